@@ -1,0 +1,127 @@
+// Package protocols defines the contract between the exporter and the game-server
+// query protocols: a Querier asks one server for its status and returns a Result.
+// Nothing in protocols/ knows about Prometheus; the collector turns Results into metrics.
+package protocols
+
+import (
+	"context"
+	"net/netip"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// A Querier asks one game server for its status. It is built once per module from the
+// validated module config and is safe for concurrent use.
+//
+// Query returns what it learned even when a later phase (players, rules) fails: such
+// a failure is recorded in Result.PhaseErrors and the error return stays nil. A non-nil
+// error means the server's status is unknown; it wraps one of the sentinel errors
+// below so that Reason can name it.
+type Querier interface {
+	Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*Result, error)
+}
+
+// Count is a number a protocol may or may not report. The zero value is "not reported",
+// so a protocol that knows nothing of bots never exports a fake 0.
+type Count struct {
+	Value int64
+	Known bool
+}
+
+// Known returns a reported count.
+func Known(v int64) Count { return Count{Value: v, Known: true} }
+
+// Flag is a yes/no value a protocol may or may not report.
+type Flag uint8
+
+const (
+	FlagUnknown Flag = iota
+	FlagFalse
+	FlagTrue
+)
+
+// FlagOf turns a reported bool into a Flag.
+func FlagOf(b bool) Flag {
+	if b {
+		return FlagTrue
+	}
+	return FlagFalse
+}
+
+// Player is one entry of a server's player list. Strings are raw but valid UTF-8
+// (decoders convert legacy code pages); the collector sanitises and caps them.
+type Player struct {
+	Name     string
+	Score    Count
+	Ping     Count   // milliseconds
+	Duration float64 // seconds connected; meaningful only when DurationKnown
+	// DurationKnown marks Duration as reported.
+	DurationKnown bool
+	Team          string
+	Bot           bool
+}
+
+// KV is one key/value pair in wire order (rules, info strings).
+type KV struct {
+	Key, Value string
+}
+
+// SubState is a named change counter (Satisfactory's sub-state versions).
+type SubState struct {
+	Name    string
+	Version int64
+}
+
+// PhaseError records a phase that failed after the server had answered its info query.
+type PhaseError struct {
+	Phase string
+	Err   error
+}
+
+// Result is what a status query learned. Only fields the protocol reports are set.
+type Result struct {
+	Game    string // game or mod name as the server reports it
+	Name    string // server name
+	Map     string
+	Version string
+
+	Players    Count
+	MaxPlayers Count
+	Bots       Count
+	Password   Flag
+	Modded     Flag
+
+	// State is the server's current state; States lists every state the protocol
+	// knows, so the collector can export a complete state set.
+	State     string
+	States    []string
+	SubStates []SubState
+
+	PlayerList []Player // filled when the module asks for players
+	Rules      []KV     // filled when the module asks for rules
+	Info       []KV     // raw key/values of the info reply, for debug output
+
+	PhaseErrors []PhaseError
+}
+
+// Sentinel errors; every error a Querier returns wraps one of them. They live in
+// package wire, the lowest layer, so that socket code can return them too.
+var (
+	ErrDNS        = wire.ErrDNS
+	ErrRefused    = wire.ErrRefused
+	ErrTimeout    = wire.ErrTimeout
+	ErrChallenge  = wire.ErrChallenge
+	ErrMalformed  = wire.ErrMalformed
+	ErrTruncated  = wire.ErrTruncated
+	ErrMismatch   = wire.ErrMismatch
+	ErrServer     = wire.ErrServer
+	ErrTooLarge   = wire.ErrTooLarge
+	ErrNetwork    = wire.ErrNetwork
+	ErrOverloaded = wire.ErrOverloaded
+)
+
+// Reasons lists every failure reason, for documentation and tests.
+func Reasons() []string { return wire.Reasons() }
+
+// Reason maps an error to its fixed, low-cardinality failure reason.
+func Reason(err error) string { return wire.Reason(err) }

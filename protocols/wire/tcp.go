@@ -1,0 +1,106 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"time"
+)
+
+// TCPConn is a TCP connection bound to one probe's deadline that records every
+// segment it reads and writes.
+type TCPConn struct {
+	c    net.Conn
+	tr   *Trace
+	stop func() bool
+}
+
+// DialTCP connects to addr within ctx's deadline.
+func DialTCP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*TCPConn, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", addr.String())
+	if err != nil {
+		return nil, netErr(err)
+	}
+	t := &TCPConn{c: c, tr: tr}
+	if dl, ok := ctx.Deadline(); ok {
+		c.SetDeadline(dl)
+	}
+	t.stop = context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
+	return t, nil
+}
+
+// Close releases the connection.
+func (t *TCPConn) Close() error {
+	t.stop()
+	return t.c.Close()
+}
+
+// Write sends b. b must not be modified afterwards: the trace keeps it.
+func (t *TCPConn) Write(b []byte) (int, error) {
+	t.tr.Sent(b)
+	if t.tr != nil {
+		t.tr.Attempts++
+	}
+	n, err := t.c.Write(b)
+	if err != nil {
+		return n, netErr(err)
+	}
+	return n, nil
+}
+
+// Read implements io.Reader, recording each segment read. io.EOF passes through.
+func (t *TCPConn) Read(p []byte) (int, error) {
+	n, err := t.c.Read(p)
+	if n > 0 {
+		t.tr.Received(bytes.Clone(p[:n]))
+	}
+	if err != nil && err != io.EOF {
+		return n, netErr(err)
+	}
+	return n, err
+}
+
+// ReadLine reads up to and including '\n', or to EOF after some data, and returns the
+// line without its terminator. A line longer than max is ErrTooLarge: a peer that
+// never ends its line cannot make the probe buffer without bound.
+func (t *TCPConn) ReadLine(max int) ([]byte, error) {
+	var line []byte
+	buf := make([]byte, 512)
+	for {
+		n, err := t.Read(buf)
+		if n > 0 {
+			if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+				return append(line, buf[:i]...), nil
+			}
+			line = append(line, buf[:n]...)
+			if len(line) > max {
+				return nil, fmt.Errorf("%w: line longer than %d bytes", ErrTooLarge, max)
+			}
+		}
+		if err == io.EOF {
+			if len(line) > 0 {
+				return line, nil
+			}
+			return nil, fmt.Errorf("%w: connection closed before any reply", ErrTruncated)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// ReadAll reads until EOF, failing with ErrTooLarge past max bytes.
+func (t *TCPConn) ReadAll(max int) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(t, int64(max)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > max {
+		return nil, fmt.Errorf("%w: reply longer than %d bytes", ErrTooLarge, max)
+	}
+	return b, nil
+}

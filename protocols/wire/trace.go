@@ -1,0 +1,144 @@
+package wire
+
+import (
+	"encoding/hex"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Direction of a recorded packet.
+type Direction uint8
+
+const (
+	Sent Direction = iota
+	Received
+)
+
+// Packet is one datagram or TCP segment as it crossed the socket.
+type Packet struct {
+	Dir  Direction
+	At   time.Duration // since the trace started
+	Data []byte
+	Note string // why a received packet was ignored, if it was
+}
+
+// Phase is one timed step of a query (resolve, challenge, info, players, rules...).
+type Phase struct {
+	Name     string
+	Duration time.Duration
+	Err      error
+}
+
+// Entry is one log line of a probe.
+type Entry struct {
+	At  time.Duration
+	Msg string
+}
+
+// Trace records what one probe did: phases with their durations, every packet sent
+// and received, and log lines. Recording costs a slice append: packets are kept by
+// reference (callers never reuse a buffer they handed to the trace), and text is only
+// formatted when the trace is written out. All methods accept a nil *Trace.
+type Trace struct {
+	Start    time.Time
+	Packets  []Packet
+	Phases   []Phase
+	Entries  []Entry
+	Attempts int // request sends, retries included
+	// MaxPackets bounds what is kept; packets beyond it are counted in Dropped.
+	MaxPackets int
+	Dropped    int
+}
+
+// NewTrace starts a trace now.
+func NewTrace() *Trace { return &Trace{Start: time.Now(), MaxPackets: 256} }
+
+// Reset clears t for reuse.
+func (t *Trace) Reset() {
+	*t = Trace{Start: time.Now(), MaxPackets: 256, Packets: t.Packets[:0], Phases: t.Phases[:0], Entries: t.Entries[:0]}
+}
+
+func (t *Trace) packet(d Direction, b []byte, note string) {
+	if t == nil {
+		return
+	}
+	if t.MaxPackets > 0 && len(t.Packets) >= t.MaxPackets {
+		t.Dropped++
+		return
+	}
+	t.Packets = append(t.Packets, Packet{Dir: d, At: time.Since(t.Start), Data: b, Note: note})
+}
+
+// Sent records an outgoing packet. b must not be modified afterwards.
+func (t *Trace) Sent(b []byte) { t.packet(Sent, b, "") }
+
+// Received records an incoming packet. b must not be modified afterwards.
+func (t *Trace) Received(b []byte) { t.packet(Received, b, "") }
+
+// Ignore notes why the last received packet was not used.
+func (t *Trace) Ignore(why string) {
+	if t == nil || len(t.Packets) == 0 {
+		return
+	}
+	if p := &t.Packets[len(t.Packets)-1]; p.Dir == Received {
+		p.Note = why
+	}
+}
+
+// PhaseStart marks the start of a phase; pass it to End.
+type PhaseStart struct {
+	name  string
+	start time.Time
+}
+
+// Begin starts timing a phase.
+func (t *Trace) Begin(name string) PhaseStart { return PhaseStart{name: name, start: time.Now()} }
+
+// End records a phase that started at p, with its error (nil on success).
+func (t *Trace) End(p PhaseStart, err error) {
+	if t == nil {
+		return
+	}
+	t.Phases = append(t.Phases, Phase{Name: p.name, Duration: time.Since(p.start), Err: err})
+}
+
+// Log records a log line.
+func (t *Trace) Log(msg string) {
+	if t == nil {
+		return
+	}
+	t.Entries = append(t.Entries, Entry{At: time.Since(t.Start), Msg: msg})
+}
+
+// Logf records a formatted log line.
+func (t *Trace) Logf(format string, args ...any) {
+	if t == nil {
+		return
+	}
+	t.Log(fmt.Sprintf(format, args...))
+}
+
+// WriteTranscript writes every packet as a hex dump, the way users paste them into bug reports.
+func (t *Trace) WriteTranscript(w io.Writer) {
+	if t == nil {
+		return
+	}
+	for i, p := range t.Packets {
+		dir := "sent"
+		if p.Dir == Received {
+			dir = "received"
+		}
+		fmt.Fprintf(w, "#%d %s %d bytes at %s", i+1, dir, len(p.Data), p.At.Round(time.Microsecond))
+		if p.Note != "" {
+			fmt.Fprintf(w, " (ignored: %s)", p.Note)
+		}
+		fmt.Fprintln(w)
+		d := hex.Dumper(w)
+		d.Write(p.Data)
+		d.Close()
+	}
+	if t.Dropped > 0 {
+		fmt.Fprintf(w, "(%d more packets not kept)\n", t.Dropped)
+	}
+}

@@ -1,0 +1,158 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// MaxDatagram is the largest UDP payload; replies are read with a buffer this size.
+const MaxDatagram = 65535
+
+// Read buffers are borrowed only while a datagram is being copied out (see Recv), so
+// thousands of probes waiting on silent servers hold no buffer at all.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, MaxDatagram); return &b }}
+
+// UDPConn is a connected UDP socket bound to one probe's deadline. Being connected,
+// the kernel drops datagrams from any other address or port, and an ICMP port
+// unreachable surfaces as ErrRefused on the next read.
+type UDPConn struct {
+	c    *net.UDPConn
+	raw  syscall.RawConn
+	tr   *Trace
+	stop func() bool
+	// Retries is how many times Request re-sends a request that got no answer.
+	Retries int
+}
+
+// DialUDP opens a connected UDP socket to addr whose deadline is ctx's. Cancelling
+// ctx unblocks any read at once.
+func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, error) {
+	c, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(addr))
+	if err != nil {
+		return nil, netErr(err)
+	}
+	raw, err := c.SyscallConn()
+	if err != nil {
+		c.Close()
+		return nil, netErr(err)
+	}
+	u := &UDPConn{c: c, raw: raw, tr: tr}
+	if d, ok := ctx.Deadline(); ok {
+		c.SetDeadline(d)
+	}
+	u.stop = context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
+	return u, nil
+}
+
+// Close releases the socket.
+func (u *UDPConn) Close() error {
+	u.stop()
+	return u.c.Close()
+}
+
+// SetReadDeadline narrows the read deadline (used to split time across retries).
+func (u *UDPConn) SetReadDeadline(t time.Time) error { return u.c.SetReadDeadline(t) }
+
+// Send writes one datagram. b must not be modified afterwards: the trace keeps it.
+func (u *UDPConn) Send(b []byte) error {
+	u.tr.Sent(b)
+	if u.tr != nil {
+		u.tr.Attempts++
+	}
+	if _, err := u.c.Write(b); err != nil {
+		return netErr(err)
+	}
+	return nil
+}
+
+// Recv waits for the next datagram and returns a copy of it sized to fit.
+func (u *UDPConn) Recv() ([]byte, error) {
+	var (
+		out  []byte
+		rerr error
+	)
+	err := u.raw.Read(func(fd uintptr) bool {
+		bp := bufPool.Get().(*[]byte)
+		n, err := syscall.Read(int(fd), *bp)
+		if err == syscall.EAGAIN || err == syscall.EINTR {
+			bufPool.Put(bp)
+			return false
+		}
+		if err != nil {
+			rerr = err
+		} else {
+			out = make([]byte, n)
+			copy(out, (*bp)[:n])
+		}
+		bufPool.Put(bp)
+		return true
+	})
+	if err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return nil, netErr(err)
+	}
+	u.tr.Received(out)
+	return out, nil
+}
+
+// Request sends req and returns the first reply that accept approves. Replies accept
+// rejects are noted in the trace and skipped (late answers to an earlier request,
+// stray packets); after maxIgnored of them the request fails as ErrMalformed. With
+// Retries > 0 an unanswered request is re-sent, splitting the time left evenly
+// across the attempts so the last one still ends by the deadline.
+func (u *UDPConn) Request(ctx context.Context, req []byte, accept func([]byte) bool) ([]byte, error) {
+	const maxIgnored = 32
+	deadline, hasDeadline := ctx.Deadline()
+	ignored := 0
+	for attempt := 0; ; attempt++ {
+		if err := u.Send(req); err != nil {
+			return nil, err
+		}
+		left := u.Retries - attempt
+		if hasDeadline && left > 0 {
+			slot := time.Until(deadline) / time.Duration(left+1)
+			u.c.SetReadDeadline(time.Now().Add(slot))
+		} else if hasDeadline {
+			u.c.SetReadDeadline(deadline)
+		}
+		for {
+			b, err := u.Recv()
+			if err != nil {
+				if errors.Is(err, ErrTimeout) && left > 0 && ctx.Err() == nil {
+					break // resend
+				}
+				return nil, err
+			}
+			if accept == nil || accept(b) {
+				return b, nil
+			}
+			u.tr.Ignore("unexpected reply")
+			if ignored++; ignored >= maxIgnored {
+				return nil, fmt.Errorf("%w: %d replies that do not answer the request", ErrMalformed, ignored)
+			}
+		}
+	}
+}
+
+// netErr maps socket errors to the package's sentinel reasons, keeping the cause.
+func netErr(err error) error {
+	var ne net.Error
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return fmt.Errorf("%w: no reply before the deadline", ErrTimeout)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("%w: %v", ErrRefused, err)
+	case errors.Is(err, net.ErrClosed):
+		return fmt.Errorf("%w: probe cancelled", ErrTimeout)
+	}
+	return fmt.Errorf("%w: %v", ErrNetwork, err)
+}
