@@ -1,0 +1,106 @@
+package collector
+
+import (
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// outcome is everything one probe produced.
+type outcome struct {
+	module   *config.Module
+	result   *protocols.Result
+	err      error
+	trace    *wire.Trace
+	port     uint16
+	duration time.Duration
+	timeout  time.Duration
+}
+
+// buildFamilies turns a probe's outcome into metric families.
+func buildFamilies(o *outcome) *families {
+	f := newFamilies()
+	f.add(probeSuccess, boolf(o.err == nil))
+	f.add(probeDuration, o.duration.Seconds())
+	f.add(probeTimeout, o.timeout.Seconds())
+	if o.err != nil {
+		f.add(probeFailure, 1, protocols.Reason(o.err))
+	}
+	if o.trace != nil {
+		for _, p := range o.trace.Phases {
+			f.add(queryDuration, p.Duration.Seconds(), p.Name)
+			f.add(phaseSuccess, boolf(p.Err == nil), p.Name)
+		}
+		if o.trace.Attempts > 0 {
+			f.add(queryAttempts, float64(o.trace.Attempts))
+		}
+	}
+	if o.port != 0 {
+		f.add(queryPort, float64(o.port))
+	}
+	r := o.result
+	if o.err != nil || r == nil {
+		return f
+	}
+	count(f, players, r.Players)
+	count(f, playersMax, r.MaxPlayers)
+	count(f, bots, r.Bots)
+	flag(f, password, r.Password)
+	flag(f, modded, r.Modded)
+	f.add(info, 1, o.module.Protocol, cleanLabel(r.Game), cleanLabel(r.Name), cleanLabel(r.Map), cleanLabel(r.Version))
+	if r.State != "" {
+		states := r.States
+		if len(states) == 0 {
+			states = []string{r.State}
+		}
+		for _, s := range states {
+			f.add(state, boolf(s == r.State), cleanLabel(s))
+		}
+	}
+	for _, s := range r.SubStates {
+		f.add(substate, float64(s.Version), cleanLabel(s.Name))
+	}
+	if o.module.Rules && r.Rules != nil {
+		f.add(rulesCount, float64(len(r.Rules)))
+	}
+	if o.module.Players && len(r.PlayerList) > 0 {
+		addPlayers(f, r.PlayerList, o.module.MaxPlayerSeries)
+	}
+	return f
+}
+
+func addPlayers(f *families, list []protocols.Player, max int) {
+	if len(list) > max {
+		list = list[:max]
+	}
+	names := make([]string, len(list))
+	for i, p := range list {
+		names[i] = p.Name
+	}
+	names = uniqueNames(names)
+	for i, p := range list {
+		if p.Score.Known {
+			f.add(playerScore, float64(p.Score.Value), names[i])
+		}
+		if p.DurationKnown {
+			f.add(playerDuration, p.Duration, names[i])
+		}
+		if p.Ping.Known {
+			f.add(playerPing, float64(p.Ping.Value)/1000, names[i])
+		}
+	}
+}
+
+func count(f *families, d *metricDesc, c protocols.Count) {
+	if c.Known {
+		f.add(d, float64(c.Value))
+	}
+}
+
+func flag(f *families, d *metricDesc, v protocols.Flag) {
+	if v != protocols.FlagUnknown {
+		f.add(d, boolf(v == protocols.FlagTrue))
+	}
+}

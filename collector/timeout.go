@@ -1,0 +1,33 @@
+package collector
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// probeTimeout is the scrape's timeout (X-Prometheus-Scrape-Timeout-Seconds) minus
+// offset, capped by the module's timeout; the module's timeout without the header.
+// The offset leaves Prometheus time to receive the answer before it gives up.
+func probeTimeoutFor(r *http.Request, module, offset time.Duration) (time.Duration, error) {
+	v := r.Header.Get("X-Prometheus-Scrape-Timeout-Seconds")
+	if v == "" {
+		return module, nil
+	}
+	secs, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(secs) || math.IsInf(secs, 0) || secs <= 0 {
+		return 0, fmt.Errorf("invalid X-Prometheus-Scrape-Timeout-Seconds %q: want a positive number of seconds", v)
+	}
+	scrape := time.Duration(secs * float64(time.Second))
+	t := scrape - offset
+	if t <= 0 {
+		// An offset as large as the scrape timeout would leave nothing: use half.
+		t = scrape / 2
+	}
+	if module > 0 && module < t {
+		t = module
+	}
+	return t, nil
+}

@@ -1,0 +1,228 @@
+// Package config holds the modules file: its strict YAML form, the built-in modules,
+// validation, and SafeConfig, which swaps a whole validated config on reload.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/prometheus/common/model"
+	"gopkg.in/yaml.v3"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
+)
+
+// Defaults applied to every module that does not set the field.
+const (
+	DefaultTimeout         = 5 * time.Second
+	DefaultMaxPlayerSeries = 64
+	MaxRetries             = 5
+)
+
+// Config is the modules file.
+type Config struct {
+	Modules map[string]*Module `yaml:"modules"`
+}
+
+// Module is one named way of probing: a protocol and its settings.
+type Module struct {
+	Protocol string         `yaml:"protocol"`
+	Timeout  model.Duration `yaml:"timeout,omitempty"`
+	// Port is the game port used when the target has none (default: the protocol's).
+	Port uint16 `yaml:"port,omitempty"`
+	// PortOffset is added to the game port to reach the query port (default: the
+	// protocol's, e.g. 123 for ASE). Set it to 0 when targets name the query port.
+	PortOffset          *int   `yaml:"port_offset,omitempty"`
+	Players             bool   `yaml:"players,omitempty"`
+	Rules               bool   `yaml:"rules,omitempty"`
+	MaxPlayerSeries     int    `yaml:"max_player_series,omitempty"`
+	PreferredIPProtocol string `yaml:"preferred_ip_protocol,omitempty"`
+	IPProtocolFallback  *bool  `yaml:"ip_protocol_fallback,omitempty"`
+	Retries             int    `yaml:"retries,omitempty"`
+
+	// Options holds the protocol-specific block, keyed by the protocol's name.
+	Options map[string]yaml.Node `yaml:",inline"`
+
+	querier protocols.Querier
+	proto   protocols.Protocol
+}
+
+// Querier returns the module's compiled querier.
+func (m *Module) Querier() protocols.Querier { return m.querier }
+
+// Proto returns the module's protocol descriptor.
+func (m *Module) Proto() protocols.Protocol { return m.proto }
+
+// DefaultPort is the port a target without one is probed on (before the offset).
+func (m *Module) DefaultPort() uint16 {
+	if m.Port != 0 {
+		return m.Port
+	}
+	return m.proto.DefaultPort
+}
+
+// QueryPortOffset is what is added to the target's port.
+func (m *Module) QueryPortOffset() int {
+	if m.PortOffset != nil {
+		return *m.PortOffset
+	}
+	return m.proto.PortOffset
+}
+
+// Fallback reports whether the other IP family may be used.
+func (m *Module) Fallback() bool { return m.IPProtocolFallback == nil || *m.IPProtocolFallback }
+
+// Builtin returns the built-in modules: one per protocol, named after it.
+func Builtin() map[string]*Module {
+	out := map[string]*Module{}
+	for _, p := range registry.All() {
+		out[p.Name] = &Module{Protocol: p.Name}
+	}
+	return out
+}
+
+// Load reads a modules file. An empty path returns the built-in modules.
+func Load(path string) (*Config, error) {
+	if path == "" {
+		return Parse(nil)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(b)
+}
+
+// Parse decodes a modules file strictly (unknown keys are errors that name the key),
+// merges it over the built-in modules and validates every module.
+func Parse(b []byte) (*Config, error) {
+	c := &Config{}
+	if len(bytes.TrimSpace(b)) > 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("parsing modules file: %w", err)
+		}
+	}
+	mods := Builtin()
+	for name, m := range c.Modules {
+		if m == nil {
+			return nil, fmt.Errorf("module %q: empty module", name)
+		}
+		mods[name] = m
+	}
+	c.Modules = mods
+	for _, name := range c.Names() {
+		if err := c.Modules[name].compile(); err != nil {
+			return nil, fmt.Errorf("module %q: %w", name, err)
+		}
+	}
+	return c, nil
+}
+
+func (m *Module) compile() error {
+	p, ok := registry.Lookup(m.Protocol)
+	if !ok {
+		if m.Protocol == "" {
+			return errors.New("protocol is required")
+		}
+		return fmt.Errorf("unknown protocol %q (known: %s)", m.Protocol, strings.Join(protocolNames(), ", "))
+	}
+	m.proto = p
+	for key := range m.Options {
+		if key != m.Protocol {
+			return fmt.Errorf("unknown field %q (a protocol block must be named after the module's protocol %q)", key, m.Protocol)
+		}
+	}
+	if m.Timeout == 0 {
+		m.Timeout = model.Duration(DefaultTimeout)
+	}
+	if m.Timeout < 0 {
+		return errors.New("timeout must be positive")
+	}
+	if m.MaxPlayerSeries == 0 {
+		m.MaxPlayerSeries = DefaultMaxPlayerSeries
+	}
+	if m.MaxPlayerSeries < 0 {
+		return errors.New("max_player_series must not be negative")
+	}
+	switch m.PreferredIPProtocol {
+	case "":
+		m.PreferredIPProtocol = "ip4"
+	case "ip4", "ip6":
+	default:
+		return fmt.Errorf("preferred_ip_protocol must be ip4 or ip6, not %q", m.PreferredIPProtocol)
+	}
+	if m.Retries < 0 || m.Retries > MaxRetries {
+		return fmt.Errorf("retries must be between 0 and %d", MaxRetries)
+	}
+	if off := m.QueryPortOffset(); off < -65535 || off > 65535 {
+		return fmt.Errorf("port_offset %d out of range", off)
+	}
+	q, err := p.New(protocols.Settings{
+		Players: m.Players,
+		Rules:   m.Rules,
+		Retries: m.Retries,
+		Options: m.decodeOptions,
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", m.Protocol, err)
+	}
+	m.querier = q
+	return nil
+}
+
+// decodeOptions decodes the protocol block into v with unknown keys rejected.
+func (m *Module) decodeOptions(v any) error {
+	node, ok := m.Options[m.Protocol]
+	if !ok {
+		return nil
+	}
+	b, err := yaml.Marshal(&node)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
+// Names returns the module names, sorted.
+func (c *Config) Names() []string {
+	out := make([]string, 0, len(c.Modules))
+	for n := range c.Modules {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// YAML renders the effective config.
+func (c *Config) YAML() ([]byte, error) { return yaml.Marshal(c) }
+
+// ModuleYAML renders one module.
+func ModuleYAML(m *Module) string {
+	b, err := yaml.Marshal(m)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+func protocolNames() []string {
+	var out []string
+	for _, p := range registry.All() {
+		out = append(out, p.Name)
+	}
+	return out
+}

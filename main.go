@@ -1,0 +1,159 @@
+// gameserver_exporter is a multi-target Prometheus exporter for game servers: Prometheus
+// scrapes /probe?target=HOST:PORT&module=NAME and the exporter answers with the
+// server's status, players and version, queried with the module's protocol.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/common/promslog"
+	promslogflag "github.com/prometheus/common/promslog/flag"
+	"github.com/prometheus/common/version"
+	"github.com/prometheus/exporter-toolkit/web"
+	webflag "github.com/prometheus/exporter-toolkit/web/kingpinflag"
+
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+const exporterName = "gameserver_exporter"
+
+// defaultListenAddress: 9100-9999 is fully taken in Prometheus' default port
+// allocations; 10115 echoes blackbox_exporter's 9115.
+const defaultListenAddress = ":10115"
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	app := kingpin.New(exporterName, "Prometheus exporter that probes game servers (Source A2S, Quake 3, Hytale, ...).")
+	var (
+		configFile    = app.Flag("config.file", "Modules file (YAML). Without one, the built-in modules are used.").Default("").String()
+		configCheck   = app.Flag("config.check", "Validate the modules file and exit.").Bool()
+		timeoutOffset = app.Flag("timeout-offset", "Seconds subtracted from Prometheus' scrape timeout to leave time for the answer.").Default("0.5").Float64()
+		historyLimit  = app.Flag("history.limit", "Recent successful probes kept for the landing page (as many failures are kept besides).").Default("100").Int()
+		webConfig     = webflag.AddFlags(app, defaultListenAddress)
+	)
+	promslogConfig := &promslog.Config{}
+	promslogflag.AddFlags(app, promslogConfig)
+	app.Version(version.Print(exporterName))
+	app.HelpFlag.Short('h')
+	if _, err := app.Parse(args); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	logger := promslog.New(promslogConfig)
+
+	sc := config.NewSafeConfig(*configFile)
+	if err := sc.Reload(); err != nil {
+		logger.Error("Error loading config", "err", err)
+		return 1
+	}
+	if *configCheck {
+		logger.Info("Config file is ok, exiting...")
+		return 0
+	}
+	logger.Info("Starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
+	logger.Info("Loaded config", "modules", len(sc.Get().Modules))
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(
+		versioncollector.NewCollector(exporterName),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	self := collector.NewSelfMetrics(reg)
+	self.ReloadSuccess.Set(1)
+	self.ReloadSeconds.SetToCurrentTime()
+
+	reload := func() error {
+		if err := sc.Reload(); err != nil {
+			self.ReloadSuccess.Set(0)
+			return err
+		}
+		self.ReloadSuccess.Set(1)
+		self.ReloadSeconds.SetToCurrentTime()
+		return nil
+	}
+	go func() {
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		for range hup {
+			if err := reload(); err != nil {
+				logger.Error("Error reloading config", "err", err)
+			} else {
+				logger.Info("Reloaded config file")
+			}
+		}
+	}()
+
+	history := collector.NewHistory(*historyLimit)
+	probe := &collector.ProbeHandler{
+		Config:        sc,
+		Logger:        logger,
+		Metrics:       self,
+		History:       history,
+		TimeoutOffset: time.Duration(*timeoutOffset * float64(time.Second)),
+	}
+	mux := routes(sc, reg, probe, history, reload, logger)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	if err := web.ListenAndServe(srv, webConfig, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logger.Error("Error starting HTTP server", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func routes(sc *config.SafeConfig, reg *prometheus.Registry, probe http.Handler, history *collector.History,
+	reload func() error, logger *slog.Logger) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	mux.Handle("/probe", probe)
+	mux.Handle("/logs", history.DebugHandler())
+	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
+	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })
+	mux.HandleFunc("/-/reload", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			http.Error(w, "This endpoint requires a POST request.", http.StatusMethodNotAllowed)
+			return
+		}
+		if err := reload(); err != nil {
+			logger.Error("Error reloading config", "err", err)
+			http.Error(w, fmt.Sprintf("failed to reload config: %s", err), http.StatusInternalServerError)
+			return
+		}
+		logger.Info("Reloaded config file")
+		fmt.Fprintln(w, "Reloaded")
+	})
+	mux.HandleFunc("/config", func(w http.ResponseWriter, _ *http.Request) {
+		b, err := sc.Get().YAML()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write(b)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		landing(sc, history).ServeHTTP(w, r)
+	})
+	return mux
+}
