@@ -18,6 +18,10 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// acceptedFormats are the exposition formats /probe offers, in order of preference
+// when the scraper's Accept header ranks them equally (as promhttp with OpenMetrics).
+var acceptedFormats = expfmt.DefaultOpenMetricsAcceptedFormats()
+
 // ProbeHandler serves /probe.
 type ProbeHandler struct {
 	Config        *config.SafeConfig
@@ -86,7 +90,7 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeDebug(w, entry)
 		return
 	}
-	format := expfmt.Negotiate(r.Header)
+	format := expfmt.NegotiateAccept(r.Header, acceptedFormats...)
 	var buf bytes.Buffer
 	enc := expfmt.NewEncoder(&buf, format)
 	for _, mf := range fams {

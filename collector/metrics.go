@@ -9,6 +9,7 @@ import (
 )
 
 // metricDesc defines one per-probe metric family.
+// labels are in alphabetical order, as a registry would expose them.
 type metricDesc struct {
 	name   string
 	help   string
@@ -31,7 +32,7 @@ var (
 	players        = &metricDesc{"gameserver_players", "Players on the server, as the server reports them.", nil}
 	playersMax     = &metricDesc{"gameserver_players_max", "Player slots on the server.", nil}
 	bots           = &metricDesc{"gameserver_bots", "Bots on the server, where the protocol reports them.", nil}
-	info           = &metricDesc{"gameserver_info", "What the server runs; always 1.", []string{"protocol", "game", "name", "map", "version"}}
+	info           = &metricDesc{"gameserver_info", "What the server runs; always 1.", []string{"game", "map", "name", "protocol", "version"}}
 	password       = &metricDesc{"gameserver_password_required", "Whether joining the server needs a password.", nil}
 	modded         = &metricDesc{"gameserver_modded", "Whether the server reports running mods.", nil}
 	state          = &metricDesc{"gameserver_state", "The server's state, as a state set: 1 on the current state, 0 on the others.", []string{"state"}}

@@ -49,7 +49,7 @@ func buildFamilies(o *outcome) *families {
 	count(f, bots, r.Bots)
 	flag(f, password, r.Password)
 	flag(f, modded, r.Modded)
-	f.add(info, 1, o.module.Protocol, cleanLabel(r.Game), cleanLabel(r.Name), cleanLabel(r.Map), cleanLabel(r.Version))
+	f.add(info, 1, cleanLabel(r.Game), cleanLabel(r.Map), cleanLabel(r.Name), o.module.Protocol, cleanLabel(r.Version))
 	if r.State != "" {
 		states := r.States
 		if len(states) == 0 {

@@ -135,6 +135,11 @@ func (m *Module) compile() error {
 		}
 		return fmt.Errorf("unknown protocol %q (known: %s)", m.Protocol, strings.Join(protocolNames(), ", "))
 	}
+	return m.Compile(p)
+}
+
+// Compile validates m, fills its defaults and builds its querier with protocol p.
+func (m *Module) Compile(p protocols.Protocol) error {
 	m.proto = p
 	for key := range m.Options {
 		if key != m.Protocol {

@@ -26,3 +26,6 @@ func (s *SafeConfig) Reload() error {
 	s.cur.Store(c)
 	return nil
 }
+
+// Set swaps in an already validated config.
+func (s *SafeConfig) Set(c *Config) { s.cur.Store(c) }

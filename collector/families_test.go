@@ -1,0 +1,85 @@
+package collector
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// replay is a prometheus.Collector that emits the samples of some families as const
+// metrics: the registry path that buildFamilies replaces.
+type replay []*dto.MetricFamily
+
+func (r replay) Describe(ch chan<- *prometheus.Desc) {}
+
+func (r replay) Collect(ch chan<- prometheus.Metric) {
+	for _, mf := range r {
+		for _, m := range mf.Metric {
+			var names, values []string
+			for _, lp := range m.Label {
+				names = append(names, lp.GetName())
+				values = append(values, lp.GetValue())
+			}
+			d := prometheus.NewDesc(mf.GetName(), mf.GetHelp(), names, nil)
+			ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, m.GetGauge().GetValue(), values...)
+		}
+	}
+}
+
+// TestFamiliesMatchRegistry proves that building families directly exposes exactly
+// what a fresh registry per probe (blackbox's way) would, in both text formats.
+func TestFamiliesMatchRegistry(t *testing.T) {
+	mod := &config.Module{Protocol: "fake", Players: true, Rules: true, MaxPlayerSeries: 10}
+	tr := wire.NewTrace()
+	tr.End(tr.Begin("challenge"), nil)
+	tr.End(tr.Begin("info"), nil)
+	tr.End(tr.Begin("players"), protocols.ErrTimeout)
+	tr.Attempts = 3
+	o := &outcome{module: mod, trace: tr, port: 27015, result: &protocols.Result{
+		Name: "srv", Map: "m", Game: "g", Version: "v",
+		Players: protocols.Known(2), MaxPlayers: protocols.Known(8), Bots: protocols.Known(0),
+		Password: protocols.FlagTrue, Modded: protocols.FlagFalse,
+		State: "playing", States: []string{"idle", "loading", "playing"},
+		SubStates: []protocols.SubState{{Name: "b", Version: 2}, {Name: "a", Version: 1}},
+		Rules:     []protocols.KV{{Key: "k", Value: "v"}},
+		PlayerList: []protocols.Player{
+			{Name: "zed", Score: protocols.Known(-1), Ping: protocols.Known(50)},
+			{Name: "amy", Score: protocols.Known(3), Duration: 1.5, DurationKnown: true},
+		},
+	}}
+	ours := buildFamilies(o).sorted()
+
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(replay(ours))
+	theirs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []expfmt.Format{expfmt.NewFormat(expfmt.TypeTextPlain), expfmt.NewFormat(expfmt.TypeOpenMetrics)} {
+		if a, b := encode(t, ours, format), encode(t, theirs, format); a != b {
+			t.Errorf("%s differs from the registry path:\n--- ours\n%s\n--- registry\n%s", format, a, b)
+		}
+	}
+}
+
+func encode(t *testing.T, fams []*dto.MetricFamily, format expfmt.Format) string {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := expfmt.NewEncoder(&buf, format)
+	for _, mf := range fams {
+		if err := enc.Encode(mf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, ok := enc.(expfmt.Closer); ok {
+		c.Close()
+	}
+	return buf.String()
+}
