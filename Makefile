@@ -1,0 +1,39 @@
+# gameserver_exporter: build, test, fuzz and benchmark.
+GO        ?= go
+BINARY    ?= gameserver_exporter
+FUZZTIME  ?= 3s
+# Debian packages the integration tests use; installed when missing and we are root.
+TEST_DEBS ?= qstat prometheus
+
+.PHONY: all build run test test-deps vet fuzz bench bench-short
+
+all: build
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BINARY) .
+
+run: build
+	./$(BINARY)
+
+# test installs what the tests need (when root and missing), then runs every test
+# with the race detector. Tests whose tools are missing skip with a message.
+test: test-deps vet
+	$(GO) test -race -count=1 ./...
+
+test-deps:
+	@scripts/install-test-deps.sh $(TEST_DEBS)
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) vet ./...
+
+# fuzz runs every fuzz target for FUZZTIME each (the seed corpora also run in `test`).
+fuzz:
+	@scripts/fuzz-all.sh $(FUZZTIME)
+
+# bench runs the Go benchmarks; bench-short is the CI smoke run (no timing checks).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+bench-short:
+	$(GO) test -run '^$$' -bench . -benchtime 100x -benchmem ./...

@@ -1,0 +1,111 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
+)
+
+func TestBuiltinModules(t *testing.T) {
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range registry.All() {
+		m, ok := c.Modules[p.Name]
+		if !ok {
+			t.Errorf("no built-in module for protocol %s", p.Name)
+			continue
+		}
+		if m.Querier() == nil || time.Duration(m.Timeout) != DefaultTimeout || m.DefaultPort() != p.DefaultPort {
+			t.Errorf("built-in %s not compiled with defaults: %+v", p.Name, m)
+		}
+	}
+	for _, want := range []string{"a2s", "quake3", "hytale"} {
+		if _, ok := c.Modules[want]; !ok {
+			t.Errorf("built-in module %s missing", want)
+		}
+	}
+}
+
+func TestGoodFile(t *testing.T) {
+	c, err := Load("testdata/good.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := c.Modules["quake3"]
+	if time.Duration(q.Timeout) != 3*time.Second || !q.Players {
+		t.Errorf("file must override the built-in quake3 module: %+v", q)
+	}
+	oa := c.Modules["openarena"]
+	if oa.DefaultPort() != 27960 || oa.Retries != 2 || oa.MaxPlayerSeries != 10 || oa.PreferredIPProtocol != "ip6" || oa.Fallback() {
+		t.Errorf("openarena: %+v", oa)
+	}
+	if _, ok := c.Modules["hytale"]; !ok {
+		t.Error("a file adds to the built-ins; hytale is gone")
+	}
+	if _, err := c.YAML(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestBadFiles asserts the exact complaint for each bad file in testdata/.
+func TestBadFiles(t *testing.T) {
+	want := map[string]string{
+		"unknown_key.bad.yml":      `field timeoutt not found`,
+		"wrong_block.bad.yml":      `module "m": unknown field "a2s"`,
+		"unknown_protocol.bad.yml": `module "m": unknown protocol "nope"`,
+		"no_protocol.bad.yml":      `module "m": protocol is required`,
+		"ip_protocol.bad.yml":      `preferred_ip_protocol must be ip4 or ip6, not "ipx"`,
+		"retries.bad.yml":          `retries must be between 0 and 5`,
+		"timeout.bad.yml":          `timeout must be positive`,
+		"timeout_syntax.bad.yml":   `not a valid duration string: "soon"`,
+		"top_level.bad.yml":        `field module not found`,
+		"empty_module.bad.yml":     `module "m": empty module`,
+		"series.bad.yml":           `max_player_series must not be negative`,
+	}
+	files, _ := filepath.Glob("testdata/*.bad.yml")
+	if len(files) != len(want) {
+		t.Errorf("%d bad files, %d expectations", len(files), len(want))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			_, err := Load(f)
+			exp, ok := want[filepath.Base(f)]
+			if !ok {
+				t.Fatalf("no expectation for %s (err %v)", f, err)
+			}
+			if err == nil || !strings.Contains(err.Error(), exp) {
+				t.Fatalf("error %v, want it to contain %q", err, exp)
+			}
+		})
+	}
+}
+
+func TestSafeConfigKeepsOldOnBadReload(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "modules.yml")
+	good, _ := os.ReadFile("testdata/good.yml")
+	os.WriteFile(path, good, 0o644)
+	sc := NewSafeConfig(path)
+	if err := sc.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, []byte("modules:\n  x:\n    protocol: nope\n"), 0o644)
+	if err := sc.Reload(); err == nil {
+		t.Fatal("bad file reloaded without error")
+	}
+	if _, ok := sc.Get().Modules["openarena"]; !ok {
+		t.Fatal("a failed reload must keep the old config")
+	}
+}
+
+func TestExampleModulesFile(t *testing.T) {
+	if _, err := Load("../examples/modules.yml"); err != nil {
+		t.Fatalf("examples/modules.yml must be valid: %v", err)
+	}
+}
