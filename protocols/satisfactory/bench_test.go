@@ -1,0 +1,36 @@
+package satisfactory
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func BenchmarkDecode(b *testing.B) {
+	vec := loadHex(b, "playing_djwoodz.hex")
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := Decode(vec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = resp.Result()
+	}
+}
+
+func BenchmarkQuery(b *testing.B) {
+	vec := loadHex(b, "playing_djwoodz.hex")
+	addr := prototest.UDP(b, func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)} })
+	q := newQuerier(b, protocols.Settings{})
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Reset()
+		if _, err := q.Query(prototest.Context(b, 2*time.Second), addr, tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

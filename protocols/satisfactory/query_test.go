@@ -1,0 +1,214 @@
+package satisfactory
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// withCookie returns a copy of the response vector carrying the poll's cookie.
+func withCookie(vec, req []byte) []byte {
+	out := slices.Clone(vec)
+	if len(req) == 13 && len(out) >= 12 {
+		copy(out[4:12], req[4:12])
+	}
+	return out
+}
+
+// isPoll checks the 13-byte request the spec's §3 defines.
+func isPoll(req []byte) bool {
+	return len(req) == 13 && req[0] == 0xD5 && req[1] == 0xF6 && req[2] == 0 && req[3] == 1 && req[12] == 1
+}
+
+func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func TestQueryRoundTrip(t *testing.T) {
+	vec := loadHex(t, "playing_djwoodz.hex")
+	var (
+		mu      sync.Mutex
+		cookies [][]byte
+	)
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		if !isPoll(req) {
+			return nil
+		}
+		mu.Lock()
+		cookies = append(cookies, slices.Clone(req[4:12]))
+		mu.Unlock()
+		return [][]byte{withCookie(vec, req)}
+	})
+	q := newQuerier(t, protocols.Settings{})
+	for range 2 {
+		tr := wire.NewTrace()
+		res, err := q.Query(prototest.Context(t, 2*time.Second), addr, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResult(t, res, want{
+			state: "playing", version: "366202", name: "Satisfactory Server", modded: protocols.FlagFalse,
+			subStates: []protocols.SubState{
+				{Name: "ServerGameState", Version: 17}, {Name: "ServerOptions", Version: 1},
+				{Name: "SaveCollection", Version: 5}, {Name: "AdvancedGameSettings", Version: 1},
+			},
+		})
+		if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
+			t.Errorf("phases = %+v", tr.Phases)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(cookies) != 2 || slices.Equal(cookies[0], cookies[1]) {
+		t.Errorf("cookies %x: want a fresh random cookie per query", cookies)
+	}
+}
+
+func TestQueryIgnoresForeignCookie(t *testing.T) {
+	vec := loadHex(t, "playing_djwoodz.hex")
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		stale := withCookie(vec, req)
+		stale[4] ^= 0xFF // an answer to some other poll
+		return [][]byte{stale, []byte("junk"), withCookie(vec, req)}
+	})
+	tr := wire.NewTrace()
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Satisfactory Server" {
+		t.Errorf("name = %q", res.Name)
+	}
+	ignored := 0
+	for _, p := range tr.Packets {
+		if p.Dir == wire.Received && p.Note != "" {
+			ignored++
+		}
+	}
+	if ignored != 2 {
+		t.Errorf("%d received packets noted as ignored, want 2", ignored)
+	}
+}
+
+// errorCase runs one query against a fake server and checks the error's sentinel and
+// that it came back before the deadline.
+func errorCase(t *testing.T, h prototest.Handler, deadline time.Duration, want error) error {
+	t.Helper()
+	addr := prototest.UDP(t, h)
+	start := time.Now()
+	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, deadline), addr, wire.NewTrace())
+	if !errors.Is(err, want) {
+		t.Fatalf("err = %v, want %v", err, want)
+	}
+	if el := time.Since(start); el > deadline+time.Second {
+		t.Errorf("returned after %v, deadline %v", el, deadline)
+	}
+	return err
+}
+
+func TestQueryErrors(t *testing.T) {
+	vec := loadHex(t, "playing_djwoodz.hex")
+	t.Run("only_foreign_cookies_is_mismatch", func(t *testing.T) {
+		errorCase(t, func(req []byte) [][]byte {
+			b := withCookie(vec, req)
+			b[11] ^= 0x80
+			return [][]byte{b}
+		}, 300*time.Millisecond, wire.ErrMismatch)
+	})
+	t.Run("only_junk_is_malformed", func(t *testing.T) {
+		errorCase(t, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse")} },
+			300*time.Millisecond, wire.ErrMalformed)
+	})
+	t.Run("truncated_reply", func(t *testing.T) {
+		errorCase(t, func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)[:40]} },
+			2*time.Second, wire.ErrTruncated)
+	})
+	t.Run("bad_terminator", func(t *testing.T) {
+		bad := loadHex(t, "bad_terminator.hex")
+		errorCase(t, func(req []byte) [][]byte { return [][]byte{withCookie(bad, req)} },
+			2*time.Second, wire.ErrMalformed)
+	})
+	t.Run("echoed_poll_is_skipped", func(t *testing.T) {
+		errorCase(t, func(req []byte) [][]byte { return [][]byte{req} }, 300*time.Millisecond, wire.ErrMalformed)
+	})
+	t.Run("silence_is_timeout", func(t *testing.T) {
+		addr := prototest.Silent(t)
+		start := time.Now()
+		_, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
+		if !errors.Is(err, wire.ErrTimeout) {
+			t.Fatalf("err = %v, want ErrTimeout", err)
+		}
+		if el := time.Since(start); el > 1300*time.Millisecond {
+			t.Errorf("returned after %v", el)
+		}
+	})
+	t.Run("closed_port_is_refused", func(t *testing.T) {
+		_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
+		if !errors.Is(err, wire.ErrRefused) {
+			t.Fatalf("err = %v, want ErrRefused", err)
+		}
+	})
+}
+
+func TestQueryRetriesLostPoll(t *testing.T) {
+	vec := loadHex(t, "playing_djwoodz.hex")
+	var n atomic.Int32
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		if n.Add(1) == 1 {
+			return nil // the first poll is "lost"
+		}
+		return [][]byte{withCookie(vec, req)}
+	})
+	tr := wire.NewTrace()
+	_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 600*time.Millisecond), addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Attempts != 2 {
+		t.Errorf("attempts = %d, want 2", tr.Attempts)
+	}
+}
+
+func TestQueryLegacy(t *testing.T) {
+	vec := loadHex(t, "legacy_v0.hex")
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		if len(req) != 10 || req[0] != 0 || req[1] != 0 {
+			return nil
+		}
+		out := slices.Clone(vec)
+		copy(out[2:10], req[2:10])
+		return [][]byte{out}
+	})
+	q := newQuerier(t, protocols.Settings{Options: func(v any) error {
+		v.(*Options).Legacy = true
+		return nil
+	}})
+	res, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, res, want{state: "playing", version: "142090", info: map[string]string{"beacon_port": "15809"}})
+}
+
+func TestNewOptionsError(t *testing.T) {
+	_, err := Protocol.New(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field \"legacyy\"") }})
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	if Protocol.Name != "satisfactory" || Protocol.DefaultPort != 7777 || Protocol.Transport != "udp" {
+		t.Errorf("descriptor %+v", Protocol)
+	}
+}

@@ -1,0 +1,357 @@
+package skycoop
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
+func loadHex(t testing.TB, name string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var digits strings.Builder
+	for line := range strings.Lines(string(raw)) {
+		line, _, _ = strings.Cut(line, "#")
+		digits.WriteString(strings.Join(strings.Fields(line), ""))
+	}
+	b, err := hex.DecodeString(digits.String())
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return b
+}
+
+type want struct {
+	format     string
+	name       string
+	version    string
+	players    int64
+	max        int64
+	list       []string // nil: no PlayerList expected
+	configErr  error
+	info       map[string]string
+	phaseError bool
+}
+
+var goodVectors = []struct {
+	file string
+	size int
+	want want
+}{
+	{"spec_worked_srv.hex", 152, want{
+		format: FormatCurrent, name: "Srv", version: "0.13.2", players: 1, max: 4, list: []string{"Alice"},
+		info: map[string]string{"experience": "Voyageur", "pvp": "True", "players_listed": "1"},
+	}},
+	{"spec_fixture_empty_name.hex", 130, want{
+		format: FormatCurrent, version: "0.13.2", players: 0, max: 4, list: []string{},
+		info: map[string]string{"experience": "Stalker", "pvp": "True", "players_listed": "0"},
+	}},
+	{"rcon_counted.hex", 196, want{
+		format: FormatCurrent, name: "Zone de survie é", version: "0.13.1", players: 3, max: 8,
+		list: []string{"Alice", "Bob"},
+		info: map[string]string{"experience": "Interloper", "pvp": "False", "players_listed": "2", "players": "3"},
+	}},
+	{"raw_names.hex", 212, want{
+		format: FormatCurrent, name: "Raw", version: "0.12.0", players: 4, max: 10,
+		list: []string{`C:\Bob`, `Say "hi"`, "OBrien", "a,b]:{"},
+		info: map[string]string{"experience": "Pilgrim", "pvp": "False"},
+	}},
+	{"surrogates.hex", 158, want{
+		format: FormatCurrent, name: "❄ Cabin 🏔 \uFFFD ", version: "0.13.2", players: 0, max: 2, list: []string{},
+		info: map[string]string{"experience": "Unknown"},
+	}},
+	{"version_nonascii_aligned.hex", 146, want{
+		format: FormatCurrent, name: "V", version: "0.13.2-é1", players: 1, max: 4, list: []string{"Ann"},
+	}},
+	{"version_nonascii_split.hex", 159, want{
+		format: FormatCurrent, name: "V", version: "0.13.2-β", players: 2, max: 4, list: []string{"Ann", "Bo"},
+	}},
+	{"legacy_0_11_3.hex", 34, want{
+		format: FormatLegacy, version: "0.11.3", players: 2, max: 4,
+		info: map[string]string{"format": FormatLegacy, "config_bytes": "12"},
+	}},
+	{"trailing_bytes.hex", 134, want{
+		format: FormatCurrent, name: "T", version: "0.13.2", players: 0, max: 4, list: []string{},
+		info: map[string]string{"trailing_bytes": "2"},
+	}},
+	{"config_truncated.hex", 46, want{
+		format: FormatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
+		configErr: wire.ErrTruncated, phaseError: true,
+	}},
+	{"config_missing.hex", 32, want{
+		format: FormatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
+		configErr: wire.ErrTruncated, phaseError: true,
+	}},
+	{"config_not_json.hex", 64, want{
+		format: FormatCurrent, name: "Odd", version: "0.13.2", players: 1, max: 6,
+		configErr: wire.ErrMalformed, phaseError: true, info: map[string]string{"config": "Players:\nAlice"},
+	}},
+}
+
+func TestDecodeVectors(t *testing.T) {
+	for _, tc := range goodVectors {
+		t.Run(tc.file, func(t *testing.T) {
+			b := loadHex(t, tc.file)
+			if len(b) != tc.size {
+				t.Fatalf("vector is %d bytes, built as %d", len(b), tc.size)
+			}
+			st, err := Decode(b, DefaultPacketID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Format != tc.want.format {
+				t.Errorf("format = %q, want %q", st.Format, tc.want.format)
+			}
+			if !errors.Is(st.ConfigErr, tc.want.configErr) || (tc.want.configErr == nil) != (st.ConfigErr == nil) {
+				t.Errorf("config error = %v, want %v", st.ConfigErr, tc.want.configErr)
+			}
+			checkResult(t, st.Result(true), tc.want)
+			if res := st.Result(false); res.PlayerList != nil || res.PhaseErrors != nil {
+				t.Errorf("without players: list %v, phase errors %v", res.PlayerList, res.PhaseErrors)
+			}
+		})
+	}
+}
+
+func checkResult(t *testing.T, res *protocols.Result, w want) {
+	t.Helper()
+	if res.Game != "The Long Dark" || res.Name != w.name || res.Version != w.version {
+		t.Errorf("game/name/version = %q/%q/%q, want The Long Dark/%q/%q", res.Game, res.Name, res.Version, w.name, w.version)
+	}
+	if res.Players != protocols.Known(w.players) || res.MaxPlayers != protocols.Known(w.max) {
+		t.Errorf("players = %+v/%+v, want %d/%d", res.Players, res.MaxPlayers, w.players, w.max)
+	}
+	if res.Map != "" || res.Bots.Known || res.Password != protocols.FlagUnknown {
+		t.Errorf("reported what the protocol does not carry: %+v", res)
+	}
+	var names []string
+	if res.PlayerList != nil {
+		names = []string{}
+		for _, p := range res.PlayerList {
+			names = append(names, p.Name)
+		}
+	}
+	if !slices.Equal(names, w.list) || (names == nil) != (w.list == nil) {
+		t.Errorf("player names = %q, want %q", names, w.list)
+	}
+	if got := len(res.PhaseErrors) == 1 && res.PhaseErrors[0].Phase == "players"; got != w.phaseError || len(res.PhaseErrors) > 1 {
+		t.Errorf("phase errors = %v, want players error: %v", res.PhaseErrors, w.phaseError)
+	}
+	info := map[string]string{}
+	for _, kv := range res.Info {
+		info[kv.Key] = kv.Value
+	}
+	for k, v := range w.info {
+		if info[k] != v {
+			t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
+		}
+	}
+}
+
+func TestDecodeBadVectors(t *testing.T) {
+	for _, tc := range []struct {
+		file    string
+		want    error
+		mention string
+	}{
+		{"odd_name_length.hex", wire.ErrMalformed, "server name length 5 at offset 4 is odd"},
+		{"name_length_lies.hex", wire.ErrTruncated, "server name length 1000 at offset 4, 6 bytes left"},
+		{"name_length_huge.hex", wire.ErrTooLarge, "server name length 2147483647"},
+		{"name_length_negative.hex", wire.ErrMalformed, "negative"},
+		{"wrong_packet_id.hex", wire.ErrMismatch, "packet id 146"},
+		{"players_negative.hex", wire.ErrMalformed, "negative player counts -1/4 at offset 24"},
+		{"version_truncated.hex", wire.ErrTruncated, "mod version of 6 characters"},
+		{"version_invalid_utf8.hex", wire.ErrMalformed, "invalid UTF-8 at offset 20"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			_, err := Decode(loadHex(t, tc.file), DefaultPacketID)
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.mention) {
+				t.Fatalf("err = %v, want %v mentioning %q", err, tc.want, tc.mention)
+			}
+		})
+	}
+}
+
+func TestDecodeEdgeInputs(t *testing.T) {
+	for _, b := range [][]byte{nil, {0x93}, {0x93, 0, 0}} {
+		if _, err := Decode(b, DefaultPacketID); !errors.Is(err, wire.ErrTruncated) {
+			t.Errorf("Decode(% X) = %v, want ErrTruncated", b, err)
+		}
+	}
+	if _, err := Decode(Request(), DefaultPacketID); !errors.Is(err, wire.ErrMismatch) {
+		t.Errorf("echoed request: %v, want ErrMismatch", err)
+	}
+	// Every prefix of a reply fails cleanly; once the counts are in, they are kept.
+	full := loadHex(t, "spec_worked_srv.hex")
+	for n := range len(full) {
+		st, err := Decode(full[:n], DefaultPacketID)
+		switch {
+		case n < 32 && err == nil:
+			t.Errorf("prefix %d decoded before the counts were complete", n)
+		case n >= 32 && (err != nil || st.ConfigErr == nil || st.Players != 1 || st.MaxPlayers != 4):
+			t.Errorf("prefix %d: %v, %+v", n, err, st)
+		}
+	}
+}
+
+func TestParseConfig(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		players []string
+		exp     string
+		pvp     string
+		other   []protocols.KV
+	}{
+		{"{'players':['Alice','Bob'],'experience':'Voyageur','pvp':'True'}", []string{"Alice", "Bob"}, "Voyageur", "True", nil},
+		{`{"players":["A"],"experience":"Stalker","pvp":"False"}`, []string{"A"}, "Stalker", "False", nil},
+		{" { 'players' : [ 'A' , 'B' , ] , 'pvp' : 'True' , } ", []string{"A", "B"}, "", "True", nil},
+		{"{'players':[],'mode':3,'tags':['x','y'],'on':true}", []string{}, "", "",
+			[]protocols.KV{{Key: "mode", Value: "3"}, {Key: "tags", Value: "x,y"}, {Key: "on", Value: "true"}}},
+		{"{}", nil, "", "", nil},
+	} {
+		c, err := ParseConfig(tc.in)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if !slices.Equal(c.Players, tc.players) || (c.Players == nil) != (tc.players == nil) ||
+			c.Experience != tc.exp || c.PVP != tc.pvp || !slices.Equal(c.Other, tc.other) {
+			t.Errorf("%q: %+v", tc.in, c)
+		}
+	}
+	for _, tc := range []struct {
+		in   string
+		want error
+	}{
+		{"", wire.ErrTruncated},
+		{"{", wire.ErrTruncated},
+		{"{'players':['A'", wire.ErrTruncated},
+		{"{'players':['A", wire.ErrTruncated},
+		{"{'a' 'b'}", wire.ErrMalformed},
+		{"{'a':'b'} x", wire.ErrMalformed},
+		{"['a']", wire.ErrMalformed},
+		{"{'a':}", wire.ErrMalformed},
+		{"{'a':'b' 'c':'d'}", wire.ErrMalformed},
+		{"Players:\nAlice", wire.ErrMalformed},
+	} {
+		if _, err := ParseConfig(tc.in); !errors.Is(err, tc.want) {
+			t.Errorf("%q: %v, want %v", tc.in, err, tc.want)
+		}
+	}
+	many := "{'players':[" + strings.Repeat("'p',", 3000) + "]}"
+	if c, err := ParseConfig(many); err != nil || len(c.Players) != maxConfigPlayers {
+		t.Errorf("3000 names: %d kept, %v", len(c.Players), err)
+	}
+}
+
+// TestQuirks has one case per quirk or erratum the spec calls out (§3-§6) and per
+// mistake of the wiki's reference client.
+func TestQuirks(t *testing.T) {
+	decode := func(t *testing.T, file string) *Status {
+		t.Helper()
+		st, err := Decode(loadHex(t, file), DefaultPacketID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	t.Run("name_length_counts_utf16_bytes", func(t *testing.T) {
+		b := loadHex(t, "rcon_counted.hex")
+		if n := int(b[4]); n != 2*len([]rune("Zone de survie é")) {
+			t.Fatalf("vector name length %d", n)
+		}
+		if st := decode(t, "rcon_counted.hex"); st.Name != "Zone de survie é" {
+			t.Errorf("name = %q", st.Name)
+		}
+	})
+	t.Run("utf16_byte_count_is_even", func(t *testing.T) {
+		if _, err := Decode(loadHex(t, "odd_name_length.hex"), DefaultPacketID); !errors.Is(err, wire.ErrMalformed) {
+			t.Errorf("odd count: %v, want ErrMalformed", err)
+		}
+	})
+	t.Run("utf16_surrogates_decoded_unpaired_replaced", func(t *testing.T) {
+		if st := decode(t, "surrogates.hex"); st.Name != "❄ Cabin 🏔 \uFFFD " {
+			t.Errorf("name = %+q", st.Name)
+		}
+	})
+	t.Run("version_length_counts_utf16_units_not_bytes", func(t *testing.T) {
+		for file, v := range map[string]string{"version_nonascii_aligned.hex": "0.13.2-é1", "version_nonascii_split.hex": "0.13.2-β"} {
+			st := decode(t, file)
+			if st.Version != v || st.ConfigErr != nil {
+				t.Errorf("%s: version %q, config error %v", file, st.Version, st.ConfigErr)
+			}
+		}
+	})
+	t.Run("wiki_client_reads_version_length_as_bytes", func(t *testing.T) {
+		// The wiki's C# example does Encoding.UTF8.GetString(data, i, len): with a
+		// non-ASCII version it lands one byte short and misreads every later field.
+		b := loadHex(t, "version_nonascii_aligned.hex")
+		wikiPlayers := int32(binary.LittleEndian.Uint32(b[14+9:])) // version bytes start at 14
+		st := decode(t, "version_nonascii_aligned.hex")
+		if wikiPlayers == st.Players || st.Players != 1 || st.MaxPlayers != 4 {
+			t.Errorf("players %d (wiki reading: %d), max %d", st.Players, wikiPlayers, st.MaxPlayers)
+		}
+	})
+	t.Run("config_is_single_quoted_not_json", func(t *testing.T) {
+		st := decode(t, "spec_worked_srv.hex")
+		if json.Valid([]byte(st.ConfigRaw)) {
+			t.Fatalf("config %q is valid JSON", st.ConfigRaw)
+		}
+		if st.ConfigErr != nil || st.Config.Experience != "Voyageur" || st.Config.PVP != "True" {
+			t.Errorf("config = %+v, %v", st.Config, st.ConfigErr)
+		}
+	})
+	t.Run("names_lose_apostrophes_keep_backslash_and_quote", func(t *testing.T) {
+		want := []string{`C:\Bob`, `Say "hi"`, "OBrien", "a,b]:{"}
+		if st := decode(t, "raw_names.hex"); !slices.Equal(st.Config.Players, want) {
+			t.Errorf("names = %q, want %q", st.Config.Players, want)
+		}
+	})
+	t.Run("players_count_includes_rcon_sessions", func(t *testing.T) {
+		st := decode(t, "rcon_counted.hex")
+		if st.Players != 3 || len(st.Config.Players) != 2 {
+			t.Errorf("players %d, listed %d: want 3 counted, 2 listed", st.Players, len(st.Config.Players))
+		}
+	})
+	t.Run("counts_survive_missing_or_truncated_config", func(t *testing.T) {
+		for _, file := range []string{"config_missing.hex", "config_truncated.hex"} {
+			st := decode(t, file)
+			if st.Players != 2 || st.MaxPlayers != 6 || !errors.Is(st.ConfigErr, wire.ErrTruncated) {
+				t.Errorf("%s: %d/%d, %v", file, st.Players, st.MaxPlayers, st.ConfigErr)
+			}
+		}
+	})
+	t.Run("legacy_layout_0_11_0_to_0_11_5", func(t *testing.T) {
+		st := decode(t, "legacy_0_11_3.hex")
+		if st.Format != FormatLegacy || st.Version != "0.11.3" || st.Name != "" || st.Players != 2 || st.MaxPlayers != 4 {
+			t.Errorf("legacy = %+v", st)
+		}
+	})
+	t.Run("packet_id_other_than_147_unsupported_but_configurable", func(t *testing.T) {
+		b := loadHex(t, "wrong_packet_id.hex")
+		if _, err := Decode(b, DefaultPacketID); !errors.Is(err, wire.ErrMismatch) {
+			t.Errorf("id 146 with 147 expected: %v, want ErrMismatch", err)
+		}
+		if st, err := Decode(b, 146); err != nil || st.Name != "Srv" || st.Players != 1 {
+			t.Errorf("id 146 configured: %+v, %v", st, err)
+		}
+	})
+	t.Run("no_trailing_data_but_tolerated", func(t *testing.T) {
+		if st := decode(t, "trailing_bytes.hex"); st.Trailing != 2 || st.ConfigErr != nil {
+			t.Errorf("trailing %d, config error %v", st.Trailing, st.ConfigErr)
+		}
+	})
+}

@@ -1,0 +1,46 @@
+package skycoop
+
+import (
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+)
+
+func FuzzDecode(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
+	for _, p := range files {
+		f.Add(loadHex(f, filepath.Base(p)))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := Decode(b, DefaultPacketID)
+		if err != nil {
+			return
+		}
+		if st.Players < 0 || st.MaxPlayers < 0 || len(st.Config.Players) > maxConfigPlayers {
+			t.Fatalf("bad counts %+v", st)
+		}
+		res := st.Result(true)
+		for _, s := range []string{res.Name, res.Version} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 %q", s)
+			}
+		}
+	})
+}
+
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		"{'players':['Alice','Bob'],'experience':'Voyageur','pvp':'True'}",
+		`{"players":["A"],"experience":"Stalker","pvp":"False"}`,
+		"{'players':[],'mode':3,'tags':['x','y'],}",
+		"Players:\nAlice", "{'a':", "{'players':['a",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseConfig(s)
+		if err == nil && len(c.Players) > maxConfigPlayers {
+			t.Fatalf("%d players kept", len(c.Players))
+		}
+	})
+}

@@ -1,0 +1,182 @@
+package skycoop
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// isPing checks the 4-byte status ping (int32 -2).
+func isPing(req []byte) bool {
+	return len(req) == 4 && int32(binary.LittleEndian.Uint32(req)) == -2
+}
+
+// server answers pings with the given datagrams, in order.
+func server(t testing.TB, replies ...[]byte) prototest.Handler {
+	return func(req []byte) [][]byte {
+		if !isPing(req) {
+			t.Errorf("request % X is not the status ping", req)
+			return nil
+		}
+		return replies
+	}
+}
+
+func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func query(t *testing.T, s protocols.Settings, deadline time.Duration, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	addr := prototest.UDP(t, h)
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := newQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
+	if el := time.Since(start); el > deadline+time.Second {
+		t.Errorf("returned after %v, deadline %v", el, deadline)
+	}
+	return res, tr, err
+}
+
+func TestQueryRoundTrip(t *testing.T) {
+	for _, tc := range goodVectors {
+		t.Run(tc.file, func(t *testing.T) {
+			res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second, server(t, loadHex(t, tc.file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, res, tc.want)
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
+				t.Errorf("phases = %+v", tr.Phases)
+			}
+		})
+	}
+}
+
+func TestQueryWithoutPlayers(t *testing.T) {
+	res, _, err := query(t, protocols.Settings{}, 2*time.Second, server(t, loadHex(t, "config_truncated.hex")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PlayerList != nil || res.PhaseErrors != nil || res.Players != protocols.Known(2) {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestQuerySkipsOtherPackets(t *testing.T) {
+	game := []byte{5, 0, 0, 0, 1, 2, 3} // some game packet
+	res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second,
+		server(t, game, []byte{0x93}, loadHex(t, "spec_worked_srv.hex")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Srv" {
+		t.Errorf("name = %q", res.Name)
+	}
+	ignored := 0
+	for _, p := range tr.Packets {
+		if p.Dir == wire.Received && p.Note != "" {
+			ignored++
+		}
+	}
+	if ignored != 2 {
+		t.Errorf("%d packets noted as ignored, want 2", ignored)
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		replies  [][]byte
+		deadline time.Duration
+		want     error
+	}{
+		{"only_other_packet_ids_is_mismatch", [][]byte{loadHex(t, "wrong_packet_id.hex")}, 300 * time.Millisecond, wire.ErrMismatch},
+		{"only_runts_is_truncated", [][]byte{{0x93, 0}}, 300 * time.Millisecond, wire.ErrTruncated},
+		{"echoed_ping_is_mismatch", [][]byte{Request()}, 300 * time.Millisecond, wire.ErrMismatch},
+		{"name_length_lies", [][]byte{loadHex(t, "name_length_lies.hex")}, 2 * time.Second, wire.ErrTruncated},
+		{"huge_length", [][]byte{loadHex(t, "name_length_huge.hex")}, 2 * time.Second, wire.ErrTooLarge},
+		{"garbage_after_header", [][]byte{append([]byte{0x93, 0, 0, 0}, "garbage!"...)}, 2 * time.Second, wire.ErrTooLarge}, // "garb" read as a length
+		{"odd_name_length", [][]byte{loadHex(t, "odd_name_length.hex")}, 2 * time.Second, wire.ErrMalformed},
+		{"silence_is_timeout", nil, 300 * time.Millisecond, wire.ErrTimeout},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, tr, err := query(t, protocols.Settings{Retries: 1}, tc.deadline, server(t, tc.replies...))
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
+				t.Errorf("phases = %+v", tr.Phases)
+			}
+		})
+	}
+	t.Run("closed_port_is_refused", func(t *testing.T) {
+		_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
+		if !errors.Is(err, wire.ErrRefused) {
+			t.Fatalf("err = %v, want ErrRefused", err)
+		}
+	})
+}
+
+func TestQueryRetriesLostPing(t *testing.T) {
+	var n atomic.Int32
+	reply := loadHex(t, "spec_worked_srv.hex")
+	res, tr, err := query(t, protocols.Settings{Retries: 1}, 600*time.Millisecond, func(req []byte) [][]byte {
+		if n.Add(1) == 1 {
+			return nil
+		}
+		return [][]byte{reply}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Attempts != 2 || res.Name != "Srv" {
+		t.Errorf("attempts = %d, name %q", tr.Attempts, res.Name)
+	}
+}
+
+func TestQueryConfiguredPacketID(t *testing.T) {
+	reply := loadHex(t, "spec_worked_srv.hex")
+	binary.LittleEndian.PutUint32(reply, 150)
+	s := protocols.Settings{Options: func(v any) error { v.(*Options).PacketID = 150; return nil }}
+	res, _, err := query(t, s, 2*time.Second, server(t, reply))
+	if err != nil || res.Name != "Srv" {
+		t.Fatalf("%+v, %v", res, err)
+	}
+}
+
+func TestNewOptions(t *testing.T) {
+	for _, id := range []int{-2, 65536} {
+		_, err := Protocol.New(protocols.Settings{Options: func(v any) error { v.(*Options).PacketID = id; return nil }})
+		if err == nil || !strings.Contains(err.Error(), "packet_id") {
+			t.Errorf("packet_id %d: %v", id, err)
+		}
+	}
+	if _, err := Protocol.New(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field") }}); err == nil {
+		t.Error("options error not returned")
+	}
+	q := newQuerier(t, protocols.Settings{Retries: 3, Players: true})
+	if got := q.(*querier); got.packetID != DefaultPacketID || got.retries != 3 || !got.players {
+		t.Errorf("querier %+v", got)
+	}
+	if Protocol.Name != "skycoop" || Protocol.DefaultPort != 26950 || Protocol.Transport != "udp" {
+		t.Errorf("descriptor %+v", Protocol)
+	}
+	if !slices.Equal(Request(), []byte{0xFE, 0xFF, 0xFF, 0xFF}) {
+		t.Errorf("request % X", Request())
+	}
+}

@@ -1,0 +1,50 @@
+// Package skycoop queries Sky Co-op servers (the multiplayer mod of The Long Dark)
+// with the mod's UDP status ping: the int32 -2 sent to the game port, answered by
+// packet 147 (PINGSERVER) carrying the server name, mod version, player counts and a
+// single-quoted "JSON" config string with the player names, difficulty and PvP.
+//
+// Spec: ../shared/protocols/skycoop.md. The 0.11.0-0.11.5 reply layout (version,
+// counts, binary config) is recognised too.
+package skycoop
+
+import (
+	"fmt"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Protocol is the registry entry.
+var Protocol = protocols.Protocol{
+	Name:        "skycoop",
+	Description: "Sky Co-op (The Long Dark multiplayer mod) UDP status ping",
+	DefaultPort: 26950,
+	Transport:   "udp",
+	New:         New,
+}
+
+// Options is the module's `skycoop:` block.
+type Options struct {
+	// PacketID is the reply's packet id, ServerPackets.PINGSERVER: an enum ordinal
+	// of the mod (147 from 0.11.0 through 0.13.x) that a release inserting packet
+	// types would shift. 0 means 147.
+	PacketID int `yaml:"packet_id"`
+}
+
+// New builds the Querier for a module.
+func New(s protocols.Settings) (protocols.Querier, error) {
+	var opts Options
+	if s.Options != nil {
+		if err := s.Options(&opts); err != nil {
+			return nil, fmt.Errorf("skycoop options: %w", err)
+		}
+	}
+	if opts.PacketID == 0 {
+		opts.PacketID = DefaultPacketID
+	}
+	// Negative ids are client ids on the request side (-1 RCON, -2 ping); the enum
+	// has a few hundred entries.
+	if opts.PacketID < 1 || opts.PacketID > 65535 {
+		return nil, fmt.Errorf("skycoop options: packet_id must be between 1 and 65535, got %d", opts.PacketID)
+	}
+	return &querier{retries: s.Retries, players: s.Players, packetID: int32(opts.PacketID)}, nil
+}
