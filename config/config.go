@@ -28,7 +28,8 @@ const (
 
 // Config is the modules file.
 type Config struct {
-	Modules map[string]*Module `yaml:"modules"`
+	Modules      map[string]*Module `yaml:"modules"`
+	TargetPolicy TargetPolicy       `yaml:"target_policy,omitempty"`
 }
 
 // Module is one named way of probing: a protocol and its settings.
@@ -44,8 +45,11 @@ type Module struct {
 	Rules               bool   `yaml:"rules,omitempty"`
 	MaxPlayerSeries     int    `yaml:"max_player_series,omitempty"`
 	PreferredIPProtocol string `yaml:"preferred_ip_protocol,omitempty"`
-	IPProtocolFallback  *bool  `yaml:"ip_protocol_fallback,omitempty"`
-	Retries             int    `yaml:"retries,omitempty"`
+	// CacheTTL serves a probe's result to later scrapes of the same target for this
+	// long, so several Prometheus servers do not multiply the load on one game server.
+	CacheTTL           model.Duration `yaml:"cache_ttl,omitempty"`
+	IPProtocolFallback *bool          `yaml:"ip_protocol_fallback,omitempty"`
+	Retries            int            `yaml:"retries,omitempty"`
 
 	// Options holds the protocol-specific block, keyed by the protocol's name.
 	Options map[string]yaml.Node `yaml:",inline"`
@@ -119,6 +123,9 @@ func Parse(b []byte) (*Config, error) {
 		mods[name] = m
 	}
 	c.Modules = mods
+	if err := c.TargetPolicy.compile(); err != nil {
+		return nil, err
+	}
 	for _, name := range c.Names() {
 		if err := c.Modules[name].compile(); err != nil {
 			return nil, fmt.Errorf("module %q: %w", name, err)
@@ -142,15 +149,16 @@ func (m *Module) compile() error {
 func (m *Module) Compile(p protocols.Protocol) error {
 	m.proto = p
 	for key := range m.Options {
-		if key != m.Protocol {
-			return fmt.Errorf("unknown field %q (a protocol block must be named after the module's protocol %q)", key, m.Protocol)
+		if key == m.Protocol {
+			continue
 		}
+		if _, isProto := registry.Lookup(key); isProto {
+			return fmt.Errorf("protocol block %q does not match the module's protocol %q", key, m.Protocol)
+		}
+		return fmt.Errorf("unknown field %q", key)
 	}
 	if m.Timeout == 0 {
 		m.Timeout = model.Duration(DefaultTimeout)
-	}
-	if m.Timeout < 0 {
-		return errors.New("timeout must be positive")
 	}
 	if m.MaxPlayerSeries == 0 {
 		m.MaxPlayerSeries = DefaultMaxPlayerSeries
@@ -164,6 +172,9 @@ func (m *Module) Compile(p protocols.Protocol) error {
 	case "ip4", "ip6":
 	default:
 		return fmt.Errorf("preferred_ip_protocol must be ip4 or ip6, not %q", m.PreferredIPProtocol)
+	}
+	if m.CacheTTL < 0 {
+		return errors.New("cache_ttl must not be negative")
 	}
 	if m.Retries < 0 || m.Retries > MaxRetries {
 		return fmt.Errorf("retries must be between 0 and %d", MaxRetries)

@@ -56,13 +56,13 @@ func TestGoodFile(t *testing.T) {
 // TestBadFiles asserts the exact complaint for each bad file in testdata/.
 func TestBadFiles(t *testing.T) {
 	want := map[string]string{
-		"unknown_key.bad.yml":      `field timeoutt not found`,
-		"wrong_block.bad.yml":      `module "m": unknown field "a2s"`,
+		"unknown_key.bad.yml":      `module "m": unknown field "timeoutt"`,
+		"wrong_block.bad.yml":      `module "m": protocol block "a2s" does not match the module's protocol "quake3"`,
 		"unknown_protocol.bad.yml": `module "m": unknown protocol "nope"`,
 		"no_protocol.bad.yml":      `module "m": protocol is required`,
 		"ip_protocol.bad.yml":      `preferred_ip_protocol must be ip4 or ip6, not "ipx"`,
 		"retries.bad.yml":          `retries must be between 0 and 5`,
-		"timeout.bad.yml":          `timeout must be positive`,
+		"timeout.bad.yml":          `not a valid duration string: "-1s"`,
 		"timeout_syntax.bad.yml":   `not a valid duration string: "soon"`,
 		"top_level.bad.yml":        `field module not found`,
 		"empty_module.bad.yml":     `module "m": empty module`,

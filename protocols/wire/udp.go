@@ -147,7 +147,8 @@ func (u *UDPConn) Request(ctx context.Context, req []byte, accept func([]byte) b
 func netErr(err error) error {
 	var ne net.Error
 	switch {
-	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, context.Canceled), errors.As(err, &ne) && ne.Timeout():
 		return fmt.Errorf("%w: no reply before the deadline", ErrTimeout)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%w: %v", ErrRefused, err)

@@ -1,0 +1,74 @@
+package hytale
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+type expected struct {
+	Description string
+	Players     int64
+	MaxPlayers  int64 `json:"max_players"`
+	Error       string
+	Message     *string
+}
+
+// TestVectors runs the hand-built vectors in testdata/.
+func TestVectors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.expected.json")
+	if len(files) == 0 {
+		t.Fatal("no test vectors in testdata/")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
+		t.Run(name, func(t *testing.T) {
+			var e expected
+			js, err := os.ReadFile(f)
+			if err == nil {
+				err = json.Unmarshal(js, &e)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := Decode(b)
+			if e.Error != "" {
+				if got := protocols.Reason(err); got != e.Error {
+					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
+				}
+				if e.Message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*e.Message)) {
+					t.Errorf("error %q does not end with the server's message %q", err, *e.Message)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Players != e.Players || st.MaxPlayers != e.MaxPlayers {
+				t.Errorf("got %+v, want %d/%d", st, e.Players, e.MaxPlayers)
+			}
+		})
+	}
+}
+
+func TestDecodeErrorWrapsServer(t *testing.T) {
+	_, err := Decode([]byte("ERROR Rate limit exceeded\n"))
+	if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), "Rate limit exceeded") {
+		t.Errorf("err = %v", err)
+	}
+	// A hostile message is quoted, never printed raw into logs.
+	_, err = Decode([]byte("ERROR \x1b[31mred\xff\n"))
+	if !errors.Is(err, protocols.ErrServer) || strings.ContainsAny(err.Error(), "\x1b\xff") {
+		t.Errorf("err = %q", err)
+	}
+}

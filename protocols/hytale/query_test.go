@@ -1,0 +1,198 @@
+package hytale
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// pluginServer behaves like the plugin: read one line, answer it, close.
+func pluginServer(t testing.TB, answer func(req string) string) netip.AddrPort {
+	return prototest.TCP(t, func(c net.Conn) {
+		req, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil {
+			return
+		}
+		io.WriteString(c, answer(req))
+	})
+}
+
+func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := Protocol.New(protocols.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	return res, tr, err
+}
+
+func TestQueryOK(t *testing.T) {
+	for reply, want := range map[string][2]int64{
+		"OK 12 100\n": {12, 100},
+		"OK 0 20\r\n": {0, 20},  // Windows host
+		"OK 25 20\n":  {25, 20}, // over max: logged, not rejected
+	} {
+		addr := pluginServer(t, func(req string) string {
+			if req != "QUERY\n" {
+				t.Errorf("request %q, want QUERY\\n", req)
+			}
+			return reply
+		})
+		res, tr, err := probe(t, addr, 2*time.Second)
+		if err != nil {
+			t.Fatalf("%q: %v", reply, err)
+		}
+		if res.Players != protocols.Known(want[0]) || res.MaxPlayers != protocols.Known(want[1]) {
+			t.Errorf("%q: players %+v max %+v", reply, res.Players, res.MaxPlayers)
+		}
+		if res.Name != "" || res.Bots.Known || res.Password != protocols.FlagUnknown || len(res.Info) != 1 {
+			t.Errorf("%q: fields the protocol does not report are set: %+v", reply, res)
+		}
+		if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
+			t.Errorf("phases = %+v", tr.Phases)
+		}
+	}
+}
+
+// A reply without a line terminator, ended by the close, is complete.
+func TestQueryEOFWithoutNewline(t *testing.T) {
+	addr := pluginServer(t, func(string) string { return "OK 3 10" })
+	res, _, err := probe(t, addr, 2*time.Second)
+	if err != nil || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(10) {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+func TestQueryServerError(t *testing.T) {
+	addr := pluginServer(t, func(string) string { return "ERROR Invalid command\r\n" })
+	_, tr, err := probe(t, addr, 2*time.Second)
+	if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), `"Invalid command"`) {
+		t.Errorf("err = %v", err)
+	}
+	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, protocols.ErrServer) {
+		t.Errorf("phases = %+v", tr.Phases)
+	}
+}
+
+// A rate-limited server answers on connect and closes without reading the
+// request; the client must still report the server's message. Repeated so that
+// both orders (reply before and after our write) occur.
+func TestQueryEarlyReply(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) {
+		io.WriteString(c, "ERROR Rate limit exceeded\n")
+	})
+	for range 20 {
+		_, _, err := probe(t, addr, 2*time.Second)
+		if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), "Rate limit exceeded") {
+			t.Fatalf("err = %v, want the server's rate-limit error", err)
+		}
+	}
+}
+
+func TestQueryMalformed(t *testing.T) {
+	for reply, want := range map[string]error{
+		"HTTP/1.1 400 Bad Request\r\n": protocols.ErrMalformed,
+		"OK 12\n":                      protocols.ErrMalformed,
+		"OK -1 2\n":                    protocols.ErrMalformed,
+		"\n":                           protocols.ErrMalformed,
+		"OK " + strings.Repeat("1", 300) + " 2\n": protocols.ErrTooLarge, // one segment, newline inside
+	} {
+		addr := pluginServer(t, func(string) string { return reply })
+		if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, want) {
+			t.Errorf("%q: err = %v, want %v", reply, err, want)
+		}
+	}
+}
+
+// A server that closes without a word.
+func TestQueryClosedWithoutReply(t *testing.T) {
+	addr := prototest.TCP(t, func(net.Conn) {})
+	if _, _, err := probe(t, addr, 2*time.Second); err == nil || protocols.Reason(err) == "" {
+		t.Errorf("err = %v", err)
+	} else if !errors.Is(err, protocols.ErrTruncated) && !errors.Is(err, protocols.ErrNetwork) {
+		t.Errorf("err = %v, want truncated (or a reset)", err)
+	}
+}
+
+// A server that never ends its line cannot make the probe buffer without bound.
+func TestQueryEndlessLine(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) {
+		chunk := []byte(strings.Repeat("A", 1024))
+		for {
+			if _, err := c.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrTooLarge) {
+		t.Errorf("err = %v, want too large", err)
+	}
+}
+
+// Accepts, reads, never answers.
+func TestQuerySilent(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
+	start := time.Now()
+	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %v", d)
+	}
+}
+
+// One byte a second: the deadline ends the probe, not the peer.
+func TestQueryDrip(t *testing.T) {
+	addr := prototest.Drip(t, []byte("OK 1 2\n"))
+	start := time.Now()
+	if _, _, err := probe(t, addr, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %v", d)
+	}
+}
+
+func TestQueryRefused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().(*net.TCPAddr).AddrPort()
+	l.Close()
+	_, tr, err := probe(t, addr, 2*time.Second)
+	if !errors.Is(err, protocols.ErrRefused) {
+		t.Errorf("err = %v, want refused", err)
+	}
+	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, protocols.ErrRefused) {
+		t.Errorf("phases = %+v", tr.Phases)
+	}
+}
+
+func TestQueryCancelled(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	q, _ := Protocol.New(protocols.Settings{})
+	if _, err := q.Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
+		t.Errorf("err = %v, want a timeout reason", err)
+	}
+}
+
+func TestProtocol(t *testing.T) {
+	if Protocol.Name != "hytale" || Protocol.DefaultPort != 8193 || Protocol.Transport != "tcp" || Protocol.PortOffset != 0 {
+		t.Errorf("Protocol = %+v", Protocol)
+	}
+}

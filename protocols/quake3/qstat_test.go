@@ -1,0 +1,70 @@
+package quake3
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// qstatServer is a fake ioq3 server for quakestat -q3s, which sends `getinfo\n`
+// and, with -P or -R, `getstatus\n` (no challenge); the Querier sends
+// `getstatus <challenge>\n`. Both replies describe the same server.
+func qstatServer(t *testing.T, players []string) netip.AddrPort {
+	const info = `\sv_hostname\^1Cross ^3Check^7!\mapname\oa_dm4\sv_maxclients\24\gamename\baseoa\version\ioq3 1.36\g_needpass\1`
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		switch s := string(req); {
+		case strings.HasPrefix(s, oob+"getinfo"):
+			return [][]byte{fmt.Appendf(nil, oob+"infoResponse\n\\clients\\%d\\hostname\\^1Cross ^3Check^7!\\mapname\\oa_dm4\\sv_maxclients\\24\\gamename\\baseoa", len(players))}
+		case strings.HasPrefix(s, oob+"getstatus"):
+			reply := oob + "statusResponse\n"
+			if c, ok := parseRequest(req); ok {
+				reply += `\challenge\` + c
+			}
+			reply += info + "\n" + strings.Join(players, "\n") + "\n"
+			return [][]byte{[]byte(reply)}
+		}
+		return nil
+	})
+}
+
+func TestQstatCrossCheck(t *testing.T) {
+	// Names use the codes both clients strip the same way (qstat knows no ^X RGB codes).
+	players := []string{`12 48 "^1Play^7er"`, `-3 0 "^^00East"`, `0 999 ""`, `7 20 "^1^^a"`, `1 1 "war" 2`, `4 50 "x^*y^=z"`}
+	addr := qstatServer(t, players)
+
+	qs := prototest.QstatJSON(t, "-q3s", addr, "-P", "-R")
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if qs.Status != "online" || res.Name != qs.Name || res.Map != qs.Map ||
+		res.Players != protocols.Known(int64(qs.NumPlayers)) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {
+		t.Errorf("querier %q %q %+v %+v, qstat %+v", res.Name, res.Map, res.Players, res.MaxPlayers, qs)
+	}
+
+	out := prototest.Qstat(t, "-json", "-timeout", "5", "-P", "-q3s", addr.String())
+	var recs []struct {
+		Players []struct {
+			Name        string
+			Score, Ping int64
+		}
+	}
+	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
+		t.Fatalf("quakestat output %q: %v", out, err)
+	}
+	if len(recs[0].Players) != len(res.PlayerList) {
+		t.Fatalf("qstat lists %d players, querier %d", len(recs[0].Players), len(res.PlayerList))
+	}
+	for i, q := range recs[0].Players {
+		p := res.PlayerList[i]
+		if p.Name != q.Name || p.Score.Value != q.Score || p.Ping.Value != q.Ping {
+			t.Errorf("player %d: querier %q %d %d, qstat %q %d %d", i, p.Name, p.Score.Value, p.Ping.Value, q.Name, q.Score, q.Ping)
+		}
+	}
+}

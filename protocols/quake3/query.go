@@ -1,0 +1,86 @@
+package quake3
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/netip"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	players, rules bool
+	retries        int
+}
+
+// statusRequest builds `FF FF FF FF getstatus <challenge> 0A`. The server echoes
+// the challenge as the info key `challenge`, which ties a reply to this probe.
+func statusRequest(challenge string) []byte {
+	b := make([]byte, 0, 4+len("getstatus ")+len(challenge)+1)
+	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
+	b = append(b, "getstatus "...)
+	b = append(b, challenge...)
+	return append(b, '\n')
+}
+
+// Query sends one getstatus and decodes the single datagram it gets back: the
+// player list and the server's cvars come in the same reply, so there is no
+// separate players or rules phase.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.Retries = q.retries
+
+	// 26 base32 characters: no backslash, quote or space, well under the
+	// server's 128-character limit.
+	challenge := rand.Text()
+	p := tr.Begin("info")
+	var (
+		reply   *Reply
+		decErr  error // a statusResponse that does not decode: the answer, but broken
+		skipped error // why the last skipped datagram was not an answer
+	)
+	_, err = conn.Request(ctx, statusRequest(challenge), func(b []byte) bool {
+		r, err := DecodeStatus(b)
+		switch {
+		case errors.Is(err, errNotReply):
+			skipped = err
+			tr.Logf("skipped datagram: %v", err)
+			return false
+		case err != nil:
+			decErr = err
+			return true
+		}
+		// Servers that drop the echo send no challenge key (or, like Warsow, an
+		// empty one): accept those. A different token is a stray or spoofed reply.
+		if c, ok := r.Lookup("challenge"); ok && c != "" && c != challenge {
+			skipped = fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge)
+			tr.Logf("skipped reply: %v", skipped)
+			return false
+		}
+		reply = r
+		return true
+	})
+	if err == nil {
+		err = decErr
+	}
+	if errors.Is(err, protocols.ErrTimeout) && skipped != nil {
+		// The server did answer, only never with a usable reply: say why.
+		err = fmt.Errorf("no usable reply before the deadline, last one skipped: %w", skipped)
+	}
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	if reply.Unparsed > 0 || reply.Dropped > 0 {
+		tr.Logf("player lines: %d parsed, %d without a quoted name, %d past the cap of %d",
+			len(reply.Players), reply.Unparsed, reply.Dropped, MaxPlayerLines)
+	}
+	return reply.Result(q.players, q.rules), nil
+}
