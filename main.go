@@ -44,6 +44,8 @@ func run(args []string) int {
 		configFile    = app.Flag("config.file", "Modules file (YAML). Without one, the built-in modules are used.").Default("").String()
 		configCheck   = app.Flag("config.check", "Validate the modules file and exit.").Bool()
 		timeoutOffset = app.Flag("timeout-offset", "Seconds subtracted from Prometheus' scrape timeout to leave time for the answer.").Default("0.5").Float64()
+		maxConcurrent = app.Flag("probe.max-concurrent", "Probes allowed in flight at once; past it a probe waits within its deadline, then fails as overloaded (0: no cap).").Default("4096").Int()
+		minInterval   = app.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
 		historyLimit  = app.Flag("history.limit", "Recent successful probes kept for the landing page (as many failures are kept besides).").Default("100").Int()
 		webConfig     = webflag.AddFlags(app, defaultListenAddress)
 	)
@@ -107,6 +109,8 @@ func run(args []string) int {
 		Metrics:       self,
 		History:       history,
 		TimeoutOffset: time.Duration(*timeoutOffset * float64(time.Second)),
+		MaxConcurrent: *maxConcurrent,
+		MinInterval:   *minInterval,
 	}
 	mux := routes(sc, reg, probe, history, reload, logger)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

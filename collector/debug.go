@@ -26,6 +26,12 @@ func reasonText(err error) string {
 // that would have been returned, the module's config and a hex dump of every packet.
 func writeDebug(w io.Writer, e *Entry) {
 	o := e.outcome
+	switch {
+	case o.cached:
+		fmt.Fprintf(w, "Served from cache: this target was probed at %s (cache_ttl or --probe.min-interval).\n\n", o.when.UTC().Format(time.RFC3339Nano))
+	case o.shared:
+		fmt.Fprintf(w, "Shared: a concurrent probe of the same target answered this request.\n\n")
+	}
 	fmt.Fprintf(w, "Logs for the probe:\n")
 	for _, l := range o.trace.Entries {
 		fmt.Fprintf(w, "%s +%s %s\n", o.trace.Start.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), l.Msg)

@@ -8,7 +8,9 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
@@ -30,6 +32,16 @@ type ProbeHandler struct {
 	History       *History
 	TimeoutOffset time.Duration
 	Resolver      Resolver // nil: net.DefaultResolver
+	// MaxConcurrent caps probes in flight (0: no cap); set before the first request.
+	MaxConcurrent int
+	// MinInterval is the least time between two queries of one target by one
+	// module: scrapes in between get the last result. Modules may ask for more
+	// with cache_ttl.
+	MinInterval time.Duration
+
+	once   sync.Once
+	limit  limiter
+	flight flight
 }
 
 func (h *ProbeHandler) resolver() Resolver {
@@ -73,10 +85,26 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	h.once.Do(func() { h.limit = newLimiter(h.MaxConcurrent) })
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	o := h.probe(ctx, name, mod, host, qport)
-	o.timeout = timeout
+	ttl := max(time.Duration(mod.CacheTTL), h.MinInterval)
+	key := strconv.FormatUint(cfg.ID, 10) + "|" + name + "|" + host + "|" + strconv.Itoa(int(qport))
+	o, shared, cached := h.flight.do(ctx, key, ttl, func() *outcome { return h.probe(ctx, cfg, name, mod, host, qport) })
+	if o == nil {
+		o = &outcome{module: mod, err: fmt.Errorf("%w: waiting for a probe of the same target", protocols.ErrTimeout)}
+	}
+	if o.policy != nil {
+		h.Metrics.PolicyRefusals.Inc()
+		httpError(w, http.StatusForbidden, "target refused by target_policy: %v", o.policy)
+		return
+	}
+	v := *o // per-request copy: the outcome may be shared with other requests
+	v.timeout, v.shared, v.cached = timeout, shared, cached
+	o = &v
+	if shared || cached {
+		h.Metrics.Coalesced.Inc()
+	}
 	fams := buildFamilies(o).sorted()
 
 	h.Metrics.Probes.WithLabelValues(name).Inc()
@@ -107,18 +135,28 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // probe resolves host and runs the module's query against host:port.
-func (h *ProbeHandler) probe(ctx context.Context, name string, mod *config.Module, host string, port uint16) *outcome {
-	h.Metrics.InFlight.Inc()
-	defer h.Metrics.InFlight.Dec()
+func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name string, mod *config.Module, host string, port uint16) *outcome {
 	start := time.Now()
 	tr := wire.NewTrace()
-	o := &outcome{module: mod, trace: tr}
+	o := &outcome{module: mod, trace: tr, when: start}
 	tr.Logf("Beginning probe: module=%s protocol=%s host=%s port=%d timeout=%s", name, mod.Protocol, host, port, deadlineLeft(ctx))
+	if err := h.limit.acquire(ctx); err != nil {
+		o.err, o.duration = err, time.Since(start)
+		tr.Logf("Probe failed: %v", err)
+		return o
+	}
+	defer h.limit.release()
+	h.Metrics.InFlight.Inc()
+	defer h.Metrics.InFlight.Dec()
 
 	p := tr.Begin("resolve")
 	addrs, err := resolve(ctx, h.resolver(), host, mod.PreferredIPProtocol, mod.Fallback())
 	tr.End(p, err)
 	if err == nil {
+		if o.policy = cfg.TargetPolicy.Check(host, addrs); o.policy != nil {
+			tr.Logf("Target refused by target_policy: %v", o.policy)
+			return o
+		}
 		addr := netip.AddrPortFrom(addrs[0], port)
 		o.port = port
 		tr.Logf("Resolved %s to %s", host, addr)

@@ -10,6 +10,8 @@ import (
 	"net/netip"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,14 +27,23 @@ import (
 
 // fakeQuerier answers every query with a fixed result or error, recording what it was asked.
 type fakeQuerier struct {
-	res  *protocols.Result
-	err  error
-	addr netip.AddrPort
-	wait bool // block until the context ends
+	res   *protocols.Result
+	err   error
+	mu    sync.Mutex
+	addr  netip.AddrPort
+	wait  bool          // block until the context ends
+	delay time.Duration // answer after this long
+	calls atomic.Int32
 }
 
 func (f *fakeQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	f.calls.Add(1)
+	f.mu.Lock()
 	f.addr = addr
+	f.mu.Unlock()
+	if f.delay > 0 {
+		time.Sleep(f.delay)
+	}
 	p := tr.Begin("info")
 	tr.Sent([]byte("\xff\xff\xff\xffhello"))
 	if f.wait {

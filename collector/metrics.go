@@ -58,12 +58,14 @@ const namespace = "gameserver_exporter"
 
 // SelfMetrics are the exporter's own metrics.
 type SelfMetrics struct {
-	Probes        *prometheus.CounterVec
-	Failures      *prometheus.CounterVec
-	UnknownModule prometheus.Counter
-	InFlight      prometheus.Gauge
-	ReloadSuccess prometheus.Gauge
-	ReloadSeconds prometheus.Gauge
+	Probes         *prometheus.CounterVec
+	Failures       *prometheus.CounterVec
+	UnknownModule  prometheus.Counter
+	PolicyRefusals prometheus.Counter
+	Coalesced      prometheus.Counter
+	InFlight       prometheus.Gauge
+	ReloadSuccess  prometheus.Gauge
+	ReloadSeconds  prometheus.Gauge
 }
 
 // NewSelfMetrics creates the self-metrics and registers them with reg.
@@ -78,6 +80,12 @@ func NewSelfMetrics(reg prometheus.Registerer) *SelfMetrics {
 		UnknownModule: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: namespace, Name: "unknown_module_requests_total", Help: "Probe requests that named a module that does not exist.",
 		}),
+		PolicyRefusals: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: namespace, Name: "target_policy_refusals_total", Help: "Probe requests refused by the target policy (HTTP 403).",
+		}),
+		Coalesced: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: namespace, Name: "probes_coalesced_total", Help: "Probe requests answered with a concurrent or cached probe of the same target.",
+		}),
 		InFlight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "probes_in_flight", Help: "Probes running now.",
 		}),
@@ -88,6 +96,6 @@ func NewSelfMetrics(reg prometheus.Registerer) *SelfMetrics {
 			Namespace: namespace, Name: "config_last_reload_success_timestamp_seconds", Help: "When the modules file was last loaded successfully.",
 		}),
 	}
-	reg.MustRegister(m.Probes, m.Failures, m.UnknownModule, m.InFlight, m.ReloadSuccess, m.ReloadSeconds)
+	reg.MustRegister(m.Probes, m.Failures, m.UnknownModule, m.PolicyRefusals, m.Coalesced, m.InFlight, m.ReloadSuccess, m.ReloadSeconds)
 	return m
 }

@@ -17,6 +17,10 @@ type outcome struct {
 	port     uint16
 	duration time.Duration
 	timeout  time.Duration
+	when     time.Time // when the query started
+	policy   error     // the target policy refused the target: no query was sent
+
+	shared, cached bool // this request got another request's outcome
 }
 
 // buildFamilies turns a probe's outcome into metric families.

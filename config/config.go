@@ -10,6 +10,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/common/model"
@@ -18,6 +19,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 )
+
+var configIDs atomic.Uint64
 
 // Defaults applied to every module that does not set the field.
 const (
@@ -28,6 +31,10 @@ const (
 
 // Config is the modules file.
 type Config struct {
+	// ID is unique per loaded config, so results cached under one config are not
+	// served under the next.
+	ID uint64 `yaml:"-"`
+
 	Modules      map[string]*Module `yaml:"modules"`
 	TargetPolicy TargetPolicy       `yaml:"target_policy,omitempty"`
 }
@@ -107,7 +114,7 @@ func Load(path string) (*Config, error) {
 // Parse decodes a modules file strictly (unknown keys are errors that name the key),
 // merges it over the built-in modules and validates every module.
 func Parse(b []byte) (*Config, error) {
-	c := &Config{}
+	c := &Config{ID: configIDs.Add(1)}
 	if len(bytes.TrimSpace(b)) > 0 {
 		dec := yaml.NewDecoder(bytes.NewReader(b))
 		dec.KnownFields(true)

@@ -1,0 +1,97 @@
+package ase
+
+import (
+	"encoding/json"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// qstatEye is quakestat -json -P -R output for one -eye server.
+type qstatEye struct {
+	prototest.QstatServer
+	Rules   map[string]string `json:"rules"`
+	Players []struct {
+		Name  string          `json:"name"`
+		Score int64           `json:"score"`
+		Ping  int64           `json:"ping"`
+		Team  json.RawMessage `json:"team"` // a number when digit-led, else a string
+	} `json:"players"`
+}
+
+// TestQstat queries the same fake servers with quakestat -eye and with the Querier.
+// quakestat adds the 123 offset to the port it is given (checked by hand: asked for
+// port P it sends "s" to P+123), so it is handed the fake server's port - 123, while
+// the Querier, like the exporter after applying PortOffset, gets the port itself.
+func TestQstat(t *testing.T) {
+	replies := map[string][][]byte{
+		"basic": {readVec(t, "basic")},
+		"big":   {bigReply(80)},
+		"split": split(bigReply(80), "\x00\x00\x00\x07"),
+	}
+	// The real capture joins in when ../shared is there; the own vectors run regardless.
+	if b, err := os.ReadFile(filepath.Join(prototest.SharedDir(), "fixtures", "ase", "mta_s_2.bin")); err == nil && prototest.SharedDir() != "" {
+		replies["mta_s_2"] = [][]byte{b}
+	}
+	for name, reply := range replies {
+		t.Run(name, func(t *testing.T) {
+			addr := prototest.UDP(t, func([]byte) [][]byte { return reply })
+			gamePort := netip.AddrPortFrom(addr.Addr(), addr.Port()-123)
+			out := prototest.Qstat(t, "-json", "-P", "-R", "-timeout", "5", "-eye", gamePort.String())
+			var recs []qstatEye
+			if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
+				t.Fatalf("quakestat output (%d bytes) does not parse: %v\n%.400s", len(out), err, out)
+			}
+			qs := recs[0]
+			if qs.Status != "online" {
+				t.Fatalf("quakestat status %q", qs.Status)
+			}
+
+			res, _, err := query(t, addr, all, 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ascii(res.Name) != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) ||
+				res.MaxPlayers.Value != int64(qs.MaxPlayers) {
+				t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
+					qs.Name, qs.Map, qs.NumPlayers, qs.MaxPlayers)
+			}
+			if qs.Rules["gamename"] != res.Game || qs.Rules["_version"] != res.Version {
+				t.Errorf("game %q version %q, qstat %q %q", res.Game, res.Version, qs.Rules["gamename"], qs.Rules["_version"])
+			}
+			for _, kv := range res.Rules {
+				if v, ok := qs.Rules[kv.Key]; !ok || v != kv.Value {
+					t.Errorf("rule %s = %q, qstat %q", kv.Key, kv.Value, v)
+				}
+			}
+			if len(res.PlayerList) != len(qs.Players) {
+				t.Fatalf("%d players, qstat %d", len(res.PlayerList), len(qs.Players))
+			}
+			for i, p := range res.PlayerList {
+				q := qs.Players[i]
+				team := strings.Trim(string(q.Team), `"`)
+				if team == "0" && p.Team == "" {
+					team = "" // quakestat prints 0 for a record without a team
+				}
+				if p.Name != q.Name || p.Team != team || p.Score.Value != q.Score || p.Ping.Value != q.Ping {
+					t.Errorf("player %d: %+v, qstat %+v", i, p, q)
+				}
+			}
+		})
+	}
+}
+
+// ascii drops non-ASCII bytes, as quakestat's JSON output does with a Latin-1 name.
+func ascii(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 0x80 {
+			return -1
+		}
+		return r
+	}, s)
+}

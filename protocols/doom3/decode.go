@@ -1,0 +1,281 @@
+package doom3
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const (
+	// maxDatagram bounds what Decode accepts (the engine caps messages at 16 KiB).
+	maxDatagram = 64 << 10
+	// maxRecords caps player records: the engine's MAX_CLIENTS. Ids below 32 that
+	// must increase already bound the list; this guards the loop on its own.
+	maxRecords = 64
+	// asyncClients is MAX_ASYNC_CLIENTS: the list terminator, and one past the last id.
+	asyncClients = 32
+	// maxPairs caps the dictionary (a 64 KiB datagram could hold ~21 000 tiny pairs).
+	maxPairs = 1024
+	// maxDeleted caps the dictionary's list of deleted keys (always empty in practice).
+	maxDeleted = 64
+)
+
+// Response names. The challenge echo follows the name in every layout.
+const (
+	respInfo   = "infoResponse"
+	respInfoEx = "infoExResponse"
+)
+
+// Variant is the game a reply was recognised as.
+type Variant string
+
+const (
+	VariantDoom3   Variant = "doom3"
+	VariantQuake4  Variant = "quake4"
+	VariantPrey    Variant = "prey"
+	VariantETQW    Variant = "etqw"
+	VariantUnknown Variant = "unknown"
+)
+
+// Layout is the shape of one player record.
+type Layout uint8
+
+const (
+	LayoutNone   Layout = iota // no record was parsed with any shape
+	LayoutDoom3                // id u8, ping u16, rate u32, name (Doom 3, Prey)
+	LayoutQuake4               // Doom 3 + clan string
+	LayoutETQW                 // id u8, ping u16, name, clan-tag position u8, clan tag, bot u8
+)
+
+func (l Layout) String() string {
+	switch l {
+	case LayoutDoom3:
+		return "doom3"
+	case LayoutQuake4:
+		return "quake4"
+	case LayoutETQW:
+		return "etqw"
+	}
+	return "none"
+}
+
+// Pair is one dictionary entry. Key and Value hold the raw bytes (Doom 3 is 7-bit,
+// Quake 4 sends Latin-1); Result converts them.
+type Pair struct{ Key, Value string }
+
+// Player is one player record; strings are raw bytes.
+type Player struct {
+	ID      uint8
+	Ping    uint16
+	Rate    uint32 // Doom 3, Quake 4, Prey
+	HasRate bool
+	Name    string
+	Clan    string // Quake 4 clan, ET:QW clan tag
+	ClanPos uint8  // ET:QW: where the tag goes relative to the name
+	Bot     bool   // ET:QW marks bots
+	HasBot  bool
+
+	// ET:QW infoExResponse statistics.
+	Ext    bool
+	XP     float32
+	Team   string
+	Kills  int32
+	Deaths int32
+}
+
+// ETQWTail is what ET:QW sends after the OS mask.
+type ETQWTail struct {
+	Ranked     bool
+	TimeLeft   int32 // milliseconds
+	GameState  uint8
+	ServerType uint8 // 0 regular, 1 ET:QW TV
+	Interested uint8 // server type 0
+	Connected  int32 // server type 1
+	MaxClients int32 // server type 1
+}
+
+// Reply is a decoded infoResponse / infoExResponse.
+type Reply struct {
+	Response  string
+	Challenge uint32
+	// ETQW is true for the ET:QW header (two more u32s: Field2 and Size).
+	ETQW      bool
+	Field2    uint32
+	Protocol  uint32
+	Size      uint32
+	Variant   Variant
+	Layout    Layout
+	Info      []Pair
+	Players   []Player
+	OSMask    uint32
+	HasOSMask bool
+	Tail      *ETQWTail
+	Trailing  []byte
+	// PlayersErr is why the player list (or what follows it) could not be trusted;
+	// the dictionary is still good.
+	PlayersErr error
+}
+
+// Major and Minor split the protocol version (major in the high 16 bits).
+func (r *Reply) Major() uint32 { return r.Protocol >> 16 }
+func (r *Reply) Minor() uint32 { return r.Protocol & 0xFFFF }
+
+// Lookup returns the first value whose key matches name case-insensitively (the
+// engine's dictionaries ignore case: one ET:QW capture sends si_maxplayers).
+func (r *Reply) Lookup(name string) (string, bool) {
+	for _, p := range r.Info {
+		if strings.EqualFold(p.Key, name) {
+			return p.Value, true
+		}
+	}
+	return "", false
+}
+
+// Decode parses one reply datagram. A reply cut inside the dictionary returns the
+// pairs read so far together with an ErrTruncated error; a bad player list is not an
+// error but Reply.PlayersErr.
+func Decode(b []byte) (*Reply, error) {
+	if len(b) > maxDatagram {
+		return nil, fmt.Errorf("%w: datagram of %d bytes, limit %d", protocols.ErrTooLarge, len(b), maxDatagram)
+	}
+	r := wire.NewReader(b)
+	marker := r.Uint16LE("marker")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if marker != 0xFFFF {
+		return nil, fmt.Errorf("%w: marker %04x at offset 0, want ffff", protocols.ErrMalformed, marker)
+	}
+	name := r.CString("response name")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	rep := &Reply{Response: string(name)}
+	if rep.Response != respInfo && rep.Response != respInfoEx {
+		return nil, fmt.Errorf("%w: response name %q at offset 2", protocols.ErrMalformed, wire.Latin1(truncate(name, 32)))
+	}
+	rep.Challenge = r.Uint32LE("challenge")
+	first := r.Uint32LE("protocol")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	// Doom 3, Quake 4 and Prey put the protocol (major 1-4) here; ET:QW puts an
+	// unknown word (FF FF FF FF) and then the protocol (major 10+) and a size.
+	rep.Protocol = first
+	if major := first >> 16; rep.Response == respInfoEx || major == 0 || major >= 10 {
+		etqw := r
+		field2 := first
+		proto := etqw.Uint32LE("protocol")
+		size := etqw.Uint32LE("size")
+		// Take the ET:QW header only if its protocol or size fits: a Doom 3 layout
+		// reply with an unknown large major would put dictionary text here.
+		if etqw.Err() == nil && (rep.Response == respInfoEx || (proto>>16 >= 10 && proto>>16 < 100) || int64(size) == int64(etqw.Len())) {
+			r = etqw
+			rep.ETQW, rep.Field2, rep.Protocol, rep.Size = true, field2, proto, size
+			if int64(size) > int64(r.Len()) {
+				rep.PlayersErr = fmt.Errorf("%w: size field says %d bytes follow offset %d, %d do", protocols.ErrTruncated, size, r.Offset(), r.Len())
+			}
+		} else if err := etqw.Err(); err != nil {
+			return nil, err
+		}
+	}
+	info, err := readDict(&r)
+	rep.Info = info
+	if err != nil {
+		return rep, err
+	}
+	rep.Variant = detect(rep)
+	decodePlayers(rep, &r)
+	if rep.PlayersErr != nil {
+		return rep, nil
+	}
+	decodeTail(rep, &r)
+	return rep, nil
+}
+
+// readDict reads a "delta dictionary against nothing": pairs up to an empty key,
+// then deleted keys up to an empty string (always none, so `... value 00 00 00`).
+func readDict(r *wire.Reader) ([]Pair, error) {
+	var pairs []Pair
+	for {
+		off := r.Offset()
+		key := r.CString("dictionary key")
+		if err := r.Err(); err != nil {
+			return pairs, err
+		}
+		if len(key) == 0 {
+			break
+		}
+		if len(pairs) == maxPairs {
+			return pairs, fmt.Errorf("%w: more than %d dictionary pairs at offset %d", protocols.ErrTooLarge, maxPairs, off)
+		}
+		val := r.CString("dictionary value")
+		if err := r.Err(); err != nil {
+			return pairs, fmt.Errorf("%w (key %q)", err, wire.Latin1(truncate(key, 32)))
+		}
+		pairs = append(pairs, Pair{Key: string(key), Value: string(val)})
+	}
+	for i := 0; ; i++ {
+		if i == maxDeleted {
+			return pairs, fmt.Errorf("%w: more than %d deleted dictionary keys at offset %d", protocols.ErrTooLarge, maxDeleted, r.Offset())
+		}
+		k := r.CString("dictionary deleted-key list")
+		if err := r.Err(); err != nil {
+			return pairs, err
+		}
+		if len(k) == 0 {
+			return pairs, nil
+		}
+	}
+}
+
+// detect names the game: by header shape and protocol major, and by keys when the
+// major is one no known game uses.
+func detect(rep *Reply) Variant {
+	major := rep.Major()
+	switch {
+	case rep.ETQW && major >= 10:
+		return VariantETQW
+	case !rep.ETQW && major == 1:
+		return VariantDoom3
+	case !rep.ETQW && major == 2:
+		return VariantQuake4
+	case !rep.ETQW && (major == 3 || major == 4): // retail, demo
+		return VariantPrey
+	}
+	v, _ := rep.Lookup("si_version")
+	g, _ := rep.Lookup("gamename")
+	s := strings.ToLower(v + " " + g)
+	switch {
+	case strings.Contains(s, "etqw"):
+		return VariantETQW
+	case strings.Contains(s, "quake4"), strings.Contains(s, "q4mp"):
+		return VariantQuake4
+	case strings.Contains(s, "prey"):
+		return VariantPrey
+	case strings.HasPrefix(s, "doom"):
+		return VariantDoom3
+	}
+	return VariantUnknown
+}
+
+func truncate(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
+
+// echo returns the challenge echoed by a reply named resp, if b is one. It looks only at
+// the header, so a late answer to an earlier request (or a stray packet) is skipped
+// before any decoding.
+func echo(b []byte, resp string) (uint32, bool) {
+	n := 2 + len(resp) + 1
+	if len(b) < n+4 || b[0] != 0xFF || b[1] != 0xFF || b[n-1] != 0 || !bytes.Equal(b[2:n-1], []byte(resp)) {
+		return 0, false
+	}
+	return uint32(b[n]) | uint32(b[n+1])<<8 | uint32(b[n+2])<<16 | uint32(b[n+3])<<24, true
+}

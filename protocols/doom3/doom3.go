@@ -1,0 +1,51 @@
+// Package doom3 queries id Tech 4 servers (Doom 3, Quake 4, Prey, Enemy Territory:
+// Quake Wars) with the binary `getInfo` request.
+//
+// One datagram goes out (FF FF "getInfo" 00 + a 32-bit challenge) and one comes back:
+// `infoResponse` with the challenge echoed, the protocol version, the server-info
+// dictionary, binary player records and a short tail. The game is recognised from the
+// reply (header shape, protocol major, then keys), never configured: the player record
+// layout and the tail differ per game. For ET:QW servers asked for players, a second
+// request (`getInfoEx`) adds each player's XP, team, kills and deaths.
+//
+// Spec: shared/protocols/doom3.md (layouts from the dhewm3 engine source, checked against
+// real captures).
+package doom3
+
+import (
+	"fmt"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Protocol is the registry entry for id Tech 4 getInfo.
+var Protocol = protocols.Protocol{
+	Name:        "doom3",
+	Description: "id Tech 4 getInfo (Doom 3, Quake 4, Prey, Enemy Territory: Quake Wars)",
+	DefaultPort: 27666,
+	Transport:   "udp",
+	New:         New,
+}
+
+// Options is the module's optional `doom3:` block.
+type Options struct {
+	// ETQWInfoEx sends the follow-up getInfoEx to ET:QW servers when players are
+	// wanted, for XP, team, kills and deaths. Default true; turn it off for servers
+	// that do not answer getInfoEx (the probe would otherwise wait for it).
+	ETQWInfoEx *bool `yaml:"etqw_infoex"`
+}
+
+// New builds a Querier from the module settings.
+func New(s protocols.Settings) (protocols.Querier, error) {
+	var opts Options
+	if s.Options != nil {
+		if err := s.Options(&opts); err != nil {
+			return nil, fmt.Errorf("doom3 options: %w", err)
+		}
+	}
+	if s.Retries < 0 {
+		return nil, fmt.Errorf("doom3: retries must not be negative, got %d", s.Retries)
+	}
+	infoEx := opts.ETQWInfoEx == nil || *opts.ETQWInfoEx
+	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries, infoEx: infoEx}, nil
+}

@@ -1,0 +1,72 @@
+package doom3
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// fuzzSeeds are the own vectors and, when ../shared is present, the real captures.
+func fuzzSeeds(f *testing.F) {
+	for _, name := range vectorNames(f) {
+		f.Add(vector(f, name))
+	}
+	if s := prototest.SharedDir(); s != "" {
+		files, _ := filepath.Glob(filepath.Join(s, "fixtures", "doom3", "*.bin"))
+		for _, file := range files {
+			if b, err := os.ReadFile(file); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rep, err := Decode(b)
+		if rep == nil {
+			if err == nil {
+				t.Fatal("nil reply without error")
+			}
+			return
+		}
+		if len(rep.Info) > maxPairs || len(rep.Players) > asyncClients {
+			t.Fatalf("%d pairs, %d players", len(rep.Info), len(rep.Players))
+		}
+		res := rep.Result(true, true)
+		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 %q", s)
+			}
+		}
+		for _, p := range res.PlayerList {
+			if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
+				t.Fatalf("invalid UTF-8 player %+v", p)
+			}
+		}
+		if err == nil && rep.PlayersErr == nil && res.Players.Value != int64(len(rep.Players)) {
+			t.Fatalf("players %d for %d records", res.Players.Value, len(rep.Players))
+		}
+	})
+}
+
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{"^1Red", "^c014-^Iw05x", "^", "a^ b", "^^^", "\xc7^\xe9"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, q4 bool) {
+		got := Clean(s, q4)
+		if len(got) > len(s) || (utf8.ValidString(s) && !utf8.ValidString(got)) {
+			t.Fatalf("Clean(%q) = %q", s, got)
+		}
+		if !strings.Contains(s, "^") && got != s {
+			t.Fatalf("Clean(%q) changed a string without ^", s)
+		}
+	})
+}

@@ -1,0 +1,108 @@
+package doom3
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	players, rules bool
+	retries        int
+	infoEx         bool
+}
+
+// Request builds FF FF <command> 00 <challenge>. The server always reads four bytes
+// after the command and echoes them, so the challenge must be there in full.
+func Request(command string, challenge uint32) []byte {
+	b := make([]byte, 0, 2+len(command)+1+4)
+	b = append(b, 0xFF, 0xFF)
+	b = append(b, command...)
+	b = append(b, 0)
+	return binary.LittleEndian.AppendUint32(b, challenge)
+}
+
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.Retries = q.retries
+
+	p := tr.Begin("info")
+	rep, err := exchange(ctx, conn, tr, "getInfo", respInfo)
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	res := rep.Result(q.players, q.rules)
+	tr.Logf("variant %s, protocol %d.%d, %d player records", rep.Variant, rep.Major(), rep.Minor(), len(rep.Players))
+
+	if rep.Variant == VariantETQW && q.players && q.infoEx {
+		// getInfoEx repeats the whole reply and adds per-player statistics. Not every
+		// server may answer it: give it half the time left so a silent one still
+		// leaves the info result standing.
+		sub := ctx
+		if dl, ok := ctx.Deadline(); ok {
+			var cancel context.CancelFunc
+			sub, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+			defer cancel()
+		}
+		p := tr.Begin("players")
+		ex, err := exchange(sub, conn, tr, "getInfoEx", respInfoEx)
+		if err == nil && ex.PlayersErr != nil {
+			err = ex.PlayersErr
+		}
+		tr.End(p, err)
+		if err != nil {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+			return res, nil
+		}
+		res = ex.Result(q.players, q.rules)
+	}
+	return res, nil
+}
+
+// exchange sends command with a fresh challenge and decodes the resp reply that
+// echoes it. Other replies are skipped as late, spoofed or stray; if only such
+// replies came, the failure is a mismatch (or malformed) rather than a timeout.
+func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, command, resp string) (*Reply, error) {
+	challenge := rand.Uint32()
+	var wrong, other int
+	var last uint32
+	b, err := conn.Request(ctx, Request(command, challenge), func(b []byte) bool {
+		got, ok := echo(b, resp)
+		switch {
+		case !ok:
+			other++
+		case got != challenge:
+			wrong, last = wrong+1, got
+		}
+		return ok && got == challenge
+	})
+	if err != nil && errors.Is(err, protocols.ErrTimeout) {
+		// The server did answer, just never with what was asked.
+		switch {
+		case wrong > 0:
+			return nil, fmt.Errorf("%w: %d %s replies echoed challenge %08x, sent %08x", protocols.ErrMismatch, wrong, resp, last, challenge)
+		case other > 0:
+			return nil, fmt.Errorf("%w: %d replies that are not %s", protocols.ErrMalformed, other, resp)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep, err := Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", resp, err)
+	}
+	return rep, nil
+}

@@ -1,0 +1,163 @@
+package doom3
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// Result maps a decoded reply to the exporter's Result. PlayerList is filled when
+// players is set, Rules (the server-info dictionary) when rules is set.
+func (rep *Reply) Result(players, rules bool) *protocols.Result {
+	q4 := rep.Variant == VariantQuake4
+	get := func(keys ...string) string {
+		for _, k := range keys {
+			if v, ok := rep.Lookup(k); ok && v != "" {
+				return Clean(wire.UTF8([]byte(v)), q4)
+			}
+		}
+		return ""
+	}
+	res := &protocols.Result{
+		Name:    get("si_name"),
+		Map:     get("si_map"),
+		Game:    get("gamename", "fs_game"),
+		Version: get("si_version"),
+	}
+	if rep.Variant == VariantETQW {
+		// ET:QW names the map's entity file: maps/valley.entities -> valley.
+		res.Map = strings.TrimSuffix(strings.TrimPrefix(res.Map, "maps/"), ".entities")
+	}
+	if n, ok := atoi(rep.Lookup("si_maxPlayers")); ok && n >= 0 {
+		res.MaxPlayers = protocols.Known(n)
+	}
+	// Doom 3 and Quake 4 say si_usepass, ET:QW si_needPass.
+	for _, k := range []string{"si_usePass", "si_needPass"} {
+		if n, ok := atoi(rep.Lookup(k)); ok {
+			res.Password = protocols.FlagOf(n != 0)
+			break
+		}
+	}
+	if rep.PlayersErr == nil {
+		res.Players = protocols.Known(int64(len(rep.Players)))
+		if rep.Layout == LayoutETQW {
+			var bots int64
+			for _, p := range rep.Players {
+				if p.Bot {
+					bots++
+				}
+			}
+			res.Bots = protocols.Known(bots)
+		}
+	} else {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: rep.PlayersErr})
+	}
+	if players {
+		res.PlayerList = make([]protocols.Player, 0, len(rep.Players))
+		for _, p := range rep.Players {
+			pl := protocols.Player{
+				Name: Clean(wire.UTF8([]byte(p.Name)), q4),
+				Ping: protocols.Known(int64(p.Ping)),
+				Bot:  p.Bot,
+			}
+			if p.Ext {
+				// ET:QW ranks its scoreboard by XP.
+				if xp := float64(p.XP); !math.IsNaN(xp) && math.Abs(xp) < 1e15 {
+					pl.Score = protocols.Known(int64(math.Round(xp)))
+				}
+				pl.Team = wire.UTF8([]byte(p.Team))
+			}
+			res.PlayerList = append(res.PlayerList, pl)
+		}
+	}
+	res.Info = make([]protocols.KV, 0, len(rep.Info)+10)
+	for _, p := range rep.Info {
+		res.Info = append(res.Info, protocols.KV{Key: wire.UTF8([]byte(p.Key)), Value: wire.UTF8([]byte(p.Value))})
+	}
+	if rules {
+		res.Rules = append([]protocols.KV(nil), res.Info...)
+	}
+	res.Info = append(res.Info, rep.debugInfo()...)
+	return res
+}
+
+// debugInfo is what the reply says outside the dictionary, appended to Info.
+func (rep *Reply) debugInfo() []protocols.KV {
+	kv := []protocols.KV{
+		{Key: "variant", Value: string(rep.Variant)},
+		{Key: "protocol", Value: fmt.Sprintf("%d.%d", rep.Major(), rep.Minor())},
+		{Key: "player_layout", Value: rep.Layout.String()},
+	}
+	if rep.HasOSMask {
+		kv = append(kv, protocols.KV{Key: "os_mask", Value: fmt.Sprintf("0x%08x", rep.OSMask)})
+	}
+	if t := rep.Tail; t != nil {
+		kv = append(kv,
+			protocols.KV{Key: "ranked", Value: strconv.FormatBool(t.Ranked)},
+			protocols.KV{Key: "time_left_ms", Value: strconv.Itoa(int(t.TimeLeft))},
+			protocols.KV{Key: "game_state", Value: strconv.Itoa(int(t.GameState))},
+			protocols.KV{Key: "server_type", Value: strconv.Itoa(int(t.ServerType))},
+		)
+		if t.ServerType == 0 {
+			kv = append(kv, protocols.KV{Key: "interested_clients", Value: strconv.Itoa(int(t.Interested))})
+		} else {
+			kv = append(kv,
+				protocols.KV{Key: "tv_connected_clients", Value: strconv.Itoa(int(t.Connected))},
+				protocols.KV{Key: "tv_max_clients", Value: strconv.Itoa(int(t.MaxClients))},
+			)
+		}
+	}
+	return kv
+}
+
+func atoi(s string, ok bool) (int64, bool) {
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return n, err == nil
+}
+
+// Clean strips colour codes for display. id Tech 4 treats '^' followed by any
+// character but NUL and space as a two-character colour code; Quake 4 adds ^cRGB
+// (three digits) and icons ^i / ^I followed by a three-character name. Bytes that are
+// not UTF-8 are kept as they are.
+func Clean(s string, quake4 bool) string {
+	if !strings.Contains(s, "^") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		if s[i] != '^' || i+1 >= len(s) || s[i+1] == ' ' || s[i+1] == 0 {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		if quake4 && strings.IndexByte("cCiI", s[i+1]) >= 0 {
+			if j, ok := skipRunes(s, i+2, 3); ok {
+				i = j
+				continue
+			}
+		}
+		i, _ = skipRunes(s, i+1, 1)
+	}
+	return b.String()
+}
+
+// skipRunes returns the index n characters after i, and whether there were n.
+func skipRunes(s string, i, n int) (int, bool) {
+	for ; n > 0; n-- {
+		if i >= len(s) {
+			return i, false
+		}
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	return i, true
+}

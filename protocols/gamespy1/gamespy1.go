@@ -1,0 +1,64 @@
+// Package gamespy1 queries servers speaking GameSpy v1, the plain-text `\status\`
+// protocol of most 1998-2004 titles (Unreal Tournament and the other Unreal engine 1
+// games, Battlefield 1942, Medal of Honor: Allied Assault, Operation Flashpoint,
+// Serious Sam, ...): one backslash-delimited request, a reply of one or more
+// `\key\value` datagrams tied together by `\queryid\Q.P` and closed by `\final\`.
+//
+// Spec: ../shared/protocols/gamespy1.md. Targets name the query port, which is often
+// not the game port (UT99 game+1 = 7778, BF1942 23000, MOHAA game+97 = 12300); the
+// default, 7778, is the query port of the Unreal engine family.
+package gamespy1
+
+import (
+	"fmt"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Protocol is the registry entry.
+var Protocol = protocols.Protocol{
+	Name:        "gamespy1",
+	Description: "GameSpy v1 \\status\\ query (UT99 and Unreal engine 1 games, BF1942, MOHAA, OFP, Serious Sam, ...)",
+	DefaultPort: 7778,
+	Transport:   "udp",
+	New:         New,
+}
+
+// Request modes of Options.Request.
+const (
+	RequestStatus       = "status"       // \status\: everything in one reply
+	RequestXServerQuery = "xserverquery" // \status\xserverquery: UT99 XServerQuery add-on
+	RequestSeparate     = "separate"     // \basic\\info\, then \players\ and \rules\
+)
+
+// Options is the module's `gamespy1:` block.
+type Options struct {
+	// Request is "status" (default), "xserverquery" (what gamedig sends; plain
+	// servers treat it as \status\) or "separate": one request per section, for
+	// servers whose \status\ reply is too large or garbled, at the cost of more
+	// round trips.
+	Request string `yaml:"request"`
+}
+
+// New builds the Querier for a module.
+func New(s protocols.Settings) (protocols.Querier, error) {
+	var opts Options
+	if s.Options != nil {
+		if err := s.Options(&opts); err != nil {
+			return nil, fmt.Errorf("gamespy1 options: %w", err)
+		}
+	}
+	q := &querier{players: s.Players, rules: s.Rules, retries: s.Retries}
+	switch opts.Request {
+	case "", RequestStatus:
+		q.status = []byte(`\status\`)
+	case RequestXServerQuery:
+		q.status = []byte(`\status\xserverquery`)
+	case RequestSeparate:
+		q.separate = true
+	default:
+		return nil, fmt.Errorf("gamespy1 options: request: %q is not one of %q, %q, %q",
+			opts.Request, RequestStatus, RequestXServerQuery, RequestSeparate)
+	}
+	return q, nil
+}

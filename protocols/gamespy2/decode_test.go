@@ -1,0 +1,257 @@
+package gamespy2
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// vector reads testdata/<name>.bin, or <name>.info.bin then <name>.players.bin.
+func vector(t testing.TB, name string) [][]byte {
+	t.Helper()
+	if b, err := os.ReadFile(filepath.Join("testdata", name+".bin")); err == nil {
+		return [][]byte{b}
+	}
+	var out [][]byte
+	for _, part := range []string{"info", "players"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name+"."+part+".bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+type wantPlayer struct {
+	name  string
+	score protocols.Count
+	ping  protocols.Count
+	team  string
+}
+
+func pl(name string, score, ping int64, team string) wantPlayer {
+	return wantPlayer{name, protocols.Known(score), protocols.Known(ping), team}
+}
+
+func info(res *protocols.Result, key string) (string, bool) {
+	for _, kv := range res.Info {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+// TestDecodeVectors runs the hand-built vectors of testdata/, written from the spec.
+func TestDecodeVectors(t *testing.T) {
+	none := protocols.Count{}
+	tests := []struct {
+		name                string
+		err                 error
+		noResult            bool
+		host, mapName, game string
+		version             string
+		players, max        protocols.Count
+		password            protocols.Flag
+		list                []wantPlayer
+	}{
+		{
+			name: "halo_like", host: "Test «Halo»", mapName: "bloodgulch", game: "CTF", version: "01.00.10.0621",
+			players: protocols.Known(3), max: protocols.Known(16), password: protocols.FlagTrue,
+			// team_ is 0-based into the team table; " :00" (Oddball time) is no score.
+			list: []wantPlayer{pl("Alpha", 5, 40, "Red"), pl("Béta", -1, 120, "Blue"), {"Gamma", none, protocols.Known(60), "Blue"}},
+		},
+		{
+			name: "aa_no_count", host: "RedServer", mapName: "Bridge", game: "armygame", version: "2.5",
+			players: protocols.Known(2), max: protocols.Known(26),
+			list: []wantPlayer{{"Sniper", protocols.Known(10), protocols.Known(55), ""}, {"Medic", protocols.Known(0), protocols.Known(70), ""}},
+		},
+		{
+			name: "empty_tables", host: "Empty", game: "armedass", players: protocols.Known(0), max: protocols.Known(20),
+			password: protocols.FlagFalse, list: []wantPlayer{},
+		},
+		{
+			name: "all_in_one", host: "All", mapName: "m", players: protocols.Known(1), max: protocols.Known(8),
+			// team_ 1 is past the one-row team table: kept as sent.
+			list: []wantPlayer{pl("Solo", 3, 33, "1")},
+		},
+		{
+			name: "bfv_teams", host: "BFV", game: "bfvietnam", players: protocols.Known(2), max: protocols.Known(64),
+			list: []wantPlayer{pl("Nguyen", 4, 90, "NVA"), pl("Smith", 2, 80, "US")},
+		},
+		{
+			name: "empty_name_counted", players: protocols.Known(2),
+			list: []wantPlayer{{"One", protocols.Known(1), none, ""}, {"", protocols.Known(2), none, ""}},
+		},
+		{
+			name: "cut_row", err: protocols.ErrTruncated, players: protocols.Known(2),
+			list: []wantPlayer{pl("A", 1, 10, ""), pl("B", 2, 20, "")},
+		},
+		{
+			name: "lying_count", err: protocols.ErrTruncated, host: "Liar",
+			list: []wantPlayer{{"A", protocols.Known(1), none, ""}, {"B", protocols.Known(2), none, ""}},
+		},
+		{
+			name: "cut_kv", err: protocols.ErrTruncated, host: "Cut", mapName: "dm1", players: protocols.Known(4),
+		},
+		{name: "header_only", err: protocols.ErrTruncated},
+		{name: "bad_type", err: protocols.ErrMalformed, noResult: true},
+		{name: "too_many_columns", err: protocols.ErrTooLarge, noResult: true},
+		{name: "too_many_rows", err: protocols.ErrTooLarge, noResult: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Decode(vector(t, tc.name)...)
+			if tc.err == nil && err != nil {
+				t.Fatalf("error %v", err)
+			}
+			if tc.err != nil && !errors.Is(err, tc.err) {
+				t.Fatalf("error %v, want %v", err, tc.err)
+			}
+			if tc.noResult {
+				if res != nil {
+					t.Fatalf("result %+v", res)
+				}
+				return
+			}
+			if res.Name != tc.host || res.Map != tc.mapName || res.Game != tc.game || res.Version != tc.version {
+				t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q",
+					res.Name, res.Map, res.Game, res.Version, tc.host, tc.mapName, tc.game, tc.version)
+			}
+			if res.Players != tc.players || res.MaxPlayers != tc.max || res.Password != tc.password {
+				t.Errorf("players/max/password = %v %v %v, want %v %v %v",
+					res.Players, res.MaxPlayers, res.Password, tc.players, tc.max, tc.password)
+			}
+			if len(res.PlayerList) != len(tc.list) {
+				t.Fatalf("%d players, want %d: %+v", len(res.PlayerList), len(tc.list), res.PlayerList)
+			}
+			for i, w := range tc.list {
+				g := res.PlayerList[i]
+				if g.Name != w.name || g.Score != w.score || g.Ping != w.ping || g.Team != w.team {
+					t.Errorf("player %d = %q %v %v %q, want %q %v %v %q", i, g.Name, g.Score, g.Ping, g.Team, w.name, w.score, w.ping, w.team)
+				}
+			}
+		})
+	}
+}
+
+func TestDecodeReplyShort(t *testing.T) {
+	for _, b := range []string{"", "\x00", "\x00COR"} {
+		if _, err := decodeReply([]byte(b)); !errors.Is(err, protocols.ErrTruncated) {
+			t.Errorf("%q: %v", b, err)
+		}
+	}
+}
+
+type expected struct {
+	Fixtures []string                  `json:"fixtures"`
+	Expected map[string]map[string]any `json:"expected"`
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+func count(s string) protocols.Count {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return protocols.Count{}
+	}
+	return protocols.Known(n)
+}
+
+// TestDecodeFixtures decodes every real capture (the info reply and the player/team
+// reply of each server) and asserts GameQ's decoded values.
+func TestDecodeFixtures(t *testing.T) {
+	dir := prototest.FixtureDir(t, "gamespy2")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".expected.json"), func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var e expected
+			if err := json.Unmarshal(raw, &e); err != nil {
+				t.Fatal(err)
+			}
+			var want map[string]any
+			for _, v := range e.Expected {
+				want = v
+			}
+			var parts [][]byte
+			for _, name := range e.Fixtures {
+				parts = append(parts, prototest.Fixture(t, "gamespy2", name))
+			}
+			res, err := Decode(parts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFixture(t, res, want)
+		})
+	}
+}
+
+func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
+	t.Helper()
+	game := str(want, "gamename")
+	if game == "" {
+		game = str(want, "gametype")
+	}
+	if res.Name != str(want, "hostname") || res.Map != str(want, "mapname") || res.Version != str(want, "gamever") || res.Game != game {
+		t.Errorf("name/map/version/game %q %q %q %q, want %q %q %q %q", res.Name, res.Map, res.Version, res.Game,
+			str(want, "hostname"), str(want, "mapname"), str(want, "gamever"), game)
+	}
+	if res.Players != count(str(want, "numplayers")) || res.MaxPlayers != count(str(want, "maxplayers")) {
+		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, str(want, "numplayers"), str(want, "maxplayers"))
+	}
+	if w := map[string]protocols.Flag{"0": protocols.FlagFalse, "1": protocols.FlagTrue}[str(want, "password")]; res.Password != w {
+		t.Errorf("password %v, want %v", res.Password, w)
+	}
+	// Every K/V pair GameQ reports is in Info with the same value (Latin-1 decoded).
+	for k, v := range want {
+		s, ok := v.(string)
+		if !ok || strings.HasPrefix(k, "gq_") {
+			continue
+		}
+		if got, ok := info(res, k); !ok || got != s {
+			t.Errorf("info %s = %q (%v), want %q", k, got, ok, s)
+		}
+	}
+	players, _ := want["players"].([]any)
+	if len(res.PlayerList) != len(players) {
+		t.Fatalf("%d players, want %d", len(res.PlayerList), len(players))
+	}
+	var teams []string
+	if ts, ok := want["teams"].([]any); ok {
+		for _, tm := range ts {
+			teams = append(teams, str(tm.(map[string]any), "teamt"))
+		}
+	}
+	for i, p := range players {
+		w := p.(map[string]any)
+		g := res.PlayerList[i]
+		if g.Name != str(w, "player") || g.Score != count(str(w, "score")) || g.Ping != count(str(w, "ping")) {
+			t.Errorf("player %d = %q %v %v, want %q %q %q", i, g.Name, g.Score, g.Ping, str(w, "player"), str(w, "score"), str(w, "ping"))
+		}
+		team := str(w, "team")
+		if n, err := strconv.Atoi(team); err == nil && n < len(teams) {
+			team = teams[n] // 0-based into the team table
+		}
+		if g.Team != team {
+			t.Errorf("player %d team %q, want %q", i, g.Team, team)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+// Package gamespy2 queries servers speaking GameSpy v2 (Halo, Battlefield Vietnam,
+// SWAT 4, ARMA: Armed Assault, America's Army, Star Wars: Battlefront, Neverwinter
+// Nights, F.E.A.R., Hidden & Dangerous 2, ...): a 10-byte `FE FD 00` request whose
+// three flag bytes select the info/rules section, the player table and the team
+// table, answered by one datagram of NUL-terminated strings that echoes the
+// request's 4-byte id. No challenge, no multi-packet replies.
+//
+// Spec: ../shared/protocols/gamespy2.md. The querier asks for the info section
+// first and, when the module wants players, for the player and team tables in a
+// second request (as GameQ does), which keeps each reply small. Targets name the
+// query port; the default, 2302, is Halo's and ARMA's (there the same as the game port).
+package gamespy2
+
+import (
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Protocol is the registry entry.
+var Protocol = protocols.Protocol{
+	Name:        "gamespy2",
+	Description: "GameSpy v2 query (Halo, BF Vietnam, SWAT 4, ARMA, America's Army, SW Battlefront, NWN, F.E.A.R., ...)",
+	DefaultPort: 2302,
+	Transport:   "udp",
+	New: func(s protocols.Settings) (protocols.Querier, error) {
+		return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
+	},
+}

@@ -1,0 +1,119 @@
+package gamespy2
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// Section flags of the request's bytes 7-9 (spec §1).
+var (
+	flagsInfo    = [3]byte{0xFF, 0x00, 0x00} // K/V section (info and rules)
+	flagsPlayers = [3]byte{0x00, 0xFF, 0xFF} // player table, and team table for team names
+)
+
+type querier struct {
+	players, rules bool
+	retries        int
+}
+
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.Retries = q.retries
+	id := rand.Uint32()
+
+	p := tr.Begin("info")
+	rep, err := exchange(ctx, conn, id, flagsInfo)
+	var res *protocols.Result
+	if err == nil {
+		res = decodeInfo(rep.kv, q.rules)
+		if rep.cut != nil && res.Name == "" && res.Map == "" && !res.Players.Known && !res.MaxPlayers.Known {
+			err = rep.cut // cut before anything useful
+		}
+	}
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	if rep.cut != nil {
+		tr.Logf("gamespy2: info reply cut short: %v", rep.cut)
+		if q.rules {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: rep.cut})
+		}
+	}
+	if q.players {
+		if err := q.queryPlayers(ctx, conn, tr, id+1, rep, res); err != nil {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+		}
+	}
+	return res, nil
+}
+
+// queryPlayers fills res's player list, from the info reply when the server sent
+// its tables unasked (spec §3 quirk 6), else from a second request.
+func (q *querier) queryPlayers(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, id uint32, info *reply, res *protocols.Result) error {
+	players, teams := info.players, info.teams
+	if players != nil {
+		setPlayers(res, players, teams)
+		return nil
+	}
+	p := tr.Begin("players")
+	rep, err := exchange(ctx, conn, id, flagsPlayers)
+	if err == nil {
+		players, teams = rep.players, rep.teams
+		setPlayers(res, players, teams)
+		switch {
+		case rep.cut != nil:
+			err = rep.cut // complete rows kept
+		case players == nil && res.Players.Value > 0:
+			err = fmt.Errorf("%w: reply has no player table", protocols.ErrTruncated)
+		}
+	}
+	tr.End(p, err)
+	return err
+}
+
+// exchange sends one request and decodes the reply that echoes its id. Replies with
+// another id (late answers to an earlier request) are skipped; when nothing else
+// came, the timeout says what was seen instead.
+func exchange(ctx context.Context, conn *wire.UDPConn, id uint32, flags [3]byte) (*reply, error) {
+	req := make([]byte, 10)
+	req[0], req[1], req[2] = 0xFE, 0xFD, 0x00
+	binary.BigEndian.PutUint32(req[3:7], id)
+	copy(req[7:], flags[:])
+	var foreign, mismatched int
+	b, err := conn.Request(ctx, req, func(b []byte) bool {
+		switch {
+		case len(b) < headerLen || b[0] != 0:
+			foreign++
+			return false
+		case !bytes.Equal(b[1:headerLen], req[3:7]):
+			mismatched++
+			return false
+		}
+		return true
+	})
+	if errors.Is(err, wire.ErrTimeout) {
+		switch {
+		case mismatched > 0:
+			return nil, fmt.Errorf("%w: %d replies echo another request id", protocols.ErrMismatch, mismatched)
+		case foreign > 0:
+			return nil, fmt.Errorf("%w: %d replies that are not GameSpy v2", protocols.ErrMalformed, foreign)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeReply(b)
+}

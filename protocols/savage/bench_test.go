@@ -1,0 +1,36 @@
+package savage
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func BenchmarkDecode(b *testing.B) {
+	reply := readVec(b, "xr")
+	b.SetBytes(int64(len(reply)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Decode(reply)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.Result(true, true)
+	}
+}
+
+func BenchmarkQuery(b *testing.B) {
+	addr := server(b, readVec(b, "ext_basic"), nil)
+	q, _ := New(all)
+	ctx := prototest.Context(b, time.Minute)
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Reset()
+		if _, err := q.Query(ctx, addr, tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package savage
+
+import (
+	"regexp"
+	"testing"
+	"unicode/utf8"
+)
+
+// No real Savage capture exists (spec §7): the seeds are the own vectors.
+func FuzzDecode(f *testing.F) {
+	for _, b := range allVecs(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := Decode(b)
+		if err != nil {
+			return
+		}
+		res := r.Result(true, true)
+		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 %q", s)
+			}
+		}
+		if len(res.PlayerList) > maxPlayers {
+			t.Fatalf("%d players past the cap", len(res.PlayerList))
+		}
+		for _, p := range res.PlayerList {
+			if !utf8.ValidString(p.Name) || p.Name == "" {
+				t.Fatalf("player name %q", p.Name)
+			}
+		}
+	})
+}
+
+// specColour is the stripping rule as the spec writes it (§5). Like any single-pass
+// replace it is not idempotent: "^^AA" leaves "^A" (a fuzz find, kept in testdata/fuzz).
+var specColour = regexp.MustCompile(`\^([0-9]{3}|[a-zA-Z])`)
+
+// FuzzStrip checks the hand-written Strip against the spec's regular expression.
+func FuzzStrip(f *testing.F) {
+	for _, s := range []string{"^yName", "^900XR ^g1.3", "^^AA0", "^12x", "a^", "^1234", "Caf\xe9^"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Strip(s), specColour.ReplaceAllString(s, ""); got != want {
+			t.Fatalf("Strip(%q) = %q, regexp gives %q", s, got, want)
+		}
+	})
+}

@@ -1,0 +1,108 @@
+package savage
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	s protocols.Settings
+}
+
+// Query asks for the extended info (CE), which carries the player list. A server or
+// proxy that leaves CE unanswered for half the deadline is asked for the basic info
+// (C8) with the rest of it: the status is then known without the player list.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.Retries = q.s.Retries
+
+	p := tr.Begin("info")
+	ext := newEcho()
+	m := &matcher{echoes: [][4]byte{ext}}
+	b, err := request(ctx, conn, Request(CmdExtInfo, ext), m, true)
+	var extErr error
+	if errors.Is(err, protocols.ErrTimeout) && ctx.Err() == nil {
+		extErr = err
+		tr.Logf("extended info unanswered, falling back to basic info: %v", err)
+		basic := newEcho()
+		m.echoes = append(m.echoes, basic) // a late CF still answers
+		b, err = request(ctx, conn, Request(CmdInfo, basic), m, false)
+	}
+	if err != nil {
+		if errors.Is(err, protocols.ErrTimeout) && m.mismatched > 0 {
+			err = fmt.Errorf("%w: %d replies echoed another request's bytes", protocols.ErrMismatch, m.mismatched)
+		}
+		tr.End(p, err)
+		return nil, err
+	}
+	r, err := Decode(b)
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	res := r.Result(q.s.Players, q.s.Rules)
+	if extErr != nil && r.Cmd == CmdInfoReply {
+		for i := range res.PhaseErrors {
+			if res.PhaseErrors[i].Phase == "players" {
+				res.PhaseErrors[i].Err = fmt.Errorf("%w (extended info request)", extErr)
+			}
+		}
+	}
+	return res, nil
+}
+
+// request runs one exchange. The extended request gets half the time left so that
+// the fallback still has the other half.
+func request(ctx context.Context, conn *wire.UDPConn, req []byte, m *matcher, half bool) ([]byte, error) {
+	if dl, ok := ctx.Deadline(); ok && half {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+		defer cancel()
+	}
+	return conn.Request(ctx, req, m.accept)
+}
+
+// matcher accepts info replies whose echo is one we sent; it counts the ones that
+// echo something else so that a timeout can be reported as a mismatch.
+type matcher struct {
+	echoes     [][4]byte
+	mismatched int
+}
+
+func (m *matcher) accept(b []byte) bool {
+	if len(b) < minReply || !bytes.Equal(b[:len(header)], header) {
+		return false
+	}
+	if c := b[len(header)]; c != CmdInfoReply && c != CmdExtInfoReply {
+		return false
+	}
+	for _, e := range m.echoes {
+		if bytes.Equal(b[echoOffset:minReply], e[:]) {
+			return true
+		}
+	}
+	m.mismatched++
+	return false
+}
+
+// newEcho picks the 4 echo bytes. None is 0xFF or 0xFE (simple parsers scan the
+// whole datagram for those delimiters) nor 0x00.
+func newEcho() [4]byte {
+	var e [4]byte
+	for i := range e {
+		e[i] = byte(1 + rand.N(0xFD))
+	}
+	return e
+}
