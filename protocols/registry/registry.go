@@ -7,9 +7,30 @@ import (
 	"sort"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/ase"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
 )
 
-var all = []protocols.Protocol{}
+var all = []protocols.Protocol{
+	a2s.Protocol,
+	ase.Protocol,
+	doom3.Protocol,
+	gamespy1.Protocol,
+	gamespy2.Protocol,
+	hytale.Protocol,
+	quake3.Protocol,
+	satisfactory.Protocol,
+	savage.Protocol,
+	skycoop.Protocol,
+}
 
 var byName = func() map[string]protocols.Protocol {
 	m := make(map[string]protocols.Protocol, len(all))

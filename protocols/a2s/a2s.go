@@ -1,0 +1,29 @@
+// Package a2s speaks Valve's A2S server queries (Source, GoldSrc and Steamworks games):
+// A2S_INFO with the optional S2C_CHALLENGE round trip, A2S_PLAYER and A2S_RULES, the
+// obsolete GoldSrc S2A_INFO_DETAILED (0x6D) reply, and split replies in the Source
+// and GoldSrc layouts, bzip2-compressed ones included.
+//
+// Spec: shared/protocols/a2s.md. The decoders (DecodeInfo, DecodePlayers,
+// DecodeRules) and the split reassembler (Assembler) are pure and exported so that
+// other packages speaking Valve dialects (GoldSrc) reuse them.
+package a2s
+
+import (
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Protocol is the registry entry for A2S.
+var Protocol = protocols.Protocol{
+	Name:        "a2s",
+	Description: "Valve A2S server queries (Source, GoldSrc, Steamworks games: CS, TF2, GMod, Rust, ARK, ...)",
+	// The query port is the game port on Source/GoldSrc; Steamworks titles with a
+	// separate query port need it in the target.
+	DefaultPort: 27015,
+	Transport:   "udp",
+	New:         NewQuerier,
+}
+
+// NewQuerier returns an A2S querier. A2S has no protocol options.
+func NewQuerier(s protocols.Settings) (protocols.Querier, error) {
+	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}, nil
+}

@@ -1,0 +1,80 @@
+package a2s
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func BenchmarkDecodeInfo(b *testing.B) {
+	msg := readHex(b, "info_edf_all.hex")
+	b.ReportAllocs()
+	for b.Loop() {
+		var in Info
+		if err := decodeInfo(msg, &in); err != nil {
+			b.Fatal(err)
+		}
+		_ = in.Result()
+	}
+}
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	msg := readHex(b, "player_basic.hex")
+	b.ReportAllocs()
+	for b.Loop() {
+		p, err := DecodePlayers(msg, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = p.Result()
+	}
+}
+
+func BenchmarkDecodeRules(b *testing.B) {
+	msg := readHex(b, "split_message.hex")
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := DecodeRules(msg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = r.Result()
+	}
+}
+
+func benchAssembler(b *testing.B, name string) {
+	frags := readFrags(b, name)
+	b.ReportAllocs()
+	for b.Loop() {
+		var a Assembler
+		for i := len(frags) - 1; i >= 0; i-- {
+			if _, _, err := a.Add(frags[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func BenchmarkAssembler(b *testing.B)      { benchAssembler(b, "split_source") }
+func BenchmarkAssemblerBzip2(b *testing.B) { benchAssembler(b, "split_bzip2") }
+
+// BenchmarkQuery is the load benchmark's exchange: A2S_INFO with the challenge round
+// trip against a loopback fake server.
+func BenchmarkQuery(b *testing.B) {
+	f := &fake{info: one(readHex(b, "info_edf_all.hex")), infoChallenge: true, challenge: [4]byte{1, 2, 3, 4}, quiet: true}
+	addr := f.start(b)
+	q, _ := NewQuerier(protocols.Settings{})
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Reset()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		if _, err := q.Query(ctx, addr, tr); err != nil {
+			b.Fatal(err)
+		}
+		cancel()
+	}
+}

@@ -1,0 +1,306 @@
+package a2s
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Own vectors, built from the spec (testdata/mkvectors.py writes them as annotated hex).
+
+func TestDecodeInfoVectors(t *testing.T) {
+	tests := []struct {
+		file  string
+		err   error
+		check func(t *testing.T, in *Info, r *protocols.Result)
+	}{
+		{file: "info_edf_all.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "name", in.Name, " Spaced Name")
+			eq(t, "edf", in.EDF, 0xF1)
+			eq(t, "extra", in.Extra, 0xF1)
+			eq(t, "game_port", in.GamePort, 27016)
+			eq(t, "steam_id", in.SteamID, 90071992547409921)
+			eq(t, "spectator", in.SpectatorPort, 27020)
+			eq(t, "spectator name", in.SpectatorName, "SourceTV")
+			eq(t, "keywords", in.Keywords, " alltalk,increased_maxplayers,payload")
+			eq(t, "game_id", in.GameID, 440)
+			eq(t, "players (humans)", r.Players, protocols.Known(17))
+			eq(t, "bots", r.Bots, protocols.Known(3))
+			eq(t, "max", r.MaxPlayers, protocols.Known(32))
+			eq(t, "password", r.Password, protocols.FlagFalse)
+			eq(t, "version", r.Version, "8835751")
+			eq(t, "game", r.Game, "Team Fortress")
+			wantKeys := []string{"protocol", "name", "map", "folder", "game", "app_id", "players", "max_players", "bots",
+				"server_type", "environment", "visibility", "vac", "version", "edf", "game_port", "steam_id",
+				"spectator_port", "spectator_name", "keywords", "game_id"}
+			eq(t, "info keys", keys(r.Info), wantKeys)
+			eq(t, "info", r.Info[5], protocols.KV{Key: "app_id", Value: "440"})
+			eq(t, "info", r.Info[9], protocols.KV{Key: "server_type", Value: "d"})
+			eq(t, "info", r.Info[16], protocols.KV{Key: "steam_id", Value: "90071992547409921"})
+		}},
+		{file: "info_no_edf.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "edf", in.EDF, 0)
+			eq(t, "trailing", in.Trailing, 0)
+			eq(t, "password", r.Password, protocols.FlagTrue)
+			eq(t, "server_type", in.ServerType, 'l')
+			eq(t, "info has no edf", slices.Contains(keys(r.Info), "edf"), false)
+		}},
+		{file: "info_theship.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "ship", [4]any{in.HasShip, in.ShipMode, in.ShipWitnesses, in.ShipTime}, [4]any{true, byte(3), byte(2), byte(5)})
+			eq(t, "version", in.Version, "1.0.0.4")
+			eq(t, "players", r.Players, protocols.Known(1))
+		}},
+		{file: "info_edf_cut.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "truncated", in.Truncated, true)
+			eq(t, "extra", in.Extra, EDFPort)
+			eq(t, "game_port", in.GamePort, 27015)
+			eq(t, "info truncated", r.Info[len(r.Info)-1], protocols.KV{Key: "truncated", Value: "true"})
+		}},
+		{file: "info_edf_undefined.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "unknown", in.UnknownEDF, true)
+			eq(t, "extra", in.Extra, 0)
+			eq(t, "trailing", in.Trailing, 4)
+		}},
+		{file: "info_rust.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "app_id field", in.AppID, 0)
+			eq(t, "full app id", in.FullAppID(), AppIDRust)
+			eq(t, "players from cp", r.Players, protocols.Known(280))
+			eq(t, "max from mp", r.MaxPlayers, protocols.Known(300))
+			eq(t, "modded", r.Modded, protocols.FlagTrue)
+			eq(t, "info app_id", r.Info[5], protocols.KV{Key: "app_id", Value: "252490"})
+			eq(t, "queued", r.Info[len(r.Info)-1], protocols.KV{Key: "queued_players", Value: "7"})
+		}},
+		{file: "info_trailing.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "trailing", in.Trailing, 3)
+			eq(t, "info trailing", r.Info[len(r.Info)-1], protocols.KV{Key: "trailing_bytes", Value: "3"})
+		}},
+		{file: "info_odd_bytes.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "raw name", in.Name, "Caf\xe9 \xdcber")
+			eq(t, "name as UTF-8", r.Name, "Café Über")
+			eq(t, "protocol", in.Protocol, 252)
+			eq(t, "info server_type", r.Info[9], protocols.KV{Key: "server_type", Value: "0"})
+		}},
+		{file: "info_m_mod.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "type", in.Type, TypeInfoDetailed)
+			eq(t, "address", in.Address, "192.168.0.10:27015")
+			eq(t, "mod", *in.Mod, ModInfo{Link: "http://example.org/", DownloadLink: "http://example.org/dl", Version: 5, Size: 123456, Type: 1, DLL: 1})
+			eq(t, "vac", [2]any{in.HasVAC, in.VAC}, [2]any{true, byte(1)})
+			eq(t, "bots", r.Bots, protocols.Known(2))
+			eq(t, "players", r.Players, protocols.Known(4))
+			eq(t, "password", r.Password, protocols.FlagTrue)
+			eq(t, "version unknown", r.Version, "")
+		}},
+		{file: "info_m_upper.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "server_type", lower(in.ServerType), 'd')
+			eq(t, "environment", lower(in.Environment), 'w')
+			eq(t, "mod", in.Mod == nil, true)
+		}},
+		{file: "info_m_no_bots.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "has bots", in.HasBots, false)
+			eq(t, "bots unknown", r.Bots, protocols.Count{})
+			eq(t, "players", r.Players, protocols.Known(3))
+		}},
+		{file: "info_m_hltv_longs.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+			eq(t, "hltv", [3]any{in.HasHLTVCounts, in.Spectators, in.SpectatorSlots}, [3]any{true, int32(300), int32(512)})
+			eq(t, "players", r.Players, protocols.Known(300))
+			eq(t, "max", r.MaxPlayers, protocols.Known(512))
+			eq(t, "trailing", in.Trailing, 0)
+		}},
+		{file: "info_cut_in_name.hex", err: protocols.ErrTruncated},
+		{file: "info_cut_before_version.hex", err: protocols.ErrTruncated},
+		{file: "info_m_cut_in_mod.hex", err: protocols.ErrTruncated},
+		{file: "info_bad_header.hex", err: protocols.ErrMalformed},
+		{file: "info_wrong_type.hex", err: protocols.ErrMalformed},
+		{file: "info_short.hex", err: protocols.ErrTruncated},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			in, err := DecodeInfo(readHex(t, tt.file))
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err = %v, want %v", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := in.Result()
+			checkKV(t, r.Info)
+			tt.check(t, in, r)
+		})
+	}
+}
+
+func TestDecodePlayersVectors(t *testing.T) {
+	tests := []struct {
+		file  string
+		ship  bool
+		err   error
+		check func(t *testing.T, p *Players, r []protocols.Player)
+	}{
+		{file: "player_basic.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+			eq(t, "names", []string{r[0].Name, r[1].Name, r[2].Name}, []string{"Alice", "Bób ✓", ""})
+			eq(t, "score", r[1].Score, protocols.Known(-3))
+			eq(t, "duration", r[0].Duration, 1234.5)
+			eq(t, "truncated", p.Truncated, false)
+		}},
+		{file: "player_empty.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+			eq(t, "players", len(r), 0)
+			eq(t, "truncated", p.Truncated, false)
+		}},
+		{file: "player_count_lies.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+			eq(t, "count", p.Count, 5)
+			eq(t, "parsed", len(r), 2)
+			eq(t, "index", p.List[1].Index, 2)
+			eq(t, "truncated", p.Truncated, true)
+		}},
+		{file: "player_cut_record.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+			eq(t, "parsed", len(r), 1)
+			eq(t, "name", r[0].Name, "whole")
+			eq(t, "truncated", p.Truncated, true)
+		}},
+		{file: "player_theship.hex", ship: true, check: func(t *testing.T, p *Players, r []protocols.Player) {
+			eq(t, "ship", p.TheShip, true)
+			eq(t, "deaths/money", [4]int32{p.List[0].Deaths, p.List[0].Money, p.List[1].Deaths, p.List[1].Money}, [4]int32{2, 1500, 0, 9000})
+			eq(t, "bot duration unknown", r[0].DurationKnown, false)
+			eq(t, "duration", r[1].Duration, 300.5)
+		}},
+		{file: "player_theship.hex", ship: false, check: func(t *testing.T, p *Players, r []protocols.Player) {
+			eq(t, "ship", p.TheShip, false)
+			eq(t, "trailing", p.Trailing, 16)
+		}},
+		{file: "player_bad_durations.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+			eq(t, "known", [2]bool{r[0].DurationKnown, r[1].DurationKnown}, [2]bool{false, false})
+			eq(t, "durations", [2]float64{r[0].Duration, r[1].Duration}, [2]float64{0, 0})
+		}},
+		{file: "player_maxplayers_placeholder.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+			eq(t, "decoded", len(p.List), 1)
+			eq(t, "exported", len(r), 0)
+		}},
+		{file: "player_no_count.hex", err: protocols.ErrTruncated},
+		{file: "info_no_edf.hex", err: protocols.ErrMalformed},
+		{file: "info_short.hex", err: protocols.ErrTruncated},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			p, err := DecodePlayers(readHex(t, tt.file), tt.ship)
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err = %v, want %v", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, p, p.Result())
+		})
+	}
+}
+
+func TestDecodeRulesVectors(t *testing.T) {
+	tests := []struct {
+		file  string
+		err   error
+		check func(t *testing.T, r *Rules, kv []protocols.KV)
+	}{
+		{file: "rules_basic.hex", check: func(t *testing.T, r *Rules, kv []protocols.KV) {
+			eq(t, "rules", kv, []protocols.KV{{Key: "mp_friendlyfire", Value: "0"}, {Key: "sv_tags", Value: ""}, {Key: "hostname_latin1", Value: "Grüße"}})
+			eq(t, "raw", r.List[2].Value, "Gr\xfc\xdfe")
+			eq(t, "truncated", r.Truncated, false)
+		}},
+		{file: "rules_dangling.hex", check: func(t *testing.T, r *Rules, kv []protocols.KV) {
+			eq(t, "rules", kv, []protocols.KV{{Key: "a", Value: "1"}, {Key: "b", Value: "2"}})
+			eq(t, "truncated", r.Truncated, true)
+		}},
+		{file: "rules_count_lies.hex", check: func(t *testing.T, r *Rules, kv []protocols.KV) {
+			eq(t, "count", r.Count, 60000)
+			eq(t, "parsed", len(kv), 2)
+			eq(t, "truncated", r.Truncated, true)
+		}},
+		{file: "rules_trailing.hex", check: func(t *testing.T, r *Rules, kv []protocols.KV) {
+			eq(t, "parsed", len(kv), 1)
+			eq(t, "trailing", r.Trailing, 2)
+		}},
+		{file: "player_basic.hex", err: protocols.ErrMalformed},
+		{file: "info_bad_header.hex", err: protocols.ErrMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			r, err := DecodeRules(readHex(t, tt.file))
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err = %v, want %v", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, r, r.Result())
+		})
+	}
+}
+
+func TestDecodeRulesCap(t *testing.T) {
+	b := []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x45, 0xFF, 0xFF}
+	for range MaxRules + 10 {
+		b = append(b, 'k', 0, 'v', 0)
+	}
+	r, err := DecodeRules(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.List) != MaxRules || !r.Truncated {
+		t.Fatalf("%d rules, truncated %v; want the cap %d", len(r.List), r.Truncated, MaxRules)
+	}
+}
+
+func TestDecodeChallengeVector(t *testing.T) {
+	ch, err := decodeChallenge(readHex(t, "challenge.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "challenge", ch, []byte{0x0a, 0x0b, 0x0c, 0x0d})
+	if _, err := decodeChallenge([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41, 1}); !errors.Is(err, protocols.ErrTruncated) {
+		t.Fatalf("short challenge: %v", err)
+	}
+}
+
+func TestRustTags(t *testing.T) {
+	tests := []struct {
+		kw         string
+		cp, mp, qp int64
+		modded     bool
+	}{
+		{"mp125,cp93,v1344", 93, 125, -1, false},
+		{" cp1, mp2 ,qp3,modded", 1, -1, 3, true}, // "mp2 " has a trailing space: not a count
+		{"cp,mpx,cp_dustbowl,qp99999999999", -1, -1, -1, false},
+		{"", -1, -1, -1, false},
+	}
+	for _, tt := range tests {
+		cp, mp, qp, modded := rustTags(tt.kw)
+		if cp != tt.cp || mp != tt.mp || qp != tt.qp || modded != tt.modded {
+			t.Errorf("rustTags(%q) = %d %d %d %v", tt.kw, cp, mp, qp, modded)
+		}
+	}
+}
+
+func keys(kv []protocols.KV) []string {
+	out := make([]string, len(kv))
+	for i, x := range kv {
+		out[i] = x.Key
+	}
+	return out
+}
+
+func eq[T any](t *testing.T, what string, got, want T) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %#v, want %#v", what, got, want)
+	}
+}

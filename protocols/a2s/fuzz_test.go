@@ -1,0 +1,164 @@
+package a2s
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// seeds returns every datagram of testdata/ and, when present, of the shared
+// fixtures, grouped by message (split sets together).
+func seeds(f *testing.F) [][][]byte {
+	var out [][][]byte
+	hexes, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
+	sort.Strings(hexes)
+	sets := map[string][][]byte{}
+	var order []string
+	for _, h := range hexes {
+		b := readHex(f, filepath.Base(h))
+		key := filepath.Base(h)
+		if i := strings.Index(key, ".frag"); i >= 0 {
+			key = key[:i]
+		}
+		if _, ok := sets[key]; !ok {
+			order = append(order, key)
+		}
+		sets[key] = append(sets[key], b)
+	}
+	for _, k := range order {
+		out = append(out, sets[k])
+	}
+	if s := prototest.SharedDir(); s != "" {
+		for _, dir := range []string{"a2s", "a2s/constructed", "goldsrc"} {
+			d := filepath.Join(s, "fixtures", dir)
+			if _, err := os.Stat(d); err != nil {
+				continue
+			}
+			for _, fx := range loadFixtures(f, d) {
+				out = append(out, fx.datagrams)
+			}
+		}
+	}
+	return out
+}
+
+func FuzzDecodeInfo(f *testing.F) {
+	for _, set := range seeds(f) {
+		for _, d := range set {
+			f.Add(d)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in, err := DecodeInfo(b)
+		if err != nil {
+			return
+		}
+		r := in.Result()
+		checkKV(t, r.Info)
+		for _, s := range []string{r.Name, r.Map, r.Game, r.Version} {
+			if text(s) != s {
+				t.Fatalf("invalid UTF-8 %q", s)
+			}
+		}
+	})
+}
+
+func FuzzDecodePlayers(f *testing.F) {
+	for _, set := range seeds(f) {
+		for _, d := range set {
+			f.Add(d, false)
+			f.Add(d, true)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte, ship bool) {
+		p, err := DecodePlayers(b, ship)
+		if err != nil {
+			return
+		}
+		if len(p.List) > int(p.Count) {
+			t.Fatalf("%d players, count %d", len(p.List), p.Count)
+		}
+		for _, pl := range p.Result() {
+			if text(pl.Name) != pl.Name || (pl.DurationKnown && !(pl.Duration >= 0)) {
+				t.Fatalf("bad player %+v", pl)
+			}
+		}
+	})
+}
+
+func FuzzDecodeRules(f *testing.F) {
+	for _, set := range seeds(f) {
+		for _, d := range set {
+			f.Add(d)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := DecodeRules(b)
+		if err != nil {
+			return
+		}
+		if len(r.List) > int(r.Count) || len(r.List) > MaxRules {
+			t.Fatalf("%d rules, count %d", len(r.List), r.Count)
+		}
+		for _, kv := range r.Result() { // rules may repeat keys: only UTF-8 matters
+			if text(kv.Key) != kv.Key || text(kv.Value) != kv.Value {
+				t.Fatalf("invalid UTF-8 in %q=%q", kv.Key, kv.Value)
+			}
+		}
+	})
+}
+
+// packDatagrams frames datagrams as (uint16 length, bytes)... for the fuzzer.
+func packDatagrams(ds [][]byte) []byte {
+	var out []byte
+	for _, d := range ds {
+		out = binary.LittleEndian.AppendUint16(out, uint16(len(d)))
+		out = append(out, d...)
+	}
+	return out
+}
+
+func unpackDatagrams(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) >= 2 {
+		n := int(binary.LittleEndian.Uint16(b))
+		b = b[2:]
+		n = min(n, len(b))
+		out = append(out, b[:n])
+		b = b[n:]
+	}
+	return out
+}
+
+func FuzzAssembler(f *testing.F) {
+	for _, set := range seeds(f) {
+		f.Add(packDatagrams(set), uint8(0))
+		rev := make([][]byte, 0, 2*len(set))
+		for i := len(set) - 1; i >= 0; i-- {
+			rev = append(rev, set[i], set[i])
+		}
+		f.Add(packDatagrams(rev), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, layout uint8) {
+		a := Assembler{Layout: Layout(layout % 4)}
+		for _, d := range unpackDatagrams(b) {
+			msg, done, err := a.Add(d)
+			if err != nil || !done {
+				continue
+			}
+			if len(msg) < 4 || !isSingle(msg) || len(msg) > MaxDecompressed+MaxSplitBytes {
+				t.Fatalf("bad message of %d bytes", len(msg))
+			}
+			if in, err := DecodeInfo(msg); err == nil {
+				checkKV(t, in.Result().Info)
+			}
+			DecodePlayers(msg, true)
+			DecodeRules(msg)
+		}
+	})
+}

@@ -1,0 +1,431 @@
+package a2s
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/netip"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// fake is a scripted A2S server: it answers A2S_INFO / A2S_PLAYER / A2S_RULES with
+// the given datagrams, asking for the challenge first where configured.
+type fake struct {
+	info, players, rules [][]byte
+	infoChallenge        bool // A2S_INFO needs the challenge (servers since 2020)
+	noChallenge          bool // A2S_PLAYER / A2S_RULES answered at once
+	challenge            [4]byte
+	quiet                bool // do not record requests (benchmarks)
+
+	mu   sync.Mutex
+	reqs [][]byte
+}
+
+func (f *fake) handle(req []byte) [][]byte {
+	if !f.quiet {
+		f.mu.Lock()
+		f.reqs = append(f.reqs, req)
+		f.mu.Unlock()
+	}
+	chal := func() [][]byte { return one(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, TypeChallenge}, f.challenge[:]...)) }
+	if len(req) < 5 || !isSingle(req) {
+		return nil
+	}
+	switch req[4] {
+	case 'T':
+		if !bytes.HasPrefix(req, infoRequest) {
+			return nil
+		}
+		if f.infoChallenge && !bytes.Equal(req[len(infoRequest):], f.challenge[:]) {
+			return chal()
+		}
+		return f.info
+	case 'U', 'V':
+		if len(req) != 9 {
+			return nil
+		}
+		if !f.noChallenge && !bytes.Equal(req[5:], f.challenge[:]) {
+			return chal()
+		}
+		if req[4] == 'U' {
+			return f.players
+		}
+		return f.rules
+	}
+	return nil
+}
+
+func (f *fake) requests() [][]byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([][]byte(nil), f.reqs...)
+}
+
+func (f *fake) start(t testing.TB) netip.AddrPort { return prototest.UDP(t, f.handle) }
+
+func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, timeout time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := NewQuerier(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	ctx := prototest.Context(t, timeout)
+	start := time.Now()
+	res, err := q.Query(ctx, addr, tr)
+	if el := time.Since(start); el > timeout+time.Second {
+		t.Errorf("Query took %v with a %v deadline", el, timeout)
+	}
+	return res, tr, err
+}
+
+func phases(tr *wire.Trace) []string {
+	var out []string
+	for _, p := range tr.Phases {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func one(b []byte) [][]byte { return [][]byte{b} }
+
+func TestQueryInfo(t *testing.T) {
+	f := &fake{info: one(readHex(t, "info_edf_all.hex"))}
+	res, tr, err := query(t, f.start(t), protocols.Settings{}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "name", res.Name, " Spaced Name")
+	eq(t, "map", res.Map, "pl_badwater")
+	eq(t, "players", res.Players, protocols.Known(17))
+	eq(t, "max", res.MaxPlayers, protocols.Known(32))
+	eq(t, "phases", phases(tr), []string{"info"})
+	eq(t, "requests", len(f.requests()), 1)
+	eq(t, "no players", res.PlayerList == nil && res.Rules == nil, true)
+}
+
+func TestQueryInfoChallenge(t *testing.T) {
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), infoChallenge: true, challenge: [4]byte{0x4B, 0xA1, 0xD5, 0x22}}
+	res, tr, err := query(t, f.start(t), protocols.Settings{}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "name", res.Name, "Test Server")
+	eq(t, "phases", phases(tr), []string{"challenge", "info"})
+	reqs := f.requests()
+	eq(t, "requests", len(reqs), 2)
+	eq(t, "plain request", reqs[0], infoRequest)
+	eq(t, "with challenge", reqs[1], append(append([]byte{}, infoRequest...), 0x4B, 0xA1, 0xD5, 0x22))
+}
+
+func TestQueryChallengeLoop(t *testing.T) {
+	// A server that answers every A2S_INFO with a fresh challenge never converges.
+	var mu sync.Mutex
+	n := byte(0)
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return one([]byte{0xFF, 0xFF, 0xFF, 0xFF, TypeChallenge, n, n, n, n})
+	})
+	_, _, err := query(t, addr, protocols.Settings{}, 2*time.Second)
+	if !errors.Is(err, protocols.ErrChallenge) {
+		t.Fatalf("err = %v, want ErrChallenge", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	eq(t, "requests", n, maxChallenges)
+}
+
+func TestQueryPlayersRules(t *testing.T) {
+	info := readHex(t, "info_edf_all.hex")
+	frags := readFrags(t, "split_source")
+	f := &fake{
+		info: one(info),
+		// A late second info reply comes first and must be skipped.
+		players: [][]byte{info, readHex(t, "player_basic.hex")},
+		// Out of order, with duplicates.
+		rules:     [][]byte{frags[2], frags[0], frags[2], frags[3], frags[1], frags[0]},
+		challenge: [4]byte{1, 2, 3, 4},
+	}
+	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "phase errors", len(res.PhaseErrors), 0)
+	eq(t, "phases", phases(tr), []string{"info", "players", "rules"})
+	eq(t, "players", len(res.PlayerList), 3)
+	eq(t, "player 1", res.PlayerList[1].Name, "Bób ✓")
+	eq(t, "rules", len(res.Rules), 40)
+	eq(t, "rule 39", res.Rules[39], protocols.KV{Key: "rule_39", Value: "value number 39"})
+	reqs := f.requests()
+	eq(t, "requests", len(reqs), 5)
+	eq(t, "players -1", reqs[1], playersRequest)
+	eq(t, "players with challenge", reqs[2], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55, 1, 2, 3, 4})
+	eq(t, "rules with challenge", reqs[4], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 1, 2, 3, 4})
+}
+
+func TestQueryLateSplitOfOtherType(t *testing.T) {
+	// While the players reply is being collected, a whole split rules reply (late,
+	// from an earlier query) completes: it is skipped without a re-send.
+	rules := readFrags(t, "split_source")
+	players := readHex(t, "player_basic.hex")
+	frag := func(n byte, p []byte) []byte {
+		return append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 0x33, 0, 0, 0, 2, n, 0x20, 0}, p...)
+	}
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), noChallenge: true,
+		players: append(append([][]byte{frag(0, players[:32])}, rules...), frag(1, players[32:]))}
+	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
+	if err != nil || len(res.PhaseErrors) != 0 {
+		t.Fatal(err, res.PhaseErrors)
+	}
+	eq(t, "players", len(res.PlayerList), 3)
+	eq(t, "requests", len(f.requests()), 2)
+}
+
+func TestQueryNoChallengeNeeded(t *testing.T) {
+	// Rule 5: a server may answer the -1 request with the data at once.
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), players: one(readHex(t, "player_empty.hex")), noChallenge: true}
+	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
+	if err != nil || len(res.PhaseErrors) != 0 {
+		t.Fatal(err, res.PhaseErrors)
+	}
+	eq(t, "players", res.PlayerList, []protocols.Player{})
+	eq(t, "requests", len(f.requests()), 2)
+}
+
+func TestQueryTheShipPlayers(t *testing.T) {
+	f := &fake{info: one(readHex(t, "info_theship.hex")), players: one(readHex(t, "player_theship.hex"))}
+	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
+	if err != nil || len(res.PhaseErrors) != 0 {
+		t.Fatal(err, res.PhaseErrors)
+	}
+	eq(t, "players", len(res.PlayerList), 2)
+	eq(t, "bot duration", res.PlayerList[0].DurationKnown, false)
+}
+
+func TestQueryInfoSplit(t *testing.T) {
+	// Query proxies split even A2S_INFO (GameQ #688).
+	info := readHex(t, "info_edf_all.hex")
+	frag := func(n byte, p []byte) []byte {
+		return append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 5, 0, 0, 0, 2, n, 0x50, 0}, p...)
+	}
+	f := &fake{info: [][]byte{frag(1, info[80:]), frag(0, info[:80])}}
+	res, _, err := query(t, f.start(t), protocols.Settings{}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "name", res.Name, " Spaced Name")
+}
+
+func TestQueryCompressedRules(t *testing.T) {
+	frags := readFrags(t, "split_bzip2")
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: [][]byte{frags[1], frags[0]}}
+	res, _, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
+	if err != nil || len(res.PhaseErrors) != 0 {
+		t.Fatal(err, res.PhaseErrors)
+	}
+	eq(t, "rules", len(res.Rules), 40)
+}
+
+func TestQueryBadFragment(t *testing.T) {
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: readFrags(t, "split_bzip2_badcrc")}
+	res, _, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrMalformed) {
+		t.Fatalf("phase errors %v", res.PhaseErrors)
+	}
+}
+
+func TestQueryMissingFragment(t *testing.T) {
+	t.Parallel()
+	frags := readFrags(t, "split_source")
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: [][]byte{frags[0], frags[1], frags[3]}}
+	for _, retries := range []int{0, 1} {
+		res, _, err := query(t, f.start(t), protocols.Settings{Rules: true, Retries: retries}, 300*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+			t.Fatalf("retries %d: phase errors %v", retries, res.PhaseErrors)
+		}
+		eq(t, "info kept", res.Name, "Test Server")
+	}
+}
+
+func TestQueryFragmentRecoveredByResend(t *testing.T) {
+	t.Parallel()
+	// The first answer loses fragment 2; the answer to the re-send is complete.
+	frags := readFrags(t, "split_source")
+	var mu sync.Mutex
+	rulesAsked := 0
+	info := readHex(t, "info_no_edf.hex")
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		switch req[4] {
+		case 'T':
+			return one(info)
+		case 'V':
+			mu.Lock()
+			defer mu.Unlock()
+			if rulesAsked++; rulesAsked == 1 {
+				return [][]byte{frags[0], frags[1], frags[3]}
+			}
+			return [][]byte{setID(frags[0], 99), setID(frags[1], 99), setID(frags[2], 99), setID(frags[3], 99)}
+		}
+		return nil
+	})
+	res, _, err := query(t, addr, protocols.Settings{Rules: true, Retries: 1}, 600*time.Millisecond)
+	if err != nil || len(res.PhaseErrors) != 0 {
+		t.Fatal(err, res.PhaseErrors)
+	}
+	eq(t, "rules", len(res.Rules), 40)
+}
+
+func TestQueryRetry(t *testing.T) {
+	t.Parallel()
+	// The first request is lost; a re-send gets the answer.
+	info := readHex(t, "info_no_edf.hex")
+	var mu sync.Mutex
+	seen := 0
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		mu.Lock()
+		defer mu.Unlock()
+		if seen++; seen == 1 {
+			return nil
+		}
+		return one(info)
+	})
+	res, tr, err := query(t, addr, protocols.Settings{Retries: 2}, 600*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "name", res.Name, "Test Server")
+	eq(t, "attempts", tr.Attempts, 2)
+}
+
+func TestQueryPlayersTimeout(t *testing.T) {
+	t.Parallel()
+	// CS:GO never answers A2S_RULES: the server is still up.
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), players: one(readHex(t, "player_basic.hex"))}
+	res, _, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "players", len(res.PlayerList), 3)
+	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+		t.Fatalf("phase errors %v", res.PhaseErrors)
+	}
+}
+
+func TestQueryDoubleInfo(t *testing.T) {
+	t.Parallel()
+	detailed := readHex(t, "info_m_mod.hex")
+	source := readHex(t, "info_edf_all.hex")
+	for _, tt := range []struct {
+		name    string
+		replies [][]byte
+		want    string
+	}{
+		{"0x6D then 0x49", [][]byte{detailed, source}, " Spaced Name"},
+		{"0x49 then 0x6D", [][]byte{source, detailed}, " Spaced Name"},
+		{"0x6D alone", [][]byte{detailed}, "Old Server"},
+		{"0x6D then a broken 0x49", [][]byte{detailed, source[:20]}, "Old Server"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fake{info: tt.replies, players: one(readHex(t, "player_empty.hex"))}
+			res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
+			if err != nil || len(res.PhaseErrors) != 0 {
+				t.Fatal(err, res.PhaseErrors)
+			}
+			eq(t, "name", res.Name, tt.want)
+		})
+	}
+}
+
+func TestQuerySilence(t *testing.T) {
+	t.Parallel()
+	_, _, err := query(t, prototest.Silent(t), protocols.Settings{Retries: 1}, 300*time.Millisecond)
+	if !errors.Is(err, protocols.ErrTimeout) {
+		t.Fatalf("err = %v, want ErrTimeout", err)
+	}
+}
+
+func TestQueryClosedPort(t *testing.T) {
+	_, _, err := query(t, prototest.ClosedUDPPort(t), protocols.Settings{}, 2*time.Second)
+	if !errors.Is(err, protocols.ErrRefused) {
+		t.Fatalf("err = %v, want ErrRefused", err)
+	}
+}
+
+func TestQueryBadReplies(t *testing.T) {
+	t.Parallel()
+	info := readHex(t, "info_no_edf.hex")
+	for _, tt := range []struct {
+		name    string
+		replies [][]byte
+		err     error
+	}{
+		{"truncated info", one(info[:30]), protocols.ErrTruncated},
+		{"short challenge", one([]byte{0xFF, 0xFF, 0xFF, 0xFF, TypeChallenge, 1}), protocols.ErrTruncated},
+		{"garbage is skipped", one([]byte("garbage garbage")), protocols.ErrTimeout},
+		{"only garbage", bytes.Split(bytes.Repeat([]byte("x,"), 40), []byte(",")), protocols.ErrMalformed},
+		{"bad fragment", one([]byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x49}), protocols.ErrMalformed},
+		{"garbage then info", [][]byte{[]byte("junk"), {0xFF, 0xFF, 0xFF, 0xFF, 0x44, 0}, info}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := &fake{info: tt.replies}
+			_, _, err := query(t, f.start(t), protocols.Settings{}, 300*time.Millisecond)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestQueryConcurrent(t *testing.T) {
+	f := &fake{info: one(readHex(t, "info_edf_all.hex")), players: one(readHex(t, "player_basic.hex")), infoChallenge: true, challenge: [4]byte{9, 9, 9, 9}}
+	addr := f.start(t)
+	q, _ := NewQuerier(protocols.Settings{Players: true})
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			res, err := q.Query(ctx, addr, nil)
+			if err != nil || len(res.PlayerList) != 3 {
+				t.Errorf("%v %v", err, res)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestQueryFixtures replays real captures (info, players, split rules) through a
+// fake server.
+func TestQueryFixtures(t *testing.T) {
+	read := func(name string) []byte { return prototest.Fixture(t, "a2s", name) }
+	f := &fake{
+		info:    one(read("a2s_info_css_zombiemod.bin")),
+		players: one(read("a2s_player_css_zombiemod_41.bin")),
+		rules:   [][]byte{read("a2s_rules_css_zombiemod_split.frag1.bin"), read("a2s_rules_css_zombiemod_split.frag0.bin")},
+	}
+	res, _, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
+	if err != nil || len(res.PhaseErrors) != 0 {
+		t.Fatal(err, res.PhaseErrors)
+	}
+	eq(t, "players", len(res.PlayerList), 41)
+	if len(res.Rules) == 0 {
+		t.Fatal("no rules")
+	}
+}

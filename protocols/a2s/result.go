@@ -1,0 +1,316 @@
+package a2s
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// AppIDRust is the game whose keywords carry the real player counts.
+const AppIDRust = 252490
+
+// text returns s as valid UTF-8: as is when it already is (no copy), else read as
+// Latin-1 (GoldSrc servers send legacy code pages).
+func text(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return wire.Latin1([]byte(s))
+}
+
+// Result maps the info reply onto the exporter's Result.
+//
+// Players is the number of humans: the wire count includes bots, and Valve's own
+// server browser shows players minus bots (serverbrowser BaseGamesPage), so
+// gameserver_players matches what players see and gameserver_bots carries the rest.
+// Info keeps the raw count under "players". MaxPlayers is the slot count as sent.
+// Rust writes the real counts (which do not fit a byte) into its keywords as
+// cp<current>, mp<max> and qp<queued>; they win over the byte fields. Only for Rust
+// (AppID 252490): elsewhere such tags are not counts (TF2 tags a game mode "cp").
+func (in *Info) Result() *protocols.Result {
+	r := &protocols.Result{
+		Name:       text(in.Name),
+		Map:        text(in.Map),
+		Game:       text(in.Game),
+		Version:    text(in.Version),
+		MaxPlayers: protocols.Known(int64(in.MaxPlayers)),
+		Password:   protocols.FlagOf(in.Visibility != 0),
+	}
+	players := int64(in.Players)
+	if in.HasBots {
+		r.Bots = protocols.Known(int64(in.Bots))
+		players = max(players-int64(in.Bots), 0)
+	}
+	if in.HasHLTVCounts {
+		// The byte fields saturate on a big relay: the longs are the real numbers.
+		players = int64(in.Spectators)
+		r.MaxPlayers = protocols.Known(int64(in.SpectatorSlots))
+	}
+	r.Players = protocols.Known(players)
+	if in.Extra&EDFKeywords != 0 && in.FullAppID() == AppIDRust {
+		cp, mp, _, modded := rustTags(in.Keywords)
+		if cp >= 0 {
+			r.Players = protocols.Known(cp)
+		}
+		if mp >= 0 {
+			r.MaxPlayers = protocols.Known(mp)
+		}
+		if modded {
+			r.Modded = protocols.FlagTrue
+		}
+	}
+	r.Info = in.KV()
+	return r
+}
+
+// rustTags reads Rust's count tags (cp93, mp125, qp4) from keywords; -1 when absent.
+func rustTags(kw string) (cp, mp, qp int64, modded bool) {
+	cp, mp, qp = -1, -1, -1
+	for len(kw) > 0 {
+		tag := kw
+		if i := indexByte(kw, ','); i >= 0 {
+			tag, kw = kw[:i], kw[i+1:]
+		} else {
+			kw = ""
+		}
+		for len(tag) > 0 && tag[0] == ' ' {
+			tag = tag[1:]
+		}
+		if tag == "modded" {
+			modded = true
+			continue
+		}
+		if len(tag) < 3 || len(tag) > 9 {
+			continue
+		}
+		n, err := strconv.ParseUint(tag[2:], 10, 32)
+		if err != nil {
+			continue
+		}
+		switch tag[:2] {
+		case "cp":
+			cp = int64(n)
+		case "mp":
+			mp = int64(n)
+		case "qp":
+			qp = int64(n)
+		}
+	}
+	return cp, mp, qp, modded
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// kvBuilder collects key/values. Numeric values are formatted at the end into one
+// buffer and turned into strings with a single allocation.
+type kvBuilder struct {
+	kv   []protocols.KV
+	nums [40]numKV
+	n    int
+}
+
+type numKV struct {
+	i    int32 // index in kv
+	kind uint8 // 0 unsigned, 1 signed, 2 ASCII letter
+	v    uint64
+}
+
+func (k *kvBuilder) str(key, v string) {
+	k.kv = append(k.kv, protocols.KV{Key: key, Value: text(v)})
+}
+
+func (k *kvBuilder) num(key string, kind uint8, v uint64) {
+	if k.n == len(k.nums) {
+		// Not reached with the fixed key sets below; stay correct if it were.
+		k.kv = append(k.kv, protocols.KV{Key: key, Value: formatNum(nil, kind, v)})
+		return
+	}
+	k.nums[k.n] = numKV{int32(len(k.kv)), kind, v}
+	k.n++
+	k.kv = append(k.kv, protocols.KV{Key: key})
+}
+
+func (k *kvBuilder) uint(key string, v uint64) { k.num(key, 0, v) }
+func (k *kvBuilder) int(key string, v int64)   { k.num(key, 1, uint64(v)) }
+
+// char writes an ASCII type letter as itself and anything else as its number.
+func (k *kvBuilder) char(key string, c byte) {
+	if c > ' ' && c < 0x7F {
+		k.num(key, 2, uint64(c))
+		return
+	}
+	k.num(key, 0, uint64(c))
+}
+
+func appendNum(b []byte, kind uint8, v uint64) []byte {
+	switch kind {
+	case 1:
+		return strconv.AppendInt(b, int64(v), 10)
+	case 2:
+		return append(b, byte(v))
+	}
+	return strconv.AppendUint(b, v, 10)
+}
+
+func formatNum(b []byte, kind uint8, v uint64) string { return string(appendNum(b, kind, v)) }
+
+func (k *kvBuilder) done() []protocols.KV {
+	var buf [256]byte
+	var ends [len(k.nums)]int
+	b := buf[:0]
+	for i, nv := range k.nums[:k.n] {
+		b = appendNum(b, nv.kind, nv.v)
+		ends[i] = len(b)
+	}
+	s, start := string(b), 0
+	for i, nv := range k.nums[:k.n] {
+		k.kv[nv.i].Value = s[start:ends[i]]
+		start = ends[i]
+	}
+	return k.kv
+}
+
+// KV lists every decoded field in wire order, for debug output. app_id is the full
+// AppID (from the GameID when the 16-bit field cannot hold it).
+func (in *Info) KV() []protocols.KV {
+	k := kvBuilder{kv: make([]protocols.KV, 0, 32)}
+	if in.Type == TypeInfoDetailed {
+		in.detailedKV(&k)
+	} else {
+		in.sourceKV(&k)
+	}
+	if in.Extra&EDFKeywords != 0 && in.FullAppID() == AppIDRust {
+		if _, _, qp, _ := rustTags(in.Keywords); qp >= 0 {
+			k.int("queued_players", qp)
+		}
+	}
+	if in.UnknownEDF {
+		k.str("edf_unknown_layout", "true")
+	}
+	if in.Truncated {
+		k.str("truncated", "true")
+	}
+	if in.Trailing > 0 {
+		k.int("trailing_bytes", int64(in.Trailing))
+	}
+	return k.done()
+}
+
+func (in *Info) sourceKV(k *kvBuilder) {
+	k.uint("protocol", uint64(in.Protocol))
+	k.str("name", in.Name)
+	k.str("map", in.Map)
+	k.str("folder", in.Folder)
+	k.str("game", in.Game)
+	k.uint("app_id", uint64(in.FullAppID()))
+	k.uint("players", uint64(in.Players))
+	k.uint("max_players", uint64(in.MaxPlayers))
+	k.uint("bots", uint64(in.Bots))
+	k.char("server_type", in.ServerType)
+	k.char("environment", in.Environment)
+	k.uint("visibility", uint64(in.Visibility))
+	k.uint("vac", uint64(in.VAC))
+	if in.HasShip {
+		k.uint("ship_mode", uint64(in.ShipMode))
+		k.uint("ship_witnesses", uint64(in.ShipWitnesses))
+		k.uint("ship_duration", uint64(in.ShipTime))
+	}
+	k.str("version", in.Version)
+	if in.EDF == 0 && in.Extra == 0 {
+		return
+	}
+	k.uint("edf", uint64(in.EDF))
+	if in.Extra&EDFPort != 0 {
+		k.uint("game_port", uint64(in.GamePort))
+	}
+	if in.Extra&EDFSteamID != 0 {
+		k.uint("steam_id", in.SteamID)
+	}
+	if in.Extra&EDFSpectator != 0 {
+		k.uint("spectator_port", uint64(in.SpectatorPort))
+		k.str("spectator_name", in.SpectatorName)
+	}
+	if in.Extra&EDFKeywords != 0 {
+		k.str("keywords", in.Keywords)
+	}
+	if in.Extra&EDFGameID != 0 {
+		k.uint("game_id", in.GameID)
+	}
+}
+
+func (in *Info) detailedKV(k *kvBuilder) {
+	k.str("address", in.Address)
+	k.str("name", in.Name)
+	k.str("map", in.Map)
+	k.str("folder", in.Folder)
+	k.str("game", in.Game)
+	k.uint("players", uint64(in.Players))
+	k.uint("max_players", uint64(in.MaxPlayers))
+	k.uint("protocol", uint64(in.Protocol))
+	k.char("server_type", in.ServerType)
+	k.char("environment", in.Environment)
+	k.uint("visibility", uint64(in.Visibility))
+	if m := in.Mod; m != nil {
+		k.uint("mod", 1)
+		k.str("mod_link", m.Link)
+		k.str("mod_download_link", m.DownloadLink)
+		k.int("mod_version", int64(m.Version))
+		k.int("mod_size", int64(m.Size))
+		k.uint("mod_type", uint64(m.Type))
+		k.uint("mod_dll", uint64(m.DLL))
+	} else {
+		k.uint("mod", 0)
+	}
+	if in.HasVAC {
+		k.uint("vac", uint64(in.VAC))
+	}
+	if in.HasBots {
+		k.uint("bots", uint64(in.Bots))
+	}
+	if in.HasHLTVCounts {
+		k.int("spectators", int64(in.Spectators))
+		k.int("spectator_slots", int64(in.SpectatorSlots))
+	}
+}
+
+// Result maps the player list onto the exporter's players. CS:GO's placeholder
+// reply (a single "Max Players" entry, host_players_show 1) is not a player.
+func (p *Players) Result() []protocols.Player {
+	if len(p.List) == 1 && p.List[0].Name == "Max Players" {
+		return []protocols.Player{}
+	}
+	out := make([]protocols.Player, len(p.List))
+	for i, pl := range p.List {
+		d := float64(pl.Duration)
+		out[i] = protocols.Player{
+			Name:  text(pl.Name),
+			Score: protocols.Known(int64(pl.Score)),
+			// -1 (The Ship bots), NaN and infinities are not durations.
+			Duration:      d,
+			DurationKnown: d >= 0 && !math.IsInf(d, 0),
+		}
+		if !out[i].DurationKnown {
+			out[i].Duration = 0
+		}
+	}
+	return out
+}
+
+// Result returns the rules as valid UTF-8 key/values.
+func (r *Rules) Result() []protocols.KV {
+	out := make([]protocols.KV, len(r.List))
+	for i, kv := range r.List {
+		out[i] = protocols.KV{Key: text(kv.Key), Value: text(kv.Value)}
+	}
+	return out
+}

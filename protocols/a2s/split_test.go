@@ -1,0 +1,217 @@
+package a2s
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// addAll feeds datagrams and returns the first completed message.
+func addAll(t *testing.T, a *Assembler, ds [][]byte) ([]byte, error) {
+	t.Helper()
+	var msg []byte
+	for _, d := range ds {
+		m, done, err := a.Add(d)
+		if err != nil {
+			return nil, err
+		}
+		if done && msg == nil {
+			msg = m
+		}
+	}
+	return msg, nil
+}
+
+func permutations(n int) [][]int {
+	if n == 1 {
+		return [][]int{{0}}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := 0; i <= len(p); i++ {
+			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func TestAssemblerLayouts(t *testing.T) {
+	want := readHex(t, "split_message.hex")
+	for _, tt := range []struct {
+		name   string
+		layout Layout
+	}{
+		{"split_source", LayoutSource},
+		{"split_source_nosize", LayoutSourceNoSize},
+		{"split_goldsrc", LayoutGoldSrc},
+		{"split_bzip2", LayoutSource},
+		{"split_bzip2_nosize", LayoutSourceNoSize},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			frags := readFrags(t, tt.name)
+			if got := detect(frags[0], binary.LittleEndian.Uint32(frags[0][4:])&compressedBit != 0); got != tt.layout {
+				t.Fatalf("detected %v, want %v", got, tt.layout)
+			}
+			for _, perm := range permutations(len(frags)) {
+				var ds [][]byte
+				for _, i := range perm {
+					ds = append(ds, frags[i], frags[i]) // every fragment twice
+				}
+				for _, a := range []*Assembler{{}, {Layout: tt.layout}} {
+					msg, err := addAll(t, a, ds)
+					if err != nil {
+						t.Fatalf("order %v: %v", perm, err)
+					}
+					if !bytes.Equal(msg, want) {
+						t.Fatalf("order %v: reassembled %d bytes, want %d", perm, len(msg), len(want))
+					}
+				}
+			}
+			// One fragment missing: never done, no error.
+			var a Assembler
+			if msg, err := addAll(t, &a, frags[1:]); msg != nil || err != nil {
+				t.Fatalf("without fragment 0: %v %v", msg, err)
+			}
+		})
+	}
+}
+
+func TestAssemblerErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+	}{
+		{"split_bzip2_badcrc", protocols.ErrMalformed},
+		{"split_bzip2_badsize", protocols.ErrTooLarge},
+		{"split_bzip2_huge", protocols.ErrTooLarge},
+		{"split_total_zero", protocols.ErrMalformed},
+		{"split_too_many", protocols.ErrTooLarge},
+		{"split_number_past_total", protocols.ErrMalformed},
+		{"split_total_changes", protocols.ErrMalformed},
+		{"split_not_a2s", protocols.ErrMalformed},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var a Assembler
+			a.Layout = LayoutSource // some of these have no recognisable fragment 0
+			if _, err := addAll(t, &a, readFrags(t, tt.name)); !errors.Is(err, tt.err) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestAssemblerDatagrams(t *testing.T) {
+	frags := readFrags(t, "split_source")
+	var a Assembler
+	if _, _, err := a.Add([]byte{0xFF, 0xFF}); !errors.Is(err, protocols.ErrTruncated) {
+		t.Errorf("2-byte datagram: %v", err)
+	}
+	if _, _, err := a.Add([]byte("\x00\x01\x02\x03\x04")); !errors.Is(err, protocols.ErrMalformed) {
+		t.Errorf("garbage: %v", err)
+	}
+	if _, _, err := a.Add([]byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0}); !errors.Is(err, protocols.ErrTruncated) {
+		t.Errorf("8-byte fragment: %v", err)
+	}
+	// A complete datagram passes through while a split message is pending.
+	if _, done, err := a.Add(frags[1]); done || err != nil {
+		t.Fatal(done, err)
+	}
+	single := []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x49, 1}
+	if m, done, err := a.Add(single); !done || err != nil || !bytes.Equal(m, single) {
+		t.Fatalf("single datagram: %v %v %v", m, done, err)
+	}
+	msg, err := addAll(t, &a, [][]byte{frags[0], frags[2], frags[3]})
+	if err != nil || !bytes.Equal(msg, readHex(t, "split_message.hex")) {
+		t.Fatalf("after the single datagram: %v", err)
+	}
+}
+
+// setID returns a copy of a fragment with another message id.
+func setID(d []byte, id uint32) []byte {
+	d = bytes.Clone(d)
+	binary.LittleEndian.PutUint32(d[4:], id)
+	return d
+}
+
+func TestAssemblerInterleaved(t *testing.T) {
+	frags := readFrags(t, "split_source")
+	want := readHex(t, "split_message.hex")
+	// The answer to a request (id 1, fragment 2 lost) and to its re-send (id 2)
+	// interleave: the second completes.
+	var a Assembler
+	ds := [][]byte{setID(frags[0], 1), setID(frags[0], 2), setID(frags[1], 1), setID(frags[1], 2),
+		setID(frags[3], 1), setID(frags[2], 2), setID(frags[3], 2)}
+	if msg, err := addAll(t, &a, ds); err != nil || !bytes.Equal(msg, want) {
+		t.Fatalf("interleaved: %v", err)
+	}
+	// A third id evicts the oldest set: id 1's fragments are forgotten.
+	a.Reset()
+	if _, err := addAll(t, &a, [][]byte{setID(frags[0], 1), setID(frags[0], 2), setID(frags[0], 3)}); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := addAll(t, &a, [][]byte{setID(frags[1], 2), setID(frags[2], 2), setID(frags[3], 2)}); err != nil || !bytes.Equal(msg, want) {
+		t.Fatalf("kept set: %v", err)
+	}
+	if msg, err := addAll(t, &a, [][]byte{setID(frags[1], 1), setID(frags[2], 1), setID(frags[3], 1)}); msg != nil || err != nil {
+		t.Fatal("evicted set completed")
+	}
+}
+
+func TestAssemblerCaps(t *testing.T) {
+	frags := readFrags(t, "split_source")
+	t.Run("no fragment 0", func(t *testing.T) {
+		var a Assembler
+		var err error
+		for i := 0; i <= MaxFragments && err == nil; i++ {
+			_, _, err = a.Add(frags[1])
+		}
+		if !errors.Is(err, protocols.ErrTooLarge) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("bytes", func(t *testing.T) {
+		var a Assembler
+		big := make([]byte, 12+8000)
+		copy(big, []byte{0xFE, 0xFF, 0xFF, 0xFF, 9, 0, 0, 0, MaxFragments, 0, 0x40, 0x1F, 0xFF, 0xFF, 0xFF, 0xFF, 0x45})
+		var err error
+		for i := 0; i < MaxFragments && err == nil; i++ {
+			big[9] = byte(i)
+			_, _, err = a.Add(bytes.Clone(big))
+		}
+		if !errors.Is(err, protocols.ErrTooLarge) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("goldsrc 15 fragments", func(t *testing.T) {
+		var a Assembler
+		var ds [][]byte
+		msg := append([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x45, 15, 0}, bytes.Repeat([]byte("k\x00v\x00"), 15)...)
+		for i := range 15 {
+			part := msg[i*len(msg)/15 : (i+1)*len(msg)/15]
+			ds = append(ds, append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 7, 0, 0, 0, byte(i<<4 | 15)}, part...))
+		}
+		got, err := addAll(t, &a, ds)
+		if err != nil || !bytes.Equal(got, msg) {
+			t.Fatalf("%v %q", err, got)
+		}
+	})
+}
+
+func ExampleAssembler() {
+	frag := func(n byte, payload string) []byte {
+		return append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 0x2A, 0, 0, 0, 2, n, 0xE0, 0x04}, payload...)
+	}
+	var a Assembler
+	for _, d := range [][]byte{frag(1, "\x00v\x00"), frag(0, "\xFF\xFF\xFF\xFF\x45\x01\x00k")} {
+		if msg, done, err := a.Add(d); done && err == nil {
+			r, _ := DecodeRules(msg)
+			fmt.Println(r.List)
+		}
+	}
+	// Output: [{k v}]
+}
