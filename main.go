@@ -53,9 +53,15 @@ func run(args []string) int {
 	promslogflag.AddFlags(app, promslogConfig)
 	app.Version(version.Print(exporterName))
 	app.HelpFlag.Short('h')
-	if _, err := app.Parse(args); err != nil {
+	app.Command("serve", "Serve /probe and /metrics (the default).").Default()
+	qc := addQueryCommand(app)
+	cmd, err := app.Parse(args)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
+	}
+	if cmd == qc.cmd.FullCommand() {
+		return qc.run(*configFile, os.Stdout, os.Stderr)
 	}
 	logger := promslog.New(promslogConfig)
 

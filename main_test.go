@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -249,4 +250,39 @@ func TestConfigCheck(t *testing.T) {
 	if out, err := exec.CommandContext(ctx, binary, "--version").CombinedOutput(); err != nil || !strings.Contains(string(out), "gameserver_exporter") {
 		t.Errorf("--version: %v %s", err, out)
 	}
+}
+
+func TestQueryCommand(t *testing.T) {
+	hytale := prototest.TCP(t, func(c net.Conn) {
+		bufio.NewReader(c).ReadString('\n')
+		c.Write([]byte("OK 4 32\n"))
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, binary, "query", "--module", "hytale", hytale.String()).CombinedOutput()
+	if err != nil {
+		t.Fatalf("query: %v %s", err, out)
+	}
+	wantAll(t, string(out), "up, answered in", "players:  4/32")
+	out, err = exec.CommandContext(ctx, binary, "query", "-m", "hytale", "--json", hytale.String()).Output()
+	if err != nil {
+		t.Fatalf("query --json: %v %s", err, out)
+	}
+	var rep struct {
+		Success    bool   `json:"success"`
+		Players    *int64 `json:"players"`
+		MaxPlayers *int64 `json:"max_players"`
+	}
+	if err := json.Unmarshal(out, &rep); err != nil || !rep.Success || rep.Players == nil || *rep.Players != 4 || *rep.MaxPlayers != 32 {
+		t.Errorf("query --json: %v %s", err, out)
+	}
+	out, _ = exec.CommandContext(ctx, binary, "query", "-m", "hytale", "--debug", hytale.String()).Output()
+	wantAll(t, string(out), "Packets:", "51 55 45 52 59 0a")
+	// A server that is down: exit code 1 and the reason.
+	cmd := exec.CommandContext(ctx, binary, "query", "-m", "a2s", "--timeout", "0.5", prototest.Silent(t).String())
+	out, err = cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("a down server must exit 1: %v %s", err, out)
+	}
+	wantAll(t, string(out), "DOWN", "timeout")
 }

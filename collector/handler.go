@@ -51,53 +51,60 @@ func (h *ProbeHandler) resolver() Resolver {
 	return net.DefaultResolver
 }
 
-func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// requestError is a bad probe request: the HTTP status and the message for the user.
+type requestError struct {
+	code int
+	msg  string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) *requestError {
+	return &requestError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+}
+
+// Run validates one probe request and runs it, the way /probe does: module lookup,
+// target parsing, timeout arithmetic (scrapeTimeout is the scraper's header value,
+// "" without one), target policy, single-flight and cache. It returns the history
+// entry of the probe, or a *requestError for a request that must not be probed.
+func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout string) (*Entry, error) {
 	cfg := h.Config.Get()
-	q := r.URL.Query()
-	name := q.Get("module")
-	mod, ok := cfg.Modules[name]
+	mod, ok := cfg.Modules[module]
 	if !ok {
-		if name == "" {
-			httpError(w, http.StatusBadRequest, "module parameter is missing; known modules: %s", strings.Join(cfg.Names(), ", "))
-			return
+		if module == "" {
+			return nil, badRequest("module parameter is missing; known modules: %s", strings.Join(cfg.Names(), ", "))
 		}
 		h.Metrics.UnknownModule.Inc()
-		httpError(w, http.StatusBadRequest, "unknown module %q; known modules: %s", name, strings.Join(cfg.Names(), ", "))
-		return
+		return nil, badRequest("unknown module %q; known modules: %s", module, strings.Join(cfg.Names(), ", "))
 	}
-	target := q.Get("target")
 	host, port, err := parseTarget(target)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
+		return nil, badRequest("%v", err)
 	}
-	timeout, err := probeTimeoutFor(r, time.Duration(mod.Timeout), h.TimeoutOffset)
+	timeout, err := probeTimeoutFor(scrapeTimeout, time.Duration(mod.Timeout), h.TimeoutOffset)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
+		return nil, badRequest("%v", err)
 	}
 	if port == 0 {
 		port = mod.DefaultPort()
 	}
 	qport, err := queryPortFor(port, mod.QueryPortOffset())
 	if err != nil {
-		httpError(w, http.StatusBadRequest, "%v", err)
-		return
+		return nil, badRequest("%v", err)
 	}
 
 	h.once.Do(func() { h.limit = newLimiter(h.MaxConcurrent) })
-	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ttl := max(time.Duration(mod.CacheTTL), h.MinInterval)
-	key := strconv.FormatUint(cfg.ID, 10) + "|" + name + "|" + host + "|" + strconv.Itoa(int(qport))
-	o, shared, cached := h.flight.do(ctx, key, ttl, func() *outcome { return h.probe(ctx, cfg, name, mod, host, qport) })
+	key := strconv.FormatUint(cfg.ID, 10) + "|" + module + "|" + host + "|" + strconv.Itoa(int(qport))
+	o, shared, cached := h.flight.do(ctx, key, ttl, func() *outcome { return h.probe(ctx, cfg, module, mod, host, qport) })
 	if o == nil {
 		o = &outcome{module: mod, err: fmt.Errorf("%w: waiting for a probe of the same target", protocols.ErrTimeout)}
 	}
 	if o.policy != nil {
 		h.Metrics.PolicyRefusals.Inc()
-		httpError(w, http.StatusForbidden, "target refused by target_policy: %v", o.policy)
-		return
+		return nil, &requestError{http.StatusForbidden, "target refused by target_policy: " + o.policy.Error()}
 	}
 	v := *o // per-request copy: the outcome may be shared with other requests
 	v.timeout, v.shared, v.cached = timeout, shared, cached
@@ -106,13 +113,25 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Metrics.Coalesced.Inc()
 	}
 	fams := buildFamilies(o).sorted()
-
-	h.Metrics.Probes.WithLabelValues(name).Inc()
+	h.Metrics.Probes.WithLabelValues(module).Inc()
 	if o.err != nil {
-		h.Metrics.Failures.WithLabelValues(name, protocols.Reason(o.err)).Inc()
+		h.Metrics.Failures.WithLabelValues(module, protocols.Reason(o.err)).Inc()
 	}
-	entry := h.History.Add(name, target, o, fams)
+	return h.History.Add(module, target, o, fams), nil
+}
 
+func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	entry, err := h.Run(r.Context(), q.Get("module"), q.Get("target"), r.Header.Get("X-Prometheus-Scrape-Timeout-Seconds"))
+	if err != nil {
+		code := http.StatusBadRequest
+		if re, ok := err.(*requestError); ok {
+			code = re.code
+		}
+		http.Error(w, err.Error(), code)
+		return
+	}
+	fams := entry.families
 	if q.Get("debug") == "true" {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		writeDebug(w, entry)
@@ -184,8 +203,4 @@ func deadlineLeft(ctx context.Context) time.Duration {
 		return time.Until(d).Round(time.Millisecond)
 	}
 	return 0
-}
-
-func httpError(w http.ResponseWriter, code int, format string, args ...any) {
-	http.Error(w, fmt.Sprintf(format, args...), code)
 }

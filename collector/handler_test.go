@@ -308,11 +308,7 @@ func TestTimeoutArithmetic(t *testing.T) {
 		{"1.5", 5 * time.Second, 0, 1500 * time.Millisecond},
 	}
 	for _, tc := range tests {
-		r := httptest.NewRequest("GET", "/probe", nil)
-		if tc.header != "" {
-			r.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", tc.header)
-		}
-		got, err := probeTimeoutFor(r, tc.module, tc.offset)
+		got, err := probeTimeoutFor(tc.header, tc.module, tc.offset)
 		if err != nil || got != tc.want {
 			t.Errorf("header %q module %s offset %s: got %s, %v; want %s", tc.header, tc.module, tc.offset, got, err, tc.want)
 		}

@@ -3,7 +3,6 @@ package collector
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"strconv"
 	"time"
 )
@@ -11,8 +10,7 @@ import (
 // probeTimeout is the scrape's timeout (X-Prometheus-Scrape-Timeout-Seconds) minus
 // offset, capped by the module's timeout; the module's timeout without the header.
 // The offset leaves Prometheus time to receive the answer before it gives up.
-func probeTimeoutFor(r *http.Request, module, offset time.Duration) (time.Duration, error) {
-	v := r.Header.Get("X-Prometheus-Scrape-Timeout-Seconds")
+func probeTimeoutFor(v string, module, offset time.Duration) (time.Duration, error) {
 	if v == "" {
 		return module, nil
 	}
