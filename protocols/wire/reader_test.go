@@ -1,0 +1,95 @@
+package wire
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestReader(t *testing.T) {
+	b := []byte{0x01, 0x02, 0x03, 0x04, 0x05, 'a', 'b', 0, 0x00, 0x00, 0x80, 0x3f, 'x', 'y'}
+	r := NewReader(b)
+	if v := r.Uint8("u8"); v != 1 {
+		t.Errorf("Uint8 = %d", v)
+	}
+	if v := r.Uint16LE("u16"); v != 0x0302 {
+		t.Errorf("Uint16LE = %#x", v)
+	}
+	if v := r.Uint16BE("u16be"); v != 0x0405 {
+		t.Errorf("Uint16BE = %#x", v)
+	}
+	if s := r.CString("name"); string(s) != "ab" {
+		t.Errorf("CString = %q", s)
+	}
+	if f := r.Float32LE("f"); f != 1 {
+		t.Errorf("Float32LE = %v", f)
+	}
+	if p, ok := r.Until('y'); string(p) != "x" || !ok {
+		t.Errorf("Until = %q %v", p, ok)
+	}
+	if r.Len() != 0 || r.Err() != nil {
+		t.Fatalf("Len %d Err %v", r.Len(), r.Err())
+	}
+	// Past the end: a sticky ErrTruncated naming the field and offset.
+	if v := r.Uint32LE("players"); v != 0 {
+		t.Errorf("read past end = %d", v)
+	}
+	err := r.Err()
+	if !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "players at offset 14") {
+		t.Errorf("err = %v", err)
+	}
+	r.Uint8("later")
+	if r.Err() != err {
+		t.Error("the first error must stick")
+	}
+}
+
+func TestReaderCStringWithoutNUL(t *testing.T) {
+	r := NewReader([]byte("abc"))
+	if s := r.CString("map"); s != nil || !errors.Is(r.Err(), ErrTruncated) {
+		t.Errorf("CString = %q, %v", s, r.Err())
+	}
+}
+
+func TestReaderHugeLength(t *testing.T) {
+	r := NewReader(make([]byte, 8))
+	if p := r.Bytes(math.MaxInt32, "blob"); p != nil || !errors.Is(r.Err(), ErrTruncated) {
+		t.Errorf("a lying length must fail without allocating: %v", r.Err())
+	}
+	r = NewReader(make([]byte, 8))
+	if p := r.Bytes(-1, "blob"); p != nil || r.Err() == nil {
+		t.Error("a negative length must fail")
+	}
+}
+
+func TestText(t *testing.T) {
+	for _, tc := range []struct {
+		in   []byte
+		want string
+	}{
+		{[]byte("plain"), "plain"},
+		{[]byte("caf\xc3\xa9"), "café"}, // valid UTF-8 stays
+		{[]byte("caf\xe9"), "café"},     // else Latin-1
+		{[]byte("\xff\xfe"), "\u00ff\u00fe"},
+	} {
+		if got := UTF8(tc.in); got != tc.want {
+			t.Errorf("UTF8(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := Latin1([]byte("caf\xc3\xa9")); got != "cafÃ©" {
+		t.Errorf("Latin1 = %q", got)
+	}
+}
+
+func TestReason(t *testing.T) {
+	for _, r := range reasons {
+		wrapped := errors.Join(errors.New("context"), r)
+		if got := Reason(wrapped); got != r.Error() {
+			t.Errorf("Reason(%v) = %q", wrapped, got)
+		}
+	}
+	if Reason(nil) != "" || Reason(errors.New("x")) != "other" {
+		t.Error("nil must be \"\" and unknown errors \"other\"")
+	}
+}

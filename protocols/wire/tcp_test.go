@@ -1,0 +1,81 @@
+package wire
+
+import (
+	"errors"
+	"net"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+)
+
+func tcpServer(t *testing.T, h func(net.Conn)) netip.AddrPort {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() { defer c.Close(); h(c) }()
+		}
+	}()
+	return l.Addr().(*net.TCPAddr).AddrPort()
+}
+
+func TestReadLine(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reply string
+		want  string
+		err   error
+	}{
+		{"newline", "OK 1 2\nrest", "OK 1 2", nil},
+		{"eof after data", "OK 1 2", "OK 1 2", nil},
+		{"nothing", "", "", ErrTruncated},
+		{"endless", strings.Repeat("x", 5000), "", ErrTooLarge},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := tcpServer(t, func(c net.Conn) { c.Write([]byte(tc.reply)) })
+			ctx := ctxT(t, 2*time.Second)
+			c, err := DialTCP(ctx, addr, NewTrace())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			line, err := c.ReadLine(1024)
+			if !errors.Is(err, tc.err) || (err == nil && string(line) != tc.want) {
+				t.Errorf("ReadLine = %q, %v; want %q, %v", line, err, tc.want, tc.err)
+			}
+		})
+	}
+}
+
+func TestTCPDripTimesOut(t *testing.T) {
+	addr := tcpServer(t, func(c net.Conn) {
+		for range 20 {
+			if _, err := c.Write([]byte("x")); err != nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	ctx := ctxT(t, 300*time.Millisecond)
+	c, err := DialTCP(ctx, addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	if _, err := c.ReadLine(1024); !errors.Is(err, ErrTimeout) {
+		t.Errorf("drip: %v", err)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("drip took %s with a 300ms deadline", el)
+	}
+}

@@ -1,0 +1,123 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+)
+
+// udpServer answers each datagram with what h returns (tests in this package cannot
+// use prototest, which imports nothing from here but lives above it).
+func udpServer(t *testing.T, h func(req []byte, n int) [][]byte) netip.AddrPort {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	go func() {
+		buf := make([]byte, 65535)
+		for n := 0; ; n++ {
+			k, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			for _, r := range h(append([]byte(nil), buf[:k]...), n) {
+				pc.WriteTo(r, from)
+			}
+		}
+	}()
+	return pc.LocalAddr().(*net.UDPAddr).AddrPort()
+}
+
+func ctxT(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestRequestSkipsRejectedReplies(t *testing.T) {
+	addr := udpServer(t, func(req []byte, _ int) [][]byte {
+		return [][]byte{[]byte("stray"), []byte("late"), append([]byte("re:"), req...)}
+	})
+	ctx := ctxT(t, 2*time.Second)
+	tr := NewTrace()
+	c, err := DialUDP(ctx, addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	got, err := c.Request(ctx, []byte("ping"), func(b []byte) bool { return bytes.HasPrefix(b, []byte("re:")) })
+	if err != nil || string(got) != "re:ping" {
+		t.Fatalf("Request = %q, %v", got, err)
+	}
+	if len(tr.Packets) != 4 || tr.Packets[1].Note == "" || tr.Packets[3].Note != "" {
+		t.Errorf("trace: %+v", tr.Packets)
+	}
+	var out strings.Builder
+	tr.WriteTranscript(&out)
+	if !strings.Contains(out.String(), "(ignored: unexpected reply)") || !strings.Contains(out.String(), "70 69 6e 67") {
+		t.Errorf("transcript:\n%s", out.String())
+	}
+}
+
+func TestRequestRetries(t *testing.T) {
+	// The server drops the first two requests.
+	addr := udpServer(t, func(req []byte, n int) [][]byte {
+		if n < 2 {
+			return nil
+		}
+		return [][]byte{req}
+	})
+	ctx := ctxT(t, 1500*time.Millisecond)
+	tr := NewTrace()
+	c, _ := DialUDP(ctx, addr, tr)
+	defer c.Close()
+	c.Retries = 2
+	if _, err := c.Request(ctx, []byte("x"), nil); err != nil {
+		t.Fatalf("with 2 retries the third send is answered: %v", err)
+	}
+	if tr.Attempts != 3 {
+		t.Errorf("attempts = %d, want 3", tr.Attempts)
+	}
+}
+
+func TestRequestTimeoutAndRefused(t *testing.T) {
+	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
+	ctx := ctxT(t, 200*time.Millisecond)
+	c, _ := DialUDP(ctx, silent, nil)
+	start := time.Now()
+	_, err := c.Request(ctx, []byte("x"), nil)
+	c.Close()
+	if !errors.Is(err, ErrTimeout) || time.Since(start) > time.Second {
+		t.Errorf("silent: %v after %s", err, time.Since(start))
+	}
+
+	pc, _ := net.ListenPacket("udp", "127.0.0.1:0")
+	closed := pc.LocalAddr().(*net.UDPAddr).AddrPort()
+	pc.Close()
+	ctx = ctxT(t, 2*time.Second)
+	c, _ = DialUDP(ctx, closed, nil)
+	defer c.Close()
+	start = time.Now()
+	_, err = c.Request(ctx, []byte("x"), nil)
+	if !errors.Is(err, ErrRefused) || time.Since(start) > time.Second {
+		t.Errorf("closed port: %v after %s (ICMP unreachable must fail at once)", err, time.Since(start))
+	}
+}
+
+func TestRecvUnblocksOnCancel(t *testing.T) {
+	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	c, _ := DialUDP(ctx, silent, nil)
+	defer c.Close()
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if _, err := c.Recv(); !errors.Is(err, ErrTimeout) {
+		t.Errorf("cancelled read: %v", err)
+	}
+}
