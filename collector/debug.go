@@ -1,18 +1,19 @@
 package collector
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/prometheus/common/expfmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func reasonText(err error) string {
@@ -33,8 +34,8 @@ func writeDebug(w io.Writer, e *Entry) {
 		fmt.Fprintf(w, "Shared: a concurrent probe of the same target answered this request.\n\n")
 	}
 	fmt.Fprintf(w, "Logs for the probe:\n")
-	for _, l := range o.trace.Entries {
-		fmt.Fprintf(w, "%s +%s %s\n", o.trace.Start.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), l.Msg)
+	for _, l := range logLines(o) {
+		fmt.Fprintf(w, "%s +%s %s\n", o.when.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), l.Msg)
 	}
 	if o.err != nil {
 		fmt.Fprintf(w, "\nFailure reason: %s\nError: %v\n", protocols.Reason(o.err), o.err)
@@ -65,10 +66,7 @@ func writeDebug(w io.Writer, e *Entry) {
 		}
 	}
 	fmt.Fprintf(w, "\nMetrics that would have been returned:\n")
-	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
-	for _, mf := range e.families {
-		enc.Encode(mf)
-	}
+	w.Write(e.families.appendTo(nil, false))
 	fmt.Fprintf(w, "\nModule configuration:\n%s", config.ModuleYAML(o.module))
 	fmt.Fprintf(w, "\nPackets:\n")
 	o.trace.WriteTranscript(w)
@@ -115,4 +113,42 @@ func (h *History) HTML(prefix string) string {
 	}
 	b.WriteString(`</table>`)
 	return b.String()
+}
+
+// logLines tells the story of a probe from its outcome, with the protocol's own log
+// lines in between.
+func logLines(o *outcome) []wire.Entry {
+	var out []wire.Entry
+	add := func(at time.Duration, format string, args ...any) {
+		out = append(out, wire.Entry{At: at, Msg: fmt.Sprintf(format, args...)})
+	}
+	add(0, "Beginning probe: module=%s protocol=%s host=%s port=%d timeout=%s", o.name, o.module.Protocol, o.host, o.port, o.budget)
+	var at time.Duration
+	if o.trace != nil {
+		for _, p := range o.trace.Phases {
+			at += p.Duration
+			switch {
+			case p.Name == "resolve" && p.Err == nil && o.addr.IsValid():
+				add(at, "Resolved %s to %s", o.host, o.addr.Addr())
+			case p.Err != nil:
+				add(at, "Phase %s failed after %s: %v", p.Name, p.Duration.Round(time.Microsecond), p.Err)
+			default:
+				add(at, "Phase %s done in %s", p.Name, p.Duration.Round(time.Microsecond))
+			}
+		}
+		out = append(out, o.trace.Entries...)
+		slices.SortStableFunc(out, func(a, b wire.Entry) int { return cmp.Compare(a.At, b.At) })
+	}
+	switch {
+	case o.policy != nil:
+		add(o.duration, "Target refused by target_policy: %v", o.policy)
+	case o.err != nil:
+		add(o.duration, "Probe failed after %s: reason=%s: %v", o.duration.Round(time.Microsecond), protocols.Reason(o.err), o.err)
+	default:
+		for _, pe := range o.result.PhaseErrors {
+			add(o.duration, "Phase %s failed (the server is up): %v", pe.Phase, pe.Err)
+		}
+		add(o.duration, "Probe succeeded after %s", o.duration.Round(time.Microsecond))
+	}
+	return out
 }

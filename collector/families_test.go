@@ -2,6 +2,7 @@ package collector
 
 import (
 	"bytes"
+	"math"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -54,16 +55,39 @@ func TestFamiliesMatchRegistry(t *testing.T) {
 			{Name: "amy", Score: protocols.Known(3), Duration: 1.5, DurationKnown: true},
 		},
 	}}
-	ours := buildFamilies(o).sorted()
+	compareWithRegistry(t, buildFamilies(o))
+}
 
+// TestEncoderEdgeCases covers what expfmt escapes or formats specially.
+func TestEncoderEdgeCases(t *testing.T) {
+	f := newFamilies()
+	f.add(info, 1, "back\\slash", "new\nline", `quo"te`, "fake", "ünï©ødé")
+	f.add(players, 12345678901)
+	f.add(playersMax, 0.5)
+	f.add(bots, -1)
+	f.add(probeDuration, 1e-7)
+	f.add(probeTimeout, math.Inf(1))
+	f.add(queryAttempts, math.NaN())
+	f.add(playerScore, -3, "b")
+	f.add(playerScore, 2, "a")
+	f.add(playerScore, 1e21, "c")
+	compareWithRegistry(t, f)
+}
+
+func compareWithRegistry(t *testing.T, f *families) {
+	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(replay(ours))
+	reg.MustRegister(replay(f.dto()))
 	theirs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []expfmt.Format{expfmt.NewFormat(expfmt.TypeTextPlain), expfmt.NewFormat(expfmt.TypeOpenMetrics)} {
-		if a, b := encode(t, ours, format), encode(t, theirs, format); a != b {
+	for _, om := range []bool{false, true} {
+		format := expfmt.NewFormat(expfmt.TypeTextPlain)
+		if om {
+			format = expfmt.NewFormat(expfmt.TypeOpenMetrics)
+		}
+		if a, b := string(f.appendTo(nil, om)), encode(t, theirs, format); a != b {
 			t.Errorf("%s differs from the registry path:\n--- ours\n%s\n--- registry\n%s", format, a, b)
 		}
 	}

@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -22,7 +21,7 @@ import (
 
 // acceptedFormats are the exposition formats /probe offers, in order of preference
 // when the scraper's Accept header ranks them equally (as promhttp with OpenMetrics).
-var acceptedFormats = expfmt.DefaultOpenMetricsAcceptedFormats()
+var acceptedFormats = []expfmt.Format{expfmt.FmtOpenMetrics_1_0_0, expfmt.FmtOpenMetrics_0_0_1, expfmt.FmtText}
 
 // ProbeHandler serves /probe.
 type ProbeHandler struct {
@@ -112,7 +111,7 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	if shared || cached {
 		h.Metrics.Coalesced.Inc()
 	}
-	fams := buildFamilies(o).sorted()
+	fams := buildFamilies(o)
 	h.Metrics.Probes.WithLabelValues(module).Inc()
 	if o.err != nil {
 		h.Metrics.Failures.WithLabelValues(module, protocols.Reason(o.err)).Inc()
@@ -131,37 +130,50 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), code)
 		return
 	}
-	fams := entry.families
 	if q.Get("debug") == "true" {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		writeDebug(w, entry)
 		return
 	}
-	format := expfmt.NegotiateAccept(r.Header, acceptedFormats...)
-	var buf bytes.Buffer
-	enc := expfmt.NewEncoder(&buf, format)
-	for _, mf := range fams {
-		if err := enc.Encode(mf); err != nil {
-			http.Error(w, "encoding metrics: "+err.Error(), http.StatusInternalServerError)
-			return
-		}
-	}
-	if c, ok := enc.(expfmt.Closer); ok {
-		c.Close()
-	}
+	format := negotiate(r.Header.Get("Accept"))
+	bp := bufPool.Get().(*[]byte)
+	*bp = entry.families.appendTo((*bp)[:0], format.FormatType() == expfmt.TypeOpenMetrics)
 	w.Header().Set("Content-Type", string(format))
-	w.Write(buf.Bytes())
+	w.Write(*bp)
+	if cap(*bp) <= 64<<10 {
+		bufPool.Put(bp)
+	}
+}
+
+// negotiated caches content negotiation per Accept header: a Prometheus server sends
+// the same header on every scrape, and parsing it is a measurable part of a probe.
+var negotiated sync.Map // Accept header -> expfmt.Format
+
+func negotiate(accept string) expfmt.Format {
+	if f, ok := negotiated.Load(accept); ok {
+		return f.(expfmt.Format)
+	}
+	f := expfmt.NegotiateAccept(http.Header{"Accept": []string{accept}}, acceptedFormats...)
+	switch f.FormatType() {
+	case expfmt.TypeTextPlain, expfmt.TypeOpenMetrics:
+	default: // protobuf formats: answer in text, which every scraper accepts
+		f = expfmt.NewFormat(expfmt.TypeTextPlain)
+	}
+	if len(accept) < 512 {
+		negotiated.Store(accept, f)
+	}
+	return f
 }
 
 // probe resolves host and runs the module's query against host:port.
 func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name string, mod *config.Module, host string, port uint16) *outcome {
 	start := time.Now()
 	tr := wire.NewTrace()
-	o := &outcome{module: mod, trace: tr, when: start}
-	tr.Logf("Beginning probe: module=%s protocol=%s host=%s port=%d timeout=%s", name, mod.Protocol, host, port, deadlineLeft(ctx))
+	o := &outcome{module: mod, trace: tr, when: start, name: name, host: host, port: port, budget: deadlineLeft(ctx)}
+	// Log lines are written from the outcome when debug output is asked for: the
+	// hot path formats nothing.
 	if err := h.limit.acquire(ctx); err != nil {
 		o.err, o.duration = err, time.Since(start)
-		tr.Logf("Probe failed: %v", err)
 		return o
 	}
 	defer h.limit.release()
@@ -173,27 +185,16 @@ func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name strin
 	tr.End(p, err)
 	if err == nil {
 		if o.policy = cfg.TargetPolicy.Check(host, addrs); o.policy != nil {
-			tr.Logf("Target refused by target_policy: %v", o.policy)
 			return o
 		}
-		addr := netip.AddrPortFrom(addrs[0], port)
-		o.port = port
-		tr.Logf("Resolved %s to %s", host, addr)
-		o.result, o.err = mod.Querier().Query(ctx, addr, tr)
+		o.addr = netip.AddrPortFrom(addrs[0], port)
+		o.result, o.err = mod.Querier().Query(ctx, o.addr, tr)
 	} else {
 		o.err = err
 	}
 	o.duration = time.Since(start)
-	if o.err != nil {
-		tr.Logf("Probe failed after %s: reason=%s: %v", o.duration.Round(time.Microsecond), protocols.Reason(o.err), o.err)
-		if h.Logger.Enabled(ctx, slog.LevelDebug) {
-			h.Logger.Debug("Probe failed", "module", name, "target", host, "port", port, "reason", protocols.Reason(o.err), "err", o.err)
-		}
-	} else {
-		for _, pe := range o.result.PhaseErrors {
-			tr.Logf("Phase %s failed (the server is up): %v", pe.Phase, pe.Err)
-		}
-		tr.Logf("Probe succeeded after %s", o.duration.Round(time.Microsecond))
+	if o.err != nil && h.Logger.Enabled(ctx, slog.LevelDebug) {
+		h.Logger.Debug("Probe failed", "module", name, "target", host, "port", port, "reason", protocols.Reason(o.err), "err", o.err)
 	}
 	return o
 }

@@ -3,8 +3,6 @@ package collector
 import (
 	"sync"
 	"time"
-
-	dto "github.com/prometheus/client_model/go"
 )
 
 // Entry is one probe as kept for the landing page and its debug link.
@@ -18,7 +16,7 @@ type Entry struct {
 	Duration time.Duration
 
 	outcome  *outcome
-	families []*dto.MetricFamily
+	families *families
 }
 
 // History keeps the most recent probes: successes and failures in separate rings of
@@ -35,7 +33,7 @@ type History struct {
 func NewHistory(limit int) *History { return &History{limit: limit} }
 
 // Add records a probe and returns its entry.
-func (h *History) Add(module, target string, o *outcome, fams []*dto.MetricFamily) *Entry {
+func (h *History) Add(module, target string, o *outcome, fams *families) *Entry {
 	e := &Entry{
 		When: time.Now(), Module: module, Target: target, Success: o.err == nil,
 		Reason: reasonText(o.err), Duration: o.duration, outcome: o, families: fams,

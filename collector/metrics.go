@@ -5,7 +5,6 @@ package collector
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 )
 
 // metricDesc defines one per-probe metric family.
@@ -50,8 +49,6 @@ var allDescs = []*metricDesc{
 	players, playersMax, bots, info, password, modded, state, substate, rulesCount,
 	playerScore, playerDuration, playerPing,
 }
-
-var gaugeType = dto.MetricType_GAUGE
 
 // Exporter self-metrics, on /metrics only.
 const namespace = "gameserver_exporter"

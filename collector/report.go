@@ -3,8 +3,6 @@ package collector
 import (
 	"io"
 
-	"github.com/prometheus/common/expfmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -121,11 +119,6 @@ func (e *Entry) WriteDebug(w io.Writer) { writeDebug(w, e) }
 
 // WriteMetrics writes the probe's metrics in the Prometheus text format.
 func (e *Entry) WriteMetrics(w io.Writer) error {
-	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
-	for _, mf := range e.families {
-		if err := enc.Encode(mf); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := w.Write(e.families.appendTo(nil, false))
+	return err
 }

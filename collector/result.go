@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"net/netip"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
@@ -14,7 +15,11 @@ type outcome struct {
 	result   *protocols.Result
 	err      error
 	trace    *wire.Trace
-	port     uint16
+	name     string         // module name
+	host     string         // target host as given
+	port     uint16         // query port
+	addr     netip.AddrPort // what was queried, once resolved
+	budget   time.Duration  // time the probe had
 	duration time.Duration
 	timeout  time.Duration
 	when     time.Time // when the query started
