@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"html"
+	"io"
 	"net/http"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/prometheus/common/version"
 	"github.com/prometheus/exporter-toolkit/web"
@@ -33,9 +36,10 @@ func landing(sc *config.SafeConfig, history *collector.History) http.Handler {
 		},
 		Links: []web.LandingLinks{
 			{Address: "/metrics", Text: "Metrics", Description: "The exporter's own metrics"},
-			{Address: "/config", Text: "Configuration", Description: "The modules in force"},
+			{Address: "/modules", Text: "Modules", Description: "Every module: protocol, default port, query port offsets, game"},
+			{Address: "/config", Text: "Configuration", Description: "The modules in force, as YAML"},
 		},
-		ExtraHTML: "<p>Modules: " + strings.Join(names, ", ") + "</p>" + history.HTML(""),
+		ExtraHTML: "<p>Modules (see <a href=\"/modules\">/modules</a>): " + strings.Join(names, ", ") + "</p>" + history.HTML(""),
 	})
 	if err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -43,4 +47,17 @@ func landing(sc *config.SafeConfig, history *collector.History) http.Handler {
 		})
 	}
 	return page
+}
+
+// writeModules lists every module in force as a table: the game catalog and the
+// protocols, with what a target without a port gets and where the query goes.
+func writeModules(w io.Writer, c *config.Config) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODULE\tPROTOCOL\tTRANSPORT\tGAME PORT\tQUERY PORT OFFSETS\tDESCRIPTION")
+	for _, name := range c.Names() {
+		m := c.Modules[name]
+		p := m.Proto()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%v\t%s\n", name, m.Protocol, p.Transport, m.DefaultPort(), m.QueryPortOffsets(), m.Description)
+	}
+	tw.Flush()
 }

@@ -158,6 +158,10 @@ func routes(sc *config.SafeConfig, reg *prometheus.Registry, probe http.Handler,
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write(b)
 	})
+	mux.HandleFunc("/modules", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		writeModules(w, sc.Get())
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)

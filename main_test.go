@@ -106,6 +106,8 @@ func TestEndpoints(t *testing.T) {
 		"gameserver_exporter_config_last_reload_successful 1")
 	_, body = e.get(t, "/config")
 	wantAll(t, body, "modules:", "a2s:", "protocol: a2s", "quake3:", "hytale:")
+	_, body = e.get(t, "/modules")
+	wantAll(t, body, "MODULE", "valheim", "2456", "[1]", "Valheim", "mta", "[123]")
 	code, body = e.get(t, "/")
 	if code != 200 {
 		t.Fatalf("/: %d", code)

@@ -87,7 +87,7 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	if port == 0 {
 		port = mod.DefaultPort()
 	}
-	qport, err := queryPortFor(port, mod.QueryPortOffset())
+	ports, err := queryPorts(port, mod.QueryPortOffsets())
 	if err != nil {
 		return nil, badRequest("%v", err)
 	}
@@ -96,8 +96,8 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ttl := max(time.Duration(mod.CacheTTL), h.MinInterval)
-	key := strconv.FormatUint(cfg.ID, 10) + "|" + module + "|" + host + "|" + strconv.Itoa(int(qport))
-	o, shared, cached := h.flight.do(ctx, key, ttl, func() *outcome { return h.probe(ctx, cfg, module, mod, host, qport) })
+	key := strconv.FormatUint(cfg.ID, 10) + "|" + module + "|" + host + "|" + strconv.Itoa(int(port))
+	o, shared, cached := h.flight.do(ctx, key, ttl, func() *outcome { return h.probe(ctx, cfg, module, mod, host, ports) })
 	if o == nil {
 		o = &outcome{module: mod, err: fmt.Errorf("%w: waiting for a probe of the same target", protocols.ErrTimeout)}
 	}
@@ -166,10 +166,10 @@ func negotiate(accept string) expfmt.Format {
 }
 
 // probe resolves host and runs the module's query against host:port.
-func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name string, mod *config.Module, host string, port uint16) *outcome {
+func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name string, mod *config.Module, host string, ports []uint16) *outcome {
 	start := time.Now()
 	tr := wire.NewTrace()
-	o := &outcome{module: mod, trace: tr, when: start, name: name, host: host, port: port, budget: deadlineLeft(ctx)}
+	o := &outcome{module: mod, trace: tr, when: start, name: name, host: host, port: ports[0], budget: deadlineLeft(ctx)}
 	// Log lines are written from the outcome when debug output is asked for: the
 	// hot path formats nothing.
 	if err := h.limit.acquire(ctx); err != nil {
@@ -183,20 +183,41 @@ func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name strin
 	p := tr.Begin("resolve")
 	addrs, err := resolve(ctx, h.resolver(), host, mod.PreferredIPProtocol, mod.Fallback())
 	tr.End(p, err)
-	if err == nil {
-		if o.policy = cfg.TargetPolicy.Check(host, addrs); o.policy != nil {
-			return o
-		}
+	if err != nil {
+		o.err, o.duration = err, time.Since(start)
+		return o
+	}
+	if o.policy = cfg.TargetPolicy.Check(host, addrs); o.policy != nil {
+		return o
+	}
+	for i, port := range ports {
+		o.port = port
 		o.addr = netip.AddrPortFrom(addrs[0], port)
-		o.result, o.err = mod.Querier().Query(ctx, o.addr, tr)
-	} else {
-		o.err = err
+		qctx, cancel := candidateContext(ctx, len(ports)-i)
+		o.result, o.err = mod.Querier().Query(qctx, o.addr, tr)
+		cancel()
+		if o.err == nil || ctx.Err() != nil {
+			break
+		}
+		if i < len(ports)-1 {
+			tr.Logf("No answer on port %d (%s): trying port %d", port, protocols.Reason(o.err), ports[i+1])
+		}
 	}
 	o.duration = time.Since(start)
 	if o.err != nil && h.Logger.Enabled(ctx, slog.LevelDebug) {
-		h.Logger.Debug("Probe failed", "module", name, "target", host, "port", port, "reason", protocols.Reason(o.err), "err", o.err)
+		h.Logger.Debug("Probe failed", "module", name, "target", host, "port", o.port, "reason", protocols.Reason(o.err), "err", o.err)
 	}
 	return o
+}
+
+// candidateContext gives one of n remaining port candidates an equal share of the
+// time left, so the last one still ends by the probe's deadline.
+func candidateContext(ctx context.Context, n int) (context.Context, context.CancelFunc) {
+	d, ok := ctx.Deadline()
+	if n <= 1 || !ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, time.Until(d)/time.Duration(n))
 }
 
 func deadlineLeft(ctx context.Context) time.Duration {

@@ -62,6 +62,9 @@ func newTestHandler(t *testing.T, q *fakeQuerier, mods map[string]*config.Module
 		mods = map[string]*config.Module{"fake": {Protocol: "fake", Players: true}}
 	}
 	for _, m := range mods {
+		if q == nil {
+			continue
+		}
 		p := protocols.Protocol{Name: "fake", DefaultPort: 27015, New: func(protocols.Settings) (protocols.Querier, error) { return q, nil }}
 		if err := m.Compile(p); err != nil {
 			t.Fatal(err)

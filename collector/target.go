@@ -7,6 +7,7 @@ import (
 	"math"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,13 +63,20 @@ func validHost(h string) bool {
 	return true
 }
 
-// queryPort applies the module's offset to the game port.
-func queryPortFor(game uint16, offset int) (uint16, error) {
-	p := int(game) + offset
-	if p <= 0 || p > math.MaxUint16 {
-		return 0, fmt.Errorf("port %d + offset %d is out of range", game, offset)
+// queryPorts applies the module's offsets to the game port: the query ports to try,
+// in order, without repeats.
+func queryPorts(game uint16, offsets []int) ([]uint16, error) {
+	out := make([]uint16, 0, len(offsets))
+	for _, off := range offsets {
+		p := int(game) + off
+		if p <= 0 || p > math.MaxUint16 {
+			return nil, fmt.Errorf("port %d + offset %d is out of range", game, off)
+		}
+		if !slices.Contains(out, uint16(p)) {
+			out = append(out, uint16(p))
+		}
 	}
-	return uint16(p), nil
+	return out, nil
 }
 
 // Resolver looks up a host's addresses. net.DefaultResolver satisfies it.

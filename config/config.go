@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/catalog"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 )
 
@@ -45,9 +46,12 @@ type Module struct {
 	Timeout  model.Duration `yaml:"timeout,omitempty"`
 	// Port is the game port used when the target has none (default: the protocol's).
 	Port uint16 `yaml:"port,omitempty"`
-	// PortOffset is added to the game port to reach the query port (default: the
-	// protocol's, e.g. 123 for ASE). Set it to 0 when targets name the query port.
-	PortOffset          *int   `yaml:"port_offset,omitempty"`
+	// PortOffsets are added to the game port to reach the query port, tried in
+	// order within the deadline (default: the protocol's, e.g. [123] for ASE).
+	// Set [0] when targets name the query port.
+	PortOffsets []int `yaml:"port_offsets,omitempty,flow"`
+	// Description says what the module is for (the game, for catalog modules).
+	Description         string `yaml:"description,omitempty"`
 	Players             bool   `yaml:"players,omitempty"`
 	Rules               bool   `yaml:"rules,omitempty"`
 	MaxPlayerSeries     int    `yaml:"max_player_series,omitempty"`
@@ -79,22 +83,35 @@ func (m *Module) DefaultPort() uint16 {
 	return m.proto.DefaultPort
 }
 
-// QueryPortOffset is what is added to the target's port.
-func (m *Module) QueryPortOffset() int {
-	if m.PortOffset != nil {
-		return *m.PortOffset
+// QueryPortOffsets are the offsets tried, in order, from the target's port.
+func (m *Module) QueryPortOffsets() []int {
+	if len(m.PortOffsets) > 0 {
+		return m.PortOffsets
 	}
-	return m.proto.PortOffset
+	return []int{m.proto.PortOffset}
 }
 
 // Fallback reports whether the other IP family may be used.
 func (m *Module) Fallback() bool { return m.IPProtocolFallback == nil || *m.IPProtocolFallback }
 
-// Builtin returns the built-in modules: one per protocol, named after it.
+// MaxPortOffsets bounds port_offsets: each candidate gets a share of the deadline.
+const MaxPortOffsets = 8
+
+// Builtin returns the built-in modules: one per protocol, named after it, and one per
+// game of the catalog whose protocol is compiled in.
 func Builtin() map[string]*Module {
 	out := map[string]*Module{}
 	for _, p := range registry.All() {
-		out[p.Name] = &Module{Protocol: p.Name}
+		out[p.Name] = &Module{Protocol: p.Name, Description: p.Description}
+	}
+	for _, g := range catalog.Games {
+		if _, isProto := out[g.Module]; isProto {
+			continue
+		}
+		if _, ok := registry.Lookup(g.Protocol); !ok {
+			continue
+		}
+		out[g.Module] = &Module{Protocol: g.Protocol, Port: g.Port, PortOffsets: g.Offsets, Description: g.Name}
 	}
 	return out
 }
@@ -186,8 +203,13 @@ func (m *Module) Compile(p protocols.Protocol) error {
 	if m.Retries < 0 || m.Retries > MaxRetries {
 		return fmt.Errorf("retries must be between 0 and %d", MaxRetries)
 	}
-	if off := m.QueryPortOffset(); off < -65535 || off > 65535 {
-		return fmt.Errorf("port_offset %d out of range", off)
+	if len(m.PortOffsets) > MaxPortOffsets {
+		return fmt.Errorf("port_offsets has %d entries, at most %d", len(m.PortOffsets), MaxPortOffsets)
+	}
+	for _, off := range m.PortOffsets {
+		if off < -65534 || off > 65534 {
+			return fmt.Errorf("port_offsets entry %d out of range", off)
+		}
 	}
 	q, err := p.New(protocols.Settings{
 		Players: m.Players,

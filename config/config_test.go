@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +108,44 @@ func TestSafeConfigKeepsOldOnBadReload(t *testing.T) {
 func TestExampleModulesFile(t *testing.T) {
 	if _, err := Load("../examples/modules.yml"); err != nil {
 		t.Fatalf("examples/modules.yml must be valid: %v", err)
+	}
+}
+
+func TestCatalogModules(t *testing.T) {
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		module, protocol string
+		port             uint16
+		offsets          []int
+	}{
+		{"valheim", "a2s", 2456, []int{1}},
+		{"cs2", "a2s", 27015, []int{0}},
+		{"rust", "a2s", 28015, []int{0, 1, 2}},
+		{"openarena", "quake3", 27960, []int{0}},
+		{"mta", "ase", 22003, []int{123}},
+		{"thelongdark", "skycoop", 26950, []int{0}},
+		{"ase", "ase", 22003, []int{123}}, // the protocol's own module keeps the protocol's offset
+	} {
+		m, ok := c.Modules[tc.module]
+		if !ok {
+			t.Errorf("no built-in module %s", tc.module)
+			continue
+		}
+		if m.Protocol != tc.protocol || m.DefaultPort() != tc.port || !slices.Equal(m.QueryPortOffsets(), tc.offsets) {
+			t.Errorf("%s: protocol %s port %d offsets %v", tc.module, m.Protocol, m.DefaultPort(), m.QueryPortOffsets())
+		}
+	}
+	if n := len(c.Modules); n < 60 {
+		t.Errorf("%d built-in modules; the catalog should bring about 70", n)
+	}
+}
+
+func TestPortOffsetsValidation(t *testing.T) {
+	_, err := Parse([]byte("modules:\n  m:\n    protocol: a2s\n    port_offsets: [0,1,2,3,4,5,6,7,8]\n"))
+	if err == nil || !strings.Contains(err.Error(), "at most 8") {
+		t.Errorf("got %v", err)
 	}
 }
