@@ -12,6 +12,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/goldsrc"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
@@ -25,6 +26,7 @@ var all = []protocols.Protocol{
 	doom3.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
+	goldsrc.Protocol,
 	hytale.Protocol,
 	quake3.Protocol,
 	satisfactory.Protocol,

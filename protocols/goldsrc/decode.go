@@ -1,0 +1,353 @@
+package goldsrc
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// Reply type bytes this package handles itself (spec §2, §3); the others are a2s's.
+const (
+	TypeInfo      = 0x43 // 'C', S2A_INFO: reply to the text query "info"
+	typeChallenge = a2s.TypeChallenge
+)
+
+// infoStringTag starts the reply to the text query "infostring" (spec §3.6).
+const infoStringTag = "infostringresponse"
+
+// MaxInfoKeys caps the key/values kept from one infostring; the engine writes about 20.
+const MaxInfoKeys = 256
+
+// Info is a decoded S2A_INFO ('C') reply. Strings hold the bytes as sent (GoldSrc
+// servers use legacy code pages); Result converts them.
+type Info struct {
+	Address                 string // "IP:port" as the server sees itself: never dial it
+	Name, Map, Folder, Game string
+	Players                 byte // every connected client, bots included
+	MaxPlayers              byte
+	Protocol                byte
+	// The HLTV proxy appends spectators and slots as longs when a byte cannot hold them.
+	HasHLTVCounts              bool
+	Spectators, SpectatorSlots int32
+	// Trailing counts bytes left after a complete parse.
+	Trailing int
+}
+
+// checkHeader reads the -1 header and the type byte.
+func checkHeader(r *wire.Reader) byte {
+	h := r.Bytes(4, "header")
+	t := r.Uint8("type")
+	if r.Err() == nil && !bytes.Equal(h, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
+		r.Fail(fmt.Errorf("%w: header % x at offset 0, want ff ff ff ff", protocols.ErrMalformed, h))
+	}
+	return t
+}
+
+// DecodeInfo decodes the S2A_INFO ('C') reply to the text query "info" (spec §3.2).
+// The HLTV longs are read only when all 8 bytes are there; anything else left over
+// is counted in Trailing, not an error.
+func DecodeInfo(b []byte) (*Info, error) {
+	r := wire.NewReader(b)
+	if t := checkHeader(&r); r.Err() == nil && t != TypeInfo {
+		return nil, fmt.Errorf("%w: type 0x%02x at offset 4, want 0x43 ('C')", protocols.ErrMalformed, t)
+	}
+	in := &Info{
+		Address: string(r.CString("address")),
+		Name:    string(r.CString("name")),
+		Map:     string(r.CString("map")),
+		Folder:  string(r.CString("folder")),
+		Game:    string(r.CString("game")),
+	}
+	in.Players = r.Uint8("players")
+	in.MaxPlayers = r.Uint8("max_players")
+	in.Protocol = r.Uint8("protocol")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if r.Len() >= 8 {
+		in.HasHLTVCounts = true
+		in.Spectators = r.Int32LE("spectators")
+		in.SpectatorSlots = r.Int32LE("spectator_slots")
+	}
+	in.Trailing = r.Len()
+	return in, nil
+}
+
+// Result maps the 'C' reply onto the exporter's Result. The record has no bot count,
+// so Players is every connected client; the HLTV longs, when present, win over the
+// saturated byte fields (as package a2s does for 0x6D).
+func (in *Info) Result() *protocols.Result {
+	res := &protocols.Result{
+		Name:       wire.UTF8([]byte(in.Name)),
+		Map:        wire.UTF8([]byte(in.Map)),
+		Game:       wire.UTF8([]byte(in.Game)),
+		Players:    protocols.Known(int64(in.Players)),
+		MaxPlayers: protocols.Known(int64(in.MaxPlayers)),
+	}
+	if in.HasHLTVCounts {
+		res.Players = protocols.Known(max(int64(in.Spectators), 0))
+		res.MaxPlayers = protocols.Known(max(int64(in.SpectatorSlots), 0))
+	}
+	kv := []protocols.KV{
+		{Key: "address", Value: wire.UTF8([]byte(in.Address))},
+		{Key: "name", Value: res.Name},
+		{Key: "map", Value: res.Map},
+		{Key: "folder", Value: wire.UTF8([]byte(in.Folder))},
+		{Key: "game", Value: res.Game},
+		{Key: "players", Value: strconv.Itoa(int(in.Players))},
+		{Key: "max_players", Value: strconv.Itoa(int(in.MaxPlayers))},
+		{Key: "protocol", Value: strconv.Itoa(int(in.Protocol))},
+	}
+	if in.HasHLTVCounts {
+		kv = append(kv,
+			protocols.KV{Key: "spectators", Value: strconv.Itoa(int(in.Spectators))},
+			protocols.KV{Key: "spectator_slots", Value: strconv.Itoa(int(in.SpectatorSlots))})
+	}
+	if in.Trailing > 0 {
+		kv = append(kv, protocols.KV{Key: "trailing_bytes", Value: strconv.Itoa(in.Trailing)})
+	}
+	res.Info = kv
+	return res
+}
+
+// InfoString is a decoded infostringresponse: the engine's Quake-style
+// "\key\value..." string (spec §3.6). Keys and values hold the bytes as sent.
+type InfoString struct {
+	KV []protocols.KV // wire order; a repeated key keeps its first value
+	// Truncated is set when the string ended on a key without value, had no NUL
+	// terminator, or held more than MaxInfoKeys pairs.
+	Truncated bool
+	// Trailing counts bytes after the string's NUL terminator.
+	Trailing int
+}
+
+// DecodeInfoString decodes the reply to the text query "infostring".
+func DecodeInfoString(b []byte) (*InfoString, error) {
+	r := wire.NewReader(b)
+	r.Bytes(4, "header")
+	tag := r.Bytes(len(infoStringTag), "response tag")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(b[:4], []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
+		return nil, fmt.Errorf("%w: header % x at offset 0, want ff ff ff ff", protocols.ErrMalformed, b[:4])
+	}
+	if string(tag) != infoStringTag {
+		return nil, fmt.Errorf("%w: reply at offset 4 does not start with %q", protocols.ErrMalformed, infoStringTag)
+	}
+	// The engine ends the tag with a NUL; tolerate a newline or nothing (HLTV prints).
+	if c, ok := r.Peek(); ok && (c == 0 || c == '\n') {
+		r.Skip(1, "tag terminator")
+	}
+	body, terminated := r.Until(0)
+	s := &InfoString{Truncated: !terminated && len(body) > 0, Trailing: r.Len()}
+	s.parse(body)
+	return s, nil
+}
+
+// parse splits "\k\v\k\v" into pairs. A missing leading backslash is tolerated.
+func (s *InfoString) parse(body []byte) {
+	body = bytes.TrimSuffix(body, []byte{'\n'})
+	body = bytes.TrimPrefix(body, []byte{'\\'})
+	for len(body) > 0 {
+		if len(s.KV) == MaxInfoKeys {
+			s.Truncated = true
+			return
+		}
+		key, rest, ok := bytes.Cut(body, []byte{'\\'})
+		if !ok {
+			s.Truncated = true // a key without value
+			return
+		}
+		val, rest, _ := bytes.Cut(rest, []byte{'\\'})
+		body = rest
+		if _, dup := s.get(string(key)); !dup {
+			s.KV = append(s.KV, protocols.KV{Key: string(key), Value: string(val)})
+		}
+	}
+}
+
+func (s *InfoString) get(key string) (string, bool) {
+	for _, kv := range s.KV {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+// Result maps the infostring onto the exporter's Result. As for A2S, "players"
+// counts bots (the engine counts every non-proxy client) and Players is the humans.
+func (s *InfoString) Result() *protocols.Result {
+	res := &protocols.Result{}
+	str := func(key string) string { v, _ := s.get(key); return wire.UTF8([]byte(v)) }
+	res.Name, res.Map, res.Game = str("hostname"), str("map"), str("description")
+	players, hasPlayers := s.count("players")
+	if bots, ok := s.count("bots"); ok {
+		res.Bots = protocols.Known(bots)
+		players = max(players-bots, 0)
+	}
+	if hasPlayers {
+		res.Players = protocols.Known(players)
+	}
+	if m, ok := s.count("max"); ok {
+		res.MaxPlayers = protocols.Known(m)
+	}
+	switch v, _ := s.get("password"); v {
+	case "0":
+		res.Password = protocols.FlagFalse
+	case "1":
+		res.Password = protocols.FlagTrue
+	}
+	res.Info = make([]protocols.KV, 0, len(s.KV)+1)
+	for _, kv := range s.KV {
+		res.Info = append(res.Info, protocols.KV{Key: wire.UTF8([]byte(kv.Key)), Value: wire.UTF8([]byte(kv.Value))})
+	}
+	if s.Truncated {
+		res.Info = append(res.Info, protocols.KV{Key: "truncated", Value: "true"})
+	}
+	return res
+}
+
+// count parses a non-negative decimal value of at most 9 digits.
+func (s *InfoString) count(key string) (int64, bool) {
+	v, ok := s.get(key)
+	if !ok || v == "" || len(v) > 9 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range []byte(v) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// reply is a decoded answer to one of the info queries: exactly one field is set.
+type reply struct {
+	a2s *a2s.Info   // 0x49 or 0x6D (A2S_INFO, "details")
+	c   *Info       // 'C' ("info")
+	is  *InfoString // "infostring"
+}
+
+// isInfoReply tells whether a complete message answers an info query (or is an
+// A2S challenge to one).
+func isInfoReply(msg []byte) bool {
+	if len(msg) < 5 {
+		return false
+	}
+	switch msg[4] {
+	case a2s.TypeInfo, a2s.TypeInfoDetailed, TypeInfo, typeChallenge:
+		return true
+	}
+	return bytes.HasPrefix(msg[4:], []byte(infoStringTag))
+}
+
+// DecodeReply decodes any reply to an info query: 0x49 or 0x6D (A2S_INFO or the
+// text query "details", decoded by package a2s), 'C' ("info") or
+// infostringresponse ("infostring"), and maps it onto the exporter's Result.
+func DecodeReply(msg []byte) (*protocols.Result, error) {
+	r, err := decodeReply(msg)
+	if err != nil {
+		return nil, err
+	}
+	return r.result(), nil
+}
+
+func decodeReply(msg []byte) (reply, error) {
+	if len(msg) < 5 {
+		return reply{}, fmt.Errorf("%w: reply of %d bytes", protocols.ErrTruncated, len(msg))
+	}
+	var (
+		r   reply
+		err error
+	)
+	switch {
+	case msg[4] == a2s.TypeInfo || msg[4] == a2s.TypeInfoDetailed:
+		r.a2s, err = a2s.DecodeInfo(msg)
+	case msg[4] == TypeInfo:
+		r.c, err = DecodeInfo(msg)
+	case bytes.HasPrefix(msg[4:], []byte(infoStringTag)):
+		r.is, err = DecodeInfoString(msg)
+	default:
+		err = fmt.Errorf("%w: type 0x%02x at offset 4 answers no info query", protocols.ErrMalformed, msg[4])
+	}
+	return r, err
+}
+
+func (r reply) result() *protocols.Result {
+	var res *protocols.Result
+	switch {
+	case r.a2s != nil:
+		res = r.a2s.Result()
+		// HLTV's spectator longs are signed on the wire: a negative one is no count.
+		for _, c := range []*protocols.Count{&res.Players, &res.MaxPlayers} {
+			c.Value = max(c.Value, 0)
+		}
+	case r.c != nil:
+		res = r.c.Result()
+	default:
+		res = r.is.Result()
+	}
+	return res
+}
+
+// hltvEmpty tells whether the reply comes from an HLTV proxy with nobody on it: the
+// proxy then sends no players reply at all (spec §3.4), so none is awaited.
+func (r reply) hltvEmpty() bool {
+	in := r.a2s
+	return in != nil && in.ServerType|0x20 == 'p' && in.Players == 0 && (!in.HasHLTVCounts || in.Spectators <= 0)
+}
+
+// withDetailed adds to res.Info the keys of a 0x6D reply that the 0x49 reply it
+// accompanied lacks (address, the mod block), so a server that sends both keeps
+// its mod info in the debug output.
+func withDetailed(res *protocols.Result, detailed *a2s.Info) {
+	have := make(map[string]bool, len(res.Info))
+	for _, kv := range res.Info {
+		have[kv.Key] = true
+	}
+	for _, kv := range detailed.KV() {
+		if !have[kv.Key] {
+			res.Info = append(res.Info, kv)
+		}
+	}
+}
+
+// decodeChallenge returns the 4 challenge bytes of an S2C_CHALLENGE reply.
+func decodeChallenge(msg []byte) ([]byte, error) {
+	if len(msg) < 9 {
+		return nil, fmt.Errorf("%w: S2C_CHALLENGE of %d bytes, want 9", protocols.ErrTruncated, len(msg))
+	}
+	return msg[5:9], nil
+}
+
+// DecodePlayers decodes the S2A_PLAYER (0x44) reply to A2S_PLAYER or to the text
+// query "players" with package a2s. An empty datagram is an empty list: the HLTV
+// proxy sends one when nobody is connected (spec §3.4).
+func DecodePlayers(msg []byte) ([]protocols.Player, error) {
+	if len(msg) == 0 {
+		return []protocols.Player{}, nil
+	}
+	p, err := a2s.DecodePlayers(msg, false)
+	if err != nil {
+		return nil, err
+	}
+	return p.Result(), nil
+}
+
+// DecodeRules decodes the S2A_RULES (0x45) reply to A2S_RULES or to the text query
+// "rules" with package a2s.
+func DecodeRules(msg []byte) ([]protocols.KV, error) {
+	r, err := a2s.DecodeRules(msg)
+	if err != nil {
+		return nil, err
+	}
+	return r.Result(), nil
+}

@@ -1,0 +1,275 @@
+package goldsrc
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+)
+
+// Own vectors from the spec (testdata/); the real captures are in fixtures_test.go.
+
+var unknown = protocols.Count{}
+
+func TestDecodeReply(t *testing.T) {
+	for _, tt := range []struct {
+		file                string
+		name, mapName, game string
+		players, maxP, bots protocols.Count
+		password            protocols.Flag
+		version             string
+		info                map[string]string // Info keys that must hold these values
+		noInfo              []string          // Info keys that must be absent
+		err                 error
+	}{
+		{file: "info_C.hex", name: "Old WON Server", mapName: "crossfire", game: "Half-Life",
+			players: protocols.Known(5), maxP: protocols.Known(16),
+			info:   map[string]string{"address": "127.0.0.1:27015", "folder": "valve", "protocol": "46", "players": "5"},
+			noInfo: []string{"spectators", "trailing_bytes"}},
+		{file: "info_C_hltv_longs.hex", name: "Big Relay", mapName: "de_dust2", game: "Counter-Strike",
+			players: protocols.Known(300), maxP: protocols.Known(500),
+			info: map[string]string{"players": "255", "spectators": "300", "spectator_slots": "500"}},
+		{file: "info_C_trailing.hex", name: "Name", mapName: "map1", game: "Team Fortress",
+			players: protocols.Known(2), maxP: protocols.Known(8),
+			info: map[string]string{"trailing_bytes": "3"}, noInfo: []string{"spectators"}},
+		{file: "info_C_latin1.hex", name: "Café Serveur", mapName: "de_aztec", game: "Counter-Strike",
+			players: protocols.Known(0), maxP: protocols.Known(32)},
+		{file: "info_C_cut.hex", err: protocols.ErrTruncated},
+		{file: "info_C_no_protocol.hex", err: protocols.ErrTruncated},
+		{file: "info_C_bad_header.hex", err: protocols.ErrMalformed},
+
+		{file: "infostring.hex", name: "My CS Server", mapName: "de_dust2", game: "Counter-Strike",
+			players: protocols.Known(5), maxP: protocols.Known(20), bots: protocols.Known(2), password: protocols.FlagTrue,
+			info:   map[string]string{"protocol": "47", "address": "192.168.1.2:27015", "players": "7", "secure": "0", "cldll": "1", "gamedir": "cstrike"},
+			noInfo: []string{"truncated"}},
+		{file: "infostring_quirks.hex", name: "Serveur été", mapName: "c1a0", maxP: protocols.Known(16),
+			players: unknown, info: map[string]string{"truncated": "true", "players": "lots"}, noInfo: []string{"dangling"}},
+		{file: "infostring_no_nul.hex", name: "Cut Server", mapName: "bounce", players: protocols.Known(3), maxP: protocols.Known(8),
+			info: map[string]string{"truncated": "true"}},
+		{file: "infostring_empty.hex", noInfo: []string{"truncated", "hostname"}},
+		{file: "infostring_bad_tag.hex", err: protocols.ErrMalformed},
+
+		{file: "info_m_mod.hex", name: "Sven été", mapName: "svencoop1", game: "Sven Co-op",
+			players: protocols.Known(4), maxP: protocols.Known(16), bots: protocols.Known(2), password: protocols.FlagTrue,
+			info: map[string]string{"address": "192.168.0.10:27015", "protocol": "47", "mod": "1", "mod_link": "http://example.org/",
+				"mod_download_link": "http://example.org/dl", "mod_version": "5", "mod_size": "123456", "mod_type": "1", "mod_dll": "1", "players": "6"}},
+		{file: "info_m_hltv.hex", name: "HLTV relay", mapName: "de_inferno", game: "Counter-Strike",
+			players: protocols.Known(0), maxP: protocols.Known(32), password: protocols.FlagFalse,
+			info: map[string]string{"server_type": "p", "mod": "0", "vac": "0"}, noInfo: []string{"bots"}},
+		{file: "info_m_hltv_longs.hex", name: "HLTV relay", players: protocols.Known(300), maxP: protocols.Known(500),
+			mapName: "de_nuke", game: "Counter-Strike", password: protocols.FlagFalse,
+			info: map[string]string{"spectators": "300", "spectator_slots": "500"}},
+		{file: "info_m_hltv_negative.hex", name: "Broken relay", mapName: "de_nuke", game: "Counter-Strike",
+			players: protocols.Known(0), maxP: protocols.Known(0), password: protocols.FlagFalse,
+			info: map[string]string{"spectators": "-1", "spectator_slots": "-100"}},
+		{file: "info_I_goldsrc.hex", name: "CS 1.6 Server", mapName: "de_dust2", game: "Counter-Strike", version: "1.1.2.7/Stdio",
+			players: protocols.Known(8), maxP: protocols.Known(32), bots: protocols.Known(4), password: protocols.FlagFalse,
+			info: map[string]string{"app_id": "10", "protocol": "48", "game_port": "27015"}},
+		{file: "players_D.hex", err: protocols.ErrMalformed},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			res, err := DecodeReply(readHex(t, tt.file))
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err = %v, want %v", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			eq(t, "name", res.Name, tt.name)
+			eq(t, "map", res.Map, tt.mapName)
+			eq(t, "game", res.Game, tt.game)
+			eq(t, "version", res.Version, tt.version)
+			eq(t, "players", res.Players, tt.players)
+			eq(t, "max", res.MaxPlayers, tt.maxP)
+			eq(t, "bots", res.Bots, tt.bots)
+			eq(t, "password", res.Password, tt.password)
+			for k, want := range tt.info {
+				got, ok := infoValue(res.Info, k)
+				if !ok || got != want {
+					t.Errorf("Info %s = %q (present %v), want %q", k, got, ok, want)
+				}
+			}
+			for _, k := range tt.noInfo {
+				if v, ok := infoValue(res.Info, k); ok {
+					t.Errorf("Info %s = %q, want absent", k, v)
+				}
+			}
+			checkKV(t, res.Info)
+		})
+	}
+}
+
+// checkKV asserts debug key/values are unique and valid UTF-8.
+func checkKV(t *testing.T, kv []protocols.KV) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, x := range kv {
+		if seen[x.Key] {
+			t.Errorf("duplicate Info key %q", x.Key)
+		}
+		seen[x.Key] = true
+		if !validUTF8(x.Key) || !validUTF8(x.Value) {
+			t.Errorf("Info %q=%q is not valid UTF-8", x.Key, x.Value)
+		}
+	}
+}
+
+func TestDecodeInfoFields(t *testing.T) {
+	in, err := DecodeInfo(readHex(t, "info_C_hltv_longs.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Info{Address: "10.0.0.5:27020", Name: "Big Relay", Map: "de_dust2", Folder: "cstrike", Game: "Counter-Strike",
+		Players: 255, MaxPlayers: 255, Protocol: 47, HasHLTVCounts: true, Spectators: 300, SpectatorSlots: 500}
+	if *in != want {
+		t.Errorf("got %+v\nwant %+v", *in, want)
+	}
+	if _, err := DecodeInfo(readHex(t, "info_m_mod.hex")); !errors.Is(err, protocols.ErrMalformed) {
+		t.Errorf("0x6D through DecodeInfo: err = %v, want malformed", err)
+	}
+}
+
+func TestDecodeInfoStringFields(t *testing.T) {
+	s, err := DecodeInfoString(readHex(t, "infostring_quirks.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []protocols.KV{{Key: "hostname", Value: "Serveur \xe9t\xe9"}, {Key: "map", Value: "c1a0"}, {Key: "players", Value: "lots"}, {Key: "max", Value: "16"}}
+	if len(s.KV) != len(want) {
+		t.Fatalf("KV = %q, want %q", s.KV, want)
+	}
+	for i := range want {
+		eq(t, "pair", s.KV[i], want[i])
+	}
+	eq(t, "truncated", s.Truncated, true)
+	// A newline instead of the tag's NUL, and trailing bytes after the string.
+	s, err = DecodeInfoString([]byte("\xFF\xFF\xFF\xFFinfostringresponse\n\\map\\x\x00zz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "pairs", len(s.KV), 1)
+	eq(t, "trailing", s.Trailing, 2)
+	for _, b := range [][]byte{nil, []byte("\xFF\xFF\xFF\xFF"), []byte("\xFF\xFF\xFF\xFFinfostring")} {
+		if _, err := DecodeInfoString(b); !errors.Is(err, protocols.ErrTruncated) {
+			t.Errorf("%q: err = %v, want truncated", b, err)
+		}
+	}
+	// Over MaxInfoKeys pairs: capped and flagged.
+	big := []byte("\xFF\xFF\xFF\xFFinfostringresponse\x00")
+	for i := range MaxInfoKeys + 10 {
+		big = append(big, []byte("\\k"+string(rune('a'+i%26))+string(rune('a'+i/26))+"\\v")...)
+	}
+	if s, err = DecodeInfoString(big); err != nil || len(s.KV) != MaxInfoKeys || !s.Truncated {
+		t.Errorf("big infostring: %d pairs, truncated %v, err %v", len(s.KV), s.Truncated, err)
+	}
+}
+
+func TestDecodePlayers(t *testing.T) {
+	pl, err := DecodePlayers(readHex(t, "players_D.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []protocols.Player{
+		{Name: "Gordon", Score: protocols.Known(12), Duration: 100, DurationKnown: true},
+		{Name: "Jörg", Score: protocols.Known(-2), Duration: 10, DurationKnown: true},
+		{Name: "", Score: protocols.Known(0), Duration: 1, DurationKnown: true},
+	}
+	if len(pl) != len(want) {
+		t.Fatalf("%d players, want %d", len(pl), len(want))
+	}
+	for i := range want {
+		eq(t, "player", pl[i], want[i])
+	}
+	for file, n := range map[string]int{"players_empty.hex": 0, "players_count_lies.hex": 1} {
+		pl, err := DecodePlayers(readHex(t, file))
+		if err != nil || len(pl) != n {
+			t.Errorf("%s: %d players, err %v; want %d", file, len(pl), err, n)
+		}
+	}
+	// HLTV with nobody on it sends an empty datagram.
+	if pl, err := DecodePlayers(nil); err != nil || pl == nil || len(pl) != 0 {
+		t.Errorf("empty datagram: %v, %v", pl, err)
+	}
+	if _, err := DecodePlayers(readHex(t, "rules_E.hex")); !errors.Is(err, protocols.ErrMalformed) {
+		t.Errorf("rules as players: err = %v", err)
+	}
+}
+
+func TestDecodeRules(t *testing.T) {
+	rl, err := DecodeRules(readHex(t, "rules_E.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []protocols.KV{{Key: "mp_timelimit", Value: "30"}, {Key: "sv_password", Value: "1"}, {Key: "hostname_note", Value: "café"}, {Key: "mp_friendlyfire", Value: "0"}}
+	if len(rl) != len(want) {
+		t.Fatalf("rules %q", rl)
+	}
+	for i := range want {
+		eq(t, "rule", rl[i], want[i])
+	}
+}
+
+// TestSplitVectors reassembles the own GoldSrc-layout split vectors in order,
+// backwards and duplicated, and with a fragment missing.
+func TestSplitVectors(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		check func(t *testing.T, msg []byte)
+	}{
+		{"rules_split", func(t *testing.T, msg []byte) {
+			rl, err := DecodeRules(msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []protocols.KV{{Key: "sv_gravity", Value: "800"}, {Key: "mp_fraglimit", Value: "50"}, {Key: "coop", Value: "1"}}
+			if len(rl) != len(want) {
+				t.Fatalf("rules %q", rl)
+			}
+			for i := range want {
+				eq(t, "rule", rl[i], want[i])
+			}
+		}},
+		{"players_split", func(t *testing.T, msg []byte) {
+			pl, err := DecodePlayers(msg)
+			if err != nil || len(pl) != 2 || pl[0].Name != "Barney" || pl[1].Name != "Otis" || pl[0].Score != protocols.Known(4) {
+				t.Fatalf("players %+v, err %v", pl, err)
+			}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			frags := readFrags(t, tt.name)
+			orders := [][]int{{}, {}}
+			for i := range frags {
+				orders[0] = append(orders[0], i)
+				orders[1] = append([]int{i, i}, orders[1]...)
+			}
+			for _, order := range orders {
+				var asm a2s.Assembler
+				var msg []byte
+				for _, i := range order {
+					m, done, err := asm.Add(frags[i])
+					if err != nil {
+						t.Fatal(err)
+					}
+					if done && msg == nil {
+						msg = m
+					}
+				}
+				if msg == nil {
+					t.Fatalf("order %v: not reassembled", order)
+				}
+				tt.check(t, msg)
+			}
+			var asm a2s.Assembler
+			for _, f := range frags[1:] {
+				if _, done, err := asm.Add(f); done || err != nil {
+					t.Fatalf("fragment 0 missing: done %v err %v", done, err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,384 @@
+package goldsrc
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// The real captures of shared/fixtures/goldsrc, read in place and decoded through
+// this package; every .expected.json value is compared field by field.
+
+// fixture is one .expected.json with its datagrams in arrival order.
+type fixture struct {
+	name      string
+	json      map[string]any
+	datagrams [][]byte
+}
+
+func loadFixtures(t testing.TB) []fixture {
+	t.Helper()
+	dir := prototest.FixtureDir(t, "goldsrc")
+	names, err := filepath.Glob(filepath.Join(dir, "*.expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(names)
+	var out []fixture
+	for _, n := range names {
+		src, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := fixture{name: strings.TrimSuffix(filepath.Base(n), ".expected.json")}
+		if err := json.Unmarshal(src, &f.json); err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		var files []string
+		if one, ok := f.json["fixture"].(string); ok {
+			files = []string{one}
+		} else {
+			for _, x := range f.json["fixtures_in_arrival_order"].([]any) {
+				files = append(files, x.(string))
+			}
+		}
+		for _, fn := range files {
+			b, err := os.ReadFile(filepath.Join(dir, fn))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.datagrams = append(f.datagrams, b)
+		}
+		out = append(out, f)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no fixtures in %s", dir)
+	}
+	return out
+}
+
+func TestFixtures(t *testing.T) {
+	fs := loadFixtures(t)
+	files := 0
+	for _, f := range fs {
+		files += len(f.datagrams) + 1
+		t.Run(f.name, func(t *testing.T) {
+			msg := f.datagrams[0]
+			if _, split := f.json["fragments"]; split {
+				msg = reassembleFixture(t, f)
+			}
+			dec := f.json["decoded"].(map[string]any)
+			c := checker{t, dec}
+			switch dec["type"] {
+			case "S2A_INFO_SRC", "S2A_INFO_DETAILED (obsolete GoldSrc)":
+				checkInfoFixture(t, c, msg)
+			case "S2A_PLAYER":
+				checkPlayersFixture(t, c, msg)
+			case "S2A_RULES":
+				checkRulesFixture(t, c, msg)
+			default:
+				t.Fatalf("fixture type %v not handled", dec["type"])
+			}
+		})
+	}
+	// Every file of the folder is covered (35 at the time of writing).
+	all, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "goldsrc"), "*"))
+	if files != len(all) {
+		t.Errorf("tests cover %d files, the folder holds %d", files, len(all))
+	}
+}
+
+func checkInfoFixture(t *testing.T, c checker, msg []byte) {
+	t.Helper()
+	res, err := DecodeReply(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "name", res.Name, wire.UTF8([]byte(c.bytes("name"))))
+	eq(t, "map", res.Map, wire.UTF8([]byte(c.bytes("map"))))
+	eq(t, "game", res.Game, wire.UTF8([]byte(c.bytes("game"))))
+	// Every raw field is in the debug key/values, under the fixture's key name.
+	for _, k := range []string{"address", "folder", "protocol", "players", "max_players", "bots", "server_type",
+		"environment", "visibility", "vac", "mod", "version", "app_id", "edf", "game_port", "steam_id", "game_id"} {
+		want, ok := c.want[k]
+		if !ok {
+			continue
+		}
+		got, have := infoValue(res.Info, k)
+		if want == nil {
+			if have {
+				t.Errorf("Info %s = %q, fixture says absent", k, got)
+			}
+			continue
+		}
+		if w := c.text(k); !have || got != w {
+			t.Errorf("Info %s = %q (present %v), want %q", k, got, have, w)
+		}
+	}
+	if m, ok := c.want["mod_info"].(map[string]any); ok {
+		mc := checker{t, m}
+		for k, key := range map[string]string{"link": "mod_link", "download_link": "mod_download_link",
+			"version": "mod_version", "size": "mod_size", "type": "mod_type", "dll": "mod_dll"} {
+			if got, _ := infoValue(res.Info, key); got != mc.text(k) {
+				t.Errorf("Info %s = %q, want %q", key, got, mc.text(k))
+			}
+		}
+	}
+	if v, ok := infoValue(res.Info, "trailing_bytes"); ok || c.int("trailing_bytes") != 0 {
+		t.Errorf("trailing bytes %q, fixture %d", v, c.int("trailing_bytes"))
+	}
+	// The Result mapping: humans = players - bots, as package a2s.
+	players := c.int("players")
+	if c.want["bots"] != nil {
+		players -= c.int("bots")
+		eq(t, "bots", res.Bots, protocols.Known(c.int("bots")))
+	} else {
+		eq(t, "bots", res.Bots, protocols.Count{})
+	}
+	eq(t, "players", res.Players, protocols.Known(players))
+	eq(t, "max", res.MaxPlayers, protocols.Known(c.int("max_players")))
+	eq(t, "password", res.Password, protocols.FlagOf(c.int("visibility") != 0))
+	if _, ok := c.want["version"]; ok {
+		eq(t, "version", res.Version, c.text("version"))
+	}
+	checkKV(t, res.Info)
+}
+
+func checkPlayersFixture(t *testing.T, c checker, msg []byte) {
+	t.Helper()
+	pl, err := DecodePlayers(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := c.want["players"].([]any)
+	eq(t, "count", c.int("count"), int64(len(want)))
+	if len(pl) != len(want) {
+		t.Fatalf("%d players, want %d", len(pl), len(want))
+	}
+	for i, w := range want {
+		pc := checker{t, w.(map[string]any)}
+		eq(t, fmt.Sprintf("player %d name", i), pl[i].Name, wire.UTF8([]byte(pc.bytes("name"))))
+		eq(t, fmt.Sprintf("player %d score", i), pl[i].Score, protocols.Known(pc.int("score")))
+		eq(t, fmt.Sprintf("player %d duration", i), pl[i].Duration, pc.want["duration"].(float64))
+		eq(t, fmt.Sprintf("player %d duration known", i), pl[i].DurationKnown, true)
+	}
+}
+
+func checkRulesFixture(t *testing.T, c checker, msg []byte) {
+	t.Helper()
+	rl, err := DecodeRules(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := c.want["rules"].([]any)
+	eq(t, "parsed rule count", int64(len(rl)), c.int("parsed_rule_count"))
+	if len(rl) != len(want) {
+		t.Fatalf("%d rules, want %d", len(rl), len(want))
+	}
+	if tr, _ := c.want["truncated"].(bool); tr {
+		t.Errorf("fixture says truncated")
+	}
+	for i, w := range want {
+		pair := w.([]any)
+		k, v := wire.UTF8([]byte(jsonBytes(t, pair[0]))), wire.UTF8([]byte(jsonBytes(t, pair[1])))
+		if rl[i].Key != k || rl[i].Value != v {
+			t.Errorf("rule %d = %q=%q, want %q=%q", i, rl[i].Key, rl[i].Value, k, v)
+		}
+	}
+}
+
+// reassembleFixture checks each GoldSrc split header against the JSON, then
+// reassembles the set in arrival order, backwards with duplicates, and with one
+// fragment missing (never complete).
+func reassembleFixture(t *testing.T, f fixture) []byte {
+	t.Helper()
+	if l := f.json["split_layout"]; l != "goldsrc" {
+		t.Fatalf("split_layout %v in the goldsrc folder", l)
+	}
+	frags := f.json["fragments"].([]any)
+	for i, d := range f.datagrams {
+		fc := checker{t, frags[i].(map[string]any)}
+		eq(t, "id", int64(binary.LittleEndian.Uint32(d[4:])), fc.int("id"))
+		eq(t, "total", int64(d[8]&0x0F), fc.int("total"))
+		eq(t, "number", int64(d[8]>>4), fc.int("number"))
+		eq(t, "payload length", int64(len(d)-9), fc.int("payload_length"))
+	}
+	add := func(asm *a2s.Assembler, order []int) []byte {
+		var msg []byte
+		for _, i := range order {
+			m, done, err := asm.Add(f.datagrams[i])
+			if err != nil {
+				t.Fatalf("fragment %d: %v", i, err)
+			}
+			if done && msg == nil {
+				msg = m
+			}
+		}
+		return msg
+	}
+	var fwd, back []int
+	for i := range f.datagrams {
+		fwd = append(fwd, i)
+		back = append([]int{i, i}, back...)
+	}
+	msg := add(&a2s.Assembler{}, fwd)
+	eq(t, "reassembled length", int64(len(msg)), checker{t, f.json}.int("reassembled_length"))
+	if got := add(&a2s.Assembler{Layout: a2s.LayoutGoldSrc}, back); string(got) != string(msg) {
+		t.Fatal("backwards, duplicated fragments give another message")
+	}
+	if got := add(&a2s.Assembler{}, fwd[1:]); got != nil {
+		t.Fatal("complete without fragment 0")
+	}
+	return msg
+}
+
+// checker reads a fixture's JSON values.
+type checker struct {
+	t    *testing.T
+	want map[string]any
+}
+
+func (c checker) int(key string) int64 {
+	c.t.Helper()
+	switch x := c.want[key].(type) {
+	case float64:
+		return int64(x)
+	case string: // 64-bit values are decimal strings
+		var n uint64
+		if _, err := fmt.Sscan(x, &n); err != nil {
+			c.t.Fatal(err)
+		}
+		return int64(n)
+	}
+	c.t.Fatalf("%s: unexpected JSON number %#v", key, c.want[key])
+	return 0
+}
+
+// bytes returns the exact bytes of a fixture string.
+func (c checker) bytes(key string) string { c.t.Helper(); return jsonBytes(c.t, c.want[key]) }
+
+// text returns a fixture value as the debug output writes it: numbers in decimal,
+// strings as valid UTF-8.
+func (c checker) text(key string) string {
+	c.t.Helper()
+	switch x := c.want[key].(type) {
+	case float64:
+		return fmt.Sprint(int64(x))
+	case string:
+		return x
+	}
+	return wire.UTF8([]byte(c.bytes(key)))
+}
+
+// jsonBytes decodes a fixture string: plain JSON strings are UTF-8, others come
+// as {"hex": ..., "latin1": ...}.
+func jsonBytes(t testing.TB, v any) string {
+	t.Helper()
+	switch x := v.(type) {
+	case string:
+		return x
+	case map[string]any:
+		b, err := hex.DecodeString(x["hex"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	t.Fatalf("unexpected JSON string value %#v", v)
+	return ""
+}
+
+// TestQueryFixtures serves the real captures from a fake server: the Querier gets
+// the same values as the decoders (0x6D + 0x49 pairs, 1-based player indexes,
+// GoldSrc-split rules sent out of order).
+func TestQueryFixtures(t *testing.T) {
+	t.Parallel()
+	dir := prototest.FixtureDir(t, "goldsrc")
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tt := range []struct {
+		server string
+		info   []string // A2S_INFO answer, in order
+		rules  []string
+		nrules int
+	}{
+		{"cs16_renegade", []string{"goldsrc_info_m_cs16_renegade.bin", "goldsrc_info_I_cs16_renegade.bin"},
+			[]string{"goldsrc_rules_cs16_renegade_split.frag1.bin", "goldsrc_rules_cs16_renegade_split.frag0.bin"}, 95},
+		{"hl1_bloodygame", []string{"goldsrc_info_I_hl1_bloodygame.bin", "goldsrc_info_m_hl1_bloodygame.bin"},
+			[]string{"goldsrc_rules_hl1_bloodygame.bin"}, 61},
+		{"cscz", []string{"goldsrc_info_I_cscz.bin"},
+			[]string{"goldsrc_rules_cscz_split.frag1.bin", "goldsrc_rules_cscz_split.frag0.bin", "goldsrc_rules_cscz_split.frag1.bin"}, 125},
+	} {
+		t.Run(tt.server, func(t *testing.T) {
+			f := &fake{players: one(read("goldsrc_player_" + tt.server + ".bin"))}
+			for _, n := range tt.info {
+				f.a2sInfo = append(f.a2sInfo, read(n))
+			}
+			for _, n := range tt.rules {
+				f.rules = append(f.rules, read(n))
+			}
+			// The expected values come from the decoders, checked against the JSON above.
+			want, err := DecodeReply(read(tt.info[len(tt.info)-1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in, _ := DecodeReply(read(tt.info[0])); in.Version != "" {
+				want = in // the 0x49 wins whichever order it comes in
+			}
+			wantPl, err := DecodePlayers(f.players[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, _, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, answerDeadline)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eq(t, "name", res.Name, want.Name)
+			eq(t, "map", res.Map, want.Map)
+			eq(t, "version", res.Version, want.Version)
+			eq(t, "players", res.Players, want.Players)
+			eq(t, "max", res.MaxPlayers, want.MaxPlayers)
+			eq(t, "player list", len(res.PlayerList), len(wantPl))
+			for i := range wantPl {
+				eq(t, "player", res.PlayerList[i], wantPl[i])
+			}
+			eq(t, "rules", len(res.Rules), tt.nrules)
+			eq(t, "phase errors", len(res.PhaseErrors), 0)
+			checkKV(t, res.Info)
+			// A 0x6D followed by a 0x49 leaves its own keys (address, mod) in Info.
+			if _, ok := infoValue(res.Info, "address"); ok != isDetailed(read(tt.info[0])) {
+				t.Errorf("0x6D address in Info: %v", ok)
+			}
+		})
+	}
+
+	// The HLTV proxy's 0x6D, as an answer to the text query "details".
+	f := &fake{details: one(read("goldsrc_info_m_hltv_proxy.bin"))}
+	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, textDeadline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "HLTV name", res.Name, "Castle Mortimus:0")
+	eq(t, "HLTV players", res.Players, protocols.Known(0))
+	if res.PlayerList == nil || len(res.PhaseErrors) != 0 {
+		t.Errorf("HLTV players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
+	}
+}
+
+func isDetailed(b []byte) bool { return len(b) > 4 && b[4] == 0x6D }

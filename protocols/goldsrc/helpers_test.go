@@ -1,0 +1,179 @@
+package goldsrc
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// readHex reads an annotated hex vector from testdata/: '#' starts a comment,
+// "text" is literal bytes, anything else is hex byte pairs.
+func readHex(t testing.TB, name string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := parseHex(string(src))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return b
+}
+
+func parseHex(src string) ([]byte, error) {
+	var out []byte
+	for n, line := range strings.Split(src, "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		for line = strings.TrimSpace(line); line != ""; line = strings.TrimSpace(line) {
+			if line[0] == '"' {
+				end := strings.IndexByte(line[1:], '"')
+				if end < 0 {
+					return nil, fmt.Errorf("line %d: unterminated string", n+1)
+				}
+				out = append(out, line[1:end+1]...)
+				line = line[end+2:]
+				continue
+			}
+			word, rest, _ := strings.Cut(line, " ")
+			b, err := hex.DecodeString(word)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %v", n+1, err)
+			}
+			out = append(out, b...)
+			line = rest
+		}
+	}
+	return out, nil
+}
+
+// readFrags reads testdata/<name>.frag0.hex, frag1, ... in order.
+func readFrags(t testing.TB, name string) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for i := 0; ; i++ {
+		f := fmt.Sprintf("%s.frag%d.hex", name, i)
+		if _, err := os.Stat(filepath.Join("testdata", f)); err != nil {
+			break
+		}
+		out = append(out, readHex(t, f))
+	}
+	if len(out) == 0 {
+		t.Fatalf("no fragments for %s", name)
+	}
+	return out
+}
+
+// testdataFiles lists testdata/*.hex (fragments included), for the fuzz seeds.
+func testdataFiles(t testing.TB) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join("testdata", "*.hex"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no test vectors: %v", err)
+	}
+	for i, n := range names {
+		names[i] = filepath.Base(n)
+	}
+	return names
+}
+
+// query runs the Querier against addr with a deadline d.
+func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := NewQuerier(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	tr := wire.NewTrace()
+	res, err := q.Query(ctx, addr, tr)
+	return res, tr, err
+}
+
+func eq[T comparable](t testing.TB, what string, got, want T) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// infoValue returns the value of key in kv and whether it is there.
+func infoValue(kv []protocols.KV, key string) (string, bool) {
+	for _, x := range kv {
+		if x.Key == key {
+			return x.Value, true
+		}
+	}
+	return "", false
+}
+
+func validUTF8(s string) bool { return utf8.ValidString(s) }
+
+// Deadlines of the round-trip tests. The info fallback sends "details" after half
+// the deadline and "info"/"infostring" after 3/4 and 7/8 of it, so a test that needs
+// a later query gets a longer deadline (the fake's answer then has room even on a
+// loaded machine); tests where the server answers at once cost nothing extra.
+const (
+	silentDeadline = 300 * time.Millisecond  // the query must fail
+	textDeadline   = time.Second             // answered by "details"
+	lateDeadline   = 1600 * time.Millisecond // answered by "info" or "infostring"
+	answerDeadline = 3 * time.Second         // answered at once
+	// slack bounds how long after its deadline a failing query may return: it only
+	// catches hangs, not timings.
+	slack = 2 * time.Second
+)
+
+// outcome is what one query returned, and how long it took.
+type outcome struct {
+	res  *protocols.Result
+	tr   *wire.Trace
+	err  error
+	took time.Duration
+}
+
+// job is one query of a batch.
+type job struct {
+	addr netip.AddrPort
+	s    protocols.Settings
+	d    time.Duration
+}
+
+// queryAll runs the jobs at once (a Querier is safe for concurrent use), so tests
+// that wait for the fallback steps do not add up their waits.
+func queryAll(jobs []job) []outcome {
+	out := make([]outcome, len(jobs))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			q, err := NewQuerier(j.s)
+			if err != nil {
+				out[i] = outcome{err: err}
+				return
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), j.d)
+			defer cancel()
+			tr := wire.NewTrace()
+			res, err := q.Query(ctx, j.addr, tr)
+			out[i] = outcome{res: res, tr: tr, err: err, took: time.Since(start)}
+		}()
+	}
+	wg.Wait()
+	return out
+}

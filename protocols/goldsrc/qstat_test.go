@@ -1,0 +1,102 @@
+package goldsrc
+
+import (
+	"encoding/json"
+	"os/exec"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// TestQstat queries the same fake server with quakestat and with the Querier.
+// quakestat -hls sends the text words "details", "players" and "rules" (checked by
+// hand on a listening socket); -hlqs sends "infostring". Its numplayers is the wire
+// count, bots included; Result.Players excludes them, so Result.Bots is added back.
+func TestQstat(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, flag string
+		srv        *fake
+		full       bool // also compare players and rules (-P -R)
+	}{
+		{"WON server, text words only", "-hls", &fake{details: one(readHex(t, "info_m_plain.hex")),
+			textPlayers: one(readHex(t, "players_D.hex")), textRules: readFrags(t, "rules_split")}, true},
+		{"HLDS answering A2S and details", "-hls", &fake{a2sInfo: one(readHex(t, "info_m_plain.hex")), details: one(readHex(t, "info_m_plain.hex")),
+			players: one(readHex(t, "players_D.hex")), rules: readFrags(t, "rules_split"),
+			textPlayers: one(readHex(t, "players_D.hex")), textRules: readFrags(t, "rules_split")}, true},
+		{"HLTV proxy, 0x6D without bots", "-hls", &fake{details: one(readHex(t, "info_m_hltv.hex"))}, false},
+		{"infostring", "-hlqs", &fake{infoString: one(readHex(t, "infostring.hex"))}, false},
+	}
+	if _, err := exec.LookPath("quakestat"); err != nil {
+		t.Skip("quakestat (Debian package qstat) is not installed: skipping the qstat cross-check")
+	}
+	jobs := make([]job, len(cases))
+	for i, c := range cases {
+		jobs[i] = job{c.srv.start(t), protocols.Settings{Players: c.full, Rules: c.full}, textDeadline}
+		if c.flag == "-hlqs" {
+			jobs[i].d = lateDeadline
+		}
+	}
+	outs := queryAll(jobs)
+	for i, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			qs := prototest.QstatJSON(t, tt.flag, jobs[i].addr)
+			if qs.Status != "online" {
+				t.Fatalf("qstat status %q", qs.Status)
+			}
+			res, err := outs[i].res, outs[i].err
+			if err != nil {
+				t.Fatal(err)
+			}
+			eq(t, "name", res.Name, qs.Name)
+			eq(t, "map", res.Map, qs.Map)
+			eq(t, "players incl. bots", res.Players.Value+res.Bots.Value, int64(qs.NumPlayers))
+			eq(t, "max", res.MaxPlayers.Value, int64(qs.MaxPlayers))
+			if tt.full {
+				comparePlayersRules(t, jobs[i].addr.String(), res)
+			}
+		})
+	}
+}
+
+// comparePlayersRules compares the player list and the server's own rules with
+// quakestat -P -R (which adds rules of its own, such as gamedir, from the info reply).
+func comparePlayersRules(t *testing.T, addr string, res *protocols.Result) {
+	t.Helper()
+	out := prototest.Qstat(t, "-json", "-timeout", "5", "-P", "-R", "-hls", addr)
+	var recs []struct {
+		Rules   map[string]string `json:"rules"`
+		Players []struct {
+			Name  string `json:"name"`
+			Score int64  `json:"score"`
+		} `json:"players"`
+	}
+	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
+		t.Fatalf("quakestat output %q: %v", out, err)
+	}
+	qs := recs[0]
+	if len(qs.Players) != len(res.PlayerList) {
+		t.Fatalf("qstat %d players, Querier %d", len(qs.Players), len(res.PlayerList))
+	}
+	for i, p := range qs.Players {
+		eq(t, "score", res.PlayerList[i].Score.Value, p.Score)
+		if ascii(res.PlayerList[i].Name) { // qstat mangles non-ASCII bytes
+			eq(t, "player name", res.PlayerList[i].Name, p.Name)
+		}
+	}
+	for _, r := range res.Rules {
+		if ascii(r.Value) {
+			eq(t, "rule "+r.Key, r.Value, qs.Rules[r.Key])
+		}
+	}
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,248 @@
+package goldsrc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// Requests (goldsrc.md §2, a2s.md §3), built once; nothing writes to them, so the
+// trace may keep them by reference.
+var (
+	a2sInfoRequest    = []byte("\xFF\xFF\xFF\xFFTSource Engine Query\x00")
+	a2sPlayersRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55, 0xFF, 0xFF, 0xFF, 0xFF} // challenge -1 asks for one
+	a2sRulesRequest   = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 0xFF, 0xFF, 0xFF, 0xFF}
+	detailsRequest    = []byte("\xFF\xFF\xFF\xFFdetails\x00")
+	infoRequest       = []byte("\xFF\xFF\xFF\xFFinfo\x00")
+	infoStringRequest = []byte("\xFF\xFF\xFF\xFFinfostring\x00")
+	playersRequest    = []byte("\xFF\xFF\xFF\xFFplayers\x00")
+	rulesRequest      = []byte("\xFF\xFF\xFF\xFFrules\x00")
+)
+
+// infoStages is the info query strategy. A2S_INFO goes first: Steam-era HLDS and
+// HLTV answer it and ReHLDS no longer answers the text words (spec "status today").
+// Each stage but the last gets half of the time left, then the next query is sent;
+// every stage accepts an answer to any earlier query too, so a slow server is not
+// penalised, and the last stage ends at the probe's deadline: the sequence never
+// runs past it.
+var infoStages = []struct {
+	req  []byte
+	text bool
+}{
+	{a2sInfoRequest, false},
+	{detailsRequest, true},
+	{infoRequest, true},
+	{infoStringRequest, true},
+}
+
+const (
+	// maxChallenges bounds the S2C_CHALLENGE answers one request may get.
+	maxChallenges = 5
+	// maxIgnored bounds datagrams skipped while a split reply is being collected.
+	maxIgnored = 32
+	// detailedGrace is how long to wait, after a 0x6D, for the 0x49 some HLDS builds
+	// send right behind it for the same A2S_INFO (a2s.md §5).
+	detailedGrace = 50 * time.Millisecond
+)
+
+// dialect says how the players and rules of a server are asked for.
+type dialect uint8
+
+const (
+	dialectA2S  dialect = iota // A2S_PLAYER / A2S_RULES with the challenge flow
+	dialectText                // the text words "players" / "rules"
+	dialectBoth                // unknown (a 0x6D after text words were sent): send both
+)
+
+type querier struct {
+	players, rules bool
+	retries        int
+}
+
+// Query asks for the server's info, then (as configured) its players and rules.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	x := exchanger{conn: conn, tr: tr, retries: q.retries}
+
+	rep, d, err := x.info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := rep.result()
+	if rep.detailed != nil {
+		withDetailed(res, rep.detailed)
+	}
+	if q.players {
+		p := tr.Begin("players")
+		var pl []protocols.Player
+		if rep.hltvEmpty() {
+			tr.Log("HLTV proxy with no spectators: it sends no players reply, none awaited")
+			pl = []protocols.Player{}
+		} else {
+			var msg []byte
+			if msg, err = x.fetch(ctx, d, playersRequest, a2sPlayersRequest, a2s.TypePlayers); err == nil {
+				pl, err = DecodePlayers(msg)
+			}
+		}
+		tr.End(p, err)
+		if err != nil {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+		} else {
+			res.PlayerList = pl
+		}
+	}
+	if q.rules {
+		p := tr.Begin("rules")
+		msg, err := x.fetch(ctx, d, rulesRequest, a2sRulesRequest, a2s.TypeRules)
+		var rl []protocols.KV
+		if err == nil {
+			rl, err = DecodeRules(msg)
+		}
+		tr.End(p, err)
+		if err != nil {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
+		} else {
+			res.Rules = rl
+		}
+	}
+	return res, nil
+}
+
+// infoReply is the answer to the info phase, plus the 0x6D that came with a 0x49.
+type infoReply struct {
+	reply
+	detailed *a2s.Info
+}
+
+// info runs the info stages (see infoStages), following S2C_CHALLENGE answers to
+// A2S_INFO; the first challenge round trip is timed as the "challenge" phase.
+func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
+	pc, pi := x.tr.Begin("challenge"), x.tr.Begin("info")
+	challenged, textSent := false, false
+	var (
+		msg []byte
+		err error
+	)
+	for i, st := range infoStages {
+		sctx, cancel := stageContext(ctx, i == len(infoStages)-1)
+		textSent = textSent || st.text
+		msg, err = x.request(sctx, st.req, isInfoReply, false)
+		for n := 1; err == nil && msg[4] == typeChallenge; n++ {
+			var ch []byte
+			if ch, err = decodeChallenge(msg); err != nil {
+				break
+			}
+			if n > maxChallenges {
+				err = fmt.Errorf("%w: A2S_INFO answered with S2C_CHALLENGE %d times", protocols.ErrChallenge, n)
+				break
+			}
+			if !challenged {
+				challenged = true
+				x.tr.End(pc, nil)
+				pi = x.tr.Begin("info")
+			}
+			msg, err = x.request(sctx, withChallenge(a2sInfoRequest, ch), isInfoReply, false)
+		}
+		cancel()
+		// Only silence moves on to the next query; a refusal or a bad reply ends here.
+		if err == nil || !errors.Is(err, protocols.ErrTimeout) || ctx.Err() != nil {
+			break
+		}
+		x.tr.Logf("no answer to query %d of %d, trying the next one", i+1, len(infoStages))
+	}
+	var rep infoReply
+	if err == nil {
+		rep, err = x.decodeInfo(ctx, msg)
+	}
+	x.tr.End(pi, err)
+	if err != nil {
+		return infoReply{}, 0, err
+	}
+	d := dialectBoth
+	switch {
+	case rep.a2s == nil:
+		d = dialectText // 'C' or infostring answer text words only
+	case rep.a2s.Type == a2s.TypeInfo || !textSent:
+		d = dialectA2S
+	}
+	return rep, d, nil
+}
+
+// stageContext bounds one info stage to half the time left; the last stage (or a
+// probe without deadline) runs on ctx itself.
+func stageContext(ctx context.Context, last bool) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if last || !ok {
+		return ctx, func() {}
+	}
+	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+}
+
+// decodeInfo decodes an info reply; after a 0x6D it waits briefly for the 0x49 that
+// some HLDS builds send behind it, which then wins (it carries the version) as in
+// package a2s, the 0x6D's mod block staying in Info.
+func (x *exchanger) decodeInfo(ctx context.Context, msg []byte) (infoReply, error) {
+	r, err := decodeReply(msg)
+	if msg[4] != a2s.TypeInfoDetailed {
+		return infoReply{reply: r}, err
+	}
+	if src := x.sourceAfterDetailed(ctx); src != nil {
+		if in, serr := a2s.DecodeInfo(src); serr == nil {
+			return infoReply{reply: reply{a2s: in}, detailed: r.a2s}, nil // detailed nil if the 0x6D was bad
+		}
+	}
+	return infoReply{reply: r}, err
+}
+
+// fetch asks for players or rules in the server's dialect. The A2S request carries
+// challenge -1 and follows S2C_CHALLENGE answers; a server that answers at once is
+// accepted too. With dialectBoth the text word is sent once first, then the A2S
+// request, which is the one re-sent on retries, and the first answer wins.
+func (x *exchanger) fetch(ctx context.Context, d dialect, word, base []byte, want byte) ([]byte, error) {
+	match := func(msg []byte) bool {
+		return len(msg) >= 5 && (msg[4] == want || (d != dialectText && msg[4] == typeChallenge))
+	}
+	// Only the players phase accepts an empty datagram (HLTV with nobody on it).
+	empty := want == a2s.TypePlayers
+	if d == dialectText {
+		return x.request(ctx, word, match, empty)
+	}
+	if d == dialectBoth {
+		if err := x.conn.Send(word); err != nil {
+			return nil, err
+		}
+	}
+	req := base
+	for range maxChallenges {
+		msg, err := x.request(ctx, req, match, empty)
+		if err != nil {
+			return nil, err
+		}
+		if len(msg) == 0 || msg[4] != typeChallenge {
+			return msg, nil
+		}
+		ch, err := decodeChallenge(msg)
+		if err != nil {
+			return nil, err
+		}
+		req = withChallenge(base[:5], ch)
+	}
+	return nil, fmt.Errorf("%w: request 0x%02x answered with S2C_CHALLENGE %d times", protocols.ErrChallenge, base[4], maxChallenges)
+}
+
+func withChallenge(base, ch []byte) []byte {
+	out := make([]byte, len(base)+4)
+	copy(out, base)
+	copy(out[len(base):], ch)
+	return out
+}
