@@ -46,8 +46,9 @@ func (in *Info) Result() *protocols.Result {
 	}
 	if in.HasHLTVCounts {
 		// The byte fields saturate on a big relay: the longs are the real numbers.
-		players = int64(in.Spectators)
-		r.MaxPlayers = protocols.Known(int64(in.SpectatorSlots))
+		// They are signed on the wire: a broken relay must not report -1 players.
+		players = max(int64(in.Spectators), 0)
+		r.MaxPlayers = protocols.Known(max(int64(in.SpectatorSlots), 0))
 	}
 	r.Players = protocols.Known(players)
 	if in.Extra&EDFKeywords != 0 && in.FullAppID() == AppIDRust {

@@ -173,14 +173,20 @@ func Fixture(t testing.TB, proto, name string) []byte {
 	return b
 }
 
+// NeedQstat skips the test when quakestat is not installed.
+func NeedQstat(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("quakestat"); err != nil {
+		t.Skip("quakestat (Debian package qstat) is not installed: skipping the qstat cross-check; `make test` installs it as root")
+	}
+}
+
 // Qstat runs the reference client quakestat with args (loopback targets only) and
 // returns its standard output. It skips the test when quakestat is not installed.
 func Qstat(t testing.TB, args ...string) []byte {
 	t.Helper()
-	path, err := exec.LookPath("quakestat")
-	if err != nil {
-		t.Skip("quakestat (Debian package qstat) is not installed: skipping the qstat cross-check; `make test` installs it as root")
-	}
+	NeedQstat(t)
+	path, _ := exec.LookPath("quakestat")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, args...).Output()

@@ -1,0 +1,218 @@
+package gamespy3
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+type expectedFile struct {
+	Source struct {
+		Path string `json:"path"`
+	} `json:"source"`
+	Fixtures []string                  `json:"fixtures"`
+	Expected map[string]map[string]any `json:"expected"`
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+func count(s string) protocols.Count {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return protocols.Count{}
+	}
+	return protocols.Known(n)
+}
+
+func infoValue(res *protocols.Result, key string) (string, bool) {
+	for _, kv := range res.Info {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+// fixtureSets lists the GameQ captures of GameSpy v3 servers (the Minecraft and
+// mcstatus ones belong to package gamespy4).
+func fixtureSets(t testing.TB) map[string]expectedFile {
+	dir := prototest.FixtureDir(t, "gamespy3")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
+	out := map[string]expectedFile{}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
+		if strings.HasPrefix(name, "minecraft_") || strings.HasPrefix(name, "pocketmine_") || strings.HasPrefix(name, "mcstatus_") {
+			continue
+		}
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e expectedFile
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[name] = e
+	}
+	if len(out) == 0 {
+		t.Fatal("no gamespy3 fixtures")
+	}
+	return out
+}
+
+func fixtureData(t testing.TB, e expectedFile) [][]byte {
+	var parts [][]byte
+	for _, name := range e.Fixtures {
+		parts = append(parts, prototest.Fixture(t, "gamespy3", name))
+	}
+	return parts
+}
+
+// TestDecodeFixtures decodes every GameSpy v3 capture (BF2, PR:BF2, Crysis, Crysis
+// Wars, UT3, JC2-MP) and asserts GameQ's decoded values field by field.
+func TestDecodeFixtures(t *testing.T) {
+	for name, e := range fixtureSets(t) {
+		t.Run(name, func(t *testing.T) {
+			var want map[string]any
+			for _, v := range e.Expected {
+				want = v
+			}
+			parts := fixtureData(t, e)
+			jc2 := strings.HasPrefix(name, "jc2mp")
+			var res *protocols.Result
+			var err error
+			if jc2 {
+				res, err = DecodeJC2MP(parts[0])
+			} else {
+				// Reversed, with a duplicate: order must not matter.
+				rev := append([][]byte{parts[0]}, parts...)
+				for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+					rev[i], rev[j] = rev[j], rev[i]
+				}
+				res, err = Decode(rev...)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInfo(t, name, res, want)
+			if jc2 {
+				checkJC2Players(t, res, want)
+			} else {
+				checkPlayers(t, res, want)
+			}
+		})
+	}
+}
+
+func checkInfo(t *testing.T, name string, res *protocols.Result, want map[string]any) {
+	t.Helper()
+	game := str(want, "gamename")
+	if game == "" {
+		game = str(want, "gametype")
+	}
+	version := str(want, "gamever")
+	if version == "" {
+		version = str(want, "version") // JC2-MP
+	}
+	// GameQ adds constants of its own for JC2-MP (mapname "Panau", dedicated) and
+	// renames UT3's settings (p1073741825 → mapname, s32779 → gamemode, ...,
+	// password from a flag): there only the keys sent as such are compared.
+	jc2, ut3 := strings.HasPrefix(name, "jc2mp"), strings.HasPrefix(name, "ut3")
+	mapName := str(want, "mapname")
+	if jc2 {
+		mapName = ""
+	}
+	if res.Name != str(want, "hostname") || res.Map != mapName || res.Version != version || res.Game != game {
+		t.Errorf("name/map/version/game %q %q %q %q, want %q %q %q %q", res.Name, res.Map, res.Version, res.Game,
+			str(want, "hostname"), mapName, version, game)
+	}
+	if res.Players != count(str(want, "numplayers")) || res.MaxPlayers != count(str(want, "maxplayers")) {
+		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, str(want, "numplayers"), str(want, "maxplayers"))
+	}
+	if _, sent := infoValue(res, "password"); sent || !ut3 {
+		if w := parseFlag([]byte(str(want, "password"))); res.Password != w {
+			t.Errorf("password %v, want %v", res.Password, w)
+		}
+	}
+	// Every K/V pair GameQ reports is in Info with the same value.
+	for k, v := range want {
+		s, ok := v.(string)
+		if !ok || strings.HasPrefix(k, "gq_") {
+			continue
+		}
+		got, ok := infoValue(res, k)
+		if (ut3 || jc2) && (!ok || k == "gamemode" || k == "mapname") {
+			continue
+		}
+		if !ok || got != s {
+			t.Errorf("info %s = %q (%v), want %q", k, got, ok, s)
+		}
+	}
+}
+
+func checkPlayers(t *testing.T, res *protocols.Result, want map[string]any) {
+	t.Helper()
+	players, _ := want["players"].([]any)
+	if len(res.PlayerList) != len(players) {
+		t.Fatalf("%d players, want %d", len(res.PlayerList), len(players))
+	}
+	var teams []string
+	if ts, ok := want["teams"].([]any); ok {
+		for _, tm := range ts {
+			teams = append(teams, str(tm.(map[string]any), "team"))
+		}
+	}
+	for i, p := range players {
+		w := p.(map[string]any)
+		g := res.PlayerList[i]
+		score := str(w, "score")
+		if _, ok := w["score"]; !ok {
+			score = str(w, "kills") // Crysis Wars
+		}
+		if g.Name != str(w, "player") || g.Score != count(score) || g.Ping != count(str(w, "ping")) {
+			t.Errorf("player %d = %q %v %v, want %q %q %q", i, g.Name, g.Score, g.Ping, str(w, "player"), score, str(w, "ping"))
+		}
+		team := str(w, "team")
+		if n, err := strconv.Atoi(team); err == nil && n >= 1 && n <= len(teams) {
+			team = teams[n-1] // 1-based into the team table
+		}
+		if g.Team != team {
+			t.Errorf("player %d team %q, want %q", i, g.Team, team)
+		}
+		if g.Bot != (str(w, "AIBot") == "1") {
+			t.Errorf("player %d bot %v, want AIBot %q", i, g.Bot, str(w, "AIBot"))
+		}
+	}
+}
+
+// checkJC2Players compares the JC2-MP list. GameQ reads the player count as one byte
+// after two NULs, so its first name starts with the count's low byte: the decoder
+// reads the u16 count of spec §7 instead.
+func checkJC2Players(t *testing.T, res *protocols.Result, want map[string]any) {
+	t.Helper()
+	players, _ := want["players"].([]any)
+	if len(res.PlayerList) != len(players) {
+		t.Fatalf("%d players, want %d", len(res.PlayerList), len(players))
+	}
+	for i, p := range players {
+		w := p.(map[string]any)
+		g := res.PlayerList[i]
+		name := str(w, "name")
+		if i == 0 && len(name) > 0 && int(name[0]) == len(players) {
+			name = name[1:]
+		}
+		ping, _ := w["ping"].(float64)
+		if g.Name != name || g.Ping != protocols.Known(int64(ping)) {
+			t.Errorf("player %d = %q %v, want %q %v", i, g.Name, g.Ping, name, ping)
+		}
+	}
+}

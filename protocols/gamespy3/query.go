@@ -1,0 +1,265 @@
+package gamespy3
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const (
+	// idleWait bounds the wait for the next packet of a split reply once one came:
+	// a server sends them back to back, so a longer silence is a lost packet, and
+	// the probe reports what it has before its deadline.
+	idleWait = 500 * time.Millisecond
+	// maxDatagrams bounds what one stat request may read, strays included.
+	maxDatagrams = 2 * maxPackets
+)
+
+var (
+	payloadAll   = []byte{0xFF, 0xFF, 0xFF, 0x01} // info+rules, players, teams, split-capable
+	payloadJC2MP = []byte{0xFF, 0xFF, 0xFF, 0x02}
+)
+
+type querier struct {
+	players, rules     bool
+	retries            int
+	noChallenge, jc2mp bool
+}
+
+// Query runs handshake and stat request. Settings.Retries counts whole attempts,
+// each in an even share of the time left: a stat request re-sent with a stale
+// challenge gets no answer (spec §3), so every attempt starts with a fresh handshake
+// and a fresh session id (late packets of an earlier attempt are then ignored).
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.Retries = 0 // see above: the retry unit is handshake + stat
+	var best *assembler // the last partial reply, reported if nothing better comes
+	for attempt := 0; ; attempt++ {
+		actx, cancel := slot(ctx, q.retries-attempt)
+		a, err := q.attempt(actx, conn, tr)
+		cancel()
+		if a != nil {
+			best = a
+		}
+		retry := errors.Is(err, wire.ErrTimeout) || errors.Is(err, errIncomplete)
+		if err == nil || !retry || attempt >= q.retries || ctx.Err() != nil {
+			if best == nil || (err != nil && !retry) {
+				return nil, err
+			}
+			return q.result(best, tr)
+		}
+		tr.Logf("gamespy3: attempt %d failed: %v", attempt+1, err)
+	}
+}
+
+// errIncomplete marks a split reply with packets missing (it also wraps ErrTruncated).
+var errIncomplete = errors.New("split reply incomplete")
+
+// result decodes the packets an attempt collected. A reply with packets missing
+// still counts when its info came through: players and rules then carry the error.
+func (q *querier) result(a *assembler, tr *wire.Trace) (*protocols.Result, error) {
+	if q.jc2mp {
+		res, err := decodeJC2MP(*a.parts[0])
+		if res == nil {
+			return nil, err
+		}
+		if !q.players {
+			res.PlayerList = nil
+		}
+		if !q.rules {
+			res.Rules = nil
+		}
+		if err != nil && q.players {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+		}
+		return res, nil
+	}
+	r, cut, err := a.decode()
+	if err != nil {
+		return nil, err
+	}
+	res := r.result(q.rules)
+	list := r.playerList(res)
+	if r.dropped > 0 {
+		tr.Logf("gamespy3: %d table values past the row or column caps dropped", r.dropped)
+	}
+	if cut == nil {
+		if q.players {
+			res.PlayerList = list
+		}
+		return res, nil
+	}
+	if res.Name == "" && res.Map == "" && !res.Players.Known && !res.MaxPlayers.Known {
+		return nil, cut
+	}
+	tr.Logf("gamespy3: partial reply: %v", cut)
+	if q.players {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: cut})
+	}
+	if q.rules {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: cut})
+	}
+	return res, nil
+}
+
+// slot returns ctx cut to an even share of its time left among left+1 attempts.
+func slot(ctx context.Context, left int) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok || left <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(left+1)))
+}
+
+// attempt runs one handshake (unless disabled) and one stat request. It returns the
+// packets collected; with some missing, the error wraps errIncomplete.
+func (q *querier) attempt(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*assembler, error) {
+	var session [4]byte
+	binary.BigEndian.PutUint32(session[:], rand.Uint32())
+	var token []byte
+	if !q.noChallenge {
+		var err error
+		if token, err = handshake(ctx, conn, tr, session); err != nil {
+			return nil, err
+		}
+	}
+	p := tr.Begin("info")
+	a, err := q.stat(ctx, conn, tr, session, token, !q.noChallenge)
+	tr.End(p, err)
+	return a, err
+}
+
+// handshake asks for a challenge (spec §3) and returns the 4 bytes the stat request
+// must carry, or nil when the server wants none (token "0").
+func handshake(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, session [4]byte) ([]byte, error) {
+	p := tr.Begin("challenge")
+	req := append([]byte{0xFE, 0xFD, 0x09}, session[:]...)
+	var c counter
+	b, err := conn.Request(ctx, req, func(b []byte) bool { return c.check(b, session, true, false) })
+	var token [4]byte
+	need := false
+	if err == nil {
+		_, token, need, err = ParseChallenge(b)
+	}
+	err = c.explain(err)
+	tr.End(p, err)
+	if err != nil || !need {
+		return nil, err
+	}
+	return token[:], nil
+}
+
+// stat sends the stat request and collects its packets. A challenge reply instead
+// of a stat reply means the server wants the handshake after all (qstat): done once.
+func (q *querier) stat(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, session [4]byte, token []byte, shook bool) (*assembler, error) {
+	payload := payloadAll
+	if q.jc2mp {
+		payload = payloadJC2MP
+	}
+	req := append(append(append([]byte{0xFE, 0xFD, 0x00}, session[:]...), token...), payload...)
+	var c counter
+	b, err := conn.Request(ctx, req, func(b []byte) bool {
+		return c.check(b, session, !shook, true)
+	})
+	if err != nil {
+		return nil, c.explain(err)
+	}
+	if b[0] == 0x09 {
+		tr.Log("gamespy3: stat request answered by a challenge: doing the handshake")
+		if token, err = handshake(ctx, conn, tr, session); err != nil {
+			return nil, err
+		}
+		return q.stat(ctx, conn, tr, session, token, true)
+	}
+	a := &assembler{single: q.jc2mp}
+	defer restoreDeadline(ctx, conn)
+	for n := 1; ; n++ {
+		p, err := ParsePacket(b)
+		if err != nil {
+			return nil, err
+		}
+		done, dup, err := a.add(p)
+		switch {
+		case err != nil:
+			return nil, err
+		case done:
+			return a, nil
+		case dup:
+			tr.Ignore("duplicate packet")
+		}
+		if b, err = next(ctx, conn, tr, session, n); err != nil {
+			if errors.Is(err, wire.ErrTimeout) {
+				return a, fmt.Errorf("%w: %w: packets %v missing", protocols.ErrTruncated, errIncomplete, a.missing())
+			}
+			return nil, err
+		}
+	}
+}
+
+// next waits up to idleWait for the next datagram of the reply, skipping strays.
+func next(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, session [4]byte, n int) ([]byte, error) {
+	wait := time.Now().Add(idleWait)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(wait) {
+		wait = dl
+	}
+	conn.SetReadDeadline(wait)
+	var c counter
+	for ; n < maxDatagrams; n++ {
+		b, err := conn.Recv()
+		if err != nil {
+			return nil, err
+		}
+		if c.check(b, session, false, true) {
+			return b, nil
+		}
+		tr.Ignore("not a packet of this reply")
+	}
+	return nil, fmt.Errorf("%w: more than %d datagrams for one stat request", protocols.ErrTooLarge, maxDatagrams)
+}
+
+func restoreDeadline(ctx context.Context, conn *wire.UDPConn) {
+	dl, _ := ctx.Deadline() // zero: none
+	conn.SetReadDeadline(dl)
+}
+
+// counter classifies replies for the accept funcs and explains a timeout by what
+// came instead: replies to another session (ErrMismatch) or non-GameSpy bytes.
+type counter struct{ foreign, mismatched int }
+
+// check accepts a challenge reply (when challenge) or a stat reply with its whole
+// header (when stat) that echoes session.
+func (c *counter) check(b []byte, session [4]byte, challenge, stat bool) bool {
+	switch {
+	case len(b) < 5 || (b[0] != 0x00 && b[0] != 0x09) || (b[0] == 0x00 && len(b) < headerLen):
+		c.foreign++
+	case [4]byte(b[1:5]) != session:
+		c.mismatched++
+	case b[0] == 0x09 && challenge, b[0] == 0x00 && stat:
+		return true
+	}
+	return false
+}
+
+func (c *counter) explain(err error) error {
+	if !errors.Is(err, wire.ErrTimeout) {
+		return err
+	}
+	switch {
+	case c.mismatched > 0:
+		return fmt.Errorf("%w: %d replies echo another session id", protocols.ErrMismatch, c.mismatched)
+	case c.foreign > 0:
+		return fmt.Errorf("%w: %d replies that are not GameSpy v3", protocols.ErrMalformed, c.foreign)
+	}
+	return err
+}

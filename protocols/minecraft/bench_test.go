@@ -1,0 +1,59 @@
+package minecraft
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// benchJSON is a typical modern status: a chat component MOTD, a sample, and a
+// favicon of 8 KiB that the decoder must skip without copying.
+var benchJSON = strings.Replace(statusJSON, "iVBORw0KGgo", strings.Repeat("iVBORw0KGgo", 750), 1)
+
+func BenchmarkDecodeStatus(b *testing.B) {
+	frame := statusFrame(benchJSON)
+	b.SetBytes(int64(len(frame)))
+	b.ReportAllocs()
+	br := bytes.NewReader(frame)
+	r := bufio.NewReader(br)
+	for b.Loop() {
+		br.Reset(frame)
+		r.Reset(br)
+		if _, err := ReadResponse(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeLegacy(b *testing.B) {
+	kick := legacyKick("§1\x00127\x001.21.1\x00§aA §lPaper§r server\x0012\x00100")[3:]
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeLegacyKick(kick); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkQuery is a full exchange over loopback TCP: status and ping.
+func BenchmarkQuery(b *testing.B) {
+	addr := slpServer(b, statusFrame(benchJSON), 0, true, nil)
+	q := newQuerier(b, protocols.Settings{Players: true}, nil)
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Reset()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		res, err := q.Query(ctx, addr, tr)
+		cancel()
+		if err != nil || res.PhaseErrors != nil {
+			b.Fatal(err, res.PhaseErrors)
+		}
+	}
+}

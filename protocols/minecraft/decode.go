@@ -1,0 +1,232 @@
+package minecraft
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// MaxPacket caps a status frame. A status JSON with a 64×64 favicon is 5-30 KiB;
+// big Forge mod lists are compressed by Forge itself. The cap is checked before
+// the frame is allocated.
+const MaxPacket = 256 << 10
+
+// maxPong caps the frame read as the pong (9 bytes when well formed).
+const maxPong = 64
+
+// Packet ids of the status state.
+const (
+	idStatus = 0x00 // handshake / status request / status response
+	idPing   = 0x01 // ping request / pong response
+)
+
+// StatusRequest is the empty Status Request packet (length 1, id 0).
+var StatusRequest = []byte{0x01, idStatus}
+
+// AppendVarInt appends v in the protocol's VarInt encoding: 7 bits per byte, low
+// group first, negative values as their 32-bit two's complement (5 bytes).
+func AppendVarInt(b []byte, v int32) []byte {
+	u := uint32(v)
+	for u >= 0x80 {
+		b = append(b, byte(u)|0x80)
+		u >>= 7
+	}
+	return append(b, byte(u))
+}
+
+// ReadVarInt reads a VarInt of at most 5 bytes. Like the vanilla reader it keeps
+// the low 32 bits of a 5th byte's group; a 6th byte is ErrMalformed. An end of
+// input is ErrTruncated; other read errors pass through.
+func ReadVarInt(r io.ByteReader, what string) (int32, error) {
+	var v uint32
+	for i := range 5 {
+		c, err := r.ReadByte()
+		if err != nil {
+			return 0, eofAs(err, fmt.Errorf("%w: %s VarInt ends after %d bytes", protocols.ErrTruncated, what, i))
+		}
+		v |= uint32(c&0x7F) << (7 * i)
+		if c&0x80 == 0 {
+			return int32(v), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: %s VarInt longer than 5 bytes", protocols.ErrMalformed, what)
+}
+
+// eofAs returns short for an end of input and err itself otherwise (socket
+// errors, already wrapping a sentinel).
+func eofAs(err, short error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return short
+	}
+	return err
+}
+
+// ByteReader is what the packet readers need: bufio.Reader and bytes.Reader fit.
+type ByteReader interface {
+	io.Reader
+	io.ByteReader
+}
+
+// ReadPacket reads one frame, Length:VarInt then Length bytes, and returns its
+// packet id and the data after the id. A length over max is ErrTooLarge before
+// anything is allocated.
+func ReadPacket(r ByteReader, max int) (id int32, data []byte, err error) {
+	n, err := ReadVarInt(r, "frame length")
+	if err != nil {
+		return 0, nil, err
+	}
+	switch {
+	case n <= 0:
+		return 0, nil, fmt.Errorf("%w: frame length %d", protocols.ErrMalformed, n)
+	case int64(n) > int64(max):
+		return 0, nil, fmt.Errorf("%w: frame length %d over the %d-byte cap", protocols.ErrTooLarge, n, max)
+	}
+	frame := make([]byte, n)
+	if got, err := io.ReadFull(r, frame); err != nil {
+		return 0, nil, eofAs(err, fmt.Errorf("%w: frame of %d bytes ends after %d", protocols.ErrTruncated, n, got))
+	}
+	// The id is a VarInt inside the frame: decode it from the frame's bytes.
+	br := sliceReader{b: frame}
+	id, err = ReadVarInt(&br, "packet id")
+	if err != nil {
+		return 0, nil, err
+	}
+	return id, frame[br.off:], nil
+}
+
+// sliceReader is an io.ByteReader over a slice that reports how far it got.
+type sliceReader struct {
+	b   []byte
+	off int
+}
+
+func (s *sliceReader) ReadByte() (byte, error) {
+	if s.off >= len(s.b) {
+		return 0, io.EOF
+	}
+	c := s.b[s.off]
+	s.off++
+	return c, nil
+}
+
+// Handshake builds the Handshake packet asking for the status state (next state 1).
+func Handshake(host string, port uint16, version int32) []byte {
+	body := AppendVarInt(nil, idStatus)
+	body = AppendVarInt(body, version)
+	body = AppendVarInt(body, int32(len(host)))
+	body = append(body, host...)
+	body = binary.BigEndian.AppendUint16(body, port)
+	body = AppendVarInt(body, 1)
+	return append(AppendVarInt(make([]byte, 0, len(body)+5), int32(len(body))), body...)
+}
+
+// PingRequest builds the Ping Request packet carrying payload.
+func PingRequest(payload int64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{9, idPing}, uint64(payload))
+}
+
+// DecodePong checks a frame read as the pong: id 1 and the ping's payload echoed.
+func DecodePong(id int32, data []byte, want int64) error {
+	if id != idPing {
+		return fmt.Errorf("%w: packet id %#x where the pong (0x01) was expected", protocols.ErrMalformed, id)
+	}
+	if len(data) < 8 {
+		return fmt.Errorf("%w: pong payload of %d bytes, want 8", protocols.ErrTruncated, len(data))
+	}
+	if got := int64(binary.BigEndian.Uint64(data)); got != want {
+		return fmt.Errorf("%w: pong echoes %d, ping sent %d", protocols.ErrMismatch, got, want)
+	}
+	return nil
+}
+
+// DecodeStatusResponse decodes the data of a Status Response packet (after the
+// id): the JSON as a String (VarInt byte length + UTF-8). Bytes after the string
+// (the "Better Compatibility Checker" mod puts a second JSON there) are counted in
+// Status.Trailing and otherwise ignored.
+func DecodeStatusResponse(data []byte) (Status, error) {
+	br := sliceReader{b: data}
+	n, err := ReadVarInt(&br, "JSON string length")
+	if err != nil {
+		return Status{}, err
+	}
+	left := len(data) - br.off
+	switch {
+	case n < 0:
+		return Status{}, fmt.Errorf("%w: JSON string length %d", protocols.ErrMalformed, n)
+	case int(n) > left:
+		return Status{}, fmt.Errorf("%w: JSON string length %d at offset %d, %d bytes left in the frame", protocols.ErrTruncated, n, br.off, left)
+	}
+	st, err := ParseStatusJSON(data[br.off : br.off+int(n)])
+	st.Trailing = left - int(n)
+	return st, err
+}
+
+// closedError marks a connection that ended (EOF, reset) before its first byte:
+// the server did not answer this request at all, so another request may work.
+type closedError struct{ err error }
+
+func (e *closedError) Error() string { return e.err.Error() }
+func (e *closedError) Unwrap() error { return e.err }
+
+// ReadResponse reads the server's answer to a status request from r: a Status
+// Response frame, or a legacy kick (0xFF, u16 BE length in UTF-16 code units,
+// UTF-16BE text). It is also the decoder of a recorded server byte stream.
+//
+// A first byte 0xFF is ambiguous: a frame length of 127+128k starts with it too.
+// In a kick, the u16 length is below 0x8000 and the text's first code unit has a
+// zero high byte ("§1…" or a plain MOTD); in a frame of that length the next
+// bytes are a VarInt continuation, packet id 0, and the JSON length VarInt (≥ 252,
+// so its first byte has the high bit set). The two never overlap for real replies.
+func ReadResponse(r *bufio.Reader) (Status, error) {
+	first, err := r.Peek(1)
+	if err != nil {
+		return Status{}, &closedError{eofAs(err, fmt.Errorf("%w: connection closed before any reply", protocols.ErrTruncated))}
+	}
+	if first[0] == 0xFF {
+		head, err := r.Peek(4)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return Status{}, err
+		}
+		if isLegacyKick(head) {
+			return readLegacyKick(r)
+		}
+	}
+	id, data, err := ReadPacket(r, MaxPacket)
+	if err != nil {
+		return Status{}, err
+	}
+	if id != idStatus {
+		return Status{}, fmt.Errorf("%w: packet id %#x where the status response (0x00) was expected", protocols.ErrMalformed, id)
+	}
+	return DecodeStatusResponse(data)
+}
+
+func isLegacyKick(h []byte) bool {
+	switch {
+	case len(h) < 2:
+		return true // a lone 0xFF: readLegacyKick reports the truncation
+	case h[1] >= 0x80:
+		return false // frame length ≥ 16511 (a kick that long would be ≥ 64 KiB)
+	case len(h) < 4:
+		return true // a frame of ≥ 255 bytes has more than 3
+	}
+	return !(h[2] == 0 && h[3] >= 0x80)
+}
+
+// readLegacyKick reads a whole 0xFF kick packet and decodes its text.
+func readLegacyKick(r *bufio.Reader) (Status, error) {
+	var head [3]byte
+	if got, err := io.ReadFull(r, head[:]); err != nil {
+		return Status{}, eofAs(err, fmt.Errorf("%w: legacy kick header ends after %d of 3 bytes", protocols.ErrTruncated, got))
+	}
+	units := int(binary.BigEndian.Uint16(head[1:]))
+	text := make([]byte, 2*units) // at most 128 KiB
+	if got, err := io.ReadFull(r, text); err != nil {
+		return Status{}, eofAs(err, fmt.Errorf("%w: legacy kick text of %d code units ends after %d bytes", protocols.ErrTruncated, units, got))
+	}
+	return DecodeLegacyKick(text)
+}

@@ -1,0 +1,311 @@
+package minecraft
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// want is what a vector decodes to. Counts of -1 are "not reported".
+type want struct {
+	format, name, version string
+	protocol              *int64
+	online, max           int64
+	sample                []string
+	secure, modded        protocols.Flag
+	loader                string
+	mods, trailing        int
+	warnings              int    // at least this many
+	pong                  string // "ok", "mismatch", "" when the server sends none
+	err                   string // failure reason of the status decode
+	msg                   string // text the error must contain
+}
+
+func proto(n int64) *int64 { return &n }
+
+var vectors = map[string]want{
+	"slp_string_motd.hex": {format: FormatSLP, name: "A Minecraft Server second line", version: "1.8.9", protocol: proto(47),
+		online: 2, max: 20, sample: []string{"Notch", "jeb_"}, pong: "ok"},
+	"slp_chat_component.hex": {format: FormatSLP, name: "Hello World and friends 42", version: "Paper 1.20.4", protocol: proto(765),
+		online: 1, max: 100, sample: []string{"Alice"}, secure: protocols.FlagTrue, pong: "ok"},
+	"slp_forge_modinfo.hex": {format: FormatSLP, name: "A Forge server", version: "1.12.2", protocol: proto(340),
+		online: 0, max: 10, sample: []string{}, modded: protocols.FlagTrue, loader: "FML", mods: 4},
+	"slp_forgedata.hex": {format: FormatSLP, name: "Modded Sky", version: "1.18.2", protocol: proto(758),
+		online: 3, max: 8, sample: []string{}, modded: protocols.FlagTrue, loader: "forge", mods: 2, pong: "ok"},
+	"slp_frame_length_ff.hex": {format: FormatSLP, name: "Padded", version: "1.21", protocol: proto(767),
+		online: 1, max: 5, sample: []string{}, pong: "ok"},
+	"slp_trailing_bcc.hex": {format: FormatSLP, name: "BCC", version: "1.19.2", protocol: proto(760),
+		online: 0, max: 4, sample: []string{}, trailing: 16, pong: "ok"},
+	"slp_invalid_utf8.hex": {format: FormatSLP, name: "caf\uFFFD \uFFFD", version: "1.16\uFFFD", protocol: proto(735),
+		online: 0, max: 20, sample: []string{}, pong: "ok"},
+	"slp_oddities.hex": {format: FormatSLP, version: "Maintenance", online: -1, max: 20, warnings: 3, pong: "ok"},
+	"slp_no_players.hex": {format: FormatSLP, version: "Velocity 3.3.0-SNAPSHOT", protocol: proto(-1),
+		online: -1, max: -1, pong: "ok"},
+	"slp_pong_mismatch.hex": {format: FormatSLP, name: "x", version: "1.21", protocol: proto(767),
+		online: 0, max: 1, sample: []string{}, pong: "mismatch"},
+	"legacy_14_kick.hex": {format: FormatLegacy14, name: "A Paper server", version: "1.20.4", protocol: proto(127), online: 3, max: 50},
+	"legacy_beta.hex":    {format: FormatLegacyBeta, name: "Old Beta Server", online: 4, max: 16},
+	"legacy_surrogates.hex": {format: FormatLegacy14, name: "Caf\u00e9 \U0001F600 \uFFFD!", version: "1.6.4", protocol: proto(78),
+		online: 0, max: 10},
+	"legacy_kick_message.hex":      {err: "server_error", msg: `"Outdated server!"`},
+	"bad_varint_6_bytes.hex":       {err: "malformed", msg: "longer than 5 bytes"},
+	"bad_length_max.hex":           {err: "too_large", msg: "2147483647"},
+	"bad_length_negative.hex":      {err: "malformed", msg: "frame length -1"},
+	"bad_length_zero.hex":          {err: "malformed", msg: "frame length 0"},
+	"bad_packet_id.hex":            {err: "malformed", msg: "packet id 0x1"},
+	"bad_json_length.hex":          {err: "truncated", msg: "JSON string length 127"},
+	"bad_json_length_negative.hex": {err: "malformed", msg: "JSON string length -1"},
+	"bad_frame_truncated.hex":      {err: "truncated", msg: "frame of 114 bytes"},
+	"bad_varint_truncated.hex":     {err: "truncated", msg: "frame length VarInt"},
+	"bad_json_array.hex":           {err: "malformed", msg: "not an object"},
+	"bad_json_syntax.hex":          {err: "malformed", msg: "status JSON"},
+	"bad_empty.hex":                {err: "truncated", msg: "before any reply"},
+	"bad_legacy_truncated.hex":     {err: "truncated", msg: "16 code units"},
+	"bad_legacy_lone_ff.hex":       {err: "truncated", msg: "legacy kick header"},
+	"bad_legacy_fields.hex":        {err: "malformed", msg: "4 fields"},
+	"bad_legacy_counts.hex":        {err: "malformed", msg: `"many"`},
+}
+
+// TestVectors decodes the server side of every vector in testdata/ and checks
+// that the client side is what this package sends.
+func TestVectors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.hex")
+	if len(files) != len(vectors) {
+		t.Errorf("%d vectors in testdata/, %d in the table", len(files), len(vectors))
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			w, ok := vectors[name]
+			if !ok {
+				t.Fatal("no expectation")
+			}
+			segs := loadExchange(t, name)
+			checkClientSide(t, side(segs, true), w)
+			r := bufio.NewReader(bytes.NewReader(side(segs, false)))
+			st, err := ReadResponse(r)
+			if w.err != "" {
+				if got := protocols.Reason(err); got != w.err || !strings.Contains(err.Error(), w.msg) {
+					t.Fatalf("error %v (reason %q), want %q containing %q", err, got, w.err, w.msg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkStatus(t, st, w)
+			if w.pong == "" {
+				return
+			}
+			id, data, err := ReadPacket(r, maxPong)
+			if err == nil {
+				err = DecodePong(id, data, vectorPayload)
+			}
+			switch {
+			case w.pong == "ok" && err != nil:
+				t.Errorf("pong: %v", err)
+			case w.pong == "mismatch" && !errors.Is(err, protocols.ErrMismatch):
+				t.Errorf("pong: %v, want a mismatch", err)
+			}
+			if rest, _ := r.Peek(1); len(rest) > 0 {
+				t.Error("bytes left after the exchange")
+			}
+		})
+	}
+}
+
+// checkClientSide compares a vector's client bytes with what the querier sends
+// to localhost:25565 with protocol -1 and, when the server answers it, the
+// ping with the vectors' payload.
+func checkClientSide(t *testing.T, client []byte, w want) {
+	t.Helper()
+	if len(client) == 0 {
+		return
+	}
+	var exp []byte
+	if bytes.HasPrefix(client, LegacyPing) {
+		exp = LegacyPing
+	} else {
+		exp = append(Handshake("localhost", 25565, -1), StatusRequest...)
+		if w.pong != "" {
+			exp = append(exp, PingRequest(vectorPayload)...)
+		}
+	}
+	if !bytes.Equal(client, exp) {
+		t.Errorf("client bytes\n% x\nwant\n% x", client, exp)
+	}
+}
+
+func checkStatus(t *testing.T, st Status, w want) {
+	t.Helper()
+	if st.Format != w.format || st.MOTD != w.name || st.VersionName != w.version {
+		t.Errorf("format %q name %q version %q, want %q %q %q", st.Format, st.MOTD, st.VersionName, w.format, w.name, w.version)
+	}
+	if w.protocol == nil && st.HasProtocol || w.protocol != nil && (!st.HasProtocol || st.Protocol != *w.protocol) {
+		t.Errorf("protocol %d (%v), want %v", st.Protocol, st.HasProtocol, w.protocol)
+	}
+	checkCount(t, "online", st.Online, w.online)
+	checkCount(t, "max", st.Max, w.max)
+	if w.format == FormatSLP && w.sample == nil {
+		w.sample = []string{}
+	}
+	if w.format == FormatSLP && st.Sample == nil {
+		st.Sample = []string{}
+	}
+	if !slices.Equal(st.Sample, w.sample) {
+		t.Errorf("sample %q, want %q", st.Sample, w.sample)
+	}
+	if st.SecureChat != w.secure || st.Modded != w.modded || st.ModLoader != w.loader || st.Mods != w.mods || st.Trailing != w.trailing {
+		t.Errorf("secure %v modded %v loader %q mods %d trailing %d, want %v %v %q %d %d",
+			st.SecureChat, st.Modded, st.ModLoader, st.Mods, st.Trailing, w.secure, w.modded, w.loader, w.mods, w.trailing)
+	}
+	if len(st.Warnings) < w.warnings || w.warnings == 0 && len(st.Warnings) > 0 {
+		t.Errorf("warnings %q, want at least %d", st.Warnings, w.warnings)
+	}
+}
+
+func checkCount(t *testing.T, field string, c protocols.Count, want int64) {
+	t.Helper()
+	if want < 0 && c.Known || want >= 0 && c != protocols.Known(want) {
+		t.Errorf("%s = %+v, want %d", field, c, want)
+	}
+}
+
+func TestVarInt(t *testing.T) {
+	// The spec's examples.
+	for v, enc := range map[int32]string{0: "00", 1: "01", 127: "7f", 128: "8001", 255: "ff01", 25565: "ddc701", -1: "ffffffff0f",
+		2147483647: "ffffffff07", -2147483648: "8080808008"} {
+		b := AppendVarInt(nil, v)
+		if got := hexOf(b); got != enc {
+			t.Errorf("AppendVarInt(%d) = %s, want %s", v, got, enc)
+		}
+		got, err := ReadVarInt(bytes.NewReader(b), "v")
+		if err != nil || got != v {
+			t.Errorf("ReadVarInt(%s) = %d, %v", enc, got, err)
+		}
+	}
+	// Like the vanilla reader, bits beyond 32 in the 5th byte are dropped.
+	if v, err := ReadVarInt(bytes.NewReader([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x7F}), "v"); err != nil || v != -1 {
+		t.Errorf("5th byte with high bits: %d, %v", v, err)
+	}
+	if _, err := ReadVarInt(bytes.NewReader([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x00}), "v"); !errors.Is(err, protocols.ErrMalformed) {
+		t.Errorf("6 bytes: %v", err)
+	}
+	if _, err := ReadVarInt(bytes.NewReader(nil), "v"); !errors.Is(err, protocols.ErrTruncated) {
+		t.Errorf("empty: %v", err)
+	}
+}
+
+func hexOf(b []byte) string {
+	const digits = "0123456789abcdef"
+	var sb strings.Builder
+	for _, c := range b {
+		sb.WriteByte(digits[c>>4])
+		sb.WriteByte(digits[c&15])
+	}
+	return sb.String()
+}
+
+func TestHandshakeHosts(t *testing.T) {
+	for _, host := range []string{"", "mc.example.com", "::1", strings.Repeat("h", 255), "mc.example.com\x00FML3\x00"} {
+		h, err := readHandshake(bytes.NewReader(Handshake(host, 19132, 767)))
+		if err != nil || h != (handshake{Version: 767, Host: host, Port: 19132, Next: 1}) {
+			t.Errorf("%q: %+v, %v", host, h, err)
+		}
+	}
+}
+
+func TestStripCodes(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                    "plain",
+		"§aGreen §lBold§r":         "Green Bold",
+		"§x§f§f§0§0§0§0Hex red":    "Hex red", // BungeeCord hex colour
+		"trailing §":               "trailing ",
+		"§§a":                      "a", // '§' then '§' as the code, then 'a'
+		"multi\u00a7\u00e9byte §é": "multibyte ",
+	} {
+		if got := stripCodes(in); got != want {
+			t.Errorf("stripCodes(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := oneLine("  §  centred\r\n   line two\t "); got != "§ centred line two" {
+		t.Errorf("oneLine = %q", got)
+	}
+}
+
+func TestDescriptionShapes(t *testing.T) {
+	for js, want := range map[string]string{
+		`"plain"`: "plain",
+		`{"text":"a","extra":["b",{"text":"c","extra":[{"text":"d"}]}]}`: "abcd",
+		`[{"text":"first "},"second ",{"text":"third"}]`:                 "first second third",
+		`{"translate":"disconnect.x","with":["y"]}`:                      "",
+		`{"text":true,"extra":[1.5,null,{}]}`:                            "true1.5",
+		`{"text":"§6Line 1\n§7Line 2"}`:                                  "Line 1 Line 2",
+		`42`:                                                             "42",
+		`{"extra":"not an array","text":"t"}`:                            "t",
+	} {
+		st, err := ParseStatusJSON([]byte(`{"description":` + js + `}`))
+		if err != nil || st.MOTD != want || len(st.Warnings) != 0 {
+			t.Errorf("%s: %q, %v %q; want %q", js, st.MOTD, err, st.Warnings, want)
+		}
+	}
+}
+
+// A component nested past the cap is cut off with a warning, never recursed into.
+func TestDescriptionDepthCap(t *testing.T) {
+	js := `{"description":` + strings.Repeat(`{"text":"a","extra":[`, 1000) + strings.Repeat(`]}`, 1000) + `}`
+	st, err := ParseStatusJSON([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(st.MOTD, "a"); n == 0 || n > maxDescriptionDepth || len(st.Warnings) != 1 {
+		t.Errorf("%d levels flattened, warnings %q", n, st.Warnings)
+	}
+}
+
+func TestSampleCap(t *testing.T) {
+	entry := `{"name":"p","id":"5c1f5a2e-7b1e-4a4e-9d0e-2f6b3c9a1d11"},`
+	js := `{"players":{"online":1000,"max":1000,"sample":[` + strings.Repeat(entry, 1000) + `{"name":"last","id":"x"}]}}`
+	st, err := ParseStatusJSON([]byte(js))
+	if err != nil || len(st.Sample) != maxSample || st.Online != protocols.Known(1000) {
+		t.Errorf("%d sample entries, online %+v, %v", len(st.Sample), st.Online, err)
+	}
+}
+
+func TestResult(t *testing.T) {
+	segs := loadExchange(t, "slp_chat_component.hex")
+	st, err := ReadResponse(bufio.NewReader(bytes.NewReader(side(segs, false))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := st.Result(true)
+	if res.Game != "Minecraft" || res.Name != "Hello World and friends 42" || res.Version != "Paper 1.20.4" ||
+		res.Players != protocols.Known(1) || res.MaxPlayers != protocols.Known(100) || res.Map != "" || res.Bots.Known {
+		t.Errorf("result %+v", res)
+	}
+	if len(res.PlayerList) != 1 || res.PlayerList[0].Name != "Alice" {
+		t.Errorf("players %+v", res.PlayerList)
+	}
+	info := map[string]string{}
+	for _, kv := range res.Info {
+		info[kv.Key] = kv.Value
+	}
+	for k, v := range map[string]string{"format": "slp", "protocol": "765", "version": "Paper 1.20.4", "players_sample": "1", "enforces_secure_chat": "true"} {
+		if info[k] != v {
+			t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
+		}
+	}
+	if st.Result(false).PlayerList != nil {
+		t.Error("player list without Settings.Players")
+	}
+	legacy, _ := DecodeLegacyKick(legacyKick("§1\x00127\x001.21\x00m\x001\x002")[3:])
+	if res := legacy.Result(true); res.PlayerList != nil || res.Name != "m" || res.Modded != protocols.FlagUnknown {
+		t.Errorf("legacy result %+v", res)
+	}
+}

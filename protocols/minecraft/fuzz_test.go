@@ -1,0 +1,131 @@
+package minecraft
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// seeds returns the server side of every vector and, when ../shared is present,
+// the fixtures (legacy payloads framed as a kick).
+func seeds(f *testing.F) [][]byte {
+	var out [][]byte
+	files, _ := filepath.Glob("testdata/*.hex")
+	for _, p := range files {
+		out = append(out, side(loadExchange(f, filepath.Base(p)), false))
+	}
+	if dir := prototest.SharedDir(); dir != "" {
+		bins, _ := filepath.Glob(filepath.Join(dir, "fixtures", "minecraft", "*.bin"))
+		for _, p := range bins {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			out = append(out, b, append([]byte{0xFF, 0, byte(len(b) / 2)}, b...))
+		}
+	}
+	return out
+}
+
+func checkReason(t *testing.T, err error) {
+	if r := protocols.Reason(err); r == "other" || r == "" {
+		t.Fatalf("error without a reason: %v", err)
+	}
+}
+
+func checkStatusInvariants(t *testing.T, st Status) {
+	res := st.Result(true)
+	for _, s := range append([]string{res.Name, res.Version, res.Game}, st.Sample...) {
+		if !utf8.ValidString(s) {
+			t.Fatalf("invalid UTF-8 %q", s)
+		}
+	}
+	if st.Online.Known && st.Online.Value < 0 || st.Max.Known && st.Max.Value < 0 || len(st.Sample) > maxSample {
+		t.Fatalf("bad counts %+v", st)
+	}
+}
+
+// FuzzDecodePacket reads frames until the input ends: never a panic, never a
+// frame over the cap, every error with a reason.
+func FuzzDecodePacket(f *testing.F) {
+	for _, b := range seeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := bytes.NewReader(b)
+		for range 64 {
+			_, data, err := ReadPacket(r, 1024)
+			if err != nil {
+				checkReason(t, err)
+				return
+			}
+			if len(data) >= 1024 {
+				t.Fatalf("frame data of %d bytes over the cap", len(data))
+			}
+		}
+	})
+}
+
+// FuzzDecodeResponse runs the whole reply decoder (modern frame or legacy kick).
+func FuzzDecodeResponse(f *testing.F) {
+	for _, b := range seeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := ReadResponse(bufio.NewReader(bytes.NewReader(b)))
+		if err != nil {
+			checkReason(t, err)
+			return
+		}
+		checkStatusInvariants(t, st)
+	})
+}
+
+// FuzzDecodeStatusJSON feeds the JSON decoder directly.
+func FuzzDecodeStatusJSON(f *testing.F) {
+	for _, s := range []string{
+		statusJSON,
+		`{"description":{"text":"a","extra":["b",{"text":"c","extra":[1,true,null]}]},"players":{"online":1,"max":2,"sample":[{"name":"x","id":"y"}]}}`,
+		`{"description":[{"text":"§a"},"b"],"players":{"online":"1","max":-2,"sample":{}},"version":{"name":5,"protocol":"x"}}`,
+		`{"modinfo":{"type":"FML","modList":[{}]},"forgeData":{"mods":[1,2]},"isModded":true,"enforcesSecureChat":1}`,
+		`{}`, `[]`, `null`, `{"description":`,
+	} {
+		f.Add([]byte(s))
+	}
+	for _, b := range seeds(f) {
+		if i := bytes.IndexByte(b, '{'); i >= 0 {
+			f.Add(b[i:])
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := ParseStatusJSON(b)
+		if err != nil {
+			checkReason(t, err)
+			return
+		}
+		checkStatusInvariants(t, st)
+	})
+}
+
+// FuzzDecodeLegacy feeds the legacy kick text decoder directly.
+func FuzzDecodeLegacy(f *testing.F) {
+	for _, b := range seeds(f) {
+		if len(b) > 3 && b[0] == 0xFF {
+			f.Add(b[3:])
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := DecodeLegacyKick(b)
+		if err != nil {
+			checkReason(t, err)
+			return
+		}
+		checkStatusInvariants(t, st)
+	})
+}

@@ -1,0 +1,149 @@
+package minecraft
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	host    string
+	version int32
+	ping    bool
+	players bool
+	payload func() int64 // the ping payload; vanilla sends a millisecond clock
+}
+
+type hostKey struct{}
+
+// WithHandshakeHost returns a context carrying the host name the target was
+// given as, for the handshake's server address (virtual hosts on proxies). A
+// module's `host` option takes precedence.
+func WithHandshakeHost(ctx context.Context, host string) context.Context {
+	return context.WithValue(ctx, hostKey{}, host)
+}
+
+// handshakeHost picks the server address: the module's host, the caller's host
+// name, else the IP the probe connects to.
+func (q *querier) handshakeHost(ctx context.Context, addr netip.AddrPort) string {
+	if q.host != "" {
+		return q.host
+	}
+	if h, _ := ctx.Value(hostKey{}).(string); h != "" && len(h) <= maxHost {
+		return h
+	}
+	return addr.Addr().Unmap().WithZone("").String()
+}
+
+// Query reads the status ("info" phase, the legacy fallback included) and then,
+// on a modern server, times a ping/pong ("ping" phase). A failed ping is a phase
+// error: the status is still returned.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	p := tr.Begin("info")
+	st, sess, err := q.status(ctx, addr, tr)
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range st.Warnings {
+		tr.Logf("status: %s", w)
+	}
+	if st.Trailing > 0 {
+		tr.Logf("ignored %d bytes after the status JSON", st.Trailing)
+	}
+	res := st.Result(q.players)
+	if sess == nil {
+		return res, nil
+	}
+	defer sess.conn.Close()
+	if q.ping {
+		p := tr.Begin("ping")
+		err := sess.pingPong(q.payload())
+		tr.End(p, err)
+		if err != nil {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "ping", Err: err})
+		}
+	}
+	return res, nil
+}
+
+// session is an open modern connection, kept for the ping.
+type session struct {
+	conn *wire.TCPConn
+	r    *bufio.Reader
+}
+
+func (s *session) pingPong(payload int64) error {
+	if _, err := s.conn.Write(PingRequest(payload)); err != nil {
+		return err
+	}
+	id, data, err := ReadPacket(s.r, maxPong)
+	if err != nil {
+		var c *closedError
+		if errors.As(err, &c) {
+			return c.err
+		}
+		return err
+	}
+	return DecodePong(id, data, payload)
+}
+
+// status runs the modern exchange and, when the server closed without a word or
+// kicked with something that is not a status, the legacy ping on a new
+// connection. The session is returned open for a modern reply only.
+func (q *querier) status(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (Status, *session, error) {
+	req := append(Handshake(q.handshakeHost(ctx, addr), addr.Port(), q.version), StatusRequest...)
+	st, sess, err := exchange(ctx, addr, tr, req)
+	if err == nil {
+		if st.Format != FormatSLP {
+			sess.conn.Close()
+			sess = nil
+		}
+		return st, sess, nil
+	}
+	var closed *closedError
+	if !errors.As(err, &closed) && !errors.Is(err, protocols.ErrServer) {
+		return Status{}, nil, err
+	}
+	tr.Logf("no status for the modern handshake (%v): trying the legacy ping", err)
+	st, sess, err2 := exchange(ctx, addr, tr, LegacyPing)
+	if sess != nil {
+		sess.conn.Close() // whatever the format, the legacy ping ends here
+	}
+	if err2 != nil {
+		if errors.As(err2, &closed) {
+			err2 = closed.err
+		}
+		return Status{}, nil, fmt.Errorf("legacy ping after %v: %w", err, err2)
+	}
+	return st, nil, nil
+}
+
+// exchange connects, sends req in one write and reads the reply. On success the
+// connection stays open in the session.
+func exchange(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, req []byte) (Status, *session, error) {
+	conn, err := wire.DialTCP(ctx, addr, tr)
+	if err != nil {
+		if ctx.Err() != nil { // a cancelled dial is not a network fault
+			return Status{}, nil, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+		}
+		return Status{}, nil, err
+	}
+	// A server that kicks at once may close before reading: the write can fail
+	// while its kick waits in our buffer, so read anyway.
+	if _, err := conn.Write(req); err != nil {
+		tr.Logf("request not fully sent (%v); reading what the server sent", err)
+	}
+	r := bufio.NewReaderSize(conn, 4096)
+	st, err := ReadResponse(r)
+	if err != nil {
+		conn.Close()
+		return Status{}, nil, err
+	}
+	return st, &session{conn: conn, r: r}, nil
+}

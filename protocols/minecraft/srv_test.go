@@ -1,0 +1,77 @@
+package minecraft
+
+import (
+	"context"
+	"errors"
+	"net"
+	"testing"
+)
+
+// fakeResolver answers LookupSRV from a table, recording the questions.
+type fakeResolver struct {
+	recs  map[string][]*net.SRV
+	err   error
+	asked []string
+}
+
+func (f *fakeResolver) LookupSRV(_ context.Context, service, proto, name string) (string, []*net.SRV, error) {
+	q := "_" + service + "._" + proto + "." + name
+	f.asked = append(f.asked, q)
+	return q + ".", f.recs[q], f.err
+}
+
+func TestLookupSRV(t *testing.T) {
+	ctx := context.Background()
+	r := &fakeResolver{recs: map[string][]*net.SRV{
+		"_minecraft._tcp.example.com": {{Target: "mc1.example.com.", Port: 25577, Priority: 0, Weight: 5}, {Target: "mc2.example.com.", Port: 25565, Priority: 1}},
+		"_minecraft._tcp.none.test":   {{Target: ".", Port: 0}},
+		"_minecraft._tcp.dot.test":    {{Target: ".", Port: 25565}},
+		"_minecraft._tcp.zero.test":   {{Target: "a.test.", Port: 0}, {Target: "b.test.", Port: 30000}},
+	}}
+	for _, tc := range []struct {
+		host, target string
+		port         uint16
+		ok           bool
+	}{
+		{"example.com", "mc1.example.com", 25577, true},
+		{"example.com.", "mc1.example.com", 25577, true}, // a fully qualified name asks the same question
+		{"none.test", "", 0, false},                      // "." with port 0: no service
+		{"dot.test", "", 0, false},                       // "." : decidedly not available
+		{"zero.test", "b.test", 30000, true},             // a record with port 0 is skipped
+		{"nosrv.test", "", 0, false},
+	} {
+		target, port, ok := LookupSRVWith(ctx, r, tc.host)
+		if target != tc.target || port != tc.port || ok != tc.ok {
+			t.Errorf("%s: %q %d %v, want %q %d %v", tc.host, target, port, ok, tc.target, tc.port, tc.ok)
+		}
+	}
+	if r.asked[0] != "_minecraft._tcp.example.com" || r.asked[1] != "_minecraft._tcp.example.com" {
+		t.Errorf("asked %q", r.asked)
+	}
+}
+
+// IP literals and empty names are not looked up.
+func TestLookupSRVSkipsAddresses(t *testing.T) {
+	r := &fakeResolver{}
+	for _, h := range []string{"192.0.2.1", "2001:db8::1", "[2001:db8::1]", "", "."} {
+		if _, _, ok := LookupSRVWith(context.Background(), r, h); ok {
+			t.Errorf("%q: ok", h)
+		}
+	}
+	if len(r.asked) != 0 {
+		t.Errorf("asked %q", r.asked)
+	}
+}
+
+// An error alone means no SRV; records returned with an error (some were
+// malformed and filtered out) are still used, like net.Resolver documents.
+func TestLookupSRVErrors(t *testing.T) {
+	r := &fakeResolver{err: errors.New("no such host")}
+	if _, _, ok := LookupSRVWith(context.Background(), r, "example.com"); ok {
+		t.Error("ok on a lookup error")
+	}
+	r.recs = map[string][]*net.SRV{"_minecraft._tcp.example.com": {nil, {Target: "ok.example.com.", Port: 25565}}}
+	if target, port, ok := LookupSRVWith(context.Background(), r, "example.com"); !ok || target != "ok.example.com" || port != 25565 {
+		t.Errorf("%q %d %v", target, port, ok)
+	}
+}
