@@ -27,6 +27,11 @@ type UDPConn struct {
 	raw  syscall.RawConn
 	tr   *Trace
 	stop func() bool
+	// readFn is bound once per socket: a closure per Recv would cost allocations
+	// on every datagram. It leaves its result in got/gotErr.
+	readFn func(fd uintptr) bool
+	got    []byte
+	gotErr error
 	// Retries is how many times Request re-sends a request that got no answer.
 	Retries int
 }
@@ -44,6 +49,7 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 		return nil, netErr(err)
 	}
 	u := &UDPConn{c: c, raw: raw, tr: tr}
+	u.readFn = u.read
 	if d, ok := ctx.Deadline(); ok {
 		c.SetDeadline(d)
 	}
@@ -74,34 +80,35 @@ func (u *UDPConn) Send(b []byte) error {
 
 // Recv waits for the next datagram and returns a copy of it sized to fit.
 func (u *UDPConn) Recv() ([]byte, error) {
-	var (
-		out  []byte
-		rerr error
-	)
-	err := u.raw.Read(func(fd uintptr) bool {
-		bp := bufPool.Get().(*[]byte)
-		n, err := syscall.Read(int(fd), *bp)
-		if err == syscall.EAGAIN || err == syscall.EINTR {
-			bufPool.Put(bp)
-			return false
-		}
-		if err != nil {
-			rerr = err
-		} else {
-			out = make([]byte, n)
-			copy(out, (*bp)[:n])
-		}
-		bufPool.Put(bp)
-		return true
-	})
+	u.got, u.gotErr = nil, nil
+	err := u.raw.Read(u.readFn)
 	if err == nil {
-		err = rerr
+		err = u.gotErr
 	}
 	if err != nil {
 		return nil, netErr(err)
 	}
-	u.tr.Received(out)
-	return out, nil
+	u.tr.Received(u.got)
+	return u.got, nil
+}
+
+// read runs when the socket may be readable. It borrows a read buffer only for the
+// moment a datagram is copied out.
+func (u *UDPConn) read(fd uintptr) bool {
+	bp := bufPool.Get().(*[]byte)
+	n, err := syscall.Read(int(fd), *bp)
+	if err == syscall.EAGAIN || err == syscall.EINTR {
+		bufPool.Put(bp)
+		return false
+	}
+	if err != nil {
+		u.gotErr = err
+	} else {
+		u.got = make([]byte, n)
+		copy(u.got, (*bp)[:n])
+	}
+	bufPool.Put(bp)
+	return true
 }
 
 // Request sends req and returns the first reply that accept approves. Replies accept
