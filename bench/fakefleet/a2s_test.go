@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func withChal(req []byte, c uint32) []byte {
+	return binary.LittleEndian.AppendUint32(append([]byte(nil), req...), c)
+}
+
+func TestRespond(t *testing.T) {
+	const chal = 0x01020304
+	chalReply := []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41, 4, 3, 2, 1}
+	players := []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55}
+	withC, without := newServer(false, true, 3), newServer(false, false, 3)
+	for _, tc := range []struct {
+		name string
+		s    *server
+		req  []byte
+		want []byte
+	}{
+		{"info asks for a challenge", withC, infoQuery, chalReply},
+		{"info with the challenge", withC, withChal(infoQuery, chal), withC.info},
+		{"info with a wrong challenge", withC, withChal(infoQuery, chal+1), chalReply},
+		{"info without challenge mode", without, infoQuery, without.info},
+		{"players with -1", without, withChal(players, 0xFFFFFFFF), chalReply},
+		{"players with the challenge", without, withChal(players, chal), without.players},
+		{"players truncated", withC, players, chalReply},
+		{"rules with the challenge", withC, withChal([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56}, chal), withC.rules},
+		{"old getchallenge", withC, []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x57}, chalReply},
+		{"wrong payload", withC, []byte("\xFF\xFF\xFF\xFFTSource Engine Querz\x00"), nil},
+		{"no header", withC, []byte("TSource Engine Query\x00"), nil},
+		{"short", withC, []byte{0xFF, 0xFF}, nil},
+		{"unknown type", withC, []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x69}, nil},
+	} {
+		if got := tc.s.respond(tc.req, chal, chalReply); !bytes.Equal(got, tc.want) {
+			t.Errorf("%s: got % x, want % x", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestChallengeNeverMinusOne(t *testing.T) {
+	for port := 1; port <= 65535; port++ {
+		if challengeFor(port) == 0xFFFFFFFF {
+			t.Fatalf("port %d: challenge -1", port)
+		}
+	}
+}
+
+// TestQueryWithExporterQuerier checks the fleet against the exporter's own A2S
+// client: challenge round trip, info and players decode as the fleet meant them.
+func TestQueryWithExporterQuerier(t *testing.T) {
+	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); newServer(false, true, 5).serveUDP(pc) }()
+	defer func() { pc.Close(); <-done }()
+
+	q, err := a2s.Protocol.New(protocols.Settings{Players: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	res, err := q.Query(ctx, pc.LocalAddr().(*net.UDPAddr).AddrPort(), wire.NewTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "fakefleet A2S server" || res.Map != "de_dust2" || res.Players != protocols.Known(5) ||
+		res.MaxPlayers != protocols.Known(32) || len(res.PlayerList) != 5 || len(res.PhaseErrors) != 0 {
+		t.Errorf("unexpected result: %+v", res)
+	}
+	if res.PlayerList[4].Name != "player04" {
+		t.Errorf("player 4 is %q", res.PlayerList[4].Name)
+	}
+}

@@ -1,0 +1,382 @@
+#!/usr/bin/env bash
+# bench/run.sh: throughput and memory of the exporter against a floor probe,
+# blackbox_exporter and qstat, on one machine, all on loopback. See bench/README.md.
+#
+#   bench/run.sh                         # 3 alternating rounds of 5 s each, then the memory test
+#   ROUNDS=1 DURATION=3s bench/run.sh    # smoke run
+#
+# The summary is printed and written to bench/results/latest.md (git-ignored), the raw
+# output of every run to bench/results/latest-raw.log.
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$BENCH")
+
+DURATION=${DURATION:-5s}            # length of one wrk run (and of one qstat loop)
+ROUNDS=${ROUNDS:-3}                 # alternating rounds; the summary takes medians
+THREADS=${THREADS:-2}               # wrk -t
+CONNS=${CONNS:-50}                  # wrk -c: probes in flight
+QSTAT_MAXSIM=${QSTAT_MAXSIM:-$CONNS} # quakestat -maxsim
+FLEET=${FLEET:-1000}                # A2S servers (challenge on) the load rotates over
+FLEET_PORT=${FLEET_PORT:-21000}     # their first port (UDP, and TCP for blackbox)
+INFLIGHT=${INFLIGHT:-8000}          # memory test: probes held in flight at once
+SILENT_PORT=${SILENT_PORT:-22000}   # memory test: first port of the silent servers
+MEM_TIMEOUT=${MEM_TIMEOUT:-10s}     # memory test: probe timeout (requests stay open this long)
+MAX_CONCURRENT=${MAX_CONCURRENT:-20000} # exporter --probe.max-concurrent: above INFLIGHT
+HTTP_PORT=${HTTP_PORT:-19100}       # first port tried for the probers' HTTP listeners
+SKIP_MEMORY=${SKIP_MEMORY:-0}       # 1: throughput only
+
+RESULTS=$BENCH/results
+mkdir -p "$RESULTS"
+RAW=$RESULTS/latest-raw.log
+: >"$RAW"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gse-bench.XXXXXX")
+PIDS=()
+
+say() { echo "run.sh: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${PIDS[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start NAME CMD...: runs CMD in the background, its output in $TMP/NAME.log; sets PID.
+start() {
+  local name=$1
+  shift
+  "$@" >"$TMP/$name.log" 2>&1 &
+  PID=$!
+  PIDS+=("$PID")
+}
+
+# stop PID: ends a process started here, waits for it and forgets it.
+stop() {
+  local p keep=()
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+  for p in "${PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
+  PIDS=("${keep[@]}")
+}
+
+# run_fg OUT CMD...: runs CMD with its output in OUT and waits for it, in the
+# background so that a signal reaches the traps (and CMD is ended) at once.
+run_fg() {
+  local out=$1 pid rc=0
+  shift
+  "$@" >"$out" 2>&1 &
+  pid=$!
+  PIDS+=("$pid")
+  wait "$pid" || rc=$?
+  stop "$pid"
+  return "$rc"
+}
+
+# wait_until PID WHAT CMD...: polls CMD until it succeeds (10 s at most), failing if PID dies.
+wait_until() {
+  local pid=$1 what=$2 i
+  shift 2
+  for i in $(seq 100); do
+    "$@" >/dev/null 2>&1 && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  say "timed out waiting for $what"
+  return 1
+}
+
+# listening PID PORT: true when process PID listens on TCP PORT and answers /-/healthy.
+listening() {
+  ss -Htlnp "sport = :$2" 2>/dev/null | grep -q "pid=$1," && curl -sf "http://127.0.0.1:$2/-/healthy" >/dev/null
+}
+
+# free_port VAR FROM: sets VAR to the first TCP port from FROM that nothing listens on
+# and that this run has not handed out yet (no subshell: USED_PORTS must persist).
+USED_PORTS=" "
+free_port() {
+  local p=$2
+  while [[ $USED_PORTS == *" $p "* ]] || [ -n "$(ss -Htln "sport = :$p" 2>/dev/null)" ]; do
+    p=$((p + 1))
+  done
+  USED_PORTS+="$p "
+  printf -v "$1" '%s' "$p"
+}
+
+# seconds DURATION: wrk-style duration (90, 5s, 2m) in seconds.
+seconds() {
+  case $1 in
+  *ms) awk -v v="${1%ms}" 'BEGIN {print v/1000}' ;;
+  *s) echo "${1%s}" ;;
+  *m) echo $((${1%m} * 60)) ;;
+  *) echo "$1" ;;
+  esac
+}
+
+median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {if (NR==0) print ""; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a=="" || b=="" || b==0) print "n/a"; else printf "%.2f", a/b}'; }
+mb() { awk -v k="$1" 'BEGIN {if (k=="" || k==0) print "n/a"; else printf "%.1f", k/1024}'; }
+
+# have_pkg PKG CMD: true when CMD exists, installing PKG first when root with apt-get.
+have_pkg() {
+  local pkg=$1 cmd=$2
+  command -v "$cmd" >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing $pkg"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq --no-install-recommends "$pkg" >>"$TMP/apt.log" 2>&1 ||
+      { apt-get update -qq >>"$TMP/apt.log" 2>&1 && apt-get install -y -qq --no-install-recommends "$pkg" >>"$TMP/apt.log" 2>&1; } ||
+      tail -3 "$TMP/apt.log" >&2
+  fi
+  command -v "$cmd" >/dev/null 2>&1
+}
+
+# --- tools -----------------------------------------------------------------------
+HAVE_WRK=1 HAVE_QSTAT=1 HAVE_BLACKBOX=1
+have_pkg wrk wrk || { HAVE_WRK=0; say "wrk is missing and could not be installed: skipping the HTTP probers (floor, exporter, blackbox)"; }
+have_pkg qstat quakestat || { HAVE_QSTAT=0; say "qstat is missing and could not be installed: skipping qstat"; }
+have_pkg prometheus-blackbox-exporter prometheus-blackbox-exporter || { HAVE_BLACKBOX=0; say "prometheus-blackbox-exporter is missing and could not be installed: skipping blackbox"; }
+command -v ss >/dev/null 2>&1 || die "ss (iproute2) is needed to find free ports"
+
+say "building into $TMP"
+(cd "$ROOT" && go build -o "$TMP/gameserver_exporter" .) || die "building the exporter failed"
+(cd "$ROOT" && go build -o "$TMP/fakefleet" ./bench/fakefleet && go build -o "$TMP/floorprobe" ./bench/floorprobe &&
+  go build -o "$TMP/inflight" ./bench/inflight) || die "building the bench tools failed"
+
+# Every process here holds many sockets: raise the soft limit to the hard one.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+NOFILE=$(ulimit -n)
+
+# --- throughput --------------------------------------------------------------------
+start fleet "$TMP/fakefleet" -listen 127.0.0.1 -base-port "$FLEET_PORT" -count "$FLEET" -proto a2s -challenge -tcp
+FLEET_PID=$PID
+wait_until "$FLEET_PID" "the fleet" grep -q ready "$TMP/fleet.log" ||
+  die "the fleet did not start (ports $FLEET_PORT.. taken? set FLEET_PORT): $(tail -2 "$TMP/fleet.log")"
+say "$(head -1 "$TMP/fleet.log")"
+
+for i in $(seq 0 $((FLEET - 1))); do echo "127.0.0.1:$((FLEET_PORT + i))"; done >"$TMP/targets.txt"
+
+free_port EXPORTER_PORT "$HTTP_PORT"
+free_port FLOOR_PORT "$HTTP_PORT"
+free_port BLACKBOX_PORT "$HTTP_PORT"
+say "HTTP ports: exporter $EXPORTER_PORT, floor $FLOOR_PORT, blackbox $BLACKBOX_PORT"
+
+start exporter "$TMP/gameserver_exporter" --web.listen-address="127.0.0.1:$EXPORTER_PORT" \
+  --probe.min-interval=0 --probe.max-concurrent="$MAX_CONCURRENT" --log.level=warn
+EXPORTER_PID=$PID
+start floor "$TMP/floorprobe" -web.listen-address "127.0.0.1:$FLOOR_PORT"
+FLOOR_PID=$PID
+if [ "$HAVE_BLACKBOX" = 1 ]; then
+  cat >"$TMP/blackbox.yml" <<'EOF'
+modules:
+  tcp_connect:
+    prober: tcp
+    timeout: 2s
+EOF
+  start blackbox prometheus-blackbox-exporter --config.file="$TMP/blackbox.yml" --web.listen-address="127.0.0.1:$BLACKBOX_PORT"
+  BLACKBOX_PID=$PID
+fi
+
+# Each HTTP prober: name, port, module, pid. A prober whose first probe fails is skipped.
+CONTENDERS=()
+check() {
+  local name=$1 port=$2 module=$3 pid=$4
+  if ! wait_until "$pid" "$name" listening "$pid" "$port"; then
+    say "$name did not start on port $port: skipping it ($(tail -1 "$TMP/$name.log"))"
+    return
+  fi
+  local body
+  body=$(curl -s "http://127.0.0.1:$port/probe?module=$module&target=127.0.0.1:$FLEET_PORT" || true)
+  if ! grep -q '^probe_success 1' <<<"$body"; then
+    say "$name: a probe of 127.0.0.1:$FLEET_PORT did not succeed: skipping it"
+    return
+  fi
+  CONTENDERS+=("$name")
+  eval "PORT_$name=$port MODULE_$name=$module"
+}
+if [ "$HAVE_WRK" = 1 ]; then
+  check floor "$FLOOR_PORT" a2s "$FLOOR_PID"
+  check exporter "$EXPORTER_PORT" a2s "$EXPORTER_PID"
+  [ "$HAVE_BLACKBOX" = 1 ] && check blackbox "$BLACKBOX_PORT" tcp_connect "$BLACKBOX_PID"
+fi
+if [ "$HAVE_QSTAT" = 1 ]; then
+  qout=$(quakestat -default a2s -raw , "127.0.0.1:$FLEET_PORT" || true)
+  if grep -q '^A2S,.*,.*,.*,' <<<"$qout"; then
+    CONTENDERS+=(qstat)
+  else
+    say "qstat: a query of 127.0.0.1:$FLEET_PORT did not succeed: skipping it"
+  fi
+fi
+[ ${#CONTENDERS[@]} -gt 0 ] || die "no prober to measure"
+
+declare -A RATES FAILS
+# wrk_run NAME: one wrk run against an HTTP prober; records successful probes/s.
+wrk_run() {
+  local name=$1 port module out rps ok fail rate
+  eval "port=\$PORT_$name module=\$MODULE_$name"
+  run_fg "$TMP/wrk.out" wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -s "$BENCH/rotate.lua" "http://127.0.0.1:$port" -- "$FLEET_PORT" "$FLEET" "$module" ||
+    say "round $ROUND: $name: wrk failed: $(tail -1 "$TMP/wrk.out")"
+  out=$(cat "$TMP/wrk.out")
+  printf '== %s round %s\n%s\n' "$name" "$ROUND" "$out" >>"$RAW"
+  rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
+  ok=$(sed -n 's/^rotate: ok=\([0-9]*\) fail=.*/\1/p' <<<"$out")
+  fail=$(sed -n 's/^rotate: ok=[0-9]* fail=\([0-9]*\)/\1/p' <<<"$out")
+  # Only successful probes count: a prober that fails fast must not look fast.
+  ok=${ok:-0} fail=${fail:-0}
+  rate=$(awk -v r="$rps" -v ok="$ok" -v f="$fail" 'BEGIN {printf "%.0f", (ok+f) ? r*ok/(ok+f) : 0}')
+  RATES[$name]+="$rate "
+  FAILS[$name]=$((${FAILS[$name]:-0} + fail))
+  say "round $ROUND: $name: $rate probes/s ($ok ok, $fail failed)"
+}
+
+# qstat_run: quakestat over the whole fleet, again and again for DURATION; records
+# answered queries/s (process start-up included: it is part of using qstat).
+qstat_run() {
+  local secs t0 t1 total=0 failed=0 runs=0 ok rate
+  secs=$(seconds "$DURATION")
+  t0=$(date +%s.%N)
+  while awk -v a="$t0" -v b="$(date +%s.%N)" -v s="$secs" 'BEGIN {exit !(b-a < s)}'; do
+    ok=$(quakestat -default a2s -maxsim "$QSTAT_MAXSIM" -raw , -f "$TMP/targets.txt" | awk -F, '/^A2S,/ && NF >= 5' | wc -l)
+    total=$((total + ok))
+    failed=$((failed + FLEET - ok))
+    runs=$((runs + 1))
+  done
+  t1=$(date +%s.%N)
+  rate=$(awk -v n="$total" -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", n/(b-a)}')
+  printf '== qstat round %s\n%d runs of quakestat -default a2s -maxsim %s -f targets.txt (%d servers): %d answered, %d not, in %.2fs: %s queries/s\n' \
+    "$ROUND" "$runs" "$QSTAT_MAXSIM" "$FLEET" "$total" "$failed" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b-a}')" "$rate" >>"$RAW"
+  RATES[qstat]+="$rate "
+  FAILS[qstat]=$((${FAILS[qstat]:-0} + failed))
+  say "round $ROUND: qstat: $rate queries/s ($runs runs, $failed unanswered)"
+}
+
+say "throughput: $ROUNDS round(s) of ${CONTENDERS[*]}, $DURATION each, $CONNS in flight over $FLEET servers"
+for ROUND in $(seq "$ROUNDS"); do
+  for name in "${CONTENDERS[@]}"; do
+    if [ "$name" = qstat ]; then qstat_run; else wrk_run "$name"; fi
+  done
+done
+
+stop "$EXPORTER_PID"
+stop "$FLOOR_PID"
+[ -n "${BLACKBOX_PID:-}" ] && stop "$BLACKBOX_PID"
+stop "$FLEET_PID"
+printf '== fleet counters\n%s\n' "$(tail -1 "$TMP/fleet.log")" >>"$RAW"
+
+# --- memory --------------------------------------------------------------------------
+declare -A MEM
+# mem_run NAME PORT PID: INFLIGHT probes of silent servers held at once against a prober.
+mem_run() {
+  local name=$1 port=$2 pid=$3 metrics=() out
+  [ "$name" = exporter ] && metrics=(-metrics "http://127.0.0.1:$port/metrics")
+  run_fg "$TMP/inflight.out" "$TMP/inflight" -url "http://127.0.0.1:$port/probe?module=a2s" -base-port "$SILENT_PORT" \
+    -count "$INFLIGHT" -n "$INFLIGHT" -pid "$pid" "${metrics[@]}" || say "memory: $name: inflight failed"
+  out=$(cat "$TMP/inflight.out")
+  printf '== memory: %s\n%s\n' "$name" "$out" >>"$RAW"
+  MEM[$name]=$(grep "^RESULT" <<<"$out" || true)
+  say "memory: $name: $(grep -v '^RESULT' <<<"$out" | tail -1)"
+}
+kv() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" ${MEM[$1]:-}"; }
+
+if [ "$SKIP_MEMORY" != 1 ]; then
+  # The exporter holds one UDP socket and one TCP connection per probe in flight.
+  if [ $((2 * INFLIGHT + 200)) -gt "$NOFILE" ]; then
+    INFLIGHT=$(((NOFILE - 200) / 2))
+    say "ulimit -n is $NOFILE: holding $INFLIGHT probes in flight instead"
+  fi
+  start silent "$TMP/fakefleet" -listen 127.0.0.1 -base-port "$SILENT_PORT" -count "$INFLIGHT" -proto silent
+  SILENT_PID=$PID
+  wait_until "$SILENT_PID" "the silent fleet" grep -q ready "$TMP/silent.log" ||
+    die "the silent fleet did not start (ports $SILENT_PORT.. taken? set SILENT_PORT): $(tail -2 "$TMP/silent.log")"
+  cat >"$TMP/mem.yml" <<EOF
+modules:
+  a2s:
+    protocol: a2s
+    timeout: $MEM_TIMEOUT
+EOF
+  start exporter-mem "$TMP/gameserver_exporter" --config.file="$TMP/mem.yml" --web.listen-address="127.0.0.1:$EXPORTER_PORT" \
+    --probe.min-interval=0 --probe.max-concurrent="$MAX_CONCURRENT" --log.level=warn
+  if wait_until "$PID" exporter listening "$PID" "$EXPORTER_PORT"; then
+    mem_run exporter "$EXPORTER_PORT" "$PID"
+  else
+    say "the exporter did not start for the memory test: $(tail -1 "$TMP/exporter-mem.log")"
+  fi
+  stop "$PID"
+  start floor-mem "$TMP/floorprobe" -web.listen-address "127.0.0.1:$FLOOR_PORT" -timeout "$MEM_TIMEOUT"
+  if wait_until "$PID" floor listening "$PID" "$FLOOR_PORT"; then
+    mem_run floor "$FLOOR_PORT" "$PID"
+  else
+    say "the floor did not start for the memory test: $(tail -1 "$TMP/floor-mem.log")"
+  fi
+  stop "$PID"
+  stop "$SILENT_PID"
+  printf '== silent fleet counters\n%s\n' "$(tail -1 "$TMP/silent.log")" >>"$RAW"
+fi
+
+# --- summary -------------------------------------------------------------------------
+declare -A MED
+for name in "${CONTENDERS[@]}"; do MED[$name]=$(median <<<"${RATES[$name]}"); done
+commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -n "$(git -C "$ROOT" status --porcelain 2>/dev/null | head -1)" ] && commit+=" (with uncommitted changes)"
+{
+  echo "# Load benchmark: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo
+  echo "commit $commit; $(go version | cut -d' ' -f3-); $(nproc) CPUs; $(uname -sr); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "Command: \`ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS CONNS=$CONNS FLEET=$FLEET INFLIGHT=$INFLIGHT MEM_TIMEOUT=$MEM_TIMEOUT bench/run.sh\`"
+  echo
+  echo "## Throughput"
+  echo
+  echo "$FLEET fake A2S servers with the S2C_CHALLENGE round trip, $CONNS probes in flight, $ROUNDS alternating round(s) of $DURATION."
+  echo "Successful probes per second (qstat: answered queries per second); median of the rounds, then every round."
+  echo
+  echo "| prober | what it does per probe | median /s | rounds | failed |"
+  echo "|---|---|---:|---|---:|"
+  for name in "${CONTENDERS[@]}"; do
+    case $name in
+    floor) what="bare net/http + A2S_INFO with challenge (bench/floorprobe)" ;;
+    exporter) what="gameserver_exporter /probe, module a2s (--probe.min-interval=0)" ;;
+    blackbox) what="blackbox_exporter $(prometheus-blackbox-exporter --version 2>&1 | awk 'NR==1 {print $3}') tcp_connect (TCP handshake only)" ;;
+    qstat) what="quakestat -default a2s -maxsim $QSTAT_MAXSIM -f (1 process per $FLEET queries)" ;;
+    esac
+    echo "| $name | $what | ${MED[$name]} | ${RATES[$name]% } | ${FAILS[$name]:-0} |"
+  done
+  echo
+  echo "| ratio | value |"
+  echo "|---|---:|"
+  echo "| exporter / floor | $(ratio "${MED[exporter]:-}" "${MED[floor]:-}") |"
+  echo "| exporter / blackbox | $(ratio "${MED[exporter]:-}" "${MED[blackbox]:-}") |"
+  echo "| exporter / qstat | $(ratio "${MED[exporter]:-}" "${MED[qstat]:-}") |"
+  if [ "$SKIP_MEMORY" != 1 ]; then
+    echo
+    echo "## Memory"
+    echo
+    echo "$INFLIGHT /probe requests held in flight at once against $INFLIGHT silent UDP servers (probe timeout $MEM_TIMEOUT)."
+    echo "Peak RSS is the kernel's VmHWM of the prober's process; in flight: the exporter's own probes_in_flight gauge at its peak (floor: requests outstanding at the client)."
+    echo
+    echo "| prober | idle RSS MB | peak RSS MB | in flight | KiB per probe in flight |"
+    echo "|---|---:|---:|---:|---:|"
+    for name in exporter floor; do
+      [ -n "${MEM[$name]:-}" ] || continue
+      inflight=$(kv "$name" peak_gauge)
+      [ "$name" = floor ] && inflight=$(kv "$name" max_outstanding)
+      per=$(awk -v h="$(kv "$name" hwm_kb)" -v b="$(kv "$name" rss_before_kb)" -v n="$inflight" 'BEGIN {if (n>0) printf "%.1f", (h-b)/n; else print "n/a"}')
+      echo "| $name | $(mb "$(kv "$name" rss_before_kb)") | $(mb "$(kv "$name" hwm_kb)") | $inflight | $per |"
+    done
+    echo
+    echo "| ratio | value |"
+    echo "|---|---:|"
+    echo "| exporter / floor peak RSS | $(ratio "$(kv exporter hwm_kb)" "$(kv floor hwm_kb)") |"
+  fi
+  echo
+  echo "Raw output: bench/results/latest-raw.log. The machine may be busy: compare ratios from one run, not absolute numbers across runs."
+} >"$RESULTS/latest.md"
+echo
+cat "$RESULTS/latest.md"
