@@ -28,16 +28,15 @@ type sample struct {
 	lo, hi int // label values are values[lo:hi], in d.labels order
 }
 
-// rank orders descs by name, the order families are exposed in.
-var rank = func() map[*metricDesc]int {
+// init ranks the descs by name, the order families are exposed in; sorting compares
+// ranks, not names.
+func init() {
 	byName := slices.Clone(allDescs)
 	slices.SortFunc(byName, func(a, b *metricDesc) int { return strings.Compare(a.name, b.name) })
-	m := make(map[*metricDesc]int, len(byName))
 	for i, d := range byName {
-		m[d] = i
+		d.rank = i
 	}
-	return m
-}()
+}
 
 func newFamilies() *families {
 	return &families{samples: make([]sample, 0, 24), values: make([]string, 0, 16)}
@@ -64,8 +63,8 @@ func (f *families) sort() *families {
 		return f
 	}
 	slices.SortStableFunc(f.samples, func(a, b sample) int {
-		if ra, rb := rank[a.d], rank[b.d]; ra != rb {
-			return ra - rb
+		if a.d != b.d {
+			return a.d.rank - b.d.rank
 		}
 		return slices.Compare(f.values[a.lo:a.hi], f.values[b.lo:b.hi])
 	})

@@ -13,33 +13,34 @@ type metricDesc struct {
 	name   string
 	help   string
 	labels []string
+	rank   int // position in name order, set at init
 }
 
 // Per-probe metrics, in the order they are exposed. Nothing about a target outlives
 // the request that probed it.
 var (
-	probeSuccess  = &metricDesc{"probe_success", "Whether the game server answered its status query (1) or not (0).", nil}
-	probeDuration = &metricDesc{"probe_duration_seconds", "How long the probe took, name resolution included.", nil}
-	probeTimeout  = &metricDesc{"probe_timeout_seconds", "The time the probe was allowed to take.", nil}
-	probeFailure  = &metricDesc{"probe_failure_info", "Why the probe failed: 1 on the series whose reason applies.", []string{"reason"}}
+	probeSuccess  = &metricDesc{name: "probe_success", help: "Whether the game server answered its status query (1) or not (0).", labels: nil}
+	probeDuration = &metricDesc{name: "probe_duration_seconds", help: "How long the probe took, name resolution included.", labels: nil}
+	probeTimeout  = &metricDesc{name: "probe_timeout_seconds", help: "The time the probe was allowed to take.", labels: nil}
+	probeFailure  = &metricDesc{name: "probe_failure_info", help: "Why the probe failed: 1 on the series whose reason applies.", labels: []string{"reason"}}
 
-	queryDuration = &metricDesc{"gameserver_query_duration_seconds", "Duration of each phase of the query; the info phase is the round trip a server browser calls ping.", []string{"phase"}}
-	phaseSuccess  = &metricDesc{"gameserver_query_phase_success", "Whether each phase of the query succeeded; a failed players or rules phase does not fail the probe.", []string{"phase"}}
-	queryAttempts = &metricDesc{"gameserver_query_attempts", "Request packets sent, retries included.", nil}
-	queryPort     = &metricDesc{"gameserver_query_port", "The port the query was sent to.", nil}
+	queryDuration = &metricDesc{name: "gameserver_query_duration_seconds", help: "Duration of each phase of the query; the info phase is the round trip a server browser calls ping.", labels: []string{"phase"}}
+	phaseSuccess  = &metricDesc{name: "gameserver_query_phase_success", help: "Whether each phase of the query succeeded; a failed players or rules phase does not fail the probe.", labels: []string{"phase"}}
+	queryAttempts = &metricDesc{name: "gameserver_query_attempts", help: "Request packets sent, retries included.", labels: nil}
+	queryPort     = &metricDesc{name: "gameserver_query_port", help: "The port the query was sent to.", labels: nil}
 
-	players        = &metricDesc{"gameserver_players", "Players on the server, as the server reports them.", nil}
-	playersMax     = &metricDesc{"gameserver_players_max", "Player slots on the server.", nil}
-	bots           = &metricDesc{"gameserver_bots", "Bots on the server, where the protocol reports them.", nil}
-	info           = &metricDesc{"gameserver_info", "What the server runs; always 1.", []string{"game", "map", "name", "protocol", "version"}}
-	password       = &metricDesc{"gameserver_password_required", "Whether joining the server needs a password.", nil}
-	modded         = &metricDesc{"gameserver_modded", "Whether the server reports running mods.", nil}
-	state          = &metricDesc{"gameserver_state", "The server's state, as a state set: 1 on the current state, 0 on the others.", []string{"state"}}
-	substate       = &metricDesc{"gameserver_substate_version", "Change counters of the server's sub-states; they wrap, use changes().", []string{"substate"}}
-	rulesCount     = &metricDesc{"gameserver_rules", "Number of rules (server variables) the server reported.", nil}
-	playerScore    = &metricDesc{"gameserver_player_score", "Score of each player (opt-in, capped at max_player_series).", []string{"player"}}
-	playerDuration = &metricDesc{"gameserver_player_connected_seconds", "How long each player has been connected (opt-in, capped at max_player_series).", []string{"player"}}
-	playerPing     = &metricDesc{"gameserver_player_ping_seconds", "Ping of each player (opt-in, capped at max_player_series).", []string{"player"}}
+	players        = &metricDesc{name: "gameserver_players", help: "Players on the server, as the server reports them.", labels: nil}
+	playersMax     = &metricDesc{name: "gameserver_players_max", help: "Player slots on the server.", labels: nil}
+	bots           = &metricDesc{name: "gameserver_bots", help: "Bots on the server, where the protocol reports them.", labels: nil}
+	info           = &metricDesc{name: "gameserver_info", help: "What the server runs; always 1.", labels: []string{"game", "map", "name", "protocol", "version"}}
+	password       = &metricDesc{name: "gameserver_password_required", help: "Whether joining the server needs a password.", labels: nil}
+	modded         = &metricDesc{name: "gameserver_modded", help: "Whether the server reports running mods.", labels: nil}
+	state          = &metricDesc{name: "gameserver_state", help: "The server's state, as a state set: 1 on the current state, 0 on the others.", labels: []string{"state"}}
+	substate       = &metricDesc{name: "gameserver_substate_version", help: "Change counters of the server's sub-states; they wrap, use changes().", labels: []string{"substate"}}
+	rulesCount     = &metricDesc{name: "gameserver_rules", help: "Number of rules (server variables) the server reported.", labels: nil}
+	playerScore    = &metricDesc{name: "gameserver_player_score", help: "Score of each player (opt-in, capped at max_player_series).", labels: []string{"player"}}
+	playerDuration = &metricDesc{name: "gameserver_player_connected_seconds", help: "How long each player has been connected (opt-in, capped at max_player_series).", labels: []string{"player"}}
+	playerPing     = &metricDesc{name: "gameserver_player_ping_seconds", help: "Ping of each player (opt-in, capped at max_player_series).", labels: []string{"player"}}
 )
 
 // allDescs lists every per-probe metric, for documentation and lint tests.
