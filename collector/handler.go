@@ -84,6 +84,7 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	if err != nil {
 		return nil, badRequest("%v", err)
 	}
+	srv := port == 0 && mod.Proto().LookupSRV != nil // the game's client would look up SRV
 	if port == 0 {
 		port = mod.DefaultPort()
 	}
@@ -97,7 +98,7 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	defer cancel()
 	ttl := max(time.Duration(mod.CacheTTL), h.MinInterval)
 	key := strconv.FormatUint(cfg.ID, 10) + "|" + module + "|" + host + "|" + strconv.Itoa(int(port))
-	o, shared, cached := h.flight.do(ctx, key, ttl, func() *outcome { return h.probe(ctx, cfg, module, mod, host, ports) })
+	o, shared, cached := h.flight.do(ctx, key, ttl, func() *outcome { return h.probe(ctx, cfg, module, mod, host, ports, srv) })
 	if o == nil {
 		o = &outcome{module: mod, err: fmt.Errorf("%w: waiting for a probe of the same target", protocols.ErrTimeout)}
 	}
@@ -166,7 +167,7 @@ func negotiate(accept string) expfmt.Format {
 }
 
 // probe resolves host and runs the module's query against host:port.
-func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name string, mod *config.Module, host string, ports []uint16) *outcome {
+func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name string, mod *config.Module, host string, ports []uint16, srv bool) *outcome {
 	start := time.Now()
 	tr := wire.NewTrace()
 	o := &outcome{module: mod, trace: tr, when: start, name: name, host: host, port: ports[0], budget: deadlineLeft(ctx)}
@@ -181,7 +182,19 @@ func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name strin
 	defer h.Metrics.InFlight.Dec()
 
 	p := tr.Begin("resolve")
-	addrs, err := resolve(ctx, h.resolver(), host, mod.PreferredIPProtocol, mod.Fallback())
+	queryHost := host
+	if _, err := netip.ParseAddr(host); err != nil {
+		ctx = protocols.WithTargetHost(ctx, host)
+		if srv {
+			if target, port, ok := mod.Proto().LookupSRV(ctx, host); ok {
+				if sp, err := queryPorts(port, mod.QueryPortOffsets()); err == nil {
+					queryHost, ports = target, sp
+					tr.Logf("SRV record of %s: %s port %d", host, target, port)
+				}
+			}
+		}
+	}
+	addrs, err := resolve(ctx, h.resolver(), queryHost, mod.PreferredIPProtocol, mod.Fallback())
 	tr.End(p, err)
 	if err != nil {
 		o.err, o.duration = err, time.Since(start)

@@ -64,3 +64,46 @@ func TestQueryPorts(t *testing.T) {
 		t.Error("a port past 65535 must be refused")
 	}
 }
+
+// hostQuerier records the address and the target host name it was asked for.
+type hostQuerier struct {
+	addr netip.AddrPort
+	host string
+}
+
+func (q *hostQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	q.addr, q.host = addr, protocols.TargetHost(ctx)
+	return &protocols.Result{}, nil
+}
+
+func TestSRVLookup(t *testing.T) {
+	q := &hostQuerier{}
+	mods := map[string]*config.Module{"mc": {Protocol: "mc"}}
+	h := newTestHandler(t, nil, mods)
+	p := protocols.Protocol{Name: "mc", DefaultPort: 25565,
+		New: func(protocols.Settings) (protocols.Querier, error) { return q, nil },
+		LookupSRV: func(_ context.Context, host string) (string, uint16, bool) {
+			if host == "play.example" {
+				return "node7.example", 25599, true
+			}
+			return "", 0, false
+		},
+	}
+	if err := mods["mc"].Compile(p); err != nil {
+		t.Fatal(err)
+	}
+	h.Resolver = staticResolver{
+		"node7.example": {netip.MustParseAddr("192.0.2.7")},
+		"play.example":  {netip.MustParseAddr("192.0.2.1")},
+	}
+	for _, tc := range []struct{ target, want, host string }{
+		{"play.example", "192.0.2.7:25599", "play.example"},       // SRV followed
+		{"play.example:25565", "192.0.2.1:25565", "play.example"}, // an explicit port skips SRV
+		{"192.0.2.1", "192.0.2.1:25565", ""},                      // IPs have no SRV
+	} {
+		_, body := get(t, h, "/probe?module=mc&target="+tc.target, nil)
+		if !strings.Contains(body, "probe_success 1") || q.addr.String() != tc.want || q.host != tc.host {
+			t.Errorf("%s: queried %s (host %q), want %s (host %q)\n%s", tc.target, q.addr, q.host, tc.want, tc.host, body)
+		}
+	}
+}

@@ -65,6 +65,7 @@ var Games = []Game{
 	{"killingfloor2", "Killing Floor 2", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (game 7777, query 27015)"},
 	{"l4d", "Left 4 Dead", "a2s", 27015, []int{0}, srcValve},
 	{"l4d2", "Left 4 Dead 2", "a2s", 27015, []int{0}, srcValve},
+	{"minecraft", "Minecraft: Java Edition", "minecraft", 25565, []int{0}, srcGamedig + "; SRV _minecraft._tcp followed for names without a port"},
 	{"mohaa", "Medal of Honor: Allied Assault", "gamespy1", 12203, []int{97}, srcGamedig + " (game 12203, query 12300)"},
 	{"mordhau", "Mordhau", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (game 7777, query 27015)"},
 	{"mta", "Multi Theft Auto: San Andreas", "ase", 22003, []int{123}, srcSpec + " ase.md (ASE on game port + 123)"},

@@ -43,7 +43,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = 0 // see above: the retry unit is handshake + stat
+	conn.Retries = 0    // see above: the retry unit is handshake + stat
 	var best *assembler // the last partial reply, reported if nothing better comes
 	for attempt := 0; ; attempt++ {
 		actx, cancel := slot(ctx, q.retries-attempt)
@@ -184,7 +184,7 @@ func (q *querier) stat(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, 
 	}
 	a := &assembler{single: q.jc2mp}
 	defer restoreDeadline(ctx, conn)
-	for n := 1; ; n++ {
+	for n := 1; ; {
 		p, err := ParsePacket(b)
 		if err != nil {
 			return nil, err
@@ -198,7 +198,7 @@ func (q *querier) stat(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, 
 		case dup:
 			tr.Ignore("duplicate packet")
 		}
-		if b, err = next(ctx, conn, tr, session, n); err != nil {
+		if b, err = next(ctx, conn, tr, session, &n); err != nil {
 			if errors.Is(err, wire.ErrTimeout) {
 				return a, fmt.Errorf("%w: %w: packets %v missing", protocols.ErrTruncated, errIncomplete, a.missing())
 			}
@@ -207,20 +207,22 @@ func (q *querier) stat(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, 
 	}
 }
 
-// next waits up to idleWait for the next datagram of the reply, skipping strays.
-func next(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, session [4]byte, n int) ([]byte, error) {
+// next waits up to idleWait for the next datagram of the reply, skipping strays;
+// *n counts the datagrams read for this request.
+func next(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, session [4]byte, n *int) ([]byte, error) {
 	wait := time.Now().Add(idleWait)
 	if dl, ok := ctx.Deadline(); ok && dl.Before(wait) {
 		wait = dl
 	}
 	conn.SetReadDeadline(wait)
 	var c counter
-	for ; n < maxDatagrams; n++ {
+	for ; *n < maxDatagrams; *n++ {
 		b, err := conn.Recv()
 		if err != nil {
 			return nil, err
 		}
 		if c.check(b, session, false, true) {
+			*n++
 			return b, nil
 		}
 		tr.Ignore("not a packet of this reply")

@@ -161,8 +161,11 @@ func DecodeStatusResponse(data []byte) (Status, error) {
 		return Status{}, fmt.Errorf("%w: JSON string length %d at offset %d, %d bytes left in the frame", protocols.ErrTruncated, n, br.off, left)
 	}
 	st, err := ParseStatusJSON(data[br.off : br.off+int(n)])
+	if err != nil {
+		return Status{}, err
+	}
 	st.Trailing = left - int(n)
-	return st, err
+	return st, nil
 }
 
 // closedError marks a connection that ended (EOF, reset) before its first byte:

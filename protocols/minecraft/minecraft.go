@@ -35,6 +35,7 @@ var Protocol = protocols.Protocol{
 	DefaultPort: 25565,
 	Transport:   "tcp",
 	New:         New,
+	LookupSRV:   LookupSRV,
 }
 
 // Options is the module's `minecraft:` block.

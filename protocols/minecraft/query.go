@@ -19,13 +19,12 @@ type querier struct {
 	payload func() int64 // the ping payload; vanilla sends a millisecond clock
 }
 
-type hostKey struct{}
-
 // WithHandshakeHost returns a context carrying the host name the target was
 // given as, for the handshake's server address (virtual hosts on proxies). A
-// module's `host` option takes precedence.
+// module's `host` option takes precedence. The exporter core records it with
+// protocols.WithTargetHost, which this is.
 func WithHandshakeHost(ctx context.Context, host string) context.Context {
-	return context.WithValue(ctx, hostKey{}, host)
+	return protocols.WithTargetHost(ctx, host)
 }
 
 // handshakeHost picks the server address: the module's host, the caller's host
@@ -34,7 +33,7 @@ func (q *querier) handshakeHost(ctx context.Context, addr netip.AddrPort) string
 	if q.host != "" {
 		return q.host
 	}
-	if h, _ := ctx.Value(hostKey{}).(string); h != "" && len(h) <= maxHost {
+	if h := protocols.TargetHost(ctx); h != "" && len(h) <= maxHost {
 		return h
 	}
 	return addr.Addr().Unmap().WithZone("").String()
@@ -84,10 +83,6 @@ func (s *session) pingPong(payload int64) error {
 	}
 	id, data, err := ReadPacket(s.r, maxPong)
 	if err != nil {
-		var c *closedError
-		if errors.As(err, &c) {
-			return c.err
-		}
 		return err
 	}
 	return DecodePong(id, data, payload)

@@ -186,10 +186,11 @@ func (st *Status) players(m json.RawMessage) {
 			st.warn("players.sample[%d]: %v", i, err)
 			continue
 		}
-		if sp.ID == nilUUID {
-			continue // a text line, not a player
+		name := strings.TrimSpace(stripCodes(sp.Name))
+		if sp.ID == nilUUID || name == "" {
+			continue // a text line or a blank, not a player
 		}
-		st.Sample = append(st.Sample, strings.TrimSpace(stripCodes(sp.Name)))
+		st.Sample = append(st.Sample, name)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/goldsrc"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
@@ -28,6 +29,7 @@ var all = []protocols.Protocol{
 	gamespy2.Protocol,
 	goldsrc.Protocol,
 	hytale.Protocol,
+	minecraft.Protocol,
 	quake3.Protocol,
 	satisfactory.Protocol,
 	savage.Protocol,

@@ -1,0 +1,107 @@
+package gamespy3
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// sep splits a fuzz input into datagrams.
+var sep = []byte("\n||\n")
+
+// seeds adds every testdata vector and every GameSpy v3 capture, each split set
+// joined into one input.
+func seeds(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.bin"))
+	if s := prototest.SharedDir(); s != "" {
+		more, _ := filepath.Glob(filepath.Join(s, "fixtures", "gamespy3", "*.bin"))
+		files = append(files, more...)
+	}
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, name := range []string{"split3", "missing_middle", "two_last"} {
+		f.Add(bytes.Join(vector(f, name), sep))
+	}
+}
+
+func validResult(t *testing.T, res *protocols.Result) {
+	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
+		if !utf8.ValidString(s) {
+			t.Fatalf("invalid UTF-8 %q", s)
+		}
+	}
+	if len(res.PlayerList) > maxRows {
+		t.Fatalf("%d players", len(res.PlayerList))
+	}
+	for _, p := range res.PlayerList {
+		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
+			t.Fatalf("invalid UTF-8 player %q", p.Name)
+		}
+	}
+	for _, kv := range res.Info {
+		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+			t.Fatalf("invalid UTF-8 info %q", kv)
+		}
+	}
+}
+
+// FuzzDecode feeds one or more stat reply datagrams to the decoder.
+func FuzzDecode(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := Decode(bytes.Split(b, sep)...)
+		if res == nil {
+			if err == nil {
+				t.Fatal("nil result without error")
+			}
+			return
+		}
+		if err != nil && protocols.Reason(err) != "truncated" {
+			t.Fatalf("result with a %s error", protocols.Reason(err))
+		}
+		validResult(t, res)
+	})
+}
+
+// FuzzDecodeJC2MP feeds one datagram to the Just Cause 2 MP decoder.
+func FuzzDecodeJC2MP(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := DecodeJC2MP(b)
+		if res == nil {
+			if err == nil {
+				t.Fatal("nil result without error")
+			}
+			return
+		}
+		if err != nil && protocols.Reason(err) != "truncated" {
+			t.Fatalf("result with a %s error", protocols.Reason(err))
+		}
+		if len(res.PlayerList) > maxJC2Players {
+			t.Fatalf("%d players", len(res.PlayerList))
+		}
+		validResult(t, res)
+	})
+}
+
+// FuzzParseChallenge feeds one datagram to the handshake reply parser.
+func FuzzParseChallenge(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, token, need, err := ParseChallenge(b)
+		if err != nil && (need || token != [4]byte{}) {
+			t.Fatalf("error %v with token %x", err, token)
+		}
+		if err == nil && !need && token != [4]byte{} {
+			t.Fatalf("token %x without need", token)
+		}
+	})
+}

@@ -1,0 +1,168 @@
+package gamespy4
+
+import (
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+func vector(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestDecodeVectors runs the hand-built vectors of testdata/, written from the spec.
+func TestDecodeVectors(t *testing.T) {
+	tests := []struct {
+		name                string
+		basic               bool
+		err                 error
+		noResult            bool
+		host, mapName, game string
+		version             string
+		players, max        protocols.Count
+		list                []string // nil: no player section
+		info                map[string]string
+	}{
+		{
+			// § codes stripped from the name only; 0xE9 is ISO-8859-1 é.
+			name: "full_vanilla", host: "Café Craft", mapName: "world", game: "MINECRAFT", version: "1.20.4",
+			players: protocols.Known(3), max: protocols.Known(20), list: []string{"Notch", "jeb_", "Dinnerbone"},
+			info: map[string]string{"hostname": "§aCafé §lCraft§r ", "plugins": "", "hostport": "25565"},
+		},
+		{
+			// UTF-8 from a third-party server, Geyser padding, keys out of order,
+			// numplayers disagreeing with the list (it wins).
+			name: "full_utf8", host: "Ünïcødé ★ Gold", mapName: "Lobby", game: "MINECRAFTPE", version: "v1.20.0",
+			players: protocols.Known(32), max: protocols.Known(91), list: []string{"Stève"},
+			info: map[string]string{"whitelist": "off", "server_engine": "PocketMine-MP 5.0"},
+		},
+		{
+			// NULs inside the MOTD (chars above U+00FF), zeroed padding.
+			name: "full_motd_nul", host: "\x00A\x00B", mapName: "world", game: "MINECRAFT", version: "1.18.1",
+			players: protocols.Known(0), max: protocols.Known(10), list: []string{},
+		},
+		{
+			name: "full_no_players", host: "Café Craft", mapName: "world", game: "MINECRAFT", version: "1.20.4",
+			players: protocols.Known(3), max: protocols.Known(20),
+		},
+		{name: "full_cut_kv", err: protocols.ErrTruncated, host: "Café Craft", game: "SMP"}, // cut inside game_id
+		{
+			name: "full_cut_name", err: protocols.ErrTruncated, host: "Café Craft", mapName: "world", game: "MINECRAFT", version: "1.20.4",
+			players: protocols.Known(3), max: protocols.Known(20), list: []string{"Notch", "jeb_"},
+		},
+		{name: "full_short", err: protocols.ErrTruncated, noResult: true},
+		{name: "bad_type", err: protocols.ErrMalformed, noResult: true},
+		{
+			name: "basic", basic: true, host: "Basic Server", mapName: "world", game: "SMP",
+			players: protocols.Known(2), max: protocols.Known(20), info: map[string]string{"hostport": "25565", "hostip": "127.0.0.1"},
+		},
+		{
+			name: "basic_port_nul", basic: true, host: "Port", mapName: "world", game: "SMP",
+			players: protocols.Known(2), max: protocols.Known(20), info: map[string]string{"hostport": "25600"},
+		},
+		{name: "basic_motd_nul", basic: true, err: protocols.ErrMalformed, noResult: true},
+		{
+			name: "basic_cut", basic: true, err: protocols.ErrTruncated, host: "Cut", mapName: "world", game: "SMP",
+			players: protocols.Known(2), max: protocols.Known(20),
+		},
+		{name: "full_short", basic: true, err: protocols.ErrTruncated},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			decode := DecodeFull
+			if tc.basic {
+				decode = DecodeBasic
+			}
+			st, err := decode(vector(t, tc.name))
+			if tc.err == nil && err != nil {
+				t.Fatalf("error %v", err)
+			}
+			if tc.err != nil && !errors.Is(err, tc.err) {
+				t.Fatalf("error %v, want %v", err, tc.err)
+			}
+			if tc.noResult {
+				if st != nil {
+					t.Fatalf("result %+v", st)
+				}
+				return
+			}
+			res := st.Result(true, true)
+			if res.Name != tc.host || res.Map != tc.mapName || res.Game != tc.game || res.Version != tc.version {
+				t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q",
+					res.Name, res.Map, res.Game, res.Version, tc.host, tc.mapName, tc.game, tc.version)
+			}
+			if res.Players != tc.players || res.MaxPlayers != tc.max {
+				t.Errorf("players/max = %v %v, want %v %v", res.Players, res.MaxPlayers, tc.players, tc.max)
+			}
+			for k, v := range tc.info {
+				if got, ok := infoValue(res, k); !ok || got != v {
+					t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
+				}
+			}
+			if (res.PlayerList == nil) != (tc.list == nil) || len(res.PlayerList) != len(tc.list) {
+				t.Fatalf("players %+v, want %q", res.PlayerList, tc.list)
+			}
+			for i, w := range tc.list {
+				if res.PlayerList[i].Name != w {
+					t.Errorf("player %d %q, want %q", i, res.PlayerList[i].Name, w)
+				}
+			}
+			if len(res.Rules) != len(res.Info) {
+				t.Errorf("rules %v", res.Rules)
+			}
+		})
+	}
+}
+
+func TestResultSelection(t *testing.T) {
+	st, err := DecodeFull(vector(t, "full_vanilla"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := st.Result(false, false)
+	if res.PlayerList != nil || res.Rules != nil || len(res.Info) != 10 {
+		t.Errorf("players %v rules %v info %d", res.PlayerList, res.Rules, len(res.Info))
+	}
+}
+
+func TestParseChallenge(t *testing.T) {
+	for _, tc := range []struct {
+		name, token string
+		err         error
+	}{
+		{"challenge", "0091295b", nil}, // wiki.vg's example
+		{"challenge_negative", "b3412b5a", nil},
+		{"challenge_bad", "", protocols.ErrChallenge},
+		{"basic", "", protocols.ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			session, token, err := ParseChallenge(vector(t, tc.name))
+			if !errors.Is(err, tc.err) || (err == nil && tc.err != nil) {
+				t.Fatalf("error %v, want %v", err, tc.err)
+			}
+			if err == nil && (hex.EncodeToString(token[:]) != tc.token || session != [4]byte{1, 2, 3, 4}) {
+				t.Errorf("token %x session %x", token, session)
+			}
+		})
+	}
+	if _, _, err := ParseChallenge([]byte{9}); !errors.Is(err, protocols.ErrTruncated) {
+		t.Errorf("short: %v", err)
+	}
+}
+
+func TestStripColours(t *testing.T) {
+	for in, want := range map[string]string{"": "", "plain": "plain", "§4red§r": "red", "end§": "end", "§§x": "x", "a§kb": "ab"} {
+		if got := stripColours(in); got != want {
+			t.Errorf("stripColours(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package gamespy4
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// The Minecraft Query captures live with the other GameSpy v3/v4 ones; the
+// minecraft fixture folder holds only Server List Ping captures (checked below).
+const fixtureProto = "gamespy3"
+
+type expectedFile struct {
+	Fixtures []string       `json:"fixtures"`
+	Expected map[string]any `json:"expected"`
+}
+
+func readExpected(t *testing.T, name string) expectedFile {
+	t.Helper()
+	raw := prototest.Fixture(t, fixtureProto, name+".expected.json")
+	var e expectedFile
+	if err := json.Unmarshal(raw, &e); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return e
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+func count(s string) protocols.Count {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return protocols.Count{}
+	}
+	return protocols.Known(n)
+}
+
+func infoValue(res *protocols.Result, key string) (string, bool) {
+	for _, kv := range res.Info {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+// colour is the test's own reading of the § rule, to check the decoder's.
+var colour = regexp.MustCompile(`§.?`)
+
+func decodeFixture(t *testing.T, e expectedFile) *protocols.Result {
+	t.Helper()
+	st, err := DecodeFull(prototest.Fixture(t, fixtureProto, e.Fixtures[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Result(true, true)
+}
+
+// TestDecodeGameQFixtures decodes GameQ's Minecraft and PocketMine-MP full-stat
+// captures and asserts its values: every K/V pair (ISO-8859-1 decoded), the player
+// names, and the Result fields.
+func TestDecodeGameQFixtures(t *testing.T) {
+	dir := prototest.FixtureDir(t, fixtureProto)
+	var names []string
+	for _, pat := range []string{"minecraft_fullstat_*.expected.json", "pocketmine_fullstat_*.expected.json"} {
+		files, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range files {
+			names = append(names, strings.TrimSuffix(filepath.Base(f), ".expected.json"))
+		}
+	}
+	if len(names) != 6 {
+		t.Fatalf("%d GameQ Minecraft fixtures, want 6", len(names))
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			e := readExpected(t, name)
+			var want map[string]any
+			for _, v := range e.Expected {
+				want, _ = v.(map[string]any)
+			}
+			res := decodeFixture(t, e)
+			name := strings.TrimSpace(colour.ReplaceAllString(str(want, "hostname"), ""))
+			if res.Name != name || res.Map != str(want, "map") || res.Game != str(want, "game_id") || res.Version != str(want, "version") {
+				t.Errorf("name/map/game/version %q %q %q %q, want %q %q %q %q", res.Name, res.Map, res.Game, res.Version,
+					name, str(want, "map"), str(want, "game_id"), str(want, "version"))
+			}
+			if res.Players != count(str(want, "numplayers")) || res.MaxPlayers != count(str(want, "maxplayers")) {
+				t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, str(want, "numplayers"), str(want, "maxplayers"))
+			}
+			for k, v := range want {
+				s, ok := v.(string)
+				if !ok || strings.HasPrefix(k, "gq_") {
+					continue
+				}
+				if got, ok := infoValue(res, k); !ok || got != s {
+					t.Errorf("info %s = %q (%v), want %q", k, got, ok, s)
+				}
+			}
+			players, _ := want["players"].([]any)
+			if len(res.PlayerList) != len(players) {
+				t.Fatalf("%d players, want %d", len(res.PlayerList), len(players))
+			}
+			for i, p := range players {
+				if w := str(p.(map[string]any), "player"); res.PlayerList[i].Name != w {
+					t.Errorf("player %d %q, want %q", i, res.PlayerList[i].Name, w)
+				}
+			}
+		})
+	}
+}
+
+// TestDecodeMcstatusFixtures decodes the mcstatus test arrays (session and padding
+// zeroed in three of them; GeyserMC's own padding and key order in the fourth; MOTDs
+// holding NUL bytes) and asserts the tests' values.
+func TestDecodeMcstatusFixtures(t *testing.T) {
+	prototest.FixtureDir(t, fixtureProto)
+	t.Run("vanilla_1.8", func(t *testing.T) {
+		e := readExpected(t, "mcstatus_query_fullstat_vanilla_1.8")
+		res := decodeFixture(t, e)
+		raw := e.Expected["raw"].(map[string]any)
+		if len(res.Info) != len(raw) {
+			t.Errorf("%d pairs, want %d", len(res.Info), len(raw))
+		}
+		for k, v := range raw {
+			if got, ok := infoValue(res, k); !ok || got != v.(string) {
+				t.Errorf("info %s = %q, want %q", k, got, v)
+			}
+		}
+		var names []string
+		for _, p := range res.PlayerList {
+			names = append(names, p.Name)
+		}
+		want := e.Expected["players"].([]any)
+		if len(names) != len(want) {
+			t.Fatalf("players %q, want %v", names, want)
+		}
+		for i := range want {
+			if names[i] != want[i].(string) {
+				t.Errorf("player %d %q, want %q", i, names[i], want[i])
+			}
+		}
+		if res.Name != "A Minecraft Server" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(20) || res.Map != "world" {
+			t.Errorf("result %+v", res)
+		}
+	})
+	t.Run("geyser", func(t *testing.T) {
+		e := readExpected(t, "mcstatus_query_fullstat_geyser")
+		res := decodeFixture(t, e)
+		var order []string
+		for _, kv := range res.Info {
+			order = append(order, kv.Key)
+		}
+		var want []string
+		for _, k := range e.Expected["raw_key_order"].([]any) {
+			want = append(want, k.(string))
+		}
+		if strings.Join(order, ",") != strings.Join(want, ",") {
+			t.Errorf("key order %v, want %v", order, want)
+		}
+		if res.Name != str(e.Expected, "motd_plain") || res.Version != str(e.Expected, "software.version") ||
+			res.Game != str(e.Expected, "raw.game_id") || len(res.PlayerList) != 0 || res.Players != protocols.Known(1) {
+			t.Errorf("result %+v", res)
+		}
+	})
+	for _, name := range []string{"motd_with_nul", "motd_2a00"} {
+		t.Run(name, func(t *testing.T) {
+			e := readExpected(t, "mcstatus_query_fullstat_"+name)
+			res := decodeFixture(t, e)
+			if res.Name != str(e.Expected, "motd") || res.Game != str(e.Expected, "raw.game_id") {
+				t.Errorf("name %q game %q, want %q %q", res.Name, res.Game, str(e.Expected, "motd"), str(e.Expected, "raw.game_id"))
+			}
+			for _, k := range []string{"version", "plugins"} {
+				if w, ok := e.Expected["raw."+k].(string); ok {
+					if got, _ := infoValue(res, k); got != w {
+						t.Errorf("%s %q, want %q", k, got, w)
+					}
+				}
+			}
+			// The resynchronised MOTD leaves every later pair in place.
+			if got, _ := infoValue(res, "gametype"); got != "SMP" || res.Map != "world" {
+				t.Errorf("gametype %q map %q", got, res.Map)
+			}
+		})
+	}
+	t.Run("handshake", func(t *testing.T) {
+		e := readExpected(t, "mcstatus_query_handshake_response")
+		session, token, err := ParseChallenge(prototest.Fixture(t, fixtureProto, e.Fixtures[0]))
+		want := uint32(e.Expected["challenge_int32"].(float64))
+		if err != nil || session != [4]byte{} || token != [4]byte{byte(want >> 24), byte(want >> 16), byte(want >> 8), byte(want)} {
+			t.Errorf("session %x token %x, %v; want %08x", session, token, err, want)
+		}
+	})
+}
+
+// TestMinecraftFixtureFolder documents why no capture of ../shared/fixtures/minecraft
+// is decoded here: they are all Server List Ping (TCP) or legacy ping data.
+func TestMinecraftFixtureFolder(t *testing.T) {
+	dir := prototest.FixtureDir(t, "minecraft")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.bin"))
+	for _, f := range files {
+		base := filepath.Base(f)
+		if !strings.HasPrefix(base, "mcstatus_slp_") && !strings.HasPrefix(base, "mcstatus_legacy_") {
+			t.Errorf("%s may be a Query capture: decode it here", base)
+		}
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package gamespy4
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// seeds adds every testdata vector and the Minecraft Query captures.
+func seeds(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.bin"))
+	if s := prototest.SharedDir(); s != "" {
+		for _, pat := range []string{"minecraft_*.bin", "pocketmine_*.bin", "mcstatus_*.bin"} {
+			more, _ := filepath.Glob(filepath.Join(s, "fixtures", fixtureProto, pat))
+			files = append(files, more...)
+		}
+	}
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(b)
+		}
+	}
+}
+
+func check(t *testing.T, st *Stat, err error) {
+	if st == nil {
+		if err == nil {
+			t.Fatal("nil stat without error")
+		}
+		return
+	}
+	if err != nil && protocols.Reason(err) != "truncated" {
+		t.Fatalf("stat with a %s error", protocols.Reason(err))
+	}
+	if len(st.Players) > maxNames || len(st.KV) > maxPairs {
+		t.Fatalf("%d players, %d pairs", len(st.Players), len(st.KV))
+	}
+	res := st.Result(true, true)
+	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
+		if !utf8.ValidString(s) {
+			t.Fatalf("invalid UTF-8 %q", s)
+		}
+	}
+	for _, p := range res.PlayerList {
+		if !utf8.ValidString(p.Name) {
+			t.Fatalf("invalid UTF-8 player %q", p.Name)
+		}
+	}
+	for _, kv := range res.Info {
+		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+			t.Fatalf("invalid UTF-8 info %q", kv)
+		}
+	}
+}
+
+// FuzzDecodeFull feeds one datagram to the full-stat decoder.
+func FuzzDecodeFull(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := DecodeFull(b)
+		check(t, st, err)
+	})
+}
+
+// FuzzDecodeBasic feeds one datagram to the basic-stat decoder.
+func FuzzDecodeBasic(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := DecodeBasic(b)
+		check(t, st, err)
+	})
+}
+
+// FuzzParseChallenge feeds one datagram to the handshake reply parser.
+func FuzzParseChallenge(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if _, token, err := ParseChallenge(b); err != nil && token != [4]byte{} {
+			t.Fatalf("error %v with token %x", err, token)
+		}
+	})
+}

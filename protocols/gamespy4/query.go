@@ -1,0 +1,155 @@
+package gamespy4
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// sessionMask keeps every session id byte below 0x80: vanilla decodes the id as
+// UTF-8 text when it builds the challenge reply (spec §2, wiki.vg).
+const sessionMask = 0x0F0F0F0F
+
+type querier struct {
+	players, rules bool
+	retries        int
+	basic          bool
+}
+
+// Query runs handshake and stat request on one socket (vanilla keys the session by
+// source port, spec §2). Settings.Retries counts whole attempts, each in an even
+// share of the time left: vanilla tokens die after up to 30 s and a stat request
+// with a dead token is silently ignored, so every attempt starts with a fresh
+// handshake (spec §3) and a fresh session id.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.Retries = 0 // see above: the retry unit is handshake + stat
+	for attempt := 0; ; attempt++ {
+		actx, cancel := slot(ctx, q.retries-attempt)
+		b, err := q.attempt(actx, conn, tr)
+		cancel()
+		if err == nil {
+			return q.result(b, tr)
+		}
+		if !errors.Is(err, wire.ErrTimeout) || attempt >= q.retries || ctx.Err() != nil {
+			return nil, err
+		}
+		tr.Logf("gamespy4: attempt %d failed: %v", attempt+1, err)
+	}
+}
+
+// result decodes the stat reply. A reply cut short still counts when it names the
+// server; players and rules then carry the error.
+func (q *querier) result(b []byte, tr *wire.Trace) (*protocols.Result, error) {
+	decode := DecodeFull
+	if q.basic {
+		decode = DecodeBasic
+	}
+	st, err := decode(b)
+	if st == nil {
+		return nil, err
+	}
+	res := st.Result(q.players, q.rules)
+	if err == nil {
+		return res, nil
+	}
+	if res.Name == "" && !res.Players.Known && !res.MaxPlayers.Known {
+		return nil, err
+	}
+	tr.Logf("gamespy4: stat reply cut short: %v", err)
+	if q.players {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+	}
+	if q.rules {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
+	}
+	return res, nil
+}
+
+// slot returns ctx cut to an even share of its time left among left+1 attempts.
+func slot(ctx context.Context, left int) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok || left <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(left+1)))
+}
+
+// attempt runs one handshake and one stat request, returning the stat reply.
+func (q *querier) attempt(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) ([]byte, error) {
+	var session [4]byte
+	binary.BigEndian.PutUint32(session[:], rand.Uint32()&sessionMask)
+
+	p := tr.Begin("challenge")
+	var c counter
+	b, err := conn.Request(ctx, append([]byte{0xFE, 0xFD, 0x09}, session[:]...), func(b []byte) bool {
+		return c.check(b, session, 0x09, 5)
+	})
+	var token [4]byte
+	if err == nil {
+		_, token, err = ParseChallenge(b)
+	}
+	err = c.explain(err)
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+
+	// Vanilla tells full from basic by length alone: 15 bytes is full (spec §4).
+	req := append(append([]byte{0xFE, 0xFD, 0x00}, session[:]...), token[:]...)
+	minLen := 5
+	if !q.basic {
+		req = append(req, 0, 0, 0, 0)
+		minLen = fullHeaderLen
+	}
+	p = tr.Begin("info")
+	c = counter{}
+	b, err = conn.Request(ctx, req, func(b []byte) bool { return c.check(b, session, 0x00, minLen) })
+	err = c.explain(err)
+	tr.End(p, err)
+	return b, err
+}
+
+// counter classifies replies for the accept funcs and explains a timeout by what
+// came instead: replies to another session (ErrMismatch) or other bytes.
+type counter struct{ foreign, mismatched int }
+
+func (c *counter) check(b []byte, session [4]byte, typ byte, minLen int) bool {
+	switch {
+	case len(b) < 5 || (b[0] != 0x00 && b[0] != 0x09):
+		c.foreign++
+	case [4]byte(b[1:5]) != session:
+		c.mismatched++ // a late answer to an earlier attempt, or another client's
+	case b[0] != typ:
+		// a late reply of the other kind: not an answer, not a fault either
+	case len(b) < minLen:
+		c.foreign++
+	default:
+		return true
+	}
+	return false
+}
+
+func (c *counter) explain(err error) error {
+	if !errors.Is(err, wire.ErrTimeout) {
+		return err
+	}
+	switch {
+	case c.mismatched > 0:
+		return fmt.Errorf("%w: %d replies echo another session id", protocols.ErrMismatch, c.mismatched)
+	case c.foreign > 0:
+		return fmt.Errorf("%w: %d replies that are not GameSpy 4 replies", protocols.ErrMalformed, c.foreign)
+	}
+	return err
+}
