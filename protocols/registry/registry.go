@@ -12,6 +12,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy3"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy4"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/goldsrc"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
@@ -27,6 +29,8 @@ var all = []protocols.Protocol{
 	doom3.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
+	gamespy3.Protocol,
+	gamespy4.Protocol,
 	goldsrc.Protocol,
 	hytale.Protocol,
 	minecraft.Protocol,
