@@ -2,63 +2,22 @@ package goldsrc
 
 import (
 	"context"
-	"encoding/hex"
 	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// readHex reads an annotated hex vector from testdata/: '#' starts a comment,
-// "text" is literal bytes, anything else is hex byte pairs.
-func readHex(t testing.TB, name string) []byte {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := parseHex(string(src))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return b
-}
-
-func parseHex(src string) ([]byte, error) {
-	var out []byte
-	for n, line := range strings.Split(src, "\n") {
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		for line = strings.TrimSpace(line); line != ""; line = strings.TrimSpace(line) {
-			if line[0] == '"' {
-				end := strings.IndexByte(line[1:], '"')
-				if end < 0 {
-					return nil, fmt.Errorf("line %d: unterminated string", n+1)
-				}
-				out = append(out, line[1:end+1]...)
-				line = line[end+2:]
-				continue
-			}
-			word, rest, _ := strings.Cut(line, " ")
-			b, err := hex.DecodeString(word)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %v", n+1, err)
-			}
-			out = append(out, b...)
-			line = rest
-		}
-	}
-	return out, nil
-}
+// readHex reads an annotated hex vector from testdata/ (see prototest.ParseHex).
+func readHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
 
 // readFrags reads testdata/<name>.frag0.hex, frag1, ... in order.
 func readFrags(t testing.TB, name string) [][]byte {

@@ -2,37 +2,19 @@ package skycoop
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
-func loadHex(t testing.TB, name string) []byte {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var digits strings.Builder
-	for line := range strings.Lines(string(raw)) {
-		line, _, _ = strings.Cut(line, "#")
-		digits.WriteString(strings.Join(strings.Fields(line), ""))
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return b
-}
+// loadHex reads a hand-built vector (see prototest.ParseHex).
+func loadHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
 
 type want struct {
 	format     string
