@@ -8,7 +8,9 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/armagetron"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/ase"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
@@ -17,15 +19,20 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/goldsrc"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/openttd"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
 )
 
 var all = []protocols.Protocol{
 	a2s.Protocol,
+	armagetron.Protocol,
 	ase.Protocol,
+	cube2.Protocol,
 	doom3.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
@@ -34,10 +41,13 @@ var all = []protocols.Protocol{
 	goldsrc.Protocol,
 	hytale.Protocol,
 	minecraft.Protocol,
+	mumble.Protocol,
+	openttd.Protocol,
 	quake3.Protocol,
 	satisfactory.Protocol,
 	savage.Protocol,
 	skycoop.Protocol,
+	teeworlds.Protocol,
 }
 
 var byName = func() map[string]protocols.Protocol {

@@ -1,0 +1,37 @@
+package armagetron
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func BenchmarkDecodeReply(b *testing.B) {
+	vec := loadHex(b, "players_colours.hex")
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := DecodeReply(vec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = s.Result(true, false)
+	}
+}
+
+// BenchmarkQuery is the full two-request exchange over loopback UDP.
+func BenchmarkQuery(b *testing.B) {
+	srv := newServer(b, loadHex(b, "players_colours.hex"))
+	addr := prototest.UDP(b, srv.handle(b))
+	q, _ := Protocol.New(protocols.Settings{Players: true})
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Reset()
+		if _, err := q.Query(prototest.Context(b, 2*time.Second), addr, tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package armagetron
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// Message descriptors of the server-info exchange.
+const (
+	DescSmallInfo    = 50 // small server info (answer)
+	DescBigInfo      = 51 // big server info (answer)
+	DescSmallRequest = 52
+	DescBigRequest   = 53
+)
+
+// senderUnconnected is the sender id a client puts in the trailer before it
+// has a connection (what the reference clients send).
+const senderUnconnected = 0x11
+
+// maxPlayerNames caps the names kept from the user list.
+const maxPlayerNames = 256
+
+// Request builds a request message with no data: descriptor, message id 0,
+// length 0, and the datagram's sender-id trailer.
+func Request(desc uint16) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint16(b, desc)
+	binary.BigEndian.PutUint16(b[6:], senderUnconnected)
+	return b
+}
+
+// FindMessage returns the data of the first message with descriptor desc in a
+// datagram; ok is false when the datagram holds none. A message whose length
+// runs past the datagram is ErrTruncated.
+func FindMessage(b []byte, desc uint16) (data []byte, ok bool, err error) {
+	r := wire.NewReader(b)
+	// at least a message header left: anything shorter is the sender-id trailer
+	for r.Len() >= 6 {
+		start := r.Offset()
+		d := r.Uint16BE("message descriptor")
+		r.Skip(2, "message id")
+		words := int(r.Uint16BE("message length"))
+		p := r.Bytes(2*words, fmt.Sprintf("data of message %d at offset %d", d, start))
+		if err := r.Err(); err != nil {
+			return nil, false, err
+		}
+		if d == desc {
+			return p, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// ServerInfo is the decoded big server info.
+type ServerInfo struct {
+	Port       uint32
+	Hostname   string // the address the server believes it has; usually empty
+	Name       string // as sent, colour codes included
+	Players    uint32
+	VersionMin uint32 // network protocol versions the server accepts
+	VersionMax uint32
+	Release    string
+	MaxPlayers uint32
+	Users      []string // player names, colour codes included
+	Options    string
+	URL        string
+	GlobalIDs  string
+	HasExtras  bool // 0.2.8+: global ids sent
+	ExtraWords int  // words after the known fields (0.2.9 adds some), ignored
+}
+
+// DecodeBigInfo decodes the data of a big server-info message. Global ids
+// (0.2.8) are optional: older servers end after the URL.
+func DecodeBigInfo(data []byte) (ServerInfo, error) {
+	r := wire.NewReader(data)
+	var s ServerInfo
+	s.Port = readUint(&r, "port")
+	s.Hostname = readString(&r, "hostname")
+	s.Name = readString(&r, "server name")
+	s.Players = readUint(&r, "players")
+	s.VersionMin = readUint(&r, "version min")
+	s.VersionMax = readUint(&r, "version max")
+	s.Release = readString(&r, "release")
+	s.MaxPlayers = readUint(&r, "max players")
+	users := readString(&r, "user names")
+	s.Options = readString(&r, "options")
+	s.URL = readString(&r, "url")
+	if err := r.Err(); err != nil {
+		return ServerInfo{}, err
+	}
+	if r.Len() >= 2 {
+		s.GlobalIDs = readString(&r, "global ids")
+		if err := r.Err(); err != nil {
+			return ServerInfo{}, err
+		}
+		s.HasExtras = true
+	}
+	s.ExtraWords = r.Len() / 2
+	for name := range strings.SplitSeq(users, "\n") {
+		if name == "" {
+			continue
+		}
+		if len(s.Users) == maxPlayerNames {
+			break
+		}
+		s.Users = append(s.Users, name)
+	}
+	return s, nil
+}
+
+// DecodeReply finds the big server info in a datagram and decodes it.
+func DecodeReply(b []byte) (ServerInfo, error) {
+	data, ok, err := FindMessage(b, DescBigInfo)
+	if err != nil {
+		return ServerInfo{}, err
+	}
+	if !ok {
+		return ServerInfo{}, fmt.Errorf("%w: no big server info (descriptor %d) in the reply", protocols.ErrMalformed, DescBigInfo)
+	}
+	return DecodeBigInfo(data)
+}
+
+// readUint reads Armagetron's 32-bit integer: two words, low word first.
+func readUint(r *wire.Reader, what string) uint32 {
+	lo := r.Uint16BE(what + " low word")
+	hi := r.Uint16BE(what + " high word")
+	return uint32(hi)<<16 | uint32(lo)
+}
+
+// readString reads a string: a length counting the NUL, then ceil(length/2) words,
+// each carrying two characters low byte first. The NUL is dropped.
+func readString(r *wire.Reader, what string) string {
+	n := int(r.Uint16BE(what + " length"))
+	p := r.Bytes(2*((n+1)/2), what)
+	if r.Err() != nil || n == 0 {
+		return ""
+	}
+	out := make([]byte, 0, n)
+	for i := 0; i+1 < len(p); i += 2 {
+		out = append(out, p[i+1], p[i])
+	}
+	out = out[:n-1]
+	// a NUL inside would end the string on the server's side
+	if i := bytes.IndexByte(out, 0); i >= 0 {
+		out = out[:i]
+	}
+	return wire.UTF8(out)
+}
+
+// StripColors removes Armagetron colour codes: "0x" and six hex digits, or
+// 0xRESETT (back to the default colour).
+func StripColors(s string) string {
+	if !strings.Contains(s, "0x") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], "0x") && i+8 <= len(s) && isColor(s[i+2:i+8]) {
+			i += 8
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+func isColor(s string) bool {
+	if s == "RESETT" {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// Result turns the server info into the exporter's Result.
+func (s ServerInfo) Result(players, rules bool) *protocols.Result {
+	res := &protocols.Result{
+		Name:       StripColors(s.Name),
+		Version:    s.Release,
+		Players:    protocols.Known(int64(s.Players)),
+		MaxPlayers: protocols.Known(int64(s.MaxPlayers)),
+	}
+	u := func(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
+	res.Info = []protocols.KV{
+		{Key: "name", Value: s.Name},
+		{Key: "port", Value: u(s.Port)},
+		{Key: "hostname", Value: s.Hostname},
+		{Key: "players", Value: u(s.Players)},
+		{Key: "max_players", Value: u(s.MaxPlayers)},
+		{Key: "version_min", Value: u(s.VersionMin)},
+		{Key: "version_max", Value: u(s.VersionMax)},
+		{Key: "release", Value: s.Release},
+		{Key: "options", Value: s.Options},
+		{Key: "url", Value: s.URL},
+	}
+	if s.HasExtras {
+		res.Info = append(res.Info, protocols.KV{Key: "global_ids", Value: s.GlobalIDs})
+	}
+	if players {
+		res.PlayerList = make([]protocols.Player, 0, len(s.Users))
+		for _, n := range s.Users {
+			res.PlayerList = append(res.PlayerList, protocols.Player{Name: StripColors(n)})
+		}
+	}
+	if rules {
+		res.Rules = []protocols.KV{
+			{Key: "options", Value: StripColors(s.Options)},
+			{Key: "url", Value: s.URL},
+			{Key: "version_min", Value: u(s.VersionMin)},
+			{Key: "version_max", Value: u(s.VersionMax)},
+		}
+	}
+	return res
+}

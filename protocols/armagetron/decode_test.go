@@ -1,0 +1,205 @@
+package armagetron
+
+import (
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
+func loadHex(t testing.TB, name string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var digits strings.Builder
+	for line := range strings.Lines(string(raw)) {
+		line, _, _ = strings.Cut(line, "#")
+		digits.WriteString(strings.Join(strings.Fields(line), ""))
+	}
+	b, err := hex.DecodeString(digits.String())
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return b
+}
+
+// realCapture reads a datagram recorded from the real Debian server in
+// ../shared/realworld/captures, skipping when the shared tree is absent.
+func realCapture(t testing.TB, name string) []byte {
+	t.Helper()
+	s := prototest.SharedDir()
+	if s == "" {
+		t.Skip("../shared is absent: skipping the real-server capture (own vectors in testdata/ still run)")
+	}
+	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
+	if err != nil {
+		t.Skipf("capture %s not readable: %v", name, err)
+	}
+	return b
+}
+
+type want struct {
+	name, rawName, version string
+	players, max           int64
+	list                   []string
+	info                   map[string]string
+	extraWords             int
+}
+
+var goodVectors = []struct {
+	file string
+	want want
+}{
+	{"players_colours.hex", want{name: "Red Green Arena", rawName: "0xff0000Red 0x00ff00Green0xRESETT Arena",
+		version: "0.2.9.1_alpha20230222 unix dedicated", players: 3, max: 8, list: []string{"Alice", "Bob", "carol"}, extraWords: 2,
+		info: map[string]string{"options": "Sumo rules apply.", "url": "http://example.org/", "global_ids": "alice@forums\n\ncarol@lan\n", "version_max": "17", "port": "4534"}}},
+	{"old_0_2_8_no_gids.hex", want{name: "Old Grid", rawName: "Old Grid", version: "0.2.7.1", players: 1, max: 10, list: []string{"Flynn"},
+		info: map[string]string{"port": "4535", "version_max": "15"}}},
+	{"empty_strings.hex", want{players: 0, max: 4, list: []string{}}},
+	{"latin1_name.hex", want{name: "Café Grid", rawName: "Café Grid", version: "0.2.9.1", max: 4, list: []string{}, info: map[string]string{"global_ids": ""}}},
+	{"two_messages.hex", want{name: "Second", rawName: "Second", version: "0.2.9.1", max: 6, list: []string{}}},
+	{"no_trailer.hex", want{name: "NoTrailer", rawName: "NoTrailer", version: "0.2.9.1", max: 2, list: []string{}}},
+}
+
+func checkResult(t *testing.T, res *protocols.Result, w want) {
+	t.Helper()
+	if res.Name != w.name || res.Version != w.version || res.Map != "" || res.Game != "" {
+		t.Errorf("name %q version %q, want %q %q", res.Name, res.Version, w.name, w.version)
+	}
+	if res.Players != protocols.Known(w.players) || res.MaxPlayers != protocols.Known(w.max) || res.Bots.Known {
+		t.Errorf("players %+v max %+v, want %d/%d", res.Players, res.MaxPlayers, w.players, w.max)
+	}
+	if w.list != nil {
+		var names []string
+		for _, p := range res.PlayerList {
+			names = append(names, p.Name)
+			if p.Score.Known || p.Ping.Known {
+				t.Errorf("player %+v has values the protocol does not send", p)
+			}
+		}
+		if !slices.Equal(names, w.list) || res.PlayerList == nil {
+			t.Errorf("players %q, want %q", names, w.list)
+		}
+	}
+	info := map[string]string{}
+	for _, kv := range res.Info {
+		info[kv.Key] = kv.Value
+	}
+	if info["name"] != w.rawName {
+		t.Errorf("raw name %q, want %q", info["name"], w.rawName)
+	}
+	for k, v := range w.info {
+		if got, ok := info[k]; !ok || got != v {
+			t.Errorf("info %s = %q, want %q", k, got, v)
+		}
+	}
+}
+
+func TestVectors(t *testing.T) {
+	for _, tc := range goodVectors {
+		t.Run(tc.file, func(t *testing.T) {
+			s, err := DecodeReply(loadHex(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.ExtraWords != tc.want.extraWords {
+				t.Errorf("extra words %d, want %d", s.ExtraWords, tc.want.extraWords)
+			}
+			checkResult(t, s.Result(true, true), tc.want)
+		})
+	}
+}
+
+func TestVectorErrors(t *testing.T) {
+	for file, want := range map[string]error{
+		"bad_length_lies.hex":        protocols.ErrTruncated,
+		"bad_string_lies.hex":        protocols.ErrTruncated,
+		"bad_truncated_fields.hex":   protocols.ErrTruncated,
+		"small_info_real_layout.hex": protocols.ErrMalformed, // no big info in it
+	} {
+		t.Run(file, func(t *testing.T) {
+			s, err := DecodeReply(loadHex(t, file))
+			if !errors.Is(err, want) {
+				t.Fatalf("err = %v, want %v", err, want)
+			}
+			if s.Name != "" || s.Users != nil {
+				t.Errorf("partial info %+v with an error", s)
+			}
+		})
+	}
+}
+
+// TestRealCaptures decodes what armagetronad-dedicated 0.2.9.1 (start.sh's
+// config: SERVER_NAME "RealWorld Armagetron", MAX_CLIENTS 12) sent.
+func TestRealCaptures(t *testing.T) {
+	for _, name := range []string{
+		"armagetron_armagetron_armagetron-big.resp.bin",
+		"exchanges/armagetron_armagetron_gamedig/01_s2c_udp_4534-43623.bin",
+	} {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			s, err := DecodeReply(realCapture(t, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Port != 4534 || s.Hostname != "" || s.VersionMin != 0 || s.VersionMax != 17 || !s.HasExtras || s.ExtraWords != 17 {
+				t.Errorf("decoded %+v", s)
+			}
+			checkResult(t, s.Result(true, false), want{name: "RealWorld Armagetron", rawName: "RealWorld Armagetron",
+				version: "0.2.9.1_alpha20230222 unix dedicated", players: 0, max: 12, list: []string{},
+				info: map[string]string{"options": "All settings at default values.", "url": "http://www.armagetronad.net", "global_ids": ""}})
+		})
+	}
+	small := realCapture(t, "armagetron_armagetron_armagetron-small.resp.bin")
+	if data, ok, err := FindMessage(small, DescSmallInfo); !ok || err != nil || len(data) != 10 {
+		t.Errorf("small info: %x %v %v", data, ok, err)
+	}
+	for file, desc := range map[string]uint16{
+		"armagetron_armagetron_armagetron-small.req.bin":                    DescSmallRequest,
+		"armagetron_armagetron_armagetron-big.req.bin":                      DescBigRequest,
+		"exchanges/armagetron_armagetron_gamedig/00_c2s_udp_43623-4534.bin": DescBigRequest,
+	} {
+		if req := realCapture(t, file); string(req) != string(Request(desc)) {
+			t.Errorf("request % x, the reference client sent % x", Request(desc), req)
+		}
+	}
+}
+
+func TestStripColors(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                     "plain",
+		"0xff0000red":               "red",
+		"0xFF00aaMixed0xRESETT end": "Mixed end",
+		"0x12345":                   "0x12345",  // too short: text
+		"0xgggggg":                  "0xgggggg", // not hex: text
+		"price 0x":                  "price 0x",
+		"0x0x112233a":               "0xa", // a stray "0x" before a code stays
+	} {
+		if got := StripColors(in); got != want {
+			t.Errorf("StripColors(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestResultFlags(t *testing.T) {
+	s, err := DecodeReply(loadHex(t, "players_colours.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := s.Result(false, false)
+	if res.PlayerList != nil || res.Rules != nil {
+		t.Errorf("players or rules without asking: %+v", res)
+	}
+	res = s.Result(false, true)
+	if len(res.Rules) == 0 || res.Rules[0] != (protocols.KV{Key: "options", Value: "Sumo rules apply."}) {
+		t.Errorf("rules %v", res.Rules)
+	}
+}

@@ -1,0 +1,198 @@
+package armagetron
+
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// server mimics armagetronad-dedicated 0.2.9: it answers the small request
+// with small, and the big request with big only once a small request came
+// (from any socket: the fake has one client). Extra datagrams go before the
+// answer.
+type server struct {
+	small, big []byte
+	before     [][]byte
+	dropSmall  atomic.Int32 // small requests to ignore first
+	mu         sync.Mutex
+	primed     bool
+	order      []uint16
+}
+
+func (s *server) handle(t testing.TB) prototest.Handler {
+	return func(req []byte) [][]byte {
+		if len(req) != 8 || binary.BigEndian.Uint16(req[6:]) != senderUnconnected {
+			t.Errorf("request % x", req)
+			return nil
+		}
+		desc := binary.BigEndian.Uint16(req)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.order = append(s.order, desc)
+		switch desc {
+		case DescSmallRequest:
+			if s.dropSmall.Add(-1) >= 0 {
+				return nil
+			}
+			s.primed = true
+			return [][]byte{s.small}
+		case DescBigRequest:
+			if !s.primed || s.big == nil {
+				return nil
+			}
+			return append(append([][]byte(nil), s.before...), s.big)
+		}
+		t.Errorf("descriptor %d", desc)
+		return nil
+	}
+}
+
+// requests lists the descriptors received so far, in order.
+func (s *server) requests() []uint16 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]uint16(nil), s.order...)
+}
+
+func newServer(t testing.TB, big []byte) *server {
+	return &server{small: loadHex(t, "small_info_real_layout.hex"), big: big}
+}
+
+func query(t *testing.T, s protocols.Settings, d time.Duration, srv *server) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	addr := prototest.UDP(t, srv.handle(t))
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	if el := time.Since(start); el > d+time.Second {
+		t.Errorf("returned after %v, deadline %v", el, d)
+	}
+	return res, tr, err
+}
+
+func phaseNames(tr *wire.Trace) (names []string) {
+	for _, p := range tr.Phases {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+func TestQueryRoundTrip(t *testing.T) {
+	for _, tc := range goodVectors {
+		t.Run(tc.file, func(t *testing.T) {
+			srv := newServer(t, loadHex(t, tc.file))
+			res, tr, err := query(t, protocols.Settings{Players: true, Rules: true}, 2*time.Second, srv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, res, tc.want)
+			if len(res.Rules) == 0 {
+				t.Error("no rules")
+			}
+			if len(tr.Phases) != 2 || tr.Phases[0].Name != "challenge" || tr.Phases[1].Name != "info" || tr.Phases[1].Err != nil {
+				t.Errorf("phases = %+v", tr.Phases)
+			}
+			if got := srv.requests(); !slices.Equal(got, []uint16{DescSmallRequest, DescBigRequest}) {
+				t.Errorf("requests %v, want small then big", got)
+			}
+		})
+	}
+}
+
+func TestQueryRealCapture(t *testing.T) {
+	srv := &server{small: realCapture(t, "armagetron_armagetron_armagetron-small.resp.bin"),
+		big: realCapture(t, "armagetron_armagetron_armagetron-big.resp.bin")}
+	res, _, err := query(t, protocols.Settings{}, 2*time.Second, srv)
+	if err != nil || res.Name != "RealWorld Armagetron" || res.MaxPlayers != protocols.Known(12) || res.PlayerList != nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+// Stray datagrams (another descriptor, garbage) are skipped while waiting.
+func TestQuerySkipsStrays(t *testing.T) {
+	srv := newServer(t, loadHex(t, "old_0_2_8_no_gids.hex"))
+	srv.before = [][]byte{{1, 2, 3}, loadHex(t, "small_info_real_layout.hex"), loadHex(t, "bad_length_lies.hex")[:4]}
+	res, tr, err := query(t, protocols.Settings{}, 2*time.Second, srv)
+	if err != nil || res.Name != "Old Grid" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	ignored := 0
+	for _, p := range tr.Packets {
+		if p.Dir == wire.Received && p.Note != "" {
+			ignored++
+		}
+	}
+	if ignored != 3 {
+		t.Errorf("%d datagrams noted as ignored, want 3", ignored)
+	}
+}
+
+func TestQueryRetriesLostSmall(t *testing.T) {
+	srv := newServer(t, loadHex(t, "players_colours.hex"))
+	srv.dropSmall.Store(1)
+	res, tr, err := query(t, protocols.Settings{Retries: 2}, 900*time.Millisecond, srv)
+	if err != nil || res.Players != protocols.Known(3) {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if tr.Attempts != 3 {
+		t.Errorf("attempts %d, want 3 (small twice, big once)", tr.Attempts)
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		srv    *server
+		phases int
+		want   error
+	}{
+		{"silence_is_timeout", &server{}, 1, protocols.ErrTimeout},
+		{"no_big_info_is_timeout", &server{small: loadHex(t, "small_info_real_layout.hex")}, 2, protocols.ErrTimeout},
+		{"big_length_lies", newServer(t, loadHex(t, "bad_length_lies.hex")), 2, protocols.ErrTruncated},
+		{"big_string_lies", newServer(t, loadHex(t, "bad_string_lies.hex")), 2, protocols.ErrTruncated},
+		{"big_fields_missing", newServer(t, loadHex(t, "bad_truncated_fields.hex")), 2, protocols.ErrTruncated},
+		{"small_garbage", &server{small: []byte{0, 50, 0, 0, 0, 9}}, 1, protocols.ErrTruncated},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.srv.small == nil {
+				tc.srv.dropSmall.Store(1 << 30)
+			}
+			_, tr, err := query(t, protocols.Settings{}, 300*time.Millisecond, tc.srv)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if len(tr.Phases) != tc.phases || !errors.Is(tr.Phases[tc.phases-1].Err, tc.want) {
+				t.Errorf("phases = %+v", tr.Phases)
+			}
+		})
+	}
+	t.Run("closed_port_is_refused", func(t *testing.T) {
+		q, _ := Protocol.New(protocols.Settings{})
+		_, err := q.Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
+		if !errors.Is(err, protocols.ErrRefused) {
+			t.Fatalf("err = %v, want refused", err)
+		}
+	})
+}
+
+func TestProtocol(t *testing.T) {
+	if Protocol.Name != "armagetron" || Protocol.DefaultPort != 4534 || Protocol.Transport != "udp" || Protocol.Description == "" {
+		t.Errorf("Protocol = %+v", Protocol)
+	}
+	q, _ := Protocol.New(protocols.Settings{Retries: 3, Players: true})
+	if got := q.(*querier); got.retries != 3 || !got.players || got.rules {
+		t.Errorf("querier %+v", got)
+	}
+}

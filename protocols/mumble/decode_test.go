@@ -1,0 +1,151 @@
+package mumble
+
+import (
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
+func loadHex(t testing.TB, name string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var digits strings.Builder
+	for line := range strings.Lines(string(raw)) {
+		line, _, _ = strings.Cut(line, "#")
+		digits.WriteString(strings.Join(strings.Fields(line), ""))
+	}
+	b, err := hex.DecodeString(digits.String())
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return b
+}
+
+// realworldCapture reads a datagram recorded from a real local server by
+// shared/realworld/capture.sh, skipping when shared/ is absent.
+func realworldCapture(t testing.TB, name string) []byte {
+	t.Helper()
+	s := prototest.SharedDir()
+	if s == "" {
+		t.Skip("../shared is absent: skipping the real-server captures (own vectors in testdata/ still run)")
+	}
+	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
+	if err != nil {
+		t.Skipf("no capture %s: %v", name, err)
+	}
+	return b
+}
+
+const vecIdent = 0x0102030405060708
+
+type want struct {
+	version               string
+	users, max, bandwidth int64
+	trailing              int
+}
+
+func check(t *testing.T, st *Status, w want) {
+	t.Helper()
+	res := st.Result(true)
+	if res.Version != w.version || res.Players != protocols.Known(w.users) || res.MaxPlayers != protocols.Known(w.max) ||
+		int64(st.Bandwidth) != w.bandwidth || st.Trailing != w.trailing || res.Game != Game {
+		t.Errorf("got %s %+v/%+v bw %d trailing %d, want %+v", res.Version, res.Players, res.MaxPlayers, st.Bandwidth, st.Trailing, w)
+	}
+	if res.Name != "" || res.Map != "" || res.Bots.Known || res.Password != protocols.FlagUnknown {
+		t.Errorf("fields the ping does not report are set: %+v", res)
+	}
+	if len(res.Rules) != 1 || res.Rules[0].Key != "bandwidth" {
+		t.Errorf("rules %+v", res.Rules)
+	}
+}
+
+func TestDecodeVectors(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want want
+	}{
+		{"reply_1_3_4.hex", want{"1.3.4", 5, 50, 72000, 0}},
+		{"reply_1_5_patch_capped.hex", want{"1.5.255", 12, 100, 558000, 0}},
+		{"reply_wide_major.hex", want{"256.1.2", 0, 1, 0, 0}},
+		{"reply_big_counts.hex", want{"1.4.0", 1 << 31, 1<<32 - 1, 1<<32 - 1, 0}},
+		{"reply_trailing.hex", want{"1.3.4", 1, 2, 3, 2}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			st, err := Decode(loadHex(t, tc.file), vecIdent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, st, tc.want)
+		})
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want error
+	}{
+		{"reply_short.hex", wire.ErrTruncated},
+		{"reply_runt.hex", wire.ErrTruncated},
+		{"reply_wrong_ident.hex", wire.ErrMismatch},
+		{"request.hex", wire.ErrTruncated}, // our own ping reflected back: 12 bytes
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			if st, err := Decode(loadHex(t, tc.file), vecIdent); !errors.Is(err, tc.want) || st != nil {
+				t.Errorf("%+v, %v; want %v", st, err, tc.want)
+			}
+		})
+	}
+	if _, err := Decode(nil, 0); !errors.Is(err, wire.ErrTruncated) {
+		t.Errorf("empty: %v", err)
+	}
+}
+
+func TestRequest(t *testing.T) {
+	if got, want := Request(vecIdent), loadHex(t, "request.hex"); !slices.Equal(got, want) {
+		t.Errorf("Request = % X, want % X", got, want)
+	}
+}
+
+// TestRealworld decodes murmurd 1.3.4's replies recorded in shared/realworld
+// (users=50, no one connected, default bandwidth 72000): the capture script's own
+// ping ("RWPROBE1") and qstat's and gamedig's (identifier 01..08).
+func TestRealworld(t *testing.T) {
+	for _, tc := range []struct{ req, resp string }{
+		{"mumble_mumble_mumble-ping.req.bin", "mumble_mumble_mumble-ping.resp.bin"},
+		{"exchanges/mumble_mumble_qstat/00_c2s_udp_34461-64738.bin", "exchanges/mumble_mumble_qstat/01_s2c_udp_64738-34461.bin"},
+		{"exchanges/mumble_mumble_gamedig/00_c2s_udp_40690-64738.bin", "exchanges/mumble_mumble_gamedig/01_s2c_udp_64738-40690.bin"},
+	} {
+		t.Run(filepath.Base(tc.resp), func(t *testing.T) {
+			req := realworldCapture(t, tc.req)
+			if len(req) != RequestLen || !slices.Equal(req[:4], []byte{0, 0, 0, 0}) {
+				t.Fatalf("captured request % X", req)
+			}
+			ident := uint64(0)
+			for _, c := range req[4:] {
+				ident = ident<<8 | uint64(c)
+			}
+			if !slices.Equal(Request(ident), req) {
+				t.Errorf("Request(%x) = % X, captured % X", ident, Request(ident), req)
+			}
+			st, err := Decode(realworldCapture(t, tc.resp), ident)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// qstat shows version 1.2.3 for this reply; gamedig and the server say 1.3.4.
+			check(t, st, want{"1.3.4", 0, 50, 72000, 0})
+		})
+	}
+}

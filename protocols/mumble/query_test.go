@@ -1,0 +1,185 @@
+package mumble
+
+import (
+	"errors"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// isPing checks the 12-byte legacy ping.
+func isPing(req []byte) bool {
+	return len(req) == RequestLen && slices.Equal(req[:4], []byte{0, 0, 0, 0})
+}
+
+// echoing answers each ping with the given vectors, their identifier replaced by
+// the request's (vectors are built with 01..08), unless keep is set.
+func echoing(t testing.TB, keep bool, files ...string) prototest.Handler {
+	var vecs [][]byte
+	for _, f := range files {
+		vecs = append(vecs, loadHex(t, f))
+	}
+	return func(req []byte) [][]byte {
+		if !isPing(req) {
+			t.Errorf("request % X is not the ping", req)
+			return nil
+		}
+		var out [][]byte
+		for _, v := range vecs {
+			v = slices.Clone(v)
+			if !keep && len(v) >= 12 {
+				copy(v[4:12], req[4:12])
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+}
+
+func query(t *testing.T, s protocols.Settings, deadline time.Duration, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	addr := prototest.UDP(t, h)
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := newQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
+	if el := time.Since(start); el > deadline+time.Second {
+		t.Errorf("returned after %v, deadline %v", el, deadline)
+	}
+	return res, tr, err
+}
+
+func TestQueryRoundTrip(t *testing.T) {
+	res, tr, err := query(t, protocols.Settings{Rules: true, Players: true}, 2*time.Second, echoing(t, false, "reply_1_3_4.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Version != "1.3.4" || res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(50) || res.Game != Game {
+		t.Errorf("result %+v", res)
+	}
+	if !slices.Equal(res.Rules, []protocols.KV{{Key: "bandwidth", Value: "72000"}}) || res.PlayerList != nil || res.PhaseErrors != nil {
+		t.Errorf("rules %+v, players %+v, phase errors %+v", res.Rules, res.PlayerList, res.PhaseErrors)
+	}
+	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
+		t.Errorf("phases %+v", tr.Phases)
+	}
+}
+
+func TestQueryWithoutRules(t *testing.T) {
+	res, _, err := query(t, protocols.Settings{}, 2*time.Second, echoing(t, false, "reply_trailing.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rules != nil || res.Players != protocols.Known(1) {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestQuerySkipsOtherIdentifiers(t *testing.T) {
+	// A late answer to another ping, then a runt, then the answer.
+	h := echoing(t, true, "reply_wrong_ident.hex", "reply_runt.hex")
+	good := echoing(t, false, "reply_1_5_patch_capped.hex")
+	res, tr, err := query(t, protocols.Settings{}, 2*time.Second, func(req []byte) [][]byte {
+		return append(h(req), good(req)...)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Version != "1.5.255" || res.Players != protocols.Known(12) {
+		t.Errorf("result %+v", res)
+	}
+	ignored := 0
+	for _, p := range tr.Packets {
+		if p.Dir == wire.Received && p.Note != "" {
+			ignored++
+		}
+	}
+	if ignored != 2 {
+		t.Errorf("%d datagrams noted as ignored, want 2", ignored)
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		h        prototest.Handler
+		deadline time.Duration
+		want     error
+	}{
+		{"only_other_identifiers_is_mismatch", echoing(t, true, "reply_wrong_ident.hex"), 300 * time.Millisecond, wire.ErrMismatch},
+		{"only_runts_is_truncated", echoing(t, true, "reply_runt.hex"), 300 * time.Millisecond, wire.ErrTruncated},
+		{"short_reply_is_truncated", echoing(t, false, "reply_short.hex"), 2 * time.Second, wire.ErrTruncated},
+		{"reflected_ping_is_truncated", func(req []byte) [][]byte { return [][]byte{req} }, 2 * time.Second, wire.ErrTruncated},
+		{"silence_is_timeout", func([]byte) [][]byte { return nil }, 300 * time.Millisecond, wire.ErrTimeout},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, tr, err := query(t, protocols.Settings{Retries: 1}, tc.deadline, tc.h)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
+				t.Errorf("phases %+v", tr.Phases)
+			}
+		})
+	}
+	t.Run("closed_port_is_refused", func(t *testing.T) {
+		_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
+		if !errors.Is(err, wire.ErrRefused) {
+			t.Fatalf("err = %v, want ErrRefused", err)
+		}
+	})
+}
+
+func TestQueryRetriesLostPing(t *testing.T) {
+	var n atomic.Int32
+	h := echoing(t, false, "reply_1_3_4.hex")
+	res, tr, err := query(t, protocols.Settings{Retries: 1}, 600*time.Millisecond, func(req []byte) [][]byte {
+		if n.Add(1) == 1 {
+			return nil
+		}
+		return h(req)
+	})
+	if err != nil || res.Version != "1.3.4" || tr.Attempts != 2 {
+		t.Fatalf("%+v, %v, %d attempts", res, err, tr.Attempts)
+	}
+}
+
+func TestQueryIdentifierIsRandom(t *testing.T) {
+	reqs := make(chan []byte, 4)
+	h := echoing(t, false, "reply_1_3_4.hex")
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		reqs <- slices.Clone(req)
+		return h(req)
+	})
+	q := newQuerier(t, protocols.Settings{})
+	for range 2 {
+		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := <-reqs, <-reqs; slices.Equal(a, b) {
+		t.Errorf("two probes sent the same identifier % X", a)
+	}
+}
+
+func TestProtocol(t *testing.T) {
+	if Protocol.Name != "mumble" || Protocol.DefaultPort != 64738 || Protocol.PortOffset != 0 || Protocol.Transport != "udp" {
+		t.Errorf("descriptor %+v", Protocol)
+	}
+	if q := newQuerier(t, protocols.Settings{Retries: 3, Rules: true}).(*querier); q.retries != 3 || !q.rules {
+		t.Errorf("querier %+v", q)
+	}
+}

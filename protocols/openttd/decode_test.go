@@ -1,0 +1,253 @@
+package openttd
+
+import (
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
+func loadHex(t testing.TB, name string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var digits strings.Builder
+	for line := range strings.Lines(string(raw)) {
+		line, _, _ = strings.Cut(line, "#")
+		digits.WriteString(strings.Join(strings.Fields(line), ""))
+	}
+	b, err := hex.DecodeString(digits.String())
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return b
+}
+
+// realCapture reads a packet recorded from the real Debian server in
+// ../shared/realworld/captures, skipping when the shared tree is absent.
+func realCapture(t testing.TB, name string) []byte {
+	t.Helper()
+	s := prototest.SharedDir()
+	if s == "" {
+		t.Skip("../shared is absent: skipping the real-server capture (own vectors in testdata/ still run)")
+	}
+	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
+	if err != nil {
+		t.Skipf("capture %s not readable: %v", name, err)
+	}
+	return b
+}
+
+type want struct {
+	version          uint8
+	name, revision   string
+	mapName          string
+	clientsOn, max   int64
+	password         bool
+	info             map[string]string
+	grfNames         []string
+	trailing         int
+	gameScriptVer    int32
+	ticks            uint64
+	companiesOn, cMx uint8
+}
+
+var goodVectors = []struct {
+	file string
+	want want
+}{
+	{"v6_password_newgrf.hex", want{version: 6, name: "Transport Tycoon Club", revision: "14.1", clientsOn: 3, max: 25, password: true,
+		gameScriptVer: -1, companiesOn: 2, cMx: 15, grfNames: []string{"OpenGFX"},
+		info: map[string]string{"map_width": "256", "map_height": "512", "landscape": "sub-arctic", "dedicated": "true",
+			"game_date": "1951-04-29", "start_date": "1950-01-01", "spectators_on": "1", "spectators_max": "5", "newgrfs": "1", "password": "true"}}},
+	{"v7_ticks_gamescript.hex", want{version: 7, name: "Große Straßen", revision: "15.0-beta1", clientsOn: 12, max: 12,
+		gameScriptVer: 3, ticks: 123456789012, companiesOn: 8, cMx: 8, grfNames: []string{"Trains", "Café ☃"},
+		info: map[string]string{"landscape": "toyland", "dedicated": "false", "game_date": "1999-01-01", "start_date": "1998-01-01",
+			"gamescript_name": "CityGrowth", "gamescript_version": "3", "ticks_playing": "123456789012", "newgrfs": "2", "spectators_on": "4"}}},
+	{"v5_language_map.hex", want{version: 5, name: "Old Server", revision: "1.10.3", mapName: "Random Map", clientsOn: 1, max: 10,
+		gameScriptVer: -1, companiesOn: 1, cMx: 8, grfNames: []string{""},
+		info: map[string]string{"language": "2", "landscape": "sub-tropical", "map_width": "128", "newgrfs": "1"}}},
+	{"v4_no_gamescript.hex", want{version: 4, name: "V4", revision: "0.7.0", mapName: "Map V4", clientsOn: 0, max: 8, cMx: 8,
+		info: map[string]string{"language": "1", "newgrfs": "0", "map_height": "128"}}},
+	{"v3_dates32.hex", want{version: 3, name: "V3", revision: "0.6.0", mapName: "Map V3", clientsOn: 2, max: 10, cMx: 8,
+		info: map[string]string{"game_date": "1950-01-01", "dedicated": "false"}}},
+	{"v2_dates16.hex", want{version: 2, name: "V2", revision: "0.5.0", mapName: "Map V2", clientsOn: 1, max: 10, password: true, companiesOn: 1, cMx: 8,
+		info: map[string]string{"game_date": "1920-12-31", "start_date": "1920-01-01", "companies_max": "8", "spectators_max": "10"}}},
+	{"v1_minimal.hex", want{version: 1, name: "V1", revision: "0.4.0", mapName: "Map V1", clientsOn: 0, max: 8,
+		info: map[string]string{"game_date": "1920-01-01", "map_width": "64"}}},
+	{"v6_lookup_ids.hex", want{version: 6, name: "Lookup", revision: "13.4", clientsOn: 0, max: 8, gameScriptVer: -1, cMx: 8,
+		grfNames: []string{"", ""}, info: map[string]string{"newgrfs": "2"}}},
+	{"v6_trailing.hex", want{version: 6, name: "Trailing", revision: "13.0", clientsOn: 0, max: 8, gameScriptVer: -1, cMx: 8, trailing: 3}},
+}
+
+func checkResult(t *testing.T, res *protocols.Result, w want) {
+	t.Helper()
+	if res.Name != w.name || res.Version != w.revision || res.Map != w.mapName {
+		t.Errorf("name %q version %q map %q, want %q %q %q", res.Name, res.Version, res.Map, w.name, w.revision, w.mapName)
+	}
+	if res.Players != protocols.Known(w.clientsOn) || res.MaxPlayers != protocols.Known(w.max) {
+		t.Errorf("players %+v max %+v, want %d/%d", res.Players, res.MaxPlayers, w.clientsOn, w.max)
+	}
+	if res.Password != protocols.FlagOf(w.password) {
+		t.Errorf("password %v, want %v", res.Password, w.password)
+	}
+	if res.Bots.Known || res.PlayerList != nil || res.Game != "" {
+		t.Errorf("fields OpenTTD does not report are set: %+v", res)
+	}
+	info := map[string]string{}
+	for _, kv := range res.Info {
+		info[kv.Key] = kv.Value
+	}
+	for k, v := range w.info {
+		if info[k] != v {
+			t.Errorf("info %s = %q, want %q", k, info[k], v)
+		}
+	}
+}
+
+func TestVectors(t *testing.T) {
+	for _, tc := range goodVectors {
+		t.Run(tc.file, func(t *testing.T) {
+			g, err := DecodePacket(loadHex(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := tc.want
+			if g.Version != w.version || g.Trailing != w.trailing || g.GameScriptVersion != w.gameScriptVer ||
+				g.TicksPlaying != w.ticks || g.CompaniesOn != w.companiesOn || g.CompaniesMax != w.cMx {
+				t.Errorf("decoded %+v", g)
+			}
+			var names []string
+			for _, f := range g.NewGRFs {
+				names = append(names, f.Name)
+			}
+			if strings.Join(names, "|") != strings.Join(w.grfNames, "|") || len(names) != len(w.grfNames) {
+				t.Errorf("newgrf names %q, want %q", names, w.grfNames)
+			}
+			checkResult(t, g.Result(false), w)
+		})
+	}
+}
+
+func TestVectorErrors(t *testing.T) {
+	for file, want := range map[string]error{
+		"bad_version8.hex":       protocols.ErrMalformed,
+		"bad_version0.hex":       protocols.ErrMalformed,
+		"bad_serialisation.hex":  protocols.ErrMalformed,
+		"bad_truncated.hex":      protocols.ErrTruncated,
+		"bad_name_no_nul.hex":    protocols.ErrTruncated,
+		"bad_size_mismatch.hex":  protocols.ErrMalformed,
+		"bad_size_small.hex":     protocols.ErrMalformed,
+		"bad_type.hex":           protocols.ErrMalformed,
+		"bad_grf_count_lies.hex": protocols.ErrTruncated,
+		"server_full.hex":        protocols.ErrServer,
+		"server_banned.hex":      protocols.ErrServer,
+		"server_error.hex":       protocols.ErrServer,
+	} {
+		t.Run(file, func(t *testing.T) {
+			g, err := DecodePacket(loadHex(t, file))
+			if !errors.Is(err, want) {
+				t.Fatalf("err = %v, want %v", err, want)
+			}
+			if g.Version != 0 || g.ServerName != "" {
+				t.Errorf("partial info %+v returned with an error", g)
+			}
+		})
+	}
+}
+
+// TestRealCapture decodes what the Debian openttd 13.0 server (start.sh's
+// config: "RealWorld OpenTTD", max_clients 12, max_companies 8, 64x64 map)
+// sent gamedig, and what the capture tool recorded.
+func TestRealCapture(t *testing.T) {
+	for name, date := range map[string]string{
+		"openttd_openttd_openttd-tcp-gameinfo.resp.bin":               "1950-04-29",
+		"exchanges/openttd_openttd_gamedig/01_s2c_tcp_3979-47494.bin": "1950-05-02", // recorded 3 game days later
+	} {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			g, err := DecodePacket(realCapture(t, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Version != 6 || g.NewGRFSerialisation != 1 || len(g.NewGRFs) != 0 || g.GameScriptVersion != -1 ||
+				g.CompaniesMax != 8 || g.CompaniesOn != 0 || g.SpectatorsMax != 12 || g.SpectatorsOn != 0 || g.Trailing != 0 {
+				t.Errorf("decoded %+v", g)
+			}
+			checkResult(t, g.Result(true), want{name: "RealWorld OpenTTD", revision: "13.0", clientsOn: 0, max: 12,
+				info: map[string]string{"map_width": "64", "map_height": "64", "landscape": "temperate", "dedicated": "true",
+					"game_date": date, "start_date": "1950-01-01", "companies_max": "8", "companies_on": "0", "newgrfs": "0"}})
+		})
+	}
+	if req := realCapture(t, "openttd_openttd_openttd-tcp-gameinfo.req.bin"); string(req) != string(Request()) {
+		t.Errorf("request % x, the reference client sends % x", Request(), req)
+	}
+}
+
+func TestRules(t *testing.T) {
+	g, err := DecodePacket(loadHex(t, "v7_ticks_gamescript.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := g.Result(true)
+	rules := map[string]string{}
+	for _, kv := range res.Rules {
+		rules[kv.Key] = kv.Value
+	}
+	if rules["newgrf_4A4C4D01"] != "00112233445566778899aabbccddeeff Trains" || rules["gamescript_name"] != "CityGrowth" {
+		t.Errorf("rules %v", rules)
+	}
+	if g.Result(false).Rules != nil {
+		t.Error("rules without asking")
+	}
+}
+
+func TestDateAndLandscape(t *testing.T) {
+	for days, want := range map[uint32]string{0: "0000-01-01", 366: "0001-01-01", daysTill1920: "1920-01-01", 0xFFFFFFFF: "5000000-12-31"} {
+		if got := Date(days); got != want {
+			t.Errorf("Date(%d) = %q, want %q", days, got, want)
+		}
+	}
+	if LandscapeName(9) != "9" || LandscapeName(0) != "temperate" {
+		t.Error("landscape names")
+	}
+}
+
+func TestHeader(t *testing.T) {
+	for _, tc := range []struct {
+		in   []byte
+		size int
+		err  error
+	}{
+		{[]byte{3, 0, 6}, 3, nil},
+		{[]byte{0xFF, 0x7F, 6}, MaxPacket, nil},
+		{[]byte{0x00, 0x80, 6}, 0, protocols.ErrTooLarge},
+		{[]byte{0xFF, 0xFF, 6}, 0, protocols.ErrTooLarge},
+		{[]byte{2, 0, 6}, 0, protocols.ErrMalformed},
+		{[]byte{3, 0}, 0, protocols.ErrTruncated},
+	} {
+		size, err := Header(tc.in)
+		if size != tc.size || !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+			t.Errorf("Header(% x) = %d, %v", tc.in, size, err)
+		}
+	}
+}
+
+// Invalid UTF-8 in a name is read as Latin-1, so Result strings stay valid.
+func TestLatin1Name(t *testing.T) {
+	b := loadHex(t, "v1_minimal.hex")
+	i := strings.Index(string(b), "V1")
+	b[i+1] = 0xE9 // "Vé" in Latin-1
+	g, err := DecodePacket(b)
+	if err != nil || g.ServerName != "Vé" || !utf8.ValidString(g.ServerName) {
+		t.Fatalf("%q %v", g.ServerName, err)
+	}
+}

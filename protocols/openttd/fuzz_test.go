@@ -1,0 +1,48 @@
+package openttd
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// FuzzDecodePacket checks that no packet panics the decoder or the reader,
+// that errors carry a reason and that strings come out as valid UTF-8.
+func FuzzDecodePacket(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
+	for _, p := range files {
+		f.Add(loadHex(f, filepath.Base(p)))
+	}
+	if s := prototest.SharedDir(); s != "" {
+		if b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", "openttd_openttd_openttd-tcp-gameinfo.resp.bin")); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		// the stream reader must agree with the decoder on framing
+		if pkt, err := readPacket(bytes.NewReader(b)); err == nil && len(pkt) > MaxPacket {
+			t.Fatalf("read %d bytes", len(pkt))
+		}
+		g, err := DecodePacket(b)
+		if err != nil {
+			if r := protocols.Reason(err); r == "other" || r == "" {
+				t.Fatalf("error without a reason: %v", err)
+			}
+			return
+		}
+		res := g.Result(true)
+		for _, s := range []string{res.Name, res.Version, res.Map} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 %q", s)
+			}
+		}
+		if len(g.NewGRFs) > 255 {
+			t.Fatalf("%d newgrfs", len(g.NewGRFs))
+		}
+	})
+}

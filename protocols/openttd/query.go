@@ -1,0 +1,81 @@
+package openttd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	rules bool
+}
+
+// Query opens one connection, sends PACKET_CLIENT_GAME_INFO and reads exactly
+// one packet back: its size first, capped, then the rest.
+func (q querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	p := tr.Begin("info")
+	g, err := fetch(ctx, addr, tr)
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	if g.Trailing > 0 {
+		tr.Logf("ignored %d bytes after the game info", g.Trailing)
+	}
+	return g.Result(q.rules), nil
+}
+
+func fetch(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (GameInfo, error) {
+	conn, err := wire.DialTCP(ctx, addr, tr)
+	if err != nil {
+		if ctx.Err() != nil { // a cancelled dial is not a network fault
+			return GameInfo{}, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+		}
+		return GameInfo{}, err
+	}
+	defer conn.Close()
+	// A full or banning server sends its refusal on accept and closes: read it
+	// even when the write fails.
+	if _, err := conn.Write(Request()); err != nil {
+		tr.Logf("request not sent (%v); reading what the server sent", err)
+	}
+	pkt, err := readPacket(conn)
+	if err != nil {
+		return GameInfo{}, err
+	}
+	return DecodePacket(pkt)
+}
+
+// readPacket reads one size-prefixed packet, never more than MaxPacket bytes.
+func readPacket(r io.Reader) ([]byte, error) {
+	var h [headerSize]byte
+	if err := readFull(r, h[:], "packet header"); err != nil {
+		return nil, err
+	}
+	size, err := Header(h[:])
+	if err != nil {
+		return nil, err
+	}
+	pkt := make([]byte, size)
+	copy(pkt, h[:])
+	if err := readFull(r, pkt[headerSize:], "packet body"); err != nil {
+		return nil, err
+	}
+	return pkt, nil
+}
+
+func readFull(r io.Reader, b []byte, what string) error {
+	n, err := io.ReadFull(r, b)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: connection closed after %d of %d bytes of the %s", protocols.ErrTruncated, n, len(b), what)
+	}
+	return err
+}

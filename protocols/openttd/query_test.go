@@ -1,0 +1,178 @@
+package openttd
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// gameServer behaves like OpenTTD: read PACKET_CLIENT_GAME_INFO, write the
+// reply in chunks of the given size (0: at once), close.
+func gameServer(t testing.TB, reply []byte, chunk int) netip.AddrPort {
+	return prototest.TCP(t, func(c net.Conn) {
+		req := make([]byte, 3)
+		if _, err := io.ReadFull(c, req); err != nil {
+			return
+		}
+		if string(req) != string(Request()) {
+			t.Errorf("request % x, want % x", req, Request())
+			return
+		}
+		step := chunk
+		if step == 0 {
+			step = len(reply)
+		}
+		for rest := reply; len(rest) > 0; rest = rest[min(step, len(rest)):] {
+			if _, err := c.Write(rest[:min(step, len(rest))]); err != nil {
+				return
+			}
+		}
+	})
+}
+
+func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	return res, tr, err
+}
+
+func TestQueryRoundTrip(t *testing.T) {
+	for _, tc := range goodVectors {
+		for _, chunk := range []int{0, 1} { // whole, and one byte per segment
+			addr := gameServer(t, loadHex(t, tc.file), chunk)
+			res, tr, err := probe(t, addr, protocols.Settings{Rules: true}, 2*time.Second)
+			if err != nil {
+				t.Fatalf("%s chunk %d: %v", tc.file, chunk, err)
+			}
+			checkResult(t, res, tc.want)
+			if len(res.Rules) < len(res.Info) {
+				t.Errorf("%s: rules %v", tc.file, res.Rules)
+			}
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
+				t.Errorf("phases = %+v", tr.Phases)
+			}
+		}
+	}
+}
+
+func TestQueryRealCapture(t *testing.T) {
+	addr := gameServer(t, realCapture(t, "openttd_openttd_openttd-tcp-gameinfo.resp.bin"), 0)
+	res, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second)
+	if err != nil || res.Name != "RealWorld OpenTTD" || res.MaxPlayers != protocols.Known(12) || res.Rules != nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reply []byte
+		want  error
+	}{
+		{"server_full", loadHex(t, "server_full.hex"), protocols.ErrServer},
+		{"version_8", loadHex(t, "bad_version8.hex"), protocols.ErrMalformed},
+		{"field_missing", loadHex(t, "bad_truncated.hex"), protocols.ErrTruncated},
+		{"closed_in_header", []byte{0x37}, protocols.ErrTruncated},
+		{"closed_in_body", loadHex(t, "v6_trailing.hex")[:20], protocols.ErrTruncated},
+		{"size_over_cap", []byte{0xFF, 0xFF, 6, 0, 0, 0}, protocols.ErrTooLarge},
+		{"size_below_header", []byte{1, 0, 6}, protocols.ErrMalformed},
+		{"http_server", []byte("HTTP/1.1 400 Bad Request\r\n\r\n"), protocols.ErrTruncated}, // "HT" read as a 21576-byte size
+		{"other_type", loadHex(t, "bad_type.hex"), protocols.ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, tr, err := probe(t, gameServer(t, tc.reply, 0), protocols.Settings{}, 2*time.Second)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
+				t.Errorf("phases = %+v", tr.Phases)
+			}
+		})
+	}
+}
+
+// A full server writes PACKET_SERVER_FULL on accept and closes without reading.
+func TestQueryFullOnAccept(t *testing.T) {
+	full := loadHex(t, "server_full.hex")
+	addr := prototest.TCP(t, func(c net.Conn) { c.Write(full) })
+	for range 10 { // both orders of our write and the server's close
+		if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, protocols.ErrServer) && !errors.Is(err, protocols.ErrNetwork) {
+			t.Fatalf("err = %v, want server error", err)
+		}
+	}
+}
+
+func TestQueryClosedWithoutReply(t *testing.T) {
+	addr := prototest.TCP(t, func(net.Conn) {})
+	if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, protocols.ErrTruncated) && !errors.Is(err, protocols.ErrNetwork) {
+		t.Errorf("err = %v, want truncated (or a reset)", err)
+	}
+}
+
+func TestQuerySilent(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
+	start := time.Now()
+	if _, _, err := probe(t, addr, protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %v", d)
+	}
+}
+
+// One byte a second: the deadline ends the probe, not the peer.
+func TestQueryDrip(t *testing.T) {
+	addr := prototest.Drip(t, loadHex(t, "v1_minimal.hex"))
+	start := time.Now()
+	if _, _, err := probe(t, addr, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %v", d)
+	}
+}
+
+func TestQueryRefused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().(*net.TCPAddr).AddrPort()
+	l.Close()
+	if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, protocols.ErrRefused) {
+		t.Errorf("err = %v, want refused", err)
+	}
+}
+
+func TestQueryCancelled(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	q, _ := Protocol.New(protocols.Settings{})
+	if _, err := q.Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
+		t.Errorf("err = %v, want a timeout reason", err)
+	}
+}
+
+func TestProtocol(t *testing.T) {
+	if Protocol.Name != "openttd" || Protocol.DefaultPort != 3979 || Protocol.Transport != "tcp" || Protocol.PortOffset != 0 || Protocol.Description == "" {
+		t.Errorf("Protocol = %+v", Protocol)
+	}
+}
+
+func netipAddr(port uint16) netip.AddrPort {
+	return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port)
+}

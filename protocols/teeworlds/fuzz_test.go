@@ -1,0 +1,59 @@
+package teeworlds
+
+import (
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+func seed(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
+	for _, p := range files {
+		f.Add(loadHex(f, filepath.Base(p)))
+	}
+}
+
+func check(t *testing.T, in Info, err error) {
+	if err != nil {
+		if r := protocols.Reason(err); r == "other" || r == "" {
+			t.Fatalf("error without a reason: %v", err)
+		}
+		return
+	}
+	if len(in.Clients) > maxClients {
+		t.Fatalf("%d clients kept", len(in.Clients))
+	}
+	res := in.Result(true)
+	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
+		if !utf8.ValidString(s) {
+			t.Fatalf("invalid UTF-8 %q", s)
+		}
+	}
+}
+
+// FuzzDecodeInfo07 feeds whole datagrams through the 0.7 header check and
+// decoder (vectors use token 12345678), and the token-response parser.
+func FuzzDecodeInfo07(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		TokenResponse07(b, vectorToken)
+		answers07(b, vectorToken, 42)
+		payload, err := Connless07(b, vectorToken)
+		if err != nil {
+			return
+		}
+		in, err := DecodeInfo07(payload)
+		check(t, in, err)
+	})
+}
+
+func FuzzDecodeInfo06(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		answers06(b, 7)
+		in, err := decode06(b)
+		check(t, in, err)
+	})
+}

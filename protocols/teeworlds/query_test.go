@@ -1,0 +1,239 @@
+package teeworlds
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const fakeServerToken = 0x0e724c45
+
+// body07 is a v07 vector's info after the echoed browser token.
+func body07(t testing.TB, file string) []byte {
+	b := loadHex(t, file)[connlessHeader07+len(info):]
+	p := reader{r: wire.NewReader(b)}
+	p.int("token")
+	return p.r.Rest()
+}
+
+// body06 is a v06 vector's info after the echoed token string.
+func body06(t testing.TB, file string) []byte {
+	b := loadHex(t, file)[len(connless06)+len(info):]
+	_, rest, _ := bytes.Cut(b, []byte{0})
+	return rest
+}
+
+// fake is a Teeworlds server: 0.7 (token handshake), 0.6, or both (DDNet).
+type fake struct {
+	body07, body06 []byte
+	dropTokens     atomic.Int32 // token requests to ignore first
+	wrongEcho      bool         // answer inf3 with another browser token
+	strays         [][]byte     // sent before every answer
+}
+
+func (f *fake) handle(req []byte) [][]byte {
+	var reply []byte
+	switch {
+	case f.body06 != nil && len(req) == 15 && bytes.HasPrefix(req, append(append([]byte(nil), connless06...), getInfo...)):
+		reply = append(append(append([]byte(nil), connless06...), info...), fmt.Sprintf("%d\x00", req[14])...)
+		reply = append(reply, f.body06...)
+	case f.body07 != nil && len(req) == 520 && req[0] == 0x04 && req[7] == ctrlToken:
+		if f.dropTokens.Add(-1) >= 0 {
+			return nil
+		}
+		reply = []byte{0x04, 0, 0, 0, 0, 0, 0, ctrlToken, 0, 0, 0, 0}
+		copy(reply[3:7], req[8:12])
+		binary.BigEndian.PutUint32(reply[8:], fakeServerToken)
+	case f.body07 != nil && len(req) > 17 && req[0] == 0x21:
+		if binary.BigEndian.Uint32(req[1:]) != fakeServerToken || !bytes.Equal(req[9:17], getInfo) {
+			return nil // what the real server does with a bad token
+		}
+		p := reader{r: wire.NewReader(req[17:])}
+		echo := int32(p.int("token"))
+		if f.wrongEcho {
+			echo++
+		}
+		reply = append([]byte{0x21}, req[5:9]...)
+		reply = binary.BigEndian.AppendUint32(reply, fakeServerToken)
+		reply = AppendInt(append(reply, info...), echo)
+		reply = append(reply, f.body07...)
+	default:
+		return nil
+	}
+	return append(append([][]byte(nil), f.strays...), reply)
+}
+
+func settings(version string, retries int) protocols.Settings {
+	return protocols.Settings{Players: true, Retries: retries, Options: func(v any) error { v.(*Options).Version = version; return nil }}
+}
+
+func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	addr := prototest.UDP(t, f.handle)
+	q, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	if el := time.Since(start); el > d+time.Second {
+		t.Errorf("returned after %v, deadline %v", el, d)
+	}
+	return res, tr, err
+}
+
+func phases(tr *wire.Trace) string {
+	var s []string
+	for _, p := range tr.Phases {
+		s = append(s, p.Name)
+	}
+	return strings.Join(s, ",")
+}
+
+func TestQuery07(t *testing.T) {
+	for _, tc := range goodVectors[:2] {
+		for _, version := range []string{VersionAuto, Version07} {
+			t.Run(tc.file+"/"+version, func(t *testing.T) {
+				res, tr, err := query(t, settings(version, 0), 2*time.Second, &fake{body07: body07(t, tc.file)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				in, _ := decodeVector(loadHex(t, tc.file))
+				checkResult(t, in, tc.want)
+				if res.Name != tc.want.name || len(res.PlayerList) != len(tc.want.clients) {
+					t.Errorf("result %+v", res)
+				}
+				if phases(tr) != "challenge,info" {
+					t.Errorf("phases %+v", tr.Phases)
+				}
+			})
+		}
+	}
+}
+
+func TestQuery06(t *testing.T) {
+	for _, tc := range goodVectors[2:] {
+		for version, wantPhases := range map[string]string{VersionAuto: "challenge", Version06: "info"} {
+			t.Run(tc.file+"/"+version, func(t *testing.T) {
+				res, tr, err := query(t, settings(version, 0), 2*time.Second, &fake{body06: body06(t, tc.file)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Name != tc.want.name || res.Map != tc.want.mapName || res.Players != protocols.Known(tc.want.players) ||
+					res.MaxPlayers != protocols.Known(tc.want.max) || len(res.PlayerList) != len(tc.want.clients) {
+					t.Errorf("result %+v", res)
+				}
+				if phases(tr) != wantPhases {
+					t.Errorf("phases %+v", tr.Phases)
+				}
+			})
+		}
+	}
+}
+
+// A DDNet-like server answering both: auto mode takes the first answer.
+func TestQueryAutoBoth(t *testing.T) {
+	res, _, err := query(t, settings(VersionAuto, 0), 2*time.Second,
+		&fake{body07: body07(t, "v07_players.hex"), body06: body06(t, "v06_players.hex")})
+	if err != nil || (res.Name != "Tee Arena" && res.Name != "Fake 0.6 Server") {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+func TestQueryRetriesLostToken(t *testing.T) {
+	for _, version := range []string{VersionAuto, Version07} {
+		f := &fake{body07: body07(t, "v07_empty.hex")}
+		f.dropTokens.Store(1)
+		res, tr, err := query(t, settings(version, 2), 900*time.Millisecond, f)
+		if err != nil || res.Name != "RealWorld-like Teeworlds" {
+			t.Fatalf("%s: %+v %v", version, res, err)
+		}
+		// auto: (0.6 + token) twice, then info; 0.7: token twice, then info
+		if want := map[string]int{VersionAuto: 5, Version07: 3}[version]; tr.Attempts != want {
+			t.Errorf("%s: attempts %d, want %d", version, tr.Attempts, want)
+		}
+	}
+}
+
+func TestQuerySkipsStrays(t *testing.T) {
+	f := &fake{body07: body07(t, "v07_players.hex"), strays: [][]byte{
+		{1, 2, 3},
+		loadHex(t, "v07_empty.hex"), // addressed to another token
+		append(append([]byte(nil), connless06...), "\xff\xff\xff\xffinf3999\x00"...),
+	}}
+	res, tr, err := query(t, settings(VersionAuto, 0), 2*time.Second, f)
+	if err != nil || res.Name != "Tee Arena" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	n := 0
+	for _, p := range tr.Packets {
+		if p.Dir == wire.Received && p.Note != "" {
+			n++
+		}
+	}
+	if n != 6 { // three strays before each of the two answers
+		t.Errorf("%d datagrams noted as ignored, want 6", n)
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, version string
+		f             *fake
+		phases        string
+		want          error
+	}{
+		{"silence_auto", VersionAuto, &fake{}, "challenge", protocols.ErrTimeout},
+		{"silence_06", Version06, &fake{}, "info", protocols.ErrTimeout},
+		{"0.7_server_in_0.6_mode", Version06, &fake{body07: body07(t, "v07_empty.hex")}, "info", protocols.ErrTimeout},
+		{"0.6_server_in_0.7_mode", Version07, &fake{body06: body06(t, "v06_empty.hex")}, "challenge", protocols.ErrTimeout},
+		{"wrong_echo", Version07, &fake{body07: body07(t, "v07_empty.hex"), wrongEcho: true}, "challenge,info", protocols.ErrMismatch},
+		{"info_truncated", VersionAuto, &fake{body07: body07(t, "v07_bad_client_cut.hex")}, "challenge,info", protocols.ErrTruncated},
+		{"info_long_int", VersionAuto, &fake{body07: body07(t, "v07_bad_long_int.hex")}, "challenge,info", protocols.ErrMalformed},
+		{"info06_bad_number", VersionAuto, &fake{body06: body06(t, "v06_bad_number.hex")}, "challenge", protocols.ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, tr, err := query(t, settings(tc.version, 0), 300*time.Millisecond, tc.f)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if phases(tr) != tc.phases {
+				t.Errorf("phases %+v, want %s", tr.Phases, tc.phases)
+			}
+		})
+	}
+	t.Run("closed_port_is_refused", func(t *testing.T) {
+		for _, v := range []string{VersionAuto, Version06, Version07} {
+			q, _ := New(settings(v, 1))
+			if _, err := q.Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil); !errors.Is(err, protocols.ErrRefused) {
+				t.Errorf("%s: err = %v, want refused", v, err)
+			}
+		}
+	})
+}
+
+func TestNewOptions(t *testing.T) {
+	if _, err := New(settings("0.8", 0)); err == nil || !strings.Contains(err.Error(), "version") {
+		t.Errorf("bad version: %v", err)
+	}
+	if _, err := New(protocols.Settings{Options: func(any) error { return errors.New("unknown field x") }}); err == nil {
+		t.Error("options error dropped")
+	}
+	q, err := New(protocols.Settings{Retries: 2})
+	if err != nil || q.(*querier).version != VersionAuto || q.(*querier).retries != 2 {
+		t.Errorf("%+v %v", q, err)
+	}
+	if Protocol.Name != "teeworlds" || Protocol.DefaultPort != 8303 || Protocol.Transport != "udp" || Protocol.Description == "" {
+		t.Errorf("Protocol = %+v", Protocol)
+	}
+}
