@@ -13,6 +13,11 @@ if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
 fi
 echo "install-test-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# The tests start their own servers on loopback: keep packages from starting services.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+  printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
 if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/gse-apt.log 2>&1; then
   apt-get update -qq >>/tmp/gse-apt.log 2>&1
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >>/tmp/gse-apt.log 2>&1 ||
