@@ -235,7 +235,12 @@ func (x *exchanger) exchange(ctx context.Context, req []byte, want, alt byte) ([
 		}); err != nil {
 			return nil, err
 		}
-		for ignored := 0; v == partial; {
+		// Duplicates of stored fragments are neither ignored nor progress: count every
+		// datagram, so a peer repeating one fragment cannot keep the probe reading.
+		for ignored, reads := 0, 0; v == partial; reads++ {
+			if reads >= 2*MaxFragments+maxIgnored {
+				return nil, fmt.Errorf("%w: %d datagrams without completing the split reply", protocols.ErrTooLarge, reads)
+			}
 			d, err := x.conn.Recv()
 			if err != nil {
 				if errors.Is(err, protocols.ErrTimeout) && retries > 0 && ctx.Err() == nil {

@@ -19,8 +19,9 @@ const (
 type Packet struct {
 	Dir  Direction
 	At   time.Duration // since the trace started
-	Data []byte
-	Note string // why a received packet was ignored, if it was
+	Data []byte        // the bytes kept: all of them, or a prefix past the byte budget
+	Len  int           // the packet's real length
+	Note string        // why a received packet was ignored, if it was
 }
 
 // Phase is one timed step of a query (resolve, challenge, info, players, rules...).
@@ -49,7 +50,17 @@ type Trace struct {
 	// MaxPackets bounds what is kept; packets beyond it are counted in Dropped.
 	MaxPackets int
 	Dropped    int
+	// kept counts bytes referenced by Packets: past MaxTraceBytes only a copied
+	// prefix of each packet is kept, so a trace held by the probe history stays
+	// small whatever a server sends.
+	kept int
 }
+
+// MaxTraceBytes is the most packet data a trace keeps in full.
+const MaxTraceBytes = 64 << 10
+
+// truncatedPrefix is how much of a packet past the budget is kept.
+const truncatedPrefix = 64
 
 // NewTrace starts a trace now.
 func NewTrace() *Trace { return &Trace{Start: time.Now(), MaxPackets: 256} }
@@ -67,7 +78,13 @@ func (t *Trace) packet(d Direction, b []byte, note string) {
 		t.Dropped++
 		return
 	}
-	t.Packets = append(t.Packets, Packet{Dir: d, At: time.Since(t.Start), Data: b, Note: note})
+	data := b
+	if t.kept+len(b) > MaxTraceBytes {
+		// A copy, not a sub-slice: a sub-slice would keep the whole buffer alive.
+		data = append([]byte(nil), b[:min(len(b), truncatedPrefix)]...)
+	}
+	t.kept += len(data)
+	t.Packets = append(t.Packets, Packet{Dir: d, At: time.Since(t.Start), Data: data, Len: len(b), Note: note})
 }
 
 // Sent records an outgoing packet. b must not be modified afterwards.
@@ -129,7 +146,10 @@ func (t *Trace) WriteTranscript(w io.Writer) {
 		if p.Dir == Received {
 			dir = "received"
 		}
-		fmt.Fprintf(w, "#%d %s %d bytes at %s", i+1, dir, len(p.Data), p.At.Round(time.Microsecond))
+		fmt.Fprintf(w, "#%d %s %d bytes at %s", i+1, dir, p.Len, p.At.Round(time.Microsecond))
+		if len(p.Data) < p.Len {
+			fmt.Fprintf(w, " (first %d kept)", len(p.Data))
+		}
 		if p.Note != "" {
 			fmt.Fprintf(w, " (ignored: %s)", p.Note)
 		}

@@ -121,3 +121,32 @@ func TestRecvUnblocksOnCancel(t *testing.T) {
 		t.Errorf("cancelled read: %v", err)
 	}
 }
+
+func TestTraceByteBudget(t *testing.T) {
+	tr := NewTrace()
+	big := make([]byte, 60<<10)
+	for range 5 {
+		tr.Received(big)
+	}
+	kept := 0
+	for _, p := range tr.Packets {
+		kept += len(p.Data)
+		if p.Len != len(big) {
+			t.Errorf("Len = %d", p.Len)
+		}
+	}
+	if kept > MaxTraceBytes+4*truncatedPrefix {
+		t.Errorf("trace keeps %d bytes, budget %d", kept, MaxTraceBytes)
+	}
+	var out strings.Builder
+	tr.WriteTranscript(&out)
+	if !strings.Contains(out.String(), "61440 bytes at") || !strings.Contains(out.String(), "(first 64 kept)") {
+		t.Errorf("transcript:\n%.300s", out.String())
+	}
+	for range 300 {
+		tr.Sent([]byte("x"))
+	}
+	if len(tr.Packets) != tr.MaxPackets || tr.Dropped == 0 {
+		t.Errorf("packets %d dropped %d", len(tr.Packets), tr.Dropped)
+	}
+}

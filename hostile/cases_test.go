@@ -1,0 +1,335 @@
+package hostile
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+)
+
+// cases are the misbehaviours, in the order they run.
+var cases = []hostileCase{
+	{
+		// The fake servers answering properly: every other case differs from this one
+		// only by its misbehaviour.
+		name: "baseline",
+		fast: true,
+		want: every([]string{success}, hasDialect),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			return answer(t, p, one(dialects[p.Name].reply))
+		},
+	},
+	{
+		name: "silence",
+		want: every([]string{timeout}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			if tcp(p) {
+				s := startTCP(t, func(_ *tcpServer, c net.Conn) { drain(c) })
+				return s.addr, s
+			}
+			s := startUDP(t, nil)
+			return s.addr, s
+		},
+	},
+	{
+		name: "late_reply",
+		want: every([]string{timeout}, hasDialect),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			late := probeTimeout + 200*time.Millisecond
+			reply := dialects[p.Name].reply
+			if tcp(p) {
+				s := startTCP(t, func(s *tcpServer, c net.Conn) {
+					buf := make([]byte, 512)
+					n, _ := c.Read(buf)
+					if s.wait(late) {
+						c.Write(reply(buf[:n]))
+					}
+				})
+				return s.addr, s
+			}
+			s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+				s.later(late, func() { s.send(from, reply(req)) })
+			})
+			return s.addr, s
+		},
+	},
+	{
+		name: "drip",
+		want: every([]string{timeout}, tcp, hasDialect),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			reply := dialects[p.Name].reply
+			s := startTCP(t, func(s *tcpServer, c net.Conn) {
+				buf := make([]byte, 512)
+				n, _ := c.Read(buf)
+				for _, b := range reply(buf[:n]) {
+					if _, err := c.Write([]byte{b}); err != nil || !s.wait(time.Second) {
+						return
+					}
+				}
+			})
+			return s.addr, s
+		},
+	},
+	{
+		name: "backlog_full",
+		want: every([]string{timeout}, tcp),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			return fullBacklog(t)
+		},
+	},
+	{
+		name: "closed_port",
+		fast: true,
+		want: every([]string{refused}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			if tcp(p) {
+				return closedPort(t, "tcp4"), nopServer{}
+			}
+			return closedPort(t, "udp4"), nopServer{}
+		},
+	},
+	{
+		// A second socket answers: the querier's connected socket must drop it.
+		name: "other_port",
+		want: every([]string{timeout}, udp, hasDialect),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			other := startUDP(t, nil)
+			reply := dialects[p.Name].reply
+			s := startUDP(t, func(_ *udpServer, req []byte, from netip.AddrPort) { other.send(from, reply(req)) })
+			return s.addr, closeAll{s, other}
+		},
+	},
+	{
+		// Every reply echoes another challenge, id or cookie than the request's:
+		// stray or spoofed replies, never taken for the answer.
+		name: "wrong_echo",
+		want: per(map[string][]string{
+			"quake3": {mismatch}, "doom3": {mismatch}, "gamespy2": {mismatch}, "savage": {mismatch}, "satisfactory": {mismatch},
+		}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			reply, span := dialects[p.Name].reply, echoSpan[p.Name]
+			return answerUDP(t, func(req []byte) [][]byte {
+				req = slices.Clone(req)
+				lo, hi := span(req)
+				for i := lo; i < hi; i++ {
+					req[i] ^= 0x01
+				}
+				return [][]byte{reply(req)}
+			})
+		},
+	},
+	{
+		// A TCP server that reads the request and closes without a word.
+		name: "hangup",
+		fast: true,
+		want: every([]string{truncated}, tcp),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			s := startTCP(t, func(_ *tcpServer, c net.Conn) { c.Read(make([]byte, 512)) })
+			return s.addr, s
+		},
+	},
+	{
+		name: "random",
+		want: every(garbage),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			r := seeded("random/" + p.Name)
+			return answer(t, p, func([]byte) [][]byte {
+				var out [][]byte
+				for range 3 {
+					out = append(out, randomBytes(r, 1+r.IntN(1400)))
+				}
+				return out
+			})
+		},
+	},
+	{
+		// Random bytes behind a header the querier accepts, so they reach the decoder.
+		name: "random_tail",
+		want: every([]string{anyOutcome}, hasDialect),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			r := seeded("random_tail/" + p.Name)
+			prefix := dialects[p.Name].prefix
+			return answer(t, p, func(req []byte) [][]byte {
+				var out [][]byte
+				for range 4 {
+					out = append(out, append(prefix(req), randomBytes(r, r.IntN(1400))...))
+				}
+				return out
+			})
+		},
+	},
+	{
+		name: "flood",
+		// A junk datagram shorter than the protocol's header may end the probe as truncated.
+		want: every([]string{malformed, mismatch, timeout, truncated}, udp),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			return answerUDP(t, func([]byte) [][]byte {
+				out := make([][]byte, 100)
+				for i := range out {
+					out[i] = []byte(fmt.Sprintf("JUNK%03d", i))
+				}
+				return out
+			})
+		},
+	},
+	{
+		name: "huge_length",
+		fast: true,
+		want: per(map[string][]string{
+			"a2s": {tooLarge}, "goldsrc": {tooLarge}, "skycoop": {tooLarge}, "satisfactory": {truncated},
+			"ase": {truncated}, "gamespy1": {tooLarge}, "hytale": {malformed}, "minecraft": {tooLarge},
+		}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			return answer(t, p, one(hugeLength[p.Name]))
+		},
+	},
+	{
+		name: "split_255_of_3",
+		fast: true,
+		want: per(map[string][]string{"a2s": {tooLarge}, "goldsrc": {tooLarge}}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			return answerUDP(t, func([]byte) [][]byte { return announce(255, 3) })
+		},
+	},
+	{
+		name: "split_60_of_3",
+		want: per(map[string][]string{"a2s": {timeout}, "goldsrc": {timeout}}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			return answerUDP(t, func([]byte) [][]byte { return announce(60, 3) })
+		},
+	},
+	{
+		name: "shuffled",
+		fast: true,
+		want: per(map[string][]string{"a2s": {success}, "goldsrc": {success}, "gamespy1": {success}, "ase": {success}}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			var frags [][]byte
+			switch p.Name {
+			case "gamespy1":
+				frags = gs1Parts
+			case "ase":
+				frags = aseFragments(aseReply(100), "\x01\x02\x03\x04")
+			default:
+				frags = splitSource(9, a2sInfo(), 3)
+			}
+			if len(frags) != 3 {
+				t.Fatalf("%d fragments, the case wants 3", len(frags))
+			}
+			return answerUDP(t, func([]byte) [][]byte { return pick(frags, 2, 0, 2, 1, 0) })
+		},
+	},
+	{
+		name: "bzip2_bomb",
+		fast: true,
+		want: per(map[string][]string{"a2s": {tooLarge}, "goldsrc": {tooLarge}}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			// The biggest size the decoder accepts: the stream, not the header, lies.
+			f := compressedFragment0(21, a2s.MaxDecompressed, bzip2Bomb(t))
+			return answerUDP(t, func([]byte) [][]byte { return [][]byte{f} })
+		},
+	},
+	{
+		name: "challenge_forever",
+		fast: true,
+		want: per(map[string][]string{"a2s": {challenge}, "goldsrc": {challenge}}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			r := seeded("challenge/" + p.Name)
+			return answerUDP(t, func([]byte) [][]byte { return [][]byte{a2sChallenge(r.Uint32())} })
+		},
+	},
+	{
+		name: "endless",
+		want: per(map[string][]string{
+			"gamespy1": {tooLarge, timeout}, "ase": {malformed, timeout},
+			"a2s": {timeout, tooLarge, malformed}, "goldsrc": {timeout, tooLarge, malformed},
+			"hytale": {tooLarge, timeout}, "minecraft": {malformed, truncated, tooLarge, timeout},
+		}),
+		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			switch p.Name {
+			case "hytale", "minecraft":
+				// A line that never ends; for Minecraft, a status frame of the
+				// largest size accepted whose bytes keep coming.
+				chunk := []byte(strings.Repeat("A", 1024))
+				s := startTCP(t, func(s *tcpServer, c net.Conn) {
+					c.Read(make([]byte, 512))
+					if p.Name == "minecraft" {
+						c.Write(append(varint(256<<10), 0x00))
+					}
+					for i := 0; i < 1<<14; i++ {
+						if _, err := c.Write(chunk); err != nil {
+							return
+						}
+					}
+				})
+				return s.addr, s
+			case "gamespy1":
+				// Packets 1..32 over and over, never \final\.
+				return streamUDP(t, 5000, 0, func(i int) []byte {
+					return []byte(fmt.Sprintf(`\hostname\%s\padding\%s\queryid\5.%d`, serverName, strings.Repeat("x", 900), i%32+1))
+				})
+			case "ase":
+				f := aseFragments(aseReply(100), "\x05\x06\x07\x08")[1]
+				return streamUDP(t, 5000, 0, func(int) []byte { return f })
+			default:
+				// Fragment 0 of 2 again and again: duplicates of a set that never
+				// completes, at a rate a probe can read (one per 100 µs).
+				payload := append(a2sInfo(), make([]byte, 1000)...)
+				f := sourceFragment(33, 2, 0, payload)
+				return streamUDP(t, 20000, 100*time.Microsecond, func(int) []byte { return f })
+			}
+		},
+	},
+}
+
+// echoSpan locates, in a request, the bytes its reply must echo (the challenge,
+// request id or cookie); the dialects copy them from the request into the reply.
+var echoSpan = map[string]func(req []byte) (lo, hi int){
+	"quake3":       func(req []byte) (int, int) { return len("\xFF\xFF\xFF\xFFgetstatus "), len(req) - 1 },
+	"doom3":        func(req []byte) (int, int) { return len(req) - 4, len(req) },
+	"gamespy2":     func([]byte) (int, int) { return 3, 7 },
+	"savage":       func([]byte) (int, int) { return 6, 10 },
+	"satisfactory": func([]byte) (int, int) { return 4, 12 },
+}
+
+// hugeLength answers with a length or count field of 2^31 (or the field's maximum).
+var hugeLength = map[string]func(req []byte) []byte{
+	// Compressed message declaring 2^31 uncompressed bytes.
+	"a2s":     func([]byte) []byte { return compressedFragment0(5, 1<<31, []byte("BZh91AY&SY")) },
+	"goldsrc": func([]byte) []byte { return compressedFragment0(5, 1<<31, []byte("BZh91AY&SY")) },
+	// Server name of 2^31-1 UTF-16 bytes.
+	"skycoop": func([]byte) []byte { return []byte("\x93\x00\x00\x00\xFF\xFF\xFF\x7Fabcd") },
+	// Name length 65535 (a u16), one byte of name.
+	"satisfactory": func(req []byte) []byte { return satisfactoryBody(satisfactoryPrefix(req), 0xFFFF, "x") },
+	// Game name whose length byte says 254 bytes follow; 3 do.
+	"ase": func([]byte) []byte { return []byte("EYE1\xFFabc") },
+	// Packet number 2^31.
+	"gamespy1": func([]byte) []byte { return []byte(`\hostname\x\queryid\1.2147483648\final\`) },
+	// Counts of 2^31 and 10^20.
+	"hytale": func([]byte) []byte { return []byte("OK 2147483648 100000000000000000000\n") },
+	// A frame of 2^31-1 bytes.
+	"minecraft": func([]byte) []byte { return append(varint(1<<31-1), 0x00) },
+}
+
+// announce is a Source split reply announcing total fragments and sending n.
+func announce(total, n int) [][]byte {
+	msg := append(a2sInfo(), make([]byte, 3000)...)
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = sourceFragment(7, byte(total), byte(i), msg[i*1000:(i+1)*1000])
+	}
+	return out
+}
+
+type closeAll []server
+
+func (c closeAll) Close() {
+	for _, s := range c {
+		s.Close()
+	}
+}

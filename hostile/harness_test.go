@@ -1,0 +1,282 @@
+package hostile
+
+import (
+	"bufio"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"os"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+const (
+	// scrapeTimeout is the X-Prometheus-Scrape-Timeout-Seconds of every probe; with
+	// timeoutOffset it leaves probeTimeout for the query.
+	scrapeTimeout = "1.0"
+	timeoutOffset = 500 * time.Millisecond
+	probeTimeout  = 500 * time.Millisecond
+	// slack is the one timing bound the project promises: a probe answers within its
+	// timeout plus this.
+	slack = 100 * time.Millisecond
+	// heapBound bounds the heap growth one probe may leave behind (after GC, with
+	// the History still holding it).
+	heapBound = 32 << 20
+	// allocBound bounds what one probe allocates, garbage included (the fake
+	// servers' allocations meanwhile count too).
+	allocBound = 64 << 20
+	// maxReceived bounds the datagrams or segments one probe may read: the trace
+	// keeps 256 packets, and a probe that reads past that reads without a bound.
+	maxReceived = 256
+	// settle bounds the wait for goroutines to wind down once a probe returned or a
+	// fake server closed.
+	settle = 3 * time.Second
+
+	modulePath = "github.com/gameserver-exporter/gameserver_exporter"
+)
+
+// newHandler builds the /probe handler as main does: built-in modules (plus those
+// of extra, YAML), fresh self-metrics, a History, no result caching.
+func newHandler(t testing.TB, extra string, maxConcurrent int) *collector.ProbeHandler {
+	t.Helper()
+	cfg, err := config.Parse([]byte(extra))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := config.NewSafeConfig("")
+	sc.Set(cfg)
+	return &collector.ProbeHandler{
+		Config:        sc,
+		Logger:        slog.New(slog.DiscardHandler),
+		Metrics:       collector.NewSelfMetrics(prometheus.NewRegistry()),
+		History:       collector.NewHistory(16),
+		TimeoutOffset: timeoutOffset,
+		MaxConcurrent: maxConcurrent,
+		MinInterval:   0,
+	}
+}
+
+// targetFor is the /probe target that makes module query addr: modules that do
+// not set port offsets add their protocol's (ASE: +123) to the target's port.
+func targetFor(t testing.TB, h *collector.ProbeHandler, module string, addr netip.AddrPort) string {
+	t.Helper()
+	m, ok := h.Config.Get().Modules[module]
+	if !ok {
+		t.Fatalf("no module %q", module)
+	}
+	off := m.Proto().PortOffset
+	p := int(addr.Port()) - off
+	if p <= 0 || p > 65535 {
+		t.Fatalf("port %d cannot be reached with offset %d", addr.Port(), off)
+	}
+	return netip.AddrPortFrom(addr.Addr(), uint16(p)).String()
+}
+
+// probeOut is what one /probe request returned.
+type probeOut struct {
+	status  int
+	body    string
+	elapsed time.Duration // the ServeHTTP call only
+	fams    map[string]*dto.MetricFamily
+	parse   error
+}
+
+func (o probeOut) success() float64 { return o.gauge("probe_success") }
+
+func (o probeOut) gauge(name string) float64 {
+	mf := o.fams[name]
+	if mf == nil || len(mf.Metric) == 0 {
+		return -1
+	}
+	return mf.Metric[0].GetGauge().GetValue()
+}
+
+// reason is the failure reason, "" on success or when absent.
+func (o probeOut) reason() string {
+	return o.label("probe_failure_info", "reason")
+}
+
+func (o probeOut) label(family, name string) string {
+	mf := o.fams[family]
+	if mf == nil || len(mf.Metric) == 0 {
+		return ""
+	}
+	for _, lp := range mf.Metric[0].Label {
+		if lp.GetName() == name {
+			return lp.GetValue()
+		}
+	}
+	return ""
+}
+
+// probe runs one /probe request through the handler, times the call and parses
+// the exposition.
+func probe(h http.Handler, module, target, scrape string) probeOut {
+	o := probeRaw(h, module, target, scrape)
+	if o.status == http.StatusOK {
+		// The exposition must parse: peer strings must not break it.
+		p := expfmt.NewTextParser(model.UTF8Validation)
+		o.fams, o.parse = p.TextToMetricFamilies(strings.NewReader(o.body))
+	}
+	return o
+}
+
+// probeRaw runs one /probe request and times the call, without parsing the body.
+func probeRaw(h http.Handler, module, target, scrape string) probeOut {
+	req := httptest.NewRequest(http.MethodGet, "/probe?module="+url.QueryEscape(module)+"&target="+url.QueryEscape(target), nil)
+	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", scrape)
+	rec := httptest.NewRecorder()
+	start := time.Now()
+	h.ServeHTTP(rec, req)
+	return probeOut{status: rec.Code, body: rec.Body.String(), elapsed: time.Since(start)}
+}
+
+// canary measures how late the Go scheduler runs a goroutine woken by a timer. It
+// arms one for d; the returned func reports how long after d the timer's goroutine
+// ran (0 when called before d: nothing was late). A probe that answers late on a
+// starved host (other jobs saturating the CPUs) is late by about as much; one that
+// overshoots by more than that plus the slack is late by its own fault.
+func canary(d time.Duration) func() time.Duration {
+	start := time.Now()
+	fired := make(chan time.Duration, 1)
+	tm := time.AfterFunc(d, func() { fired <- max(time.Since(start)-d, 0) })
+	return func() time.Duration {
+		if tm.Stop() {
+			return 0
+		}
+		return <-fired
+	}
+}
+
+var (
+	receivedRe = regexp.MustCompile(`(?m)^#\d+ received `)
+	droppedRe  = regexp.MustCompile(`(?m)^\((\d+) more packets not kept\)$`)
+)
+
+// lastProbeDebug returns the debug page of the newest probe in h's History.
+func lastProbeDebug(t testing.TB, h *collector.ProbeHandler) string {
+	t.Helper()
+	list := h.History.List()
+	if len(list) == 0 {
+		t.Fatal("the probe is not in the History")
+	}
+	rec := httptest.NewRecorder()
+	h.History.DebugHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/logs?id="+strconv.FormatInt(list[0].ID, 10), nil))
+	return rec.Body.String()
+}
+
+// received counts the packets a probe read, from its debug transcript; overflow
+// is set when the trace dropped packets (so the count is a lower bound).
+func received(debug string) (n int, overflow bool) {
+	n = len(receivedRe.FindAllStringIndex(debug, -1))
+	if m := droppedRe.FindStringSubmatch(debug); m != nil {
+		d, _ := strconv.Atoi(m[1])
+		return n + d, true
+	}
+	return n, false
+}
+
+// projectGoroutines returns the stacks of goroutines running the exporter's code
+// (collector, config, protocols), the fake servers and tests of this package aside.
+func projectGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, modulePath+"/hostile.") || strings.Contains(g, modulePath+"/protocols/prototest.") {
+			continue
+		}
+		if strings.Contains(g, modulePath+"/") {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// waitNoProjectGoroutines fails t if goroutines of the exporter outlive the probe.
+func waitNoProjectGoroutines(t testing.TB) {
+	t.Helper()
+	var left []string
+	for deadline := time.Now().Add(settle); ; {
+		if left = projectGoroutines(); len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("%d goroutine(s) of the exporter outlived the probe:\n%s", len(left), strings.Join(left, "\n\n"))
+}
+
+// waitGoroutines fails t if more than base goroutines are still running once
+// everything the test started was closed.
+func waitGoroutines(t testing.TB, base int) {
+	t.Helper()
+	n := 0
+	for deadline := time.Now().Add(settle); ; {
+		if n = runtime.NumGoroutine(); n <= base {
+			return
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	buf := make([]byte, 1<<20)
+	t.Errorf("%d goroutines after the fake server closed, %d before it started:\n%s", n, base, buf[:runtime.Stack(buf, true)])
+}
+
+// heapAlloc returns the live heap after a GC.
+func heapAlloc() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// totalAlloc returns the bytes allocated since the process started: its growth over
+// a probe bounds what the probe allocated, garbage included (a decompression bomb
+// inflated into a discarded buffer leaves no live heap behind, but shows here).
+func totalAlloc() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.TotalAlloc
+}
+
+// procStatus reads a field of /proc/self/status (VmHWM, VmRSS), "" when unavailable.
+func procStatus(field string) string {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,228 @@
+package hostile
+
+import (
+	"hash/fnv"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
+)
+
+const (
+	success    = ""
+	timeout    = "timeout"
+	refused    = "refused"
+	malformed  = "malformed"
+	truncated  = "truncated"
+	mismatch   = "mismatch"
+	tooLarge   = "too_large"
+	challenge  = "challenge"
+	anyOutcome = "*" // any reason but "other", or success: the case checks bounds only
+)
+
+// garbage is what random bytes may legitimately be reported as.
+var garbage = []string{timeout, malformed, truncated, mismatch, tooLarge}
+
+// hostileCase is one misbehaviour. want returns, for a protocol, the accepted
+// outcomes (reasons, success, anyOutcome) and whether the case applies to it; start
+// runs the fake server and returns the address to query.
+type hostileCase struct {
+	name  string
+	want  func(p protocols.Protocol) ([]string, bool)
+	start func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server)
+	// fast: the probe must end before its deadline (a refusal, a reply that
+	// decodes or fails to, a bound hit), not wait for it.
+	fast bool
+}
+
+// knownBugs are (case/protocol) subtests that fail because of a bug outside this
+// package; they are skipped unless HOSTILE_BUGS=1.
+var knownBugs = map[string]string{}
+
+func udp(p protocols.Protocol) bool { return p.Transport != "tcp" }
+func tcp(p protocols.Protocol) bool { return p.Transport == "tcp" }
+
+func hasDialect(p protocols.Protocol) bool { _, ok := dialects[p.Name]; return ok }
+
+// every applies to every protocol that passes the filters.
+func every(want []string, filters ...func(protocols.Protocol) bool) func(protocols.Protocol) ([]string, bool) {
+	return func(p protocols.Protocol) ([]string, bool) {
+		for _, f := range filters {
+			if !f(p) {
+				return nil, false
+			}
+		}
+		return want, true
+	}
+}
+
+// per applies to the protocols listed, each with its own accepted outcomes.
+func per(m map[string][]string) func(protocols.Protocol) ([]string, bool) {
+	return func(p protocols.Protocol) ([]string, bool) {
+		w, ok := m[p.Name]
+		return w, ok
+	}
+}
+
+// seeded returns a deterministic random source for a (case, protocol).
+func seeded(name string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return rand.New(rand.NewPCG(h.Sum64(), 0x5eed))
+}
+
+func randomBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// answerUDP starts a UDP server sending replies(req) for every request.
+func answerUDP(t *testing.T, replies func(req []byte) [][]byte) (netip.AddrPort, server) {
+	s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) { s.send(from, replies(req)...) })
+	return s.addr, s
+}
+
+// answerTCP starts a TCP server that reads the request, writes reply(req) and closes.
+// reply runs under a lock: connections have their own goroutines, and replies may
+// share a random source.
+func answerTCP(t *testing.T, reply func(req []byte) []byte) (netip.AddrPort, server) {
+	var mu sync.Mutex
+	s := startTCP(t, func(s *tcpServer, c net.Conn) {
+		buf := make([]byte, 512)
+		n, _ := c.Read(buf)
+		mu.Lock()
+		b := reply(buf[:n])
+		mu.Unlock()
+		c.Write(b)
+	})
+	return s.addr, s
+}
+
+// answer starts a server of p's transport answering with replies (TCP: the first).
+func answer(t *testing.T, p protocols.Protocol, replies func(req []byte) [][]byte) (netip.AddrPort, server) {
+	if tcp(p) {
+		return answerTCP(t, func(req []byte) []byte { return replies(req)[0] })
+	}
+	return answerUDP(t, replies)
+}
+
+func one(f func([]byte) []byte) func([]byte) [][]byte {
+	return func(req []byte) [][]byte { return [][]byte{f(req)} }
+}
+
+// pick returns the datagrams at the given indexes, in that order.
+func pick(ds [][]byte, order ...int) [][]byte {
+	out := make([][]byte, len(order))
+	for i, n := range order {
+		out[i] = ds[n]
+	}
+	return out
+}
+
+// streamUDP starts a UDP server answering every request with datagrams next(i),
+// i = 0, 1, ... up to n of them (or until the server closes), one per interval
+// (0: as fast as it can).
+func streamUDP(t *testing.T, n int, every time.Duration, next func(i int) []byte) (netip.AddrPort, server) {
+	s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+		s.stream(every, func(i int) bool {
+			s.send(from, next(i))
+			return i+1 < n
+		})
+	})
+	return s.addr, s
+}
+
+func TestHostile(t *testing.T) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, p := range registry.All() {
+				want, ok := c.want(p)
+				if !ok {
+					continue
+				}
+				t.Run(p.Name, func(t *testing.T) { runCase(t, c, p, want) })
+			}
+		})
+	}
+}
+
+// runCase probes p's built-in module against c's fake server through the full
+// /probe handler and checks the outcome, the deadline, the heap, the datagrams
+// read and the goroutines left.
+func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
+	if msg, ok := knownBugs[c.name+"/"+p.Name]; ok && os.Getenv("HOSTILE_BUGS") == "" {
+		t.Skip("BUG: " + msg + " (HOSTILE_BUGS=1 runs it)")
+	}
+	base := runtime.NumGoroutine()
+	h := newHandler(t, "", 0)
+	addr, srv := c.start(t, p)
+	target := targetFor(t, h, p.Name, addr)
+
+	heap0 := heapAlloc()
+	alloc0 := totalAlloc()
+	late := canary(probeTimeout)
+	out := probe(h, p.Name, target, scrapeTimeout)
+	starved := late()
+	alloc1 := totalAlloc()
+	heap1 := heapAlloc()
+
+	if out.status != 200 {
+		t.Fatalf("HTTP %d, want 200: %s", out.status, out.body)
+	}
+	if out.parse != nil {
+		t.Errorf("the exposition does not parse: %v\n%s", out.parse, out.body)
+	}
+	if out.elapsed > probeTimeout+slack {
+		if out.elapsed > probeTimeout+slack+starved {
+			t.Errorf("the probe took %s, over its %s timeout + %s (a timer armed with it fired %s late)", out.elapsed, probeTimeout, slack, starved)
+		} else {
+			t.Logf("the probe took %s, over its %s timeout + %s, but a timer armed with it fired %s late: the host is starved", out.elapsed, probeTimeout, slack, starved)
+		}
+	}
+	reason := out.reason()
+	switch {
+	case reason == "other":
+		t.Errorf("reason \"other\": the error wraps no sentinel\n%s", lastProbeDebug(t, h))
+	case slices.Contains(want, anyOutcome):
+	case out.success() == 1 && !slices.Contains(want, success):
+		t.Errorf("probe_success 1, want a failure with reason %v\n%s", want, out.body)
+	case out.success() == 0 && !slices.Contains(want, reason):
+		t.Errorf("reason %q, want one of %v\n%s", reason, want, lastProbeDebug(t, h))
+	case out.success() == 1 && dialects[p.Name].named:
+		if name := out.label("gameserver_info", "name"); name != serverName {
+			t.Errorf("gameserver_info name %q, want %q\n%s", name, serverName, out.body)
+		}
+	}
+	if c.fast && out.elapsed >= probeTimeout && starved < slack {
+		t.Errorf("the probe waited for its deadline (%s): this case must end before it", out.elapsed)
+	}
+	if grown := int64(heap1) - int64(heap0); grown > heapBound {
+		t.Errorf("the heap grew by %d MiB over the probe (bound %d MiB)", grown>>20, heapBound>>20)
+	}
+	if a := alloc1 - alloc0; a > allocBound {
+		t.Errorf("the probe allocated %d MiB (bound %d MiB)", a>>20, allocBound>>20)
+	}
+	if os.Getenv("HOSTILE_DEBUG") != "" {
+		t.Log(lastProbeDebug(t, h))
+	}
+	n, overflow := received(lastProbeDebug(t, h))
+	if overflow || n > maxReceived {
+		t.Errorf("the probe read %d packets (overflowed the trace: %v), bound %d", n, overflow, maxReceived)
+	}
+	t.Logf("reason=%q in %s, %d packets read, heap %+d KiB, allocated %d KiB", reason, out.elapsed.Round(time.Millisecond), n, (int64(heap1)-int64(heap0))>>10, (alloc1-alloc0)>>10)
+
+	waitNoProjectGoroutines(t)
+	srv.Close()
+	waitGoroutines(t, base)
+}
