@@ -72,13 +72,14 @@ var Games = []Game{
 	{"mohaa", "Medal of Honor: Allied Assault", "gamespy1", 12203, []int{97}, srcGamedig + " (game 12203, query 12300)"},
 	{"mordhau", "Mordhau", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (game 7777, query 27015)"},
 	{"mta", "Multi Theft Auto: San Andreas", "ase", 22003, []int{123}, srcSpec + " ase.md (ASE on game port + 123)"},
-	{"nexuiz", "Nexuiz", "quake3", 26000, []int{0}, srcGamedig + " (DarkPlaces answers getstatus)"},
+	{"nexuiz", "Nexuiz", "darkplaces", 26000, []int{0}, srcGamedig + "; DarkPlaces getstatus"},
 	{"nmrih", "No More Room in Hell", "a2s", 27015, []int{0}, srcGamedig},
 	{"openarena", "OpenArena", "quake3", 27960, []int{0}, srcGamedig},
 	{"palworld", "Palworld", "a2s", 8211, []int{27015 - 8211}, "Palworld dedicated server guide (game UDP 8211, Steam query UDP 27015)"},
 	{"pixark", "PixARK", "a2s", 7777, []int{27015 - 7777}, srcGamedig},
 	{"prey", "Prey (2006)", "doom3", 27719, []int{0}, srcGamedig},
 	{"projectzomboid", "Project Zomboid", "a2s", 16261, []int{0}, srcGamedig},
+	{"quake", "Quake (QuakeWorld: mvdsv, ezQuake servers)", "quakeworld", 27500, []int{0}, srcQstat + " (QW 27500)"},
 	{"quake4", "Quake 4", "doom3", 28004, []int{0}, srcGamedig},
 	{"quakelive", "Quake Live", "a2s", 27960, []int{0}, srcGamedig + " (Quake Live answers A2S)"},
 	{"redeclipse", "Red Eclipse", "cube2", 28801, []int{1}, srcQstat + " (cube2 family: info on game port + 1)"},
@@ -102,7 +103,7 @@ var Games = []Game{
 	{"valheim", "Valheim", "a2s", 2456, []int{1}, srcGamedig + " (query = game port + 1)"},
 	{"vrising", "V Rising", "a2s", 9876, []int{1, 15}, "V Rising ServerHostSettings.json (Port 9876, QueryPort 9877); " + srcGamedig + " offsets"},
 	{"warsow", "Warsow", "quake3", 44400, []int{0}, srcGamedig},
-	{"xonotic", "Xonotic", "quake3", 26000, []int{0}, srcGamedig + " (DarkPlaces answers getstatus)"},
+	{"xonotic", "Xonotic", "darkplaces", 26000, []int{0}, srcGamedig + "; DarkPlaces getstatus"},
 }
 
 // Lookup returns the catalog row for a module name.

@@ -11,6 +11,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/armagetron"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/ase"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
@@ -21,7 +22,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/openttd"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/quakeworld"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
@@ -33,6 +36,7 @@ var all = []protocols.Protocol{
 	armagetron.Protocol,
 	ase.Protocol,
 	cube2.Protocol,
+	darkplaces.Protocol,
 	doom3.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
@@ -41,9 +45,11 @@ var all = []protocols.Protocol{
 	goldsrc.Protocol,
 	hytale.Protocol,
 	minecraft.Protocol,
+	quake2.Protocol,
 	mumble.Protocol,
 	openttd.Protocol,
 	quake3.Protocol,
+	quakeworld.Protocol,
 	satisfactory.Protocol,
 	savage.Protocol,
 	skycoop.Protocol,

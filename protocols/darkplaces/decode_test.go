@@ -1,0 +1,301 @@
+package darkplaces
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
+)
+
+// opt is a value a test may assert: absent means "not checked", null means
+// "not reported" (unknown count or flag), anything else the value.
+type opt[T any] struct {
+	Set, Null bool
+	V         T
+}
+
+func (o *opt[T]) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	if string(b) == "null" {
+		o.Null = true
+		return nil
+	}
+	return json.Unmarshal(b, &o.V)
+}
+
+// expected is the layout of testdata/*.expected.json (see testdata/README.md).
+type expected struct {
+	Description string
+	Error       string
+	Decoded     *struct {
+		Response  string
+		InfoPairs int `json:"info_pairs"`
+		Players   int
+		Unparsed  int
+		Dropped   int
+		Statuses  []string
+	}
+	Result *struct {
+		Name, Map, Game, Version opt[string]
+		Players                  opt[int64]
+		MaxPlayers               opt[int64] `json:"max_players"`
+		Bots                     opt[int64]
+		Password                 opt[bool]
+		PhaseError               string `json:"phase_error"`
+		PlayerList               []struct {
+			Name        string
+			Score, Ping opt[int64]
+			Team        string
+			Bot         bool
+		} `json:"player_list"`
+	}
+}
+
+func readExpected(t *testing.T, path string) expected {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e expected
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return e
+}
+
+func checkCount(t *testing.T, field string, got protocols.Count, want opt[int64]) {
+	t.Helper()
+	if want.Set && (got.Known == want.Null || got.Known && got.Value != want.V) {
+		t.Errorf("%s = %+v, want %+v", field, got, want)
+	}
+}
+
+func checkResult(t *testing.T, res *protocols.Result, e expected) {
+	t.Helper()
+	w := e.Result
+	for _, f := range []struct {
+		field, got string
+		want       opt[string]
+	}{{"name", res.Name, w.Name}, {"map", res.Map, w.Map}, {"game", res.Game, w.Game}, {"version", res.Version, w.Version}} {
+		if f.want.Set && f.got != f.want.V {
+			t.Errorf("%s = %q, want %q", f.field, f.got, f.want.V)
+		}
+	}
+	checkCount(t, "players", res.Players, w.Players)
+	checkCount(t, "max players", res.MaxPlayers, w.MaxPlayers)
+	checkCount(t, "bots", res.Bots, w.Bots)
+	if res.Password != protocols.FlagUnknown {
+		t.Errorf("password = %v: DarkPlaces reports none", res.Password)
+	}
+	if w.PhaseError != "" {
+		if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != w.PhaseError || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) || res.PlayerList != nil {
+			t.Errorf("phase errors %+v, player list %v; want a %s error", res.PhaseErrors, res.PlayerList, w.PhaseError)
+		}
+	} else if len(res.PhaseErrors) != 0 {
+		t.Errorf("phase errors %+v", res.PhaseErrors)
+	}
+	if w.PlayerList != nil {
+		if len(res.PlayerList) != len(w.PlayerList) {
+			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
+		}
+		for i, want := range w.PlayerList {
+			got := res.PlayerList[i]
+			if got.Name != want.Name || got.Team != want.Team || got.Bot != want.Bot || got.DurationKnown {
+				t.Errorf("player %d = %+v, want %+v", i, got, want)
+			}
+			checkCount(t, "score", got.Score, want.Score)
+			checkCount(t, "ping", got.Ping, want.Ping)
+		}
+	}
+	checkUTF8(t, res)
+}
+
+func checkUTF8(t *testing.T, res *protocols.Result) {
+	t.Helper()
+	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
+		if !utf8.ValidString(s) {
+			t.Errorf("invalid UTF-8 %q", s)
+		}
+	}
+	for _, p := range res.PlayerList {
+		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
+			t.Errorf("invalid UTF-8 player %q", p.Name)
+		}
+	}
+	for _, kv := range res.Info {
+		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+			t.Errorf("invalid UTF-8 info %q", kv)
+		}
+	}
+}
+
+// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
+func TestVectors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.expected.json")
+	if len(files) == 0 {
+		t.Fatal("no test vectors in testdata/")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
+		t.Run(name, func(t *testing.T) {
+			e := readExpected(t, f)
+			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Decode(b)
+			if e.Error != "" {
+				if got := protocols.Reason(err); got != e.Error || r != nil {
+					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := e.Decoded
+			if r.Q3.Response != d.Response || len(r.Q3.Info) != d.InfoPairs || len(r.Players) != d.Players || r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
+				t.Errorf("decoded %s, %d pairs, %d lines, %d unparsed, %d dropped; want %+v",
+					r.Q3.Response, len(r.Q3.Info), len(r.Players), r.Unparsed, r.Dropped, *d)
+			}
+			for i, s := range d.Statuses {
+				if string(r.Players[i].Status) != s || r.Players[i].ScoreKnown {
+					t.Errorf("player %d status %q (score known %v), want %q", i, r.Players[i].Status, r.Players[i].ScoreKnown, s)
+				}
+			}
+			checkResult(t, r.Result(true, true), e)
+		})
+	}
+}
+
+// realworldCapture reads a reply recorded from a real local server by
+// shared/realworld/capture.sh, skipping when shared/ is absent.
+func realworldCapture(t testing.TB, name string) []byte {
+	t.Helper()
+	s := prototest.SharedDir()
+	if s == "" {
+		t.Skip("../shared is absent: skipping the real-server captures (own test vectors in testdata/ still run)")
+	}
+	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
+	if err != nil {
+		t.Skipf("no capture %s: %v", name, err)
+	}
+	return b
+}
+
+// TestRealworld decodes the replies of the real Nexuiz 2.5.2 server
+// (DarkPlaces 20180908) of shared/realworld, to rwprobe's, qstat's and
+// gamedig's requests, and checks them against what its README says it was
+// started with: 4 bots, 10 slots, map aggressor.
+func TestRealworld(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		full bool
+	}{
+		{"nexuiz_nexuiz_q3-getstatus.resp.bin", true},
+		{"exchanges/nexuiz_nexuiz_qstat/04_s2c_udp_26000-42113.bin", true},
+		{"exchanges/nexuiz_nexuiz_gamedig/01_s2c_udp_26000-60553.bin", true},
+		{"nexuiz_nexuiz_q3-getinfo.resp.bin", false},
+		{"exchanges/nexuiz_nexuiz_qstat/01_s2c_udp_26000-42113.bin", false},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			r, err := Decode(realworldCapture(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Full() != tc.full {
+				t.Fatalf("response %s", r.Q3.Response)
+			}
+			res := r.Result(tc.full, true)
+			if res.Name != "RealWorld Nexuiz" || res.Map != "aggressor" || res.Game != "Nexuiz" || res.Version != "2.5.2" {
+				t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
+			}
+			if res.Players != protocols.Known(4) || res.MaxPlayers != protocols.Known(10) || res.Bots != protocols.Known(4) || res.Password != protocols.FlagUnknown {
+				t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
+			}
+			if !tc.full {
+				return
+			}
+			if len(res.PlayerList) != 4 || r.Unparsed != 0 {
+				t.Fatalf("player list %+v, %d unparsed", res.PlayerList, r.Unparsed)
+			}
+			for _, p := range res.PlayerList {
+				if !p.Bot || p.Ping != protocols.Known(0) || !p.Score.Known || !strings.HasPrefix(p.Name, "[BOT]") || p.Team != "" {
+					t.Errorf("player %+v: want a [BOT] with ping 0 and a score", p)
+				}
+			}
+		})
+	}
+	// The echo: the getinfo capture was asked with `getinfo xxx\n` and the
+	// engine echoed the newline too (an infoResponse has none of its own);
+	// the querier sends no newline for that reason.
+	b := realworldCapture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
+	r, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := r.Q3.Lookup("challenge"); c != "xxx" || !strings.HasSuffix(string(b), `\challenge\xxx`+"\n") {
+		t.Errorf("challenge = %q in %q", c, b)
+	}
+}
+
+func TestDecolorize(t *testing.T) {
+	for in, want := range map[string]string{
+		"":               "",
+		"plain":          "plain",
+		"^1red^7white":   "redwhite",
+		"^^1":            "^1",
+		"^xF0aRGB":       "RGB",
+		"^xF0":           "^xF0",
+		"^xG00":          "^xG00",
+		"^a^":            "^a^",
+		"^^^^":           "^^",
+		"^\xe9":          "^\xe9",
+		"a^x123b^x12345": "ab45",
+	} {
+		if got := string(Decolorize([]byte(in))); got != want {
+			t.Errorf("Decolorize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	for in, want := range map[string]string{
+		"caf\u00e9":            "caf\u00e9", // UTF-8 stays
+		"\ue010x\ue011\ue0d2":  "[x]R",      // font glyphs, high half too
+		"\x10gold\x12\x13\x11": "[gold01]",  // control bytes are glyphs too
+		"\xd2\xe5\xe1\xec":     "Real",      // not UTF-8: Quake charset
+		"^1\xd2^^":             "R^",        // colours first, then the charset
+	} {
+		if got := Text([]byte(in)); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDecodeLimits(t *testing.T) {
+	if _, err := Decode(make([]byte, 70000)); !errors.Is(err, protocols.ErrMalformed) {
+		t.Errorf("zeros: %v", err)
+	}
+	big := append([]byte("\xff\xff\xff\xffstatusResponse\n\\a\\b\n"), make([]byte, quake3.MaxDatagram)...)
+	if _, err := Decode(big); !errors.Is(err, protocols.ErrTooLarge) {
+		t.Errorf("oversized datagram: %v, want too large", err)
+	}
+	r, _ := Decode([]byte("\xff\xff\xff\xffstatusResponse\n\\hostname\\x\\clients\\1\n1 2 \"a\"\n"))
+	if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 2 || res.Players != protocols.Known(1) || len(res.PhaseErrors) != 0 {
+		t.Errorf("Result(false, false) = %+v", res)
+	}
+	// An infoResponse without players asked for is no phase error.
+	r, _ = Decode([]byte("\xff\xff\xff\xffinfoResponse\n\\hostname\\x\\clients\\1"))
+	if res := r.Result(false, false); len(res.PhaseErrors) != 0 || res.Players != protocols.Known(1) {
+		t.Errorf("Result(false, false) = %+v", res)
+	}
+}

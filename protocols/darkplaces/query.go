@@ -1,0 +1,102 @@
+package darkplaces
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// floodGap is more than net_getstatusfloodblockingtimeout (1 s), the time a
+// DarkPlaces server ignores further getstatus/getinfo from one IP.
+const floodGap = 1100 * time.Millisecond
+
+type querier struct {
+	players, rules bool
+	retries        int
+}
+
+// statusRequest builds `FF FF FF FF getstatus <challenge>`. DarkPlaces echoes
+// everything after the space as the `challenge` key, a newline included, so
+// none is sent.
+func statusRequest(challenge string) []byte {
+	b := make([]byte, 0, 4+len("getstatus ")+len(challenge))
+	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
+	b = append(b, "getstatus "...)
+	return append(b, challenge...)
+}
+
+// retriesWithin caps re-sends so that they are at least floodGap apart within
+// the time left: an earlier one would be ignored by the flood block anyway.
+func retriesWithin(retries int, left time.Duration) int {
+	return max(0, min(retries, int(left/floodGap)-1))
+}
+
+// Query sends one getstatus and decodes the single datagram it gets back:
+// players and cvars come in the same reply, and a second query (getinfo)
+// within a second would be ignored, so there is one phase.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.Retries = q.retries
+	if dl, ok := ctx.Deadline(); ok {
+		conn.Retries = retriesWithin(q.retries, time.Until(dl))
+	}
+
+	// 26 base32 characters: none of the characters the engine avoids in its
+	// own challenges (\ ; " % /), well within its buffers.
+	challenge := rand.Text()
+	p := tr.Begin("info")
+	var (
+		reply   *Reply
+		decErr  error // a reply that does not decode: the answer, but broken
+		skipped error // why the last skipped datagram was not an answer
+	)
+	_, err = conn.Request(ctx, statusRequest(challenge), func(b []byte) bool {
+		r, err := Decode(b)
+		switch {
+		case errors.Is(err, errNotReply):
+			skipped = err
+			tr.Logf("skipped datagram: %v", err)
+			return false
+		case err != nil:
+			decErr = err
+			return true
+		}
+		// Old engines send no challenge key: accept those. Another token is
+		// a stray or spoofed reply.
+		if c, ok := r.Q3.Lookup("challenge"); ok && c != challenge {
+			skipped = fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge)
+			tr.Logf("skipped reply: %v", skipped)
+			return false
+		}
+		reply = r
+		return true
+	})
+	if err == nil {
+		err = decErr
+	}
+	if errors.Is(err, protocols.ErrTimeout) && skipped != nil {
+		err = fmt.Errorf("no usable reply before the deadline, last one skipped: %w", skipped)
+	}
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	if !reply.Full() {
+		tr.Log("the server answered getstatus with an infoResponse: its player list does not fit in one datagram")
+	}
+	if reply.Unparsed > 0 || reply.Dropped > 0 {
+		tr.Logf("player lines: %d parsed, %d unparsed, %d past the cap of %d",
+			len(reply.Players), reply.Unparsed, reply.Dropped, MaxPlayerLines)
+	}
+	return reply.Result(q.players, q.rules), nil
+}

@@ -1,0 +1,324 @@
+package darkplaces
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const oob = "\xff\xff\xff\xff"
+
+// parseRequest returns the challenge of a `getstatus <challenge>` request.
+func parseRequest(req []byte) (string, bool) {
+	return strings.CutPrefix(string(req), oob+"getstatus ")
+}
+
+// statusReply builds a reply the way NetConn_BuildStatusResponse does.
+func statusReply(challenge string, players ...string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, oob+`statusResponse`+"\n"+`\gamename\Xonotic\modname\data\gameversion\20000\sv_maxclients\16\clients\%d\bots\1\mapname\^1stormkeep\hostname\^x0F0Fake ^7DP\protocol\3\qcstatus\dm:0.8.6:P0:S12:F5:MXPM::score!!`, len(players))
+	if challenge != "" {
+		b.WriteString(`\challenge\` + challenge)
+	}
+	b.WriteString("\n")
+	for _, p := range players {
+		b.WriteString(p + "\n")
+	}
+	return b.Bytes()
+}
+
+// echoServer answers every getstatus with its challenge echoed.
+func echoServer(t testing.TB, players ...string) netip.AddrPort {
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		c, ok := parseRequest(req)
+		if !ok {
+			return nil
+		}
+		return [][]byte{statusReply(c, players...)}
+	})
+}
+
+func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func TestQuery(t *testing.T) {
+	var reqs atomic.Int32
+	var last atomic.Value
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		reqs.Add(1)
+		last.Store(string(req))
+		c, _ := parseRequest(req)
+		return [][]byte{statusReply(c, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`)}
+	})
+	tr := wire.NewTrace()
+	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true, Retries: 3}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One getstatus, no newline after the challenge (the engine would echo it).
+	c, ok := parseRequest([]byte(last.Load().(string)))
+	if reqs.Load() != 1 || !ok || len(c) != 26 || strings.ContainsAny(c, "\n\\;\"%/ ") {
+		t.Errorf("%d requests, last %q", reqs.Load(), last.Load())
+	}
+	if res.Name != "Fake DP" || res.Map != "stormkeep" || res.Game != "Xonotic" || res.Version != "0.8.6" {
+		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
+	}
+	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(16) || res.Bots != protocols.Known(1) || res.Password != protocols.FlagUnknown {
+		t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
+	}
+	want := []protocols.Player{
+		{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48), Team: "1"},
+		{Name: "[BOT]x", Score: protocols.Known(-3), Ping: protocols.Known(0), Team: "2", Bot: true},
+	}
+	if fmt.Sprint(res.PlayerList) != fmt.Sprint(want) {
+		t.Errorf("players = %+v, want %+v", res.PlayerList, want)
+	}
+	if len(res.Rules) != 11 || len(res.Info) != 11 || len(res.PhaseErrors) != 0 {
+		t.Errorf("rules = %q, info = %q, phase errors %v", res.Rules, res.Info, res.PhaseErrors)
+	}
+	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
+		t.Errorf("phases = %+v", tr.Phases)
+	}
+}
+
+// The challenge is random per query: two queries never send the same token.
+func TestQueryChallengeIsRandom(t *testing.T) {
+	seen := make(chan string, 2)
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		c, _ := parseRequest(req)
+		seen <- c
+		return [][]byte{statusReply(c)}
+	})
+	q := newQuerier(t, protocols.Settings{})
+	for range 2 {
+		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := <-seen, <-seen; a == b {
+		t.Errorf("same challenge twice: %q", a)
+	}
+}
+
+func TestQuerySettingsOff(t *testing.T) {
+	addr := echoServer(t, `1 2 "a"`)
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PlayerList != nil || res.Rules != nil || res.Players != protocols.Known(1) || len(res.Info) == 0 {
+		t.Errorf("result = %+v", res)
+	}
+}
+
+// When the list does not fit, the engine answers getstatus with an
+// infoResponse: the counts are there, the list is a players phase error.
+func TestQueryInfoResponseFallback(t *testing.T) {
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		c, _ := parseRequest(req)
+		return [][]byte{[]byte(oob + "infoResponse\n" + `\gamename\Xonotic\sv_maxclients\64\clients\60\bots\10\mapname\dz\hostname\Full\challenge\` + c + "\n" + c[len(c)-1:] + "\n")}
+	})
+	tr := wire.NewTrace()
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Players != protocols.Known(60) || res.Bots != protocols.Known(10) || res.PlayerList != nil ||
+		len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) {
+		t.Errorf("result = %+v", res)
+	}
+	if len(tr.Entries) == 0 {
+		t.Error("no trace note about the infoResponse")
+	}
+}
+
+// Old engines send no challenge key: accepted.
+func TestQueryNoChallengeEcho(t *testing.T) {
+	addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{statusReply("", `1 2 "a"`)} })
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Players != protocols.Known(1) {
+		t.Errorf("players = %+v", res.Players)
+	}
+}
+
+// Stray datagrams (a reply with another challenge, an OOB print, junk) are
+// skipped and the real reply is used, even when duplicated.
+func TestQuerySkipsStrays(t *testing.T) {
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		c, _ := parseRequest(req)
+		return [][]byte{
+			statusReply("someone-else", `9 9 "stray"`),
+			[]byte(oob + "print\nrate limited\n"),
+			[]byte("junk"),
+			statusReply(c, `1 2 "real"`),
+			statusReply(c, `1 2 "real"`),
+		}
+	})
+	tr := wire.NewTrace()
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PlayerList) != 1 || res.PlayerList[0].Name != "real" {
+		t.Errorf("players = %+v", res.PlayerList)
+	}
+	ignored := 0
+	for _, p := range tr.Packets {
+		if p.Note != "" {
+			ignored++
+		}
+	}
+	if ignored != 3 {
+		t.Errorf("%d packets noted as ignored, want 3", ignored)
+	}
+}
+
+// A server that answers, but never usably, fails with the reason of the last
+// skipped datagram once the deadline passes, not with a bare timeout.
+func TestQueryNoUsableReply(t *testing.T) {
+	for name, tc := range map[string]struct {
+		reply []byte
+		want  error
+	}{
+		"wrong challenge": {statusReply("not-yours", `1 2 "a"`), protocols.ErrMismatch},
+		"garbage":         {[]byte("\x00\x01garbage"), protocols.ErrMalformed},
+		"getchallenge":    {[]byte(oob + "challenge abc\x00"), protocols.ErrMalformed},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
+			start := time.Now()
+			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
+			if !errors.Is(err, tc.want) || errors.Is(err, protocols.ErrTimeout) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("returned after %v", d)
+			}
+		})
+	}
+}
+
+// A statusResponse that does not decode is the server's answer: fail at once.
+func TestQueryBrokenReply(t *testing.T) {
+	for name, tc := range map[string]struct {
+		reply []byte
+		want  error
+	}{
+		"keyword only": {[]byte(oob + "statusResponse"), protocols.ErrTruncated},
+		"no backslash": {[]byte(oob + "statusResponse\nhostname x\n"), protocols.ErrMalformed},
+	} {
+		t.Run(name, func(t *testing.T) {
+			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
+			tr := wire.NewTrace()
+			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), addr, tr)
+			if !errors.Is(err, tc.want) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
+				t.Errorf("phases = %+v", tr.Phases)
+			}
+		})
+	}
+}
+
+func TestRetriesWithin(t *testing.T) {
+	for _, tc := range []struct {
+		retries int
+		left    time.Duration
+		want    int
+	}{
+		{2, 300 * time.Millisecond, 0},
+		{2, 2 * time.Second, 0},
+		{2, 2300 * time.Millisecond, 1},
+		{2, 5 * time.Second, 2},
+		{9, 5 * time.Second, 3},
+		{0, time.Minute, 0},
+		{3, -time.Second, 0},
+	} {
+		if got := retriesWithin(tc.retries, tc.left); got != tc.want {
+			t.Errorf("retriesWithin(%d, %v) = %d, want %d", tc.retries, tc.left, got, tc.want)
+		}
+	}
+}
+
+// A lost request is re-sent, but only as often as the time left allows with
+// more than the server's 1 s flood block between sends: with 2.3 s and 5
+// retries configured, once.
+func TestQueryRetrySpacing(t *testing.T) {
+	var n atomic.Int32
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		if n.Add(1) == 1 {
+			return nil // drop the first request
+		}
+		c, _ := parseRequest(req)
+		return [][]byte{statusReply(c)}
+	})
+	tr := wire.NewTrace()
+	if _, err := newQuerier(t, protocols.Settings{Retries: 5}).Query(prototest.Context(t, 2300*time.Millisecond), addr, tr); err != nil {
+		t.Fatal(err)
+	}
+	if tr.Attempts != 2 {
+		t.Errorf("attempts = %d, want 2", tr.Attempts)
+	}
+}
+
+func TestQuerySilence(t *testing.T) {
+	addr := prototest.Silent(t)
+	start := time.Now()
+	tr := wire.NewTrace()
+	_, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 300*time.Millisecond), addr, tr)
+	if !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %v", d)
+	}
+	if tr.Attempts != 1 {
+		t.Errorf("attempts = %d, want 1: a re-send within 1 s would be ignored", tr.Attempts)
+	}
+}
+
+func TestQueryRefused(t *testing.T) {
+	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
+	if !errors.Is(err, protocols.ErrRefused) {
+		t.Errorf("err = %v, want refused", err)
+	}
+}
+
+func TestQueryCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := newQuerier(t, protocols.Settings{}).Query(ctx, prototest.Silent(t), nil)
+	if protocols.Reason(err) != "timeout" {
+		t.Errorf("err = %v, want a timeout reason", err)
+	}
+}
+
+func TestProtocol(t *testing.T) {
+	if Protocol.Name != "darkplaces" || Protocol.DefaultPort != 26000 || Protocol.Transport != "udp" || Protocol.PortOffset != 0 || Protocol.Description == "" {
+		t.Errorf("Protocol = %+v", Protocol)
+	}
+	if _, err := Protocol.New(protocols.Settings{Options: nil}); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,50 @@
+package quake2
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func benchDecode(b *testing.B, file string) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Decode(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.Result(true, true)
+	}
+}
+
+func BenchmarkDecodeStatus(b *testing.B) { benchDecode(b, "testdata/status_q2ded.bin") }
+
+func BenchmarkDecodeStatusManyLines(b *testing.B) {
+	benchDecode(b, "testdata/status_too_many_lines.bin")
+}
+
+// BenchmarkQuery is a full status exchange over loopback.
+func BenchmarkQuery(b *testing.B) {
+	addr := fakeServer(b, statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`))
+	q := newQuerier(b, protocols.Settings{Players: true, Rules: true})
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Reset()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := q.Query(ctx, addr, tr)
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

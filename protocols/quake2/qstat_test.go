@@ -1,0 +1,58 @@
+package quake2
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// TestQstatCrossCheck queries one fake q2ded with quakestat -q2s (which sends
+// `status 23`, an argument q2ded ignores) and with the Querier (`status`): both
+// must agree on name, map, game, players, max and every client line. No Quake
+// II server runs from a Debian package, so this fake is the reference.
+func TestQstatCrossCheck(t *testing.T) {
+	reply := []byte(oob + "print\n" +
+		`\cheats\0\deathmatch\1\dmflags\16\game\ctf\gamename\baseq2\hostname\Cross Check Q2\mapname\q2ctf4\maxclients\12\needpass\0\version\R1Q2 b8012` + "\n" +
+		`12 48 "Player One"` + "\n" + `-3 0 "Bot"` + "\n" + `0 999 ""` + "\n" + `5 20 "ip guy" "192.0.2.7:27901"` + "\n")
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		if !strings.HasPrefix(string(req), oob+"status") {
+			t.Errorf("unexpected request %q", req)
+			return nil
+		}
+		return [][]byte{reply}
+	})
+
+	qs := prototest.QstatJSON(t, "-q2s", addr)
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if qs.Status != "online" || res.Name != qs.Name || res.Map != qs.Map || res.Game != qs.Game ||
+		res.Players != protocols.Known(int64(qs.NumPlayers)) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {
+		t.Errorf("querier %q %q %q %+v %+v, qstat %+v", res.Name, res.Map, res.Game, res.Players, res.MaxPlayers, qs)
+	}
+
+	out := prototest.Qstat(t, "-json", "-timeout", "5", "-P", "-q2s", addr.String())
+	var recs []struct {
+		Players []struct {
+			Name        string
+			Score, Ping int64
+		}
+	}
+	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
+		t.Fatalf("quakestat output %q: %v", out, err)
+	}
+	if len(recs[0].Players) != len(res.PlayerList) {
+		t.Fatalf("qstat lists %d players, querier %d", len(recs[0].Players), len(res.PlayerList))
+	}
+	for i, q := range recs[0].Players {
+		p := res.PlayerList[i]
+		if p.Name != q.Name || p.Score.Value != q.Score || p.Ping.Value != q.Ping {
+			t.Errorf("player %d: querier %q %d %d, qstat %q %d %d", i, p.Name, p.Score.Value, p.Ping.Value, q.Name, q.Score, q.Ping)
+		}
+	}
+}

@@ -1,0 +1,334 @@
+package quakeworld
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// opt is a value a test may assert: absent means "not checked", null means
+// "not reported" (unknown count or flag), anything else the value.
+type opt[T any] struct {
+	Set, Null bool
+	V         T
+}
+
+func (o *opt[T]) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	if string(b) == "null" {
+		o.Null = true
+		return nil
+	}
+	return json.Unmarshal(b, &o.V)
+}
+
+// expected is the layout of testdata/*.expected.json (see testdata/README.md).
+type expected struct {
+	Description string
+	Error       string
+	Decoded     *struct {
+		InfoPairs  int `json:"info_pairs"`
+		Info       [][2]string
+		Players    int
+		Spectators int
+		Unparsed   int
+		Dropped    int
+		Terminated bool
+		Lines      []struct {
+			Name      string
+			Spectator bool
+			Ping      int64
+			Team      string
+		}
+	}
+	Result *struct {
+		Name, Map, Game, Version opt[string]
+		Players                  opt[int64]
+		MaxPlayers               opt[int64] `json:"max_players"`
+		Bots                     opt[int64]
+		Password                 opt[bool]
+		PlayerList               []struct {
+			Name        string
+			Score, Ping int64
+			Duration    float64
+			Team        string
+		} `json:"player_list"`
+	}
+}
+
+func readExpected(t *testing.T, path string) expected {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e expected
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return e
+}
+
+func checkCount(t *testing.T, field string, got protocols.Count, want opt[int64]) {
+	t.Helper()
+	if want.Set && (got.Known == want.Null || got.Known && got.Value != want.V) {
+		t.Errorf("%s = %+v, want %+v", field, got, want)
+	}
+}
+
+func checkResult(t *testing.T, res *protocols.Result, e expected) {
+	t.Helper()
+	w := e.Result
+	for _, f := range []struct {
+		field, got string
+		want       opt[string]
+	}{{"name", res.Name, w.Name}, {"map", res.Map, w.Map}, {"game", res.Game, w.Game}, {"version", res.Version, w.Version}} {
+		if f.want.Set && f.got != f.want.V {
+			t.Errorf("%s = %q, want %q", f.field, f.got, f.want.V)
+		}
+	}
+	checkCount(t, "players", res.Players, w.Players)
+	checkCount(t, "max players", res.MaxPlayers, w.MaxPlayers)
+	checkCount(t, "bots", res.Bots, w.Bots)
+	if w.Password.Set {
+		want := protocols.FlagUnknown
+		if !w.Password.Null {
+			want = protocols.FlagOf(w.Password.V)
+		}
+		if res.Password != want {
+			t.Errorf("password = %v, want %v", res.Password, want)
+		}
+	}
+	if w.PlayerList != nil {
+		if len(res.PlayerList) != len(w.PlayerList) {
+			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
+		}
+		for i, want := range w.PlayerList {
+			got := res.PlayerList[i]
+			if got.Name != want.Name || got.Score != protocols.Known(want.Score) || got.Ping != protocols.Known(want.Ping) ||
+				!got.DurationKnown || got.Duration != want.Duration || got.Team != want.Team || got.Bot {
+				t.Errorf("player %d = %+v, want %+v", i, got, want)
+			}
+		}
+	}
+	checkUTF8(t, res)
+}
+
+func checkUTF8(t *testing.T, res *protocols.Result) {
+	t.Helper()
+	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
+		if !utf8.ValidString(s) {
+			t.Errorf("invalid UTF-8 %q", s)
+		}
+	}
+	for _, p := range res.PlayerList {
+		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
+			t.Errorf("invalid UTF-8 player %q", p.Name)
+		}
+	}
+	for _, kv := range res.Info {
+		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+			t.Errorf("invalid UTF-8 info %q", kv)
+		}
+	}
+}
+
+// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
+func TestVectors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.expected.json")
+	if len(files) == 0 {
+		t.Fatal("no test vectors in testdata/")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
+		t.Run(name, func(t *testing.T) {
+			e := readExpected(t, f)
+			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Decode(b)
+			if e.Error != "" {
+				if got := protocols.Reason(err); got != e.Error || r != nil {
+					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := e.Decoded
+			spectators := 0
+			for _, p := range r.Players {
+				if p.Spectator {
+					spectators++
+				}
+			}
+			if len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || spectators != d.Spectators ||
+				r.Unparsed != d.Unparsed || r.Dropped != d.Dropped || r.Terminated != d.Terminated {
+				t.Errorf("decoded %d pairs, %d lines (%d spectators), %d unparsed, %d dropped, terminated %v; want %+v",
+					len(r.Pairs), len(r.Players), spectators, r.Unparsed, r.Dropped, r.Terminated, *d)
+			}
+			for i, kv := range d.Info {
+				if i >= len(r.Pairs) || r.Pairs[i].Key != kv[0] || r.Pairs[i].Value != kv[1] {
+					t.Errorf("info[%d] = %v, want %q", i, r.Pairs[min(i, len(r.Pairs)-1)], kv)
+				}
+			}
+			for i, l := range d.Lines {
+				p := r.Players[i]
+				if Readable(p.Name) != l.Name || p.Spectator != l.Spectator || p.Ping != l.Ping || string(p.Team) != l.Team {
+					t.Errorf("line %d = %q spectator %v ping %d team %q, want %+v", i, p.Name, p.Spectator, p.Ping, p.Team, l)
+				}
+			}
+			checkResult(t, r.Result(true, true), e)
+		})
+	}
+}
+
+// realworldCapture reads a reply recorded from a real local server by
+// shared/realworld/capture.sh, skipping when shared/ is absent.
+func realworldCapture(t testing.TB, name string) []byte {
+	t.Helper()
+	s := prototest.SharedDir()
+	if s == "" {
+		t.Skip("../shared is absent: skipping the real-server captures (own test vectors in testdata/ still run)")
+	}
+	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
+	if err != nil {
+		t.Skipf("no capture %s: %v", name, err)
+	}
+	return b
+}
+
+// TestRealworld decodes the replies of the real mvdsv 0.35 + KTX 1.42 server
+// of shared/realworld (to rwprobe's, qstat's and gamedig's requests) and
+// checks them against what its README says the server was started with.
+func TestRealworld(t *testing.T) {
+	for _, name := range []string{
+		"quakeworld_quakeworld_qw-status.resp.bin",
+		"exchanges/quakeworld_quakeworld_qstat/01_s2c_udp_27500-44463.bin",
+		"exchanges/quakeworld_quakeworld_gamedig/01_s2c_udp_27500-33119.bin",
+	} {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			r, err := Decode(realworldCapture(t, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := r.Result(true, true)
+			if res.Name != "RealWorld QuakeWorld" || res.Map != "rwbox" || res.Game != "qw" || res.Version != "MVDSV 0.35" {
+				t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
+			}
+			if res.Players != protocols.Known(0) || res.MaxPlayers != protocols.Known(26) || res.Bots.Known ||
+				res.Password != protocols.FlagFalse || len(res.PlayerList) != 0 {
+				t.Errorf("players %+v max %+v bots %+v password %v list %v", res.Players, res.MaxPlayers, res.Bots, res.Password, res.PlayerList)
+			}
+			if !r.Terminated || r.Unparsed != 0 || len(r.Pairs) != 18 || len(res.Rules) != 18 {
+				t.Errorf("terminated %v unparsed %d pairs %d", r.Terminated, r.Unparsed, len(r.Pairs))
+			}
+			for k, want := range map[string]string{"ktxver": "1.42", "mode": "ffa", "maxspectators": "4", "status": "Standby"} {
+				if v, _ := r.Raw(k); string(v) != want {
+					t.Errorf("%s = %q, want %q", k, v, want)
+				}
+			}
+		})
+	}
+	// What the querier sends is what rwprobe sent to the real server.
+	if req := realworldCapture(t, "quakeworld_quakeworld_qw-status.req.bin"); string(req) != string(statusRequest) {
+		t.Errorf("request %q, capture %q", statusRequest, req)
+	}
+}
+
+func TestReadable(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                 "",
+		"plain ASCII ~!":   "plain ASCII ~!",
+		"\xd2\xe5\xe1\xec": "Real",
+		"\x10\x12\x1b\x11": "[09]",
+		"\x90\x92\x9b\x91": "[09]",
+		"\x01\x05\x09\x0a": "_.  ",
+		"\x7f\xff\xa0":     "<< ",
+	} {
+		if got := Readable([]byte(in)); got != want {
+			t.Errorf("Readable(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for c := range 256 {
+		if r := ReadableByte(byte(c)); r < 0x20 || r > 0x7E {
+			t.Errorf("ReadableByte(%#x) = %#x, not printable ASCII", c, r)
+		}
+	}
+}
+
+func TestTokenize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want []string
+	}{
+		{`1 2 "a b" "" x`, 10, []string{"1", "2", "a b", "", "x"}},
+		{"  \t1\r\n", 10, []string{"1"}},
+		{`"open ended`, 10, []string{"open ended"}},
+		{`a"b c`, 10, []string{`a"b`, "c"}},
+		{`1 2 3 4 5`, 3, []string{"1", "2", "3"}},
+		{"", 3, nil},
+	} {
+		got := Tokenize([]byte(tc.in), tc.max)
+		if len(got) != len(tc.want) {
+			t.Errorf("Tokenize(%q) = %q, want %q", tc.in, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if string(got[i]) != tc.want[i] {
+				t.Errorf("Tokenize(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		}
+	}
+}
+
+func TestParseInt(t *testing.T) {
+	for in, want := range map[string]int64{
+		"0": 0, "-12": -12, "+7": 7, "9223372036854775807": 9223372036854775807,
+		"9223372036854775808": 9223372036854775807, "-99999999999999999999999": -9223372036854775807,
+	} {
+		if got, ok := ParseInt([]byte(in)); !ok || got != want {
+			t.Errorf("ParseInt(%q) = %d %v, want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "-", "1x", " 1", "0x10"} {
+		if _, ok := ParseInt([]byte(in)); ok {
+			t.Errorf("ParseInt(%q) accepted", in)
+		}
+	}
+}
+
+func TestDecodeLimits(t *testing.T) {
+	if _, err := Decode(make([]byte, MaxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
+		t.Errorf("oversized datagram: %v, want too large", err)
+	}
+	// More pairs than the cap: the rest are counted, not kept.
+	b := []byte("\xff\xff\xff\xffn")
+	for i := range MaxInfoPairs + 10 {
+		b = fmt.Appendf(b, `\k%d\v`, i)
+	}
+	b = append(b, "\n\x00"...)
+	r, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Pairs) != MaxInfoPairs || r.PairsDropped != 10 {
+		t.Errorf("%d pairs kept, %d dropped", len(r.Pairs), r.PairsDropped)
+	}
+	// Result without players or rules leaves both lists empty.
+	r, _ = Decode([]byte("\xff\xff\xff\xffn\\hostname\\x\n1 2 3 4 \"a\" \"\" 0 0\n\x00"))
+	if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 1 || res.Players != protocols.Known(1) {
+		t.Errorf("Result(false, false) = %+v", res)
+	}
+}
