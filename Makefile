@@ -5,9 +5,9 @@ FUZZTIME  ?= 3s
 # Debian packages the integration tests use (reference client, Prometheus, real game
 # servers); installed when missing and we are root. Tests whose package is missing skip.
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
-	openttd openttd-opengfx armagetronad-dedicated teeworlds-server
+	openttd openttd-opengfx armagetronad-dedicated teeworlds-server podman
 
-.PHONY: all build run test test-deps vet fuzz bench bench-short
+.PHONY: all build run test test-deps vet fuzz bench bench-short e2e examples-check
 
 all: build
 
@@ -39,3 +39,13 @@ bench:
 
 bench-short:
 	$(GO) test -run '^$$' -bench . -benchtime 100x -benchmem ./...
+
+# e2e runs the end-to-end test (exporter + OpenArena + Prometheus on 127.0.0.1) and the
+# checks of examples/, verbosely; `make test` runs them too.
+e2e:
+	$(GO) test -race -count=1 -v ./e2e/
+
+# examples-check: the promtool checks of the operator's kit alone.
+examples-check:
+	promtool check config examples/prometheus.yml
+	promtool test rules examples/alerts_test.yml

@@ -1,0 +1,168 @@
+package e2e
+
+import (
+	"archive/tar"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPodmanImage builds the image from the repository's Dockerfile with podman,
+// offline (FROM scratch: nothing is pulled), in a temporary copy of the build
+// context so the repository stays clean; then checks the image's metadata and
+// files, and runs it when the machine lets podman run containers.
+func TestPodmanImage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("container build: skipped with -short")
+	}
+	t.Parallel()
+	podman := lookTool(t, "podman", "podman")
+	root := repoRoot(t)
+
+	// Can podman build at all here? A failure of this trivial build is the
+	// machine's (storage driver, privileges), not the Dockerfile's.
+	probe := t.TempDir()
+	writeFile(t, filepath.Join(probe, "Containerfile"), "FROM scratch\nCOPY f /f\n")
+	writeFile(t, filepath.Join(probe, "f"), "x\n")
+	probeTag := fmt.Sprintf("localhost/gameserver_exporter-e2e-probe:%d", os.Getpid())
+	if out, err := runTool(2*time.Minute, probe, podman, "build", "--layers=false", "-q", "-t", probeTag, "."); err != nil {
+		t.Skipf("podman cannot build images on this machine (%v): skipping\n%s", err, out)
+	}
+	runTool(time.Minute, "", podman, "rmi", "-f", probeTag)
+
+	// The build context: what the Dockerfile and .dockerignore name, nothing else.
+	ctx := t.TempDir()
+	copyFile(t, filepath.Join(root, "Dockerfile"), filepath.Join(ctx, "Dockerfile"), 0o644)
+	copyFile(t, filepath.Join(root, ".dockerignore"), filepath.Join(ctx, ".dockerignore"), 0o644)
+	copyFile(t, exporterBinary(t), filepath.Join(ctx, "gameserver_exporter"), 0o755) // static: CGO_ENABLED=0
+	if err := os.MkdirAll(filepath.Join(ctx, "examples"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, filepath.Join(root, "examples", "modules.yml"), filepath.Join(ctx, "examples", "modules.yml"), 0o644)
+
+	tag := fmt.Sprintf("localhost/gameserver_exporter-e2e:%d", os.Getpid())
+	start := time.Now()
+	out, err := runTool(5*time.Minute, ctx, podman, "build", "--layers=false", "--build-arg", "VERSION=e2e", "-t", tag, ".")
+	if err != nil {
+		t.Fatalf("podman build: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { runTool(time.Minute, "", podman, "rmi", "-f", tag) })
+	t.Logf("podman build: %v", time.Since(start).Round(time.Millisecond))
+
+	out, err = runTool(time.Minute, "", podman, "image", "inspect", tag)
+	if err != nil {
+		t.Fatalf("podman image inspect: %v\n%s", err, out)
+	}
+	var images []struct {
+		Config struct {
+			User         string
+			ExposedPorts map[string]any
+			Entrypoint   []string
+			Labels       map[string]string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &images); err != nil || len(images) != 1 {
+		t.Fatalf("image inspect output: %v\n%s", err, out)
+	}
+	cfg := images[0].Config
+	if cfg.User != "65534:65534" {
+		t.Errorf("image user %q, want 65534:65534 (nobody)", cfg.User)
+	}
+	if _, ok := cfg.ExposedPorts["10115/tcp"]; !ok {
+		t.Errorf("exposed ports %v, want 10115/tcp", cfg.ExposedPorts)
+	}
+	if !slices.Equal(cfg.Entrypoint, []string{"/bin/gameserver_exporter"}) {
+		t.Errorf("entrypoint %v", cfg.Entrypoint)
+	}
+	if v := cfg.Labels["org.opencontainers.image.version"]; v != "e2e" {
+		t.Errorf("version label %q, want the build arg e2e", v)
+	}
+
+	// The image holds exactly the binary and the modules file (podman create and
+	// export need no container runtime).
+	ctr, err := runTool(time.Minute, "", podman, "create", tag)
+	if err != nil {
+		t.Fatalf("podman create: %v\n%s", err, ctr)
+	}
+	ctr = strings.TrimSpace(ctr)
+	t.Cleanup(func() { runTool(time.Minute, "", podman, "rm", "-f", ctr) })
+	files := exportedFiles(t, podman, ctr)
+	want := map[string]int64{"bin/gameserver_exporter": 0o755, "etc/gameserver_exporter/modules.yml": 0o644}
+	if len(files) != len(want) {
+		t.Errorf("image files %v, want only %v", files, want)
+	}
+	for name, mode := range want {
+		if got, ok := files[name]; !ok || got&0o777 != mode {
+			t.Errorf("image file %s: mode %o (present %v), want %o", name, got, ok, mode)
+		}
+	}
+
+	t.Run("run", func(t *testing.T) {
+		// No network: the container only validates its modules file and exits.
+		out, err := runTool(2*time.Minute, "", podman, "run", "--rm", "--network", "none", tag,
+			"--config.check", "--config.file=/etc/gameserver_exporter/modules.yml")
+		if err != nil && strings.Contains(out, "OCI") {
+			t.Skipf("podman cannot run containers on this machine: %s", strings.TrimSpace(out))
+		}
+		if err != nil || !strings.Contains(out, "Config file is ok") {
+			t.Errorf("--config.check in the container: %v\n%s", err, out)
+		}
+	})
+}
+
+// exportedFiles lists the regular files of a container's filesystem with their modes.
+func exportedFiles(t *testing.T, podman, ctr string) map[string]int64 {
+	t.Helper()
+	cmd := exec.Command(podman, "export", ctr)
+	r, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]int64{}
+	tr := tar.NewReader(r)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("podman export: %v", err)
+		}
+		if h.Typeflag == tar.TypeReg {
+			files[strings.TrimPrefix(h.Name, "./")] = h.Mode
+		}
+	}
+	io.Copy(io.Discard, r)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("podman export: %v", err)
+	}
+	return files
+}
+
+func writeFile(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, mode); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,322 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+const (
+	openArenaBin  = "/usr/games/openarena-server"
+	openArenaName = "GSE e2e OpenArena"
+	openArenaMax  = 8
+)
+
+// openArenaBots join with +addbot right after the map loads (bot_minplayers would
+// add one bot every 10 seconds). Sorted, as the checks compare sorted names.
+var openArenaBots = []string{"Merman", "Neko", "Sergei"}
+
+// TestPrometheusEndToEnd runs the exporter, a real OpenArena server, two fake
+// Hytale servers and a real Prometheus configured from examples/prometheus.yml and
+// examples/alerts.yml, all on 127.0.0.1, and checks what Prometheus stores against
+// what quakestat sees; then it stops the game server and waits for GameServerDown.
+func TestPrometheusEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test with real servers: skipped with -short")
+	}
+	t.Parallel()
+	t0 := time.Now()
+	since := func() time.Duration { return time.Since(t0).Round(100 * time.Millisecond) }
+	promBin := lookTool(t, "prometheus", "prometheus")
+	qstat := lookTool(t, "quakestat", "qstat")
+	oa := openArenaServer(t)
+	root := repoRoot(t)
+
+	// The exporter, with the example modules file (module "openarena" comes from it).
+	// A 1s scrape timeout leaves the probe 0.9s. ioquake3 answers one getstatus per
+	// second per source address (after a burst of 10), and two jobs probe it every
+	// second: --probe.min-interval=3s has the scrapes in between served from the
+	// exporter's cache, so the exporter stays within the server's rate limit.
+	exporter := startExporter(t, "--config.file="+filepath.Join(root, "examples", "modules.yml"),
+		"--timeout-offset=0.1", "--probe.min-interval=3s")
+
+	// OpenArena: LAN-only dedicated server (dedicated 1: no master heartbeats, all
+	// masters blank) on a free loopback UDP port, IPv4 only, with three bots.
+	oaPort := freePort(t, "udp")
+	oaAddr := fmt.Sprintf("127.0.0.1:%d", oaPort)
+	home := t.TempDir()
+	// ioq3 joins its arguments into one command line, quoting only those with
+	// spaces: an empty value must be passed as the two characters "".
+	const empty = `""`
+	args := []string{oa,
+		"+set", "dedicated", "1", "+set", "net_enabled", "1",
+		"+set", "net_ip", "127.0.0.1", "+set", "net_port", fmt.Sprint(oaPort),
+		"+set", "sv_master1", empty, "+set", "sv_master2", empty, "+set", "sv_master3", empty,
+		"+set", "sv_master4", empty, "+set", "sv_master5", empty, "+set", "sv_dlURL", empty,
+		"+set", "sv_hostname", openArenaName, "+set", "sv_maxclients", fmt.Sprint(openArenaMax),
+		"+set", "bot_enable", "1", "+set", "g_gametype", "0", "+set", "fraglimit", "0", "+set", "timelimit", "0",
+		"+map", "oa_dm1"}
+	for _, b := range openArenaBots {
+		args = append(args, "+addbot", b, "1")
+	}
+	game := startProc(t, "openarena", home, []string{"HOME=" + home}, args...)
+
+	// Hytale has no packaged server: fake serverlistping plugins, one with room and
+	// one full (for GameServerFull).
+	hytaleOK := hytaleFake(t, "OK 3 20\n")
+	hytaleFull := hytaleFake(t, "OK 20 20\n")
+
+	dir := t.TempDir()
+	cfg := writePromConfig(t, dir, testPromSetup{
+		exporter: exporter,
+		static: map[string][]string{
+			"gameservers-quake3": {oaAddr},
+			"gameservers-hytale": {hytaleOK.String()},
+		},
+		fileSD: []fileSDGroup{
+			{Targets: []string{oaAddr}, Labels: map[string]string{"module": "openarena", "game": "openarena"}},
+			{Targets: []string{hytaleFull.String()}, Labels: map[string]string{"module": "hytale", "game": "hytale"}},
+		},
+		forTime: "5s",
+	})
+	if pt, err := exec.LookPath("promtool"); err == nil {
+		if out, err := runTool(time.Minute, "", pt, "check", "config", cfg); err != nil {
+			t.Fatalf("generated config: %v\n%s", err, out)
+		}
+	}
+
+	// The game server answers quakestat before Prometheus starts scraping it.
+	waitEvery(t, time.Second, 90*time.Second, "OpenArena to answer quakestat", func() (bool, string) {
+		if game.exited() {
+			t.Fatalf("openarena-server exited: %v\n%s", game.err, game.tail(3000))
+		}
+		s, err := quakestat(qstat, "127.0.0.2", oaAddr)
+		if err != nil {
+			return false, err.Error()
+		}
+		return s.Status == "online", fmt.Sprintf("%+v", s)
+	})
+
+	t.Logf("%v: OpenArena answers on %s", since(), oaAddr)
+	prom := startPrometheus(t, promBin, cfg)
+	t.Logf("%v: prometheus ready", since())
+	diag := func() string { return "targets:" + prom.targets() }
+
+	q3 := fmt.Sprintf(`{job="gameservers-quake3", instance=%q}`, oaAddr)
+	waitFor(t, 60*time.Second, "probe_success 1 for OpenArena", func() (bool, string) {
+		v, ok, desc := prom.value("probe_success" + q3)
+		return ok && v == 1, desc + diag()
+	})
+
+	// Bots join within a few seconds: poll until quakestat, asked before and after
+	// Prometheus, agrees with the latest sample and lists every bot.
+	// quakestat queries from other loopback addresses than the exporter, each with
+	// its own rate limit budget at the server, and polls every 2.5s to stay in it.
+	var players float64
+	state := waitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players to equal quakestat's count", func() (bool, string) {
+		before, err := quakestat(qstat, "127.0.0.2", oaAddr)
+		if err != nil {
+			return false, err.Error()
+		}
+		v, ok, desc := prom.value("gameserver_players" + q3)
+		after, err := quakestat(qstat, "127.0.0.3", oaAddr)
+		if err != nil {
+			return false, err.Error()
+		}
+		players = v
+		seen := fmt.Sprintf("quakestat %d then %d players (%v); prometheus %s", before.NumPlayers, after.NumPlayers, after.playerNames(), desc)
+		return ok && before.NumPlayers == after.NumPlayers && float64(after.NumPlayers) == v &&
+			slices.Equal(after.playerNames(), openArenaBots), seen
+	})
+	t.Logf("%v: players agree: %s", since(), state)
+
+	for _, c := range []struct{ q, want string }{
+		{"gameserver_players_max" + q3, fmt.Sprint(openArenaMax)},
+		{`count(gameserver_info{job="gameservers-quake3", name="` + openArenaName + `", map="oa_dm1", protocol="quake3"})`, "1"},
+		{`gameserver_players{job="gameservers-hytale"}`, "3"},
+		{`gameserver_players_max{job="gameservers-hytale"}`, "20"},
+		{`probe_success{job="gameservers-hytale"}`, "1"},
+		{fmt.Sprintf(`probe_success{job="gameservers-file-sd", module="openarena", instance=%q}`, oaAddr), "1"},
+		{`probe_success{job="gameservers-file-sd", module="hytale"}`, "1"},
+		// module openarena (examples/modules.yml) sets players: true: one series per player.
+		{fmt.Sprintf(`count(gameserver_player_score{job="gameservers-file-sd", instance=%q})`, oaAddr), fmt.Sprint(players)},
+		{`gameserver_exporter_config_last_reload_successful{job="gameserver_exporter"}`, "1"},
+	} {
+		waitFor(t, 30*time.Second, c.q+" == "+c.want, func() (bool, string) {
+			v, ok, desc := prom.value(c.q)
+			return ok && fmt.Sprint(v) == c.want, desc + diag()
+		})
+	}
+	// The names Prometheus has are those quakestat lists.
+	waitEvery(t, 2500*time.Millisecond, 60*time.Second, "player series to match quakestat's players", func() (bool, string) {
+		series, err := prom.query(fmt.Sprintf(`gameserver_player_score{job="gameservers-file-sd", instance=%q}`, oaAddr))
+		if err != nil {
+			return false, err.Error()
+		}
+		var got []string
+		for _, s := range series {
+			got = append(got, s.Metric["player"])
+		}
+		slices.Sort(got)
+		qs, err := quakestat(qstat, "127.0.0.2", oaAddr)
+		if err != nil {
+			return false, err.Error()
+		}
+		want := qs.playerNames()
+		return slices.Equal(got, want), fmt.Sprintf("prometheus %v, quakestat %v", got, want)
+	})
+
+	// The full fake Hytale server raises GameServerFull (for: shortened to 5s).
+	waitForAlert(t, prom, "GameServerFull", hytaleFull.String(), "firing")
+
+	t.Logf("%v: GameServerFull firing for the full fake server", since())
+
+	// Stop the game server: the probe fails and GameServerDown goes pending (then firing).
+	game.stop()
+	waitFor(t, 60*time.Second, "probe_success 0 after stopping OpenArena", func() (bool, string) {
+		v, ok, desc := prom.value("probe_success" + q3)
+		return ok && v == 0, desc
+	})
+	reasons, _ := prom.query("probe_failure_info" + q3)
+	t.Logf("%v: probe_success 0, %v", since(), reasons)
+	state = waitForAlert(t, prom, "GameServerDown", oaAddr, "pending", "firing")
+	t.Logf("%v: alerts %s", since(), state)
+
+	// Neither the healthy fake server nor the exporter's config raise an alert.
+	alerts, err := prom.alerts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range alerts {
+		n := a.Labels["alertname"]
+		if (a.Labels["instance"] == hytaleOK.String() && (n == "GameServerDown" || n == "GameServerFull")) || n == "ExporterReloadFailed" {
+			t.Errorf("unexpected alert %v (%s)", a.Labels, a.State)
+		}
+	}
+
+	// The server stayed on the LAN: it never looked up a master server.
+	if log := game.tail(1 << 20); strings.Contains(log, "Resolving ") || strings.Contains(strings.ToLower(log), "heartbeat") {
+		t.Errorf("openarena-server contacted a master server:\n%s", log)
+	}
+}
+
+// waitForAlert waits until alert name for instance is in one of states.
+func waitForAlert(t *testing.T, prom promAPI, name, instance string, states ...string) string {
+	t.Helper()
+	return waitFor(t, 60*time.Second, fmt.Sprintf("alert %s for %s in state %v", name, instance, states), func() (bool, string) {
+		alerts, err := prom.alerts()
+		if err != nil {
+			return false, err.Error()
+		}
+		var seen []string
+		for _, a := range alerts {
+			seen = append(seen, fmt.Sprintf("%s{instance=%s}=%s", a.Labels["alertname"], a.Labels["instance"], a.State))
+			if a.Labels["alertname"] == name && a.Labels["instance"] == instance && slices.Contains(states, a.State) {
+				return true, strings.Join(seen, " ")
+			}
+		}
+		return false, fmt.Sprintf("alerts: %v", seen)
+	})
+}
+
+// hytaleFake answers every serverlistping QUERY with reply.
+func hytaleFake(t *testing.T, reply string) net.Addr {
+	t.Helper()
+	ap := prototest.TCP(t, func(c net.Conn) {
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
+			return
+		}
+		io.WriteString(c, reply)
+	})
+	return net.TCPAddrFromAddrPort(ap)
+}
+
+// qstatServer is quakestat's -json record with -P.
+type qstatServer struct {
+	prototest.QstatServer
+	Players []struct {
+		Name string `json:"name"`
+	} `json:"players"`
+}
+
+func (s qstatServer) playerNames() []string {
+	var out []string
+	for _, p := range s.Players {
+		out = append(out, p.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// quakestat asks qstat for addr's status and players (Quake 3 protocol), sending
+// from srcIP (a loopback address) so that the server's per-address rate limit of
+// getstatus counts its queries apart from the exporter's (127.0.0.1).
+func quakestat(bin, srcIP, addr string) (qstatServer, error) {
+	out, err := runTool(20*time.Second, "", bin, "-json", "-timeout", "3", "-srcip", srcIP, "-P", "-q3s", addr)
+	if err != nil {
+		return qstatServer{}, fmt.Errorf("quakestat: %v: %s", err, out)
+	}
+	var recs []qstatServer
+	if err := json.Unmarshal([]byte(out), &recs); err != nil {
+		return qstatServer{}, fmt.Errorf("quakestat output %q: %v", out, err)
+	}
+	if len(recs) != 1 { // qstat prints [] when the server did not answer in time
+		return qstatServer{}, fmt.Errorf("quakestat from %s: no answer within 3s (%q)", srcIP, out)
+	}
+	return recs[0], nil
+}
+
+// openArenaServer returns the OpenArena server binary, installing Debian's
+// openarena-server first when it is missing and we are root with apt-get (with
+// services kept from starting: the packaged unit would run a public server), or
+// skips the test.
+func openArenaServer(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(openArenaBin); err == nil {
+		return openArenaBin
+	}
+	apt, err := exec.LookPath("apt-get")
+	if err != nil || os.Geteuid() != 0 {
+		t.Skipf("%s missing (Debian package openarena-server) and cannot install it (root with apt-get needed): skipping", openArenaBin)
+	}
+	const policy = "/usr/sbin/policy-rc.d"
+	if _, err := os.Stat(policy); os.IsNotExist(err) {
+		if err := os.WriteFile(policy, []byte("#!/bin/sh\nexit 101\n"), 0o755); err == nil {
+			defer os.Remove(policy)
+		}
+	}
+	t.Log("installing openarena-server with apt-get (once; several minutes on a slow mirror)")
+	install := func(args ...string) ([]byte, error) {
+		cmd := exec.Command(apt, args...)
+		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+		return cmd.CombinedOutput()
+	}
+	out, err := install("install", "-y", "-qq", "--no-install-recommends", "openarena-server")
+	if err != nil { // stale package lists: update once and retry
+		install("update", "-qq")
+		out, err = install("install", "-y", "-qq", "--no-install-recommends", "openarena-server")
+	}
+	if _, serr := os.Stat(openArenaBin); serr != nil {
+		t.Skipf("apt-get install openarena-server failed (%v): skipping\n%s", err, tailString(string(out), 1500))
+	}
+	return openArenaBin
+}
+
+func tailString(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
