@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -46,6 +47,7 @@ func run(args []string) int {
 		timeoutOffset = app.Flag("timeout-offset", "Seconds subtracted from Prometheus' scrape timeout to leave time for the answer.").Default("0.5").Float64()
 		maxConcurrent = app.Flag("probe.max-concurrent", "Probes allowed in flight at once; past it a probe waits within its deadline, then fails as overloaded (0: no cap).").Default("4096").Int()
 		minInterval   = app.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
+		enablePprof   = app.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
 		historyLimit  = app.Flag("history.limit", "Recent successful probes kept for the landing page (as many failures are kept besides).").Default("100").Int()
 		webConfig     = webflag.AddFlags(app, defaultListenAddress)
 	)
@@ -119,6 +121,12 @@ func run(args []string) int {
 		MinInterval:   *minInterval,
 	}
 	mux := routes(sc, reg, probe, history, reload, logger)
+	if *enablePprof {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	if err := web.ListenAndServe(srv, webConfig, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("Error starting HTTP server", "err", err)

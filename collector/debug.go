@@ -42,7 +42,7 @@ func writeDebug(w io.Writer, e *Entry) {
 	}
 	if r := o.result; r != nil {
 		fmt.Fprintf(w, "\nDecoded reply:\n")
-		for _, kv := range r.Info {
+		for _, kv := range r.InfoKV() {
 			fmt.Fprintf(w, "  %s = %q\n", kv.Key, kv.Value)
 		}
 		for i, p := range r.PlayerList {
@@ -66,7 +66,7 @@ func writeDebug(w io.Writer, e *Entry) {
 		}
 	}
 	fmt.Fprintf(w, "\nMetrics that would have been returned:\n")
-	w.Write(e.families.appendTo(nil, false))
+	w.Write(buildFamilies(e.outcome).appendTo(nil, false))
 	fmt.Fprintf(w, "\nModule configuration:\n%s", config.ModuleYAML(o.module))
 	fmt.Fprintf(w, "\nPackets:\n")
 	o.trace.WriteTranscript(w)

@@ -38,8 +38,24 @@ func init() {
 	}
 }
 
-func newFamilies() *families {
+// famPool recycles families between probes: /probe builds them, writes them and
+// releases them; debug output rebuilds them from the kept outcome.
+var famPool = sync.Pool{New: func() any {
 	return &families{samples: make([]sample, 0, 24), values: make([]string, 0, 16)}
+}}
+
+func newFamilies() *families {
+	f := famPool.Get().(*families)
+	f.samples, f.values, f.sorted = f.samples[:0], f.values[:0], false
+	return f
+}
+
+// release returns f to the pool; f must not be used afterwards.
+func (f *families) release() {
+	if cap(f.samples) <= 256 {
+		clear(f.values) // drop references to peer strings
+		famPool.Put(f)
+	}
 }
 
 // add appends one sample of d with the given label values (in d.labels order).

@@ -112,12 +112,11 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	if shared || cached {
 		h.Metrics.Coalesced.Inc()
 	}
-	fams := buildFamilies(o)
 	h.Metrics.Probes.WithLabelValues(module).Inc()
 	if o.err != nil {
 		h.Metrics.Failures.WithLabelValues(module, protocols.Reason(o.err)).Inc()
 	}
-	return h.History.Add(module, target, o, fams), nil
+	return h.History.Add(module, target, o), nil
 }
 
 func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -138,8 +137,14 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	format := negotiate(r.Header.Get("Accept"))
 	bp := bufPool.Get().(*[]byte)
-	*bp = entry.families.appendTo((*bp)[:0], format.FormatType() == expfmt.TypeOpenMetrics)
-	w.Header().Set("Content-Type", string(format))
+	fams := buildFamilies(entry.outcome)
+	*bp = fams.appendTo((*bp)[:0], format.FormatType() == expfmt.TypeOpenMetrics)
+	fams.release()
+	hdr := w.Header()
+	hdr.Set("Content-Type", string(format))
+	// An explicit length: without it net/http chunks bodies over 2 KiB, which costs
+	// an extra write per probe.
+	hdr.Set("Content-Length", strconv.Itoa(len(*bp)))
 	w.Write(*bp)
 	if cap(*bp) <= 64<<10 {
 		bufPool.Put(bp)

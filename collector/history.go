@@ -15,8 +15,7 @@ type Entry struct {
 	Reason   string
 	Duration time.Duration
 
-	outcome  *outcome
-	families *families
+	outcome *outcome
 }
 
 // History keeps the most recent probes: successes and failures in separate rings of
@@ -33,10 +32,10 @@ type History struct {
 func NewHistory(limit int) *History { return &History{limit: limit} }
 
 // Add records a probe and returns its entry.
-func (h *History) Add(module, target string, o *outcome, fams *families) *Entry {
+func (h *History) Add(module, target string, o *outcome) *Entry {
 	e := &Entry{
 		When: time.Now(), Module: module, Target: target, Success: o.err == nil,
-		Reason: reasonText(o.err), Duration: o.duration, outcome: o, families: fams,
+		Reason: reasonText(o.err), Duration: o.duration, outcome: o,
 	}
 	if h == nil || h.limit <= 0 {
 		return e

@@ -89,7 +89,7 @@ func (e *Entry) Report() Report {
 		}
 		rep.PlayerList = append(rep.PlayerList, pr)
 	}
-	for _, kv := range r.Info {
+	for _, kv := range r.InfoKV() {
 		rep.Info = append(rep.Info, [2]string{kv.Key, kv.Value})
 	}
 	for _, kv := range r.Rules {
@@ -119,6 +119,6 @@ func (e *Entry) WriteDebug(w io.Writer) { writeDebug(w, e) }
 
 // WriteMetrics writes the probe's metrics in the Prometheus text format.
 func (e *Entry) WriteMetrics(w io.Writer) error {
-	_, err := w.Write(e.families.appendTo(nil, false))
+	_, err := w.Write(buildFamilies(e.outcome).appendTo(nil, false))
 	return err
 }

@@ -100,6 +100,9 @@ type Result struct {
 	PlayerList []Player // filled when the module asks for players
 	Rules      []KV     // filled when the module asks for rules
 	Info       []KV     // raw key/values of the info reply, for debug output
+	// InfoFunc, when Info is nil, builds it on demand: Info is read only by debug
+	// output, so a protocol may defer the work of formatting it.
+	InfoFunc func() []KV
 
 	PhaseErrors []PhaseError
 }
@@ -125,3 +128,11 @@ func Reasons() []string { return wire.Reasons() }
 
 // Reason maps an error to its fixed, low-cardinality failure reason.
 func Reason(err error) string { return wire.Reason(err) }
+
+// InfoKV returns the raw key/values of the info reply, building them if deferred.
+func (r *Result) InfoKV() []KV {
+	if r.Info == nil && r.InfoFunc != nil {
+		return r.InfoFunc()
+	}
+	return r.Info
+}

@@ -36,17 +36,17 @@ func TestDecodeInfoVectors(t *testing.T) {
 			wantKeys := []string{"protocol", "name", "map", "folder", "game", "app_id", "players", "max_players", "bots",
 				"server_type", "environment", "visibility", "vac", "version", "edf", "game_port", "steam_id",
 				"spectator_port", "spectator_name", "keywords", "game_id"}
-			eq(t, "info keys", keys(r.Info), wantKeys)
-			eq(t, "info", r.Info[5], protocols.KV{Key: "app_id", Value: "440"})
-			eq(t, "info", r.Info[9], protocols.KV{Key: "server_type", Value: "d"})
-			eq(t, "info", r.Info[16], protocols.KV{Key: "steam_id", Value: "90071992547409921"})
+			eq(t, "info keys", keys(r.InfoKV()), wantKeys)
+			eq(t, "info", r.InfoKV()[5], protocols.KV{Key: "app_id", Value: "440"})
+			eq(t, "info", r.InfoKV()[9], protocols.KV{Key: "server_type", Value: "d"})
+			eq(t, "info", r.InfoKV()[16], protocols.KV{Key: "steam_id", Value: "90071992547409921"})
 		}},
 		{file: "info_no_edf.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
 			eq(t, "edf", in.EDF, 0)
 			eq(t, "trailing", in.Trailing, 0)
 			eq(t, "password", r.Password, protocols.FlagTrue)
 			eq(t, "server_type", in.ServerType, 'l')
-			eq(t, "info has no edf", slices.Contains(keys(r.Info), "edf"), false)
+			eq(t, "info has no edf", slices.Contains(keys(r.InfoKV()), "edf"), false)
 		}},
 		{file: "info_theship.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
 			eq(t, "ship", [4]any{in.HasShip, in.ShipMode, in.ShipWitnesses, in.ShipTime}, [4]any{true, byte(3), byte(2), byte(5)})
@@ -57,7 +57,7 @@ func TestDecodeInfoVectors(t *testing.T) {
 			eq(t, "truncated", in.Truncated, true)
 			eq(t, "extra", in.Extra, EDFPort)
 			eq(t, "game_port", in.GamePort, 27015)
-			eq(t, "info truncated", r.Info[len(r.Info)-1], protocols.KV{Key: "truncated", Value: "true"})
+			eq(t, "info truncated", r.InfoKV()[len(r.InfoKV())-1], protocols.KV{Key: "truncated", Value: "true"})
 		}},
 		{file: "info_edf_undefined.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
 			eq(t, "unknown", in.UnknownEDF, true)
@@ -70,18 +70,18 @@ func TestDecodeInfoVectors(t *testing.T) {
 			eq(t, "players from cp", r.Players, protocols.Known(280))
 			eq(t, "max from mp", r.MaxPlayers, protocols.Known(300))
 			eq(t, "modded", r.Modded, protocols.FlagTrue)
-			eq(t, "info app_id", r.Info[5], protocols.KV{Key: "app_id", Value: "252490"})
-			eq(t, "queued", r.Info[len(r.Info)-1], protocols.KV{Key: "queued_players", Value: "7"})
+			eq(t, "info app_id", r.InfoKV()[5], protocols.KV{Key: "app_id", Value: "252490"})
+			eq(t, "queued", r.InfoKV()[len(r.InfoKV())-1], protocols.KV{Key: "queued_players", Value: "7"})
 		}},
 		{file: "info_trailing.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
 			eq(t, "trailing", in.Trailing, 3)
-			eq(t, "info trailing", r.Info[len(r.Info)-1], protocols.KV{Key: "trailing_bytes", Value: "3"})
+			eq(t, "info trailing", r.InfoKV()[len(r.InfoKV())-1], protocols.KV{Key: "trailing_bytes", Value: "3"})
 		}},
 		{file: "info_odd_bytes.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
 			eq(t, "raw name", in.Name, "Caf\xe9 \xdcber")
 			eq(t, "name as UTF-8", r.Name, "Café Über")
 			eq(t, "protocol", in.Protocol, 252)
-			eq(t, "info server_type", r.Info[9], protocols.KV{Key: "server_type", Value: "0"})
+			eq(t, "info server_type", r.InfoKV()[9], protocols.KV{Key: "server_type", Value: "0"})
 		}},
 		{file: "info_m_mod.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
 			eq(t, "type", in.Type, TypeInfoDetailed)
@@ -129,7 +129,7 @@ func TestDecodeInfoVectors(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := in.Result()
-			checkKV(t, r.Info)
+			checkKV(t, r.InfoKV())
 			tt.check(t, in, r)
 		})
 	}

@@ -207,7 +207,7 @@ func checkInfo(t *testing.T, c checker, in *Info) {
 	if r.Password != protocols.FlagOf(in.Visibility != 0) {
 		t.Errorf("Result password %v", r.Password)
 	}
-	checkKV(t, r.Info)
+	checkKV(t, r.InfoKV())
 }
 
 // checkKV asserts the debug key/values are valid UTF-8 and keys are unique.

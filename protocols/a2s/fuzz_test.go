@@ -59,7 +59,7 @@ func FuzzDecodeInfo(f *testing.F) {
 			return
 		}
 		r := in.Result()
-		checkKV(t, r.Info)
+		checkKV(t, r.InfoKV())
 		for _, s := range []string{r.Name, r.Map, r.Game, r.Version} {
 			if text(s) != s {
 				t.Fatalf("invalid UTF-8 %q", s)

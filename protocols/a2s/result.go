@@ -63,7 +63,7 @@ func (in *Info) Result() *protocols.Result {
 			r.Modded = protocols.FlagTrue
 		}
 	}
-	r.Info = in.KV()
+	r.InfoFunc = in.KV // formatted only if debug output asks
 	return r
 }
 

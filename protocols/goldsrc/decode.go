@@ -286,6 +286,7 @@ func (r reply) result() *protocols.Result {
 	switch {
 	case r.a2s != nil:
 		res = r.a2s.Result()
+		res.Info = res.InfoKV()
 		// HLTV's spectator longs are signed on the wire: a negative one is no count.
 		for _, c := range []*protocols.Count{&res.Players, &res.MaxPlayers} {
 			c.Value = max(c.Value, 0)

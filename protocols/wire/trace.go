@@ -54,6 +54,10 @@ type Trace struct {
 	// prefix of each packet is kept, so a trace held by the probe history stays
 	// small whatever a server sends.
 	kept int
+
+	// Room for a typical probe's phases and packets in the Trace's own allocation.
+	phaseBuf  [4]Phase
+	packetBuf [4]Packet
 }
 
 // MaxTraceBytes is the most packet data a trace keeps in full.
@@ -63,12 +67,12 @@ const MaxTraceBytes = 64 << 10
 const truncatedPrefix = 64
 
 // NewTrace starts a trace now.
-func NewTrace() *Trace { return &Trace{Start: time.Now(), MaxPackets: 256} }
-
-// Reset clears t for reuse.
-func (t *Trace) Reset() {
-	*t = Trace{Start: time.Now(), MaxPackets: 256, Packets: t.Packets[:0], Phases: t.Phases[:0], Entries: t.Entries[:0]}
+func NewTrace() *Trace {
+	t := &Trace{Start: time.Now(), MaxPackets: 256}
+	t.Phases, t.Packets = t.phaseBuf[:0], t.packetBuf[:0]
+	return t
 }
+
 
 func (t *Trace) packet(d Direction, b []byte, note string) {
 	if t == nil {
