@@ -166,3 +166,10 @@ func (t *Trace) WriteTranscript(w io.Writer) {
 		fmt.Fprintf(w, "(%d more packets not kept)\n", t.Dropped)
 	}
 }
+
+// Reset clears t for reuse (benchmarks reuse one trace).
+func (t *Trace) Reset() {
+	entries := t.Entries[:0]
+	*t = Trace{Start: time.Now(), MaxPackets: 256, Entries: entries}
+	t.Phases, t.Packets = t.phaseBuf[:0], t.packetBuf[:0]
+}
