@@ -73,7 +73,6 @@ func NewTrace() *Trace {
 	return t
 }
 
-
 func (t *Trace) packet(d Direction, b []byte, note string) {
 	if t == nil {
 		return
