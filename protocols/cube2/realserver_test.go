@@ -20,38 +20,6 @@ import (
 
 const cube2Server = "/usr/lib/cube2/cube2_server"
 
-// needPackage installs a Debian package when bin is missing and we are root,
-// running apt-get update only if the first install fails; it skips otherwise.
-func needPackage(t *testing.T, pkg, bin string) {
-	t.Helper()
-	if _, err := os.Stat(bin); err == nil {
-		return
-	}
-	if os.Geteuid() != 0 {
-		t.Skipf("%s (Debian package %s) is missing and we are not root to install it", bin, pkg)
-	}
-	install := func() error {
-		cmd := exec.Command("apt-get", "install", "-y", "--no-install-recommends", pkg)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Logf("apt-get install %s: %v\n%s", pkg, err, out)
-		}
-		return err
-	}
-	if install() != nil {
-		if out, err := exec.Command("apt-get", "update").CombinedOutput(); err != nil {
-			t.Skipf("apt-get update: %v\n%s", err, out)
-		}
-		if install() != nil {
-			t.Skipf("cannot install %s", pkg)
-		}
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("%s installed but %s is missing", pkg, bin)
-	}
-}
-
 // freeGamePort finds a loopback UDP port P with P+1 free too (the info port).
 func freeGamePort(t *testing.T) uint16 {
 	t.Helper()
@@ -123,7 +91,7 @@ func TestRealServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server: skipped with -short")
 	}
-	needPackage(t, "cube2-server", cube2Server)
+	prototest.NeedDebian(t, "cube2-server")
 	port := freeGamePort(t)
 	dir := t.TempDir()
 	cfg := "serverdesc \"GSE Real Sauer\"\n" +

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"net"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -22,58 +21,6 @@ import (
 )
 
 const murmurd = "/usr/sbin/murmurd"
-
-// needPackage installs a Debian package when bin is missing and we are root,
-// running apt-get update only if the first install fails; it skips otherwise.
-func needPackage(t *testing.T, pkg, bin string) {
-	t.Helper()
-	if _, err := os.Stat(bin); err == nil {
-		return
-	}
-	if os.Geteuid() != 0 {
-		t.Skipf("%s (Debian package %s) is missing and we are not root to install it", bin, pkg)
-	}
-	install := func() error {
-		cmd := exec.Command("apt-get", "install", "-y", "--no-install-recommends", pkg)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Logf("apt-get install %s: %v\n%s", pkg, err, out)
-		}
-		return err
-	}
-	if install() != nil {
-		if out, err := exec.Command("apt-get", "update").CombinedOutput(); err != nil {
-			t.Skipf("apt-get update: %v\n%s", err, out)
-		}
-		if install() != nil {
-			t.Skipf("cannot install %s", pkg)
-		}
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("%s installed but %s is missing", pkg, bin)
-	}
-}
-
-// freePort finds a loopback port free for both UDP (the ping) and TCP (control).
-func freePort(t *testing.T) uint16 {
-	t.Helper()
-	for range 50 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := l.Addr().(*net.TCPAddr).Port
-		u, err := net.ListenPacket("udp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
-		l.Close()
-		if err == nil {
-			u.Close()
-			return uint16(p)
-		}
-	}
-	t.Fatal("no port free for both TCP and UDP")
-	return 0
-}
 
 // serverVersion is the upstream version of the installed mumble-server package
 // ("1.3.4" from "1.3.4-4"), or murmurd's own -version output.
@@ -97,12 +44,12 @@ func TestRealServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server: skipped with -short")
 	}
-	needPackage(t, "mumble-server", murmurd)
+	prototest.NeedDebian(t, "mumble-server")
 	want := serverVersion(t)
 	if want == "" {
 		t.Skip("cannot tell the installed murmurd version")
 	}
-	port := freePort(t)
+	port := prototest.FreePort(t)
 	// Started as root, murmurd drops to the mumble-server user: the directory
 	// holding its database must be open to it (t.TempDir's parent is not).
 	dir, err := os.MkdirTemp("", "gse-mumble-")

@@ -3,7 +3,6 @@ package quakeworld
 import (
 	"bytes"
 	"errors"
-	"net"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -30,7 +29,7 @@ func TestRealServer(t *testing.T) {
 		ktxData  = "/usr/share/games/quake/ktx"
 		hostname = "Exporter Test QW"
 	)
-	needPackages(t, []string{mvdsv, qwprogs}, "mvdsv", "ktx")
+	prototest.NeedDebian(t, "mvdsv", "ktx")
 
 	// basedir/ktx holds links to the packaged KTX mod and the generated map;
 	// mvdsv wants id1 and qw to exist as well.
@@ -57,7 +56,7 @@ func TestRealServer(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	port := freeUDPPort(t)
+	port := prototest.FreePort(t)
 	// setmaster none: no heartbeats to any master, whatever a config says.
 	// k_defmode ffa / k_defmap: KTX's default 4on4 mode would switch to dm3.
 	cmd := exec.Command(mvdsv, "-basedir", base, "-game", "ktx", "-ip", "127.0.0.1", "-port", strconv.Itoa(int(port)),
@@ -97,52 +96,6 @@ func TestRealServer(t *testing.T) {
 		int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 		t.Errorf("qstat %+v, querier %q %q %q %+v %+v", qs, res.Name, res.Map, res.Game, res.Players, res.MaxPlayers)
 	}
-}
-
-// needPackages installs the Debian packages when one of files is missing, as
-// root, and skips the test when that is not possible.
-func needPackages(t *testing.T, files []string, pkgs ...string) {
-	t.Helper()
-	missing := false
-	for _, f := range files {
-		if _, err := os.Stat(f); err != nil {
-			missing = true
-		}
-	}
-	if !missing {
-		return
-	}
-	if os.Geteuid() != 0 {
-		t.Skipf("%v not installed and not root: skipping the real-server test", pkgs)
-	}
-	install := func() error {
-		cmd := exec.Command("apt-get", append([]string{"install", "-y", "--no-install-recommends"}, pkgs...)...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Logf("apt-get install %v: %v\n%s", pkgs, err, out)
-		}
-		return err
-	}
-	if install() != nil {
-		if out, err := exec.Command("apt-get", "update").CombinedOutput(); err != nil {
-			t.Skipf("apt-get update: %v\n%s", err, out)
-		}
-		if install() != nil {
-			t.Skipf("cannot install %v: skipping the real-server test", pkgs)
-		}
-	}
-}
-
-// freeUDPPort returns a loopback UDP port nothing listens on right now.
-func freeUDPPort(t *testing.T) uint16 {
-	t.Helper()
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close()
-	return pc.LocalAddr().(*net.UDPAddr).AddrPort().Port()
 }
 
 // waitForAnswer polls query until the server answers, it exits, or 20 s pass.
