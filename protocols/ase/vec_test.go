@@ -1,112 +1,14 @@
 package ase
 
 import (
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// The own test vectors in testdata/*.vec are annotated hex written by hand from the
-// spec: hex byte pairs, "text" for raw bytes, L"text" for a length-prefixed string
-// (length byte counts itself), \xNN inside quotes for one raw byte, # comments.
+// The own test vectors in testdata/*.vec are escaped hex written by hand from the
+// spec (format: prototest.ParseVec).
 
-// readVec loads testdata/<name>.vec as bytes.
-func readVec(t testing.TB, name string) []byte {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", name+".vec"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := parseVec(string(src))
-	if err != nil {
-		t.Fatalf("%s.vec: %v", name, err)
-	}
-	return b
-}
+func readVec(t testing.TB, name string) []byte { return prototest.VecFile(t, name) }
 
-// allVecs returns every testdata vector by name (fuzz seeds, benchmarks).
-func allVecs(t testing.TB) map[string][]byte {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "*.vec"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no vectors in testdata: %v", err)
-	}
-	out := make(map[string][]byte, len(files))
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".vec")
-		out[name] = readVec(t, name)
-	}
-	return out
-}
-
-func parseVec(src string) ([]byte, error) {
-	var out []byte
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case c == '#':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case c == '"' || (c == 'L' && i+1 < len(src) && src[i+1] == '"'):
-			lp := c == 'L'
-			if lp {
-				i++
-			}
-			s, n, err := quoted(src[i:])
-			if err != nil {
-				return nil, err
-			}
-			i += n
-			if lp {
-				out = append(out, byte(len(s)+1))
-			}
-			out = append(out, s...)
-		default:
-			if i+2 > len(src) {
-				return nil, strconv.ErrSyntax
-			}
-			v, err := strconv.ParseUint(src[i:i+2], 16, 8)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, byte(v))
-			i += 2
-		}
-	}
-	return out, nil
-}
-
-// quoted reads a "..." literal at the start of s, returning its bytes and length.
-func quoted(s string) ([]byte, int, error) {
-	var out []byte
-	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			return out, i + 1, nil
-		case '\\':
-			if i+1 < len(s) && s[i+1] == 'x' && i+4 <= len(s) {
-				v, err := strconv.ParseUint(s[i+2:i+4], 16, 8)
-				if err != nil {
-					return nil, 0, err
-				}
-				out = append(out, byte(v))
-				i += 3
-				continue
-			}
-			if i+1 < len(s) {
-				out = append(out, s[i+1])
-				i++
-				continue
-			}
-			return nil, 0, strconv.ErrSyntax
-		default:
-			out = append(out, s[i])
-		}
-	}
-	return nil, 0, strconv.ErrSyntax
-}
+func allVecs(t testing.TB) map[string][]byte { return prototest.AllVecs(t) }

@@ -17,3 +17,16 @@ func TestParseHex(t *testing.T) {
 		}
 	}
 }
+
+func TestParseVec(t *testing.T) {
+	got, err := ParseVec("45 59 # EYE\n\"a\\x00\\\"\" L\"mta\"")
+	want := []byte{0x45, 0x59, 'a', 0, '"', 4, 'm', 't', 'a'}
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("ParseVec = % x, %v; want % x", got, err, want)
+	}
+	for _, bad := range []string{"z1", "\"open", "4"} {
+		if _, err := ParseVec(bad); err == nil {
+			t.Errorf("ParseVec(%q) succeeded", bad)
+		}
+	}
+}
