@@ -16,13 +16,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func reasonText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return protocols.Reason(err)
-}
-
 // writeDebug writes a probe's debug output: log lines, the decoded reply, the metrics
 // that would have been returned, the module's config and a hex dump of every packet.
 func writeDebug(w io.Writer, e *Entry) {

@@ -6,9 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	dto "github.com/prometheus/client_model/go"
-	"google.golang.org/protobuf/proto"
 )
 
 // families holds one probe's samples and writes them in the Prometheus text format or
@@ -161,25 +158,6 @@ func appendFloat(b []byte, v float64, om bool) []byte {
 		b = append(b, '.', '0')
 	}
 	return b
-}
-
-// dto returns the samples as client_model families, for tests and the registry path.
-func (f *families) dto() []*dto.MetricFamily {
-	f.sort()
-	var out []*dto.MetricFamily
-	var cur *metricDesc
-	for _, s := range f.samples {
-		if s.d != cur {
-			cur = s.d
-			out = append(out, &dto.MetricFamily{Name: proto.String(s.d.name), Help: proto.String(s.d.help), Type: dto.MetricType_GAUGE.Enum()})
-		}
-		m := &dto.Metric{Gauge: &dto.Gauge{Value: proto.Float64(s.v)}}
-		for i, v := range f.values[s.lo:s.hi] {
-			m.Label = append(m.Label, &dto.LabelPair{Name: proto.String(s.d.labels[i]), Value: proto.String(v)})
-		}
-		out[len(out)-1].Metric = append(out[len(out)-1].Metric, m)
-	}
-	return out
 }
 
 // bufPool recycles exposition buffers across probes.

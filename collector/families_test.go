@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -106,4 +107,23 @@ func encode(t *testing.T, fams []*dto.MetricFamily, format expfmt.Format) string
 		c.Close()
 	}
 	return buf.String()
+}
+
+// dto returns the samples as client_model families, for tests and the registry path.
+func (f *families) dto() []*dto.MetricFamily {
+	f.sort()
+	var out []*dto.MetricFamily
+	var cur *metricDesc
+	for _, s := range f.samples {
+		if s.d != cur {
+			cur = s.d
+			out = append(out, &dto.MetricFamily{Name: proto.String(s.d.name), Help: proto.String(s.d.help), Type: dto.MetricType_GAUGE.Enum()})
+		}
+		m := &dto.Metric{Gauge: &dto.Gauge{Value: proto.Float64(s.v)}}
+		for i, v := range f.values[s.lo:s.hi] {
+			m.Label = append(m.Label, &dto.LabelPair{Name: proto.String(s.d.labels[i]), Value: proto.String(v)})
+		}
+		out[len(out)-1].Metric = append(out[len(out)-1].Metric, m)
+	}
+	return out
 }

@@ -3,6 +3,8 @@ package collector
 import (
 	"sync"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
 // Entry is one probe as kept for the landing page and its debug link.
@@ -35,7 +37,7 @@ func NewHistory(limit int) *History { return &History{limit: limit} }
 func (h *History) Add(module, target string, o *outcome) *Entry {
 	e := &Entry{
 		When: time.Now(), Module: module, Target: target, Success: o.err == nil,
-		Reason: reasonText(o.err), Duration: o.duration, outcome: o,
+		Reason: protocols.Reason(o.err), Duration: o.duration, outcome: o,
 	}
 	if h == nil || h.limit <= 0 {
 		return e

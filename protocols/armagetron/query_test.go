@@ -82,13 +82,6 @@ func query(t *testing.T, s protocols.Settings, d time.Duration, srv *server) (*p
 	return res, tr, err
 }
 
-func phaseNames(tr *wire.Trace) (names []string) {
-	for _, p := range tr.Phases {
-		names = append(names, p.Name)
-	}
-	return names
-}
-
 func TestQueryRoundTrip(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {

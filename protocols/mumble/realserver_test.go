@@ -102,10 +102,9 @@ func TestRealServer(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	var res *protocols.Result
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		res, err = q.Query(ctx, addr, wire.NewTrace())
+		_, err = q.Query(ctx, addr, wire.NewTrace())
 		cancel()
 		if err == nil {
 			break
@@ -123,7 +122,7 @@ func TestRealServer(t *testing.T) {
 		}
 	}
 
-	res, err = q.Query(prototest.Context(t, 2*time.Second), addr, wire.NewTrace())
+	res, err := q.Query(prototest.Context(t, 2*time.Second), addr, wire.NewTrace())
 	if err != nil {
 		t.Fatal(err)
 	}
