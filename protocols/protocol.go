@@ -123,9 +123,6 @@ var (
 	ErrOverloaded = wire.ErrOverloaded
 )
 
-// Reasons lists every failure reason, for documentation and tests.
-func Reasons() []string { return wire.Reasons() }
-
 // Reason maps an error to its fixed, low-cardinality failure reason.
 func Reason(err error) string { return wire.Reason(err) }
 

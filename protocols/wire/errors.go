@@ -26,15 +26,6 @@ var reasons = []error{
 	ErrMismatch, ErrServer, ErrTooLarge, ErrNetwork, ErrOverloaded,
 }
 
-// Reasons lists every failure reason.
-func Reasons() []string {
-	out := make([]string, 0, len(reasons)+1)
-	for _, r := range reasons {
-		out = append(out, r.Error())
-	}
-	return append(out, "other")
-}
-
 // Reason maps an error to its failure reason; "" for nil, "other" for anything unknown.
 func Reason(err error) string {
 	if err == nil {
