@@ -54,6 +54,9 @@ func writeDebug(w io.Writer, e *Entry) {
 		for _, kv := range r.Rules {
 			fmt.Fprintf(w, "  rule %s = %q\n", kv.Key, kv.Value)
 		}
+		for _, m := range r.Mods {
+			fmt.Fprintf(w, "  mod %q id=%q\n", m.Name, m.ID)
+		}
 		for _, pe := range r.PhaseErrors {
 			fmt.Fprintf(w, "  phase %s failed: %v\n", pe.Phase, pe.Err)
 		}

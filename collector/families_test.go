@@ -3,6 +3,7 @@ package collector
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -51,6 +52,8 @@ func TestFamiliesMatchRegistry(t *testing.T) {
 		State: "playing", States: []string{"idle", "loading", "playing"},
 		SubStates: []protocols.SubState{{Name: "b", Version: 2}, {Name: "a", Version: 1}},
 		Rules:     []protocols.KV{{Key: "k", Value: "v"}},
+		Queue:     protocols.Known(4),
+		Mods:      []protocols.Mod{{Name: "CBA_A3", ID: "450814997"}, {Name: "ACE", ID: "463939057"}},
 		PlayerList: []protocols.Player{
 			{Name: "zed", Score: protocols.Known(-1), Ping: protocols.Known(50)},
 			{Name: "amy", Score: protocols.Known(3), Duration: 1.5, DurationKnown: true},
@@ -73,6 +76,44 @@ func TestEncoderEdgeCases(t *testing.T) {
 	f.add(playerScore, 2, "a")
 	f.add(playerScore, 1e21, "c")
 	compareWithRegistry(t, f)
+}
+
+// TestMods: mods are exported with rules only, capped, duplicates dropped, and an
+// empty list is a known zero.
+func TestMods(t *testing.T) {
+	mods := []protocols.Mod{{Name: "b", ID: "2"}, {Name: "a", ID: "1"}, {Name: "a", ID: "1"}, {Name: "a", ID: "3"}, {Name: "c"}}
+	for _, tt := range []struct {
+		rules bool
+		max   int
+		mods  []protocols.Mod
+		want  string // the mod series, in exposition order
+	}{
+		{rules: false, max: 10, mods: mods, want: ""},
+		{rules: true, max: 10, mods: nil, want: ""},
+		{rules: true, max: 10, mods: []protocols.Mod{}, want: "gameserver_mods 0\n"},
+		{rules: true, max: 10, mods: mods, want: `gameserver_mod_info{id="",mod="c"} 1
+gameserver_mod_info{id="1",mod="a"} 1
+gameserver_mod_info{id="2",mod="b"} 1
+gameserver_mod_info{id="3",mod="a"} 1
+gameserver_mods 5
+`},
+		{rules: true, max: 2, mods: mods, want: `gameserver_mod_info{id="1",mod="a"} 1
+gameserver_mod_info{id="2",mod="b"} 1
+gameserver_mods 5
+`},
+	} {
+		mod := &config.Module{Protocol: "fake", Rules: tt.rules, MaxPlayerSeries: tt.max}
+		o := &outcome{module: mod, result: &protocols.Result{Mods: tt.mods}}
+		var got strings.Builder
+		for _, line := range strings.SplitAfter(string(buildFamilies(o).appendTo(nil, false)), "\n") {
+			if strings.HasPrefix(line, "gameserver_mod") {
+				got.WriteString(line)
+			}
+		}
+		if got.String() != tt.want {
+			t.Errorf("rules=%v max=%d %v:\n%s\nwant\n%s", tt.rules, tt.max, tt.mods, got.String(), tt.want)
+		}
+	}
 }
 
 func compareWithRegistry(t *testing.T, f *families) {

@@ -32,12 +32,15 @@ var (
 	players        = &metricDesc{name: "gameserver_players", help: "Players on the server, as the server reports them.", labels: nil}
 	playersMax     = &metricDesc{name: "gameserver_players_max", help: "Player slots on the server.", labels: nil}
 	bots           = &metricDesc{name: "gameserver_bots", help: "Bots on the server, where the protocol reports them.", labels: nil}
+	queued         = &metricDesc{name: "gameserver_players_queued", help: "Players waiting in the join queue, where the game reports it.", labels: nil}
 	info           = &metricDesc{name: "gameserver_info", help: "What the server runs; always 1.", labels: []string{"game", "map", "name", "protocol", "version"}}
 	password       = &metricDesc{name: "gameserver_password_required", help: "Whether joining the server needs a password.", labels: nil}
 	modded         = &metricDesc{name: "gameserver_modded", help: "Whether the server reports running mods.", labels: nil}
 	state          = &metricDesc{name: "gameserver_state", help: "The server's state, as a state set: 1 on the current state, 0 on the others.", labels: []string{"state"}}
 	substate       = &metricDesc{name: "gameserver_substate_version", help: "Change counters of the server's sub-states; they wrap, use changes().", labels: []string{"substate"}}
 	rulesCount     = &metricDesc{name: "gameserver_rules", help: "Number of rules (server variables) the server reported.", labels: nil}
+	modsCount      = &metricDesc{name: "gameserver_mods", help: "Number of mods the server lists, where the game reports them (with rules).", labels: nil}
+	modInfo        = &metricDesc{name: "gameserver_mod_info", help: "Each mod the server lists (with rules, capped at max_player_series); always 1.", labels: []string{"id", "mod"}}
 	playerScore    = &metricDesc{name: "gameserver_player_score", help: "Score of each player (opt-in, capped at max_player_series).", labels: []string{"player"}}
 	playerDuration = &metricDesc{name: "gameserver_player_connected_seconds", help: "How long each player has been connected (opt-in, capped at max_player_series).", labels: []string{"player"}}
 	playerPing     = &metricDesc{name: "gameserver_player_ping_seconds", help: "Ping of each player (opt-in, capped at max_player_series).", labels: []string{"player"}}
@@ -47,7 +50,8 @@ var (
 var allDescs = []*metricDesc{
 	probeSuccess, probeDuration, probeTimeout, probeFailure,
 	queryDuration, phaseSuccess, queryAttempts, queryPort,
-	players, playersMax, bots, info, password, modded, state, substate, rulesCount,
+	players, playersMax, bots, queued, info, password, modded, state, substate, rulesCount,
+	modsCount, modInfo,
 	playerScore, playerDuration, playerPing,
 }
 

@@ -24,6 +24,7 @@ type Report struct {
 	Players    *int64           `json:"players,omitempty"`
 	MaxPlayers *int64           `json:"max_players,omitempty"`
 	Bots       *int64           `json:"bots,omitempty"`
+	Queue      *int64           `json:"queue,omitempty"`
 	Password   *bool            `json:"password,omitempty"`
 	Modded     *bool            `json:"modded,omitempty"`
 	State      string           `json:"state,omitempty"`
@@ -31,6 +32,7 @@ type Report struct {
 	PlayerList []PlayerReport   `json:"player_list,omitempty"`
 	Info       [][2]string      `json:"info,omitempty"`
 	Rules      [][2]string      `json:"rules,omitempty"`
+	Mods       [][2]string      `json:"mods,omitempty"` // name, id
 }
 
 // PhaseReport is one timed phase of a query.
@@ -74,6 +76,7 @@ func (e *Entry) Report() Report {
 	}
 	rep.Name, rep.Map, rep.Game, rep.Version, rep.State = r.Name, r.Map, r.Game, r.Version, r.State
 	rep.Players, rep.MaxPlayers, rep.Bots = countPtr(r.Players), countPtr(r.MaxPlayers), countPtr(r.Bots)
+	rep.Queue = countPtr(r.Queue)
 	rep.Password, rep.Modded = flagPtr(r.Password), flagPtr(r.Modded)
 	for _, s := range r.SubStates {
 		if rep.SubStates == nil {
@@ -94,6 +97,9 @@ func (e *Entry) Report() Report {
 	}
 	for _, kv := range r.Rules {
 		rep.Rules = append(rep.Rules, [2]string{kv.Key, kv.Value})
+	}
+	for _, m := range r.Mods {
+		rep.Mods = append(rep.Mods, [2]string{m.Name, m.ID})
 	}
 	return rep
 }

@@ -56,6 +56,7 @@ func buildFamilies(o *outcome) *families {
 	count(f, players, r.Players)
 	count(f, playersMax, r.MaxPlayers)
 	count(f, bots, r.Bots)
+	count(f, queued, r.Queue)
 	flag(f, password, r.Password)
 	flag(f, modded, r.Modded)
 	f.add(info, 1, cleanLabel(r.Game), cleanLabel(r.Map), cleanLabel(r.Name), o.module.Protocol, cleanLabel(r.Version))
@@ -73,6 +74,9 @@ func buildFamilies(o *outcome) *families {
 	}
 	if o.module.Rules && r.Rules != nil {
 		f.add(rulesCount, float64(len(r.Rules)))
+	}
+	if o.module.Rules && r.Mods != nil {
+		addMods(f, r.Mods, o.module.MaxPlayerSeries)
 	}
 	if o.module.Players && len(r.PlayerList) > 0 {
 		addPlayers(f, r.PlayerList, o.module.MaxPlayerSeries)
@@ -99,6 +103,25 @@ func addPlayers(f *families, list []protocols.Player, max int) {
 		if p.Ping.Known {
 			f.add(playerPing, float64(p.Ping.Value)/1000, names[i])
 		}
+	}
+}
+
+// addMods exports the mod count and, up to max, one info series per mod. Two
+// mods of one name (a server listing a mod twice) keep distinct series through
+// their ids; exact duplicates are dropped.
+func addMods(f *families, mods []protocols.Mod, max int) {
+	f.add(modsCount, float64(len(mods)))
+	seen := make(map[protocols.Mod]bool, min(len(mods), max))
+	for _, m := range mods {
+		if len(seen) >= max {
+			break
+		}
+		m = protocols.Mod{Name: cleanLabel(m.Name), ID: cleanLabel(m.ID)}
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
+		f.add(modInfo, 1, m.ID, m.Name)
 	}
 }
 

@@ -66,6 +66,12 @@ type KV struct {
 	Key, Value string
 }
 
+// Mod is one mod (add-on, workshop item) the server says it runs.
+type Mod struct {
+	Name string
+	ID   string // workshop or store id, "" when the server sends none
+}
+
 // SubState is a named change counter (Satisfactory's sub-state versions).
 type SubState struct {
 	Name    string
@@ -88,6 +94,7 @@ type Result struct {
 	Players    Count
 	MaxPlayers Count
 	Bots       Count
+	Queue      Count // players waiting to join (Rust, DayZ)
 	Password   Flag
 	Modded     Flag
 
@@ -99,6 +106,9 @@ type Result struct {
 
 	PlayerList []Player // filled when the module asks for players
 	Rules      []KV     // filled when the module asks for rules
+	// Mods is filled when the server lists its mods (Arma 3 and DayZ in their rules);
+	// nil when it does not, empty when it lists none.
+	Mods []Mod
 	Info       []KV     // raw key/values of the info reply, for debug output
 	// InfoFunc, when Info is nil, builds it on demand: Info is read only by debug
 	// output, so a protocol may defer the work of formatting it.
