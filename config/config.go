@@ -111,7 +111,7 @@ func Builtin() map[string]*Module {
 		if _, ok := registry.Lookup(g.Protocol); !ok {
 			continue
 		}
-		out[g.Module] = &Module{Protocol: g.Protocol, Port: g.Port, PortOffsets: g.Offsets, Description: g.Name}
+		out[g.Module] = &Module{Protocol: g.Protocol, Port: g.Port, PortOffsets: g.Offsets, Description: g.Name, Rules: g.QueryRules()}
 	}
 	return out
 }

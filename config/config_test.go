@@ -120,22 +120,25 @@ func TestCatalogModules(t *testing.T) {
 		module, protocol string
 		port             uint16
 		offsets          []int
+		rules            bool
 	}{
-		{"valheim", "a2s", 2456, []int{1}},
-		{"cs2", "a2s", 27015, []int{0}},
-		{"rust", "a2s", 28015, []int{0, 1, 2}},
-		{"openarena", "quake3", 27960, []int{0}},
-		{"mta", "ase", 22003, []int{123}},
-		{"thelongdark", "skycoop", 26950, []int{0}},
-		{"ase", "ase", 22003, []int{123}}, // the protocol's own module keeps the protocol's offset
+		{"valheim", "a2s", 2456, []int{1}, false},
+		{"cs2", "a2s", 27015, []int{0}, false},
+		{"rust", "a2s", 28015, []int{0, 1, 2}, false},
+		{"openarena", "quake3", 27960, []int{0}, false},
+		{"mta", "ase", 22003, []int{123}, false},
+		{"thelongdark", "skycoop", 26950, []int{0}, false},
+		{"ase", "ase", 22003, []int{123}, false}, // the protocol's own module keeps the protocol's offset
+		{"arma3", "a2s", 2302, []int{1}, true},   // mods are in the rules
+		{"dayz", "a2s", 2302, []int{27016 - 2302, 1}, true},
 	} {
 		m, ok := c.Modules[tc.module]
 		if !ok {
 			t.Errorf("no built-in module %s", tc.module)
 			continue
 		}
-		if m.Protocol != tc.protocol || m.DefaultPort() != tc.port || !slices.Equal(m.QueryPortOffsets(), tc.offsets) {
-			t.Errorf("%s: protocol %s port %d offsets %v", tc.module, m.Protocol, m.DefaultPort(), m.QueryPortOffsets())
+		if m.Protocol != tc.protocol || m.DefaultPort() != tc.port || !slices.Equal(m.QueryPortOffsets(), tc.offsets) || m.Rules != tc.rules {
+			t.Errorf("%s: protocol %s port %d offsets %v rules %v", tc.module, m.Protocol, m.DefaultPort(), m.QueryPortOffsets(), m.Rules)
 		}
 	}
 	if n := len(c.Modules); n < 60 {

@@ -109,7 +109,7 @@ type Result struct {
 	// Mods is filled when the server lists its mods (Arma 3 and DayZ in their rules);
 	// nil when it does not, empty when it lists none.
 	Mods []Mod
-	Info       []KV     // raw key/values of the info reply, for debug output
+	Info []KV // raw key/values of the info reply, for debug output
 	// InfoFunc, when Info is nil, builds it on demand: Info is read only by debug
 	// output, so a protocol may defer the work of formatting it.
 	InfoFunc func() []KV

@@ -74,7 +74,13 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		if err != nil {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
 		} else {
-			res.Rules = rl.Result()
+			// The app id of the info reply picks the game's reading of the rules
+			// (Arma 3 and DayZ hide their mod list in them).
+			var merr error
+			res.Rules, res.Mods, merr = rl.ResultFor(in.FullAppID())
+			if merr != nil {
+				tr.Logf("rules: mod list not read: %v", merr)
+			}
 		}
 	}
 	return res, nil

@@ -28,8 +28,9 @@ func text(s string) string {
 // gameserver_players matches what players see and gameserver_bots carries the rest.
 // Info keeps the raw count under "players". MaxPlayers is the slot count as sent.
 // Rust writes the real counts (which do not fit a byte) into its keywords as
-// cp<current>, mp<max> and qp<queued>; they win over the byte fields. Only for Rust
-// (AppID 252490): elsewhere such tags are not counts (TF2 tags a game mode "cp").
+// cp<current>, mp<max> and qp<queued>; they win over the byte fields, and qp is the
+// queue. Only for Rust (AppID 252490): elsewhere such tags are not counts (TF2 tags
+// a game mode "cp"). DayZ's queue tag (lqs) is read for DayZ alone, likewise.
 func (in *Info) Result() *protocols.Result {
 	r := &protocols.Result{
 		Name:       text(in.Name),
@@ -52,15 +53,25 @@ func (in *Info) Result() *protocols.Result {
 	}
 	r.Players = protocols.Known(players)
 	if in.Extra&EDFKeywords != 0 && in.FullAppID() == AppIDRust {
-		cp, mp, _, modded := rustTags(in.Keywords)
+		cp, mp, qp, modded := rustTags(in.Keywords)
 		if cp >= 0 {
 			r.Players = protocols.Known(cp)
 		}
 		if mp >= 0 {
 			r.MaxPlayers = protocols.Known(mp)
 		}
+		if qp >= 0 {
+			r.Queue = protocols.Known(qp)
+		}
 		if modded {
 			r.Modded = protocols.FlagTrue
+		}
+	}
+	// DayZ writes its login queue into the keywords as lqs<N>. Only for DayZ: in
+	// another game such a tag means whatever that game makes of it.
+	if in.Extra&EDFKeywords != 0 && isDayZ(in.FullAppID()) {
+		if q := dayzQueue(in.Keywords); q >= 0 {
+			r.Queue = protocols.Known(q)
 		}
 	}
 	r.InfoFunc = in.KV // formatted only if debug output asks
@@ -101,6 +112,30 @@ func rustTags(kw string) (cp, mp, qp int64, modded bool) {
 		}
 	}
 	return cp, mp, qp, modded
+}
+
+// dayzQueue reads DayZ's login queue tag (lqs3) from keywords; -1 when absent. The
+// other DayZ tags (no3rd, privHive, external, isDLC, etm/entm, the HH:MM time) stay
+// in the raw keywords of the debug output.
+func dayzQueue(kw string) int64 {
+	for len(kw) > 0 {
+		tag := kw
+		if i := indexByte(kw, ','); i >= 0 {
+			tag, kw = kw[:i], kw[i+1:]
+		} else {
+			kw = ""
+		}
+		for len(tag) > 0 && tag[0] == ' ' {
+			tag = tag[1:]
+		}
+		if len(tag) < 4 || len(tag) > 13 || tag[:3] != "lqs" {
+			continue
+		}
+		if n, err := strconv.ParseUint(tag[3:], 10, 32); err == nil {
+			return int64(n)
+		}
+	}
+	return -1
 }
 
 func indexByte(s string, c byte) int {
@@ -193,6 +228,11 @@ func (in *Info) KV() []protocols.KV {
 	if in.Extra&EDFKeywords != 0 && in.FullAppID() == AppIDRust {
 		if _, _, qp, _ := rustTags(in.Keywords); qp >= 0 {
 			k.int("queued_players", qp)
+		}
+	}
+	if in.Extra&EDFKeywords != 0 && isDayZ(in.FullAppID()) {
+		if q := dayzQueue(in.Keywords); q >= 0 {
+			k.int("queued_players", q)
 		}
 	}
 	if in.UnknownEDF {
@@ -307,10 +347,13 @@ func (p *Players) Result() []protocols.Player {
 	return out
 }
 
-// Result returns the rules as valid UTF-8 key/values.
-func (r *Rules) Result() []protocols.KV {
-	out := make([]protocols.KV, len(r.List))
-	for i, kv := range r.List {
+// Result returns the rules as valid UTF-8 key/values, all of them: ResultFor also
+// reads the binary message of Arma 3 and DayZ.
+func (r *Rules) Result() []protocols.KV { return resultKV(r.List) }
+
+func resultKV(list []protocols.KV) []protocols.KV {
+	out := make([]protocols.KV, len(list))
+	for i, kv := range list {
 		out[i] = protocols.KV{Key: text(kv.Key), Value: text(kv.Value)}
 	}
 	return out

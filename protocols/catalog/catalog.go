@@ -16,6 +16,13 @@ type Game struct {
 	Source  string // where the ports come from
 }
 
+// QueryRules reports whether the game's module asks for rules by default: Arma 3
+// and DayZ list their mods in their A2S rules, which a user monitoring them wants
+// without configuring anything.
+func (g Game) QueryRules() bool { return rulesGames[g.Module] }
+
+var rulesGames = map[string]bool{"arma3": true, "dayz": true}
+
 // Where the ports come from.
 const (
 	srcGamedig = "gamedig 5.3 games list"

@@ -1,0 +1,372 @@
+package a2s
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Own vectors (testdata/mkbohemia.py): Arma 3 and DayZ rules carrying the server
+// browser message, and the info keywords with the login queue.
+
+var (
+	armaMods = []protocols.Mod{{Name: "CBA_A3", ID: "450814997"}, {Name: "ace", ID: "463939057"}, {Name: "@lokalé"}}
+	dayzMods = []protocols.Mod{{Name: "Community-Online-Tools", ID: "1564026768"}, {Name: "DayZ-Expansion-Core", ID: "2291785308"}}
+	dayzText = []string{"allowedBuild", "dedicated", "island", "language", "platform", "requiredBuild", "requiredVersion", "timeLeft"}
+)
+
+func TestBohemiaRulesVectors(t *testing.T) {
+	tests := []struct {
+		file      string
+		app       uint32
+		wantMods  []protocols.Mod // nil: none read
+		wantRules []string        // keys of the textual rules
+		err       error           // why the mod list was not read
+	}{
+		{file: "rules_arma3_mods.hex", app: AppIDArma3, wantMods: armaMods},
+		{file: "rules_arma3_reordered.hex", app: AppIDArma3, wantMods: armaMods},
+		{file: "rules_arma3_no_mods.hex", app: AppIDArma3, wantMods: []protocols.Mod{}},
+		{file: "rules_dayz_mods.hex", app: AppIDDayZ, wantMods: dayzMods, wantRules: dayzText},
+		{file: "rules_dayz_mods.hex", app: AppIDDayZExperimental, wantMods: dayzMods, wantRules: dayzText},
+		{file: "rules_dayz_missing_chunk.hex", app: AppIDDayZ, wantRules: dayzText, err: protocols.ErrMalformed},
+		{file: "rules_arma3_duplicate_chunk.hex", app: AppIDArma3, err: protocols.ErrMalformed},
+		{file: "rules_arma3_counts_disagree.hex", app: AppIDArma3, err: protocols.ErrMalformed},
+		{file: "rules_arma3_bad_escape.hex", app: AppIDArma3, err: protocols.ErrMalformed},
+		{file: "rules_arma3_dangling_escape.hex", app: AppIDArma3, err: protocols.ErrTruncated},
+		{file: "rules_arma3_lying_length.hex", app: AppIDArma3, err: protocols.ErrTruncated},
+		{file: "rules_arma3_truncated.hex", app: AppIDArma3, err: protocols.ErrTruncated},
+		{file: "rules_arma3_unknown_version.hex", app: AppIDArma3, err: protocols.ErrMalformed},
+		// Read with the other game's layout, the message does not parse.
+		{file: "rules_arma3_mods.hex", app: AppIDDayZ, err: protocols.ErrMalformed},
+		{file: "rules_dayz_mods.hex", app: AppIDArma3, wantRules: dayzText, err: protocols.ErrMalformed},
+		// Plain rules of a Bohemia game: nothing to read, no mods, no error.
+		{file: "rules_basic.hex", app: AppIDArma3, wantRules: []string{"mp_friendlyfire", "sv_tags", "hostname_latin1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file+"/"+strconv.Itoa(int(tt.app)), func(t *testing.T) {
+			r, err := DecodeRules(readHex(t, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rules, mods, err := r.ResultFor(tt.app)
+			if tt.err == nil && err != nil || tt.err != nil && !errors.Is(err, tt.err) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
+			}
+			eq(t, "mods", mods, tt.wantMods)
+			eq(t, "textual rules", ruleKeys(rules), tt.wantRules)
+		})
+	}
+}
+
+func TestBohemiaOtherGamesUntouched(t *testing.T) {
+	// Chunk-shaped keys mean nothing outside Arma 3 and DayZ: the rules stay as sent.
+	r, err := DecodeRules(readHex(t, "rules_arma3_mods.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, app := range []uint32{0, 440, AppIDRust, 107410 & 0xFFFF} {
+		rules, mods, err := r.ResultFor(app)
+		eq(t, "err", err, nil)
+		eq(t, "mods", mods, []protocols.Mod(nil))
+		eq(t, "rules", rules, r.Result())
+		eq(t, "rule count", len(rules), 2)
+	}
+}
+
+func TestDecodeBohemiaDetails(t *testing.T) {
+	b, err := DecodeBohemia(mustUnescape(t, "rules_arma3_mods.hex"), LayoutArma3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "version", b.Version, byte(3))
+	eq(t, "dlc", b.DLC, uint16(0x11))
+	eq(t, "creator dlc", b.CreatorDLC, []uint64{1042220})
+	eq(t, "signatures", b.Signatures, 2)
+	eq(t, "hash", b.Mods[0].Hash, uint32(0xFF000001))
+	eq(t, "description", b.Description, "")
+
+	d, err := DecodeBohemia(mustUnescape(t, "rules_dayz_mods.hex"), LayoutDayZ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "dayz description", d.Description, "Test hive")
+	eq(t, "dayz version", d.Version, byte(2))
+
+	// Short and long ID forms, a name that is not UTF-8, a trailing field of a later
+	// revision, and IDs longer than 8 bytes.
+	head := []byte{3, 0, 0, 0, 0, 0}
+	tests := []struct {
+		name string
+		body []byte
+		want []protocols.Mod
+		err  error
+	}{
+		{"id 1 byte", []byte{1, 0, 0, 0, 0, 1, 7, 1, 'x', 0}, []protocols.Mod{{Name: "x", ID: "7"}}, nil},
+		{"id 8 bytes", []byte{1, 0, 0, 0, 0, 8, 1, 0, 0, 0, 0, 0, 0, 0x80, 0, 0}, []protocols.Mod{{ID: "9223372036854775809"}}, nil},
+		{"id absent", []byte{1, 0, 0, 0, 0, 0, 2, 'a', 'b', 0}, []protocols.Mod{{Name: "ab"}}, nil},
+		{"latin-1 name", []byte{1, 0, 0, 0, 0, 0, 2, 'M', 0xFC, 0}, []protocols.Mod{{Name: "Mü"}}, nil},
+		{"trailing field", []byte{0, 0, 0xAA, 0xBB}, []protocols.Mod{}, nil},
+		{"id 9 bytes", []byte{1, 0, 0, 0, 0, 9}, nil, protocols.ErrMalformed},
+		{"no signature count", []byte{0}, nil, protocols.ErrTruncated},
+		{"signature cut", []byte{0, 1, 5, 'a'}, nil, protocols.ErrTruncated},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := DecodeBohemia(append(append([]byte{}, head...), tt.body...), LayoutArma3)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
+			}
+			if err == nil {
+				eq(t, "mods", b.Result(), tt.want)
+			}
+		})
+	}
+	if _, err := DecodeBohemia([]byte{3, 0, 0, 0, 0, 0, 0, 0}, LayoutNone); !errors.Is(err, protocols.ErrMalformed) {
+		t.Errorf("no layout: err = %v", err)
+	}
+	if _, err := DecodeBohemia(nil, LayoutDayZ); !errors.Is(err, protocols.ErrTruncated) {
+		t.Errorf("empty: err = %v", err)
+	}
+}
+
+// ruleKeys lists the keys of rules, nil for none.
+func ruleKeys(kv []protocols.KV) []string {
+	if len(kv) == 0 {
+		return nil
+	}
+	return keys(kv)
+}
+
+// mustUnescape returns the reassembled message of a rules vector.
+func mustUnescape(t *testing.T, file string) []byte {
+	t.Helper()
+	r, err := DecodeRules(readHex(t, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := ReassembleBohemia(r.List[:chunkRun(r.List)])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msg
+}
+
+func TestUnescapeBohemia(t *testing.T) {
+	tests := []struct {
+		in, want string
+		err      error
+	}{
+		{"", "", nil},
+		{"ab", "ab", nil},
+		{"\x01\x01\x01\x02\x01\x03", "\x01\x00\xff", nil},
+		{"a\x01\x02\x01\x01b", "a\x00\x01b", nil},
+		{"\xff", "\xff", nil}, // unescaped 0xFF: harmless, kept
+		{"\x01", "", protocols.ErrTruncated},
+		{"a\x01\x00", "", protocols.ErrMalformed},
+		{"\x01\x04", "", protocols.ErrMalformed},
+	}
+	for _, tt := range tests {
+		got, err := unescapeBohemia([]byte(tt.in))
+		if !errors.Is(err, tt.err) || err == nil && string(got) != tt.want {
+			t.Errorf("unescape(%q) = %q, %v; want %q, %v", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestChunkRun(t *testing.T) {
+	kv := func(ks ...string) []protocols.KV {
+		out := make([]protocols.KV, len(ks))
+		for i, k := range ks {
+			out[i].Key = k
+		}
+		return out
+	}
+	eq(t, "none", chunkRun(kv("hostname", "\x01\x01")), 0)
+	// 'a' <= 'b': a printable two-byte key has the shape too; only a leading run counts.
+	eq(t, "leading run", chunkRun(kv("\x01\x02", "\x02\x02", "ab", "hostname", "\x01\x01")), 3)
+	eq(t, "stops", chunkRun(kv("\x01\x02", "island", "\x02\x02")), 1)
+	eq(t, "index 0", chunkRun(kv("\x00\x01")), 0)
+	eq(t, "index past count", chunkRun(kv("\x03\x02")), 0)
+	eq(t, "three bytes", chunkRun(kv("\x01\x02\x03")), 0)
+}
+
+func TestInfoQueue(t *testing.T) {
+	tests := []struct {
+		file      string
+		queue     protocols.Count
+		infoQueue string // queued_players in the debug Info, "" when absent
+	}{
+		{"info_rust.hex", protocols.Known(7), "7"},
+		{"info_dayz.hex", protocols.Known(12), "12"},
+		{"info_arma3.hex", protocols.Count{}, ""}, // lqs5 outside DayZ is no queue
+		{"info_edf_all.hex", protocols.Count{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			in, err := DecodeInfo(readHex(t, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := in.Result()
+			eq(t, "queue", r.Queue, tt.queue)
+			got := ""
+			for _, kv := range r.InfoKV() {
+				if kv.Key == "queued_players" {
+					got = kv.Value
+				}
+			}
+			eq(t, "info queued_players", got, tt.infoQueue)
+			checkKV(t, r.InfoKV())
+		})
+	}
+	in, err := DecodeInfo(readHex(t, "info_dayz.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "dayz app", in.FullAppID(), uint32(AppIDDayZ))
+	eq(t, "dayz players", in.Result().Players, protocols.Known(60))
+}
+
+func TestDayZQueueTags(t *testing.T) {
+	tests := []struct {
+		kw   string
+		want int64
+	}{
+		{"", -1},
+		{"lqs0", 0},
+		{"battleye,no3rd,lqs12,etm4.000000", 12},
+		{"battleye, lqs3", 3},
+		{"lqs", -1},
+		{"lqsx,lqs-1,lqs99999999999", -1},
+		{"xlqs5,lqs 5", -1},
+		{"18:27,lqs4294967295", 4294967295},
+	}
+	for _, tt := range tests {
+		eq(t, tt.kw, dayzQueue(tt.kw), tt.want)
+	}
+}
+
+// Round trips through the Querier against fake servers answering info (the right
+// app id and keywords), the challenge, and the rules.
+
+func TestQueryArma3Mods(t *testing.T) {
+	f := &fake{
+		info:      one(readHex(t, "info_arma3.hex")),
+		rules:     one(readHex(t, "rules_arma3_mods.hex")),
+		challenge: [4]byte{9, 8, 7, 6},
+	}
+	res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "phases", phases(tr), []string{"info", "rules"})
+	eq(t, "phase errors", len(res.PhaseErrors), 0)
+	eq(t, "mods", res.Mods, armaMods)
+	eq(t, "rules", res.Rules, []protocols.KV{})
+	eq(t, "queue", res.Queue, protocols.Count{})
+	eq(t, "requests", len(f.requests()), 3) // info, rules -1, rules with challenge
+}
+
+func TestQueryDayZQueueAndMods(t *testing.T) {
+	f := &fake{
+		info:          one(readHex(t, "info_dayz.hex")),
+		rules:         one(readHex(t, "rules_dayz_mods.hex")),
+		infoChallenge: true,
+		challenge:     [4]byte{1, 2, 3, 4},
+	}
+	res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "phases", phases(tr), []string{"challenge", "info", "rules"})
+	eq(t, "queue", res.Queue, protocols.Known(12))
+	eq(t, "mods", res.Mods, dayzMods)
+	eq(t, "rules", keys(res.Rules), dayzText)
+	eq(t, "island", res.Rules[2], protocols.KV{Key: "island", Value: "chernarusplus"})
+}
+
+func TestQueryDayZBadModsKeepRules(t *testing.T) {
+	// A mod list that cannot be read costs the mods, never the probe or the rules.
+	f := &fake{
+		info:      one(readHex(t, "info_dayz.hex")),
+		rules:     one(readHex(t, "rules_dayz_missing_chunk.hex")),
+		challenge: [4]byte{1, 2, 3, 4},
+	}
+	res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "phase errors", len(res.PhaseErrors), 0)
+	eq(t, "mods", res.Mods, []protocols.Mod(nil))
+	eq(t, "rules", keys(res.Rules), dayzText)
+	eq(t, "queue", res.Queue, protocols.Known(12))
+	logged := false
+	for _, e := range tr.Entries {
+		logged = logged || strings.Contains(e.Msg, "mod list not read")
+	}
+	eq(t, "logged in the trace", logged, true)
+}
+
+func TestQueryRulesOfOtherGameNoMods(t *testing.T) {
+	// The same chunk-shaped rules from a game that is not Arma 3 or DayZ.
+	f := &fake{
+		info:      one(readHex(t, "info_edf_all.hex")),
+		rules:     one(readHex(t, "rules_arma3_mods.hex")),
+		challenge: [4]byte{1, 2, 3, 4},
+	}
+	res, _, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "mods", res.Mods, []protocols.Mod(nil))
+	eq(t, "rules", len(res.Rules), 2)
+}
+
+// FuzzDecodeBohemiaRules feeds rules replies through the Arma 3, DayZ and plain
+// readings: never a panic, at most MaxMods mods of valid UTF-8 with decimal IDs, no
+// chunk pair left among the rules of a Bohemia game, and mods only with no error.
+func FuzzDecodeBohemiaRules(f *testing.F) {
+	for _, set := range seeds(f) {
+		for _, d := range set {
+			for _, app := range []uint32{AppIDArma3, AppIDDayZ, 440} {
+				f.Add(d, app)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte, app uint32) {
+		r, err := DecodeRules(b)
+		if err != nil {
+			return
+		}
+		rules, mods, err := r.ResultFor(app)
+		if err != nil && mods != nil {
+			t.Fatalf("mods %v with error %v", mods, err)
+		}
+		if len(mods) > MaxMods || len(rules) > len(r.List) {
+			t.Fatalf("%d mods, %d rules of %d", len(mods), len(rules), len(r.List))
+		}
+		for _, m := range mods {
+			if !utf8.ValidString(m.Name) {
+				t.Fatalf("invalid UTF-8 mod name %q", m.Name)
+			}
+			if m.ID != "" {
+				if n, err := strconv.ParseUint(m.ID, 10, 64); err != nil || n == 0 {
+					t.Fatalf("bad mod id %q", m.ID)
+				}
+			}
+		}
+		if BohemiaLayoutOf(app) != LayoutNone && len(rules) > 0 && isChunkKey(rules[0].Key) {
+			t.Fatalf("chunk pair %q left in the rules", rules[0].Key)
+		}
+		for _, kv := range rules {
+			if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+				t.Fatalf("invalid UTF-8 rule %q=%q", kv.Key, kv.Value)
+			}
+		}
+	})
+}
