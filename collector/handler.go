@@ -10,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
@@ -41,6 +43,18 @@ type ProbeHandler struct {
 	once   sync.Once
 	limit  limiter
 	flight flight
+	probes sync.Map // module name -> its probes_total counter, looked up once
+}
+
+// probesCounter returns the module's probes_total child: WithLabelValues hashes the
+// label on every call, a measurable part of a probe.
+func (h *ProbeHandler) probesCounter(module string) prometheus.Counter {
+	if c, ok := h.probes.Load(module); ok {
+		return c.(prometheus.Counter)
+	}
+	c := h.Metrics.Probes.WithLabelValues(module)
+	h.probes.Store(module, c)
+	return c
 }
 
 func (h *ProbeHandler) resolver() Resolver {
@@ -112,7 +126,7 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	if shared || cached {
 		h.Metrics.Coalesced.Inc()
 	}
-	h.Metrics.Probes.WithLabelValues(module).Inc()
+	h.probesCounter(module).Inc()
 	if o.err != nil {
 		h.Metrics.Failures.WithLabelValues(module, protocols.Reason(o.err)).Inc()
 	}
@@ -138,26 +152,35 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	format := negotiate(r.Header.Get("Accept"))
 	bp := bufPool.Get().(*[]byte)
 	fams := buildFamilies(entry.outcome)
-	*bp = fams.appendTo((*bp)[:0], format.FormatType() == expfmt.TypeOpenMetrics)
+	*bp = fams.appendTo((*bp)[:0], format.om)
 	fams.release()
 	hdr := w.Header()
-	hdr.Set("Content-Type", string(format))
+	// Direct map writes with shared values: Header.Set allocates a slice each time.
+	// net/http only reads them.
+	hdr["Content-Type"] = format.contentType
 	// An explicit length: without it net/http chunks bodies over 2 KiB, which costs
 	// an extra write per probe.
-	hdr.Set("Content-Length", strconv.Itoa(len(*bp)))
+	hdr["Content-Length"] = contentLength(len(*bp))
 	w.Write(*bp)
 	if cap(*bp) <= 64<<10 {
 		bufPool.Put(bp)
 	}
 }
 
-// negotiated caches content negotiation per Accept header: a Prometheus server sends
-// the same header on every scrape, and parsing it is a measurable part of a probe.
-var negotiated sync.Map // Accept header -> expfmt.Format
+// exposition is a negotiated response format.
+type exposition struct {
+	contentType []string // the Content-Type header value, shared by every response
+	om          bool     // OpenMetrics, else the text format
+}
 
-func negotiate(accept string) expfmt.Format {
-	if f, ok := negotiated.Load(accept); ok {
-		return f.(expfmt.Format)
+// negotiated caches content negotiation per Accept header: a Prometheus server sends
+// the same header on every scrape, and parsing it (and even Format.FormatType) is a
+// measurable part of a probe.
+var negotiated sync.Map // Accept header -> *exposition
+
+func negotiate(accept string) *exposition {
+	if e, ok := negotiated.Load(accept); ok {
+		return e.(*exposition)
 	}
 	f := expfmt.NegotiateAccept(http.Header{"Accept": []string{accept}}, acceptedFormats...)
 	switch f.FormatType() {
@@ -165,10 +188,28 @@ func negotiate(accept string) expfmt.Format {
 	default: // protobuf formats: answer in text, which every scraper accepts
 		f = expfmt.NewFormat(expfmt.TypeTextPlain)
 	}
+	e := &exposition{contentType: []string{string(f)}, om: f.FormatType() == expfmt.TypeOpenMetrics}
 	if len(accept) < 512 {
-		negotiated.Store(accept, f)
+		negotiated.Store(accept, e)
 	}
-	return f
+	return e
+}
+
+// contentLengths holds the Content-Length header values of the body sizes a probe
+// usually has, made once: formatting one and its header slice per response are two
+// allocations.
+var contentLengths [8 << 10]atomic.Pointer[[]string]
+
+func contentLength(n int) []string {
+	if n >= len(contentLengths) {
+		return []string{strconv.Itoa(n)}
+	}
+	if v := contentLengths[n].Load(); v != nil {
+		return *v
+	}
+	v := []string{strconv.Itoa(n)}
+	contentLengths[n].Store(&v)
+	return v
 }
 
 // probe resolves host and runs the module's query against host:port.

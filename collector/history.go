@@ -27,7 +27,31 @@ type History struct {
 	mu       sync.Mutex
 	limit    int
 	nextID   int64
-	ok, fail []*Entry
+	ok, fail ring
+}
+
+// ring holds the last entries added, oldest first from next once full.
+type ring struct {
+	entries []*Entry
+	next    int // where the next entry goes once the ring is full
+}
+
+func (r *ring) add(e *Entry, limit int) {
+	if len(r.entries) < limit {
+		r.entries = append(r.entries, e)
+		return
+	}
+	r.entries[r.next] = e
+	r.next = (r.next + 1) % limit
+}
+
+// newestFirst returns the entries, newest first.
+func (r *ring) newestFirst() []*Entry {
+	out := make([]*Entry, 0, len(r.entries))
+	for i := range r.entries {
+		out = append(out, r.entries[(r.next-1-i+2*len(r.entries))%len(r.entries)])
+	}
+	return out
 }
 
 // NewHistory keeps up to limit successes and limit failures.
@@ -46,15 +70,10 @@ func (h *History) Add(module, target string, o *outcome) *Entry {
 	defer h.mu.Unlock()
 	h.nextID++
 	e.ID = h.nextID
-	ring := &h.ok
-	if !e.Success {
-		ring = &h.fail
-	}
-	if len(*ring) >= h.limit {
-		copy(*ring, (*ring)[1:])
-		(*ring)[len(*ring)-1] = e
+	if e.Success {
+		h.ok.add(e, h.limit)
 	} else {
-		*ring = append(*ring, e)
+		h.fail.add(e, h.limit)
 	}
 	return e
 }
@@ -62,16 +81,14 @@ func (h *History) Add(module, target string, o *outcome) *Entry {
 // List returns the kept probes, newest first.
 func (h *History) List() []*Entry {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]*Entry, 0, len(h.ok)+len(h.fail))
-	i, j := len(h.ok)-1, len(h.fail)-1
-	for i >= 0 || j >= 0 {
-		if j < 0 || (i >= 0 && h.ok[i].ID > h.fail[j].ID) {
-			out = append(out, h.ok[i])
-			i--
+	ok, fail := h.ok.newestFirst(), h.fail.newestFirst()
+	h.mu.Unlock()
+	out := make([]*Entry, 0, len(ok)+len(fail))
+	for len(ok) > 0 || len(fail) > 0 {
+		if len(fail) == 0 || (len(ok) > 0 && ok[0].ID > fail[0].ID) {
+			out, ok = append(out, ok[0]), ok[1:]
 		} else {
-			out = append(out, h.fail[j])
-			j--
+			out, fail = append(out, fail[0]), fail[1:]
 		}
 	}
 	return out
@@ -81,8 +98,8 @@ func (h *History) List() []*Entry {
 func (h *History) Get(id int64) *Entry {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, ring := range [][]*Entry{h.ok, h.fail} {
-		for _, e := range ring {
+	for _, r := range []*ring{&h.ok, &h.fail} {
+		for _, e := range r.entries {
 			if e.ID == id {
 				return e
 			}

@@ -13,7 +13,8 @@ type metricDesc struct {
 	name   string
 	help   string
 	labels []string
-	rank   int // position in name order, set at init
+	rank   int       // position in name order, set at init
+	header [2]string // HELP and TYPE lines (text format, OpenMetrics), set at init
 }
 
 // Per-probe metrics, in the order they are exposed. Nothing about a target outlives

@@ -28,59 +28,67 @@ type outcome struct {
 	shared, cached bool // this request got another request's outcome
 }
 
-// buildFamilies turns a probe's outcome into metric families.
+// buildFamilies turns a probe's outcome into metric families. Samples are added in
+// exposition order (by metric name) where that is easy, so the final sort has
+// little to move.
 func buildFamilies(o *outcome) *families {
 	f := newFamilies()
-	f.add(probeSuccess, boolf(o.err == nil))
-	f.add(probeDuration, o.duration.Seconds())
-	f.add(probeTimeout, o.timeout.Seconds())
+	r := o.result
 	if o.err != nil {
-		f.add(probeFailure, 1, protocols.Reason(o.err))
+		r = nil
+	}
+	if r != nil {
+		count(f, bots, r.Bots)
+		f.add(info, 1, cleanLabel(r.Game), cleanLabel(r.Map), cleanLabel(r.Name), o.module.Protocol, cleanLabel(r.Version))
+		if o.module.Rules && r.Mods != nil {
+			addMods(f, r.Mods, o.module.MaxPlayerSeries)
+		}
+		flag(f, modded, r.Modded)
+		flag(f, password, r.Password)
+		if o.module.Players && len(r.PlayerList) > 0 {
+			addPlayers(f, r.PlayerList, o.module.MaxPlayerSeries)
+		}
+		count(f, players, r.Players)
+		count(f, playersMax, r.MaxPlayers)
+		count(f, queued, r.Queue)
 	}
 	if o.trace != nil {
-		for _, p := range o.trace.Phases {
-			f.add(queryDuration, p.Duration.Seconds(), p.Name)
-			f.add(phaseSuccess, boolf(p.Err == nil), p.Name)
-		}
 		if o.trace.Attempts > 0 {
 			f.add(queryAttempts, float64(o.trace.Attempts))
+		}
+		for _, p := range o.trace.Phases {
+			f.add(queryDuration, p.Duration.Seconds(), p.Name)
+		}
+		for _, p := range o.trace.Phases {
+			f.add(phaseSuccess, boolf(p.Err == nil), p.Name)
 		}
 	}
 	if o.port != 0 {
 		f.add(queryPort, float64(o.port))
 	}
-	r := o.result
-	if o.err != nil || r == nil {
-		return f
-	}
-	count(f, players, r.Players)
-	count(f, playersMax, r.MaxPlayers)
-	count(f, bots, r.Bots)
-	count(f, queued, r.Queue)
-	flag(f, password, r.Password)
-	flag(f, modded, r.Modded)
-	f.add(info, 1, cleanLabel(r.Game), cleanLabel(r.Map), cleanLabel(r.Name), o.module.Protocol, cleanLabel(r.Version))
-	if r.State != "" {
-		states := r.States
-		if len(states) == 0 {
-			states = []string{r.State}
+	if r != nil {
+		if o.module.Rules && r.Rules != nil {
+			f.add(rulesCount, float64(len(r.Rules)))
 		}
-		for _, s := range states {
-			f.add(state, boolf(s == r.State), cleanLabel(s))
+		if r.State != "" {
+			states := r.States
+			if len(states) == 0 {
+				states = []string{r.State}
+			}
+			for _, s := range states {
+				f.add(state, boolf(s == r.State), cleanLabel(s))
+			}
+		}
+		for _, s := range r.SubStates {
+			f.add(substate, float64(s.Version), cleanLabel(s.Name))
 		}
 	}
-	for _, s := range r.SubStates {
-		f.add(substate, float64(s.Version), cleanLabel(s.Name))
+	f.add(probeDuration, o.duration.Seconds())
+	if o.err != nil {
+		f.add(probeFailure, 1, protocols.Reason(o.err))
 	}
-	if o.module.Rules && r.Rules != nil {
-		f.add(rulesCount, float64(len(r.Rules)))
-	}
-	if o.module.Rules && r.Mods != nil {
-		addMods(f, r.Mods, o.module.MaxPlayerSeries)
-	}
-	if o.module.Players && len(r.PlayerList) > 0 {
-		addPlayers(f, r.PlayerList, o.module.MaxPlayerSeries)
-	}
+	f.add(probeSuccess, boolf(o.err == nil))
+	f.add(probeTimeout, o.timeout.Seconds())
 	return f
 }
 

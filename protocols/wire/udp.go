@@ -49,6 +49,9 @@ type UDPConn struct {
 	readFn func(fd uintptr) bool
 	got    []byte
 	gotErr error
+	// readDeadline is the socket's read deadline as last set: setting it again to
+	// the same time is skipped (each set re-arms a runtime timer).
+	readDeadline time.Time
 	// Retries is how many times Request re-sends a request that got no answer.
 	Retries int
 }
@@ -69,6 +72,7 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 	u.readFn = u.read
 	if d, ok := ctx.Deadline(); ok {
 		c.SetDeadline(d)
+		u.readDeadline = d
 	}
 	u.stop = context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
 	return u, nil
@@ -81,7 +85,13 @@ func (u *UDPConn) Close() error {
 }
 
 // SetReadDeadline narrows the read deadline (used to split time across retries).
-func (u *UDPConn) SetReadDeadline(t time.Time) error { return u.c.SetReadDeadline(t) }
+func (u *UDPConn) SetReadDeadline(t time.Time) error {
+	if t.Equal(u.readDeadline) {
+		return nil
+	}
+	u.readDeadline = t
+	return u.c.SetReadDeadline(t)
+}
 
 // Send writes one datagram. b must not be modified afterwards: the trace keeps it.
 func (u *UDPConn) Send(b []byte) error {
@@ -144,9 +154,9 @@ func (u *UDPConn) Request(ctx context.Context, req []byte, accept func([]byte) b
 		left := u.Retries - attempt
 		if hasDeadline && left > 0 {
 			slot := time.Until(deadline) / time.Duration(left+1)
-			u.c.SetReadDeadline(time.Now().Add(slot))
+			u.SetReadDeadline(time.Now().Add(slot))
 		} else if hasDeadline {
-			u.c.SetReadDeadline(deadline)
+			u.SetReadDeadline(deadline)
 		}
 		for {
 			b, err := u.Recv()
