@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -16,16 +15,6 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
-
-const (
-	openArenaBin  = "/usr/games/openarena-server"
-	openArenaName = "GSE e2e OpenArena"
-	openArenaMax  = 8
-)
-
-// openArenaBots join with +addbot right after the map loads (bot_minplayers would
-// add one bot every 10 seconds). Sorted, as the checks compare sorted names.
-var openArenaBots = []string{"Merman", "Neko", "Sergei"}
 
 // TestPrometheusEndToEnd runs the exporter, a real OpenArena server, two fake
 // Hytale servers and a real Prometheus configured from examples/prometheus.yml and
@@ -40,7 +29,6 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	since := func() time.Duration { return time.Since(t0).Round(100 * time.Millisecond) }
 	promBin := lookTool(t, "prometheus", "prometheus")
 	qstat := lookTool(t, "quakestat", "qstat")
-	oa := openArenaServer(t)
 	root := repoRoot(t)
 
 	// The exporter, with the example modules file (module "openarena" comes from it).
@@ -53,24 +41,9 @@ func TestPrometheusEndToEnd(t *testing.T) {
 
 	// OpenArena: LAN-only dedicated server (dedicated 1: no master heartbeats, all
 	// masters blank) on a free loopback UDP port, IPv4 only, with three bots.
-	oaPort := freePort(t, "udp")
+	oaPort := serverPort(t, 1)
 	oaAddr := fmt.Sprintf("127.0.0.1:%d", oaPort)
-	home := t.TempDir()
-	// ioq3 joins its arguments into one command line, quoting only those with
-	// spaces: an empty value must be passed as the two characters "".
-	const empty = `""`
-	args := []string{oa,
-		"+set", "dedicated", "1", "+set", "net_enabled", "1",
-		"+set", "net_ip", "127.0.0.1", "+set", "net_port", fmt.Sprint(oaPort),
-		"+set", "sv_master1", empty, "+set", "sv_master2", empty, "+set", "sv_master3", empty,
-		"+set", "sv_master4", empty, "+set", "sv_master5", empty, "+set", "sv_dlURL", empty,
-		"+set", "sv_hostname", openArenaName, "+set", "sv_maxclients", fmt.Sprint(openArenaMax),
-		"+set", "bot_enable", "1", "+set", "g_gametype", "0", "+set", "fraglimit", "0", "+set", "timelimit", "0",
-		"+map", "oa_dm1"}
-	for _, b := range openArenaBots {
-		args = append(args, "+addbot", b, "1")
-	}
-	game := startProc(t, "openarena", home, []string{"HOME=" + home}, args...)
+	game := startOpenArena(t, oaPort)
 
 	// Hytale has no packaged server: fake serverlistping plugins, one with room and
 	// one full (for GameServerFull).
@@ -276,47 +249,4 @@ func quakestat(bin, srcIP, addr string) (qstatServer, error) {
 		return qstatServer{}, fmt.Errorf("quakestat from %s: no answer within 3s (%q)", srcIP, out)
 	}
 	return recs[0], nil
-}
-
-// openArenaServer returns the OpenArena server binary, installing Debian's
-// openarena-server first when it is missing and we are root with apt-get (with
-// services kept from starting: the packaged unit would run a public server), or
-// skips the test.
-func openArenaServer(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat(openArenaBin); err == nil {
-		return openArenaBin
-	}
-	apt, err := exec.LookPath("apt-get")
-	if err != nil || os.Geteuid() != 0 {
-		t.Skipf("%s missing (Debian package openarena-server) and cannot install it (root with apt-get needed): skipping", openArenaBin)
-	}
-	const policy = "/usr/sbin/policy-rc.d"
-	if _, err := os.Stat(policy); os.IsNotExist(err) {
-		if err := os.WriteFile(policy, []byte("#!/bin/sh\nexit 101\n"), 0o755); err == nil {
-			defer os.Remove(policy)
-		}
-	}
-	t.Log("installing openarena-server with apt-get (once; several minutes on a slow mirror)")
-	install := func(args ...string) ([]byte, error) {
-		cmd := exec.Command(apt, args...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		return cmd.CombinedOutput()
-	}
-	out, err := install("install", "-y", "-qq", "--no-install-recommends", "openarena-server")
-	if err != nil { // stale package lists: update once and retry
-		install("update", "-qq")
-		out, err = install("install", "-y", "-qq", "--no-install-recommends", "openarena-server")
-	}
-	if _, serr := os.Stat(openArenaBin); serr != nil {
-		t.Skipf("apt-get install openarena-server failed (%v): skipping\n%s", err, tailString(string(out), 1500))
-	}
-	return openArenaBin
-}
-
-func tailString(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
 }

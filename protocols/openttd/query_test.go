@@ -172,7 +172,3 @@ func TestProtocol(t *testing.T) {
 		t.Errorf("Protocol = %+v", Protocol)
 	}
 }
-
-func netipAddr(port uint16) netip.AddrPort {
-	return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port)
-}

@@ -1,4 +1,4 @@
-package quakeworld
+package e2e
 
 import (
 	"bytes"

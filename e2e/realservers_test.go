@@ -1,0 +1,486 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// realServerWait bounds each subtest's wait for its server to answer through the
+// exporter (the install of a missing package comes before and is not counted).
+const realServerWait = 30 * time.Second
+
+// TestRealServers starts one exporter (built-in modules, no config file) and
+// every game server of the Debian archive that a protocol speaks to, each on free
+// loopback port(s). Each subtest starts its server, then (in parallel with the
+// others, once all are started) probes it through the exporter's /probe until it
+// answers and asserts the metrics against quakestat, run at the same moment, or,
+// where no reference client reads the protocol (OpenTTD 13, Armagetron,
+// Teeworlds 0.7), against the server's own configuration. A server that cannot
+// be installed or started skips its own subtest.
+func TestRealServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real game servers: skipped with -short")
+	}
+	t.Parallel()
+	// --probe.min-interval=1s (the default, pinned here): polls in between get
+	// the last result, so no server sees more than about one query a second from
+	// the exporter (DarkPlaces and ioquake3 ignore more from one address).
+	ex := exporterClient{
+		base: "http://" + startExporter(t, "--probe.min-interval=1s"),
+		c:    &http.Client{Timeout: 10 * time.Second},
+	}
+	for _, s := range []struct {
+		name  string
+		start func(*testing.T) (*proc, int) // the server and the port the target names
+		check func(*testing.T, exporterClient, *proc, int)
+	}{
+		{"quakeworld", startQuakeWorld, testRealQuakeWorld},
+		{"darkplaces", startNexuiz, testRealDarkPlaces},
+		{"cube2", startCube2, testRealCube2},
+		{"mumble", startMumble, testRealMumble},
+		{"openttd", startOpenTTD, testRealOpenTTD},
+		{"armagetron", startArmagetron, testRealArmagetron},
+		{"teeworlds", startTeeworlds, testRealTeeworlds},
+		{"quake3", func(t *testing.T) (*proc, int) {
+			port := serverPort(t, 1)
+			return startOpenArena(t, port), port
+		}, testRealOpenArena},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			// Starting is quick (an install aside) and runs before t.Parallel, so
+			// every server boots at once, whatever -parallel allows for the checks.
+			p, port := s.start(t)
+			t.Parallel()
+			s.check(t, ex, p, port)
+		})
+	}
+}
+
+// testRealQuakeWorld: mvdsv + KTX on a generated box map, against its
+// configuration and quakestat -qws.
+func testRealQuakeWorld(t *testing.T, ex exporterClient, p *proc, port int) {
+	r := ex.waitProbe(t, p, "quakeworld", port, nil)
+	qs := qstatNow(t, "-qws", port)
+	r.checkUp(t, port)
+	// KTX's ffa mode sets maxclients itself (26); the box has no waypoints for
+	// frogbots, so nobody plays.
+	r.checkInfo(t, map[string]string{"protocol": "quakeworld", "name": qwHostname, "map": qwMap})
+	r.want(t, "gameserver_players", 0)
+	r.want(t, "gameserver_password_required", 0)
+	if v, ok := r.value("gameserver_players_max"); !ok || v < 1 {
+		t.Errorf("gameserver_players_max %v (present %v), want >= 1", v, ok)
+	}
+	if info := r.info(); info["version"] == "" || info["game"] == "" {
+		t.Errorf("gameserver_info %v: want a version and a game", info)
+	}
+	r.checkQstat(t, qs, "name", "map", "game")
+}
+
+// testRealDarkPlaces: Nexuiz with four bots, against its configuration and
+// quakestat -nexuizs.
+func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
+	// Until the bots are in (they join at once, but the first answer may come
+	// before them).
+	r := ex.waitProbe(t, p, "darkplaces", port, func(r probeResult) (bool, string) {
+		v, _ := r.value("gameserver_players")
+		return v >= nexuizBots, fmt.Sprintf("%v players", v)
+	})
+	// The engine ignores a query that comes within 1 s of the last one it
+	// answered from the same address; quakestat sends from 127.0.0.2, so neither
+	// it nor the exporter (127.0.0.1) falls in the other's block.
+	qs := qstatNow(t, "-nexuizs", port, "-srcip", "127.0.0.2")
+	r.checkUp(t, port)
+	r.checkInfo(t, map[string]string{"protocol": "darkplaces", "name": nexuizHostname, "map": nexuizMap,
+		"game": "Nexuiz", "version": "2.5.2"})
+	r.want(t, "gameserver_players_max", nexuizMax)
+	r.want(t, "gameserver_players", nexuizBots)
+	r.want(t, "gameserver_bots", nexuizBots)
+	r.checkQstat(t, qs, "name", "map", "game")
+}
+
+// testRealCube2: Sauerbraten, queried on the game port + 1, against its
+// configuration and quakestat -cubes.
+func testRealCube2(t *testing.T, ex exporterClient, p *proc, port int) {
+	// The target names the game port; the module adds 1.
+	r := ex.waitProbe(t, p, "cube2", port, nil)
+	qs := qstatNow(t, "-cubes", port)
+	r.checkUp(t, port+1)
+	// No map is loaded and nobody is connected; the password sets the master
+	// mode. Bots come from extinfo, which the built-in module does not ask for.
+	r.checkInfo(t, map[string]string{"protocol": "cube2", "name": cube2Name, "map": "", "game": "Sauerbraten", "version": "260"})
+	r.want(t, "gameserver_players", 0)
+	r.want(t, "gameserver_players_max", cube2Max)
+	r.want(t, "gameserver_password_required", 1)
+	r.checkQstat(t, qs, "name", "map") // quakestat -cubes reports no game
+}
+
+// testRealMumble: murmurd, against its configuration, the package version and
+// quakestat -mumble (whose version is wrong, and no name is in the ping reply).
+func testRealMumble(t *testing.T, ex exporterClient, p *proc, port int) {
+	want := mumbleVersion()
+	if want == "" {
+		t.Fatal("cannot tell the installed murmurd version")
+	}
+	r := ex.waitProbe(t, p, "mumble", port, nil)
+	qs := qstatNow(t, "-mumble", port)
+	r.checkUp(t, port)
+	r.checkInfo(t, map[string]string{"protocol": "mumble", "game": "Mumble", "version": want})
+	r.want(t, "gameserver_players", 0)
+	r.want(t, "gameserver_players_max", mumbleUsers)
+	r.checkQstat(t, qs) // the ping reply has no name
+}
+
+// testRealOpenTTD: OpenTTD 13, against its configuration (qstat -ottds speaks the
+// old UDP protocol, which 13.x does not answer).
+func testRealOpenTTD(t *testing.T, ex exporterClient, p *proc, port int) {
+	r := ex.waitProbe(t, p, "openttd", port, nil)
+	r.checkUp(t, port)
+	r.checkInfo(t, map[string]string{"protocol": "openttd", "name": openttdName, "map": ""})
+	r.want(t, "gameserver_players", 0)
+	r.want(t, "gameserver_players_max", openttdClients)
+	r.want(t, "gameserver_password_required", 0)
+	if v := r.info()["version"]; !strings.HasPrefix(v, "1") {
+		t.Errorf("version %q, want 1x", v)
+	}
+	// What has no metric, from the decoded reply in the debug output.
+	info := ex.decodedInfo(t, "openttd", port)
+	for k, v := range map[string]string{
+		"companies_max": strconv.Itoa(openttdCompaniesMax), "companies_on": "0", "map_width": "64", "map_height": "128",
+		"landscape": "sub-arctic", "dedicated": "true", "game_info_version": "6",
+	} {
+		if info[k] != v && !(k == "game_info_version" && info[k] == "7") { // 14+ send version 7
+			t.Errorf("decoded %s = %q, want %q (all: %v)", k, info[k], v, info)
+		}
+	}
+}
+
+// testRealArmagetron: Armagetron Advanced, never primed, against its
+// configuration (no reference client here reads it).
+func testRealArmagetron(t *testing.T, ex exporterClient, p *proc, port int) {
+	r := ex.waitProbe(t, p, "armagetron", port, nil)
+	r.checkUp(t, port)
+	r.checkInfo(t, map[string]string{"protocol": "armagetron", "name": armagetronName})
+	r.want(t, "gameserver_players", 0)
+	r.want(t, "gameserver_players_max", armagetronMax)
+	if v := r.info()["version"]; !strings.HasPrefix(v, "0.2") {
+		t.Errorf("version %q, want 0.2.x", v)
+	}
+	info := ex.decodedInfo(t, "armagetron", port)
+	if info["name"] != armagetronRawName || info["port"] != strconv.Itoa(port) {
+		t.Errorf("decoded info %v, want name %q and port %d", info, armagetronRawName, port)
+	}
+}
+
+// testRealTeeworlds: Teeworlds 0.7.5, against its configuration: no reference
+// client speaks 0.7 (qstat -tees asks with 0.5/0.6 requests, which it ignores).
+// The built-in module detects the version.
+func testRealTeeworlds(t *testing.T, ex exporterClient, p *proc, port int) {
+	r := ex.waitProbe(t, p, "teeworlds", port, nil)
+	r.checkUp(t, port)
+	r.checkInfo(t, map[string]string{"protocol": "teeworlds", "name": teeworldsName, "map": teeworldsMap, "game": "CTF"})
+	r.want(t, "gameserver_players", 0)
+	r.want(t, "gameserver_players_max", teeworldsMax)
+	r.want(t, "gameserver_bots", 0)
+	r.want(t, "gameserver_password_required", 1)
+	if v := r.info()["version"]; !strings.HasPrefix(v, "0.7") {
+		t.Errorf("version %q, want 0.7.x", v)
+	}
+	if info := ex.decodedInfo(t, "teeworlds", port); info["protocol"] != "0.7" {
+		t.Errorf("decoded info %v, want protocol 0.7", info)
+	}
+}
+
+// testRealOpenArena: OpenArena (ioquake3) with three bots, against its
+// configuration and quakestat -q3s.
+func testRealOpenArena(t *testing.T, ex exporterClient, p *proc, port int) {
+	r := ex.waitProbe(t, p, "quake3", port, func(r probeResult) (bool, string) {
+		v, _ := r.value("gameserver_players")
+		return v == float64(len(openArenaBots)), fmt.Sprintf("%v players", v)
+	})
+	// With the player list, from its own address: ioquake3 rate-limits
+	// getstatus per address.
+	var qs *qstatServer
+	if haveQstat(t) {
+		s, err := quakestat("quakestat", "127.0.0.4", loopback(port).String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs = &s
+	}
+	r.checkUp(t, port)
+	r.checkInfo(t, map[string]string{"protocol": "quake3", "name": openArenaName, "map": openArenaMap})
+	r.want(t, "gameserver_players", float64(len(openArenaBots)))
+	r.want(t, "gameserver_players_max", openArenaMax)
+	if qs != nil {
+		if got := qs.playerNames(); !slices.Equal(got, openArenaBots) {
+			t.Errorf("quakestat lists %v, want the bots %v", got, openArenaBots)
+		}
+		r.checkQstat(t, &qs.QstatServer, "name", "map") // quakestat -q3s reports no game
+	}
+}
+
+// haveQstat reports whether the reference client quakestat is installed, and
+// says so when it is not: the comparison with it is then left out.
+func haveQstat(t *testing.T) bool {
+	t.Helper()
+	if _, err := exec.LookPath("quakestat"); err != nil {
+		t.Log("quakestat (Debian package qstat) is not installed: no comparison with it; `make test` installs it as root")
+		return false
+	}
+	return true
+}
+
+// qstatNow asks quakestat (protocol flag, extra options) about 127.0.0.1:port,
+// or returns nil when it is not installed.
+func qstatNow(t *testing.T, flag string, port int, extra ...string) *prototest.QstatServer {
+	t.Helper()
+	if !haveQstat(t) {
+		return nil
+	}
+	qs := prototest.QstatJSON(t, flag, loopback(port), extra...)
+	return &qs
+}
+
+func loopback(port int) netip.AddrPort {
+	return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
+}
+
+// exporterClient probes through the exporter under test.
+type exporterClient struct {
+	base string
+	c    *http.Client
+}
+
+// get asks /probe for module and 127.0.0.1:port with extra parameters. The scrape
+// timeout header gives the probe 2 s (the default --timeout-offset is 0.5).
+func (e exporterClient) get(module string, port int, extra url.Values) ([]byte, error) {
+	q := url.Values{"module": {module}, "target": {loopback(port).String()}}
+	for k, v := range extra {
+		q[k] = v
+	}
+	req, err := http.NewRequest(http.MethodGet, e.base+"/probe?"+q.Encode(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2.5")
+	req.Header.Set("Accept", "text/plain;version=0.0.4")
+	resp, err := e.c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("HTTP %s: %s", resp.Status, body)
+	}
+	return body, err
+}
+
+// probe runs one probe and parses the exposition.
+func (e exporterClient) probe(module string, port int) (probeResult, error) {
+	body, err := e.get(module, port, nil)
+	if err != nil {
+		return probeResult{}, err
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(bytes.NewReader(body))
+	if err != nil {
+		return probeResult{}, fmt.Errorf("parsing the exposition: %v\n%s", err, body)
+	}
+	return probeResult{fams: fams, body: string(body)}, nil
+}
+
+// waitProbe probes module on 127.0.0.1:port until probe_success is 1 and ready
+// (when given) holds, failing the test when the server exits or realServerWait
+// passes. Polls in between are served from the exporter's cache.
+func (e exporterClient) waitProbe(t *testing.T, server *proc, module string, port int, ready func(probeResult) (bool, string)) probeResult {
+	t.Helper()
+	var last probeResult
+	waitEvery(t, 250*time.Millisecond, realServerWait, fmt.Sprintf("module %s to probe %s successfully", module, loopback(port)), func() (bool, string) {
+		if server.exited() {
+			t.Fatalf("%s exited: %v", server.name, server.err)
+		}
+		r, err := e.probe(module, port)
+		if err != nil {
+			return false, err.Error()
+		}
+		if v, _ := r.value("probe_success"); v != 1 {
+			return false, "probe failed: " + r.failure()
+		}
+		if ready != nil {
+			if ok, state := ready(r); !ok {
+				return false, state
+			}
+		}
+		last = r
+		return true, ""
+	})
+	return last
+}
+
+// decodedInfo returns the key/values of the server's reply from the probe's debug
+// output (debug=true): those that have no metric. Within --probe.min-interval of
+// the last probe it is that probe's reply; otherwise a new probe.
+func (e exporterClient) decodedInfo(t *testing.T, module string, port int) map[string]string {
+	t.Helper()
+	body, err := e.get(module, port, url.Values{"debug": {"true"}})
+	if err != nil {
+		t.Fatalf("debug output: %v", err)
+	}
+	info := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	in := false
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "Decoded reply:":
+			in = true
+		case in && line == "":
+			return info
+		case in && !strings.HasPrefix(line, "  player ") && !strings.HasPrefix(line, "  rule ") &&
+			!strings.HasPrefix(line, "  mod ") && !strings.HasPrefix(line, "  phase "):
+			k, v, ok := strings.Cut(strings.TrimPrefix(line, "  "), " = ")
+			if uq, err := strconv.Unquote(v); ok && err == nil {
+				info[k] = uq
+			}
+		}
+	}
+	t.Fatalf("no decoded reply in the debug output:\n%s", body)
+	return nil
+}
+
+// probeResult is one parsed /probe answer.
+type probeResult struct {
+	fams map[string]*dto.MetricFamily
+	body string
+}
+
+// value returns the value of a metric with a single series.
+func (r probeResult) value(name string) (float64, bool) {
+	f := r.fams[name]
+	if f == nil || len(f.Metric) != 1 {
+		return 0, false
+	}
+	return metricValue(f.Metric[0]), true
+}
+
+func metricValue(m *dto.Metric) float64 {
+	switch {
+	case m.Gauge != nil:
+		return m.Gauge.GetValue()
+	case m.Counter != nil:
+		return m.Counter.GetValue()
+	default:
+		return m.GetUntyped().GetValue()
+	}
+}
+
+func labels(m *dto.Metric) map[string]string {
+	out := map[string]string{}
+	for _, l := range m.Label {
+		out[l.GetName()] = l.GetValue()
+	}
+	return out
+}
+
+// want checks a single-series metric's value.
+func (r probeResult) want(t *testing.T, name string, want float64) {
+	t.Helper()
+	if v, ok := r.value(name); !ok || v != want {
+		t.Errorf("%s = %v (present: %v), want %v", name, v, ok, want)
+	}
+}
+
+// info returns the labels of gameserver_info (nil without a single series).
+func (r probeResult) info() map[string]string {
+	f := r.fams["gameserver_info"]
+	if f == nil || len(f.Metric) != 1 {
+		return nil
+	}
+	return labels(f.Metric[0])
+}
+
+// failure says why a probe failed, from probe_failure_info.
+func (r probeResult) failure() string {
+	if f := r.fams["probe_failure_info"]; f != nil && len(f.Metric) > 0 {
+		return labels(f.Metric[0])["reason"]
+	}
+	return "no probe_failure_info"
+}
+
+// checkUp checks what every successful probe reports: no failure, every query
+// phase successful, and the query port.
+func (r probeResult) checkUp(t *testing.T, queryPort int) {
+	t.Helper()
+	players, _ := r.value("gameserver_players")
+	max, _ := r.value("gameserver_players_max")
+	bots, hasBots := r.value("gameserver_bots")
+	t.Logf("exporter: %v, players %v/%v, bots %v (reported: %v)", r.info(), players, max, bots, hasBots)
+	r.want(t, "probe_success", 1)
+	r.want(t, "gameserver_query_port", float64(queryPort))
+	if _, ok := r.fams["probe_failure_info"]; ok {
+		t.Errorf("probe_failure_info on a successful probe:\n%s", r.body)
+	}
+	f := r.fams["gameserver_query_phase_success"]
+	if f == nil {
+		t.Errorf("no gameserver_query_phase_success:\n%s", r.body)
+		return
+	}
+	for _, m := range f.Metric {
+		if metricValue(m) != 1 {
+			t.Errorf("phase %v failed:\n%s", labels(m), r.body)
+		}
+	}
+}
+
+// checkInfo checks gameserver_info's labels against want.
+func (r probeResult) checkInfo(t *testing.T, want map[string]string) {
+	t.Helper()
+	info := r.info()
+	if info == nil {
+		t.Errorf("no single gameserver_info series:\n%s", r.body)
+		return
+	}
+	for k, v := range want {
+		if info[k] != v {
+			t.Errorf("gameserver_info %s=%q, want %q (all: %v)", k, info[k], v, info)
+		}
+	}
+}
+
+// checkQstat checks the probe against quakestat's record of the same server
+// (nil: none): players, max players and the gameserver_info labels named.
+func (r probeResult) checkQstat(t *testing.T, qs *prototest.QstatServer, labels ...string) {
+	t.Helper()
+	if qs == nil {
+		return
+	}
+	info := r.info()
+	players, _ := r.value("gameserver_players")
+	max, _ := r.value("gameserver_players_max")
+	bad := qs.Status != "online" || float64(qs.NumPlayers) != players || float64(qs.MaxPlayers) != max
+	for _, l := range labels {
+		q := map[string]string{"name": qs.Name, "map": qs.Map, "game": qs.Game}[l]
+		bad = bad || q != info[l]
+	}
+	if bad {
+		t.Errorf("quakestat %+v, exporter:\n%s", *qs, r.body)
+	}
+}
