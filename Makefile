@@ -40,8 +40,9 @@ bench:
 bench-short:
 	$(GO) test -run '^$$' -bench . -benchtime 100x -benchmem ./...
 
-# e2e runs the end-to-end test (exporter + OpenArena + Prometheus on 127.0.0.1) and the
-# checks of examples/, verbosely; `make test` runs them too.
+# e2e runs the end-to-end tests (exporter + OpenArena + Prometheus, and every packaged
+# game server probed through the exporter, all on 127.0.0.1) and the checks of
+# examples/, verbosely; `make test` runs them too.
 e2e:
 	$(GO) test -race -count=1 -v ./e2e/
 
