@@ -111,18 +111,23 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ttl := max(time.Duration(mod.CacheTTL), h.MinInterval)
-	key := strconv.FormatUint(cfg.ID, 10) + "|" + module + "|" + host + "|" + strconv.Itoa(int(port))
-	o, shared, cached := h.flight.do(ctx, key, ttl, func() *outcome { return h.probe(ctx, cfg, module, mod, host, ports, srv) })
+	o, shared, cached := h.flight.do(ctx, flightKey(cfg.ID, module, host, port), ttl, func() *outcome {
+		o := h.probe(ctx, cfg, module, mod, host, ports, srv)
+		o.timeout = timeout // before other requests can see it
+		return o
+	})
 	if o == nil {
-		o = &outcome{module: mod, err: fmt.Errorf("%w: waiting for a probe of the same target", protocols.ErrTimeout)}
+		o = &outcome{module: mod, timeout: timeout, err: fmt.Errorf("%w: waiting for a probe of the same target", protocols.ErrTimeout)}
 	}
 	if o.policy != nil {
 		h.Metrics.PolicyRefusals.Inc()
 		return nil, &requestError{http.StatusForbidden, "target refused by target_policy: " + o.policy.Error()}
 	}
-	v := *o // per-request copy: the outcome may be shared with other requests
-	v.timeout, v.shared, v.cached = timeout, shared, cached
-	o = &v
+	if shared || cached {
+		v := *o // a copy: the outcome belongs to the request that ran the query
+		v.timeout, v.shared, v.cached = timeout, shared, cached
+		o = &v
+	}
 	if shared || cached {
 		h.Metrics.Coalesced.Inc()
 	}
@@ -131,6 +136,20 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 		h.Metrics.Failures.WithLabelValues(module, protocols.Reason(o.err)).Inc()
 	}
 	return h.History.Add(module, target, o), nil
+}
+
+// flightKey identifies a query for coalescing: the same target by the same module
+// under the same config. Built in one allocation.
+func flightKey(configID uint64, module, host string, port uint16) string {
+	b := make([]byte, 0, 48+len(module)+len(host))
+	b = strconv.AppendUint(b, configID, 10)
+	b = append(b, '|')
+	b = append(b, module...)
+	b = append(b, '|')
+	b = append(b, host...)
+	b = append(b, '|')
+	b = strconv.AppendUint(b, uint64(port), 10)
+	return string(b)
 }
 
 func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

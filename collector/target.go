@@ -23,6 +23,10 @@ func parseTarget(target string) (host string, port uint16, err error) {
 	if len(target) > 255 {
 		return "", 0, errors.New("target is longer than 255 characters")
 	}
+	// The usual form first, without building errors: an IPv4 address and a port.
+	if ap, err := netip.ParseAddrPort(target); err == nil && ap.Addr().Is4() && ap.Port() != 0 {
+		return target[:strings.LastIndexByte(target, ':')], ap.Port(), nil
+	}
 	if a, err := netip.ParseAddr(target); err == nil {
 		return a.String(), 0, nil
 	}
