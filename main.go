@@ -49,6 +49,7 @@ func run(args []string) int {
 		minInterval   = app.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
 		enablePprof   = app.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
 		historyLimit  = app.Flag("history.limit", "Recent successful probes kept for the landing page (as many failures are kept besides).").Default("100").Int()
+		gcHeadroom    = app.Flag("runtime.gc-headroom", "Least heap growth between two garbage collections: a small heap is not collected every few hundred probes (0: plain GOGC; an explicit GOGC wins).").Default("16MiB").Bytes()
 		webConfig     = webflag.AddFlags(app, defaultListenAddress)
 	)
 	promslogConfig := &promslog.Config{}
@@ -77,6 +78,7 @@ func run(args []string) int {
 		return 0
 	}
 	logger.Info("Starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
+	startGCHeadroom(uint64(max(*gcHeadroom, 0)), logger)
 	logger.Info("Loaded config", "modules", len(sc.Get().Modules))
 
 	reg := prometheus.NewRegistry()
