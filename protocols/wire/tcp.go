@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"time"
 )
 
 // TCPConn is a TCP connection bound to one probe's deadline that records every
@@ -18,7 +17,8 @@ type TCPConn struct {
 	stop func() bool
 }
 
-// DialTCP connects to addr within ctx's deadline.
+// DialTCP connects to addr within ctx's deadline, which then bounds every read and
+// write; a ctx without a deadline can be cancelled instead (see watchCancel).
 func DialTCP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*TCPConn, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "tcp", addr.String())
@@ -28,14 +28,17 @@ func DialTCP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*TCPConn, err
 	t := &TCPConn{c: c, tr: tr}
 	if dl, ok := ctx.Deadline(); ok {
 		c.SetDeadline(dl)
+	} else {
+		t.stop = watchCancel(ctx, c)
 	}
-	t.stop = context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
 	return t, nil
 }
 
 // Close releases the connection.
 func (t *TCPConn) Close() error {
-	t.stop()
+	if t.stop != nil {
+		t.stop()
+	}
 	return t.c.Close()
 }
 

@@ -122,6 +122,31 @@ func TestRecvUnblocksOnCancel(t *testing.T) {
 	}
 }
 
+// TestReadOutlivesCancelWithDeadline: with a deadline, a cancellation does not cut
+// a read short (see watchCancel): a reply that comes after it is still read.
+func TestReadOutlivesCancelWithDeadline(t *testing.T) {
+	release := make(chan struct{})
+	srv := udpServer(t, func([]byte, int) [][]byte {
+		<-release
+		return [][]byte{[]byte("reply")}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	c, err := DialUDP(ctx, srv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Send([]byte("x"))
+	cancel()
+	close(release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c.Recv(); err != nil || string(b) != "reply" {
+		t.Errorf("read after cancel: %q, %v", b, err)
+	}
+}
+
 func TestTraceByteBudget(t *testing.T) {
 	tr := NewTrace()
 	big := make([]byte, 60<<10)
