@@ -108,7 +108,11 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	}
 
 	h.once.Do(func() { h.limit = newLimiter(h.MaxConcurrent) })
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	// The probe's deadline, not the scraper's connection, ends it: the deadline is
+	// already shorter than the scrape timeout, and a query other scrapes share is
+	// better finished than dropped when its first scraper leaves. (Detaching also
+	// spares registering with the request's context on every probe.)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
 	ttl := max(time.Duration(mod.CacheTTL), h.MinInterval)
 	o, shared, cached := h.flight.do(ctx, flightKey(cfg.ID, module, host, port), ttl, func() *outcome {
