@@ -120,6 +120,16 @@ seconds() {
   esac
 }
 
+# paired A B: the median over the rounds of A's rate divided by B's in the same round.
+# Rounds run seconds apart, so a slow spell of a shared machine cancels out.
+paired() {
+  local a=(${RATES[$1]:-}) b=(${RATES[$2]:-}) i out=""
+  for i in "${!a[@]}"; do
+    [ -n "${b[$i]:-}" ] && out+="$(ratio "${a[$i]}" "${b[$i]}") "
+  done
+  median <<<"$out"
+}
+
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {if (NR==0) print ""; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a=="" || b=="" || b==0) print "n/a"; else printf "%.2f", a/b}'; }
 mb() { awk -v k="$1" 'BEGIN {if (k=="" || k==0) print "n/a"; else printf "%.1f", k/1024}'; }
@@ -258,8 +268,12 @@ qstat_run() {
 }
 
 say "throughput: $ROUNDS round(s) of ${CONTENDERS[*]}, $DURATION each, $CONNS in flight over $FLEET servers"
+# Each round starts with the next contender, so none always runs first or right
+# after another one (a busy spell or the fleet's state after a run hits all alike).
 for ROUND in $(seq "$ROUNDS"); do
-  for name in "${CONTENDERS[@]}"; do
+  n=${#CONTENDERS[@]}
+  for i in $(seq 0 $((n - 1))); do
+    name=${CONTENDERS[$(((ROUND - 1 + i) % n))]}
     if [ "$name" = qstat ]; then qstat_run; else wrk_run "$name"; fi
   done
 done
@@ -349,11 +363,14 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
     echo "| $name | $what | ${MED[$name]} | ${RATES[$name]% } | ${FAILS[$name]:-0} |"
   done
   echo
-  echo "| ratio | value |"
-  echo "|---|---:|"
-  echo "| exporter / floor | $(ratio "${MED[exporter]:-}" "${MED[floor]:-}") |"
-  echo "| exporter / blackbox | $(ratio "${MED[exporter]:-}" "${MED[blackbox]:-}") |"
-  echo "| exporter / qstat | $(ratio "${MED[exporter]:-}" "${MED[qstat]:-}") |"
+  echo "Ratios: the median of the per-round ratios (each round measures every contender within"
+  echo "seconds, so the pair sees the same machine), and the ratio of the medians above."
+  echo
+  echo "| ratio | median of per-round ratios | ratio of medians |"
+  echo "|---|---:|---:|"
+  for other in floor blackbox qstat; do
+    echo "| exporter / $other | $(paired exporter $other) | $(ratio "${MED[exporter]:-}" "${MED[$other]:-}") |"
+  done
   if [ "$SKIP_MEMORY" != 1 ]; then
     echo
     echo "## Memory"
