@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -40,7 +41,7 @@ func putBuf(b []byte) {
 // the kernel drops datagrams from any other address or port, and an ICMP port
 // unreachable surfaces as ErrRefused on the next read.
 type UDPConn struct {
-	c    *net.UDPConn
+	c    *os.File // the socket, in the runtime's poller (deadlines work on it)
 	raw  syscall.RawConn
 	tr   *Trace
 	stop func() bool
@@ -59,7 +60,7 @@ type UDPConn struct {
 // DialUDP opens a connected UDP socket to addr whose deadline is ctx's. A ctx without
 // a deadline can be cancelled instead: that unblocks any read at once.
 func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, error) {
-	c, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(addr))
+	c, err := dialUDP(addr)
 	if err != nil {
 		return nil, netErr(err)
 	}
@@ -79,12 +80,58 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 	return u, nil
 }
 
+// dialUDP opens a connected, non-blocking UDP socket with two system calls and
+// hands it to the runtime's poller. net.DialUDP would add three more per probe
+// (SO_BROADCAST, getsockname, getpeername) and several allocations for addresses
+// nobody reads here.
+func dialUDP(addr netip.AddrPort) (*os.File, error) {
+	ip := addr.Addr()
+	if !addr.IsValid() {
+		return nil, &net.AddrError{Err: "invalid address", Addr: addr.String()}
+	}
+	family := syscall.AF_INET6
+	var sa syscall.Sockaddr
+	if ip.Is4() || ip.Is4In6() {
+		family, sa = syscall.AF_INET, &syscall.SockaddrInet4{Port: int(addr.Port()), Addr: ip.Unmap().As4()}
+	} else {
+		zone, err := zoneIndex(ip.Zone())
+		if err != nil {
+			return nil, err
+		}
+		sa = &syscall.SockaddrInet6{Port: int(addr.Port()), Addr: ip.As16(), ZoneId: zone}
+	}
+	fd, err := syscall.Socket(family, syscall.SOCK_DGRAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, syscall.IPPROTO_UDP)
+	if err != nil {
+		return nil, os.NewSyscallError("socket", err)
+	}
+	if err := syscall.Connect(fd, sa); err != nil {
+		syscall.Close(fd)
+		return nil, os.NewSyscallError("connect", err)
+	}
+	// A non-blocking descriptor: os.NewFile registers it with the poller.
+	return os.NewFile(uintptr(fd), "udp"), nil
+}
+
+// zoneIndex turns an IPv6 zone (fe80::1%eth0, fe80::1%2) into an interface index.
+func zoneIndex(zone string) (uint32, error) {
+	if zone == "" {
+		return 0, nil
+	}
+	if ifi, err := net.InterfaceByName(zone); err == nil {
+		return uint32(ifi.Index), nil
+	}
+	if n, err := strconv.ParseUint(zone, 10, 32); err == nil {
+		return uint32(n), nil
+	}
+	return 0, &net.AddrError{Err: "unknown zone", Addr: zone}
+}
+
 // watchCancel makes a cancellation of ctx end any blocked read or write on c. It is
 // used only when ctx has no deadline. With a deadline, the socket's deadline bounds
 // every read and a cancellation is seen between attempts: the registration costs
 // about a microsecond and two allocations per socket, and a query of a target that
 // other scrapes share is better finished than dropped when its first scraper leaves.
-func watchCancel(ctx context.Context, c net.Conn) func() bool {
+func watchCancel(ctx context.Context, c interface{ SetDeadline(time.Time) error }) func() bool {
 	return context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
 }
 
@@ -198,7 +245,7 @@ func netErr(err error) error {
 		return fmt.Errorf("%w: no reply before the deadline", ErrTimeout)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%w: %v", ErrRefused, err)
-	case errors.Is(err, net.ErrClosed):
+	case errors.Is(err, net.ErrClosed), errors.Is(err, os.ErrClosed):
 		return fmt.Errorf("%w: probe cancelled", ErrTimeout)
 	}
 	return fmt.Errorf("%w: %v", ErrNetwork, err)

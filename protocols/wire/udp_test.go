@@ -111,6 +111,51 @@ func TestRequestTimeoutAndRefused(t *testing.T) {
 	}
 }
 
+// TestDialUDPFamilies: the socket is opened by hand (dialUDP), so each address form
+// is checked: IPv4, IPv4-mapped IPv6 and IPv6 (skipped without an IPv6 loopback).
+func TestDialUDPFamilies(t *testing.T) {
+	for _, network := range []string{"udp4", "udp6"} {
+		pc, err := net.ListenPacket(network, map[string]string{"udp4": "127.0.0.1:0", "udp6": "[::1]:0"}[network])
+		if err != nil {
+			t.Logf("%s: no loopback (%v): skipped", network, err)
+			continue
+		}
+		defer pc.Close()
+		go func() {
+			buf := make([]byte, 64)
+			for {
+				n, from, err := pc.ReadFrom(buf)
+				if err != nil {
+					return
+				}
+				pc.WriteTo(append([]byte("re:"), buf[:n]...), from)
+			}
+		}()
+		ap := pc.LocalAddr().(*net.UDPAddr).AddrPort()
+		targets := []netip.AddrPort{ap}
+		if network == "udp4" {
+			targets = append(targets, netip.AddrPortFrom(netip.AddrFrom16(ap.Addr().As16()), ap.Port())) // ::ffff:127.0.0.1
+		}
+		for _, target := range targets {
+			c, err := DialUDP(ctxT(t, 2*time.Second), target, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", target, err)
+			}
+			b, err := c.Request(ctxT(t, 2*time.Second), []byte("ping"), nil)
+			c.Close()
+			if err != nil || string(b) != "re:ping" {
+				t.Errorf("%s: %q, %v", target, b, err)
+			}
+		}
+	}
+	if _, err := DialUDP(ctxT(t, time.Second), netip.MustParseAddrPort("[fe80::1%no-such-interface]:1"), nil); !errors.Is(err, ErrNetwork) {
+		t.Errorf("unknown zone: %v, want a network error", err)
+	}
+	if z, err := zoneIndex("lo"); err != nil || z == 0 {
+		t.Errorf("zone lo: %d, %v", z, err)
+	}
+}
+
 func TestRecvUnblocksOnCancel(t *testing.T) {
 	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
 	ctx, cancel := context.WithCancel(context.Background())
