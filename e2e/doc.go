@@ -12,19 +12,24 @@
 //     examples/alerts.yml; the players Prometheus stores must equal what quakestat
 //     sees, and stopping the game server must raise GameServerDown. Skipped with
 //     -short.
-//   - realservers_test.go: one exporter (built-in modules, no config file) and,
-//     in parallel, every game server of the Debian archive a protocol speaks to,
-//     each on free loopback port(s) with master-server contact off: mvdsv + ktx
-//     (quakeworld), nexuiz-server (darkplaces), cube2-server, mumble-server,
-//     openttd, armagetronad-dedicated, teeworlds-server (0.7) and
-//     openarena-server (quake3). Each subtest probes its server through /probe
-//     and checks probe_success, the players, max players, bots and
-//     gameserver_info labels against quakestat at the same moment or, where no
-//     reference client reads the protocol (OpenTTD 13, Armagetron, Teeworlds
-//     0.7), against the server's own configuration. Skipped with -short; a
-//     server that cannot be installed skips its own subtest.
-//     gameservers_test.go holds the launch recipes (shared with
-//     prometheus_test.go), qwbsp_test.go the box map mvdsv needs.
+//   - realservers_test.go: one exporter (built-in modules plus the modules file
+//     testdata/realservers.yml) and, in parallel, every game server of the
+//     Debian archive a protocol speaks to, each on free loopback port(s) with
+//     master-server contact off: mvdsv + ktx (quakeworld), nexuiz-server
+//     (darkplaces), cube2-server, mumble-server, openttd,
+//     armagetronad-dedicated, teeworlds-server (0.7) and openarena-server
+//     (quake3). Each subtest probes its server through /probe and checks
+//     probe_success, the players, max players, bots and gameserver_info labels
+//     against quakestat at the same moment or, where no reference client reads
+//     the protocol (OpenTTD 13, Armagetron, Teeworlds 0.7), against the server's
+//     own configuration. The file's modules add the per-player series of the
+//     Nexuiz bots (against quakestat -P), rules (gameserver_rules, and values
+//     from the debug output: Sauerbraten's uptime and master mode, Mumble's
+//     bandwidth, QuakeWorld's serverinfo) and Teeworlds pinned to 0.7 (answered)
+//     and 0.6 (a timeout). Skipped with -short; a server that cannot be
+//     installed skips its own subtest. gameservers_test.go holds the launch
+//     recipes (shared with prometheus_test.go), qwbsp_test.go the box map mvdsv
+//     needs.
 //   - podman_test.go: the Dockerfile builds with podman (offline: FROM scratch).
 //
 // Tests whose tools are missing (promtool, prometheus, quakestat, the game servers,

@@ -220,7 +220,9 @@ func hytaleFake(t *testing.T, reply string) net.Addr {
 type qstatServer struct {
 	prototest.QstatServer
 	Players []struct {
-		Name string `json:"name"`
+		Name  string `json:"name"`
+		Score int64  `json:"score"`
+		Ping  int64  `json:"ping"` // milliseconds
 	} `json:"players"`
 }
 
@@ -237,7 +239,12 @@ func (s qstatServer) playerNames() []string {
 // from srcIP (a loopback address) so that the server's per-address rate limit of
 // getstatus counts its queries apart from the exporter's (127.0.0.1).
 func quakestat(bin, srcIP, addr string) (qstatServer, error) {
-	out, err := runTool(20*time.Second, "", bin, "-json", "-timeout", "3", "-srcip", srcIP, "-P", "-q3s", addr)
+	return quakestatPlayers(bin, "-q3s", srcIP, addr)
+}
+
+// quakestatPlayers is quakestat with another protocol flag (-nexuizs, ...).
+func quakestatPlayers(bin, flag, srcIP, addr string) (qstatServer, error) {
+	out, err := runTool(20*time.Second, "", bin, "-json", "-timeout", "3", "-srcip", srcIP, "-P", flag, addr)
 	if err != nil {
 		return qstatServer{}, fmt.Errorf("quakestat: %v: %s", err, out)
 	}

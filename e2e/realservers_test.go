@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,24 +29,37 @@ import (
 // exporter (the install of a missing package comes before and is not counted).
 const realServerWait = 30 * time.Second
 
-// TestRealServers starts one exporter (built-in modules, no config file) and
-// every game server of the Debian archive that a protocol speaks to, each on free
-// loopback port(s). Each subtest starts its server, then (in parallel with the
-// others, once all are started) probes it through the exporter's /probe until it
-// answers and asserts the metrics against quakestat, run at the same moment, or,
-// where no reference client reads the protocol (OpenTTD 13, Armagetron,
-// Teeworlds 0.7), against the server's own configuration. A server that cannot
-// be installed or started skips its own subtest.
+// TestRealServers starts one exporter (the built-in modules plus those of
+// testdata/realservers.yml, which ask for players, rules or a pinned protocol
+// version) and every game server of the Debian archive that a protocol speaks
+// to, each on free loopback port(s). Each subtest starts its server, then (in
+// parallel with the others, once all are started) probes it through the
+// exporter's /probe until it answers and asserts the metrics against quakestat,
+// run at the same moment, or, where no reference client reads the protocol
+// (OpenTTD 13, Armagetron, Teeworlds 0.7), against the server's own
+// configuration. A server that cannot be installed or started skips its own
+// subtest.
+//
+// Each module's probes are cached and paced on their own, so two modules probing
+// one server may query it twice within a second. Nexuiz would ignore the second
+// (DarkPlaces' flood block is per address, and every probe comes from
+// 127.0.0.1): only darkplaces_players probes it, whose getstatus is the built-in
+// darkplaces module's. The other servers have no such limit and are probed with
+// their built-in module, then with the file's.
 func TestRealServers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real game servers: skipped with -short")
 	}
 	t.Parallel()
+	modules, err := filepath.Abs(filepath.Join("testdata", "realservers.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	// --probe.min-interval=1s (the default, pinned here): polls in between get
 	// the last result, so no server sees more than about one query a second from
-	// the exporter (DarkPlaces and ioquake3 ignore more from one address).
+	// one module (DarkPlaces and ioquake3 ignore more from one address).
 	ex := exporterClient{
-		base: "http://" + startExporter(t, "--probe.min-interval=1s"),
+		base: "http://" + startExporter(t, "--probe.min-interval=1s", "--config.file="+modules),
 		c:    &http.Client{Timeout: 10 * time.Second},
 	}
 	for _, s := range []struct {
@@ -91,28 +107,91 @@ func testRealQuakeWorld(t *testing.T, ex exporterClient, p *proc, port int) {
 		t.Errorf("gameserver_info %v: want a version and a game", info)
 	}
 	r.checkQstat(t, qs, "name", "map", "game")
+
+	// With rules: the serverinfo key/values, counted in gameserver_rules and
+	// listed in the debug output.
+	r = ex.waitProbe(t, p, "quakeworld_rules", port, nil)
+	r.checkUp(t, port)
+	rules := ex.decoded(t, "quakeworld_rules", port).rules
+	r.want(t, "gameserver_rules", float64(len(rules)))
+	for k, v := range map[string]string{"hostname": qwHostname, "map": qwMap} {
+		if rules[k] != v {
+			t.Errorf("rule %s = %q, want %q (all: %v)", k, rules[k], v, rules)
+		}
+	}
 }
 
 // testRealDarkPlaces: Nexuiz with four bots, against its configuration and
-// quakestat -nexuizs.
+// quakestat -P -nexuizs. Probed with darkplaces_players only (see TestRealServers):
+// its getstatus is the built-in module's, players and cvars are in every reply.
 func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
+	const module = "darkplaces_players"
 	// Until the bots are in (they join at once, but the first answer may come
 	// before them).
-	r := ex.waitProbe(t, p, "darkplaces", port, func(r probeResult) (bool, string) {
+	ex.waitProbe(t, p, module, port, func(r probeResult) (bool, string) {
 		v, _ := r.value("gameserver_players")
 		return v >= nexuizBots, fmt.Sprintf("%v players", v)
 	})
-	// The engine ignores a query that comes within 1 s of the last one it
-	// answered from the same address; quakestat sends from 127.0.0.2, so neither
-	// it nor the exporter (127.0.0.1) falls in the other's block.
-	qs := qstatNow(t, "-nexuizs", port, "-srcip", "127.0.0.2")
+	// The players as the exporter and quakestat see them at about the same
+	// moment; a bot scoring in between makes them differ, so until they agree.
+	// Polls within --probe.min-interval get the exporter's last result, and a
+	// probe the engine's flood block ignores fails: both are polled again.
+	// quakestat -P sends getinfo, then getstatus, which falls in the block its
+	// getinfo started and is re-sent a second later (a run takes about 1 s, or
+	// comes back without players, a mismatch). The runs take turns among eight
+	// source addresses (127.0.0.2-9), so none falls in an earlier run's block,
+	// and neither quakestat nor the exporter (127.0.0.1) in the other's.
+	withQstat := haveQstat(t)
+	var (
+		r   probeResult
+		qs  *qstatServer
+		run int
+	)
+	waitEvery(t, 250*time.Millisecond, realServerWait, "the exporter and quakestat -P to agree on the players", func() (bool, string) {
+		var err error
+		if r, err = ex.probe(module, port); err != nil {
+			return false, err.Error()
+		}
+		if v, _ := r.value("probe_success"); v != 1 {
+			return false, "probe failed: " + r.failure()
+		}
+		got := r.players()
+		if !withQstat {
+			return len(got) >= nexuizBots, fmt.Sprintf("exporter %v", got)
+		}
+		run++
+		s, err := quakestatPlayers("quakestat", "-nexuizs", fmt.Sprintf("127.0.0.%d", 2+run%8), loopback(port).String())
+		if err != nil {
+			return false, err.Error()
+		}
+		qs = &s
+		want := s.players()
+		return maps.Equal(got, want), fmt.Sprintf("exporter %v, quakestat %v", got, want)
+	})
 	r.checkUp(t, port)
 	r.checkInfo(t, map[string]string{"protocol": "darkplaces", "name": nexuizHostname, "map": nexuizMap,
 		"game": "Nexuiz", "version": "2.5.2"})
 	r.want(t, "gameserver_players_max", nexuizMax)
 	r.want(t, "gameserver_players", nexuizBots)
+	// Every player is a bot, with a score series and ping 0.
 	r.want(t, "gameserver_bots", nexuizBots)
-	r.checkQstat(t, qs, "name", "map", "game")
+	players := r.players()
+	if len(players) != nexuizBots || len(r.series("gameserver_player_score")) != nexuizBots {
+		t.Errorf("players %v, want %d with a score each:\n%s", players, nexuizBots, r.body)
+	}
+	for name, pl := range players {
+		if pl.ping != 0 {
+			t.Errorf("bot %q: ping %vms, want 0", name, pl.ping)
+		}
+	}
+	// The cvars of the same getstatus reply.
+	if v, _ := r.value("gameserver_rules"); v < 1 {
+		t.Errorf("gameserver_rules %v, want the cvars:\n%s", v, r.body)
+	}
+	if qs != nil {
+		t.Logf("quakestat run %d agrees: %v", run, qs.players())
+		r.checkQstat(t, &qs.QstatServer, "name", "map", "game")
+	}
 }
 
 // testRealCube2: Sauerbraten, queried on the game port + 1, against its
@@ -129,6 +208,23 @@ func testRealCube2(t *testing.T, ex exporterClient, p *proc, port int) {
 	r.want(t, "gameserver_players_max", cube2Max)
 	r.want(t, "gameserver_password_required", 1)
 	r.checkQstat(t, qs, "name", "map") // quakestat -cubes reports no game
+
+	// With extinfo: the player list (for the bot count) and the uptime, with the
+	// info reply's attributes as rules.
+	r = ex.waitProbe(t, p, "cube2_extinfo", port, nil)
+	r.checkUp(t, port+1)
+	r.want(t, "gameserver_bots", 0)
+	if s := r.series("gameserver_player_score"); len(s) != 0 {
+		t.Errorf("player series %v on an empty server", s)
+	}
+	rules := ex.decoded(t, "cube2_extinfo", port).rules
+	r.want(t, "gameserver_rules", float64(len(rules)))
+	if up, err := strconv.Atoi(rules["uptime"]); err != nil || up < 0 {
+		t.Errorf("rule uptime = %q, want seconds (all: %v)", rules["uptime"], rules)
+	}
+	if rules["mastermode_name"] != "password" {
+		t.Errorf("rule mastermode_name = %q, want password (all: %v)", rules["mastermode_name"], rules)
+	}
 }
 
 // testRealMumble: murmurd, against its configuration, the package version and
@@ -145,6 +241,14 @@ func testRealMumble(t *testing.T, ex exporterClient, p *proc, port int) {
 	r.want(t, "gameserver_players", 0)
 	r.want(t, "gameserver_players_max", mumbleUsers)
 	r.checkQstat(t, qs) // the ping reply has no name
+
+	// With rules: the allowed bandwidth per user, the one rule.
+	r = ex.waitProbe(t, p, "mumble_rules", port, nil)
+	r.checkUp(t, port)
+	r.want(t, "gameserver_rules", 1)
+	if rules := ex.decoded(t, "mumble_rules", port).rules; rules["bandwidth"] != strconv.Itoa(mumbleBandwidth) {
+		t.Errorf("rules %v, want bandwidth %d", rules, mumbleBandwidth)
+	}
 }
 
 // testRealOpenTTD: OpenTTD 13, against its configuration (qstat -ottds speaks the
@@ -190,20 +294,37 @@ func testRealArmagetron(t *testing.T, ex exporterClient, p *proc, port int) {
 
 // testRealTeeworlds: Teeworlds 0.7.5, against its configuration: no reference
 // client speaks 0.7 (qstat -tees asks with 0.5/0.6 requests, which it ignores).
-// The built-in module detects the version.
+// The built-in module detects the version, teeworlds_07 pins it, and
+// teeworlds_06's request gets no answer.
 func testRealTeeworlds(t *testing.T, ex exporterClient, p *proc, port int) {
-	r := ex.waitProbe(t, p, "teeworlds", port, nil)
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "teeworlds", "name": teeworldsName, "map": teeworldsMap, "game": "CTF"})
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_players_max", teeworldsMax)
-	r.want(t, "gameserver_bots", 0)
-	r.want(t, "gameserver_password_required", 1)
-	if v := r.info()["version"]; !strings.HasPrefix(v, "0.7") {
-		t.Errorf("version %q, want 0.7.x", v)
+	for _, module := range []string{"teeworlds", "teeworlds_07"} {
+		r := ex.waitProbe(t, p, module, port, nil)
+		r.checkUp(t, port)
+		r.checkInfo(t, map[string]string{"protocol": "teeworlds", "name": teeworldsName, "map": teeworldsMap, "game": "CTF"})
+		r.want(t, "gameserver_players", 0)
+		r.want(t, "gameserver_players_max", teeworldsMax)
+		r.want(t, "gameserver_bots", 0)
+		r.want(t, "gameserver_password_required", 1)
+		if v := r.info()["version"]; !strings.HasPrefix(v, "0.7") {
+			t.Errorf("%s: version %q, want 0.7.x", module, v)
+		}
+		if info := ex.decodedInfo(t, module, port); info["protocol"] != "0.7" {
+			t.Errorf("%s: decoded info %v, want protocol 0.7", module, info)
+		}
 	}
-	if info := ex.decodedInfo(t, "teeworlds", port); info["protocol"] != "0.7" {
-		t.Errorf("decoded info %v, want protocol 0.7", info)
+	// The server is up (it answered both): the 0.6 gie3 is ignored, so the probe
+	// runs out of its module's 300ms.
+	r, err := ex.probe("teeworlds_06", port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.want(t, "probe_success", 0)
+	r.want(t, "probe_timeout_seconds", 0.3)
+	if reason := r.failure(); reason != "timeout" {
+		t.Errorf("teeworlds_06: failure reason %q, want timeout:\n%s", reason, r.body)
+	}
+	if _, ok := r.fams["gameserver_info"]; ok {
+		t.Errorf("teeworlds_06: gameserver_info on a failed probe:\n%s", r.body)
 	}
 }
 
@@ -335,16 +456,23 @@ func (e exporterClient) waitProbe(t *testing.T, server *proc, module string, por
 	return last
 }
 
-// decodedInfo returns the key/values of the server's reply from the probe's debug
-// output (debug=true): those that have no metric. Within --probe.min-interval of
-// the last probe it is that probe's reply; otherwise a new probe.
-func (e exporterClient) decodedInfo(t *testing.T, module string, port int) map[string]string {
+// decodedReply is what the debug output lists of a server's reply: the info
+// key/values and the rules (what has no metric of its own).
+type decodedReply struct {
+	info, rules map[string]string
+}
+
+// decoded returns the decoded reply from the probe's debug output (debug=true):
+// the "KEY = VALUE" lines of the info reply and the "rule KEY = VALUE" lines.
+// Within --probe.min-interval of the module's last probe it is that probe's
+// reply; otherwise a new probe, which must succeed.
+func (e exporterClient) decoded(t *testing.T, module string, port int) decodedReply {
 	t.Helper()
 	body, err := e.get(module, port, url.Values{"debug": {"true"}})
 	if err != nil {
 		t.Fatalf("debug output: %v", err)
 	}
-	info := map[string]string{}
+	d := decodedReply{info: map[string]string{}, rules: map[string]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	in := false
 	for sc.Scan() {
@@ -353,17 +481,27 @@ func (e exporterClient) decodedInfo(t *testing.T, module string, port int) map[s
 		case line == "Decoded reply:":
 			in = true
 		case in && line == "":
-			return info
-		case in && !strings.HasPrefix(line, "  player ") && !strings.HasPrefix(line, "  rule ") &&
-			!strings.HasPrefix(line, "  mod ") && !strings.HasPrefix(line, "  phase "):
+			return d
+		case in && !strings.HasPrefix(line, "  player ") && !strings.HasPrefix(line, "  mod ") &&
+			!strings.HasPrefix(line, "  phase "):
+			to := d.info
+			if rule, ok := strings.CutPrefix(line, "  rule "); ok {
+				to, line = d.rules, rule
+			}
 			k, v, ok := strings.Cut(strings.TrimPrefix(line, "  "), " = ")
 			if uq, err := strconv.Unquote(v); ok && err == nil {
-				info[k] = uq
+				to[k] = uq
 			}
 		}
 	}
 	t.Fatalf("no decoded reply in the debug output:\n%s", body)
-	return nil
+	return decodedReply{}
+}
+
+// decodedInfo returns the info key/values of the decoded reply (see decoded).
+func (e exporterClient) decodedInfo(t *testing.T, module string, port int) map[string]string {
+	t.Helper()
+	return e.decoded(t, module, port).info
 }
 
 // probeResult is one parsed /probe answer.
@@ -406,6 +544,49 @@ func (r probeResult) want(t *testing.T, name string, want float64) {
 	if v, ok := r.value(name); !ok || v != want {
 		t.Errorf("%s = %v (present: %v), want %v", name, v, ok, want)
 	}
+}
+
+// series returns the player label and value of each series of a per-player
+// metric.
+func (r probeResult) series(name string) map[string]float64 {
+	out := map[string]float64{}
+	if f := r.fams[name]; f != nil {
+		for _, m := range f.Metric {
+			out[labels(m)["player"]] = metricValue(m)
+		}
+	}
+	return out
+}
+
+// playerStat is one player's score and ping (milliseconds; NaN: not reported).
+type playerStat struct {
+	score, ping float64
+}
+
+// players returns the per-player series by player: gameserver_player_score and
+// gameserver_player_ping_seconds.
+func (r probeResult) players() map[string]playerStat {
+	out := map[string]playerStat{}
+	pings := r.series("gameserver_player_ping_seconds")
+	for name, score := range r.series("gameserver_player_score") {
+		ping, ok := pings[name]
+		if ok {
+			ping = math.Round(ping * 1000)
+		} else {
+			ping = math.NaN()
+		}
+		out[name] = playerStat{score: score, ping: ping}
+	}
+	return out
+}
+
+// players returns quakestat's player list in the form of probeResult.players.
+func (s qstatServer) players() map[string]playerStat {
+	out := map[string]playerStat{}
+	for _, p := range s.Players {
+		out[p.Name] = playerStat{score: float64(p.Score), ping: float64(p.Ping)}
+	}
+	return out
 }
 
 // info returns the labels of gameserver_info (nil without a single series).
