@@ -131,8 +131,6 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 		v := *o // a copy: the outcome belongs to the request that ran the query
 		v.timeout, v.shared, v.cached = timeout, shared, cached
 		o = &v
-	}
-	if shared || cached {
 		h.Metrics.Coalesced.Inc()
 	}
 	h.probesCounter(module).Inc()
