@@ -289,26 +289,15 @@ func TestQueryFragmentRecoveredByResend(t *testing.T) {
 	eq(t, "rules", len(res.Rules), 40)
 }
 
-func TestQueryRetry(t *testing.T) {
+// The challenge reply is lost: the info request is re-sent, then answered with
+// the challenge (three sends).
+func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	// The first request is lost; a re-send gets the answer.
-	info := readHex(t, "info_no_edf.hex")
-	var mu sync.Mutex
-	seen := 0
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		mu.Lock()
-		defer mu.Unlock()
-		if seen++; seen == 1 {
-			return nil
-		}
-		return one(info)
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), infoChallenge: true, challenge: [4]byte{7, 7, 7, 7}}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "a2s", DefaultPort: 27015, Transport: "udp",
+		Answer: f.handle, WantName: "Test Server", RetryAttempts: 3,
 	})
-	res, tr, err := query(t, addr, protocols.Settings{Retries: 2}, 600*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "name", res.Name, "Test Server")
-	eq(t, "attempts", tr.Attempts, 2)
 }
 
 func TestQueryPlayersTimeout(t *testing.T) {
@@ -347,21 +336,6 @@ func TestQueryDoubleInfo(t *testing.T) {
 			}
 			eq(t, "name", res.Name, tt.want)
 		})
-	}
-}
-
-func TestQuerySilence(t *testing.T) {
-	t.Parallel()
-	_, _, err := query(t, prototest.Silent(t), protocols.Settings{Retries: 1}, 300*time.Millisecond)
-	if !errors.Is(err, protocols.ErrTimeout) {
-		t.Fatalf("err = %v, want ErrTimeout", err)
-	}
-}
-
-func TestQueryClosedPort(t *testing.T) {
-	_, _, err := query(t, prototest.ClosedUDPPort(t), protocols.Settings{}, 2*time.Second)
-	if !errors.Is(err, protocols.ErrRefused) {
-		t.Fatalf("err = %v, want ErrRefused", err)
 	}
 }
 

@@ -132,16 +132,20 @@ func TestQuerySkipsStrays(t *testing.T) {
 	}
 }
 
-func TestQueryRetriesLostSmall(t *testing.T) {
+// The small reply is lost: small is re-sent, then big (three sends). Silence and
+// a closed port are failures too.
+func TestQuerierContract(t *testing.T) {
 	srv := newServer(t, loadHex(t, "players_colours.hex"))
-	srv.dropSmall.Store(1)
-	res, tr, err := query(t, protocols.Settings{Retries: 2}, 900*time.Millisecond, srv)
-	if err != nil || res.Players != protocols.Known(3) {
-		t.Fatalf("%+v %v", res, err)
-	}
-	if tr.Attempts != 3 {
-		t.Errorf("attempts %d, want 3 (small twice, big once)", tr.Attempts)
-	}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "armagetron", DefaultPort: 4534, Transport: "udp",
+		Answer: srv.handle(t), WantName: "Red Green Arena",
+		Check: func(t testing.TB, res *protocols.Result, _ *wire.Trace) {
+			if res.Players != protocols.Known(3) {
+				t.Errorf("players %+v", res.Players)
+			}
+		},
+		RetryDeadline: 900 * time.Millisecond, RetryAttempts: 3,
+	})
 }
 
 func TestQueryErrors(t *testing.T) {
@@ -151,7 +155,6 @@ func TestQueryErrors(t *testing.T) {
 		phases int
 		want   error
 	}{
-		{"silence_is_timeout", &server{}, 1, protocols.ErrTimeout},
 		{"no_big_info_is_timeout", &server{small: loadHex(t, "small_info_real_layout.hex")}, 2, protocols.ErrTimeout},
 		{"big_length_lies", newServer(t, loadHex(t, "bad_length_lies.hex")), 2, protocols.ErrTruncated},
 		{"big_string_lies", newServer(t, loadHex(t, "bad_string_lies.hex")), 2, protocols.ErrTruncated},
@@ -171,19 +174,9 @@ func TestQueryErrors(t *testing.T) {
 			}
 		})
 	}
-	t.Run("closed_port_is_refused", func(t *testing.T) {
-		q, _ := Protocol.New(protocols.Settings{})
-		_, err := q.Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
-		if !errors.Is(err, protocols.ErrRefused) {
-			t.Fatalf("err = %v, want refused", err)
-		}
-	})
 }
 
-func TestProtocol(t *testing.T) {
-	if Protocol.Name != "armagetron" || Protocol.DefaultPort != 4534 || Protocol.Transport != "udp" || Protocol.Description == "" {
-		t.Errorf("Protocol = %+v", Protocol)
-	}
+func TestNewSettings(t *testing.T) {
 	q, _ := Protocol.New(protocols.Settings{Retries: 3, Players: true})
 	if got := q.(*querier); got.retries != 3 || !got.players || got.rules {
 		t.Errorf("querier %+v", got)

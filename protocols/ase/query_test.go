@@ -2,7 +2,6 @@ package ase
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -210,8 +209,6 @@ func TestQueryFailures(t *testing.T) {
 		addr func(t testing.TB) netip.AddrPort
 		want error
 	}{
-		{"silent", prototest.Silent, protocols.ErrTimeout},
-		{"closed port", prototest.ClosedUDPPort, protocols.ErrRefused},
 		{"garbage only", func(t testing.TB) netip.AddrPort {
 			return prototest.UDP(t, func([]byte) [][]byte { return [][]byte{[]byte("xyz"), []byte("EYE")} })
 		}, protocols.ErrTimeout},
@@ -258,31 +255,19 @@ func TestQueryPartial(t *testing.T) {
 	}
 }
 
-func TestQueryRetry(t *testing.T) {
+// Silence and a closed port are failures too: the contract checks them.
+func TestQuerierContract(t *testing.T) {
 	t.Parallel()
 	reply := readVec(t, "minimal")
-	var n atomic.Int32
-	addr := prototest.UDP(t, func([]byte) [][]byte {
-		if n.Add(1) == 1 {
-			return nil // the first request is lost
-		}
-		return [][]byte{reply}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "ase", DefaultPort: 22003, PortOffset: 123, Transport: "udp",
+		Settings: protocols.Settings{Players: true},
+		Answer:   func([]byte) [][]byte { return [][]byte{reply} },
+		Check: func(t testing.TB, res *protocols.Result, _ *wire.Trace) {
+			if res.Game != "mta" {
+				t.Errorf("game %q", res.Game)
+			}
+		},
+		RetryAttempts: 2,
 	})
-	res, tr, err := query(t, addr, protocols.Settings{Retries: 2}, 600*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Game != "mta" || tr.Attempts != 2 {
-		t.Errorf("game %q after %d attempts", res.Game, tr.Attempts)
-	}
-}
-
-func TestQueryCancel(t *testing.T) {
-	addr := prototest.Silent(t)
-	q, _ := New(all)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := q.Query(ctx, addr, nil); !errors.Is(err, protocols.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
 }

@@ -261,7 +261,6 @@ func TestQueryErrors(t *testing.T) {
 		deadline time.Duration
 		want     error
 	}{
-		{"silence_is_timeout", func([]byte) [][]byte { return nil }, 300 * time.Millisecond, wire.ErrTimeout},
 		{"other_echo_is_mismatch", func(req []byte) [][]byte { return [][]byte{loadHex(t, "bad_echo.hex")} }, 300 * time.Millisecond, wire.ErrMismatch},
 		{"truncated_is_truncated", func(req []byte) [][]byte { return [][]byte{append(slices.Clone(req), 0, 5, 0x80)} }, 2 * time.Second, wire.ErrTruncated},
 		{"lying_count_is_too_large", func(req []byte) [][]byte {
@@ -285,29 +284,16 @@ func TestQueryErrors(t *testing.T) {
 			}
 		})
 	}
-	t.Run("closed_port_is_refused", func(t *testing.T) {
-		_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
-		if !errors.Is(err, wire.ErrRefused) {
-			t.Fatalf("err = %v, want ErrRefused", err)
-		}
-	})
 }
 
-func TestQueryRetriesLostInfo(t *testing.T) {
+// Silence and a closed port are failures too: the contract checks them.
+func TestQuerierContract(t *testing.T) {
 	f := full(t)
-	info := f.info
-	var n atomic.Int32
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		if n.Add(1) == 1 {
-			return nil
-		}
-		return [][]byte{append(slices.Clone(req), info...)}
+	f.t = t
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "cube2", DefaultPort: 28785, PortOffset: 1, Transport: "udp",
+		Answer: f.handle, WantName: "Red Server", RetryAttempts: 2,
 	})
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 600*time.Millisecond), addr, tr)
-	if err != nil || res.Name != "Red Server" || tr.Attempts != 2 {
-		t.Fatalf("%+v, %v, %d attempts", res, err, tr.Attempts)
-	}
 }
 
 func TestQueryPingIsRandomAndWide(t *testing.T) {
@@ -328,10 +314,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 	}
 }
 
-func TestProtocol(t *testing.T) {
-	if Protocol.Name != "cube2" || Protocol.DefaultPort != 28785 || Protocol.PortOffset != 1 || Protocol.Transport != "udp" {
-		t.Errorf("descriptor %+v", Protocol)
-	}
+func TestNewSettings(t *testing.T) {
 	q := newQuerier(t, protocols.Settings{Retries: 2, Players: true, Rules: true}).(*querier)
 	if q.retries != 2 || !q.players || !q.rules {
 		t.Errorf("querier %+v", q)

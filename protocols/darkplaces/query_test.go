@@ -2,7 +2,6 @@ package darkplaces
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -261,64 +260,21 @@ func TestRetriesWithin(t *testing.T) {
 	}
 }
 
-// A lost request is re-sent, but only as often as the time left allows with
-// more than the server's 1 s flood block between sends: with 2.3 s and 5
-// retries configured, once.
-func TestQueryRetrySpacing(t *testing.T) {
-	var n atomic.Int32
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		if n.Add(1) == 1 {
-			return nil // drop the first request
-		}
-		c, _ := parseRequest(req)
-		return [][]byte{statusReply(c)}
+// A lost reply is made up for by a re-send, but only as often as the time left
+// allows with more than the server's 1 s flood block between sends: with 2.3 s
+// and 5 retries configured, once; a silent server within 300 ms gets one request,
+// as a re-send within 1 s would be ignored.
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "darkplaces", DefaultPort: 26000, Transport: "udp",
+		Answer: func(req []byte) [][]byte {
+			c, _ := parseRequest(req)
+			return [][]byte{statusReply(c)}
+		},
+		WantName:       "Fake DP",
+		RetryRetries:   5,
+		RetryDeadline:  2300 * time.Millisecond,
+		RetryAttempts:  2,
+		SilentAttempts: [2]int{1, 1},
 	})
-	tr := wire.NewTrace()
-	if _, err := newQuerier(t, protocols.Settings{Retries: 5}).Query(prototest.Context(t, 2300*time.Millisecond), addr, tr); err != nil {
-		t.Fatal(err)
-	}
-	if tr.Attempts != 2 {
-		t.Errorf("attempts = %d, want 2", tr.Attempts)
-	}
-}
-
-func TestQuerySilence(t *testing.T) {
-	addr := prototest.Silent(t)
-	start := time.Now()
-	tr := wire.NewTrace()
-	_, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 300*time.Millisecond), addr, tr)
-	if !errors.Is(err, protocols.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("returned after %v", d)
-	}
-	if tr.Attempts != 1 {
-		t.Errorf("attempts = %d, want 1: a re-send within 1 s would be ignored", tr.Attempts)
-	}
-}
-
-func TestQueryRefused(t *testing.T) {
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
-	if !errors.Is(err, protocols.ErrRefused) {
-		t.Errorf("err = %v, want refused", err)
-	}
-}
-
-func TestQueryCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := newQuerier(t, protocols.Settings{}).Query(ctx, prototest.Silent(t), nil)
-	if protocols.Reason(err) != "timeout" {
-		t.Errorf("err = %v, want a timeout reason", err)
-	}
-}
-
-func TestProtocol(t *testing.T) {
-	if Protocol.Name != "darkplaces" || Protocol.DefaultPort != 26000 || Protocol.Transport != "udp" || Protocol.PortOffset != 0 || Protocol.Description == "" {
-		t.Errorf("Protocol = %+v", Protocol)
-	}
-	if _, err := Protocol.New(protocols.Settings{Options: nil}); err != nil {
-		t.Error(err)
-	}
 }

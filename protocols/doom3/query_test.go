@@ -2,7 +2,6 @@ package doom3
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"net/netip"
 	"sync/atomic"
@@ -239,26 +238,10 @@ func countIgnored(tr *wire.Trace) int {
 	return n
 }
 
+// Silence, a closed port and a cancelled probe are failures too: the contract
+// checks them.
 func TestQueryErrors(t *testing.T) {
-	t.Run("silent", func(t *testing.T) {
-		t.Parallel()
-		deadline := 300 * time.Millisecond
-		start := time.Now()
-		_, _, err := query(t, protocols.Settings{Retries: 2}, prototest.Silent(t), deadline)
-		if !errors.Is(err, protocols.ErrTimeout) {
-			t.Fatalf("err = %v, want timeout", err)
-		}
-		if time.Since(start) > deadline+time.Second {
-			t.Errorf("returned after %v", time.Since(start))
-		}
-	})
-	t.Run("refused", func(t *testing.T) {
-		t.Parallel()
-		_, _, err := query(t, protocols.Settings{}, prototest.ClosedUDPPort(t), 2*time.Second)
-		if !errors.Is(err, protocols.ErrRefused) {
-			t.Fatalf("err = %v, want refused", err)
-		}
-	})
+	t.Parallel()
 	for _, c := range []struct {
 		vector string
 		want   error
@@ -275,33 +258,16 @@ func TestQueryErrors(t *testing.T) {
 			}
 		})
 	}
-	t.Run("cancelled", func(t *testing.T) {
-		q, _ := New(protocols.Settings{})
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		if _, err := q.Query(ctx, prototest.Silent(t), nil); protocols.Reason(err) != "timeout" {
-			t.Fatalf("err = %v, want timeout", err)
-		}
-	})
 }
 
-func TestQueryRetry(t *testing.T) {
+func TestQuerierContract(t *testing.T) {
 	t.Parallel()
 	good := vector(t, "doom3_players")
-	var n atomic.Int32
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		if n.Add(1) == 1 {
-			return nil // the first request is lost
-		}
-		return [][]byte{answer(req, good)}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "doom3", DefaultPort: 27666, Transport: "udp",
+		Answer:   func(req []byte) [][]byte { return [][]byte{answer(req, good)} },
+		WantName: "Red Server", RetryAttempts: 2,
 	})
-	res, tr, err := query(t, protocols.Settings{Retries: 1}, addr, 600*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Red Server" || tr.Attempts != 2 {
-		t.Errorf("name %q after %d attempts", res.Name, tr.Attempts)
-	}
 }
 
 func TestNew(t *testing.T) {
@@ -311,9 +277,6 @@ func TestNew(t *testing.T) {
 	bad := protocols.Settings{Options: func(any) error { return errors.New(`unknown field "foo"`) }}
 	if _, err := New(bad); err == nil {
 		t.Error("options error swallowed")
-	}
-	if Protocol.Name != "doom3" || Protocol.DefaultPort != 27666 || Protocol.Transport != "udp" {
-		t.Errorf("descriptor %+v", Protocol)
 	}
 }
 

@@ -1,12 +1,10 @@
 package gamespy1
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -170,7 +168,6 @@ func TestQueryFailures(t *testing.T) {
 		h    prototest.Handler
 		want error
 	}{
-		{"silence", deadline, func([]byte) [][]byte { return nil }, protocols.ErrTimeout},
 		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, protocols.ErrMalformed},
 		{"lying number", long, func([]byte) [][]byte { return [][]byte{[]byte(`\hostname\x\queryid\1.1000`)} }, protocols.ErrTooLarge},
 		{"empty", deadline, func([]byte) [][]byte { return [][]byte{{}} }, protocols.ErrMalformed},
@@ -184,31 +181,16 @@ func TestQueryFailures(t *testing.T) {
 			}
 		})
 	}
-	t.Run("refused", func(t *testing.T) {
-		_, err := q.Query(prototest.Context(t, long), prototest.ClosedUDPPort(t), nil)
-		if !errors.Is(err, protocols.ErrRefused) {
-			t.Fatalf("error %v", err)
-		}
-	})
 }
 
-func TestQueryRetry(t *testing.T) {
+// Silence and a closed port are failures too: the contract checks them.
+func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	var n atomic.Int32
-	h := func(req []byte) [][]byte {
-		if n.Add(1) == 1 {
-			return nil // first request lost
-		}
-		return [][]byte{[]byte(`\hostname\Second\numplayers\1\maxplayers\2\final\`)}
-	}
-	q := newQuerier(t, protocols.Settings{Retries: 2}, nil)
-	res, tr, err := query(t, 900*time.Millisecond, q, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Second" || tr.Attempts < 2 {
-		t.Errorf("name %q after %d attempts", res.Name, tr.Attempts)
-	}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "gamespy1", DefaultPort: 7778, Transport: "udp",
+		Answer:   serve(t, []byte(`\hostname\Second\numplayers\1\maxplayers\2\final\`)),
+		WantName: "Second", RetryDeadline: 900 * time.Millisecond,
+	})
 }
 
 // separateServer answers each section with its own queryid and sends a late copy of
@@ -292,17 +274,5 @@ func TestNewOptions(t *testing.T) {
 	_, err = New(protocols.Settings{Options: func(any) error { return errors.New("field nope not found") }})
 	if err == nil {
 		t.Fatal("options error swallowed")
-	}
-}
-
-// A cancelled probe stops at once.
-func TestQueryCancel(t *testing.T) {
-	t.Parallel()
-	addr := prototest.Silent(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	q := newQuerier(t, protocols.Settings{}, nil)
-	if _, err := q.Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
-		t.Fatalf("error %v", err)
 	}
 }

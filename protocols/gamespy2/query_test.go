@@ -182,7 +182,6 @@ func TestQueryFailures(t *testing.T) {
 		h    prototest.Handler
 		want error
 	}{
-		{"silence", deadline, func([]byte) [][]byte { return nil }, protocols.ErrTimeout},
 		{"other id", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x00ABCD\x00")} }, protocols.ErrMismatch},
 		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, protocols.ErrMalformed},
 		{"header only", long, func(req []byte) [][]byte { return [][]byte{withID([]byte("\x00XXXX"), req)} }, protocols.ErrTruncated},
@@ -198,13 +197,6 @@ func TestQueryFailures(t *testing.T) {
 			}
 		})
 	}
-	t.Run("refused", func(t *testing.T) {
-		q, _ := Protocol.New(protocols.Settings{})
-		_, err := q.Query(prototest.Context(t, long), prototest.ClosedUDPPort(t), nil)
-		if !errors.Is(err, protocols.ErrRefused) {
-			t.Fatalf("error %v", err)
-		}
-	})
 }
 
 // A cut info reply that still names the server is reported, rules flagged.
@@ -221,24 +213,12 @@ func TestQueryInfoCut(t *testing.T) {
 	}
 }
 
-func TestQueryRetry(t *testing.T) {
+// Silence and a closed port are failures too: the contract checks them.
+func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	info := vector(t, "halo_like")[0]
-	var mu sync.Mutex
-	n := 0
-	h := func(req []byte) [][]byte {
-		mu.Lock()
-		defer mu.Unlock()
-		if n++; n == 1 {
-			return nil // first request lost
-		}
-		return [][]byte{withID(info, req)}
-	}
-	res, tr, err := query(t, 900*time.Millisecond, protocols.Settings{Retries: 2}, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Test «Halo»" || tr.Attempts < 2 {
-		t.Errorf("name %q after %d attempts", res.Name, tr.Attempts)
-	}
+	f := &fakeServer{t: t, info: vector(t, "halo_like")[0]}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "gamespy2", DefaultPort: 2302, Transport: "udp",
+		Answer: f.handle, WantName: "Test «Halo»", RetryDeadline: 900 * time.Millisecond,
+	})
 }

@@ -290,7 +290,6 @@ func TestQueryFailures(t *testing.T) {
 		h    prototest.Handler
 		want error
 	}{
-		{"silence", deadline, func([]byte) [][]byte { return nil }, protocols.ErrTimeout},
 		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, protocols.ErrMismatch},
 		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, protocols.ErrMalformed},
 		{"bad token", long, reply([]byte("\x09XXXXnope\x00")), protocols.ErrChallenge},
@@ -324,12 +323,19 @@ func TestQueryFailures(t *testing.T) {
 			}
 		})
 	}
-	t.Run("refused", func(t *testing.T) {
-		q, _ := Protocol.New(protocols.Settings{})
-		_, err := q.Query(prototest.Context(t, long), prototest.ClosedUDPPort(t), nil)
-		if !errors.Is(err, protocols.ErrRefused) {
-			t.Fatalf("error %v", err)
-		}
+}
+
+// The handshake's reply is lost: the handshake is re-sent, then the stat request
+// (three sends). Each attempt is a phase of its own. Silence and a closed port are
+// failures too.
+func TestQuerierContract(t *testing.T) {
+	t.Parallel()
+	f := &fakeServer{t: t, token: "-1287574694", packets: vector(t, "split3")}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "gamespy3", DefaultPort: 29900, Transport: "udp",
+		Settings: protocols.Settings{Players: true, Rules: true},
+		Answer:   f.handle, WantName: "Split «Test»", RetryAttempts: 3,
+		PhasePerAttempt: true,
 	})
 }
 

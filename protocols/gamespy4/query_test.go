@@ -219,7 +219,6 @@ func TestQueryFailures(t *testing.T) {
 		h    prototest.Handler
 		want error
 	}{
-		{"silence", deadline, func([]byte) [][]byte { return nil }, protocols.ErrTimeout},
 		{"silent after handshake", deadline, handshakeThen(func([]byte) []byte { return nil }), protocols.ErrTimeout},
 		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09\x0f\x0f\x0f\x0f1\x00")} }, protocols.ErrMismatch},
 		{"stat for another session", deadline, handshakeThen(func([]byte) []byte { return vector(t, "full_vanilla") }), protocols.ErrMismatch},
@@ -238,12 +237,19 @@ func TestQueryFailures(t *testing.T) {
 			}
 		})
 	}
-	t.Run("refused", func(t *testing.T) {
-		q, _ := Protocol.New(protocols.Settings{})
-		_, err := q.Query(prototest.Context(t, long), prototest.ClosedUDPPort(t), nil)
-		if !errors.Is(err, protocols.ErrRefused) {
-			t.Fatalf("error %v", err)
-		}
+}
+
+// The handshake's reply is lost: the handshake is re-sent, then the full stat
+// request (three sends). Each attempt is a phase of its own. Silence and a closed
+// port are failures too.
+func TestQuerierContract(t *testing.T) {
+	t.Parallel()
+	f := &fakeServer{t: t, full: vector(t, "full_vanilla")}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "gamespy4", DefaultPort: 25565, Transport: "udp",
+		Settings: protocols.Settings{Players: true, Rules: true},
+		Answer:   f.handle, WantName: "Café Craft", RetryAttempts: 3,
+		PhasePerAttempt: true,
 	})
 }
 

@@ -2,7 +2,6 @@ package hytale
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -141,18 +140,6 @@ func TestQueryEndlessLine(t *testing.T) {
 	}
 }
 
-// Accepts, reads, never answers.
-func TestQuerySilent(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
-	start := time.Now()
-	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("returned after %v", d)
-	}
-}
-
 // One byte a second: the deadline ends the probe, not the peer.
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, []byte("OK 1 2\n"))
@@ -165,34 +152,10 @@ func TestQueryDrip(t *testing.T) {
 	}
 }
 
-func TestQueryRefused(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().(*net.TCPAddr).AddrPort()
-	l.Close()
-	_, tr, err := probe(t, addr, 2*time.Second)
-	if !errors.Is(err, protocols.ErrRefused) {
-		t.Errorf("err = %v, want refused", err)
-	}
-	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, protocols.ErrRefused) {
-		t.Errorf("phases = %+v", tr.Phases)
-	}
-}
-
-func TestQueryCancelled(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	q, _ := Protocol.New(protocols.Settings{})
-	if _, err := q.Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
-		t.Errorf("err = %v, want a timeout reason", err)
-	}
-}
-
-func TestProtocol(t *testing.T) {
-	if Protocol.Name != "hytale" || Protocol.DefaultPort != 8193 || Protocol.Transport != "tcp" || Protocol.PortOffset != 0 {
-		t.Errorf("Protocol = %+v", Protocol)
-	}
+// A server that accepts, reads and never answers; a closed port; a cancelled
+// probe: the contract's TCP cases.
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "hytale", DefaultPort: 8193, Transport: "tcp",
+	})
 }

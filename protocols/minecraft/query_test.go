@@ -3,7 +3,6 @@ package minecraft
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -328,19 +327,6 @@ func TestQueryBadReplies(t *testing.T) {
 	}
 }
 
-// Accepts, reads, never answers: a timeout, and no legacy retry.
-func TestQuerySilent(t *testing.T) {
-	var conns atomic.Int32
-	addr := prototest.TCP(t, func(c net.Conn) { conns.Add(1); io.Copy(io.Discard, c) })
-	start := time.Now()
-	if _, _, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) || conns.Load() != 1 {
-		t.Errorf("err = %v after %d connections, want timeout", err, conns.Load())
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("returned after %v", d)
-	}
-}
-
 // The status came, the pong never does: the deadline ends the ping phase and
 // the status is still returned.
 func TestQueryPingTimeout(t *testing.T) {
@@ -392,27 +378,6 @@ func TestQueryHandshakeFields(t *testing.T) {
 	}
 }
 
-func TestQueryRefused(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().(*net.TCPAddr).AddrPort()
-	l.Close()
-	if _, tr, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, protocols.ErrRefused) || len(tr.Phases) != 1 {
-		t.Errorf("err = %v, phases %+v", err, tr.Phases)
-	}
-}
-
-func TestQueryCancelled(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := newQuerier(t, protocols.Settings{}, nil).Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
-		t.Errorf("err = %v, want a timeout reason", err)
-	}
-}
-
 func TestNew(t *testing.T) {
 	for _, tc := range []struct {
 		opts Options
@@ -437,8 +402,10 @@ func TestNew(t *testing.T) {
 	}
 }
 
-func TestProtocol(t *testing.T) {
-	if Protocol.Name != "minecraft" || Protocol.DefaultPort != 25565 || Protocol.Transport != "tcp" || Protocol.PortOffset != 0 {
-		t.Errorf("Protocol = %+v", Protocol)
-	}
+// A server that accepts, reads and never answers gets one connection: a timeout,
+// and no legacy retry. A closed port; a cancelled probe: the contract's TCP cases.
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "minecraft", DefaultPort: 25565, Transport: "tcp",
+	})
 }

@@ -1,7 +1,6 @@
 package openttd
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -122,17 +121,6 @@ func TestQueryClosedWithoutReply(t *testing.T) {
 	}
 }
 
-func TestQuerySilent(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
-	start := time.Now()
-	if _, _, err := probe(t, addr, protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("returned after %v", d)
-	}
-}
-
 // One byte a second: the deadline ends the probe, not the peer.
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, loadHex(t, "v1_minimal.hex"))
@@ -145,30 +133,10 @@ func TestQueryDrip(t *testing.T) {
 	}
 }
 
-func TestQueryRefused(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().(*net.TCPAddr).AddrPort()
-	l.Close()
-	if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, protocols.ErrRefused) {
-		t.Errorf("err = %v, want refused", err)
-	}
-}
-
-func TestQueryCancelled(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	q, _ := Protocol.New(protocols.Settings{})
-	if _, err := q.Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
-		t.Errorf("err = %v, want a timeout reason", err)
-	}
-}
-
-func TestProtocol(t *testing.T) {
-	if Protocol.Name != "openttd" || Protocol.DefaultPort != 3979 || Protocol.Transport != "tcp" || Protocol.PortOffset != 0 || Protocol.Description == "" {
-		t.Errorf("Protocol = %+v", Protocol)
-	}
+// A server that accepts, reads and never answers; a closed port; a cancelled
+// probe: the contract's TCP cases.
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "openttd", DefaultPort: 3979, Transport: "tcp",
+	})
 }

@@ -1,7 +1,6 @@
 package quake2
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -196,61 +195,10 @@ func TestQueryReplyShapes(t *testing.T) {
 	}
 }
 
-// A lost request is re-sent within the deadline.
-func TestQueryRetry(t *testing.T) {
-	var n atomic.Int32
-	addr := prototest.UDP(t, func([]byte) [][]byte {
-		if n.Add(1) == 1 {
-			return nil // drop the first request
-		}
-		return [][]byte{statusReply()}
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "quake2", DefaultPort: 27910, Transport: "udp",
+		Answer:   func([]byte) [][]byte { return [][]byte{statusReply()} },
+		WantName: "Fake Q2 Arena",
 	})
-	tr := wire.NewTrace()
-	if _, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 600*time.Millisecond), addr, tr); err != nil {
-		t.Fatal(err)
-	}
-	if tr.Attempts < 2 {
-		t.Errorf("attempts = %d, want the request re-sent", tr.Attempts)
-	}
-}
-
-func TestQuerySilence(t *testing.T) {
-	addr := prototest.Silent(t)
-	start := time.Now()
-	tr := wire.NewTrace()
-	_, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 300*time.Millisecond), addr, tr)
-	if !errors.Is(err, protocols.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("returned after %v", d)
-	}
-	if tr.Attempts < 1 || tr.Attempts > 3 {
-		t.Errorf("attempts = %d, want 1 to 3", tr.Attempts)
-	}
-}
-
-func TestQueryRefused(t *testing.T) {
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
-	if !errors.Is(err, protocols.ErrRefused) {
-		t.Errorf("err = %v, want refused", err)
-	}
-}
-
-func TestQueryCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := newQuerier(t, protocols.Settings{}).Query(ctx, prototest.Silent(t), nil)
-	if protocols.Reason(err) != "timeout" {
-		t.Errorf("err = %v, want a timeout reason", err)
-	}
-}
-
-func TestProtocol(t *testing.T) {
-	if Protocol.Name != "quake2" || Protocol.DefaultPort != 27910 || Protocol.Transport != "udp" || Protocol.PortOffset != 0 || Protocol.Description == "" {
-		t.Errorf("Protocol = %+v", Protocol)
-	}
-	if _, err := Protocol.New(protocols.Settings{Options: nil}); err != nil {
-		t.Error(err)
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -144,42 +143,21 @@ func TestQueryErrors(t *testing.T) {
 	t.Run("echoed_poll_is_skipped", func(t *testing.T) {
 		errorCase(t, func(req []byte) [][]byte { return [][]byte{req} }, 300*time.Millisecond, wire.ErrMalformed)
 	})
-	t.Run("silence_is_timeout", func(t *testing.T) {
-		addr := prototest.Silent(t)
-		start := time.Now()
-		_, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
-		if !errors.Is(err, wire.ErrTimeout) {
-			t.Fatalf("err = %v, want ErrTimeout", err)
-		}
-		if el := time.Since(start); el > 1300*time.Millisecond {
-			t.Errorf("returned after %v", el)
-		}
-	})
-	t.Run("closed_port_is_refused", func(t *testing.T) {
-		_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil)
-		if !errors.Is(err, wire.ErrRefused) {
-			t.Fatalf("err = %v, want ErrRefused", err)
-		}
-	})
 }
 
-func TestQueryRetriesLostPoll(t *testing.T) {
+// Silence and a closed port are failures too: the contract checks them.
+func TestQuerierContract(t *testing.T) {
 	vec := loadHex(t, "playing_djwoodz.hex")
-	var n atomic.Int32
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		if n.Add(1) == 1 {
-			return nil // the first poll is "lost"
-		}
-		return [][]byte{withCookie(vec, req)}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "satisfactory", DefaultPort: 7777, Transport: "udp",
+		Answer: func(req []byte) [][]byte {
+			if !isPoll(req) {
+				return nil
+			}
+			return [][]byte{withCookie(vec, req)}
+		},
+		WantName: "Satisfactory Server", RetryAttempts: 2,
 	})
-	tr := wire.NewTrace()
-	_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 600*time.Millisecond), addr, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Attempts != 2 {
-		t.Errorf("attempts = %d, want 2", tr.Attempts)
-	}
 }
 
 func TestQueryLegacy(t *testing.T) {
@@ -207,8 +185,5 @@ func TestNewOptionsError(t *testing.T) {
 	_, err := Protocol.New(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field \"legacyy\"") }})
 	if err == nil {
 		t.Fatal("want an error")
-	}
-	if Protocol.Name != "satisfactory" || Protocol.DefaultPort != 7777 || Protocol.Transport != "udp" {
-		t.Errorf("descriptor %+v", Protocol)
 	}
 }

@@ -2,11 +2,9 @@ package savage
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"net/netip"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,8 +151,6 @@ func TestQueryFailures(t *testing.T) {
 		addr func(t testing.TB) netip.AddrPort
 		want error
 	}{
-		{"silent", prototest.Silent, protocols.ErrTimeout},
-		{"closed port", prototest.ClosedUDPPort, protocols.ErrRefused},
 		{"garbage", func(t testing.TB) netip.AddrPort {
 			short, ping, flags := readVec(t, "short"), readVec(t, "ping_reply"), readVec(t, "bad_flags")
 			return prototest.UDP(t, func(req []byte) [][]byte {
@@ -197,30 +193,23 @@ func TestQueryPartial(t *testing.T) {
 	}
 }
 
-func TestQueryRetry(t *testing.T) {
+// The lost request is re-sent as the extended query (CE), not the basic one. A
+// silent server gets CE and then the basic query (C8), each sent up to 3 times.
+// Silence and a closed port are failures too: the contract checks them.
+func TestQuerierContract(t *testing.T) {
 	t.Parallel()
 	ext := readVec(t, "ext_basic")
-	var n atomic.Int32
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		if n.Add(1) == 1 {
-			return nil // the first request is lost
-		}
-		return [][]byte{answer(req, ext)}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "savage", DefaultPort: 11235, Transport: "udp",
+		Settings: protocols.Settings{Players: true},
+		Answer:   func(req []byte) [][]byte { return [][]byte{answer(req, ext)} },
+		Check: func(t testing.TB, res *protocols.Result, tr *wire.Trace) {
+			if len(res.PlayerList) != 3 || tr.Packets[1].Data[5] != CmdExtInfo {
+				t.Errorf("players %v, second request % X", res.PlayerList, tr.Packets[1].Data)
+			}
+		},
+		RetryDeadline:  1200 * time.Millisecond,
+		RetryAttempts:  2,
+		SilentAttempts: [2]int{2, 6},
 	})
-	res, tr, err := query(t, addr, protocols.Settings{Players: true, Retries: 2}, 1200*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.PlayerList) != 3 || tr.Attempts != 2 || tr.Packets[1].Data[5] != CmdExtInfo {
-		t.Errorf("players %v after %d attempts", res.PlayerList, tr.Attempts)
-	}
-}
-
-func TestQueryCancel(t *testing.T) {
-	q, _ := New(all)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := q.Query(ctx, prototest.Silent(t), nil); !errors.Is(err, protocols.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
 }
