@@ -1,8 +1,10 @@
 package a2s
 
 import (
+	"iter"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -81,16 +83,7 @@ func (in *Info) Result() *protocols.Result {
 // rustTags reads Rust's count tags (cp93, mp125, qp4) from keywords; -1 when absent.
 func rustTags(kw string) (cp, mp, qp int64, modded bool) {
 	cp, mp, qp = -1, -1, -1
-	for len(kw) > 0 {
-		tag := kw
-		if i := indexByte(kw, ','); i >= 0 {
-			tag, kw = kw[:i], kw[i+1:]
-		} else {
-			kw = ""
-		}
-		for len(tag) > 0 && tag[0] == ' ' {
-			tag = tag[1:]
-		}
+	for tag := range keywordTags(kw) {
 		if tag == "modded" {
 			modded = true
 			continue
@@ -118,16 +111,7 @@ func rustTags(kw string) (cp, mp, qp int64, modded bool) {
 // other DayZ tags (no3rd, privHive, external, isDLC, etm/entm, the HH:MM time) stay
 // in the raw keywords of the debug output.
 func dayzQueue(kw string) int64 {
-	for len(kw) > 0 {
-		tag := kw
-		if i := indexByte(kw, ','); i >= 0 {
-			tag, kw = kw[:i], kw[i+1:]
-		} else {
-			kw = ""
-		}
-		for len(tag) > 0 && tag[0] == ' ' {
-			tag = tag[1:]
-		}
+	for tag := range keywordTags(kw) {
 		if len(tag) < 4 || len(tag) > 13 || tag[:3] != "lqs" {
 			continue
 		}
@@ -138,13 +122,16 @@ func dayzQueue(kw string) int64 {
 	return -1
 }
 
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
+// keywordTags yields the comma-separated tags of A2S keywords, leading spaces
+// trimmed, without allocating.
+func keywordTags(kw string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for tag := range strings.SplitSeq(kw, ",") {
+			if !yield(strings.TrimLeft(tag, " ")) {
+				return
+			}
 		}
 	}
-	return -1
 }
 
 // kvBuilder collects key/values. Numeric values are formatted at the end into one

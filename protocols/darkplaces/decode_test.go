@@ -1,34 +1,16 @@
 package darkplaces
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 )
-
-// opt is a value a test may assert: absent means "not checked", null means
-// "not reported" (unknown count or flag), anything else the value.
-type opt[T any] struct {
-	Set, Null bool
-	V         T
-}
-
-func (o *opt[T]) UnmarshalJSON(b []byte) error {
-	o.Set = true
-	if string(b) == "null" {
-		o.Null = true
-		return nil
-	}
-	return json.Unmarshal(b, &o.V)
-}
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
 type expected struct {
@@ -43,55 +25,21 @@ type expected struct {
 		Statuses  []string
 	}
 	Result *struct {
-		Name, Map, Game, Version opt[string]
-		Players                  opt[int64]
-		MaxPlayers               opt[int64] `json:"max_players"`
-		Bots                     opt[int64]
-		Password                 opt[bool]
-		PhaseError               string `json:"phase_error"`
-		PlayerList               []struct {
+		prototest.ExpectedResult
+		PhaseError string `json:"phase_error"`
+		PlayerList []struct {
 			Name        string
-			Score, Ping opt[int64]
+			Score, Ping prototest.Opt[int64]
 			Team        string
 			Bot         bool
 		} `json:"player_list"`
 	}
 }
 
-func readExpected(t *testing.T, path string) expected {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e expected
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return e
-}
-
-func checkCount(t *testing.T, field string, got protocols.Count, want opt[int64]) {
-	t.Helper()
-	if want.Set && (got.Known == want.Null || got.Known && got.Value != want.V) {
-		t.Errorf("%s = %+v, want %+v", field, got, want)
-	}
-}
-
 func checkResult(t *testing.T, res *protocols.Result, e expected) {
 	t.Helper()
 	w := e.Result
-	for _, f := range []struct {
-		field, got string
-		want       opt[string]
-	}{{"name", res.Name, w.Name}, {"map", res.Map, w.Map}, {"game", res.Game, w.Game}, {"version", res.Version, w.Version}} {
-		if f.want.Set && f.got != f.want.V {
-			t.Errorf("%s = %q, want %q", f.field, f.got, f.want.V)
-		}
-	}
-	checkCount(t, "players", res.Players, w.Players)
-	checkCount(t, "max players", res.MaxPlayers, w.MaxPlayers)
-	checkCount(t, "bots", res.Bots, w.Bots)
+	prototest.CheckResult(t, res, w.ExpectedResult)
 	if res.Password != protocols.FlagUnknown {
 		t.Errorf("password = %v: DarkPlaces reports none", res.Password)
 	}
@@ -111,30 +59,11 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 			if got.Name != want.Name || got.Team != want.Team || got.Bot != want.Bot || got.DurationKnown {
 				t.Errorf("player %d = %+v, want %+v", i, got, want)
 			}
-			checkCount(t, "score", got.Score, want.Score)
-			checkCount(t, "ping", got.Ping, want.Ping)
+			prototest.CheckCount(t, "score", got.Score, want.Score)
+			prototest.CheckCount(t, "ping", got.Ping, want.Ping)
 		}
 	}
-	checkUTF8(t, res)
-}
-
-func checkUTF8(t *testing.T, res *protocols.Result) {
-	t.Helper()
-	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-		if !utf8.ValidString(s) {
-			t.Errorf("invalid UTF-8 %q", s)
-		}
-	}
-	for _, p := range res.PlayerList {
-		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
-			t.Errorf("invalid UTF-8 player %q", p.Name)
-		}
-	}
-	for _, kv := range res.Info {
-		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-			t.Errorf("invalid UTF-8 info %q", kv)
-		}
-	}
+	prototest.CheckUTF8(t, res)
 }
 
 // TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
@@ -146,7 +75,7 @@ func TestVectors(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
 		t.Run(name, func(t *testing.T) {
-			e := readExpected(t, f)
+			e := prototest.ReadJSON[expected](t, f)
 			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
 			if err != nil {
 				t.Fatal(err)

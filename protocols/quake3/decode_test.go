@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -38,22 +37,6 @@ func (s *jsonStr) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// opt is a value a test may assert: absent means "not checked", null means
-// "not reported" (unknown count or flag), anything else the value.
-type opt[T any] struct {
-	Set, Null bool
-	V         T
-}
-
-func (o *opt[T]) UnmarshalJSON(b []byte) error {
-	o.Set = true
-	if string(b) == "null" {
-		o.Null = true
-		return nil
-	}
-	return json.Unmarshal(b, &o.V)
-}
-
 type expected struct {
 	Description string
 	Error       string
@@ -73,30 +56,13 @@ type expected struct {
 		Dropped         int
 	}
 	Result *struct {
-		Name, Map, Game, Version opt[string]
-		Players                  opt[int64]
-		MaxPlayers               opt[int64] `json:"max_players"`
-		Bots                     opt[int64]
-		Password                 opt[bool]
-		PlayerList               []struct {
+		prototest.ExpectedResult
+		PlayerList []struct {
 			Name        string
-			Score, Ping opt[int64]
+			Score, Ping prototest.Opt[int64]
 			Team        string
 		} `json:"player_list"`
 	}
-}
-
-func readExpected(t *testing.T, path string) expected {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e expected
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return e
 }
 
 func checkDecoded(t *testing.T, r *Reply, e expected) {
@@ -149,32 +115,7 @@ func checkDecoded(t *testing.T, r *Reply, e expected) {
 func checkResult(t *testing.T, res *protocols.Result, e expected) {
 	t.Helper()
 	w := e.Result
-	str := func(field, got string, want opt[string]) {
-		if want.Set && got != want.V {
-			t.Errorf("%s = %q, want %q", field, got, want.V)
-		}
-	}
-	str("name", res.Name, w.Name)
-	str("map", res.Map, w.Map)
-	str("game", res.Game, w.Game)
-	str("version", res.Version, w.Version)
-	count := func(field string, got protocols.Count, want opt[int64]) {
-		if want.Set && (got.Known == want.Null || got.Known && got.Value != want.V) {
-			t.Errorf("%s = %+v, want %+v", field, got, want)
-		}
-	}
-	count("players", res.Players, w.Players)
-	count("max players", res.MaxPlayers, w.MaxPlayers)
-	count("bots", res.Bots, w.Bots)
-	if w.Password.Set {
-		want := protocols.FlagUnknown
-		if !w.Password.Null {
-			want = protocols.FlagOf(w.Password.V)
-		}
-		if res.Password != want {
-			t.Errorf("password = %v, want %v", res.Password, want)
-		}
-	}
+	prototest.CheckResult(t, res, w.ExpectedResult)
 	if w.PlayerList != nil {
 		if len(res.PlayerList) != len(w.PlayerList) {
 			t.Fatalf("player list = %d, want %d", len(res.PlayerList), len(w.PlayerList))
@@ -184,30 +125,11 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 			if got.Name != want.Name || got.Team != want.Team {
 				t.Errorf("player %d = %q team %q, want %q team %q", i, got.Name, got.Team, want.Name, want.Team)
 			}
-			count("score", got.Score, want.Score)
-			count("ping", got.Ping, want.Ping)
+			prototest.CheckCount(t, "score", got.Score, want.Score)
+			prototest.CheckCount(t, "ping", got.Ping, want.Ping)
 		}
 	}
-	checkUTF8(t, res)
-}
-
-func checkUTF8(t *testing.T, res *protocols.Result) {
-	t.Helper()
-	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-		if !utf8.ValidString(s) {
-			t.Errorf("invalid UTF-8 %q", s)
-		}
-	}
-	for _, p := range res.PlayerList {
-		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
-			t.Errorf("invalid UTF-8 player %q", p.Name)
-		}
-	}
-	for _, kv := range res.Info {
-		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-			t.Errorf("invalid UTF-8 info %q", kv)
-		}
-	}
+	prototest.CheckUTF8(t, res)
 }
 
 func equalInts(a, b []int64) bool {
@@ -231,7 +153,7 @@ func TestVectors(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
 		t.Run(name, func(t *testing.T) {
-			e := readExpected(t, f)
+			e := prototest.ReadJSON[expected](t, f)
 			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
 			if err != nil {
 				t.Fatal(err)
@@ -282,7 +204,7 @@ func TestFixtures(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
 		t.Run(name, func(t *testing.T) {
-			e := readExpected(t, f)
+			e := prototest.ReadJSON[expected](t, f)
 			b := prototest.Fixture(t, "quake3", name+".bin")
 			r, err := DecodeStatus(b)
 			if err != nil {
@@ -291,7 +213,7 @@ func TestFixtures(t *testing.T) {
 			checkDecoded(t, r, e)
 
 			res := r.Result(true, true)
-			checkUTF8(t, res)
+			prototest.CheckUTF8(t, res)
 			info := map[string]string{}
 			for _, kv := range e.Decoded.Info {
 				if _, dup := info[strings.ToLower(string(kv[0]))]; !dup {

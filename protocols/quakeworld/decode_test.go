@@ -1,34 +1,16 @@
 package quakeworld
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
-
-// opt is a value a test may assert: absent means "not checked", null means
-// "not reported" (unknown count or flag), anything else the value.
-type opt[T any] struct {
-	Set, Null bool
-	V         T
-}
-
-func (o *opt[T]) UnmarshalJSON(b []byte) error {
-	o.Set = true
-	if string(b) == "null" {
-		o.Null = true
-		return nil
-	}
-	return json.Unmarshal(b, &o.V)
-}
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
 type expected struct {
@@ -50,12 +32,8 @@ type expected struct {
 		}
 	}
 	Result *struct {
-		Name, Map, Game, Version opt[string]
-		Players                  opt[int64]
-		MaxPlayers               opt[int64] `json:"max_players"`
-		Bots                     opt[int64]
-		Password                 opt[bool]
-		PlayerList               []struct {
+		prototest.ExpectedResult
+		PlayerList []struct {
 			Name        string
 			Score, Ping int64
 			Duration    float64
@@ -64,49 +42,10 @@ type expected struct {
 	}
 }
 
-func readExpected(t *testing.T, path string) expected {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e expected
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return e
-}
-
-func checkCount(t *testing.T, field string, got protocols.Count, want opt[int64]) {
-	t.Helper()
-	if want.Set && (got.Known == want.Null || got.Known && got.Value != want.V) {
-		t.Errorf("%s = %+v, want %+v", field, got, want)
-	}
-}
-
 func checkResult(t *testing.T, res *protocols.Result, e expected) {
 	t.Helper()
 	w := e.Result
-	for _, f := range []struct {
-		field, got string
-		want       opt[string]
-	}{{"name", res.Name, w.Name}, {"map", res.Map, w.Map}, {"game", res.Game, w.Game}, {"version", res.Version, w.Version}} {
-		if f.want.Set && f.got != f.want.V {
-			t.Errorf("%s = %q, want %q", f.field, f.got, f.want.V)
-		}
-	}
-	checkCount(t, "players", res.Players, w.Players)
-	checkCount(t, "max players", res.MaxPlayers, w.MaxPlayers)
-	checkCount(t, "bots", res.Bots, w.Bots)
-	if w.Password.Set {
-		want := protocols.FlagUnknown
-		if !w.Password.Null {
-			want = protocols.FlagOf(w.Password.V)
-		}
-		if res.Password != want {
-			t.Errorf("password = %v, want %v", res.Password, want)
-		}
-	}
+	prototest.CheckResult(t, res, w.ExpectedResult)
 	if w.PlayerList != nil {
 		if len(res.PlayerList) != len(w.PlayerList) {
 			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
@@ -119,26 +58,7 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 			}
 		}
 	}
-	checkUTF8(t, res)
-}
-
-func checkUTF8(t *testing.T, res *protocols.Result) {
-	t.Helper()
-	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-		if !utf8.ValidString(s) {
-			t.Errorf("invalid UTF-8 %q", s)
-		}
-	}
-	for _, p := range res.PlayerList {
-		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
-			t.Errorf("invalid UTF-8 player %q", p.Name)
-		}
-	}
-	for _, kv := range res.Info {
-		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-			t.Errorf("invalid UTF-8 info %q", kv)
-		}
-	}
+	prototest.CheckUTF8(t, res)
 }
 
 // TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
@@ -150,7 +70,7 @@ func TestVectors(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
 		t.Run(name, func(t *testing.T) {
-			e := readExpected(t, f)
+			e := prototest.ReadJSON[expected](t, f)
 			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
 			if err != nil {
 				t.Fatal(err)
