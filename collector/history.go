@@ -47,9 +47,10 @@ func (r *ring) add(e *Entry, limit int) {
 
 // newestFirst returns the entries, newest first.
 func (r *ring) newestFirst() []*Entry {
-	out := make([]*Entry, 0, len(r.entries))
-	for i := range r.entries {
-		out = append(out, r.entries[(r.next-1-i+2*len(r.entries))%len(r.entries)])
+	n := len(r.entries)
+	out := make([]*Entry, 0, n)
+	for i := range n {
+		out = append(out, r.entries[(r.next+n-1-i)%n])
 	}
 	return out
 }
