@@ -41,39 +41,21 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	// server's 128-character limit.
 	challenge := rand.Text()
 	p := tr.Begin("info")
-	var (
-		reply   *Reply
-		decErr  error // a statusResponse that does not decode: the answer, but broken
-		skipped error // why the last skipped datagram was not an answer
-	)
-	_, err = conn.Request(ctx, statusRequest(challenge), func(b []byte) bool {
+	reply, err := wire.Exchange(ctx, conn, statusRequest(challenge), func(b []byte) (*Reply, error, error) {
 		r, err := DecodeStatus(b)
 		switch {
 		case errors.Is(err, errNotReply):
-			skipped = err
-			tr.Logf("skipped datagram: %v", err)
-			return false
+			return nil, err, nil
 		case err != nil:
-			decErr = err
-			return true
+			return nil, nil, err
 		}
 		// Servers that drop the echo send no challenge key (or, like Warsow, an
 		// empty one): accept those. A different token is a stray or spoofed reply.
 		if c, ok := r.Lookup("challenge"); ok && c != "" && c != challenge {
-			skipped = fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge)
-			tr.Logf("skipped reply: %v", skipped)
-			return false
+			return nil, fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge), nil
 		}
-		reply = r
-		return true
+		return r, nil, nil
 	})
-	if err == nil {
-		err = decErr
-	}
-	if errors.Is(err, protocols.ErrTimeout) && skipped != nil {
-		// The server did answer, only never with a usable reply: say why.
-		err = fmt.Errorf("no usable reply before the deadline, last one skipped: %w", skipped)
-	}
 	tr.End(p, err)
 	if err != nil {
 		return nil, err

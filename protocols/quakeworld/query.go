@@ -3,7 +3,6 @@ package quakeworld
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -33,31 +32,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	conn.Retries = q.retries
 
 	p := tr.Begin("info")
-	var (
-		reply   *Reply
-		decErr  error // a status reply that does not decode: the answer, but broken
-		skipped error // why the last skipped datagram was not an answer
-	)
-	_, err = conn.Request(ctx, statusRequest, func(b []byte) bool {
-		r, err := Decode(b)
-		switch {
-		case errors.Is(err, errNotReply):
-			skipped = err
-			tr.Logf("skipped datagram: %v", err)
-			return false
-		case err != nil:
-			decErr = err
-			return true
-		}
-		reply = r
-		return true
-	})
-	if err == nil {
-		err = decErr
-	}
-	if errors.Is(err, protocols.ErrTimeout) && skipped != nil {
-		err = fmt.Errorf("no usable reply before the deadline, last one skipped: %w", skipped)
-	}
+	reply, err := wire.Exchange(ctx, conn, statusRequest, decodeReply)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err
@@ -67,4 +42,14 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			len(reply.Players), reply.Unparsed, reply.Dropped, MaxPlayerLines, reply.Terminated)
 	}
 	return reply.Result(q.players, q.rules), nil
+}
+
+// decodeReply sorts a datagram for wire.Exchange: a datagram that is no status
+// reply at all is skipped; one that is, but does not decode, is the answer.
+func decodeReply(b []byte) (*Reply, error, error) {
+	r, err := Decode(b)
+	if errors.Is(err, errNotReply) {
+		return nil, err, nil
+	}
+	return r, nil, err
 }

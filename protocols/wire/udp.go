@@ -250,3 +250,42 @@ func netErr(err error) error {
 	}
 	return fmt.Errorf("%w: %v", ErrNetwork, err)
 }
+
+// Exchange sends req and returns the first reply decode takes. decode sorts each
+// datagram three ways: skip != nil, not an answer to this request (another packet
+// type, a stray, a reply to another challenge: noted in the trace and skipped);
+// err != nil, the answer but broken (the exchange ends with it); else the answer.
+// When the deadline passes after skipped datagrams, the error says why the last
+// one was skipped rather than only "timeout": the server did answer, never usably.
+func Exchange[T any](ctx context.Context, u *UDPConn, req []byte, decode func([]byte) (v T, skip, err error)) (T, error) {
+	var (
+		v       T
+		decErr  error
+		skipped error
+	)
+	_, err := u.Request(ctx, req, func(b []byte) bool {
+		got, skip, err := decode(b)
+		switch {
+		case skip != nil:
+			skipped = skip
+			u.tr.Logf("skipped datagram: %v", skip)
+			return false
+		case err != nil:
+			decErr = err
+		default:
+			v = got
+		}
+		return true
+	})
+	if err == nil {
+		err = decErr
+	}
+	if errors.Is(err, ErrTimeout) && skipped != nil {
+		err = fmt.Errorf("no usable reply before the deadline, last one skipped: %w", skipped)
+	}
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v, nil
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"strings"
@@ -218,5 +219,57 @@ func TestTraceByteBudget(t *testing.T) {
 	}
 	if len(tr.Packets) != tr.MaxPackets || tr.Dropped == 0 {
 		t.Errorf("packets %d dropped %d", len(tr.Packets), tr.Dropped)
+	}
+}
+
+// TestExchange: skipped datagrams are passed over (and named when the deadline
+// passes), a broken answer ends the exchange, a good one is returned decoded.
+func TestExchange(t *testing.T) {
+	errStray := fmt.Errorf("%w: a stray", ErrMismatch)
+	errBroken := fmt.Errorf("%w: broken", ErrTruncated)
+	decode := func(b []byte) (string, error, error) {
+		switch string(b) {
+		case "stray":
+			return "", errStray, nil
+		case "broken":
+			return "", nil, errBroken
+		}
+		return string(b), nil, nil
+	}
+	for _, tt := range []struct {
+		replies []string
+		want    string
+		err     []error // the error must wrap each
+	}{
+		{replies: []string{"stray", "ok"}, want: "ok"},
+		{replies: []string{"stray", "broken", "ok"}, err: []error{ErrTruncated}},
+		{replies: []string{"stray"}, err: []error{ErrMismatch}},
+		{replies: nil, err: []error{ErrTimeout}},
+	} {
+		srv := udpServer(t, func([]byte, int) [][]byte {
+			var out [][]byte
+			for _, r := range tt.replies {
+				out = append(out, []byte(r))
+			}
+			return out
+		})
+		ctx := ctxT(t, 300*time.Millisecond)
+		c, err := DialUDP(ctx, srv, NewTrace())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Exchange(ctx, c, []byte("q"), decode)
+		c.Close()
+		if got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.replies, got, tt.want)
+		}
+		for _, want := range tt.err {
+			if !errors.Is(err, want) {
+				t.Errorf("%q: err %v, want %v", tt.replies, err, want)
+			}
+		}
+		if len(tt.err) == 0 && err != nil {
+			t.Errorf("%q: err %v", tt.replies, err)
+		}
 	}
 }
