@@ -252,12 +252,19 @@ func (c *Config) Names() []string {
 	return out
 }
 
-// YAML renders the effective config.
-func (c *Config) YAML() ([]byte, error) { return yaml.Marshal(c) }
+// YAML renders the effective config, credentials redacted.
+func (c *Config) YAML() ([]byte, error) {
+	cc := *c
+	cc.Modules = make(map[string]*Module, len(c.Modules))
+	for n, m := range c.Modules {
+		cc.Modules[n] = redacted(m)
+	}
+	return yaml.Marshal(&cc)
+}
 
-// ModuleYAML renders one module.
+// ModuleYAML renders one module, credentials redacted.
 func ModuleYAML(m *Module) string {
-	b, err := yaml.Marshal(m)
+	b, err := yaml.Marshal(redacted(m))
 	if err != nil {
 		return err.Error()
 	}

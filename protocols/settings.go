@@ -1,6 +1,12 @@
 package protocols
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
 
 // Settings is what a protocol's constructor gets from its validated module.
 type Settings struct {
@@ -41,4 +47,35 @@ func WithTargetHost(ctx context.Context, host string) context.Context {
 func TargetHost(ctx context.Context) string {
 	h, _ := ctx.Value(targetHostKey{}).(string)
 	return h
+}
+
+// Secret is a password or token a module gives a protocol. It prints as <secret>
+// (fmt, logs, YAML), so debug output, /config and logs never show it; Reveal is for
+// the one place that sends it.
+type Secret string
+
+func (Secret) String() string            { return "<secret>" }
+func (Secret) GoString() string          { return "<secret>" }
+func (Secret) MarshalYAML() (any, error) { return "<secret>", nil }
+func (s Secret) Reveal() string          { return string(s) }
+
+// LoadSecret returns the inline secret, or the content of file with one trailing
+// newline trimmed (the usual form of a Kubernetes or systemd credential). Setting
+// both is an error. It is called when the module is built, so a reload re-reads it.
+func LoadSecret(inline Secret, file string) (Secret, error) {
+	if file == "" {
+		return inline, nil
+	}
+	if inline != "" {
+		return "", errors.New("set the secret or its _file, not both")
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	s := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	if len(s) > 4096 {
+		return "", fmt.Errorf("%s: secret longer than 4096 bytes", file)
+	}
+	return Secret(s), nil
 }

@@ -1,0 +1,49 @@
+package config
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// secretKeys are option keys whose values are credentials: /config and debug output
+// print them as <secret>. Their *_file forms name a path and stay visible.
+var secretKeys = []string{"password", "token", "secret", "client_secret", "api_key"}
+
+func isSecretKey(k string) bool {
+	for _, s := range secretKeys {
+		if k == s || strings.HasSuffix(k, "_"+s) {
+			return true
+		}
+	}
+	return false
+}
+
+// redacted returns m with credential values in its protocol block replaced.
+func redacted(m *Module) *Module {
+	if len(m.Options) == 0 {
+		return m
+	}
+	c := *m
+	c.Options = make(map[string]yaml.Node, len(m.Options))
+	for k, n := range m.Options {
+		c.Options[k] = redactNode(n)
+	}
+	return &c
+}
+
+func redactNode(n yaml.Node) yaml.Node {
+	out := n
+	if len(n.Content) == 0 {
+		return out
+	}
+	out.Content = make([]*yaml.Node, len(n.Content))
+	for i, c := range n.Content {
+		cc := redactNode(*c)
+		if n.Kind == yaml.MappingNode && i%2 == 1 && isSecretKey(n.Content[i-1].Value) && c.Kind == yaml.ScalarNode {
+			cc = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "<secret>"}
+		}
+		out.Content[i] = &cc
+	}
+	return out
+}

@@ -1,0 +1,207 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// HTTPRequest is one request of a protocol that speaks HTTP (REST status APIs of
+// Palworld, Terraria, FiveM, Satisfactory, EOS).
+type HTTPRequest struct {
+	Method string // default GET
+	// Path is the request path with its query ("/v1/api/info?x=1"), sent to the
+	// probe's address. URL, when set instead, is an absolute URL of a fixed API
+	// (EOS): the request then goes where the URL says, resolved as usual.
+	Path string
+	URL  string
+	// Host is the Host header and the TLS server name; default the address.
+	Host   string
+	Header http.Header
+	Body   []byte
+	// TLS speaks HTTPS. Game servers present self-signed certificates by default,
+	// so with RootCAs nil any certificate is accepted (the query reads public
+	// status, and the target policy already chose the address); set RootCAs to
+	// verify the chain and host name.
+	TLS     bool
+	RootCAs *x509.CertPool
+	// MaxBody caps the response body (default 1 MiB): ErrTooLarge past it.
+	MaxBody int
+}
+
+// HTTPResponse is a complete response whose body was read within MaxBody.
+type HTTPResponse struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+const defaultMaxBody = 1 << 20
+
+// errNoRedirect stops the client at a redirect: a status API has no reason to send
+// one, and following it could lead the probe off the address the target policy
+// approved.
+var errNoRedirect = errors.New("redirect not followed")
+
+// DoHTTP sends one request to addr (or to req.URL) within ctx's deadline, without
+// keep-alive, redirects or proxies, and reads the whole body up to req.MaxBody. A
+// status other than 2xx is returned as a response, not an error: the protocol
+// decides what 401 or 404 means (see StatusError). The request and the response's
+// status line and body are recorded in tr.
+func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace) (*HTTPResponse, error) {
+	hreq, err := newHTTPRequest(ctx, addr, req)
+	if err != nil {
+		return nil, err
+	}
+	dial := func(ctx context.Context, network, hostport string) (net.Conn, error) {
+		var d net.Dialer
+		if req.URL == "" {
+			hostport = addr.String() // never where a Host header or DNS would send it
+		}
+		return d.DialContext(ctx, "tcp", hostport)
+	}
+	tlsConf := &tls.Config{ServerName: hreq.URL.Hostname(), RootCAs: req.RootCAs, InsecureSkipVerify: req.RootCAs == nil}
+	if req.Host != "" {
+		tlsConf.ServerName = hostOnly(req.Host)
+	}
+	client := &http.Client{
+		Transport: &http.Transport{
+			DialContext:            dial,
+			TLSClientConfig:        tlsConf,
+			DisableKeepAlives:      true,
+			DisableCompression:     true, // a small body stays small: no gzip bomb
+			MaxResponseHeaderBytes: 16 << 10,
+			Proxy:                  nil,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return errNoRedirect },
+	}
+	tr.Sent([]byte(hreq.Method + " " + hreq.URL.RequestURI() + " HTTP/1.1\r\nHost: " + hreq.Host + "\r\n\r\n" + string(req.Body)))
+	if tr != nil {
+		tr.Attempts++
+	}
+	resp, err := client.Do(hreq)
+	if err != nil {
+		return nil, httpErr(err)
+	}
+	defer resp.Body.Close()
+	max := req.MaxBody
+	if max <= 0 {
+		max = defaultMaxBody
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(max)+1))
+	if err != nil {
+		return nil, httpErr(err)
+	}
+	tr.Received(append([]byte(resp.Proto+" "+resp.Status+"\r\n\r\n"), body[:min(len(body), max)]...))
+	if len(body) > max {
+		return nil, fmt.Errorf("%w: response body longer than %d bytes", ErrTooLarge, max)
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, fmt.Errorf("%w: HTTP %d redirect to %q not followed", ErrServer, resp.StatusCode, resp.Header.Get("Location"))
+	}
+	return &HTTPResponse{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
+}
+
+func newHTTPRequest(ctx context.Context, addr netip.AddrPort, req HTTPRequest) (*http.Request, error) {
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	u := req.URL
+	if u == "" {
+		scheme := "http"
+		if req.TLS {
+			scheme = "https"
+		}
+		host := req.Host
+		if host == "" {
+			host = addr.String()
+		}
+		u = scheme + "://" + host + req.Path
+	}
+	var body io.Reader
+	if req.Body != nil {
+		body = bytes.NewReader(req.Body)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: request %s: %v", ErrMalformed, u, err)
+	}
+	for k, v := range req.Header {
+		hreq.Header[k] = v
+	}
+	if hreq.Header.Get("User-Agent") == "" {
+		hreq.Header.Set("User-Agent", "gameserver_exporter")
+	}
+	return hreq, nil
+}
+
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
+}
+
+// httpErr maps a client error to a sentinel reason, naming TLS failures as such.
+func httpErr(err error) error {
+	var (
+		certErr  *tls.CertificateVerificationError
+		recErr   tls.RecordHeaderError
+		unknown  x509.UnknownAuthorityError
+		hostErr  x509.HostnameError
+		alertErr tls.AlertError
+	)
+	switch {
+	case errors.Is(err, errNoRedirect):
+		return fmt.Errorf("%w: %v", ErrServer, err)
+	case errors.As(err, &certErr), errors.As(err, &unknown), errors.As(err, &hostErr):
+		return fmt.Errorf("%w: TLS certificate rejected: %v", ErrMismatch, err)
+	case errors.As(err, &recErr), strings.Contains(err.Error(), "HTTP response to HTTPS client"):
+		return fmt.Errorf("%w: the server does not speak TLS", ErrMalformed)
+	case errors.As(err, &alertErr):
+		return fmt.Errorf("%w: TLS handshake: %v", ErrNetwork, err)
+	case strings.Contains(err.Error(), "malformed HTTP"):
+		return fmt.Errorf("%w: not an HTTP server: %v", ErrMalformed, err)
+	}
+	return netErr(err)
+}
+
+// StatusError describes a non-2xx response as an error of its kind: 401/403 are
+// the server refusing our credentials, said so; anything else is the server's error.
+func StatusError(resp *HTTPResponse) error {
+	switch resp.Status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return fmt.Errorf("%w: HTTP %d: authentication failed (check the module's credentials)", ErrServer, resp.Status)
+	}
+	return fmt.Errorf("%w: HTTP %d %s", ErrServer, resp.Status, http.StatusText(resp.Status))
+}
+
+// DecodeJSON decodes a 2xx response's body into v. A non-2xx status is StatusError;
+// a body that is not JSON (an HTML error page from a proxy, another service on the
+// port) is ErrMalformed naming its content type, never quoting it.
+func DecodeJSON(resp *HTTPResponse, v any) error {
+	if resp.Status < 200 || resp.Status > 299 {
+		return StatusError(resp)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "" {
+		mt, _, _ := mime.ParseMediaType(ct)
+		if mt == "text/html" || mt == "application/xhtml+xml" {
+			return fmt.Errorf("%w: expected JSON, got %s", ErrMalformed, mt)
+		}
+	}
+	if err := json.Unmarshal(resp.Body, v); err != nil {
+		return fmt.Errorf("%w: JSON: %v", ErrMalformed, err)
+	}
+	return nil
+}

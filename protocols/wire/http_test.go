@@ -1,0 +1,124 @@
+package wire
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+)
+
+func serverAddr(t *testing.T, s *httptest.Server) netip.AddrPort {
+	t.Helper()
+	return netip.MustParseAddrPort(s.Listener.Addr().String())
+}
+
+func TestDoHTTP(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"name":"srv","host":"` + r.Host + `"}`))
+	})
+	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte("<html>secret admin page</html>"))
+	})
+	mux.HandleFunc("/auth", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusUnauthorized) })
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
+	})
+	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(strings.Repeat("x", 5000)))
+	})
+	mux.HandleFunc("/drip", func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; i < 100; i++ {
+			w.Write([]byte("x"))
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	})
+	plain := httptest.NewServer(mux)
+	defer plain.Close()
+	tlsSrv := httptest.NewTLSServer(mux)
+	defer tlsSrv.Close()
+
+	type out struct {
+		Name, Host string
+	}
+	cases := []struct {
+		name    string
+		srv     *httptest.Server
+		req     HTTPRequest
+		want    error // nil: decodes
+		wantMsg string
+	}{
+		{"json", plain, HTTPRequest{Path: "/json"}, nil, ""},
+		{"virtual host sent, address kept", plain, HTTPRequest{Path: "/json", Host: "game.example.org"}, nil, ""},
+		{"self-signed TLS accepted", tlsSrv, HTTPRequest{Path: "/json", TLS: true}, nil, ""},
+		{"TLS verified against another CA", tlsSrv, HTTPRequest{Path: "/json", TLS: true, RootCAs: newEmptyPool()}, ErrMismatch, "certificate"},
+		{"plain HTTP spoken to TLS", plain, HTTPRequest{Path: "/json", TLS: true}, ErrMalformed, "TLS"},
+		{"HTML where JSON expected", plain, HTTPRequest{Path: "/html"}, ErrMalformed, "text/html"},
+		{"401", plain, HTTPRequest{Path: "/auth"}, ErrServer, "authentication failed"},
+		{"redirect off target", plain, HTTPRequest{Path: "/redirect"}, ErrServer, "not followed"},
+		{"body over cap", plain, HTTPRequest{Path: "/big", MaxBody: 4096}, ErrTooLarge, "4096"},
+		{"drip past deadline", plain, HTTPRequest{Path: "/drip"}, ErrTimeout, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			tr := NewTrace()
+			start := time.Now()
+			resp, err := DoHTTP(ctx, serverAddr(t, c.srv), c.req, tr)
+			var v out
+			if err == nil {
+				err = DecodeJSON(resp, &v)
+			}
+			if time.Since(start) > 2*time.Second {
+				t.Errorf("took %v", time.Since(start))
+			}
+			if c.want == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v.Name != "srv" || (c.req.Host != "" && v.Host != c.req.Host) {
+					t.Errorf("got %+v", v)
+				}
+				if len(tr.Packets) != 2 || tr.Attempts != 1 {
+					t.Errorf("trace: %d packets, %d attempts", len(tr.Packets), tr.Attempts)
+				}
+				return
+			}
+			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.wantMsg) {
+				t.Fatalf("err = %v, want %v containing %q", err, c.want, c.wantMsg)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("error quotes the body: %v", err)
+			}
+		})
+	}
+}
+
+func TestDoHTTPRefused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := netip.MustParseAddrPort(l.Addr().String())
+	l.Close()
+	_, err = DoHTTP(context.Background(), addr, HTTPRequest{Path: "/"}, nil)
+	if !errors.Is(err, ErrRefused) {
+		t.Fatalf("err = %v, want refused", err)
+	}
+}
+
+func newEmptyPool() *x509.CertPool { return x509.NewCertPool() }
