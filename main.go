@@ -11,6 +11,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -46,6 +47,8 @@ func run(args []string) int {
 		configCheck   = app.Flag("config.check", "Validate the modules file and exit.").Bool()
 		timeoutOffset = app.Flag("timeout-offset", "Seconds subtracted from Prometheus' scrape timeout to leave time for the answer.").Default("0.5").Float64()
 		maxConcurrent = app.Flag("probe.max-concurrent", "Probes allowed in flight at once; past it a probe waits within its deadline, then fails as overloaded (0: no cap).").Default("4096").Int()
+		maxWaiting    = app.Flag("probe.max-waiting", "Probes allowed to wait for one of --probe.max-concurrent slots; past it a probe fails at once as overloaded.").Default("1024").Int()
+		remoteDebug   = app.Flag("web.enable-remote-debug", "Serve debug output (/probe?debug=true, /logs) to non-loopback callers too. Off by default: it shows what any service at a probed address sent.").Bool()
 		minInterval   = app.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
 		enablePprof   = app.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
 		historyLimit  = app.Flag("history.limit", "Recent successful probes kept for the landing page (as many failures are kept besides).").Default("100").Int()
@@ -91,7 +94,12 @@ func run(args []string) int {
 	self.ReloadSuccess.Set(1)
 	self.ReloadSeconds.SetToCurrentTime()
 
+	// SIGHUP and POST /-/reload run in different goroutines: one at a time, so an
+	// older file read slowly is never stored after a newer one.
+	var reloadMu sync.Mutex
 	reload := func() error {
+		reloadMu.Lock()
+		defer reloadMu.Unlock()
 		if err := sc.Reload(); err != nil {
 			self.ReloadSuccess.Set(0)
 			return err
@@ -120,16 +128,18 @@ func run(args []string) int {
 		History:       history,
 		TimeoutOffset: time.Duration(*timeoutOffset * float64(time.Second)),
 		MaxConcurrent: *maxConcurrent,
+		MaxWaiting:    *maxWaiting,
 		MinInterval:   *minInterval,
+		RemoteDebug:   *remoteDebug,
 	}
-	mux := routes(sc, reg, probe, history, reload, logger)
+	mux := routes(sc, reg, probe, history, reload, logger, *remoteDebug)
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(mux)
 	if err := web.ListenAndServe(srv, webConfig, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("Error starting HTTP server", "err", err)
 		return 1
@@ -138,17 +148,24 @@ func run(args []string) int {
 }
 
 func routes(sc *config.SafeConfig, reg *prometheus.Registry, probe http.Handler, history *collector.History,
-	reload func() error, logger *slog.Logger) *http.ServeMux {
+	reload func() error, logger *slog.Logger, remoteDebug bool) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.Handle("/probe", probe)
-	mux.Handle("/logs", history.DebugHandler())
+	mux.Handle("/logs", history.DebugHandler(remoteDebug))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })
 	mux.HandleFunc("/-/reload", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
 			http.Error(w, "This endpoint requires a POST request.", http.StatusMethodNotAllowed)
+			return
+		}
+		if r.ContentLength != 0 {
+			// Refused before reloading, and the connection closed rather than the
+			// body drained: a reload never waits on a client's bytes.
+			w.Header().Set("Connection", "close")
+			http.Error(w, "POST /-/reload takes no body", http.StatusRequestEntityTooLarge)
 			return
 		}
 		if err := reload(); err != nil {

@@ -57,6 +57,10 @@ func writeDebug(w io.Writer, e *Entry) {
 		for _, m := range r.Mods {
 			fmt.Fprintf(w, "  mod %q id=%q\n", m.Name, m.ID)
 		}
+		if t := o.trimmed; t != [3]int{} {
+			fmt.Fprintf(w, "  (the history keeps %d of %d players, %d of %d rules, %d of %d mods)\n",
+				len(r.PlayerList), t[0], len(r.Rules), t[1], len(r.Mods), t[2])
+		}
 		for _, pe := range r.PhaseErrors {
 			fmt.Fprintf(w, "  phase %s failed: %v\n", pe.Phase, pe.Err)
 		}
@@ -75,9 +79,14 @@ func countText(c protocols.Count) string {
 	return strconv.FormatInt(c.Value, 10)
 }
 
-// DebugHandler serves the debug output of a probe kept in the history (?id=N).
-func (h *History) DebugHandler() http.Handler {
+// DebugHandler serves the debug output of a probe kept in the history (?id=N), to
+// loopback callers unless remote is set (see DebugAllowed).
+func (h *History) DebugHandler(remote bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !DebugAllowed(r, remote) {
+			http.Error(w, debugRefused, http.StatusForbidden)
+			return
+		}
 		id, err := strconv.ParseInt(r.URL.Query().Get("id"), 10, 64)
 		if err != nil {
 			http.Error(w, "id parameter must be a number", http.StatusBadRequest)
@@ -88,7 +97,7 @@ func (h *History) DebugHandler() http.Handler {
 			http.Error(w, "probe not found: it is no longer kept in the history", http.StatusNotFound)
 			return
 		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		setDebugHeaders(w)
 		writeDebug(w, e)
 	})
 }

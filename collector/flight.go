@@ -13,7 +13,9 @@ import (
 type flight struct {
 	mu    sync.Mutex
 	calls map[string]*call
-	sweep int // size at which expired entries are next swept
+	// sweeper drops expired results; armed while any are kept, so a burst of
+	// distinct targets is given back once its ttl passes, traffic or not.
+	sweeper *time.Timer
 }
 
 type call struct {
@@ -24,8 +26,10 @@ type call struct {
 
 // do returns the outcome for key: a cached one (cached=true), the one a concurrent
 // probe is producing (shared=true), or a fresh one from fn. A waiter whose own
-// context ends first gets nil.
-func (f *flight) do(ctx context.Context, key string, ttl time.Duration, fn func() *outcome) (o *outcome, shared, cached bool) {
+// context ends first gets nil. A cached timeout from a probe that had less time
+// than budget is not reused: a scrape that allowed a nanosecond must not answer
+// for the scrapes after it.
+func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, fn func() *outcome) (o *outcome, shared, cached bool) {
 	now := time.Now()
 	f.mu.Lock()
 	if f.calls == nil {
@@ -34,7 +38,7 @@ func (f *flight) do(ctx context.Context, key string, ttl time.Duration, fn func(
 	if c, ok := f.calls[key]; ok {
 		select {
 		case <-c.done:
-			if now.Before(c.expires) {
+			if now.Before(c.expires) && !c.o.shortOf(budget) {
 				f.mu.Unlock()
 				return c.o, false, true
 			}
@@ -59,25 +63,41 @@ func (f *flight) do(ctx context.Context, key string, ttl time.Duration, fn func(
 	close(c.done)
 	if ttl <= 0 {
 		delete(f.calls, key)
-	} else if len(f.calls) >= f.sweep {
-		f.sweepLocked()
+	} else if f.sweeper == nil {
+		f.sweeper = time.AfterFunc(ttl, f.sweep)
 	}
 	f.mu.Unlock()
 	return c.o, false, false
 }
 
-// sweepLocked drops expired entries; it runs when the map has doubled since the last
-// sweep, so its cost is amortised over the insertions.
-func (f *flight) sweepLocked() {
+// sweep drops expired results and re-arms while results are left, for when the
+// soonest of them expires.
+func (f *flight) sweep() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	now := time.Now()
+	var next time.Time
 	for k, c := range f.calls {
 		select {
 		case <-c.done:
 			if !now.Before(c.expires) {
 				delete(f.calls, k)
+			} else if next.IsZero() || c.expires.Before(next) {
+				next = c.expires
 			}
 		default:
 		}
 	}
-	f.sweep = 2*len(f.calls) + 64
+	f.sweeper = nil
+	if !next.IsZero() {
+		// At most a sweep a second, however the expiries are spread.
+		f.sweeper = time.AfterFunc(max(time.Until(next), time.Second), f.sweep)
+	}
+}
+
+// size is the number of results kept and queries running.
+func (f *flight) size() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls)
 }

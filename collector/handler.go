@@ -14,16 +14,11 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/common/expfmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// acceptedFormats are the exposition formats /probe offers, in order of preference
-// when the scraper's Accept header ranks them equally (as promhttp with OpenMetrics).
-var acceptedFormats = []expfmt.Format{expfmt.FmtOpenMetrics_1_0_0, expfmt.FmtOpenMetrics_0_0_1, expfmt.FmtText}
 
 // ProbeHandler serves /probe.
 type ProbeHandler struct {
@@ -35,15 +30,22 @@ type ProbeHandler struct {
 	Resolver      Resolver // nil: net.DefaultResolver
 	// MaxConcurrent caps probes in flight (0: no cap); set before the first request.
 	MaxConcurrent int
+	// MaxWaiting caps probes waiting for one of the MaxConcurrent slots; past it a
+	// probe fails at once as overloaded.
+	MaxWaiting int
+	// RemoteDebug serves debug output to any caller; by default only to loopback
+	// callers (see DebugAllowed).
+	RemoteDebug bool
 	// MinInterval is the least time between two queries of one target by one
 	// module: scrapes in between get the last result. Modules may ask for more
 	// with cache_ttl.
 	MinInterval time.Duration
 
-	once   sync.Once
-	limit  limiter
-	flight flight
-	probes sync.Map // module name -> its probes_total counter, looked up once
+	once    sync.Once
+	limit   *limiter
+	formats formatCache
+	flight  flight
+	probes  sync.Map // module name -> its probes_total counter, looked up once
 }
 
 // probesCounter returns the module's probes_total child: WithLabelValues hashes the
@@ -107,7 +109,7 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 		return nil, badRequest("%v", err)
 	}
 
-	h.once.Do(func() { h.limit = newLimiter(h.MaxConcurrent) })
+	h.once.Do(func() { h.limit = newLimiter(h.MaxConcurrent, h.MaxWaiting) })
 	// The probe's deadline, not the scraper's connection, ends it: the deadline is
 	// already shorter than the scrape timeout, and a query other scrapes share is
 	// better finished than dropped when its first scraper leaves. (Detaching also
@@ -115,7 +117,7 @@ func (h *ProbeHandler) Run(ctx context.Context, module, target, scrapeTimeout st
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
 	ttl := max(time.Duration(mod.CacheTTL), h.MinInterval)
-	o, shared, cached := h.flight.do(ctx, flightKey(cfg.ID, module, host, port), ttl, func() *outcome {
+	o, shared, cached := h.flight.do(ctx, flightKey(cfg.ID, module, host, port), ttl, timeout, func() *outcome {
 		o := h.probe(ctx, cfg, module, mod, host, ports, srv)
 		o.timeout = timeout // before other requests can see it
 		return o
@@ -155,7 +157,16 @@ func flightKey(configID uint64, module, host string, port uint16) string {
 }
 
 func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+	q, err := probeParams(r.URL.RawQuery)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	debug := q.Get("debug") == "true"
+	if debug && !DebugAllowed(r, h.RemoteDebug) {
+		http.Error(w, debugRefused, http.StatusForbidden)
+		return
+	}
 	entry, err := h.Run(r.Context(), q.Get("module"), q.Get("target"), r.Header.Get("X-Prometheus-Scrape-Timeout-Seconds"))
 	if err != nil {
 		code := http.StatusBadRequest
@@ -165,12 +176,12 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), code)
 		return
 	}
-	if q.Get("debug") == "true" {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if debug {
+		setDebugHeaders(w)
 		writeDebug(w, entry)
 		return
 	}
-	format := negotiate(r.Header.Get("Accept"))
+	format := h.formats.negotiate(r.Header.Get("Accept"))
 	bp := bufPool.Get().(*[]byte)
 	fams := buildFamilies(entry.outcome)
 	*bp = fams.appendTo((*bp)[:0], format.om)
@@ -186,34 +197,6 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if cap(*bp) <= 64<<10 {
 		bufPool.Put(bp)
 	}
-}
-
-// exposition is a negotiated response format.
-type exposition struct {
-	contentType []string // the Content-Type header value, shared by every response
-	om          bool     // OpenMetrics, else the text format
-}
-
-// negotiated caches content negotiation per Accept header: a Prometheus server sends
-// the same header on every scrape, and parsing it (and even Format.FormatType) is a
-// measurable part of a probe.
-var negotiated sync.Map // Accept header -> *exposition
-
-func negotiate(accept string) *exposition {
-	if e, ok := negotiated.Load(accept); ok {
-		return e.(*exposition)
-	}
-	f := expfmt.NegotiateAccept(http.Header{"Accept": []string{accept}}, acceptedFormats...)
-	switch f.FormatType() {
-	case expfmt.TypeTextPlain, expfmt.TypeOpenMetrics:
-	default: // protobuf formats: answer in text, which every scraper accepts
-		f = expfmt.NewFormat(expfmt.TypeTextPlain)
-	}
-	e := &exposition{contentType: []string{string(f)}, om: f.FormatType() == expfmt.TypeOpenMetrics}
-	if len(accept) < 512 {
-		negotiated.Store(accept, e)
-	}
-	return e
 }
 
 // contentLengths holds the Content-Length header values of the body sizes a probe

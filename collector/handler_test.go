@@ -84,6 +84,7 @@ func newTestHandler(t *testing.T, q *fakeQuerier, mods map[string]*config.Module
 func get(t *testing.T, h http.Handler, url string, hdr map[string]string) (*http.Response, string) {
 	t.Helper()
 	req := httptest.NewRequest("GET", url, nil)
+	req.RemoteAddr = "127.0.0.1:40000" // the operator on the host; remote callers: TestDebugAccess
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
@@ -279,7 +280,7 @@ func TestDebugOutput(t *testing.T) {
 	}
 	// The same output is kept in the history behind /logs.
 	e := h.History.List()[0]
-	_, logs := get(t, h.History.DebugHandler(), fmt.Sprintf("/logs?id=%d", e.ID), nil)
+	_, logs := get(t, h.History.DebugHandler(false), fmt.Sprintf("/logs?id=%d", e.ID), nil)
 	if !strings.Contains(logs, "Packets:") {
 		t.Errorf("history debug output: %s", logs)
 	}

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -67,16 +68,66 @@ func (h *History) Add(module, target string, o *outcome) *Entry {
 	if h == nil || h.limit <= 0 {
 		return e
 	}
+	kept := e
+	if small := summarize(o); small != o {
+		k := *e
+		k.outcome = small
+		kept = &k
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.nextID++
-	e.ID = h.nextID
+	e.ID, kept.ID = h.nextID, h.nextID
 	if e.Success {
-		h.ok.add(e, h.limit)
+		h.ok.add(kept, h.limit)
 	} else {
-		h.fail.add(e, h.limit)
+		h.fail.add(kept, h.limit)
 	}
 	return e
+}
+
+// What the history keeps of a result's lists: enough to debug a probe, while a
+// 4,096-player reply (or a server that sends a thousand rules) is not held a
+// hundred times over. The trace is bounded by wire.MaxTraceBytes already.
+const (
+	keptPlayers = 32
+	keptRules   = 64
+	keptMods    = 32
+)
+
+// summarize returns o, or a copy whose result lists are cut to what the history
+// keeps. Kept strings are cloned: a substring would hold the whole reply.
+func summarize(o *outcome) *outcome {
+	r := o.result
+	if r == nil || (len(r.PlayerList) <= keptPlayers && len(r.Rules) <= keptRules && len(r.Mods) <= keptMods) {
+		return o
+	}
+	c := *r
+	c.Name, c.Map, c.Game, c.Version = strings.Clone(r.Name), strings.Clone(r.Map), strings.Clone(r.Game), strings.Clone(r.Version)
+	c.PlayerList = make([]protocols.Player, min(len(r.PlayerList), keptPlayers))
+	for i := range c.PlayerList {
+		c.PlayerList[i] = r.PlayerList[i]
+		c.PlayerList[i].Name = strings.Clone(r.PlayerList[i].Name)
+		c.PlayerList[i].Team = strings.Clone(r.PlayerList[i].Team)
+	}
+	c.Rules = cloneKVs(r.Rules, keptRules)
+	c.Info, c.InfoFunc = cloneKVs(r.InfoKV(), keptRules), nil
+	c.Mods = make([]protocols.Mod, min(len(r.Mods), keptMods))
+	for i := range c.Mods {
+		c.Mods[i] = protocols.Mod{Name: strings.Clone(r.Mods[i].Name), ID: strings.Clone(r.Mods[i].ID)}
+	}
+	v := *o
+	v.result = &c
+	v.trimmed = [3]int{len(r.PlayerList), len(r.Rules), len(r.Mods)}
+	return &v
+}
+
+func cloneKVs(kvs []protocols.KV, n int) []protocols.KV {
+	out := make([]protocols.KV, min(len(kvs), n))
+	for i := range out {
+		out[i] = protocols.KV{Key: strings.Clone(kvs[i].Key), Value: strings.Clone(kvs[i].Value)}
+	}
+	return out
 }
 
 // List returns the kept probes, newest first.

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"fmt"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -115,6 +116,7 @@ func TestMaxConcurrent(t *testing.T) {
 	q := &fakeQuerier{wait: true}
 	h := newTestHandler(t, q, nil)
 	h.MaxConcurrent = 2
+	h.MaxWaiting = 4
 	var holders sync.WaitGroup
 	for i := range 2 {
 		holders.Add(1)
@@ -153,4 +155,55 @@ func TestMaxConcurrent(t *testing.T) {
 		t.Errorf("the cap of 2 let %d queries run", n)
 	}
 	holders.Wait()
+}
+
+// TestMaxWaiting: past the waiting cap a probe fails at once instead of holding its
+// request (goroutine, connection, buffers) until its deadline.
+func TestMaxWaiting(t *testing.T) {
+	q := &fakeQuerier{wait: true}
+	h := newTestHandler(t, q, nil)
+	h.MaxConcurrent, h.MaxWaiting = 1, 1
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		get(t, h, "/probe?module=fake&target=127.0.1.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "3"})
+	}()
+	waitFor(t, func() bool { return q.calls.Load() == 1 })
+	wg.Add(1)
+	waiterDone := make(chan struct{})
+	go func() { // takes the one waiting place until its deadline
+		defer wg.Done()
+		defer close(waiterDone)
+		get(t, h, "/probe?module=fake&target=127.0.1.2", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "3"})
+	}()
+	waitFor(t, func() bool { return h.limit.waiting.Load() == 1 })
+	for i := range 20 {
+		_, body := get(t, h, fmt.Sprintf("/probe?module=fake&target=127.0.2.%d", i+1), map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "3"})
+		if !strings.Contains(body, `probe_failure_info{reason="overloaded"} 1`) {
+			t.Fatalf("probe %d past the waiting cap: want overloaded:\n%s", i, body)
+		}
+		select {
+		case <-waiterDone:
+			t.Fatal("the waiter ended before the fast failures: they were not fast")
+		default:
+		}
+	}
+	if n := h.limit.waiting.Load(); n != 1 {
+		t.Errorf("waiting = %d after the rejected probes, want 1", n)
+	}
+	wg.Wait()
+	if n := h.limit.waiting.Load(); n != 0 {
+		t.Errorf("waiting = %d at the end, want 0", n)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatal("condition never became true")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }

@@ -26,6 +26,9 @@ type outcome struct {
 	policy   error     // the target policy refused the target: no query was sent
 
 	shared, cached bool // this request got another request's outcome
+	// trimmed holds the players, rules and mods the result had when the history
+	// kept only part of them (zero: all kept).
+	trimmed [3]int
 }
 
 // buildFamilies turns a probe's outcome into metric families. Samples are added in
@@ -143,4 +146,17 @@ func flag(f *families, d *metricDesc, v protocols.Flag) {
 	if v != protocols.FlagUnknown {
 		f.add(d, boolf(v == protocols.FlagTrue))
 	}
+}
+
+// shortOf reports whether o is a timeout of a probe that had less time than budget
+// (a tenth of slack, for the time spent before its deadline was set).
+func (o *outcome) shortOf(budget time.Duration) bool {
+	if o == nil || o.err == nil {
+		return false
+	}
+	switch protocols.Reason(o.err) {
+	case "timeout", "overloaded":
+		return o.timeout < budget-budget/10
+	}
+	return false
 }

@@ -7,6 +7,10 @@ import (
 	"time"
 )
 
+// minProbeTimeout is the least time a probe is given: less cannot even cross a
+// LAN, and a scrape that asks for it gets a 400 rather than a certain failure.
+const minProbeTimeout = 10 * time.Millisecond
+
 // probeTimeout is the scrape's timeout (X-Prometheus-Scrape-Timeout-Seconds) minus
 // offset, capped by the module's timeout; the module's timeout without the header.
 // The offset leaves Prometheus time to receive the answer before it gives up.
@@ -26,6 +30,9 @@ func probeTimeoutFor(v string, module, offset time.Duration) (time.Duration, err
 	}
 	if module > 0 && module < t {
 		t = module
+	}
+	if t < minProbeTimeout {
+		return 0, fmt.Errorf("X-Prometheus-Scrape-Timeout-Seconds %q leaves %s to probe, less than the least of %s", v, t, minProbeTimeout)
 	}
 	return t, nil
 }

@@ -139,6 +139,7 @@ func probe(h http.Handler, module, target, scrape string) probeOut {
 func probeRaw(h http.Handler, module, target, scrape string) probeOut {
 	req := httptest.NewRequest(http.MethodGet, "/probe?module="+url.QueryEscape(module)+"&target="+url.QueryEscape(target), nil)
 	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", scrape)
+	req.RemoteAddr = "127.0.0.1:40000"
 	rec := httptest.NewRecorder()
 	start := time.Now()
 	h.ServeHTTP(rec, req)
@@ -175,7 +176,9 @@ func lastProbeDebug(t testing.TB, h *collector.ProbeHandler) string {
 		t.Fatal("the probe is not in the History")
 	}
 	rec := httptest.NewRecorder()
-	h.History.DebugHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/logs?id="+strconv.FormatInt(list[0].ID, 10), nil))
+	req := httptest.NewRequest(http.MethodGet, "/logs?id="+strconv.FormatInt(list[0].ID, 10), nil)
+	req.RemoteAddr = "127.0.0.1:40000" // debug output is for loopback callers
+	h.History.DebugHandler(false).ServeHTTP(rec, req)
 	return rec.Body.String()
 }
 

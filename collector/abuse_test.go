@@ -1,0 +1,193 @@
+package collector
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Regression tests for issue 13: what a client may send must not grow memory, reach
+// debug output from afar, or poison the cache.
+
+func heapAfterGC() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func TestAcceptHeadersBounded(t *testing.T) {
+	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{Players: protocols.Known(1)}}, nil)
+	h.History = NewHistory(0)
+	pad := strings.Repeat("x", 400)
+	get(t, h, "/probe?module=fake&target=127.0.0.1", nil) // warm up
+	before := heapAfterGC()
+	const n = 20000
+	for i := range n {
+		get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{
+			"Accept": fmt.Sprintf("text/plain;version=0.0.4;q=0.%d;x=%s%d", i%9+1, pad, i),
+		})
+	}
+	after := heapAfterGC()
+	growth := int64(after) - int64(before)
+	t.Logf("heap growth after %d distinct Accept headers: %d KiB", n, growth>>10)
+	// Unbounded, each header kept ~0.9 KiB (18 MiB here); bounded, a few KiB in all.
+	if growth > 2<<20 {
+		t.Errorf("heap grew %d KiB after %d distinct Accept headers", growth>>10, n)
+	}
+	kept := 0
+	for _, s := range h.formats.slots {
+		if s.e != nil {
+			kept++
+		}
+	}
+	if kept > formatCacheSize {
+		t.Errorf("format cache holds %d entries", kept)
+	}
+	// Still negotiates right after the churn.
+	resp, _ := get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"Accept": "application/openmetrics-text;version=1.0.0"})
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/openmetrics-text") {
+		t.Errorf("content type %q", ct)
+	}
+}
+
+func TestDebugAccess(t *testing.T) {
+	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{Name: "srv"}}, nil)
+	do := func(hd http.Handler, url, remote string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", url, nil)
+		req.RemoteAddr = remote
+		rec := httptest.NewRecorder()
+		hd.ServeHTTP(rec, req)
+		return rec
+	}
+	for _, c := range []struct {
+		remote     string
+		open, want bool
+	}{
+		{"127.0.0.1:5000", false, true},
+		{"[::1]:5000", false, true},
+		{"[::ffff:127.0.0.1]:5000", false, true},
+		{"192.0.2.7:5000", false, false},
+		{"[2001:db8::1]:5000", false, false},
+		{"10.0.0.8:5000", false, false},
+		{"192.0.2.7:5000", true, true},
+	} {
+		h.RemoteDebug = c.open
+		for _, hd := range []struct {
+			name    string
+			handler http.Handler
+			url     string
+		}{
+			{"probe", h, "/probe?module=fake&target=127.0.0.1&debug=true"},
+			{"logs", h.History.DebugHandler(c.open), "/logs?id=1"},
+		} {
+			rec := do(hd.handler, hd.url, c.remote)
+			got := rec.Code == http.StatusOK
+			if got != c.want {
+				t.Errorf("%s from %s (remote debug %v): status %d, want allowed=%v: %s", hd.name, c.remote, c.open, rec.Code, c.want, rec.Body)
+			}
+			if !c.want && (!strings.Contains(rec.Body.String(), "--web.enable-remote-debug") || strings.Contains(rec.Body.String(), "world")) {
+				t.Errorf("%s refusal must say how to open it and show nothing: %s", hd.name, rec.Body)
+			}
+			if c.want && rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("%s: no nosniff header", hd.name)
+			}
+		}
+	}
+	// Metrics stay open to everyone.
+	if rec := do(h, "/probe?module=fake&target=127.0.0.1", "192.0.2.7:5000"); rec.Code != 200 {
+		t.Errorf("plain probe from a remote caller: %d", rec.Code)
+	}
+}
+
+func TestProbeParams(t *testing.T) {
+	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{}}, nil)
+	many := "/probe?target=127.0.0.1" + strings.Repeat("&module=fake", 50000)
+	for _, c := range []struct{ url, want string }{
+		{many, "invalid query string"},
+		{"/probe?module=fake&module=other&target=127.0.0.1", `parameter "module" given 2 times`},
+		{"/probe?module=fake&target=127.0.0.1&target=127.0.0.2", `parameter "target" given 2 times`},
+		{"/probe?module=fake&target=%zz", "invalid query string"},
+	} {
+		resp, body := get(t, h, c.url, nil)
+		if resp.StatusCode != 400 || !strings.Contains(body, c.want) {
+			t.Errorf("%.80s: %d %q, want 400 with %q", c.url, resp.StatusCode, body, c.want)
+		}
+	}
+}
+
+// TestTinyBudgetNotCached: a scrape that allows almost no time fails, and that
+// failure must not answer the normal scrapes after it from the cache.
+func TestTinyBudgetNotCached(t *testing.T) {
+	q := &fakeQuerier{wait: true}
+	h := newTestHandler(t, q, nil)
+	h.MinInterval = time.Minute
+	if resp, body := get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.000000001"}); resp.StatusCode != 400 || !strings.Contains(body, "less than the least") {
+		t.Errorf("a 1 ns budget: %d %q, want 400", resp.StatusCode, body)
+	}
+	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.03"})
+	if !strings.Contains(body, `reason="timeout"`) {
+		t.Fatalf("short probe: %s", body)
+	}
+	_, body = get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.8"})
+	if n := q.calls.Load(); n != 2 {
+		t.Errorf("the longer scrape was answered from the short one's failure (%d queries):\n%s", n, body)
+	}
+	// A timeout with as much time as the next scrape has is reused.
+	get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.8"})
+	if n := q.calls.Load(); n != 2 {
+		t.Errorf("an equal budget's failure was not served from the cache: %d queries", n)
+	}
+}
+
+func TestFlightSweepsByTime(t *testing.T) {
+	var f flight
+	ctx := context.Background()
+	for i := range 5000 {
+		f.do(ctx, fmt.Sprint("refused-", i), 50*time.Millisecond, time.Second, func() *outcome {
+			return &outcome{err: protocols.ErrRefused}
+		})
+	}
+	if n := f.size(); n != 5000 {
+		t.Fatalf("%d kept, want 5000", n)
+	}
+	waitFor(t, func() bool { return f.size() == 0 }) // no further traffic needed
+}
+
+func TestHistoryKeepsSummary(t *testing.T) {
+	res := &protocols.Result{Name: "big", Players: protocols.Known(4096)}
+	for i := range 4096 {
+		res.PlayerList = append(res.PlayerList, protocols.Player{Name: strings.Repeat("n", 64) + fmt.Sprint(i)})
+	}
+	for i := range 500 {
+		res.Rules = append(res.Rules, protocols.KV{Key: fmt.Sprint("k", i), Value: "v"})
+	}
+	h := newTestHandler(t, &fakeQuerier{res: res}, nil)
+	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
+	if !strings.Contains(body, "gameserver_players 4096") {
+		t.Fatalf("the probe's own answer must be whole:\n%.300s", body)
+	}
+	e := h.History.List()[0]
+	r := e.outcome.result
+	if len(r.PlayerList) != keptPlayers || len(r.Rules) != keptRules || r.Name != "big" || r.Players.Value != 4096 {
+		t.Errorf("history keeps %d players, %d rules (%q, %d)", len(r.PlayerList), len(r.Rules), r.Name, r.Players.Value)
+	}
+	if len(res.PlayerList) != 4096 {
+		t.Error("summarising changed the probe's own result")
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", fmt.Sprintf("/logs?id=%d", e.ID), nil)
+	req.RemoteAddr = "127.0.0.1:1"
+	h.History.DebugHandler(false).ServeHTTP(rec, req)
+	if !strings.Contains(rec.Body.String(), "keeps 32 of 4096 players") {
+		t.Errorf("debug output of a kept probe must say it was cut:\n%.500s", rec.Body)
+	}
+}
