@@ -250,7 +250,7 @@ func (h *ProbeHandler) probe(ctx context.Context, cfg *config.Config, name strin
 		o.err, o.duration = err, time.Since(start)
 		return o
 	}
-	if o.policy = cfg.TargetPolicy.Check(host, addrs); o.policy != nil {
+	if o.policy = checkPolicy(&cfg.TargetPolicy, host, queryHost, addrs); o.policy != nil {
 		return o
 	}
 	for i, port := range ports {

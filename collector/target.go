@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -112,4 +113,17 @@ func resolve(ctx context.Context, r Resolver, host, preferred string, fallback b
 		return nil, fmt.Errorf("%w: %s has no %s address", protocols.ErrDNS, host, preferred)
 	}
 	return out, nil
+}
+
+// checkPolicy applies the target policy before any packet leaves: to the target
+// host, to the name its SRV record points to (queryHost), and to every address
+// either resolved to, not only the first one the query uses. The policy has no
+// port rules, so this covers every candidate query port too.
+func checkPolicy(p *config.TargetPolicy, host, queryHost string, addrs []netip.Addr) error {
+	if queryHost != host {
+		if err := p.CheckName(queryHost); err != nil {
+			return err
+		}
+	}
+	return p.Check(host, addrs)
 }
