@@ -10,6 +10,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/armagetron"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/ase"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/bedrock"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
@@ -35,6 +36,7 @@ var all = []protocols.Protocol{
 	a2s.Protocol,
 	armagetron.Protocol,
 	ase.Protocol,
+	bedrock.Protocol,
 	cube2.Protocol,
 	darkplaces.Protocol,
 	doom3.Protocol,

@@ -1,0 +1,232 @@
+package bedrock
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const bdsID = "MCPE;§a§lDedicated §rServer;766;1.21.50;3;10;11939138312187839373;Bedrock level;Survival;1;19132;19133;"
+
+// pingTime returns the time of a well-formed Unconnected Ping.
+func pingTime(req []byte) (int64, bool) {
+	if len(req) != pingLen || req[0] != idPing || !bytes.Equal(req[9:25], magic[:]) {
+		return 0, false
+	}
+	return int64(binary.BigEndian.Uint64(req[1:])), true
+}
+
+// pongBytes builds an Unconnected Pong; length < 0 means the string's own.
+func pongBytes(time int64, mg [16]byte, id string, length int) []byte {
+	if length < 0 {
+		length = len(id)
+	}
+	b := []byte{idPong}
+	b = binary.BigEndian.AppendUint64(b, uint64(time))
+	b = binary.BigEndian.AppendUint64(b, vecGUID)
+	b = append(b, mg[:]...)
+	b = binary.BigEndian.AppendUint16(b, uint16(length))
+	return append(b, id...)
+}
+
+// echo answers every well-formed ping with a pong carrying id.
+func echo(id string) prototest.Handler {
+	return func(req []byte) [][]byte {
+		t, ok := pingTime(req)
+		if !ok {
+			return nil
+		}
+		return [][]byte{pongBytes(t, magic, id, -1)}
+	}
+}
+
+func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func TestQuery(t *testing.T) {
+	reqs := make(chan []byte, 1)
+	addr := prototest.UDP(t, func(b []byte) [][]byte {
+		select {
+		case reqs <- b:
+		default:
+		}
+		return echo(bdsID)(b)
+	})
+	tr := wire.NewTrace()
+	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Dedicated Server" || res.Map != "Bedrock level" || res.Version != "1.21.50" {
+		t.Errorf("name/map/version = %q %q %q", res.Name, res.Map, res.Version)
+	}
+	if res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(10) || res.PhaseErrors != nil {
+		t.Errorf("players %+v max %+v phase errors %v", res.Players, res.MaxPlayers, res.PhaseErrors)
+	}
+	if kv := res.InfoKV(); len(kv) != 13 || kv[0] != (protocols.KV{Key: "raknet_guid", Value: "11939337484294820749"}) || kv[12].Key != "port_v6" {
+		t.Errorf("info = %q", kv)
+	}
+	if req := <-reqs; len(req) != pingLen || req[0] != idPing || !bytes.Equal(req[9:25], magic[:]) {
+		t.Errorf("ping = % x", req)
+	}
+	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil || tr.Attempts != 1 {
+		t.Errorf("phases %+v, attempts %d", tr.Phases, tr.Attempts)
+	}
+}
+
+// Each query pings with its own time and client GUID.
+func TestQueryTimeIsRandom(t *testing.T) {
+	seen := make(chan []byte, 2)
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		select {
+		case seen <- req:
+		default:
+		}
+		return echo(bdsID)(req)
+	})
+	q := newQuerier(t, protocols.Settings{})
+	for range 2 {
+		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := <-seen, <-seen
+	if bytes.Equal(a[1:9], b[1:9]) || bytes.Equal(a[25:], b[25:]) {
+		t.Errorf("same time or GUID twice:\n% x\n% x", a, b)
+	}
+}
+
+// Strays before the pong (another ping's pong, a foreign magic, an open
+// connection reply, junk) are skipped and noted; the pong is used.
+func TestQuerySkipsStrays(t *testing.T) {
+	other := magic
+	other[15]++
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		tm, _ := pingTime(req)
+		return [][]byte{
+			pongBytes(tm+1, magic, "MCPE;stray;1;1;1;1;", -1),
+			pongBytes(tm, other, "MCPE;foreign;1;1;1;1;", -1),
+			{0x06, 0x00},
+			{},
+			pongBytes(tm, magic, bdsID, -1),
+			pongBytes(tm, magic, bdsID, -1),
+		}
+	})
+	tr := wire.NewTrace()
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Dedicated Server" {
+		t.Errorf("name = %q", res.Name)
+	}
+	noted := 0
+	for _, p := range tr.Packets {
+		if p.Note != "" {
+			noted++
+		}
+	}
+	if noted != 4 {
+		t.Errorf("%d packets noted as ignored, want 4", noted)
+	}
+}
+
+// A server that answers, never with our pong, fails by the deadline with why the
+// last reply was skipped, not as a bare timeout.
+func TestQueryNoUsableReply(t *testing.T) {
+	other := magic
+	other[0] = 0xff
+	for name, tc := range map[string]struct {
+		reply func(tm int64) []byte
+		want  error
+	}{
+		"wrong time":  {func(tm int64) []byte { return pongBytes(tm^1, magic, bdsID, -1) }, protocols.ErrMismatch},
+		"wrong magic": {func(tm int64) []byte { return pongBytes(tm, other, bdsID, -1) }, protocols.ErrMalformed},
+		"echoed ping": {func(tm int64) []byte { return ping(tm, 1) }, protocols.ErrMalformed},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			addr := prototest.UDP(t, func(req []byte) [][]byte {
+				tm, _ := pingTime(req)
+				return [][]byte{tc.reply(tm)}
+			})
+			start := time.Now()
+			tr := wire.NewTrace()
+			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, tr)
+			if !errors.Is(err, tc.want) || errors.Is(err, protocols.ErrTimeout) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+			if tr.Attempts != 2 {
+				t.Errorf("attempts = %d, want 2 (one re-send)", tr.Attempts)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("returned after %v", d)
+			}
+		})
+	}
+}
+
+// A pong to our ping that does not decode is the server's answer: fail at once.
+func TestQueryBrokenPong(t *testing.T) {
+	for name, tc := range map[string]struct {
+		reply func(tm int64) []byte
+		want  error
+	}{
+		"cut in header": {func(tm int64) []byte { return pongBytes(tm, magic, "", -1)[:20] }, protocols.ErrTruncated},
+		"lying length":  {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;1;1;", 500) }, protocols.ErrTruncated},
+		"too large":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;", 0xffff) }, protocols.ErrTooLarge},
+		"no fields":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE", -1) }, protocols.ErrMalformed},
+		"empty string":  {func(tm int64) []byte { return pongBytes(tm, magic, "", -1) }, protocols.ErrMalformed},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			addr := prototest.UDP(t, func(req []byte) [][]byte {
+				tm, _ := pingTime(req)
+				return [][]byte{tc.reply(tm)}
+			})
+			tr := wire.NewTrace()
+			_, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 5*time.Second), addr, tr)
+			if !errors.Is(err, tc.want) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) || tr.Attempts != 1 {
+				t.Errorf("phases %+v, attempts %d", tr.Phases, tr.Attempts)
+			}
+		})
+	}
+}
+
+// Education Edition and short pongs: what is missing is not reported.
+func TestQueryShortPong(t *testing.T) {
+	addr := prototest.UDP(t, echo("MCEE;§lClass§r;594;1.19.51;1;30"))
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Class" || res.Map != "" || res.Players != protocols.Known(1) || res.MaxPlayers != protocols.Known(30) {
+		t.Errorf("result = %+v", res)
+	}
+	if kv := res.InfoKV(); len(kv) != 7 || kv[1] != (protocols.KV{Key: "edition", Value: "MCEE"}) {
+		t.Errorf("info = %q", kv)
+	}
+}
+
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "bedrock", DefaultPort: 19132, Transport: "udp",
+		Answer:   echo(bdsID),
+		WantName: "Dedicated Server",
+	})
+}
