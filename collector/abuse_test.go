@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Regression tests for issue 13: what a client may send must not grow memory, reach
@@ -189,5 +192,30 @@ func TestHistoryKeepsSummary(t *testing.T) {
 	h.History.DebugHandler(false).ServeHTTP(rec, req)
 	if !strings.Contains(rec.Body.String(), "keeps 32 of 4096 players") {
 		t.Errorf("debug output of a kept probe must say it was cut:\n%.500s", rec.Body)
+	}
+}
+
+type twoPhaseQuerier struct{}
+
+func (twoPhaseQuerier) Query(_ context.Context, _ netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	p := tr.Begin("info")
+	tr.End(p, protocols.ErrTimeout)
+	p = tr.Begin("info")
+	tr.End(p, nil)
+	return &protocols.Result{}, nil
+}
+
+// TestPhaseSeriesOnce: a phase run twice (retry, second port) is one series.
+func TestPhaseSeriesOnce(t *testing.T) {
+	h := newTestHandler(t, nil, map[string]*config.Module{"fake": {Protocol: "fake"}})
+	p := protocols.Protocol{Name: "fake", DefaultPort: 27015, New: func(protocols.Settings) (protocols.Querier, error) { return twoPhaseQuerier{}, nil }}
+	if err := h.Config.Get().Modules["fake"].Compile(p); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
+	for _, s := range []string{`gameserver_query_duration_seconds{phase="info"}`, `gameserver_query_phase_success{phase="info"} 1`} {
+		if n := strings.Count(body, s); n != 1 {
+			t.Errorf("%s appears %d times:\n%s", s, n, body)
+		}
 	}
 }

@@ -59,11 +59,22 @@ func buildFamilies(o *outcome) *families {
 		if o.trace.Attempts > 0 {
 			f.add(queryAttempts, float64(o.trace.Attempts))
 		}
-		for _, p := range o.trace.Phases {
-			f.add(queryDuration, p.Duration.Seconds(), p.Name)
-		}
-		for _, p := range o.trace.Phases {
-			f.add(phaseSuccess, boolf(p.Err == nil), p.Name)
+		// A phase run more than once (another query port, a querier's own retry
+		// loop) is one series: its time summed, its success the last run's.
+		// Duplicate series would make Prometheus reject the scrape.
+		phases := o.trace.Phases
+		for i, p := range phases {
+			if seenPhase(phases[:i], p.Name) {
+				continue
+			}
+			d, last := p.Duration, p
+			for _, q := range phases[i+1:] {
+				if q.Name == p.Name {
+					d, last = d+q.Duration, q
+				}
+			}
+			f.add(queryDuration, d.Seconds(), p.Name)
+			f.add(phaseSuccess, boolf(last.Err == nil), p.Name)
 		}
 	}
 	if o.port != 0 {
@@ -157,6 +168,15 @@ func (o *outcome) shortOf(budget time.Duration) bool {
 	switch protocols.Reason(o.err) {
 	case "timeout", "overloaded":
 		return o.timeout < budget-budget/10
+	}
+	return false
+}
+
+func seenPhase(phases []wire.Phase, name string) bool {
+	for _, p := range phases {
+		if p.Name == name {
+			return true
+		}
 	}
 	return false
 }
