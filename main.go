@@ -139,7 +139,7 @@ func run(args []string) int {
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	}
-	srv := newServer(mux)
+	srv := newServer(refuseBodies(mux))
 	if err := web.ListenAndServe(srv, webConfig, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("Error starting HTTP server", "err", err)
 		return 1
@@ -159,13 +159,6 @@ func routes(sc *config.SafeConfig, reg *prometheus.Registry, probe http.Handler,
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
 			http.Error(w, "This endpoint requires a POST request.", http.StatusMethodNotAllowed)
-			return
-		}
-		if r.ContentLength != 0 {
-			// Refused before reloading, and the connection closed rather than the
-			// body drained: a reload never waits on a client's bytes.
-			w.Header().Set("Connection", "close")
-			http.Error(w, "POST /-/reload takes no body", http.StatusRequestEntityTooLarge)
 			return
 		}
 		if err := reload(); err != nil {

@@ -288,3 +288,33 @@ func TestQueryCommand(t *testing.T) {
 	}
 	wantAll(t, string(out), "DOWN", "timeout")
 }
+
+// TestReloadRefusesBody: a reload never waits on a request body, and a client that
+// sends one (or drips it) is answered and disconnected at once, without a reload.
+func TestReloadRefusesBody(t *testing.T) {
+	e := startExporter(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(e.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /-/reload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	b, err := io.ReadAll(conn) // ends when the server closes the connection
+	if err != nil {
+		t.Fatalf("the server kept the connection open waiting for the body: %v (read %q)", err, b)
+	}
+	if !strings.Contains(string(b), "413") || !strings.Contains(string(b), "takes no request body") {
+		t.Errorf("answer: %q", b)
+	}
+	_, m := e.get(t, "/metrics")
+	wantAll(t, m, "gameserver_exporter_config_last_reload_successful 1")
+}
+
+func TestServerLimits(t *testing.T) {
+	s := newServer(http.NotFoundHandler())
+	if s.ReadTimeout <= 0 || s.ReadTimeout > 40*time.Second || s.IdleTimeout <= 60*time.Second || s.IdleTimeout > 5*time.Minute ||
+		s.ReadHeaderTimeout <= 0 || s.MaxHeaderBytes <= 0 || s.MaxHeaderBytes > 1<<20 {
+		t.Errorf("limits: read %s, idle %s, header %s, %d header bytes", s.ReadTimeout, s.IdleTimeout, s.ReadHeaderTimeout, s.MaxHeaderBytes)
+	}
+}

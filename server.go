@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -26,4 +27,30 @@ func newServer(h http.Handler) *http.Server {
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 	}
+}
+
+// refuseBodies answers a request that carries a body with 413 and closes its
+// connection, before any handler runs. No endpoint takes a body, and net/http
+// would otherwise drain up to 256 KiB of it after the handler to keep the
+// connection: a client dripping a body holds a connection (and, for POST
+// /-/reload, would have had its reload done first).
+func refuseBodies(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		const msg = "this endpoint takes no request body\n"
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, buf, err := hj.Hijack(); err == nil {
+				buf.WriteString("HTTP/1.1 413 Request Entity Too Large\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n" +
+					"Content-Length: " + strconv.Itoa(len(msg)) + "\r\n\r\n" + msg)
+				buf.Flush()
+				conn.Close()
+				return
+			}
+		}
+		w.Header().Set("Connection", "close")
+		http.Error(w, msg[:len(msg)-1], http.StatusRequestEntityTooLarge)
+	})
 }
