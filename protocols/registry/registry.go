@@ -30,6 +30,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/unreal2"
 )
 
 var all = []protocols.Protocol{
@@ -56,6 +57,7 @@ var all = []protocols.Protocol{
 	savage.Protocol,
 	skycoop.Protocol,
 	teeworlds.Protocol,
+	unreal2.Protocol,
 }
 
 var byName = func() map[string]protocols.Protocol {

@@ -1,0 +1,284 @@
+package unreal2
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// wantInfo mirrors info with exported fields for the .expected.json files.
+type wantInfo struct {
+	Version     uint32
+	ServerID    int32 `json:"server_id"`
+	IP          string
+	GamePort    int32 `json:"game_port"`
+	QueryPort   int32 `json:"query_port"`
+	Name, Map   string
+	Game        string
+	Players     int32
+	Max         int32
+	Layout      string
+	WaveCurrent int32 `json:"wave_current"`
+	WaveTotal   int32 `json:"wave_total"`
+	Ping, Flags int32
+	Skill       string
+	Trailing    int
+}
+
+func (w wantInfo) info() info {
+	return info{
+		version: w.Version, serverID: w.ServerID, ip: w.IP, gamePort: w.GamePort, queryPort: w.QueryPort,
+		name: w.Name, mapName: w.Map, game: w.Game, numPlayers: w.Players, maxPlayer: w.Max,
+		layout: w.Layout, waveCurrent: w.WaveCurrent, waveTotal: w.WaveTotal, ping: w.Ping, flags: w.Flags,
+		skill: w.Skill, trailing: w.Trailing,
+	}
+}
+
+type wantPlayer struct {
+	Num         int32
+	Name        string
+	Ping, Score int32
+	StatsID     int32 `json:"stats_id"`
+	Team        string
+}
+
+type expected struct {
+	Kind    string // info, rules, players
+	Skip    bool
+	Error   string
+	Info    *wantInfo
+	Rules   [][2]string
+	Players []wantPlayer
+	Result  *prototest.ExpectedResult
+	// PlayerList is the Result's list built from Players.
+	PlayerList []struct {
+		Name        string
+		Score, Ping int64
+		Team        string
+	} `json:"player_list"`
+}
+
+// decodeVec runs the decoder the vector's kind names on it, the way the querier
+// does: the header first, then the body.
+func decodeVec(b []byte, e expected) (in *info, kv []protocols.KV, ps []player, skip, err error) {
+	kind := map[string]byte{"info": typeInfo, "rules": typeRules, "players": typePlayers}[e.Kind]
+	v, body, skip := splitReply(b, kind)
+	if skip != nil {
+		return nil, nil, nil, skip, nil
+	}
+	switch e.Kind {
+	case "info":
+		in, err = decodeInfo(v, body)
+	case "rules":
+		kv, err = decodeRules(nil, body)
+	case "players":
+		ps, err = decodePlayers(nil, v, body)
+	}
+	return in, kv, ps, nil, err
+}
+
+// TestVectors decodes every hand-built vector in testdata/ (see its README.md).
+func TestVectors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.expected.json")
+	if len(files) == 0 {
+		t.Fatal("no test vectors in testdata/")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
+		t.Run(name, func(t *testing.T) {
+			e := prototest.ReadJSON[expected](t, f)
+			in, kv, ps, skip, err := decodeVec(prototest.VecFile(t, name), e)
+			if (skip != nil) != e.Skip {
+				t.Fatalf("skip = %v, want %v", skip, e.Skip)
+			}
+			if e.Skip {
+				if protocols.Reason(skip) != "malformed" {
+					t.Errorf("skip reason %q", protocols.Reason(skip))
+				}
+				return
+			}
+			if got := protocols.Reason(err); got != e.Error {
+				t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
+			}
+			if e.Info != nil {
+				if in == nil || !reflect.DeepEqual(*in, e.Info.info()) {
+					t.Errorf("info\n got %+v\nwant %+v", in, e.Info.info())
+				}
+			}
+			if e.Kind == "rules" {
+				checkRules(t, kv, e.Rules)
+			}
+			if e.Kind == "players" {
+				checkPlayers(t, ps, e.Players)
+			}
+			if e.Result != nil || e.PlayerList != nil {
+				checkResult(t, in, kv, ps, err, e)
+			}
+		})
+	}
+}
+
+func checkRules(t *testing.T, kv []protocols.KV, want [][2]string) {
+	t.Helper()
+	if len(kv) != len(want) {
+		t.Fatalf("%d rules %q, want %d", len(kv), kv, len(want))
+	}
+	for i, w := range want {
+		if kv[i].Key != w[0] || kv[i].Value != w[1] {
+			t.Errorf("rule %d = %q=%q, want %q=%q", i, kv[i].Key, kv[i].Value, w[0], w[1])
+		}
+	}
+}
+
+func checkPlayers(t *testing.T, ps []player, want []wantPlayer) {
+	t.Helper()
+	if len(ps) != len(want) {
+		t.Fatalf("%d players %+v, want %d", len(ps), ps, len(want))
+	}
+	for i, w := range want {
+		got := ps[i]
+		if got != (player{num: w.Num, name: w.Name, ping: w.Ping, score: w.Score, statsID: w.StatsID, team: w.Team}) {
+			t.Errorf("player %d = %+v, want %+v", i, got, w)
+		}
+	}
+}
+
+// checkResult builds the Result the querier would from what was decoded.
+func checkResult(t *testing.T, in *info, kv []protocols.KV, ps []player, err error, e expected) {
+	t.Helper()
+	st := &status{in: in}
+	if in == nil {
+		version := uint32(0x80)
+		if e.Kind == "players" && strings.Contains(t.Name(), "xmp") {
+			version = versionXMP
+		}
+		st.in = &info{version: version}
+	}
+	res := st.result()
+	if e.Kind == "rules" {
+		addRules(res, kv, err == nil)
+	}
+	if e.Kind == "players" {
+		st.addPlayers(res, ps)
+		if len(res.PlayerList) != len(e.PlayerList) {
+			t.Fatalf("player list %+v, want %d entries", res.PlayerList, len(e.PlayerList))
+		}
+		for i, w := range e.PlayerList {
+			got := res.PlayerList[i]
+			if got.Name != w.Name || got.Team != w.Team || got.Score != protocols.Known(w.Score) || got.Ping != protocols.Known(w.Ping) || got.Bot {
+				t.Errorf("player list %d = %+v, want %+v", i, got, w)
+			}
+		}
+	}
+	if e.Result != nil {
+		prototest.CheckResult(t, res, *e.Result)
+	}
+	res.Info = res.InfoKV()
+	prototest.CheckUTF8(t, res)
+}
+
+// TestStrings covers the string rules one by one.
+func TestStrings(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []byte
+		want string
+		left int // bytes left unread
+	}{
+		{"empty, no NUL", []byte{0x00, 'x'}, "", 1},
+		{"NUL only", []byte{0x01, 0x00}, "", 0},
+		{"latin1", []byte{0x04, 'c', 0xE9, '!', 0x00}, "cé!", 0},
+		{"cut at inner NUL", []byte{0x05, 'a', 0x00, 'b', 'c', 0x00}, "a", 0},
+		{"no NUL counted", []byte{0x02, 'o', 'k', 'z'}, "ok", 1},
+		{"colour code", []byte{0x09, 0x1B, 0x1B, 0x20, 0x30, 'r', 'e', 'd', '!', 0x00}, "red!", 0},
+		{"colour code cut at end", []byte{0x04, 'a', 0x1B, 0x01, 0x00}, "a", 0},
+		{"ucs2", []byte{0x83, 'h', 0, 'i', 0, 0, 0}, "hi", 0},
+		{"ucs2 with 01", []byte{0x82, 0x01, 0x3A, 0x04, 0, 0}, "к", 0},
+		{"ucs2 surrogate pair", []byte{0x83, 0x3D, 0xD8, 0x00, 0xDE, 0, 0}, "😀", 0},
+		{"ucs2 lone surrogate", []byte{0x82, 0x3D, 0xD8, 0, 0}, "\uFFFD", 0},
+		{"ucs2 empty", []byte{0x80, 'x'}, "", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := wire.NewReader(tc.in)
+			got := readString(&r, "s")
+			if err := r.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want || r.Len() != tc.left {
+				t.Errorf("got %q with %d left, want %q with %d", got, r.Len(), tc.want, tc.left)
+			}
+		})
+	}
+	for _, b := range [][]byte{{}, {0x05, 'a'}, {0x82, 'a', 0, 'b'}, {0x81, 0x01, 'a'}} {
+		r := wire.NewReader(b)
+		readString(&r, "s")
+		if protocols.Reason(r.Err()) != "truncated" {
+			t.Errorf("% x: err %v, want truncated", b, r.Err())
+		}
+	}
+}
+
+// TestInfoTail covers the layouts after the player counts.
+func TestInfoTail(t *testing.T) {
+	str := func(s string) []byte { return append(append([]byte{byte(len(s) + 1)}, s...), 0) }
+	i32 := func(v byte) []byte { return []byte{v, 0, 0, 0} }
+	cat := func(parts ...[]byte) []byte {
+		var b []byte
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		return b
+	}
+	tests := []struct {
+		name     string
+		tail     []byte
+		layout   string
+		trailing int
+	}{
+		{"none", nil, "", 0},
+		{"ut2003", i32(9), "ut2003", 0},
+		{"ut2004", cat(i32(9), i32(1), str("2")), "ut2004", 0},
+		{"ut2004 and more", cat(i32(9), i32(1), str("2"), []byte{1, 2}), "ut2004", 2},
+		{"ut2004 skill cut", cat(i32(9), i32(1), []byte{0x09, 'x'}), "ut2003", 6},
+		{"killingfloor", cat(i32(2), i32(7), i32(9), i32(1), str("0")), "killingfloor", 0},
+		// A long skill string on a standard server is not taken for Killing Floor:
+		// the KF reading would not end at the end of the datagram.
+		{"ut2004 long skill", cat(i32(9), i32(1), str("Masterful Pro")), "ut2004", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var in info
+			in.tail(tc.tail)
+			if in.layout != tc.layout || in.trailing != tc.trailing {
+				t.Errorf("layout %q trailing %d, want %q %d", in.layout, in.trailing, tc.layout, tc.trailing)
+			}
+			if tc.layout != "" && tc.layout != "killingfloor" && in.ping != 9 {
+				t.Errorf("ping %d", in.ping)
+			}
+			if tc.layout == "killingfloor" && (in.waveCurrent != 2 || in.waveTotal != 7 || in.ping != 9 || in.flags != 1) {
+				t.Errorf("killing floor fields %+v", in)
+			}
+		})
+	}
+}
+
+// TestRulesCap stops at maxRulePairs.
+func TestRulesCap(t *testing.T) {
+	var kv []protocols.KV
+	body := []byte{0x02, 'k', 0, 0x02, 'v', 0}
+	var err error
+	for range maxRulePairs + 1 {
+		if kv, err = decodeRules(kv, body); err != nil {
+			break
+		}
+	}
+	if len(kv) != maxRulePairs || protocols.Reason(err) != "too_large" {
+		t.Errorf("%d rules, err %v", len(kv), err)
+	}
+}

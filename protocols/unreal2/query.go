@@ -1,0 +1,200 @@
+package unreal2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"net/netip"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// Bounds on the datagrams one rules or players phase reads.
+const (
+	maxDatagrams = 64 // replies taken (a full UT2004 server needs a handful)
+	maxStray     = 32 // datagrams skipped: other types, duplicates, junk
+)
+
+// The quiet period that ends a list: a tenth of the time left, within these bounds.
+// A server sends all datagrams of a reply at once, so a gap of this size means the
+// reply is over, and the tenth leaves time for the next phase.
+const (
+	minQuiet = 20 * time.Millisecond
+	maxQuiet = 300 * time.Millisecond
+)
+
+type querier struct {
+	s protocols.Settings
+}
+
+// Query asks for the server info, then, as the module wants them, the players and
+// the rules, each a request of its own on the same socket. A failed players or
+// rules phase leaves a phase error and what it decoded.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.Retries = q.s.Retries
+
+	p := tr.Begin("info")
+	in, err := wire.Exchange(ctx, conn, request(typeInfo), func(b []byte) (*info, error, error) {
+		v, body, skip := splitReply(b, typeInfo)
+		if skip != nil {
+			return nil, skip, nil
+		}
+		in, err := decodeInfo(v, body)
+		return in, nil, err
+	})
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	if in.trailing > 0 {
+		tr.Logf("%d bytes after the info fields not decoded", in.trailing)
+	}
+	st := &status{in: in}
+	res := st.result()
+
+	if q.s.Players {
+		pctx := ctx
+		if dl, ok := ctx.Deadline(); ok && q.s.Rules {
+			// A server silent to the players request must leave the rules their turn.
+			var cancel context.CancelFunc
+			pctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+			defer cancel()
+		}
+		q.players(pctx, conn, tr, st, res)
+	}
+	if q.s.Rules {
+		p := tr.Begin("rules")
+		var kv []protocols.KV
+		var decErr error
+		err := collect(ctx, conn, tr, typeRules, func(_ uint32, body []byte) bool {
+			var err error
+			kv, err = decodeRules(kv, body)
+			if err != nil && decErr == nil {
+				decErr = err
+			}
+			return len(kv) >= maxRulePairs
+		})
+		if err == nil {
+			err = decErr
+		}
+		tr.End(p, err)
+		res.Rules = kv
+		addRules(res, kv, err == nil)
+		if err != nil {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
+		}
+	}
+	return res, nil
+}
+
+// players reads the player list until it holds the info reply's player count or
+// the server falls quiet. Fewer records than that count is no error: UT2003 often
+// lists only some players (qstat's info/UT2003.txt). A server with no players is
+// not asked.
+func (q *querier) players(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, st *status, res *protocols.Result) {
+	want := int(st.in.numPlayers)
+	if want <= 0 {
+		tr.Logf("the info reply counts %d players: no player request", want)
+		res.PlayerList = []protocols.Player{}
+		return
+	}
+	p := tr.Begin("players")
+	var ps []player
+	var decErr error
+	listed := 0 // records that are players, not score lines
+	err := collect(ctx, conn, tr, typePlayers, func(v uint32, body []byte) bool {
+		n := len(ps)
+		var err error
+		ps, err = decodePlayers(ps, v, body)
+		if err != nil && decErr == nil {
+			decErr = err
+		}
+		for _, p := range ps[n:] {
+			if !isScoreLine(p, v) {
+				listed++
+			}
+		}
+		return listed >= want || len(ps) >= maxPlayerEntries
+	})
+	if err == nil {
+		err = decErr
+	}
+	tr.End(p, err)
+	if listed < want {
+		tr.Logf("%d of the %d players listed", listed, want)
+	}
+	st.addPlayers(res, ps)
+	if err != nil {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+	}
+}
+
+// collect sends the request of one list type and hands each reply datagram's
+// version and body to take until take says it has all, the server has been quiet
+// for the quiet period, or the probe's deadline passes. Only the first reply is
+// awaited with re-sends (conn.Retries); a missing first reply is the phase's error.
+// Datagrams of another type and exact duplicates (the answer to a re-sent request)
+// are skipped.
+func collect(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, kind byte, take func(version uint32, body []byte) (done bool)) error {
+	var skipped error
+	b, err := conn.Request(ctx, request(kind), func(b []byte) bool {
+		_, _, skipped = splitReply(b, kind)
+		return skipped == nil
+	})
+	if err != nil {
+		if errors.Is(err, wire.ErrTimeout) && skipped != nil {
+			err = fmt.Errorf("no usable reply before the deadline, last one skipped: %w", skipped)
+		}
+		return err
+	}
+	deadline, hasDeadline := ctx.Deadline()
+	quiet := maxQuiet
+	if hasDeadline {
+		quiet = min(max(time.Until(deadline)/10, minQuiet), maxQuiet)
+	}
+	seed := maphash.MakeSeed()
+	seen := map[uint64]bool{maphash.Bytes(seed, b): true}
+	for taken, stray := 0, 0; ; {
+		v, body, _ := splitReply(b, kind)
+		if take(v, body) {
+			return nil
+		}
+		if taken++; taken >= maxDatagrams {
+			return fmt.Errorf("%w: more than %d reply datagrams", protocols.ErrTooLarge, maxDatagrams)
+		}
+		for {
+			until := time.Now().Add(quiet)
+			if hasDeadline && deadline.Before(until) {
+				until = deadline
+			}
+			conn.SetReadDeadline(until)
+			if b, err = conn.Recv(); err != nil {
+				if errors.Is(err, wire.ErrTimeout) {
+					return nil // quiet, or out of time: the list is what came
+				}
+				return err
+			}
+			why := ""
+			if _, _, err := splitReply(b, kind); err != nil {
+				why = err.Error()
+			} else if h := maphash.Bytes(seed, b); seen[h] {
+				why = "duplicate datagram"
+			} else {
+				seen[h] = true
+				break
+			}
+			tr.Ignore(why)
+			if stray++; stray > maxStray {
+				return nil // a flood of strays ends the list as silence would
+			}
+		}
+	}
+}
