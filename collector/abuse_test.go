@@ -219,3 +219,14 @@ func TestPhaseSeriesOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestPhaseErrorWithoutTracePhase: a protocol that reads players from its info
+// reply (ASE) reports their failure as a PhaseError only; it must still show.
+func TestPhaseErrorWithoutTracePhase(t *testing.T) {
+	res := &protocols.Result{PhaseErrors: []protocols.PhaseError{{Phase: "players", Err: protocols.ErrTooLarge}}}
+	h := newTestHandler(t, &fakeQuerier{res: res}, nil)
+	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
+	if !strings.Contains(body, `gameserver_query_phase_success{phase="players"} 0`) || !strings.Contains(body, "probe_success 1") {
+		t.Errorf("want the players phase failed and the probe up:\n%s", body)
+	}
+}

@@ -74,7 +74,16 @@ func buildFamilies(o *outcome) *families {
 				}
 			}
 			f.add(queryDuration, d.Seconds(), p.Name)
-			f.add(phaseSuccess, boolf(last.Err == nil), p.Name)
+			f.add(phaseSuccess, boolf(last.Err == nil && !phaseFailed(r, p.Name)), p.Name)
+		}
+	}
+	// A protocol that reads players or rules from the info reply has no phase of
+	// their own in the trace; their failure still shows as a failed phase.
+	if r != nil {
+		for i, pe := range r.PhaseErrors {
+			if (o.trace == nil || !seenPhase(o.trace.Phases, pe.Phase)) && !seenPhaseError(r.PhaseErrors[:i], pe.Phase) {
+				f.add(phaseSuccess, 0, pe.Phase)
+			}
 		}
 	}
 	if o.port != 0 {
@@ -175,6 +184,19 @@ func (o *outcome) shortOf(budget time.Duration) bool {
 func seenPhase(phases []wire.Phase, name string) bool {
 	for _, p := range phases {
 		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func phaseFailed(r *protocols.Result, name string) bool {
+	return r != nil && seenPhaseError(r.PhaseErrors, name)
+}
+
+func seenPhaseError(pes []protocols.PhaseError, name string) bool {
+	for _, pe := range pes {
+		if pe.Phase == name {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package ase
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -224,6 +225,11 @@ func (s *Status) Result(players, rules bool) *protocols.Result {
 		if s.RulesErr != nil {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: s.RulesErr})
 		}
+	}
+	if errors.Is(s.PlayersErr, protocols.ErrTooLarge) {
+		// A server that sends more records than any server has players lies about
+		// its count too: report none rather than the number it declared.
+		res.Players = protocols.Count{}
 	}
 	if players {
 		res.PlayerList = s.PlayerList

@@ -250,3 +250,31 @@ func fmtCount(c protocols.Count) string {
 	}
 	return strconv.FormatInt(c.Value, 10)
 }
+
+// TestTooManyPlayers: a reply with more records than the cap fails the players
+// phase and does not report the player count it declared.
+func TestTooManyPlayers(t *testing.T) {
+	b := []byte("EYE1")
+	for _, f := range []string{"mta", "22003", "big", "dm", "map", "1.0", "0", "10000", "10000"} {
+		b = append(b, byte(len(f)+1))
+		b = append(b, f...)
+	}
+	b = append(b, 1) // no rules
+	for range MaxPlayers + 1 {
+		b = append(b, 0x01, 0x02, 'a') // flags: name; "a"
+	}
+	s, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(s.PlayersErr, protocols.ErrTooLarge) {
+		t.Fatalf("players error %v, want too_large", s.PlayersErr)
+	}
+	res := s.Result(true, false)
+	if res.Players.Known {
+		t.Errorf("reports %d players after too many records", res.Players.Value)
+	}
+	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" {
+		t.Errorf("phase errors %v", res.PhaseErrors)
+	}
+}
