@@ -13,6 +13,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/frostbite"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy3"
@@ -28,6 +29,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
 )
 
@@ -38,6 +40,7 @@ var all = []protocols.Protocol{
 	cube2.Protocol,
 	darkplaces.Protocol,
 	doom3.Protocol,
+	frostbite.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
 	gamespy3.Protocol,
@@ -53,6 +56,7 @@ var all = []protocols.Protocol{
 	satisfactory.Protocol,
 	savage.Protocol,
 	skycoop.Protocol,
+	teamspeak3.Protocol,
 	teeworlds.Protocol,
 }
 
