@@ -24,7 +24,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
-// DefaultQueryPort is the ServerQuery port of a default TeamSpeak 3 install.
+// defaultQueryPort is the ServerQuery port of a default TeamSpeak 3 install.
 const defaultQueryPort = 10011
 
 // Protocol is the registry entry.
