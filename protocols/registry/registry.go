@@ -14,6 +14,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/frostbite"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy3"
@@ -29,6 +30,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/unreal2"
 )
@@ -41,6 +43,7 @@ var all = []protocols.Protocol{
 	cube2.Protocol,
 	darkplaces.Protocol,
 	doom3.Protocol,
+	frostbite.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
 	gamespy3.Protocol,
@@ -56,6 +59,7 @@ var all = []protocols.Protocol{
 	satisfactory.Protocol,
 	savage.Protocol,
 	skycoop.Protocol,
+	teamspeak3.Protocol,
 	teeworlds.Protocol,
 	unreal2.Protocol,
 }

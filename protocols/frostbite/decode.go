@@ -1,0 +1,248 @@
+package frostbite
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const (
+	headerLen = 12
+	// maxPacket is the protocol's own limit on a packet's total size.
+	maxPacket = 16384
+	// maxWords bounds a packet's words; serverInfo has about 30.
+	maxWords = 512
+	// maxTeams bounds the team score count (the games have at most 4 teams).
+	maxTeams = 16
+	// maxDigits keeps a count within int64 without overflow checks.
+	maxDigits = 18
+
+	bitResponse = 1 << 30
+	seqMask     = 1<<30 - 1
+)
+
+// packet is one decoded packet.
+type packet struct {
+	seq      uint32 // bits 29..0
+	response bool
+	words    [][]byte // sub-slices of the packet's bytes
+}
+
+// header reads a packet header and returns its sequence word and checked total size.
+func header(h []byte) (seqWord uint32, size int, err error) {
+	if len(h) < headerLen {
+		return 0, 0, fmt.Errorf("%w: packet header of %d bytes, want %d", protocols.ErrTruncated, len(h), headerLen)
+	}
+	seqWord = binary.LittleEndian.Uint32(h)
+	sz := binary.LittleEndian.Uint32(h[4:])
+	switch {
+	case sz > maxPacket:
+		return 0, 0, fmt.Errorf("%w: packet size %d, the protocol's limit is %d", protocols.ErrTooLarge, sz, maxPacket)
+	case sz < headerLen:
+		return 0, 0, fmt.Errorf("%w: packet size %d is smaller than its header", protocols.ErrMalformed, sz)
+	}
+	return seqWord, int(sz), nil
+}
+
+// decodePacket decodes exactly one packet: b must hold the size its header says.
+func decodePacket(b []byte) (packet, error) {
+	seqWord, size, err := header(b)
+	if err != nil {
+		return packet{}, err
+	}
+	switch {
+	case len(b) < size:
+		return packet{}, fmt.Errorf("%w: packet of %d bytes says it has %d", protocols.ErrTruncated, len(b), size)
+	case len(b) > size:
+		return packet{}, fmt.Errorf("%w: %d bytes after a packet of %d", protocols.ErrMalformed, len(b)-size, size)
+	}
+	n := binary.LittleEndian.Uint32(b[8:])
+	// Each word takes at least 5 bytes (length and NUL): a count the size cannot
+	// hold is a lie, whatever the cap.
+	if n > maxWords || int(n) > (size-headerLen)/5 {
+		return packet{}, fmt.Errorf("%w: %d words in a packet of %d bytes (at most %d)", protocols.ErrMalformed, n, size, maxWords)
+	}
+	p := packet{seq: seqWord & seqMask, response: seqWord&bitResponse != 0, words: make([][]byte, 0, n)}
+	r := wire.NewReader(b[headerLen:])
+	for i := range int(n) {
+		l := r.Uint32LE("word length")
+		if int64(l) > int64(r.Len()) {
+			return packet{}, fmt.Errorf("%w: word %d of %d bytes overruns the packet (%d bytes left)", protocols.ErrMalformed, i, l, r.Len())
+		}
+		w := r.Bytes(int(l), "word")
+		if nul := r.Uint8("word terminator"); r.Err() == nil && nul != 0 {
+			return packet{}, fmt.Errorf("%w: word %d not NUL-terminated", protocols.ErrMalformed, i)
+		}
+		if r.Err() != nil {
+			return packet{}, r.Err()
+		}
+		p.words = append(p.words, w)
+	}
+	if r.Len() != 0 {
+		return packet{}, fmt.Errorf("%w: %d bytes after the last word", protocols.ErrMalformed, r.Len())
+	}
+	return p, nil
+}
+
+// encodePacket builds a packet: the client's request here, fake servers in tests.
+func encodePacket(seqWord uint32, words ...string) []byte {
+	size := headerLen
+	for _, w := range words {
+		size += 4 + len(w) + 1
+	}
+	b := make([]byte, headerLen, size)
+	binary.LittleEndian.PutUint32(b, seqWord)
+	binary.LittleEndian.PutUint32(b[4:], uint32(size))
+	binary.LittleEndian.PutUint32(b[8:], uint32(len(words)))
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(w)))
+		b = append(b, w...)
+		b = append(b, 0)
+	}
+	return b
+}
+
+// Words after the team scores, in the order the servers send them.
+var (
+	commonTail = []string{"onlineState", "ranked", "punkBuster", "hasGamePassword", "serverUpTime", "roundTime"}
+	bc2Tail    = []string{"gameMod", "mapPack", "gameIpAndPort", "punkBusterVersion", "joinQueueEnabled", "region"}
+	fb2Tail    = []string{"gameIpAndPort", "punkBusterVersion", "joinQueueEnabled", "region", "closestPingSite", "country",
+		"matchMakingEnabled", "blazePlayerCount", "blazeGameState"}
+)
+
+// decodeServerInfo maps the words of serverInfo's answer onto a Result.
+func decodeServerInfo(words [][]byte) (*protocols.Result, error) {
+	if len(words) == 0 {
+		return nil, fmt.Errorf("%w: an answer without words", protocols.ErrMalformed)
+	}
+	if status := words[0]; !bytes.Equal(status, []byte("OK")) {
+		return nil, fmt.Errorf("%w: serverInfo: %q", protocols.ErrServer, clip(status))
+	}
+	if len(words) < 6 {
+		return nil, fmt.Errorf("%w: serverInfo answer of %d words, want name, players, max players, game mode and map", protocols.ErrMalformed, len(words))
+	}
+	players, ok := count(words[2])
+	if !ok {
+		return nil, fmt.Errorf("%w: player count %q", protocols.ErrMalformed, clip(words[2]))
+	}
+	maxPlayers, ok := count(words[3])
+	if !ok {
+		return nil, fmt.Errorf("%w: max player count %q", protocols.ErrMalformed, clip(words[3]))
+	}
+	res := &protocols.Result{
+		Name:       wire.UTF8(words[1]),
+		Players:    protocols.Known(players),
+		MaxPlayers: protocols.Known(maxPlayers),
+		Map:        wire.UTF8(words[5]),
+	}
+	info := make([]protocols.KV, 0, 32)
+	info = append(info, protocols.KV{Key: "gameMode", Value: wire.UTF8(words[4])})
+	res.Info = tail(res, words[6:], info)
+	return res, nil
+}
+
+// tail decodes the words after the map as far as they follow a known layout and
+// notes where it stopped in the "layout" entry.
+func tail(res *protocols.Result, w [][]byte, info []protocols.KV) []protocols.KV {
+	i := 0
+	take := func(key string) bool {
+		if i == len(w) {
+			return false
+		}
+		info = append(info, protocols.KV{Key: key, Value: wire.UTF8(w[i])})
+		i++
+		return true
+	}
+	stop := func(why string) []protocols.KV {
+		if i < len(w) {
+			why += fmt.Sprintf("; %d words not decoded", len(w)-i)
+		}
+		return append(info, protocols.KV{Key: "layout", Value: why})
+	}
+	if !take("roundsPlayed") || !take("roundsTotal") {
+		return stop("ends before the team scores")
+	}
+	if i == len(w) {
+		return stop("ends before the team scores")
+	}
+	teams, ok := count(w[i])
+	if !ok || teams > maxTeams || int(teams) >= len(w)-i {
+		return stop(fmt.Sprintf("team score count %q unreadable", clip(w[i])))
+	}
+	i++
+	scores := make([]string, 0, teams)
+	for range teams {
+		scores = append(scores, wire.UTF8(w[i]))
+		i++
+	}
+	info = append(info, protocols.KV{Key: "teamScores", Value: strings.Join(scores, " ")})
+	take("targetScore")
+	for _, k := range commonTail {
+		if !take(k) {
+			return stop("ends after the team scores")
+		}
+		if k == "hasGamePassword" {
+			switch string(w[i-1]) {
+			case "true":
+				res.Password = protocols.FlagTrue
+			case "false":
+				res.Password = protocols.FlagFalse
+			}
+		}
+	}
+	if i == len(w) {
+		return stop("ends after the round time")
+	}
+	// Bad Company 2 names its game mod where later games send their address.
+	layout, keys := "frostbite2", fb2Tail
+	if m := string(w[i]); strings.EqualFold(m, "BC2") || strings.EqualFold(m, "VIETNAM") {
+		layout, keys = "bc2", bc2Tail
+		res.Game = m
+	}
+	for _, k := range keys {
+		if !take(k) {
+			break
+		}
+	}
+	return stop(layout)
+}
+
+// count parses a non-negative decimal of at most maxDigits digits.
+func count(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > maxDigits {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
+}
+
+// clip shortens what an error quotes of a peer's word.
+func clip(b []byte) []byte {
+	const n = 64
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
+
+// decodeReply decodes one whole packet as the answer to serverInfo.
+func decodeReply(b []byte) (*protocols.Result, error) {
+	p, err := decodePacket(b)
+	if err != nil {
+		return nil, err
+	}
+	if !p.response {
+		return nil, fmt.Errorf("%w: a request from the server, not a response", protocols.ErrMismatch)
+	}
+	return decodeServerInfo(p.words)
+}

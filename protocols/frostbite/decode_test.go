@@ -1,0 +1,118 @@
+package frostbite
+
+import (
+	"errors"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+type expected struct {
+	prototest.ExpectedResult
+	Description string
+	Info        map[string]string
+	Error       string
+	Message     *string
+}
+
+func vectorNames(t testing.TB) []string {
+	t.Helper()
+	files, _ := filepath.Glob("testdata/*.expected.json")
+	if len(files) == 0 {
+		t.Fatal("no test vectors in testdata/")
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), ".expected.json"))
+	}
+	return names
+}
+
+func vector(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
+
+// checkExpected asserts a decoded result (or error) against an expected file.
+func checkExpected(t testing.TB, e expected, res *protocols.Result, err error) {
+	t.Helper()
+	if e.Error != "" {
+		if got := protocols.Reason(err); got != e.Error {
+			t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
+		}
+		if e.Message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*e.Message)) {
+			t.Errorf("error %q does not end with the server's word %q", err, *e.Message)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckResult(t, res, e.ExpectedResult)
+	prototest.CheckUTF8(t, res)
+	info := map[string]string{}
+	for _, kv := range res.InfoKV() {
+		info[kv.Key] = kv.Value
+	}
+	for k, v := range e.Info {
+		if got, ok := info[k]; !ok || got != v {
+			t.Errorf("info %s = %q (present %v), want %q", k, got, ok, v)
+		}
+	}
+}
+
+// TestVectors decodes the hand-built packets in testdata/.
+func TestVectors(t *testing.T) {
+	for _, name := range vectorNames(t) {
+		t.Run(name, func(t *testing.T) {
+			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			res, err := decodeReply(vector(t, name))
+			checkExpected(t, e, res, err)
+		})
+	}
+}
+
+// The request is the documented serverInfo packet: sequence 1, a client request.
+func TestRequest(t *testing.T) {
+	want, err := prototest.ParseHex(`01000000 1b000000 01000000 0a000000 "serverInfo" 00`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(request) != string(want) {
+		t.Errorf("request % x, want % x", request, want)
+	}
+	p, err := decodePacket(request)
+	if err != nil || p.response || p.seq != 1 || len(p.words) != 1 || string(p.words[0]) != "serverInfo" {
+		t.Errorf("%+v, %v", p, err)
+	}
+}
+
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	words := []string{"OK", "", "a b", strings.Repeat("x", 1000)}
+	p, err := decodePacket(encodePacket(bitResponse|seqMask, words...))
+	if err != nil || !p.response || p.seq != seqMask || len(p.words) != len(words) {
+		t.Fatalf("%+v, %v", p, err)
+	}
+	for i, w := range words {
+		if string(p.words[i]) != w {
+			t.Errorf("word %d = %q, want %q", i, p.words[i], w)
+		}
+	}
+}
+
+// The word cap holds even when the size would allow more.
+func TestWordCap(t *testing.T) {
+	words := make([]string, maxWords+1)
+	if _, err := decodePacket(encodePacket(bitResponse|1, words...)); !errors.Is(err, protocols.ErrMalformed) {
+		t.Errorf("%d words: err = %v", len(words), err)
+	}
+}
+
+// A hostile status word is quoted, never printed raw into logs.
+func TestServerErrorQuoted(t *testing.T) {
+	_, err := decodeServerInfo([][]byte{[]byte("\x1b[31mBad\n\xff")})
+	if msg := err.Error(); !errors.Is(err, protocols.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\n") {
+		t.Errorf("err = %q", err)
+	}
+}

@@ -1,0 +1,41 @@
+package frostbite
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// FuzzDecodeReply checks that no packet panics the decoder, that every error
+// names one reason, and that a result has sane counts and UTF-8.
+func FuzzDecodeReply(f *testing.F) {
+	for _, name := range vectorNames(f) {
+		f.Add(vector(f, name))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decodeReply(b)
+		if err != nil {
+			if r := protocols.Reason(err); r == "other" || r == "" {
+				t.Fatalf("error without a reason: %v", err)
+			}
+			if res != nil {
+				t.Fatalf("result %+v with error %v", res, err)
+			}
+			return
+		}
+		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+			t.Fatalf("negative counts %+v", res)
+		}
+		for _, s := range []string{res.Name, res.Map, res.Game} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 %q", s)
+			}
+		}
+		for _, kv := range res.Info {
+			if !utf8.ValidString(kv.Value) {
+				t.Fatalf("invalid UTF-8 info %q", kv)
+			}
+		}
+	})
+}

@@ -1,0 +1,190 @@
+package frostbite
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"net/netip"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// rconServer reads packets the way a Frostbite server does and writes, at once,
+// what answer returns for each; a nil answer closes the connection.
+func rconServer(t testing.TB, answer func(req packet) []byte) netip.AddrPort {
+	return prototest.TCP(t, func(c net.Conn) {
+		for {
+			var hdr [headerLen]byte
+			if _, err := io.ReadFull(c, hdr[:]); err != nil {
+				return
+			}
+			_, size, err := header(hdr[:])
+			if err != nil {
+				return
+			}
+			b := make([]byte, size)
+			copy(b, hdr[:])
+			if _, err := io.ReadFull(c, b[headerLen:]); err != nil {
+				return
+			}
+			req, err := decodePacket(b)
+			if err != nil {
+				t.Errorf("fake server: bad request: %v", err)
+				return
+			}
+			out := answer(req)
+			if out == nil {
+				return
+			}
+			if _, err := c.Write(out); err != nil {
+				return
+			}
+		}
+	})
+}
+
+// answering answers serverInfo with the packet b, re-stamped with the request's
+// sequence number, and any other command (qstat's quit) with OK.
+func answering(t testing.TB, b []byte) func(packet) []byte {
+	return func(req packet) []byte {
+		if len(req.words) == 0 || string(req.words[0]) != "serverInfo" {
+			return encodePacket(bitResponse|req.seq, "OK")
+		}
+		out := append([]byte(nil), b...)
+		if len(out) >= 4 {
+			binary.LittleEndian.PutUint32(out, binary.LittleEndian.Uint32(out)&^seqMask|req.seq)
+		}
+		return out
+	}
+}
+
+func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := Protocol.New(protocols.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	return res, tr, err
+}
+
+// Every vector answered over loopback gives the decoder's result, in one phase.
+// Over TCP a packet shorter than its size waits for the rest until the deadline,
+// and a packet that is no response is skipped (TestQuerySkipsServerPackets).
+func TestQueryVectors(t *testing.T) {
+	for _, name := range vectorNames(t) {
+		if name == "bad_request_not_response" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			d := 2 * time.Second
+			if name == "bad_size_lie_long" {
+				e.Error, d = "timeout", 300*time.Millisecond
+			}
+			addr := rconServer(t, answering(t, vector(t, name)))
+			res, tr, err := probe(t, addr, d)
+			checkExpected(t, e, res, err)
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
+				t.Errorf("phases = %+v", tr.Phases)
+			}
+		})
+	}
+}
+
+// Packets that are not the answer (an event, a response to another sequence) are
+// skipped; the answer after them is taken. A server that only sends others is a
+// mismatch after maxPackets, and one that closes after them a truncation.
+func TestQuerySkipsServerPackets(t *testing.T) {
+	event := vector(t, "bad_request_not_response")
+	stray := encodePacket(bitResponse|7, "OK")
+	ok := vector(t, "ok_bf4")
+	join := func(ps ...[]byte) []byte { return bytes.Join(ps, nil) }
+
+	addr := rconServer(t, func(packet) []byte { return join(event, stray, ok) })
+	res, tr, err := probe(t, addr, 2*time.Second)
+	if err != nil || res.Name != "BF4 Test Server - Conquest 24/7" {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if len(tr.Entries) != 2 {
+		t.Errorf("log = %+v, want the two skipped packets noted", tr.Entries)
+	}
+
+	many := make([][]byte, maxPackets)
+	for i := range many {
+		many[i] = stray
+	}
+	addr = rconServer(t, func(packet) []byte { return join(many...) })
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrMismatch) {
+		t.Errorf("only strays: err = %v, want mismatch", err)
+	}
+
+	// An event, then silence: the deadline ends it.
+	addr = rconServer(t, func(packet) []byte { return event })
+	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("event, then silence: err = %v, want timeout", err)
+	}
+	// An event, then the close.
+	addr = prototest.TCP(t, func(c net.Conn) {
+		io.ReadFull(c, make([]byte, len(request)))
+		c.Write(event)
+	})
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrTruncated) {
+		t.Errorf("event, then close: err = %v, want truncated", err)
+	}
+}
+
+// A header that promises a body which never comes, and a close mid-body.
+func TestQueryLyingSize(t *testing.T) {
+	ok := vector(t, "ok_bf4")
+	addr := prototest.TCP(t, func(c net.Conn) {
+		io.ReadFull(c, make([]byte, len(request)))
+		c.Write(ok[:len(ok)/2])
+		io.Copy(io.Discard, c)
+	})
+	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("half a packet, then silence: err = %v, want timeout", err)
+	}
+	addr = prototest.TCP(t, func(c net.Conn) {
+		io.ReadFull(c, make([]byte, len(request)))
+		c.Write(ok[:len(ok)/2])
+	})
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrTruncated) {
+		t.Errorf("half a packet, then close: err = %v, want truncated", err)
+	}
+	addr = prototest.TCP(t, func(c net.Conn) {
+		io.ReadFull(c, make([]byte, len(request)))
+		c.Write(ok[:5])
+	})
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrTruncated) {
+		t.Errorf("half a header, then close: err = %v, want truncated", err)
+	}
+}
+
+// One byte a second: the deadline ends the probe, not the peer.
+func TestQueryDrip(t *testing.T) {
+	addr := prototest.Drip(t, vector(t, "ok_bf4"))
+	start := time.Now()
+	if _, _, err := probe(t, addr, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %v", d)
+	}
+}
+
+// A server that accepts, reads and never answers; a closed port; a cancelled
+// probe: the contract's TCP cases.
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "frostbite", DefaultPort: 47200, Transport: "tcp",
+	})
+}

@@ -1,0 +1,170 @@
+package teamspeak3
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+type expected struct {
+	prototest.ExpectedResult
+	Description string
+	Info        map[string]string
+	Error       string
+	Message     *string
+}
+
+// transcript reads testdata/NAME.txt as the server sends it: each line ended by
+// "\n\r", TeamSpeak's line terminator.
+func transcript(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.ReplaceAll(b, []byte("\n"), []byte("\n\r"))
+}
+
+func vectorNames(t testing.TB) []string {
+	t.Helper()
+	files, _ := filepath.Glob("testdata/*.expected.json")
+	if len(files) == 0 {
+		t.Fatal("no test vectors in testdata/")
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), ".expected.json"))
+	}
+	return names
+}
+
+// checkExpected asserts a decoded result (or error) against an expected file.
+func checkExpected(t testing.TB, e expected, res *protocols.Result, err error) {
+	t.Helper()
+	if e.Error != "" {
+		if got := protocols.Reason(err); got != e.Error {
+			t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
+		}
+		if e.Message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*e.Message)) {
+			t.Errorf("error %q does not end with the server's message %q", err, *e.Message)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckResult(t, res, e.ExpectedResult)
+	prototest.CheckUTF8(t, res)
+	info := map[string]string{}
+	for _, kv := range res.InfoKV() {
+		info[kv.Key] = kv.Value
+	}
+	for k, v := range e.Info {
+		if got, ok := info[k]; !ok || got != v {
+			t.Errorf("info %s = %q (present %v), want %q", k, got, ok, v)
+		}
+	}
+}
+
+// TestVectors decodes the hand-built transcripts in testdata/.
+func TestVectors(t *testing.T) {
+	for _, name := range vectorNames(t) {
+		t.Run(name, func(t *testing.T) {
+			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			res, err := decodeTranscript(transcript(t, name), 9987)
+			checkExpected(t, e, res, err)
+		})
+	}
+}
+
+// The client sends use with the target's voice port, then serverinfo, nothing else.
+func TestCommandsSent(t *testing.T) {
+	var sent []string
+	s := session{next: transcriptLines(transcript(t, "ok_default")), send: func(c string) error { sent = append(sent, c); return nil }}
+	if _, err := s.run(9988); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"use port=9988\n", "serverinfo\n"}; strings.Join(sent, "") != strings.Join(want, "") {
+		t.Errorf("sent %q, want %q", sent, want)
+	}
+}
+
+func TestUnescape(t *testing.T) {
+	for in, want := range map[string]string{
+		``:                      ``,
+		`plain`:                 `plain`,
+		`a\sb\pc\/d\\e`:         `a b|c/d\e`,
+		`\a\b\f\n\r\t\v`:        "\a\b\f\n\r\t\v",
+		`\\s`:                   `\s`, // an escaped backslash, then a plain s
+		`unknown\qescape`:       `unknown\qescape`,
+		`trailing\`:             `trailing\`,
+		"latin1 \xe9\\s":        "latin1 é ",
+		`\s\s`:                  `  `,
+		`[URL]x[\/URL]\p\p\s\s`: `[URL]x[/URL]||  `,
+	} {
+		if got := unescape([]byte(in)); got != want {
+			t.Errorf("unescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParsePairs(t *testing.T) {
+	got, err := parsePairs([]byte("a=1  b c=x=y|a=2 d=3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []protocols.KV{{Key: "a", Value: "1"}, {Key: "b"}, {Key: "c", Value: "x=y"}}
+	if len(got) != len(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("pair %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	many := bytes.Repeat([]byte("k=v "), maxPairs+1)
+	if _, err := parsePairs(many); !errors.Is(err, protocols.ErrTooLarge) {
+		t.Errorf("%d pairs: err = %v, want too large", maxPairs+1, err)
+	}
+}
+
+// Bounds: an endless line, endless data lines and endless blank lines all stop.
+func TestDecodeBounds(t *testing.T) {
+	greet := "TS3\n\rWelcome\n\rerror id=0 msg=ok\n\r"
+	for name, tc := range map[string]struct {
+		out  string
+		want error
+	}{
+		"long line":   {greet + "virtualserver_name=" + strings.Repeat("x", maxLine) + "\n\r", protocols.ErrTooLarge},
+		"many lines":  {greet + strings.Repeat("virtualserver_name=x\n\r", maxLines+1), protocols.ErrMalformed},
+		"many blanks": {"\n\r\n\r" + strings.Repeat("\n", maxLines+1), protocols.ErrMalformed},
+		"empty":       {"", protocols.ErrTruncated},
+	} {
+		if _, err := decodeTranscript([]byte(tc.out), 9987); !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
+		}
+	}
+}
+
+// A hostile message is quoted, never printed raw into logs.
+func TestServerErrorQuoted(t *testing.T) {
+	_, err := decodeTranscript([]byte("error id=5 msg=\x1b[31mred\\n\xff\n\r"), 9987)
+	if msg := err.Error(); !errors.Is(err, protocols.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\n") {
+		t.Errorf("err = %q", err)
+	}
+}
+
+// More query clients than clients (a server mid-update) is no negative count.
+func TestPlayersNeverNegative(t *testing.T) {
+	res, err := decodeServerInfo([]byte("virtualserver_clientsonline=1 virtualserver_queryclientsonline=3"))
+	if err != nil || res.Players != protocols.Known(0) {
+		t.Errorf("%+v, %v", res, err)
+	}
+}

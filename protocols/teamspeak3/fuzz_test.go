@@ -1,0 +1,39 @@
+package teamspeak3
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// FuzzDecodeTranscript checks that no server output panics the exchange, that
+// every error names one reason, and that a result has sane counts and UTF-8.
+func FuzzDecodeTranscript(f *testing.F) {
+	for _, name := range vectorNames(f) {
+		f.Add(transcript(f, name))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decodeTranscript(b, 9987)
+		if err != nil {
+			if r := protocols.Reason(err); r == "other" || r == "" {
+				t.Fatalf("error without a reason: %v", err)
+			}
+			if res != nil {
+				t.Fatalf("result %+v with error %v", res, err)
+			}
+			return
+		}
+		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+			t.Fatalf("negative counts %+v", res)
+		}
+		if !utf8.ValidString(res.Name) || !utf8.ValidString(res.Version) {
+			t.Fatalf("invalid UTF-8 %q %q", res.Name, res.Version)
+		}
+		for _, kv := range res.Info {
+			if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+				t.Fatalf("invalid UTF-8 info %q", kv)
+			}
+		}
+	})
+}

@@ -1,0 +1,98 @@
+package teamspeak3
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	// queryPort is the ServerQuery port; 0 (tests only) means the target's own port.
+	queryPort uint16
+}
+
+// Query connects to the query port on the target's address and runs the exchange
+// for the virtual server whose voice port the target names, in one phase.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	p := tr.Begin("info")
+	res, err := q.query(ctx, addr, tr)
+	tr.End(p, err)
+	return res, err
+}
+
+func (q *querier) query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	qaddr := addr
+	if q.queryPort != 0 {
+		qaddr = netip.AddrPortFrom(addr.Addr(), q.queryPort)
+	}
+	conn, err := wire.DialTCP(ctx, qaddr, tr)
+	if err != nil {
+		if ctx.Err() != nil { // a cancelled dial is not a network fault
+			return nil, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+		}
+		return nil, err
+	}
+	defer conn.Close()
+	lr := lineReader{r: bufio.NewReaderSize(conn, 4096)}
+	s := session{
+		next: lr.next,
+		// A server that turns the address away answers and closes without reading:
+		// a failed write is noted and the reply still read.
+		send: func(cmd string) error {
+			if _, err := conn.Write([]byte(cmd)); err != nil {
+				tr.Logf("%q not sent (%v); reading what the server sent", cmd, err)
+			}
+			return nil
+		},
+	}
+	res, err := s.run(addr.Port())
+	if err != nil {
+		return nil, err
+	}
+	// Polite, not needed: closing the connection ends the session too.
+	if _, err := conn.Write([]byte("quit\n")); err != nil {
+		tr.Logf("quit not sent: %v", err)
+	}
+	return res, nil
+}
+
+// lineReader reads "\n"-terminated lines of at most maxLine bytes. A line that the
+// close ends without "\n" is returned as is.
+type lineReader struct {
+	r    *bufio.Reader
+	long []byte // a line longer than the buffer, put together
+}
+
+func (l *lineReader) next() ([]byte, error) {
+	l.long = l.long[:0]
+	for {
+		b, err := l.r.ReadSlice('\n')
+		if len(l.long)+len(b) > maxLine+1 { // +1: the '\n'
+			return nil, fmt.Errorf("%w: line longer than %d bytes", protocols.ErrTooLarge, maxLine)
+		}
+		switch {
+		case err == nil:
+			if len(l.long) > 0 {
+				l.long = append(l.long, b...)
+				b = l.long
+			}
+			return b[:len(b)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			l.long = append(l.long, b...)
+		case err == io.EOF:
+			l.long = append(l.long, b...)
+			if len(l.long) > 0 {
+				return l.long, nil
+			}
+			return nil, fmt.Errorf("%w: connection closed mid-exchange", protocols.ErrTruncated)
+		default:
+			return nil, err
+		}
+	}
+}

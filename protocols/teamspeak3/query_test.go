@@ -1,0 +1,246 @@
+package teamspeak3
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"net/netip"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// fakeServer plays a recorded server output as a ServerQuery server would: the
+// greeting (TS3 and its welcome line) on connect, then, for each command line it
+// reads, the next lines up to and including an error line; `quit` is answered with
+// ok and ends the session, and so does the end of the recording. It records the
+// commands it got (terminators stripped).
+type fakeServer struct {
+	addr  netip.AddrPort
+	ended chan struct{} // one value per finished session (dropped when full)
+	mu    sync.Mutex
+	cmds  []string
+}
+
+func serve(t testing.TB, out []byte) *fakeServer {
+	t.Helper()
+	f := &fakeServer{ended: make(chan struct{}, 1)}
+	lines := strings.SplitAfter(string(out), "\n\r")
+	f.addr = prototest.TCP(t, func(c net.Conn) {
+		defer func() {
+			select {
+			case f.ended <- struct{}{}:
+			default:
+			}
+		}()
+		rest := lines
+		n := 0
+		if len(rest) > 0 && strings.HasPrefix(rest[0], "TS3") {
+			n = min(2, len(rest))
+		} else {
+			n = len(rest) // not a greeting: say it all and close
+		}
+		io.WriteString(c, strings.Join(rest[:n], ""))
+		rest = rest[n:]
+		r := bufio.NewReader(c)
+		for len(rest) > 0 && rest[0] != "" {
+			cmd, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			cmd = strings.TrimRight(cmd, "\r\n")
+			f.mu.Lock()
+			f.cmds = append(f.cmds, cmd)
+			f.mu.Unlock()
+			if cmd == "quit" {
+				io.WriteString(c, "error id=0 msg=ok\n\r")
+				return
+			}
+			n := 0
+			for n < len(rest) && rest[n] != "" {
+				n++
+				if strings.HasPrefix(rest[n-1], "error") {
+					break
+				}
+			}
+			io.WriteString(c, strings.Join(rest[:n], ""))
+			rest = rest[n:]
+		}
+		// The recording is over: take one more command (quit, or one left
+		// unanswered) and close.
+		if cmd, err := r.ReadString('\n'); err == nil {
+			f.mu.Lock()
+			f.cmds = append(f.cmds, strings.TrimRight(cmd, "\r\n"))
+			f.mu.Unlock()
+		}
+	})
+	return f
+}
+
+// commands waits for a session to end and returns every command read so far.
+func (f *fakeServer) commands(t testing.TB) []string {
+	t.Helper()
+	select {
+	case <-f.ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the fake server's session did not end")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.cmds...)
+}
+
+// withQueryPort is a module whose teamspeak3 block sets query_port.
+func withQueryPort(port uint16) protocols.Settings {
+	return protocols.Settings{Options: func(v any) error {
+		v.(*Options).QueryPort = int(port)
+		return nil
+	}}
+}
+
+// voice is the voice port the test targets name; nothing listens there.
+var voice = netip.MustParseAddrPort("127.0.0.1:9987")
+
+func probe(t testing.TB, s protocols.Settings, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	return res, tr, err
+}
+
+// Every vector, played by a server on the query_port the options give while the
+// target names the voice port: the result is the decoder's, the voice port goes
+// into `use`, and a session that got its serverinfo ends with quit.
+func TestQueryVectors(t *testing.T) {
+	for _, name := range vectorNames(t) {
+		t.Run(name, func(t *testing.T) {
+			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			f := serve(t, transcript(t, name))
+			res, tr, err := probe(t, withQueryPort(f.addr.Port()), voice, 2*time.Second)
+			checkExpected(t, e, res, err)
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
+				t.Errorf("phases = %+v", tr.Phases)
+			}
+			cmds := f.commands(t)
+			if len(cmds) > 0 && cmds[0] != "use port=9987" {
+				t.Errorf("commands %q, want use port=9987 first", cmds)
+			}
+			if err == nil && strings.Join(cmds, ",") != "use port=9987,serverinfo,quit" {
+				t.Errorf("commands %q", cmds)
+			}
+		})
+	}
+}
+
+// Without options the query goes to port 10011 of the target's address.
+func TestDefaultQueryPort(t *testing.T) {
+	q, err := Protocol.New(protocols.Settings{})
+	if err != nil || q.(*querier).queryPort != 10011 {
+		t.Fatalf("%+v, %v", q, err)
+	}
+	for _, bad := range []int{-1, 65536} {
+		if _, err := Protocol.New(withQueryPort(0)); err != nil {
+			t.Fatal(err)
+		}
+		s := protocols.Settings{Options: func(v any) error { v.(*Options).QueryPort = bad; return nil }}
+		if _, err := Protocol.New(s); err == nil {
+			t.Errorf("query_port %d accepted", bad)
+		}
+	}
+	s := protocols.Settings{Options: func(any) error { return errors.New("field nope not found") }}
+	if _, err := Protocol.New(s); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("options error lost: %v", err)
+	}
+}
+
+// A banned address is answered and closed before it can send anything; the
+// server's message still comes through. Repeated so that the write of use lands
+// both before and after the close.
+func TestQueryBannedOnConnect(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) {
+		io.WriteString(c, "error id=3329 msg=connection\\sfailed,\\syou\\sare\\sbanned extra_msg=you\\smay\\sretry\\sin\\s600\\sseconds\n\r")
+	})
+	for range 20 {
+		_, _, err := probe(t, withQueryPort(addr.Port()), voice, 2*time.Second)
+		if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), "banned") {
+			t.Fatalf("err = %v, want the server's ban", err)
+		}
+	}
+}
+
+// Greets, then never answers use: the deadline ends the probe.
+func TestQueryNeverAnswersUse(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) {
+		io.WriteString(c, "TS3\n\rWelcome\n\r")
+		io.Copy(io.Discard, c)
+	})
+	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+}
+
+// One byte a second: the deadline ends the probe, not the peer.
+func TestQueryDrip(t *testing.T) {
+	addr := prototest.Drip(t, transcript(t, "ok_default"))
+	start := time.Now()
+	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %v", d)
+	}
+}
+
+// A server that never ends its line cannot make the probe buffer without bound.
+func TestQueryEndlessLine(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) {
+		chunk := bytes.Repeat([]byte("A"), 1024)
+		for {
+			if _, err := c.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 2*time.Second); !errors.Is(err, protocols.ErrTooLarge) {
+		t.Errorf("err = %v, want too large", err)
+	}
+}
+
+// A serverinfo line longer than the socket buffer is put together whole.
+func TestQueryLongLine(t *testing.T) {
+	long := "virtualserver_name=Long virtualserver_welcomemessage=" + strings.Repeat("w", 20000) + " virtualserver_maxclients=7"
+	f := serve(t, []byte("TS3\n\rWelcome\n\rerror id=0 msg=ok\n\r"+long+"\n\rerror id=0 msg=ok\n\r"))
+	res, _, err := probe(t, withQueryPort(f.addr.Port()), voice, 2*time.Second)
+	if err != nil || res.Name != "Long" || res.MaxPlayers != protocols.Known(7) {
+		t.Fatalf("%+v, %v", res, err)
+	}
+}
+
+// The contract's TCP cases need the fake on the target's own port: this copy of
+// Protocol builds queriers that connect to the target's port.
+func TestQuerierContract(t *testing.T) {
+	p := Protocol
+	p.New = func(s protocols.Settings) (protocols.Querier, error) {
+		q, err := newQuerier(s)
+		if err != nil {
+			return nil, err
+		}
+		q.(*querier).queryPort = 0
+		return q, nil
+	}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: p, Name: "teamspeak3", DefaultPort: 9987, Transport: "tcp",
+	})
+}
