@@ -66,6 +66,23 @@ func checkFixture(t *testing.T, f fixture) {
 	}
 }
 
+// checkFragment checks fragment i's header against the fixture, and that fragment
+// 0 tells its layout.
+func checkFragment(t *testing.T, fc checker, d []byte, i int, layout steam.Layout) {
+	t.Helper()
+	fc.int("id", int64(binary.LittleEndian.Uint32(d[4:])))
+	if layout == steam.LayoutGoldSrc {
+		fc.int("total", int64(d[8]&0x0F))
+		fc.int("number", int64(d[8]>>4))
+	} else {
+		fc.int("total", int64(d[8]))
+		fc.int("number", int64(d[9]))
+	}
+	if got := steam.DetectLayout(d, binary.LittleEndian.Uint32(d[4:])&0x80000000 != 0); i == 0 && got != layout {
+		t.Errorf("fragment 0 detected as %v, want %v", got, layout)
+	}
+}
+
 // reassembleFixture feeds the fragments in arrival order, then backwards with every
 // fragment duplicated, and checks both give the same message of the expected length.
 func reassembleFixture(t *testing.T, f fixture) []byte {
@@ -76,18 +93,7 @@ func reassembleFixture(t *testing.T, f fixture) []byte {
 		t.Fatalf("unknown split_layout %v", f.json["split_layout"])
 	}
 	for i, d := range f.datagrams {
-		fc := checker{t, frags[i].(map[string]any)}
-		fc.int("id", int64(binary.LittleEndian.Uint32(d[4:])))
-		if layout == steam.LayoutGoldSrc {
-			fc.int("total", int64(d[8]&0x0F))
-			fc.int("number", int64(d[8]>>4))
-		} else {
-			fc.int("total", int64(d[8]))
-			fc.int("number", int64(d[9]))
-		}
-		if got := steam.DetectLayout(d, binary.LittleEndian.Uint32(d[4:])&0x80000000 != 0); i == 0 && got != layout {
-			t.Errorf("fragment 0 detected as %v, want %v", got, layout)
-		}
+		checkFragment(t, checker{t, frags[i].(map[string]any)}, d, i, layout)
 	}
 	var msg []byte
 	for _, asm := range []*steam.Assembler{{}, {Layout: layout}} {

@@ -12,17 +12,10 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// Requests (spec §3), built once. The trace keeps sent packets by reference, which
-// is safe because nothing ever writes to them.
-var (
-	infoRequest    = []byte("\xFF\xFF\xFF\xFFTSource Engine Query\x00")
-	playersRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55, 0xFF, 0xFF, 0xFF, 0xFF} // challenge -1 asks for one
-	rulesRequest   = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 0xFF, 0xFF, 0xFF, 0xFF}
-	// getChallengeRequest is A2S_SERVERQUERY_GETCHALLENGE (spec §9): deprecated, but
-	// the only way some old servers (Fuel of War's era) hand out the challenge they
-	// want on every request. It answers with S2C_CHALLENGE.
-	getChallengeRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x57}
-)
+// getChallengeRequest is A2S_SERVERQUERY_GETCHALLENGE (spec §9): deprecated, but
+// the only way some old servers (Fuel of War's era) hand out the challenge they want
+// on every request. It is answered with S2C_CHALLENGE. Built once, never written.
+var getChallengeRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x57}
 
 type querier struct {
 	players, rules bool
@@ -45,7 +38,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	res := in.Result()
 	if q.players {
 		p := tr.Begin("players")
-		msg, err := x.Fetch(ctx, x.withLegacy(playersRequest), steam.TypePlayers, false)
+		msg, err := x.Fetch(ctx, x.withLegacy(steam.PlayersRequest), steam.TypePlayers, false)
 		var pl *steam.Players
 		if err == nil {
 			pl, err = steam.DecodePlayers(msg, in.FullAppID() == steam.AppIDTheShip)
@@ -59,7 +52,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	}
 	if q.rules {
 		p := tr.Begin("rules")
-		msg, err := x.Fetch(ctx, x.withLegacy(rulesRequest), steam.TypeRules, false)
+		msg, err := x.Fetch(ctx, x.withLegacy(steam.RulesRequest), steam.TypeRules, false)
 		var rl *steam.Rules
 		if err == nil {
 			rl, err = steam.DecodeRules(msg)
@@ -115,12 +108,12 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 	pc, pi := x.Tr.Begin("challenge"), x.Tr.Begin("info")
 	sctx, cancel := firstStage(ctx)
 	defer cancel()
-	req, asked := infoRequest, false // asked: A2S_SERVERQUERY_GETCHALLENGE was sent
+	req, asked := steam.InfoRequest, false // asked: A2S_SERVERQUERY_GETCHALLENGE was sent
 	for i := 1; ; i++ {
 		msg, err := x.Request(sctx, req, isInfoReply, false)
 		if !asked && sctx != ctx && errors.Is(err, protocols.ErrTimeout) && ctx.Err() == nil {
 			x.Tr.Log("no answer to A2S_INFO: asking for a challenge with A2S_SERVERQUERY_GETCHALLENGE (0x57)")
-			if err = x.Conn.Send(infoRequest); err == nil {
+			if err = x.Conn.Send(steam.InfoRequest); err == nil {
 				sctx, req, asked = ctx, getChallengeRequest, true
 				i-- // no challenge came: this round does not count
 				continue
@@ -136,7 +129,7 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 				if asked && x.legacy == nil {
 					x.legacy = ch
 				}
-				req = steam.WithChallenge(infoRequest, ch)
+				req = steam.WithChallenge(steam.InfoRequest, ch)
 				continue
 			}
 			if err == nil {

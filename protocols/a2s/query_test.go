@@ -51,10 +51,10 @@ func (f *fake) handle(req []byte) [][]byte {
 		}
 		return nil
 	case 'T':
-		if !bytes.HasPrefix(req, infoRequest) || (f.legacy && !has(len(infoRequest))) {
+		if !bytes.HasPrefix(req, steam.InfoRequest) || (f.legacy && !has(len(steam.InfoRequest))) {
 			return nil
 		}
-		if f.infoChallenge && !bytes.Equal(req[len(infoRequest):], f.challenge[:]) {
+		if f.infoChallenge && !bytes.Equal(req[len(steam.InfoRequest):], f.challenge[:]) {
 			return chal()
 		}
 		return f.info
@@ -132,8 +132,8 @@ func TestQueryInfoChallenge(t *testing.T) {
 	eq(t, "phases", phases(tr), []string{"challenge", "info"})
 	reqs := f.requests()
 	eq(t, "requests", len(reqs), 2)
-	eq(t, "plain request", reqs[0], infoRequest)
-	eq(t, "with challenge", reqs[1], append(append([]byte{}, infoRequest...), 0x4B, 0xA1, 0xD5, 0x22))
+	eq(t, "plain request", reqs[0], steam.InfoRequest)
+	eq(t, "with challenge", reqs[1], append(append([]byte{}, steam.InfoRequest...), 0x4B, 0xA1, 0xD5, 0x22))
 }
 
 // A server that hands out its challenge only through A2S_SERVERQUERY_GETCHALLENGE
@@ -203,7 +203,7 @@ func TestQueryPlayersRules(t *testing.T) {
 	eq(t, "rule 39", res.Rules[39], protocols.KV{Key: "rule_39", Value: "value number 39"})
 	reqs := f.requests()
 	eq(t, "requests", len(reqs), 5)
-	eq(t, "players -1", reqs[1], playersRequest)
+	eq(t, "players -1", reqs[1], steam.PlayersRequest)
 	eq(t, "players with challenge", reqs[2], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55, 1, 2, 3, 4})
 	eq(t, "rules with challenge", reqs[4], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 1, 2, 3, 4})
 }

@@ -12,12 +12,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// Requests (goldsrc.md §2, steam.md §3), built once; nothing writes to them, so the
+// Requests (goldsrc.md §2, a2s.md §3), built once; nothing writes to them, so the
 // trace may keep them by reference.
 var (
-	a2sInfoRequest    = []byte("\xFF\xFF\xFF\xFFTSource Engine Query\x00")
-	a2sPlayersRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55, 0xFF, 0xFF, 0xFF, 0xFF} // challenge -1 asks for one
-	a2sRulesRequest   = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 0xFF, 0xFF, 0xFF, 0xFF}
 	detailsRequest    = []byte("\xFF\xFF\xFF\xFFdetails\x00")
 	infoRequest       = []byte("\xFF\xFF\xFF\xFFinfo\x00")
 	infoStringRequest = []byte("\xFF\xFF\xFF\xFFinfostring\x00")
@@ -35,7 +32,7 @@ var infoStages = []struct {
 	req  []byte
 	text bool
 }{
-	{a2sInfoRequest, false},
+	{steam.InfoRequest, false},
 	{detailsRequest, true},
 	{infoRequest, true},
 	{infoStringRequest, true},
@@ -80,7 +77,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			pl = []protocols.Player{}
 		} else {
 			var msg []byte
-			if msg, err = x.fetch(ctx, d, playersRequest, a2sPlayersRequest, steam.TypePlayers); err == nil {
+			if msg, err = x.fetch(ctx, d, playersRequest, steam.PlayersRequest, steam.TypePlayers); err == nil {
 				pl, err = decodePlayers(msg)
 			}
 		}
@@ -93,7 +90,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	}
 	if q.rules {
 		p := tr.Begin("rules")
-		msg, err := x.fetch(ctx, d, rulesRequest, a2sRulesRequest, steam.TypeRules)
+		msg, err := x.fetch(ctx, d, rulesRequest, steam.RulesRequest, steam.TypeRules)
 		var rl []protocols.KV
 		if err == nil {
 			rl, err = decodeRules(msg)
@@ -144,7 +141,7 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 				x.Tr.End(pc, nil)
 				pi = x.Tr.Begin("info")
 			}
-			msg, err = x.Request(sctx, steam.WithChallenge(a2sInfoRequest, ch), isInfoReply, false)
+			msg, err = x.Request(sctx, steam.WithChallenge(steam.InfoRequest, ch), isInfoReply, false)
 		}
 		cancel()
 		// Only silence moves on to the next query; a refusal or a bad reply ends here.

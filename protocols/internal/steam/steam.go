@@ -27,3 +27,11 @@ const (
 
 // IsDayZ reports a DayZ AppID (stable or experimental).
 func IsDayZ(appID uint32) bool { return appID == AppIDDayZ || appID == AppIDDayZExperimental }
+
+// Requests (spec §3), built once. The trace keeps sent packets by reference, which
+// is safe because nothing ever writes to them.
+var (
+	InfoRequest    = []byte("\xFF\xFF\xFF\xFFTSource Engine Query\x00")
+	PlayersRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55, 0xFF, 0xFF, 0xFF, 0xFF} // challenge -1 asks for one
+	RulesRequest   = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 0xFF, 0xFF, 0xFF, 0xFF}
+)
