@@ -1,15 +1,18 @@
 // Package a2s speaks Valve's A2S server queries (Source, GoldSrc and Steamworks games):
-// A2S_INFO with the optional S2C_CHALLENGE round trip, A2S_PLAYER and A2S_RULES, the
-// obsolete GoldSrc S2A_INFO_DETAILED (0x6D) reply, and split replies in the Source
-// and GoldSrc layouts, bzip2-compressed ones included.
+// A2S_INFO with the optional S2C_CHALLENGE round trip (and, for servers that hand out
+// challenges only the old way, A2S_SERVERQUERY_GETCHALLENGE), A2S_PLAYER and
+// A2S_RULES, the obsolete GoldSrc S2A_INFO_DETAILED (0x6D) reply, and split replies
+// in the Source and GoldSrc layouts, bzip2-compressed ones included. The records,
+// the split reassembler and the exchange live in protocols/internal/steam, shared
+// with package goldsrc; this package adds the query strategy and the Bohemia
+// (Arma 3, DayZ) rules.
 //
-// Spec: shared/protocols/a2s.md. The decoders (DecodeInfo, DecodePlayers,
-// DecodeRules) and the split reassembler (Assembler) are pure and exported so that
-// other packages speaking Valve dialects (GoldSrc) reuse them.
+// Spec: shared/protocols/a2s.md.
 package a2s
 
 import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
 // Protocol is the registry entry for A2S.
@@ -20,10 +23,14 @@ var Protocol = protocols.Protocol{
 	// separate query port need it in the target.
 	DefaultPort: 27015,
 	Transport:   "udp",
-	New:         NewQuerier,
+	New:         newQuerier,
 }
 
-// NewQuerier returns an A2S querier. A2S has no protocol options.
-func NewQuerier(s protocols.Settings) (protocols.Querier, error) {
+// MaxDecompressed caps the uncompressed size of a bzip2 split reply (the hostile
+// tests build a bomb of exactly this size).
+const MaxDecompressed = steam.MaxDecompressed
+
+// newQuerier returns an A2S querier. A2S has no protocol options.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -13,8 +14,8 @@ func BenchmarkDecodeInfo(b *testing.B) {
 	msg := readHex(b, "info_edf_all.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		var in Info
-		if err := decodeInfo(msg, &in); err != nil {
+		var in steam.Info
+		if err := in.Decode(msg); err != nil {
 			b.Fatal(err)
 		}
 		_ = in.Result()
@@ -25,11 +26,11 @@ func BenchmarkDecodePlayers(b *testing.B) {
 	msg := readHex(b, "player_basic.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := DecodePlayers(msg, false)
+		p, err := steam.DecodePlayers(msg, false)
 		if err != nil {
 			b.Fatal(err)
 		}
-		_ = p.Result()
+		_ = p.Result(0)
 	}
 }
 
@@ -37,7 +38,7 @@ func BenchmarkDecodeRules(b *testing.B) {
 	msg := readHex(b, "split_message.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := DecodeRules(msg)
+		r, err := steam.DecodeRules(msg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -49,7 +50,7 @@ func benchAssembler(b *testing.B, name string) {
 	frags := readFrags(b, name)
 	b.ReportAllocs()
 	for b.Loop() {
-		var a Assembler
+		var a steam.Assembler
 		for i := len(frags) - 1; i >= 0; i-- {
 			if _, _, err := a.Add(frags[i]); err != nil {
 				b.Fatal(err)
@@ -66,7 +67,7 @@ func BenchmarkAssemblerBzip2(b *testing.B) { benchAssembler(b, "split_bzip2") }
 func BenchmarkQuery(b *testing.B) {
 	f := &fake{info: one(readHex(b, "info_edf_all.hex")), infoChallenge: true, challenge: [4]byte{1, 2, 3, 4}, quiet: true}
 	addr := f.start(b)
-	q, _ := NewQuerier(protocols.Settings{})
+	q, _ := newQuerier(protocols.Settings{})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -40,54 +40,49 @@ import (
 	"strconv"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
-// Steam AppIDs of the Bohemia games whose rules carry the binary message.
-const (
-	AppIDArma3            = 107410
-	AppIDDayZ             = 221100
-	AppIDDayZExperimental = 1024020
-)
+// appIDArma3 is Arma 3's Steam AppID (DayZ's are steam.AppIDDayZ*).
+const appIDArma3 = 107410
 
-// MaxMods caps the mods kept from one message (the count is one byte, so 255 today).
-const MaxMods = 1024
+// maxMods caps the mods kept from one message (the count is one byte, so 255 today).
+const maxMods = 1024
 
-// BohemiaLayout selects which variant of the message a game sends.
-type BohemiaLayout uint8
+// bohemiaLayout selects which variant of the message a game sends.
+type bohemiaLayout uint8
 
 const (
-	LayoutNone  BohemiaLayout = iota // not a Bohemia game: rules are left alone
-	LayoutArma3                      // Arma 3 ServerBrowserProtocol3
-	LayoutDayZ                       // DayZ Server Browser v2
+	layoutNone  bohemiaLayout = iota // not a Bohemia game: rules are left alone
+	layoutArma3                      // Arma 3 ServerBrowserProtocol3
+	layoutDayZ                       // DayZ Server Browser v2
 )
 
-// BohemiaLayoutOf returns the layout the game with this AppID uses.
-func BohemiaLayoutOf(appID uint32) BohemiaLayout {
+// bohemiaLayoutOf returns the layout the game with this AppID uses.
+func bohemiaLayoutOf(appID uint32) bohemiaLayout {
 	switch appID {
-	case AppIDArma3:
-		return LayoutArma3
-	case AppIDDayZ, AppIDDayZExperimental:
-		return LayoutDayZ
+	case appIDArma3:
+		return layoutArma3
+	case steam.AppIDDayZ, steam.AppIDDayZExperimental:
+		return layoutDayZ
 	}
-	return LayoutNone
+	return layoutNone
 }
 
-func isDayZ(appID uint32) bool { return BohemiaLayoutOf(appID) == LayoutDayZ }
-
-// Bohemia is a decoded server browser message. Names hold the bytes as sent.
-type Bohemia struct {
+// bohemia is a decoded server browser message. Names hold the bytes as sent.
+type bohemia struct {
 	Version    byte
 	Flags      byte   // general flags (overflow)
 	DLC        uint16 // DLC flag bits
-	Mods       []BohemiaMod
+	Mods       []bohemiaMod
 	CreatorDLC []uint64 // Steam AppIDs of the creator DLC listed among the mods
 	Signatures int      // signature keys listed
 	// Description is DayZ's server description; empty for Arma 3.
 	Description string
 }
 
-// BohemiaMod is one mod record of the message.
-type BohemiaMod struct {
+// bohemiaMod is one mod record of the message.
+type bohemiaMod struct {
 	Hash uint32
 	ID   uint64 // Steam Workshop ID; 0 for a local mod
 	Name string
@@ -99,26 +94,26 @@ const (
 	idDLC        = 0x10
 )
 
-// DecodeBohemia decodes an unescaped, reassembled server browser message.
-func DecodeBohemia(msg []byte, layout BohemiaLayout) (*Bohemia, error) {
+// decodeBohemia decodes an unescaped, reassembled server browser message.
+func decodeBohemia(msg []byte, layout bohemiaLayout) (*bohemia, error) {
 	var version byte
 	switch layout {
-	case LayoutArma3:
+	case layoutArma3:
 		version = 3
-	case LayoutDayZ:
+	case layoutDayZ:
 		version = 2
 	default:
 		return nil, fmt.Errorf("%w: no server browser layout for this game", protocols.ErrMalformed)
 	}
-	c := newCursor(msg)
-	b := &Bohemia{Version: c.Uint8("sbp version")}
+	c := steam.NewCursor(msg)
+	b := &bohemia{Version: c.Uint8("sbp version")}
 	if c.Err() == nil && b.Version != version {
 		// Another version may lay the fields out differently: do not guess.
 		return nil, fmt.Errorf("%w: server browser version %d, want %d", protocols.ErrMalformed, b.Version, version)
 	}
 	b.Flags = c.Uint8("sbp flags")
 	b.DLC = c.Uint16LE("sbp dlc flags")
-	if layout == LayoutArma3 {
+	if layout == layoutArma3 {
 		c.Skip(2, "sbp difficulty")
 	}
 	c.Skip(4*bits.OnesCount16(b.DLC), "sbp dlc hashes")
@@ -127,8 +122,8 @@ func DecodeBohemia(msg []byte, layout BohemiaLayout) (*Bohemia, error) {
 		return nil, err
 	}
 	// A record takes at least 6 bytes: allocate for what can be there.
-	b.Mods = make([]BohemiaMod, 0, min(n, c.Len()/6, MaxMods))
-	for i := 0; i < n && len(b.Mods) < MaxMods; i++ {
+	b.Mods = make([]bohemiaMod, 0, min(n, c.Len()/6, maxMods))
+	for i := 0; i < n && len(b.Mods) < maxMods; i++ {
 		hash := c.Uint32LE("sbp mod hash")
 		idb := c.Uint8("sbp mod id length")
 		if idb&idLengthMask > 8 {
@@ -138,7 +133,7 @@ func DecodeBohemia(msg []byte, layout BohemiaLayout) (*Bohemia, error) {
 		for j, x := range c.Bytes(int(idb&idLengthMask), "sbp mod id") {
 			id |= uint64(x) << (8 * j)
 		}
-		name := c.str8("sbp mod name")
+		name := c.Str8("sbp mod name")
 		if err := c.Err(); err != nil {
 			return nil, fmt.Errorf("mod %d: %w", i, err)
 		}
@@ -147,14 +142,14 @@ func DecodeBohemia(msg []byte, layout BohemiaLayout) (*Bohemia, error) {
 			b.CreatorDLC = append(b.CreatorDLC, id)
 			continue
 		}
-		b.Mods = append(b.Mods, BohemiaMod{Hash: hash, ID: id, Name: name})
+		b.Mods = append(b.Mods, bohemiaMod{Hash: hash, ID: id, Name: name})
 	}
 	b.Signatures = int(c.Uint8("sbp signature count"))
 	for range b.Signatures {
-		c.str8("sbp signature")
+		c.Str8("sbp signature")
 	}
-	if layout == LayoutDayZ {
-		b.Description = c.str8("sbp description")
+	if layout == layoutDayZ {
+		b.Description = c.Str8("sbp description")
 	}
 	// Bytes after the last field are left alone: a later revision may append fields.
 	if err := c.Err(); err != nil {
@@ -163,23 +158,12 @@ func DecodeBohemia(msg []byte, layout BohemiaLayout) (*Bohemia, error) {
 	return b, nil
 }
 
-// str8 reads a string with a one-byte length prefix.
-func (c *cursor) str8(what string) string {
-	n := int(c.Uint8(what + " length"))
-	start := c.Offset()
-	c.Skip(n, what)
-	if c.Err() != nil {
-		return ""
-	}
-	return c.s[start : start+n]
-}
-
-// Result returns the mods as the exporter reports them: names as valid UTF-8, IDs
+// result returns the mods as the exporter reports them: names as valid UTF-8, IDs
 // as decimal strings ("" for a local mod). Never nil: the server listed its mods.
-func (b *Bohemia) Result() []protocols.Mod {
+func (b *bohemia) result() []protocols.Mod {
 	out := make([]protocols.Mod, len(b.Mods))
 	for i, m := range b.Mods {
-		out[i].Name = text(m.Name)
+		out[i].Name = steam.Text(m.Name)
 		if m.ID != 0 {
 			out[i].ID = strconv.FormatUint(m.ID, 10)
 		}
@@ -203,9 +187,9 @@ func chunkRun(list []protocols.KV) int {
 	return n
 }
 
-// ReassembleBohemia puts chunk pairs back together in index order and unescapes the
+// reassembleBohemia puts chunk pairs back together in index order and unescapes the
 // message. Every chunk must be there once, with the same count.
-func ReassembleBohemia(chunks []protocols.KV) ([]byte, error) {
+func reassembleBohemia(chunks []protocols.KV) ([]byte, error) {
 	if len(chunks) == 0 {
 		return nil, fmt.Errorf("%w: no server browser chunks", protocols.ErrMalformed)
 	}
@@ -262,29 +246,29 @@ func unescapeBohemia(b []byte) ([]byte, error) {
 	return out, nil
 }
 
-// ResultFor returns the rules as valid UTF-8 key/values for the game with this
+// rulesFor returns the rules as valid UTF-8 key/values for the game with this
 // AppID. For Arma 3 and DayZ it also returns the mods of the server browser message
 // and leaves the message's chunk pairs out of the rules: they are not readable
 // rules. Mods is nil when the rules carry no message, or one that cannot be read;
 // err then says why (a bad mod list never fails the rules phase: the textual rules
 // still count).
-func (r *Rules) ResultFor(appID uint32) (rules []protocols.KV, mods []protocols.Mod, err error) {
-	layout := BohemiaLayoutOf(appID)
+func rulesFor(r *steam.Rules, appID uint32) (rules []protocols.KV, mods []protocols.Mod, err error) {
+	layout := bohemiaLayoutOf(appID)
 	n := 0
-	if layout != LayoutNone {
+	if layout != layoutNone {
 		n = chunkRun(r.List)
 	}
-	rules = resultKV(r.List[n:])
+	rules = steam.ResultKV(r.List[n:])
 	if n == 0 {
 		return rules, nil, nil
 	}
-	msg, err := ReassembleBohemia(r.List[:n])
+	msg, err := reassembleBohemia(r.List[:n])
 	if err != nil {
 		return rules, nil, err
 	}
-	b, err := DecodeBohemia(msg, layout)
+	b, err := decodeBohemia(msg, layout)
 	if err != nil {
 		return rules, nil, err
 	}
-	return rules, b.Result(), nil
+	return rules, b.result(), nil
 }

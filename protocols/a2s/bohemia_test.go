@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
 // Own vectors (testdata/mkbohemia.py): Arma 3 and DayZ rules carrying the server
@@ -28,32 +29,32 @@ func TestBohemiaRulesVectors(t *testing.T) {
 		wantRules []string        // keys of the textual rules
 		err       error           // why the mod list was not read
 	}{
-		{file: "rules_arma3_mods.hex", app: AppIDArma3, wantMods: armaMods},
-		{file: "rules_arma3_reordered.hex", app: AppIDArma3, wantMods: armaMods},
-		{file: "rules_arma3_no_mods.hex", app: AppIDArma3, wantMods: []protocols.Mod{}},
-		{file: "rules_dayz_mods.hex", app: AppIDDayZ, wantMods: dayzMods, wantRules: dayzText},
-		{file: "rules_dayz_mods.hex", app: AppIDDayZExperimental, wantMods: dayzMods, wantRules: dayzText},
-		{file: "rules_dayz_missing_chunk.hex", app: AppIDDayZ, wantRules: dayzText, err: protocols.ErrMalformed},
-		{file: "rules_arma3_duplicate_chunk.hex", app: AppIDArma3, err: protocols.ErrMalformed},
-		{file: "rules_arma3_counts_disagree.hex", app: AppIDArma3, err: protocols.ErrMalformed},
-		{file: "rules_arma3_bad_escape.hex", app: AppIDArma3, err: protocols.ErrMalformed},
-		{file: "rules_arma3_dangling_escape.hex", app: AppIDArma3, err: protocols.ErrTruncated},
-		{file: "rules_arma3_lying_length.hex", app: AppIDArma3, err: protocols.ErrTruncated},
-		{file: "rules_arma3_truncated.hex", app: AppIDArma3, err: protocols.ErrTruncated},
-		{file: "rules_arma3_unknown_version.hex", app: AppIDArma3, err: protocols.ErrMalformed},
+		{file: "rules_arma3_mods.hex", app: appIDArma3, wantMods: armaMods},
+		{file: "rules_arma3_reordered.hex", app: appIDArma3, wantMods: armaMods},
+		{file: "rules_arma3_no_mods.hex", app: appIDArma3, wantMods: []protocols.Mod{}},
+		{file: "rules_dayz_mods.hex", app: steam.AppIDDayZ, wantMods: dayzMods, wantRules: dayzText},
+		{file: "rules_dayz_mods.hex", app: steam.AppIDDayZExperimental, wantMods: dayzMods, wantRules: dayzText},
+		{file: "rules_dayz_missing_chunk.hex", app: steam.AppIDDayZ, wantRules: dayzText, err: protocols.ErrMalformed},
+		{file: "rules_arma3_duplicate_chunk.hex", app: appIDArma3, err: protocols.ErrMalformed},
+		{file: "rules_arma3_counts_disagree.hex", app: appIDArma3, err: protocols.ErrMalformed},
+		{file: "rules_arma3_bad_escape.hex", app: appIDArma3, err: protocols.ErrMalformed},
+		{file: "rules_arma3_dangling_escape.hex", app: appIDArma3, err: protocols.ErrTruncated},
+		{file: "rules_arma3_lying_length.hex", app: appIDArma3, err: protocols.ErrTruncated},
+		{file: "rules_arma3_truncated.hex", app: appIDArma3, err: protocols.ErrTruncated},
+		{file: "rules_arma3_unknown_version.hex", app: appIDArma3, err: protocols.ErrMalformed},
 		// Read with the other game's layout, the message does not parse.
-		{file: "rules_arma3_mods.hex", app: AppIDDayZ, err: protocols.ErrMalformed},
-		{file: "rules_dayz_mods.hex", app: AppIDArma3, wantRules: dayzText, err: protocols.ErrMalformed},
-		// Plain rules of a Bohemia game: nothing to read, no mods, no error.
-		{file: "rules_basic.hex", app: AppIDArma3, wantRules: []string{"mp_friendlyfire", "sv_tags", "hostname_latin1"}},
+		{file: "rules_arma3_mods.hex", app: steam.AppIDDayZ, err: protocols.ErrMalformed},
+		{file: "rules_dayz_mods.hex", app: appIDArma3, wantRules: dayzText, err: protocols.ErrMalformed},
+		// Plain rules of a bohemia game: nothing to read, no mods, no error.
+		{file: "rules_basic.hex", app: appIDArma3, wantRules: []string{"mp_friendlyfire", "sv_tags", "hostname_latin1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file+"/"+strconv.Itoa(int(tt.app)), func(t *testing.T) {
-			r, err := DecodeRules(readHex(t, tt.file))
+			r, err := steam.DecodeRules(readHex(t, tt.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			rules, mods, err := r.ResultFor(tt.app)
+			rules, mods, err := rulesFor(r, tt.app)
 			if tt.err == nil && err != nil || tt.err != nil && !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
 			}
@@ -65,12 +66,12 @@ func TestBohemiaRulesVectors(t *testing.T) {
 
 func TestBohemiaOtherGamesUntouched(t *testing.T) {
 	// Chunk-shaped keys mean nothing outside Arma 3 and DayZ: the rules stay as sent.
-	r, err := DecodeRules(readHex(t, "rules_arma3_mods.hex"))
+	r, err := steam.DecodeRules(readHex(t, "rules_arma3_mods.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, app := range []uint32{0, 440, AppIDRust, 107410 & 0xFFFF} {
-		rules, mods, err := r.ResultFor(app)
+	for _, app := range []uint32{0, 440, steam.AppIDRust, 107410 & 0xFFFF} {
+		rules, mods, err := rulesFor(r, app)
 		eq(t, "err", err, nil)
 		eq(t, "mods", mods, []protocols.Mod(nil))
 		eq(t, "rules", rules, r.Result())
@@ -79,7 +80,7 @@ func TestBohemiaOtherGamesUntouched(t *testing.T) {
 }
 
 func TestDecodeBohemiaDetails(t *testing.T) {
-	b, err := DecodeBohemia(mustUnescape(t, "rules_arma3_mods.hex"), LayoutArma3)
+	b, err := decodeBohemia(mustUnescape(t, "rules_arma3_mods.hex"), layoutArma3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestDecodeBohemiaDetails(t *testing.T) {
 	eq(t, "hash", b.Mods[0].Hash, uint32(0xFF000001))
 	eq(t, "description", b.Description, "")
 
-	d, err := DecodeBohemia(mustUnescape(t, "rules_dayz_mods.hex"), LayoutDayZ)
+	d, err := decodeBohemia(mustUnescape(t, "rules_dayz_mods.hex"), layoutDayZ)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,19 +118,19 @@ func TestDecodeBohemiaDetails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := DecodeBohemia(append(append([]byte{}, head...), tt.body...), LayoutArma3)
+			b, err := decodeBohemia(append(append([]byte{}, head...), tt.body...), layoutArma3)
 			if !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
 			}
 			if err == nil {
-				eq(t, "mods", b.Result(), tt.want)
+				eq(t, "mods", b.result(), tt.want)
 			}
 		})
 	}
-	if _, err := DecodeBohemia([]byte{3, 0, 0, 0, 0, 0, 0, 0}, LayoutNone); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decodeBohemia([]byte{3, 0, 0, 0, 0, 0, 0, 0}, layoutNone); !errors.Is(err, protocols.ErrMalformed) {
 		t.Errorf("no layout: err = %v", err)
 	}
-	if _, err := DecodeBohemia(nil, LayoutDayZ); !errors.Is(err, protocols.ErrTruncated) {
+	if _, err := decodeBohemia(nil, layoutDayZ); !errors.Is(err, protocols.ErrTruncated) {
 		t.Errorf("empty: err = %v", err)
 	}
 }
@@ -145,11 +146,11 @@ func ruleKeys(kv []protocols.KV) []string {
 // mustUnescape returns the reassembled message of a rules vector.
 func mustUnescape(t *testing.T, file string) []byte {
 	t.Helper()
-	r, err := DecodeRules(readHex(t, file))
+	r, err := steam.DecodeRules(readHex(t, file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, err := ReassembleBohemia(r.List[:chunkRun(r.List)])
+	msg, err := reassembleBohemia(r.List[:chunkRun(r.List)])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestInfoQueue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			in, err := DecodeInfo(readHex(t, tt.file))
+			in, err := steam.DecodeInfo(readHex(t, tt.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,31 +225,12 @@ func TestInfoQueue(t *testing.T) {
 			checkKV(t, r.InfoKV())
 		})
 	}
-	in, err := DecodeInfo(readHex(t, "info_dayz.hex"))
+	in, err := steam.DecodeInfo(readHex(t, "info_dayz.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq(t, "dayz app", in.FullAppID(), uint32(AppIDDayZ))
+	eq(t, "dayz app", in.FullAppID(), uint32(steam.AppIDDayZ))
 	eq(t, "dayz players", in.Result().Players, protocols.Known(60))
-}
-
-func TestDayZQueueTags(t *testing.T) {
-	tests := []struct {
-		kw   string
-		want int64
-	}{
-		{"", -1},
-		{"lqs0", 0},
-		{"battleye,no3rd,lqs12,etm4.000000", 12},
-		{"battleye, lqs3", 3},
-		{"lqs", -1},
-		{"lqsx,lqs-1,lqs99999999999", -1},
-		{"xlqs5,lqs 5", -1},
-		{"18:27,lqs4294967295", 4294967295},
-	}
-	for _, tt := range tests {
-		eq(t, tt.kw, dayzQueue(tt.kw), tt.want)
-	}
 }
 
 // Round trips through the Querier against fake servers answering info (the right
@@ -328,26 +310,26 @@ func TestQueryRulesOfOtherGameNoMods(t *testing.T) {
 }
 
 // FuzzDecodeBohemiaRules feeds rules replies through the Arma 3, DayZ and plain
-// readings: never a panic, at most MaxMods mods of valid UTF-8 with decimal IDs, no
-// chunk pair left among the rules of a Bohemia game, and mods only with no error.
+// readings: never a panic, at most maxMods mods of valid UTF-8 with decimal IDs, no
+// chunk pair left among the rules of a bohemia game, and mods only with no error.
 func FuzzDecodeBohemiaRules(f *testing.F) {
 	for _, set := range seeds(f) {
 		for _, d := range set {
-			for _, app := range []uint32{AppIDArma3, AppIDDayZ, 440} {
+			for _, app := range []uint32{appIDArma3, steam.AppIDDayZ, 440} {
 				f.Add(d, app)
 			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte, app uint32) {
-		r, err := DecodeRules(b)
+		r, err := steam.DecodeRules(b)
 		if err != nil {
 			return
 		}
-		rules, mods, err := r.ResultFor(app)
+		rules, mods, err := rulesFor(r, app)
 		if err != nil && mods != nil {
 			t.Fatalf("mods %v with error %v", mods, err)
 		}
-		if len(mods) > MaxMods || len(rules) > len(r.List) {
+		if len(mods) > maxMods || len(rules) > len(r.List) {
 			t.Fatalf("%d mods, %d rules of %d", len(mods), len(rules), len(r.List))
 		}
 		for _, m := range mods {
@@ -360,7 +342,7 @@ func FuzzDecodeBohemiaRules(f *testing.F) {
 				}
 			}
 		}
-		if BohemiaLayoutOf(app) != LayoutNone && len(rules) > 0 && isChunkKey(rules[0].Key) {
+		if bohemiaLayoutOf(app) != layoutNone && len(rules) > 0 && isChunkKey(rules[0].Key) {
 			t.Fatalf("chunk pair %q left in the rules", rules[0].Key)
 		}
 		for _, kv := range rules {

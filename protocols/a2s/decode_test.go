@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
 // Own vectors, built from the spec (testdata/mkvectors.py writes them as annotated hex).
@@ -15,9 +16,9 @@ func TestDecodeInfoVectors(t *testing.T) {
 	tests := []struct {
 		file  string
 		err   error
-		check func(t *testing.T, in *Info, r *protocols.Result)
+		check func(t *testing.T, in *steam.Info, r *protocols.Result)
 	}{
-		{file: "info_edf_all.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_edf_all.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "name", in.Name, " Spaced Name")
 			eq(t, "edf", in.EDF, 0xF1)
 			eq(t, "extra", in.Extra, 0xF1)
@@ -41,69 +42,87 @@ func TestDecodeInfoVectors(t *testing.T) {
 			eq(t, "info", r.InfoKV()[9], protocols.KV{Key: "server_type", Value: "d"})
 			eq(t, "info", r.InfoKV()[16], protocols.KV{Key: "steam_id", Value: "90071992547409921"})
 		}},
-		{file: "info_no_edf.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_no_edf.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "edf", in.EDF, 0)
 			eq(t, "trailing", in.Trailing, 0)
 			eq(t, "password", r.Password, protocols.FlagTrue)
 			eq(t, "server_type", in.ServerType, 'l')
 			eq(t, "info has no edf", slices.Contains(keys(r.InfoKV()), "edf"), false)
 		}},
-		{file: "info_theship.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_theship.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "ship", [4]any{in.HasShip, in.ShipMode, in.ShipWitnesses, in.ShipTime}, [4]any{true, byte(3), byte(2), byte(5)})
 			eq(t, "version", in.Version, "1.0.0.4")
 			eq(t, "players", r.Players, protocols.Known(1))
 		}},
-		{file: "info_edf_cut.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_edf_cut.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "truncated", in.Truncated, true)
-			eq(t, "extra", in.Extra, EDFPort)
+			eq(t, "extra", in.Extra, steam.EDFPort)
 			eq(t, "game_port", in.GamePort, 27015)
 			eq(t, "info truncated", r.InfoKV()[len(r.InfoKV())-1], protocols.KV{Key: "truncated", Value: "true"})
 		}},
-		{file: "info_edf_undefined.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_edf_undefined.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
+			// The known bit is read all the same; what follows is trailing.
 			eq(t, "unknown", in.UnknownEDF, true)
-			eq(t, "extra", in.Extra, 0)
-			eq(t, "trailing", in.Trailing, 4)
+			eq(t, "extra", in.Extra, byte(steam.EDFPort))
+			eq(t, "game port", in.GamePort, uint16(27015))
+			eq(t, "trailing", in.Trailing, 2)
 		}},
-		{file: "info_rust.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_rust.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "app_id field", in.AppID, 0)
-			eq(t, "full app id", in.FullAppID(), AppIDRust)
+			eq(t, "full app id", in.FullAppID(), steam.AppIDRust)
 			eq(t, "players from cp", r.Players, protocols.Known(280))
 			eq(t, "max from mp", r.MaxPlayers, protocols.Known(300))
 			eq(t, "modded", r.Modded, protocols.FlagTrue)
 			eq(t, "info app_id", r.InfoKV()[5], protocols.KV{Key: "app_id", Value: "252490"})
 			eq(t, "queued", r.InfoKV()[len(r.InfoKV())-1], protocols.KV{Key: "queued_players", Value: "7"})
 		}},
-		{file: "info_trailing.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_edf_unknown_rust.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
+			// Undefined bits beside the known ones: the keywords still give the counts.
+			eq(t, "unknown", in.UnknownEDF, true)
+			eq(t, "extra", in.Extra, byte(steam.EDFPort|steam.EDFKeywords|steam.EDFGameID))
+			eq(t, "full app id", in.FullAppID(), steam.AppIDRust)
+			eq(t, "players from cp", r.Players, protocols.Known(280))
+			eq(t, "max from mp", r.MaxPlayers, protocols.Known(300))
+			eq(t, "queue from qp", r.Queue, protocols.Known(7))
+			eq(t, "trailing", in.Trailing, 0)
+		}},
+		{file: "info_edf_unknown_dayz.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
+			eq(t, "unknown", in.UnknownEDF, true)
+			eq(t, "full app id", in.FullAppID(), uint32(steam.AppIDDayZ))
+			eq(t, "queue from lqs", r.Queue, protocols.Known(12))
+			eq(t, "players", r.Players, protocols.Known(60))
+		}},
+		{file: "info_trailing.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "trailing", in.Trailing, 3)
 			eq(t, "info trailing", r.InfoKV()[len(r.InfoKV())-1], protocols.KV{Key: "trailing_bytes", Value: "3"})
 		}},
-		{file: "info_odd_bytes.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_odd_bytes.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "raw name", in.Name, "Caf\xe9 \xdcber")
 			eq(t, "name as UTF-8", r.Name, "Café Über")
 			eq(t, "protocol", in.Protocol, 252)
 			eq(t, "info server_type", r.InfoKV()[9], protocols.KV{Key: "server_type", Value: "0"})
 		}},
-		{file: "info_m_mod.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
-			eq(t, "type", in.Type, TypeInfoDetailed)
+		{file: "info_m_mod.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
+			eq(t, "type", in.Type, steam.TypeInfoDetailed)
 			eq(t, "address", in.Address, "192.168.0.10:27015")
-			eq(t, "mod", *in.Mod, ModInfo{Link: "http://example.org/", DownloadLink: "http://example.org/dl", Version: 5, Size: 123456, Type: 1, DLL: 1})
+			eq(t, "mod", *in.Mod, steam.ModInfo{Link: "http://example.org/", DownloadLink: "http://example.org/dl", Version: 5, Size: 123456, Type: 1, DLL: 1})
 			eq(t, "vac", [2]any{in.HasVAC, in.VAC}, [2]any{true, byte(1)})
 			eq(t, "bots", r.Bots, protocols.Known(2))
 			eq(t, "players", r.Players, protocols.Known(4))
 			eq(t, "password", r.Password, protocols.FlagTrue)
 			eq(t, "version unknown", r.Version, "")
 		}},
-		{file: "info_m_upper.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
-			eq(t, "server_type", lower(in.ServerType), 'd')
-			eq(t, "environment", lower(in.Environment), 'w')
+		{file: "info_m_upper.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
+			eq(t, "server_type", in.ServerType|0x20, byte('d'))
+			eq(t, "environment", in.Environment|0x20, byte('w'))
 			eq(t, "mod", in.Mod == nil, true)
 		}},
-		{file: "info_m_no_bots.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_m_no_bots.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "has bots", in.HasBots, false)
 			eq(t, "bots unknown", r.Bots, protocols.Count{})
 			eq(t, "players", r.Players, protocols.Known(3))
 		}},
-		{file: "info_m_hltv_longs.hex", check: func(t *testing.T, in *Info, r *protocols.Result) {
+		{file: "info_m_hltv_longs.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "hltv", [3]any{in.HasHLTVCounts, in.Spectators, in.SpectatorSlots}, [3]any{true, int32(300), int32(512)})
 			eq(t, "players", r.Players, protocols.Known(300))
 			eq(t, "max", r.MaxPlayers, protocols.Known(512))
@@ -118,7 +137,7 @@ func TestDecodeInfoVectors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			in, err := DecodeInfo(readHex(t, tt.file))
+			in, err := steam.DecodeInfo(readHex(t, tt.file))
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
@@ -139,47 +158,62 @@ func TestDecodePlayersVectors(t *testing.T) {
 	tests := []struct {
 		file  string
 		ship  bool
+		app   uint32 // the info reply's AppID
 		err   error
-		check func(t *testing.T, p *Players, r []protocols.Player)
+		check func(t *testing.T, p *steam.Players, r []protocols.Player)
 	}{
-		{file: "player_basic.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+		{file: "player_basic.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			eq(t, "names", []string{r[0].Name, r[1].Name, r[2].Name}, []string{"Alice", "Bób ✓", ""})
 			eq(t, "score", r[1].Score, protocols.Known(-3))
 			eq(t, "duration", r[0].Duration, 1234.5)
 			eq(t, "truncated", p.Truncated, false)
 		}},
-		{file: "player_empty.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+		{file: "player_empty.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			eq(t, "players", len(r), 0)
 			eq(t, "truncated", p.Truncated, false)
 		}},
-		{file: "player_count_lies.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+		{file: "player_count_lies.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			eq(t, "count", p.Count, 5)
 			eq(t, "parsed", len(r), 2)
 			eq(t, "index", p.List[1].Index, 2)
 			eq(t, "truncated", p.Truncated, true)
 		}},
-		{file: "player_cut_record.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+		{file: "player_cut_record.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			eq(t, "parsed", len(r), 1)
 			eq(t, "name", r[0].Name, "whole")
 			eq(t, "truncated", p.Truncated, true)
 		}},
-		{file: "player_theship.hex", ship: true, check: func(t *testing.T, p *Players, r []protocols.Player) {
+		{file: "player_theship.hex", ship: true, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			eq(t, "ship", p.TheShip, true)
 			eq(t, "deaths/money", [4]int32{p.List[0].Deaths, p.List[0].Money, p.List[1].Deaths, p.List[1].Money}, [4]int32{2, 1500, 0, 9000})
 			eq(t, "bot duration unknown", r[0].DurationKnown, false)
 			eq(t, "duration", r[1].Duration, 300.5)
 		}},
-		{file: "player_theship.hex", ship: false, check: func(t *testing.T, p *Players, r []protocols.Player) {
+		{file: "player_theship.hex", ship: false, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			eq(t, "ship", p.TheShip, false)
 			eq(t, "trailing", p.Trailing, 16)
 		}},
-		{file: "player_bad_durations.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+		{file: "player_bad_durations.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			eq(t, "known", [2]bool{r[0].DurationKnown, r[1].DurationKnown}, [2]bool{false, false})
 			eq(t, "durations", [2]float64{r[0].Duration, r[1].Duration}, [2]float64{0, 0})
 		}},
-		{file: "player_maxplayers_placeholder.hex", check: func(t *testing.T, p *Players, r []protocols.Player) {
+		{file: "player_maxplayers_placeholder.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			eq(t, "decoded", len(p.List), 1)
 			eq(t, "exported", len(r), 0)
+		}},
+		{file: "player_maxplayers_placeholder.hex", app: steam.AppIDCSGO, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
+			eq(t, "exported", len(r), 0)
+		}},
+		{file: "player_csgo_placeholder_among.hex", app: steam.AppIDCSGO, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
+			// CS:GO: the placeholder is dropped wherever it stands.
+			eq(t, "decoded", len(p.List), 3)
+			eq(t, "names", names(r), []string{"alice", "bob"})
+			eq(t, "score", r[1].Score, protocols.Known(3))
+			eq(t, "placeholder kept in the decoded list", p.List[1].Name, "Max Players")
+		}},
+		{file: "player_csgo_placeholder_among.hex", app: 440, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
+			// Another game: a player may be called that; only a lone entry is taken for CS:GO's.
+			eq(t, "names", names(r), []string{"alice", "Max Players", "bob"})
 		}},
 		{file: "player_no_count.hex", err: protocols.ErrTruncated},
 		{file: "info_no_edf.hex", err: protocols.ErrMalformed},
@@ -187,7 +221,7 @@ func TestDecodePlayersVectors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			p, err := DecodePlayers(readHex(t, tt.file), tt.ship)
+			p, err := steam.DecodePlayers(readHex(t, tt.file), tt.ship)
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
@@ -197,7 +231,7 @@ func TestDecodePlayersVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tt.check(t, p, p.Result())
+			tt.check(t, p, p.Result(tt.app))
 		})
 	}
 }
@@ -206,23 +240,23 @@ func TestDecodeRulesVectors(t *testing.T) {
 	tests := []struct {
 		file  string
 		err   error
-		check func(t *testing.T, r *Rules, kv []protocols.KV)
+		check func(t *testing.T, r *steam.Rules, kv []protocols.KV)
 	}{
-		{file: "rules_basic.hex", check: func(t *testing.T, r *Rules, kv []protocols.KV) {
+		{file: "rules_basic.hex", check: func(t *testing.T, r *steam.Rules, kv []protocols.KV) {
 			eq(t, "rules", kv, []protocols.KV{{Key: "mp_friendlyfire", Value: "0"}, {Key: "sv_tags", Value: ""}, {Key: "hostname_latin1", Value: "Grüße"}})
 			eq(t, "raw", r.List[2].Value, "Gr\xfc\xdfe")
 			eq(t, "truncated", r.Truncated, false)
 		}},
-		{file: "rules_dangling.hex", check: func(t *testing.T, r *Rules, kv []protocols.KV) {
+		{file: "rules_dangling.hex", check: func(t *testing.T, r *steam.Rules, kv []protocols.KV) {
 			eq(t, "rules", kv, []protocols.KV{{Key: "a", Value: "1"}, {Key: "b", Value: "2"}})
 			eq(t, "truncated", r.Truncated, true)
 		}},
-		{file: "rules_count_lies.hex", check: func(t *testing.T, r *Rules, kv []protocols.KV) {
+		{file: "rules_count_lies.hex", check: func(t *testing.T, r *steam.Rules, kv []protocols.KV) {
 			eq(t, "count", r.Count, 60000)
 			eq(t, "parsed", len(kv), 2)
 			eq(t, "truncated", r.Truncated, true)
 		}},
-		{file: "rules_trailing.hex", check: func(t *testing.T, r *Rules, kv []protocols.KV) {
+		{file: "rules_trailing.hex", check: func(t *testing.T, r *steam.Rules, kv []protocols.KV) {
 			eq(t, "parsed", len(kv), 1)
 			eq(t, "trailing", r.Trailing, 2)
 		}},
@@ -231,7 +265,7 @@ func TestDecodeRulesVectors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			r, err := DecodeRules(readHex(t, tt.file))
+			r, err := steam.DecodeRules(readHex(t, tt.file))
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
@@ -248,46 +282,35 @@ func TestDecodeRulesVectors(t *testing.T) {
 
 func TestDecodeRulesCap(t *testing.T) {
 	b := []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x45, 0xFF, 0xFF}
-	for range MaxRules + 10 {
+	for range steam.MaxRules + 10 {
 		b = append(b, 'k', 0, 'v', 0)
 	}
-	r, err := DecodeRules(b)
+	r, err := steam.DecodeRules(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.List) != MaxRules || !r.Truncated {
-		t.Fatalf("%d rules, truncated %v; want the cap %d", len(r.List), r.Truncated, MaxRules)
+	if len(r.List) != steam.MaxRules || !r.Truncated {
+		t.Fatalf("%d rules, truncated %v; want the cap %d", len(r.List), r.Truncated, steam.MaxRules)
 	}
 }
 
 func TestDecodeChallengeVector(t *testing.T) {
-	ch, err := decodeChallenge(readHex(t, "challenge.hex"))
+	ch, err := steam.DecodeChallenge(readHex(t, "challenge.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "challenge", ch, []byte{0x0a, 0x0b, 0x0c, 0x0d})
-	if _, err := decodeChallenge([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41, 1}); !errors.Is(err, protocols.ErrTruncated) {
+	if _, err := steam.DecodeChallenge([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41, 1}); !errors.Is(err, protocols.ErrTruncated) {
 		t.Fatalf("short challenge: %v", err)
 	}
 }
 
-func TestRustTags(t *testing.T) {
-	tests := []struct {
-		kw         string
-		cp, mp, qp int64
-		modded     bool
-	}{
-		{"mp125,cp93,v1344", 93, 125, -1, false},
-		{" cp1, mp2 ,qp3,modded", 1, -1, 3, true}, // "mp2 " has a trailing space: not a count
-		{"cp,mpx,cp_dustbowl,qp99999999999", -1, -1, -1, false},
-		{"", -1, -1, -1, false},
+func names(pl []protocols.Player) []string {
+	out := make([]string, len(pl))
+	for i, p := range pl {
+		out[i] = p.Name
 	}
-	for _, tt := range tests {
-		cp, mp, qp, modded := rustTags(tt.kw)
-		if cp != tt.cp || mp != tt.mp || qp != tt.qp || modded != tt.modded {
-			t.Errorf("rustTags(%q) = %d %d %d %v", tt.kw, cp, mp, qp, modded)
-		}
-	}
+	return out
 }
 
 func keys(kv []protocols.KV) []string {

@@ -4,9 +4,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
 // The real captures in shared/fixtures, read in place: every .expected.json is
@@ -31,7 +34,7 @@ func checkFixture(t *testing.T, f fixture) {
 	c := checker{t, dec}
 	switch dec["type"] {
 	case "S2A_INFO_SRC", "S2A_INFO_DETAILED (obsolete GoldSrc)":
-		in, err := DecodeInfo(msg)
+		in, err := steam.DecodeInfo(msg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,19 +44,19 @@ func checkFixture(t *testing.T, f fixture) {
 		for _, p := range dec["players"].([]any) {
 			_, ship = p.(map[string]any)["deaths"]
 		}
-		p, err := DecodePlayers(msg, ship)
+		p, err := steam.DecodePlayers(msg, ship)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkPlayers(t, c, p, ship)
 	case "S2A_RULES":
-		r, err := DecodeRules(msg)
+		r, err := steam.DecodeRules(msg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkRules(t, c, r)
 	case "S2C_CHALLENGE":
-		ch, err := decodeChallenge(msg)
+		ch, err := steam.DecodeChallenge(msg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,31 +66,37 @@ func checkFixture(t *testing.T, f fixture) {
 	}
 }
 
+// checkFragment checks fragment i's header against the fixture, and that fragment
+// 0 tells its layout.
+func checkFragment(t *testing.T, fc checker, d []byte, i int, layout steam.Layout) {
+	t.Helper()
+	fc.int("id", int64(binary.LittleEndian.Uint32(d[4:])))
+	if layout == steam.LayoutGoldSrc {
+		fc.int("total", int64(d[8]&0x0F))
+		fc.int("number", int64(d[8]>>4))
+	} else {
+		fc.int("total", int64(d[8]))
+		fc.int("number", int64(d[9]))
+	}
+	if got := steam.DetectLayout(d, binary.LittleEndian.Uint32(d[4:])&0x80000000 != 0); i == 0 && got != layout {
+		t.Errorf("fragment 0 detected as %v, want %v", got, layout)
+	}
+}
+
 // reassembleFixture feeds the fragments in arrival order, then backwards with every
 // fragment duplicated, and checks both give the same message of the expected length.
 func reassembleFixture(t *testing.T, f fixture) []byte {
 	t.Helper()
 	frags := f.json["fragments"].([]any)
-	layout := map[string]Layout{"source": LayoutSource, "source_without_size_field": LayoutSourceNoSize, "goldsrc": LayoutGoldSrc}[f.json["split_layout"].(string)]
-	if layout == LayoutAuto {
+	layout := map[string]steam.Layout{"source": steam.LayoutSource, "source_without_size_field": steam.LayoutSourceNoSize, "goldsrc": steam.LayoutGoldSrc}[f.json["split_layout"].(string)]
+	if layout == steam.LayoutAuto {
 		t.Fatalf("unknown split_layout %v", f.json["split_layout"])
 	}
 	for i, d := range f.datagrams {
-		fc := checker{t, frags[i].(map[string]any)}
-		fc.int("id", int64(binary.LittleEndian.Uint32(d[4:])))
-		if layout == LayoutGoldSrc {
-			fc.int("total", int64(d[8]&0x0F))
-			fc.int("number", int64(d[8]>>4))
-		} else {
-			fc.int("total", int64(d[8]))
-			fc.int("number", int64(d[9]))
-		}
-		if got := detect(d, binary.LittleEndian.Uint32(d[4:])&compressedBit != 0); i == 0 && got != layout {
-			t.Errorf("fragment 0 detected as %v, want %v", got, layout)
-		}
+		checkFragment(t, checker{t, frags[i].(map[string]any)}, d, i, layout)
 	}
 	var msg []byte
-	for _, asm := range []*Assembler{{}, {Layout: layout}} {
+	for _, asm := range []*steam.Assembler{{}, {Layout: layout}} {
 		for i, d := range f.datagrams {
 			m, done, err := asm.Add(d)
 			if err != nil {
@@ -106,7 +115,7 @@ func reassembleFixture(t *testing.T, f fixture) []byte {
 	if got, want := int64(len(msg)), jsonInt(t, f.json["reassembled_length"]); got != want {
 		t.Fatalf("reassembled %d bytes, want %d", got, want)
 	}
-	var asm Assembler
+	var asm steam.Assembler
 	var back []byte
 	for i := len(f.datagrams) - 1; i >= 0; i-- {
 		for range 2 {
@@ -125,7 +134,7 @@ func reassembleFixture(t *testing.T, f fixture) []byte {
 	return msg
 }
 
-func checkInfo(t *testing.T, c checker, in *Info) {
+func checkInfo(t *testing.T, c checker, in *steam.Info) {
 	t.Helper()
 	c.int("protocol", int64(in.Protocol))
 	c.str("name", in.Name)
@@ -141,7 +150,7 @@ func checkInfo(t *testing.T, c checker, in *Info) {
 	if in.Truncated || in.UnknownEDF {
 		t.Errorf("Truncated %v, UnknownEDF %v on a real capture", in.Truncated, in.UnknownEDF)
 	}
-	if in.Type == TypeInfoDetailed {
+	if in.Type == steam.TypeInfoDetailed {
 		c.str("address", in.Address)
 		c.int("vac", int64(in.VAC))
 		if c.present("bots") != in.HasBots {
@@ -168,7 +177,7 @@ func checkInfo(t *testing.T, c checker, in *Info) {
 		for _, f := range []struct {
 			key string
 			bit byte
-		}{{"game_port", EDFPort}, {"steam_id", EDFSteamID}, {"spectator_port", EDFSpectator}, {"keywords", EDFKeywords}, {"game_id", EDFGameID}} {
+		}{{"game_port", steam.EDFPort}, {"steam_id", steam.EDFSteamID}, {"spectator_port", steam.EDFSpectator}, {"keywords", steam.EDFKeywords}, {"game_id", steam.EDFGameID}} {
 			if c.present(f.key) != (in.Extra&f.bit != 0) {
 				t.Errorf("%s: fixture has it %v, decoded bits %#x", f.key, c.present(f.key), in.Extra)
 			}
@@ -192,14 +201,13 @@ func checkInfo(t *testing.T, c checker, in *Info) {
 
 	// The Result mapping: humans = players - bots, Rust's keyword counts win.
 	r := in.Result()
-	if r.Name != text(in.Name) || r.Map != text(in.Map) || r.Game != text(in.Game) {
+	if r.Name != steam.Text(in.Name) || r.Map != steam.Text(in.Map) || r.Game != steam.Text(in.Game) {
 		t.Errorf("Result name/map/game = %q/%q/%q", r.Name, r.Map, r.Game)
 	}
 	want := int64(in.Players) - int64(in.Bots)
 	wantMax := int64(in.MaxPlayers)
-	if in.FullAppID() == AppIDRust {
-		cp, mp, _, _ := rustTags(in.Keywords)
-		want, wantMax = cp, mp
+	if in.FullAppID() == steam.AppIDRust {
+		want, wantMax = rustCount(in.Keywords, "cp"), rustCount(in.Keywords, "mp")
 	}
 	if r.Players != protocols.Known(want) || r.MaxPlayers != protocols.Known(wantMax) {
 		t.Errorf("Result players %+v max %+v, want %d/%d", r.Players, r.MaxPlayers, want, wantMax)
@@ -208,6 +216,18 @@ func checkInfo(t *testing.T, c checker, in *Info) {
 		t.Errorf("Result password %v", r.Password)
 	}
 	checkKV(t, r.InfoKV())
+}
+
+// rustCount is the test's own reading of a Rust count tag (cp93, mp125); -1 when
+// the keywords have none.
+func rustCount(keywords, prefix string) int64 {
+	for _, tag := range strings.Split(keywords, ",") {
+		tag = strings.TrimSpace(tag)
+		if n, err := strconv.ParseInt(strings.TrimPrefix(tag, prefix), 10, 64); strings.HasPrefix(tag, prefix) && err == nil {
+			return n
+		}
+	}
+	return -1
 }
 
 // checkKV asserts the debug key/values are valid UTF-8 and keys are unique.
@@ -219,13 +239,13 @@ func checkKV(t *testing.T, kv []protocols.KV) {
 			t.Errorf("duplicate Info key %q", x.Key)
 		}
 		seen[x.Key] = true
-		if text(x.Value) != x.Value {
+		if steam.Text(x.Value) != x.Value {
 			t.Errorf("Info %s is not valid UTF-8: %q", x.Key, x.Value)
 		}
 	}
 }
 
-func checkPlayers(t *testing.T, c checker, p *Players, ship bool) {
+func checkPlayers(t *testing.T, c checker, p *steam.Players, ship bool) {
 	t.Helper()
 	c.int("count", int64(p.Count))
 	c.int("trailing_bytes", int64(p.Trailing))
@@ -248,7 +268,7 @@ func checkPlayers(t *testing.T, c checker, p *Players, ship bool) {
 			t.Errorf("player %d duration %v, want %v", i, pl.Duration, d)
 		}
 	}
-	res := p.Result()
+	res := p.Result(0)
 	if len(res) != len(p.List) {
 		t.Fatalf("Result has %d players", len(res))
 	}
@@ -260,7 +280,7 @@ func checkPlayers(t *testing.T, c checker, p *Players, ship bool) {
 	}
 }
 
-func checkRules(t *testing.T, c checker, r *Rules) {
+func checkRules(t *testing.T, c checker, r *steam.Rules) {
 	t.Helper()
 	c.int("count", int64(r.Count))
 	c.int("parsed_rule_count", int64(len(r.List)))
@@ -283,7 +303,7 @@ func checkRules(t *testing.T, c checker, r *Rules) {
 		t.Fatalf("Result has %d rules", len(res))
 	}
 	for i, kv := range res {
-		if text(kv.Value) != kv.Value || (kv.Value == r.List[i].Value) != (text(r.List[i].Value) == r.List[i].Value) {
+		if steam.Text(kv.Value) != kv.Value || (kv.Value == r.List[i].Value) != (steam.Text(r.List[i].Value) == r.List[i].Value) {
 			t.Errorf("Result rule %d = %q", i, kv.Value)
 		}
 	}

@@ -1,6 +1,7 @@
 package a2s
 
 import (
+	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -54,14 +56,14 @@ func FuzzDecodeInfo(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		in, err := DecodeInfo(b)
+		in, err := steam.DecodeInfo(b)
 		if err != nil {
 			return
 		}
 		r := in.Result()
 		checkKV(t, r.InfoKV())
 		for _, s := range []string{r.Name, r.Map, r.Game, r.Version} {
-			if text(s) != s {
+			if steam.Text(s) != s {
 				t.Fatalf("invalid UTF-8 %q", s)
 			}
 		}
@@ -76,15 +78,15 @@ func FuzzDecodePlayers(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte, ship bool) {
-		p, err := DecodePlayers(b, ship)
+		p, err := steam.DecodePlayers(b, ship)
 		if err != nil {
 			return
 		}
 		if len(p.List) > int(p.Count) {
 			t.Fatalf("%d players, count %d", len(p.List), p.Count)
 		}
-		for _, pl := range p.Result() {
-			if text(pl.Name) != pl.Name || (pl.DurationKnown && !(pl.Duration >= 0)) {
+		for _, pl := range p.Result(0) {
+			if steam.Text(pl.Name) != pl.Name || (pl.DurationKnown && !(pl.Duration >= 0)) {
 				t.Fatalf("bad player %+v", pl)
 			}
 		}
@@ -98,15 +100,15 @@ func FuzzDecodeRules(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := DecodeRules(b)
+		r, err := steam.DecodeRules(b)
 		if err != nil {
 			return
 		}
-		if len(r.List) > int(r.Count) || len(r.List) > MaxRules {
+		if len(r.List) > int(r.Count) || len(r.List) > steam.MaxRules {
 			t.Fatalf("%d rules, count %d", len(r.List), r.Count)
 		}
 		for _, kv := range r.Result() { // rules may repeat keys: only UTF-8 matters
-			if text(kv.Key) != kv.Key || text(kv.Value) != kv.Value {
+			if steam.Text(kv.Key) != kv.Key || steam.Text(kv.Value) != kv.Value {
 				t.Fatalf("invalid UTF-8 in %q=%q", kv.Key, kv.Value)
 			}
 		}
@@ -145,20 +147,20 @@ func FuzzAssembler(f *testing.F) {
 		f.Add(packDatagrams(rev), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, layout uint8) {
-		a := Assembler{Layout: Layout(layout % 4)}
+		a := steam.Assembler{Layout: steam.Layout(layout % 4)}
 		for _, d := range unpackDatagrams(b) {
 			msg, done, err := a.Add(d)
 			if err != nil || !done {
 				continue
 			}
-			if len(msg) < 4 || !isSingle(msg) || len(msg) > MaxDecompressed+MaxSplitBytes {
+			if len(msg) < 4 || !bytes.HasPrefix(msg, []byte{0xFF, 0xFF, 0xFF, 0xFF}) || len(msg) > MaxDecompressed+steam.MaxSplitBytes {
 				t.Fatalf("bad message of %d bytes", len(msg))
 			}
-			if in, err := DecodeInfo(msg); err == nil {
+			if in, err := steam.DecodeInfo(msg); err == nil {
 				checkKV(t, in.Result().Info)
 			}
-			DecodePlayers(msg, true)
-			DecodeRules(msg)
+			steam.DecodePlayers(msg, true)
+			steam.DecodeRules(msg)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -20,8 +21,11 @@ type fake struct {
 	info, players, rules [][]byte
 	infoChallenge        bool // A2S_INFO needs the challenge (servers since 2020)
 	noChallenge          bool // A2S_PLAYER / A2S_RULES answered at once
-	challenge            [4]byte
-	quiet                bool // do not record requests (benchmarks)
+	// legacy: the challenge comes only from A2S_SERVERQUERY_GETCHALLENGE (0x57), and
+	// every request without it goes unanswered (Fuel of War's era).
+	legacy    bool
+	challenge [4]byte
+	quiet     bool // do not record requests (benchmarks)
 
 	mu   sync.Mutex
 	reqs [][]byte
@@ -33,21 +37,29 @@ func (f *fake) handle(req []byte) [][]byte {
 		f.reqs = append(f.reqs, req)
 		f.mu.Unlock()
 	}
-	chal := func() [][]byte { return one(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, TypeChallenge}, f.challenge[:]...)) }
-	if len(req) < 5 || !isSingle(req) {
+	chal := func() [][]byte {
+		return one(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge}, f.challenge[:]...))
+	}
+	if len(req) < 5 || !bytes.HasPrefix(req, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
 		return nil
 	}
+	has := func(at int) bool { return bytes.Equal(req[at:], f.challenge[:]) }
 	switch req[4] {
+	case 0x57:
+		if f.legacy && len(req) == 5 {
+			return chal()
+		}
+		return nil
 	case 'T':
-		if !bytes.HasPrefix(req, infoRequest) {
+		if !bytes.HasPrefix(req, steam.InfoRequest) || (f.legacy && !has(len(steam.InfoRequest))) {
 			return nil
 		}
-		if f.infoChallenge && !bytes.Equal(req[len(infoRequest):], f.challenge[:]) {
+		if f.infoChallenge && !bytes.Equal(req[len(steam.InfoRequest):], f.challenge[:]) {
 			return chal()
 		}
 		return f.info
 	case 'U', 'V':
-		if len(req) != 9 {
+		if len(req) != 9 || (f.legacy && !has(5)) {
 			return nil
 		}
 		if !f.noChallenge && !bytes.Equal(req[5:], f.challenge[:]) {
@@ -71,7 +83,7 @@ func (f *fake) start(t testing.TB) netip.AddrPort { return prototest.UDP(t, f.ha
 
 func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, timeout time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := NewQuerier(s)
+	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,8 +132,33 @@ func TestQueryInfoChallenge(t *testing.T) {
 	eq(t, "phases", phases(tr), []string{"challenge", "info"})
 	reqs := f.requests()
 	eq(t, "requests", len(reqs), 2)
-	eq(t, "plain request", reqs[0], infoRequest)
-	eq(t, "with challenge", reqs[1], append(append([]byte{}, infoRequest...), 0x4B, 0xA1, 0xD5, 0x22))
+	eq(t, "plain request", reqs[0], steam.InfoRequest)
+	eq(t, "with challenge", reqs[1], append(append([]byte{}, steam.InfoRequest...), 0x4B, 0xA1, 0xD5, 0x22))
+}
+
+// A server that hands out its challenge only through A2S_SERVERQUERY_GETCHALLENGE
+// and ignores everything without it: after half the time in silence the querier
+// asks for one the old way and uses it for info, players and rules.
+func TestQueryLegacyChallenge(t *testing.T) {
+	ch := [4]byte{0x12, 0x34, 0x56, 0x78}
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), players: one(readHex(t, "player_basic.hex")),
+		rules: one(readHex(t, "rules_basic.hex")), legacy: true, challenge: ch}
+	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 600*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "name", res.Name, "Test Server")
+	eq(t, "players", len(res.PlayerList), 3)
+	eq(t, "rules", len(res.Rules), 3)
+	eq(t, "phase errors", len(res.PhaseErrors), 0)
+	eq(t, "phases", phases(tr), []string{"challenge", "info", "players", "rules"})
+	var sawGet bool
+	for _, r := range f.requests() {
+		sawGet = sawGet || bytes.Equal(r, getChallengeRequest)
+	}
+	eq(t, "sent A2S_SERVERQUERY_GETCHALLENGE", sawGet, true)
+	reqs := f.requests()
+	eq(t, "rules with the challenge", reqs[len(reqs)-1], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 0x12, 0x34, 0x56, 0x78})
 }
 
 func TestQueryChallengeLoop(t *testing.T) {
@@ -132,7 +169,7 @@ func TestQueryChallengeLoop(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		n++
-		return one([]byte{0xFF, 0xFF, 0xFF, 0xFF, TypeChallenge, n, n, n, n})
+		return one([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge, n, n, n, n})
 	})
 	_, _, err := query(t, addr, protocols.Settings{}, 2*time.Second)
 	if !errors.Is(err, protocols.ErrChallenge) {
@@ -140,7 +177,7 @@ func TestQueryChallengeLoop(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	eq(t, "requests", n, maxChallenges)
+	eq(t, "requests", n, steam.MaxChallenges)
 }
 
 func TestQueryPlayersRules(t *testing.T) {
@@ -166,7 +203,7 @@ func TestQueryPlayersRules(t *testing.T) {
 	eq(t, "rule 39", res.Rules[39], protocols.KV{Key: "rule_39", Value: "value number 39"})
 	reqs := f.requests()
 	eq(t, "requests", len(reqs), 5)
-	eq(t, "players -1", reqs[1], playersRequest)
+	eq(t, "players -1", reqs[1], steam.PlayersRequest)
 	eq(t, "players with challenge", reqs[2], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55, 1, 2, 3, 4})
 	eq(t, "rules with challenge", reqs[4], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 1, 2, 3, 4})
 }
@@ -297,6 +334,9 @@ func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "a2s", DefaultPort: 27015, Transport: "udp",
 		Answer: f.handle, WantName: "Test Server", RetryAttempts: 3,
+		// A silent server gets A2S_INFO and its 2 re-sends, then the fallback: one
+		// more A2S_INFO, and A2S_SERVERQUERY_GETCHALLENGE with its re-sends.
+		SilentAttempts: [2]int{2, 7},
 	})
 }
 
@@ -348,7 +388,7 @@ func TestQueryBadReplies(t *testing.T) {
 		err     error
 	}{
 		{"truncated info", one(info[:30]), protocols.ErrTruncated},
-		{"short challenge", one([]byte{0xFF, 0xFF, 0xFF, 0xFF, TypeChallenge, 1}), protocols.ErrTruncated},
+		{"short challenge", one([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge, 1}), protocols.ErrTruncated},
 		{"garbage is skipped", one([]byte("garbage garbage")), protocols.ErrTimeout},
 		{"only garbage", bytes.Split(bytes.Repeat([]byte("x,"), 40), []byte(",")), protocols.ErrMalformed},
 		{"bad fragment", one([]byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x49}), protocols.ErrMalformed},
@@ -368,7 +408,7 @@ func TestQueryBadReplies(t *testing.T) {
 func TestQueryConcurrent(t *testing.T) {
 	f := &fake{info: one(readHex(t, "info_edf_all.hex")), players: one(readHex(t, "player_basic.hex")), infoChallenge: true, challenge: [4]byte{9, 9, 9, 9}}
 	addr := f.start(t)
-	q, _ := NewQuerier(protocols.Settings{Players: true})
+	q, _ := newQuerier(protocols.Settings{Players: true})
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Add(1)

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
 // addAll feeds datagrams and returns the first completed message.
-func addAll(t *testing.T, a *Assembler, ds [][]byte) ([]byte, error) {
+func addAll(t *testing.T, a *steam.Assembler, ds [][]byte) ([]byte, error) {
 	t.Helper()
 	var msg []byte
 	for _, d := range ds {
@@ -44,17 +45,17 @@ func TestAssemblerLayouts(t *testing.T) {
 	want := readHex(t, "split_message.hex")
 	for _, tt := range []struct {
 		name   string
-		layout Layout
+		layout steam.Layout
 	}{
-		{"split_source", LayoutSource},
-		{"split_source_nosize", LayoutSourceNoSize},
-		{"split_goldsrc", LayoutGoldSrc},
-		{"split_bzip2", LayoutSource},
-		{"split_bzip2_nosize", LayoutSourceNoSize},
+		{"split_source", steam.LayoutSource},
+		{"split_source_nosize", steam.LayoutSourceNoSize},
+		{"split_goldsrc", steam.LayoutGoldSrc},
+		{"split_bzip2", steam.LayoutSource},
+		{"split_bzip2_nosize", steam.LayoutSourceNoSize},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			frags := readFrags(t, tt.name)
-			if got := detect(frags[0], binary.LittleEndian.Uint32(frags[0][4:])&compressedBit != 0); got != tt.layout {
+			if got := steam.DetectLayout(frags[0], binary.LittleEndian.Uint32(frags[0][4:])&0x80000000 != 0); got != tt.layout {
 				t.Fatalf("detected %v, want %v", got, tt.layout)
 			}
 			for _, perm := range permutations(len(frags)) {
@@ -62,7 +63,7 @@ func TestAssemblerLayouts(t *testing.T) {
 				for _, i := range perm {
 					ds = append(ds, frags[i], frags[i]) // every fragment twice
 				}
-				for _, a := range []*Assembler{{}, {Layout: tt.layout}} {
+				for _, a := range []*steam.Assembler{{}, {Layout: tt.layout}} {
 					msg, err := addAll(t, a, ds)
 					if err != nil {
 						t.Fatalf("order %v: %v", perm, err)
@@ -73,7 +74,7 @@ func TestAssemblerLayouts(t *testing.T) {
 				}
 			}
 			// One fragment missing: never done, no error.
-			var a Assembler
+			var a steam.Assembler
 			if msg, err := addAll(t, &a, frags[1:]); msg != nil || err != nil {
 				t.Fatalf("without fragment 0: %v %v", msg, err)
 			}
@@ -96,8 +97,8 @@ func TestAssemblerErrors(t *testing.T) {
 		{"split_not_a2s", protocols.ErrMalformed},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var a Assembler
-			a.Layout = LayoutSource // some of these have no recognisable fragment 0
+			var a steam.Assembler
+			a.Layout = steam.LayoutSource // some of these have no recognisable fragment 0
 			if _, err := addAll(t, &a, readFrags(t, tt.name)); !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
 			}
@@ -107,7 +108,7 @@ func TestAssemblerErrors(t *testing.T) {
 
 func TestAssemblerDatagrams(t *testing.T) {
 	frags := readFrags(t, "split_source")
-	var a Assembler
+	var a steam.Assembler
 	if _, _, err := a.Add([]byte{0xFF, 0xFF}); !errors.Is(err, protocols.ErrTruncated) {
 		t.Errorf("2-byte datagram: %v", err)
 	}
@@ -143,7 +144,7 @@ func TestAssemblerInterleaved(t *testing.T) {
 	want := readHex(t, "split_message.hex")
 	// The answer to a request (id 1, fragment 2 lost) and to its re-send (id 2)
 	// interleave: the second completes.
-	var a Assembler
+	var a steam.Assembler
 	ds := [][]byte{setID(frags[0], 1), setID(frags[0], 2), setID(frags[1], 1), setID(frags[1], 2),
 		setID(frags[3], 1), setID(frags[2], 2), setID(frags[3], 2)}
 	if msg, err := addAll(t, &a, ds); err != nil || !bytes.Equal(msg, want) {
@@ -165,9 +166,9 @@ func TestAssemblerInterleaved(t *testing.T) {
 func TestAssemblerCaps(t *testing.T) {
 	frags := readFrags(t, "split_source")
 	t.Run("no fragment 0", func(t *testing.T) {
-		var a Assembler
+		var a steam.Assembler
 		var err error
-		for i := 0; i <= MaxFragments && err == nil; i++ {
+		for i := 0; i <= steam.MaxFragments && err == nil; i++ {
 			_, _, err = a.Add(frags[1])
 		}
 		if !errors.Is(err, protocols.ErrTooLarge) {
@@ -175,11 +176,11 @@ func TestAssemblerCaps(t *testing.T) {
 		}
 	})
 	t.Run("bytes", func(t *testing.T) {
-		var a Assembler
+		var a steam.Assembler
 		big := make([]byte, 12+8000)
-		copy(big, []byte{0xFE, 0xFF, 0xFF, 0xFF, 9, 0, 0, 0, MaxFragments, 0, 0x40, 0x1F, 0xFF, 0xFF, 0xFF, 0xFF, 0x45})
+		copy(big, []byte{0xFE, 0xFF, 0xFF, 0xFF, 9, 0, 0, 0, steam.MaxFragments, 0, 0x40, 0x1F, 0xFF, 0xFF, 0xFF, 0xFF, 0x45})
 		var err error
-		for i := 0; i < MaxFragments && err == nil; i++ {
+		for i := 0; i < steam.MaxFragments && err == nil; i++ {
 			big[9] = byte(i)
 			_, _, err = a.Add(bytes.Clone(big))
 		}
@@ -188,7 +189,7 @@ func TestAssemblerCaps(t *testing.T) {
 		}
 	})
 	t.Run("goldsrc 15 fragments", func(t *testing.T) {
-		var a Assembler
+		var a steam.Assembler
 		var ds [][]byte
 		msg := append([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x45, 15, 0}, bytes.Repeat([]byte("k\x00v\x00"), 15)...)
 		for i := range 15 {
@@ -206,10 +207,10 @@ func ExampleAssembler() {
 	frag := func(n byte, payload string) []byte {
 		return append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 0x2A, 0, 0, 0, 2, n, 0xE0, 0x04}, payload...)
 	}
-	var a Assembler
+	var a steam.Assembler
 	for _, d := range [][]byte{frag(1, "\x00v\x00"), frag(0, "\xFF\xFF\xFF\xFF\x45\x01\x00k")} {
 		if msg, done, err := a.Add(d); done && err == nil {
-			r, _ := DecodeRules(msg)
+			r, _ := steam.DecodeRules(msg)
 			fmt.Println(r.List)
 		}
 	}

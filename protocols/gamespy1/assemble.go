@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 )
 
 // assembler puts the datagrams of one reply back together (spec §5): it locks onto
@@ -94,18 +95,18 @@ func (a *assembler) missing() []int {
 // spec §5 step 6). When packets are missing it returns what it has and an error
 // wrapping ErrTruncated. A reply whose \final\ never came but has no gap is taken as
 // complete: some servers never send it.
-func (a *assembler) result() ([]pair, error) {
+func (a *assembler) result() ([]gamespy.Pair, error) {
 	if a.have == 0 {
 		return nil, fmt.Errorf("%w: no GameSpy reply", protocols.ErrTruncated)
 	}
-	var pairs []pair
+	var pairs []gamespy.Pair
 	for _, p := range a.parts[1 : a.highest+1] {
 		if p != nil {
 			pairs = append(pairs, p.pairs...)
 		}
 	}
 	if pairs == nil {
-		pairs = []pair{}
+		pairs = []gamespy.Pair{}
 	}
 	if m := a.missing(); len(m) > 0 {
 		of := "?"

@@ -13,7 +13,7 @@ func BenchmarkDecode(b *testing.B) {
 	parts := readParts(b, "testdata", "ut_shuffled")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Decode(parts); err != nil {
+		if _, err := decode(parts); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -25,19 +26,13 @@ const (
 // it and keep waiting rather than failing the query).
 var errNotGameSpy = fmt.Errorf("%w: datagram does not start with a backslash", protocols.ErrMalformed)
 
-// pair is one key/value of a reply; value is raw bytes until the result is built.
-type pair struct {
-	key   string
-	value []byte
-}
-
 // packet is one parsed datagram.
 type packet struct {
 	query   string // Q of \queryid\Q.P; "" when the datagram carries no queryid
 	num     int    // P, 1-based
 	final   bool
-	pairs   []pair // data pairs, queryid and final removed
-	garbled bool   // parsing stopped at a token that is not a key
+	pairs   []gamespy.Pair // data pairs, queryid and final removed
+	garbled bool           // parsing stopped at a token that is not a key
 }
 
 // parsePacket splits one datagram into its pairs (spec §3).
@@ -78,7 +73,7 @@ func parsePacket(b []byte) (packet, error) {
 		case strings.EqualFold(string(key), "final"):
 			p.final = true
 		default:
-			p.pairs = append(p.pairs, pair{key: string(key), value: value})
+			p.pairs = append(p.pairs, gamespy.Pair{Key: string(key), Value: value})
 		}
 	}
 	if p.query == "" {
@@ -190,10 +185,10 @@ func truncate(s string) string {
 	return s
 }
 
-// Decode reassembles the datagrams of one \status\ (or \info\, \players\, \rules\)
+// decode reassembles the datagrams of one \status\ (or \info\, \players\, \rules\)
 // reply, in any order, and decodes everything it holds. A reply with packets
 // missing is decoded as far as it goes and the error wraps ErrTruncated.
-func Decode(datagrams [][]byte) (*protocols.Result, error) {
+func decode(datagrams [][]byte) (*protocols.Result, error) {
 	var a assembler
 	for _, d := range datagrams {
 		done, _, err := a.add(d)
@@ -213,22 +208,12 @@ func Decode(datagrams [][]byte) (*protocols.Result, error) {
 	return res, err
 }
 
-// lookup returns the last value of key (case-insensitive: games disagree on case).
-func lookup(pairs []pair, key string) ([]byte, bool) {
-	for i := len(pairs) - 1; i >= 0; i-- {
-		if strings.EqualFold(pairs[i].key, key) {
-			return pairs[i].value, true
-		}
-	}
-	return nil, false
-}
-
 // decodeInfo maps the well-known keys (spec §6) and keeps every non-player pair in
 // Info, and in Rules when rules is set.
-func decodeInfo(pairs []pair, rules bool) *protocols.Result {
+func decodeInfo(pairs []gamespy.Pair, rules bool) *protocols.Result {
 	res := &protocols.Result{}
 	str := func(key string) string {
-		v, _ := lookup(pairs, key)
+		v, _ := gamespy.Lookup(pairs, key)
 		return stripColours(wire.UTF8(v))
 	}
 	res.Name = str("hostname")
@@ -237,29 +222,8 @@ func decodeInfo(pairs []pair, rules bool) *protocols.Result {
 	if res.Game = str("gamename"); res.Game == "" {
 		res.Game = str("gametype")
 	}
-	if v, ok := lookup(pairs, "numplayers"); ok {
-		res.Players = parseCount(v)
-	}
-	if v, ok := lookup(pairs, "maxplayers"); ok {
-		res.MaxPlayers = parseCount(v)
-	}
-	if v, ok := lookup(pairs, "password"); ok {
-		res.Password = parseFlag(v)
-	}
-	seen := make(map[string]int, len(pairs))
-	for _, p := range pairs {
-		if isPlayerKey(p.key) {
-			continue
-		}
-		kv := protocols.KV{Key: p.key, Value: wire.UTF8(p.value)}
-		// BF1942 repeats some keys; keep the first position and the last value.
-		if i, ok := seen[p.key]; ok {
-			res.Info[i] = kv
-			continue
-		}
-		seen[p.key] = len(res.Info)
-		res.Info = append(res.Info, kv)
-	}
+	gamespy.SetCounts(res, pairs)
+	res.Info = gamespy.AppendInfo(nil, pairs, isPlayerKey)
 	if rules {
 		res.Rules = res.Info
 	}
@@ -281,59 +245,33 @@ type playerEntry struct {
 	team   []byte
 }
 
+// scorePriority ranks the fields Score may come from: frags (UT, MOHAA), score
+// (BF1942), kills as a last resort.
+var scorePriority = map[string]int{"frags": 3, "score": 2, "kills": 1}
+
+// set stores one indexed player field.
+func (e *playerEntry) set(field string, v []byte) {
+	pl := &e.player
+	switch field {
+	case "player", "playername":
+		pl.Name = stripColours(wire.UTF8(v))
+		e.named = true
+	case "frags", "score", "kills":
+		if prio := scorePriority[field]; prio > e.score {
+			pl.Score = gamespy.ParseCount(v)
+			e.score = prio
+		}
+	case "ping":
+		pl.Ping = gamespy.ParseCount(v)
+	case "team":
+		e.team = v
+	}
+}
+
 // decodePlayers groups the indexed player fields by N (spec §4). info carries
 // numplayers and gamename, which may come from another reply.
-func decodePlayers(pairs []pair, info *protocols.Result) []protocols.Player {
-	byN := map[int]*playerEntry{}
-	teamNames := map[int]string{}
-	for _, p := range pairs {
-		field, n, ok := splitIndexed(p.key, false)
-		if !ok || field == "keyhash" {
-			continue
-		}
-		if field == "teamname" {
-			teamNames[n] = wire.UTF8(p.value)
-			continue
-		}
-		e := byN[n]
-		if e == nil {
-			if len(byN) >= maxPlayers {
-				continue
-			}
-			e = &playerEntry{n: n}
-			byN[n] = e
-		}
-		pl := &e.player
-		switch field {
-		case "player", "playername":
-			pl.Name = stripColours(wire.UTF8(p.value))
-			e.named = true
-		case "frags", "score", "kills":
-			// Score is frags (UT, MOHAA) or score (BF1942), kills as a last resort.
-			prio := 1
-			switch field {
-			case "frags":
-				prio = 3
-			case "score":
-				prio = 2
-			}
-			if prio > e.score {
-				pl.Score = parseCount(p.value)
-				e.score = prio
-			}
-		case "ping":
-			pl.Ping = parseCount(p.value)
-		case "team":
-			e.team = p.value
-		}
-	}
-	entries := make([]*playerEntry, 0, len(byN))
-	for _, e := range byN {
-		if e.named {
-			entries = append(entries, e)
-		}
-	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].n < entries[j].n })
+func decodePlayers(pairs []gamespy.Pair, info *protocols.Result) []protocols.Player {
+	entries, teamNames := groupPlayers(pairs)
 	// BF1942 keeps stale entries of players who left (spec §4 rule 4).
 	if info.Players.Known && int64(len(entries)) > info.Players.Value && info.Players.Value >= 0 {
 		entries = entries[:info.Players.Value]
@@ -356,26 +294,38 @@ func decodePlayers(pairs []pair, info *protocols.Result) []protocols.Player {
 	return out
 }
 
-// parseCount parses a decimal leniently (spec §8: trim, leading +); anything else is
-// unknown rather than an error.
-func parseCount(v []byte) protocols.Count {
-	s := strings.TrimPrefix(strings.TrimSpace(string(v)), "+")
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return protocols.Count{}
+// groupPlayers collects the named player entries in index order, at most
+// maxPlayers of them, and the team names by index.
+func groupPlayers(pairs []gamespy.Pair) ([]*playerEntry, map[int]string) {
+	byN := map[int]*playerEntry{}
+	teamNames := map[int]string{}
+	for _, p := range pairs {
+		field, n, ok := splitIndexed(p.Key, false)
+		switch {
+		case !ok || field == "keyhash":
+			continue
+		case field == "teamname":
+			teamNames[n] = wire.UTF8(p.Value)
+			continue
+		}
+		e := byN[n]
+		if e == nil {
+			if len(byN) >= maxPlayers {
+				continue
+			}
+			e = &playerEntry{n: n}
+			byN[n] = e
+		}
+		e.set(field, p.Value)
 	}
-	return protocols.Known(n)
-}
-
-// parseFlag reads the boolean spellings of spec §3.
-func parseFlag(v []byte) protocols.Flag {
-	switch strings.ToLower(strings.TrimSpace(string(v))) {
-	case "1", "true", "yes", "on":
-		return protocols.FlagTrue
-	case "0", "false", "no", "off":
-		return protocols.FlagFalse
+	entries := make([]*playerEntry, 0, len(byN))
+	for _, e := range byN {
+		if e.named {
+			entries = append(entries, e)
+		}
 	}
-	return protocols.FlagUnknown
+	sort.Slice(entries, func(i, j int) bool { return entries[i].n < entries[j].n })
+	return entries, teamNames
 }
 
 // stripColours removes MOHAA's Quake-style ^N colour codes (spec §8).

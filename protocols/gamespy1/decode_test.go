@@ -144,7 +144,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Decode(readParts(t, "testdata", tc.name))
+			res, err := decode(readParts(t, "testdata", tc.name))
 			if tc.err == nil && err != nil {
 				t.Fatalf("error %v", err)
 			}
@@ -202,13 +202,13 @@ func checkPlayers(t *testing.T, got []protocols.Player, want []wantPlayer) {
 // The order datagrams arrive in never matters.
 func TestDecodeAnyOrder(t *testing.T) {
 	parts := readParts(t, "testdata", "ut_shuffled")
-	want, err := Decode(parts)
+	want, err := decode(parts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	orders := [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 1, 0}, {2, 0, 1}}
 	for _, o := range orders {
-		got, err := Decode([][]byte{parts[o[0]], parts[o[1]], parts[o[2]], parts[o[0]]})
+		got, err := decode([][]byte{parts[o[0]], parts[o[1]], parts[o[2]], parts[o[0]]})
 		if err != nil {
 			t.Fatalf("order %v: %v", o, err)
 		}
@@ -225,11 +225,11 @@ func TestDecodeCaps(t *testing.T) {
 	}
 	// 32 packets without \final\ are complete as far as anyone can tell; packet 33
 	// is over the cap.
-	if _, err := Decode(stream); err != nil {
+	if _, err := decode(stream); err != nil {
 		t.Fatalf("32 packets: %v", err)
 	}
 	stream = append(stream, []byte(`\k\v\queryid\1.33`))
-	if _, err := Decode(stream); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(stream); !errors.Is(err, protocols.ErrTooLarge) {
 		t.Fatalf("33 packets: %v", err)
 	}
 	// An endless stream of duplicates stops at the datagram cap.
@@ -237,19 +237,19 @@ func TestDecodeCaps(t *testing.T) {
 	for i := range dups {
 		dups[i] = []byte(`\hostname\x\queryid\1.1`)
 	}
-	if _, err := Decode(dups); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(dups); !errors.Is(err, protocols.ErrTooLarge) {
 		t.Fatalf("duplicates: %v", err)
 	}
 	// Bytes are capped too.
 	big := [][]byte{[]byte(`\a\` + strings.Repeat("x", maxReply) + `\queryid\1.1`)}
-	if _, err := Decode(big); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(big); !errors.Is(err, protocols.ErrTooLarge) {
 		t.Fatalf("big: %v", err)
 	}
 }
 
 func TestDecodeMalformed(t *testing.T) {
 	for _, b := range []string{"", "hostname\\x", "\xff\xff\xff\xff", `\queryid\`, `\queryid\1.x`, `\queryid\1.0`, `\queryid\.1`} {
-		_, err := Decode([][]byte{[]byte(b)})
+		_, err := decode([][]byte{[]byte(b)})
 		if err == nil {
 			t.Errorf("%q: no error", b)
 			continue
@@ -293,7 +293,7 @@ func TestDecodeFixtures(t *testing.T) {
 			for _, name := range e.Fixtures {
 				parts = append(parts, prototest.Fixture(t, "gamespy1", name))
 			}
-			res, err := Decode(parts)
+			res, err := decode(parts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -301,7 +301,7 @@ func TestDecodeFixtures(t *testing.T) {
 			// Reversed arrival order gives the same result.
 			rev := slices.Clone(parts)
 			slices.Reverse(rev)
-			res2, err := Decode(rev)
+			res2, err := decode(rev)
 			if err != nil || res2.Name != res.Name || len(res2.PlayerList) != len(res.PlayerList) || len(res2.Info) != len(res.Info) {
 				t.Errorf("reversed order: %v %+v", err, res2)
 			}

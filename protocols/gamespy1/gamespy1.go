@@ -21,14 +21,14 @@ var Protocol = protocols.Protocol{
 	Description: "GameSpy v1 \\status\\ query (UT99 and Unreal engine 1 games, BF1942, MOHAA, OFP, Serious Sam, ...)",
 	DefaultPort: 7778,
 	Transport:   "udp",
-	New:         New,
+	New:         build,
 }
 
 // Request modes of Options.Request.
 const (
-	RequestStatus       = "status"       // \status\: everything in one reply
-	RequestXServerQuery = "xserverquery" // \status\xserverquery: UT99 XServerQuery add-on
-	RequestSeparate     = "separate"     // \basic\\info\, then \players\ and \rules\
+	requestStatus       = "status"       // \status\: everything in one reply
+	requestXServerQuery = "xserverquery" // \status\xserverquery: UT99 XServerQuery add-on
+	requestSeparate     = "separate"     // \basic\\info\, then \players\ and \rules\
 )
 
 // Options is the module's `gamespy1:` block.
@@ -40,8 +40,8 @@ type Options struct {
 	Request string `yaml:"request"`
 }
 
-// New builds the Querier for a module.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// build builds the Querier for a module.
+func build(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
 	if s.Options != nil {
 		if err := s.Options(&opts); err != nil {
@@ -50,15 +50,15 @@ func New(s protocols.Settings) (protocols.Querier, error) {
 	}
 	q := &querier{players: s.Players, rules: s.Rules, retries: s.Retries}
 	switch opts.Request {
-	case "", RequestStatus:
+	case "", requestStatus:
 		q.status = []byte(`\status\`)
-	case RequestXServerQuery:
+	case requestXServerQuery:
 		q.status = []byte(`\status\xserverquery`)
-	case RequestSeparate:
+	case requestSeparate:
 		q.separate = true
 	default:
 		return nil, fmt.Errorf("gamespy1 options: request: %q is not one of %q, %q, %q",
-			opts.Request, RequestStatus, RequestXServerQuery, RequestSeparate)
+			opts.Request, requestStatus, requestXServerQuery, requestSeparate)
 	}
 	return q, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -48,24 +49,19 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	if partial != nil {
 		// The lost packets may have held players or rules: say so, keep the rest.
 		tr.Logf("gamespy1: partial reply: %v", partial)
-		if q.players {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: partial})
-		}
-		if q.rules {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: partial})
-		}
+		gamespy.Partial(res, partial, q.players, q.rules)
 	}
 	return res, nil
 }
 
 // infoOf decodes the info part of a reply. A reply with packets missing still counts
 // when its info keys came through: then partial is the ErrTruncated error.
-func infoOf(pairs []pair, err error, rules bool) (res *protocols.Result, partial, fatal error) {
+func infoOf(pairs []gamespy.Pair, err error, rules bool) (res *protocols.Result, partial, fatal error) {
 	if pairs == nil {
 		return nil, nil, err
 	}
 	res = decodeInfo(pairs, rules)
-	if err != nil && res.Name == "" && res.Map == "" && !res.Players.Known && !res.MaxPlayers.Known {
+	if err != nil && gamespy.Nothing(res) {
 		return nil, nil, err
 	}
 	return res, err, nil
@@ -115,7 +111,7 @@ func (q *querier) querySeparate(ctx context.Context, conn *wire.UDPConn, tr *wir
 // An incomplete reply comes back with what arrived and an error wrapping
 // ErrTruncated. exclude holds the queryids of earlier replies on this socket, whose
 // late packets must not be taken for this one.
-func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []byte, exclude []string) ([]pair, string, error) {
+func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []byte, exclude []string) ([]gamespy.Pair, string, error) {
 	a := assembler{exclude: exclude}
 	foreign := 0
 	first, err := conn.Request(ctx, req, func(b []byte) bool {
@@ -137,7 +133,6 @@ func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []byt
 	if err != nil {
 		return nil, "", err
 	}
-	deadline, hasDeadline := ctx.Deadline()
 	for b := first; ; {
 		done, ignore, err := a.add(b)
 		if err != nil {
@@ -149,11 +144,7 @@ func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []byt
 		if done {
 			break
 		}
-		wait := time.Now().Add(idleWait)
-		if hasDeadline && deadline.Before(wait) {
-			wait = deadline
-		}
-		conn.SetReadDeadline(wait)
+		conn.SetReadDeadline(gamespy.IdleDeadline(ctx, idleWait))
 		if b, err = conn.Recv(); err != nil {
 			if errors.Is(err, wire.ErrTimeout) {
 				break // report what arrived

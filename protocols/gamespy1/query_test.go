@@ -18,7 +18,7 @@ func newQuerier(t testing.TB, s protocols.Settings, opts *Options) protocols.Que
 	if opts != nil {
 		s.Options = func(v any) error { *v.(*Options) = *opts; return nil }
 	}
-	q, err := New(s)
+	q, err := build(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestQueryMultiPacket(t *testing.T) {
 func TestQuerySettings(t *testing.T) {
 	t.Parallel()
 	parts := readParts(t, "testdata", "bf_final_first")
-	q := newQuerier(t, protocols.Settings{}, &Options{Request: RequestStatus})
+	q := newQuerier(t, protocols.Settings{}, &Options{Request: requestStatus})
 	res, _, err := query(t, long, q, serve(t, parts...))
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +216,7 @@ func separateServer(t *testing.T, answerPlayers bool) prototest.Handler {
 
 func TestQuerySeparate(t *testing.T) {
 	t.Parallel()
-	q := newQuerier(t, protocols.Settings{Players: true, Rules: true}, &Options{Request: RequestSeparate})
+	q := newQuerier(t, protocols.Settings{Players: true, Rules: true}, &Options{Request: requestSeparate})
 	res, tr, err := query(t, long, q, separateServer(t, true))
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +238,7 @@ func TestQuerySeparate(t *testing.T) {
 
 func TestQuerySeparatePlayersLost(t *testing.T) {
 	t.Parallel()
-	q := newQuerier(t, protocols.Settings{Players: true}, &Options{Request: RequestSeparate})
+	q := newQuerier(t, protocols.Settings{Players: true}, &Options{Request: requestSeparate})
 	res, _, err := query(t, time.Second, q, separateServer(t, false))
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +251,7 @@ func TestQuerySeparatePlayersLost(t *testing.T) {
 
 func TestQueryXServerQuery(t *testing.T) {
 	t.Parallel()
-	q := newQuerier(t, protocols.Settings{}, &Options{Request: RequestXServerQuery})
+	q := newQuerier(t, protocols.Settings{}, &Options{Request: requestXServerQuery})
 	res, _, err := query(t, long, q, func(req []byte) [][]byte {
 		if string(req) != `\status\xserverquery` {
 			return nil
@@ -264,14 +264,14 @@ func TestQueryXServerQuery(t *testing.T) {
 }
 
 func TestNewOptions(t *testing.T) {
-	if _, err := New(protocols.Settings{}); err != nil {
+	if _, err := build(protocols.Settings{}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := New(protocols.Settings{Options: func(v any) error { v.(*Options).Request = "bogus"; return nil }})
+	_, err := build(protocols.Settings{Options: func(v any) error { v.(*Options).Request = "bogus"; return nil }})
 	if err == nil || !strings.Contains(err.Error(), "request") {
 		t.Fatalf("error %v", err)
 	}
-	_, err = New(protocols.Settings{Options: func(any) error { return errors.New("field nope not found") }})
+	_, err = build(protocols.Settings{Options: func(any) error { return errors.New("field nope not found") }})
 	if err == nil {
 		t.Fatal("options error swallowed")
 	}

@@ -13,7 +13,7 @@ func BenchmarkDecode(b *testing.B) {
 	v := vector(b, "halo_like")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Decode(v...); err != nil {
+		if _, err := decode(v...); err != nil {
 			b.Fatal(err)
 		}
 	}

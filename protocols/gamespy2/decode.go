@@ -2,11 +2,13 @@ package gamespy2
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -19,11 +21,6 @@ const (
 	countLimit = 64
 )
 
-type pair struct {
-	key   string
-	value []byte
-}
-
 // table is a player or team table: column headers as sent ("player_", "team_t")
 // and rows of raw cells.
 type table struct {
@@ -33,7 +30,7 @@ type table struct {
 
 // reply is one decoded datagram: the K/V section and the tables it holds.
 type reply struct {
-	kv             []pair
+	kv             []gamespy.Pair
 	players, teams *table
 	// cut is set when the datagram ends inside a string: what precedes it is kept
 	// (spec §3 quirk 5). It wraps ErrTruncated.
@@ -66,7 +63,7 @@ func decodeReply(b []byte) (*reply, error) {
 			rep.cut = r.Err()
 			return rep, nil
 		}
-		rep.kv = append(rep.kv, pair{key: string(key), value: value})
+		rep.kv = append(rep.kv, gamespy.Pair{Key: string(key), Value: value})
 	}
 	for range 2 {
 		t, err := readTable(&r)
@@ -158,11 +155,11 @@ func readTable(r *wire.Reader) (*table, error) {
 	return t, nil
 }
 
-// Decode decodes the replies of one query (the info reply, then the player/team
+// decode decodes the replies of one query (the info reply, then the player/team
 // reply, or one reply holding everything) into a Result with players and rules. A
 // reply cut short is decoded as far as it goes and the error wraps ErrTruncated.
-func Decode(replies ...[]byte) (*protocols.Result, error) {
-	var kv []pair
+func decode(replies ...[]byte) (*protocols.Result, error) {
+	var kv []gamespy.Pair
 	var players, teams *table
 	var cut error
 	for _, b := range replies {
@@ -171,8 +168,8 @@ func Decode(replies ...[]byte) (*protocols.Result, error) {
 			return nil, err
 		}
 		kv = append(kv, rep.kv...)
-		players, teams = cmpOr(players, rep.players), cmpOr(teams, rep.teams)
-		cut = cmpOr(cut, rep.cut)
+		players, teams = cmp.Or(players, rep.players), cmp.Or(teams, rep.teams)
+		cut = cmp.Or(cut, rep.cut)
 	}
 	res := decodeInfo(kv, true)
 	setPlayers(res, players, teams)
@@ -194,58 +191,16 @@ func setPlayers(res *protocols.Result, players, teams *table) {
 	res.Players = protocols.Known(int64(len(players.rows)))
 }
 
-func cmpOr[T comparable](a, b T) T {
-	var zero T
-	if a != zero {
-		return a
-	}
-	return b
-}
-
-func lookup(kv []pair, key string) ([]byte, bool) {
-	for i := len(kv) - 1; i >= 0; i-- {
-		if strings.EqualFold(kv[i].key, key) {
-			return kv[i].value, true
-		}
-	}
-	return nil, false
-}
-
 // decodeInfo maps the K/V section (spec §2.1) and keeps it whole in Info, and in
 // Rules when rules is set: the section holds GameSpy v1's info and rules together.
-func decodeInfo(kv []pair, rules bool) *protocols.Result {
+func decodeInfo(kv []gamespy.Pair, rules bool) *protocols.Result {
 	res := &protocols.Result{}
-	str := func(keys ...string) string {
-		for _, k := range keys {
-			if v, ok := lookup(kv, k); ok && len(v) > 0 {
-				return text(v)
-			}
-		}
-		return ""
-	}
-	res.Name = str("hostname")
-	res.Map = str("mapname", "map") // BF2MC sends map
-	res.Version = str("gamever")
-	res.Game = str("gamename", "game_id", "gametype")
-	if v, ok := lookup(kv, "numplayers"); ok {
-		res.Players = parseCount(v)
-	}
-	if v, ok := lookup(kv, "maxplayers"); ok {
-		res.MaxPlayers = parseCount(v)
-	}
-	if v, ok := lookup(kv, "password"); ok {
-		res.Password = parseFlag(v)
-	}
-	seen := make(map[string]int, len(kv))
-	for _, p := range kv {
-		e := protocols.KV{Key: wire.UTF8([]byte(p.key)), Value: wire.UTF8(p.value)}
-		if i, ok := seen[p.key]; ok {
-			res.Info[i] = e
-			continue
-		}
-		seen[p.key] = len(res.Info)
-		res.Info = append(res.Info, e)
-	}
+	res.Name = gamespy.First(kv, text, "hostname")
+	res.Map = gamespy.First(kv, text, "mapname", "map") // BF2MC sends map
+	res.Version = gamespy.First(kv, text, "gamever")
+	res.Game = gamespy.First(kv, text, "gamename", "game_id", "gametype")
+	gamespy.SetCounts(res, kv)
+	res.Info = gamespy.AppendInfo(nil, kv, nil)
 	if rules {
 		res.Rules = res.Info
 	}
@@ -290,10 +245,10 @@ func decodePlayers(players, teams *table, info *protocols.Result) []protocols.Pl
 			p.Name = text(row[name])
 		}
 		if score >= 0 {
-			p.Score = parseCount(row[score])
+			p.Score = gamespy.ParseCount(row[score])
 		}
 		if ping >= 0 {
-			p.Ping = parseCount(row[ping])
+			p.Ping = gamespy.ParseCount(row[ping])
 		}
 		if team >= 0 {
 			p.Team = strings.TrimSpace(wire.UTF8(row[team]))
@@ -321,23 +276,4 @@ func text(b []byte) string {
 		out = append(out, b[i])
 	}
 	return wire.UTF8(out)
-}
-
-func parseCount(v []byte) protocols.Count {
-	s := strings.TrimPrefix(strings.TrimSpace(string(v)), "+")
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return protocols.Count{}
-	}
-	return protocols.Known(n)
-}
-
-func parseFlag(v []byte) protocols.Flag {
-	switch strings.ToLower(strings.TrimSpace(string(v))) {
-	case "1", "true", "yes", "on":
-		return protocols.FlagTrue
-	case "0", "false", "no", "off":
-		return protocols.FlagFalse
-	}
-	return protocols.FlagUnknown
 }

@@ -109,7 +109,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Decode(vector(t, tc.name)...)
+			res, err := decode(vector(t, tc.name)...)
 			if tc.err == nil && err != nil {
 				t.Fatalf("error %v", err)
 			}
@@ -195,7 +195,7 @@ func TestDecodeFixtures(t *testing.T) {
 			for _, name := range e.Fixtures {
 				parts = append(parts, prototest.Fixture(t, "gamespy2", name))
 			}
-			res, err := Decode(parts...)
+			res, err := decode(parts...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -30,7 +30,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(bytes.Join(vector(f, name), sep))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		res, err := Decode(bytes.Split(b, sep)...)
+		res, err := decode(bytes.Split(b, sep)...)
 		if res == nil {
 			if err == nil {
 				t.Fatal("nil result without error")

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -38,7 +39,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	var res *protocols.Result
 	if err == nil {
 		res = decodeInfo(rep.kv, q.rules)
-		if rep.cut != nil && res.Name == "" && res.Map == "" && !res.Players.Known && !res.MaxPlayers.Known {
+		if rep.cut != nil && gamespy.Nothing(res) {
 			err = rep.cut // cut before anything useful
 		}
 	}

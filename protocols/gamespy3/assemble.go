@@ -15,7 +15,7 @@ const (
 // assembler collects the packets of one stat reply (spec §5.3): keyed by index,
 // duplicates ignored, complete when every index up to the one flagged last is in.
 type assembler struct {
-	parts  [maxPackets]*Packet
+	parts  [maxPackets]*packet
 	have   int
 	total  int // 0 until the last packet arrived
 	size   int
@@ -24,7 +24,7 @@ type assembler struct {
 
 // add stores p. dup reports a packet already held; err a reply that lies about
 // its numbering or exceeds the byte cap.
-func (a *assembler) add(p Packet) (done, dup bool, err error) {
+func (a *assembler) add(p packet) (done, dup bool, err error) {
 	if a.single {
 		if a.have > 0 {
 			return true, true, nil
@@ -32,24 +32,24 @@ func (a *assembler) add(p Packet) (done, dup bool, err error) {
 		a.parts[0], a.have, a.total = &p, 1, 1
 		return true, false, nil
 	}
-	if a.parts[p.Index] != nil {
+	if a.parts[p.index] != nil {
 		return a.complete(), true, nil
 	}
 	switch {
-	case p.Last && a.total != 0:
-		return false, false, fmt.Errorf("%w: packets %d and %d are both flagged last", protocols.ErrMalformed, a.total-1, p.Index)
-	case p.Last && a.highest() > p.Index:
-		return false, false, fmt.Errorf("%w: packet %d flagged last after packet %d", protocols.ErrMalformed, p.Index, a.highest())
-	case a.total != 0 && p.Index >= a.total:
-		return false, false, fmt.Errorf("%w: packet %d after last packet %d", protocols.ErrMalformed, p.Index, a.total-1)
+	case p.last && a.total != 0:
+		return false, false, fmt.Errorf("%w: packets %d and %d are both flagged last", protocols.ErrMalformed, a.total-1, p.index)
+	case p.last && a.highest() > p.index:
+		return false, false, fmt.Errorf("%w: packet %d flagged last after packet %d", protocols.ErrMalformed, p.index, a.highest())
+	case a.total != 0 && p.index >= a.total:
+		return false, false, fmt.Errorf("%w: packet %d after last packet %d", protocols.ErrMalformed, p.index, a.total-1)
 	}
-	if a.size += len(p.Body); a.size > maxBytes {
+	if a.size += len(p.body); a.size > maxBytes {
 		return false, false, fmt.Errorf("%w: stat reply over %d bytes", protocols.ErrTooLarge, maxBytes)
 	}
-	if p.Last {
-		a.total = p.Index + 1
+	if p.last {
+		a.total = p.index + 1
 	}
-	a.parts[p.Index] = &p
+	a.parts[p.index] = &p
 	a.have++
 	return a.complete(), false, nil
 }
@@ -96,7 +96,7 @@ func (a *assembler) decode() (r *reply, cut error, err error) {
 	switch m := a.missing(); {
 	case len(m) > 0:
 		cut = fmt.Errorf("%w: split reply incomplete: packets %v missing", protocols.ErrTruncated, m)
-	case !r.kvDone && !slices.ContainsFunc(a.parts[:], func(p *Packet) bool { return p != nil && p.Section != 0 }):
+	case !r.kvDone && !slices.ContainsFunc(a.parts[:], func(p *packet) bool { return p != nil && p.section != 0 }):
 		cut = fmt.Errorf("%w: key/value section has no end", protocols.ErrTruncated)
 	}
 	return r, cut, nil

@@ -13,7 +13,7 @@ func BenchmarkDecode(b *testing.B) {
 	v := vector(b, "split3")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Decode(v...); err != nil {
+		if _, err := decode(v...); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -27,7 +27,7 @@ func BenchmarkDecodeFixture(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Decode(v...); err != nil {
+		if _, err := decode(v...); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -37,7 +37,7 @@ func BenchmarkDecodeJC2MP(b *testing.B) {
 	v := vector(b, "jc2mp")[0]
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DecodeJC2MP(v); err != nil {
+		if _, err := decodeJC2MP(v); err != nil {
 			b.Fatal(err)
 		}
 	}

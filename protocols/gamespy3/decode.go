@@ -1,12 +1,12 @@
 package gamespy3
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -18,69 +18,31 @@ const (
 	maxPairs   = 1024
 )
 
-// Packet is one stat reply datagram with its splitnum header decoded (spec §5.1).
-type Packet struct {
-	Session [4]byte
-	Index   int  // 0-based packet number
-	Last    bool // the last packet of the reply
-	Section byte // section of the first item: 0 K/V, 1 players, 2 teams
-	Body    []byte
+// packet is one stat reply datagram with its splitnum header decoded (spec §5.1).
+type packet struct {
+	session [4]byte
+	index   int  // 0-based packet number
+	last    bool // the last packet of the reply
+	section byte // section of the first item: 0 K/V, 1 players, 2 teams
+	body    []byte
 }
 
-// ParsePacket decodes a stat reply's 16-byte header. The "splitnum" text is not
+// parsePacket decodes a stat reply's 16-byte header. The "splitnum" text is not
 // checked (GeyserMC sends "GeyserMC"), only the length.
-func ParsePacket(b []byte) (Packet, error) {
+func parsePacket(b []byte) (packet, error) {
 	if len(b) < headerLen {
-		return Packet{}, fmt.Errorf("%w: stat reply of %d bytes, header needs %d", protocols.ErrTruncated, len(b), headerLen)
+		return packet{}, fmt.Errorf("%w: stat reply of %d bytes, header needs %d", protocols.ErrTruncated, len(b), headerLen)
 	}
 	if b[0] != 0x00 {
-		return Packet{}, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", protocols.ErrMalformed, b[0])
+		return packet{}, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", protocols.ErrMalformed, b[0])
 	}
-	return Packet{
-		Session: [4]byte(b[1:5]),
-		Index:   int(b[14] & 0x7F),
-		Last:    b[14]&0x80 != 0,
-		Section: b[15],
-		Body:    b[headerLen:],
+	return packet{
+		session: [4]byte(b[1:5]),
+		index:   int(b[14] & 0x7F),
+		last:    b[14]&0x80 != 0,
+		section: b[15],
+		body:    b[headerLen:],
 	}, nil
-}
-
-// ParseChallenge decodes a handshake reply (spec §3): 0x09, the session echo and the
-// token as ASCII decimal, which may be negative or above 2^31 (truncated to 32 bits).
-// need is false for the token "0": the server wants no challenge bytes.
-func ParseChallenge(b []byte) (session [4]byte, token [4]byte, need bool, err error) {
-	if len(b) < 5 {
-		return session, token, false, fmt.Errorf("%w: challenge reply of %d bytes", protocols.ErrTruncated, len(b))
-	}
-	if b[0] != 0x09 {
-		return session, token, false, fmt.Errorf("%w: challenge reply type 0x%02x at offset 0, want 0x09", protocols.ErrMalformed, b[0])
-	}
-	session = [4]byte(b[1:5])
-	s := b[5:]
-	if i := bytes.IndexByte(s, 0); i >= 0 {
-		s = s[:i]
-	}
-	s = bytes.TrimSpace(s)
-	if len(s) == 0 || len(s) > 20 {
-		return session, token, false, fmt.Errorf("%w: challenge token %q at offset 5 is not a decimal number", protocols.ErrChallenge, s)
-	}
-	n, perr := strconv.ParseInt(string(s), 10, 64)
-	if perr != nil {
-		// Between 2^63 and 2^64: only the low 32 bits matter anyway.
-		u, uerr := strconv.ParseUint(string(s), 10, 64)
-		if uerr != nil {
-			return session, token, false, fmt.Errorf("%w: challenge token %q at offset 5 is not a decimal number", protocols.ErrChallenge, s)
-		}
-		n = int64(u)
-	}
-	v := uint32(n)
-	token = [4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}
-	return session, token, n != 0, nil
-}
-
-type pair struct {
-	key   string
-	value []byte
 }
 
 // column is one field of a table: values by row, nil where none was sent.
@@ -151,7 +113,7 @@ func (c *column) at(row int) ([]byte, bool) {
 
 // reply is the decoded body of a whole (or partial) stat reply.
 type reply struct {
-	kv            []pair
+	kv            []gamespy.Pair
 	kvDone        bool // the empty key that ends the K/V section was seen
 	players, team table
 	dropped       int // values past the row or column caps
@@ -159,9 +121,9 @@ type reply struct {
 
 // decodeBody adds one packet's body to r (spec §5.2, §5.3 step 3). A string cut by
 // the end of the packet is dropped: the next packet re-opens its block.
-func (r *reply) decodeBody(p Packet) error {
-	rd := wire.NewReader(p.Body)
-	if p.Section == 0 && !r.kvDone {
+func (r *reply) decodeBody(p packet) error {
+	rd := wire.NewReader(p.body)
+	if p.section == 0 && !r.kvDone {
 		for rd.Len() > 0 {
 			key := rd.CString("key")
 			if rd.Err() != nil {
@@ -188,7 +150,7 @@ func (r *reply) decodeBody(p Packet) error {
 			if len(r.kv) == maxPairs {
 				return fmt.Errorf("%w: more than %d key/value pairs at offset %d", protocols.ErrTooLarge, maxPairs, headerLen+rd.Offset())
 			}
-			r.kv = append(r.kv, pair{key: string(key), value: val})
+			r.kv = append(r.kv, gamespy.Pair{Key: string(key), Value: val})
 		}
 	}
 	for rd.Len() > 0 {
@@ -239,14 +201,14 @@ func bareID(v []byte) bool {
 	return true
 }
 
-// Decode decodes the datagrams of one stat reply, in any order, into a Result with
+// decode decodes the datagrams of one stat reply, in any order, into a Result with
 // players and rules. Duplicates are ignored. A reply with packets missing, or whose
 // K/V section never ends, is decoded as far as it goes and the error wraps
 // ErrTruncated.
-func Decode(datagrams ...[]byte) (*protocols.Result, error) {
+func decode(datagrams ...[]byte) (*protocols.Result, error) {
 	var a assembler
 	for i, d := range datagrams {
-		p, err := ParsePacket(d)
+		p, err := parsePacket(d)
 		if err != nil {
 			return nil, fmt.Errorf("datagram %d: %w", i, err)
 		}
@@ -267,59 +229,27 @@ func Decode(datagrams ...[]byte) (*protocols.Result, error) {
 // Rules when rules is set.
 func (r *reply) result(rules bool) *protocols.Result {
 	res := &protocols.Result{}
-	str := func(keys ...string) string {
-		for _, k := range keys {
-			if v, ok := lookup(r.kv, k); ok && len(v) > 0 {
-				return wire.UTF8(v)
-			}
-		}
-		return ""
-	}
-	res.Name = str("hostname")
+	res.Name = gamespy.First(r.kv, wire.UTF8, "hostname")
 	res.Map = mapName(r.kv)
-	res.Version = str("gamever")
-	res.Game = str("gamename", "game_id", "gametype", "p1073741826") // UT3: game type id
-	if v, ok := lookup(r.kv, "numplayers"); ok {
-		res.Players = parseCount(v)
-	}
-	if v, ok := lookup(r.kv, "maxplayers"); ok {
-		res.MaxPlayers = parseCount(v)
-	}
-	if v, ok := lookup(r.kv, "password"); ok {
-		res.Password = parseFlag(v)
-	}
-	res.Info = info(r.kv)
+	res.Version = gamespy.First(r.kv, wire.UTF8, "gamever")
+	res.Game = gamespy.First(r.kv, wire.UTF8, "gamename", "game_id", "gametype", "p1073741826") // UT3: game type id
+	gamespy.SetCounts(res, r.kv)
+	res.Info = gamespy.AppendInfo(make([]protocols.KV, 0, len(r.kv)), r.kv, nil)
 	if rules {
 		res.Rules = res.Info
 	}
 	return res
 }
 
-// info converts the pairs, a repeated key keeping its first place and last value.
-func info(kv []pair) []protocols.KV {
-	out := make([]protocols.KV, 0, len(kv))
-	seen := make(map[string]int, len(kv))
-	for _, p := range kv {
-		e := protocols.KV{Key: wire.UTF8([]byte(p.key)), Value: wire.UTF8(p.value)}
-		if i, ok := seen[p.key]; ok {
-			out[i] = e
-			continue
-		}
-		seen[p.key] = len(out)
-		out = append(out, e)
-	}
-	return out
-}
-
 // mapName finds the map: mapname (BF2MC: map), or UT3's setting p1073741825, which
 // retail UT3 also packs into mapname as "OwningPlayerId=…,p1073741825=…" (spec §5.4).
-func mapName(kv []pair) string {
-	if v, ok := lookup(kv, "p1073741825"); ok && len(v) > 0 {
+func mapName(kv []gamespy.Pair) string {
+	if v, ok := gamespy.Lookup(kv, "p1073741825"); ok && len(v) > 0 {
 		return wire.UTF8(v)
 	}
-	v, ok := lookup(kv, "mapname")
+	v, ok := gamespy.Lookup(kv, "mapname")
 	if !ok || len(v) == 0 {
-		v, _ = lookup(kv, "map")
+		v, _ = gamespy.Lookup(kv, "map")
 	}
 	s := wire.UTF8(v)
 	if !strings.HasPrefix(s, "OwningPlayerId=") {
@@ -335,15 +265,6 @@ func mapName(kv []pair) string {
 	return packed
 }
 
-func lookup(kv []pair, key string) ([]byte, bool) {
-	for i := len(kv) - 1; i >= 0; i-- {
-		if strings.EqualFold(kv[i].key, key) {
-			return kv[i].value, true
-		}
-	}
-	return nil, false
-}
-
 // playerList maps the player table (player_/name_, score_, ping_, team_, AIBot_).
 // Team numbers index the team table from 1, as Battlefield 2 sends them (qstat).
 // Names are trimmed: BF2 prefixes them with a clan tag and a space, tag or not.
@@ -352,7 +273,7 @@ func (r *reply) playerList(res *protocols.Result) []protocols.Player {
 	t := &r.players
 	n := t.rows()
 	if !res.Players.Known && len(t.cols) > 0 {
-		if _, sent := lookup(r.kv, "numplayers"); !sent {
+		if _, sent := gamespy.Lookup(r.kv, "numplayers"); !sent {
 			res.Players = protocols.Known(int64(n))
 		}
 	}
@@ -369,10 +290,10 @@ func (r *reply) playerList(res *protocols.Result) []protocols.Player {
 			p.Name = strings.TrimSpace(wire.UTF8(v))
 		}
 		if v, ok := score.at(i); ok {
-			p.Score = parseCount(v)
+			p.Score = gamespy.ParseCount(v)
 		}
 		if v, ok := ping.at(i); ok {
-			p.Ping = parseCount(v)
+			p.Ping = gamespy.ParseCount(v)
 		}
 		if v, ok := team.at(i); ok {
 			p.Team = strings.TrimSpace(wire.UTF8(v))
@@ -383,28 +304,9 @@ func (r *reply) playerList(res *protocols.Result) []protocols.Player {
 			}
 		}
 		if v, ok := bot.at(i); ok {
-			p.Bot = parseFlag(v) == protocols.FlagTrue
+			p.Bot = gamespy.ParseFlag(v) == protocols.FlagTrue
 		}
 		out = append(out, p)
 	}
 	return out
-}
-
-func parseCount(v []byte) protocols.Count {
-	s := strings.TrimPrefix(strings.TrimSpace(string(v)), "+")
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return protocols.Count{}
-	}
-	return protocols.Known(n)
-}
-
-func parseFlag(v []byte) protocols.Flag {
-	switch strings.ToLower(strings.TrimSpace(string(v))) {
-	case "1", "true", "yes", "on":
-		return protocols.FlagTrue
-	case "0", "false", "no", "off":
-		return protocols.FlagFalse
-	}
-	return protocols.FlagUnknown
 }

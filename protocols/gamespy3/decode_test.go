@@ -1,7 +1,6 @@
 package gamespy3
 
 import (
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -101,7 +100,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Decode(vector(t, tc.name)...)
+			res, err := decode(vector(t, tc.name)...)
 			if tc.err == nil && err != nil {
 				t.Fatalf("error %v", err)
 			}
@@ -144,7 +143,7 @@ func TestDecodeVectors(t *testing.T) {
 // Packet order and duplicates do not matter.
 func TestDecodeOrder(t *testing.T) {
 	v := vector(t, "split3")
-	want, err := Decode(v...)
+	want, err := decode(v...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +152,7 @@ func TestDecodeOrder(t *testing.T) {
 		for _, i := range order {
 			in = append(in, v[i])
 		}
-		got, err := Decode(in...)
+		got, err := decode(in...)
 		if err != nil || got.Name != want.Name || len(got.PlayerList) != 3 || got.PlayerList[2] != want.PlayerList[2] {
 			t.Errorf("order %v: %+v, %v", order, got, err)
 		}
@@ -161,7 +160,7 @@ func TestDecodeOrder(t *testing.T) {
 }
 
 func TestDecodeJC2MP(t *testing.T) {
-	res, err := DecodeJC2MP(vector(t, "jc2mp")[0])
+	res, err := decodeJC2MP(vector(t, "jc2mp")[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,46 +171,14 @@ func TestDecodeJC2MP(t *testing.T) {
 	if len(res.PlayerList) != 2 || res.PlayerList[1].Name != "κöρεcικ" || res.PlayerList[1].Ping != protocols.Known(300) {
 		t.Errorf("players %+v", res.PlayerList)
 	}
-	res, err = DecodeJC2MP(vector(t, "jc2mp_cut")[0])
+	res, err = decodeJC2MP(vector(t, "jc2mp_cut")[0])
 	if !errors.Is(err, protocols.ErrTruncated) || res == nil || len(res.PlayerList) != 1 || res.Name != "JC2 Test" {
 		t.Errorf("cut: %+v, %v", res, err)
 	}
-	if res, err := DecodeJC2MP(vector(t, "jc2mp_lying_count")[0]); !errors.Is(err, protocols.ErrTooLarge) || res != nil {
+	if res, err := decodeJC2MP(vector(t, "jc2mp_lying_count")[0]); !errors.Is(err, protocols.ErrTooLarge) || res != nil {
 		t.Errorf("lying count: %+v, %v", res, err)
 	}
-	if _, err := DecodeJC2MP(vector(t, "short")[0]); !errors.Is(err, protocols.ErrTruncated) {
+	if _, err := decodeJC2MP(vector(t, "short")[0]); !errors.Is(err, protocols.ErrTruncated) {
 		t.Errorf("short: %v", err)
-	}
-}
-
-func TestParseChallenge(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		token string
-		need  bool
-		err   error
-	}{
-		{"challenge_mcstatus", "21fedcba", true, nil},
-		{"challenge_negative", "b3412b5a", true, nil}, // qstat's example
-		{"challenge_big", "ffffffff", true, nil},
-		{"challenge_zero", "00000000", false, nil},
-		{"challenge_bad", "", false, protocols.ErrChallenge},
-		{"short", "", false, protocols.ErrMalformed}, // a stat reply is no challenge
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			session, token, need, err := ParseChallenge(vector(t, tc.name)[0])
-			if !errors.Is(err, tc.err) || (err == nil && tc.err != nil) {
-				t.Fatalf("error %v, want %v", err, tc.err)
-			}
-			if err != nil {
-				return
-			}
-			if hex.EncodeToString(token[:]) != tc.token || need != tc.need || session != [4]byte{0x10, 0x20, 0x30, 0x40} {
-				t.Errorf("token %x need %v session %x", token, need, session)
-			}
-		})
-	}
-	if _, _, _, err := ParseChallenge([]byte{0x09, 1}); !errors.Is(err, protocols.ErrTruncated) {
-		t.Errorf("short challenge: %v", err)
 	}
 }

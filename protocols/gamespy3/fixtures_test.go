@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -91,14 +92,14 @@ func TestDecodeFixtures(t *testing.T) {
 			var res *protocols.Result
 			var err error
 			if jc2 {
-				res, err = DecodeJC2MP(parts[0])
+				res, err = decodeJC2MP(parts[0])
 			} else {
 				// Reversed, with a duplicate: order must not matter.
 				rev := append([][]byte{parts[0]}, parts...)
 				for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 					rev[i], rev[j] = rev[j], rev[i]
 				}
-				res, err = Decode(rev...)
+				res, err = decode(rev...)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -139,7 +140,7 @@ func checkInfo(t *testing.T, name string, res *protocols.Result, want map[string
 		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, str(want, "numplayers"), str(want, "maxplayers"))
 	}
 	if _, sent := infoValue(res, "password"); sent || !ut3 {
-		if w := parseFlag([]byte(str(want, "password"))); res.Password != w {
+		if w := gamespy.ParseFlag([]byte(str(want, "password"))); res.Password != w {
 			t.Errorf("password %v, want %v", res.Password, w)
 		}
 	}

@@ -57,7 +57,7 @@ func validResult(t *testing.T, res *protocols.Result) {
 func FuzzDecode(f *testing.F) {
 	seeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		res, err := Decode(bytes.Split(b, sep)...)
+		res, err := decode(bytes.Split(b, sep)...)
 		if res == nil {
 			if err == nil {
 				t.Fatal("nil result without error")
@@ -75,7 +75,7 @@ func FuzzDecode(f *testing.F) {
 func FuzzDecodeJC2MP(f *testing.F) {
 	seeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		res, err := DecodeJC2MP(b)
+		res, err := decodeJC2MP(b)
 		if res == nil {
 			if err == nil {
 				t.Fatal("nil result without error")
@@ -89,19 +89,5 @@ func FuzzDecodeJC2MP(f *testing.F) {
 			t.Fatalf("%d players", len(res.PlayerList))
 		}
 		validResult(t, res)
-	})
-}
-
-// FuzzParseChallenge feeds one datagram to the handshake reply parser.
-func FuzzParseChallenge(f *testing.F) {
-	seeds(f)
-	f.Fuzz(func(t *testing.T, b []byte) {
-		_, token, need, err := ParseChallenge(b)
-		if err != nil && (need || token != [4]byte{}) {
-			t.Fatalf("error %v with token %x", err, token)
-		}
-		if err == nil && !need && token != [4]byte{} {
-			t.Fatalf("token %x without need", token)
-		}
 	})
 }

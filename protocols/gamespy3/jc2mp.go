@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -11,21 +12,21 @@ import (
 // but one datagram cannot list more than this anyway).
 const maxJC2Players = 4096
 
-// DecodeJC2MP decodes a Just Cause 2 Multiplayer reply (spec §7): the splitnum header
+// decodeJC2MP decodes a Just Cause 2 Multiplayer reply (spec §7): the splitnum header
 // (byte 14 carries no last flag: the datagram is the whole reply), K/V pairs up to an
 // empty key, then a big-endian u16 player count and, per player, name, Steam id and
 // a big-endian u16 ping. Strings are UTF-8. A player list cut short keeps the
 // complete entries and the error wraps ErrTruncated.
-func DecodeJC2MP(b []byte) (*protocols.Result, error) {
-	p, err := ParsePacket(b)
+func decodeJC2MP(b []byte) (*protocols.Result, error) {
+	p, err := parsePacket(b)
 	if err != nil {
 		return nil, err
 	}
-	return decodeJC2MP(p)
+	return decodeJC2MPPacket(p)
 }
 
-func decodeJC2MP(p Packet) (*protocols.Result, error) {
-	rd := wire.NewReader(p.Body)
+func decodeJC2MPPacket(p packet) (*protocols.Result, error) {
+	rd := wire.NewReader(p.body)
 	r := &reply{}
 	for {
 		key := rd.CString("key")
@@ -43,10 +44,10 @@ func decodeJC2MP(p Packet) (*protocols.Result, error) {
 		if len(r.kv) == maxPairs {
 			return nil, fmt.Errorf("%w: more than %d key/value pairs", protocols.ErrTooLarge, maxPairs)
 		}
-		r.kv = append(r.kv, pair{key: string(key), value: val})
+		r.kv = append(r.kv, gamespy.Pair{Key: string(key), Value: val})
 	}
 	res := r.result(true)
-	if v := first(r.kv, "version"); len(v) > 0 {
+	if v, _ := gamespy.Lookup(r.kv, "version"); len(v) > 0 {
 		res.Version = wire.UTF8(v)
 	}
 	if !r.kvDone {
@@ -70,9 +71,4 @@ func decodeJC2MP(p Packet) (*protocols.Result, error) {
 		res.PlayerList = append(res.PlayerList, protocols.Player{Name: wire.UTF8(name), Ping: protocols.Known(int64(ping))})
 	}
 	return res, nil
-}
-
-func first(kv []pair, key string) []byte {
-	v, _ := lookup(kv, key)
-	return v
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -46,7 +47,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	conn.Retries = 0    // see above: the retry unit is handshake + stat
 	var best *assembler // the last partial reply, reported if nothing better comes
 	for attempt := 0; ; attempt++ {
-		actx, cancel := slot(ctx, q.retries-attempt)
+		actx, cancel := gamespy.Slot(ctx, q.retries-attempt)
 		a, err := q.attempt(actx, conn, tr)
 		cancel()
 		if a != nil {
@@ -70,7 +71,7 @@ var errIncomplete = errors.New("split reply incomplete")
 // still counts when its info came through: players and rules then carry the error.
 func (q *querier) result(a *assembler, tr *wire.Trace) (*protocols.Result, error) {
 	if q.jc2mp {
-		res, err := decodeJC2MP(*a.parts[0])
+		res, err := decodeJC2MPPacket(*a.parts[0])
 		if res == nil {
 			return nil, err
 		}
@@ -100,26 +101,12 @@ func (q *querier) result(a *assembler, tr *wire.Trace) (*protocols.Result, error
 		}
 		return res, nil
 	}
-	if res.Name == "" && res.Map == "" && !res.Players.Known && !res.MaxPlayers.Known {
+	if gamespy.Nothing(res) {
 		return nil, cut
 	}
 	tr.Logf("gamespy3: partial reply: %v", cut)
-	if q.players {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: cut})
-	}
-	if q.rules {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: cut})
-	}
+	gamespy.Partial(res, cut, q.players, q.rules)
 	return res, nil
-}
-
-// slot returns ctx cut to an even share of its time left among left+1 attempts.
-func slot(ctx context.Context, left int) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if !ok || left <= 0 {
-		return context.WithCancel(ctx)
-	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(left+1)))
 }
 
 // attempt runs one handshake (unless disabled) and one stat request. It returns the
@@ -150,9 +137,9 @@ func handshake(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, session 
 	var token [4]byte
 	need := false
 	if err == nil {
-		_, token, need, err = ParseChallenge(b)
+		_, token, need, err = gamespy.ParseChallenge(b)
 	}
-	err = c.explain(err)
+	err = c.Explain(err, "GameSpy v3")
 	tr.End(p, err)
 	if err != nil || !need {
 		return nil, err
@@ -173,7 +160,7 @@ func (q *querier) stat(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, 
 		return c.check(b, session, !shook, true)
 	})
 	if err != nil {
-		return nil, c.explain(err)
+		return nil, c.Explain(err, "GameSpy v3")
 	}
 	if b[0] == 0x09 {
 		tr.Log("gamespy3: stat request answered by a challenge: doing the handshake")
@@ -185,7 +172,7 @@ func (q *querier) stat(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, 
 	a := &assembler{single: q.jc2mp}
 	defer restoreDeadline(ctx, conn)
 	for n := 1; ; {
-		p, err := ParsePacket(b)
+		p, err := parsePacket(b)
 		if err != nil {
 			return nil, err
 		}
@@ -210,11 +197,7 @@ func (q *querier) stat(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, 
 // next waits up to idleWait for the next datagram of the reply, skipping strays;
 // *n counts the datagrams read for this request.
 func next(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, session [4]byte, n *int) ([]byte, error) {
-	wait := time.Now().Add(idleWait)
-	if dl, ok := ctx.Deadline(); ok && dl.Before(wait) {
-		wait = dl
-	}
-	conn.SetReadDeadline(wait)
+	conn.SetReadDeadline(gamespy.IdleDeadline(ctx, idleWait))
 	var c counter
 	for ; *n < maxDatagrams; *n++ {
 		b, err := conn.Recv()
@@ -235,33 +218,20 @@ func restoreDeadline(ctx context.Context, conn *wire.UDPConn) {
 	conn.SetReadDeadline(dl)
 }
 
-// counter classifies replies for the accept funcs and explains a timeout by what
-// came instead: replies to another session (ErrMismatch) or non-GameSpy bytes.
-type counter struct{ foreign, mismatched int }
+// counter classifies replies for the accept funcs; its Explain says what came
+// instead when a request timed out.
+type counter struct{ gamespy.Counter }
 
 // check accepts a challenge reply (when challenge) or a stat reply with its whole
 // header (when stat) that echoes session.
 func (c *counter) check(b []byte, session [4]byte, challenge, stat bool) bool {
 	switch {
 	case len(b) < 5 || (b[0] != 0x00 && b[0] != 0x09) || (b[0] == 0x00 && len(b) < headerLen):
-		c.foreign++
+		c.Foreign++
 	case [4]byte(b[1:5]) != session:
-		c.mismatched++
+		c.Mismatched++
 	case b[0] == 0x09 && challenge, b[0] == 0x00 && stat:
 		return true
 	}
 	return false
-}
-
-func (c *counter) explain(err error) error {
-	if !errors.Is(err, wire.ErrTimeout) {
-		return err
-	}
-	switch {
-	case c.mismatched > 0:
-		return fmt.Errorf("%w: %d replies echo another session id", protocols.ErrMismatch, c.mismatched)
-	case c.foreign > 0:
-		return fmt.Errorf("%w: %d replies that are not GameSpy v3", protocols.ErrMalformed, c.foreign)
-	}
-	return err
 }

@@ -13,11 +13,11 @@ func BenchmarkDecodeFull(b *testing.B) {
 	v := vector(b, "full_vanilla")
 	b.ReportAllocs()
 	for b.Loop() {
-		st, err := DecodeFull(v)
+		st, err := decodeFull(v)
 		if err != nil {
 			b.Fatal(err)
 		}
-		st.Result(true, true)
+		st.result(true, true)
 	}
 }
 
@@ -26,11 +26,11 @@ func BenchmarkDecodeFixture(b *testing.B) {
 	v := prototest.Fixture(b, fixtureProto, "minecraft_fullstat_2.bin")
 	b.ReportAllocs()
 	for b.Loop() {
-		st, err := DecodeFull(v)
+		st, err := decodeFull(v)
 		if err != nil {
 			b.Fatal(err)
 		}
-		st.Result(true, true)
+		st.result(true, true)
 	}
 }
 
@@ -38,7 +38,7 @@ func BenchmarkDecodeBasic(b *testing.B) {
 	v := vector(b, "basic")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DecodeBasic(v); err != nil {
+		if _, err := decodeBasic(v); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,7 +1,6 @@
 package gamespy4
 
 import (
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -78,9 +77,9 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			decode := DecodeFull
+			decode := decodeFull
 			if tc.basic {
-				decode = DecodeBasic
+				decode = decodeBasic
 			}
 			st, err := decode(vector(t, tc.name))
 			if tc.err == nil && err != nil {
@@ -95,7 +94,7 @@ func TestDecodeVectors(t *testing.T) {
 				}
 				return
 			}
-			res := st.Result(true, true)
+			res := st.result(true, true)
 			if res.Name != tc.host || res.Map != tc.mapName || res.Game != tc.game || res.Version != tc.version {
 				t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q",
 					res.Name, res.Map, res.Game, res.Version, tc.host, tc.mapName, tc.game, tc.version)
@@ -124,38 +123,13 @@ func TestDecodeVectors(t *testing.T) {
 }
 
 func TestResultSelection(t *testing.T) {
-	st, err := DecodeFull(vector(t, "full_vanilla"))
+	st, err := decodeFull(vector(t, "full_vanilla"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := st.Result(false, false)
+	res := st.result(false, false)
 	if res.PlayerList != nil || res.Rules != nil || len(res.Info) != 10 {
 		t.Errorf("players %v rules %v info %d", res.PlayerList, res.Rules, len(res.Info))
-	}
-}
-
-func TestParseChallenge(t *testing.T) {
-	for _, tc := range []struct {
-		name, token string
-		err         error
-	}{
-		{"challenge", "0091295b", nil}, // wiki.vg's example
-		{"challenge_negative", "b3412b5a", nil},
-		{"challenge_bad", "", protocols.ErrChallenge},
-		{"basic", "", protocols.ErrMalformed},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			session, token, err := ParseChallenge(vector(t, tc.name))
-			if !errors.Is(err, tc.err) || (err == nil && tc.err != nil) {
-				t.Fatalf("error %v, want %v", err, tc.err)
-			}
-			if err == nil && (hex.EncodeToString(token[:]) != tc.token || session != [4]byte{1, 2, 3, 4}) {
-				t.Errorf("token %x session %x", token, session)
-			}
-		})
-	}
-	if _, _, err := ParseChallenge([]byte{9}); !errors.Is(err, protocols.ErrTruncated) {
-		t.Errorf("short: %v", err)
 	}
 }
 

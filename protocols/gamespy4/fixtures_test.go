@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -59,11 +60,11 @@ var colour = regexp.MustCompile(`§.?`)
 
 func decodeFixture(t *testing.T, e expectedFile) *protocols.Result {
 	t.Helper()
-	st, err := DecodeFull(prototest.Fixture(t, fixtureProto, e.Fixtures[0]))
+	st, err := decodeFull(prototest.Fixture(t, fixtureProto, e.Fixtures[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st.Result(true, true)
+	return st.result(true, true)
 }
 
 // TestDecodeGameQFixtures decodes GameQ's Minecraft and PocketMine-MP full-stat
@@ -194,7 +195,7 @@ func TestDecodeMcstatusFixtures(t *testing.T) {
 	}
 	t.Run("handshake", func(t *testing.T) {
 		e := readExpected(t, "mcstatus_query_handshake_response")
-		session, token, err := ParseChallenge(prototest.Fixture(t, fixtureProto, e.Fixtures[0]))
+		session, token, _, err := gamespy.ParseChallenge(prototest.Fixture(t, fixtureProto, e.Fixtures[0]))
 		want := uint32(e.Expected["challenge_int32"].(float64))
 		if err != nil || session != [4]byte{} || token != [4]byte{byte(want >> 24), byte(want >> 16), byte(want >> 8), byte(want)} {
 			t.Errorf("session %x token %x, %v; want %08x", session, token, err, want)
@@ -203,17 +204,32 @@ func TestDecodeMcstatusFixtures(t *testing.T) {
 }
 
 // TestMinecraftFixtureFolder documents why no capture of ../shared/fixtures/minecraft
-// is decoded here: they are all Server List Ping (TCP) or legacy ping data.
+// is decoded here: they are all Server List Ping (TCP) or legacy ping data, which
+// neither the handshake parser nor the stat decoders take for a Query reply.
 func TestMinecraftFixtureFolder(t *testing.T) {
 	dir := prototest.FixtureDir(t, "minecraft")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.bin"))
+	if len(files) == 0 {
+		t.Fatalf("no captures in %s", dir)
+	}
 	for _, f := range files {
 		base := filepath.Base(f)
 		if !strings.HasPrefix(base, "mcstatus_slp_") && !strings.HasPrefix(base, "mcstatus_legacy_") {
 			t.Errorf("%s may be a Query capture: decode it here", base)
 		}
-		if _, err := os.Stat(f); err != nil {
-			t.Error(err)
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, err := gamespy.ParseChallenge(b); err == nil {
+			t.Errorf("%s reads as a handshake reply", base)
+		}
+		// A stat reply always has key/values (hostname first).
+		if st, err := decodeFull(b); err == nil && len(st.kv) > 0 {
+			t.Errorf("%s reads as a full stat reply: %q", base, st.kv)
+		}
+		if st, err := decodeBasic(b); err == nil {
+			t.Errorf("%s reads as a basic stat reply: %q", base, st.kv)
 		}
 	}
 }

@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net/netip"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -36,7 +35,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	defer conn.Close()
 	conn.Retries = 0 // see above: the retry unit is handshake + stat
 	for attempt := 0; ; attempt++ {
-		actx, cancel := slot(ctx, q.retries-attempt)
+		actx, cancel := gamespy.Slot(ctx, q.retries-attempt)
 		b, err := q.attempt(actx, conn, tr)
 		cancel()
 		if err == nil {
@@ -52,15 +51,15 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 // result decodes the stat reply. A reply cut short still counts when it names the
 // server; players and rules then carry the error.
 func (q *querier) result(b []byte, tr *wire.Trace) (*protocols.Result, error) {
-	decode := DecodeFull
+	decode := decodeFull
 	if q.basic {
-		decode = DecodeBasic
+		decode = decodeBasic
 	}
 	st, err := decode(b)
 	if st == nil {
 		return nil, err
 	}
-	res := st.Result(q.players, q.rules)
+	res := st.result(q.players, q.rules)
 	if err == nil {
 		return res, nil
 	}
@@ -68,22 +67,8 @@ func (q *querier) result(b []byte, tr *wire.Trace) (*protocols.Result, error) {
 		return nil, err
 	}
 	tr.Logf("gamespy4: stat reply cut short: %v", err)
-	if q.players {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-	}
-	if q.rules {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
-	}
+	gamespy.Partial(res, err, q.players, q.rules)
 	return res, nil
-}
-
-// slot returns ctx cut to an even share of its time left among left+1 attempts.
-func slot(ctx context.Context, left int) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if !ok || left <= 0 {
-		return context.WithCancel(ctx)
-	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(left+1)))
 }
 
 // attempt runs one handshake and one stat request, returning the stat reply.
@@ -98,9 +83,9 @@ func (q *querier) attempt(ctx context.Context, conn *wire.UDPConn, tr *wire.Trac
 	})
 	var token [4]byte
 	if err == nil {
-		_, token, err = ParseChallenge(b)
+		_, token, _, err = gamespy.ParseChallenge(b)
 	}
-	err = c.explain(err)
+	err = c.Explain(err, "GameSpy 4 replies")
 	tr.End(p, err)
 	if err != nil {
 		return nil, err
@@ -116,40 +101,27 @@ func (q *querier) attempt(ctx context.Context, conn *wire.UDPConn, tr *wire.Trac
 	p = tr.Begin("info")
 	c = counter{}
 	b, err = conn.Request(ctx, req, func(b []byte) bool { return c.check(b, session, 0x00, minLen) })
-	err = c.explain(err)
+	err = c.Explain(err, "GameSpy 4 replies")
 	tr.End(p, err)
 	return b, err
 }
 
-// counter classifies replies for the accept funcs and explains a timeout by what
-// came instead: replies to another session (ErrMismatch) or other bytes.
-type counter struct{ foreign, mismatched int }
+// counter classifies replies for the accept funcs; its Explain says what came
+// instead when a request timed out.
+type counter struct{ gamespy.Counter }
 
 func (c *counter) check(b []byte, session [4]byte, typ byte, minLen int) bool {
 	switch {
 	case len(b) < 5 || (b[0] != 0x00 && b[0] != 0x09):
-		c.foreign++
+		c.Foreign++
 	case [4]byte(b[1:5]) != session:
-		c.mismatched++ // a late answer to an earlier attempt, or another client's
+		c.Mismatched++ // a late answer to an earlier attempt, or another client's
 	case b[0] != typ:
 		// a late reply of the other kind: not an answer, not a fault either
 	case len(b) < minLen:
-		c.foreign++
+		c.Foreign++
 	default:
 		return true
 	}
 	return false
-}
-
-func (c *counter) explain(err error) error {
-	if !errors.Is(err, wire.ErrTimeout) {
-		return err
-	}
-	switch {
-	case c.mismatched > 0:
-		return fmt.Errorf("%w: %d replies echo another session id", protocols.ErrMismatch, c.mismatched)
-	case c.foreign > 0:
-		return fmt.Errorf("%w: %d replies that are not GameSpy 4 replies", protocols.ErrMalformed, c.foreign)
-	}
-	return err
 }

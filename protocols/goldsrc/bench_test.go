@@ -15,7 +15,7 @@ func BenchmarkDecodeReply(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := DecodeReply(msg); err != nil {
+				if _, err := decodeInfoReply(msg); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -27,7 +27,7 @@ func BenchmarkDecodePlayers(b *testing.B) {
 	msg := readHex(b, "players_D.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DecodePlayers(msg); err != nil {
+		if _, err := decodePlayers(msg); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -37,7 +37,7 @@ func BenchmarkDecodeRules(b *testing.B) {
 	msg := readHex(b, "rules_E.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DecodeRules(msg); err != nil {
+		if _, err := decodeRules(msg); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -52,7 +52,7 @@ func BenchmarkQuery(b *testing.B) {
 		rules:   readFrags(b, "rules_split"),
 	}
 	addr := f.start(b)
-	q, err := NewQuerier(protocols.Settings{Players: true, Rules: true})
+	q, err := newQuerier(protocols.Settings{Players: true, Rules: true})
 	if err != nil {
 		b.Fatal(err)
 	}

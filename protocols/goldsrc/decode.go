@@ -6,25 +6,23 @@ import (
 	"strconv"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// Reply type bytes this package handles itself (spec §2, §3); the others are a2s's.
-const (
-	TypeInfo      = 0x43 // 'C', S2A_INFO: reply to the text query "info"
-	typeChallenge = a2s.TypeChallenge
-)
+// typeInfo is the one reply type this package decodes itself (spec §2, §3): 'C',
+// S2A_INFO, the reply to the text query "info". The others are A2S records.
+const typeInfo = 0x43
 
 // infoStringTag starts the reply to the text query "infostring" (spec §3.6).
 const infoStringTag = "infostringresponse"
 
-// MaxInfoKeys caps the key/values kept from one infostring; the engine writes about 20.
-const MaxInfoKeys = 256
+// maxInfoKeys caps the key/values kept from one infostring; the engine writes about 20.
+const maxInfoKeys = 256
 
-// Info is a decoded S2A_INFO ('C') reply. Strings hold the bytes as sent (GoldSrc
+// cInfo is a decoded S2A_INFO ('C') reply. Strings hold the bytes as sent (GoldSrc
 // servers use legacy code pages); Result converts them.
-type Info struct {
+type cInfo struct {
 	Address                 string // "IP:port" as the server sees itself: never dial it
 	Name, Map, Folder, Game string
 	Players                 byte // every connected client, bots included
@@ -47,15 +45,15 @@ func checkHeader(r *wire.Reader) byte {
 	return t
 }
 
-// DecodeInfo decodes the S2A_INFO ('C') reply to the text query "info" (spec §3.2).
+// decodeCInfo decodes the S2A_INFO ('C') reply to the text query "info" (spec §3.2).
 // The HLTV longs are read only when all 8 bytes are there; anything else left over
 // is counted in Trailing, not an error.
-func DecodeInfo(b []byte) (*Info, error) {
+func decodeCInfo(b []byte) (*cInfo, error) {
 	r := wire.NewReader(b)
-	if t := checkHeader(&r); r.Err() == nil && t != TypeInfo {
+	if t := checkHeader(&r); r.Err() == nil && t != typeInfo {
 		return nil, fmt.Errorf("%w: type 0x%02x at offset 4, want 0x43 ('C')", protocols.ErrMalformed, t)
 	}
-	in := &Info{
+	in := &cInfo{
 		Address: string(r.CString("address")),
 		Name:    string(r.CString("name")),
 		Map:     string(r.CString("map")),
@@ -79,8 +77,8 @@ func DecodeInfo(b []byte) (*Info, error) {
 
 // Result maps the 'C' reply onto the exporter's Result. The record has no bot count,
 // so Players is every connected client; the HLTV longs, when present, win over the
-// saturated byte fields (as package a2s does for 0x6D).
-func (in *Info) Result() *protocols.Result {
+// saturated byte fields (as for A2S's 0x6D).
+func (in *cInfo) Result() *protocols.Result {
 	res := &protocols.Result{
 		Name:       wire.UTF8([]byte(in.Name)),
 		Map:        wire.UTF8([]byte(in.Map)),
@@ -114,19 +112,19 @@ func (in *Info) Result() *protocols.Result {
 	return res
 }
 
-// InfoString is a decoded infostringresponse: the engine's Quake-style
+// infoString is a decoded infostringresponse: the engine's Quake-style
 // "\key\value..." string (spec §3.6). Keys and values hold the bytes as sent.
-type InfoString struct {
+type infoString struct {
 	KV []protocols.KV // wire order; a repeated key keeps its first value
 	// Truncated is set when the string ended on a key without value, had no NUL
-	// terminator, or held more than MaxInfoKeys pairs.
+	// terminator, or held more than maxInfoKeys pairs.
 	Truncated bool
 	// Trailing counts bytes after the string's NUL terminator.
 	Trailing int
 }
 
-// DecodeInfoString decodes the reply to the text query "infostring".
-func DecodeInfoString(b []byte) (*InfoString, error) {
+// decodeInfoString decodes the reply to the text query "infostring".
+func decodeInfoString(b []byte) (*infoString, error) {
 	r := wire.NewReader(b)
 	r.Bytes(4, "header")
 	tag := r.Bytes(len(infoStringTag), "response tag")
@@ -144,17 +142,17 @@ func DecodeInfoString(b []byte) (*InfoString, error) {
 		r.Skip(1, "tag terminator")
 	}
 	body, terminated := r.Until(0)
-	s := &InfoString{Truncated: !terminated && len(body) > 0, Trailing: r.Len()}
+	s := &infoString{Truncated: !terminated && len(body) > 0, Trailing: r.Len()}
 	s.parse(body)
 	return s, nil
 }
 
 // parse splits "\k\v\k\v" into pairs. A missing leading backslash is tolerated.
-func (s *InfoString) parse(body []byte) {
+func (s *infoString) parse(body []byte) {
 	body = bytes.TrimSuffix(body, []byte{'\n'})
 	body = bytes.TrimPrefix(body, []byte{'\\'})
 	for len(body) > 0 {
-		if len(s.KV) == MaxInfoKeys {
+		if len(s.KV) == maxInfoKeys {
 			s.Truncated = true
 			return
 		}
@@ -171,7 +169,7 @@ func (s *InfoString) parse(body []byte) {
 	}
 }
 
-func (s *InfoString) get(key string) (string, bool) {
+func (s *infoString) get(key string) (string, bool) {
 	for _, kv := range s.KV {
 		if kv.Key == key {
 			return kv.Value, true
@@ -182,7 +180,7 @@ func (s *InfoString) get(key string) (string, bool) {
 
 // Result maps the infostring onto the exporter's Result. As for A2S, "players"
 // counts bots (the engine counts every non-proxy client) and Players is the humans.
-func (s *InfoString) Result() *protocols.Result {
+func (s *infoString) Result() *protocols.Result {
 	res := &protocols.Result{}
 	str := func(key string) string { v, _ := s.get(key); return wire.UTF8([]byte(v)) }
 	res.Name, res.Map, res.Game = str("hostname"), str("map"), str("description")
@@ -214,7 +212,7 @@ func (s *InfoString) Result() *protocols.Result {
 }
 
 // count parses a non-negative decimal value of at most 9 digits.
-func (s *InfoString) count(key string) (int64, bool) {
+func (s *infoString) count(key string) (int64, bool) {
 	v, ok := s.get(key)
 	if !ok || v == "" || len(v) > 9 {
 		return 0, false
@@ -231,9 +229,9 @@ func (s *InfoString) count(key string) (int64, bool) {
 
 // reply is a decoded answer to one of the info queries: exactly one field is set.
 type reply struct {
-	a2s *a2s.Info   // 0x49 or 0x6D (A2S_INFO, "details")
-	c   *Info       // 'C' ("info")
-	is  *InfoString // "infostring"
+	a2s *steam.Info // 0x49 or 0x6D (A2S_INFO, "details")
+	c   *cInfo      // 'C' ("info")
+	is  *infoString // "infostring"
 }
 
 // isInfoReply tells whether a complete message answers an info query (or is an
@@ -243,16 +241,16 @@ func isInfoReply(msg []byte) bool {
 		return false
 	}
 	switch msg[4] {
-	case a2s.TypeInfo, a2s.TypeInfoDetailed, TypeInfo, typeChallenge:
+	case steam.TypeInfo, steam.TypeInfoDetailed, typeInfo, steam.TypeChallenge:
 		return true
 	}
 	return bytes.HasPrefix(msg[4:], []byte(infoStringTag))
 }
 
-// DecodeReply decodes any reply to an info query: 0x49 or 0x6D (A2S_INFO or the
-// text query "details", decoded by package a2s), 'C' ("info") or
+// decodeInfoReply decodes any reply to an info query: 0x49 or 0x6D (A2S_INFO or the
+// text query "details", decoded as A2S records), 'C' ("info") or
 // infostringresponse ("infostring"), and maps it onto the exporter's Result.
-func DecodeReply(msg []byte) (*protocols.Result, error) {
+func decodeInfoReply(msg []byte) (*protocols.Result, error) {
 	r, err := decodeReply(msg)
 	if err != nil {
 		return nil, err
@@ -269,12 +267,12 @@ func decodeReply(msg []byte) (reply, error) {
 		err error
 	)
 	switch {
-	case msg[4] == a2s.TypeInfo || msg[4] == a2s.TypeInfoDetailed:
-		r.a2s, err = a2s.DecodeInfo(msg)
-	case msg[4] == TypeInfo:
-		r.c, err = DecodeInfo(msg)
+	case msg[4] == steam.TypeInfo || msg[4] == steam.TypeInfoDetailed:
+		r.a2s, err = steam.DecodeInfo(msg)
+	case msg[4] == typeInfo:
+		r.c, err = decodeCInfo(msg)
 	case bytes.HasPrefix(msg[4:], []byte(infoStringTag)):
-		r.is, err = DecodeInfoString(msg)
+		r.is, err = decodeInfoString(msg)
 	default:
 		err = fmt.Errorf("%w: type 0x%02x at offset 4 answers no info query", protocols.ErrMalformed, msg[4])
 	}
@@ -309,7 +307,7 @@ func (r reply) hltvEmpty() bool {
 // withDetailed adds to res.Info the keys of a 0x6D reply that the 0x49 reply it
 // accompanied lacks (address, the mod block), so a server that sends both keeps
 // its mod info in the debug output.
-func withDetailed(res *protocols.Result, detailed *a2s.Info) {
+func withDetailed(res *protocols.Result, detailed *steam.Info) {
 	have := make(map[string]bool, len(res.Info))
 	for _, kv := range res.Info {
 		have[kv.Key] = true
@@ -321,32 +319,24 @@ func withDetailed(res *protocols.Result, detailed *a2s.Info) {
 	}
 }
 
-// decodeChallenge returns the 4 challenge bytes of an S2C_CHALLENGE reply.
-func decodeChallenge(msg []byte) ([]byte, error) {
-	if len(msg) < 9 {
-		return nil, fmt.Errorf("%w: S2C_CHALLENGE of %d bytes, want 9", protocols.ErrTruncated, len(msg))
-	}
-	return msg[5:9], nil
-}
-
-// DecodePlayers decodes the S2A_PLAYER (0x44) reply to A2S_PLAYER or to the text
-// query "players" with package a2s. An empty datagram is an empty list: the HLTV
+// decodePlayers decodes the S2A_PLAYER (0x44) reply to A2S_PLAYER or to the text
+// query "players" as an A2S record. An empty datagram is an empty list: the HLTV
 // proxy sends one when nobody is connected (spec §3.4).
-func DecodePlayers(msg []byte) ([]protocols.Player, error) {
+func decodePlayers(msg []byte) ([]protocols.Player, error) {
 	if len(msg) == 0 {
 		return []protocols.Player{}, nil
 	}
-	p, err := a2s.DecodePlayers(msg, false)
+	p, err := steam.DecodePlayers(msg, false)
 	if err != nil {
 		return nil, err
 	}
-	return p.Result(), nil
+	return p.Result(0), nil
 }
 
-// DecodeRules decodes the S2A_RULES (0x45) reply to A2S_RULES or to the text query
-// "rules" with package a2s.
-func DecodeRules(msg []byte) ([]protocols.KV, error) {
-	r, err := a2s.DecodeRules(msg)
+// decodeRules decodes the S2A_RULES (0x45) reply to A2S_RULES or to the text query
+// "rules" as an A2S record.
+func decodeRules(msg []byte) ([]protocols.KV, error) {
+	r, err := steam.DecodeRules(msg)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
 // Own vectors from the spec (testdata/); the real captures are in fixtures_test.go.
@@ -69,7 +69,7 @@ func TestDecodeReply(t *testing.T) {
 		{file: "players_D.hex", err: protocols.ErrMalformed},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
-			res, err := DecodeReply(readHex(t, tt.file))
+			res, err := decodeInfoReply(readHex(t, tt.file))
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
@@ -119,22 +119,22 @@ func checkKV(t *testing.T, kv []protocols.KV) {
 }
 
 func TestDecodeInfoFields(t *testing.T) {
-	in, err := DecodeInfo(readHex(t, "info_C_hltv_longs.hex"))
+	in, err := decodeCInfo(readHex(t, "info_C_hltv_longs.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Info{Address: "10.0.0.5:27020", Name: "Big Relay", Map: "de_dust2", Folder: "cstrike", Game: "Counter-Strike",
+	want := cInfo{Address: "10.0.0.5:27020", Name: "Big Relay", Map: "de_dust2", Folder: "cstrike", Game: "Counter-Strike",
 		Players: 255, MaxPlayers: 255, Protocol: 47, HasHLTVCounts: true, Spectators: 300, SpectatorSlots: 500}
 	if *in != want {
 		t.Errorf("got %+v\nwant %+v", *in, want)
 	}
-	if _, err := DecodeInfo(readHex(t, "info_m_mod.hex")); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decodeCInfo(readHex(t, "info_m_mod.hex")); !errors.Is(err, protocols.ErrMalformed) {
 		t.Errorf("0x6D through DecodeInfo: err = %v, want malformed", err)
 	}
 }
 
 func TestDecodeInfoStringFields(t *testing.T) {
-	s, err := DecodeInfoString(readHex(t, "infostring_quirks.hex"))
+	s, err := decodeInfoString(readHex(t, "infostring_quirks.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,29 +147,29 @@ func TestDecodeInfoStringFields(t *testing.T) {
 	}
 	eq(t, "truncated", s.Truncated, true)
 	// A newline instead of the tag's NUL, and trailing bytes after the string.
-	s, err = DecodeInfoString([]byte("\xFF\xFF\xFF\xFFinfostringresponse\n\\map\\x\x00zz"))
+	s, err = decodeInfoString([]byte("\xFF\xFF\xFF\xFFinfostringresponse\n\\map\\x\x00zz"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "pairs", len(s.KV), 1)
 	eq(t, "trailing", s.Trailing, 2)
 	for _, b := range [][]byte{nil, []byte("\xFF\xFF\xFF\xFF"), []byte("\xFF\xFF\xFF\xFFinfostring")} {
-		if _, err := DecodeInfoString(b); !errors.Is(err, protocols.ErrTruncated) {
+		if _, err := decodeInfoString(b); !errors.Is(err, protocols.ErrTruncated) {
 			t.Errorf("%q: err = %v, want truncated", b, err)
 		}
 	}
-	// Over MaxInfoKeys pairs: capped and flagged.
+	// Over maxInfoKeys pairs: capped and flagged.
 	big := []byte("\xFF\xFF\xFF\xFFinfostringresponse\x00")
-	for i := range MaxInfoKeys + 10 {
+	for i := range maxInfoKeys + 10 {
 		big = append(big, []byte("\\k"+string(rune('a'+i%26))+string(rune('a'+i/26))+"\\v")...)
 	}
-	if s, err = DecodeInfoString(big); err != nil || len(s.KV) != MaxInfoKeys || !s.Truncated {
+	if s, err = decodeInfoString(big); err != nil || len(s.KV) != maxInfoKeys || !s.Truncated {
 		t.Errorf("big infostring: %d pairs, truncated %v, err %v", len(s.KV), s.Truncated, err)
 	}
 }
 
 func TestDecodePlayers(t *testing.T) {
-	pl, err := DecodePlayers(readHex(t, "players_D.hex"))
+	pl, err := decodePlayers(readHex(t, "players_D.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,22 +185,22 @@ func TestDecodePlayers(t *testing.T) {
 		eq(t, "player", pl[i], want[i])
 	}
 	for file, n := range map[string]int{"players_empty.hex": 0, "players_count_lies.hex": 1} {
-		pl, err := DecodePlayers(readHex(t, file))
+		pl, err := decodePlayers(readHex(t, file))
 		if err != nil || len(pl) != n {
 			t.Errorf("%s: %d players, err %v; want %d", file, len(pl), err, n)
 		}
 	}
 	// HLTV with nobody on it sends an empty datagram.
-	if pl, err := DecodePlayers(nil); err != nil || pl == nil || len(pl) != 0 {
+	if pl, err := decodePlayers(nil); err != nil || pl == nil || len(pl) != 0 {
 		t.Errorf("empty datagram: %v, %v", pl, err)
 	}
-	if _, err := DecodePlayers(readHex(t, "rules_E.hex")); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decodePlayers(readHex(t, "rules_E.hex")); !errors.Is(err, protocols.ErrMalformed) {
 		t.Errorf("rules as players: err = %v", err)
 	}
 }
 
 func TestDecodeRules(t *testing.T) {
-	rl, err := DecodeRules(readHex(t, "rules_E.hex"))
+	rl, err := decodeRules(readHex(t, "rules_E.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestSplitVectors(t *testing.T) {
 		check func(t *testing.T, msg []byte)
 	}{
 		{"rules_split", func(t *testing.T, msg []byte) {
-			rl, err := DecodeRules(msg)
+			rl, err := decodeRules(msg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +234,7 @@ func TestSplitVectors(t *testing.T) {
 			}
 		}},
 		{"players_split", func(t *testing.T, msg []byte) {
-			pl, err := DecodePlayers(msg)
+			pl, err := decodePlayers(msg)
 			if err != nil || len(pl) != 2 || pl[0].Name != "Barney" || pl[1].Name != "Otis" || pl[0].Score != protocols.Known(4) {
 				t.Fatalf("players %+v, err %v", pl, err)
 			}
@@ -248,7 +248,7 @@ func TestSplitVectors(t *testing.T) {
 				orders[1] = append([]int{i, i}, orders[1]...)
 			}
 			for _, order := range orders {
-				var asm a2s.Assembler
+				var asm steam.Assembler
 				var msg []byte
 				for _, i := range order {
 					m, done, err := asm.Add(frags[i])
@@ -264,7 +264,7 @@ func TestSplitVectors(t *testing.T) {
 				}
 				tt.check(t, msg)
 			}
-			var asm a2s.Assembler
+			var asm steam.Assembler
 			for _, f := range frags[1:] {
 				if _, done, err := asm.Add(f); done || err != nil {
 					t.Fatalf("fragment 0 missing: done %v err %v", done, err)

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -101,7 +101,7 @@ func TestFixtures(t *testing.T) {
 
 func checkInfoFixture(t *testing.T, c checker, msg []byte) {
 	t.Helper()
-	res, err := DecodeReply(msg)
+	res, err := decodeInfoReply(msg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func checkInfoFixture(t *testing.T, c checker, msg []byte) {
 
 func checkPlayersFixture(t *testing.T, c checker, msg []byte) {
 	t.Helper()
-	pl, err := DecodePlayers(msg)
+	pl, err := decodePlayers(msg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func checkPlayersFixture(t *testing.T, c checker, msg []byte) {
 
 func checkRulesFixture(t *testing.T, c checker, msg []byte) {
 	t.Helper()
-	rl, err := DecodeRules(msg)
+	rl, err := decodeRules(msg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func reassembleFixture(t *testing.T, f fixture) []byte {
 		eq(t, "number", int64(d[8]>>4), fc.int("number"))
 		eq(t, "payload length", int64(len(d)-9), fc.int("payload_length"))
 	}
-	add := func(asm *a2s.Assembler, order []int) []byte {
+	add := func(asm *steam.Assembler, order []int) []byte {
 		var msg []byte
 		for _, i := range order {
 			m, done, err := asm.Add(f.datagrams[i])
@@ -232,12 +232,12 @@ func reassembleFixture(t *testing.T, f fixture) []byte {
 		fwd = append(fwd, i)
 		back = append([]int{i, i}, back...)
 	}
-	msg := add(&a2s.Assembler{}, fwd)
+	msg := add(&steam.Assembler{}, fwd)
 	eq(t, "reassembled length", int64(len(msg)), checker{t, f.json}.int("reassembled_length"))
-	if got := add(&a2s.Assembler{Layout: a2s.LayoutGoldSrc}, back); string(got) != string(msg) {
+	if got := add(&steam.Assembler{Layout: steam.LayoutGoldSrc}, back); string(got) != string(msg) {
 		t.Fatal("backwards, duplicated fragments give another message")
 	}
-	if got := add(&a2s.Assembler{}, fwd[1:]); got != nil {
+	if got := add(&steam.Assembler{}, fwd[1:]); got != nil {
 		t.Fatal("complete without fragment 0")
 	}
 	return msg
@@ -334,14 +334,14 @@ func TestQueryFixtures(t *testing.T) {
 				f.rules = append(f.rules, read(n))
 			}
 			// The expected values come from the decoders, checked against the JSON above.
-			want, err := DecodeReply(read(tt.info[len(tt.info)-1]))
+			want, err := decodeInfoReply(read(tt.info[len(tt.info)-1]))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if in, _ := DecodeReply(read(tt.info[0])); in.Version != "" {
+			if in, _ := decodeInfoReply(read(tt.info[0])); in.Version != "" {
 				want = in // the 0x49 wins whichever order it comes in
 			}
-			wantPl, err := DecodePlayers(f.players[0])
+			wantPl, err := decodePlayers(f.players[0])
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,7 +44,7 @@ func checkResult(t *testing.T, res *protocols.Result) {
 func FuzzDecodeReply(f *testing.F) {
 	seed(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		res, err := DecodeReply(b)
+		res, err := decodeInfoReply(b)
 		if err != nil {
 			if res != nil {
 				t.Fatal("result with error")
@@ -58,7 +58,7 @@ func FuzzDecodeReply(f *testing.F) {
 func FuzzDecodeInfo(f *testing.F) {
 	seed(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		in, err := DecodeInfo(b)
+		in, err := decodeCInfo(b)
 		if err != nil {
 			return
 		}
@@ -73,11 +73,11 @@ func FuzzDecodeInfoString(f *testing.F) {
 	seed(f)
 	f.Add([]byte("\xFF\xFF\xFF\xFFinfostringresponse\x00\\a\\b\\\\\\c"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := DecodeInfoString(b)
+		s, err := decodeInfoString(b)
 		if err != nil {
 			return
 		}
-		if len(s.KV) > MaxInfoKeys {
+		if len(s.KV) > maxInfoKeys {
 			t.Fatalf("%d pairs", len(s.KV))
 		}
 		for _, kv := range s.KV {
@@ -92,14 +92,14 @@ func FuzzDecodeInfoString(f *testing.F) {
 func FuzzDecodePlayersRules(f *testing.F) {
 	seed(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if pl, err := DecodePlayers(b); err == nil {
+		if pl, err := decodePlayers(b); err == nil {
 			for _, p := range pl {
 				if !utf8.ValidString(p.Name) || p.DurationKnown && p.Duration < 0 {
 					t.Fatalf("player %+v", p)
 				}
 			}
 		}
-		if rl, err := DecodeRules(b); err == nil {
+		if rl, err := decodeRules(b); err == nil {
 			for _, kv := range rl {
 				if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
 					t.Fatalf("rule %q", kv)

@@ -9,9 +9,9 @@
 // sequence never runs past the deadline. Players and rules are asked for in the
 // dialect that answered: A2S_PLAYER/A2S_RULES with the challenge flow, or the text
 // words `players`/`rules`, or both at once when a 0x6D came after text words were
-// sent (either could have produced it). The binary records shared with A2S (0x6D, 0x49, 0x44,
-// 0x45, GoldSrc split header) are decoded by package a2s; this package decodes
-// only what A2S lacks.
+// sent (either could have produced it). The binary records shared with A2S (0x6D,
+// 0x49, 0x44, 0x45, GoldSrc split header) are decoded by protocols/internal/steam,
+// which package a2s uses too; this package decodes only what A2S lacks.
 //
 // Spec: shared/protocols/goldsrc.md, shared/protocols/a2s.md §5 and §8.2.
 package goldsrc
@@ -27,10 +27,10 @@ var Protocol = protocols.Protocol{
 	// HLTV proxies listen on 27020; they need the port in the target.
 	DefaultPort: 27015,
 	Transport:   "udp",
-	New:         NewQuerier,
+	New:         newQuerier,
 }
 
-// NewQuerier returns a GoldSrc querier. The protocol has no options.
-func NewQuerier(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier returns a GoldSrc querier. The protocol has no options.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}, nil
 }

@@ -52,7 +52,7 @@ func testdataFiles(t testing.TB) []string {
 // query runs the Querier against addr with a deadline d.
 func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := NewQuerier(s)
+	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func queryAll(jobs []job) []outcome {
 		go func() {
 			defer wg.Done()
 			start := time.Now()
-			q, err := NewQuerier(j.s)
+			q, err := newQuerier(j.s)
 			if err != nil {
 				out[i] = outcome{err: err}
 				return

@@ -8,16 +8,13 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Requests (goldsrc.md §2, a2s.md §3), built once; nothing writes to them, so the
 // trace may keep them by reference.
 var (
-	a2sInfoRequest    = []byte("\xFF\xFF\xFF\xFFTSource Engine Query\x00")
-	a2sPlayersRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55, 0xFF, 0xFF, 0xFF, 0xFF} // challenge -1 asks for one
-	a2sRulesRequest   = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 0xFF, 0xFF, 0xFF, 0xFF}
 	detailsRequest    = []byte("\xFF\xFF\xFF\xFFdetails\x00")
 	infoRequest       = []byte("\xFF\xFF\xFF\xFFinfo\x00")
 	infoStringRequest = []byte("\xFF\xFF\xFF\xFFinfostring\x00")
@@ -35,21 +32,11 @@ var infoStages = []struct {
 	req  []byte
 	text bool
 }{
-	{a2sInfoRequest, false},
+	{steam.InfoRequest, false},
 	{detailsRequest, true},
 	{infoRequest, true},
 	{infoStringRequest, true},
 }
-
-const (
-	// maxChallenges bounds the S2C_CHALLENGE answers one request may get.
-	maxChallenges = 5
-	// maxIgnored bounds datagrams skipped while a split reply is being collected.
-	maxIgnored = 32
-	// detailedGrace is how long to wait, after a 0x6D, for the 0x49 some HLDS builds
-	// send right behind it for the same A2S_INFO (a2s.md §5).
-	detailedGrace = 50 * time.Millisecond
-)
 
 // dialect says how the players and rules of a server are asked for.
 type dialect uint8
@@ -72,7 +59,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		return nil, err
 	}
 	defer conn.Close()
-	x := exchanger{conn: conn, tr: tr, retries: q.retries}
+	x := exchanger{steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries}}
 
 	rep, d, err := x.info(ctx)
 	if err != nil {
@@ -90,8 +77,8 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			pl = []protocols.Player{}
 		} else {
 			var msg []byte
-			if msg, err = x.fetch(ctx, d, playersRequest, a2sPlayersRequest, a2s.TypePlayers); err == nil {
-				pl, err = DecodePlayers(msg)
+			if msg, err = x.fetch(ctx, d, playersRequest, steam.PlayersRequest, steam.TypePlayers); err == nil {
+				pl, err = decodePlayers(msg)
 			}
 		}
 		tr.End(p, err)
@@ -103,10 +90,10 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	}
 	if q.rules {
 		p := tr.Begin("rules")
-		msg, err := x.fetch(ctx, d, rulesRequest, a2sRulesRequest, a2s.TypeRules)
+		msg, err := x.fetch(ctx, d, rulesRequest, steam.RulesRequest, steam.TypeRules)
 		var rl []protocols.KV
 		if err == nil {
-			rl, err = DecodeRules(msg)
+			rl, err = decodeRules(msg)
 		}
 		tr.End(p, err)
 		if err != nil {
@@ -118,16 +105,19 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	return res, nil
 }
 
+// exchanger adds the GoldSrc query strategy to the shared exchange.
+type exchanger struct{ steam.Exchanger }
+
 // infoReply is the answer to the info phase, plus the 0x6D that came with a 0x49.
 type infoReply struct {
 	reply
-	detailed *a2s.Info
+	detailed *steam.Info
 }
 
 // info runs the info stages (see infoStages), following S2C_CHALLENGE answers to
 // A2S_INFO; the first challenge round trip is timed as the "challenge" phase.
 func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
-	pc, pi := x.tr.Begin("challenge"), x.tr.Begin("info")
+	pc, pi := x.Tr.Begin("challenge"), x.Tr.Begin("info")
 	challenged, textSent := false, false
 	var (
 		msg []byte
@@ -136,35 +126,35 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 	for i, st := range infoStages {
 		sctx, cancel := stageContext(ctx, i == len(infoStages)-1)
 		textSent = textSent || st.text
-		msg, err = x.request(sctx, st.req, isInfoReply, false)
-		for n := 1; err == nil && msg[4] == typeChallenge; n++ {
+		msg, err = x.Request(sctx, st.req, isInfoReply, false)
+		for n := 1; err == nil && msg[4] == steam.TypeChallenge; n++ {
 			var ch []byte
-			if ch, err = decodeChallenge(msg); err != nil {
+			if ch, err = steam.DecodeChallenge(msg); err != nil {
 				break
 			}
-			if n > maxChallenges {
+			if n > steam.MaxChallenges {
 				err = fmt.Errorf("%w: A2S_INFO answered with S2C_CHALLENGE %d times", protocols.ErrChallenge, n)
 				break
 			}
 			if !challenged {
 				challenged = true
-				x.tr.End(pc, nil)
-				pi = x.tr.Begin("info")
+				x.Tr.End(pc, nil)
+				pi = x.Tr.Begin("info")
 			}
-			msg, err = x.request(sctx, withChallenge(a2sInfoRequest, ch), isInfoReply, false)
+			msg, err = x.Request(sctx, steam.WithChallenge(steam.InfoRequest, ch), isInfoReply, false)
 		}
 		cancel()
 		// Only silence moves on to the next query; a refusal or a bad reply ends here.
 		if err == nil || !errors.Is(err, protocols.ErrTimeout) || ctx.Err() != nil {
 			break
 		}
-		x.tr.Logf("no answer to query %d of %d, trying the next one", i+1, len(infoStages))
+		x.Tr.Logf("no answer to query %d of %d, trying the next one", i+1, len(infoStages))
 	}
 	var rep infoReply
 	if err == nil {
 		rep, err = x.decodeInfo(ctx, msg)
 	}
-	x.tr.End(pi, err)
+	x.Tr.End(pi, err)
 	if err != nil {
 		return infoReply{}, 0, err
 	}
@@ -172,7 +162,7 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 	switch {
 	case rep.a2s == nil:
 		d = dialectText // 'C' or infostring answer text words only
-	case rep.a2s.Type == a2s.TypeInfo || !textSent:
+	case rep.a2s.Type == steam.TypeInfo || !textSent:
 		d = dialectA2S
 	}
 	return rep, d, nil
@@ -193,11 +183,11 @@ func stageContext(ctx context.Context, last bool) (context.Context, context.Canc
 // package a2s, the 0x6D's mod block staying in Info.
 func (x *exchanger) decodeInfo(ctx context.Context, msg []byte) (infoReply, error) {
 	r, err := decodeReply(msg)
-	if msg[4] != a2s.TypeInfoDetailed {
+	if msg[4] != steam.TypeInfoDetailed {
 		return infoReply{reply: r}, err
 	}
-	if src := x.sourceAfterDetailed(ctx); src != nil {
-		if in, serr := a2s.DecodeInfo(src); serr == nil {
+	if src := x.SourceAfterDetailed(ctx); src != nil {
+		if in, serr := steam.DecodeInfo(src); serr == nil {
 			return infoReply{reply: reply{a2s: in}, detailed: r.a2s}, nil // detailed nil if the 0x6D was bad
 		}
 	}
@@ -209,40 +199,15 @@ func (x *exchanger) decodeInfo(ctx context.Context, msg []byte) (infoReply, erro
 // accepted too. With dialectBoth the text word is sent once first, then the A2S
 // request, which is the one re-sent on retries, and the first answer wins.
 func (x *exchanger) fetch(ctx context.Context, d dialect, word, base []byte, want byte) ([]byte, error) {
-	match := func(msg []byte) bool {
-		return len(msg) >= 5 && (msg[4] == want || (d != dialectText && msg[4] == typeChallenge))
-	}
 	// Only the players phase accepts an empty datagram (HLTV with nobody on it).
-	empty := want == a2s.TypePlayers
+	empty := want == steam.TypePlayers
 	if d == dialectText {
-		return x.request(ctx, word, match, empty)
+		return x.Request(ctx, word, func(msg []byte) bool { return len(msg) >= 5 && msg[4] == want }, empty)
 	}
 	if d == dialectBoth {
-		if err := x.conn.Send(word); err != nil {
+		if err := x.Conn.Send(word); err != nil {
 			return nil, err
 		}
 	}
-	req := base
-	for range maxChallenges {
-		msg, err := x.request(ctx, req, match, empty)
-		if err != nil {
-			return nil, err
-		}
-		if len(msg) == 0 || msg[4] != typeChallenge {
-			return msg, nil
-		}
-		ch, err := decodeChallenge(msg)
-		if err != nil {
-			return nil, err
-		}
-		req = withChallenge(base[:5], ch)
-	}
-	return nil, fmt.Errorf("%w: request 0x%02x answered with S2C_CHALLENGE %d times", protocols.ErrChallenge, base[4], maxChallenges)
-}
-
-func withChallenge(base, ch []byte) []byte {
-	out := make([]byte, len(base)+4)
-	copy(out, base)
-	copy(out[len(base):], ch)
-	return out
+	return x.Fetch(ctx, base, want, empty)
 }

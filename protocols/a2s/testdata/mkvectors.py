@@ -121,8 +121,18 @@ def main():
              env=ord("w"), ship=(3, 2, 5), version="1.0.0.4")
     info_src("info_edf_cut", "S2A_INFO_SRC whose EDF says port+steamid+keywords+gameid but ends inside the steam id",
              edf=0xB1, extra=[u16(27015, "edf 0x80 game_port"), raw(b"\x01\x02\x03", "edf 0x10 steam_id, only 3 of 8 bytes")])
-    info_src("info_edf_undefined", "S2A_INFO_SRC with an undefined EDF bit (0x02): layout unknown, no extra field read",
-             edf=0x82, extra=[u16(27015, "would be game_port"), raw(b"\xaa\xbb", "unknown data")])
+    info_src("info_edf_undefined", "S2A_INFO_SRC with an undefined EDF bit (0x02) beside a known one: the known field is read, the rest is trailing",
+             edf=0x82, extra=[u16(27015, "edf 0x80 game_port"), raw(b"\xaa\xbb", "unknown data")])
+    info_src("info_edf_unknown_rust", "S2A_INFO_SRC from Rust with undefined EDF bits (0x0E) beside port, keywords and GameID: the counts in the keywords still count",
+             sname="Rust Test", mp="Procedural Map", folder="rust", game="Rust", app=0, players=255, maxp=255,
+             bots=0, env=ord("w"), version="2500", edf=0xAF,
+             extra=[u16(28015, "edf 0x80 game_port"), s("mp300,cp280,qp7,v2500", "edf 0x20 keywords: mp<max>,cp<current>,qp<queued>"),
+                    u64(252490, "edf 0x01 game_id (app 252490)")])
+    info_src("info_edf_unknown_dayz", "S2A_INFO_SRC from DayZ with an undefined EDF bit (0x04) beside keywords and GameID: the login queue still counts",
+             sname="DayZ Test", mp="chernarusplus", folder="dayz", game="DayZ", app=0, players=60, maxp=60,
+             bots=0, env=ord("w"), version="1.26", edf=0x25,
+             extra=[s("battleye,no3rd,lqs12,etm4.000000", "edf 0x20 keywords: lqs<queued>"),
+                    u64(221100, "edf 0x01 game_id (app 221100)")])
     info_src("info_rust", "S2A_INFO_SRC from Rust: app_id 0, real AppID in the GameID, real counts in keywords",
              sname="Rust Test", mp="Procedural Map", folder="rust", game="Rust", app=0, players=255, maxp=255,
              bots=0, stype=ord("d"), env=ord("w"), version="2500", edf=0xB1,
@@ -192,6 +202,8 @@ def main():
             2, [(0, "nan", 0, float("nan")), (0, "inf", 0, float("inf"))])
     players("player_maxplayers_placeholder", "S2A_PLAYER as CS:GO sends it with host_players_show 1: one 'Max Players' entry",
             1, [(0, "Max Players", 32, 3600.0)])
+    players("player_csgo_placeholder_among", "S2A_PLAYER from CS:GO with the 'Max Players' placeholder among two real players",
+            3, [(0, "alice", 12, 600.5), (0, "Max Players", 32, 3600.0), (0, "bob", 3, 42.0)])
     write("player_no_count", "S2A_PLAYER header without the count byte (ErrTruncated)", HDR + [("44", "type S2A_PLAYER")])
 
     def rules(name, title, count, pairs, tail=()):

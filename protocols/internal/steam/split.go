@@ -1,4 +1,4 @@
-package a2s
+package steam
 
 import (
 	"bytes"
@@ -134,7 +134,7 @@ func (s *fragSet) add(d []byte, forced Layout) ([]byte, bool, error) {
 	if s.layout == LayoutAuto {
 		s.layout = forced
 		if s.layout == LayoutAuto {
-			s.layout = detect(d, s.id&compressedBit != 0)
+			s.layout = DetectLayout(d, s.id&compressedBit != 0)
 		}
 		if s.layout == LayoutAuto {
 			// Fragment 0 tells the layout; keep the others until it comes.
@@ -164,9 +164,9 @@ func (s *fragSet) add(d []byte, forced Layout) ([]byte, bool, error) {
 	return s.join()
 }
 
-// detect recognises fragment 0 by the complete message's FF FF FF FF (or, when
+// DetectLayout recognises fragment 0 by the complete message's FF FF FF FF (or, when
 // compressed, the bzip2 magic) right after the header (spec §8.5).
-func detect(d []byte, compressed bool) Layout {
+func DetectLayout(d []byte, compressed bool) Layout {
 	switch {
 	case len(d) >= 13 && d[8]>>4 == 0 && d[8]&0x0F != 0 && isSingle(d[9:13]):
 		// A Source fragment 0 has byte 9 = 0, never FF: no ambiguity.

@@ -1,8 +1,9 @@
-package a2s
+package steam
 
 import (
 	"iter"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,12 +12,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// AppIDRust is the game whose keywords carry the real player counts.
-const AppIDRust = 252490
-
-// text returns s as valid UTF-8: as is when it already is (no copy), else read as
+// Text returns s as valid UTF-8: as is when it already is (no copy), else read as
 // Latin-1 (GoldSrc servers send legacy code pages).
-func text(s string) string {
+func Text(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
@@ -35,10 +33,10 @@ func text(s string) string {
 // a game mode "cp"). DayZ's queue tag (lqs) is read for DayZ alone, likewise.
 func (in *Info) Result() *protocols.Result {
 	r := &protocols.Result{
-		Name:       text(in.Name),
-		Map:        text(in.Map),
-		Game:       text(in.Game),
-		Version:    text(in.Version),
+		Name:       Text(in.Name),
+		Map:        Text(in.Map),
+		Game:       Text(in.Game),
+		Version:    Text(in.Version),
 		MaxPlayers: protocols.Known(int64(in.MaxPlayers)),
 		Password:   protocols.FlagOf(in.Visibility != 0),
 	}
@@ -71,7 +69,7 @@ func (in *Info) Result() *protocols.Result {
 	}
 	// DayZ writes its login queue into the keywords as lqs<N>. Only for DayZ: in
 	// another game such a tag means whatever that game makes of it.
-	if in.Extra&EDFKeywords != 0 && isDayZ(in.FullAppID()) {
+	if in.Extra&EDFKeywords != 0 && IsDayZ(in.FullAppID()) {
 		if q := dayzQueue(in.Keywords); q >= 0 {
 			r.Queue = protocols.Known(q)
 		}
@@ -149,7 +147,7 @@ type numKV struct {
 }
 
 func (k *kvBuilder) str(key, v string) {
-	k.kv = append(k.kv, protocols.KV{Key: key, Value: text(v)})
+	k.kv = append(k.kv, protocols.KV{Key: key, Value: Text(v)})
 }
 
 func (k *kvBuilder) num(key string, kind uint8, v uint64) {
@@ -217,7 +215,7 @@ func (in *Info) KV() []protocols.KV {
 			k.int("queued_players", qp)
 		}
 	}
-	if in.Extra&EDFKeywords != 0 && isDayZ(in.FullAppID()) {
+	if in.Extra&EDFKeywords != 0 && IsDayZ(in.FullAppID()) {
 		if q := dayzQueue(in.Keywords); q >= 0 {
 			k.int("queued_players", q)
 		}
@@ -311,17 +309,27 @@ func (in *Info) detailedKV(k *kvBuilder) {
 	}
 }
 
-// Result maps the player list onto the exporter's players. CS:GO's placeholder
-// reply (a single "Max Players" entry, host_players_show 1) is not a player.
-func (p *Players) Result() []protocols.Player {
-	if len(p.List) == 1 && p.List[0].Name == "Max Players" {
+// placeholder is the name of the entry CS:GO lists when host_players_show is not
+// 2: it is the slot count, not a player.
+const placeholder = "Max Players"
+
+// Result maps the player list onto the exporter's players. appID is the game's
+// (Info.FullAppID, 0 when unknown). CS:GO's "Max Players" placeholder is not a
+// player: for CS:GO every such entry is dropped, wherever it stands in the list;
+// for another game only a list made of that one entry is taken for it.
+func (p *Players) Result(appID uint32) []protocols.Player {
+	list := p.List
+	switch {
+	case len(list) == 1 && list[0].Name == placeholder:
 		return []protocols.Player{}
+	case appID == AppIDCSGO:
+		list = withoutPlaceholders(list)
 	}
-	out := make([]protocols.Player, len(p.List))
-	for i, pl := range p.List {
+	out := make([]protocols.Player, len(list))
+	for i, pl := range list {
 		d := float64(pl.Duration)
 		out[i] = protocols.Player{
-			Name:  text(pl.Name),
+			Name:  Text(pl.Name),
 			Score: protocols.Known(int64(pl.Score)),
 			// -1 (The Ship bots), NaN and infinities are not durations.
 			Duration:      d,
@@ -334,14 +342,26 @@ func (p *Players) Result() []protocols.Player {
 	return out
 }
 
+// withoutPlaceholders returns list without its placeholder entries, copying only
+// when there is one.
+func withoutPlaceholders(list []Player) []Player {
+	if !slices.ContainsFunc(list, isPlaceholder) {
+		return list
+	}
+	return slices.DeleteFunc(slices.Clone(list), isPlaceholder)
+}
+
+func isPlaceholder(p Player) bool { return p.Name == placeholder }
+
 // Result returns the rules as valid UTF-8 key/values, all of them: ResultFor also
 // reads the binary message of Arma 3 and DayZ.
-func (r *Rules) Result() []protocols.KV { return resultKV(r.List) }
+func (r *Rules) Result() []protocols.KV { return ResultKV(r.List) }
 
-func resultKV(list []protocols.KV) []protocols.KV {
+// ResultKV returns list as valid UTF-8 key/values.
+func ResultKV(list []protocols.KV) []protocols.KV {
 	out := make([]protocols.KV, len(list))
 	for i, kv := range list {
-		out[i] = protocols.KV{Key: text(kv.Key), Value: text(kv.Value)}
+		out[i] = protocols.KV{Key: Text(kv.Key), Value: Text(kv.Value)}
 	}
 	return out
 }

@@ -1,19 +1,10 @@
-package a2s
+package steam
 
 import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
-)
-
-// Message type bytes (spec §2).
-const (
-	TypeChallenge    = 0x41 // S2C_CHALLENGE
-	TypeInfo         = 0x49 // S2A_INFO_SRC
-	TypeInfoDetailed = 0x6D // S2A_INFO_DETAILED, obsolete GoldSrc
-	TypePlayers      = 0x44 // S2A_PLAYER
-	TypeRules        = 0x45 // S2A_RULES
 )
 
 // Extra Data Flag bits of an S2A_INFO_SRC reply (spec §4).
@@ -30,9 +21,6 @@ const (
 const (
 	MaxRules = 4096 // rules kept from one reply; real servers send a few hundred
 )
-
-// AppIDTheShip is the only game whose replies carry extra fields (spec §4, §6).
-const AppIDTheShip = 2400
 
 // Info is a decoded A2S_INFO reply: S2A_INFO_SRC (0x49) or the obsolete GoldSrc
 // S2A_INFO_DETAILED (0x6D). Strings hold the bytes as sent (not necessarily UTF-8);
@@ -77,8 +65,9 @@ type Info struct {
 	HasHLTVCounts              bool
 	Spectators, SpectatorSlots int32
 
-	// UnknownEDF is set when the EDF has an undefined bit (0x02, 0x04, 0x08): the
-	// layout after version is unknown, so no extra field was read.
+	// UnknownEDF is set when the EDF has an undefined bit (0x02, 0x04, 0x08). The
+	// known fields are read by their bits all the same; whatever the undefined bits
+	// may add is left in Trailing.
 	UnknownEDF bool
 	// Truncated is set when an optional field (extra data) was cut short; the
 	// fields before it are kept.
@@ -105,22 +94,35 @@ func (in *Info) FullAppID() uint32 {
 	return uint32(in.AppID)
 }
 
-// cursor is a wire.Reader that also holds the message as one string, so that string
+// Cursor is a wire.Reader that also holds the message as one string, so that string
 // fields are cut from it instead of costing an allocation each.
-type cursor struct {
+type Cursor struct {
 	wire.Reader
 	s string
 }
 
-func newCursor(b []byte) cursor { return cursor{Reader: wire.NewReader(b), s: string(b)} }
+// NewCursor reads b.
+func NewCursor(b []byte) Cursor { return Cursor{Reader: wire.NewReader(b), s: string(b)} }
 
-func (c *cursor) str(what string) string {
+// Str reads a NUL-terminated string; "" once the cursor has failed.
+func (c *Cursor) Str(what string) string {
 	p := c.CString(what)
 	if c.Err() != nil {
 		return ""
 	}
 	end := c.Offset() - 1
 	return c.s[end-len(p) : end]
+}
+
+// Str8 reads a string with a one-byte length prefix; "" once the cursor has failed.
+func (c *Cursor) Str8(what string) string {
+	n := int(c.Uint8(what + " length"))
+	start := c.Offset()
+	c.Skip(n, what)
+	if c.Err() != nil {
+		return ""
+	}
+	return c.s[start : start+n]
 }
 
 // header checks the 5 bytes every complete message starts with and returns its type.
@@ -138,18 +140,19 @@ func header(b []byte, what string) (byte, error) {
 // GoldSrc S2A_INFO_DETAILED (0x6D).
 func DecodeInfo(b []byte) (*Info, error) {
 	in := new(Info)
-	if err := decodeInfo(b, in); err != nil {
+	if err := in.Decode(b); err != nil {
 		return nil, err
 	}
 	return in, nil
 }
 
-func decodeInfo(b []byte, in *Info) error {
+// Decode decodes an A2S_INFO reply into in, which must be zero.
+func (in *Info) Decode(b []byte) error {
 	t, err := header(b, "info reply")
 	if err != nil {
 		return err
 	}
-	c := newCursor(b)
+	c := NewCursor(b)
 	c.Skip(5, "header")
 	in.Type = t
 	switch t {
@@ -163,12 +166,12 @@ func decodeInfo(b []byte, in *Info) error {
 
 // decodeSource reads S2A_INFO_SRC (spec §4). Everything through version is required;
 // the extra data is optional and kept as far as it goes.
-func decodeSource(c *cursor, in *Info) error {
+func decodeSource(c *Cursor, in *Info) error {
 	in.Protocol = c.Uint8("protocol")
-	in.Name = c.str("name")
-	in.Map = c.str("map")
-	in.Folder = c.str("folder")
-	in.Game = c.str("game")
+	in.Name = c.Str("name")
+	in.Map = c.Str("map")
+	in.Folder = c.Str("folder")
+	in.Game = c.Str("game")
 	in.AppID = c.Uint16LE("app_id")
 	in.Players = c.Uint8("players")
 	in.MaxPlayers = c.Uint8("max_players")
@@ -185,7 +188,7 @@ func decodeSource(c *cursor, in *Info) error {
 		in.ShipWitnesses = c.Uint8("the_ship witnesses")
 		in.ShipTime = c.Uint8("the_ship duration")
 	}
-	in.Version = c.str("version")
+	in.Version = c.Str("version")
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -193,12 +196,17 @@ func decodeSource(c *cursor, in *Info) error {
 		return nil // no EDF byte: old servers, The Ship
 	}
 	in.EDF = c.Uint8("edf")
-	if in.EDF&edfUndefined != 0 {
-		in.UnknownEDF = true
-		in.Trailing = c.Len()
-		return nil
-	}
-	// Wire order, which is not bit order.
+	// No server is known to set the undefined bits, and none of them has a field
+	// documented: read the known fields by their bits all the same (gamedig does),
+	// so that a stray bit does not cost the keywords and the counts in them.
+	in.UnknownEDF = in.EDF&edfUndefined != 0
+	decodeExtra(c, in)
+	return nil
+}
+
+// decodeExtra reads the extra data fields the EDF announces, in wire order (which
+// is not bit order), keeping the fields before a cut one.
+func decodeExtra(c *Cursor, in *Info) {
 	if in.EDF&EDFPort != 0 {
 		if in.GamePort = c.Uint16LE("edf game_port"); c.Err() == nil {
 			in.Extra |= EDFPort
@@ -211,13 +219,13 @@ func decodeSource(c *cursor, in *Info) error {
 	}
 	if in.EDF&EDFSpectator != 0 {
 		port := c.Uint16LE("edf spectator_port")
-		if name := c.str("edf spectator_name"); c.Err() == nil {
+		if name := c.Str("edf spectator_name"); c.Err() == nil {
 			in.SpectatorPort, in.SpectatorName = port, name
 			in.Extra |= EDFSpectator
 		}
 	}
 	if in.EDF&EDFKeywords != 0 {
-		if in.Keywords = c.str("edf keywords"); c.Err() == nil {
+		if in.Keywords = c.Str("edf keywords"); c.Err() == nil {
 			in.Extra |= EDFKeywords
 		}
 	}
@@ -229,16 +237,15 @@ func decodeSource(c *cursor, in *Info) error {
 	// A cut extra field does not fail the scrape (spec §11): keep what came before.
 	in.Truncated = c.Err() != nil
 	in.Trailing = c.Len()
-	return nil
 }
 
 // decodeDetailed reads the GoldSrc S2A_INFO_DETAILED reply (spec §5).
-func decodeDetailed(c *cursor, in *Info) error {
-	in.Address = c.str("address")
-	in.Name = c.str("name")
-	in.Map = c.str("map")
-	in.Folder = c.str("folder")
-	in.Game = c.str("game")
+func decodeDetailed(c *Cursor, in *Info) error {
+	in.Address = c.Str("address")
+	in.Name = c.Str("name")
+	in.Map = c.Str("map")
+	in.Folder = c.Str("folder")
+	in.Game = c.Str("game")
 	in.Players = c.Uint8("players")
 	in.MaxPlayers = c.Uint8("max_players")
 	in.Protocol = c.Uint8("protocol")
@@ -247,9 +254,9 @@ func decodeDetailed(c *cursor, in *Info) error {
 	in.Visibility = c.Uint8("visibility")
 	if c.Uint8("mod") != 0 {
 		m := &ModInfo{}
-		m.Link = c.str("mod link")
-		m.DownloadLink = c.str("mod download_link")
-		m.Reserved = c.str("mod reserved") // documented as one NUL, written as a string
+		m.Link = c.Str("mod link")
+		m.DownloadLink = c.Str("mod download_link")
+		m.Reserved = c.Str("mod reserved") // documented as one NUL, written as a string
 		m.Version = c.Int32LE("mod version")
 		m.Size = c.Int32LE("mod size")
 		m.Type = c.Uint8("mod type")
@@ -314,7 +321,7 @@ func DecodePlayers(b []byte, theShip bool) (*Players, error) {
 	if t != TypePlayers {
 		return nil, fmt.Errorf("%w: player reply type 0x%02x, want 0x44", protocols.ErrMalformed, t)
 	}
-	c := newCursor(b)
+	c := NewCursor(b)
 	c.Skip(5, "header")
 	p := &Players{Count: c.Uint8("player count")}
 	if err := c.Err(); err != nil {
@@ -328,7 +335,7 @@ func DecodePlayers(b []byte, theShip bool) (*Players, error) {
 		}
 		var pl Player
 		pl.Index = c.Uint8("player index")
-		pl.Name = c.str("player name")
+		pl.Name = c.Str("player name")
 		pl.Score = c.Int32LE("player score")
 		pl.Duration = c.Float32LE("player duration")
 		if c.Err() != nil {
@@ -370,7 +377,7 @@ func DecodeRules(b []byte) (*Rules, error) {
 	if t != TypeRules {
 		return nil, fmt.Errorf("%w: rules reply type 0x%02x, want 0x45", protocols.ErrMalformed, t)
 	}
-	c := newCursor(b)
+	c := NewCursor(b)
 	c.Skip(5, "header")
 	r := &Rules{Count: c.Uint16LE("rule count")}
 	if err := c.Err(); err != nil {
@@ -382,8 +389,8 @@ func DecodeRules(b []byte) (*Rules, error) {
 		if c.Len() == 0 {
 			break
 		}
-		k := c.str("rule name")
-		v := c.str("rule value")
+		k := c.Str("rule name")
+		v := c.Str("rule value")
 		if c.Err() != nil {
 			break
 		}
@@ -397,8 +404,8 @@ func DecodeRules(b []byte) (*Rules, error) {
 	return r, nil
 }
 
-// decodeChallenge returns the 4 challenge bytes of an S2C_CHALLENGE reply.
-func decodeChallenge(b []byte) ([]byte, error) {
+// DecodeChallenge returns the 4 challenge bytes of an S2C_CHALLENGE reply.
+func DecodeChallenge(b []byte) ([]byte, error) {
 	if len(b) < 9 {
 		return nil, fmt.Errorf("%w: challenge reply of %d bytes, want 9", protocols.ErrTruncated, len(b))
 	}
