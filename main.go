@@ -77,7 +77,11 @@ func run(args []string) int {
 		return 1
 	}
 	if *configCheck {
-		logger.Info("Config file is ok, exiting...")
+		if *configFile == "" {
+			logger.Info("No --config.file given: checked the built-in modules, which are ok", "modules", len(sc.Get().Modules))
+		} else {
+			logger.Info("Config file is ok, exiting...", "file", *configFile, "modules", len(sc.Get().Modules))
+		}
 		return 0
 	}
 	logger.Info("Starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())

@@ -246,8 +246,11 @@ func TestConfigCheck(t *testing.T) {
 		t.Errorf("good file: %v %s", err, out)
 	}
 	out, err := exec.CommandContext(ctx, binary, "--config.check", "--config.file="+bad).CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "nope") {
-		t.Errorf("bad file must fail naming the key: %v %s", err, out)
+	if err == nil || !strings.Contains(string(out), "bad.yml:4:5") || !strings.Contains(string(out), `unknown field \"nope\"`) {
+		t.Errorf("bad file must fail naming the file, line, column and key: %v %s", err, out)
+	}
+	if out, err := exec.CommandContext(ctx, binary, "--config.check").CombinedOutput(); err != nil || !strings.Contains(string(out), "built-in modules") {
+		t.Errorf("--config.check without a file must say it checked the built-in modules: %v %s", err, out)
 	}
 	if out, err := exec.CommandContext(ctx, binary, "--version").CombinedOutput(); err != nil || !strings.Contains(string(out), "gameserver_exporter") {
 		t.Errorf("--version: %v %s", err, out)

@@ -28,6 +28,9 @@ const (
 	DefaultTimeout         = 5 * time.Second
 	DefaultMaxPlayerSeries = 64
 	MaxRetries             = 5
+	// MaxTimeout caps a module's timeout: a scrape rarely allows more than a
+	// minute, and every probe in flight holds resources until its deadline.
+	MaxTimeout = 5 * time.Minute
 )
 
 // Config is the modules file.
@@ -125,34 +128,47 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Parse(b)
+	return ParseFile(path, b)
 }
 
 // Parse decodes a modules file strictly (unknown keys are errors that name the key),
 // merges it over the built-in modules and validates every module.
-func Parse(b []byte) (*Config, error) {
+func Parse(b []byte) (*Config, error) { return ParseFile("modules file", b) }
+
+// ParseFile is Parse with the file's name, which errors start with
+// (file:line:col: ...).
+func ParseFile(file string, b []byte) (*Config, error) {
 	c := &Config{ID: configIDs.Add(1)}
+	var p positions
 	if len(bytes.TrimSpace(b)) > 0 {
+		var root yaml.Node
+		if err := yaml.Unmarshal(b, &root); err != nil {
+			return nil, syntaxError(file, b, err)
+		}
+		p = newPositions(&root)
 		dec := yaml.NewDecoder(bytes.NewReader(b))
 		dec.KnownFields(true)
 		if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("parsing modules file: %w", err)
+			return nil, decodeError(file, &root, p, err)
 		}
 	}
 	mods := Builtin()
 	for name, m := range c.Modules {
 		if m == nil {
-			return nil, fmt.Errorf("module %q: empty module", name)
+			return nil, moduleError(file, p, name, errors.New("empty module"))
 		}
 		mods[name] = m
 	}
 	c.Modules = mods
 	if err := c.TargetPolicy.compile(); err != nil {
+		if q, ok := p.top["target_policy"]; ok {
+			return nil, fmt.Errorf("%s:%d:%d: target_policy: %w", file, q.line, q.col, err)
+		}
 		return nil, err
 	}
 	for _, name := range c.Names() {
 		if err := c.Modules[name].compile(); err != nil {
-			return nil, fmt.Errorf("module %q: %w", name, err)
+			return nil, moduleError(file, p, name, err)
 		}
 	}
 	return c, nil
@@ -162,9 +178,9 @@ func (m *Module) compile() error {
 	p, ok := registry.Lookup(m.Protocol)
 	if !ok {
 		if m.Protocol == "" {
-			return errors.New("protocol is required")
+			return &fieldError{"protocol", "protocol is required"}
 		}
-		return fmt.Errorf("unknown protocol %q (known: %s)", m.Protocol, strings.Join(protocolNames(), ", "))
+		return &fieldError{"protocol", fmt.Sprintf("unknown protocol %q%s (known: %s)", m.Protocol, suggest(m.Protocol, protocolNames()), strings.Join(protocolNames(), ", "))}
 	}
 	return m.Compile(p)
 }
@@ -177,12 +193,18 @@ func (m *Module) Compile(p protocols.Protocol) error {
 			continue
 		}
 		if _, isProto := registry.Lookup(key); isProto {
-			return fmt.Errorf("protocol block %q does not match the module's protocol %q", key, m.Protocol)
+			return &fieldError{key, fmt.Sprintf("protocol block %q does not match the module's protocol %q", key, m.Protocol)}
 		}
-		return fmt.Errorf("unknown field %q", key)
+		return &fieldError{key, fmt.Sprintf("unknown field %q%s", key, suggest(key, append(moduleKeys[:len(moduleKeys):len(moduleKeys)], m.Protocol)))}
 	}
 	if m.Timeout == 0 {
 		m.Timeout = model.Duration(DefaultTimeout)
+	}
+	if m.Timeout < 0 || time.Duration(m.Timeout) > MaxTimeout {
+		return &fieldError{"timeout", fmt.Sprintf("timeout %s is over the limit of %s (a probe holds a connection and a socket for that long)", m.Timeout, model.Duration(MaxTimeout))}
+	}
+	if time.Duration(m.CacheTTL) > MaxTimeout*12 {
+		return &fieldError{"cache_ttl", fmt.Sprintf("cache_ttl %s is over the limit of %s", m.CacheTTL, model.Duration(MaxTimeout*12))}
 	}
 	if m.MaxPlayerSeries == 0 {
 		m.MaxPlayerSeries = DefaultMaxPlayerSeries

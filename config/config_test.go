@@ -65,7 +65,7 @@ func TestBadFiles(t *testing.T) {
 		"retries.bad.yml":          `retries must be between 0 and 5`,
 		"timeout.bad.yml":          `not a valid duration string: "-1s"`,
 		"timeout_syntax.bad.yml":   `not a valid duration string: "soon"`,
-		"top_level.bad.yml":        `field module not found`,
+		"top_level.bad.yml":        `top_level.bad.yml:1:1: unknown field "module" (did you mean "modules"?)`,
 		"empty_module.bad.yml":     `module "m": empty module`,
 		"series.bad.yml":           `max_player_series must not be negative`,
 	}

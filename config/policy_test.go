@@ -229,7 +229,7 @@ func TestTargetPolicyErrors(t *testing.T) {
 	for _, tc := range []struct{ yml, want string }{
 		{"target_policy:\n  allow: [\"10.0.0.0/33\"]\n", `target_policy.allow: invalid address or CIDR "10.0.0.0/33"`},
 		{"target_policy:\n  deny: [\"[a-\"]\n", `target_policy.deny: invalid hostname pattern "[a-"`},
-		{"target_policy:\n  alow: []\n", `field alow not found`},
+		{"target_policy:\n  alow: []\n", `2:3: unknown field "alow" (did you mean "allow"?)`},
 		{"target_policy:\n  deny: [\"10.0.0.1/8\"]\n", `"10.0.0.1/8" has bits set past the prefix length (did you mean 10.0.0.0/8?)`},
 		{"target_policy:\n  allow: [\"fe80::1%eth0\"]\n", `"fe80::1%eth0" has a zone`},
 		{"target_policy:\n  deny: [\"\"]\n", `target_policy.deny: empty entry`},
