@@ -147,7 +147,8 @@ func TestRealworld(t *testing.T) {
 			if res.Name != "RealWorld Nexuiz" || res.Map != "aggressor" || res.Game != "Nexuiz" || res.Version != "2.5.2" {
 				t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
 			}
-			if res.Players != protocols.Known(4) || res.MaxPlayers != protocols.Known(10) || res.Bots != protocols.Known(4) || res.Password != protocols.FlagUnknown {
+			// Four bots and no human.
+			if res.Players != protocols.Known(0) || res.MaxPlayers != protocols.Known(10) || res.Bots != protocols.Known(4) || res.Password != protocols.FlagUnknown {
 				t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
 			}
 			if !tc.full {

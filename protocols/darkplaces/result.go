@@ -21,9 +21,9 @@ func (r *reply) textOf(key string) string {
 
 // result maps the reply onto a protocols.Result.
 //
-// Players and bots are the server's own counts (`clients` includes bots);
-// without them (older engines have no `bots` key) the player lines are
-// counted, ping 0 marking a bot. Version is the game's from qcstatus
+// Bots is the server's own count (`bots`) or else, in older engines without
+// that key, the player lines with ping 0. Players counts humans: `clients`
+// (or else the player lines), which include the bots, less the bots. Version is the game's from qcstatus
 // (`dm:2.5.2::...`) or else the numeric gameversion. DarkPlaces reports no
 // password state. An infoResponse answer (the list did not fit) gives the
 // counts and, when players were asked for, a players phase error.
@@ -39,22 +39,17 @@ func (r *reply) result(players, rules bool) *protocols.Result {
 		}
 	}
 	res.MaxPlayers = r.Count("sv_maxclients")
-	res.Players = r.Count("clients")
+	clients := r.Count("clients")
 	res.Bots = r.Count("bots")
 	if r.full() {
-		if !res.Players.Known {
-			res.Players = protocols.Known(int64(len(r.Players)))
+		if !clients.Known {
+			clients = protocols.Known(int64(len(r.Players)))
 		}
 		if !res.Bots.Known {
-			n := 0
-			for i := range r.Players {
-				if r.Players[i].Bot() {
-					n++
-				}
-			}
-			res.Bots = protocols.Known(int64(n))
+			res.Bots = protocols.Known(int64(r.botLines()))
 		}
 	}
+	res.Players = idtech.Humans(clients, res.Bots)
 	if players {
 		if r.full() {
 			res.PlayerList = make([]protocols.Player, len(r.Players))
@@ -77,4 +72,15 @@ func (r *reply) result(players, rules bool) *protocols.Result {
 		res.Rules = r.Pairs
 	}
 	return res
+}
+
+// botLines counts the player lines of bots.
+func (r *reply) botLines() int {
+	n := 0
+	for i := range r.Players {
+		if r.Players[i].Bot() {
+			n++
+		}
+	}
+	return n
 }

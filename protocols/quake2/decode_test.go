@@ -120,3 +120,17 @@ func TestDecodeLimits(t *testing.T) {
 		t.Errorf("Result(false, false) = %+v", res)
 	}
 }
+
+// TestBotsNotReported: Quake II bots (the game library's fake clients) are
+// ordinary client lines, and a LAN player can have ping 0 too, so they count
+// as players and Bots stays unknown.
+func TestBotsNotReported(t *testing.T) {
+	r, err := decode([]byte("\xff\xff\xff\xffprint\n\\hostname\\bots\n" + `4 0 "[BOT]Grunt"` + "\n" + `9 48 "human"` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.result(true, false)
+	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
+		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)
+	}
+}

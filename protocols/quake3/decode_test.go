@@ -307,13 +307,13 @@ func TestRealworld(t *testing.T) {
 	}{
 		// ioq3 lists its 4 bots as ordinary lines with ping 0 and no bot key.
 		{"openarena_openarena_q3-getstatus.resp.bin", want{"RealWorld OpenArena", "oa_dm1", "baseoa", 4, 12, protocols.Count{}, protocols.FlagFalse}},
-		// getinfo: clients 4, g_humanplayers 0.
-		{"openarena_openarena_q3-getinfo.resp.bin", want{"RealWorld OpenArena", "oa_dm1", "Quake3Arena", 4, 12, protocols.Known(4), protocols.FlagFalse}},
+		// getinfo: clients 4, g_humanplayers 0: no human, 4 bots.
+		{"openarena_openarena_q3-getinfo.resp.bin", want{"RealWorld OpenArena", "oa_dm1", "Quake3Arena", 0, 12, protocols.Known(4), protocols.FlagFalse}},
 		{"q3_ioq3ctf_q3-getstatus.resp.bin", want{"RealWorld ioq3 CTF", "oa_ctf4ish", "baseoa", 6, 16, protocols.Count{}, protocols.FlagTrue}},
-		{"q3_ioq3ctf_q3-getinfo.resp.bin", want{"RealWorld ioq3 CTF", "oa_ctf4ish", "Quake3Arena", 6, 16, protocols.Known(6), protocols.FlagTrue}},
-		// DarkPlaces counts its bots itself.
-		{"nexuiz_nexuiz_q3-getstatus.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 4, 10, protocols.Known(4), protocols.FlagUnknown}},
-		{"nexuiz_nexuiz_q3-getinfo.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 4, 10, protocols.Known(4), protocols.FlagUnknown}},
+		{"q3_ioq3ctf_q3-getinfo.resp.bin", want{"RealWorld ioq3 CTF", "oa_ctf4ish", "Quake3Arena", 0, 16, protocols.Known(6), protocols.FlagTrue}},
+		// DarkPlaces counts its bots itself: 4 lines, all bots.
+		{"nexuiz_nexuiz_q3-getstatus.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 0, 10, protocols.Known(4), protocols.FlagUnknown}},
+		{"nexuiz_nexuiz_q3-getinfo.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 0, 10, protocols.Known(4), protocols.FlagUnknown}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			r, err := decode(realworldCapture(t, tc.file))
@@ -360,5 +360,44 @@ func TestDecodeKinds(t *testing.T) {
 	r, _ = decodeStatus(status)
 	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) == 0 {
 		t.Errorf("Result(false, false) = %+v", res)
+	}
+}
+
+// TestBots: Players counts humans wherever the server tells bots apart (its
+// `bots` / `g_botplayers` keys, getinfo's g_humanplayers), and every listed
+// client where it does not (ioq3's ping-0 bot lines look like LAN players).
+func TestBots(t *testing.T) {
+	const status, info = "\xff\xff\xff\xffstatusResponse\n", "\xff\xff\xff\xffinfoResponse\n"
+	unknown := protocols.Count{}
+	for _, tc := range []struct {
+		name          string
+		in            string
+		players, bots protocols.Count
+	}{
+		{"status, bots key", status + `\clients\3\bots\2` + "\n1 0 \"[BOT]a\"\n2 0 \"[BOT]b\"\n3 50 \"human\"\n", protocols.Known(1), protocols.Known(2)},
+		{"status, all bots", status + `\clients\2\bots\2` + "\n1 0 \"[BOT]a\"\n2 0 \"[BOT]b\"\n", protocols.Known(0), protocols.Known(2)},
+		{"status, g_botplayers", status + `\g_botplayers\1` + "\n1 0 \"bot\"\n3 50 \"human\"\n", protocols.Known(1), protocols.Known(1)},
+		{"status, ioq3 ping-0 lines", status + `\sv_hostname\x` + "\n1 0 \"Sarge\"\n2 0 \"Major\"\n", protocols.Known(2), unknown},
+		{"status, more bots than lines", status + `\bots\5` + "\n1 0 \"a\"\n2 0 \"b\"\n", unknown, protocols.Known(5)},
+		{"info, g_humanplayers", info + `\clients\4\g_humanplayers\1`, protocols.Known(1), protocols.Known(3)},
+		{"info, bots key", info + `\clients\4\bots\4`, protocols.Known(0), protocols.Known(4)},
+		{"info, no bot count", info + `\clients\4`, protocols.Known(4), unknown},
+		{"info, more humans than clients", info + `\clients\2\g_humanplayers\3`, protocols.Known(2), unknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := decode([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := r.result(true, false)
+			if res.Players != tc.players || res.Bots != tc.bots {
+				t.Errorf("players %+v bots %+v, want %+v %+v", res.Players, res.Bots, tc.players, tc.bots)
+			}
+			for _, p := range res.PlayerList {
+				if p.Bot {
+					t.Errorf("player %+v marked as a bot: no line tells", p)
+				}
+			}
+		})
 	}
 }

@@ -14,7 +14,9 @@ import (
 // lines with ping 0, and a human on a LAN can have ping 0 too, so no line is
 // marked as a bot. Bots is reported only when the server counts them itself:
 // the `bots` key (DarkPlaces/Nexuiz/Xonotic) or `g_botplayers`, or in an
-// infoResponse `clients` minus `g_humanplayers` (ioq3 1.36+).
+// infoResponse `clients` minus `g_humanplayers` (ioq3 1.36+). Players counts
+// humans: the player lines (or `clients`) less those bots when they are
+// known, all of them otherwise.
 func (r *reply) result(players, rules bool) *protocols.Result {
 	res := &protocols.Result{Info: r.Pairs}
 	res.Name = r.clean("sv_hostname", "hostname")
@@ -28,17 +30,19 @@ func (r *reply) result(players, rules bool) *protocols.Result {
 		}
 	}
 	res.Bots = r.count("bots", "g_botplayers")
+	var clients protocols.Count
 	if r.Response == idtech.StatusResponse {
 		// The line count is what the server really lists; some forks report
 		// wrong client counts in their keys (Unvanquished #1028).
-		res.Players = protocols.Known(int64(len(r.Players)))
+		clients = protocols.Known(int64(len(r.Players)))
 	} else {
-		res.Players = r.count("clients")
+		clients = r.count("clients")
 		humans := r.count("g_humanplayers")
-		if !res.Bots.Known && res.Players.Known && humans.Known && humans.Value <= res.Players.Value {
-			res.Bots = protocols.Known(res.Players.Value - humans.Value)
+		if !res.Bots.Known && clients.Known && humans.Known && humans.Value <= clients.Value {
+			res.Bots = protocols.Known(clients.Value - humans.Value)
 		}
 	}
+	res.Players = idtech.Humans(clients, res.Bots)
 	if players && r.Response == idtech.StatusResponse {
 		res.PlayerList = make([]protocols.Player, len(r.Players))
 		for i := range r.Players {

@@ -196,3 +196,20 @@ func TestDecodeLimits(t *testing.T) {
 		t.Errorf("Result(false, false) = %+v", res)
 	}
 }
+
+// TestBotsNotReported: KTX frogbots are ordinary client lines (mvdsv shows a
+// made-up ping of 10), so they count as players and Bots stays unknown;
+// spectators are neither.
+func TestBotsNotReported(t *testing.T) {
+	r, err := decode([]byte("\xff\xff\xff\xffn\\hostname\\frogs\n" +
+		`1 5 2 10 "[BOT]frog" "base" 4 4` + "\n" +
+		`2 9 3 25 "human" "base" 13 13` + "\n" +
+		`3 -9999 1 -40 "\s\watcher" "" 0 0` + "\n\x00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.result(true, false)
+	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
+		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)
+	}
+}
