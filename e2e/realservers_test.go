@@ -129,8 +129,8 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
 	// Until the bots are in (they join at once, but the first answer may come
 	// before them).
 	ex.waitProbe(t, p, module, port, func(r probeResult) (bool, string) {
-		v, _ := r.value("gameserver_players")
-		return v >= nexuizBots, fmt.Sprintf("%v players", v)
+		v, _ := r.value("gameserver_bots")
+		return v >= nexuizBots, fmt.Sprintf("%v bots", v)
 	})
 	// The players as the exporter and quakestat see them at about the same
 	// moment; a bot scoring in between makes them differ, so until they agree.
@@ -172,8 +172,8 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
 	r.checkInfo(t, map[string]string{"protocol": "darkplaces", "name": nexuizHostname, "map": nexuizMap,
 		"game": "Nexuiz", "version": "2.5.2"})
 	r.want(t, "gameserver_players_max", nexuizMax)
-	r.want(t, "gameserver_players", nexuizBots)
-	// Every player is a bot, with a score series and ping 0.
+	// Every player is a bot, with a score series and ping 0: no human plays.
+	r.want(t, "gameserver_players", 0)
 	r.want(t, "gameserver_bots", nexuizBots)
 	players := r.players()
 	if len(players) != nexuizBots || len(r.series("gameserver_player_score")) != nexuizBots {

@@ -1,8 +1,8 @@
 // Package darkplaces speaks the status query of DarkPlaces engine servers
 // (Nexuiz, Xonotic, and Quake mods run on DarkPlaces). The exchange is Quake
 // III's getstatus: `FF FF FF FF getstatus <challenge>` answered by one
-// `statusResponse` datagram whose info string the quake3 package decodes, with
-// DarkPlaces' own rules on top:
+// `statusResponse` datagram in the id Tech 3 frame (protocols/internal/idtech),
+// with DarkPlaces' own rules on top:
 //
 //   - The server ignores a second getstatus or getinfo from one IP within
 //     net_getstatusfloodblockingtimeout (1 s). The querier sends one getstatus

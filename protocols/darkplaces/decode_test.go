@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 )
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
@@ -80,7 +80,7 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Decode(b)
+			r, err := decode(b)
 			if e.Error != "" {
 				if got := protocols.Reason(err); got != e.Error || r != nil {
 					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
@@ -91,16 +91,16 @@ func TestVectors(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := e.Decoded
-			if r.Q3.Response != d.Response || len(r.Q3.Info) != d.InfoPairs || len(r.Players) != d.Players || r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
+			if r.Response != d.Response || len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
 				t.Errorf("decoded %s, %d pairs, %d lines, %d unparsed, %d dropped; want %+v",
-					r.Q3.Response, len(r.Q3.Info), len(r.Players), r.Unparsed, r.Dropped, *d)
+					r.Response, len(r.Pairs), len(r.Players), r.Unparsed, r.Dropped, *d)
 			}
 			for i, s := range d.Statuses {
 				if string(r.Players[i].Status) != s || r.Players[i].ScoreKnown {
 					t.Errorf("player %d status %q (score known %v), want %q", i, r.Players[i].Status, r.Players[i].ScoreKnown, s)
 				}
 			}
-			checkResult(t, r.Result(true, true), e)
+			checkResult(t, r.result(true, true), e)
 		})
 	}
 }
@@ -136,62 +136,49 @@ func TestRealworld(t *testing.T) {
 		{"exchanges/nexuiz_nexuiz_qstat/01_s2c_udp_26000-42113.bin", false},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
-			r, err := Decode(realworldCapture(t, tc.file))
+			r, err := decode(realworldCapture(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Full() != tc.full {
-				t.Fatalf("response %s", r.Q3.Response)
+			if r.full() != tc.full {
+				t.Fatalf("response %s", r.Response)
 			}
-			res := r.Result(tc.full, true)
+			res := r.result(tc.full, true)
 			if res.Name != "RealWorld Nexuiz" || res.Map != "aggressor" || res.Game != "Nexuiz" || res.Version != "2.5.2" {
 				t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
 			}
-			if res.Players != protocols.Known(4) || res.MaxPlayers != protocols.Known(10) || res.Bots != protocols.Known(4) || res.Password != protocols.FlagUnknown {
+			// Four bots and no human.
+			if res.Players != protocols.Known(0) || res.MaxPlayers != protocols.Known(10) || res.Bots != protocols.Known(4) || res.Password != protocols.FlagUnknown {
 				t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
 			}
 			if !tc.full {
 				return
 			}
-			if len(res.PlayerList) != 4 || r.Unparsed != 0 {
-				t.Fatalf("player list %+v, %d unparsed", res.PlayerList, r.Unparsed)
-			}
-			for _, p := range res.PlayerList {
-				if !p.Bot || p.Ping != protocols.Known(0) || !p.Score.Known || !strings.HasPrefix(p.Name, "[BOT]") || p.Team != "" {
-					t.Errorf("player %+v: want a [BOT] with ping 0 and a score", p)
-				}
-			}
+			checkNexuizBots(t, r, res)
 		})
 	}
 	// The echo: the getinfo capture was asked with `getinfo xxx\n` and the
 	// engine echoed the newline too (an infoResponse has none of its own);
 	// the querier sends no newline for that reason.
 	b := realworldCapture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
-	r, err := Decode(b)
+	r, err := decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := r.Q3.Lookup("challenge"); c != "xxx" || !strings.HasSuffix(string(b), `\challenge\xxx`+"\n") {
+	if c, _ := r.Lookup("challenge"); c != "xxx" || !strings.HasSuffix(string(b), `\challenge\xxx`+"\n") {
 		t.Errorf("challenge = %q in %q", c, b)
 	}
 }
 
-func TestDecolorize(t *testing.T) {
-	for in, want := range map[string]string{
-		"":               "",
-		"plain":          "plain",
-		"^1red^7white":   "redwhite",
-		"^^1":            "^1",
-		"^xF0aRGB":       "RGB",
-		"^xF0":           "^xF0",
-		"^xG00":          "^xG00",
-		"^a^":            "^a^",
-		"^^^^":           "^^",
-		"^\xe9":          "^\xe9",
-		"a^x123b^x12345": "ab45",
-	} {
-		if got := string(Decolorize([]byte(in))); got != want {
-			t.Errorf("Decolorize(%q) = %q, want %q", in, got, want)
+// checkNexuizBots checks the player list of the real Nexuiz server: its 4 bots.
+func checkNexuizBots(t *testing.T, r *reply, res *protocols.Result) {
+	t.Helper()
+	if len(res.PlayerList) != 4 || r.Unparsed != 0 {
+		t.Fatalf("player list %+v, %d unparsed", res.PlayerList, r.Unparsed)
+	}
+	for _, p := range res.PlayerList {
+		if !p.Bot || p.Ping != protocols.Known(0) || !p.Score.Known || !strings.HasPrefix(p.Name, "[BOT]") || p.Team != "" {
+			t.Errorf("player %+v: want a [BOT] with ping 0 and a score", p)
 		}
 	}
 }
@@ -204,27 +191,27 @@ func TestText(t *testing.T) {
 		"\xd2\xe5\xe1\xec":     "Real",      // not UTF-8: Quake charset
 		"^1\xd2^^":             "R^",        // colours first, then the charset
 	} {
-		if got := Text([]byte(in)); got != want {
-			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		if got := text([]byte(in)); got != want {
+			t.Errorf("text(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestDecodeLimits(t *testing.T) {
-	if _, err := Decode(make([]byte, 70000)); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decode(make([]byte, 70000)); !errors.Is(err, protocols.ErrMalformed) {
 		t.Errorf("zeros: %v", err)
 	}
-	big := append([]byte("\xff\xff\xff\xffstatusResponse\n\\a\\b\n"), make([]byte, quake3.MaxDatagram)...)
-	if _, err := Decode(big); !errors.Is(err, protocols.ErrTooLarge) {
+	big := append([]byte("\xff\xff\xff\xffstatusResponse\n\\a\\b\n"), make([]byte, idtech.MaxDatagram)...)
+	if _, err := decode(big); !errors.Is(err, protocols.ErrTooLarge) {
 		t.Errorf("oversized datagram: %v, want too large", err)
 	}
-	r, _ := Decode([]byte("\xff\xff\xff\xffstatusResponse\n\\hostname\\x\\clients\\1\n1 2 \"a\"\n"))
-	if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 2 || res.Players != protocols.Known(1) || len(res.PhaseErrors) != 0 {
+	r, _ := decode([]byte("\xff\xff\xff\xffstatusResponse\n\\hostname\\x\\clients\\1\n1 2 \"a\"\n"))
+	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 2 || res.Players != protocols.Known(1) || len(res.PhaseErrors) != 0 {
 		t.Errorf("Result(false, false) = %+v", res)
 	}
 	// An infoResponse without players asked for is no phase error.
-	r, _ = Decode([]byte("\xff\xff\xff\xffinfoResponse\n\\hostname\\x\\clients\\1"))
-	if res := r.Result(false, false); len(res.PhaseErrors) != 0 || res.Players != protocols.Known(1) {
+	r, _ = decode([]byte("\xff\xff\xff\xffinfoResponse\n\\hostname\\x\\clients\\1"))
+	if res := r.result(false, false); len(res.PhaseErrors) != 0 || res.Players != protocols.Known(1) {
 		t.Errorf("Result(false, false) = %+v", res)
 	}
 }

@@ -4,10 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 )
 
 // FuzzDecode checks that no datagram panics the decoder or breaks its caps and
@@ -28,37 +27,23 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := Decode(b)
+		r, err := decode(b)
 		if err != nil {
 			if r != nil {
 				t.Fatal("reply and error")
 			}
 			return
 		}
-		if len(r.Players)+r.Unparsed > MaxPlayerLines || len(r.Q3.Info) > quake3.MaxInfoPairs {
-			t.Fatalf("caps exceeded: %d players, %d unparsed, %d info", len(r.Players), r.Unparsed, len(r.Q3.Info))
+		if len(r.Players)+r.Unparsed > idtech.MaxPlayerLines || len(r.Pairs) > idtech.MaxInfoPairs {
+			t.Fatalf("caps exceeded: %d players, %d unparsed, %d info", len(r.Players), r.Unparsed, len(r.Pairs))
 		}
-		res := r.Result(true, true)
-		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
-		for _, kv := range res.Info {
-			if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-				t.Fatalf("invalid UTF-8 info %q", kv)
-			}
-		}
-		for _, p := range res.PlayerList {
-			if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
-				t.Fatalf("invalid UTF-8 player %+v", p)
-			}
-		}
+		res := r.result(true, true)
+		prototest.CheckUTF8(t, res)
 		if res.Players.Known && res.Players.Value < 0 || res.Bots.Known && res.Bots.Value < 0 {
 			t.Fatalf("negative count %+v %+v", res.Players, res.Bots)
 		}
-		if r.Full() != (res.PlayerList != nil) || r.Full() == (len(res.PhaseErrors) == 1) {
-			t.Fatalf("full %v, list %v, phase errors %v", r.Full(), res.PlayerList, res.PhaseErrors)
+		if r.full() != (res.PlayerList != nil) || r.full() == (len(res.PhaseErrors) == 1) {
+			t.Fatalf("full %v, list %v, phase errors %v", r.full(), res.PlayerList, res.PhaseErrors)
 		}
 	})
 }

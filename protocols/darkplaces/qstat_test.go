@@ -13,8 +13,9 @@ import (
 
 // TestQstatCrossCheck queries one fake Xonotic server with quakestat
 // -nexuizs, which sends `getinfo` then `getstatus` (no challenge), and with the
-// Querier (`getstatus <challenge>`): both must agree on name, map, players, max
-// and every player line. The fake does not rate-limit (qstat itself would
+// Querier (`getstatus <challenge>`): both must agree on name, map, players
+// (qstat counts the bots among them, the querier apart), max and every player
+// line. The fake does not rate-limit (qstat itself would
 // need a retry against the real engine: see realserver_test.go). Names use
 // ^digit colours only, which both strip alike (qstat knows no ^xRGB).
 func TestQstatCrossCheck(t *testing.T) {
@@ -41,8 +42,8 @@ func TestQstatCrossCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	if qs.Status != "online" || res.Name != qs.Name || res.Map != qs.Map || res.Game != qs.Game ||
-		res.Players != protocols.Known(int64(qs.NumPlayers)) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {
-		t.Errorf("querier %q %q %q %+v %+v, qstat %+v", res.Name, res.Map, res.Game, res.Players, res.MaxPlayers, qs)
+		res.Players != protocols.Known(2) || res.Players.Value+res.Bots.Value != int64(qs.NumPlayers) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {
+		t.Errorf("querier %q %q %q %+v+%+v %+v, qstat %+v", res.Name, res.Map, res.Game, res.Players, res.Bots, res.MaxPlayers, qs)
 	}
 
 	out := prototest.Qstat(t, "-json", "-timeout", "5", "-P", "-nexuizs", addr.String())

@@ -3,12 +3,12 @@ package darkplaces
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"net/netip"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -41,45 +41,34 @@ func retriesWithin(retries int, left time.Duration) int {
 // players and cvars come in the same reply, and a second query (getinfo)
 // within a second would be ignored, so there is one phase.
 func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.retries
+	retries := q.retries
 	if dl, ok := ctx.Deadline(); ok {
-		conn.Retries = retriesWithin(q.retries, time.Until(dl))
+		retries = retriesWithin(q.retries, time.Until(dl))
 	}
-
 	// 26 base32 characters: none of the characters the engine avoids in its
 	// own challenges (\ ; " % /), well within its buffers.
 	challenge := rand.Text()
-	p := tr.Begin("info")
-	reply, err := wire.Exchange(ctx, conn, statusRequest(challenge), func(b []byte) (*Reply, error, error) {
-		r, err := Decode(b)
-		switch {
-		case errors.Is(err, errNotReply):
-			return nil, err, nil
-		case err != nil:
-			return nil, nil, err
-		}
-		// Old engines send no challenge key: accept those. Another token is
-		// a stray or spoofed reply.
-		if c, ok := r.Q3.Lookup("challenge"); ok && c != challenge {
-			return nil, fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge), nil
-		}
-		return r, nil, nil
-	})
-	tr.End(p, err)
+	st := idtech.Status[*reply]{
+		Request: statusRequest(challenge), Retries: retries, Decode: decode, NotReply: errNotReply,
+		Check: func(r *reply) error {
+			// Old engines send no challenge key: accept those. Another token is
+			// a stray or spoofed reply.
+			if c, ok := r.Lookup("challenge"); ok && c != challenge {
+				return fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge)
+			}
+			return nil
+		},
+	}
+	r, err := st.Query(ctx, addr, tr)
 	if err != nil {
 		return nil, err
 	}
-	if !reply.Full() {
+	if !r.full() {
 		tr.Log("the server answered getstatus with an infoResponse: its player list does not fit in one datagram")
 	}
-	if reply.Unparsed > 0 || reply.Dropped > 0 {
+	if r.Unparsed > 0 || r.Dropped > 0 {
 		tr.Logf("player lines: %d parsed, %d unparsed, %d past the cap of %d",
-			len(reply.Players), reply.Unparsed, reply.Dropped, MaxPlayerLines)
+			len(r.Players), r.Unparsed, r.Dropped, idtech.MaxPlayerLines)
 	}
-	return reply.Result(q.players, q.rules), nil
+	return r.result(q.players, q.rules), nil
 }

@@ -22,10 +22,17 @@ func parseRequest(req []byte) (string, bool) {
 	return strings.CutPrefix(string(req), oob+"getstatus ")
 }
 
-// statusReply builds a reply the way NetConn_BuildStatusResponse does.
+// statusReply builds a reply the way NetConn_BuildStatusResponse does:
+// clients counts every line, bots those with ping 0.
 func statusReply(challenge string, players ...string) []byte {
+	bots := 0
+	for _, p := range players {
+		if f := strings.Fields(p); len(f) > 1 && f[1] == "0" {
+			bots++
+		}
+	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, oob+`statusResponse`+"\n"+`\gamename\Xonotic\modname\data\gameversion\20000\sv_maxclients\16\clients\%d\bots\1\mapname\^1stormkeep\hostname\^x0F0Fake ^7DP\protocol\3\qcstatus\dm:0.8.6:P0:S12:F5:MXPM::score!!`, len(players))
+	fmt.Fprintf(&b, oob+`statusResponse`+"\n"+`\gamename\Xonotic\modname\data\gameversion\20000\sv_maxclients\16\clients\%d\bots\%d\mapname\^1stormkeep\hostname\^x0F0Fake ^7DP\protocol\3\qcstatus\dm:0.8.6:P0:S12:F5:MXPM::score!!`, len(players), bots)
 	if challenge != "" {
 		b.WriteString(`\challenge\` + challenge)
 	}
@@ -70,15 +77,12 @@ func TestQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// One getstatus, no newline after the challenge (the engine would echo it).
-	c, ok := parseRequest([]byte(last.Load().(string)))
-	if reqs.Load() != 1 || !ok || len(c) != 26 || strings.ContainsAny(c, "\n\\;\"%/ ") {
-		t.Errorf("%d requests, last %q", reqs.Load(), last.Load())
-	}
+	checkOneRequest(t, reqs.Load(), last.Load().(string))
 	if res.Name != "Fake DP" || res.Map != "stormkeep" || res.Game != "Xonotic" || res.Version != "0.8.6" {
 		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
 	}
-	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(16) || res.Bots != protocols.Known(1) || res.Password != protocols.FlagUnknown {
+	// clients 2, bots 1: one human.
+	if res.Players != protocols.Known(1) || res.MaxPlayers != protocols.Known(16) || res.Bots != protocols.Known(1) || res.Password != protocols.FlagUnknown {
 		t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
 	}
 	want := []protocols.Player{
@@ -93,6 +97,16 @@ func TestQuery(t *testing.T) {
 	}
 	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
 		t.Errorf("phases = %+v", tr.Phases)
+	}
+}
+
+// checkOneRequest checks that one getstatus was sent, without a newline after
+// the challenge (the engine would echo it).
+func checkOneRequest(t *testing.T, n int32, last string) {
+	t.Helper()
+	c, ok := parseRequest([]byte(last))
+	if n != 1 || !ok || len(c) != 26 || strings.ContainsAny(c, "\n\\;\"%/ ") {
+		t.Errorf("%d requests, last %q", n, last)
 	}
 }
 
@@ -138,7 +152,8 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Players != protocols.Known(60) || res.Bots != protocols.Known(10) || res.PlayerList != nil ||
+	// clients 60, bots 10: 50 humans.
+	if res.Players != protocols.Known(50) || res.Bots != protocols.Known(10) || res.PlayerList != nil ||
 		len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) {
 		t.Errorf("result = %+v", res)
 	}

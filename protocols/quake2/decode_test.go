@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -68,7 +69,7 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Decode(b)
+			r, err := decode(b)
 			if e.Error != "" {
 				if got := protocols.Reason(err); got != e.Error || r != nil {
 					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
@@ -93,20 +94,20 @@ func TestVectors(t *testing.T) {
 					t.Errorf("player %d address %q, want %q", i, r.Players[i].Address, a)
 				}
 			}
-			checkResult(t, r.Result(true, true), e)
+			checkResult(t, r.result(true, true), e)
 		})
 	}
 }
 
 func TestDecodeLimits(t *testing.T) {
-	if _, err := Decode(make([]byte, MaxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
 		t.Errorf("oversized datagram: %v, want too large", err)
 	}
 	b := []byte("\xff\xff\xff\xffprint\n")
 	for i := range 600 {
 		b = fmt.Appendf(b, `\k%d\v`, i)
 	}
-	r, err := Decode(append(b, '\n'))
+	r, err := decode(append(b, '\n'))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +115,22 @@ func TestDecodeLimits(t *testing.T) {
 		t.Errorf("%d pairs kept, %d dropped", len(r.Pairs), r.PairsDropped)
 	}
 	// Result without players or rules leaves both lists empty.
-	r, _ = Decode([]byte("\xff\xff\xff\xffprint\n\\hostname\\x\n1 2 \"a\"\n"))
-	if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 1 || res.Players != protocols.Known(1) {
+	r, _ = decode([]byte("\xff\xff\xff\xffprint\n\\hostname\\x\n1 2 \"a\"\n"))
+	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 1 || res.Players != protocols.Known(1) {
 		t.Errorf("Result(false, false) = %+v", res)
+	}
+}
+
+// TestBotsNotReported: Quake II bots (the game library's fake clients) are
+// ordinary client lines, and a LAN player can have ping 0 too, so they count
+// as players and Bots stays unknown.
+func TestBotsNotReported(t *testing.T) {
+	r, err := decode([]byte("\xff\xff\xff\xffprint\n\\hostname\\bots\n" + `4 0 "[BOT]Grunt"` + "\n" + `9 48 "human"` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.result(true, false)
+	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
+		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/quakeworld"
 )
 
 // FuzzDecode checks that no datagram panics the decoder or breaks its caps and
@@ -28,17 +28,17 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := Decode(b)
+		r, err := decode(b)
 		if err != nil {
 			if r != nil {
 				t.Fatal("reply and error")
 			}
 			return
 		}
-		if len(r.Players)+r.Unparsed > MaxPlayerLines || len(r.Pairs) > quakeworld.MaxInfoPairs {
+		if len(r.Players)+r.Unparsed > idtech.MaxPlayerLines || len(r.Pairs) > idtech.MaxInfoPairs {
 			t.Fatalf("caps exceeded: %d players, %d unparsed, %d info", len(r.Players), r.Unparsed, len(r.Pairs))
 		}
-		res := r.Result(true, true)
+		res := r.result(true, true)
 		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
 			if !utf8.ValidString(s) {
 				t.Fatalf("invalid UTF-8 %q", s)

@@ -9,8 +9,8 @@
 // clients when the next line would not fit in its 1400-byte status buffer, so
 // the line count is what the reply holds, not always everyone.
 //
-// The info string and the Quake character set are QuakeWorld's: this package
-// reuses quakeworld.ParseInfo, Tokenize and Readable. Sources: q2ded's
+// The info string, the tokenizer and the Quake character set are QuakeWorld's,
+// shared through protocols/internal/idtech. Sources: q2ded's
 // SVC_Status / SV_StatusString, qstat's -q2s output and gamedig's quake2
 // protocol; no Debian package runs a Quake II server, so there is no
 // real-server test (the qstat cross-check runs against a fake server).

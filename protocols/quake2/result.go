@@ -4,17 +4,17 @@ import (
 	"bytes"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/quakeworld"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 )
 
-// Result maps the reply onto a protocols.Result.
+// result maps the reply onto a protocols.Result.
 //
 // Game is the mod directory (`game`, empty for baseq2) or else the game
 // library's `gamename`. Password comes from `needpass`, which the stock game
 // library keeps in the serverinfo (bit 1: player password, bit 2: spectator
 // password); without it the password state is unknown. Bots are not reported:
 // they are ordinary client lines, and a LAN player can have ping 0 too.
-func (r *Reply) Result(players, rules bool) *protocols.Result {
+func (r *reply) result(players, rules bool) *protocols.Result {
 	res := &protocols.Result{Info: r.Pairs}
 	res.Name = r.Text("hostname")
 	res.Map = r.Text("mapname")
@@ -25,7 +25,7 @@ func (r *Reply) Result(players, rules bool) *protocols.Result {
 	res.Version = r.Text("version")
 	res.MaxPlayers = r.Count("maxclients")
 	if v, ok := r.Raw("needpass"); ok {
-		if n, ok := quakeworld.ParseInt(bytes.TrimSpace(v)); ok {
+		if n, ok := idtech.ParseIntQW(bytes.TrimSpace(v)); ok {
 			res.Password = protocols.FlagOf(n&1 != 0)
 		}
 	}
@@ -35,7 +35,7 @@ func (r *Reply) Result(players, rules bool) *protocols.Result {
 		for i := range r.Players {
 			p := &r.Players[i]
 			res.PlayerList[i] = protocols.Player{
-				Name:  quakeworld.Readable(p.Name),
+				Name:  idtech.Readable(p.Name),
 				Score: protocols.Known(p.Score),
 				Ping:  protocols.Known(p.Ping),
 			}

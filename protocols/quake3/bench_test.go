@@ -18,11 +18,11 @@ func benchDecode(b *testing.B, file string, players bool) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := Decode(data)
+		r, err := decode(data)
 		if err != nil {
 			b.Fatal(err)
 		}
-		r.Result(players, players)
+		r.result(players, players)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -65,20 +66,20 @@ type expected struct {
 	}
 }
 
-func checkDecoded(t *testing.T, r *Reply, e expected) {
+func checkDecoded(t *testing.T, r *reply, e expected) {
 	t.Helper()
 	d := e.Decoded
 	if r.Response != d.Response {
 		t.Errorf("response = %q, want %q", r.Response, d.Response)
 	}
-	if d.InfoPairCount != nil && len(r.Info) != *d.InfoPairCount {
-		t.Errorf("info pairs = %d, want %d", len(r.Info), *d.InfoPairCount)
+	if d.InfoPairCount != nil && len(r.Pairs) != *d.InfoPairCount {
+		t.Errorf("info pairs = %d, want %d", len(r.Pairs), *d.InfoPairCount)
 	}
-	if len(r.Info) != len(d.Info) {
-		t.Errorf("info pairs = %d, want %d: %q", len(r.Info), len(d.Info), r.Info)
+	if len(r.Pairs) != len(d.Info) {
+		t.Errorf("info pairs = %d, want %d: %q", len(r.Pairs), len(d.Info), r.Pairs)
 	}
-	for i := range min(len(r.Info), len(d.Info)) {
-		if got, want := r.Info[i], d.Info[i]; got.Key != string(want[0]) || got.Value != string(want[1]) {
+	for i := range min(len(r.Pairs), len(d.Info)) {
+		if got, want := r.Pairs[i], d.Info[i]; got.Key != string(want[0]) || got.Value != string(want[1]) {
 			t.Errorf("info[%d] = %q=%q, want %q=%q", i, got.Key, got.Value, want[0], want[1])
 		}
 	}
@@ -158,7 +159,7 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Decode(b)
+			r, err := decode(b)
 			if e.Error != "" {
 				if got := protocols.Reason(err); got != e.Error {
 					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
@@ -170,7 +171,7 @@ func TestVectors(t *testing.T) {
 			}
 			checkDecoded(t, r, e)
 			if e.Result != nil {
-				checkResult(t, r.Result(true, true), e)
+				checkResult(t, r.result(true, true), e)
 			}
 		})
 	}
@@ -206,56 +207,67 @@ func TestFixtures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := prototest.ReadJSON[expected](t, f)
 			b := prototest.Fixture(t, "quake3", name+".bin")
-			r, err := DecodeStatus(b)
+			r, err := decodeStatus(b)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkDecoded(t, r, e)
 
-			res := r.Result(true, true)
-			prototest.CheckUTF8(t, res)
-			info := map[string]string{}
-			for _, kv := range e.Decoded.Info {
-				if _, dup := info[strings.ToLower(string(kv[0]))]; !dup {
-					info[strings.ToLower(string(kv[0]))] = string(kv[1])
-				}
-			}
-			if res.Map != info["mapname"] {
-				t.Errorf("map = %q, want %q", res.Map, info["mapname"])
-			}
-			if !res.Players.Known || res.Players.Value != int64(e.Decoded.PlayerCount) {
-				t.Errorf("players = %+v, want %d", res.Players, e.Decoded.PlayerCount)
-			}
-			if got := res.MaxPlayers; !got.Known || formatInt(got.Value) != info["sv_maxclients"] {
-				t.Errorf("max players = %+v, want %s", got, info["sv_maxclients"])
-			}
-			if res.Bots.Known {
-				t.Errorf("bots = %+v, want unknown: no fixture reports bots", res.Bots)
-			}
-			want, ok := fixtureResults[name]
-			if !ok {
-				t.Fatalf("fixture %s has no entry in fixtureResults", name)
-			}
-			if res.Name != want.name || res.Game != want.game || res.Version != want.version || res.Password != want.password {
-				t.Errorf("name/game/version/password = %q %q %q %v, want %q %q %q %v",
-					res.Name, res.Game, res.Version, res.Password, want.name, want.game, want.version, want.password)
-			}
-			if len(res.PlayerList) != len(e.Decoded.Players) {
-				t.Fatalf("player list = %d entries, want %d", len(res.PlayerList), len(e.Decoded.Players))
-			}
-			for i, p := range e.Decoded.Players {
-				got := res.PlayerList[i]
-				if got.Name != string(p.NameClean) || got.Score.Value != p.Numbers[0] || got.Ping.Value != p.Numbers[1] {
-					t.Errorf("player %d = %q %+v %+v, want %q %d %d", i, got.Name, got.Score, got.Ping, p.NameClean, p.Numbers[0], p.Numbers[1])
-				}
-				if p.AfterName != nil && got.Team != string(*p.AfterName) {
-					t.Errorf("player %d team = %q, want %q", i, got.Team, *p.AfterName)
-				}
-			}
-			if len(res.Rules) != len(e.Decoded.Info) {
-				t.Errorf("rules = %d, want %d", len(res.Rules), len(e.Decoded.Info))
-			}
+			checkFixtureResult(t, name, r.result(true, true), e)
 		})
+	}
+}
+
+// checkFixtureResult checks the Result of a real capture against its
+// .expected.json and fixtureResults.
+func checkFixtureResult(t *testing.T, name string, res *protocols.Result, e expected) {
+	t.Helper()
+	prototest.CheckUTF8(t, res)
+	info := map[string]string{}
+	for _, kv := range e.Decoded.Info {
+		if _, dup := info[strings.ToLower(string(kv[0]))]; !dup {
+			info[strings.ToLower(string(kv[0]))] = string(kv[1])
+		}
+	}
+	if res.Map != info["mapname"] {
+		t.Errorf("map = %q, want %q", res.Map, info["mapname"])
+	}
+	if !res.Players.Known || res.Players.Value != int64(e.Decoded.PlayerCount) {
+		t.Errorf("players = %+v, want %d", res.Players, e.Decoded.PlayerCount)
+	}
+	if got := res.MaxPlayers; !got.Known || formatInt(got.Value) != info["sv_maxclients"] {
+		t.Errorf("max players = %+v, want %s", got, info["sv_maxclients"])
+	}
+	if res.Bots.Known {
+		t.Errorf("bots = %+v, want unknown: no fixture reports bots", res.Bots)
+	}
+	want, ok := fixtureResults[name]
+	if !ok {
+		t.Fatalf("fixture %s has no entry in fixtureResults", name)
+	}
+	if res.Name != want.name || res.Game != want.game || res.Version != want.version || res.Password != want.password {
+		t.Errorf("name/game/version/password = %q %q %q %v, want %q %q %q %v",
+			res.Name, res.Game, res.Version, res.Password, want.name, want.game, want.version, want.password)
+	}
+	checkFixturePlayers(t, res, e)
+	if len(res.Rules) != len(e.Decoded.Info) {
+		t.Errorf("rules = %d, want %d", len(res.Rules), len(e.Decoded.Info))
+	}
+}
+
+func checkFixturePlayers(t *testing.T, res *protocols.Result, e expected) {
+	t.Helper()
+	if len(res.PlayerList) != len(e.Decoded.Players) {
+		t.Fatalf("player list = %d entries, want %d", len(res.PlayerList), len(e.Decoded.Players))
+	}
+	for i, p := range e.Decoded.Players {
+		got := res.PlayerList[i]
+		if got.Name != string(p.NameClean) || got.Score.Value != p.Numbers[0] || got.Ping.Value != p.Numbers[1] {
+			t.Errorf("player %d = %q %+v %+v, want %q %d %d", i, got.Name, got.Score, got.Ping, p.NameClean, p.Numbers[0], p.Numbers[1])
+		}
+		if p.AfterName != nil && got.Team != string(*p.AfterName) {
+			t.Errorf("player %d team = %q, want %q", i, got.Team, *p.AfterName)
+		}
 	}
 }
 
@@ -295,26 +307,26 @@ func TestRealworld(t *testing.T) {
 	}{
 		// ioq3 lists its 4 bots as ordinary lines with ping 0 and no bot key.
 		{"openarena_openarena_q3-getstatus.resp.bin", want{"RealWorld OpenArena", "oa_dm1", "baseoa", 4, 12, protocols.Count{}, protocols.FlagFalse}},
-		// getinfo: clients 4, g_humanplayers 0.
-		{"openarena_openarena_q3-getinfo.resp.bin", want{"RealWorld OpenArena", "oa_dm1", "Quake3Arena", 4, 12, protocols.Known(4), protocols.FlagFalse}},
+		// getinfo: clients 4, g_humanplayers 0: no human, 4 bots.
+		{"openarena_openarena_q3-getinfo.resp.bin", want{"RealWorld OpenArena", "oa_dm1", "Quake3Arena", 0, 12, protocols.Known(4), protocols.FlagFalse}},
 		{"q3_ioq3ctf_q3-getstatus.resp.bin", want{"RealWorld ioq3 CTF", "oa_ctf4ish", "baseoa", 6, 16, protocols.Count{}, protocols.FlagTrue}},
-		{"q3_ioq3ctf_q3-getinfo.resp.bin", want{"RealWorld ioq3 CTF", "oa_ctf4ish", "Quake3Arena", 6, 16, protocols.Known(6), protocols.FlagTrue}},
-		// DarkPlaces counts its bots itself.
-		{"nexuiz_nexuiz_q3-getstatus.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 4, 10, protocols.Known(4), protocols.FlagUnknown}},
-		{"nexuiz_nexuiz_q3-getinfo.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 4, 10, protocols.Known(4), protocols.FlagUnknown}},
+		{"q3_ioq3ctf_q3-getinfo.resp.bin", want{"RealWorld ioq3 CTF", "oa_ctf4ish", "Quake3Arena", 0, 16, protocols.Known(6), protocols.FlagTrue}},
+		// DarkPlaces counts its bots itself: 4 lines, all bots.
+		{"nexuiz_nexuiz_q3-getstatus.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 0, 10, protocols.Known(4), protocols.FlagUnknown}},
+		{"nexuiz_nexuiz_q3-getinfo.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 0, 10, protocols.Known(4), protocols.FlagUnknown}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			r, err := Decode(realworldCapture(t, tc.file))
+			r, err := decode(realworldCapture(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := r.Result(true, false)
+			res := r.result(true, false)
 			w := tc.want
 			got := want{res.Name, res.Map, res.Game, res.Players.Value, res.MaxPlayers.Value, res.Bots, res.Password}
 			if got != w || !res.Players.Known || !res.MaxPlayers.Known {
 				t.Errorf("got %+v, want %+v", got, w)
 			}
-			if r.Response == StatusResponse {
+			if r.Response == idtech.StatusResponse {
 				for _, p := range res.PlayerList {
 					if p.Bot || !p.Ping.Known || p.Ping.Value != 0 || !p.Score.Known || p.Name == "" {
 						t.Errorf("player %+v: want a named player with ping 0 and no bot flag", p)
@@ -327,49 +339,65 @@ func TestRealworld(t *testing.T) {
 	}
 }
 
-func TestStripColours(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                 "",
-		"plain":            "plain",
-		"^1red^7white":     "redwhite",
-		"^^00East":         "^0East",
-		"^":                "^",
-		"a^":               "a^",
-		"^^":               "^^",
-		"^Xff00AAname":     "name",
-		"^Xff00Aname":      "ff00Aname", // five hex digits: ^X is a plain id code
-		"^X":               "",
-		"^\x00x":           "^\x00x",
-		"caf\u00e9^\u00e9": "caf\u00e9",
-		"^\u00ffend":       "end",
-		"^*^:^=^<a":        "a",
-	} {
-		if got := StripColours(in); got != want {
-			t.Errorf("StripColours(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestDecodeKinds(t *testing.T) {
 	status, _ := os.ReadFile("testdata/status_ioq3.bin")
 	info, _ := os.ReadFile("testdata/info_ioq3.bin")
-	if _, err := DecodeInfo(status); !errors.Is(err, errNotReply) || !errors.Is(err, protocols.ErrMalformed) {
-		t.Errorf("DecodeInfo(statusResponse) = %v, want a not-a-reply malformed error", err)
+	if _, err := decodeInfo(status); !errors.Is(err, errNotReply) || !errors.Is(err, protocols.ErrMalformed) {
+		t.Errorf("decodeInfo(statusResponse) = %v, want a not-a-reply malformed error", err)
 	}
-	if _, err := DecodeStatus(info); !errors.Is(err, errNotReply) {
-		t.Errorf("DecodeStatus(infoResponse) = %v, want a not-a-reply error", err)
+	if _, err := decodeStatus(info); !errors.Is(err, errNotReply) {
+		t.Errorf("decodeStatus(infoResponse) = %v, want a not-a-reply error", err)
 	}
-	if _, err := DecodeStatus(make([]byte, MaxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decodeStatus(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
 		t.Errorf("oversized datagram: %v, want too large", err)
 	}
 	// The keyword is matched case-insensitively, like the engine's commands.
-	r, err := Decode([]byte("\xff\xff\xff\xffSTATUSRESPONSE\n\\a\\b\n"))
-	if err != nil || r.Response != StatusResponse {
+	r, err := decode([]byte("\xff\xff\xff\xffSTATUSRESPONSE\n\\a\\b\n"))
+	if err != nil || r.Response != idtech.StatusResponse {
 		t.Errorf("upper-case keyword: %v %v", r, err)
 	}
 	// Result without players or rules leaves both lists empty.
-	r, _ = DecodeStatus(status)
-	if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) == 0 {
+	r, _ = decodeStatus(status)
+	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) == 0 {
 		t.Errorf("Result(false, false) = %+v", res)
+	}
+}
+
+// TestBots: Players counts humans wherever the server tells bots apart (its
+// `bots` / `g_botplayers` keys, getinfo's g_humanplayers), and every listed
+// client where it does not (ioq3's ping-0 bot lines look like LAN players).
+func TestBots(t *testing.T) {
+	const status, info = "\xff\xff\xff\xffstatusResponse\n", "\xff\xff\xff\xffinfoResponse\n"
+	unknown := protocols.Count{}
+	for _, tc := range []struct {
+		name          string
+		in            string
+		players, bots protocols.Count
+	}{
+		{"status, bots key", status + `\clients\3\bots\2` + "\n1 0 \"[BOT]a\"\n2 0 \"[BOT]b\"\n3 50 \"human\"\n", protocols.Known(1), protocols.Known(2)},
+		{"status, all bots", status + `\clients\2\bots\2` + "\n1 0 \"[BOT]a\"\n2 0 \"[BOT]b\"\n", protocols.Known(0), protocols.Known(2)},
+		{"status, g_botplayers", status + `\g_botplayers\1` + "\n1 0 \"bot\"\n3 50 \"human\"\n", protocols.Known(1), protocols.Known(1)},
+		{"status, ioq3 ping-0 lines", status + `\sv_hostname\x` + "\n1 0 \"Sarge\"\n2 0 \"Major\"\n", protocols.Known(2), unknown},
+		{"status, more bots than lines", status + `\bots\5` + "\n1 0 \"a\"\n2 0 \"b\"\n", unknown, protocols.Known(5)},
+		{"info, g_humanplayers", info + `\clients\4\g_humanplayers\1`, protocols.Known(1), protocols.Known(3)},
+		{"info, bots key", info + `\clients\4\bots\4`, protocols.Known(0), protocols.Known(4)},
+		{"info, no bot count", info + `\clients\4`, protocols.Known(4), unknown},
+		{"info, more humans than clients", info + `\clients\2\g_humanplayers\3`, protocols.Known(2), unknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := decode([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := r.result(true, false)
+			if res.Players != tc.players || res.Bots != tc.bots {
+				t.Errorf("players %+v bots %+v, want %+v %+v", res.Players, res.Bots, tc.players, tc.bots)
+			}
+			for _, p := range res.PlayerList {
+				if p.Bot {
+					t.Errorf("player %+v marked as a bot: no line tells", p)
+				}
+			}
+		})
 	}
 }

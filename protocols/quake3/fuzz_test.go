@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -27,27 +28,18 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := Decode(b)
+		r, err := decode(b)
 		if err != nil {
 			if r != nil {
 				t.Fatal("reply and error")
 			}
 			return
 		}
-		if len(r.Players)+r.Unparsed > MaxPlayerLines || len(r.Info) > MaxInfoPairs {
-			t.Fatalf("caps exceeded: %d players, %d unparsed, %d info", len(r.Players), r.Unparsed, len(r.Info))
+		if len(r.Players)+r.Unparsed > idtech.MaxPlayerLines || len(r.Pairs) > idtech.MaxInfoPairs {
+			t.Fatalf("caps exceeded: %d players, %d unparsed, %d info", len(r.Players), r.Unparsed, len(r.Pairs))
 		}
-		for _, kv := range r.Info {
-			if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-				t.Fatalf("invalid UTF-8 info %q", kv)
-			}
-		}
-		for _, p := range r.Players {
-			if p.NumCount > 3 || !utf8.ValidString(p.Name) || !utf8.ValidString(p.Clean) || len(p.Clean) > len(p.Name) {
-				t.Fatalf("bad player %+v", p)
-			}
-		}
-		res := r.Result(true, true)
+		checkFuzzReply(t, r)
+		res := r.result(true, true)
 		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
 			if !utf8.ValidString(s) {
 				t.Fatalf("invalid UTF-8 %q", s)
@@ -57,4 +49,20 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("negative count %+v %+v", res.Players, res.Bots)
 		}
 	})
+}
+
+// checkFuzzReply checks that the decoded pairs and lines are valid UTF-8 and
+// within their own bounds.
+func checkFuzzReply(t *testing.T, r *reply) {
+	t.Helper()
+	for _, kv := range r.Pairs {
+		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+			t.Fatalf("invalid UTF-8 info %q", kv)
+		}
+	}
+	for _, p := range r.Players {
+		if p.NumCount > 3 || !utf8.ValidString(p.Name) || !utf8.ValidString(p.Clean) || len(p.Clean) > len(p.Name) {
+			t.Fatalf("bad player %+v", p)
+		}
+	}
 }

@@ -8,9 +8,10 @@
 // to `getinfo`), although the querier only asks getstatus: it carries everything
 // getinfo does plus the player list, and both commands share the server's rate limit.
 //
-// Bots are reported only when the server counts them (DarkPlaces' `bots` key):
-// ioquake3 and OpenArena list bots as ordinary player lines with ping 0, which a
-// LAN player can have too, so no player line is taken for a bot.
+// Bots are reported only when the server counts them (DarkPlaces' `bots` key),
+// and Players then counts the humans: ioquake3 and OpenArena list bots as
+// ordinary player lines with ping 0, which a LAN player can have too, so no
+// player line is taken for a bot and their bots count as players.
 package quake3
 
 import (

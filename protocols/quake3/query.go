@@ -3,11 +3,11 @@ package quake3
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -30,39 +30,27 @@ func statusRequest(challenge string) []byte {
 // player list and the server's cvars come in the same reply, so there is no
 // separate players or rules phase.
 func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.retries
-
 	// 26 base32 characters: no backslash, quote or space, well under the
 	// server's 128-character limit.
 	challenge := rand.Text()
-	p := tr.Begin("info")
-	reply, err := wire.Exchange(ctx, conn, statusRequest(challenge), func(b []byte) (*Reply, error, error) {
-		r, err := DecodeStatus(b)
-		switch {
-		case errors.Is(err, errNotReply):
-			return nil, err, nil
-		case err != nil:
-			return nil, nil, err
-		}
-		// Servers that drop the echo send no challenge key (or, like Warsow, an
-		// empty one): accept those. A different token is a stray or spoofed reply.
-		if c, ok := r.Lookup("challenge"); ok && c != "" && c != challenge {
-			return nil, fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge), nil
-		}
-		return r, nil, nil
-	})
-	tr.End(p, err)
+	st := idtech.Status[*reply]{
+		Request: statusRequest(challenge), Retries: q.retries, Decode: decodeStatus, NotReply: errNotReply,
+		Check: func(r *reply) error {
+			// Servers that drop the echo send no challenge key (or, like Warsow, an
+			// empty one): accept those. A different token is a stray or spoofed reply.
+			if c, ok := r.Lookup("challenge"); ok && c != "" && c != challenge {
+				return fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge)
+			}
+			return nil
+		},
+	}
+	r, err := st.Query(ctx, addr, tr)
 	if err != nil {
 		return nil, err
 	}
-	if reply.Unparsed > 0 || reply.Dropped > 0 {
+	if r.Unparsed > 0 || r.Dropped > 0 {
 		tr.Logf("player lines: %d parsed, %d without a quoted name, %d past the cap of %d",
-			len(reply.Players), reply.Unparsed, reply.Dropped, MaxPlayerLines)
+			len(r.Players), r.Unparsed, r.Dropped, idtech.MaxPlayerLines)
 	}
-	return reply.Result(q.players, q.rules), nil
+	return r.result(q.players, q.rules), nil
 }

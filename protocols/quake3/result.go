@@ -4,54 +4,46 @@ import (
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 )
 
-// Lookup returns the value of the first info key equal to one of keys, compared
-// case-insensitively as the engine's Info_ValueForKey does.
-func (r *Reply) Lookup(keys ...string) (string, bool) {
-	for _, k := range keys {
-		for _, kv := range r.Info {
-			if asciiEqualFold(kv.Key, k) {
-				return kv.Value, true
-			}
-		}
-	}
-	return "", false
-}
-
-// Result maps the reply onto a protocols.Result. Key names differ between games,
+// result maps the reply onto a protocols.Result. Key names differ between games,
 // so each field tries the known spellings in order.
 //
 // Bots: stock servers (ioq3/OpenArena included) list bots as ordinary player
 // lines with ping 0, and a human on a LAN can have ping 0 too, so no line is
 // marked as a bot. Bots is reported only when the server counts them itself:
 // the `bots` key (DarkPlaces/Nexuiz/Xonotic) or `g_botplayers`, or in an
-// infoResponse `clients` minus `g_humanplayers` (ioq3 1.36+).
-func (r *Reply) Result(players, rules bool) *protocols.Result {
-	res := &protocols.Result{Info: r.Info}
+// infoResponse `clients` minus `g_humanplayers` (ioq3 1.36+). Players counts
+// humans: the player lines (or `clients`) less those bots when they are
+// known, all of them otherwise.
+func (r *reply) result(players, rules bool) *protocols.Result {
+	res := &protocols.Result{Info: r.Pairs}
 	res.Name = r.clean("sv_hostname", "hostname")
 	res.Map = r.clean("mapname")
 	res.Game = r.clean("gamename", "game", "fs_game")
 	res.Version = r.clean("version", "shortversion")
 	res.MaxPlayers = r.count("sv_maxclients", "maxclients")
 	if v, ok := r.Lookup("g_needpass", "needpass", "pswrd"); ok {
-		if n, ok := parseInt([]byte(strings.TrimSpace(v))); ok {
+		if n, ok := idtech.ParseInt([]byte(strings.TrimSpace(v))); ok {
 			res.Password = protocols.FlagOf(n != 0)
 		}
 	}
 	res.Bots = r.count("bots", "g_botplayers")
-	if r.Response == StatusResponse {
+	var clients protocols.Count
+	if r.Response == idtech.StatusResponse {
 		// The line count is what the server really lists; some forks report
 		// wrong client counts in their keys (Unvanquished #1028).
-		res.Players = protocols.Known(int64(len(r.Players)))
+		clients = protocols.Known(int64(len(r.Players)))
 	} else {
-		res.Players = r.count("clients")
+		clients = r.count("clients")
 		humans := r.count("g_humanplayers")
-		if !res.Bots.Known && res.Players.Known && humans.Known && humans.Value <= res.Players.Value {
-			res.Bots = protocols.Known(res.Players.Value - humans.Value)
+		if !res.Bots.Known && clients.Known && humans.Known && humans.Value <= clients.Value {
+			res.Bots = protocols.Known(clients.Value - humans.Value)
 		}
 	}
-	if players && r.Response == StatusResponse {
+	res.Players = idtech.Humans(clients, res.Bots)
+	if players && r.Response == idtech.StatusResponse {
 		res.PlayerList = make([]protocols.Player, len(r.Players))
 		for i := range r.Players {
 			p := &r.Players[i]
@@ -67,23 +59,25 @@ func (r *Reply) Result(players, rules bool) *protocols.Result {
 		}
 	}
 	if rules {
-		res.Rules = r.Info
+		res.Rules = r.Pairs
 	}
 	return res
 }
 
-func (r *Reply) clean(keys ...string) string {
+func (r *reply) clean(keys ...string) string {
 	v, _ := r.Lookup(keys...)
-	return StripColours(v)
+	return idtech.StripColours(v)
 }
 
-// count parses a non-negative count; anything else is "not reported".
-func (r *Reply) count(keys ...string) protocols.Count {
+// count parses a non-negative count; anything else is "not reported". It trims
+// the Latin-1 decoded value (so U+0085 and U+00A0 count as blanks), unlike
+// idtech.Info.Count, which trims the raw bytes.
+func (r *reply) count(keys ...string) protocols.Count {
 	v, ok := r.Lookup(keys...)
 	if !ok {
 		return protocols.Count{}
 	}
-	n, ok := parseInt([]byte(strings.TrimSpace(v)))
+	n, ok := idtech.ParseInt([]byte(strings.TrimSpace(v)))
 	if !ok || n < 0 {
 		return protocols.Count{}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -61,6 +62,34 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 	prototest.CheckUTF8(t, res)
 }
 
+// checkDecoded checks the decoded reply against the vector's "decoded".
+func checkDecoded(t *testing.T, r *reply, e expected) {
+	t.Helper()
+	d := e.Decoded
+	spectators := 0
+	for _, p := range r.Players {
+		if p.Spectator {
+			spectators++
+		}
+	}
+	if len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || spectators != d.Spectators ||
+		r.Unparsed != d.Unparsed || r.Dropped != d.Dropped || r.Terminated != d.Terminated {
+		t.Errorf("decoded %d pairs, %d lines (%d spectators), %d unparsed, %d dropped, terminated %v; want %+v",
+			len(r.Pairs), len(r.Players), spectators, r.Unparsed, r.Dropped, r.Terminated, *d)
+	}
+	for i, kv := range d.Info {
+		if i >= len(r.Pairs) || r.Pairs[i].Key != kv[0] || r.Pairs[i].Value != kv[1] {
+			t.Errorf("info[%d] = %v, want %q", i, r.Pairs[min(i, len(r.Pairs)-1)], kv)
+		}
+	}
+	for i, l := range d.Lines {
+		p := r.Players[i]
+		if idtech.Readable(p.Name) != l.Name || p.Spectator != l.Spectator || p.Ping != l.Ping || string(p.Team) != l.Team {
+			t.Errorf("line %d = %q spectator %v ping %d team %q, want %+v", i, p.Name, p.Spectator, p.Ping, p.Team, l)
+		}
+	}
+}
+
 // TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
 func TestVectors(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.expected.json")
@@ -75,7 +104,7 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Decode(b)
+			r, err := decode(b)
 			if e.Error != "" {
 				if got := protocols.Reason(err); got != e.Error || r != nil {
 					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
@@ -85,30 +114,8 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := e.Decoded
-			spectators := 0
-			for _, p := range r.Players {
-				if p.Spectator {
-					spectators++
-				}
-			}
-			if len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || spectators != d.Spectators ||
-				r.Unparsed != d.Unparsed || r.Dropped != d.Dropped || r.Terminated != d.Terminated {
-				t.Errorf("decoded %d pairs, %d lines (%d spectators), %d unparsed, %d dropped, terminated %v; want %+v",
-					len(r.Pairs), len(r.Players), spectators, r.Unparsed, r.Dropped, r.Terminated, *d)
-			}
-			for i, kv := range d.Info {
-				if i >= len(r.Pairs) || r.Pairs[i].Key != kv[0] || r.Pairs[i].Value != kv[1] {
-					t.Errorf("info[%d] = %v, want %q", i, r.Pairs[min(i, len(r.Pairs)-1)], kv)
-				}
-			}
-			for i, l := range d.Lines {
-				p := r.Players[i]
-				if Readable(p.Name) != l.Name || p.Spectator != l.Spectator || p.Ping != l.Ping || string(p.Team) != l.Team {
-					t.Errorf("line %d = %q spectator %v ping %d team %q, want %+v", i, p.Name, p.Spectator, p.Ping, p.Team, l)
-				}
-			}
-			checkResult(t, r.Result(true, true), e)
+			checkDecoded(t, r, e)
+			checkResult(t, r.result(true, true), e)
 		})
 	}
 }
@@ -138,11 +145,11 @@ func TestRealworld(t *testing.T) {
 		"exchanges/quakeworld_quakeworld_gamedig/01_s2c_udp_27500-33119.bin",
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			r, err := Decode(realworldCapture(t, name))
+			r, err := decode(realworldCapture(t, name))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := r.Result(true, true)
+			res := r.result(true, true)
 			if res.Name != "RealWorld QuakeWorld" || res.Map != "rwbox" || res.Game != "qw" || res.Version != "MVDSV 0.35" {
 				t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
 			}
@@ -166,89 +173,43 @@ func TestRealworld(t *testing.T) {
 	}
 }
 
-func TestReadable(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                 "",
-		"plain ASCII ~!":   "plain ASCII ~!",
-		"\xd2\xe5\xe1\xec": "Real",
-		"\x10\x12\x1b\x11": "[09]",
-		"\x90\x92\x9b\x91": "[09]",
-		"\x01\x05\x09\x0a": "_.  ",
-		"\x7f\xff\xa0":     "<< ",
-	} {
-		if got := Readable([]byte(in)); got != want {
-			t.Errorf("Readable(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for c := range 256 {
-		if r := ReadableByte(byte(c)); r < 0x20 || r > 0x7E {
-			t.Errorf("ReadableByte(%#x) = %#x, not printable ASCII", c, r)
-		}
-	}
-}
-
-func TestTokenize(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		max  int
-		want []string
-	}{
-		{`1 2 "a b" "" x`, 10, []string{"1", "2", "a b", "", "x"}},
-		{"  \t1\r\n", 10, []string{"1"}},
-		{`"open ended`, 10, []string{"open ended"}},
-		{`a"b c`, 10, []string{`a"b`, "c"}},
-		{`1 2 3 4 5`, 3, []string{"1", "2", "3"}},
-		{"", 3, nil},
-	} {
-		got := Tokenize([]byte(tc.in), tc.max)
-		if len(got) != len(tc.want) {
-			t.Errorf("Tokenize(%q) = %q, want %q", tc.in, got, tc.want)
-			continue
-		}
-		for i := range got {
-			if string(got[i]) != tc.want[i] {
-				t.Errorf("Tokenize(%q) = %q, want %q", tc.in, got, tc.want)
-			}
-		}
-	}
-}
-
-func TestParseInt(t *testing.T) {
-	for in, want := range map[string]int64{
-		"0": 0, "-12": -12, "+7": 7, "9223372036854775807": 9223372036854775807,
-		"9223372036854775808": 9223372036854775807, "-99999999999999999999999": -9223372036854775807,
-	} {
-		if got, ok := ParseInt([]byte(in)); !ok || got != want {
-			t.Errorf("ParseInt(%q) = %d %v, want %d", in, got, ok, want)
-		}
-	}
-	for _, in := range []string{"", "-", "1x", " 1", "0x10"} {
-		if _, ok := ParseInt([]byte(in)); ok {
-			t.Errorf("ParseInt(%q) accepted", in)
-		}
-	}
-}
-
 func TestDecodeLimits(t *testing.T) {
-	if _, err := Decode(make([]byte, MaxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
 		t.Errorf("oversized datagram: %v, want too large", err)
 	}
 	// More pairs than the cap: the rest are counted, not kept.
 	b := []byte("\xff\xff\xff\xffn")
-	for i := range MaxInfoPairs + 10 {
+	for i := range idtech.MaxInfoPairs + 10 {
 		b = fmt.Appendf(b, `\k%d\v`, i)
 	}
 	b = append(b, "\n\x00"...)
-	r, err := Decode(b)
+	r, err := decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Pairs) != MaxInfoPairs || r.PairsDropped != 10 {
+	if len(r.Pairs) != idtech.MaxInfoPairs || r.PairsDropped != 10 {
 		t.Errorf("%d pairs kept, %d dropped", len(r.Pairs), r.PairsDropped)
 	}
 	// Result without players or rules leaves both lists empty.
-	r, _ = Decode([]byte("\xff\xff\xff\xffn\\hostname\\x\n1 2 3 4 \"a\" \"\" 0 0\n\x00"))
-	if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 1 || res.Players != protocols.Known(1) {
+	r, _ = decode([]byte("\xff\xff\xff\xffn\\hostname\\x\n1 2 3 4 \"a\" \"\" 0 0\n\x00"))
+	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 1 || res.Players != protocols.Known(1) {
 		t.Errorf("Result(false, false) = %+v", res)
+	}
+}
+
+// TestBotsNotReported: KTX frogbots are ordinary client lines (mvdsv shows a
+// made-up ping of 10), so they count as players and Bots stays unknown;
+// spectators are neither.
+func TestBotsNotReported(t *testing.T) {
+	r, err := decode([]byte("\xff\xff\xff\xffn\\hostname\\frogs\n" +
+		`1 5 2 10 "[BOT]frog" "base" 4 4` + "\n" +
+		`2 9 3 25 "human" "base" 13 13` + "\n" +
+		`3 -9999 1 -40 "\s\watcher" "" 0 0` + "\n\x00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.result(true, false)
+	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
+		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)
 	}
 }

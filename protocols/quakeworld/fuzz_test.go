@@ -4,8 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -26,32 +26,18 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := Decode(b)
+		r, err := decode(b)
 		if err != nil {
 			if r != nil {
 				t.Fatal("reply and error")
 			}
 			return
 		}
-		if len(r.Players)+r.Unparsed > MaxPlayerLines || len(r.Pairs) > MaxInfoPairs {
+		if len(r.Players)+r.Unparsed > idtech.MaxPlayerLines || len(r.Pairs) > idtech.MaxInfoPairs {
 			t.Fatalf("caps exceeded: %d players, %d unparsed, %d info", len(r.Players), r.Unparsed, len(r.Pairs))
 		}
-		res := r.Result(true, true)
-		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
-		for _, kv := range res.Info {
-			if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-				t.Fatalf("invalid UTF-8 info %q", kv)
-			}
-		}
-		for _, p := range res.PlayerList {
-			if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
-				t.Fatalf("invalid UTF-8 player %+v", p)
-			}
-		}
+		res := r.result(true, true)
+		prototest.CheckUTF8(t, res)
 		if !res.Players.Known || res.Players.Value < 0 || res.Players.Value != int64(len(res.PlayerList)) {
 			t.Fatalf("players %+v, %d listed", res.Players, len(res.PlayerList))
 		}

@@ -11,8 +11,9 @@
 // quoted team. The decoder reads every variant; spectators are not players.
 //
 // Text is in the Quake character set (conchars), where the high half is the low
-// half drawn in another colour: Readable turns it into ASCII. The package also
-// exports the info-string and tokenizer helpers Quake 2 shares with it.
+// half drawn in another colour: idtech.Readable turns it into ASCII. The info
+// string, the tokenizer and the charset are the id Tech family's, in
+// protocols/internal/idtech.
 //
 // Sources: the qwsv/mvdsv SVC_Status code, qstat's -qws output, gamedig's
 // quake1 protocol and the real mvdsv 0.35 capture in shared/realworld.

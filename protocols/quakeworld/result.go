@@ -4,9 +4,10 @@ import (
 	"bytes"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 )
 
-// Result maps the reply onto a protocols.Result.
+// result maps the reply onto a protocols.Result.
 //
 // Spectators are not players: they are left out of Players and PlayerList
 // (qstat counts them apart too). Bots are not reported: KTX frogbots look like
@@ -15,7 +16,7 @@ import (
 // Password: qwsv and its descendants set `needpass` (bit 1: player password,
 // bit 2: spectator password) only while a password is set and remove the key
 // otherwise, so its absence means "no password".
-func (r *Reply) Result(players, rules bool) *protocols.Result {
+func (r *reply) result(players, rules bool) *protocols.Result {
 	res := &protocols.Result{Info: r.Pairs}
 	res.Name = r.Text("hostname")
 	res.Map = r.Text("map")
@@ -24,7 +25,7 @@ func (r *Reply) Result(players, rules bool) *protocols.Result {
 	res.MaxPlayers = r.Count("maxclients")
 	res.Password = protocols.FlagFalse
 	if v, ok := r.Raw("needpass"); ok {
-		n, ok := ParseInt(bytes.TrimSpace(v))
+		n, ok := idtech.ParseIntQW(bytes.TrimSpace(v))
 		res.Password = protocols.FlagUnknown
 		if ok {
 			res.Password = protocols.FlagOf(n&1 != 0)
@@ -45,10 +46,10 @@ func (r *Reply) Result(players, rules bool) *protocols.Result {
 				continue
 			}
 			out := protocols.Player{
-				Name:  Readable(p.Name),
+				Name:  idtech.Readable(p.Name),
 				Score: protocols.Known(p.Frags),
 				Ping:  protocols.Known(p.Ping),
-				Team:  Readable(p.Team),
+				Team:  idtech.Readable(p.Team),
 			}
 			if p.Minutes >= 0 { // whole minutes: the server rounds down
 				out.Duration, out.DurationKnown = float64(p.Minutes)*60, true

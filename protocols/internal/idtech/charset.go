@@ -1,4 +1,4 @@
-package quakeworld
+package idtech
 
 import "strings"
 

@@ -1,4 +1,4 @@
-package quake3
+package idtech
 
 import (
 	"strings"
@@ -38,12 +38,38 @@ func StripColours(s string) string {
 	return b.String()
 }
 
+// Decolorize removes DarkPlaces colour codes from raw bytes, the way the
+// engine's COM_StringDecolorize does: `^` + a digit and `^x` + three hex digits
+// go, `^^` becomes one caret, any other caret stays.
+func Decolorize(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] == '^' && i+1 < len(b) {
+			switch c := b[i+1]; {
+			case '0' <= c && c <= '9':
+				i++
+				continue
+			case c == 'x' && i+4 < len(b) && isHexDigit(b[i+2]) && isHexDigit(b[i+3]) && isHexDigit(b[i+4]):
+				i += 4
+				continue
+			case c == '^':
+				i++
+			}
+		}
+		out = append(out, b[i])
+	}
+	return out
+}
+
 func isHex(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+		if !isHexDigit(s[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
