@@ -58,8 +58,8 @@ func TestPrometheusEndToEnd(t *testing.T) {
 			"gameservers-hytale": {hytaleOK.String()},
 		},
 		fileSD: []fileSDGroup{
-			{Targets: []string{oaAddr}, Labels: map[string]string{"module": "openarena", "game": "openarena"}},
-			{Targets: []string{hytaleFull.String()}, Labels: map[string]string{"module": "hytale", "game": "hytale"}},
+			{Targets: []string{oaAddr}, Labels: map[string]string{"module": "openarena", "title": "openarena"}},
+			{Targets: []string{hytaleFull.String()}, Labels: map[string]string{"module": "hytale", "title": "hytale"}},
 		},
 		forTime: "5s",
 	})
@@ -130,6 +130,22 @@ func TestPrometheusEndToEnd(t *testing.T) {
 			v, ok, desc := prom.value(c.q)
 			return ok && fmt.Sprint(v) == c.want, desc + diag()
 		})
+	}
+	// The operator's target labels (examples/targets: module, title, owner) must not
+	// collide with the exporter's own: Prometheus would rename ours to exported_*.
+	all, err := prom.query(`{__name__=~"gameserver_.+|probe_.+", job=~"gameservers.*"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range all {
+		for k := range s.Metric {
+			if strings.HasPrefix(k, "exported_") {
+				t.Errorf("label %s on %v: a target label collides with the exporter's", k, s.Metric)
+			}
+		}
+	}
+	if info, _ := prom.query(fmt.Sprintf(`gameserver_info{job="gameservers-file-sd", instance=%q}`, oaAddr)); len(info) == 0 || info[0].Metric["title"] != "openarena" || info[0].Metric["game"] == "openarena" {
+		t.Errorf("gameserver_info must keep the server's game and the operator's title: %v", info)
 	}
 	// The names Prometheus has are those quakestat lists.
 	waitEvery(t, 2500*time.Millisecond, 60*time.Second, "player series to match quakestat's players", func() (bool, string) {
