@@ -11,7 +11,6 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 	"time"
 
@@ -98,12 +97,7 @@ func run(args []string) int {
 	self.ReloadSuccess.Set(1)
 	self.ReloadSeconds.SetToCurrentTime()
 
-	// SIGHUP and POST /-/reload run in different goroutines: one at a time, so an
-	// older file read slowly is never stored after a newer one.
-	var reloadMu sync.Mutex
-	reload := func() error {
-		reloadMu.Lock()
-		defer reloadMu.Unlock()
+	reload := func() error { // SafeConfig serialises concurrent reloads
 		if err := sc.Reload(); err != nil {
 			self.ReloadSuccess.Set(0)
 			return err

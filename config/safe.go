@@ -1,6 +1,7 @@
 package config
 
 import (
+	"sync"
 	"sync/atomic"
 )
 
@@ -9,6 +10,10 @@ import (
 type SafeConfig struct {
 	path string
 	cur  atomic.Pointer[Config]
+	// reloading serialises Reload: SIGHUP and POST /-/reload arrive on different
+	// goroutines, and an older file read slowly must not be stored after a newer.
+	reloading sync.Mutex
+	load      func(string) (*Config, error) // Load; tests slow it down
 }
 
 // NewSafeConfig returns a SafeConfig for the file at path ("" = built-ins only).
@@ -19,7 +24,13 @@ func (s *SafeConfig) Get() *Config { return s.cur.Load() }
 
 // Reload reads and validates the file, and swaps it in on success.
 func (s *SafeConfig) Reload() error {
-	c, err := Load(s.path)
+	s.reloading.Lock()
+	defer s.reloading.Unlock()
+	load := s.load
+	if load == nil {
+		load = Load
+	}
+	c, err := load(s.path)
 	if err != nil {
 		return err
 	}
