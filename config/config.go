@@ -114,7 +114,16 @@ func Builtin() map[string]*Module {
 		if _, ok := registry.Lookup(g.Protocol); !ok {
 			continue
 		}
-		out[g.Module] = &Module{Protocol: g.Protocol, Port: g.Port, PortOffsets: g.Offsets, Description: g.Name, Rules: g.QueryRules()}
+		m := &Module{Protocol: g.Protocol, Port: g.Port, PortOffsets: g.Offsets, Description: g.Name, Rules: g.QueryRules()}
+		if body := g.Options(); body != "" {
+			// The catalog test holds every body to be a YAML mapping; compile then
+			// decodes it strictly, as it would a modules file's block.
+			var doc yaml.Node
+			if err := yaml.Unmarshal([]byte(body), &doc); err == nil && len(doc.Content) == 1 {
+				m.Options = map[string]yaml.Node{g.Protocol: *doc.Content[0]}
+			}
+		}
+		out[g.Module] = m
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/catalog"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 )
 
@@ -124,7 +125,11 @@ func TestCatalogModules(t *testing.T) {
 	}{
 		{"valheim", "a2s", 2456, []int{1}, false},
 		{"cs2", "a2s", 27015, []int{0}, false},
-		{"rust", "a2s", 28015, []int{0, 1, 2}, false},
+		{"rust", "a2s", 28015, []int{1, 2, -1}, false},
+		{"icarus", "a2s", 17777, []int{27015 - 17777}, false},
+		{"soulmask", "a2s", 8777, []int{27015 - 8777}, true}, // version in the NO_s rule
+		{"ut2004", "unreal2", 7777, []int{1}, false},
+		{"minecraftbedrock", "bedrock", 19132, []int{0}, false},
 		{"openarena", "quake3", 27960, []int{0}, false},
 		{"mta", "ase", 22003, []int{123}, false},
 		{"thelongdark", "skycoop", 26950, []int{0}, false},
@@ -141,8 +146,41 @@ func TestCatalogModules(t *testing.T) {
 			t.Errorf("%s: protocol %s port %d offsets %v rules %v", tc.module, m.Protocol, m.DefaultPort(), m.QueryPortOffsets(), m.Rules)
 		}
 	}
-	if n := len(c.Modules); n < 60 {
-		t.Errorf("%d built-in modules; the catalog should bring about 70", n)
+	if n := len(c.Modules); n < 150 {
+		t.Errorf("%d built-in modules; the catalog should bring about 190", n)
+	}
+	// A row whose protocol is not compiled in is skipped, not an error.
+	for _, g := range catalog.Games {
+		if _, ok := registry.Lookup(g.Protocol); !ok {
+			if _, ok := c.Modules[g.Module]; ok && g.Module != g.Protocol {
+				t.Errorf("%s: module built for protocol %s, which is not compiled in", g.Module, g.Protocol)
+			}
+		}
+	}
+}
+
+// TestCatalogOptions: a row's protocol block reaches its module, and compiles.
+func TestCatalogOptions(t *testing.T) {
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := c.Modules["justcause2mp"]
+	if m == nil || m.Querier() == nil {
+		t.Fatal("no compiled justcause2mp module")
+	}
+	var o struct {
+		Variant string `yaml:"variant"`
+	}
+	if err := m.decodeOptions(&o); err != nil || o.Variant != "jc2mp" {
+		t.Errorf("justcause2mp options: %+v %v", o, err)
+	}
+	if _, ok := c.Modules["gamespy3"].Options["gamespy3"]; ok {
+		t.Error("the protocol's own module must not take a game's options")
+	}
+	out, err := c.YAML()
+	if err != nil || !strings.Contains(string(out), "variant: jc2mp") {
+		t.Errorf("/config must show the catalog's options: %v", err)
 	}
 }
 
