@@ -13,6 +13,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/eos"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/fivem"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy3"
@@ -38,6 +40,8 @@ var all = []protocols.Protocol{
 	cube2.Protocol,
 	darkplaces.Protocol,
 	doom3.Protocol,
+	eos.Protocol,
+	fivem.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
 	gamespy3.Protocol,
