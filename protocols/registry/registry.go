@@ -15,6 +15,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/frostbite"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/eos"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/fivem"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy3"
@@ -44,6 +46,8 @@ var all = []protocols.Protocol{
 	darkplaces.Protocol,
 	doom3.Protocol,
 	frostbite.Protocol,
+	eos.Protocol,
+	fivem.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
 	gamespy3.Protocol,

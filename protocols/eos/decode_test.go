@@ -1,0 +1,156 @@
+package eos
+
+import (
+	"errors"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+func readVector(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func vectors(t *testing.T, glob string) []string {
+	t.Helper()
+	var out []string
+	files, _ := filepath.Glob(filepath.Join("testdata", glob))
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".expected.json") {
+			out = append(out, filepath.Base(f))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no vectors %s", glob)
+	}
+	return out
+}
+
+func expectedOf[T any](t *testing.T, name string) T {
+	return prototest.ReadJSON[T](t, filepath.Join("testdata", strings.TrimSuffix(name, ".json")+".expected.json"))
+}
+
+func TestDecodeToken(t *testing.T) {
+	for _, name := range vectors(t, "token*.json") {
+		t.Run(name, func(t *testing.T) {
+			e := expectedOf[struct {
+				Token       string
+				LifeSeconds float64 `json:"life_seconds"`
+				Error       string
+			}](t, name)
+			token, life, err := decodeToken(readVector(t, name))
+			if e.Error != "" {
+				if protocols.Reason(err) != e.Error || token != "" {
+					t.Fatalf("token %q, err %v; want reason %q", token, err, e.Error)
+				}
+				return
+			}
+			if err != nil || token != e.Token || life.Seconds() != e.LifeSeconds {
+				t.Fatalf("token %q life %v err %v; want %q %vs", token, life, err, e.Token, e.LifeSeconds)
+			}
+		})
+	}
+}
+
+func TestDecodeSessions(t *testing.T) {
+	for _, name := range vectors(t, "sessions*.json") {
+		t.Run(name, func(t *testing.T) {
+			e := expectedOf[struct {
+				Preset string
+				Error  string
+				Cases  []struct {
+					Target            string
+					Sessions, Matches int
+					Result            *prototest.ExpectedResult
+					InfoFirst         [2]string `json:"info_first"`
+					Rules             int
+				}
+			}](t, name)
+			names := presetAttrs(e.Preset)
+			body := readVector(t, name)
+			if e.Error != "" {
+				_, err := decodeSessions(body, netip.MustParseAddrPort("203.0.113.1:7777"))
+				if protocols.Reason(err) != e.Error {
+					t.Fatalf("err %v, want reason %q", err, e.Error)
+				}
+				return
+			}
+			for _, c := range e.Cases {
+				pk, err := decodeSessions(body, netip.MustParseAddrPort(c.Target))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pk.sessions != c.Sessions || pk.matches != c.Matches || (pk.session != nil) != (c.Matches > 0) {
+					t.Fatalf("%s: %d sessions, %d matches, picked %v", c.Target, pk.sessions, pk.matches, pk.session != nil)
+				}
+				if c.Result == nil {
+					continue
+				}
+				res := pk.session.result(names, c.Rules > 0)
+				prototest.CheckResult(t, res, *c.Result)
+				prototest.CheckUTF8(t, res)
+				if c.InfoFirst[0] != "" && (res.Info[0] != protocols.KV{Key: c.InfoFirst[0], Value: c.InfoFirst[1]}) {
+					t.Errorf("info[0] = %q", res.Info[0])
+				}
+				if len(res.Rules) != c.Rules {
+					t.Errorf("%d rules, want %d", len(res.Rules), c.Rules)
+				}
+			}
+		})
+	}
+}
+
+func presetAttrs(name string) attrNames {
+	p := presets[name]
+	return attrNames{name: p.name, mapName: p.mapName, password: p.password, version: p.version}
+}
+
+func TestErrorCode(t *testing.T) {
+	for _, name := range vectors(t, "error*.json") {
+		t.Run(name, func(t *testing.T) {
+			e := expectedOf[struct{ Code string }](t, name)
+			if got := errorCode(readVector(t, name)); got != e.Code {
+				t.Errorf("code %q, want %q", got, e.Code)
+			}
+		})
+	}
+	if errorCode([]byte("<html>")) != "" {
+		t.Error("code from HTML")
+	}
+}
+
+func TestNotFoundMessage(t *testing.T) {
+	target := netip.MustParseAddrPort("203.0.113.10:7777")
+	for n, want := range map[int]string{0: "no EOS session advertises 203.0.113.10:7777", 3: "3 at that IP", maxResults: "maximum"} {
+		err := notFound(target, n)
+		if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d: %v", n, err)
+		}
+	}
+}
+
+func TestManyAttributesCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"sessions":[{"attributes":{"ADDRESSBOUND_s":"203.0.113.1:7777"`)
+	for i := range maxAttributes + 20 {
+		b.WriteString(`,"A` + strings.Repeat("x", i) + `_l":1`)
+	}
+	b.WriteString(`}}]}`)
+	pk, err := decodeSessions([]byte(b.String()), netip.MustParseAddrPort("203.0.113.1:7777"))
+	if err != nil || pk.session == nil {
+		t.Fatal(err)
+	}
+	if res := pk.session.result(presetAttrs("arksa"), true); len(res.Info) != maxAttributes || len(res.Rules) != maxAttributes {
+		t.Errorf("%d info, %d rules", len(res.Info), len(res.Rules))
+	}
+}

@@ -1,0 +1,213 @@
+// Package eos reads a game server's status from Epic Online Services (EOS)
+// matchmaking, where games such as ARK: Survival Ascended and The Isle Evrima
+// advertise their dedicated servers as sessions. The game server itself is
+// never contacted: the querier signs in to the EOS web API with the game's
+// client credentials (OAuth client_credentials grant), searches the game's
+// deployment for sessions whose address attribute is the target's IP, and picks
+// the one bound to the target's port. A server that is down (or not listed)
+// has no session: that is a failed probe.
+//
+// Facts: Epic's web API (POST /auth/v1/oauth/token, POST
+// /matchmaking/v1/{deployment}/filter), and gamedig's eos protocol and game
+// list for the per-game public client ids, deployments, the /wildcard path
+// ARK: Survival Ascended uses and the session attributes each game sets.
+// Credentials and attribute names are options; the presets carry the known
+// games' values, and module `eos` alone is ARK: Survival Ascended.
+package eos
+
+import (
+	"crypto/x509"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Protocol is the registry entry.
+var Protocol = protocols.Protocol{
+	Name:        "eos",
+	Description: "Epic Online Services matchmaking sessions (ARK: Survival Ascended, The Isle Evrima): status from the EOS web API, not the server",
+	DefaultPort: 7777,
+	Transport:   "tcp",
+	New:         newQuerier,
+}
+
+// Options is the module's `eos:` block. Unset fields take the preset's values.
+type Options struct {
+	// Preset names a known game: "arksa" (the default when neither client_id
+	// nor deployment_id is set) or "theisle". With client_id or deployment_id
+	// set and no preset, all three credentials must be given.
+	Preset string `yaml:"preset"`
+	// APIBase is the EOS web API (default https://api.epicgames.dev). Plain
+	// http is refused except on loopback, where tests run their fakes.
+	APIBase string `yaml:"api_base"`
+	// PathPrefix goes between APIBase and /matchmaking ("/wildcard" for ARK:
+	// Survival Ascended's deployment).
+	PathPrefix       string           `yaml:"path_prefix"`
+	ClientID         string           `yaml:"client_id"`
+	ClientSecret     protocols.Secret `yaml:"client_secret"`
+	ClientSecretFile string           `yaml:"client_secret_file"`
+	DeploymentID     string           `yaml:"deployment_id"`
+	// AddressAttribute is the session attribute searched for the target's IP
+	// (default ADDRESS_s).
+	AddressAttribute string `yaml:"address_attribute"`
+	// The attributes that hold the server name, map, password flag and
+	// version (the version joins the listed attributes with dots).
+	NameAttribute     string   `yaml:"name_attribute"`
+	MapAttribute      string   `yaml:"map_attribute"`
+	PasswordAttribute string   `yaml:"password_attribute"`
+	VersionAttributes []string `yaml:"version_attributes"`
+	// CAFile adds PEM certificates to the system roots (an image without a CA
+	// bundle, a TLS-inspecting proxy).
+	CAFile string `yaml:"ca_file"`
+}
+
+// preset is what a known game sets. The client credentials are the public ones
+// shipped in each game's client (as listed by gamedig).
+type preset struct {
+	clientID, clientSecret, deploymentID, pathPrefix string
+	name, mapName, password                          string
+	version                                          []string
+}
+
+var presets = map[string]preset{
+	"arksa": {
+		clientID:     "xyza7891muomRmynIIHaJB9COBKkwj6n",
+		clientSecret: "PP5UGxysEieNfSrEicaD1N2Bb3TdXuD7xHYcsdUHZ7s",
+		deploymentID: "ad9a8feffb3b4b2ca315546f038c3ae2",
+		pathPrefix:   "/wildcard",
+		name:         "CUSTOMSERVERNAME_s", mapName: "MAPNAME_s", password: "SERVERPASSWORD_b",
+		version: []string{"BUILDID_s", "MINORBUILDID_s"},
+	},
+	"theisle": {
+		clientID:     "xyza7891gk5PRo3J7G9puCJGFJjmEguW",
+		clientSecret: "pKWl6t5i9NJK8gTpVlAxzENZ65P8hYzodV8Dqe5Rlc8",
+		deploymentID: "6db6bea492f94b1bbdfcdfe3e4f898dc",
+		name:         "SERVERNAME_s", mapName: "MAP_NAME_s", password: "SERVERPASSWORD_b",
+		version: []string{"SERVER_VERSION_s"},
+	},
+	// A game of your own: credentials required, ARK's attribute names by default.
+	"": {
+		name: "CUSTOMSERVERNAME_s", mapName: "MAPNAME_s", password: "SERVERPASSWORD_b",
+		version: []string{"BUILDID_s", "MINORBUILDID_s"},
+	},
+}
+
+const defaultAPIBase = "https://api.epicgames.dev"
+
+// newQuerier builds the Querier for a module. It reads client_secret_file and ca_file
+// here, so a configuration reload re-reads them.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	var o Options
+	if s.Options != nil {
+		if err := s.Options(&o); err != nil {
+			return nil, fmt.Errorf("eos options: %w", err)
+		}
+	}
+	name := o.Preset
+	if name == "" && o.ClientID == "" && o.DeploymentID == "" {
+		name = "arksa"
+	}
+	p, ok := presets[name]
+	if !ok {
+		return nil, fmt.Errorf("eos options: unknown preset %q (arksa, theisle)", o.Preset)
+	}
+	secret, err := protocols.LoadSecret(o.ClientSecret, o.ClientSecretFile)
+	if err != nil {
+		return nil, fmt.Errorf("eos options: client_secret: %w", err)
+	}
+	if secret == "" {
+		secret = protocols.Secret(p.clientSecret)
+	}
+	q := &querier{
+		clientID:   or(o.ClientID, p.clientID),
+		secret:     secret,
+		deployment: or(o.DeploymentID, p.deploymentID),
+		prefix:     strings.TrimRight(or(o.PathPrefix, p.pathPrefix), "/"),
+		addrAttr:   or(o.AddressAttribute, "ADDRESS_s"),
+		attrs: attrNames{
+			name:     or(o.NameAttribute, p.name),
+			mapName:  or(o.MapAttribute, p.mapName),
+			password: or(o.PasswordAttribute, p.password),
+			version:  p.version,
+		},
+		rules: s.Rules,
+		sem:   make(chan struct{}, 1),
+	}
+	if o.VersionAttributes != nil {
+		q.attrs.version = o.VersionAttributes
+	}
+	if q.clientID == "" || q.secret == "" || q.deployment == "" {
+		return nil, fmt.Errorf("eos options: client_id, client_secret and deployment_id are all needed without a preset")
+	}
+	if strings.ContainsAny(q.deployment, "/?#% ") || strings.Contains(q.clientID, ":") {
+		return nil, fmt.Errorf("eos options: deployment_id or client_id holds a character they never have")
+	}
+	if q.prefix != "" && !strings.HasPrefix(q.prefix, "/") {
+		return nil, fmt.Errorf("eos options: path_prefix must start with /")
+	}
+	base, err := checkBase(or(o.APIBase, defaultAPIBase))
+	if err != nil {
+		return nil, fmt.Errorf("eos options: api_base: %w", err)
+	}
+	q.base = base
+	if q.rootCAs, err = rootCAs(o.CAFile); err != nil {
+		return nil, fmt.Errorf("eos options: ca_file: %w", err)
+	}
+	return q, nil
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// checkBase accepts an https URL, or http on loopback only: the credentials and
+// token must not cross a network in clear text.
+func checkBase(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", err
+	}
+	if u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", fmt.Errorf("%q: want scheme://host[:port][/path]", s)
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		host := u.Hostname()
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return "", fmt.Errorf("%q: plain http only to loopback (the client secret would travel in clear)", s)
+		}
+	default:
+		return "", fmt.Errorf("%q: scheme must be https", s)
+	}
+	return strings.TrimRight(s, "/"), nil
+}
+
+// rootCAs is the system pool plus file. It is never nil: DoHTTP skips
+// verification for a nil pool, which is right for game servers' self-signed
+// certificates but not for the API we send a client secret to. A system without
+// roots gets an empty pool, and so a TLS error that says so.
+func rootCAs(file string) (*x509.CertPool, error) {
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if file == "" {
+		return pool, nil
+	}
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s: no PEM certificate", file)
+	}
+	return pool, nil
+}

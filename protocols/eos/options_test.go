@@ -1,0 +1,42 @@
+package eos_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+// The options block as a modules file gives it: decoded strictly, the secret
+// accepted inline.
+func TestOptionsYAML(t *testing.T) {
+	good := `modules:
+  isle:
+    protocol: eos
+    eos:
+      preset: theisle
+  mine:
+    protocol: eos
+    eos:
+      api_base: https://eos.example.org
+      client_id: abc
+      client_secret: hunter2
+      deployment_id: def
+      address_attribute: IP_s
+      name_attribute: NAME_s
+      version_attributes: [V_s]
+`
+	c, err := config.Parse([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"isle", "mine", "eos"} {
+		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
+			t.Errorf("module %s not built", m)
+		}
+	}
+	bad := strings.Replace(good, "address_attribute", "adress_attribute", 1)
+	if _, err := config.Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "adress_attribute") {
+		t.Errorf("unknown key accepted: %v", err)
+	}
+}

@@ -1,0 +1,248 @@
+package eos
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	base, prefix         string
+	clientID, deployment string
+	secret               protocols.Secret
+	addrAttr             string
+	attrs                attrNames
+	rules                bool
+	rootCAs              *x509.CertPool
+	// baseFor, when set (tests), replaces base by an address of the probe's own.
+	baseFor func(netip.AddrPort) string
+
+	// One token per module, shared by its probes until shortly before it
+	// expires. sem lets one probe at a time fetch it; the others wait for
+	// that one (or their deadline) instead of signing in too.
+	sem     chan struct{}
+	mu      sync.Mutex
+	token   string
+	refresh time.Time // when the kept token is to be replaced
+}
+
+// Response body caps: a token answer is small; a filter answer holds at most
+// maxResults sessions of a few KiB each.
+const (
+	maxTokenBody  = 64 << 10
+	maxFilterBody = 512 << 10
+	maxResults    = 100
+)
+
+func (q *querier) apiBase(addr netip.AddrPort) string {
+	if q.baseFor != nil {
+		return q.baseFor(addr)
+	}
+	return q.base
+}
+
+// Query finds the target's session: a token (kept from an earlier probe, or
+// fetched in the challenge phase), then the session search in the info phase.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	target := netip.AddrPortFrom(addr.Addr().Unmap(), addr.Port())
+	token, fresh, err := q.accessToken(ctx, addr, "", tr)
+	if err != nil {
+		return nil, err
+	}
+	p := tr.Begin("info")
+	resp, err := q.filter(ctx, addr, target, token, tr)
+	if err == nil && resp.Status == http.StatusUnauthorized && !fresh {
+		// The kept token was revoked or expired early: sign in once more.
+		tr.Log("EOS refused the kept token (HTTP 401): signing in again")
+		if token, _, err = q.accessToken(ctx, addr, token, tr); err == nil {
+			resp, err = q.filter(ctx, addr, target, token, tr)
+		}
+	}
+	if err == nil {
+		err = filterStatus(resp)
+	}
+	var pk pick
+	if err == nil {
+		pk, err = decodeSessions(resp.Body, target)
+	}
+	if err == nil && pk.session == nil {
+		err = notFound(target, pk.sessions)
+	}
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	if pk.matches > 1 {
+		tr.Logf("%d sessions advertise %s: the first is used", pk.matches, target)
+	}
+	return pk.session.result(q.attrs, q.rules), nil
+}
+
+func notFound(target netip.AddrPort, atIP int) error {
+	var more string
+	switch {
+	case atIP >= maxResults:
+		more = fmt.Sprintf(" (the search returned its maximum of %d sessions at that IP: it may be among those left out)", maxResults)
+	case atIP > 0:
+		more = fmt.Sprintf(" (%d at that IP, on other ports)", atIP)
+	}
+	return fmt.Errorf("%w: no EOS session advertises %s: the server is down or unlisted%s", protocols.ErrServer, target, more)
+}
+
+// accessToken returns the kept token, or fetches one (fresh). stale is a token
+// the API just refused: it is not returned again.
+func (q *querier) accessToken(ctx context.Context, addr netip.AddrPort, stale string, tr *wire.Trace) (token string, fresh bool, err error) {
+	if t := q.kept(stale); t != "" {
+		return t, false, nil
+	}
+	select {
+	case q.sem <- struct{}{}:
+	case <-ctx.Done():
+		return "", false, fmt.Errorf("%w: waiting for another probe's EOS sign-in", protocols.ErrTimeout)
+	}
+	defer func() { <-q.sem }()
+	if t := q.kept(stale); t != "" {
+		return t, false, nil // fetched while we waited
+	}
+	p := tr.Begin("challenge")
+	token, life, err := q.fetchToken(ctx, addr, tr)
+	tr.End(p, err)
+	if err != nil {
+		return "", false, err
+	}
+	// Replace it a tenth of its life (at least 30 s) before it expires.
+	keep := life - max(life/10, 30*time.Second)
+	q.mu.Lock()
+	q.token, q.refresh = "", time.Time{}
+	if keep > 0 {
+		q.token, q.refresh = token, time.Now().Add(keep)
+	}
+	q.mu.Unlock()
+	return token, true, nil
+}
+
+func (q *querier) kept(stale string) string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.token == "" || q.token == stale || !time.Now().Before(q.refresh) {
+		return ""
+	}
+	return q.token
+}
+
+// fetchToken signs in with the client credentials. The exchange is not
+// recorded in the trace (its answer is a bearer token that debug output would
+// show): a log line says how it went.
+func (q *querier) fetchToken(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (string, time.Duration, error) {
+	form := url.Values{"grant_type": {"client_credentials"}, "deployment_id": {q.deployment}}
+	creds := base64.StdEncoding.EncodeToString([]byte(q.clientID + ":" + q.secret.Reveal()))
+	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
+		Method: http.MethodPost,
+		URL:    q.apiBase(addr) + "/auth/v1/oauth/token",
+		Header: http.Header{
+			"Authorization": {"Basic " + creds},
+			"Content-Type":  {"application/x-www-form-urlencoded"},
+			"Accept":        {"application/json"},
+		},
+		Body:    []byte(form.Encode()),
+		RootCAs: q.rootCAs,
+		MaxBody: maxTokenBody,
+	}, nil)
+	if tr != nil {
+		tr.Attempts++
+	}
+	if err != nil {
+		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
+	}
+	tr.Logf("EOS sign-in (client %s, deployment %s): HTTP %d, %d bytes (not recorded: they hold the token)", q.clientID, q.deployment, resp.Status, len(resp.Body))
+	if resp.Status < 200 || resp.Status > 299 {
+		return "", 0, authError(resp)
+	}
+	if err := htmlError(resp); err != nil {
+		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
+	}
+	return decodeToken(resp.Body)
+}
+
+// authError names a refused sign-in. EOS answers bad credentials with 400 or
+// 401 and an error code (invalid_client, ...).
+func authError(resp *wire.HTTPResponse) error {
+	code := errorCode(resp.Body)
+	if code != "" {
+		code = ", " + code
+	}
+	if resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
+		return fmt.Errorf("%w: EOS authentication failed (HTTP %d%s): check client_id, client_secret and deployment_id", protocols.ErrServer, resp.Status, code)
+	}
+	return fmt.Errorf("%w: EOS sign-in: HTTP %d %s%s", protocols.ErrServer, resp.Status, http.StatusText(resp.Status), code)
+}
+
+// filter searches the deployment's sessions for those whose address attribute
+// is the target's IP.
+func (q *querier) filter(ctx context.Context, addr, target netip.AddrPort, token string, tr *wire.Trace) (*wire.HTTPResponse, error) {
+	body, _ := json.Marshal(map[string]any{
+		"criteria": []map[string]string{{
+			"key": "attributes." + q.addrAttr, "op": "EQUAL", "value": target.Addr().String(),
+		}},
+		"maxResults": maxResults,
+	})
+	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
+		Method: http.MethodPost,
+		URL:    q.apiBase(addr) + q.prefix + "/matchmaking/v1/" + q.deployment + "/filter",
+		Header: http.Header{
+			"Authorization": {"Bearer " + token},
+			"Content-Type":  {"application/json"},
+			"Accept":        {"application/json"},
+		},
+		Body:    body,
+		RootCAs: q.rootCAs,
+		MaxBody: maxFilterBody,
+	}, tr)
+	if err != nil {
+		return nil, fmt.Errorf("EOS session search: %w", err)
+	}
+	return resp, nil
+}
+
+// filterStatus turns a failed search into an error. 403 with
+// policy_missing_action is a client whose rights were withdrawn (ARK:
+// Survival Ascended's public client since v85 of the game).
+func filterStatus(resp *wire.HTTPResponse) error {
+	if resp.Status >= 200 && resp.Status <= 299 {
+		if err := htmlError(resp); err != nil {
+			return fmt.Errorf("EOS session search: %w", err)
+		}
+		return nil
+	}
+	code := errorCode(resp.Body)
+	switch {
+	case resp.Status == http.StatusUnauthorized:
+		return fmt.Errorf("%w: EOS authentication failed: the session search refused a fresh token (HTTP 401)", protocols.ErrServer)
+	case resp.Status == http.StatusForbidden && code == "errors.com.epicgames.common.policy_missing_action":
+		return fmt.Errorf("%w: EOS session search: the client may not search sessions (HTTP 403, %s): the game withdrew these credentials' rights", protocols.ErrServer, code)
+	case code != "":
+		return fmt.Errorf("%w: EOS session search: HTTP %d (%s)", protocols.ErrServer, resp.Status, code)
+	}
+	return fmt.Errorf("%w: EOS session search: HTTP %d %s", protocols.ErrServer, resp.Status, http.StatusText(resp.Status))
+}
+
+// htmlError names a 2xx answer that is an HTML page (a captive portal, a proxy's
+// page) by its type, without quoting it.
+func htmlError(resp *wire.HTTPResponse) error {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt == "text/html" || mt == "application/xhtml+xml" {
+		return fmt.Errorf("%w: expected JSON, got %s", protocols.ErrMalformed, mt)
+	}
+	return nil
+}

@@ -1,0 +1,437 @@
+package eos
+
+import (
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// The target of every test: a documentation address that is never contacted
+// (the querier only talks to the API, here a fake on loopback).
+var target = netip.MustParseAddrPort("203.0.113.10:7777")
+
+// fakeEOS is Epic's web API as the querier uses it: the token endpoint checks
+// the client credentials and the deployment, the filter endpoint the bearer
+// token and the criteria, and answers the sessions of a vector whose address
+// attribute equals the criterion's value.
+type fakeEOS struct {
+	t           testing.TB
+	id, secret  string
+	deployment  string
+	prefix      string
+	sessions    []byte // body of a filter answer
+	expiresIn   int
+	signIns     atomic.Int32
+	searches    atomic.Int32
+	mu          sync.Mutex
+	valid       map[string]bool
+	filterHook  func(w http.ResponseWriter, r *http.Request) bool // true: the hook answered
+	tokenHook   func(w http.ResponseWriter, r *http.Request) bool
+	lastFilters []string
+}
+
+func newFake(t testing.TB) *fakeEOS {
+	p := presets["arksa"]
+	return &fakeEOS{t: t, id: p.clientID, secret: p.clientSecret, deployment: p.deploymentID, prefix: p.pathPrefix,
+		sessions: readVector(t, "sessions_arksa.json"), expiresIn: 3599, valid: map[string]bool{}}
+}
+
+func (f *fakeEOS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/auth/v1/oauth/token":
+		f.signIns.Add(1)
+		if f.tokenHook != nil && f.tokenHook(w, r) {
+			return
+		}
+		id, secret, ok := r.BasicAuth()
+		if r.Method != http.MethodPost || r.ParseForm() != nil || r.PostForm.Get("grant_type") != "client_credentials" {
+			http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
+			return
+		}
+		if !ok || id != f.id || secret != f.secret || r.PostForm.Get("deployment_id") != f.deployment {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"errorCode":"errors.com.epicgames.account.invalid_client_credentials","errorMessage":"Sorry the client credentials you are using are invalid","error":"invalid_client"}`))
+			return
+		}
+		tok := fmt.Sprintf("token-%d", f.signIns.Load())
+		f.mu.Lock()
+		f.valid[tok] = true
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "bearer", "expires_in": f.expiresIn})
+	case f.prefix + "/matchmaking/v1/" + f.deployment + "/filter":
+		f.searches.Add(1)
+		if f.filterHook != nil && f.filterHook(w, r) {
+			return
+		}
+		f.mu.Lock()
+		ok := f.valid[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
+		f.mu.Unlock()
+		if !ok {
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"errorCode":"errors.com.epicgames.common.authentication.token_verification_failed"}`))
+			return
+		}
+		var req struct {
+			Criteria   []struct{ Key, Op, Value string }
+			MaxResults int
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Criteria) != 1 || req.MaxResults != maxResults {
+			http.Error(w, "bad filter", http.StatusBadRequest)
+			return
+		}
+		c := req.Criteria[0]
+		f.mu.Lock()
+		f.lastFilters = append(f.lastFilters, c.Key+" "+c.Op+" "+c.Value)
+		f.mu.Unlock()
+		var all struct{ Sessions []map[string]any }
+		json.Unmarshal(f.sessions, &all)
+		out := []map[string]any{}
+		for _, s := range all.Sessions {
+			if attrs, _ := s["attributes"].(map[string]any); attrs["ADDRESS_s"] == c.Value && c.Key == "attributes.ADDRESS_s" && c.Op == "EQUAL" {
+				out = append(out, s)
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"sessions": out, "count": len(out)})
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (f *fakeEOS) revokeAll() {
+	f.mu.Lock()
+	clear(f.valid)
+	f.mu.Unlock()
+}
+
+// optionsOf is a Settings.Options that hands over o as the decoded block.
+func optionsOf(o Options) func(any) error {
+	return func(v any) error { *v.(*Options) = o; return nil }
+}
+
+// newFor builds a querier for the fake at base, trusting the TLS fake's certificate.
+func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
+	t.Helper()
+	o.APIBase = srv.URL
+	s.Options = optionsOf(o)
+	q, err := newQuerier(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq := q.(*querier)
+	if srv.TLS != nil {
+		pool := x509.NewCertPool()
+		pool.AddCert(srv.Certificate())
+		eq.rootCAs = pool
+	}
+	return eq
+}
+
+func query(t testing.TB, q protocols.Querier, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), target, tr)
+	return res, tr, err
+}
+
+func phaseNames(tr *wire.Trace) string {
+	var n []string
+	for _, p := range tr.Phases {
+		n = append(n, p.Name)
+	}
+	return strings.Join(n, ",")
+}
+
+// The whole exchange over TLS with the ARK preset; the second probe reuses
+// the token.
+func TestQueryARK(t *testing.T) {
+	f := newFake(t)
+	srv := httptest.NewTLSServer(f)
+	defer srv.Close()
+	q := newFor(t, srv, Options{}, protocols.Settings{Rules: true})
+	res, tr, err := query(t, q, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckResult(t, res, prototest.ExpectedResult{
+		Name: prototest.Opt[string]{Set: true, V: "Ragnarok PvE - Cluster #1"}, Map: prototest.Opt[string]{Set: true, V: "TheIsland_WP"},
+		Version: prototest.Opt[string]{Set: true, V: "74.3"}, Players: prototest.Opt[int64]{Set: true, V: 12},
+		MaxPlayers: prototest.Opt[int64]{Set: true, V: 70}, Password: prototest.Opt[bool]{Set: true, V: false},
+	})
+	if len(res.Rules) != 22 || phaseNames(tr) != "challenge,info" {
+		t.Errorf("%d rules, phases %s", len(res.Rules), phaseNames(tr))
+	}
+	if got := f.lastFilters; len(got) != 1 || got[0] != "attributes.ADDRESS_s EQUAL 203.0.113.10" {
+		t.Errorf("filters %q", got)
+	}
+	// The token and the secret stay out of the debug output.
+	var sb strings.Builder
+	tr.WriteTranscript(&sb)
+	if s := sb.String(); strings.Contains(s, "token-1") || strings.Contains(s, f.secret) {
+		t.Errorf("trace shows a credential:\n%s", s)
+	}
+
+	res, tr, err = query(t, q, 2*time.Second)
+	if err != nil || res.Name == "" {
+		t.Fatal(err)
+	}
+	if f.signIns.Load() != 1 || phaseNames(tr) != "info" {
+		t.Errorf("%d sign-ins, phases %s: the token was not kept", f.signIns.Load(), phaseNames(tr))
+	}
+}
+
+// A token with a short life is not kept: each probe signs in.
+func TestQueryShortToken(t *testing.T) {
+	f := newFake(t)
+	f.expiresIn = 20
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	q := newFor(t, srv, Options{}, protocols.Settings{})
+	for range 2 {
+		if _, _, err := query(t, q, 2*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f.signIns.Load() != 2 {
+		t.Errorf("%d sign-ins, want 2", f.signIns.Load())
+	}
+}
+
+// A kept token the API refuses is replaced within the same probe, once.
+func TestQueryRevokedToken(t *testing.T) {
+	f := newFake(t)
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	q := newFor(t, srv, Options{}, protocols.Settings{})
+	if _, _, err := query(t, q, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	f.revokeAll()
+	res, tr, err := query(t, q, 2*time.Second)
+	if err != nil || res.Name == "" {
+		t.Fatal(err)
+	}
+	if f.signIns.Load() != 2 || f.searches.Load() != 3 || phaseNames(tr) != "challenge,info" {
+		t.Errorf("%d sign-ins, %d searches, phases %s", f.signIns.Load(), f.searches.Load(), phaseNames(tr))
+	}
+}
+
+// Probes of one module starting together sign in once.
+func TestQueryConcurrentSignIn(t *testing.T) {
+	f := newFake(t)
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	q := newFor(t, srv, Options{}, protocols.Settings{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := q.Query(prototest.Context(t, 5*time.Second), target, nil); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if f.signIns.Load() != 1 {
+		t.Errorf("%d sign-ins, want 1", f.signIns.Load())
+	}
+}
+
+func TestQueryTheIsle(t *testing.T) {
+	f := newFake(t)
+	p := presets["theisle"]
+	f.id, f.secret, f.deployment, f.prefix = p.clientID, p.clientSecret, p.deploymentID, ""
+	f.sessions = readVector(t, "sessions_theisle.json")
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	q := newFor(t, srv, Options{Preset: "theisle"}, protocols.Settings{})
+	res, err := q.Query(prototest.Context(t, 2*time.Second), netip.MustParseAddrPort("203.0.113.20:7777"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Evrima Test Realm" || res.Map != "Gateway" || res.Version != "0.19.64" || res.Players != protocols.Known(57) {
+		t.Errorf("result %+v", res)
+	}
+}
+
+// Credentials of one's own, the secret read from a file.
+func TestQueryCustomCredentials(t *testing.T) {
+	f := newFake(t)
+	f.id, f.secret, f.deployment, f.prefix = "myclient", "s3cret", "mydeployment", ""
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	file := filepath.Join(t.TempDir(), "secret")
+	prototest.WriteFile(t, file, "s3cret\n")
+	q := newFor(t, srv, Options{ClientID: "myclient", ClientSecretFile: file, DeploymentID: "mydeployment"}, protocols.Settings{})
+	if res, _, err := query(t, q, 2*time.Second); err != nil || res.Name == "" {
+		t.Fatal(res, err)
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	big := `{"sessions":[{"id":"` + strings.Repeat("x", maxFilterBody) + `"}]}`
+	html := func(status int) func(w http.ResponseWriter, r *http.Request) bool {
+		return func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(status)
+			w.Write([]byte("<html>internal proxy page</html>"))
+			return true
+		}
+	}
+	cases := []struct {
+		name   string
+		setup  func(f *fakeEOS)
+		opts   Options
+		want   error
+		msg    string
+		phases string
+	}{
+		{"wrong secret", nil, Options{ClientID: presets["arksa"].clientID, ClientSecret: "wrong", DeploymentID: presets["arksa"].deploymentID, Preset: "arksa"},
+			protocols.ErrServer, "authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)", "challenge"},
+		{"rights withdrawn", func(f *fakeEOS) {
+			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool {
+				w.WriteHeader(http.StatusForbidden)
+				w.Write(readVector(f.t, "error_policy.json"))
+				return true
+			}
+		}, Options{}, protocols.ErrServer, "may not search sessions", "challenge,info"},
+		{"no session", func(f *fakeEOS) { f.sessions = []byte(`{"sessions":[]}`) }, Options{},
+			protocols.ErrServer, "no EOS session advertises 203.0.113.10:7777: the server is down or unlisted", "challenge,info"},
+		{"html page as filter answer", func(f *fakeEOS) { f.filterHook = html(200) }, Options{}, protocols.ErrMalformed, "text/html", "challenge,info"},
+		{"html error page at sign-in", func(f *fakeEOS) { f.tokenHook = html(502) }, Options{}, protocols.ErrServer, "HTTP 502", "challenge"},
+		{"filter body over cap", func(f *fakeEOS) {
+			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte(big)); return true }
+		}, Options{}, protocols.ErrTooLarge, "longer than", "challenge,info"},
+		{"redirect at sign-in", func(f *fakeEOS) {
+			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool {
+				w.Header().Set("Location", "http://169.254.169.254/")
+				w.WriteHeader(http.StatusFound)
+				return true
+			}
+		}, Options{}, protocols.ErrServer, "not followed", "challenge"},
+		{"token not JSON", func(f *fakeEOS) {
+			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte("ok")); return true }
+		}, Options{}, protocols.ErrMalformed, "token", "challenge"},
+		{"silent filter", func(f *fakeEOS) {
+			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool {
+				io.Copy(io.Discard, r.Body)
+				<-r.Context().Done()
+				return true
+			}
+		}, Options{}, protocols.ErrTimeout, "", "challenge,info"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t)
+			if c.setup != nil {
+				c.setup(f)
+			}
+			srv := httptest.NewServer(f)
+			defer srv.Close()
+			q := newFor(t, srv, c.opts, protocols.Settings{})
+			start := time.Now()
+			_, tr, err := query(t, q, 500*time.Millisecond)
+			if time.Since(start) > 3*time.Second {
+				t.Errorf("took %v", time.Since(start))
+			}
+			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+				t.Fatalf("err = %v, want %v containing %q", err, c.want, c.msg)
+			}
+			if strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "wrong") {
+				t.Errorf("error quotes a body or the secret: %v", err)
+			}
+			if phaseNames(tr) != c.phases {
+				t.Errorf("phases %s, want %s", phaseNames(tr), c.phases)
+			}
+		})
+	}
+}
+
+// The API's certificate is verified: a fake signed by an unknown CA is refused,
+// secret unsent.
+func TestQueryTLSVerified(t *testing.T) {
+	f := newFake(t)
+	srv := httptest.NewTLSServer(f)
+	defer srv.Close()
+	q := newFor(t, srv, Options{}, protocols.Settings{})
+	q.rootCAs = x509.NewCertPool()
+	_, _, err := query(t, q, 2*time.Second)
+	if !errors.Is(err, protocols.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
+		t.Fatalf("err = %v, %d sign-ins", err, f.signIns.Load())
+	}
+}
+
+func TestNewOptions(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "secret")
+	prototest.WriteFile(t, file, "x\n")
+	for _, c := range []struct {
+		o   Options
+		bad string
+	}{
+		{Options{}, ""},
+		{Options{Preset: "theisle"}, ""},
+		{Options{APIBase: "http://127.0.0.1:8080"}, ""},
+		{Options{APIBase: "http://[::1]:8080/"}, ""},
+		{Options{APIBase: "http://api.epicgames.dev"}, "plain http"},
+		{Options{APIBase: "ftp://x"}, "https"},
+		{Options{APIBase: "https://x/?a=b"}, "scheme://"},
+		{Options{Preset: "fortnite"}, "unknown preset"},
+		{Options{ClientID: "a", DeploymentID: "d"}, "all needed"},
+		{Options{ClientID: "a", ClientSecretFile: file, DeploymentID: "d"}, ""},
+		{Options{ClientID: "a", ClientSecret: "s", ClientSecretFile: file, DeploymentID: "d"}, "not both"},
+		{Options{ClientID: "a", ClientSecretFile: file + ".missing", DeploymentID: "d"}, "client_secret"},
+		{Options{ClientID: "a", ClientSecret: "s", DeploymentID: "d/../x"}, "character"},
+		{Options{PathPrefix: "wildcard"}, "path_prefix"},
+		{Options{CAFile: file}, "no PEM"},
+	} {
+		_, err := newQuerier(protocols.Settings{Options: optionsOf(c.o)})
+		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
+			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
+		}
+	}
+	// The secret prints as <secret> wherever the options are shown.
+	if s := fmt.Sprintf("%v %+v", Options{ClientSecret: "hunter2"}, Options{ClientSecret: "hunter2"}); strings.Contains(s, "hunter2") {
+		t.Errorf("options print the secret: %s", s)
+	}
+}
+
+// contractProtocol sends the API requests to the probed address, so that the
+// contract's fake servers (a closed port, a silent one) are the API.
+var contractProtocol = func() protocols.Protocol {
+	p := Protocol
+	p.New = func(s protocols.Settings) (protocols.Querier, error) {
+		q, err := newQuerier(s)
+		if err != nil {
+			return nil, err
+		}
+		q.(*querier).baseFor = func(a netip.AddrPort) string { return "http://" + a.String() }
+		return q, nil
+	}
+	return p
+}()
+
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol:    contractProtocol,
+		Name:        "eos",
+		DefaultPort: 7777,
+		Transport:   "tcp",
+	})
+}

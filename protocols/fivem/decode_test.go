@@ -1,0 +1,180 @@
+package fivem
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+type expected struct {
+	Description string
+	Error       string
+	InfoPairs   int `json:"info_pairs"`
+	Result      *prototest.ExpectedResult
+	Players     []struct {
+		Name string
+		Ping prototest.Opt[int64]
+	}
+	Version   string
+	Rules     int
+	FirstRule [2]string `json:"first_rule"`
+}
+
+func vectors(t *testing.T, glob string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata", glob))
+	if len(files) == 0 {
+		t.Fatalf("no vectors %s", glob)
+	}
+	return files
+}
+
+func expectedFor(t *testing.T, file string) expected {
+	t.Helper()
+	base := strings.TrimSuffix(file, filepath.Ext(file))
+	return prototest.ReadJSON[expected](t, base+".expected.json")
+}
+
+func TestDecodeInfo(t *testing.T) {
+	for _, file := range vectors(t, "*.hex") {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			e := expectedFor(t, file)
+			kvs, err := decodeInfo(prototest.HexFile(t, filepath.Base(file)))
+			if e.Error != "" {
+				if protocols.Reason(err) != e.Error || kvs != nil {
+					t.Fatalf("err = %v (%q), kvs = %q; want reason %q", err, protocols.Reason(err), kvs, e.Error)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(kvs) != e.InfoPairs {
+				t.Errorf("%d info pairs, want %d: %q", len(kvs), e.InfoPairs, kvs)
+			}
+			res := infoResult(kvs)
+			prototest.CheckResult(t, res, *e.Result)
+			prototest.CheckUTF8(t, res)
+		})
+	}
+}
+
+func TestDecodePlayers(t *testing.T) {
+	for _, file := range vectors(t, "players*.json") {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			if strings.HasSuffix(file, ".expected.json") {
+				t.Skip()
+			}
+			e := expectedFor(t, file)
+			body, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list, dropped, err := decodePlayers(body)
+			if e.Error != "" {
+				if protocols.Reason(err) != e.Error {
+					t.Fatalf("err = %v, want reason %q", err, e.Error)
+				}
+				return
+			}
+			if err != nil || dropped != 0 {
+				t.Fatal(err, dropped)
+			}
+			if len(list) != len(e.Players) {
+				t.Fatalf("players = %+v, want %+v", list, e.Players)
+			}
+			for i, w := range e.Players {
+				if list[i].Name != w.Name {
+					t.Errorf("player %d name %q, want %q", i, list[i].Name, w.Name)
+				}
+				prototest.CheckCount(t, "ping", list[i].Ping, w.Ping)
+			}
+			// Identifiers and endpoints are never decoded, so nothing of them
+			// can leak into a result.
+			for _, p := range list {
+				if strings.Contains(p.Name+p.Team, "license:") || strings.Contains(p.Name, "198.51.100.23") {
+					t.Errorf("identifier in %+v", p)
+				}
+			}
+		})
+	}
+}
+
+func TestDecodePlayersCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range maxPlayers + 10 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"name":"p","ping":1,"identifiers":["license:x"]}`)
+	}
+	b.WriteString("]")
+	list, dropped, err := decodePlayers([]byte(b.String()))
+	if err != nil || len(list) != maxPlayers || dropped != 10 {
+		t.Fatalf("%d players, %d dropped, %v", len(list), dropped, err)
+	}
+}
+
+func TestDecodeServerInfo(t *testing.T) {
+	for _, name := range []string{"info.json", "info_html.json"} {
+		t.Run(name, func(t *testing.T) {
+			file := filepath.Join("testdata", name)
+			e := expectedFor(t, file)
+			body, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			version, rules, err := decodeServerInfo(body)
+			if e.Error != "" {
+				if protocols.Reason(err) != e.Error {
+					t.Fatalf("err = %v, want reason %q", err, e.Error)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if version != e.Version || len(rules) != e.Rules || rules[0] != (protocols.KV{Key: e.FirstRule[0], Value: e.FirstRule[1]}) {
+				t.Errorf("version %q, rules %q", version, rules)
+			}
+		})
+	}
+}
+
+func TestDecodeServerInfoVarsCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"server":"x","vars":{`)
+	for i := range maxVars + 5 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"v` + strings.Repeat("a", i%7) + string(rune('a'+i%26)) + `_` + strconv.Itoa(i) + `":1`)
+	}
+	b.WriteString("}}")
+	_, rules, err := decodeServerInfo([]byte(b.String()))
+	if err != nil || len(rules) != maxVars || rules[0].Value != "1" {
+		t.Fatalf("%d rules, %v", len(rules), err)
+	}
+}
+
+func TestStripColours(t *testing.T) {
+	for in, want := range map[string]string{
+		"":              "",
+		"plain":         "plain",
+		"^1Red^7White":  "RedWhite",
+		"^^1x":          "^x",
+		"a^":            "a^",
+		"^a^0":          "^a",
+		"~r~GTA ^5code": "~r~GTA code",
+	} {
+		if got := stripColours(in); got != want {
+			t.Errorf("stripColours(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

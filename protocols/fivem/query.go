@@ -1,0 +1,139 @@
+package fivem
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/netip"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	players, rules bool
+	retries        int
+}
+
+// Body caps of the HTTP endpoints: players.json holds a few hundred bytes per
+// player (identifiers included), info.json a 96x96 PNG icon in base64 and the
+// resource names.
+const (
+	maxPlayersBody = 1 << 20
+	maxInfoBody    = 512 << 10
+)
+
+// infoRequest builds `FF FF FF FF getinfo <challenge>`. The server reads the
+// challenge up to a space or newline and echoes it as the `challenge` key.
+func infoRequest(challenge string) []byte {
+	b := make([]byte, 0, 4+len("getinfo ")+len(challenge))
+	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
+	b = append(b, "getinfo "...)
+	return append(b, challenge...)
+}
+
+// Query asks for the info over UDP, then, as the module wants them, the player
+// list and the server's build and convars over HTTP on the same port. An HTTP
+// failure is a phase error: the server did answer its info query.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	conn.Retries = q.retries
+
+	// 26 base32 characters: no space, newline or backslash.
+	challenge := rand.Text()
+	p := tr.Begin("info")
+	kvs, err := wire.Exchange(ctx, conn, infoRequest(challenge), func(b []byte) ([]protocols.KV, error, error) {
+		kvs, err := decodeInfo(b)
+		switch {
+		case errors.Is(err, errNotInfo):
+			return nil, err, nil
+		case err != nil:
+			return nil, nil, err
+		}
+		// FXServer always echoes; a different token is a late or spoofed reply.
+		if c, ok := lookup(kvs, "challenge"); ok && c != challenge {
+			return nil, fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge), nil
+		}
+		return kvs, nil, nil
+	})
+	conn.Close()
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	res := infoResult(kvs)
+
+	if q.players {
+		p := tr.Begin("players")
+		list, err := fetchPlayers(ctx, addr, tr)
+		tr.End(p, err)
+		if err != nil {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+		} else {
+			res.PlayerList = list
+		}
+	}
+	if q.rules {
+		p := tr.Begin("rules")
+		version, rules, err := fetchServerInfo(ctx, addr, tr)
+		tr.End(p, err)
+		if err != nil {
+			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
+		} else {
+			res.Version, res.Rules = version, rules
+		}
+	}
+	return res, nil
+}
+
+// getJSON fetches one of the server's HTTP endpoints on the query's address and
+// checks it answered JSON: a non-2xx status is the server's error (429 when its
+// rate limit refuses us), an HTML page (another web server on the port) is
+// malformed, named by its type, never quoted.
+func getJSON(ctx context.Context, addr netip.AddrPort, path string, max int, tr *wire.Trace) ([]byte, error) {
+	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
+		Path:    path,
+		Header:  http.Header{"Accept": {"application/json"}},
+		MaxBody: max,
+	}, tr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return nil, fmt.Errorf("%s: %w", path, wire.StatusError(resp))
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
+		return nil, fmt.Errorf("%w: %s: expected JSON, got %s", protocols.ErrMalformed, path, mt)
+	}
+	return resp.Body, nil
+}
+
+// fetchPlayers reads players.json. Its body is kept out of the trace: besides
+// names and pings it lists every player's identifiers, and their IP addresses
+// when the server has endpoint privacy off.
+func fetchPlayers(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) ([]protocols.Player, error) {
+	body, err := getJSON(ctx, addr, "/players.json", maxPlayersBody, nil)
+	if err != nil {
+		return nil, err
+	}
+	tr.Logf("GET /players.json: %d bytes (not recorded: they hold player identifiers)", len(body))
+	list, dropped, err := decodePlayers(body)
+	if dropped > 0 {
+		tr.Logf("players.json: %d players past the cap of %d left out", dropped, maxPlayers)
+	}
+	return list, err
+}
+
+func fetchServerInfo(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (string, []protocols.KV, error) {
+	body, err := getJSON(ctx, addr, "/info.json", maxInfoBody, tr)
+	if err != nil {
+		return "", nil, err
+	}
+	return decodeServerInfo(body)
+}

@@ -1,0 +1,273 @@
+package fivem
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// challengeOf returns the challenge of a `getinfo <challenge>` request.
+func challengeOf(req []byte) (string, bool) {
+	return strings.CutPrefix(string(req), "\xff\xff\xff\xffgetinfo ")
+}
+
+// infoReply is FXServer's reply to getinfo with challenge c.
+func infoReply(c string) []byte {
+	return []byte("\xff\xff\xff\xffinfoResponse\n\\sv_maxclients\\48\\clients\\2\\challenge\\" + c +
+		"\\gamename\\CitizenFX\\protocol\\4\\hostname\\^1Fake ^7RP\\gametype\\Freeroam\\mapname\\fivem-map-hipster\\iv\\7")
+}
+
+func answer(req []byte) [][]byte {
+	c, ok := challengeOf(req)
+	if !ok {
+		return nil
+	}
+	return [][]byte{infoReply(c)}
+}
+
+const playersBody = `[{"endpoint":"198.51.100.9:1234","id":1,"identifiers":["ip:198.51.100.9","license:abc"],"name":"^2Niko","ping":31},` +
+	`{"endpoint":"127.0.0.1","id":2,"identifiers":["license:def"],"name":"Roman","ping":-1}]`
+
+const infoBody = `{"server":"FXServer-master SERVER v1.0.0.7290 linux","vars":{"sv_maxClients":"48","gamename":"gta5"},"resources":["hardcap"],"version":7}`
+
+// fxServer runs the fake's HTTP handler on a TCP port and the UDP handler on
+// the same port number, as FXServer does: TCP is bound first on :0, then UDP
+// takes its number (retried on the rare port already taken over UDP).
+func fxServer(t testing.TB, udp prototest.Handler, h http.Handler) netip.AddrPort {
+	t.Helper()
+	for range 20 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().(*net.TCPAddr).AddrPort()
+		pc, err := net.ListenPacket("udp", addr.String())
+		if err != nil {
+			l.Close()
+			continue
+		}
+		srv := httptest.NewUnstartedServer(h)
+		srv.Listener.Close()
+		srv.Listener = l
+		srv.Start()
+		t.Cleanup(srv.Close)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			buf := make([]byte, 2048)
+			for {
+				n, from, err := pc.ReadFrom(buf)
+				if err != nil {
+					return
+				}
+				for _, r := range udp(append([]byte(nil), buf[:n]...)) {
+					pc.WriteTo(r, from)
+				}
+			}
+		}()
+		t.Cleanup(func() { pc.Close(); <-done })
+		return addr
+	}
+	t.Fatal("no port free over both TCP and UDP")
+	return netip.AddrPort{}
+}
+
+func fxMux(players, info http.HandlerFunc) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/players.json", players)
+	mux.HandleFunc("/info.json", info)
+	return mux
+}
+
+func jsonHandler(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(body))
+	}
+}
+
+func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func TestQueryFull(t *testing.T) {
+	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
+	tr := wire.NewTrace()
+	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Fake RP" || res.Map != "fivem-map-hipster" || res.Game != "Freeroam" || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" {
+		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
+	}
+	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(48) || len(res.PhaseErrors) != 0 {
+		t.Errorf("players %+v max %+v phase errors %+v", res.Players, res.MaxPlayers, res.PhaseErrors)
+	}
+	if len(res.PlayerList) != 2 || res.PlayerList[0] != (protocols.Player{Name: "Niko", Ping: protocols.Known(31)}) ||
+		res.PlayerList[1] != (protocols.Player{Name: "Roman"}) {
+		t.Errorf("player list %+v", res.PlayerList)
+	}
+	if len(res.Rules) != 2 || res.Rules[0].Key != "gamename" || len(res.Info) != 9 {
+		t.Errorf("rules %q info %q", res.Rules, res.Info)
+	}
+	var phases []string
+	for _, p := range tr.Phases {
+		phases = append(phases, p.Name)
+	}
+	if strings.Join(phases, ",") != "info,players,rules" {
+		t.Errorf("phases %q", phases)
+	}
+	// players.json holds identifiers and addresses: none of it reaches the trace.
+	var sb strings.Builder
+	tr.WriteTranscript(&sb)
+	if s := sb.String(); strings.Contains(s, "license:") || strings.Contains(s, "198.51.100.9") {
+		t.Errorf("trace exposes player identifiers:\n%s", s)
+	}
+}
+
+// Without players or rules, no HTTP request is made.
+func TestQueryInfoOnly(t *testing.T) {
+	hit := make(chan string, 4)
+	h := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path }
+	addr := fxServer(t, answer, fxMux(h, h))
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PlayerList != nil || res.Rules != nil || res.Version != "" || res.Name != "Fake RP" {
+		t.Errorf("result %+v", res)
+	}
+	select {
+	case p := <-hit:
+		t.Errorf("HTTP request to %s", p)
+	default:
+	}
+}
+
+// A failing HTTP side leaves the info standing, with phase errors.
+func TestQueryHTTPFailures(t *testing.T) {
+	big := strings.Repeat(`{"name":"x","ping":1},`, maxPlayersBody/20)
+	cases := []struct {
+		name    string
+		players http.HandlerFunc
+		want    error
+		msg     string
+	}{
+		{"rate limited", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write([]byte("Rate limit exceeded."))
+		}, protocols.ErrServer, "429"},
+		{"html", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>admin panel</html>"))
+		}, protocols.ErrMalformed, "text/html"},
+		{"body over cap", jsonHandler("[" + big + `{"name":"y"}]`), protocols.ErrTooLarge, "longer than"},
+		{"redirect", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://169.254.169.254/", http.StatusFound)
+		}, protocols.ErrServer, "not followed"},
+		{"not json", jsonHandler("nope"), protocols.ErrMalformed, "array"},
+		{"silent", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, protocols.ErrTimeout, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			addr := fxServer(t, answer, fxMux(c.players, jsonHandler("<")))
+			start := time.Now()
+			res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 700*time.Millisecond), addr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if time.Since(start) > 3*time.Second {
+				t.Errorf("took %v", time.Since(start))
+			}
+			if res.Name != "Fake RP" || res.PlayerList != nil || len(res.PhaseErrors) != 2 {
+				t.Fatalf("result %+v", res)
+			}
+			pe := res.PhaseErrors[0]
+			if pe.Phase != "players" || !errors.Is(pe.Err, c.want) || !strings.Contains(pe.Err.Error(), c.msg) {
+				t.Errorf("players phase error %v, want %v with %q", pe.Err, c.want, c.msg)
+			}
+			if strings.Contains(pe.Err.Error(), "admin panel") {
+				t.Errorf("error quotes the body: %v", pe.Err)
+			}
+			if re := res.PhaseErrors[1]; re.Phase != "rules" || protocols.Reason(re.Err) == "" {
+				t.Errorf("rules phase error %+v", re)
+			}
+		})
+	}
+}
+
+// No HTTP server at all on the port (UDP only): the players phase is refused.
+func TestQueryNoHTTP(t *testing.T) {
+	addr := prototest.UDP(t, answer)
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrRefused) {
+		t.Errorf("phase errors %+v", res.PhaseErrors)
+	}
+}
+
+// Replies with another challenge and stray OOB datagrams are skipped; the real
+// reply after them is taken.
+func TestQueryStrays(t *testing.T) {
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		c, ok := challengeOf(req)
+		if !ok {
+			return nil
+		}
+		return [][]byte{infoReply("other"), []byte("\xff\xff\xff\xffprint\nhello"), infoReply(c)}
+	})
+	tr := wire.NewTrace()
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Fake RP" {
+		t.Errorf("name %q", res.Name)
+	}
+}
+
+// Only replies with a wrong challenge: the failure names the mismatch.
+func TestQueryWrongChallengeOnly(t *testing.T) {
+	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{infoReply("other")} })
+	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
+	if !errors.Is(err, protocols.ErrMismatch) {
+		t.Fatalf("err = %v, want mismatch", err)
+	}
+}
+
+// A broken infoResponse ends the query as malformed.
+func TestQueryBrokenInfo(t *testing.T) {
+	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\nno backslash")} })
+	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	if !errors.Is(err, protocols.ErrMalformed) {
+		t.Fatalf("err = %v, want malformed", err)
+	}
+}
+
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol:    Protocol,
+		Name:        "fivem",
+		DefaultPort: 30120,
+		Transport:   "udp",
+		Answer:      answer,
+		WantName:    "Fake RP",
+	})
+}
