@@ -35,7 +35,6 @@ func (g Game) Options() string { return gameOptions[g.Module] }
 var gameOptions = map[string]string{
 	"arksa":        "preset: arksa",
 	"justcause2mp": "variant: jc2mp",
-	"squad":        "preset: squad",
 	"theisle":      "preset: theisle",
 }
 
@@ -203,7 +202,6 @@ var Games = []Game{
 	{"sonsoftheforest", "Sons Of The Forest", "a2s", 8766, []int{27016 - 8766}, srcGamedig + " (sotf: game 8766, query 27016)"},
 	{"soulmask", "Soulmask", "a2s", 8777, []int{27015 - 8777}, srcGamedig + " (game 8777, query 27015)" + "; " + srcLGSM + " (smserver)"},
 	{"spaceengineers", "Space Engineers", "a2s", 27016, []int{0}, "SpaceEngineers-Dedicated.cfg default ServerPort 27016, A2S answered there (gamedig issue 183; xPaw PHP-Source-Query README: 27016); gamedig's 27015 is stale"},
-	{"squad", "Squad (EOS session)", "eos", 7787, []int{0}, "Squad v7 (Dec 2023) moved to EOS: A2S on QueryPort 27165 no longer answers (gamedig issue 545, PR 731 'the old Valve protocol implementation no longer works'; GameQ issue 755; LinuxGSM squadserver has no query type); game port 7787 from Squad server docs"},
 	{"stalker", "S.T.A.L.K.E.R.", "gamespy3", 5445, []int{2}, srcGamedig + " (port 5445, offset 2)"},
 	{"starbound", "Starbound", "a2s", 21025, []int{0}, srcGamedig},
 	{"stvef", "Star Trek: Voyager - Elite Force", "quake3", 27960, []int{0}, srcGamedig + " (query 27960)"},

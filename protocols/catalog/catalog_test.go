@@ -13,7 +13,7 @@ import (
 // pendingProtocols land in parallel branches: rows may name them before the
 // registry has them (config skips such rows). Remove each once its branch is merged;
 // the test says when.
-var pendingProtocols = map[string]bool{"eos": true, "fivem": true, "palworld": true, "terraria": true}
+var pendingProtocols = map[string]bool{"palworld": true, "terraria": true}
 
 var moduleName = regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`)
 
@@ -95,7 +95,6 @@ func TestCorrections(t *testing.T) {
 		{"insurgencysandstorm", "a2s", 27102, 27131},
 		{"spaceengineers", "a2s", 27016, 27016},
 		{"palworld", "palworld", 8212, 8212},
-		{"squad", "eos", 7787, 7787},
 		{"7daystodie", "a2s", 26900, 26900},
 		{"rust", "a2s", 28015, 28016},
 		{"vrising", "a2s", 9876, 9877},
