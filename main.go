@@ -41,24 +41,26 @@ func main() {
 
 func run(args []string) int {
 	app := kingpin.New(exporterName, "Prometheus exporter that probes game servers (Source A2S, Quake 3, Hytale, ...).")
+	// The server's flags belong to serve, the default command, so that `query
+	// --help` lists its own; they still work without naming serve.
+	serve := app.Command("serve", "Serve /probe and /metrics (the default; `serve --help` lists its flags).").Default()
 	var (
 		configFile    = app.Flag("config.file", "Modules file (YAML). Without one, the built-in modules are used.").Default("").String()
-		configCheck   = app.Flag("config.check", "Validate the modules file and exit.").Bool()
-		timeoutOffset = app.Flag("timeout-offset", "Seconds subtracted from Prometheus' scrape timeout to leave time for the answer.").Default("0.5").Float64()
-		maxConcurrent = app.Flag("probe.max-concurrent", "Probes allowed in flight at once; past it a probe waits within its deadline, then fails as overloaded (0: no cap).").Default("4096").Int()
-		maxWaiting    = app.Flag("probe.max-waiting", "Probes allowed to wait for one of --probe.max-concurrent slots; past it a probe fails at once as overloaded.").Default("1024").Int()
-		remoteDebug   = app.Flag("web.enable-remote-debug", "Serve debug output (/probe?debug=true, /logs) to non-loopback callers too. Off by default: it shows what any service at a probed address sent.").Bool()
-		minInterval   = app.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
-		enablePprof   = app.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
-		historyLimit  = app.Flag("history.limit", "Recent successful probes kept for the landing page (as many failures are kept besides).").Default("100").Int()
-		gcHeadroom    = app.Flag("runtime.gc-headroom", "Least heap growth between two garbage collections: a small heap is not collected every few hundred probes (0: plain GOGC; an explicit GOGC wins).").Default("16MiB").Bytes()
-		webConfig     = webflag.AddFlags(app, defaultListenAddress)
+		configCheck   = serve.Flag("config.check", "Validate the modules file and exit.").Bool()
+		timeoutOffset = serve.Flag("timeout-offset", "Seconds subtracted from Prometheus' scrape timeout to leave time for the answer.").Default("0.5").Float64()
+		maxConcurrent = serve.Flag("probe.max-concurrent", "Probes allowed in flight at once; past it a probe waits within its deadline, then fails as overloaded (0: no cap).").Default("4096").Int()
+		maxWaiting    = serve.Flag("probe.max-waiting", "Probes allowed to wait for one of --probe.max-concurrent slots; past it a probe fails at once as overloaded.").Default("1024").Int()
+		remoteDebug   = serve.Flag("web.enable-remote-debug", "Serve debug output (/probe?debug=true, /logs) to non-loopback callers too. Off by default: it shows what any service at a probed address sent.").Bool()
+		minInterval   = serve.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
+		enablePprof   = serve.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
+		historyLimit  = serve.Flag("history.limit", "Recent successful probes kept for the landing page (as many failures are kept besides).").Default("100").Int()
+		gcHeadroom    = serve.Flag("runtime.gc-headroom", "Least heap growth between two garbage collections: a small heap is not collected every few hundred probes (0: plain GOGC; an explicit GOGC wins).").Default("16MiB").Bytes()
+		webConfig     = webflag.AddFlags(serve, defaultListenAddress)
 	)
 	promslogConfig := &promslog.Config{}
 	promslogflag.AddFlags(app, promslogConfig)
 	app.Version(version.Print(exporterName))
 	app.HelpFlag.Short('h')
-	app.Command("serve", "Serve /probe and /metrics (the default).").Default()
 	qc := addQueryCommand(app)
 	cmd, err := app.Parse(args)
 	if err != nil {

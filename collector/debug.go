@@ -148,7 +148,7 @@ func logLines(o *outcome) []wire.Entry {
 	case o.policy != nil:
 		add(o.duration, "Target refused by target_policy: %v", o.policy)
 	case o.err != nil:
-		add(o.duration, "Probe failed after %s: reason=%s: %v", o.duration.Round(time.Microsecond), protocols.Reason(o.err), o.err)
+		add(o.duration, "Probe failed after %s: reason=%s, error: %v", o.duration.Round(time.Microsecond), protocols.Reason(o.err), o.err)
 	default:
 		for _, pe := range o.result.PhaseErrors {
 			add(o.duration, "Phase %s failed (the server is up): %v", pe.Phase, pe.Err)

@@ -9,6 +9,7 @@ import (
 // Report is a probe's outcome as plain data, for `gameserver_exporter query --json`.
 type Report struct {
 	Module     string           `json:"module"`
+	Protocol   string           `json:"protocol,omitempty"` // the protocol that answered
 	Target     string           `json:"target"`
 	Success    bool             `json:"success"`
 	Reason     string           `json:"reason,omitempty"`
@@ -56,7 +57,10 @@ type PlayerReport struct {
 func (e *Entry) Report() Report {
 	o := e.outcome
 	rep := Report{Module: e.Module, Target: e.Target, Success: e.Success, Reason: e.Reason,
-		Duration: o.duration.Seconds(), QueryPort: o.port}
+		Duration: o.duration.Seconds(), QueryPort: o.queryPort()}
+	if o.module != nil && o.err == nil {
+		rep.Protocol = o.protocol()
+	}
 	if o.err != nil {
 		rep.Error = o.err.Error()
 	}

@@ -42,7 +42,7 @@ func buildFamilies(o *outcome) *families {
 	}
 	if r != nil {
 		count(f, bots, r.Bots)
-		f.add(info, 1, cleanLabel(r.Game), cleanLabel(r.Map), cleanLabel(r.Name), o.module.Protocol, cleanLabel(r.Version))
+		f.add(info, 1, cleanLabel(r.Game), cleanLabel(r.Map), cleanLabel(r.Name), o.protocol(), cleanLabel(r.Version))
 		if o.module.Rules && r.Mods != nil {
 			addMods(f, r.Mods, o.module.MaxPlayerSeries)
 		}
@@ -86,8 +86,8 @@ func buildFamilies(o *outcome) *families {
 			}
 		}
 	}
-	if o.port != 0 {
-		f.add(queryPort, float64(o.port))
+	if p := o.queryPort(); p != 0 {
+		f.add(queryPort, float64(p))
 	}
 	if r != nil {
 		if o.module.Rules && r.Rules != nil {
@@ -166,6 +166,24 @@ func flag(f *families, d *metricDesc, v protocols.Flag) {
 	if v != protocols.FlagUnknown {
 		f.add(d, boolf(v == protocols.FlagTrue))
 	}
+}
+
+// protocol is the protocol that answered: the module's, unless its querier chose
+// one (module auto).
+func (o *outcome) protocol() string {
+	if o.err == nil && o.result != nil && o.result.Protocol != "" {
+		return o.result.Protocol
+	}
+	return o.module.Protocol
+}
+
+// queryPort is the port that answered: the one queried, unless the querier went
+// to another (module auto tries query ports of the games the port suggests).
+func (o *outcome) queryPort() uint16 {
+	if o.err == nil && o.result != nil && o.result.QueryPort != 0 {
+		return o.result.QueryPort
+	}
+	return o.port
 }
 
 // shortOf reports whether o is a timeout of a probe that had less time than budget

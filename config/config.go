@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/auto"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/catalog"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 )
@@ -125,6 +126,7 @@ func Builtin() map[string]*Module {
 		}
 		out[g.Module] = m
 	}
+	out[auto.Protocol.Name] = &Module{Protocol: auto.Protocol.Name, Description: auto.Protocol.Description}
 	return out
 }
 
@@ -184,7 +186,7 @@ func ParseFile(file string, b []byte) (*Config, error) {
 }
 
 func (m *Module) compile() error {
-	p, ok := registry.Lookup(m.Protocol)
+	p, ok := lookupProtocol(m.Protocol)
 	if !ok {
 		if m.Protocol == "" {
 			return &fieldError{"protocol", "protocol is required"}
@@ -201,7 +203,7 @@ func (m *Module) Compile(p protocols.Protocol) error {
 		if key == m.Protocol {
 			continue
 		}
-		if _, isProto := registry.Lookup(key); isProto {
+		if _, isProto := lookupProtocol(key); isProto {
 			return &fieldError{key, fmt.Sprintf("protocol block %q does not match the module's protocol %q", key, m.Protocol)}
 		}
 		return &fieldError{key, fmt.Sprintf("unknown field %q%s", key, suggest(key, append(moduleKeys[:len(moduleKeys):len(moduleKeys)], m.Protocol)))}
@@ -302,10 +304,20 @@ func ModuleYAML(m *Module) string {
 	return string(b)
 }
 
+// lookupProtocol finds a protocol of the registry, or auto, which uses the registry
+// and so cannot be in it.
+func lookupProtocol(name string) (protocols.Protocol, bool) {
+	if name == auto.Protocol.Name {
+		return auto.Protocol, true
+	}
+	return registry.Lookup(name)
+}
+
 func protocolNames() []string {
-	var out []string
+	out := []string{auto.Protocol.Name}
 	for _, p := range registry.All() {
 		out = append(out, p.Name)
 	}
+	sort.Strings(out)
 	return out
 }

@@ -115,6 +115,11 @@ type Result struct {
 	InfoFunc func() []KV
 
 	PhaseErrors []PhaseError
+
+	// Protocol and QueryPort are set by a querier that chose the protocol itself
+	// (module auto): what answered, and on which port. "" and 0 otherwise.
+	Protocol  string
+	QueryPort uint16
 }
 
 // Sentinel errors; every error a Querier returns wraps one of them. They live in

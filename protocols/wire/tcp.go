@@ -28,6 +28,7 @@ func DialTCP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*TCPConn, err
 	t := &TCPConn{c: c, tr: tr}
 	if dl, ok := ctx.Deadline(); ok {
 		c.SetDeadline(dl)
+		t.stop = closeOnCancel(ctx, c, nil)
 	} else {
 		t.stop = watchCancel(ctx, c)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -55,6 +56,8 @@ type UDPConn struct {
 	readDeadline time.Time
 	// Retries is how many times Request re-sends a request that got no answer.
 	Retries int
+	// cancelled is set when a prompt cancellation closed the socket (closeOnCancel).
+	cancelled atomic.Bool
 }
 
 // DialUDP opens a connected UDP socket to addr whose deadline is ctx's. A ctx without
@@ -74,6 +77,7 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 	if d, ok := ctx.Deadline(); ok {
 		c.SetDeadline(d)
 		u.readDeadline = d
+		u.stop = closeOnCancel(ctx, c, &u.cancelled)
 	} else {
 		u.stop = watchCancel(ctx, c)
 	}
@@ -172,6 +176,10 @@ func (u *UDPConn) Recv() ([]byte, error) {
 		err = u.gotErr
 	}
 	if err != nil {
+		if u.cancelled.Load() {
+			// A raw read of a closed file is no os.ErrClosed: name it here.
+			return nil, fmt.Errorf("%w: probe cancelled", ErrTimeout)
+		}
 		return nil, netErr(err)
 	}
 	u.tr.Received(u.got)

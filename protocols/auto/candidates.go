@@ -1,0 +1,94 @@
+package auto
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/catalog"
+)
+
+// maxCandidates bounds the protocols tried for one target: each holds a socket
+// for up to the whole deadline, and each sends the target a request.
+const maxCandidates = 6
+
+// defaults are tried when the port suggests nothing: the protocols most often
+// found on ports of their own choosing, each on the target's port.
+var defaults = []string{"a2s", "quake3", "minecraft", "gamespy4", "gamespy2", "gamespy1"}
+
+// candidate is one protocol to try and the port to send it to.
+type candidate struct {
+	proto string
+	port  uint16
+	why   string // the first reason it was chosen, for the debug log
+	votes int    // how many protocols and games point at it
+}
+
+func (c candidate) String() string { return fmt.Sprintf("%s on port %d (%s)", c.proto, c.port, c.why) }
+
+// choose returns the candidates for a target on port: protocols whose default
+// port it is (at their query port), catalog games whose game port it is (at each
+// of their query ports) or whose query port it is. The most pointed at come first,
+// then in the order found; at most maxCandidates. protos are the protocols that
+// may be chosen (by name order), games the catalog.
+func choose(port uint16, protos []protocols.Protocol, games []catalog.Game) []candidate {
+	usable := map[string]bool{}
+	for _, p := range protos {
+		usable[p.Name] = true
+	}
+	var out []candidate
+	add := func(proto string, qport int, why string) {
+		if !usable[proto] || qport <= 0 || qport > 65535 {
+			return
+		}
+		for i := range out {
+			if out[i].proto == proto && out[i].port == uint16(qport) {
+				out[i].votes++
+				return
+			}
+		}
+		out = append(out, candidate{proto: proto, port: uint16(qport), why: why, votes: 1})
+	}
+	p := int(port)
+	for _, pr := range protos {
+		switch {
+		case int(pr.DefaultPort) == p:
+			add(pr.Name, p+pr.PortOffset, "its default port")
+		case pr.PortOffset != 0 && int(pr.DefaultPort)+pr.PortOffset == p:
+			add(pr.Name, p, "its default query port")
+		}
+	}
+	for _, g := range games {
+		if int(g.Port) == p {
+			for _, off := range g.Offsets {
+				why := g.Module + "'s game port"
+				if off != 0 {
+					why = fmt.Sprintf("%s's query port for game port %d", g.Module, p)
+				}
+				add(g.Protocol, p+off, why)
+			}
+			continue
+		}
+		for _, off := range g.Offsets {
+			if int(g.Port)+off == p {
+				add(g.Protocol, p, g.Module+"'s query port")
+			}
+		}
+	}
+	if len(out) == 0 {
+		for _, name := range defaults {
+			add(name, p, "tried on any port")
+		}
+	}
+	if len(out) == 0 { // a module limited to protocols outside the defaults
+		for _, pr := range protos {
+			add(pr.Name, p+pr.PortOffset, "allowed by the module")
+		}
+	}
+	slices.SortStableFunc(out, func(a, b candidate) int { return cmp.Compare(b.votes, a.votes) })
+	if len(out) > maxCandidates {
+		out = out[:maxCandidates]
+	}
+	return out
+}

@@ -1,0 +1,185 @@
+package auto
+
+import (
+	"context"
+	"errors"
+	"net/netip"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// a2sFake answers A2S_INFO (after a challenge) and nothing else.
+func a2sFake(t *testing.T) netip.AddrPort {
+	info := append([]byte("\xff\xff\xff\xffI\x11A2S Test\x00de_dust2\x00csgo\x00Counter-Strike\x00"),
+		0xda, 0x02, 5, 16, 1, 'd', 'l', 0, 1)
+	info = append(info, "1.0.0.0\x00"...)
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		if len(req) < 25 || string(req[4:24]) != "TSource Engine Query" {
+			return nil
+		}
+		if len(req) == 25 {
+			return [][]byte{[]byte("\xff\xff\xff\xffA\x01\x02\x03\x04")}
+		}
+		if string(req[25:]) == "\x01\x02\x03\x04" {
+			return [][]byte{info}
+		}
+		return nil
+	})
+}
+
+// quake3Fake answers getstatus, echoing the challenge, and nothing else.
+func quake3Fake(t *testing.T) netip.AddrPort {
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		s := string(req)
+		if !strings.HasPrefix(s, "\xff\xff\xff\xffgetstatus") {
+			return nil
+		}
+		challenge := strings.TrimSpace(strings.TrimPrefix(strings.TrimRight(s[4:], "\x00\n"), "getstatus"))
+		return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n\\challenge\\" + challenge +
+			"\\sv_hostname\\Q3 Test\\mapname\\q3dm17\\sv_maxclients\\12\n12 48 \"Player\"\n")}
+	})
+}
+
+func newAuto(t *testing.T, s protocols.Settings) protocols.Querier {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// TestFindsProtocol: on a port the catalog does not know, the defaults are raced
+// and the one protocol the fake speaks wins, well before the deadline: the
+// others are cancelled, not waited for.
+func TestFindsProtocol(t *testing.T) {
+	tests := []struct {
+		name, proto, server string
+		addr                func(*testing.T) netip.AddrPort
+	}{
+		{"a2s", "a2s", "A2S Test", a2sFake},
+		{"quake3", "quake3", "Q3 Test", quake3Fake},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := tc.addr(t)
+			tr := wire.NewTrace()
+			const deadline = 30 * time.Second
+			start := time.Now()
+			res, err := newAuto(t, protocols.Settings{}).Query(prototest.Context(t, deadline), addr, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if el := time.Since(start); el > deadline/2 {
+				t.Errorf("took %s: the losers were waited for until the deadline", el)
+			}
+			if res.Protocol != tc.proto || res.QueryPort != addr.Port() || res.Name != tc.server {
+				t.Errorf("protocol %q port %d name %q, want %s on %d named %q", res.Protocol, res.QueryPort, res.Name, tc.proto, addr.Port(), tc.server)
+			}
+			var log strings.Builder
+			for _, e := range tr.Entries {
+				log.WriteString(e.Msg + "\n")
+			}
+			if !strings.Contains(log.String(), "auto: "+tc.proto+" answered on port") {
+				t.Errorf("log:\n%s", log.String())
+			}
+			if len(tr.Phases) == 0 || tr.Attempts < 2 || len(tr.Packets) < 2 {
+				t.Errorf("the winner's phases and every candidate's packets belong in the trace: %+v, %d attempts, %d packets", tr.Phases, tr.Attempts, len(tr.Packets))
+			}
+		})
+	}
+}
+
+// TestSilent: a target that never answers fails as a timeout by the deadline, the
+// error and the log naming every protocol tried, one failed phase per protocol.
+func TestSilent(t *testing.T) {
+	addr := prototest.Silent(t)
+	tr := wire.NewTrace()
+	const deadline = 300 * time.Millisecond
+	start := time.Now()
+	_, err := newAuto(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, deadline), addr, tr)
+	if el := time.Since(start); el > deadline+2*time.Second {
+		t.Errorf("returned after %s, deadline %s", el, deadline)
+	}
+	if protocols.Reason(err) != "timeout" {
+		t.Fatalf("err = %v, want a timeout", err)
+	}
+	var log strings.Builder
+	for _, e := range tr.Entries {
+		log.WriteString(e.Msg + "\n")
+	}
+	for _, p := range defaults {
+		if !strings.Contains(err.Error(), p+" on ") || !strings.Contains(log.String(), "auto: "+p+" on port") {
+			t.Errorf("%s missing from the error or the log:\n%v\n%s", p, err, log.String())
+		}
+	}
+	if len(tr.Phases) != len(defaults) {
+		t.Errorf("phases %+v, want one per protocol tried", tr.Phases)
+	}
+	for _, ph := range tr.Phases {
+		if ph.Err == nil {
+			t.Errorf("phase %s did not fail", ph.Name)
+		}
+	}
+}
+
+// TestRefused: a port nothing listens on is refused, not a timeout.
+func TestRefused(t *testing.T) {
+	_, err := newAuto(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), prototest.ClosedUDPPort(t), nil)
+	if !errors.Is(err, protocols.ErrRefused) {
+		t.Errorf("err = %v, want refused", err)
+	}
+}
+
+// TestCancelled: a probe already cancelled fails as a timeout.
+func TestCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := newAuto(t, protocols.Settings{}).Query(ctx, prototest.Silent(t), nil); protocols.Reason(err) != "timeout" {
+		t.Errorf("err = %v, want timeout", err)
+	}
+}
+
+// TestSocketsClosed: when Query returns, every candidate's socket is closed,
+// although only one of them answered.
+func TestSocketsClosed(t *testing.T) {
+	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	q := newAuto(t, protocols.Settings{})
+	addr := a2sFake(t)
+	fds := func() int { d, _ := os.ReadDir("/proc/self/fd"); return len(d) }
+	before := fds()
+	for range 5 {
+		if _, err := q.Query(prototest.Context(t, 30*time.Second), addr, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := fds(); after > before {
+		t.Errorf("%d descriptors open before, %d after: sockets outlive Query", before, after)
+	}
+}
+
+// TestOptions: the protocols block limits the candidates, and names only known
+// protocols.
+func TestOptions(t *testing.T) {
+	limit := func(names ...string) protocols.Settings {
+		return protocols.Settings{Options: func(v any) error { v.(*Options).Protocols = names; return nil }}
+	}
+	_, err := newAuto(t, limit("quake3")).Query(prototest.Context(t, 300*time.Millisecond), a2sFake(t), nil)
+	if err == nil || strings.Contains(err.Error(), "a2s") {
+		t.Errorf("a module limited to quake3 must not try a2s: %v", err)
+	}
+	if _, err := Protocol.New(limit("nope")); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("unknown protocol: %v", err)
+	}
+	if _, err := Protocol.New(protocols.Settings{Options: func(any) error { return errors.New("field x not found") }}); err == nil {
+		t.Error("a bad options block must fail")
+	}
+}

@@ -1,0 +1,51 @@
+package wire
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net"
+	"testing"
+	"time"
+)
+
+// TestPromptCancel: under WithPromptCancel a cancellation ends a blocked read at
+// once although the context has a deadline, on UDP and TCP alike.
+func TestPromptCancel(t *testing.T) {
+	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
+	ctx, cancel := context.WithTimeout(WithPromptCancel(context.Background()), time.Minute)
+	u, err := DialUDP(ctx, silent, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			bufio.NewReader(c).ReadString('\n') // never comes
+			c.Close()
+		}
+	}()
+	tc, err := DialTCP(ctx, l.Addr().(*net.TCPAddr).AddrPort(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tc.Close()
+
+	start := time.Now()
+	time.AfterFunc(20*time.Millisecond, cancel)
+	if _, err := u.Recv(); !errors.Is(err, ErrTimeout) {
+		t.Errorf("udp read after cancel: %v", err)
+	}
+	if _, err := tc.Read(make([]byte, 8)); err == nil {
+		t.Error("tcp read after cancel succeeded")
+	}
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("reads took %s: the cancellation did not end them", el)
+	}
+}

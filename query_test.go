@@ -1,0 +1,297 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// runQuery runs the query command in process, as main would after parsing args.
+func runQuery(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	app := kingpin.New("test", "")
+	configFile := app.Flag("config.file", "").String()
+	qc := addQueryCommand(app)
+	if _, err := app.Parse(append([]string{"query"}, args...)); err != nil {
+		t.Fatalf("parse %v: %v", args, err)
+	}
+	var out, errb bytes.Buffer
+	code = qc.run(*configFile, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// a2sServer answers A2S_INFO (after a challenge) and nothing else.
+func a2sServer(t *testing.T) netip.AddrPort {
+	info := append([]byte("\xff\xff\xff\xffI\x11A2S Test\x00de_dust2\x00csgo\x00Counter-Strike\x00"),
+		0xda, 0x02, 5, 16, 1, 'd', 'l', 0, 1)
+	info = append(info, "1.0.0.0\x00"...)
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		if len(req) < 25 || string(req[4:24]) != "TSource Engine Query" {
+			return nil
+		}
+		if len(req) == 25 {
+			return [][]byte{[]byte("\xff\xff\xff\xffA\x01\x02\x03\x04")}
+		}
+		return [][]byte{info}
+	})
+}
+
+// quake3Server answers getstatus, echoing the challenge, and nothing else.
+func quake3Server(t *testing.T) netip.AddrPort {
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		s := string(req)
+		if !strings.HasPrefix(s, "\xff\xff\xff\xffgetstatus") {
+			return nil
+		}
+		challenge := strings.TrimSpace(strings.TrimPrefix(strings.TrimRight(s[4:], "\x00\n"), "getstatus"))
+		return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n\\challenge\\" + challenge +
+			"\\sv_hostname\\Q3 Test\\mapname\\q3dm17\\sv_maxclients\\12\n")}
+	})
+}
+
+func TestParseQueryTimeout(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"", 0, true},
+		{"2s", 2 * time.Second, true},
+		{"500ms", 500 * time.Millisecond, true},
+		{"1m30s", 90 * time.Second, true},
+		{"1m", time.Minute, true},
+		{"2", 2 * time.Second, true},
+		{"0.5", 500 * time.Millisecond, true},
+		{"0", 0, false},
+		{"-1s", 0, false},
+		{"5ms", 0, false},
+		{"10m", 0, false},
+		{"1d", 0, false},
+		{"1e9", 0, false},
+		{"NaN", 0, false},
+		{"soon", 0, false},
+	}
+	for _, tc := range tests {
+		got, err := parseQueryTimeout(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseQueryTimeout(%q) = %s, %v; want %s, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "--timeout") {
+			t.Errorf("error %q does not name the flag", err)
+		}
+	}
+}
+
+// TestQueryTimeoutDuration: --timeout takes a Go duration (it used to go to the
+// scrape-timeout header parser, which wants seconds) and bounds the probe.
+func TestQueryTimeoutDuration(t *testing.T) {
+	code, out, errs := runQuery(t, "-m", "a2s", "--timeout", "2s", a2sServer(t).String())
+	if code != 0 || !strings.Contains(out, "up, answered in") {
+		t.Errorf("--timeout 2s: exit %d\n%s%s", code, out, errs)
+	}
+	start := time.Now()
+	code, out, _ = runQuery(t, "-m", "a2s", "--timeout", "300ms", prototest.Silent(t).String())
+	if code != 1 || !strings.Contains(out, "DOWN") || !strings.Contains(out, ": timeout") {
+		t.Errorf("silent: exit %d\n%s", code, out)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("--timeout 300ms took %s", el)
+	}
+	if code, _, errs := runQuery(t, "--timeout", "2x", "127.0.0.1:1"); code != 2 || !strings.Contains(errs, `invalid --timeout "2x"`) {
+		t.Errorf("bad --timeout: exit %d %s", code, errs)
+	}
+}
+
+// TestQueryReasonOnce: the failure reason is printed once, not "refused: refused:".
+func TestQueryReasonOnce(t *testing.T) {
+	for _, module := range []string{"a2s", "hytale", "auto"} {
+		target := prototest.ClosedUDPPort(t).String()
+		if module == "hytale" {
+			target = prototest.ClosedTCPPort(t).String()
+		}
+		code, out, _ := runQuery(t, "-m", module, target)
+		if code != 1 || strings.Count(out, "refused:") != 1 || strings.Contains(out, "refused: refused") {
+			t.Errorf("%s: exit %d, want the reason once:\n%s", module, code, out)
+		}
+	}
+}
+
+// TestQuerySeveral: several targets, by argument and from a file, are probed at
+// once and printed in the order given; the module defaults to auto.
+func TestQuerySeveral(t *testing.T) {
+	a2s, q3, closed := a2sServer(t).String(), quake3Server(t).String(), prototest.ClosedUDPPort(t).String()
+	code, out, errs := runQuery(t, "--timeout", "5s", a2s, q3, closed)
+	if code != 1 {
+		t.Errorf("one target down: exit %d, want 1\n%s%s", code, out, errs)
+	}
+	wantOrder(t, out, a2s+" (auto: a2s on port", q3+" (auto: quake3 on port", closed+" (auto): DOWN")
+	wantAll(t, out, "A2S Test", "Q3 Test")
+
+	file := filepath.Join(t.TempDir(), "servers.txt")
+	os.WriteFile(file, []byte("# my servers\n\nquake3 "+q3+"  # the arena\n"+a2s+"\n   \na2s "+closed+"\n"), 0o644)
+	code, out, errs = runQuery(t, "-f", file, "--timeout", "5s")
+	if code != 1 {
+		t.Errorf("-f: exit %d\n%s%s", code, out, errs)
+	}
+	wantOrder(t, out, q3+" (quake3): up", a2s+" (auto: a2s on port", closed+" (a2s): DOWN")
+	// Arguments come first, then the file; all succeed: exit 0.
+	os.WriteFile(file, []byte("quake3 "+q3+"\n"), 0o644)
+	code, out, _ = runQuery(t, "-m", "a2s", "-f", file, a2s)
+	if code != 0 {
+		t.Errorf("all up: exit %d\n%s", code, out)
+	}
+	wantOrder(t, out, a2s+" (a2s): up", q3+" (quake3): up")
+
+	os.WriteFile(file, []byte("a2s "+a2s+" extra\n"), 0o644)
+	if code, _, errs := runQuery(t, "-f", file); code != 2 || !strings.Contains(errs, file+":1:") {
+		t.Errorf("a bad line: exit %d %s", code, errs)
+	}
+	if code, _, errs := runQuery(t); code != 2 || !strings.Contains(errs, "no target") {
+		t.Errorf("no target: exit %d %s", code, errs)
+	}
+	// An unknown module fails that target only.
+	code, out, errs = runQuery(t, "-m", "nope", a2s)
+	if code != 2 || !strings.Contains(errs, `unknown module "nope"`) {
+		t.Errorf("unknown module: exit %d %s %s", code, out, errs)
+	}
+}
+
+// TestQueryJSONStream: --json prints one object per target, in order.
+func TestQueryJSONStream(t *testing.T) {
+	a2s, q3 := a2sServer(t).String(), quake3Server(t).String()
+	_, out, _ := runQuery(t, "--json", a2s, q3)
+	dec := json.NewDecoder(strings.NewReader(out))
+	var got []string
+	for {
+		var r struct {
+			Target, Protocol string
+			Success          bool
+		}
+		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("%v in %s", err, out)
+		}
+		got = append(got, r.Target+" "+r.Protocol)
+	}
+	if strings.Join(got, ",") != a2s+" a2s,"+q3+" quake3" {
+		t.Errorf("reports %v", got)
+	}
+}
+
+// TestQueryAutoMetrics: module auto exports the protocol that answered in
+// gameserver_info and the port it answered on.
+func TestQueryAutoMetrics(t *testing.T) {
+	a2s := a2sServer(t)
+	code, out, errs := runQuery(t, "--metrics", a2s.String())
+	if code != 0 {
+		t.Fatalf("exit %d %s %s", code, out, errs)
+	}
+	wantAll(t, out, `protocol="a2s"`, `name="A2S Test"`, "probe_success 1", "gameserver_query_port "+strconv.Itoa(int(a2s.Port())))
+	_, out, _ = runQuery(t, "--debug", a2s.String())
+	wantAll(t, out, "auto: port", "auto: a2s answered on port")
+}
+
+// TestQueryAutoPolicy: auto runs after the target policy like any module: a
+// denied target gets no packet.
+func TestQueryAutoPolicy(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "modules.yml")
+	os.WriteFile(file, []byte("target_policy:\n  deny: [127.0.0.0/8]\n"), 0o644)
+	code, _, errs := runQuery(t, "--config.file", file, a2sServer(t).String())
+	if code != 2 || !strings.Contains(errs, "target_policy") {
+		t.Errorf("denied target: exit %d %s", code, errs)
+	}
+}
+
+func TestSilentHints(t *testing.T) {
+	cfg, err := config.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		module, target, reason string
+		want                   []string
+	}{
+		{"a2s", "203.0.113.7:2456", "timeout", []string{"game port of valheim (query port 2457)", "-m valheim"}},
+		{"valheim", "203.0.113.7:2457", "timeout", []string{"queried port 2458", "give the game port"}},
+		{"a2s", "203.0.113.7:27960", "refused", []string{"also a port of quake3", "-m quake3", "-m auto"}},
+		{"quake3", "203.0.113.7:7777", "timeout", []string{"game port of ark (query port 27015)", "and 3 more", "a2s"}},
+		{"a2s", "203.0.113.7:12345", "timeout", []string{"nothing answered on port 12345", "-m auto"}},
+		{"a2s", "203.0.113.7", "timeout", []string{"port 27015"}},
+		{"auto", "203.0.113.7:12345", "timeout", []string{"none of the protocols port 12345 suggests answered", "query port"}},
+	}
+	for _, tc := range tests {
+		got := strings.Join(silentHints(cfg, tc.module, tc.target, tc.reason), "\n")
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s %s: missing %q in\n%s", tc.module, tc.target, w, got)
+			}
+		}
+	}
+	if h := silentHints(cfg, "a2s", "203.0.113.7:2456", "malformed"); h != nil {
+		t.Errorf("a server that answered gets no port hints: %v", h)
+	}
+}
+
+// TestCommandFlags: the server's flags belong to serve, the default command: they
+// work without naming it, and `query --help` lists only the query's own.
+func TestCommandFlags(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, binary, "query", "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("query --help: %v %s", err, out)
+	}
+	wantAll(t, string(out), "--timeout", "-f, --file=FILE", "-m, --module", "[<target>...]", "--config.file")
+	for _, serveOnly := range []string{"--web.listen-address", "--probe.max-concurrent", "--config.check", "--history.limit"} {
+		if strings.Contains(string(out), serveOnly) {
+			t.Errorf("query --help lists the server's %s:\n%s", serveOnly, out)
+		}
+	}
+	out, _ = exec.CommandContext(ctx, binary, "serve", "--help").CombinedOutput()
+	wantAll(t, string(out), "--web.listen-address", "--probe.max-concurrent")
+	if out, err := exec.CommandContext(ctx, binary, "--probe.max-concurrent=5", "--config.check").CombinedOutput(); err != nil {
+		t.Errorf("serve flags without serve: %v %s", err, out)
+	}
+	if out, err := exec.CommandContext(ctx, binary, "query", "--web.listen-address=:1", "127.0.0.1:1").CombinedOutput(); err == nil || !strings.Contains(string(out), "unknown long flag") {
+		t.Errorf("query must refuse the server's flags: %v %s", err, out)
+	}
+	// The exporter started the usual way, flags and no command.
+	e := startExporter(t, "--probe.min-interval=0s", "--timeout-offset=0.2")
+	if code, body := e.get(t, "/-/healthy"); code != 200 {
+		t.Errorf("/-/healthy: %d %s", code, body)
+	}
+	out, err = exec.CommandContext(ctx, binary, "query", "--timeout", "2s", a2sServer(t).String()).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "(auto: a2s on port") {
+		t.Errorf("query --timeout 2s: %v %s", err, out)
+	}
+}
+
+// wantOrder checks that every part is in s, each after the one before.
+func wantOrder(t *testing.T, s string, parts ...string) {
+	t.Helper()
+	at := 0
+	for _, p := range parts {
+		i := strings.Index(s[at:], p)
+		if i < 0 {
+			t.Errorf("missing %q (in this order) in:\n%s", p, s)
+			return
+		}
+		at += i + len(p)
+	}
+}
