@@ -29,6 +29,9 @@ type Protocol struct {
 	PortOffset int
 	// Transport is "udp" or "tcp", for documentation.
 	Transport string
+	// OffTarget says the query goes to a fixed service (EOS's web API), not to the
+	// target: module auto never guesses it, and tests that fake the target skip it.
+	OffTarget bool
 	New       func(Settings) (Querier, error)
 	// LookupSRV, when set, finds the server behind a host name given without a
 	// port (Minecraft's _minecraft._tcp records), the way the game's client does.

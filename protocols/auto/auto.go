@@ -50,8 +50,8 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	each := protocols.Settings{Players: s.Players, Rules: s.Rules, Retries: s.Retries}
 	q := &querier{queriers: map[string]protocols.Querier{}, games: catalog.Games}
 	for _, p := range registry.All() {
-		if len(o.Protocols) > 0 && !slices.Contains(o.Protocols, p.Name) {
-			continue
+		if len(o.Protocols) > 0 && !slices.Contains(o.Protocols, p.Name) || p.OffTarget {
+			continue // auto asks the target itself, never a third party
 		}
 		pq, err := p.New(each)
 		if err != nil {

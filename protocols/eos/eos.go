@@ -32,6 +32,7 @@ var Protocol = protocols.Protocol{
 	Description: "Epic Online Services matchmaking sessions (ARK: Survival Ascended, The Isle Evrima): status from the EOS web API, not the server",
 	DefaultPort: 7777,
 	Transport:   "tcp",
+	OffTarget:   true, // the EOS web API is asked, not the game server
 	New:         newQuerier,
 }
 
