@@ -37,6 +37,10 @@ type HTTPRequest struct {
 	RootCAs *x509.CertPool
 	// MaxBody caps the response body (default 1 MiB): ErrTooLarge past it.
 	MaxBody int
+	// TraceBody, when set, is what the trace keeps of the response body (as read,
+	// up to MaxBody) instead of the body: a reply carrying player addresses or a
+	// session token is redacted before debug output can show it.
+	TraceBody func(body []byte) []byte
 }
 
 // HTTPResponse is a complete response whose body was read within MaxBody.
@@ -102,7 +106,13 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 	if err != nil {
 		return nil, httpErr(err)
 	}
-	tr.Received(append([]byte(resp.Proto+" "+resp.Status+"\r\n\r\n"), body[:min(len(body), max)]...))
+	if tr != nil {
+		kept := body[:min(len(body), max)]
+		if req.TraceBody != nil {
+			kept = req.TraceBody(kept)
+		}
+		tr.Received(append([]byte(resp.Proto+" "+resp.Status+"\r\n\r\n"), kept...))
+	}
 	if len(body) > max {
 		return nil, fmt.Errorf("%w: response body longer than %d bytes", ErrTooLarge, max)
 	}
