@@ -140,11 +140,13 @@ func redactPlayers(body []byte) []byte {
 		return []byte(fmt.Sprintf("[%d-byte players reply withheld: it does not parse, and may hold player IP addresses]", len(body)))
 	}
 	dropIP(v)
-	out, err := json.Marshal(v)
-	if err != nil {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // the trace shows "<" and "&" in names as they are
+	if enc.Encode(v) != nil {
 		return []byte("[players reply withheld]")
 	}
-	return out
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
 }
 
 func dropIP(v any) {

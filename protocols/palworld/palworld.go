@@ -3,13 +3,16 @@
 // server name, description, world GUID), /v1/api/metrics (FPS, frame time, players
 // and their maximum, uptime, in-game days, base camps) and, when the module asks for
 // players, /v1/api/players. Every request carries HTTP basic auth, user "admin" and
-// the server's AdminPassword, so a module needs the password (or password_file).
+// the server's AdminPassword, so a module needs a palworld block with the password
+// (or password_file).
 //
 // The player list also holds each player's IP address: it is never put in the
 // Result, in Info, or in the trace (the players reply is redacted before the trace
 // keeps it).
 //
-// Facts from Pocketpair's REST API documentation (docs.palworldgame.com, "REST API").
+// Endpoints and field names from Pocketpair's REST API reference
+// (docs.palworldgame.com, "REST API"), cross-checked with public clients of it
+// (gamedig's palworld.js, the pal_api package's models).
 package palworld
 
 import (
@@ -26,7 +29,7 @@ var Protocol = protocols.Protocol{
 	Description: "Palworld dedicated server REST API (basic auth; name, version, players, max, FPS, player list)",
 	DefaultPort: 8212,
 	Transport:   "tcp",
-	New:         New,
+	New:         newQuerier,
 }
 
 // Options is the module's `palworld:` block.
@@ -39,13 +42,23 @@ type Options struct {
 	PasswordFile string           `yaml:"password_file"`
 }
 
-// New builds the Querier for a module; the password is required.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier builds the Querier for a module. A module with a palworld block must give
+// the password (a config error otherwise). A module without one, such as the
+// built-in palworld module, sends no credentials: the server refuses it and the
+// probe fails saying so.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	var block map[string]any // non-nil when the module has a palworld block
 	var opts Options
 	if s.Options != nil {
+		if err := s.Options(&block); err != nil {
+			return nil, fmt.Errorf("palworld options: %w", err)
+		}
 		if err := s.Options(&opts); err != nil {
 			return nil, fmt.Errorf("palworld options: %w", err)
 		}
+	}
+	if block == nil {
+		return &querier{players: s.Players}, nil
 	}
 	pw, err := protocols.LoadSecret(opts.Password, opts.PasswordFile)
 	if err != nil {

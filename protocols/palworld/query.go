@@ -3,6 +3,7 @@ package palworld
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"net/netip"
 
@@ -11,7 +12,7 @@ import (
 )
 
 type querier struct {
-	auth    protocols.Secret // the Authorization header value
+	auth    protocols.Secret // the Authorization header value; "" sends none
 	players bool
 }
 
@@ -29,19 +30,19 @@ func basicAuth(user string, pw protocols.Secret) protocols.Secret {
 
 // get fetches one endpoint and decodes its JSON into v.
 func (q *querier) get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, path string, redact func([]byte) []byte, v any) error {
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		Path: path,
-		Header: http.Header{
-			"Authorization": {q.auth.Reveal()},
-			"Accept":        {"application/json"},
-		},
-		MaxBody:   maxBody,
-		TraceBody: redact,
-	}, tr)
+	hdr := http.Header{"Accept": {"application/json"}}
+	if q.auth != "" {
+		hdr.Set("Authorization", q.auth.Reveal())
+	}
+	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{Path: path, Header: hdr, MaxBody: maxBody, TraceBody: redact}, tr)
 	if err != nil {
 		return err
 	}
-	return wire.DecodeJSON(resp, v)
+	err = wire.DecodeJSON(resp, v)
+	if q.auth == "" && (resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden) {
+		err = fmt.Errorf("%w: the module has no palworld block: give it palworld: {password_file: ...} with the server's AdminPassword", err)
+	}
+	return err
 }
 
 // Query asks for the server info, then its metrics, then (when the module asks)

@@ -21,12 +21,23 @@ import (
 
 const testPassword = "hunter2-Pal"
 
-// withPassword is the Options func of a module with `palworld: {password: ...}`.
-func withPassword(pw string) func(any) error {
+// block is the Options func of a module with a palworld block that set fills,
+// decoding into Options or into a map as the config's decoder does.
+func block(set func(*Options)) func(any) error {
 	return func(v any) error {
-		v.(*Options).Password = protocols.Secret(pw)
+		switch v := v.(type) {
+		case *map[string]any:
+			*v = map[string]any{}
+		case *Options:
+			set(v)
+		}
 		return nil
 	}
+}
+
+// withPassword is the Options func of a module with `palworld: {password: ...}`.
+func withPassword(pw string) func(any) error {
+	return block(func(o *Options) { o.Password = protocols.Secret(pw) })
 }
 
 // fakePalworld serves the three endpoints behind basic auth admin:testPassword,
@@ -104,8 +115,12 @@ func TestQueryRoundTrip(t *testing.T) {
 		t.Errorf("phases %s, phase errors %v", got, res.PhaseErrors)
 	}
 	// Player IPs appear nowhere: not in the result, not in the trace's transcript.
+	// The transcript renders packets as hex, so their bytes are searched too.
 	var transcript bytes.Buffer
 	tr.WriteTranscript(&transcript)
+	for _, p := range tr.Packets {
+		transcript.Write(p.Data)
+	}
 	all := fmt.Sprintf("%+v %s", res, transcript.String())
 	for _, ip := range vectorIPs {
 		if strings.Contains(all, ip) {
@@ -203,7 +218,7 @@ func TestNewOptions(t *testing.T) {
 	if err := os.WriteFile(file, []byte(testPassword+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fromFile := func(v any) error { v.(*Options).PasswordFile = file; return nil }
+	fromFile := block(func(o *Options) { o.PasswordFile = file })
 	addr := fakePalworld(t, nil)
 	if _, _, err := query(t, addr, protocols.Settings{Options: fromFile}, 2*time.Second); err != nil {
 		t.Fatalf("password_file: %v", err)
@@ -215,15 +230,24 @@ func TestNewOptions(t *testing.T) {
 	}
 
 	for name, opts := range map[string]func(any) error{
-		"no options block": nil,
-		"empty password":   withPassword(""),
-		"both":             func(v any) error { v.(*Options).Password = "x"; v.(*Options).PasswordFile = file; return nil },
-		"missing file":     func(v any) error { v.(*Options).PasswordFile = filepath.Join(dir, "absent"); return nil },
-		"unknown key":      func(any) error { return errors.New(`field passwrd not found in type palworld.Options`) },
+		"empty block":    block(func(*Options) {}),
+		"empty password": withPassword(""),
+		"both":           block(func(o *Options) { o.Password = "x"; o.PasswordFile = file }),
+		"missing file":   block(func(o *Options) { o.PasswordFile = filepath.Join(dir, "absent") }),
+		"unknown key":    func(any) error { return errors.New(`field passwrd not found in type palworld.Options`) },
 	} {
 		if _, err := Protocol.New(protocols.Settings{Options: opts}); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+	// Without a block (the built-in module) the querier sends no credentials and
+	// says what is missing when the server refuses it.
+	_, tr, err := query(t, addr, protocols.Settings{}, 2*time.Second)
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "no palworld block") {
+		t.Errorf("no block: %v", err)
+	}
+	if phaseNames(tr) != "info:false" {
+		t.Errorf("no block: phases %s", phaseNames(tr))
 	}
 	// The querier never prints its credentials.
 	q := newQ(t, protocols.Settings{Options: withPassword(testPassword)})
@@ -235,7 +259,6 @@ func TestNewOptions(t *testing.T) {
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "palworld", DefaultPort: 8212, Transport: "tcp",
-		Settings:     protocols.Settings{Players: true, Options: withPassword(testPassword)},
-		NeedsOptions: true,
+		Settings: protocols.Settings{Players: true, Options: withPassword(testPassword)},
 	})
 }

@@ -29,9 +29,6 @@ type Contract struct {
 	// Settings are the module settings of every case (Players, Rules, Options);
 	// the cases set Retries themselves.
 	Settings protocols.Settings
-	// NeedsOptions says the protocol cannot work without its options block (a
-	// required password): New without options must then fail, at config load.
-	NeedsOptions bool
 
 	// Answer (UDP, required) is a fake server's reply to any request of a complete
 	// query with Settings, challenges and all. The retry case loses the first reply
@@ -71,7 +68,7 @@ const (
 // QuerierContract runs the cases every Querier must pass, each as a subtest:
 //   - "refused": a closed port is ErrRefused, in one failed phase;
 //   - "protocol": Protocol declares what c says, with a description, and New
-//     works without an options block (fails, with NeedsOptions);
+//     works without an options block;
 //   - "silence": a server that never answers is ErrTimeout by the deadline, in
 //     one failed phase (one per send with PhasePerAttempt), within SilentAttempts;
 //   - "cancelled": a probe whose context is already cancelled fails with the
@@ -118,11 +115,7 @@ func QuerierContract(t *testing.T, c Contract) {
 			t.Errorf("Protocol = %+v, want name %q, port %d, transport %s, offset %d and a description",
 				p, c.Name, c.DefaultPort, c.Transport, c.PortOffset)
 		}
-		q, err := p.New(protocols.Settings{Options: nil})
-		switch {
-		case c.NeedsOptions && err == nil:
-			t.Errorf("New without options: no error, want one (NeedsOptions)")
-		case !c.NeedsOptions && (err != nil || q == nil):
+		if q, err := p.New(protocols.Settings{Options: nil}); err != nil || q == nil {
 			t.Errorf("New without options: %v, %v", q, err)
 		}
 	})

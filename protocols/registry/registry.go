@@ -22,6 +22,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/openttd"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/palworld"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quakeworld"
@@ -29,6 +30,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/terraria"
 )
 
 var all = []protocols.Protocol{
@@ -48,12 +50,14 @@ var all = []protocols.Protocol{
 	quake2.Protocol,
 	mumble.Protocol,
 	openttd.Protocol,
+	palworld.Protocol,
 	quake3.Protocol,
 	quakeworld.Protocol,
 	satisfactory.Protocol,
 	savage.Protocol,
 	skycoop.Protocol,
 	teeworlds.Protocol,
+	terraria.Protocol,
 }
 
 var byName = func() map[string]protocols.Protocol {
