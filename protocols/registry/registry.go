@@ -26,6 +26,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/openttd"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/palworld"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quakeworld"
@@ -34,6 +35,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/terraria"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/unreal2"
 )
 
@@ -58,6 +60,7 @@ var all = []protocols.Protocol{
 	quake2.Protocol,
 	mumble.Protocol,
 	openttd.Protocol,
+	palworld.Protocol,
 	quake3.Protocol,
 	quakeworld.Protocol,
 	satisfactory.Protocol,
@@ -66,6 +69,7 @@ var all = []protocols.Protocol{
 	teamspeak3.Protocol,
 	teeworlds.Protocol,
 	unreal2.Protocol,
+	terraria.Protocol,
 }
 
 var byName = func() map[string]protocols.Protocol {

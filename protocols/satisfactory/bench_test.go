@@ -34,3 +34,26 @@ func BenchmarkQuery(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkDecodeAPIState(b *testing.B) {
+	resp := apiResponse(200, jsonVector(b, "api_state_playing.json"))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodeState(resp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkQueryAPI(b *testing.B) {
+	_, addr := startAPI(b, &fakeAPI{})
+	q := newQuerier(b, protocols.Settings{Options: apiOpts(nil)})
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Reset()
+		if _, err := q.Query(prototest.Context(b, 2*time.Second), addr, tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -5,6 +5,13 @@
 // authenticated HTTPS API). The pre-1.0 "FirstVersion" query of Update 5-8 servers
 // (UDP 15777) is spoken when Options.Legacy is set, and recognised in any reply.
 //
+// With Options.API the querier speaks the HTTPS API instead (TCP, same port 7777,
+// POST /api/v1): PasswordlessLogin for a Client token (or a configured API token),
+// then QueryServerState for the session, players, player limit, tech tier and game
+// state. The server's certificate is self-signed by default and accepted unless
+// ca_file is set. Spec: the wiki's "Dedicated servers/HTTPS API" (a copy of
+// DedicatedServerAPIDocs.md); see api_query.go.
+//
 // Each query uses a fresh random cookie; replies carrying another cookie are skipped.
 // When only such replies arrive before the deadline the query fails with ErrMismatch
 // (not ErrTimeout): the host answers, but not this poll.
@@ -14,7 +21,10 @@
 package satisfactory
 
 import (
+	"crypto/x509"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
@@ -22,7 +32,7 @@ import (
 // Protocol is the registry entry.
 var Protocol = protocols.Protocol{
 	Name:        "satisfactory",
-	Description: "Satisfactory dedicated server Lightweight Query API (state, changelist, sub-states, name; no player counts)",
+	Description: "Satisfactory dedicated server Lightweight Query API (state, changelist, sub-states, name; no player counts), or with api: true the HTTPS API (session, players, limit, tech tier)",
 	DefaultPort: 7777,
 	Transport:   "udp",
 	New:         New,
@@ -33,6 +43,18 @@ type Options struct {
 	// Legacy sends the pre-1.0 query (10-byte poll, no magic) that Update 5-8
 	// servers answer on UDP 15777; set the target's port to 15777 with it.
 	Legacy bool `yaml:"legacy"`
+	// API queries the HTTPS API on the game port (TCP) instead of the UDP
+	// Lightweight Query: it adds player counts, the session and the tech tier.
+	API bool `yaml:"api"`
+	// Token (or TokenFile, read at config load) is an API token from the server
+	// console's server.GenerateAPIToken, used instead of a passwordless login: a
+	// server with a client password grants no passwordless token.
+	Token     protocols.Secret `yaml:"token"`
+	TokenFile string           `yaml:"token_file"`
+	// CAFile is a PEM bundle to verify the server's certificate (chain and the
+	// target's address) with; without it any certificate is accepted, since the
+	// server generates a self-signed one by default.
+	CAFile string `yaml:"ca_file"`
 }
 
 // New builds the Querier for a module.
@@ -43,5 +65,32 @@ func New(s protocols.Settings) (protocols.Querier, error) {
 			return nil, fmt.Errorf("satisfactory options: %w", err)
 		}
 	}
-	return &querier{retries: s.Retries, legacy: opts.Legacy}, nil
+	if !opts.API {
+		if opts.Token != "" || opts.TokenFile != "" || opts.CAFile != "" {
+			return nil, errors.New("satisfactory options: token, token_file and ca_file are for the HTTPS API: set api: true")
+		}
+		return &querier{retries: s.Retries, legacy: opts.Legacy}, nil
+	}
+	if opts.Legacy {
+		return nil, errors.New("satisfactory options: legacy and api exclude each other (pre-1.0 servers have no HTTPS API)")
+	}
+	token, err := protocols.LoadSecret(opts.Token, opts.TokenFile)
+	if err != nil {
+		return nil, fmt.Errorf("satisfactory token: %w", err)
+	}
+	if err := checkToken(token.Reveal()); err != nil {
+		return nil, fmt.Errorf("satisfactory token: %w", err)
+	}
+	q := &apiQuerier{token: token}
+	if opts.CAFile != "" {
+		pem, err := os.ReadFile(opts.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("satisfactory ca_file: %w", err)
+		}
+		q.roots = x509.NewCertPool()
+		if !q.roots.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("satisfactory ca_file %s: no PEM certificate in it", opts.CAFile)
+		}
+	}
+	return q, nil
 }

@@ -37,6 +37,10 @@ type HTTPRequest struct {
 	RootCAs *x509.CertPool
 	// MaxBody caps the response body (default 1 MiB): ErrTooLarge past it.
 	MaxBody int
+	// TraceBody, when set, is what the trace keeps of the response body (as read,
+	// up to MaxBody) instead of the body: a reply carrying player addresses or a
+	// session token is redacted before debug output can show it.
+	TraceBody func(body []byte) []byte
 }
 
 // HTTPResponse is a complete response whose body was read within MaxBody.
@@ -63,12 +67,21 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 	if err != nil {
 		return nil, err
 	}
-	dial := func(ctx context.Context, network, hostport string) (net.Conn, error) {
+	// The transport dials on a context of its own, which may outlive the request
+	// (to pool the connection): dial on the probe's instead, and bound the
+	// connection by its deadline, so that no dial or handshake outlives DoHTTP.
+	dial := func(_ context.Context, network, hostport string) (net.Conn, error) {
 		var d net.Dialer
 		if req.URL == "" {
 			hostport = addr.String() // never where a Host header or DNS would send it
 		}
-		return d.DialContext(ctx, "tcp", hostport)
+		c, err := d.DialContext(ctx, "tcp", hostport)
+		if err == nil {
+			if dl, ok := ctx.Deadline(); ok {
+				c.SetDeadline(dl)
+			}
+		}
+		return c, err
 	}
 	tlsConf := &tls.Config{ServerName: hreq.URL.Hostname(), RootCAs: req.RootCAs, InsecureSkipVerify: req.RootCAs == nil}
 	if req.Host != "" {
@@ -102,7 +115,13 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 	if err != nil {
 		return nil, httpErr(err)
 	}
-	tr.Received(append([]byte(resp.Proto+" "+resp.Status+"\r\n\r\n"), body[:min(len(body), max)]...))
+	if tr != nil {
+		kept := body[:min(len(body), max)]
+		if req.TraceBody != nil {
+			kept = req.TraceBody(kept)
+		}
+		tr.Received(append([]byte(resp.Proto+" "+resp.Status+"\r\n\r\n"), kept...))
+	}
 	if len(body) > max {
 		return nil, fmt.Errorf("%w: response body longer than %d bytes", ErrTooLarge, max)
 	}
@@ -171,6 +190,8 @@ func httpErr(err error) error {
 		return fmt.Errorf("%w: the server does not speak TLS", ErrMalformed)
 	case errors.As(err, &alertErr):
 		return fmt.Errorf("%w: TLS handshake: %v", ErrNetwork, err)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: the server closed the connection before a complete response", ErrTruncated)
 	case strings.Contains(err.Error(), "malformed HTTP"):
 		return fmt.Errorf("%w: not an HTTP server: %v", ErrMalformed, err)
 	}

@@ -122,3 +122,50 @@ func TestDoHTTPRefused(t *testing.T) {
 }
 
 func newEmptyPool() *x509.CertPool { return x509.NewCertPool() }
+
+func TestDoHTTPHangupIsTruncated(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Read(make([]byte, 512)) // the request, then close without a word
+			c.Close()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err = DoHTTP(ctx, netip.MustParseAddrPort(l.Addr().String()), HTTPRequest{Path: "/"}, nil)
+	if !errors.Is(err, ErrTruncated) {
+		t.Fatalf("err = %v, want truncated", err)
+	}
+}
+
+func TestDoHTTPTraceBody(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"ip":"198.51.100.9"}`))
+	}))
+	defer srv.Close()
+	tr := NewTrace()
+	resp, err := DoHTTP(context.Background(), serverAddr(t, srv), HTTPRequest{
+		Path:      "/",
+		TraceBody: func(b []byte) []byte { return []byte("[redacted]") },
+	}, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(resp.Body), "198.51.100.9") {
+		t.Errorf("the response lost its body: %q", resp.Body)
+	}
+	for _, p := range tr.Packets {
+		if strings.Contains(string(p.Data), "198.51.100.9") {
+			t.Errorf("trace kept the body: %q", p.Data)
+		}
+	}
+}

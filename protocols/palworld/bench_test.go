@@ -1,0 +1,53 @@
+package palworld
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func BenchmarkDecode(b *testing.B) {
+	in, m, pl := vector(b, "info.json"), vector(b, "metrics.json"), vector(b, "players.json")
+	b.ReportAllocs()
+	for b.Loop() {
+		i, err := decodeInfo(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := i.result()
+		mm, err := decodeMetrics(m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mm.fill(res)
+		p, err := decodePlayers(pl)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.fill(res)
+	}
+}
+
+func BenchmarkRedactPlayers(b *testing.B) {
+	pl := vector(b, "players.json")
+	b.ReportAllocs()
+	for b.Loop() {
+		redactPlayers(pl)
+	}
+}
+
+func BenchmarkQuery(b *testing.B) {
+	addr := fakePalworld(b, nil)
+	q := newQ(b, protocols.Settings{Players: true, Options: withPassword(testPassword)})
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Reset()
+		if _, err := q.Query(prototest.Context(b, 2*time.Second), addr, tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

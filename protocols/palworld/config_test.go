@@ -1,0 +1,46 @@
+package palworld_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+// The options as a modules file gives them: strict YAML, the password from a file
+// read at load, /config never showing an inline password, and the built-in
+// palworld module (no block) loading with the rest.
+func TestModulesFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pw")
+	os.WriteFile(file, []byte("hunter2\n"), 0o600)
+	good := "modules:\n" +
+		"  pal_file: {protocol: palworld, players: true, palworld: {password_file: " + file + "}}\n" +
+		"  pal_inline: {protocol: palworld, palworld: {username: admin, password: inline-pw-42}}\n"
+	c, err := config.Parse([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"palworld", "pal_file", "pal_inline"} {
+		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
+			t.Errorf("module %s not built", m)
+		}
+	}
+	out, err := c.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "inline-pw-42") || !strings.Contains(string(out), file) {
+		t.Errorf("/config shows the password or hides the file name:\n%s", out)
+	}
+	for yaml, want := range map[string]string{
+		"modules:\n  p: {protocol: palworld, palworld: {username: admin}}\n":          "password",
+		"modules:\n  p: {protocol: palworld, palworld: {password: x, passwrd: y}}\n":  "passwrd",
+		"modules:\n  p: {protocol: palworld, palworld: {password_file: /absent/x}}\n": "/absent/x",
+	} {
+		if _, err := config.Parse([]byte(yaml)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want one naming %q", yaml, err, want)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package palworld
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func vector(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func okResponse(body []byte) *wire.HTTPResponse {
+	return &wire.HTTPResponse{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: body}
+}
+
+// The IP addresses the players vector holds; no output may show them.
+var vectorIPs = []string{"203.0.113.7", "2001:db8::42"}
+
+func decodeInfo(b []byte) (*info, error) {
+	var in info
+	if err := wire.DecodeJSON(okResponse(b), &in); err != nil {
+		return nil, err
+	}
+	return &in, in.check()
+}
+
+func decodeMetrics(b []byte) (*metrics, error) {
+	var m metrics
+	if err := wire.DecodeJSON(okResponse(b), &m); err != nil {
+		return nil, err
+	}
+	return &m, m.check()
+}
+
+func decodePlayers(b []byte) (*playerList, error) {
+	var pl playerList
+	return &pl, wire.DecodeJSON(okResponse(b), &pl)
+}
+
+func infoMap(res *protocols.Result) map[string]string {
+	m := map[string]string{}
+	for _, kv := range res.InfoKV() {
+		m[kv.Key] = kv.Value
+	}
+	return m
+}
+
+func TestDecodeVectors(t *testing.T) {
+	in, err := decodeInfo(vector(t, "info.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := in.result()
+	if res.Name != "Palworld Server 日本" || res.Version != "v0.6.1.67543" {
+		t.Errorf("name/version = %q/%q", res.Name, res.Version)
+	}
+	m, err := decodeMetrics(vector(t, "metrics.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.fill(res)
+	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(32) {
+		t.Errorf("players/max = %v/%v", res.Players, res.MaxPlayers)
+	}
+	pl, err := decodePlayers(vector(t, "players.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl.fill(res)
+	want := []protocols.Player{{Name: "Lamball", Ping: protocols.Known(23)}, {Name: "Cattiva", Ping: protocols.Known(111)}}
+	if !slices.Equal(res.PlayerList, want) {
+		t.Errorf("players = %+v, want %+v", res.PlayerList, want)
+	}
+	info := infoMap(res)
+	for k, v := range map[string]string{
+		"worldguid": "A9E4B8F20D3C4B1E9F6A7C5D2E1B0F3A", "description": "Pals & friends",
+		"serverfps": "59", "serverframetime": "16.9491", "uptime": "86523", "days": "41", "basecampnum": "7",
+	} {
+		if info[k] != v {
+			t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
+		}
+	}
+	all, _ := json.Marshal(res)
+	for _, ip := range vectorIPs {
+		if strings.Contains(string(all), ip) {
+			t.Errorf("result shows player IP %s", ip)
+		}
+	}
+}
+
+func TestDecodeEmptyPlayersCountsWhenMetricsFailed(t *testing.T) {
+	res := &protocols.Result{}
+	pl, err := decodePlayers(vector(t, "players.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl.fill(res)
+	if res.Players != protocols.Known(2) || res.MaxPlayers.Known {
+		t.Errorf("players/max = %v/%v, want 2 from the list and no max", res.Players, res.MaxPlayers)
+	}
+	pl, _ = decodePlayers(vector(t, "players_empty.json"))
+	res = &protocols.Result{}
+	pl.fill(res)
+	if res.PlayerList == nil || len(res.PlayerList) != 0 || res.Players != protocols.Known(0) {
+		t.Errorf("empty list: %+v", res)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		decode func([]byte) error
+		msg    string
+	}{
+		{"info_not_palworld.json", func(b []byte) error { _, err := decodeInfo(b); return err }, "not a Palworld"},
+		{"info_truncated.json", func(b []byte) error { _, err := decodeInfo(b); return err }, "JSON"},
+		{"metrics_fractional.json", func(b []byte) error { _, err := decodeMetrics(b); return err }, "currentplayernum 2.5 is not a count"},
+		{"metrics_negative.json", func(b []byte) error { _, err := decodeMetrics(b); return err }, "not a count"},
+		{"metrics_missing_players.json", func(b []byte) error { _, err := decodeMetrics(b); return err }, "without currentplayernum"},
+		{"players_bad_ping.json", func(b []byte) error { _, err := decodePlayers(b); return err }, "JSON"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			err := tc.decode(vector(t, tc.file))
+			if !errors.Is(err, wire.ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("err = %v, want malformed containing %q", err, tc.msg)
+			}
+		})
+	}
+}
+
+func TestRedactPlayers(t *testing.T) {
+	out := string(redactPlayers(vector(t, "players.json")))
+	for _, ip := range vectorIPs {
+		if strings.Contains(out, ip) {
+			t.Errorf("redacted reply still shows %s: %s", ip, out)
+		}
+	}
+	if !strings.Contains(out, `"name":"Lamball"`) || !strings.Contains(out, `"location_x":-251322.5`) {
+		t.Errorf("redaction lost the rest: %s", out)
+	}
+	// Any casing, any depth; unparsable input is withheld whole.
+	out = string(redactPlayers([]byte(`{"x":[{"IP":"198.51.100.1","a":{"Ip":"198.51.100.2"}}]}`)))
+	if strings.Contains(out, "198.51.100") {
+		t.Errorf("nested: %s", out)
+	}
+	out = string(redactPlayers([]byte(`{"players":[{"ip":"198.51.100.3"`)))
+	if strings.Contains(out, "198.51.100") || !strings.Contains(out, "withheld") {
+		t.Errorf("truncated: %s", out)
+	}
+}

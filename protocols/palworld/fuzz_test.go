@@ -1,0 +1,120 @@
+package palworld
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func seed(f *testing.F, pattern string) {
+	files, _ := filepath.Glob(filepath.Join("testdata", pattern))
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+func checkErr(t *testing.T, err error) {
+	if !errors.Is(err, wire.ErrMalformed) {
+		t.Fatalf("error is not malformed: %v", err)
+	}
+}
+
+func checkUTF8(t *testing.T, res *protocols.Result) {
+	for _, kv := range res.InfoKV() {
+		if !utf8.ValidString(kv.Value) {
+			t.Fatalf("Info %s not UTF-8", kv.Key)
+		}
+	}
+}
+
+func FuzzDecodeInfo(f *testing.F) {
+	seed(f, "info*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in, err := decodeInfo(b)
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		checkUTF8(t, in.result())
+	})
+}
+
+func FuzzDecodeMetrics(f *testing.F) {
+	seed(f, "metrics*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeMetrics(b)
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		res := &protocols.Result{}
+		m.fill(res)
+		if res.Players.Value < 0 || res.Players.Value > maxCount || res.MaxPlayers.Value < 0 || res.MaxPlayers.Value > maxCount {
+			t.Fatalf("counts out of range: %v/%v", res.Players, res.MaxPlayers)
+		}
+	})
+}
+
+func FuzzDecodePlayers(f *testing.F) {
+	seed(f, "players*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pl, err := decodePlayers(b)
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		res := &protocols.Result{}
+		pl.fill(res)
+		if len(res.PlayerList) > maxPlayers {
+			t.Fatalf("%d players kept", len(res.PlayerList))
+		}
+		for _, p := range res.PlayerList {
+			if p.Ping.Known && (p.Ping.Value < 0 || p.Ping.Value > 1e6) {
+				t.Fatalf("ping %d", p.Ping.Value)
+			}
+		}
+	})
+}
+
+// FuzzRedactPlayers: whatever the reply, what the trace keeps has no "ip" member.
+func FuzzRedactPlayers(f *testing.F) {
+	seed(f, "players*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out := redactPlayers(b)
+		var v any
+		if json.Unmarshal(out, &v) != nil {
+			if !strings.Contains(string(out), "withheld") {
+				t.Fatalf("unparsable redaction that is not a placeholder: %q", out)
+			}
+			return
+		}
+		var walk func(any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, c := range v {
+					if strings.EqualFold(k, "ip") {
+						t.Fatalf("ip member kept: %s", out)
+					}
+					walk(c)
+				}
+			case []any:
+				for _, c := range v {
+					walk(c)
+				}
+			}
+		}
+		walk(v)
+	})
+}

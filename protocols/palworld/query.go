@@ -1,0 +1,91 @@
+package palworld
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/netip"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	auth    protocols.Secret // the Authorization header value; "" sends none
+	players bool
+}
+
+// String and GoString keep the credentials out of any print of the querier: fmt
+// cannot call Secret's String on an unexported field, so it would print it raw.
+func (q *querier) String() string   { return "palworld querier" }
+func (q *querier) GoString() string { return "palworld querier" }
+
+// maxBody caps each reply: 32 players with their fields fit in a few KiB.
+const maxBody = 256 << 10
+
+func basicAuth(user string, pw protocols.Secret) protocols.Secret {
+	return protocols.Secret("Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pw.Reveal())))
+}
+
+// get fetches one endpoint and decodes its JSON into v.
+func (q *querier) get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, path string, redact func([]byte) []byte, v any) error {
+	hdr := http.Header{"Accept": {"application/json"}}
+	if q.auth != "" {
+		hdr.Set("Authorization", q.auth.Reveal())
+	}
+	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{Path: path, Header: hdr, MaxBody: maxBody, TraceBody: redact}, tr)
+	if err != nil {
+		return err
+	}
+	err = wire.DecodeJSON(resp, v)
+	if q.auth == "" && (resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden) {
+		err = fmt.Errorf("%w: the module has no palworld block: give it palworld: {password_file: ...} with the server's AdminPassword", err)
+	}
+	return err
+}
+
+// Query asks for the server info, then its metrics, then (when the module asks)
+// its players. The info request is the one that must succeed: it proves the
+// server and the password; a failed metrics or players request after it is a
+// phase error of a server that is up.
+func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	var in info
+	p := tr.Begin("info")
+	err := q.get(ctx, addr, tr, "/v1/api/info", nil, &in)
+	if err == nil {
+		err = in.check()
+	}
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	res := in.result()
+
+	var m metrics
+	p = tr.Begin("metrics")
+	err = q.get(ctx, addr, tr, "/v1/api/metrics", nil, &m)
+	if err == nil {
+		err = m.check()
+	}
+	tr.End(p, err)
+	if err != nil {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "metrics", Err: err})
+	} else {
+		m.fill(res)
+	}
+
+	if !q.players {
+		return res, nil
+	}
+	var pl playerList
+	p = tr.Begin("players")
+	err = q.get(ctx, addr, tr, "/v1/api/players", redactPlayers, &pl)
+	tr.End(p, err)
+	if err != nil {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+		return res, nil
+	}
+	pl.fill(res)
+	return res, nil
+}

@@ -1,0 +1,264 @@
+package palworld
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const testPassword = "hunter2-Pal"
+
+// block is the Options func of a module with a palworld block that set fills,
+// decoding into Options or into a map as the config's decoder does.
+func block(set func(*Options)) func(any) error {
+	return func(v any) error {
+		switch v := v.(type) {
+		case *map[string]any:
+			*v = map[string]any{}
+		case *Options:
+			set(v)
+		}
+		return nil
+	}
+}
+
+// withPassword is the Options func of a module with `palworld: {password: ...}`.
+func withPassword(pw string) func(any) error {
+	return block(func(o *Options) { o.Password = protocols.Secret(pw) })
+}
+
+// fakePalworld serves the three endpoints behind basic auth admin:testPassword,
+// as the server does; override replaces one path's handler.
+func fakePalworld(t testing.TB, override map[string]http.HandlerFunc) netip.AddrPort {
+	t.Helper()
+	bodies := map[string][]byte{
+		"/v1/api/info":    vector(t, "info.json"),
+		"/v1/api/metrics": vector(t, "metrics.json"),
+		"/v1/api/players": vector(t, "players.json"),
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "admin" || p != testPassword {
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte("Unauthorized"))
+			return
+		}
+		if h := override[r.URL.Path]; h != nil {
+			h(w, r)
+			return
+		}
+		b, ok := bodies[r.URL.Path]
+		if !ok || r.Method != http.MethodGet {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(b)
+	}))
+	t.Cleanup(srv.Close)
+	return netip.MustParseAddrPort(srv.Listener.Addr().String())
+}
+
+func newQ(t testing.TB, s protocols.Settings) protocols.Querier {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := newQ(t, s).Query(prototest.Context(t, d), addr, tr)
+	if el := time.Since(start); el > d+2*time.Second {
+		t.Errorf("returned after %v, deadline %v", el, d)
+	}
+	return res, tr, err
+}
+
+func phaseNames(tr *wire.Trace) string {
+	var s []string
+	for _, p := range tr.Phases {
+		s = append(s, fmt.Sprintf("%s:%v", p.Name, p.Err == nil))
+	}
+	return strings.Join(s, ",")
+}
+
+func TestQueryRoundTrip(t *testing.T) {
+	addr := fakePalworld(t, nil)
+	res, tr, err := query(t, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Palworld Server 日本" || res.Version != "v0.6.1.67543" || res.Players.Value != 2 || res.MaxPlayers.Value != 32 {
+		t.Errorf("result %+v", res)
+	}
+	if len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Cattiva" || res.PlayerList[1].Ping.Value != 111 {
+		t.Errorf("players %+v", res.PlayerList)
+	}
+	if got := phaseNames(tr); got != "info:true,metrics:true,players:true" || len(res.PhaseErrors) != 0 {
+		t.Errorf("phases %s, phase errors %v", got, res.PhaseErrors)
+	}
+	// Player IPs appear nowhere: not in the result, not in the trace's transcript.
+	// The transcript renders packets as hex, so their bytes are searched too.
+	var transcript bytes.Buffer
+	tr.WriteTranscript(&transcript)
+	for _, p := range tr.Packets {
+		transcript.Write(p.Data)
+	}
+	all := fmt.Sprintf("%+v %s", res, transcript.String())
+	for _, ip := range vectorIPs {
+		if strings.Contains(all, ip) {
+			t.Errorf("player IP %s shown", ip)
+		}
+	}
+	if !strings.Contains(transcript.String(), "Lamball") {
+		t.Errorf("transcript lost the redacted players reply")
+	}
+	if strings.Contains(transcript.String(), testPassword) {
+		t.Errorf("transcript shows the password")
+	}
+	// Without players in the module, the players endpoint is not asked.
+	_, tr, err = query(t, addr, protocols.Settings{Options: withPassword(testPassword)}, 2*time.Second)
+	if err != nil || phaseNames(tr) != "info:true,metrics:true" {
+		t.Errorf("no players: %v, phases %s", err, phaseNames(tr))
+	}
+}
+
+func TestQueryWrongPassword(t *testing.T) {
+	addr := fakePalworld(t, nil)
+	_, tr, err := query(t, addr, protocols.Settings{Options: withPassword("wrong")}, 2*time.Second)
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || protocols.Reason(err) == "timeout" {
+		t.Fatalf("err = %v, want server_error saying authentication failed", err)
+	}
+	if phaseNames(tr) != "info:false" {
+		t.Errorf("phases %s", phaseNames(tr))
+	}
+}
+
+func TestQueryPartial(t *testing.T) {
+	fail := func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", http.StatusInternalServerError) }
+	addr := fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/metrics": fail})
+	res, _, err := query(t, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "metrics" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrServer) {
+		t.Errorf("phase errors %+v", res.PhaseErrors)
+	}
+	if res.Players != protocols.Known(2) || res.MaxPlayers.Known {
+		t.Errorf("players/max %v/%v: want the count from the list, no max", res.Players, res.MaxPlayers)
+	}
+
+	addr = fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/players": fail})
+	res, _, err = query(t, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
+	if err != nil || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || res.Players.Value != 2 {
+		t.Errorf("players failed: %v, %+v", err, res)
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	var hit atomic.Bool
+	other := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit.Store(true) }))
+	defer other.Close()
+	for _, tc := range []struct {
+		name     string
+		h        http.HandlerFunc
+		deadline time.Duration
+		want     error
+		msg      string
+	}{
+		{"html_page", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte("<html>secret-login-form</html>"))
+		}, 2 * time.Second, wire.ErrMalformed, "text/html"},
+		{"body_over_cap", func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(`{"version":"` + strings.Repeat("v", maxBody) + `"}`))
+		}, 2 * time.Second, wire.ErrTooLarge, "longer than"},
+		{"redirect", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/v1/api/info", http.StatusTemporaryRedirect)
+		}, 2 * time.Second, wire.ErrServer, "not followed"},
+		{"never_answers", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+			300 * time.Millisecond, wire.ErrTimeout, "deadline"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/info": tc.h})
+			_, tr, err := query(t, addr, protocols.Settings{Options: withPassword(testPassword)}, tc.deadline)
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) || strings.Contains(err.Error(), "secret") {
+				t.Fatalf("err = %v, want %v containing %q", err, tc.want, tc.msg)
+			}
+			if phaseNames(tr) != "info:false" {
+				t.Errorf("phases %s", phaseNames(tr))
+			}
+		})
+	}
+	if hit.Load() {
+		t.Error("the redirect was followed")
+	}
+}
+
+func TestNewOptions(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pw")
+	if err := os.WriteFile(file, []byte(testPassword+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fromFile := block(func(o *Options) { o.PasswordFile = file })
+	addr := fakePalworld(t, nil)
+	if _, _, err := query(t, addr, protocols.Settings{Options: fromFile}, 2*time.Second); err != nil {
+		t.Fatalf("password_file: %v", err)
+	}
+	// A reload builds the querier again and so reads the rotated file.
+	os.WriteFile(file, []byte("rotated\n"), 0o600)
+	if _, _, err := query(t, addr, protocols.Settings{Options: fromFile}, 2*time.Second); err == nil || !strings.Contains(err.Error(), "authentication failed") {
+		t.Errorf("after rotation: %v, want authentication failed", err)
+	}
+
+	for name, opts := range map[string]func(any) error{
+		"empty block":    block(func(*Options) {}),
+		"empty password": withPassword(""),
+		"both":           block(func(o *Options) { o.Password = "x"; o.PasswordFile = file }),
+		"missing file":   block(func(o *Options) { o.PasswordFile = filepath.Join(dir, "absent") }),
+		"unknown key":    func(any) error { return errors.New(`field passwrd not found in type palworld.Options`) },
+	} {
+		if _, err := Protocol.New(protocols.Settings{Options: opts}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	// Without a block (the built-in module) the querier sends no credentials and
+	// says what is missing when the server refuses it.
+	_, tr, err := query(t, addr, protocols.Settings{}, 2*time.Second)
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "no palworld block") {
+		t.Errorf("no block: %v", err)
+	}
+	if phaseNames(tr) != "info:false" {
+		t.Errorf("no block: phases %s", phaseNames(tr))
+	}
+	// The querier never prints its credentials.
+	q := newQ(t, protocols.Settings{Options: withPassword(testPassword)})
+	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, testPassword) || strings.Contains(s, "Basic") {
+		t.Errorf("querier prints its credentials: %s", s)
+	}
+}
+
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "palworld", DefaultPort: 8212, Transport: "tcp",
+		Settings: protocols.Settings{Players: true, Options: withPassword(testPassword)},
+	})
+}

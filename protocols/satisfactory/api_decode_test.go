@@ -1,0 +1,167 @@
+package satisfactory
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func jsonVector(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func apiResponse(status int, body []byte) *wire.HTTPResponse {
+	return &wire.HTTPResponse{Status: status, Header: http.Header{"Content-Type": {"application/json;charset=utf-8"}}, Body: body}
+}
+
+func decodeState(resp *wire.HTTPResponse) (*protocols.Result, error) {
+	var st stateData
+	if err := decodeAPI(resp, &st); err != nil {
+		return nil, err
+	}
+	if err := st.check(); err != nil {
+		return nil, err
+	}
+	return st.result(), nil
+}
+
+func TestDecodeAPIState(t *testing.T) {
+	for _, tc := range []struct {
+		file, name, state string
+		players, max      protocols.Count
+		info              map[string]string
+	}{
+		{"api_state_playing.json", "Northern Forest Factory", "playing", protocols.Known(3), protocols.Known(4),
+			map[string]string{"tech_tier": "5", "is_game_paused": "false", "total_game_duration": "512345",
+				"average_tick_rate": "29.87", "auto_load_session_name": "Northern Forest Factory",
+				"game_phase": "/Script/FactoryGame.FGGamePhase'/Game/FactoryGame/GamePhases/GP_Project_Assembly_Phase_2.GP_Project_Assembly_Phase_2'"}},
+		{"api_state_idle_pascal.json", "", "idle", protocols.Known(0), protocols.Known(4),
+			map[string]string{"is_game_running": "false", "is_game_paused": "true", "active_schematic": "None"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			res, err := decodeState(apiResponse(200, jsonVector(t, tc.file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Name != tc.name || res.State != tc.state || res.Players != tc.players || res.MaxPlayers != tc.max {
+				t.Errorf("name/state/players/max = %q/%q/%v/%v", res.Name, res.State, res.Players, res.MaxPlayers)
+			}
+			if len(res.States) != 4 {
+				t.Errorf("States = %v", res.States)
+			}
+			info := map[string]string{}
+			for _, kv := range res.Info {
+				info[kv.Key] = kv.Value
+			}
+			for k, v := range tc.info {
+				if info[k] != v {
+					t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
+				}
+			}
+		})
+	}
+}
+
+func TestDecodeAPILogin(t *testing.T) {
+	for file, want := range map[string]string{
+		"api_login.json":        "eyJwbCI6IkNsaWVudCJ9.4F2A9C0B7E1D3F5A6B8C9D0E1F2A3B4C",
+		"api_login_pascal.json": "eyJwbCI6IkNsaWVudCJ9.00FF",
+	} {
+		var l loginData
+		if err := decodeAPI(apiResponse(200, jsonVector(t, file)), &l); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := l.token()
+		if err != nil || tok.Reveal() != want {
+			t.Errorf("%s: token %q, %v", file, tok.Reveal(), err)
+		}
+	}
+	for _, file := range []string{"api_login_empty.json", "api_login_bad_token.json"} {
+		var l loginData
+		if err := decodeAPI(apiResponse(200, jsonVector(t, file)), &l); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.token(); !errors.Is(err, wire.ErrMalformed) {
+			t.Errorf("%s: %v, want malformed", file, err)
+		}
+	}
+}
+
+func TestDecodeAPIErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		file   string
+		want   error
+		msg    []string
+	}{
+		{"passwordless not possible, HTTP 200", 200, "api_login_not_possible.json", wire.ErrServer,
+			[]string{`"passwordless_login_not_possible"`, "token_file", "client password"}},
+		{"passwordless not possible, HTTP 400", 400, "api_login_not_possible.json", wire.ErrServer,
+			[]string{`"passwordless_login_not_possible"`, "token_file"}},
+		{"invalid token, 401", 401, "api_invalid_token.json", wire.ErrServer, []string{"HTTP 401", `"invalid_token"`, "authentication failed"}},
+		{"invalid token, 200", 200, "api_invalid_token.json", wire.ErrServer, []string{"authentication failed"}},
+		{"server error code", 500, "api_server_error.json", wire.ErrServer, []string{`"server_error"`, "internal error"}},
+		{"no data", 200, "api_state_no_game_state.json", wire.ErrMalformed, []string{"without serverGameState"}},
+		{"neither data nor error", 200, "api_neither.json", wire.ErrMalformed, []string{"without data or errorCode"}},
+		{"negative players", 200, "api_state_negative.json", wire.ErrMalformed, []string{"not a count"}},
+		{"no players", 200, "api_state_no_players.json", wire.ErrMalformed, []string{"without numConnectedPlayers"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := decodeState(apiResponse(tc.status, jsonVector(t, tc.file)))
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			for _, m := range tc.msg {
+				if !strings.Contains(err.Error(), m) {
+					t.Errorf("err = %v, want it to say %q", err, m)
+				}
+			}
+		})
+	}
+	// HTTP-level failures that carry no API error.
+	for _, resp := range []*wire.HTTPResponse{
+		{Status: 401},
+		{Status: 204},
+		{Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("<html>x</html>")},
+		{Status: 502, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(`{"errorCode":"spoofed"}`)},
+	} {
+		var st stateData
+		err := decodeAPI(resp, &st)
+		if err == nil || strings.Contains(err.Error(), "spoofed") {
+			t.Errorf("HTTP %d: %v", resp.Status, err)
+		}
+		if resp.Status == 401 && !strings.Contains(err.Error(), "authentication failed") {
+			t.Errorf("401: %v", err)
+		}
+	}
+}
+
+func TestRedactLogin(t *testing.T) {
+	out := string(redactLogin(jsonVector(t, "api_login.json")))
+	if strings.Contains(out, "4F2A9C0B") || !strings.Contains(out, "<secret>") {
+		t.Errorf("login redaction: %s", out)
+	}
+	out = string(redactLogin([]byte(`{"DATA":{"AUTHENTICATIONTOKEN":"tok-123"}}`)))
+	if strings.Contains(out, "tok-123") {
+		t.Errorf("case-folded keys: %s", out)
+	}
+	out = string(redactLogin([]byte(`{"data":{"authenticationToken":"tok-123"`)))
+	if strings.Contains(out, "tok-123") || !strings.Contains(out, "withheld") {
+		t.Errorf("truncated: %s", out)
+	}
+	if out := string(redactLogin(jsonVector(t, "api_login_not_possible.json"))); !strings.Contains(out, "passwordless_login_not_possible") {
+		t.Errorf("error reply lost: %s", out)
+	}
+}

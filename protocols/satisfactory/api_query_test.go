@@ -1,0 +1,347 @@
+package satisfactory
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const (
+	issuedToken = "eyJwbCI6IkNsaWVudCJ9.4F2A9C0B7E1D3F5A6B8C9D0E1F2A3B4C" // api_login.json
+	apiToken    = "eyJwbCI6IkFQSVRva2VuIn0.C0FFEE"
+)
+
+// fakeAPI is a dedicated server's HTTPS API: PasswordlessLogin issues a Client
+// token unless clientPassword is set, QueryServerState wants a valid token.
+type fakeAPI struct {
+	clientPassword bool
+	calls          atomic.Int32
+	override       http.HandlerFunc // replaces the whole API when set
+}
+
+func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.calls.Add(1)
+	if f.override != nil {
+		f.override(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json;charset=utf-8")
+	if r.Method != http.MethodPost || r.URL.Path != apiPath {
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	if r.Header.Get("Content-Type") != "application/json" {
+		w.WriteHeader(http.StatusUnsupportedMediaType)
+		return
+	}
+	var req struct {
+		Function string
+		Data     map[string]string
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	switch req.Function {
+	case "PasswordlessLogin":
+		if req.Data["MinimumPrivilegeLevel"] != "Client" {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		if f.clientPassword {
+			w.Write(mustRead("api_login_not_possible.json"))
+			return
+		}
+		w.Write(mustRead("api_login.json"))
+	case "QueryServerState":
+		auth := r.Header.Get("Authorization")
+		if auth != "Bearer "+issuedToken && auth != "Bearer "+apiToken {
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write(mustRead("api_invalid_token.json"))
+			return
+		}
+		w.Write(mustRead("api_state_playing.json"))
+	default:
+		w.WriteHeader(http.StatusNotFound)
+	}
+}
+
+func mustRead(name string) []byte {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func startAPI(t testing.TB, f *fakeAPI) (*httptest.Server, netip.AddrPort) {
+	t.Helper()
+	srv := httptest.NewTLSServer(f)
+	t.Cleanup(srv.Close)
+	return srv, netip.MustParseAddrPort(srv.Listener.Addr().String())
+}
+
+// apiOpts is the Options func of a module with `satisfactory: {api: true, ...}`.
+func apiOpts(set func(*Options)) func(any) error {
+	return func(v any) error {
+		o := v.(*Options)
+		o.API = true
+		if set != nil {
+			set(o)
+		}
+		return nil
+	}
+}
+
+func apiQuery(t *testing.T, addr netip.AddrPort, opts func(any) error, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q := newQuerier(t, protocols.Settings{Options: opts})
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	if el := time.Since(start); el > d+2*time.Second {
+		t.Errorf("returned after %v, deadline %v", el, d)
+	}
+	return res, tr, err
+}
+
+func phases(tr *wire.Trace) string {
+	var s []string
+	for _, p := range tr.Phases {
+		s = append(s, fmt.Sprintf("%s:%v", p.Name, p.Err == nil))
+	}
+	return strings.Join(s, ",")
+}
+
+// transcript is everything the trace keeps: the packets' bytes (the transcript
+// renders them as hex, where a search would miss them), notes and log entries.
+func transcript(tr *wire.Trace) string {
+	var b bytes.Buffer
+	tr.WriteTranscript(&b)
+	for _, p := range tr.Packets {
+		b.Write(p.Data)
+	}
+	return b.String()
+}
+
+func TestAPIPasswordless(t *testing.T) {
+	f := &fakeAPI{}
+	_, addr := startAPI(t, f)
+	res, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Northern Forest Factory" || res.State != "playing" || res.Players.Value != 3 || res.MaxPlayers.Value != 4 {
+		t.Errorf("result %+v", res)
+	}
+	if phases(tr) != "login:true,info:true" || f.calls.Load() != 2 {
+		t.Errorf("phases %s, %d calls", phases(tr), f.calls.Load())
+	}
+	if s := transcript(tr); strings.Contains(s, issuedToken) || !strings.Contains(s, "QueryServerState") {
+		t.Errorf("transcript shows the issued token or lost the exchange:\n%s", s)
+	}
+}
+
+func TestAPITokenFile(t *testing.T) {
+	f := &fakeAPI{clientPassword: true}
+	_, addr := startAPI(t, f)
+	file := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(file, []byte(apiToken+"\n"), 0o600)
+	res, tr, err := apiQuery(t, addr, apiOpts(func(o *Options) { o.TokenFile = file }), 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Players.Value != 3 || phases(tr) != "info:true" || f.calls.Load() != 1 {
+		t.Errorf("players %v, phases %s, %d calls: want no login", res.Players, phases(tr), f.calls.Load())
+	}
+	if strings.Contains(transcript(tr), apiToken) {
+		t.Error("transcript shows the API token")
+	}
+}
+
+func TestAPIAuthFailures(t *testing.T) {
+	f := &fakeAPI{clientPassword: true}
+	_, addr := startAPI(t, f)
+	_, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "passwordless_login_not_possible") || !strings.Contains(err.Error(), "token_file") {
+		t.Errorf("client password: %v", err)
+	}
+	if phases(tr) != "login:false" {
+		t.Errorf("phases %s", phases(tr))
+	}
+	_, tr, err = apiQuery(t, addr, apiOpts(func(o *Options) { o.Token = "revoked.00" }), 2*time.Second)
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "invalid_token") {
+		t.Errorf("wrong token: %v", err)
+	}
+	if phases(tr) != "info:false" {
+		t.Errorf("phases %s", phases(tr))
+	}
+}
+
+func TestAPICAFile(t *testing.T) {
+	srv, addr := startAPI(t, &fakeAPI{})
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.pem")
+	os.WriteFile(good, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600)
+	if _, _, err := apiQuery(t, addr, apiOpts(func(o *Options) { o.CAFile = good }), 2*time.Second); err != nil {
+		t.Errorf("server's own CA: %v", err)
+	}
+	// httptest servers share one certificate, so a foreign CA is made here.
+	bad := filepath.Join(dir, "bad.pem")
+	os.WriteFile(bad, foreignCAPEM(t), 0o600)
+	_, _, err := apiQuery(t, addr, apiOpts(func(o *Options) { o.CAFile = bad }), 2*time.Second)
+	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") {
+		t.Errorf("foreign CA: %v, want a rejected certificate", err)
+	}
+}
+
+func TestAPIErrors(t *testing.T) {
+	var hit atomic.Bool
+	elsewhere := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit.Store(true) }))
+	defer elsewhere.Close()
+	for _, tc := range []struct {
+		name     string
+		h        http.HandlerFunc
+		deadline time.Duration
+		want     error
+		msg      string
+	}{
+		{"html_page", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>secret-page</html>"))
+		}, 2 * time.Second, wire.ErrMalformed, "text/html"},
+		{"body_over_cap", func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(`{"data":{"authenticationToken":"` + strings.Repeat("A", apiMaxBody) + `"}}`))
+		}, 2 * time.Second, wire.ErrTooLarge, "longer than"},
+		{"redirect", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, elsewhere.URL+apiPath, http.StatusTemporaryRedirect)
+		}, 2 * time.Second, wire.ErrServer, "not followed"},
+		// The body is read first: the server notices the client leaving (and
+		// cancels r.Context) only once the request body is consumed.
+		{"never_answers", func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body); <-r.Context().Done() },
+			300 * time.Millisecond, wire.ErrTimeout, "deadline"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, addr := startAPI(t, &fakeAPI{override: tc.h})
+			_, tr, err := apiQuery(t, addr, apiOpts(nil), tc.deadline)
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) || strings.Contains(err.Error(), "secret-page") {
+				t.Fatalf("err = %v, want %v containing %q", err, tc.want, tc.msg)
+			}
+			if phases(tr) != "login:false" {
+				t.Errorf("phases %s", phases(tr))
+			}
+		})
+	}
+	if hit.Load() {
+		t.Error("the redirect was followed")
+	}
+}
+
+// The cases QuerierContract runs for TCP protocols, for the API mode (the
+// Protocol itself declares UDP, its default mode).
+func TestAPIContractCases(t *testing.T) {
+	opts := apiOpts(func(o *Options) { o.Token = apiToken })
+	t.Run("refused", func(t *testing.T) {
+		_, tr, err := apiQuery(t, prototest.ClosedTCPPort(t), opts, 2*time.Second)
+		if !errors.Is(err, wire.ErrRefused) || phases(tr) != "info:false" {
+			t.Errorf("err = %v, phases %s", err, phases(tr))
+		}
+	})
+	t.Run("silent_tcp_no_tls_handshake", func(t *testing.T) {
+		var conns atomic.Int32
+		addr := prototest.TCP(t, func(c net.Conn) { conns.Add(1); io.Copy(io.Discard, c) })
+		_, tr, err := apiQuery(t, addr, opts, 300*time.Millisecond)
+		if !errors.Is(err, wire.ErrTimeout) || phases(tr) != "info:false" || conns.Load() != 1 {
+			t.Errorf("err = %v, phases %s, %d connections", err, phases(tr), conns.Load())
+		}
+	})
+	t.Run("plain_http", func(t *testing.T) {
+		srv := httptest.NewServer(&fakeAPI{})
+		defer srv.Close()
+		_, _, err := apiQuery(t, netip.MustParseAddrPort(srv.Listener.Addr().String()), opts, 2*time.Second)
+		if !errors.Is(err, wire.ErrMalformed) || !strings.Contains(err.Error(), "TLS") {
+			t.Errorf("err = %v, want malformed: no TLS", err)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		_, addr := startAPI(t, &fakeAPI{})
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := newQuerier(t, protocols.Settings{Options: opts}).Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
+			t.Errorf("err = %v, want a timeout reason", err)
+		}
+	})
+}
+
+func TestAPIOptions(t *testing.T) {
+	dir := t.TempDir()
+	notPEM := filepath.Join(dir, "x.pem")
+	os.WriteFile(notPEM, []byte("not a certificate"), 0o600)
+	for name, set := range map[string]func(any) error{
+		"token without api":    func(v any) error { v.(*Options).Token = "t"; return nil },
+		"ca_file without api":  func(v any) error { v.(*Options).CAFile = notPEM; return nil },
+		"legacy with api":      apiOpts(func(o *Options) { o.Legacy = true }),
+		"token and token_file": apiOpts(func(o *Options) { o.Token = "a"; o.TokenFile = notPEM }),
+		"token with a space":   apiOpts(func(o *Options) { o.Token = "a b" }),
+		"missing token_file":   apiOpts(func(o *Options) { o.TokenFile = filepath.Join(dir, "absent") }),
+		"ca_file without PEM":  apiOpts(func(o *Options) { o.CAFile = notPEM }),
+		"missing ca_file":      apiOpts(func(o *Options) { o.CAFile = filepath.Join(dir, "absent") }),
+	} {
+		if _, err := Protocol.New(protocols.Settings{Options: set}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	q := newQuerier(t, protocols.Settings{Options: apiOpts(func(o *Options) { o.Token = apiToken })})
+	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiToken) {
+		t.Errorf("querier prints its token: %s", s)
+	}
+}
+
+// foreignCAPEM returns a fresh self-signed CA certificate for 127.0.0.1 that did
+// not sign the test server's certificate.
+func foreignCAPEM(t *testing.T) []byte {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "foreign CA"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign,
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}

@@ -1,0 +1,175 @@
+package terraria
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func vector(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// okResponse wraps a body the way TShock sends every reply: HTTP 200, JSON.
+func okResponse(body []byte) *wire.HTTPResponse {
+	return &wire.HTTPResponse{Status: 200, Header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}, Body: body}
+}
+
+func TestDecodeVectors(t *testing.T) {
+	for _, tc := range []struct {
+		file             string
+		players, rules   bool
+		name, world, ver string
+		count, max       protocols.Count
+		password         protocols.Flag
+		playerList       []protocols.Player
+		wantRules        []string // "key=value", in order, checked as a prefix
+		info             map[string]string
+	}{
+		{
+			file: "status_players_rules.json", players: true, rules: true,
+			name: "Terraria Server", world: "Dirtmouth", ver: "v1.4.4.9",
+			count: protocols.Known(3), max: protocols.Known(8), password: protocols.FlagFalse,
+			playerList: []protocols.Player{{Name: "Guide"}, {Name: "Zoë", Team: "blue"}, {Name: "Pinky", Team: "pink"}},
+			wantRules:  []string{"AutoSave=true", "DisableBuild=false"},
+			info: map[string]string{"tshockversion": "5.2.0.0", "port": "7777", "uptime": "1.02:03:04",
+				"players_inactive": "1", "serverpassword": "false"},
+		},
+		{
+			// Same reply, module without players or rules: neither is kept.
+			file: "status_players_rules.json", name: "Terraria Server", world: "Dirtmouth", ver: "v1.4.4.9",
+			count: protocols.Known(3), max: protocols.Known(8), password: protocols.FlagFalse,
+		},
+		{
+			file: "status_minimal_password.json", players: true, rules: true,
+			name: "Fête des Slimes ✿", world: "Jardin", ver: "v1.4.4.9",
+			count: protocols.Known(0), max: protocols.Known(16), password: protocols.FlagTrue,
+			info: map[string]string{"tshockversion": "5.2.1.0"},
+		},
+		{
+			file: "status_string_counts.json", name: "old", world: "w", ver: "v1.3.5.3",
+			count: protocols.Known(2), max: protocols.Known(255),
+			info: map[string]string{"tshockversion": "4.3.26.0", "port": "7777"},
+		},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			st, err := decode(okResponse(vector(t, tc.file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := st.result(tc.players, tc.rules)
+			if res.Name != tc.name || res.Map != tc.world || res.Version != tc.ver {
+				t.Errorf("name/map/version = %q/%q/%q", res.Name, res.Map, res.Version)
+			}
+			if res.Players != tc.count || res.MaxPlayers != tc.max || res.Password != tc.password {
+				t.Errorf("players/max/password = %v/%v/%v", res.Players, res.MaxPlayers, res.Password)
+			}
+			if !slices.Equal(res.PlayerList, tc.playerList) {
+				t.Errorf("player list = %+v, want %+v", res.PlayerList, tc.playerList)
+			}
+			if !tc.rules && res.Rules != nil || tc.rules && len(res.Rules) < len(tc.wantRules) {
+				t.Errorf("rules = %v", res.Rules)
+			}
+			for i, want := range tc.wantRules {
+				if got := res.Rules[i].Key + "=" + res.Rules[i].Value; got != want {
+					t.Errorf("rule %d = %s, want %s", i, got, want)
+				}
+			}
+			info := map[string]string{}
+			for _, kv := range res.Info {
+				info[kv.Key] = kv.Value
+			}
+			for k, v := range tc.info {
+				if info[k] != v {
+					t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
+				}
+			}
+			if res.Bots.Known || res.State != "" {
+				t.Errorf("reported what TShock does not: %+v", res)
+			}
+		})
+	}
+}
+
+func TestDecodeRulesSortedAndComplete(t *testing.T) {
+	st, err := decode(okResponse(vector(t, "status_players_rules.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := st.result(false, true)
+	if len(res.Rules) != 13 || !slices.IsSortedFunc(res.Rules, func(a, b protocols.KV) int { return strings.Compare(a.Key, b.Key) }) {
+		t.Errorf("rules = %v, want the 13 sorted by key", res.Rules)
+	}
+	for _, kv := range res.Rules {
+		if kv.Key == "PvPMode" && kv.Value != "normal" || kv.Key == "SpawnProtectionRadius" && kv.Value != "10" {
+			t.Errorf("rule %s = %q", kv.Key, kv.Value)
+		}
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want error
+		msg  string
+	}{
+		{"token_required.json", wire.ErrServer, "authentication failed"},
+		{"token_invalid.json", wire.ErrServer, "authentication failed"},
+		{"endpoint_missing.json", wire.ErrServer, "no /v2/server/status endpoint"},
+		{"internal_error.json", wire.ErrServer, `TShock status "500": "Internal server error."`},
+		{"not_tshock.json", wire.ErrMalformed, "no status field"},
+		{"negative_count.json", wire.ErrMalformed, "negative"},
+		{"float_count.json", wire.ErrMalformed, "JSON"},
+		{"array.json", wire.ErrMalformed, "JSON"},
+		{"truncated.json", wire.ErrMalformed, "JSON"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			_, err := decode(okResponse(vector(t, tc.file)))
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("err = %v, want %v containing %q", err, tc.want, tc.msg)
+			}
+			if strings.Contains(err.Error(), "stacktrace") || strings.Contains(err.Error(), "RestManager") {
+				t.Errorf("error quotes the stack trace: %v", err)
+			}
+		})
+	}
+}
+
+func TestDecodeHTTPLevel(t *testing.T) {
+	html := &wire.HTTPResponse{Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("<html>admin panel</html>")}
+	if _, err := decode(html); !errors.Is(err, wire.ErrMalformed) || strings.Contains(err.Error(), "admin panel") {
+		t.Errorf("HTML page: %v", err)
+	}
+	if _, err := decode(&wire.HTTPResponse{Status: 502, Body: []byte("bad gateway")}); !errors.Is(err, wire.ErrServer) {
+		t.Errorf("502: %v", err)
+	}
+}
+
+func TestTShockVersionForms(t *testing.T) {
+	for raw, want := range map[string]string{
+		`"5.2.0.0"`:                                      "5.2.0.0",
+		`{"Major":4,"Minor":5,"Build":18}`:               "4.5.18",
+		`{"Major":4,"Minor":5,"Build":18,"Revision":-1}`: "4.5.18",
+		`null`:          "",
+		`{"Minor":1}`:   "",
+		`[1,2]`:         "",
+		`{"Major":"x"}`: "",
+	} {
+		st := status{TShockVersion: []byte(raw)}
+		if got := st.tshockVersion(); got != want {
+			t.Errorf("%s: %q, want %q", raw, got, want)
+		}
+	}
+}

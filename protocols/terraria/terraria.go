@@ -1,0 +1,38 @@
+// Package terraria queries Terraria servers running TShock through TShock's REST API:
+// one HTTP GET of /v2/server/status on the REST port (RestApiPort, default 7878),
+// which TShock answers without a token unless EnableTokenEndpointAuthentication is
+// set. The reply carries the server name, world, Terraria and TShock versions,
+// player count and slots, whether a join password is set, and, on request, the
+// player list and a few of TShock's rules.
+//
+// TShock answers every request with HTTP 200 and puts its own status in the body
+// ({"status":"401","error":"..."}), so the body's status is checked, not only the
+// HTTP one.
+//
+// Facts from TShock's source (Pryaxis/TShock, TShockAPI/Rest/RestManager.cs
+// ServerStatusV2, PlayerFilter; Rest.cs; SecureRest.cs).
+package terraria
+
+import (
+	"fmt"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// Protocol is the registry entry. The target names the REST port, not the game
+// port (7777): the REST API listens on its own port.
+var Protocol = protocols.Protocol{
+	Name:        "terraria",
+	Description: "Terraria with TShock: REST API GET /v2/server/status (name, world, versions, players, slots, password)",
+	DefaultPort: 7878,
+	Transport:   "tcp",
+	New:         newQuerier,
+}
+
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	return &querier{
+		players: s.Players,
+		rules:   s.Rules,
+		path:    fmt.Sprintf("/v2/server/status?players=%t&rules=%t", s.Players, s.Rules),
+	}, nil
+}
