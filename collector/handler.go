@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -192,28 +191,11 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr["Content-Type"] = format.contentType
 	// An explicit length: without it net/http chunks bodies over 2 KiB, which costs
 	// an extra write per probe.
-	hdr["Content-Length"] = contentLength(len(*bp))
+	hdr["Content-Length"] = []string{strconv.Itoa(len(*bp))}
 	w.Write(*bp)
-	if cap(*bp) <= 64<<10 {
+	if cap(*bp) <= maxPooledBuffer {
 		bufPool.Put(bp)
 	}
-}
-
-// contentLengths holds the Content-Length header values of the body sizes a probe
-// usually has, made once: formatting one and its header slice per response are two
-// allocations.
-var contentLengths [8 << 10]atomic.Pointer[[]string]
-
-func contentLength(n int) []string {
-	if n >= len(contentLengths) {
-		return []string{strconv.Itoa(n)}
-	}
-	if v := contentLengths[n].Load(); v != nil {
-		return *v
-	}
-	v := []string{strconv.Itoa(n)}
-	contentLengths[n].Store(&v)
-	return v
 }
 
 // probe resolves host and runs the module's query against host:port.
