@@ -134,6 +134,10 @@ func TestProbeEachProtocol(t *testing.T) {
 		c.Write([]byte("OK 7 50\r\n"))
 	})
 	quake3 := prototest.UDP(t, func(req []byte) [][]byte {
+		// The ping-0 line has the querier ask getinfo for the bot count.
+		if c, ok := strings.CutPrefix(string(req), "\xff\xff\xff\xffgetinfo "); ok {
+			return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\n\\challenge\\" + strings.TrimSpace(c) + "\\clients\\2\\g_humanplayers\\1")}
+		}
 		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetstatus") {
 			return nil
 		}
@@ -162,7 +166,7 @@ func TestProbeEachProtocol(t *testing.T) {
 		want   []string
 	}{
 		{"hytale", hytale.String(), []string{"probe_success 1", "gameserver_players 7", "gameserver_players_max 50"}},
-		{"quake3", quake3.String(), []string{"probe_success 1", "gameserver_players 2", "gameserver_players_max 12",
+		{"quake3", quake3.String(), []string{"probe_success 1", "gameserver_players 1", "gameserver_bots 1", "gameserver_players_max 12",
 			`name="Test Arena"`, `map="q3dm17"`, "gameserver_password_required 0"}},
 		{"a2s", a2s.String(), []string{"probe_success 1", "gameserver_players_max 16", `name="A2S Test"`,
 			`map="de_dust2"`, `gameserver_query_duration_seconds{phase="challenge"}`}},

@@ -32,12 +32,14 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	root := repoRoot(t)
 
 	// The exporter, with the example modules file (module "openarena" comes from it).
-	// A 1s scrape timeout leaves the probe 0.9s. ioquake3 answers one getstatus per
-	// second per source address (after a burst of 10), and two jobs probe it every
-	// second: --probe.min-interval=3s has the scrapes in between served from the
-	// exporter's cache, so the exporter stays within the server's rate limit.
+	// A 1s scrape timeout leaves the probe 0.9s. ioquake3 answers one query per
+	// second per source address (after a burst of 10), two jobs probe it every
+	// second, and with bots on the server each probe is two queries (getstatus,
+	// then getinfo for the bot count): --probe.min-interval=5s has the scrapes in
+	// between served from the exporter's cache, so the exporter stays within the
+	// server's rate limit.
 	exporter := startExporter(t, "--config.file="+filepath.Join(root, "examples", "modules.yml"),
-		"--timeout-offset=0.1", "--probe.min-interval=3s")
+		"--timeout-offset=0.1", "--probe.min-interval=5s")
 
 	// OpenArena: LAN-only dedicated server (dedicated 1: no master heartbeats, all
 	// masters blank) on a free loopback UDP port, IPv4 only, with three bots.
@@ -93,16 +95,17 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	})
 
 	// Bots join within a few seconds: poll until quakestat, asked before and after
-	// Prometheus, agrees with the latest sample and lists every bot.
+	// Prometheus, agrees with the latest sample and lists every bot. quakestat
+	// counts bots as players: its count is players (humans) plus bots.
 	// quakestat queries from other loopback addresses than the exporter, each with
 	// its own rate limit budget at the server, and polls every 2.5s to stay in it.
 	var players float64
-	state := waitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players to equal quakestat's count", func() (bool, string) {
+	state := waitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players + gameserver_bots to equal quakestat's count", func() (bool, string) {
 		before, err := quakestat(qstat, "127.0.0.2", oaAddr)
 		if err != nil {
 			return false, err.Error()
 		}
-		v, ok, desc := prom.value("gameserver_players" + q3)
+		v, ok, desc := prom.value("gameserver_players" + q3 + " + gameserver_bots" + q3)
 		after, err := quakestat(qstat, "127.0.0.3", oaAddr)
 		if err != nil {
 			return false, err.Error()
@@ -116,6 +119,9 @@ func TestPrometheusEndToEnd(t *testing.T) {
 
 	for _, c := range []struct{ q, want string }{
 		{"gameserver_players_max" + q3, fmt.Sprint(openArenaMax)},
+		// Every client is a bot: no human plays.
+		{"gameserver_players" + q3, "0"},
+		{"gameserver_bots" + q3, fmt.Sprint(len(openArenaBots))},
 		{`count(gameserver_info{job="gameservers-quake3", name="` + openArenaName + `", map="oa_dm1", protocol="quake3"})`, "1"},
 		{`gameserver_players{job="gameservers-hytale"}`, "3"},
 		{`gameserver_players_max{job="gameservers-hytale"}`, "20"},

@@ -201,10 +201,15 @@ func testRealCube2(t *testing.T, ex exporterClient, p *proc, port int) {
 	r := ex.waitProbe(t, p, "cube2", port, nil)
 	qs := qstatNow(t, "-cubes", port)
 	r.checkUp(t, port+1)
-	// No map is loaded and nobody is connected; the password sets the master
-	// mode. Bots come from extinfo, which the built-in module does not ask for.
+	// No map is loaded and nobody is connected (Sauerbraten bots need a
+	// connected client to run them); the password sets the master mode. The
+	// info count leaves bots out: players are humans. Bots come from extinfo,
+	// which the built-in module does not ask for: no bot count.
 	r.checkInfo(t, map[string]string{"protocol": "cube2", "name": cube2Name, "map": "", "game": "Sauerbraten", "version": "260"})
 	r.want(t, "gameserver_players", 0)
+	if v, ok := r.value("gameserver_bots"); ok {
+		t.Errorf("gameserver_bots = %v without extinfo, want absent", v)
+	}
 	r.want(t, "gameserver_players_max", cube2Max)
 	r.want(t, "gameserver_password_required", 1)
 	r.checkQstat(t, qs, "name", "map") // quakestat -cubes reports no game
@@ -213,6 +218,7 @@ func testRealCube2(t *testing.T, ex exporterClient, p *proc, port int) {
 	// info reply's attributes as rules.
 	r = ex.waitProbe(t, p, "cube2_extinfo", port, nil)
 	r.checkUp(t, port+1)
+	r.want(t, "gameserver_players", 0)
 	r.want(t, "gameserver_bots", 0)
 	if s := r.series("gameserver_player_score"); len(s) != 0 {
 		t.Errorf("player series %v on an empty server", s)
@@ -329,11 +335,13 @@ func testRealTeeworlds(t *testing.T, ex exporterClient, p *proc, port int) {
 }
 
 // testRealOpenArena: OpenArena (ioquake3) with three bots, against its
-// configuration and quakestat -q3s.
+// configuration and quakestat -q3s. Its getstatus counts no bots (they are
+// ping-0 lines), so the querier asks getinfo too: g_humanplayers 0 of 3
+// clients, so no player and three bots.
 func testRealOpenArena(t *testing.T, ex exporterClient, p *proc, port int) {
 	r := ex.waitProbe(t, p, "quake3", port, func(r probeResult) (bool, string) {
-		v, _ := r.value("gameserver_players")
-		return v == float64(len(openArenaBots)), fmt.Sprintf("%v players", v)
+		v, _ := r.value("gameserver_bots")
+		return v == float64(len(openArenaBots)), fmt.Sprintf("%v bots", v)
 	})
 	// With the player list, from its own address: ioquake3 rate-limits
 	// getstatus per address.
@@ -347,7 +355,9 @@ func testRealOpenArena(t *testing.T, ex exporterClient, p *proc, port int) {
 	}
 	r.checkUp(t, port)
 	r.checkInfo(t, map[string]string{"protocol": "quake3", "name": openArenaName, "map": openArenaMap})
-	r.want(t, "gameserver_players", float64(len(openArenaBots)))
+	// Every client is a bot: no human plays.
+	r.want(t, "gameserver_players", 0)
+	r.want(t, "gameserver_bots", float64(len(openArenaBots)))
 	r.want(t, "gameserver_players_max", openArenaMax)
 	if qs != nil {
 		if got := qs.playerNames(); !slices.Equal(got, openArenaBots) {
@@ -648,6 +658,8 @@ func (r probeResult) checkInfo(t *testing.T, want map[string]string) {
 
 // checkQstat checks the probe against quakestat's record of the same server
 // (nil: none): players, max players and the gameserver_info labels named.
+// quakestat counts bots as players: humans plus bots (where reported) is its
+// count.
 func (r probeResult) checkQstat(t *testing.T, qs *prototest.QstatServer, labels ...string) {
 	t.Helper()
 	if qs == nil {
@@ -655,8 +667,9 @@ func (r probeResult) checkQstat(t *testing.T, qs *prototest.QstatServer, labels 
 	}
 	info := r.info()
 	players, _ := r.value("gameserver_players")
+	bots, _ := r.value("gameserver_bots")
 	max, _ := r.value("gameserver_players_max")
-	bad := qs.Status != "online" || float64(qs.NumPlayers) != players || float64(qs.MaxPlayers) != max
+	bad := qs.Status != "online" || float64(qs.NumPlayers) != players+bots || float64(qs.MaxPlayers) != max
 	for _, l := range labels {
 		q := map[string]string{"name": qs.Name, "map": qs.Map, "game": qs.Game}[l]
 		bad = bad || q != info[l]

@@ -49,8 +49,8 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("invalid UTF-8 player %+v", p)
 			}
 		}
-		if err == nil && rep.PlayersErr == nil && res.Players.Value != int64(len(rep.Players)) {
-			t.Fatalf("players %d for %d records", res.Players.Value, len(rep.Players))
+		if err == nil && rep.PlayersErr == nil && res.Players.Value+res.Bots.Value != int64(len(rep.Players)) {
+			t.Fatalf("players %d and bots %d for %d records", res.Players.Value, res.Bots.Value, len(rep.Players))
 		}
 	})
 }

@@ -81,7 +81,7 @@ func TestQueryVariants(t *testing.T) {
 		{"doom3_players", "Red Server", "baseDOOM-1", 3, unknown},
 		{"prey_players", "Prey Hunt", "base", 2, unknown},
 		{"quake4_players", "Quad Arena", "Q4MP 1.4.2", 2, unknown},
-		{"etqw_info", "The Base", "baseETQW-1", 2, 1},
+		{"etqw_info", "The Base", "baseETQW-1", 1, 1}, // 2 listed, 1 a bot
 		{"unknown_major", "Mystery", "", 2, unknown},
 	} {
 		t.Run(c.vector, func(t *testing.T) {

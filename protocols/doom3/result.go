@@ -44,14 +44,17 @@ func (rep *Reply) Result(players, rules bool) *protocols.Result {
 		}
 	}
 	if rep.PlayersErr == nil {
-		res.Players = protocols.Known(int64(len(rep.Players)))
-		if rep.Layout == LayoutETQW {
-			var bots int64
-			for _, p := range rep.Players {
-				if p.Bot {
-					bots++
-				}
+		// Players counts humans: ET:QW flags each bot (and lists it, ping 0), so
+		// they are counted apart; Doom 3, Quake 4 and Prey have no bot flag, and
+		// every listed client counts.
+		var bots int64
+		for _, p := range rep.Players {
+			if p.Bot {
+				bots++
 			}
+		}
+		res.Players = protocols.Known(int64(len(rep.Players)) - bots)
+		if rep.Layout == LayoutETQW {
 			res.Bots = protocols.Known(bots)
 		}
 	} else {

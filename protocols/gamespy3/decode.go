@@ -222,7 +222,30 @@ func decode(datagrams ...[]byte) (*protocols.Result, error) {
 	}
 	res := r.result(true)
 	res.PlayerList = r.playerList(res)
+	if cut == nil {
+		r.setBots(res, res.PlayerList)
+	}
 	return res, cut
+}
+
+// setBots counts the players the table flags in its AIBot_ column (Battlefield
+// 2 and 2142), when the table lists every player numplayers counts: numplayers
+// counts the rows, bots included (the real BF2 replies list numplayers rows),
+// so Players becomes the humans. A table shorter than numplayers (Project
+// Reality lists at most 64 of its 100) or without the column leaves the bots
+// unknown and numplayers as it is.
+func (r *reply) setBots(res *protocols.Result, list []protocols.Player) {
+	if r.players.find("_", "AIBot") == nil || !res.Players.Known || res.Players.Value != int64(len(list)) {
+		return
+	}
+	var bots int64
+	for _, p := range list {
+		if p.Bot {
+			bots++
+		}
+	}
+	res.Players = protocols.Known(res.Players.Value - bots)
+	res.Bots = protocols.Known(bots)
 }
 
 // result maps the K/V section (spec §5, §5.4) and keeps it whole in Info, and in

@@ -59,7 +59,8 @@ func TestDecodeVectors(t *testing.T) {
 			// K/V continued in packet 1; " Char" (truncated copy) repaired by packet 2;
 			// Latin-1 name; teams 1-based into team_t; AIBot_.
 			name: "split3", host: "Split «Test»", mapName: "Strike At Karkand", game: "battlefield2", version: "1.5.3153-802.0",
-			players: protocols.Known(3), max: protocols.Known(64), password: protocols.FlagTrue,
+			// numplayers 3, one row flagged AIBot_: 2 humans.
+			players: protocols.Known(2), max: protocols.Known(64), password: protocols.FlagTrue,
 			list: []wantPlayer{pl("Alpha", 10, 40, "MEC", false), pl("[TAG] Béta", -2, 120, "US", false), pl("Charlie", 7, 60, "US", true)},
 			info: map[string]string{"bf2_sponsortext": "a long sponsor text", "bf2_team2": "US"},
 		},

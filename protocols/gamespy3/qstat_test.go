@@ -45,8 +45,9 @@ func TestQstat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) || res.MaxPlayers.Value != int64(qs.MaxPlayers) {
-		t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
+	// qstat counts bots as players: humans + bots is its count.
+	if res.Name != qs.Name || res.Map != qs.Map || res.Players.Value+res.Bots.Value != int64(qs.NumPlayers) || res.MaxPlayers.Value != int64(qs.MaxPlayers) {
+		t.Errorf("querier %q %q %v+%v bots/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.Bots, res.MaxPlayers,
 			qs.Name, qs.Map, qs.NumPlayers, qs.MaxPlayers)
 	}
 	// Players from -raw output (one "name,score,ping,team,..." line each, in

@@ -96,6 +96,7 @@ func (q *querier) result(a *assembler, tr *wire.Trace) (*protocols.Result, error
 		tr.Logf("gamespy3: %d table values past the row or column caps dropped", r.dropped)
 	}
 	if cut == nil {
+		r.setBots(res, list)
 		if q.players {
 			res.PlayerList = list
 		}

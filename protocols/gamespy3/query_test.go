@@ -154,7 +154,7 @@ func TestQueryChallengeSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != "Split «Test»" || res.Map != "Strike At Karkand" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(64) {
+	if res.Name != "Split «Test»" || res.Map != "Strike At Karkand" || res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || res.MaxPlayers != protocols.Known(64) {
 		t.Errorf("result %+v", res)
 	}
 	if len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Charlie" || res.PlayerList[1].Team != "US" || len(res.Rules) != 10 || len(res.PhaseErrors) != 0 {

@@ -4,14 +4,15 @@
 // `getstatus <challenge>` datagram answered by one `statusResponse` datagram holding
 // the server's info string and one line per connected client.
 //
-// Spec: shared/protocols/quake3.md. The decoder also reads `infoResponse` (the reply
-// to `getinfo`), although the querier only asks getstatus: it carries everything
-// getinfo does plus the player list, and both commands share the server's rate limit.
+// Spec: shared/protocols/quake3.md. getstatus carries everything getinfo does
+// plus the player list, except, on ioquake3 and OpenArena, a bot count.
 //
-// Bots are reported only when the server counts them (DarkPlaces' `bots` key),
-// and Players then counts the humans: ioquake3 and OpenArena list bots as
-// ordinary player lines with ping 0, which a LAN player can have too, so no
-// player line is taken for a bot and their bots count as players.
+// Players counts humans wherever the server tells bots apart: its `bots` or
+// `g_botplayers` key. ioquake3 and OpenArena have neither and list bots as
+// ordinary player lines with ping 0, which a LAN player can have too; when a
+// status has such lines, the querier follows it with one `getinfo`, whose
+// `clients` less `g_humanplayers` (ioq3 1.36+) are the bots. Where nothing
+// tells, every line counts as a player and bots are unknown.
 package quake3
 
 import (

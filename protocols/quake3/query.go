@@ -3,8 +3,10 @@ package quake3
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"net/netip"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
@@ -52,5 +54,80 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		tr.Logf("player lines: %d parsed, %d without a quoted name, %d past the cap of %d",
 			len(r.Players), r.Unparsed, r.Dropped, idtech.MaxPlayerLines)
 	}
-	return r.result(q.players, q.rules), nil
+	res := r.result(q.players, q.rules)
+	if !res.Bots.Known && r.pingZero() > 0 {
+		q.countBots(ctx, addr, tr, r, res)
+	}
+	return res, nil
+}
+
+// infoRequest builds `FF FF FF FF getinfo <challenge> 0A`.
+func infoRequest(challenge string) []byte {
+	b := make([]byte, 0, 4+len("getinfo ")+len(challenge)+1)
+	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
+	b = append(b, "getinfo "...)
+	b = append(b, challenge...)
+	return append(b, '\n')
+}
+
+// countBots asks getinfo for the bot count ioquake3's getstatus lacks: its
+// infoResponse says `clients` and `g_humanplayers` (ioq3 1.36+, OpenArena
+// 0.8.8), the bots are the difference, and Players becomes the status lines
+// less them. It is sent only when the status has ping-0 lines (bots have ping
+// 0) and no bot key, as the "players" phase, with half the time left: a server
+// that ignores it (another engine; ioq3's limit of about one query a second
+// per address) still leaves the probe its status, with players and bots
+// unknown (a failed players phase). A getinfo without g_humanplayers (older
+// engines, other games) leaves every line a player.
+func (q *querier) countBots(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, st *reply, res *protocols.Result) {
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Until(dl)/2)
+		defer cancel()
+	}
+	challenge := rand.Text()
+	conn, err := wire.DialUDP(ctx, addr, tr)
+	if err != nil {
+		tr.Logf("getinfo for the bot count: %v", err)
+		return
+	}
+	defer conn.Close()
+	conn.Retries = q.retries
+	p := tr.Begin("players")
+	info, err := wire.Exchange(ctx, conn, infoRequest(challenge), func(b []byte) (*reply, error, error) {
+		r, err := decodeInfo(b)
+		switch {
+		case errors.Is(err, errNotReply):
+			return nil, err, nil
+		case err != nil:
+			return nil, nil, err
+		}
+		if c, ok := r.Lookup("challenge"); ok && c != "" && c != challenge {
+			return nil, fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge), nil
+		}
+		return r, nil, nil
+	})
+	tr.End(p, err)
+	if err != nil {
+		// Some of the lines may be bots: no count rather than one that flips
+		// between humans and clients as getinfo replies get lost.
+		tr.Logf("getinfo for the bot count: %v; players and bots unknown", err)
+		res.Players = protocols.Count{}
+		return
+	}
+	bots := info.result(false, false).Bots
+	if !bots.Known {
+		tr.Logf("getinfo counts no bots (no g_humanplayers): bots unknown")
+		return
+	}
+	res.Bots = bots
+	res.Players = idtech.Humans(protocols.Known(int64(len(st.Players))), bots)
+	// The ping-0 lines are the bots when they number as many.
+	if int64(st.pingZero()) == bots.Value {
+		for i := range res.PlayerList {
+			if v, ok := st.Players[i].Ping(); ok && v == 0 {
+				res.PlayerList[i].Bot = true
+			}
+		}
+	}
 }

@@ -40,15 +40,28 @@ func statusReply(challenge string, players ...string) []byte {
 	return b.Bytes()
 }
 
-// echoServer answers every well-formed getstatus with its challenge echoed.
+// echoServer answers every well-formed getstatus with its challenge echoed,
+// and getinfo with an infoResponse without g_humanplayers (ioq3 before 1.36).
 func echoServer(t testing.TB, players ...string) netip.AddrPort {
 	return prototest.UDP(t, func(req []byte) [][]byte {
+		if c, ok := parseInfoRequest(req); ok {
+			return [][]byte{[]byte(oob + "infoResponse\n" + `\challenge\` + c + `\clients\` + fmt.Sprint(len(players)))}
+		}
 		c, ok := parseRequest(req)
 		if !ok {
 			return nil
 		}
 		return [][]byte{statusReply(c, players...)}
 	})
+}
+
+// parseInfoRequest returns the challenge of a `getinfo <challenge>\n` request.
+func parseInfoRequest(req []byte) (string, bool) {
+	s, ok := strings.CutPrefix(string(req), oob+"getinfo ")
+	if !ok || !strings.HasSuffix(s, "\n") {
+		return "", false
+	}
+	return strings.TrimSuffix(s, "\n"), true
 }
 
 func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
@@ -85,7 +98,8 @@ func TestQueryEcho(t *testing.T) {
 	if len(res.Rules) != 7 || res.Rules[0].Key != "challenge" || len(res.Info) != 7 {
 		t.Errorf("rules = %q, info = %q", res.Rules, res.Info)
 	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
+	// Sarge's ping 0 asks getinfo for a bot count; this server has none.
+	if len(tr.Phases) != 2 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil || tr.Phases[1].Name != "players" || tr.Phases[1].Err != nil {
 		t.Errorf("phases = %+v", tr.Phases)
 	}
 	if len(tr.Packets) < 2 || tr.Attempts < 1 {
@@ -232,7 +246,7 @@ func TestQueryBrokenReply(t *testing.T) {
 func TestQueryReplyShapes(t *testing.T) {
 	var many []string
 	for i := range 64 {
-		many = append(many, fmt.Sprintf(`%d %d "%s"`, i, i, strings.Repeat("n", 200)))
+		many = append(many, fmt.Sprintf(`%d %d "%s"`, i, i+1, strings.Repeat("n", 200))) // no ping 0: no getinfo
 	}
 	for name, tc := range map[string]struct {
 		reply   func(c string) []byte

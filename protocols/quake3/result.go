@@ -12,11 +12,11 @@ import (
 //
 // Bots: stock servers (ioq3/OpenArena included) list bots as ordinary player
 // lines with ping 0, and a human on a LAN can have ping 0 too, so no line is
-// marked as a bot. Bots is reported only when the server counts them itself:
-// the `bots` key (DarkPlaces/Nexuiz/Xonotic) or `g_botplayers`, or in an
-// infoResponse `clients` minus `g_humanplayers` (ioq3 1.36+). Players counts
-// humans: the player lines (or `clients`) less those bots when they are
-// known, all of them otherwise.
+// marked as a bot here. Bots is reported only when the server counts them
+// itself: the `bots` key (DarkPlaces/Nexuiz/Xonotic) or `g_botplayers`, or in
+// an infoResponse `clients` minus `g_humanplayers` (ioq3 1.36+; the querier
+// asks getinfo for it, see countBots). Players counts humans: the player lines
+// (or `clients`) less those bots when they are known, all of them otherwise.
 func (r *reply) result(players, rules bool) *protocols.Result {
 	res := &protocols.Result{Info: r.Pairs}
 	res.Name = r.clean("sv_hostname", "hostname")
@@ -82,4 +82,16 @@ func (r *reply) count(keys ...string) protocols.Count {
 		return protocols.Count{}
 	}
 	return protocols.Known(n)
+}
+
+// pingZero counts the player lines with ping 0: bots have it (and so can a
+// human on a LAN).
+func (r *reply) pingZero() int {
+	n := 0
+	for i := range r.Players {
+		if v, ok := r.Players[i].Ping(); ok && v == 0 {
+			n++
+		}
+	}
+	return n
 }

@@ -170,9 +170,12 @@ func (in *Info) clients(p *reader, next func(i int) Client) error {
 	return nil
 }
 
-// Result turns the info into the exporter's Result. Players counts every
-// connected client and MaxPlayers is the client limit (sv_max_clients), as
-// the server browser shows them; the player-slot numbers are in Info.
+// Result turns the info into the exporter's Result. Players counts the
+// connected clients less the bots and MaxPlayers is the client limit
+// (sv_max_clients), as the server browser shows them; the player-slot numbers
+// are in Info. 0.7 flags each listed bot (client flag 2; the count of clients
+// includes every occupied slot), so Bots counts them; 0.6 has no flag and
+// every client counts.
 func (in Info) Result(players bool) *protocols.Result {
 	res := &protocols.Result{
 		Game:       in.GameType,
@@ -198,13 +201,18 @@ func (in Info) Result(players bool) *protocols.Result {
 	}
 	if in.Protocol == Version07 {
 		res.Info = append(res.Info, protocols.KV{Key: "hostname", Value: in.Hostname}, protocols.KV{Key: "skill_level", Value: i(in.SkillLevel)})
-		bots := 0
+		var bots int64
 		for _, c := range in.Clients {
 			if c.Bot {
 				bots++
 			}
 		}
-		res.Bots = protocols.Known(int64(bots))
+		res.Bots = protocols.Known(bots)
+		if bots <= in.NumClients {
+			res.Players = protocols.Known(in.NumClients - bots)
+		} else {
+			res.Players = protocols.Count{} // a count that lies: neither is sure
+		}
 	}
 	if players {
 		res.PlayerList = make([]protocols.Player, 0, len(in.Clients))

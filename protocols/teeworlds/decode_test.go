@@ -64,7 +64,7 @@ var goodVectors = []struct {
 }{
 	{"v07_empty.hex", 42, want{proto: "0.7", version: "0.7.5", name: "RealWorld-like Teeworlds", mapName: "dm1", game: "DM", players: 0, max: 12,
 		info: map[string]string{"max_players": "8", "skill_level": "1", "hostname": ""}}},
-	{"v07_players.hex", 0x123456, want{proto: "0.7", version: "0.7.5", name: "Tee Arena", mapName: "ctf5", game: "CTF", players: 4, max: 64,
+	{"v07_players.hex", 0x123456, want{proto: "0.7", version: "0.7.5", name: "Tee Arena", mapName: "ctf5", game: "CTF", players: 3, max: 64, // 4 clients, 1 a bot
 		password: true, bots: 1, clients: []Client{
 			{Name: "nameless tee", Clan: "clan", Country: 276, Score: 150, Player: true},
 			{Name: "Watcher", Country: -1},

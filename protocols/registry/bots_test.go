@@ -1,0 +1,85 @@
+package registry
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+)
+
+// botSources says, for every registered protocol, where it learns which
+// players are bots. The rule (README, Metrics): gameserver_players counts
+// humans wherever the protocol tells bots apart, gameserver_bots the bots,
+// and a count the protocol cannot know is absent. A protocol registered
+// without an entry here fails TestBotSources: say where its bots come from
+// ("none" when the server does not tell), and pin it with a TestBots* test in
+// its package (prototest.CheckBots).
+var botSources = map[string]string{
+	"a2s":          "A2S_INFO bots byte (players byte less it)",
+	"armagetron":   "none: the count is network users, AI players hold no connection",
+	"ase":          "none",
+	"bedrock":      "none",
+	"cube2":        "extinfo client numbers from 128 (the info count already leaves bots out)",
+	"darkplaces":   "`bots` key, else ping-0 lines",
+	"doom3":        "ET:QW per-player bot flag; none on Doom 3, Quake 4, Prey",
+	"frostbite":    "none",
+	"gamespy1":     "none",
+	"gamespy2":     "none",
+	"gamespy3":     "Battlefield 2 AIBot_ column, when the table lists numplayers rows",
+	"gamespy4":     "none",
+	"goldsrc":      "info bots byte (players byte less it)",
+	"hytale":       "none",
+	"minecraft":    "none",
+	"mumble":       "none",
+	"openttd":      "none: clients are players, AI companies are no clients",
+	"quake2":       "none",
+	"quake3":       "`bots` / `g_botplayers` keys, else getinfo's clients less g_humanplayers when the status has ping-0 lines",
+	"quakeworld":   "none",
+	"satisfactory": "none (no player count at all)",
+	"savage":       "none",
+	"skycoop":      "none",
+	"teamspeak3":   "none (query clients are left out)",
+	"teeworlds":    "0.7 client flag 2; none on 0.6",
+	"unreal2":      "none: stock servers list and count no bots",
+}
+
+// botsTestPending lists the protocols whose packages do not yet pin the rule
+// in a TestBots* test. Empty it as they gain one; a new protocol may not join.
+var botsTestPending = []string{"a2s", "bedrock", "darkplaces", "frostbite", "gamespy1", "gamespy2", "gamespy4", "goldsrc", "teamspeak3", "unreal2"}
+
+var botsTest = regexp.MustCompile(`(?m)^func TestBots\w*\(t \*testing\.T\)`)
+
+func TestBotSources(t *testing.T) {
+	registered := map[string]bool{}
+	for _, p := range All() {
+		registered[p.Name] = true
+		if botSources[p.Name] == "" {
+			t.Errorf("protocol %s: no bot source in botSources: say where it learns which players are bots (or \"none\")", p.Name)
+		}
+		tests, err := filepath.Glob(filepath.Join("..", p.Name, "*_test.go"))
+		if err != nil || len(tests) == 0 {
+			t.Errorf("protocol %s: no tests in ../%s (%v)", p.Name, p.Name, err)
+			continue
+		}
+		has := false
+		for _, f := range tests {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			has = has || botsTest.Match(b)
+		}
+		switch pending := slices.Contains(botsTestPending, p.Name); {
+		case !has && !pending:
+			t.Errorf("protocol %s: no TestBots* test in its package (see prototest.CheckBots)", p.Name)
+		case has && pending:
+			t.Errorf("protocol %s has a TestBots* test now: drop it from botsTestPending", p.Name)
+		}
+	}
+	for name := range botSources {
+		if !registered[name] {
+			t.Errorf("botSources names %s, which is not registered", name)
+		}
+	}
+}
