@@ -5,7 +5,7 @@ FUZZTIME  ?= 3s
 # Debian packages the integration tests use (reference client, Prometheus, real game
 # servers); installed when missing and we are root. Tests whose package is missing skip.
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
-	openttd openttd-opengfx armagetronad-dedicated teeworlds-server podman
+	openttd openttd-opengfx armagetronad-dedicated teeworlds-server podman chromium
 
 .PHONY: all build run test test-deps vet fuzz bench bench-short e2e examples-check
 

@@ -53,7 +53,7 @@ func run(args []string) int {
 		remoteDebug   = serve.Flag("web.enable-remote-debug", "Serve debug output (/probe?debug=true, /logs) to non-loopback callers too. Off by default: it shows what any service at a probed address sent.").Bool()
 		minInterval   = serve.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
 		enablePprof   = serve.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
-		historyLimit  = serve.Flag("history.limit", "Recent successful probes kept for the landing page (as many failures are kept besides).").Default("100").Int()
+		historyLimit  = serve.Flag("history.limit", "Recent successful probes kept for their debug logs (as many failures are kept besides); the status page keeps the last probe of twice as many targets, at least 256.").Default("100").Int()
 		gcHeadroom    = serve.Flag("runtime.gc-headroom", "Least heap growth between two garbage collections: a small heap is not collected every few hundred probes (0: plain GOGC; an explicit GOGC wins).").Default("16MiB").Bytes()
 		webConfig     = webflag.AddFlags(serve, defaultListenAddress)
 	)
@@ -132,7 +132,7 @@ func run(args []string) int {
 		MinInterval:   *minInterval,
 		RemoteDebug:   *remoteDebug,
 	}
-	mux := routes(sc, reg, probe, history, reload, logger, *remoteDebug)
+	mux := routes(sc, reg, probe, history, reload, logger, pageOptions{remoteDebug: *remoteDebug, pprof: *enablePprof, historyLimit: *historyLimit})
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -148,11 +148,11 @@ func run(args []string) int {
 }
 
 func routes(sc *config.SafeConfig, reg *prometheus.Registry, probe http.Handler, history *collector.History,
-	reload func() error, logger *slog.Logger, remoteDebug bool) *http.ServeMux {
+	reload func() error, logger *slog.Logger, page pageOptions) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.Handle("/probe", probe)
-	mux.Handle("/logs", history.DebugHandler(remoteDebug))
+	mux.Handle("/logs", history.DebugHandler(page.remoteDebug))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })
 	mux.HandleFunc("/-/reload", func(w http.ResponseWriter, r *http.Request) {
@@ -182,12 +182,13 @@ func routes(sc *config.SafeConfig, reg *prometheus.Registry, probe http.Handler,
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		writeModules(w, sc.Get())
 	})
+	status := statusPage(sc, history, page)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)
 			return
 		}
-		landing(sc, history).ServeHTTP(w, r)
+		status.ServeHTTP(w, r)
 	})
 	return mux
 }

@@ -112,7 +112,7 @@ func TestEndpoints(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("/: %d", code)
 	}
-	wantAll(t, body, "gameserver_exporter", `name="target"`, "Recent probes")
+	wantAll(t, body, "gameserver_exporter", `name="target"`, `id="module"`, "No probes yet")
 	if code, _ := e.get(t, "/-/ready"); code != 200 {
 		t.Errorf("/-/ready: %d", code)
 	}
@@ -201,7 +201,7 @@ func TestProbeEachProtocol(t *testing.T) {
 	}
 	wantAll(t, string(b), "probe_success 0", `probe_failure_info{reason="timeout"} 1`)
 	_, landing := e.get(t, "/")
-	wantAll(t, landing, "failure: timeout", "logs?id=")
+	wantAll(t, landing, `<span class="reason">timeout</span>`, "/logs?id=", `<tr class="down">`)
 }
 
 func TestReload(t *testing.T) {

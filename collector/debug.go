@@ -3,12 +3,10 @@ package collector
 import (
 	"cmp"
 	"fmt"
-	"html"
 	"io"
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
@@ -100,24 +98,6 @@ func (h *History) DebugHandler(remote bool) http.Handler {
 		setDebugHeaders(w)
 		writeDebug(w, e)
 	})
-}
-
-// HTML renders the recent probes as a table for the landing page. Peer strings are
-// escaped: a target or reason is never trusted HTML.
-func (h *History) HTML(prefix string) string {
-	var b strings.Builder
-	b.WriteString(`<h2>Recent probes</h2><table border="1" cellpadding="4"><tr><th>Module</th><th>Target</th><th>Result</th><th>Duration</th><th>Debug</th></tr>`)
-	for _, e := range h.List() {
-		result := "success"
-		if !e.Success {
-			result = "failure: " + e.Reason
-		}
-		fmt.Fprintf(&b, `<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td><a href="%slogs?id=%d">logs</a></td></tr>`,
-			html.EscapeString(e.Module), html.EscapeString(e.Target), html.EscapeString(result),
-			e.Duration.Round(time.Microsecond), html.EscapeString(prefix), e.ID)
-	}
-	b.WriteString(`</table>`)
-	return b.String()
 }
 
 // logLines tells the story of a probe from its outcome, with the protocol's own log

@@ -8,7 +8,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
-// Entry is one probe as kept for the landing page and its debug link.
+// Entry is one probe as kept for its debug link.
 type Entry struct {
 	ID       int64
 	When     time.Time
@@ -29,6 +29,7 @@ type History struct {
 	limit    int
 	nextID   int64
 	ok, fail ring
+	targets  targetTable // each recent target's last probe, for the status page
 }
 
 // ring holds the last entries added, oldest first from next once full.
@@ -56,8 +57,11 @@ func (r *ring) newestFirst() []*Entry {
 	return out
 }
 
-// NewHistory keeps up to limit successes and limit failures.
-func NewHistory(limit int) *History { return &History{limit: limit} }
+// NewHistory keeps up to limit successes and limit failures, and the last probe of
+// the most recently probed targets (see statusLimit).
+func NewHistory(limit int) *History {
+	return &History{limit: limit, targets: targetTable{limit: statusLimit(limit)}}
+}
 
 // Add records a probe and returns its entry.
 func (h *History) Add(module, target string, o *outcome) *Entry {
@@ -83,6 +87,7 @@ func (h *History) Add(module, target string, o *outcome) *Entry {
 	} else {
 		h.fail.add(kept, h.limit)
 	}
+	h.targets.record(e, o)
 	return e
 }
 

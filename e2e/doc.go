@@ -31,7 +31,11 @@
 //     recipes (shared with prometheus_test.go), qwbsp_test.go the box map mvdsv
 //     needs.
 //   - podman_test.go: the Dockerfile builds with podman (offline: FROM scratch).
+//   - statuspage_test.go: headless Chromium (Debian package chromium, driven with
+//     chromedp) renders the status page after probes of loopback fakes: one row per
+//     target, failure first, players, a hostile server name shown as text, sorting,
+//     a probe from the page's form, working links; it saves a screenshot.
 //
 // Tests whose tools are missing (promtool, prometheus, quakestat, the game servers,
-// podman) skip with a message; `make test` installs the Debian packages as root.
+// podman, chromium) skip with a message; `make test` installs the Debian packages as root.
 package e2e

@@ -1,0 +1,268 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// chromiumPath finds a Chromium or Chrome binary, or skips the test.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium binary (Debian package chromium): skipping the browser test; `make test` installs it as root")
+	return ""
+}
+
+// a2sFake answers A2S_INFO after a challenge, as Source servers do, with a server
+// name chosen by the test.
+func a2sFake(t *testing.T, name string, players, maxPlayers, bots byte) string {
+	info := []byte("\xff\xff\xff\xffI\x11" + name + "\x00de_dust2\x00csgo\x00Counter-Strike\x00")
+	info = append(info, 0xda, 0x02, players, maxPlayers, bots, 'd', 'l', 0, 1)
+	info = append(info, "1.0.0.0\x00"...)
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		switch {
+		case len(req) == 25:
+			return [][]byte{[]byte("\xff\xff\xff\xffA\x01\x02\x03\x04")}
+		case len(req) == 29 && string(req[25:]) == "\x01\x02\x03\x04":
+			return [][]byte{info}
+		}
+		return nil
+	}).String()
+}
+
+// quake3Fake answers getstatus with two players out of 12.
+func quake3Fake(t *testing.T) string {
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		s := string(req)
+		if !strings.HasPrefix(s, "\xff\xff\xff\xffgetstatus") {
+			return nil
+		}
+		challenge := strings.TrimSpace(strings.TrimPrefix(strings.TrimRight(s[4:], "\x00\n"), "getstatus"))
+		return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n\\challenge\\" + challenge +
+			"\\sv_hostname\\Quake Arena\\mapname\\q3dm17\\sv_maxclients\\12\\g_needpass\\0\\gamename\\baseq3\\version\\ioq3 1.36\n" +
+			"5 20 \"Alice\"\n12 48 \"Bob\"\n")}
+	}).String()
+}
+
+// TestStatusPageInBrowser renders the landing page in headless Chromium after
+// probes of live fakes: one row per target, the failure first, names, players and
+// bots, a hostile server name shown as text and never run, sorting by a click, and
+// a probe made from the page's own form.
+func TestStatusPageInBrowser(t *testing.T) {
+	chrome := chromiumPath(t)
+	const hostile = `<script>window.pwned=1</script><b>Evil</b> Arena`
+	evil := a2sFake(t, hostile, 5, 16, 1)
+	quake := quake3Fake(t)
+	silent := prototest.Silent(t).String()
+	base := "http://" + startExporter(t)
+
+	c := &http.Client{Timeout: 10 * time.Second}
+	probe := func(module, target string) {
+		req, _ := http.NewRequest("GET", base+"/probe?module="+module+"&target="+target, nil)
+		req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("probe %s %s: %s", module, target, resp.Status)
+		}
+	}
+	probe("a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
+	probe("a2s", silent)
+	probe("a2s", evil) // a target probed twice is one row
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome),
+		chromedp.NoSandbox, // tests may run as root
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1500, 900),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	// The first Run starts the browser; its context must not carry a timeout.
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", chrome, err)
+	}
+	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
+	defer cancel()
+	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	rows := func() []pageRow {
+		t.Helper()
+		rs, err := chromedp.Run(ctx, chromedp.Evaluate[[]pageRow](`Array.from(document.querySelectorAll("#targets tbody tr")).map(r =>
+			({Class: r.className, Cells: Array.from(r.cells).map(c => c.innerText.trim())}))`))
+		if err != nil {
+			t.Fatalf("reading the rows: %v", err)
+		}
+		return rs
+	}
+	// Columns: state, module, target, server, map, players, bots, latency, failure, last probe, log.
+	const (
+		colState, colModule, colTarget, colServer, colMap, colPlayers, colBots, colLatency, colFailure, colAge, colLog = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+	)
+
+	run("loading the page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets")))
+	got := rows()
+	if len(got) != 2 {
+		t.Fatalf("%d rows, want 2 (one per target): %+v", len(got), got)
+	}
+	down, up := got[0], got[1]
+	if down.Class != "down" || down.Cells[colTarget] != silent || !strings.HasPrefix(strings.ToLower(down.Cells[colState]), "down") ||
+		!strings.Contains(down.Cells[colFailure], "timeout") || down.Cells[colPlayers] != "–" {
+		t.Errorf("first row should be the silent target, down with a timeout: %+v", down)
+	}
+	if up.Class != "up" || up.Cells[colTarget] != evil || up.Cells[colModule] != "a2s" ||
+		!strings.HasPrefix(up.Cells[colServer], hostile) || !strings.Contains(up.Cells[colServer], "Counter-Strike") ||
+		up.Cells[colMap] != "de_dust2" || up.Cells[colPlayers] != "4 / 16" || up.Cells[colBots] != "1" || up.Cells[colFailure] != "" {
+		t.Errorf("second row should be the A2S fake, up, its name as text: %+v", up)
+	}
+	for _, r := range got {
+		if !strings.HasSuffix(r.Cells[colAge], "ago") || r.Cells[colLatency] == "" || r.Cells[colLog] != "log" {
+			t.Errorf("row %s: age %q, latency %q, log %q", r.Cells[colTarget], r.Cells[colAge], r.Cells[colLatency], r.Cells[colLog])
+		}
+	}
+	injected, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.pwned === 1 || document.querySelectorAll("#targets script, #targets b").length > 0`))
+	if err != nil || injected {
+		t.Errorf("the server name became markup or ran (err %v)", err)
+	}
+
+	// Every link on the page answers; the profiler is not linked without its flag.
+	links, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("a[href]")).map(a => a.href)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range links {
+		if strings.Contains(l, "pprof") {
+			t.Errorf("profiler linked without --web.enable-pprof: %s", l)
+		}
+		ok, status := httpOK(c, l)
+		if !ok {
+			t.Errorf("link %s: %s", l, status)
+		}
+	}
+	// The form: no preset target, a module picker grouped into games and protocols.
+	form, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](`({
+		target: document.getElementById("target").value,
+		placeholder: document.getElementById("target").placeholder,
+		module: document.getElementById("module").value,
+		groups: Array.from(document.querySelectorAll("#module optgroup")).map(g => g.label),
+		valheim: !!document.querySelector('#module option[value="valheim"]'),
+	})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if form["target"] != "" || form["placeholder"] == "" || form["module"] != "" || !form["valheim"].(bool) ||
+		!strings.Contains(strings.Join(toStrings(form["groups"]), ","), "Games,Protocols") {
+		t.Errorf("form: %v", form)
+	}
+
+	// Sorting by players, ascending, puts the row without players first; a second
+	// click reverses.
+	run("sorting by players", chromedp.Click(chromedp.CSS(`#targets th:nth-child(6)`)))
+	if got := rows(); got[0].Cells[colTarget] != silent {
+		t.Errorf("ascending by players: first %q", got[0].Cells[colTarget])
+	}
+	run("sorting by players again", chromedp.Click(chromedp.CSS(`#targets th:nth-child(6)`)))
+	if got := rows(); got[0].Cells[colTarget] != evil {
+		t.Errorf("descending by players: first %q", got[0].Cells[colTarget])
+	}
+
+	// A probe from the form (it opens in a new tab) adds its target's row.
+	run("probing from the form",
+		chromedp.SetValue(chromedp.CSS("#module"), "quake3"),
+		chromedp.SetValue(chromedp.CSS("#target"), quake),
+		chromedp.Click(chromedp.CSS(`#probe button`)))
+	waitFor(t, 30*time.Second, "the form's probe to be recorded", func() (bool, string) {
+		run("reloading", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets")))
+		got := rows()
+		return len(got) == 3, strings.Join(rowTargets(got), " ")
+	})
+	// The sort chosen earlier is kept across the reload (descending players).
+	got = rows()
+	if want := []string{evil, quake, silent}; strings.Join(rowTargets(got), " ") != strings.Join(want, " ") {
+		t.Errorf("after the form probe, rows %v, want %v", rowTargets(got), want)
+	}
+	for _, r := range got {
+		if r.Cells[colTarget] == quake && (r.Cells[colPlayers] != "2 / 12" || !strings.HasPrefix(r.Cells[colServer], "Quake Arena") || r.Cells[colMap] != "q3dm17") {
+			t.Errorf("quake3 row: %+v", r)
+		}
+	}
+	// The debug log link of a row answers with that probe's log.
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#targets tbody tr")).find(r => r.className === "down").querySelector("a").href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := c.Get(href); err != nil {
+		t.Error(err)
+	} else {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), "reason=timeout") {
+			t.Errorf("log of the failing row (%s): %.300s", href, b)
+		}
+	}
+
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "statuspage.png")
+	if p := os.Getenv("STATUSPAGE_SCREENSHOT"); p != "" {
+		path = p // to look at it by hand
+	}
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s (%d bytes)", path, len(shot))
+}
+
+// pageRow is a row of the targets table as the browser shows it.
+type pageRow struct {
+	Class string
+	Cells []string
+}
+
+func rowTargets(rs []pageRow) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Cells[2])
+	}
+	return out
+}
+
+func toStrings(v any) []string {
+	var out []string
+	if l, ok := v.([]any); ok {
+		for _, x := range l {
+			s, _ := x.(string)
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+func renderStatus(t *testing.T, remoteAddr string, opts pageOptions) string {
+	t.Helper()
+	sc := config.NewSafeConfig("")
+	if err := sc.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", "/?refresh=15", nil)
+	req.RemoteAddr = remoteAddr
+	rec := httptest.NewRecorder()
+	statusPage(sc, collector.NewHistory(10), opts).ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		t.Fatalf("status %d", rec.Code)
+	}
+	if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'nonce-") {
+		t.Errorf("Content-Security-Policy: %q", csp)
+	}
+	return rec.Body.String()
+}
+
+// TestStatusPageCaller: a remote caller is told why there are no debug logs; the
+// profiler is linked only when served.
+func TestStatusPageCaller(t *testing.T) {
+	remote := renderStatus(t, "192.0.2.7:40000", pageOptions{historyLimit: 10})
+	wantAll(t, remote, `id="debug-note"`, "--web.enable-remote-debug", `name="debug" value="true" disabled`)
+	if strings.Contains(remote, "/debug/pprof/") {
+		t.Error("profiler linked without --web.enable-pprof")
+	}
+	local := renderStatus(t, "127.0.0.1:40000", pageOptions{pprof: true, historyLimit: 10})
+	wantAll(t, local, `href="/debug/pprof/"`, `<meta http-equiv="refresh" content="15">`,
+		`<optgroup label="Games">`, `<optgroup label="Protocols">`, `<option value="valheim">Valheim (valheim, a2s)</option>`)
+	if strings.Contains(local, `id="debug-note"`) {
+		t.Error("debug note shown to a loopback caller")
+	}
+	if open := renderStatus(t, "192.0.2.7:40000", pageOptions{remoteDebug: true}); strings.Contains(open, `id="debug-note"`) {
+		t.Error("debug note shown with --web.enable-remote-debug")
+	}
+}
+
+func TestFormatAge(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second: "0s", 42 * time.Second: "42s", 185 * time.Second: "3m 5s",
+		2*time.Hour + 10*time.Minute: "2h 10m", 99 * time.Hour: "4d 3h",
+	} {
+		if got := formatAge(d); got != want {
+			t.Errorf("formatAge(%v) = %q, want %q", d, got, want)
+		}
+	}
+	for s, want := range map[string]int{"": 0, "15": 15, "1": 0, "99999": 0, "x": 0} {
+		if got := refreshSeconds(s); got != want {
+			t.Errorf("refreshSeconds(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
