@@ -66,10 +66,10 @@ func TestDecodeInfo(t *testing.T) {
 
 func TestDecodePlayers(t *testing.T) {
 	for _, file := range vectors(t, "players*.json") {
+		if strings.HasSuffix(file, ".expected.json") {
+			continue // the expectations of another vector
+		}
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			if strings.HasSuffix(file, ".expected.json") {
-				t.Skip()
-			}
 			e := expectedFor(t, file)
 			body, err := os.ReadFile(file)
 			if err != nil {
