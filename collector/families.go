@@ -79,9 +79,9 @@ func boolf(b bool) float64 {
 }
 
 // sort puts the samples in exposition order.
-func (f *families) sort() *families {
+func (f *families) sort() {
 	if f.sorted {
-		return f
+		return
 	}
 	slices.SortStableFunc(f.samples, func(a, b sample) int {
 		if a.d != b.d {
@@ -90,7 +90,6 @@ func (f *families) sort() *families {
 		return slices.Compare(f.values[a.lo:a.hi], f.values[b.lo:b.hi])
 	})
 	f.sorted = true
-	return f
 }
 
 var (

@@ -2,6 +2,7 @@ package collector
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -169,7 +170,8 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	entry, err := h.Run(r.Context(), q.Get("module"), q.Get("target"), r.Header.Get("X-Prometheus-Scrape-Timeout-Seconds"))
 	if err != nil {
 		code := http.StatusBadRequest
-		if re, ok := err.(*requestError); ok {
+		var re *requestError
+		if errors.As(err, &re) {
 			code = re.code
 		}
 		http.Error(w, err.Error(), code)

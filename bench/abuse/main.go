@@ -14,6 +14,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -102,7 +103,8 @@ func main() {
 				if err == nil {
 					continue
 				}
-				if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() {
 					n++ // still open: nothing more to read, no EOF
 				}
 				break

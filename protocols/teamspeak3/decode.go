@@ -302,10 +302,3 @@ func transcriptLines(b []byte) func() ([]byte, error) {
 		return l, nil
 	}
 }
-
-// decodeTranscript runs the exchange against a recorded server output (what the
-// server sends, in order); the commands the client would send are dropped.
-func decodeTranscript(b []byte, voicePort uint16) (*protocols.Result, error) {
-	s := session{next: transcriptLines(b), send: func(string) error { return nil }}
-	return s.run(voicePort)
-}
