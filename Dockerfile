@@ -1,14 +1,32 @@
-# A static gameserver_exporter on an empty base image, running as nobody.
-# Build the binary first (no image is pulled, so this builds offline too):
-#   make build && podman build -t gameserver_exporter .
+# gameserver_exporter from source: built static in the Go image, shipped on an empty
+# base image, running as nobody.
+#   make docker        (= podman build --build-arg VERSION=$(cat VERSION) -t gameserver_exporter .)
+# The build stage pulls golang:1.26 and the Go modules (GOPROXY can be passed as a
+# build arg); REVISION, BRANCH and BUILD_DATE stamp the binary when given.
+FROM docker.io/library/golang:1.26 AS build
+ARG GOPROXY
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+# Keep in step with the VERSION file (a main-package test checks it).
+ARG VERSION=0.3.0
+ARG REVISION=unknown
+ARG BRANCH=unknown
+ARG BUILD_DATE
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "$(BUILD_USER=container sh scripts/ldflags.sh)" \
+        -o /out/gameserver_exporter . && \
+    /out/gameserver_exporter --config.check
+
 FROM scratch
-ARG VERSION=dev
+ARG VERSION=0.3.0
 LABEL org.opencontainers.image.title="gameserver_exporter" \
       org.opencontainers.image.description="Prometheus exporter for game servers (multi-target, like blackbox_exporter)" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="https://github.com/gameserver-exporter/gameserver_exporter"
-COPY gameserver_exporter /bin/gameserver_exporter
+COPY --from=build /out/gameserver_exporter /bin/gameserver_exporter
+COPY --from=build /src/LICENSE /LICENSE
 COPY examples/modules.yml /etc/gameserver_exporter/modules.yml
 USER 65534:65534
 EXPOSE 10115

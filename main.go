@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -36,10 +37,17 @@ const exporterName = "gameserver_exporter"
 const defaultListenAddress = ":10115"
 
 func main() {
+	if code, ok := runAsService(os.Args[1:]); ok {
+		os.Exit(code)
+	}
 	os.Exit(run(os.Args[1:]))
 }
 
-func run(args []string) int {
+func run(args []string) int { return runUntil(args, nil) }
+
+// runUntil runs the exporter until it fails or stop is closed (a Windows service's
+// Stop request), then lets the requests in flight finish.
+func runUntil(args []string, stop <-chan struct{}) int {
 	app := kingpin.New(exporterName, "Prometheus exporter that probes game servers (Source A2S, Quake 3, Hytale, ...).")
 	// The server's flags belong to serve, the default command, so that `query
 	// --help` lists its own; they still work without naming serve.
@@ -140,6 +148,14 @@ func run(args []string) int {
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	}
 	srv := newServer(refuseBodies(mux))
+	if stop != nil {
+		go func() {
+			<-stop
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			srv.Shutdown(ctx)
+		}()
+	}
 	if err := web.ListenAndServe(srv, webConfig, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("Error starting HTTP server", "err", err)
 		return 1

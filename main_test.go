@@ -54,8 +54,13 @@ func freePort(t *testing.T) string {
 
 func startExporter(t *testing.T, args ...string) *exporter {
 	t.Helper()
+	return startBinary(t, binary, args...)
+}
+
+func startBinary(t *testing.T, bin string, args ...string) *exporter {
+	t.Helper()
 	addr := freePort(t)
-	cmd := exec.Command(binary, append([]string{"--web.listen-address=" + addr}, args...)...)
+	cmd := exec.Command(bin, append([]string{"--web.listen-address=" + addr}, args...)...)
 	cmd.Stderr = io.Discard
 	if testing.Verbose() {
 		cmd.Stderr = os.Stderr

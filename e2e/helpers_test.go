@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -104,8 +103,7 @@ func startProc(t testing.TB, name, dir string, env []string, argv ...string) *pr
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = f, f
-	// Own process group, and killed if this test binary dies first.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		f.Close()
 		t.Fatalf("start %s: %v", name, err)
@@ -132,12 +130,11 @@ func (p *proc) stop() {
 		return
 	default:
 	}
-	pgid := p.cmd.Process.Pid
-	syscall.Kill(-pgid, syscall.SIGTERM)
+	terminateGroup(p.cmd)
 	select {
 	case <-p.done:
 	case <-time.After(15 * time.Second):
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		killGroup(p.cmd)
 		<-p.done
 	}
 }

@@ -101,14 +101,6 @@ func printStats() {
 		stats.ignored.Load(), stats.accepts.Load())
 }
 
-func nofile() string {
-	var l syscall.Rlimit
-	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l) != nil {
-		return "unknown"
-	}
-	return fmt.Sprint(l.Cur)
-}
-
 // serveTCP accepts connections and closes them: a tcp_connect probe only needs the
 // handshake.
 func serveTCP(ln *net.TCPListener) {

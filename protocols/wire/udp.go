@@ -16,9 +16,10 @@ import (
 // MaxDatagram is the largest UDP payload; replies are read with a buffer this size.
 const MaxDatagram = 65535
 
-// Read buffers are borrowed only while a datagram is being copied out (see read), so
-// thousands of probes waiting on silent servers hold no buffer at all, and a few
-// buffers serve every probe. A fixed free list rather than a sync.Pool: the GC empties
+// Read buffers are borrowed only while a datagram is being copied out (on Linux, see
+// udpSocket.read in udp_linux.go), so thousands of probes waiting on silent servers
+// hold no buffer at all, and a few buffers serve every probe. The portable path
+// holds one for the length of a blocking read. A fixed free list rather than a sync.Pool: the GC empties
 // a pool every cycle, and refilling it costs a zeroed 64 KiB allocation each time.
 var freeBufs = make(chan []byte, 8)
 
@@ -40,17 +41,12 @@ func putBuf(b []byte) {
 
 // UDPConn is a connected UDP socket bound to one probe's deadline. Being connected,
 // the kernel drops datagrams from any other address or port, and an ICMP port
-// unreachable surfaces as ErrRefused on the next read.
+// unreachable surfaces as ErrRefused on the next read. The socket itself (udpSocket)
+// is per platform: udp_linux.go opens it by hand, udp_portable.go through package net.
 type UDPConn struct {
-	c    *os.File // the socket, in the runtime's poller (deadlines work on it)
-	raw  syscall.RawConn
+	s    udpSocket
 	tr   *Trace
 	stop func() bool
-	// readFn is bound once per socket: a closure per Recv would cost allocations
-	// on every datagram. It leaves its result in got/gotErr.
-	readFn func(fd uintptr) bool
-	got    []byte
-	gotErr error
 	// readDeadline is the socket's read deadline as last set: setting it again to
 	// the same time is skipped (each set re-arms a runtime timer).
 	readDeadline time.Time
@@ -63,57 +59,21 @@ type UDPConn struct {
 // DialUDP opens a connected UDP socket to addr whose deadline is ctx's. A ctx without
 // a deadline can be cancelled instead: that unblocks any read at once.
 func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, error) {
-	c, err := dialUDP(addr)
-	if err != nil {
+	if !addr.IsValid() {
+		return nil, netErr(&net.AddrError{Err: "invalid address", Addr: addr.String()})
+	}
+	u := &UDPConn{tr: tr}
+	if err := u.s.open(addr); err != nil {
 		return nil, netErr(err)
 	}
-	raw, err := c.SyscallConn()
-	if err != nil {
-		c.Close()
-		return nil, netErr(err)
-	}
-	u := &UDPConn{c: c, raw: raw, tr: tr}
-	u.readFn = u.read
 	if d, ok := ctx.Deadline(); ok {
-		c.SetDeadline(d)
+		u.s.SetDeadline(d)
 		u.readDeadline = d
 		u.stop = closeOnCancel(ctx, c, &u.cancelled)
 	} else {
-		u.stop = watchCancel(ctx, c)
+		u.stop = watchCancel(ctx, &u.s)
 	}
 	return u, nil
-}
-
-// dialUDP opens a connected, non-blocking UDP socket with two system calls and
-// hands it to the runtime's poller. net.DialUDP would add three more per probe
-// (SO_BROADCAST, getsockname, getpeername) and several allocations for addresses
-// nobody reads here.
-func dialUDP(addr netip.AddrPort) (*os.File, error) {
-	ip := addr.Addr()
-	if !addr.IsValid() {
-		return nil, &net.AddrError{Err: "invalid address", Addr: addr.String()}
-	}
-	family := syscall.AF_INET6
-	var sa syscall.Sockaddr
-	if ip.Is4() || ip.Is4In6() {
-		family, sa = syscall.AF_INET, &syscall.SockaddrInet4{Port: int(addr.Port()), Addr: ip.Unmap().As4()}
-	} else {
-		zone, err := zoneIndex(ip.Zone())
-		if err != nil {
-			return nil, err
-		}
-		sa = &syscall.SockaddrInet6{Port: int(addr.Port()), Addr: ip.As16(), ZoneId: zone}
-	}
-	fd, err := syscall.Socket(family, syscall.SOCK_DGRAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, syscall.IPPROTO_UDP)
-	if err != nil {
-		return nil, os.NewSyscallError("socket", err)
-	}
-	if err := syscall.Connect(fd, sa); err != nil {
-		syscall.Close(fd)
-		return nil, os.NewSyscallError("connect", err)
-	}
-	// A non-blocking descriptor: os.NewFile registers it with the poller.
-	return os.NewFile(uintptr(fd), "udp"), nil
 }
 
 // zoneIndex turns an IPv6 zone (fe80::1%eth0, fe80::1%2) into an interface index.
@@ -144,7 +104,7 @@ func (u *UDPConn) Close() error {
 	if u.stop != nil {
 		u.stop()
 	}
-	return u.c.Close()
+	return u.s.Close()
 }
 
 // SetReadDeadline narrows the read deadline (used to split time across retries).
@@ -153,7 +113,7 @@ func (u *UDPConn) SetReadDeadline(t time.Time) error {
 		return nil
 	}
 	u.readDeadline = t
-	return u.c.SetReadDeadline(t)
+	return u.s.SetReadDeadline(t)
 }
 
 // Send writes one datagram. b must not be modified afterwards: the trace keeps it.
@@ -162,7 +122,7 @@ func (u *UDPConn) Send(b []byte) error {
 	if u.tr != nil {
 		u.tr.Attempts++
 	}
-	if _, err := u.c.Write(b); err != nil {
+	if _, err := u.s.Write(b); err != nil {
 		return netErr(err)
 	}
 	return nil
@@ -170,11 +130,7 @@ func (u *UDPConn) Send(b []byte) error {
 
 // Recv waits for the next datagram and returns a copy of it sized to fit.
 func (u *UDPConn) Recv() ([]byte, error) {
-	u.got, u.gotErr = nil, nil
-	err := u.raw.Read(u.readFn)
-	if err == nil {
-		err = u.gotErr
-	}
+	b, err := u.s.recv()
 	if err != nil {
 		if u.cancelled.Load() {
 			// A raw read of a closed file is no os.ErrClosed: name it here.
@@ -182,27 +138,8 @@ func (u *UDPConn) Recv() ([]byte, error) {
 		}
 		return nil, netErr(err)
 	}
-	u.tr.Received(u.got)
-	return u.got, nil
-}
-
-// read runs when the socket may be readable. It borrows a read buffer only for the
-// moment a datagram is copied out.
-func (u *UDPConn) read(fd uintptr) bool {
-	buf := getBuf()
-	n, err := syscall.Read(int(fd), buf)
-	if err == syscall.EAGAIN || err == syscall.EINTR {
-		putBuf(buf)
-		return false
-	}
-	if err != nil {
-		u.gotErr = err
-	} else {
-		u.got = make([]byte, n)
-		copy(u.got, buf[:n])
-	}
-	putBuf(buf)
-	return true
+	u.tr.Received(b)
+	return b, nil
 }
 
 // Request sends req and returns the first reply that accept approves. Replies accept
@@ -251,6 +188,8 @@ func netErr(err error) error {
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded),
 		errors.Is(err, context.Canceled), errors.As(err, &ne) && ne.Timeout():
 		return fmt.Errorf("%w: no reply before the deadline", ErrTimeout)
+	case errors.Is(err, ErrRefused):
+		return err
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%w: %v", ErrRefused, err)
 	case errors.Is(err, net.ErrClosed), errors.Is(err, os.ErrClosed):

@@ -112,7 +112,7 @@ func TestRequestTimeoutAndRefused(t *testing.T) {
 	}
 }
 
-// TestDialUDPFamilies: the socket is opened by hand (dialUDP), so each address form
+// TestDialUDPFamilies: on Linux the socket is opened by hand (udp_linux.go), so each address form
 // is checked: IPv4, IPv4-mapped IPv6 and IPv6 (skipped without an IPv6 loopback).
 func TestDialUDPFamilies(t *testing.T) {
 	for _, network := range []string{"udp4", "udp6"} {

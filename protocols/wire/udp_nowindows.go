@@ -1,0 +1,11 @@
+//go:build !windows && (!linux || gse_portable)
+
+package wire
+
+import "net"
+
+// reportICMP: outside Windows a connected UDP socket reports an ICMP port
+// unreachable on the next read as ECONNREFUSED, with nothing to turn on.
+func reportICMP(*net.UDPConn) {}
+
+func refusedErr(err error) error { return err }

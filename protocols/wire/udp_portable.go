@@ -1,0 +1,55 @@
+//go:build !linux || gse_portable
+
+package wire
+
+import (
+	"net"
+	"net/netip"
+	"time"
+)
+
+// udpSocket on every OS but Linux (and on Linux with -tags gse_portable, so the
+// tests cover it): a socket from net.DialUDP, which is connected like the Linux
+// one, so datagrams from elsewhere are dropped and an ICMP port unreachable fails
+// the next read (on Windows see udp_windows.go).
+type udpSocket struct {
+	c *net.UDPConn
+}
+
+func (s *udpSocket) open(addr netip.AddrPort) error {
+	ip := addr.Addr().Unmap()
+	if ip.Is6() && ip.Zone() != "" {
+		// Refuse an unknown zone here as the Linux path does, rather than
+		// letting the connect fail with a vaguer error.
+		if _, err := zoneIndex(ip.Zone()); err != nil {
+			return err
+		}
+	}
+	c, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(netip.AddrPortFrom(ip, addr.Port())))
+	if err != nil {
+		return err
+	}
+	reportICMP(c)
+	s.c = c
+	return nil
+}
+
+func (s *udpSocket) Close() error                      { return s.c.Close() }
+func (s *udpSocket) SetDeadline(t time.Time) error     { return s.c.SetDeadline(t) }
+func (s *udpSocket) SetReadDeadline(t time.Time) error { return s.c.SetReadDeadline(t) }
+func (s *udpSocket) Write(b []byte) (int, error)       { return s.c.Write(b) }
+
+// recv waits for the next datagram and returns a copy of it sized to fit. The read
+// buffer is MaxDatagram bytes, so no datagram is cut short; unlike the Linux path
+// it is held for as long as the read blocks.
+func (s *udpSocket) recv() ([]byte, error) {
+	buf := getBuf()
+	defer putBuf(buf)
+	n, err := s.c.Read(buf)
+	if err != nil {
+		return nil, refusedErr(err)
+	}
+	b := make([]byte, n)
+	copy(b, buf[:n])
+	return b, nil
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# release.sh [OS/ARCH ...]: the release archives, one per platform, in DIST (dist/):
+#   gameserver_exporter-VERSION.OS-ARCH.tar.gz (.zip for windows), holding
+#   gameserver_exporter-VERSION.OS-ARCH/{gameserver_exporter[.exe],LICENSE,README.md,CHANGELOG.md,examples/}
+# and DIST/sha256sums.txt over them. Without arguments: the host's platform only.
+# The binaries are static (CGO_ENABLED=0) and stamped by scripts/ldflags.sh; file
+# dates and owners in the archives are fixed (SOURCE_DATE_EPOCH, else the last
+# commit's date), so the same commit and Go give the same tar.gz.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+DIST=${DIST:-dist}
+NAME=gameserver_exporter
+VERSION=${VERSION:-$(cat VERSION)}
+export VERSION
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+	SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || date +%s)
+fi
+export SOURCE_DATE_EPOCH
+ldflags=$(scripts/ldflags.sh)
+platforms=("$@")
+[ ${#platforms[@]} -gt 0 ] || platforms=("$($GO env GOOS)/$($GO env GOARCH)")
+
+mkdir -p "$DIST"
+DIST=$(cd "$DIST" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# What ships besides the binary: git's list when there is one (no stray files).
+files() {
+	git ls-files -- LICENSE README.md CHANGELOG.md examples 2>/dev/null ||
+		find LICENSE README.md CHANGELOG.md examples -type f
+}
+mapfile -t docs < <(files)
+for need in LICENSE README.md CHANGELOG.md; do
+	printf '%s\n' "${docs[@]}" | grep -qx "$need" || { echo "release: $need is missing (or not committed)" >&2; exit 1; }
+done
+
+archives=()
+for p in "${platforms[@]}"; do
+	os=${p%/*} arch=${p#*/}
+	dir=$NAME-$VERSION.$os-$arch
+	exe=$NAME
+	[ "$os" = windows ] && exe=$NAME.exe
+	echo "release: $dir"
+	mkdir -p "$work/$dir"
+	GOOS=$os GOARCH=$arch CGO_ENABLED=0 $GO build -trimpath -ldflags "$ldflags" -o "$work/$dir/$exe" .
+	for f in "${docs[@]}"; do
+		mkdir -p "$work/$dir/$(dirname "$f")"
+		cp "$f" "$work/$dir/$f"
+	done
+	find "$work/$dir" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+	if [ "$os" = windows ]; then
+		out=$dir.zip
+		rm -f "$DIST/$out"
+		(cd "$work" && find "$dir" -print | LC_ALL=C sort | zip -q -X -@ "$DIST/$out")
+	else
+		out=$dir.tar.gz
+		tar -C "$work" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+			-cf - "$dir" | gzip -9n >"$DIST/$out"
+	fi
+	archives+=("$out")
+done
+# One sums file for the archives of this run, in sha256sum -c format.
+(cd "$DIST" && sha256sum "${archives[@]}" >sha256sums.txt)
+echo "release: ${#archives[@]} archives and sha256sums.txt in $DIST"

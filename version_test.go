@@ -1,0 +1,165 @@
+package main
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func versionFile(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("VERSION")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := strings.TrimSpace(string(b))
+	if !regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(v) {
+		t.Fatalf("VERSION %q is not a semantic version", v)
+	}
+	return v
+}
+
+// TestVersionStamped builds the binary with the ldflags `make build` uses and
+// checks that --version, the landing page and gameserver_exporter_build_info
+// carry the VERSION file's version (an unstamped build shows none).
+func TestVersionStamped(t *testing.T) {
+	want := versionFile(t)
+	cmd := exec.Command("sh", "scripts/ldflags.sh")
+	cmd.Env = append(os.Environ(), "VERSION=", "REVISION=test-revision")
+	ldflags, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("scripts/ldflags.sh: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "gameserver_exporter")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", strings.TrimSpace(string(ldflags)), "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	out, err := exec.Command(bin, "--version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("--version: %v\n%s", err, out)
+	}
+	wantAll(t, string(out), "gameserver_exporter, version "+want+" ", "revision: test-revision", "build user:", "build date:")
+
+	e := startBinary(t, bin)
+	_, body := e.get(t, "/metrics")
+	info := regexp.MustCompile(`(?m)^gameserver_exporter_build_info\{.*\} 1$`).FindString(body)
+	if !strings.Contains(info, `version="`+want+`"`) || !strings.Contains(info, `revision="test-revision"`) {
+		t.Errorf("build_info %q, want version %q and revision test-revision", info, want)
+	}
+	_, body = e.get(t, "/")
+	wantAll(t, body, want)
+}
+
+// TestDockerfileVersion: the Dockerfile's default VERSION build arg (its label and,
+// without git in the build stage, the binary's version) follows the VERSION file.
+func TestDockerfileVersion(t *testing.T) {
+	want := versionFile(t)
+	b, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := regexp.MustCompile(`(?m)^ARG VERSION=(\S*)$`).FindAllStringSubmatch(string(b), -1)
+	if len(args) == 0 {
+		t.Fatal("Dockerfile: no ARG VERSION=")
+	}
+	for _, a := range args {
+		if a[1] != want {
+			t.Errorf("Dockerfile ARG VERSION=%s, VERSION file says %s", a[1], want)
+		}
+	}
+}
+
+// TestReleaseScript runs scripts/release.sh for the host platform into a temporary
+// directory (the quick form of `make release`, which builds every platform): one
+// archive holding the stamped binary, LICENSE, README.md, CHANGELOG.md and
+// examples/, and a sha256sums.txt that verifies it.
+func TestReleaseScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a release: skipped with -short")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("scripts/release.sh is a bash script")
+	}
+	for _, tool := range []string{"bash", "tar", "gzip", "sha256sum", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed: skipping", tool)
+		}
+	}
+	if err := exec.Command("git", "ls-files", "--error-unmatch", "CHANGELOG.md").Run(); err != nil {
+		t.Skip("not in a git checkout with CHANGELOG.md committed: skipping")
+	}
+	version := versionFile(t)
+	dist := t.TempDir()
+	cmd := exec.Command("bash", "scripts/release.sh", runtime.GOOS+"/"+runtime.GOARCH)
+	cmd.Env = append(os.Environ(), "DIST="+dist, "VERSION=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("release.sh: %v\n%s", err, out)
+	}
+	dir := "gameserver_exporter-" + version + "." + runtime.GOOS + "-" + runtime.GOARCH
+	name := dir + ".tar.gz"
+	sums, err := os.ReadFile(filepath.Join(dist, "sha256sums.txt"))
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(sums)), "  "+name) {
+		t.Fatalf("sha256sums.txt: %q, %v", sums, err)
+	}
+	check := exec.Command("sha256sum", "-c", "sha256sums.txt")
+	check.Dir = dist
+	if out, err := check.CombinedOutput(); err != nil {
+		t.Errorf("sha256sum -c: %v\n%s", err, out)
+	}
+
+	f, err := os.Open(filepath.Join(dist, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	var names []string
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Uid != 0 || h.Gid != 0 {
+			t.Errorf("%s: owner %d:%d, want 0:0", h.Name, h.Uid, h.Gid)
+		}
+		if h.Name == dir+"/gameserver_exporter" {
+			// The archived binary is the stamped one.
+			bin := filepath.Join(t.TempDir(), "gameserver_exporter")
+			b, err := io.ReadAll(tr)
+			if err != nil || os.WriteFile(bin, b, 0o755) != nil {
+				t.Fatalf("extracting the binary: %v", err)
+			}
+			if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil || !strings.Contains(string(out), "version "+version+" ") {
+				t.Errorf("archived binary --version: %v\n%s", err, out)
+			}
+			if h.Mode&0o111 == 0 {
+				t.Errorf("binary mode %o: not executable", h.Mode)
+			}
+		}
+		names = append(names, h.Name)
+	}
+	for _, want := range []string{"gameserver_exporter", "LICENSE", "README.md", "CHANGELOG.md",
+		"examples/modules.yml", "examples/systemd/gameserver_exporter.service"} {
+		if !slices.Contains(names, dir+"/"+want) {
+			t.Errorf("archive lacks %s/%s; has %v", dir, want, names)
+		}
+	}
+}
