@@ -69,7 +69,7 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 	if d, ok := ctx.Deadline(); ok {
 		u.s.SetDeadline(d)
 		u.readDeadline = d
-		u.stop = closeOnCancel(ctx, c, &u.cancelled)
+		u.stop = closeOnCancel(ctx, &u.s, &u.cancelled)
 	} else {
 		u.stop = watchCancel(ctx, &u.s)
 	}
