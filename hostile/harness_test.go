@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"bufio"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
 const (
@@ -50,8 +52,9 @@ const (
 )
 
 // newHandler builds the /probe handler as main does: built-in modules (plus those
-// of extra, YAML), fresh self-metrics, a History, no result caching.
-func newHandler(t testing.TB, extra string, maxConcurrent int) *collector.ProbeHandler {
+// of extra, YAML), fresh self-metrics, a History, no result caching, and the caps
+// on probes in flight and waiting for a slot (0: no cap, no waiting).
+func newHandler(t testing.TB, extra string, maxConcurrent, maxWaiting int) *collector.ProbeHandler {
 	t.Helper()
 	cfg, err := config.Parse([]byte(extra))
 	if err != nil {
@@ -66,6 +69,7 @@ func newHandler(t testing.TB, extra string, maxConcurrent int) *collector.ProbeH
 		History:       collector.NewHistory(16),
 		TimeoutOffset: timeoutOffset,
 		MaxConcurrent: maxConcurrent,
+		MaxWaiting:    maxWaiting,
 		MinInterval:   0,
 	}
 }
@@ -84,6 +88,32 @@ func targetFor(t testing.TB, h *collector.ProbeHandler, module string, addr neti
 		t.Fatalf("port %d cannot be reached with offset %d", addr.Port(), off)
 	}
 	return netip.AddrPortFrom(addr.Addr(), uint16(p)).String()
+}
+
+// queryPortOption holds, for protocols whose module rather than the target names
+// the port the querier connects to, the module's YAML block setting that port.
+var queryPortOption = map[string]string{
+	// TeamSpeak 3: the target names the voice port, the querier connects to the
+	// same address on the module's query_port.
+	"teamspeak3": "teamspeak3: {query_port: %d}",
+}
+
+// otherPort is the target port given to those protocols: not the fake server's,
+// so a querier that ignored its query-port option would miss it.
+const otherPort = 9987
+
+// moduleFor returns the extra YAML of the module probing p against a fake server
+// on addr (a module named after p, overriding the built-in one when p needs its
+// port option set) and the target to probe.
+func moduleFor(p protocols.Protocol, addr netip.AddrPort) (yaml string, target func(t testing.TB, h *collector.ProbeHandler) string) {
+	opt, ok := queryPortOption[p.Name]
+	if !ok {
+		return "", func(t testing.TB, h *collector.ProbeHandler) string { return targetFor(t, h, p.Name, addr) }
+	}
+	yaml = fmt.Sprintf("modules:\n  %s: {protocol: %s, %s}\n", p.Name, p.Name, fmt.Sprintf(opt, addr.Port()))
+	return yaml, func(testing.TB, *collector.ProbeHandler) string {
+		return netip.AddrPortFrom(addr.Addr(), otherPort).String()
+	}
 }
 
 // probeOut is what one /probe request returned.
