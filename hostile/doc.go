@@ -66,9 +66,9 @@
 // withheld the time is logged, not failed. Each probe must also keep the heap
 // bounded (growth after GC under 32 MiB with the History still holding the probe;
 // under 64 MiB allocated, garbage included), read a bounded number of datagrams
-// (the trace never overflows its 256 packets), and leave no goroutine of the
-// project behind (checked from runtime.Stack once the probe returned, then by
-// goroutine count once the fake server is closed).
+// (256, the packets a trace keeps, per query: GoldSrc's probe may run four), and
+// leave no goroutine of the project behind (checked from runtime.Stack once the
+// probe returned, then by goroutine count once the fake server is closed).
 //
 // Subtests that fail because of a known bug outside this package are skipped with
 // a "BUG:" message; HOSTILE_BUGS=1 runs them. HOSTILE_DEBUG=1 logs each probe's

@@ -41,8 +41,9 @@ const (
 	// allocBound bounds what one probe allocates, garbage included (the fake
 	// servers' allocations meanwhile count too).
 	allocBound = 64 << 20
-	// maxReceived bounds the datagrams or segments one probe may read: the trace
-	// keeps 256 packets, and a probe that reads past that reads without a bound.
+	// maxReceived bounds the datagrams or segments one query may read: the trace
+	// keeps 256 packets, and a probe that reads past that reads without a bound
+	// (but see queriesPerProbe).
 	maxReceived = 256
 	// settle bounds the wait for goroutines to wind down once a probe returned or a
 	// fake server closed.
@@ -114,6 +115,19 @@ func moduleFor(p protocols.Protocol, addr netip.AddrPort) (yaml string, target f
 	return yaml, func(testing.TB, *collector.ProbeHandler) string {
 		return netip.AddrPortFrom(addr.Addr(), otherPort).String()
 	}
+}
+
+// queriesPerProbe is, for protocols whose probe may run several queries that each
+// read up to their own caps, how many. GoldSrc tries four info queries in turn,
+// each given half the time left, and takes a query whose split reply is still
+// incomplete at the end of its share for silence: a server streaming duplicate
+// fragments slower than the caps are reached (or a starved host reading them
+// slowly) makes it read up to the caps four times.
+var queriesPerProbe = map[string]int{"goldsrc": 4}
+
+// receivedBound is the most datagrams or segments a probe of p may read.
+func receivedBound(p protocols.Protocol) int {
+	return maxReceived * max(queriesPerProbe[p.Name], 1)
 }
 
 // probeOut is what one /probe request returned.
