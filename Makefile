@@ -13,7 +13,7 @@ FUZZTIME  ?= 3s
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
 	openttd openttd-opengfx armagetronad-dedicated teeworlds-server podman chromium
 
-.PHONY: all build run cross release docker test test-deps vet fuzz bench bench-short e2e examples-check
+.PHONY: all build run cross release docker test test-deps lint vet fuzz bench bench-short e2e examples-check
 
 all: build
 
@@ -45,12 +45,23 @@ docker:
 
 # test installs what the tests need (when root and missing), then runs every test
 # with the race detector. Tests whose tools are missing skip with a message.
+# Load tests (LOAD_TESTS) skip in the first run and run after it, alone: they take
+# both cores for seconds and judge deadlines, so they must not share the CPUs with
+# other test binaries (nor those with them).
+LOAD_TESTS ?= ^TestLoad$$
 test: test-deps vet
 	$(GO) test -race -count=1 ./...
 	$(GO) test -race -count=1 -tags gse_portable ./protocols/wire/
+	GSE_LOAD_TESTS=1 $(GO) test -race -count=1 -p 1 -run '$(LOAD_TESTS)' ./hostile/
 
 test-deps:
 	@scripts/install-test-deps.sh $(TEST_DEBS)
+
+# lint runs golangci-lint with .golangci.yml (installed with go install when missing).
+GOLANGCI ?= $(shell command -v golangci-lint || echo $$(go env GOPATH)/bin/golangci-lint)
+lint:
+	@test -x "$(GOLANGCI)" || $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
+	$(GOLANGCI) run ./...
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }

@@ -45,10 +45,9 @@ var cases = []hostileCase{
 			reply := dialects[p.Name].reply
 			if tcp(p) {
 				s := startTCP(t, func(s *tcpServer, c net.Conn) {
-					buf := make([]byte, 512)
-					n, _ := c.Read(buf)
+					req := readRequest(c, p)
 					if s.wait(late) {
-						c.Write(reply(buf[:n]))
+						c.Write(reply(req))
 					}
 				})
 				return s.addr, s
@@ -65,9 +64,13 @@ var cases = []hostileCase{
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			reply := dialects[p.Name].reply
 			s := startTCP(t, func(s *tcpServer, c net.Conn) {
-				buf := make([]byte, 512)
-				n, _ := c.Read(buf)
-				for _, b := range reply(buf[:n]) {
+				// A server that speaks first drips its greeting: the client waits for
+				// it before it sends anything.
+				out := dialects[p.Name].greeting
+				if out == nil {
+					out = reply(readRequest(c, p))
+				}
+				for _, b := range out {
 					if _, err := c.Write([]byte{b}); err != nil || !s.wait(time.Second) {
 						return
 					}
@@ -111,6 +114,7 @@ var cases = []hostileCase{
 		name: "wrong_echo",
 		want: per(map[string][]string{
 			"quake3": {mismatch}, "doom3": {mismatch}, "gamespy2": {mismatch}, "savage": {mismatch}, "satisfactory": {mismatch},
+			"bedrock": {mismatch},
 		}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			reply, span := dialects[p.Name].reply, echoSpan[p.Name]
@@ -125,12 +129,13 @@ var cases = []hostileCase{
 		},
 	},
 	{
-		// A TCP server that reads the request and closes without a word.
+		// A TCP server that reads the request and closes without a word (after its
+		// greeting, when it speaks first).
 		name: "hangup",
 		fast: true,
 		want: every([]string{truncated}, tcp),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			s := startTCP(t, func(_ *tcpServer, c net.Conn) { c.Read(make([]byte, 512)) })
+			s := startTCP(t, func(_ *tcpServer, c net.Conn) { readRequest(c, p) })
 			return s.addr, s
 		},
 	},
@@ -139,6 +144,14 @@ var cases = []hostileCase{
 		want: every(garbage),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			r := seeded("random/" + p.Name)
+			if tcp(p) && speaksFirst(p) {
+				// Junk where the greeting should be.
+				s := startTCP(t, func(_ *tcpServer, c net.Conn) {
+					c.Write(randomBytes(r, 1+r.IntN(1400)))
+					drain(c)
+				})
+				return s.addr, s
+			}
 			return answer(t, p, func([]byte) [][]byte {
 				var out [][]byte
 				for range 3 {
@@ -184,6 +197,7 @@ var cases = []hostileCase{
 		want: per(map[string][]string{
 			"a2s": {tooLarge}, "goldsrc": {tooLarge}, "skycoop": {tooLarge}, "satisfactory": {truncated},
 			"ase": {truncated}, "gamespy1": {tooLarge}, "hytale": {malformed}, "minecraft": {tooLarge},
+			"bedrock": {tooLarge}, "frostbite": {tooLarge},
 		}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			return answer(t, p, one(hugeLength[p.Name]))
@@ -249,15 +263,18 @@ var cases = []hostileCase{
 			"gamespy1": {tooLarge, timeout}, "ase": {malformed, timeout},
 			"a2s": {timeout, tooLarge, malformed}, "goldsrc": {timeout, tooLarge, malformed},
 			"hytale": {tooLarge, timeout}, "minecraft": {malformed, truncated, tooLarge, timeout},
+			"teamspeak3": {tooLarge, timeout},
 		}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			switch p.Name {
-			case "hytale", "minecraft":
-				// A line that never ends; for Minecraft, a status frame of the
-				// largest size accepted whose bytes keep coming.
+			case "hytale", "minecraft", "teamspeak3":
+				// A line that never ends (TeamSpeak 3: its greeting); for Minecraft,
+				// a status frame of the largest size accepted whose bytes keep coming.
 				chunk := []byte(strings.Repeat("A", 1024))
 				s := startTCP(t, func(s *tcpServer, c net.Conn) {
-					c.Read(make([]byte, 512))
+					if !speaksFirst(p) {
+						c.Read(make([]byte, 512))
+					}
 					if p.Name == "minecraft" {
 						c.Write(append(varint(256<<10), 0x00))
 					}
@@ -295,6 +312,7 @@ var echoSpan = map[string]func(req []byte) (lo, hi int){
 	"gamespy2":     func([]byte) (int, int) { return 3, 7 },
 	"savage":       func([]byte) (int, int) { return 6, 10 },
 	"satisfactory": func([]byte) (int, int) { return 4, 12 },
+	"bedrock":      func([]byte) (int, int) { return 1, 9 },
 }
 
 // hugeLength answers with a length or count field of 2^31 (or the field's maximum).
@@ -314,6 +332,10 @@ var hugeLength = map[string]func(req []byte) []byte{
 	"hytale": func([]byte) []byte { return []byte("OK 2147483648 100000000000000000000\n") },
 	// A frame of 2^31-1 bytes.
 	"minecraft": func([]byte) []byte { return append(varint(1<<31-1), 0x00) },
+	// A server id string of 65535 bytes; 3 follow.
+	"bedrock": func(req []byte) []byte { return append(bedrockPrefix(req), 0xFF, 0xFF, 'a', 'b', 'c') },
+	// A packet of 2^31 bytes.
+	"frostbite": func([]byte) []byte { return []byte{0x01, 0, 0, 0x40, 0, 0, 0, 0x80, 6, 0, 0, 0} },
 }
 
 // announce is a Source split reply announcing total fragments and sending n.

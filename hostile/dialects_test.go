@@ -20,6 +20,9 @@ type dialect struct {
 	prefix func(req []byte) []byte
 	// named: the reply carries serverName (checked on success); Hytale has no name.
 	named bool
+	// greeting is what a TCP server sends on accept, before it reads the request
+	// (TeamSpeak 3's ServerQuery speaks first); nil when the client speaks first.
+	greeting []byte
 }
 
 // dialects is keyed by protocol (module) name. A registered protocol missing here
@@ -37,6 +40,10 @@ var dialects = map[string]dialect{
 	"skycoop":      {reply: skycoopReply, prefix: fixed("\x93\x00\x00\x00"), named: true},
 	"hytale":       {reply: func([]byte) []byte { return []byte("OK 3 10\n") }, prefix: fixed("OK ")},
 	"minecraft":    {reply: minecraftReply, prefix: fixed("\xE8\x07\x00"), named: true}, // a 1000-byte status frame
+	"bedrock":      {reply: bedrockReply, prefix: bedrockPrefix, named: true},
+	"unreal2":      {reply: unreal2Reply, prefix: unreal2Prefix, named: true},
+	"frostbite":    {reply: frostbiteReply, prefix: frostbitePrefix, named: true},
+	"teamspeak3":   {reply: ts3Reply, prefix: fixed(ts3OK), named: true, greeting: []byte(ts3Greeting)},
 }
 
 func fixed(s string) func([]byte) []byte { return func([]byte) []byte { return []byte(s) } }
@@ -299,4 +306,112 @@ func minecraftReply([]byte) []byte {
 	body := append([]byte{0x00}, varint(uint32(len(js)))...)
 	body = append(body, js...)
 	return append(varint(uint32(len(body))), body...)
+}
+
+// --- Minecraft Bedrock (RakNet Unconnected Pong): the pong echoes the ping's time ---
+
+// raknetMagic is RakNet's OFFLINE_MESSAGE_DATA_ID.
+const raknetMagic = "\x00\xFF\xFF\x00\xFE\xFE\xFE\xFE\xFD\xFD\xFD\xFD\x12\x34\x56\x78"
+
+// bedrockPrefix is a pong header: id 1C, the ping's time (bytes 1-8 of the
+// request), a server GUID and the magic; the string length and string follow.
+func bedrockPrefix(req []byte) []byte {
+	b := []byte{0x1C}
+	if len(req) >= 9 {
+		b = append(b, req[1:9]...)
+	} else {
+		b = append(b, make([]byte, 8)...)
+	}
+	b = append(b, "\xA5\xB1\x0C\x2F\x44\xE6\x13\x8D"...)
+	return append(b, raknetMagic...)
+}
+
+func bedrockReply(req []byte) []byte {
+	id := "MCPE;" + serverName + ";766;1.21.50;1;10;11939138312187839373;Bedrock level;Survival;1;19132;19133;"
+	b := binary.BigEndian.AppendUint16(bedrockPrefix(req), uint16(len(id)))
+	return append(b, id...)
+}
+
+// --- Unreal Engine 2: version int32 LE, the request's type byte, the fields ---
+
+// ue2String is an Unreal string of Latin-1 text: a length byte counting the NUL.
+func ue2String(s string) []byte { return append(append([]byte{byte(len(s) + 1)}, s...), 0) }
+
+func int32LE(b []byte, v int32) []byte { return binary.LittleEndian.AppendUint32(b, uint32(v)) }
+
+// unreal2Prefix is a UT2004 (version 0x80) reply header of the request's type.
+func unreal2Prefix(req []byte) []byte {
+	kind := byte(0)
+	if len(req) >= 5 {
+		kind = req[4]
+	}
+	return []byte{0x80, 0, 0, 0, kind}
+}
+
+// unreal2Reply answers server info (type 0), rules (1) and players (2) the way
+// UT2004 does.
+func unreal2Reply(req []byte) []byte {
+	b := unreal2Prefix(req)
+	switch b[4] {
+	case 0:
+		b = int32LE(b, 42) // server id
+		b = append(b, 0)   // IP: empty
+		b = int32LE(b, 7777)
+		b = int32LE(b, 7778)
+		for _, s := range []string{serverName, "DM-Rankin", "xDeathMatch"} {
+			b = append(b, ue2String(s)...)
+		}
+		b = int32LE(b, 1)  // players
+		b = int32LE(b, 16) // max players
+		b = int32LE(b, 0)  // ping
+		b = int32LE(b, 0)  // flags
+		return append(b, ue2String("1")...)
+	case 1:
+		return append(append(b, ue2String("ServerMode")...), ue2String("dedicated")...)
+	default:
+		b = int32LE(b, 1) // player number
+		b = append(b, ue2String("Bob")...)
+		b = int32LE(b, 48) // ping
+		b = int32LE(b, 3)  // score
+		return int32LE(b, 0)
+	}
+}
+
+// --- Frostbite RCON: the serverInfo response packet (sequence 1, response bit) ---
+
+// frostbitePacket is a response packet of sequence 1 holding words.
+func frostbitePacket(words ...string) []byte {
+	body := []byte{}
+	for _, w := range words {
+		body = binary.LittleEndian.AppendUint32(body, uint32(len(w)))
+		body = append(append(body, w...), 0)
+	}
+	b := binary.LittleEndian.AppendUint32(nil, 0x40000001)
+	b = binary.LittleEndian.AppendUint32(b, uint32(12+len(body)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(words)))
+	return append(b, body...)
+}
+
+func frostbiteReply([]byte) []byte {
+	return frostbitePacket("OK", serverName, "1", "16", "ConquestLarge0", "MP_Subway")
+}
+
+// frostbitePrefix is the header of a 256-byte response packet of 6 words: the
+// random bytes behind it are its words (or end it early: truncated).
+func frostbitePrefix([]byte) []byte {
+	return []byte{0x01, 0, 0, 0x40, 0, 1, 0, 0, 6, 0, 0, 0}
+}
+
+// --- TeamSpeak 3 ServerQuery: greeting, then "use port=N" and "serverinfo" ---
+
+const (
+	ts3Greeting = "TS3\n\rWelcome to the TeamSpeak 3 ServerQuery interface.\n\r"
+	ts3OK       = "error id=0 msg=ok\n\r"
+)
+
+// ts3Reply answers `use` and, ahead of the client asking, `serverinfo`: the fake
+// servers answer one read, so the whole rest of the exchange goes at once.
+func ts3Reply([]byte) []byte {
+	return []byte(ts3OK + "virtualserver_name=" + serverName +
+		" virtualserver_maxclients=32 virtualserver_clientsonline=2 virtualserver_queryclientsonline=1\n\r" + ts3OK)
 }

@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"bufio"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
 const (
@@ -39,8 +41,9 @@ const (
 	// allocBound bounds what one probe allocates, garbage included (the fake
 	// servers' allocations meanwhile count too).
 	allocBound = 64 << 20
-	// maxReceived bounds the datagrams or segments one probe may read: the trace
-	// keeps 256 packets, and a probe that reads past that reads without a bound.
+	// maxReceived bounds the datagrams or segments one query may read: the trace
+	// keeps 256 packets, and a probe that reads past that reads without a bound
+	// (but see queriesPerProbe).
 	maxReceived = 256
 	// settle bounds the wait for goroutines to wind down once a probe returned or a
 	// fake server closed.
@@ -50,8 +53,9 @@ const (
 )
 
 // newHandler builds the /probe handler as main does: built-in modules (plus those
-// of extra, YAML), fresh self-metrics, a History, no result caching.
-func newHandler(t testing.TB, extra string, maxConcurrent int) *collector.ProbeHandler {
+// of extra, YAML), fresh self-metrics, a History, no result caching, and the caps
+// on probes in flight and waiting for a slot (0: no cap, no waiting).
+func newHandler(t testing.TB, extra string, maxConcurrent, maxWaiting int) *collector.ProbeHandler {
 	t.Helper()
 	cfg, err := config.Parse([]byte(extra))
 	if err != nil {
@@ -66,6 +70,7 @@ func newHandler(t testing.TB, extra string, maxConcurrent int) *collector.ProbeH
 		History:       collector.NewHistory(16),
 		TimeoutOffset: timeoutOffset,
 		MaxConcurrent: maxConcurrent,
+		MaxWaiting:    maxWaiting,
 		MinInterval:   0,
 	}
 }
@@ -84,6 +89,45 @@ func targetFor(t testing.TB, h *collector.ProbeHandler, module string, addr neti
 		t.Fatalf("port %d cannot be reached with offset %d", addr.Port(), off)
 	}
 	return netip.AddrPortFrom(addr.Addr(), uint16(p)).String()
+}
+
+// queryPortOption holds, for protocols whose module rather than the target names
+// the port the querier connects to, the module's YAML block setting that port.
+var queryPortOption = map[string]string{
+	// TeamSpeak 3: the target names the voice port, the querier connects to the
+	// same address on the module's query_port.
+	"teamspeak3": "teamspeak3: {query_port: %d}",
+}
+
+// otherPort is the target port given to those protocols: not the fake server's,
+// so a querier that ignored its query-port option would miss it.
+const otherPort = 9987
+
+// moduleFor returns the extra YAML of the module probing p against a fake server
+// on addr (a module named after p, overriding the built-in one when p needs its
+// port option set) and the target to probe.
+func moduleFor(p protocols.Protocol, addr netip.AddrPort) (yaml string, target func(t testing.TB, h *collector.ProbeHandler) string) {
+	opt, ok := queryPortOption[p.Name]
+	if !ok {
+		return "", func(t testing.TB, h *collector.ProbeHandler) string { return targetFor(t, h, p.Name, addr) }
+	}
+	yaml = fmt.Sprintf("modules:\n  %s: {protocol: %s, %s}\n", p.Name, p.Name, fmt.Sprintf(opt, addr.Port()))
+	return yaml, func(testing.TB, *collector.ProbeHandler) string {
+		return netip.AddrPortFrom(addr.Addr(), otherPort).String()
+	}
+}
+
+// queriesPerProbe is, for protocols whose probe may run several queries that each
+// read up to their own caps, how many. GoldSrc tries four info queries in turn,
+// each given half the time left, and takes a query whose split reply is still
+// incomplete at the end of its share for silence: a server streaming duplicate
+// fragments slower than the caps are reached (or a starved host reading them
+// slowly) makes it read up to the caps four times.
+var queriesPerProbe = map[string]int{"goldsrc": 4}
+
+// receivedBound is the most datagrams or segments a probe of p may read.
+func receivedBound(p protocols.Protocol) int {
+	return maxReceived * max(queriesPerProbe[p.Name], 1)
 }
 
 // probeOut is what one /probe request returned.

@@ -1,6 +1,7 @@
 package hostile
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"net"
@@ -98,26 +99,48 @@ func answerUDP(t *testing.T, replies func(req []byte) [][]byte) (netip.AddrPort,
 	return s.addr, s
 }
 
-// answerTCP starts a TCP server that reads the request, writes reply(req) and closes.
-// reply runs under a lock: connections have their own goroutines, and replies may
-// share a random source.
-func answerTCP(t *testing.T, reply func(req []byte) []byte) (netip.AddrPort, server) {
+// answerTCP starts a TCP server of p's dialect that sends its greeting (if its
+// server speaks first), reads the request, writes reply(req), then half-closes and
+// reads what the client still sends (TeamSpeak 3 sends commands the reply already
+// answered): a full close with unread bytes would reset the connection and might
+// discard the reply before the client reads it. reply runs under a lock:
+// connections have their own goroutines, and replies may share a random source.
+func answerTCP(t *testing.T, p protocols.Protocol, reply func(req []byte) []byte) (netip.AddrPort, server) {
 	var mu sync.Mutex
 	s := startTCP(t, func(s *tcpServer, c net.Conn) {
-		buf := make([]byte, 512)
-		n, _ := c.Read(buf)
+		req := readRequest(c, p)
 		mu.Lock()
-		b := reply(buf[:n])
+		b := reply(req)
 		mu.Unlock()
 		c.Write(b)
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.CloseWrite()
+		}
+		drain(c)
 	})
 	return s.addr, s
 }
 
+// readRequest sends p's greeting, if its server speaks first, and reads the
+// client's request (one read: requests are small).
+func readRequest(c net.Conn, p protocols.Protocol) []byte {
+	if g := dialects[p.Name].greeting; g != nil {
+		if _, err := c.Write(g); err != nil {
+			return nil
+		}
+	}
+	buf := make([]byte, 512)
+	n, _ := c.Read(buf)
+	return buf[:n]
+}
+
+// speaksFirst: p's server talks before the client (a greeting).
+func speaksFirst(p protocols.Protocol) bool { return dialects[p.Name].greeting != nil }
+
 // answer starts a server of p's transport answering with replies (TCP: the first).
 func answer(t *testing.T, p protocols.Protocol, replies func(req []byte) [][]byte) (netip.AddrPort, server) {
 	if tcp(p) {
-		return answerTCP(t, func(req []byte) []byte { return replies(req)[0] })
+		return answerTCP(t, p, func(req []byte) []byte { return replies(req)[0] })
 	}
 	return answerUDP(t, replies)
 }
@@ -170,17 +193,22 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 		t.Skip("BUG: " + msg + " (HOSTILE_BUGS=1 runs it)")
 	}
 	base := runtime.NumGoroutine()
-	h := newHandler(t, "", 0)
 	addr, srv := c.start(t, p)
-	target := targetFor(t, h, p.Name, addr)
+	yaml, targetOf := moduleFor(p, addr)
+	h := newHandler(t, yaml, 0, 0)
+	target := targetOf(t, h)
 
 	heap0 := heapAlloc()
 	alloc0 := totalAlloc()
-	late := canary(probeTimeout)
+	late, starved := canary(probeTimeout), starvation()
 	out := probe(h, p.Name, target, scrapeTimeout)
-	starved := late()
+	timerLate, runQueue := late(), starved()
 	alloc1 := totalAlloc()
 	heap1 := heapAlloc()
+	// withheld is how much of the probe's time the host demonstrably did not give
+	// this process: deadlines are judged against what it could schedule.
+	withheld := max(timerLate, runQueue)
+	host := fmt.Sprintf("a timer armed with it fired %s late, the process's threads waited %s for a CPU", timerLate.Round(time.Millisecond), runQueue.Round(time.Millisecond))
 
 	if out.status != 200 {
 		t.Fatalf("HTTP %d, want 200: %s", out.status, out.body)
@@ -189,17 +217,23 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 		t.Errorf("the exposition does not parse: %v\n%s", out.parse, out.body)
 	}
 	if out.elapsed > probeTimeout+slack {
-		if out.elapsed > probeTimeout+slack+starved {
-			t.Errorf("the probe took %s, over its %s timeout + %s (a timer armed with it fired %s late)", out.elapsed, probeTimeout, slack, starved)
+		if out.elapsed > probeTimeout+slack+withheld {
+			t.Errorf("the probe took %s, over its %s timeout + %s (%s)", out.elapsed, probeTimeout, slack, host)
 		} else {
-			t.Logf("the probe took %s, over its %s timeout + %s, but a timer armed with it fired %s late: the host is starved", out.elapsed, probeTimeout, slack, starved)
+			t.Logf("the probe took %s, over its %s timeout + %s, excused: %s", out.elapsed, probeTimeout, slack, host)
 		}
 	}
+	// A probe pushed past its deadline by the host alone may report the timeout
+	// instead of what it would have found.
+	starvedOut := out.success() == 0 && out.reason() == timeout && !slices.Contains(want, timeout) &&
+		out.elapsed >= probeTimeout && out.elapsed-withheld < probeTimeout
 	reason := out.reason()
 	switch {
 	case reason == "other":
 		t.Errorf("reason \"other\": the error wraps no sentinel\n%s", lastProbeDebug(t, h))
 	case slices.Contains(want, anyOutcome):
+	case starvedOut:
+		t.Logf("reason %q, want one of %v, excused: the probe reached its deadline only because the host withheld %s (%s)", reason, want, withheld, host)
 	case out.success() == 1 && !slices.Contains(want, success):
 		t.Errorf("probe_success 1, want a failure with reason %v\n%s", want, out.body)
 	case out.success() == 0 && !slices.Contains(want, reason):
@@ -209,8 +243,12 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 			t.Errorf("gameserver_info name %q, want %q\n%s", name, serverName, out.body)
 		}
 	}
-	if c.fast && out.elapsed >= probeTimeout && starved < slack {
-		t.Errorf("the probe waited for its deadline (%s): this case must end before it", out.elapsed)
+	if c.fast && out.elapsed >= probeTimeout {
+		if out.elapsed-withheld >= probeTimeout {
+			t.Errorf("the probe waited for its deadline (%s): this case must end before it (%s)", out.elapsed, host)
+		} else {
+			t.Logf("the probe reached its deadline (%s), excused: %s", out.elapsed, host)
+		}
 	}
 	if grown := int64(heap1) - int64(heap0); grown > heapBound {
 		t.Errorf("the heap grew by %d MiB over the probe (bound %d MiB)", grown>>20, heapBound>>20)
@@ -221,11 +259,12 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 	if os.Getenv("HOSTILE_DEBUG") != "" {
 		t.Log(lastProbeDebug(t, h))
 	}
+	// The count includes the packets the trace did not keep.
 	n, overflow := received(lastProbeDebug(t, h))
-	if overflow || n > maxReceived {
-		t.Errorf("the probe read %d packets (overflowed the trace: %v), bound %d", n, overflow, maxReceived)
+	if bound := receivedBound(p); n > bound {
+		t.Errorf("the probe read %d packets (overflowed the trace: %v), bound %d", n, overflow, bound)
 	}
-	t.Logf("reason=%q in %s, %d packets read, heap %+d KiB, allocated %d KiB", reason, out.elapsed.Round(time.Millisecond), n, (int64(heap1)-int64(heap0))>>10, (alloc1-alloc0)>>10)
+	t.Logf("reason=%q in %s, %d packets read, heap %+d KiB, allocated %d KiB; host: %s", reason, out.elapsed.Round(time.Millisecond), n, (int64(heap1)-int64(heap0))>>10, (alloc1-alloc0)>>10, host)
 
 	waitNoProjectGoroutines(t)
 	srv.Close()

@@ -23,7 +23,7 @@ func TestRetainedPerProbe(t *testing.T) {
 			continue
 		}
 		t.Run(p.Name, func(t *testing.T) {
-			h := newHandler(t, "", 0)
+			h := newHandler(t, "", 0, 0)
 			s := startUDP(t, func(s *udpServer, _ []byte, from netip.AddrPort) {
 				s.stream(time.Millisecond, func(i int) bool {
 					s.send(from, junk)
