@@ -48,10 +48,6 @@ type hostileCase struct {
 // package; they are skipped unless HOSTILE_BUGS=1.
 var knownBugs = map[string]string{}
 
-// offTarget are protocols whose probe never contacts the target (eos asks the
-// EOS web API about it): the fake servers here would never see them, and the
-// probe would go to the real API, off loopback.
-var offTarget = map[string]bool{"eos": true}
 
 func udp(p protocols.Protocol) bool { return p.Transport != "tcp" }
 func tcp(p protocols.Protocol) bool { return p.Transport == "tcp" }
@@ -176,7 +172,7 @@ func TestHostile(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, p := range registry.All() {
 				want, ok := c.want(p)
-				if !ok || offTarget[p.Name] {
+				if !ok || p.OffTarget { // its probe asks a third party (eos), never the fake
 					continue
 				}
 				t.Run(p.Name, func(t *testing.T) { runCase(t, c, p, want) })
