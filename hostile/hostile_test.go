@@ -48,7 +48,6 @@ type hostileCase struct {
 // package; they are skipped unless HOSTILE_BUGS=1.
 var knownBugs = map[string]string{}
 
-
 func udp(p protocols.Protocol) bool { return p.Transport != "tcp" }
 func tcp(p protocols.Protocol) bool { return p.Transport == "tcp" }
 
