@@ -23,16 +23,19 @@ var botSources = map[string]string{
 	"cube2":        "extinfo client numbers from 128 (the info count already leaves bots out)",
 	"darkplaces":   "`bots` key, else ping-0 lines",
 	"doom3":        "ET:QW per-player bot flag; none on Doom 3, Quake 4, Prey",
+	"eos":          "none (a session counts players only)",
+	"fivem":        "none: NPCs hold no client slot",
 	"frostbite":    "none",
-	"gamespy1":     "none",
+	"gamespy1":     "none: stock Unreal Tournament counts and lists its humans only",
 	"gamespy2":     "none",
 	"gamespy3":     "Battlefield 2 AIBot_ column, when the table lists numplayers rows",
 	"gamespy4":     "none",
-	"goldsrc":      "info bots byte (players byte less it)",
+	"goldsrc":      "A2S info bots byte, infostring `bots` key (players less it); none in the 'C' reply",
 	"hytale":       "none",
 	"minecraft":    "none",
 	"mumble":       "none",
 	"openttd":      "none: clients are players, AI companies are no clients",
+	"palworld":     "none: the game has no bot players",
 	"quake2":       "none",
 	"quake3":       "`bots` / `g_botplayers` keys, else getinfo's clients less g_humanplayers when the status has ping-0 lines",
 	"quakeworld":   "none",
@@ -41,12 +44,13 @@ var botSources = map[string]string{
 	"skycoop":      "none",
 	"teamspeak3":   "none (query clients are left out)",
 	"teeworlds":    "0.7 client flag 2; none on 0.6",
+	"terraria":     "none: the game has no bot players",
 	"unreal2":      "none: stock servers list and count no bots",
 }
 
 // botsTestPending lists the protocols whose packages do not yet pin the rule
-// in a TestBots* test. Empty it as they gain one; a new protocol may not join.
-var botsTestPending = []string{"a2s", "bedrock", "darkplaces", "frostbite", "gamespy1", "gamespy2", "gamespy4", "goldsrc", "teamspeak3", "unreal2"}
+// in a TestBots* test. Every package pins it now; a protocol may not join.
+var botsTestPending = []string{}
 
 var botsTest = regexp.MustCompile(`(?m)^func TestBots\w*\(t \*testing\.T\)`)
 
