@@ -192,6 +192,9 @@ func httpErr(err error) error {
 		return fmt.Errorf("%w: TLS handshake: %v", ErrNetwork, err)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("%w: the server closed the connection before a complete response", ErrTruncated)
+	case strings.Contains(err.Error(), "readLoopPeekFailLocked"):
+		// The peer spoke before our request (an SSH or SMTP banner): no HTTP server.
+		return fmt.Errorf("%w: the server spoke before the request: not an HTTP server", ErrMalformed)
 	case strings.Contains(err.Error(), "malformed HTTP"):
 		return fmt.Errorf("%w: not an HTTP server: %v", ErrMalformed, err)
 	}
