@@ -37,24 +37,7 @@ func silentHints(cfg *config.Config, module, target, reason string) []string {
 	if offs := mod.QueryPortOffsets(); !slices.Equal(offs, []int{0}) {
 		hints = append(hints, fmt.Sprintf("module %s takes the game port and queried port %s (%d + offsets %v); give the game port, not the query port", module, queried(port, offs), port, offs))
 	}
-	// Games whose game port this is and whose query port lies elsewhere.
-	var games, others []string
-	for _, g := range catalog.Games {
-		if g.Module == module {
-			continue
-		}
-		if int(g.Port) == port && slices.ContainsFunc(g.Offsets, func(o int) bool { return o != 0 }) {
-			games = append(games, fmt.Sprintf("%s (query port %s)", g.Module, queried(port, g.Offsets)))
-		}
-		if g.Protocol != mod.Protocol && (int(g.Port) == port || slices.ContainsFunc(g.Offsets, func(o int) bool { return int(g.Port)+o == port })) {
-			others = appendNew(others, g.Protocol)
-		}
-	}
-	for _, p := range registry.All() {
-		if p.Name != mod.Protocol && (int(p.DefaultPort) == port || int(p.DefaultPort)+p.PortOffset == port) {
-			others = appendNew(others, p.Name)
-		}
-	}
+	games, others := portOwners(module, mod.Protocol, port)
 	if len(games) > 0 {
 		hints = append(hints, fmt.Sprintf("port %d is the game port of %s: the game's module queries its query port (-m %s)", port, capList(games), strings.Fields(games[0])[0]))
 	}
@@ -65,6 +48,28 @@ func silentHints(cfg *config.Config, module, target, reason string) []string {
 		hints = append(hints, fmt.Sprintf("nothing answered on port %d: if players join on it, the query port may differ (see the game catalog in the README or on /modules), or try -m auto", port))
 	}
 	return hints
+}
+
+// portOwners lists the catalog games whose game port is port and whose query port
+// lies elsewhere, and the other protocols that use port.
+func portOwners(module, protocol string, port int) (games, others []string) {
+	for _, g := range catalog.Games {
+		if g.Module == module {
+			continue
+		}
+		if int(g.Port) == port && slices.ContainsFunc(g.Offsets, func(o int) bool { return o != 0 }) {
+			games = append(games, fmt.Sprintf("%s (query port %s)", g.Module, queried(port, g.Offsets)))
+		}
+		if g.Protocol != protocol && (int(g.Port) == port || slices.ContainsFunc(g.Offsets, func(o int) bool { return int(g.Port)+o == port })) {
+			others = appendNew(others, g.Protocol)
+		}
+	}
+	for _, p := range registry.All() {
+		if p.Name != protocol && !p.OffTarget && (int(p.DefaultPort) == port || int(p.DefaultPort)+p.PortOffset == port) {
+			others = appendNew(others, p.Name)
+		}
+	}
+	return games, others
 }
 
 // targetPort is the port a target names, 0 without one.

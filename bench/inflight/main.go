@@ -65,64 +65,24 @@ func main() {
 		},
 	}
 
-	var (
-		sent, done, httpOK, success, failed atomic.Int64
-		outstanding, maxOutstanding         atomic.Int64
-		answeredEarly                       atomic.Int64 // answers that came before every request was sent
-		allSent                             = make(chan struct{})
-		sentOnce                            sync.Once
-		wg                                  sync.WaitGroup
-		sem                                 = make(chan struct{}, *dials)
-	)
+	st := &stats{allSent: make(chan struct{}), n: int64(*n)}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, *dials)
 	start := time.Now()
 	for i := range *n {
 		wg.Add(1)
 		sem <- struct{}{}
+		url := fmt.Sprintf("%s%starget=%s", *probeURL, sep, net.JoinHostPort(*host, strconv.Itoa(*basePort+i%*count)))
 		go func() {
 			defer wg.Done()
-			url := fmt.Sprintf("%s%starget=%s", *probeURL, sep, net.JoinHostPort(*host, strconv.Itoa(*basePort+i%*count)))
-			var released, wrote atomic.Bool
-			release := func() {
-				if released.CompareAndSwap(false, true) {
-					<-sem
-				}
-			}
-			defer release()
-			trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) {
-				wrote.Store(true)
-				o := outstanding.Add(1)
-				for m := maxOutstanding.Load(); o > m && !maxOutstanding.CompareAndSwap(m, o); m = maxOutstanding.Load() {
-				}
-				if sent.Add(1) == int64(*n) {
-					sentOnce.Do(func() { close(allSent) })
-				}
-				release()
-			}}
-			req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), http.MethodGet, url, nil)
-			resp, err := client.Do(req)
-			if wrote.Load() {
-				defer outstanding.Add(-1)
-			}
-			if err != nil {
-				failed.Add(1)
-				return
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			select {
-			case <-allSent:
-			default:
-				answeredEarly.Add(1)
-			}
-			done.Add(1)
-			if resp.StatusCode == http.StatusOK {
-				httpOK.Add(1)
-				if bytes.Contains(body, []byte("probe_success 1")) {
-					success.Add(1)
-				}
-			}
+			st.fire(client, url, sem)
 		}()
 	}
+	var (
+		sent, done, httpOK, success, failed = &st.sent, &st.done, &st.httpOK, &st.success, &st.failed
+		maxOutstanding, answeredEarly       = &st.maxOutstanding, &st.answeredEarly
+		allSent                             = st.allSent
+	)
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
 
@@ -212,4 +172,59 @@ func readGauge(url, name string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// stats counts the requests of a run; fire updates it.
+type stats struct {
+	n                                   int64
+	sent, done, httpOK, success, failed atomic.Int64
+	outstanding, maxOutstanding         atomic.Int64
+	answeredEarly                       atomic.Int64 // answers that came before every request was sent
+	allSent                             chan struct{}
+	sentOnce                            sync.Once
+}
+
+// fire sends one request and records its fate; it frees its dial slot in sem
+// once the request is written (or the attempt ends).
+func (st *stats) fire(client *http.Client, url string, sem chan struct{}) {
+	var released, wrote atomic.Bool
+	release := func() {
+		if released.CompareAndSwap(false, true) {
+			<-sem
+		}
+	}
+	defer release()
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) {
+		wrote.Store(true)
+		o := st.outstanding.Add(1)
+		for m := st.maxOutstanding.Load(); o > m && !st.maxOutstanding.CompareAndSwap(m, o); m = st.maxOutstanding.Load() {
+		}
+		if st.sent.Add(1) == st.n {
+			st.sentOnce.Do(func() { close(st.allSent) })
+		}
+		release()
+	}}
+	req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), http.MethodGet, url, nil)
+	resp, err := client.Do(req)
+	if wrote.Load() {
+		defer st.outstanding.Add(-1)
+	}
+	if err != nil {
+		st.failed.Add(1)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	select {
+	case <-st.allSent:
+	default:
+		st.answeredEarly.Add(1)
+	}
+	st.done.Add(1)
+	if resp.StatusCode == http.StatusOK {
+		st.httpOK.Add(1)
+		if bytes.Contains(body, []byte("probe_success 1")) {
+			st.success.Add(1)
+		}
+	}
 }

@@ -76,19 +76,31 @@ func choose(port uint16, protos []protocols.Protocol, games []catalog.Game) []ca
 			}
 		}
 	}
-	if len(out) == 0 {
-		for _, name := range defaults {
-			add(name, p, "tried on any port")
-		}
-	}
-	if len(out) == 0 { // a module limited to protocols outside the defaults
-		for _, pr := range protos {
-			add(pr.Name, p+pr.PortOffset, "allowed by the module")
-		}
-	}
+	fallback(out, add, p, protos)
 	slices.SortStableFunc(out, func(a, b candidate) int { return cmp.Compare(b.votes, a.votes) })
 	if len(out) > maxCandidates {
 		out = out[:maxCandidates]
 	}
 	return out
+}
+
+// fallback adds the default protocols on a port that suggests none, or the
+// module's own when it allows none of the defaults.
+func fallback(out []candidate, add func(string, int, string), p int, protos []protocols.Protocol) {
+	if len(out) > 0 {
+		return
+	}
+	n := 0
+	for _, name := range defaults {
+		if slices.ContainsFunc(protos, func(pr protocols.Protocol) bool { return pr.Name == name }) {
+			n++
+		}
+		add(name, p, "tried on any port")
+	}
+	if n > 0 {
+		return
+	}
+	for _, pr := range protos { // a module limited to protocols outside the defaults
+		add(pr.Name, p+pr.PortOffset, "allowed by the module")
+	}
 }

@@ -81,6 +81,19 @@ const (
 // the caller may make its test parallel too.
 func QuerierContract(t *testing.T, c Contract) {
 	t.Helper()
+	c = c.withDefaults(t)
+	// First, alone: no server of a parallel case can take the closed port.
+	t.Run("refused", c.refused)
+	t.Run("protocol", c.declares)
+	t.Run("silence", c.silence)
+	t.Run("cancelled", c.cancelled)
+	if c.Transport != "tcp" {
+		t.Run("retry", c.retry)
+	}
+}
+
+func (c Contract) withDefaults(t *testing.T) Contract {
+	t.Helper()
 	tcp := c.Transport == "tcp"
 	if !tcp && c.Answer == nil {
 		t.Fatal("contract: a UDP protocol needs Answer for the retry case")
@@ -94,115 +107,120 @@ func QuerierContract(t *testing.T, c Contract) {
 			c.SilentAttempts = [2]int{1, 1}
 		}
 	}
-	// First, alone: no server of a parallel case can take the closed port.
-	t.Run("refused", func(t *testing.T) {
-		var addr netip.AddrPort
-		if tcp {
-			addr = ClosedTCPPort(t)
-		} else {
-			addr = ClosedUDPPort(t)
-		}
-		_, tr, err := c.query(t, 0, contractAnswer, addr)
-		if !errors.Is(err, protocols.ErrRefused) {
-			t.Errorf("err = %v, want refused", err)
-		}
-		failedPhases(t, tr, 1, protocols.ErrRefused)
-	})
-	t.Run("protocol", func(t *testing.T) {
-		t.Parallel()
-		p := c.Protocol
-		if p.Name != c.Name || p.DefaultPort != c.DefaultPort || p.Transport != c.Transport || p.PortOffset != c.PortOffset || p.Description == "" {
-			t.Errorf("Protocol = %+v, want name %q, port %d, transport %s, offset %d and a description",
-				p, c.Name, c.DefaultPort, c.Transport, c.PortOffset)
-		}
-		if q, err := p.New(protocols.Settings{Options: nil}); err != nil || q == nil {
-			t.Errorf("New without options: %v, %v", q, err)
-		}
-	})
-	t.Run("silence", func(t *testing.T) {
-		t.Parallel()
-		var addr netip.AddrPort
-		var conns atomic.Int32
-		if tcp {
-			addr = TCP(t, func(conn net.Conn) { conns.Add(1); io.Copy(io.Discard, conn) })
-		} else {
-			addr = Silent(t)
-		}
-		_, tr, err := c.query(t, 2, contractSilence, addr)
-		if !errors.Is(err, protocols.ErrTimeout) {
-			t.Errorf("err = %v, want timeout", err)
-		}
-		if c.PhasePerAttempt {
-			failedPhases(t, tr, tr.Attempts, protocols.ErrTimeout)
-		} else {
-			failedPhases(t, tr, 1, protocols.ErrTimeout)
-		}
-		n := tr.Attempts
-		if tcp {
-			n = int(conns.Load())
-		}
-		if lo, hi := c.SilentAttempts[0], c.SilentAttempts[1]; n < lo || n > hi {
-			t.Errorf("%d attempts (sends over UDP, connections over TCP), want %d to %d", n, lo, hi)
-		}
-	})
-	t.Run("cancelled", func(t *testing.T) {
-		t.Parallel()
-		var addr netip.AddrPort
-		if tcp {
-			addr = TCP(t, func(conn net.Conn) { io.Copy(io.Discard, conn) })
-		} else {
-			addr = Silent(t)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		if _, err := c.querier(t, 0).Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
-			t.Errorf("err = %v, want a timeout reason", err)
-		}
-	})
-	if tcp {
-		return
+	if c.RetryRetries == 0 {
+		c.RetryRetries = 2
 	}
-	t.Run("retry", func(t *testing.T) {
-		t.Parallel()
-		retries, deadline := c.RetryRetries, c.RetryDeadline
-		if retries == 0 {
-			retries = 2
+	if c.RetryDeadline == 0 {
+		c.RetryDeadline = 600 * time.Millisecond
+	}
+	return c
+}
+
+// refused: a closed port is ErrRefused, in one failed phase.
+func (c Contract) refused(t *testing.T) {
+	var addr netip.AddrPort
+	if c.Transport == "tcp" {
+		addr = ClosedTCPPort(t)
+	} else {
+		addr = ClosedUDPPort(t)
+	}
+	_, tr, err := c.query(t, 0, contractAnswer, addr)
+	if !errors.Is(err, protocols.ErrRefused) {
+		t.Errorf("err = %v, want refused", err)
+	}
+	failedPhases(t, tr, 1, protocols.ErrRefused)
+}
+
+// declares: Protocol says what the contract says, and New works without options.
+func (c Contract) declares(t *testing.T) {
+	t.Parallel()
+	p := c.Protocol
+	if p.Name != c.Name || p.DefaultPort != c.DefaultPort || p.Transport != c.Transport || p.PortOffset != c.PortOffset || p.Description == "" {
+		t.Errorf("Protocol = %+v, want name %q, port %d, transport %s, offset %d and a description",
+			p, c.Name, c.DefaultPort, c.Transport, c.PortOffset)
+	}
+	if q, err := p.New(protocols.Settings{Options: nil}); err != nil || q == nil {
+		t.Errorf("New without options: %v, %v", q, err)
+	}
+}
+
+// silentServer is a server that never answers: its address and, over TCP, how
+// many connections it took.
+func (c Contract) silentServer(t *testing.T) (netip.AddrPort, *atomic.Int32) {
+	var conns atomic.Int32
+	if c.Transport == "tcp" {
+		return TCP(t, func(conn net.Conn) { conns.Add(1); io.Copy(io.Discard, conn) }), &conns
+	}
+	return Silent(t), &conns
+}
+
+// silence: a server that never answers is ErrTimeout by the deadline.
+func (c Contract) silence(t *testing.T) {
+	t.Parallel()
+	addr, conns := c.silentServer(t)
+	_, tr, err := c.query(t, 2, contractSilence, addr)
+	if !errors.Is(err, protocols.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+	phases := 1
+	if c.PhasePerAttempt {
+		phases = tr.Attempts
+	}
+	failedPhases(t, tr, phases, protocols.ErrTimeout)
+	n := tr.Attempts
+	if c.Transport == "tcp" {
+		n = int(conns.Load())
+	}
+	if lo, hi := c.SilentAttempts[0], c.SilentAttempts[1]; n < lo || n > hi {
+		t.Errorf("%d attempts (sends over UDP, connections over TCP), want %d to %d", n, lo, hi)
+	}
+}
+
+// cancelled: a probe whose context is already cancelled fails as a timeout.
+func (c Contract) cancelled(t *testing.T) {
+	t.Parallel()
+	addr, _ := c.silentServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.querier(t, 0).Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
+		t.Errorf("err = %v, want a timeout reason", err)
+	}
+}
+
+// retry: the first reply is lost; the query re-sends and succeeds.
+func (c Contract) retry(t *testing.T) {
+	t.Parallel()
+	var lost atomic.Bool
+	addr := UDP(t, func(req []byte) [][]byte {
+		out := c.Answer(req)
+		if len(out) > 0 && !lost.Load() {
+			lost.Store(true)
+			return nil // the first reply is lost
 		}
-		if deadline == 0 {
-			deadline = 600 * time.Millisecond
-		}
-		var lost atomic.Bool
-		addr := UDP(t, func(req []byte) [][]byte {
-			out := c.Answer(req)
-			if len(out) > 0 && !lost.Load() {
-				lost.Store(true)
-				return nil // the first reply is lost
-			}
-			return out
-		})
-		res, tr, err := c.query(t, retries, deadline, addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !lost.Load() {
-			t.Fatal("Answer never answered: no reply was lost")
-		}
-		if c.WantName != "" && res.Name != c.WantName {
-			t.Errorf("name = %q, want %q", res.Name, c.WantName)
-		}
-		if len(res.PhaseErrors) != 0 {
-			t.Errorf("phase errors %+v", res.PhaseErrors)
-		}
-		switch {
-		case c.RetryAttempts != 0 && tr.Attempts != c.RetryAttempts:
-			t.Errorf("attempts = %d, want %d", tr.Attempts, c.RetryAttempts)
-		case tr.Attempts < 2:
-			t.Errorf("attempts = %d, want the request re-sent", tr.Attempts)
-		}
-		if c.Check != nil {
-			c.Check(t, res, tr)
-		}
+		return out
 	})
+	res, tr, err := c.query(t, c.RetryRetries, c.RetryDeadline, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !lost.Load() {
+		t.Fatal("Answer never answered: no reply was lost")
+	}
+	if c.WantName != "" && res.Name != c.WantName {
+		t.Errorf("name = %q, want %q", res.Name, c.WantName)
+	}
+	if len(res.PhaseErrors) != 0 {
+		t.Errorf("phase errors %+v", res.PhaseErrors)
+	}
+	switch {
+	case c.RetryAttempts != 0 && tr.Attempts != c.RetryAttempts:
+		t.Errorf("attempts = %d, want %d", tr.Attempts, c.RetryAttempts)
+	case tr.Attempts < 2:
+		t.Errorf("attempts = %d, want the request re-sent", tr.Attempts)
+	}
+	if c.Check != nil {
+		c.Check(t, res, tr)
+	}
 }
 
 // querier builds the protocol's Querier with the contract's settings.
