@@ -493,9 +493,10 @@ func promAlertFor(t testing.TB) map[string]string {
 	return m
 }
 
-// exporterFlags returns the long flag names `--help` lists.
+// exporterFlags returns the long flag names `serve --help` lists (the server's flags
+// and the app-wide ones).
 func exporterFlags(t testing.TB) map[string]bool {
-	out, err := runTool(time.Minute, "", exporterBinary(t), "--help")
+	out, err := runTool(time.Minute, "", exporterBinary(t), "serve", "--help")
 	if err != nil {
 		t.Fatalf("--help: %v\n%s", err, out)
 	}
