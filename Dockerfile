@@ -27,6 +27,8 @@ LABEL org.opencontainers.image.title="gameserver_exporter" \
       org.opencontainers.image.source="https://github.com/gameserver-exporter/gameserver_exporter"
 COPY --from=build /out/gameserver_exporter /bin/gameserver_exporter
 COPY --from=build /src/LICENSE /LICENSE
+# The eos protocol asks Epic's web API over verified TLS: the image needs the CA roots.
+COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 COPY examples/modules.yml /etc/gameserver_exporter/modules.yml
 USER 65534:65534
 EXPOSE 10115
