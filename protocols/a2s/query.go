@@ -68,6 +68,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			if merr != nil {
 				tr.Logf("rules: mod list not read: %v", merr)
 			}
+			applyGameRules(res, in.FullAppID(), res.Rules)
 		}
 	}
 	return res, nil
