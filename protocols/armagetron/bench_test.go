@@ -13,7 +13,7 @@ func BenchmarkDecodeReply(b *testing.B) {
 	vec := loadHex(b, "players_colours.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := DecodeReply(vec)
+		s, err := decodeReply(vec)
 		if err != nil {
 			b.Fatal(err)
 		}

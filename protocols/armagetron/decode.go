@@ -13,10 +13,10 @@ import (
 
 // Message descriptors of the server-info exchange.
 const (
-	DescSmallInfo    = 50 // small server info (answer)
-	DescBigInfo      = 51 // big server info (answer)
-	DescSmallRequest = 52
-	DescBigRequest   = 53
+	descSmallInfo    = 50 // small server info (answer)
+	descBigInfo      = 51 // big server info (answer)
+	descSmallRequest = 52
+	descBigRequest   = 53
 )
 
 // senderUnconnected is the sender id a client puts in the trailer before it
@@ -26,19 +26,19 @@ const senderUnconnected = 0x11
 // maxPlayerNames caps the names kept from the user list.
 const maxPlayerNames = 256
 
-// Request builds a request message with no data: descriptor, message id 0,
+// request builds a request message with no data: descriptor, message id 0,
 // length 0, and the datagram's sender-id trailer.
-func Request(desc uint16) []byte {
+func request(desc uint16) []byte {
 	b := make([]byte, 8)
 	binary.BigEndian.PutUint16(b, desc)
 	binary.BigEndian.PutUint16(b[6:], senderUnconnected)
 	return b
 }
 
-// FindMessage returns the data of the first message with descriptor desc in a
+// findMessage returns the data of the first message with descriptor desc in a
 // datagram; ok is false when the datagram holds none. A message whose length
 // runs past the datagram is ErrTruncated.
-func FindMessage(b []byte, desc uint16) (data []byte, ok bool, err error) {
+func findMessage(b []byte, desc uint16) (data []byte, ok bool, err error) {
 	r := wire.NewReader(b)
 	// at least a message header left: anything shorter is the sender-id trailer
 	for r.Len() >= 6 {
@@ -57,8 +57,8 @@ func FindMessage(b []byte, desc uint16) (data []byte, ok bool, err error) {
 	return nil, false, nil
 }
 
-// ServerInfo is the decoded big server info.
-type ServerInfo struct {
+// serverInfo is the decoded big server info.
+type serverInfo struct {
 	Port       uint32
 	Hostname   string // the address the server believes it has; usually empty
 	Name       string // as sent, colour codes included
@@ -75,11 +75,11 @@ type ServerInfo struct {
 	ExtraWords int  // words after the known fields (0.2.9 adds some), ignored
 }
 
-// DecodeBigInfo decodes the data of a big server-info message. Global ids
+// decodeBigInfo decodes the data of a big server-info message. Global ids
 // (0.2.8) are optional: older servers end after the URL.
-func DecodeBigInfo(data []byte) (ServerInfo, error) {
+func decodeBigInfo(data []byte) (serverInfo, error) {
 	r := wire.NewReader(data)
-	var s ServerInfo
+	var s serverInfo
 	s.Port = readUint(&r, "port")
 	s.Hostname = readString(&r, "hostname")
 	s.Name = readString(&r, "server name")
@@ -92,12 +92,12 @@ func DecodeBigInfo(data []byte) (ServerInfo, error) {
 	s.Options = readString(&r, "options")
 	s.URL = readString(&r, "url")
 	if err := r.Err(); err != nil {
-		return ServerInfo{}, err
+		return serverInfo{}, err
 	}
 	if r.Len() >= 2 {
 		s.GlobalIDs = readString(&r, "global ids")
 		if err := r.Err(); err != nil {
-			return ServerInfo{}, err
+			return serverInfo{}, err
 		}
 		s.HasExtras = true
 	}
@@ -114,16 +114,16 @@ func DecodeBigInfo(data []byte) (ServerInfo, error) {
 	return s, nil
 }
 
-// DecodeReply finds the big server info in a datagram and decodes it.
-func DecodeReply(b []byte) (ServerInfo, error) {
-	data, ok, err := FindMessage(b, DescBigInfo)
+// decodeReply finds the big server info in a datagram and decodes it.
+func decodeReply(b []byte) (serverInfo, error) {
+	data, ok, err := findMessage(b, descBigInfo)
 	if err != nil {
-		return ServerInfo{}, err
+		return serverInfo{}, err
 	}
 	if !ok {
-		return ServerInfo{}, fmt.Errorf("%w: no big server info (descriptor %d) in the reply", protocols.ErrMalformed, DescBigInfo)
+		return serverInfo{}, fmt.Errorf("%w: no big server info (descriptor %d) in the reply", protocols.ErrMalformed, descBigInfo)
 	}
-	return DecodeBigInfo(data)
+	return decodeBigInfo(data)
 }
 
 // readUint reads Armagetron's 32-bit integer: two words, low word first.
@@ -153,9 +153,9 @@ func readString(r *wire.Reader, what string) string {
 	return wire.UTF8(out)
 }
 
-// StripColors removes Armagetron colour codes: "0x" and six hex digits, or
+// stripColors removes Armagetron colour codes: "0x" and six hex digits, or
 // 0xRESETT (back to the default colour).
-func StripColors(s string) string {
+func stripColors(s string) string {
 	if !strings.Contains(s, "0x") {
 		return s
 	}
@@ -185,9 +185,9 @@ func isColor(s string) bool {
 }
 
 // Result turns the server info into the exporter's Result.
-func (s ServerInfo) Result(players, rules bool) *protocols.Result {
+func (s serverInfo) Result(players, rules bool) *protocols.Result {
 	res := &protocols.Result{
-		Name:       StripColors(s.Name),
+		Name:       stripColors(s.Name),
 		Version:    s.Release,
 		Players:    protocols.Known(int64(s.Players)),
 		MaxPlayers: protocols.Known(int64(s.MaxPlayers)),
@@ -211,12 +211,12 @@ func (s ServerInfo) Result(players, rules bool) *protocols.Result {
 	if players {
 		res.PlayerList = make([]protocols.Player, 0, len(s.Users))
 		for _, n := range s.Users {
-			res.PlayerList = append(res.PlayerList, protocols.Player{Name: StripColors(n)})
+			res.PlayerList = append(res.PlayerList, protocols.Player{Name: stripColors(n)})
 		}
 	}
 	if rules {
 		res.Rules = []protocols.KV{
-			{Key: "options", Value: StripColors(s.Options)},
+			{Key: "options", Value: stripColors(s.Options)},
 			{Key: "url", Value: s.URL},
 			{Key: "version_min", Value: u(s.VersionMin)},
 			{Key: "version_max", Value: u(s.VersionMax)},

@@ -107,7 +107,7 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 func TestVectors(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
-			s, err := DecodeReply(loadHex(t, tc.file))
+			s, err := decodeReply(loadHex(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +127,7 @@ func TestVectorErrors(t *testing.T) {
 		"small_info_real_layout.hex": protocols.ErrMalformed, // no big info in it
 	} {
 		t.Run(file, func(t *testing.T) {
-			s, err := DecodeReply(loadHex(t, file))
+			s, err := decodeReply(loadHex(t, file))
 			if !errors.Is(err, want) {
 				t.Fatalf("err = %v, want %v", err, want)
 			}
@@ -146,7 +146,7 @@ func TestRealCaptures(t *testing.T) {
 		"exchanges/armagetron_armagetron_gamedig/01_s2c_udp_4534-43623.bin",
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			s, err := DecodeReply(realCapture(t, name))
+			s, err := decodeReply(realCapture(t, name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,16 +159,16 @@ func TestRealCaptures(t *testing.T) {
 		})
 	}
 	small := realCapture(t, "armagetron_armagetron_armagetron-small.resp.bin")
-	if data, ok, err := FindMessage(small, DescSmallInfo); !ok || err != nil || len(data) != 10 {
+	if data, ok, err := findMessage(small, descSmallInfo); !ok || err != nil || len(data) != 10 {
 		t.Errorf("small info: %x %v %v", data, ok, err)
 	}
 	for file, desc := range map[string]uint16{
-		"armagetron_armagetron_armagetron-small.req.bin":                    DescSmallRequest,
-		"armagetron_armagetron_armagetron-big.req.bin":                      DescBigRequest,
-		"exchanges/armagetron_armagetron_gamedig/00_c2s_udp_43623-4534.bin": DescBigRequest,
+		"armagetron_armagetron_armagetron-small.req.bin":                    descSmallRequest,
+		"armagetron_armagetron_armagetron-big.req.bin":                      descBigRequest,
+		"exchanges/armagetron_armagetron_gamedig/00_c2s_udp_43623-4534.bin": descBigRequest,
 	} {
-		if req := realCapture(t, file); string(req) != string(Request(desc)) {
-			t.Errorf("request % x, the reference client sent % x", Request(desc), req)
+		if req := realCapture(t, file); string(req) != string(request(desc)) {
+			t.Errorf("request % x, the reference client sent % x", request(desc), req)
 		}
 	}
 }
@@ -183,14 +183,14 @@ func TestStripColors(t *testing.T) {
 		"price 0x":                  "price 0x",
 		"0x0x112233a":               "0xa", // a stray "0x" before a code stays
 	} {
-		if got := StripColors(in); got != want {
+		if got := stripColors(in); got != want {
 			t.Errorf("StripColors(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestResultFlags(t *testing.T) {
-	s, err := DecodeReply(loadHex(t, "players_colours.hex"))
+	s, err := decodeReply(loadHex(t, "players_colours.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func FuzzDecodeReply(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := DecodeReply(b)
+		s, err := decodeReply(b)
 		if err != nil {
 			if r := protocols.Reason(err); r == "other" || r == "" {
 				t.Fatalf("error without a reason: %v", err)
@@ -49,7 +49,7 @@ func FuzzStripColors(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if out := StripColors(s); len(out) > len(s) {
+		if out := stripColors(s); len(out) > len(s) {
 			t.Fatalf("%q grew to %q", s, out)
 		}
 	})

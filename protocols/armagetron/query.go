@@ -15,8 +15,8 @@ type querier struct {
 }
 
 var (
-	smallRequest = Request(DescSmallRequest)
-	bigRequest   = Request(DescBigRequest)
+	smallRequest = request(descSmallRequest)
+	bigRequest   = request(descBigRequest)
 )
 
 // answers returns an accept func for conn.Request: a datagram answers when it
@@ -24,7 +24,7 @@ var (
 // is taken as the answer when nothing better is possible, so its error shows.
 func answers(tr *wire.Trace, desc uint16, bad *error) func([]byte) bool {
 	return func(b []byte) bool {
-		_, ok, err := FindMessage(b, desc)
+		_, ok, err := findMessage(b, desc)
 		if err != nil {
 			*bad = err
 			tr.Logf("skipped datagram: %v", err)
@@ -47,7 +47,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 
 	var bad error
 	p := tr.Begin("challenge")
-	_, err = conn.Request(ctx, smallRequest, answers(tr, DescSmallInfo, &bad))
+	_, err = conn.Request(ctx, smallRequest, answers(tr, descSmallInfo, &bad))
 	err = explain(err, bad, "small server info")
 	tr.End(p, err)
 	if err != nil {
@@ -56,11 +56,11 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 
 	bad = nil
 	p = tr.Begin("info")
-	reply, err := conn.Request(ctx, bigRequest, answers(tr, DescBigInfo, &bad))
+	reply, err := conn.Request(ctx, bigRequest, answers(tr, descBigInfo, &bad))
 	err = explain(err, bad, "big server info")
-	var info ServerInfo
+	var info serverInfo
 	if err == nil {
-		info, err = DecodeReply(reply)
+		info, err = decodeReply(reply)
 	}
 	tr.End(p, err)
 	if err != nil {

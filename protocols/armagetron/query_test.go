@@ -38,13 +38,13 @@ func (s *server) handle(t testing.TB) prototest.Handler {
 		defer s.mu.Unlock()
 		s.order = append(s.order, desc)
 		switch desc {
-		case DescSmallRequest:
+		case descSmallRequest:
 			if s.dropSmall.Add(-1) >= 0 {
 				return nil
 			}
 			s.primed = true
 			return [][]byte{s.small}
-		case DescBigRequest:
+		case descBigRequest:
 			if !s.primed || s.big == nil {
 				return nil
 			}
@@ -97,7 +97,7 @@ func TestQueryRoundTrip(t *testing.T) {
 			if len(tr.Phases) != 2 || tr.Phases[0].Name != "challenge" || tr.Phases[1].Name != "info" || tr.Phases[1].Err != nil {
 				t.Errorf("phases = %+v", tr.Phases)
 			}
-			if got := srv.requests(); !slices.Equal(got, []uint16{DescSmallRequest, DescBigRequest}) {
+			if got := srv.requests(); !slices.Equal(got, []uint16{descSmallRequest, descBigRequest}) {
 				t.Errorf("requests %v, want small then big", got)
 			}
 		})

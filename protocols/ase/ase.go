@@ -19,10 +19,10 @@ var Protocol = protocols.Protocol{
 	DefaultPort: 22003,
 	PortOffset:  123,
 	Transport:   "udp",
-	New:         New,
+	New:         newQuerier,
 }
 
-// New returns a Querier for the module's settings. ASE has no options.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier returns a Querier for the module's settings. ASE has no options.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	return &querier{s: s}, nil
 }

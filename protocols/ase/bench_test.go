@@ -13,7 +13,7 @@ func BenchmarkDecode(b *testing.B) {
 	b.SetBytes(int64(len(reply)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Decode(reply); err != nil {
+		if _, err := decode(reply); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -22,7 +22,7 @@ func BenchmarkDecode(b *testing.B) {
 func BenchmarkQuery(b *testing.B) {
 	reply := bigReply(50)
 	addr := prototest.UDP(b, func([]byte) [][]byte { return [][]byte{reply} })
-	q, _ := New(all)
+	q, _ := newQuerier(all)
 	ctx := prototest.Context(b, time.Minute)
 	tr := wire.NewTrace()
 	b.ReportAllocs()

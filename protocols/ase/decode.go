@@ -14,18 +14,18 @@ import (
 // in the split variant (see fragments.go).
 var magic = []byte("EYE1")
 
-// MaxPlayers caps the player records decoded from one reply: a record can be a
+// maxPlayers caps the player records decoded from one reply: a record can be a
 // single flags byte, so a 64 KiB datagram could otherwise claim 65k players.
-const MaxPlayers = 4096
+const maxPlayers = 4096
 
 // playerFields names the fields a player record's flags byte announces, in bit order
 // (0x01 name, 0x02 team, 0x04 skin, 0x08 score, 0x10 ping, 0x20 time); for errors.
 var playerFields = [...]string{"player %d name", "player %d team", "player %d skin", "player %d score", "player %d ping", "player %d time"}
 
-// Status is a decoded EYE1 reply. The header fields are all or nothing; the rules and
+// status is a decoded EYE1 reply. The header fields are all or nothing; the rules and
 // the player list may be cut short, in which case RulesErr / PlayersErr say why and
 // the slices hold what was decoded before the fault.
-type Status struct {
+type status struct {
 	Game       string // "mta", "farcry", ...
 	Port       string // game port as the server reports it
 	Name       string
@@ -48,10 +48,10 @@ type Status struct {
 // names, so debug output matches what users see elsewhere).
 var headerKeys = [...]string{"gamename", "port", "servername", "gametype", "map", "version", "password", "numplayers", "maxplayers"}
 
-// Decode parses one complete (reassembled) EYE1 reply. An error means the header
+// decode parses one complete (reassembled) EYE1 reply. An error means the header
 // could not be read; faults in the rules or player sections are reported in the
 // Status instead, with everything decoded before them.
-func Decode(b []byte) (*Status, error) {
+func decode(b []byte) (*status, error) {
 	if len(b) < len(magic) || !bytes.Equal(b[:len(magic)], magic) {
 		return nil, fmt.Errorf("%w: reply does not start with %q", protocols.ErrMalformed, magic)
 	}
@@ -66,7 +66,7 @@ func Decode(b []byte) (*Status, error) {
 		}
 		h[i] = wire.UTF8(v)
 	}
-	s := &Status{
+	s := &status{
 		Game: h[0], Port: h[1], Name: h[2], GameType: h[3], Map: h[4], Version: h[5],
 		Password:   flag(h[6]),
 		Players:    count(h[7]),
@@ -87,7 +87,7 @@ func Decode(b []byte) (*Status, error) {
 }
 
 // decodeRules reads key/value pairs up to the empty key that ends them.
-func decodeRules(r *wire.Reader, s *Status) error {
+func decodeRules(r *wire.Reader, s *status) error {
 	for i := 0; ; i++ {
 		k, err := lpString(r, "rule %d key", i)
 		if err != nil {
@@ -107,10 +107,10 @@ func decodeRules(r *wire.Reader, s *Status) error {
 
 // decodePlayers reads player records to the end of the datagram. A record cut
 // mid-way is dropped, as the spec says; a flags byte of 0 ends the list (qstat).
-func decodePlayers(r *wire.Reader, s *Status) error {
+func decodePlayers(r *wire.Reader, s *status) error {
 	for i := 0; r.Len() > 0; i++ {
-		if i >= MaxPlayers {
-			return fmt.Errorf("%w: more than %d player records", protocols.ErrTooLarge, MaxPlayers)
+		if i >= maxPlayers {
+			return fmt.Errorf("%w: more than %d player records", protocols.ErrTooLarge, maxPlayers)
 		}
 		flags := r.Uint8("player flags")
 		if flags == 0 {
@@ -209,7 +209,7 @@ func duration(s string) (float64, bool) {
 
 // Result turns the decoded reply into a protocols.Result; players and rules are
 // included when asked for, and their decoding faults become PhaseErrors.
-func (s *Status) Result(players, rules bool) *protocols.Result {
+func (s *status) Result(players, rules bool) *protocols.Result {
 	res := &protocols.Result{
 		Game:       s.Game,
 		Name:       s.Name,

@@ -21,7 +21,7 @@ var unknown protocols.Count
 func TestDecodeVectors(t *testing.T) {
 	tests := []struct {
 		vec        string
-		err        error // from Decode
+		err        error // from decode
 		name, game string
 		gameType   string
 		mapName    string
@@ -87,7 +87,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			s, err := Decode(readVec(t, tc.vec))
+			s, err := decode(readVec(t, tc.vec))
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) {
 					t.Fatalf("err = %v, want %v", err, tc.err)
@@ -122,7 +122,7 @@ func checkErr(t *testing.T, what string, got, want error) {
 }
 
 func TestResultPhaseErrors(t *testing.T) {
-	s, err := Decode(readVec(t, "rules_cut"))
+	s, err := decode(readVec(t, "rules_cut"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestDecodeFixtures(t *testing.T) {
 				want = v
 			}
 			b := prototest.Fixture(t, "ase", fx.Fixtures[0])
-			s, err := Decode(b)
+			s, err := decode(b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +234,7 @@ func TestDecodeFixtures(t *testing.T) {
 	}
 }
 
-func info(s *Status, key string) string {
+func info(s *status, key string) string {
 	for _, kv := range s.Info {
 		if kv.Key == key {
 			return kv.Value
@@ -260,10 +260,10 @@ func TestTooManyPlayers(t *testing.T) {
 		b = append(b, f...)
 	}
 	b = append(b, 1) // no rules
-	for range MaxPlayers + 1 {
+	for range maxPlayers + 1 {
 		b = append(b, 0x01, 0x02, 'a') // flags: name; "a"
 	}
-	s, err := Decode(b)
+	s, err := decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := Decode(b)
+		s, err := decode(b)
 		if err != nil {
 			return
 		}
@@ -42,7 +42,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("invalid UTF-8 %q", v)
 			}
 		}
-		if len(r.PlayerList) > MaxPlayers {
+		if len(r.PlayerList) > maxPlayers {
 			t.Fatalf("%d players past the cap", len(r.PlayerList))
 		}
 		for _, p := range r.PlayerList {
@@ -75,6 +75,6 @@ func FuzzFragments(f *testing.F) {
 		if m := a.missing(); a.complete() && len(m) != 0 {
 			t.Fatalf("complete yet missing %v", m)
 		}
-		Decode(a.body())
+		decode(a.body())
 	})
 }

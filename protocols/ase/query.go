@@ -38,7 +38,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		tr.End(p, err)
 		return nil, err
 	}
-	st, err := Decode(body)
+	st, err := decode(body)
 	if err != nil && lost != nil {
 		// The header itself was cut by the missing fragment: say so, not "truncated".
 		err = fmt.Errorf("%w (%v)", lost, err)

@@ -57,7 +57,7 @@ func split(body []byte, id string) [][]byte {
 
 func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := New(s)
+	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestQuerySingle(t *testing.T) {
 
 func TestQuerySplit(t *testing.T) {
 	body := bigReply(120)
-	want, err := Decode(body)
+	want, err := decode(body)
 	if err != nil || want.PlayersErr != nil {
 		t.Fatal(err, want.PlayersErr)
 	}

@@ -13,7 +13,7 @@ func BenchmarkDecodeInfo(b *testing.B) {
 	vec := loadHex(b, "info_sauer_ctf.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		in, err := DecodeInfo(vec, pingWide)
+		in, err := decodeInfo(vec, pingWide)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -25,7 +25,7 @@ func BenchmarkDecodePlayers(b *testing.B) {
 	vec := loadHex(b, "ext_stats_alice.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DecodePlayers(vec); err != nil {
+		if _, err := decodePlayers(vec); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,7 +35,7 @@ func BenchmarkQuery(b *testing.B) {
 	f := full(b)
 	f.t = b
 	addr := prototest.UDP(b, f.handle)
-	q := newQuerier(b, protocols.Settings{Players: true, Rules: true})
+	q := testQuerier(b, protocols.Settings{Players: true, Rules: true})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -34,10 +34,10 @@ var Protocol = protocols.Protocol{
 	DefaultPort: 28785,
 	PortOffset:  1,
 	Transport:   "udp",
-	New:         New,
+	New:         newQuerier,
 }
 
-// New builds the Querier for a module. The protocol has no options.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier builds the Querier for a module. The protocol has no options.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	return &querier{retries: s.Retries, players: s.Players, rules: s.Rules}, nil
 }

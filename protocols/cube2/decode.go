@@ -10,9 +10,9 @@ import (
 
 // Layouts of the info reply's attributes, told apart by their count.
 const (
-	LayoutSauerbraten = "sauerbraten" // 5 attributes, 7 while paused or at another game speed
-	LayoutRedEclipse  = "redeclipse"  // 8 or more (15 in 1.5 and 1.6)
-	LayoutUnknown     = "unknown"     // anything else: only counts and strings are read
+	layoutSauerbraten = "sauerbraten" // 5 attributes, 7 while paused or at another game speed
+	layoutRedEclipse  = "redeclipse"  // 8 or more (15 in 1.5 and 1.6)
+	layoutUnknown     = "unknown"     // anything else: only counts and strings are read
 )
 
 const (
@@ -24,8 +24,8 @@ const (
 	// maxPlayers caps player names, client numbers and stats kept from one reply
 	// (MAXCLIENTS is 128, bots get numbers from 128 up).
 	maxPlayers = 256
-	// BotCN is Sauerbraten's MAXCLIENTS: bots' client numbers start here.
-	BotCN = 128
+	// botCN is Sauerbraten's MAXCLIENTS: bots' client numbers start here.
+	botCN = 128
 	// mmPassword is the master mode a password-protected server reports
 	// (Sauerbraten MM_PASSWORD, Red Eclipse's fifth master mode).
 	mmPassword = 4
@@ -33,8 +33,8 @@ const (
 	reMinBranch = 227
 )
 
-// Info is a decoded server info reply. Strings are UTF-8 with colour codes removed.
-type Info struct {
+// info is a decoded server info reply. Strings are UTF-8 with colour codes removed.
+type info struct {
 	Players int32 // connected clients (Sauerbraten: spectators included, bots not)
 	Attrs   []int32
 	Layout  string
@@ -49,9 +49,9 @@ type Info struct {
 	Trailing int   // bytes after what the layout explains
 }
 
-// InfoRequest is the server info request: the packed int ping, which the server
+// infoRequest is the server info request: the packed int ping, which the server
 // echoes with the rest of the request. A zero ping would ask for extended info.
-func InfoRequest(ping int32) []byte {
+func infoRequest(ping int32) []byte {
 	if ping == 0 {
 		ping = 1
 	}
@@ -108,13 +108,13 @@ func echo(b, req []byte) (wire.Reader, error) {
 	return r, nil
 }
 
-// DecodeInfo parses a server info reply to req.
-func DecodeInfo(b, req []byte) (*Info, error) {
+// decodeInfo parses a server info reply to req.
+func decodeInfo(b, req []byte) (*info, error) {
 	r, err := echo(b, req)
 	if err != nil {
 		return nil, err
 	}
-	in := &Info{}
+	in := &info{}
 	in.Players = getInt(&r, "client count")
 	off := r.Offset()
 	n := getInt(&r, "attribute count")
@@ -137,7 +137,7 @@ func DecodeInfo(b, req []byte) (*Info, error) {
 		return nil, err
 	}
 	in.Layout = layoutOf(in.Attrs)
-	re := in.Layout == LayoutRedEclipse
+	re := in.Layout == layoutRedEclipse
 	m, err := getString(&r, "map name")
 	if err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func DecodeInfo(b, req []byte) (*Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.Map, in.Desc = Text(StripColours(m, re)), Text(StripColours(d, re))
+	in.Map, in.Desc = text(stripColours(m, re)), text(stripColours(d, re))
 	if re {
 		in.NamesErr = in.readRedEclipse(&r)
 	}
@@ -157,22 +157,22 @@ func DecodeInfo(b, req []byte) (*Info, error) {
 func layoutOf(attrs []int32) string {
 	switch n := len(attrs); {
 	case n == 5 || n == 7:
-		return LayoutSauerbraten
+		return layoutSauerbraten
 	case n >= 8:
-		return LayoutRedEclipse
+		return layoutRedEclipse
 	}
-	return LayoutUnknown
+	return layoutUnknown
 }
 
 // readRedEclipse reads what Red Eclipse sends after the description: the version
 // branch, then one name per client, then one account handle per client.
-func (in *Info) readRedEclipse(r *wire.Reader) error {
+func (in *info) readRedEclipse(r *wire.Reader) error {
 	if in.Attrs[0] >= reMinBranch {
 		b, err := getString(r, "version branch")
 		if err != nil {
 			return err
 		}
-		in.Branch = Text(b)
+		in.Branch = text(b)
 	}
 	n := min(int(in.Players), maxPlayers)
 	in.Names = make([]string, 0, n)
@@ -181,7 +181,7 @@ func (in *Info) readRedEclipse(r *wire.Reader) error {
 		if err != nil {
 			return fmt.Errorf("player %d of %d: %w", i+1, in.Players, err)
 		}
-		in.Names = append(in.Names, Text(StripColours(b, true)))
+		in.Names = append(in.Names, text(stripColours(b, true)))
 	}
 	// Handles (game version 226 and later) are optional here: older servers end
 	// after the names.
@@ -193,7 +193,7 @@ func (in *Info) readRedEclipse(r *wire.Reader) error {
 		if err != nil {
 			break // the names are complete; a cut handle list is not worth failing for
 		}
-		in.Handles = append(in.Handles, Text(b))
+		in.Handles = append(in.Handles, text(b))
 	}
 	return nil
 }

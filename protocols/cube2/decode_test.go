@@ -71,36 +71,36 @@ var infoVectors = []struct {
 	want infoWant
 }{
 	{"info_sauer_ctf.hex", pingWide, infoWant{
-		game: GameSauerbraten, name: "Red Server", mapName: "forge", version: "260", players: 3, max: 16, maxKnown: true,
-		password: protocols.FlagFalse, layout: LayoutSauerbraten,
+		game: gameSauerbraten, name: "Red Server", mapName: "forge", version: "260", players: 3, max: 16, maxKnown: true,
+		password: protocols.FlagFalse, layout: layoutSauerbraten,
 		info: map[string]string{"mode": "11", "mode_name": "ctf", "seconds_left": "421", "mastermode_name": "open"},
 	}},
 	{"info_sauer_paused.hex", pingOne, infoWant{
-		game: GameSauerbraten, name: "Paused", version: "259", players: 0, max: 8, maxKnown: true,
-		password: protocols.FlagTrue, layout: LayoutSauerbraten,
+		game: gameSauerbraten, name: "Paused", version: "259", players: 0, max: 8, maxKnown: true,
+		password: protocols.FlagTrue, layout: layoutSauerbraten,
 		info: map[string]string{"mode": "-1", "mode_name": "demo", "paused": "1", "gamespeed": "50", "mastermode_name": "password"},
 	}},
 	{"info_sauer_charset.hex", pingOne, infoWant{
-		game: GameSauerbraten, name: "ÝßзšÜA ", mapName: "abc", version: "260", players: 1, max: 4, maxKnown: true,
-		password: protocols.FlagFalse, layout: LayoutSauerbraten,
+		game: gameSauerbraten, name: "ÝßзšÜA ", mapName: "abc", version: "260", players: 1, max: 4, maxKnown: true,
+		password: protocols.FlagFalse, layout: layoutSauerbraten,
 	}},
 	{"info_sauer_trailing.hex", pingOne, infoWant{
-		game: GameSauerbraten, name: "T", version: "260", players: 0, max: 12, maxKnown: true,
-		password: protocols.FlagFalse, layout: LayoutSauerbraten, trailing: 2,
+		game: gameSauerbraten, name: "T", version: "260", players: 0, max: 12, maxKnown: true,
+		password: protocols.FlagFalse, layout: layoutSauerbraten, trailing: 2,
 		info: map[string]string{"trailing_bytes": "2"},
 	}},
 	{"info_redeclipse_players.hex", pingOne, infoWant{
-		game: GameRedEclipse, name: "RE Srv", mapName: "venus", version: "1.6.0", players: 2, max: 24, maxKnown: true,
-		password: protocols.FlagTrue, layout: LayoutRedEclipse, names: []string{"Alice", "Bob"},
+		game: gameRedEclipse, name: "RE Srv", mapName: "venus", version: "1.6.0", players: 2, max: 24, maxKnown: true,
+		password: protocols.FlagTrue, layout: layoutRedEclipse, names: []string{"Alice", "Bob"},
 		info: map[string]string{"protocol": "230", "time_remaining": "600", "branch": "stable", "platform": "2",
 			"arch": "64", "game_state": "5", "time_left": "300", "mastermode_name": "password"},
 	}},
 	{"info_redeclipse_names_cut.hex", pingOne, infoWant{
-		game: GameRedEclipse, name: "Cut", mapName: "dutility", version: "1.6.0", players: 2, max: 16, maxKnown: true,
-		password: protocols.FlagFalse, layout: LayoutRedEclipse, names: []string{"Alice"}, namesErr: wire.ErrTruncated,
+		game: gameRedEclipse, name: "Cut", mapName: "dutility", version: "1.6.0", players: 2, max: 16, maxKnown: true,
+		password: protocols.FlagFalse, layout: layoutRedEclipse, names: []string{"Alice"}, namesErr: wire.ErrTruncated,
 	}},
 	{"info_unknown_layout.hex", pingOne, infoWant{
-		game: GameCube2, name: "Odd", mapName: "m", players: 2, layout: LayoutUnknown,
+		game: gameCube2, name: "Odd", mapName: "m", players: 2, layout: layoutUnknown,
 		info: map[string]string{"attr0": "5", "attr2": "2"},
 	}},
 }
@@ -136,7 +136,7 @@ func checkInfo(t *testing.T, res *protocols.Result, w infoWant) {
 func TestDecodeInfoVectors(t *testing.T) {
 	for _, tc := range infoVectors {
 		t.Run(tc.file, func(t *testing.T) {
-			in, err := DecodeInfo(loadHex(t, tc.file), tc.req)
+			in, err := decodeInfo(loadHex(t, tc.file), tc.req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +148,7 @@ func TestDecodeInfoVectors(t *testing.T) {
 			}
 			res := in.Result(true, true)
 			checkInfo(t, res, tc.want)
-			if tc.want.layout == LayoutRedEclipse {
+			if tc.want.layout == layoutRedEclipse {
 				var names []string
 				for _, p := range res.PlayerList {
 					names = append(names, p.Name)
@@ -162,7 +162,7 @@ func TestDecodeInfoVectors(t *testing.T) {
 			} else if res.PlayerList != nil {
 				t.Errorf("the info reply of %s has no player list: %+v", tc.want.layout, res.PlayerList)
 			}
-			if len(res.Rules) == 0 || res.Rules[0].Key != "protocol" && tc.want.layout != LayoutUnknown {
+			if len(res.Rules) == 0 || res.Rules[0].Key != "protocol" && tc.want.layout != layoutUnknown {
 				t.Errorf("rules = %+v", res.Rules)
 			}
 		})
@@ -179,7 +179,7 @@ func hasPhaseError(res *protocols.Result, phase string) bool {
 }
 
 func TestDecodeInfoRedEclipseHandles(t *testing.T) {
-	in, err := DecodeInfo(loadHex(t, "info_redeclipse_players.hex"), pingOne)
+	in, err := decodeInfo(loadHex(t, "info_redeclipse_players.hex"), pingOne)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestDecodeInfoErrors(t *testing.T) {
 		{"bad_echo.hex", wire.ErrMismatch},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			in, err := DecodeInfo(loadHex(t, tc.file), pingOne)
+			in, err := decodeInfo(loadHex(t, tc.file), pingOne)
 			if !errors.Is(err, tc.want) || in != nil {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -210,12 +210,12 @@ func TestDecodeInfoErrors(t *testing.T) {
 		})
 	}
 	t.Run("negative_attribute_count", func(t *testing.T) {
-		if _, err := DecodeInfo([]byte{1, 0, 0xFE}, pingOne); !errors.Is(err, wire.ErrMalformed) {
+		if _, err := decodeInfo([]byte{1, 0, 0xFE}, pingOne); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("err = %v", err)
 		}
 	})
 	t.Run("only_the_echo", func(t *testing.T) {
-		if _, err := DecodeInfo(pingWide, pingWide); !errors.Is(err, wire.ErrTruncated) {
+		if _, err := decodeInfo(pingWide, pingWide); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("err = %v", err)
 		}
 	})
@@ -223,28 +223,28 @@ func TestDecodeInfoErrors(t *testing.T) {
 
 func TestDecodePlayersVectors(t *testing.T) {
 	t.Run("ids", func(t *testing.T) {
-		x, err := DecodePlayers(loadHex(t, "ext_ids.hex"))
-		if err != nil || !x.IsIDs || x.Version != ExtVersion || !slices.Equal(x.IDs, []int32{0, 1, 128}) {
+		x, err := decodePlayers(loadHex(t, "ext_ids.hex"))
+		if err != nil || !x.IsIDs || x.Version != extVersion || !slices.Equal(x.IDs, []int32{0, 1, 128}) {
 			t.Fatalf("%+v, %v", x, err)
 		}
 	})
 	t.Run("ids_empty", func(t *testing.T) {
-		x, err := DecodePlayers(loadHex(t, "ext_ids_empty.hex"))
+		x, err := decodePlayers(loadHex(t, "ext_ids_empty.hex"))
 		if err != nil || !x.IsIDs || len(x.IDs) != 0 {
 			t.Fatalf("%+v, %v", x, err)
 		}
 	})
 	for _, tc := range []struct {
 		file string
-		want PlayerStats
+		want playerStats
 	}{
-		{"ext_stats_alice.hex", PlayerStats{CN: 0, Ping: 25, Name: "Alice", Team: "good", Frags: 10, Flags: 1, Deaths: 3,
+		{"ext_stats_alice.hex", playerStats{CN: 0, Ping: 25, Name: "Alice", Team: "good", Frags: 10, Flags: 1, Deaths: 3,
 			Accuracy: 42, Health: 100, Armour: 50, Gun: 4, Privilege: 1}},
-		{"ext_stats_bob.hex", PlayerStats{CN: 1, Ping: 300, Name: "Bob", Team: "evil", Frags: -2, Deaths: 7, Teamkills: 1, State: 5}},
-		{"ext_stats_bot.hex", PlayerStats{CN: 128, Name: "bot", Team: "good", Frags: 5, Deaths: 1, Accuracy: 30, Health: 100, Gun: 1}},
+		{"ext_stats_bob.hex", playerStats{CN: 1, Ping: 300, Name: "Bob", Team: "evil", Frags: -2, Deaths: 7, Teamkills: 1, State: 5}},
+		{"ext_stats_bot.hex", playerStats{CN: 128, Name: "bot", Team: "good", Frags: 5, Deaths: 1, Accuracy: 30, Health: 100, Gun: 1}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			x, err := DecodePlayers(loadHex(t, tc.file))
+			x, err := decodePlayers(loadHex(t, tc.file))
 			if err != nil || x.IsIDs {
 				t.Fatalf("%+v, %v", x, err)
 			}
@@ -270,28 +270,28 @@ func TestDecodePlayersVectors(t *testing.T) {
 		{"info_sauer_ctf.hex", wire.ErrMismatch},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			if x, err := DecodePlayers(loadHex(t, tc.file)); !errors.Is(err, tc.want) || x != nil {
+			if x, err := decodePlayers(loadHex(t, tc.file)); !errors.Is(err, tc.want) || x != nil {
 				t.Errorf("%+v, %v; want %v", x, err, tc.want)
 			}
 		})
 	}
 	t.Run("too_many_ids", func(t *testing.T) {
 		b := append(loadHex(t, "ext_ids_empty.hex"), make([]byte, maxPlayers+1)...)
-		if _, err := DecodePlayers(b); !errors.Is(err, wire.ErrTooLarge) {
+		if _, err := decodePlayers(b); !errors.Is(err, wire.ErrTooLarge) {
 			t.Errorf("err = %v", err)
 		}
 	})
 }
 
 func TestDecodeUptime(t *testing.T) {
-	v, up, err := DecodeUptime(loadHex(t, "ext_uptime.hex"))
-	if err != nil || v != ExtVersion || up != 3600 {
+	v, up, err := decodeUptime(loadHex(t, "ext_uptime.hex"))
+	if err != nil || v != extVersion || up != 3600 {
 		t.Errorf("version %d uptime %d, %v", v, up, err)
 	}
-	if _, _, err := DecodeUptime([]byte{0, 0, 0xFF, 0x69}); !errors.Is(err, wire.ErrTruncated) {
+	if _, _, err := decodeUptime([]byte{0, 0, 0xFF, 0x69}); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("no uptime: %v", err)
 	}
-	if _, _, err := DecodeUptime(loadHex(t, "ext_ids.hex")); !errors.Is(err, wire.ErrMismatch) {
+	if _, _, err := decodeUptime(loadHex(t, "ext_ids.hex")); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("players reply: %v", err)
 	}
 }
@@ -303,13 +303,13 @@ func TestDecodeUptime(t *testing.T) {
 func TestRealworld(t *testing.T) {
 	t.Run("sauerbraten_info", func(t *testing.T) {
 		req := realworldCapture(t, "cube2_sauerbraten_cube2-info.req.bin")
-		in, err := DecodeInfo(realworldCapture(t, "cube2_sauerbraten_cube2-info.resp.bin"), req)
+		in, err := decodeInfo(realworldCapture(t, "cube2_sauerbraten_cube2-info.resp.bin"), req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkInfo(t, in.Result(false, false), infoWant{
-			game: GameSauerbraten, name: "RealWorld Sauerbraten", version: "260", players: 0, max: 12, maxKnown: true,
-			password: protocols.FlagFalse, layout: LayoutSauerbraten,
+			game: gameSauerbraten, name: "RealWorld Sauerbraten", version: "260", players: 0, max: 12, maxKnown: true,
+			password: protocols.FlagFalse, layout: layoutSauerbraten,
 			// qstat prints mode "0 coopedit": it shifts the mode table by one.
 			info: map[string]string{"mode": "0", "mode_name": "ffa", "mastermode_name": "open", "seconds_left": "0"},
 		})
@@ -319,24 +319,24 @@ func TestRealworld(t *testing.T) {
 	})
 	t.Run("sauerbraten_extinfo_players", func(t *testing.T) {
 		req := realworldCapture(t, "cube2_sauerbraten_cube2-extinfo-players.req.bin")
-		if !slices.Equal(req, PlayersRequest()) {
-			t.Fatalf("captured request % X, ours % X", req, PlayersRequest())
+		if !slices.Equal(req, playersRequest()) {
+			t.Fatalf("captured request % X, ours % X", req, playersRequest())
 		}
-		x, err := DecodePlayers(realworldCapture(t, "cube2_sauerbraten_cube2-extinfo-players.resp.bin"))
-		if err != nil || !x.IsIDs || len(x.IDs) != 0 || x.Version != ExtVersion {
+		x, err := decodePlayers(realworldCapture(t, "cube2_sauerbraten_cube2-extinfo-players.resp.bin"))
+		if err != nil || !x.IsIDs || len(x.IDs) != 0 || x.Version != extVersion {
 			t.Fatalf("%+v, %v", x, err)
 		}
 	})
 	t.Run("redeclipse_info", func(t *testing.T) {
 		req := realworldCapture(t, "redeclipse_redeclipse_cube2-info.req.bin")
-		in, err := DecodeInfo(realworldCapture(t, "redeclipse_redeclipse_cube2-info.resp.bin"), req)
+		in, err := decodeInfo(realworldCapture(t, "redeclipse_redeclipse_cube2-info.resp.bin"), req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// qstat reads max players 600 here: attribute 3 is Red Eclipse's time.
 		checkInfo(t, in.Result(true, false), infoWant{
-			game: GameRedEclipse, name: "RealWorld RedEclipse", mapName: "battlefield", version: "1.6.0", players: 0,
-			max: 24, maxKnown: true, password: protocols.FlagFalse, layout: LayoutRedEclipse,
+			game: gameRedEclipse, name: "RealWorld RedEclipse", mapName: "battlefield", version: "1.6.0", players: 0,
+			max: 24, maxKnown: true, password: protocols.FlagFalse, layout: layoutRedEclipse,
 			info: map[string]string{"protocol": "230", "time_remaining": "600", "branch": "", "platform": "2", "arch": "64"},
 		})
 		if in.NamesErr != nil || in.Trailing != 0 || len(in.Names) != 0 {
@@ -345,7 +345,7 @@ func TestRealworld(t *testing.T) {
 	})
 	t.Run("redeclipse_ignores_extinfo", func(t *testing.T) {
 		// Only the request was recorded: Red Eclipse never answered it.
-		if req := realworldCapture(t, "redeclipse_redeclipse_cube2-extinfo-players.req.bin"); !slices.Equal(req, PlayersRequest()) {
+		if req := realworldCapture(t, "redeclipse_redeclipse_cube2-extinfo-players.req.bin"); !slices.Equal(req, playersRequest()) {
 			t.Errorf("captured request % X", req)
 		}
 	})
@@ -353,7 +353,7 @@ func TestRealworld(t *testing.T) {
 		// qstat pings with 80 10 27 (10000 as a 16-bit packed int) and gets it back.
 		dir := filepath.Join("exchanges", "cube2_sauerbraten_qstat")
 		req := realworldCapture(t, filepath.Join(dir, "00_c2s_udp_48155-28786.bin"))
-		in, err := DecodeInfo(realworldCapture(t, filepath.Join(dir, "01_s2c_udp_28786-48155.bin")), req)
+		in, err := decodeInfo(realworldCapture(t, filepath.Join(dir, "01_s2c_udp_28786-48155.bin")), req)
 		if err != nil || in.Desc != "RealWorld Sauerbraten" || in.Attrs[3] != 12 {
 			t.Errorf("%+v, %v", in, err)
 		}
@@ -383,7 +383,7 @@ func TestPackedInts(t *testing.T) {
 	for ping, want := range map[int32][]byte{
 		1: {0x01}, 0: {0x01}, 127: {0x7F}, -126: {0x82}, 128: {0x81, 0x80, 0, 0, 0}, 0x12345678: pingWide,
 	} {
-		if got := InfoRequest(ping); !slices.Equal(got, want) {
+		if got := infoRequest(ping); !slices.Equal(got, want) {
 			t.Errorf("InfoRequest(%d) = % X, want % X", ping, got, want)
 		}
 	}
@@ -395,10 +395,10 @@ func TestCharset(t *testing.T) {
 			t.Errorf("cube2uni[%#x] = %#x", i, r)
 		}
 	}
-	if got := Text([]byte{'a', 0xE9, 0x7F, 0x09}); got != "aзÜ\t" {
+	if got := text([]byte{'a', 0xE9, 0x7F, 0x09}); got != "aзÜ\t" {
 		t.Errorf("Text = %q", got)
 	}
-	if got := Text([]byte("plain ascii")); got != "plain ascii" {
+	if got := text([]byte("plain ascii")); got != "plain ascii" {
 		t.Errorf("Text = %q", got)
 	}
 }
@@ -418,7 +418,7 @@ func TestStripColours(t *testing.T) {
 		{"\fzwyblink", "wyblink", false}, // Sauerbraten has no \fz
 		{"\fz", "", true},
 	} {
-		if got := string(StripColours([]byte(tc.in), tc.re)); got != tc.want {
+		if got := string(stripColours([]byte(tc.in), tc.re)); got != tc.want {
 			t.Errorf("StripColours(%q, %v) = %q, want %q", tc.in, tc.re, got, tc.want)
 		}
 	}
@@ -427,7 +427,7 @@ func TestStripColours(t *testing.T) {
 func TestLongStringsAreCut(t *testing.T) {
 	b := append([]byte{1, 0, 0}, strings.Repeat("x", 2000)...)
 	b = append(b, 0, 'd', 0)
-	in, err := DecodeInfo(b, pingOne)
+	in, err := decodeInfo(b, pingOne)
 	if err != nil || len(in.Map) != maxString || in.Desc != "d" {
 		t.Fatalf("map of %d chars, desc %q, %v", len(in.Map), in.Desc, err)
 	}

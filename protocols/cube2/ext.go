@@ -9,23 +9,23 @@ import (
 // Extended info constants (fpsgame/extinfo.h).
 const (
 	extAck       = -1  // every extinfo reply starts with it, after the echo
-	ExtVersion   = 105 // the extinfo version whose player record layout is decoded here
+	extVersion   = 105 // the extinfo version whose player record layout is decoded here
 	extNoError   = 0
 	extError     = 1   // the client asked for does not exist, or an unknown command
 	extRespIDs   = -10 // the datagram lists client numbers
 	extRespStats = -11 // the datagram carries one client's stats
 )
 
-// PlayersRequest asks for every client's stats: 0 (extended info), EXT_PLAYERSTATS
+// playersRequest asks for every client's stats: 0 (extended info), EXT_PLAYERSTATS
 // (1), client number -1 (all). Nothing may follow: server mods read further ints as
 // options (zeromod's extended stats).
-func PlayersRequest() []byte { return []byte{0x00, 0x01, 0xFF} }
+func playersRequest() []byte { return []byte{0x00, 0x01, 0xFF} }
 
-// UptimeRequest asks for the uptime: 0 (extended info), EXT_UPTIME (0).
-func UptimeRequest() []byte { return []byte{0x00, 0x00} }
+// uptimeRequest asks for the uptime: 0 (extended info), EXT_UPTIME (0).
+func uptimeRequest() []byte { return []byte{0x00, 0x00} }
 
-// PlayerStats is one client's EXT_PLAYERSTATS record (extinfo version 105).
-type PlayerStats struct {
+// playerStats is one client's EXT_PLAYERSTATS record (extinfo version 105).
+type playerStats struct {
 	CN, Ping   int32
 	Name, Team string
 	Frags      int32
@@ -41,15 +41,15 @@ type PlayerStats struct {
 }
 
 // Bot reports whether the client is a bot (client numbers from MAXCLIENTS up).
-func (p *PlayerStats) Bot() bool { return p.CN >= BotCN }
+func (p *playerStats) Bot() bool { return p.CN >= botCN }
 
-// ExtPlayers is one datagram of the EXT_PLAYERSTATS answer: the list of client
+// extPlayers is one datagram of the EXT_PLAYERSTATS answer: the list of client
 // numbers (IsIDs) or one client's stats.
-type ExtPlayers struct {
+type extPlayers struct {
 	Version int32
 	IsIDs   bool
 	IDs     []int32
-	Player  PlayerStats
+	Player  playerStats
 }
 
 // extHeader checks the echo, EXT_ACK and reads the extinfo version.
@@ -70,9 +70,9 @@ func extHeader(b, req []byte) (wire.Reader, int32, error) {
 	return r, version, nil
 }
 
-// DecodePlayers parses one datagram answering PlayersRequest.
-func DecodePlayers(b []byte) (*ExtPlayers, error) {
-	r, version, err := extHeader(b, PlayersRequest())
+// decodePlayers parses one datagram answering playersRequest.
+func decodePlayers(b []byte) (*extPlayers, error) {
+	r, version, err := extHeader(b, playersRequest())
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func DecodePlayers(b []byte) (*ExtPlayers, error) {
 	case code != extNoError:
 		return nil, fmt.Errorf("%w: extinfo error code %d at offset %d", wire.ErrMalformed, code, off)
 	}
-	x := &ExtPlayers{Version: version}
+	x := &extPlayers{Version: version}
 	off = r.Offset()
 	switch kind := getInt(&r, "extinfo reply type"); {
 	case r.Err() != nil:
@@ -115,7 +115,7 @@ func DecodePlayers(b []byte) (*ExtPlayers, error) {
 
 // readStats reads a client record. The three bytes of the client's IP address
 // that follow are not read: they are nobody's business here.
-func readStats(r *wire.Reader, p *PlayerStats) error {
+func readStats(r *wire.Reader, p *playerStats) error {
 	p.CN = getInt(r, "client number")
 	p.Ping = getInt(r, "ping")
 	if err := r.Err(); err != nil {
@@ -129,7 +129,7 @@ func readStats(r *wire.Reader, p *PlayerStats) error {
 	if err != nil {
 		return err
 	}
-	p.Name, p.Team = Text(StripColours(name, false)), Text(StripColours(team, false))
+	p.Name, p.Team = text(stripColours(name, false)), text(stripColours(team, false))
 	for _, f := range []*int32{&p.Frags, &p.Flags, &p.Deaths, &p.Teamkills, &p.Accuracy,
 		&p.Health, &p.Armour, &p.Gun, &p.Privilege, &p.State} {
 		*f = getInt(r, "player stats")
@@ -137,9 +137,9 @@ func readStats(r *wire.Reader, p *PlayerStats) error {
 	return r.Err()
 }
 
-// DecodeUptime parses the answer to UptimeRequest: the uptime in seconds.
-func DecodeUptime(b []byte) (version, uptime int32, err error) {
-	r, version, err := extHeader(b, UptimeRequest())
+// decodeUptime parses the answer to uptimeRequest: the uptime in seconds.
+func decodeUptime(b []byte) (version, uptime int32, err error) {
+	r, version, err := extHeader(b, uptimeRequest())
 	if err != nil {
 		return 0, 0, err
 	}

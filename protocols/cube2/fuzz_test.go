@@ -51,7 +51,7 @@ func FuzzDecodeInfo(f *testing.F) {
 	seedCaptures(f, add, "cube2_sauerbraten_cube2-info")
 	seedCaptures(f, add, "redeclipse_")
 	f.Fuzz(func(t *testing.T, req, b []byte) {
-		in, err := DecodeInfo(b, req)
+		in, err := decodeInfo(b, req)
 		if err != nil {
 			return
 		}
@@ -78,11 +78,11 @@ func FuzzDecodeExtinfo(f *testing.F) {
 	}
 	seedCaptures(f, func(b []byte) { f.Add(b) }, "cube2_sauerbraten_cube2-extinfo")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if x, err := DecodePlayers(b); err == nil {
+		if x, err := decodePlayers(b); err == nil {
 			if len(x.IDs) > maxPlayers || !utf8.ValidString(x.Player.Name) || !utf8.ValidString(x.Player.Team) {
 				t.Fatalf("bad record %+v", x)
 			}
 		}
-		DecodeUptime(b)
+		decodeUptime(b)
 	})
 }

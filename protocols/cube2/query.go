@@ -39,7 +39,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	conn.Retries = q.retries
 
 	// A random ping: the echo tells this probe's replies from any other datagram.
-	req := InfoRequest(rand.Int32N(1<<30) + 1<<24)
+	req := infoRequest(rand.Int32N(1<<30) + 1<<24)
 	p := tr.Begin("info")
 	var skipped error
 	reply, err := conn.Request(ctx, req, func(b []byte) bool {
@@ -56,7 +56,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		tr.End(p, err)
 		return nil, err
 	}
-	in, err := DecodeInfo(reply, req)
+	in, err := decodeInfo(reply, req)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		tr.Logf("ignored %d bytes after the info reply", in.Trailing)
 	}
 	res := in.Result(q.players, q.rules)
-	if in.Layout == LayoutRedEclipse {
+	if in.Layout == layoutRedEclipse {
 		return res, nil
 	}
 	if q.players || q.rules {
@@ -80,7 +80,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 // answers each request with up to maxPlayers+1 of them, and retries repeat them.
 const maxExtDatagrams = 1024
 
-// extinfo collects the answers to PlayersRequest and UptimeRequest: one datagram
+// extinfo collects the answers to playersRequest and uptimeRequest: one datagram
 // with the client numbers and one per client, in any order, possibly duplicated.
 type extinfo struct {
 	conn                    *wire.UDPConn
@@ -90,7 +90,7 @@ type extinfo struct {
 
 	ids     []int32 // client numbers, in the server's order
 	haveIDs bool
-	stats   map[int32]PlayerStats
+	stats   map[int32]playerStats
 	uptime  int32
 	version int32
 
@@ -122,7 +122,7 @@ func (x *extinfo) endUptime(err error) {
 }
 
 func (x *extinfo) run(ctx context.Context) {
-	x.stats = make(map[int32]PlayerStats)
+	x.stats = make(map[int32]playerStats)
 	x.playersDone, x.uptimeDone = !x.wantPlayers, !x.wantUptime
 	if x.wantPlayers {
 		x.pp = x.tr.Begin("players")
@@ -130,7 +130,7 @@ func (x *extinfo) run(ctx context.Context) {
 	if x.wantUptime {
 		x.pr = x.tr.Begin("rules")
 	}
-	preq, ureq := PlayersRequest(), UptimeRequest()
+	preq, ureq := playersRequest(), uptimeRequest()
 	deadline, hasDeadline := ctx.Deadline()
 	read := 0
 	for attempt := 0; !x.playersDone || !x.uptimeDone; attempt++ {
@@ -183,7 +183,7 @@ func (x *extinfo) handle(b, preq, ureq []byte) {
 			x.tr.Ignore("duplicate uptime reply")
 			return
 		}
-		v, up, err := DecodeUptime(b)
+		v, up, err := decodeUptime(b)
 		x.version, x.uptime = v, up
 		x.endUptime(err)
 	case bytes.HasPrefix(b, preq):
@@ -191,7 +191,7 @@ func (x *extinfo) handle(b, preq, ureq []byte) {
 			x.tr.Ignore("late player stats")
 			return
 		}
-		rep, err := DecodePlayers(b)
+		rep, err := decodePlayers(b)
 		if err != nil {
 			x.endPlayers(err)
 			return
@@ -233,8 +233,8 @@ func (x *extinfo) expected() string {
 // fill adds the player list (what arrived, in the server's order, even when some
 // records are missing), the bot count and the uptime to res.
 func (x *extinfo) fill(res *protocols.Result) {
-	if x.version != 0 && x.version != ExtVersion {
-		x.tr.Logf("extinfo version %d, decoded as %d", x.version, ExtVersion)
+	if x.version != 0 && x.version != extVersion {
+		x.tr.Logf("extinfo version %d, decoded as %d", x.version, extVersion)
 	}
 	if x.wantUptime {
 		if x.uptimeErr != nil {

@@ -40,13 +40,13 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 			return nil
 		}
 		return [][]byte{append(slices.Clone(req), f.info...)}
-	case bytes.Equal(req, PlayersRequest()):
+	case bytes.Equal(req, playersRequest()):
 		n := int(f.playersN.Add(1))
 		if f.players == nil {
 			return nil
 		}
 		return f.players(n)
-	case bytes.Equal(req, UptimeRequest()):
+	case bytes.Equal(req, uptimeRequest()):
 		f.uptimeN.Add(1)
 		return f.uptime
 	}
@@ -54,7 +54,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	return nil
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
+func testQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
 	t.Helper()
 	q, err := Protocol.New(s)
 	if err != nil {
@@ -69,7 +69,7 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, f *fakeSe
 	addr := prototest.UDP(t, f.handle)
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := newQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
+	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
 	if el := time.Since(start); el > deadline+time.Second {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}
@@ -246,7 +246,7 @@ func TestQueryRedEclipseSendsNoExtinfo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Game != GameRedEclipse || !slices.Equal(names(res), []string{"Alice", "Bob"}) || res.PhaseErrors != nil {
+	if res.Game != gameRedEclipse || !slices.Equal(names(res), []string{"Alice", "Bob"}) || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
 	if f.playersN.Load() != 0 || f.uptimeN.Load() != 0 {
@@ -272,7 +272,7 @@ func TestQueryErrors(t *testing.T) {
 			addr := prototest.UDP(t, tc.handler)
 			tr := wire.NewTrace()
 			start := time.Now()
-			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), addr, tr)
+			_, err := testQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), addr, tr)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -302,7 +302,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 		reqs <- slices.Clone(req)
 		return [][]byte{append(slices.Clone(req), body(t, "info_sauer_ctf.hex", len(pingWide))...)}
 	})
-	q := newQuerier(t, protocols.Settings{})
+	q := testQuerier(t, protocols.Settings{})
 	for range 2 {
 		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
 			t.Fatal(err)
@@ -315,7 +315,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	q := newQuerier(t, protocols.Settings{Retries: 2, Players: true, Rules: true}).(*querier)
+	q := testQuerier(t, protocols.Settings{Retries: 2, Players: true, Rules: true}).(*querier)
 	if q.retries != 2 || !q.players || !q.rules {
 		t.Errorf("querier %+v", q)
 	}

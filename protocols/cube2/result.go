@@ -9,9 +9,9 @@ import (
 
 // Game names by layout.
 const (
-	GameSauerbraten = "Sauerbraten"
-	GameRedEclipse  = "Red Eclipse"
-	GameCube2       = "Cube 2"
+	gameSauerbraten = "Sauerbraten"
+	gameRedEclipse  = "Red Eclipse"
+	gameCube2       = "Cube 2"
 )
 
 // sauerModes names Sauerbraten's modes from -3 (protocol 259, 2013, and 260, 2020).
@@ -35,7 +35,7 @@ func nameOf(names []string, v int32, first int) string {
 
 // Fields names the attributes the layout explains, in wire order; the rest are
 // attrN. These are the Rules when the module asks for them.
-func (in *Info) Fields() []protocols.KV {
+func (in *info) Fields() []protocols.KV {
 	a := in.Attrs
 	var kv []protocols.KV
 	add := func(k string, v int32) { kv = append(kv, protocols.KV{Key: k, Value: strconv.Itoa(int(v))}) }
@@ -46,7 +46,7 @@ func (in *Info) Fields() []protocols.KV {
 	}
 	named := 0
 	switch in.Layout {
-	case LayoutSauerbraten:
+	case layoutSauerbraten:
 		add("protocol", a[0])
 		add("mode", a[1])
 		if a[0] == 259 || a[0] == 260 {
@@ -62,7 +62,7 @@ func (in *Info) Fields() []protocols.KV {
 			add("gamespeed", a[6])
 			named = 7
 		}
-	case LayoutRedEclipse:
+	case layoutRedEclipse:
 		for i, k := range []string{"protocol", "mode", "mutators", "time_remaining", "max_clients", "mastermode"} {
 			add(k, a[i])
 		}
@@ -92,22 +92,22 @@ func (in *Info) Fields() []protocols.KV {
 
 // Result turns the info reply into the exporter's Result; players asks for the
 // player list (only Red Eclipse sends it here), rules for the attributes.
-func (in *Info) Result(players, rules bool) *protocols.Result {
+func (in *info) Result(players, rules bool) *protocols.Result {
 	res := &protocols.Result{
 		Name:    in.Desc,
 		Map:     in.Map,
 		Players: protocols.Known(int64(in.Players)),
-		Game:    GameCube2,
+		Game:    gameCube2,
 	}
 	a := in.Attrs
 	switch in.Layout {
-	case LayoutSauerbraten:
-		res.Game = GameSauerbraten
+	case layoutSauerbraten:
+		res.Game = gameSauerbraten
 		res.Version = strconv.Itoa(int(a[0]))
 		res.MaxPlayers = protocols.Known(int64(a[3]))
 		res.Password = protocols.FlagOf(a[4] == mmPassword)
-	case LayoutRedEclipse:
-		res.Game = GameRedEclipse
+	case layoutRedEclipse:
+		res.Game = gameRedEclipse
 		res.Version = strconv.Itoa(int(a[0]))
 		if len(a) >= 11 {
 			res.Version = fmt.Sprintf("%d.%d.%d", a[8], a[9], a[10])
@@ -125,7 +125,7 @@ func (in *Info) Result(players, rules bool) *protocols.Result {
 	if rules {
 		res.Rules = fields
 	}
-	if players && in.Layout == LayoutRedEclipse {
+	if players && in.Layout == layoutRedEclipse {
 		if in.NamesErr != nil {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: in.NamesErr})
 			if len(in.Names) == 0 {
@@ -141,7 +141,7 @@ func (in *Info) Result(players, rules bool) *protocols.Result {
 }
 
 // Player converts an extinfo record.
-func (p *PlayerStats) Player() protocols.Player {
+func (p *playerStats) Player() protocols.Player {
 	return protocols.Player{
 		Name:  p.Name,
 		Team:  p.Team,

@@ -30,8 +30,8 @@ var cube2uni = [256]rune{
 	0x43F, 0x442, 0x444, 0x446, 0x447, 0x448, 0x449, 0x44A, 0x44B, 0x44C, 0x44D, 0x44E, 0x44F, 0x454, 0x490, 0x491,
 }
 
-// Text converts a Cube 2 string to UTF-8, without touching colour codes.
-func Text(b []byte) string {
+// text converts a Cube 2 string to UTF-8, without touching colour codes.
+func text(b []byte) string {
 	ascii := true
 	for _, c := range b {
 		if c < 0x20 || c > 0x7E {
@@ -50,12 +50,12 @@ func Text(b []byte) string {
 	return sb.String()
 }
 
-// StripColours removes colour codes from a Cube 2 string (raw bytes, before Text).
+// stripColours removes colour codes from a Cube 2 string (raw bytes, before text).
 // A code is \f (0x0C) and one character: \f0-\f9 colours, \fs and \fr save and
 // restore. Tesseract and Red Eclipse add \f[RRGGBB] / \f[name] colours and \f(icon)
 // images, dropped up to the closing bracket; Red Eclipse's blink code \fz takes
 // two more characters. A \f at the very end is dropped.
-func StripColours(b []byte, redEclipse bool) []byte {
+func stripColours(b []byte, redEclipse bool) []byte {
 	if bytes.IndexByte(b, '\f') < 0 {
 		return b
 	}

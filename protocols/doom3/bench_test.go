@@ -18,7 +18,7 @@ func BenchmarkDecode(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(buf)))
 			for b.Loop() {
-				rep, err := Decode(buf)
+				rep, err := decode(buf)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -38,7 +38,7 @@ func BenchmarkDecodeFixture(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(buf)))
 	for b.Loop() {
-		rep, err := Decode(buf)
+		rep, err := decode(buf)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func BenchmarkDecodeFixture(b *testing.B) {
 
 func BenchmarkQuery(b *testing.B) {
 	_, addr := newServer(b, vector(b, "doom3_players"), nil)
-	q, err := New(protocols.Settings{Players: true})
+	q, err := newQuerier(protocols.Settings{Players: true})
 	if err != nil {
 		b.Fatal(err)
 	}

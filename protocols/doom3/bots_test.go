@@ -22,7 +22,7 @@ func TestBotsMeaning(t *testing.T) {
 		{"prey_players", 2, prototest.Unknown},
 	} {
 		t.Run(c.vector, func(t *testing.T) {
-			rep, err := Decode(vector(t, c.vector))
+			rep, err := decode(vector(t, c.vector))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,7 +10,7 @@ import (
 )
 
 const (
-	// maxDatagram bounds what Decode accepts (the engine caps messages at 16 KiB).
+	// maxDatagram bounds what decode accepts (the engine caps messages at 16 KiB).
 	maxDatagram = 64 << 10
 	// maxRecords caps player records: the engine's MAX_CLIENTS. Ids below 32 that
 	// must increase already bound the list; this guards the loop on its own.
@@ -29,45 +29,45 @@ const (
 	respInfoEx = "infoExResponse"
 )
 
-// Variant is the game a reply was recognised as.
-type Variant string
+// variant is the game a reply was recognised as.
+type variant string
 
 const (
-	VariantDoom3   Variant = "doom3"
-	VariantQuake4  Variant = "quake4"
-	VariantPrey    Variant = "prey"
-	VariantETQW    Variant = "etqw"
-	VariantUnknown Variant = "unknown"
+	variantDoom3   variant = "doom3"
+	variantQuake4  variant = "quake4"
+	variantPrey    variant = "prey"
+	variantETQW    variant = "etqw"
+	variantUnknown variant = "unknown"
 )
 
-// Layout is the shape of one player record.
-type Layout uint8
+// layout is the shape of one player record.
+type layout uint8
 
 const (
-	LayoutNone   Layout = iota // no record was parsed with any shape
-	LayoutDoom3                // id u8, ping u16, rate u32, name (Doom 3, Prey)
-	LayoutQuake4               // Doom 3 + clan string
-	LayoutETQW                 // id u8, ping u16, name, clan-tag position u8, clan tag, bot u8
+	layoutNone   layout = iota // no record was parsed with any shape
+	layoutDoom3                // id u8, ping u16, rate u32, name (Doom 3, Prey)
+	layoutQuake4               // Doom 3 + clan string
+	layoutETQW                 // id u8, ping u16, name, clan-tag position u8, clan tag, bot u8
 )
 
-func (l Layout) String() string {
+func (l layout) String() string {
 	switch l {
-	case LayoutDoom3:
+	case layoutDoom3:
 		return "doom3"
-	case LayoutQuake4:
+	case layoutQuake4:
 		return "quake4"
-	case LayoutETQW:
+	case layoutETQW:
 		return "etqw"
 	}
 	return "none"
 }
 
-// Pair is one dictionary entry. Key and Value hold the raw bytes (Doom 3 is 7-bit,
+// pair is one dictionary entry. Key and Value hold the raw bytes (Doom 3 is 7-bit,
 // Quake 4 sends Latin-1); Result converts them.
-type Pair struct{ Key, Value string }
+type pair struct{ Key, Value string }
 
-// Player is one player record; strings are raw bytes.
-type Player struct {
+// player is one player record; strings are raw bytes.
+type player struct {
 	ID      uint8
 	Ping    uint16
 	Rate    uint32 // Doom 3, Quake 4, Prey
@@ -86,8 +86,8 @@ type Player struct {
 	Deaths int32
 }
 
-// ETQWTail is what ET:QW sends after the OS mask.
-type ETQWTail struct {
+// etqwTail is what ET:QW sends after the OS mask.
+type etqwTail struct {
 	Ranked     bool
 	TimeLeft   int32 // milliseconds
 	GameState  uint8
@@ -97,8 +97,8 @@ type ETQWTail struct {
 	MaxClients int32 // server type 1
 }
 
-// Reply is a decoded infoResponse / infoExResponse.
-type Reply struct {
+// reply is a decoded infoResponse / infoExResponse.
+type reply struct {
 	Response  string
 	Challenge uint32
 	// ETQW is true for the ET:QW header (two more u32s: Field2 and Size).
@@ -106,13 +106,13 @@ type Reply struct {
 	Field2    uint32
 	Protocol  uint32
 	Size      uint32
-	Variant   Variant
-	Layout    Layout
-	Info      []Pair
-	Players   []Player
+	Variant   variant
+	Layout    layout
+	Info      []pair
+	Players   []player
 	OSMask    uint32
 	HasOSMask bool
-	Tail      *ETQWTail
+	Tail      *etqwTail
 	Trailing  []byte
 	// PlayersErr is why the player list (or what follows it) could not be trusted;
 	// the dictionary is still good.
@@ -120,12 +120,12 @@ type Reply struct {
 }
 
 // Major and Minor split the protocol version (major in the high 16 bits).
-func (r *Reply) Major() uint32 { return r.Protocol >> 16 }
-func (r *Reply) Minor() uint32 { return r.Protocol & 0xFFFF }
+func (r *reply) Major() uint32 { return r.Protocol >> 16 }
+func (r *reply) Minor() uint32 { return r.Protocol & 0xFFFF }
 
 // Lookup returns the first value whose key matches name case-insensitively (the
 // engine's dictionaries ignore case: one ET:QW capture sends si_maxplayers).
-func (r *Reply) Lookup(name string) (string, bool) {
+func (r *reply) Lookup(name string) (string, bool) {
 	for _, p := range r.Info {
 		if strings.EqualFold(p.Key, name) {
 			return p.Value, true
@@ -134,10 +134,10 @@ func (r *Reply) Lookup(name string) (string, bool) {
 	return "", false
 }
 
-// Decode parses one reply datagram. A reply cut inside the dictionary returns the
+// decode parses one reply datagram. A reply cut inside the dictionary returns the
 // pairs read so far together with an ErrTruncated error; a bad player list is not an
-// error but Reply.PlayersErr.
-func Decode(b []byte) (*Reply, error) {
+// error but reply.PlayersErr.
+func decode(b []byte) (*reply, error) {
 	if len(b) > maxDatagram {
 		return nil, fmt.Errorf("%w: datagram of %d bytes, limit %d", protocols.ErrTooLarge, len(b), maxDatagram)
 	}
@@ -153,7 +153,7 @@ func Decode(b []byte) (*Reply, error) {
 	if err := r.Err(); err != nil {
 		return nil, err
 	}
-	rep := &Reply{Response: string(name)}
+	rep := &reply{Response: string(name)}
 	if rep.Response != respInfo && rep.Response != respInfoEx {
 		return nil, fmt.Errorf("%w: response name %q at offset 2", protocols.ErrMalformed, wire.Latin1(truncate(name, 32)))
 	}
@@ -198,8 +198,8 @@ func Decode(b []byte) (*Reply, error) {
 
 // readDict reads a "delta dictionary against nothing": pairs up to an empty key,
 // then deleted keys up to an empty string (always none, so `... value 00 00 00`).
-func readDict(r *wire.Reader) ([]Pair, error) {
-	var pairs []Pair
+func readDict(r *wire.Reader) ([]pair, error) {
+	var pairs []pair
 	for {
 		off := r.Offset()
 		key := r.CString("dictionary key")
@@ -216,7 +216,7 @@ func readDict(r *wire.Reader) ([]Pair, error) {
 		if err := r.Err(); err != nil {
 			return pairs, fmt.Errorf("%w (key %q)", err, wire.Latin1(truncate(key, 32)))
 		}
-		pairs = append(pairs, Pair{Key: string(key), Value: string(val)})
+		pairs = append(pairs, pair{Key: string(key), Value: string(val)})
 	}
 	for i := 0; ; i++ {
 		if i == maxDeleted {
@@ -234,32 +234,32 @@ func readDict(r *wire.Reader) ([]Pair, error) {
 
 // detect names the game: by header shape and protocol major, and by keys when the
 // major is one no known game uses.
-func detect(rep *Reply) Variant {
+func detect(rep *reply) variant {
 	major := rep.Major()
 	switch {
 	case rep.ETQW && major >= 10:
-		return VariantETQW
+		return variantETQW
 	case !rep.ETQW && major == 1:
-		return VariantDoom3
+		return variantDoom3
 	case !rep.ETQW && major == 2:
-		return VariantQuake4
+		return variantQuake4
 	case !rep.ETQW && (major == 3 || major == 4): // retail, demo
-		return VariantPrey
+		return variantPrey
 	}
 	v, _ := rep.Lookup("si_version")
 	g, _ := rep.Lookup("gamename")
 	s := strings.ToLower(v + " " + g)
 	switch {
 	case strings.Contains(s, "etqw"):
-		return VariantETQW
+		return variantETQW
 	case strings.Contains(s, "quake4"), strings.Contains(s, "q4mp"):
-		return VariantQuake4
+		return variantQuake4
 	case strings.Contains(s, "prey"):
-		return VariantPrey
+		return variantPrey
 	case strings.HasPrefix(s, "doom"):
-		return VariantDoom3
+		return variantDoom3
 	}
-	return VariantUnknown
+	return variantUnknown
 }
 
 func truncate(b []byte, n int) []byte {

@@ -27,10 +27,10 @@ type wantPlayer struct {
 
 type vectorWant struct {
 	err        error // sentinel of a fatal decode error
-	playersErr error // sentinel of Reply.PlayersErr
+	playersErr error // sentinel of reply.PlayersErr
 	pairs      int
-	variant    Variant
-	layout     Layout
+	variant    variant
+	layout     layout
 	protocol   string
 	challenge  uint32
 	name, mapN string
@@ -46,7 +46,7 @@ type vectorWant struct {
 
 var vectorWants = map[string]vectorWant{
 	"doom3_players": {
-		pairs: 7, variant: VariantDoom3, layout: LayoutDoom3, protocol: "1.41", challenge: 0x44332211,
+		pairs: 7, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41", challenge: 0x44332211,
 		name: "Red Server", mapN: "game/mp/d3dm1", game: "baseDOOM-1", ver: "DOOM 1.3.1.1304 linux-x86",
 		max: 8, players: 3, bots: unknown, password: protocols.FlagTrue,
 		list: []wantPlayer{
@@ -57,14 +57,14 @@ var vectorWants = map[string]vectorWant{
 		info: map[string]string{"variant": "doom3", "os_mask": "0xffffffff", "player_layout": "doom3"},
 	},
 	"prey_players": {
-		pairs: 6, variant: VariantPrey, layout: LayoutDoom3, protocol: "3.1", challenge: 0xefbeadde,
+		pairs: 6, variant: variantPrey, layout: layoutDoom3, protocol: "3.1", challenge: 0xefbeadde,
 		name: "Prey Hunt", mapN: "game/dmshuttle", game: "base", ver: "PREY 1.4",
 		max: 16, players: 2, bots: unknown, password: protocols.FlagFalse,
 		list: []wantPlayer{{name: "Tommy", ping: 300, score: unknown}, {name: "", ping: 10, score: unknown}},
 		info: map[string]string{"variant": "prey", "os_mask": "0x00000003"},
 	},
 	"quake4_players": {
-		pairs: 7, variant: VariantQuake4, layout: LayoutQuake4, protocol: "2.85", challenge: 0x04030201,
+		pairs: 7, variant: variantQuake4, layout: layoutQuake4, protocol: "2.85", challenge: 0x04030201,
 		name: "Quad Arena", mapN: "mp/q4dm1", game: "Q4MP 1.4.2", ver: "Quake4  V1.4.2 linux-x86 Jun 15 2007",
 		max: 12, players: 2, bots: unknown, password: protocols.FlagFalse,
 		list:     []wantPlayer{{name: "Zoé", ping: 30, score: unknown}, {name: "Plain", ping: 40, score: unknown}},
@@ -72,7 +72,7 @@ var vectorWants = map[string]vectorWant{
 		trailing: "2e6d000001",
 	},
 	"etqw_info": {
-		pairs: 7, variant: VariantETQW, layout: LayoutETQW, protocol: "10.21", challenge: 0xd4c3b2a1,
+		pairs: 7, variant: variantETQW, layout: layoutETQW, protocol: "10.21", challenge: 0xd4c3b2a1,
 		name: "The Base", mapN: "area22", game: "baseETQW-1", ver: "ETQW 1.5.12642.33243  win-x86 Apr 30 2008 14:18:50",
 		max: 24, players: 1, bots: 1, password: protocols.FlagTrue, // players: humans
 		list: []wantPlayer{{name: "BotOne", ping: 0, score: unknown, bot: true}, {name: "Ranger", ping: 60, score: unknown}},
@@ -82,7 +82,7 @@ var vectorWants = map[string]vectorWant{
 		},
 	},
 	"etqw_infoex": {
-		pairs: 5, variant: VariantETQW, layout: LayoutETQW, protocol: "10.21", challenge: 0xd4c3b2a1,
+		pairs: 5, variant: variantETQW, layout: layoutETQW, protocol: "10.21", challenge: 0xd4c3b2a1,
 		name: "XP Server", mapN: "island", game: "bbamod",
 		max: 32, players: 1, bots: 1, password: protocols.FlagFalse,
 		list: []wantPlayer{
@@ -92,22 +92,22 @@ var vectorWants = map[string]vectorWant{
 		info: map[string]string{"ranked": "false", "server_type": "0"},
 	},
 	"etqw_tv": {
-		pairs: 2, variant: VariantETQW, layout: LayoutETQW, protocol: "10.19",
+		pairs: 2, variant: variantETQW, layout: layoutETQW, protocol: "10.19",
 		name: "TV", mapN: "salvage", max: unknown, players: 0, bots: 0,
 		info: map[string]string{"server_type": "1", "tv_connected_clients": "100", "tv_max_clients": "512", "os_mask": "0x00000005"},
 	},
 	"unknown_major": {
-		pairs: 1, variant: VariantUnknown, layout: LayoutQuake4, protocol: "7.0",
+		pairs: 1, variant: variantUnknown, layout: layoutQuake4, protocol: "7.0",
 		name: "Mystery", max: unknown, players: 2, bots: unknown,
 		list: []wantPlayer{{name: "A", ping: 10, score: unknown}, {name: "B", ping: 11, score: unknown}},
 		info: map[string]string{"player_layout": "quake4", "variant": "unknown"},
 	},
 	"doom3_deleted_keys": {
-		pairs: 1, variant: VariantDoom3, layout: LayoutDoom3, protocol: "1.41",
+		pairs: 1, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
 		name: "x", max: unknown, players: 0, bots: unknown,
 	},
 	"big_major_doom3": {
-		pairs: 2, variant: VariantDoom3, layout: LayoutDoom3, protocol: "12.1",
+		pairs: 2, variant: variantDoom3, layout: layoutDoom3, protocol: "12.1",
 		name: "Twelve", ver: "DOOM 9", max: unknown, players: 1, bots: unknown,
 		list: []wantPlayer{{name: "A", ping: 10, score: unknown}},
 	},
@@ -117,23 +117,23 @@ var vectorWants = map[string]vectorWant{
 	"trunc_header":      {err: protocols.ErrTruncated},
 	"trunc_dict":        {err: protocols.ErrTruncated, pairs: 2},
 	"empty":             {err: protocols.ErrTruncated},
-	"infoex_no_ext":     {playersErr: protocols.ErrTruncated, pairs: 1, variant: VariantETQW, layout: LayoutETQW, protocol: "10.21", name: "NoExt", max: unknown, players: unknown, bots: unknown},
+	"infoex_no_ext":     {playersErr: protocols.ErrTruncated, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21", name: "NoExt", max: unknown, players: unknown, bots: unknown},
 	"players_not_increasing": {
-		playersErr: protocols.ErrMalformed, pairs: 2, variant: VariantDoom3, layout: LayoutDoom3, protocol: "1.41",
+		playersErr: protocols.ErrMalformed, pairs: 2, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
 		name: "Dup", max: 4, players: unknown, bots: unknown,
 		list: []wantPlayer{{name: "a", ping: 16, score: unknown}}, // what was read before the bad id
 	},
 	"players_no_terminator": {
-		playersErr: protocols.ErrTruncated, pairs: 1, variant: VariantDoom3, layout: LayoutDoom3, protocol: "1.41",
+		playersErr: protocols.ErrTruncated, pairs: 1, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
 		name: "Open", max: unknown, players: unknown, bots: unknown,
 		list: []wantPlayer{{name: "a", ping: 16, score: unknown}},
 	},
 	"etqw_size_lie": {
-		playersErr: protocols.ErrTruncated, pairs: 1, variant: VariantETQW, layout: LayoutETQW, protocol: "10.21",
+		playersErr: protocols.ErrTruncated, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21",
 		name: "Short", max: unknown, players: unknown, bots: unknown,
 	},
 	"etqw_bad_bot": {
-		playersErr: protocols.ErrMalformed, pairs: 1, variant: VariantETQW, layout: LayoutETQW, protocol: "10.21",
+		playersErr: protocols.ErrMalformed, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21",
 		name: "Bits", max: unknown, players: unknown, bots: unknown,
 	},
 }
@@ -149,7 +149,7 @@ func TestDecodeVectors(t *testing.T) {
 			if !ok {
 				t.Fatalf("no expectation for testdata/%s.hex", name)
 			}
-			rep, err := Decode(vector(t, name))
+			rep, err := decode(vector(t, name))
 			if w.err != nil {
 				if !errors.Is(err, w.err) {
 					t.Fatalf("err = %v, want %v", err, w.err)
@@ -167,7 +167,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 }
 
-func checkVector(t *testing.T, rep *Reply, w vectorWant) {
+func checkVector(t *testing.T, rep *reply, w vectorWant) {
 	t.Helper()
 	if !errors.Is(rep.PlayersErr, w.playersErr) || (w.playersErr == nil && rep.PlayersErr != nil) {
 		t.Errorf("PlayersErr = %v, want %v", rep.PlayersErr, w.playersErr)
@@ -238,13 +238,13 @@ func checkCount(t *testing.T, what string, c protocols.Count, want int64) {
 }
 
 func TestDecodeTooManyPairs(t *testing.T) {
-	b := Request("infoResponse", 0)
+	b := request("infoResponse", 0)
 	b = append(b, 0x29, 0, 1, 0)
 	for i := 0; i <= maxPairs; i++ {
 		b = append(b, 'k', 0, 'v', 0)
 	}
 	b = append(b, 0, 0, 32)
-	rep, err := Decode(b)
+	rep, err := decode(b)
 	if !errors.Is(err, protocols.ErrTooLarge) {
 		t.Fatalf("err = %v, want too large", err)
 	}
@@ -254,7 +254,7 @@ func TestDecodeTooManyPairs(t *testing.T) {
 }
 
 func TestDecodeTooLarge(t *testing.T) {
-	if _, err := Decode(make([]byte, maxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(make([]byte, maxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
 		t.Fatalf("err = %v, want too large", err)
 	}
 }
@@ -274,7 +274,7 @@ func TestClean(t *testing.T) {
 		{"^c01", "01", true}, // too short for ^cRGB: a plain two-character code
 		{"plain", "plain", true},
 	} {
-		if got := Clean(c.in, c.q4); got != c.want {
+		if got := clean(c.in, c.q4); got != c.want {
 			t.Errorf("Clean(%q, %v) = %q, want %q", c.in, c.q4, got, c.want)
 		}
 	}
@@ -325,7 +325,7 @@ func TestDecodeFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Decode(bin)
+			rep, err := decode(bin)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -334,7 +334,7 @@ func TestDecodeFixtures(t *testing.T) {
 	}
 }
 
-func checkFixture(t *testing.T, rep *Reply, d map[string]any) {
+func checkFixture(t *testing.T, rep *reply, d map[string]any) {
 	if rep.PlayersErr != nil {
 		t.Fatalf("PlayersErr: %v", rep.PlayersErr)
 	}
@@ -371,7 +371,7 @@ func checkFixture(t *testing.T, rep *Reply, d map[string]any) {
 	}
 	for i, kv := range info {
 		kv := kv.([]any)
-		if k, v := rawBytes(t, kv[0]), rawBytes(t, kv[1]); rep.Info[i] != (Pair{k, v}) {
+		if k, v := rawBytes(t, kv[0]), rawBytes(t, kv[1]); rep.Info[i] != (pair{k, v}) {
 			t.Errorf("pair %d = %q, want %q=%q", i, rep.Info[i], k, v)
 		}
 	}
@@ -394,7 +394,7 @@ func checkFixture(t *testing.T, rep *Reply, d map[string]any) {
 	checkFixtureResult(t, rep, d)
 }
 
-func checkFixturePlayer(t *testing.T, i int, got Player, w map[string]any) {
+func checkFixturePlayer(t *testing.T, i int, got player, w map[string]any) {
 	t.Helper()
 	ok := int64(got.ID) == num(w["id"]) && int64(got.Ping) == num(w["ping"]) && got.Name == rawBytes(t, w["name"])
 	if r, has := w["rate"]; has != got.HasRate || (has && int64(got.Rate) != num(r)) {
@@ -414,7 +414,7 @@ func checkFixturePlayer(t *testing.T, i int, got Player, w map[string]any) {
 	}
 }
 
-func checkFixtureTail(t *testing.T, rep *Reply, d map[string]any) {
+func checkFixtureTail(t *testing.T, rep *reply, d map[string]any) {
 	t.Helper()
 	tl := rep.Tail
 	if tl == nil {
@@ -443,7 +443,7 @@ func checkFixtureTail(t *testing.T, rep *Reply, d map[string]any) {
 }
 
 // checkFixtureResult checks the mapping to Result against the same JSON.
-func checkFixtureResult(t *testing.T, rep *Reply, d map[string]any) {
+func checkFixtureResult(t *testing.T, rep *reply, d map[string]any) {
 	t.Helper()
 	res := rep.Result(true, false)
 	lookup := func(key string) string {
@@ -455,15 +455,15 @@ func checkFixtureResult(t *testing.T, rep *Reply, d map[string]any) {
 		}
 		return ""
 	}
-	q4 := rep.Variant == VariantQuake4
-	if want := Clean(lookup("si_name"), q4); res.Name != want || strings.Contains(res.Name, "^") {
+	q4 := rep.Variant == variantQuake4
+	if want := clean(lookup("si_name"), q4); res.Name != want || strings.Contains(res.Name, "^") {
 		t.Errorf("Name = %q, want %q", res.Name, want)
 	}
 	wantMap := lookup("si_map")
-	if rep.Variant == VariantETQW {
+	if rep.Variant == variantETQW {
 		wantMap = strings.TrimSuffix(strings.TrimPrefix(wantMap, "maps/"), ".entities")
 	}
-	if res.Map != wantMap || strings.Contains(res.Map, "/") && rep.Variant == VariantETQW {
+	if res.Map != wantMap || strings.Contains(res.Map, "/") && rep.Variant == variantETQW {
 		t.Errorf("Map = %q, want %q", res.Map, wantMap)
 	}
 	if res.Version != lookup("si_version") || res.Game != lookup("gamename") {
@@ -479,7 +479,7 @@ func checkFixtureResult(t *testing.T, rep *Reply, d map[string]any) {
 	if res.Players != protocols.Known(num(d["player_count"])-bots) || !res.MaxPlayers.Known {
 		t.Errorf("Players/Max = %+v/%+v, want %d humans", res.Players, res.MaxPlayers, num(d["player_count"])-bots)
 	}
-	if (rep.Variant == VariantETQW) != res.Bots.Known || res.Bots.Value != bots {
+	if (rep.Variant == variantETQW) != res.Bots.Known || res.Bots.Value != bots {
 		t.Errorf("Bots = %+v, want %d (ETQW only)", res.Bots, bots)
 	}
 	if res.Password == protocols.FlagUnknown {

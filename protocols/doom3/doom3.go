@@ -24,7 +24,7 @@ var Protocol = protocols.Protocol{
 	Description: "id Tech 4 getInfo (Doom 3, Quake 4, Prey, Enemy Territory: Quake Wars)",
 	DefaultPort: 27666,
 	Transport:   "udp",
-	New:         New,
+	New:         newQuerier,
 }
 
 // Options is the module's optional `doom3:` block.
@@ -35,8 +35,8 @@ type Options struct {
 	ETQWInfoEx *bool `yaml:"etqw_infoex"`
 }
 
-// New builds a Querier from the module settings.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier builds a Querier from the module settings.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
 	if s.Options != nil {
 		if err := s.Options(&opts); err != nil {

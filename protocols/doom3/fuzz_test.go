@@ -28,7 +28,7 @@ func fuzzSeeds(f *testing.F) {
 func FuzzDecode(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		rep, err := Decode(b)
+		rep, err := decode(b)
 		if rep == nil {
 			if err == nil {
 				t.Fatal("nil reply without error")
@@ -61,7 +61,7 @@ func FuzzClean(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, s string, q4 bool) {
-		got := Clean(s, q4)
+		got := clean(s, q4)
 		if len(got) > len(s) || (utf8.ValidString(s) && !utf8.ValidString(got)) {
 			t.Fatalf("Clean(%q) = %q", s, got)
 		}

@@ -10,21 +10,21 @@ import (
 // layouts lists the record shapes to try and whether the protocol major is one a
 // known game uses. For a known major only the game's own shape is tried; otherwise
 // each shape in turn, preferring the one the keys suggest.
-func layouts(rep *Reply) ([]Layout, bool) {
+func layouts(rep *reply) ([]layout, bool) {
 	major := rep.Major()
 	known := (rep.ETQW && major >= 10) || (!rep.ETQW && major >= 1 && major <= 4)
-	pref := LayoutDoom3
+	pref := layoutDoom3
 	switch {
-	case rep.ETQW, rep.Variant == VariantETQW:
-		pref = LayoutETQW
-	case rep.Variant == VariantQuake4:
-		pref = LayoutQuake4
+	case rep.ETQW, rep.Variant == variantETQW:
+		pref = layoutETQW
+	case rep.Variant == variantQuake4:
+		pref = layoutQuake4
 	}
 	if known {
-		return []Layout{pref}, true
+		return []layout{pref}, true
 	}
-	out := []Layout{pref}
-	for _, l := range []Layout{LayoutDoom3, LayoutQuake4, LayoutETQW} {
+	out := []layout{pref}
+	for _, l := range []layout{layoutDoom3, layoutQuake4, layoutETQW} {
 		if l != pref {
 			out = append(out, l)
 		}
@@ -35,7 +35,7 @@ func layouts(rep *Reply) ([]Layout, bool) {
 // plausible reports whether a probed shape ended the way a real reply ends: on
 // MAX_ASYNC_CLIENTS exactly, followed by the OS mask (+ Quake 4's 5 bytes) or by
 // ET:QW's longer tail. A wrong shape usually stops early on a name byte >= 32.
-func plausible(rep *Reply, term byte, left int) bool {
+func plausible(rep *reply, term byte, left int) bool {
 	if term != asyncClients {
 		return false
 	}
@@ -45,7 +45,7 @@ func plausible(rep *Reply, term byte, left int) bool {
 	return left >= 4 && left <= 16
 }
 
-func decodePlayers(rep *Reply, r *wire.Reader) {
+func decodePlayers(rep *reply, r *wire.Reader) {
 	ls, known := layouts(rep)
 	var firstErr error
 	var first wire.Reader
@@ -74,8 +74,8 @@ func decodePlayers(rep *Reply, r *wire.Reader) {
 
 // readPlayers reads records up to a terminator byte >= 32. Ids must be below 32 and
 // strictly increasing; anything else means the shape is wrong or the data is bad.
-func readPlayers(r *wire.Reader, l Layout) ([]Player, byte, error) {
-	var out []Player
+func readPlayers(r *wire.Reader, l layout) ([]player, byte, error) {
+	var out []player
 	for n := 0; ; n++ {
 		off := r.Offset()
 		id := r.Uint8("player id")
@@ -91,15 +91,15 @@ func readPlayers(r *wire.Reader, l Layout) ([]Player, byte, error) {
 		if len(out) > 0 && id <= out[len(out)-1].ID {
 			return out, 0, fmt.Errorf("%w: player id %d at offset %d after id %d", protocols.ErrMalformed, id, off, out[len(out)-1].ID)
 		}
-		p := Player{ID: id, Ping: r.Uint16LE("player ping")}
-		if l != LayoutETQW {
+		p := player{ID: id, Ping: r.Uint16LE("player ping")}
+		if l != layoutETQW {
 			p.Rate, p.HasRate = r.Uint32LE("player rate"), true
 		}
 		p.Name = string(r.CString("player name"))
 		switch l {
-		case LayoutQuake4:
+		case layoutQuake4:
 			p.Clan = string(r.CString("player clan"))
-		case LayoutETQW:
+		case layoutETQW:
 			p.ClanPos = r.Uint8("player clan-tag position")
 			p.Clan = string(r.CString("player clan tag"))
 			bot := r.Uint8("player bot flag")
@@ -116,7 +116,7 @@ func readPlayers(r *wire.Reader, l Layout) ([]Player, byte, error) {
 }
 
 // decodeTail reads what follows the player list; every part is optional.
-func decodeTail(rep *Reply, r *wire.Reader) {
+func decodeTail(rep *reply, r *wire.Reader) {
 	defer func() {
 		rep.Trailing = r.Rest()
 		if rep.Response == respInfoEx && rep.Tail == nil && rep.PlayersErr == nil {
@@ -133,7 +133,7 @@ func decodeTail(rep *Reply, r *wire.Reader) {
 	if r.Len() < 7 {
 		return
 	}
-	t := &ETQWTail{
+	t := &etqwTail{
 		Ranked:     r.Uint8("ranked") != 0,
 		TimeLeft:   r.Int32LE("time left"),
 		GameState:  r.Uint8("game state"),
@@ -161,7 +161,7 @@ func decodeTail(rep *Reply, r *wire.Reader) {
 
 // readExtended reads infoExResponse's per-player statistics and attaches them to the
 // records with the same id.
-func readExtended(rep *Reply, r *wire.Reader) error {
+func readExtended(rep *reply, r *wire.Reader) error {
 	byID := make(map[uint8]int, len(rep.Players))
 	for i, p := range rep.Players {
 		byID[p.ID] = i

@@ -90,7 +90,7 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	t.Helper()
 	_, addr := newServer(t, reply, nil)
 	qs := qstatQuery(t, flag, addr)
-	q, err := New(protocols.Settings{Players: true, Rules: true, Options: func(v any) error {
+	q, err := newQuerier(protocols.Settings{Players: true, Rules: true, Options: func(v any) error {
 		off := false
 		v.(*Options).ETQWInfoEx = &off // qstat asks getInfo only
 		return nil
@@ -108,7 +108,7 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 			rawName = kv.Value
 		}
 	}
-	if qs.Name != Clean(rawName, false) {
+	if qs.Name != clean(rawName, false) {
 		t.Errorf("qstat name %q, raw si_name %q", qs.Name, rawName)
 	}
 	if flag != "-q4s" && res.Name != qs.Name {

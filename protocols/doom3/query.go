@@ -19,9 +19,9 @@ type querier struct {
 	infoEx         bool
 }
 
-// Request builds FF FF <command> 00 <challenge>. The server always reads four bytes
+// request builds FF FF <command> 00 <challenge>. The server always reads four bytes
 // after the command and echoes them, so the challenge must be there in full.
-func Request(command string, challenge uint32) []byte {
+func request(command string, challenge uint32) []byte {
 	b := make([]byte, 0, 2+len(command)+1+4)
 	b = append(b, 0xFF, 0xFF)
 	b = append(b, command...)
@@ -46,7 +46,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	res := rep.Result(q.players, q.rules)
 	tr.Logf("variant %s, protocol %d.%d, %d player records", rep.Variant, rep.Major(), rep.Minor(), len(rep.Players))
 
-	if rep.Variant == VariantETQW && q.players && q.infoEx {
+	if rep.Variant == variantETQW && q.players && q.infoEx {
 		// getInfoEx repeats the whole reply and adds per-player statistics. Not every
 		// server may answer it: give it half the time left so a silent one still
 		// leaves the info result standing.
@@ -74,11 +74,11 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 // exchange sends command with a fresh challenge and decodes the resp reply that
 // echoes it. Other replies are skipped as late, spoofed or stray; if only such
 // replies came, the failure is a mismatch (or malformed) rather than a timeout.
-func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, command, resp string) (*Reply, error) {
+func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, command, resp string) (*reply, error) {
 	challenge := rand.Uint32()
 	var wrong, other int
 	var last uint32
-	b, err := conn.Request(ctx, Request(command, challenge), func(b []byte) bool {
+	b, err := conn.Request(ctx, request(command, challenge), func(b []byte) bool {
 		got, ok := echo(b, resp)
 		switch {
 		case !ok:
@@ -100,7 +100,7 @@ func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, command, 
 	if err != nil {
 		return nil, err
 	}
-	rep, err := Decode(b)
+	rep, err := decode(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", resp, err)
 	}

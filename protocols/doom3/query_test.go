@@ -63,7 +63,7 @@ func newServer(t testing.TB, info, infoEx []byte) (*server, netip.AddrPort) {
 
 func query(t testing.TB, s protocols.Settings, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := New(s)
+	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,18 +271,18 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	if _, err := New(protocols.Settings{Retries: -1}); err == nil {
+	if _, err := newQuerier(protocols.Settings{Retries: -1}); err == nil {
 		t.Error("negative retries accepted")
 	}
 	bad := protocols.Settings{Options: func(any) error { return errors.New(`unknown field "foo"`) }}
-	if _, err := New(bad); err == nil {
+	if _, err := newQuerier(bad); err == nil {
 		t.Error("options error swallowed")
 	}
 }
 
 func TestRequest(t *testing.T) {
 	want := []byte("\xff\xffgetInfo\x00\xc0\xc1\xc2\xc3")
-	if got := Request("getInfo", 0xC3C2C1C0); !bytes.Equal(got, want) {
+	if got := request("getInfo", 0xC3C2C1C0); !bytes.Equal(got, want) {
 		t.Errorf("request % x, want % x", got, want)
 	}
 }

@@ -13,12 +13,12 @@ import (
 
 // Result maps a decoded reply to the exporter's Result. PlayerList is filled when
 // players is set, Rules (the server-info dictionary) when rules is set.
-func (rep *Reply) Result(players, rules bool) *protocols.Result {
-	q4 := rep.Variant == VariantQuake4
+func (rep *reply) Result(players, rules bool) *protocols.Result {
+	q4 := rep.Variant == variantQuake4
 	get := func(keys ...string) string {
 		for _, k := range keys {
 			if v, ok := rep.Lookup(k); ok && v != "" {
-				return Clean(wire.UTF8([]byte(v)), q4)
+				return clean(wire.UTF8([]byte(v)), q4)
 			}
 		}
 		return ""
@@ -29,7 +29,7 @@ func (rep *Reply) Result(players, rules bool) *protocols.Result {
 		Game:    get("gamename", "fs_game"),
 		Version: get("si_version"),
 	}
-	if rep.Variant == VariantETQW {
+	if rep.Variant == variantETQW {
 		// ET:QW names the map's entity file: maps/valley.entities -> valley.
 		res.Map = strings.TrimSuffix(strings.TrimPrefix(res.Map, "maps/"), ".entities")
 	}
@@ -54,7 +54,7 @@ func (rep *Reply) Result(players, rules bool) *protocols.Result {
 			}
 		}
 		res.Players = protocols.Known(int64(len(rep.Players)) - bots)
-		if rep.Layout == LayoutETQW {
+		if rep.Layout == layoutETQW {
 			res.Bots = protocols.Known(bots)
 		}
 	} else {
@@ -64,7 +64,7 @@ func (rep *Reply) Result(players, rules bool) *protocols.Result {
 		res.PlayerList = make([]protocols.Player, 0, len(rep.Players))
 		for _, p := range rep.Players {
 			pl := protocols.Player{
-				Name: Clean(wire.UTF8([]byte(p.Name)), q4),
+				Name: clean(wire.UTF8([]byte(p.Name)), q4),
 				Ping: protocols.Known(int64(p.Ping)),
 				Bot:  p.Bot,
 			}
@@ -90,7 +90,7 @@ func (rep *Reply) Result(players, rules bool) *protocols.Result {
 }
 
 // debugInfo is what the reply says outside the dictionary, appended to Info.
-func (rep *Reply) debugInfo() []protocols.KV {
+func (rep *reply) debugInfo() []protocols.KV {
 	kv := []protocols.KV{
 		{Key: "variant", Value: string(rep.Variant)},
 		{Key: "protocol", Value: fmt.Sprintf("%d.%d", rep.Major(), rep.Minor())},
@@ -126,11 +126,11 @@ func atoi(s string, ok bool) (int64, bool) {
 	return n, err == nil
 }
 
-// Clean strips colour codes for display. id Tech 4 treats '^' followed by any
+// clean strips colour codes for display. id Tech 4 treats '^' followed by any
 // character but NUL and space as a two-character colour code; Quake 4 adds ^cRGB
 // (three digits) and icons ^i / ^I followed by a three-character name. Bytes that are
 // not UTF-8 are kept as they are.
-func Clean(s string, quake4 bool) string {
+func clean(s string, quake4 bool) string {
 	if !strings.Contains(s, "^") {
 		return s
 	}

@@ -13,7 +13,7 @@ func BenchmarkDecode(b *testing.B) {
 	line := []byte("OK 12 100\r\n")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Decode(line); err != nil {
+		if _, err := decode(line); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,53 +7,53 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
-// MaxLine bounds the reply line. The longest valid reply, `OK` and two 19-digit
+// maxLine bounds the reply line. The longest valid reply, `OK` and two 19-digit
 // numbers, or the plugin's longest error message is far shorter.
-const MaxLine = 256
+const maxLine = 256
 
 // maxDigits keeps a count within int64 without overflow checks.
 const maxDigits = 18
 
-// Status is a decoded `OK <current> <max>` reply.
-type Status struct {
+// status is a decoded `OK <current> <max>` reply.
+type status struct {
 	Players, MaxPlayers int64
 }
 
-// Decode parses the server's reply: its first line, with or without the line
+// decode parses the server's reply: its first line, with or without the line
 // terminator (`\n` on Linux hosts, `\r\n` on Windows hosts, none when the
 // connection closed right after the text). An `ERROR <message>` reply is an
 // error wrapping protocols.ErrServer that quotes the message. The querier sees
 // a connection closed before any byte as ErrTruncated; here an empty line is
 // ErrMalformed.
-func Decode(b []byte) (Status, error) {
+func decode(b []byte) (status, error) {
 	line, _, _ := bytes.Cut(b, []byte{'\n'}) // one line per connection; ignore anything after it
-	if len(line) > MaxLine {
-		return Status{}, fmt.Errorf("%w: reply line of %d bytes, max %d", protocols.ErrTooLarge, len(line), MaxLine)
+	if len(line) > maxLine {
+		return status{}, fmt.Errorf("%w: reply line of %d bytes, max %d", protocols.ErrTooLarge, len(line), maxLine)
 	}
 	line = bytes.Trim(line, " \t\r")
 	if len(line) == 0 {
-		return Status{}, fmt.Errorf("%w: empty reply line", protocols.ErrMalformed)
+		return status{}, fmt.Errorf("%w: empty reply line", protocols.ErrMalformed)
 	}
 	word, rest, _ := bytes.Cut(line, []byte{' '})
 	switch string(word) {
 	case "OK":
 		f := bytes.Fields(rest)
 		if len(f) != 2 {
-			return Status{}, fmt.Errorf("%w: OK reply with %d fields, want current and max: %q", protocols.ErrMalformed, len(f), line)
+			return status{}, fmt.Errorf("%w: OK reply with %d fields, want current and max: %q", protocols.ErrMalformed, len(f), line)
 		}
 		cur, err := count(f[0], "current")
 		if err != nil {
-			return Status{}, err
+			return status{}, err
 		}
 		max, err := count(f[1], "max")
 		if err != nil {
-			return Status{}, err
+			return status{}, err
 		}
-		return Status{Players: cur, MaxPlayers: max}, nil
+		return status{Players: cur, MaxPlayers: max}, nil
 	case "ERROR":
-		return Status{}, fmt.Errorf("%w: %q", protocols.ErrServer, bytes.TrimSpace(rest))
+		return status{}, fmt.Errorf("%w: %q", protocols.ErrServer, bytes.TrimSpace(rest))
 	}
-	return Status{}, fmt.Errorf("%w: reply %q is neither OK nor ERROR", protocols.ErrMalformed, line)
+	return status{}, fmt.Errorf("%w: reply %q is neither OK nor ERROR", protocols.ErrMalformed, line)
 }
 
 // count parses a non-negative decimal count: digits only, no sign.

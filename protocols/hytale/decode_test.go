@@ -41,7 +41,7 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := Decode(b)
+			st, err := decode(b)
 			if e.Error != "" {
 				if got := protocols.Reason(err); got != e.Error {
 					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
@@ -62,12 +62,12 @@ func TestVectors(t *testing.T) {
 }
 
 func TestDecodeErrorWrapsServer(t *testing.T) {
-	_, err := Decode([]byte("ERROR Rate limit exceeded\n"))
+	_, err := decode([]byte("ERROR Rate limit exceeded\n"))
 	if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), "Rate limit exceeded") {
 		t.Errorf("err = %v", err)
 	}
 	// A hostile message is quoted, never printed raw into logs.
-	_, err = Decode([]byte("ERROR \x1b[31mred\xff\n"))
+	_, err = decode([]byte("ERROR \x1b[31mred\xff\n"))
 	// Byte-wise: ContainsAny would read "\xff" as U+FFFD, not as the raw byte.
 	if msg := err.Error(); !errors.Is(err, protocols.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\xff") {
 		t.Errorf("err = %q", err)

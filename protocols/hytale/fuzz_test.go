@@ -20,12 +20,12 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := Decode(b)
+		st, err := decode(b)
 		if err != nil {
 			if r := protocols.Reason(err); r == "other" || r == "" {
 				t.Fatalf("error without a reason: %v", err)
 			}
-			if st != (Status{}) {
+			if st != (status{}) {
 				t.Fatalf("status %+v with error %v", st, err)
 			}
 			return

@@ -36,11 +36,11 @@ func query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols
 	if _, err := conn.Write(request); err != nil {
 		tr.Logf("request not sent (%v); reading what the server sent", err)
 	}
-	line, err := conn.ReadLine(MaxLine)
+	line, err := conn.ReadLine(maxLine)
 	if err != nil {
 		return nil, err
 	}
-	st, err := Decode(line)
+	st, err := decode(line)
 	if err != nil {
 		return nil, err
 	}

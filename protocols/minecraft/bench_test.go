@@ -25,7 +25,7 @@ func BenchmarkDecodeStatus(b *testing.B) {
 	for b.Loop() {
 		br.Reset(frame)
 		r.Reset(br)
-		if _, err := ReadResponse(r); err != nil {
+		if _, err := readResponse(r); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,7 +35,7 @@ func BenchmarkDecodeLegacy(b *testing.B) {
 	kick := legacyKick("§1\x00127\x001.21.1\x00§aA §lPaper§r server\x0012\x00100")[3:]
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DecodeLegacyKick(kick); err != nil {
+		if _, err := decodeLegacyKick(kick); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -44,7 +44,7 @@ func BenchmarkDecodeLegacy(b *testing.B) {
 // BenchmarkQuery is a full exchange over loopback TCP: status and ping.
 func BenchmarkQuery(b *testing.B) {
 	addr := slpServer(b, statusFrame(benchJSON), 0, true, nil)
-	q := newQuerier(b, protocols.Settings{Players: true}, nil)
+	q := testQuerier(b, protocols.Settings{Players: true}, nil)
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -11,7 +11,7 @@ import (
 // TestBotsMeaning: the status response counts online players and knows no
 // bots.
 func TestBotsMeaning(t *testing.T) {
-	st, err := ReadResponse(bufio.NewReader(bytes.NewReader(statusFrame(statusJSON))))
+	st, err := readResponse(bufio.NewReader(bytes.NewReader(statusFrame(statusJSON))))
 	if err != nil {
 		t.Fatal(err)
 	}

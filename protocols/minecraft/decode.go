@@ -10,10 +10,10 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
-// MaxPacket caps a status frame. A status JSON with a 64×64 favicon is 5-30 KiB;
+// maxPacket caps a status frame. A status JSON with a 64×64 favicon is 5-30 KiB;
 // big Forge mod lists are compressed by Forge itself. The cap is checked before
 // the frame is allocated.
-const MaxPacket = 256 << 10
+const maxPacket = 256 << 10
 
 // maxPong caps the frame read as the pong (9 bytes when well formed).
 const maxPong = 64
@@ -24,12 +24,13 @@ const (
 	idPing   = 0x01 // ping request / pong response
 )
 
-// StatusRequest is the empty Status Request packet (length 1, id 0).
-var StatusRequest = []byte{0x01, idStatus}
+// statusRequest is the empty Status Request packet (length 1, id idStatus). A
+// constant, so that no code can alter the bytes every probe sends.
+const statusRequest = "\x01\x00"
 
-// AppendVarInt appends v in the protocol's VarInt encoding: 7 bits per byte, low
+// appendVarInt appends v in the protocol's VarInt encoding: 7 bits per byte, low
 // group first, negative values as their 32-bit two's complement (5 bytes).
-func AppendVarInt(b []byte, v int32) []byte {
+func appendVarInt(b []byte, v int32) []byte {
 	u := uint32(v)
 	for u >= 0x80 {
 		b = append(b, byte(u)|0x80)
@@ -38,10 +39,10 @@ func AppendVarInt(b []byte, v int32) []byte {
 	return append(b, byte(u))
 }
 
-// ReadVarInt reads a VarInt of at most 5 bytes. Like the vanilla reader it keeps
+// readVarInt reads a VarInt of at most 5 bytes. Like the vanilla reader it keeps
 // the low 32 bits of a 5th byte's group; a 6th byte is ErrMalformed. An end of
 // input is ErrTruncated; other read errors pass through.
-func ReadVarInt(r io.ByteReader, what string) (int32, error) {
+func readVarInt(r io.ByteReader, what string) (int32, error) {
 	var v uint32
 	for i := range 5 {
 		c, err := r.ReadByte()
@@ -65,17 +66,17 @@ func eofAs(err, short error) error {
 	return err
 }
 
-// ByteReader is what the packet readers need: bufio.Reader and bytes.Reader fit.
-type ByteReader interface {
+// byteReader is what the packet readers need: bufio.Reader and bytes.Reader fit.
+type byteReader interface {
 	io.Reader
 	io.ByteReader
 }
 
-// ReadPacket reads one frame, Length:VarInt then Length bytes, and returns its
+// readPacket reads one frame, Length:VarInt then Length bytes, and returns its
 // packet id and the data after the id. A length over max is ErrTooLarge before
 // anything is allocated.
-func ReadPacket(r ByteReader, max int) (id int32, data []byte, err error) {
-	n, err := ReadVarInt(r, "frame length")
+func readPacket(r byteReader, max int) (id int32, data []byte, err error) {
+	n, err := readVarInt(r, "frame length")
 	if err != nil {
 		return 0, nil, err
 	}
@@ -91,7 +92,7 @@ func ReadPacket(r ByteReader, max int) (id int32, data []byte, err error) {
 	}
 	// The id is a VarInt inside the frame: decode it from the frame's bytes.
 	br := sliceReader{b: frame}
-	id, err = ReadVarInt(&br, "packet id")
+	id, err = readVarInt(&br, "packet id")
 	if err != nil {
 		return 0, nil, err
 	}
@@ -113,24 +114,24 @@ func (s *sliceReader) ReadByte() (byte, error) {
 	return c, nil
 }
 
-// Handshake builds the Handshake packet asking for the status state (next state 1).
-func Handshake(host string, port uint16, version int32) []byte {
-	body := AppendVarInt(nil, idStatus)
-	body = AppendVarInt(body, version)
-	body = AppendVarInt(body, int32(len(host)))
+// handshake builds the Handshake packet asking for the status state (next state 1).
+func handshake(host string, port uint16, version int32) []byte {
+	body := appendVarInt(nil, idStatus)
+	body = appendVarInt(body, version)
+	body = appendVarInt(body, int32(len(host)))
 	body = append(body, host...)
 	body = binary.BigEndian.AppendUint16(body, port)
-	body = AppendVarInt(body, 1)
-	return append(AppendVarInt(make([]byte, 0, len(body)+5), int32(len(body))), body...)
+	body = appendVarInt(body, 1)
+	return append(appendVarInt(make([]byte, 0, len(body)+5), int32(len(body))), body...)
 }
 
-// PingRequest builds the Ping Request packet carrying payload.
-func PingRequest(payload int64) []byte {
+// pingRequest builds the Ping Request packet carrying payload.
+func pingRequest(payload int64) []byte {
 	return binary.BigEndian.AppendUint64([]byte{9, idPing}, uint64(payload))
 }
 
-// DecodePong checks a frame read as the pong: id 1 and the ping's payload echoed.
-func DecodePong(id int32, data []byte, want int64) error {
+// decodePong checks a frame read as the pong: id 1 and the ping's payload echoed.
+func decodePong(id int32, data []byte, want int64) error {
 	if id != idPing {
 		return fmt.Errorf("%w: packet id %#x where the pong (0x01) was expected", protocols.ErrMalformed, id)
 	}
@@ -143,26 +144,26 @@ func DecodePong(id int32, data []byte, want int64) error {
 	return nil
 }
 
-// DecodeStatusResponse decodes the data of a Status Response packet (after the
+// decodeStatusResponse decodes the data of a Status Response packet (after the
 // id): the JSON as a String (VarInt byte length + UTF-8). Bytes after the string
 // (the "Better Compatibility Checker" mod puts a second JSON there) are counted in
-// Status.Trailing and otherwise ignored.
-func DecodeStatusResponse(data []byte) (Status, error) {
+// status.Trailing and otherwise ignored.
+func decodeStatusResponse(data []byte) (status, error) {
 	br := sliceReader{b: data}
-	n, err := ReadVarInt(&br, "JSON string length")
+	n, err := readVarInt(&br, "JSON string length")
 	if err != nil {
-		return Status{}, err
+		return status{}, err
 	}
 	left := len(data) - br.off
 	switch {
 	case n < 0:
-		return Status{}, fmt.Errorf("%w: JSON string length %d", protocols.ErrMalformed, n)
+		return status{}, fmt.Errorf("%w: JSON string length %d", protocols.ErrMalformed, n)
 	case int(n) > left:
-		return Status{}, fmt.Errorf("%w: JSON string length %d at offset %d, %d bytes left in the frame", protocols.ErrTruncated, n, br.off, left)
+		return status{}, fmt.Errorf("%w: JSON string length %d at offset %d, %d bytes left in the frame", protocols.ErrTruncated, n, br.off, left)
 	}
-	st, err := ParseStatusJSON(data[br.off : br.off+int(n)])
+	st, err := parseStatusJSON(data[br.off : br.off+int(n)])
 	if err != nil {
-		return Status{}, err
+		return status{}, err
 	}
 	st.Trailing = left - int(n)
 	return st, nil
@@ -175,7 +176,7 @@ type closedError struct{ err error }
 func (e *closedError) Error() string { return e.err.Error() }
 func (e *closedError) Unwrap() error { return e.err }
 
-// ReadResponse reads the server's answer to a status request from r: a Status
+// readResponse reads the server's answer to a status request from r: a Status
 // Response frame, or a legacy kick (0xFF, u16 BE length in UTF-16 code units,
 // UTF-16BE text). It is also the decoder of a recorded server byte stream.
 //
@@ -184,28 +185,28 @@ func (e *closedError) Unwrap() error { return e.err }
 // zero high byte ("§1…" or a plain MOTD); in a frame of that length the next
 // bytes are a VarInt continuation, packet id 0, and the JSON length VarInt (≥ 252,
 // so its first byte has the high bit set). The two never overlap for real replies.
-func ReadResponse(r *bufio.Reader) (Status, error) {
+func readResponse(r *bufio.Reader) (status, error) {
 	first, err := r.Peek(1)
 	if err != nil {
-		return Status{}, &closedError{eofAs(err, fmt.Errorf("%w: connection closed before any reply", protocols.ErrTruncated))}
+		return status{}, &closedError{eofAs(err, fmt.Errorf("%w: connection closed before any reply", protocols.ErrTruncated))}
 	}
 	if first[0] == 0xFF {
 		head, err := r.Peek(4)
 		if err != nil && !errors.Is(err, io.EOF) {
-			return Status{}, err
+			return status{}, err
 		}
 		if isLegacyKick(head) {
 			return readLegacyKick(r)
 		}
 	}
-	id, data, err := ReadPacket(r, MaxPacket)
+	id, data, err := readPacket(r, maxPacket)
 	if err != nil {
-		return Status{}, err
+		return status{}, err
 	}
 	if id != idStatus {
-		return Status{}, fmt.Errorf("%w: packet id %#x where the status response (0x00) was expected", protocols.ErrMalformed, id)
+		return status{}, fmt.Errorf("%w: packet id %#x where the status response (0x00) was expected", protocols.ErrMalformed, id)
 	}
-	return DecodeStatusResponse(data)
+	return decodeStatusResponse(data)
 }
 
 func isLegacyKick(h []byte) bool {
@@ -221,15 +222,15 @@ func isLegacyKick(h []byte) bool {
 }
 
 // readLegacyKick reads a whole 0xFF kick packet and decodes its text.
-func readLegacyKick(r *bufio.Reader) (Status, error) {
+func readLegacyKick(r *bufio.Reader) (status, error) {
 	var head [3]byte
 	if got, err := io.ReadFull(r, head[:]); err != nil {
-		return Status{}, eofAs(err, fmt.Errorf("%w: legacy kick header ends after %d of 3 bytes", protocols.ErrTruncated, got))
+		return status{}, eofAs(err, fmt.Errorf("%w: legacy kick header ends after %d of 3 bytes", protocols.ErrTruncated, got))
 	}
 	units := int(binary.BigEndian.Uint16(head[1:]))
 	text := make([]byte, 2*units) // at most 128 KiB
 	if got, err := io.ReadFull(r, text); err != nil {
-		return Status{}, eofAs(err, fmt.Errorf("%w: legacy kick text of %d code units ends after %d bytes", protocols.ErrTruncated, units, got))
+		return status{}, eofAs(err, fmt.Errorf("%w: legacy kick text of %d code units ends after %d bytes", protocols.ErrTruncated, units, got))
 	}
-	return DecodeLegacyKick(text)
+	return decodeLegacyKick(text)
 }

@@ -30,28 +30,28 @@ type want struct {
 func proto(n int64) *int64 { return &n }
 
 var vectors = map[string]want{
-	"slp_string_motd.hex": {format: FormatSLP, name: "A Minecraft Server second line", version: "1.8.9", protocol: proto(47),
+	"slp_string_motd.hex": {format: formatSLP, name: "A Minecraft Server second line", version: "1.8.9", protocol: proto(47),
 		online: 2, max: 20, sample: []string{"Notch", "jeb_"}, pong: "ok"},
-	"slp_chat_component.hex": {format: FormatSLP, name: "Hello World and friends 42", version: "Paper 1.20.4", protocol: proto(765),
+	"slp_chat_component.hex": {format: formatSLP, name: "Hello World and friends 42", version: "Paper 1.20.4", protocol: proto(765),
 		online: 1, max: 100, sample: []string{"Alice"}, secure: protocols.FlagTrue, pong: "ok"},
-	"slp_forge_modinfo.hex": {format: FormatSLP, name: "A Forge server", version: "1.12.2", protocol: proto(340),
+	"slp_forge_modinfo.hex": {format: formatSLP, name: "A Forge server", version: "1.12.2", protocol: proto(340),
 		online: 0, max: 10, sample: []string{}, modded: protocols.FlagTrue, loader: "FML", mods: 4},
-	"slp_forgedata.hex": {format: FormatSLP, name: "Modded Sky", version: "1.18.2", protocol: proto(758),
+	"slp_forgedata.hex": {format: formatSLP, name: "Modded Sky", version: "1.18.2", protocol: proto(758),
 		online: 3, max: 8, sample: []string{}, modded: protocols.FlagTrue, loader: "forge", mods: 2, pong: "ok"},
-	"slp_frame_length_ff.hex": {format: FormatSLP, name: "Padded", version: "1.21", protocol: proto(767),
+	"slp_frame_length_ff.hex": {format: formatSLP, name: "Padded", version: "1.21", protocol: proto(767),
 		online: 1, max: 5, sample: []string{}, pong: "ok"},
-	"slp_trailing_bcc.hex": {format: FormatSLP, name: "BCC", version: "1.19.2", protocol: proto(760),
+	"slp_trailing_bcc.hex": {format: formatSLP, name: "BCC", version: "1.19.2", protocol: proto(760),
 		online: 0, max: 4, sample: []string{}, trailing: 16, pong: "ok"},
-	"slp_invalid_utf8.hex": {format: FormatSLP, name: "caf\uFFFD \uFFFD", version: "1.16\uFFFD", protocol: proto(735),
+	"slp_invalid_utf8.hex": {format: formatSLP, name: "caf\uFFFD \uFFFD", version: "1.16\uFFFD", protocol: proto(735),
 		online: 0, max: 20, sample: []string{}, pong: "ok"},
-	"slp_oddities.hex": {format: FormatSLP, version: "Maintenance", online: -1, max: 20, warnings: 3, pong: "ok"},
-	"slp_no_players.hex": {format: FormatSLP, version: "Velocity 3.3.0-SNAPSHOT", protocol: proto(-1),
+	"slp_oddities.hex": {format: formatSLP, version: "Maintenance", online: -1, max: 20, warnings: 3, pong: "ok"},
+	"slp_no_players.hex": {format: formatSLP, version: "Velocity 3.3.0-SNAPSHOT", protocol: proto(-1),
 		online: -1, max: -1, pong: "ok"},
-	"slp_pong_mismatch.hex": {format: FormatSLP, name: "x", version: "1.21", protocol: proto(767),
+	"slp_pong_mismatch.hex": {format: formatSLP, name: "x", version: "1.21", protocol: proto(767),
 		online: 0, max: 1, sample: []string{}, pong: "mismatch"},
-	"legacy_14_kick.hex": {format: FormatLegacy14, name: "A Paper server", version: "1.20.4", protocol: proto(127), online: 3, max: 50},
-	"legacy_beta.hex":    {format: FormatLegacyBeta, name: "Old Beta Server", online: 4, max: 16},
-	"legacy_surrogates.hex": {format: FormatLegacy14, name: "Caf\u00e9 \U0001F600 \uFFFD!", version: "1.6.4", protocol: proto(78),
+	"legacy_14_kick.hex": {format: formatLegacy14, name: "A Paper server", version: "1.20.4", protocol: proto(127), online: 3, max: 50},
+	"legacy_beta.hex":    {format: formatLegacyBeta, name: "Old Beta Server", online: 4, max: 16},
+	"legacy_surrogates.hex": {format: formatLegacy14, name: "Caf\u00e9 \U0001F600 \uFFFD!", version: "1.6.4", protocol: proto(78),
 		online: 0, max: 10},
 	"legacy_kick_message.hex":      {err: "server_error", msg: `"Outdated server!"`},
 	"bad_varint_6_bytes.hex":       {err: "malformed", msg: "longer than 5 bytes"},
@@ -89,7 +89,7 @@ func TestVectors(t *testing.T) {
 			segs := loadExchange(t, name)
 			checkClientSide(t, side(segs, true), w)
 			r := bufio.NewReader(bytes.NewReader(side(segs, false)))
-			st, err := ReadResponse(r)
+			st, err := readResponse(r)
 			if w.err != "" {
 				if got := protocols.Reason(err); got != w.err || !strings.Contains(err.Error(), w.msg) {
 					t.Fatalf("error %v (reason %q), want %q containing %q", err, got, w.err, w.msg)
@@ -103,9 +103,9 @@ func TestVectors(t *testing.T) {
 			if w.pong == "" {
 				return
 			}
-			id, data, err := ReadPacket(r, maxPong)
+			id, data, err := readPacket(r, maxPong)
 			if err == nil {
-				err = DecodePong(id, data, vectorPayload)
+				err = decodePong(id, data, vectorPayload)
 			}
 			switch {
 			case w.pong == "ok" && err != nil:
@@ -129,12 +129,12 @@ func checkClientSide(t *testing.T, client []byte, w want) {
 		return
 	}
 	var exp []byte
-	if bytes.HasPrefix(client, LegacyPing) {
-		exp = LegacyPing
+	if bytes.HasPrefix(client, []byte(legacyPing)) {
+		exp = []byte(legacyPing)
 	} else {
-		exp = append(Handshake("localhost", 25565, -1), StatusRequest...)
+		exp = append(handshake("localhost", 25565, -1), statusRequest...)
 		if w.pong != "" {
-			exp = append(exp, PingRequest(vectorPayload)...)
+			exp = append(exp, pingRequest(vectorPayload)...)
 		}
 	}
 	if !bytes.Equal(client, exp) {
@@ -142,7 +142,7 @@ func checkClientSide(t *testing.T, client []byte, w want) {
 	}
 }
 
-func checkStatus(t *testing.T, st Status, w want) {
+func checkStatus(t *testing.T, st status, w want) {
 	t.Helper()
 	if st.Format != w.format || st.MOTD != w.name || st.VersionName != w.version {
 		t.Errorf("format %q name %q version %q, want %q %q %q", st.Format, st.MOTD, st.VersionName, w.format, w.name, w.version)
@@ -152,10 +152,10 @@ func checkStatus(t *testing.T, st Status, w want) {
 	}
 	checkCount(t, "online", st.Online, w.online)
 	checkCount(t, "max", st.Max, w.max)
-	if w.format == FormatSLP && w.sample == nil {
+	if w.format == formatSLP && w.sample == nil {
 		w.sample = []string{}
 	}
-	if w.format == FormatSLP && st.Sample == nil {
+	if w.format == formatSLP && st.Sample == nil {
 		st.Sample = []string{}
 	}
 	if !slices.Equal(st.Sample, w.sample) {
@@ -181,23 +181,23 @@ func TestVarInt(t *testing.T) {
 	// The spec's examples.
 	for v, enc := range map[int32]string{0: "00", 1: "01", 127: "7f", 128: "8001", 255: "ff01", 25565: "ddc701", -1: "ffffffff0f",
 		2147483647: "ffffffff07", -2147483648: "8080808008"} {
-		b := AppendVarInt(nil, v)
+		b := appendVarInt(nil, v)
 		if got := hexOf(b); got != enc {
 			t.Errorf("AppendVarInt(%d) = %s, want %s", v, got, enc)
 		}
-		got, err := ReadVarInt(bytes.NewReader(b), "v")
+		got, err := readVarInt(bytes.NewReader(b), "v")
 		if err != nil || got != v {
 			t.Errorf("ReadVarInt(%s) = %d, %v", enc, got, err)
 		}
 	}
 	// Like the vanilla reader, bits beyond 32 in the 5th byte are dropped.
-	if v, err := ReadVarInt(bytes.NewReader([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x7F}), "v"); err != nil || v != -1 {
+	if v, err := readVarInt(bytes.NewReader([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x7F}), "v"); err != nil || v != -1 {
 		t.Errorf("5th byte with high bits: %d, %v", v, err)
 	}
-	if _, err := ReadVarInt(bytes.NewReader([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x00}), "v"); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := readVarInt(bytes.NewReader([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x00}), "v"); !errors.Is(err, protocols.ErrMalformed) {
 		t.Errorf("6 bytes: %v", err)
 	}
-	if _, err := ReadVarInt(bytes.NewReader(nil), "v"); !errors.Is(err, protocols.ErrTruncated) {
+	if _, err := readVarInt(bytes.NewReader(nil), "v"); !errors.Is(err, protocols.ErrTruncated) {
 		t.Errorf("empty: %v", err)
 	}
 }
@@ -214,8 +214,8 @@ func hexOf(b []byte) string {
 
 func TestHandshakeHosts(t *testing.T) {
 	for _, host := range []string{"", "mc.example.com", "::1", strings.Repeat("h", 255), "mc.example.com\x00FML3\x00"} {
-		h, err := readHandshake(bytes.NewReader(Handshake(host, 19132, 767)))
-		if err != nil || h != (handshake{Version: 767, Host: host, Port: 19132, Next: 1}) {
+		h, err := readHandshake(bytes.NewReader(handshake(host, 19132, 767)))
+		if err != nil || h != (sentHandshake{Version: 767, Host: host, Port: 19132, Next: 1}) {
 			t.Errorf("%q: %+v, %v", host, h, err)
 		}
 	}
@@ -250,7 +250,7 @@ func TestDescriptionShapes(t *testing.T) {
 		`42`:                                                             "42",
 		`{"extra":"not an array","text":"t"}`:                            "t",
 	} {
-		st, err := ParseStatusJSON([]byte(`{"description":` + js + `}`))
+		st, err := parseStatusJSON([]byte(`{"description":` + js + `}`))
 		if err != nil || st.MOTD != want || len(st.Warnings) != 0 {
 			t.Errorf("%s: %q, %v %q; want %q", js, st.MOTD, err, st.Warnings, want)
 		}
@@ -260,7 +260,7 @@ func TestDescriptionShapes(t *testing.T) {
 // A component nested past the cap is cut off with a warning, never recursed into.
 func TestDescriptionDepthCap(t *testing.T) {
 	js := `{"description":` + strings.Repeat(`{"text":"a","extra":[`, 1000) + strings.Repeat(`]}`, 1000) + `}`
-	st, err := ParseStatusJSON([]byte(js))
+	st, err := parseStatusJSON([]byte(js))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestDescriptionDepthCap(t *testing.T) {
 func TestSampleCap(t *testing.T) {
 	entry := `{"name":"p","id":"5c1f5a2e-7b1e-4a4e-9d0e-2f6b3c9a1d11"},`
 	js := `{"players":{"online":1000,"max":1000,"sample":[` + strings.Repeat(entry, 1000) + `{"name":"last","id":"x"}]}}`
-	st, err := ParseStatusJSON([]byte(js))
+	st, err := parseStatusJSON([]byte(js))
 	if err != nil || len(st.Sample) != maxSample || st.Online != protocols.Known(1000) {
 		t.Errorf("%d sample entries, online %+v, %v", len(st.Sample), st.Online, err)
 	}
@@ -280,7 +280,7 @@ func TestSampleCap(t *testing.T) {
 
 func TestResult(t *testing.T) {
 	segs := loadExchange(t, "slp_chat_component.hex")
-	st, err := ReadResponse(bufio.NewReader(bytes.NewReader(side(segs, false))))
+	st, err := readResponse(bufio.NewReader(bytes.NewReader(side(segs, false))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ func TestResult(t *testing.T) {
 	if st.Result(false).PlayerList != nil {
 		t.Error("player list without Settings.Players")
 	}
-	legacy, _ := DecodeLegacyKick(legacyKick("§1\x00127\x001.21\x00m\x001\x002")[3:])
+	legacy, _ := decodeLegacyKick(legacyKick("§1\x00127\x001.21\x00m\x001\x002")[3:])
 	if res := legacy.Result(true); res.PlayerList != nil || res.Name != "m" || res.Modded != protocols.FlagUnknown {
 		t.Errorf("legacy result %+v", res)
 	}

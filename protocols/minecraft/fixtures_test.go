@@ -17,25 +17,25 @@ import (
 type fixtureExpected struct {
 	Fixtures []string `json:"fixtures"`
 	Expected struct {
-		FrameLength int     `json:"frame_length"`
-		PacketID    int32   `json:"packet_id"`
-		JSONLength  int     `json:"json_length"`
-		Payload     int64   `json:"payload_int64"`
-		Version     int32   `json:"protocol_version"`
-		Address     string  `json:"server_address"`
-		Port        uint16  `json:"server_port"`
-		Next        int32   `json:"next_state"`
-		MOTD        string  `json:"motd"`
-		Online      int64   `json:"online"`
-		Max         int64   `json:"max"`
-		VersionName string  `json:"version_name"`
-		Protocol    int64   `json:"protocol"`
-		JSON        *status `json:"json"`
+		FrameLength int                `json:"frame_length"`
+		PacketID    int32              `json:"packet_id"`
+		JSONLength  int                `json:"json_length"`
+		Payload     int64              `json:"payload_int64"`
+		Version     int32              `json:"protocol_version"`
+		Address     string             `json:"server_address"`
+		Port        uint16             `json:"server_port"`
+		Next        int32              `json:"next_state"`
+		MOTD        string             `json:"motd"`
+		Online      int64              `json:"online"`
+		Max         int64              `json:"max"`
+		VersionName string             `json:"version_name"`
+		Protocol    int64              `json:"protocol"`
+		JSON        *fixtureStatusJSON `json:"json"`
 	} `json:"expected"`
 }
 
-// status is the decoded JSON as the fixture's expectation spells it.
-type status struct {
+// fixtureStatusJSON is the decoded JSON as the fixture's expectation spells it.
+type fixtureStatusJSON struct {
 	Description *string `json:"description"`
 	Players     struct {
 		Max    int64 `json:"max"`
@@ -74,25 +74,25 @@ func TestFixtures(t *testing.T) {
 			case strings.HasPrefix(name, "mcstatus_slp_status_response_"):
 				fixtureStatus(t, b, x.FrameLength, x.JSONLength, x.JSON)
 			case name == "mcstatus_slp_pong_response":
-				id, data, err := ReadPacket(bytes.NewReader(b), maxPong)
+				id, data, err := readPacket(bytes.NewReader(b), maxPong)
 				if err != nil || id != x.PacketID || len(data)+1 != x.FrameLength || b[0] != byte(x.FrameLength) {
 					t.Fatalf("pong frame: id %d, %d bytes, %v", id, len(data), err)
 				}
-				if err := DecodePong(id, data, x.Payload); err != nil {
+				if err := decodePong(id, data, x.Payload); err != nil {
 					t.Error(err)
 				}
 			case strings.HasPrefix(name, "mcstatus_slp_handshake_request_"):
 				// An encoder vector: build it, and read it back as a server would.
-				if got := Handshake(x.Address, x.Port, x.Version); !bytes.Equal(got, b) {
+				if got := handshake(x.Address, x.Port, x.Version); !bytes.Equal(got, b) {
 					t.Errorf("Handshake = % x, want % x", got, b)
 				}
 				h, err := readHandshake(bytes.NewReader(b))
-				if err != nil || h != (handshake{x.Version, x.Address, x.Port, x.Next}) || int(b[0]) != x.FrameLength {
+				if err != nil || h != (sentHandshake{x.Version, x.Address, x.Port, x.Next}) || int(b[0]) != x.FrameLength {
 					t.Errorf("handshake %+v, %v", h, err)
 				}
 			case name == "mcstatus_slp_status_request":
-				if !bytes.Equal(StatusRequest, b) || x.FrameLength != 1 || x.PacketID != 0 {
-					t.Errorf("StatusRequest = % x, fixture % x", StatusRequest, b)
+				if string(b) != statusRequest || x.FrameLength != 1 || x.PacketID != 0 {
+					t.Errorf("statusRequest = % x, fixture % x", statusRequest, b)
 				}
 			case strings.HasPrefix(name, "mcstatus_legacy_kick_payload_"):
 				fixtureLegacy(t, name, b, x.MOTD, x.Online, x.Max, x.VersionName, x.Protocol)
@@ -103,17 +103,17 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
-func fixtureStatus(t *testing.T, b []byte, frameLen, jsonLen int, want *status) {
+func fixtureStatus(t *testing.T, b []byte, frameLen, jsonLen int, want *fixtureStatusJSON) {
 	t.Helper()
 	if want == nil {
 		t.Fatal("no json in the expectation")
 	}
-	n, err := ReadVarInt(bytes.NewReader(b), "frame length")
+	n, err := readVarInt(bytes.NewReader(b), "frame length")
 	if err != nil || int(n) != frameLen || len(b) != frameLen+1 || b[2] != byte(jsonLen) {
 		t.Errorf("frame length %d (%v), file %d bytes; want frame %d json %d", n, err, len(b), frameLen, jsonLen)
 	}
 	r := bufio.NewReader(bytes.NewReader(b))
-	st, err := ReadResponse(r)
+	st, err := readResponse(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,26 +146,26 @@ func fixtureLegacy(t *testing.T, name string, b []byte, motd string, online, max
 			t.Errorf("%+v, want %q %d/%d", st, motd, online, max)
 		}
 		if strings.HasSuffix(name, "_b1.8") {
-			if st.Format != FormatLegacyBeta || st.VersionName != "" || st.HasProtocol || version != "<1.4" || protocol != -1 {
+			if st.Format != formatLegacyBeta || st.VersionName != "" || st.HasProtocol || version != "<1.4" || protocol != -1 {
 				t.Errorf("beta: %+v", st)
 			}
 			continue
 		}
-		if st.Format != FormatLegacy14 || st.VersionName != version || !st.HasProtocol || st.Protocol != protocol {
+		if st.Format != formatLegacy14 || st.VersionName != version || !st.HasProtocol || st.Protocol != protocol {
 			t.Errorf("1.4+: %+v, want %q %d", st, version, protocol)
 		}
 	}
 }
 
-func decodeBoth(t *testing.T, payload, wire []byte) []Status {
+func decodeBoth(t *testing.T, payload, wire []byte) []status {
 	t.Helper()
-	a, err := DecodeLegacyKick(payload)
+	a, err := decodeLegacyKick(payload)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ReadResponse(bufio.NewReader(bytes.NewReader(wire)))
+	b, err := readResponse(bufio.NewReader(bytes.NewReader(wire)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []Status{a, b}
+	return []status{a, b}
 }

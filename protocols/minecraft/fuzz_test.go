@@ -39,7 +39,7 @@ func checkReason(t *testing.T, err error) {
 	}
 }
 
-func checkStatusInvariants(t *testing.T, st Status) {
+func checkStatusInvariants(t *testing.T, st status) {
 	res := st.Result(true)
 	for _, s := range append([]string{res.Name, res.Version, res.Game}, st.Sample...) {
 		if !utf8.ValidString(s) {
@@ -60,7 +60,7 @@ func FuzzDecodePacket(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := bytes.NewReader(b)
 		for range 64 {
-			_, data, err := ReadPacket(r, 1024)
+			_, data, err := readPacket(r, 1024)
 			if err != nil {
 				checkReason(t, err)
 				return
@@ -78,7 +78,7 @@ func FuzzDecodeResponse(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := ReadResponse(bufio.NewReader(bytes.NewReader(b)))
+		st, err := readResponse(bufio.NewReader(bytes.NewReader(b)))
 		if err != nil {
 			checkReason(t, err)
 			return
@@ -104,7 +104,7 @@ func FuzzDecodeStatusJSON(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := ParseStatusJSON(b)
+		st, err := parseStatusJSON(b)
 		if err != nil {
 			checkReason(t, err)
 			return
@@ -121,7 +121,7 @@ func FuzzDecodeLegacy(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := DecodeLegacyKick(b)
+		st, err := decodeLegacyKick(b)
 		if err != nil {
 			checkReason(t, err)
 			return

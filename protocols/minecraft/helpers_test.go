@@ -66,8 +66,8 @@ func side(segs []segment, client bool) []byte {
 // vectorPayload is the ping payload the vectors were written with.
 const vectorPayload = 1700000000000
 
-// handshake is a decoded Handshake packet, for checking what the client sent.
-type handshake struct {
+// sentHandshake is a decoded Handshake packet, for checking what the client sent.
+type sentHandshake struct {
 	Version int32
 	Host    string
 	Port    uint16
@@ -75,20 +75,20 @@ type handshake struct {
 }
 
 // readHandshake reads a Handshake packet the way a server does.
-func readHandshake(r ByteReader) (handshake, error) {
-	id, data, err := ReadPacket(r, 1024)
+func readHandshake(r byteReader) (sentHandshake, error) {
+	id, data, err := readPacket(r, 1024)
 	if err != nil {
-		return handshake{}, err
+		return sentHandshake{}, err
 	}
 	if id != 0 {
-		return handshake{}, fmt.Errorf("handshake id %d", id)
+		return sentHandshake{}, fmt.Errorf("handshake id %d", id)
 	}
 	br := bytes.NewReader(data)
-	var h handshake
-	if h.Version, err = ReadVarInt(br, "version"); err != nil {
+	var h sentHandshake
+	if h.Version, err = readVarInt(br, "version"); err != nil {
 		return h, err
 	}
-	n, err := ReadVarInt(br, "host length")
+	n, err := readVarInt(br, "host length")
 	if err != nil || n < 0 || int(n) > br.Len() {
 		return h, fmt.Errorf("host length %d: %v", n, err)
 	}
@@ -98,7 +98,7 @@ func readHandshake(r ByteReader) (handshake, error) {
 	if err := binary.Read(br, binary.BigEndian, &h.Port); err != nil {
 		return h, err
 	}
-	if h.Next, err = ReadVarInt(br, "next state"); err != nil {
+	if h.Next, err = readVarInt(br, "next state"); err != nil {
 		return h, err
 	}
 	if br.Len() != 0 {
@@ -108,7 +108,7 @@ func readHandshake(r ByteReader) (handshake, error) {
 }
 
 // readStatusRequest reads a handshake and the status request after it.
-func readStatusRequest(r *bufio.Reader) (handshake, error) {
+func readStatusRequest(r *bufio.Reader) (sentHandshake, error) {
 	h, err := readHandshake(r)
 	if err != nil {
 		return h, err
@@ -116,7 +116,7 @@ func readStatusRequest(r *bufio.Reader) (handshake, error) {
 	if h.Next != 1 {
 		return h, fmt.Errorf("next state %d", h.Next)
 	}
-	id, data, err := ReadPacket(r, 16)
+	id, data, err := readPacket(r, 16)
 	if err != nil || id != 0 || len(data) != 0 {
 		return h, fmt.Errorf("status request: id %d, %d bytes, %v", id, len(data), err)
 	}
@@ -125,9 +125,9 @@ func readStatusRequest(r *bufio.Reader) (handshake, error) {
 
 // statusFrame builds a Status Response packet around js.
 func statusFrame(js string) []byte {
-	s := AppendVarInt([]byte{idStatus}, int32(len(js)))
+	s := appendVarInt([]byte{idStatus}, int32(len(js)))
 	s = append(s, js...)
-	return append(AppendVarInt(nil, int32(len(s))), s...)
+	return append(appendVarInt(nil, int32(len(s))), s...)
 }
 
 // legacyKick builds a 0xFF kick packet around text.

@@ -10,23 +10,25 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
-// LegacyPing is the 1.4-1.5 server list ping. Every server since beta 1.8
+// legacyPing is the 1.4-1.5 server list ping. Every server since beta 1.8
 // answers it: beta-1.3 servers read the FE and ignore the 01, 1.4+ servers
 // answer in the "§1" format. The 1.6 "MC|PingHost" extension adds nothing a
 // status needs, and 1.7+ servers drop it when any of its fields is off.
-var LegacyPing = []byte{0xFE, 0x01}
+//
+// A constant, so that no code can alter the bytes every probe sends.
+const legacyPing = "\xFE\x01"
 
 // maxKickQuote caps how much of a non-status kick message an error quotes.
 const maxKickQuote = 200
 
-// DecodeLegacyKick decodes the UTF-16BE text of a legacy kick packet (the bytes
+// decodeLegacyKick decodes the UTF-16BE text of a legacy kick packet (the bytes
 // after 0xFF and the u16 length): "§1\0<protocol>\0<version>\0<motd>\0<online>\0<max>"
 // (1.4+) or "<motd>§<online>§<max>" (beta 1.8-1.3). Any other text is a real
 // kick ("Outdated server!", "Protocol error"): an error wrapping ErrServer that
 // quotes it.
-func DecodeLegacyKick(b []byte) (Status, error) {
+func decodeLegacyKick(b []byte) (status, error) {
 	if len(b)%2 != 0 {
-		return Status{}, fmt.Errorf("%w: legacy kick text of %d bytes is not UTF-16", protocols.ErrMalformed, len(b))
+		return status{}, fmt.Errorf("%w: legacy kick text of %d bytes is not UTF-16", protocols.ErrMalformed, len(b))
 	}
 	units := make([]uint16, len(b)/2)
 	for i := range units {
@@ -35,23 +37,23 @@ func DecodeLegacyKick(b []byte) (Status, error) {
 	return parseLegacyText(string(utf16.Decode(units))) // lone surrogates become U+FFFD
 }
 
-func parseLegacyText(s string) (Status, error) {
+func parseLegacyText(s string) (status, error) {
 	if rest, ok := strings.CutPrefix(s, "§1\x00"); ok {
 		f := strings.Split(rest, "\x00")
 		if len(f) != 5 {
-			return Status{}, fmt.Errorf("%w: 1.4+ legacy reply has %d fields, want 6", protocols.ErrMalformed, len(f)+1)
+			return status{}, fmt.Errorf("%w: 1.4+ legacy reply has %d fields, want 6", protocols.ErrMalformed, len(f)+1)
 		}
-		st := Status{Format: FormatLegacy14, VersionName: strings.TrimSpace(stripCodes(f[1])), MOTD: oneLine(stripCodes(f[2]))}
+		st := status{Format: formatLegacy14, VersionName: strings.TrimSpace(stripCodes(f[1])), MOTD: oneLine(stripCodes(f[2]))}
 		proto, err := strconv.ParseInt(f[0], 10, 32)
 		if err != nil {
-			return Status{}, fmt.Errorf("%w: 1.4+ legacy reply protocol %q", protocols.ErrMalformed, f[0])
+			return status{}, fmt.Errorf("%w: 1.4+ legacy reply protocol %q", protocols.ErrMalformed, f[0])
 		}
 		st.Protocol, st.HasProtocol = proto, true
 		if st.Online, err = legacyCount("online", f[3]); err == nil {
 			st.Max, err = legacyCount("max", f[4])
 		}
 		if err != nil {
-			return Status{}, err
+			return status{}, err
 		}
 		return st, nil
 	}
@@ -66,10 +68,10 @@ func parseLegacyText(s string) (Status, error) {
 		online, err1 := legacyCount("online", s[i+len("§"):j])
 		max, err2 := legacyCount("max", s[j+len("§"):])
 		if err1 == nil && err2 == nil {
-			return Status{Format: FormatLegacyBeta, MOTD: oneLine(stripCodes(s[:i])), Online: online, Max: max}, nil
+			return status{Format: formatLegacyBeta, MOTD: oneLine(stripCodes(s[:i])), Online: online, Max: max}, nil
 		}
 	}
-	return Status{}, fmt.Errorf("%w: kicked: %q", protocols.ErrServer, quote(s))
+	return status{}, fmt.Errorf("%w: kicked: %q", protocols.ErrServer, quote(s))
 }
 
 // legacyCount parses a decimal player count of the legacy text.

@@ -15,8 +15,9 @@
 // sends at most 12 random players, plugins fill it with text lines or hide it),
 // never the full roster; the UDP Query protocol (gamespy4) has the full list.
 //
-// The `_minecraft._tcp.<host>` SRV record is looked up by LookupSRV, for the
-// caller that knows the host name. Spec: shared/protocols/minecraft.md.
+// The `_minecraft._tcp.<host>` SRV record is looked up by lookupSRV (as
+// Protocol.LookupSRV), for the caller that knows the host name.
+// Spec: shared/protocols/minecraft.md.
 package minecraft
 
 import (
@@ -34,15 +35,15 @@ var Protocol = protocols.Protocol{
 	Description: "Minecraft Java Edition Server List Ping (TCP; legacy 1.4-1.6 and beta ping fallback)",
 	DefaultPort: 25565,
 	Transport:   "tcp",
-	New:         New,
-	LookupSRV:   LookupSRV,
+	New:         newQuerier,
+	LookupSRV:   lookupSRV,
 }
 
 // Options is the module's `minecraft:` block.
 type Options struct {
 	// Host is the server address sent in the handshake. Proxies (BungeeCord,
 	// Velocity, TCPShield) route on it to pick the backend server. Empty: the
-	// host name the exporter passed with WithHandshakeHost, else the target IP.
+	// host name the exporter passed with protocols.WithTargetHost, else the target IP.
 	Host string `yaml:"host"`
 	// ProtocolVersion sent in the handshake. 0 means -1, the convention for a
 	// status-only client; set a real number (47 = 1.8, 767 = 1.21) for proxies
@@ -56,8 +57,8 @@ type Options struct {
 // maxHost is the handshake's limit on the server address (in characters).
 const maxHost = 255
 
-// New builds the Querier for a module.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier builds the Querier for a module.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
 	if s.Options != nil {
 		if err := s.Options(&opts); err != nil {

@@ -19,16 +19,10 @@ type querier struct {
 	payload func() int64 // the ping payload; vanilla sends a millisecond clock
 }
 
-// WithHandshakeHost returns a context carrying the host name the target was
-// given as, for the handshake's server address (virtual hosts on proxies). A
-// module's `host` option takes precedence. The exporter core records it with
-// protocols.WithTargetHost, which this is.
-func WithHandshakeHost(ctx context.Context, host string) context.Context {
-	return protocols.WithTargetHost(ctx, host)
-}
-
-// handshakeHost picks the server address: the module's host, the caller's host
-// name, else the IP the probe connects to.
+// handshakeHost picks the server address: the module's host, the host name the
+// target was given as (recorded by the exporter core with
+// protocols.WithTargetHost; proxies route virtual hosts on it), else the IP the
+// probe connects to.
 func (q *querier) handshakeHost(ctx context.Context, addr netip.AddrPort) string {
 	if q.host != "" {
 		return q.host
@@ -78,24 +72,24 @@ type session struct {
 }
 
 func (s *session) pingPong(payload int64) error {
-	if _, err := s.conn.Write(PingRequest(payload)); err != nil {
+	if _, err := s.conn.Write(pingRequest(payload)); err != nil {
 		return err
 	}
-	id, data, err := ReadPacket(s.r, maxPong)
+	id, data, err := readPacket(s.r, maxPong)
 	if err != nil {
 		return err
 	}
-	return DecodePong(id, data, payload)
+	return decodePong(id, data, payload)
 }
 
 // status runs the modern exchange and, when the server closed without a word or
 // kicked with something that is not a status, the legacy ping on a new
 // connection. The session is returned open for a modern reply only.
-func (q *querier) status(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (Status, *session, error) {
-	req := append(Handshake(q.handshakeHost(ctx, addr), addr.Port(), q.version), StatusRequest...)
+func (q *querier) status(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (status, *session, error) {
+	req := append(handshake(q.handshakeHost(ctx, addr), addr.Port(), q.version), statusRequest...)
 	st, sess, err := exchange(ctx, addr, tr, req)
 	if err == nil {
-		if st.Format != FormatSLP {
+		if st.Format != formatSLP {
 			sess.conn.Close()
 			sess = nil
 		}
@@ -103,10 +97,10 @@ func (q *querier) status(ctx context.Context, addr netip.AddrPort, tr *wire.Trac
 	}
 	var closed *closedError
 	if !errors.As(err, &closed) && !errors.Is(err, protocols.ErrServer) {
-		return Status{}, nil, err
+		return status{}, nil, err
 	}
 	tr.Logf("no status for the modern handshake (%v): trying the legacy ping", err)
-	st, sess, err2 := exchange(ctx, addr, tr, LegacyPing)
+	st, sess, err2 := exchange(ctx, addr, tr, []byte(legacyPing))
 	if sess != nil {
 		sess.conn.Close() // whatever the format, the legacy ping ends here
 	}
@@ -114,20 +108,20 @@ func (q *querier) status(ctx context.Context, addr netip.AddrPort, tr *wire.Trac
 		if errors.As(err2, &closed) {
 			err2 = closed.err
 		}
-		return Status{}, nil, fmt.Errorf("legacy ping after %v: %w", err, err2)
+		return status{}, nil, fmt.Errorf("legacy ping after %v: %w", err, err2)
 	}
 	return st, nil, nil
 }
 
 // exchange connects, sends req in one write and reads the reply. On success the
 // connection stays open in the session.
-func exchange(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, req []byte) (Status, *session, error) {
+func exchange(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, req []byte) (status, *session, error) {
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
 		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return Status{}, nil, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+			return status{}, nil, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
 		}
-		return Status{}, nil, err
+		return status{}, nil, err
 	}
 	// A server that kicks at once may close before reading: the write can fail
 	// while its kick waits in our buffer, so read anyway.
@@ -135,10 +129,10 @@ func exchange(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, req []by
 		tr.Logf("request not fully sent (%v); reading what the server sent", err)
 	}
 	r := bufio.NewReaderSize(conn, 4096)
-	st, err := ReadResponse(r)
+	st, err := readResponse(r)
 	if err != nil {
 		conn.Close()
-		return Status{}, nil, err
+		return status{}, nil, err
 	}
 	return st, &session{conn: conn, r: r}, nil
 }

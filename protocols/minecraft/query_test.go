@@ -20,13 +20,13 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// newQuerier builds a querier with the vectors' ping payload.
-func newQuerier(t testing.TB, s protocols.Settings, opts *Options) *querier {
+// testQuerier builds a querier with the vectors' ping payload.
+func testQuerier(t testing.TB, s protocols.Settings, opts *Options) *querier {
 	t.Helper()
 	if opts != nil {
 		s.Options = func(v any) error { *v.(*Options) = *opts; return nil }
 	}
-	q, err := New(s)
+	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func probe(t testing.TB, q *querier, addr netip.AddrPort, d time.Duration) (*pro
 // slpServer answers like a 1.7+ server: it reads the handshake and the status
 // request, writes reply (in chunks of at most chunk bytes when chunk > 0), and
 // echoes a ping when pong is set. Handshakes are sent on hs.
-func slpServer(t testing.TB, reply []byte, chunk int, pong bool, hs chan<- handshake) netip.AddrPort {
+func slpServer(t testing.TB, reply []byte, chunk int, pong bool, hs chan<- sentHandshake) netip.AddrPort {
 	return prototest.TCP(t, func(c net.Conn) {
 		r := bufio.NewReader(c)
 		h, err := readStatusRequest(r)
@@ -61,7 +61,7 @@ func slpServer(t testing.TB, reply []byte, chunk int, pong bool, hs chan<- hands
 			io.Copy(io.Discard, r) // keep the connection open until the client closes
 			return
 		}
-		id, data, err := ReadPacket(r, 64)
+		id, data, err := readPacket(r, 64)
 		if err != nil || id != idPing {
 			return
 		}
@@ -125,7 +125,7 @@ func TestQueryVectors(t *testing.T) {
 					}
 				}
 			})
-			q := newQuerier(t, protocols.Settings{Players: true}, &Options{Host: "localhost"})
+			q := testQuerier(t, protocols.Settings{Players: true}, &Options{Host: "localhost"})
 			res, tr, err := probe(t, q, addr, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
@@ -135,12 +135,12 @@ func TestQueryVectors(t *testing.T) {
 			}
 			checkCount(t, "players", res.Players, w.online)
 			checkCount(t, "max", res.MaxPlayers, w.max)
-			if w.format == FormatSLP && len(res.PlayerList) != len(w.sample) {
+			if w.format == formatSLP && len(res.PlayerList) != len(w.sample) {
 				t.Errorf("player list %+v, want %q", res.PlayerList, w.sample)
 			}
 			phases := phaseNames(tr)
 			switch {
-			case w.format != FormatSLP:
+			case w.format != formatSLP:
 				if phases != "info" || res.PhaseErrors != nil {
 					t.Errorf("phases %s, errors %v", phases, res.PhaseErrors)
 				}
@@ -172,9 +172,9 @@ const statusJSON = `{"version":{"name":"Paper 1.21.1","protocol":767},"players":
 
 // The response split over many small segments (1-7 bytes each) is reassembled.
 func TestQuerySplitWrites(t *testing.T) {
-	hs := make(chan handshake, 1)
+	hs := make(chan sentHandshake, 1)
 	addr := slpServer(t, statusFrame(statusJSON), 7, true, hs)
-	res, tr, err := probe(t, newQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
+	res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestQuerySplitWrites(t *testing.T) {
 		t.Errorf("phases %s %v", phaseNames(tr), res.PhaseErrors)
 	}
 	h := <-hs
-	if h != (handshake{Version: -1, Host: "127.0.0.1", Port: addr.Port(), Next: 1}) {
+	if h != (sentHandshake{Version: -1, Host: "127.0.0.1", Port: addr.Port(), Next: 1}) {
 		t.Errorf("handshake %+v", h)
 	}
 }
@@ -196,7 +196,7 @@ func TestQuerySplitWrites(t *testing.T) {
 // The same reassembly, deterministic: every read returns one byte.
 func TestReadResponseOneByteReads(t *testing.T) {
 	for _, b := range [][]byte{statusFrame(statusJSON), legacyKick("§1\x00127\x001.21\x00m\x001\x002")} {
-		st, err := ReadResponse(bufio.NewReaderSize(iotest.OneByteReader(bytes.NewReader(b)), 16))
+		st, err := readResponse(bufio.NewReaderSize(iotest.OneByteReader(bytes.NewReader(b)), 16))
 		if err != nil || st.Online != protocols.Known(2) && st.Max != protocols.Known(2) {
 			t.Errorf("%+v, %v", st, err)
 		}
@@ -216,7 +216,7 @@ func TestQueryHugeLength(t *testing.T) {
 		c.Write([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0x00})
 		io.Copy(io.Discard, r)
 	})
-	_, _, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
+	_, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
 	if !errors.Is(err, protocols.ErrTooLarge) || conns.Load() != 1 {
 		t.Errorf("err = %v after %d connections, want too large after 1", err, conns.Load())
 	}
@@ -226,7 +226,7 @@ func TestQueryHugeLength(t *testing.T) {
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, statusFrame(statusJSON))
 	start := time.Now()
-	if _, _, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+	if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {
@@ -242,7 +242,7 @@ func TestQueryLegacyKickOnHandshake(t *testing.T) {
 		conns.Add(1)
 		c.Write(legacyKick("§1\x00127\x001.21.1\x00§aLegacy §lhello\x007\x0040"))
 	})
-	res, tr, err := probe(t, newQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
+	res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestQueryLegacyKickOnHandshake(t *testing.T) {
 		res.PlayerList != nil || conns.Load() != 1 || phaseNames(tr) != "info" {
 		t.Errorf("result %+v, %d connections, phases %s", res, conns.Load(), phaseNames(tr))
 	}
-	if res.Info[0] != (protocols.KV{Key: "format", Value: FormatLegacy14}) {
+	if res.Info[0] != (protocols.KV{Key: "format", Value: formatLegacy14}) {
 		t.Errorf("info %v", res.Info)
 	}
 }
@@ -260,7 +260,7 @@ func TestQueryLegacyKickOnHandshake(t *testing.T) {
 func TestQueryLegacyFallbackAfterClose(t *testing.T) {
 	var conns atomic.Int32
 	addr := legacyServer(t, legacyKick("§1\x0078\x001.6.4\x00A 1.6 server\x001\x0020"), nil, &conns)
-	res, tr, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
+	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestQueryLegacyFallbackAfterClose(t *testing.T) {
 func TestQueryLegacyFallbackBeta(t *testing.T) {
 	var conns atomic.Int32
 	addr := legacyServer(t, legacyKick("A beta server§0§8"), legacyKick("Protocol error"), &conns)
-	res, _, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
+	res, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestQueryKickedTwice(t *testing.T) {
 	var conns atomic.Int32
 	kick := legacyKick("Outdated server!")
 	addr := legacyServer(t, kick, kick, &conns)
-	_, tr, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
+	_, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
 	if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), "Outdated server!") || conns.Load() != 2 {
 		t.Errorf("err = %v after %d connections", err, conns.Load())
 	}
@@ -303,7 +303,7 @@ func TestQueryKickedTwice(t *testing.T) {
 func TestQueryClosedTwice(t *testing.T) {
 	var conns atomic.Int32
 	addr := prototest.TCP(t, func(net.Conn) { conns.Add(1) })
-	_, _, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
+	_, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
 	if !errors.Is(err, protocols.ErrTruncated) && !errors.Is(err, protocols.ErrNetwork) || conns.Load() != 2 {
 		t.Errorf("err = %v after %d connections", err, conns.Load())
 	}
@@ -321,7 +321,7 @@ func TestQueryBadReplies(t *testing.T) {
 				io.WriteString(c, reply)
 			}
 		})
-		if _, _, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, want) {
+		if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, want) {
 			t.Errorf("%q: err = %v, want %v", reply, err, want)
 		}
 	}
@@ -331,7 +331,7 @@ func TestQueryBadReplies(t *testing.T) {
 // the status is still returned.
 func TestQueryPingTimeout(t *testing.T) {
 	addr := slpServer(t, statusFrame(statusJSON), 0, false, nil)
-	res, tr, err := probe(t, newQuerier(t, protocols.Settings{}, nil), addr, 300*time.Millisecond)
+	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 300*time.Millisecond)
 	if err != nil || res.Players != protocols.Known(2) {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -345,7 +345,7 @@ func TestQueryPingTimeout(t *testing.T) {
 
 func TestQuerySkipPing(t *testing.T) {
 	addr := slpServer(t, statusFrame(statusJSON), 0, false, nil)
-	res, tr, err := probe(t, newQuerier(t, protocols.Settings{}, &Options{SkipPing: true}), addr, 2*time.Second)
+	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, &Options{SkipPing: true}), addr, 2*time.Second)
 	if err != nil || res.PhaseErrors != nil || phaseNames(tr) != "info" {
 		t.Errorf("%+v %v, phases %s", res, err, phaseNames(tr))
 	}
@@ -363,16 +363,16 @@ func TestQueryHandshakeFields(t *testing.T) {
 		{nil, "mc.example.net", "mc.example.net", -1},
 		{&Options{Host: "lobby.example.com"}, "mc.example.net", "lobby.example.com", -1},
 	} {
-		hs := make(chan handshake, 1)
+		hs := make(chan sentHandshake, 1)
 		addr := slpServer(t, statusFrame(`{"description":"x"}`), 0, true, hs)
 		ctx := prototest.Context(t, 2*time.Second)
 		if tc.ctxHost != "" {
-			ctx = WithHandshakeHost(ctx, tc.ctxHost)
+			ctx = protocols.WithTargetHost(ctx, tc.ctxHost)
 		}
-		if _, err := newQuerier(t, protocols.Settings{}, tc.opts).Query(ctx, addr, nil); err != nil {
+		if _, err := testQuerier(t, protocols.Settings{}, tc.opts).Query(ctx, addr, nil); err != nil {
 			t.Fatal(err)
 		}
-		if h := <-hs; h != (handshake{Version: tc.version, Host: tc.host, Port: addr.Port(), Next: 1}) {
+		if h := <-hs; h != (sentHandshake{Version: tc.version, Host: tc.host, Port: addr.Port(), Next: 1}) {
 			t.Errorf("%+v: handshake %+v", tc, h)
 		}
 	}
@@ -388,15 +388,15 @@ func TestNew(t *testing.T) {
 		{Options{ProtocolVersion: -2}, "protocol_version"},
 		{Options{ProtocolVersion: 1 << 31}, "protocol_version"},
 	} {
-		_, err := New(protocols.Settings{Options: func(v any) error { *v.(*Options) = tc.opts; return nil }})
+		_, err := newQuerier(protocols.Settings{Options: func(v any) error { *v.(*Options) = tc.opts; return nil }})
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%+v: err = %v", tc.opts, err)
 		}
 	}
-	if _, err := New(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field") }}); err == nil {
+	if _, err := newQuerier(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field") }}); err == nil {
 		t.Error("an options error must fail")
 	}
-	q, err := New(protocols.Settings{})
+	q, err := newQuerier(protocols.Settings{})
 	if err != nil || q.(*querier).version != -1 || !q.(*querier).ping {
 		t.Errorf("defaults: %+v, %v", q, err)
 	}

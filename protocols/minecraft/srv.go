@@ -7,24 +7,24 @@ import (
 	"strings"
 )
 
-// Resolver is the part of *net.Resolver that LookupSRVWith needs.
-type Resolver interface {
+// resolver is the part of *net.Resolver that lookupSRVWith needs.
+type resolver interface {
 	LookupSRV(ctx context.Context, service, proto, name string) (cname string, addrs []*net.SRV, err error)
 }
 
-// LookupSRV looks up `_minecraft._tcp.<host>` with the default resolver; see
-// LookupSRVWith.
-func LookupSRV(ctx context.Context, host string) (target string, port uint16, ok bool) {
-	return LookupSRVWith(ctx, net.DefaultResolver, host)
+// lookupSRV looks up `_minecraft._tcp.<host>` with the default resolver; see
+// lookupSRVWith.
+func lookupSRV(ctx context.Context, host string) (target string, port uint16, ok bool) {
+	return lookupSRVWith(ctx, net.DefaultResolver, host)
 }
 
-// LookupSRVWith returns the target and port of the first usable record of
+// lookupSRVWith returns the target and port of the first usable record of
 // `_minecraft._tcp.<host>` (the resolver orders them by priority and weight),
 // the way the vanilla client finds a server given as a bare host name. ok is
 // false for an IP literal, when there is no record, on any lookup error, and for
 // the "." target that means "no service here": the caller then connects to
 // host:25565 as usual. The caller resolves target to addresses itself.
-func LookupSRVWith(ctx context.Context, r Resolver, host string) (target string, port uint16, ok bool) {
+func lookupSRVWith(ctx context.Context, r resolver, host string) (target string, port uint16, ok bool) {
 	host = strings.TrimSuffix(host, ".")
 	if host == "" {
 		return "", 0, false

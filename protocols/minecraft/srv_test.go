@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// fakeResolver answers LookupSRV from a table, recording the questions.
+// fakeResolver answers lookupSRV from a table, recording the questions.
 type fakeResolver struct {
 	recs  map[string][]*net.SRV
 	err   error
@@ -40,7 +40,7 @@ func TestLookupSRV(t *testing.T) {
 		{"zero.test", "b.test", 30000, true},             // a record with port 0 is skipped
 		{"nosrv.test", "", 0, false},
 	} {
-		target, port, ok := LookupSRVWith(ctx, r, tc.host)
+		target, port, ok := lookupSRVWith(ctx, r, tc.host)
 		if target != tc.target || port != tc.port || ok != tc.ok {
 			t.Errorf("%s: %q %d %v, want %q %d %v", tc.host, target, port, ok, tc.target, tc.port, tc.ok)
 		}
@@ -54,7 +54,7 @@ func TestLookupSRV(t *testing.T) {
 func TestLookupSRVSkipsAddresses(t *testing.T) {
 	r := &fakeResolver{}
 	for _, h := range []string{"192.0.2.1", "2001:db8::1", "[2001:db8::1]", "", "."} {
-		if _, _, ok := LookupSRVWith(context.Background(), r, h); ok {
+		if _, _, ok := lookupSRVWith(context.Background(), r, h); ok {
 			t.Errorf("%q: ok", h)
 		}
 	}
@@ -67,11 +67,11 @@ func TestLookupSRVSkipsAddresses(t *testing.T) {
 // malformed and filtered out) are still used, like net.Resolver documents.
 func TestLookupSRVErrors(t *testing.T) {
 	r := &fakeResolver{err: errors.New("no such host")}
-	if _, _, ok := LookupSRVWith(context.Background(), r, "example.com"); ok {
+	if _, _, ok := lookupSRVWith(context.Background(), r, "example.com"); ok {
 		t.Error("ok on a lookup error")
 	}
 	r.recs = map[string][]*net.SRV{"_minecraft._tcp.example.com": {nil, {Target: "ok.example.com.", Port: 25565}}}
-	if target, port, ok := LookupSRVWith(context.Background(), r, "example.com"); !ok || target != "ok.example.com" || port != 25565 {
+	if target, port, ok := lookupSRVWith(context.Background(), r, "example.com"); !ok || target != "ok.example.com" || port != 25565 {
 		t.Errorf("%q %d %v", target, port, ok)
 	}
 }

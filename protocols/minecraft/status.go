@@ -13,9 +13,9 @@ import (
 
 // Formats of a decoded reply, reported in Info["format"].
 const (
-	FormatSLP        = "slp"         // 1.7+ Server List Ping JSON
-	FormatLegacy14   = "legacy_1.4"  // "§1\0…" kick text (1.4-1.6; 1.7+ servers answering a legacy ping)
-	FormatLegacyBeta = "legacy_beta" // "motd§online§max" kick text (beta 1.8-1.3)
+	formatSLP        = "slp"         // 1.7+ Server List Ping JSON
+	formatLegacy14   = "legacy_1.4"  // "§1\0…" kick text (1.4-1.6; 1.7+ servers answering a legacy ping)
+	formatLegacyBeta = "legacy_beta" // "motd§online§max" kick text (beta 1.8-1.3)
 )
 
 const (
@@ -27,8 +27,8 @@ const (
 	nilUUID = "00000000-0000-0000-0000-000000000000"
 )
 
-// Status is a decoded status reply, modern or legacy.
-type Status struct {
+// status is a decoded status reply, modern or legacy.
+type status struct {
 	Format      string
 	MOTD        string // plain text: components flattened, § codes stripped, one line
 	VersionName string // § codes stripped
@@ -60,22 +60,22 @@ type rawStatus struct {
 	IsModded           json.RawMessage `json:"isModded"`
 }
 
-// ParseStatusJSON decodes the status JSON. Only a document that is not a JSON
+// parseStatusJSON decodes the status JSON. Only a document that is not a JSON
 // object fails; fields of unexpected types are skipped with a warning. Invalid
 // UTF-8 inside strings becomes U+FFFD (encoding/json does that).
-func ParseStatusJSON(js []byte) (Status, error) {
-	st := Status{Format: FormatSLP}
+func parseStatusJSON(js []byte) (status, error) {
+	st := status{Format: formatSLP}
 	js = bytes.TrimSpace(js)
 	if len(js) == 0 || js[0] != '{' {
-		return Status{}, fmt.Errorf("%w: status JSON is not an object: %.40q", protocols.ErrMalformed, js)
+		return status{}, fmt.Errorf("%w: status JSON is not an object: %.40q", protocols.ErrMalformed, js)
 	}
 	var raw rawStatus
 	if err := json.Unmarshal(js, &raw); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return Status{}, fmt.Errorf("%w: status JSON at offset %d: %v", protocols.ErrMalformed, se.Offset, err)
+			return status{}, fmt.Errorf("%w: status JSON at offset %d: %v", protocols.ErrMalformed, se.Offset, err)
 		}
-		return Status{}, fmt.Errorf("%w: status JSON: %v", protocols.ErrMalformed, err)
+		return status{}, fmt.Errorf("%w: status JSON: %v", protocols.ErrMalformed, err)
 	}
 	st.description(raw.Description)
 	st.players(raw.Players)
@@ -92,7 +92,7 @@ func ParseStatusJSON(js []byte) (Status, error) {
 	return st, nil
 }
 
-func (st *Status) warn(format string, args ...any) {
+func (st *status) warn(format string, args ...any) {
 	st.Warnings = append(st.Warnings, fmt.Sprintf(format, args...))
 }
 
@@ -100,7 +100,7 @@ func (st *Status) warn(format string, args ...any) {
 func isSet(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
 
 // description flattens a string or chat component MOTD.
-func (st *Status) description(m json.RawMessage) {
+func (st *status) description(m json.RawMessage) {
 	if !isSet(m) {
 		return
 	}
@@ -151,7 +151,7 @@ func flatten(sb *strings.Builder, v any, depth int) (cut bool) {
 	return cut
 }
 
-func (st *Status) players(m json.RawMessage) {
+func (st *status) players(m json.RawMessage) {
 	if !isSet(m) {
 		return
 	}
@@ -195,7 +195,7 @@ func (st *Status) players(m json.RawMessage) {
 }
 
 // count decodes a player count: an integer that is not negative, else unknown.
-func (st *Status) count(field string, m json.RawMessage) protocols.Count {
+func (st *status) count(field string, m json.RawMessage) protocols.Count {
 	if !isSet(m) {
 		return protocols.Count{}
 	}
@@ -212,7 +212,7 @@ func (st *Status) count(field string, m json.RawMessage) protocols.Count {
 	return protocols.Known(v)
 }
 
-func (st *Status) version(m json.RawMessage) {
+func (st *status) version(m json.RawMessage) {
 	if !isSet(m) {
 		return
 	}
@@ -244,7 +244,7 @@ func (st *Status) version(m json.RawMessage) {
 // mods sets the Forge details: modinfo (Forge 1.7-1.12, {"type":"FML",
 // "modList":[…]}) or forgeData (1.13+, {"mods":[…], …}, the list possibly
 // compressed into "d"), and NeoForge's isModded.
-func (st *Status) mods(raw rawStatus) {
+func (st *status) mods(raw rawStatus) {
 	var list struct {
 		Type    string            `json:"type"`
 		ModList []json.RawMessage `json:"modList"`
@@ -275,7 +275,7 @@ func (st *Status) mods(raw rawStatus) {
 
 // Result turns the status into a probe result; the player list (the sample) only
 // when players is set, and only for the modern format, which has one.
-func (st *Status) Result(players bool) *protocols.Result {
+func (st *status) Result(players bool) *protocols.Result {
 	res := &protocols.Result{
 		Game:       "Minecraft",
 		Name:       st.MOTD,
@@ -292,7 +292,7 @@ func (st *Status) Result(players bool) *protocols.Result {
 	if st.VersionName != "" {
 		add("version", st.VersionName)
 	}
-	if st.Format == FormatSLP {
+	if st.Format == formatSLP {
 		// The sample is partial: its size says nothing about the player count.
 		add("players_sample", strconv.Itoa(len(st.Sample)))
 		if players {

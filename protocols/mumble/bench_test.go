@@ -14,7 +14,7 @@ func BenchmarkDecode(b *testing.B) {
 	vec := loadHex(b, "reply_1_3_4.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		st, err := Decode(vec, vecIdent)
+		st, err := decode(vec, vecIdent)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func BenchmarkQuery(b *testing.B) {
 		copy(reply[4:12], req[4:12])
 		return [][]byte{reply}
 	})
-	q := newQuerier(b, protocols.Settings{})
+	q := testQuerier(b, protocols.Settings{})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

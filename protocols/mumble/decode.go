@@ -9,26 +9,26 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// Game is what every server answering the ping runs.
-const Game = "Mumble"
+// game is what every server answering the ping runs.
+const game = "Mumble"
 
 const (
-	// RequestLen is the ping's size: murmur answers nothing else on the UDP port
+	// requestLen is the ping's size: murmur answers nothing else on the UDP port
 	// without an encrypted session.
-	RequestLen = 12
-	// ReplyLen is the reply's size.
-	ReplyLen = 24
+	requestLen = 12
+	// replyLen is the reply's size.
+	replyLen = 24
 )
 
-// Request is the legacy ping: request type 0 (4 bytes) and the identifier to echo.
-func Request(ident uint64) []byte {
-	b := make([]byte, RequestLen)
+// request is the legacy ping: request type 0 (4 bytes) and the identifier to echo.
+func request(ident uint64) []byte {
+	b := make([]byte, requestLen)
 	binary.BigEndian.PutUint64(b[4:], ident)
 	return b
 }
 
-// Status is a decoded ping reply.
-type Status struct {
+// status is a decoded ping reply.
+type status struct {
 	// The version is major<<16 | minor<<8 | patch: the major fills two bytes, the
 	// first of them 0 in every release so far (often described as "unused").
 	Major        uint16
@@ -40,9 +40,9 @@ type Status struct {
 	Trailing     int    // bytes after the 24 the protocol defines
 }
 
-// Answers reports whether b answers the ping with ident: it must echo the
+// answers reports whether b answers the ping with ident: it must echo the
 // identifier at bytes 4-11.
-func Answers(b []byte, ident uint64) error {
+func answers(b []byte, ident uint64) error {
 	if len(b) < 12 {
 		return fmt.Errorf("%w: %d-byte datagram, the identifier ends at byte 12", wire.ErrTruncated, len(b))
 	}
@@ -52,13 +52,13 @@ func Answers(b []byte, ident uint64) error {
 	return nil
 }
 
-// Decode parses a ping reply to the request with ident.
-func Decode(b []byte, ident uint64) (*Status, error) {
-	if err := Answers(b, ident); err != nil {
+// decode parses a ping reply to the request with ident.
+func decode(b []byte, ident uint64) (*status, error) {
+	if err := answers(b, ident); err != nil {
 		return nil, err
 	}
 	r := wire.NewReader(b)
-	st := &Status{}
+	st := &status{}
 	st.Major = r.Uint16BE("version major")
 	st.Minor = r.Uint8("version minor")
 	st.Patch = r.Uint8("version patch")
@@ -74,14 +74,14 @@ func Decode(b []byte, ident uint64) (*Status, error) {
 }
 
 // Version is "major.minor.patch".
-func (st *Status) Version() string {
+func (st *status) Version() string {
 	return fmt.Sprintf("%d.%d.%d", st.Major, st.Minor, st.Patch)
 }
 
 // Result turns a status into the exporter's Result; rules adds the bandwidth as a rule.
-func (st *Status) Result(rules bool) *protocols.Result {
+func (st *status) Result(rules bool) *protocols.Result {
 	res := &protocols.Result{
-		Game:       Game,
+		Game:       game,
 		Version:    st.Version(),
 		Players:    protocols.Known(int64(st.Users)),
 		MaxPlayers: protocols.Known(int64(st.MaxUsers)),

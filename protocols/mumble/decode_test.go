@@ -56,11 +56,11 @@ type want struct {
 	trailing              int
 }
 
-func check(t *testing.T, st *Status, w want) {
+func check(t *testing.T, st *status, w want) {
 	t.Helper()
 	res := st.Result(true)
 	if res.Version != w.version || res.Players != protocols.Known(w.users) || res.MaxPlayers != protocols.Known(w.max) ||
-		int64(st.Bandwidth) != w.bandwidth || st.Trailing != w.trailing || res.Game != Game {
+		int64(st.Bandwidth) != w.bandwidth || st.Trailing != w.trailing || res.Game != game {
 		t.Errorf("got %s %+v/%+v bw %d trailing %d, want %+v", res.Version, res.Players, res.MaxPlayers, st.Bandwidth, st.Trailing, w)
 	}
 	if res.Name != "" || res.Map != "" || res.Bots.Known || res.Password != protocols.FlagUnknown {
@@ -83,7 +83,7 @@ func TestDecodeVectors(t *testing.T) {
 		{"reply_trailing.hex", want{"1.3.4", 1, 2, 3, 2}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			st, err := Decode(loadHex(t, tc.file), vecIdent)
+			st, err := decode(loadHex(t, tc.file), vecIdent)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,18 +103,18 @@ func TestDecodeErrors(t *testing.T) {
 		{"request.hex", wire.ErrTruncated}, // our own ping reflected back: 12 bytes
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			if st, err := Decode(loadHex(t, tc.file), vecIdent); !errors.Is(err, tc.want) || st != nil {
+			if st, err := decode(loadHex(t, tc.file), vecIdent); !errors.Is(err, tc.want) || st != nil {
 				t.Errorf("%+v, %v; want %v", st, err, tc.want)
 			}
 		})
 	}
-	if _, err := Decode(nil, 0); !errors.Is(err, wire.ErrTruncated) {
+	if _, err := decode(nil, 0); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("empty: %v", err)
 	}
 }
 
 func TestRequest(t *testing.T) {
-	if got, want := Request(vecIdent), loadHex(t, "request.hex"); !slices.Equal(got, want) {
+	if got, want := request(vecIdent), loadHex(t, "request.hex"); !slices.Equal(got, want) {
 		t.Errorf("Request = % X, want % X", got, want)
 	}
 }
@@ -130,17 +130,17 @@ func TestRealworld(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.resp), func(t *testing.T) {
 			req := realworldCapture(t, tc.req)
-			if len(req) != RequestLen || !slices.Equal(req[:4], []byte{0, 0, 0, 0}) {
+			if len(req) != requestLen || !slices.Equal(req[:4], []byte{0, 0, 0, 0}) {
 				t.Fatalf("captured request % X", req)
 			}
 			ident := uint64(0)
 			for _, c := range req[4:] {
 				ident = ident<<8 | uint64(c)
 			}
-			if !slices.Equal(Request(ident), req) {
-				t.Errorf("Request(%x) = % X, captured % X", ident, Request(ident), req)
+			if !slices.Equal(request(ident), req) {
+				t.Errorf("Request(%x) = % X, captured % X", ident, request(ident), req)
 			}
-			st, err := Decode(realworldCapture(t, tc.resp), ident)
+			st, err := decode(realworldCapture(t, tc.resp), ident)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -20,11 +20,11 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte, ident uint64) {
-		st, err := Decode(b, ident)
+		st, err := decode(b, ident)
 		if err != nil {
 			return
 		}
-		if len(b) < ReplyLen || st.Ident != ident || st.Trailing != len(b)-ReplyLen {
+		if len(b) < replyLen || st.Ident != ident || st.Trailing != len(b)-replyLen {
 			t.Fatalf("accepted %d bytes as %+v", len(b), st)
 		}
 		if res := st.Result(true); !utf8.ValidString(res.Version) || !res.Players.Known || res.Players.Value < 0 {

@@ -25,10 +25,10 @@ var Protocol = protocols.Protocol{
 	Description: "Mumble (murmurd) legacy UDP ping: version, users, slots and bandwidth",
 	DefaultPort: 64738,
 	Transport:   "udp",
-	New:         New,
+	New:         newQuerier,
 }
 
-// New builds the Querier for a module. The protocol has no options.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier builds the Querier for a module. The protocol has no options.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	return &querier{retries: s.Retries, rules: s.Rules}, nil
 }

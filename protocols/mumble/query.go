@@ -30,8 +30,8 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	ident := rand.Uint64()
 	p := tr.Begin("info")
 	var skipped error
-	reply, err := conn.Request(ctx, Request(ident), func(b []byte) bool {
-		if e := Answers(b, ident); e != nil {
+	reply, err := conn.Request(ctx, request(ident), func(b []byte) bool {
+		if e := answers(b, ident); e != nil {
 			skipped = e
 			return false
 		}
@@ -44,7 +44,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		tr.End(p, err)
 		return nil, err
 	}
-	st, err := Decode(reply, ident)
+	st, err := decode(reply, ident)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err

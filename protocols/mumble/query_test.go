@@ -11,7 +11,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
+func testQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
 	t.Helper()
 	q, err := Protocol.New(s)
 	if err != nil {
@@ -22,7 +22,7 @@ func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
 
 // isPing checks the 12-byte legacy ping.
 func isPing(req []byte) bool {
-	return len(req) == RequestLen && slices.Equal(req[:4], []byte{0, 0, 0, 0})
+	return len(req) == requestLen && slices.Equal(req[:4], []byte{0, 0, 0, 0})
 }
 
 // echoing answers each ping with the given vectors, their identifier replaced by
@@ -54,7 +54,7 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 	addr := prototest.UDP(t, h)
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := newQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
+	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
 	if el := time.Since(start); el > deadline+time.Second {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}
@@ -66,7 +66,7 @@ func TestQueryRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Version != "1.3.4" || res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(50) || res.Game != Game {
+	if res.Version != "1.3.4" || res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(50) || res.Game != game {
 		t.Errorf("result %+v", res)
 	}
 	if !slices.Equal(res.Rules, []protocols.KV{{Key: "bandwidth", Value: "72000"}}) || res.PlayerList != nil || res.PhaseErrors != nil {
@@ -157,7 +157,7 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 		reqs <- slices.Clone(req)
 		return h(req)
 	})
-	q := newQuerier(t, protocols.Settings{})
+	q := testQuerier(t, protocols.Settings{})
 	for range 2 {
 		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
 			t.Fatal(err)
@@ -169,7 +169,7 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	if q := newQuerier(t, protocols.Settings{Retries: 3, Rules: true}).(*querier); q.retries != 3 || !q.rules {
+	if q := testQuerier(t, protocols.Settings{Retries: 3, Rules: true}).(*querier); q.retries != 3 || !q.rules {
 		t.Errorf("querier %+v", q)
 	}
 }

@@ -13,7 +13,7 @@ func BenchmarkDecodePacket(b *testing.B) {
 	pkt := loadHex(b, "v7_ticks_gamescript.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := DecodePacket(pkt)
+		g, err := decodePacket(pkt)
 		if err != nil {
 			b.Fatal(err)
 		}

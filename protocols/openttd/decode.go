@@ -21,9 +21,9 @@ const (
 	packetClientGameInfo = 7
 )
 
-// MaxPacket caps the u16 packet size: OpenTTD's TCP_MTU since 12.0 (it was
+// maxPacket caps the u16 packet size: OpenTTD's TCP_MTU since 12.0 (it was
 // 1460 before). Anything larger is not an OpenTTD packet.
-const MaxPacket = 32767
+const maxPacket = 32767
 
 // headerSize is the u16 size (counting itself) and the u8 packet type.
 const headerSize = 3
@@ -32,25 +32,25 @@ const headerSize = 3
 // prepends fields we cannot skip, so it is refused rather than misread.
 const maxVersion = 7
 
-// Request is PACKET_CLIENT_GAME_INFO: size 3, type 7, no payload.
-func Request() []byte { return []byte{headerSize, 0, packetClientGameInfo} }
+// request is PACKET_CLIENT_GAME_INFO: size 3, type 7, no payload.
+func request() []byte { return []byte{headerSize, 0, packetClientGameInfo} }
 
-// NewGRF identifies one NewGRF the server uses.
-type NewGRF struct {
+// grf identifies one NewGRF the server uses.
+type grf struct {
 	ID   uint32 // GRF id as OpenTTD prints it (the four bytes read big-endian)
 	MD5  [16]byte
 	Name string // only with NewGRF serialisation 1 (names sent)
 }
 
-// GameInfo is a decoded NetworkGameInfo. Fields of versions the server did not
+// gameInfo is a decoded NetworkGameInfo. Fields of versions the server did not
 // send stay zero; Version says which ones are present.
-type GameInfo struct {
+type gameInfo struct {
 	Version             uint8  // game-info version, 1..7
 	TicksPlaying        uint64 // v7
 	NewGRFSerialisation uint8  // v6: 0 id+md5, 1 id+md5+name, 2 lookup id
 	GameScriptVersion   int32  // v5: -1 without a game script
 	GameScriptName      string // v5
-	NewGRFs             []NewGRF
+	NewGRFs             []grf
 	GameDate, StartDate uint32 // days since 1 January of year 0
 	CompaniesMax        uint8  // v2
 	CompaniesOn         uint8  // v2
@@ -69,8 +69,8 @@ type GameInfo struct {
 	Trailing            int // bytes after the last known field (ignored)
 }
 
-// Header checks the 3-byte packet header and returns the total packet size.
-func Header(h []byte) (int, error) {
+// header checks the 3-byte packet header and returns the total packet size.
+func header(h []byte) (int, error) {
 	if len(h) < headerSize {
 		return 0, fmt.Errorf("%w: packet header needs %d bytes, got %d", protocols.ErrTruncated, headerSize, len(h))
 	}
@@ -78,52 +78,52 @@ func Header(h []byte) (int, error) {
 	switch {
 	case size < headerSize:
 		return 0, fmt.Errorf("%w: packet size %d at offset 0 is below the %d-byte header", protocols.ErrMalformed, size, headerSize)
-	case size > MaxPacket:
-		return 0, fmt.Errorf("%w: packet size %d at offset 0, max %d", protocols.ErrTooLarge, size, MaxPacket)
+	case size > maxPacket:
+		return 0, fmt.Errorf("%w: packet size %d at offset 0, max %d", protocols.ErrTooLarge, size, maxPacket)
 	}
 	return size, nil
 }
 
-// DecodePacket decodes one whole TCP packet: the size must match len(b), and
+// decodePacket decodes one whole TCP packet: the size must match len(b), and
 // the type must be PACKET_SERVER_GAME_INFO. A FULL, BANNED or ERROR packet is
 // an error wrapping ErrServer.
-func DecodePacket(b []byte) (GameInfo, error) {
-	size, err := Header(b)
+func decodePacket(b []byte) (gameInfo, error) {
+	size, err := header(b)
 	if err != nil {
-		return GameInfo{}, err
+		return gameInfo{}, err
 	}
 	if size != len(b) {
-		return GameInfo{}, fmt.Errorf("%w: packet size field says %d bytes, got %d", protocols.ErrMalformed, size, len(b))
+		return gameInfo{}, fmt.Errorf("%w: packet size field says %d bytes, got %d", protocols.ErrMalformed, size, len(b))
 	}
 	switch typ := b[2]; typ {
 	case packetServerGameInfo:
-		return DecodeGameInfo(b[headerSize:])
+		return decodeGameInfo(b[headerSize:])
 	case packetServerFull:
-		return GameInfo{}, fmt.Errorf("%w: server full", protocols.ErrServer)
+		return gameInfo{}, fmt.Errorf("%w: server full", protocols.ErrServer)
 	case packetServerBanned:
-		return GameInfo{}, fmt.Errorf("%w: banned by the server", protocols.ErrServer)
+		return gameInfo{}, fmt.Errorf("%w: banned by the server", protocols.ErrServer)
 	case packetServerError:
 		if len(b) > headerSize {
-			return GameInfo{}, fmt.Errorf("%w: server error code %d", protocols.ErrServer, b[headerSize])
+			return gameInfo{}, fmt.Errorf("%w: server error code %d", protocols.ErrServer, b[headerSize])
 		}
-		return GameInfo{}, fmt.Errorf("%w: server error without a code", protocols.ErrServer)
+		return gameInfo{}, fmt.Errorf("%w: server error without a code", protocols.ErrServer)
 	default:
-		return GameInfo{}, fmt.Errorf("%w: packet type %d, want %d (SERVER_GAME_INFO)", protocols.ErrMalformed, typ, packetServerGameInfo)
+		return gameInfo{}, fmt.Errorf("%w: packet type %d, want %d (SERVER_GAME_INFO)", protocols.ErrMalformed, typ, packetServerGameInfo)
 	}
 }
 
-// DecodeGameInfo decodes the payload of PACKET_SERVER_GAME_INFO. The blocks
+// decodeGameInfo decodes the payload of PACKET_SERVER_GAME_INFO. The blocks
 // come newest version first, each older block following (OpenTTD's fallthrough
 // switch), so a version-v packet holds every block from v down to 1.
-func DecodeGameInfo(b []byte) (GameInfo, error) {
+func decodeGameInfo(b []byte) (gameInfo, error) {
 	r := wire.NewReader(b)
-	var g GameInfo
+	var g gameInfo
 	g.Version = r.Uint8("game info version")
 	if err := r.Err(); err != nil {
-		return GameInfo{}, err
+		return gameInfo{}, err
 	}
 	if g.Version < 1 || g.Version > maxVersion {
-		return GameInfo{}, fmt.Errorf("%w: game info version %d at offset 0, know 1..%d", protocols.ErrMalformed, g.Version, maxVersion)
+		return gameInfo{}, fmt.Errorf("%w: game info version %d at offset 0, know 1..%d", protocols.ErrMalformed, g.Version, maxVersion)
 	}
 	v := g.Version
 	if v >= 7 {
@@ -132,7 +132,7 @@ func DecodeGameInfo(b []byte) (GameInfo, error) {
 	if v >= 6 {
 		g.NewGRFSerialisation = r.Uint8("newgrf serialisation")
 		if g.NewGRFSerialisation > 2 && r.Err() == nil {
-			return GameInfo{}, fmt.Errorf("%w: newgrf serialisation %d at offset %d, know 0..2", protocols.ErrMalformed, g.NewGRFSerialisation, r.Offset()-1)
+			return gameInfo{}, fmt.Errorf("%w: newgrf serialisation %d at offset %d, know 0..2", protocols.ErrMalformed, g.NewGRFSerialisation, r.Offset()-1)
 		}
 	}
 	if v >= 5 {
@@ -176,14 +176,14 @@ func DecodeGameInfo(b []byte) (GameInfo, error) {
 	g.Landscape = r.Uint8("landscape")
 	g.Dedicated = r.Uint8("dedicated flag") != 0
 	if err := r.Err(); err != nil {
-		return GameInfo{}, err
+		return gameInfo{}, err
 	}
 	g.Trailing = r.Len()
 	return g, nil
 }
 
-func newGRF(r *wire.Reader, serialisation uint8, i int) NewGRF {
-	var f NewGRF
+func newGRF(r *wire.Reader, serialisation uint8, i int) grf {
+	var f grf
 	if serialisation == 2 {
 		// an index into a table sent by the game coordinator: no id or md5 here
 		f.ID = r.Uint32LE(fmt.Sprintf("newgrf %d lookup id", i))
@@ -210,16 +210,16 @@ const daysTill1920 = 365*1920 + 1920/4 - 1920/100 + 1920/400
 // a leap year.
 const maxDate = 365*5000000 + 5000000/4 - 5000000/100 + 5000000/400 + 365
 
-// Date formats an OpenTTD date (days since 1 January of year 0) as YYYY-MM-DD,
+// date formats an OpenTTD date (days since 1 January of year 0) as YYYY-MM-DD,
 // clamped like OpenTTD's own receiver.
-func Date(days uint32) string {
+func date(days uint32) string {
 	return time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(min(days, maxDate))).Format("2006-01-02")
 }
 
 var landscapes = [...]string{"temperate", "sub-arctic", "sub-tropical", "toyland"}
 
-// LandscapeName is the climate's name, or its number when unknown.
-func LandscapeName(l uint8) string {
+// landscapeName is the climate's name, or its number when unknown.
+func landscapeName(l uint8) string {
 	if int(l) < len(landscapes) {
 		return landscapes[l]
 	}
@@ -229,7 +229,7 @@ func LandscapeName(l uint8) string {
 // Result turns the game info into the exporter's Result. Clients are the
 // players: OpenTTD's max_clients is the server's player limit. With rules the
 // NewGRFs are listed too.
-func (g GameInfo) Result(rules bool) *protocols.Result {
+func (g gameInfo) Result(rules bool) *protocols.Result {
 	res := &protocols.Result{
 		Name:       g.ServerName,
 		Version:    g.Revision,
@@ -251,11 +251,11 @@ func (g GameInfo) Result(rules bool) *protocols.Result {
 	}
 	kv("map_width", itoa(uint64(g.MapWidth)))
 	kv("map_height", itoa(uint64(g.MapHeight)))
-	kv("landscape", LandscapeName(g.Landscape))
+	kv("landscape", landscapeName(g.Landscape))
 	kv("dedicated", strconv.FormatBool(g.Dedicated))
 	kv("password", strconv.FormatBool(g.Password))
-	kv("game_date", Date(g.GameDate))
-	kv("start_date", Date(g.StartDate))
+	kv("game_date", date(g.GameDate))
+	kv("start_date", date(g.StartDate))
 	if g.Version < 6 {
 		kv("language", itoa(uint64(g.Language)))
 	}

@@ -117,7 +117,7 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 func TestVectors(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
-			g, err := DecodePacket(loadHex(t, tc.file))
+			g, err := decodePacket(loadHex(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func TestVectorErrors(t *testing.T) {
 		"server_error.hex":       protocols.ErrServer,
 	} {
 		t.Run(file, func(t *testing.T) {
-			g, err := DecodePacket(loadHex(t, file))
+			g, err := decodePacket(loadHex(t, file))
 			if !errors.Is(err, want) {
 				t.Fatalf("err = %v, want %v", err, want)
 			}
@@ -174,7 +174,7 @@ func TestRealCapture(t *testing.T) {
 		"exchanges/openttd_openttd_gamedig/01_s2c_tcp_3979-47494.bin": "1950-05-02", // recorded 3 game days later
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			g, err := DecodePacket(realCapture(t, name))
+			g, err := decodePacket(realCapture(t, name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,13 +187,13 @@ func TestRealCapture(t *testing.T) {
 					"game_date": date, "start_date": "1950-01-01", "companies_max": "8", "companies_on": "0", "newgrfs": "0"}})
 		})
 	}
-	if req := realCapture(t, "openttd_openttd_openttd-tcp-gameinfo.req.bin"); string(req) != string(Request()) {
-		t.Errorf("request % x, the reference client sends % x", Request(), req)
+	if req := realCapture(t, "openttd_openttd_openttd-tcp-gameinfo.req.bin"); string(req) != string(request()) {
+		t.Errorf("request % x, the reference client sends % x", request(), req)
 	}
 }
 
 func TestRules(t *testing.T) {
-	g, err := DecodePacket(loadHex(t, "v7_ticks_gamescript.hex"))
+	g, err := decodePacket(loadHex(t, "v7_ticks_gamescript.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,11 +212,11 @@ func TestRules(t *testing.T) {
 
 func TestDateAndLandscape(t *testing.T) {
 	for days, want := range map[uint32]string{0: "0000-01-01", 366: "0001-01-01", daysTill1920: "1920-01-01", 0xFFFFFFFF: "5000000-12-31"} {
-		if got := Date(days); got != want {
+		if got := date(days); got != want {
 			t.Errorf("Date(%d) = %q, want %q", days, got, want)
 		}
 	}
-	if LandscapeName(9) != "9" || LandscapeName(0) != "temperate" {
+	if landscapeName(9) != "9" || landscapeName(0) != "temperate" {
 		t.Error("landscape names")
 	}
 }
@@ -228,13 +228,13 @@ func TestHeader(t *testing.T) {
 		err  error
 	}{
 		{[]byte{3, 0, 6}, 3, nil},
-		{[]byte{0xFF, 0x7F, 6}, MaxPacket, nil},
+		{[]byte{0xFF, 0x7F, 6}, maxPacket, nil},
 		{[]byte{0x00, 0x80, 6}, 0, protocols.ErrTooLarge},
 		{[]byte{0xFF, 0xFF, 6}, 0, protocols.ErrTooLarge},
 		{[]byte{2, 0, 6}, 0, protocols.ErrMalformed},
 		{[]byte{3, 0}, 0, protocols.ErrTruncated},
 	} {
-		size, err := Header(tc.in)
+		size, err := header(tc.in)
 		if size != tc.size || !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
 			t.Errorf("Header(% x) = %d, %v", tc.in, size, err)
 		}
@@ -246,7 +246,7 @@ func TestLatin1Name(t *testing.T) {
 	b := loadHex(t, "v1_minimal.hex")
 	i := strings.Index(string(b), "V1")
 	b[i+1] = 0xE9 // "Vé" in Latin-1
-	g, err := DecodePacket(b)
+	g, err := decodePacket(b)
 	if err != nil || g.ServerName != "Vé" || !utf8.ValidString(g.ServerName) {
 		t.Fatalf("%q %v", g.ServerName, err)
 	}

@@ -25,10 +25,10 @@ func FuzzDecodePacket(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// the stream reader must agree with the decoder on framing
-		if pkt, err := readPacket(bytes.NewReader(b)); err == nil && len(pkt) > MaxPacket {
+		if pkt, err := readPacket(bytes.NewReader(b)); err == nil && len(pkt) > maxPacket {
 			t.Fatalf("read %d bytes", len(pkt))
 		}
-		g, err := DecodePacket(b)
+		g, err := decodePacket(b)
 		if err != nil {
 			if r := protocols.Reason(err); r == "other" || r == "" {
 				t.Fatalf("error without a reason: %v", err)

@@ -30,34 +30,34 @@ func (q querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace)
 	return g.Result(q.rules), nil
 }
 
-func fetch(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (GameInfo, error) {
+func fetch(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (gameInfo, error) {
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
 		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return GameInfo{}, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+			return gameInfo{}, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
 		}
-		return GameInfo{}, err
+		return gameInfo{}, err
 	}
 	defer conn.Close()
 	// A full or banning server sends its refusal on accept and closes: read it
 	// even when the write fails.
-	if _, err := conn.Write(Request()); err != nil {
+	if _, err := conn.Write(request()); err != nil {
 		tr.Logf("request not sent (%v); reading what the server sent", err)
 	}
 	pkt, err := readPacket(conn)
 	if err != nil {
-		return GameInfo{}, err
+		return gameInfo{}, err
 	}
-	return DecodePacket(pkt)
+	return decodePacket(pkt)
 }
 
-// readPacket reads one size-prefixed packet, never more than MaxPacket bytes.
+// readPacket reads one size-prefixed packet, never more than maxPacket bytes.
 func readPacket(r io.Reader) ([]byte, error) {
 	var h [headerSize]byte
 	if err := readFull(r, h[:], "packet header"); err != nil {
 		return nil, err
 	}
-	size, err := Header(h[:])
+	size, err := header(h[:])
 	if err != nil {
 		return nil, err
 	}

@@ -21,8 +21,8 @@ func gameServer(t testing.TB, reply []byte, chunk int) netip.AddrPort {
 		if _, err := io.ReadFull(c, req); err != nil {
 			return
 		}
-		if string(req) != string(Request()) {
-			t.Errorf("request % x, want % x", req, Request())
+		if string(req) != string(request()) {
+			t.Errorf("request % x, want % x", req, request())
 			return
 		}
 		step := chunk

@@ -172,9 +172,9 @@ func (st *stateData) result() *protocols.Result {
 		res.MaxPlayers = protocols.Known(int64(*gs.PlayerLimit))
 	}
 	if gs.IsGameRunning != nil {
-		res.State = StateName(1)
+		res.State = stateName(1)
 		if *gs.IsGameRunning {
-			res.State = StateName(3)
+			res.State = stateName(3)
 		}
 	}
 	kv := func(k, v string) { res.Info = append(res.Info, protocols.KV{Key: k, Value: v}) }

@@ -119,7 +119,7 @@ func apiOpts(set func(*Options)) func(any) error {
 
 func apiQuery(t *testing.T, addr netip.AddrPort, opts func(any) error, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q := newQuerier(t, protocols.Settings{Options: opts})
+	q := testQuerier(t, protocols.Settings{Options: opts})
 	tr := wire.NewTrace()
 	start := time.Now()
 	res, err := q.Query(prototest.Context(t, d), addr, tr)
@@ -291,7 +291,7 @@ func TestAPIContractCases(t *testing.T) {
 		_, addr := startAPI(t, &fakeAPI{})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := newQuerier(t, protocols.Settings{Options: opts}).Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
+		if _, err := testQuerier(t, protocols.Settings{Options: opts}).Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
 			t.Errorf("err = %v, want a timeout reason", err)
 		}
 	})
@@ -315,7 +315,7 @@ func TestAPIOptions(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	q := newQuerier(t, protocols.Settings{Options: apiOpts(func(o *Options) { o.Token = apiToken })})
+	q := testQuerier(t, protocols.Settings{Options: apiOpts(func(o *Options) { o.Token = apiToken })})
 	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiToken) {
 		t.Errorf("querier prints its token: %s", s)
 	}

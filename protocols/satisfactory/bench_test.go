@@ -13,7 +13,7 @@ func BenchmarkDecode(b *testing.B) {
 	vec := loadHex(b, "playing_djwoodz.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		resp, err := Decode(vec)
+		resp, err := decode(vec)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -24,7 +24,7 @@ func BenchmarkDecode(b *testing.B) {
 func BenchmarkQuery(b *testing.B) {
 	vec := loadHex(b, "playing_djwoodz.hex")
 	addr := prototest.UDP(b, func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)} })
-	q := newQuerier(b, protocols.Settings{})
+	q := testQuerier(b, protocols.Settings{})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -47,7 +47,7 @@ func BenchmarkDecodeAPIState(b *testing.B) {
 
 func BenchmarkQueryAPI(b *testing.B) {
 	_, addr := startAPI(b, &fakeAPI{})
-	q := newQuerier(b, protocols.Settings{Options: apiOpts(nil)})
+	q := testQuerier(b, protocols.Settings{Options: apiOpts(nil)})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

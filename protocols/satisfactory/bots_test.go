@@ -9,7 +9,7 @@ import (
 // TestBotsMeaning: the Lightweight Query API reports no player count at all,
 // so neither players nor bots.
 func TestBotsMeaning(t *testing.T) {
-	resp, err := Decode(loadHex(t, "playing_djwoodz.hex"))
+	resp, err := decode(loadHex(t, "playing_djwoodz.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,34 +36,34 @@ var subStateNames = [...]string{
 // flagNames are ServerFlags bits 0-4; the rest are reserved.
 var flagNames = [...]string{"modded", "custom1", "custom2", "custom3", "custom4"}
 
-// SubState is one raw sub-state entry as sent.
-type SubState struct {
+// subState is one raw sub-state entry as sent.
+type subState struct {
 	ID      uint8
 	Version uint16
 }
 
-// Response is a decoded Server State Response (or a pre-1.0 reply when Legacy).
-type Response struct {
+// response is a decoded Server State Response (or a pre-1.0 reply when Legacy).
+type response struct {
 	Legacy     bool
 	Cookie     uint64
 	State      uint8
 	NetCL      uint32
 	Flags      uint64
-	SubStates  []SubState // wire order, unknown ids included
+	SubStates  []subState // wire order, unknown ids included
 	Name       string
 	BeaconPort uint16 // pre-1.0 only
 	Trailing   int    // bytes after the terminator (future extensions), ignored
 }
 
-// Request builds the 13-byte Poll Server State message.
-func Request(cookie uint64) []byte {
+// request builds the 13-byte Poll Server State message.
+func request(cookie uint64) []byte {
 	b := []byte{magic0, magic1, msgPoll, version1, 0, 0, 0, 0, 0, 0, 0, 0, terminator}
 	binary.LittleEndian.PutUint64(b[4:12], cookie)
 	return b
 }
 
-// LegacyRequest builds the pre-1.0 10-byte poll (message 0, protocol 0, u64 client data).
-func LegacyRequest(cookie uint64) []byte {
+// legacyRequest builds the pre-1.0 10-byte poll (message 0, protocol 0, u64 client data).
+func legacyRequest(cookie uint64) []byte {
 	b := make([]byte, legacyRequestLen)
 	binary.LittleEndian.PutUint64(b[2:], cookie)
 	return b
@@ -74,10 +74,10 @@ func isLegacy(b []byte) bool {
 	return len(b) >= 2 && b[0] == msgResponse && b[1] == 0
 }
 
-// Answers reports whether b is a reply to a poll carrying cookie: a response envelope
+// answers reports whether b is a reply to a poll carrying cookie: a response envelope
 // (either protocol) whose echoed cookie matches. It looks no further, so that a reply
-// with a bad body still reaches Decode and fails with a precise error.
-func Answers(b []byte, cookie uint64) error {
+// with a bad body still reaches decode and fails with a precise error.
+func answers(b []byte, cookie uint64) error {
 	var got uint64
 	switch {
 	case len(b) >= 2 && b[0] == magic0 && b[1] == magic1:
@@ -102,8 +102,8 @@ func Answers(b []byte, cookie uint64) error {
 	return nil
 }
 
-// Decode parses one reply datagram. It does not check the cookie (see Answers).
-func Decode(b []byte) (*Response, error) {
+// decode parses one reply datagram. It does not check the cookie (see answers).
+func decode(b []byte) (*response, error) {
 	if isLegacy(b) {
 		return decodeLegacy(b)
 	}
@@ -127,7 +127,7 @@ func Decode(b []byte) (*Response, error) {
 	if len(b) < minResponse {
 		return nil, fmt.Errorf("%w: %d-byte response, the smallest is %d", wire.ErrTruncated, len(b), minResponse)
 	}
-	resp := &Response{
+	resp := &response{
 		Cookie: r.Uint64LE("cookie"),
 		State:  r.Uint8("server state"),
 		NetCL:  r.Uint32LE("server changelist"),
@@ -139,9 +139,9 @@ func Decode(b []byte) (*Response, error) {
 	if need := 3*n + 2; r.Len() < need {
 		return nil, fmt.Errorf("%w: %d sub-states at offset 26 need %d bytes with the name length, %d left", wire.ErrTruncated, n, need, r.Len())
 	}
-	resp.SubStates = make([]SubState, n) // n <= 255
+	resp.SubStates = make([]subState, n) // n <= 255
 	for i := range resp.SubStates {
-		resp.SubStates[i] = SubState{ID: r.Uint8("sub-state id"), Version: r.Uint16LE("sub-state version")}
+		resp.SubStates[i] = subState{ID: r.Uint8("sub-state id"), Version: r.Uint16LE("sub-state version")}
 	}
 	// Erratum 2: the length is a u16, so the name starts two bytes after it. It
 	// counts bytes, not characters.
@@ -167,13 +167,13 @@ func Decode(b []byte) (*Response, error) {
 	return resp, nil
 }
 
-func decodeLegacy(b []byte) (*Response, error) {
+func decodeLegacy(b []byte) (*response, error) {
 	if len(b) < legacyResponseLen {
 		return nil, fmt.Errorf("%w: %d-byte pre-1.0 reply, want %d", wire.ErrTruncated, len(b), legacyResponseLen)
 	}
 	r := wire.NewReader(b)
 	r.Skip(2, "message id and protocol version")
-	resp := &Response{
+	resp := &response{
 		Legacy:     true,
 		Cookie:     r.Uint64LE("client data echo"),
 		State:      r.Uint8("server state"),
@@ -184,9 +184,9 @@ func decodeLegacy(b []byte) (*Response, error) {
 	return resp, r.Err()
 }
 
-// StateName names a ServerState; an unknown value is its decimal number (spec §8:
+// stateName names a ServerState; an unknown value is its decimal number (spec §8:
 // export it raw), which stays outside Result.States.
-func StateName(s uint8) string {
+func stateName(s uint8) string {
 	if int(s) < len(states) {
 		return states[s]
 	}
@@ -194,9 +194,9 @@ func StateName(s uint8) string {
 }
 
 // Result turns a response into the exporter's Result.
-func (resp *Response) Result() *protocols.Result {
+func (resp *response) Result() *protocols.Result {
 	res := &protocols.Result{
-		State:   StateName(resp.State),
+		State:   stateName(resp.State),
 		States:  states,
 		Version: strconv.FormatUint(uint64(resp.NetCL), 10),
 	}

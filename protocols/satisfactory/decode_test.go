@@ -74,7 +74,7 @@ func TestDecodeVectors(t *testing.T) {
 			if len(b) != tc.size {
 				t.Fatalf("vector is %d bytes, built as %d", len(b), tc.size)
 			}
-			resp, err := Decode(b)
+			resp, err := decode(b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestDecodeVectors(t *testing.T) {
 				t.Errorf("legacy/cookie/trailing = %v/%#x/%d, want %v/%#x/%d", resp.Legacy, resp.Cookie, resp.Trailing,
 					tc.want.legacy, tc.want.cookie, tc.want.trailing)
 			}
-			if err := Answers(b, tc.want.cookie); err != nil {
+			if err := answers(b, tc.want.cookie); err != nil {
 				t.Errorf("Answers: %v", err)
 			}
 			checkResult(t, resp.Result(), tc.want)
@@ -135,7 +135,7 @@ func TestDecodeBadVectors(t *testing.T) {
 		{"erratum4_poll_message_type.hex", wire.ErrMalformed, "message type 0"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			_, err := Decode(loadHex(t, tc.file))
+			_, err := decode(loadHex(t, tc.file))
 			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.mention) {
 				t.Fatalf("err = %v, want %v mentioning %q", err, tc.want, tc.mention)
 			}
@@ -145,14 +145,14 @@ func TestDecodeBadVectors(t *testing.T) {
 
 func TestDecodeEdgeInputs(t *testing.T) {
 	for _, b := range [][]byte{nil, {}, {0xD5}, {0xD5, 0xF6, 1}, {1}, {1, 0}} {
-		if _, err := Decode(b); !errors.Is(err, wire.ErrTruncated) {
+		if _, err := decode(b); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("Decode(% X) = %v, want ErrTruncated", b, err)
 		}
 	}
 	// Every prefix of a valid response fails cleanly as truncated.
 	full := loadHex(t, "playing_djwoodz.hex")
 	for n := range len(full) {
-		if _, err := Decode(full[:n]); !errors.Is(err, wire.ErrTruncated) {
+		if _, err := decode(full[:n]); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("prefix %d: %v, want ErrTruncated", n, err)
 		}
 	}
@@ -161,7 +161,7 @@ func TestDecodeEdgeInputs(t *testing.T) {
 func TestInvalidUTF8NameIsReplaced(t *testing.T) {
 	b := loadHex(t, "trailing_bytes.hex")
 	b[28] = 0xFF // the name "A" becomes an invalid byte
-	resp, err := Decode(b)
+	resp, err := decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestInvalidUTF8NameIsReplaced(t *testing.T) {
 func TestUnknownStateIsRawNumber(t *testing.T) {
 	b := loadHex(t, "playing_djwoodz.hex")
 	b[12] = 7
-	resp, err := Decode(b)
+	resp, err := decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestUnknownStateIsRawNumber(t *testing.T) {
 		t.Errorf("State = %q, want \"7\"", got)
 	}
 	b[12] = 0
-	resp, _ = Decode(b)
+	resp, _ = decode(b)
 	if got := resp.Result().State; got != "offline" {
 		t.Errorf("State = %q, want offline", got)
 	}
@@ -190,38 +190,38 @@ func TestUnknownStateIsRawNumber(t *testing.T) {
 func TestRequestLayout(t *testing.T) {
 	// Spec §3 example (gamedig, cookie 5×8).
 	want := []byte{0xD5, 0xF6, 0x00, 0x01, 5, 5, 5, 5, 5, 5, 5, 5, 0x01}
-	if got := Request(0x0505050505050505); !slices.Equal(got, want) {
+	if got := request(0x0505050505050505); !slices.Equal(got, want) {
 		t.Errorf("Request = % X, want % X", got, want)
 	}
 	wantLegacy := []byte{0, 0, 8, 7, 6, 5, 4, 3, 2, 1}
-	if got := LegacyRequest(0x0102030405060708); !slices.Equal(got, wantLegacy) {
+	if got := legacyRequest(0x0102030405060708); !slices.Equal(got, wantLegacy) {
 		t.Errorf("LegacyRequest = % X, want % X", got, wantLegacy)
 	}
 }
 
 func TestAnswers(t *testing.T) {
 	b := loadHex(t, "playing_djwoodz.hex")
-	if err := Answers(b, 0x0102030405060708); err != nil {
+	if err := answers(b, 0x0102030405060708); err != nil {
 		t.Error(err)
 	}
-	if err := Answers(b, 0x0102030405060709); !errors.Is(err, wire.ErrMismatch) {
+	if err := answers(b, 0x0102030405060709); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("other cookie: %v, want ErrMismatch", err)
 	}
-	if err := Answers(b[:11], 0x0102030405060708); !errors.Is(err, wire.ErrTruncated) {
+	if err := answers(b[:11], 0x0102030405060708); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("11 bytes: %v, want ErrTruncated", err)
 	}
-	if err := Answers([]byte("garbage datagram"), 0); !errors.Is(err, wire.ErrMalformed) {
+	if err := answers([]byte("garbage datagram"), 0); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("garbage: %v, want ErrMalformed", err)
 	}
 	legacy := loadHex(t, "legacy_v0.hex")
-	if err := Answers(legacy, 0x0123456789ABCDEF); err != nil {
+	if err := answers(legacy, 0x0123456789ABCDEF); err != nil {
 		t.Error(err)
 	}
-	if err := Answers(legacy[:9], 0x0123456789ABCDEF); !errors.Is(err, wire.ErrTruncated) {
+	if err := answers(legacy[:9], 0x0123456789ABCDEF); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("legacy 9 bytes: %v, want ErrTruncated", err)
 	}
-	// A truncated body with an intact cookie is accepted, so Decode can say what is wrong.
-	if err := Answers(b[:20], 0x0102030405060708); err != nil {
+	// A truncated body with an intact cookie is accepted, so decode can say what is wrong.
+	if err := answers(b[:20], 0x0102030405060708); err != nil {
 		t.Errorf("truncated body: %v", err)
 	}
 }
@@ -229,90 +229,90 @@ func TestAnswers(t *testing.T) {
 // TestErrata has one case per erratum of spec §5 and per client bug it warns about.
 func TestErrata(t *testing.T) {
 	t.Run("1_substate_entry_is_3_bytes_packed", func(t *testing.T) {
-		resp, err := Decode(loadHex(t, "playing_djwoodz.hex"))
+		resp, err := decode(loadHex(t, "playing_djwoodz.hex"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []SubState{{0, 17}, {1, 1}, {3, 5}, {2, 1}}
+		want := []subState{{0, 17}, {1, 1}, {3, 5}, {2, 1}}
 		if !slices.Equal(resp.SubStates, want) {
 			t.Errorf("sub-states = %v, want %v", resp.SubStates, want)
 		}
 		// A datagram laid out per the doc (version at offset 8) does not pass.
-		if _, err := Decode(loadHex(t, "erratum1_doc_substate_layout.hex")); !errors.Is(err, wire.ErrMalformed) {
+		if _, err := decode(loadHex(t, "erratum1_doc_substate_layout.hex")); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("doc layout: %v, want ErrMalformed", err)
 		}
 	})
 	t.Run("2_server_name_starts_after_u16_length", func(t *testing.T) {
-		resp, err := Decode(loadHex(t, "long_name.hex"))
+		resp, err := decode(loadHex(t, "long_name.hex"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(resp.Name) != 260 || !strings.HasPrefix(resp.Name, "Satisfactory Server") {
 			t.Errorf("name = %d bytes %.30q, want 260 bytes", len(resp.Name), resp.Name)
 		}
-		if _, err := Decode(loadHex(t, "erratum2_doc_name_offset.hex")); !errors.Is(err, wire.ErrTruncated) {
+		if _, err := decode(loadHex(t, "erratum2_doc_name_offset.hex")); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("doc name offset: %v, want ErrTruncated", err)
 		}
 	})
 	t.Run("3_terminator_at_4_plus_payload_length", func(t *testing.T) {
 		b := loadHex(t, "playing_djwoodz.hex")
-		resp, err := Decode(b)
+		resp, err := decode(b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if want := 29 + 3*len(resp.SubStates) + len(resp.Name); len(b) != want || b[len(b)-1] != 0x01 {
 			t.Errorf("length %d, want 29+3N+len = %d ending in 01", len(b), want)
 		}
-		if _, err := Decode(loadHex(t, "erratum3_doc_terminator_offset.hex")); !errors.Is(err, wire.ErrTruncated) {
+		if _, err := decode(loadHex(t, "erratum3_doc_terminator_offset.hex")); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("doc terminator offset: %v, want ErrTruncated", err)
 		}
-		if _, err := Decode(loadHex(t, "bad_terminator.hex")); !errors.Is(err, wire.ErrMalformed) {
+		if _, err := decode(loadHex(t, "bad_terminator.hex")); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("wrong terminator: %v, want ErrMalformed", err)
 		}
 	})
 	t.Run("4_response_message_type_is_1_not_poll", func(t *testing.T) {
 		b := loadHex(t, "erratum4_poll_message_type.hex")
-		if !slices.Equal(b, Request(1)) {
+		if !slices.Equal(b, request(1)) {
 			t.Fatalf("vector is not the poll for cookie 1")
 		}
-		if err := Answers(b, 1); !errors.Is(err, wire.ErrMalformed) {
+		if err := answers(b, 1); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("Answers(poll) = %v, want ErrMalformed", err)
 		}
-		if _, err := Decode(b); !errors.Is(err, wire.ErrMalformed) {
+		if _, err := decode(b); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("Decode(poll) = %v, want ErrMalformed", err)
 		}
 	})
 	t.Run("5_cookie_is_opaque", func(t *testing.T) {
 		for _, c := range []uint64{0, 1, 0x8000000000000000, ^uint64(0), 0x0102030405060708} {
 			b := loadHex(t, "playing_djwoodz.hex")
-			copy(b[4:12], Request(c)[4:12])
-			resp, err := Decode(b)
-			if err != nil || resp.Cookie != c || Answers(b, c) != nil {
+			copy(b[4:12], request(c)[4:12])
+			resp, err := decode(b)
+			if err != nil || resp.Cookie != c || answers(b, c) != nil {
 				t.Errorf("cookie %#x: decoded %#x, %v", c, resp.Cookie, err)
 			}
 		}
 	})
 	t.Run("client_bug_gamedig_inverted_header_check", func(t *testing.T) {
 		// gamedig drops D5 F6 01 02 and accepts anything else; we accept only D5 F6 01 01.
-		if _, err := Decode(loadHex(t, "gamedig_header_0102.hex")); !errors.Is(err, wire.ErrMalformed) {
+		if _, err := decode(loadHex(t, "gamedig_header_0102.hex")); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("D5 F6 01 02: %v, want ErrMalformed", err)
 		}
-		if _, err := Decode(loadHex(t, "bad_magic.hex")); !errors.Is(err, wire.ErrMalformed) {
+		if _, err := decode(loadHex(t, "bad_magic.hex")); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("bad magic: %v, want ErrMalformed", err)
 		}
 	})
 	t.Run("client_bug_gamedig_no_cookie_or_terminator_check", func(t *testing.T) {
 		b := loadHex(t, "playing_djwoodz.hex")
-		if err := Answers(b, 0x0505050505050505); !errors.Is(err, wire.ErrMismatch) {
+		if err := answers(b, 0x0505050505050505); !errors.Is(err, wire.ErrMismatch) {
 			t.Errorf("foreign cookie: %v, want ErrMismatch", err)
 		}
 		b[len(b)-1] = 0x02
-		if _, err := Decode(b); !errors.Is(err, wire.ErrMalformed) {
+		if _, err := decode(b); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("terminator 02: %v, want ErrMalformed", err)
 		}
 	})
 	t.Run("client_bug_djwoodz_bytewise_name_decoding", func(t *testing.T) {
-		resp, err := Decode(loadHex(t, "idle_modded_utf8.hex"))
+		resp, err := decode(loadHex(t, "idle_modded_utf8.hex"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,8 +13,8 @@ func FuzzDecode(f *testing.F) {
 		f.Add(loadHex(f, filepath.Base(p)))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		resp, err := Decode(b)
-		_ = Answers(b, 0)
+		resp, err := decode(b)
+		_ = answers(b, 0)
 		if err != nil {
 			return
 		}

@@ -32,14 +32,14 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	conn.Retries = q.retries
 
 	cookie := rand.Uint64()
-	req := Request(cookie)
+	req := request(cookie)
 	if q.legacy {
-		req = LegacyRequest(cookie)
+		req = legacyRequest(cookie)
 	}
 	p := tr.Begin("info")
 	var skipped error
 	reply, err := conn.Request(ctx, req, func(b []byte) bool {
-		if e := Answers(b, cookie); e != nil {
+		if e := answers(b, cookie); e != nil {
 			skipped = e
 			tr.Logf("skipped datagram: %v", e)
 			return false
@@ -53,7 +53,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		tr.End(p, err)
 		return nil, err
 	}
-	resp, err := Decode(reply)
+	resp, err := decode(reply)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err

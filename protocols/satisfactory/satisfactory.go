@@ -35,7 +35,7 @@ var Protocol = protocols.Protocol{
 	Description: "Satisfactory dedicated server Lightweight Query API (state, changelist, sub-states, name; no player counts), or with api: true the HTTPS API (session, players, limit, tech tier)",
 	DefaultPort: 7777,
 	Transport:   "udp",
-	New:         New,
+	New:         newQuerier,
 }
 
 // Options is the module's `satisfactory:` block.
@@ -57,8 +57,8 @@ type Options struct {
 	CAFile string `yaml:"ca_file"`
 }
 
-// New builds the Querier for a module.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier builds the Querier for a module.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
 	if s.Options != nil {
 		if err := s.Options(&opts); err != nil {

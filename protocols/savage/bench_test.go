@@ -13,7 +13,7 @@ func BenchmarkDecode(b *testing.B) {
 	b.SetBytes(int64(len(reply)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := Decode(reply)
+		r, err := decode(reply)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -23,7 +23,7 @@ func BenchmarkDecode(b *testing.B) {
 
 func BenchmarkQuery(b *testing.B) {
 	addr := server(b, readVec(b, "ext_basic"), nil)
-	q, _ := New(all)
+	q, _ := newQuerier(all)
 	ctx := prototest.Context(b, time.Minute)
 	tr := wire.NewTrace()
 	b.ReportAllocs()

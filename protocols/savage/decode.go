@@ -16,10 +16,10 @@ var header = []byte{0x9E, 0x4C, 0x23, 0x00, 0x00}
 
 // Commands (engine CPROTO_*): a request and the reply it gets.
 const (
-	CmdInfo         = 0xC8 // basic info
-	CmdInfoReply    = 0xC9
-	CmdExtInfo      = 0xCE // extended info, with the player list
-	CmdExtInfoReply = 0xCF
+	cmdInfo         = 0xC8 // basic info
+	cmdInfoReply    = 0xC9
+	cmdExtInfo      = 0xCE // extended info, with the player list
+	cmdExtInfoReply = 0xCF
 )
 
 const (
@@ -36,15 +36,15 @@ const (
 	valueChar  = 0xFE // separates key and value
 )
 
-// Request builds the legacy 10-byte query: header, command, 4 echo bytes.
-func Request(cmd byte, echo [4]byte) []byte {
+// newRequest builds the legacy 10-byte query: header, command, 4 echo bytes.
+func newRequest(cmd byte, echo [4]byte) []byte {
 	b := append(append(make([]byte, 0, minReply-1), header...), cmd)
 	return append(b, echo[:]...)
 }
 
-// Reply is a decoded info reply.
-type Reply struct {
-	Cmd      byte  // CmdInfoReply or CmdExtInfoReply
+// reply is a decoded info reply.
+type reply struct {
+	Cmd      byte  // cmdInfoReply or cmdExtInfoReply
 	Protocol uint8 // NET_PROTOCOL_VERSION, informational
 	Echo     [4]byte
 	Engine   []protocols.KV // name, world, cnum, cmax, time, fw
@@ -54,16 +54,16 @@ type Reply struct {
 	Truncated bool
 }
 
-// Decode parses an info reply. Echo checking is the caller's (it knows what it sent).
-func Decode(b []byte) (*Reply, error) {
+// decode parses an info reply. Echo checking is the caller's (it knows what it sent).
+func decode(b []byte) (*reply, error) {
 	if len(b) < len(header) || !bytes.Equal(b[:len(header)], header) {
 		return nil, fmt.Errorf("%w: reply does not start with the Savage header % X", protocols.ErrMalformed, header)
 	}
 	if len(b) < minReply {
 		return nil, fmt.Errorf("%w: reply of %d bytes, need at least %d", protocols.ErrTruncated, len(b), minReply)
 	}
-	r := &Reply{Cmd: b[len(header)], Protocol: b[len(header)+1]}
-	if r.Cmd != CmdInfoReply && r.Cmd != CmdExtInfoReply {
+	r := &reply{Cmd: b[len(header)], Protocol: b[len(header)+1]}
+	if r.Cmd != cmdInfoReply && r.Cmd != cmdExtInfoReply {
 		return nil, fmt.Errorf("%w: reply command 0x%02X at offset %d is not an info reply", protocols.ErrMalformed, r.Cmd, len(header))
 	}
 	copy(r.Echo[:], b[echoOffset:minReply])
@@ -108,8 +108,8 @@ func parseState(s []byte, what string) ([]protocols.KV, error) {
 	}
 }
 
-// Strip removes Savage colour codes: ^ followed by three digits (^900) or a letter (^y).
-func Strip(s string) string {
+// strip removes Savage colour codes: ^ followed by three digits (^900) or a letter (^y).
+func strip(s string) string {
 	if strings.IndexByte(s, '^') < 0 {
 		return s
 	}
@@ -134,14 +134,14 @@ func Strip(s string) string {
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 func isLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 
-// ParsePlayers reads the players value: lines separated by 0x0A, team headers
+// parsePlayers reads the players value: lines separated by 0x0A, team headers
 // ("Team 1 (human):", XR's "^900Spectators") switching the team of the names that
 // follow, "--empty team--" placeholders, and " (Commander)" suffixes.
-func ParsePlayers(v string) []protocols.Player {
+func parsePlayers(v string) []protocols.Player {
 	var out []protocols.Player
 	team := ""
 	for line := range strings.SplitSeq(v, "\n") {
-		clean := strings.TrimSpace(Strip(line))
+		clean := strings.TrimSpace(strip(line))
 		switch {
 		case clean == "", clean == "--empty team--":
 		case isTeamHeader(clean):
@@ -203,20 +203,20 @@ var engineFields = map[string]bool{"name": true, "world": true, "cnum": true, "c
 // Result turns the reply into a protocols.Result. The player list comes only with an
 // extended (CF) reply and when asked for; cnum stays the player count either way,
 // since the engine truncates the list or drops it when it would overflow.
-func (r *Reply) Result(players, rules bool) *protocols.Result {
+func (r *reply) Result(players, rules bool) *protocols.Result {
 	name, _ := lookup(r.Engine, "name")
 	world, _ := lookup(r.Engine, "world")
 	gametype, _ := lookup(r.Game, "gametype")
 	res := &protocols.Result{
-		Name:       Strip(name),
-		Map:        Strip(world),
-		Game:       Strip(gametype),
+		Name:       strip(name),
+		Map:        strip(world),
+		Game:       strip(gametype),
 		Version:    strconv.Itoa(int(r.Protocol)),
 		Players:    count(r.Engine, "cnum"),
 		MaxPlayers: count(r.Engine, "cmax"),
 	}
 	if v, ok := lookup(r.Game, "ver"); ok { // Savage XR's own version key
-		res.Version = strings.TrimSpace(Strip(v))
+		res.Version = strings.TrimSpace(strip(v))
 	}
 	if p := count(r.Game, "pass"); p.Known {
 		res.Password = protocols.FlagOf(p.Value != 0)
@@ -246,17 +246,17 @@ func (r *Reply) Result(players, rules bool) *protocols.Result {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
 		}
 		if v, ok := lookup(r.Game, "players"); ok {
-			res.PlayerList = ParsePlayers(v)
+			res.PlayerList = parsePlayers(v)
 		}
 	}
 	return res
 }
 
 // playersErr says why the player list is missing or incomplete, if it is.
-func (r *Reply) playersErr(cnum protocols.Count) error {
+func (r *reply) playersErr(cnum protocols.Count) error {
 	_, ok := lookup(r.Game, "players")
 	switch {
-	case r.Cmd != CmdExtInfoReply:
+	case r.Cmd != cmdExtInfoReply:
 		return fmt.Errorf("%w: basic info reply (0x%02X) carries no player list", protocols.ErrServer, r.Cmd)
 	case r.Truncated:
 		return fmt.Errorf("%w: game info string without its NUL terminator", protocols.ErrTruncated)

@@ -13,10 +13,10 @@ func known(v int64) protocols.Count { return protocols.Known(v) }
 
 func TestRequest(t *testing.T) {
 	// qstat's constants and the spec's examples.
-	if got, want := Request(CmdExtInfo, [4]byte{0x76, 0x46, 0, 0}), []byte{0x9E, 0x4C, 0x23, 0, 0, 0xCE, 0x76, 0x46, 0, 0}; !bytes.Equal(got, want) {
+	if got, want := newRequest(cmdExtInfo, [4]byte{0x76, 0x46, 0, 0}), []byte{0x9E, 0x4C, 0x23, 0, 0, 0xCE, 0x76, 0x46, 0, 0}; !bytes.Equal(got, want) {
 		t.Errorf("extended request % X, want % X", got, want)
 	}
-	if got, want := Request(CmdInfo, [4]byte{1, 0x21, 0, 0}), []byte{0x9E, 0x4C, 0x23, 0, 0, 0xC8, 1, 0x21, 0, 0}; !bytes.Equal(got, want) {
+	if got, want := newRequest(cmdInfo, [4]byte{1, 0x21, 0, 0}), []byte{0x9E, 0x4C, 0x23, 0, 0, 0xC8, 1, 0x21, 0, 0}; !bytes.Equal(got, want) {
 		t.Errorf("basic request % X, want % X", got, want)
 	}
 	for range 1000 {
@@ -46,7 +46,7 @@ func TestDecodeVectors(t *testing.T) {
 		want      want
 	}{
 		{
-			vec: "ext_basic", cmd: CmdExtInfoReply, echo: [4]byte{0x76, 0x46, 0, 0},
+			vec: "ext_basic", cmd: cmdExtInfoReply, echo: [4]byte{0x76, 0x46, 0, 0},
 			want: want{
 				name: "Newerth Arena", mapName: "eden2", game: "RTSS", version: "12",
 				players: known(3), max: known(16), password: protocols.FlagTrue,
@@ -65,7 +65,7 @@ func TestDecodeVectors(t *testing.T) {
 			},
 		},
 		{
-			vec: "basic_c9", cmd: CmdInfoReply, echo: [4]byte{1, 0x21, 0, 0},
+			vec: "basic_c9", cmd: cmdInfoReply, echo: [4]byte{1, 0x21, 0, 0},
 			want: want{
 				name: "Basic", mapName: "crossroads", game: "DM", version: "10",
 				players: known(0), max: known(32), password: protocols.FlagFalse,
@@ -78,7 +78,7 @@ func TestDecodeVectors(t *testing.T) {
 			},
 		},
 		{
-			vec: "xr", cmd: CmdExtInfoReply, echo: [4]byte{0x10, 0x20, 0x30, 0x40},
+			vec: "xr", cmd: cmdExtInfoReply, echo: [4]byte{0x10, 0x20, 0x30, 0x40},
 			want: want{
 				name: "XR Café", mapName: "moonlight", game: "RTSS", version: "XR 1.3",
 				players: known(7), max: known(24), password: protocols.FlagFalse,
@@ -95,7 +95,7 @@ func TestDecodeVectors(t *testing.T) {
 			},
 		},
 		{
-			vec: "game_truncated", cmd: CmdExtInfoReply, echo: [4]byte{1, 2, 3, 4}, truncated: true,
+			vec: "game_truncated", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4}, truncated: true,
 			want: want{
 				name: "Cut", mapName: "eden2", game: "RTSS", version: "12",
 				players: known(2), max: known(10), password: protocols.FlagFalse,
@@ -105,14 +105,14 @@ func TestDecodeVectors(t *testing.T) {
 			},
 		},
 		{
-			vec: "engine_truncated", cmd: CmdExtInfoReply, echo: [4]byte{1, 2, 3, 4}, truncated: true,
+			vec: "engine_truncated", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4}, truncated: true,
 			want: want{
 				name: "Half", mapName: "ed", version: "12",
 				phases: map[string]error{"players": protocols.ErrTruncated, "rules": protocols.ErrTruncated},
 			},
 		},
 		{
-			vec: "no_players_key", cmd: CmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
+			vec: "no_players_key", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
 			want: want{
 				name: "Full", mapName: "eden2", game: "RTSS", version: "12",
 				players: known(20), max: known(20), password: protocols.FlagFalse,
@@ -121,7 +121,7 @@ func TestDecodeVectors(t *testing.T) {
 			},
 		},
 		{
-			vec: "empty_strings", cmd: CmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
+			vec: "empty_strings", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
 			want: want{version: "12"},
 		},
 		{vec: "short", err: protocols.ErrTruncated},
@@ -130,7 +130,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			r, err := Decode(readVec(t, tc.vec))
+			r, err := decode(readVec(t, tc.vec))
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) {
 					t.Fatalf("err = %v, want %v", err, tc.err)
@@ -189,14 +189,14 @@ func TestStrip(t *testing.T) {
 		"^Caf\u00e9":      "afé", // ^C is a colour code like any letter
 		"Caf\u00e9 ^1234": "Café 4",
 	} {
-		if got := Strip(in); got != want {
+		if got := strip(in); got != want {
 			t.Errorf("Strip(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestParsePlayers(t *testing.T) {
-	got := ParsePlayers("Team 1 (human):\n--empty team--\nTeam 2 (beast):\r\nBeast Lord (Commander)\r\n\n  \nTeam Rocket\n")
+	got := parsePlayers("Team 1 (human):\n--empty team--\nTeam 2 (beast):\r\nBeast Lord (Commander)\r\n\n  \nTeam Rocket\n")
 	want := []protocols.Player{
 		{Name: "Beast Lord", Team: "Team 2 (beast)"},
 		{Name: "Team Rocket", Team: "Team 2 (beast)"},
@@ -205,15 +205,15 @@ func TestParsePlayers(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 	many := bytes.Repeat([]byte("x\n"), 5000)
-	if n := len(ParsePlayers(string(many))); n != maxPlayers {
+	if n := len(parsePlayers(string(many))); n != maxPlayers {
 		t.Errorf("%d players, want the cap %d", n, maxPlayers)
 	}
 }
 
 func TestDecodeTooManyPairs(t *testing.T) {
-	b := append(Request(CmdExtInfoReply, [4]byte{1, 2, 3, 4})[:len(header)+1], 0x0C, 1, 2, 3, 4)
+	b := append(newRequest(cmdExtInfoReply, [4]byte{1, 2, 3, 4})[:len(header)+1], 0x0C, 1, 2, 3, 4)
 	b = append(b, bytes.Repeat([]byte{0xFF, 'k'}, maxPairs+1)...)
-	if _, err := Decode(b); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(b); !errors.Is(err, protocols.ErrTooLarge) {
 		t.Errorf("err = %v, want too large", err)
 	}
 }

@@ -12,7 +12,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := Decode(b)
+		r, err := decode(b)
 		if err != nil {
 			return
 		}
@@ -37,13 +37,13 @@ func FuzzDecode(f *testing.F) {
 // replace it is not idempotent: "^^AA" leaves "^A" (a fuzz find, kept in testdata/fuzz).
 var specColour = regexp.MustCompile(`\^([0-9]{3}|[a-zA-Z])`)
 
-// FuzzStrip checks the hand-written Strip against the spec's regular expression.
+// FuzzStrip checks the hand-written strip against the spec's regular expression.
 func FuzzStrip(f *testing.F) {
 	for _, s := range []string{"^yName", "^900XR ^g1.3", "^^AA0", "^12x", "a^", "^1234", "Caf\xe9^"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := Strip(s), specColour.ReplaceAllString(s, ""); got != want {
+		if got, want := strip(s), specColour.ReplaceAllString(s, ""); got != want {
 			t.Fatalf("Strip(%q) = %q, regexp gives %q", s, got, want)
 		}
 	})

@@ -20,7 +20,7 @@ func qstatServer(t testing.TB, ext, basic []byte) netip.AddrPort {
 			return nil
 		}
 		reply := basic
-		if req[5] == CmdExtInfo {
+		if req[5] == cmdExtInfo {
 			reply = ext
 		}
 		out := append([]byte(nil), reply...)
@@ -60,7 +60,7 @@ func TestQstat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ascii(res.Name) != Strip(qs.Name) || res.Map != Strip(qs.Map) || res.Players.Value != int64(qs.NumPlayers) ||
+			if ascii(res.Name) != strip(qs.Name) || res.Map != strip(qs.Map) || res.Players.Value != int64(qs.NumPlayers) ||
 				res.MaxPlayers.Value != int64(qs.MaxPlayers) {
 				t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
 					qs.Name, qs.Map, qs.NumPlayers, qs.MaxPlayers)
@@ -73,7 +73,7 @@ func TestQstat(t *testing.T) {
 				ours = append(ours, p.Name)
 			}
 			for _, p := range qs.Players {
-				theirs = append(theirs, strings.TrimSuffix(Strip(p.Name), " (Commander)"))
+				theirs = append(theirs, strings.TrimSuffix(strip(p.Name), " (Commander)"))
 			}
 			slices.Sort(ours)
 			slices.Sort(theirs)

@@ -31,14 +31,14 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	p := tr.Begin("info")
 	ext := newEcho()
 	m := &matcher{echoes: [][4]byte{ext}}
-	b, err := request(ctx, conn, Request(CmdExtInfo, ext), m, true)
+	b, err := request(ctx, conn, newRequest(cmdExtInfo, ext), m, true)
 	var extErr error
 	if errors.Is(err, protocols.ErrTimeout) && ctx.Err() == nil {
 		extErr = err
 		tr.Logf("extended info unanswered, falling back to basic info: %v", err)
 		basic := newEcho()
 		m.echoes = append(m.echoes, basic) // a late CF still answers
-		b, err = request(ctx, conn, Request(CmdInfo, basic), m, false)
+		b, err = request(ctx, conn, newRequest(cmdInfo, basic), m, false)
 	}
 	if err != nil {
 		if errors.Is(err, protocols.ErrTimeout) && m.mismatched > 0 {
@@ -47,13 +47,13 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		tr.End(p, err)
 		return nil, err
 	}
-	r, err := Decode(b)
+	r, err := decode(b)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err
 	}
 	res := r.Result(q.s.Players, q.s.Rules)
-	if extErr != nil && r.Cmd == CmdInfoReply {
+	if extErr != nil && r.Cmd == cmdInfoReply {
 		for i := range res.PhaseErrors {
 			if res.PhaseErrors[i].Phase == "players" {
 				res.PhaseErrors[i].Err = fmt.Errorf("%w (extended info request)", extErr)
@@ -85,7 +85,7 @@ func (m *matcher) accept(b []byte) bool {
 	if len(b) < minReply || !bytes.Equal(b[:len(header)], header) {
 		return false
 	}
-	if c := b[len(header)]; c != CmdInfoReply && c != CmdExtInfoReply {
+	if c := b[len(header)]; c != cmdInfoReply && c != cmdExtInfoReply {
 		return false
 	}
 	for _, e := range m.echoes {

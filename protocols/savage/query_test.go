@@ -30,9 +30,9 @@ func server(t testing.TB, ext, basic []byte) netip.AddrPort {
 			return nil
 		}
 		switch {
-		case req[5] == CmdExtInfo && ext != nil:
+		case req[5] == cmdExtInfo && ext != nil:
 			return [][]byte{answer(req, ext)}
-		case req[5] == CmdInfo && basic != nil:
+		case req[5] == cmdInfo && basic != nil:
 			return [][]byte{answer(req, basic)}
 		}
 		return nil
@@ -41,7 +41,7 @@ func server(t testing.TB, ext, basic []byte) netip.AddrPort {
 
 func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := New(s)
+	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestQueryExtended(t *testing.T) {
 		res.Password != protocols.FlagTrue || len(res.PlayerList) != 3 || len(res.Rules) == 0 || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
-	if len(tr.Packets) != 2 || tr.Packets[0].Data[5] != CmdExtInfo || len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
+	if len(tr.Packets) != 2 || tr.Packets[0].Data[5] != cmdExtInfo || len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
 		t.Errorf("trace: %d packets, phases %+v", len(tr.Packets), tr.Phases)
 	}
 }
@@ -96,7 +96,7 @@ func TestQueryLateExtended(t *testing.T) {
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		mu.Lock()
 		defer mu.Unlock()
-		if req[5] == CmdExtInfo {
+		if req[5] == cmdExtInfo {
 			last = req // hold the answer back
 			return nil
 		}
@@ -144,7 +144,7 @@ func TestQueryEcho(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	tooMany := append(Request(CmdExtInfoReply, [4]byte{})[:len(header)+1], 12, 0, 0, 0, 0)
+	tooMany := append(newRequest(cmdExtInfoReply, [4]byte{})[:len(header)+1], 12, 0, 0, 0, 0)
 	tooMany = append(tooMany, bytes.Repeat([]byte{0xFF, 'k', 0xFE}, maxPairs+1)...)
 	tests := []struct {
 		name string
@@ -204,7 +204,7 @@ func TestQuerierContract(t *testing.T) {
 		Settings: protocols.Settings{Players: true},
 		Answer:   func(req []byte) [][]byte { return [][]byte{answer(req, ext)} },
 		Check: func(t testing.TB, res *protocols.Result, tr *wire.Trace) {
-			if len(res.PlayerList) != 3 || tr.Packets[1].Data[5] != CmdExtInfo {
+			if len(res.PlayerList) != 3 || tr.Packets[1].Data[5] != cmdExtInfo {
 				t.Errorf("players %v, second request % X", res.PlayerList, tr.Packets[1].Data)
 			}
 		},

@@ -16,10 +16,10 @@ var Protocol = protocols.Protocol{
 	Description: "Savage: The Battle for Newerth / Savage XR server info (UDP game port)",
 	DefaultPort: 11235,
 	Transport:   "udp",
-	New:         New,
+	New:         newQuerier,
 }
 
-// New returns a Querier for the module's settings. Savage has no options.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier returns a Querier for the module's settings. Savage has no options.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	return &querier{s: s}, nil
 }

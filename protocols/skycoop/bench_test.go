@@ -13,7 +13,7 @@ func BenchmarkDecode(b *testing.B) {
 	vec := loadHex(b, "rcon_counted.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		st, err := Decode(vec, DefaultPacketID)
+		st, err := decodeReply(vec, defaultPacketID)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -24,7 +24,7 @@ func BenchmarkDecode(b *testing.B) {
 func BenchmarkQuery(b *testing.B) {
 	vec := loadHex(b, "rcon_counted.hex")
 	addr := prototest.UDP(b, func([]byte) [][]byte { return [][]byte{vec} })
-	q := newQuerier(b, protocols.Settings{Players: true})
+	q := testQuerier(b, protocols.Settings{Players: true})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -9,7 +9,7 @@ import (
 // TestBotsMeaning: the mod counts its clients (RCON sessions included) and
 // has no bots.
 func TestBotsMeaning(t *testing.T) {
-	st, err := Decode(loadHex(t, "spec_worked_srv.hex"), DefaultPacketID)
+	st, err := decodeReply(loadHex(t, "spec_worked_srv.hex"), defaultPacketID)
 	if err != nil {
 		t.Fatal(err)
 	}

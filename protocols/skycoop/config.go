@@ -11,8 +11,8 @@ import (
 // maxConfigPlayers caps the player names kept from one config string.
 const maxConfigPlayers = 1024
 
-// Config is the decoded config string.
-type Config struct {
+// config is the decoded config string.
+type config struct {
 	Players    []string
 	HasPlayers bool   // a 'players' key was present (the list may be empty)
 	Experience string // the difficulty: Pilgrim, Voyageur, Stalker, Interloper or Unknown
@@ -20,7 +20,7 @@ type Config struct {
 	Other      []protocols.KV
 }
 
-// ParseConfig reads the server's config string. It is built by concatenation with
+// parseConfig reads the server's config string. It is built by concatenation with
 // single quotes and no escaping, so it is not JSON:
 //
 //	{'players':['Alice','Bob'],'experience':'Voyageur','pvp':'True'}
@@ -28,8 +28,8 @@ type Config struct {
 // The scanner takes an object of keys to strings, arrays of strings or bare words;
 // a string runs to the next quote of its own kind (single or double), with no
 // escapes: names have their apostrophes removed and keep any \ or " raw.
-func ParseConfig(s string) (Config, error) {
-	var c Config
+func parseConfig(s string) (config, error) {
+	var c config
 	p := scanner{s: s}
 	if err := p.expect('{'); err != nil {
 		return c, err

@@ -12,24 +12,24 @@ import (
 )
 
 const (
-	// DefaultPacketID is ServerPackets.PINGSERVER from 0.11.0 through 0.13.x.
-	DefaultPacketID = 147
+	// defaultPacketID is ServerPackets.PINGSERVER from 0.11.0 through 0.13.x.
+	defaultPacketID = 147
 	// maxString caps every UTF-16 byte count a peer sends (spec §6).
 	maxString = 64 << 10
 	// maxVersion caps the version's character count: versions look like "0.13.2".
 	maxVersion = 256
-	// Game is what every Sky Co-op server runs.
-	Game = "The Long Dark"
+	// game is what every Sky Co-op server runs.
+	game = "The Long Dark"
 )
 
 // Format names of the two reply layouts, as shown in Result.Info.
 const (
-	FormatCurrent = "0.11.6+"
-	FormatLegacy  = "0.11.0-0.11.5"
+	formatCurrent = "0.11.6+"
+	formatLegacy  = "0.11.0-0.11.5"
 )
 
-// Status is a decoded status reply.
-type Status struct {
+// status is a decoded status reply.
+type status struct {
 	Format     string
 	Name       string // current format only
 	Version    string
@@ -37,7 +37,7 @@ type Status struct {
 	MaxPlayers int32
 
 	ConfigRaw string // the config text as sent (current format)
-	Config    Config
+	Config    config
 	// ConfigErr is set when the config field is missing, truncated or unparseable:
 	// the counts before it are still good (spec §6).
 	ConfigErr error
@@ -47,12 +47,12 @@ type Status struct {
 	LegacyConfigBytes int
 }
 
-// Request is the status ping: client id -2 as int32 LE.
-func Request() []byte { return []byte{0xFE, 0xFF, 0xFF, 0xFF} }
+// request is the status ping: client id -2 as int32 LE.
+func request() []byte { return []byte{0xFE, 0xFF, 0xFF, 0xFF} }
 
-// Answers reports whether b is a status reply: at least 4 bytes starting with the
+// answers reports whether b is a status reply: at least 4 bytes starting with the
 // packet id. Anything else is another packet (or not Sky Co-op at all).
-func Answers(b []byte, packetID int32) error {
+func answers(b []byte, packetID int32) error {
 	if len(b) < 4 {
 		return fmt.Errorf("%w: %d-byte datagram, no packet id", wire.ErrTruncated, len(b))
 	}
@@ -62,12 +62,12 @@ func Answers(b []byte, packetID int32) error {
 	return nil
 }
 
-// Decode parses a status reply. It tries the current layout first; when that does
+// decodeReply parses a status reply. It tries the current layout first; when that does
 // not consume the datagram exactly, the 0.11.0-0.11.5 layout (whose first string is
 // an ASCII version, where the current one has a UTF-16 name) gets a chance before the
 // current layout's error is reported.
-func Decode(b []byte, packetID int32) (*Status, error) {
-	if err := Answers(b, packetID); err != nil {
+func decodeReply(b []byte, packetID int32) (*status, error) {
+	if err := answers(b, packetID); err != nil {
 		return nil, err
 	}
 	st, exact, err := decodeCurrent(b)
@@ -80,7 +80,7 @@ func Decode(b []byte, packetID int32) (*Status, error) {
 	return st, err
 }
 
-func decodeCurrent(b []byte) (st *Status, exact bool, err error) {
+func decodeCurrent(b []byte) (st *status, exact bool, err error) {
 	r := wire.NewReader(b)
 	r.Skip(4, "packet id")
 	name, err := readUTF16(&r, "server name")
@@ -91,7 +91,7 @@ func decodeCurrent(b []byte) (st *Status, exact bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	st = &Status{Format: FormatCurrent, Name: name, Version: version}
+	st = &status{Format: formatCurrent, Name: name, Version: version}
 	if st.Players, st.MaxPlayers, err = readCounts(&r); err != nil {
 		return nil, false, err
 	}
@@ -101,12 +101,12 @@ func decodeCurrent(b []byte) (st *Status, exact bool, err error) {
 		return st, false, nil
 	}
 	st.ConfigRaw = cfg
-	st.Config, st.ConfigErr = ParseConfig(cfg)
+	st.Config, st.ConfigErr = parseConfig(cfg)
 	st.Trailing = r.Len()
 	return st, st.Trailing == 0, nil
 }
 
-func decodeLegacy(b []byte) (*Status, error) {
+func decodeLegacy(b []byte) (*status, error) {
 	r := wire.NewReader(b)
 	r.Skip(4, "packet id")
 	version, err := readCharCountUTF8(&r, "mod version")
@@ -116,7 +116,7 @@ func decodeLegacy(b []byte) (*Status, error) {
 	if !looksLikeVersion(version) {
 		return nil, fmt.Errorf("%w: legacy version %q at offset 8", wire.ErrMalformed, version)
 	}
-	st := &Status{Format: FormatLegacy, Version: version}
+	st := &status{Format: formatLegacy, Version: version}
 	if st.Players, st.MaxPlayers, err = readCounts(&r); err != nil {
 		return nil, err
 	}
@@ -214,9 +214,9 @@ func readCharCountUTF8(r *wire.Reader, what string) (string, error) {
 }
 
 // Result turns a status into the exporter's Result; players asks for the name list.
-func (st *Status) Result(players bool) *protocols.Result {
+func (st *status) Result(players bool) *protocols.Result {
 	res := &protocols.Result{
-		Game:       Game,
+		Game:       game,
 		Name:       st.Name,
 		Version:    st.Version,
 		Players:    protocols.Known(int64(st.Players)),
@@ -227,7 +227,7 @@ func (st *Status) Result(players bool) *protocols.Result {
 	kv("version", st.Version)
 	kv("players", strconv.Itoa(int(st.Players)))
 	kv("max_players", strconv.Itoa(int(st.MaxPlayers)))
-	if st.Format == FormatLegacy {
+	if st.Format == formatLegacy {
 		kv("config_bytes", strconv.Itoa(st.LegacyConfigBytes))
 		return res
 	}

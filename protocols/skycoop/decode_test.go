@@ -34,51 +34,51 @@ var goodVectors = []struct {
 	want want
 }{
 	{"spec_worked_srv.hex", 152, want{
-		format: FormatCurrent, name: "Srv", version: "0.13.2", players: 1, max: 4, list: []string{"Alice"},
+		format: formatCurrent, name: "Srv", version: "0.13.2", players: 1, max: 4, list: []string{"Alice"},
 		info: map[string]string{"experience": "Voyageur", "pvp": "True", "players_listed": "1"},
 	}},
 	{"spec_fixture_empty_name.hex", 130, want{
-		format: FormatCurrent, version: "0.13.2", players: 0, max: 4, list: []string{},
+		format: formatCurrent, version: "0.13.2", players: 0, max: 4, list: []string{},
 		info: map[string]string{"experience": "Stalker", "pvp": "True", "players_listed": "0"},
 	}},
 	{"rcon_counted.hex", 196, want{
-		format: FormatCurrent, name: "Zone de survie é", version: "0.13.1", players: 3, max: 8,
+		format: formatCurrent, name: "Zone de survie é", version: "0.13.1", players: 3, max: 8,
 		list: []string{"Alice", "Bob"},
 		info: map[string]string{"experience": "Interloper", "pvp": "False", "players_listed": "2", "players": "3"},
 	}},
 	{"raw_names.hex", 212, want{
-		format: FormatCurrent, name: "Raw", version: "0.12.0", players: 4, max: 10,
+		format: formatCurrent, name: "Raw", version: "0.12.0", players: 4, max: 10,
 		list: []string{`C:\Bob`, `Say "hi"`, "OBrien", "a,b]:{"},
 		info: map[string]string{"experience": "Pilgrim", "pvp": "False"},
 	}},
 	{"surrogates.hex", 158, want{
-		format: FormatCurrent, name: "❄ Cabin 🏔 \uFFFD ", version: "0.13.2", players: 0, max: 2, list: []string{},
+		format: formatCurrent, name: "❄ Cabin 🏔 \uFFFD ", version: "0.13.2", players: 0, max: 2, list: []string{},
 		info: map[string]string{"experience": "Unknown"},
 	}},
 	{"version_nonascii_aligned.hex", 146, want{
-		format: FormatCurrent, name: "V", version: "0.13.2-é1", players: 1, max: 4, list: []string{"Ann"},
+		format: formatCurrent, name: "V", version: "0.13.2-é1", players: 1, max: 4, list: []string{"Ann"},
 	}},
 	{"version_nonascii_split.hex", 159, want{
-		format: FormatCurrent, name: "V", version: "0.13.2-β", players: 2, max: 4, list: []string{"Ann", "Bo"},
+		format: formatCurrent, name: "V", version: "0.13.2-β", players: 2, max: 4, list: []string{"Ann", "Bo"},
 	}},
 	{"legacy_0_11_3.hex", 34, want{
-		format: FormatLegacy, version: "0.11.3", players: 2, max: 4,
-		info: map[string]string{"format": FormatLegacy, "config_bytes": "12"},
+		format: formatLegacy, version: "0.11.3", players: 2, max: 4,
+		info: map[string]string{"format": formatLegacy, "config_bytes": "12"},
 	}},
 	{"trailing_bytes.hex", 134, want{
-		format: FormatCurrent, name: "T", version: "0.13.2", players: 0, max: 4, list: []string{},
+		format: formatCurrent, name: "T", version: "0.13.2", players: 0, max: 4, list: []string{},
 		info: map[string]string{"trailing_bytes": "2"},
 	}},
 	{"config_truncated.hex", 46, want{
-		format: FormatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
+		format: formatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
 		configErr: wire.ErrTruncated, phaseError: true,
 	}},
 	{"config_missing.hex", 32, want{
-		format: FormatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
+		format: formatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
 		configErr: wire.ErrTruncated, phaseError: true,
 	}},
 	{"config_not_json.hex", 64, want{
-		format: FormatCurrent, name: "Odd", version: "0.13.2", players: 1, max: 6,
+		format: formatCurrent, name: "Odd", version: "0.13.2", players: 1, max: 6,
 		configErr: wire.ErrMalformed, phaseError: true, info: map[string]string{"config": "Players:\nAlice"},
 	}},
 }
@@ -90,7 +90,7 @@ func TestDecodeVectors(t *testing.T) {
 			if len(b) != tc.size {
 				t.Fatalf("vector is %d bytes, built as %d", len(b), tc.size)
 			}
-			st, err := Decode(b, DefaultPacketID)
+			st, err := decodeReply(b, defaultPacketID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +159,7 @@ func TestDecodeBadVectors(t *testing.T) {
 		{"version_invalid_utf8.hex", wire.ErrMalformed, "invalid UTF-8 at offset 20"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			_, err := Decode(loadHex(t, tc.file), DefaultPacketID)
+			_, err := decodeReply(loadHex(t, tc.file), defaultPacketID)
 			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.mention) {
 				t.Fatalf("err = %v, want %v mentioning %q", err, tc.want, tc.mention)
 			}
@@ -169,17 +169,17 @@ func TestDecodeBadVectors(t *testing.T) {
 
 func TestDecodeEdgeInputs(t *testing.T) {
 	for _, b := range [][]byte{nil, {0x93}, {0x93, 0, 0}} {
-		if _, err := Decode(b, DefaultPacketID); !errors.Is(err, wire.ErrTruncated) {
+		if _, err := decodeReply(b, defaultPacketID); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("Decode(% X) = %v, want ErrTruncated", b, err)
 		}
 	}
-	if _, err := Decode(Request(), DefaultPacketID); !errors.Is(err, wire.ErrMismatch) {
+	if _, err := decodeReply(request(), defaultPacketID); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("echoed request: %v, want ErrMismatch", err)
 	}
 	// Every prefix of a reply fails cleanly; once the counts are in, they are kept.
 	full := loadHex(t, "spec_worked_srv.hex")
 	for n := range len(full) {
-		st, err := Decode(full[:n], DefaultPacketID)
+		st, err := decodeReply(full[:n], defaultPacketID)
 		switch {
 		case n < 32 && err == nil:
 			t.Errorf("prefix %d decoded before the counts were complete", n)
@@ -204,7 +204,7 @@ func TestParseConfig(t *testing.T) {
 			[]protocols.KV{{Key: "mode", Value: "3"}, {Key: "tags", Value: "x,y"}, {Key: "on", Value: "true"}}},
 		{"{}", nil, "", "", nil},
 	} {
-		c, err := ParseConfig(tc.in)
+		c, err := parseConfig(tc.in)
 		if err != nil {
 			t.Errorf("%q: %v", tc.in, err)
 			continue
@@ -229,12 +229,12 @@ func TestParseConfig(t *testing.T) {
 		{"{'a':'b' 'c':'d'}", wire.ErrMalformed},
 		{"Players:\nAlice", wire.ErrMalformed},
 	} {
-		if _, err := ParseConfig(tc.in); !errors.Is(err, tc.want) {
+		if _, err := parseConfig(tc.in); !errors.Is(err, tc.want) {
 			t.Errorf("%q: %v, want %v", tc.in, err, tc.want)
 		}
 	}
 	many := "{'players':[" + strings.Repeat("'p',", 3000) + "]}"
-	if c, err := ParseConfig(many); err != nil || len(c.Players) != maxConfigPlayers {
+	if c, err := parseConfig(many); err != nil || len(c.Players) != maxConfigPlayers {
 		t.Errorf("3000 names: %d kept, %v", len(c.Players), err)
 	}
 }
@@ -242,9 +242,9 @@ func TestParseConfig(t *testing.T) {
 // TestQuirks has one case per quirk or erratum the spec calls out (§3-§6) and per
 // mistake of the wiki's reference client.
 func TestQuirks(t *testing.T) {
-	decode := func(t *testing.T, file string) *Status {
+	decode := func(t *testing.T, file string) *status {
 		t.Helper()
-		st, err := Decode(loadHex(t, file), DefaultPacketID)
+		st, err := decodeReply(loadHex(t, file), defaultPacketID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,7 +260,7 @@ func TestQuirks(t *testing.T) {
 		}
 	})
 	t.Run("utf16_byte_count_is_even", func(t *testing.T) {
-		if _, err := Decode(loadHex(t, "odd_name_length.hex"), DefaultPacketID); !errors.Is(err, wire.ErrMalformed) {
+		if _, err := decodeReply(loadHex(t, "odd_name_length.hex"), defaultPacketID); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("odd count: %v, want ErrMalformed", err)
 		}
 	})
@@ -318,16 +318,16 @@ func TestQuirks(t *testing.T) {
 	})
 	t.Run("legacy_layout_0_11_0_to_0_11_5", func(t *testing.T) {
 		st := decode(t, "legacy_0_11_3.hex")
-		if st.Format != FormatLegacy || st.Version != "0.11.3" || st.Name != "" || st.Players != 2 || st.MaxPlayers != 4 {
+		if st.Format != formatLegacy || st.Version != "0.11.3" || st.Name != "" || st.Players != 2 || st.MaxPlayers != 4 {
 			t.Errorf("legacy = %+v", st)
 		}
 	})
 	t.Run("packet_id_other_than_147_unsupported_but_configurable", func(t *testing.T) {
 		b := loadHex(t, "wrong_packet_id.hex")
-		if _, err := Decode(b, DefaultPacketID); !errors.Is(err, wire.ErrMismatch) {
+		if _, err := decodeReply(b, defaultPacketID); !errors.Is(err, wire.ErrMismatch) {
 			t.Errorf("id 146 with 147 expected: %v, want ErrMismatch", err)
 		}
-		if st, err := Decode(b, 146); err != nil || st.Name != "Srv" || st.Players != 1 {
+		if st, err := decodeReply(b, 146); err != nil || st.Name != "Srv" || st.Players != 1 {
 			t.Errorf("id 146 configured: %+v, %v", st, err)
 		}
 	})

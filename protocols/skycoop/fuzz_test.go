@@ -12,7 +12,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(loadHex(f, filepath.Base(p)))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := Decode(b, DefaultPacketID)
+		st, err := decodeReply(b, defaultPacketID)
 		if err != nil {
 			return
 		}
@@ -38,7 +38,7 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := ParseConfig(s)
+		c, err := parseConfig(s)
 		if err == nil && len(c.Players) > maxConfigPlayers {
 			t.Fatalf("%d players kept", len(c.Players))
 		}

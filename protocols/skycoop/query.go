@@ -33,8 +33,8 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 
 	p := tr.Begin("info")
 	var skipped error
-	reply, err := conn.Request(ctx, Request(), func(b []byte) bool {
-		if e := Answers(b, q.packetID); e != nil {
+	reply, err := conn.Request(ctx, request(), func(b []byte) bool {
+		if e := answers(b, q.packetID); e != nil {
 			skipped = e
 			tr.Logf("skipped datagram: %v", e)
 			return false
@@ -48,7 +48,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		tr.End(p, err)
 		return nil, err
 	}
-	st, err := Decode(reply, q.packetID)
+	st, err := decodeReply(reply, q.packetID)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err

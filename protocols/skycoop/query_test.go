@@ -30,7 +30,7 @@ func server(t testing.TB, replies ...[]byte) prototest.Handler {
 	}
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
+func testQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
 	t.Helper()
 	q, err := Protocol.New(s)
 	if err != nil {
@@ -44,7 +44,7 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 	addr := prototest.UDP(t, h)
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := newQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
+	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
 	if el := time.Since(start); el > deadline+time.Second {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}
@@ -106,7 +106,7 @@ func TestQueryErrors(t *testing.T) {
 	}{
 		{"only_other_packet_ids_is_mismatch", [][]byte{loadHex(t, "wrong_packet_id.hex")}, 300 * time.Millisecond, wire.ErrMismatch},
 		{"only_runts_is_truncated", [][]byte{{0x93, 0}}, 300 * time.Millisecond, wire.ErrTruncated},
-		{"echoed_ping_is_mismatch", [][]byte{Request()}, 300 * time.Millisecond, wire.ErrMismatch},
+		{"echoed_ping_is_mismatch", [][]byte{request()}, 300 * time.Millisecond, wire.ErrMismatch},
 		{"name_length_lies", [][]byte{loadHex(t, "name_length_lies.hex")}, 2 * time.Second, wire.ErrTruncated},
 		{"huge_length", [][]byte{loadHex(t, "name_length_huge.hex")}, 2 * time.Second, wire.ErrTooLarge},
 		{"garbage_after_header", [][]byte{append([]byte{0x93, 0, 0, 0}, "garbage!"...)}, 2 * time.Second, wire.ErrTooLarge}, // "garb" read as a length
@@ -153,11 +153,11 @@ func TestNewOptions(t *testing.T) {
 	if _, err := Protocol.New(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field") }}); err == nil {
 		t.Error("options error not returned")
 	}
-	q := newQuerier(t, protocols.Settings{Retries: 3, Players: true})
-	if got := q.(*querier); got.packetID != DefaultPacketID || got.retries != 3 || !got.players {
+	q := testQuerier(t, protocols.Settings{Retries: 3, Players: true})
+	if got := q.(*querier); got.packetID != defaultPacketID || got.retries != 3 || !got.players {
 		t.Errorf("querier %+v", got)
 	}
-	if !slices.Equal(Request(), []byte{0xFE, 0xFF, 0xFF, 0xFF}) {
-		t.Errorf("request % X", Request())
+	if !slices.Equal(request(), []byte{0xFE, 0xFF, 0xFF, 0xFF}) {
+		t.Errorf("request % X", request())
 	}
 }

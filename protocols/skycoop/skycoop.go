@@ -19,7 +19,7 @@ var Protocol = protocols.Protocol{
 	Description: "Sky Co-op (The Long Dark multiplayer mod) UDP status ping",
 	DefaultPort: 26950,
 	Transport:   "udp",
-	New:         New,
+	New:         newQuerier,
 }
 
 // Options is the module's `skycoop:` block.
@@ -30,8 +30,8 @@ type Options struct {
 	PacketID int `yaml:"packet_id"`
 }
 
-// New builds the Querier for a module.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier builds the Querier for a module.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
 	if s.Options != nil {
 		if err := s.Options(&opts); err != nil {
@@ -39,7 +39,7 @@ func New(s protocols.Settings) (protocols.Querier, error) {
 		}
 	}
 	if opts.PacketID == 0 {
-		opts.PacketID = DefaultPacketID
+		opts.PacketID = defaultPacketID
 	}
 	// Negative ids are client ids on the request side (-1 RCON, -2 ping); the enum
 	// has a few hundred entries.

@@ -9,10 +9,10 @@ import (
 )
 
 func BenchmarkDecodeInfo07(b *testing.B) {
-	payload, _ := Connless07(loadHex(b, "v07_players.hex"), vectorToken)
+	payload, _ := connless07(loadHex(b, "v07_players.hex"), vectorToken)
 	b.ReportAllocs()
 	for b.Loop() {
-		in, err := DecodeInfo07(payload)
+		in, err := decodeInfo07(payload)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -34,7 +34,7 @@ func BenchmarkDecodeInfo06(b *testing.B) {
 func BenchmarkQuery(b *testing.B) {
 	f := &fake{body07: body07(b, "v07_players.hex")}
 	addr := prototest.UDP(b, f.handle)
-	q, _ := New(settings(Version07, 0))
+	q, _ := newQuerier(settings(version07, 0))
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

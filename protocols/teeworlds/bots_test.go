@@ -31,6 +31,6 @@ func TestBotsMeaning(t *testing.T) {
 // TestBotsOverClients: more flagged bots than the client count leaves Players
 // unknown rather than negative.
 func TestBotsOverClients(t *testing.T) {
-	in := Info{Protocol: Version07, NumClients: 1, Clients: []Client{{Name: "a", Bot: true}, {Name: "b", Bot: true}}}
+	in := info{Protocol: version07, NumClients: 1, Clients: []client{{Name: "a", Bot: true}, {Name: "b", Bot: true}}}
 	prototest.CheckBots(t, in.Result(false), prototest.Unknown, 2, false)
 }

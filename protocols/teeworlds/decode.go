@@ -13,8 +13,8 @@ import (
 // most 64 clients, 0.6 at most 16.
 const maxClients = 64
 
-// Client is one entry of the info's client list.
-type Client struct {
+// client is one entry of the info's client list.
+type client struct {
 	Name, Clan string
 	Country    int64 // ISO 3166-1 numeric, -1 for none
 	Score      int64
@@ -22,9 +22,9 @@ type Client struct {
 	Bot        bool // 0.7 only
 }
 
-// Info is a decoded inf3 reply of either protocol version.
-type Info struct {
-	Protocol   string // Version07 or Version06
+// info is a decoded inf3 reply of either protocol version.
+type info struct {
+	Protocol   string // version07 or version06
 	Token      int64  // the browser token echoed by the server
 	Version    string
 	Name       string
@@ -37,7 +37,7 @@ type Info struct {
 	MaxPlayers int64 // player slots
 	NumClients int64 // everyone connected
 	MaxClients int64
-	Clients    []Client
+	Clients    []client
 	Trailing   int // bytes after the last complete client entry
 }
 
@@ -86,14 +86,14 @@ func (p *reader) num(what string) int64 {
 	return v
 }
 
-// DecodeInfo07 decodes the payload of a 0.7 connectionless packet:
+// decodeInfo07 decodes the payload of a 0.7 connectionless packet:
 // "\xff\xff\xff\xffinf3", the echoed browser token, then the info.
-func DecodeInfo07(b []byte) (Info, error) {
-	if !bytes.HasPrefix(b, info) {
-		return Info{}, fmt.Errorf("%w: payload does not start with inf3", protocols.ErrMalformed)
+func decodeInfo07(b []byte) (info, error) {
+	if !bytes.HasPrefix(b, infoMagic) {
+		return info{}, fmt.Errorf("%w: payload does not start with inf3", protocols.ErrMalformed)
 	}
-	p := reader{r: wire.NewReader(b[len(info):])}
-	in := Info{Protocol: Version07}
+	p := reader{r: wire.NewReader(b[len(infoMagic):])}
+	in := info{Protocol: version07}
 	in.Token = p.int("token")
 	in.Version = p.str("version")
 	in.Name = p.str("server name")
@@ -107,10 +107,10 @@ func DecodeInfo07(b []byte) (Info, error) {
 	in.NumClients = p.int("clients")
 	in.MaxClients = p.int("max clients")
 	if err := p.r.Err(); err != nil {
-		return Info{}, err
+		return info{}, err
 	}
-	err := in.clients(&p, func(i int) Client {
-		c := Client{Name: p.str(fmt.Sprintf("client %d name", i)), Clan: p.str(fmt.Sprintf("client %d clan", i))}
+	err := in.clients(&p, func(i int) client {
+		c := client{Name: p.str(fmt.Sprintf("client %d name", i)), Clan: p.str(fmt.Sprintf("client %d clan", i))}
 		c.Country = p.int(fmt.Sprintf("client %d country", i))
 		c.Score = p.int(fmt.Sprintf("client %d score", i))
 		flags := p.int(fmt.Sprintf("client %d flags", i))
@@ -120,14 +120,14 @@ func DecodeInfo07(b []byte) (Info, error) {
 	return in, err
 }
 
-// DecodeInfo06 decodes the payload of a 0.5/0.6 connectionless packet:
+// decodeInfo06 decodes the payload of a 0.5/0.6 connectionless packet:
 // "\xff\xff\xff\xffinf3", then every field as a NUL-terminated string.
-func DecodeInfo06(b []byte) (Info, error) {
-	if !bytes.HasPrefix(b, info) {
-		return Info{}, fmt.Errorf("%w: payload does not start with inf3", protocols.ErrMalformed)
+func decodeInfo06(b []byte) (info, error) {
+	if !bytes.HasPrefix(b, infoMagic) {
+		return info{}, fmt.Errorf("%w: payload does not start with inf3", protocols.ErrMalformed)
 	}
-	p := reader{r: wire.NewReader(b[len(info):])}
-	in := Info{Protocol: Version06}
+	p := reader{r: wire.NewReader(b[len(infoMagic):])}
+	in := info{Protocol: version06}
 	in.Token = p.num("token")
 	in.Version = p.str("version")
 	in.Name = p.str("server name")
@@ -139,10 +139,10 @@ func DecodeInfo06(b []byte) (Info, error) {
 	in.NumClients = p.num("clients")
 	in.MaxClients = p.num("max clients")
 	if err := p.r.Err(); err != nil {
-		return Info{}, err
+		return info{}, err
 	}
-	err := in.clients(&p, func(i int) Client {
-		c := Client{Name: p.str(fmt.Sprintf("client %d name", i)), Clan: p.str(fmt.Sprintf("client %d clan", i))}
+	err := in.clients(&p, func(i int) client {
+		c := client{Name: p.str(fmt.Sprintf("client %d name", i)), Clan: p.str(fmt.Sprintf("client %d clan", i))}
 		c.Country = p.num(fmt.Sprintf("client %d country", i))
 		c.Score = p.num(fmt.Sprintf("client %d score", i))
 		c.Player = p.num(fmt.Sprintf("client %d is player", i)) != 0
@@ -154,7 +154,7 @@ func DecodeInfo06(b []byte) (Info, error) {
 // clients reads the client entries that follow the counts: as many as the
 // payload holds, at most maxClients. A broken entry is an error; bytes that
 // remain after maxClients entries are counted as Trailing.
-func (in *Info) clients(p *reader, next func(i int) Client) error {
+func (in *info) clients(p *reader, next func(i int) client) error {
 	for i := 0; p.r.Len() > 0; i++ {
 		if i == maxClients {
 			in.Trailing = p.r.Len()
@@ -162,7 +162,7 @@ func (in *Info) clients(p *reader, next func(i int) Client) error {
 		}
 		c := next(i)
 		if err := p.r.Err(); err != nil {
-			*in = Info{}
+			*in = info{}
 			return err
 		}
 		in.Clients = append(in.Clients, c)
@@ -173,10 +173,10 @@ func (in *Info) clients(p *reader, next func(i int) Client) error {
 // Result turns the info into the exporter's Result. Players counts the
 // connected clients less the bots and MaxPlayers is the client limit
 // (sv_max_clients), as the server browser shows them; the player-slot numbers
-// are in Info. 0.7 flags each listed bot (client flag 2; the count of clients
+// are in info. 0.7 flags each listed bot (client flag 2; the count of clients
 // includes every occupied slot), so Bots counts them; 0.6 has no flag and
 // every client counts.
-func (in Info) Result(players bool) *protocols.Result {
+func (in info) Result(players bool) *protocols.Result {
 	res := &protocols.Result{
 		Game:       in.GameType,
 		Name:       in.Name,
@@ -199,7 +199,7 @@ func (in Info) Result(players bool) *protocols.Result {
 		{Key: "num_clients", Value: i(in.NumClients)},
 		{Key: "max_clients", Value: i(in.MaxClients)},
 	}
-	if in.Protocol == Version07 {
+	if in.Protocol == version07 {
 		res.Info = append(res.Info, protocols.KV{Key: "hostname", Value: in.Hostname}, protocols.KV{Key: "skill_level", Value: i(in.SkillLevel)})
 		var bots int64
 		for _, c := range in.Clients {

@@ -37,15 +37,15 @@ func loadHex(t testing.TB, name string) []byte {
 }
 
 // decodeVector decodes a whole datagram of either version.
-func decodeVector(b []byte) (Info, error) {
-	if strings.HasPrefix(string(b), string(connless06)) {
+func decodeVector(b []byte) (info, error) {
+	if strings.HasPrefix(string(b), string(connlessHeader06)) {
 		return decode06(b)
 	}
-	payload, err := Connless07(b, vectorToken)
+	payload, err := connless07(b, vectorToken)
 	if err != nil {
-		return Info{}, err
+		return info{}, err
 	}
-	return DecodeInfo07(payload)
+	return decodeInfo07(payload)
 }
 
 type want struct {
@@ -53,7 +53,7 @@ type want struct {
 	players, max                        int64
 	password                            bool
 	bots                                int64 // -1: not reported
-	clients                             []Client
+	clients                             []client
 	info                                map[string]string
 }
 
@@ -65,14 +65,14 @@ var goodVectors = []struct {
 	{"v07_empty.hex", 42, want{proto: "0.7", version: "0.7.5", name: "RealWorld-like Teeworlds", mapName: "dm1", game: "DM", players: 0, max: 12,
 		info: map[string]string{"max_players": "8", "skill_level": "1", "hostname": ""}}},
 	{"v07_players.hex", 0x123456, want{proto: "0.7", version: "0.7.5", name: "Tee Arena", mapName: "ctf5", game: "CTF", players: 3, max: 64, // 4 clients, 1 a bot
-		password: true, bots: 1, clients: []Client{
+		password: true, bots: 1, clients: []client{
 			{Name: "nameless tee", Clan: "clan", Country: 276, Score: 150, Player: true},
 			{Name: "Watcher", Country: -1},
 			{Name: "Bot", Country: -1, Score: 7, Player: true, Bot: true},
 			{Name: "Ünïcödé ☃", Clan: "ÄÖ", Country: 840, Score: -1000, Player: true},
 		}, info: map[string]string{"num_players": "3", "max_players": "16", "hostname": "tee.example.org", "skill_level": "2"}}},
 	{"v06_players.hex", 7, want{proto: "0.6", version: "0.6.4", name: "Fake 0.6 Server", mapName: "ctf2", game: "CTF", players: 3, max: 16,
-		password: true, bots: -1, clients: []Client{
+		password: true, bots: -1, clients: []client{
 			{Name: "Alice", Clan: "clanA", Country: 276, Score: 12, Player: true},
 			{Name: "Bob", Country: -1, Score: -5, Player: true},
 			{Name: "Spec"},
@@ -81,7 +81,7 @@ var goodVectors = []struct {
 		players: 0, max: 64, bots: -1}},
 }
 
-func checkResult(t *testing.T, in Info, w want) {
+func checkResult(t *testing.T, in info, w want) {
 	t.Helper()
 	res := in.Result(true)
 	if res.Name != w.name || res.Map != w.mapName || res.Game != w.game || res.Version != w.version {
@@ -158,26 +158,26 @@ func TestVectorErrors(t *testing.T) {
 
 func TestTokenExchange(t *testing.T) {
 	resp := loadHex(t, "tok07_response.hex")
-	server, err := TokenResponse07(resp, vectorToken)
+	server, err := tokenResponse07(resp, vectorToken)
 	if err != nil || server != 0x0e724c45 {
 		t.Fatalf("%08x %v", server, err)
 	}
-	if _, err := TokenResponse07(resp, 1); !errors.Is(err, protocols.ErrMismatch) {
+	if _, err := tokenResponse07(resp, 1); !errors.Is(err, protocols.ErrMismatch) {
 		t.Errorf("other token: %v", err)
 	}
 	for _, bad := range [][]byte{resp[:11], loadHex(t, "v07_empty.hex"), append([]byte{0x00}, resp[1:]...)} {
-		if _, err := TokenResponse07(bad, vectorToken); !errors.Is(err, protocols.ErrMalformed) {
+		if _, err := tokenResponse07(bad, vectorToken); !errors.Is(err, protocols.ErrMalformed) {
 			t.Errorf("% x: %v", bad, err)
 		}
 	}
-	req := TokenRequest07(vectorToken)
+	req := tokenRequest07(vectorToken)
 	if len(req) != 520 || string(req[:12]) != "\x04\x00\x00\xff\xff\xff\xff\x05\x12\x34\x56\x78" {
 		t.Errorf("token request % x", req[:16])
 	}
-	if got := InfoRequest07(0x0e724c45, vectorToken, 42); string(got) != "\x21\x0e\x72\x4c\x45\x12\x34\x56\x78\xff\xff\xff\xffgie3\x2a" {
+	if got := infoRequest07(0x0e724c45, vectorToken, 42); string(got) != "\x21\x0e\x72\x4c\x45\x12\x34\x56\x78\xff\xff\xff\xffgie3\x2a" {
 		t.Errorf("info request % x", got)
 	}
-	if _, err := Connless07(loadHex(t, "v07_empty.hex"), 7); !errors.Is(err, protocols.ErrMismatch) {
+	if _, err := connless07(loadHex(t, "v07_empty.hex"), 7); !errors.Is(err, protocols.ErrMismatch) {
 		t.Errorf("connless for another token: %v", err)
 	}
 }
@@ -193,14 +193,14 @@ func TestRealCapture06Request(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	if string(b) != string(InfoRequest06(0)) {
-		t.Errorf("InfoRequest06(0) = % x, capture % x", InfoRequest06(0), b)
+	if string(b) != string(infoRequest06(0)) {
+		t.Errorf("InfoRequest06(0) = % x, capture % x", infoRequest06(0), b)
 	}
 }
 
 func TestPackedInt(t *testing.T) {
 	for _, v := range []int32{0, 1, 63, 64, -1, -64, -65, 276, 1 << 20, 0x7FFFFFFF, -0x80000000} {
-		b := AppendInt(nil, v)
+		b := appendInt(nil, v)
 		p := reader{r: wire.NewReader(b)}
 		if got := p.int("v"); got != int64(v) || p.r.Err() != nil || p.r.Len() != 0 {
 			t.Errorf("%d: % x -> %d %v", v, b, got, p.r.Err())

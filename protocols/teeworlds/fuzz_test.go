@@ -15,7 +15,7 @@ func seed(f *testing.F) {
 	}
 }
 
-func check(t *testing.T, in Info, err error) {
+func check(t *testing.T, in info, err error) {
 	if err != nil {
 		if r := protocols.Reason(err); r == "other" || r == "" {
 			t.Fatalf("error without a reason: %v", err)
@@ -38,13 +38,13 @@ func check(t *testing.T, in Info, err error) {
 func FuzzDecodeInfo07(f *testing.F) {
 	seed(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		TokenResponse07(b, vectorToken)
+		tokenResponse07(b, vectorToken)
 		answers07(b, vectorToken, 42)
-		payload, err := Connless07(b, vectorToken)
+		payload, err := connless07(b, vectorToken)
 		if err != nil {
 			return
 		}
-		in, err := DecodeInfo07(payload)
+		in, err := decodeInfo07(payload)
 		check(t, in, err)
 	})
 }

@@ -25,15 +25,15 @@ const (
 )
 
 var (
-	getInfo = []byte("\xff\xff\xff\xffgie3")
-	info    = []byte("\xff\xff\xff\xffinf3")
+	getInfo   = []byte("\xff\xff\xff\xffgie3")
+	infoMagic = []byte("\xff\xff\xff\xffinf3")
 	// the 0.5/0.6 connectionless header: six 0xff bytes
-	connless06 = []byte("\xff\xff\xff\xff\xff\xff")
+	connlessHeader06 = []byte("\xff\xff\xff\xff\xff\xff")
 )
 
-// TokenRequest07 is a control packet NET_CTRLMSG_TOKEN carrying our token,
+// tokenRequest07 is a control packet NET_CTRLMSG_TOKEN carrying our token,
 // addressed to no token yet, padded to 512 bytes of control data.
-func TokenRequest07(mine uint32) []byte {
+func tokenRequest07(mine uint32) []byte {
 	b := make([]byte, headerSize07+1+tokenRequestSize)
 	b[0] = flagControl << 2
 	binary.BigEndian.PutUint32(b[3:], tokenNone)
@@ -42,11 +42,11 @@ func TokenRequest07(mine uint32) []byte {
 	return b
 }
 
-// TokenResponse07 reads the server's token from its answer to TokenRequest07:
+// tokenResponse07 reads the server's token from its answer to tokenRequest07:
 // a control packet addressed to our token, NET_CTRLMSG_TOKEN, then its token.
 // A datagram that is not such an answer is ErrMalformed (or ErrMismatch for a
 // token answer addressed to another token).
-func TokenResponse07(b []byte, mine uint32) (uint32, error) {
+func tokenResponse07(b []byte, mine uint32) (uint32, error) {
 	if len(b) < headerSize07+1+4 {
 		return 0, fmt.Errorf("%w: %d-byte datagram is not a token response", protocols.ErrMalformed, len(b))
 	}
@@ -59,20 +59,20 @@ func TokenResponse07(b []byte, mine uint32) (uint32, error) {
 	return binary.BigEndian.Uint32(b[8:]), nil
 }
 
-// InfoRequest07 is the connectionless gie3 request carrying the server's
+// infoRequest07 is the connectionless gie3 request carrying the server's
 // token, our token and the browser token the server echoes.
-func InfoRequest07(server, mine uint32, browser int32) []byte {
+func infoRequest07(server, mine uint32, browser int32) []byte {
 	b := make([]byte, connlessHeader07, connlessHeader07+len(getInfo)+5)
 	b[0] = flagConnless<<2 | packetVersion
 	binary.BigEndian.PutUint32(b[1:], server)
 	binary.BigEndian.PutUint32(b[5:], mine)
 	b = append(b, getInfo...)
-	return AppendInt(b, browser)
+	return appendInt(b, browser)
 }
 
-// Connless07 returns the payload of a 0.7 connectionless packet addressed to
+// connless07 returns the payload of a 0.7 connectionless packet addressed to
 // our token.
-func Connless07(b []byte, mine uint32) ([]byte, error) {
+func connless07(b []byte, mine uint32) ([]byte, error) {
 	if len(b) < connlessHeader07 {
 		return nil, fmt.Errorf("%w: %d-byte datagram has no connectionless header", protocols.ErrMalformed, len(b))
 	}
@@ -85,24 +85,24 @@ func Connless07(b []byte, mine uint32) ([]byte, error) {
 	return b[connlessHeader07:], nil
 }
 
-// InfoRequest06 is the 0.5/0.6 connectionless gie3 with a one-byte token.
-func InfoRequest06(token byte) []byte {
-	b := append(append([]byte(nil), connless06...), getInfo...)
+// infoRequest06 is the 0.5/0.6 connectionless gie3 with a one-byte token.
+func infoRequest06(token byte) []byte {
+	b := append(append([]byte(nil), connlessHeader06...), getInfo...)
 	return append(b, token)
 }
 
-// Connless06 returns the payload of a 0.5/0.6 connectionless packet.
-func Connless06(b []byte) ([]byte, error) {
-	if !bytes.HasPrefix(b, connless06) {
+// connless06 returns the payload of a 0.5/0.6 connectionless packet.
+func connless06(b []byte) ([]byte, error) {
+	if !bytes.HasPrefix(b, connlessHeader06) {
 		return nil, fmt.Errorf("%w: datagram does not start with the 0.6 connectionless header", protocols.ErrMalformed)
 	}
-	return b[len(connless06):], nil
+	return b[len(connlessHeader06):], nil
 }
 
-// AppendInt appends v in Teeworlds' packed-int format: the first byte holds
+// appendInt appends v in Teeworlds' packed-int format: the first byte holds
 // an extension bit, a sign bit and 6 bits; later bytes an extension bit and
 // 7 bits. A negative v is stored as its complement with the sign bit set.
-func AppendInt(b []byte, v int32) []byte {
+func appendInt(b []byte, v int32) []byte {
 	var first byte
 	u := uint32(v)
 	if v < 0 {

@@ -11,7 +11,7 @@ import (
 // TestQstat06 queries one fake 0.6 server with quakestat -tees and with the
 // Querier. qstat sends gie, gie2 and gie3 (token 0); the fake answers gie3.
 // qstat's numplayers/maxplayers are the in-game players and player slots,
-// which the Querier keeps in Info (its Players/MaxPlayers count clients, as
+// which the Querier keeps in info (its Players/MaxPlayers count clients, as
 // the game's browser does). qstat misreads 0.6 client entries, so names are
 // not compared.
 func TestQstat06(t *testing.T) {
@@ -19,7 +19,7 @@ func TestQstat06(t *testing.T) {
 	f := &fake{body06: body06(t, "v06_players.hex")}
 	addr := prototest.UDP(t, f.handle)
 	qs := prototest.QstatJSON(t, "-tees", addr)
-	q, _ := New(settings(Version06, 0))
+	q, _ := newQuerier(settings(version06, 0))
 	res, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil)
 	if err != nil {
 		t.Fatal(err)

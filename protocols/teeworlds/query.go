@@ -50,8 +50,8 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	conn.Retries = q.retries
 	t := newTokens()
 
-	var in Info
-	if q.version == Version06 {
+	var in info
+	if q.version == version06 {
 		p := tr.Begin("info")
 		in, err = q.info06(ctx, conn, tr, t)
 		tr.End(p, err)
@@ -67,24 +67,24 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	return in.Result(q.players), nil
 }
 
-func (q *querier) info06(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, t tokens) (Info, error) {
+func (q *querier) info06(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, t tokens) (info, error) {
 	var skipped error
-	reply, err := conn.Request(ctx, InfoRequest06(t.tok06), func(b []byte) bool {
+	reply, err := conn.Request(ctx, infoRequest06(t.tok06), func(b []byte) bool {
 		skipped = answers06(b, t.tok06)
 		return keep(tr, skipped)
 	})
 	if err != nil {
-		return Info{}, explain(err, skipped)
+		return info{}, explain(err, skipped)
 	}
 	return decode06(reply)
 }
 
-func (q *querier) query07(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, t tokens) (Info, error) {
+func (q *querier) query07(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, t tokens) (info, error) {
 	p := tr.Begin("challenge")
 	var skipped error
 	accept := func(b []byte) bool {
-		_, skipped = TokenResponse07(b, t.mine)
-		if skipped != nil && q.version == VersionAuto {
+		_, skipped = tokenResponse07(b, t.mine)
+		if skipped != nil && q.version == versionAuto {
 			if answers06(b, t.tok06) == nil {
 				skipped = nil
 			}
@@ -93,31 +93,31 @@ func (q *querier) query07(ctx context.Context, conn *wire.UDPConn, tr *wire.Trac
 	}
 	var reply []byte
 	var err error
-	if q.version == VersionAuto {
-		reply, err = requestBoth(ctx, conn, q.retries, InfoRequest06(t.tok06), TokenRequest07(t.mine), accept)
+	if q.version == versionAuto {
+		reply, err = requestBoth(ctx, conn, q.retries, infoRequest06(t.tok06), tokenRequest07(t.mine), accept)
 	} else {
-		reply, err = conn.Request(ctx, TokenRequest07(t.mine), accept)
+		reply, err = conn.Request(ctx, tokenRequest07(t.mine), accept)
 	}
 	err = explain(err, skipped)
 	tr.End(p, err)
 	if err != nil {
-		return Info{}, err
+		return info{}, err
 	}
-	server, err := TokenResponse07(reply, t.mine)
+	server, err := tokenResponse07(reply, t.mine)
 	if err != nil { // auto mode: a 0.6 server answered with its info
 		return decode06(reply)
 	}
 
 	p = tr.Begin("info")
 	skipped = nil
-	reply, err = conn.Request(ctx, InfoRequest07(server, t.mine, t.browser), func(b []byte) bool {
+	reply, err = conn.Request(ctx, infoRequest07(server, t.mine, t.browser), func(b []byte) bool {
 		skipped = answers07(b, t.mine, t.browser)
 		return keep(tr, skipped)
 	})
-	var in Info
+	var in info
 	if err = explain(err, skipped); err == nil {
-		payload, _ := Connless07(reply, t.mine)
-		in, err = DecodeInfo07(payload)
+		payload, _ := connless07(reply, t.mine)
+		in, err = decodeInfo07(payload)
 	}
 	tr.End(p, err)
 	return in, err
@@ -149,14 +149,14 @@ func requestBoth(ctx context.Context, conn *wire.UDPConn, retries int, first, re
 
 // answers06 says why a datagram is not the 0.6 inf3 for our token (nil: it is).
 func answers06(b []byte, tok byte) error {
-	payload, err := Connless06(b)
+	payload, err := connless06(b)
 	if err != nil {
 		return err
 	}
-	if !bytes.HasPrefix(payload, info) {
+	if !bytes.HasPrefix(payload, infoMagic) {
 		return fmt.Errorf("%w: 0.6 connectionless packet is not inf3", protocols.ErrMalformed)
 	}
-	echo, _, _ := bytes.Cut(payload[len(info):], []byte{0})
+	echo, _, _ := bytes.Cut(payload[len(infoMagic):], []byte{0})
 	if want := fmt.Sprint(tok); string(echo) != want {
 		return fmt.Errorf("%w: inf3 echoes token %q, ours is %s", protocols.ErrMismatch, echo, want)
 	}
@@ -165,26 +165,26 @@ func answers06(b []byte, tok byte) error {
 
 // answers07 says why a datagram is not the 0.7 inf3 for our tokens.
 func answers07(b []byte, mine uint32, browser int32) error {
-	payload, err := Connless07(b, mine)
+	payload, err := connless07(b, mine)
 	if err != nil {
 		return err
 	}
-	if !bytes.HasPrefix(payload, info) {
+	if !bytes.HasPrefix(payload, infoMagic) {
 		return fmt.Errorf("%w: 0.7 connectionless packet is not inf3", protocols.ErrMalformed)
 	}
-	p := reader{r: wire.NewReader(payload[len(info):])}
+	p := reader{r: wire.NewReader(payload[len(infoMagic):])}
 	if echo := p.int("token"); p.r.Err() == nil && echo != int64(browser) {
 		return fmt.Errorf("%w: inf3 echoes browser token %d, ours is %d", protocols.ErrMismatch, echo, browser)
 	}
 	return nil
 }
 
-func decode06(b []byte) (Info, error) {
-	payload, err := Connless06(b)
+func decode06(b []byte) (info, error) {
+	payload, err := connless06(b)
 	if err != nil {
-		return Info{}, err
+		return info{}, err
 	}
-	return DecodeInfo06(payload)
+	return decodeInfo06(payload)
 }
 
 // keep notes a skipped datagram in the trace and says whether to accept it.

@@ -19,7 +19,7 @@ const fakeServerToken = 0x0e724c45
 
 // body07 is a v07 vector's info after the echoed browser token.
 func body07(t testing.TB, file string) []byte {
-	b := loadHex(t, file)[connlessHeader07+len(info):]
+	b := loadHex(t, file)[connlessHeader07+len(infoMagic):]
 	p := reader{r: wire.NewReader(b)}
 	p.int("token")
 	return p.r.Rest()
@@ -27,7 +27,7 @@ func body07(t testing.TB, file string) []byte {
 
 // body06 is a v06 vector's info after the echoed token string.
 func body06(t testing.TB, file string) []byte {
-	b := loadHex(t, file)[len(connless06)+len(info):]
+	b := loadHex(t, file)[len(connlessHeader06)+len(infoMagic):]
 	_, rest, _ := bytes.Cut(b, []byte{0})
 	return rest
 }
@@ -43,8 +43,8 @@ type fake struct {
 func (f *fake) handle(req []byte) [][]byte {
 	var reply []byte
 	switch {
-	case f.body06 != nil && len(req) == 15 && bytes.HasPrefix(req, append(append([]byte(nil), connless06...), getInfo...)):
-		reply = append(append(append([]byte(nil), connless06...), info...), fmt.Sprintf("%d\x00", req[14])...)
+	case f.body06 != nil && len(req) == 15 && bytes.HasPrefix(req, append(append([]byte(nil), connlessHeader06...), getInfo...)):
+		reply = append(append(append([]byte(nil), connlessHeader06...), infoMagic...), fmt.Sprintf("%d\x00", req[14])...)
 		reply = append(reply, f.body06...)
 	case f.body07 != nil && len(req) == 520 && req[0] == 0x04 && req[7] == ctrlToken:
 		if f.dropTokens.Add(-1) >= 0 {
@@ -64,7 +64,7 @@ func (f *fake) handle(req []byte) [][]byte {
 		}
 		reply = append([]byte{0x21}, req[5:9]...)
 		reply = binary.BigEndian.AppendUint32(reply, fakeServerToken)
-		reply = AppendInt(append(reply, info...), echo)
+		reply = appendInt(append(reply, infoMagic...), echo)
 		reply = append(reply, f.body07...)
 	default:
 		return nil
@@ -79,7 +79,7 @@ func settings(version string, retries int) protocols.Settings {
 func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	addr := prototest.UDP(t, f.handle)
-	q, err := New(s)
+	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func phases(tr *wire.Trace) string {
 
 func TestQuery07(t *testing.T) {
 	for _, tc := range goodVectors[:2] {
-		for _, version := range []string{VersionAuto, Version07} {
+		for _, version := range []string{versionAuto, version07} {
 			t.Run(tc.file+"/"+version, func(t *testing.T) {
 				res, tr, err := query(t, settings(version, 0), 2*time.Second, &fake{body07: body07(t, tc.file)})
 				if err != nil {
@@ -123,7 +123,7 @@ func TestQuery07(t *testing.T) {
 
 func TestQuery06(t *testing.T) {
 	for _, tc := range goodVectors[2:] {
-		for version, wantPhases := range map[string]string{VersionAuto: "challenge", Version06: "info"} {
+		for version, wantPhases := range map[string]string{versionAuto: "challenge", version06: "info"} {
 			t.Run(tc.file+"/"+version, func(t *testing.T) {
 				res, tr, err := query(t, settings(version, 0), 2*time.Second, &fake{body06: body06(t, tc.file)})
 				if err != nil {
@@ -143,7 +143,7 @@ func TestQuery06(t *testing.T) {
 
 // A DDNet-like server answering both: auto mode takes the first answer.
 func TestQueryAutoBoth(t *testing.T) {
-	res, _, err := query(t, settings(VersionAuto, 0), 2*time.Second,
+	res, _, err := query(t, settings(versionAuto, 0), 2*time.Second,
 		&fake{body07: body07(t, "v07_players.hex"), body06: body06(t, "v06_players.hex")})
 	if err != nil || (res.Name != "Tee Arena" && res.Name != "Fake 0.6 Server") {
 		t.Fatalf("%+v %v", res, err)
@@ -157,7 +157,7 @@ func TestQuerierContract(t *testing.T) {
 	f := &fake{body07: body07(t, "v07_empty.hex")}
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "teeworlds", DefaultPort: 8303, Transport: "udp",
-		Settings: settings(VersionAuto, 0),
+		Settings: settings(versionAuto, 0),
 		Answer:   f.handle, WantName: "RealWorld-like Teeworlds",
 		RetryDeadline: 900 * time.Millisecond, RetryAttempts: 5,
 		SilentAttempts: [2]int{2, 6},
@@ -168,7 +168,7 @@ func TestQuerierContract(t *testing.T) {
 func TestQueryRetriesLostToken07(t *testing.T) {
 	f := &fake{body07: body07(t, "v07_empty.hex")}
 	f.dropTokens.Store(1)
-	res, tr, err := query(t, settings(Version07, 2), 900*time.Millisecond, f)
+	res, tr, err := query(t, settings(version07, 2), 900*time.Millisecond, f)
 	if err != nil || res.Name != "RealWorld-like Teeworlds" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -181,9 +181,9 @@ func TestQuerySkipsStrays(t *testing.T) {
 	f := &fake{body07: body07(t, "v07_players.hex"), strays: [][]byte{
 		{1, 2, 3},
 		loadHex(t, "v07_empty.hex"), // addressed to another token
-		append(append([]byte(nil), connless06...), "\xff\xff\xff\xffinf3999\x00"...),
+		append(append([]byte(nil), connlessHeader06...), "\xff\xff\xff\xffinf3999\x00"...),
 	}}
-	res, tr, err := query(t, settings(VersionAuto, 0), 2*time.Second, f)
+	res, tr, err := query(t, settings(versionAuto, 0), 2*time.Second, f)
 	if err != nil || res.Name != "Tee Arena" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -205,13 +205,13 @@ func TestQueryErrors(t *testing.T) {
 		phases        string
 		want          error
 	}{
-		{"silence_06", Version06, &fake{}, "info", protocols.ErrTimeout},
-		{"0.7_server_in_0.6_mode", Version06, &fake{body07: body07(t, "v07_empty.hex")}, "info", protocols.ErrTimeout},
-		{"0.6_server_in_0.7_mode", Version07, &fake{body06: body06(t, "v06_empty.hex")}, "challenge", protocols.ErrTimeout},
-		{"wrong_echo", Version07, &fake{body07: body07(t, "v07_empty.hex"), wrongEcho: true}, "challenge,info", protocols.ErrMismatch},
-		{"info_truncated", VersionAuto, &fake{body07: body07(t, "v07_bad_client_cut.hex")}, "challenge,info", protocols.ErrTruncated},
-		{"info_long_int", VersionAuto, &fake{body07: body07(t, "v07_bad_long_int.hex")}, "challenge,info", protocols.ErrMalformed},
-		{"info06_bad_number", VersionAuto, &fake{body06: body06(t, "v06_bad_number.hex")}, "challenge", protocols.ErrMalformed},
+		{"silence_06", version06, &fake{}, "info", protocols.ErrTimeout},
+		{"0.7_server_in_0.6_mode", version06, &fake{body07: body07(t, "v07_empty.hex")}, "info", protocols.ErrTimeout},
+		{"0.6_server_in_0.7_mode", version07, &fake{body06: body06(t, "v06_empty.hex")}, "challenge", protocols.ErrTimeout},
+		{"wrong_echo", version07, &fake{body07: body07(t, "v07_empty.hex"), wrongEcho: true}, "challenge,info", protocols.ErrMismatch},
+		{"info_truncated", versionAuto, &fake{body07: body07(t, "v07_bad_client_cut.hex")}, "challenge,info", protocols.ErrTruncated},
+		{"info_long_int", versionAuto, &fake{body07: body07(t, "v07_bad_long_int.hex")}, "challenge,info", protocols.ErrMalformed},
+		{"info06_bad_number", versionAuto, &fake{body06: body06(t, "v06_bad_number.hex")}, "challenge", protocols.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, tr, err := query(t, settings(tc.version, 0), 300*time.Millisecond, tc.f)
@@ -224,8 +224,8 @@ func TestQueryErrors(t *testing.T) {
 		})
 	}
 	t.Run("closed_port_is_refused", func(t *testing.T) {
-		for _, v := range []string{Version06, Version07} { // auto: in the contract
-			q, _ := New(settings(v, 1))
+		for _, v := range []string{version06, version07} { // auto: in the contract
+			q, _ := newQuerier(settings(v, 1))
 			if _, err := q.Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil); !errors.Is(err, protocols.ErrRefused) {
 				t.Errorf("%s: err = %v, want refused", v, err)
 			}
@@ -234,14 +234,14 @@ func TestQueryErrors(t *testing.T) {
 }
 
 func TestNewOptions(t *testing.T) {
-	if _, err := New(settings("0.8", 0)); err == nil || !strings.Contains(err.Error(), "version") {
+	if _, err := newQuerier(settings("0.8", 0)); err == nil || !strings.Contains(err.Error(), "version") {
 		t.Errorf("bad version: %v", err)
 	}
-	if _, err := New(protocols.Settings{Options: func(any) error { return errors.New("unknown field x") }}); err == nil {
+	if _, err := newQuerier(protocols.Settings{Options: func(any) error { return errors.New("unknown field x") }}); err == nil {
 		t.Error("options error dropped")
 	}
-	q, err := New(protocols.Settings{Retries: 2})
-	if err != nil || q.(*querier).version != VersionAuto || q.(*querier).retries != 2 {
+	q, err := newQuerier(protocols.Settings{Retries: 2})
+	if err != nil || q.(*querier).version != versionAuto || q.(*querier).retries != 2 {
 		t.Errorf("%+v %v", q, err)
 	}
 }

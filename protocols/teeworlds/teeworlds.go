@@ -27,14 +27,14 @@ var Protocol = protocols.Protocol{
 	Description: "Teeworlds server info: 0.7 token handshake, and 0.5/0.6 gie3",
 	DefaultPort: 8303,
 	Transport:   "udp",
-	New:         New,
+	New:         newQuerier,
 }
 
 // Protocol versions a module may pin.
 const (
-	VersionAuto = "auto"
-	Version07   = "0.7"
-	Version06   = "0.6"
+	versionAuto = "auto"
+	version07   = "0.7"
+	version06   = "0.6"
 )
 
 // Options is the module's `teeworlds:` block.
@@ -44,8 +44,8 @@ type Options struct {
 	Version string `yaml:"version"`
 }
 
-// New builds the Querier for a module.
-func New(s protocols.Settings) (protocols.Querier, error) {
+// newQuerier builds the Querier for a module.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
 	if s.Options != nil {
 		if err := s.Options(&opts); err != nil {
@@ -54,10 +54,10 @@ func New(s protocols.Settings) (protocols.Querier, error) {
 	}
 	switch opts.Version {
 	case "":
-		opts.Version = VersionAuto
-	case VersionAuto, Version07, Version06:
+		opts.Version = versionAuto
+	case versionAuto, version07, version06:
 	default:
-		return nil, fmt.Errorf("teeworlds options: version must be %q, %q or %q, got %q", VersionAuto, Version07, Version06, opts.Version)
+		return nil, fmt.Errorf("teeworlds options: version must be %q, %q or %q, got %q", versionAuto, version07, version06, opts.Version)
 	}
 	return &querier{version: opts.Version, retries: s.Retries, players: s.Players}, nil
 }
