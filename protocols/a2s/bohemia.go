@@ -41,6 +41,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // appIDArma3 is Arma 3's Steam AppID (DayZ's are steam.AppIDDayZ*).
@@ -103,13 +104,13 @@ func decodeBohemia(msg []byte, layout bohemiaLayout) (*bohemia, error) {
 	case layoutDayZ:
 		version = 2
 	default:
-		return nil, fmt.Errorf("%w: no server browser layout for this game", protocols.ErrMalformed)
+		return nil, fmt.Errorf("%w: no server browser layout for this game", wire.ErrMalformed)
 	}
 	c := steam.NewCursor(msg)
 	b := &bohemia{Version: c.Uint8("sbp version")}
 	if c.Err() == nil && b.Version != version {
 		// Another version may lay the fields out differently: do not guess.
-		return nil, fmt.Errorf("%w: server browser version %d, want %d", protocols.ErrMalformed, b.Version, version)
+		return nil, fmt.Errorf("%w: server browser version %d, want %d", wire.ErrMalformed, b.Version, version)
 	}
 	b.Flags = c.Uint8("sbp flags")
 	b.DLC = c.Uint16LE("sbp dlc flags")
@@ -127,7 +128,7 @@ func decodeBohemia(msg []byte, layout bohemiaLayout) (*bohemia, error) {
 		hash := c.Uint32LE("sbp mod hash")
 		idb := c.Uint8("sbp mod id length")
 		if idb&idLengthMask > 8 {
-			return nil, fmt.Errorf("%w: mod %d id length %d at offset %d", protocols.ErrMalformed, i, idb&idLengthMask, c.Offset()-1)
+			return nil, fmt.Errorf("%w: mod %d id length %d at offset %d", wire.ErrMalformed, i, idb&idLengthMask, c.Offset()-1)
 		}
 		var id uint64
 		for j, x := range c.Bytes(int(idb&idLengthMask), "sbp mod id") {
@@ -191,21 +192,21 @@ func chunkRun(list []protocols.KV) int {
 // message. Every chunk must be there once, with the same count.
 func reassembleBohemia(chunks []protocols.KV) ([]byte, error) {
 	if len(chunks) == 0 {
-		return nil, fmt.Errorf("%w: no server browser chunks", protocols.ErrMalformed)
+		return nil, fmt.Errorf("%w: no server browser chunks", wire.ErrMalformed)
 	}
 	total := int(chunks[0].Key[1])
 	if len(chunks) != total {
-		return nil, fmt.Errorf("%w: %d server browser chunks, the keys say %d", protocols.ErrMalformed, len(chunks), total)
+		return nil, fmt.Errorf("%w: %d server browser chunks, the keys say %d", wire.ErrMalformed, len(chunks), total)
 	}
 	var pos [256]int // 1 + where chunk idx is in chunks; indexes are one byte
 	size := 0
 	for i, kv := range chunks {
 		if !isChunkKey(kv.Key) || int(kv.Key[1]) != total {
-			return nil, fmt.Errorf("%w: server browser chunk %d key % x disagrees with count %d", protocols.ErrMalformed, i, kv.Key, total)
+			return nil, fmt.Errorf("%w: server browser chunk %d key % x disagrees with count %d", wire.ErrMalformed, i, kv.Key, total)
 		}
 		idx := kv.Key[0]
 		if pos[idx] != 0 {
-			return nil, fmt.Errorf("%w: server browser chunk %d/%d twice", protocols.ErrMalformed, idx, total)
+			return nil, fmt.Errorf("%w: server browser chunk %d/%d twice", wire.ErrMalformed, idx, total)
 		}
 		pos[idx] = i + 1
 		size += len(kv.Value)
@@ -229,7 +230,7 @@ func unescapeBohemia(b []byte) ([]byte, error) {
 			continue
 		}
 		if i+1 == len(b) {
-			return nil, fmt.Errorf("%w: server browser message ends inside an escape", protocols.ErrTruncated)
+			return nil, fmt.Errorf("%w: server browser message ends inside an escape", wire.ErrTruncated)
 		}
 		i++
 		switch b[i] {
@@ -240,7 +241,7 @@ func unescapeBohemia(b []byte) ([]byte, error) {
 		case 0x03:
 			out = append(out, 0xFF)
 		default:
-			return nil, fmt.Errorf("%w: server browser escape 01 %02x at offset %d", protocols.ErrMalformed, b[i], i-1)
+			return nil, fmt.Errorf("%w: server browser escape 01 %02x at offset %d", wire.ErrMalformed, b[i], i-1)
 		}
 	}
 	return out, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Own vectors (testdata/mkbohemia.py): Arma 3 and DayZ rules carrying the server
@@ -34,17 +35,17 @@ func TestBohemiaRulesVectors(t *testing.T) {
 		{file: "rules_arma3_no_mods.hex", app: appIDArma3, wantMods: []protocols.Mod{}},
 		{file: "rules_dayz_mods.hex", app: steam.AppIDDayZ, wantMods: dayzMods, wantRules: dayzText},
 		{file: "rules_dayz_mods.hex", app: steam.AppIDDayZExperimental, wantMods: dayzMods, wantRules: dayzText},
-		{file: "rules_dayz_missing_chunk.hex", app: steam.AppIDDayZ, wantRules: dayzText, err: protocols.ErrMalformed},
-		{file: "rules_arma3_duplicate_chunk.hex", app: appIDArma3, err: protocols.ErrMalformed},
-		{file: "rules_arma3_counts_disagree.hex", app: appIDArma3, err: protocols.ErrMalformed},
-		{file: "rules_arma3_bad_escape.hex", app: appIDArma3, err: protocols.ErrMalformed},
-		{file: "rules_arma3_dangling_escape.hex", app: appIDArma3, err: protocols.ErrTruncated},
-		{file: "rules_arma3_lying_length.hex", app: appIDArma3, err: protocols.ErrTruncated},
-		{file: "rules_arma3_truncated.hex", app: appIDArma3, err: protocols.ErrTruncated},
-		{file: "rules_arma3_unknown_version.hex", app: appIDArma3, err: protocols.ErrMalformed},
+		{file: "rules_dayz_missing_chunk.hex", app: steam.AppIDDayZ, wantRules: dayzText, err: wire.ErrMalformed},
+		{file: "rules_arma3_duplicate_chunk.hex", app: appIDArma3, err: wire.ErrMalformed},
+		{file: "rules_arma3_counts_disagree.hex", app: appIDArma3, err: wire.ErrMalformed},
+		{file: "rules_arma3_bad_escape.hex", app: appIDArma3, err: wire.ErrMalformed},
+		{file: "rules_arma3_dangling_escape.hex", app: appIDArma3, err: wire.ErrTruncated},
+		{file: "rules_arma3_lying_length.hex", app: appIDArma3, err: wire.ErrTruncated},
+		{file: "rules_arma3_truncated.hex", app: appIDArma3, err: wire.ErrTruncated},
+		{file: "rules_arma3_unknown_version.hex", app: appIDArma3, err: wire.ErrMalformed},
 		// Read with the other game's layout, the message does not parse.
-		{file: "rules_arma3_mods.hex", app: steam.AppIDDayZ, err: protocols.ErrMalformed},
-		{file: "rules_dayz_mods.hex", app: appIDArma3, wantRules: dayzText, err: protocols.ErrMalformed},
+		{file: "rules_arma3_mods.hex", app: steam.AppIDDayZ, err: wire.ErrMalformed},
+		{file: "rules_dayz_mods.hex", app: appIDArma3, wantRules: dayzText, err: wire.ErrMalformed},
 		// Plain rules of a bohemia game: nothing to read, no mods, no error.
 		{file: "rules_basic.hex", app: appIDArma3, wantRules: []string{"mp_friendlyfire", "sv_tags", "hostname_latin1"}},
 	}
@@ -112,9 +113,9 @@ func TestDecodeBohemiaDetails(t *testing.T) {
 		{"id absent", []byte{1, 0, 0, 0, 0, 0, 2, 'a', 'b', 0}, []protocols.Mod{{Name: "ab"}}, nil},
 		{"latin-1 name", []byte{1, 0, 0, 0, 0, 0, 2, 'M', 0xFC, 0}, []protocols.Mod{{Name: "Mü"}}, nil},
 		{"trailing field", []byte{0, 0, 0xAA, 0xBB}, []protocols.Mod{}, nil},
-		{"id 9 bytes", []byte{1, 0, 0, 0, 0, 9}, nil, protocols.ErrMalformed},
-		{"no signature count", []byte{0}, nil, protocols.ErrTruncated},
-		{"signature cut", []byte{0, 1, 5, 'a'}, nil, protocols.ErrTruncated},
+		{"id 9 bytes", []byte{1, 0, 0, 0, 0, 9}, nil, wire.ErrMalformed},
+		{"no signature count", []byte{0}, nil, wire.ErrTruncated},
+		{"signature cut", []byte{0, 1, 5, 'a'}, nil, wire.ErrTruncated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,10 +128,10 @@ func TestDecodeBohemiaDetails(t *testing.T) {
 			}
 		})
 	}
-	if _, err := decodeBohemia([]byte{3, 0, 0, 0, 0, 0, 0, 0}, layoutNone); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decodeBohemia([]byte{3, 0, 0, 0, 0, 0, 0, 0}, layoutNone); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("no layout: err = %v", err)
 	}
-	if _, err := decodeBohemia(nil, layoutDayZ); !errors.Is(err, protocols.ErrTruncated) {
+	if _, err := decodeBohemia(nil, layoutDayZ); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("empty: err = %v", err)
 	}
 }
@@ -167,9 +168,9 @@ func TestUnescapeBohemia(t *testing.T) {
 		{"\x01\x01\x01\x02\x01\x03", "\x01\x00\xff", nil},
 		{"a\x01\x02\x01\x01b", "a\x00\x01b", nil},
 		{"\xff", "\xff", nil}, // unescaped 0xFF: harmless, kept
-		{"\x01", "", protocols.ErrTruncated},
-		{"a\x01\x00", "", protocols.ErrMalformed},
-		{"\x01\x04", "", protocols.ErrMalformed},
+		{"\x01", "", wire.ErrTruncated},
+		{"a\x01\x00", "", wire.ErrMalformed},
+		{"\x01\x04", "", wire.ErrMalformed},
 	}
 	for _, tt := range tests {
 		got, err := unescapeBohemia([]byte(tt.in))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Own vectors, built from the spec (testdata/mkvectors.py writes them as annotated hex).
@@ -128,12 +129,12 @@ func TestDecodeInfoVectors(t *testing.T) {
 			eq(t, "max", r.MaxPlayers, protocols.Known(512))
 			eq(t, "trailing", in.Trailing, 0)
 		}},
-		{file: "info_cut_in_name.hex", err: protocols.ErrTruncated},
-		{file: "info_cut_before_version.hex", err: protocols.ErrTruncated},
-		{file: "info_m_cut_in_mod.hex", err: protocols.ErrTruncated},
-		{file: "info_bad_header.hex", err: protocols.ErrMalformed},
-		{file: "info_wrong_type.hex", err: protocols.ErrMalformed},
-		{file: "info_short.hex", err: protocols.ErrTruncated},
+		{file: "info_cut_in_name.hex", err: wire.ErrTruncated},
+		{file: "info_cut_before_version.hex", err: wire.ErrTruncated},
+		{file: "info_m_cut_in_mod.hex", err: wire.ErrTruncated},
+		{file: "info_bad_header.hex", err: wire.ErrMalformed},
+		{file: "info_wrong_type.hex", err: wire.ErrMalformed},
+		{file: "info_short.hex", err: wire.ErrTruncated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -215,9 +216,9 @@ func TestDecodePlayersVectors(t *testing.T) {
 			// Another game: a player may be called that; only a lone entry is taken for CS:GO's.
 			eq(t, "names", names(r), []string{"alice", "Max Players", "bob"})
 		}},
-		{file: "player_no_count.hex", err: protocols.ErrTruncated},
-		{file: "info_no_edf.hex", err: protocols.ErrMalformed},
-		{file: "info_short.hex", err: protocols.ErrTruncated},
+		{file: "player_no_count.hex", err: wire.ErrTruncated},
+		{file: "info_no_edf.hex", err: wire.ErrMalformed},
+		{file: "info_short.hex", err: wire.ErrTruncated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -260,8 +261,8 @@ func TestDecodeRulesVectors(t *testing.T) {
 			eq(t, "parsed", len(kv), 1)
 			eq(t, "trailing", r.Trailing, 2)
 		}},
-		{file: "player_basic.hex", err: protocols.ErrMalformed},
-		{file: "info_bad_header.hex", err: protocols.ErrMalformed},
+		{file: "player_basic.hex", err: wire.ErrMalformed},
+		{file: "info_bad_header.hex", err: wire.ErrMalformed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -300,7 +301,7 @@ func TestDecodeChallengeVector(t *testing.T) {
 		t.Fatal(err)
 	}
 	eq(t, "challenge", ch, []byte{0x0a, 0x0b, 0x0c, 0x0d})
-	if _, err := steam.DecodeChallenge([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41, 1}); !errors.Is(err, protocols.ErrTruncated) {
+	if _, err := steam.DecodeChallenge([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41, 1}); !errors.Is(err, wire.ErrTruncated) {
 		t.Fatalf("short challenge: %v", err)
 	}
 }

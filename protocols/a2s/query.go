@@ -112,7 +112,7 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 	req, asked := steam.InfoRequest, false // asked: A2S_SERVERQUERY_GETCHALLENGE was sent
 	for i := 1; ; i++ {
 		msg, err := x.Request(sctx, req, isInfoReply, false)
-		if !asked && sctx != ctx && errors.Is(err, protocols.ErrTimeout) && ctx.Err() == nil {
+		if !asked && sctx != ctx && errors.Is(err, wire.ErrTimeout) && ctx.Err() == nil {
 			x.Tr.Log("no answer to A2S_INFO: asking for a challenge with A2S_SERVERQUERY_GETCHALLENGE (0x57)")
 			if err = x.Conn.Send(steam.InfoRequest); err == nil {
 				sctx, req, asked = ctx, getChallengeRequest, true
@@ -134,7 +134,7 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 				continue
 			}
 			if err == nil {
-				err = fmt.Errorf("%w: A2S_INFO answered with S2C_CHALLENGE %d times", protocols.ErrChallenge, i)
+				err = fmt.Errorf("%w: A2S_INFO answered with S2C_CHALLENGE %d times", wire.ErrChallenge, i)
 			}
 		}
 		if err == nil {

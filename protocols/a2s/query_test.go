@@ -172,7 +172,7 @@ func TestQueryChallengeLoop(t *testing.T) {
 		return one([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge, n, n, n, n})
 	})
 	_, _, err := query(t, addr, protocols.Settings{}, 2*time.Second)
-	if !errors.Is(err, protocols.ErrChallenge) {
+	if !errors.Is(err, wire.ErrChallenge) {
 		t.Fatalf("err = %v, want ErrChallenge", err)
 	}
 	mu.Lock()
@@ -277,7 +277,7 @@ func TestQueryBadFragment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrMalformed) {
+	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrMalformed) {
 		t.Fatalf("phase errors %v", res.PhaseErrors)
 	}
 }
@@ -291,7 +291,7 @@ func TestQueryMissingFragment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+		if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 			t.Fatalf("retries %d: phase errors %v", retries, res.PhaseErrors)
 		}
 		eq(t, "info kept", res.Name, "Test Server")
@@ -349,7 +349,7 @@ func TestQueryPlayersTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	eq(t, "players", len(res.PlayerList), 3)
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 		t.Fatalf("phase errors %v", res.PhaseErrors)
 	}
 }
@@ -387,11 +387,11 @@ func TestQueryBadReplies(t *testing.T) {
 		replies [][]byte
 		err     error
 	}{
-		{"truncated info", one(info[:30]), protocols.ErrTruncated},
-		{"short challenge", one([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge, 1}), protocols.ErrTruncated},
-		{"garbage is skipped", one([]byte("garbage garbage")), protocols.ErrTimeout},
-		{"only garbage", bytes.Split(bytes.Repeat([]byte("x,"), 40), []byte(",")), protocols.ErrMalformed},
-		{"bad fragment", one([]byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x49}), protocols.ErrMalformed},
+		{"truncated info", one(info[:30]), wire.ErrTruncated},
+		{"short challenge", one([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge, 1}), wire.ErrTruncated},
+		{"garbage is skipped", one([]byte("garbage garbage")), wire.ErrTimeout},
+		{"only garbage", bytes.Split(bytes.Repeat([]byte("x,"), 40), []byte(",")), wire.ErrMalformed},
+		{"bad fragment", one([]byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x49}), wire.ErrMalformed},
 		{"garbage then info", [][]byte{[]byte("junk"), {0xFF, 0xFF, 0xFF, 0xFF, 0x44, 0}, info}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // addAll feeds datagrams and returns the first completed message.
@@ -87,14 +87,14 @@ func TestAssemblerErrors(t *testing.T) {
 		name string
 		err  error
 	}{
-		{"split_bzip2_badcrc", protocols.ErrMalformed},
-		{"split_bzip2_badsize", protocols.ErrTooLarge},
-		{"split_bzip2_huge", protocols.ErrTooLarge},
-		{"split_total_zero", protocols.ErrMalformed},
-		{"split_too_many", protocols.ErrTooLarge},
-		{"split_number_past_total", protocols.ErrMalformed},
-		{"split_total_changes", protocols.ErrMalformed},
-		{"split_not_a2s", protocols.ErrMalformed},
+		{"split_bzip2_badcrc", wire.ErrMalformed},
+		{"split_bzip2_badsize", wire.ErrTooLarge},
+		{"split_bzip2_huge", wire.ErrTooLarge},
+		{"split_total_zero", wire.ErrMalformed},
+		{"split_too_many", wire.ErrTooLarge},
+		{"split_number_past_total", wire.ErrMalformed},
+		{"split_total_changes", wire.ErrMalformed},
+		{"split_not_a2s", wire.ErrMalformed},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var a steam.Assembler
@@ -109,13 +109,13 @@ func TestAssemblerErrors(t *testing.T) {
 func TestAssemblerDatagrams(t *testing.T) {
 	frags := readFrags(t, "split_source")
 	var a steam.Assembler
-	if _, _, err := a.Add([]byte{0xFF, 0xFF}); !errors.Is(err, protocols.ErrTruncated) {
+	if _, _, err := a.Add([]byte{0xFF, 0xFF}); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("2-byte datagram: %v", err)
 	}
-	if _, _, err := a.Add([]byte("\x00\x01\x02\x03\x04")); !errors.Is(err, protocols.ErrMalformed) {
+	if _, _, err := a.Add([]byte("\x00\x01\x02\x03\x04")); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("garbage: %v", err)
 	}
-	if _, _, err := a.Add([]byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0}); !errors.Is(err, protocols.ErrTruncated) {
+	if _, _, err := a.Add([]byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0}); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("8-byte fragment: %v", err)
 	}
 	// A complete datagram passes through while a split message is pending.
@@ -171,7 +171,7 @@ func TestAssemblerCaps(t *testing.T) {
 		for i := 0; i <= steam.MaxFragments && err == nil; i++ {
 			_, _, err = a.Add(frags[1])
 		}
-		if !errors.Is(err, protocols.ErrTooLarge) {
+		if !errors.Is(err, wire.ErrTooLarge) {
 			t.Fatalf("err = %v", err)
 		}
 	})
@@ -184,7 +184,7 @@ func TestAssemblerCaps(t *testing.T) {
 			big[9] = byte(i)
 			_, _, err = a.Add(bytes.Clone(big))
 		}
-		if !errors.Is(err, protocols.ErrTooLarge) {
+		if !errors.Is(err, wire.ErrTooLarge) {
 			t.Fatalf("err = %v", err)
 		}
 	})

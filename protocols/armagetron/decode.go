@@ -121,7 +121,7 @@ func decodeReply(b []byte) (serverInfo, error) {
 		return serverInfo{}, err
 	}
 	if !ok {
-		return serverInfo{}, fmt.Errorf("%w: no big server info (descriptor %d) in the reply", protocols.ErrMalformed, descBigInfo)
+		return serverInfo{}, fmt.Errorf("%w: no big server info (descriptor %d) in the reply", wire.ErrMalformed, descBigInfo)
 	}
 	return decodeBigInfo(data)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
@@ -121,10 +122,10 @@ func TestVectors(t *testing.T) {
 
 func TestVectorErrors(t *testing.T) {
 	for file, want := range map[string]error{
-		"bad_length_lies.hex":        protocols.ErrTruncated,
-		"bad_string_lies.hex":        protocols.ErrTruncated,
-		"bad_truncated_fields.hex":   protocols.ErrTruncated,
-		"small_info_real_layout.hex": protocols.ErrMalformed, // no big info in it
+		"bad_length_lies.hex":        wire.ErrTruncated,
+		"bad_string_lies.hex":        wire.ErrTruncated,
+		"bad_truncated_fields.hex":   wire.ErrTruncated,
+		"small_info_real_layout.hex": wire.ErrMalformed, // no big info in it
 	} {
 		t.Run(file, func(t *testing.T) {
 			s, err := decodeReply(loadHex(t, file))

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecodeReply checks that no datagram panics the decoder, that errors
@@ -27,7 +27,7 @@ func FuzzDecodeReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := decodeReply(b)
 		if err != nil {
-			if r := protocols.Reason(err); r == "other" || r == "" {
+			if r := wire.Reason(err); r == "other" || r == "" {
 				t.Fatalf("error without a reason: %v", err)
 			}
 			return

@@ -155,11 +155,11 @@ func TestQueryErrors(t *testing.T) {
 		phases int
 		want   error
 	}{
-		{"no_big_info_is_timeout", &server{small: loadHex(t, "small_info_real_layout.hex")}, 2, protocols.ErrTimeout},
-		{"big_length_lies", newServer(t, loadHex(t, "bad_length_lies.hex")), 2, protocols.ErrTruncated},
-		{"big_string_lies", newServer(t, loadHex(t, "bad_string_lies.hex")), 2, protocols.ErrTruncated},
-		{"big_fields_missing", newServer(t, loadHex(t, "bad_truncated_fields.hex")), 2, protocols.ErrTruncated},
-		{"small_garbage", &server{small: []byte{0, 50, 0, 0, 0, 9}}, 1, protocols.ErrTruncated},
+		{"no_big_info_is_timeout", &server{small: loadHex(t, "small_info_real_layout.hex")}, 2, wire.ErrTimeout},
+		{"big_length_lies", newServer(t, loadHex(t, "bad_length_lies.hex")), 2, wire.ErrTruncated},
+		{"big_string_lies", newServer(t, loadHex(t, "bad_string_lies.hex")), 2, wire.ErrTruncated},
+		{"big_fields_missing", newServer(t, loadHex(t, "bad_truncated_fields.hex")), 2, wire.ErrTruncated},
+		{"small_garbage", &server{small: []byte{0, 50, 0, 0, 0, 9}}, 1, wire.ErrTruncated},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.srv.small == nil {

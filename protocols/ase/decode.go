@@ -53,7 +53,7 @@ var headerKeys = [...]string{"gamename", "port", "servername", "gametype", "map"
 // Status instead, with everything decoded before them.
 func decode(b []byte) (*status, error) {
 	if len(b) < len(magic) || !bytes.Equal(b[:len(magic)], magic) {
-		return nil, fmt.Errorf("%w: reply does not start with %q", protocols.ErrMalformed, magic)
+		return nil, fmt.Errorf("%w: reply does not start with %q", wire.ErrMalformed, magic)
 	}
 	r := wire.NewReader(b)
 	r.Skip(len(magic), "magic")
@@ -79,7 +79,7 @@ func decode(b []byte) (*status, error) {
 
 	if s.RulesErr = decodeRules(&r, s); s.RulesErr != nil {
 		// Without the end of the rules we cannot know where the players start.
-		s.PlayersErr = fmt.Errorf("%w: player list unreadable after the rules failed", protocols.ErrTruncated)
+		s.PlayersErr = fmt.Errorf("%w: player list unreadable after the rules failed", wire.ErrTruncated)
 		return s, nil
 	}
 	s.PlayersErr = decodePlayers(&r, s)
@@ -110,7 +110,7 @@ func decodeRules(r *wire.Reader, s *status) error {
 func decodePlayers(r *wire.Reader, s *status) error {
 	for i := 0; r.Len() > 0; i++ {
 		if i >= maxPlayers {
-			return fmt.Errorf("%w: more than %d player records", protocols.ErrTooLarge, maxPlayers)
+			return fmt.Errorf("%w: more than %d player records", wire.ErrTooLarge, maxPlayers)
 		}
 		flags := r.Uint8("player flags")
 		if flags == 0 {
@@ -147,11 +147,11 @@ func lpString(r *wire.Reader, what string, idx int) ([]byte, error) {
 	n, ok := r.Peek()
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("%w: %s length at offset %d: end of reply", protocols.ErrTruncated, field(what, idx), off)
+		return nil, fmt.Errorf("%w: %s length at offset %d: end of reply", wire.ErrTruncated, field(what, idx), off)
 	case n == 0:
-		return nil, fmt.Errorf("%w: %s has length byte 0 at offset %d", protocols.ErrMalformed, field(what, idx), off)
+		return nil, fmt.Errorf("%w: %s has length byte 0 at offset %d", wire.ErrMalformed, field(what, idx), off)
 	case int(n) > r.Len():
-		return nil, fmt.Errorf("%w: %s at offset %d needs %d bytes, %d left", protocols.ErrTruncated, field(what, idx), off, n, r.Len())
+		return nil, fmt.Errorf("%w: %s at offset %d needs %d bytes, %d left", wire.ErrTruncated, field(what, idx), off, n, r.Len())
 	}
 	r.Skip(1, what)
 	return r.Bytes(int(n)-1, what), nil
@@ -226,7 +226,7 @@ func (s *status) Result(players, rules bool) *protocols.Result {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: s.RulesErr})
 		}
 	}
-	if errors.Is(s.PlayersErr, protocols.ErrTooLarge) {
+	if errors.Is(s.PlayersErr, wire.ErrTooLarge) {
 		// A server that sends more records than any server has players lies about
 		// its count too: report none rather than the number it declared.
 		res.Players = protocols.Count{}

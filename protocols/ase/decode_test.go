@@ -12,6 +12,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func known(v int64) protocols.Count { return protocols.Known(v) }
@@ -67,23 +68,23 @@ func TestDecodeVectors(t *testing.T) {
 			vec: "player_cut", name: "Cut", game: "mta", gameType: "RP", mapName: "LS", version: "1.6",
 			password: protocols.FlagFalse, players: known(3), max: known(100),
 			list:       []protocols.Player{{Name: "One", Ping: known(20)}, {Name: "Two", Ping: known(30)}},
-			playersErr: protocols.ErrTruncated,
+			playersErr: wire.ErrTruncated,
 		},
 		{
 			vec: "rules_cut", name: "RulesCut", game: "mta", gameType: "RP", mapName: "LS", version: "1.6",
 			password: protocols.FlagFalse, players: known(3), max: known(100),
 			rules:    []protocols.KV{{Key: "Author", Value: "me"}},
-			rulesErr: protocols.ErrTruncated, playersErr: protocols.ErrTruncated,
+			rulesErr: wire.ErrTruncated, playersErr: wire.ErrTruncated,
 		},
 		{
 			vec: "rules_zero_len", name: "Zero", game: "mta", gameType: "RP", mapName: "LS", version: "1.6",
 			password: protocols.FlagFalse, players: known(3), max: known(100),
-			rulesErr: protocols.ErrMalformed, playersErr: protocols.ErrTruncated,
+			rulesErr: wire.ErrMalformed, playersErr: wire.ErrTruncated,
 		},
-		{vec: "header_zero_len", err: protocols.ErrMalformed},
-		{vec: "header_overrun", err: protocols.ErrTruncated},
-		{vec: "bad_magic", err: protocols.ErrMalformed},
-		{vec: "magic_only", err: protocols.ErrTruncated},
+		{vec: "header_zero_len", err: wire.ErrMalformed},
+		{vec: "header_overrun", err: wire.ErrTruncated},
+		{vec: "bad_magic", err: wire.ErrMalformed},
+		{vec: "magic_only", err: wire.ErrTruncated},
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
@@ -267,7 +268,7 @@ func TestTooManyPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !errors.Is(s.PlayersErr, protocols.ErrTooLarge) {
+	if !errors.Is(s.PlayersErr, wire.ErrTooLarge) {
 		t.Fatalf("players error %v, want too_large", s.PlayersErr)
 	}
 	res := s.Result(true, false)

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Some BF1942-era servers split a long reply (spec §5, as qstat reads it): a datagram
@@ -28,17 +28,17 @@ type fragment struct {
 // otherwise f is a fragment to reassemble.
 func parseFragment(b []byte) (f fragment, single bool, err error) {
 	if len(b) < len(magic) || !bytes.Equal(b[:3], magic[:3]) {
-		return f, false, fmt.Errorf("%w: datagram does not start with \"EYE\"", protocols.ErrMalformed)
+		return f, false, fmt.Errorf("%w: datagram does not start with \"EYE\"", wire.ErrMalformed)
 	}
 	d := b[3]
 	if d == '1' && len(b) != fragmentSize {
 		return f, true, nil
 	}
 	if d < '1' || d > '0'+maxFragments {
-		return f, false, fmt.Errorf("%w: fragment number byte 0x%02x at offset 3", protocols.ErrMalformed, d)
+		return f, false, fmt.Errorf("%w: fragment number byte 0x%02x at offset 3", wire.ErrMalformed, d)
 	}
 	if len(b) < len(magic)+idLen {
-		return f, false, fmt.Errorf("%w: fragment of %d bytes has no room for its reply id", protocols.ErrTruncated, len(b))
+		return f, false, fmt.Errorf("%w: fragment of %d bytes has no room for its reply id", wire.ErrTruncated, len(b))
 	}
 	f.num = int(d - '0')
 	f.last = len(b) != fragmentSize

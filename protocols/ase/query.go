@@ -95,13 +95,13 @@ func receive(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (body []by
 			return a.body(), nil, nil
 		}
 		if stray > maxStray {
-			return nil, nil, fmt.Errorf("%w: %d datagrams that do not continue the split reply", protocols.ErrMalformed, stray)
+			return nil, nil, fmt.Errorf("%w: %d datagrams that do not continue the split reply", wire.ErrMalformed, stray)
 		}
 		if b, err = conn.Recv(); err != nil {
-			if !errors.Is(err, protocols.ErrTimeout) {
+			if !errors.Is(err, wire.ErrTimeout) {
 				return nil, nil, err
 			}
-			lost = fmt.Errorf("%w: reply fragment(s) %v never arrived", protocols.ErrTimeout, a.missing())
+			lost = fmt.Errorf("%w: reply fragment(s) %v never arrived", wire.ErrTimeout, a.missing())
 			if a.frags[0] == nil {
 				return nil, nil, lost
 			}

@@ -162,7 +162,7 @@ func TestQuerySplitMissing(t *testing.T) {
 		if res.Name != "Big Server" || res.Players != known(120) {
 			t.Errorf("header lost: %+v", res)
 		}
-		if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+		if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 			t.Errorf("phase errors = %v", res.PhaseErrors)
 		}
 		if len(res.PlayerList) == 0 || len(res.PlayerList) >= 120 {
@@ -188,7 +188,7 @@ func TestQuerySplitMissing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Name != "Exact" || len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+		if res.Name != "Exact" || len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 			t.Errorf("result %+v", res)
 		}
 	})
@@ -196,7 +196,7 @@ func TestQuerySplitMissing(t *testing.T) {
 		t.Parallel()
 		addr := prototest.UDP(t, func([]byte) [][]byte { return frags[1:] })
 		_, _, err := query(t, addr, all, 300*time.Millisecond)
-		if !errors.Is(err, protocols.ErrTimeout) {
+		if !errors.Is(err, wire.ErrTimeout) {
 			t.Errorf("err = %v, want timeout", err)
 		}
 	})
@@ -211,22 +211,22 @@ func TestQueryFailures(t *testing.T) {
 	}{
 		{"garbage only", func(t testing.TB) netip.AddrPort {
 			return prototest.UDP(t, func([]byte) [][]byte { return [][]byte{[]byte("xyz"), []byte("EYE")} })
-		}, protocols.ErrTimeout},
+		}, wire.ErrTimeout},
 		{"truncated header", func(t testing.TB) netip.AddrPort {
 			b := readVec(t, "header_overrun")
 			return prototest.UDP(t, func([]byte) [][]byte { return [][]byte{b} })
-		}, protocols.ErrTruncated},
+		}, wire.ErrTruncated},
 		{"zero length byte", func(t testing.TB) netip.AddrPort {
 			b := readVec(t, "header_zero_len")
 			return prototest.UDP(t, func([]byte) [][]byte { return [][]byte{b} })
-		}, protocols.ErrMalformed},
+		}, wire.ErrMalformed},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
 			// Silence is awaited for 300ms; a server that answers gets slack for a loaded machine.
 			d := 300 * time.Millisecond
-			if tc.want != protocols.ErrTimeout && tc.want != protocols.ErrRefused {
+			if tc.want != wire.ErrTimeout && tc.want != wire.ErrRefused {
 				d = 2 * time.Second
 			}
 			_, tr, err := query(t, tc.addr(t), protocols.Settings{Players: true, Retries: 1}, d)
@@ -250,7 +250,7 @@ func TestQueryPartial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.PlayerList) != 2 || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) {
+	if len(res.PlayerList) != 2 || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {
 		t.Errorf("players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
 	}
 }

@@ -51,7 +51,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			start := time.Now()
 			atts[i].res, atts[i].err = q.queriers[c.proto].Query(ctx, netip.AddrPortFrom(addr.Addr(), c.port), atts[i].tr)
 			if atts[i].err == nil && atts[i].res == nil {
-				atts[i].err = fmt.Errorf("%w: %s returned no result", protocols.ErrMalformed, c.proto)
+				atts[i].err = fmt.Errorf("%w: %s returned no result", wire.ErrMalformed, c.proto)
 			}
 			atts[i].dur = time.Since(start)
 			done <- i
@@ -79,7 +79,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 func failure(cands []candidate, atts []attempt) error {
 	best := -1
 	for i, a := range atts {
-		switch protocols.Reason(a.err) {
+		switch wire.Reason(a.err) {
 		case "timeout", "refused", "network":
 		default:
 			if best < 0 {
@@ -88,14 +88,14 @@ func failure(cands []candidate, atts []attempt) error {
 		}
 	}
 	if best < 0 {
-		best = slices.IndexFunc(atts, func(a attempt) bool { return errors.Is(a.err, protocols.ErrTimeout) })
+		best = slices.IndexFunc(atts, func(a attempt) bool { return errors.Is(a.err, wire.ErrTimeout) })
 	}
 	if best < 0 {
 		best = 0
 	}
 	tried := make([]string, len(cands))
 	for i, c := range cands {
-		tried[i] = fmt.Sprintf("%s on %d: %s", c.proto, c.port, protocols.Reason(atts[i].err))
+		tried[i] = fmt.Sprintf("%s on %d: %s", c.proto, c.port, wire.Reason(atts[i].err))
 	}
 	return fmt.Errorf("%w (auto tried %s)", atts[best].err, strings.Join(tried, ", "))
 }

@@ -107,7 +107,7 @@ func TestSilent(t *testing.T) {
 	if el := time.Since(start); el > deadline+2*time.Second {
 		t.Errorf("returned after %s, deadline %s", el, deadline)
 	}
-	if protocols.Reason(err) != "timeout" {
+	if wire.Reason(err) != "timeout" {
 		t.Fatalf("err = %v, want a timeout", err)
 	}
 	var log strings.Builder
@@ -132,7 +132,7 @@ func TestSilent(t *testing.T) {
 // TestRefused: a port nothing listens on is refused, not a timeout.
 func TestRefused(t *testing.T) {
 	_, err := newAuto(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), prototest.ClosedUDPPort(t), nil)
-	if !errors.Is(err, protocols.ErrRefused) {
+	if !errors.Is(err, wire.ErrRefused) {
 		t.Errorf("err = %v, want refused", err)
 	}
 }
@@ -141,7 +141,7 @@ func TestRefused(t *testing.T) {
 func TestCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := newAuto(t, protocols.Settings{}).Query(ctx, prototest.Silent(t), nil); protocols.Reason(err) != "timeout" {
+	if _, err := newAuto(t, protocols.Settings{}).Query(ctx, prototest.Silent(t), nil); wire.Reason(err) != "timeout" {
 		t.Errorf("err = %v, want timeout", err)
 	}
 }

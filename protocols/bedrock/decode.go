@@ -63,15 +63,15 @@ type pong struct {
 // time) is ErrMismatch, anything that is not a RakNet pong ErrMalformed.
 func answers(b []byte, time int64) error {
 	if len(b) == 0 || b[0] != idPong {
-		return fmt.Errorf("%w: not an unconnected pong (%d bytes%s)", protocols.ErrMalformed, len(b), firstByte(b))
+		return fmt.Errorf("%w: not an unconnected pong (%d bytes%s)", wire.ErrMalformed, len(b), firstByte(b))
 	}
 	if len(b) >= 9 {
 		if got := int64(binary.BigEndian.Uint64(b[1:])); got != time {
-			return fmt.Errorf("%w: pong echoes time %d, sent %d", protocols.ErrMismatch, got, time)
+			return fmt.Errorf("%w: pong echoes time %d, sent %d", wire.ErrMismatch, got, time)
 		}
 	}
 	if len(b) >= magicAt+len(magic) && !bytes.Equal(b[magicAt:magicAt+len(magic)], magic[:]) {
-		return fmt.Errorf("%w: pong without RakNet's offline magic at offset %d", protocols.ErrMalformed, magicAt)
+		return fmt.Errorf("%w: pong without RakNet's offline magic at offset %d", wire.ErrMalformed, magicAt)
 	}
 	return nil
 }
@@ -87,20 +87,20 @@ func firstByte(b []byte) string {
 // length, server id string. Bytes after the string are counted, not read.
 func decode(b []byte) (*pong, error) {
 	if len(b) == 0 || b[0] != idPong {
-		return nil, fmt.Errorf("%w: not an unconnected pong", protocols.ErrMalformed)
+		return nil, fmt.Errorf("%w: not an unconnected pong", wire.ErrMalformed)
 	}
 	if len(b) < pongHeader {
-		return nil, fmt.Errorf("%w: pong of %d bytes, header needs %d", protocols.ErrTruncated, len(b), pongHeader)
+		return nil, fmt.Errorf("%w: pong of %d bytes, header needs %d", wire.ErrTruncated, len(b), pongHeader)
 	}
 	if !bytes.Equal(b[magicAt:magicAt+len(magic)], magic[:]) {
-		return nil, fmt.Errorf("%w: no RakNet offline magic at offset %d", protocols.ErrMalformed, magicAt)
+		return nil, fmt.Errorf("%w: no RakNet offline magic at offset %d", wire.ErrMalformed, magicAt)
 	}
 	n := int(binary.BigEndian.Uint16(b[pongHeader-2:]))
 	if n > maxServerID {
-		return nil, fmt.Errorf("%w: server id string of %d bytes (cap %d)", protocols.ErrTooLarge, n, maxServerID)
+		return nil, fmt.Errorf("%w: server id string of %d bytes (cap %d)", wire.ErrTooLarge, n, maxServerID)
 	}
 	if rest := len(b) - pongHeader; n > rest {
-		return nil, fmt.Errorf("%w: server id string of %d bytes at offset %d, %d left", protocols.ErrTruncated, n, pongHeader, rest)
+		return nil, fmt.Errorf("%w: server id string of %d bytes at offset %d, %d left", wire.ErrTruncated, n, pongHeader, rest)
 	}
 	p := &pong{
 		time:     int64(binary.BigEndian.Uint64(b[1:])),
@@ -110,7 +110,7 @@ func decode(b []byte) (*pong, error) {
 	s := wire.UTF8(b[pongHeader : pongHeader+n])
 	p.fields, p.dropped = split(s)
 	if len(p.fields) < 2 {
-		return nil, fmt.Errorf("%w: server id string %q has no ';'-separated fields", protocols.ErrMalformed, head(s, 32))
+		return nil, fmt.Errorf("%w: server id string %q has no ';'-separated fields", wire.ErrMalformed, head(s, 32))
 	}
 	return p, nil
 }

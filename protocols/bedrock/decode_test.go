@@ -9,6 +9,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Every vector in testdata/ echoes this time and carries this server GUID.
@@ -81,14 +82,14 @@ var badVectors = map[string]struct {
 	decode error // what decode fails with
 	skip   error // what answers says: nil when the querier takes it as the answer (and fails)
 }{
-	"err_header_cut":   {protocols.ErrTruncated, nil},
-	"err_lying_length": {protocols.ErrTruncated, nil},
-	"err_too_large":    {protocols.ErrTooLarge, nil},
-	"err_one_field":    {protocols.ErrMalformed, nil},
-	"err_empty_string": {protocols.ErrMalformed, nil},
-	"err_wrong_magic":  {protocols.ErrMalformed, protocols.ErrMalformed},
-	"err_ping":         {protocols.ErrMalformed, protocols.ErrMalformed},
-	"err_empty":        {protocols.ErrMalformed, protocols.ErrMalformed},
+	"err_header_cut":   {wire.ErrTruncated, nil},
+	"err_lying_length": {wire.ErrTruncated, nil},
+	"err_too_large":    {wire.ErrTooLarge, nil},
+	"err_one_field":    {wire.ErrMalformed, nil},
+	"err_empty_string": {wire.ErrMalformed, nil},
+	"err_wrong_magic":  {wire.ErrMalformed, wire.ErrMalformed},
+	"err_ping":         {wire.ErrMalformed, wire.ErrMalformed},
+	"err_empty":        {wire.ErrMalformed, wire.ErrMalformed},
 }
 
 // Every file in testdata/ has a row in one of the tables.
@@ -177,7 +178,7 @@ func TestDecodeBad(t *testing.T) {
 func TestAnswersTime(t *testing.T) {
 	b := vec(t, "bds_full")
 	for _, n := range []int{len(b), 9} {
-		if err := answers(b[:n], vecTime+1); !errors.Is(err, protocols.ErrMismatch) {
+		if err := answers(b[:n], vecTime+1); !errors.Is(err, wire.ErrMismatch) {
 			t.Errorf("%d bytes, other time: %v, want mismatch", n, err)
 		}
 	}
@@ -185,7 +186,7 @@ func TestAnswersTime(t *testing.T) {
 	if err := answers(b[:5], vecTime+1); err != nil {
 		t.Errorf("5 bytes: %v", err)
 	}
-	if _, err := decode(b[:5]); !errors.Is(err, protocols.ErrTruncated) {
+	if _, err := decode(b[:5]); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("decode 5 bytes: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecode checks that no datagram panics answers or decode, that decode keeps
@@ -26,7 +26,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatal("pong and error")
 			}
 			n := 0
-			for _, s := range []error{protocols.ErrMalformed, protocols.ErrTruncated, protocols.ErrTooLarge} {
+			for _, s := range []error{wire.ErrMalformed, wire.ErrTruncated, wire.ErrTooLarge} {
 				if errors.Is(err, s) {
 					n++
 				}

@@ -152,9 +152,9 @@ func TestQueryNoUsableReply(t *testing.T) {
 		reply func(tm int64) []byte
 		want  error
 	}{
-		"wrong time":  {func(tm int64) []byte { return pongBytes(tm^1, magic, bdsID, -1) }, protocols.ErrMismatch},
-		"wrong magic": {func(tm int64) []byte { return pongBytes(tm, other, bdsID, -1) }, protocols.ErrMalformed},
-		"echoed ping": {func(tm int64) []byte { return ping(tm, 1) }, protocols.ErrMalformed},
+		"wrong time":  {func(tm int64) []byte { return pongBytes(tm^1, magic, bdsID, -1) }, wire.ErrMismatch},
+		"wrong magic": {func(tm int64) []byte { return pongBytes(tm, other, bdsID, -1) }, wire.ErrMalformed},
+		"echoed ping": {func(tm int64) []byte { return ping(tm, 1) }, wire.ErrMalformed},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -165,7 +165,7 @@ func TestQueryNoUsableReply(t *testing.T) {
 			start := time.Now()
 			tr := wire.NewTrace()
 			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, tr)
-			if !errors.Is(err, tc.want) || errors.Is(err, protocols.ErrTimeout) {
+			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
 			if tr.Attempts != 2 {
@@ -184,11 +184,11 @@ func TestQueryBrokenPong(t *testing.T) {
 		reply func(tm int64) []byte
 		want  error
 	}{
-		"cut in header": {func(tm int64) []byte { return pongBytes(tm, magic, "", -1)[:20] }, protocols.ErrTruncated},
-		"lying length":  {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;1;1;", 500) }, protocols.ErrTruncated},
-		"too large":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;", 0xffff) }, protocols.ErrTooLarge},
-		"no fields":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE", -1) }, protocols.ErrMalformed},
-		"empty string":  {func(tm int64) []byte { return pongBytes(tm, magic, "", -1) }, protocols.ErrMalformed},
+		"cut in header": {func(tm int64) []byte { return pongBytes(tm, magic, "", -1)[:20] }, wire.ErrTruncated},
+		"lying length":  {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;1;1;", 500) }, wire.ErrTruncated},
+		"too large":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;", 0xffff) }, wire.ErrTooLarge},
+		"no fields":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE", -1) }, wire.ErrMalformed},
+		"empty string":  {func(tm int64) []byte { return pongBytes(tm, magic, "", -1) }, wire.ErrMalformed},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

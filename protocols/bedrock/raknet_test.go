@@ -66,7 +66,7 @@ func TestRealRakNet(t *testing.T) {
 func TestRealRakNetNoPongData(t *testing.T) {
 	l := realPeer(t, "")
 	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), l.Addr().(*net.UDPAddr).AddrPort(), nil)
-	if protocols.Reason(err) != "malformed" {
+	if wire.Reason(err) != "malformed" {
 		t.Errorf("err = %v, want malformed", err)
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // errNotReply marks datagrams that are not a statusResponse or infoResponse
 // at all: the querier skips them instead of failing.
-var errNotReply = fmt.Errorf("%w: not a DarkPlaces statusResponse or infoResponse", protocols.ErrMalformed)
+var errNotReply = fmt.Errorf("%w: not a DarkPlaces statusResponse or infoResponse", wire.ErrMalformed)
 
 // reply is a decoded statusResponse (or the infoResponse DarkPlaces sends in
 // its place when the player list does not fit): the id Tech 3 frame (response

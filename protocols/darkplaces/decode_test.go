@@ -10,6 +10,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
@@ -44,7 +45,7 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 		t.Errorf("password = %v: DarkPlaces reports none", res.Password)
 	}
 	if w.PhaseError != "" {
-		if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != w.PhaseError || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) || res.PlayerList != nil {
+		if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != w.PhaseError || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) || res.PlayerList != nil {
 			t.Errorf("phase errors %+v, player list %v; want a %s error", res.PhaseErrors, res.PlayerList, w.PhaseError)
 		}
 	} else if len(res.PhaseErrors) != 0 {
@@ -82,7 +83,7 @@ func TestVectors(t *testing.T) {
 			}
 			r, err := decode(b)
 			if e.Error != "" {
-				if got := protocols.Reason(err); got != e.Error || r != nil {
+				if got := wire.Reason(err); got != e.Error || r != nil {
 					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
 				}
 				return
@@ -198,11 +199,11 @@ func TestText(t *testing.T) {
 }
 
 func TestDecodeLimits(t *testing.T) {
-	if _, err := decode(make([]byte, 70000)); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decode(make([]byte, 70000)); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("zeros: %v", err)
 	}
 	big := append([]byte("\xff\xff\xff\xffstatusResponse\n\\a\\b\n"), make([]byte, idtech.MaxDatagram)...)
-	if _, err := decode(big); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(big); !errors.Is(err, wire.ErrTooLarge) {
 		t.Errorf("oversized datagram: %v, want too large", err)
 	}
 	r, _ := decode([]byte("\xff\xff\xff\xffstatusResponse\n\\hostname\\x\\clients\\1\n1 2 \"a\"\n"))

@@ -54,7 +54,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			// Old engines send no challenge key: accept those. Another token is
 			// a stray or spoofed reply.
 			if c, ok := r.Lookup("challenge"); ok && c != challenge {
-				return fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge)
+				return fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, c, challenge)
 			}
 			return nil
 		},

@@ -154,7 +154,7 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 	}
 	// clients 60, bots 10: 50 humans.
 	if res.Players != protocols.Known(50) || res.Bots != protocols.Known(10) || res.PlayerList != nil ||
-		len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) {
+		len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {
 		t.Errorf("result = %+v", res)
 	}
 	if len(tr.Entries) == 0 {
@@ -213,16 +213,16 @@ func TestQueryNoUsableReply(t *testing.T) {
 		reply []byte
 		want  error
 	}{
-		"wrong challenge": {statusReply("not-yours", `1 2 "a"`), protocols.ErrMismatch},
-		"garbage":         {[]byte("\x00\x01garbage"), protocols.ErrMalformed},
-		"getchallenge":    {[]byte(oob + "challenge abc\x00"), protocols.ErrMalformed},
+		"wrong challenge": {statusReply("not-yours", `1 2 "a"`), wire.ErrMismatch},
+		"garbage":         {[]byte("\x00\x01garbage"), wire.ErrMalformed},
+		"getchallenge":    {[]byte(oob + "challenge abc\x00"), wire.ErrMalformed},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
 			start := time.Now()
 			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
-			if !errors.Is(err, tc.want) || errors.Is(err, protocols.ErrTimeout) {
+			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
 			if d := time.Since(start); d > 2*time.Second {
@@ -238,8 +238,8 @@ func TestQueryBrokenReply(t *testing.T) {
 		reply []byte
 		want  error
 	}{
-		"keyword only": {[]byte(oob + "statusResponse"), protocols.ErrTruncated},
-		"no backslash": {[]byte(oob + "statusResponse\nhostname x\n"), protocols.ErrMalformed},
+		"keyword only": {[]byte(oob + "statusResponse"), wire.ErrTruncated},
+		"no backslash": {[]byte(oob + "statusResponse\nhostname x\n"), wire.ErrMalformed},
 	} {
 		t.Run(name, func(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })

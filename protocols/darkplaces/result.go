@@ -6,10 +6,11 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // errNoList is the players phase error of an infoResponse answer.
-var errNoList = fmt.Errorf("%w: the server answered getstatus with an infoResponse: its player list does not fit in one datagram", protocols.ErrTruncated)
+var errNoList = fmt.Errorf("%w: the server answered getstatus with an infoResponse: its player list does not fit in one datagram", wire.ErrTruncated)
 
 // full reports whether the reply is a statusResponse, with the player list.
 func (r *reply) full() bool { return r.Response == idtech.StatusResponse }

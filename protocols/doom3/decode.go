@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -139,7 +138,7 @@ func (r *reply) Lookup(name string) (string, bool) {
 // error but reply.PlayersErr.
 func decode(b []byte) (*reply, error) {
 	if len(b) > maxDatagram {
-		return nil, fmt.Errorf("%w: datagram of %d bytes, limit %d", protocols.ErrTooLarge, len(b), maxDatagram)
+		return nil, fmt.Errorf("%w: datagram of %d bytes, limit %d", wire.ErrTooLarge, len(b), maxDatagram)
 	}
 	r := wire.NewReader(b)
 	marker := r.Uint16LE("marker")
@@ -147,7 +146,7 @@ func decode(b []byte) (*reply, error) {
 		return nil, err
 	}
 	if marker != 0xFFFF {
-		return nil, fmt.Errorf("%w: marker %04x at offset 0, want ffff", protocols.ErrMalformed, marker)
+		return nil, fmt.Errorf("%w: marker %04x at offset 0, want ffff", wire.ErrMalformed, marker)
 	}
 	name := r.CString("response name")
 	if err := r.Err(); err != nil {
@@ -155,7 +154,7 @@ func decode(b []byte) (*reply, error) {
 	}
 	rep := &reply{Response: string(name)}
 	if rep.Response != respInfo && rep.Response != respInfoEx {
-		return nil, fmt.Errorf("%w: response name %q at offset 2", protocols.ErrMalformed, wire.Latin1(truncate(name, 32)))
+		return nil, fmt.Errorf("%w: response name %q at offset 2", wire.ErrMalformed, wire.Latin1(truncate(name, 32)))
 	}
 	rep.Challenge = r.Uint32LE("challenge")
 	first := r.Uint32LE("protocol")
@@ -176,7 +175,7 @@ func decode(b []byte) (*reply, error) {
 			r = etqw
 			rep.ETQW, rep.Field2, rep.Protocol, rep.Size = true, field2, proto, size
 			if int64(size) > int64(r.Len()) {
-				rep.PlayersErr = fmt.Errorf("%w: size field says %d bytes follow offset %d, %d do", protocols.ErrTruncated, size, r.Offset(), r.Len())
+				rep.PlayersErr = fmt.Errorf("%w: size field says %d bytes follow offset %d, %d do", wire.ErrTruncated, size, r.Offset(), r.Len())
 			}
 		} else if err := etqw.Err(); err != nil {
 			return nil, err
@@ -210,7 +209,7 @@ func readDict(r *wire.Reader) ([]pair, error) {
 			break
 		}
 		if len(pairs) == maxPairs {
-			return pairs, fmt.Errorf("%w: more than %d dictionary pairs at offset %d", protocols.ErrTooLarge, maxPairs, off)
+			return pairs, fmt.Errorf("%w: more than %d dictionary pairs at offset %d", wire.ErrTooLarge, maxPairs, off)
 		}
 		val := r.CString("dictionary value")
 		if err := r.Err(); err != nil {
@@ -220,7 +219,7 @@ func readDict(r *wire.Reader) ([]pair, error) {
 	}
 	for i := 0; ; i++ {
 		if i == maxDeleted {
-			return pairs, fmt.Errorf("%w: more than %d deleted dictionary keys at offset %d", protocols.ErrTooLarge, maxDeleted, r.Offset())
+			return pairs, fmt.Errorf("%w: more than %d deleted dictionary keys at offset %d", wire.ErrTooLarge, maxDeleted, r.Offset())
 		}
 		k := r.CString("dictionary deleted-key list")
 		if err := r.Err(); err != nil {

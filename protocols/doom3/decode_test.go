@@ -12,6 +12,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // unknown marks a count the decoder must leave unreported.
@@ -111,29 +112,29 @@ var vectorWants = map[string]vectorWant{
 		name: "Twelve", ver: "DOOM 9", max: unknown, players: 1, bots: unknown,
 		list: []wantPlayer{{name: "A", ping: 10, score: unknown}},
 	},
-	"etqw_trunc_header": {err: protocols.ErrTruncated},
-	"bad_marker":        {err: protocols.ErrMalformed},
-	"bad_name":          {err: protocols.ErrMalformed},
-	"trunc_header":      {err: protocols.ErrTruncated},
-	"trunc_dict":        {err: protocols.ErrTruncated, pairs: 2},
-	"empty":             {err: protocols.ErrTruncated},
-	"infoex_no_ext":     {playersErr: protocols.ErrTruncated, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21", name: "NoExt", max: unknown, players: unknown, bots: unknown},
+	"etqw_trunc_header": {err: wire.ErrTruncated},
+	"bad_marker":        {err: wire.ErrMalformed},
+	"bad_name":          {err: wire.ErrMalformed},
+	"trunc_header":      {err: wire.ErrTruncated},
+	"trunc_dict":        {err: wire.ErrTruncated, pairs: 2},
+	"empty":             {err: wire.ErrTruncated},
+	"infoex_no_ext":     {playersErr: wire.ErrTruncated, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21", name: "NoExt", max: unknown, players: unknown, bots: unknown},
 	"players_not_increasing": {
-		playersErr: protocols.ErrMalformed, pairs: 2, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
+		playersErr: wire.ErrMalformed, pairs: 2, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
 		name: "Dup", max: 4, players: unknown, bots: unknown,
 		list: []wantPlayer{{name: "a", ping: 16, score: unknown}}, // what was read before the bad id
 	},
 	"players_no_terminator": {
-		playersErr: protocols.ErrTruncated, pairs: 1, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
+		playersErr: wire.ErrTruncated, pairs: 1, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
 		name: "Open", max: unknown, players: unknown, bots: unknown,
 		list: []wantPlayer{{name: "a", ping: 16, score: unknown}},
 	},
 	"etqw_size_lie": {
-		playersErr: protocols.ErrTruncated, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21",
+		playersErr: wire.ErrTruncated, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21",
 		name: "Short", max: unknown, players: unknown, bots: unknown,
 	},
 	"etqw_bad_bot": {
-		playersErr: protocols.ErrMalformed, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21",
+		playersErr: wire.ErrMalformed, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21",
 		name: "Bits", max: unknown, players: unknown, bots: unknown,
 	},
 }
@@ -245,7 +246,7 @@ func TestDecodeTooManyPairs(t *testing.T) {
 	}
 	b = append(b, 0, 0, 32)
 	rep, err := decode(b)
-	if !errors.Is(err, protocols.ErrTooLarge) {
+	if !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("err = %v, want too large", err)
 	}
 	if len(rep.Info) != maxPairs {
@@ -254,7 +255,7 @@ func TestDecodeTooManyPairs(t *testing.T) {
 }
 
 func TestDecodeTooLarge(t *testing.T) {
-	if _, err := decode(make([]byte, maxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(make([]byte, maxDatagram+1)); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("err = %v, want too large", err)
 	}
 }

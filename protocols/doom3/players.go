@@ -3,7 +3,6 @@ package doom3
 import (
 	"fmt"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -86,10 +85,10 @@ func readPlayers(r *wire.Reader, l layout) ([]player, byte, error) {
 			return out, id, nil
 		}
 		if n == maxRecords {
-			return out, 0, fmt.Errorf("%w: more than %d player records at offset %d", protocols.ErrTooLarge, maxRecords, off)
+			return out, 0, fmt.Errorf("%w: more than %d player records at offset %d", wire.ErrTooLarge, maxRecords, off)
 		}
 		if len(out) > 0 && id <= out[len(out)-1].ID {
-			return out, 0, fmt.Errorf("%w: player id %d at offset %d after id %d", protocols.ErrMalformed, id, off, out[len(out)-1].ID)
+			return out, 0, fmt.Errorf("%w: player id %d at offset %d after id %d", wire.ErrMalformed, id, off, out[len(out)-1].ID)
 		}
 		p := player{ID: id, Ping: r.Uint16LE("player ping")}
 		if l != layoutETQW {
@@ -104,7 +103,7 @@ func readPlayers(r *wire.Reader, l layout) ([]player, byte, error) {
 			p.Clan = string(r.CString("player clan tag"))
 			bot := r.Uint8("player bot flag")
 			if bot > 1 && r.Err() == nil {
-				return out, 0, fmt.Errorf("%w: player %d bot flag %d at offset %d", protocols.ErrMalformed, id, bot, r.Offset()-1)
+				return out, 0, fmt.Errorf("%w: player %d bot flag %d at offset %d", wire.ErrMalformed, id, bot, r.Offset()-1)
 			}
 			p.Bot, p.HasBot = bot == 1, true
 		}
@@ -120,7 +119,7 @@ func decodeTail(rep *reply, r *wire.Reader) {
 	defer func() {
 		rep.Trailing = r.Rest()
 		if rep.Response == respInfoEx && rep.Tail == nil && rep.PlayersErr == nil {
-			rep.PlayersErr = fmt.Errorf("%w: infoExResponse ends before its extended player list", protocols.ErrTruncated)
+			rep.PlayersErr = fmt.Errorf("%w: infoExResponse ends before its extended player list", wire.ErrTruncated)
 		}
 	}()
 	if r.Len() < 4 {
@@ -177,7 +176,7 @@ func readExtended(rep *reply, r *wire.Reader) error {
 			return nil
 		}
 		if n == maxRecords || int(id) <= last {
-			return fmt.Errorf("%w: extended player id %d at offset %d after id %d", protocols.ErrMalformed, id, off, last)
+			return fmt.Errorf("%w: extended player id %d at offset %d after id %d", wire.ErrMalformed, id, off, last)
 		}
 		last = int(id)
 		xp := r.Float32LE("extended player XP")

@@ -88,13 +88,13 @@ func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, command, 
 		}
 		return ok && got == challenge
 	})
-	if err != nil && errors.Is(err, protocols.ErrTimeout) {
+	if err != nil && errors.Is(err, wire.ErrTimeout) {
 		// The server did answer, just never with what was asked.
 		switch {
 		case wrong > 0:
-			return nil, fmt.Errorf("%w: %d %s replies echoed challenge %08x, sent %08x", protocols.ErrMismatch, wrong, resp, last, challenge)
+			return nil, fmt.Errorf("%w: %d %s replies echoed challenge %08x, sent %08x", wire.ErrMismatch, wrong, resp, last, challenge)
 		case other > 0:
-			return nil, fmt.Errorf("%w: %d replies that are not %s", protocols.ErrMalformed, other, resp)
+			return nil, fmt.Errorf("%w: %d replies that are not %s", wire.ErrMalformed, other, resp)
 		}
 	}
 	if err != nil {

@@ -143,7 +143,7 @@ func TestQueryETQWInfoExSilent(t *testing.T) {
 	if time.Since(start) > deadline+time.Second {
 		t.Errorf("returned after %v", time.Since(start))
 	}
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 		t.Fatalf("phase errors = %v", res.PhaseErrors)
 	}
 	// The getInfo answer still stands, players without statistics.
@@ -174,7 +174,7 @@ func TestQueryETQWInfoExBroken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) || res.Name != "The Base" {
+	if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) || res.Name != "The Base" {
 		t.Errorf("result = %+v", res)
 	}
 }
@@ -185,7 +185,7 @@ func TestQueryPlayersPhaseError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != "Dup" || res.Players.Known || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrMalformed) {
+	if res.Name != "Dup" || res.Players.Known || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrMalformed) {
 		t.Errorf("result = %+v", res)
 	}
 }
@@ -214,7 +214,7 @@ func TestQueryChallenge(t *testing.T) {
 		t.Parallel()
 		addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{wrong(req)} })
 		_, _, err := query(t, protocols.Settings{}, addr, 300*time.Millisecond)
-		if !errors.Is(err, protocols.ErrMismatch) {
+		if !errors.Is(err, wire.ErrMismatch) {
 			t.Fatalf("err = %v, want mismatch", err)
 		}
 	})
@@ -222,7 +222,7 @@ func TestQueryChallenge(t *testing.T) {
 		t.Parallel()
 		addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n")} })
 		_, _, err := query(t, protocols.Settings{}, addr, 300*time.Millisecond)
-		if !errors.Is(err, protocols.ErrMalformed) {
+		if !errors.Is(err, wire.ErrMalformed) {
 			t.Fatalf("err = %v, want malformed", err)
 		}
 	})
@@ -246,8 +246,8 @@ func TestQueryErrors(t *testing.T) {
 		vector string
 		want   error
 	}{
-		{"trunc_dict", protocols.ErrTruncated},
-		{"bad_name", protocols.ErrMalformed}, // not an infoResponse: skipped, then reported
+		{"trunc_dict", wire.ErrTruncated},
+		{"bad_name", wire.ErrMalformed}, // not an infoResponse: skipped, then reported
 	} {
 		t.Run(c.vector, func(t *testing.T) {
 			t.Parallel()

@@ -31,17 +31,17 @@ type tokenJSON struct {
 func decodeToken(body []byte) (string, time.Duration, error) {
 	var t tokenJSON
 	if err := json.Unmarshal(body, &t); err != nil {
-		return "", 0, fmt.Errorf("%w: token: %v", protocols.ErrMalformed, err)
+		return "", 0, fmt.Errorf("%w: token: %v", wire.ErrMalformed, err)
 	}
 	if t.AccessToken == "" {
-		return "", 0, fmt.Errorf("%w: token answer without access_token", protocols.ErrMalformed)
+		return "", 0, fmt.Errorf("%w: token answer without access_token", wire.ErrMalformed)
 	}
 	if len(t.AccessToken) > maxTokenLen {
-		return "", 0, fmt.Errorf("%w: access_token of %d bytes", protocols.ErrTooLarge, len(t.AccessToken))
+		return "", 0, fmt.Errorf("%w: access_token of %d bytes", wire.ErrTooLarge, len(t.AccessToken))
 	}
 	for i := 0; i < len(t.AccessToken); i++ {
 		if c := t.AccessToken[i]; c <= ' ' || c >= 0x7f {
-			return "", 0, fmt.Errorf("%w: access_token byte %d is not printable ASCII", protocols.ErrMalformed, i)
+			return "", 0, fmt.Errorf("%w: access_token byte %d is not printable ASCII", wire.ErrMalformed, i)
 		}
 	}
 	life := time.Duration(0)
@@ -116,10 +116,10 @@ type pick struct {
 func decodeSessions(body []byte, target netip.AddrPort) (pick, error) {
 	var f filterJSON
 	if err := json.Unmarshal(body, &f); err != nil {
-		return pick{}, fmt.Errorf("%w: sessions: %v", protocols.ErrMalformed, err)
+		return pick{}, fmt.Errorf("%w: sessions: %v", wire.ErrMalformed, err)
 	}
 	if f.Sessions == nil {
-		return pick{}, fmt.Errorf("%w: answer without a sessions list", protocols.ErrMalformed)
+		return pick{}, fmt.Errorf("%w: answer without a sessions list", wire.ErrMalformed)
 	}
 	port := strconv.Itoa(int(target.Port()))
 	bound := target.String()

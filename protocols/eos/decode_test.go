@@ -10,6 +10,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func readVector(t testing.TB, name string) []byte {
@@ -50,7 +51,7 @@ func TestDecodeToken(t *testing.T) {
 			}](t, name)
 			token, life, err := decodeToken(readVector(t, name))
 			if e.Error != "" {
-				if protocols.Reason(err) != e.Error || token != "" {
+				if wire.Reason(err) != e.Error || token != "" {
 					t.Fatalf("token %q, err %v; want reason %q", token, err, e.Error)
 				}
 				return
@@ -80,7 +81,7 @@ func TestDecodeSessions(t *testing.T) {
 			body := readVector(t, name)
 			if e.Error != "" {
 				_, err := decodeSessions(body, netip.MustParseAddrPort("203.0.113.1:7777"))
-				if protocols.Reason(err) != e.Error {
+				if wire.Reason(err) != e.Error {
 					t.Fatalf("err %v, want reason %q", err, e.Error)
 				}
 				return
@@ -133,7 +134,7 @@ func TestNotFoundMessage(t *testing.T) {
 	target := netip.MustParseAddrPort("203.0.113.10:7777")
 	for n, want := range map[int]string{0: "no EOS session advertises 203.0.113.10:7777", 3: "3 at that IP", maxResults: "maximum"} {
 		err := notFound(target, n)
-		if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), want) {
+		if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%d: %v", n, err)
 		}
 	}

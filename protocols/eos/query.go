@@ -97,7 +97,7 @@ func notFound(target netip.AddrPort, atIP int) error {
 	case atIP > 0:
 		more = fmt.Sprintf(" (%d at that IP, on other ports)", atIP)
 	}
-	return fmt.Errorf("%w: no EOS session advertises %s: the server is down or unlisted%s", protocols.ErrServer, target, more)
+	return fmt.Errorf("%w: no EOS session advertises %s: the server is down or unlisted%s", wire.ErrServer, target, more)
 }
 
 // accessToken returns the kept token, or fetches one (fresh). stale is a token
@@ -109,7 +109,7 @@ func (q *querier) accessToken(ctx context.Context, addr netip.AddrPort, stale st
 	select {
 	case q.sem <- struct{}{}:
 	case <-ctx.Done():
-		return "", false, fmt.Errorf("%w: waiting for another probe's EOS sign-in", protocols.ErrTimeout)
+		return "", false, fmt.Errorf("%w: waiting for another probe's EOS sign-in", wire.ErrTimeout)
 	}
 	defer func() { <-q.sem }()
 	if t := q.kept(stale); t != "" {
@@ -183,9 +183,9 @@ func authError(resp *wire.HTTPResponse) error {
 		code = ", " + code
 	}
 	if resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
-		return fmt.Errorf("%w: EOS authentication failed (HTTP %d%s): check client_id, client_secret and deployment_id", protocols.ErrServer, resp.Status, code)
+		return fmt.Errorf("%w: EOS authentication failed (HTTP %d%s): check client_id, client_secret and deployment_id", wire.ErrServer, resp.Status, code)
 	}
-	return fmt.Errorf("%w: EOS sign-in: HTTP %d %s%s", protocols.ErrServer, resp.Status, http.StatusText(resp.Status), code)
+	return fmt.Errorf("%w: EOS sign-in: HTTP %d %s%s", wire.ErrServer, resp.Status, http.StatusText(resp.Status), code)
 }
 
 // filter searches the deployment's sessions for those whose address attribute
@@ -228,13 +228,13 @@ func filterStatus(resp *wire.HTTPResponse) error {
 	code := errorCode(resp.Body)
 	switch {
 	case resp.Status == http.StatusUnauthorized:
-		return fmt.Errorf("%w: EOS authentication failed: the session search refused a fresh token (HTTP 401)", protocols.ErrServer)
+		return fmt.Errorf("%w: EOS authentication failed: the session search refused a fresh token (HTTP 401)", wire.ErrServer)
 	case resp.Status == http.StatusForbidden && code == "errors.com.epicgames.common.policy_missing_action":
-		return fmt.Errorf("%w: EOS session search: the client may not search sessions (HTTP 403, %s): the game withdrew these credentials' rights", protocols.ErrServer, code)
+		return fmt.Errorf("%w: EOS session search: the client may not search sessions (HTTP 403, %s): the game withdrew these credentials' rights", wire.ErrServer, code)
 	case code != "":
-		return fmt.Errorf("%w: EOS session search: HTTP %d (%s)", protocols.ErrServer, resp.Status, code)
+		return fmt.Errorf("%w: EOS session search: HTTP %d (%s)", wire.ErrServer, resp.Status, code)
 	}
-	return fmt.Errorf("%w: EOS session search: HTTP %d %s", protocols.ErrServer, resp.Status, http.StatusText(resp.Status))
+	return fmt.Errorf("%w: EOS session search: HTTP %d %s", wire.ErrServer, resp.Status, http.StatusText(resp.Status))
 }
 
 // htmlError names a 2xx answer that is an HTML page (a captive portal, a proxy's
@@ -242,7 +242,7 @@ func filterStatus(resp *wire.HTTPResponse) error {
 func htmlError(resp *wire.HTTPResponse) error {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if mt == "text/html" || mt == "application/xhtml+xml" {
-		return fmt.Errorf("%w: expected JSON, got %s", protocols.ErrMalformed, mt)
+		return fmt.Errorf("%w: expected JSON, got %s", wire.ErrMalformed, mt)
 	}
 	return nil
 }

@@ -303,38 +303,38 @@ func TestQueryFailures(t *testing.T) {
 		phases string
 	}{
 		{"wrong secret", nil, Options{ClientID: presets["arksa"].clientID, ClientSecret: "wrong", DeploymentID: presets["arksa"].deploymentID, Preset: "arksa"},
-			protocols.ErrServer, "authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)", "challenge"},
+			wire.ErrServer, "authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)", "challenge"},
 		{"rights withdrawn", func(f *fakeEOS) {
 			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool {
 				w.WriteHeader(http.StatusForbidden)
 				w.Write(readVector(f.t, "error_policy.json"))
 				return true
 			}
-		}, Options{}, protocols.ErrServer, "may not search sessions", "challenge,info"},
+		}, Options{}, wire.ErrServer, "may not search sessions", "challenge,info"},
 		{"no session", func(f *fakeEOS) { f.sessions = []byte(`{"sessions":[]}`) }, Options{},
-			protocols.ErrServer, "no EOS session advertises 203.0.113.10:7777: the server is down or unlisted", "challenge,info"},
-		{"html page as filter answer", func(f *fakeEOS) { f.filterHook = html(200) }, Options{}, protocols.ErrMalformed, "text/html", "challenge,info"},
-		{"html error page at sign-in", func(f *fakeEOS) { f.tokenHook = html(502) }, Options{}, protocols.ErrServer, "HTTP 502", "challenge"},
+			wire.ErrServer, "no EOS session advertises 203.0.113.10:7777: the server is down or unlisted", "challenge,info"},
+		{"html page as filter answer", func(f *fakeEOS) { f.filterHook = html(200) }, Options{}, wire.ErrMalformed, "text/html", "challenge,info"},
+		{"html error page at sign-in", func(f *fakeEOS) { f.tokenHook = html(502) }, Options{}, wire.ErrServer, "HTTP 502", "challenge"},
 		{"filter body over cap", func(f *fakeEOS) {
 			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte(big)); return true }
-		}, Options{}, protocols.ErrTooLarge, "longer than", "challenge,info"},
+		}, Options{}, wire.ErrTooLarge, "longer than", "challenge,info"},
 		{"redirect at sign-in", func(f *fakeEOS) {
 			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool {
 				w.Header().Set("Location", "http://169.254.169.254/")
 				w.WriteHeader(http.StatusFound)
 				return true
 			}
-		}, Options{}, protocols.ErrServer, "not followed", "challenge"},
+		}, Options{}, wire.ErrServer, "not followed", "challenge"},
 		{"token not JSON", func(f *fakeEOS) {
 			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte("ok")); return true }
-		}, Options{}, protocols.ErrMalformed, "token", "challenge"},
+		}, Options{}, wire.ErrMalformed, "token", "challenge"},
 		{"silent filter", func(f *fakeEOS) {
 			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool {
 				io.Copy(io.Discard, r.Body)
 				<-r.Context().Done()
 				return true
 			}
-		}, Options{}, protocols.ErrTimeout, "", "challenge,info"},
+		}, Options{}, wire.ErrTimeout, "", "challenge,info"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -373,7 +373,7 @@ func TestQueryTLSVerified(t *testing.T) {
 	q := newFor(t, srv, Options{}, protocols.Settings{})
 	q.rootCAs = x509.NewCertPool()
 	_, _, err := query(t, q, 2*time.Second)
-	if !errors.Is(err, protocols.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
+	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
 		t.Fatalf("err = %v, %d sign-ins", err, f.signIns.Load())
 	}
 }

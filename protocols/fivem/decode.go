@@ -26,7 +26,7 @@ const infoHeader = "\xff\xff\xff\xffinfoResponse"
 
 // errNotInfo marks a datagram that is not an infoResponse (another OOB
 // message, a stray): skipped, not fatal.
-var errNotInfo = fmt.Errorf("%w: not an infoResponse", protocols.ErrMalformed)
+var errNotInfo = fmt.Errorf("%w: not an infoResponse", wire.ErrMalformed)
 
 // decodeInfo parses one getinfo reply: `FF FF FF FF infoResponse 0A` and an
 // info string `\key\value\key\value...`. Pairs come back in wire order; past
@@ -42,7 +42,7 @@ func decodeInfo(b []byte) ([]protocols.KV, error) {
 	rest = bytes.TrimLeft(rest, "\n")
 	rest = bytes.TrimRight(rest, "\n\x00")
 	if len(rest) == 0 || rest[0] != '\\' {
-		return nil, fmt.Errorf("%w: info string does not start with a backslash", protocols.ErrMalformed)
+		return nil, fmt.Errorf("%w: info string does not start with a backslash", wire.ErrMalformed)
 	}
 	rest = rest[1:]
 	kvs := make([]protocols.KV, 0, 10)
@@ -123,7 +123,7 @@ type playerJSON struct {
 func decodePlayers(body []byte) ([]protocols.Player, int, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-		return nil, 0, fmt.Errorf("%w: players.json is not a JSON array", protocols.ErrMalformed)
+		return nil, 0, fmt.Errorf("%w: players.json is not a JSON array", wire.ErrMalformed)
 	}
 	players := make([]protocols.Player, 0, 16)
 	dropped := 0
@@ -154,9 +154,9 @@ func decodePlayers(body []byte) ([]protocols.Player, int, error) {
 
 func jsonErr(what string, i int, err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return fmt.Errorf("%w: %s ends inside entry %d", protocols.ErrTruncated, what, i)
+		return fmt.Errorf("%w: %s ends inside entry %d", wire.ErrTruncated, what, i)
 	}
-	return fmt.Errorf("%w: %s entry %d: %v", protocols.ErrMalformed, what, i, err)
+	return fmt.Errorf("%w: %s entry %d: %v", wire.ErrMalformed, what, i, err)
 }
 
 // serverInfo is the part of info.json we read: the build string and the
@@ -172,7 +172,7 @@ type serverInfo struct {
 func decodeServerInfo(body []byte) (version string, rules []protocols.KV, err error) {
 	var si serverInfo
 	if err := json.Unmarshal(body, &si); err != nil {
-		return "", nil, fmt.Errorf("%w: info.json: %v", protocols.ErrMalformed, err)
+		return "", nil, fmt.Errorf("%w: info.json: %v", wire.ErrMalformed, err)
 	}
 	keys := make([]string, 0, len(si.Vars))
 	for k := range si.Vars {

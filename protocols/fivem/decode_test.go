@@ -9,6 +9,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 type expected struct {
@@ -46,8 +47,8 @@ func TestDecodeInfo(t *testing.T) {
 			e := expectedFor(t, file)
 			kvs, err := decodeInfo(prototest.HexFile(t, filepath.Base(file)))
 			if e.Error != "" {
-				if protocols.Reason(err) != e.Error || kvs != nil {
-					t.Fatalf("err = %v (%q), kvs = %q; want reason %q", err, protocols.Reason(err), kvs, e.Error)
+				if wire.Reason(err) != e.Error || kvs != nil {
+					t.Fatalf("err = %v (%q), kvs = %q; want reason %q", err, wire.Reason(err), kvs, e.Error)
 				}
 				return
 			}
@@ -77,7 +78,7 @@ func TestDecodePlayers(t *testing.T) {
 			}
 			list, dropped, err := decodePlayers(body)
 			if e.Error != "" {
-				if protocols.Reason(err) != e.Error {
+				if wire.Reason(err) != e.Error {
 					t.Fatalf("err = %v, want reason %q", err, e.Error)
 				}
 				return
@@ -132,7 +133,7 @@ func TestDecodeServerInfo(t *testing.T) {
 			}
 			version, rules, err := decodeServerInfo(body)
 			if e.Error != "" {
-				if protocols.Reason(err) != e.Error {
+				if wire.Reason(err) != e.Error {
 					t.Fatalf("err = %v, want reason %q", err, e.Error)
 				}
 				return

@@ -58,7 +58,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		}
 		// FXServer always echoes; a different token is a late or spoofed reply.
 		if c, ok := lookup(kvs, "challenge"); ok && c != challenge {
-			return nil, fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge), nil
+			return nil, fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, c, challenge), nil
 		}
 		return kvs, nil, nil
 	})
@@ -109,7 +109,7 @@ func getJSON(ctx context.Context, addr netip.AddrPort, path string, max int, tr 
 		return nil, fmt.Errorf("%s: %w", path, wire.StatusError(resp))
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
-		return nil, fmt.Errorf("%w: %s: expected JSON, got %s", protocols.ErrMalformed, path, mt)
+		return nil, fmt.Errorf("%w: %s: expected JSON, got %s", wire.ErrMalformed, path, mt)
 	}
 	return resp.Body, nil
 }

@@ -170,17 +170,17 @@ func TestQueryHTTPFailures(t *testing.T) {
 		{"rate limited", func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusTooManyRequests)
 			w.Write([]byte("Rate limit exceeded."))
-		}, protocols.ErrServer, "429"},
+		}, wire.ErrServer, "429"},
 		{"html", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte("<html>admin panel</html>"))
-		}, protocols.ErrMalformed, "text/html"},
-		{"body over cap", jsonHandler("[" + big + `{"name":"y"}]`), protocols.ErrTooLarge, "longer than"},
+		}, wire.ErrMalformed, "text/html"},
+		{"body over cap", jsonHandler("[" + big + `{"name":"y"}]`), wire.ErrTooLarge, "longer than"},
 		{"redirect", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "http://169.254.169.254/", http.StatusFound)
-		}, protocols.ErrServer, "not followed"},
-		{"not json", jsonHandler("nope"), protocols.ErrMalformed, "array"},
-		{"silent", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, protocols.ErrTimeout, ""},
+		}, wire.ErrServer, "not followed"},
+		{"not json", jsonHandler("nope"), wire.ErrMalformed, "array"},
+		{"silent", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, wire.ErrTimeout, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -204,7 +204,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 			if strings.Contains(pe.Err.Error(), "admin panel") {
 				t.Errorf("error quotes the body: %v", pe.Err)
 			}
-			if re := res.PhaseErrors[1]; re.Phase != "rules" || protocols.Reason(re.Err) == "" {
+			if re := res.PhaseErrors[1]; re.Phase != "rules" || wire.Reason(re.Err) == "" {
 				t.Errorf("rules phase error %+v", re)
 			}
 		})
@@ -218,7 +218,7 @@ func TestQueryNoHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrRefused) {
+	if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrRefused) {
 		t.Errorf("phase errors %+v", res.PhaseErrors)
 	}
 }
@@ -247,7 +247,7 @@ func TestQueryStrays(t *testing.T) {
 func TestQueryWrongChallengeOnly(t *testing.T) {
 	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{infoReply("other")} })
 	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
-	if !errors.Is(err, protocols.ErrMismatch) {
+	if !errors.Is(err, wire.ErrMismatch) {
 		t.Fatalf("err = %v, want mismatch", err)
 	}
 }
@@ -256,7 +256,7 @@ func TestQueryWrongChallengeOnly(t *testing.T) {
 func TestQueryBrokenInfo(t *testing.T) {
 	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\nno backslash")} })
 	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
-	if !errors.Is(err, protocols.ErrMalformed) {
+	if !errors.Is(err, wire.ErrMalformed) {
 		t.Fatalf("err = %v, want malformed", err)
 	}
 }

@@ -35,15 +35,15 @@ type packet struct {
 // header reads a packet header and returns its sequence word and checked total size.
 func header(h []byte) (seqWord uint32, size int, err error) {
 	if len(h) < headerLen {
-		return 0, 0, fmt.Errorf("%w: packet header of %d bytes, want %d", protocols.ErrTruncated, len(h), headerLen)
+		return 0, 0, fmt.Errorf("%w: packet header of %d bytes, want %d", wire.ErrTruncated, len(h), headerLen)
 	}
 	seqWord = binary.LittleEndian.Uint32(h)
 	sz := binary.LittleEndian.Uint32(h[4:])
 	switch {
 	case sz > maxPacket:
-		return 0, 0, fmt.Errorf("%w: packet size %d, the protocol's limit is %d", protocols.ErrTooLarge, sz, maxPacket)
+		return 0, 0, fmt.Errorf("%w: packet size %d, the protocol's limit is %d", wire.ErrTooLarge, sz, maxPacket)
 	case sz < headerLen:
-		return 0, 0, fmt.Errorf("%w: packet size %d is smaller than its header", protocols.ErrMalformed, sz)
+		return 0, 0, fmt.Errorf("%w: packet size %d is smaller than its header", wire.ErrMalformed, sz)
 	}
 	return seqWord, int(sz), nil
 }
@@ -56,26 +56,26 @@ func decodePacket(b []byte) (packet, error) {
 	}
 	switch {
 	case len(b) < size:
-		return packet{}, fmt.Errorf("%w: packet of %d bytes says it has %d", protocols.ErrTruncated, len(b), size)
+		return packet{}, fmt.Errorf("%w: packet of %d bytes says it has %d", wire.ErrTruncated, len(b), size)
 	case len(b) > size:
-		return packet{}, fmt.Errorf("%w: %d bytes after a packet of %d", protocols.ErrMalformed, len(b)-size, size)
+		return packet{}, fmt.Errorf("%w: %d bytes after a packet of %d", wire.ErrMalformed, len(b)-size, size)
 	}
 	n := binary.LittleEndian.Uint32(b[8:])
 	// Each word takes at least 5 bytes (length and NUL): a count the size cannot
 	// hold is a lie, whatever the cap.
 	if n > maxWords || int(n) > (size-headerLen)/5 {
-		return packet{}, fmt.Errorf("%w: %d words in a packet of %d bytes (at most %d)", protocols.ErrMalformed, n, size, maxWords)
+		return packet{}, fmt.Errorf("%w: %d words in a packet of %d bytes (at most %d)", wire.ErrMalformed, n, size, maxWords)
 	}
 	p := packet{seq: seqWord & seqMask, response: seqWord&bitResponse != 0, words: make([][]byte, 0, n)}
 	r := wire.NewReader(b[headerLen:])
 	for i := range int(n) {
 		l := r.Uint32LE("word length")
 		if int64(l) > int64(r.Len()) {
-			return packet{}, fmt.Errorf("%w: word %d of %d bytes overruns the packet (%d bytes left)", protocols.ErrMalformed, i, l, r.Len())
+			return packet{}, fmt.Errorf("%w: word %d of %d bytes overruns the packet (%d bytes left)", wire.ErrMalformed, i, l, r.Len())
 		}
 		w := r.Bytes(int(l), "word")
 		if nul := r.Uint8("word terminator"); r.Err() == nil && nul != 0 {
-			return packet{}, fmt.Errorf("%w: word %d not NUL-terminated", protocols.ErrMalformed, i)
+			return packet{}, fmt.Errorf("%w: word %d not NUL-terminated", wire.ErrMalformed, i)
 		}
 		if r.Err() != nil {
 			return packet{}, r.Err()
@@ -83,7 +83,7 @@ func decodePacket(b []byte) (packet, error) {
 		p.words = append(p.words, w)
 	}
 	if r.Len() != 0 {
-		return packet{}, fmt.Errorf("%w: %d bytes after the last word", protocols.ErrMalformed, r.Len())
+		return packet{}, fmt.Errorf("%w: %d bytes after the last word", wire.ErrMalformed, r.Len())
 	}
 	return p, nil
 }
@@ -117,21 +117,21 @@ var (
 // decodeServerInfo maps the words of serverInfo's answer onto a Result.
 func decodeServerInfo(words [][]byte) (*protocols.Result, error) {
 	if len(words) == 0 {
-		return nil, fmt.Errorf("%w: an answer without words", protocols.ErrMalformed)
+		return nil, fmt.Errorf("%w: an answer without words", wire.ErrMalformed)
 	}
 	if status := words[0]; !bytes.Equal(status, []byte("OK")) {
-		return nil, fmt.Errorf("%w: serverInfo: %q", protocols.ErrServer, clip(status))
+		return nil, fmt.Errorf("%w: serverInfo: %q", wire.ErrServer, clip(status))
 	}
 	if len(words) < 6 {
-		return nil, fmt.Errorf("%w: serverInfo answer of %d words, want name, players, max players, game mode and map", protocols.ErrMalformed, len(words))
+		return nil, fmt.Errorf("%w: serverInfo answer of %d words, want name, players, max players, game mode and map", wire.ErrMalformed, len(words))
 	}
 	players, ok := count(words[2])
 	if !ok {
-		return nil, fmt.Errorf("%w: player count %q", protocols.ErrMalformed, clip(words[2]))
+		return nil, fmt.Errorf("%w: player count %q", wire.ErrMalformed, clip(words[2]))
 	}
 	maxPlayers, ok := count(words[3])
 	if !ok {
-		return nil, fmt.Errorf("%w: max player count %q", protocols.ErrMalformed, clip(words[3]))
+		return nil, fmt.Errorf("%w: max player count %q", wire.ErrMalformed, clip(words[3]))
 	}
 	res := &protocols.Result{
 		Name:       wire.UTF8(words[1]),
@@ -242,7 +242,7 @@ func decodeReply(b []byte) (*protocols.Result, error) {
 		return nil, err
 	}
 	if !p.response {
-		return nil, fmt.Errorf("%w: a request from the server, not a response", protocols.ErrMismatch)
+		return nil, fmt.Errorf("%w: a request from the server, not a response", wire.ErrMismatch)
 	}
 	return decodeServerInfo(p.words)
 }

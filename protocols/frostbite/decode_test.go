@@ -9,6 +9,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 type expected struct {
@@ -38,7 +39,7 @@ func vector(t testing.TB, name string) []byte { return prototest.HexFile(t, name
 func checkExpected(t testing.TB, e expected, res *protocols.Result, err error) {
 	t.Helper()
 	if e.Error != "" {
-		if got := protocols.Reason(err); got != e.Error {
+		if got := wire.Reason(err); got != e.Error {
 			t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
 		}
 		if e.Message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*e.Message)) {
@@ -104,7 +105,7 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 // The word cap holds even when the size would allow more.
 func TestWordCap(t *testing.T) {
 	words := make([]string, maxWords+1)
-	if _, err := decodePacket(encodePacket(bitResponse|1, words...)); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decodePacket(encodePacket(bitResponse|1, words...)); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("%d words: err = %v", len(words), err)
 	}
 }
@@ -112,7 +113,7 @@ func TestWordCap(t *testing.T) {
 // A hostile status word is quoted, never printed raw into logs.
 func TestServerErrorQuoted(t *testing.T) {
 	_, err := decodeServerInfo([][]byte{[]byte("\x1b[31mBad\n\xff")})
-	if msg := err.Error(); !errors.Is(err, protocols.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\n") {
+	if msg := err.Error(); !errors.Is(err, wire.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\n") {
 		t.Errorf("err = %q", err)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecodeReply checks that no packet panics the decoder, that every error
@@ -16,7 +16,7 @@ func FuzzDecodeReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := decodeReply(b)
 		if err != nil {
-			if r := protocols.Reason(err); r == "other" || r == "" {
+			if r := wire.Reason(err); r == "other" || r == "" {
 				t.Fatalf("error without a reason: %v", err)
 			}
 			if res != nil {

@@ -36,7 +36,7 @@ func query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
 		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return nil, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+			return nil, fmt.Errorf("%w: %v", wire.ErrTimeout, ctx.Err())
 		}
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols
 		}
 		return decodeServerInfo(p.words)
 	}
-	return nil, fmt.Errorf("%w: no answer to serverInfo among %d packets", protocols.ErrMismatch, maxPackets)
+	return nil, fmt.Errorf("%w: no answer to serverInfo among %d packets", wire.ErrMismatch, maxPackets)
 }
 
 // readPacket reads one packet, its size checked against the cap before the body
@@ -84,7 +84,7 @@ func readPacket(conn *wire.TCPConn, hdr []byte) ([]byte, error) {
 // eof names a close mid-packet as truncation; socket errors already carry a reason.
 func eof(err error, what string) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: connection closed before the %s", protocols.ErrTruncated, what)
+		return fmt.Errorf("%w: connection closed before the %s", wire.ErrTruncated, what)
 	}
 	return err
 }

@@ -123,13 +123,13 @@ func TestQuerySkipsServerPackets(t *testing.T) {
 		many[i] = stray
 	}
 	addr = rconServer(t, func(packet) []byte { return join(many...) })
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrMismatch) {
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("only strays: err = %v, want mismatch", err)
 	}
 
 	// An event, then silence: the deadline ends it.
 	addr = rconServer(t, func(packet) []byte { return event })
-	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("event, then silence: err = %v, want timeout", err)
 	}
 	// An event, then the close.
@@ -137,7 +137,7 @@ func TestQuerySkipsServerPackets(t *testing.T) {
 		io.ReadFull(c, make([]byte, len(request)))
 		c.Write(event)
 	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrTruncated) {
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("event, then close: err = %v, want truncated", err)
 	}
 }
@@ -150,21 +150,21 @@ func TestQueryLyingSize(t *testing.T) {
 		c.Write(ok[:len(ok)/2])
 		io.Copy(io.Discard, c)
 	})
-	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("half a packet, then silence: err = %v, want timeout", err)
 	}
 	addr = prototest.TCP(t, func(c net.Conn) {
 		io.ReadFull(c, make([]byte, len(request)))
 		c.Write(ok[:len(ok)/2])
 	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrTruncated) {
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("half a packet, then close: err = %v, want truncated", err)
 	}
 	addr = prototest.TCP(t, func(c net.Conn) {
 		io.ReadFull(c, make([]byte, len(request)))
 		c.Write(ok[:5])
 	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrTruncated) {
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("half a header, then close: err = %v, want truncated", err)
 	}
 }
@@ -173,7 +173,7 @@ func TestQueryLyingSize(t *testing.T) {
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, vector(t, "ok_bf4"))
 	start := time.Now()
-	if _, _, err := probe(t, addr, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+	if _, _, err := probe(t, addr, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {

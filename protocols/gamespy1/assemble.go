@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // assembler puts the datagrams of one reply back together (spec §5): it locks onto
@@ -29,10 +29,10 @@ type assembler struct {
 // was skipped (a stray or a duplicate); err is fatal (over a cap, lying numbering).
 func (a *assembler) add(b []byte) (done bool, ignore string, err error) {
 	if a.datagrams++; a.datagrams > maxDatagrams {
-		return false, "", fmt.Errorf("%w: more than %d datagrams in one reply", protocols.ErrTooLarge, maxDatagrams)
+		return false, "", fmt.Errorf("%w: more than %d datagrams in one reply", wire.ErrTooLarge, maxDatagrams)
 	}
 	if a.size += len(b); a.size > maxReply {
-		return false, "", fmt.Errorf("%w: reply over %d bytes", protocols.ErrTooLarge, maxReply)
+		return false, "", fmt.Errorf("%w: reply over %d bytes", wire.ErrTooLarge, maxReply)
 	}
 	p, err := parsePacket(b)
 	if errors.Is(err, errNotGameSpy) {
@@ -60,11 +60,11 @@ func (a *assembler) add(b []byte) (done bool, ignore string, err error) {
 		return false, "duplicate packet", nil
 	}
 	if a.total > 0 && p.num > a.total {
-		return false, "", fmt.Errorf("%w: packet %d after final packet %d", protocols.ErrMalformed, p.num, a.total)
+		return false, "", fmt.Errorf("%w: packet %d after final packet %d", wire.ErrMalformed, p.num, a.total)
 	}
 	if p.final {
 		if a.highest > p.num {
-			return false, "", fmt.Errorf("%w: final packet %d before packet %d", protocols.ErrMalformed, p.num, a.highest)
+			return false, "", fmt.Errorf("%w: final packet %d before packet %d", wire.ErrMalformed, p.num, a.highest)
 		}
 		a.total = p.num
 	}
@@ -97,7 +97,7 @@ func (a *assembler) missing() []int {
 // complete: some servers never send it.
 func (a *assembler) result() ([]gamespy.Pair, error) {
 	if a.have == 0 {
-		return nil, fmt.Errorf("%w: no GameSpy reply", protocols.ErrTruncated)
+		return nil, fmt.Errorf("%w: no GameSpy reply", wire.ErrTruncated)
 	}
 	var pairs []gamespy.Pair
 	for _, p := range a.parts[1 : a.highest+1] {
@@ -113,7 +113,7 @@ func (a *assembler) result() ([]gamespy.Pair, error) {
 		if a.total > 0 {
 			of = fmt.Sprint(a.total)
 		}
-		return pairs, fmt.Errorf("%w: reply packets %v of %s missing", protocols.ErrTruncated, m, of)
+		return pairs, fmt.Errorf("%w: reply packets %v of %s missing", wire.ErrTruncated, m, of)
 	}
 	return pairs, nil
 }

@@ -24,7 +24,7 @@ const (
 
 // errNotGameSpy marks a datagram that cannot be a GameSpy v1 reply (spec §8: ignore
 // it and keep waiting rather than failing the query).
-var errNotGameSpy = fmt.Errorf("%w: datagram does not start with a backslash", protocols.ErrMalformed)
+var errNotGameSpy = fmt.Errorf("%w: datagram does not start with a backslash", wire.ErrMalformed)
 
 // packet is one parsed datagram.
 type packet struct {
@@ -163,17 +163,17 @@ func parseQueryID(v []byte) (string, int, error) {
 	s := strings.TrimSpace(string(v))
 	q, num, found := strings.Cut(s, ".")
 	if q == "" || len(q) > maxQueryIDLen {
-		return "", 0, fmt.Errorf("%w: queryid %q", protocols.ErrMalformed, truncate(s))
+		return "", 0, fmt.Errorf("%w: queryid %q", wire.ErrMalformed, truncate(s))
 	}
 	if !found {
 		return q, 1, nil
 	}
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 1 {
-		return "", 0, fmt.Errorf("%w: queryid packet number %q", protocols.ErrMalformed, truncate(num))
+		return "", 0, fmt.Errorf("%w: queryid packet number %q", wire.ErrMalformed, truncate(num))
 	}
 	if n > maxPackets {
-		return "", 0, fmt.Errorf("%w: queryid packet number %d over %d", protocols.ErrTooLarge, n, maxPackets)
+		return "", 0, fmt.Errorf("%w: queryid packet number %d over %d", wire.ErrTooLarge, n, maxPackets)
 	}
 	return q, n, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // readParts reads dir/<name>.1.bin, .2.bin, ... (arrival order).
@@ -99,7 +100,7 @@ func TestDecodeVectors(t *testing.T) {
 			list: []wantPlayer{{name: "One", score: 1, scoreKnown: true}},
 		},
 		{
-			name: "missing_middle", err: protocols.ErrTruncated, host: "Lossy", mapName: "CTF-Face",
+			name: "missing_middle", err: wire.ErrTruncated, host: "Lossy", mapName: "CTF-Face",
 			players: protocols.Known(2), max: protocols.Known(10),
 			list: []wantPlayer{{name: "First", score: 1, scoreKnown: true}, {name: "Third", score: 3, scoreKnown: true}},
 		},
@@ -124,9 +125,9 @@ func TestDecodeVectors(t *testing.T) {
 			name: "no_final", host: "NoFinal", players: protocols.Known(1), max: protocols.Known(2),
 			list: []wantPlayer{{name: "Only", score: 9, scoreKnown: true}},
 		},
-		{name: "queryid_over_cap", err: protocols.ErrTooLarge, noResult: true},
-		{name: "after_final", err: protocols.ErrMalformed, noResult: true},
-		{name: "final_too_early", err: protocols.ErrMalformed, noResult: true},
+		{name: "queryid_over_cap", err: wire.ErrTooLarge, noResult: true},
+		{name: "after_final", err: wire.ErrMalformed, noResult: true},
+		{name: "final_too_early", err: wire.ErrMalformed, noResult: true},
 		{
 			name: "strays", host: "Mine", mapName: "Mine-Map", players: protocols.Known(0), max: protocols.Known(6),
 			list: []wantPlayer{},
@@ -229,7 +230,7 @@ func TestDecodeCaps(t *testing.T) {
 		t.Fatalf("32 packets: %v", err)
 	}
 	stream = append(stream, []byte(`\k\v\queryid\1.33`))
-	if _, err := decode(stream); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(stream); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("33 packets: %v", err)
 	}
 	// An endless stream of duplicates stops at the datagram cap.
@@ -237,12 +238,12 @@ func TestDecodeCaps(t *testing.T) {
 	for i := range dups {
 		dups[i] = []byte(`\hostname\x\queryid\1.1`)
 	}
-	if _, err := decode(dups); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(dups); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("duplicates: %v", err)
 	}
 	// Bytes are capped too.
 	big := [][]byte{[]byte(`\a\` + strings.Repeat("x", maxReply) + `\queryid\1.1`)}
-	if _, err := decode(big); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(big); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("big: %v", err)
 	}
 }
@@ -254,7 +255,7 @@ func TestDecodeMalformed(t *testing.T) {
 			t.Errorf("%q: no error", b)
 			continue
 		}
-		if r := protocols.Reason(err); r != "malformed" && r != "truncated" {
+		if r := wire.Reason(err); r != "malformed" && r != "truncated" {
 			t.Errorf("%q: reason %s (%v)", b, r, err)
 		}
 	}

@@ -128,7 +128,7 @@ func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []byt
 	})
 	if errors.Is(err, wire.ErrTimeout) && foreign > 0 {
 		// Something answers on the port, but not in GameSpy v1.
-		return nil, "", fmt.Errorf("%w: %d replies that are not GameSpy v1 (no leading backslash)", protocols.ErrMalformed, foreign)
+		return nil, "", fmt.Errorf("%w: %d replies that are not GameSpy v1 (no leading backslash)", wire.ErrMalformed, foreign)
 	}
 	if err != nil {
 		return nil, "", err

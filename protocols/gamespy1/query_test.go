@@ -108,7 +108,7 @@ func TestQueryMissingPacket(t *testing.T) {
 	if res.Name != "Lossy" || res.Players != protocols.Known(2) || len(res.PlayerList) != 2 {
 		t.Errorf("result %+v", res)
 	}
-	if len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) {
+	if len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {
 		t.Errorf("phase errors %v", res.PhaseErrors)
 	}
 }
@@ -119,7 +119,7 @@ func TestQueryMissingInfo(t *testing.T) {
 	parts := readParts(t, "testdata", "missing_middle")
 	q := newQuerier(t, protocols.Settings{Players: true}, nil)
 	_, _, err := query(t, long, q, serve(t, parts[1]))
-	if !errors.Is(err, protocols.ErrTruncated) {
+	if !errors.Is(err, wire.ErrTruncated) {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -147,14 +147,14 @@ func TestQueryEndlessStream(t *testing.T) {
 		stream = append(stream, fmt.Appendf(nil, `\k%d\v\queryid\9.%d`, i, i))
 	}
 	q := newQuerier(t, protocols.Settings{}, nil)
-	if _, _, err := query(t, long, q, serve(t, stream...)); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, _, err := query(t, long, q, serve(t, stream...)); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("error %v", err)
 	}
 	var dups [][]byte
 	for range 100 {
 		dups = append(dups, []byte(`\hostname\x\queryid\9.1`))
 	}
-	if _, _, err := query(t, long, q, serve(t, dups...)); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, _, err := query(t, long, q, serve(t, dups...)); !errors.Is(err, wire.ErrTooLarge) {
 		t.Fatalf("duplicates: error %v", err)
 	}
 }
@@ -168,9 +168,9 @@ func TestQueryFailures(t *testing.T) {
 		h    prototest.Handler
 		want error
 	}{
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, protocols.ErrMalformed},
-		{"lying number", long, func([]byte) [][]byte { return [][]byte{[]byte(`\hostname\x\queryid\1.1000`)} }, protocols.ErrTooLarge},
-		{"empty", deadline, func([]byte) [][]byte { return [][]byte{{}} }, protocols.ErrMalformed},
+		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
+		{"lying number", long, func([]byte) [][]byte { return [][]byte{[]byte(`\hostname\x\queryid\1.1000`)} }, wire.ErrTooLarge},
+		{"empty", deadline, func([]byte) [][]byte { return [][]byte{{}} }, wire.ErrMalformed},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -244,7 +244,7 @@ func TestQuerySeparatePlayersLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Name != "Sep" || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" ||
-		!errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+		!errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 		t.Errorf("result %+v", res)
 	}
 }

@@ -41,10 +41,10 @@ type reply struct {
 // flags it answered: some servers send sections they were not asked for.
 func decodeReply(b []byte) (*reply, error) {
 	if len(b) < headerLen {
-		return nil, fmt.Errorf("%w: reply of %d bytes, header needs %d", protocols.ErrTruncated, len(b), headerLen)
+		return nil, fmt.Errorf("%w: reply of %d bytes, header needs %d", wire.ErrTruncated, len(b), headerLen)
 	}
 	if b[0] != 0 {
-		return nil, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", protocols.ErrMalformed, b[0])
+		return nil, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", wire.ErrMalformed, b[0])
 	}
 	r := wire.NewReader(b)
 	r.Skip(headerLen, "header")
@@ -122,7 +122,7 @@ func readTable(r *wire.Reader) (*table, error) {
 			break
 		}
 		if len(t.cols) == maxColumns {
-			return nil, fmt.Errorf("%w: more than %d columns at offset %d", protocols.ErrTooLarge, maxColumns, r.Offset())
+			return nil, fmt.Errorf("%w: more than %d columns at offset %d", wire.ErrTooLarge, maxColumns, r.Offset())
 		}
 		t.cols = append(t.cols, string(h))
 	}
@@ -136,7 +136,7 @@ func readTable(r *wire.Reader) (*table, error) {
 				break
 			}
 			if len(t.rows) == maxRows {
-				return nil, fmt.Errorf("%w: more than %d rows at offset %d", protocols.ErrTooLarge, maxRows, r.Offset())
+				return nil, fmt.Errorf("%w: more than %d rows at offset %d", wire.ErrTooLarge, maxRows, r.Offset())
 			}
 		}
 		row := make([][]byte, len(t.cols))

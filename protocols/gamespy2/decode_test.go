@@ -11,6 +11,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // vector reads testdata/<name>.bin, or <name>.info.bin then <name>.players.bin.
@@ -92,20 +93,20 @@ func TestDecodeVectors(t *testing.T) {
 			list: []wantPlayer{{"One", protocols.Known(1), none, ""}, {"", protocols.Known(2), none, ""}},
 		},
 		{
-			name: "cut_row", err: protocols.ErrTruncated, players: protocols.Known(2),
+			name: "cut_row", err: wire.ErrTruncated, players: protocols.Known(2),
 			list: []wantPlayer{pl("A", 1, 10, ""), pl("B", 2, 20, "")},
 		},
 		{
-			name: "lying_count", err: protocols.ErrTruncated, host: "Liar",
+			name: "lying_count", err: wire.ErrTruncated, host: "Liar",
 			list: []wantPlayer{{"A", protocols.Known(1), none, ""}, {"B", protocols.Known(2), none, ""}},
 		},
 		{
-			name: "cut_kv", err: protocols.ErrTruncated, host: "Cut", mapName: "dm1", players: protocols.Known(4),
+			name: "cut_kv", err: wire.ErrTruncated, host: "Cut", mapName: "dm1", players: protocols.Known(4),
 		},
-		{name: "header_only", err: protocols.ErrTruncated},
-		{name: "bad_type", err: protocols.ErrMalformed, noResult: true},
-		{name: "too_many_columns", err: protocols.ErrTooLarge, noResult: true},
-		{name: "too_many_rows", err: protocols.ErrTooLarge, noResult: true},
+		{name: "header_only", err: wire.ErrTruncated},
+		{name: "bad_type", err: wire.ErrMalformed, noResult: true},
+		{name: "too_many_columns", err: wire.ErrTooLarge, noResult: true},
+		{name: "too_many_rows", err: wire.ErrTooLarge, noResult: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,7 +146,7 @@ func TestDecodeVectors(t *testing.T) {
 
 func TestDecodeReplyShort(t *testing.T) {
 	for _, b := range []string{"", "\x00", "\x00COR"} {
-		if _, err := decodeReply([]byte(b)); !errors.Is(err, protocols.ErrTruncated) {
+		if _, err := decodeReply([]byte(b)); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("%q: %v", b, err)
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // sep splits a fuzz input into replies.
@@ -37,8 +37,8 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if err != nil && protocols.Reason(err) != "truncated" {
-			t.Fatalf("result with a %s error", protocols.Reason(err))
+		if err != nil && wire.Reason(err) != "truncated" {
+			t.Fatalf("result with a %s error", wire.Reason(err))
 		}
 		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
 			if !utf8.ValidString(s) {

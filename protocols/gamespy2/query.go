@@ -78,7 +78,7 @@ func (q *querier) queryPlayers(ctx context.Context, conn *wire.UDPConn, tr *wire
 		case rep.cut != nil:
 			err = rep.cut // complete rows kept
 		case players == nil && res.Players.Value > 0:
-			err = fmt.Errorf("%w: reply has no player table", protocols.ErrTruncated)
+			err = fmt.Errorf("%w: reply has no player table", wire.ErrTruncated)
 		}
 	}
 	tr.End(p, err)
@@ -108,9 +108,9 @@ func exchange(ctx context.Context, conn *wire.UDPConn, id uint32, flags [3]byte)
 	if errors.Is(err, wire.ErrTimeout) {
 		switch {
 		case mismatched > 0:
-			return nil, fmt.Errorf("%w: %d replies echo another request id", protocols.ErrMismatch, mismatched)
+			return nil, fmt.Errorf("%w: %d replies echo another request id", wire.ErrMismatch, mismatched)
 		case foreign > 0:
-			return nil, fmt.Errorf("%w: %d replies that are not GameSpy v2", protocols.ErrMalformed, foreign)
+			return nil, fmt.Errorf("%w: %d replies that are not GameSpy v2", wire.ErrMalformed, foreign)
 		}
 	}
 	if err != nil {

@@ -152,9 +152,9 @@ func TestQueryPlayersFail(t *testing.T) {
 		want    error
 		rows    int
 	}{
-		{"silent", time.Second, nil, protocols.ErrTimeout, 0},
-		{"cut row", long, vector(t, "cut_row")[0], protocols.ErrTruncated, 2},
-		{"no table", long, []byte("\x00CORX\x00"), protocols.ErrTruncated, 0},
+		{"silent", time.Second, nil, wire.ErrTimeout, 0},
+		{"cut row", long, vector(t, "cut_row")[0], wire.ErrTruncated, 2},
+		{"no table", long, []byte("\x00CORX\x00"), wire.ErrTruncated, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,11 +182,11 @@ func TestQueryFailures(t *testing.T) {
 		h    prototest.Handler
 		want error
 	}{
-		{"other id", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x00ABCD\x00")} }, protocols.ErrMismatch},
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, protocols.ErrMalformed},
-		{"header only", long, func(req []byte) [][]byte { return [][]byte{withID([]byte("\x00XXXX"), req)} }, protocols.ErrTruncated},
-		{"cut before anything", long, func(req []byte) [][]byte { return [][]byte{withID([]byte("\x00XXXXhostn"), req)} }, protocols.ErrTruncated},
-		{"too many columns", long, func(req []byte) [][]byte { return [][]byte{withID(vector(t, "too_many_columns")[0], req)} }, protocols.ErrTooLarge},
+		{"other id", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x00ABCD\x00")} }, wire.ErrMismatch},
+		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
+		{"header only", long, func(req []byte) [][]byte { return [][]byte{withID([]byte("\x00XXXX"), req)} }, wire.ErrTruncated},
+		{"cut before anything", long, func(req []byte) [][]byte { return [][]byte{withID([]byte("\x00XXXXhostn"), req)} }, wire.ErrTruncated},
+		{"too many columns", long, func(req []byte) [][]byte { return [][]byte{withID(vector(t, "too_many_columns")[0], req)} }, wire.ErrTooLarge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

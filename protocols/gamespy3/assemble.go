@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 const (
@@ -37,14 +37,14 @@ func (a *assembler) add(p packet) (done, dup bool, err error) {
 	}
 	switch {
 	case p.last && a.total != 0:
-		return false, false, fmt.Errorf("%w: packets %d and %d are both flagged last", protocols.ErrMalformed, a.total-1, p.index)
+		return false, false, fmt.Errorf("%w: packets %d and %d are both flagged last", wire.ErrMalformed, a.total-1, p.index)
 	case p.last && a.highest() > p.index:
-		return false, false, fmt.Errorf("%w: packet %d flagged last after packet %d", protocols.ErrMalformed, p.index, a.highest())
+		return false, false, fmt.Errorf("%w: packet %d flagged last after packet %d", wire.ErrMalformed, p.index, a.highest())
 	case a.total != 0 && p.index >= a.total:
-		return false, false, fmt.Errorf("%w: packet %d after last packet %d", protocols.ErrMalformed, p.index, a.total-1)
+		return false, false, fmt.Errorf("%w: packet %d after last packet %d", wire.ErrMalformed, p.index, a.total-1)
 	}
 	if a.size += len(p.body); a.size > maxBytes {
-		return false, false, fmt.Errorf("%w: stat reply over %d bytes", protocols.ErrTooLarge, maxBytes)
+		return false, false, fmt.Errorf("%w: stat reply over %d bytes", wire.ErrTooLarge, maxBytes)
 	}
 	if p.last {
 		a.total = p.index + 1
@@ -95,9 +95,9 @@ func (a *assembler) decode() (r *reply, cut error, err error) {
 	}
 	switch m := a.missing(); {
 	case len(m) > 0:
-		cut = fmt.Errorf("%w: split reply incomplete: packets %v missing", protocols.ErrTruncated, m)
+		cut = fmt.Errorf("%w: split reply incomplete: packets %v missing", wire.ErrTruncated, m)
 	case !r.kvDone && !slices.ContainsFunc(a.parts[:], func(p *packet) bool { return p != nil && p.section != 0 }):
-		cut = fmt.Errorf("%w: key/value section has no end", protocols.ErrTruncated)
+		cut = fmt.Errorf("%w: key/value section has no end", wire.ErrTruncated)
 	}
 	return r, cut, nil
 }

@@ -31,10 +31,10 @@ type packet struct {
 // checked (GeyserMC sends "GeyserMC"), only the length.
 func parsePacket(b []byte) (packet, error) {
 	if len(b) < headerLen {
-		return packet{}, fmt.Errorf("%w: stat reply of %d bytes, header needs %d", protocols.ErrTruncated, len(b), headerLen)
+		return packet{}, fmt.Errorf("%w: stat reply of %d bytes, header needs %d", wire.ErrTruncated, len(b), headerLen)
 	}
 	if b[0] != 0x00 {
-		return packet{}, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", protocols.ErrMalformed, b[0])
+		return packet{}, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", wire.ErrMalformed, b[0])
 	}
 	return packet{
 		session: [4]byte(b[1:5]),
@@ -148,7 +148,7 @@ func (r *reply) decodeBody(p packet) error {
 				}
 			}
 			if len(r.kv) == maxPairs {
-				return fmt.Errorf("%w: more than %d key/value pairs at offset %d", protocols.ErrTooLarge, maxPairs, headerLen+rd.Offset())
+				return fmt.Errorf("%w: more than %d key/value pairs at offset %d", wire.ErrTooLarge, maxPairs, headerLen+rd.Offset())
 			}
 			r.kv = append(r.kv, gamespy.Pair{Key: string(key), Value: val})
 		}

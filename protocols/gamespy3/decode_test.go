@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // vector reads testdata/<name>.bin, or its parts <name>.partN.bin in order.
@@ -79,11 +80,11 @@ func TestDecodeVectors(t *testing.T) {
 			name: "no_numplayers", host: "Rows", players: protocols.Known(2), max: protocols.Known(8),
 			list: []wantPlayer{{"a", none, none, "", false}, {"b", none, none, "", false}},
 		},
-		{name: "kv_cut", err: protocols.ErrTruncated, host: "Cut", mapName: "dm1", players: protocols.Known(4), list: []wantPlayer{}},
+		{name: "kv_cut", err: wire.ErrTruncated, host: "Cut", mapName: "dm1", players: protocols.Known(4), list: []wantPlayer{}},
 		{
 			// Packet 1 lost: its K/V pairs and player names are gone, packet 2's
 			// columns still land on their rows.
-			name: "missing_middle", err: protocols.ErrTruncated, host: "Split «Test»", mapName: "Strike At Karkand", game: "battlefield2",
+			name: "missing_middle", err: wire.ErrTruncated, host: "Split «Test»", mapName: "Strike At Karkand", game: "battlefield2",
 			version: "1.5.3153-802.0", players: protocols.Known(3), max: protocols.Known(64), password: protocols.FlagTrue,
 			list: []wantPlayer{pl("", 10, 40, "MEC", false), pl("", -2, 120, "US", false), pl("Charlie", 7, 60, "US", true)},
 		},
@@ -95,9 +96,9 @@ func TestDecodeVectors(t *testing.T) {
 				{"", protocols.Known(5), none, "", false}},
 		},
 		{name: "many_columns", host: "Wide", players: protocols.Known(1), list: []wantPlayer{{}}},
-		{name: "two_last", err: protocols.ErrMalformed, noResult: true},
-		{name: "bad_type", err: protocols.ErrMalformed, noResult: true},
-		{name: "short", err: protocols.ErrTruncated, noResult: true},
+		{name: "two_last", err: wire.ErrMalformed, noResult: true},
+		{name: "bad_type", err: wire.ErrMalformed, noResult: true},
+		{name: "short", err: wire.ErrTruncated, noResult: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -173,13 +174,13 @@ func TestDecodeJC2MP(t *testing.T) {
 		t.Errorf("players %+v", res.PlayerList)
 	}
 	res, err = decodeJC2MP(vector(t, "jc2mp_cut")[0])
-	if !errors.Is(err, protocols.ErrTruncated) || res == nil || len(res.PlayerList) != 1 || res.Name != "JC2 Test" {
+	if !errors.Is(err, wire.ErrTruncated) || res == nil || len(res.PlayerList) != 1 || res.Name != "JC2 Test" {
 		t.Errorf("cut: %+v, %v", res, err)
 	}
-	if res, err := decodeJC2MP(vector(t, "jc2mp_lying_count")[0]); !errors.Is(err, protocols.ErrTooLarge) || res != nil {
+	if res, err := decodeJC2MP(vector(t, "jc2mp_lying_count")[0]); !errors.Is(err, wire.ErrTooLarge) || res != nil {
 		t.Errorf("lying count: %+v, %v", res, err)
 	}
-	if _, err := decodeJC2MP(vector(t, "short")[0]); !errors.Is(err, protocols.ErrTruncated) {
+	if _, err := decodeJC2MP(vector(t, "short")[0]); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("short: %v", err)
 	}
 }

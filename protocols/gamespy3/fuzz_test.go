@@ -9,6 +9,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // sep splits a fuzz input into datagrams.
@@ -64,8 +65,8 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if err != nil && protocols.Reason(err) != "truncated" {
-			t.Fatalf("result with a %s error", protocols.Reason(err))
+		if err != nil && wire.Reason(err) != "truncated" {
+			t.Fatalf("result with a %s error", wire.Reason(err))
 		}
 		validResult(t, res)
 	})
@@ -82,8 +83,8 @@ func FuzzDecodeJC2MP(f *testing.F) {
 			}
 			return
 		}
-		if err != nil && protocols.Reason(err) != "truncated" {
-			t.Fatalf("result with a %s error", protocols.Reason(err))
+		if err != nil && wire.Reason(err) != "truncated" {
+			t.Fatalf("result with a %s error", wire.Reason(err))
 		}
 		if len(res.PlayerList) > maxJC2Players {
 			t.Fatalf("%d players", len(res.PlayerList))

@@ -42,7 +42,7 @@ func decodeJC2MPPacket(p packet) (*protocols.Result, error) {
 			break
 		}
 		if len(r.kv) == maxPairs {
-			return nil, fmt.Errorf("%w: more than %d key/value pairs", protocols.ErrTooLarge, maxPairs)
+			return nil, fmt.Errorf("%w: more than %d key/value pairs", wire.ErrTooLarge, maxPairs)
 		}
 		r.kv = append(r.kv, gamespy.Pair{Key: string(key), Value: val})
 	}
@@ -58,7 +58,7 @@ func decodeJC2MPPacket(p packet) (*protocols.Result, error) {
 		return res, rd.Err()
 	}
 	if count > maxJC2Players {
-		return nil, fmt.Errorf("%w: player count %d at offset %d, cap %d", protocols.ErrTooLarge, count, headerLen+rd.Offset()-2, maxJC2Players)
+		return nil, fmt.Errorf("%w: player count %d at offset %d, cap %d", wire.ErrTooLarge, count, headerLen+rd.Offset()-2, maxJC2Players)
 	}
 	res.PlayerList = make([]protocols.Player, 0, min(count, rd.Len()/4))
 	for i := range count {

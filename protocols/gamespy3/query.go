@@ -188,7 +188,7 @@ func (q *querier) stat(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, 
 		}
 		if b, err = next(ctx, conn, tr, session, &n); err != nil {
 			if errors.Is(err, wire.ErrTimeout) {
-				return a, fmt.Errorf("%w: %w: packets %v missing", protocols.ErrTruncated, errIncomplete, a.missing())
+				return a, fmt.Errorf("%w: %w: packets %v missing", wire.ErrTruncated, errIncomplete, a.missing())
 			}
 			return nil, err
 		}
@@ -211,7 +211,7 @@ func next(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, session [4]by
 		}
 		tr.Ignore("not a packet of this reply")
 	}
-	return nil, fmt.Errorf("%w: more than %d datagrams for one stat request", protocols.ErrTooLarge, maxDatagrams)
+	return nil, fmt.Errorf("%w: more than %d datagrams for one stat request", wire.ErrTooLarge, maxDatagrams)
 }
 
 func restoreDeadline(ctx context.Context, conn *wire.UDPConn) {

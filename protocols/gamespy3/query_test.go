@@ -249,7 +249,7 @@ func TestQueryMissingPacket(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	for _, pe := range res.PhaseErrors {
-		if !errors.Is(pe.Err, protocols.ErrTruncated) {
+		if !errors.Is(pe.Err, wire.ErrTruncated) {
 			t.Errorf("phase error %v", pe)
 		}
 	}
@@ -290,15 +290,15 @@ func TestQueryFailures(t *testing.T) {
 		h    prototest.Handler
 		want error
 	}{
-		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, protocols.ErrMismatch},
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, protocols.ErrMalformed},
-		{"bad token", long, reply([]byte("\x09XXXXnope\x00")), protocols.ErrChallenge},
+		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, wire.ErrMismatch},
+		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
+		{"bad token", long, reply([]byte("\x09XXXXnope\x00")), wire.ErrChallenge},
 		{"silent after handshake", deadline, func(req []byte) [][]byte {
 			if req[2] == 0x09 {
 				return [][]byte{withSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			return nil
-		}, protocols.ErrTimeout},
+		}, wire.ErrTimeout},
 		{"two last", long, func(req []byte) [][]byte {
 			if req[2] == 0x09 {
 				return [][]byte{withSession([]byte("\x09XXXX0\x00"), req[3:7])}
@@ -306,13 +306,13 @@ func TestQueryFailures(t *testing.T) {
 			v := vector(t, "two_last")
 			// Packet 1 flagged last, then packet 0 flagged last too.
 			return [][]byte{withSession(v[1], req[3:7]), withSession(v[0], req[3:7])}
-		}, protocols.ErrMalformed},
+		}, wire.ErrMalformed},
 		{"cut before anything", long, func(req []byte) [][]byte {
 			if req[2] == 0x09 {
 				return [][]byte{withSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			return [][]byte{withSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostn"), req[3:7])}
-		}, protocols.ErrTruncated},
+		}, wire.ErrTruncated},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -38,10 +38,10 @@ type stat struct {
 // the error wraps ErrTruncated.
 func decodeFull(b []byte) (*stat, error) {
 	if len(b) < fullHeaderLen {
-		return nil, fmt.Errorf("%w: full stat reply of %d bytes, header needs %d", protocols.ErrTruncated, len(b), fullHeaderLen)
+		return nil, fmt.Errorf("%w: full stat reply of %d bytes, header needs %d", wire.ErrTruncated, len(b), fullHeaderLen)
 	}
 	if b[0] != 0x00 {
-		return nil, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", protocols.ErrMalformed, b[0])
+		return nil, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", wire.ErrMalformed, b[0])
 	}
 	st := &stat{}
 	body := b[fullHeaderLen:]
@@ -49,7 +49,7 @@ func decodeFull(b []byte) (*stat, error) {
 	for {
 		key, n := cstring(body[off:])
 		if n < 0 {
-			return st, fmt.Errorf("%w: key at offset %d has no NUL terminator", protocols.ErrTruncated, fullHeaderLen+off)
+			return st, fmt.Errorf("%w: key at offset %d has no NUL terminator", wire.ErrTruncated, fullHeaderLen+off)
 		}
 		off += n
 		if len(key) == 0 {
@@ -62,11 +62,11 @@ func decodeFull(b []byte) (*stat, error) {
 			val, n = cstring(body[off:])
 		}
 		if n < 0 {
-			return st, fmt.Errorf("%w: value of %q at offset %d has no NUL terminator", protocols.ErrTruncated, key, fullHeaderLen+off)
+			return st, fmt.Errorf("%w: value of %q at offset %d has no NUL terminator", wire.ErrTruncated, key, fullHeaderLen+off)
 		}
 		off += n
 		if len(st.kv) == maxPairs {
-			return nil, fmt.Errorf("%w: more than %d key/value pairs at offset %d", protocols.ErrTooLarge, maxPairs, fullHeaderLen+off)
+			return nil, fmt.Errorf("%w: more than %d key/value pairs at offset %d", wire.ErrTooLarge, maxPairs, fullHeaderLen+off)
 		}
 		st.kv = append(st.kv, gamespy.Pair{Key: string(key), Value: val})
 	}
@@ -80,14 +80,14 @@ func decodeFull(b []byte) (*stat, error) {
 	}
 	_, n := cstring(body[off:])
 	if n < 0 || off+n >= len(body) {
-		return st, fmt.Errorf("%w: player section header at offset %d", protocols.ErrTruncated, fullHeaderLen+off)
+		return st, fmt.Errorf("%w: player section header at offset %d", wire.ErrTruncated, fullHeaderLen+off)
 	}
 	off += n + 1 // field name and start byte
 	st.players = [][]byte{}
 	for off < len(body) {
 		name, n := cstring(body[off:])
 		if n < 0 {
-			return st, fmt.Errorf("%w: player name at offset %d has no NUL terminator", protocols.ErrTruncated, fullHeaderLen+off)
+			return st, fmt.Errorf("%w: player name at offset %d has no NUL terminator", wire.ErrTruncated, fullHeaderLen+off)
 		}
 		off += n
 		if len(name) == 0 {
@@ -131,10 +131,10 @@ func motd(b []byte) ([]byte, int) {
 // The pairs get the full stat's key names.
 func decodeBasic(b []byte) (*stat, error) {
 	if len(b) < 5 {
-		return nil, fmt.Errorf("%w: basic stat reply of %d bytes", protocols.ErrTruncated, len(b))
+		return nil, fmt.Errorf("%w: basic stat reply of %d bytes", wire.ErrTruncated, len(b))
 	}
 	if b[0] != 0x00 {
-		return nil, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", protocols.ErrMalformed, b[0])
+		return nil, fmt.Errorf("%w: reply type 0x%02x at offset 0, want 0x00", wire.ErrMalformed, b[0])
 	}
 	r := wire.NewReader(b)
 	r.Skip(5, "header")
@@ -148,7 +148,7 @@ func decodeBasic(b []byte) (*stat, error) {
 	}
 	for _, k := range []string{"numplayers", "maxplayers"} {
 		if v, _ := gamespy.Lookup(st.kv, k); !gamespy.ParseCount(v).Known {
-			return nil, fmt.Errorf("%w: %s %q is not a number (a MOTD with a NUL byte?)", protocols.ErrMalformed, k, v)
+			return nil, fmt.Errorf("%w: %s %q is not a number (a MOTD with a NUL byte?)", wire.ErrMalformed, k, v)
 		}
 	}
 	port := r.Uint16LE("hostport")

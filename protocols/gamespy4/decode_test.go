@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func vector(t testing.TB, name string) []byte {
@@ -53,13 +54,13 @@ func TestDecodeVectors(t *testing.T) {
 			name: "full_no_players", host: "Café Craft", mapName: "world", game: "MINECRAFT", version: "1.20.4",
 			players: protocols.Known(3), max: protocols.Known(20),
 		},
-		{name: "full_cut_kv", err: protocols.ErrTruncated, host: "Café Craft", game: "SMP"}, // cut inside game_id
+		{name: "full_cut_kv", err: wire.ErrTruncated, host: "Café Craft", game: "SMP"}, // cut inside game_id
 		{
-			name: "full_cut_name", err: protocols.ErrTruncated, host: "Café Craft", mapName: "world", game: "MINECRAFT", version: "1.20.4",
+			name: "full_cut_name", err: wire.ErrTruncated, host: "Café Craft", mapName: "world", game: "MINECRAFT", version: "1.20.4",
 			players: protocols.Known(3), max: protocols.Known(20), list: []string{"Notch", "jeb_"},
 		},
-		{name: "full_short", err: protocols.ErrTruncated, noResult: true},
-		{name: "bad_type", err: protocols.ErrMalformed, noResult: true},
+		{name: "full_short", err: wire.ErrTruncated, noResult: true},
+		{name: "bad_type", err: wire.ErrMalformed, noResult: true},
 		{
 			name: "basic", basic: true, host: "Basic Server", mapName: "world", game: "SMP",
 			players: protocols.Known(2), max: protocols.Known(20), info: map[string]string{"hostport": "25565", "hostip": "127.0.0.1"},
@@ -68,12 +69,12 @@ func TestDecodeVectors(t *testing.T) {
 			name: "basic_port_nul", basic: true, host: "Port", mapName: "world", game: "SMP",
 			players: protocols.Known(2), max: protocols.Known(20), info: map[string]string{"hostport": "25600"},
 		},
-		{name: "basic_motd_nul", basic: true, err: protocols.ErrMalformed, noResult: true},
+		{name: "basic_motd_nul", basic: true, err: wire.ErrMalformed, noResult: true},
 		{
-			name: "basic_cut", basic: true, err: protocols.ErrTruncated, host: "Cut", mapName: "world", game: "SMP",
+			name: "basic_cut", basic: true, err: wire.ErrTruncated, host: "Cut", mapName: "world", game: "SMP",
 			players: protocols.Known(2), max: protocols.Known(20),
 		},
-		{name: "full_short", basic: true, err: protocols.ErrTruncated},
+		{name: "full_short", basic: true, err: wire.ErrTruncated},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

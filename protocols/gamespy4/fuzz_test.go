@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // seeds adds every testdata vector and the Minecraft Query captures.
@@ -33,8 +33,8 @@ func check(t *testing.T, st *stat, err error) {
 		}
 		return
 	}
-	if err != nil && protocols.Reason(err) != "truncated" {
-		t.Fatalf("stat with a %s error", protocols.Reason(err))
+	if err != nil && wire.Reason(err) != "truncated" {
+		t.Fatalf("stat with a %s error", wire.Reason(err))
 	}
 	if len(st.players) > maxNames || len(st.kv) > maxPairs {
 		t.Fatalf("%d players, %d pairs", len(st.players), len(st.kv))

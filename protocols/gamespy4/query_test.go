@@ -195,7 +195,7 @@ func TestQueryCutPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != "Café Craft" || len(res.PlayerList) != 2 || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) {
+	if res.Name != "Café Craft" || len(res.PlayerList) != 2 || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {
 		t.Errorf("result %+v", res)
 	}
 }
@@ -219,14 +219,14 @@ func TestQueryFailures(t *testing.T) {
 		h    prototest.Handler
 		want error
 	}{
-		{"silent after handshake", deadline, handshakeThen(func([]byte) []byte { return nil }), protocols.ErrTimeout},
-		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09\x0f\x0f\x0f\x0f1\x00")} }, protocols.ErrMismatch},
-		{"stat for another session", deadline, handshakeThen(func([]byte) []byte { return vector(t, "full_vanilla") }), protocols.ErrMismatch},
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, protocols.ErrMalformed},
-		{"bad token", long, func(req []byte) [][]byte { return [][]byte{withSession([]byte("\x09XXXXabc\x00"), req[3:7])} }, protocols.ErrChallenge},
+		{"silent after handshake", deadline, handshakeThen(func([]byte) []byte { return nil }), wire.ErrTimeout},
+		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09\x0f\x0f\x0f\x0f1\x00")} }, wire.ErrMismatch},
+		{"stat for another session", deadline, handshakeThen(func([]byte) []byte { return vector(t, "full_vanilla") }), wire.ErrMismatch},
+		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
+		{"bad token", long, func(req []byte) [][]byte { return [][]byte{withSession([]byte("\x09XXXXabc\x00"), req[3:7])} }, wire.ErrChallenge},
 		{"cut before anything", long, handshakeThen(func(s []byte) []byte {
 			return withSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostna"), s)
-		}), protocols.ErrTruncated},
+		}), wire.ErrTruncated},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,7 +40,7 @@ func checkHeader(r *wire.Reader) byte {
 	h := r.Bytes(4, "header")
 	t := r.Uint8("type")
 	if r.Err() == nil && !bytes.Equal(h, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
-		r.Fail(fmt.Errorf("%w: header % x at offset 0, want ff ff ff ff", protocols.ErrMalformed, h))
+		r.Fail(fmt.Errorf("%w: header % x at offset 0, want ff ff ff ff", wire.ErrMalformed, h))
 	}
 	return t
 }
@@ -51,7 +51,7 @@ func checkHeader(r *wire.Reader) byte {
 func decodeCInfo(b []byte) (*cInfo, error) {
 	r := wire.NewReader(b)
 	if t := checkHeader(&r); r.Err() == nil && t != typeInfo {
-		return nil, fmt.Errorf("%w: type 0x%02x at offset 4, want 0x43 ('C')", protocols.ErrMalformed, t)
+		return nil, fmt.Errorf("%w: type 0x%02x at offset 4, want 0x43 ('C')", wire.ErrMalformed, t)
 	}
 	in := &cInfo{
 		Address: string(r.CString("address")),
@@ -132,10 +132,10 @@ func decodeInfoString(b []byte) (*infoString, error) {
 		return nil, err
 	}
 	if !bytes.Equal(b[:4], []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
-		return nil, fmt.Errorf("%w: header % x at offset 0, want ff ff ff ff", protocols.ErrMalformed, b[:4])
+		return nil, fmt.Errorf("%w: header % x at offset 0, want ff ff ff ff", wire.ErrMalformed, b[:4])
 	}
 	if string(tag) != infoStringTag {
-		return nil, fmt.Errorf("%w: reply at offset 4 does not start with %q", protocols.ErrMalformed, infoStringTag)
+		return nil, fmt.Errorf("%w: reply at offset 4 does not start with %q", wire.ErrMalformed, infoStringTag)
 	}
 	// The engine ends the tag with a NUL; tolerate a newline or nothing (HLTV prints).
 	if c, ok := r.Peek(); ok && (c == 0 || c == '\n') {
@@ -260,7 +260,7 @@ func decodeInfoReply(msg []byte) (*protocols.Result, error) {
 
 func decodeReply(msg []byte) (reply, error) {
 	if len(msg) < 5 {
-		return reply{}, fmt.Errorf("%w: reply of %d bytes", protocols.ErrTruncated, len(msg))
+		return reply{}, fmt.Errorf("%w: reply of %d bytes", wire.ErrTruncated, len(msg))
 	}
 	var (
 		r   reply
@@ -274,7 +274,7 @@ func decodeReply(msg []byte) (reply, error) {
 	case bytes.HasPrefix(msg[4:], []byte(infoStringTag)):
 		r.is, err = decodeInfoString(msg)
 	default:
-		err = fmt.Errorf("%w: type 0x%02x at offset 4 answers no info query", protocols.ErrMalformed, msg[4])
+		err = fmt.Errorf("%w: type 0x%02x at offset 4 answers no info query", wire.ErrMalformed, msg[4])
 	}
 	return r, err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Own vectors from the spec (testdata/); the real captures are in fixtures_test.go.
@@ -35,9 +36,9 @@ func TestDecodeReply(t *testing.T) {
 			info: map[string]string{"trailing_bytes": "3"}, noInfo: []string{"spectators"}},
 		{file: "info_C_latin1.hex", name: "Café Serveur", mapName: "de_aztec", game: "Counter-Strike",
 			players: protocols.Known(0), maxP: protocols.Known(32)},
-		{file: "info_C_cut.hex", err: protocols.ErrTruncated},
-		{file: "info_C_no_protocol.hex", err: protocols.ErrTruncated},
-		{file: "info_C_bad_header.hex", err: protocols.ErrMalformed},
+		{file: "info_C_cut.hex", err: wire.ErrTruncated},
+		{file: "info_C_no_protocol.hex", err: wire.ErrTruncated},
+		{file: "info_C_bad_header.hex", err: wire.ErrMalformed},
 
 		{file: "infostring.hex", name: "My CS Server", mapName: "de_dust2", game: "Counter-Strike",
 			players: protocols.Known(5), maxP: protocols.Known(20), bots: protocols.Known(2), password: protocols.FlagTrue,
@@ -48,7 +49,7 @@ func TestDecodeReply(t *testing.T) {
 		{file: "infostring_no_nul.hex", name: "Cut Server", mapName: "bounce", players: protocols.Known(3), maxP: protocols.Known(8),
 			info: map[string]string{"truncated": "true"}},
 		{file: "infostring_empty.hex", noInfo: []string{"truncated", "hostname"}},
-		{file: "infostring_bad_tag.hex", err: protocols.ErrMalformed},
+		{file: "infostring_bad_tag.hex", err: wire.ErrMalformed},
 
 		{file: "info_m_mod.hex", name: "Sven été", mapName: "svencoop1", game: "Sven Co-op",
 			players: protocols.Known(4), maxP: protocols.Known(16), bots: protocols.Known(2), password: protocols.FlagTrue,
@@ -66,7 +67,7 @@ func TestDecodeReply(t *testing.T) {
 		{file: "info_I_goldsrc.hex", name: "CS 1.6 Server", mapName: "de_dust2", game: "Counter-Strike", version: "1.1.2.7/Stdio",
 			players: protocols.Known(8), maxP: protocols.Known(32), bots: protocols.Known(4), password: protocols.FlagFalse,
 			info: map[string]string{"app_id": "10", "protocol": "48", "game_port": "27015"}},
-		{file: "players_D.hex", err: protocols.ErrMalformed},
+		{file: "players_D.hex", err: wire.ErrMalformed},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			res, err := decodeInfoReply(readHex(t, tt.file))
@@ -128,7 +129,7 @@ func TestDecodeInfoFields(t *testing.T) {
 	if *in != want {
 		t.Errorf("got %+v\nwant %+v", *in, want)
 	}
-	if _, err := decodeCInfo(readHex(t, "info_m_mod.hex")); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decodeCInfo(readHex(t, "info_m_mod.hex")); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("0x6D through DecodeInfo: err = %v, want malformed", err)
 	}
 }
@@ -154,7 +155,7 @@ func TestDecodeInfoStringFields(t *testing.T) {
 	eq(t, "pairs", len(s.KV), 1)
 	eq(t, "trailing", s.Trailing, 2)
 	for _, b := range [][]byte{nil, []byte("\xFF\xFF\xFF\xFF"), []byte("\xFF\xFF\xFF\xFFinfostring")} {
-		if _, err := decodeInfoString(b); !errors.Is(err, protocols.ErrTruncated) {
+		if _, err := decodeInfoString(b); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("%q: err = %v, want truncated", b, err)
 		}
 	}
@@ -194,7 +195,7 @@ func TestDecodePlayers(t *testing.T) {
 	if pl, err := decodePlayers(nil); err != nil || pl == nil || len(pl) != 0 {
 		t.Errorf("empty datagram: %v, %v", pl, err)
 	}
-	if _, err := decodePlayers(readHex(t, "rules_E.hex")); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decodePlayers(readHex(t, "rules_E.hex")); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("rules as players: err = %v", err)
 	}
 }

@@ -133,7 +133,7 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 				break
 			}
 			if n > steam.MaxChallenges {
-				err = fmt.Errorf("%w: A2S_INFO answered with S2C_CHALLENGE %d times", protocols.ErrChallenge, n)
+				err = fmt.Errorf("%w: A2S_INFO answered with S2C_CHALLENGE %d times", wire.ErrChallenge, n)
 				break
 			}
 			if !challenged {
@@ -145,7 +145,7 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 		}
 		cancel()
 		// Only silence moves on to the next query; a refusal or a bad reply ends here.
-		if err == nil || !errors.Is(err, protocols.ErrTimeout) || ctx.Err() != nil {
+		if err == nil || !errors.Is(err, wire.ErrTimeout) || ctx.Err() != nil {
 			break
 		}
 		x.Tr.Logf("no answer to query %d of %d, trying the next one", i+1, len(infoStages))

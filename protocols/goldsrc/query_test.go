@@ -213,7 +213,7 @@ func TestQueryPhaseErrors(t *testing.T) {
 	}
 	eq(t, "phase errors", len(res.PhaseErrors), 2)
 	for _, pe := range res.PhaseErrors {
-		if !errors.Is(pe.Err, protocols.ErrTimeout) {
+		if !errors.Is(pe.Err, wire.ErrTimeout) {
 			t.Errorf("%s: %v", pe.Phase, pe.Err)
 		}
 	}
@@ -222,7 +222,7 @@ func TestQueryPhaseErrors(t *testing.T) {
 	// A players reply that does not decode is a phase error too.
 	f = &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), players: one([]byte("\xFF\xFF\xFF\xFF\x44"))}
 	res, _, err = query(t, f.start(t), protocols.Settings{Players: true}, answerDeadline)
-	if err != nil || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTruncated) || res.PlayerList != nil {
+	if err != nil || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) || res.PlayerList != nil {
 		t.Errorf("err %v, phase errors %v, players %v", err, res.PhaseErrors, res.PlayerList)
 	}
 }
@@ -235,14 +235,14 @@ func TestQueryFailures(t *testing.T) {
 		want error
 		d    time.Duration
 	}{
-		{"truncated 0x6D", &fake{a2sInfo: one(readHex(t, "info_m_mod.hex")[:40])}, protocols.ErrTruncated, answerDeadline},
-		{"truncated C", &fake{info: one(readHex(t, "info_C_cut.hex"))}, protocols.ErrTruncated, lateDeadline},
+		{"truncated 0x6D", &fake{a2sInfo: one(readHex(t, "info_m_mod.hex")[:40])}, wire.ErrTruncated, answerDeadline},
+		{"truncated C", &fake{info: one(readHex(t, "info_C_cut.hex"))}, wire.ErrTruncated, lateDeadline},
 		{"garbage only", &fake{a2sInfo: [][]byte{[]byte("hello"), {0xFF, 0xFF}, []byte("\xFF\xFF\xFF\xFF\x44\x00")}},
-			protocols.ErrTimeout, silentDeadline},
-		{"challenge forever", &fake{a2sInfo: one(challengeReply())}, protocols.ErrChallenge, answerDeadline},
+			wire.ErrTimeout, silentDeadline},
+		{"challenge forever", &fake{a2sInfo: one(challengeReply())}, wire.ErrChallenge, answerDeadline},
 		// Fragment 1 of 2 never comes: a timeout by the deadline, no hang.
-		{"split info missing a fragment", &fake{a2sInfo: splitGold(readHex(t, "info_m_mod.hex"), 2)[:1]}, protocols.ErrTimeout, silentDeadline},
-		{"split players as info", &fake{a2sInfo: readFrags(t, "players_split")}, protocols.ErrTimeout, silentDeadline},
+		{"split info missing a fragment", &fake{a2sInfo: splitGold(readHex(t, "info_m_mod.hex"), 2)[:1]}, wire.ErrTimeout, silentDeadline},
+		{"split players as info", &fake{a2sInfo: readFrags(t, "players_split")}, wire.ErrTimeout, silentDeadline},
 	}
 	jobs := make([]job, len(cases))
 	for i, c := range cases {
@@ -307,7 +307,7 @@ func TestSilenceSendsEveryQuery(t *testing.T) {
 	f := &fake{}
 	start := time.Now()
 	_, tr, err := query(t, f.start(t), protocols.Settings{Players: true}, silentDeadline)
-	if !errors.Is(err, protocols.ErrTimeout) {
+	if !errors.Is(err, wire.ErrTimeout) {
 		t.Fatalf("err %v", err)
 	}
 	if d := time.Since(start); d > silentDeadline+slack {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 type expected struct {
@@ -43,7 +43,7 @@ func TestVectors(t *testing.T) {
 			}
 			st, err := decode(b)
 			if e.Error != "" {
-				if got := protocols.Reason(err); got != e.Error {
+				if got := wire.Reason(err); got != e.Error {
 					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
 				}
 				if e.Message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*e.Message)) {
@@ -63,13 +63,13 @@ func TestVectors(t *testing.T) {
 
 func TestDecodeErrorWrapsServer(t *testing.T) {
 	_, err := decode([]byte("ERROR Rate limit exceeded\n"))
-	if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), "Rate limit exceeded") {
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Rate limit exceeded") {
 		t.Errorf("err = %v", err)
 	}
 	// A hostile message is quoted, never printed raw into logs.
 	_, err = decode([]byte("ERROR \x1b[31mred\xff\n"))
 	// Byte-wise: ContainsAny would read "\xff" as U+FFFD, not as the raw byte.
-	if msg := err.Error(); !errors.Is(err, protocols.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\xff") {
+	if msg := err.Error(); !errors.Is(err, wire.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\xff") {
 		t.Errorf("err = %q", err)
 	}
 }

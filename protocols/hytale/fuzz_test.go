@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecode checks that no reply panics the decoder, that every error names
@@ -22,7 +22,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := decode(b)
 		if err != nil {
-			if r := protocols.Reason(err); r == "other" || r == "" {
+			if r := wire.Reason(err); r == "other" || r == "" {
 				t.Fatalf("error without a reason: %v", err)
 			}
 			if st != (status{}) {

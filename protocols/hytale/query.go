@@ -25,7 +25,7 @@ func query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
 		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return nil, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+			return nil, fmt.Errorf("%w: %v", wire.ErrTimeout, ctx.Err())
 		}
 		return nil, err
 	}

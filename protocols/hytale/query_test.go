@@ -77,10 +77,10 @@ func TestQueryEOFWithoutNewline(t *testing.T) {
 func TestQueryServerError(t *testing.T) {
 	addr := pluginServer(t, func(string) string { return "ERROR Invalid command\r\n" })
 	_, tr, err := probe(t, addr, 2*time.Second)
-	if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), `"Invalid command"`) {
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), `"Invalid command"`) {
 		t.Errorf("err = %v", err)
 	}
-	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, protocols.ErrServer) {
+	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, wire.ErrServer) {
 		t.Errorf("phases = %+v", tr.Phases)
 	}
 }
@@ -94,7 +94,7 @@ func TestQueryEarlyReply(t *testing.T) {
 	})
 	for range 20 {
 		_, _, err := probe(t, addr, 2*time.Second)
-		if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), "Rate limit exceeded") {
+		if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Rate limit exceeded") {
 			t.Fatalf("err = %v, want the server's rate-limit error", err)
 		}
 	}
@@ -102,11 +102,11 @@ func TestQueryEarlyReply(t *testing.T) {
 
 func TestQueryMalformed(t *testing.T) {
 	for reply, want := range map[string]error{
-		"HTTP/1.1 400 Bad Request\r\n": protocols.ErrMalformed,
-		"OK 12\n":                      protocols.ErrMalformed,
-		"OK -1 2\n":                    protocols.ErrMalformed,
-		"\n":                           protocols.ErrMalformed,
-		"OK " + strings.Repeat("1", 300) + " 2\n": protocols.ErrTooLarge, // one segment, newline inside
+		"HTTP/1.1 400 Bad Request\r\n": wire.ErrMalformed,
+		"OK 12\n":                      wire.ErrMalformed,
+		"OK -1 2\n":                    wire.ErrMalformed,
+		"\n":                           wire.ErrMalformed,
+		"OK " + strings.Repeat("1", 300) + " 2\n": wire.ErrTooLarge, // one segment, newline inside
 	} {
 		addr := pluginServer(t, func(string) string { return reply })
 		if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, want) {
@@ -118,9 +118,9 @@ func TestQueryMalformed(t *testing.T) {
 // A server that closes without a word.
 func TestQueryClosedWithoutReply(t *testing.T) {
 	addr := prototest.TCP(t, func(net.Conn) {})
-	if _, _, err := probe(t, addr, 2*time.Second); err == nil || protocols.Reason(err) == "" {
+	if _, _, err := probe(t, addr, 2*time.Second); err == nil || wire.Reason(err) == "" {
 		t.Errorf("err = %v", err)
-	} else if !errors.Is(err, protocols.ErrTruncated) && !errors.Is(err, protocols.ErrNetwork) {
+	} else if !errors.Is(err, wire.ErrTruncated) && !errors.Is(err, wire.ErrNetwork) {
 		t.Errorf("err = %v, want truncated (or a reset)", err)
 	}
 }
@@ -135,7 +135,7 @@ func TestQueryEndlessLine(t *testing.T) {
 			}
 		}
 	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTooLarge) {
 		t.Errorf("err = %v, want too large", err)
 	}
 }
@@ -144,7 +144,7 @@ func TestQueryEndlessLine(t *testing.T) {
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, []byte("OK 1 2\n"))
 	start := time.Now()
-	if _, _, err := probe(t, addr, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+	if _, _, err := probe(t, addr, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {

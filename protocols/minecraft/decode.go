@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // maxPacket caps a status frame. A status JSON with a 64×64 favicon is 5-30 KiB;
@@ -47,14 +47,14 @@ func readVarInt(r io.ByteReader, what string) (int32, error) {
 	for i := range 5 {
 		c, err := r.ReadByte()
 		if err != nil {
-			return 0, eofAs(err, fmt.Errorf("%w: %s VarInt ends after %d bytes", protocols.ErrTruncated, what, i))
+			return 0, eofAs(err, fmt.Errorf("%w: %s VarInt ends after %d bytes", wire.ErrTruncated, what, i))
 		}
 		v |= uint32(c&0x7F) << (7 * i)
 		if c&0x80 == 0 {
 			return int32(v), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: %s VarInt longer than 5 bytes", protocols.ErrMalformed, what)
+	return 0, fmt.Errorf("%w: %s VarInt longer than 5 bytes", wire.ErrMalformed, what)
 }
 
 // eofAs returns short for an end of input and err itself otherwise (socket
@@ -82,13 +82,13 @@ func readPacket(r byteReader, max int) (id int32, data []byte, err error) {
 	}
 	switch {
 	case n <= 0:
-		return 0, nil, fmt.Errorf("%w: frame length %d", protocols.ErrMalformed, n)
+		return 0, nil, fmt.Errorf("%w: frame length %d", wire.ErrMalformed, n)
 	case int64(n) > int64(max):
-		return 0, nil, fmt.Errorf("%w: frame length %d over the %d-byte cap", protocols.ErrTooLarge, n, max)
+		return 0, nil, fmt.Errorf("%w: frame length %d over the %d-byte cap", wire.ErrTooLarge, n, max)
 	}
 	frame := make([]byte, n)
 	if got, err := io.ReadFull(r, frame); err != nil {
-		return 0, nil, eofAs(err, fmt.Errorf("%w: frame of %d bytes ends after %d", protocols.ErrTruncated, n, got))
+		return 0, nil, eofAs(err, fmt.Errorf("%w: frame of %d bytes ends after %d", wire.ErrTruncated, n, got))
 	}
 	// The id is a VarInt inside the frame: decode it from the frame's bytes.
 	br := sliceReader{b: frame}
@@ -133,13 +133,13 @@ func pingRequest(payload int64) []byte {
 // decodePong checks a frame read as the pong: id 1 and the ping's payload echoed.
 func decodePong(id int32, data []byte, want int64) error {
 	if id != idPing {
-		return fmt.Errorf("%w: packet id %#x where the pong (0x01) was expected", protocols.ErrMalformed, id)
+		return fmt.Errorf("%w: packet id %#x where the pong (0x01) was expected", wire.ErrMalformed, id)
 	}
 	if len(data) < 8 {
-		return fmt.Errorf("%w: pong payload of %d bytes, want 8", protocols.ErrTruncated, len(data))
+		return fmt.Errorf("%w: pong payload of %d bytes, want 8", wire.ErrTruncated, len(data))
 	}
 	if got := int64(binary.BigEndian.Uint64(data)); got != want {
-		return fmt.Errorf("%w: pong echoes %d, ping sent %d", protocols.ErrMismatch, got, want)
+		return fmt.Errorf("%w: pong echoes %d, ping sent %d", wire.ErrMismatch, got, want)
 	}
 	return nil
 }
@@ -157,9 +157,9 @@ func decodeStatusResponse(data []byte) (status, error) {
 	left := len(data) - br.off
 	switch {
 	case n < 0:
-		return status{}, fmt.Errorf("%w: JSON string length %d", protocols.ErrMalformed, n)
+		return status{}, fmt.Errorf("%w: JSON string length %d", wire.ErrMalformed, n)
 	case int(n) > left:
-		return status{}, fmt.Errorf("%w: JSON string length %d at offset %d, %d bytes left in the frame", protocols.ErrTruncated, n, br.off, left)
+		return status{}, fmt.Errorf("%w: JSON string length %d at offset %d, %d bytes left in the frame", wire.ErrTruncated, n, br.off, left)
 	}
 	st, err := parseStatusJSON(data[br.off : br.off+int(n)])
 	if err != nil {
@@ -188,7 +188,7 @@ func (e *closedError) Unwrap() error { return e.err }
 func readResponse(r *bufio.Reader) (status, error) {
 	first, err := r.Peek(1)
 	if err != nil {
-		return status{}, &closedError{eofAs(err, fmt.Errorf("%w: connection closed before any reply", protocols.ErrTruncated))}
+		return status{}, &closedError{eofAs(err, fmt.Errorf("%w: connection closed before any reply", wire.ErrTruncated))}
 	}
 	if first[0] == 0xFF {
 		head, err := r.Peek(4)
@@ -204,7 +204,7 @@ func readResponse(r *bufio.Reader) (status, error) {
 		return status{}, err
 	}
 	if id != idStatus {
-		return status{}, fmt.Errorf("%w: packet id %#x where the status response (0x00) was expected", protocols.ErrMalformed, id)
+		return status{}, fmt.Errorf("%w: packet id %#x where the status response (0x00) was expected", wire.ErrMalformed, id)
 	}
 	return decodeStatusResponse(data)
 }
@@ -225,12 +225,12 @@ func isLegacyKick(h []byte) bool {
 func readLegacyKick(r *bufio.Reader) (status, error) {
 	var head [3]byte
 	if got, err := io.ReadFull(r, head[:]); err != nil {
-		return status{}, eofAs(err, fmt.Errorf("%w: legacy kick header ends after %d of 3 bytes", protocols.ErrTruncated, got))
+		return status{}, eofAs(err, fmt.Errorf("%w: legacy kick header ends after %d of 3 bytes", wire.ErrTruncated, got))
 	}
 	units := int(binary.BigEndian.Uint16(head[1:]))
 	text := make([]byte, 2*units) // at most 128 KiB
 	if got, err := io.ReadFull(r, text); err != nil {
-		return status{}, eofAs(err, fmt.Errorf("%w: legacy kick text of %d code units ends after %d bytes", protocols.ErrTruncated, units, got))
+		return status{}, eofAs(err, fmt.Errorf("%w: legacy kick text of %d code units ends after %d bytes", wire.ErrTruncated, units, got))
 	}
 	return decodeLegacyKick(text)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // want is what a vector decodes to. Counts of -1 are "not reported".
@@ -91,7 +92,7 @@ func TestVectors(t *testing.T) {
 			r := bufio.NewReader(bytes.NewReader(side(segs, false)))
 			st, err := readResponse(r)
 			if w.err != "" {
-				if got := protocols.Reason(err); got != w.err || !strings.Contains(err.Error(), w.msg) {
+				if got := wire.Reason(err); got != w.err || !strings.Contains(err.Error(), w.msg) {
 					t.Fatalf("error %v (reason %q), want %q containing %q", err, got, w.err, w.msg)
 				}
 				return
@@ -110,7 +111,7 @@ func TestVectors(t *testing.T) {
 			switch {
 			case w.pong == "ok" && err != nil:
 				t.Errorf("pong: %v", err)
-			case w.pong == "mismatch" && !errors.Is(err, protocols.ErrMismatch):
+			case w.pong == "mismatch" && !errors.Is(err, wire.ErrMismatch):
 				t.Errorf("pong: %v, want a mismatch", err)
 			}
 			if rest, _ := r.Peek(1); len(rest) > 0 {
@@ -194,10 +195,10 @@ func TestVarInt(t *testing.T) {
 	if v, err := readVarInt(bytes.NewReader([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x7F}), "v"); err != nil || v != -1 {
 		t.Errorf("5th byte with high bits: %d, %v", v, err)
 	}
-	if _, err := readVarInt(bytes.NewReader([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x00}), "v"); !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := readVarInt(bytes.NewReader([]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x00}), "v"); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("6 bytes: %v", err)
 	}
-	if _, err := readVarInt(bytes.NewReader(nil), "v"); !errors.Is(err, protocols.ErrTruncated) {
+	if _, err := readVarInt(bytes.NewReader(nil), "v"); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("empty: %v", err)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // seeds returns the server side of every vector and, when ../shared is present,
@@ -34,7 +34,7 @@ func seeds(f *testing.F) [][]byte {
 }
 
 func checkReason(t *testing.T, err error) {
-	if r := protocols.Reason(err); r == "other" || r == "" {
+	if r := wire.Reason(err); r == "other" || r == "" {
 		t.Fatalf("error without a reason: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // legacyPing is the 1.4-1.5 server list ping. Every server since beta 1.8
@@ -28,7 +29,7 @@ const maxKickQuote = 200
 // quotes it.
 func decodeLegacyKick(b []byte) (status, error) {
 	if len(b)%2 != 0 {
-		return status{}, fmt.Errorf("%w: legacy kick text of %d bytes is not UTF-16", protocols.ErrMalformed, len(b))
+		return status{}, fmt.Errorf("%w: legacy kick text of %d bytes is not UTF-16", wire.ErrMalformed, len(b))
 	}
 	units := make([]uint16, len(b)/2)
 	for i := range units {
@@ -41,12 +42,12 @@ func parseLegacyText(s string) (status, error) {
 	if rest, ok := strings.CutPrefix(s, "§1\x00"); ok {
 		f := strings.Split(rest, "\x00")
 		if len(f) != 5 {
-			return status{}, fmt.Errorf("%w: 1.4+ legacy reply has %d fields, want 6", protocols.ErrMalformed, len(f)+1)
+			return status{}, fmt.Errorf("%w: 1.4+ legacy reply has %d fields, want 6", wire.ErrMalformed, len(f)+1)
 		}
 		st := status{Format: formatLegacy14, VersionName: strings.TrimSpace(stripCodes(f[1])), MOTD: oneLine(stripCodes(f[2]))}
 		proto, err := strconv.ParseInt(f[0], 10, 32)
 		if err != nil {
-			return status{}, fmt.Errorf("%w: 1.4+ legacy reply protocol %q", protocols.ErrMalformed, f[0])
+			return status{}, fmt.Errorf("%w: 1.4+ legacy reply protocol %q", wire.ErrMalformed, f[0])
 		}
 		st.Protocol, st.HasProtocol = proto, true
 		if st.Online, err = legacyCount("online", f[3]); err == nil {
@@ -71,14 +72,14 @@ func parseLegacyText(s string) (status, error) {
 			return status{Format: formatLegacyBeta, MOTD: oneLine(stripCodes(s[:i])), Online: online, Max: max}, nil
 		}
 	}
-	return status{}, fmt.Errorf("%w: kicked: %q", protocols.ErrServer, quote(s))
+	return status{}, fmt.Errorf("%w: kicked: %q", wire.ErrServer, quote(s))
 }
 
 // legacyCount parses a decimal player count of the legacy text.
 func legacyCount(field, s string) (protocols.Count, error) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v < 0 {
-		return protocols.Count{}, fmt.Errorf("%w: legacy reply %s count %q", protocols.ErrMalformed, field, s)
+		return protocols.Count{}, fmt.Errorf("%w: legacy reply %s count %q", wire.ErrMalformed, field, s)
 	}
 	return protocols.Known(v), nil
 }

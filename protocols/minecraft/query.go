@@ -96,7 +96,7 @@ func (q *querier) status(ctx context.Context, addr netip.AddrPort, tr *wire.Trac
 		return st, sess, nil
 	}
 	var closed *closedError
-	if !errors.As(err, &closed) && !errors.Is(err, protocols.ErrServer) {
+	if !errors.As(err, &closed) && !errors.Is(err, wire.ErrServer) {
 		return status{}, nil, err
 	}
 	tr.Logf("no status for the modern handshake (%v): trying the legacy ping", err)
@@ -119,7 +119,7 @@ func exchange(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, req []by
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
 		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return status{}, nil, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+			return status{}, nil, fmt.Errorf("%w: %v", wire.ErrTimeout, ctx.Err())
 		}
 		return status{}, nil, err
 	}

@@ -149,10 +149,10 @@ func TestQueryVectors(t *testing.T) {
 					t.Errorf("phases %s, errors %v", phases, res.PhaseErrors)
 				}
 			default: // no pong, or a wrong one: the status stands, the ping phase failed
-				if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "ping" || protocols.Reason(res.PhaseErrors[0].Err) == "" {
+				if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "ping" || wire.Reason(res.PhaseErrors[0].Err) == "" {
 					t.Errorf("phase errors %v", res.PhaseErrors)
 				}
-				if w.pong == "mismatch" && !errors.Is(res.PhaseErrors[0].Err, protocols.ErrMismatch) {
+				if w.pong == "mismatch" && !errors.Is(res.PhaseErrors[0].Err, wire.ErrMismatch) {
 					t.Errorf("ping error %v, want mismatch", res.PhaseErrors[0].Err)
 				}
 			}
@@ -217,7 +217,7 @@ func TestQueryHugeLength(t *testing.T) {
 		io.Copy(io.Discard, r)
 	})
 	_, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if !errors.Is(err, protocols.ErrTooLarge) || conns.Load() != 1 {
+	if !errors.Is(err, wire.ErrTooLarge) || conns.Load() != 1 {
 		t.Errorf("err = %v after %d connections, want too large after 1", err, conns.Load())
 	}
 }
@@ -226,7 +226,7 @@ func TestQueryHugeLength(t *testing.T) {
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, statusFrame(statusJSON))
 	start := time.Now()
-	if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+	if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {
@@ -291,10 +291,10 @@ func TestQueryKickedTwice(t *testing.T) {
 	kick := legacyKick("Outdated server!")
 	addr := legacyServer(t, kick, kick, &conns)
 	_, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), "Outdated server!") || conns.Load() != 2 {
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Outdated server!") || conns.Load() != 2 {
 		t.Errorf("err = %v after %d connections", err, conns.Load())
 	}
-	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, protocols.ErrServer) {
+	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, wire.ErrServer) {
 		t.Errorf("phases %+v", tr.Phases)
 	}
 }
@@ -304,17 +304,17 @@ func TestQueryClosedTwice(t *testing.T) {
 	var conns atomic.Int32
 	addr := prototest.TCP(t, func(net.Conn) { conns.Add(1) })
 	_, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if !errors.Is(err, protocols.ErrTruncated) && !errors.Is(err, protocols.ErrNetwork) || conns.Load() != 2 {
+	if !errors.Is(err, wire.ErrTruncated) && !errors.Is(err, wire.ErrNetwork) || conns.Load() != 2 {
 		t.Errorf("err = %v after %d connections", err, conns.Load())
 	}
 }
 
 func TestQueryBadReplies(t *testing.T) {
 	for reply, want := range map[string]error{
-		"HTTP/1.1 400 Bad Request\r\n\r\n":      protocols.ErrTruncated, // 'H' reads as a 72-byte frame
-		"\x03\x05\x00\x00":                      protocols.ErrMalformed, // packet id 5
-		string(statusFrame(`["not","object"]`)): protocols.ErrMalformed,
-		"\x80\x80\x80\x80\x80\x80":              protocols.ErrMalformed,
+		"HTTP/1.1 400 Bad Request\r\n\r\n":      wire.ErrTruncated, // 'H' reads as a 72-byte frame
+		"\x03\x05\x00\x00":                      wire.ErrMalformed, // packet id 5
+		string(statusFrame(`["not","object"]`)): wire.ErrMalformed,
+		"\x80\x80\x80\x80\x80\x80":              wire.ErrMalformed,
 	} {
 		addr := prototest.TCP(t, func(c net.Conn) {
 			if _, err := readStatusRequest(bufio.NewReader(c)); err == nil {
@@ -335,7 +335,7 @@ func TestQueryPingTimeout(t *testing.T) {
 	if err != nil || res.Players != protocols.Known(2) {
 		t.Fatalf("%+v, %v", res, err)
 	}
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "ping" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "ping" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 		t.Errorf("phase errors %v", res.PhaseErrors)
 	}
 	if phaseNames(tr) != "info ping" || tr.Phases[0].Err != nil || tr.Phases[1].Err == nil {

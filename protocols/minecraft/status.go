@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Formats of a decoded reply, reported in Info["format"].
@@ -67,15 +68,15 @@ func parseStatusJSON(js []byte) (status, error) {
 	st := status{Format: formatSLP}
 	js = bytes.TrimSpace(js)
 	if len(js) == 0 || js[0] != '{' {
-		return status{}, fmt.Errorf("%w: status JSON is not an object: %.40q", protocols.ErrMalformed, js)
+		return status{}, fmt.Errorf("%w: status JSON is not an object: %.40q", wire.ErrMalformed, js)
 	}
 	var raw rawStatus
 	if err := json.Unmarshal(js, &raw); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return status{}, fmt.Errorf("%w: status JSON at offset %d: %v", protocols.ErrMalformed, se.Offset, err)
+			return status{}, fmt.Errorf("%w: status JSON at offset %d: %v", wire.ErrMalformed, se.Offset, err)
 		}
-		return status{}, fmt.Errorf("%w: status JSON: %v", protocols.ErrMalformed, err)
+		return status{}, fmt.Errorf("%w: status JSON: %v", wire.ErrMalformed, err)
 	}
 	st.description(raw.Description)
 	st.players(raw.Players)

@@ -72,14 +72,14 @@ type gameInfo struct {
 // header checks the 3-byte packet header and returns the total packet size.
 func header(h []byte) (int, error) {
 	if len(h) < headerSize {
-		return 0, fmt.Errorf("%w: packet header needs %d bytes, got %d", protocols.ErrTruncated, headerSize, len(h))
+		return 0, fmt.Errorf("%w: packet header needs %d bytes, got %d", wire.ErrTruncated, headerSize, len(h))
 	}
 	size := int(binary.LittleEndian.Uint16(h))
 	switch {
 	case size < headerSize:
-		return 0, fmt.Errorf("%w: packet size %d at offset 0 is below the %d-byte header", protocols.ErrMalformed, size, headerSize)
+		return 0, fmt.Errorf("%w: packet size %d at offset 0 is below the %d-byte header", wire.ErrMalformed, size, headerSize)
 	case size > maxPacket:
-		return 0, fmt.Errorf("%w: packet size %d at offset 0, max %d", protocols.ErrTooLarge, size, maxPacket)
+		return 0, fmt.Errorf("%w: packet size %d at offset 0, max %d", wire.ErrTooLarge, size, maxPacket)
 	}
 	return size, nil
 }
@@ -93,22 +93,22 @@ func decodePacket(b []byte) (gameInfo, error) {
 		return gameInfo{}, err
 	}
 	if size != len(b) {
-		return gameInfo{}, fmt.Errorf("%w: packet size field says %d bytes, got %d", protocols.ErrMalformed, size, len(b))
+		return gameInfo{}, fmt.Errorf("%w: packet size field says %d bytes, got %d", wire.ErrMalformed, size, len(b))
 	}
 	switch typ := b[2]; typ {
 	case packetServerGameInfo:
 		return decodeGameInfo(b[headerSize:])
 	case packetServerFull:
-		return gameInfo{}, fmt.Errorf("%w: server full", protocols.ErrServer)
+		return gameInfo{}, fmt.Errorf("%w: server full", wire.ErrServer)
 	case packetServerBanned:
-		return gameInfo{}, fmt.Errorf("%w: banned by the server", protocols.ErrServer)
+		return gameInfo{}, fmt.Errorf("%w: banned by the server", wire.ErrServer)
 	case packetServerError:
 		if len(b) > headerSize {
-			return gameInfo{}, fmt.Errorf("%w: server error code %d", protocols.ErrServer, b[headerSize])
+			return gameInfo{}, fmt.Errorf("%w: server error code %d", wire.ErrServer, b[headerSize])
 		}
-		return gameInfo{}, fmt.Errorf("%w: server error without a code", protocols.ErrServer)
+		return gameInfo{}, fmt.Errorf("%w: server error without a code", wire.ErrServer)
 	default:
-		return gameInfo{}, fmt.Errorf("%w: packet type %d, want %d (SERVER_GAME_INFO)", protocols.ErrMalformed, typ, packetServerGameInfo)
+		return gameInfo{}, fmt.Errorf("%w: packet type %d, want %d (SERVER_GAME_INFO)", wire.ErrMalformed, typ, packetServerGameInfo)
 	}
 }
 
@@ -123,7 +123,7 @@ func decodeGameInfo(b []byte) (gameInfo, error) {
 		return gameInfo{}, err
 	}
 	if g.Version < 1 || g.Version > maxVersion {
-		return gameInfo{}, fmt.Errorf("%w: game info version %d at offset 0, know 1..%d", protocols.ErrMalformed, g.Version, maxVersion)
+		return gameInfo{}, fmt.Errorf("%w: game info version %d at offset 0, know 1..%d", wire.ErrMalformed, g.Version, maxVersion)
 	}
 	v := g.Version
 	if v >= 7 {
@@ -132,7 +132,7 @@ func decodeGameInfo(b []byte) (gameInfo, error) {
 	if v >= 6 {
 		g.NewGRFSerialisation = r.Uint8("newgrf serialisation")
 		if g.NewGRFSerialisation > 2 && r.Err() == nil {
-			return gameInfo{}, fmt.Errorf("%w: newgrf serialisation %d at offset %d, know 0..2", protocols.ErrMalformed, g.NewGRFSerialisation, r.Offset()-1)
+			return gameInfo{}, fmt.Errorf("%w: newgrf serialisation %d at offset %d, know 0..2", wire.ErrMalformed, g.NewGRFSerialisation, r.Offset()-1)
 		}
 	}
 	if v >= 5 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
@@ -140,18 +141,18 @@ func TestVectors(t *testing.T) {
 
 func TestVectorErrors(t *testing.T) {
 	for file, want := range map[string]error{
-		"bad_version8.hex":       protocols.ErrMalformed,
-		"bad_version0.hex":       protocols.ErrMalformed,
-		"bad_serialisation.hex":  protocols.ErrMalformed,
-		"bad_truncated.hex":      protocols.ErrTruncated,
-		"bad_name_no_nul.hex":    protocols.ErrTruncated,
-		"bad_size_mismatch.hex":  protocols.ErrMalformed,
-		"bad_size_small.hex":     protocols.ErrMalformed,
-		"bad_type.hex":           protocols.ErrMalformed,
-		"bad_grf_count_lies.hex": protocols.ErrTruncated,
-		"server_full.hex":        protocols.ErrServer,
-		"server_banned.hex":      protocols.ErrServer,
-		"server_error.hex":       protocols.ErrServer,
+		"bad_version8.hex":       wire.ErrMalformed,
+		"bad_version0.hex":       wire.ErrMalformed,
+		"bad_serialisation.hex":  wire.ErrMalformed,
+		"bad_truncated.hex":      wire.ErrTruncated,
+		"bad_name_no_nul.hex":    wire.ErrTruncated,
+		"bad_size_mismatch.hex":  wire.ErrMalformed,
+		"bad_size_small.hex":     wire.ErrMalformed,
+		"bad_type.hex":           wire.ErrMalformed,
+		"bad_grf_count_lies.hex": wire.ErrTruncated,
+		"server_full.hex":        wire.ErrServer,
+		"server_banned.hex":      wire.ErrServer,
+		"server_error.hex":       wire.ErrServer,
 	} {
 		t.Run(file, func(t *testing.T) {
 			g, err := decodePacket(loadHex(t, file))
@@ -229,10 +230,10 @@ func TestHeader(t *testing.T) {
 	}{
 		{[]byte{3, 0, 6}, 3, nil},
 		{[]byte{0xFF, 0x7F, 6}, maxPacket, nil},
-		{[]byte{0x00, 0x80, 6}, 0, protocols.ErrTooLarge},
-		{[]byte{0xFF, 0xFF, 6}, 0, protocols.ErrTooLarge},
-		{[]byte{2, 0, 6}, 0, protocols.ErrMalformed},
-		{[]byte{3, 0}, 0, protocols.ErrTruncated},
+		{[]byte{0x00, 0x80, 6}, 0, wire.ErrTooLarge},
+		{[]byte{0xFF, 0xFF, 6}, 0, wire.ErrTooLarge},
+		{[]byte{2, 0, 6}, 0, wire.ErrMalformed},
+		{[]byte{3, 0}, 0, wire.ErrTruncated},
 	} {
 		size, err := header(tc.in)
 		if size != tc.size || !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {

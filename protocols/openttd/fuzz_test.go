@@ -7,8 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecodePacket checks that no packet panics the decoder or the reader,
@@ -30,7 +30,7 @@ func FuzzDecodePacket(f *testing.F) {
 		}
 		g, err := decodePacket(b)
 		if err != nil {
-			if r := protocols.Reason(err); r == "other" || r == "" {
+			if r := wire.Reason(err); r == "other" || r == "" {
 				t.Fatalf("error without a reason: %v", err)
 			}
 			return

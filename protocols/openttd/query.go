@@ -34,7 +34,7 @@ func fetch(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (gameInfo, 
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
 		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return gameInfo{}, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+			return gameInfo{}, fmt.Errorf("%w: %v", wire.ErrTimeout, ctx.Err())
 		}
 		return gameInfo{}, err
 	}
@@ -75,7 +75,7 @@ func readFull(r io.Reader, b []byte, what string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%w: connection closed after %d of %d bytes of the %s", protocols.ErrTruncated, n, len(b), what)
+		return fmt.Errorf("%w: connection closed after %d of %d bytes of the %s", wire.ErrTruncated, n, len(b), what)
 	}
 	return err
 }

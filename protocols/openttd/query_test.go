@@ -81,15 +81,15 @@ func TestQueryErrors(t *testing.T) {
 		reply []byte
 		want  error
 	}{
-		{"server_full", loadHex(t, "server_full.hex"), protocols.ErrServer},
-		{"version_8", loadHex(t, "bad_version8.hex"), protocols.ErrMalformed},
-		{"field_missing", loadHex(t, "bad_truncated.hex"), protocols.ErrTruncated},
-		{"closed_in_header", []byte{0x37}, protocols.ErrTruncated},
-		{"closed_in_body", loadHex(t, "v6_trailing.hex")[:20], protocols.ErrTruncated},
-		{"size_over_cap", []byte{0xFF, 0xFF, 6, 0, 0, 0}, protocols.ErrTooLarge},
-		{"size_below_header", []byte{1, 0, 6}, protocols.ErrMalformed},
-		{"http_server", []byte("HTTP/1.1 400 Bad Request\r\n\r\n"), protocols.ErrTruncated}, // "HT" read as a 21576-byte size
-		{"other_type", loadHex(t, "bad_type.hex"), protocols.ErrMalformed},
+		{"server_full", loadHex(t, "server_full.hex"), wire.ErrServer},
+		{"version_8", loadHex(t, "bad_version8.hex"), wire.ErrMalformed},
+		{"field_missing", loadHex(t, "bad_truncated.hex"), wire.ErrTruncated},
+		{"closed_in_header", []byte{0x37}, wire.ErrTruncated},
+		{"closed_in_body", loadHex(t, "v6_trailing.hex")[:20], wire.ErrTruncated},
+		{"size_over_cap", []byte{0xFF, 0xFF, 6, 0, 0, 0}, wire.ErrTooLarge},
+		{"size_below_header", []byte{1, 0, 6}, wire.ErrMalformed},
+		{"http_server", []byte("HTTP/1.1 400 Bad Request\r\n\r\n"), wire.ErrTruncated}, // "HT" read as a 21576-byte size
+		{"other_type", loadHex(t, "bad_type.hex"), wire.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, tr, err := probe(t, gameServer(t, tc.reply, 0), protocols.Settings{}, 2*time.Second)
@@ -108,7 +108,7 @@ func TestQueryFullOnAccept(t *testing.T) {
 	full := loadHex(t, "server_full.hex")
 	addr := prototest.TCP(t, func(c net.Conn) { c.Write(full) })
 	for range 10 { // both orders of our write and the server's close
-		if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, protocols.ErrServer) && !errors.Is(err, protocols.ErrNetwork) {
+		if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrServer) && !errors.Is(err, wire.ErrNetwork) {
 			t.Fatalf("err = %v, want server error", err)
 		}
 	}
@@ -116,7 +116,7 @@ func TestQueryFullOnAccept(t *testing.T) {
 
 func TestQueryClosedWithoutReply(t *testing.T) {
 	addr := prototest.TCP(t, func(net.Conn) {})
-	if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, protocols.ErrTruncated) && !errors.Is(err, protocols.ErrNetwork) {
+	if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrTruncated) && !errors.Is(err, wire.ErrNetwork) {
 		t.Errorf("err = %v, want truncated (or a reset)", err)
 	}
 }
@@ -125,7 +125,7 @@ func TestQueryClosedWithoutReply(t *testing.T) {
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, loadHex(t, "v1_minimal.hex"))
 	start := time.Now()
-	if _, _, err := probe(t, addr, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+	if _, _, err := probe(t, addr, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {

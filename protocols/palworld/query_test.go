@@ -143,7 +143,7 @@ func TestQueryRoundTrip(t *testing.T) {
 func TestQueryWrongPassword(t *testing.T) {
 	addr := fakePalworld(t, nil)
 	_, tr, err := query(t, addr, protocols.Settings{Options: withPassword("wrong")}, 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || protocols.Reason(err) == "timeout" {
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || wire.Reason(err) == "timeout" {
 		t.Fatalf("err = %v, want server_error saying authentication failed", err)
 	}
 	if phaseNames(tr) != "info:false" {

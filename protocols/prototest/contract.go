@@ -125,10 +125,10 @@ func (c Contract) refused(t *testing.T) {
 		addr = ClosedUDPPort(t)
 	}
 	_, tr, err := c.query(t, 0, contractAnswer, addr)
-	if !errors.Is(err, protocols.ErrRefused) {
+	if !errors.Is(err, wire.ErrRefused) {
 		t.Errorf("err = %v, want refused", err)
 	}
-	failedPhases(t, tr, 1, protocols.ErrRefused)
+	failedPhases(t, tr, 1, wire.ErrRefused)
 }
 
 // declares: Protocol says what the contract says, and New works without options.
@@ -159,14 +159,14 @@ func (c Contract) silence(t *testing.T) {
 	t.Parallel()
 	addr, conns := c.silentServer(t)
 	_, tr, err := c.query(t, 2, contractSilence, addr)
-	if !errors.Is(err, protocols.ErrTimeout) {
+	if !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	phases := 1
 	if c.PhasePerAttempt {
 		phases = tr.Attempts
 	}
-	failedPhases(t, tr, phases, protocols.ErrTimeout)
+	failedPhases(t, tr, phases, wire.ErrTimeout)
 	n := tr.Attempts
 	if c.Transport == "tcp" {
 		n = int(conns.Load())
@@ -182,7 +182,7 @@ func (c Contract) cancelled(t *testing.T) {
 	addr, _ := c.silentServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.querier(t, 0).Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
+	if _, err := c.querier(t, 0).Query(ctx, addr, nil); wire.Reason(err) != "timeout" {
 		t.Errorf("err = %v, want a timeout reason", err)
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // keyword is the OOB command of the reply: the server prints the status string.
@@ -14,7 +14,7 @@ const keyword = "print"
 // errNotReply marks datagrams that are not a status reply at all (no OOB
 // marker, another command, a print that holds no serverinfo): the querier skips
 // them instead of failing.
-var errNotReply = fmt.Errorf("%w: not a Quake II status reply", protocols.ErrMalformed)
+var errNotReply = fmt.Errorf("%w: not a Quake II status reply", wire.ErrMalformed)
 
 // reply is a decoded status reply. Info keys compare case-sensitively, as in
 // the engine.
@@ -34,7 +34,7 @@ type player struct {
 // decode decodes the reply to `status`.
 func decode(b []byte) (*reply, error) {
 	if len(b) > idtech.MaxDatagram {
-		return nil, fmt.Errorf("%w: datagram of %d bytes", protocols.ErrTooLarge, len(b))
+		return nil, fmt.Errorf("%w: datagram of %d bytes", wire.ErrTooLarge, len(b))
 	}
 	if !idtech.HasOOB(b) {
 		return nil, fmt.Errorf("%w: no FF FF FF FF marker at offset 0", errNotReply)
@@ -47,7 +47,7 @@ func decode(b []byte) (*reply, error) {
 		body = body[:i] // some forks send the C string's NUL: the rest is padding
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, fmt.Errorf("%w: no text after print at offset %d", protocols.ErrTruncated, len(b)-len(body))
+		return nil, fmt.Errorf("%w: no text after print at offset %d", wire.ErrTruncated, len(b)-len(body))
 	}
 	line, rest, _ := bytes.Cut(body, []byte{'\n'})
 	info, ok := idtech.ParseInfo(line, idtech.CaseSensitive)

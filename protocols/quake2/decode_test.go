@@ -11,6 +11,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
@@ -71,7 +72,7 @@ func TestVectors(t *testing.T) {
 			}
 			r, err := decode(b)
 			if e.Error != "" {
-				if got := protocols.Reason(err); got != e.Error || r != nil {
+				if got := wire.Reason(err); got != e.Error || r != nil {
 					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
 				}
 				return
@@ -100,7 +101,7 @@ func TestVectors(t *testing.T) {
 }
 
 func TestDecodeLimits(t *testing.T) {
-	if _, err := decode(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, wire.ErrTooLarge) {
 		t.Errorf("oversized datagram: %v, want too large", err)
 	}
 	b := []byte("\xff\xff\xff\xffprint\n")

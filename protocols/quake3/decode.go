@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // errNotReply marks datagrams that are not a reply at all (no OOB marker, another
 // keyword such as "print"): the querier skips them instead of failing.
-var errNotReply = fmt.Errorf("%w: not a statusResponse or infoResponse", protocols.ErrMalformed)
+var errNotReply = fmt.Errorf("%w: not a statusResponse or infoResponse", wire.ErrMalformed)
 
 // reply is a decoded statusResponse or infoResponse: the frame (response
 // kind, info pairs of which only the first of keys equal but for case is kept)

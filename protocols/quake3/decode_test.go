@@ -161,7 +161,7 @@ func TestVectors(t *testing.T) {
 			}
 			r, err := decode(b)
 			if e.Error != "" {
-				if got := protocols.Reason(err); got != e.Error {
+				if got := wire.Reason(err); got != e.Error {
 					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
 				}
 				return
@@ -342,13 +342,13 @@ func TestRealworld(t *testing.T) {
 func TestDecodeKinds(t *testing.T) {
 	status, _ := os.ReadFile("testdata/status_ioq3.bin")
 	info, _ := os.ReadFile("testdata/info_ioq3.bin")
-	if _, err := decodeInfo(status); !errors.Is(err, errNotReply) || !errors.Is(err, protocols.ErrMalformed) {
+	if _, err := decodeInfo(status); !errors.Is(err, errNotReply) || !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("decodeInfo(statusResponse) = %v, want a not-a-reply malformed error", err)
 	}
 	if _, err := decodeStatus(info); !errors.Is(err, errNotReply) {
 		t.Errorf("decodeStatus(infoResponse) = %v, want a not-a-reply error", err)
 	}
-	if _, err := decodeStatus(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decodeStatus(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, wire.ErrTooLarge) {
 		t.Errorf("oversized datagram: %v, want too large", err)
 	}
 	// The keyword is matched case-insensitively, like the engine's commands.

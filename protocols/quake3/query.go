@@ -41,7 +41,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			// Servers that drop the echo send no challenge key (or, like Warsow, an
 			// empty one): accept those. A different token is a stray or spoofed reply.
 			if c, ok := r.Lookup("challenge"); ok && c != "" && c != challenge {
-				return fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge)
+				return fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, c, challenge)
 			}
 			return nil
 		},
@@ -103,7 +103,7 @@ func (q *querier) countBots(ctx context.Context, addr netip.AddrPort, tr *wire.T
 			return nil, nil, err
 		}
 		if c, ok := r.Lookup("challenge"); ok && c != "" && c != challenge {
-			return nil, fmt.Errorf("%w: challenge %q, sent %q", protocols.ErrMismatch, c, challenge), nil
+			return nil, fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, c, challenge), nil
 		}
 		return r, nil, nil
 	})

@@ -199,17 +199,17 @@ func TestQueryNoUsableReply(t *testing.T) {
 		reply []byte
 		want  error
 	}{
-		"wrong challenge": {statusReply("not-yours", `1 2 "a"`), protocols.ErrMismatch},
-		"garbage":         {[]byte("\x00\x01garbage"), protocols.ErrMalformed},
-		"print":           {[]byte(oob + "print\nno\n"), protocols.ErrMalformed},
-		"getinfo reply":   {[]byte(oob + "infoResponse\n\\hostname\\x"), protocols.ErrMalformed},
+		"wrong challenge": {statusReply("not-yours", `1 2 "a"`), wire.ErrMismatch},
+		"garbage":         {[]byte("\x00\x01garbage"), wire.ErrMalformed},
+		"print":           {[]byte(oob + "print\nno\n"), wire.ErrMalformed},
+		"getinfo reply":   {[]byte(oob + "infoResponse\n\\hostname\\x"), wire.ErrMalformed},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
 			start := time.Now()
 			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
-			if !errors.Is(err, tc.want) || errors.Is(err, protocols.ErrTimeout) {
+			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
 			if d := time.Since(start); d > 2*time.Second {
@@ -225,8 +225,8 @@ func TestQueryBrokenReply(t *testing.T) {
 		reply []byte
 		want  error
 	}{
-		"keyword only": {[]byte(oob + "statusResponse"), protocols.ErrTruncated},
-		"no backslash": {[]byte(oob + "statusResponse\nhostname x\n"), protocols.ErrMalformed},
+		"keyword only": {[]byte(oob + "statusResponse"), wire.ErrTruncated},
+		"no backslash": {[]byte(oob + "statusResponse\nhostname x\n"), wire.ErrMalformed},
 	} {
 		t.Run(name, func(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })

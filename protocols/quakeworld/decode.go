@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // maxTokens is how many tokens of a player line are read: the 10 of the
@@ -19,7 +19,7 @@ const a2cPrint = 'n'
 // errNotReply marks datagrams that are not a status reply at all (no OOB
 // marker, another command, a print that holds no serverinfo): the querier skips
 // them instead of failing.
-var errNotReply = fmt.Errorf("%w: not a QuakeWorld status reply", protocols.ErrMalformed)
+var errNotReply = fmt.Errorf("%w: not a QuakeWorld status reply", wire.ErrMalformed)
 
 // reply is a decoded status reply. Info keys compare case-sensitively, as in
 // the engine; Players are in wire order, spectators included (see
@@ -53,7 +53,7 @@ type player struct {
 // decode decodes the reply to `status`.
 func decode(b []byte) (*reply, error) {
 	if len(b) > idtech.MaxDatagram {
-		return nil, fmt.Errorf("%w: datagram of %d bytes", protocols.ErrTooLarge, len(b))
+		return nil, fmt.Errorf("%w: datagram of %d bytes", wire.ErrTooLarge, len(b))
 	}
 	if !idtech.HasOOB(b) {
 		return nil, fmt.Errorf("%w: no FF FF FF FF marker at offset 0", errNotReply)
@@ -67,7 +67,7 @@ func decode(b []byte) (*reply, error) {
 		body, r.Terminated = body[:i], true // the text is a C string: the rest is padding
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, fmt.Errorf("%w: no text after the print byte at offset 5", protocols.ErrTruncated)
+		return nil, fmt.Errorf("%w: no text after the print byte at offset 5", wire.ErrTruncated)
 	}
 	line, rest, _ := bytes.Cut(body, []byte{'\n'})
 	info, ok := idtech.ParseInfo(line, idtech.CaseSensitive)

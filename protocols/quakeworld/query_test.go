@@ -138,7 +138,7 @@ func TestQueryNoUsableReply(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{reply} })
 			start := time.Now()
 			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
-			if !errors.Is(err, protocols.ErrMalformed) || errors.Is(err, protocols.ErrTimeout) {
+			if !errors.Is(err, wire.ErrMalformed) || errors.Is(err, wire.ErrTimeout) {
 				t.Errorf("err = %v, want malformed", err)
 			}
 			if d := time.Since(start); d > 2*time.Second {
@@ -158,10 +158,10 @@ func TestQueryBrokenReply(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{reply} })
 			tr := wire.NewTrace()
 			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), addr, tr)
-			if !errors.Is(err, protocols.ErrTruncated) {
+			if !errors.Is(err, wire.ErrTruncated) {
 				t.Errorf("err = %v, want truncated", err)
 			}
-			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, protocols.ErrTruncated) {
+			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, wire.ErrTruncated) {
 				t.Errorf("phases = %+v", tr.Phases)
 			}
 		})

@@ -291,7 +291,7 @@ func TestAPIContractCases(t *testing.T) {
 		_, addr := startAPI(t, &fakeAPI{})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := testQuerier(t, protocols.Settings{Options: opts}).Query(ctx, addr, nil); protocols.Reason(err) != "timeout" {
+		if _, err := testQuerier(t, protocols.Settings{Options: opts}).Query(ctx, addr, nil); wire.Reason(err) != "timeout" {
 			t.Errorf("err = %v, want a timeout reason", err)
 		}
 	})

@@ -57,14 +57,14 @@ type reply struct {
 // decode parses an info reply. Echo checking is the caller's (it knows what it sent).
 func decode(b []byte) (*reply, error) {
 	if len(b) < len(header) || !bytes.Equal(b[:len(header)], header) {
-		return nil, fmt.Errorf("%w: reply does not start with the Savage header % X", protocols.ErrMalformed, header)
+		return nil, fmt.Errorf("%w: reply does not start with the Savage header % X", wire.ErrMalformed, header)
 	}
 	if len(b) < minReply {
-		return nil, fmt.Errorf("%w: reply of %d bytes, need at least %d", protocols.ErrTruncated, len(b), minReply)
+		return nil, fmt.Errorf("%w: reply of %d bytes, need at least %d", wire.ErrTruncated, len(b), minReply)
 	}
 	r := &reply{Cmd: b[len(header)], Protocol: b[len(header)+1]}
 	if r.Cmd != cmdInfoReply && r.Cmd != cmdExtInfoReply {
-		return nil, fmt.Errorf("%w: reply command 0x%02X at offset %d is not an info reply", protocols.ErrMalformed, r.Cmd, len(header))
+		return nil, fmt.Errorf("%w: reply command 0x%02X at offset %d is not an info reply", wire.ErrMalformed, r.Cmd, len(header))
 	}
 	copy(r.Echo[:], b[echoOffset:minReply])
 
@@ -96,7 +96,7 @@ func parseState(s []byte, what string) ([]protocols.KV, error) {
 		item, rest, more := bytes.Cut(s, []byte{stateChar})
 		if len(item) > 0 {
 			if len(out) >= maxPairs {
-				return nil, fmt.Errorf("%w: %s string has more than %d pairs", protocols.ErrTooLarge, what, maxPairs)
+				return nil, fmt.Errorf("%w: %s string has more than %d pairs", wire.ErrTooLarge, what, maxPairs)
 			}
 			k, v, _ := bytes.Cut(item, []byte{valueChar})
 			out = append(out, protocols.KV{Key: wire.UTF8(k), Value: wire.UTF8(v)})
@@ -238,7 +238,7 @@ func (r *reply) Result(players, rules bool) *protocols.Result {
 		}
 		if r.Truncated {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules",
-				Err: fmt.Errorf("%w: state string without its NUL terminator", protocols.ErrTruncated)})
+				Err: fmt.Errorf("%w: state string without its NUL terminator", wire.ErrTruncated)})
 		}
 	}
 	if players {
@@ -257,12 +257,12 @@ func (r *reply) playersErr(cnum protocols.Count) error {
 	_, ok := lookup(r.Game, "players")
 	switch {
 	case r.Cmd != cmdExtInfoReply:
-		return fmt.Errorf("%w: basic info reply (0x%02X) carries no player list", protocols.ErrServer, r.Cmd)
+		return fmt.Errorf("%w: basic info reply (0x%02X) carries no player list", wire.ErrServer, r.Cmd)
 	case r.Truncated:
-		return fmt.Errorf("%w: game info string without its NUL terminator", protocols.ErrTruncated)
+		return fmt.Errorf("%w: game info string without its NUL terminator", wire.ErrTruncated)
 	case !ok && cnum.Value > 0:
 		// The engine drops the whole key when it would overflow its 1024-byte buffer.
-		return fmt.Errorf("%w: no players key for %d players (list over the server's buffer)", protocols.ErrTooLarge, cnum.Value)
+		return fmt.Errorf("%w: no players key for %d players (list over the server's buffer)", wire.ErrTooLarge, cnum.Value)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func known(v int64) protocols.Count { return protocols.Known(v) }
@@ -74,7 +75,7 @@ func TestDecodeVectors(t *testing.T) {
 					{Key: "race1", Value: "human"}, {Key: "race2", Value: "human"}, {Key: "demo", Value: "0"},
 					{Key: "pure", Value: "0"}, {Key: "bal", Value: "1"},
 				},
-				phases: map[string]error{"players": protocols.ErrServer},
+				phases: map[string]error{"players": wire.ErrServer},
 			},
 		},
 		{
@@ -101,14 +102,14 @@ func TestDecodeVectors(t *testing.T) {
 				players: known(2), max: known(10), password: protocols.FlagFalse,
 				list:   []protocols.Player{{Name: "Alice", Team: "Team 1 (human)"}, {Name: "Bo", Team: "Team 1 (human)"}},
 				rules:  []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}},
-				phases: map[string]error{"players": protocols.ErrTruncated, "rules": protocols.ErrTruncated},
+				phases: map[string]error{"players": wire.ErrTruncated, "rules": wire.ErrTruncated},
 			},
 		},
 		{
 			vec: "engine_truncated", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4}, truncated: true,
 			want: want{
 				name: "Half", mapName: "ed", version: "12",
-				phases: map[string]error{"players": protocols.ErrTruncated, "rules": protocols.ErrTruncated},
+				phases: map[string]error{"players": wire.ErrTruncated, "rules": wire.ErrTruncated},
 			},
 		},
 		{
@@ -117,16 +118,16 @@ func TestDecodeVectors(t *testing.T) {
 				name: "Full", mapName: "eden2", game: "RTSS", version: "12",
 				players: known(20), max: known(20), password: protocols.FlagFalse,
 				rules:  []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}, {Key: "timelimit", Value: "0"}},
-				phases: map[string]error{"players": protocols.ErrTooLarge},
+				phases: map[string]error{"players": wire.ErrTooLarge},
 			},
 		},
 		{
 			vec: "empty_strings", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
 			want: want{version: "12"},
 		},
-		{vec: "short", err: protocols.ErrTruncated},
-		{vec: "bad_flags", err: protocols.ErrMalformed},
-		{vec: "ping_reply", err: protocols.ErrMalformed},
+		{vec: "short", err: wire.ErrTruncated},
+		{vec: "bad_flags", err: wire.ErrMalformed},
+		{vec: "ping_reply", err: wire.ErrMalformed},
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
@@ -213,7 +214,7 @@ func TestParsePlayers(t *testing.T) {
 func TestDecodeTooManyPairs(t *testing.T) {
 	b := append(newRequest(cmdExtInfoReply, [4]byte{1, 2, 3, 4})[:len(header)+1], 0x0C, 1, 2, 3, 4)
 	b = append(b, bytes.Repeat([]byte{0xFF, 'k'}, maxPairs+1)...)
-	if _, err := decode(b); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := decode(b); !errors.Is(err, wire.ErrTooLarge) {
 		t.Errorf("err = %v, want too large", err)
 	}
 }

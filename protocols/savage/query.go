@@ -33,7 +33,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	m := &matcher{echoes: [][4]byte{ext}}
 	b, err := request(ctx, conn, newRequest(cmdExtInfo, ext), m, true)
 	var extErr error
-	if errors.Is(err, protocols.ErrTimeout) && ctx.Err() == nil {
+	if errors.Is(err, wire.ErrTimeout) && ctx.Err() == nil {
 		extErr = err
 		tr.Logf("extended info unanswered, falling back to basic info: %v", err)
 		basic := newEcho()
@@ -41,8 +41,8 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		b, err = request(ctx, conn, newRequest(cmdInfo, basic), m, false)
 	}
 	if err != nil {
-		if errors.Is(err, protocols.ErrTimeout) && m.mismatched > 0 {
-			err = fmt.Errorf("%w: %d replies echoed another request's bytes", protocols.ErrMismatch, m.mismatched)
+		if errors.Is(err, wire.ErrTimeout) && m.mismatched > 0 {
+			err = fmt.Errorf("%w: %d replies echoed another request's bytes", wire.ErrMismatch, m.mismatched)
 		}
 		tr.End(p, err)
 		return nil, err

@@ -77,7 +77,7 @@ func TestQueryFallback(t *testing.T) {
 	if res.Name != "Basic" || res.Players != known(0) || res.PlayerList != nil {
 		t.Errorf("result %+v", res)
 	}
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, protocols.ErrTimeout) {
+	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 		t.Errorf("phase errors %v", res.PhaseErrors)
 	}
 	if tr.Attempts != 2 {
@@ -123,7 +123,7 @@ func TestQueryEcho(t *testing.T) {
 		t.Parallel()
 		addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{wrong(req)} })
 		_, _, err := query(t, addr, all, 300*time.Millisecond)
-		if !errors.Is(err, protocols.ErrMismatch) {
+		if !errors.Is(err, wire.ErrMismatch) {
 			t.Errorf("err = %v, want mismatch", err)
 		}
 	})
@@ -156,8 +156,8 @@ func TestQueryFailures(t *testing.T) {
 			return prototest.UDP(t, func(req []byte) [][]byte {
 				return [][]byte{short, answer(req, ping), answer(req, flags)}
 			})
-		}, protocols.ErrTimeout},
-		{"too many pairs", func(t testing.TB) netip.AddrPort { return server(t, tooMany, tooMany) }, protocols.ErrTooLarge},
+		}, wire.ErrTimeout},
+		{"too many pairs", func(t testing.TB) netip.AddrPort { return server(t, tooMany, tooMany) }, wire.ErrTooLarge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,7 +165,7 @@ func TestQueryFailures(t *testing.T) {
 			start := time.Now()
 			// Silence is awaited for 300ms; a server that answers gets slack for a loaded machine.
 			d := 300 * time.Millisecond
-			if tc.want != protocols.ErrTimeout && tc.want != protocols.ErrRefused {
+			if tc.want != wire.ErrTimeout && tc.want != wire.ErrRefused {
 				d = 2 * time.Second
 			}
 			_, tr, err := query(t, tc.addr(t), protocols.Settings{Players: true, Retries: 1}, d)

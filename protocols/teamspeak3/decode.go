@@ -43,7 +43,7 @@ func (s session) run(voicePort uint16) (*protocols.Result, error) {
 				return nil, err
 			}
 		}
-		return nil, fmt.Errorf("%w: greeting %q is not TS3", protocols.ErrMalformed, clip(line))
+		return nil, fmt.Errorf("%w: greeting %q is not TS3", wire.ErrMalformed, clip(line))
 	}
 	// The welcome line(s) come before use's error line: read and dropped as its data.
 	if err := s.send("use port=" + strconv.Itoa(int(voicePort)) + "\n"); err != nil {
@@ -60,7 +60,7 @@ func (s session) run(voicePort uint16) (*protocols.Result, error) {
 		return nil, err
 	}
 	if data == nil {
-		return nil, fmt.Errorf("%w: serverinfo answered no data line", protocols.ErrMalformed)
+		return nil, fmt.Errorf("%w: serverinfo answered no data line", wire.ErrMalformed)
 	}
 	return decodeServerInfo(data)
 }
@@ -77,7 +77,7 @@ func (s session) line() ([]byte, error) {
 			return l, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: more than %d blank lines", protocols.ErrMalformed, maxLines)
+	return nil, fmt.Errorf("%w: more than %d blank lines", wire.ErrMalformed, maxLines)
 }
 
 // reply reads a command's answer up to its error line and returns a copy of its
@@ -97,7 +97,7 @@ func (s session) reply(cmd string) ([]byte, error) {
 		}
 		last = append(last[:0], l...)
 	}
-	return nil, fmt.Errorf("%w: %s: no error line within %d lines", protocols.ErrMalformed, cmd, maxLines)
+	return nil, fmt.Errorf("%w: %s: no error line within %d lines", wire.ErrMalformed, cmd, maxLines)
 }
 
 func isErrorLine(l []byte) bool {
@@ -128,7 +128,7 @@ func replyError(l []byte, cmd string) error {
 		}
 	}
 	if !haveID || !okID {
-		return fmt.Errorf("%w: %s: error line without a numeric id: %q", protocols.ErrMalformed, cmd, clip(l))
+		return fmt.Errorf("%w: %s: error line without a numeric id: %q", wire.ErrMalformed, cmd, clip(l))
 	}
 	if id == 0 {
 		return nil
@@ -136,7 +136,7 @@ func replyError(l []byte, cmd string) error {
 	if extra != "" {
 		msg += " (" + extra + ")"
 	}
-	return fmt.Errorf("%w: %s: error id=%d: %q", protocols.ErrServer, cmd, id, msg)
+	return fmt.Errorf("%w: %s: error id=%d: %q", wire.ErrServer, cmd, id, msg)
 }
 
 // decodeServerInfo maps serverinfo's key=value line onto a Result.
@@ -179,7 +179,7 @@ func decodeServerInfo(line []byte) (*protocols.Result, error) {
 		}
 	}
 	if !seen {
-		return nil, fmt.Errorf("%w: serverinfo line has no virtualserver_ keys: %q", protocols.ErrMalformed, clip(line))
+		return nil, fmt.Errorf("%w: serverinfo line has no virtualserver_ keys: %q", wire.ErrMalformed, clip(line))
 	}
 	// clientsonline counts query connections, this probe's own included: they are
 	// not players.
@@ -192,7 +192,7 @@ func decodeServerInfo(line []byte) (*protocols.Result, error) {
 func known(kv protocols.KV) (protocols.Count, error) {
 	v, ok := count(kv.Value)
 	if !ok {
-		return protocols.Count{}, fmt.Errorf("%w: %s=%q is not a count", protocols.ErrMalformed, kv.Key, clip([]byte(kv.Value)))
+		return protocols.Count{}, fmt.Errorf("%w: %s=%q is not a count", wire.ErrMalformed, kv.Key, clip([]byte(kv.Value)))
 	}
 	return protocols.Known(v), nil
 }
@@ -223,7 +223,7 @@ func parsePairs(line []byte) ([]protocols.KV, error) {
 	var out []protocols.KV
 	for f := range bytes.FieldsSeq(line) {
 		if len(out) == maxPairs {
-			return nil, fmt.Errorf("%w: more than %d key=value pairs in a line", protocols.ErrTooLarge, maxPairs)
+			return nil, fmt.Errorf("%w: more than %d key=value pairs in a line", wire.ErrTooLarge, maxPairs)
 		}
 		k, v, _ := bytes.Cut(f, []byte{'='})
 		out = append(out, protocols.KV{Key: wire.UTF8(k), Value: unescape(v)})
@@ -289,11 +289,11 @@ func clip(b []byte) []byte {
 func transcriptLines(b []byte) func() ([]byte, error) {
 	return func() ([]byte, error) {
 		if len(b) == 0 {
-			return nil, fmt.Errorf("%w: the server's output ends early", protocols.ErrTruncated)
+			return nil, fmt.Errorf("%w: the server's output ends early", wire.ErrTruncated)
 		}
 		l, rest, found := bytes.Cut(b, []byte{'\n'})
 		if len(l) > maxLine {
-			return nil, fmt.Errorf("%w: line longer than %d bytes", protocols.ErrTooLarge, maxLine)
+			return nil, fmt.Errorf("%w: line longer than %d bytes", wire.ErrTooLarge, maxLine)
 		}
 		if !found {
 			rest = nil

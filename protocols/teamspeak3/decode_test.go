@@ -11,6 +11,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 type expected struct {
@@ -49,7 +50,7 @@ func vectorNames(t testing.TB) []string {
 func checkExpected(t testing.TB, e expected, res *protocols.Result, err error) {
 	t.Helper()
 	if e.Error != "" {
-		if got := protocols.Reason(err); got != e.Error {
+		if got := wire.Reason(err); got != e.Error {
 			t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
 		}
 		if e.Message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*e.Message)) {
@@ -130,7 +131,7 @@ func TestParsePairs(t *testing.T) {
 		}
 	}
 	many := bytes.Repeat([]byte("k=v "), maxPairs+1)
-	if _, err := parsePairs(many); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, err := parsePairs(many); !errors.Is(err, wire.ErrTooLarge) {
 		t.Errorf("%d pairs: err = %v, want too large", maxPairs+1, err)
 	}
 }
@@ -142,10 +143,10 @@ func TestDecodeBounds(t *testing.T) {
 		out  string
 		want error
 	}{
-		"long line":   {greet + "virtualserver_name=" + strings.Repeat("x", maxLine) + "\n\r", protocols.ErrTooLarge},
-		"many lines":  {greet + strings.Repeat("virtualserver_name=x\n\r", maxLines+1), protocols.ErrMalformed},
-		"many blanks": {"\n\r\n\r" + strings.Repeat("\n", maxLines+1), protocols.ErrMalformed},
-		"empty":       {"", protocols.ErrTruncated},
+		"long line":   {greet + "virtualserver_name=" + strings.Repeat("x", maxLine) + "\n\r", wire.ErrTooLarge},
+		"many lines":  {greet + strings.Repeat("virtualserver_name=x\n\r", maxLines+1), wire.ErrMalformed},
+		"many blanks": {"\n\r\n\r" + strings.Repeat("\n", maxLines+1), wire.ErrMalformed},
+		"empty":       {"", wire.ErrTruncated},
 	} {
 		if _, err := decodeTranscript([]byte(tc.out), 9987); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
@@ -156,7 +157,7 @@ func TestDecodeBounds(t *testing.T) {
 // A hostile message is quoted, never printed raw into logs.
 func TestServerErrorQuoted(t *testing.T) {
 	_, err := decodeTranscript([]byte("error id=5 msg=\x1b[31mred\\n\xff\n\r"), 9987)
-	if msg := err.Error(); !errors.Is(err, protocols.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\n") {
+	if msg := err.Error(); !errors.Is(err, wire.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\n") {
 		t.Errorf("err = %q", err)
 	}
 }

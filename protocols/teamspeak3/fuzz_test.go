@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecodeTranscript checks that no server output panics the exchange, that
@@ -16,7 +16,7 @@ func FuzzDecodeTranscript(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := decodeTranscript(b, 9987)
 		if err != nil {
-			if r := protocols.Reason(err); r == "other" || r == "" {
+			if r := wire.Reason(err); r == "other" || r == "" {
 				t.Fatalf("error without a reason: %v", err)
 			}
 			if res != nil {

@@ -34,7 +34,7 @@ func (q *querier) query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	conn, err := wire.DialTCP(ctx, qaddr, tr)
 	if err != nil {
 		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return nil, fmt.Errorf("%w: %v", protocols.ErrTimeout, ctx.Err())
+			return nil, fmt.Errorf("%w: %v", wire.ErrTimeout, ctx.Err())
 		}
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (l *lineReader) next() ([]byte, error) {
 	for {
 		b, err := l.r.ReadSlice('\n')
 		if len(l.long)+len(b) > maxLine+1 { // +1: the '\n'
-			return nil, fmt.Errorf("%w: line longer than %d bytes", protocols.ErrTooLarge, maxLine)
+			return nil, fmt.Errorf("%w: line longer than %d bytes", wire.ErrTooLarge, maxLine)
 		}
 		switch {
 		case err == nil:
@@ -90,7 +90,7 @@ func (l *lineReader) next() ([]byte, error) {
 			if len(l.long) > 0 {
 				return l.long, nil
 			}
-			return nil, fmt.Errorf("%w: connection closed mid-exchange", protocols.ErrTruncated)
+			return nil, fmt.Errorf("%w: connection closed mid-exchange", wire.ErrTruncated)
 		default:
 			return nil, err
 		}

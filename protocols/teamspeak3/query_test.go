@@ -174,7 +174,7 @@ func TestQueryBannedOnConnect(t *testing.T) {
 	})
 	for range 20 {
 		_, _, err := probe(t, withQueryPort(addr.Port()), voice, 2*time.Second)
-		if !errors.Is(err, protocols.ErrServer) || !strings.Contains(err.Error(), "banned") {
+		if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "banned") {
 			t.Fatalf("err = %v, want the server's ban", err)
 		}
 	}
@@ -186,7 +186,7 @@ func TestQueryNeverAnswersUse(t *testing.T) {
 		io.WriteString(c, "TS3\n\rWelcome\n\r")
 		io.Copy(io.Discard, c)
 	})
-	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 300*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 }
@@ -195,7 +195,7 @@ func TestQueryNeverAnswersUse(t *testing.T) {
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, transcript(t, "ok_default"))
 	start := time.Now()
-	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 500*time.Millisecond); !errors.Is(err, protocols.ErrTimeout) {
+	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {
@@ -213,7 +213,7 @@ func TestQueryEndlessLine(t *testing.T) {
 			}
 		}
 	})
-	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 2*time.Second); !errors.Is(err, protocols.ErrTooLarge) {
+	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 2*time.Second); !errors.Is(err, wire.ErrTooLarge) {
 		t.Errorf("err = %v, want too large", err)
 	}
 }

@@ -56,7 +56,7 @@ func (p *reader) int(what string) int64 {
 	v := uint32(c & 0x3F)
 	for i, shift := 0, 6; c&0x80 != 0; i, shift = i+1, shift+7 {
 		if i == 4 {
-			p.r.Fail(fmt.Errorf("%w: %s at offset %d: packed int longer than 5 bytes", protocols.ErrMalformed, what, off))
+			p.r.Fail(fmt.Errorf("%w: %s at offset %d: packed int longer than 5 bytes", wire.ErrMalformed, what, off))
 			return 0
 		}
 		c = p.r.Uint8(what)
@@ -80,7 +80,7 @@ func (p *reader) num(what string) int64 {
 	}
 	v, err := strconv.ParseInt(string(s), 10, 32)
 	if err != nil {
-		p.r.Fail(fmt.Errorf("%w: %s at offset %d is not a number: %q", protocols.ErrMalformed, what, off, s))
+		p.r.Fail(fmt.Errorf("%w: %s at offset %d is not a number: %q", wire.ErrMalformed, what, off, s))
 		return 0
 	}
 	return v
@@ -90,7 +90,7 @@ func (p *reader) num(what string) int64 {
 // "\xff\xff\xff\xffinf3", the echoed browser token, then the info.
 func decodeInfo07(b []byte) (info, error) {
 	if !bytes.HasPrefix(b, infoMagic) {
-		return info{}, fmt.Errorf("%w: payload does not start with inf3", protocols.ErrMalformed)
+		return info{}, fmt.Errorf("%w: payload does not start with inf3", wire.ErrMalformed)
 	}
 	p := reader{r: wire.NewReader(b[len(infoMagic):])}
 	in := info{Protocol: version07}
@@ -124,7 +124,7 @@ func decodeInfo07(b []byte) (info, error) {
 // "\xff\xff\xff\xffinf3", then every field as a NUL-terminated string.
 func decodeInfo06(b []byte) (info, error) {
 	if !bytes.HasPrefix(b, infoMagic) {
-		return info{}, fmt.Errorf("%w: payload does not start with inf3", protocols.ErrMalformed)
+		return info{}, fmt.Errorf("%w: payload does not start with inf3", wire.ErrMalformed)
 	}
 	p := reader{r: wire.NewReader(b[len(infoMagic):])}
 	in := info{Protocol: version06}

@@ -136,13 +136,13 @@ func TestVectors(t *testing.T) {
 
 func TestVectorErrors(t *testing.T) {
 	for file, want := range map[string]error{
-		"v07_bad_truncated.hex":  protocols.ErrTruncated,
-		"v07_bad_client_cut.hex": protocols.ErrTruncated,
-		"v07_bad_long_int.hex":   protocols.ErrMalformed,
-		"v07_bad_no_nul.hex":     protocols.ErrTruncated,
-		"v06_bad_number.hex":     protocols.ErrMalformed,
-		"v06_bad_truncated.hex":  protocols.ErrTruncated,
-		"tok07_response.hex":     protocols.ErrMalformed, // a control packet, not info
+		"v07_bad_truncated.hex":  wire.ErrTruncated,
+		"v07_bad_client_cut.hex": wire.ErrTruncated,
+		"v07_bad_long_int.hex":   wire.ErrMalformed,
+		"v07_bad_no_nul.hex":     wire.ErrTruncated,
+		"v06_bad_number.hex":     wire.ErrMalformed,
+		"v06_bad_truncated.hex":  wire.ErrTruncated,
+		"tok07_response.hex":     wire.ErrMalformed, // a control packet, not info
 	} {
 		t.Run(file, func(t *testing.T) {
 			in, err := decodeVector(loadHex(t, file))
@@ -162,11 +162,11 @@ func TestTokenExchange(t *testing.T) {
 	if err != nil || server != 0x0e724c45 {
 		t.Fatalf("%08x %v", server, err)
 	}
-	if _, err := tokenResponse07(resp, 1); !errors.Is(err, protocols.ErrMismatch) {
+	if _, err := tokenResponse07(resp, 1); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("other token: %v", err)
 	}
 	for _, bad := range [][]byte{resp[:11], loadHex(t, "v07_empty.hex"), append([]byte{0x00}, resp[1:]...)} {
-		if _, err := tokenResponse07(bad, vectorToken); !errors.Is(err, protocols.ErrMalformed) {
+		if _, err := tokenResponse07(bad, vectorToken); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("% x: %v", bad, err)
 		}
 	}
@@ -177,7 +177,7 @@ func TestTokenExchange(t *testing.T) {
 	if got := infoRequest07(0x0e724c45, vectorToken, 42); string(got) != "\x21\x0e\x72\x4c\x45\x12\x34\x56\x78\xff\xff\xff\xffgie3\x2a" {
 		t.Errorf("info request % x", got)
 	}
-	if _, err := connless07(loadHex(t, "v07_empty.hex"), 7); !errors.Is(err, protocols.ErrMismatch) {
+	if _, err := connless07(loadHex(t, "v07_empty.hex"), 7); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("connless for another token: %v", err)
 	}
 }

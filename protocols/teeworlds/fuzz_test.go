@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func seed(f *testing.F) {
@@ -17,7 +17,7 @@ func seed(f *testing.F) {
 
 func check(t *testing.T, in info, err error) {
 	if err != nil {
-		if r := protocols.Reason(err); r == "other" || r == "" {
+		if r := wire.Reason(err); r == "other" || r == "" {
 			t.Fatalf("error without a reason: %v", err)
 		}
 		return

@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // 0.7 packet header: byte 0 holds the flags (shifted left by 2) and, for
@@ -48,13 +48,13 @@ func tokenRequest07(mine uint32) []byte {
 // token answer addressed to another token).
 func tokenResponse07(b []byte, mine uint32) (uint32, error) {
 	if len(b) < headerSize07+1+4 {
-		return 0, fmt.Errorf("%w: %d-byte datagram is not a token response", protocols.ErrMalformed, len(b))
+		return 0, fmt.Errorf("%w: %d-byte datagram is not a token response", wire.ErrMalformed, len(b))
 	}
 	if flags := b[0] >> 2; flags&flagControl == 0 || flags&flagConnless != 0 || b[7] != ctrlToken {
-		return 0, fmt.Errorf("%w: not a token control message (byte 0 %#02x, control %d)", protocols.ErrMalformed, b[0], b[7])
+		return 0, fmt.Errorf("%w: not a token control message (byte 0 %#02x, control %d)", wire.ErrMalformed, b[0], b[7])
 	}
 	if got := binary.BigEndian.Uint32(b[3:]); got != mine {
-		return 0, fmt.Errorf("%w: token response for %08x, ours is %08x", protocols.ErrMismatch, got, mine)
+		return 0, fmt.Errorf("%w: token response for %08x, ours is %08x", wire.ErrMismatch, got, mine)
 	}
 	return binary.BigEndian.Uint32(b[8:]), nil
 }
@@ -74,13 +74,13 @@ func infoRequest07(server, mine uint32, browser int32) []byte {
 // our token.
 func connless07(b []byte, mine uint32) ([]byte, error) {
 	if len(b) < connlessHeader07 {
-		return nil, fmt.Errorf("%w: %d-byte datagram has no connectionless header", protocols.ErrMalformed, len(b))
+		return nil, fmt.Errorf("%w: %d-byte datagram has no connectionless header", wire.ErrMalformed, len(b))
 	}
 	if b[0]>>2&flagConnless == 0 || b[0]&3 != packetVersion {
-		return nil, fmt.Errorf("%w: byte 0 %#02x is not a version-1 connectionless packet", protocols.ErrMalformed, b[0])
+		return nil, fmt.Errorf("%w: byte 0 %#02x is not a version-1 connectionless packet", wire.ErrMalformed, b[0])
 	}
 	if got := binary.BigEndian.Uint32(b[1:]); got != mine {
-		return nil, fmt.Errorf("%w: connectionless packet for token %08x, ours is %08x", protocols.ErrMismatch, got, mine)
+		return nil, fmt.Errorf("%w: connectionless packet for token %08x, ours is %08x", wire.ErrMismatch, got, mine)
 	}
 	return b[connlessHeader07:], nil
 }
@@ -94,7 +94,7 @@ func infoRequest06(token byte) []byte {
 // connless06 returns the payload of a 0.5/0.6 connectionless packet.
 func connless06(b []byte) ([]byte, error) {
 	if !bytes.HasPrefix(b, connlessHeader06) {
-		return nil, fmt.Errorf("%w: datagram does not start with the 0.6 connectionless header", protocols.ErrMalformed)
+		return nil, fmt.Errorf("%w: datagram does not start with the 0.6 connectionless header", wire.ErrMalformed)
 	}
 	return b[len(connlessHeader06):], nil
 }

@@ -141,7 +141,7 @@ func requestBoth(ctx context.Context, conn *wire.UDPConn, retries int, first, re
 		}
 		b, err := conn.Request(actx, req, accept)
 		cancel()
-		if err == nil || left <= 0 || !errors.Is(err, protocols.ErrTimeout) || ctx.Err() != nil {
+		if err == nil || left <= 0 || !errors.Is(err, wire.ErrTimeout) || ctx.Err() != nil {
 			return b, err
 		}
 	}
@@ -154,11 +154,11 @@ func answers06(b []byte, tok byte) error {
 		return err
 	}
 	if !bytes.HasPrefix(payload, infoMagic) {
-		return fmt.Errorf("%w: 0.6 connectionless packet is not inf3", protocols.ErrMalformed)
+		return fmt.Errorf("%w: 0.6 connectionless packet is not inf3", wire.ErrMalformed)
 	}
 	echo, _, _ := bytes.Cut(payload[len(infoMagic):], []byte{0})
 	if want := fmt.Sprint(tok); string(echo) != want {
-		return fmt.Errorf("%w: inf3 echoes token %q, ours is %s", protocols.ErrMismatch, echo, want)
+		return fmt.Errorf("%w: inf3 echoes token %q, ours is %s", wire.ErrMismatch, echo, want)
 	}
 	return nil
 }
@@ -170,11 +170,11 @@ func answers07(b []byte, mine uint32, browser int32) error {
 		return err
 	}
 	if !bytes.HasPrefix(payload, infoMagic) {
-		return fmt.Errorf("%w: 0.7 connectionless packet is not inf3", protocols.ErrMalformed)
+		return fmt.Errorf("%w: 0.7 connectionless packet is not inf3", wire.ErrMalformed)
 	}
 	p := reader{r: wire.NewReader(payload[len(infoMagic):])}
 	if echo := p.int("token"); p.r.Err() == nil && echo != int64(browser) {
-		return fmt.Errorf("%w: inf3 echoes browser token %d, ours is %d", protocols.ErrMismatch, echo, browser)
+		return fmt.Errorf("%w: inf3 echoes browser token %d, ours is %d", wire.ErrMismatch, echo, browser)
 	}
 	return nil
 }
@@ -198,7 +198,7 @@ func keep(tr *wire.Trace, why error) bool {
 
 // explain replaces a timeout by the reason the last datagram was skipped.
 func explain(err, skipped error) error {
-	if err != nil && skipped != nil && (errors.Is(err, protocols.ErrTimeout) || errors.Is(err, protocols.ErrMalformed)) {
+	if err != nil && skipped != nil && (errors.Is(err, wire.ErrTimeout) || errors.Is(err, wire.ErrMalformed)) {
 		return fmt.Errorf("no answer, last datagram skipped: %w", skipped)
 	}
 	return err

@@ -205,13 +205,13 @@ func TestQueryErrors(t *testing.T) {
 		phases        string
 		want          error
 	}{
-		{"silence_06", version06, &fake{}, "info", protocols.ErrTimeout},
-		{"0.7_server_in_0.6_mode", version06, &fake{body07: body07(t, "v07_empty.hex")}, "info", protocols.ErrTimeout},
-		{"0.6_server_in_0.7_mode", version07, &fake{body06: body06(t, "v06_empty.hex")}, "challenge", protocols.ErrTimeout},
-		{"wrong_echo", version07, &fake{body07: body07(t, "v07_empty.hex"), wrongEcho: true}, "challenge,info", protocols.ErrMismatch},
-		{"info_truncated", versionAuto, &fake{body07: body07(t, "v07_bad_client_cut.hex")}, "challenge,info", protocols.ErrTruncated},
-		{"info_long_int", versionAuto, &fake{body07: body07(t, "v07_bad_long_int.hex")}, "challenge,info", protocols.ErrMalformed},
-		{"info06_bad_number", versionAuto, &fake{body06: body06(t, "v06_bad_number.hex")}, "challenge", protocols.ErrMalformed},
+		{"silence_06", version06, &fake{}, "info", wire.ErrTimeout},
+		{"0.7_server_in_0.6_mode", version06, &fake{body07: body07(t, "v07_empty.hex")}, "info", wire.ErrTimeout},
+		{"0.6_server_in_0.7_mode", version07, &fake{body06: body06(t, "v06_empty.hex")}, "challenge", wire.ErrTimeout},
+		{"wrong_echo", version07, &fake{body07: body07(t, "v07_empty.hex"), wrongEcho: true}, "challenge,info", wire.ErrMismatch},
+		{"info_truncated", versionAuto, &fake{body07: body07(t, "v07_bad_client_cut.hex")}, "challenge,info", wire.ErrTruncated},
+		{"info_long_int", versionAuto, &fake{body07: body07(t, "v07_bad_long_int.hex")}, "challenge,info", wire.ErrMalformed},
+		{"info06_bad_number", versionAuto, &fake{body06: body06(t, "v06_bad_number.hex")}, "challenge", wire.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, tr, err := query(t, settings(tc.version, 0), 300*time.Millisecond, tc.f)
@@ -226,7 +226,7 @@ func TestQueryErrors(t *testing.T) {
 	t.Run("closed_port_is_refused", func(t *testing.T) {
 		for _, v := range []string{version06, version07} { // auto: in the contract
 			q, _ := newQuerier(settings(v, 1))
-			if _, err := q.Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil); !errors.Is(err, protocols.ErrRefused) {
+			if _, err := q.Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil); !errors.Is(err, wire.ErrRefused) {
 				t.Errorf("%s: err = %v, want refused", v, err)
 			}
 		}

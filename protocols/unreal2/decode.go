@@ -36,7 +36,7 @@ func request(kind byte) []byte { return []byte{0x79, 0x00, 0x00, 0x00, kind} }
 
 // errNotReply marks a datagram that is no reply of the wanted type: the querier
 // skips it.
-var errNotReply = fmt.Errorf("%w: not an Unreal 2 reply of the requested type", protocols.ErrMalformed)
+var errNotReply = fmt.Errorf("%w: not an Unreal 2 reply of the requested type", wire.ErrMalformed)
 
 // splitReply returns the version and body of a reply of type kind, or errNotReply.
 // The version is any value below 256: every one qstat knows is, and it keeps
@@ -136,7 +136,7 @@ func decodeRules(kv []protocols.KV, body []byte) ([]protocols.KV, error) {
 			return kv, fmt.Errorf("rule %d of the datagram: %w", i, err)
 		}
 		if len(kv) >= maxRulePairs {
-			return kv, fmt.Errorf("%w: more than %d rules", protocols.ErrTooLarge, maxRulePairs)
+			return kv, fmt.Errorf("%w: more than %d rules", wire.ErrTooLarge, maxRulePairs)
 		}
 		kv = append(kv, protocols.KV{Key: k, Value: v})
 	}
@@ -160,7 +160,7 @@ func decodePlayers(ps []player, version uint32, body []byte) ([]player, error) {
 	r := wire.NewReader(body)
 	for i := len(ps); r.Len() > 0; i++ {
 		if len(ps) >= maxPlayerEntries {
-			return ps, fmt.Errorf("%w: more than %d player records", protocols.ErrTooLarge, maxPlayerEntries)
+			return ps, fmt.Errorf("%w: more than %d player records", wire.ErrTooLarge, maxPlayerEntries)
 		}
 		var p player
 		p.num = r.Int32LE("player number")
@@ -193,7 +193,7 @@ func decodePlayers(ps []player, version uint32, body []byte) ([]player, error) {
 func readProps(r *wire.Reader) string {
 	n := int(r.Uint8("player property count"))
 	if n > maxProps {
-		r.Fail(fmt.Errorf("%w: %d player properties, at most %d read", protocols.ErrTooLarge, n, maxProps))
+		r.Fail(fmt.Errorf("%w: %d player properties, at most %d read", wire.ErrTooLarge, n, maxProps))
 		return ""
 	}
 	team := ""

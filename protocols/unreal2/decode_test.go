@@ -97,12 +97,12 @@ func TestVectors(t *testing.T) {
 				t.Fatalf("skip = %v, want %v", skip, e.Skip)
 			}
 			if e.Skip {
-				if protocols.Reason(skip) != "malformed" {
-					t.Errorf("skip reason %q", protocols.Reason(skip))
+				if wire.Reason(skip) != "malformed" {
+					t.Errorf("skip reason %q", wire.Reason(skip))
 				}
 				return
 			}
-			if got := protocols.Reason(err); got != e.Error {
+			if got := wire.Reason(err); got != e.Error {
 				t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
 			}
 			if e.Info != nil {
@@ -218,7 +218,7 @@ func TestStrings(t *testing.T) {
 	for _, b := range [][]byte{{}, {0x05, 'a'}, {0x82, 'a', 0, 'b'}, {0x81, 0x01, 'a'}} {
 		r := wire.NewReader(b)
 		readString(&r, "s")
-		if protocols.Reason(r.Err()) != "truncated" {
+		if wire.Reason(r.Err()) != "truncated" {
 			t.Errorf("% x: err %v, want truncated", b, r.Err())
 		}
 	}
@@ -278,7 +278,7 @@ func TestRulesCap(t *testing.T) {
 			break
 		}
 	}
-	if len(kv) != maxRulePairs || protocols.Reason(err) != "too_large" {
+	if len(kv) != maxRulePairs || wire.Reason(err) != "too_large" {
 		t.Errorf("%d rules, err %v", len(kv), err)
 	}
 }

@@ -168,7 +168,7 @@ func collect(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, kind byte,
 			return nil
 		}
 		if taken++; taken >= maxDatagrams {
-			return fmt.Errorf("%w: more than %d reply datagrams", protocols.ErrTooLarge, maxDatagrams)
+			return fmt.Errorf("%w: more than %d reply datagrams", wire.ErrTooLarge, maxDatagrams)
 		}
 		for {
 			until := time.Now().Add(quiet)

@@ -200,10 +200,10 @@ func TestQueryPhaseFailures(t *testing.T) {
 		players, rule int
 		password      protocols.Flag
 	}{
-		{"players silent", &fake{rules: rulesReplies(6, stockRules...)}, "players", protocols.ErrTimeout, 0, 6, protocols.FlagFalse},
-		{"rules silent", &fake{players: playerReplies(4, 4)}, "rules", protocols.ErrTimeout, 4, 0, protocols.FlagUnknown},
-		{"rules lying length", &fake{players: playerReplies(4, 4), rules: lying}, "rules", protocols.ErrTruncated, 4, 6, protocols.FlagUnknown},
-		{"player record cut", &fake{players: [][]byte{cutPlayer, playerReplies(4, 2)[1]}, rules: rulesReplies(6, stockRules...)}, "players", protocols.ErrTruncated, 4, 6, protocols.FlagFalse},
+		{"players silent", &fake{rules: rulesReplies(6, stockRules...)}, "players", wire.ErrTimeout, 0, 6, protocols.FlagFalse},
+		{"rules silent", &fake{players: playerReplies(4, 4)}, "rules", wire.ErrTimeout, 4, 0, protocols.FlagUnknown},
+		{"rules lying length", &fake{players: playerReplies(4, 4), rules: lying}, "rules", wire.ErrTruncated, 4, 6, protocols.FlagUnknown},
+		{"player record cut", &fake{players: [][]byte{cutPlayer, playerReplies(4, 2)[1]}, rules: rulesReplies(6, stockRules...)}, "players", wire.ErrTruncated, 4, 6, protocols.FlagFalse},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -291,10 +291,10 @@ func TestQueryInfoFailures(t *testing.T) {
 		want  error
 		d     time.Duration
 	}{
-		{"truncated", [][]byte{prototest.VecFile(t, "info_name_overrun")}, protocols.ErrTruncated, 2 * time.Second},
-		{"cut counts", [][]byte{prototest.VecFile(t, "info_cut_counts")}, protocols.ErrTruncated, 2 * time.Second},
+		{"truncated", [][]byte{prototest.VecFile(t, "info_name_overrun")}, wire.ErrTruncated, 2 * time.Second},
+		{"cut counts", [][]byte{prototest.VecFile(t, "info_cut_counts")}, wire.ErrTruncated, 2 * time.Second},
 		// Only datagrams that answer nothing: wire.Exchange names why the last was skipped.
-		{"only strays", [][]byte{prototest.VecFile(t, "not_reply"), prototest.VecFile(t, "wrong_type")}, protocols.ErrMalformed, 300 * time.Millisecond},
+		{"only strays", [][]byte{prototest.VecFile(t, "not_reply"), prototest.VecFile(t, "wrong_type")}, wire.ErrMalformed, 300 * time.Millisecond},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -18,10 +17,10 @@ import (
 // need is false for the token "0": the server wants no challenge bytes.
 func ParseChallenge(b []byte) (session, token [4]byte, need bool, err error) {
 	if len(b) < 5 {
-		return session, token, false, fmt.Errorf("%w: challenge reply of %d bytes", protocols.ErrTruncated, len(b))
+		return session, token, false, fmt.Errorf("%w: challenge reply of %d bytes", wire.ErrTruncated, len(b))
 	}
 	if b[0] != 0x09 {
-		return session, token, false, fmt.Errorf("%w: challenge reply type 0x%02x at offset 0, want 0x09", protocols.ErrMalformed, b[0])
+		return session, token, false, fmt.Errorf("%w: challenge reply type 0x%02x at offset 0, want 0x09", wire.ErrMalformed, b[0])
 	}
 	session = [4]byte(b[1:5])
 	s := b[5:]
@@ -30,14 +29,14 @@ func ParseChallenge(b []byte) (session, token [4]byte, need bool, err error) {
 	}
 	s = bytes.TrimSpace(s)
 	if len(s) == 0 || len(s) > 20 {
-		return session, token, false, fmt.Errorf("%w: challenge token %q at offset 5 is not a decimal number", protocols.ErrChallenge, s)
+		return session, token, false, fmt.Errorf("%w: challenge token %q at offset 5 is not a decimal number", wire.ErrChallenge, s)
 	}
 	n, perr := strconv.ParseInt(string(s), 10, 64)
 	if perr != nil {
 		// Between 2^63 and 2^64: only the low 32 bits matter anyway.
 		u, uerr := strconv.ParseUint(string(s), 10, 64)
 		if uerr != nil {
-			return session, token, false, fmt.Errorf("%w: challenge token %q at offset 5 is not a decimal number", protocols.ErrChallenge, s)
+			return session, token, false, fmt.Errorf("%w: challenge token %q at offset 5 is not a decimal number", wire.ErrChallenge, s)
 		}
 		n = int64(u)
 	}
@@ -80,9 +79,9 @@ func (c *Counter) Explain(err error, what string) error {
 	}
 	switch {
 	case c.Mismatched > 0:
-		return fmt.Errorf("%w: %d replies echo another session id", protocols.ErrMismatch, c.Mismatched)
+		return fmt.Errorf("%w: %d replies echo another session id", wire.ErrMismatch, c.Mismatched)
 	case c.Foreign > 0:
-		return fmt.Errorf("%w: %d replies that are not %s", protocols.ErrMalformed, c.Foreign, what)
+		return fmt.Errorf("%w: %d replies that are not %s", wire.ErrMalformed, c.Foreign, what)
 	}
 	return err
 }

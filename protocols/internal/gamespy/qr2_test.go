@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Handshake replies (gamespy3.md §3): 09, session, ASCII decimal token, NUL.
@@ -19,11 +19,11 @@ var challenges = []struct {
 	{"negative", "09102030402d3132383735373436393400", "b3412b5a", true, nil}, // qstat's example
 	{"above 2^32", "09102030403432393439363732393500", "ffffffff", true, nil},
 	{"zero", "09102030403000", "00000000", false, nil},
-	{"not a number", "09102030403132616200", "", false, protocols.ErrChallenge},
-	{"empty", "090102030400", "", false, protocols.ErrChallenge},
-	{"21 digits", "0910203040" + hex.EncodeToString([]byte("123456789012345678901")) + "00", "", false, protocols.ErrChallenge},
-	{"stat reply", "0010203040", "", false, protocols.ErrMalformed},
-	{"short", "0901", "", false, protocols.ErrTruncated},
+	{"not a number", "09102030403132616200", "", false, wire.ErrChallenge},
+	{"empty", "090102030400", "", false, wire.ErrChallenge},
+	{"21 digits", "0910203040" + hex.EncodeToString([]byte("123456789012345678901")) + "00", "", false, wire.ErrChallenge},
+	{"stat reply", "0010203040", "", false, wire.ErrMalformed},
+	{"short", "0901", "", false, wire.ErrTruncated},
 }
 
 func TestParseChallenge(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -18,7 +17,7 @@ func testStatus(req string) *Status[string] {
 		Decode: func(b []byte) (string, error) {
 			switch {
 			case string(b) == "bad":
-				return "", fmt.Errorf("%w: bad", protocols.ErrTruncated)
+				return "", fmt.Errorf("%w: bad", wire.ErrTruncated)
 			case len(b) > 3 && string(b[:3]) == "ok ":
 				return string(b[3:]), nil
 			}
@@ -27,7 +26,7 @@ func testStatus(req string) *Status[string] {
 		NotReply: errTestNotReply,
 		Check: func(token string) error {
 			if token != "mine" {
-				return fmt.Errorf("%w: token %q", protocols.ErrMismatch, token)
+				return fmt.Errorf("%w: token %q", wire.ErrMismatch, token)
 			}
 			return nil
 		},
@@ -43,8 +42,8 @@ func TestStatus(t *testing.T) {
 		skipped int
 	}{
 		{name: "strays skipped", answer: []string{"junk", "ok other", "ok mine", "ok mine"}, want: "mine", skipped: 2},
-		{name: "broken answer ends the exchange", answer: []string{"junk", "bad", "ok mine"}, err: protocols.ErrTruncated, skipped: 1},
-		{name: "only strays: the last reason", answer: []string{"junk", "ok other"}, err: protocols.ErrMismatch, skipped: 2},
+		{name: "broken answer ends the exchange", answer: []string{"junk", "bad", "ok mine"}, err: wire.ErrTruncated, skipped: 1},
+		{name: "only strays: the last reason", answer: []string{"junk", "ok other"}, err: wire.ErrMismatch, skipped: 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

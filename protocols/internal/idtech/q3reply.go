@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // The keywords of id Tech 3 replies: statusResponse answers getstatus (info
@@ -33,7 +33,7 @@ type Q3Reply struct {
 // notReply, the caller's sentinel, so that its querier can skip them.
 func DecodeQ3(b []byte, notReply error) (Q3Reply, []byte, error) {
 	if len(b) > MaxDatagram {
-		return Q3Reply{}, nil, fmt.Errorf("%w: datagram of %d bytes", protocols.ErrTooLarge, len(b))
+		return Q3Reply{}, nil, fmt.Errorf("%w: datagram of %d bytes", wire.ErrTooLarge, len(b))
 	}
 	if !HasOOB(b) {
 		return Q3Reply{}, nil, fmt.Errorf("%w: no FF FF FF FF marker at offset 0", notReply)
@@ -51,7 +51,7 @@ func DecodeQ3(b []byte, notReply error) (Q3Reply, []byte, error) {
 		off++
 	}
 	if off == len(b) {
-		return Q3Reply{}, nil, fmt.Errorf("%w: no info string after %s at offset %d", protocols.ErrTruncated, kind, off)
+		return Q3Reply{}, nil, fmt.Errorf("%w: no info string after %s at offset %d", wire.ErrTruncated, kind, off)
 	}
 	if b[off] == '\n' {
 		off++
@@ -62,7 +62,7 @@ func DecodeQ3(b []byte, notReply error) (Q3Reply, []byte, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return r, rest, nil
 		}
-		return Q3Reply{}, nil, fmt.Errorf("%w: info string at offset %d has no backslash", protocols.ErrMalformed, off)
+		return Q3Reply{}, nil, fmt.Errorf("%w: info string at offset %d has no backslash", wire.ErrMalformed, off)
 	}
 	if kind == InfoResponse {
 		line = bytes.TrimSuffix(line, []byte{'"'}) // stray trailing quote of some forks (qstat strips it)

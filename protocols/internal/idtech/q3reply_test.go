@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-var errTestNotReply = fmt.Errorf("%w: not a test reply", protocols.ErrMalformed)
+var errTestNotReply = fmt.Errorf("%w: not a test reply", wire.ErrMalformed)
 
 func TestDecodeQ3(t *testing.T) {
 	const oob = "\xff\xff\xff\xff"
@@ -31,10 +31,10 @@ func TestDecodeQ3(t *testing.T) {
 		{name: "no marker", in: "\xff\xff\xffstatusResponse\n\\a\\b", err: errTestNotReply},
 		{name: "other keyword", in: oob + "print\nhello", err: errTestNotReply},
 		{name: "longer keyword", in: oob + "statusResponseX\n\\a\\b", err: errTestNotReply},
-		{name: "keyword only", in: oob + "statusResponse", err: protocols.ErrTruncated},
-		{name: "keyword and blanks", in: oob + "infoResponse \t\r", err: protocols.ErrTruncated},
-		{name: "no backslash", in: oob + "statusResponse\nhostname x\n", err: protocols.ErrMalformed},
-		{name: "too large", in: oob + "statusResponse\n\\a\\b\n" + strings.Repeat("x", MaxDatagram), err: protocols.ErrTooLarge},
+		{name: "keyword only", in: oob + "statusResponse", err: wire.ErrTruncated},
+		{name: "keyword and blanks", in: oob + "infoResponse \t\r", err: wire.ErrTruncated},
+		{name: "no backslash", in: oob + "statusResponse\nhostname x\n", err: wire.ErrMalformed},
+		{name: "too large", in: oob + "statusResponse\n\\a\\b\n" + strings.Repeat("x", MaxDatagram), err: wire.ErrTooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, rest, err := DecodeQ3([]byte(tc.in), errTestNotReply)

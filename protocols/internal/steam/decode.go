@@ -128,10 +128,10 @@ func (c *Cursor) Str8(what string) string {
 // header checks the 5 bytes every complete message starts with and returns its type.
 func header(b []byte, what string) (byte, error) {
 	if len(b) < 5 {
-		return 0, fmt.Errorf("%w: %s of %d bytes, shorter than the 5-byte header", protocols.ErrTruncated, what, len(b))
+		return 0, fmt.Errorf("%w: %s of %d bytes, shorter than the 5-byte header", wire.ErrTruncated, what, len(b))
 	}
 	if b[0] != 0xFF || b[1] != 0xFF || b[2] != 0xFF || b[3] != 0xFF {
-		return 0, fmt.Errorf("%w: %s header % x, want ff ff ff ff", protocols.ErrMalformed, what, b[:4])
+		return 0, fmt.Errorf("%w: %s header % x, want ff ff ff ff", wire.ErrMalformed, what, b[:4])
 	}
 	return b[4], nil
 }
@@ -161,7 +161,7 @@ func (in *Info) Decode(b []byte) error {
 	case TypeInfoDetailed:
 		return decodeDetailed(&c, in)
 	}
-	return fmt.Errorf("%w: info reply type 0x%02x, want 0x49 or 0x6d", protocols.ErrMalformed, t)
+	return fmt.Errorf("%w: info reply type 0x%02x, want 0x49 or 0x6d", wire.ErrMalformed, t)
 }
 
 // decodeSource reads S2A_INFO_SRC (spec §4). Everything through version is required;
@@ -319,7 +319,7 @@ func DecodePlayers(b []byte, theShip bool) (*Players, error) {
 		return nil, err
 	}
 	if t != TypePlayers {
-		return nil, fmt.Errorf("%w: player reply type 0x%02x, want 0x44", protocols.ErrMalformed, t)
+		return nil, fmt.Errorf("%w: player reply type 0x%02x, want 0x44", wire.ErrMalformed, t)
 	}
 	c := NewCursor(b)
 	c.Skip(5, "header")
@@ -375,7 +375,7 @@ func DecodeRules(b []byte) (*Rules, error) {
 		return nil, err
 	}
 	if t != TypeRules {
-		return nil, fmt.Errorf("%w: rules reply type 0x%02x, want 0x45", protocols.ErrMalformed, t)
+		return nil, fmt.Errorf("%w: rules reply type 0x%02x, want 0x45", wire.ErrMalformed, t)
 	}
 	c := NewCursor(b)
 	c.Skip(5, "header")
@@ -407,7 +407,7 @@ func DecodeRules(b []byte) (*Rules, error) {
 // DecodeChallenge returns the 4 challenge bytes of an S2C_CHALLENGE reply.
 func DecodeChallenge(b []byte) ([]byte, error) {
 	if len(b) < 9 {
-		return nil, fmt.Errorf("%w: challenge reply of %d bytes, want 9", protocols.ErrTruncated, len(b))
+		return nil, fmt.Errorf("%w: challenge reply of %d bytes, want 9", wire.ErrTruncated, len(b))
 	}
 	return b[5:9], nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -102,11 +101,11 @@ func (x *Exchanger) rest(ctx context.Context, match func([]byte) bool, empty, ag
 	// datagram, so a peer repeating one fragment cannot keep the probe reading.
 	for ignored, reads := 0, 0; ; reads++ {
 		if reads >= 2*MaxFragments+maxIgnored {
-			return nil, failed, fmt.Errorf("%w: %d datagrams without completing the split reply", protocols.ErrTooLarge, reads)
+			return nil, failed, fmt.Errorf("%w: %d datagrams without completing the split reply", wire.ErrTooLarge, reads)
 		}
 		d, err := x.Conn.Recv()
 		if err != nil {
-			if errors.Is(err, protocols.ErrTimeout) && again && ctx.Err() == nil {
+			if errors.Is(err, wire.ErrTimeout) && again && ctx.Err() == nil {
 				return nil, partial, nil
 			}
 			return nil, failed, fmt.Errorf("split reply incomplete: %w", err)
@@ -116,7 +115,7 @@ func (x *Exchanger) rest(ctx context.Context, match func([]byte) bool, empty, ag
 		case ignore:
 			x.Tr.Ignore("not the awaited reply")
 			if ignored++; ignored >= maxIgnored {
-				return nil, failed, fmt.Errorf("%w: %d datagrams that do not answer the request", protocols.ErrMalformed, ignored)
+				return nil, failed, fmt.Errorf("%w: %d datagrams that do not answer the request", wire.ErrMalformed, ignored)
 			}
 		case done, failed:
 			return msg, v, err
@@ -145,7 +144,7 @@ func (x *Exchanger) Fetch(ctx context.Context, base []byte, want byte, empty boo
 		}
 		req = WithChallenge(base[:5], ch)
 	}
-	return nil, fmt.Errorf("%w: request 0x%02x answered with S2C_CHALLENGE %d times", protocols.ErrChallenge, base[4], MaxChallenges)
+	return nil, fmt.Errorf("%w: request 0x%02x answered with S2C_CHALLENGE %d times", wire.ErrChallenge, base[4], MaxChallenges)
 }
 
 // SourceAfterDetailed waits briefly for the 0x49 some HLDS builds send right behind

@@ -8,7 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Layout is the header layout of split reply fragments (spec §8).
@@ -86,17 +86,17 @@ func (a *Assembler) Reset() {
 // fragments are dropped, others stay pending.
 func (a *Assembler) Add(d []byte) (msg []byte, done bool, err error) {
 	if len(d) < 4 {
-		return nil, false, fmt.Errorf("%w: datagram of %d bytes", protocols.ErrTruncated, len(d))
+		return nil, false, fmt.Errorf("%w: datagram of %d bytes", wire.ErrTruncated, len(d))
 	}
 	switch binary.LittleEndian.Uint32(d) {
 	case 0xFFFFFFFF:
 		return d, true, nil
 	case 0xFFFFFFFE:
 	default:
-		return nil, false, fmt.Errorf("%w: datagram header % x is neither ff ff ff ff nor fe ff ff ff", protocols.ErrMalformed, d[:4])
+		return nil, false, fmt.Errorf("%w: datagram header % x is neither ff ff ff ff nor fe ff ff ff", wire.ErrMalformed, d[:4])
 	}
 	if len(d) < 9 {
-		return nil, false, fmt.Errorf("%w: split fragment of %d bytes, shorter than any split header", protocols.ErrTruncated, len(d))
+		return nil, false, fmt.Errorf("%w: split fragment of %d bytes, shorter than any split header", wire.ErrTruncated, len(d))
 	}
 	s := a.set(binary.LittleEndian.Uint32(d[4:]))
 	msg, done, err = s.add(d, a.Layout)
@@ -139,10 +139,10 @@ func (s *fragSet) add(d []byte, forced Layout) ([]byte, bool, error) {
 		if s.layout == LayoutAuto {
 			// Fragment 0 tells the layout; keep the others until it comes.
 			if len(s.raw) >= MaxFragments {
-				return nil, false, fmt.Errorf("%w: split message 0x%08x: %d fragments without a recognisable fragment 0", protocols.ErrTooLarge, s.id, len(s.raw)+1)
+				return nil, false, fmt.Errorf("%w: split message 0x%08x: %d fragments without a recognisable fragment 0", wire.ErrTooLarge, s.id, len(s.raw)+1)
 			}
 			if s.bytes += len(d); s.bytes > MaxSplitBytes {
-				return nil, false, fmt.Errorf("%w: split message 0x%08x over %d bytes", protocols.ErrTooLarge, s.id, MaxSplitBytes)
+				return nil, false, fmt.Errorf("%w: split message 0x%08x over %d bytes", wire.ErrTooLarge, s.id, MaxSplitBytes)
 			}
 			s.raw = append(s.raw, d)
 			return nil, false, nil
@@ -199,20 +199,20 @@ func (s *fragSet) place(d []byte) error {
 		hdr = 10
 	}
 	if len(d) < hdr {
-		return fmt.Errorf("%w: split fragment of %d bytes, shorter than the %d-byte %s header", protocols.ErrTruncated, len(d), hdr, s.layout)
+		return fmt.Errorf("%w: split fragment of %d bytes, shorter than the %d-byte %s header", wire.ErrTruncated, len(d), hdr, s.layout)
 	}
 	if s.layout != LayoutGoldSrc {
 		total, num = int(d[8]), int(d[9])
 	}
 	switch {
 	case total == 0:
-		return fmt.Errorf("%w: split message 0x%08x: fragment total 0", protocols.ErrMalformed, s.id)
+		return fmt.Errorf("%w: split message 0x%08x: fragment total 0", wire.ErrMalformed, s.id)
 	case total > MaxFragments:
-		return fmt.Errorf("%w: split message 0x%08x: %d fragments, cap %d", protocols.ErrTooLarge, s.id, total, MaxFragments)
+		return fmt.Errorf("%w: split message 0x%08x: %d fragments, cap %d", wire.ErrTooLarge, s.id, total, MaxFragments)
 	case num >= total:
-		return fmt.Errorf("%w: split message 0x%08x: fragment number %d of %d", protocols.ErrMalformed, s.id, num, total)
+		return fmt.Errorf("%w: split message 0x%08x: fragment number %d of %d", wire.ErrMalformed, s.id, num, total)
 	case s.total != 0 && total != s.total:
-		return fmt.Errorf("%w: split message 0x%08x: fragment total %d, earlier fragments said %d", protocols.ErrMalformed, s.id, total, s.total)
+		return fmt.Errorf("%w: split message 0x%08x: fragment total %d, earlier fragments said %d", wire.ErrMalformed, s.id, total, s.total)
 	}
 	if s.total == 0 {
 		s.total = total
@@ -224,16 +224,16 @@ func (s *fragSet) place(d []byte) error {
 	p := d[hdr:]
 	if num == 0 && s.compressed() {
 		if len(p) < 8 {
-			return fmt.Errorf("%w: compressed split message 0x%08x: fragment 0 ends before size and CRC", protocols.ErrTruncated, s.id)
+			return fmt.Errorf("%w: compressed split message 0x%08x: fragment 0 ends before size and CRC", wire.ErrTruncated, s.id)
 		}
 		s.size, s.crc = binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint32(p[4:])
 		if s.size > MaxDecompressed {
-			return fmt.Errorf("%w: compressed split message 0x%08x: uncompressed size %d, cap %d", protocols.ErrTooLarge, s.id, s.size, MaxDecompressed)
+			return fmt.Errorf("%w: compressed split message 0x%08x: uncompressed size %d, cap %d", wire.ErrTooLarge, s.id, s.size, MaxDecompressed)
 		}
 		p = p[8:]
 	}
 	if s.bytes += len(p); s.bytes > MaxSplitBytes {
-		return fmt.Errorf("%w: split message 0x%08x over %d bytes", protocols.ErrTooLarge, s.id, MaxSplitBytes)
+		return fmt.Errorf("%w: split message 0x%08x over %d bytes", wire.ErrTooLarge, s.id, MaxSplitBytes)
 	}
 	s.parts[num] = p
 	s.have |= 1 << num
@@ -256,7 +256,7 @@ func (s *fragSet) join() ([]byte, bool, error) {
 		}
 	}
 	if len(msg) < 5 || !isSingle(msg) {
-		return nil, false, fmt.Errorf("%w: reassembled split message 0x%08x does not start with ff ff ff ff", protocols.ErrMalformed, s.id)
+		return nil, false, fmt.Errorf("%w: reassembled split message 0x%08x does not start with ff ff ff ff", wire.ErrMalformed, s.id)
 	}
 	return msg, true, nil
 }
@@ -268,13 +268,13 @@ func (s *fragSet) decompress(stream []byte) ([]byte, error) {
 	n, err := out.ReadFrom(io.LimitReader(bzip2.NewReader(bytes.NewReader(stream)), int64(s.size)+1))
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%w: compressed split message 0x%08x: bzip2: %v", protocols.ErrMalformed, s.id, err)
+		return nil, fmt.Errorf("%w: compressed split message 0x%08x: bzip2: %v", wire.ErrMalformed, s.id, err)
 	case n > int64(s.size):
-		return nil, fmt.Errorf("%w: compressed split message 0x%08x: bzip2 output exceeds the declared %d bytes", protocols.ErrTooLarge, s.id, s.size)
+		return nil, fmt.Errorf("%w: compressed split message 0x%08x: bzip2 output exceeds the declared %d bytes", wire.ErrTooLarge, s.id, s.size)
 	case n < int64(s.size):
-		return nil, fmt.Errorf("%w: compressed split message 0x%08x: %d bytes after bzip2, header says %d", protocols.ErrMalformed, s.id, n, s.size)
+		return nil, fmt.Errorf("%w: compressed split message 0x%08x: %d bytes after bzip2, header says %d", wire.ErrMalformed, s.id, n, s.size)
 	case crc32.ChecksumIEEE(out.Bytes()) != s.crc:
-		return nil, fmt.Errorf("%w: compressed split message 0x%08x: CRC32 %08x, header says %08x", protocols.ErrMalformed, s.id, crc32.ChecksumIEEE(out.Bytes()), s.crc)
+		return nil, fmt.Errorf("%w: compressed split message 0x%08x: CRC32 %08x, header says %08x", wire.ErrMalformed, s.id, crc32.ChecksumIEEE(out.Bytes()), s.crc)
 	}
 	return out.Bytes(), nil
 }
