@@ -181,14 +181,3 @@ func writeFile(t *testing.T, p, s string) {
 		t.Fatal(err)
 	}
 }
-
-func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, mode); err != nil {
-		t.Fatal(err)
-	}
-}

@@ -35,8 +35,8 @@ func TestOptionsYAML(t *testing.T) {
 			t.Errorf("module %s not built", m)
 		}
 	}
-	bad := strings.Replace(good, "address_attribute", "addres_attribute", 1)
-	if _, err := config.Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "addres_attribute") {
+	bad := strings.Replace(good, "address_attribute", "addr_attribute", 1)
+	if _, err := config.Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "addr_attribute") {
 		t.Errorf("unknown key accepted: %v", err)
 	}
 }

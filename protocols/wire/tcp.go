@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -62,7 +63,7 @@ func (t *TCPConn) Read(p []byte) (int, error) {
 	if n > 0 {
 		t.tr.Received(bytes.Clone(p[:n]))
 	}
-	if err != nil && err != io.EOF {
+	if err != nil && !errors.Is(err, io.EOF) {
 		return n, netErr(err)
 	}
 	return n, err
@@ -85,7 +86,7 @@ func (t *TCPConn) ReadLine(max int) ([]byte, error) {
 				return nil, fmt.Errorf("%w: line longer than %d bytes", ErrTooLarge, max)
 			}
 		}
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			if len(line) > 0 {
 				return line, nil
 			}
