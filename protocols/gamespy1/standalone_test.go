@@ -9,6 +9,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // hexParts reads the annotated datagrams testdata/<name>.1.hex, .2.hex, ...
@@ -56,7 +57,7 @@ func TestDecodeStandalone(t *testing.T) {
 		},
 		{
 			// Only the data-free last packet arrived: an empty, truncated result.
-			name: "final_packet_only", err: protocols.ErrTruncated, list: []wantPlayer{},
+			name: "final_packet_only", err: wire.ErrTruncated, list: []wantPlayer{},
 		},
 	}
 	for _, tc := range tests {

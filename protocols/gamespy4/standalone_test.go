@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // TestDecodeStandalone covers, with annotated vectors written from the spec, the
@@ -18,8 +18,8 @@ func TestDecodeStandalone(t *testing.T) {
 		basic bool
 		err   error
 	}{
-		{name: "basic_header_cut", basic: true, err: protocols.ErrTruncated},
-		{name: "full_header_cut", err: protocols.ErrTruncated},
+		{name: "basic_header_cut", basic: true, err: wire.ErrTruncated},
+		{name: "full_header_cut", err: wire.ErrTruncated},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			decode := decodeFull
