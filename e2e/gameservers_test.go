@@ -351,6 +351,45 @@ password "secret"
 	return startProc(t, "teeworlds", dir, []string{"HOME=" + dir}, server, "-f", "server.cfg"), port
 }
 
+// DDNet 16.4 (Debian package ddnet-server), a Teeworlds 0.6 server.
+const (
+	ddnetName = "Exporter Test DDNet"
+	ddnetMap  = "dm6"
+	ddnetGame = "DDraceNetwork" // DDNet's fixed game type without sv_test_cmds
+	// ddnetMax stays within the 16 slots of a 0.6 reply: above it DDNet's
+	// answer to the 0.6 gie3 says 16 and appends " [N/M]" to the name.
+	ddnetMax = 13
+)
+
+// startDDNet starts DDNet-Server with registration off and a password. A
+// storage.cfg in the working directory makes that directory the only writable
+// storage path (the sqlite file, demos and dumps go there, not to
+// ~/.local/share/ddnet) and puts it before the data dir, so its
+// autoexec_server.cfg replaces the packaged one (test commands, a log file,
+// votes).
+func startDDNet(t *testing.T) (*proc, int) {
+	t.Helper()
+	const server = "/usr/games/DDNet-Server"
+	needDebian(t, "ddnet-server")
+	needBin(t, server)
+	port := serverPort(t, 1)
+	dir := t.TempDir()
+	prototest.WriteFile(t, filepath.Join(dir, "storage.cfg"), "add_path $CURRENTDIR\nadd_path $DATADIR\n")
+	// sv_ipv4only: otherwise DDNet also opens an IPv6 socket on the bind
+	// address, which fails for 127.0.0.1, and the server does not start.
+	prototest.WriteFile(t, filepath.Join(dir, "autoexec_server.cfg"), fmt.Sprintf(`sv_name %q
+sv_port %d
+bindaddr 127.0.0.1
+sv_ipv4only 1
+sv_register 0
+sv_test_cmds 0
+sv_max_clients %d
+sv_map %s
+password "secret"
+`, ddnetName, port, ddnetMax, ddnetMap))
+	return startProc(t, "ddnet", dir, []string{"HOME=" + dir}, server), port
+}
+
 // OpenArena 0.8.8 (Debian package openarena-server, ioquake3 engine).
 const (
 	openArenaBin  = "/usr/games/openarena-server"

@@ -74,6 +74,7 @@ func TestRealServers(t *testing.T) {
 		{"openttd", startOpenTTD, testRealOpenTTD},
 		{"armagetron", startArmagetron, testRealArmagetron},
 		{"teeworlds", startTeeworlds, testRealTeeworlds},
+		{"ddnet", startDDNet, testRealDDNet},
 		{"quake3", func(t *testing.T) (*proc, int) {
 			port := serverPort(t, 1)
 			return startOpenArena(t, port), port
@@ -331,6 +332,30 @@ func testRealTeeworlds(t *testing.T, ex exporterClient, p *proc, port int) {
 	}
 	if _, ok := r.fams["gameserver_info"]; ok {
 		t.Errorf("teeworlds_06: gameserver_info on a failed probe:\n%s", r.body)
+	}
+}
+
+// testRealDDNet: DDNet, a Teeworlds 0.6 server, against its configuration and
+// quakestat -tees. The built-in module's first round trip carries the 0.6 gie3,
+// which DDNet answers at once; ddnet_06 pins that request.
+func testRealDDNet(t *testing.T, ex exporterClient, p *proc, port int) {
+	for _, module := range []string{"teeworlds", "ddnet_06"} {
+		r := ex.waitProbe(t, p, module, port, nil)
+		qs := qstatNow(t, "-tees", port)
+		r.checkUp(t, port)
+		r.checkInfo(t, map[string]string{"protocol": "teeworlds", "name": ddnetName, "map": ddnetMap, "game": ddnetGame})
+		r.want(t, "gameserver_players", 0)
+		r.want(t, "gameserver_players_max", ddnetMax)
+		r.want(t, "gameserver_password_required", 1)
+		// DDNet names the 0.6 version it speaks, then its own.
+		if v := r.info()["version"]; !strings.HasPrefix(v, "0.6.4, ") {
+			t.Errorf("%s: version %q, want 0.6.4, <DDNet version>", module, v)
+		}
+		info := ex.decodedInfo(t, module, port)
+		if info["protocol"] != "0.6" || info["max_clients"] != strconv.Itoa(ddnetMax) || info["flags"] != "1" {
+			t.Errorf("%s: decoded info %v, want protocol 0.6, max_clients %d, flags 1", module, info, ddnetMax)
+		}
+		r.checkQstat(t, qs, "name", "map", "game")
 	}
 }
 
