@@ -17,7 +17,8 @@
 //     Debian archive a protocol speaks to, each on free loopback port(s) with
 //     master-server contact off: mvdsv + ktx (quakeworld), nexuiz-server
 //     (darkplaces), cube2-server, mumble-server, openttd,
-//     armagetronad-dedicated, teeworlds-server (0.7) and openarena-server
+//     armagetronad-dedicated, teeworlds-server (0.7), ddnet-server (Teeworlds 0.6)
+//     and openarena-server
 //     (quake3). Each subtest probes its server through /probe and checks
 //     probe_success, the players, max players, bots and gameserver_info labels
 //     against quakestat at the same moment or, where no reference client reads
