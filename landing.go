@@ -17,10 +17,10 @@ import (
 
 	"github.com/prometheus/common/version"
 
-	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/catalog"
+	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
 // pageOptions are the flags the status page reflects.
@@ -33,7 +33,7 @@ type pageOptions struct {
 // statusPage serves the landing page: each recently probed target's last probe,
 // failures first, and a form to probe one more. It is rendered per request from
 // the history; nothing on the /probe path waits for it.
-func statusPage(sc *config.SafeConfig, history *collector.History, opts pageOptions) http.Handler {
+func statusPage(sc *config.SafeConfig, history *web.History, opts pageOptions) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		d := pageData{
 			Name:         exporterName,
@@ -43,7 +43,7 @@ func statusPage(sc *config.SafeConfig, history *collector.History, opts pageOpti
 			BuildDate:    version.BuildDate,
 			GoVersion:    runtime.Version(),
 			Pprof:        opts.pprof,
-			Debug:        collector.DebugAllowed(r, opts.remoteDebug),
+			Debug:        web.DebugAllowed(r, opts.remoteDebug),
 			HistoryLimit: opts.historyLimit,
 			Groups:       moduleGroups(sc.Get()),
 			Refresh:      refreshSeconds(r.URL.Query().Get("refresh")),
@@ -133,7 +133,7 @@ func label(name, desc string) string {
 
 // rowView is a target's row, formatted. Sort keys are numbers for the script.
 type rowView struct {
-	collector.TargetStatus
+	web.TargetStatus
 	State, StateClass      string
 	Players, Bots          string
 	PlayersSort            int64
@@ -143,7 +143,7 @@ type rowView struct {
 	AgeSort                int64
 }
 
-func newRowView(t collector.TargetStatus, now time.Time) rowView {
+func newRowView(t web.TargetStatus, now time.Time) rowView {
 	v := rowView{TargetStatus: t, State: "down", StateClass: "down", Players: "–", Bots: "–", PlayersSort: -1}
 	if t.Up {
 		v.State, v.StateClass = "up", "up"

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
 func renderStatus(t *testing.T, remoteAddr string, opts pageOptions) string {
@@ -19,7 +19,7 @@ func renderStatus(t *testing.T, remoteAddr string, opts pageOptions) string {
 	req := httptest.NewRequest("GET", "/?refresh=15", nil)
 	req.RemoteAddr = remoteAddr
 	rec := httptest.NewRecorder()
-	statusPage(sc, collector.NewHistory(10), opts).ServeHTTP(rec, req)
+	statusPage(sc, web.NewHistory(10), opts).ServeHTTP(rec, req)
 	if rec.Code != 200 {
 		t.Fatalf("status %d", rec.Code)
 	}

@@ -23,11 +23,12 @@ import (
 	"github.com/prometheus/common/promslog"
 	promslogflag "github.com/prometheus/common/promslog/flag"
 	"github.com/prometheus/common/version"
-	"github.com/prometheus/exporter-toolkit/web"
+	toolkitweb "github.com/prometheus/exporter-toolkit/web"
 	webflag "github.com/prometheus/exporter-toolkit/web/kingpinflag"
 
-	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
 const exporterName = "gameserver_exporter"
@@ -103,7 +104,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
-	self := collector.NewSelfMetrics(reg)
+	self := probe.NewMetrics(reg)
 	self.ReloadSuccess.Set(1)
 	self.ReloadSeconds.SetToCurrentTime()
 
@@ -128,19 +129,21 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		}
 	}()
 
-	history := collector.NewHistory(*historyLimit)
-	probe := &collector.ProbeHandler{
-		Config:        sc,
-		Logger:        logger,
-		Metrics:       self,
-		History:       history,
-		TimeoutOffset: time.Duration(*timeoutOffset * float64(time.Second)),
-		MaxConcurrent: *maxConcurrent,
-		MaxWaiting:    *maxWaiting,
-		MinInterval:   *minInterval,
-		RemoteDebug:   *remoteDebug,
+	history := web.NewHistory(*historyLimit)
+	probeHandler := &web.ProbeHandler{
+		Runner: &probe.Runner{
+			Config:        sc,
+			Logger:        logger,
+			Metrics:       self,
+			TimeoutOffset: time.Duration(*timeoutOffset * float64(time.Second)),
+			MaxConcurrent: *maxConcurrent,
+			MaxWaiting:    *maxWaiting,
+			MinInterval:   *minInterval,
+		},
+		History:     history,
+		RemoteDebug: *remoteDebug,
 	}
-	mux := routes(sc, reg, probe, history, reload, logger, pageOptions{remoteDebug: *remoteDebug, pprof: *enablePprof, historyLimit: *historyLimit})
+	mux := routes(sc, reg, probeHandler, history, reload, logger, pageOptions{remoteDebug: *remoteDebug, pprof: *enablePprof, historyLimit: *historyLimit})
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -156,18 +159,18 @@ func runUntil(args []string, stop <-chan struct{}) int {
 			srv.Shutdown(ctx)
 		}()
 	}
-	if err := web.ListenAndServe(srv, webConfig, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := toolkitweb.ListenAndServe(srv, webConfig, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("Error starting HTTP server", "err", err)
 		return 1
 	}
 	return 0
 }
 
-func routes(sc *config.SafeConfig, reg *prometheus.Registry, probe http.Handler, history *collector.History,
+func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.Handler, history *web.History,
 	reload func() error, logger *slog.Logger, page pageOptions) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
-	mux.Handle("/probe", probe)
+	mux.Handle("/probe", probeHandler)
 	mux.Handle("/logs", history.DebugHandler(page.remoteDebug))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })

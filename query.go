@@ -17,8 +17,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/model"
 
-	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/exposition"
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
 // queryCommand is `gameserver_exporter query`: probes through the same code path
@@ -58,7 +60,7 @@ func addQueryCommand(app *kingpin.Application) *queryCommand {
 // queryJob is one target to probe and, once done, what came of it.
 type queryJob struct {
 	module, target string
-	entry          *collector.Entry
+	outcome        *probe.Outcome
 	err            error
 	done           chan struct{}
 }
@@ -96,11 +98,10 @@ func (c *queryCommand) run(configFile string, stdout, stderr io.Writer) int {
 	}
 	sc := config.NewSafeConfig(configFile)
 	sc.Set(cfg)
-	h := &collector.ProbeHandler{
+	r := &probe.Runner{
 		Config:  sc,
 		Logger:  slog.New(slog.DiscardHandler),
-		Metrics: collector.NewSelfMetrics(prometheus.NewRegistry()),
-		History: collector.NewHistory(1),
+		Metrics: probe.NewMetrics(prometheus.NewRegistry()),
 	}
 	slots := make(chan struct{}, queryParallel)
 	for _, j := range jobs {
@@ -108,7 +109,7 @@ func (c *queryCommand) run(configFile string, stdout, stderr io.Writer) int {
 		go func() {
 			slots <- struct{}{}
 			defer func() { <-slots; close(j.done) }()
-			j.entry, j.err = h.Run(context.Background(), j.module, j.target, "")
+			j.outcome, j.err = r.Run(context.Background(), j.module, j.target, "")
 		}()
 	}
 	code := 0
@@ -120,7 +121,7 @@ func (c *queryCommand) run(configFile string, stdout, stderr io.Writer) int {
 			continue
 		}
 		c.print(stdout, cfg, j, len(jobs) > 1)
-		if !j.entry.Success {
+		if !j.outcome.Success() {
 			code = max(code, 1)
 		}
 	}
@@ -211,24 +212,24 @@ func readTargets(path, module string) ([]*queryJob, error) {
 }
 
 func (c *queryCommand) print(w io.Writer, cfg *config.Config, j *queryJob, several bool) {
-	e := j.entry
+	o := j.outcome
 	switch {
 	case *c.debug:
 		if several {
 			fmt.Fprintf(w, "==> %s (%s) <==\n", j.target, j.module)
 		}
-		e.WriteDebug(w)
+		web.WriteDebug(w, o)
 	case *c.json:
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		enc.Encode(e.Report())
+		enc.Encode(web.NewReport(o))
 	case *c.metrics:
 		if several {
 			fmt.Fprintf(w, "# %s (%s)\n", j.target, j.module)
 		}
-		e.WriteMetrics(w)
+		w.Write(exposition.Append(nil, o, false))
 	default:
-		r := e.Report()
+		r := web.NewReport(o)
 		printReport(w, r)
 		if !r.Success {
 			for _, h := range silentHints(cfg, j.module, j.target, r.Reason) {
@@ -238,7 +239,7 @@ func (c *queryCommand) print(w io.Writer, cfg *config.Config, j *queryJob, sever
 	}
 }
 
-func printReport(w io.Writer, r collector.Report) {
+func printReport(w io.Writer, r web.Report) {
 	if !r.Success {
 		// The error starts with its reason ("refused: ..."): say it once.
 		msg := strings.TrimPrefix(r.Error, r.Reason+": ")

@@ -22,8 +22,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
 // fakeA2S is a loopback A2S server that demands the S2C_CHALLENGE round trip, like
@@ -92,28 +93,30 @@ func infoReply() []byte {
 
 // newHandler is the exporter's /probe handler with the built-in modules, set up as
 // main.go does, with nothing cached between probes (MinInterval 0).
-func newHandler(tb testing.TB) *collector.ProbeHandler {
+func newHandler(tb testing.TB) *web.ProbeHandler {
 	tb.Helper()
 	sc := config.NewSafeConfig("")
 	if err := sc.Reload(); err != nil {
 		tb.Fatal(err)
 	}
-	return &collector.ProbeHandler{
-		Config:        sc,
-		Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Metrics:       collector.NewSelfMetrics(prometheus.NewRegistry()),
-		History:       collector.NewHistory(100),
-		TimeoutOffset: 500 * time.Millisecond,
-		MaxConcurrent: 4096,
-		MinInterval:   0,
+	return &web.ProbeHandler{
+		Runner: &probe.Runner{
+			Config:        sc,
+			Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Metrics:       probe.NewMetrics(prometheus.NewRegistry()),
+			TimeoutOffset: 500 * time.Millisecond,
+			MaxConcurrent: 4096,
+			MinInterval:   0,
+		},
+		History: web.NewHistory(100),
 	}
 }
 
 var success = []byte("\nprobe_success 1\n")
 
-// probe runs one /probe request through h. The request is built once per benchmark
+// serve runs one /probe request through h. The request is built once per benchmark
 // (the handler only reads it), so the profile shows the handler, not httptest.
-func probe(h *collector.ProbeHandler, r *http.Request) *httptest.ResponseRecorder {
+func serve(h *web.ProbeHandler, r *http.Request) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, r)
 	return rec
@@ -127,7 +130,7 @@ func probeRequest(addr string) *http.Request {
 // succeeds and really went through the challenge.
 func TestProbeFakeServer(t *testing.T) {
 	h := newHandler(t)
-	rec := probe(h, probeRequest(startFakeA2S(t)))
+	rec := serve(h, probeRequest(startFakeA2S(t)))
 	body := rec.Body.Bytes()
 	if rec.Code != 200 || !bytes.Contains(body, success) {
 		t.Fatalf("probe failed: HTTP %d\n%s", rec.Code, body)
@@ -146,7 +149,7 @@ func BenchmarkProbe(b *testing.B) {
 	r := probeRequest(startFakeA2S(b))
 	b.ReportAllocs()
 	for b.Loop() {
-		if rec := probe(h, r); !bytes.Contains(rec.Body.Bytes(), success) {
+		if rec := serve(h, r); !bytes.Contains(rec.Body.Bytes(), success) {
 			b.Fatalf("probe failed:\n%s", rec.Body.Bytes())
 		}
 	}
@@ -170,7 +173,7 @@ func BenchmarkProbeParallel(b *testing.B) {
 		i := 0
 		for pb.Next() {
 			i++
-			if rec := probe(h, reqs[i%len(reqs)]); !bytes.Contains(rec.Body.Bytes(), success) {
+			if rec := serve(h, reqs[i%len(reqs)]); !bytes.Contains(rec.Body.Bytes(), success) {
 				b.Errorf("probe failed:\n%s", rec.Body.Bytes())
 				return
 			}
@@ -183,11 +186,11 @@ func BenchmarkProbeParallel(b *testing.B) {
 // (parsing, metric families, exposition, history, self-metrics), without the query.
 func BenchmarkProbeCached(b *testing.B) {
 	h := newHandler(b)
-	h.MinInterval = time.Hour
+	h.Runner.MinInterval = time.Hour
 	r := probeRequest(startFakeA2S(b))
 	b.ReportAllocs()
 	for b.Loop() {
-		if rec := probe(h, r); !bytes.Contains(rec.Body.Bytes(), success) {
+		if rec := serve(h, r); !bytes.Contains(rec.Body.Bytes(), success) {
 			b.Fatalf("probe failed:\n%s", rec.Body.Bytes())
 		}
 	}

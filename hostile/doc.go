@@ -1,6 +1,6 @@
 // Package hostile is the exporter's hostile-server suite. It holds tests only: fake
 // game servers on 127.0.0.1 that misbehave on purpose, each run against every
-// protocol it applies to through the full /probe handler (collector.ProbeHandler
+// protocol it applies to through the full /probe handler (web.ProbeHandler
 // with the built-in modules, fresh self-metrics, a History, no caching), the way a
 // scrape reaches the exporter.
 //

@@ -21,9 +21,10 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	probepkg "github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
 const (
@@ -55,7 +56,7 @@ const (
 // newHandler builds the /probe handler as main does: built-in modules (plus those
 // of extra, YAML), fresh self-metrics, a History, no result caching, and the caps
 // on probes in flight and waiting for a slot (0: no cap, no waiting).
-func newHandler(t testing.TB, extra string, maxConcurrent, maxWaiting int) *collector.ProbeHandler {
+func newHandler(t testing.TB, extra string, maxConcurrent, maxWaiting int) *web.ProbeHandler {
 	t.Helper()
 	cfg, err := config.Parse([]byte(extra))
 	if err != nil {
@@ -63,23 +64,25 @@ func newHandler(t testing.TB, extra string, maxConcurrent, maxWaiting int) *coll
 	}
 	sc := config.NewSafeConfig("")
 	sc.Set(cfg)
-	return &collector.ProbeHandler{
-		Config:        sc,
-		Logger:        slog.New(slog.DiscardHandler),
-		Metrics:       collector.NewSelfMetrics(prometheus.NewRegistry()),
-		History:       collector.NewHistory(16),
-		TimeoutOffset: timeoutOffset,
-		MaxConcurrent: maxConcurrent,
-		MaxWaiting:    maxWaiting,
-		MinInterval:   0,
+	return &web.ProbeHandler{
+		Runner: &probepkg.Runner{
+			Config:        sc,
+			Logger:        slog.New(slog.DiscardHandler),
+			Metrics:       probepkg.NewMetrics(prometheus.NewRegistry()),
+			TimeoutOffset: timeoutOffset,
+			MaxConcurrent: maxConcurrent,
+			MaxWaiting:    maxWaiting,
+			MinInterval:   0,
+		},
+		History: web.NewHistory(16),
 	}
 }
 
 // targetFor is the /probe target that makes module query addr: modules that do
 // not set port offsets add their protocol's (ASE: +123) to the target's port.
-func targetFor(t testing.TB, h *collector.ProbeHandler, module string, addr netip.AddrPort) string {
+func targetFor(t testing.TB, h *web.ProbeHandler, module string, addr netip.AddrPort) string {
 	t.Helper()
-	m, ok := h.Config.Get().Modules[module]
+	m, ok := h.Runner.Config.Get().Modules[module]
 	if !ok {
 		t.Fatalf("no module %q", module)
 	}
@@ -106,13 +109,13 @@ const otherPort = 9987
 // moduleFor returns the extra YAML of the module probing p against a fake server
 // on addr (a module named after p, overriding the built-in one when p needs its
 // port option set) and the target to probe.
-func moduleFor(p protocols.Protocol, addr netip.AddrPort) (yaml string, target func(t testing.TB, h *collector.ProbeHandler) string) {
+func moduleFor(p protocols.Protocol, addr netip.AddrPort) (yaml string, target func(t testing.TB, h *web.ProbeHandler) string) {
 	opt, ok := queryPortOption[p.Name]
 	if !ok {
-		return "", func(t testing.TB, h *collector.ProbeHandler) string { return targetFor(t, h, p.Name, addr) }
+		return "", func(t testing.TB, h *web.ProbeHandler) string { return targetFor(t, h, p.Name, addr) }
 	}
 	yaml = fmt.Sprintf("modules:\n  %s: {protocol: %s, %s}\n", p.Name, p.Name, fmt.Sprintf(opt, addr.Port()))
-	return yaml, func(testing.TB, *collector.ProbeHandler) string {
+	return yaml, func(testing.TB, *web.ProbeHandler) string {
 		return netip.AddrPortFrom(addr.Addr(), otherPort).String()
 	}
 }
@@ -213,7 +216,7 @@ var (
 )
 
 // lastProbeDebug returns the debug page of the newest probe in h's History.
-func lastProbeDebug(t testing.TB, h *collector.ProbeHandler) string {
+func lastProbeDebug(t testing.TB, h *web.ProbeHandler) string {
 	t.Helper()
 	list := h.History.List()
 	if len(list) == 0 {
@@ -238,7 +241,7 @@ func received(debug string) (n int, overflow bool) {
 }
 
 // projectGoroutines returns the stacks of goroutines running the exporter's code
-// (collector, config, protocols), the fake servers and tests of this package aside.
+// (probe, exposition, web, config, protocols), the fake servers and tests of this package aside.
 func projectGoroutines() []string {
 	buf := make([]byte, 1<<20)
 	for {

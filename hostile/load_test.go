@@ -179,7 +179,7 @@ func TestLoad(t *testing.T) {
 
 	inFlight := func() int64 {
 		var m dto.Metric
-		h.Metrics.InFlight.Write(&m)
+		h.Runner.Metrics.InFlight.Write(&m)
 		return int64(m.GetGauge().GetValue())
 	}
 	// Sample the in-flight gauge while the probes run, and how late the sampling
@@ -336,7 +336,7 @@ wait:
 		t.Errorf("want %d overloaded (past the waiting cap) and %d challenge (waited, then got a slot): %v", limit, limit, queuedTally)
 	}
 	var coalesced dto.Metric
-	h.Metrics.Coalesced.Write(&coalesced)
+	h.Runner.Metrics.Coalesced.Write(&coalesced)
 	if v := coalesced.GetCounter().GetValue(); v != 0 {
 		t.Errorf("%v requests were coalesced: the load must reach %d distinct (module, target) keys", v, 4*limit)
 	}

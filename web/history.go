@@ -1,24 +1,18 @@
-package collector
+package web
 
 import (
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
-// Entry is one probe as kept for its debug link.
-type Entry struct {
-	ID       int64
-	When     time.Time
-	Module   string
-	Target   string
-	Success  bool
-	Reason   string
-	Duration time.Duration
-
-	outcome *outcome
+// Kept is a probe the history keeps: its outcome and the id its debug link names.
+type Kept struct {
+	ID      int64
+	Outcome *probe.Outcome
 }
 
 // History keeps the most recent probes: successes and failures in separate rings of
@@ -32,13 +26,13 @@ type History struct {
 	targets  targetTable // each recent target's last probe, for the status page
 }
 
-// ring holds the last entries added, oldest first from next once full.
+// ring holds the last probes added, oldest first from next once full.
 type ring struct {
-	entries []*Entry
+	entries []Kept
 	next    int // where the next entry goes once the ring is full
 }
 
-func (r *ring) add(e *Entry, limit int) {
+func (r *ring) add(e Kept, limit int) {
 	if len(r.entries) < limit {
 		r.entries = append(r.entries, e)
 		return
@@ -48,9 +42,9 @@ func (r *ring) add(e *Entry, limit int) {
 }
 
 // newestFirst returns the entries, newest first.
-func (r *ring) newestFirst() []*Entry {
+func (r *ring) newestFirst() []Kept {
 	n := len(r.entries)
-	out := make([]*Entry, 0, n)
+	out := make([]Kept, 0, n)
 	for i := range n {
 		out = append(out, r.entries[(r.next+n-1-i)%n])
 	}
@@ -63,32 +57,27 @@ func NewHistory(limit int) *History {
 	return &History{limit: limit, targets: targetTable{limit: statusLimit(limit)}}
 }
 
-// Add records a probe and returns its entry.
-func (h *History) Add(module, target string, o *outcome) *Entry {
-	e := &Entry{
-		When: time.Now(), Module: module, Target: target, Success: o.err == nil,
-		Reason: protocols.Reason(o.err), Duration: o.duration, outcome: o,
-	}
+// Add records a probe and returns its id (0 when the history is off). The history
+// keeps o itself, or a summary of it when its lists are long (see summarize).
+func (h *History) Add(o *probe.Outcome) int64 {
 	if h == nil || h.limit <= 0 {
-		return e
+		return 0
 	}
-	kept := e
-	if small := summarize(o); small != o {
-		k := *e
-		k.outcome = small
-		kept = &k
+	when := o.When
+	if when.IsZero() { // no query ran (waiting for another request's ended first)
+		when = time.Now()
 	}
+	kept := summarize(o)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.nextID++
-	e.ID, kept.ID = h.nextID, h.nextID
-	if e.Success {
-		h.ok.add(kept, h.limit)
+	if o.Success() {
+		h.ok.add(Kept{h.nextID, kept}, h.limit)
 	} else {
-		h.fail.add(kept, h.limit)
+		h.fail.add(Kept{h.nextID, kept}, h.limit)
 	}
-	h.targets.record(e, o)
-	return e
+	h.targets.record(h.nextID, when, o)
+	return h.nextID
 }
 
 // What the history keeps of a result's lists: enough to debug a probe, while a
@@ -102,8 +91,8 @@ const (
 
 // summarize returns o, or a copy whose result lists are cut to what the history
 // keeps. Kept strings are cloned: a substring would hold the whole reply.
-func summarize(o *outcome) *outcome {
-	r := o.result
+func summarize(o *probe.Outcome) *probe.Outcome {
+	r := o.Result
 	if r == nil || (len(r.PlayerList) <= keptPlayers && len(r.Rules) <= keptRules && len(r.Mods) <= keptMods) {
 		return o
 	}
@@ -122,8 +111,8 @@ func summarize(o *outcome) *outcome {
 		c.Mods[i] = protocols.Mod{Name: strings.Clone(r.Mods[i].Name), ID: strings.Clone(r.Mods[i].ID)}
 	}
 	v := *o
-	v.result = &c
-	v.trimmed = [3]int{len(r.PlayerList), len(r.Rules), len(r.Mods)}
+	v.Result = &c
+	v.Trimmed = [3]int{len(r.PlayerList), len(r.Rules), len(r.Mods)}
 	return &v
 }
 
@@ -136,11 +125,11 @@ func cloneKVs(kvs []protocols.KV, n int) []protocols.KV {
 }
 
 // List returns the kept probes, newest first.
-func (h *History) List() []*Entry {
+func (h *History) List() []Kept {
 	h.mu.Lock()
 	ok, fail := h.ok.newestFirst(), h.fail.newestFirst()
 	h.mu.Unlock()
-	out := make([]*Entry, 0, len(ok)+len(fail))
+	out := make([]Kept, 0, len(ok)+len(fail))
 	for len(ok) > 0 || len(fail) > 0 {
 		if len(fail) == 0 || (len(ok) > 0 && ok[0].ID > fail[0].ID) {
 			out, ok = append(out, ok[0]), ok[1:]
@@ -151,14 +140,14 @@ func (h *History) List() []*Entry {
 	return out
 }
 
-// Get returns the probe with the given id, if it is still kept.
-func (h *History) Get(id int64) *Entry {
+// Get returns the probe with the given id, nil when it is no longer kept.
+func (h *History) Get(id int64) *probe.Outcome {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, r := range []*ring{&h.ok, &h.fail} {
 		for _, e := range r.entries {
 			if e.ID == id {
-				return e
+				return e.Outcome
 			}
 		}
 	}

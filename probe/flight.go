@@ -1,4 +1,4 @@
-package collector
+package probe
 
 import (
 	"context"
@@ -20,7 +20,7 @@ type flight struct {
 
 type call struct {
 	done    chan struct{}
-	o       *outcome
+	o       *Outcome
 	expires time.Time
 }
 
@@ -29,7 +29,7 @@ type call struct {
 // context ends first gets nil. A cached timeout from a probe that had less time
 // than budget is not reused: a scrape that allowed a nanosecond must not answer
 // for the scrapes after it.
-func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, fn func() *outcome) (o *outcome, shared, cached bool) {
+func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, fn func() *Outcome) (o *Outcome, shared, cached bool) {
 	now := time.Now()
 	f.mu.Lock()
 	if f.calls == nil {

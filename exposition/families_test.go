@@ -1,4 +1,4 @@
-package collector
+package exposition
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -45,7 +46,7 @@ func TestFamiliesMatchRegistry(t *testing.T) {
 	tr.End(tr.Begin("info"), nil)
 	tr.End(tr.Begin("players"), protocols.ErrTimeout)
 	tr.Attempts = 3
-	o := &outcome{module: mod, trace: tr, port: 27015, result: &protocols.Result{
+	o := &probe.Outcome{Module: mod, Trace: tr, Port: 27015, Result: &protocols.Result{
 		Name: "srv", Map: "m", Game: "g", Version: "v",
 		Players: protocols.Known(2), MaxPlayers: protocols.Known(8), Bots: protocols.Known(0),
 		Password: protocols.FlagTrue, Modded: protocols.FlagFalse,
@@ -108,7 +109,7 @@ gameserver_mods 5
 `},
 	} {
 		mod := &config.Module{Protocol: "fake", Rules: tt.rules, MaxPlayerSeries: tt.max}
-		o := &outcome{module: mod, result: &protocols.Result{Mods: tt.mods}}
+		o := &probe.Outcome{Module: mod, Result: &protocols.Result{Mods: tt.mods}}
 		var got strings.Builder
 		for _, line := range strings.SplitAfter(string(buildFamilies(o).appendTo(nil, false)), "\n") {
 			if strings.HasPrefix(line, "gameserver_mod") {

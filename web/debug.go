@@ -1,4 +1,4 @@
-package collector
+package web
 
 import (
 	"cmp"
@@ -10,28 +10,32 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/exposition"
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// writeDebug writes a probe's debug output: log lines, the decoded reply, the metrics
-// that would have been returned, the module's config and a hex dump of every packet.
-func writeDebug(w io.Writer, e *Entry) {
-	o := e.outcome
+// WriteDebug writes a probe's debug output, as /probe?debug=true shows it: log
+// lines, the decoded reply, the metrics that would have been returned, the module's
+// config and a hex dump of every packet.
+func WriteDebug(w io.Writer, o *probe.Outcome) { writeDebug(w, o) }
+
+func writeDebug(w io.Writer, o *probe.Outcome) {
 	switch {
-	case o.cached:
-		fmt.Fprintf(w, "Served from cache: this target was probed at %s (cache_ttl or --probe.min-interval).\n\n", o.when.UTC().Format(time.RFC3339Nano))
-	case o.shared:
+	case o.Cached:
+		fmt.Fprintf(w, "Served from cache: this target was probed at %s (cache_ttl or --probe.min-interval).\n\n", o.When.UTC().Format(time.RFC3339Nano))
+	case o.Shared:
 		fmt.Fprintf(w, "Shared: a concurrent probe of the same target answered this request.\n\n")
 	}
 	fmt.Fprintf(w, "Logs for the probe:\n")
 	for _, l := range logLines(o) {
-		fmt.Fprintf(w, "%s +%s %s\n", o.when.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), l.Msg)
+		fmt.Fprintf(w, "%s +%s %s\n", o.When.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), l.Msg)
 	}
-	if o.err != nil {
-		fmt.Fprintf(w, "\nFailure reason: %s\nError: %v\n", protocols.Reason(o.err), o.err)
+	if o.Err != nil {
+		fmt.Fprintf(w, "\nFailure reason: %s\nError: %v\n", protocols.Reason(o.Err), o.Err)
 	}
-	if r := o.result; r != nil {
+	if r := o.Result; r != nil {
 		fmt.Fprintf(w, "\nDecoded reply:\n")
 		for _, kv := range r.InfoKV() {
 			fmt.Fprintf(w, "  %s = %q\n", kv.Key, kv.Value)
@@ -55,7 +59,7 @@ func writeDebug(w io.Writer, e *Entry) {
 		for _, m := range r.Mods {
 			fmt.Fprintf(w, "  mod %q id=%q\n", m.Name, m.ID)
 		}
-		if t := o.trimmed; t != [3]int{} {
+		if t := o.Trimmed; t != [3]int{} {
 			fmt.Fprintf(w, "  (the history keeps %d of %d players, %d of %d rules, %d of %d mods)\n",
 				len(r.PlayerList), t[0], len(r.Rules), t[1], len(r.Mods), t[2])
 		}
@@ -64,10 +68,10 @@ func writeDebug(w io.Writer, e *Entry) {
 		}
 	}
 	fmt.Fprintf(w, "\nMetrics that would have been returned:\n")
-	w.Write(buildFamilies(e.outcome).appendTo(nil, false))
-	fmt.Fprintf(w, "\nModule configuration:\n%s", config.ModuleYAML(o.module))
+	w.Write(exposition.Append(nil, o, false))
+	fmt.Fprintf(w, "\nModule configuration:\n%s", config.ModuleYAML(o.Module))
 	fmt.Fprintf(w, "\nPackets:\n")
-	o.trace.WriteTranscript(w)
+	o.Trace.WriteTranscript(w)
 }
 
 func countText(c protocols.Count) string {
@@ -90,50 +94,50 @@ func (h *History) DebugHandler(remote bool) http.Handler {
 			http.Error(w, "id parameter must be a number", http.StatusBadRequest)
 			return
 		}
-		e := h.Get(id)
-		if e == nil {
+		o := h.Get(id)
+		if o == nil {
 			http.Error(w, "probe not found: it is no longer kept in the history", http.StatusNotFound)
 			return
 		}
 		setDebugHeaders(w)
-		writeDebug(w, e)
+		writeDebug(w, o)
 	})
 }
 
 // logLines tells the story of a probe from its outcome, with the protocol's own log
 // lines in between.
-func logLines(o *outcome) []wire.Entry {
+func logLines(o *probe.Outcome) []wire.Entry {
 	var out []wire.Entry
 	add := func(at time.Duration, format string, args ...any) {
 		out = append(out, wire.Entry{At: at, Msg: fmt.Sprintf(format, args...)})
 	}
-	add(0, "Beginning probe: module=%s protocol=%s host=%s port=%d timeout=%s", o.name, o.module.Protocol, o.host, o.port, o.budget)
+	add(0, "Beginning probe: module=%s protocol=%s host=%s port=%d timeout=%s", o.ModuleName, o.Module.Protocol, o.Host, o.Port, o.Budget)
 	var at time.Duration
-	if o.trace != nil {
-		for _, p := range o.trace.Phases {
+	if o.Trace != nil {
+		for _, p := range o.Trace.Phases {
 			at += p.Duration
 			switch {
-			case p.Name == "resolve" && p.Err == nil && o.addr.IsValid():
-				add(at, "Resolved %s to %s", o.host, o.addr.Addr())
+			case p.Name == "resolve" && p.Err == nil && o.Addr.IsValid():
+				add(at, "Resolved %s to %s", o.Host, o.Addr.Addr())
 			case p.Err != nil:
 				add(at, "Phase %s failed after %s: %v", p.Name, p.Duration.Round(time.Microsecond), p.Err)
 			default:
 				add(at, "Phase %s done in %s", p.Name, p.Duration.Round(time.Microsecond))
 			}
 		}
-		out = append(out, o.trace.Entries...)
+		out = append(out, o.Trace.Entries...)
 		slices.SortStableFunc(out, func(a, b wire.Entry) int { return cmp.Compare(a.At, b.At) })
 	}
 	switch {
-	case o.policy != nil:
-		add(o.duration, "Target refused by target_policy: %v", o.policy)
-	case o.err != nil:
-		add(o.duration, "Probe failed after %s: reason=%s, error: %v", o.duration.Round(time.Microsecond), protocols.Reason(o.err), o.err)
+	case o.Policy != nil:
+		add(o.Duration, "Target refused by target_policy: %v", o.Policy)
+	case o.Err != nil:
+		add(o.Duration, "Probe failed after %s: reason=%s, error: %v", o.Duration.Round(time.Microsecond), protocols.Reason(o.Err), o.Err)
 	default:
-		for _, pe := range o.result.PhaseErrors {
-			add(o.duration, "Phase %s failed (the server is up): %v", pe.Phase, pe.Err)
+		for _, pe := range o.Result.PhaseErrors {
+			add(o.Duration, "Phase %s failed (the server is up): %v", pe.Phase, pe.Err)
 		}
-		add(o.duration, "Probe succeeded after %s", o.duration.Round(time.Microsecond))
+		add(o.Duration, "Probe succeeded after %s", o.Duration.Round(time.Microsecond))
 	}
 	return out
 }

@@ -1,8 +1,7 @@
-package collector
+package web
 
 import (
-	"io"
-
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -53,20 +52,20 @@ type PlayerReport struct {
 	Bot      bool     `json:"bot,omitempty"`
 }
 
-// Report returns the probe's outcome as plain data.
-func (e *Entry) Report() Report {
-	o := e.outcome
-	rep := Report{Module: e.Module, Target: e.Target, Success: e.Success, Reason: e.Reason,
-		Duration: o.duration.Seconds(), QueryPort: o.queryPort()}
-	if o.module != nil && o.err == nil {
-		rep.Protocol = o.protocol()
+// NewReport returns the probe's outcome as plain data: a JSON view of it, built
+// when asked for.
+func NewReport(o *probe.Outcome) Report {
+	rep := Report{Module: o.ModuleName, Target: o.Target, Success: o.Success(), Reason: o.Reason(),
+		Duration: o.Duration.Seconds(), QueryPort: o.QueryPort()}
+	if o.Module != nil && o.Err == nil {
+		rep.Protocol = o.Protocol()
 	}
-	if o.err != nil {
-		rep.Error = o.err.Error()
+	if o.Err != nil {
+		rep.Error = o.Err.Error()
 	}
-	if o.trace != nil {
-		rep.Attempts = o.trace.Attempts
-		for _, p := range o.trace.Phases {
+	if o.Trace != nil {
+		rep.Attempts = o.Trace.Attempts
+		for _, p := range o.Trace.Phases {
 			pr := PhaseReport{Name: p.Name, Seconds: p.Duration.Seconds()}
 			if p.Err != nil {
 				pr.Error = p.Err.Error()
@@ -74,7 +73,7 @@ func (e *Entry) Report() Report {
 			rep.Phases = append(rep.Phases, pr)
 		}
 	}
-	r := o.result
+	r := o.Result
 	if r == nil {
 		return rep
 	}
@@ -122,13 +121,4 @@ func flagPtr(f protocols.Flag) *bool {
 	}
 	b := f == protocols.FlagTrue
 	return &b
-}
-
-// WriteDebug writes the probe's debug output, as /probe?debug=true shows it.
-func (e *Entry) WriteDebug(w io.Writer) { writeDebug(w, e) }
-
-// WriteMetrics writes the probe's metrics in the Prometheus text format.
-func (e *Entry) WriteMetrics(w io.Writer) error {
-	_, err := w.Write(buildFamilies(e.outcome).appendTo(nil, false))
-	return err
 }

@@ -1,10 +1,9 @@
-package collector
+package probe
 
 import (
 	"context"
 	"fmt"
 	"net/netip"
-	"strings"
 	"testing"
 	"time"
 
@@ -35,20 +34,22 @@ func TestPortOffsets(t *testing.T) {
 		t.Run(fmt.Sprintf("silent=%v", silent), func(t *testing.T) {
 			q := &portQuerier{answer: 2471, silent: silent}
 			mods := map[string]*config.Module{"game": {Protocol: "fake", Port: 2456, PortOffsets: []int{0, 1, 15}}}
-			h := newTestHandler(t, nil, mods)
+			r := newTestRunner(t, nil, mods)
 			p := protocols.Protocol{Name: "fake", DefaultPort: 1, New: func(protocols.Settings) (protocols.Querier, error) { return q, nil }}
 			if err := mods["game"].Compile(p); err != nil {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			_, body := get(t, h, "/probe?module=game&target=127.0.0.1&debug=true", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "1.4"})
+			o := run(t, r, "game", "127.0.0.1", "1.4")
 			if el := time.Since(start); el > 1500*time.Millisecond {
 				t.Errorf("took %s with a 0.9s budget", el)
 			}
-			wantAll := []string{"probe_success 1", "gameserver_query_port 2471", "trying port 2457", "trying port 2471"}
-			for _, w := range wantAll {
-				if !strings.Contains(body, w) {
-					t.Errorf("missing %q in\n%s", w, body)
+			if !o.Success() || o.QueryPort() != 2471 {
+				t.Errorf("success %v (%v) on port %d, want port 2471", o.Success(), o.Err, o.QueryPort())
+			}
+			for _, w := range []string{"trying port 2457", "trying port 2471"} {
+				if !logged(o, w) {
+					t.Errorf("missing %q in %v", w, o.Trace.Entries)
 				}
 			}
 		})
@@ -79,7 +80,7 @@ func (q *hostQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.T
 func TestSRVLookup(t *testing.T) {
 	q := &hostQuerier{}
 	mods := map[string]*config.Module{"mc": {Protocol: "mc"}}
-	h := newTestHandler(t, nil, mods)
+	r := newTestRunner(t, nil, mods)
 	p := protocols.Protocol{Name: "mc", DefaultPort: 25565,
 		New: func(protocols.Settings) (protocols.Querier, error) { return q, nil },
 		LookupSRV: func(_ context.Context, host string) (string, uint16, bool) {
@@ -92,7 +93,7 @@ func TestSRVLookup(t *testing.T) {
 	if err := mods["mc"].Compile(p); err != nil {
 		t.Fatal(err)
 	}
-	h.Resolver = staticResolver{
+	r.Resolver = staticResolver{
 		"node7.example": {netip.MustParseAddr("192.0.2.7")},
 		"play.example":  {netip.MustParseAddr("192.0.2.1")},
 	}
@@ -101,9 +102,9 @@ func TestSRVLookup(t *testing.T) {
 		{"play.example:25565", "192.0.2.1:25565", "play.example"}, // an explicit port skips SRV
 		{"192.0.2.1", "192.0.2.1:25565", ""},                      // IPs have no SRV
 	} {
-		_, body := get(t, h, "/probe?module=mc&target="+tc.target, nil)
-		if !strings.Contains(body, "probe_success 1") || q.addr.String() != tc.want || q.host != tc.host {
-			t.Errorf("%s: queried %s (host %q), want %s (host %q)\n%s", tc.target, q.addr, q.host, tc.want, tc.host, body)
+		o := run(t, r, "mc", tc.target, "")
+		if !o.Success() || q.addr.String() != tc.want || q.host != tc.host {
+			t.Errorf("%s: queried %s (host %q), want %s (host %q): %v", tc.target, q.addr, q.host, tc.want, tc.host, o.Err)
 		}
 	}
 }

@@ -1,19 +1,14 @@
-package collector
+package web
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Regression tests for issue 13: what a client may send must not grow memory, reach
@@ -45,15 +40,6 @@ func TestAcceptHeadersBounded(t *testing.T) {
 	// Unbounded, each header kept ~0.9 KiB (18 MiB here); bounded, a few KiB in all.
 	if growth > 2<<20 {
 		t.Errorf("heap grew %d KiB after %d distinct Accept headers", growth>>10, n)
-	}
-	kept := 0
-	for _, s := range h.formats.slots {
-		if s.e != nil {
-			kept++
-		}
-	}
-	if kept > formatCacheSize {
-		t.Errorf("format cache holds %d entries", kept)
 	}
 	// Still negotiates right after the churn.
 	resp, _ := get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"Accept": "application/openmetrics-text;version=1.0.0"})
@@ -127,44 +113,6 @@ func TestProbeParams(t *testing.T) {
 	}
 }
 
-// TestTinyBudgetNotCached: a scrape that allows almost no time fails, and that
-// failure must not answer the normal scrapes after it from the cache.
-func TestTinyBudgetNotCached(t *testing.T) {
-	q := &fakeQuerier{wait: true}
-	h := newTestHandler(t, q, nil)
-	h.MinInterval = time.Minute
-	if resp, body := get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.000000001"}); resp.StatusCode != 400 || !strings.Contains(body, "less than the least") {
-		t.Errorf("a 1 ns budget: %d %q, want 400", resp.StatusCode, body)
-	}
-	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.03"})
-	if !strings.Contains(body, `reason="timeout"`) {
-		t.Fatalf("short probe: %s", body)
-	}
-	_, body = get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.8"})
-	if n := q.calls.Load(); n != 2 {
-		t.Errorf("the longer scrape was answered from the short one's failure (%d queries):\n%s", n, body)
-	}
-	// A timeout with as much time as the next scrape has is reused.
-	get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.8"})
-	if n := q.calls.Load(); n != 2 {
-		t.Errorf("an equal budget's failure was not served from the cache: %d queries", n)
-	}
-}
-
-func TestFlightSweepsByTime(t *testing.T) {
-	var f flight
-	ctx := context.Background()
-	for i := range 5000 {
-		f.do(ctx, fmt.Sprint("refused-", i), 50*time.Millisecond, time.Second, func() *outcome {
-			return &outcome{err: protocols.ErrRefused}
-		})
-	}
-	if n := f.size(); n != 5000 {
-		t.Fatalf("%d kept, want 5000", n)
-	}
-	waitFor(t, func() bool { return f.size() == 0 }) // no further traffic needed
-}
-
 func TestHistoryKeepsSummary(t *testing.T) {
 	res := &protocols.Result{Name: "big", Players: protocols.Known(4096)}
 	for i := range 4096 {
@@ -179,7 +127,7 @@ func TestHistoryKeepsSummary(t *testing.T) {
 		t.Fatalf("the probe's own answer must be whole:\n%.300s", body)
 	}
 	e := h.History.List()[0]
-	r := e.outcome.result
+	r := e.Outcome.Result
 	if len(r.PlayerList) != keptPlayers || len(r.Rules) != keptRules || r.Name != "big" || r.Players.Value != 4096 {
 		t.Errorf("history keeps %d players, %d rules (%q, %d)", len(r.PlayerList), len(r.Rules), r.Name, r.Players.Value)
 	}
@@ -192,41 +140,5 @@ func TestHistoryKeepsSummary(t *testing.T) {
 	h.History.DebugHandler(false).ServeHTTP(rec, req)
 	if !strings.Contains(rec.Body.String(), "keeps 32 of 4096 players") {
 		t.Errorf("debug output of a kept probe must say it was cut:\n%.500s", rec.Body)
-	}
-}
-
-type twoPhaseQuerier struct{}
-
-func (twoPhaseQuerier) Query(_ context.Context, _ netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	tr.End(p, protocols.ErrTimeout)
-	p = tr.Begin("info")
-	tr.End(p, nil)
-	return &protocols.Result{}, nil
-}
-
-// TestPhaseSeriesOnce: a phase run twice (retry, second port) is one series.
-func TestPhaseSeriesOnce(t *testing.T) {
-	h := newTestHandler(t, nil, map[string]*config.Module{"fake": {Protocol: "fake"}})
-	p := protocols.Protocol{Name: "fake", DefaultPort: 27015, New: func(protocols.Settings) (protocols.Querier, error) { return twoPhaseQuerier{}, nil }}
-	if err := h.Config.Get().Modules["fake"].Compile(p); err != nil {
-		t.Fatal(err)
-	}
-	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
-	for _, s := range []string{`gameserver_query_duration_seconds{phase="info"}`, `gameserver_query_phase_success{phase="info"} 1`} {
-		if n := strings.Count(body, s); n != 1 {
-			t.Errorf("%s appears %d times:\n%s", s, n, body)
-		}
-	}
-}
-
-// TestPhaseErrorWithoutTracePhase: a protocol that reads players from its info
-// reply (ASE) reports their failure as a PhaseError only; it must still show.
-func TestPhaseErrorWithoutTracePhase(t *testing.T) {
-	res := &protocols.Result{PhaseErrors: []protocols.PhaseError{{Phase: "players", Err: protocols.ErrTooLarge}}}
-	h := newTestHandler(t, &fakeQuerier{res: res}, nil)
-	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
-	if !strings.Contains(body, `gameserver_query_phase_success{phase="players"} 0`) || !strings.Contains(body, "probe_success 1") {
-		t.Errorf("want the players phase failed and the probe up:\n%s", body)
 	}
 }

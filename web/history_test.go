@@ -1,15 +1,17 @@
-package collector
+package web
 
 import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
 )
 
 // TestHistory: successes and failures have rings of their own; List interleaves
 // them newest first; Get finds only what is still kept.
 func TestHistory(t *testing.T) {
-	failed := &outcome{err: errors.New("x")}
+	failed := &probe.Outcome{Err: errors.New("x")}
 	for _, tt := range []struct {
 		limit int
 		adds  string // s: a success, f: a failure, in order; ids count from 1
@@ -25,11 +27,11 @@ func TestHistory(t *testing.T) {
 	} {
 		h := NewHistory(tt.limit)
 		for _, c := range tt.adds {
-			o := &outcome{}
+			o := &probe.Outcome{}
 			if c == 'f' {
 				o = failed
 			}
-			h.Add("m", "t", o)
+			h.Add(named("m", "t", o))
 		}
 		got := []int64{}
 		for _, e := range h.List() {
@@ -39,9 +41,9 @@ func TestHistory(t *testing.T) {
 			t.Errorf("limit %d, adds %q: List = %v, want %v", tt.limit, tt.adds, got, tt.want)
 		}
 		for id := int64(1); id <= int64(len(tt.adds)); id++ {
-			e := h.Get(id)
-			if kept := slices.Contains(tt.want, id); (e != nil) != kept || (e != nil && e.ID != id) {
-				t.Errorf("limit %d, adds %q: Get(%d) = %v, kept %v", tt.limit, tt.adds, id, e, kept)
+			o := h.Get(id)
+			if kept := slices.Contains(tt.want, id); (o != nil) != kept || (o != nil && o.Success() != (tt.adds[id-1] == 's')) {
+				t.Errorf("limit %d, adds %q: Get(%d) = %v, kept %v", tt.limit, tt.adds, id, o, kept)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package collector
+package web
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -82,12 +83,12 @@ type targetTable struct {
 	head, tail *statusRow // most recently probed first
 }
 
-// record stores a probe as its target's row.
-func (t *targetTable) record(e *Entry, o *outcome) {
+// record stores probe id, whose query started at when, as its target's row.
+func (t *targetTable) record(id int64, when time.Time, o *probe.Outcome) {
 	if t.limit <= 0 {
 		return
 	}
-	row := t.rows[statusKey{e.Module, e.Target}]
+	row := t.rows[statusKey{o.ModuleName, o.Target}]
 	if row != nil {
 		t.unlink(row)
 	} else {
@@ -103,21 +104,18 @@ func (t *targetTable) record(e *Entry, o *outcome) {
 			row = new(statusRow)
 		}
 		// Cloned: the request's strings may be cut from a larger buffer.
-		row.key = statusKey{strings.Clone(e.Module), strings.Clone(e.Target)}
+		row.key = statusKey{strings.Clone(o.ModuleName), strings.Clone(o.Target)}
 		t.rows[row.key] = row
 	}
 	t.pushFront(row)
 
-	when := o.when
-	if when.IsZero() {
-		when = e.When
-	}
-	if row.since.IsZero() || row.up != e.Success {
+	up := o.Success()
+	if row.since.IsZero() || row.up != up {
 		row.since = when
 	}
-	row.id, row.when, row.up, row.latency, row.err = e.ID, when, e.Success, e.Duration, o.err
+	row.id, row.when, row.up, row.latency, row.err = id, when, up, o.Duration, o.Err
 	row.players, row.maxPlayers, row.bots, row.partial = protocols.Count{}, protocols.Count{}, protocols.Count{}, ""
-	if r := o.result; r != nil && o.err == nil {
+	if r := o.Result; r != nil && o.Err == nil {
 		row.name = keepString(row.name, r.Name, maxNameText)
 		row.mapName = keepString(row.mapName, r.Map, maxShortText)
 		row.game = keepString(row.game, r.Game, maxShortText)

@@ -1,98 +1,20 @@
-package collector
+package web
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/netip"
-	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// fakeQuerier answers every query with a fixed result or error, recording what it was asked.
-type fakeQuerier struct {
-	res   *protocols.Result
-	err   error
-	mu    sync.Mutex
-	addr  netip.AddrPort
-	wait  bool          // block until the context ends
-	delay time.Duration // answer after this long
-	calls atomic.Int32
-}
-
-func (f *fakeQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
-	f.calls.Add(1)
-	f.mu.Lock()
-	f.addr = addr
-	f.mu.Unlock()
-	if f.delay > 0 {
-		time.Sleep(f.delay)
-	}
-	p := tr.Begin("info")
-	tr.Sent([]byte("\xff\xff\xff\xffhello"))
-	if f.wait {
-		<-ctx.Done()
-		tr.End(p, ctx.Err())
-		return nil, fmt.Errorf("%w: waited out", protocols.ErrTimeout)
-	}
-	tr.Received([]byte("\xff\xff\xff\xffworld"))
-	tr.End(p, f.err)
-	return f.res, f.err
-}
-
-func newTestHandler(t *testing.T, q *fakeQuerier, mods map[string]*config.Module) *ProbeHandler {
-	t.Helper()
-	if mods == nil {
-		mods = map[string]*config.Module{"fake": {Protocol: "fake", Players: true}}
-	}
-	for _, m := range mods {
-		if q == nil {
-			continue
-		}
-		p := protocols.Protocol{Name: "fake", DefaultPort: 27015, New: func(protocols.Settings) (protocols.Querier, error) { return q, nil }}
-		if err := m.Compile(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sc := config.NewSafeConfig("")
-	sc.Set(&config.Config{Modules: mods})
-	return &ProbeHandler{
-		Config:        sc,
-		Logger:        promslogDiscard(),
-		Metrics:       NewSelfMetrics(prometheus.NewRegistry()),
-		History:       NewHistory(10),
-		TimeoutOffset: 500 * time.Millisecond,
-	}
-}
-
-func get(t *testing.T, h http.Handler, url string, hdr map[string]string) (*http.Response, string) {
-	t.Helper()
-	req := httptest.NewRequest("GET", url, nil)
-	req.RemoteAddr = "127.0.0.1:40000" // the operator on the host; remote callers: TestDebugAccess
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	body, _ := io.ReadAll(rec.Result().Body)
-	return rec.Result(), string(body)
-}
 
 func TestProbeBadRequests(t *testing.T) {
 	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{}}, nil)
@@ -123,42 +45,9 @@ func TestProbeBadRequests(t *testing.T) {
 			}
 		})
 	}
-	if got := counterValue(t, h.Metrics.UnknownModule); got != 1 {
+	if got := counterValue(t, h.Runner.Metrics.UnknownModule); got != 1 {
 		t.Errorf("unknown module counter = %v, want 1", got)
 	}
-}
-
-func TestProbeTargetForms(t *testing.T) {
-	tests := []struct{ target, want string }{
-		{"127.0.0.1", "127.0.0.1:27015"},
-		{"127.0.0.1:27016", "127.0.0.1:27016"},
-		{"[::1]:27017", "[::1]:27017"},
-		{"::1", "[::1]:27015"},
-		{"localhost:27018", "127.0.0.1:27018"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.target, func(t *testing.T) {
-			q := &fakeQuerier{res: &protocols.Result{}}
-			h := newTestHandler(t, q, nil)
-			h.Resolver = staticResolver{"localhost": {netip.MustParseAddr("::1"), netip.MustParseAddr("127.0.0.1")}}
-			resp, body := get(t, h, "/probe?module=fake&target="+tc.target, nil)
-			if resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1") {
-				t.Fatalf("status %d body %q", resp.StatusCode, body)
-			}
-			if q.addr.String() != tc.want {
-				t.Errorf("queried %s, want %s", q.addr, tc.want)
-			}
-		})
-	}
-}
-
-type staticResolver map[string][]netip.Addr
-
-func (s staticResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if a, ok := s[host]; ok {
-		return a, nil
-	}
-	return nil, errors.New("no such host")
 }
 
 func TestProbeSuccessExposition(t *testing.T) {
@@ -207,7 +96,7 @@ func TestProbeSuccessExposition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var list []*dtoFamily
+	var list []*dto.MetricFamily
 	for _, f := range fams {
 		list = append(list, f)
 	}
@@ -232,31 +121,8 @@ func TestProbeFailure(t *testing.T) {
 	if strings.Contains(body, "gameserver_players") {
 		t.Errorf("a failed probe exports no server metrics:\n%s", body)
 	}
-	if got := counterValue(t, h.Metrics.Failures.WithLabelValues("fake", "challenge")); got != 1 {
+	if got := counterValue(t, h.Runner.Metrics.Failures.WithLabelValues("fake", "challenge")); got != 1 {
 		t.Errorf("failure counter = %v", got)
-	}
-}
-
-func TestProbeDNSFailure(t *testing.T) {
-	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{}}, nil)
-	h.Resolver = staticResolver{}
-	_, body := get(t, h, "/probe?module=fake&target=nonexistent.invalid", nil)
-	if !strings.Contains(body, `probe_failure_info{reason="dns"} 1`) {
-		t.Errorf("want dns failure, got\n%s", body)
-	}
-}
-
-func TestProbeNeverOutlivesTimeout(t *testing.T) {
-	h := newTestHandler(t, &fakeQuerier{wait: true}, nil)
-	start := time.Now()
-	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.7"})
-	if el := time.Since(start); el > 2*time.Second {
-		t.Errorf("probe took %s with a 0.2s budget", el)
-	}
-	for _, want := range []string{"probe_success 0", `reason="timeout"`, "probe_timeout_seconds 0.2"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("missing %q in\n%s", want, body)
-		}
 	}
 }
 
@@ -299,35 +165,25 @@ func TestContentNegotiation(t *testing.T) {
 	}
 }
 
-func TestTimeoutArithmetic(t *testing.T) {
-	tests := []struct {
-		header         string
-		module, offset time.Duration
-		want           time.Duration
-	}{
-		{"", 5 * time.Second, 500 * time.Millisecond, 5 * time.Second},
-		{"10", 5 * time.Second, 500 * time.Millisecond, 5 * time.Second},
-		{"3", 5 * time.Second, 500 * time.Millisecond, 2500 * time.Millisecond},
-		{"0.4", 5 * time.Second, 500 * time.Millisecond, 200 * time.Millisecond},
-		{"1.5", 5 * time.Second, 0, 1500 * time.Millisecond},
+// TestProbeRefusedAndCached: a target the policy refuses is HTTP 403 with the
+// reason; a probe answered from the cache says so in its debug output.
+func TestProbeRefusedAndCached(t *testing.T) {
+	q := &fakeQuerier{res: &protocols.Result{}}
+	h := newTestHandler(t, q, nil)
+	cfg, err := config.Parse([]byte("target_policy:\n  deny: [\"127.0.0.2/32\"]\n"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tc := range tests {
-		got, err := probeTimeoutFor(tc.header, tc.module, tc.offset)
-		if err != nil || got != tc.want {
-			t.Errorf("header %q module %s offset %s: got %s, %v; want %s", tc.header, tc.module, tc.offset, got, err, tc.want)
-		}
+	cfg.Modules = h.Runner.Config.Get().Modules
+	h.Runner.Config.Set(cfg)
+	resp, body := get(t, h, "/probe?module=fake&target=127.0.0.2", nil)
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "target refused by target_policy") {
+		t.Errorf("refused target: %d %q, want 403 with the reason", resp.StatusCode, body)
 	}
-}
-
-func TestMetricDescs(t *testing.T) {
-	seen := map[string]bool{}
-	for _, d := range allDescs {
-		if seen[d.name] {
-			t.Errorf("%s defined twice", d.name)
-		}
-		seen[d.name] = true
-		if !sort.StringsAreSorted(d.labels) {
-			t.Errorf("%s: labels %v must be sorted, as a registry exposes them", d.name, d.labels)
-		}
+	h.Runner.MinInterval = time.Hour
+	get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
+	_, dbg := get(t, h, "/probe?module=fake&target=127.0.0.1&debug=true", nil)
+	if n := q.calls.Load(); n != 1 || !strings.Contains(dbg, "Served from cache") {
+		t.Errorf("%d queries; debug output must say the result was cached:\n%s", n, dbg)
 	}
 }

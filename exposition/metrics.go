@@ -1,11 +1,8 @@
-// Package collector serves /probe: it resolves the target, runs the module's query,
-// and turns the Result into metrics. Every metric the exporter exposes is defined in
-// this file.
-package collector
-
-import (
-	"github.com/prometheus/client_golang/prometheus"
-)
+// Package exposition turns a probe's Outcome into its metric families and writes
+// them in the Prometheus text format or OpenMetrics, as the scraper's Accept header
+// negotiates. Every per-probe metric the exporter exposes is defined in this file
+// (the exporter's self-metrics are probe.Metrics).
+package exposition
 
 // metricDesc defines one per-probe metric family.
 // labels are in alphabetical order, as a registry would expose them.
@@ -54,51 +51,4 @@ var allDescs = []*metricDesc{
 	players, playersMax, bots, queued, info, password, modded, state, substate, rulesCount,
 	modsCount, modInfo,
 	playerScore, playerDuration, playerPing,
-}
-
-// Exporter self-metrics, on /metrics only.
-const namespace = "gameserver_exporter"
-
-// SelfMetrics are the exporter's own metrics.
-type SelfMetrics struct {
-	Probes         *prometheus.CounterVec
-	Failures       *prometheus.CounterVec
-	UnknownModule  prometheus.Counter
-	PolicyRefusals prometheus.Counter
-	Coalesced      prometheus.Counter
-	InFlight       prometheus.Gauge
-	ReloadSuccess  prometheus.Gauge
-	ReloadSeconds  prometheus.Gauge
-}
-
-// NewSelfMetrics creates the self-metrics and registers them with reg.
-func NewSelfMetrics(reg prometheus.Registerer) *SelfMetrics {
-	m := &SelfMetrics{
-		Probes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: namespace, Name: "probes_total", Help: "Probes run, by module.",
-		}, []string{"module"}),
-		Failures: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: namespace, Name: "probe_failures_total", Help: "Probes that failed, by module and reason.",
-		}, []string{"module", "reason"}),
-		UnknownModule: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: namespace, Name: "unknown_module_requests_total", Help: "Probe requests that named a module that does not exist.",
-		}),
-		PolicyRefusals: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: namespace, Name: "target_policy_refusals_total", Help: "Probe requests refused by the target policy (HTTP 403).",
-		}),
-		Coalesced: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: namespace, Name: "probes_coalesced_total", Help: "Probe requests answered with a concurrent or cached probe of the same target.",
-		}),
-		InFlight: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: namespace, Name: "probes_in_flight", Help: "Probes running now.",
-		}),
-		ReloadSuccess: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: namespace, Name: "config_last_reload_successful", Help: "Whether the last modules file reload succeeded.",
-		}),
-		ReloadSeconds: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: namespace, Name: "config_last_reload_success_timestamp_seconds", Help: "When the modules file was last loaded successfully.",
-		}),
-	}
-	reg.MustRegister(m.Probes, m.Failures, m.UnknownModule, m.PolicyRefusals, m.Coalesced, m.InFlight, m.ReloadSuccess, m.ReloadSeconds)
-	return m
 }

@@ -1,4 +1,4 @@
-package collector
+package web
 
 import (
 	"net/http/httptest"
@@ -16,7 +16,7 @@ func BenchmarkServeHTTP(b *testing.B) {
 		Password: protocols.FlagFalse,
 	}}
 	h := newTestHandler(&testing.T{}, q, nil)
-	h.MinInterval = 0
+	h.Runner.MinInterval = 0
 	req := httptest.NewRequest("GET", "/probe?module=fake&target=127.0.0.1:27015", nil)
 	req.Header.Set("Accept", "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
 	b.ReportAllocs()
@@ -25,23 +25,4 @@ func BenchmarkServeHTTP(b *testing.B) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 	}
-}
-
-// BenchmarkNegotiate: what the Accept cache of the handler saves per probe (the
-// cached lookup against a full parse of Prometheus' Accept header).
-func BenchmarkNegotiate(b *testing.B) {
-	const accept = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
-	b.Run("cached", func(b *testing.B) {
-		var c formatCache
-		b.ReportAllocs()
-		for b.Loop() {
-			c.negotiate(accept)
-		}
-	})
-	b.Run("parsed", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			negotiate(accept)
-		}
-	})
 }

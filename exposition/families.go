@@ -1,4 +1,4 @@
-package collector
+package exposition
 
 import (
 	"math"
@@ -39,7 +39,7 @@ func init() {
 }
 
 // famPool recycles families between probes: /probe builds them, writes them and
-// releases them; debug output rebuilds them from the kept outcome. It saves 3
+// releases them; debug output rebuilds them from the kept Outcome. It saves 3
 // allocations and 1.2 KB a probe (BenchmarkServeHTTP: 31 -> 28 allocs/op); only
 // families of at most maxPooledSamples samples go back, so a probe of a server with
 // hundreds of players does not keep its large slices in the pool.
@@ -172,10 +172,3 @@ func appendFloat(b []byte, v float64, om bool) []byte {
 	}
 	return b
 }
-
-// bufPool recycles exposition buffers across probes: 8 allocations and 7 KB a probe
-// (BenchmarkServeHTTP: 36 -> 28 allocs/op, the buffer grows by doubling otherwise).
-// Buffers over maxPooledBuffer are not put back (see ServeHTTP).
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
-
-const maxPooledBuffer = 64 << 10

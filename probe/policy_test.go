@@ -1,7 +1,8 @@
-package collector
+package probe
 
 import (
 	"bytes"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -15,8 +16,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 )
 
-// policyHandler serves /probe with the real a2s querier under modules.yml text yml.
-func policyHandler(t *testing.T, yml string) *ProbeHandler {
+// policyRunner runs probes with the real a2s querier under modules.yml text yml.
+func policyRunner(t *testing.T, yml string) *Runner {
 	t.Helper()
 	cfg, err := config.Parse([]byte(yml))
 	if err != nil {
@@ -24,11 +25,10 @@ func policyHandler(t *testing.T, yml string) *ProbeHandler {
 	}
 	sc := config.NewSafeConfig("")
 	sc.Set(cfg)
-	return &ProbeHandler{
+	return &Runner{
 		Config:        sc,
-		Logger:        promslogDiscard(),
-		Metrics:       NewSelfMetrics(prometheus.NewRegistry()),
-		History:       NewHistory(10),
+		Logger:        slog.New(slog.DiscardHandler),
+		Metrics:       NewMetrics(prometheus.NewRegistry()),
 		TimeoutOffset: 500 * time.Millisecond,
 	}
 }
@@ -93,12 +93,10 @@ func TestPolicyRefusesBeforeSending(t *testing.T) {
 	}
 	// The listener is the module's second candidate query port.
 	const modules = "modules:\n  two_ports:\n    protocol: a2s\n    port_offsets: [0, 1]\n"
-	hdr := map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "1.5"}
 	target := func(host string) string { return host + ":" + strconv.Itoa(int(p)-1) }
 
 	// The harness sees a packet when one is sent: 127.0.0.1 is allowed by default.
-	h := policyHandler(t, modules)
-	get(t, h, "/probe?module=two_ports&target="+target("127.0.0.1"), hdr)
+	run(t, policyRunner(t, modules), "two_ports", target("127.0.0.1"), "1.5")
 	if got := l.first(); bytes.Equal(got, []byte("marker")) {
 		t.Fatal("control probe of 127.0.0.1 sent nothing: the harness cannot see packets")
 	}
@@ -111,10 +109,9 @@ func TestPolicyRefusesBeforeSending(t *testing.T) {
 		{"deny list", "target_policy:\n  deny: [127.0.0.0/8]\n", target("127.0.0.1"), "denied by target_policy.deny 127.0.0.0/8: 127.0.0.1"},
 		{"deny list, mapped", "target_policy:\n  deny: [127.0.0.0/8]\n", "[::ffff:127.0.0.1]:" + strconv.Itoa(int(p)-1), "denied by target_policy.deny 127.0.0.0/8"},
 	} {
-		h := policyHandler(t, modules+tc.policy)
-		resp, body := get(t, h, "/probe?module=two_ports&target="+tc.target, hdr)
-		if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, tc.want) {
-			t.Errorf("%s: %d %q, want 403 with %q", tc.name, resp.StatusCode, body, tc.want)
+		h := policyRunner(t, modules+tc.policy)
+		if code, msg := requestError(t, h, "two_ports", tc.target, "1.5"); code != http.StatusForbidden || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: %d %q, want 403 with %q", tc.name, code, msg, tc.want)
 		}
 		if got := l.first(); !bytes.Equal(got, []byte("marker")) {
 			t.Errorf("%s: a packet reached 127.0.0.1:%d: %q", tc.name, p, got)
@@ -132,11 +129,11 @@ func TestPolicyZoneBypass(t *testing.T) {
 	if _, err := net.InterfaceByName(lo); err != nil {
 		lo = "1" // the loopback interface's index on most systems
 	}
-	h := policyHandler(t, "target_policy:\n  deny: [\"::1/128\"]\n")
-	target := "[::1%25" + lo + "]:" + strconv.Itoa(int(l.port()))
-	resp, body := get(t, h, "/probe?module=a2s&target="+target, map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "1.5"})
-	if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "denied by target_policy.deny ::1/128: ::1%"+lo+" (::1)") {
-		t.Errorf("%s: %d %q, want 403 from the ::1/128 entry", target, resp.StatusCode, body)
+	h := policyRunner(t, "target_policy:\n  deny: [\"::1/128\"]\n")
+	target := "[::1%" + lo + "]:" + strconv.Itoa(int(l.port()))
+	code, msg := requestError(t, h, "a2s", target, "1.5")
+	if code != http.StatusForbidden || !strings.Contains(msg, "denied by target_policy.deny ::1/128: ::1%"+lo+" (::1)") {
+		t.Errorf("%s: %d %q, want 403 from the ::1/128 entry", target, code, msg)
 	}
 	if got := l.first(); !bytes.Equal(got, []byte("marker")) {
 		t.Errorf("%s: a packet reached ::1: %q", target, got)

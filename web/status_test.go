@@ -1,4 +1,4 @@
-package collector
+package web
 
 import (
 	"errors"
@@ -9,18 +9,25 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
-func upOutcome(name string, players int64) *outcome {
-	return &outcome{when: time.Now(), duration: time.Millisecond, result: &protocols.Result{
+func upOutcome(name string, players int64) *probe.Outcome {
+	return &probe.Outcome{When: time.Now(), Duration: time.Millisecond, Result: &protocols.Result{
 		Name: name, Map: "de_dust2", Game: "csgo",
 		Players: protocols.Known(players), MaxPlayers: protocols.Known(16), Bots: protocols.Known(1),
 	}}
 }
 
-func downOutcome() *outcome {
-	return &outcome{when: time.Now(), duration: time.Second, err: fmt.Errorf("%w: no reply", protocols.ErrTimeout)}
+func downOutcome() *probe.Outcome {
+	return &probe.Outcome{When: time.Now(), Duration: time.Second, Err: fmt.Errorf("%w: no reply", protocols.ErrTimeout)}
+}
+
+// named sets the module name and target of o, as Runner.Run does.
+func named(module, target string, o *probe.Outcome) *probe.Outcome {
+	o.ModuleName, o.Target = module, target
+	return o
 }
 
 func targetKeys(ts []TargetStatus) string {
@@ -35,11 +42,11 @@ func targetKeys(ts []TargetStatus) string {
 // and target; a row holds the last probe.
 func TestTargetsOrder(t *testing.T) {
 	h := NewHistory(10)
-	h.Add("quake3", "b:1", upOutcome("Q", 3))
-	h.Add("a2s", "z:1", upOutcome("Z", 1))
-	h.Add("a2s", "a:1", downOutcome())
-	h.Add("a2s", "z:1", upOutcome("Z2", 2)) // same target again: one row
-	h.Add("quake3", "b:1", downOutcome())
+	h.Add(named("quake3", "b:1", upOutcome("Q", 3)))
+	h.Add(named("a2s", "z:1", upOutcome("Z", 1)))
+	h.Add(named("a2s", "a:1", downOutcome()))
+	h.Add(named("a2s", "z:1", upOutcome("Z2", 2))) // same target again: one row
+	h.Add(named("quake3", "b:1", downOutcome()))
 	got := h.Targets()
 	if want := "a2s/a:1 quake3/b:1 a2s/z:1"; targetKeys(got) != want {
 		t.Fatalf("order %q, want %q", targetKeys(got), want)
@@ -66,15 +73,15 @@ func TestTargetsBounded(t *testing.T) {
 	h := NewHistory(10)
 	h.targets.limit = 3
 	for i := range 3 {
-		h.Add("a2s", fmt.Sprint("t", i), upOutcome("x", 1))
+		h.Add(named("a2s", fmt.Sprint("t", i), upOutcome("x", 1)))
 	}
-	h.Add("a2s", "t0", upOutcome("x", 1)) // t1 is now the least recent
-	h.Add("a2s", "t3", upOutcome("x", 1))
+	h.Add(named("a2s", "t0", upOutcome("x", 1))) // t1 is now the least recent
+	h.Add(named("a2s", "t3", upOutcome("x", 1)))
 	if got, want := targetKeys(h.Targets()), "a2s/t0 a2s/t2 a2s/t3"; got != want {
 		t.Fatalf("kept %q, want %q", got, want)
 	}
 	for i := range 1000 {
-		h.Add("a2s", fmt.Sprint("spray", i), downOutcome())
+		h.Add(named("a2s", fmt.Sprint("spray", i), downOutcome()))
 	}
 	if n := len(h.targets.rows); n != 3 {
 		t.Errorf("%d rows after 1000 new targets, limit 3", n)
@@ -90,7 +97,7 @@ func TestTargetsBounded(t *testing.T) {
 		t.Error("statusLimit")
 	}
 	off := NewHistory(0)
-	off.Add("a2s", "t", upOutcome("x", 1))
+	off.Add(named("a2s", "t", upOutcome("x", 1)))
 	if len(off.Targets()) != 0 {
 		t.Error("history off: the status table keeps nothing")
 	}
@@ -100,9 +107,9 @@ func TestTargetsBounded(t *testing.T) {
 func TestTargetsSince(t *testing.T) {
 	h := NewHistory(10)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	add := func(o *outcome, at int) {
-		o.when = t0.Add(time.Duration(at) * time.Minute)
-		h.Add("a2s", "t", o)
+	add := func(o *probe.Outcome, at int) {
+		o.When = t0.Add(time.Duration(at) * time.Minute)
+		h.Add(named("a2s", "t", o))
 	}
 	add(upOutcome("x", 1), 0)
 	add(upOutcome("x", 1), 1)
@@ -119,10 +126,10 @@ func TestTargetsSince(t *testing.T) {
 // TestTargetsKept: a row links to its debug log only while the history holds it.
 func TestTargetsKept(t *testing.T) {
 	h := NewHistory(2)
-	h.Add("a2s", "old", upOutcome("x", 1))
-	h.Add("a2s", "down", downOutcome())
-	h.Add("a2s", "b", upOutcome("x", 1))
-	h.Add("a2s", "c", upOutcome("x", 1)) // the success ring (2) drops "old"
+	h.Add(named("a2s", "old", upOutcome("x", 1)))
+	h.Add(named("a2s", "down", downOutcome()))
+	h.Add(named("a2s", "b", upOutcome("x", 1)))
+	h.Add(named("a2s", "c", upOutcome("x", 1))) // the success ring (2) drops "old"
 	for _, s := range h.Targets() {
 		if want := s.Target != "old"; s.Kept != want {
 			t.Errorf("%s: kept %v, want %v", s.Target, s.Kept, want)
@@ -138,7 +145,7 @@ func TestTargetsKept(t *testing.T) {
 func TestTargetsStrings(t *testing.T) {
 	h := NewHistory(10)
 	long := strings.Repeat("é", 200) // 400 bytes
-	h.Add("a2s", "t", upOutcome(long, 1))
+	h.Add(named("a2s", "t", upOutcome(long, 1)))
 	s := h.Targets()[0]
 	if len(s.Name) > maxNameText || !utf8.ValidString(s.Name) || !strings.HasPrefix(long, s.Name) {
 		t.Errorf("name cut to %d bytes, valid %v", len(s.Name), utf8.ValidString(s.Name))
@@ -146,12 +153,12 @@ func TestTargetsStrings(t *testing.T) {
 	if unsafe.StringData(s.Name) == unsafe.StringData(long) {
 		t.Error("the row pins the reply's string")
 	}
-	h.Add("a2s", "t", upOutcome(strings.Repeat("é", 200), 1))
+	h.Add(named("a2s", "t", upOutcome(strings.Repeat("é", 200), 1)))
 	if again := h.Targets()[0]; unsafe.StringData(again.Name) != unsafe.StringData(s.Name) {
 		t.Error("the same name was copied again")
 	}
 	long = strings.Repeat("x", 10000)
-	h.Add("a2s", "t", &outcome{err: fmt.Errorf("%w: %s", protocols.ErrMalformed, long)})
+	h.Add(named("a2s", "t", &probe.Outcome{Err: fmt.Errorf("%w: %s", protocols.ErrMalformed, long)}))
 	if e := h.Targets()[0].Error; len(e) > maxErrorText {
 		t.Errorf("error text of %d bytes", len(e))
 	}
@@ -162,15 +169,13 @@ func TestTargetsStrings(t *testing.T) {
 func TestTargetsRecordAllocs(t *testing.T) {
 	var tt targetTable
 	tt.limit = 4
-	o := upOutcome("same", 3)
-	e := &Entry{Module: "a2s", Target: "127.0.0.1:27015", Success: true}
-	tt.record(e, o)
-	if n := testing.AllocsPerRun(100, func() { tt.record(e, o) }); n != 0 {
+	o := named("a2s", "127.0.0.1:27015", upOutcome("same", 3))
+	tt.record(1, o.When, o)
+	if n := testing.AllocsPerRun(100, func() { tt.record(1, o.When, o) }); n != 0 {
 		t.Errorf("%v allocations per record", n)
 	}
-	f := &Entry{Module: "a2s", Target: "127.0.0.1:27015"}
-	fo := &outcome{err: errors.New("x")}
-	if n := testing.AllocsPerRun(100, func() { tt.record(f, fo) }); n != 0 {
+	fo := named("a2s", "127.0.0.1:27015", &probe.Outcome{Err: errors.New("x")})
+	if n := testing.AllocsPerRun(100, func() { tt.record(2, o.When, fo) }); n != 0 {
 		t.Errorf("%v allocations per failed record", n)
 	}
 }

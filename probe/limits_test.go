@@ -1,6 +1,7 @@
-package collector
+package probe
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -17,27 +18,33 @@ import (
 
 func TestCoalescing(t *testing.T) {
 	q := &fakeQuerier{res: &protocols.Result{Players: protocols.Known(4)}, delay: 100 * time.Millisecond}
-	h := newTestHandler(t, q, nil)
+	r := newTestRunner(t, q, nil)
 	var wg sync.WaitGroup
-	bodies := make([]string, 10)
-	for i := range bodies {
+	outs := make([]*Outcome, 10)
+	for i := range outs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, bodies[i] = get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
+			outs[i], _ = r.Run(context.Background(), "fake", "127.0.0.1", "")
 		}()
 	}
 	wg.Wait()
 	if n := q.calls.Load(); n != 1 {
 		t.Errorf("10 concurrent probes of one target made %d queries, want 1", n)
 	}
-	for _, b := range bodies {
-		if !strings.Contains(b, "gameserver_players 4") {
-			t.Errorf("a coalesced probe lacks the result:\n%s", b)
+	shared := 0
+	for _, o := range outs {
+		if o == nil || o.Result == nil || o.Result.Players.Value != 4 {
+			t.Errorf("a coalesced probe lacks the result: %+v", o)
+		} else if o.Shared {
+			shared++
 		}
 	}
+	if shared != 9 || counterValue(t, r.Metrics.Coalesced) != 9 {
+		t.Errorf("%d shared outcomes, coalesced counter %v; want 9", shared, counterValue(t, r.Metrics.Coalesced))
+	}
 	// Without a ttl the next probe queries again.
-	get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
+	run(t, r, "fake", "127.0.0.1", "")
 	if n := q.calls.Load(); n != 2 {
 		t.Errorf("queries = %d, want 2", n)
 	}
@@ -49,25 +56,28 @@ func TestCacheTTL(t *testing.T) {
 		"cached": {Protocol: "fake", CacheTTL: model.Duration(time.Hour)},
 		"plain":  {Protocol: "fake"},
 	}
-	h := newTestHandler(t, q, mods)
-	get(t, h, "/probe?module=cached&target=127.0.0.1", nil)
-	_, dbg := get(t, h, "/probe?module=cached&target=127.0.0.1&debug=true", nil)
+	r := newTestRunner(t, q, mods)
+	first := run(t, r, "cached", "127.0.0.1", "")
+	again := run(t, r, "cached", "127.0.0.1:27015", "")
 	if n := q.calls.Load(); n != 1 {
 		t.Errorf("cache_ttl: %d queries, want 1", n)
 	}
-	if !strings.Contains(dbg, "Served from cache") {
-		t.Errorf("debug output must say the result was cached:\n%s", dbg)
+	if first.Cached || !again.Cached || !again.When.Equal(first.When) {
+		t.Errorf("cached: %v then %v; when %v then %v", first.Cached, again.Cached, first.When, again.When)
+	}
+	if again.Target != "127.0.0.1:27015" || first.Target != "127.0.0.1" {
+		t.Errorf("a cached outcome must name its own request's target: %q, %q", first.Target, again.Target)
 	}
 	// Other targets and other modules are not served from that cache.
-	get(t, h, "/probe?module=cached&target=127.0.0.2", nil)
-	get(t, h, "/probe?module=plain&target=127.0.0.1", nil)
+	run(t, r, "cached", "127.0.0.2", "")
+	run(t, r, "plain", "127.0.0.1", "")
 	if n := q.calls.Load(); n != 3 {
 		t.Errorf("queries = %d, want 3", n)
 	}
 	// The global minimum interval acts as a floor for every module.
-	h.MinInterval = time.Hour
-	get(t, h, "/probe?module=plain&target=127.0.0.9", nil)
-	get(t, h, "/probe?module=plain&target=127.0.0.9", nil)
+	r.MinInterval = time.Hour
+	run(t, r, "plain", "127.0.0.9", "")
+	run(t, r, "plain", "127.0.0.9", "")
 	if n := q.calls.Load(); n != 4 {
 		t.Errorf("min interval: queries = %d, want 4", n)
 	}
@@ -75,7 +85,7 @@ func TestCacheTTL(t *testing.T) {
 
 func TestTargetPolicyRefusal(t *testing.T) {
 	q := &fakeQuerier{res: &protocols.Result{}}
-	h := newTestHandler(t, q, nil)
+	h := newTestRunner(t, q, nil)
 	cfg, err := config.Parse([]byte("target_policy:\n  allow: [\"192.0.2.0/24\", \"*.games.example\"]\n  deny: [\"127.0.0.0/8\"]\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -96,12 +106,12 @@ func TestTargetPolicyRefusal(t *testing.T) {
 		{"127.0.0.1", 403},
 		{"evil.games.example", 403},
 	} {
-		resp, body := get(t, h, "/probe?module=fake&target="+tc.target, nil)
-		if resp.StatusCode != tc.code {
-			t.Errorf("%s: status %d, want %d (%s)", tc.target, resp.StatusCode, tc.code, body)
+		if tc.code == http.StatusOK {
+			run(t, h, "fake", tc.target, "")
+			continue
 		}
-		if tc.code == http.StatusForbidden && !strings.Contains(body, "target_policy") {
-			t.Errorf("%s: 403 body must give the reason: %q", tc.target, body)
+		if code, msg := requestError(t, h, "fake", tc.target, ""); code != tc.code || !strings.Contains(msg, "target_policy") {
+			t.Errorf("%s: %d %q, want %d giving the reason", tc.target, code, msg, tc.code)
 		}
 	}
 	if n := q.calls.Load(); n != 2 {
@@ -114,41 +124,37 @@ func TestTargetPolicyRefusal(t *testing.T) {
 
 func TestMaxConcurrent(t *testing.T) {
 	q := &fakeQuerier{wait: true}
-	h := newTestHandler(t, q, nil)
-	h.MaxConcurrent = 2
-	h.MaxWaiting = 4
+	r := newTestRunner(t, q, nil)
+	r.MaxConcurrent = 2
+	r.MaxWaiting = 4
+	ctx := context.Background()
 	var holders sync.WaitGroup
 	for i := range 2 {
 		holders.Add(1)
 		go func() {
 			defer holders.Done()
-			get(t, h, "/probe?module=fake&target=127.0.1."+string(rune('1'+i)), map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "2.5"})
+			r.Run(ctx, "fake", "127.0.1."+string(rune('1'+i)), "2.5")
 		}()
 	}
-	for deadline := time.Now().Add(5 * time.Second); q.calls.Load() < 2; {
-		if time.Now().After(deadline) {
-			t.Fatal("the first two probes never started")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, func() bool { return q.calls.Load() >= 2 })
 	var wg sync.WaitGroup
-	bodies := make([]string, 4)
+	outs := make([]*Outcome, 4)
 	start := time.Now()
-	for i := range bodies {
+	for i := range outs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			// distinct targets: no coalescing
-			_, bodies[i] = get(t, h, "/probe?module=fake&target=127.0.0."+string(rune('1'+i)), map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "0.8"})
+			outs[i], _ = r.Run(ctx, "fake", "127.0.0."+string(rune('1'+i)), "0.8")
 		}()
 	}
 	wg.Wait()
 	if el := time.Since(start); el > 1500*time.Millisecond {
 		t.Errorf("overloaded probes must fail by their deadline; took %s", el)
 	}
-	for _, b := range bodies {
-		if !strings.Contains(b, `probe_failure_info{reason="overloaded"} 1`) {
-			t.Errorf("want an overloaded failure:\n%s", b)
+	for _, o := range outs {
+		if o == nil || o.Reason() != "overloaded" {
+			t.Errorf("want an overloaded failure: %+v", o)
 		}
 	}
 	if n := q.calls.Load(); n != 2 {
@@ -161,13 +167,14 @@ func TestMaxConcurrent(t *testing.T) {
 // request (goroutine, connection, buffers) until its deadline.
 func TestMaxWaiting(t *testing.T) {
 	q := &fakeQuerier{wait: true}
-	h := newTestHandler(t, q, nil)
-	h.MaxConcurrent, h.MaxWaiting = 1, 1
+	r := newTestRunner(t, q, nil)
+	r.MaxConcurrent, r.MaxWaiting = 1, 1
+	ctx := context.Background()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		get(t, h, "/probe?module=fake&target=127.0.1.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "3"})
+		r.Run(ctx, "fake", "127.0.1.1", "3")
 	}()
 	waitFor(t, func() bool { return q.calls.Load() == 1 })
 	wg.Add(1)
@@ -175,13 +182,12 @@ func TestMaxWaiting(t *testing.T) {
 	go func() { // takes the one waiting place until its deadline
 		defer wg.Done()
 		defer close(waiterDone)
-		get(t, h, "/probe?module=fake&target=127.0.1.2", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "3"})
+		r.Run(ctx, "fake", "127.0.1.2", "3")
 	}()
-	waitFor(t, func() bool { return h.limit.waiting.Load() == 1 })
+	waitFor(t, func() bool { return r.limit.waiting.Load() == 1 })
 	for i := range 20 {
-		_, body := get(t, h, fmt.Sprintf("/probe?module=fake&target=127.0.2.%d", i+1), map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "3"})
-		if !strings.Contains(body, `probe_failure_info{reason="overloaded"} 1`) {
-			t.Fatalf("probe %d past the waiting cap: want overloaded:\n%s", i, body)
+		if o := run(t, r, "fake", fmt.Sprintf("127.0.2.%d", i+1), "3"); o.Reason() != "overloaded" {
+			t.Fatalf("probe %d past the waiting cap: want overloaded, got %v", i, o.Err)
 		}
 		select {
 		case <-waiterDone:
@@ -189,21 +195,11 @@ func TestMaxWaiting(t *testing.T) {
 		default:
 		}
 	}
-	if n := h.limit.waiting.Load(); n != 1 {
+	if n := r.limit.waiting.Load(); n != 1 {
 		t.Errorf("waiting = %d after the rejected probes, want 1", n)
 	}
 	wg.Wait()
-	if n := h.limit.waiting.Load(); n != 0 {
+	if n := r.limit.waiting.Load(); n != 0 {
 		t.Errorf("waiting = %d at the end, want 0", n)
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatal("condition never became true")
-		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }

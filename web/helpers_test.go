@@ -1,0 +1,99 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// fakeQuerier answers every query with a fixed result or error, recording what it was asked.
+type fakeQuerier struct {
+	res   *protocols.Result
+	err   error
+	mu    sync.Mutex
+	addr  netip.AddrPort
+	wait  bool          // block until the context ends
+	delay time.Duration // answer after this long
+	calls atomic.Int32
+}
+
+func (f *fakeQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	f.calls.Add(1)
+	f.mu.Lock()
+	f.addr = addr
+	f.mu.Unlock()
+	if f.delay > 0 {
+		time.Sleep(f.delay)
+	}
+	p := tr.Begin("info")
+	tr.Sent([]byte("\xff\xff\xff\xffhello"))
+	if f.wait {
+		<-ctx.Done()
+		tr.End(p, ctx.Err())
+		return nil, fmt.Errorf("%w: waited out", protocols.ErrTimeout)
+	}
+	tr.Received([]byte("\xff\xff\xff\xffworld"))
+	tr.End(p, f.err)
+	return f.res, f.err
+}
+
+func newTestHandler(t *testing.T, q *fakeQuerier, mods map[string]*config.Module) *ProbeHandler {
+	t.Helper()
+	if mods == nil {
+		mods = map[string]*config.Module{"fake": {Protocol: "fake", Players: true}}
+	}
+	for _, m := range mods {
+		if q == nil {
+			continue
+		}
+		p := protocols.Protocol{Name: "fake", DefaultPort: 27015, New: func(protocols.Settings) (protocols.Querier, error) { return q, nil }}
+		if err := m.Compile(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc := config.NewSafeConfig("")
+	sc.Set(&config.Config{Modules: mods})
+	return &ProbeHandler{
+		Runner: &probe.Runner{
+			Config:        sc,
+			Logger:        slog.New(slog.DiscardHandler),
+			Metrics:       probe.NewMetrics(prometheus.NewRegistry()),
+			TimeoutOffset: 500 * time.Millisecond,
+		},
+		History: NewHistory(10),
+	}
+}
+
+func get(t *testing.T, h http.Handler, url string, hdr map[string]string) (*http.Response, string) {
+	t.Helper()
+	req := httptest.NewRequest("GET", url, nil)
+	req.RemoteAddr = "127.0.0.1:40000" // the operator on the host; remote callers: TestDebugAccess
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	body, _ := io.ReadAll(rec.Result().Body)
+	return rec.Result(), string(body)
+}
+
+func counterValue(t *testing.T, c prometheus.Collector) float64 {
+	t.Helper()
+	return testutil.ToFloat64(c)
+}
