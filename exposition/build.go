@@ -33,7 +33,7 @@ func buildFamilies(o *probe.Outcome) *families {
 	}
 	f.add(probeDuration, o.Duration.Seconds())
 	if o.Err != nil {
-		f.add(probeFailure, 1, protocols.Reason(o.Err))
+		f.add(probeFailure, 1, wire.Reason(o.Err))
 	}
 	f.add(probeSuccess, boolf(o.Err == nil))
 	f.add(probeTimeout, o.Timeout.Seconds())

@@ -27,7 +27,7 @@ func TestMetricDescs(t *testing.T) {
 // TestPhaseSeriesOnce: a phase run twice (retry, second port) is one series.
 func TestPhaseSeriesOnce(t *testing.T) {
 	tr := wire.NewTrace()
-	tr.End(tr.Begin("info"), protocols.ErrTimeout)
+	tr.End(tr.Begin("info"), wire.ErrTimeout)
 	tr.End(tr.Begin("info"), nil)
 	o := &probe.Outcome{Module: &config.Module{Protocol: "fake"}, Trace: tr, Port: 27015, Result: &protocols.Result{}}
 	body := string(Append(nil, o, false))
@@ -43,7 +43,7 @@ func TestPhaseSeriesOnce(t *testing.T) {
 func TestPhaseErrorWithoutTracePhase(t *testing.T) {
 	tr := wire.NewTrace()
 	tr.End(tr.Begin("info"), nil)
-	res := &protocols.Result{PhaseErrors: []protocols.PhaseError{{Phase: "players", Err: protocols.ErrTooLarge}}}
+	res := &protocols.Result{PhaseErrors: []protocols.PhaseError{{Phase: "players", Err: wire.ErrTooLarge}}}
 	o := &probe.Outcome{Module: &config.Module{Protocol: "fake"}, Trace: tr, Port: 27015, Result: res}
 	body := string(Append(nil, o, false))
 	if !strings.Contains(body, `gameserver_query_phase_success{phase="players"} 0`) || !strings.Contains(body, "probe_success 1") {
@@ -53,7 +53,7 @@ func TestPhaseErrorWithoutTracePhase(t *testing.T) {
 
 // TestFailedOutcome: a failed probe exposes no server metrics, only why it failed.
 func TestFailedOutcome(t *testing.T) {
-	o := &probe.Outcome{Module: &config.Module{Protocol: "fake"}, Port: 27015, Err: protocols.ErrChallenge,
+	o := &probe.Outcome{Module: &config.Module{Protocol: "fake"}, Port: 27015, Err: wire.ErrChallenge,
 		Result: &protocols.Result{Players: protocols.Known(3)}}
 	body := string(Append(nil, o, true))
 	for _, want := range []string{"probe_success 0.0\n", `probe_failure_info{reason="challenge"} 1.0`, "# EOF\n"} {

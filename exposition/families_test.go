@@ -44,7 +44,7 @@ func TestFamiliesMatchRegistry(t *testing.T) {
 	tr := wire.NewTrace()
 	tr.End(tr.Begin("challenge"), nil)
 	tr.End(tr.Begin("info"), nil)
-	tr.End(tr.Begin("players"), protocols.ErrTimeout)
+	tr.End(tr.Begin("players"), wire.ErrTimeout)
 	tr.Attempts = 3
 	o := &probe.Outcome{Module: mod, Trace: tr, Port: 27015, Result: &protocols.Result{
 		Name: "srv", Map: "m", Game: "g", Version: "v",

@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // limiter caps probes in flight and the probes waiting for a slot. A probe past the
@@ -57,7 +57,7 @@ func (l *limiter) wait(ctx context.Context) error {
 	}
 	if l.waiting.Add(1) > l.maxWaiting {
 		l.waiting.Add(-1)
-		return fmt.Errorf("%w: %d probes in flight and %d waiting for a slot", protocols.ErrOverloaded, cap(l.slots), l.maxWaiting)
+		return fmt.Errorf("%w: %d probes in flight and %d waiting for a slot", wire.ErrOverloaded, cap(l.slots), l.maxWaiting)
 	}
 	defer l.waiting.Add(-1)
 	select {
@@ -68,7 +68,7 @@ func (l *limiter) wait(ctx context.Context) error {
 		<-l.slots // got a slot too late to use it
 	case <-ctx.Done():
 	}
-	return fmt.Errorf("%w: %d probes in flight, none finished before the deadline", protocols.ErrOverloaded, cap(l.slots))
+	return fmt.Errorf("%w: %d probes in flight, none finished before the deadline", wire.ErrOverloaded, cap(l.slots))
 }
 
 func (l *limiter) release() {

@@ -44,7 +44,7 @@ type Outcome struct {
 func (o *Outcome) Success() bool { return o.Err == nil }
 
 // Reason is the failure reason ("" on success).
-func (o *Outcome) Reason() string { return protocols.Reason(o.Err) }
+func (o *Outcome) Reason() string { return wire.Reason(o.Err) }
 
 // Protocol is the protocol that answered: the module's, unless its querier chose
 // one (module auto).
@@ -70,7 +70,7 @@ func (o *Outcome) shortOf(budget time.Duration) bool {
 	if o == nil || o.Err == nil {
 		return false
 	}
-	switch protocols.Reason(o.Err) {
+	switch wire.Reason(o.Err) {
 	case "timeout", "overloaded":
 		return o.Timeout < budget-budget/10
 	}

@@ -24,9 +24,9 @@ func (q *portQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.T
 	}
 	if q.silent {
 		<-ctx.Done()
-		return nil, fmt.Errorf("%w: silent", protocols.ErrTimeout)
+		return nil, fmt.Errorf("%w: silent", wire.ErrTimeout)
 	}
-	return nil, fmt.Errorf("%w: closed", protocols.ErrRefused)
+	return nil, fmt.Errorf("%w: closed", wire.ErrRefused)
 }
 
 func TestPortOffsets(t *testing.T) {

@@ -120,7 +120,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	})
 	if o == nil {
 		o = &Outcome{Module: mod, ModuleName: module, Target: target, Timeout: timeout,
-			Err: fmt.Errorf("%w: waiting for a probe of the same target", protocols.ErrTimeout)}
+			Err: fmt.Errorf("%w: waiting for a probe of the same target", wire.ErrTimeout)}
 	}
 	if o.Policy != nil {
 		r.Metrics.PolicyRefusals.Inc()
@@ -134,7 +134,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	}
 	r.probesCounter(module).Inc()
 	if o.Err != nil {
-		r.Metrics.Failures.WithLabelValues(module, protocols.Reason(o.Err)).Inc()
+		r.Metrics.Failures.WithLabelValues(module, wire.Reason(o.Err)).Inc()
 	}
 	return o, nil
 }
@@ -200,12 +200,12 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 			break
 		}
 		if i < len(ports)-1 {
-			tr.Logf("No answer on port %d (%s): trying port %d", port, protocols.Reason(o.Err), ports[i+1])
+			tr.Logf("No answer on port %d (%s): trying port %d", port, wire.Reason(o.Err), ports[i+1])
 		}
 	}
 	o.Duration = time.Since(start)
 	if o.Err != nil && r.Logger.Enabled(ctx, slog.LevelDebug) {
-		r.Logger.Debug("Probe failed", "module", name, "target", host, "port", o.Port, "reason", protocols.Reason(o.Err), "err", o.Err)
+		r.Logger.Debug("Probe failed", "module", name, "target", host, "port", o.Port, "reason", wire.Reason(o.Err), "err", o.Err)
 	}
 	return o
 }

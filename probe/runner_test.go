@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func TestRunBadRequests(t *testing.T) {
@@ -70,7 +71,7 @@ func TestRunTargetForms(t *testing.T) {
 }
 
 func TestRunFailure(t *testing.T) {
-	r := newTestRunner(t, &fakeQuerier{err: fmt.Errorf("%w: challenge loop", protocols.ErrChallenge)}, nil)
+	r := newTestRunner(t, &fakeQuerier{err: fmt.Errorf("%w: challenge loop", wire.ErrChallenge)}, nil)
 	if o := run(t, r, "fake", "127.0.0.1", ""); o.Success() || o.Reason() != "challenge" {
 		t.Errorf("success %v, reason %q", o.Success(), o.Reason())
 	}
@@ -152,7 +153,7 @@ func TestFlightSweepsByTime(t *testing.T) {
 	ctx := context.Background()
 	for i := range 5000 {
 		f.do(ctx, fmt.Sprint("refused-", i), 50*time.Millisecond, time.Second, func() *Outcome {
-			return &Outcome{Err: protocols.ErrRefused}
+			return &Outcome{Err: wire.ErrRefused}
 		})
 	}
 	if n := f.size(); n != 5000 {

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // parseTarget splits a target into host and port. Accepted forms: host, host:port,
@@ -97,7 +97,7 @@ func resolve(ctx context.Context, r Resolver, host, preferred string, fallback b
 	}
 	addrs, err := r.LookupNetIP(ctx, "ip", host)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", protocols.ErrDNS, err)
+		return nil, fmt.Errorf("%w: %v", wire.ErrDNS, err)
 	}
 	var first, second []netip.Addr
 	for _, a := range addrs {
@@ -110,7 +110,7 @@ func resolve(ctx context.Context, r Resolver, host, preferred string, fallback b
 	}
 	out := append(first, second...)
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: %s has no %s address", protocols.ErrDNS, host, preferred)
+		return nil, fmt.Errorf("%w: %s has no %s address", wire.ErrDNS, host, preferred)
 	}
 	return out, nil
 }

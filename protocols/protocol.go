@@ -122,24 +122,8 @@ type Result struct {
 	QueryPort uint16
 }
 
-// Sentinel errors; every error a Querier returns wraps one of them. They live in
-// package wire, the lowest layer, so that socket code can return them too.
-var (
-	ErrDNS        = wire.ErrDNS
-	ErrRefused    = wire.ErrRefused
-	ErrTimeout    = wire.ErrTimeout
-	ErrChallenge  = wire.ErrChallenge
-	ErrMalformed  = wire.ErrMalformed
-	ErrTruncated  = wire.ErrTruncated
-	ErrMismatch   = wire.ErrMismatch
-	ErrServer     = wire.ErrServer
-	ErrTooLarge   = wire.ErrTooLarge
-	ErrNetwork    = wire.ErrNetwork
-	ErrOverloaded = wire.ErrOverloaded
-)
-
-// Reason maps an error to its fixed, low-cardinality failure reason.
-func Reason(err error) string { return wire.Reason(err) }
+// Errors: every error a Querier returns wraps exactly one of the sentinel errors of
+// package wire (wire.ErrTimeout, wire.ErrMalformed, ...), and wire.Reason names it.
 
 // InfoKV returns the raw key/values of the info reply, building them if deferred.
 func (r *Result) InfoKV() []KV {

@@ -33,7 +33,7 @@ func writeDebug(w io.Writer, o *probe.Outcome) {
 		fmt.Fprintf(w, "%s +%s %s\n", o.When.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), l.Msg)
 	}
 	if o.Err != nil {
-		fmt.Fprintf(w, "\nFailure reason: %s\nError: %v\n", protocols.Reason(o.Err), o.Err)
+		fmt.Fprintf(w, "\nFailure reason: %s\nError: %v\n", wire.Reason(o.Err), o.Err)
 	}
 	if r := o.Result; r != nil {
 		fmt.Fprintf(w, "\nDecoded reply:\n")
@@ -132,7 +132,7 @@ func logLines(o *probe.Outcome) []wire.Entry {
 	case o.Policy != nil:
 		add(o.Duration, "Target refused by target_policy: %v", o.Policy)
 	case o.Err != nil:
-		add(o.Duration, "Probe failed after %s: reason=%s, error: %v", o.Duration.Round(time.Microsecond), protocols.Reason(o.Err), o.Err)
+		add(o.Duration, "Probe failed after %s: reason=%s, error: %v", o.Duration.Round(time.Microsecond), wire.Reason(o.Err), o.Err)
 	default:
 		for _, pe := range o.Result.PhaseErrors {
 			add(o.Duration, "Phase %s failed (the server is up): %v", pe.Phase, pe.Err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func TestProbeBadRequests(t *testing.T) {
@@ -60,7 +61,7 @@ func TestProbeSuccessExposition(t *testing.T) {
 			{Name: "bob", Score: protocols.Known(7)},
 			{Name: "", Score: protocols.Known(1)},
 		},
-		PhaseErrors: []protocols.PhaseError{{Phase: "rules", Err: protocols.ErrTimeout}},
+		PhaseErrors: []protocols.PhaseError{{Phase: "rules", Err: wire.ErrTimeout}},
 	}}
 	h := newTestHandler(t, q, nil)
 	resp, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
@@ -107,7 +108,7 @@ func TestProbeSuccessExposition(t *testing.T) {
 }
 
 func TestProbeFailure(t *testing.T) {
-	q := &fakeQuerier{err: fmt.Errorf("%w: challenge loop", protocols.ErrChallenge)}
+	q := &fakeQuerier{err: fmt.Errorf("%w: challenge loop", wire.ErrChallenge)}
 	h := newTestHandler(t, q, nil)
 	resp, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
 	if resp.StatusCode != 200 {

@@ -46,7 +46,7 @@ func (f *fakeQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.T
 	if f.wait {
 		<-ctx.Done()
 		tr.End(p, ctx.Err())
-		return nil, fmt.Errorf("%w: waited out", protocols.ErrTimeout)
+		return nil, fmt.Errorf("%w: waited out", wire.ErrTimeout)
 	}
 	tr.Received([]byte("\xff\xff\xff\xffworld"))
 	tr.End(p, f.err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // TargetStatus is the last probe of one target by one module, as the status page
@@ -208,7 +209,7 @@ func (h *History) Targets() []TargetStatus {
 	// Messages are formatted here, for the page, not on every probe.
 	for i, err := range errs {
 		if err != nil {
-			out[i].Reason = protocols.Reason(err)
+			out[i].Reason = wire.Reason(err)
 			out[i].Error = strings.ToValidUTF8(cutString(err.Error(), maxErrorText), "\uFFFD")
 		}
 	}

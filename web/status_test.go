@@ -11,6 +11,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func upOutcome(name string, players int64) *probe.Outcome {
@@ -21,7 +22,7 @@ func upOutcome(name string, players int64) *probe.Outcome {
 }
 
 func downOutcome() *probe.Outcome {
-	return &probe.Outcome{When: time.Now(), Duration: time.Second, Err: fmt.Errorf("%w: no reply", protocols.ErrTimeout)}
+	return &probe.Outcome{When: time.Now(), Duration: time.Second, Err: fmt.Errorf("%w: no reply", wire.ErrTimeout)}
 }
 
 // named sets the module name and target of o, as Runner.Run does.
@@ -158,7 +159,7 @@ func TestTargetsStrings(t *testing.T) {
 		t.Error("the same name was copied again")
 	}
 	long = strings.Repeat("x", 10000)
-	h.Add(named("a2s", "t", &probe.Outcome{Err: fmt.Errorf("%w: %s", protocols.ErrMalformed, long)}))
+	h.Add(named("a2s", "t", &probe.Outcome{Err: fmt.Errorf("%w: %s", wire.ErrMalformed, long)}))
 	if e := h.Targets()[0].Error; len(e) > maxErrorText {
 		t.Errorf("error text of %d bytes", len(e))
 	}
