@@ -1,6 +1,7 @@
 // Package protocols defines the contract between the exporter and the game-server
 // query protocols: a Querier asks one server for its status and returns a Result.
-// Nothing in protocols/ knows about Prometheus; the collector turns Results into metrics.
+// Nothing in protocols/ knows about Prometheus; package exposition turns Results into
+// metrics.
 package protocols
 
 import (
@@ -15,8 +16,8 @@ import (
 //
 // Query returns what it learned even when a later phase (players, rules) fails: such
 // a failure is recorded in Result.PhaseErrors and the error return stays nil. A non-nil
-// error means the server's status is unknown; it wraps one of the sentinel errors
-// below so that Reason can name it.
+// error means the server's status is unknown; it wraps one of the sentinel errors of
+// package wire so that wire.Reason can name it.
 type Querier interface {
 	Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*Result, error)
 }
@@ -49,7 +50,7 @@ func FlagOf(b bool) Flag {
 }
 
 // Player is one entry of a server's player list. Strings are raw but valid UTF-8
-// (decoders convert legacy code pages); the collector sanitises and caps them.
+// (decoders convert legacy code pages); package exposition sanitises and caps them.
 type Player struct {
 	Name     string
 	Score    Count
@@ -99,7 +100,7 @@ type Result struct {
 	Modded     Flag
 
 	// State is the server's current state; States lists every state the protocol
-	// knows, so the collector can export a complete state set.
+	// knows, so a complete state set can be exported.
 	State     string
 	States    []string
 	SubStates []SubState

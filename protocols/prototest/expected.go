@@ -87,7 +87,7 @@ func CheckResult(t testing.TB, res *protocols.Result, w ExpectedResult) {
 }
 
 // CheckUTF8 asserts that every string of a Result is valid UTF-8, as the
-// collector expects of every decoder.
+// exporter expects of every decoder.
 func CheckUTF8(t testing.TB, res *protocols.Result) {
 	t.Helper()
 	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
