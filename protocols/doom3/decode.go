@@ -16,6 +16,9 @@ const (
 	maxRecords = 64
 	// asyncClients is MAX_ASYNC_CLIENTS: the list terminator, and one past the last id.
 	asyncClients = 32
+	// wolfClients ends Wolfenstein's list in qstat (its MAX_WOLF_ASYNC_CLIENTS);
+	// gamedig expects 32 there, so the Wolfenstein layout accepts either.
+	wolfClients = 16
 	// maxPairs caps the dictionary (a 64 KiB datagram could hold ~21 000 tiny pairs).
 	maxPairs = 1024
 	// maxDeleted caps the dictionary's list of deleted keys (always empty in practice).
@@ -36,6 +39,7 @@ const (
 	variantQuake4  variant = "quake4"
 	variantPrey    variant = "prey"
 	variantETQW    variant = "etqw"
+	variantWolf    variant = "wolfenstein" // Wolfenstein (2009)
 	variantUnknown variant = "unknown"
 )
 
@@ -47,6 +51,11 @@ const (
 	layoutDoom3                // id u8, ping u16, rate u32, name (Doom 3, Prey)
 	layoutQuake4               // Doom 3 + clan string
 	layoutETQW                 // id u8, ping u16, name, clan-tag position u8, clan tag, bot u8
+	// layoutWolf is Wolfenstein (2009): the Doom 3 record (with rate) plus ET:QW's
+	// clan-tag position, clan tag and bot ("type") flag. gamedig's third probe
+	// (hasClanTag, hasClanTagPos, hasTypeFlag without isEtqw) and its old
+	// wolfenstein2009 definition; qstat's -wolfs reads the same fields.
+	layoutWolf
 )
 
 func (l layout) String() string {
@@ -57,6 +66,8 @@ func (l layout) String() string {
 		return "quake4"
 	case layoutETQW:
 		return "etqw"
+	case layoutWolf:
+		return "wolfenstein"
 	}
 	return "none"
 }
@@ -72,9 +83,9 @@ type player struct {
 	Rate    uint32 // Doom 3, Quake 4, Prey
 	HasRate bool
 	Name    string
-	Clan    string // Quake 4 clan, ET:QW clan tag
-	ClanPos uint8  // ET:QW: where the tag goes relative to the name
-	Bot     bool   // ET:QW marks bots
+	Clan    string // Quake 4 clan, ET:QW and Wolfenstein clan tag
+	ClanPos uint8  // ET:QW, Wolfenstein: where the tag goes relative to the name
+	Bot     bool   // ET:QW and Wolfenstein mark bots
 	HasBot  bool
 
 	// ET:QW infoExResponse statistics.
@@ -232,10 +243,16 @@ func readDict(r *wire.Reader) ([]pair, error) {
 }
 
 // detect names the game: by header shape and protocol major, and by keys when the
-// major is one no known game uses.
+// major is one no known game uses. Wolfenstein's protocol number is in no source,
+// so a Wolfenstein key (a hint, not seen in a capture) wins over the major.
 func detect(rep *reply) variant {
 	major := rep.Major()
+	v, _ := rep.Lookup("si_version")
+	g, _ := rep.Lookup("gamename")
+	s := strings.ToLower(v + " " + g)
 	switch {
+	case !rep.ETQW && strings.Contains(s, "wolfenstein"):
+		return variantWolf
 	case rep.ETQW && major >= 10:
 		return variantETQW
 	case !rep.ETQW && major == 1:
@@ -245,9 +262,6 @@ func detect(rep *reply) variant {
 	case !rep.ETQW && (major == 3 || major == 4): // retail, demo
 		return variantPrey
 	}
-	v, _ := rep.Lookup("si_version")
-	g, _ := rep.Lookup("gamename")
-	s := strings.ToLower(v + " " + g)
 	switch {
 	case strings.Contains(s, "etqw"):
 		return variantETQW

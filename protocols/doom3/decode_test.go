@@ -112,6 +112,18 @@ var vectorWants = map[string]vectorWant{
 		name: "Twelve", ver: "DOOM 9", max: unknown, players: 1, bots: unknown,
 		list: []wantPlayer{{name: "A", ping: 10, score: unknown}},
 	},
+	"wolf_players": {
+		pairs: 4, variant: variantWolf, layout: layoutWolf, protocol: "10.17", challenge: 0x0badf00d,
+		name: "Wolf Server", mapN: "mp/bridge", max: 12, players: 1, bots: 1, password: protocols.FlagFalse,
+		list: []wantPlayer{{name: "Blazko", ping: 45, score: unknown}, {name: "Bot Hans", ping: 0, score: unknown, bot: true}},
+		info: map[string]string{"variant": "wolfenstein", "player_layout": "wolfenstein", "os_mask": "0x00000001"},
+	},
+	"wolf_hint_term32": {
+		pairs: 2, variant: variantWolf, layout: layoutWolf, protocol: "1.1", challenge: 1,
+		name: "Hinted", ver: "Wolfenstein 1.3 MP", max: unknown, players: 1, bots: 0,
+		list: []wantPlayer{{name: "Agent", ping: 50, score: unknown}},
+		info: map[string]string{"variant": "wolfenstein", "os_mask": "0x00000007"},
+	},
 	"etqw_trunc_header": {err: wire.ErrTruncated},
 	"bad_marker":        {err: wire.ErrMalformed},
 	"bad_name":          {err: wire.ErrMalformed},

@@ -1,5 +1,5 @@
 // Package doom3 queries id Tech 4 servers (Doom 3, Quake 4, Prey, Enemy Territory:
-// Quake Wars) with the binary `getInfo` request.
+// Quake Wars, Wolfenstein (2009)) with the binary `getInfo` request.
 //
 // One datagram goes out (FF FF "getInfo" 00 + a 32-bit challenge) and one comes back:
 // `infoResponse` with the challenge echoed, the protocol version, the server-info
@@ -21,7 +21,7 @@ import (
 // Protocol is the registry entry for id Tech 4 getInfo.
 var Protocol = protocols.Protocol{
 	Name:        "doom3",
-	Description: "id Tech 4 getInfo (Doom 3, Quake 4, Prey, Enemy Territory: Quake Wars)",
+	Description: "id Tech 4 getInfo (Doom 3, Quake 4, Prey, Enemy Territory: Quake Wars, Wolfenstein 2009)",
 	DefaultPort: 27666,
 	Transport:   "udp",
 	New:         newQuerier,

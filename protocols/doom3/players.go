@@ -11,19 +11,21 @@ import (
 // each shape in turn, preferring the one the keys suggest.
 func layouts(rep *reply) ([]layout, bool) {
 	major := rep.Major()
-	known := (rep.ETQW && major >= 10) || (!rep.ETQW && major >= 1 && major <= 4)
+	known := (rep.ETQW && major >= 10) || (!rep.ETQW && major >= 1 && major <= 4 && rep.Variant != variantWolf)
 	pref := layoutDoom3
 	switch {
 	case rep.ETQW, rep.Variant == variantETQW:
 		pref = layoutETQW
 	case rep.Variant == variantQuake4:
 		pref = layoutQuake4
+	case rep.Variant == variantWolf:
+		pref = layoutWolf
 	}
 	if known {
 		return []layout{pref}, true
 	}
 	out := []layout{pref}
-	for _, l := range []layout{layoutDoom3, layoutQuake4, layoutETQW} {
+	for _, l := range []layout{layoutDoom3, layoutQuake4, layoutETQW, layoutWolf} {
 		if l != pref {
 			out = append(out, l)
 		}
@@ -32,10 +34,11 @@ func layouts(rep *reply) ([]layout, bool) {
 }
 
 // plausible reports whether a probed shape ended the way a real reply ends: on
-// MAX_ASYNC_CLIENTS exactly, followed by the OS mask (+ Quake 4's 5 bytes) or by
-// ET:QW's longer tail. A wrong shape usually stops early on a name byte >= 32.
-func plausible(rep *reply, term byte, left int) bool {
-	if term != asyncClients {
+// MAX_ASYNC_CLIENTS exactly (or Wolfenstein's 16), followed by the OS mask
+// (+ Quake 4's 5 bytes) or by ET:QW's longer tail. A wrong shape usually stops
+// early on a name byte >= 32.
+func plausible(rep *reply, l layout, term byte, left int) bool {
+	if term != asyncClients && (l != layoutWolf || term != wolfClients) {
 		return false
 	}
 	if rep.ETQW {
@@ -51,9 +54,12 @@ func decodePlayers(rep *reply, r *wire.Reader) {
 	for i, l := range ls {
 		try := *r // the reader is a cursor value: each shape starts from the same offset
 		players, term, err := readPlayers(&try, l)
-		if err == nil && (known || plausible(rep, term, try.Len())) {
+		if err == nil && (known || plausible(rep, l, term, try.Len())) {
 			*r = try
 			rep.Layout, rep.Players = l, players
+			if l == layoutWolf && rep.Variant == variantUnknown {
+				rep.Variant = variantWolf // no other game is known to send this record
+			}
 			return
 		}
 		if i == 0 {
@@ -71,17 +77,22 @@ func decodePlayers(rep *reply, r *wire.Reader) {
 	}
 }
 
-// readPlayers reads records up to a terminator byte >= 32. Ids must be below 32 and
-// strictly increasing; anything else means the shape is wrong or the data is bad.
+// readPlayers reads records up to a terminator byte >= 32 (>= 16 for Wolfenstein).
+// Ids must be below it and strictly increasing; anything else means the shape is
+// wrong or the data is bad.
 func readPlayers(r *wire.Reader, l layout) ([]player, byte, error) {
 	var out []player
+	end := byte(asyncClients)
+	if l == layoutWolf {
+		end = wolfClients
+	}
 	for n := 0; ; n++ {
 		off := r.Offset()
 		id := r.Uint8("player id")
 		if err := r.Err(); err != nil {
 			return out, 0, fmt.Errorf("%w (no player list terminator)", err)
 		}
-		if id >= asyncClients {
+		if id >= end {
 			return out, id, nil
 		}
 		if n == maxRecords {
@@ -98,7 +109,7 @@ func readPlayers(r *wire.Reader, l layout) ([]player, byte, error) {
 		switch l {
 		case layoutQuake4:
 			p.Clan = string(r.CString("player clan"))
-		case layoutETQW:
+		case layoutETQW, layoutWolf:
 			p.ClanPos = r.Uint8("player clan-tag position")
 			p.Clan = string(r.CString("player clan tag"))
 			bot := r.Uint8("player bot flag")

@@ -51,6 +51,7 @@ func TestQstat(t *testing.T) {
 		{"-preys", "prey_players"},
 		{"-q4s", "quake4_players"},
 		{"-etqws", "etqw_info"},
+		{"-wolfs", "wolf_players"}, // not wolf_hint_term32: qstat reads clan fields from protocol 10.17 on only
 	} {
 		t.Run(c.flag, func(t *testing.T) { crossCheck(t, c.flag, vector(t, c.vector), true) })
 	}

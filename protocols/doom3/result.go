@@ -44,9 +44,9 @@ func (rep *reply) Result(players, rules bool) *protocols.Result {
 		}
 	}
 	if rep.PlayersErr == nil {
-		// Players counts humans: ET:QW flags each bot (and lists it, ping 0), so
-		// they are counted apart; Doom 3, Quake 4 and Prey have no bot flag, and
-		// every listed client counts.
+		// Players counts humans: ET:QW and Wolfenstein flag each bot (ET:QW lists
+		// it with ping 0), so they are counted apart; Doom 3, Quake 4 and Prey
+		// have no bot flag, and every listed client counts.
 		var bots int64
 		for _, p := range rep.Players {
 			if p.Bot {
@@ -54,7 +54,7 @@ func (rep *reply) Result(players, rules bool) *protocols.Result {
 			}
 		}
 		res.Players = protocols.Known(int64(len(rep.Players)) - bots)
-		if rep.Layout == layoutETQW {
+		if rep.Layout == layoutETQW || rep.Layout == layoutWolf {
 			res.Bots = protocols.Known(bots)
 		}
 	} else {

@@ -146,8 +146,8 @@ func decodePong(id int32, data []byte, want int64) error {
 
 // decodeStatusResponse decodes the data of a Status Response packet (after the
 // id): the JSON as a String (VarInt byte length + UTF-8). Bytes after the string
-// (the "Better Compatibility Checker" mod puts a second JSON there) are counted in
-// status.Trailing and otherwise ignored.
+// are counted in status.Trailing; the Better Compatibility Checker mod puts a
+// second String there (its modpack, bcc.go), anything else is ignored.
 func decodeStatusResponse(data []byte) (status, error) {
 	br := sliceReader{b: data}
 	n, err := readVarInt(&br, "JSON string length")
@@ -166,6 +166,9 @@ func decodeStatusResponse(data []byte) (status, error) {
 		return status{}, err
 	}
 	st.Trailing = left - int(n)
+	if st.Trailing > 0 && st.Pack == nil {
+		st.packAfter(data[br.off+int(n):])
+	}
 	return st, nil
 }
 

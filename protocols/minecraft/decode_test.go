@@ -22,6 +22,8 @@ type want struct {
 	secure, modded        protocols.Flag
 	loader                string
 	mods, trailing        int
+	pack                  string // "name/version/source" of the BCC modpack, "" for none
+	game                  string // Result.Game when not "Minecraft"
 	warnings              int    // at least this many
 	pong                  string // "ok", "mismatch", "" when the server sends none
 	err                   string // failure reason of the status decode
@@ -42,7 +44,15 @@ var vectors = map[string]want{
 	"slp_frame_length_ff.hex": {format: formatSLP, name: "Padded", version: "1.21", protocol: proto(767),
 		online: 1, max: 5, sample: []string{}, pong: "ok"},
 	"slp_trailing_bcc.hex": {format: formatSLP, name: "BCC", version: "1.19.2", protocol: proto(760),
-		online: 0, max: 4, sample: []string{}, trailing: 16, pong: "ok"},
+		online: 0, max: 4, sample: []string{}, trailing: 16, modded: protocols.FlagTrue, pack: "//second_string", pong: "ok"},
+	"slp_bcc_second_string.hex": {format: formatSLP, name: "Pack server", version: "1.20.1", protocol: proto(763),
+		online: 2, max: 20, modded: protocols.FlagTrue, loader: "forge", mods: 2, trailing: 138,
+		pack: "Example Pack: Extended Edition/1.4.2/second_string", game: "Example Pack: Extended Edition", pong: "ok"},
+	"slp_bcc_betterstatus.hex": {format: formatSLP, name: "Fabric pack", version: "1.21.4", protocol: proto(769),
+		online: 1, max: 10, sample: []string{"Steve"}, secure: protocols.FlagFalse, modded: protocols.FlagTrue,
+		pack: "Example Fabric Pack/3.0.1/betterStatus", game: "Example Fabric Pack", pong: "ok"},
+	"slp_bcc_modpackdata.hex": {format: formatSLP, name: "Old pack", version: "1.18.2", protocol: proto(758),
+		online: 0, max: 8, modded: protocols.FlagTrue, pack: "Old Pack/2.1/modpackData", game: "Old Pack", pong: "ok"},
 	"slp_invalid_utf8.hex": {format: formatSLP, name: "caf\uFFFD \uFFFD", version: "1.16\uFFFD", protocol: proto(735),
 		online: 0, max: 20, sample: []string{}, pong: "ok"},
 	"slp_oddities.hex": {format: formatSLP, version: "Maintenance", online: -1, max: 20, warnings: 3, pong: "ok"},
@@ -165,6 +175,19 @@ func checkStatus(t *testing.T, st status, w want) {
 	if st.SecureChat != w.secure || st.Modded != w.modded || st.ModLoader != w.loader || st.Mods != w.mods || st.Trailing != w.trailing {
 		t.Errorf("secure %v modded %v loader %q mods %d trailing %d, want %v %v %q %d %d",
 			st.SecureChat, st.Modded, st.ModLoader, st.Mods, st.Trailing, w.secure, w.modded, w.loader, w.mods, w.trailing)
+	}
+	var pack string
+	if st.Pack != nil {
+		pack = st.Pack.Name + "/" + st.Pack.Version + "/" + st.Pack.Source
+	}
+	if pack != w.pack {
+		t.Errorf("modpack %q, want %q", pack, w.pack)
+	}
+	if w.game == "" {
+		w.game = "Minecraft"
+	}
+	if game := st.Result(false).Game; game != w.game {
+		t.Errorf("game %q, want %q", game, w.game)
 	}
 	if len(st.Warnings) < w.warnings || w.warnings == 0 && len(st.Warnings) > 0 {
 		t.Errorf("warnings %q, want at least %d", st.Warnings, w.warnings)

@@ -15,6 +15,9 @@
 // sends at most 12 random players, plugins fill it with text lines or hide it),
 // never the full roster; the UDP Query protocol (gamespy4) has the full list.
 //
+// A server with the Better Compatibility Checker mod names its modpack (bcc.go):
+// Result.Game is the pack's name, Info has its version, and the server is modded.
+//
 // The `_minecraft._tcp.<host>` SRV record is looked up by lookupSRV (as
 // Protocol.LookupSRV), for the caller that knows the host name.
 // Spec: shared/protocols/minecraft.md.

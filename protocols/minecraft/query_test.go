@@ -130,8 +130,12 @@ func TestQueryVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Name != w.name || res.Version != w.version || res.Game != "Minecraft" {
-				t.Errorf("name %q version %q game %q", res.Name, res.Version, res.Game)
+			game := w.game
+			if game == "" {
+				game = "Minecraft"
+			}
+			if res.Name != w.name || res.Version != w.version || res.Game != game || res.Modded != w.modded {
+				t.Errorf("name %q version %q game %q modded %v", res.Name, res.Version, res.Game, res.Modded)
 			}
 			checkCount(t, "players", res.Players, w.online)
 			checkCount(t, "max", res.MaxPlayers, w.max)

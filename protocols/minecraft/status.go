@@ -40,10 +40,11 @@ type status struct {
 	// stripped, fake text lines (nil UUID) left out.
 	Sample     []string
 	SecureChat protocols.Flag // enforcesSecureChat
-	Modded     protocols.Flag // modinfo / forgeData present, or isModded true
+	Modded     protocols.Flag // modinfo / forgeData / a BCC modpack present, or isModded true
 	ModLoader  string         // "FML" (modinfo type) or "forge" (forgeData)
 	Mods       int            // entries in modinfo.modList / forgeData.mods
 	Trailing   int            // bytes after the JSON string in the frame
+	Pack       *modpack       // the modpack Better Compatibility Checker announces (bcc.go)
 	// Warnings are oddities that did not fail the decode (logged to the trace).
 	Warnings []string
 }
@@ -59,6 +60,10 @@ type rawStatus struct {
 	ModInfo            json.RawMessage `json:"modinfo"`
 	ForgeData          json.RawMessage `json:"forgeData"`
 	IsModded           json.RawMessage `json:"isModded"`
+	// Better Compatibility Checker's modpack, by mod release (bcc.go).
+	BetterStatus      json.RawMessage `json:"betterStatus"`
+	BetterStatusForge json.RawMessage `json:"better-status"`
+	ModpackData       json.RawMessage `json:"modpackData"`
 }
 
 // parseStatusJSON decodes the status JSON. Only a document that is not a JSON
@@ -90,6 +95,7 @@ func parseStatusJSON(js []byte) (status, error) {
 		}
 	}
 	st.mods(raw)
+	st.modpack(raw)
 	return st, nil
 }
 
@@ -309,6 +315,16 @@ func (st *status) Result(players bool) *protocols.Result {
 	if st.ModLoader != "" {
 		add("mod_loader", st.ModLoader)
 		add("mods", strconv.Itoa(st.Mods))
+	}
+	if p := st.Pack; p != nil {
+		// Game is "game or mod name as the server reports it": a BCC server
+		// names its modpack, which says more than "Minecraft" (as A2S reports a
+		// mod's name). Version stays the Minecraft version, the one a client must
+		// match to join; the pack's version goes to Info.
+		if p.Name != "" {
+			res.Game = p.Name
+		}
+		info = append(info, p.info()...)
 	}
 	res.Info = info
 	return res
