@@ -38,7 +38,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	conn.Retries = q.retries
 
 	p := tr.Begin("info")
-	rep, err := exchange(ctx, conn, tr, "getInfo", respInfo)
+	rep, err := exchange(ctx, conn, "getInfo", respInfo)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			defer cancel()
 		}
 		p := tr.Begin("players")
-		ex, err := exchange(sub, conn, tr, "getInfoEx", respInfoEx)
+		ex, err := exchange(sub, conn, "getInfoEx", respInfoEx)
 		if err == nil && ex.PlayersErr != nil {
 			err = ex.PlayersErr
 		}
@@ -74,7 +74,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 // exchange sends command with a fresh challenge and decodes the resp reply that
 // echoes it. Other replies are skipped as late, spoofed or stray; if only such
 // replies came, the failure is a mismatch (or malformed) rather than a timeout.
-func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, command, resp string) (*reply, error) {
+func exchange(ctx context.Context, conn *wire.UDPConn, command, resp string) (*reply, error) {
 	challenge := rand.Uint32()
 	var wrong, other int
 	var last uint32
