@@ -61,22 +61,7 @@ func (rep *reply) Result(players, rules bool) *protocols.Result {
 		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: rep.PlayersErr})
 	}
 	if players {
-		res.PlayerList = make([]protocols.Player, 0, len(rep.Players))
-		for _, p := range rep.Players {
-			pl := protocols.Player{
-				Name: clean(wire.UTF8([]byte(p.Name)), q4),
-				Ping: protocols.Known(int64(p.Ping)),
-				Bot:  p.Bot,
-			}
-			if p.Ext {
-				// ET:QW ranks its scoreboard by XP.
-				if xp := float64(p.XP); !math.IsNaN(xp) && math.Abs(xp) < 1e15 {
-					pl.Score = protocols.Known(int64(math.Round(xp)))
-				}
-				pl.Team = wire.UTF8([]byte(p.Team))
-			}
-			res.PlayerList = append(res.PlayerList, pl)
-		}
+		res.PlayerList = rep.playerList(q4)
 	}
 	res.Info = make([]protocols.KV, 0, len(rep.Info)+10)
 	for _, p := range rep.Info {
@@ -163,4 +148,25 @@ func skipRunes(s string, i, n int) (int, bool) {
 		i += w
 	}
 	return i, true
+}
+
+// playerList maps the decoded player records.
+func (rep *reply) playerList(q4 bool) []protocols.Player {
+	out := make([]protocols.Player, 0, len(rep.Players))
+	for _, p := range rep.Players {
+		pl := protocols.Player{
+			Name: clean(wire.UTF8([]byte(p.Name)), q4),
+			Ping: protocols.Known(int64(p.Ping)),
+			Bot:  p.Bot,
+		}
+		if p.Ext {
+			// ET:QW ranks its scoreboard by XP.
+			if xp := float64(p.XP); !math.IsNaN(xp) && math.Abs(xp) < 1e15 {
+				pl.Score = protocols.Known(int64(math.Round(xp)))
+			}
+			pl.Team = wire.UTF8([]byte(p.Team))
+		}
+		out = append(out, pl)
+	}
+	return out
 }
