@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -215,28 +216,9 @@ func count(s string, ok bool) protocols.Count {
 	return protocols.Known(v)
 }
 
-// plain strips Minecraft's formatting codes, '§' and the character after it
-// (colours 0-9 a-v, styles k-o, reset r), and trims the blanks MOTDs are centred
-// with. A '§' at the end is dropped.
-func plain(s string) string {
-	if !strings.ContainsRune(s, '§') {
-		return strings.TrimSpace(s)
-	}
-	var sb strings.Builder
-	sb.Grow(len(s))
-	skip := false
-	for _, r := range s {
-		switch {
-		case skip:
-			skip = false
-		case r == '§':
-			skip = true
-		default:
-			sb.WriteRune(r)
-		}
-	}
-	return strings.TrimSpace(sb.String())
-}
+// plain strips Minecraft's formatting codes and trims the blanks MOTDs are
+// centred with.
+func plain(s string) string { return strings.TrimSpace(mctext.StripCodes(s)) }
 
 func head(s string, n int) string {
 	if len(s) > n {

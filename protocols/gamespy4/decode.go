@@ -8,6 +8,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -167,7 +168,7 @@ func decodeBasic(b []byte) (*stat, error) {
 // pairs as sent.
 func (s *stat) result(players, rules bool) *protocols.Result {
 	res := &protocols.Result{}
-	res.Name = strings.TrimSpace(stripColours(gamespy.First(s.kv, text, "hostname")))
+	res.Name = strings.TrimSpace(mctext.StripCodes(gamespy.First(s.kv, text, "hostname")))
 	res.Map = gamespy.First(s.kv, text, "map")
 	res.Game = gamespy.First(s.kv, text, "game_id", "gametype")
 	res.Version = gamespy.First(s.kv, text, "version")
@@ -200,23 +201,3 @@ func (s *stat) result(players, rules bool) *protocols.Result {
 // ISO-8859-1; third-party servers may send UTF-8, taken when the bytes are valid
 // UTF-8 (an ISO-8859-1 text almost never is once it has bytes above 0x7F).
 func text(b []byte) string { return wire.UTF8(b) }
-
-// stripColours removes Minecraft formatting codes: § and the character after it.
-func stripColours(s string) string {
-	if !strings.ContainsRune(s, '§') {
-		return s
-	}
-	var out strings.Builder
-	skip := false
-	for _, r := range s {
-		switch {
-		case skip:
-			skip = false
-		case r == '§':
-			skip = true
-		default:
-			out.WriteRune(r)
-		}
-	}
-	return out.String()
-}

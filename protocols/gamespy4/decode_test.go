@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -136,8 +137,8 @@ func TestResultSelection(t *testing.T) {
 
 func TestStripColours(t *testing.T) {
 	for in, want := range map[string]string{"": "", "plain": "plain", "§4red§r": "red", "end§": "end", "§§x": "x", "a§kb": "ab"} {
-		if got := stripColours(in); got != want {
-			t.Errorf("stripColours(%q) = %q, want %q", in, got, want)
+		if got := mctext.StripCodes(in); got != want {
+			t.Errorf("mctext.StripCodes(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
 )
 
 // The Better Compatibility Checker mod (BCC; Forge, NeoForge, Fabric) announces
@@ -96,7 +97,7 @@ func (st *status) setPack(m json.RawMessage, source string) {
 		if isSet(v) && json.Unmarshal(v, &s) != nil {
 			st.warn("%s.%s is not a string", source, field)
 		}
-		s = oneLine(stripCodes(s))
+		s = oneLine(mctext.StripCodes(s))
 		if placeholders[s] {
 			return ""
 		}

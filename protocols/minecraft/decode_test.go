@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -254,8 +255,8 @@ func TestStripCodes(t *testing.T) {
 		"§§a":                      "a", // '§' then '§' as the code, then 'a'
 		"multi\u00a7\u00e9byte §é": "multibyte ",
 	} {
-		if got := stripCodes(in); got != want {
-			t.Errorf("stripCodes(%q) = %q, want %q", in, got, want)
+		if got := mctext.StripCodes(in); got != want {
+			t.Errorf("mctext.StripCodes(%q) = %q, want %q", in, got, want)
 		}
 	}
 	if got := oneLine("  §  centred\r\n   line two\t "); got != "§ centred line two" {

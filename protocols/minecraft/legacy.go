@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -44,7 +45,7 @@ func parseLegacyText(s string) (status, error) {
 		if len(f) != 5 {
 			return status{}, fmt.Errorf("%w: 1.4+ legacy reply has %d fields, want 6", wire.ErrMalformed, len(f)+1)
 		}
-		st := status{Format: formatLegacy14, VersionName: strings.TrimSpace(stripCodes(f[1])), MOTD: oneLine(stripCodes(f[2]))}
+		st := status{Format: formatLegacy14, VersionName: strings.TrimSpace(mctext.StripCodes(f[1])), MOTD: oneLine(mctext.StripCodes(f[2]))}
 		proto, err := strconv.ParseInt(f[0], 10, 32)
 		if err != nil {
 			return status{}, fmt.Errorf("%w: 1.4+ legacy reply protocol %q", wire.ErrMalformed, f[0])
@@ -69,7 +70,7 @@ func parseLegacyText(s string) (status, error) {
 		online, err1 := legacyCount("online", s[i+len("§"):j])
 		max, err2 := legacyCount("max", s[j+len("§"):])
 		if err1 == nil && err2 == nil {
-			return status{Format: formatLegacyBeta, MOTD: oneLine(stripCodes(s[:i])), Online: online, Max: max}, nil
+			return status{Format: formatLegacyBeta, MOTD: oneLine(mctext.StripCodes(s[:i])), Online: online, Max: max}, nil
 		}
 	}
 	return status{}, fmt.Errorf("%w: kicked: %q", wire.ErrServer, quote(s))

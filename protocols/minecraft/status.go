@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -122,7 +123,7 @@ func (st *status) description(m json.RawMessage) {
 	if flatten(&sb, v, 0) {
 		st.warn("description nested deeper than %d components: the rest is left out", maxDescriptionDepth)
 	}
-	st.MOTD = oneLine(stripCodes(sb.String()))
+	st.MOTD = oneLine(mctext.StripCodes(sb.String()))
 }
 
 // flatten writes a chat component's text depth first: its "text", then each of
@@ -193,7 +194,7 @@ func (st *status) players(m json.RawMessage) {
 			st.warn("players.sample[%d]: %v", i, err)
 			continue
 		}
-		name := strings.TrimSpace(stripCodes(sp.Name))
+		name := strings.TrimSpace(mctext.StripCodes(sp.Name))
 		if sp.ID == nilUUID || name == "" {
 			continue // a text line or a blank, not a player
 		}
@@ -235,7 +236,7 @@ func (st *status) version(m json.RawMessage) {
 	if isSet(v.Name) && json.Unmarshal(v.Name, &name) != nil {
 		st.warn("version.name is not a string")
 	}
-	st.VersionName = strings.TrimSpace(stripCodes(name))
+	st.VersionName = strings.TrimSpace(mctext.StripCodes(name))
 	if isSet(v.Protocol) {
 		var n json.Number
 		if json.Unmarshal(v.Protocol, &n) == nil {
