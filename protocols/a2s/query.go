@@ -153,7 +153,29 @@ func firstStage(ctx context.Context) (context.Context, context.CancelFunc) {
 	if !ok {
 		return ctx, func() {}
 	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+	return stageCtx{ctx, time.Now().Add(time.Until(dl) / 2)}, func() {}
+}
+
+// stageCtx is ctx with an earlier deadline, for code that reads the deadline (the
+// sockets) and Err, and nothing else: context.WithDeadline would cost a timer and
+// five allocations on every probe (BenchmarkProbe 47 -> 41 allocs/op), to close a
+// Done channel that no one in the exchange selects on. Cancellation of the parent
+// still shows in Err.
+type stageCtx struct {
+	context.Context
+	dl time.Time
+}
+
+func (c stageCtx) Deadline() (time.Time, bool) { return c.dl, true }
+
+func (c stageCtx) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if !time.Now().Before(c.dl) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // decodeInfo decodes an info reply, preferring the 0x49 that may follow a 0x6D.
