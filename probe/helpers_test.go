@@ -32,7 +32,8 @@ type fakeQuerier struct {
 	calls atomic.Int32
 }
 
-func (f *fakeQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (f *fakeQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	f.calls.Add(1)
 	f.mu.Lock()
 	f.addr = addr

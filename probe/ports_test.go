@@ -18,7 +18,8 @@ type portQuerier struct {
 	silent bool
 }
 
-func (q *portQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *portQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	if addr.Port() == q.answer {
 		return &protocols.Result{Name: "found"}, nil
 	}
@@ -72,8 +73,8 @@ type hostQuerier struct {
 	host string
 }
 
-func (q *hostQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
-	q.addr, q.host = addr, protocols.TargetHost(ctx)
+func (q *hostQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	q.addr, q.host = t.Addr, t.Host
 	return &protocols.Result{}, nil
 }
 

@@ -169,9 +169,9 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 	defer r.Metrics.InFlight.Dec()
 
 	p := tr.Begin("resolve")
-	queryHost := host
+	queryHost, nameHost := host, ""
 	if _, err := netip.ParseAddr(host); err != nil {
-		ctx = protocols.WithTargetHost(ctx, host)
+		nameHost = host // the name the target was given as, for protocols that send it
 		if srv {
 			if target, port, ok := mod.Proto().LookupSRV(ctx, host); ok {
 				if sp, err := queryPorts(port, mod.QueryPortOffsets()); err == nil {
@@ -194,7 +194,7 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 		o.Port = port
 		o.Addr = netip.AddrPortFrom(addrs[0], port)
 		qctx, cancel := candidateContext(ctx, len(ports)-i)
-		o.Result, o.Err = mod.Querier().Query(qctx, o.Addr, tr)
+		o.Result, o.Err = mod.Querier().Query(qctx, protocols.Target{Addr: o.Addr, Host: nameHost}, tr)
 		cancel()
 		if o.Err == nil || ctx.Err() != nil {
 			break

@@ -19,8 +19,20 @@ import (
 // error means the server's status is unknown; it wraps one of the sentinel errors of
 // package wire so that wire.Reason can name it.
 type Querier interface {
-	Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*Result, error)
+	Query(ctx context.Context, t Target, tr *wire.Trace) (*Result, error)
 }
+
+// Target is what a query is sent to: the address the socket uses (resolved, and
+// approved by the target policy) and the host name the target was given as, before
+// resolution ("" for an address), for protocols that send it to the server
+// (Minecraft's handshake names it, so proxies can route virtual hosts).
+type Target struct {
+	Addr netip.AddrPort
+	Host string
+}
+
+// At is the Target of an address given without a host name.
+func At(addr netip.AddrPort) Target { return Target{Addr: addr} }
 
 // Count is a number a protocol may or may not report. The zero value is "not reported",
 // so a protocol that knows nothing of bots never exports a fake 0.

@@ -38,20 +38,6 @@ type Protocol struct {
 	LookupSRV func(ctx context.Context, host string) (target string, port uint16, ok bool)
 }
 
-type targetHostKey struct{}
-
-// WithTargetHost records the host name the target was given as (before resolution),
-// for protocols that send it to the server (virtual hosts on proxies).
-func WithTargetHost(ctx context.Context, host string) context.Context {
-	return context.WithValue(ctx, targetHostKey{}, host)
-}
-
-// TargetHost returns the host name recorded by WithTargetHost, or "".
-func TargetHost(ctx context.Context) string {
-	h, _ := ctx.Value(targetHostKey{}).(string)
-	return h
-}
-
 // Secret is a password or token a module gives a protocol. It prints as <secret>
 // (fmt, logs, YAML), so debug output, /config and logs never show it; Reveal is for
 // the one place that sends it.

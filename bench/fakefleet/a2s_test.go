@@ -73,7 +73,7 @@ func TestQueryWithExporterQuerier(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	res, err := q.Query(ctx, pc.LocalAddr().(*net.UDPAddr).AddrPort(), wire.NewTrace())
+	res, err := q.Query(ctx, protocols.At(pc.LocalAddr().(*net.UDPAddr).AddrPort()), wire.NewTrace())
 	if err != nil {
 		t.Fatal(err)
 	}

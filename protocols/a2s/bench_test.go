@@ -73,7 +73,7 @@ func BenchmarkQuery(b *testing.B) {
 	for b.Loop() {
 		tr.Reset()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		if _, err := q.Query(ctx, addr, tr); err != nil {
+		if _, err := q.Query(ctx, protocols.At(addr), tr); err != nil {
 			b.Fatal(err)
 		}
 		cancel()

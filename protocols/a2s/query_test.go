@@ -90,7 +90,7 @@ func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, timeout time
 	tr := wire.NewTrace()
 	ctx := prototest.Context(t, timeout)
 	start := time.Now()
-	res, err := q.Query(ctx, addr, tr)
+	res, err := q.Query(ctx, protocols.At(addr), tr)
 	if el := time.Since(start); el > timeout+time.Second {
 		t.Errorf("Query took %v with a %v deadline", el, timeout)
 	}
@@ -416,7 +416,7 @@ func TestQueryConcurrent(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
-			res, err := q.Query(ctx, addr, nil)
+			res, err := q.Query(ctx, protocols.At(addr), nil)
 			if err != nil || len(res.PlayerList) != 3 {
 				t.Errorf("%v %v", err, res)
 			}

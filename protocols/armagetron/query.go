@@ -3,7 +3,6 @@ package armagetron
 import (
 	"context"
 	"fmt"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -37,7 +36,8 @@ func answers(tr *wire.Trace, desc uint16, bad *error) func([]byte) bool {
 // Query primes the server with the small info request ("challenge" phase:
 // 0.2.9 ignores the big request from an address that has not sent one), then
 // sends the big request on the same socket and decodes its answer.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
 	if err != nil {
 		return nil, err

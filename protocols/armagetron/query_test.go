@@ -75,7 +75,7 @@ func query(t *testing.T, s protocols.Settings, d time.Duration, srv *server) (*p
 	}
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 	if el := time.Since(start); el > d+time.Second {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -28,7 +29,7 @@ func BenchmarkQuery(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.Reset()
-		if _, err := q.Query(ctx, addr, tr); err != nil {
+		if _, err := q.Query(ctx, protocols.At(addr), tr); err != nil {
 			b.Fatal(err)
 		}
 	}

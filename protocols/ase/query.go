@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -24,7 +23,8 @@ type querier struct {
 
 // Query sends "s" to addr (already the query port: game port + 123) and decodes the
 // EYE1 reply, reassembling it first if the server split it.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
 	if err != nil {
 		return nil, err

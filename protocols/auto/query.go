@@ -33,7 +33,8 @@ type attempt struct {
 // The first to answer wins: the others are cancelled, and Query returns once all
 // have returned, so no socket outlives it. The address was judged by the target
 // policy before; only its port changes, to the candidates' query ports.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	cands := choose(addr.Port(), q.protos, q.games)
 	tr.Logf("auto: port %d suggests %s", addr.Port(), list(cands))
 	// Prompt cancellation: a loser's socket closes when the winner answers, not at
@@ -49,7 +50,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 		}
 		go func() {
 			start := time.Now()
-			atts[i].res, atts[i].err = q.queriers[c.proto].Query(ctx, netip.AddrPortFrom(addr.Addr(), c.port), atts[i].tr)
+			atts[i].res, atts[i].err = q.queriers[c.proto].Query(ctx, protocols.Target{Addr: netip.AddrPortFrom(addr.Addr(), c.port), Host: t.Host}, atts[i].tr)
 			if atts[i].err == nil && atts[i].res == nil {
 				atts[i].err = fmt.Errorf("%w: %s returned no result", wire.ErrMalformed, c.proto)
 			}

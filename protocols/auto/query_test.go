@@ -72,7 +72,7 @@ func TestFindsProtocol(t *testing.T) {
 			tr := wire.NewTrace()
 			const deadline = 30 * time.Second
 			start := time.Now()
-			res, err := newAuto(t, protocols.Settings{}).Query(prototest.Context(t, deadline), addr, tr)
+			res, err := newAuto(t, protocols.Settings{}).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestSilent(t *testing.T) {
 	tr := wire.NewTrace()
 	const deadline = 300 * time.Millisecond
 	start := time.Now()
-	_, err := newAuto(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, deadline), addr, tr)
+	_, err := newAuto(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
 	if el := time.Since(start); el > deadline+2*time.Second {
 		t.Errorf("returned after %s, deadline %s", el, deadline)
 	}
@@ -131,7 +131,7 @@ func TestSilent(t *testing.T) {
 
 // TestRefused: a port nothing listens on is refused, not a timeout.
 func TestRefused(t *testing.T) {
-	_, err := newAuto(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), prototest.ClosedUDPPort(t), nil)
+	_, err := newAuto(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), protocols.At(prototest.ClosedUDPPort(t)), nil)
 	if !errors.Is(err, wire.ErrRefused) {
 		t.Errorf("err = %v, want refused", err)
 	}
@@ -141,7 +141,7 @@ func TestRefused(t *testing.T) {
 func TestCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := newAuto(t, protocols.Settings{}).Query(ctx, prototest.Silent(t), nil); wire.Reason(err) != "timeout" {
+	if _, err := newAuto(t, protocols.Settings{}).Query(ctx, protocols.At(prototest.Silent(t)), nil); wire.Reason(err) != "timeout" {
 		t.Errorf("err = %v, want timeout", err)
 	}
 }
@@ -157,7 +157,7 @@ func TestSocketsClosed(t *testing.T) {
 	fds := func() int { d, _ := os.ReadDir("/proc/self/fd"); return len(d) }
 	before := fds()
 	for range 5 {
-		if _, err := q.Query(prototest.Context(t, 30*time.Second), addr, nil); err != nil {
+		if _, err := q.Query(prototest.Context(t, 30*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -172,7 +172,7 @@ func TestOptions(t *testing.T) {
 	limit := func(names ...string) protocols.Settings {
 		return protocols.Settings{Options: func(v any) error { v.(*Options).Protocols = names; return nil }}
 	}
-	_, err := newAuto(t, limit("quake3")).Query(prototest.Context(t, 300*time.Millisecond), a2sFake(t), nil)
+	_, err := newAuto(t, limit("quake3")).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(a2sFake(t)), nil)
 	if err == nil || strings.Contains(err.Error(), "a2s") {
 		t.Errorf("a module limited to quake3 must not try a2s: %v", err)
 	}

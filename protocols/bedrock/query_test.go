@@ -65,7 +65,7 @@ func TestQuery(t *testing.T) {
 		return echo(bdsID)(b)
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestQueryTimeIsRandom(t *testing.T) {
 	})
 	q := newQuerier(t, protocols.Settings{})
 	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
+		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -125,7 +125,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 		}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestQueryNoUsableReply(t *testing.T) {
 			})
 			start := time.Now()
 			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, tr)
+			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), tr)
 			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
@@ -197,7 +197,7 @@ func TestQueryBrokenPong(t *testing.T) {
 				return [][]byte{tc.reply(tm)}
 			})
 			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 5*time.Second), addr, tr)
+			_, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
@@ -211,7 +211,7 @@ func TestQueryBrokenPong(t *testing.T) {
 // Education Edition and short pongs: what is missing is not reported.
 func TestQueryShortPong(t *testing.T) {
 	addr := prototest.UDP(t, echo("MCEE;§lClass§r;594;1.19.51;1;30"))
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func TestRealRakNet(t *testing.T) {
 		"9876543210987654321;§aSurvival Island;Survival;1;19132;19133;")
 	addr := l.Addr().(*net.UDPAddr).AddrPort()
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 5*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestRealRakNet(t *testing.T) {
 // empty string: a clear malformed error, not a timeout.
 func TestRealRakNetNoPongData(t *testing.T) {
 	l := realPeer(t, "")
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), l.Addr().(*net.UDPAddr).AddrPort(), nil)
+	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), protocols.At(l.Addr().(*net.UDPAddr).AddrPort()), nil)
 	if wire.Reason(err) != "malformed" {
 		t.Errorf("err = %v, want malformed", err)
 	}

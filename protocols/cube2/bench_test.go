@@ -40,7 +40,7 @@ func BenchmarkQuery(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.Reset()
-		res, err := q.Query(prototest.Context(b, 2*time.Second), addr, tr)
+		res, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr)
 		if err != nil || res.PhaseErrors != nil {
 			b.Fatal(err, res.PhaseErrors)
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/netip"
 	"slices"
 	"time"
 
@@ -30,7 +29,8 @@ type querier struct {
 // missing at the deadline, the ones that arrived are listed and the players phase
 // fails. The list holds bots (client numbers from 128), which the info's player
 // count leaves out.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
 	if err != nil {
 		return nil, err

@@ -69,7 +69,7 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, f *fakeSe
 	addr := prototest.UDP(t, f.handle)
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
+	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
 	if el := time.Since(start); el > deadline+time.Second {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}
@@ -272,7 +272,7 @@ func TestQueryErrors(t *testing.T) {
 			addr := prototest.UDP(t, tc.handler)
 			tr := wire.NewTrace()
 			start := time.Now()
-			_, err := testQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), addr, tr)
+			_, err := testQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), protocols.At(addr), tr)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -304,7 +304,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 	})
 	q := testQuerier(t, protocols.Settings{})
 	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
+		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"net/netip"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -40,7 +39,8 @@ func retriesWithin(retries int, left time.Duration) int {
 // Query sends one getstatus and decodes the single datagram it gets back:
 // players and cvars come in the same reply, and a second query (getinfo)
 // within a second would be ignored, so there is one phase.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	retries := q.retries
 	if dl, ok := ctx.Deadline(); ok {
 		retries = retriesWithin(q.retries, time.Until(dl))
@@ -59,7 +59,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			return nil
 		},
 	}
-	r, err := st.Query(ctx, addr, tr)
+	r, err := st.Query(ctx, protocols.At(addr), tr)
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func TestQuery(t *testing.T) {
 		return [][]byte{statusReply(c, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`)}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true, Retries: 3}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true, Retries: 3}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestQueryChallengeIsRandom(t *testing.T) {
 	})
 	q := newQuerier(t, protocols.Settings{})
 	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
+		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -131,7 +131,7 @@ func TestQueryChallengeIsRandom(t *testing.T) {
 
 func TestQuerySettingsOff(t *testing.T) {
 	addr := echoServer(t, `1 2 "a"`)
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 		return [][]byte{[]byte(oob + "infoResponse\n" + `\gamename\Xonotic\sv_maxclients\64\clients\60\bots\10\mapname\dz\hostname\Full\challenge\` + c + "\n" + c[len(c)-1:] + "\n")}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 // Old engines send no challenge key: accepted.
 func TestQueryNoChallengeEcho(t *testing.T) {
 	addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{statusReply("", `1 2 "a"`)} })
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 		}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestQueryNoUsableReply(t *testing.T) {
 			t.Parallel()
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
 			start := time.Now()
-			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
+			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
 			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
@@ -244,7 +244,7 @@ func TestQueryBrokenReply(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
 			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), addr, tr)
+			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}

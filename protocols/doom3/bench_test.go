@@ -55,7 +55,7 @@ func BenchmarkQuery(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_, err := q.Query(ctx, addr, nil)
+		_, err := q.Query(ctx, protocols.At(addr), nil)
 		cancel()
 		if err != nil {
 			b.Fatal(err)

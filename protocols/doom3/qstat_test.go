@@ -99,7 +99,7 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

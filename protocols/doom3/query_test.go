@@ -68,7 +68,7 @@ func query(t testing.TB, s protocols.Settings, addr netip.AddrPort, d time.Durat
 		t.Fatal(err)
 	}
 	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 	return res, tr, err
 }
 

@@ -54,7 +54,8 @@ func (q *querier) apiBase(addr netip.AddrPort) string {
 
 // Query finds the target's session: a token (kept from an earlier probe, or
 // fetched in the challenge phase), then the session search in the info phase.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	target := netip.AddrPortFrom(addr.Addr().Unmap(), addr.Port())
 	token, fresh, err := q.accessToken(ctx, addr, "", tr)
 	if err != nil {

@@ -147,7 +147,7 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 func query(t testing.TB, q protocols.Querier, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), target, tr)
+	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
 	return res, tr, err
 }
 
@@ -242,7 +242,7 @@ func TestQueryConcurrentSignIn(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if _, err := q.Query(prototest.Context(t, 5*time.Second), target, nil); err != nil {
+			if _, err := q.Query(prototest.Context(t, 5*time.Second), protocols.At(target), nil); err != nil {
 				t.Error(err)
 			}
 		})
@@ -261,7 +261,7 @@ func TestQueryTheIsle(t *testing.T) {
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	q := newFor(t, srv, Options{Preset: "theisle"}, protocols.Settings{})
-	res, err := q.Query(prototest.Context(t, 2*time.Second), netip.MustParseAddrPort("203.0.113.20:7777"), nil)
+	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(netip.MustParseAddrPort("203.0.113.20:7777")), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

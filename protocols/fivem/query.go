@@ -38,7 +38,8 @@ func infoRequest(challenge string) []byte {
 // Query asks for the info over UDP, then, as the module wants them, the player
 // list and the server's build and convars over HTTP on the same port. An HTTP
 // failure is a phase error: the server did answer its info query.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
 	if err != nil {
 		return nil, err

@@ -107,7 +107,7 @@ func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
 func TestQueryFull(t *testing.T) {
 	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestQueryInfoOnly(t *testing.T) {
 	hit := make(chan string, 4)
 	h := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path }
 	addr := fxServer(t, answer, fxMux(h, h))
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 			t.Parallel()
 			addr := fxServer(t, answer, fxMux(c.players, jsonHandler("<")))
 			start := time.Now()
-			res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 700*time.Millisecond), addr, nil)
+			res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 700*time.Millisecond), protocols.At(addr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,7 +214,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 // No HTTP server at all on the port (UDP only): the players phase is refused.
 func TestQueryNoHTTP(t *testing.T) {
 	addr := prototest.UDP(t, answer)
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestQueryStrays(t *testing.T) {
 		return [][]byte{infoReply("other"), []byte("\xff\xff\xff\xffprint\nhello"), infoReply(c)}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestQueryStrays(t *testing.T) {
 // Only replies with a wrong challenge: the failure names the mismatch.
 func TestQueryWrongChallengeOnly(t *testing.T) {
 	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{infoReply("other")} })
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
+	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
 	if !errors.Is(err, wire.ErrMismatch) {
 		t.Fatalf("err = %v, want mismatch", err)
 	}
@@ -255,7 +255,7 @@ func TestQueryWrongChallengeOnly(t *testing.T) {
 // A broken infoResponse ends the query as malformed.
 func TestQueryBrokenInfo(t *testing.T) {
 	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\nno backslash")} })
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if !errors.Is(err, wire.ErrMalformed) {
 		t.Fatalf("err = %v, want malformed", err)
 	}

@@ -25,7 +25,8 @@ var request = encodePacket(requestSeq, "serverInfo")
 const maxPackets = 8
 
 // Query opens one connection, sends serverInfo and reads its answer.
-func (querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	p := tr.Begin("info")
 	res, err := query(ctx, addr, tr)
 	tr.End(p, err)

@@ -20,7 +20,7 @@ func TestQstat(t *testing.T) {
 		t.Fatalf("qstat: %+v", qs)
 	}
 	q := newQuerier(t, protocols.Settings{Players: true}, nil)
-	res, err := q.Query(prototest.Context(t, long), addr, nil)
+	res, err := q.Query(prototest.Context(t, long), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func TestQstat(t *testing.T) {
 		t.Fatalf("qstat: %+v", qs)
 	}
 	q, _ := Protocol.New(protocols.Settings{Players: true})
-	res, err := q.Query(prototest.Context(t, long), addr, nil)
+	res, err := q.Query(prototest.Context(t, long), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func BenchmarkQuery(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.Reset()
-		if _, err := q.Query(ctx, addr, tr); err != nil {
+		if _, err := q.Query(ctx, protocols.At(addr), tr); err != nil {
 			b.Fatal(err)
 		}
 	}

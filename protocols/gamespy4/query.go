@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
@@ -27,7 +26,8 @@ type querier struct {
 // share of the time left: vanilla tokens die after up to 30 s and a stat request
 // with a dead token is silently ignored, so every attempt starts with a fresh
 // handshake (spec §3) and a fresh session id.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
 	if err != nil {
 		return nil, err

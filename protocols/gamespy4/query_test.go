@@ -104,7 +104,7 @@ func query(t *testing.T, d time.Duration, s protocols.Settings, h prototest.Hand
 	addr := prototest.UDP(t, h)
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 	if el := time.Since(start); el > d+time.Second {
 		t.Errorf("query took %s, deadline %s", el, d)
 	}

@@ -59,7 +59,7 @@ func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Durat
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	tr := wire.NewTrace()
-	res, err := q.Query(ctx, addr, tr)
+	res, err := q.Query(ctx, protocols.At(addr), tr)
 	return res, tr, err
 }
 
@@ -129,7 +129,7 @@ func queryAll(jobs []job) []outcome {
 			ctx, cancel := context.WithTimeout(context.Background(), j.d)
 			defer cancel()
 			tr := wire.NewTrace()
-			res, err := q.Query(ctx, j.addr, tr)
+			res, err := q.Query(ctx, protocols.At(j.addr), tr)
 			out[i] = outcome{res: res, tr: tr, err: err, took: time.Since(start)}
 		}()
 	}

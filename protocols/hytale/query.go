@@ -14,7 +14,8 @@ type querier struct{}
 var request = []byte("QUERY\n")
 
 // Query opens one connection, sends QUERY and reads the one-line reply.
-func (querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	p := tr.Begin("info")
 	res, err := query(ctx, addr, tr)
 	tr.End(p, err)

@@ -33,7 +33,7 @@ func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Resul
 		t.Fatal(err)
 	}
 	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 	return res, tr, err
 }
 

@@ -50,7 +50,7 @@ func BenchmarkQuery(b *testing.B) {
 	for b.Loop() {
 		tr.Reset()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		res, err := q.Query(ctx, addr, tr)
+		res, err := q.Query(ctx, protocols.At(addr), tr)
 		cancel()
 		if err != nil || res.PhaseErrors != nil {
 			b.Fatal(err, res.PhaseErrors)

@@ -46,7 +46,7 @@ var Protocol = protocols.Protocol{
 type Options struct {
 	// Host is the server address sent in the handshake. Proxies (BungeeCord,
 	// Velocity, TCPShield) route on it to pick the backend server. Empty: the
-	// host name the exporter passed with protocols.WithTargetHost, else the target IP.
+	// host name the target was given as (protocols.Target.Host), else the target IP.
 	Host string `yaml:"host"`
 	// ProtocolVersion sent in the handshake. 0 means -1, the convention for a
 	// status-only client; set a real number (47 = 1.8, 767 = 1.21) for proxies

@@ -20,25 +20,24 @@ type querier struct {
 }
 
 // handshakeHost picks the server address: the module's host, the host name the
-// target was given as (recorded by the exporter core with
-// protocols.WithTargetHost; proxies route virtual hosts on it), else the IP the
-// probe connects to.
-func (q *querier) handshakeHost(ctx context.Context, addr netip.AddrPort) string {
+// target was given as (proxies route virtual hosts on it), else the IP the probe
+// connects to.
+func (q *querier) handshakeHost(t protocols.Target) string {
 	if q.host != "" {
 		return q.host
 	}
-	if h := protocols.TargetHost(ctx); h != "" && len(h) <= maxHost {
+	if h := t.Host; h != "" && len(h) <= maxHost {
 		return h
 	}
-	return addr.Addr().Unmap().WithZone("").String()
+	return t.Addr.Addr().Unmap().WithZone("").String()
 }
 
 // Query reads the status ("info" phase, the legacy fallback included) and then,
 // on a modern server, times a ping/pong ("ping" phase). A failed ping is a phase
 // error: the status is still returned.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
-	st, sess, err := q.status(ctx, addr, tr)
+	st, sess, err := q.status(ctx, t, tr)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err
@@ -85,8 +84,9 @@ func (s *session) pingPong(payload int64) error {
 // status runs the modern exchange and, when the server closed without a word or
 // kicked with something that is not a status, the legacy ping on a new
 // connection. The session is returned open for a modern reply only.
-func (q *querier) status(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (status, *session, error) {
-	req := append(handshake(q.handshakeHost(ctx, addr), addr.Port(), q.version), statusRequest...)
+func (q *querier) status(ctx context.Context, t protocols.Target, tr *wire.Trace) (status, *session, error) {
+	addr := t.Addr
+	req := append(handshake(q.handshakeHost(t), addr.Port(), q.version), statusRequest...)
 	st, sess, err := exchange(ctx, addr, tr, req)
 	if err == nil {
 		if st.Format != formatSLP {

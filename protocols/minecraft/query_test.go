@@ -38,7 +38,7 @@ func testQuerier(t testing.TB, s protocols.Settings, opts *Options) *querier {
 func probe(t testing.TB, q *querier, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 	return res, tr, err
 }
 
@@ -370,10 +370,8 @@ func TestQueryHandshakeFields(t *testing.T) {
 		hs := make(chan sentHandshake, 1)
 		addr := slpServer(t, statusFrame(`{"description":"x"}`), 0, true, hs)
 		ctx := prototest.Context(t, 2*time.Second)
-		if tc.ctxHost != "" {
-			ctx = protocols.WithTargetHost(ctx, tc.ctxHost)
-		}
-		if _, err := testQuerier(t, protocols.Settings{}, tc.opts).Query(ctx, addr, nil); err != nil {
+		target := protocols.Target{Addr: addr, Host: tc.ctxHost}
+		if _, err := testQuerier(t, protocols.Settings{}, tc.opts).Query(ctx, target, nil); err != nil {
 			t.Fatal(err)
 		}
 		if h := <-hs; h != (sentHandshake{Version: tc.version, Host: tc.host, Port: addr.Port(), Next: 1}) {

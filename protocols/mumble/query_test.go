@@ -54,7 +54,7 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 	addr := prototest.UDP(t, h)
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
+	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
 	if el := time.Since(start); el > deadline+time.Second {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}
@@ -159,7 +159,7 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 	})
 	q := testQuerier(t, protocols.Settings{})
 	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
+		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
 		}
 	}

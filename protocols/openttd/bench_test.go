@@ -30,7 +30,7 @@ func BenchmarkQuery(b *testing.B) {
 	for b.Loop() {
 		tr.Reset()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := q.Query(ctx, addr, tr)
+		_, err := q.Query(ctx, protocols.At(addr), tr)
 		cancel()
 		if err != nil {
 			b.Fatal(err)

@@ -17,7 +17,8 @@ type querier struct {
 
 // Query opens one connection, sends PACKET_CLIENT_GAME_INFO and reads exactly
 // one packet back: its size first, capped, then the rest.
-func (q querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	p := tr.Begin("info")
 	g, err := fetch(ctx, addr, tr)
 	tr.End(p, err)

@@ -49,7 +49,8 @@ func (q *querier) get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, 
 // its players. The info request is the one that must succeed: it proves the
 // server and the password; a failed metrics or players request after it is a
 // phase error of a server that is up.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	var in info
 	p := tr.Begin("info")
 	err := q.get(ctx, addr, tr, "/v1/api/info", nil, &in)

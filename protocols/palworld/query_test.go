@@ -84,7 +84,7 @@ func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, d time.Durat
 	t.Helper()
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := newQ(t, s).Query(prototest.Context(t, d), addr, tr)
+	res, err := newQ(t, s).Query(prototest.Context(t, d), protocols.At(addr), tr)
 	if el := time.Since(start); el > d+2*time.Second {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}

@@ -182,7 +182,7 @@ func (c Contract) cancelled(t *testing.T) {
 	addr, _ := c.silentServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.querier(t, 0).Query(ctx, addr, nil); wire.Reason(err) != "timeout" {
+	if _, err := c.querier(t, 0).Query(ctx, protocols.At(addr), nil); wire.Reason(err) != "timeout" {
 		t.Errorf("err = %v, want a timeout reason", err)
 	}
 }
@@ -241,7 +241,7 @@ func (c Contract) query(t testing.TB, retries int, d time.Duration, addr netip.A
 	q := c.querier(t, retries)
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := q.Query(Context(t, d), addr, tr)
+	res, err := q.Query(Context(t, d), protocols.At(addr), tr)
 	if el := time.Since(start); el > d+contractSlack {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}

@@ -2,7 +2,6 @@ package quake2
 
 import (
 	"context"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
@@ -22,9 +21,10 @@ var statusRequest = []byte("\xff\xff\xff\xffstatus\n")
 // and the serverinfo come together, so there is no separate phase for them.
 // The reply carries no token to tie it to the request; the connected socket
 // only lets the server's address and port through.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	st := idtech.Status[*reply]{Request: statusRequest, Retries: q.retries, Decode: decode, NotReply: errNotReply}
-	r, err := st.Query(ctx, addr, tr)
+	r, err := st.Query(ctx, protocols.At(addr), tr)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func TestQuery(t *testing.T) {
 		return [][]byte{statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`)}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestQuery(t *testing.T) {
 
 func TestQuerySettingsOff(t *testing.T) {
 	addr := fakeServer(t, statusReply(`1 2 "a"`))
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 		}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestQueryNoUsableReply(t *testing.T) {
 			t.Parallel()
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{reply} })
 			start := time.Now()
-			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
+			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
 			if !errors.Is(err, wire.ErrMalformed) || errors.Is(err, wire.ErrTimeout) {
 				t.Errorf("err = %v, want malformed", err)
 			}
@@ -156,7 +156,7 @@ func TestQueryBrokenReply(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{reply} })
 			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), addr, tr)
+			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
 			if !errors.Is(err, wire.ErrTruncated) {
 				t.Errorf("err = %v, want truncated", err)
 			}
@@ -184,7 +184,7 @@ func TestQueryReplyShapes(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			addr := fakeServer(t, tc.reply)
-			res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+			res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

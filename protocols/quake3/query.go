@@ -31,7 +31,8 @@ func statusRequest(challenge string) []byte {
 // Query sends one getstatus and decodes the single datagram it gets back: the
 // player list and the server's cvars come in the same reply, so there is no
 // separate players or rules phase.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	// 26 base32 characters: no backslash, quote or space, well under the
 	// server's 128-character limit.
 	challenge := rand.Text()
@@ -46,7 +47,7 @@ func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 			return nil
 		},
 	}
-	r, err := st.Query(ctx, addr, tr)
+	r, err := st.Query(ctx, protocols.At(addr), tr)
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,7 @@ func TestQueryEcho(t *testing.T) {
 	addr := echoServer(t, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`)
 	q := newQuerier(t, protocols.Settings{Players: true, Rules: true})
 	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestQueryChallengeIsRandom(t *testing.T) {
 	})
 	q := newQuerier(t, protocols.Settings{})
 	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
+		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -132,7 +132,7 @@ func TestQueryChallengeIsRandom(t *testing.T) {
 
 func TestQuerySettingsOff(t *testing.T) {
 	addr := echoServer(t, `1 2 "a"`)
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestQueryNoChallengeEcho(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{reply} })
-			res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+			res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,7 +174,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 		}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestQueryNoUsableReply(t *testing.T) {
 			t.Parallel()
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
 			start := time.Now()
-			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
+			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
 			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
@@ -231,7 +231,7 @@ func TestQueryBrokenReply(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
 			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), addr, tr)
+			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
@@ -265,7 +265,7 @@ func TestQueryReplyShapes(t *testing.T) {
 				c, _ := parseRequest(req)
 				return [][]byte{tc.reply(c)}
 			})
-			res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+			res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -55,7 +55,7 @@ func TestQuery(t *testing.T) {
 	})
 	q := newQuerier(t, protocols.Settings{Players: true, Rules: true})
 	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestQuery(t *testing.T) {
 
 func TestQuerySettingsOff(t *testing.T) {
 	addr := fakeServer(t, statusReply(`1 2 3 4 "a" "" 0 0`))
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 		}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestQueryNoUsableReply(t *testing.T) {
 			t.Parallel()
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{reply} })
 			start := time.Now()
-			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), addr, nil)
+			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
 			if !errors.Is(err, wire.ErrMalformed) || errors.Is(err, wire.ErrTimeout) {
 				t.Errorf("err = %v, want malformed", err)
 			}
@@ -157,7 +157,7 @@ func TestQueryBrokenReply(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{reply} })
 			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), addr, tr)
+			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
 			if !errors.Is(err, wire.ErrTruncated) {
 				t.Errorf("err = %v, want truncated", err)
 			}
@@ -185,7 +185,7 @@ func TestQueryReplyShapes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			addr := fakeServer(t, tc.reply)
 			tr := wire.NewTrace()
-			res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+			res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -64,7 +64,8 @@ func (q *apiQuerier) call(ctx context.Context, addr netip.AddrPort, tr *wire.Tra
 // then asks for the server state (phase "info"). The login token is not kept
 // between probes: it is short-lived, and a login is one more request on a
 // connection the probe opens anyway.
-func (q *apiQuerier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *apiQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	token := q.token
 	if token == "" {
 		var login loginData

@@ -122,7 +122,7 @@ func apiQuery(t *testing.T, addr netip.AddrPort, opts func(any) error, d time.Du
 	q := testQuerier(t, protocols.Settings{Options: opts})
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 	if el := time.Since(start); el > d+2*time.Second {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}
@@ -291,7 +291,7 @@ func TestAPIContractCases(t *testing.T) {
 		_, addr := startAPI(t, &fakeAPI{})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := testQuerier(t, protocols.Settings{Options: opts}).Query(ctx, addr, nil); wire.Reason(err) != "timeout" {
+		if _, err := testQuerier(t, protocols.Settings{Options: opts}).Query(ctx, protocols.At(addr), nil); wire.Reason(err) != "timeout" {
 			t.Errorf("err = %v, want a timeout reason", err)
 		}
 	})

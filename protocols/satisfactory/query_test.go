@@ -54,7 +54,7 @@ func TestQueryRoundTrip(t *testing.T) {
 	q := testQuerier(t, protocols.Settings{})
 	for range 2 {
 		tr := wire.NewTrace()
-		res, err := q.Query(prototest.Context(t, 2*time.Second), addr, tr)
+		res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestQueryIgnoresForeignCookie(t *testing.T) {
 		return [][]byte{stale, []byte("junk"), withCookie(vec, req)}
 	})
 	tr := wire.NewTrace()
-	res, err := testQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := testQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func errorCase(t *testing.T, h prototest.Handler, deadline time.Duration, want e
 	t.Helper()
 	addr := prototest.UDP(t, h)
 	start := time.Now()
-	_, err := testQuerier(t, protocols.Settings{}).Query(prototest.Context(t, deadline), addr, wire.NewTrace())
+	_, err := testQuerier(t, protocols.Settings{}).Query(prototest.Context(t, deadline), protocols.At(addr), wire.NewTrace())
 	if !errors.Is(err, want) {
 		t.Fatalf("err = %v, want %v", err, want)
 	}
@@ -174,7 +174,7 @@ func TestQueryLegacy(t *testing.T) {
 		v.(*Options).Legacy = true
 		return nil
 	}})
-	res, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func BenchmarkQuery(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.Reset()
-		if _, err := q.Query(prototest.Context(b, 2*time.Second), addr, tr); err != nil {
+		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr); err != nil {
 			b.Fatal(err)
 		}
 	}

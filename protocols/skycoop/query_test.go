@@ -44,7 +44,7 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 	addr := prototest.UDP(t, h)
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), addr, tr)
+	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
 	if el := time.Since(start); el > deadline+time.Second {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}

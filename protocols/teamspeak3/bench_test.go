@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -27,7 +28,7 @@ func BenchmarkQuery(b *testing.B) {
 	for b.Loop() {
 		tr.Reset()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := q.Query(ctx, voice, tr)
+		_, err := q.Query(ctx, protocols.At(voice), tr)
 		cancel()
 		if err != nil {
 			b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -20,7 +21,7 @@ func TestQstat06(t *testing.T) {
 	addr := prototest.UDP(t, f.handle)
 	qs := prototest.QstatJSON(t, "-tees", addr)
 	q, _ := newQuerier(settings(version06, 0))
-	res, err := q.Query(prototest.Context(t, 2*time.Second), addr, nil)
+	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*proto
 	}
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 	if el := time.Since(start); el > d+time.Second {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}
@@ -226,7 +226,7 @@ func TestQueryErrors(t *testing.T) {
 	t.Run("closed_port_is_refused", func(t *testing.T) {
 		for _, v := range []string{version06, version07} { // auto: in the contract
 			q, _ := newQuerier(settings(v, 1))
-			if _, err := q.Query(prototest.Context(t, 2*time.Second), prototest.ClosedUDPPort(t), nil); !errors.Is(err, wire.ErrRefused) {
+			if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(prototest.ClosedUDPPort(t)), nil); !errors.Is(err, wire.ErrRefused) {
 				t.Errorf("%s: err = %v, want refused", v, err)
 			}
 		}

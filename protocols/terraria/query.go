@@ -3,7 +3,6 @@ package terraria
 import (
 	"context"
 	"net/http"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -18,7 +17,8 @@ type querier struct {
 const maxBody = 256 << 10
 
 // Query sends the one status request and decodes its reply.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	p := tr.Begin("info")
 	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
 		Path:    q.path,

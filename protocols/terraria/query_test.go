@@ -53,7 +53,7 @@ func TestQueryRoundTrip(t *testing.T) {
 	var query atomic.Value
 	addr := fakeTShock(t, vector(t, "status_players_rules.json"), &query)
 	tr := wire.NewTrace()
-	res, err := newQ(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), addr, tr)
+	res, err := newQ(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestQueryRoundTrip(t *testing.T) {
 		t.Errorf("trace phases %+v, attempts %d", tr.Phases, tr.Attempts)
 	}
 	// Without players or rules in the module, neither is asked for.
-	if _, err := newQ(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil); err != nil {
+	if _, err := newQ(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 		t.Fatal(err)
 	}
 	if q := query.Load(); q != "players=false&rules=false" {
@@ -82,7 +82,7 @@ func errorCase(t *testing.T, h http.HandlerFunc, deadline time.Duration, want er
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	start := time.Now()
-	_, err := newQ(t, protocols.Settings{Players: true}).Query(prototest.Context(t, deadline), addrOf(t, srv), wire.NewTrace())
+	_, err := newQ(t, protocols.Settings{Players: true}).Query(prototest.Context(t, deadline), protocols.At(addrOf(t, srv)), wire.NewTrace())
 	if !errors.Is(err, want) || !strings.Contains(err.Error(), msg) {
 		t.Fatalf("err = %v, want %v containing %q", err, want, msg)
 	}
@@ -132,7 +132,7 @@ func TestQueryErrors(t *testing.T) {
 	})
 	t.Run("plain_tcp_junk", func(t *testing.T) {
 		addr := prototest.TCP(t, func(c net.Conn) { c.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n")) })
-		_, err := newQ(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), addr, nil)
+		_, err := newQ(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 		if !errors.Is(err, wire.ErrMalformed) {
 			t.Fatalf("err = %v, want malformed", err)
 		}

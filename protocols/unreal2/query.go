@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"net/netip"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -33,7 +32,8 @@ type querier struct {
 // Query asks for the server info, then, as the module wants them, the players and
 // the rules, each a request of its own on the same socket. A failed players or
 // rules phase leaves a phase error and what it decoded.
-func (q *querier) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
 	if err != nil {
 		return nil, err

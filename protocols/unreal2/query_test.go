@@ -109,7 +109,7 @@ func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Durat
 	}
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), addr, tr)
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 	if el := time.Since(start); el > d+2*time.Second {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}

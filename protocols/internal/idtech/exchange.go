@@ -3,8 +3,8 @@ package idtech
 import (
 	"context"
 	"errors"
-	"net/netip"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -26,7 +26,8 @@ type Status[R any] struct {
 
 // Query sends the request to addr and returns the first reply Decode and Check
 // take (see wire.Exchange).
-func (s *Status[R]) Query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (R, error) {
+func (s *Status[R]) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (R, error) {
+	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
 	if err != nil {
 		var zero R

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -58,7 +59,7 @@ func TestStatus(t *testing.T) {
 				return out
 			})
 			tr := wire.NewTrace()
-			got, err := testStatus("req").Query(prototest.Context(t, 300*time.Millisecond), addr, tr)
+			got, err := testStatus("req").Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), tr)
 			if got != tc.want || (tc.err == nil) != (err == nil) || tc.err != nil && !errors.Is(err, tc.err) {
 				t.Errorf("got %q %v, want %q %v", got, err, tc.want, tc.err)
 			}
