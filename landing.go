@@ -397,7 +397,7 @@ func writeModules(w io.Writer, c *config.Config) {
 	fmt.Fprintln(tw, "MODULE\tPROTOCOL\tTRANSPORT\tGAME PORT\tQUERY PORT OFFSETS\tDESCRIPTION")
 	for _, name := range c.Names() {
 		m := c.Modules[name]
-		p := m.Proto()
+		p := m.Descriptor()
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%v\t%s\n", name, m.Protocol, p.Transport, m.DefaultPort(), m.QueryPortOffsets(), m.Description)
 	}
 	tw.Flush()

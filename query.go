@@ -147,7 +147,7 @@ func (c *queryCommand) override(cfg *config.Config, jobs []*queryJob, timeout ti
 		if timeout > 0 {
 			mod.Timeout = model.Duration(timeout)
 		}
-		if err := mod.Compile(m.Proto()); err != nil {
+		if err := mod.Compile(m.Descriptor()); err != nil {
 			return fmt.Errorf("module %s: %w", j.module, err)
 		}
 		cfg.Modules[j.module] = &mod

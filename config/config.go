@@ -76,8 +76,9 @@ type Module struct {
 // Querier returns the module's compiled querier.
 func (m *Module) Querier() protocols.Querier { return m.querier }
 
-// Proto returns the module's protocol descriptor.
-func (m *Module) Proto() protocols.Protocol { return m.proto }
+// Descriptor returns the descriptor (ports, transport, constructor) of the protocol
+// that Protocol names.
+func (m *Module) Descriptor() protocols.Protocol { return m.proto }
 
 // DefaultPort is the port a target without one is probed on (before the offset).
 func (m *Module) DefaultPort() uint16 {

@@ -86,7 +86,7 @@ func targetFor(t testing.TB, h *web.ProbeHandler, module string, addr netip.Addr
 	if !ok {
 		t.Fatalf("no module %q", module)
 	}
-	off := m.Proto().PortOffset
+	off := m.Descriptor().PortOffset
 	p := int(addr.Port()) - off
 	if p <= 0 || p > 65535 {
 		t.Fatalf("port %d cannot be reached with offset %d", addr.Port(), off)

@@ -96,7 +96,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	if err != nil {
 		return nil, badRequest("%v", err)
 	}
-	srv := port == 0 && mod.Proto().LookupSRV != nil // the game's client would look up SRV
+	srv := port == 0 && mod.Descriptor().LookupSRV != nil // the game's client would look up SRV
 	if port == 0 {
 		port = mod.DefaultPort()
 	}
@@ -173,7 +173,7 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 	if _, err := netip.ParseAddr(host); err != nil {
 		nameHost = host // the name the target was given as, for protocols that send it
 		if srv {
-			if target, port, ok := mod.Proto().LookupSRV(ctx, host); ok {
+			if target, port, ok := mod.Descriptor().LookupSRV(ctx, host); ok {
 				if sp, err := queryPorts(port, mod.QueryPortOffsets()); err == nil {
 					queryHost, ports = target, sp
 					tr.Logf("SRV record of %s: %s port %d", host, target, port)
