@@ -132,73 +132,31 @@ func keywordTags(kw string) iter.Seq[string] {
 	}
 }
 
-// kvBuilder collects key/values. Numeric values are formatted at the end into one
-// buffer and turned into strings with a single allocation.
+// kvBuilder collects the key/values of debug output (Info.KV, called only when
+// debug output is asked for: plain formatting is enough).
 type kvBuilder struct {
-	kv   []protocols.KV
-	nums [40]numKV
-	n    int
-}
-
-type numKV struct {
-	i    int32 // index in kv
-	kind uint8 // 0 unsigned, 1 signed, 2 ASCII letter
-	v    uint64
+	kv []protocols.KV
 }
 
 func (k *kvBuilder) str(key, v string) {
 	k.kv = append(k.kv, protocols.KV{Key: key, Value: Text(v)})
 }
 
-func (k *kvBuilder) num(key string, kind uint8, v uint64) {
-	if k.n == len(k.nums) {
-		// Not reached with the fixed key sets below; stay correct if it were.
-		k.kv = append(k.kv, protocols.KV{Key: key, Value: formatNum(nil, kind, v)})
-		return
-	}
-	k.nums[k.n] = numKV{int32(len(k.kv)), kind, v}
-	k.n++
-	k.kv = append(k.kv, protocols.KV{Key: key})
+func (k *kvBuilder) uint(key string, v uint64) {
+	k.kv = append(k.kv, protocols.KV{Key: key, Value: strconv.FormatUint(v, 10)})
 }
 
-func (k *kvBuilder) uint(key string, v uint64) { k.num(key, 0, v) }
-func (k *kvBuilder) int(key string, v int64)   { k.num(key, 1, uint64(v)) }
+func (k *kvBuilder) int(key string, v int64) {
+	k.kv = append(k.kv, protocols.KV{Key: key, Value: strconv.FormatInt(v, 10)})
+}
 
 // char writes an ASCII type letter as itself and anything else as its number.
 func (k *kvBuilder) char(key string, c byte) {
 	if c > ' ' && c < 0x7F {
-		k.num(key, 2, uint64(c))
+		k.kv = append(k.kv, protocols.KV{Key: key, Value: string(rune(c))})
 		return
 	}
-	k.num(key, 0, uint64(c))
-}
-
-func appendNum(b []byte, kind uint8, v uint64) []byte {
-	switch kind {
-	case 1:
-		return strconv.AppendInt(b, int64(v), 10)
-	case 2:
-		return append(b, byte(v))
-	}
-	return strconv.AppendUint(b, v, 10)
-}
-
-func formatNum(b []byte, kind uint8, v uint64) string { return string(appendNum(b, kind, v)) }
-
-func (k *kvBuilder) done() []protocols.KV {
-	var buf [256]byte
-	var ends [len(k.nums)]int
-	b := buf[:0]
-	for i, nv := range k.nums[:k.n] {
-		b = appendNum(b, nv.kind, nv.v)
-		ends[i] = len(b)
-	}
-	s, start := string(b), 0
-	for i, nv := range k.nums[:k.n] {
-		k.kv[nv.i].Value = s[start:ends[i]]
-		start = ends[i]
-	}
-	return k.kv
+	k.uint(key, uint64(c))
 }
 
 // KV lists every decoded field in wire order, for debug output. app_id is the full
@@ -229,7 +187,7 @@ func (in *Info) KV() []protocols.KV {
 	if in.Trailing > 0 {
 		k.int("trailing_bytes", int64(in.Trailing))
 	}
-	return k.done()
+	return k.kv
 }
 
 func (in *Info) sourceKV(k *kvBuilder) {
