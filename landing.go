@@ -51,6 +51,11 @@ func statusPage(sc *config.SafeConfig, history *web.History, opts pageOptions) h
 		}
 		now := time.Now()
 		for _, t := range history.Targets() {
+			if !d.Debug {
+				// An error message may quote what a probed service said; callers
+				// who may not see debug output get the fixed reason only.
+				t.Error = ""
+			}
 			d.Rows = append(d.Rows, newRowView(t, now))
 			if t.Up {
 				d.Up++

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
@@ -61,5 +64,30 @@ func TestFormatAge(t *testing.T) {
 		if got := refreshSeconds(s); got != want {
 			t.Errorf("refreshSeconds(%q) = %d, want %d", s, got, want)
 		}
+	}
+}
+
+// TestStatusPageHidesMessages: an error message may quote what a probed service said
+// (a banner, a greeting); callers who may not see debug output get the reason only.
+func TestStatusPageHidesMessages(t *testing.T) {
+	sc := config.NewSafeConfig("")
+	if err := sc.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	h := web.NewHistory(10)
+	h.Add(&probe.Outcome{Module: sc.Get().Modules["hytale"], ModuleName: "hytale", Target: "127.0.0.1:22",
+		Err: fmt.Errorf("%w: reply %q", wire.ErrMalformed, "SSH-2.0-secret-banner"), When: time.Now()})
+	render := func(remote string) string {
+		req := httptest.NewRequest("GET", "/", nil)
+		req.RemoteAddr = remote
+		rec := httptest.NewRecorder()
+		statusPage(sc, h, pageOptions{historyLimit: 10}).ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
+	if body := render("192.0.2.7:40000"); strings.Contains(body, "secret-banner") || !strings.Contains(body, "malformed") {
+		t.Errorf("a remote caller sees the message or misses the reason:\n%s", body)
+	}
+	if body := render("127.0.0.1:40000"); !strings.Contains(body, "secret-banner") {
+		t.Error("the operator on the host must see the message")
 	}
 }
