@@ -35,7 +35,7 @@ func (n *number) UnmarshalJSON(b []byte) error {
 	s := string(bytes.Trim(b, `"`))
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return fmt.Errorf("not an integer: %.20s", s)
+		return fmt.Errorf("not an integer: %q", s[:min(len(s), 20)]) // quoted: the bytes may not be UTF-8
 	}
 	n.v, n.set = v, true
 	return nil
