@@ -1,6 +1,7 @@
 package hostile
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"net/netip"
@@ -114,7 +115,8 @@ var cases = []hostileCase{
 		name: "wrong_echo",
 		want: per(map[string][]string{
 			"quake3": {mismatch}, "doom3": {mismatch}, "gamespy2": {mismatch}, "savage": {mismatch}, "satisfactory": {mismatch},
-			"bedrock": {mismatch},
+			"bedrock": {mismatch}, "darkplaces": {mismatch}, "fivem": {mismatch}, "gamespy3": {mismatch},
+			"gamespy4": {mismatch}, "cube2": {mismatch}, "mumble": {mismatch}, "teeworlds": {mismatch},
 		}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			reply, span := dialects[p.Name].reply, echoSpan[p.Name]
@@ -169,9 +171,13 @@ var cases = []hostileCase{
 			r := seeded("random_tail/" + p.Name)
 			prefix := dialects[p.Name].prefix
 			return answer(t, p, func(req []byte) [][]byte {
+				head := prefix(req)
+				if head == nil {
+					return nil // a request the dialect ignores
+				}
 				var out [][]byte
 				for range 4 {
-					out = append(out, append(prefix(req), randomBytes(r, r.IntN(1400))...))
+					out = append(out, append(bytes.Clone(head), randomBytes(r, r.IntN(1400))...))
 				}
 				return out
 			})
@@ -197,7 +203,8 @@ var cases = []hostileCase{
 		want: per(map[string][]string{
 			"a2s": {tooLarge}, "goldsrc": {tooLarge}, "skycoop": {tooLarge}, "satisfactory": {truncated},
 			"ase": {truncated}, "gamespy1": {tooLarge}, "hytale": {malformed}, "minecraft": {tooLarge},
-			"bedrock": {tooLarge}, "frostbite": {tooLarge},
+			"bedrock": {tooLarge}, "frostbite": {tooLarge}, "cube2": {tooLarge}, "openttd": {tooLarge},
+			"palworld": {truncated, tooLarge}, "terraria": {truncated, tooLarge},
 		}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			return answer(t, p, one(hugeLength[p.Name]))
@@ -221,10 +228,19 @@ var cases = []hostileCase{
 	{
 		name: "shuffled",
 		fast: true,
-		want: per(map[string][]string{"a2s": {success}, "goldsrc": {success}, "gamespy1": {success}, "ase": {success}}),
+		want: per(map[string][]string{"a2s": {success}, "goldsrc": {success}, "gamespy1": {success}, "ase": {success}, "gamespy3": {success}}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			var frags [][]byte
 			switch p.Name {
+			case "gamespy3":
+				// The packets echo the session of the stat request; the handshake
+				// gets its challenge.
+				return answerUDP(t, func(req []byte) [][]byte {
+					if isQR2Handshake(req) {
+						return [][]byte{qr2Challenge(req)}
+					}
+					return pick(gamespy3Parts(req), 2, 0, 2, 1, 0)
+				})
 			case "gamespy1":
 				frags = gs1Parts
 			case "ase":
@@ -263,26 +279,46 @@ var cases = []hostileCase{
 			"gamespy1": {tooLarge, timeout}, "ase": {malformed, timeout},
 			"a2s": {timeout, tooLarge, malformed}, "goldsrc": {timeout, tooLarge, malformed},
 			"hytale": {tooLarge, timeout}, "minecraft": {malformed, truncated, tooLarge, timeout},
-			"teamspeak3": {tooLarge, timeout},
+			"teamspeak3": {tooLarge, timeout}, "palworld": {tooLarge, timeout}, "terraria": {tooLarge, timeout},
+			"gamespy3": {tooLarge, timeout},
 		}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			switch p.Name {
-			case "hytale", "minecraft", "teamspeak3":
+			case "hytale", "minecraft", "teamspeak3", "palworld", "terraria":
 				// A line that never ends (TeamSpeak 3: its greeting); for Minecraft,
-				// a status frame of the largest size accepted whose bytes keep coming.
+				// a status frame of the largest size accepted whose bytes keep coming;
+				// over HTTP, a body without a length that never ends.
 				chunk := []byte(strings.Repeat("A", 1024))
 				s := startTCP(t, func(s *tcpServer, c net.Conn) {
 					if !speaksFirst(p) {
 						c.Read(make([]byte, 512))
 					}
-					if p.Name == "minecraft" {
+					switch p.Name {
+					case "minecraft":
 						c.Write(append(varint(256<<10), 0x00))
+					case "palworld", "terraria":
+						c.Write(httpPrefix(nil))
 					}
 					for i := 0; i < 1<<14; i++ {
 						if _, err := c.Write(chunk); err != nil {
 							return
 						}
 					}
+				})
+				return s.addr, s
+			case "gamespy3":
+				// Stat packets 0..126 over and over, none flagged last, after a
+				// proper handshake.
+				pad := strings.Repeat("x", 900)
+				s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+					if isQR2Handshake(req) {
+						s.send(from, qr2Challenge(req))
+						return
+					}
+					s.stream(100*time.Microsecond, func(i int) bool {
+						s.send(from, append(qr2StatHeader(req, byte(i%127), 0), "hostname\x00"+serverName+"\x00padding\x00"+pad+"\x00"...))
+						return i+1 < 5000
+					})
 				})
 				return s.addr, s
 			case "gamespy1":
@@ -313,6 +349,25 @@ var echoSpan = map[string]func(req []byte) (lo, hi int){
 	"savage":       func([]byte) (int, int) { return 6, 10 },
 	"satisfactory": func([]byte) (int, int) { return 4, 12 },
 	"bedrock":      func([]byte) (int, int) { return 1, 9 },
+	"darkplaces":   func(req []byte) (int, int) { return len(oob + "getstatus "), len(req) },
+	"fivem":        func(req []byte) (int, int) { return len(oob + "getinfo "), len(req) },
+	"gamespy3":     func([]byte) (int, int) { return 3, 7 },
+	"gamespy4":     func([]byte) (int, int) { return 3, 7 },
+	"mumble":       func([]byte) (int, int) { return 4, 12 },
+	// The ping of the info request (the extinfo requests carry no token).
+	"cube2": func(req []byte) (int, int) {
+		if cube2Info(req) {
+			return 1, 5
+		}
+		return 0, 0
+	},
+	// Our token in the 0.7 token request.
+	"teeworlds": func(req []byte) (int, int) {
+		if tw07TokenRequest(req) {
+			return 8, 12
+		}
+		return 0, 0
+	},
 }
 
 // hugeLength answers with a length or count field of 2^31 (or the field's maximum).
@@ -336,6 +391,13 @@ var hugeLength = map[string]func(req []byte) []byte{
 	"bedrock": func(req []byte) []byte { return append(bedrockPrefix(req), 0xFF, 0xFF, 'a', 'b', 'c') },
 	// A packet of 2^31 bytes.
 	"frostbite": func([]byte) []byte { return []byte{0x01, 0, 0, 0x40, 0, 0, 0, 0x80, 6, 0, 0, 0} },
+	// An attribute count of 2^31-1 (a packed int: 0x81 + int32), no client.
+	"cube2": func(req []byte) []byte { return append(bytes.Clone(req), 0x00, 0x81, 0xFF, 0xFF, 0xFF, 0x7F) },
+	// A packet size of 65535 (the u16's maximum), game info type, 3 bytes.
+	"openttd": func([]byte) []byte { return []byte{0xFF, 0xFF, 6, 7, 0, 0} },
+	// A Content-Length of 2^31, one byte of body.
+	"palworld": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },
+	"terraria": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },
 }
 
 // announce is a Source split reply announcing total fragments and sending n.

@@ -26,7 +26,9 @@ type dialect struct {
 }
 
 // dialects is keyed by protocol (module) name. A registered protocol missing here
-// still gets the cases that need no reply (silence, closed port, random...).
+// still gets the cases that need no reply (silence, closed port, random...). A
+// nil reply or prefix is no answer: the server ignores that request (Teeworlds'
+// 0.6 gie3 beside the 0.7 token request).
 var dialects = map[string]dialect{
 	"a2s":          {reply: func([]byte) []byte { return a2sInfo() }, prefix: fixed("\xFF\xFF\xFF\xFF\x49"), named: true},
 	"goldsrc":      {reply: func([]byte) []byte { return a2sInfo() }, prefix: fixed("\xFF\xFF\xFF\xFF\x6D"), named: true},
@@ -44,6 +46,21 @@ var dialects = map[string]dialect{
 	"unreal2":      {reply: unreal2Reply, prefix: unreal2Prefix, named: true},
 	"frostbite":    {reply: frostbiteReply, prefix: frostbitePrefix, named: true},
 	"teamspeak3":   {reply: ts3Reply, prefix: fixed(ts3OK), named: true, greeting: []byte(ts3Greeting)},
+	// dialects_udp_test.go
+	"darkplaces": {reply: darkplacesReply, prefix: fixed(oob + "statusResponse\n"), named: true},
+	"quake2":     {reply: quake2Reply, prefix: fixed(oob + "print\n"), named: true},
+	"quakeworld": {reply: quakeworldReply, prefix: fixed(oob + "n"), named: true},
+	"gamespy3":   {reply: gamespy3Reply, prefix: gamespy3Prefix, named: true},
+	"gamespy4":   {reply: gamespy4Reply, prefix: gamespy3Prefix, named: true},
+	"cube2":      {reply: cube2Reply, prefix: bytes.Clone, named: true},
+	"armagetron": {reply: armagetronReply, prefix: armagetronPrefix, named: true},
+	"mumble":     {reply: mumbleReply, prefix: mumblePrefix}, // the ping reply has no name
+	"teeworlds":  {reply: teeworldsReply, prefix: teeworldsPrefix, named: true},
+	"fivem":      {reply: fivemReply, prefix: fixed(oob + "infoResponse\n"), named: true},
+	// dialects_tcp_test.go
+	"openttd":  {reply: openttdReply, prefix: openttdPrefix, named: true},
+	"palworld": {reply: palworldReply, prefix: httpPrefix, named: true},
+	"terraria": {reply: terrariaReply, prefix: httpPrefix, named: true},
 }
 
 func fixed(s string) func([]byte) []byte { return func([]byte) []byte { return []byte(s) } }

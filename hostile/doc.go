@@ -25,18 +25,20 @@
 //   - huge_length: length fields of 2^31 (or the field's maximum) where a protocol
 //     has them: A2S compressed size, Sky Co-op strings, Satisfactory's name, ASE's
 //     length bytes, GameSpy v1 packet numbers, Hytale counts, Minecraft frames,
-//     Bedrock's server id string, Frostbite packet sizes;
+//     Bedrock's server id string, Frostbite packet sizes, Cube 2's attribute
+//     count, OpenTTD packet sizes, an HTTP Content-Length (Palworld, TShock);
 //   - split_255_of_3 / split_60_of_3: A2S split replies announcing more fragments
 //     than they send (too_large at once, or timeout at the deadline: never a hang);
-//   - shuffled: duplicated and out-of-order fragments (A2S, GameSpy v1, ASE) still
-//     decode;
+//   - shuffled: duplicated and out-of-order fragments (A2S, GameSpy v1 and v3, ASE)
+//     still decode;
 //   - bzip2_bomb: an A2S compressed fragment that inflates to 2 GiB, made at test time
 //     with the bzip2 command (skipped when it is missing) (too_large);
 //   - challenge_forever: every A2S request answered with a fresh S2C_CHALLENGE
 //     (challenge);
 //   - endless: a reply that never ends (GameSpy v1 without \final\, ASE fragments,
-//     A2S duplicate fragments, a Hytale line or TeamSpeak 3 greeting without
-//     newline, a Minecraft frame that keeps coming) (bounded);
+//     A2S duplicate fragments, GameSpy v3 packets none flagged last, a Hytale line
+//     or TeamSpeak 3 greeting without newline, a Minecraft frame that keeps coming,
+//     an HTTP body without length or end) (bounded);
 //   - baseline: the same fake servers answering properly, which proves the hostile
 //     variants differ from a working server only by their misbehaviour.
 //
@@ -97,5 +99,6 @@
 // History when a server floods it with big datagrams.
 //
 // Probes use X-Prometheus-Scrape-Timeout-Seconds 1.0 with a 0.5 s offset (0.5 s
-// probe timeout), so the whole suite takes about a minute with -race on two cores.
+// probe timeout), so the whole suite takes about 75 s with -race on two cores
+// (most cases wait for the deadline of each protocol in turn).
 package hostile

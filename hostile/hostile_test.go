@@ -46,7 +46,14 @@ type hostileCase struct {
 
 // knownBugs are (case/protocol) subtests that fail because of a bug outside this
 // package; they are skipped unless HOSTILE_BUGS=1.
-var knownBugs = map[string]string{}
+var knownBugs = map[string]string{
+	// wire.DoHTTP: Go's transport reads a status line cut by the deadline ("H") as
+	// a whole line (bufio.Reader.ReadLine drops the read error when it has bytes),
+	// and httpErr maps its "malformed HTTP response" to ErrMalformed.
+	"drip/palworld":    "an HTTP reply dripped past the deadline fails as malformed (\"not an HTTP server: malformed HTTP response \"H\"\"), not timeout",
+	"drip/terraria":    "an HTTP reply dripped past the deadline fails as malformed (\"not an HTTP server: malformed HTTP response \"H\"\"), not timeout",
+	"endless/gamespy3": "gamespy3 caps the datagrams of the stat request at 256 (maxDatagrams) but not the handshake's reply before them: the probe reads 257, one past the trace",
+}
 
 func udp(p protocols.Protocol) bool { return p.Transport != "tcp" }
 func tcp(p protocols.Protocol) bool { return p.Transport == "tcp" }
@@ -135,7 +142,12 @@ func speaksFirst(p protocols.Protocol) bool { return dialects[p.Name].greeting !
 // answer starts a server of p's transport answering with replies (TCP: the first).
 func answer(t *testing.T, p protocols.Protocol, replies func(req []byte) [][]byte) (netip.AddrPort, server) {
 	if tcp(p) {
-		return answerTCP(t, p, func(req []byte) []byte { return replies(req)[0] })
+		return answerTCP(t, p, func(req []byte) []byte {
+			if r := replies(req); len(r) > 0 {
+				return r[0]
+			}
+			return nil
+		})
 	}
 	return answerUDP(t, replies)
 }

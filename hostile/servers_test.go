@@ -55,8 +55,12 @@ func startUDP(t testing.TB, h udpHandler) *udpServer {
 }
 
 // send writes datagrams to a client; errors are ignored (the client may be gone).
+// A nil datagram is not sent: a dialect's answer to a request it ignores.
 func (s *udpServer) send(to netip.AddrPort, ds ...[]byte) {
 	for _, d := range ds {
+		if d == nil {
+			continue
+		}
 		s.pc.WriteToUDPAddrPort(d, to)
 	}
 }
