@@ -46,14 +46,7 @@ type hostileCase struct {
 
 // knownBugs are (case/protocol) subtests that fail because of a bug outside this
 // package; they are skipped unless HOSTILE_BUGS=1.
-var knownBugs = map[string]string{
-	// wire.DoHTTP: Go's transport reads a status line cut by the deadline ("H") as
-	// a whole line (bufio.Reader.ReadLine drops the read error when it has bytes),
-	// and httpErr maps its "malformed HTTP response" to ErrMalformed.
-	"drip/palworld":    "an HTTP reply dripped past the deadline fails as malformed (\"not an HTTP server: malformed HTTP response \"H\"\"), not timeout",
-	"drip/terraria":    "an HTTP reply dripped past the deadline fails as malformed (\"not an HTTP server: malformed HTTP response \"H\"\"), not timeout",
-	"endless/gamespy3": "gamespy3 caps the datagrams of the stat request at 256 (maxDatagrams) but not the handshake's reply before them: the probe reads 257, one past the trace",
-}
+var knownBugs = map[string]string{}
 
 func udp(p protocols.Protocol) bool { return p.Transport != "tcp" }
 func tcp(p protocols.Protocol) bool { return p.Transport == "tcp" }

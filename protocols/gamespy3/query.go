@@ -172,7 +172,11 @@ func (q *querier) stat(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, 
 	}
 	a := &assembler{single: q.jc2mp}
 	defer restoreDeadline(ctx, conn)
-	for n := 1; ; {
+	n := 1
+	if shook {
+		n = 2 // the handshake's reply counts too: a probe reads at most maxDatagrams
+	}
+	for {
 		p, err := parsePacket(b)
 		if err != nil {
 			return nil, err

@@ -104,6 +104,11 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 	}
 	resp, err := client.Do(hreq)
 	if err != nil {
+		if ctx.Err() != nil {
+			// The deadline cut the reply: whatever the client made of the bytes it
+			// had (a status line "H" is "malformed HTTP"), the server was too slow.
+			return nil, fmt.Errorf("%w: no complete reply before the deadline", ErrTimeout)
+		}
 		return nil, httpErr(err)
 	}
 	defer resp.Body.Close()
