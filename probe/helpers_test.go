@@ -3,13 +3,10 @@ package probe
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/netip"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,44 +15,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// fakeQuerier answers every query with a fixed result or error, recording what it was asked.
-type fakeQuerier struct {
-	res   *protocols.Result
-	err   error
-	mu    sync.Mutex
-	addr  netip.AddrPort
-	wait  bool          // block until the context ends
-	delay time.Duration // answer after this long
-	calls atomic.Int32
-}
-
-func (f *fakeQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	f.calls.Add(1)
-	f.mu.Lock()
-	f.addr = addr
-	f.mu.Unlock()
-	if f.delay > 0 {
-		time.Sleep(f.delay)
-	}
-	p := tr.Begin("info")
-	if f.wait {
-		<-ctx.Done()
-		tr.End(p, ctx.Err())
-		return nil, fmt.Errorf("%w: waited out", wire.ErrTimeout)
-	}
-	tr.End(p, f.err)
-	return f.res, f.err
-}
-
-func (f *fakeQuerier) queried() netip.AddrPort {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.addr
-}
 
 // newTestRunner runs the modules mods (nil: one module "fake") with q as the
 // querier of each.

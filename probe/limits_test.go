@@ -14,10 +14,11 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func TestCoalescing(t *testing.T) {
-	q := &fakeQuerier{res: &protocols.Result{Players: protocols.Known(4)}, delay: 100 * time.Millisecond}
+	q := &prototest.FakeQuerier{Result: &protocols.Result{Players: protocols.Known(4)}, Delay: 100 * time.Millisecond}
 	r := newTestRunner(t, q, nil)
 	var wg sync.WaitGroup
 	outs := make([]*Outcome, 10)
@@ -29,7 +30,7 @@ func TestCoalescing(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := q.calls.Load(); n != 1 {
+	if n := q.Calls(); n != 1 {
 		t.Errorf("10 concurrent probes of one target made %d queries, want 1", n)
 	}
 	shared := 0
@@ -45,13 +46,13 @@ func TestCoalescing(t *testing.T) {
 	}
 	// Without a ttl the next probe queries again.
 	run(t, r, "fake", "127.0.0.1", "")
-	if n := q.calls.Load(); n != 2 {
+	if n := q.Calls(); n != 2 {
 		t.Errorf("queries = %d, want 2", n)
 	}
 }
 
 func TestCacheTTL(t *testing.T) {
-	q := &fakeQuerier{res: &protocols.Result{}}
+	q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 	mods := map[string]*config.Module{
 		"cached": {Protocol: "fake", CacheTTL: model.Duration(time.Hour)},
 		"plain":  {Protocol: "fake"},
@@ -59,7 +60,7 @@ func TestCacheTTL(t *testing.T) {
 	r := newTestRunner(t, q, mods)
 	first := run(t, r, "cached", "127.0.0.1", "")
 	again := run(t, r, "cached", "127.0.0.1:27015", "")
-	if n := q.calls.Load(); n != 1 {
+	if n := q.Calls(); n != 1 {
 		t.Errorf("cache_ttl: %d queries, want 1", n)
 	}
 	if first.Cached || !again.Cached || !again.When.Equal(first.When) {
@@ -71,20 +72,20 @@ func TestCacheTTL(t *testing.T) {
 	// Other targets and other modules are not served from that cache.
 	run(t, r, "cached", "127.0.0.2", "")
 	run(t, r, "plain", "127.0.0.1", "")
-	if n := q.calls.Load(); n != 3 {
+	if n := q.Calls(); n != 3 {
 		t.Errorf("queries = %d, want 3", n)
 	}
 	// The global minimum interval acts as a floor for every module.
 	r.MinInterval = time.Hour
 	run(t, r, "plain", "127.0.0.9", "")
 	run(t, r, "plain", "127.0.0.9", "")
-	if n := q.calls.Load(); n != 4 {
+	if n := q.Calls(); n != 4 {
 		t.Errorf("min interval: queries = %d, want 4", n)
 	}
 }
 
 func TestTargetPolicyRefusal(t *testing.T) {
-	q := &fakeQuerier{res: &protocols.Result{}}
+	q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 	h := newTestRunner(t, q, nil)
 	cfg, err := config.Parse([]byte("target_policy:\n  allow: [\"192.0.2.0/24\", \"*.games.example\"]\n  deny: [\"127.0.0.0/8\"]\n"))
 	if err != nil {
@@ -114,7 +115,7 @@ func TestTargetPolicyRefusal(t *testing.T) {
 			t.Errorf("%s: %d %q, want %d giving the reason", tc.target, code, msg, tc.code)
 		}
 	}
-	if n := q.calls.Load(); n != 2 {
+	if n := q.Calls(); n != 2 {
 		t.Errorf("refused targets must not be queried: %d queries, want 2", n)
 	}
 	if got := counterValue(t, h.Metrics.PolicyRefusals); got != 3 {
@@ -123,7 +124,7 @@ func TestTargetPolicyRefusal(t *testing.T) {
 }
 
 func TestMaxConcurrent(t *testing.T) {
-	q := &fakeQuerier{wait: true}
+	q := &prototest.FakeQuerier{Wait: true}
 	r := newTestRunner(t, q, nil)
 	r.MaxConcurrent = 2
 	r.MaxWaiting = 4
@@ -136,7 +137,7 @@ func TestMaxConcurrent(t *testing.T) {
 			r.Run(ctx, "fake", "127.0.1."+string(rune('1'+i)), "2.5")
 		}()
 	}
-	waitFor(t, func() bool { return q.calls.Load() >= 2 })
+	waitFor(t, func() bool { return q.Calls() >= 2 })
 	var wg sync.WaitGroup
 	outs := make([]*Outcome, 4)
 	start := time.Now()
@@ -157,7 +158,7 @@ func TestMaxConcurrent(t *testing.T) {
 			t.Errorf("want an overloaded failure: %+v", o)
 		}
 	}
-	if n := q.calls.Load(); n != 2 {
+	if n := q.Calls(); n != 2 {
 		t.Errorf("the cap of 2 let %d queries run", n)
 	}
 	holders.Wait()
@@ -166,7 +167,7 @@ func TestMaxConcurrent(t *testing.T) {
 // TestMaxWaiting: past the waiting cap a probe fails at once instead of holding its
 // request (goroutine, connection, buffers) until its deadline.
 func TestMaxWaiting(t *testing.T) {
-	q := &fakeQuerier{wait: true}
+	q := &prototest.FakeQuerier{Wait: true}
 	r := newTestRunner(t, q, nil)
 	r.MaxConcurrent, r.MaxWaiting = 1, 1
 	ctx := context.Background()
@@ -176,7 +177,7 @@ func TestMaxWaiting(t *testing.T) {
 		defer wg.Done()
 		r.Run(ctx, "fake", "127.0.1.1", "3")
 	}()
-	waitFor(t, func() bool { return q.calls.Load() == 1 })
+	waitFor(t, func() bool { return q.Calls() == 1 })
 	wg.Add(1)
 	waiterDone := make(chan struct{})
 	go func() { // takes the one waiting place until its deadline

@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func TestRunBadRequests(t *testing.T) {
-	r := newTestRunner(t, &fakeQuerier{res: &protocols.Result{}}, nil)
+	r := newTestRunner(t, &prototest.FakeQuerier{Result: &protocols.Result{}}, nil)
 	tests := []struct {
 		name, module, target, timeout string
 		want                          string
@@ -53,15 +54,15 @@ func TestRunTargetForms(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.target, func(t *testing.T) {
-			q := &fakeQuerier{res: &protocols.Result{}}
+			q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 			r := newTestRunner(t, q, nil)
 			r.Resolver = staticResolver{"localhost": {netip.MustParseAddr("::1"), netip.MustParseAddr("127.0.0.1")}}
 			o := run(t, r, "fake", tc.target, "")
 			if !o.Success() {
 				t.Fatalf("failed: %v", o.Err)
 			}
-			if q.queried().String() != tc.want || o.Addr.String() != tc.want {
-				t.Errorf("queried %s (outcome %s), want %s", q.queried(), o.Addr, tc.want)
+			if q.Queried().String() != tc.want || o.Addr.String() != tc.want {
+				t.Errorf("queried %s (outcome %s), want %s", q.Queried(), o.Addr, tc.want)
 			}
 			if o.Target != tc.target || o.ModuleName != "fake" || o.Timeout != 5*time.Second {
 				t.Errorf("outcome names %q %q, timeout %s", o.ModuleName, o.Target, o.Timeout)
@@ -71,7 +72,7 @@ func TestRunTargetForms(t *testing.T) {
 }
 
 func TestRunFailure(t *testing.T) {
-	r := newTestRunner(t, &fakeQuerier{err: fmt.Errorf("%w: challenge loop", wire.ErrChallenge)}, nil)
+	r := newTestRunner(t, &prototest.FakeQuerier{Err: fmt.Errorf("%w: challenge loop", wire.ErrChallenge)}, nil)
 	if o := run(t, r, "fake", "127.0.0.1", ""); o.Success() || o.Reason() != "challenge" {
 		t.Errorf("success %v, reason %q", o.Success(), o.Reason())
 	}
@@ -84,7 +85,7 @@ func TestRunFailure(t *testing.T) {
 }
 
 func TestRunDNSFailure(t *testing.T) {
-	r := newTestRunner(t, &fakeQuerier{res: &protocols.Result{}}, nil)
+	r := newTestRunner(t, &prototest.FakeQuerier{Result: &protocols.Result{}}, nil)
 	r.Resolver = staticResolver{}
 	if o := run(t, r, "fake", "nonexistent.invalid", ""); o.Reason() != "dns" {
 		t.Errorf("want a dns failure, got %v", o.Err)
@@ -92,7 +93,7 @@ func TestRunDNSFailure(t *testing.T) {
 }
 
 func TestRunNeverOutlivesTimeout(t *testing.T) {
-	r := newTestRunner(t, &fakeQuerier{wait: true}, nil)
+	r := newTestRunner(t, &prototest.FakeQuerier{Wait: true}, nil)
 	start := time.Now()
 	o := run(t, r, "fake", "127.0.0.1", "0.7")
 	if el := time.Since(start); el > 2*time.Second {
@@ -126,7 +127,7 @@ func TestTimeoutArithmetic(t *testing.T) {
 // TestTinyBudgetNotCached: a scrape that allows almost no time fails, and that
 // failure must not answer the normal scrapes after it from the cache (issue 13).
 func TestTinyBudgetNotCached(t *testing.T) {
-	q := &fakeQuerier{wait: true}
+	q := &prototest.FakeQuerier{Wait: true}
 	r := newTestRunner(t, q, nil)
 	r.MinInterval = time.Minute
 	if code, msg := requestError(t, r, "fake", "127.0.0.1", "0.000000001"); code != 400 || !strings.Contains(msg, "less than the least") {
@@ -136,14 +137,14 @@ func TestTinyBudgetNotCached(t *testing.T) {
 		t.Fatalf("short probe: %v", o.Err)
 	}
 	run(t, r, "fake", "127.0.0.1", "0.8")
-	if n := q.calls.Load(); n != 2 {
+	if n := q.Calls(); n != 2 {
 		t.Errorf("the longer scrape was answered from the short one's failure (%d queries)", n)
 	}
 	// A timeout with as much time as the next scrape has is reused.
 	if o := run(t, r, "fake", "127.0.0.1", "0.8"); !o.Cached {
 		t.Error("not marked as cached")
 	}
-	if n := q.calls.Load(); n != 2 {
+	if n := q.Calls(); n != 2 {
 		t.Errorf("an equal budget's failure was not served from the cache: %d queries", n)
 	}
 }

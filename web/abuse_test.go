@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // Regression tests for issue 13: what a client may send must not grow memory, reach
@@ -23,7 +24,7 @@ func heapAfterGC() uint64 {
 }
 
 func TestAcceptHeadersBounded(t *testing.T) {
-	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{Players: protocols.Known(1)}}, nil)
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Players: protocols.Known(1)}}, nil)
 	h.History = NewHistory(0)
 	pad := strings.Repeat("x", 400)
 	get(t, h, "/probe?module=fake&target=127.0.0.1", nil) // warm up
@@ -49,7 +50,7 @@ func TestAcceptHeadersBounded(t *testing.T) {
 }
 
 func TestDebugAccess(t *testing.T) {
-	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{Name: "srv"}}, nil)
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Name: "srv"}}, nil)
 	do := func(hd http.Handler, url, remote string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", url, nil)
 		req.RemoteAddr = remote
@@ -98,7 +99,7 @@ func TestDebugAccess(t *testing.T) {
 }
 
 func TestProbeParams(t *testing.T) {
-	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{}}, nil)
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{}}, nil)
 	many := "/probe?target=127.0.0.1" + strings.Repeat("&module=fake", 50000)
 	for _, c := range []struct{ url, want string }{
 		{many, "invalid query string"},
@@ -121,7 +122,7 @@ func TestHistoryKeepsSummary(t *testing.T) {
 	for i := range 500 {
 		res.Rules = append(res.Rules, protocols.KV{Key: fmt.Sprint("k", i), Value: "v"})
 	}
-	h := newTestHandler(t, &fakeQuerier{res: res}, nil)
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: res}, nil)
 	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
 	if !strings.Contains(body, "gameserver_players 4096") {
 		t.Fatalf("the probe's own answer must be whole:\n%.300s", body)

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // BenchmarkServeHTTP measures the exporter's own cost of a probe: everything but
 // the network (the querier answers at once).
 func BenchmarkServeHTTP(b *testing.B) {
-	q := &fakeQuerier{res: &protocols.Result{
+	q := &prototest.FakeQuerier{Result: &protocols.Result{
 		Name: "bench server", Map: "de_dust2", Game: "Counter-Strike", Version: "1.0",
 		Players: protocols.Known(12), MaxPlayers: protocols.Known(32), Bots: protocols.Known(0),
 		Password: protocols.FlagFalse,

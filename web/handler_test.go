@@ -14,11 +14,12 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func TestProbeBadRequests(t *testing.T) {
-	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{}}, nil)
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{}}, nil)
 	tests := []struct {
 		name, url string
 		hdr       map[string]string
@@ -52,7 +53,7 @@ func TestProbeBadRequests(t *testing.T) {
 }
 
 func TestProbeSuccessExposition(t *testing.T) {
-	q := &fakeQuerier{res: &protocols.Result{
+	q := &prototest.FakeQuerier{Result: &protocols.Result{
 		Name: "My \x1bServer\xff", Map: "de_dust2", Game: "Counter-Strike", Version: "1.0",
 		Players: protocols.Known(3), MaxPlayers: protocols.Known(16), Bots: protocols.Known(1),
 		Password: protocols.FlagFalse,
@@ -108,7 +109,7 @@ func TestProbeSuccessExposition(t *testing.T) {
 }
 
 func TestProbeFailure(t *testing.T) {
-	q := &fakeQuerier{err: fmt.Errorf("%w: challenge loop", wire.ErrChallenge)}
+	q := &prototest.FakeQuerier{Err: fmt.Errorf("%w: challenge loop", wire.ErrChallenge)}
 	h := newTestHandler(t, q, nil)
 	resp, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
 	if resp.StatusCode != 200 {
@@ -128,7 +129,7 @@ func TestProbeFailure(t *testing.T) {
 }
 
 func TestDebugOutput(t *testing.T) {
-	q := &fakeQuerier{res: &protocols.Result{Name: "srv", Info: []protocols.KV{{Key: "hostname", Value: "srv"}}}}
+	q := &prototest.FakeQuerier{Result: &protocols.Result{Name: "srv", Info: []protocols.KV{{Key: "hostname", Value: "srv"}}}}
 	h := newTestHandler(t, q, nil)
 	resp, body := get(t, h, "/probe?module=fake&target=127.0.0.1&debug=true", nil)
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
@@ -154,7 +155,7 @@ func TestDebugOutput(t *testing.T) {
 }
 
 func TestContentNegotiation(t *testing.T) {
-	h := newTestHandler(t, &fakeQuerier{res: &protocols.Result{Players: protocols.Known(1)}}, nil)
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Players: protocols.Known(1)}}, nil)
 	resp, body := get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{
 		"Accept": "application/openmetrics-text;version=1.0.0;q=0.9,text/plain;version=0.0.4;q=0.5",
 	})
@@ -169,7 +170,7 @@ func TestContentNegotiation(t *testing.T) {
 // TestProbeRefusedAndCached: a target the policy refuses is HTTP 403 with the
 // reason; a probe answered from the cache says so in its debug output.
 func TestProbeRefusedAndCached(t *testing.T) {
-	q := &fakeQuerier{res: &protocols.Result{}}
+	q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 	h := newTestHandler(t, q, nil)
 	cfg, err := config.Parse([]byte("target_policy:\n  deny: [\"127.0.0.2/32\"]\n"))
 	if err != nil {
@@ -184,7 +185,7 @@ func TestProbeRefusedAndCached(t *testing.T) {
 	h.Runner.MinInterval = time.Hour
 	get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
 	_, dbg := get(t, h, "/probe?module=fake&target=127.0.0.1&debug=true", nil)
-	if n := q.calls.Load(); n != 1 || !strings.Contains(dbg, "Served from cache") {
+	if n := q.Calls(); n != 1 || !strings.Contains(dbg, "Served from cache") {
 		t.Errorf("%d queries; debug output must say the result was cached:\n%s", n, dbg)
 	}
 }

@@ -1,15 +1,10 @@
 package web
 
 import (
-	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,42 +14,10 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// fakeQuerier answers every query with a fixed result or error, recording what it was asked.
-type fakeQuerier struct {
-	res   *protocols.Result
-	err   error
-	mu    sync.Mutex
-	addr  netip.AddrPort
-	wait  bool          // block until the context ends
-	delay time.Duration // answer after this long
-	calls atomic.Int32
-}
-
-func (f *fakeQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	f.calls.Add(1)
-	f.mu.Lock()
-	f.addr = addr
-	f.mu.Unlock()
-	if f.delay > 0 {
-		time.Sleep(f.delay)
-	}
-	p := tr.Begin("info")
-	tr.Sent([]byte("\xff\xff\xff\xffhello"))
-	if f.wait {
-		<-ctx.Done()
-		tr.End(p, ctx.Err())
-		return nil, fmt.Errorf("%w: waited out", wire.ErrTimeout)
-	}
-	tr.Received([]byte("\xff\xff\xff\xffworld"))
-	tr.End(p, f.err)
-	return f.res, f.err
-}
-
-func newTestHandler(t *testing.T, q *fakeQuerier, mods map[string]*config.Module) *ProbeHandler {
+func newTestHandler(t *testing.T, q *prototest.FakeQuerier, mods map[string]*config.Module) *ProbeHandler {
 	t.Helper()
 	if mods == nil {
 		mods = map[string]*config.Module{"fake": {Protocol: "fake", Players: true}}
