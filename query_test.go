@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,35 +32,6 @@ func runQuery(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	code = qc.run(*configFile, &out, &errb)
 	return code, out.String(), errb.String()
-}
-
-// a2sServer answers A2S_INFO (after a challenge) and nothing else.
-func a2sServer(t *testing.T) netip.AddrPort {
-	info := append([]byte("\xff\xff\xff\xffI\x11A2S Test\x00de_dust2\x00csgo\x00Counter-Strike\x00"),
-		0xda, 0x02, 5, 16, 1, 'd', 'l', 0, 1)
-	info = append(info, "1.0.0.0\x00"...)
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if len(req) < 25 || string(req[4:24]) != "TSource Engine Query" {
-			return nil
-		}
-		if len(req) == 25 {
-			return [][]byte{[]byte("\xff\xff\xff\xffA\x01\x02\x03\x04")}
-		}
-		return [][]byte{info}
-	})
-}
-
-// quake3Server answers getstatus, echoing the challenge, and nothing else.
-func quake3Server(t *testing.T) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		s := string(req)
-		if !strings.HasPrefix(s, "\xff\xff\xff\xffgetstatus") {
-			return nil
-		}
-		challenge := strings.TrimSpace(strings.TrimPrefix(strings.TrimRight(s[4:], "\x00\n"), "getstatus"))
-		return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n\\challenge\\" + challenge +
-			"\\sv_hostname\\Q3 Test\\mapname\\q3dm17\\sv_maxclients\\12\n")}
-	})
 }
 
 func TestParseQueryTimeout(t *testing.T) {
@@ -100,7 +70,7 @@ func TestParseQueryTimeout(t *testing.T) {
 // TestQueryTimeoutDuration: --timeout takes a Go duration (it used to go to the
 // scrape-timeout header parser, which wants seconds) and bounds the probe.
 func TestQueryTimeoutDuration(t *testing.T) {
-	code, out, errs := runQuery(t, "-m", "a2s", "--timeout", "2s", a2sServer(t).String())
+	code, out, errs := runQuery(t, "-m", "a2s", "--timeout", "2s", prototest.A2SServer(t).String())
 	if code != 0 || !strings.Contains(out, "up, answered in") {
 		t.Errorf("--timeout 2s: exit %d\n%s%s", code, out, errs)
 	}
@@ -134,7 +104,7 @@ func TestQueryReasonOnce(t *testing.T) {
 // TestQuerySeveral: several targets, by argument and from a file, are probed at
 // once and printed in the order given; the module defaults to auto.
 func TestQuerySeveral(t *testing.T) {
-	a2s, q3, closed := a2sServer(t).String(), quake3Server(t).String(), prototest.ClosedUDPPort(t).String()
+	a2s, q3, closed := prototest.A2SServer(t).String(), prototest.Quake3Server(t, "").String(), prototest.ClosedUDPPort(t).String()
 	code, out, errs := runQuery(t, "--timeout", "5s", a2s, q3, closed)
 	if code != 1 {
 		t.Errorf("one target down: exit %d, want 1\n%s%s", code, out, errs)
@@ -173,7 +143,7 @@ func TestQuerySeveral(t *testing.T) {
 
 // TestQueryJSONStream: --json prints one object per target, in order.
 func TestQueryJSONStream(t *testing.T) {
-	a2s, q3 := a2sServer(t).String(), quake3Server(t).String()
+	a2s, q3 := prototest.A2SServer(t).String(), prototest.Quake3Server(t, "").String()
 	_, out, _ := runQuery(t, "--json", a2s, q3)
 	dec := json.NewDecoder(strings.NewReader(out))
 	var got []string
@@ -197,7 +167,7 @@ func TestQueryJSONStream(t *testing.T) {
 // TestQueryAutoMetrics: module auto exports the protocol that answered in
 // gameserver_info and the port it answered on.
 func TestQueryAutoMetrics(t *testing.T) {
-	a2s := a2sServer(t)
+	a2s := prototest.A2SServer(t)
 	code, out, errs := runQuery(t, "--metrics", a2s.String())
 	if code != 0 {
 		t.Fatalf("exit %d %s %s", code, out, errs)
@@ -212,7 +182,7 @@ func TestQueryAutoMetrics(t *testing.T) {
 func TestQueryAutoPolicy(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "modules.yml")
 	os.WriteFile(file, []byte("target_policy:\n  deny: [127.0.0.0/8]\n"), 0o644)
-	code, _, errs := runQuery(t, "--config.file", file, a2sServer(t).String())
+	code, _, errs := runQuery(t, "--config.file", file, prototest.A2SServer(t).String())
 	if code != 2 || !strings.Contains(errs, "target_policy") {
 		t.Errorf("denied target: exit %d %s", code, errs)
 	}
@@ -276,7 +246,7 @@ func TestCommandFlags(t *testing.T) {
 	if code, body := e.get(t, "/-/healthy"); code != 200 {
 		t.Errorf("/-/healthy: %d %s", code, body)
 	}
-	out, err = exec.CommandContext(ctx, binary, "query", "--timeout", "2s", a2sServer(t).String()).CombinedOutput()
+	out, err = exec.CommandContext(ctx, binary, "query", "--timeout", "2s", prototest.A2SServer(t).String()).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "(auto: a2s on port") {
 		t.Errorf("query --timeout 2s: %v %s", err, out)
 	}

@@ -14,38 +14,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// a2sFake answers A2S_INFO (after a challenge) and nothing else.
-func a2sFake(t *testing.T) netip.AddrPort {
-	info := append([]byte("\xff\xff\xff\xffI\x11A2S Test\x00de_dust2\x00csgo\x00Counter-Strike\x00"),
-		0xda, 0x02, 5, 16, 1, 'd', 'l', 0, 1)
-	info = append(info, "1.0.0.0\x00"...)
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if len(req) < 25 || string(req[4:24]) != "TSource Engine Query" {
-			return nil
-		}
-		if len(req) == 25 {
-			return [][]byte{[]byte("\xff\xff\xff\xffA\x01\x02\x03\x04")}
-		}
-		if string(req[25:]) == "\x01\x02\x03\x04" {
-			return [][]byte{info}
-		}
-		return nil
-	})
-}
-
-// quake3Fake answers getstatus, echoing the challenge, and nothing else.
-func quake3Fake(t *testing.T) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		s := string(req)
-		if !strings.HasPrefix(s, "\xff\xff\xff\xffgetstatus") {
-			return nil
-		}
-		challenge := strings.TrimSpace(strings.TrimPrefix(strings.TrimRight(s[4:], "\x00\n"), "getstatus"))
-		return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n\\challenge\\" + challenge +
-			"\\sv_hostname\\Q3 Test\\mapname\\q3dm17\\sv_maxclients\\12\n12 48 \"Player\"\n")}
-	})
-}
-
 func newAuto(t *testing.T, s protocols.Settings) protocols.Querier {
 	t.Helper()
 	q, err := Protocol.New(s)
@@ -63,8 +31,8 @@ func TestFindsProtocol(t *testing.T) {
 		name, proto, server string
 		addr                func(*testing.T) netip.AddrPort
 	}{
-		{"a2s", "a2s", "A2S Test", a2sFake},
-		{"quake3", "quake3", "Q3 Test", quake3Fake},
+		{"a2s", "a2s", "A2S Test", func(t *testing.T) netip.AddrPort { return prototest.A2SServer(t) }},
+		{"quake3", "quake3", "Q3 Test", func(t *testing.T) netip.AddrPort { return prototest.Quake3Server(t, "12 48 \"Player\"\n") }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,7 +121,7 @@ func TestSocketsClosed(t *testing.T) {
 		t.Skip("no /proc/self/fd")
 	}
 	q := newAuto(t, protocols.Settings{})
-	addr := a2sFake(t)
+	addr := prototest.A2SServer(t)
 	fds := func() int { d, _ := os.ReadDir("/proc/self/fd"); return len(d) }
 	before := fds()
 	for range 5 {
@@ -172,7 +140,7 @@ func TestOptions(t *testing.T) {
 	limit := func(names ...string) protocols.Settings {
 		return protocols.Settings{Options: func(v any) error { v.(*Options).Protocols = names; return nil }}
 	}
-	_, err := newAuto(t, limit("quake3")).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(a2sFake(t)), nil)
+	_, err := newAuto(t, limit("quake3")).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(prototest.A2SServer(t)), nil)
 	if err == nil || strings.Contains(err.Error(), "a2s") {
 		t.Errorf("a module limited to quake3 must not try a2s: %v", err)
 	}
