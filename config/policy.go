@@ -217,14 +217,13 @@ func is(isName bool) string {
 	return " is "
 }
 
-// Check returns why host (resolved to addrs) may not be probed, or nil. A nil or
+// Check returns why host (resolved to addrs) may not be probed, or nil; isName
+// says host is a name, not an address (the caller has parsed it already). A nil or
 // empty policy still applies defaultDeny.
-func (p *TargetPolicy) Check(host string, addrs []netip.Addr) error {
+func (p *TargetPolicy) Check(host string, isName bool, addrs []netip.Addr) error {
 	if p == nil {
 		p = &TargetPolicy{}
 	}
-	_, err := netip.ParseAddr(host)
-	isName := err != nil
 	if isName {
 		if err := p.CheckName(host); err != nil {
 			return err

@@ -30,7 +30,8 @@ func runPolicyCases(t *testing.T, p *TargetPolicy, cases []policyCase) {
 		if as == nil {
 			as = addrs(tc.host)
 		}
-		err := p.Check(tc.host, as)
+		_, notAddr := netip.ParseAddr(tc.host)
+		err := p.Check(tc.host, notAddr != nil, as)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s %v: refused: %v", tc.host, as, err)

@@ -148,10 +148,10 @@ func TestPolicySRVName(t *testing.T) {
 	}
 	p := &cfg.TargetPolicy
 	a := []netip.Addr{netip.MustParseAddr("10.96.0.10")}
-	if err := checkPolicy(p, "evil.example", "redis.default.svc.cluster.local", a); err == nil || !strings.Contains(err.Error(), `"*.svc.cluster.local"`) {
+	if err := checkPolicy(p, "evil.example", "redis.default.svc.cluster.local", true, a); err == nil || !strings.Contains(err.Error(), `"*.svc.cluster.local"`) {
 		t.Errorf("SRV target in a denied name: %v", err)
 	}
-	if err := checkPolicy(p, "game.example", "game.example", a); err != nil {
+	if err := checkPolicy(p, "game.example", "game.example", true, a); err != nil {
 		t.Errorf("plain name refused: %v", err)
 	}
 }

@@ -169,8 +169,12 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 	defer r.Metrics.InFlight.Dec()
 
 	p := tr.Begin("resolve")
+	// The host is parsed once: an address is the one to probe, a name is resolved
+	// (after its SRV record where the game's client would look one up).
+	ip, err := netip.ParseAddr(host)
+	isName := err != nil
 	queryHost, nameHost := host, ""
-	if _, err := netip.ParseAddr(host); err != nil {
+	if isName {
 		nameHost = host // the name the target was given as, for protocols that send it
 		if srv {
 			if target, port, ok := mod.Descriptor().LookupSRV(ctx, host); ok {
@@ -181,13 +185,16 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 			}
 		}
 	}
-	addrs, err := resolve(ctx, r.resolver(), queryHost, mod.PreferredIPProtocol, mod.Fallback())
+	addrs := []netip.Addr{ip.Unmap()}
+	if isName {
+		addrs, err = resolve(ctx, r.resolver(), queryHost, mod.PreferredIPProtocol, mod.Fallback())
+	}
 	tr.End(p, err)
 	if err != nil {
 		o.Err, o.Duration = err, time.Since(start)
 		return o
 	}
-	if o.Policy = checkPolicy(&cfg.TargetPolicy, host, queryHost, addrs); o.Policy != nil {
+	if o.Policy = checkPolicy(&cfg.TargetPolicy, host, queryHost, isName, addrs); o.Policy != nil {
 		return o
 	}
 	for i, port := range ports {

@@ -119,11 +119,11 @@ func resolve(ctx context.Context, r Resolver, host, preferred string, fallback b
 // host, to the name its SRV record points to (queryHost), and to every address
 // either resolved to, not only the first one the query uses. The policy has no
 // port rules, so this covers every candidate query port too.
-func checkPolicy(p *config.TargetPolicy, host, queryHost string, addrs []netip.Addr) error {
+func checkPolicy(p *config.TargetPolicy, host, queryHost string, isName bool, addrs []netip.Addr) error {
 	if queryHost != host {
 		if err := p.CheckName(queryHost); err != nil {
 			return err
 		}
 	}
-	return p.Check(host, addrs)
+	return p.Check(host, isName, addrs)
 }
