@@ -2,17 +2,17 @@ package eos
 
 import (
 	"context"
-	"net/http/httptest"
 	"net/netip"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecodeSessions(b *testing.B) {
-	data := readVector(b, "sessions_arksa.json")
+	data := prototest.File(b, "sessions_arksa.json")
 	target := netip.MustParseAddrPort("203.0.113.10:7779")
 	names := presetAttrs("arksa")
 	b.SetBytes(int64(len(data)))
@@ -30,8 +30,7 @@ func BenchmarkDecodeSessions(b *testing.B) {
 // steady state: one sign-in an hour).
 func BenchmarkQuery(b *testing.B) {
 	f := newFake(b)
-	srv := httptest.NewServer(f)
-	defer srv.Close()
+	srv, _ := prototest.HTTP(b, f, false)
 	q := newFor(b, srv, Options{}, protocols.Settings{})
 	tr := wire.NewTrace()
 	b.ReportAllocs()

@@ -18,7 +18,7 @@ func TestBotsMeaning(t *testing.T) {
 		{"203.0.113.10:7779", 0},
 	} {
 		t.Run(c.target, func(t *testing.T) {
-			pk, err := decodeSessions(readVector(t, "sessions_arksa.json"), netip.MustParseAddrPort(c.target))
+			pk, err := decodeSessions(prototest.File(t, "sessions_arksa.json"), netip.MustParseAddrPort(c.target))
 			if err != nil || pk.session == nil {
 				t.Fatalf("no session: %v", err)
 			}

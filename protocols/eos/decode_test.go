@@ -3,7 +3,6 @@ package eos
 import (
 	"errors"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,15 +11,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-func readVector(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func vectors(t *testing.T, glob string) []string {
 	t.Helper()
@@ -49,7 +39,7 @@ func TestDecodeToken(t *testing.T) {
 				LifeSeconds float64 `json:"life_seconds"`
 				Error       string
 			}](t, name)
-			token, life, err := decodeToken(readVector(t, name))
+			token, life, err := decodeToken(prototest.File(t, name))
 			if e.Error != "" {
 				if wire.Reason(err) != e.Error || token != "" {
 					t.Fatalf("token %q, err %v; want reason %q", token, err, e.Error)
@@ -78,7 +68,7 @@ func TestDecodeSessions(t *testing.T) {
 				}
 			}](t, name)
 			names := presetAttrs(e.Preset)
-			body := readVector(t, name)
+			body := prototest.File(t, name)
 			if e.Error != "" {
 				_, err := decodeSessions(body, netip.MustParseAddrPort("203.0.113.1:7777"))
 				if wire.Reason(err) != e.Error {
@@ -120,7 +110,7 @@ func TestErrorCode(t *testing.T) {
 	for _, name := range vectors(t, "error*.json") {
 		t.Run(name, func(t *testing.T) {
 			e := expectedOf[struct{ Code string }](t, name)
-			if got := errorCode(readVector(t, name)); got != e.Code {
+			if got := errorCode(prototest.File(t, name)); got != e.Code {
 				t.Errorf("code %q, want %q", got, e.Code)
 			}
 		})

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -142,9 +141,9 @@ func (q *querier) kept(stale string) string {
 	return q.token
 }
 
-// fetchToken signs in with the client credentials. The exchange is not
-// recorded in the trace (its answer is a bearer token that debug output would
-// show): a log line says how it went.
+// fetchToken signs in with the client credentials. The trace keeps the
+// exchange without its answer's body: that is a bearer token debug output would
+// show. (The credentials go in a header, which the trace does not record.)
 func (q *querier) fetchToken(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (string, time.Duration, error) {
 	form := url.Values{"grant_type": {"client_credentials"}, "deployment_id": {q.deployment}}
 	creds := base64.StdEncoding.EncodeToString([]byte(q.clientID + ":" + q.secret.Reveal()))
@@ -156,24 +155,22 @@ func (q *querier) fetchToken(ctx context.Context, addr netip.AddrPort, tr *wire.
 			"Content-Type":  {"application/x-www-form-urlencoded"},
 			"Accept":        {"application/json"},
 		},
-		Body:    []byte(form.Encode()),
-		RootCAs: q.rootCAs,
-		MaxBody: maxTokenBody,
-	}, nil)
-	if tr != nil {
-		tr.Attempts++
-	}
+		Body:      []byte(form.Encode()),
+		RootCAs:   q.rootCAs,
+		MaxBody:   maxTokenBody,
+		TraceBody: wire.Withhold("the sign-in answer holds the token"),
+	}, tr)
 	if err != nil {
 		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
 	}
-	tr.Logf("EOS sign-in (client %s, deployment %s): HTTP %d, %d bytes (not recorded: they hold the token)", q.clientID, q.deployment, resp.Status, len(resp.Body))
 	if resp.Status < 200 || resp.Status > 299 {
 		return "", 0, authError(resp)
 	}
-	if err := htmlError(resp); err != nil {
+	body, err := wire.JSONBody(resp)
+	if err != nil {
 		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
 	}
-	return decodeToken(resp.Body)
+	return decodeToken(body)
 }
 
 // authError names a refused sign-in. EOS answers bad credentials with 400 or
@@ -221,7 +218,7 @@ func (q *querier) filter(ctx context.Context, addr, target netip.AddrPort, token
 // Survival Ascended's public client since v85 of the game).
 func filterStatus(resp *wire.HTTPResponse) error {
 	if resp.Status >= 200 && resp.Status <= 299 {
-		if err := htmlError(resp); err != nil {
+		if _, err := wire.JSONBody(resp); err != nil {
 			return fmt.Errorf("EOS session search: %w", err)
 		}
 		return nil
@@ -236,14 +233,4 @@ func filterStatus(resp *wire.HTTPResponse) error {
 		return fmt.Errorf("%w: EOS session search: HTTP %d (%s)", wire.ErrServer, resp.Status, code)
 	}
 	return fmt.Errorf("%w: EOS session search: HTTP %d %s", wire.ErrServer, resp.Status, http.StatusText(resp.Status))
-}
-
-// htmlError names a 2xx answer that is an HTML page (a captive portal, a proxy's
-// page) by its type, without quoting it.
-func htmlError(resp *wire.HTTPResponse) error {
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if mt == "text/html" || mt == "application/xhtml+xml" {
-		return fmt.Errorf("%w: expected JSON, got %s", wire.ErrMalformed, mt)
-	}
-	return nil
 }

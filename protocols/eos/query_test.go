@@ -48,7 +48,7 @@ type fakeEOS struct {
 func newFake(t testing.TB) *fakeEOS {
 	p := presets["arksa"]
 	return &fakeEOS{t: t, id: p.clientID, secret: p.clientSecret, deployment: p.deploymentID, prefix: p.pathPrefix,
-		sessions: readVector(t, "sessions_arksa.json"), expiresIn: 3599, valid: map[string]bool{}}
+		sessions: prototest.File(t, "sessions_arksa.json"), expiresIn: 3599, valid: map[string]bool{}}
 }
 
 func (f *fakeEOS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -163,8 +163,7 @@ func phaseNames(tr *wire.Trace) string {
 // the token.
 func TestQueryARK(t *testing.T) {
 	f := newFake(t)
-	srv := httptest.NewTLSServer(f)
-	defer srv.Close()
+	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{}, protocols.Settings{Rules: true})
 	res, tr, err := query(t, q, 2*time.Second)
 	if err != nil {
@@ -201,8 +200,7 @@ func TestQueryARK(t *testing.T) {
 func TestQueryShortToken(t *testing.T) {
 	f := newFake(t)
 	f.expiresIn = 20
-	srv := httptest.NewServer(f)
-	defer srv.Close()
+	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
 	for range 2 {
 		if _, _, err := query(t, q, 2*time.Second); err != nil {
@@ -217,8 +215,7 @@ func TestQueryShortToken(t *testing.T) {
 // A kept token the API refuses is replaced within the same probe, once.
 func TestQueryRevokedToken(t *testing.T) {
 	f := newFake(t)
-	srv := httptest.NewServer(f)
-	defer srv.Close()
+	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
 	if _, _, err := query(t, q, 2*time.Second); err != nil {
 		t.Fatal(err)
@@ -236,8 +233,7 @@ func TestQueryRevokedToken(t *testing.T) {
 // Probes of one module starting together sign in once.
 func TestQueryConcurrentSignIn(t *testing.T) {
 	f := newFake(t)
-	srv := httptest.NewServer(f)
-	defer srv.Close()
+	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
 	var wg sync.WaitGroup
 	for range 8 {
@@ -257,9 +253,8 @@ func TestQueryTheIsle(t *testing.T) {
 	f := newFake(t)
 	p := presets["theisle"]
 	f.id, f.secret, f.deployment, f.prefix = p.clientID, p.clientSecret, p.deploymentID, ""
-	f.sessions = readVector(t, "sessions_theisle.json")
-	srv := httptest.NewServer(f)
-	defer srv.Close()
+	f.sessions = prototest.File(t, "sessions_theisle.json")
+	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, Options{Preset: "theisle"}, protocols.Settings{})
 	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(netip.MustParseAddrPort("203.0.113.20:7777")), nil)
 	if err != nil {
@@ -274,8 +269,7 @@ func TestQueryTheIsle(t *testing.T) {
 func TestQueryCustomCredentials(t *testing.T) {
 	f := newFake(t)
 	f.id, f.secret, f.deployment, f.prefix = "myclient", "s3cret", "mydeployment", ""
-	srv := httptest.NewServer(f)
-	defer srv.Close()
+	srv, _ := prototest.HTTP(t, f, false)
 	file := filepath.Join(t.TempDir(), "secret")
 	prototest.WriteFile(t, file, "s3cret\n")
 	q := newFor(t, srv, Options{ClientID: "myclient", ClientSecretFile: file, DeploymentID: "mydeployment"}, protocols.Settings{})
@@ -307,7 +301,7 @@ func TestQueryFailures(t *testing.T) {
 		{"rights withdrawn", func(f *fakeEOS) {
 			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool {
 				w.WriteHeader(http.StatusForbidden)
-				w.Write(readVector(f.t, "error_policy.json"))
+				w.Write(prototest.File(f.t, "error_policy.json"))
 				return true
 			}
 		}, Options{}, wire.ErrServer, "may not search sessions", "challenge,info"},
@@ -343,8 +337,7 @@ func TestQueryFailures(t *testing.T) {
 			if c.setup != nil {
 				c.setup(f)
 			}
-			srv := httptest.NewServer(f)
-			defer srv.Close()
+			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.opts, protocols.Settings{})
 			start := time.Now()
 			_, tr, err := query(t, q, 500*time.Millisecond)
@@ -368,8 +361,7 @@ func TestQueryFailures(t *testing.T) {
 // secret unsent.
 func TestQueryTLSVerified(t *testing.T) {
 	f := newFake(t)
-	srv := httptest.NewTLSServer(f)
-	defer srv.Close()
+	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
 	q.rootCAs = x509.NewCertPool()
 	_, _, err := query(t, q, 2*time.Second)

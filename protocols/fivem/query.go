@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/netip"
 
@@ -97,33 +96,30 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 // checks it answered JSON: a non-2xx status is the server's error (429 when its
 // rate limit refuses us), an HTML page (another web server on the port) is
 // malformed, named by its type, never quoted.
-func getJSON(ctx context.Context, addr netip.AddrPort, path string, max int, tr *wire.Trace) ([]byte, error) {
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		Path:    path,
-		Header:  http.Header{"Accept": {"application/json"}},
-		MaxBody: max,
-	}, tr)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+func getJSON(ctx context.Context, addr netip.AddrPort, req wire.HTTPRequest, tr *wire.Trace) ([]byte, error) {
+	req.Header = http.Header{"Accept": {"application/json"}}
+	resp, err := wire.DoHTTP(ctx, addr, req, tr)
+	if err == nil {
+		var body []byte
+		if body, err = wire.JSONBody(resp); err == nil {
+			return body, nil
+		}
 	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return nil, fmt.Errorf("%s: %w", path, wire.StatusError(resp))
-	}
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
-		return nil, fmt.Errorf("%w: %s: expected JSON, got %s", wire.ErrMalformed, path, mt)
-	}
-	return resp.Body, nil
+	return nil, fmt.Errorf("%s: %w", req.Path, err)
 }
 
 // fetchPlayers reads players.json. Its body is kept out of the trace: besides
 // names and pings it lists every player's identifiers, and their IP addresses
 // when the server has endpoint privacy off.
 func fetchPlayers(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) ([]protocols.Player, error) {
-	body, err := getJSON(ctx, addr, "/players.json", maxPlayersBody, nil)
+	body, err := getJSON(ctx, addr, wire.HTTPRequest{
+		Path:      "/players.json",
+		MaxBody:   maxPlayersBody,
+		TraceBody: wire.Withhold("players.json holds player identifiers"),
+	}, tr)
 	if err != nil {
 		return nil, err
 	}
-	tr.Logf("GET /players.json: %d bytes (not recorded: they hold player identifiers)", len(body))
 	list, dropped, err := decodePlayers(body)
 	if dropped > 0 {
 		tr.Logf("players.json: %d players past the cap of %d left out", dropped, maxPlayers)
@@ -132,7 +128,7 @@ func fetchPlayers(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) ([]p
 }
 
 func fetchServerInfo(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (string, []protocols.KV, error) {
-	body, err := getJSON(ctx, addr, "/info.json", maxInfoBody, tr)
+	body, err := getJSON(ctx, addr, wire.HTTPRequest{Path: "/info.json", MaxBody: maxInfoBody}, tr)
 	if err != nil {
 		return "", nil, err
 	}

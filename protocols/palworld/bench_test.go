@@ -10,7 +10,7 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	in, m, pl := vector(b, "info.json"), vector(b, "metrics.json"), vector(b, "players.json")
+	in, m, pl := prototest.File(b, "info.json"), prototest.File(b, "metrics.json"), prototest.File(b, "players.json")
 	b.ReportAllocs()
 	for b.Loop() {
 		i, err := decodeInfo(in)
@@ -32,7 +32,7 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkRedactPlayers(b *testing.B) {
-	pl := vector(b, "players.json")
+	pl := prototest.File(b, "players.json")
 	b.ReportAllocs()
 	for b.Loop() {
 		redactPlayers(pl)

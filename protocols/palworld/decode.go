@@ -1,8 +1,6 @@
 package palworld
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -132,22 +130,7 @@ func (pl *playerList) fill(res *protocols.Result) {
 
 // redactPlayers is what the trace keeps of a players reply: the same JSON without
 // any "ip" member, wherever it sits; a reply that does not parse is withheld.
-func redactPlayers(body []byte) []byte {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber() // keep numbers as sent
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return []byte(fmt.Sprintf("[%d-byte players reply withheld: it does not parse, and may hold player IP addresses]", len(body)))
-	}
-	dropIP(v)
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false) // the trace shows "<" and "&" in names as they are
-	if enc.Encode(v) != nil {
-		return []byte("[players reply withheld]")
-	}
-	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
-}
+var redactPlayers = wire.RedactJSON("players reply (it may hold player IP addresses)", dropIP)
 
 func dropIP(v any) {
 	switch v := v.(type) {

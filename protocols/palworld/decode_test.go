@@ -3,36 +3,21 @@ package palworld
 import (
 	"errors"
 	"fmt"
-	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-func vector(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func okResponse(body []byte) *wire.HTTPResponse {
-	return &wire.HTTPResponse{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: body}
-}
 
 // The IP addresses the players vector holds; no output may show them.
 var vectorIPs = []string{"203.0.113.7", "2001:db8::42"}
 
 func decodeInfo(b []byte) (*info, error) {
 	var in info
-	if err := wire.DecodeJSON(okResponse(b), &in); err != nil {
+	if err := wire.DecodeJSON(prototest.JSONResponse(200, b), &in); err != nil {
 		return nil, err
 	}
 	return &in, in.check()
@@ -40,7 +25,7 @@ func decodeInfo(b []byte) (*info, error) {
 
 func decodeMetrics(b []byte) (*metrics, error) {
 	var m metrics
-	if err := wire.DecodeJSON(okResponse(b), &m); err != nil {
+	if err := wire.DecodeJSON(prototest.JSONResponse(200, b), &m); err != nil {
 		return nil, err
 	}
 	return &m, m.check()
@@ -48,7 +33,7 @@ func decodeMetrics(b []byte) (*metrics, error) {
 
 func decodePlayers(b []byte) (*playerList, error) {
 	var pl playerList
-	return &pl, wire.DecodeJSON(okResponse(b), &pl)
+	return &pl, wire.DecodeJSON(prototest.JSONResponse(200, b), &pl)
 }
 
 func infoMap(res *protocols.Result) map[string]string {
@@ -60,7 +45,7 @@ func infoMap(res *protocols.Result) map[string]string {
 }
 
 func TestDecodeVectors(t *testing.T) {
-	in, err := decodeInfo(vector(t, "info.json"))
+	in, err := decodeInfo(prototest.File(t, "info.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +53,7 @@ func TestDecodeVectors(t *testing.T) {
 	if res.Name != "Palworld Server 日本" || res.Version != "v0.6.1.67543" {
 		t.Errorf("name/version = %q/%q", res.Name, res.Version)
 	}
-	m, err := decodeMetrics(vector(t, "metrics.json"))
+	m, err := decodeMetrics(prototest.File(t, "metrics.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +61,7 @@ func TestDecodeVectors(t *testing.T) {
 	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(32) {
 		t.Errorf("players/max = %v/%v", res.Players, res.MaxPlayers)
 	}
-	pl, err := decodePlayers(vector(t, "players.json"))
+	pl, err := decodePlayers(prototest.File(t, "players.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +91,7 @@ func TestDecodeVectors(t *testing.T) {
 
 func TestDecodeEmptyPlayersCountsWhenMetricsFailed(t *testing.T) {
 	res := &protocols.Result{}
-	pl, err := decodePlayers(vector(t, "players.json"))
+	pl, err := decodePlayers(prototest.File(t, "players.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +99,7 @@ func TestDecodeEmptyPlayersCountsWhenMetricsFailed(t *testing.T) {
 	if res.Players != protocols.Known(2) || res.MaxPlayers.Known {
 		t.Errorf("players/max = %v/%v, want 2 from the list and no max", res.Players, res.MaxPlayers)
 	}
-	pl, _ = decodePlayers(vector(t, "players_empty.json"))
+	pl, _ = decodePlayers(prototest.File(t, "players_empty.json"))
 	res = &protocols.Result{}
 	pl.fill(res)
 	if res.PlayerList == nil || len(res.PlayerList) != 0 || res.Players != protocols.Known(0) {
@@ -136,7 +121,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"players_bad_ping.json", func(b []byte) error { _, err := decodePlayers(b); return err }, "JSON"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			err := tc.decode(vector(t, tc.file))
+			err := tc.decode(prototest.File(t, tc.file))
 			if !errors.Is(err, wire.ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
 				t.Fatalf("err = %v, want malformed containing %q", err, tc.msg)
 			}
@@ -145,7 +130,7 @@ func TestDecodeErrors(t *testing.T) {
 }
 
 func TestRedactPlayers(t *testing.T) {
-	out := string(redactPlayers(vector(t, "players.json")))
+	out := string(redactPlayers(prototest.File(t, "players.json")))
 	for _, ip := range vectorIPs {
 		if strings.Contains(out, ip) {
 			t.Errorf("redacted reply still shows %s: %s", ip, out)

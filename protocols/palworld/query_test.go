@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -45,11 +44,11 @@ func withPassword(pw string) func(any) error {
 func fakePalworld(t testing.TB, override map[string]http.HandlerFunc) netip.AddrPort {
 	t.Helper()
 	bodies := map[string][]byte{
-		"/v1/api/info":    vector(t, "info.json"),
-		"/v1/api/metrics": vector(t, "metrics.json"),
-		"/v1/api/players": vector(t, "players.json"),
+		"/v1/api/info":    prototest.File(t, "info.json"),
+		"/v1/api/metrics": prototest.File(t, "metrics.json"),
+		"/v1/api/players": prototest.File(t, "players.json"),
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if u, p, ok := r.BasicAuth(); !ok || u != "admin" || p != testPassword {
 			w.WriteHeader(http.StatusUnauthorized)
 			w.Write([]byte("Unauthorized"))
@@ -66,9 +65,8 @@ func fakePalworld(t testing.TB, override map[string]http.HandlerFunc) netip.Addr
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(b)
-	}))
-	t.Cleanup(srv.Close)
-	return netip.MustParseAddrPort(srv.Listener.Addr().String())
+	}), false)
+	return addr
 }
 
 func newQ(t testing.TB, s protocols.Settings) protocols.Querier {
@@ -174,8 +172,7 @@ func TestQueryPartial(t *testing.T) {
 
 func TestQueryErrors(t *testing.T) {
 	var hit atomic.Bool
-	other := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit.Store(true) }))
-	defer other.Close()
+	other, _ := prototest.HTTP(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit.Store(true) }), false)
 	for _, tc := range []struct {
 		name     string
 		h        http.HandlerFunc

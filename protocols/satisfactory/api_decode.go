@@ -205,13 +205,13 @@ func (st *stateData) result() *protocols.Result {
 
 // redactLogin is what the trace keeps of a login reply: the token replaced, or
 // the reply withheld when it does not parse (it might still hold one).
-func redactLogin(body []byte) []byte {
-	var v map[string]any
-	if json.Unmarshal(body, &v) != nil {
-		return []byte(fmt.Sprintf("[%d-byte login reply withheld: it does not parse, and may hold a token]", len(body)))
-	}
-	// Keys match the envelope's fields case-insensitively, as the decoder does.
-	for dk, d := range v {
+var redactLogin = wire.RedactJSON("login reply (it may hold a token)", maskToken)
+
+// maskToken replaces data.authenticationToken; keys match the envelope's fields
+// case-insensitively, as the decoder does.
+func maskToken(v any) {
+	top, _ := v.(map[string]any)
+	for dk, d := range top {
 		data, ok := d.(map[string]any)
 		if !ok || !strings.EqualFold(dk, "data") {
 			continue
@@ -222,11 +222,4 @@ func redactLogin(body []byte) []byte {
 			}
 		}
 	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false) // the trace shows "<" and "&" in names as they are
-	if enc.Encode(v) != nil {
-		return []byte("[login reply withheld]")
-	}
-	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
 }

@@ -3,27 +3,13 @@ package satisfactory
 import (
 	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-func jsonVector(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func apiResponse(status int, body []byte) *wire.HTTPResponse {
-	return &wire.HTTPResponse{Status: status, Header: http.Header{"Content-Type": {"application/json;charset=utf-8"}}, Body: body}
-}
 
 func decodeState(resp *wire.HTTPResponse) (*protocols.Result, error) {
 	var st stateData
@@ -50,7 +36,7 @@ func TestDecodeAPIState(t *testing.T) {
 			map[string]string{"is_game_running": "false", "is_game_paused": "true", "active_schematic": "None"}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			res, err := decodeState(apiResponse(200, jsonVector(t, tc.file)))
+			res, err := decodeState(prototest.JSONResponse(200, prototest.File(t, tc.file)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +65,7 @@ func TestDecodeAPILogin(t *testing.T) {
 		"api_login_pascal.json": "eyJwbCI6IkNsaWVudCJ9.00FF",
 	} {
 		var l loginData
-		if err := decodeAPI(apiResponse(200, jsonVector(t, file)), &l); err != nil {
+		if err := decodeAPI(prototest.JSONResponse(200, prototest.File(t, file)), &l); err != nil {
 			t.Fatal(err)
 		}
 		tok, err := l.token()
@@ -89,7 +75,7 @@ func TestDecodeAPILogin(t *testing.T) {
 	}
 	for _, file := range []string{"api_login_empty.json", "api_login_bad_token.json"} {
 		var l loginData
-		if err := decodeAPI(apiResponse(200, jsonVector(t, file)), &l); err != nil {
+		if err := decodeAPI(prototest.JSONResponse(200, prototest.File(t, file)), &l); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := l.token(); !errors.Is(err, wire.ErrMalformed) {
@@ -119,7 +105,7 @@ func TestDecodeAPIErrors(t *testing.T) {
 		{"no players", 200, "api_state_no_players.json", wire.ErrMalformed, []string{"without numConnectedPlayers"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := decodeState(apiResponse(tc.status, jsonVector(t, tc.file)))
+			_, err := decodeState(prototest.JSONResponse(tc.status, prototest.File(t, tc.file)))
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -149,7 +135,7 @@ func TestDecodeAPIErrors(t *testing.T) {
 }
 
 func TestRedactLogin(t *testing.T) {
-	out := string(redactLogin(jsonVector(t, "api_login.json")))
+	out := string(redactLogin(prototest.File(t, "api_login.json")))
 	if strings.Contains(out, "4F2A9C0B") || !strings.Contains(out, "<secret>") {
 		t.Errorf("login redaction: %s", out)
 	}
@@ -161,7 +147,7 @@ func TestRedactLogin(t *testing.T) {
 	if strings.Contains(out, "tok-123") || !strings.Contains(out, "withheld") {
 		t.Errorf("truncated: %s", out)
 	}
-	if out := string(redactLogin(jsonVector(t, "api_login_not_possible.json"))); !strings.Contains(out, "passwordless_login_not_possible") {
+	if out := string(redactLogin(prototest.File(t, "api_login_not_possible.json"))); !strings.Contains(out, "passwordless_login_not_possible") {
 		t.Errorf("error reply lost: %s", out)
 	}
 }

@@ -7,21 +7,22 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func seedJSON(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "api_*.json"))
 	for _, p := range files {
-		f.Add(200, jsonVector(f, filepath.Base(p)))
-		f.Add(401, jsonVector(f, filepath.Base(p)))
+		f.Add(200, prototest.File(f, filepath.Base(p)))
+		f.Add(401, prototest.File(f, filepath.Base(p)))
 	}
 }
 
 func FuzzDecodeAPIState(f *testing.F) {
 	seedJSON(f)
 	f.Fuzz(func(t *testing.T, status int, b []byte) {
-		res, err := decodeState(apiResponse(status, b))
+		res, err := decodeState(prototest.JSONResponse(status, b))
 		if err != nil {
 			if !errors.Is(err, wire.ErrMalformed) && !errors.Is(err, wire.ErrServer) {
 				t.Fatalf("error wraps no expected sentinel: %v", err)
@@ -49,7 +50,7 @@ func FuzzDecodeAPILogin(f *testing.F) {
 	seedJSON(f)
 	f.Fuzz(func(t *testing.T, status int, b []byte) {
 		var l loginData
-		if err := decodeAPI(apiResponse(status, b), &l); err != nil {
+		if err := decodeAPI(prototest.JSONResponse(status, b), &l); err != nil {
 			return
 		}
 		tok, err := l.token()

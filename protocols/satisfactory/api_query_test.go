@@ -100,9 +100,7 @@ func mustRead(name string) []byte {
 
 func startAPI(t testing.TB, f *fakeAPI) (*httptest.Server, netip.AddrPort) {
 	t.Helper()
-	srv := httptest.NewTLSServer(f)
-	t.Cleanup(srv.Close)
-	return srv, netip.MustParseAddrPort(srv.Listener.Addr().String())
+	return prototest.HTTP(t, f, true)
 }
 
 // apiOpts is the Options func of a module with `satisfactory: {api: true, ...}`.
@@ -221,8 +219,7 @@ func TestAPICAFile(t *testing.T) {
 
 func TestAPIErrors(t *testing.T) {
 	var hit atomic.Bool
-	elsewhere := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit.Store(true) }))
-	defer elsewhere.Close()
+	elsewhere, _ := prototest.HTTP(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit.Store(true) }), true)
 	for _, tc := range []struct {
 		name     string
 		h        http.HandlerFunc
@@ -280,9 +277,8 @@ func TestAPIContractCases(t *testing.T) {
 		}
 	})
 	t.Run("plain_http", func(t *testing.T) {
-		srv := httptest.NewServer(&fakeAPI{})
-		defer srv.Close()
-		_, _, err := apiQuery(t, netip.MustParseAddrPort(srv.Listener.Addr().String()), opts, 2*time.Second)
+		_, addr := prototest.HTTP(t, &fakeAPI{}, false)
+		_, _, err := apiQuery(t, addr, opts, 2*time.Second)
 		if !errors.Is(err, wire.ErrMalformed) || !strings.Contains(err.Error(), "TLS") {
 			t.Errorf("err = %v, want malformed: no TLS", err)
 		}

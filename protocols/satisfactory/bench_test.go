@@ -36,7 +36,7 @@ func BenchmarkQuery(b *testing.B) {
 }
 
 func BenchmarkDecodeAPIState(b *testing.B) {
-	resp := apiResponse(200, jsonVector(b, "api_state_playing.json"))
+	resp := prototest.JSONResponse(200, prototest.File(b, "api_state_playing.json"))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := decodeState(resp); err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	resp := okResponse(vector(b, "status_players_rules.json"))
+	resp := prototest.JSONResponse(200, prototest.File(b, "status_players_rules.json"))
 	b.ReportAllocs()
 	for b.Loop() {
 		st, err := decode(resp)
@@ -22,7 +22,7 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	addr := fakeTShock(b, vector(b, "status_players_rules.json"), nil)
+	addr := fakeTShock(b, prototest.File(b, "status_players_rules.json"), nil)
 	q := newQ(b, protocols.Settings{Players: true})
 	tr := wire.NewTrace()
 	b.ReportAllocs()

@@ -18,7 +18,7 @@ func TestBotsMeaning(t *testing.T) {
 		{"status_minimal_password.json", 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			st, err := decode(okResponse(vector(t, c.file)))
+			st, err := decode(prototest.JSONResponse(200, prototest.File(t, c.file)))
 			if err != nil {
 				t.Fatal(err)
 			}

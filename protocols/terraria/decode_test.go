@@ -3,29 +3,14 @@ package terraria
 import (
 	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-func vector(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// okResponse wraps a body the way TShock sends every reply: HTTP 200, JSON.
-func okResponse(body []byte) *wire.HTTPResponse {
-	return &wire.HTTPResponse{Status: 200, Header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}, Body: body}
-}
 
 func TestDecodeVectors(t *testing.T) {
 	for _, tc := range []struct {
@@ -65,7 +50,7 @@ func TestDecodeVectors(t *testing.T) {
 		},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			st, err := decode(okResponse(vector(t, tc.file)))
+			st, err := decode(prototest.JSONResponse(200, prototest.File(t, tc.file)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +89,7 @@ func TestDecodeVectors(t *testing.T) {
 }
 
 func TestDecodeRulesSortedAndComplete(t *testing.T) {
-	st, err := decode(okResponse(vector(t, "status_players_rules.json")))
+	st, err := decode(prototest.JSONResponse(200, prototest.File(t, "status_players_rules.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +121,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"truncated.json", wire.ErrMalformed, "JSON"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			_, err := decode(okResponse(vector(t, tc.file)))
+			_, err := decode(prototest.JSONResponse(200, prototest.File(t, tc.file)))
 			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) {
 				t.Fatalf("err = %v, want %v containing %q", err, tc.want, tc.msg)
 			}

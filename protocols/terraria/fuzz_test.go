@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -20,7 +21,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := decode(okResponse(b))
+		st, err := decode(prototest.JSONResponse(200, b))
 		if err != nil {
 			if !errors.Is(err, wire.ErrMalformed) && !errors.Is(err, wire.ErrServer) {
 				t.Fatalf("error wraps no expected sentinel: %v", err)

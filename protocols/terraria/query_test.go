@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"sync/atomic"
@@ -20,24 +19,18 @@ import (
 // JSON, its own status inside) and records the query it got.
 func fakeTShock(t testing.TB, body []byte, gotQuery *atomic.Value) netip.AddrPort {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if gotQuery != nil {
 			gotQuery.Store(r.URL.RawQuery)
 		}
 		if r.Method != http.MethodGet || r.URL.Path != "/v2/server/status" {
-			w.Write(vector(t, "endpoint_missing.json"))
+			w.Write(prototest.File(t, "endpoint_missing.json"))
 			return
 		}
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	return addrOf(t, srv)
-}
-
-func addrOf(t testing.TB, srv *httptest.Server) netip.AddrPort {
-	t.Helper()
-	return netip.MustParseAddrPort(srv.Listener.Addr().String())
+	}), false)
+	return addr
 }
 
 func newQ(t testing.TB, s protocols.Settings) protocols.Querier {
@@ -51,7 +44,7 @@ func newQ(t testing.TB, s protocols.Settings) protocols.Querier {
 
 func TestQueryRoundTrip(t *testing.T) {
 	var query atomic.Value
-	addr := fakeTShock(t, vector(t, "status_players_rules.json"), &query)
+	addr := fakeTShock(t, prototest.File(t, "status_players_rules.json"), &query)
 	tr := wire.NewTrace()
 	res, err := newQ(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
@@ -79,10 +72,9 @@ func TestQueryRoundTrip(t *testing.T) {
 // that it came back by the deadline.
 func errorCase(t *testing.T, h http.HandlerFunc, deadline time.Duration, want error, msg string) {
 	t.Helper()
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	_, addr := prototest.HTTP(t, h, false)
 	start := time.Now()
-	_, err := newQ(t, protocols.Settings{Players: true}).Query(prototest.Context(t, deadline), protocols.At(addrOf(t, srv)), wire.NewTrace())
+	_, err := newQ(t, protocols.Settings{Players: true}).Query(prototest.Context(t, deadline), protocols.At(addr), wire.NewTrace())
 	if !errors.Is(err, want) || !strings.Contains(err.Error(), msg) {
 		t.Fatalf("err = %v, want %v containing %q", err, want, msg)
 	}
@@ -96,7 +88,7 @@ func errorCase(t *testing.T, h http.HandlerFunc, deadline time.Duration, want er
 
 func TestQueryErrors(t *testing.T) {
 	t.Run("token_required", func(t *testing.T) {
-		body := vector(t, "token_required.json")
+		body := prototest.File(t, "token_required.json")
 		errorCase(t, func(w http.ResponseWriter, r *http.Request) { w.Write(body) }, 2*time.Second, wire.ErrServer, "authentication failed")
 	})
 	t.Run("html_error_page", func(t *testing.T) {
@@ -117,8 +109,7 @@ func TestQueryErrors(t *testing.T) {
 	})
 	t.Run("redirect_not_followed", func(t *testing.T) {
 		var hit atomic.Bool
-		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hit.Store(true) }))
-		defer other.Close()
+		other, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hit.Store(true) }), false)
 		errorCase(t, func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, other.URL+"/v2/server/status", http.StatusFound)
 		}, 2*time.Second, wire.ErrServer, "not followed")

@@ -216,20 +216,30 @@ func StatusError(resp *HTTPResponse) error {
 	return fmt.Errorf("%w: HTTP %d %s", ErrServer, resp.Status, http.StatusText(resp.Status))
 }
 
-// DecodeJSON decodes a 2xx response's body into v. A non-2xx status is StatusError;
-// a body that is not JSON (an HTML error page from a proxy, another service on the
-// port) is ErrMalformed naming its content type, never quoting it.
-func DecodeJSON(resp *HTTPResponse, v any) error {
+// JSONBody returns a 2xx response's body for a JSON decoder of the caller's. A
+// non-2xx status is StatusError; a body that is not JSON (an HTML error page from
+// a proxy, another service on the port) is ErrMalformed naming its content type,
+// never quoting it.
+func JSONBody(resp *HTTPResponse) ([]byte, error) {
 	if resp.Status < 200 || resp.Status > 299 {
-		return StatusError(resp)
+		return nil, StatusError(resp)
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
 		if mt == "text/html" || mt == "application/xhtml+xml" {
-			return fmt.Errorf("%w: expected JSON, got %s", ErrMalformed, mt)
+			return nil, fmt.Errorf("%w: expected JSON, got %s", ErrMalformed, mt)
 		}
 	}
-	if err := json.Unmarshal(resp.Body, v); err != nil {
+	return resp.Body, nil
+}
+
+// DecodeJSON decodes a 2xx response's body into v, after the checks of JSONBody.
+func DecodeJSON(resp *HTTPResponse, v any) error {
+	body, err := JSONBody(resp)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(body, v); err != nil {
 		return fmt.Errorf("%w: JSON: %v", ErrMalformed, err)
 	}
 	return nil
