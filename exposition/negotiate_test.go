@@ -2,18 +2,11 @@ package exposition
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
-)
 
-func heapAfterGC() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
 
 // TestNegotiatorBounded: distinct Accept headers, the client's to choose, do not
 // grow the cache (issue 13).
@@ -21,12 +14,12 @@ func TestNegotiatorBounded(t *testing.T) {
 	var n Negotiator
 	pad := strings.Repeat("x", 400)
 	n.Negotiate("text/plain") // warm up
-	before := heapAfterGC()
+	before := prototest.HeapAfterGC()
 	const headers = 20000
 	for i := range headers {
 		n.Negotiate(fmt.Sprintf("text/plain;version=0.0.4;q=0.%d;x=%s%d", i%9+1, pad, i))
 	}
-	growth := int64(heapAfterGC()) - int64(before)
+	growth := int64(prototest.HeapAfterGC()) - int64(before)
 	// Unbounded, each header kept ~0.9 KiB (18 MiB here); bounded, a few KiB in all.
 	if growth > 2<<20 {
 		t.Errorf("heap grew %d KiB after %d distinct Accept headers", growth>>10, headers)

@@ -298,14 +298,6 @@ func waitGoroutines(t testing.TB, base int) {
 	t.Errorf("%d goroutines after the fake server closed, %d before it started:\n%s", n, base, buf[:runtime.Stack(buf, true)])
 }
 
-// heapAlloc returns the live heap after a GC.
-func heapAlloc() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
-
 // totalAlloc returns the bytes allocated since the process started: its growth over
 // a probe bounds what the probe allocated, garbage included (a decompression bomb
 // inflated into a discarded buffer leaves no live heap behind, but shows here).

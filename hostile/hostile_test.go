@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 )
 
@@ -198,13 +199,13 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 	h := newHandler(t, yaml, 0, 0)
 	target := targetOf(t, h)
 
-	heap0 := heapAlloc()
+	heap0 := prototest.HeapAfterGC()
 	alloc0 := totalAlloc()
 	late, starved := canary(probeTimeout), starvation()
 	out := probe(h, p.Name, target, scrapeTimeout)
 	timerLate, runQueue := late(), starved()
 	alloc1 := totalAlloc()
-	heap1 := heapAlloc()
+	heap1 := prototest.HeapAfterGC()
 	// withheld is how much of the probe's time the host demonstrably did not give
 	// this process: deadlines are judged against what it could schedule.
 	withheld := max(timerLate, runQueue)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 )
 
@@ -30,10 +31,10 @@ func TestRetainedPerProbe(t *testing.T) {
 					return i < 40
 				})
 			})
-			heap0 := heapAlloc()
+			heap0 := prototest.HeapAfterGC()
 			out := probe(h, p.Name, targetFor(t, h, p.Name, s.addr), scrapeTimeout)
 			s.Close()
-			heap1 := heapAlloc()
+			heap1 := prototest.HeapAfterGC()
 			n, _ := received(lastProbeDebug(t, h))
 			kept := int64(heap1) - int64(heap0)
 			t.Logf("reason=%q in %s, %d datagrams read, %d KiB kept", out.reason(), out.elapsed.Round(time.Millisecond), n, kept>>10)

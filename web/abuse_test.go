@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -15,27 +14,19 @@ import (
 // Regression tests for issue 13: what a client may send must not grow memory, reach
 // debug output from afar, or poison the cache.
 
-func heapAfterGC() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
-
 func TestAcceptHeadersBounded(t *testing.T) {
 	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Players: protocols.Known(1)}}, nil)
 	h.History = NewHistory(0)
 	pad := strings.Repeat("x", 400)
 	get(t, h, "/probe?module=fake&target=127.0.0.1", nil) // warm up
-	before := heapAfterGC()
+	before := prototest.HeapAfterGC()
 	const n = 20000
 	for i := range n {
 		get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{
 			"Accept": fmt.Sprintf("text/plain;version=0.0.4;q=0.%d;x=%s%d", i%9+1, pad, i),
 		})
 	}
-	after := heapAfterGC()
+	after := prototest.HeapAfterGC()
 	growth := int64(after) - int64(before)
 	t.Logf("heap growth after %d distinct Accept headers: %d KiB", n, growth>>10)
 	// Unbounded, each header kept ~0.9 KiB (18 MiB here); bounded, a few KiB in all.

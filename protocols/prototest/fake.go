@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,4 +56,14 @@ func (f *FakeQuerier) Queried() netip.AddrPort {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.addr
+}
+
+// HeapAfterGC is the live heap after two collections (the second frees what the
+// first's finalizers released), for tests that bound what something retains.
+func HeapAfterGC() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
