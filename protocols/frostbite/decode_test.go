@@ -2,13 +2,28 @@ package frostbite
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
+
+// decodeReply decodes one whole packet as the answer to serverInfo (the querier
+// also skips packets that are not the answer).
+func decodeReply(b []byte) (*protocols.Result, error) {
+	p, err := decodePacket(b)
+	if err != nil {
+		return nil, err
+	}
+	if !p.response {
+		return nil, fmt.Errorf("%w: a request from the server, not a response", wire.ErrMismatch)
+	}
+	return decodeServerInfo(p.words)
+}
 
 func vector(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
 
