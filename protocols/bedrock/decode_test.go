@@ -2,7 +2,6 @@ package bedrock
 
 import (
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -94,12 +93,7 @@ var badVectors = map[string]struct {
 
 // Every file in testdata/ has a row in one of the tables.
 func TestVectorsListed(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.hex")
-	if len(files) == 0 {
-		t.Fatal("no vectors in testdata/")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".hex")
+	for _, name := range prototest.Names(t, ".hex") {
 		_, good := goodVectors[name]
 		_, bad := badVectors[name]
 		if good == bad {

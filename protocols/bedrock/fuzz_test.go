@@ -2,11 +2,11 @@ package bedrock
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -14,9 +14,8 @@ import (
 // its caps and fails with one sentinel, and that everything it returns is valid
 // UTF-8. Seeds: testdata/.
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.hex")
-	for _, p := range files {
-		f.Add(vec(f, strings.TrimSuffix(filepath.Base(p), ".hex")))
+	for _, name := range prototest.Names(f, ".hex") {
+		f.Add(vec(f, name))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_ = answers(b, vecTime)

@@ -234,15 +234,3 @@ func clip(b []byte) []byte {
 	}
 	return b
 }
-
-// decodeReply decodes one whole packet as the answer to serverInfo.
-func decodeReply(b []byte) (*protocols.Result, error) {
-	p, err := decodePacket(b)
-	if err != nil {
-		return nil, err
-	}
-	if !p.response {
-		return nil, fmt.Errorf("%w: a request from the server, not a response", wire.ErrMismatch)
-	}
-	return decodeServerInfo(p.words)
-}

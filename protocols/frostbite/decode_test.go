@@ -2,8 +2,8 @@ package frostbite
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -12,64 +12,28 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-type expected struct {
-	prototest.ExpectedResult
-	Description string
-	Info        map[string]string
-	Error       string
-	Message     *string
-}
-
-func vectorNames(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
+// decodeReply decodes one whole packet as the answer to serverInfo (the querier
+// also skips packets that are not the answer).
+func decodeReply(b []byte) (*protocols.Result, error) {
+	p, err := decodePacket(b)
+	if err != nil {
+		return nil, err
 	}
-	var names []string
-	for _, f := range files {
-		names = append(names, strings.TrimSuffix(filepath.Base(f), ".expected.json"))
+	if !p.response {
+		return nil, fmt.Errorf("%w: a request from the server, not a response", wire.ErrMismatch)
 	}
-	return names
+	return decodeServerInfo(p.words)
 }
 
 func vector(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
 
-// checkExpected asserts a decoded result (or error) against an expected file.
-func checkExpected(t testing.TB, e expected, res *protocols.Result, err error) {
-	t.Helper()
-	if e.Error != "" {
-		if got := wire.Reason(err); got != e.Error {
-			t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
-		}
-		if e.Message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*e.Message)) {
-			t.Errorf("error %q does not end with the server's word %q", err, *e.Message)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.CheckResult(t, res, e.ExpectedResult)
-	prototest.CheckUTF8(t, res)
-	info := map[string]string{}
-	for _, kv := range res.InfoKV() {
-		info[kv.Key] = kv.Value
-	}
-	for k, v := range e.Info {
-		if got, ok := info[k]; !ok || got != v {
-			t.Errorf("info %s = %q (present %v), want %q", k, got, ok, v)
-		}
-	}
-}
-
 // TestVectors decodes the hand-built packets in testdata/.
 func TestVectors(t *testing.T) {
-	for _, name := range vectorNames(t) {
+	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			e := prototest.ReadJSON[prototest.Expected](t, filepath.Join("testdata", name+".expected.json"))
 			res, err := decodeReply(vector(t, name))
-			checkExpected(t, e, res, err)
+			prototest.CheckExpected(t, e, res, err)
 		})
 	}
 }

@@ -4,13 +4,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecodeReply checks that no packet panics the decoder, that every error
 // names one reason, and that a result has sane counts and UTF-8.
 func FuzzDecodeReply(f *testing.F) {
-	for _, name := range vectorNames(f) {
+	for _, name := range prototest.Names(f, ".expected.json") {
 		f.Add(vector(f, name))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -36,9 +36,6 @@ func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*
 func query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
-		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return nil, fmt.Errorf("%w: %v", wire.ErrTimeout, ctx.Err())
-		}
 		return nil, err
 	}
 	defer conn.Close()

@@ -80,19 +80,19 @@ func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Resul
 // Over TCP a packet shorter than its size waits for the rest until the deadline,
 // and a packet that is no response is skipped (TestQuerySkipsServerPackets).
 func TestQueryVectors(t *testing.T) {
-	for _, name := range vectorNames(t) {
+	for _, name := range prototest.Names(t, ".expected.json") {
 		if name == "bad_request_not_response" {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			e := prototest.ReadJSON[prototest.Expected](t, filepath.Join("testdata", name+".expected.json"))
 			d := 2 * time.Second
 			if name == "bad_size_lie_long" {
 				e.Error, d = "timeout", 300*time.Millisecond
 			}
 			addr := rconServer(t, answering(t, vector(t, name)))
 			res, tr, err := probe(t, addr, d)
-			checkExpected(t, e, res, err)
+			prototest.CheckExpected(t, e, res, err)
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
 				t.Errorf("phases = %+v", tr.Phases)
 			}

@@ -1,14 +1,13 @@
 package hytale
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -22,33 +21,15 @@ type expected struct {
 
 // TestVectors runs the hand-built vectors in testdata/.
 func TestVectors(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
+	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
-			var e expected
-			js, err := os.ReadFile(f)
-			if err == nil {
-				err = json.Unmarshal(js, &e)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
 			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			st, err := decode(b)
-			if e.Error != "" {
-				if got := wire.Reason(err); got != e.Error {
-					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
-				}
-				if e.Message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*e.Message)) {
-					t.Errorf("error %q does not end with the server's message %q", err, *e.Message)
-				}
+			if prototest.CheckError(t, err, e.Error, e.Message) {
 				return
 			}
 			if err != nil {

@@ -3,10 +3,14 @@ package prototest
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // The .expected.json files of the vectors and fixtures share one convention for the
@@ -36,6 +40,72 @@ type ExpectedResult struct {
 	MaxPlayers               Opt[int64] `json:"max_players"`
 	Bots                     Opt[int64]
 	Password                 Opt[bool]
+}
+
+// Expected is the .expected.json of a vector whose decoder returns a Result: the
+// shared fields, Info entries that must be present with their values, or the
+// reason of the error (Error) and the server's message the error must quote at
+// its end (Message).
+type Expected struct {
+	ExpectedResult
+	Description string
+	Info        map[string]string
+	Error       string
+	Message     *string
+}
+
+// CheckExpected asserts a decoded result, or its error, against e.
+func CheckExpected(t testing.TB, e Expected, res *protocols.Result, err error) {
+	t.Helper()
+	if CheckError(t, err, e.Error, e.Message) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	CheckResult(t, res, e.ExpectedResult)
+	CheckUTF8(t, res)
+	info := map[string]string{}
+	for _, kv := range res.InfoKV() {
+		info[kv.Key] = kv.Value
+	}
+	for k, v := range e.Info {
+		if got, ok := info[k]; !ok || got != v {
+			t.Errorf("info %s = %q (present %v), want %q", k, got, ok, v)
+		}
+	}
+}
+
+// CheckError asserts err's reason when one is expected (reason != "") and, when
+// message is set, that err ends with the server's message, quoted. It reports
+// whether an error was expected: the caller checks the result otherwise.
+func CheckError(t testing.TB, err error, reason string, message *string) bool {
+	t.Helper()
+	if reason == "" {
+		return false
+	}
+	if got := wire.Reason(err); got != reason {
+		t.Fatalf("error %v (reason %q), want reason %q", err, got, reason)
+	}
+	if message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*message)) {
+		t.Errorf("error %q does not end with the server's message %q", err, *message)
+	}
+	return true
+}
+
+// Names lists the files of testdata/ whose names end in suffix, without it
+// ("ok_bf4" for "ok_bf4.expected.json"), or fails the test when there are none.
+func Names(t testing.TB, suffix string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata", "*"+suffix))
+	if len(files) == 0 {
+		t.Fatalf("no testdata/*%s", suffix)
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = strings.TrimSuffix(filepath.Base(f), suffix)
+	}
+	return names
 }
 
 // ReadJSON decodes the JSON file at path into a T, or fails the test.

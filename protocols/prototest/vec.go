@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -99,13 +98,9 @@ func VecFile(t testing.TB, name string) []byte {
 // AllVecs returns every testdata/*.vec by name (fuzz seeds, benchmarks).
 func AllVecs(t testing.TB) map[string][]byte {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "*.vec"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no vectors in testdata: %v", err)
-	}
-	out := make(map[string][]byte, len(files))
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".vec")
+	names := Names(t, ".vec")
+	out := make(map[string][]byte, len(names))
+	for _, name := range names {
 		out[name] = VecFile(t, name)
 	}
 	return out

@@ -231,6 +231,12 @@ func parsePairs(line []byte) ([]protocols.KV, error) {
 	return out, nil
 }
 
+// unescapes maps the byte after a backslash to what it stands for; 0: not an escape.
+var unescapes = [256]byte{
+	'\\': '\\', '/': '/', 's': ' ', 'p': '|',
+	'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v',
+}
+
 // unescape undoes ServerQuery's escaping. An unknown escape, or a backslash
 // ending the value, is kept as it came.
 func unescape(v []byte) string {
@@ -245,30 +251,9 @@ func unescape(v []byte) string {
 			continue
 		}
 		i++
-		switch v[i] {
-		case '\\':
-			out = append(out, '\\')
-		case '/':
-			out = append(out, '/')
-		case 's':
-			out = append(out, ' ')
-		case 'p':
-			out = append(out, '|')
-		case 'a':
-			out = append(out, '\a')
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'v':
-			out = append(out, '\v')
-		default:
+		if u := unescapes[v[i]]; u != 0 {
+			out = append(out, u)
+		} else {
 			out = append(out, '\\', v[i])
 		}
 	}
@@ -282,23 +267,4 @@ func clip(b []byte) []byte {
 		return b[:n]
 	}
 	return b
-}
-
-// transcriptLines serves the lines of a recorded server output, the way the
-// socket would: past its end is ErrTruncated, a line over maxLine ErrTooLarge.
-func transcriptLines(b []byte) func() ([]byte, error) {
-	return func() ([]byte, error) {
-		if len(b) == 0 {
-			return nil, fmt.Errorf("%w: the server's output ends early", wire.ErrTruncated)
-		}
-		l, rest, found := bytes.Cut(b, []byte{'\n'})
-		if len(l) > maxLine {
-			return nil, fmt.Errorf("%w: line longer than %d bytes", wire.ErrTooLarge, maxLine)
-		}
-		if !found {
-			rest = nil
-		}
-		b = rest
-		return l, nil
-	}
 }

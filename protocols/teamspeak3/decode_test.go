@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -13,14 +12,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-type expected struct {
-	prototest.ExpectedResult
-	Description string
-	Info        map[string]string
-	Error       string
-	Message     *string
-}
 
 // transcript reads testdata/NAME.txt as the server sends it: each line ended by
 // "\n\r", TeamSpeak's line terminator.
@@ -33,54 +24,13 @@ func transcript(t testing.TB, name string) []byte {
 	return bytes.ReplaceAll(b, []byte("\n"), []byte("\n\r"))
 }
 
-func vectorNames(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
-	}
-	var names []string
-	for _, f := range files {
-		names = append(names, strings.TrimSuffix(filepath.Base(f), ".expected.json"))
-	}
-	return names
-}
-
-// checkExpected asserts a decoded result (or error) against an expected file.
-func checkExpected(t testing.TB, e expected, res *protocols.Result, err error) {
-	t.Helper()
-	if e.Error != "" {
-		if got := wire.Reason(err); got != e.Error {
-			t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
-		}
-		if e.Message != nil && !strings.HasSuffix(err.Error(), ": "+strconv.Quote(*e.Message)) {
-			t.Errorf("error %q does not end with the server's message %q", err, *e.Message)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.CheckResult(t, res, e.ExpectedResult)
-	prototest.CheckUTF8(t, res)
-	info := map[string]string{}
-	for _, kv := range res.InfoKV() {
-		info[kv.Key] = kv.Value
-	}
-	for k, v := range e.Info {
-		if got, ok := info[k]; !ok || got != v {
-			t.Errorf("info %s = %q (present %v), want %q", k, got, ok, v)
-		}
-	}
-}
-
 // TestVectors decodes the hand-built transcripts in testdata/.
 func TestVectors(t *testing.T) {
-	for _, name := range vectorNames(t) {
+	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			e := prototest.ReadJSON[prototest.Expected](t, filepath.Join("testdata", name+".expected.json"))
 			res, err := decodeTranscript(transcript(t, name), 9987)
-			checkExpected(t, e, res, err)
+			prototest.CheckExpected(t, e, res, err)
 		})
 	}
 }

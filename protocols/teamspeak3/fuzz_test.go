@@ -4,13 +4,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecodeTranscript checks that no server output panics the exchange, that
 // every error names one reason, and that a result has sane counts and UTF-8.
 func FuzzDecodeTranscript(f *testing.F) {
-	for _, name := range vectorNames(f) {
+	for _, name := range prototest.Names(f, ".expected.json") {
 		f.Add(transcript(f, name))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

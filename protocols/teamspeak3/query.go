@@ -34,9 +34,6 @@ func (q *querier) query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace
 	}
 	conn, err := wire.DialTCP(ctx, qaddr, tr)
 	if err != nil {
-		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return nil, fmt.Errorf("%w: %v", wire.ErrTimeout, ctx.Err())
-		}
 		return nil, err
 	}
 	defer conn.Close()

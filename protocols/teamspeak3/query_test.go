@@ -124,12 +124,12 @@ func probe(t testing.TB, s protocols.Settings, addr netip.AddrPort, d time.Durat
 // target names the voice port: the result is the decoder's, the voice port goes
 // into `use`, and a session that got its serverinfo ends with quit.
 func TestQueryVectors(t *testing.T) {
-	for _, name := range vectorNames(t) {
+	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			e := prototest.ReadJSON[prototest.Expected](t, filepath.Join("testdata", name+".expected.json"))
 			f := serve(t, transcript(t, name))
 			res, tr, err := probe(t, withQueryPort(f.addr.Port()), voice, 2*time.Second)
-			checkExpected(t, e, res, err)
+			prototest.CheckExpected(t, e, res, err)
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
 				t.Errorf("phases = %+v", tr.Phases)
 			}

@@ -84,14 +84,9 @@ func decodeVec(b []byte, e expected) (in *info, kv []protocols.KV, ps []player, 
 
 // TestVectors decodes every hand-built vector in testdata/ (see its README.md).
 func TestVectors(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
+	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, f)
+			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
 			in, kv, ps, skip, err := decodeVec(prototest.VecFile(t, name), e)
 			if (skip != nil) != e.Skip {
 				t.Fatalf("skip = %v, want %v", skip, e.Skip)

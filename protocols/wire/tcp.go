@@ -19,11 +19,15 @@ type TCPConn struct {
 }
 
 // DialTCP connects to addr within ctx's deadline, which then bounds every read and
-// write; a ctx without a deadline can be cancelled instead (see watchCancel).
+// write; a ctx without a deadline can be cancelled instead (see watchCancel). A
+// dial that fails once ctx is done is ErrTimeout, whatever the socket said.
 func DialTCP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*TCPConn, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "tcp", addr.String())
 	if err != nil {
+		if ctx.Err() != nil { // a dial the probe gave up on is not a network fault
+			return nil, fmt.Errorf("%w: %v", ErrTimeout, ctx.Err())
+		}
 		return nil, netErr(err)
 	}
 	t := &TCPConn{c: c, tr: tr}

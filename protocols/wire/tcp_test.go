@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/netip"
@@ -77,5 +78,26 @@ func TestTCPDripTimesOut(t *testing.T) {
 	}
 	if el := time.Since(start); el > time.Second {
 		t.Errorf("drip took %s with a 300ms deadline", el)
+	}
+}
+
+// A dial under a context already done is a timeout, never refused or a network
+// fault, even to a closed port: the probe gave up, the server did not answer no.
+func TestDialTCPCancelled(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().(*net.TCPAddr).AddrPort()
+	l.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, addr := range []netip.AddrPort{closed, tcpServer(t, func(net.Conn) {})} {
+		if c, err := DialTCP(ctx, addr, nil); !errors.Is(err, ErrTimeout) {
+			if c != nil {
+				c.Close()
+			}
+			t.Errorf("%s: err = %v, want timeout", addr, err)
+		}
 	}
 }
