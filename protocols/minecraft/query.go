@@ -118,9 +118,6 @@ func (q *querier) status(ctx context.Context, t protocols.Target, tr *wire.Trace
 func exchange(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, req []byte) (status, *session, error) {
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
-		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return status{}, nil, fmt.Errorf("%w: %v", wire.ErrTimeout, ctx.Err())
-		}
 		return status{}, nil, err
 	}
 	// A server that kicks at once may close before reading: the write can fail

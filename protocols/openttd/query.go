@@ -34,9 +34,6 @@ func (q querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) 
 func fetch(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (gameInfo, error) {
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
-		if ctx.Err() != nil { // a cancelled dial is not a network fault
-			return gameInfo{}, fmt.Errorf("%w: %v", wire.ErrTimeout, ctx.Err())
-		}
 		return gameInfo{}, err
 	}
 	defer conn.Close()
