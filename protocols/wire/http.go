@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 )
 
 // HTTPRequest is one request of a protocol that speaks HTTP (REST status APIs of
@@ -104,9 +105,11 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 	}
 	resp, err := client.Do(hreq)
 	if err != nil {
-		if ctx.Err() != nil {
+		if dl, ok := ctx.Deadline(); ctx.Err() != nil || ok && !time.Now().Before(dl) {
 			// The deadline cut the reply: whatever the client made of the bytes it
 			// had (a status line "H" is "malformed HTTP"), the server was too slow.
+			// The clock, not only ctx.Err: the socket's deadline (the same instant)
+			// can fire before the context's own timer has cancelled it.
 			return nil, fmt.Errorf("%w: no complete reply before the deadline", ErrTimeout)
 		}
 		return nil, httpErr(err)
