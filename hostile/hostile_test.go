@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/netip"
 	"os"
-	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -193,7 +192,7 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 	if msg, ok := knownBugs[c.name+"/"+p.Name]; ok && os.Getenv("HOSTILE_BUGS") == "" {
 		t.Skip("BUG: " + msg + " (HOSTILE_BUGS=1 runs it)")
 	}
-	base := runtime.NumGoroutine()
+	base := liveGoroutines()
 	addr, srv := c.start(t, p)
 	yaml, targetOf := moduleFor(p, addr)
 	h := newHandler(t, yaml, 0, 0)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -152,7 +151,7 @@ func TestLoad(t *testing.T) {
 		fmt.Fprintf(&yaml, "  load_%03d: {protocol: %s}\n", g, protos[g%len(protos)].Name)
 	}
 
-	base := runtime.NumGoroutine()
+	base := liveGoroutines()
 	h := newHandler(t, yaml.String(), limit, limit)
 	gates := make([]*gateServer, servers)
 	silent := make([]*udpServer, servers)

@@ -48,11 +48,15 @@ func (l readBuffers) put(b []byte) {
 func getBuf() []byte  { return buffers.get() }
 func putBuf(b []byte) { buffers.put(b) }
 
-// UDPConn is a connected UDP socket bound to one probe's deadline. Being connected,
-// the kernel drops datagrams from any other address or port, and an ICMP port
-// unreachable surfaces as ErrRefused on the next read. The socket itself (udpSocket)
-// is per platform: udp_linux.go opens it by hand, udp_portable.go through package net.
+// UDPConn is a UDP exchange with one address, bound to one probe's deadline: only
+// datagrams from that address and port are read, and an ICMP port unreachable
+// surfaces as ErrRefused on the next read. On Linux it is usually a registration on
+// a socket shared with other probes (shared_linux.go); otherwise, and when the
+// shared socket already serves a query to the same address, it is a connected
+// socket of its own (udpSocket: udp_linux.go opens it by hand, udp_portable.go
+// through package net).
 type UDPConn struct {
+	sh   *shared // nil: s is the socket
 	s    udpSocket
 	tr   *Trace
 	stop func() bool
@@ -65,6 +69,10 @@ type UDPConn struct {
 	cancelled atomic.Bool
 }
 
+// errCancelled ends a read or write on a shared socket whose probe was cancelled
+// with WithPromptCancel (a dedicated socket is closed instead).
+var errCancelled = errors.New("probe cancelled")
+
 // DialUDP opens a connected UDP socket to addr whose deadline is ctx's. A ctx without
 // a deadline can be cancelled instead: that unblocks any read at once.
 func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, error) {
@@ -72,6 +80,18 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 		return nil, netErr(&net.AddrError{Err: "invalid address", Addr: addr.String()})
 	}
 	u := &UDPConn{tr: tr}
+	if sh := joinShared(addr); sh != nil {
+		u.sh = sh
+		if d, ok := ctx.Deadline(); ok {
+			sh.deadline, u.readDeadline = d, d
+			if ctx.Value(promptCancelKey{}) != nil {
+				sh.done, sh.prompt = ctx.Done(), true
+			}
+		} else {
+			sh.done = ctx.Done() // as watchCancel: a cancellation ends a read at once
+		}
+		return u, nil
+	}
 	if err := u.s.open(addr); err != nil {
 		return nil, netErr(err)
 	}
@@ -110,6 +130,10 @@ func watchCancel(ctx context.Context, c interface{ SetDeadline(time.Time) error 
 
 // Close releases the socket.
 func (u *UDPConn) Close() error {
+	if u.sh != nil {
+		u.sh.leave()
+		return nil
+	}
 	if u.stop != nil {
 		u.stop()
 	}
@@ -122,6 +146,10 @@ func (u *UDPConn) SetReadDeadline(t time.Time) error {
 		return nil
 	}
 	u.readDeadline = t
+	if u.sh != nil {
+		u.sh.deadline = t
+		return nil
+	}
 	return u.s.SetReadDeadline(t)
 }
 
@@ -131,7 +159,16 @@ func (u *UDPConn) Send(b []byte) error {
 	if u.tr != nil {
 		u.tr.Attempts++
 	}
-	if _, err := u.s.Write(b); err != nil {
+	var err error
+	if u.sh != nil {
+		err = u.sh.write(b)
+	} else {
+		_, err = u.s.Write(b)
+	}
+	if err != nil {
+		if errors.Is(err, errCancelled) {
+			return fmt.Errorf("%w: probe cancelled", ErrTimeout)
+		}
 		return netErr(err)
 	}
 	return nil
@@ -139,9 +176,20 @@ func (u *UDPConn) Send(b []byte) error {
 
 // Recv waits for the next datagram and returns a copy of it sized to fit.
 func (u *UDPConn) Recv() ([]byte, error) {
-	b, err := u.s.recv()
+	var (
+		b   []byte
+		err error
+	)
+	if u.sh != nil {
+		b, err = u.sh.recv()
+		if n := u.sh.dropped(); n > 0 {
+			u.tr.Logf("%d datagrams from the server dropped: too many waiting to be read", n)
+		}
+	} else {
+		b, err = u.s.recv()
+	}
 	if err != nil {
-		if u.cancelled.Load() {
+		if u.cancelled.Load() || errors.Is(err, errCancelled) {
 			// A raw read of a closed file is no os.ErrClosed: name it here.
 			return nil, fmt.Errorf("%w: probe cancelled", ErrTimeout)
 		}

@@ -1,0 +1,520 @@
+//go:build linux && !gse_portable
+
+package wire
+
+import (
+	"encoding/binary"
+	"net/netip"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Shared sockets: most probes send their datagrams from a socket that many probes
+// use in turn, rather than opening, connecting, registering and closing one of their
+// own. Those four system calls were a fifth of the exporter's CPU per probe
+// (BENCHMARKS.md, "Past the floor"). The socket is unconnected, so the kernel no
+// longer filters replies by source: a reader goroutine per socket reads them in
+// batches (recvmmsg) and hands each datagram to the one probe that sent a query to
+// exactly that address and port, dropping every other one, as the kernel does for a
+// connected socket. ICMP errors come through IP_RECVERR's error queue, which names
+// the destination that caused them, so a closed port still fails as refused at once.
+//
+// What keeps a shared socket as hard to spoof as a fresh one (see BENCHMARKS.md):
+// its port is a random ephemeral one chosen by the kernel, as before; it serves at
+// most sharedUses queries and sharedAge of time, then a fresh socket with a new
+// random port takes over; at most one query per destination is registered on a
+// socket at a time (a second concurrent query of the same address and port gets a
+// socket of its own), so a reply is never given to the wrong probe; and the
+// protocols' own checks (request ids, challenge echoes, reply types) apply as before.
+const (
+	sharedUses   = 256         // queries a socket serves before it is retired
+	sharedAge    = time.Second // how long a socket takes new queries
+	sharedActive = 64          // queries registered at once on one socket
+	// sharedRcvBuf is the receive buffer asked for (the kernel caps it at
+	// net.core.rmem_max): replies of up to sharedActive queries share it.
+	sharedRcvBuf = 4 << 20
+	// queueBytes and queueDatagrams bound the replies read for a query and not
+	// yet taken by it (a connected socket's receive buffer bounded them before).
+	queueBytes     = 256 << 10
+	queueDatagrams = 256
+	batchSize      = 8 // datagrams read per recvmmsg
+)
+
+// pool hands out registrations on the current shared socket of each family.
+var pool sharedPool
+
+type sharedPool struct {
+	mu  sync.Mutex
+	cur [2]*sharedSocket // IPv4, IPv6
+}
+
+// sharedKey is a peer address as the reader sees it in a received sockaddr.
+type sharedKey struct {
+	ip   [16]byte // IPv4 as IPv4-mapped
+	port uint16
+	zone uint32
+}
+
+// sharedSocket is one unconnected UDP socket and the queries registered on it.
+type sharedSocket struct {
+	f      *os.File
+	raw    syscall.RawConn
+	family int
+	born   time.Time
+	readFn func(fd uintptr) bool
+
+	mu      sync.Mutex
+	entries map[sharedKey]*shared
+	uses    int  // queries registered since the socket opened
+	retired bool // takes no new queries; closed when the last one leaves
+}
+
+// shared is one query's registration on a shared socket: what UDPConn reads and
+// writes through instead of a socket of its own.
+type shared struct {
+	s     *sharedSocket
+	key   sharedKey
+	sa    [unix.SizeofSockaddrInet6]byte // the destination, ready for sendto
+	salen uint32
+
+	// guarded by s.mu
+	queue  [][]byte
+	queued int
+	err    error // an ICMP error for this destination, reported once
+	ndrop  int   // datagrams dropped because the queue was full
+	taken  int   // ndrop when recv last looked (read by the probe only)
+
+	wake     chan struct{} // signalled when queue or err changes
+	deadline time.Time
+	timer    *time.Timer
+	done     <-chan struct{} // the probe's context when it may end a read; else nil
+	prompt   bool            // done closes the connection (WithPromptCancel)
+
+	writeFn func(fd uintptr) bool
+	wbuf    []byte
+	werr    error
+}
+
+// joinShared registers a query to addr on a shared socket; nil when it must have a
+// socket of its own (another query to addr is registered, or no socket opens).
+func joinShared(addr netip.AddrPort) *shared {
+	ip := addr.Addr()
+	fam := 0
+	if !ip.Is4() && !ip.Is4In6() {
+		fam = 1
+	}
+	e := &shared{wake: make(chan struct{}, 1)}
+	if !e.setAddr(addr, fam) {
+		return nil
+	}
+	now := time.Now()
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	s := pool.cur[fam]
+	if s != nil && !s.takes(now) {
+		s.retire()
+		s = nil
+	}
+	if s == nil {
+		var err error
+		if s, err = openShared(fam, now); err != nil {
+			pool.cur[fam] = nil
+			return nil
+		}
+		pool.cur[fam] = s
+	}
+	if !s.register(e) {
+		return nil
+	}
+	e.s = s
+	e.writeFn = e.doWrite
+	return e
+}
+
+// setAddr fills the key and the sockaddr for addr on a socket of family fam.
+func (e *shared) setAddr(addr netip.AddrPort, fam int) bool {
+	ip := addr.Addr()
+	e.key = sharedKey{ip: ip.Unmap().As16(), port: addr.Port()}
+	if fam == 0 {
+		e.key.ip = netip.AddrFrom4(ip.Unmap().As4()).As16() // mapped form, zone dropped
+		sa := (*unix.RawSockaddrInet4)(unsafe.Pointer(&e.sa))
+		sa.Family = unix.AF_INET
+		binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&sa.Port))[:], addr.Port())
+		sa.Addr = ip.Unmap().As4()
+		e.salen = unix.SizeofSockaddrInet4
+		return true
+	}
+	zone, err := zoneIndex(ip.Zone())
+	if err != nil {
+		return false // the dedicated path reports the unknown zone
+	}
+	e.key.zone = zone
+	sa := (*unix.RawSockaddrInet6)(unsafe.Pointer(&e.sa))
+	sa.Family = unix.AF_INET6
+	binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&sa.Port))[:], addr.Port())
+	sa.Addr = ip.As16()
+	sa.Scope_id = zone
+	e.salen = unix.SizeofSockaddrInet6
+	return true
+}
+
+// takes reports whether s accepts new queries.
+func (s *sharedSocket) takes(now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.uses < sharedUses && len(s.entries) < sharedActive && now.Sub(s.born) < sharedAge
+}
+
+func (s *sharedSocket) register(e *shared) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, busy := s.entries[e.key]; busy {
+		return false
+	}
+	s.entries[e.key] = e
+	s.uses++
+	return true
+}
+
+// retire stops new queries on s and closes it once the last one has left.
+func (s *sharedSocket) retire() {
+	s.mu.Lock()
+	s.retired = true
+	idle := len(s.entries) == 0
+	s.mu.Unlock()
+	if idle {
+		s.f.Close()
+	}
+}
+
+// openShared opens an unconnected socket of family fam (0 IPv4, 1 IPv6) with ICMP
+// errors queued, and starts its reader.
+func openShared(fam int, now time.Time) (*sharedSocket, error) {
+	family, level, opt := unix.AF_INET, unix.IPPROTO_IP, unix.IP_RECVERR
+	if fam == 1 {
+		family, level, opt = unix.AF_INET6, unix.IPPROTO_IPV6, unix.IPV6_RECVERR
+	}
+	fd, err := unix.Socket(family, unix.SOCK_DGRAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, unix.IPPROTO_UDP)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.SetsockoptInt(fd, level, opt, 1); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, sharedRcvBuf) // best effort
+	f := os.NewFile(uintptr(fd), "udp-shared")
+	raw, err := f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	s := &sharedSocket{f: f, raw: raw, family: family, born: now, entries: make(map[sharedKey]*shared)}
+	s.readFn = s.read
+	go s.readLoop()
+	return s, nil
+}
+
+// readLoop reads until the socket is closed.
+func (s *sharedSocket) readLoop() {
+	for s.raw.Read(s.readFn) == nil {
+	}
+}
+
+// batch is the buffers and headers of one recvmmsg. Borrowed only while a reader
+// drains its socket, so sockets waiting on silent servers hold none.
+type batch struct {
+	hdrs  [batchSize]unix.Mmsghdr
+	iovs  [batchSize]unix.Iovec
+	names [batchSize][unix.SizeofSockaddrInet6]byte
+	bufs  [batchSize][]byte
+}
+
+var batches = make(chan *batch, 4)
+
+func getBatch() *batch {
+	select {
+	case b := <-batches:
+		return b
+	default:
+	}
+	b := &batch{}
+	for i := range b.hdrs {
+		b.bufs[i] = make([]byte, MaxDatagram)
+		b.iovs[i].Base = &b.bufs[i][0]
+		b.iovs[i].SetLen(MaxDatagram)
+		b.hdrs[i].Hdr.Iov = &b.iovs[i]
+		b.hdrs[i].Hdr.SetIovlen(1)
+		b.hdrs[i].Hdr.Name = &b.names[i][0]
+	}
+	return b
+}
+
+func putBatch(b *batch) {
+	select {
+	case batches <- b:
+	default:
+	}
+}
+
+// read drains the socket: it runs when the poller says it may be readable, and
+// returns false to wait for the next datagram.
+func (s *sharedSocket) read(fd uintptr) bool {
+	b := getBatch()
+	defer putBatch(b)
+	for {
+		for i := range b.hdrs {
+			b.hdrs[i].Hdr.Namelen = unix.SizeofSockaddrInet6
+			b.hdrs[i].Hdr.Flags = 0
+		}
+		n, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hdrs[0])), batchSize, unix.MSG_DONTWAIT, 0, 0)
+		switch errno {
+		case 0:
+		case unix.EAGAIN, unix.EINTR:
+			return false
+		default:
+			// An ICMP error (IP_RECVERR): the error queue says for whom.
+			s.readErrors(fd)
+			continue
+		}
+		for i := range int(n) {
+			h := &b.hdrs[i]
+			k, ok := keyOf(b.names[i][:h.Hdr.Namelen])
+			if ok {
+				s.deliver(k, b.bufs[i][:h.Len], h.Hdr.Flags&unix.MSG_TRUNC != 0)
+			}
+		}
+		if int(n) < batchSize {
+			return false
+		}
+	}
+}
+
+// keyOf reads the peer of a received sockaddr.
+func keyOf(sa []byte) (sharedKey, bool) {
+	var k sharedKey
+	if len(sa) < 2 {
+		return k, false
+	}
+	switch *(*uint16)(unsafe.Pointer(&sa[0])) {
+	case unix.AF_INET:
+		if len(sa) < unix.SizeofSockaddrInet4 {
+			return k, false
+		}
+		r := (*unix.RawSockaddrInet4)(unsafe.Pointer(&sa[0]))
+		k.ip = netip.AddrFrom4(r.Addr).As16()
+		k.port = binary.BigEndian.Uint16((*[2]byte)(unsafe.Pointer(&r.Port))[:])
+	case unix.AF_INET6:
+		if len(sa) < unix.SizeofSockaddrInet6 {
+			return k, false
+		}
+		r := (*unix.RawSockaddrInet6)(unsafe.Pointer(&sa[0]))
+		k.ip = r.Addr
+		k.port = binary.BigEndian.Uint16((*[2]byte)(unsafe.Pointer(&r.Port))[:])
+		if ip := netip.AddrFrom16(r.Addr); ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() {
+			k.zone = r.Scope_id
+		}
+	default:
+		return k, false
+	}
+	return k, true
+}
+
+// deliver queues a datagram from k for the query registered for k; datagrams from
+// anywhere else are dropped, as a connected socket's kernel filter drops them.
+func (s *sharedSocket) deliver(k sharedKey, d []byte, truncated bool) {
+	s.mu.Lock()
+	e := s.entries[k]
+	if e == nil || truncated {
+		// A truncated datagram (over MaxDatagram) cannot happen over UDP/IP.
+		s.mu.Unlock()
+		return
+	}
+	if len(e.queue) >= queueDatagrams || e.queued+len(d) > queueBytes {
+		e.ndrop++
+		s.mu.Unlock()
+		return
+	}
+	b := make([]byte, len(d))
+	copy(b, d)
+	e.queue = append(e.queue, b)
+	e.queued += len(b)
+	s.mu.Unlock()
+	e.signal()
+}
+
+func (e *shared) signal() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// readErrors hands each queued ICMP error to the query of the destination it names.
+func (s *sharedSocket) readErrors(fd uintptr) {
+	var oob [128]byte
+	var p [1]byte
+	for range 64 {
+		_, oobn, _, from, err := unix.Recvmsg(int(fd), p[:], oob[:], unix.MSG_ERRQUEUE|unix.MSG_DONTWAIT)
+		if err != nil {
+			return
+		}
+		errno := icmpErrno(oob[:oobn])
+		if errno == 0 {
+			continue
+		}
+		var k sharedKey
+		switch sa := from.(type) {
+		case *unix.SockaddrInet4:
+			k = sharedKey{ip: netip.AddrFrom4(sa.Addr).As16(), port: uint16(sa.Port)}
+		case *unix.SockaddrInet6:
+			k = sharedKey{ip: sa.Addr, port: uint16(sa.Port)}
+			if ip := netip.AddrFrom16(sa.Addr); ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() {
+				k.zone = sa.ZoneId
+			}
+		default:
+			continue
+		}
+		s.mu.Lock()
+		e := s.entries[k]
+		if e != nil {
+			e.err = os.NewSyscallError("recvmsg", errno)
+		}
+		s.mu.Unlock()
+		if e != nil {
+			e.signal()
+		}
+	}
+}
+
+// icmpErrno reads ee_errno from the IP_RECVERR / IPV6_RECVERR control message.
+func icmpErrno(oob []byte) syscall.Errno {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return 0
+	}
+	for _, m := range msgs {
+		if (m.Header.Level == unix.IPPROTO_IP && m.Header.Type == unix.IP_RECVERR ||
+			m.Header.Level == unix.IPPROTO_IPV6 && m.Header.Type == unix.IPV6_RECVERR) && len(m.Data) >= 4 {
+			return syscall.Errno(*(*uint32)(unsafe.Pointer(&m.Data[0])))
+		}
+	}
+	return 0
+}
+
+// write sends one datagram to the registered destination.
+func (e *shared) write(b []byte) error {
+	if e.prompt && e.cancelled() {
+		return errCancelled
+	}
+	e.wbuf, e.werr = b, nil
+	err := e.s.raw.Write(e.writeFn)
+	e.wbuf = nil
+	if err == nil {
+		err = e.werr
+	}
+	return err
+}
+
+func (e *shared) doWrite(fd uintptr) bool {
+	var p unsafe.Pointer
+	if len(e.wbuf) > 0 {
+		p = unsafe.Pointer(&e.wbuf[0])
+	}
+	_, _, errno := unix.Syscall6(unix.SYS_SENDTO, fd, uintptr(p), uintptr(len(e.wbuf)), 0, uintptr(unsafe.Pointer(&e.sa[0])), uintptr(e.salen))
+	switch errno {
+	case 0:
+	case unix.EAGAIN:
+		return false
+	case unix.EINTR:
+		return e.doWrite(fd)
+	default:
+		e.werr = os.NewSyscallError("sendto", errno)
+	}
+	return true
+}
+
+func (e *shared) cancelled() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// recv waits for the next datagram from the destination, or its ICMP error.
+func (e *shared) recv() ([]byte, error) {
+	for {
+		e.s.mu.Lock()
+		e.taken, e.ndrop = e.taken+e.ndrop, 0
+		if len(e.queue) > 0 {
+			b := e.queue[0]
+			e.queue[0] = nil
+			e.queue = e.queue[1:]
+			if len(e.queue) == 0 {
+				e.queue = nil
+			}
+			e.queued -= len(b)
+			e.s.mu.Unlock()
+			return b, nil
+		}
+		if err := e.err; err != nil {
+			e.err = nil
+			e.s.mu.Unlock()
+			return nil, err
+		}
+		e.s.mu.Unlock()
+		var expired <-chan time.Time
+		if !e.deadline.IsZero() {
+			d := time.Until(e.deadline)
+			if d <= 0 {
+				return nil, os.ErrDeadlineExceeded
+			}
+			if e.timer == nil {
+				e.timer = time.NewTimer(d)
+			} else {
+				e.timer.Reset(d)
+			}
+			expired = e.timer.C
+		}
+		select {
+		case <-e.wake:
+		case <-expired:
+			return nil, os.ErrDeadlineExceeded
+		case <-e.done:
+			if e.prompt {
+				return nil, errCancelled
+			}
+			return nil, os.ErrDeadlineExceeded
+		}
+	}
+}
+
+// dropped returns, once, the count of datagrams dropped for a full queue.
+func (e *shared) dropped() int {
+	n := e.taken
+	e.taken = 0
+	return n
+}
+
+// leave ends the registration; the socket closes if it was retired and this was
+// its last query.
+func (e *shared) leave() {
+	if e.timer != nil {
+		e.timer.Stop()
+	}
+	s := e.s
+	s.mu.Lock()
+	delete(s.entries, e.key)
+	closeIt := s.retired && len(s.entries) == 0
+	s.mu.Unlock()
+	if closeIt {
+		s.f.Close()
+	}
+}

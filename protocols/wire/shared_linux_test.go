@@ -1,0 +1,289 @@
+//go:build linux && !gse_portable
+
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// sourceServer answers each datagram with "re:" + the request, and reports the
+// address each request came from (the shared socket's port).
+func sourceServer(t *testing.T, network, addr string) (netip.AddrPort, <-chan netip.AddrPort) {
+	t.Helper()
+	pc, err := net.ListenPacket(network, addr)
+	if err != nil {
+		t.Skipf("no %s loopback: %v", network, err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	from := make(chan netip.AddrPort, 1024)
+	go func() {
+		buf := make([]byte, 2048)
+		for {
+			n, a, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			from <- a.(*net.UDPAddr).AddrPort()
+			pc.WriteTo(append([]byte("re:"), buf[:n]...), a)
+		}
+	}()
+	return pc.LocalAddr().(*net.UDPAddr).AddrPort(), from
+}
+
+// TestSharedRejectsForeignReplies: on a shared (unconnected) socket, a datagram is
+// given only to the query sent to exactly its source address and port. A spoofer on
+// another port of the same host, and a second server whose query is registered on the
+// same socket, never reach the first query; the kernel filter of a connected socket
+// did the same before.
+func TestSharedRejectsForeignReplies(t *testing.T) {
+	// The real server answers only after the foreign datagrams were sent, so they
+	// reach the socket first.
+	release := make(chan struct{})
+	real := udpServer(t, func(req []byte, _ int) [][]byte {
+		<-release
+		return [][]byte{append([]byte("re:"), req...)}
+	})
+	other, otherFrom := sourceServer(t, "udp", "127.0.0.1:0")
+	spoofer, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoofer.Close()
+
+	ctx := ctxT(t, 3*time.Second)
+	tr := NewTrace()
+	c, err := DialUDP(ctx, real, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.sh == nil {
+		t.Fatal("the query did not get a shared socket")
+	}
+	// A second query on the same socket tells the test its port.
+	c2, err := DialUDP(ctx, other, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if c2.sh == nil || c2.sh.s != c.sh.s {
+		t.Fatal("the second query did not share the first one's socket")
+	}
+	if b, err := c2.Request(ctx, []byte("two"), nil); err != nil || string(b) != "re:two" {
+		t.Fatalf("second query: %q, %v", b, err)
+	}
+	port := <-otherFrom
+
+	if err := c.Send([]byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	// From the same host, another port: the address matches, the port does not.
+	spoofer.WriteTo([]byte("spoofed"), net.UDPAddrFromAddrPort(port))
+	// The other server answers again: its reply belongs to c2, not c. Once c2 has
+	// it, the socket's reader has passed the spoofed datagram, sent before.
+	c2.Send([]byte("late"))
+	if b, err := c2.Recv(); err != nil || string(b) != "re:late" {
+		t.Errorf("second query got %q, %v", b, err)
+	}
+	// Only now does the real server answer.
+	close(release)
+	b, err := c.Recv()
+	if err != nil || string(b) != "re:one" {
+		t.Fatalf("first query got %q, %v; want only its own server's reply", b, err)
+	}
+	for _, p := range tr.Packets {
+		if strings.Contains(string(p.Data), "spoofed") || strings.Contains(string(p.Data), "late") {
+			t.Errorf("a foreign datagram reached the first query's trace: %q", p.Data)
+		}
+	}
+}
+
+// TestSharedSameTargetTwice: two queries in flight to one address get different
+// sockets (one registration per destination per socket) and each its own reply.
+func TestSharedSameTargetTwice(t *testing.T) {
+	srv, from := sourceServer(t, "udp", "127.0.0.1:0")
+	ctx := ctxT(t, 3*time.Second)
+	a, err := DialUDP(ctx, srv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := DialUDP(ctx, srv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if a.sh != nil && b.sh != nil && a.sh.s == b.sh.s {
+		t.Fatal("two queries to one destination registered on one socket")
+	}
+	ra, erra := a.Request(ctx, []byte("a"), nil)
+	rb, errb := b.Request(ctx, []byte("b"), nil)
+	if string(ra) != "re:a" || string(rb) != "re:b" || erra != nil || errb != nil {
+		t.Errorf("replies %q %v, %q %v", ra, erra, rb, errb)
+	}
+	if pa, pb := <-from, <-from; pa == pb {
+		t.Errorf("both queries came from %s", pa)
+	}
+}
+
+// TestSharedRotates: a socket serves at most sharedUses queries, then a fresh one
+// (a new random port) takes over; the old one closes when its last query leaves.
+func TestSharedRotates(t *testing.T) {
+	srv, from := sourceServer(t, "udp", "127.0.0.1:0")
+	ports := map[netip.AddrPort]int{}
+	for range sharedUses + 10 {
+		ctx := ctxT(t, 2*time.Second)
+		c, err := DialUDP(ctx, srv, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Request(ctx, []byte("x"), nil); err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+		ports[<-from]++
+	}
+	if len(ports) < 2 {
+		t.Errorf("%d queries from %d source ports, want a new socket after %d", sharedUses+10, len(ports), sharedUses)
+	}
+	for p, n := range ports {
+		if n > sharedUses {
+			t.Errorf("port %s served %d queries, more than %d", p, n, sharedUses)
+		}
+	}
+}
+
+// TestSharedRefused: an ICMP port unreachable for one destination fails that query
+// at once (read from the socket's error queue) and no other query on the socket.
+func TestSharedRefused(t *testing.T) {
+	for _, tc := range []struct{ network, addr string }{{"udp4", "127.0.0.1:0"}, {"udp6", "[::1]:0"}} {
+		t.Run(tc.network, func(t *testing.T) {
+			live, _ := sourceServer(t, tc.network, tc.addr)
+			pc, err := net.ListenPacket(tc.network, tc.addr)
+			if err != nil {
+				t.Skipf("no %s loopback: %v", tc.network, err)
+			}
+			closed := pc.LocalAddr().(*net.UDPAddr).AddrPort()
+			pc.Close()
+
+			ctx := ctxT(t, 3*time.Second)
+			ok, err := DialUDP(ctx, live, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ok.Close()
+			c, err := DialUDP(ctx, closed, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if c.sh == nil {
+				t.Fatal("no shared socket")
+			}
+			start := time.Now()
+			if _, err := c.Request(ctx, []byte("x"), nil); !errors.Is(err, ErrRefused) {
+				t.Errorf("closed port: %v, want refused", err)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("refused after %s", d)
+			}
+			if b, err := ok.Request(ctx, []byte("y"), nil); err != nil || string(b) != "re:y" {
+				t.Errorf("the other query on the socket: %q, %v", b, err)
+			}
+		})
+	}
+}
+
+// TestSharedQueueBounded: a server that floods one query is held to queueDatagrams
+// datagrams and queueBytes bytes waiting, the rest dropped and said in the trace.
+func TestSharedQueueBounded(t *testing.T) {
+	srv := udpServer(t, func([]byte, int) [][]byte {
+		out := make([][]byte, 200)
+		for i := range out {
+			out[i] = make([]byte, 8000)
+		}
+		return out
+	})
+	ctx := ctxT(t, 3*time.Second)
+	tr := NewTrace()
+	c, err := DialUDP(ctx, srv, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.sh == nil {
+		t.Fatal("no shared socket")
+	}
+	if err := c.Send([]byte("flood")); err != nil {
+		t.Fatal(err)
+	}
+	// The flood arrives while no one reads: wait until the reader drops some.
+	var n, bytes int
+	for end := time.Now().Add(2 * time.Second); ; {
+		c.sh.s.mu.Lock()
+		n, bytes = len(c.sh.queue), c.sh.queued
+		drops := c.sh.ndrop
+		c.sh.s.mu.Unlock()
+		if drops > 0 || time.Now().After(end) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n > queueDatagrams || bytes > queueBytes {
+		t.Errorf("%d datagrams, %d bytes queued; bounds %d, %d", n, bytes, queueDatagrams, queueBytes)
+	}
+	if _, err := c.Recv(); err != nil {
+		t.Fatal(err)
+	}
+	said := false
+	for _, e := range tr.Entries {
+		said = said || strings.Contains(fmt.Sprint(e), "dropped")
+	}
+	if !said {
+		t.Errorf("the trace does not say datagrams were dropped: %v", tr.Entries)
+	}
+}
+
+// TestSharedConcurrent: many queries at once over few sockets, each reply to its
+// own query (run with -race).
+func TestSharedConcurrent(t *testing.T) {
+	const servers, rounds = 20, 30
+	addrs := make([]netip.AddrPort, servers)
+	for i := range addrs {
+		addrs[i], _ = sourceServer(t, "udp", "127.0.0.1:0")
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, servers*rounds)
+	for i := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				ctx := ctxT(t, 3*time.Second)
+				c, err := DialUDP(ctx, addrs[i], nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				want := fmt.Sprintf("%d/%d", i, r)
+				b, err := c.Request(ctx, []byte(want), nil)
+				c.Close()
+				if err != nil || string(b) != "re:"+want {
+					errs <- fmt.Errorf("query %s: %q, %v", want, b, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
