@@ -4,13 +4,16 @@
 // A2S_RULES, the obsolete GoldSrc S2A_INFO_DETAILED (0x6D) reply, and split replies
 // in the Source and GoldSrc layouts, bzip2-compressed ones included. The records,
 // the split reassembler and the exchange live in protocols/internal/steam, shared
-// with package goldsrc; this package adds the query strategy and the Bohemia
+// with package goldsrc; this package adds the query strategy (with a per-module
+// cache of the challenge each target accepted, challenges.go) and the Bohemia
 // (Arma 3, DayZ) rules.
 //
 // Spec: shared/protocols/a2s.md.
 package a2s
 
 import (
+	"fmt"
+
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
@@ -30,7 +33,27 @@ var Protocol = protocols.Protocol{
 // tests build a bomb of exactly this size).
 const MaxDecompressed = steam.MaxDecompressed
 
-// newQuerier returns an A2S querier. A2S has no protocol options.
+// Options is the module's `a2s:` block.
+type Options struct {
+	// ChallengeCache (default true) sends the A2S_INFO challenge a target accepted
+	// on the last probe at once, saving the S2C_CHALLENGE round trip (spec §3 rule
+	// 6). false turns it off, for servers that misbehave with it and for
+	// benchmarks.
+	ChallengeCache *bool `yaml:"challenge_cache"`
+}
+
+// newQuerier returns an A2S querier. Each querier (one per module, rebuilt on
+// reload) has its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}, nil
+	var opts Options
+	if s.Options != nil {
+		if err := s.Options(&opts); err != nil {
+			return nil, fmt.Errorf("a2s options: %w", err)
+		}
+	}
+	q := &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}
+	if opts.ChallengeCache == nil || *opts.ChallengeCache {
+		q.challenges = newChallengeCache()
+	}
+	return q, nil
 }

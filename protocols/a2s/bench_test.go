@@ -62,12 +62,28 @@ func benchAssembler(b *testing.B, name string) {
 func BenchmarkAssembler(b *testing.B)      { benchAssembler(b, "split_source") }
 func BenchmarkAssemblerBzip2(b *testing.B) { benchAssembler(b, "split_bzip2") }
 
-// BenchmarkQuery is the load benchmark's exchange: A2S_INFO with the challenge round
-// trip against a loopback fake server.
-func BenchmarkQuery(b *testing.B) {
+// BenchmarkQuery is the load benchmark's exchange: A2S_INFO against a loopback fake
+// server that wants a challenge. The challenge cache sends it at once on every
+// probe but the first: one round trip.
+func BenchmarkQuery(b *testing.B) { benchQuery(b, protocols.Settings{}) }
+
+// BenchmarkQueryNoCache is the same with challenge_cache: false: every probe pays
+// the S2C_CHALLENGE round trip.
+func BenchmarkQueryNoCache(b *testing.B) {
+	benchQuery(b, protocols.Settings{Options: func(v any) error {
+		off := false
+		v.(*Options).ChallengeCache = &off
+		return nil
+	}})
+}
+
+func benchQuery(b *testing.B, s protocols.Settings) {
 	f := &fake{info: one(readHex(b, "info_edf_all.hex")), infoChallenge: true, challenge: [4]byte{1, 2, 3, 4}, quiet: true}
 	addr := f.start(b)
-	q, _ := newQuerier(protocols.Settings{})
+	q, err := newQuerier(s)
+	if err != nil {
+		b.Fatal(err)
+	}
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -19,6 +20,7 @@ var getChallengeRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x57}
 type querier struct {
 	players, rules bool
 	retries        int
+	challenges     *challengeCache // nil: challenge_cache: false
 }
 
 // Query asks for the server's info, then (as configured) its players and rules.
@@ -29,7 +31,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	defer conn.Close()
-	x := exchanger{Exchanger: steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries}}
+	x := exchanger{Exchanger: steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries}, cache: q.challenges, addr: addr}
 
 	var in steam.Info
 	if err := x.info(ctx, &in); err != nil {
@@ -78,17 +80,21 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 type exchanger struct {
 	steam.Exchanger
 	// legacy is the challenge that came after A2S_SERVERQUERY_GETCHALLENGE was
-	// sent; players and rules then carry it instead of -1.
-	legacy []byte
+	// sent (hasLegacy); players and rules then carry it instead of -1.
+	legacy    [4]byte
+	hasLegacy bool
+	// cache holds the challenge the target accepted on an earlier probe (nil: off).
+	cache *challengeCache
+	addr  netip.AddrPort
 }
 
 // withLegacy returns base (a request with challenge -1) with the legacy challenge
 // in place of -1 when the server handed one out.
 func (x *exchanger) withLegacy(base []byte) []byte {
-	if x.legacy == nil {
+	if !x.hasLegacy {
 		return base
 	}
-	return steam.WithChallenge(base[:5], x.legacy)
+	return steam.WithChallenge(base[:5], x.legacy[:])
 }
 
 // isInfoReply accepts what may answer A2S_INFO (or A2S_SERVERQUERY_GETCHALLENGE).
@@ -101,21 +107,34 @@ func isInfoReply(msg []byte) bool {
 }
 
 // info runs A2S_INFO, following S2C_CHALLENGE answers (spec §3.3). The first
-// challenge round trip is timed as the "challenge" phase. A server silent for half
-// the time left (or answering with nothing usable) is asked for a challenge the
-// old way, A2S_SERVERQUERY_GETCHALLENGE, with one more A2S_INFO beside it: both
-// answers are taken until the deadline.
+// challenge round trip is timed as the "challenge" phase. A challenge the target
+// accepted on an earlier probe goes out with the first request (spec §3 rule 6):
+// a server that still takes it answers at once, with no challenge phase, one that
+// does not answers S2C_CHALLENGE as it would to -1. A server silent for half the
+// time left (or answering with nothing usable, or dropping a stale challenge) is
+// asked for a challenge the old way, A2S_SERVERQUERY_GETCHALLENGE, with one more
+// plain A2S_INFO beside it: both answers are taken until the deadline.
 func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 	pc, pi := x.Tr.Begin("challenge"), x.Tr.Begin("info")
 	sctx, cancel := firstStage(ctx)
 	defer cancel()
 	req, asked := steam.InfoRequest, false // asked: A2S_SERVERQUERY_GETCHALLENGE was sent
+	// carries: req carries a challenge; cached: req is the cache's (used: the
+	// probe began with it).
+	carries, cached, used := false, false, false
+	if e, ok := x.cache.get(x.addr); ok {
+		req, carries, cached, used = e.req, true, true, true
+		x.legacy, x.hasLegacy = e.challenge(), e.legacy
+		x.Tr.Log("A2S_INFO carries the challenge the server accepted on an earlier probe (challenge_cache)")
+	}
 	for i := 1; ; i++ {
 		msg, err := x.Request(sctx, req, isInfoReply, false)
 		if !asked && sctx != ctx && errors.Is(err, wire.ErrTimeout) && ctx.Err() == nil {
 			x.Tr.Log("no answer to A2S_INFO: asking for a challenge with A2S_SERVERQUERY_GETCHALLENGE (0x57)")
 			if err = x.Conn.Send(steam.InfoRequest); err == nil {
 				sctx, req, asked = ctx, getChallengeRequest, true
+				// A cached challenge met silence: the plain request above replaces it.
+				carries, cached, x.hasLegacy = false, false, false
 				i-- // no challenge came: this round does not count
 				continue
 			}
@@ -127,8 +146,9 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 					x.Tr.End(pc, nil)
 					pi = x.Tr.Begin("info")
 				}
-				if asked && x.legacy == nil {
-					x.legacy = ch
+				carries, cached = true, false
+				if asked && !x.hasLegacy {
+					x.legacy, x.hasLegacy = [4]byte(ch), true
 				}
 				req = steam.WithChallenge(steam.InfoRequest, ch)
 				continue
@@ -140,8 +160,26 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 		if err == nil {
 			err = x.decodeInfo(ctx, msg, in)
 		}
+		x.remember(err, used, carries, cached, req)
 		x.Tr.End(pi, err)
 		return err
+	}
+}
+
+// remember updates the challenge cache after A2S_INFO. A new challenge that got an
+// info reply is kept for the next probe; the cached one, accepted again, keeps its
+// age (challengeTTL counts from when the server handed it out, so it is renewed
+// before the server's own limit). A server that answered without a challenge, or
+// a cached challenge that ended in failure, leaves nothing (used: the probe began
+// with a cached challenge; the last request, req, carries one if carries, and is
+// the cached one if cached). The cache keeps req itself: never written after it
+// was built, it serves later probes without building it again.
+func (x *exchanger) remember(err error, used, carries, cached bool, req []byte) {
+	switch {
+	case err == nil && carries && !cached:
+		x.cache.put(x.addr, req, x.hasLegacy && x.legacy == [4]byte(req[len(steam.InfoRequest):]))
+	case used && (err != nil || !carries):
+		x.cache.drop(x.addr)
 	}
 }
 

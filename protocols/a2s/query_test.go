@@ -23,27 +23,31 @@ type fake struct {
 	noChallenge          bool // A2S_PLAYER / A2S_RULES answered at once
 	// legacy: the challenge comes only from A2S_SERVERQUERY_GETCHALLENGE (0x57), and
 	// every request without it goes unanswered (Fuel of War's era).
-	legacy    bool
-	challenge [4]byte
-	quiet     bool // do not record requests (benchmarks)
+	legacy bool
+	// dropWrong: an A2S_INFO carrying a wrong challenge goes unanswered (the plain
+	// request still gets S2C_CHALLENGE).
+	dropWrong bool
+	challenge [4]byte // set with setChallenge once the server runs
+	quiet     bool    // do not record requests (benchmarks)
 
 	mu   sync.Mutex
 	reqs [][]byte
 }
 
 func (f *fake) handle(req []byte) [][]byte {
+	f.mu.Lock()
 	if !f.quiet {
-		f.mu.Lock()
 		f.reqs = append(f.reqs, req)
-		f.mu.Unlock()
 	}
+	challenge := f.challenge
+	f.mu.Unlock()
 	chal := func() [][]byte {
-		return one(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge}, f.challenge[:]...))
+		return one(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge}, challenge[:]...))
 	}
 	if len(req) < 5 || !bytes.HasPrefix(req, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
 		return nil
 	}
-	has := func(at int) bool { return bytes.Equal(req[at:], f.challenge[:]) }
+	has := func(at int) bool { return bytes.Equal(req[at:], challenge[:]) }
 	switch req[4] {
 	case 0x57:
 		if f.legacy && len(req) == 5 {
@@ -54,7 +58,10 @@ func (f *fake) handle(req []byte) [][]byte {
 		if !bytes.HasPrefix(req, steam.InfoRequest) || (f.legacy && !has(len(steam.InfoRequest))) {
 			return nil
 		}
-		if f.infoChallenge && !bytes.Equal(req[len(steam.InfoRequest):], f.challenge[:]) {
+		if f.infoChallenge && !has(len(steam.InfoRequest)) {
+			if f.dropWrong && len(req) > len(steam.InfoRequest) {
+				return nil
+			}
 			return chal()
 		}
 		return f.info
@@ -62,7 +69,7 @@ func (f *fake) handle(req []byte) [][]byte {
 		if len(req) != 9 || (f.legacy && !has(5)) {
 			return nil
 		}
-		if !f.noChallenge && !bytes.Equal(req[5:], f.challenge[:]) {
+		if !f.noChallenge && !has(5) {
 			return chal()
 		}
 		if req[4] == 'U' {
@@ -71,6 +78,13 @@ func (f *fake) handle(req []byte) [][]byte {
 		return f.rules
 	}
 	return nil
+}
+
+// setChallenge changes the challenge the server hands out and wants.
+func (f *fake) setChallenge(ch [4]byte) {
+	f.mu.Lock()
+	f.challenge = ch
+	f.mu.Unlock()
 }
 
 func (f *fake) requests() [][]byte {

@@ -1,0 +1,269 @@
+package a2s
+
+import (
+	"bytes"
+	"context"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// clock is an injected time source for the challenge cache.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// cacheStep is one probe of a sequence against the same querier and fake server.
+type cacheStep struct {
+	challenge [4]byte       // the server's challenge from this probe on (zero: unchanged)
+	advance   time.Duration // the cache's clock moves on before the probe
+	reqs      int           // datagrams the probe sends
+	phases    []string
+	hit       bool // the probe starts with a cached challenge (trace log line)
+	cached    bool // afterwards the cache holds the server's current challenge (else nothing)
+}
+
+func TestChallengeCache(t *testing.T) {
+	t.Parallel()
+	a, b := [4]byte{0x4B, 0xA1, 0xD5, 0x22}, [4]byte{0x11, 0x22, 0x33, 0x44}
+	challenge, info := []string{"challenge", "info"}, []string{"info"}
+	for _, tt := range []struct {
+		name    string
+		fake    *fake
+		off     bool // challenge_cache: false
+		players bool
+		timeout time.Duration
+		steps   []cacheStep
+	}{
+		{name: "first probe pays the challenge, the next ones do not",
+			fake: &fake{infoChallenge: true, challenge: a},
+			steps: []cacheStep{
+				{reqs: 2, phases: challenge, cached: true},
+				{reqs: 1, phases: info, hit: true, cached: true},
+				{reqs: 1, phases: info, hit: true, cached: true},
+			}},
+		{name: "a new challenge is followed and kept",
+			fake: &fake{infoChallenge: true, challenge: a},
+			steps: []cacheStep{
+				{reqs: 2, phases: challenge, cached: true},
+				{challenge: b, reqs: 2, phases: challenge, hit: true, cached: true},
+				{reqs: 1, phases: info, hit: true, cached: true},
+			}},
+		{name: "a server dropping a stale challenge is asked the old way",
+			fake:    &fake{infoChallenge: true, dropWrong: true, challenge: a},
+			timeout: 600 * time.Millisecond,
+			steps: []cacheStep{
+				{reqs: 2, phases: challenge, cached: true},
+				// the stale A2S_INFO, then the plain one and 0x57, then the new challenge
+				// (the challenge phase: it came in the first answer of the fallback)
+				{challenge: b, reqs: 4, phases: challenge, hit: true, cached: true},
+				{reqs: 1, phases: info, hit: true, cached: true},
+			}},
+		{name: "a server that needs no challenge leaves nothing",
+			fake: &fake{},
+			steps: []cacheStep{
+				{reqs: 1, phases: info},
+				{reqs: 1, phases: info},
+			}},
+		{name: "off: every probe pays the challenge",
+			fake: &fake{infoChallenge: true, challenge: a},
+			off:  true,
+			steps: []cacheStep{
+				{reqs: 2, phases: challenge},
+				{reqs: 2, phases: challenge},
+				{reqs: 2, phases: challenge},
+			}},
+		{name: "an expired challenge is not used",
+			fake: &fake{infoChallenge: true, challenge: a},
+			steps: []cacheStep{
+				{reqs: 2, phases: challenge, cached: true},
+				{advance: challengeTTL - time.Second, reqs: 1, phases: info, hit: true, cached: true},
+				{advance: time.Second, reqs: 2, phases: challenge, cached: true},
+				{reqs: 1, phases: info, hit: true, cached: true},
+			}},
+		{name: "a legacy challenge serves players too",
+			fake:    &fake{legacy: true, challenge: a},
+			players: true,
+			timeout: 600 * time.Millisecond,
+			steps: []cacheStep{
+				// silence, then the plain A2S_INFO and 0x57 (1 answer), A2S_INFO with it, players with it
+				{reqs: 5, phases: []string{"challenge", "info", "players"}, cached: true},
+				{reqs: 2, phases: []string{"info", "players"}, hit: true, cached: true},
+			}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := tt.fake
+			f.info = one(readHex(t, "info_no_edf.hex"))
+			f.players = one(readHex(t, "player_basic.hex"))
+			addr := f.start(t)
+			s := protocols.Settings{Players: tt.players}
+			if tt.off {
+				s.Options = func(v any) error {
+					off := false
+					v.(*Options).ChallengeCache = &off
+					return nil
+				}
+			}
+			pq, err := newQuerier(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := pq.(*querier)
+			clk := &clock{t: time.Unix(1e9, 0)}
+			if q.challenges != nil {
+				q.challenges.now = clk.now
+			} else if !tt.off {
+				t.Fatal("no challenge cache by default")
+			}
+			timeout := tt.timeout
+			if timeout == 0 {
+				timeout = 2 * time.Second
+			}
+			for i, st := range tt.steps {
+				if st.challenge != [4]byte{} {
+					f.setChallenge(st.challenge)
+				}
+				clk.advance(st.advance)
+				before := len(f.requests())
+				res, tr, err := queryWith(t, q, addr, timeout)
+				if err != nil || len(res.PhaseErrors) != 0 {
+					t.Fatalf("probe %d: %v %v", i+1, err, res)
+				}
+				eq(t, "name", res.Name, "Test Server")
+				reqs := f.requests()[before:]
+				if len(reqs) != st.reqs {
+					t.Errorf("probe %d: %d requests, want %d: % x", i+1, len(reqs), st.reqs, reqs)
+				}
+				eq(t, "phases", phases(tr), st.phases)
+				eq(t, "hit logged", logged(tr, "challenge_cache"), st.hit)
+				if st.hit && (!bytes.HasPrefix(reqs[0], steam.InfoRequest) || len(reqs[0]) != len(steam.InfoRequest)+4) {
+					t.Errorf("probe %d: first request % x carries no challenge", i+1, reqs[0])
+				}
+				got, ok := q.challenges.get(addr)
+				if ok != st.cached || ok && got.challenge() != f.challenge {
+					t.Errorf("probe %d: cache holds % x %v, want % x %v", i+1, got.req, ok, f.challenge, st.cached)
+				}
+			}
+		})
+	}
+}
+
+// queryWith runs one probe with q (keeping its challenge cache across calls).
+func queryWith(t *testing.T, q protocols.Querier, addr netip.AddrPort, timeout time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	tr := wire.NewTrace()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	start := time.Now()
+	res, err := q.Query(ctx, protocols.At(addr), tr)
+	if el := time.Since(start); el > timeout+time.Second {
+		t.Errorf("Query took %v with a %v deadline", el, timeout)
+	}
+	return res, tr, err
+}
+
+// infoWith is A2S_INFO carrying the challenge ch.
+func infoWith(ch ...byte) []byte { return steam.WithChallenge(steam.InfoRequest, ch) }
+
+func logged(tr *wire.Trace, s string) bool {
+	for _, e := range tr.Entries {
+		if strings.Contains(e.Msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestChallengeCacheBounded(t *testing.T) {
+	t.Parallel()
+	c := newChallengeCache()
+	var last netip.AddrPort
+	for i := range 10_000 {
+		last = netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 0, byte(i >> 8), byte(i)}), 27015)
+		c.put(last, infoWith(byte(i), 1, 2, 3), false)
+		if n := c.size(); n > maxCachedChallenges {
+			t.Fatalf("%d entries after %d puts, cap %d", n, i+1, maxCachedChallenges)
+		}
+	}
+	eq(t, "size", c.size(), maxCachedChallenges)
+	if e, ok := c.get(last); !ok || e.challenge() != [4]byte{byte(9999 & 0xFF), 1, 2, 3} {
+		t.Errorf("the last put is missing: %v %v", e, ok)
+	}
+	// Replacing a present key evicts nothing.
+	c.put(last, infoWith(9, 9, 9, 9), false)
+	eq(t, "size after replace", c.size(), maxCachedChallenges)
+}
+
+func TestChallengeCacheTTL(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: time.Unix(1e9, 0)}
+	c := newChallengeCache()
+	c.now = clk.now
+	addr := netip.MustParseAddrPort("127.0.0.1:27015")
+	c.put(addr, infoWith(1, 2, 3, 4), true)
+	for _, tt := range []struct {
+		advance time.Duration
+		ok      bool
+	}{
+		{0, true},
+		{challengeTTL - time.Nanosecond, true},
+		{time.Nanosecond, false}, // exactly the TTL: too old
+		{-time.Minute, false},    // an expired entry was forgotten, not just hidden
+	} {
+		clk.advance(tt.advance)
+		e, ok := c.get(addr)
+		if ok != tt.ok || ok && (e.challenge() != [4]byte{1, 2, 3, 4} || !e.legacy) {
+			t.Errorf("after %v: %v %v, want ok=%v", tt.advance, e, ok, tt.ok)
+		}
+	}
+	var off *challengeCache // challenge_cache: false
+	off.put(addr, infoWith(1, 2, 3, 4), false)
+	off.drop(addr)
+	if _, ok := off.get(addr); ok {
+		t.Error("a nil cache holds a challenge")
+	}
+}
+
+// Concurrent probes of one target share the cache (run with -race): all succeed,
+// and the cache ends with the server's challenge.
+func TestChallengeCacheConcurrent(t *testing.T) {
+	t.Parallel()
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), infoChallenge: true, dropWrong: true, challenge: [4]byte{5, 6, 7, 8}}
+	addr := f.start(t)
+	pq, _ := newQuerier(protocols.Settings{})
+	q := pq.(*querier)
+	for round := range 2 {
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				if _, _, err := queryWith(t, q, addr, 2*time.Second); err != nil {
+					t.Errorf("round %d: %v", round, err)
+				}
+			})
+		}
+		wg.Wait()
+		if e, ok := q.challenges.get(addr); !ok || e.challenge() != [4]byte{5, 6, 7, 8} {
+			t.Fatalf("round %d: cache %v %v", round, e, ok)
+		}
+	}
+}
