@@ -18,5 +18,5 @@ type shared struct {
 func joinShared(netip.AddrPort) *shared { return nil }
 func (*shared) write([]byte) error      { panic("wire: no shared sockets on this platform") }
 func (*shared) recv() ([]byte, error)   { panic("wire: no shared sockets on this platform") }
-func (*shared) takeDropped() int        { return 0 }
+func (*shared) dropped() int            { return 0 }
 func (*shared) leave()                  {}
