@@ -167,7 +167,7 @@ func (u *UDPConn) Send(b []byte) error {
 	}
 	if err != nil {
 		if errors.Is(err, errCancelled) {
-			return fmt.Errorf("%w: probe cancelled", ErrTimeout)
+			return errProbeCancelled
 		}
 		return netErr(err)
 	}
@@ -191,7 +191,7 @@ func (u *UDPConn) Recv() ([]byte, error) {
 	if err != nil {
 		if u.cancelled.Load() || errors.Is(err, errCancelled) {
 			// A raw read of a closed file is no os.ErrClosed: name it here.
-			return nil, fmt.Errorf("%w: probe cancelled", ErrTimeout)
+			return nil, errProbeCancelled
 		}
 		return nil, netErr(err)
 	}
@@ -238,19 +238,27 @@ func (u *UDPConn) Request(ctx context.Context, req []byte, accept func([]byte) b
 	}
 }
 
+// The two errors every silent or cancelled probe ends with, built once: fmt.Errorf
+// here was the deepest call of a probe waiting on a silent server, and grew each
+// such probe's goroutine stack from 8 to 16 KiB (BENCHMARKS.md, memory).
+var (
+	errNoReply        = fmt.Errorf("%w: no reply before the deadline", ErrTimeout)
+	errProbeCancelled = fmt.Errorf("%w: probe cancelled", ErrTimeout)
+)
+
 // netErr maps socket errors to the package's sentinel reasons, keeping the cause.
 func netErr(err error) error {
 	var ne net.Error
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded),
 		errors.Is(err, context.Canceled), errors.As(err, &ne) && ne.Timeout():
-		return fmt.Errorf("%w: no reply before the deadline", ErrTimeout)
+		return errNoReply
 	case errors.Is(err, ErrRefused):
 		return err
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%w: %v", ErrRefused, err)
 	case errors.Is(err, net.ErrClosed), errors.Is(err, os.ErrClosed):
-		return fmt.Errorf("%w: probe cancelled", ErrTimeout)
+		return errProbeCancelled
 	}
 	return fmt.Errorf("%w: %v", ErrNetwork, err)
 }
