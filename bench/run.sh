@@ -25,6 +25,9 @@ MEM_TIMEOUT=${MEM_TIMEOUT:-10s}     # memory test: probe timeout (requests stay 
 MAX_CONCURRENT=${MAX_CONCURRENT:-20000} # exporter --probe.max-concurrent: above INFLIGHT
 HTTP_PORT=${HTTP_PORT:-19100}       # first port tried for the probers' HTTP listeners
 SKIP_MEMORY=${SKIP_MEMORY:-0}       # 1: throughput only
+GO_TAGS=${GO_TAGS:-}                # build tags of the exporter (gse_portable: the portable UDP path)
+NEIGHBOUR=${NEIGHBOUR:-0}           # 1: a CPU-bound process (a shell busy loop) runs beside the throughput rounds
+CHALLENGE_CACHE=${CHALLENGE_CACHE:-1} # 0: the exporter's a2s module asks every probe for a fresh challenge, as the others do
 
 RESULTS=$BENCH/results
 mkdir -p "$RESULTS"
@@ -156,7 +159,7 @@ have_pkg prometheus-blackbox-exporter prometheus-blackbox-exporter || { HAVE_BLA
 command -v ss >/dev/null 2>&1 || die "ss (iproute2) is needed to find free ports"
 
 say "building into $TMP"
-(cd "$ROOT" && go build -o "$TMP/gameserver_exporter" .) || die "building the exporter failed"
+(cd "$ROOT" && go build -tags "$GO_TAGS" -o "$TMP/gameserver_exporter" .) || die "building the exporter failed"
 (cd "$ROOT" && go build -o "$TMP/fakefleet" ./bench/fakefleet && go build -o "$TMP/floorprobe" ./bench/floorprobe &&
   go build -o "$TMP/inflight" ./bench/inflight) || die "building the bench tools failed"
 
@@ -178,7 +181,12 @@ free_port FLOOR_PORT "$HTTP_PORT"
 free_port BLACKBOX_PORT "$HTTP_PORT"
 say "HTTP ports: exporter $EXPORTER_PORT, floor $FLOOR_PORT, blackbox $BLACKBOX_PORT"
 
-start exporter "$TMP/gameserver_exporter" --web.listen-address="127.0.0.1:$EXPORTER_PORT" \
+EXPORTER_CONFIG=() # the built-in modules
+if [ "$CHALLENGE_CACHE" = 0 ]; then
+  printf 'modules:\n  a2s:\n    protocol: a2s\n    a2s: {challenge_cache: false}\n' >"$TMP/nocache.yml"
+  EXPORTER_CONFIG=(--config.file="$TMP/nocache.yml")
+fi
+start exporter "$TMP/gameserver_exporter" --web.listen-address="127.0.0.1:$EXPORTER_PORT" "${EXPORTER_CONFIG[@]}" \
   --probe.min-interval=0 --probe.max-concurrent="$MAX_CONCURRENT" --log.level=warn
 EXPORTER_PID=$PID
 start floor "$TMP/floorprobe" -web.listen-address "127.0.0.1:$FLOOR_PORT"
@@ -267,6 +275,11 @@ qstat_run() {
   say "round $ROUND: qstat: $rate queries/s ($runs runs, $failed unanswered)"
 }
 
+if [ "$NEIGHBOUR" = 1 ]; then
+  start neighbour bash -c 'while :; do :; done'
+  NEIGHBOUR_PID=$PID
+  say "a CPU-bound neighbour runs (pid $NEIGHBOUR_PID)"
+fi
 say "throughput: $ROUNDS round(s) of ${CONTENDERS[*]}, $DURATION each, $CONNS in flight over $FLEET servers"
 # Each round starts with the next contender, so none always runs first or right
 # after another one (a busy spell or the fleet's state after a run hits all alike).
@@ -278,6 +291,7 @@ for ROUND in $(seq "$ROUNDS"); do
   done
 done
 
+[ -n "${NEIGHBOUR_PID:-}" ] && stop "$NEIGHBOUR_PID"
 stop "$EXPORTER_PID"
 stop "$FLOOR_PID"
 [ -n "${BLACKBOX_PID:-}" ] && stop "$BLACKBOX_PID"
@@ -288,21 +302,34 @@ printf '== fleet counters\n%s\n' "$(tail -1 "$TMP/fleet.log")" >>"$RAW"
 declare -A MEM
 # mem_run NAME PORT PID: INFLIGHT probes of silent servers held at once against a prober.
 mem_run() {
-  local name=$1 port=$2 pid=$3 metrics=() out
+  local name=$1 port=$2 pid=$3 n=$4 metrics=() out
   [ "$name" = exporter ] && metrics=(-metrics "http://127.0.0.1:$port/metrics")
   run_fg "$TMP/inflight.out" "$TMP/inflight" -url "http://127.0.0.1:$port/probe?module=a2s" -base-port "$SILENT_PORT" \
-    -count "$INFLIGHT" -n "$INFLIGHT" -pid "$pid" "${metrics[@]}" || say "memory: $name: inflight failed"
+    -count "$n" -n "$n" -pid "$pid" "${metrics[@]}" || say "memory: $name: inflight failed"
   out=$(cat "$TMP/inflight.out")
   printf '== memory: %s\n%s\n' "$name" "$out" >>"$RAW"
   MEM[$name]=$(grep "^RESULT" <<<"$out" || true)
   say "memory: $name: $(grep -v '^RESULT' <<<"$out" | tail -1)"
 }
 kv() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" ${MEM[$1]:-}"; }
+# perprobe NAME: KiB of RSS above idle per probe in flight.
+perprobe() {
+  local n
+  n=$(kv "$1" peak_gauge)
+  [ "$1" = floor ] && n=$(kv "$1" max_outstanding)
+  awk -v h="$(kv "$1" hwm_kb)" -v b="$(kv "$1" rss_before_kb)" -v n="$n" 'BEGIN {if (n>0) printf "%.1f", (h-b)/n}'
+}
 
 if [ "$SKIP_MEMORY" != 1 ]; then
-  # The exporter holds one UDP socket and one TCP connection per probe in flight.
+  # The floor holds one UDP socket and one TCP connection per probe in flight; the
+  # exporter (Linux, shared UDP sockets) one TCP connection and a UDP socket per 64.
+  FLOOR_INFLIGHT=$INFLIGHT
   if [ $((2 * INFLIGHT + 200)) -gt "$NOFILE" ]; then
-    INFLIGHT=$(((NOFILE - 200) / 2))
+    FLOOR_INFLIGHT=$(((NOFILE - 200) / 2))
+    say "ulimit -n is $NOFILE: holding $FLOOR_INFLIGHT probes in flight on the floor (2 descriptors each)"
+  fi
+  if [ $((INFLIGHT + INFLIGHT / 64 + 200)) -gt "$NOFILE" ]; then
+    INFLIGHT=$(((NOFILE - 200) * 64 / 65))
     say "ulimit -n is $NOFILE: holding $INFLIGHT probes in flight instead"
   fi
   start silent "$TMP/fakefleet" -listen 127.0.0.1 -base-port "$SILENT_PORT" -count "$INFLIGHT" -proto silent
@@ -318,14 +345,14 @@ EOF
   start exporter-mem "$TMP/gameserver_exporter" --config.file="$TMP/mem.yml" --web.listen-address="127.0.0.1:$EXPORTER_PORT" \
     --probe.min-interval=0 --probe.max-concurrent="$MAX_CONCURRENT" --log.level=warn
   if wait_until "$PID" exporter listening "$PID" "$EXPORTER_PORT"; then
-    mem_run exporter "$EXPORTER_PORT" "$PID"
+    mem_run exporter "$EXPORTER_PORT" "$PID" "$INFLIGHT"
   else
     say "the exporter did not start for the memory test: $(tail -1 "$TMP/exporter-mem.log")"
   fi
   stop "$PID"
   start floor-mem "$TMP/floorprobe" -web.listen-address "127.0.0.1:$FLOOR_PORT" -timeout "$MEM_TIMEOUT"
   if wait_until "$PID" floor listening "$PID" "$FLOOR_PORT"; then
-    mem_run floor "$FLOOR_PORT" "$PID"
+    mem_run floor "$FLOOR_PORT" "$PID" "$FLOOR_INFLIGHT"
   else
     say "the floor did not start for the memory test: $(tail -1 "$TMP/floor-mem.log")"
   fi
@@ -344,7 +371,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo
   echo "commit $commit; $(go version | cut -d' ' -f3-); $(nproc) CPUs; $(uname -sr); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "Command: \`ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS CONNS=$CONNS FLEET=$FLEET INFLIGHT=$INFLIGHT MEM_TIMEOUT=$MEM_TIMEOUT bench/run.sh\`"
+  echo "Command: \`GO_TAGS=$GO_TAGS NEIGHBOUR=$NEIGHBOUR CHALLENGE_CACHE=$CHALLENGE_CACHE ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS CONNS=$CONNS FLEET=$FLEET INFLIGHT=$INFLIGHT MEM_TIMEOUT=$MEM_TIMEOUT bench/run.sh\`"
   echo
   echo "## Throughput"
   echo
@@ -356,7 +383,11 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
   for name in "${CONTENDERS[@]}"; do
     case $name in
     floor) what="bare net/http + A2S_INFO with challenge (bench/floorprobe)" ;;
-    exporter) what="gameserver_exporter /probe, module a2s (--probe.min-interval=0)" ;;
+    exporter)
+      what="gameserver_exporter /probe, module a2s (--probe.min-interval=0)"
+      [ "$CHALLENGE_CACHE" = 0 ] && what="gameserver_exporter /probe, module a2s (--probe.min-interval=0, challenge_cache: false)"
+      [ -n "$GO_TAGS" ] && what+=", built with -tags $GO_TAGS"
+      ;;
     blackbox) what="blackbox_exporter $(prometheus-blackbox-exporter --version 2>&1 | awk 'NR==1 {print $3}') tcp_connect (TCP handshake only)" ;;
     qstat) what="quakestat -default a2s -maxsim $QSTAT_MAXSIM -f (1 process per $FLEET queries)" ;;
     esac
@@ -375,7 +406,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
     echo
     echo "## Memory"
     echo
-    echo "$INFLIGHT /probe requests held in flight at once against $INFLIGHT silent UDP servers (probe timeout $MEM_TIMEOUT)."
+    echo "$INFLIGHT /probe requests held in flight at once against $INFLIGHT silent UDP servers (probe timeout $MEM_TIMEOUT; the floor $FLOOR_INFLIGHT, two descriptors each)."
     echo "Peak RSS is the kernel's VmHWM of the prober's process; in flight: the exporter's own probes_in_flight gauge at its peak (floor: requests outstanding at the client)."
     echo
     echo "| prober | idle RSS MB | peak RSS MB | in flight | KiB per probe in flight |"
@@ -384,13 +415,13 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
       [ -n "${MEM[$name]:-}" ] || continue
       inflight=$(kv "$name" peak_gauge)
       [ "$name" = floor ] && inflight=$(kv "$name" max_outstanding)
-      per=$(awk -v h="$(kv "$name" hwm_kb)" -v b="$(kv "$name" rss_before_kb)" -v n="$inflight" 'BEGIN {if (n>0) printf "%.1f", (h-b)/n; else print "n/a"}')
+      per=$(perprobe "$name")
       echo "| $name | $(mb "$(kv "$name" rss_before_kb)") | $(mb "$(kv "$name" hwm_kb)") | $inflight | $per |"
     done
     echo
     echo "| ratio | value |"
     echo "|---|---:|"
-    echo "| exporter / floor peak RSS | $(ratio "$(kv exporter hwm_kb)" "$(kv floor hwm_kb)") |"
+    echo "| exporter / floor KiB per probe in flight | $(ratio "$(perprobe exporter)" "$(perprobe floor)") |"
   fi
   echo
   echo "Raw output: bench/results/latest-raw.log. The machine may be busy: compare ratios from one run, not absolute numbers across runs."
