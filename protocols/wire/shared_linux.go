@@ -267,7 +267,7 @@ func putBatch(b *batch) {
 func (s *sharedSocket) read(fd uintptr) bool {
 	b := getBatch()
 	defer putBatch(b)
-	for {
+	for got, failed := 0, false; ; {
 		for i := range b.hdrs {
 			b.hdrs[i].Hdr.Namelen = unix.SizeofSockaddrInet6
 			b.hdrs[i].Hdr.Flags = 0
@@ -275,20 +275,31 @@ func (s *sharedSocket) read(fd uintptr) bool {
 		n, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hdrs[0])), batchSize, unix.MSG_DONTWAIT, 0, 0)
 		switch errno {
 		case 0:
-		case unix.EAGAIN, unix.EINTR:
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN:
+			if got == 0 {
+				// Woken with nothing to read: an ICMP error whose pending
+				// report a sendto took (see doWrite) may wait in the queue.
+				s.readErrors(fd)
+			}
 			return false
 		default:
-			// An ICMP error (IP_RECVERR): the error queue says for whom.
-			s.readErrors(fd)
+			// An ICMP error (IP_RECVERR): the error queue says for whom. A
+			// second error with nothing queued is not one: wait, do not spin.
+			if s.readErrors(fd) == 0 && failed {
+				return false
+			}
+			failed = true
 			continue
 		}
 		for i := range int(n) {
 			h := &b.hdrs[i]
-			k, ok := keyOf(b.names[i][:h.Hdr.Namelen])
-			if ok {
+			if k, ok := keyOf(b.names[i][:h.Hdr.Namelen]); ok {
 				s.deliver(k, b.bufs[i][:h.Len], h.Hdr.Flags&unix.MSG_TRUNC != 0)
 			}
 		}
+		got += int(n)
 		if int(n) < batchSize {
 			return false
 		}
@@ -355,14 +366,16 @@ func (e *shared) signal() {
 	}
 }
 
-// readErrors hands each queued ICMP error to the query of the destination it names.
-func (s *sharedSocket) readErrors(fd uintptr) {
+// readErrors hands each queued ICMP error to the query of the destination it
+// names, and returns how many it read.
+func (s *sharedSocket) readErrors(fd uintptr) int {
 	var oob [128]byte
 	var p [1]byte
-	for range 64 {
+	n := 0
+	for ; n < 64; n++ {
 		_, oobn, _, from, err := unix.Recvmsg(int(fd), p[:], oob[:], unix.MSG_ERRQUEUE|unix.MSG_DONTWAIT)
 		if err != nil {
-			return
+			break
 		}
 		errno := icmpErrno(oob[:oobn])
 		if errno == 0 {
@@ -390,6 +403,7 @@ func (s *sharedSocket) readErrors(fd uintptr) {
 			e.signal()
 		}
 	}
+	return n
 }
 
 // icmpErrno reads ee_errno from the IP_RECVERR / IPV6_RECVERR control message.
@@ -421,22 +435,30 @@ func (e *shared) write(b []byte) error {
 	return err
 }
 
+// doWrite sends e.wbuf. The kernel reports an ICMP error pending on the socket to
+// the next sendto, whoever's destination caused it (and clears it): on an error the
+// error queue is handed out to the queries it names, and the datagram sent again.
 func (e *shared) doWrite(fd uintptr) bool {
 	var p unsafe.Pointer
 	if len(e.wbuf) > 0 {
 		p = unsafe.Pointer(&e.wbuf[0])
 	}
-	_, _, errno := unix.Syscall6(unix.SYS_SENDTO, fd, uintptr(p), uintptr(len(e.wbuf)), 0, uintptr(unsafe.Pointer(&e.sa[0])), uintptr(e.salen))
-	switch errno {
-	case 0:
-	case unix.EAGAIN:
-		return false
-	case unix.EINTR:
-		return e.doWrite(fd)
-	default:
-		e.werr = os.NewSyscallError("sendto", errno)
+	for again := true; ; {
+		_, _, errno := unix.Syscall6(unix.SYS_SENDTO, fd, uintptr(p), uintptr(len(e.wbuf)), 0, uintptr(unsafe.Pointer(&e.sa[0])), uintptr(e.salen))
+		switch {
+		case errno == 0:
+			return true
+		case errno == unix.EAGAIN:
+			return false
+		case errno == unix.EINTR:
+		case again:
+			again = false
+			e.s.readErrors(fd)
+		default:
+			e.werr = os.NewSyscallError("sendto", errno)
+			return true
+		}
 	}
-	return true
 }
 
 func (e *shared) cancelled() bool {

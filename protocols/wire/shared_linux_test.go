@@ -287,3 +287,44 @@ func TestSharedConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestSharedRefusedBeforeAnotherSend: the kernel reports an ICMP error pending on a
+// socket to its next sendto, whichever destination that is for. A query sending
+// right after another query's datagram was refused must still send, and the
+// refused one must still learn it was refused.
+func TestSharedRefusedBeforeAnotherSend(t *testing.T) {
+	live, _ := sourceServer(t, "udp", "127.0.0.1:0")
+	for i := range 50 {
+		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := pc.LocalAddr().(*net.UDPAddr).AddrPort()
+		pc.Close()
+		ctx := ctxT(t, 3*time.Second)
+		x, err := DialUDP(ctx, closed, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := DialUDP(ctx, live, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.sh == nil || y.sh == nil || x.sh.s != y.sh.s {
+			t.Fatal("the two queries do not share a socket")
+		}
+		errX := x.Send([]byte("x")) // refused: loopback answers with ICMP at once
+		errY := y.Send([]byte("y"))
+		if errX != nil || errY != nil {
+			t.Fatalf("round %d: sends: %v, %v (the other query's ICMP error must not fail a send)", i, errX, errY)
+		}
+		if _, err := x.Recv(); !errors.Is(err, ErrRefused) {
+			t.Errorf("round %d: refused query: %v", i, err)
+		}
+		if b, err := y.Recv(); err != nil || string(b) != "re:y" {
+			t.Errorf("round %d: other query: %q, %v", i, b, err)
+		}
+		x.Close()
+		y.Close()
+	}
+}
