@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -326,5 +327,84 @@ func TestSharedRefusedBeforeAnotherSend(t *testing.T) {
 		}
 		x.Close()
 		y.Close()
+	}
+}
+
+// TestSharedFloodNeighbours: a server flooding its query's shared socket (20,000
+// datagrams as fast as it can send) does not keep the other queries on that socket
+// from their replies, and its own queue stays bounded.
+func TestSharedFloodNeighbours(t *testing.T) {
+	flood, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer flood.Close()
+	started := make(chan struct{})
+	go func() {
+		buf := make([]byte, 64)
+		_, from, err := flood.ReadFrom(buf)
+		if err != nil {
+			return
+		}
+		close(started)
+		d := make([]byte, 1200)
+		for range 20000 {
+			if _, err := flood.WriteTo(d, from); err != nil {
+				return
+			}
+		}
+	}()
+	ctx := ctxT(t, 10*time.Second)
+	fc, err := DialUDP(ctx, flood.LocalAddr().(*net.UDPAddr).AddrPort(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fc.Close()
+	if err := fc.Send([]byte("go")); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+
+	const neighbours = 30
+	var (
+		wg     sync.WaitGroup
+		shared atomic.Int64 // neighbours on the flood's socket
+	)
+	errs := make(chan error, neighbours)
+	for i := range neighbours {
+		srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := ctxT(t, 5*time.Second)
+			c, err := DialUDP(ctx, srv, nil)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer c.Close()
+			if c.sh != nil && c.sh.s == fc.sh.s {
+				shared.Add(1)
+			}
+			c.Retries = 4 // a datagram lost to the flood is asked for again, as modules do
+			want := fmt.Sprint(i)
+			if b, err := c.Request(ctx, []byte(want), nil); err != nil || string(b) != "re:"+want {
+				errs <- fmt.Errorf("neighbour %d: %q, %v", i, b, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if shared.Load() == 0 {
+		t.Error("no neighbour shared the flood's socket")
+	}
+	fc.sh.s.mu.Lock()
+	n, bytes := len(fc.sh.queue), fc.sh.queued
+	fc.sh.s.mu.Unlock()
+	if n > queueDatagrams || bytes > queueBytes {
+		t.Errorf("the flood's queue holds %d datagrams, %d bytes", n, bytes)
 	}
 }
