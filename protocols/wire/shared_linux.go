@@ -108,8 +108,9 @@ func joinShared(addr netip.AddrPort) *shared {
 	if !ip.Is4() && !ip.Is4In6() {
 		fam = 1
 	}
-	e := &shared{wake: make(chan struct{}, 1)}
+	e := getEntry()
 	if !e.setAddr(addr, fam) {
+		putEntry(e)
 		return nil
 	}
 	now := time.Now()
@@ -129,11 +130,43 @@ func joinShared(addr netip.AddrPort) *shared {
 		pool.cur[fam] = s
 	}
 	if !s.register(e) {
+		putEntry(e)
 		return nil
 	}
 	e.s = s
+	return e
+}
+
+// entryPool recycles registrations with their channel, timer and write callback:
+// five allocations a query. A reader may still signal an entry it found registered
+// just before the entry left and was reused: a spurious wake-up, which recv
+// tolerates (it looks at the queue again).
+var entryPool = sync.Pool{New: func() any {
+	e := &shared{wake: make(chan struct{}, 1)}
 	e.writeFn = e.doWrite
 	return e
+}}
+
+func getEntry() *shared { return entryPool.Get().(*shared) }
+
+// putEntry clears e (keeping its channel, timer and callback) for the next query.
+func putEntry(e *shared) {
+	select {
+	case <-e.wake:
+	default:
+	}
+	// Field by field: wake is read without a lock by a reader signalling late, and
+	// never changes.
+	clear(e.queue)
+	e.queue = e.queue[:0]
+	if cap(e.queue) > 16 {
+		e.queue = nil
+	}
+	e.s, e.key, e.sa, e.salen = nil, sharedKey{}, [unix.SizeofSockaddrInet6]byte{}, 0
+	e.queued, e.err, e.ndrop, e.taken = 0, nil, 0, 0
+	e.deadline, e.done, e.prompt = time.Time{}, nil, false
+	e.wbuf, e.werr = nil, nil
+	entryPool.Put(e)
 }
 
 // setAddr fills the key and the sockaddr for addr on a socket of family fam.
@@ -539,4 +572,5 @@ func (e *shared) leave() {
 	if closeIt {
 		s.f.Close()
 	}
+	putEntry(e)
 }

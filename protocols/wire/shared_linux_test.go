@@ -408,3 +408,36 @@ func TestSharedFloodNeighbours(t *testing.T) {
 		t.Errorf("the flood's queue holds %d datagrams, %d bytes", n, bytes)
 	}
 }
+
+// TestSharedUseAfterClose: registrations are recycled, so a closed UDPConn must not
+// reach the one it had: a second Close, a read, a write or a deadline after Close
+// touch nothing of the query that reuses it.
+func TestSharedUseAfterClose(t *testing.T) {
+	srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
+	ctx := ctxT(t, 3*time.Second)
+	a, err := DialUDP(ctx, srv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := a.sh
+	a.Close()
+	b, err := DialUDP(ctx, srv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.sh != old {
+		t.Log("the registration was not reused (the pool dropped it): the checks still apply")
+	}
+	a.Close() // must not end b's registration
+	a.SetReadDeadline(time.Now())
+	if err := a.Send([]byte("a")); err == nil {
+		t.Error("a write after Close succeeded")
+	}
+	if _, err := a.Recv(); err == nil {
+		t.Error("a read after Close succeeded")
+	}
+	if got, err := b.Request(ctx, []byte("b"), nil); err != nil || string(got) != "re:b" {
+		t.Errorf("the query reusing the registration: %q, %v", got, err)
+	}
+}

@@ -57,6 +57,7 @@ func putBuf(b []byte) { buffers.put(b) }
 // through package net).
 type UDPConn struct {
 	sh   *shared // nil: s is the socket
+	left bool    // Close ended the registration sh
 	s    udpSocket
 	tr   *Trace
 	stop func() bool
@@ -131,7 +132,11 @@ func watchCancel(ctx context.Context, c interface{ SetDeadline(time.Time) error 
 // Close releases the socket.
 func (u *UDPConn) Close() error {
 	if u.sh != nil {
-		u.sh.leave()
+		// The registration goes back to a pool: once only, and never used again.
+		if !u.left {
+			u.left = true
+			u.sh.leave()
+		}
 		return nil
 	}
 	if u.stop != nil {
@@ -147,7 +152,9 @@ func (u *UDPConn) SetReadDeadline(t time.Time) error {
 	}
 	u.readDeadline = t
 	if u.sh != nil {
-		u.sh.deadline = t
+		if !u.left {
+			u.sh.deadline = t
+		}
 		return nil
 	}
 	return u.s.SetReadDeadline(t)
@@ -160,7 +167,9 @@ func (u *UDPConn) Send(b []byte) error {
 		u.tr.Attempts++
 	}
 	var err error
-	if u.sh != nil {
+	if u.left {
+		err = net.ErrClosed
+	} else if u.sh != nil {
 		err = u.sh.write(b)
 	} else {
 		_, err = u.s.Write(b)
@@ -180,7 +189,9 @@ func (u *UDPConn) Recv() ([]byte, error) {
 		b   []byte
 		err error
 	)
-	if u.sh != nil {
+	if u.left {
+		err = net.ErrClosed
+	} else if u.sh != nil {
 		b, err = u.sh.recv()
 		if n := u.sh.dropped(); n > 0 {
 			u.tr.Logf("%d datagrams from the server dropped: too many waiting to be read", n)
