@@ -64,14 +64,15 @@ type sharedKey struct {
 type sharedSocket struct {
 	f      *os.File
 	raw    syscall.RawConn
-	family int
 	born   time.Time
 	readFn func(fd uintptr) bool
 
 	mu      sync.Mutex
 	entries map[sharedKey]*shared
-	uses    int  // queries registered since the socket opened
-	retired bool // takes no new queries; closed when the last one leaves
+	uses    int   // queries registered since the socket opened
+	retired bool  // takes no new queries; closed when the last one leaves
+	broken  error // the reader stopped on this error: no new queries
+	closed  bool  // Close was called (the reader's error is then expected)
 }
 
 // shared is one query's registration on a shared socket: what UDPConn reads and
@@ -87,7 +88,7 @@ type shared struct {
 	queued int
 	err    error // an ICMP error for this destination, reported once
 	ndrop  int   // datagrams dropped because the queue was full
-	taken  int   // ndrop when recv last looked (read by the probe only)
+	taken  int   // drops recv saw and dropped() has not yet reported (the probe's own)
 
 	wake     chan struct{} // signalled when queue or err changes
 	deadline time.Time
@@ -200,7 +201,7 @@ func (e *shared) setAddr(addr netip.AddrPort, fam int) bool {
 func (s *sharedSocket) takes(now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.uses < sharedUses && len(s.entries) < sharedActive && now.Sub(s.born) < sharedAge
+	return s.broken == nil && s.uses < sharedUses && len(s.entries) < sharedActive && now.Sub(s.born) < sharedAge
 }
 
 func (s *sharedSocket) register(e *shared) bool {
@@ -219,6 +220,7 @@ func (s *sharedSocket) retire() {
 	s.mu.Lock()
 	s.retired = true
 	idle := len(s.entries) == 0
+	s.closed = s.closed || idle
 	s.mu.Unlock()
 	if idle {
 		s.f.Close()
@@ -247,15 +249,38 @@ func openShared(fam int, now time.Time) (*sharedSocket, error) {
 		f.Close()
 		return nil, err
 	}
-	s := &sharedSocket{f: f, raw: raw, family: family, born: now, entries: make(map[sharedKey]*shared)}
+	s := &sharedSocket{f: f, raw: raw, born: now, entries: make(map[sharedKey]*shared)}
 	s.readFn = s.read
 	go s.readLoop()
 	return s, nil
 }
 
-// readLoop reads until the socket is closed.
+// readLoop reads until the socket is closed, or the poller gives up on it.
 func (s *sharedSocket) readLoop() {
-	for s.raw.Read(s.readFn) == nil {
+	err := s.raw.Read(s.readFn)
+	for err == nil {
+		err = s.raw.Read(s.readFn)
+	}
+	s.fail(err)
+}
+
+// fail ends every query on s with err, at once rather than at its deadline, and
+// takes no more: the next query opens a fresh socket. Nothing to do once closed.
+func (s *sharedSocket) fail(err error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.broken = err
+	var waiting []*shared
+	for _, e := range s.entries {
+		e.err = os.NewSyscallError("shared socket", err)
+		waiting = append(waiting, e)
+	}
+	s.mu.Unlock()
+	for _, e := range waiting {
+		e.signal()
 	}
 }
 
@@ -568,6 +593,7 @@ func (e *shared) leave() {
 	s.mu.Lock()
 	delete(s.entries, e.key)
 	closeIt := s.retired && len(s.entries) == 0
+	s.closed = s.closed || closeIt
 	s.mu.Unlock()
 	if closeIt {
 		s.f.Close()

@@ -441,3 +441,32 @@ func TestSharedUseAfterClose(t *testing.T) {
 		t.Errorf("the query reusing the registration: %q, %v", got, err)
 	}
 }
+
+// TestSharedBrokenSocket: should the poller give up on a shared socket, its queries
+// fail at once (not at their deadlines) and the next query gets a fresh socket.
+func TestSharedBrokenSocket(t *testing.T) {
+	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
+	ctx := ctxT(t, 5*time.Second)
+	c, err := DialUDP(ctx, silent, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.sh == nil {
+		t.Fatal("no shared socket")
+	}
+	broken := c.sh.s
+	broken.fail(errors.New("not pollable"))
+	start := time.Now()
+	if _, err := c.Recv(); !errors.Is(err, ErrNetwork) || time.Since(start) > time.Second {
+		t.Errorf("query on the broken socket: %v after %s, want a network error at once", err, time.Since(start))
+	}
+	d, err := DialUDP(ctx, silent, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.sh == nil || d.sh.s == broken {
+		t.Error("the next query was registered on the broken socket")
+	}
+}
