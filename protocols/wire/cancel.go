@@ -17,12 +17,15 @@ func WithPromptCancel(ctx context.Context) context.Context {
 	return context.WithValue(ctx, promptCancelKey{}, true)
 }
 
+// promptCancel reports whether ctx was marked by WithPromptCancel.
+func promptCancel(ctx context.Context) bool { return ctx.Value(promptCancelKey{}) != nil }
+
 // closeOnCancel closes c when ctx is cancelled if ctx asked for it (WithPromptCancel),
 // setting done first when given; it returns the registration's stop function, or
 // nil. Closing rather than moving the deadline: a querier may set a later read
 // deadline after the cancellation.
 func closeOnCancel(ctx context.Context, c io.Closer, done *atomic.Bool) func() bool {
-	if ctx.Value(promptCancelKey{}) == nil {
+	if !promptCancel(ctx) {
 		return nil
 	}
 	return context.AfterFunc(ctx, func() {

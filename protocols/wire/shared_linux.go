@@ -60,6 +60,16 @@ type sharedKey struct {
 	zone uint32
 }
 
+// keyFor builds the key of ip (16 bytes, IPv4 mapped), port and interface zone.
+// Only a link-local address is scoped: the kernel reports a zone for no other, so
+// one given for any other address is dropped to match what comes back.
+func keyFor(ip [16]byte, port uint16, zone uint32) sharedKey {
+	if a := netip.AddrFrom16(ip); !a.IsLinkLocalUnicast() && !a.IsLinkLocalMulticast() {
+		zone = 0
+	}
+	return sharedKey{ip: ip, port: port, zone: zone}
+}
+
 // sharedSocket is one unconnected UDP socket and the queries registered on it.
 type sharedSocket struct {
 	f      *os.File
@@ -87,8 +97,7 @@ type shared struct {
 	queue  [][]byte
 	queued int
 	err    error // an ICMP error for this destination, reported once
-	ndrop  int   // datagrams dropped because the queue was full
-	taken  int   // drops recv saw and dropped() has not yet reported (the probe's own)
+	ndrop  int   // datagrams dropped because the queue was full, since recv last looked
 
 	wake     chan struct{} // signalled when queue or err changes
 	deadline time.Time
@@ -118,20 +127,25 @@ func joinShared(addr netip.AddrPort) *shared {
 	pool.mu.Lock()
 	defer pool.mu.Unlock()
 	s := pool.cur[fam]
-	if s != nil && !s.takes(now) {
-		s.retire()
-		s = nil
+	ok, full := false, true
+	if s != nil {
+		ok, full = s.register(e, now)
 	}
-	if s == nil {
+	if full {
+		if s != nil {
+			s.retire()
+		}
 		var err error
 		if s, err = openShared(fam, now); err != nil {
 			pool.cur[fam] = nil
+			putEntry(e)
 			return nil
 		}
 		pool.cur[fam] = s
+		ok, _ = s.register(e, now)
 	}
-	if !s.register(e) {
-		putEntry(e)
+	if !ok {
+		putEntry(e) // another query to addr is registered on s
 		return nil
 	}
 	e.s = s
@@ -164,7 +178,7 @@ func putEntry(e *shared) {
 		e.queue = nil
 	}
 	e.s, e.key, e.sa, e.salen = nil, sharedKey{}, [unix.SizeofSockaddrInet6]byte{}, 0
-	e.queued, e.err, e.ndrop, e.taken = 0, nil, 0, 0
+	e.queued, e.err, e.ndrop = 0, nil, 0
 	e.deadline, e.done, e.prompt = time.Time{}, nil, false
 	e.wbuf, e.werr = nil, nil
 	entryPool.Put(e)
@@ -173,9 +187,8 @@ func putEntry(e *shared) {
 // setAddr fills the key and the sockaddr for addr on a socket of family fam.
 func (e *shared) setAddr(addr netip.AddrPort, fam int) bool {
 	ip := addr.Addr()
-	e.key = sharedKey{ip: ip.Unmap().As16(), port: addr.Port()}
 	if fam == 0 {
-		e.key.ip = netip.AddrFrom4(ip.Unmap().As4()).As16() // mapped form, zone dropped
+		e.key = keyFor(netip.AddrFrom4(ip.Unmap().As4()).As16(), addr.Port(), 0) // zone dropped
 		sa := (*unix.RawSockaddrInet4)(unsafe.Pointer(&e.sa))
 		sa.Family = unix.AF_INET
 		binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&sa.Port))[:], addr.Port())
@@ -187,7 +200,7 @@ func (e *shared) setAddr(addr netip.AddrPort, fam int) bool {
 	if err != nil {
 		return false // the dedicated path reports the unknown zone
 	}
-	e.key.zone = zone
+	e.key = keyFor(ip.As16(), addr.Port(), zone)
 	sa := (*unix.RawSockaddrInet6)(unsafe.Pointer(&e.sa))
 	sa.Family = unix.AF_INET6
 	binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&sa.Port))[:], addr.Port())
@@ -197,22 +210,20 @@ func (e *shared) setAddr(addr netip.AddrPort, fam int) bool {
 	return true
 }
 
-// takes reports whether s accepts new queries.
-func (s *sharedSocket) takes(now time.Time) bool {
+// register adds e to s unless s takes no more queries (full: it is broken, used
+// up, old or has sharedActive queries) or already has a query to e's destination.
+func (s *sharedSocket) register(e *shared, now time.Time) (ok, full bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.broken == nil && s.uses < sharedUses && len(s.entries) < sharedActive && now.Sub(s.born) < sharedAge
-}
-
-func (s *sharedSocket) register(e *shared) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if s.broken != nil || s.uses >= sharedUses || len(s.entries) >= sharedActive || now.Sub(s.born) >= sharedAge {
+		return false, true
+	}
 	if _, busy := s.entries[e.key]; busy {
-		return false
+		return false, false
 	}
 	s.entries[e.key] = e
 	s.uses++
-	return true
+	return true, false
 }
 
 // retire stops new queries on s and closes it once the last one has left.
@@ -366,32 +377,22 @@ func (s *sharedSocket) read(fd uintptr) bool {
 
 // keyOf reads the peer of a received sockaddr.
 func keyOf(sa []byte) (sharedKey, bool) {
-	var k sharedKey
 	if len(sa) < 2 {
-		return k, false
+		return sharedKey{}, false
 	}
 	switch *(*uint16)(unsafe.Pointer(&sa[0])) {
 	case unix.AF_INET:
-		if len(sa) < unix.SizeofSockaddrInet4 {
-			return k, false
+		if len(sa) >= unix.SizeofSockaddrInet4 {
+			r := (*unix.RawSockaddrInet4)(unsafe.Pointer(&sa[0]))
+			return keyFor(netip.AddrFrom4(r.Addr).As16(), binary.BigEndian.Uint16((*[2]byte)(unsafe.Pointer(&r.Port))[:]), 0), true
 		}
-		r := (*unix.RawSockaddrInet4)(unsafe.Pointer(&sa[0]))
-		k.ip = netip.AddrFrom4(r.Addr).As16()
-		k.port = binary.BigEndian.Uint16((*[2]byte)(unsafe.Pointer(&r.Port))[:])
 	case unix.AF_INET6:
-		if len(sa) < unix.SizeofSockaddrInet6 {
-			return k, false
+		if len(sa) >= unix.SizeofSockaddrInet6 {
+			r := (*unix.RawSockaddrInet6)(unsafe.Pointer(&sa[0]))
+			return keyFor(r.Addr, binary.BigEndian.Uint16((*[2]byte)(unsafe.Pointer(&r.Port))[:]), r.Scope_id), true
 		}
-		r := (*unix.RawSockaddrInet6)(unsafe.Pointer(&sa[0]))
-		k.ip = r.Addr
-		k.port = binary.BigEndian.Uint16((*[2]byte)(unsafe.Pointer(&r.Port))[:])
-		if ip := netip.AddrFrom16(r.Addr); ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() {
-			k.zone = r.Scope_id
-		}
-	default:
-		return k, false
 	}
-	return k, true
+	return sharedKey{}, false
 }
 
 // deliver queues a datagram from k for the query registered for k; datagrams from
@@ -442,12 +443,9 @@ func (s *sharedSocket) readErrors(fd uintptr) int {
 		var k sharedKey
 		switch sa := from.(type) {
 		case *unix.SockaddrInet4:
-			k = sharedKey{ip: netip.AddrFrom4(sa.Addr).As16(), port: uint16(sa.Port)}
+			k = keyFor(netip.AddrFrom4(sa.Addr).As16(), uint16(sa.Port), 0)
 		case *unix.SockaddrInet6:
-			k = sharedKey{ip: sa.Addr, port: uint16(sa.Port)}
-			if ip := netip.AddrFrom16(sa.Addr); ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() {
-				k.zone = sa.ZoneId
-			}
+			k = keyFor(sa.Addr, uint16(sa.Port), sa.ZoneId)
 		default:
 			continue
 		}
@@ -482,7 +480,7 @@ func icmpErrno(oob []byte) syscall.Errno {
 // write sends one datagram to the registered destination.
 func (e *shared) write(b []byte) error {
 	if e.prompt && e.cancelled() {
-		return errCancelled
+		return errProbeCancelled
 	}
 	e.wbuf, e.werr = b, nil
 	err := e.s.raw.Write(e.writeFn)
@@ -528,33 +526,33 @@ func (e *shared) cancelled() bool {
 	}
 }
 
-// recv waits for the next datagram from the destination, or its ICMP error.
-func (e *shared) recv() ([]byte, error) {
+// recv waits for the next datagram from the destination, or its ICMP error; dropped
+// counts the datagrams dropped for a full queue meanwhile.
+func (e *shared) recv() (b []byte, dropped int, err error) {
 	for {
 		e.s.mu.Lock()
-		e.taken, e.ndrop = e.taken+e.ndrop, 0
+		dropped, e.ndrop = dropped+e.ndrop, 0
 		if len(e.queue) > 0 {
-			b := e.queue[0]
-			e.queue[0] = nil
-			e.queue = e.queue[1:]
-			if len(e.queue) == 0 {
-				e.queue = nil
-			}
+			// Shifted down rather than resliced, so the pooled entry keeps its array.
+			b = e.queue[0]
+			n := copy(e.queue, e.queue[1:])
+			e.queue[n] = nil
+			e.queue = e.queue[:n]
 			e.queued -= len(b)
 			e.s.mu.Unlock()
-			return b, nil
+			return b, dropped, nil
 		}
-		if err := e.err; err != nil {
+		if err = e.err; err != nil {
 			e.err = nil
 			e.s.mu.Unlock()
-			return nil, err
+			return nil, dropped, err
 		}
 		e.s.mu.Unlock()
 		var expired <-chan time.Time
 		if !e.deadline.IsZero() {
 			d := time.Until(e.deadline)
 			if d <= 0 {
-				return nil, os.ErrDeadlineExceeded
+				return nil, dropped, os.ErrDeadlineExceeded
 			}
 			if e.timer == nil {
 				e.timer = time.NewTimer(d)
@@ -566,21 +564,14 @@ func (e *shared) recv() ([]byte, error) {
 		select {
 		case <-e.wake:
 		case <-expired:
-			return nil, os.ErrDeadlineExceeded
+			return nil, dropped, os.ErrDeadlineExceeded
 		case <-e.done:
 			if e.prompt {
-				return nil, errCancelled
+				return nil, dropped, errProbeCancelled
 			}
-			return nil, os.ErrDeadlineExceeded
+			return nil, dropped, os.ErrDeadlineExceeded
 		}
 	}
-}
-
-// dropped returns, once, the count of datagrams dropped for a full queue.
-func (e *shared) dropped() int {
-	n := e.taken
-	e.taken = 0
-	return n
 }
 
 // leave ends the registration; the socket closes if it was retired and this was

@@ -70,10 +70,6 @@ type UDPConn struct {
 	cancelled atomic.Bool
 }
 
-// errCancelled ends a read or write on a shared socket whose probe was cancelled
-// with WithPromptCancel (a dedicated socket is closed instead).
-var errCancelled = errors.New("probe cancelled")
-
 // DialUDP opens a connected UDP socket to addr whose deadline is ctx's. A ctx without
 // a deadline can be cancelled instead: that unblocks any read at once.
 func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, error) {
@@ -85,7 +81,7 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 		u.sh = sh
 		if d, ok := ctx.Deadline(); ok {
 			sh.deadline, u.readDeadline = d, d
-			if ctx.Value(promptCancelKey{}) != nil {
+			if promptCancel(ctx) {
 				sh.done, sh.prompt = ctx.Done(), true
 			}
 		} else {
@@ -175,9 +171,6 @@ func (u *UDPConn) Send(b []byte) error {
 		_, err = u.s.Write(b)
 	}
 	if err != nil {
-		if errors.Is(err, errCancelled) {
-			return errProbeCancelled
-		}
 		return netErr(err)
 	}
 	return nil
@@ -192,15 +185,15 @@ func (u *UDPConn) Recv() ([]byte, error) {
 	if u.left {
 		err = net.ErrClosed
 	} else if u.sh != nil {
-		b, err = u.sh.recv()
-		if n := u.sh.dropped(); n > 0 {
-			u.tr.Logf("%d datagrams from the server dropped: too many waiting to be read", n)
+		var dropped int
+		if b, dropped, err = u.sh.recv(); dropped > 0 {
+			u.tr.Logf("%d datagrams from the server dropped: too many waiting to be read", dropped)
 		}
 	} else {
 		b, err = u.s.recv()
 	}
 	if err != nil {
-		if u.cancelled.Load() || errors.Is(err, errCancelled) {
+		if u.cancelled.Load() {
 			// A raw read of a closed file is no os.ErrClosed: name it here.
 			return nil, errProbeCancelled
 		}
@@ -264,7 +257,7 @@ func netErr(err error) error {
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded),
 		errors.Is(err, context.Canceled), errors.As(err, &ne) && ne.Timeout():
 		return errNoReply
-	case errors.Is(err, ErrRefused):
+	case errors.Is(err, ErrRefused), err == errProbeCancelled:
 		return err
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%w: %v", ErrRefused, err)
