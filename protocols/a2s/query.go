@@ -1,6 +1,7 @@
 package a2s
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -119,11 +120,9 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 	sctx, cancel := firstStage(ctx)
 	defer cancel()
 	req, asked := steam.InfoRequest, false // asked: A2S_SERVERQUERY_GETCHALLENGE was sent
-	// carries: req carries a challenge; cached: req is the cache's (used: the
-	// probe began with it).
-	carries, cached, used := false, false, false
+	var hit []byte                         // the cached request the probe began with
 	if e, ok := x.cache.get(x.addr); ok {
-		req, carries, cached, used = e.req, true, true, true
+		req, hit = e.req, e.req
 		x.legacy, x.hasLegacy = e.challenge(), e.legacy
 		x.Tr.Log("A2S_INFO carries the challenge the server accepted on an earlier probe (challenge_cache)")
 	}
@@ -133,9 +132,8 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 			x.Tr.Log("no answer to A2S_INFO: asking for a challenge with A2S_SERVERQUERY_GETCHALLENGE (0x57)")
 			if err = x.Conn.Send(steam.InfoRequest); err == nil {
 				sctx, req, asked = ctx, getChallengeRequest, true
-				// A cached challenge met silence: the plain request above replaces it.
-				carries, cached, x.hasLegacy = false, false, false
-				i-- // no challenge came: this round does not count
+				x.hasLegacy = false // a cached challenge met silence: the plain request above replaces it
+				i--                 // no challenge came: this round does not count
 				continue
 			}
 		}
@@ -146,7 +144,6 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 					x.Tr.End(pc, nil)
 					pi = x.Tr.Begin("info")
 				}
-				carries, cached = true, false
 				if asked && !x.hasLegacy {
 					x.legacy, x.hasLegacy = [4]byte(ch), true
 				}
@@ -160,25 +157,26 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 		if err == nil {
 			err = x.decodeInfo(ctx, msg, in)
 		}
-		x.remember(err, used, carries, cached, req)
+		x.remember(err, hit, req)
 		x.Tr.End(pi, err)
 		return err
 	}
 }
 
-// remember updates the challenge cache after A2S_INFO. A new challenge that got an
-// info reply is kept for the next probe; the cached one, accepted again, keeps its
-// age (challengeTTL counts from when the server handed it out, so it is renewed
-// before the server's own limit). A server that answered without a challenge, or
-// a cached challenge that ended in failure, leaves nothing (used: the probe began
-// with a cached challenge; the last request, req, carries one if carries, and is
-// the cached one if cached). The cache keeps req itself: never written after it
-// was built, it serves later probes without building it again.
-func (x *exchanger) remember(err error, used, carries, cached bool, req []byte) {
+// remember updates the challenge cache after A2S_INFO, given the last request sent
+// (req) and the cached one the probe began with (hit, nil if none). A new challenge
+// that got an info reply is kept for the next probe; the cached one, accepted
+// again, keeps its age (challengeTTL counts from when the server handed it out, so
+// it is renewed before the server's own limit). A server that answered without a
+// challenge, or a cached challenge that ended in failure, leaves nothing. The cache
+// keeps req itself: never written after it was built, it serves later probes
+// without building it again.
+func (x *exchanger) remember(err error, hit, req []byte) {
+	carries := len(req) == len(steam.InfoRequest)+4 // the -1 request and 0x57 carry none
 	switch {
-	case err == nil && carries && !cached:
+	case err == nil && carries && !bytes.Equal(req, hit):
 		x.cache.put(x.addr, req, x.hasLegacy && x.legacy == [4]byte(req[len(steam.InfoRequest):]))
-	case used && (err != nil || !carries):
+	case hit != nil && (err != nil || !carries):
 		x.cache.drop(x.addr)
 	}
 }
