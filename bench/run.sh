@@ -312,11 +312,15 @@ mem_run() {
   say "memory: $name: $(grep -v '^RESULT' <<<"$out" | tail -1)"
 }
 kv() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" ${MEM[$1]:-}"; }
+# held NAME: probes NAME held in flight: the exporter's own gauge at its peak, the
+# requests outstanding at the client for the floor.
+held() {
+  if [ "$1" = floor ]; then kv "$1" max_outstanding; else kv "$1" peak_gauge; fi
+}
 # perprobe NAME: KiB of RSS above idle per probe in flight.
 perprobe() {
   local n
-  n=$(kv "$1" peak_gauge)
-  [ "$1" = floor ] && n=$(kv "$1" max_outstanding)
+  n=$(held "$1")
   awk -v h="$(kv "$1" hwm_kb)" -v b="$(kv "$1" rss_before_kb)" -v n="$n" 'BEGIN {if (n>0) printf "%.1f", (h-b)/n}'
 }
 
@@ -413,8 +417,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
     echo "|---|---:|---:|---:|---:|"
     for name in exporter floor; do
       [ -n "${MEM[$name]:-}" ] || continue
-      inflight=$(kv "$name" peak_gauge)
-      [ "$name" = floor ] && inflight=$(kv "$name" max_outstanding)
+      inflight=$(held "$name")
       per=$(perprobe "$name")
       echo "| $name | $(mb "$(kv "$name" rss_before_kb)") | $(mb "$(kv "$name" hwm_kb)") | $inflight | $per |"
     done

@@ -18,24 +18,12 @@ import (
 // address each request came from (the shared socket's port).
 func sourceServer(t *testing.T, network, addr string) (netip.AddrPort, <-chan netip.AddrPort) {
 	t.Helper()
-	pc, err := net.ListenPacket(network, addr)
-	if err != nil {
-		t.Skipf("no %s loopback: %v", network, err)
-	}
-	t.Cleanup(func() { pc.Close() })
 	from := make(chan netip.AddrPort, 1024)
-	go func() {
-		buf := make([]byte, 2048)
-		for {
-			n, a, err := pc.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			from <- a.(*net.UDPAddr).AddrPort()
-			pc.WriteTo(append([]byte("re:"), buf[:n]...), a)
-		}
-	}()
-	return pc.LocalAddr().(*net.UDPAddr).AddrPort(), from
+	srv := listenUDP(t, network, addr, func(req []byte, _ int, src netip.AddrPort) [][]byte {
+		from <- src
+		return [][]byte{append([]byte("re:"), req...)}
+	})
+	return srv, from
 }
 
 // TestSharedRejectsForeignReplies: on a shared (unconnected) socket, a datagram is

@@ -16,8 +16,17 @@ import (
 // use prototest, which imports nothing from here but lives above it).
 func udpServer(t *testing.T, h func(req []byte, n int) [][]byte) netip.AddrPort {
 	t.Helper()
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
+	return listenUDP(t, "udp", "127.0.0.1:0", func(req []byte, n int, _ netip.AddrPort) [][]byte { return h(req, n) })
+}
+
+// listenUDP serves on network and addr (skipping the test where the IPv6 loopback
+// is missing), answering each datagram with what h returns for it and its sender.
+func listenUDP(t *testing.T, network, addr string, h func(req []byte, n int, from netip.AddrPort) [][]byte) netip.AddrPort {
+	t.Helper()
+	pc, err := net.ListenPacket(network, addr)
+	if err != nil && network == "udp6" {
+		t.Skipf("no IPv6 loopback: %v", err)
+	} else if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pc.Close() })
@@ -28,7 +37,7 @@ func udpServer(t *testing.T, h func(req []byte, n int) [][]byte) netip.AddrPort 
 			if err != nil {
 				return
 			}
-			for _, r := range h(append([]byte(nil), buf[:k]...), n) {
+			for _, r := range h(append([]byte(nil), buf[:k]...), n, from.(*net.UDPAddr).AddrPort()) {
 				pc.WriteTo(r, from)
 			}
 		}
