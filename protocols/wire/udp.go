@@ -257,7 +257,7 @@ func netErr(err error) error {
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded),
 		errors.Is(err, context.Canceled), errors.As(err, &ne) && ne.Timeout():
 		return errNoReply
-	case errors.Is(err, ErrRefused), err == errProbeCancelled:
+	case errors.Is(err, ErrRefused), errors.Is(err, errProbeCancelled):
 		return err
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%w: %v", ErrRefused, err)
