@@ -12,23 +12,30 @@ import (
 // A probe allocates a few kilobytes and keeps almost nothing, so the live heap of a
 // busy exporter stays at a few megabytes. With GOGC=100 the heap goal is twice that,
 // and the collector runs every few hundred probes: at thousands of probes a second its
-// fixed cost per cycle is a fifth of the CPU (BENCHMARKS.md). gcHeadroom keeps the
-// goal at least headroom above the live heap by raising the GC percentage after each
-// collection while the heap is small; once the live heap is large (thousands of probes
-// in flight) the percentage is back at 100 and memory grows exactly as it would
-// without it. An explicit GOGC in the environment wins.
+// fixed cost per cycle is a fifth of the CPU (BENCHMARKS.md). gcHeadroom sets the GC
+// percentage after each collection so that the goal is the larger of twice the live
+// heap and the live heap plus headroom. The runtime's goal for a percentage p is
+// live + (live + stacks + globals) * p/100: the GC's roots count too, and with
+// thousands of probes waiting their stacks are as large as the heap, so that GOGC=100
+// would let the heap grow by the stacks' size as well (50 MB of the memory test's
+// peak): then the percentage goes below 100. An explicit GOGC in the environment wins.
 
-// maxGCPercent bounds the percentage when the live heap is nearly empty.
-const maxGCPercent = 2000
+// maxGCPercent bounds the percentage when the live heap is nearly empty; minGCPercent
+// when the roots dwarf it (collections scan the stacks: not more often than that).
+const (
+	maxGCPercent = 2000
+	minGCPercent = 50
+)
 
 // gcPercentFor returns the GC percentage that puts the heap goal at the larger of
-// twice the live heap and the live heap plus headroom.
-func gcPercentFor(live, headroom uint64) int {
-	if live == 0 {
+// twice the live heap and the live heap plus headroom, given the GC roots (goroutine
+// stacks and globals) the runtime adds to the live heap.
+func gcPercentFor(live, roots, headroom uint64) int {
+	if live+roots == 0 {
 		return maxGCPercent
 	}
-	p := headroom * 100 / live
-	return int(min(max(p, 100), maxGCPercent))
+	p := max(live, headroom) * 100 / (live + roots)
+	return int(min(max(p, minGCPercent), maxGCPercent))
 }
 
 // startGCHeadroom starts the tuning; it runs until stop is called (the exporter
@@ -41,7 +48,7 @@ func startGCHeadroom(headroom uint64, logger *slog.Logger) (stop func()) {
 		logger.Info("GOGC is set: --runtime.gc-headroom does not apply", "GOGC", v)
 		return func() {}
 	}
-	t := &gcTuner{headroom: headroom, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, percent: 100}
+	t := &gcTuner{headroom: headroom, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}, percent: 100}
 	t.arm()
 	return func() { t.stopped.Store(true) }
 }
@@ -68,10 +75,12 @@ type gcSentinel struct{ t *gcTuner }
 
 func (t *gcTuner) tune() {
 	metrics.Read(t.sample)
-	if t.sample[0].Value.Kind() != metrics.KindUint64 {
-		return
+	for _, s := range t.sample {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return
+		}
 	}
-	p := gcPercentFor(t.sample[0].Value.Uint64(), t.headroom)
+	p := gcPercentFor(t.sample[0].Value.Uint64(), t.sample[1].Value.Uint64()+t.sample[2].Value.Uint64(), t.headroom)
 	// Small changes are not worth a call: it takes the heap lock.
 	if p != t.percent && (p > t.percent*11/10 || p < t.percent*9/10 || p == 100) {
 		debug.SetGCPercent(p)

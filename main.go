@@ -151,6 +151,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	}
 	srv := newServer(refuseBodies(mux))
+	probeHandler.Parking = web.NewParking(web.DefaultParkAbove, srv)
 	if stop != nil {
 		go func() {
 			<-stop

@@ -7,6 +7,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -23,6 +24,8 @@ type ProbeHandler struct {
 	// RemoteDebug serves debug output to any caller; by default only to loopback
 	// callers (see DebugAllowed).
 	RemoteDebug bool
+	// Parking, when set, parks probes past its threshold (see Parking).
+	Parking *Parking
 
 	formats exposition.Negotiator
 }
@@ -33,12 +36,41 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	debug := q.Get("debug") == "true"
-	if debug && !DebugAllowed(r, h.RemoteDebug) {
+	pr := probeRequest{
+		module:        q.Get("module"),
+		target:        q.Get("target"),
+		scrapeTimeout: r.Header.Get("X-Prometheus-Scrape-Timeout-Seconds"),
+		accept:        r.Header.Get("Accept"),
+		debug:         q.Get("debug") == "true",
+	}
+	if pr.debug && !DebugAllowed(r, h.RemoteDebug) {
 		http.Error(w, debugRefused, http.StatusForbidden)
 		return
 	}
-	o, err := h.Runner.Run(r.Context(), q.Get("module"), q.Get("target"), r.Header.Get("X-Prometheus-Scrape-Timeout-Seconds"))
+	if p := h.Parking; p != nil {
+		if p.enter() {
+			if b, ok := p.park(w, r); ok {
+				// The request's context ends when this handler returns, now; the
+				// request itself is not kept.
+				ctx := context.WithoutCancel(r.Context())
+				go p.serve(b, func(w http.ResponseWriter) { h.probe(ctx, w, pr) })
+				return
+			}
+		}
+		defer p.leave()
+	}
+	h.probe(r.Context(), w, pr)
+}
+
+// probeRequest is what a probe needs of its request.
+type probeRequest struct {
+	module, target, scrapeTimeout, accept string
+	debug                                 bool
+}
+
+// probe runs the probe and writes its answer.
+func (h *ProbeHandler) probe(ctx context.Context, w http.ResponseWriter, pr probeRequest) {
+	o, err := h.Runner.Run(ctx, pr.module, pr.target, pr.scrapeTimeout)
 	if err != nil {
 		code := http.StatusBadRequest
 		var re *probe.RequestError
@@ -49,12 +81,12 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.History.Add(o)
-	if debug {
+	if pr.debug {
 		setDebugHeaders(w)
 		writeDebug(w, o)
 		return
 	}
-	format := h.formats.Negotiate(r.Header.Get("Accept"))
+	format := h.formats.Negotiate(pr.accept)
 	bp := bufPool.Get().(*[]byte)
 	*bp = exposition.Append((*bp)[:0], o, format.OpenMetrics)
 	hdr := w.Header()

@@ -14,10 +14,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-func newTestHandler(t *testing.T, q *prototest.FakeQuerier, mods map[string]*config.Module) *ProbeHandler {
+func newTestHandler(t *testing.T, q protocols.Querier, mods map[string]*config.Module) *ProbeHandler {
 	t.Helper()
 	if mods == nil {
 		mods = map[string]*config.Module{"fake": {Protocol: "fake", Players: true}}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/gameserver-exporter/gameserver_exporter/web"
+)
+
+// TestParkingBehindTLSAndAuth holds more probes of silent servers than the exporter
+// leaves to net/http, through exporter-toolkit's TLS and basic auth: the probes past
+// web.DefaultParkAbove are parked (the exporter holds about one goroutine for each
+// instead of two), all answer, and every connection carries the next probe.
+func TestParkingBehindTLSAndAuth(t *testing.T) {
+	const n = 2 * web.DefaultParkAbove
+	dir := t.TempDir()
+	pool := writeCert(t, dir)
+	hash, err := bcrypt.GenerateFromPassword([]byte("secret"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	webConfig := filepath.Join(dir, "web.yml")
+	os.WriteFile(webConfig, []byte(fmt.Sprintf("tls_server_config:\n  cert_file: %s\n  key_file: %s\nbasic_auth_users:\n  prom: %s\n",
+		filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"), hash)), 0o600)
+
+	// Silent servers: bound, never read, so that no ICMP error ends a probe early.
+	ports := make([]int, n)
+	for i := range ports {
+		c, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		ports[i] = c.LocalAddr().(*net.UDPAddr).Port
+	}
+
+	addr := freePort(t)
+	cmd := exec.Command(binary, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--log.level=warn")
+	if testing.Verbose() {
+		cmd.Stderr = os.Stderr
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+
+	client := &http.Client{Transport: &http.Transport{
+		TLSClientConfig:     &tls.Config{RootCAs: pool},
+		MaxIdleConnsPerHost: 2 * n,
+	}}
+	get := func(path string, timeout string, reused *atomic.Int32) (int, string, error) {
+		req, _ := http.NewRequest("GET", "https://"+addr+path, nil)
+		req.SetBasicAuth("prom", "secret")
+		if timeout != "" {
+			req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", timeout)
+		}
+		if reused != nil {
+			req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) {
+				if i.Reused {
+					reused.Add(1)
+				}
+			}}))
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, "", err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), err
+	}
+	for i := 0; ; i++ {
+		if code, _, err := get("/-/healthy", "", nil); err == nil && code == 200 {
+			break
+		} else if i == 200 {
+			t.Fatalf("exporter not healthy: %d %v", code, err)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	metric := func(name string) float64 {
+		_, body, err := get("/metrics", "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(strings.NewReader(body))
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+				f, _ := strconv.ParseFloat(v, 64)
+				return f
+			}
+		}
+		t.Fatalf("no %s in /metrics", name)
+		return 0
+	}
+
+	for round, timeout := range []string{"3", "1"} {
+		var reused atomic.Int32
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for _, port := range ports {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				code, body, err := get("/probe?module=a2s&target=127.0.0.1:"+strconv.Itoa(port), timeout, &reused)
+				if err == nil && (code != 200 || !strings.Contains(body, "probe_success 0\n")) {
+					err = fmt.Errorf("status %d, body\n%s", code, body)
+				}
+				if err != nil {
+					errs <- fmt.Errorf("port %d: %w", port, err)
+				}
+			}()
+		}
+		if round == 0 {
+			// While they wait: net/http would hold two goroutines a probe.
+			for deadline := time.Now().Add(20 * time.Second); metric("gameserver_exporter_probes_in_flight") < n; time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%v probes in flight, want %d", metric("gameserver_exporter_probes_in_flight"), n)
+				}
+			}
+			g := metric("go_goroutines")
+			t.Logf("%v goroutines with %d probes waiting", g, n)
+			if g > 1.75*n {
+				t.Errorf("%v goroutines with %d probes waiting: not parked (net/http holds 2 a probe)", g, n)
+			}
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if round == 1 && reused.Load() != n {
+			t.Errorf("%d of %d probes reused a connection, want all", reused.Load(), n)
+		}
+	}
+}
+
+// writeCert writes a self-signed certificate for 127.0.0.1 and its key into dir.
+func writeCert(t *testing.T, dir string) *x509.CertPool {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "cert.pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(filepath.Join(dir, "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
+	cert, _ := x509.ParseCertificate(der)
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	return pool
+}

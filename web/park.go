@@ -1,0 +1,176 @@
+package web
+
+import (
+	"bytes"
+	"log"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Parking keeps thousands of slow probes cheap. While net/http holds a request its
+// connection costs a goroutine (an 8 KiB stack by the time a probe waits), a
+// background reader and ~10 KiB of buffers, ~24 KiB in all: with 10,000 probes of
+// silent servers in flight, most of the exporter's memory (BENCHMARKS.md). Past
+// Above probes in flight, a new probe takes its connection over (Hijack) so that
+// net/http's goroutine and buffers go, runs in a goroutine of its own, writes its
+// answer itself and hands the connection back to the server through the Parking's
+// listener, where net/http goes on reading requests from it: Prometheus keeps its
+// connection, TLS ones too. Below Above, and for HTTP/2, nothing changes.
+type Parking struct {
+	above    int64
+	srv      *http.Server
+	inFlight atomic.Int64
+
+	serveOnce sync.Once
+	conns     chan net.Conn
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// NewParking parks probes past above in flight; srv serves the connections they
+// hand back (it must be the server that hands ProbeHandler its requests).
+func NewParking(above int, srv *http.Server) *Parking {
+	return &Parking{above: int64(above), srv: srv, conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+// DefaultParkAbove leaves the requests of any ordinary load to net/http: parking
+// costs a few allocations, and a connection Prometheus asked to close is closed.
+const DefaultParkAbove = 256
+
+// parkWriteTimeout bounds writing a parked probe's answer to a client that does not read.
+const parkWriteTimeout = 30 * time.Second
+
+// enter counts a probe in and reports whether it is past Above.
+func (p *Parking) enter() bool { return p.inFlight.Add(1) > p.above }
+
+func (p *Parking) leave() { p.inFlight.Add(-1) }
+
+// park takes r's connection over; false when it cannot (HTTP/2, a connection
+// net/http already gave up).
+func (p *Parking) park(w http.ResponseWriter, r *http.Request) (*parked, bool) {
+	hj, ok := w.(http.Hijacker)
+	if !ok || r.ProtoMajor != 1 {
+		return nil, false
+	}
+	// Headers set before the handler (exporter-toolkit's configured ones) are kept.
+	hdr := w.Header().Clone()
+	conn, rw, err := hj.Hijack()
+	if err != nil {
+		return nil, false
+	}
+	p.serveOnce.Do(func() { go p.srv.Serve(p) })
+	return &parked{
+		conn: conn,
+		hdr:  hdr,
+		// Bytes already read past this request (a pipelining client) stay in net/http's
+		// buffer, which is gone: such a connection is answered and closed.
+		keep: r.ProtoAtLeast(1, 1) && !r.Close && rw.Reader.Buffered() == 0,
+		head: r.Method == http.MethodHead,
+	}, true
+}
+
+// serve runs a parked probe, writes its answer and hands the connection back to the
+// server. A panic closes the connection and is logged, as net/http does for a
+// handler: the exporter stays up.
+func (p *Parking) serve(b *parked, probe func(http.ResponseWriter)) {
+	defer func() {
+		if err := recover(); err != nil {
+			b.conn.Close()
+			logf := log.Printf
+			if p.srv.ErrorLog != nil {
+				logf = p.srv.ErrorLog.Printf
+			}
+			logf("http: panic serving a parked probe for %v: %v\n%s", b.conn.RemoteAddr(), err, debug.Stack())
+		}
+	}()
+	func() {
+		defer p.leave()
+		probe(b)
+	}()
+	b.conn.SetWriteDeadline(time.Now().Add(parkWriteTimeout))
+	out := b.response()
+	if _, err := out.WriteTo(b.conn); err != nil || !b.keep {
+		b.conn.Close()
+		return
+	}
+	b.conn.SetWriteDeadline(time.Time{})
+	select {
+	case p.conns <- b.conn:
+	case <-p.done:
+		b.conn.Close()
+	}
+}
+
+// Accept, Close and Addr make the Parking the listener of handed-back connections;
+// the server closes it on Shutdown.
+func (p *Parking) Accept() (net.Conn, error) {
+	select {
+	case c := <-p.conns:
+		return c, nil
+	case <-p.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (p *Parking) Close() error {
+	p.closeOnce.Do(func() { close(p.done) })
+	return nil
+}
+
+func (p *Parking) Addr() net.Addr { return parkAddr{} }
+
+type parkAddr struct{}
+
+func (parkAddr) Network() string { return "parked" }
+func (parkAddr) String() string  { return "parked probes" }
+
+// parked is a hijacked connection and the answer being written for it: an
+// http.ResponseWriter that keeps everything until the probe ends.
+type parked struct {
+	conn net.Conn
+	hdr  http.Header
+	code int
+	body []byte
+	keep bool
+	head bool
+}
+
+func (b *parked) Header() http.Header { return b.hdr }
+
+func (b *parked) WriteHeader(code int) {
+	if b.code == 0 {
+		b.code = code
+	}
+}
+
+func (b *parked) Write(p []byte) (int, error) {
+	b.WriteHeader(http.StatusOK)
+	b.body = append(b.body, p...)
+	return len(p), nil
+}
+
+// response is the HTTP/1.1 response as net/http would have written it: its
+// status line and headers, and the body.
+func (b *parked) response() net.Buffers {
+	b.WriteHeader(http.StatusOK)
+	b.hdr["Content-Length"] = []string{strconv.Itoa(len(b.body))}
+	if _, ok := b.hdr["Date"]; !ok {
+		b.hdr["Date"] = []string{time.Now().UTC().Format(http.TimeFormat)}
+	}
+	if !b.keep {
+		b.hdr["Connection"] = []string{"close"}
+	}
+	var head bytes.Buffer
+	head.WriteString("HTTP/1.1 " + strconv.Itoa(b.code) + " " + http.StatusText(b.code) + "\r\n")
+	b.hdr.Write(&head)
+	head.WriteString("\r\n")
+	if b.head {
+		return net.Buffers{head.Bytes()}
+	}
+	return net.Buffers{head.Bytes(), b.body}
+}

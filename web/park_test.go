@@ -1,0 +1,286 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const probePath = "/probe?module=fake&target=127.0.0.1"
+
+// parkServer serves h (past above probes in flight parked) with a configured header
+// set before it, as exporter-toolkit's web config does.
+func parkServer(t *testing.T, h *ProbeHandler, above int, tls bool) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Configured", "kept")
+		h.ServeHTTP(w, r)
+	}))
+	h.Parking = NewParking(above, ts.Config)
+	if tls {
+		ts.StartTLS()
+	} else {
+		ts.Start()
+	}
+	t.Cleanup(func() {
+		ts.Close()
+		h.Parking.Close()
+	})
+	return ts
+}
+
+// A parked probe answers as net/http would, and its connection goes back to the
+// server: the client sends the next probes on it, over TLS too.
+func TestParkKeepsConnection(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tls  bool
+	}{{"http", false}, {"https", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Name: "parked", Players: protocols.Known(3)}}, nil)
+			ts := parkServer(t, h, 0, tc.tls)
+			var reused []bool
+			trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { reused = append(reused, i.Reused) }}
+			for i := range 3 {
+				req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "GET", ts.URL+probePath, nil)
+				resp, err := ts.Client().Do(req)
+				if err != nil {
+					t.Fatalf("probe %d: %v", i, err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 || !strings.Contains(string(body), "probe_success 1\n") || !strings.Contains(string(body), "gameserver_players 3\n") {
+					t.Fatalf("probe %d: status %d, body\n%s", i, resp.StatusCode, body)
+				}
+				if got := resp.Header.Get("X-Configured"); got != "kept" {
+					t.Errorf("probe %d: X-Configured = %q, want the header set before the handler", i, got)
+				}
+				if got := resp.Header.Get("Content-Type"); !strings.HasPrefix(got, "text/plain; version=0.0.4") {
+					t.Errorf("probe %d: Content-Type = %q", i, got)
+				}
+				if resp.Close || resp.ContentLength != int64(len(body)) {
+					t.Errorf("probe %d: Close %v, Content-Length %d for %d bytes", i, resp.Close, resp.ContentLength, len(body))
+				}
+			}
+			// Debug output and refusals are written by the parked probe as well.
+			for _, tc := range []struct {
+				path, want string
+				code       int
+			}{
+				{probePath + "&debug=true", "probe_success 1", 200},
+				{"/probe?module=nope&target=127.0.0.1", `unknown module "nope"`, 400},
+			} {
+				req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "GET", ts.URL+tc.path, nil)
+				resp, err := ts.Client().Do(req)
+				if err != nil {
+					t.Fatalf("%s: %v", tc.path, err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != tc.code || !strings.Contains(string(body), tc.want) || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+					t.Errorf("%s: status %d, X-Content-Type-Options %q, body\n%s", tc.path, resp.StatusCode, resp.Header.Get("X-Content-Type-Options"), body)
+				}
+			}
+			if want := []bool{false, true, true, true, true}; !slices.Equal(reused, want) {
+				t.Errorf("connection reused %v, want %v", reused, want)
+			}
+			if n := h.Parking.inFlight.Load(); n != 0 {
+				t.Errorf("%d probes still counted in flight", n)
+			}
+		})
+	}
+}
+
+// A client that asks to close, an HTTP/1.0 one, or one that already sent its next
+// request gets its answer, then the connection closes.
+func TestParkClosesWhenAsked(t *testing.T) {
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Name: "parked"}}, nil)
+	ts := parkServer(t, h, 0, false)
+	for _, tc := range []struct{ name, req string }{
+		{"connection close", "GET " + probePath + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"},
+		{"HTTP/1.0", "GET " + probePath + " HTTP/1.0\r\n\r\n"},
+		{"pipelined", "GET " + probePath + " HTTP/1.1\r\nHost: x\r\n\r\nGET " + probePath + " HTTP/1.1\r\nHost: x\r\n\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", ts.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(10 * time.Second))
+			io.WriteString(c, tc.req)
+			br := bufio.NewReader(c)
+			resp, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 200 || !strings.Contains(string(body), "probe_success 1\n") || !resp.Close {
+				t.Fatalf("status %d, close %v, body\n%s", resp.StatusCode, resp.Close, body)
+			}
+			if n, err := br.Read(make([]byte, 1)); err != io.EOF {
+				t.Errorf("connection still open after the answer: read %d bytes, %v", n, err)
+			}
+		})
+	}
+}
+
+// gate is a querier whose queries wait until it opens.
+type gate struct {
+	open  chan struct{}
+	calls atomic.Int32
+}
+
+func (g *gate) Query(ctx context.Context, _ protocols.Target, _ *wire.Trace) (*protocols.Result, error) {
+	g.calls.Add(1)
+	select {
+	case <-g.open:
+		return &protocols.Result{Name: "late"}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Parked, a waiting probe holds one goroutine (its own) instead of net/http's
+// connection goroutine and background reader beside nothing: what the memory of
+// 10,000 probes of silent servers comes down to.
+func TestParkFreesConnectionGoroutines(t *testing.T) {
+	const n = 40
+	perProbe := map[bool]float64{}
+	for _, park := range []bool{false, true} {
+		g := &gate{open: make(chan struct{})}
+		h := newTestHandler(t, g, nil)
+		above := n + 1
+		if park {
+			above = 0
+		}
+		ts := parkServer(t, h, above, false)
+		base := runtime.NumGoroutine()
+		conns := make([]net.Conn, n)
+		for i := range conns {
+			c, err := net.Dial("tcp", ts.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(30 * time.Second))
+			// Each its own target: probes of one target share one query.
+			io.WriteString(c, "GET /probe?module=fake&target=127.0.0.1:"+strconv.Itoa(20000+i)+" HTTP/1.1\r\nHost: x\r\n\r\n")
+			conns[i] = c
+		}
+		for deadline := time.Now().Add(20 * time.Second); g.calls.Load() < n; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("park %v: %d of %d probes started", park, g.calls.Load(), n)
+			}
+		}
+		perProbe[park] = float64(runtime.NumGoroutine()-base) / n
+		close(g.open)
+		for i, c := range conns {
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatalf("park %v: probe %d: %v", park, i, err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 200 || !strings.Contains(string(body), `name="late"`) || resp.Close {
+				t.Fatalf("park %v: probe %d: status %d, close %v, body\n%s", park, i, resp.StatusCode, resp.Close, body)
+			}
+		}
+	}
+	t.Logf("goroutines per waiting probe: %.2f held by net/http, %.2f parked", perProbe[false], perProbe[true])
+	if perProbe[false] < 1.9 || perProbe[true] > 1.1 {
+		t.Errorf("goroutines per waiting probe: %.2f held by net/http (want about 2), %.2f parked (want 1)", perProbe[false], perProbe[true])
+	}
+}
+
+// A probe parked when the server shuts down still answers, and its connection
+// closes instead of going back to a server that takes no more.
+func TestParkShutdown(t *testing.T) {
+	g := &gate{open: make(chan struct{})}
+	h := newTestHandler(t, g, nil)
+	ts := parkServer(t, h, 0, false)
+	c, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	io.WriteString(c, "GET "+probePath+" HTTP/1.1\r\nHost: x\r\n\r\n")
+	for deadline := time.Now().Add(20 * time.Second); g.calls.Load() < 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the probe did not start")
+		}
+	}
+	// The Parking's listener starts with the first parked probe; Shutdown closes it.
+	if err := ts.Config.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	close(g.open)
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `name="late"`) {
+		t.Fatalf("status %d, body\n%s", resp.StatusCode, body)
+	}
+	if n, err := br.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("connection still open after shutdown: read %d bytes, %v", n, err)
+	}
+	if n := h.Parking.inFlight.Load(); n != 0 {
+		t.Errorf("%d probes still counted in flight", n)
+	}
+}
+
+// panicky is a querier with a bug.
+type panicky struct{}
+
+func (panicky) Query(context.Context, protocols.Target, *wire.Trace) (*protocols.Result, error) {
+	panic("decoder bug")
+}
+
+// A parked probe that panics closes its connection and leaves the exporter up, as
+// net/http does for a handler.
+func TestParkPanic(t *testing.T) {
+	h := newTestHandler(t, panicky{}, nil)
+	ts := parkServer(t, h, 0, false)
+	var logged strings.Builder
+	var mu sync.Mutex
+	ts.Config.ErrorLog = log.New(writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return logged.Write(p) }), "", 0)
+	_, err := ts.Client().Get(ts.URL + probePath)
+	if err == nil {
+		t.Fatal("a panicking probe answered")
+	}
+	if resp, err := ts.Client().Get(ts.URL + "/probe?module=nope&target=127.0.0.1"); err != nil || resp.StatusCode != 400 {
+		t.Fatalf("after the panic: %v %v", resp, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(logged.String(), "panic serving a parked probe") || !strings.Contains(logged.String(), "decoder bug") {
+		t.Errorf("log %q", logged.String())
+	}
+	if n := h.Parking.inFlight.Load(); n != 0 {
+		t.Errorf("%d probes still counted in flight", n)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
