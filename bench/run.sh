@@ -17,6 +17,10 @@ ROUNDS=${ROUNDS:-3}                 # alternating rounds; the summary takes medi
 THREADS=${THREADS:-2}               # wrk -t
 CONNS=${CONNS:-50}                  # wrk -c: probes in flight
 QSTAT_MAXSIM=${QSTAT_MAXSIM:-$CONNS} # quakestat -maxsim
+# quakestat -sendinterval (ms between two sends). qstat's default, 5, paces its sends: on
+# loopback every reply is in before the next send, so it runs one query at a time whatever
+# -maxsim says (strace: one socket open at once). 0 lets it hold -maxsim queries in flight.
+QSTAT_SENDINTERVAL=${QSTAT_SENDINTERVAL:-0}
 FLEET=${FLEET:-1000}                # A2S servers (challenge on) the load rotates over
 FLEET_PORT=${FLEET_PORT:-21000}     # their first port (UDP, and TCP for blackbox)
 INFLIGHT=${INFLIGHT:-8000}          # memory test: probes held in flight at once
@@ -261,15 +265,15 @@ qstat_run() {
   secs=$(seconds "$DURATION")
   t0=$(date +%s.%N)
   while awk -v a="$t0" -v b="$(date +%s.%N)" -v s="$secs" 'BEGIN {exit !(b-a < s)}'; do
-    ok=$(quakestat -default a2s -maxsim "$QSTAT_MAXSIM" -raw , -f "$TMP/targets.txt" | awk -F, '/^A2S,/ && NF >= 5' | wc -l)
+    ok=$(quakestat -default a2s -maxsim "$QSTAT_MAXSIM" -sendinterval "$QSTAT_SENDINTERVAL" -raw , -f "$TMP/targets.txt" | awk -F, '/^A2S,/ && NF >= 5' | wc -l)
     total=$((total + ok))
     failed=$((failed + FLEET - ok))
     runs=$((runs + 1))
   done
   t1=$(date +%s.%N)
   rate=$(awk -v n="$total" -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", n/(b-a)}')
-  printf '== qstat round %s\n%d runs of quakestat -default a2s -maxsim %s -f targets.txt (%d servers): %d answered, %d not, in %.2fs: %s queries/s\n' \
-    "$ROUND" "$runs" "$QSTAT_MAXSIM" "$FLEET" "$total" "$failed" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b-a}')" "$rate" >>"$RAW"
+  printf '== qstat round %s\n%d runs of quakestat -default a2s -maxsim %s -sendinterval %s -f targets.txt (%d servers): %d answered, %d not, in %.2fs: %s queries/s\n' \
+    "$ROUND" "$runs" "$QSTAT_MAXSIM" "$QSTAT_SENDINTERVAL" "$FLEET" "$total" "$failed" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b-a}')" "$rate" >>"$RAW"
   RATES[qstat]+="$rate "
   FAILS[qstat]=$((${FAILS[qstat]:-0} + failed))
   say "round $ROUND: qstat: $rate queries/s ($runs runs, $failed unanswered)"
@@ -375,7 +379,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo
   echo "commit $commit; $(go version | cut -d' ' -f3-); $(nproc) CPUs; $(uname -sr); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "Command: \`GO_TAGS=$GO_TAGS NEIGHBOUR=$NEIGHBOUR CHALLENGE_CACHE=$CHALLENGE_CACHE ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS CONNS=$CONNS FLEET=$FLEET INFLIGHT=$INFLIGHT MEM_TIMEOUT=$MEM_TIMEOUT bench/run.sh\`"
+  echo "Command: \`QSTAT_SENDINTERVAL=$QSTAT_SENDINTERVAL GO_TAGS=$GO_TAGS NEIGHBOUR=$NEIGHBOUR CHALLENGE_CACHE=$CHALLENGE_CACHE ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS CONNS=$CONNS FLEET=$FLEET INFLIGHT=$INFLIGHT MEM_TIMEOUT=$MEM_TIMEOUT bench/run.sh\`"
   echo
   echo "## Throughput"
   echo
@@ -393,7 +397,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
       [ -n "$GO_TAGS" ] && what+=", built with -tags $GO_TAGS"
       ;;
     blackbox) what="blackbox_exporter $(prometheus-blackbox-exporter --version 2>&1 | awk 'NR==1 {print $3}') tcp_connect (TCP handshake only)" ;;
-    qstat) what="quakestat -default a2s -maxsim $QSTAT_MAXSIM -f (1 process per $FLEET queries)" ;;
+    qstat) what="quakestat -default a2s -maxsim $QSTAT_MAXSIM -sendinterval $QSTAT_SENDINTERVAL -f (1 process per $FLEET queries)" ;;
     esac
     echo "| $name | $what | ${MED[$name]} | ${RATES[$name]% } | ${FAILS[$name]:-0} |"
   done
