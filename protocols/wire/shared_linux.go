@@ -32,9 +32,13 @@ import (
 // socket of its own), so a reply is never given to the wrong probe; and the
 // protocols' own checks (request ids, challenge echoes, reply types) apply as before.
 const (
-	sharedUses   = 256         // queries a socket serves before it is retired
-	sharedAge    = time.Second // how long a socket takes new queries
-	sharedActive = 64          // queries registered at once on one socket
+	sharedUses = 256         // queries a socket serves before it is retired
+	sharedAge  = time.Second // how long a socket takes new queries
+	// sharedDrops: a socket that has dropped this many datagrams (from no registered
+	// destination, or past a query's queue bound) takes no new queries. A flood shares
+	// the socket's kernel receive buffer with every query on it: new ones go elsewhere.
+	sharedDrops  = 64
+	sharedActive = 64 // queries registered at once on one socket
 	// sharedRcvBuf is the receive buffer asked for (the kernel caps it at
 	// net.core.rmem_max): replies of up to sharedActive queries share it.
 	sharedRcvBuf = 4 << 20
@@ -80,6 +84,7 @@ type sharedSocket struct {
 	mu      sync.Mutex
 	entries map[sharedKey]*shared
 	uses    int   // queries registered since the socket opened
+	drops   int   // datagrams dropped since the socket opened (see sharedDrops)
 	retired bool  // takes no new queries; closed when the last one leaves
 	broken  error // the reader stopped on this error: no new queries
 	closed  bool  // Close was called (the reader's error is then expected)
@@ -211,11 +216,12 @@ func (e *shared) setAddr(addr netip.AddrPort, fam int) bool {
 }
 
 // register adds e to s unless s takes no more queries (full: it is broken, used
-// up, old or has sharedActive queries) or already has a query to e's destination.
+// up, flooded, old or has sharedActive queries) or already has a query to e's
+// destination.
 func (s *sharedSocket) register(e *shared, now time.Time) (ok, full bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.broken != nil || s.uses >= sharedUses || len(s.entries) >= sharedActive || now.Sub(s.born) >= sharedAge {
+	if s.broken != nil || s.uses >= sharedUses || s.drops >= sharedDrops || len(s.entries) >= sharedActive || now.Sub(s.born) >= sharedAge {
 		return false, true
 	}
 	if _, busy := s.entries[e.key]; busy {
@@ -402,11 +408,13 @@ func (s *sharedSocket) deliver(k sharedKey, d []byte, truncated bool) {
 	e := s.entries[k]
 	if e == nil || truncated {
 		// A truncated datagram (over MaxDatagram) cannot happen over UDP/IP.
+		s.drops++
 		s.mu.Unlock()
 		return
 	}
 	if len(e.queue) >= queueDatagrams || e.queued+len(d) > queueBytes {
 		e.ndrop++
+		s.drops++
 		s.mu.Unlock()
 		return
 	}

@@ -9,7 +9,6 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -238,6 +237,17 @@ func TestSharedQueueBounded(t *testing.T) {
 	if !said {
 		t.Errorf("the trace does not say datagrams were dropped: %v", tr.Entries)
 	}
+	// The flooded socket takes no new queries: the next goes to a fresh socket, whose
+	// kernel buffer the flood does not fill.
+	other, _ := sourceServer(t, "udp", "127.0.0.1:0")
+	c2, err := DialUDP(ctx, other, NewTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if c2.sh == nil || c2.sh.s == c.sh.s {
+		t.Error("a query after the flood joined the flooded socket")
+	}
 }
 
 // TestSharedConcurrent: many queries at once over few sockets, each reply to its
@@ -320,7 +330,8 @@ func TestSharedRefusedBeforeAnotherSend(t *testing.T) {
 
 // TestSharedFloodNeighbours: a server flooding its query's shared socket (20,000
 // datagrams as fast as it can send) does not keep the other queries on that socket
-// from their replies, and its own queue stays bounded.
+// from their replies, its own queue stays bounded, and queries that start during the
+// flood go to another socket.
 func TestSharedFloodNeighbours(t *testing.T) {
 	flood, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
@@ -348,32 +359,37 @@ func TestSharedFloodNeighbours(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fc.Close()
+
+	// The neighbours register before the flood starts, most on the flood's socket.
+	const neighbours = 30
+	conns := make([]*UDPConn, neighbours)
+	shared := 0
+	for i := range conns {
+		srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
+		c, err := DialUDP(ctx, srv, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if c.sh != nil && c.sh.s == fc.sh.s {
+			shared++
+		}
+		conns[i] = c
+	}
+	if shared == 0 {
+		t.Fatal("no neighbour shared the flood's socket")
+	}
 	if err := fc.Send([]byte("go")); err != nil {
 		t.Fatal(err)
 	}
 	<-started
 
-	const neighbours = 30
-	var (
-		wg     sync.WaitGroup
-		shared atomic.Int64 // neighbours on the flood's socket
-	)
+	var wg sync.WaitGroup
 	errs := make(chan error, neighbours)
-	for i := range neighbours {
-		srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
+	for i, c := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ctx := ctxT(t, 5*time.Second)
-			c, err := DialUDP(ctx, srv, nil)
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer c.Close()
-			if c.sh != nil && c.sh.s == fc.sh.s {
-				shared.Add(1)
-			}
 			c.Retries = 4 // a datagram lost to the flood is asked for again, as modules do
 			want := fmt.Sprint(i)
 			if b, err := c.Request(ctx, []byte(want), nil); err != nil || string(b) != "re:"+want {
@@ -386,8 +402,25 @@ func TestSharedFloodNeighbours(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if shared.Load() == 0 {
-		t.Error("no neighbour shared the flood's socket")
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		fc.sh.s.mu.Lock()
+		drops := fc.sh.s.drops
+		fc.sh.s.mu.Unlock()
+		if drops >= sharedDrops {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the flood's socket dropped %d datagrams", drops)
+		}
+	}
+	srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
+	late, err := DialUDP(ctx, srv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer late.Close()
+	if late.sh != nil && late.sh.s == fc.sh.s {
+		t.Error("a query that started during the flood joined the flooded socket")
 	}
 	fc.sh.s.mu.Lock()
 	n, bytes := len(fc.sh.queue), fc.sh.queued
