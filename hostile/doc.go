@@ -39,6 +39,11 @@
 //     A2S duplicate fragments, GameSpy v3 packets none flagged last, a Hytale line
 //     or TeamSpeak 3 greeting without newline, a Minecraft frame that keeps coming,
 //     an HTTP body without length or end) (bounded);
+//   - phases_* (phases_test.go): an A2S server with a proper info reply that is
+//     silent, announces 255 players and 65535 rules while sending two and one,
+//     challenges forever, splits, bzip2-bombs or sends random bytes on A2S_PLAYER
+//     and A2S_RULES, probed with players and rules on: the probe succeeds on its
+//     info, the phases fail (or read what is there), within the deadline and bounds;
 //   - baseline: the same fake servers answering properly, which proves the hostile
 //     variants differ from a working server only by their misbehaviour.
 //

@@ -152,6 +152,22 @@ func (o probeOut) gauge(name string) float64 {
 	return mf.Metric[0].GetGauge().GetValue()
 }
 
+// phase is gameserver_query_phase_success for phase, -1 when absent.
+func (o probeOut) phase(name string) float64 {
+	mf := o.fams["gameserver_query_phase_success"]
+	if mf == nil {
+		return -1
+	}
+	for _, m := range mf.Metric {
+		for _, lp := range m.Label {
+			if lp.GetName() == "phase" && lp.GetValue() == name {
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	return -1
+}
+
 // reason is the failure reason, "" on success or when absent.
 func (o probeOut) reason() string {
 	return o.label("probe_failure_info", "reason")

@@ -42,6 +42,10 @@ type hostileCase struct {
 	// fast: the probe must end before its deadline (a refusal, a reply that
 	// decodes or fails to, a bound hit), not wait for it.
 	fast bool
+	// module, when set, is the YAML of the module probing (named after the
+	// protocol, overriding the built-in one); failedPhases must then report failure.
+	module       string
+	failedPhases []string
 }
 
 // knownBugs are (case/protocol) subtests that fail because of a bug outside this
@@ -171,7 +175,10 @@ func streamUDP(t *testing.T, n int, every time.Duration, next func(i int) []byte
 	return s.addr, s
 }
 
-func TestHostile(t *testing.T) {
+func TestHostile(t *testing.T) { runCases(t, cases) }
+
+// runCases runs every case against every protocol it applies to.
+func runCases(t *testing.T, cases []hostileCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for _, p := range registry.All() {
@@ -195,6 +202,9 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 	base := liveGoroutines()
 	addr, srv := c.start(t, p)
 	yaml, targetOf := moduleFor(p, addr)
+	if c.module != "" {
+		yaml = c.module
+	}
 	h := newHandler(t, yaml, 0, 0)
 	target := targetOf(t, h)
 
@@ -241,6 +251,11 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 	case out.success() == 1 && dialects[p.Name].named:
 		if name := out.label("gameserver_info", "name"); name != serverName {
 			t.Errorf("gameserver_info name %q, want %q\n%s", name, serverName, out.body)
+		}
+	}
+	for _, phase := range c.failedPhases {
+		if v := out.phase(phase); v != 0 && !starvedOut {
+			t.Errorf("phase %q success %v, want 0\n%s", phase, v, lastProbeDebug(t, h))
 		}
 	}
 	if c.fast && out.elapsed >= probeTimeout {
