@@ -5,8 +5,8 @@
 // in the Source and GoldSrc layouts, bzip2-compressed ones included. The records,
 // the split reassembler and the exchange live in protocols/internal/steam, shared
 // with package goldsrc; this package adds the query strategy (with a per-module
-// cache of the challenge each target accepted, challenges.go) and the Bohemia
-// (Arma 3, DayZ) rules.
+// cache of the challenge each target accepted, kept in protocols/internal/steam)
+// and the Bohemia (Arma 3, DayZ) rules.
 //
 // Spec: shared/protocols/a2s.md.
 package a2s
@@ -53,7 +53,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	}
 	q := &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}
 	if opts.ChallengeCache == nil || *opts.ChallengeCache {
-		q.challenges = newChallengeCache()
+		q.challenges = steam.NewChallengeCache()
 	}
 	return q, nil
 }

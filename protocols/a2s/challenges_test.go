@@ -96,7 +96,7 @@ func TestChallengeCache(t *testing.T) {
 			fake: &fake{infoChallenge: true, challenge: a},
 			steps: []cacheStep{
 				{reqs: 2, phases: challenge, cached: true},
-				{advance: challengeTTL - time.Second, reqs: 1, phases: info, hit: true, cached: true},
+				{advance: steam.ChallengeTTL - time.Second, reqs: 1, phases: info, hit: true, cached: true},
 				{advance: time.Second, reqs: 2, phases: challenge, cached: true},
 				{reqs: 1, phases: info, hit: true, cached: true},
 			}},
@@ -131,7 +131,7 @@ func TestChallengeCache(t *testing.T) {
 			q := pq.(*querier)
 			clk := &clock{t: time.Unix(1e9, 0)}
 			if q.challenges != nil {
-				q.challenges.now = clk.now
+				q.challenges.Now = clk.now
 			} else if !tt.off {
 				t.Fatal("no challenge cache by default")
 			}
@@ -159,9 +159,9 @@ func TestChallengeCache(t *testing.T) {
 				if st.hit && (!bytes.HasPrefix(reqs[0], steam.InfoRequest) || len(reqs[0]) != len(steam.InfoRequest)+4) {
 					t.Errorf("probe %d: first request % x carries no challenge", i+1, reqs[0])
 				}
-				got, ok := q.challenges.get(addr)
-				if ok != st.cached || ok && got.challenge() != f.challenge {
-					t.Errorf("probe %d: cache holds % x %v, want % x %v", i+1, got.req, ok, f.challenge, st.cached)
+				got, ok := q.challenges.Get(addr)
+				if ok != st.cached || ok && got.Challenge() != f.challenge {
+					t.Errorf("probe %d: cache holds % x %v, want % x %v", i+1, got.Req, ok, f.challenge, st.cached)
 				}
 			}
 		})
@@ -182,9 +182,6 @@ func queryWith(t *testing.T, q protocols.Querier, addr netip.AddrPort, timeout t
 	return res, tr, err
 }
 
-// infoWith is A2S_INFO carrying the challenge ch.
-func infoWith(ch ...byte) []byte { return steam.WithChallenge(steam.InfoRequest, ch) }
-
 func logged(tr *wire.Trace, s string) bool {
 	for _, e := range tr.Entries {
 		if strings.Contains(e.Msg, s) {
@@ -192,56 +189,6 @@ func logged(tr *wire.Trace, s string) bool {
 		}
 	}
 	return false
-}
-
-func TestChallengeCacheBounded(t *testing.T) {
-	t.Parallel()
-	c := newChallengeCache()
-	var last netip.AddrPort
-	for i := range 10_000 {
-		last = netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 0, byte(i >> 8), byte(i)}), 27015)
-		c.put(last, infoWith(byte(i), 1, 2, 3), false)
-		if n := c.size(); n > maxCachedChallenges {
-			t.Fatalf("%d entries after %d puts, cap %d", n, i+1, maxCachedChallenges)
-		}
-	}
-	eq(t, "size", c.size(), maxCachedChallenges)
-	if e, ok := c.get(last); !ok || e.challenge() != [4]byte{byte(9999 & 0xFF), 1, 2, 3} {
-		t.Errorf("the last put is missing: %v %v", e, ok)
-	}
-	// Replacing a present key evicts nothing.
-	c.put(last, infoWith(9, 9, 9, 9), false)
-	eq(t, "size after replace", c.size(), maxCachedChallenges)
-}
-
-func TestChallengeCacheTTL(t *testing.T) {
-	t.Parallel()
-	clk := &clock{t: time.Unix(1e9, 0)}
-	c := newChallengeCache()
-	c.now = clk.now
-	addr := netip.MustParseAddrPort("127.0.0.1:27015")
-	c.put(addr, infoWith(1, 2, 3, 4), true)
-	for _, tt := range []struct {
-		advance time.Duration
-		ok      bool
-	}{
-		{0, true},
-		{challengeTTL - time.Nanosecond, true},
-		{time.Nanosecond, false}, // exactly the TTL: too old
-		{-time.Minute, false},    // an expired entry was forgotten, not just hidden
-	} {
-		clk.advance(tt.advance)
-		e, ok := c.get(addr)
-		if ok != tt.ok || ok && (e.challenge() != [4]byte{1, 2, 3, 4} || !e.legacy) {
-			t.Errorf("after %v: %v %v, want ok=%v", tt.advance, e, ok, tt.ok)
-		}
-	}
-	var off *challengeCache // challenge_cache: false
-	off.put(addr, infoWith(1, 2, 3, 4), false)
-	off.drop(addr)
-	if _, ok := off.get(addr); ok {
-		t.Error("a nil cache holds a challenge")
-	}
 }
 
 // Concurrent probes of one target share the cache (run with -race): all succeed,
@@ -262,7 +209,7 @@ func TestChallengeCacheConcurrent(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		if e, ok := q.challenges.get(addr); !ok || e.challenge() != [4]byte{5, 6, 7, 8} {
+		if e, ok := q.challenges.Get(addr); !ok || e.Challenge() != [4]byte{5, 6, 7, 8} {
 			t.Fatalf("round %d: cache %v %v", round, e, ok)
 		}
 	}

@@ -21,7 +21,7 @@ var getChallengeRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x57}
 type querier struct {
 	players, rules bool
 	retries        int
-	challenges     *challengeCache // nil: challenge_cache: false
+	challenges     *steam.ChallengeCache // nil: challenge_cache: false
 }
 
 // Query asks for the server's info, then (as configured) its players and rules.
@@ -85,7 +85,7 @@ type exchanger struct {
 	legacy    [4]byte
 	hasLegacy bool
 	// cache holds the challenge the target accepted on an earlier probe (nil: off).
-	cache *challengeCache
+	cache *steam.ChallengeCache
 	addr  netip.AddrPort
 }
 
@@ -121,9 +121,9 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 	defer cancel()
 	req, asked := steam.InfoRequest, false // asked: A2S_SERVERQUERY_GETCHALLENGE was sent
 	var hit []byte                         // the cached request the probe began with
-	if e, ok := x.cache.get(x.addr); ok {
-		req, hit = e.req, e.req
-		x.legacy, x.hasLegacy = e.challenge(), e.legacy
+	if e, ok := x.cache.Get(x.addr); ok {
+		req, hit = e.Req, e.Req
+		x.legacy, x.hasLegacy = e.Challenge(), e.Legacy
 		x.Tr.Log("A2S_INFO carries the challenge the server accepted on an earlier probe (challenge_cache)")
 	}
 	for i := 1; ; i++ {
@@ -166,7 +166,7 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 // remember updates the challenge cache after A2S_INFO, given the last request sent
 // (req) and the cached one the probe began with (hit, nil if none). A new challenge
 // that got an info reply is kept for the next probe; the cached one, accepted
-// again, keeps its age (challengeTTL counts from when the server handed it out, so
+// again, keeps its age (steam.ChallengeTTL counts from when the server handed it out, so
 // it is renewed before the server's own limit). A server that answered without a
 // challenge, or a cached challenge that ended in failure, leaves nothing. The cache
 // keeps req itself: never written after it was built, it serves later probes
@@ -175,9 +175,9 @@ func (x *exchanger) remember(err error, hit, req []byte) {
 	carries := len(req) == len(steam.InfoRequest)+4 // the -1 request and 0x57 carry none
 	switch {
 	case err == nil && carries && !bytes.Equal(req, hit):
-		x.cache.put(x.addr, req, x.hasLegacy && x.legacy == [4]byte(req[len(steam.InfoRequest):]))
+		x.cache.Put(x.addr, req, x.hasLegacy && x.legacy == [4]byte(req[len(steam.InfoRequest):]))
 	case hit != nil && (err != nil || !carries):
-		x.cache.drop(x.addr)
+		x.cache.Drop(x.addr)
 	}
 }
 

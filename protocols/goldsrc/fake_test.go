@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -24,10 +25,15 @@ type fake struct {
 	noChallenge   bool
 	// dropFirst ignores the first datagram of each kind (exercises retries).
 	dropFirst bool
+	// dropWrong ignores an A2S_INFO carrying a challenge other than the server's
+	// (instead of answering S2C_CHALLENGE, or the info when none is needed).
+	dropWrong bool
 
-	mu   sync.Mutex
-	seen map[string]int
-	log  []string
+	mu       sync.Mutex
+	seen     map[string]int
+	log      []string
+	chal     []byte   // the server's challenge; nil: challenge (setChallenge changes it)
+	infoReqs [][]byte // the A2S_INFO datagrams received
 }
 
 var challenge = []byte{0x11, 0x22, 0x33, 0x44}
@@ -43,25 +49,34 @@ func (f *fake) handle(req []byte) [][]byte {
 	f.seen[kind]++
 	n := f.seen[kind]
 	f.log = append(f.log, kind)
+	if kind == "A2S_INFO" {
+		f.infoReqs = append(f.infoReqs, req)
+	}
+	ch := f.challenge()
 	f.mu.Unlock()
 	if f.dropFirst && n == 1 {
 		return nil
 	}
-	challenged := len(req) == 9 && bytes.Equal(req[5:], challenge)
+	challenged := len(req) == 9 && bytes.Equal(req[5:], ch)
 	switch kind {
 	case "A2S_INFO":
-		if f.infoChallenge && !bytes.HasSuffix(req, challenge) {
-			return [][]byte{challengeReply()}
+		carries := len(req) == len(steam.InfoRequest)+4
+		right := carries && bytes.Equal(req[len(req)-4:], ch)
+		if f.dropWrong && carries && !right {
+			return nil
+		}
+		if f.infoChallenge && !right {
+			return [][]byte{challengeReplyWith(ch)}
 		}
 		return f.a2sInfo
 	case "A2S_PLAYER":
 		if f.players != nil && !f.noChallenge && !challenged {
-			return [][]byte{challengeReply()}
+			return [][]byte{challengeReplyWith(ch)}
 		}
 		return f.players
 	case "A2S_RULES":
 		if f.rules != nil && !f.noChallenge && !challenged {
-			return [][]byte{challengeReply()}
+			return [][]byte{challengeReplyWith(ch)}
 		}
 		return f.rules
 	case "details":
@@ -91,7 +106,40 @@ func (f *fake) count(kind string) int {
 	return f.seen[kind]
 }
 
-func challengeReply() []byte { return append([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41}, challenge...) }
+// challenge returns the server's current challenge (f.mu held).
+func (f *fake) challenge() []byte {
+	if f.chal == nil {
+		return challenge
+	}
+	return f.chal
+}
+
+// setChallenge makes the server hand out (and accept only) ch from now on.
+func (f *fake) setChallenge(ch []byte) {
+	f.mu.Lock()
+	f.chal = ch
+	f.mu.Unlock()
+}
+
+// current returns the server's challenge.
+func (f *fake) current() []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.challenge()
+}
+
+// infoRequests returns the A2S_INFO datagrams received, in order.
+func (f *fake) infoRequests() [][]byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([][]byte(nil), f.infoReqs...)
+}
+
+func challengeReply() []byte { return challengeReplyWith(challenge) }
+
+func challengeReplyWith(ch []byte) []byte {
+	return append([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41}, ch...)
+}
 
 // classify names a request datagram.
 func classify(req []byte) string {

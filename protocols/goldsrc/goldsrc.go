@@ -13,11 +13,19 @@
 // 0x49, 0x44, 0x45, GoldSrc split header) are decoded by protocols/internal/steam,
 // which package a2s uses too; this package decodes only what A2S lacks.
 //
+// A Steam-era server that wants a challenge costs two A2S_INFO round trips; the
+// challenge a target accepted is kept per module (protocols/internal/steam's
+// ChallengeCache, as in package a2s) and sent with the next probe's A2S_INFO,
+// which matters for ReHLDS, which rate-limits queries.
+//
 // Spec: shared/protocols/goldsrc.md, shared/protocols/a2s.md §5 and §8.2.
 package goldsrc
 
 import (
+	"fmt"
+
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
 // Protocol is the registry entry for the GoldSrc legacy queries.
@@ -30,7 +38,27 @@ var Protocol = protocols.Protocol{
 	New:         newQuerier,
 }
 
-// newQuerier returns a GoldSrc querier. The protocol has no options.
+// Options is the module's `goldsrc:` block.
+type Options struct {
+	// ChallengeCache (default true) sends the A2S_INFO challenge a target accepted
+	// on the last probe at once, saving the S2C_CHALLENGE round trip (a2s.md §3
+	// rule 6). false turns it off, for servers that misbehave with it and for
+	// benchmarks.
+	ChallengeCache *bool `yaml:"challenge_cache"`
+}
+
+// newQuerier returns a GoldSrc querier. Each querier (one per module, rebuilt on
+// reload) has its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}, nil
+	var opts Options
+	if s.Options != nil {
+		if err := s.Options(&opts); err != nil {
+			return nil, fmt.Errorf("goldsrc options: %w", err)
+		}
+	}
+	q := &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}
+	if opts.ChallengeCache == nil || *opts.ChallengeCache {
+		q.challenges = steam.NewChallengeCache()
+	}
+	return q, nil
 }

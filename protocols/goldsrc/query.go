@@ -1,9 +1,11 @@
 package goldsrc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -49,6 +51,7 @@ const (
 type querier struct {
 	players, rules bool
 	retries        int
+	challenges     *steam.ChallengeCache // nil: challenge_cache: false
 }
 
 // Query asks for the server's info, then (as configured) its players and rules.
@@ -59,7 +62,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	defer conn.Close()
-	x := exchanger{steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries}}
+	x := exchanger{Exchanger: steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries}, cache: q.challenges, addr: addr}
 
 	rep, d, err := x.info(ctx)
 	if err != nil {
@@ -106,7 +109,12 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 }
 
 // exchanger adds the GoldSrc query strategy to the shared exchange.
-type exchanger struct{ steam.Exchanger }
+type exchanger struct {
+	steam.Exchanger
+	// cache holds the challenge the target accepted on an earlier probe (nil: off).
+	cache *steam.ChallengeCache
+	addr  netip.AddrPort
+}
 
 // infoReply is the answer to the info phase, plus the 0x6D that came with a 0x49.
 type infoReply struct {
@@ -115,18 +123,31 @@ type infoReply struct {
 }
 
 // info runs the info stages (see infoStages), following S2C_CHALLENGE answers to
-// A2S_INFO; the first challenge round trip is timed as the "challenge" phase.
+// A2S_INFO; the first challenge round trip is timed as the "challenge" phase. A
+// challenge the target accepted on an earlier probe goes out with the first
+// A2S_INFO (see firstInfo).
 func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 	pc, pi := x.Tr.Begin("challenge"), x.Tr.Begin("info")
 	challenged, textSent := false, false
 	var (
 		msg []byte
 		err error
+		// a2sReq is the last A2S_INFO sent: what an A2S answer in the first stage
+		// replies to; hit is the cached request the probe began with (nil if none).
+		a2sReq, hit []byte
 	)
+	if e, ok := x.cache.Get(x.addr); ok {
+		hit = e.Req
+		x.Tr.Log("A2S_INFO carries the challenge the server accepted on an earlier probe (challenge_cache)")
+	}
 	for i, st := range infoStages {
 		sctx, cancel := stageContext(ctx, i == len(infoStages)-1)
 		textSent = textSent || st.text
-		msg, err = x.Request(sctx, st.req, isInfoReply, false)
+		if i == 0 {
+			msg, a2sReq, err = x.firstInfo(sctx, hit)
+		} else {
+			msg, err = x.Request(sctx, st.req, isInfoReply, false)
+		}
 		for n := 1; err == nil && msg[4] == steam.TypeChallenge; n++ {
 			var ch []byte
 			if ch, err = steam.DecodeChallenge(msg); err != nil {
@@ -141,7 +162,8 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 				x.Tr.End(pc, nil)
 				pi = x.Tr.Begin("info")
 			}
-			msg, err = x.Request(sctx, steam.WithChallenge(steam.InfoRequest, ch), isInfoReply, false)
+			a2sReq = steam.WithChallenge(steam.InfoRequest, ch)
+			msg, err = x.Request(sctx, a2sReq, isInfoReply, false)
 		}
 		cancel()
 		// Only silence moves on to the next query; a refusal or a bad reply ends here.
@@ -154,6 +176,7 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 	if err == nil {
 		rep, err = x.decodeInfo(ctx, msg)
 	}
+	x.remember(err == nil && !textSent, hit, a2sReq)
 	x.Tr.End(pi, err)
 	if err != nil {
 		return infoReply{}, 0, err
@@ -166,6 +189,45 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 		d = dialectA2S
 	}
 	return rep, d, nil
+}
+
+// firstInfo sends the first stage's A2S_INFO and returns the first answer with the
+// request it was sent for. With a cached challenge (hit) that request goes first,
+// for half the stage: a server that still takes it answers at once, one that does
+// not answers S2C_CHALLENGE as it would to -1; one silent that long (it drops a
+// stale challenge, or it drops the datagram) gets the plain A2S_INFO for the rest
+// of the stage, so the text queries still go out when they would without the cache.
+func (x *exchanger) firstInfo(ctx context.Context, hit []byte) (msg, req []byte, err error) {
+	if hit != nil {
+		_, bounded := ctx.Deadline() // without a deadline there is no half to take
+		hctx, cancel := stageContext(ctx, false)
+		msg, err = x.Request(hctx, hit, isInfoReply, false)
+		cancel()
+		if !bounded || !errors.Is(err, wire.ErrTimeout) || ctx.Err() != nil {
+			return msg, hit, err
+		}
+		x.Tr.Log("no answer to the cached challenge: sending A2S_INFO without it")
+	}
+	msg, err = x.Request(ctx, steam.InfoRequest, isInfoReply, false)
+	return msg, steam.InfoRequest, err
+}
+
+// remember updates the challenge cache after the info phase, given whether the
+// first stage got a usable info reply (ok), the cached request the probe began
+// with (hit, nil if none) and the last A2S_INFO sent (req, which the reply
+// answered). A new challenge that got an info reply is kept for the next probe;
+// the cached one, accepted again, keeps its age (steam.ChallengeTTL counts from
+// when the server handed it out). A server that answered a plain A2S_INFO, or a
+// cached challenge that ended in failure or in the text queries, leaves nothing.
+// The cache keeps req itself: never written after it was built.
+func (x *exchanger) remember(ok bool, hit, req []byte) {
+	carries := len(req) == len(steam.InfoRequest)+4 // the plain request has no challenge bytes
+	switch {
+	case ok && carries && !bytes.Equal(req, hit):
+		x.cache.Put(x.addr, req, false)
+	case hit != nil && (!ok || !carries):
+		x.cache.Drop(x.addr)
+	}
 }
 
 // stageContext bounds one info stage to half the time left; the last stage (or a
