@@ -13,28 +13,29 @@ import (
 // busy exporter stays at a few megabytes. With GOGC=100 the heap goal is twice that,
 // and the collector runs every few hundred probes: at thousands of probes a second its
 // fixed cost per cycle is a fifth of the CPU (BENCHMARKS.md). gcHeadroom sets the GC
-// percentage after each collection so that the goal is the larger of twice the live
-// heap and the live heap plus headroom. The runtime's goal for a percentage p is
-// live + (live + stacks + globals) * p/100: the GC's roots count too, and with
-// thousands of probes waiting their stacks are as large as the heap, so that GOGC=100
-// would let the heap grow by the stacks' size as well (50 MB of the memory test's
-// peak): then the percentage goes below 100. An explicit GOGC in the environment wins.
+// percentage after each collection so that the heap may grow by the larger of
+// headroom and half the live heap between two collections. Half, not all of it as
+// GOGC=100 allows: a large live heap means thousands of probes waiting, which
+// allocate little, and whose memory is what a container limit must hold. The
+// runtime's goal for a percentage p is live + (live + stacks + globals) * p/100: the
+// GC's roots count too, and thousands of waiting probes have as much stack as heap,
+// so the percentage is computed on them all. An explicit GOGC in the environment wins.
 
 // maxGCPercent bounds the percentage when the live heap is nearly empty; minGCPercent
-// when the roots dwarf it (collections scan the stacks: not more often than that).
+// when the roots dwarf it (each collection scans the stacks: not more often than that).
 const (
 	maxGCPercent = 2000
-	minGCPercent = 50
+	minGCPercent = 10
 )
 
-// gcPercentFor returns the GC percentage that puts the heap goal at the larger of
-// twice the live heap and the live heap plus headroom, given the GC roots (goroutine
-// stacks and globals) the runtime adds to the live heap.
+// gcPercentFor returns the GC percentage that lets the heap grow by the larger of
+// headroom and half the live heap, given the GC roots (goroutine stacks and globals)
+// the runtime adds to the live heap.
 func gcPercentFor(live, roots, headroom uint64) int {
 	if live+roots == 0 {
 		return maxGCPercent
 	}
-	p := max(live, headroom) * 100 / (live + roots)
+	p := max(live/2, headroom) * 100 / (live + roots)
 	return int(min(max(p, minGCPercent), maxGCPercent))
 }
 

@@ -18,14 +18,14 @@ func TestGCPercentFor(t *testing.T) {
 	}{
 		{live: 4 * mib, headroom: 32 * mib, want: 800}, // goal 36 MiB, not 8
 		{live: 16 * mib, headroom: 32 * mib, want: 200},
-		{live: 32 * mib, headroom: 32 * mib, want: 100},
-		{live: 200 * mib, headroom: 32 * mib, want: 100}, // big heap: plain GOGC=100
+		{live: 64 * mib, headroom: 32 * mib, want: 50},  // grows by 32 MiB: half the live heap
+		{live: 200 * mib, headroom: 32 * mib, want: 50}, // big heap: half, not GOGC=100's all of it
 		{live: 1024, headroom: 32 * mib, want: maxGCPercent},
 		{live: 0, headroom: 32 * mib, want: maxGCPercent},
 		{live: 12 * mib, roots: 4 * mib, headroom: 32 * mib, want: 200}, // goal 44 MiB: 12 + (12+4)*2
-		// 10,000 probes waiting: stacks as large as the heap; goal 100 MiB, not 150.
-		{live: 50 * mib, roots: 50 * mib, headroom: 16 * mib, want: 50},
-		{live: 10 * mib, roots: 200 * mib, headroom: 16 * mib, want: minGCPercent},
+		// 10,000 probes waiting: stacks as large as the heap; goal 75 MiB, not 150.
+		{live: 50 * mib, roots: 50 * mib, headroom: 16 * mib, want: 25},
+		{live: 10 * mib, roots: 400 * mib, headroom: 16 * mib, want: minGCPercent},
 	} {
 		if got := gcPercentFor(tt.live, tt.roots, tt.headroom); got != tt.want {
 			t.Errorf("gcPercentFor(%d, %d, %d) = %d, want %d", tt.live, tt.roots, tt.headroom, got, tt.want)

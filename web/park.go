@@ -30,12 +30,16 @@ type Parking struct {
 	conns     chan net.Conn
 	done      chan struct{}
 	closeOnce sync.Once
+
+	mu     sync.Mutex
+	closed bool
+	idle   map[net.Conn]struct{} // answered, waiting for the next request (await)
 }
 
 // NewParking parks probes past above in flight; srv serves the connections they
 // hand back (it must be the server that hands ProbeHandler its requests).
 func NewParking(above int, srv *http.Server) *Parking {
-	return &Parking{above: int64(above), srv: srv, conns: make(chan net.Conn), done: make(chan struct{})}
+	return &Parking{above: int64(above), srv: srv, conns: make(chan net.Conn), done: make(chan struct{}), idle: make(map[net.Conn]struct{})}
 }
 
 // DefaultParkAbove leaves the requests of any ordinary load to net/http: parking a
@@ -75,18 +79,18 @@ func (p *Parking) park(w http.ResponseWriter, r *http.Request) (*parked, bool) {
 	}, true
 }
 
-// serve runs a parked probe, writes its answer and hands the connection back to the
-// server. A panic closes the connection and is logged, as net/http does for a
+// serve runs a parked probe, writes its answer and, once the client sends its next
+// request, hands the connection back to the server. A panic closes the connection and is logged, as net/http does for a
 // handler: the exporter stays up.
 func (p *Parking) serve(b *parked, probe func(http.ResponseWriter)) {
 	defer func() {
 		if err := recover(); err != nil {
-			b.conn.Close()
 			logf := log.Printf
 			if p.srv.ErrorLog != nil {
 				logf = p.srv.ErrorLog.Printf
 			}
 			logf("http: panic serving a parked probe for %v: %v\n%s", b.conn.RemoteAddr(), err, debug.Stack())
+			b.conn.Close()
 		}
 	}()
 	func() {
@@ -100,11 +104,36 @@ func (p *Parking) serve(b *parked, probe func(http.ResponseWriter)) {
 		return
 	}
 	b.conn.SetWriteDeadline(time.Time{})
+	if !p.await(b.conn) {
+		b.conn.Close()
+		return
+	}
 	select {
 	case p.conns <- b.conn:
 	case <-p.done:
 		b.conn.Close()
 	}
+}
+
+// await waits for c's next request (awaitNext) within the server's IdleTimeout;
+// Close ends the wait.
+func (p *Parking) await(c net.Conn) bool {
+	if d := p.srv.IdleTimeout; d > 0 {
+		c.SetReadDeadline(time.Now().Add(d))
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return false
+	}
+	p.idle[c] = struct{}{}
+	p.mu.Unlock()
+	ok := awaitNext(c)
+	p.mu.Lock()
+	delete(p.idle, c)
+	p.mu.Unlock()
+	c.SetReadDeadline(time.Time{})
+	return ok
 }
 
 // Accept, Close and Addr make the Parking the listener of handed-back connections;
@@ -120,6 +149,12 @@ func (p *Parking) Accept() (net.Conn, error) {
 
 func (p *Parking) Close() error {
 	p.closeOnce.Do(func() { close(p.done) })
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for c := range p.idle {
+		c.SetReadDeadline(time.Unix(1, 0)) // past: awaitNext returns
+	}
 	return nil
 }
 
@@ -167,6 +202,7 @@ func (b *parked) response() net.Buffers {
 		b.hdr["Connection"] = []string{"close"}
 	}
 	var head bytes.Buffer
+	head.Grow(512)
 	head.WriteString("HTTP/1.1 " + strconv.Itoa(b.code) + " " + http.StatusText(b.code) + "\r\n")
 	b.hdr.Write(&head)
 	head.WriteString("\r\n")

@@ -284,3 +284,72 @@ func TestParkPanic(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// After a parked probe's answer the parked goroutine holds the connection until the
+// next request: a client that closes instead never costs net/http a connection, one
+// that asks again is served by net/http on the same connection.
+func TestParkHandsBackOnNextRequest(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows hands connections back at once (no MSG_PEEK)")
+	}
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Name: "parked"}}, nil)
+	var accepted atomic.Int32 // connections net/http serves: accepted or handed back
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			accepted.Add(1)
+		}
+	}
+	h.Parking = NewParking(0, ts.Config)
+	ts.Start()
+	t.Cleanup(func() { ts.Close(); h.Parking.Close() })
+	waitIdle := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+			h.Parking.mu.Lock()
+			got := len(h.Parking.idle)
+			h.Parking.mu.Unlock()
+			if got == n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections waiting for their next request, want %d", got, n)
+			}
+		}
+	}
+	ask := func(c net.Conn, br *bufio.Reader) {
+		t.Helper()
+		io.WriteString(c, "GET "+probePath+" HTTP/1.1\r\nHost: x\r\n\r\n")
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `name="parked"`) {
+			t.Fatalf("status %d, body\n%s", resp.StatusCode, body)
+		}
+	}
+	for _, again := range []bool{true, false} {
+		before := accepted.Load()
+		c, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		br := bufio.NewReader(c)
+		ask(c, br)
+		waitIdle(1) // answered, held by the parked goroutine
+		if again {
+			ask(c, br) // handed back to net/http, parked again
+			if got := accepted.Load() - before; got != 2 {
+				t.Errorf("net/http took %d connections for two probes on one, want 2 (accepted, handed back)", got)
+			}
+			waitIdle(1)
+		}
+		c.Close()
+		waitIdle(0)
+		if !again && accepted.Load()-before != 1 {
+			t.Errorf("net/http took the connection back after its client closed it")
+		}
+	}
+}
