@@ -31,9 +31,8 @@ type Parking struct {
 	done      chan struct{}
 	closeOnce sync.Once
 
-	mu     sync.Mutex
-	closed bool
-	idle   map[net.Conn]struct{} // answered, waiting for the next request (await)
+	mu   sync.Mutex
+	idle map[net.Conn]struct{} // answered, waiting for the next request (await)
 }
 
 // NewParking parks probes past above in flight; srv serves the connections they
@@ -80,8 +79,8 @@ func (p *Parking) park(w http.ResponseWriter, r *http.Request) (*parked, bool) {
 }
 
 // serve runs a parked probe, writes its answer and, once the client sends its next
-// request, hands the connection back to the server. A panic closes the connection and is logged, as net/http does for a
-// handler: the exporter stays up.
+// request, hands the connection back to the server. A panic closes the connection
+// and is logged, as net/http does for a handler: the exporter stays up.
 func (p *Parking) serve(b *parked, probe func(http.ResponseWriter)) {
 	defer func() {
 		if err := recover(); err != nil {
@@ -122,9 +121,11 @@ func (p *Parking) await(c net.Conn) bool {
 		c.SetReadDeadline(time.Now().Add(d))
 	}
 	p.mu.Lock()
-	if p.closed {
+	select {
+	case <-p.done: // Close has run, or runs after the check and finds c in idle
 		p.mu.Unlock()
 		return false
+	default:
 	}
 	p.idle[c] = struct{}{}
 	p.mu.Unlock()
@@ -151,7 +152,6 @@ func (p *Parking) Close() error {
 	p.closeOnce.Do(func() { close(p.done) })
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.closed = true
 	for c := range p.idle {
 		c.SetReadDeadline(time.Unix(1, 0)) // past: awaitNext returns
 	}
