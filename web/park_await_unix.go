@@ -3,6 +3,7 @@
 package web
 
 import (
+	"errors"
 	"net"
 
 	"golang.org/x/sys/unix"
@@ -28,7 +29,7 @@ func awaitNext(c net.Conn) bool {
 	var b [1]byte
 	err = raw.Read(func(fd uintptr) bool {
 		n, _, err = unix.Recvfrom(int(fd), b[:], unix.MSG_PEEK)
-		return err != unix.EAGAIN
+		return !errors.Is(err, unix.EAGAIN)
 	})
 	return err == nil && n > 0
 }
