@@ -11,26 +11,9 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// clock is an injected time source for the challenge cache.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // cacheStep is one probe of a sequence against the same querier and fake server.
 type cacheStep struct {
@@ -129,9 +112,9 @@ func TestChallengeCache(t *testing.T) {
 				t.Fatal(err)
 			}
 			q := pq.(*querier)
-			clk := &clock{t: time.Unix(1e9, 0)}
+			clk := prototest.NewClock(time.Unix(1e9, 0))
 			if q.challenges != nil {
-				q.challenges.Now = clk.now
+				q.challenges.Now = clk.Now
 			} else if !tt.off {
 				t.Fatal("no challenge cache by default")
 			}
@@ -143,7 +126,7 @@ func TestChallengeCache(t *testing.T) {
 				if st.challenge != [4]byte{} {
 					f.setChallenge(st.challenge)
 				}
-				clk.advance(st.advance)
+				clk.Advance(st.advance)
 				before := len(f.requests())
 				res, tr, err := queryWith(t, q, addr, timeout)
 				if err != nil || len(res.PhaseErrors) != 0 {

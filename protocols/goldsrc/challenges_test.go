@@ -11,26 +11,9 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// clock is an injected time source for the challenge cache.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // cacheStep is one probe of a sequence against the same querier and fake server.
 type cacheStep struct {
@@ -114,9 +97,9 @@ func TestChallengeCache(t *testing.T) {
 			f.a2sInfo = one(readHex(t, "info_I_goldsrc.hex"))
 			addr := f.start(t)
 			q := newCachingQuerier(t, tt.off)
-			clk := &clock{t: time.Unix(1e9, 0)}
+			clk := prototest.NewClock(time.Unix(1e9, 0))
 			if q.challenges != nil {
-				q.challenges.Now = clk.now
+				q.challenges.Now = clk.Now
 			} else if !tt.off {
 				t.Fatal("no challenge cache by default")
 			}
@@ -131,7 +114,7 @@ func TestChallengeCache(t *testing.T) {
 				if st.challenge != nil {
 					f.setChallenge(st.challenge)
 				}
-				clk.advance(st.advance)
+				clk.Advance(st.advance)
 				before, beforeInfo := len(f.requests()), len(f.infoRequests())
 				res, tr, err := queryWith(t, q, addr, timeout)
 				if err != nil {

@@ -5,25 +5,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
-
-// clock is an injected time source for the challenge cache.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // infoWith is A2S_INFO carrying the challenge ch.
 func infoWith(ch ...byte) []byte { return WithChallenge(InfoRequest, ch) }
@@ -54,9 +38,9 @@ func TestChallengeCacheBounded(t *testing.T) {
 
 func TestChallengeCacheTTL(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: time.Unix(1e9, 0)}
+	clk := prototest.NewClock(time.Unix(1e9, 0))
 	c := NewChallengeCache()
-	c.Now = clk.now
+	c.Now = clk.Now
 	addr := netip.MustParseAddrPort("127.0.0.1:27015")
 	c.Put(addr, infoWith(1, 2, 3, 4), true)
 	for _, tt := range []struct {
@@ -68,7 +52,7 @@ func TestChallengeCacheTTL(t *testing.T) {
 		{time.Nanosecond, false}, // exactly the TTL: too old
 		{-time.Minute, false},    // an expired entry was forgotten, not just hidden
 	} {
-		clk.advance(tt.advance)
+		clk.Advance(tt.advance)
 		e, ok := c.Get(addr)
 		if ok != tt.ok || ok && (e.Challenge() != [4]byte{1, 2, 3, 4} || !e.Legacy) {
 			t.Errorf("after %v: %v %v, want ok=%v", tt.advance, e, ok, tt.ok)
