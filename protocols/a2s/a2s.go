@@ -33,27 +33,14 @@ var Protocol = protocols.Protocol{
 // tests build a bomb of exactly this size).
 const MaxDecompressed = steam.MaxDecompressed
 
-// Options is the module's `a2s:` block.
-type Options struct {
-	// ChallengeCache (default true) sends the A2S_INFO challenge a target accepted
-	// on the last probe at once, saving the S2C_CHALLENGE round trip (spec §3 rule
-	// 6). false turns it off, for servers that misbehave with it and for
-	// benchmarks.
-	ChallengeCache *bool `yaml:"challenge_cache"`
-}
+// Options is the module's `a2s:` block: the challenge cache's switch.
+type Options = steam.CacheOptions
 
-// newQuerier returns an A2S querier. Each querier (one per module, rebuilt on
-// reload) has its own challenge cache.
+// newQuerier returns an A2S querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("a2s options: %w", err)
-		}
+	c, err := steam.CacheFor(s)
+	if err != nil {
+		return nil, fmt.Errorf("a2s options: %w", err)
 	}
-	q := &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}
-	if opts.ChallengeCache == nil || *opts.ChallengeCache {
-		q.challenges = steam.NewChallengeCache()
-	}
-	return q, nil
+	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c}, nil
 }

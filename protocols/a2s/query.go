@@ -1,11 +1,9 @@
 package a2s
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"net/netip"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -32,7 +30,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	defer conn.Close()
-	x := exchanger{Exchanger: steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries}, cache: q.challenges, addr: addr}
+	x := exchanger{Exchanger: steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries, Cache: q.challenges, Addr: addr}}
 
 	var in steam.Info
 	if err := x.info(ctx, &in); err != nil {
@@ -84,9 +82,6 @@ type exchanger struct {
 	// sent (hasLegacy); players and rules then carry it instead of -1.
 	legacy    [4]byte
 	hasLegacy bool
-	// cache holds the challenge the target accepted on an earlier probe (nil: off).
-	cache *steam.ChallengeCache
-	addr  netip.AddrPort
 }
 
 // withLegacy returns base (a request with challenge -1) with the legacy challenge
@@ -121,10 +116,9 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 	defer cancel()
 	req, asked := steam.InfoRequest, false // asked: A2S_SERVERQUERY_GETCHALLENGE was sent
 	var hit []byte                         // the cached request the probe began with
-	if e, ok := x.cache.Get(x.addr); ok {
+	if e, ok := x.CachedInfo(); ok {
 		req, hit = e.Req, e.Req
 		x.legacy, x.hasLegacy = e.Challenge(), e.Legacy
-		x.Tr.Log("A2S_INFO carries the challenge the server accepted on an earlier probe (challenge_cache)")
 	}
 	for i := 1; ; i++ {
 		msg, err := x.Request(sctx, req, isInfoReply, false)
@@ -157,27 +151,13 @@ func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
 		if err == nil {
 			err = x.decodeInfo(ctx, msg, in)
 		}
-		x.remember(err, hit, req)
+		var legacy *[4]byte
+		if x.hasLegacy {
+			legacy = &x.legacy
+		}
+		x.Remember(err == nil, hit, req, legacy)
 		x.Tr.End(pi, err)
 		return err
-	}
-}
-
-// remember updates the challenge cache after A2S_INFO, given the last request sent
-// (req) and the cached one the probe began with (hit, nil if none). A new challenge
-// that got an info reply is kept for the next probe; the cached one, accepted
-// again, keeps its age (steam.ChallengeTTL counts from when the server handed it out, so
-// it is renewed before the server's own limit). A server that answered without a
-// challenge, or a cached challenge that ended in failure, leaves nothing. The cache
-// keeps req itself: never written after it was built, it serves later probes
-// without building it again.
-func (x *exchanger) remember(err error, hit, req []byte) {
-	carries := len(req) == len(steam.InfoRequest)+4 // the -1 request and 0x57 carry none
-	switch {
-	case err == nil && carries && !bytes.Equal(req, hit):
-		x.cache.Put(x.addr, req, x.hasLegacy && x.legacy == [4]byte(req[len(steam.InfoRequest):]))
-	case hit != nil && (err != nil || !carries):
-		x.cache.Drop(x.addr)
 	}
 }
 

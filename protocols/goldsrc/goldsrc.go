@@ -38,27 +38,14 @@ var Protocol = protocols.Protocol{
 	New:         newQuerier,
 }
 
-// Options is the module's `goldsrc:` block.
-type Options struct {
-	// ChallengeCache (default true) sends the A2S_INFO challenge a target accepted
-	// on the last probe at once, saving the S2C_CHALLENGE round trip (a2s.md §3
-	// rule 6). false turns it off, for servers that misbehave with it and for
-	// benchmarks.
-	ChallengeCache *bool `yaml:"challenge_cache"`
-}
+// Options is the module's `goldsrc:` block: the challenge cache's switch.
+type Options = steam.CacheOptions
 
-// newQuerier returns a GoldSrc querier. Each querier (one per module, rebuilt on
-// reload) has its own challenge cache.
+// newQuerier returns a GoldSrc querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("goldsrc options: %w", err)
-		}
+	c, err := steam.CacheFor(s)
+	if err != nil {
+		return nil, fmt.Errorf("goldsrc options: %w", err)
 	}
-	q := &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}
-	if opts.ChallengeCache == nil || *opts.ChallengeCache {
-		q.challenges = steam.NewChallengeCache()
-	}
-	return q, nil
+	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c}, nil
 }

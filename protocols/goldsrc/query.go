@@ -1,11 +1,9 @@
 package goldsrc
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"net/netip"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -62,7 +60,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	defer conn.Close()
-	x := exchanger{Exchanger: steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries}, cache: q.challenges, addr: addr}
+	x := exchanger{steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries, Cache: q.challenges, Addr: addr}}
 
 	rep, d, err := x.info(ctx)
 	if err != nil {
@@ -109,12 +107,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 }
 
 // exchanger adds the GoldSrc query strategy to the shared exchange.
-type exchanger struct {
-	steam.Exchanger
-	// cache holds the challenge the target accepted on an earlier probe (nil: off).
-	cache *steam.ChallengeCache
-	addr  netip.AddrPort
-}
+type exchanger struct{ steam.Exchanger }
 
 // infoReply is the answer to the info phase, plus the 0x6D that came with a 0x49.
 type infoReply struct {
@@ -136,9 +129,8 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 		// replies to; hit is the cached request the probe began with (nil if none).
 		a2sReq, hit []byte
 	)
-	if e, ok := x.cache.Get(x.addr); ok {
+	if e, ok := x.CachedInfo(); ok {
 		hit = e.Req
-		x.Tr.Log("A2S_INFO carries the challenge the server accepted on an earlier probe (challenge_cache)")
 	}
 	for i, st := range infoStages {
 		sctx, cancel := stageContext(ctx, i == len(infoStages)-1)
@@ -176,7 +168,8 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 	if err == nil {
 		rep, err = x.decodeInfo(ctx, msg)
 	}
-	x.remember(err == nil && !textSent, hit, a2sReq)
+	// Only an answer in the first stage (no text query sent) answers an A2S_INFO.
+	x.Remember(err == nil && !textSent, hit, a2sReq, nil)
 	x.Tr.End(pi, err)
 	if err != nil {
 		return infoReply{}, 0, err
@@ -210,24 +203,6 @@ func (x *exchanger) firstInfo(ctx context.Context, hit []byte) (msg, req []byte,
 	}
 	msg, err = x.Request(ctx, steam.InfoRequest, isInfoReply, false)
 	return msg, steam.InfoRequest, err
-}
-
-// remember updates the challenge cache after the info phase, given whether the
-// first stage got a usable info reply (ok), the cached request the probe began
-// with (hit, nil if none) and the last A2S_INFO sent (req, which the reply
-// answered). A new challenge that got an info reply is kept for the next probe;
-// the cached one, accepted again, keeps its age (steam.ChallengeTTL counts from
-// when the server handed it out). A server that answered a plain A2S_INFO, or a
-// cached challenge that ended in failure or in the text queries, leaves nothing.
-// The cache keeps req itself: never written after it was built.
-func (x *exchanger) remember(ok bool, hit, req []byte) {
-	carries := len(req) == len(steam.InfoRequest)+4 // the plain request has no challenge bytes
-	switch {
-	case ok && carries && !bytes.Equal(req, hit):
-		x.cache.Put(x.addr, req, false)
-	case hit != nil && (!ok || !carries):
-		x.cache.Drop(x.addr)
-	}
 }
 
 // stageContext bounds one info stage to half the time left; the last stage (or a

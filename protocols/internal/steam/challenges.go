@@ -1,9 +1,12 @@
 package steam
 
 import (
+	"bytes"
 	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
 const (
@@ -17,6 +20,31 @@ const (
 	// cache saves.
 	ChallengeTTL = 10 * time.Minute
 )
+
+// CacheOptions is the options block (`a2s:`, `goldsrc:`) of the protocols that keep
+// a ChallengeCache.
+type CacheOptions struct {
+	// ChallengeCache (default true) sends the A2S_INFO challenge a target accepted
+	// on the last probe at once, saving the S2C_CHALLENGE round trip (a2s.md §3
+	// rule 6). false turns it off, for servers that misbehave with it and for
+	// benchmarks.
+	ChallengeCache *bool `yaml:"challenge_cache"`
+}
+
+// CacheFor returns the cache a querier built from s keeps (one per module, rebuilt
+// on reload): nil when its options block turns it off.
+func CacheFor(s protocols.Settings) (*ChallengeCache, error) {
+	var opts CacheOptions
+	if s.Options != nil {
+		if err := s.Options(&opts); err != nil {
+			return nil, err
+		}
+	}
+	if opts.ChallengeCache != nil && !*opts.ChallengeCache {
+		return nil, nil
+	}
+	return NewChallengeCache(), nil
+}
 
 // ChallengeCache keeps the last A2S_INFO challenge each target accepted, so the
 // next probe sends it at once instead of paying the S2C_CHALLENGE round trip. Each
@@ -105,4 +133,34 @@ func (c *ChallengeCache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.m)
+}
+
+// CachedInfo returns the cached A2S_INFO request for x.Addr, if x.Cache holds one,
+// and says in the trace that the probe begins with it.
+func (x *Exchanger) CachedInfo() (CachedChallenge, bool) {
+	e, ok := x.Cache.Get(x.Addr)
+	if ok {
+		x.Tr.Log("A2S_INFO carries the challenge the server accepted on an earlier probe (challenge_cache)")
+	}
+	return e, ok
+}
+
+// Remember updates x.Cache after the A2S_INFO exchange, given whether it got an
+// info reply (answered), the cached request the probe began with (hit, nil if
+// none), the last A2S_INFO sent (req, which the reply answered) and the challenge
+// A2S_SERVERQUERY_GETCHALLENGE handed out (legacy, nil if none). A new challenge
+// that got an info reply is kept for the next probe; the cached one, accepted
+// again, keeps its age (ChallengeTTL counts from when the server handed it out, so
+// it is renewed before the server's own limit). A server that answered a request
+// without a challenge, or a cached challenge that ended in failure, leaves nothing.
+// The cache keeps req itself: never written after it was built, it serves later
+// probes without building it again.
+func (x *Exchanger) Remember(answered bool, hit, req []byte, legacy *[4]byte) {
+	carries := len(req) == len(InfoRequest)+4 // the -1 request and 0x57 carry none
+	switch {
+	case answered && carries && !bytes.Equal(req, hit):
+		x.Cache.Put(x.Addr, req, legacy != nil && *legacy == [4]byte(req[len(InfoRequest):]))
+	case hit != nil && (!answered || !carries):
+		x.Cache.Drop(x.Addr)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -26,7 +27,11 @@ type Exchanger struct {
 	Conn    *wire.UDPConn
 	Tr      *wire.Trace
 	Retries int
-	asm     Assembler
+	// Cache holds the challenge Addr accepted on an earlier probe (nil: off; see
+	// CachedInfo and Remember).
+	Cache *ChallengeCache
+	Addr  netip.AddrPort
+	asm   Assembler
 }
 
 type verdict uint8
