@@ -87,19 +87,12 @@ func (h *ProbeHandler) probe(ctx context.Context, w http.ResponseWriter, pr prob
 		return
 	}
 	format := h.formats.Negotiate(pr.accept)
+	bp := bufPool.Get().(*[]byte)
+	*bp = exposition.Append((*bp)[:0], o, format.OpenMetrics)
 	hdr := w.Header()
 	// Direct map writes with shared values: Header.Set allocates a slice each time.
 	// net/http only reads them.
 	hdr["Content-Type"] = format.ContentType
-	if b, ok := w.(*parked); ok {
-		// A parked answer keeps its body until it is written: rendered into it,
-		// not into a pooled buffer and copied (10,000 parked probes ending in the
-		// same second would allocate both).
-		b.body = exposition.Append(b.body, o, format.OpenMetrics)
-		return
-	}
-	bp := bufPool.Get().(*[]byte)
-	*bp = exposition.Append((*bp)[:0], o, format.OpenMetrics)
 	// An explicit length: without it net/http chunks bodies over 2 KiB, which costs
 	// an extra write per probe.
 	hdr["Content-Length"] = []string{strconv.Itoa(len(*bp))}
