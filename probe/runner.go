@@ -174,6 +174,7 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 	ip, err := netip.ParseAddr(host)
 	isName := err != nil
 	queryHost, nameHost := host, ""
+	var addrs []netip.Addr
 	if isName {
 		nameHost = host // the name the target was given as, for protocols that send it
 		if srv {
@@ -184,10 +185,9 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 				}
 			}
 		}
-	}
-	addrs := []netip.Addr{ip.Unmap()}
-	if isName {
 		addrs, err = resolve(ctx, r.resolver(), queryHost, mod.PreferredIPProtocol, mod.Fallback())
+	} else {
+		addrs = []netip.Addr{ip.Unmap()}
 	}
 	tr.End(p, err)
 	if err != nil {
