@@ -2,15 +2,10 @@ package main
 
 import (
 	"bufio"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/pem"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -26,6 +21,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
@@ -176,33 +172,14 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 // a2sInfoReply is an A2S_INFO reply of a server that wants no challenge.
 var a2sInfoReply = []byte("\xFF\xFF\xFF\xFFI\x11Parked\x00de_dust2\x00cstrike\x00Counter-Strike\x00\x0A\x00\x01\x10\x00dl\x00\x001.0\x00")
 
-// writeCert writes a self-signed certificate for 127.0.0.1 and its key into dir.
+// writeCert writes a self-signed certificate for 127.0.0.1 and its key into dir,
+// and returns a pool that trusts it.
 func writeCert(t *testing.T, dir string) *x509.CertPool {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(time.Hour),
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "cert.pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
-	os.WriteFile(filepath.Join(dir, "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
-	cert, _ := x509.ParseCertificate(der)
+	cert, key := prototest.SelfSigned(t)
+	os.WriteFile(filepath.Join(dir, "cert.pem"), cert, 0o600)
+	os.WriteFile(filepath.Join(dir, "key.pem"), key, 0o600)
 	pool := x509.NewCertPool()
-	pool.AddCert(cert)
+	pool.AppendCertsFromPEM(cert)
 	return pool
 }

@@ -3,17 +3,11 @@ package satisfactory
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -210,7 +204,8 @@ func TestAPICAFile(t *testing.T) {
 	}
 	// httptest servers share one certificate, so a foreign CA is made here.
 	bad := filepath.Join(dir, "bad.pem")
-	os.WriteFile(bad, foreignCAPEM(t), 0o600)
+	foreign, _ := prototest.SelfSigned(t)
+	os.WriteFile(bad, foreign, 0o600)
 	_, _, err := apiQuery(t, addr, apiOpts(func(o *Options) { o.CAFile = bad }), 2*time.Second)
 	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("foreign CA: %v, want a rejected certificate", err)
@@ -315,29 +310,4 @@ func TestAPIOptions(t *testing.T) {
 	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiToken) {
 		t.Errorf("querier prints its token: %s", s)
 	}
-}
-
-// foreignCAPEM returns a fresh self-signed CA certificate for 127.0.0.1 that did
-// not sign the test server's certificate.
-func foreignCAPEM(t *testing.T) []byte {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "foreign CA"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		IsCA:                  true,
-		BasicConstraintsValid: true,
-		KeyUsage:              x509.KeyUsageCertSign,
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 }
