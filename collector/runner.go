@@ -197,6 +197,12 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 	if o.Policy = checkPolicy(&cfg.TargetPolicy, host, queryHost, isName, addrs); o.Policy != nil {
 		return o
 	}
+	// A module's own target list (a module with a credential has one) is judged on
+	// the name actually resolved and the addresses the socket will use.
+	if err := mod.CheckTarget(queryHost, isName, addrs); err != nil {
+		o.Err, o.Duration = fmt.Errorf("%w: %v", wire.ErrNotAllowed, err), time.Since(start)
+		return o
+	}
 	for i, port := range ports {
 		o.Port = port
 		o.Addr = netip.AddrPortFrom(addrs[0], port)
@@ -212,7 +218,7 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 	}
 	o.Duration = time.Since(start)
 	if o.Err != nil && r.Logger.Enabled(ctx, slog.LevelDebug) {
-		r.Logger.Debug("Probe failed", "module", name, "target", host, "port", o.Port, "reason", wire.Reason(o.Err), "err", o.Err)
+		r.Logger.Debug("Probe failed", "module", name, "target", host, "port", o.Port, "reason", wire.Reason(o.Err), "err", Printable(o.Err.Error()))
 	}
 	return o
 }

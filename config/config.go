@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -42,6 +42,20 @@ type Config struct {
 
 	Modules      map[string]*Module `yaml:"modules"`
 	TargetPolicy TargetPolicy       `yaml:"target_policy,omitempty"`
+
+	// renders caches what the pages render of this config (/config, /modules):
+	// once per loaded config, not once per request.
+	renders sync.Map // name → []byte
+}
+
+// Rendered returns render's output for this config, rendering it on first use.
+// Concurrent first uses may each render; one result is kept.
+func (c *Config) Rendered(name string, render func() []byte) []byte {
+	if b, ok := c.renders.Load(name); ok {
+		return b.([]byte)
+	}
+	b, _ := c.renders.LoadOrStore(name, render())
+	return b.([]byte)
 }
 
 // Module is one named way of probing: a protocol and its settings.
@@ -65,12 +79,16 @@ type Module struct {
 	CacheTTL           model.Duration `yaml:"cache_ttl,omitempty"`
 	IPProtocolFallback *bool          `yaml:"ip_protocol_fallback,omitempty"`
 	Retries            int            `yaml:"retries,omitempty"`
+	// Targets, when set, are the only targets the module queries (addresses, CIDRs,
+	// host name patterns): required for a module that carries a credential.
+	Targets []string `yaml:"targets,omitempty"`
 
 	// Options holds the protocol-specific block, keyed by the protocol's name.
 	Options map[string]yaml.Node `yaml:",inline"`
 
 	querier protocols.Querier
 	proto   protocols.Protocol
+	targets matcher
 }
 
 // Querier returns the module's compiled querier.
@@ -98,6 +116,9 @@ func (m *Module) QueryPortOffsets() []int {
 
 // Fallback reports whether the other IP family may be used.
 func (m *Module) Fallback() bool { return m.IPProtocolFallback == nil || *m.IPProtocolFallback }
+
+// MaxConfigFile caps the modules file: a thousand modules are a few hundred KiB.
+const MaxConfigFile = 4 << 20
 
 // MaxPortOffsets bounds port_offsets: each candidate gets a share of the deadline.
 const MaxPortOffsets = 8
@@ -136,7 +157,7 @@ func Load(path string) (*Config, error) {
 	if path == "" {
 		return Parse(nil)
 	}
-	b, err := os.ReadFile(path)
+	b, err := protocols.ReadFile(path, MaxConfigFile)
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +275,9 @@ func (m *Module) Compile(p protocols.Protocol) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.Protocol, err)
 	}
+	if err := m.compileTargets(); err != nil {
+		return err
+	}
 	m.querier = q
 	return nil
 }
@@ -286,14 +310,21 @@ func (c *Config) Names() []string {
 	return out
 }
 
-// YAML renders the effective config, credentials redacted.
+// YAML renders the effective config, credentials redacted; once per loaded config.
 func (c *Config) YAML() ([]byte, error) {
-	cc := *c
-	cc.Modules = make(map[string]*Module, len(c.Modules))
+	if b, ok := c.renders.Load("yaml"); ok {
+		return b.([]byte), nil
+	}
+	cc := Config{TargetPolicy: c.TargetPolicy, Modules: make(map[string]*Module, len(c.Modules))}
 	for n, m := range c.Modules {
 		cc.Modules[n] = redacted(m)
 	}
-	return yaml.Marshal(&cc)
+	b, err := yaml.Marshal(&cc)
+	if err != nil {
+		return nil, err
+	}
+	c.renders.Store("yaml", b)
+	return b, nil
 }
 
 // ModuleYAML renders one module, credentials redacted.

@@ -27,6 +27,7 @@ type PageOptions struct {
 	RemoteDebug  bool // --web.enable-remote-debug
 	Pprof        bool // --web.enable-pprof
 	HistoryLimit int
+	Reload       bool // --web.enable-reload
 }
 
 // StatusPage serves the landing page: each recently probed target's last probe,
