@@ -21,10 +21,12 @@ type flight struct {
 type call struct {
 	done    chan struct{}
 	o       *Outcome
-	expires time.Time
+	at      time.Time // when the query ended
+	expires time.Time // at + the ttl of the probe that ran it: kept until then
 }
 
-// do returns the outcome for key: a cached one (cached=true), the one a concurrent
+// do returns the outcome for key: a cached one no older than ttl (cached=true;
+// another module's probe of the same query may have left it), the one a concurrent
 // probe is producing (shared=true), or a fresh one from fn. A waiter whose own
 // context ends first gets nil. A timeout (or overload) of a probe that had less
 // time than budget answers neither later scrapes from the cache nor the scrapes
@@ -38,7 +40,7 @@ func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, 
 	for c, ok := f.calls[key]; ok; c, ok = f.calls[key] {
 		select {
 		case <-c.done:
-			if time.Now().Before(c.expires) && !c.o.shortOf(budget) {
+			if now := time.Now(); now.Before(c.expires) && now.Sub(c.at) < ttl && !c.o.shortOf(budget) {
 				f.mu.Unlock()
 				return c.o, false, true
 			}
@@ -66,7 +68,8 @@ func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, 
 	c.o = fn()
 
 	f.mu.Lock()
-	c.expires = time.Now().Add(ttl)
+	c.at = time.Now()
+	c.expires = c.at.Add(ttl)
 	close(c.done)
 	if ttl <= 0 {
 		delete(f.calls, key)

@@ -113,7 +113,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
 	ttl := max(time.Duration(mod.CacheTTL), r.MinInterval)
-	o, shared, cached := r.flight.do(ctx, flightKey(cfg.ID, module, host, port), ttl, timeout, func() *Outcome {
+	o, shared, cached := r.flight.do(ctx, flightKey(cfg.PolicyKey, mod.QueryKey(), host, ports), ttl, timeout, func() *Outcome {
 		o := r.probe(ctx, cfg, module, mod, host, ports, srv)
 		o.Timeout, o.Target = timeout, target // before other requests can see it
 		return o
@@ -129,6 +129,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	if shared || cached {
 		v := *o // a copy: the outcome belongs to the request that ran the query
 		v.Timeout, v.Target, v.Shared, v.Cached = timeout, target, shared, cached
+		v.Module, v.ModuleName = mod, module // it may have been another module's query
 		o = &v
 		r.Metrics.Coalesced.Inc()
 	}
@@ -139,17 +140,20 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	return o, nil
 }
 
-// flightKey identifies a query for coalescing: the same target by the same module
-// under the same config. Built in one allocation.
-func flightKey(configID uint64, module, host string, port uint16) string {
-	b := make([]byte, 0, 48+len(module)+len(host))
-	b = strconv.AppendUint(b, configID, 10)
+// flightKey identifies a query for coalescing: the same query (the module's
+// QueryKey) of the same host and query ports under the same target policy,
+// whichever module asked and across reloads. Built in one allocation.
+func flightKey(policy, query, host string, ports []uint16) string {
+	b := make([]byte, 0, 48+len(policy)+len(query)+len(host))
+	b = append(b, policy...)
 	b = append(b, '|')
-	b = append(b, module...)
+	b = append(b, query...)
 	b = append(b, '|')
 	b = append(b, host...)
-	b = append(b, '|')
-	b = strconv.AppendUint(b, uint64(port), 10)
+	for _, p := range ports {
+		b = append(b, '|')
+		b = strconv.AppendUint(b, uint64(p), 10)
+	}
 	return string(b)
 }
 

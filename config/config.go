@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,6 +44,9 @@ type Config struct {
 
 	Modules      map[string]*Module `yaml:"modules"`
 	TargetPolicy TargetPolicy       `yaml:"target_policy,omitempty"`
+	// PolicyKey identifies the target policy: results cached under one policy are
+	// not served under another.
+	PolicyKey string `yaml:"-"`
 
 	// renders caches what the pages render of this config (/config, /modules):
 	// once per loaded config, not once per request.
@@ -86,9 +91,34 @@ type Module struct {
 	// Options holds the protocol-specific block, keyed by the protocol's name.
 	Options map[string]yaml.Node `yaml:",inline"`
 
-	querier protocols.Querier
-	proto   protocols.Protocol
-	targets matcher
+	querier  protocols.Querier
+	proto    protocols.Protocol
+	targets  matcher
+	queryKey string
+}
+
+// QueryKey identifies what the module's query sends and asks for: its protocol and
+// every setting that changes the query or its result (protocol block, players,
+// rules, retries, address family, targets), not its name, description or ports.
+// Two modules, or one module before and after a reload, with the same key make the
+// same query of a given address: the exporter's min-interval and cache hold across
+// them (a client POSTing /-/reload, or 63 A2S catalog modules naming one server,
+// do not multiply the queries one server gets).
+func (m *Module) QueryKey() string { return m.queryKey }
+
+func (m *Module) computeQueryKey() {
+	b, _ := yaml.Marshal(struct {
+		Options  map[string]yaml.Node
+		Players  bool
+		Rules    bool
+		Retries  int
+		IP       string
+		Fallback bool
+		Targets  []string
+	}{m.Options, m.Players, m.Rules, m.Retries, m.PreferredIPProtocol, m.Fallback(), m.Targets})
+	h := fnv.New64a()
+	h.Write(b)
+	m.queryKey = m.Protocol + "#" + strconv.FormatUint(h.Sum64(), 36)
 }
 
 // Querier returns the module's compiled querier.
@@ -204,6 +234,10 @@ func ParseFile(file string, b []byte) (*Config, error) {
 			return nil, moduleError(file, p, name, err)
 		}
 	}
+	pol, _ := yaml.Marshal(&c.TargetPolicy)
+	h := fnv.New64a()
+	h.Write(pol)
+	c.PolicyKey = strconv.FormatUint(h.Sum64(), 36)
 	return c, nil
 }
 
@@ -279,6 +313,7 @@ func (m *Module) Compile(p protocols.Protocol) error {
 		return err
 	}
 	m.querier = q
+	m.computeQueryKey()
 	return nil
 }
 
