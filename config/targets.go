@@ -73,16 +73,11 @@ func (m *Module) CheckTarget(host string, isName bool, addrs []netip.Addr) error
 	if len(m.Targets) == 0 {
 		return nil
 	}
-	if _, ok := m.targets.host(host); isName && ok {
-		return nil
-	}
-	if len(addrs) == 0 {
-		return fmt.Errorf("%s is not among the module's targets", host)
-	}
-	for _, a := range addrs {
-		if _, ok := m.targets.addr(a.WithZone("").Unmap()); !ok {
-			return fmt.Errorf("%s is not among the module's targets", describe(host, isName, a, form{addr: a.WithZone("").Unmap()}))
+	if outside, ok := m.targets.admits(host, isName, addrs); !ok {
+		if !outside.IsValid() {
+			return fmt.Errorf("%s is not among the module's targets", host)
 		}
+		return fmt.Errorf("%s is not among the module's targets", describe(host, isName, outside, form{addr: outside.WithZone("").Unmap()}))
 	}
 	return nil
 }
