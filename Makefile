@@ -88,3 +88,4 @@ e2e:
 examples-check:
 	promtool check config examples/prometheus.yml
 	promtool test rules examples/alerts_test.yml
+	promtool test rules examples/slo_test.yml
