@@ -29,6 +29,7 @@ func buildFamilies(o *Outcome) *families {
 	}
 	if r != nil {
 		addStates(f, o.Module, r)
+		addStartTimes(f, o, r)
 	}
 	f.add(probeDuration, o.Duration.Seconds())
 	if o.Err != nil {

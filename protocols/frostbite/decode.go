@@ -185,12 +185,21 @@ func tail(res *protocols.Result, w [][]byte, info []protocols.KV) []protocols.KV
 		if !take(k) {
 			return stop("ends after the team scores")
 		}
-		if k == "hasGamePassword" {
+		switch k {
+		case "hasGamePassword":
 			switch string(w[i-1]) {
 			case "true":
 				res.Password = protocols.FlagTrue
 			case "false":
 				res.Password = protocols.FlagFalse
+			}
+		case "serverUpTime": // seconds the server has run
+			if v, ok := count(w[i-1]); ok {
+				res.Uptime = protocols.SpanSeconds(float64(v))
+			}
+		case "roundTime": // seconds into the current round (on the current map)
+			if v, ok := count(w[i-1]); ok {
+				res.MapTime = protocols.SpanSeconds(float64(v))
 			}
 		}
 	}
