@@ -45,7 +45,7 @@ var botSources = map[string]string{
 	"teamspeak3":   "none (query clients are left out)",
 	"teeworlds":    "0.7 client flag 2; none on 0.6",
 	"terraria":     "none: the game has no bot players",
-	"unreal2":      "none: stock servers list and count no bots",
+	"unreal2":      "the info count less the player list's length (the count includes bots, the list holds humans), when players are asked",
 }
 
 // botsTestPending lists the protocols whose packages do not yet pin the rule
