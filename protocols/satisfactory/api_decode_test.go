@@ -28,8 +28,8 @@ func decodeState(resp *wire.HTTPResponse) (*protocols.Result, error) {
 func TestDecodeAPIState(t *testing.T) {
 	for _, tc := range []struct {
 		file, session, state string
-		players, max      protocols.Count
-		info              map[string]string
+		players, max         protocols.Count
+		info                 map[string]string
 	}{
 		{"api_state_playing.json", "Northern Forest Factory", "playing", protocols.Known(3), protocols.Known(4),
 			map[string]string{"tech_tier": "5", "is_game_paused": "false", "total_game_duration": "512345",
