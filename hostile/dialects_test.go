@@ -57,6 +57,7 @@ var dialects = map[string]dialect{
 	"mumble":     {reply: mumbleReply, prefix: mumblePrefix}, // the ping reply has no name
 	"teeworlds":  {reply: teeworldsReply, prefix: teeworldsPrefix, named: true},
 	"fivem":      {reply: fivemReply, prefix: fixed(oob + "infoResponse\n"), named: true},
+	"samp":       {reply: sampReply, prefix: sampPrefix, named: true}, // dialects_samp_test.go
 	// dialects_tcp_test.go
 	"openttd":  {reply: openttdReply, prefix: openttdPrefix, named: true},
 	"palworld": {reply: palworldReply, prefix: httpPrefix, named: true},

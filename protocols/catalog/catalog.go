@@ -35,7 +35,9 @@ func (g Game) Options() string { return gameOptions[g.Module] }
 var gameOptions = map[string]string{
 	"arksa":        "preset: arksa",
 	"justcause2mp": "variant: jc2mp",
+	"openmp":       "variant: openmp",
 	"theisle":      "preset: theisle",
+	"vcmp":         "variant: vcmp",
 }
 
 // Where the ports come from.
@@ -166,6 +168,7 @@ var Games = []Game{
 	{"nucleardawn", "Nuclear Dawn", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (ndserver)"},
 	{"onset", "Onset", "a2s", 7777, []int{-1}, srcGamedig + " (port 7777, offset -1)" + "; " + srcLGSM + " (onsetserver: queryport = port - 1)"},
 	{"openarena", "OpenArena", "quake3", 27960, []int{0}, srcGamedig},
+	{"openmp", "Grand Theft Auto: San Andreas open.mp (gamedig gtasao)", "samp", 7777, []int{0}, srcGamedig + " (gtasao: port 7777)" + "; open.mp config.json network.port 7777, query on the game port"},
 	{"operationflashpoint", "Operation Flashpoint: Cold War Crisis / Resistance", "gamespy1", 2302, []int{1}, srcGamedig + " (ofcwc, ofr: port 2302, offset 1)"},
 	{"operationharshdoorstop", "Operation: Harsh Doorstop", "a2s", 7777, []int{27005 - 7777}, srcGamedig + " (ohd: game 7777, query 27005)" + "; " + srcLGSM + " (ohdserver)"},
 	{"opposingforce", "Half-Life: Opposing Force", "a2s", 27015, []int{0}, srcGamedig + " (hlof)" + "; " + srcLGSM + " (opforserver)"},
@@ -195,6 +198,7 @@ var Games = []Game{
 	{"rtcw", "Return to Castle Wolfenstein", "quake3", 27960, []int{0}, srcGamedig + "; " + srcLGSM + " (rtcwserver)"},
 	{"rune", "Rune", "gamespy1", 7777, []int{1}, srcGamedig + " (port 7777, offset 1)"},
 	{"rust", "Rust", "a2s", 28015, []int{1, 2, -1}, "Facepunch wiki 'Creating a server' (Feb 2023: server.queryport must differ from server.port, default game port + 1); LinuxGSM rustserver uses 28017 (+2); hosts that swap them query on game port - 1; gamedig's 'query on the game port' predates Feb 2023"},
+	{"samp", "Grand Theft Auto: San Andreas Multiplayer (SA-MP)", "samp", 7777, []int{0}, srcGamedig + " (samp: port 7777)" + "; SA-MP server.cfg port 7777, query on the game port"},
 	{"sauerbraten", "Cube 2: Sauerbraten", "cube2", 28785, []int{1}, srcQstat + " (query = game port + 1)"},
 	{"serioussam", "Serious Sam: The First / Second Encounter", "gamespy1", 25600, []int{1}, srcGamedig + " (serioussam, sstse: port 25600, offset 1)"},
 	{"sof", "Soldier of Fortune", "gamespy1", 28910, []int{1}, srcGamedig + " (port 28910, offset 1)"},
@@ -232,6 +236,7 @@ var Games = []Game{
 	{"ut99", "Unreal Tournament (1999)", "gamespy1", 7777, []int{1}, srcGamedig + " (query = game port + 1)" + "; " + srcLGSM + " (ut99server)"},
 	{"valheim", "Valheim", "a2s", 2456, []int{1}, srcGamedig + " (query = game port + 1)" + "; " + srcLGSM + " (vhserver); crossplay (PlayFab) servers do not answer A2S"},
 	{"vampireslayer", "Vampire Slayer", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (vsserver)"},
+	{"vcmp", "Vice City Multiplayer (VC:MP 0.4)", "samp", 8192, []int{0}, srcGamedig + " (vcmp: port 8192)" + "; VC:MP server.cfg port 8192, query on the game port"},
 	{"vrising", "V Rising", "a2s", 9876, []int{1}, "Stunlock's VRising dedicated server instructions, ServerHostSettings.json Port 9876, QueryPort 9877; gamedig's 27015 with offsets 1 and 15 is a host layout, not the default"},
 	{"warfork", "Warfork", "quake3", 44400, []int{0}, srcGamedig + " (query 44400)" + "; " + srcLGSM + " (wfserver)"},
 	{"warsow", "Warsow", "quake3", 44400, []int{0}, srcGamedig},

@@ -39,6 +39,7 @@ var botSources = map[string]string{
 	"quake2":       "none",
 	"quake3":       "`bots` / `g_botplayers` keys, else getinfo's clients less g_humanplayers when the status has ping-0 lines",
 	"quakeworld":   "none",
+	"samp":         "none: NPCs are counted and listed as players (open.mp takes them off the max), nothing marks them",
 	"satisfactory": "none (no player count at all)",
 	"savage":       "none",
 	"skycoop":      "none",

@@ -30,6 +30,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quakeworld"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/samp"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
@@ -63,6 +64,7 @@ var all = []protocols.Protocol{
 	palworld.Protocol,
 	quake3.Protocol,
 	quakeworld.Protocol,
+	samp.Protocol,
 	satisfactory.Protocol,
 	savage.Protocol,
 	skycoop.Protocol,
