@@ -100,6 +100,7 @@ var queryPortOption = map[string]string{
 	// TeamSpeak 3: the target names the voice port, the querier connects to the
 	// same address on the module's query_port.
 	"teamspeak3": "teamspeak3: {query_port: %d}",
+	"teamspeak2": "teamspeak2: {query_port: %d}",
 }
 
 // otherPort is the target port given to those protocols: not the fake server's,

@@ -215,6 +215,7 @@ var Games = []Game{
 	{"synergy", "Synergy", "a2s", 27015, []int{0}, srcGamedig},
 	{"tacticalops", "Tactical Ops: Assault on Terror", "gamespy1", 7777, []int{1}, srcGamedig + " (port 7777, offset 1)"},
 	{"teamfortressclassic", "Team Fortress Classic", "a2s", 27015, []int{0}, srcGamedig + " (tfc)" + "; " + srcLGSM + " (tfcserver)"},
+	{"teamspeak2", "TeamSpeak 2", "teamspeak2", 8767, []int{0}, srcGamedig + " (teamspeak2: voice port 8767, teamspeakQueryPort 51234)" + "; " + srcQstat + " (ts2: query 51234)"},
 	{"terraria", "Terraria (TShock REST API)", "terraria", 7878, []int{0}, "TShock REST API (RestApiPort 7878, token required); gamedig terrariatshock queries the same REST status"},
 	{"tf2", "Team Fortress 2", "a2s", 27015, []int{0}, srcValve + "; " + srcLGSM + " (tf2server)"},
 	{"theforest", "The Forest", "a2s", 27015, []int{1}, srcGamedig + " (query = game port + 1)"},

@@ -34,6 +34,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/terraria"
@@ -68,6 +69,7 @@ var all = []protocols.Protocol{
 	satisfactory.Protocol,
 	savage.Protocol,
 	skycoop.Protocol,
+	teamspeak2.Protocol,
 	teamspeak3.Protocol,
 	teeworlds.Protocol,
 	unreal2.Protocol,
