@@ -205,7 +205,7 @@ var cases = []hostileCase{
 			"a2s": {tooLarge}, "goldsrc": {tooLarge}, "skycoop": {tooLarge}, "satisfactory": {truncated},
 			"ase": {truncated}, "gamespy1": {tooLarge}, "hytale": {malformed}, "minecraft": {tooLarge},
 			"bedrock": {tooLarge}, "frostbite": {tooLarge}, "cube2": {tooLarge}, "openttd": {tooLarge},
-			"palworld": {truncated, tooLarge}, "terraria": {truncated, tooLarge}, "samp": {tooLarge},
+			"palworld": {truncated, tooLarge}, "terraria": {truncated, tooLarge}, "samp": {tooLarge}, "starmade": {tooLarge},
 		}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			return answer(t, p, one(hugeLength[p.Name]))
@@ -397,6 +397,8 @@ var hugeLength = map[string]func(req []byte) []byte{
 	"cube2": func(req []byte) []byte { return append(bytes.Clone(req), 0x00, 0x81, 0xFF, 0xFF, 0xFF, 0x7F) },
 	// A packet size of 65535 (the u16's maximum), game info type, 3 bytes.
 	"openttd": func([]byte) []byte { return []byte{0xFF, 0xFF, 6, 7, 0, 0} },
+	// An answer length of 2^31-1, the rest of a header.
+	"starmade": func([]byte) []byte { return append([]byte{0x7f, 0xff, 0xff, 0xff}, starmadeHeader(0, 0)[4:]...) },
 	// A host name of 2^32-1 bytes, 3 follow.
 	"samp": func(req []byte) []byte {
 		return append(sampPrefix(req), 0, 2, 0, 32, 0, 0xFF, 0xFF, 0xFF, 0xFF, 'a', 'b', 'c')

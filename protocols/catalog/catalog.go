@@ -208,6 +208,7 @@ var Games = []Game{
 	{"spaceengineers", "Space Engineers", "a2s", 27016, []int{0}, "SpaceEngineers-Dedicated.cfg default ServerPort 27016, A2S answered there (gamedig issue 183; xPaw PHP-Source-Query README: 27016); gamedig's 27015 is stale"},
 	{"stalker", "S.T.A.L.K.E.R.", "gamespy3", 5445, []int{2}, srcGamedig + " (port 5445, offset 2)"},
 	{"starbound", "Starbound", "a2s", 21025, []int{0}, srcGamedig},
+	{"starmade", "StarMade", "starmade", 4242, []int{0}, srcGamedig + " (starmade: port 4242)" + "; " + srcQstat + " (starmade: 4242)"},
 	{"stvef", "Star Trek: Voyager - Elite Force", "quake3", 27960, []int{0}, srcGamedig + " (query 27960)"},
 	{"survivethenights", "Survive the Nights", "a2s", 7950, []int{1}, srcGamedig + " (stn: port 7950, offset 1)" + "; " + srcLGSM + " (stnserver: queryport = port + 1)"},
 	{"svencoop", "Sven Co-op", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (svenserver)"},

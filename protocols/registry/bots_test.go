@@ -43,6 +43,7 @@ var botSources = map[string]string{
 	"satisfactory": "none (no player count at all)",
 	"savage":       "none",
 	"skycoop":      "none",
+	"starmade":     "none: the status counts connected players only",
 	"teamspeak2":   "none: a voice server has no bots",
 	"teamspeak3":   "none (query clients are left out)",
 	"teeworlds":    "0.7 client flag 2; none on 0.6",
