@@ -203,6 +203,7 @@ var Games = []Game{
 	{"serioussam", "Serious Sam: The First / Second Encounter", "gamespy1", 25600, []int{1}, srcGamedig + " (serioussam, sstse: port 25600, offset 1)"},
 	{"sof", "Soldier of Fortune", "gamespy1", 28910, []int{1}, srcGamedig + " (port 28910, offset 1)"},
 	{"sof2", "Soldier of Fortune II", "quake3", 20100, []int{0}, srcGamedig + "; " + srcLGSM + " (sof2server)"},
+	{"soldat", "Soldat (admin password needed)", "soldat", 23073, []int{0}, srcGamedig + " (soldat: port 23073; gamedig reads the file server on +10)" + "; Soldat server.ini net_port 23073, the admin connection on the game port (server/Rcon.pas)"},
 	{"sonsoftheforest", "Sons Of The Forest", "a2s", 8766, []int{27016 - 8766}, srcGamedig + " (sotf: game 8766, query 27016)"},
 	{"soulmask", "Soulmask", "a2s", 8777, []int{27015 - 8777}, srcGamedig + " (game 8777, query 27015)" + "; " + srcLGSM + " (smserver)"},
 	{"spaceengineers", "Space Engineers", "a2s", 27016, []int{0}, "SpaceEngineers-Dedicated.cfg default ServerPort 27016, A2S answered there (gamedig issue 183; xPaw PHP-Source-Query README: 27016); gamedig's 27015 is stale"},

@@ -43,6 +43,7 @@ var botSources = map[string]string{
 	"satisfactory": "none (no player count at all)",
 	"savage":       "none",
 	"skycoop":      "none",
+	"soldat":       "REFRESHX slots without an IP address (Rcon.pas fills it for humans only)",
 	"starmade":     "none: the status counts connected players only",
 	"teamspeak2":   "none: a voice server has no bots",
 	"teamspeak3":   "none (query clients are left out)",

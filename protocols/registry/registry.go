@@ -34,6 +34,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/soldat"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/starmade"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak3"
@@ -70,6 +71,7 @@ var all = []protocols.Protocol{
 	satisfactory.Protocol,
 	savage.Protocol,
 	skycoop.Protocol,
+	soldat.Protocol,
 	starmade.Protocol,
 	teamspeak2.Protocol,
 	teamspeak3.Protocol,
