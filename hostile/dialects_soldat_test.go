@@ -14,6 +14,12 @@ func soldatReply([]byte) []byte {
 	return append(b, soldatRecord()...)
 }
 
+// soldatPrefix is the welcome: the random bytes behind it are the console lines
+// and the record.
+func soldatPrefix([]byte) []byte {
+	return []byte("Welcome, you are in command of the server now.\r\nServer Version: 1\r\n")
+}
+
 // soldatRecord is a REFRESHX record (packed, little-endian, 32 slots).
 func soldatRecord() []byte {
 	const slots = 32
