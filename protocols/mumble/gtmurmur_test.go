@@ -113,7 +113,11 @@ func TestGTmurmurFailures(t *testing.T) {
 		{"too long", `{"name":"` + strings.Repeat("x", maxCVP) + `"}`, true, "too_large"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := gtProbe(t, gtServer(t, c.doc, c.close), true, 400*time.Millisecond)
+			d := 400 * time.Millisecond
+			if len(c.doc) > maxCVP {
+				d = 5 * time.Second
+			}
+			_, _, err := gtProbe(t, gtServer(t, c.doc, c.close), true, d)
 			if wire.Reason(err) != c.reason {
 				t.Errorf("err %v, want %s", err, c.reason)
 			}
