@@ -104,7 +104,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 }
 
 // playerPhase fills the player list. A server counting no players, or more than
-// it lists, is not asked.
+// servers list (maxListed), is not asked.
 func (q *querier) playerPhase(ctx context.Context, tr *wire.Trace, ask func(context.Context, byte) ([]byte, error), st *status, res *protocols.Result) error {
 	switch n := st.in.players; {
 	case n == 0:
