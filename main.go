@@ -26,8 +26,10 @@ import (
 	toolkitweb "github.com/prometheus/exporter-toolkit/web"
 	webflag "github.com/prometheus/exporter-toolkit/web/kingpinflag"
 
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/cli"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/gcheadroom"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
@@ -61,6 +63,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		maxWaiting    = serve.Flag("probe.max-waiting", "Probes allowed to wait for one of --probe.max-concurrent slots; past it a probe fails at once as overloaded.").Default("1024").Int()
 		remoteDebug   = serve.Flag("web.enable-remote-debug", "Serve debug output (/probe?debug=true, /logs) to non-loopback callers too. Off by default: it shows what any service at a probed address sent.").Bool()
 		minInterval   = serve.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
+		enableReload  = serve.Flag("web.enable-reload", "Reload the modules file on POST /-/reload (SIGHUP always reloads); --no-web.enable-reload answers 405.").Default("true").Bool()
 		enablePprof   = serve.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
 		historyLimit  = serve.Flag("history.limit", "Recent successful probes kept for their debug logs (as many failures are kept besides); the status page keeps the last probe of twice as many targets, at least 256.").Default("100").Int()
 		gcHeadroom    = serve.Flag("runtime.gc-headroom", "Least heap growth between two garbage collections: a small heap is not collected every few hundred probes (0: plain GOGC; an explicit GOGC wins).").Default("16MiB").Bytes()
@@ -70,14 +73,14 @@ func runUntil(args []string, stop <-chan struct{}) int {
 	promslogflag.AddFlags(app, promslogConfig)
 	app.Version(version.Print(exporterName))
 	app.HelpFlag.Short('h')
-	qc := addQueryCommand(app)
+	qc := cli.AddQuery(app)
 	cmd, err := app.Parse(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	if cmd == qc.cmd.FullCommand() {
-		return qc.run(*configFile, os.Stdout, os.Stderr)
+	if cmd == qc.FullCommand() {
+		return qc.Run(*configFile, os.Stdout, os.Stderr)
 	}
 	logger := promslog.New(promslogConfig)
 
@@ -95,7 +98,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		return 0
 	}
 	logger.Info("Starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
-	startGCHeadroom(uint64(max(*gcHeadroom, 0)), logger)
+	gcheadroom.Start(uint64(max(*gcHeadroom, 0)), logger)
 	logger.Info("Loaded config", "modules", len(sc.Get().Modules))
 
 	reg := prometheus.NewRegistry()
@@ -104,12 +107,12 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
-	self := probe.NewMetrics(reg)
+	self := collector.NewMetrics(reg)
 	self.ReloadSuccess.Set(1)
 	self.ReloadSeconds.SetToCurrentTime()
 
-	reload := func() error { // SafeConfig serialises concurrent reloads
-		if err := sc.Reload(); err != nil {
+	reload := func(ctx context.Context) error { // SafeConfig serialises concurrent reloads
+		if err := sc.ReloadContext(ctx); err != nil {
 			self.ReloadSuccess.Set(0)
 			return err
 		}
@@ -121,7 +124,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		hup := make(chan os.Signal, 1)
 		signal.Notify(hup, syscall.SIGHUP)
 		for range hup {
-			if err := reload(); err != nil {
+			if err := reload(context.Background()); err != nil {
 				logger.Error("Error reloading config", "err", err)
 			} else {
 				logger.Info("Reloaded config file")
@@ -131,7 +134,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 
 	history := web.NewHistory(*historyLimit)
 	probeHandler := &web.ProbeHandler{
-		Runner: &probe.Runner{
+		Runner: &collector.Runner{
 			Config:        sc,
 			Logger:        logger,
 			Metrics:       self,
@@ -143,14 +146,14 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		History:     history,
 		RemoteDebug: *remoteDebug,
 	}
-	mux := routes(sc, reg, probeHandler, history, reload, logger, pageOptions{remoteDebug: *remoteDebug, pprof: *enablePprof, historyLimit: *historyLimit})
+	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit, Reload: *enableReload})
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	}
-	srv := newServer(refuseBodies(mux))
+	srv := web.NewServer(web.RefuseBodies(mux))
 	probeHandler.Parking = web.NewParking(web.DefaultParkAbove, srv)
 	if stop != nil {
 		go func() {
@@ -168,41 +171,20 @@ func runUntil(args []string, stop <-chan struct{}) int {
 }
 
 func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.Handler, history *web.History,
-	reload func() error, logger *slog.Logger, page pageOptions) *http.ServeMux {
+	reload func(context.Context) error, logger *slog.Logger, page web.PageOptions) *http.ServeMux {
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	// The pages take turns (web.Pages): a crowd of callers cannot add up their
+	// renders. /probe has its own limits (--probe.max-concurrent).
+	pages := web.NewPages(web.DefaultPageLimit, web.DefaultPageWait)
+	mux.Handle("/metrics", pages.Limit(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
 	mux.Handle("/probe", probeHandler)
-	mux.Handle("/logs", history.DebugHandler(page.remoteDebug))
+	mux.Handle("/logs", pages.Limit(history.DebugHandler(page.RemoteDebug)))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })
-	mux.HandleFunc("/-/reload", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", http.MethodPost)
-			http.Error(w, "This endpoint requires a POST request.", http.StatusMethodNotAllowed)
-			return
-		}
-		if err := reload(); err != nil {
-			logger.Error("Error reloading config", "err", err)
-			http.Error(w, fmt.Sprintf("failed to reload config: %s", err), http.StatusInternalServerError)
-			return
-		}
-		logger.Info("Reloaded config file")
-		fmt.Fprintln(w, "Reloaded")
-	})
-	mux.HandleFunc("/config", func(w http.ResponseWriter, _ *http.Request) {
-		b, err := sc.Get().YAML()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write(b)
-	})
-	mux.HandleFunc("/modules", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		writeModules(w, sc.Get())
-	})
-	status := statusPage(sc, history, page)
+	mux.Handle("/-/reload", web.ReloadHandler(reload, logger, page.Reload))
+	mux.Handle("/config", pages.Limit(web.ConfigHandler(sc)))
+	mux.Handle("/modules", pages.Limit(web.ModulesHandler(sc)))
+	status := pages.Limit(web.StatusPage(sc, history, page))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)

@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
-	"github.com/gameserver-exporter/gameserver_exporter/exposition"
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -19,9 +18,12 @@ import (
 // WriteDebug writes a probe's debug output, as /probe?debug=true shows it: log
 // lines, the decoded reply, the metrics that would have been returned, the module's
 // config and a hex dump of every packet.
-func WriteDebug(w io.Writer, o *probe.Outcome) { writeDebug(w, o) }
+func WriteDebug(w io.Writer, o *collector.Outcome) { writeDebug(w, o) }
 
-func writeDebug(w io.Writer, o *probe.Outcome) {
+func writeDebug(w io.Writer, o *collector.Outcome) {
+	// Server strings are everywhere in it (log lines, errors, keys): escape their
+	// control characters and bidi overrides on the way out.
+	w = collector.PrintableWriter(w)
 	switch {
 	case o.Cached:
 		fmt.Fprintf(w, "Served from cache: this target was probed at %s (cache_ttl or --probe.min-interval).\n\n", o.When.UTC().Format(time.RFC3339Nano))
@@ -30,15 +32,15 @@ func writeDebug(w io.Writer, o *probe.Outcome) {
 	}
 	fmt.Fprintf(w, "Logs for the probe:\n")
 	for _, l := range logLines(o) {
-		fmt.Fprintf(w, "%s +%s %s\n", o.When.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), l.Msg)
+		fmt.Fprintf(w, "%s +%s %s\n", o.When.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), collector.Printable(l.Msg))
 	}
 	if o.Err != nil {
-		fmt.Fprintf(w, "\nFailure reason: %s\nError: %v\n", wire.Reason(o.Err), o.Err)
+		fmt.Fprintf(w, "\nFailure reason: %s\nError: %s\n", wire.Reason(o.Err), collector.Printable(o.Err.Error()))
 	}
 	if r := o.Result; r != nil {
 		fmt.Fprintf(w, "\nDecoded reply:\n")
 		for _, kv := range r.InfoKV() {
-			fmt.Fprintf(w, "  %s = %q\n", kv.Key, kv.Value)
+			fmt.Fprintf(w, "  %s = %q\n", collector.Printable(kv.Key), kv.Value)
 		}
 		for i, p := range r.PlayerList {
 			fmt.Fprintf(w, "  player %d: %q score=%s ping=%s", i, p.Name, countText(p.Score), countText(p.Ping))
@@ -54,7 +56,7 @@ func writeDebug(w io.Writer, o *probe.Outcome) {
 			fmt.Fprintln(w)
 		}
 		for _, kv := range r.Rules {
-			fmt.Fprintf(w, "  rule %s = %q\n", kv.Key, kv.Value)
+			fmt.Fprintf(w, "  rule %s = %q\n", collector.Printable(kv.Key), kv.Value)
 		}
 		for _, m := range r.Mods {
 			fmt.Fprintf(w, "  mod %q id=%q\n", m.Name, m.ID)
@@ -64,11 +66,11 @@ func writeDebug(w io.Writer, o *probe.Outcome) {
 				len(r.PlayerList), t[0], len(r.Rules), t[1], len(r.Mods), t[2])
 		}
 		for _, pe := range r.PhaseErrors {
-			fmt.Fprintf(w, "  phase %s failed: %v\n", pe.Phase, pe.Err)
+			fmt.Fprintf(w, "  phase %s failed: %s\n", pe.Phase, collector.Printable(fmt.Sprint(pe.Err)))
 		}
 	}
 	fmt.Fprintf(w, "\nMetrics that would have been returned:\n")
-	w.Write(exposition.Append(nil, o, false))
+	w.Write(collector.Append(nil, o, false))
 	fmt.Fprintf(w, "\nModule configuration:\n%s", config.ModuleYAML(o.Module))
 	fmt.Fprintf(w, "\nPackets:\n")
 	o.Trace.WriteTranscript(w)
@@ -106,7 +108,7 @@ func (h *History) DebugHandler(remote bool) http.Handler {
 
 // logLines tells the story of a probe from its outcome, with the protocol's own log
 // lines in between.
-func logLines(o *probe.Outcome) []wire.Entry {
+func logLines(o *collector.Outcome) []wire.Entry {
 	var out []wire.Entry
 	add := func(at time.Duration, format string, args ...any) {
 		out = append(out, wire.Entry{At: at, Msg: fmt.Sprintf(format, args...)})

@@ -25,7 +25,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
@@ -84,7 +83,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	}
 	q := &apiQuerier{token: token, lq: &querier{retries: s.Retries}}
 	if opts.CAFile != "" {
-		pem, err := os.ReadFile(opts.CAFile)
+		pem, err := protocols.ReadFile(opts.CAFile, protocols.MaxSecretFile)
 		if err != nil {
 			return nil, fmt.Errorf("satisfactory ca_file: %w", err)
 		}
