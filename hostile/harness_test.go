@@ -105,9 +105,9 @@ var queryPortOption = map[string]string{
 
 // moduleBlock holds, for protocols whose built-in module cannot query the fake
 // (Soldat's admin connection needs a password), the module's YAML block; the
-// target stays the fake's address.
+// target stays the fake's address, which a module with a credential lists.
 var moduleBlock = map[string]string{
-	"soldat": "soldat: {password: hostile}",
+	"soldat": "soldat: {password: hostile}, targets: [127.0.0.1]",
 }
 
 // otherPort is the target port given to those protocols: not the fake server's,
