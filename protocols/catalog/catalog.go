@@ -33,11 +33,12 @@ var rulesGames = map[string]bool{"arma3": true, "battalion1944": true, "dayz": t
 func (g Game) Options() string { return gameOptions[g.Module] }
 
 var gameOptions = map[string]string{
-	"arksa":        "preset: arksa",
-	"justcause2mp": "variant: jc2mp",
-	"openmp":       "variant: openmp",
-	"theisle":      "preset: theisle",
-	"vcmp":         "variant: vcmp",
+	"arksa":           "preset: arksa",
+	"justcause2mp":    "variant: jc2mp",
+	"mumble_gtmurmur": "gtmurmur: true",
+	"openmp":          "variant: openmp",
+	"theisle":         "preset: theisle",
+	"vcmp":            "variant: vcmp",
 }
 
 // Where the ports come from.
@@ -159,6 +160,7 @@ var Games = []Game{
 	{"mohpa", "Medal of Honor: Pacific Assault", "gamespy1", 13203, []int{97}, srcGamedig + " (game 13203, offset 97)"},
 	{"mordhau", "Mordhau", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (game 7777, query 27015)" + "; " + srcLGSM + " (mhserver)"},
 	{"mta", "Multi Theft Auto: San Andreas", "ase", 22003, []int{123}, "shared/protocols spec ase.md (ASE on game port + 123)" + "; " + srcLGSM + " (mtaserver)"},
+	{"mumble_gtmurmur", "Mumble with the GTmurmur plugin (gamedig mumble)", "mumble", 64738, []int{0}, srcGamedig + " (mumble: voice port 64738, GTmurmur query port 27800; gamedig's mumbleping is the UDP ping, our mumble module)"},
 	{"mythofempires", "Myth of Empires", "a2s", 12888, []int{0}, srcGamedig + " (moe: query 12888; targets name the query port)"},
 	{"naturalselection", "Natural Selection", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (nsserver)"},
 	{"naturalselection2", "Natural Selection 2", "a2s", 27015, []int{1}, srcGamedig + " (ns2: query offset 1)" + "; " + srcLGSM + " (ns2server: port 27015)"},
