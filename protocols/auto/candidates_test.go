@@ -50,7 +50,7 @@ func TestChoose(t *testing.T) {
 		{"ase query port as given", 22126, all, []string{"ase:22126"}},
 		{"2302: halo, arma3, dayz, and more", 2302, all, []string{"a2s:2303", "gamespy2:2302", "a2s:27016", "gamespy1:2303"}},
 		{"7777: capped, the most voted first", 7777, all,
-			[]string{"a2s:27015", "gamespy1:7778", "unreal2:7778", "satisfactory:7777", "a2s:7780", "a2s:7779"}},
+			[]string{"a2s:27015", "gamespy1:7778", "unreal2:7778", "samp:7777", "satisfactory:7777", "a2s:7780"}},
 		{"unknown port: the defaults", 12345, all,
 			[]string{"a2s:12345", "quake3:12345", "minecraft:12345", "gamespy4:12345", "gamespy2:12345", "gamespy1:12345"}},
 		{"top port: no offset overflows", 65535, all,

@@ -145,6 +145,21 @@ func decodeServerInfo(words [][]byte) (*protocols.Result, error) {
 	return res, nil
 }
 
+// decodeVersion reads the answer to `version`: "OK", the game ("BC2", "BF3",
+// "BF4", ...) and its build number.
+func decodeVersion(words [][]byte) (game, build string, err error) {
+	if len(words) == 0 {
+		return "", "", fmt.Errorf("%w: a version answer without words", wire.ErrMalformed)
+	}
+	if status := words[0]; !bytes.Equal(status, []byte("OK")) {
+		return "", "", fmt.Errorf("%w: version: %q", wire.ErrServer, clip(status))
+	}
+	if len(words) < 3 {
+		return "", "", fmt.Errorf("%w: version answer of %d words, want the game and its build", wire.ErrMalformed, len(words))
+	}
+	return wire.UTF8(clip(words[1])), wire.UTF8(clip(words[2])), nil
+}
+
 // tail decodes the words after the map as far as they follow a known layout and
 // notes where it stopped in the "layout" entry.
 func tail(res *protocols.Result, w [][]byte, info []protocols.KV) []protocols.KV {

@@ -30,9 +30,13 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quakeworld"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/samp"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/soldat"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/starmade"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/terraria"
@@ -63,9 +67,13 @@ var all = []protocols.Protocol{
 	palworld.Protocol,
 	quake3.Protocol,
 	quakeworld.Protocol,
+	samp.Protocol,
 	satisfactory.Protocol,
 	savage.Protocol,
 	skycoop.Protocol,
+	soldat.Protocol,
+	starmade.Protocol,
+	teamspeak2.Protocol,
 	teamspeak3.Protocol,
 	teeworlds.Protocol,
 	unreal2.Protocol,
