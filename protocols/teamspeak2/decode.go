@@ -63,6 +63,10 @@ func decodeServerInfo(lines [][]byte) (*protocols.Result, error) {
 				return nil, fmt.Errorf("%w: server_maxusers %q is not a count", wire.ErrMalformed, clip(v))
 			}
 			res.MaxPlayers = protocols.Known(n)
+		case "server_uptime": // seconds; an unreadable value is left unknown, not an error
+			if n, ok := count(v); ok {
+				res.Uptime = protocols.SpanSeconds(float64(n))
+			}
 		case "server_password":
 			switch val {
 			case "0", "1":

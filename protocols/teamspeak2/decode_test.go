@@ -36,6 +36,9 @@ func TestDecodeServerInfo(t *testing.T) {
 		res.Password != protocols.FlagTrue || len(res.Info) != 20 || res.Bots.Known {
 		t.Errorf("%+v", res)
 	}
+	if res.Uptime != protocols.SpanSeconds(86400) {
+		t.Errorf("uptime %+v, want server_uptime's 86400 s", res.Uptime)
+	}
 	for _, c := range []struct {
 		name   string
 		lines  []string
