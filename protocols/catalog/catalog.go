@@ -186,7 +186,7 @@ var Games = []Game{
 	{"heretic2", "Heretic II", "gamespy1", 27900, []int{1}, srcGamedig + " (heretic2: port 27900, offset 1)"},
 	{"hiddendangerous2", "Hidden & Dangerous 2", "gamespy1", 11001, []int{3}, srcGamedig + " (hiddendangerous2: port 11001, offset 3)"},
 	{"hl2dm", "Half-Life 2: Deathmatch", "a2s", 27015, []int{0}, srcValve},
-	{"hldms", "Half-Life Deathmatch: Source", "a2s", 27015, []int{0}, srcGamedig + " (hlds: port 27015)"},
+	{"hldms", "Half-Life Deathmatch: Source", "a2s", 27015, []int{0}, srcGamedig + " (hlds: port 27015)" + "; " + srcLGSM + " (hldmsserver)"},
 	{"hll", "Hell Let Loose", "a2s", 27015, []int{0}, srcGamedig + " (hll: A2S on 27015; targets name the query port)"},
 	{"holdfast", "Holdfast: Nations At War", "a2s", 20100, []int{27000 - 20100}, "Holdfast wiki, Server Configuration: server_port 20100, steam_query_port 27000"},
 	{"homefront", "Homefront", "a2s", 27015, []int{0}, srcGamedig},
