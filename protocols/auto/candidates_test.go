@@ -43,12 +43,12 @@ func TestChoose(t *testing.T) {
 		want   []string
 	}{
 		{"valheim game port: its query port", 2456, all, []string{"a2s:2457"}},
-		{"steam query port", 27015, all, []string{"a2s:27015", "a2s:27016", "goldsrc:27015"}},
+		{"steam query port", 27015, all, []string{"a2s:27015", "a2s:27016", "goldsrc:27015", "ase:27138"}}, // Chrome: ASE on 27015 + 123
 		{"minecraft: java status and query", 25565, all, []string{"gamespy4:25565", "minecraft:25565"}},
 		{"quake3 and quake live (a2s)", 27960, all, []string{"quake3:27960", "a2s:27960"}},
 		{"ase game port: +123", 22003, all, []string{"ase:22126"}},
 		{"ase query port as given", 22126, all, []string{"ase:22126"}},
-		{"2302: halo, arma3, dayz, and more", 2302, all, []string{"a2s:2303", "gamespy2:2302", "a2s:27016", "gamespy1:2303"}},
+		{"2302: halo, arma3, dayz, and more", 2302, all, []string{"a2s:2303", "gamespy2:2302", "gamespy1:2303", "a2s:27016"}}, // OFP, Arma CWA and Resistance, Take On Helicopters: gamespy1 on +1
 		{"7777: capped, the most voted first", 7777, all,
 			[]string{"a2s:27015", "gamespy1:7778", "unreal2:7778", "samp:7777", "satisfactory:7777", "a2s:7780"}},
 		{"unknown port: the defaults", 12345, all,
