@@ -96,6 +96,7 @@ var Games = []Game{
 	{"crysiswars", "Crysis Wars", "gamespy3", 64100, []int{0}, srcGamedig + " (gamespy3 on 64100)"},
 	{"cs16", "Counter-Strike 1.6", "a2s", 27015, []int{0}, srcValve + "; " + srcLGSM + " (csserver)"},
 	{"cs2", "Counter-Strike 2", "a2s", 27015, []int{0}, srcValve + "; " + srcLGSM + " (cs2server)"},
+	{"cs2d", "CS2D", "cs2d", 36963, []int{0}, srcGamedig + " (cs2d: port 36963, the query on the game port)"},
 	{"cscz", "Counter-Strike: Condition Zero", "a2s", 27015, []int{0}, srcValve + "; " + srcLGSM + " (csczserver)"},
 	{"csgo", "Counter-Strike: Global Offensive", "a2s", 27015, []int{0}, srcValve},
 	{"css", "Counter-Strike: Source", "a2s", 27015, []int{0}, srcValve},

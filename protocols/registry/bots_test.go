@@ -20,6 +20,7 @@ var botSources = map[string]string{
 	"armagetron":   "none: the count is network users, AI players hold no connection",
 	"ase":          "none",
 	"bedrock":      "none",
+	"cs2d":         "serverinfo bots byte (players byte less it); the list has no bot mark",
 	"cube2":        "extinfo client numbers from 128 (the info count already leaves bots out)",
 	"darkplaces":   "`bots` key, else ping-0 lines",
 	"doom3":        "ET:QW per-player bot flag; none on Doom 3, Quake 4, Prey",

@@ -11,6 +11,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/armagetron"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/ase"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/bedrock"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/cs2d"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
@@ -44,6 +45,7 @@ var all = []protocols.Protocol{
 	armagetron.Protocol,
 	ase.Protocol,
 	bedrock.Protocol,
+	cs2d.Protocol,
 	cube2.Protocol,
 	darkplaces.Protocol,
 	doom3.Protocol,
