@@ -1,11 +1,14 @@
 package hostile
 
+import "encoding/binary"
+
 // Dialects of the protocols of issue 26's second round (CS2D, Hexen II, Tribes,
 // Savage 2, Mafia II, the HTTP status APIs). Each layout follows the protocol
 // package's testdata vectors; they join the map here so that each stays beside
 // the others of its round.
 func init() {
 	dialects["cs2d"] = dialect{reply: cs2dReply, prefix: fixed("\x01\x00\xFB\x01"), named: true}
+	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
 // --- CS2D: packet number, serverinfo message, pascal strings, then the player list ---
@@ -16,4 +19,37 @@ func cs2dReply([]byte) []byte {
 	b = append(b, 5, 'a', 'i', 'm', '_', 'x', 1, 12, 0, 0) // map, players, max, bots, flags2
 	b = append(b, 0xFB, 0x05, 1, 1, 3, 'B', 'o', 'b', 1, 5, 0, 0, 0, 1, 0, 0, 0)
 	return b
+}
+
+// --- Hexen II: NetQuake control packets (flag 0x8000, length, op code) ---
+
+func nqControl(op byte, body []byte) []byte {
+	b := binary.BigEndian.AppendUint32(nil, 0x8000<<16|uint32(5+len(body)))
+	return append(append(b, op), body...)
+}
+
+// hexen2Reply answers the server info with one player, player 0, and the end of
+// the rules.
+func hexen2Reply(req []byte) []byte {
+	if len(req) < 5 {
+		return nil
+	}
+	switch req[4] {
+	case 0x02:
+		return nqControl(0x83, []byte("127.0.0.1:26900\x00"+serverName+"\x00demo1\x00\x01\x10\x04"))
+	case 0x03:
+		return nqControl(0x84, []byte("\x00Bob\x00\x00\x00\x00\x00\x05\x00\x00\x00\x3C\x00\x00\x00192.0.2.1:1\x00"))
+	case 0x04:
+		return nqControl(0x85, nil)
+	}
+	return nil
+}
+
+// hexen2Prefix is the control header with the op code of the request's answer;
+// the random tail makes the length field lie, as a hostile server may.
+func hexen2Prefix(req []byte) []byte {
+	if len(req) < 5 {
+		return nil
+	}
+	return nqControl(req[4]|0x80, nil)
 }

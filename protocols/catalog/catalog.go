@@ -130,6 +130,7 @@ var Games = []Game{
 	{"geyser", "Geyser (Bedrock clients on a Java server)", "bedrock", 19132, []int{0}, "GeyserMC config.yml bedrock.port 19132 (RakNet Unconnected Ping on it)"},
 	{"halflife", "Half-Life Deathmatch (GoldSrc)", "a2s", 27015, []int{0}, srcValve + "; " + srcLGSM + " (hldmserver)"},
 	{"halo", "Halo: Combat Evolved", "gamespy2", 2302, []int{0}, srcGamedig},
+	{"hexen2", "Hexen II", "hexen2", 26900, []int{0}, srcQstat + " (h2s: 26900)" + "; gamedig 5.3.2 lib/games.js (hexen2: port 26900; its query offset 50 reaches a HexenWorld server, another program)"},
 	{"hl2dm", "Half-Life 2: Deathmatch", "a2s", 27015, []int{0}, srcValve},
 	{"hll", "Hell Let Loose", "a2s", 27015, []int{0}, srcGamedig + " (hll: A2S on 27015; targets name the query port)"},
 	{"holdfast", "Holdfast: Nations At War", "a2s", 20100, []int{27000 - 20100}, "Holdfast wiki, Server Configuration: server_port 20100, steam_query_port 27000"},

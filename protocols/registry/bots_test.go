@@ -32,6 +32,7 @@ var botSources = map[string]string{
 	"gamespy3":     "Battlefield 2 AIBot_ column, when the table lists numplayers rows",
 	"gamespy4":     "none",
 	"goldsrc":      "A2S info bots byte, infostring `bots` key (players less it); none in the 'C' reply",
+	"hexen2":       "none: stock servers run no bots",
 	"hytale":       "none",
 	"minecraft":    "none",
 	"mumble":       "none",

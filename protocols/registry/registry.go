@@ -23,6 +23,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy4"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/goldsrc"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/hexen2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
@@ -57,6 +58,7 @@ var all = []protocols.Protocol{
 	gamespy3.Protocol,
 	gamespy4.Protocol,
 	goldsrc.Protocol,
+	hexen2.Protocol,
 	hytale.Protocol,
 	minecraft.Protocol,
 	quake2.Protocol,
