@@ -8,6 +8,7 @@ import "encoding/binary"
 // the others of its round.
 func init() {
 	dialects["cs2d"] = dialect{reply: cs2dReply, prefix: fixed("\x01\x00\xFB\x01"), named: true}
+	dialects["tribes1"] = dialect{reply: tribesReply, prefix: tribesPrefix, named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -52,4 +53,32 @@ func hexen2Prefix(req []byte) []byte {
 		return nil
 	}
 	return nqControl(req[4]|0x80, nil)
+}
+
+// --- Tribes: reply byte, the request's echo, request byte, pascal strings ---
+
+func tribesPrefix(req []byte) []byte {
+	if len(req) != 3 || req[0] != 'b' {
+		return nil
+	}
+	return []byte{'c', req[1], req[2], 'b'}
+}
+
+func tribesReply(req []byte) []byte {
+	b := tribesPrefix(req)
+	if b == nil {
+		return nil
+	}
+	for _, s := range []string{"Tribes", "1.11", serverName} {
+		b = append(append(b, byte(len(s))), s...)
+	}
+	b = append(b, 1, 0, 1, 16, 0xC2, 0x01) // dedicated, password, players, max, cpu
+	for _, s := range []string{"base", "CTF", "Raindance", "", "\x00", "", ""} {
+		if s == "\x00" {
+			b = append(b, 0) // no teams
+			continue
+		}
+		b = append(append(b, byte(len(s))), s...)
+	}
+	return append(b, 25, 0, 0, 3, 'B', 'o', 'b', 0) // ping, loss, team, name, values
 }

@@ -35,6 +35,7 @@ func (g Game) Options() string { return gameOptions[g.Module] }
 var gameOptions = map[string]string{
 	"arksa":        "preset: arksa",
 	"justcause2mp": "variant: jc2mp",
+	"starsiege":    "variant: starsiege",
 	"theisle":      "preset: theisle",
 }
 
@@ -206,6 +207,7 @@ var Games = []Game{
 	{"spaceengineers", "Space Engineers", "a2s", 27016, []int{0}, "SpaceEngineers-Dedicated.cfg default ServerPort 27016, A2S answered there (gamedig issue 183; xPaw PHP-Source-Query README: 27016); gamedig's 27015 is stale"},
 	{"stalker", "S.T.A.L.K.E.R.", "gamespy3", 5445, []int{2}, srcGamedig + " (port 5445, offset 2)"},
 	{"starbound", "Starbound", "a2s", 21025, []int{0}, srcGamedig},
+	{"starsiege", "Starsiege", "tribes1", 29001, []int{0}, srcGamedig + " (starsiege: port 29001, request byte r)"},
 	{"stvef", "Star Trek: Voyager - Elite Force", "quake3", 27960, []int{0}, srcGamedig + " (query 27960)"},
 	{"survivethenights", "Survive the Nights", "a2s", 7950, []int{1}, srcGamedig + " (stn: port 7950, offset 1)" + "; " + srcLGSM + " (stnserver: queryport = port + 1)"},
 	{"svencoop", "Sven Co-op", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (svenserver)"},
@@ -223,6 +225,7 @@ var Games = []Game{
 	{"thespecialists", "The Specialists", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (tsserver)"},
 	{"towerunite", "Tower Unite", "a2s", 7777, []int{27015 - 7777}, srcLGSM + " (tuserver: -Port=7777 -QueryPort=27015)" + "; " + srcGamedig + " (towerunite: query 27015)"},
 	{"tremulous", "Tremulous", "quake3", 30720, []int{0}, srcGamedig + " (query 30720)"},
+	{"tribes1", "Starsiege: Tribes", "tribes1", 28001, []int{0}, srcGamedig + " (tribes1: port 28001)" + "; " + srcQstat + " (tbs: 28001)"},
 	{"tribesvengeance", "Tribes: Vengeance", "gamespy2", 7777, []int{1}, srcGamedig + " (port 7777, offset 1)"},
 	{"unreal", "Unreal", "gamespy1", 7777, []int{1}, srcGamedig + " (port 7777, offset 1)"},
 	{"unreal2xmp", "Unreal 2: The Awakening - XMP", "unreal2", 7777, []int{1}, srcGamedig + " (u2tax: unreal2, offset 1)"},

@@ -47,6 +47,7 @@ var botSources = map[string]string{
 	"teamspeak3":   "none (query clients are left out)",
 	"teeworlds":    "0.7 client flag 2; none on 0.6",
 	"terraria":     "none: the game has no bot players",
+	"tribes1":      "none",
 	"unreal2":      "none: stock servers list and count no bots",
 }
 

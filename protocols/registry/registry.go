@@ -38,6 +38,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/terraria"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/tribes1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/unreal2"
 )
 
@@ -72,6 +73,7 @@ var all = []protocols.Protocol{
 	skycoop.Protocol,
 	teamspeak3.Protocol,
 	teeworlds.Protocol,
+	tribes1.Protocol,
 	unreal2.Protocol,
 	terraria.Protocol,
 }
