@@ -9,6 +9,7 @@ import "encoding/binary"
 func init() {
 	dialects["cs2d"] = dialect{reply: cs2dReply, prefix: fixed("\x01\x00\xFB\x01"), named: true}
 	dialects["tribes1"] = dialect{reply: tribesReply, prefix: tribesPrefix, named: true}
+	dialects["savage2"] = dialect{reply: savage2Reply, prefix: fixed(savage2Header), named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -81,4 +82,12 @@ func tribesReply(req []byte) []byte {
 		b = append(append(b, byte(len(s))), s...)
 	}
 	return append(b, 25, 0, 0, 3, 'B', 'o', 'b', 0) // ping, loss, team, name, values
+}
+
+// --- Savage 2: a 12-byte header, NUL-terminated strings and bytes ---
+
+const savage2Header = "\x9A\xDE\x97\xF1\x01\x01\x02\x02\x00\x00\x00\x00"
+
+func savage2Reply([]byte) []byte {
+	return []byte(savage2Header + serverName + "\x00\x03\x10Waiting\x00eden\x00eden\x00Here\x00\x02\x00HvB\x002.1\x00\x00")
 }

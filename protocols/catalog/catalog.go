@@ -198,6 +198,7 @@ var Games = []Game{
 	{"rtcw", "Return to Castle Wolfenstein", "quake3", 27960, []int{0}, srcGamedig + "; " + srcLGSM + " (rtcwserver)"},
 	{"rune", "Rune", "gamespy1", 7777, []int{1}, srcGamedig + " (port 7777, offset 1)"},
 	{"rust", "Rust", "a2s", 28015, []int{1, 2, -1}, "Facepunch wiki 'Creating a server' (Feb 2023: server.queryport must differ from server.port, default game port + 1); LinuxGSM rustserver uses 28017 (+2); hosts that swap them query on game port - 1; gamedig's 'query on the game port' predates Feb 2023"},
+	{"s2ats", "Savage 2: A Tortured Soul", "savage2", 11235, []int{0}, srcGamedig + " (s2ats: query port 11235)"},
 	{"sauerbraten", "Cube 2: Sauerbraten", "cube2", 28785, []int{1}, srcQstat + " (query = game port + 1)"},
 	{"serioussam", "Serious Sam: The First / Second Encounter", "gamespy1", 25600, []int{1}, srcGamedig + " (serioussam, sstse: port 25600, offset 1)"},
 	{"sof", "Soldier of Fortune", "gamespy1", 28910, []int{1}, srcGamedig + " (port 28910, offset 1)"},

@@ -43,6 +43,7 @@ var botSources = map[string]string{
 	"quakeworld":   "none",
 	"satisfactory": "none (no player count at all)",
 	"savage":       "none",
+	"savage2":      "none",
 	"skycoop":      "none",
 	"teamspeak3":   "none (query clients are left out)",
 	"teeworlds":    "0.7 client flag 2; none on 0.6",

@@ -34,6 +34,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quakeworld"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teamspeak3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
@@ -70,6 +71,7 @@ var all = []protocols.Protocol{
 	quakeworld.Protocol,
 	satisfactory.Protocol,
 	savage.Protocol,
+	savage2.Protocol,
 	skycoop.Protocol,
 	teamspeak3.Protocol,
 	teeworlds.Protocol,
