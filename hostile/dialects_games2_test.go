@@ -10,6 +10,7 @@ func init() {
 	dialects["cs2d"] = dialect{reply: cs2dReply, prefix: fixed("\x01\x00\xFB\x01"), named: true}
 	dialects["tribes1"] = dialect{reply: tribesReply, prefix: tribesPrefix, named: true}
 	dialects["savage2"] = dialect{reply: savage2Reply, prefix: fixed(savage2Header), named: true}
+	dialects["mafia2mp"] = dialect{reply: mafia2Reply, prefix: fixed("M2MP"), named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -90,4 +91,14 @@ const savage2Header = "\x9A\xDE\x97\xF1\x01\x01\x02\x02\x00\x00\x00\x00"
 
 func savage2Reply([]byte) []byte {
 	return []byte(savage2Header + serverName + "\x00\x03\x10Waiting\x00eden\x00eden\x00Here\x00\x02\x00HvB\x002.1\x00\x00")
+}
+
+// --- Mafia 2 Multiplayer: the tag, strings led by a length that counts itself ---
+
+func mafia2Reply([]byte) []byte {
+	b := []byte("M2MP")
+	for _, s := range []string{serverName, "1", "16", "mode"} {
+		b = append(append(b, byte(len(s)+1)), s...)
+	}
+	return append(b, 0, 4, 'B', 'o', 'b', 1)
 }

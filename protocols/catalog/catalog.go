@@ -35,6 +35,7 @@ func (g Game) Options() string { return gameOptions[g.Module] }
 var gameOptions = map[string]string{
 	"arksa":        "preset: arksa",
 	"justcause2mp": "variant: jc2mp",
+	"m2o":          "variant: online",
 	"starsiege":    "variant: starsiege",
 	"theisle":      "preset: theisle",
 }
@@ -150,6 +151,8 @@ var Games = []Game{
 	{"killingfloor2", "Killing Floor 2", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (game 7777, query 27015)" + "; " + srcLGSM + " (kf2server)"},
 	{"l4d", "Left 4 Dead", "a2s", 27015, []int{0}, srcValve},
 	{"l4d2", "Left 4 Dead 2", "a2s", 27015, []int{0}, srcValve},
+	{"m2m", "Mafia II: Mafia 2 Multiplayer (M2MP)", "mafia2mp", 27016, []int{1}, srcGamedig + " (m2m: port 27016, query offset 1)"},
+	{"m2o", "Mafia II Online (M2O)", "mafia2mp", 27015, []int{1}, srcGamedig + " (m2o: port 27015, query offset 1, protocol mafia2online)"},
 	{"medievalengineers", "Medieval Engineers", "a2s", 27015, []int{0}, srcGamedig},
 	{"minecraft", "Minecraft: Java Edition", "minecraft", 25565, []int{0}, srcGamedig + "; SRV _minecraft._tcp followed for names without a port"},
 	{"minecraft_query", "Minecraft: Java Edition, Query (enable-query)", "gamespy4", 25565, []int{0}, "Minecraft server.properties (query.port defaults to server-port 25565)"},

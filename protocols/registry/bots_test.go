@@ -34,6 +34,7 @@ var botSources = map[string]string{
 	"goldsrc":      "A2S info bots byte, infostring `bots` key (players less it); none in the 'C' reply",
 	"hexen2":       "none: stock servers run no bots",
 	"hytale":       "none",
+	"mafia2mp":     "none",
 	"minecraft":    "none",
 	"mumble":       "none",
 	"openttd":      "none: clients are players, AI companies are no clients",
