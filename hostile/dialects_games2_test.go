@@ -1,6 +1,9 @@
 package hostile
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // Dialects of the protocols of issue 26's second round (CS2D, Hexen II, Tribes,
 // Savage 2, Mafia II, the HTTP status APIs). Each layout follows the protocol
@@ -11,6 +14,7 @@ func init() {
 	dialects["tribes1"] = dialect{reply: tribesReply, prefix: tribesPrefix, named: true}
 	dialects["savage2"] = dialect{reply: savage2Reply, prefix: fixed(savage2Header), named: true}
 	dialects["mafia2mp"] = dialect{reply: mafia2Reply, prefix: fixed("M2MP"), named: true}
+	dialects["eco"] = dialect{reply: ecoReply, prefix: httpPrefix, named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -101,4 +105,13 @@ func mafia2Reply([]byte) []byte {
 		b = append(append(b, byte(len(s)+1)), s...)
 	}
 	return append(b, 0, 4, 'B', 'o', 'b', 1)
+}
+
+// --- HTTP JSON status APIs ---
+
+func ecoReply(req []byte) []byte {
+	if p, _, _ := strings.Cut(requestPath(req), "?"); p != "/info" {
+		return httpNotFound()
+	}
+	return httpJSON(`{"Description":"` + serverName + `","OnlinePlayers":1,"TotalPlayers":9,"MaxActivePlayers":10,"OnlinePlayersNames":["Bob"],"HasPassword":false,"Version":"0.10"}`)
 }

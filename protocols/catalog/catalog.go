@@ -116,6 +116,7 @@ var Games = []Game{
 	{"dontstarvetogether", "Don't Starve Together", "a2s", 10999, []int{27016 - 10999}, srcGamedig + " (dst: game 10999, query 27016)"},
 	{"doubleaction", "Double Action: Boogaloo", "a2s", 27015, []int{0}, srcGamedig + " (dab)" + "; " + srcLGSM + " (dabserver)"},
 	{"dystopia", "Dystopia", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (dysserver)"},
+	{"eco", "Eco", "eco", 3000, []int{1}, srcGamedig + " (eco: port 3000, query offset 1: the web server)"},
 	{"empiresmod", "Empires Mod", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (emserver)"},
 	{"empyrion", "Empyrion - Galactic Survival", "a2s", 30000, []int{1}, srcGamedig + " (egs: port 30000, offset 1)"},
 	{"enemyterritory", "Wolfenstein: Enemy Territory", "quake3", 27960, []int{0}, srcQstat + " (27960)" + "; " + srcLGSM + " (wetserver)"},

@@ -15,6 +15,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/eco"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eos"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/fivem"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/frostbite"
@@ -54,6 +55,7 @@ var all = []protocols.Protocol{
 	darkplaces.Protocol,
 	doom3.Protocol,
 	frostbite.Protocol,
+	eco.Protocol,
 	eos.Protocol,
 	fivem.Protocol,
 	gamespy1.Protocol,
