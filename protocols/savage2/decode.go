@@ -24,8 +24,9 @@ type reply struct {
 	Time, Map, NextMap, Location string
 	MinPlayers                   uint8
 	Stats                        bool
-	Races, Version               string
-	Password                     bool
+	Races, Version               string // races: the game mode of later builds
+	Password, HasPassword        bool   // HasPassword: the 1.x layout sends one
+	MinLevel                     int    // later builds; -1 when not sent
 	// Tail is false when the reply ends after the location, or TailErr when it
 	// ends inside the fields after it: they are then unknown, not zero.
 	Tail    bool
@@ -38,7 +39,7 @@ func str(rd *wire.Reader, what string) string { return wire.UTF8(rd.CString(what
 // engine's bytes there vary and carry nothing tied to the one-byte request.
 func decode(b []byte) (*reply, error) {
 	rd := wire.NewReader(b)
-	r := &reply{Header: rd.Bytes(headerLen, "header")}
+	r := &reply{Header: rd.Bytes(headerLen, "header"), MinLevel: -1}
 	r.Name = s2games.Strip(str(&rd, "server name"))
 	r.Players = rd.Uint8("players")
 	r.Max = rd.Uint8("max players")
@@ -53,10 +54,21 @@ func decode(b []byte) (*reply, error) {
 		return r, nil
 	}
 	r.MinPlayers = rd.Uint8("minimum players")
-	r.Stats = rd.Uint8("stats") != 0
-	r.Races = str(&rd, "races")
-	r.Version = str(&rd, "version")
-	r.Password = rd.Uint8("password") != 0
+	// 1.x builds (the jxqf captures) send a stats flag, the races, the version and
+	// a password byte; later builds (what both gamedigs read) the game mode, the
+	// version and a minimum account level. A stats flag is 0 or 1, a game mode
+	// string starts with a printable byte.
+	if c, ok := rd.Peek(); ok && c <= 1 {
+		r.Stats = rd.Uint8("stats") != 0
+		r.Races = str(&rd, "races")
+		r.Version = str(&rd, "version")
+		r.Password = rd.Uint8("password") != 0
+		r.HasPassword = rd.Err() == nil
+	} else {
+		r.Races = str(&rd, "game mode")
+		r.Version = str(&rd, "version")
+		r.MinLevel = int(rd.Uint8("minimum level"))
+	}
 	if err := rd.Err(); err != nil {
 		// The status is known; what follows the location is not.
 		r.TailErr = fmt.Errorf("after the location: %w", err)
@@ -86,8 +98,14 @@ func (r *reply) Result(rules bool) *protocols.Result {
 	if r.Tail {
 		res.Version = r.Version
 		res.Game = r.Races
-		res.Password = protocols.FlagOf(r.Password)
-		set = append(set, kv("min_players", strconv.Itoa(int(r.MinPlayers))), kv("stats", flag(r.Stats)), kv("races", r.Races))
+		set = append(set, kv("min_players", strconv.Itoa(int(r.MinPlayers))), kv("game_mode", r.Races))
+		if r.HasPassword {
+			res.Password = protocols.FlagOf(r.Password)
+			set = append(set, kv("stats", flag(r.Stats)))
+		}
+		if r.MinLevel >= 0 {
+			set = append(set, kv("min_level", strconv.Itoa(r.MinLevel)))
+		}
 	}
 	res.Info = append([]protocols.KV{kv("header", hex.EncodeToString(r.Header))}, set...)
 	if r.TailErr != nil {

@@ -18,9 +18,11 @@ func TestDecodeVectors(t *testing.T) {
 		tail error
 	}{
 		{vec: "full", want: "Newerth Front|crossroads|HvB|2.1.0.1|{7 true} {20 true} 2",
-			info: map[string]string{"time": "00:12:40", "next_map": "moonlight", "location": "Berlin, DE", "min_players": "3", "stats": "1", "header": "9ade97f1015c3b0211223344"}},
+			info: map[string]string{"time": "00:12:40", "next_map": "moonlight", "location": "Berlin, DE", "min_players": "3", "stats": "1", "game_mode": "HvB", "header": "9ade97f1015c3b0211223344"}},
 		{vec: "waiting", want: "Quiet|duel_arena|HvB|2.1.0.1|{0 true} {10 true} 1",
 			info: map[string]string{"time": "Waiting", "stats": "0", "min_players": "2"}},
+		{vec: "modern", want: "Legends|eden2|CTF|2.1.0.1|{12 true} {32 true} 0",
+			info: map[string]string{"min_players": "4", "min_level": "5", "game_mode": "CTF"}},
 		{vec: "no_tail", want: "Old|eden|||{1 true} {8 true} 0", info: map[string]string{"location": "Nowhere"}},
 		{vec: "cut_tail", want: "Cut|eden|||{1 true} {8 true} 0", tail: wire.ErrTruncated},
 		{vec: "short", err: wire.ErrTruncated},
@@ -51,8 +53,8 @@ func TestDecodeVectors(t *testing.T) {
 			if !errors.Is(r.TailErr, tc.tail) || (r.TailErr == nil) != (tc.tail == nil) {
 				t.Errorf("tail error %v, want %v", r.TailErr, tc.tail)
 			}
-			if res.Password == protocols.FlagUnknown && r.Tail {
-				t.Error("password unknown with the tail read")
+			if (res.Password != protocols.FlagUnknown) != r.HasPassword {
+				t.Errorf("password %d, the layout sends one: %v", res.Password, r.HasPassword)
 			}
 			if r.Result(false).Rules != nil {
 				t.Error("rules not asked for")

@@ -3,7 +3,8 @@
 // (the K2 engine's packet header and the reply's id, not decoded), then the
 // server name, player and max counts, the match time, map, next map, location,
 // minimum players per team, whether the server sends stats, the races, the
-// version and the password flag. Sources: gamedig's savage2 protocol (the request)
+// version and the password flag (1.x builds), or the game mode, version and a
+// minimum account level (later builds). Sources: gamedig's savage2 protocol (the request)
 // and the jxqf protocol notes with their server captures (the layout). Not the
 // Savage 1 protocol (module savage), which is what qstat's -sas speaks.
 package savage2
