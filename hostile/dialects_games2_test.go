@@ -15,6 +15,7 @@ func init() {
 	dialects["savage2"] = dialect{reply: savage2Reply, prefix: fixed(savage2Header), named: true}
 	dialects["mafia2mp"] = dialect{reply: mafia2Reply, prefix: fixed("M2MP"), named: true}
 	dialects["eco"] = dialect{reply: ecoReply, prefix: httpPrefix, named: true}
+	dialects["eldewrito"] = dialect{reply: eldewritoReply, prefix: httpPrefix, named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -114,4 +115,8 @@ func ecoReply(req []byte) []byte {
 		return httpNotFound()
 	}
 	return httpJSON(`{"Description":"` + serverName + `","OnlinePlayers":1,"TotalPlayers":9,"MaxActivePlayers":10,"OnlinePlayersNames":["Bob"],"HasPassword":false,"Version":"0.10"}`)
+}
+
+func eldewritoReply([]byte) []byte {
+	return httpJSON(`{"name":"` + serverName + `","port":11774,"map":"Valhalla","variantType":"slayer","status":"InGame","numPlayers":1,"maxPlayers":16,"players":[{"name":"Bob","score":3,"team":0}],"gameVersion":"1.106708","eldewritoVersion":"0.6.1.0"}`)
 }

@@ -117,6 +117,7 @@ var Games = []Game{
 	{"doubleaction", "Double Action: Boogaloo", "a2s", 27015, []int{0}, srcGamedig + " (dab)" + "; " + srcLGSM + " (dabserver)"},
 	{"dystopia", "Dystopia", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (dysserver)"},
 	{"eco", "Eco", "eco", 3000, []int{1}, srcGamedig + " (eco: port 3000, query offset 1: the web server)"},
+	{"eldewrito", "Halo Online: ElDewrito", "eldewrito", 11775, []int{0}, srcGamedig + " (eldewrito: port 11775, the info server)"},
 	{"empiresmod", "Empires Mod", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (emserver)"},
 	{"empyrion", "Empyrion - Galactic Survival", "a2s", 30000, []int{1}, srcGamedig + " (egs: port 30000, offset 1)"},
 	{"enemyterritory", "Wolfenstein: Enemy Territory", "quake3", 27960, []int{0}, srcQstat + " (27960)" + "; " + srcLGSM + " (wetserver)"},

@@ -25,6 +25,7 @@ var botSources = map[string]string{
 	"darkplaces":   "`bots` key, else ping-0 lines",
 	"doom3":        "ET:QW per-player bot flag; none on Doom 3, Quake 4, Prey",
 	"eco":          "none: the game has no bot players",
+	"eldewrito":    "none: the game has no bot players",
 	"eos":          "none (a session counts players only)",
 	"fivem":        "none: NPCs hold no client slot",
 	"frostbite":    "none",

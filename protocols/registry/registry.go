@@ -16,6 +16,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eco"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/eldewrito"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eos"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/fivem"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/frostbite"
@@ -56,6 +57,7 @@ var all = []protocols.Protocol{
 	doom3.Protocol,
 	frostbite.Protocol,
 	eco.Protocol,
+	eldewrito.Protocol,
 	eos.Protocol,
 	fivem.Protocol,
 	gamespy1.Protocol,
