@@ -16,6 +16,7 @@ func init() {
 	dialects["mafia2mp"] = dialect{reply: mafia2Reply, prefix: fixed("M2MP"), named: true}
 	dialects["eco"] = dialect{reply: ecoReply, prefix: httpPrefix, named: true}
 	dialects["eldewrito"] = dialect{reply: eldewritoReply, prefix: httpPrefix, named: true}
+	dialects["buildandshoot"] = dialect{reply: bnsReply, prefix: httpPrefix, named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -119,4 +120,11 @@ func ecoReply(req []byte) []byte {
 
 func eldewritoReply([]byte) []byte {
 	return httpJSON(`{"name":"` + serverName + `","port":11774,"map":"Valhalla","variantType":"slayer","status":"InGame","numPlayers":1,"maxPlayers":16,"players":[{"name":"Bob","score":3,"team":0}],"gameVersion":"1.106708","eldewritoVersion":"0.6.1.0"}`)
+}
+
+func bnsReply(req []byte) []byte {
+	if p, _, _ := strings.Cut(requestPath(req), "?"); p != "/json" {
+		return httpNotFound()
+	}
+	return httpJSON(`{"serverName":"` + serverName + `","serverVersion":"1.0","gameMode":"ctf","map":{"name":"hallway"},"players":[{"name":"Bob","latency":40,"kills":1,"team":"Blue"}],"maxPlayers":32}`)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/armagetron"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/ase"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/bedrock"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/buildandshoot"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cs2d"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
@@ -52,6 +53,7 @@ var all = []protocols.Protocol{
 	ase.Protocol,
 	bedrock.Protocol,
 	cs2d.Protocol,
+	buildandshoot.Protocol,
 	cube2.Protocol,
 	darkplaces.Protocol,
 	doom3.Protocol,
