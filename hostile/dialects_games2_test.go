@@ -17,6 +17,7 @@ func init() {
 	dialects["eco"] = dialect{reply: ecoReply, prefix: httpPrefix, named: true}
 	dialects["eldewrito"] = dialect{reply: eldewritoReply, prefix: httpPrefix, named: true}
 	dialects["buildandshoot"] = dialect{reply: bnsReply, prefix: httpPrefix, named: true}
+	dialects["assettocorsa"] = dialect{reply: acReply, prefix: httpPrefix, named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -127,4 +128,14 @@ func bnsReply(req []byte) []byte {
 		return httpNotFound()
 	}
 	return httpJSON(`{"serverName":"` + serverName + `","serverVersion":"1.0","gameMode":"ctf","map":{"name":"hallway"},"players":[{"name":"Bob","latency":40,"kills":1,"team":"Blue"}],"maxPlayers":32}`)
+}
+
+func acReply(req []byte) []byte {
+	switch p := requestPath(req); {
+	case p == "/INFO":
+		return httpJSON(`{"name":"` + serverName + `","clients":1,"maxclients":24,"track":"monza","pass":false,"poweredBy":"1.16"}`)
+	case strings.HasPrefix(p, "/JSON|"):
+		return httpJSON(`{"Cars":[{"Model":"bmw_m3_e30","DriverName":"Bob","IsConnected":true}]}`)
+	}
+	return httpNotFound()
 }

@@ -19,6 +19,7 @@ var botSources = map[string]string{
 	"a2s":           "A2S_INFO bots byte (players byte less it)",
 	"armagetron":    "none: the count is network users, AI players hold no connection",
 	"ase":           "none",
+	"assettocorsa":  "none: a dedicated server runs no AI cars",
 	"bedrock":       "none",
 	"cs2d":          "serverinfo bots byte (players byte less it); the list has no bot mark",
 	"buildandshoot": "none",

@@ -10,6 +10,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/armagetron"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/ase"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/assettocorsa"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/bedrock"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/buildandshoot"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cs2d"
@@ -51,6 +52,7 @@ var all = []protocols.Protocol{
 	a2s.Protocol,
 	armagetron.Protocol,
 	ase.Protocol,
+	assettocorsa.Protocol,
 	bedrock.Protocol,
 	buildandshoot.Protocol,
 	cs2d.Protocol,

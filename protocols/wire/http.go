@@ -26,6 +26,9 @@ type HTTPRequest struct {
 	// (EOS): the request then goes where the URL says, resolved as usual.
 	Path string
 	URL  string
+	// LiteralPath sends Path's path as written, without escaping what url.URL would
+	// (Assetto Corsa's "/JSON|<n>": its server does not decode "%7C").
+	LiteralPath bool
 	// Host is the Host header and the TLS server name; default the address.
 	Host   string
 	Header http.Header
@@ -163,6 +166,10 @@ func newHTTPRequest(ctx context.Context, addr netip.AddrPort, req HTTPRequest) (
 	hreq, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
 		return nil, fmt.Errorf("%w: request %s: %v", ErrMalformed, u, err)
+	}
+	if req.LiteralPath && req.URL == "" {
+		p, _, _ := strings.Cut(req.Path, "?")
+		hreq.URL.Opaque = p
 	}
 	for k, v := range req.Header {
 		hreq.Header[k] = v
