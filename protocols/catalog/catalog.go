@@ -65,7 +65,7 @@ var Games = []Game{
 	{"arma2oa", "Arma 2: Operation Arrowhead", "a2s", 2302, []int{1}, srcGamedig + " (a2oa: query = game port + 1)"},
 	{"arma3", "Arma 3", "a2s", 2302, []int{1}, srcGamedig + " (query = game port + 1)" + "; " + srcLGSM + " (arma3server)"},
 	{"armareforger", "Arma Reforger", "a2s", 2001, []int{17777 - 2001}, srcGamedig + " (game 2001, a2s.port 17777)"},
-	{"assettocorsa", "Assetto Corsa", "assettocorsa", 9600, []int{8081 - 9600, 10}, "server_cfg.ini defaults UDP_PORT/TCP_PORT 9600, HTTP_PORT 8081" + "; " + srcGamedig + " (assettocorsa: port 9610, the HTTP port some hosts give)"},
+	{"assettocorsa", "Assetto Corsa", "assettocorsa", 8081, []int{0}, "server_cfg.ini default HTTP_PORT 8081 (targets name the HTTP port, as gamedig's 9610 does)" + "; " + srcGamedig + " (assettocorsa: port 9610)"},
 	{"atlas", "Atlas", "a2s", 5761, []int{51800}, srcGamedig + " (game 5761, query offset 51800)"},
 	{"avorion", "Avorion", "a2s", 27000, []int{20, 3}, srcGamedig + " (offset 20)" + "; " + srcLGSM + " (avserver: query = port + 3 on older builds)"},
 	{"ballisticoverkill", "Ballistic Overkill", "a2s", 27015, []int{1}, srcGamedig + "; " + srcLGSM + " (boserver: query = port + 1)"},
