@@ -18,6 +18,7 @@ func init() {
 	dialects["eldewrito"] = dialect{reply: eldewritoReply, prefix: httpPrefix, named: true}
 	dialects["buildandshoot"] = dialect{reply: bnsReply, prefix: httpPrefix, named: true}
 	dialects["assettocorsa"] = dialect{reply: acReply, prefix: httpPrefix, named: true}
+	dialects["kspdmp"] = dialect{reply: kspReply, prefix: httpPrefix, named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -138,4 +139,8 @@ func acReply(req []byte) []byte {
 		return httpJSON(`{"Cars":[{"Model":"bmw_m3_e30","DriverName":"Bob","IsConnected":true}]}`)
 	}
 	return httpNotFound()
+}
+
+func kspReply([]byte) []byte {
+	return httpJSON(`{"server_name":"` + serverName + `","player_count":1,"max_players":12,"players":"Bob","version":"v0.2","game_mode":"SANDBOX"}`)
 }

@@ -154,6 +154,7 @@ var Games = []Game{
 	{"justcause3mp", "Just Cause 3 Multiplayer", "a2s", 4200, []int{1}, srcGamedig + " (jc3m: port 4200, offset 1)"},
 	{"killingfloor", "Killing Floor", "unreal2", 7707, []int{1}, srcGamedig + " (killingfloor: port 7707, unreal2 query offset 1)"},
 	{"killingfloor2", "Killing Floor 2", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (game 7777, query 27015)" + "; " + srcLGSM + " (kf2server)"},
+	{"kspd", "Kerbal Space Program: DarkMultiPlayer", "kspdmp", 6702, []int{1}, srcGamedig + " (kspd: port 6702, query offset 1: the status page)"},
 	{"l4d", "Left 4 Dead", "a2s", 27015, []int{0}, srcValve},
 	{"l4d2", "Left 4 Dead 2", "a2s", 27015, []int{0}, srcValve},
 	{"m2m", "Mafia II: Mafia 2 Multiplayer (M2MP)", "mafia2mp", 27016, []int{1}, srcGamedig + " (m2m: port 27016, query offset 1)"},

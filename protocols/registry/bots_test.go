@@ -38,6 +38,7 @@ var botSources = map[string]string{
 	"goldsrc":       "A2S info bots byte, infostring `bots` key (players less it); none in the 'C' reply",
 	"hexen2":        "none: stock servers run no bots",
 	"hytale":        "none",
+	"kspdmp":        "none: the game has no bot players",
 	"mafia2mp":      "none",
 	"minecraft":     "none",
 	"mumble":        "none",

@@ -29,6 +29,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/goldsrc"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hexen2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/kspdmp"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mafia2mp"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
@@ -71,6 +72,7 @@ var all = []protocols.Protocol{
 	goldsrc.Protocol,
 	hexen2.Protocol,
 	hytale.Protocol,
+	kspdmp.Protocol,
 	mafia2mp.Protocol,
 	minecraft.Protocol,
 	quake2.Protocol,
