@@ -197,3 +197,30 @@ func TestDoHTTPLiteralPath(t *testing.T) {
 		}
 	}
 }
+
+// SecretQuery keeps the query string out of the trace and out of errors.
+func TestDoHTTPSecretQuery(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("code") != "s3cret" {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		w.Write([]byte("<ok/>"))
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	tr := NewTrace()
+	resp, err := DoHTTP(ctx, serverAddr(t, s), HTTPRequest{Path: "/feed?code=s3cret", SecretQuery: true}, tr)
+	if err != nil || resp.Status != http.StatusOK {
+		t.Fatalf("%v %+v", err, resp)
+	}
+	if got := string(tr.Packets[0].Data); strings.Contains(got, "s3cret") || !strings.HasPrefix(got, "GET /feed?<secret> ") {
+		t.Errorf("trace %q", got)
+	}
+	addr := serverAddr(t, s)
+	s.Close()
+	_, err = DoHTTP(ctx, addr, HTTPRequest{Path: "/feed?code=s3cret", SecretQuery: true}, NewTrace())
+	if !errors.Is(err, ErrRefused) || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("closed port: %v", err)
+	}
+}
