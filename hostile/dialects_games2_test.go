@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 )
 
@@ -19,6 +20,7 @@ func init() {
 	dialects["buildandshoot"] = dialect{reply: bnsReply, prefix: httpPrefix, named: true}
 	dialects["assettocorsa"] = dialect{reply: acReply, prefix: httpPrefix, named: true}
 	dialects["kspdmp"] = dialect{reply: kspReply, prefix: httpPrefix, named: true}
+	dialects["farmingsimulator"] = dialect{reply: fsReply, prefix: httpPrefix, named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -143,4 +145,13 @@ func acReply(req []byte) []byte {
 
 func kspReply([]byte) []byte {
 	return httpJSON(`{"server_name":"` + serverName + `","player_count":1,"max_players":12,"players":"Bob","version":"v0.2","game_mode":"SANDBOX"}`)
+}
+
+// fsReply serves the stats feed whatever the code (the built-in module has none).
+func fsReply(req []byte) []byte {
+	if p, _, _ := strings.Cut(requestPath(req), "?"); p != "/feed/dedicated-server-stats.xml" {
+		return httpNotFound()
+	}
+	body := `<Server game="Farming Simulator 22" version="1.14" name="` + serverName + `" mapName="Elmcreek"><Slots capacity="16" numUsed="1"><Player isUsed="true" uptime="5">Bob</Player></Slots></Server>`
+	return []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body))
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eco"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eldewrito"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eos"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/farmingsimulator"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/fivem"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/frostbite"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
@@ -64,6 +65,7 @@ var all = []protocols.Protocol{
 	eco.Protocol,
 	eldewrito.Protocol,
 	eos.Protocol,
+	farmingsimulator.Protocol,
 	fivem.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
