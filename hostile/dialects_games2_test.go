@@ -21,6 +21,7 @@ func init() {
 	dialects["assettocorsa"] = dialect{reply: acReply, prefix: httpPrefix, named: true}
 	dialects["kspdmp"] = dialect{reply: kspReply, prefix: httpPrefix, named: true}
 	dialects["farmingsimulator"] = dialect{reply: fsReply, prefix: httpPrefix, named: true}
+	dialects["rfactor"] = dialect{reply: rfactorReply, prefix: rfactorPrefix, named: true}
 	dialects["hexen2"] = dialect{reply: hexen2Reply, prefix: hexen2Prefix, named: true}
 }
 
@@ -155,3 +156,20 @@ func fsReply(req []byte) []byte {
 	body := `<Server game="Farming Simulator 22" version="1.14" name="` + serverName + `" mapName="Elmcreek"><Slots capacity="16" numUsed="1"><Player isUsed="true" uptime="5">Bob</Player></Slots></Server>`
 	return []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body))
 }
+
+// --- rFactor: fixed-size fields ---
+
+func rfactorReply([]byte) []byte {
+	b := make([]byte, 0, 260)
+	pad := func(s string, n int) { b = append(b, s...); b = append(b, make([]byte, n-len(s))...) }
+	pad("rFactor", 8)
+	b = append(b, make([]byte, 1+2+4+2+2+2+2+2)...)
+	pad("rFactor", 20)
+	pad(serverName, 28)
+	pad("Mills", 32)
+	pad("", 96)
+	b = append(b, 0, 0, 0, 0, 0, 0, 2, 20, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	return append(b, "GT"...)
+}
+
+func rfactorPrefix(req []byte) []byte { return rfactorReply(req)[:8] }

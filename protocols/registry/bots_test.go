@@ -48,6 +48,7 @@ var botSources = map[string]string{
 	"quake2":           "none",
 	"quake3":           "`bots` / `g_botplayers` keys, else getinfo's clients less g_humanplayers when the status has ping-0 lines",
 	"quakeworld":       "none",
+	"rfactor":          "the reply's AI byte; the players byte counts humans",
 	"satisfactory":     "none (no player count at all)",
 	"savage":           "none",
 	"savage2":          "none",

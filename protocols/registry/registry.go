@@ -39,6 +39,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quakeworld"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/rfactor"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage2"
@@ -83,6 +84,7 @@ var all = []protocols.Protocol{
 	palworld.Protocol,
 	quake3.Protocol,
 	quakeworld.Protocol,
+	rfactor.Protocol,
 	satisfactory.Protocol,
 	savage.Protocol,
 	savage2.Protocol,
