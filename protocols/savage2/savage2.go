@@ -4,9 +4,10 @@
 // server name, player and max counts, the match time, map, next map, location,
 // minimum players per team, whether the server sends stats, the races, the
 // version and the password flag (1.x builds), or the game mode, version and a
-// minimum account level (later builds). Sources: gamedig's savage2 protocol (the request)
-// and the jxqf protocol notes with their server captures (the layout). Not the
-// Savage 1 protocol (module savage), which is what qstat's -sas speaks.
+// minimum account level (later builds). Sources: gamedig's savage2 protocol (the
+// request, the later layout) and the jxqf protocol notes with their server
+// captures (the 1.x layout). Not the Savage 1 protocol (module savage), which is
+// what qstat's -sas speaks.
 package savage2
 
 import (
