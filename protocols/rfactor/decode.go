@@ -51,12 +51,15 @@ func fixed(rd *wire.Reader, n int, what string) string {
 	return wire.UTF8(b)
 }
 
-// nameOffset is where the server name's 28-byte field starts.
-const nameOffset = 8 + 1 + 2 + 4 + 2 + 2 + 2 + 2 + 2 + 20
+// Offsets of the server name's 28-byte field and of the max players byte.
+const (
+	nameOffset = 8 + 1 + 2 + 4 + 2 + 2 + 2 + 2 + 2 + 20
+	maxOffset  = nameOffset + 28 + 32 + 96 + 2 + 2 + 1 + 1 + 1
+)
 
 // answers says whether b is an rF_S reply: the fixed part is there, the game name
-// is printable ASCII ended by a NUL within its 8 bytes, and the server name field
-// holds its NUL. The reply echoes nothing of the request, so this is what tells a
+// is printable ASCII ended by a NUL within its 8 bytes, the server name field
+// holds its NUL, and there is a name or a slot (zeros are no reply). The reply echoes nothing of the request, so this is what tells a
 // reply from a stray.
 func answers(b []byte) error {
 	if len(b) < fixedLen {
@@ -70,6 +73,9 @@ func answers(b []byte) error {
 		if c < 0x20 || c > 0x7E {
 			return fmt.Errorf("%w: game name byte 0x%02X is not printable", wire.ErrMalformed, c)
 		}
+	}
+	if b[nameOffset] == 0 && b[maxOffset] == 0 {
+		return fmt.Errorf("%w: no server name and no slots: not a server's reply", wire.ErrMalformed)
 	}
 	return nil
 }

@@ -57,7 +57,11 @@ func TestAnswers(t *testing.T) {
 	copy(noNUL[nameOffset:], "0123456789012345678901234567")
 	badName := append([]byte(nil), full...)
 	badName[0] = 0x01
-	for name, b := range map[string][]byte{"server name without NUL": noNUL, "unprintable game name": badName, "empty game name": append([]byte{0}, full[1:]...)} {
+	if full[maxOffset] != 20 {
+		t.Fatalf("maxOffset %d holds %d, not the vector's max players", maxOffset, full[maxOffset])
+	}
+	zeros := append([]byte("JUNK"), make([]byte, fixedLen)...)
+	for name, b := range map[string][]byte{"server name without NUL": noNUL, "zeros": zeros, "unprintable game name": badName, "empty game name": append([]byte{0}, full[1:]...)} {
 		if err := answers(b); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("%s: %v", name, err)
 		}

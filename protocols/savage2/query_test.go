@@ -58,6 +58,7 @@ func TestQueryFailures(t *testing.T) {
 	}{
 		{"cut", [][]byte{readVec(t, "short")}, 2 * time.Second, wire.ErrTruncated},
 		{"strays only", [][]byte{[]byte("x"), make([]byte, headerLen)}, 300 * time.Millisecond, wire.ErrTruncated},
+		{"zeros", [][]byte{make([]byte, 64)}, 300 * time.Millisecond, wire.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
