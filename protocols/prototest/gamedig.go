@@ -3,6 +3,7 @@ package prototest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,13 +76,12 @@ func Gamedig(t testing.TB, game string, port uint16, opts map[string]any) (st Ga
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", "--input-type=module", "-e", gamedigScript, string(arg))
 	cmd.Env = append(os.Environ(), "GAMEDIG_ENTRY="+entry)
-	var stderr []byte
 	out, err := cmd.Output()
-	if ee, isExit := err.(*exec.ExitError); isExit {
-		stderr = ee.Stderr
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		return st, string(ee.Stderr), false
 	}
 	if err != nil {
-		return st, string(stderr), false
+		t.Fatalf("node: %v", err)
 	}
 	if err := json.Unmarshal(out, &st); err != nil {
 		t.Fatalf("gamedig output %q: %v", out, err)
