@@ -1,6 +1,7 @@
 package hexen2
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -12,10 +13,15 @@ import (
 // (NetQuake) server does not answer, so it fails where the Querier reads the
 // server.
 func TestGamedig(t *testing.T) {
-	var got [][]byte
+	var (
+		mu  sync.Mutex
+		got [][]byte
+	)
 	h := stock(t).handler(t)
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		mu.Lock()
 		got = append(got, append([]byte(nil), req...))
+		mu.Unlock()
 		if _, _, skip, err := control(req); skip != nil || err != nil {
 			return nil // not a control packet: the engine ignores it
 		}
@@ -26,9 +32,11 @@ func TestGamedig(t *testing.T) {
 	} else {
 		t.Logf("gamedig: %s", msg)
 	}
+	mu.Lock()
 	if len(got) == 0 || got[0][0] != 0xFF {
 		t.Errorf("gamedig sent %q, not an out-of-band status", got)
 	}
+	mu.Unlock()
 	if _, _, err := query(t, addr, all, 2*time.Second); err != nil {
 		t.Errorf("the Querier: %v", err)
 	}
