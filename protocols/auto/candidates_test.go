@@ -43,7 +43,8 @@ func TestChoose(t *testing.T) {
 		want   []string
 	}{
 		{"valheim game port: its query port", 2456, all, []string{"a2s:2457"}},
-		{"steam query port", 27015, all, []string{"a2s:27015", "a2s:27016", "goldsrc:27015", "ase:27138"}}, // Chrome: ASE on 27015 + 123
+		// Chrome: ASE on 27015 + 123; m2o (Mafia II Online) also gives 27015 as its game port, its query port next.
+		{"steam query port", 27015, all, []string{"a2s:27015", "a2s:27016", "goldsrc:27015", "ase:27138", "mafia2mp:27016"}},
 		{"minecraft: java status and query", 25565, all, []string{"gamespy4:25565", "minecraft:25565"}},
 		{"quake3 and quake live (a2s)", 27960, all, []string{"quake3:27960", "a2s:27960"}},
 		{"ase game port: +123", 22003, all, []string{"ase:22126"}},

@@ -50,6 +50,20 @@ var botSources = map[string]string{
 	"teeworlds":    "0.7 client flag 2; none on 0.6",
 	"terraria":     "none: the game has no bot players",
 	"unreal2":      "the info count less the player list's length (the count includes bots, the list holds humans), when players are asked",
+
+	// Issue 26, the second table (a group of its own, so the lines above keep their alignment).
+	"assettocorsa":     "none: a dedicated server runs no AI cars",
+	"buildandshoot":    "none",
+	"cs2d":             "serverinfo bots byte (players byte less it); the list has no bot mark",
+	"eco":              "none: the game has no bot players",
+	"eldewrito":        "none: the game has no bot players",
+	"farmingsimulator": "none: helpers take no slot and the feed marks no bots",
+	"hexen2":           "none: stock servers run no bots",
+	"kspdmp":           "none: the game has no bot players",
+	"mafia2mp":         "none",
+	"rfactor":          "the reply's AI byte; the players byte counts humans",
+	"savage2":          "none",
+	"tribes1":          "none",
 }
 
 // botsTestPending lists the protocols whose packages do not yet pin the rule
