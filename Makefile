@@ -48,11 +48,18 @@ docker:
 # Load tests (LOAD_TESTS) skip in the first run and run after it, alone: they take
 # both cores for seconds and judge deadlines, so they must not share the CPUs with
 # other test binaries (nor those with them).
+# Every step runs even when an earlier one failed (the target fails at the end), and
+# each test step prints go test's lines and one line naming the tests that skipped
+# and why (scripts/gotest).
 LOAD_TESTS ?= ^TestLoad$$
-test: test-deps vet
-	$(GO) test -race -count=1 ./...
-	$(GO) test -race -count=1 -tags gse_portable ./protocols/wire/
-	GSE_LOAD_TESTS=1 $(GO) test -race -count=1 -p 1 -run '$(LOAD_TESTS)' ./hostile/
+GOTEST    ?= GO=$(GO) $(GO) run ./scripts/gotest
+test: test-deps
+	@failed=""; \
+	{ $(GOFMT_CHECK) && $(GO) vet ./...; } || failed="$$failed vet"; \
+	$(GOTEST) -race -count=1 ./... || failed="$$failed test"; \
+	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ || failed="$$failed gse_portable"; \
+	GSE_LOAD_TESTS=1 $(GOTEST) -race -count=1 -p 1 -run '$(LOAD_TESTS)' ./hostile/ || failed="$$failed load"; \
+	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi
 
 test-deps:
 	@scripts/install-test-deps.sh $(TEST_DEBS)
@@ -63,8 +70,9 @@ lint:
 	@test -x "$(GOLANGCI)" || $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 	$(GOLANGCI) run ./...
 
+GOFMT_CHECK = { test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; false; }; }
 vet:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	@$(GOFMT_CHECK)
 	$(GO) vet ./...
 
 # fuzz runs every fuzz target for FUZZTIME each (the seed corpora also run in `test`).
