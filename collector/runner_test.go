@@ -21,7 +21,7 @@ func TestRunBadRequests(t *testing.T) {
 		want                          string
 	}{
 		{"missing module", "", "127.0.0.1", "", "module parameter is missing; known modules: fake"},
-		{"unknown module", "nope", "127.0.0.1", "", `unknown module "nope"; known modules: fake`},
+		{"unknown module", "nope", "127.0.0.1", "", `unknown module "nope"; 1 known (listed on /modules)`},
 		{"missing target", "fake", "", "", "target parameter is missing"},
 		{"bad port", "fake", "127.0.0.1:99999", "", "invalid port"},
 		{"zero port", "fake", "host:0", "", "invalid port"},

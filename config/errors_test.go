@@ -38,3 +38,30 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestNearest: an unknown module is answered with the few nearest names, a
+// difference in case first, never the whole list.
+func TestNearest(t *testing.T) {
+	known := []string{"openarena", "openttd", "quake3", "quake2", "quakeworld", "minecraft", "minecraftbedrock", "valheim", "a2s"}
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"OpenArena", []string{"openarena"}},
+		{"openarna", []string{"openarena"}},
+		{"quake", []string{"quake2", "quake3", "quakeworld"}},
+		{"QUAKE4", []string{"quake2", "quake3"}},
+		{"minecr", []string{"minecraft", "minecraftbedrock"}},
+		{"nope", nil},
+		{"a2s", nil}, // itself is no suggestion
+	} {
+		got := Nearest(c.name, known, 3)
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("Nearest(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+	cfg := &Config{Modules: map[string]*Module{"openarena": {}, "quake3": {}}}
+	if got, want := cfg.UnknownModule("OpenArena"), `unknown module "OpenArena" (did you mean "openarena"?); 2 known (listed on /modules)`; got != want {
+		t.Errorf("UnknownModule = %q, want %q", got, want)
+	}
+}

@@ -137,6 +137,11 @@ func TestQuerySeveral(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, `unknown module "nope"`) {
 		t.Errorf("unknown module: exit %d %s %s", code, out, errs)
 	}
+	// A module in the wrong case: its name is suggested, not all 200 listed.
+	_, _, errs = runQuery(t, "-m", "OpenArena", a2s)
+	if !strings.Contains(errs, `did you mean "openarena"?`) || strings.Contains(errs, "valheim") {
+		t.Errorf("-m OpenArena: %s", errs)
+	}
 }
 
 // TestQueryJSONStream: --json prints one object per target, in order.
