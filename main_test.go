@@ -258,6 +258,16 @@ func TestConfigCheck(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "bad.yml:4:5") || !strings.Contains(string(out), `unknown field \"nope\"`) {
 		t.Errorf("bad file must fail naming the file, line, column and key: %v %s", err, out)
 	}
+	// Every error, one a line; a module that drops a built-in's ports is warned of.
+	os.WriteFile(bad, []byte("modules:\n  m:\n    protocol: a2s\n    nope: 1\n  bad name!:\n    protocol: a2s\n  n:\n    protocol: quake9\n"), 0o644)
+	out, err = exec.CommandContext(ctx, binary, "--config.check", "--config.file="+bad).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "bad.yml:5:3") || !strings.Contains(string(out), "bad.yml:8:5") || strings.Count(string(out), "Error loading config") != 3 {
+		t.Errorf("bad file must fail with each error on its line: %v %s", err, out)
+	}
+	os.WriteFile(good, []byte("modules:\n  valheim:\n    protocol: a2s\n"), 0o644)
+	if out, err := exec.CommandContext(ctx, binary, "--config.check", "--config.file="+good).CombinedOutput(); err != nil || !strings.Contains(string(out), `replaces the built-in module`) {
+		t.Errorf("shadowing a built-in must warn: %v %s", err, out)
+	}
 	if out, err := exec.CommandContext(ctx, binary, "--config.check").CombinedOutput(); err != nil || !strings.Contains(string(out), "built-in modules") {
 		t.Errorf("--config.check without a file must say it checked the built-in modules: %v %s", err, out)
 	}
