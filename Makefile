@@ -5,7 +5,8 @@ VERSION   ?= $(shell cat VERSION)
 # LDFLAGS stamps the version, revision, branch, user and date (scripts/ldflags.sh).
 LDFLAGS   ?= $(shell VERSION=$(VERSION) scripts/ldflags.sh)
 # The platforms `make cross` checks and `make release` ships.
-PLATFORMS ?= linux/amd64 linux/arm64 windows/amd64 darwin/arm64 freebsd/amd64
+# OS/ARCH, or linux/arm/vN for 32-bit ARM (GOARM=N: v7 is the Raspberry Pi 2 and later).
+PLATFORMS ?= linux/amd64 linux/arm64 linux/arm/v7 windows/amd64 darwin/arm64 darwin/amd64 freebsd/amd64
 IMAGE     ?= gameserver_exporter
 FUZZTIME  ?= 3s
 # Debian packages the integration tests use (reference client, Prometheus, real game
@@ -13,7 +14,7 @@ FUZZTIME  ?= 3s
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
 	openttd openttd-opengfx armagetronad-dedicated teeworlds-server ddnet-server podman chromium
 
-.PHONY: all build run cross release docker test test-deps lint vet fuzz bench bench-short e2e examples-check
+.PHONY: all build run cross release release-snapshot docker test test-deps lint vet fuzz bench bench-short e2e examples-check
 
 all: build
 
@@ -29,15 +30,23 @@ run: build
 cross:
 	@set -e; for p in $(PLATFORMS); do \
 		echo "cross: $$p"; \
-		GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet ./...; \
-		GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" ./...; \
+		os=$${p%%/*}; rest=$${p#*/}; arch=$${rest%%/*}; arm=; \
+		[ "$$arch" = arm ] && { arm=$${rest#arm}; arm=$${arm#/v}; arm=$${arm:-7}; }; \
+		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) vet ./...; \
+		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" ./...; \
 	done
 	GOOS=linux CGO_ENABLED=0 $(GO) vet -tags gse_portable ./protocols/wire/
 
 # release writes dist/gameserver_exporter-VERSION.OS-ARCH.tar.gz (.zip for windows)
-# for each of PLATFORMS, and dist/sha256sums.txt.
+# for each of PLATFORMS, and dist/sha256sums.txt. VERSION is the VERSION file's, and
+# CHANGELOG.md's newest section must be it (not "Unreleased"): CONTRIBUTING.md says
+# how a release is cut. release-snapshot builds the same archives of unreleased
+# work, named VERSION+unreleased.REVISION.
 release:
-	VERSION=$(VERSION) scripts/release.sh $(PLATFORMS)
+	scripts/release.sh $(PLATFORMS)
+
+release-snapshot:
+	SNAPSHOT=1 scripts/release.sh $(PLATFORMS)
 
 # docker builds the image from source (multi-stage; the golang image must be pullable).
 docker:
