@@ -7,7 +7,10 @@ LDFLAGS   ?= $(shell VERSION=$(VERSION) scripts/ldflags.sh)
 # The platforms `make cross` checks and `make release` ships.
 # OS/ARCH, or linux/arm/vN for 32-bit ARM (GOARM=N: v7 is the Raspberry Pi 2 and later).
 PLATFORMS ?= linux/amd64 linux/arm64 linux/arm/v7 windows/amd64 darwin/arm64 darwin/amd64 freebsd/amd64
-IMAGE     ?= gameserver_exporter
+# The image name releases publish (CONTRIBUTING.md, Cutting a release).
+IMAGE     ?= ghcr.io/gameserver-exporter/gameserver_exporter
+# podman, or docker.
+CONTAINER ?= podman
 FUZZTIME  ?= 3s
 # Debian packages the integration tests use (reference client, Prometheus, real game
 # servers); installed when missing and we are root. Tests whose package is missing skip.
@@ -48,9 +51,10 @@ release:
 release-snapshot:
 	SNAPSHOT=1 scripts/release.sh $(PLATFORMS)
 
-# docker builds the image from source (multi-stage; the golang image must be pullable).
+# docker builds the image from source (multi-stage; the golang image must be pullable),
+# its binary stamped with the version, revision, branch and date `make build` uses.
 docker:
-	podman build --build-arg VERSION=$(VERSION) -t $(IMAGE):$(VERSION) .
+	$(CONTAINER) build $$(VERSION=$(VERSION) scripts/ldflags.sh --build-args) -t $(IMAGE):$(VERSION) .
 
 # test installs what the tests need (when root and missing), then runs every test
 # with the race detector. Tests whose tools are missing skip with a message.
