@@ -3,6 +3,7 @@ package web
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -30,7 +31,10 @@ type TargetStatus struct {
 	Reason                    string // failure reason; "" when up
 	Error                     string // failure message, cut to maxErrorText
 	PartialPhase              string // first phase that failed on a server that is up
-	ID                        int64  // history entry of the last probe
+	// Answered says which protocol and port answered, for a module that picks
+	// them itself (protocol auto): "a2s on port 2457"; "" otherwise or when down.
+	Answered string
+	ID       int64 // history entry of the last probe
 	Kept                      bool   // the history still holds entry ID: /logs?id=ID answers
 }
 
@@ -73,6 +77,9 @@ type statusRow struct {
 	latency                   time.Duration
 	err                       error
 	partial                   string
+	// protocol and port answered, for an auto module's successful probe.
+	protocol string
+	port     uint16
 }
 
 // targetTable holds the last probe of each of the most recently probed targets.
@@ -116,6 +123,10 @@ func (t *targetTable) record(id int64, when time.Time, o *collector.Outcome) {
 	}
 	row.id, row.when, row.up, row.latency, row.err = id, when, up, o.Duration, o.Err
 	row.players, row.maxPlayers, row.bots, row.partial = protocols.Count{}, protocols.Count{}, protocols.Count{}, ""
+	row.protocol, row.port = "", 0
+	if up && o.Module != nil && o.Module.Protocol == "auto" {
+		row.protocol, row.port = o.Protocol(), o.QueryPort() // registry names: no copy needed
+	}
 	if r := o.Result; r != nil && o.Err == nil {
 		row.name = keepString(row.name, r.Name, maxNameText)
 		row.mapName = keepString(row.mapName, r.Map, maxShortText)
@@ -203,6 +214,9 @@ func (h *History) Targets() []TargetStatus {
 			Players: r.players, MaxPlayers: r.maxPlayers, Bots: r.bots,
 			Latency: r.latency, PartialPhase: r.partial, ID: r.id, Kept: from > 0 && r.id >= from,
 		})
+		if r.protocol != "" {
+			out[len(out)-1].Answered = r.protocol + " on port " + strconv.Itoa(int(r.port))
+		}
 		errs = append(errs, r.err)
 	}
 	h.mu.Unlock()
