@@ -35,7 +35,7 @@ type TargetStatus struct {
 	// them itself (protocol auto): "a2s on port 2457"; "" otherwise or when down.
 	Answered string
 	ID       int64 // history entry of the last probe
-	Kept                      bool   // the history still holds entry ID: /logs?id=ID answers
+	Kept     bool  // the history still holds entry ID: /logs?id=ID answers
 }
 
 // Caps on what a row keeps of a server's strings: enough to recognise a server;
