@@ -121,11 +121,15 @@ func TestEndpoints(t *testing.T) {
 	if code, _ := e.get(t, "/-/ready"); code != 200 {
 		t.Errorf("/-/ready: %d", code)
 	}
-	code, body = e.get(t, "/probe?module=nope&target=127.0.0.1")
+	code, body = e.get(t, "/probe?module=Quake3&target=127.0.0.1")
 	if code != 400 {
 		t.Errorf("unknown module: %d", code)
 	}
-	wantAll(t, body, "a2s", "quake3", "hytale")
+	// The nearest name and where the rest are, not all of them.
+	wantAll(t, body, `did you mean "quake3"?`, "/modules")
+	if strings.Contains(body, "hytale") {
+		t.Errorf("unknown module: every name listed: %s", body)
+	}
 	if code, _ := e.get(t, "/-/reload"); code != http.StatusMethodNotAllowed {
 		t.Errorf("GET /-/reload: %d", code)
 	}
