@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -159,5 +160,25 @@ func TestCompose(t *testing.T) {
 	}
 	if hostPath("/etc/prometheus/examples/prometheus.yml") != filepath.Join("examples", "prometheus.yml") {
 		t.Errorf("prometheus does not run examples/prometheus.yml: %v", mounts)
+	}
+}
+
+// TestImageTags: the docs and manifests name the published image at the VERSION
+// file's version (or the placeholder VERSION), so a release that bumps one bumps all.
+func TestImageTags(t *testing.T) {
+	img := makeVar(t, "IMAGE")
+	want := versionFile(t)
+	tag := regexp.MustCompile(regexp.QuoteMeta(img) + `:([A-Za-z0-9._${}:-]+)`)
+	n := 0
+	for file, text := range docFiles(t) {
+		for _, m := range tag.FindAllStringSubmatch(text, -1) {
+			n++
+			if m[1] != want && m[1] != "VERSION" {
+				t.Errorf("%s: %s:%s, want the VERSION file's %s", file, img, m[1], want)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no doc names the image %s", img)
 	}
 }
