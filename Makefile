@@ -5,15 +5,19 @@ VERSION   ?= $(shell cat VERSION)
 # LDFLAGS stamps the version, revision, branch, user and date (scripts/ldflags.sh).
 LDFLAGS   ?= $(shell VERSION=$(VERSION) scripts/ldflags.sh)
 # The platforms `make cross` checks and `make release` ships.
-PLATFORMS ?= linux/amd64 linux/arm64 windows/amd64 darwin/arm64 freebsd/amd64
-IMAGE     ?= gameserver_exporter
+# OS/ARCH, or linux/arm/vN for 32-bit ARM (GOARM=N: v7 is the Raspberry Pi 2 and later).
+PLATFORMS ?= linux/amd64 linux/arm64 linux/arm/v7 windows/amd64 darwin/arm64 darwin/amd64 freebsd/amd64
+# The image name releases publish (CONTRIBUTING.md, Cutting a release).
+IMAGE     ?= ghcr.io/gameserver-exporter/gameserver_exporter
+# podman, or docker.
+CONTAINER ?= podman
 FUZZTIME  ?= 3s
 # Debian packages the integration tests use (reference client, Prometheus, real game
 # servers); installed when missing and we are root. Tests whose package is missing skip.
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
 	openttd openttd-opengfx armagetronad-dedicated teeworlds-server ddnet-server podman chromium
 
-.PHONY: all build run cross release docker test test-deps lint vet fuzz bench bench-short e2e examples-check chart-test
+.PHONY: all build run cross release release-snapshot docker test test-deps lint vet fuzz bench bench-short e2e examples-check chart-test
 
 all: build
 
@@ -29,31 +33,47 @@ run: build
 cross:
 	@set -e; for p in $(PLATFORMS); do \
 		echo "cross: $$p"; \
-		GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet ./...; \
-		GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" ./...; \
+		os=$${p%%/*}; rest=$${p#*/}; arch=$${rest%%/*}; arm=; \
+		[ "$$arch" = arm ] && { arm=$${rest#arm}; arm=$${arm#/v}; arm=$${arm:-7}; }; \
+		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) vet ./...; \
+		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" ./...; \
 	done
 	GOOS=linux CGO_ENABLED=0 $(GO) vet -tags gse_portable ./protocols/wire/
 
 # release writes dist/gameserver_exporter-VERSION.OS-ARCH.tar.gz (.zip for windows)
-# for each of PLATFORMS, and dist/sha256sums.txt.
+# for each of PLATFORMS, and dist/sha256sums.txt. VERSION is the VERSION file's, and
+# CHANGELOG.md's newest section must be it (not "Unreleased"): CONTRIBUTING.md says
+# how a release is cut. release-snapshot builds the same archives of unreleased
+# work, named VERSION+unreleased.REVISION.
 release:
-	VERSION=$(VERSION) scripts/release.sh $(PLATFORMS)
+	scripts/release.sh $(PLATFORMS)
 
-# docker builds the image from source (multi-stage; the golang image must be pullable).
+release-snapshot:
+	SNAPSHOT=1 scripts/release.sh $(PLATFORMS)
+
+# docker builds the image from source (multi-stage; the golang image must be pullable),
+# its binary stamped with the version, revision, branch and date `make build` uses.
 docker:
-	podman build --build-arg VERSION=$(VERSION) -t $(IMAGE):$(VERSION) .
+	$(CONTAINER) build $$(VERSION=$(VERSION) scripts/ldflags.sh --build-args) -t $(IMAGE):$(VERSION) .
 
 # test installs what the tests need (when root and missing), then runs every test
 # with the race detector. Tests whose tools are missing skip with a message.
 # Load tests (LOAD_TESTS) skip in the first run and run after it, alone: they take
 # both cores for seconds and judge deadlines, so they must not share the CPUs with
 # other test binaries (nor those with them).
+# Every step runs even when an earlier one failed (the target fails at the end), and
+# each test step prints go test's lines and one line naming the tests that skipped
+# and why (scripts/gotest).
 LOAD_TESTS ?= ^TestLoad$$
-test: test-deps vet
-	$(GO) test -race -count=1 ./...
-	$(GO) test -race -count=1 -tags gse_portable ./protocols/wire/
-	GSE_LOAD_TESTS=1 $(GO) test -race -count=1 -p 1 -run '$(LOAD_TESTS)' ./hostile/
-	$(MAKE) chart-test
+GOTEST    ?= GO=$(GO) $(GO) run ./scripts/gotest
+test: test-deps
+	@failed=""; \
+	{ $(GOFMT_CHECK) && $(GO) vet ./...; } || failed="$$failed vet"; \
+	$(GOTEST) -race -count=1 ./... || failed="$$failed test"; \
+	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ || failed="$$failed gse_portable"; \
+	GSE_LOAD_TESTS=1 $(GOTEST) -race -count=1 -p 1 -run '$(LOAD_TESTS)' ./hostile/ || failed="$$failed load"; \
+	$(MAKE) chart-test || failed="$$failed chart"; \
+	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi
 
 # chart-test: the Helm chart (charts/, a module of its own: Helm and the Kubernetes
 # types stay out of the exporter's go.mod): helm lint and template with each ci/
@@ -71,8 +91,9 @@ lint:
 	@test -x "$(GOLANGCI)" || $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 	$(GOLANGCI) run ./...
 
+GOFMT_CHECK = { test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; false; }; }
 vet:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	@$(GOFMT_CHECK)
 	$(GO) vet ./...
 
 # fuzz runs every fuzz target for FUZZTIME each (the seed corpora also run in `test`).

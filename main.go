@@ -12,6 +12,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -86,8 +87,13 @@ func runUntil(args []string, stop <-chan struct{}) int {
 
 	sc := config.NewSafeConfig(*configFile)
 	if err := sc.Reload(); err != nil {
-		logger.Error("Error loading config", "err", err)
+		for _, line := range strings.Split(err.Error(), "\n") { // every error, one a line
+			logger.Error("Error loading config", "err", line)
+		}
 		return 1
+	}
+	for _, w := range sc.Get().Warnings {
+		logger.Warn("Config warning", "warning", w)
 	}
 	if *configCheck {
 		if *configFile == "" {
@@ -115,6 +121,9 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		if err := sc.ReloadContext(ctx); err != nil {
 			self.ReloadSuccess.Set(0)
 			return err
+		}
+		for _, w := range sc.Get().Warnings {
+			logger.Warn("Config warning", "warning", w)
 		}
 		self.ReloadSuccess.Set(1)
 		self.ReloadSeconds.SetToCurrentTime()

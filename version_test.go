@@ -3,6 +3,7 @@ package main
 import (
 	"archive/tar"
 	"compress/gzip"
+	"debug/elf"
 	"io"
 	"os"
 	"os/exec"
@@ -80,6 +81,33 @@ func TestDockerfileVersion(t *testing.T) {
 	}
 }
 
+// TestReleaseCheck: a release is cut only as the VERSION file's version, and only
+// when CHANGELOG.md's newest section names it ("Unreleased" is refused).
+func TestReleaseCheck(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("scripts/release-check.sh is a shell script")
+	}
+	v := versionFile(t)
+	for _, c := range []struct {
+		changelog, env string
+		ok             bool
+	}{
+		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n\n## 0.0.1\n", "", true},
+		{"# Changelog\n\n## Unreleased\n\n- a change\n\n## " + v + "\n", "", false},
+		{"# Changelog\n\n## 0.0.1\n", "", false},
+		{"# Changelog\n\n## " + v + "\n", "9.9.9", false}, // a version from elsewhere than the file
+	} {
+		f := filepath.Join(t.TempDir(), "CHANGELOG.md")
+		os.WriteFile(f, []byte(c.changelog), 0o644)
+		cmd := exec.Command("sh", "scripts/release-check.sh", f)
+		cmd.Env = append(os.Environ(), "VERSION="+c.env)
+		out, err := cmd.Output()
+		if ok := err == nil && strings.TrimSpace(string(out)) == v; ok != c.ok {
+			t.Errorf("changelog %q, VERSION=%q: %q %v, want ok %v", c.changelog, c.env, out, err, c.ok)
+		}
+	}
+}
+
 // TestReleaseScript runs scripts/release.sh for the host platform into a temporary
 // directory (the quick form of `make release`, which builds every platform): one
 // archive holding the stamped binary, LICENSE, README.md, CHANGELOG.md and
@@ -99,10 +127,15 @@ func TestReleaseScript(t *testing.T) {
 	if err := exec.Command("git", "ls-files", "--error-unmatch", "CHANGELOG.md").Run(); err != nil {
 		t.Skip("not in a git checkout with CHANGELOG.md committed: skipping")
 	}
-	version := versionFile(t)
+	// A snapshot: the checkout's CHANGELOG may well say "Unreleased" (TestReleaseCheck).
+	rev, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Skipf("git rev-parse: %v", err)
+	}
+	version := versionFile(t) + "+unreleased." + strings.TrimSpace(string(rev))
 	dist := t.TempDir()
 	cmd := exec.Command("bash", "scripts/release.sh", runtime.GOOS+"/"+runtime.GOARCH)
-	cmd.Env = append(os.Environ(), "DIST="+dist, "VERSION=")
+	cmd.Env = append(os.Environ(), "DIST="+dist, "VERSION=", "SNAPSHOT=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("release.sh: %v\n%s", err, out)
 	}
@@ -150,6 +183,16 @@ func TestReleaseScript(t *testing.T) {
 			if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil || !strings.Contains(string(out), "version "+version+" ") {
 				t.Errorf("archived binary --version: %v\n%s", err, out)
 			}
+			if runtime.GOOS == "linux" {
+				if f, err := elf.Open(bin); err != nil {
+					t.Errorf("archived binary: %v", err)
+				} else {
+					if f.Section(".symtab") != nil || f.Section(".debug_info") != nil {
+						t.Errorf("archived binary has a symbol table or DWARF: not stripped")
+					}
+					f.Close()
+				}
+			}
 			if h.Mode&0o111 == 0 {
 				t.Errorf("binary mode %o: not executable", h.Mode)
 			}
@@ -160,6 +203,60 @@ func TestReleaseScript(t *testing.T) {
 		"examples/modules.yml", "examples/systemd/gameserver_exporter.service"} {
 		if !slices.Contains(names, dir+"/"+want) {
 			t.Errorf("archive lacks %s/%s; has %v", dir, want, names)
+		}
+	}
+}
+
+// TestReleasePlatforms runs scripts/release.sh for every platform of the
+// Makefile's PLATFORMS with a go that records how it was asked to build: the
+// binaries are stripped (-s -w), 32-bit ARM is built for ARMv7 and named so, and
+// darwin/amd64 ships beside darwin/arm64.
+func TestReleasePlatforms(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("scripts/release.sh is a bash script")
+	}
+	for _, tool := range []string{"bash", "tar", "gzip", "zip", "sha256sum", "git", "make"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed: skipping", tool)
+		}
+	}
+	mk := exec.Command("make", "--no-print-directory", "-s", "-f", "Makefile", "-f", "/dev/stdin", "print-platforms")
+	mk.Stdin = strings.NewReader("print-platforms:\n\t@echo $(PLATFORMS)\n")
+	plat, err := mk.Output()
+	if err != nil {
+		t.Fatalf("make: %v", err)
+	}
+	platforms := strings.Fields(string(plat))
+	for _, want := range []string{"linux/amd64", "linux/arm64", "linux/arm/v7", "windows/amd64", "darwin/arm64", "darwin/amd64"} {
+		if !slices.Contains(platforms, want) {
+			t.Errorf("PLATFORMS %v lacks %s", platforms, want)
+		}
+	}
+
+	dir := t.TempDir()
+	log := filepath.Join(dir, "builds")
+	fake := filepath.Join(dir, "go")
+	os.WriteFile(fake, []byte(`#!/bin/sh
+while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift;; -ldflags) flags=$2; shift;; esac; shift; done
+echo "$GOOS $GOARCH ${GOARM:--} $(echo "$flags" | cut -c1-5)" >>`+log+`
+echo binary >"$out"
+`), 0o755)
+	cmd := exec.Command("bash", append([]string{"scripts/release.sh"}, platforms...)...)
+	cmd.Env = append(os.Environ(), "GO="+fake, "DIST="+filepath.Join(dir, "dist"), "VERSION=", "SNAPSHOT=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("release.sh: %v\n%s", err, out)
+	}
+	b, _ := os.ReadFile(log)
+	builds := string(b)
+	for _, want := range []string{"linux arm 7 -s -w", "darwin amd64 - -s -w", "linux amd64 - -s -w", "windows amd64 - -s -w"} {
+		if !strings.Contains(builds, want) {
+			t.Errorf("builds lack %q:\n%s", want, builds)
+		}
+	}
+	sums, _ := os.ReadFile(filepath.Join(dir, "dist", "sha256sums.txt"))
+	for _, want := range []string{".linux-armv7.tar.gz", ".darwin-amd64.tar.gz", ".windows-amd64.zip"} {
+		if !strings.Contains(string(sums), want) {
+			t.Errorf("archives lack *%s:\n%s", want, sums)
 		}
 	}
 }

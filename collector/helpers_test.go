@@ -15,6 +15,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // newTestRunner runs the modules mods (nil: one module "fake") with q as the
@@ -89,10 +90,13 @@ func counterValue(t *testing.T, c prometheus.Collector) float64 {
 	return testutil.ToFloat64(c)
 }
 
+// waitFor waits for cond: up to 10 s of the time the machine let the test run
+// (a busy machine's stalls extend it: prototest.SchedulingLag).
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
+	lag := prototest.SchedulingLag(t)
+	for start := time.Now(); !cond(); {
+		if time.Since(start) > 10*time.Second+lag() {
 			t.Fatal("condition never became true")
 		}
 		time.Sleep(2 * time.Millisecond)

@@ -108,7 +108,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 			return nil, badRequest("module parameter is missing; known modules: %s", strings.Join(cfg.Names(), ", "))
 		}
 		r.Metrics.UnknownModule.Inc()
-		return nil, badRequest("unknown module %q; known modules: %s", module, strings.Join(cfg.Names(), ", "))
+		return nil, badRequest("%s", cfg.UnknownModule(module))
 	}
 	host, port, err := parseTarget(target)
 	if err != nil {

@@ -48,6 +48,10 @@ type Config struct {
 	// not served under another.
 	PolicyKey string `yaml:"-"`
 
+	// Warnings are what the file does that is allowed but likely a mistake (a
+	// module that replaces a built-in one and drops its ports); logged on load.
+	Warnings []string `yaml:"-"`
+
 	// renders caches what the pages render of this config (/config, /modules):
 	// once per loaded config, not once per request.
 	renders sync.Map // name → []byte
@@ -215,25 +219,40 @@ func ParseFile(file string, b []byte) (*Config, error) {
 			return nil, decodeError(file, &root, p, err)
 		}
 	}
+	// Every error is reported, not the first: a file is fixed in one round.
+	var errs []error
 	mods := Builtin()
-	for name, m := range c.Modules {
+	shadowed := map[string]*Module{}
+	for _, name := range c.Names() {
+		m := c.Modules[name]
+		if err := checkName(name); err != nil {
+			errs = append(errs, moduleError(file, p, name, err))
+		}
 		if m == nil {
-			return nil, moduleError(file, p, name, errors.New("empty module"))
+			errs = append(errs, moduleError(file, p, name, errors.New("empty module")))
+			continue
+		}
+		if b, ok := mods[name]; ok {
+			shadowed[name] = b
 		}
 		mods[name] = m
 	}
 	c.Modules = mods
 	if err := c.TargetPolicy.compile(); err != nil {
 		if q, ok := p.top["target_policy"]; ok {
-			return nil, fmt.Errorf("%s:%d:%d: target_policy: %w", file, q.line, q.col, err)
+			err = fmt.Errorf("%s:%d:%d: target_policy: %w", file, q.line, q.col, err)
 		}
-		return nil, err
+		errs = append(errs, err)
 	}
 	for _, name := range c.Names() {
 		if err := c.Modules[name].compile(); err != nil {
-			return nil, moduleError(file, p, name, err)
+			errs = append(errs, moduleError(file, p, name, err))
 		}
 	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	c.Warnings = shadowWarnings(file, p, shadowed, c.Modules)
 	pol, _ := yaml.Marshal(&c.TargetPolicy)
 	h := fnv.New64a()
 	h.Write(pol)

@@ -38,3 +38,77 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestNearest: an unknown module is answered with the few nearest names, a
+// difference in case first, never the whole list.
+func TestNearest(t *testing.T) {
+	known := []string{"openarena", "openttd", "quake3", "quake2", "quakeworld", "minecraft", "minecraftbedrock", "valheim", "a2s"}
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"OpenArena", []string{"openarena"}},
+		{"openarna", []string{"openarena"}},
+		{"quake", []string{"quake2", "quake3", "quakeworld"}},
+		{"QUAKE4", []string{"quake2", "quake3"}},
+		{"minecr", []string{"minecraft", "minecraftbedrock"}},
+		{"nope", nil},
+		{"a2s", nil}, // itself is no suggestion
+	} {
+		got := Nearest(c.name, known, 3)
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("Nearest(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+	cfg := &Config{Modules: map[string]*Module{"openarena": {}, "quake3": {}}}
+	if got, want := cfg.UnknownModule("OpenArena"), `unknown module "OpenArena" (did you mean "openarena"?); 2 known (listed on /modules)`; got != want {
+		t.Errorf("UnknownModule = %q, want %q", got, want)
+	}
+}
+
+// TestAllErrors: every wrong module of a file is reported, each at its place, and
+// a module name that cannot go into a URL or a label is one of them.
+func TestAllErrors(t *testing.T) {
+	_, err := ParseFile("m.yml", []byte("modules:\n  one:\n    protocol: a2x\n  bad name!:\n    protocol: a2s\n  two:\n    protocol: a2s\n    timeout: 1h\n"))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{`m.yml:3:5: module "one": unknown protocol "a2x"`, `m.yml:4:3: module "bad name!": module name "bad name!"`, `m.yml:8:5: module "two": timeout 1h`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+	for _, good := range []string{"a2s-eu.1", "Quake_3", "7d2d"} {
+		if checkName(good) != nil {
+			t.Errorf("name %q refused", good)
+		}
+	}
+	for _, bad := range []string{"", "-x", "a b", `a"b`, "a/b", "ä", strings.Repeat("a", 65)} {
+		if checkName(bad) == nil {
+			t.Errorf("name %q accepted", bad)
+		}
+	}
+}
+
+// TestShadowWarning: a module that replaces a catalog game's built-in one and
+// drops its ports is warned of; one that keeps them, or a new name, is not.
+func TestShadowWarning(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want string
+	}{
+		{"modules:\n  valheim:\n    protocol: a2s\n", `m.yml:2:3: module "valheim" replaces the built-in module "valheim" (port 2456, port_offsets [1]) and uses port 27015, port_offsets [0]`},
+		{"modules:\n  valheim:\n    protocol: a2s\n    port: 2456\n    port_offsets: [1]\n    players: true\n", ""},
+		{"modules:\n  a2s:\n    protocol: a2s\n    players: true\n", ""},
+		{"modules:\n  myvalheim:\n    protocol: a2s\n", ""},
+	} {
+		cfg, err := ParseFile("m.yml", []byte(c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(cfg.Warnings, "\n")
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: warnings %q, want %q", c.file, got, c.want)
+		}
+	}
+}

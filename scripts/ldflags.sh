@@ -1,5 +1,5 @@
 #!/bin/sh
-# Prints the -ldflags that stamp a build with its version, read by --version, the
+# Prints the -ldflags (with --build-args: the container build arguments) that stamp a build with its version, read by --version, the
 # landing page and gameserver_exporter_build_info. Used by `make build`, `make cross`,
 # scripts/release.sh and the Dockerfile. Each value can be given in the environment
 # (VERSION, REVISION, BRANCH, BUILD_USER, BUILD_DATE); else it comes from the
@@ -22,6 +22,13 @@ if [ -z "${BUILD_DATE:-}" ]; then
 	else
 		BUILD_DATE=$(date -u +%Y%m%d-%H:%M:%S)
 	fi
+fi
+if [ "${1:-}" = --build-args ]; then
+	# The same values as podman/docker build arguments, for the Dockerfile's ARGs
+	# (make docker): the image's binary is stamped as `make build`'s is.
+	printf -- '--build-arg VERSION=%s --build-arg REVISION=%s --build-arg BRANCH=%s --build-arg BUILD_DATE=%s\n' \
+		"$(clean "$version")" "$(clean "$revision")" "$(clean "$branch")" "$(clean "$BUILD_DATE")"
+	exit 0
 fi
 printf -- '-X %s.Version=%s -X %s.Revision=%s -X %s.Branch=%s -X %s.BuildUser=%s -X %s.BuildDate=%s\n' \
 	"$pkg" "$(clean "$version")" "$pkg" "$(clean "$revision")" "$pkg" "$(clean "$branch")" \

@@ -11,7 +11,14 @@ cd "$(dirname "$0")/.."
 GO=${GO:-go}
 DIST=${DIST:-dist}
 NAME=gameserver_exporter
-VERSION=${VERSION:-$(cat VERSION)}
+# The version is the VERSION file's, and CHANGELOG.md must name it
+# (scripts/release-check.sh). SNAPSHOT=1 builds the archives of unreleased work
+# instead, as VERSION+unreleased.REVISION: never under a released version's name.
+if [ "${SNAPSHOT:-}" = 1 ]; then
+	VERSION=$(cat VERSION)+unreleased.$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+else
+	VERSION=$(scripts/release-check.sh)
+fi
 export VERSION
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
 	SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || date +%s)
@@ -37,13 +44,21 @@ done
 
 archives=()
 for p in "${platforms[@]}"; do
-	os=${p%/*} arch=${p#*/}
-	dir=$NAME-$VERSION.$os-$arch
+	# OS/ARCH, or OS/arm/vN for 32-bit ARM (GOARM=N; the archive says armvN).
+	IFS=/ read -r os arch variant <<<"$p"
+	goarm=
+	if [ "$arch" = arm ]; then
+		goarm=${variant#v}
+		goarm=${goarm:-7}
+	fi
+	dir=$NAME-$VERSION.$os-$arch${goarm:+v$goarm}
 	exe=$NAME
 	[ "$os" = windows ] && exe=$NAME.exe
 	echo "release: $dir"
 	mkdir -p "$work/$dir"
-	GOOS=$os GOARCH=$arch CGO_ENABLED=0 $GO build -trimpath -ldflags "$ldflags" -o "$work/$dir/$exe" .
+	# -s -w: no symbol table nor DWARF (a third of the size); panics still print
+	# their stack traces.
+	GOOS=$os GOARCH=$arch GOARM=$goarm CGO_ENABLED=0 $GO build -trimpath -ldflags "-s -w $ldflags" -o "$work/$dir/$exe" .
 	for f in "${docs[@]}"; do
 		mkdir -p "$work/$dir/$(dirname "$f")"
 		cp "$f" "$work/$dir/$f"

@@ -26,7 +26,7 @@ func TestProbeBadRequests(t *testing.T) {
 		want      string
 	}{
 		{"missing module", "/probe?target=127.0.0.1", nil, "module parameter is missing; known modules: fake"},
-		{"unknown module", "/probe?target=127.0.0.1&module=nope", nil, `unknown module "nope"; known modules: fake`},
+		{"unknown module", "/probe?target=127.0.0.1&module=nope", nil, `unknown module "nope"; 1 known (listed on /modules)`},
 		{"missing target", "/probe?module=fake", nil, "target parameter is missing"},
 		{"bad port", "/probe?module=fake&target=127.0.0.1:99999", nil, "invalid port"},
 		{"zero port", "/probe?module=fake&target=host:0", nil, "invalid port"},

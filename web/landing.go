@@ -290,6 +290,22 @@ tr.partial .badge { background:var(--warn); }
 .reason { font-weight:600; color:var(--down); }
 .err { display:block; color:var(--muted); font-size:.85em; max-width:32em; overflow-wrap:anywhere; }
 .empty { color:var(--muted); padding:1em 0; }
+/* A phone (the on-call person's): no sideways scrolling. Each target becomes a card
+   of label: value lines; the header's columns are the labels. */
+@media (max-width: 640px) {
+  header, main { padding-left:.6em; padding-right:.6em; }
+  section { padding:.6em; }
+  nav { margin-left:0; flex-wrap:wrap; }
+  label, select, input[type=text] { width:100%; max-width:none; }
+  table, tbody, tr, td { display:block; width:100%; }
+  thead { display:none; }
+  tr { border:1px solid var(--line); border-radius:6px; margin-bottom:.6em; }
+  td { border-bottom:none; padding:.15em .6em; overflow-wrap:anywhere; }
+  td.num { text-align:left; }
+  td[data-label]::before { content:attr(data-label) ": "; color:var(--muted); font-size:.8em; text-transform:uppercase; }
+  td:empty { display:none; }
+  .err { max-width:none; }
+}
 </style>
 </head>
 <body>
@@ -336,16 +352,16 @@ tr.partial .badge { background:var(--warn); }
 <tbody>
 {{range .Rows}}<tr class="{{.StateClass}}">
 <td data-v="{{.StateClass}}"><span class="badge">{{.State}}</span><span class="sub">for {{.ForTime}}</span></td>
-<td>{{.Module}}</td>
-<td class="target">{{.Target}}</td>
-<td class="server">{{.Name}}{{if .Game}}<span class="sub">{{.Game}}</span>{{end}}{{if .Lifecycle}}<span class="sub">{{.Lifecycle}}</span>{{end}}</td>
-<td>{{.Map}}</td>
-<td class="num" data-v="{{.PlayersSort}}">{{.Players}}</td>
-<td class="num" data-v="{{if .TargetStatus.Bots.Known}}{{.TargetStatus.Bots.Value}}{{else}}-1{{end}}">{{.Bots}}</td>
-<td class="num" data-v="{{.LatencyMicros}}">{{.Latency}}</td>
-<td>{{if .Reason}}<span class="reason">{{.Reason}}</span><span class="err">{{.Error}}</span>{{else if .PartialPhase}}<span class="reason">{{.PartialPhase}} phase failed</span>{{end}}</td>
-<td class="num" data-v="{{.AgeSort}}" title="{{.AgeTitle}}">{{.Age}}</td>
-{{if $.Debug}}<td>{{if .Kept}}<a href="/logs?id={{.ID}}">log</a>{{else}}<span class="sub" title="no longer kept: the history holds the last {{$.HistoryLimit}} successes and {{$.HistoryLimit}} failures">–</span>{{end}}</td>{{end}}
+<td data-label="Module">{{.Module}}{{if .Answered}}<span class="sub answered">{{.Answered}}</span>{{end}}</td>
+<td class="target" data-label="Target">{{.Target}}</td>
+<td class="server" data-label="Server">{{.Name}}{{if .Game}}<span class="sub">{{.Game}}</span>{{end}}{{if .Lifecycle}}<span class="sub">{{.Lifecycle}}</span>{{end}}</td>
+<td data-label="Map">{{.Map}}</td>
+<td class="num" data-label="Players" data-v="{{.PlayersSort}}">{{.Players}}</td>
+<td class="num" data-label="Bots" data-v="{{if .TargetStatus.Bots.Known}}{{.TargetStatus.Bots.Value}}{{else}}-1{{end}}">{{.Bots}}</td>
+<td class="num" data-label="Latency" data-v="{{.LatencyMicros}}">{{.Latency}}</td>
+<td data-label="Failure">{{if .Reason}}<span class="reason">{{.Reason}}</span><span class="err">{{.Error}}</span>{{else if .PartialPhase}}<span class="reason">{{.PartialPhase}} phase failed</span>{{end}}</td>
+<td class="num" data-label="Last probe" data-v="{{.AgeSort}}" title="{{.AgeTitle}}">{{.Age}}</td>
+{{if $.Debug}}<td data-label="Log">{{if .Kept}}<a href="/logs?id={{.ID}}">log</a>{{else}}<span class="sub" title="no longer kept: the history holds the last {{$.HistoryLimit}} successes and {{$.HistoryLimit}} failures">–</span>{{end}}</td>{{end}}
 </tr>
 {{end}}</tbody>
 </table>

@@ -101,6 +101,41 @@ func wantAll(t *testing.T, body string, wants ...string) {
 	}
 }
 
+// TestStatusPageAutoAnswered: an auto row says which protocol and port answered;
+// a row of a module that names its protocol, and a failed auto probe, do not.
+func TestStatusPageAutoAnswered(t *testing.T) {
+	sc := config.NewSafeConfig("")
+	if err := sc.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	mods := sc.Get().Modules
+	h := NewHistory(10)
+	auto := upOutcome("Valheim server", 3)
+	auto.Module, auto.Port = mods["auto"], 2456
+	auto.Result.Protocol, auto.Result.QueryPort = "a2s", 2457
+	h.Add(named("auto", "192.0.2.1:2456", auto))
+	plain := upOutcome("CS server", 3)
+	plain.Module, plain.Port = mods["a2s"], 27015
+	h.Add(named("a2s", "192.0.2.2:27015", plain))
+	down := downOutcome()
+	down.Module, down.Port = mods["auto"], 27960
+	h.Add(named("auto", "192.0.2.3:27960", down))
+
+	got := map[string]string{}
+	for _, ts := range h.Targets() {
+		got[ts.Target] = ts.Answered
+	}
+	want := map[string]string{"192.0.2.1:2456": "a2s on port 2457", "192.0.2.2:27015": "", "192.0.2.3:27960": ""}
+	for target, w := range want {
+		if got[target] != w {
+			t.Errorf("%s: answered %q, want %q", target, got[target], w)
+		}
+	}
+	rec := httptest.NewRecorder()
+	StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	wantAll(t, rec.Body.String(), `auto<span class="sub answered">a2s on port 2457</span>`, `data-label="Players"`, "@media (max-width: 640px)")
+}
+
 // TestStatusPageLifecycle: a row says when the server and its map started, where
 // the protocol reports it (issue 27), and nothing where it does not.
 func TestStatusPageLifecycle(t *testing.T) {

@@ -3,6 +3,7 @@ package web
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -34,8 +35,11 @@ type TargetStatus struct {
 	// started, where the protocol says (zero: unknown), from the last successful
 	// probe.
 	Started, MapStarted time.Time
-	ID                  int64 // history entry of the last probe
-	Kept                bool  // the history still holds entry ID: /logs?id=ID answers
+	// Answered says which protocol and port answered, for a module that picks
+	// them itself (protocol auto): "a2s on port 2457"; "" otherwise or when down.
+	Answered string
+	ID       int64 // history entry of the last probe
+	Kept     bool  // the history still holds entry ID: /logs?id=ID answers
 }
 
 // Caps on what a row keeps of a server's strings: enough to recognise a server;
@@ -78,6 +82,9 @@ type statusRow struct {
 	err                       error
 	partial                   string
 	started, mapStarted       time.Time
+	// protocol and port answered, for an auto module's successful probe.
+	protocol string
+	port     uint16
 }
 
 // targetTable holds the last probe of each of the most recently probed targets.
@@ -121,6 +128,10 @@ func (t *targetTable) record(id int64, when time.Time, o *collector.Outcome) {
 	}
 	row.id, row.when, row.up, row.latency, row.err = id, when, up, o.Duration, o.Err
 	row.players, row.maxPlayers, row.bots, row.partial = protocols.Count{}, protocols.Count{}, protocols.Count{}, ""
+	row.protocol, row.port = "", 0
+	if up && o.Module != nil && o.Module.Protocol == "auto" {
+		row.protocol, row.port = o.Protocol(), o.QueryPort() // registry names: no copy needed
+	}
 	if r := o.Result; r != nil && o.Err == nil {
 		row.name = keepString(row.name, r.Name, maxNameText)
 		row.mapName = keepString(row.mapName, r.Map, maxShortText)
@@ -216,6 +227,9 @@ func (h *History) Targets() []TargetStatus {
 			Latency: r.latency, PartialPhase: r.partial, ID: r.id, Kept: from > 0 && r.id >= from,
 			Started: r.started, MapStarted: r.mapStarted,
 		})
+		if r.protocol != "" {
+			out[len(out)-1].Answered = r.protocol + " on port " + strconv.Itoa(int(r.port))
+		}
 		errs = append(errs, r.err)
 	}
 	h.mu.Unlock()

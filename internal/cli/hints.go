@@ -35,7 +35,13 @@ func silentHints(cfg *config.Config, module, target, reason string) []string {
 	}
 	var hints []string
 	if offs := mod.QueryPortOffsets(); !slices.Equal(offs, []int{0}) {
-		hints = append(hints, fmt.Sprintf("module %s takes the game port and queried port %s (%d + offsets %v); give the game port, not the query port", module, queried(port, offs), port, offs))
+		// "Give the game port" only when port is one of the module's own query
+		// ports: given the game port, the query port was right and merely silent.
+		if isQueryPort(port, int(mod.DefaultPort()), offs) {
+			hints = append(hints, fmt.Sprintf("module %s takes the game port and queried port %s (%d + offsets %v); give the game port, not the query port", module, queried(port, offs), port, offs))
+		} else {
+			hints = append(hints, fmt.Sprintf("module %s queried port %s (%d + offsets %v), where the game answers queries: is the server up and its query port open?", module, queried(port, offs), port, offs))
+		}
 	}
 	games, others := portOwners(module, mod.Protocol, port)
 	if len(games) > 0 {
@@ -70,6 +76,12 @@ func portOwners(module, protocol string, port int) (games, others []string) {
 		}
 	}
 	return games, others
+}
+
+// isQueryPort reports whether port is one of the query ports of a module whose
+// game port is game: game plus one of its nonzero offsets.
+func isQueryPort(port, game int, offsets []int) bool {
+	return slices.ContainsFunc(offsets, func(o int) bool { return o != 0 && game+o == port })
 }
 
 // targetPort is the port a target names, 0 without one.

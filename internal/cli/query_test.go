@@ -137,6 +137,11 @@ func TestQuerySeveral(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, `unknown module "nope"`) {
 		t.Errorf("unknown module: exit %d %s %s", code, out, errs)
 	}
+	// A module in the wrong case: its name is suggested, not all 200 listed.
+	_, _, errs = runQuery(t, "-m", "OpenArena", a2s)
+	if !strings.Contains(errs, `did you mean "openarena"?`) || strings.Contains(errs, "valheim") {
+		t.Errorf("-m OpenArena: %s", errs)
+	}
 }
 
 // TestQueryJSONStream: --json prints one object per target, in order.
@@ -197,6 +202,8 @@ func TestSilentHints(t *testing.T) {
 	}{
 		{"a2s", "203.0.113.7:2456", "timeout", []string{"game port of valheim (query port 2457)", "-m valheim"}},
 		{"valheim", "203.0.113.7:2457", "timeout", []string{"queried port 2458", "give the game port"}},
+		// The game port itself: the query port was right, it was silent.
+		{"valheim", "203.0.113.7:2456", "timeout", []string{"queried port 2457", "query port open"}},
 		{"a2s", "203.0.113.7:27960", "refused", []string{"also a port of quake3", "-m quake3", "-m auto"}},
 		{"quake3", "203.0.113.7:7777", "timeout", []string{"game port of", "ark (query port 27015)", " more: ", "a2s"}},
 		{"a2s", "203.0.113.7:12345", "timeout", []string{"nothing answered on port 12345", "-m auto"}},
@@ -210,6 +217,9 @@ func TestSilentHints(t *testing.T) {
 				t.Errorf("%s %s: missing %q in\n%s", tc.module, tc.target, w, got)
 			}
 		}
+	}
+	if h := strings.Join(silentHints(cfg, "valheim", "127.0.0.1:2456", "timeout"), "\n"); strings.Contains(h, "give the game port") {
+		t.Errorf("given the game port, a hint says to give the game port:\n%s", h)
 	}
 	if h := silentHints(cfg, "a2s", "203.0.113.7:2456", "malformed"); h != nil {
 		t.Errorf("a server that answered gets no port hints: %v", h)

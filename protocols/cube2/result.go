@@ -112,6 +112,10 @@ func (in *info) Result(players, rules bool) *protocols.Result {
 		if len(a) >= 11 {
 			res.Version = fmt.Sprintf("%d.%d.%d", a[8], a[9], a[10])
 		}
+		// Attribute 5 is the server's maxslots(): sv_serverclients plus the
+		// spectator slots (sv_serverspectators, by default as many again), so
+		// sv_serverclients 12 reads 24 (src/game/server.cpp queryreply, maxslots
+		// and spectatorslots). The reply carries no player limit apart from it.
 		res.MaxPlayers = protocols.Known(int64(a[4]))
 		res.Password = protocols.FlagOf(a[5] == mmPassword)
 	}

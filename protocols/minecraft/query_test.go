@@ -380,6 +380,10 @@ func TestQueryHandshakeFields(t *testing.T) {
 	}
 }
 
+// overInt32 is past the int32 range; a variable, so that the test compiles for
+// 32-bit platforms (linux/arm), where 1<<31 overflows int.
+var overInt32 = int64(1) << 31
+
 func TestNew(t *testing.T) {
 	for _, tc := range []struct {
 		opts Options
@@ -388,7 +392,7 @@ func TestNew(t *testing.T) {
 		{Options{Host: strings.Repeat("h", 256)}, "host"},
 		{Options{Host: "bad\xff"}, "host"},
 		{Options{ProtocolVersion: -2}, "protocol_version"},
-		{Options{ProtocolVersion: 1 << 31}, "protocol_version"},
+		{Options{ProtocolVersion: int(overInt32)}, "protocol_version"}, // wraps negative where int is 32 bits: refused too
 	} {
 		_, err := newQuerier(protocols.Settings{Options: func(v any) error { *v.(*Options) = tc.opts; return nil }})
 		if err == nil || !strings.Contains(err.Error(), tc.err) {

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+// The docs say what the binary does: these tests read README.md and examples/ and
+// check what can be checked offline, so that the docs cannot drift from the code.
+
+// docFiles are README.md and every text file under examples/, by name.
+func docFiles(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	add := func(path string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[path] = string(b)
+	}
+	add("README.md")
+	filepath.WalkDir("examples", func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && regexp.MustCompile(`\.(ya?ml|md|service|json|txt)$`).MatchString(path) {
+			add(path)
+		}
+		return nil
+	})
+	return out
+}
+
+// otherTool marks a line that runs another program, whose flags are not ours.
+var otherTool = regexp.MustCompile(`\b(systemctl|podman|docker|promtool|prometheus --|go (test|build|install)|curl)\b`)
+
+// TestDocsFlags: every --flag the docs name is one of the exporter's (serve's or
+// query's, as --help lists them).
+func TestDocsFlags(t *testing.T) {
+	help := ""
+	for _, args := range [][]string{{"--help-long"}, {"query", "--help"}} {
+		out, err := exec.Command(binary, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		help += string(out)
+	}
+	known := map[string]bool{}
+	for _, m := range regexp.MustCompile(`--(\[no-\])?([a-z][a-z0-9.-]*[a-z0-9])`).FindAllStringSubmatch(help, -1) {
+		known[m[2]] = true
+		if m[1] != "" {
+			known["no-"+m[2]] = true
+		}
+	}
+	// The README's flag table lists every flag of the server.
+	readme, _ := os.ReadFile("README.md")
+	table := map[string]bool{}
+	for _, row := range regexp.MustCompile("(?m)^\\| `--.*$").FindAllString(string(readme), -1) {
+		for _, m := range regexp.MustCompile("`--([a-z0-9.-]+)").FindAllStringSubmatch(strings.SplitN(row, "|", 3)[1], -1) {
+			table[m[1]] = true
+		}
+	}
+	serve, _ := exec.Command(binary, "serve", "--help").CombinedOutput()
+	for _, m := range regexp.MustCompile(`--(?:\[no-\])?([a-z][a-z0-9.-]*[a-z0-9])`).FindAllStringSubmatch(string(serve), -1) {
+		if f := m[1]; !table[f] && !strings.HasPrefix(f, "help") && !strings.HasPrefix(f, "no-") && f != "version" {
+			t.Errorf("README: the flags table lacks --%s", f)
+		}
+	}
+
+	flag := regexp.MustCompile(`(^|[\s\x60(=])--([a-z][a-z0-9.-]*[a-z0-9])`)
+	for file, text := range docFiles(t) {
+		for i, line := range strings.Split(text, "\n") {
+			if otherTool.MatchString(line) {
+				continue
+			}
+			for _, m := range flag.FindAllStringSubmatch(line, -1) {
+				if !known[m[2]] {
+					t.Errorf("%s:%d: --%s is no flag of the exporter (--help-long, query --help)", file, i+1, m[2])
+				}
+			}
+		}
+	}
+}
+
+// endpoints are the paths of the README's endpoint table, and whether the table says
+// they take POST.
+func endpoints(t *testing.T) map[string]bool {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	row := regexp.MustCompile("(?m)^\\| (`/[^|]*) \\| (.*) \\|$")
+	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
+		for _, p := range regexp.MustCompile("`(/[^`?\\[]*)").FindAllStringSubmatch(m[1], -1) {
+			out[p[1]] = strings.Contains(m[2], "`POST`")
+		}
+	}
+	if len(out) < 8 {
+		t.Fatalf("README endpoint table: found only %v", out)
+	}
+	return out
+}
+
+// TestDocsEndpoints: every endpoint of the README's table is served (with the
+// method the table names), none is missing from the table that the docs' curl
+// lines use, and every curl line's URL is one curl takes.
+func TestDocsEndpoints(t *testing.T) {
+	eps := endpoints(t)
+	e := startExporter(t)
+	for path, post := range eps {
+		method := http.MethodGet
+		if post {
+			method = http.MethodPost
+		}
+		req, _ := http.NewRequest(method, e.base+path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := make([]byte, 64)
+		n, _ := resp.Body.Read(body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusMethodNotAllowed || strings.HasPrefix(string(body[:n]), "404 page not found") {
+			t.Errorf("%s %s: %d %q: the README's endpoint table lists it", method, path, resp.StatusCode, body[:n])
+		}
+	}
+
+	curl := regexp.MustCompile("curl( [^`\\n]*)")
+	for file, text := range docFiles(t) {
+		for i, line := range strings.Split(text, "\n") {
+			for _, m := range curl.FindAllStringSubmatch(line, -1) {
+				checkCurl(t, file, i+1, eps, m[1])
+			}
+		}
+	}
+}
+
+// checkCurl checks one curl command line's URL: a scheme or a host (curl 7.88
+// refuses ":10115/path"), an endpoint of the table, POST only where it says so.
+func checkCurl(t *testing.T, file string, line int, eps map[string]bool, args string) {
+	t.Helper()
+	fields := strings.Fields(strings.Split(args, "#")[0])
+	post := false
+	var raw string
+	for i := 0; i < len(fields); i++ {
+		f := strings.Trim(fields[i], `'"`)
+		switch {
+		case f == "-X" && i+1 < len(fields):
+			post = fields[i+1] == "POST"
+			i++
+		case f == "-H" || f == "-o" || f == "-d" || f == "-u" || f == "--cacert":
+			i++
+		case strings.HasPrefix(f, "-"):
+		case raw == "":
+			raw = f
+		}
+	}
+	if raw == "" {
+		return // prose about curl, no command
+	}
+	u, err := url.Parse(raw)
+	if err == nil && u.Scheme != "http" && u.Scheme != "https" {
+		u, err = url.Parse("http://" + raw) // curl's default scheme
+	}
+	if err != nil || u.Hostname() == "" {
+		t.Errorf("%s:%d: curl URL %q has no host (curl refuses it): %v", file, line, raw, err)
+		return
+	}
+	wantPost, ok := eps[u.Path]
+	if !ok {
+		t.Errorf("%s:%d: curl URL %q: %s is not in the README's endpoint table", file, line, raw, u.Path)
+	}
+	if post != wantPost {
+		t.Errorf("%s:%d: curl %q: POST %v, the endpoint table says %v", file, line, raw, post, wantPost)
+	}
+}
+
+// TestDocsModules: every module the docs use (module=x, module: [x], -m x) is a
+// built-in one or one of examples/modules.yml, and the README says what the
+// sidecar example scrapes.
+func TestDocsModules(t *testing.T) {
+	cfg, err := config.Load("examples/modules.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	use := regexp.MustCompile(`(?:module=|module: \[|query .*-m )([A-Za-z0-9_.-]+)`)
+	for file, text := range docFiles(t) {
+		for i, line := range strings.Split(text, "\n") {
+			for _, m := range use.FindAllStringSubmatch(line, -1) {
+				if _, ok := cfg.Modules[m[1]]; !ok && m[1] != "NAME" {
+					t.Errorf("%s:%d: module %q is neither built in nor in examples/modules.yml", file, i+1, m[1])
+				}
+			}
+		}
+	}
+
+	readme, _ := os.ReadFile("README.md")
+	sidecar, _ := os.ReadFile("examples/kubernetes/sidecar.yml")
+	said := regexp.MustCompile(`params: \{module: \[(\w+)\], target: \["([^"]+)"\]\}`).FindSubmatch(readme)
+	if said == nil {
+		t.Fatal("README: no sidecar params")
+	}
+	if !regexp.MustCompile(`module: \[` + string(said[1]) + `\]\s+target: \[` + regexp.QuoteMeta(string(said[2])) + `\]`).Match(sidecar) {
+		t.Errorf("README says the sidecar scrapes module %s target %s; sidecar.yml does not", said[1], said[2])
+	}
+}
