@@ -82,7 +82,7 @@ func (h httpList) fetch(ctx context.Context, tr *wire.Trace, decode func(io.Read
 // decoder positioned before every element, until each says stop. Only the
 // element being decoded is held, never the document.
 func eachElement(r io.Reader, path []string, each func(*json.Decoder) (stop bool, err error)) error {
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(&squeezer{r: r})
 	for _, key := range path {
 		if err := delim(dec, '{'); err != nil {
 			return err
@@ -175,3 +175,50 @@ func country(s string) string {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// squeezer passes a JSON document on with each run of whitespace between tokens
+// cut to one byte. encoding/json's Decoder rescans the whitespace before a
+// value from its start on every read, so megabytes of it (a lying or broken
+// list) would cost time quadratic in their length; strings pass unchanged.
+type squeezer struct {
+	r        io.Reader
+	inString bool
+	escaped  bool
+	space    bool // the last byte passed on was whitespace outside a string
+}
+
+func (s *squeezer) Read(p []byte) (int, error) {
+	for {
+		n, err := s.r.Read(p)
+		w := 0
+		for _, c := range p[:n] {
+			switch {
+			case s.inString:
+				switch {
+				case s.escaped:
+					s.escaped = false
+				case c == '\\':
+					s.escaped = true
+				case c == '"':
+					s.inString = false
+				}
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+				if s.space {
+					continue
+				}
+				s.space = true
+				p[w] = c
+				w++
+				continue
+			case c == '"':
+				s.inString = true
+			}
+			s.space = false
+			p[w] = c
+			w++
+		}
+		if w > 0 || err != nil {
+			return w, err
+		}
+	}
+}
