@@ -103,8 +103,8 @@ func TestDecodeDDNet(t *testing.T) {
 		{Addr: netip.MustParseAddrPort("[2001:db8::2]:8304"), Name: "日本 CTF", Map: "ctf5", Game: "CTF", Version: "0.6.4",
 			Country: "JP", Players: protocols.Known(0), Max: protocols.Known(16), Password: protocols.FlagTrue},
 	}
-	if !slices.Equal(c.list.Entries, want) {
-		t.Fatalf("got %+v\nwant %+v", c.list.Entries, want)
+	if !slices.Equal(c.done(nil).Entries, want) {
+		t.Fatalf("got %+v\nwant %+v", c.done(nil).Entries, want)
 	}
 	if c.list.Skipped != 2 || c.list.Capped {
 		t.Fatalf("skipped %d (want the one without an address and the repeat), capped %v", c.list.Skipped, c.list.Capped)
@@ -141,8 +141,8 @@ func TestDecodeHTTPJSON(t *testing.T) {
 			if err := decodeHTTPJSON(bytes.NewReader(prototest.File(t, c.file)), f, col); err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(col.list.Entries, c.want) || col.list.Skipped != c.skipped {
-				t.Fatalf("got %+v skipped %d\nwant %+v skipped %d", col.list.Entries, col.list.Skipped, c.want, c.skipped)
+			if !slices.Equal(col.done(nil).Entries, c.want) || col.list.Skipped != c.skipped {
+				t.Fatalf("got %+v skipped %d\nwant %+v skipped %d", col.done(nil).Entries, col.list.Skipped, c.want, c.skipped)
 			}
 		})
 	}
@@ -178,7 +178,7 @@ func TestCollector(t *testing.T) {
 	for _, a := range aps("192.0.2.1:1", "192.0.2.1:1", "0.0.0.0:5", "192.0.2.2:0", "224.0.0.1:5", "[::ffff:192.0.2.1]:1", "192.0.2.3:3", "192.0.2.4:4", "192.0.2.5:5") {
 		c.addr(a)
 	}
-	if got := len(c.list.Entries); got != 3 || !c.list.Capped || c.list.Skipped != 5 {
-		t.Fatalf("%d entries, capped %v, skipped %d: %+v", got, c.list.Capped, c.list.Skipped, c.list.Entries)
+	if got := len(c.done(nil).Entries); got != 3 || !c.list.Capped || c.list.Skipped != 5 {
+		t.Fatalf("%d entries, capped %v, skipped %d: %+v", got, c.list.Capped, c.list.Skipped, c.done(nil).Entries)
 	}
 }

@@ -60,10 +60,10 @@ func FuzzDecodeJSON(f *testing.F) {
 		} {
 			c := newCollector(3)
 			decode(bytes.NewReader(b), c)
-			if len(c.list.Entries) > 3 {
-				t.Fatalf("%d entries past the cap", len(c.list.Entries))
+			if len(c.done(nil).Entries) > 3 {
+				t.Fatalf("%d entries past the cap", len(c.done(nil).Entries))
 			}
-			for _, e := range c.list.Entries {
+			for _, e := range c.done(nil).Entries {
 				if e.Host == "" && !usable(e.Addr) || e.Host != "" && e.Addr.IsValid() {
 					t.Fatalf("entry without one usable address: %+v", e)
 				}

@@ -203,7 +203,7 @@ func (m udpMaster) dial(ctx context.Context, tr *wire.Trace) (*wire.UDPConn, err
 			return nil, fmt.Errorf("%w: master port %q", wire.ErrMalformed, port)
 		}
 	}
-	conn, err := wire.DialUDP(ctx, ap, tr)
+	conn, err := wire.DialUDPList(ctx, ap, tr)
 	if err != nil {
 		return nil, err
 	}
@@ -218,14 +218,31 @@ type collector struct {
 	list  List
 	addrs map[netip.AddrPort]struct{}
 	hosts map[string]struct{}
+	// chunks hold the entries until done copies them into one slice of the
+	// right size: appending to one slice would allocate about five times the
+	// final size on the way (large slices grow by a quarter).
+	chunks [][]Entry
+	n      int
 }
+
+const chunkEntries = 4096
 
 func newCollector(max int) *collector {
 	return &collector{max: max, addrs: map[netip.AddrPort]struct{}{}}
 }
 
 // full reports whether the list holds max entries.
-func (c *collector) full() bool { return len(c.list.Entries) >= c.max }
+func (c *collector) full() bool { return c.n >= c.max }
+
+// push appends e to the last chunk.
+func (c *collector) push(e Entry) {
+	if len(c.chunks) == 0 || len(c.chunks[len(c.chunks)-1]) == cap(c.chunks[len(c.chunks)-1]) {
+		c.chunks = append(c.chunks, make([]Entry, 0, min(chunkEntries, c.max-c.n)))
+	}
+	last := &c.chunks[len(c.chunks)-1]
+	*last = append(*last, e)
+	c.n++
+}
 
 // addr adds a bare address and reports whether it was new.
 func (c *collector) addr(a netip.AddrPort) bool { return c.add(Entry{Addr: a}) }
@@ -245,7 +262,7 @@ func (c *collector) add(e Entry) bool {
 			return false
 		}
 		c.hosts[e.Host] = struct{}{}
-		c.list.Entries = append(c.list.Entries, e)
+		c.push(e)
 		return true
 	}
 	e.Addr = netip.AddrPortFrom(e.Addr.Addr().Unmap(), e.Addr.Port())
@@ -262,7 +279,7 @@ func (c *collector) add(e Entry) bool {
 		return false
 	}
 	c.addrs[e.Addr] = struct{}{}
-	c.list.Entries = append(c.list.Entries, e)
+	c.push(e)
 	return true
 }
 
@@ -276,6 +293,9 @@ func usable(a netip.AddrPort) bool {
 
 // done finishes the list, noting caps in the trace.
 func (c *collector) done(tr *wire.Trace) *List {
+	if c.chunks != nil {
+		c.list.Entries = c.entries()
+	}
 	tr.Logf("%d entries, %d skipped, capped: %v", len(c.list.Entries), c.list.Skipped, c.list.Capped)
 	return &c.list
 }
@@ -301,3 +321,13 @@ func addr6(b []byte) netip.AddrPort {
 }
 
 func errNoQuery(typ string) error { return fmt.Errorf("type %s takes no query", typ) }
+
+// entries copies the chunks into one slice.
+func (c *collector) entries() []Entry {
+	out := make([]Entry, 0, c.n)
+	for _, ch := range c.chunks {
+		out = append(out, ch...)
+	}
+	c.chunks = nil
+	return out
+}

@@ -1,6 +1,7 @@
 package master
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/netip"
@@ -45,6 +46,8 @@ func newQuake3(s Source, retries int) (Lister, error) {
 	return &quake3{udpMaster: m, query: q, ext: cmd == "getserversExt"}, nil
 }
 
+var eotMark = []byte("EOT")
+
 var errNotQuake3 = fmt.Errorf("%w: not a getservers reply", wire.ErrMalformed)
 
 // decodeQuake3 reads one datagram of a getservers reply: its addresses and
@@ -54,7 +57,7 @@ func decodeQuake3(b []byte, ext bool) (addrs []netip.AddrPort, eot bool, err err
 	if ext {
 		header = "\xff\xff\xff\xffgetserversExtResponse"
 	}
-	if !strings.HasPrefix(string(b), header) {
+	if !bytes.HasPrefix(b, []byte(header)) {
 		return nil, false, errNotQuake3
 	}
 	off := len(header)
@@ -63,7 +66,7 @@ func decodeQuake3(b []byte, ext bool) (addrs []netip.AddrPort, eot bool, err err
 		rest := b[off+1:]
 		switch b[off] {
 		case '\\':
-			if strings.HasPrefix(string(rest), "EOT") {
+			if bytes.HasPrefix(rest, eotMark) {
 				return addrs, true, nil
 			}
 			if len(rest) < 6 {
