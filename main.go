@@ -26,8 +26,10 @@ import (
 	toolkitweb "github.com/prometheus/exporter-toolkit/web"
 	webflag "github.com/prometheus/exporter-toolkit/web/kingpinflag"
 
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/cli"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/gcheadroom"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
@@ -70,14 +72,14 @@ func runUntil(args []string, stop <-chan struct{}) int {
 	promslogflag.AddFlags(app, promslogConfig)
 	app.Version(version.Print(exporterName))
 	app.HelpFlag.Short('h')
-	qc := addQueryCommand(app)
+	qc := cli.AddQuery(app)
 	cmd, err := app.Parse(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	if cmd == qc.cmd.FullCommand() {
-		return qc.run(*configFile, os.Stdout, os.Stderr)
+	if cmd == qc.FullCommand() {
+		return qc.Run(*configFile, os.Stdout, os.Stderr)
 	}
 	logger := promslog.New(promslogConfig)
 
@@ -95,7 +97,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		return 0
 	}
 	logger.Info("Starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
-	startGCHeadroom(uint64(max(*gcHeadroom, 0)), logger)
+	gcheadroom.Start(uint64(max(*gcHeadroom, 0)), logger)
 	logger.Info("Loaded config", "modules", len(sc.Get().Modules))
 
 	reg := prometheus.NewRegistry()
@@ -104,7 +106,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
-	self := probe.NewMetrics(reg)
+	self := collector.NewMetrics(reg)
 	self.ReloadSuccess.Set(1)
 	self.ReloadSeconds.SetToCurrentTime()
 
@@ -131,7 +133,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 
 	history := web.NewHistory(*historyLimit)
 	probeHandler := &web.ProbeHandler{
-		Runner: &probe.Runner{
+		Runner: &collector.Runner{
 			Config:        sc,
 			Logger:        logger,
 			Metrics:       self,
@@ -143,14 +145,14 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		History:     history,
 		RemoteDebug: *remoteDebug,
 	}
-	mux := routes(sc, reg, probeHandler, history, reload, logger, pageOptions{remoteDebug: *remoteDebug, pprof: *enablePprof, historyLimit: *historyLimit})
+	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit})
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	}
-	srv := newServer(refuseBodies(mux))
+	srv := web.NewServer(web.RefuseBodies(mux))
 	probeHandler.Parking = web.NewParking(web.DefaultParkAbove, srv)
 	if stop != nil {
 		go func() {
@@ -168,11 +170,11 @@ func runUntil(args []string, stop <-chan struct{}) int {
 }
 
 func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.Handler, history *web.History,
-	reload func() error, logger *slog.Logger, page pageOptions) *http.ServeMux {
+	reload func() error, logger *slog.Logger, page web.PageOptions) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.Handle("/probe", probeHandler)
-	mux.Handle("/logs", history.DebugHandler(page.remoteDebug))
+	mux.Handle("/logs", history.DebugHandler(page.RemoteDebug))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })
 	mux.HandleFunc("/-/reload", func(w http.ResponseWriter, r *http.Request) {
@@ -200,9 +202,9 @@ func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.H
 	})
 	mux.HandleFunc("/modules", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		writeModules(w, sc.Get())
+		web.WriteModules(w, sc.Get())
 	})
-	status := statusPage(sc, history, page)
+	status := web.StatusPage(sc, history, page)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)

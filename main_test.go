@@ -323,10 +323,36 @@ func TestReloadRefusesBody(t *testing.T) {
 	wantAll(t, m, "gameserver_exporter_config_last_reload_successful 1")
 }
 
-func TestServerLimits(t *testing.T) {
-	s := newServer(http.NotFoundHandler())
-	if s.ReadTimeout <= 0 || s.ReadTimeout > 40*time.Second || s.IdleTimeout <= 60*time.Second || s.IdleTimeout > 5*time.Minute ||
-		s.ReadHeaderTimeout <= 0 || s.MaxHeaderBytes <= 0 || s.MaxHeaderBytes > 1<<20 {
-		t.Errorf("limits: read %s, idle %s, header %s, %d header bytes", s.ReadTimeout, s.IdleTimeout, s.ReadHeaderTimeout, s.MaxHeaderBytes)
+// TestCommandFlags: the server's flags belong to serve, the default command: they
+// work without naming it, and `query --help` lists only the query's own.
+func TestCommandFlags(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, binary, "query", "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("query --help: %v %s", err, out)
+	}
+	wantAll(t, string(out), "--timeout", "-f, --file=FILE", "-m, --module", "[<target>...]", "--config.file")
+	for _, serveOnly := range []string{"--web.listen-address", "--probe.max-concurrent", "--config.check", "--history.limit"} {
+		if strings.Contains(string(out), serveOnly) {
+			t.Errorf("query --help lists the server's %s:\n%s", serveOnly, out)
+		}
+	}
+	out, _ = exec.CommandContext(ctx, binary, "serve", "--help").CombinedOutput()
+	wantAll(t, string(out), "--web.listen-address", "--probe.max-concurrent")
+	if out, err := exec.CommandContext(ctx, binary, "--probe.max-concurrent=5", "--config.check").CombinedOutput(); err != nil {
+		t.Errorf("serve flags without serve: %v %s", err, out)
+	}
+	if out, err := exec.CommandContext(ctx, binary, "query", "--web.listen-address=:1", "127.0.0.1:1").CombinedOutput(); err == nil || !strings.Contains(string(out), "unknown long flag") {
+		t.Errorf("query must refuse the server's flags: %v %s", err, out)
+	}
+	// The exporter started the usual way, flags and no command.
+	e := startExporter(t, "--probe.min-interval=0s", "--timeout-offset=0.2")
+	if code, body := e.get(t, "/-/healthy"); code != 200 {
+		t.Errorf("/-/healthy: %d %s", code, body)
+	}
+	out, err = exec.CommandContext(ctx, binary, "query", "--timeout", "2s", prototest.A2SServer(t).String()).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "(auto: a2s on port") {
+		t.Errorf("query --timeout 2s: %v %s", err, out)
 	}
 }

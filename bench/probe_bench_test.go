@@ -22,8 +22,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
@@ -100,10 +100,10 @@ func newHandler(tb testing.TB) *web.ProbeHandler {
 		tb.Fatal(err)
 	}
 	return &web.ProbeHandler{
-		Runner: &probe.Runner{
+		Runner: &collector.Runner{
 			Config:        sc,
 			Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Metrics:       probe.NewMetrics(prometheus.NewRegistry()),
+			Metrics:       collector.NewMetrics(prometheus.NewRegistry()),
 			TimeoutOffset: 500 * time.Millisecond,
 			MaxConcurrent: 4096,
 			MinInterval:   0,

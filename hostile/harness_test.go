@@ -21,8 +21,8 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	probepkg "github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
-	probepkg "github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
@@ -277,7 +277,7 @@ func stacks() []string {
 }
 
 // projectGoroutines returns the stacks of goroutines running the exporter's code
-// (probe, exposition, web, config, protocols), the fake servers and tests of this
+// (collector, web, config, protocols), the fake servers and tests of this
 // package aside, and the shared sockets' readers when no more than maxSharedReaders.
 func projectGoroutines() []string {
 	var out, readers []string

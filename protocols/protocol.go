@@ -1,6 +1,6 @@
 // Package protocols defines the contract between the exporter and the game-server
 // query protocols: a Querier asks one server for its status and returns a Result.
-// Nothing in protocols/ knows about Prometheus; package exposition turns Results into
+// Nothing in protocols/ knows about Prometheus; package collector turns Results into
 // metrics.
 package protocols
 
@@ -62,7 +62,7 @@ func FlagOf(b bool) Flag {
 }
 
 // Player is one entry of a server's player list. Strings are raw but valid UTF-8
-// (decoders convert legacy code pages); package exposition sanitises and caps them.
+// (decoders convert legacy code pages); package collector sanitises and caps them.
 type Player struct {
 	Name     string
 	Score    Count

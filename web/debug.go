@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
-	"github.com/gameserver-exporter/gameserver_exporter/exposition"
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -19,9 +18,9 @@ import (
 // WriteDebug writes a probe's debug output, as /probe?debug=true shows it: log
 // lines, the decoded reply, the metrics that would have been returned, the module's
 // config and a hex dump of every packet.
-func WriteDebug(w io.Writer, o *probe.Outcome) { writeDebug(w, o) }
+func WriteDebug(w io.Writer, o *collector.Outcome) { writeDebug(w, o) }
 
-func writeDebug(w io.Writer, o *probe.Outcome) {
+func writeDebug(w io.Writer, o *collector.Outcome) {
 	switch {
 	case o.Cached:
 		fmt.Fprintf(w, "Served from cache: this target was probed at %s (cache_ttl or --probe.min-interval).\n\n", o.When.UTC().Format(time.RFC3339Nano))
@@ -68,7 +67,7 @@ func writeDebug(w io.Writer, o *probe.Outcome) {
 		}
 	}
 	fmt.Fprintf(w, "\nMetrics that would have been returned:\n")
-	w.Write(exposition.Append(nil, o, false))
+	w.Write(collector.Append(nil, o, false))
 	fmt.Fprintf(w, "\nModule configuration:\n%s", config.ModuleYAML(o.Module))
 	fmt.Fprintf(w, "\nPackets:\n")
 	o.Trace.WriteTranscript(w)
@@ -106,7 +105,7 @@ func (h *History) DebugHandler(remote bool) http.Handler {
 
 // logLines tells the story of a probe from its outcome, with the protocol's own log
 // lines in between.
-func logLines(o *probe.Outcome) []wire.Entry {
+func logLines(o *collector.Outcome) []wire.Entry {
 	var out []wire.Entry
 	add := func(at time.Duration, format string, args ...any) {
 		out = append(out, wire.Entry{At: at, Msg: fmt.Sprintf(format, args...)})

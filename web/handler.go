@@ -2,8 +2,8 @@
 // parameters, debug gating, the probe's metrics in the negotiated format), the
 // History of recent probes with the status table the landing page shows, debug
 // output (/probe?debug=true, /logs), access control for it, and the JSON report
-// of `gameserver_exporter query --json`. Probes are run by probe.Runner and their
-// metrics written by package exposition.
+// of `gameserver_exporter query --json`. Probes are run by collector.Runner and their
+// metrics written by package collector.
 package web
 
 import (
@@ -13,13 +13,12 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/gameserver-exporter/gameserver_exporter/exposition"
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 )
 
 // ProbeHandler serves /probe.
 type ProbeHandler struct {
-	Runner  *probe.Runner
+	Runner  *collector.Runner
 	History *History // nil: keep nothing
 	// RemoteDebug serves debug output to any caller; by default only to loopback
 	// callers (see DebugAllowed).
@@ -27,7 +26,7 @@ type ProbeHandler struct {
 	// Parking, when set, parks probes past its threshold (see Parking).
 	Parking *Parking
 
-	formats exposition.Negotiator
+	formats collector.Negotiator
 }
 
 func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -73,7 +72,7 @@ func (h *ProbeHandler) probe(ctx context.Context, w http.ResponseWriter, pr prob
 	o, err := h.Runner.Run(ctx, pr.module, pr.target, pr.scrapeTimeout)
 	if err != nil {
 		code := http.StatusBadRequest
-		var re *probe.RequestError
+		var re *collector.RequestError
 		if errors.As(err, &re) {
 			code = re.Status
 		}
@@ -88,7 +87,7 @@ func (h *ProbeHandler) probe(ctx context.Context, w http.ResponseWriter, pr prob
 	}
 	format := h.formats.Negotiate(pr.accept)
 	bp := bufPool.Get().(*[]byte)
-	*bp = exposition.Append((*bp)[:0], o, format.OpenMetrics)
+	*bp = collector.Append((*bp)[:0], o, format.OpenMetrics)
 	hdr := w.Header()
 	// Direct map writes with shared values: Header.Set allocates a slice each time.
 	// net/http only reads them.

@@ -11,8 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -33,10 +33,10 @@ func newTestHandler(t *testing.T, q protocols.Querier, mods map[string]*config.M
 	sc := config.NewSafeConfig("")
 	sc.Set(&config.Config{Modules: mods})
 	return &ProbeHandler{
-		Runner: &probe.Runner{
+		Runner: &collector.Runner{
 			Config:        sc,
 			Logger:        slog.New(slog.DiscardHandler),
-			Metrics:       probe.NewMetrics(prometheus.NewRegistry()),
+			Metrics:       collector.NewMetrics(prometheus.NewRegistry()),
 			TimeoutOffset: 500 * time.Millisecond,
 		},
 		History: NewHistory(10),

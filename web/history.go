@@ -5,14 +5,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
 // Kept is a probe the history keeps: its outcome and the id its debug link names.
 type Kept struct {
 	ID      int64
-	Outcome *probe.Outcome
+	Outcome *collector.Outcome
 }
 
 // History keeps the most recent probes: successes and failures in separate rings of
@@ -59,7 +59,7 @@ func NewHistory(limit int) *History {
 
 // Add records a probe and returns its id (0 when the history is off). The history
 // keeps o itself, or a summary of it when its lists are long (see summarize).
-func (h *History) Add(o *probe.Outcome) int64 {
+func (h *History) Add(o *collector.Outcome) int64 {
 	if h == nil || h.limit <= 0 {
 		return 0
 	}
@@ -91,7 +91,7 @@ const (
 
 // summarize returns o, or a copy whose result lists are cut to what the history
 // keeps. Kept strings are cloned: a substring would hold the whole reply.
-func summarize(o *probe.Outcome) *probe.Outcome {
+func summarize(o *collector.Outcome) *collector.Outcome {
 	r := o.Result
 	if r == nil || (len(r.PlayerList) <= keptPlayers && len(r.Rules) <= keptRules && len(r.Mods) <= keptMods) {
 		return o
@@ -141,7 +141,7 @@ func (h *History) List() []Kept {
 }
 
 // Get returns the probe with the given id, nil when it is no longer kept.
-func (h *History) Get(id int64) *probe.Outcome {
+func (h *History) Get(id int64) *collector.Outcome {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, r := range []*ring{&h.ok, &h.fail} {

@@ -5,13 +5,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 )
 
 // TestHistory: successes and failures have rings of their own; List interleaves
 // them newest first; Get finds only what is still kept.
 func TestHistory(t *testing.T) {
-	failed := &probe.Outcome{Err: errors.New("x")}
+	failed := &collector.Outcome{Err: errors.New("x")}
 	for _, tt := range []struct {
 		limit int
 		adds  string // s: a success, f: a failure, in order; ids count from 1
@@ -27,7 +27,7 @@ func TestHistory(t *testing.T) {
 	} {
 		h := NewHistory(tt.limit)
 		for _, c := range tt.adds {
-			o := &probe.Outcome{}
+			o := &collector.Outcome{}
 			if c == 'f' {
 				o = failed
 			}

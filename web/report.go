@@ -1,7 +1,7 @@
 package web
 
 import (
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -54,7 +54,7 @@ type PlayerReport struct {
 
 // NewReport returns the probe's outcome as plain data: a JSON view of it, built
 // when asked for.
-func NewReport(o *probe.Outcome) Report {
+func NewReport(o *collector.Outcome) Report {
 	rep := Report{Module: o.ModuleName, Target: o.Target, Success: o.Success(), Reason: o.Reason(),
 		Duration: o.Duration.Seconds(), QueryPort: o.QueryPort()}
 	if o.Module != nil && o.Err == nil {

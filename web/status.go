@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -85,7 +85,7 @@ type targetTable struct {
 }
 
 // record stores probe id, whose query started at when, as its target's row.
-func (t *targetTable) record(id int64, when time.Time, o *probe.Outcome) {
+func (t *targetTable) record(id int64, when time.Time, o *collector.Outcome) {
 	if t.limit <= 0 {
 		return
 	}

@@ -9,24 +9,24 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/gameserver-exporter/gameserver_exporter/probe"
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func upOutcome(name string, players int64) *probe.Outcome {
-	return &probe.Outcome{When: time.Now(), Duration: time.Millisecond, Result: &protocols.Result{
+func upOutcome(name string, players int64) *collector.Outcome {
+	return &collector.Outcome{When: time.Now(), Duration: time.Millisecond, Result: &protocols.Result{
 		Name: name, Map: "de_dust2", Game: "csgo",
 		Players: protocols.Known(players), MaxPlayers: protocols.Known(16), Bots: protocols.Known(1),
 	}}
 }
 
-func downOutcome() *probe.Outcome {
-	return &probe.Outcome{When: time.Now(), Duration: time.Second, Err: fmt.Errorf("%w: no reply", wire.ErrTimeout)}
+func downOutcome() *collector.Outcome {
+	return &collector.Outcome{When: time.Now(), Duration: time.Second, Err: fmt.Errorf("%w: no reply", wire.ErrTimeout)}
 }
 
 // named sets the module name and target of o, as Runner.Run does.
-func named(module, target string, o *probe.Outcome) *probe.Outcome {
+func named(module, target string, o *collector.Outcome) *collector.Outcome {
 	o.ModuleName, o.Target = module, target
 	return o
 }
@@ -108,7 +108,7 @@ func TestTargetsBounded(t *testing.T) {
 func TestTargetsSince(t *testing.T) {
 	h := NewHistory(10)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	add := func(o *probe.Outcome, at int) {
+	add := func(o *collector.Outcome, at int) {
 		o.When = t0.Add(time.Duration(at) * time.Minute)
 		h.Add(named("a2s", "t", o))
 	}
@@ -159,7 +159,7 @@ func TestTargetsStrings(t *testing.T) {
 		t.Error("the same name was copied again")
 	}
 	long = strings.Repeat("x", 10000)
-	h.Add(named("a2s", "t", &probe.Outcome{Err: fmt.Errorf("%w: %s", wire.ErrMalformed, long)}))
+	h.Add(named("a2s", "t", &collector.Outcome{Err: fmt.Errorf("%w: %s", wire.ErrMalformed, long)}))
 	if e := h.Targets()[0].Error; len(e) > maxErrorText {
 		t.Errorf("error text of %d bytes", len(e))
 	}
@@ -175,7 +175,7 @@ func TestTargetsRecordAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { tt.record(1, o.When, o) }); n != 0 {
 		t.Errorf("%v allocations per record", n)
 	}
-	fo := named("a2s", "127.0.0.1:27015", &probe.Outcome{Err: errors.New("x")})
+	fo := named("a2s", "127.0.0.1:27015", &collector.Outcome{Err: errors.New("x")})
 	if n := testing.AllocsPerRun(100, func() { tt.record(2, o.When, fo) }); n != 0 {
 		t.Errorf("%v allocations per failed record", n)
 	}

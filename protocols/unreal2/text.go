@@ -50,7 +50,7 @@ func ucs2(b []byte) string {
 
 // stripColours drops each 0x1B and the three characters after it (the red, green
 // and blue bytes of a UT2004 colour code). Other control characters are left to the
-// exporter's sanitiser (package exposition).
+// exporter's sanitiser (package collector).
 func stripColours(s string) string {
 	i := strings.IndexByte(s, colourCode)
 	if i < 0 {

@@ -1,0 +1,175 @@
+package collector
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// replay is a prometheus.Collector that emits the samples of some families as const
+// metrics: the registry path that buildFamilies replaces.
+type replay []*dto.MetricFamily
+
+func (r replay) Describe(ch chan<- *prometheus.Desc) {}
+
+func (r replay) Collect(ch chan<- prometheus.Metric) {
+	for _, mf := range r {
+		for _, m := range mf.Metric {
+			var names, values []string
+			for _, lp := range m.Label {
+				names = append(names, lp.GetName())
+				values = append(values, lp.GetValue())
+			}
+			d := prometheus.NewDesc(mf.GetName(), mf.GetHelp(), names, nil)
+			ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, m.GetGauge().GetValue(), values...)
+		}
+	}
+}
+
+// TestFamiliesMatchRegistry proves that building families directly exposes exactly
+// what a fresh registry per probe (blackbox's way) would, in both text formats.
+func TestFamiliesMatchRegistry(t *testing.T) {
+	mod := &config.Module{Protocol: "fake", Players: true, Rules: true, MaxPlayerSeries: 10}
+	tr := wire.NewTrace()
+	tr.End(tr.Begin("challenge"), nil)
+	tr.End(tr.Begin("info"), nil)
+	tr.End(tr.Begin("players"), wire.ErrTimeout)
+	tr.Attempts = 3
+	o := &Outcome{Module: mod, Trace: tr, Port: 27015, Result: &protocols.Result{
+		Name: "srv", Map: "m", Game: "g", Version: "v",
+		Players: protocols.Known(2), MaxPlayers: protocols.Known(8), Bots: protocols.Known(0),
+		Password: protocols.FlagTrue, Modded: protocols.FlagFalse,
+		State: "playing", States: []string{"idle", "loading", "playing"},
+		SubStates: []protocols.SubState{{Name: "b", Version: 2}, {Name: "a", Version: 1}},
+		Rules:     []protocols.KV{{Key: "k", Value: "v"}},
+		Queue:     protocols.Known(4),
+		Mods:      []protocols.Mod{{Name: "CBA_A3", ID: "450814997"}, {Name: "ACE", ID: "463939057"}},
+		PlayerList: []protocols.Player{
+			{Name: "zed", Score: protocols.Known(-1), Ping: protocols.Known(50)},
+			{Name: "amy", Score: protocols.Known(3), Duration: 1.5, DurationKnown: true},
+		},
+	}}
+	compareWithRegistry(t, buildFamilies(o))
+}
+
+// TestEncoderEdgeCases covers what expfmt escapes or formats specially.
+func TestEncoderEdgeCases(t *testing.T) {
+	f := newFamilies()
+	f.add(info, 1, "back\\slash", "new\nline", `quo"te`, "fake", "ünï©ødé")
+	f.add(players, 12345678901)
+	f.add(playersMax, 0.5)
+	f.add(queryPort, 999999)
+	f.add(queryAttempts, 1e6)
+	f.add(rulesCount, -999999)
+	f.add(modsCount, math.Copysign(0, -1))
+	f.add(queued, 123456.5)
+	f.add(bots, -1)
+	f.add(probeDuration, 1e-7)
+	f.add(probeTimeout, math.Inf(1))
+	f.add(probeSuccess, math.NaN())
+	f.add(playerScore, -3, "b")
+	f.add(playerScore, 2, "a")
+	f.add(playerScore, 1e21, "c")
+	compareWithRegistry(t, f)
+}
+
+// TestMods: mods are exported with rules only, capped, duplicates dropped, and an
+// empty list is a known zero.
+func TestMods(t *testing.T) {
+	mods := []protocols.Mod{{Name: "b", ID: "2"}, {Name: "a", ID: "1"}, {Name: "a", ID: "1"}, {Name: "a", ID: "3"}, {Name: "c"}}
+	for _, tt := range []struct {
+		rules bool
+		max   int
+		mods  []protocols.Mod
+		want  string // the mod series, in exposition order
+	}{
+		{rules: false, max: 10, mods: mods, want: ""},
+		{rules: true, max: 10, mods: nil, want: ""},
+		{rules: true, max: 10, mods: []protocols.Mod{}, want: "gameserver_mods 0\n"},
+		{rules: true, max: 10, mods: mods, want: `gameserver_mod_info{id="",mod="c"} 1
+gameserver_mod_info{id="1",mod="a"} 1
+gameserver_mod_info{id="2",mod="b"} 1
+gameserver_mod_info{id="3",mod="a"} 1
+gameserver_mods 5
+`},
+		{rules: true, max: 2, mods: mods, want: `gameserver_mod_info{id="1",mod="a"} 1
+gameserver_mod_info{id="2",mod="b"} 1
+gameserver_mods 5
+`},
+	} {
+		mod := &config.Module{Protocol: "fake", Rules: tt.rules, MaxPlayerSeries: tt.max}
+		o := &Outcome{Module: mod, Result: &protocols.Result{Mods: tt.mods}}
+		var got strings.Builder
+		for _, line := range strings.SplitAfter(string(buildFamilies(o).appendTo(nil, false)), "\n") {
+			if strings.HasPrefix(line, "gameserver_mod") {
+				got.WriteString(line)
+			}
+		}
+		if got.String() != tt.want {
+			t.Errorf("rules=%v max=%d %v:\n%s\nwant\n%s", tt.rules, tt.max, tt.mods, got.String(), tt.want)
+		}
+	}
+}
+
+func compareWithRegistry(t *testing.T, f *families) {
+	t.Helper()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(replay(f.dto()))
+	theirs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, om := range []bool{false, true} {
+		format := expfmt.NewFormat(expfmt.TypeTextPlain)
+		if om {
+			format = expfmt.NewFormat(expfmt.TypeOpenMetrics)
+		}
+		if a, b := string(f.appendTo(nil, om)), encode(t, theirs, format); a != b {
+			t.Errorf("%s differs from the registry path:\n--- ours\n%s\n--- registry\n%s", format, a, b)
+		}
+	}
+}
+
+func encode(t *testing.T, fams []*dto.MetricFamily, format expfmt.Format) string {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := expfmt.NewEncoder(&buf, format)
+	for _, mf := range fams {
+		if err := enc.Encode(mf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, ok := enc.(expfmt.Closer); ok {
+		c.Close()
+	}
+	return buf.String()
+}
+
+// dto returns the samples as client_model families, for tests and the registry path.
+func (f *families) dto() []*dto.MetricFamily {
+	f.sort()
+	var out []*dto.MetricFamily
+	var cur *metricDesc
+	for _, s := range f.samples {
+		if s.d != cur {
+			cur = s.d
+			out = append(out, &dto.MetricFamily{Name: proto.String(s.d.name), Help: proto.String(s.d.help), Type: dto.MetricType_GAUGE.Enum()})
+		}
+		m := &dto.Metric{Gauge: &dto.Gauge{Value: proto.Float64(s.v)}}
+		for i, v := range f.values[s.lo:s.hi] {
+			m.Label = append(m.Label, &dto.LabelPair{Name: proto.String(s.d.labels[i]), Value: proto.String(v)})
+		}
+		out[len(out)-1].Metric = append(out[len(out)-1].Metric, m)
+	}
+	return out
+}

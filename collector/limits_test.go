@@ -1,0 +1,206 @@
+package collector
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/model"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+func TestCoalescing(t *testing.T) {
+	q := &prototest.FakeQuerier{Result: &protocols.Result{Players: protocols.Known(4)}, Delay: 100 * time.Millisecond}
+	r := newTestRunner(t, q, nil)
+	var wg sync.WaitGroup
+	outs := make([]*Outcome, 10)
+	for i := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i], _ = r.Run(context.Background(), "fake", "127.0.0.1", "")
+		}()
+	}
+	wg.Wait()
+	if n := q.Calls(); n != 1 {
+		t.Errorf("10 concurrent probes of one target made %d queries, want 1", n)
+	}
+	shared := 0
+	for _, o := range outs {
+		if o == nil || o.Result == nil || o.Result.Players.Value != 4 {
+			t.Errorf("a coalesced probe lacks the result: %+v", o)
+		} else if o.Shared {
+			shared++
+		}
+	}
+	if shared != 9 || counterValue(t, r.Metrics.Coalesced) != 9 {
+		t.Errorf("%d shared outcomes, coalesced counter %v; want 9", shared, counterValue(t, r.Metrics.Coalesced))
+	}
+	// Without a ttl the next probe queries again.
+	run(t, r, "fake", "127.0.0.1", "")
+	if n := q.Calls(); n != 2 {
+		t.Errorf("queries = %d, want 2", n)
+	}
+}
+
+func TestCacheTTL(t *testing.T) {
+	q := &prototest.FakeQuerier{Result: &protocols.Result{}}
+	mods := map[string]*config.Module{
+		"cached": {Protocol: "fake", CacheTTL: model.Duration(time.Hour)},
+		"plain":  {Protocol: "fake"},
+	}
+	r := newTestRunner(t, q, mods)
+	first := run(t, r, "cached", "127.0.0.1", "")
+	again := run(t, r, "cached", "127.0.0.1:27015", "")
+	if n := q.Calls(); n != 1 {
+		t.Errorf("cache_ttl: %d queries, want 1", n)
+	}
+	if first.Cached || !again.Cached || !again.When.Equal(first.When) {
+		t.Errorf("cached: %v then %v; when %v then %v", first.Cached, again.Cached, first.When, again.When)
+	}
+	if again.Target != "127.0.0.1:27015" || first.Target != "127.0.0.1" {
+		t.Errorf("a cached outcome must name its own request's target: %q, %q", first.Target, again.Target)
+	}
+	// Other targets and other modules are not served from that cache.
+	run(t, r, "cached", "127.0.0.2", "")
+	run(t, r, "plain", "127.0.0.1", "")
+	if n := q.Calls(); n != 3 {
+		t.Errorf("queries = %d, want 3", n)
+	}
+	// The global minimum interval acts as a floor for every module.
+	r.MinInterval = time.Hour
+	run(t, r, "plain", "127.0.0.9", "")
+	run(t, r, "plain", "127.0.0.9", "")
+	if n := q.Calls(); n != 4 {
+		t.Errorf("min interval: queries = %d, want 4", n)
+	}
+}
+
+func TestTargetPolicyRefusal(t *testing.T) {
+	q := &prototest.FakeQuerier{Result: &protocols.Result{}}
+	h := newTestRunner(t, q, nil)
+	cfg, err := config.Parse([]byte("target_policy:\n  allow: [\"192.0.2.0/24\", \"*.games.example\"]\n  deny: [\"127.0.0.0/8\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Modules = h.Config.Get().Modules
+	h.Config.Set(cfg)
+	h.Resolver = staticResolver{
+		"evil.games.example": {netip.MustParseAddr("127.0.0.1")},
+		"cs.games.example":   {netip.MustParseAddr("198.51.100.7")},
+	}
+	for _, tc := range []struct {
+		target string
+		code   int
+	}{
+		{"192.0.2.1", 200},
+		{"cs.games.example", 200},
+		{"198.51.100.1", 403},
+		{"127.0.0.1", 403},
+		{"evil.games.example", 403},
+	} {
+		if tc.code == http.StatusOK {
+			run(t, h, "fake", tc.target, "")
+			continue
+		}
+		if code, msg := requestError(t, h, "fake", tc.target, ""); code != tc.code || !strings.Contains(msg, "target_policy") {
+			t.Errorf("%s: %d %q, want %d giving the reason", tc.target, code, msg, tc.code)
+		}
+	}
+	if n := q.Calls(); n != 2 {
+		t.Errorf("refused targets must not be queried: %d queries, want 2", n)
+	}
+	if got := counterValue(t, h.Metrics.PolicyRefusals); got != 3 {
+		t.Errorf("refusal counter = %v, want 3", got)
+	}
+}
+
+func TestMaxConcurrent(t *testing.T) {
+	q := &prototest.FakeQuerier{Wait: true}
+	r := newTestRunner(t, q, nil)
+	r.MaxConcurrent = 2
+	r.MaxWaiting = 4
+	ctx := context.Background()
+	var holders sync.WaitGroup
+	for i := range 2 {
+		holders.Add(1)
+		go func() {
+			defer holders.Done()
+			r.Run(ctx, "fake", "127.0.1."+string(rune('1'+i)), "2.5")
+		}()
+	}
+	waitFor(t, func() bool { return q.Calls() >= 2 })
+	var wg sync.WaitGroup
+	outs := make([]*Outcome, 4)
+	start := time.Now()
+	for i := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// distinct targets: no coalescing
+			outs[i], _ = r.Run(ctx, "fake", "127.0.0."+string(rune('1'+i)), "0.8")
+		}()
+	}
+	wg.Wait()
+	if el := time.Since(start); el > 1500*time.Millisecond {
+		t.Errorf("overloaded probes must fail by their deadline; took %s", el)
+	}
+	for _, o := range outs {
+		if o == nil || o.Reason() != "overloaded" {
+			t.Errorf("want an overloaded failure: %+v", o)
+		}
+	}
+	if n := q.Calls(); n != 2 {
+		t.Errorf("the cap of 2 let %d queries run", n)
+	}
+	holders.Wait()
+}
+
+// TestMaxWaiting: past the waiting cap a probe fails at once instead of holding its
+// request (goroutine, connection, buffers) until its deadline.
+func TestMaxWaiting(t *testing.T) {
+	q := &prototest.FakeQuerier{Wait: true}
+	r := newTestRunner(t, q, nil)
+	r.MaxConcurrent, r.MaxWaiting = 1, 1
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.Run(ctx, "fake", "127.0.1.1", "3")
+	}()
+	waitFor(t, func() bool { return q.Calls() == 1 })
+	wg.Add(1)
+	waiterDone := make(chan struct{})
+	go func() { // takes the one waiting place until its deadline
+		defer wg.Done()
+		defer close(waiterDone)
+		r.Run(ctx, "fake", "127.0.1.2", "3")
+	}()
+	waitFor(t, func() bool { return r.limit.waiting.Load() == 1 })
+	for i := range 20 {
+		if o := run(t, r, "fake", fmt.Sprintf("127.0.2.%d", i+1), "3"); o.Reason() != "overloaded" {
+			t.Fatalf("probe %d past the waiting cap: want overloaded, got %v", i, o.Err)
+		}
+		select {
+		case <-waiterDone:
+			t.Fatal("the waiter ended before the fast failures: they were not fast")
+		default:
+		}
+	}
+	if n := r.limit.waiting.Load(); n != 1 {
+		t.Errorf("waiting = %d after the rejected probes, want 1", n)
+	}
+	wg.Wait()
+	if n := r.limit.waiting.Load(); n != 0 {
+		t.Errorf("waiting = %d at the end, want 0", n)
+	}
+}

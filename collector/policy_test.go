@@ -1,0 +1,157 @@
+package collector
+
+import (
+	"bytes"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+// policyRunner runs probes with the real a2s querier under modules.yml text yml.
+func policyRunner(t *testing.T, yml string) *Runner {
+	t.Helper()
+	cfg, err := config.Parse([]byte(yml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := config.NewSafeConfig("")
+	sc.Set(cfg)
+	return &Runner{
+		Config:        sc,
+		Logger:        slog.New(slog.DiscardHandler),
+		Metrics:       NewMetrics(prometheus.NewRegistry()),
+		TimeoutOffset: 500 * time.Millisecond,
+	}
+}
+
+// listener is a UDP socket on loopback that tells whether anything reached it.
+type listener struct {
+	t    *testing.T
+	conn *net.UDPConn
+}
+
+func listen(t *testing.T, network, addr string) *listener {
+	t.Helper()
+	c, err := net.ListenUDP(network, net.UDPAddrFromAddrPort(netip.MustParseAddrPort(addr)))
+	if err != nil {
+		t.Skipf("no %s loopback here: %v", network, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &listener{t, c}
+}
+
+func (l *listener) port() uint16 { return l.conn.LocalAddr().(*net.UDPAddr).AddrPort().Port() }
+
+// first sends a marker to the listener and returns the first datagram it holds:
+// the marker when nothing else arrived before it (loopback keeps the order of one
+// socket's queue), so no wait is needed to prove that no packet came.
+func (l *listener) first() []byte {
+	l.t.Helper()
+	s, err := net.DialUDP("udp", nil, l.conn.LocalAddr().(*net.UDPAddr))
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Write([]byte("marker")); err != nil {
+		l.t.Fatal(err)
+	}
+	got := l.read()
+	if !bytes.Equal(got, []byte("marker")) {
+		for !bytes.Equal(l.read(), []byte("marker")) { // leave the queue empty
+		}
+	}
+	return got
+}
+
+func (l *listener) read() []byte {
+	l.t.Helper()
+	l.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 1500)
+	n, err := l.conn.Read(buf)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return buf[:n]
+}
+
+// TestPolicyRefusesBeforeSending: a refused target gets HTTP 403 with the rule that
+// refused it, and not one packet leaves, on any candidate query port.
+func TestPolicyRefusesBeforeSending(t *testing.T) {
+	l := listen(t, "udp4", "127.0.0.1:0")
+	p := l.port()
+	if p < 2 {
+		t.Skip("need a port above 1")
+	}
+	// The listener is the module's second candidate query port.
+	const modules = "modules:\n  two_ports:\n    protocol: a2s\n    port_offsets: [0, 1]\n"
+	target := func(host string) string { return host + ":" + strconv.Itoa(int(p)-1) }
+
+	// The harness sees a packet when one is sent: 127.0.0.1 is allowed by default.
+	run(t, policyRunner(t, modules), "two_ports", target("127.0.0.1"), "1.5")
+	if got := l.first(); bytes.Equal(got, []byte("marker")) {
+		t.Fatal("control probe of 127.0.0.1 sent nothing: the harness cannot see packets")
+	}
+
+	for _, tc := range []struct {
+		name, policy, target, want string
+	}{
+		{"default policy, 0.0.0.0", "", target("0.0.0.0"), "denied by default policy: 0.0.0.0 is unspecified"},
+		{"default policy, 0.0.0.0 mapped", "", "[::ffff:0.0.0.0]:" + strconv.Itoa(int(p)-1), "denied by default policy: 0.0.0.0 is unspecified"},
+		{"deny list", "target_policy:\n  deny: [127.0.0.0/8]\n", target("127.0.0.1"), "denied by target_policy.deny 127.0.0.0/8: 127.0.0.1"},
+		{"deny list, mapped", "target_policy:\n  deny: [127.0.0.0/8]\n", "[::ffff:127.0.0.1]:" + strconv.Itoa(int(p)-1), "denied by target_policy.deny 127.0.0.0/8"},
+	} {
+		h := policyRunner(t, modules+tc.policy)
+		if code, msg := requestError(t, h, "two_ports", tc.target, "1.5"); code != http.StatusForbidden || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: %d %q, want 403 with %q", tc.name, code, msg, tc.want)
+		}
+		if got := l.first(); !bytes.Equal(got, []byte("marker")) {
+			t.Errorf("%s: a packet reached 127.0.0.1:%d: %q", tc.name, p, got)
+		}
+		if n := counterValue(t, h.Metrics.PolicyRefusals); n != 1 {
+			t.Errorf("%s: refusals counter %v, want 1", tc.name, n)
+		}
+	}
+}
+
+// TestPolicyZoneBypass: a zone on the address does not get it past a deny entry.
+func TestPolicyZoneBypass(t *testing.T) {
+	l := listen(t, "udp6", "[::1]:0")
+	lo := "lo"
+	if _, err := net.InterfaceByName(lo); err != nil {
+		lo = "1" // the loopback interface's index on most systems
+	}
+	h := policyRunner(t, "target_policy:\n  deny: [\"::1/128\"]\n")
+	target := "[::1%" + lo + "]:" + strconv.Itoa(int(l.port()))
+	code, msg := requestError(t, h, "a2s", target, "1.5")
+	if code != http.StatusForbidden || !strings.Contains(msg, "denied by target_policy.deny ::1/128: ::1%"+lo+" (::1)") {
+		t.Errorf("%s: %d %q, want 403 from the ::1/128 entry", target, code, msg)
+	}
+	if got := l.first(); !bytes.Equal(got, []byte("marker")) {
+		t.Errorf("%s: a packet reached ::1: %q", target, got)
+	}
+}
+
+// TestPolicySRVName: the name an SRV record points to is held to the deny patterns.
+func TestPolicySRVName(t *testing.T) {
+	cfg, err := config.Parse([]byte("target_policy:\n  deny: [\"*.svc.cluster.local\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cfg.TargetPolicy
+	a := []netip.Addr{netip.MustParseAddr("10.96.0.10")}
+	if err := checkPolicy(p, "evil.example", "redis.default.svc.cluster.local", true, a); err == nil || !strings.Contains(err.Error(), `"*.svc.cluster.local"`) {
+		t.Errorf("SRV target in a denied name: %v", err)
+	}
+	if err := checkPolicy(p, "game.example", "game.example", true, a); err != nil {
+		t.Errorf("plain name refused: %v", err)
+	}
+}

@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// runQuery runs the query command in process, as main would after parsing args.
+func runQuery(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	app := kingpin.New("test", "")
+	configFile := app.Flag("config.file", "").String()
+	qc := AddQuery(app)
+	if _, err := app.Parse(append([]string{"query"}, args...)); err != nil {
+		t.Fatalf("parse %v: %v", args, err)
+	}
+	var out, errb bytes.Buffer
+	code = qc.Run(*configFile, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestParseQueryTimeout(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"", 0, true},
+		{"2s", 2 * time.Second, true},
+		{"500ms", 500 * time.Millisecond, true},
+		{"1m30s", 90 * time.Second, true},
+		{"1m", time.Minute, true},
+		{"2", 2 * time.Second, true},
+		{"0.5", 500 * time.Millisecond, true},
+		{"0", 0, false},
+		{"-1s", 0, false},
+		{"5ms", 0, false},
+		{"10m", 0, false},
+		{"1d", 0, false},
+		{"1e9", 0, false},
+		{"NaN", 0, false},
+		{"soon", 0, false},
+	}
+	for _, tc := range tests {
+		got, err := parseQueryTimeout(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseQueryTimeout(%q) = %s, %v; want %s, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "--timeout") {
+			t.Errorf("error %q does not name the flag", err)
+		}
+	}
+}
+
+// TestQueryTimeoutDuration: --timeout takes a Go duration (it used to go to the
+// scrape-timeout header parser, which wants seconds) and bounds the probe.
+func TestQueryTimeoutDuration(t *testing.T) {
+	code, out, errs := runQuery(t, "-m", "a2s", "--timeout", "2s", prototest.A2SServer(t).String())
+	if code != 0 || !strings.Contains(out, "up, answered in") {
+		t.Errorf("--timeout 2s: exit %d\n%s%s", code, out, errs)
+	}
+	start := time.Now()
+	code, out, _ = runQuery(t, "-m", "a2s", "--timeout", "300ms", prototest.Silent(t).String())
+	if code != 1 || !strings.Contains(out, "DOWN") || !strings.Contains(out, ": timeout") {
+		t.Errorf("silent: exit %d\n%s", code, out)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("--timeout 300ms took %s", el)
+	}
+	if code, _, errs := runQuery(t, "--timeout", "2x", "127.0.0.1:1"); code != 2 || !strings.Contains(errs, `invalid --timeout "2x"`) {
+		t.Errorf("bad --timeout: exit %d %s", code, errs)
+	}
+}
+
+// TestQueryReasonOnce: the failure reason is printed once, not "refused: refused:".
+func TestQueryReasonOnce(t *testing.T) {
+	for _, module := range []string{"a2s", "hytale", "auto"} {
+		target := prototest.ClosedUDPPort(t).String()
+		if module == "hytale" {
+			target = prototest.ClosedTCPPort(t).String()
+		}
+		code, out, _ := runQuery(t, "-m", module, target)
+		if code != 1 || strings.Count(out, "refused:") != 1 || strings.Contains(out, "refused: refused") {
+			t.Errorf("%s: exit %d, want the reason once:\n%s", module, code, out)
+		}
+	}
+}
+
+// TestQuerySeveral: several targets, by argument and from a file, are probed at
+// once and printed in the order given; the module defaults to auto.
+func TestQuerySeveral(t *testing.T) {
+	a2s, q3, closed := prototest.A2SServer(t).String(), prototest.Quake3Server(t, "").String(), prototest.ClosedUDPPort(t).String()
+	code, out, errs := runQuery(t, "--timeout", "5s", a2s, q3, closed)
+	if code != 1 {
+		t.Errorf("one target down: exit %d, want 1\n%s%s", code, out, errs)
+	}
+	wantOrder(t, out, a2s+" (auto: a2s on port", q3+" (auto: quake3 on port", closed+" (auto): DOWN")
+	wantAll(t, out, "A2S Test", "Q3 Test")
+
+	file := filepath.Join(t.TempDir(), "servers.txt")
+	os.WriteFile(file, []byte("# my servers\n\nquake3 "+q3+"  # the arena\n"+a2s+"\n   \na2s "+closed+"\n"), 0o644)
+	code, out, errs = runQuery(t, "-f", file, "--timeout", "5s")
+	if code != 1 {
+		t.Errorf("-f: exit %d\n%s%s", code, out, errs)
+	}
+	wantOrder(t, out, q3+" (quake3): up", a2s+" (auto: a2s on port", closed+" (a2s): DOWN")
+	// Arguments come first, then the file; all succeed: exit 0.
+	os.WriteFile(file, []byte("quake3 "+q3+"\n"), 0o644)
+	code, out, _ = runQuery(t, "-m", "a2s", "-f", file, a2s)
+	if code != 0 {
+		t.Errorf("all up: exit %d\n%s", code, out)
+	}
+	wantOrder(t, out, a2s+" (a2s): up", q3+" (quake3): up")
+
+	os.WriteFile(file, []byte("a2s "+a2s+" extra\n"), 0o644)
+	if code, _, errs := runQuery(t, "-f", file); code != 2 || !strings.Contains(errs, file+":1:") {
+		t.Errorf("a bad line: exit %d %s", code, errs)
+	}
+	if code, _, errs := runQuery(t); code != 2 || !strings.Contains(errs, "no target") {
+		t.Errorf("no target: exit %d %s", code, errs)
+	}
+	// An unknown module fails that target only.
+	code, out, errs = runQuery(t, "-m", "nope", a2s)
+	if code != 2 || !strings.Contains(errs, `unknown module "nope"`) {
+		t.Errorf("unknown module: exit %d %s %s", code, out, errs)
+	}
+}
+
+// TestQueryJSONStream: --json prints one object per target, in order.
+func TestQueryJSONStream(t *testing.T) {
+	a2s, q3 := prototest.A2SServer(t).String(), prototest.Quake3Server(t, "").String()
+	_, out, _ := runQuery(t, "--json", a2s, q3)
+	dec := json.NewDecoder(strings.NewReader(out))
+	var got []string
+	for {
+		var r struct {
+			Target, Protocol string
+			Success          bool
+		}
+		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("%v in %s", err, out)
+		}
+		got = append(got, r.Target+" "+r.Protocol)
+	}
+	if strings.Join(got, ",") != a2s+" a2s,"+q3+" quake3" {
+		t.Errorf("reports %v", got)
+	}
+}
+
+// TestQueryAutoMetrics: module auto exports the protocol that answered in
+// gameserver_info and the port it answered on.
+func TestQueryAutoMetrics(t *testing.T) {
+	a2s := prototest.A2SServer(t)
+	code, out, errs := runQuery(t, "--metrics", a2s.String())
+	if code != 0 {
+		t.Fatalf("exit %d %s %s", code, out, errs)
+	}
+	wantAll(t, out, `protocol="a2s"`, `name="A2S Test"`, "probe_success 1", "gameserver_query_port "+strconv.Itoa(int(a2s.Port())))
+	_, out, _ = runQuery(t, "--debug", a2s.String())
+	wantAll(t, out, "auto: port", "auto: a2s answered on port")
+}
+
+// TestQueryAutoPolicy: auto runs after the target policy like any module: a
+// denied target gets no packet.
+func TestQueryAutoPolicy(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "modules.yml")
+	os.WriteFile(file, []byte("target_policy:\n  deny: [127.0.0.0/8]\n"), 0o644)
+	code, _, errs := runQuery(t, "--config.file", file, prototest.A2SServer(t).String())
+	if code != 2 || !strings.Contains(errs, "target_policy") {
+		t.Errorf("denied target: exit %d %s", code, errs)
+	}
+}
+
+func TestSilentHints(t *testing.T) {
+	cfg, err := config.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		module, target, reason string
+		want                   []string
+	}{
+		{"a2s", "203.0.113.7:2456", "timeout", []string{"game port of valheim (query port 2457)", "-m valheim"}},
+		{"valheim", "203.0.113.7:2457", "timeout", []string{"queried port 2458", "give the game port"}},
+		{"a2s", "203.0.113.7:27960", "refused", []string{"also a port of quake3", "-m quake3", "-m auto"}},
+		{"quake3", "203.0.113.7:7777", "timeout", []string{"game port of", "ark (query port 27015)", " more: ", "a2s"}},
+		{"a2s", "203.0.113.7:12345", "timeout", []string{"nothing answered on port 12345", "-m auto"}},
+		{"a2s", "203.0.113.7", "timeout", []string{"port 27015"}},
+		{"auto", "203.0.113.7:12345", "timeout", []string{"none of the protocols port 12345 suggests answered", "query port"}},
+	}
+	for _, tc := range tests {
+		got := strings.Join(silentHints(cfg, tc.module, tc.target, tc.reason), "\n")
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s %s: missing %q in\n%s", tc.module, tc.target, w, got)
+			}
+		}
+	}
+	if h := silentHints(cfg, "a2s", "203.0.113.7:2456", "malformed"); h != nil {
+		t.Errorf("a server that answered gets no port hints: %v", h)
+	}
+}
+
+// wantOrder checks that every part is in s, each after the one before.
+func wantOrder(t *testing.T, s string, parts ...string) {
+	t.Helper()
+	at := 0
+	for _, p := range parts {
+		i := strings.Index(s[at:], p)
+		if i < 0 {
+			t.Errorf("missing %q (in this order) in:\n%s", p, s)
+			return
+		}
+		at += i + len(p)
+	}
+}
+
+func wantAll(t *testing.T, body string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(body, w) {
+			t.Errorf("missing %q in:\n%s", w, body)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package web
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func renderStatus(t *testing.T, remoteAddr string, opts PageOptions) string {
+	t.Helper()
+	sc := config.NewSafeConfig("")
+	if err := sc.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", "/?refresh=15", nil)
+	req.RemoteAddr = remoteAddr
+	rec := httptest.NewRecorder()
+	StatusPage(sc, NewHistory(10), opts).ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		t.Fatalf("status %d", rec.Code)
+	}
+	if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'nonce-") {
+		t.Errorf("Content-Security-Policy: %q", csp)
+	}
+	return rec.Body.String()
+}
+
+// TestStatusPageCaller: a remote caller is told why there are no debug logs; the
+// profiler is linked only when served.
+func TestStatusPageCaller(t *testing.T) {
+	remote := renderStatus(t, "192.0.2.7:40000", PageOptions{HistoryLimit: 10})
+	wantAll(t, remote, `id="debug-note"`, "--web.enable-remote-debug", `name="debug" value="true" disabled`)
+	if strings.Contains(remote, "/debug/pprof/") {
+		t.Error("profiler linked without --web.enable-pprof")
+	}
+	local := renderStatus(t, "127.0.0.1:40000", PageOptions{Pprof: true, HistoryLimit: 10})
+	wantAll(t, local, `href="/debug/pprof/"`, `<meta http-equiv="refresh" content="15">`,
+		`<optgroup label="Games">`, `<optgroup label="Protocols">`, `<option value="valheim">Valheim (valheim, a2s)</option>`)
+	if strings.Contains(local, `id="debug-note"`) {
+		t.Error("debug note shown to a loopback caller")
+	}
+	if open := renderStatus(t, "192.0.2.7:40000", PageOptions{RemoteDebug: true}); strings.Contains(open, `id="debug-note"`) {
+		t.Error("debug note shown with --web.enable-remote-debug")
+	}
+}
+
+func TestFormatAge(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second: "0s", 42 * time.Second: "42s", 185 * time.Second: "3m 5s",
+		2*time.Hour + 10*time.Minute: "2h 10m", 99 * time.Hour: "4d 3h",
+	} {
+		if got := formatAge(d); got != want {
+			t.Errorf("formatAge(%v) = %q, want %q", d, got, want)
+		}
+	}
+	for s, want := range map[string]int{"": 0, "15": 15, "1": 0, "99999": 0, "x": 0} {
+		if got := refreshSeconds(s); got != want {
+			t.Errorf("refreshSeconds(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestStatusPageHidesMessages: an error message may quote what a probed service said
+// (a banner, a greeting); callers who may not see debug output get the reason only.
+func TestStatusPageHidesMessages(t *testing.T) {
+	sc := config.NewSafeConfig("")
+	if err := sc.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	h := NewHistory(10)
+	h.Add(&collector.Outcome{Module: sc.Get().Modules["hytale"], ModuleName: "hytale", Target: "127.0.0.1:22",
+		Err: fmt.Errorf("%w: reply %q", wire.ErrMalformed, "SSH-2.0-secret-banner"), When: time.Now()})
+	render := func(remote string) string {
+		req := httptest.NewRequest("GET", "/", nil)
+		req.RemoteAddr = remote
+		rec := httptest.NewRecorder()
+		StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
+	if body := render("192.0.2.7:40000"); strings.Contains(body, "secret-banner") || !strings.Contains(body, "malformed") {
+		t.Errorf("a remote caller sees the message or misses the reason:\n%s", body)
+	}
+	if body := render("127.0.0.1:40000"); !strings.Contains(body, "secret-banner") {
+		t.Error("the operator on the host must see the message")
+	}
+}
+
+func wantAll(t *testing.T, body string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(body, w) {
+			t.Errorf("missing %q in:\n%s", w, body)
+		}
+	}
+}
