@@ -42,6 +42,7 @@ type Config struct {
 
 	Modules      map[string]*Module `yaml:"modules"`
 	TargetPolicy TargetPolicy       `yaml:"target_policy,omitempty"`
+	Discovery    Discovery          `yaml:"discovery,omitempty"`
 }
 
 // Module is one named way of probing: a protocol and its settings.
@@ -65,6 +66,9 @@ type Module struct {
 	CacheTTL           model.Duration `yaml:"cache_ttl,omitempty"`
 	IPProtocolFallback *bool          `yaml:"ip_protocol_fallback,omitempty"`
 	Retries            int            `yaml:"retries,omitempty"`
+	// ListedIn names discovery sources the server should be listed in: the
+	// probe exports gameserver_listed{source} from their cached lists.
+	ListedIn []string `yaml:"listed_in,omitempty,flow"`
 
 	// Options holds the protocol-specific block, keyed by the protocol's name.
 	Options map[string]yaml.Node `yaml:",inline"`
@@ -182,6 +186,9 @@ func ParseFile(file string, b []byte) (*Config, error) {
 		if err := c.Modules[name].compile(); err != nil {
 			return nil, moduleError(file, p, name, err)
 		}
+	}
+	if err := c.compileDiscovery(file, p); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -34,8 +35,7 @@ func bigList(n int) *master.List {
 
 // BenchmarkSD100k: /sd of a 100,000-server source (target: under 100 ms).
 func BenchmarkSD100k(b *testing.B) {
-	s := &Source{Module: "a2s"}
-	sn := s.snapshot(bigList(100000), time.Now())
+	sn := newSnapshot(&config.DiscoverySource{Module: "a2s"}, bigList(100000), time.Now())
 	w := &discard{h: http.Header{}}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -59,7 +59,7 @@ func BenchmarkRefresh100k(b *testing.B) {
 	}
 	datagrams[len(datagrams)-1] = append(datagrams[len(datagrams)-1], "\\EOT\x00\x00\x00"...)
 	addr := prototest.UDP(b, func([]byte) [][]byte { return datagrams })
-	cfg := Config{"big": {Type: master.TypeQuake3, Address: addr.String(), MaxTargets: n}}
+	cfg := config.Discovery{"big": {Type: master.TypeQuake3, Address: addr.String(), MaxTargets: n}}
 	if err := cfg.Compile(nil); err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -29,7 +30,7 @@ type Manager struct {
 // running is one source and its refresh loop.
 type running struct {
 	name   string
-	src    *Source
+	src    *config.DiscoverySource
 	cancel context.CancelFunc
 	done   chan struct{}
 
@@ -64,11 +65,11 @@ func NewManager(logger *slog.Logger) *Manager {
 // Apply makes cfg's sources the running ones: a source whose settings did not
 // change keeps its list and its loop, a new or changed one starts (fetching
 // at once), a removed one stops. cfg must be compiled.
-func (m *Manager) Apply(cfg Config) {
+func (m *Manager) Apply(cfg config.Discovery) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for name, r := range m.sources {
-		if s, ok := cfg[name]; !ok || s.compare != r.src.compare {
+		if s, ok := cfg[name]; !ok || !s.Same(r.src) {
 			r.stop()
 			delete(m.sources, name)
 		}
@@ -143,7 +144,7 @@ func (m *Manager) refresh(ctx context.Context, r *running) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(r.src.Timeout))
 	defer cancel()
 	start := time.Now()
-	l, err := r.src.lister.List(ctx, wire.NewTrace())
+	l, err := r.src.Lister().List(ctx, wire.NewTrace())
 	if err != nil && parent.Err() != nil {
 		return err // stopped, not failed
 	}
@@ -157,7 +158,7 @@ func (m *Manager) refresh(ctx context.Context, r *running) error {
 	if err != nil {
 		m.Logger.Warn("Discovery refresh failed; serving the last good list", "source", r.name, "type", r.src.Type, "err", err)
 	} else {
-		r.list.Store(r.src.snapshot(l, start))
+		r.list.Store(newSnapshot(r.src, l, start))
 		if l.Capped {
 			m.Logger.Warn("Discovery list capped", "source", r.name, "max_targets", len(l.Entries))
 		}
@@ -181,7 +182,7 @@ func (m *Manager) Refresh(ctx context.Context, source string) (found bool, err e
 }
 
 // snapshot sanitises l's strings once, applies the filters and indexes it.
-func (s *Source) snapshot(l *master.List, at time.Time) *snapshot {
+func newSnapshot(s *config.DiscoverySource, l *master.List, at time.Time) *snapshot {
 	sn := &snapshot{
 		at: at, entries: l.Entries, capped: l.Capped, skipped: l.Skipped,
 		byAddr: make(map[netip.AddrPort]int32, len(l.Entries)),
@@ -197,7 +198,7 @@ func (s *Source) snapshot(l *master.List, at time.Time) *snapshot {
 		} else {
 			sn.byAddr[e.Addr] = int32(i)
 		}
-		if s.keep(e.Name, e.Game, e.Map, e.Players.Value, e.Players.Known) {
+		if s.Keep(e.Name, e.Game, e.Map, e.Players.Value, e.Players.Known) {
 			sn.targets = append(sn.targets, int32(i))
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -34,9 +35,24 @@ func q3Master(t *testing.T, addrs *atomic.Pointer[[]netip.AddrPort], down *atomi
 	})
 }
 
+// parse compiles a discovery section given as the body of `discovery:`.
+func parse(t *testing.T, src string) (config.Discovery, error) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("discovery:\n")
+	for _, l := range strings.Split(strings.TrimPrefix(src, "\n"), "\n") {
+		b.WriteString("  " + l + "\n")
+	}
+	c, err := config.Parse([]byte(b.String()))
+	if err != nil {
+		return nil, err
+	}
+	return c.Discovery, nil
+}
+
 // started applies cfg to a new manager and waits for the first refresh of
 // every source.
-func started(t *testing.T, cfg Config) (*Manager, chan error) {
+func started(t *testing.T, cfg config.Discovery) (*Manager, chan error) {
 	t.Helper()
 	m := NewManager(nil)
 	done := make(chan error, 64)
@@ -188,7 +204,7 @@ func TestSDLabels(t *testing.T) {
 tw:
   type: ddnet
   url: %s
-  module: ddnet
+  module: teeworlds
   timeout: 2s
   filters: {name: "^\\[EU\\]|é", not_empty: true}
 `, srv.URL))
@@ -201,7 +217,7 @@ tw:
 		t.Fatalf("%d: %s", code, body)
 	}
 	want := map[string]string{
-		"source": "tw", "__param_module": "ddnet", "__meta_gameserver_name": `[EU] "quoted" bellline </script>`,
+		"source": "tw", "__param_module": "teeworlds", "__meta_gameserver_name": `[EU] "quoted" bellline </script>`,
 		"__meta_gameserver_map": "ctf5", "__meta_gameserver_game": "CTF", "__meta_gameserver_country": "DE",
 		"__meta_gameserver_players": "2", "__meta_gameserver_players_max": "16", "__meta_gameserver_password": "true",
 	}
@@ -260,7 +276,7 @@ func TestApply(t *testing.T) {
 	one := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960")}
 	addrs.Store(&one)
 	master := q3Master(t, &addrs, &down)
-	src := func(extra string) Config {
+	src := func(extra string) config.Discovery {
 		cfg, err := parse(t, fmt.Sprintf("a: {type: quake3, address: %s, timeout: 300ms%s}\nb: {type: quake3, address: %s, timeout: 300ms}\n", master, extra, master))
 		if err != nil {
 			t.Fatal(err)

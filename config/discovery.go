@@ -1,13 +1,9 @@
-// Package discovery turns server lists into Prometheus targets. The modules
-// file's `discovery:` section names sources (a master server or a public list,
-// fetched by package protocols/master); a Manager refreshes each in the
-// background, keeps the last good list when a refresh fails, and answers
-// Prometheus' HTTP service discovery (GET /sd?source=NAME), "is this server
-// listed?" (gameserver_listed) and its own metrics.
-//
-// Sources are fixed by the operator: no request names a URL or a master
-// address, so the exporter is no proxy.
-package discovery
+package config
+
+// The modules file's `discovery:` section: server lists (a master server or a
+// public list, fetched by package protocols/master) that package discovery
+// turns into Prometheus targets. Sources are fixed here by the operator: no
+// request names a URL or a master address, so the exporter is no proxy.
 
 import (
 	"fmt"
@@ -21,11 +17,11 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 )
 
-// Config is the `discovery:` section: sources by name.
-type Config map[string]*Source
+// Discovery is the `discovery:` section: sources by name.
+type Discovery map[string]*DiscoverySource
 
-// Source is one list and what to make of it.
-type Source struct {
+// DiscoverySource is one list and what to make of it.
+type DiscoverySource struct {
 	Type string `yaml:"type"`
 	// Address is a UDP master's host:port, URL an HTTP list's; the default is
 	// the type's public master or list.
@@ -40,9 +36,9 @@ type Source struct {
 	Module  string         `yaml:"module,omitempty"`
 	Refresh model.Duration `yaml:"refresh,omitempty"`
 	// Timeout bounds one refresh (default: the smaller of refresh and 30s).
-	Timeout    model.Duration `yaml:"timeout,omitempty"`
-	MaxTargets int            `yaml:"max_targets,omitempty"`
-	Filters    Filters        `yaml:"filters,omitempty"`
+	Timeout    model.Duration   `yaml:"timeout,omitempty"`
+	MaxTargets int              `yaml:"max_targets,omitempty"`
+	Filters    DiscoveryFilters `yaml:"filters,omitempty"`
 	// Fields maps an http_json list.
 	Fields *master.Fields `yaml:"fields,omitempty"`
 
@@ -51,9 +47,9 @@ type Source struct {
 	compare string // what a reload compares to keep a running source
 }
 
-// Filters cut a list before Prometheus sees it; gameserver_listed still sees
+// DiscoveryFilters cut a list before Prometheus sees it; gameserver_listed still sees
 // the whole list.
-type Filters struct {
+type DiscoveryFilters struct {
 	// Name is a regular expression (RE2) the server's name must match (anywhere:
 	// anchor it with ^ and $).
 	Name string `yaml:"name,omitempty"`
@@ -68,17 +64,17 @@ type Filters struct {
 
 // Limits and defaults.
 const (
-	DefaultRefresh = 2 * time.Minute
-	MinRefresh     = 10 * time.Second
-	MaxRefresh     = 24 * time.Hour
-	DefaultTimeout = 30 * time.Second
+	DefaultRefresh        = 2 * time.Minute
+	MinRefresh            = 10 * time.Second
+	MaxRefresh            = 24 * time.Hour
+	DefaultRefreshTimeout = 30 * time.Second
 )
 
 var sourceName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
 
 // Compile validates every source, fills its defaults and builds its lister.
 // moduleExists says whether a module of the modules file has a name.
-func (c Config) Compile(moduleExists func(string) bool) error {
+func (c Discovery) Compile(moduleExists func(string) bool) error {
 	for _, name := range c.Names() {
 		s := c[name]
 		if s == nil {
@@ -94,7 +90,7 @@ func (c Config) Compile(moduleExists func(string) bool) error {
 	return nil
 }
 
-func (s *Source) compile(moduleExists func(string) bool) error {
+func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
 		return fmt.Errorf("module %q is not defined", s.Module)
 	}
@@ -105,7 +101,7 @@ func (s *Source) compile(moduleExists func(string) bool) error {
 		return fmt.Errorf("refresh %s out of range %s..%s", s.Refresh, model.Duration(MinRefresh), model.Duration(MaxRefresh))
 	}
 	if s.Timeout == 0 {
-		s.Timeout = model.Duration(min(DefaultTimeout, time.Duration(s.Refresh)))
+		s.Timeout = model.Duration(min(DefaultRefreshTimeout, time.Duration(s.Refresh)))
 	}
 	if s.Timeout < 0 || s.Timeout > s.Refresh {
 		return fmt.Errorf("timeout %s must be positive and at most refresh %s", s.Timeout, s.Refresh)
@@ -139,7 +135,7 @@ func (s *Source) compile(moduleExists func(string) bool) error {
 }
 
 // Names returns the source names, sorted.
-func (c Config) Names() []string {
+func (c Discovery) Names() []string {
 	out := make([]string, 0, len(c))
 	for n := range c {
 		out = append(out, n)
@@ -149,7 +145,7 @@ func (c Config) Names() []string {
 }
 
 // CheckListedIn checks a module's listed_in names against the sources.
-func (c Config) CheckListedIn(names []string) error {
+func (c Discovery) CheckListedIn(names []string) error {
 	for _, n := range names {
 		if _, ok := c[n]; !ok {
 			known := c.Names()
@@ -162,8 +158,8 @@ func (c Config) CheckListedIn(names []string) error {
 	return nil
 }
 
-// keep reports whether a source passes the filters.
-func (s *Source) keep(name, game, mapName string, players int64, playersKnown bool) bool {
+// Keep reports whether a server passes the source's filters.
+func (s *DiscoverySource) Keep(name, game, mapName string, players int64, playersKnown bool) bool {
 	f := &s.Filters
 	if s.nameRE != nil && !s.nameRE.MatchString(name) {
 		return false
@@ -178,4 +174,29 @@ func (s *Source) keep(name, game, mapName string, players int64, playersKnown bo
 		return false
 	}
 	return true
+}
+
+// Lister is the source's compiled lister.
+func (s *DiscoverySource) Lister() master.Lister { return s.lister }
+
+// Same reports whether two compiled sources have the same settings, so a
+// reload keeps the running one and its list.
+func (s *DiscoverySource) Same(o *DiscoverySource) bool { return s.compare == o.compare }
+
+// compileDiscovery compiles the discovery section and checks every module's
+// listed_in against it.
+func (c *Config) compileDiscovery(file string, p positions) error {
+	err := c.Discovery.Compile(func(m string) bool { _, ok := c.Modules[m]; return ok })
+	if err != nil {
+		if q, ok := p.top["discovery"]; ok {
+			return fmt.Errorf("%s:%d:%d: %w", file, q.line, q.col, err)
+		}
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	for _, name := range c.Names() {
+		if err := c.Discovery.CheckListedIn(c.Modules[name].ListedIn); err != nil {
+			return moduleError(file, p, name, &fieldError{"listed_in", err.Error()})
+		}
+	}
+	return nil
 }
