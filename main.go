@@ -28,6 +28,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/discovery"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/cli"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/gcheadroom"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
@@ -110,11 +111,19 @@ func runUntil(args []string, stop <-chan struct{}) int {
 	self.ReloadSuccess.Set(1)
 	self.ReloadSeconds.SetToCurrentTime()
 
+	// Discovery sources refresh in the background; a reload keeps the lists of
+	// sources it does not change.
+	lists := discovery.NewManager(logger)
+	lists.Apply(sc.Get().Discovery)
+	defer lists.Stop()
+	reg.MustRegister(lists)
+
 	reload := func() error { // SafeConfig serialises concurrent reloads
 		if err := sc.Reload(); err != nil {
 			self.ReloadSuccess.Set(0)
 			return err
 		}
+		lists.Apply(sc.Get().Discovery) // the config in force now, whichever reload stored it
 		self.ReloadSuccess.Set(1)
 		self.ReloadSeconds.SetToCurrentTime()
 		return nil
@@ -141,11 +150,13 @@ func runUntil(args []string, stop <-chan struct{}) int {
 			MaxConcurrent: *maxConcurrent,
 			MaxWaiting:    *maxWaiting,
 			MinInterval:   *minInterval,
+			Lists:         lists,
 		},
 		History:     history,
 		RemoteDebug: *remoteDebug,
 	}
 	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit})
+	mux.Handle("/sd", lists.SDHandler())
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)

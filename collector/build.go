@@ -30,6 +30,7 @@ func buildFamilies(o *Outcome) *families {
 	if r != nil {
 		addStates(f, o.Module, r)
 	}
+	addListed(f, o)
 	f.add(probeDuration, o.Duration.Seconds())
 	if o.Err != nil {
 		f.add(probeFailure, 1, wire.Reason(o.Err))

@@ -248,9 +248,10 @@ func (m *Manager) Lookup(source string, addr netip.AddrPort, host string) (e mas
 	return master.Entry{}, false, true
 }
 
-// Listed says whether addr is in a source's last good list (known as Lookup).
-func (m *Manager) Listed(source string, addr netip.AddrPort) (listed, known bool) {
-	_, listed, known = m.Lookup(source, addr, "")
+// Listed says whether addr (or host, "name:port") is in a source's last good
+// list (known as Lookup). It implements collector.Lists.
+func (m *Manager) Listed(source string, addr netip.AddrPort, host string) (listed, known bool) {
+	_, listed, known = m.Lookup(source, addr, host)
 	return listed, known
 }
 

@@ -115,13 +115,13 @@ oa:
 	if fmt.Sprint(groups[0]) != fmt.Sprint(want) {
 		t.Fatalf("group %+v, want %+v", groups[0], want)
 	}
-	if listed, known := m.Listed("oa", netip.MustParseAddrPort("[::ffff:192.0.2.2]:27961")); !listed || !known {
+	if listed, known := m.Listed("oa", netip.MustParseAddrPort("[::ffff:192.0.2.2]:27961"), ""); !listed || !known {
 		t.Fatal("a listed server (IPv4-mapped) not found")
 	}
-	if listed, known := m.Listed("oa", netip.MustParseAddrPort("192.0.2.3:27960")); listed || !known {
+	if listed, known := m.Listed("oa", netip.MustParseAddrPort("192.0.2.3:27960"), ""); listed || !known {
 		t.Fatal("an unlisted server found")
 	}
-	if _, known := m.Listed("nosuch", netip.MustParseAddrPort("192.0.2.1:27960")); known {
+	if _, known := m.Listed("nosuch", netip.MustParseAddrPort("192.0.2.1:27960"), ""); known {
 		t.Fatal("an unknown source knows")
 	}
 
@@ -148,7 +148,7 @@ gameserver_discovery_targets{source="oa"} 2
 	if _, groups, _ := getSD(t, m, "source=oa"); len(groups) != 1 || groups[0].Targets[0] != "198.51.100.9:27960" {
 		t.Fatalf("after recovery: %+v", groups)
 	}
-	if listed, _ := m.Listed("oa", first[0]); listed {
+	if listed, _ := m.Listed("oa", first[0], ""); listed {
 		t.Fatal("a server gone from the list is still listed")
 	}
 	expectMetrics(t, m, `
@@ -230,7 +230,7 @@ tw:
 	if n := groups[1].Labels["__meta_gameserver_name"]; len(n) > maxLabel || !strings.HasPrefix(n, "éé") {
 		t.Fatalf("long name not capped at a rune: %d bytes", len(n))
 	}
-	if listed, _ := m.Listed("tw", netip.MustParseAddrPort("192.0.2.3:8303")); !listed {
+	if listed, _ := m.Listed("tw", netip.MustParseAddrPort("192.0.2.3:8303"), ""); !listed {
 		t.Fatal("a server the filters cut is not listed")
 	}
 }
