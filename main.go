@@ -155,8 +155,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		History:     history,
 		RemoteDebug: *remoteDebug,
 	}
-	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit})
-	mux.Handle("/sd", lists.SDHandler())
+	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit}, lists)
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -181,10 +180,11 @@ func runUntil(args []string, stop <-chan struct{}) int {
 }
 
 func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.Handler, history *web.History,
-	reload func() error, logger *slog.Logger, page web.PageOptions) *http.ServeMux {
+	reload func() error, logger *slog.Logger, page web.PageOptions, lists *discovery.Manager) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.Handle("/probe", probeHandler)
+	mux.Handle("/sd", lists.SDHandler())
 	mux.Handle("/logs", history.DebugHandler(page.RemoteDebug))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })
@@ -214,6 +214,7 @@ func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.H
 	mux.HandleFunc("/modules", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		web.WriteModules(w, sc.Get())
+		lists.WriteSources(w)
 	})
 	status := web.StatusPage(sc, history, page)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
