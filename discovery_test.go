@@ -33,6 +33,9 @@ modules:
   q3:
     protocol: quake3
     listed_in: [community]
+  fromlist:
+    protocol: list
+    list: {source: community}
 discovery:
   community:
     type: quake3
@@ -71,5 +74,12 @@ discovery:
 	}{{listed, "1"}, {unlisted, "0"}} {
 		_, probe := e.get(t, "/probe?module=q3&target="+c.target.String())
 		wantAll(t, probe, "probe_success 1", `gameserver_listed{source="community"} `+c.want)
+		// Protocol list reads the same list: listed is up, unlisted is not_listed.
+		_, probe = e.get(t, "/probe?module=fromlist&target="+c.target.String())
+		if c.want == "1" {
+			wantAll(t, probe, "probe_success 1")
+		} else {
+			wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
+		}
 	}
 }

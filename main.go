@@ -31,6 +31,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/discovery"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/cli"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/gcheadroom"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
@@ -117,6 +118,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 	lists.Apply(sc.Get().Discovery)
 	defer lists.Stop()
 	reg.MustRegister(lists)
+	master.SetCache(lists) // what protocol list reads
 
 	reload := func() error { // SafeConfig serialises concurrent reloads
 		if err := sc.Reload(); err != nil {

@@ -54,6 +54,9 @@ type snapshot struct {
 	skipped int
 }
 
+// The Manager is the cache protocol list reads.
+var _ master.Cache = (*Manager)(nil)
+
 // NewManager returns a Manager with no sources; Apply gives it some.
 func NewManager(logger *slog.Logger) *Manager {
 	if logger == nil {

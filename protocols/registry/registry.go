@@ -23,6 +23,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy4"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/goldsrc"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/list"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/openttd"
@@ -56,6 +57,7 @@ var all = []protocols.Protocol{
 	gamespy4.Protocol,
 	goldsrc.Protocol,
 	hytale.Protocol,
+	list.Protocol,
 	minecraft.Protocol,
 	quake2.Protocol,
 	mumble.Protocol,

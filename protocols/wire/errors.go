@@ -19,11 +19,12 @@ var (
 	ErrTooLarge   = errors.New("too_large")    // a peer-controlled length over its cap
 	ErrNetwork    = errors.New("network")      // any other socket error
 	ErrOverloaded = errors.New("overloaded")   // the exporter's own limits refused the probe
+	ErrNotListed  = errors.New("not_listed")   // a list-read server is not in its list (protocol list)
 )
 
 var reasons = []error{
 	ErrDNS, ErrRefused, ErrTimeout, ErrChallenge, ErrMalformed, ErrTruncated,
-	ErrMismatch, ErrServer, ErrTooLarge, ErrNetwork, ErrOverloaded,
+	ErrMismatch, ErrServer, ErrTooLarge, ErrNetwork, ErrOverloaded, ErrNotListed,
 }
 
 // Reason maps an error to its failure reason; "" for nil, "other" for anything unknown.
