@@ -103,3 +103,28 @@ discovery:
 		}
 	}
 }
+
+// TestDiscoveryYAML: /config shows the discovery section as compiled, defaults
+// filled, and a reload of that output is the same config.
+func TestDiscoveryYAML(t *testing.T) {
+	c, err := Parse([]byte("discovery: {oa: {type: quake3, address: 127.0.0.1:27950, fields: null, filters: {map: oasago2}}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"discovery:", "oa:", "type: quake3", "address: 127.0.0.1:27950", "refresh: 2m", "map: oasago2"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("no %q in\n%s", want, b)
+		}
+	}
+	again, err := Parse(b)
+	if err != nil {
+		t.Fatalf("the rendered config does not load: %v\n%s", err, b)
+	}
+	if !c.Discovery["oa"].Same(again.Discovery["oa"]) {
+		t.Fatal("the rendered source differs")
+	}
+}
