@@ -157,7 +157,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		History:     history,
 		RemoteDebug: *remoteDebug,
 	}
-	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit}, lists)
+	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit, Sources: lists.Statuses}, lists)
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
