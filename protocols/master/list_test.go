@@ -476,6 +476,7 @@ func TestNewRejects(t *testing.T) {
 		{Source{Type: "gamespy"}, `unknown type "gamespy"`},
 		{Source{Type: TypeSteam, Query: "appid 440"}, "starts with a backslash"},
 		{Source{Type: TypeSteam, Region: "mars"}, `region "mars" unknown`},
+		{Source{Type: TypeQuake3, Region: "europe"}, "region is for type steam only"},
 		{Source{Type: TypeSteam, URL: "http://x/"}, "takes an address, not a url"},
 		{Source{Type: TypeQuake3, Query: "getstatus"}, "want `getservers"},
 		{Source{Type: TypeQuake3, Address: "nohostport"}, "address"},

@@ -141,6 +141,9 @@ func New(s Source) (Lister, error) {
 			return nil, fmt.Errorf("query %q: only printable ASCII", s.Query)
 		}
 	}
+	if s.Region != "" && s.Type != TypeSteam {
+		return nil, fmt.Errorf("region is for type %s only", TypeSteam)
+	}
 	retries := 2
 	if s.Retries != nil {
 		retries = *s.Retries
