@@ -65,6 +65,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		maxWaiting    = serve.Flag("probe.max-waiting", "Probes allowed to wait for one of --probe.max-concurrent slots; past it a probe fails at once as overloaded.").Default("1024").Int()
 		remoteDebug   = serve.Flag("web.enable-remote-debug", "Serve debug output (/probe?debug=true, /logs) to non-loopback callers too. Off by default: it shows what any service at a probed address sent.").Bool()
 		minInterval   = serve.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
+		enableReload  = serve.Flag("web.enable-reload", "Reload the modules file on POST /-/reload (SIGHUP always reloads); --no-web.enable-reload answers 405.").Default("true").Bool()
 		enablePprof   = serve.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
 		historyLimit  = serve.Flag("history.limit", "Recent successful probes kept for their debug logs (as many failures are kept besides); the status page keeps the last probe of twice as many targets, at least 256.").Default("100").Int()
 		gcHeadroom    = serve.Flag("runtime.gc-headroom", "Least heap growth between two garbage collections: a small heap is not collected every few hundred probes (0: plain GOGC; an explicit GOGC wins).").Default("16MiB").Bytes()
@@ -120,8 +121,8 @@ func runUntil(args []string, stop <-chan struct{}) int {
 	reg.MustRegister(lists)
 	master.SetCache(lists) // what protocol list reads
 
-	reload := func() error { // SafeConfig serialises concurrent reloads
-		if err := sc.Reload(); err != nil {
+	reload := func(ctx context.Context) error { // SafeConfig serialises concurrent reloads
+		if err := sc.ReloadContext(ctx); err != nil {
 			self.ReloadSuccess.Set(0)
 			return err
 		}
@@ -134,7 +135,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		hup := make(chan os.Signal, 1)
 		signal.Notify(hup, syscall.SIGHUP)
 		for range hup {
-			if err := reload(); err != nil {
+			if err := reload(context.Background()); err != nil {
 				logger.Error("Error reloading config", "err", err)
 			} else {
 				logger.Info("Reloaded config file")
@@ -157,7 +158,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		History:     history,
 		RemoteDebug: *remoteDebug,
 	}
-	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit, Sources: lists.Statuses}, lists)
+	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit, Reload: *enableReload, Sources: lists.Statuses}, lists)
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -182,43 +183,25 @@ func runUntil(args []string, stop <-chan struct{}) int {
 }
 
 func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.Handler, history *web.History,
-	reload func() error, logger *slog.Logger, page web.PageOptions, lists *discovery.Manager) *http.ServeMux {
+	reload func(context.Context) error, logger *slog.Logger, page web.PageOptions, lists *discovery.Manager) *http.ServeMux {
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	// The pages take turns (web.Pages): a crowd of callers cannot add up their
+	// renders. /probe has its own limits (--probe.max-concurrent).
+	pages := web.NewPages(web.DefaultPageLimit, web.DefaultPageWait)
+	mux.Handle("/metrics", pages.Limit(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
 	mux.Handle("/probe", probeHandler)
 	mux.Handle("/sd", lists.SDHandler())
-	mux.Handle("/logs", history.DebugHandler(page.RemoteDebug))
+	mux.Handle("/logs", pages.Limit(history.DebugHandler(page.RemoteDebug)))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })
-	mux.HandleFunc("/-/reload", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", http.MethodPost)
-			http.Error(w, "This endpoint requires a POST request.", http.StatusMethodNotAllowed)
-			return
-		}
-		if err := reload(); err != nil {
-			logger.Error("Error reloading config", "err", err)
-			http.Error(w, fmt.Sprintf("failed to reload config: %s", err), http.StatusInternalServerError)
-			return
-		}
-		logger.Info("Reloaded config file")
-		fmt.Fprintln(w, "Reloaded")
-	})
-	mux.HandleFunc("/config", func(w http.ResponseWriter, _ *http.Request) {
-		b, err := sc.Get().YAML()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write(b)
-	})
-	mux.HandleFunc("/modules", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		web.WriteModules(w, sc.Get())
-		lists.WriteSources(w)
-	})
-	status := web.StatusPage(sc, history, page)
+	mux.Handle("/-/reload", web.ReloadHandler(reload, logger, page.Reload))
+	mux.Handle("/config", pages.Limit(web.ConfigHandler(sc)))
+	modules := web.ModulesHandler(sc)
+	mux.Handle("/modules", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		modules.ServeHTTP(w, r)
+		lists.WriteSources(w) // live, unlike the modules' cached table
+	})))
+	status := pages.Limit(web.StatusPage(sc, history, page))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)

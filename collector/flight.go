@@ -21,24 +21,26 @@ type flight struct {
 type call struct {
 	done    chan struct{}
 	o       *Outcome
-	expires time.Time
+	at      time.Time // when the query ended
+	expires time.Time // at + the ttl of the probe that ran it: kept until then
 }
 
-// do returns the outcome for key: a cached one (cached=true), the one a concurrent
+// do returns the outcome for key: a cached one no older than ttl (cached=true;
+// another module's probe of the same query may have left it), the one a concurrent
 // probe is producing (shared=true), or a fresh one from fn. A waiter whose own
-// context ends first gets nil. A cached timeout from a probe that had less time
-// than budget is not reused: a scrape that allowed a nanosecond must not answer
-// for the scrapes after it.
+// context ends first gets nil. A timeout (or overload) of a probe that had less
+// time than budget answers neither later scrapes from the cache nor the scrapes
+// that waited for it: a scrape that allowed a second must not answer for one that
+// allows ten. Such a waiter queries for its own remaining time.
 func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, fn func() *Outcome) (o *Outcome, shared, cached bool) {
-	now := time.Now()
 	f.mu.Lock()
 	if f.calls == nil {
 		f.calls = make(map[string]*call)
 	}
-	if c, ok := f.calls[key]; ok {
+	for c, ok := f.calls[key]; ok; c, ok = f.calls[key] {
 		select {
 		case <-c.done:
-			if now.Before(c.expires) && !c.o.shortOf(budget) {
+			if now := time.Now(); now.Before(c.expires) && now.Sub(c.at) < ttl && !c.o.shortOf(budget) {
 				f.mu.Unlock()
 				return c.o, false, true
 			}
@@ -46,11 +48,18 @@ func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, 
 			f.mu.Unlock()
 			select {
 			case <-c.done:
-				return c.o, true, false
+				if !c.o.shortOf(budget) {
+					return c.o, true, false
+				}
 			case <-ctx.Done():
 				return nil, true, false
 			}
+			f.mu.Lock()
+			if f.calls[key] != c {
+				continue // another waiter started a query meanwhile: join it
+			}
 		}
+		break
 	}
 	c := &call{done: make(chan struct{})}
 	f.calls[key] = c
@@ -59,7 +68,8 @@ func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, 
 	c.o = fn()
 
 	f.mu.Lock()
-	c.expires = time.Now().Add(ttl)
+	c.at = time.Now()
+	c.expires = c.at.Add(ttl)
 	close(c.done)
 	if ttl <= 0 {
 		delete(f.calls, key)

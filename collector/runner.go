@@ -115,7 +115,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
 	ttl := max(time.Duration(mod.CacheTTL), r.MinInterval)
-	o, shared, cached := r.flight.do(ctx, flightKey(cfg.ID, module, host, port), ttl, timeout, func() *Outcome {
+	o, shared, cached := r.flight.do(ctx, flightKey(cfg.PolicyKey, mod.QueryKey(), host, ports), ttl, timeout, func() *Outcome {
 		o := r.probe(ctx, cfg, module, mod, host, ports, srv)
 		o.Timeout, o.Target = timeout, target // before other requests can see it
 		o.Listed = r.listed(mod, o, host, port)
@@ -132,6 +132,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	if shared || cached {
 		v := *o // a copy: the outcome belongs to the request that ran the query
 		v.Timeout, v.Target, v.Shared, v.Cached = timeout, target, shared, cached
+		v.Module, v.ModuleName = mod, module // it may have been another module's query
 		o = &v
 		r.Metrics.Coalesced.Inc()
 	}
@@ -142,17 +143,20 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	return o, nil
 }
 
-// flightKey identifies a query for coalescing: the same target by the same module
-// under the same config. Built in one allocation.
-func flightKey(configID uint64, module, host string, port uint16) string {
-	b := make([]byte, 0, 48+len(module)+len(host))
-	b = strconv.AppendUint(b, configID, 10)
+// flightKey identifies a query for coalescing: the same query (the module's
+// QueryKey) of the same host and query ports under the same target policy,
+// whichever module asked and across reloads. Built in one allocation.
+func flightKey(policy, query, host string, ports []uint16) string {
+	b := make([]byte, 0, 48+len(policy)+len(query)+len(host))
+	b = append(b, policy...)
 	b = append(b, '|')
-	b = append(b, module...)
+	b = append(b, query...)
 	b = append(b, '|')
 	b = append(b, host...)
-	b = append(b, '|')
-	b = strconv.AppendUint(b, uint64(port), 10)
+	for _, p := range ports {
+		b = append(b, '|')
+		b = strconv.AppendUint(b, uint64(p), 10)
+	}
 	return string(b)
 }
 
@@ -200,6 +204,12 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 	if o.Policy = checkPolicy(&cfg.TargetPolicy, host, queryHost, isName, addrs); o.Policy != nil {
 		return o
 	}
+	// A module's own target list (a module with a credential has one) is judged on
+	// the name actually resolved and the addresses the socket will use.
+	if err := mod.CheckTarget(queryHost, isName, addrs); err != nil {
+		o.Err, o.Duration = fmt.Errorf("%w: %v", wire.ErrNotAllowed, err), time.Since(start)
+		return o
+	}
 	for i, port := range ports {
 		o.Port = port
 		o.Addr = netip.AddrPortFrom(addrs[0], port)
@@ -215,7 +225,7 @@ func (r *Runner) probe(ctx context.Context, cfg *config.Config, name string, mod
 	}
 	o.Duration = time.Since(start)
 	if o.Err != nil && r.Logger.Enabled(ctx, slog.LevelDebug) {
-		r.Logger.Debug("Probe failed", "module", name, "target", host, "port", o.Port, "reason", wire.Reason(o.Err), "err", o.Err)
+		r.Logger.Debug("Probe failed", "module", name, "target", host, "port", o.Port, "reason", wire.Reason(o.Err), "err", Printable(o.Err.Error()))
 	}
 	return o
 }

@@ -149,16 +149,25 @@ func TestTinyBudgetNotCached(t *testing.T) {
 	}
 }
 
+// TestFlightSweepsByTime: results are dropped once their ttl passes, with no
+// traffic to trigger it. That all 5000 are kept before is only checked when the
+// machine inserted them within the ttl (a busy one may not: the sweeper then
+// rightly drops the first ones already).
 func TestFlightSweepsByTime(t *testing.T) {
 	var f flight
 	ctx := context.Background()
+	const ttl = 200 * time.Millisecond
+	start := time.Now()
 	for i := range 5000 {
-		f.do(ctx, fmt.Sprint("refused-", i), 50*time.Millisecond, time.Second, func() *Outcome {
+		f.do(ctx, fmt.Sprint("refused-", i), ttl, time.Second, func() *Outcome {
 			return &Outcome{Err: wire.ErrRefused}
 		})
 	}
-	if n := f.size(); n != 5000 {
-		t.Fatalf("%d kept, want 5000", n)
+	n := f.size()
+	if took := time.Since(start); took < ttl && n != 5000 {
+		t.Fatalf("%d kept after %s, want 5000", n, took)
+	} else if took >= ttl {
+		t.Logf("inserting took %s, over the ttl: not checking that all were kept", took)
 	}
 	waitFor(t, func() bool { return f.size() == 0 }) // no further traffic needed
 }

@@ -11,7 +11,8 @@ import (
 const maxLabelLen = 128
 
 // cleanLabel makes a peer string safe as a label value: valid UTF-8 (client_golang
-// rejects anything else), no control characters, trimmed and length-capped.
+// rejects anything else), no control characters or bidi overrides (a dashboard
+// would show the label reordered), trimmed and length-capped.
 func cleanLabel(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
@@ -25,7 +26,7 @@ func cleanLabel(s string) string {
 	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u200b' || r == '\ufeff' {
+		if unicode.IsControl(r) || unsafeRune(r) || r == '\u200b' || r == '\ufeff' {
 			return -1
 		}
 		return r

@@ -6,10 +6,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
-	"os"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -43,6 +45,23 @@ type Config struct {
 	Modules      map[string]*Module `yaml:"modules"`
 	TargetPolicy TargetPolicy       `yaml:"target_policy,omitempty"`
 	Discovery    Discovery          `yaml:"discovery,omitempty"`
+	// PolicyKey identifies the target policy: results cached under one policy are
+	// not served under another.
+	PolicyKey string `yaml:"-"`
+
+	// renders caches what the pages render of this config (/config, /modules):
+	// once per loaded config, not once per request.
+	renders sync.Map // name → []byte
+}
+
+// Rendered returns render's output for this config, rendering it on first use.
+// Concurrent first uses may each render; one result is kept.
+func (c *Config) Rendered(name string, render func() []byte) []byte {
+	if b, ok := c.renders.Load(name); ok {
+		return b.([]byte)
+	}
+	b, _ := c.renders.LoadOrStore(name, render())
+	return b.([]byte)
 }
 
 // Module is one named way of probing: a protocol and its settings.
@@ -69,12 +88,41 @@ type Module struct {
 	// ListedIn names discovery sources the server should be listed in: the
 	// probe exports gameserver_listed{source} from their cached lists.
 	ListedIn []string `yaml:"listed_in,omitempty,flow"`
+	// Targets, when set, are the only targets the module queries (addresses, CIDRs,
+	// host name patterns): required for a module that carries a credential.
+	Targets []string `yaml:"targets,omitempty"`
 
 	// Options holds the protocol-specific block, keyed by the protocol's name.
 	Options map[string]yaml.Node `yaml:",inline"`
 
-	querier protocols.Querier
-	proto   protocols.Protocol
+	querier  protocols.Querier
+	proto    protocols.Protocol
+	targets  matcher
+	queryKey string
+}
+
+// QueryKey identifies what the module's query sends and asks for: its protocol and
+// every setting that changes the query or its result (protocol block, players,
+// rules, retries, address family, targets), not its name, description or ports.
+// Two modules, or one module before and after a reload, with the same key make the
+// same query of a given address: the exporter's min-interval and cache hold across
+// them (a client POSTing /-/reload, or 63 A2S catalog modules naming one server,
+// do not multiply the queries one server gets).
+func (m *Module) QueryKey() string { return m.queryKey }
+
+func (m *Module) computeQueryKey() {
+	b, _ := yaml.Marshal(struct {
+		Options  map[string]yaml.Node
+		Players  bool
+		Rules    bool
+		Retries  int
+		IP       string
+		Fallback bool
+		Targets  []string
+	}{m.Options, m.Players, m.Rules, m.Retries, m.PreferredIPProtocol, m.Fallback(), m.Targets})
+	h := fnv.New64a()
+	h.Write(b)
+	m.queryKey = m.Protocol + "#" + strconv.FormatUint(h.Sum64(), 36)
 }
 
 // Querier returns the module's compiled querier.
@@ -102,6 +150,9 @@ func (m *Module) QueryPortOffsets() []int {
 
 // Fallback reports whether the other IP family may be used.
 func (m *Module) Fallback() bool { return m.IPProtocolFallback == nil || *m.IPProtocolFallback }
+
+// MaxConfigFile caps the modules file: a thousand modules are a few hundred KiB.
+const MaxConfigFile = 4 << 20
 
 // MaxPortOffsets bounds port_offsets: each candidate gets a share of the deadline.
 const MaxPortOffsets = 8
@@ -140,7 +191,7 @@ func Load(path string) (*Config, error) {
 	if path == "" {
 		return Parse(nil)
 	}
-	b, err := os.ReadFile(path)
+	b, err := protocols.ReadFile(path, MaxConfigFile)
 	if err != nil {
 		return nil, err
 	}
@@ -190,6 +241,10 @@ func ParseFile(file string, b []byte) (*Config, error) {
 	if err := c.compileDiscovery(file, p); err != nil {
 		return nil, err
 	}
+	pol, _ := yaml.Marshal(&c.TargetPolicy)
+	h := fnv.New64a()
+	h.Write(pol)
+	c.PolicyKey = strconv.FormatUint(h.Sum64(), 36)
 	return c, nil
 }
 
@@ -261,7 +316,11 @@ func (m *Module) Compile(p protocols.Protocol) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.Protocol, err)
 	}
+	if err := m.compileTargets(); err != nil {
+		return err
+	}
 	m.querier = q
+	m.computeQueryKey()
 	return nil
 }
 
@@ -293,14 +352,21 @@ func (c *Config) Names() []string {
 	return out
 }
 
-// YAML renders the effective config, credentials redacted.
+// YAML renders the effective config, credentials redacted; once per loaded config.
 func (c *Config) YAML() ([]byte, error) {
-	cc := *c
-	cc.Modules = make(map[string]*Module, len(c.Modules))
+	if b, ok := c.renders.Load("yaml"); ok {
+		return b.([]byte), nil
+	}
+	cc := Config{TargetPolicy: c.TargetPolicy, Modules: make(map[string]*Module, len(c.Modules))}
 	for n, m := range c.Modules {
 		cc.Modules[n] = redacted(m)
 	}
-	return yaml.Marshal(&cc)
+	b, err := yaml.Marshal(&cc)
+	if err != nil {
+		return nil, err
+	}
+	c.renders.Store("yaml", b)
+	return b, nil
 }
 
 // ModuleYAML renders one module, credentials redacted.

@@ -249,19 +249,31 @@ func (p *TargetPolicy) Check(host string, isName bool, addrs []netip.Addr) error
 	if len(p.Allow) == 0 {
 		return nil
 	}
-	if _, ok := p.allow.host(host); isName && ok {
-		return nil
-	}
-	if len(addrs) == 0 {
-		return fmt.Errorf("refused by target_policy.allow: %s has no address", host)
-	}
-	for _, a := range addrs {
-		plain := a.WithZone("").Unmap()
-		if _, ok := p.allow.addr(plain); !ok {
-			return fmt.Errorf("refused by target_policy.allow: %s%soutside the allowed ranges and names", describe(host, isName, a, form{addr: plain}), is(isName))
+	if outside, ok := p.allow.admits(host, isName, addrs); !ok {
+		if !outside.IsValid() {
+			return fmt.Errorf("refused by target_policy.allow: %s has no address", host)
 		}
+		return fmt.Errorf("refused by target_policy.allow: %s%soutside the allowed ranges and names", describe(host, isName, outside, form{addr: outside.WithZone("").Unmap()}), is(isName))
 	}
 	return nil
+}
+
+// admits reports whether an allow list lets host through: as a name matching a
+// pattern, or with every address it resolves to in a listed range. Otherwise it
+// returns the first address outside (the zero Addr when there are none).
+func (m *matcher) admits(host string, isName bool, addrs []netip.Addr) (outside netip.Addr, ok bool) {
+	if _, match := m.host(host); isName && match {
+		return netip.Addr{}, true
+	}
+	if len(addrs) == 0 {
+		return netip.Addr{}, false
+	}
+	for _, a := range addrs {
+		if _, in := m.addr(a.WithZone("").Unmap()); !in {
+			return a, false
+		}
+	}
+	return netip.Addr{}, true
 }
 
 // CheckName applies the deny patterns to a name the probe looks up: the target's,

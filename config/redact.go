@@ -8,7 +8,7 @@ import (
 
 // secretKeys are option keys whose values are credentials: /config and debug output
 // print them as <secret>. Their *_file forms name a path and stay visible.
-var secretKeys = []string{"password", "token", "secret", "client_secret", "api_key"}
+var secretKeys = []string{"password", "token", "secret", "client_secret", "api_key", "code"}
 
 func isSecretKey(k string) bool {
 	for _, s := range secretKeys {

@@ -1,7 +1,12 @@
 package config
 
 import (
+	"context"
+	"errors"
+	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -43,5 +48,87 @@ func TestReloadSerialised(t *testing.T) {
 	wg.Wait()
 	if got := s.Get(); got != cur {
 		t.Errorf("config in force is #%d, want the newest #%d", got.ID, cur.ID)
+	}
+}
+
+// TestReloadDeadline: a load that never returns (a FIFO, a hung mount) fails its
+// reload within the deadline and lets go of the reload lock, so the next reload of
+// a fixed file works; stalled loads are bounded (hostile round, row 2: a FIFO held
+// the lock forever and every POST kept a goroutine and a descriptor).
+func TestReloadDeadline(t *testing.T) {
+	stuck := make(chan struct{})
+	defer close(stuck)
+	fixed := &Config{ID: 7}
+	var broken atomic.Bool
+	broken.Store(true)
+	s := NewSafeConfig("x")
+	s.timeout = 50 * time.Millisecond
+	s.load = func(string) (*Config, error) {
+		if broken.Load() {
+			<-stuck
+			return &Config{ID: 666}, nil
+		}
+		return fixed, nil
+	}
+	for i := range maxStalledLoads + 2 {
+		err := s.Reload()
+		if err == nil {
+			t.Fatalf("reload %d of a file that never reads succeeded", i)
+		}
+		if i < maxStalledLoads && !errors.Is(err, ErrReloadTimeout) {
+			t.Errorf("reload %d: %v, want a timeout", i, err)
+		}
+		if i >= maxStalledLoads && !strings.Contains(err.Error(), "have not returned") {
+			t.Errorf("reload %d past the stalled loads' bound: %v", i, err)
+		}
+	}
+	if n := s.loading.Load(); n != maxStalledLoads {
+		t.Errorf("%d loads running, want them bounded at %d", n, maxStalledLoads)
+	}
+	if s.Get() != nil {
+		t.Errorf("a timed-out load stored config #%d", s.Get().ID)
+	}
+	broken.Store(false)
+	// The bound is on loads still running: once they return, reloads work again.
+	s.timeout = 5 * time.Second
+	stuck <- struct{}{} // one stalled load returns (its result is dropped)
+	waitLoads(t, s, maxStalledLoads-1)
+	if err := s.Reload(); err != nil || s.Get() != fixed {
+		t.Fatalf("reload after the fix: %v, config %v", err, s.Get())
+	}
+}
+
+// TestReloadClientLeaves: a reload whose caller's context ends returns at once.
+func TestReloadClientLeaves(t *testing.T) {
+	stuck := make(chan struct{})
+	defer close(stuck)
+	s := NewSafeConfig("x")
+	s.load = func(string) (*Config, error) { <-stuck; return nil, nil }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.ReloadContext(ctx) }()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("reload after the client left: %v", err)
+	}
+}
+
+func waitLoads(t *testing.T, s *SafeConfig, n int32) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); s.loading.Load() > n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d loads still running", s.loading.Load())
+		}
+	}
+}
+
+// TestLoadRefusesDevices: the modules file is read as any file the config names:
+// a device is refused at once, not read without end.
+func TestLoadRefusesDevices(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	if _, err := Load("/dev/zero"); err == nil {
+		t.Error("loaded /dev/zero as a modules file")
 	}
 }

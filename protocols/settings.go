@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -58,7 +57,7 @@ func LoadSecret(inline Secret, file string) (Secret, error) {
 	if inline != "" {
 		return "", errors.New("set the secret or its _file, not both")
 	}
-	b, err := os.ReadFile(file)
+	b, err := ReadFile(file, MaxSecretFile)
 	if err != nil {
 		return "", err
 	}

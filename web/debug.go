@@ -21,6 +21,9 @@ import (
 func WriteDebug(w io.Writer, o *collector.Outcome) { writeDebug(w, o) }
 
 func writeDebug(w io.Writer, o *collector.Outcome) {
+	// Server strings are everywhere in it (log lines, errors, keys): escape their
+	// control characters and bidi overrides on the way out.
+	w = collector.PrintableWriter(w)
 	switch {
 	case o.Cached:
 		fmt.Fprintf(w, "Served from cache: this target was probed at %s (cache_ttl or --probe.min-interval).\n\n", o.When.UTC().Format(time.RFC3339Nano))
@@ -29,15 +32,15 @@ func writeDebug(w io.Writer, o *collector.Outcome) {
 	}
 	fmt.Fprintf(w, "Logs for the probe:\n")
 	for _, l := range logLines(o) {
-		fmt.Fprintf(w, "%s +%s %s\n", o.When.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), l.Msg)
+		fmt.Fprintf(w, "%s +%s %s\n", o.When.Add(l.At).UTC().Format(time.RFC3339Nano), l.At.Round(time.Microsecond), collector.Printable(l.Msg))
 	}
 	if o.Err != nil {
-		fmt.Fprintf(w, "\nFailure reason: %s\nError: %v\n", wire.Reason(o.Err), o.Err)
+		fmt.Fprintf(w, "\nFailure reason: %s\nError: %s\n", wire.Reason(o.Err), collector.Printable(o.Err.Error()))
 	}
 	if r := o.Result; r != nil {
 		fmt.Fprintf(w, "\nDecoded reply:\n")
 		for _, kv := range r.InfoKV() {
-			fmt.Fprintf(w, "  %s = %q\n", kv.Key, kv.Value)
+			fmt.Fprintf(w, "  %s = %q\n", collector.Printable(kv.Key), kv.Value)
 		}
 		for i, p := range r.PlayerList {
 			fmt.Fprintf(w, "  player %d: %q score=%s ping=%s", i, p.Name, countText(p.Score), countText(p.Ping))
@@ -53,7 +56,7 @@ func writeDebug(w io.Writer, o *collector.Outcome) {
 			fmt.Fprintln(w)
 		}
 		for _, kv := range r.Rules {
-			fmt.Fprintf(w, "  rule %s = %q\n", kv.Key, kv.Value)
+			fmt.Fprintf(w, "  rule %s = %q\n", collector.Printable(kv.Key), kv.Value)
 		}
 		for _, m := range r.Mods {
 			fmt.Fprintf(w, "  mod %q id=%q\n", m.Name, m.ID)
@@ -63,7 +66,7 @@ func writeDebug(w io.Writer, o *collector.Outcome) {
 				len(r.PlayerList), t[0], len(r.Rules), t[1], len(r.Mods), t[2])
 		}
 		for _, pe := range r.PhaseErrors {
-			fmt.Fprintf(w, "  phase %s failed: %v\n", pe.Phase, pe.Err)
+			fmt.Fprintf(w, "  phase %s failed: %s\n", pe.Phase, collector.Printable(fmt.Sprint(pe.Err)))
 		}
 	}
 	fmt.Fprintf(w, "\nMetrics that would have been returned:\n")

@@ -82,33 +82,42 @@ func (h *History) Add(o *collector.Outcome) int64 {
 
 // What the history keeps of a result's lists: enough to debug a probe, while a
 // 4,096-player reply (or a server that sends a thousand rules) is not held a
-// hundred times over. The trace is bounded by wire.MaxTraceBytes already.
+// hundred times over. keptText caps every string it keeps (name, map, game,
+// version, state, info and rule keys and values, player names, mods): a server
+// that calls itself 250 KB must not hold 250 KB in each of the history's entries.
+// The trace is bounded by wire.MaxTraceBytes already.
 const (
 	keptPlayers = 32
 	keptRules   = 64
 	keptMods    = 32
+	keptText    = 256
 )
 
-// summarize returns o, or a copy whose result lists are cut to what the history
-// keeps. Kept strings are cloned: a substring would hold the whole reply.
+// summarize returns o, or a copy whose result lists and strings are cut to what
+// the history keeps. Kept strings are cloned: a substring would hold the whole
+// reply.
 func summarize(o *collector.Outcome) *collector.Outcome {
 	r := o.Result
-	if r == nil || (len(r.PlayerList) <= keptPlayers && len(r.Rules) <= keptRules && len(r.Mods) <= keptMods) {
+	if r == nil || (len(r.PlayerList) <= keptPlayers && len(r.Rules) <= keptRules && len(r.Mods) <= keptMods && !overlong(r)) {
 		return o
 	}
 	c := *r
-	c.Name, c.Map, c.Game, c.Version = strings.Clone(r.Name), strings.Clone(r.Map), strings.Clone(r.Game), strings.Clone(r.Version)
+	c.Name, c.Map, c.Game, c.Version, c.State = keep(r.Name), keep(r.Map), keep(r.Game), keep(r.Version), keep(r.State)
+	c.States = make([]string, len(r.States))
+	for i, st := range r.States {
+		c.States[i] = keep(st)
+	}
 	c.PlayerList = make([]protocols.Player, min(len(r.PlayerList), keptPlayers))
 	for i := range c.PlayerList {
 		c.PlayerList[i] = r.PlayerList[i]
-		c.PlayerList[i].Name = strings.Clone(r.PlayerList[i].Name)
-		c.PlayerList[i].Team = strings.Clone(r.PlayerList[i].Team)
+		c.PlayerList[i].Name = keep(r.PlayerList[i].Name)
+		c.PlayerList[i].Team = keep(r.PlayerList[i].Team)
 	}
 	c.Rules = cloneKVs(r.Rules, keptRules)
 	c.Info, c.InfoFunc = cloneKVs(r.InfoKV(), keptRules), nil
 	c.Mods = make([]protocols.Mod, min(len(r.Mods), keptMods))
 	for i := range c.Mods {
-		c.Mods[i] = protocols.Mod{Name: strings.Clone(r.Mods[i].Name), ID: strings.Clone(r.Mods[i].ID)}
+		c.Mods[i] = protocols.Mod{Name: keep(r.Mods[i].Name), ID: keep(r.Mods[i].ID)}
 	}
 	v := *o
 	v.Result = &c
@@ -116,10 +125,46 @@ func summarize(o *collector.Outcome) *collector.Outcome {
 	return &v
 }
 
+// overlong reports whether any string of r the history would keep is over
+// keptText. A lazily decoded info list (InfoFunc) is not decoded for this: it
+// holds the reply, which the protocol's read caps bound.
+func overlong(r *protocols.Result) bool {
+	long := func(s string) bool { return len(s) > keptText }
+	if long(r.Name) || long(r.Map) || long(r.Game) || long(r.Version) || long(r.State) {
+		return true
+	}
+	for _, st := range r.States {
+		if long(st) {
+			return true
+		}
+	}
+	for _, kvs := range [][]protocols.KV{r.Rules, r.Info} {
+		for _, kv := range kvs {
+			if long(kv.Key) || long(kv.Value) {
+				return true
+			}
+		}
+	}
+	for _, p := range r.PlayerList {
+		if long(p.Name) || long(p.Team) {
+			return true
+		}
+	}
+	for _, m := range r.Mods {
+		if long(m.Name) || long(m.ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// keep returns a copy of s cut to keptText bytes on a rune boundary.
+func keep(s string) string { return strings.Clone(cutString(s, keptText)) }
+
 func cloneKVs(kvs []protocols.KV, n int) []protocols.KV {
 	out := make([]protocols.KV, min(len(kvs), n))
 	for i := range out {
-		out[i] = protocols.KV{Key: strings.Clone(kvs[i].Key), Value: strings.Clone(kvs[i].Value)}
+		out[i] = protocols.KV{Key: keep(kvs[i].Key), Value: keep(kvs[i].Value)}
 	}
 	return out
 }

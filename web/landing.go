@@ -28,6 +28,7 @@ type PageOptions struct {
 	RemoteDebug  bool // --web.enable-remote-debug
 	Pprof        bool // --web.enable-pprof
 	HistoryLimit int
+	Reload       bool // --web.enable-reload
 	// Sources lists the discovery sources with their last refresh (nil: none).
 	Sources func() []discovery.Status
 }

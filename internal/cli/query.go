@@ -219,6 +219,9 @@ func readTargets(path, module string) ([]*queryJob, error) {
 
 func (c *Query) print(w io.Writer, cfg *config.Config, j *queryJob, several bool) {
 	o := j.outcome
+	// What servers sent is printed to a terminal: no control character or bidi
+	// override of theirs gets there unescaped (JSON included: its \u escapes).
+	w = collector.PrintableWriter(w)
 	switch {
 	case *c.debug:
 		if several {
@@ -252,7 +255,7 @@ func printReport(w io.Writer, r web.Report) {
 		if msg == "" || msg == r.Reason {
 			fmt.Fprintf(w, "%s (%s): DOWN after %.3fs: %s\n", r.Target, r.Module, r.Duration, r.Reason)
 		} else {
-			fmt.Fprintf(w, "%s (%s): DOWN after %.3fs: %s: %s\n", r.Target, r.Module, r.Duration, r.Reason, msg)
+			fmt.Fprintf(w, "%s (%s): DOWN after %.3fs: %s: %s\n", r.Target, r.Module, r.Duration, r.Reason, collector.Printable(msg))
 		}
 		return
 	}
@@ -263,7 +266,7 @@ func printReport(w io.Writer, r web.Report) {
 	fmt.Fprintf(w, "%s (%s): up, answered in %.3fs\n", r.Target, how, r.Duration)
 	row := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(w, "  %-9s %s\n", k+":", v)
+			fmt.Fprintf(w, "  %-9s %s\n", k+":", collector.Printable(v))
 		}
 	}
 	row("name", r.Name)
@@ -298,12 +301,12 @@ func printReport(w io.Writer, r web.Report) {
 			extra = append(extra, fmt.Sprintf("%.0fs", *p.Duration))
 		}
 		if p.Team != "" {
-			extra = append(extra, "team "+p.Team)
+			extra = append(extra, "team "+collector.Printable(p.Team))
 		}
 		fmt.Fprintf(w, "    %-24q %s\n", p.Name, strings.Join(extra, ", "))
 	}
 	for _, kv := range r.Rules {
-		fmt.Fprintf(w, "    %s = %s\n", kv[0], kv[1])
+		fmt.Fprintf(w, "    %s = %s\n", collector.Printable(kv[0]), collector.Printable(kv[1]))
 	}
 }
 

@@ -238,3 +238,31 @@ func wantAll(t *testing.T, body string, wants ...string) {
 		}
 	}
 }
+
+// TestQueryEscapesServerText: a server's name, players and rules reach the
+// terminal with their control characters and bidi overrides escaped (hostile
+// round, row 6: 15 ESC bytes retitled and cleared the terminal).
+func TestQueryEscapesServerText(t *testing.T) {
+	info := append([]byte("\xff\xff\xff\xffI\x11Evil\x1b]0;pwned\x07\u202eX\x00de_\x1b[2Jdust\x00csgo\x00Counter-Strike\x00"),
+		0xda, 0x02, 5, 16, 1, 'd', 'l', 0, 1)
+	info = append(info, "1.0\r\nforged: line\x00"...)
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		if len(req) >= 25 && string(req[4:24]) == "TSource Engine Query" {
+			return [][]byte{info}
+		}
+		return nil
+	})
+	for _, mode := range [][]string{nil, {"--json"}, {"--debug"}} {
+		args := append([]string{"-m", "a2s", addr.String()}, mode...)
+		code, out, errs := runQuery(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s %s", mode, code, out, errs)
+		}
+		if strings.ContainsAny(out, "\x1b\x07\u202e\r") || strings.Contains(out, "\nforged") {
+			t.Errorf("%v: raw control characters in the output:\n%q", mode, out)
+		}
+		if !strings.Contains(out, "Evil") {
+			t.Errorf("%v: the player is missing:\n%s", mode, out)
+		}
+	}
+}

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -203,7 +202,7 @@ func rootCAs(file string) (*x509.CertPool, error) {
 	if file == "" {
 		return pool, nil
 	}
-	pem, err := os.ReadFile(file)
+	pem, err := protocols.ReadFile(file, protocols.MaxSecretFile)
 	if err != nil {
 		return nil, err
 	}

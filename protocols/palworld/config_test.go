@@ -16,8 +16,8 @@ func TestModulesFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "pw")
 	os.WriteFile(file, []byte("hunter2\n"), 0o600)
 	good := "modules:\n" +
-		"  pal_file: {protocol: palworld, players: true, palworld: {password_file: " + file + "}}\n" +
-		"  pal_inline: {protocol: palworld, palworld: {username: admin, password: inline-pw-42}}\n"
+		"  pal_file: {protocol: palworld, players: true, targets: [127.0.0.1], palworld: {password_file: " + file + "}}\n" +
+		"  pal_inline: {protocol: palworld, targets: [game.example.org], palworld: {username: admin, password: inline-pw-42}}\n"
 	c, err := config.Parse([]byte(good))
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 // The api options as a modules file gives them, and /config hiding the token.
 func TestModulesFile(t *testing.T) {
 	c, err := config.Parse([]byte("modules:\n" +
-		"  sf_api: {protocol: satisfactory, satisfactory: {api: true, token: tok-secret-99}}\n" +
+		"  sf_api: {protocol: satisfactory, targets: [127.0.0.1], satisfactory: {api: true, token: tok-secret-99}}\n" +
 		"  sf_udp: {protocol: satisfactory, satisfactory: {legacy: true}}\n"))
 	if err != nil {
 		t.Fatal(err)

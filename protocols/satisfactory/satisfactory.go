@@ -24,7 +24,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
@@ -83,7 +82,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	}
 	q := &apiQuerier{token: token}
 	if opts.CAFile != "" {
-		pem, err := os.ReadFile(opts.CAFile)
+		pem, err := protocols.ReadFile(opts.CAFile, protocols.MaxSecretFile)
 		if err != nil {
 			return nil, fmt.Errorf("satisfactory ca_file: %w", err)
 		}

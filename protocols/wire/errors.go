@@ -19,12 +19,15 @@ var (
 	ErrTooLarge   = errors.New("too_large")    // a peer-controlled length over its cap
 	ErrNetwork    = errors.New("network")      // any other socket error
 	ErrOverloaded = errors.New("overloaded")   // the exporter's own limits refused the probe
-	ErrNotListed  = errors.New("not_listed")   // a list-read server is not in its list (protocol list)
+	// ErrNotAllowed: the module carries a credential and the target is not among
+	// those the operator listed for it (targets:); nothing was sent.
+	ErrNotAllowed = errors.New("target_not_allowed")
+	ErrNotListed  = errors.New("not_listed") // a list-read server is not in its list (protocol list)
 )
 
 var reasons = []error{
 	ErrDNS, ErrRefused, ErrTimeout, ErrChallenge, ErrMalformed, ErrTruncated,
-	ErrMismatch, ErrServer, ErrTooLarge, ErrNetwork, ErrOverloaded, ErrNotListed,
+	ErrMismatch, ErrServer, ErrTooLarge, ErrNetwork, ErrOverloaded, ErrNotAllowed, ErrNotListed,
 }
 
 // Reason maps an error to its failure reason; "" for nil, "other" for anything unknown.

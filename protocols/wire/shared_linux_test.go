@@ -199,7 +199,7 @@ func TestSharedQueueBounded(t *testing.T) {
 		}
 		return out
 	})
-	ctx := ctxT(t, 3*time.Second)
+	ctx := ctxT(t, 20*time.Second)
 	tr := NewTrace()
 	c, err := DialUDP(ctx, srv, tr)
 	if err != nil {
@@ -212,14 +212,16 @@ func TestSharedQueueBounded(t *testing.T) {
 	if err := c.Send([]byte("flood")); err != nil {
 		t.Fatal(err)
 	}
-	// The flood arrives while no one reads: wait until the reader drops some.
+	// The flood arrives while no one reads: wait until the reader has dropped as
+	// many as retire the socket (on a busy machine the reader may still be reading
+	// the flood when the first drop is counted).
 	var n, bytes int
-	for end := time.Now().Add(2 * time.Second); ; {
+	for end := time.Now().Add(15 * time.Second); ; {
 		c.sh.s.mu.Lock()
 		n, bytes = len(c.sh.queue), c.sh.queued
-		drops := c.sh.ndrop
+		drops := c.sh.s.drops
 		c.sh.s.mu.Unlock()
-		if drops > 0 || time.Now().After(end) {
+		if drops >= sharedDrops || time.Now().After(end) {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)

@@ -1,0 +1,68 @@
+package config
+
+import (
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSecretNeedsTargets: a module that sends a credential to its targets must list
+// them; one whose protocol queries a fixed service (eos) need not.
+func TestSecretNeedsTargets(t *testing.T) {
+	pw := filepath.Join(t.TempDir(), "pw")
+	os.WriteFile(pw, []byte("hunter2\n"), 0o600)
+	tests := []struct {
+		name, yml string
+		err       string // "" = loads
+	}{
+		{"inline password", "modules:\n  pal:\n    protocol: palworld\n    palworld: {password: x}\n", "palworld.password"},
+		{"password file", "modules:\n  pal:\n    protocol: palworld\n    palworld: {password_file: " + pw + "}\n", "palworld.password_file"},
+		{"token", "modules:\n  sf:\n    protocol: satisfactory\n    satisfactory: {api: true, token: x}\n", "satisfactory.token"},
+		{"listed", "modules:\n  pal:\n    protocol: palworld\n    targets: [203.0.113.0/24, game.example.org]\n    palworld: {password: x}\n", ""},
+		{"no secret", "modules:\n  q:\n    protocol: a2s\n    players: true\n", ""},
+		{"off-target", "modules:\n  e:\n    protocol: eos\n    eos: {client_id: a, client_secret: b, deployment_id: c}\n", ""},
+		{"bad entry", "modules:\n  pal:\n    protocol: palworld\n    targets: [203.0.113.7/8]\n    palworld: {password: x}\n", "bits set past the prefix"},
+	}
+	for _, tc := range tests {
+		_, err := Parse([]byte(tc.yml))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "targets")):
+			t.Errorf("%s: want an error naming %q and targets, got %v", tc.name, tc.err, err)
+		}
+	}
+}
+
+func TestCheckTarget(t *testing.T) {
+	c, err := Parse([]byte("modules:\n  pal:\n    protocol: palworld\n    targets: [203.0.113.0/24, '*.example.org', 2001:db8::1]\n    palworld: {password: x}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := c.Modules["pal"]
+	a := netip.MustParseAddr
+	tests := []struct {
+		host   string
+		isName bool
+		addrs  []netip.Addr
+		ok     bool
+	}{
+		{"203.0.113.7", false, []netip.Addr{a("203.0.113.7")}, true},
+		{"198.51.100.7", false, []netip.Addr{a("198.51.100.7")}, false},
+		{"::ffff:203.0.113.7", false, []netip.Addr{a("::ffff:203.0.113.7")}, true},
+		{"2001:db8::1", false, []netip.Addr{a("2001:db8::1")}, true},
+		{"game.example.org", true, []netip.Addr{a("198.51.100.7")}, true},                    // the operator's name, their DNS
+		{"evil.example.net", true, []netip.Addr{a("203.0.113.9")}, true},                     // resolves into the listed range
+		{"evil.example.net", true, []netip.Addr{a("203.0.113.9"), a("198.51.100.7")}, false}, // one address outside
+	}
+	for _, tc := range tests {
+		if err := m.CheckTarget(tc.host, tc.isName, tc.addrs); (err == nil) != tc.ok {
+			t.Errorf("%s %v: %v, want allowed=%v", tc.host, tc.addrs, err, tc.ok)
+		}
+	}
+	if err := c.Modules["a2s"].CheckTarget("198.51.100.7", false, []netip.Addr{a("198.51.100.7")}); err != nil {
+		t.Errorf("a module without targets restricts nothing: %v", err)
+	}
+}

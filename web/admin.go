@@ -1,0 +1,120 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/collector"
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+// reloadFailed is what a caller other than loopback learns of a failed reload: the
+// error quotes the modules file (and whatever a symlink made of it), which is the
+// operator's to read in the log.
+const reloadFailed = "reload failed; see the exporter's log for why"
+
+// ReloadHandler serves POST /-/reload. The reload ends when it is done, when its
+// deadline passes (config.ReloadTimeout) or when the client leaves. The error's
+// detail goes to the log, and to loopback callers only (see reloadFailed). With
+// enabled false it answers 405, as blackbox does without --web.enable-lifecycle.
+func ReloadHandler(reload func(context.Context) error, logger *slog.Logger, enabled bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !enabled {
+			http.Error(w, "reloading over HTTP is off (--web.enable-reload=false); send SIGHUP", http.StatusMethodNotAllowed)
+			return
+		}
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			http.Error(w, "This endpoint requires a POST request.", http.StatusMethodNotAllowed)
+			return
+		}
+		if err := reload(r.Context()); err != nil {
+			logger.Error("Error reloading config", "err", collector.Printable(err.Error()))
+			msg := reloadFailed
+			if DebugAllowed(r, false) {
+				msg = fmt.Sprintf("failed to reload config: %s", err)
+			}
+			http.Error(w, msg, http.StatusInternalServerError)
+			return
+		}
+		logger.Info("Reloaded config file")
+		fmt.Fprintln(w, "Reloaded")
+	})
+}
+
+// ConfigHandler serves /config: the effective config, credentials redacted,
+// rendered once per loaded config.
+func ConfigHandler(sc *config.SafeConfig) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		b, err := sc.Get().YAML()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write(b)
+	})
+}
+
+// ModulesHandler serves /modules: the table of modules in force, rendered once per
+// loaded config.
+func ModulesHandler(sc *config.SafeConfig) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		c := sc.Get()
+		b := c.Rendered("modules", func() []byte {
+			var buf bytes.Buffer
+			WriteModules(&buf, c)
+			return buf.Bytes()
+		})
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write(b)
+	})
+}
+
+// PageLimit is how many answers of the pages (status page, /config, /modules,
+// /logs, /metrics) are rendered at once; DefaultPageWait how long a request waits
+// for a turn before it is answered 503. Each render takes up to a few MiB for a
+// moment: a crowd of callers waits its turn instead of adding up.
+const (
+	DefaultPageLimit = 8
+	DefaultPageWait  = 5 * time.Second
+)
+
+// Pages bounds the pages rendered at once (see DefaultPageLimit).
+type Pages struct {
+	turn chan struct{}
+	wait time.Duration
+}
+
+// NewPages allows limit renders at once; a request waits up to wait for a turn.
+func NewPages(limit int, wait time.Duration) *Pages {
+	return &Pages{turn: make(chan struct{}, max(limit, 1)), wait: wait}
+}
+
+// Limit wraps h: it runs when a turn is free, or answers 503 after the wait (or
+// nothing when the client left).
+func (p *Pages) Limit(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case p.turn <- struct{}{}:
+		default:
+			t := time.NewTimer(p.wait)
+			defer t.Stop()
+			select {
+			case p.turn <- struct{}{}:
+			case <-t.C:
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, "too many requests for pages at once; try again", http.StatusServiceUnavailable)
+				return
+			case <-r.Context().Done():
+				return
+			}
+		}
+		defer func() { <-p.turn }()
+		h.ServeHTTP(w, r)
+	})
+}
