@@ -82,7 +82,9 @@ func (h httpList) fetch(ctx context.Context, tr *wire.Trace, decode func(io.Read
 // decoder positioned before every element, until each says stop. Only the
 // element being decoded is held, never the document.
 func eachElement(r io.Reader, path []string, each func(*json.Decoder) (stop bool, err error)) error {
-	dec := json.NewDecoder(&squeezer{r: r})
+	w := &window{r: &squeezer{r: r}}
+	dec := json.NewDecoder(w)
+	w.dec = dec
 	for _, key := range path {
 		if err := delim(dec, '{'); err != nil {
 			return err
@@ -221,4 +223,30 @@ func (s *squeezer) Read(p []byte) (int, error) {
 			return w, err
 		}
 	}
+}
+
+// maxValue bounds one server's entry (and any one token on the way to the
+// list): the decoder holds a whole value while it decodes it, so without it a
+// list of one endless entry would be held up to the body's cap.
+const maxValue = 1 << 20
+
+// window lets the decoder read at most maxValue bytes past the point it has
+// consumed (the start of the value it is decoding).
+type window struct {
+	r    io.Reader
+	dec  *json.Decoder
+	read int64
+}
+
+func (w *window) Read(p []byte) (int, error) {
+	left := w.dec.InputOffset() + maxValue - w.read
+	if left <= 0 {
+		return 0, fmt.Errorf("%w: a list entry longer than %d bytes (at offset %d)", wire.ErrTooLarge, maxValue, w.dec.InputOffset())
+	}
+	if int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := w.r.Read(p)
+	w.read += int64(n)
+	return n, err
 }
