@@ -7,6 +7,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -31,6 +32,9 @@ type DiscoverySource struct {
 	// `getservers 68 empty full`).
 	Query  string `yaml:"query,omitempty"`
 	Region string `yaml:"region,omitempty"`
+	// KeyFile holds a Steam Web API key: type steam then lists servers with
+	// the Web API's GetServerList (query: its filter) instead of Valve's master.
+	KeyFile string `yaml:"key_file,omitempty"`
 	// Module is the module Prometheus is told to probe the targets with
 	// (__param_module).
 	Module  string         `yaml:"module,omitempty"`
@@ -121,6 +125,7 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	}
 	ms := master.Source{
 		Type: s.Type, Address: s.Address, URL: s.URL, Query: s.Query, Region: s.Region, MaxEntries: s.MaxTargets,
+		KeyFile: s.KeyFile,
 	}
 	if s.Fields != nil {
 		ms.Fields = *s.Fields
@@ -131,6 +136,10 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	}
 	s.lister = l
 	s.compare = fmt.Sprintf("%+v|%+v|%v|%v|%v|%v", ms, s.Filters, s.Module, s.Refresh, s.Timeout, s.Fields)
+	if fi, err := os.Stat(s.KeyFile); s.KeyFile != "" && err == nil {
+		// A reload re-reads the key: a changed file restarts the source.
+		s.compare += fmt.Sprintf("|key %d %d", fi.Size(), fi.ModTime().UnixNano())
+	}
 	return nil
 }
 

@@ -55,6 +55,7 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, decode := range []func(io.Reader, *collector) error{
 			decodeDDNet,
+			decodeSteamWeb,
 			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, flat, c) },
 			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, nested, c) },
 		} {

@@ -53,13 +53,19 @@ func newHTTPList(s Source, def string) (httpList, error) {
 }
 
 // fetch opens the list and hands its body to decode.
-func (h httpList) fetch(ctx context.Context, tr *wire.Trace, decode func(io.Reader, *collector) error) (l *List, err error) {
+func (h httpList) fetch(ctx context.Context, tr *wire.Trace, decode func(io.Reader, *collector) error) (*List, error) {
+	return h.fetchWith(ctx, tr, nil, decode)
+}
+
+// fetchWith is fetch with more request headers (a key: headers are never traced).
+func (h httpList) fetchWith(ctx context.Context, tr *wire.Trace, header map[string][]string, decode func(io.Reader, *collector) error) (l *List, err error) {
 	p := tr.Begin("list")
 	defer func() { tr.End(p, err) }()
-	s, err := wire.OpenHTTP(ctx, wire.HTTPRequest{
-		URL: h.url, MaxBody: h.maxBody, RootCAs: h.rootCAs,
-		Header: map[string][]string{"Accept": {"application/json"}},
-	}, tr)
+	hdr := map[string][]string{"Accept": {"application/json"}}
+	for k, v := range header {
+		hdr[k] = v
+	}
+	s, err := wire.OpenHTTP(ctx, wire.HTTPRequest{URL: h.url, MaxBody: h.maxBody, RootCAs: h.rootCAs, Header: hdr}, tr)
 	if err != nil {
 		return nil, err
 	}

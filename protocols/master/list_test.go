@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -494,6 +497,72 @@ func TestNewRejects(t *testing.T) {
 		_, err := New(c.s)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
+		}
+	}
+}
+
+// TestSteamWebAPI: with a key file, type steam asks the Web API's
+// GetServerList with the filter, the key in a header (never in the URL or the
+// trace), and reads its servers, bots apart.
+func TestSteamWebAPI(t *testing.T) {
+	keyFile := filepath.Join(t.TempDir(), "steam.key")
+	os.WriteFile(keyFile, []byte("SECRETKEY123\n"), 0o600)
+	var gotFilter, gotLimit string
+	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Webapi-Key") != "SECRETKEY123" || strings.Contains(r.URL.RawQuery, "SECRETKEY") {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		gotFilter, gotLimit = r.URL.Query().Get("filter"), r.URL.Query().Get("limit")
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"response":{"servers":[
+{"addr":"192.0.2.1:27015","gameport":27015,"steamid":"1","name":"2Fort 24/7","appid":440,"gamedir":"tf","version":"9876","product":"tf","region":255,"players":20,"max_players":24,"bots":4,"map":"ctf_2fort","secure":true,"dedicated":true,"os":"l"},
+{"addr":"not an address","name":"skipped"},
+{"addr":"192.0.2.2:27016","name":"empty","gamedir":"tf","players":0,"max_players":24,"bots":0,"map":"pl_badwater"},
+{"addr":"192.0.2.3:27015","name":"over the cap"}
+]}}`)
+	}), false)
+	l, err := New(Source{Type: TypeSteam, URL: srv.URL + "/IGameServersService/GetServerList/v1/", KeyFile: keyFile, Query: `\appid\440\gamedir\tf`, MaxEntries: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := fmt.Sprintf("%v %+v", l, l); strings.Contains(s, "SECRETKEY") {
+		t.Fatalf("the key prints: %s", s)
+	}
+	tr := wire.NewTrace()
+	got, err := l.List(prototest.Context(t, 2*time.Second), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotFilter != `\appid\440\gamedir\tf` || gotLimit != "3" {
+		t.Fatalf("filter %q limit %q", gotFilter, gotLimit)
+	}
+	if len(got.Entries) != 2 || !got.Capped || got.Skipped != 1 {
+		t.Fatalf("%+v", got)
+	}
+	if e := got.Entries[0]; e.Name != "2Fort 24/7" || e.Map != "ctf_2fort" || e.Game != "tf" || e.Version != "9876" ||
+		e.Players.Value != 16 || e.Max.Value != 24 || e.Addr.String() != "192.0.2.1:27015" {
+		t.Fatalf("%+v", e)
+	}
+	var transcript strings.Builder
+	tr.WriteTranscript(&transcript)
+	if strings.Contains(transcript.String(), "SECRETKEY") {
+		t.Fatal("the key is in the trace")
+	}
+	// A wrong key is the server refusing it.
+	os.WriteFile(keyFile, []byte("WRONG"), 0o600)
+	l, _ = New(Source{Type: TypeSteam, URL: srv.URL, KeyFile: keyFile})
+	if _, err := l.List(prototest.Context(t, 2*time.Second), nil); !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication") {
+		t.Fatalf("wrong key: %v", err)
+	}
+	for _, s := range []Source{
+		{Type: TypeSteam, KeyFile: keyFile, Address: "127.0.0.1:27011"},
+		{Type: TypeSteam, KeyFile: keyFile, Region: "europe"},
+		{Type: TypeQuake3, KeyFile: keyFile},
+		{Type: TypeSteam, KeyFile: filepath.Join(t.TempDir(), "missing")},
+	} {
+		if _, err := New(s); err == nil {
+			t.Errorf("%+v accepted", s)
 		}
 	}
 }

@@ -120,6 +120,11 @@ type Source struct {
 	RootCAs *x509.CertPool
 	// Retries re-sends an unanswered UDP request (default 2).
 	Retries *int
+	// KeyFile holds a Steam Web API key: type steam then asks the Web API's
+	// GetServerList instead of Valve's UDP master. Key is the key it holds
+	// (read by New).
+	KeyFile string
+	Key     protocols.Secret
 }
 
 // New validates s, fills its defaults and returns its Lister.
@@ -148,8 +153,21 @@ func New(s Source) (Lister, error) {
 	if s.Retries != nil {
 		retries = *s.Retries
 	}
+	if s.KeyFile != "" {
+		if s.Type != TypeSteam {
+			return nil, fmt.Errorf("key_file is for type %s only", TypeSteam)
+		}
+		key, err := protocols.LoadSecret("", s.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("key_file: %v", err)
+		}
+		s.Key = key
+	}
 	switch s.Type {
 	case TypeSteam:
+		if s.Key != "" {
+			return newSteamWeb(s)
+		}
 		return newSteam(s, retries)
 	case TypeQuake3:
 		return newQuake3(s, retries)
