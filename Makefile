@@ -13,7 +13,7 @@ FUZZTIME  ?= 3s
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
 	openttd openttd-opengfx armagetronad-dedicated teeworlds-server ddnet-server podman chromium
 
-.PHONY: all build run cross release docker test test-deps lint vet fuzz bench bench-short e2e examples-check
+.PHONY: all build run cross release docker test test-deps lint vet fuzz bench bench-short e2e examples-check chart-test
 
 all: build
 
@@ -53,6 +53,14 @@ test: test-deps vet
 	$(GO) test -race -count=1 ./...
 	$(GO) test -race -count=1 -tags gse_portable ./protocols/wire/
 	GSE_LOAD_TESTS=1 $(GO) test -race -count=1 -p 1 -run '$(LOAD_TESTS)' ./hostile/
+	$(MAKE) chart-test
+
+# chart-test: the Helm chart (charts/, a module of its own: Helm and the Kubernetes
+# types stay out of the exporter's go.mod): helm lint and template with each ci/
+# values file (Helm pinned in charts/go.mod), strict decoding of every object, and
+# the rendered Deployment started against its ConfigMap.
+chart-test:
+	cd charts && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 test-deps:
 	@scripts/install-test-deps.sh $(TEST_DEBS)
@@ -88,3 +96,4 @@ e2e:
 examples-check:
 	promtool check config examples/prometheus.yml
 	promtool test rules examples/alerts_test.yml
+	promtool test rules examples/slo_test.yml

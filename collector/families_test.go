@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -45,8 +46,9 @@ func TestFamiliesMatchRegistry(t *testing.T) {
 	tr.End(tr.Begin("info"), nil)
 	tr.End(tr.Begin("players"), wire.ErrTimeout)
 	tr.Attempts = 3
-	o := &Outcome{Module: mod, Trace: tr, Port: 27015, Result: &protocols.Result{
+	o := &Outcome{Module: mod, Trace: tr, Port: 27015, When: time.Unix(1_700_000_000, 0), Result: &protocols.Result{
 		Name: "srv", Map: "m", Game: "g", Version: "v",
+		Uptime: protocols.SpanSeconds(86400), MapTime: protocols.SpanSeconds(90),
 		Players: protocols.Known(2), MaxPlayers: protocols.Known(8), Bots: protocols.Known(0),
 		Password: protocols.FlagTrue, Modded: protocols.FlagFalse,
 		State: "playing", States: []string{"idle", "loading", "playing"},

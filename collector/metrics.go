@@ -35,6 +35,8 @@ var (
 	modded         = &metricDesc{name: "gameserver_modded", help: "Whether the server reports running mods.", labels: nil}
 	state          = &metricDesc{name: "gameserver_state", help: "The server's state, as a state set: 1 on the current state, 0 on the others.", labels: []string{"state"}}
 	substate       = &metricDesc{name: "gameserver_substate_version", help: "Change counters of the server's sub-states; they wrap, use changes().", labels: []string{"substate"}}
+	startTime      = &metricDesc{name: "gameserver_start_time_seconds", help: "When the server process started, in Unix seconds, from the uptime the server reports; absent where the protocol does not say.", labels: nil}
+	mapStartTime   = &metricDesc{name: "gameserver_map_start_time_seconds", help: "When the current map (round) started, in Unix seconds, where the protocol reports time on the map.", labels: nil}
 	rulesCount     = &metricDesc{name: "gameserver_rules", help: "Number of rules (server variables) the server reported.", labels: nil}
 	modsCount      = &metricDesc{name: "gameserver_mods", help: "Number of mods the server lists, where the game reports them (with rules).", labels: nil}
 	modInfo        = &metricDesc{name: "gameserver_mod_info", help: "Each mod the server lists (with rules, capped at max_player_series); always 1.", labels: []string{"id", "mod"}}
@@ -49,6 +51,7 @@ var allDescs = []*metricDesc{
 	probeSuccess, probeDuration, probeTimeout, probeFailure,
 	queryDuration, phaseSuccess, queryAttempts, queryPort,
 	players, playersMax, bots, queued, info, password, modded, state, substate, rulesCount,
+	startTime, mapStartTime,
 	modsCount, modInfo,
 	playerScore, playerDuration, playerPing, listedMetric,
 }

@@ -42,18 +42,39 @@ type Runner struct {
 	once   sync.Once
 	limit  *limiter
 	flight flight
-	probes sync.Map // module name -> its probes_total counter, looked up once
+	probes sync.Map // module name -> *moduleMetrics, looked up once
 }
 
-// probesCounter returns the module's probes_total child: WithLabelValues hashes the
-// label on every call, a measurable part of a probe.
-func (r *Runner) probesCounter(module string) prometheus.Counter {
+// moduleMetrics are a module's children of the hot-path self-metrics:
+// WithLabelValues hashes the labels on every call, a measurable part of a probe.
+type moduleMetrics struct {
+	success  prometheus.Counter
+	duration prometheus.Observer
+}
+
+func (r *Runner) moduleMetrics(module string) *moduleMetrics {
 	if c, ok := r.probes.Load(module); ok {
-		return c.(prometheus.Counter)
+		return c.(*moduleMetrics)
 	}
-	c := r.Metrics.Probes.WithLabelValues(module)
+	c := &moduleMetrics{
+		success:  r.Metrics.Probes.WithLabelValues(module, "success"),
+		duration: r.Metrics.Duration.WithLabelValues(module),
+	}
 	r.probes.Store(module, c)
 	return c
+}
+
+// count records a probe request's result and how long it waited for it.
+func (r *Runner) count(module string, o *Outcome, start time.Time) {
+	m := r.moduleMetrics(module)
+	m.duration.Observe(time.Since(start).Seconds())
+	if o.Err == nil {
+		m.success.Inc()
+		return
+	}
+	reason := wire.Reason(o.Err)
+	r.Metrics.Probes.WithLabelValues(module, reason).Inc()
+	r.Metrics.Failures.WithLabelValues(module, reason).Inc()
 }
 
 func (r *Runner) resolver() Resolver {
@@ -81,6 +102,7 @@ func badRequest(format string, args ...any) *RequestError {
 // "" without one), target policy, single-flight and cache. It returns the probe's
 // outcome, or a *RequestError for a request that must not be probed.
 func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) (*Outcome, error) {
+	start := time.Now()
 	cfg := r.Config.Get()
 	mod, ok := cfg.Modules[module]
 	if !ok {
@@ -136,10 +158,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 		o = &v
 		r.Metrics.Coalesced.Inc()
 	}
-	r.probesCounter(module).Inc()
-	if o.Err != nil {
-		r.Metrics.Failures.WithLabelValues(module, wire.Reason(o.Err)).Inc()
-	}
+	r.count(module, o, start)
 	return o, nil
 }
 

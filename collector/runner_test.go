@@ -79,7 +79,7 @@ func TestRunFailure(t *testing.T) {
 	if got := counterValue(t, r.Metrics.Failures.WithLabelValues("fake", "challenge")); got != 1 {
 		t.Errorf("failure counter = %v", got)
 	}
-	if got := counterValue(t, r.Metrics.Probes.WithLabelValues("fake")); got != 1 {
+	if got := counterValue(t, r.Metrics.Probes.WithLabelValues("fake", "challenge")); got != 1 {
 		t.Errorf("probes counter = %v", got)
 	}
 }

@@ -1,6 +1,8 @@
 package collector
 
 import (
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -8,10 +10,18 @@ import (
 // exposition's.
 const namespace = "gameserver_exporter"
 
+// durationBuckets are the classic buckets of probe_duration_seconds: a loopback
+// answer takes a millisecond, a game server across the world a few hundred, and a
+// probe may take up to its timeout (5 s by default, the scrape timeout at most).
+var durationBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+
 // Metrics are the exporter's own metrics.
 type Metrics struct {
-	Probes         *prometheus.CounterVec
-	Failures       *prometheus.CounterVec
+	// Probes and Duration are what an SLO is built on: a request-based success
+	// ratio and a latency histogram, both bounded by modules, not targets.
+	Probes         *prometheus.CounterVec // module, result ("success" or the failure reason)
+	Duration       *prometheus.HistogramVec
+	Failures       *prometheus.CounterVec // deprecated: Probes{result!="success"}
 	UnknownModule  prometheus.Counter
 	PolicyRefusals prometheus.Counter
 	Coalesced      prometheus.Counter
@@ -24,10 +34,20 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		Probes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: namespace, Name: "probes_total", Help: "Probes run, by module.",
+			Namespace: namespace, Name: "probes_total", Help: "Probe requests answered, by module and result: success or the failure reason.",
+		}, []string{"module", "result"}),
+		Duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "probe_duration_seconds",
+			Help:    "How long probe requests took to get their outcome (a coalesced or cached one: its wait), by module.",
+			Buckets: durationBuckets,
+			// Native histograms where the scraper asks for them: the latency SLO's
+			// threshold need not be a bucket boundary.
+			NativeHistogramBucketFactor:     1.1,
+			NativeHistogramMaxBucketNumber:  100,
+			NativeHistogramMinResetDuration: time.Hour,
 		}, []string{"module"}),
 		Failures: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: namespace, Name: "probe_failures_total", Help: "Probes that failed, by module and reason.",
+			Namespace: namespace, Name: "probe_failures_total", Help: "Deprecated, use probes_total{result!=\"success\"}: probes that failed, by module and reason.",
 		}, []string{"module", "reason"}),
 		UnknownModule: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: namespace, Name: "unknown_module_requests_total", Help: "Probe requests that named a module that does not exist.",
@@ -48,6 +68,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Namespace: namespace, Name: "config_last_reload_success_timestamp_seconds", Help: "When the modules file was last loaded successfully.",
 		}),
 	}
-	reg.MustRegister(m.Probes, m.Failures, m.UnknownModule, m.PolicyRefusals, m.Coalesced, m.InFlight, m.ReloadSuccess, m.ReloadSeconds)
+	reg.MustRegister(m.Probes, m.Duration, m.Failures, m.UnknownModule, m.PolicyRefusals, m.Coalesced, m.InFlight, m.ReloadSuccess, m.ReloadSeconds)
 	return m
 }

@@ -96,6 +96,8 @@ func TestPromtoolRules(t *testing.T) {
 	for _, args := range [][]string{
 		{"check", "rules", "alerts.yml"},
 		{"test", "rules", "alerts_test.yml"},
+		{"check", "rules", "slo.yml"},
+		{"test", "rules", "slo_test.yml"},
 		{"check", "config", "prometheus.yml"}, // also loads alerts.yml and targets/*.yml
 	} {
 		out, err := runTool(time.Minute, dir, append([]string{pt}, args...)...)
@@ -107,6 +109,30 @@ func TestPromtoolRules(t *testing.T) {
 
 // TestAlertsTested: every alert of alerts.yml has a unit test that fires it.
 func TestAlertsTested(t *testing.T) {
+	fires := alertsTested(t, "alerts.yml", "alerts_test.yml")
+	for _, want := range []string{"GameServerDown", "GameServerFull", "GameServerQueryFailing", "SatisfactoryNotPlaying", "ExporterReloadFailed"} {
+		if !fires[want] {
+			t.Errorf("alert %s missing or untested", want)
+		}
+	}
+}
+
+// TestSLOAlertsTested: every burn-rate alert of slo.yml has a unit test that fires
+// it and one that checks it stays quiet.
+func TestSLOAlertsTested(t *testing.T) {
+	fires := alertsTested(t, "slo.yml", "slo_test.yml")
+	for _, want := range []string{"GameServerProbeErrorBudgetFastBurn", "GameServerProbeErrorBudgetSlowBurn", "GameServerProbeLatencyBudgetFastBurn"} {
+		if !fires[want] {
+			t.Errorf("alert %s missing or untested", want)
+		}
+	}
+}
+
+// alertsTested checks that every alert of the rules file has, in the test file, a
+// unit test that fires it and one that expects it quiet, and returns the alerts
+// fired.
+func alertsTested(t *testing.T, rulesFile, testFile string) map[string]bool {
+	t.Helper()
 	var rules struct {
 		Groups []struct {
 			Rules []struct {
@@ -115,7 +141,7 @@ func TestAlertsTested(t *testing.T) {
 			}
 		}
 	}
-	yamlFile(t, examples(t, "alerts.yml"), &rules)
+	yamlFile(t, examples(t, rulesFile), &rules)
 	var tests struct {
 		Tests []struct {
 			AlertRuleTest []struct {
@@ -124,7 +150,7 @@ func TestAlertsTested(t *testing.T) {
 			} `yaml:"alert_rule_test"`
 		}
 	}
-	yamlFile(t, examples(t, "alerts_test.yml"), &tests)
+	yamlFile(t, examples(t, testFile), &tests)
 	fires, quiet := map[string]bool{}, map[string]bool{}
 	for _, tc := range tests.Tests {
 		for _, a := range tc.AlertRuleTest {
@@ -143,18 +169,14 @@ func TestAlertsTested(t *testing.T) {
 			}
 			n++
 			if !fires[r.Alert] || !quiet[r.Alert] {
-				t.Errorf("alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", r.Alert, fires[r.Alert], quiet[r.Alert])
+				t.Errorf("%s: alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", rulesFile, r.Alert, fires[r.Alert], quiet[r.Alert])
 			}
 		}
 	}
-	for _, want := range []string{"GameServerDown", "GameServerFull", "GameServerQueryFailing", "SatisfactoryNotPlaying", "ExporterReloadFailed"} {
-		if !fires[want] {
-			t.Errorf("alert %s missing or untested", want)
-		}
-	}
 	if n == 0 {
-		t.Fatal("no alerts in alerts.yml")
+		t.Fatalf("no alerts in %s", rulesFile)
 	}
+	return fires
 }
 
 // knownModules returns the built-in modules plus those of the modules file at path.

@@ -117,6 +117,7 @@ var cases = []hostileCase{
 			"quake3": {mismatch}, "doom3": {mismatch}, "gamespy2": {mismatch}, "savage": {mismatch}, "satisfactory": {mismatch},
 			"bedrock": {mismatch}, "darkplaces": {mismatch}, "fivem": {mismatch}, "gamespy3": {mismatch},
 			"gamespy4": {mismatch}, "cube2": {mismatch}, "mumble": {mismatch}, "teeworlds": {mismatch},
+			"samp": {mismatch},
 		}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			reply, span := dialects[p.Name].reply, echoSpan[p.Name]
@@ -204,7 +205,7 @@ var cases = []hostileCase{
 			"a2s": {tooLarge}, "goldsrc": {tooLarge}, "skycoop": {tooLarge}, "satisfactory": {truncated},
 			"ase": {truncated}, "gamespy1": {tooLarge}, "hytale": {malformed}, "minecraft": {tooLarge},
 			"bedrock": {tooLarge}, "frostbite": {tooLarge}, "cube2": {tooLarge}, "openttd": {tooLarge},
-			"palworld": {truncated, tooLarge}, "terraria": {truncated, tooLarge},
+			"palworld": {truncated, tooLarge}, "terraria": {truncated, tooLarge}, "samp": {tooLarge}, "starmade": {tooLarge},
 		}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			return answer(t, p, one(hugeLength[p.Name]))
@@ -354,6 +355,7 @@ var echoSpan = map[string]func(req []byte) (lo, hi int){
 	"gamespy3":     func([]byte) (int, int) { return 3, 7 },
 	"gamespy4":     func([]byte) (int, int) { return 3, 7 },
 	"mumble":       func([]byte) (int, int) { return 4, 12 },
+	"samp":         func([]byte) (int, int) { return 4, 10 }, // the address and port
 	// The ping of the info request (the extinfo requests carry no token).
 	"cube2": func(req []byte) (int, int) {
 		if cube2Info(req) {
@@ -395,6 +397,12 @@ var hugeLength = map[string]func(req []byte) []byte{
 	"cube2": func(req []byte) []byte { return append(bytes.Clone(req), 0x00, 0x81, 0xFF, 0xFF, 0xFF, 0x7F) },
 	// A packet size of 65535 (the u16's maximum), game info type, 3 bytes.
 	"openttd": func([]byte) []byte { return []byte{0xFF, 0xFF, 6, 7, 0, 0} },
+	// An answer length of 2^31-1, the rest of a header.
+	"starmade": func([]byte) []byte { return append([]byte{0x7f, 0xff, 0xff, 0xff}, starmadeHeader(0, 0)[4:]...) },
+	// A host name of 2^32-1 bytes, 3 follow.
+	"samp": func(req []byte) []byte {
+		return append(sampPrefix(req), 0, 2, 0, 32, 0, 0xFF, 0xFF, 0xFF, 0xFF, 'a', 'b', 'c')
+	},
 	// A Content-Length of 2^31, one byte of body.
 	"palworld": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },
 	"terraria": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },

@@ -100,6 +100,14 @@ var queryPortOption = map[string]string{
 	// TeamSpeak 3: the target names the voice port, the querier connects to the
 	// same address on the module's query_port.
 	"teamspeak3": "teamspeak3: {query_port: %d}",
+	"teamspeak2": "teamspeak2: {query_port: %d}",
+}
+
+// moduleBlock holds, for protocols whose built-in module cannot query the fake
+// (Soldat's admin connection needs a password), the module's YAML block; the
+// target stays the fake's address, which a module with a credential lists.
+var moduleBlock = map[string]string{
+	"soldat": "soldat: {password: hostile}, targets: [127.0.0.1]",
 }
 
 // otherPort is the target port given to those protocols: not the fake server's,
@@ -110,6 +118,10 @@ const otherPort = 9987
 // on addr (a module named after p, overriding the built-in one when p needs its
 // port option set) and the target to probe.
 func moduleFor(p protocols.Protocol, addr netip.AddrPort) (yaml string, target func(t testing.TB, h *web.ProbeHandler) string) {
+	if blk, ok := moduleBlock[p.Name]; ok {
+		yaml = fmt.Sprintf("modules:\n  %s: {protocol: %s, %s}\n", p.Name, p.Name, blk)
+		return yaml, func(t testing.TB, h *web.ProbeHandler) string { return targetFor(t, h, p.Name, addr) }
+	}
 	opt, ok := queryPortOption[p.Name]
 	if !ok {
 		return "", func(t testing.TB, h *web.ProbeHandler) string { return targetFor(t, h, p.Name, addr) }

@@ -6,7 +6,9 @@ package protocols
 
 import (
 	"context"
+	"math"
 	"net/netip"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -61,6 +63,29 @@ func FlagOf(b bool) Flag {
 	return FlagFalse
 }
 
+// Span is a time a protocol may or may not report: how long something (the server
+// process, the current map) has been going on, as of the server's reply. The zero
+// value is "not reported", so a protocol that knows nothing of uptime never
+// exports a guessed start time.
+type Span struct {
+	D     time.Duration
+	Known bool
+}
+
+// maxSpan caps a reported span: a peer's 1e300 seconds must not become a start
+// time before the epoch. Longer than any server runs.
+const maxSpan = 50 * 365 * 24 * time.Hour
+
+// SpanSeconds returns a reported span of s seconds, or the zero Span (not reported)
+// when s is negative, not finite or past 50 years: a value no server can mean is
+// left out rather than guessed at.
+func SpanSeconds(s float64) Span {
+	if math.IsNaN(s) || s < 0 || s > maxSpan.Seconds() {
+		return Span{}
+	}
+	return Span{D: time.Duration(s * float64(time.Second)), Known: true}
+}
+
 // Player is one entry of a server's player list. Strings are raw but valid UTF-8
 // (decoders convert legacy code pages); package collector sanitises and caps them.
 type Player struct {
@@ -110,6 +135,12 @@ type Result struct {
 	Queue      Count // players waiting to join (Rust, DayZ)
 	Password   Flag
 	Modded     Flag
+
+	// Uptime is how long the server process has run and MapTime how long the
+	// current map (round, world) has, as of the reply; package exposition turns them
+	// into start timestamps with the probe's clock.
+	Uptime  Span
+	MapTime Span
 
 	// State is the server's current state; States lists every state the protocol
 	// knows, so a complete state set can be exported.

@@ -60,6 +60,22 @@ for p in "${platforms[@]}"; do
 	fi
 	archives+=("$out")
 done
-# One sums file for the archives of this run, in sha256sum -c format.
-(cd "$DIST" && sha256sum "${archives[@]}" >sha256sums.txt)
+# The Helm chart as `helm package` lays it out (the chart's directory at the top),
+# with the same fixed dates and owners; publish it with
+# `helm push dist/gameserver-exporter-VERSION.tgz oci://REGISTRY/charts`.
+chart=charts/gameserver-exporter
+charts=()
+if [ -f "$chart/Chart.yaml" ]; then
+	grep -qx "version: $VERSION" "$chart/Chart.yaml" ||
+		{ echo "release: $chart/Chart.yaml: version is not $VERSION" >&2; exit 1; }
+	out=gameserver-exporter-$VERSION.tgz
+	mkdir -p "$work/chart"
+	cp -r "$chart" "$work/chart/"
+	find "$work/chart" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+	tar -C "$work/chart" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+		-cf - gameserver-exporter | gzip -9n >"$DIST/$out"
+	charts+=("$out")
+fi
+# One sums file for the chart and archives of this run, in sha256sum -c format.
+(cd "$DIST" && sha256sum "${charts[@]}" "${archives[@]}" >sha256sums.txt)
 echo "release: ${#archives[@]} archives and sha256sums.txt in $DIST"

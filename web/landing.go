@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -178,7 +179,9 @@ type rowView struct {
 	Latency                string
 	LatencyMicros          int64
 	Age, AgeTitle, ForTime string
-	AgeSort                int64
+	// Lifecycle says when the server and its map started, where the protocol says.
+	Lifecycle string
+	AgeSort   int64
 }
 
 func newRowView(t TargetStatus, now time.Time) rowView {
@@ -199,6 +202,14 @@ func newRowView(t TargetStatus, now time.Time) rowView {
 	v.Latency = formatLatency(t.Latency)
 	v.LatencyMicros = t.Latency.Microseconds()
 	v.Age = formatAge(now.Sub(t.When)) + " ago"
+	var life []string
+	if !t.Started.IsZero() {
+		life = append(life, "started "+formatAge(now.Sub(t.Started))+" ago")
+	}
+	if !t.MapStarted.IsZero() {
+		life = append(life, "on this map for "+formatAge(now.Sub(t.MapStarted)))
+	}
+	v.Lifecycle = strings.Join(life, ", ")
 	v.AgeTitle = t.When.UTC().Format("2006-01-02 15:04:05 UTC")
 	v.AgeSort = t.When.Unix()
 	v.ForTime = formatAge(now.Sub(t.Since))
@@ -360,7 +371,7 @@ tr.partial .badge { background:var(--warn); }
 <td data-v="{{.StateClass}}"><span class="badge">{{.State}}</span><span class="sub">for {{.ForTime}}</span></td>
 <td>{{.Module}}</td>
 <td class="target">{{.Target}}</td>
-<td class="server">{{.Name}}{{if .Game}}<span class="sub">{{.Game}}</span>{{end}}</td>
+<td class="server">{{.Name}}{{if .Game}}<span class="sub">{{.Game}}</span>{{end}}{{if .Lifecycle}}<span class="sub">{{.Lifecycle}}</span>{{end}}</td>
 <td>{{.Map}}</td>
 <td class="num" data-v="{{.PlayersSort}}">{{.Players}}</td>
 <td class="num" data-v="{{if .TargetStatus.Bots.Known}}{{.TargetStatus.Bots.Value}}{{else}}-1{{end}}">{{.Bots}}</td>

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -97,5 +98,28 @@ func wantAll(t *testing.T, body string, wants ...string) {
 		if !strings.Contains(body, w) {
 			t.Errorf("missing %q in:\n%s", w, body)
 		}
+	}
+}
+
+// TestStatusPageLifecycle: a row says when the server and its map started, where
+// the protocol reports it (issue 27), and nothing where it does not.
+func TestStatusPageLifecycle(t *testing.T) {
+	sc := config.NewSafeConfig("")
+	if err := sc.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	h := NewHistory(10)
+	now := time.Now()
+	h.Add(&collector.Outcome{Module: sc.Get().Modules["palworld"], ModuleName: "palworld", Target: "127.0.0.1:8212", When: now,
+		Result: &protocols.Result{Name: "Pals", Uptime: protocols.SpanSeconds(3 * 3600), MapTime: protocols.SpanSeconds(20 * 60)}})
+	h.Add(&collector.Outcome{Module: sc.Get().Modules["a2s"], ModuleName: "a2s", Target: "127.0.0.1:27015", When: now,
+		Result: &protocols.Result{Name: "NoUptime"}})
+	req := httptest.NewRequest("GET", "/", nil)
+	rec := httptest.NewRecorder()
+	StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, req)
+	body := rec.Body.String()
+	wantAll(t, body, "started 3h 0m ago", "on this map for 20m")
+	if strings.Count(body, "started ") != 1 {
+		t.Errorf("a server without uptime got a start time:\n%s", body)
 	}
 }

@@ -30,8 +30,12 @@ type TargetStatus struct {
 	Reason                    string // failure reason; "" when up
 	Error                     string // failure message, cut to maxErrorText
 	PartialPhase              string // first phase that failed on a server that is up
-	ID                        int64  // history entry of the last probe
-	Kept                      bool   // the history still holds entry ID: /logs?id=ID answers
+	// Started and MapStarted are when the server process and its current map
+	// started, where the protocol says (zero: unknown), from the last successful
+	// probe.
+	Started, MapStarted time.Time
+	ID                  int64 // history entry of the last probe
+	Kept                bool  // the history still holds entry ID: /logs?id=ID answers
 }
 
 // Caps on what a row keeps of a server's strings: enough to recognise a server;
@@ -73,6 +77,7 @@ type statusRow struct {
 	latency                   time.Duration
 	err                       error
 	partial                   string
+	started, mapStarted       time.Time
 }
 
 // targetTable holds the last probe of each of the most recently probed targets.
@@ -121,6 +126,13 @@ func (t *targetTable) record(id int64, when time.Time, o *collector.Outcome) {
 		row.mapName = keepString(row.mapName, r.Map, maxShortText)
 		row.game = keepString(row.game, r.Game, maxShortText)
 		row.players, row.maxPlayers, row.bots = r.Players, r.MaxPlayers, r.Bots
+		row.started, row.mapStarted = time.Time{}, time.Time{}
+		if reply := when.Add(o.Duration); r.Uptime.Known {
+			row.started = reply.Add(-r.Uptime.D)
+		}
+		if reply := when.Add(o.Duration); r.MapTime.Known {
+			row.mapStarted = reply.Add(-r.MapTime.D)
+		}
 		if len(r.PhaseErrors) > 0 {
 			row.partial = r.PhaseErrors[0].Phase
 		}
@@ -202,6 +214,7 @@ func (h *History) Targets() []TargetStatus {
 			Name: r.name, Map: r.mapName, Game: r.game,
 			Players: r.players, MaxPlayers: r.maxPlayers, Bots: r.bots,
 			Latency: r.latency, PartialPhase: r.partial, ID: r.id, Kept: from > 0 && r.id >= from,
+			Started: r.started, MapStarted: r.mapStarted,
 		})
 		errs = append(errs, r.err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
 // Games whose A2S_INFO says less than their rules do. Their catalog modules ask for
@@ -15,7 +16,10 @@ const (
 )
 
 // applyGameRules corrects res from the rules of the games above (facts: gamedig's
-// battalion1944 and soulmask readers, gamedig issues 771/772).
+// battalion1944 and soulmask readers, gamedig issues 771/772), and reads Rust's
+// uptime rule: whole seconds since the server process started (a Rust server's
+// rules carry it; other games' "uptime", where one exists, is not known to mean
+// the same).
 func applyGameRules(res *protocols.Result, appID uint32, rules []protocols.KV) {
 	get := func(k string) (string, bool) {
 		for _, kv := range rules {
@@ -53,6 +57,10 @@ func applyGameRules(res *protocols.Result, appID uint32, rules []protocols.KV) {
 	case appIDSoulmask:
 		if v, ok := get("NO_s"); ok && v != "" {
 			res.Version = v
+		}
+	case steam.AppIDRust:
+		if c, ok := count("uptime"); ok {
+			res.Uptime = protocols.SpanSeconds(float64(c.Value))
 		}
 	}
 }

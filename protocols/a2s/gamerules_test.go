@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
 
 func TestGameRules(t *testing.T) {
@@ -31,7 +32,12 @@ func TestGameRules(t *testing.T) {
 			protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}},
 		{"soulmask", appIDSoulmask, kv("NO_s", "1.2.3.45"),
 			protocols.Result{Name: "lobby", Version: "1.2.3.45", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}},
-		{"another game keeps its info", 730, kv("bat_name_s", "x", "NO_s", "9"),
+		{"another game keeps its info", 730, kv("bat_name_s", "x", "NO_s", "9", "uptime", "100"),
+			protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}},
+		{"rust uptime", steam.AppIDRust, kv("pve", "False", "uptime", "14359"),
+			protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse,
+				Uptime: protocols.SpanSeconds(14359)}},
+		{"rust uptime not a count", steam.AppIDRust, kv("uptime", "4 hours"),
 			protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}},
 	}
 	for _, tc := range tests {
@@ -39,7 +45,7 @@ func TestGameRules(t *testing.T) {
 			res := base()
 			applyGameRules(res, tc.appID, tc.rules)
 			if res.Name != tc.want.Name || res.Version != tc.want.Version || res.Players != tc.want.Players ||
-				res.MaxPlayers != tc.want.MaxPlayers || res.Password != tc.want.Password {
+				res.MaxPlayers != tc.want.MaxPlayers || res.Password != tc.want.Password || res.Uptime != tc.want.Uptime {
 				t.Errorf("got %+v", *res)
 			}
 		})

@@ -43,14 +43,15 @@ func TestChoose(t *testing.T) {
 		want   []string
 	}{
 		{"valheim game port: its query port", 2456, all, []string{"a2s:2457"}},
-		{"steam query port", 27015, all, []string{"a2s:27015", "a2s:27016", "goldsrc:27015"}},
+		// Chrome: ASE on 27015 + 123; m2o (Mafia II Online) also gives 27015 as its game port, its query port next.
+		{"steam query port", 27015, all, []string{"a2s:27015", "a2s:27016", "goldsrc:27015", "ase:27138", "mafia2mp:27016"}},
 		{"minecraft: java status and query", 25565, all, []string{"gamespy4:25565", "minecraft:25565"}},
 		{"quake3 and quake live (a2s)", 27960, all, []string{"quake3:27960", "a2s:27960"}},
 		{"ase game port: +123", 22003, all, []string{"ase:22126"}},
 		{"ase query port as given", 22126, all, []string{"ase:22126"}},
-		{"2302: halo, arma3, dayz, and more", 2302, all, []string{"a2s:2303", "gamespy2:2302", "a2s:27016", "gamespy1:2303"}},
+		{"2302: halo, arma3, dayz, and more", 2302, all, []string{"a2s:2303", "gamespy2:2302", "gamespy1:2303", "a2s:27016"}}, // OFP, Arma CWA and Resistance, Take On Helicopters: gamespy1 on +1
 		{"7777: capped, the most voted first", 7777, all,
-			[]string{"a2s:27015", "gamespy1:7778", "unreal2:7778", "satisfactory:7777", "a2s:7780", "a2s:7779"}},
+			[]string{"a2s:27015", "gamespy1:7778", "unreal2:7778", "samp:7777", "satisfactory:7777", "a2s:7780"}},
 		{"unknown port: the defaults", 12345, all,
 			[]string{"a2s:12345", "quake3:12345", "minecraft:12345", "gamespy4:12345", "gamespy2:12345", "gamespy1:12345"}},
 		{"top port: no offset overflows", 65535, all,

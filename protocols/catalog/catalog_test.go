@@ -1,7 +1,9 @@
 package catalog
 
 import (
+	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,5 +114,37 @@ func TestCorrections(t *testing.T) {
 		if g.Protocol != tc.protocol || g.Port != tc.port || int(g.Port)+g.Offsets[0] != tc.first {
 			t.Errorf("%s: %s %d first query port %d, want %s %d %d", tc.module, g.Protocol, g.Port, int(g.Port)+g.Offsets[0], tc.protocol, tc.port, tc.first)
 		}
+	}
+}
+
+// TestReadme: the README's game catalog lists exactly the catalog's modules, in order.
+func TestReadme(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	start := strings.Index(s, "each row's ports come from.\n\n")
+	end := strings.Index(s, " (and every protocol's own module).")
+	if start < 0 || end < start {
+		t.Fatal("README: no game catalog list (after \"each row's ports come from.\", before \"(and every protocol's own module).\")")
+	}
+	listed := strings.Split(strings.Join(strings.Fields(s[start+len("each row's ports come from.\n\n"):end]), ""), ",")
+	var want []string
+	for _, g := range Games {
+		want = append(want, g.Module)
+	}
+	if !slices.Equal(listed, want) {
+		for _, m := range want {
+			if !slices.Contains(listed, m) {
+				t.Errorf("README game catalog lacks %s", m)
+			}
+		}
+		for _, m := range listed {
+			if _, ok := Lookup(m); !ok {
+				t.Errorf("README game catalog lists %s, which has no row", m)
+			}
+		}
+		t.Errorf("README game catalog: %d modules, the catalog %d, both sorted", len(listed), len(want))
 	}
 }

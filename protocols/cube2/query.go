@@ -241,6 +241,7 @@ func (x *extinfo) fill(res *protocols.Result) {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: x.uptimeErr})
 		} else {
 			res.Rules = append(res.Rules, protocols.KV{Key: "uptime", Value: fmt.Sprint(x.uptime)})
+			res.Uptime = protocols.SpanSeconds(float64(x.uptime)) // seconds the server has run
 		}
 	}
 	if !x.wantPlayers {

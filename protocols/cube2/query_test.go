@@ -119,6 +119,9 @@ func TestQueryRoundTrip(t *testing.T) {
 		!slices.Contains(res.Rules, protocols.KV{Key: "mode_name", Value: "ctf"}) {
 		t.Errorf("rules = %+v", res.Rules)
 	}
+	if res.Uptime != protocols.SpanSeconds(3600) || res.MapTime.Known {
+		t.Errorf("uptime %+v, map time %+v: want the extinfo uptime, 3600 s, and no map time", res.Uptime, res.MapTime)
+	}
 	ph := phases(tr)
 	if len(ph) != 3 || ph["info"] != nil || ph["players"] != nil || ph["rules"] != nil || res.PhaseErrors != nil {
 		t.Errorf("phases %+v, phase errors %+v", tr.Phases, res.PhaseErrors)
@@ -131,7 +134,7 @@ func TestQueryInfoOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.PlayerList != nil || res.Rules != nil || res.Bots.Known || len(tr.Phases) != 1 {
+	if res.PlayerList != nil || res.Rules != nil || res.Bots.Known || res.Uptime.Known || len(tr.Phases) != 1 {
 		t.Errorf("result %+v, phases %+v", res, tr.Phases)
 	}
 	if f.playersN.Load() != 0 || f.uptimeN.Load() != 0 {

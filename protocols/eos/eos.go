@@ -86,7 +86,7 @@ var presets = map[string]preset{
 		clientID:     "xyza7891gk5PRo3J7G9puCJGFJjmEguW",
 		clientSecret: "pKWl6t5i9NJK8gTpVlAxzENZ65P8hYzodV8Dqe5Rlc8",
 		deploymentID: "6db6bea492f94b1bbdfcdfe3e4f898dc",
-		name:         "SERVERNAME_s", mapName: "MAP_NAME_s", password: "SERVERPASSWORD_b",
+		name:         "SERVERNAME_s", mapName: "MAP_NAME_s", password: "PASSWORD_ENABLED_b",
 		version: []string{"SERVER_VERSION_s"},
 	},
 	// A game of your own: credentials required, ARK's attribute names by default.

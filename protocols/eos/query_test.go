@@ -260,7 +260,7 @@ func TestQueryTheIsle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != "Evrima Test Realm" || res.Map != "Gateway" || res.Version != "0.19.64" || res.Players != protocols.Known(57) {
+	if res.Name != "Evrima Test Realm" || res.Map != "Gateway" || res.Version != "0.19.64" || res.Players != protocols.Known(57) || res.Password != protocols.FlagTrue {
 		t.Errorf("result %+v", res)
 	}
 }

@@ -15,6 +15,8 @@
 package fivem
 
 import (
+	"fmt"
+
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -25,6 +27,21 @@ var Protocol = protocols.Protocol{
 	DefaultPort: 30120,
 	Transport:   "udp",
 	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
+		var o Options
+		if s.Options != nil {
+			if err := s.Options(&o); err != nil {
+				return nil, fmt.Errorf("fivem options: %w", err)
+			}
+		}
+		version := o.Version == nil || *o.Version
+		return &querier{players: s.Players, rules: s.Rules, version: version || s.Rules, retries: s.Retries}, nil
 	},
+}
+
+// Options is the module's `fivem:` block.
+type Options struct {
+	// Version (default true) fetches info.json on every probe for the server's
+	// build; false saves that HTTP request (the server allows 4 a second per
+	// address). With rules it is fetched anyway.
+	Version *bool `yaml:"version"`
 }

@@ -13,8 +13,8 @@ import (
 )
 
 type querier struct {
-	players, rules bool
-	retries        int
+	players, rules, version bool
+	retries                 int
 }
 
 // Body caps of the HTTP endpoints: players.json holds a few hundred bytes per
@@ -34,9 +34,11 @@ func infoRequest(challenge string) []byte {
 	return append(b, challenge...)
 }
 
-// Query asks for the info over UDP, then, as the module wants them, the player
-// list and the server's build and convars over HTTP on the same port. An HTTP
-// failure is a phase error: the server did answer its info query.
+// Query asks for the info over UDP, then over HTTP on the same port the player
+// list (as the module wants it) and info.json: the server's build (phase
+// "version", unless `version: false`), and its convars with rules (phase "rules"
+// then). An HTTP failure is
+// a phase error: the server did answer its info query.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
@@ -79,15 +81,24 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			res.PlayerList = list
 		}
 	}
+	// info.json for the server's build, its convars only with rules.
+	if !q.version {
+		return res, nil
+	}
+	phase := "version"
 	if q.rules {
-		p := tr.Begin("rules")
-		version, rules, err := fetchServerInfo(ctx, addr, tr)
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
-		} else {
-			res.Version, res.Rules = version, rules
-		}
+		phase = "rules"
+	}
+	p = tr.Begin(phase)
+	version, rules, err := fetchServerInfo(ctx, addr, tr)
+	tr.End(p, err)
+	if err != nil {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: phase, Err: err})
+		return res, nil
+	}
+	res.Version = version
+	if q.rules {
+		res.Rules = rules
 	}
 	return res, nil
 }

@@ -139,22 +139,31 @@ func TestQueryFull(t *testing.T) {
 	}
 }
 
-// Without players or rules, no HTTP request is made.
+// Without players or rules, info.json alone is fetched, for the version: the
+// build is exported by default, the convars only with rules.
 func TestQueryInfoOnly(t *testing.T) {
 	hit := make(chan string, 4)
-	h := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path }
-	addr := fxServer(t, answer, fxMux(h, h))
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	players := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path }
+	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
+	addr := fxServer(t, answer, fxMux(players, info))
+	tr := wire.NewTrace()
+	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.PlayerList != nil || res.Rules != nil || res.Version != "" || res.Name != "Fake RP" {
+	if res.PlayerList != nil || res.Rules != nil || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" || res.Name != "Fake RP" || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
-	select {
-	case p := <-hit:
-		t.Errorf("HTTP request to %s", p)
-	default:
+	if len(tr.Phases) != 2 || tr.Phases[1].Name != "version" {
+		t.Errorf("phases %+v", tr.Phases)
+	}
+	close(hit)
+	var paths []string
+	for p := range hit {
+		paths = append(paths, p)
+	}
+	if strings.Join(paths, ",") != "/info.json" {
+		t.Errorf("HTTP requests %q, want /info.json alone", paths)
 	}
 }
 
@@ -211,14 +220,16 @@ func TestQueryHTTPFailures(t *testing.T) {
 	}
 }
 
-// No HTTP server at all on the port (UDP only): the players phase is refused.
+// No HTTP server at all on the port (UDP only): the players and version phases
+// are refused.
 func TestQueryNoHTTP(t *testing.T) {
 	addr := prototest.UDP(t, answer)
 	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrRefused) {
+	if len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrRefused) ||
+		res.PhaseErrors[1].Phase != "version" || !errors.Is(res.PhaseErrors[1].Err, wire.ErrRefused) {
 		t.Errorf("phase errors %+v", res.PhaseErrors)
 	}
 }
@@ -269,5 +280,35 @@ func TestQuerierContract(t *testing.T) {
 		Transport:   "udp",
 		Answer:      answer,
 		WantName:    "Fake RP",
+		// The contract's fake speaks UDP only: no info.json to fetch.
+		Settings: protocols.Settings{Options: noVersion},
 	})
+}
+
+// noVersion is the Options func of `fivem: {version: false}`.
+func noVersion(v any) error {
+	f := false
+	v.(*Options).Version = &f
+	return nil
+}
+
+// version: false makes no HTTP request without players or rules; with rules
+// info.json is still read, convars and build alike.
+func TestQueryVersionOff(t *testing.T) {
+	hit := make(chan string, 4)
+	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
+	addr := fxServer(t, answer, fxMux(info, info))
+	res, err := newQuerier(t, protocols.Settings{Options: noVersion}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	if err != nil || res.Version != "" || res.PhaseErrors != nil {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	select {
+	case p := <-hit:
+		t.Errorf("HTTP request to %s", p)
+	default:
+	}
+	res, err = newQuerier(t, protocols.Settings{Options: noVersion, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	if err != nil || res.Version == "" || len(res.Rules) == 0 {
+		t.Fatalf("%+v, %v", res, err)
+	}
 }

@@ -145,6 +145,21 @@ func decodeServerInfo(words [][]byte) (*protocols.Result, error) {
 	return res, nil
 }
 
+// decodeVersion reads the answer to `version`: "OK", the game ("BC2", "BF3",
+// "BF4", ...) and its build number.
+func decodeVersion(words [][]byte) (game, build string, err error) {
+	if len(words) == 0 {
+		return "", "", fmt.Errorf("%w: a version answer without words", wire.ErrMalformed)
+	}
+	if status := words[0]; !bytes.Equal(status, []byte("OK")) {
+		return "", "", fmt.Errorf("%w: version: %q", wire.ErrServer, clip(status))
+	}
+	if len(words) < 3 {
+		return "", "", fmt.Errorf("%w: version answer of %d words, want the game and its build", wire.ErrMalformed, len(words))
+	}
+	return wire.UTF8(clip(words[1])), wire.UTF8(clip(words[2])), nil
+}
+
 // tail decodes the words after the map as far as they follow a known layout and
 // notes where it stopped in the "layout" entry.
 func tail(res *protocols.Result, w [][]byte, info []protocols.KV) []protocols.KV {
@@ -185,12 +200,21 @@ func tail(res *protocols.Result, w [][]byte, info []protocols.KV) []protocols.KV
 		if !take(k) {
 			return stop("ends after the team scores")
 		}
-		if k == "hasGamePassword" {
+		switch k {
+		case "hasGamePassword":
 			switch string(w[i-1]) {
 			case "true":
 				res.Password = protocols.FlagTrue
 			case "false":
 				res.Password = protocols.FlagFalse
+			}
+		case "serverUpTime": // seconds the server has run
+			if v, ok := count(w[i-1]); ok {
+				res.Uptime = protocols.SpanSeconds(float64(v))
+			}
+		case "roundTime": // seconds into the current round (on the current map)
+			if v, ok := count(w[i-1]); ok {
+				res.MapTime = protocols.SpanSeconds(float64(v))
 			}
 		}
 	}

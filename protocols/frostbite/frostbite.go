@@ -1,7 +1,7 @@
 // Package frostbite asks Battlefield servers of the Frostbite era (Bad Company 2,
 // Battlefield 3, Battlefield 4, Hardline) for their status over the remote
-// administration protocol (RCON), with `serverInfo`, one of the few commands the
-// protocol answers without a login.
+// administration protocol (RCON), with `serverInfo` and `version`, two of the few
+// commands the protocol answers without a login.
 //
 // Packets, both ways: a little-endian uint32 sequence word (bits 29..0 the number
 // that pairs a request with its response, bit 30 set on responses, bit 31 telling
@@ -17,6 +17,8 @@
 // address, PunkBuster version, join-queue flag, region, closest ping site, country,
 // matchmaking flag, and (BF4, Hardline) the Blaze player count and game state.
 // The prefix through the map is required; the rest is decoded as far as it reads.
+// Then `version` (also open without a login) on the same connection: "OK", the
+// game ("BC2", "BF3", "BF4", "BFHL") and its build number, the exported version.
 //
 // Facts: the BF3 / BF4 PC Server Remote Administration Protocol documents (packet
 // format, serverInfo) and the words the BC2 R-series servers send.
@@ -29,7 +31,7 @@ import (
 // Protocol is the registry entry.
 var Protocol = protocols.Protocol{
 	Name:        "frostbite",
-	Description: "Battlefield Bad Company 2 / 3 / 4 / Hardline RCON serverInfo (TCP, no login)",
+	Description: "Battlefield Bad Company 2 / 3 / 4 / Hardline RCON serverInfo and version (TCP, no login)",
 	// BF3 and BF4 servers' RCON port; BC2 servers default to 48888.
 	DefaultPort: 47200,
 	Transport:   "tcp",

@@ -40,3 +40,27 @@ func FuzzDecodeReply(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeVersion: no packet panics the version decoder, every error names one
+// reason, and what it returns is UTF-8.
+func FuzzDecodeVersion(f *testing.F) {
+	for _, name := range []string{"version_bf4", "version_bc2", "version_unknown_command", "version_short"} {
+		f.Add(vector(f, name))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := decodePacket(b)
+		if err != nil {
+			return
+		}
+		game, build, err := decodeVersion(p.words)
+		if err != nil {
+			if r := wire.Reason(err); r == "other" || r == "" {
+				t.Fatalf("error without a reason: %v", err)
+			}
+			return
+		}
+		if !utf8.ValidString(game) || !utf8.ValidString(build) {
+			t.Fatalf("invalid UTF-8 %q %q", game, build)
+		}
+	})
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -13,33 +12,63 @@ import (
 
 type querier struct{}
 
-// requestSeq is the sequence number of our one request; bits 31 and 30 clear: a
-// request, sent by the client. (The BC2 document's wording of bit 31 reads the
-// other way round; servers answer clients that leave it clear, as every tool does.)
-const requestSeq = 1
+// Sequence numbers of our two requests; bits 31 and 30 clear: a request, sent by
+// the client. (The BC2 document's wording of bit 31 reads the other way round;
+// servers answer clients that leave it clear, as every tool does.)
+const (
+	requestSeq = 1
+	versionSeq = 2
+)
 
-var request = encodePacket(requestSeq, "serverInfo")
+var (
+	request        = encodePacket(requestSeq, "serverInfo")
+	versionRequest = encodePacket(versionSeq, "version")
+)
 
-// maxPackets bounds the packets read while waiting for the answer (a server has no
+// maxPackets bounds the packets read while waiting for an answer (a server has no
 // reason to send anything else before it, but a packet of its own is skipped).
 const maxPackets = 8
 
-// Query opens one connection, sends serverInfo and reads its answer.
+// Query opens one connection, sends serverInfo and reads its answer (phase "info"),
+// then asks `version` on the same connection (phase "version"): the game and its
+// build, which serverInfo leaves out. A failed version is a phase error.
 func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
 	p := tr.Begin("info")
-	res, err := query(ctx, addr, tr)
-	tr.End(p, err)
-	return res, err
-}
-
-func query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialTCP(ctx, addr, tr)
+	conn, err := wire.DialTCP(ctx, t.Addr, tr)
 	if err != nil {
+		tr.End(p, err)
 		return nil, err
 	}
 	defer conn.Close()
-	if _, err := conn.Write(request); err != nil {
+	var res *protocols.Result
+	words, err := ask(conn, tr, request, requestSeq)
+	if err == nil {
+		res, err = decodeServerInfo(words)
+	}
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	p = tr.Begin("version")
+	words, err = ask(conn, tr, versionRequest, versionSeq)
+	var game, build string
+	if err == nil {
+		game, build, err = decodeVersion(words)
+	}
+	tr.End(p, err)
+	if err != nil {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "version", Err: err})
+		return res, nil
+	}
+	res.Version = build
+	res.Info = append(res.Info, protocols.KV{Key: "versionGame", Value: game}, protocols.KV{Key: "version", Value: build})
+	return res, nil
+}
+
+// ask sends one request and returns the words of its answer, skipping packets
+// that are not it.
+func ask(conn *wire.TCPConn, tr *wire.Trace, req []byte, seq uint32) ([][]byte, error) {
+	if _, err := conn.Write(req); err != nil {
 		return nil, err
 	}
 	var hdr [headerLen]byte
@@ -52,13 +81,13 @@ func query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols
 		if err != nil {
 			return nil, err
 		}
-		if !p.response || p.seq != requestSeq {
-			tr.Logf("packet %d skipped: response %v, sequence %d, not the answer to request %d", n, p.response, p.seq, requestSeq)
+		if !p.response || p.seq != seq {
+			tr.Logf("packet %d skipped: response %v, sequence %d, not the answer to request %d", n, p.response, p.seq, seq)
 			continue
 		}
-		return decodeServerInfo(p.words)
+		return p.words, nil
 	}
-	return nil, fmt.Errorf("%w: no answer to serverInfo among %d packets", wire.ErrMismatch, maxPackets)
+	return nil, fmt.Errorf("%w: no answer to request %d among %d packets", wire.ErrMismatch, seq, maxPackets)
 }
 
 // readPacket reads one packet, its size checked against the cap before the body

@@ -50,19 +50,29 @@ func rconServer(t testing.TB, answer func(req packet) []byte) netip.AddrPort {
 	})
 }
 
-// answering answers serverInfo with the packet b, re-stamped with the request's
-// sequence number, and any other command (qstat's quit) with OK.
+// answering answers serverInfo with the packet b and version with version_bf4,
+// each re-stamped with the request's sequence number, and any other command
+// (qstat's quit) with OK.
 func answering(t testing.TB, b []byte) func(packet) []byte {
+	version := vector(t, "version_bf4")
 	return func(req packet) []byte {
-		if len(req.words) == 0 || string(req.words[0]) != "serverInfo" {
-			return encodePacket(bitResponse|req.seq, "OK")
+		switch {
+		case len(req.words) == 1 && string(req.words[0]) == "serverInfo":
+			return stamped(b, req.seq)
+		case len(req.words) == 1 && string(req.words[0]) == "version":
+			return stamped(version, req.seq)
 		}
-		out := append([]byte(nil), b...)
-		if len(out) >= 4 {
-			binary.LittleEndian.PutUint32(out, binary.LittleEndian.Uint32(out)&^seqMask|req.seq)
-		}
-		return out
+		return encodePacket(bitResponse|req.seq, "OK")
 	}
+}
+
+// stamped is a copy of packet b with the sequence number seq.
+func stamped(b []byte, seq uint32) []byte {
+	out := append([]byte(nil), b...)
+	if len(out) >= 4 {
+		binary.LittleEndian.PutUint32(out, binary.LittleEndian.Uint32(out)&^seqMask|seq)
+	}
+	return out
 }
 
 func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
@@ -93,8 +103,15 @@ func TestQueryVectors(t *testing.T) {
 			addr := rconServer(t, answering(t, vector(t, name)))
 			res, tr, err := probe(t, addr, d)
 			prototest.CheckExpected(t, e, res, err)
-			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
+			if len(tr.Phases) == 0 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
 				t.Errorf("phases = %+v", tr.Phases)
+			}
+			// A server that answered serverInfo is asked its version.
+			if err == nil && (len(tr.Phases) != 2 || tr.Phases[1].Name != "version" || tr.Phases[1].Err != nil || res.Version != "179665") {
+				t.Errorf("phases = %+v, version %q", tr.Phases, res.Version)
+			}
+			if err != nil && len(tr.Phases) != 1 {
+				t.Errorf("phases = %+v, want no version after a failed serverInfo", tr.Phases)
 			}
 		})
 	}
@@ -109,13 +126,19 @@ func TestQuerySkipsServerPackets(t *testing.T) {
 	ok := vector(t, "ok_bf4")
 	join := func(ps ...[]byte) []byte { return bytes.Join(ps, nil) }
 
-	addr := rconServer(t, func(packet) []byte { return join(event, stray, ok) })
+	version := vector(t, "version_bf4")
+	addr := rconServer(t, func(req packet) []byte {
+		if req.seq == versionSeq {
+			return join(event, version)
+		}
+		return join(event, stray, ok)
+	})
 	res, tr, err := probe(t, addr, 2*time.Second)
-	if err != nil || res.Name != "BF4 Test Server - Conquest 24/7" {
+	if err != nil || res.Name != "BF4 Test Server - Conquest 24/7" || res.Version != "179665" {
 		t.Fatalf("%+v, %v", res, err)
 	}
-	if len(tr.Entries) != 2 {
-		t.Errorf("log = %+v, want the two skipped packets noted", tr.Entries)
+	if len(tr.Entries) != 3 {
+		t.Errorf("log = %+v, want the three skipped packets noted", tr.Entries)
 	}
 
 	many := make([][]byte, maxPackets)
@@ -178,6 +201,55 @@ func TestQueryDrip(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("returned after %v", d)
+	}
+}
+
+// version on the same connection: its answer is the version; an error word, a
+// short answer, silence or a close after serverInfo is a phase error beside
+// serverInfo's result.
+func TestQueryVersion(t *testing.T) {
+	ok := vector(t, "ok_bf4")
+	for _, tc := range []struct {
+		name    string
+		answer  []byte // nil: close; empty: silence
+		version string
+		reason  string
+	}{
+		{"bf4", vector(t, "version_bf4"), "179665", ""},
+		{"bc2", vector(t, "version_bc2"), "571287", ""},
+		{"unknown_command", vector(t, "version_unknown_command"), "", "server_error"},
+		{"short", vector(t, "version_short"), "", "malformed"},
+		{"silence", []byte{}, "", "timeout"},
+		{"close", nil, "", "truncated"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := prototest.TCP(t, func(c net.Conn) {
+				io.ReadFull(c, make([]byte, len(request)))
+				c.Write(stamped(ok, requestSeq))
+				io.ReadFull(c, make([]byte, len(versionRequest)))
+				switch {
+				case tc.answer == nil:
+					return
+				case len(tc.answer) == 0:
+					io.Copy(io.Discard, c)
+				default:
+					c.Write(tc.answer)
+				}
+			})
+			res, tr, err := probe(t, addr, 500*time.Millisecond)
+			if err != nil || res.Name != "BF4 Test Server - Conquest 24/7" || res.Version != tc.version {
+				t.Fatalf("%+v, %v", res, err)
+			}
+			if len(tr.Phases) != 2 || tr.Phases[1].Name != "version" {
+				t.Fatalf("phases %+v", tr.Phases)
+			}
+			switch {
+			case tc.reason == "" && res.PhaseErrors != nil:
+				t.Errorf("phase errors %v", res.PhaseErrors)
+			case tc.reason != "" && (len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "version" || wire.Reason(res.PhaseErrors[0].Err) != tc.reason):
+				t.Errorf("phase errors %v, want version: %s", res.PhaseErrors, tc.reason)
+			}
+		})
 	}
 }
 

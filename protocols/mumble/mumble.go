@@ -11,24 +11,62 @@
 // this package sends, so 1.2-1.4 servers and forks keep working; in its reply a
 // patch level over 255 reads as 255.
 //
+// With `gtmurmur: true` the querier reads the GTmurmur plugin instead (TCP 27800
+// by default, `query_port`): it answers the line "json" with the server's
+// channel tree in the Channel Viewer Protocol's JSON (name, root channel, nested
+// channels and their users), which names the users; see gtmurmur.go.
+//
 // Sources: the Mumble wiki's "Protocol" page (UDP Ping packet) and murmur's
 // Server.cpp; no spec lives in shared/protocols.
 package mumble
 
 import (
+	"fmt"
+
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
 // Protocol is the registry entry.
 var Protocol = protocols.Protocol{
 	Name:        "mumble",
-	Description: "Mumble (murmurd) legacy UDP ping: version, users, slots and bandwidth",
+	Description: "Mumble (murmurd) legacy UDP ping: version, users, slots and bandwidth; or the GTmurmur plugin's channel viewer JSON (gtmurmur: true)",
 	DefaultPort: 64738,
 	Transport:   "udp",
 	New:         newQuerier,
 }
 
-// newQuerier builds the Querier for a module. The protocol has no options.
+// Options is the module's `mumble:` block.
+type Options struct {
+	// GTmurmur queries the GTmurmur plugin's channel viewer JSON over TCP instead
+	// of the UDP ping: server name, users by name, channels.
+	GTmurmur bool `yaml:"gtmurmur"`
+	// QueryPort is the plugin's TCP port on the target's address; 0 means 27800.
+	// The target still names the voice port.
+	QueryPort int `yaml:"query_port"`
+}
+
+// defaultGTmurmurPort is the GTmurmur plugin's default TCP port.
+const defaultGTmurmurPort = 27800
+
+// newQuerier builds the Querier for a module.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &querier{retries: s.Retries, rules: s.Rules}, nil
+	var o Options
+	if s.Options != nil {
+		if err := s.Options(&o); err != nil {
+			return nil, fmt.Errorf("mumble options: %w", err)
+		}
+	}
+	if !o.GTmurmur {
+		if o.QueryPort != 0 {
+			return nil, fmt.Errorf("mumble options: query_port is the GTmurmur plugin's: set gtmurmur: true")
+		}
+		return &querier{retries: s.Retries, rules: s.Rules}, nil
+	}
+	if o.QueryPort == 0 {
+		o.QueryPort = defaultGTmurmurPort
+	}
+	if o.QueryPort < 1 || o.QueryPort > 65535 {
+		return nil, fmt.Errorf("mumble options: query_port must be between 1 and 65535, got %d", o.QueryPort)
+	}
+	return &gtQuerier{queryPort: uint16(o.QueryPort), players: s.Players}, nil
 }

@@ -82,6 +82,9 @@ func (m *metrics) check() error {
 func (m *metrics) fill(res *protocols.Result) {
 	res.Players = protocols.Known(int64(*m.CurrentPlayerNum))
 	res.MaxPlayers = protocols.Known(int64(*m.MaxPlayerNum))
+	if m.Uptime != nil {
+		res.Uptime = protocols.SpanSeconds(*m.Uptime)
+	}
 	for _, f := range []struct {
 		key string
 		v   *float64

@@ -61,6 +61,9 @@ func TestDecodeVectors(t *testing.T) {
 	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(32) {
 		t.Errorf("players/max = %v/%v", res.Players, res.MaxPlayers)
 	}
+	if res.Uptime != protocols.SpanSeconds(86523) || !res.Uptime.Known || res.MapTime.Known {
+		t.Errorf("uptime %+v, map time %+v; want 86523 s and no map time", res.Uptime, res.MapTime)
+	}
 	pl, err := decodePlayers(prototest.File(t, "players.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -147,5 +150,28 @@ func TestRedactPlayers(t *testing.T) {
 	out = string(redactPlayers([]byte(`{"players":[{"ip":"198.51.100.3"`)))
 	if strings.Contains(out, "198.51.100") || !strings.Contains(out, "withheld") {
 		t.Errorf("truncated: %s", out)
+	}
+}
+
+// TestUptime: uptime is the server process's, in seconds; a build without it, or
+// with a value no server can mean, gives no start time rather than a guessed one.
+func TestUptime(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want protocols.Span
+	}{
+		{`{"currentplayernum":1,"maxplayernum":32,"uptime":120}`, protocols.SpanSeconds(120)},
+		{`{"currentplayernum":1,"maxplayernum":32}`, protocols.Span{}},
+		{`{"currentplayernum":1,"maxplayernum":32,"uptime":-3}`, protocols.Span{}},
+	} {
+		m, err := decodeMetrics([]byte(tc.body))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.body, err)
+		}
+		res := &protocols.Result{}
+		m.fill(res)
+		if res.Uptime != tc.want {
+			t.Errorf("%s: uptime %+v, want %+v", tc.body, res.Uptime, tc.want)
+		}
 	}
 }

@@ -40,6 +40,8 @@ type ExpectedResult struct {
 	MaxPlayers               Opt[int64] `json:"max_players"`
 	Bots                     Opt[int64]
 	Password                 Opt[bool]
+	Uptime                   Opt[float64] `json:"uptime_seconds"`
+	MapTime                  Opt[float64] `json:"map_time_seconds"`
 }
 
 // Expected is the .expected.json of a vector whose decoder returns a Result: the
@@ -153,6 +155,22 @@ func CheckResult(t testing.TB, res *protocols.Result, w ExpectedResult) {
 		if res.Password != want {
 			t.Errorf("password = %v, want %v", res.Password, want)
 		}
+	}
+	checkSpan(t, "uptime", res.Uptime, w.Uptime)
+	checkSpan(t, "map time", res.MapTime, w.MapTime)
+}
+
+func checkSpan(t testing.TB, field string, got protocols.Span, want Opt[float64]) {
+	t.Helper()
+	if !want.Set {
+		return
+	}
+	w := protocols.Span{}
+	if !want.Null {
+		w = protocols.SpanSeconds(want.V)
+	}
+	if got != w {
+		t.Errorf("%s = %+v, want %+v", field, got, w)
 	}
 }
 

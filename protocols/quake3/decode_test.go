@@ -401,3 +401,16 @@ func TestBots(t *testing.T) {
 		})
 	}
 }
+
+// TestParseUptime: Enemy Territory's sv_uptime becomes the server's start time.
+func TestParseUptime(t *testing.T) {
+	for in, want := range map[string]float64{
+		"12d00h09m": 12*86400 + 9*60, "3h05m": 3*3600 + 5*60, "7m": 7 * 60, "0d00h00m": 0,
+		"": -1, "forever": -1, "12d": 12 * 86400, "5m3h": -1, "-1d": -1, "12d00h09mX": -1,
+	} {
+		got := parseUptime(in)
+		if (want < 0) == got.Known || (got.Known && got != protocols.SpanSeconds(want)) {
+			t.Errorf("parseUptime(%q) = %+v, want %v s", in, got, want)
+		}
+	}
+}

@@ -30,6 +30,9 @@ func (r *reply) result(players, rules bool) *protocols.Result {
 		}
 	}
 	res.Bots = r.count("bots", "g_botplayers")
+	if v, ok := r.Lookup("sv_uptime"); ok {
+		res.Uptime = parseUptime(v)
+	}
 	var clients protocols.Count
 	if r.Response == idtech.StatusResponse {
 		// The line count is what the server really lists; some forks report
@@ -94,4 +97,34 @@ func (r *reply) pingZero() int {
 		}
 	}
 	return n
+}
+
+// parseUptime reads Wolfenstein: Enemy Territory's sv_uptime ("12d00h09m": days,
+// hours, minutes, each part optional but in that order); anything else is not
+// reported.
+func parseUptime(v string) protocols.Span {
+	v = strings.TrimSpace(v)
+	var secs float64
+	units := []struct {
+		suffix byte
+		secs   float64
+	}{{'d', 86400}, {'h', 3600}, {'m', 60}}
+	parts := 0
+	for _, u := range units {
+		i := strings.IndexByte(v, u.suffix)
+		if i < 0 {
+			continue
+		}
+		n, ok := idtech.ParseInt([]byte(v[:i]))
+		if !ok || i == 0 || i > 6 || n < 0 {
+			return protocols.Span{}
+		}
+		secs += float64(n) * u.secs
+		v = v[i+1:]
+		parts++
+	}
+	if parts == 0 || v != "" {
+		return protocols.Span{}
+	}
+	return protocols.SpanSeconds(secs)
 }

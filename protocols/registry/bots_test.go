@@ -40,13 +40,31 @@ var botSources = map[string]string{
 	"quake2":       "none",
 	"quake3":       "`bots` / `g_botplayers` keys, else getinfo's clients less g_humanplayers when the status has ping-0 lines",
 	"quakeworld":   "none",
+	"samp":         "none: NPCs are counted and listed as players (open.mp takes them off the max), nothing marks them",
 	"satisfactory": "none (no player count at all)",
 	"savage":       "none",
 	"skycoop":      "none",
+	"soldat":       "REFRESHX slots without an IP address (Rcon.pas fills it for humans only)",
+	"starmade":     "none: the status counts connected players only",
+	"teamspeak2":   "none: a voice server has no bots",
 	"teamspeak3":   "none (query clients are left out)",
 	"teeworlds":    "0.7 client flag 2; none on 0.6",
 	"terraria":     "none: the game has no bot players",
-	"unreal2":      "none: stock servers list and count no bots",
+	"unreal2":      "the info count less the player list's length (the count includes bots, the list holds humans), when players are asked",
+
+	// Issue 26, the second table (a group of its own, so the lines above keep their alignment).
+	"assettocorsa":     "none: a dedicated server runs no AI cars",
+	"buildandshoot":    "none",
+	"cs2d":             "serverinfo bots byte (players byte less it); the list has no bot mark",
+	"eco":              "none: the game has no bot players",
+	"eldewrito":        "none: the game has no bot players",
+	"farmingsimulator": "none: helpers take no slot and the feed marks no bots",
+	"hexen2":           "none: stock servers run no bots",
+	"kspdmp":           "none: the game has no bot players",
+	"mafia2mp":         "none",
+	"rfactor":          "the reply's AI byte; the players byte counts humans",
+	"savage2":          "none",
+	"tribes1":          "none",
 }
 
 // botsTestPending lists the protocols whose packages do not yet pin the rule

@@ -158,24 +158,15 @@ func (st *stateData) check() error {
 	return apiCount("playerLimit", gs.PlayerLimit)
 }
 
-// result maps a checked server state. The state set is the Lightweight Query's:
-// the HTTPS API answers only once a server is up and not loading, so a running
-// game is "playing" and a server waiting for a session "idle".
-func (st *stateData) result() *protocols.Result {
+// addTo adds a checked server state to the Lightweight Query's result: the
+// players and the limit, and the API's own fields (session, tech tier, game phase,
+// tick rate) in the info. The name and build stay the Lightweight Query's: the
+// session name is not the server's name.
+func (st *stateData) addTo(res *protocols.Result) {
 	gs := st.ServerGameState
-	res := &protocols.Result{
-		Name:    gs.ActiveSessionName,
-		Players: protocols.Known(int64(*gs.NumConnectedPlayers)),
-		States:  states,
-	}
+	res.Players = protocols.Known(int64(*gs.NumConnectedPlayers))
 	if gs.PlayerLimit != nil {
 		res.MaxPlayers = protocols.Known(int64(*gs.PlayerLimit))
-	}
-	if gs.IsGameRunning != nil {
-		res.State = stateName(1)
-		if *gs.IsGameRunning {
-			res.State = stateName(3)
-		}
 	}
 	kv := func(k, v string) { res.Info = append(res.Info, protocols.KV{Key: k, Value: v}) }
 	num := func(k string, v *float64) {
@@ -200,7 +191,19 @@ func (st *stateData) result() *protocols.Result {
 	num("total_game_duration", gs.TotalGameDuration)
 	num("average_tick_rate", gs.AverageTickRate)
 	kv("auto_load_session_name", gs.AutoLoadSessionName)
-	return res
+}
+
+// addState sets the state from the API when the Lightweight Query gave none. The
+// state set is the Lightweight Query's: the HTTPS API answers only once a server
+// is up and not loading, so a running game is "playing" and a server waiting for a
+// session "idle".
+func (st *stateData) addState(res *protocols.Result) {
+	if gs := st.ServerGameState; gs.IsGameRunning != nil {
+		res.State = stateName(1)
+		if *gs.IsGameRunning {
+			res.State = stateName(3)
+		}
+	}
 }
 
 // redactLogin is what the trace keeps of a login reply: the token replaced, or

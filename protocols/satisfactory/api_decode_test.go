@@ -19,14 +19,17 @@ func decodeState(resp *wire.HTTPResponse) (*protocols.Result, error) {
 	if err := st.check(); err != nil {
 		return nil, err
 	}
-	return st.result(), nil
+	res := &protocols.Result{States: states}
+	st.addState(res)
+	st.addTo(res)
+	return res, nil
 }
 
 func TestDecodeAPIState(t *testing.T) {
 	for _, tc := range []struct {
-		file, name, state string
-		players, max      protocols.Count
-		info              map[string]string
+		file, session, state string
+		players, max         protocols.Count
+		info                 map[string]string
 	}{
 		{"api_state_playing.json", "Northern Forest Factory", "playing", protocols.Known(3), protocols.Known(4),
 			map[string]string{"tech_tier": "5", "is_game_paused": "false", "total_game_duration": "512345",
@@ -40,7 +43,8 @@ func TestDecodeAPIState(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Name != tc.name || res.State != tc.state || res.Players != tc.players || res.MaxPlayers != tc.max {
+			// The session is a save's name, not the server's: it stays in the info.
+			if res.Name != "" || res.State != tc.state || res.Players != tc.players || res.MaxPlayers != tc.max {
 				t.Errorf("name/state/players/max = %q/%q/%v/%v", res.Name, res.State, res.Players, res.MaxPlayers)
 			}
 			if len(res.States) != 4 {
@@ -49,6 +53,9 @@ func TestDecodeAPIState(t *testing.T) {
 			info := map[string]string{}
 			for _, kv := range res.Info {
 				info[kv.Key] = kv.Value
+			}
+			if info["active_session_name"] != tc.session {
+				t.Errorf("session %q, want %q", info["active_session_name"], tc.session)
 			}
 			for k, v := range tc.info {
 				if info[k] != v {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/netip"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -16,6 +17,7 @@ import (
 type apiQuerier struct {
 	token protocols.Secret // API token; "" logs in without a password each probe
 	roots *x509.CertPool   // nil accepts the server's self-signed certificate
+	lq    *querier         // the Lightweight Query, on the same port over UDP
 }
 
 // String and GoString keep the token out of any print of the querier: fmt cannot
@@ -60,12 +62,42 @@ func (q *apiQuerier) call(ctx context.Context, addr netip.AddrPort, tr *wire.Tra
 	return decodeAPI(resp, out)
 }
 
-// Query logs in without a password unless a token is configured (phase "login"),
-// then asks for the server state (phase "info"). The login token is not kept
-// between probes: it is short-lived, and a login is one more request on a
-// connection the probe opens anyway.
+// Query polls the Lightweight Query first (phase "info": name, build, state,
+// sub-states), within half the time so a firewalled UDP port leaves the API its
+// turn, then logs in without a password unless a token is configured (phase
+// "login") and asks the API for the server state (phase "players": players, limit,
+// session, tech tier). The login token is not kept between probes: it is
+// short-lived, and a login is one more request on a connection the probe opens
+// anyway.
+//
+// Either half failing leaves a phase error and the other half's fields; with both
+// failed the API's error is the probe's (it says what the module's token lacks).
 func (q *apiQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
+	lctx := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		lctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+		defer cancel()
+	}
+	res, lqErr := q.lq.Query(lctx, t, tr)
+	st, phase, err := q.state(ctx, t.Addr, tr)
+	switch {
+	case err != nil && lqErr != nil:
+		return nil, err
+	case err != nil:
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: phase, Err: err})
+		return res, nil
+	case lqErr != nil:
+		// The API alone: no name nor build, its state in the Lightweight Query's set.
+		res = &protocols.Result{States: states, PhaseErrors: []protocols.PhaseError{{Phase: "info", Err: lqErr}}}
+		st.addState(res)
+	}
+	st.addTo(res)
+	return res, nil
+}
+
+// state runs the API's half of the query; phase names the phase that failed.
+func (q *apiQuerier) state(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*stateData, string, error) {
 	token := q.token
 	if token == "" {
 		var login loginData
@@ -79,18 +111,18 @@ func (q *apiQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Tra
 		}
 		tr.End(p, err)
 		if err != nil {
-			return nil, err
+			return nil, "login", err
 		}
 	}
 	var st stateData
-	p := tr.Begin("info")
+	p := tr.Begin("players")
 	err := q.call(ctx, addr, tr, apiRequest{Function: "QueryServerState"}, token, nil, &st)
 	if err == nil {
 		err = st.check()
 	}
 	tr.End(p, err)
 	if err != nil {
-		return nil, err
+		return nil, "players", err
 	}
-	return st.result(), nil
+	return &st, "", nil
 }

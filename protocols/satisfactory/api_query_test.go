@@ -97,6 +97,32 @@ func startAPI(t testing.TB, f *fakeAPI) (*httptest.Server, netip.AddrPort) {
 	return prototest.HTTP(t, f, true)
 }
 
+// startLQ answers the Lightweight Query on the UDP port of the same number as the
+// API's TCP port, as a dedicated server does on 7777: with the vector, or never
+// when silent.
+func startLQ(t testing.TB, port uint16, vec []byte, silent bool) {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port).String())
+	if err != nil {
+		t.Fatalf("UDP port %d beside the API: %v", port, err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 2048)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			if !silent && isPoll(buf[:n]) {
+				pc.WriteTo(withCookie(vec, buf[:n]), from)
+			}
+		}
+	}()
+	t.Cleanup(func() { pc.Close(); <-done })
+}
+
 // apiOpts is the Options func of a module with `satisfactory: {api: true, ...}`.
 func apiOpts(set func(*Options)) func(any) error {
 	return func(v any) error {
@@ -140,22 +166,69 @@ func transcript(tr *wire.Trace) string {
 	return b.String()
 }
 
+// The Lightweight Query's name and build stay; the API adds the players, the
+// limit, the session and the tech tier beside them.
 func TestAPIPasswordless(t *testing.T) {
 	f := &fakeAPI{}
 	_, addr := startAPI(t, f)
+	startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"), false)
 	res, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != "Northern Forest Factory" || res.State != "playing" || res.Players.Value != 3 || res.MaxPlayers.Value != 4 {
+	if res.Name != "Satisfactory Server" || res.Version != "366202" || res.State != "playing" ||
+		res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(4) || len(res.SubStates) != 4 || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
-	if phases(tr) != "login:true,info:true" || f.calls.Load() != 2 {
+	info := map[string]string{}
+	for _, kv := range res.Info {
+		info[kv.Key] = kv.Value
+	}
+	if info["active_session_name"] != "Northern Forest Factory" || info["tech_tier"] != "5" || info["changelist"] != "366202" {
+		t.Errorf("info %v", info)
+	}
+	if phases(tr) != "info:true,login:true,players:true" || f.calls.Load() != 2 {
 		t.Errorf("phases %s, %d calls", phases(tr), f.calls.Load())
 	}
 	if s := transcript(tr); strings.Contains(s, issuedToken) || !strings.Contains(s, "QueryServerState") {
 		t.Errorf("transcript shows the issued token or lost the exchange:\n%s", s)
 	}
+}
+
+// Either half alone: a failed API leaves the Lightweight Query's result and a
+// phase error; a silent UDP port costs half the time and leaves the API's fields
+// with no name.
+func TestAPIHalves(t *testing.T) {
+	t.Run("api_fails", func(t *testing.T) {
+		_, addr := startAPI(t, &fakeAPI{clientPassword: true})
+		startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"), false)
+		res, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != "Satisfactory Server" || res.Players.Known || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "login" ||
+			!strings.Contains(res.PhaseErrors[0].Err.Error(), "token_file") {
+			t.Errorf("result %+v", res)
+		}
+		if phases(tr) != "info:true,login:false" {
+			t.Errorf("phases %s", phases(tr))
+		}
+	})
+	t.Run("udp_silent", func(t *testing.T) {
+		_, addr := startAPI(t, &fakeAPI{})
+		startLQ(t, addr.Port(), nil, true)
+		res, tr, err := apiQuery(t, addr, apiOpts(nil), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != "" || res.State != "playing" || res.Players != protocols.Known(3) || len(res.PhaseErrors) != 1 ||
+			res.PhaseErrors[0].Phase != "info" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
+			t.Errorf("result %+v", res)
+		}
+		if phases(tr) != "info:false,login:true,players:true" {
+			t.Errorf("phases %s", phases(tr))
+		}
+	})
 }
 
 func TestAPITokenFile(t *testing.T) {
@@ -167,7 +240,7 @@ func TestAPITokenFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Players.Value != 3 || phases(tr) != "info:true" || f.calls.Load() != 1 {
+	if res.Players.Value != 3 || phases(tr) != "info:false,players:true" || f.calls.Load() != 1 {
 		t.Errorf("players %v, phases %s, %d calls: want no login", res.Players, phases(tr), f.calls.Load())
 	}
 	if strings.Contains(transcript(tr), apiToken) {
@@ -182,14 +255,14 @@ func TestAPIAuthFailures(t *testing.T) {
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "passwordless_login_not_possible") || !strings.Contains(err.Error(), "token_file") {
 		t.Errorf("client password: %v", err)
 	}
-	if phases(tr) != "login:false" {
+	if phases(tr) != "info:false,login:false" {
 		t.Errorf("phases %s", phases(tr))
 	}
 	_, tr, err = apiQuery(t, addr, apiOpts(func(o *Options) { o.Token = "revoked.00" }), 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "invalid_token") {
 		t.Errorf("wrong token: %v", err)
 	}
-	if phases(tr) != "info:false" {
+	if phases(tr) != "info:false,players:false" {
 		t.Errorf("phases %s", phases(tr))
 	}
 }
@@ -243,7 +316,7 @@ func TestAPIErrors(t *testing.T) {
 			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) || strings.Contains(err.Error(), "secret-page") {
 				t.Fatalf("err = %v, want %v containing %q", err, tc.want, tc.msg)
 			}
-			if phases(tr) != "login:false" {
+			if phases(tr) != "info:false,login:false" {
 				t.Errorf("phases %s", phases(tr))
 			}
 		})
@@ -259,7 +332,7 @@ func TestAPIContractCases(t *testing.T) {
 	opts := apiOpts(func(o *Options) { o.Token = apiToken })
 	t.Run("refused", func(t *testing.T) {
 		_, tr, err := apiQuery(t, prototest.ClosedTCPPort(t), opts, 2*time.Second)
-		if !errors.Is(err, wire.ErrRefused) || phases(tr) != "info:false" {
+		if !errors.Is(err, wire.ErrRefused) || phases(tr) != "info:false,players:false" {
 			t.Errorf("err = %v, phases %s", err, phases(tr))
 		}
 	})
@@ -267,7 +340,7 @@ func TestAPIContractCases(t *testing.T) {
 		var conns atomic.Int32
 		addr := prototest.TCP(t, func(c net.Conn) { conns.Add(1); io.Copy(io.Discard, c) })
 		_, tr, err := apiQuery(t, addr, opts, 300*time.Millisecond)
-		if !errors.Is(err, wire.ErrTimeout) || phases(tr) != "info:false" || conns.Load() != 1 {
+		if !errors.Is(err, wire.ErrTimeout) || phases(tr) != "info:false,players:false" || conns.Load() != 1 {
 			t.Errorf("err = %v, phases %s, %d connections", err, phases(tr), conns.Load())
 		}
 	})

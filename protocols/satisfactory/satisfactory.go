@@ -5,10 +5,11 @@
 // authenticated HTTPS API). The pre-1.0 "FirstVersion" query of Update 5-8 servers
 // (UDP 15777) is spoken when Options.Legacy is set, and recognised in any reply.
 //
-// With Options.API the querier speaks the HTTPS API instead (TCP, same port 7777,
-// POST /api/v1): PasswordlessLogin for a Client token (or a configured API token),
-// then QueryServerState for the session, players, player limit, tech tier and game
-// state. The server's certificate is self-signed by default and accepted unless
+// With Options.API the querier speaks the HTTPS API as well (TCP, same port 7777,
+// POST /api/v1), after the Lightweight Query: PasswordlessLogin for a Client token
+// (or a configured API token), then QueryServerState for the players, player limit,
+// session, tech tier and game phase. The name and build stay the Lightweight
+// Query's (the session is a save's name, not the server's). The server's certificate is self-signed by default and accepted unless
 // ca_file is set. Spec: the wiki's "Dedicated servers/HTTPS API" (a copy of
 // DedicatedServerAPIDocs.md); see api_query.go.
 //
@@ -31,7 +32,7 @@ import (
 // Protocol is the registry entry.
 var Protocol = protocols.Protocol{
 	Name:        "satisfactory",
-	Description: "Satisfactory dedicated server Lightweight Query API (state, changelist, sub-states, name; no player counts), or with api: true the HTTPS API (session, players, limit, tech tier)",
+	Description: "Satisfactory dedicated server Lightweight Query API (state, changelist, sub-states, name; no player counts), and with api: true the HTTPS API too (players, limit, session, tech tier)",
 	DefaultPort: 7777,
 	Transport:   "udp",
 	New:         newQuerier,
@@ -42,8 +43,8 @@ type Options struct {
 	// Legacy sends the pre-1.0 query (10-byte poll, no magic) that Update 5-8
 	// servers answer on UDP 15777; set the target's port to 15777 with it.
 	Legacy bool `yaml:"legacy"`
-	// API queries the HTTPS API on the game port (TCP) instead of the UDP
-	// Lightweight Query: it adds player counts, the session and the tech tier.
+	// API queries the HTTPS API on the game port (TCP) after the UDP Lightweight
+	// Query: it adds player counts, the session and the tech tier.
 	API bool `yaml:"api"`
 	// Token (or TokenFile, read at config load) is an API token from the server
 	// console's server.GenerateAPIToken, used instead of a passwordless login: a
@@ -80,7 +81,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err := checkToken(token.Reveal()); err != nil {
 		return nil, fmt.Errorf("satisfactory token: %w", err)
 	}
-	q := &apiQuerier{token: token}
+	q := &apiQuerier{token: token, lq: &querier{retries: s.Retries}}
 	if opts.CAFile != "" {
 		pem, err := protocols.ReadFile(opts.CAFile, protocols.MaxSecretFile)
 		if err != nil {

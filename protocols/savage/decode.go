@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/s2games"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -108,31 +109,11 @@ func parseState(s []byte, what string) ([]protocols.KV, error) {
 	}
 }
 
-// strip removes Savage colour codes: ^ followed by three digits (^900) or a letter (^y).
-func strip(s string) string {
-	if strings.IndexByte(s, '^') < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] == '^' {
-			if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
-				i += 3
-				continue
-			}
-			if i+1 < len(s) && isLetter(s[i+1]) {
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
+// strip removes Savage colour codes: ^ followed by three digits (^900) or a letter
+// (^y); Savage 2 shares the rule.
+func strip(s string) string { return s2games.Strip(s) }
 
-func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
-func isLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // parsePlayers reads the players value: lines separated by 0x0A, team headers
 // ("Team 1 (human):", XR's "^900Spectators") switching the team of the names that

@@ -169,6 +169,10 @@ func decodeServerInfo(line []byte) (*protocols.Result, error) {
 			if queryClients, err = known(kv); err != nil {
 				return nil, err
 			}
+		case "virtualserver_uptime": // seconds since the virtual server started
+			if v, ok := count(kv.Value); ok {
+				res.Uptime = protocols.SpanSeconds(float64(v))
+			}
 		case "virtualserver_flag_password":
 			switch kv.Value {
 			case "0":

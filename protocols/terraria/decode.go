@@ -170,6 +170,9 @@ func (st *status) result(withPlayers, withRules bool) *protocols.Result {
 		kv("maxplayers", strconv.FormatInt(st.MaxPlayers.v, 10))
 	}
 	kv("uptime", st.Uptime)
+	if d, ok := parseUptime(st.Uptime); ok {
+		res.Uptime = protocols.SpanSeconds(d)
+	}
 	if st.ServerPassword != nil {
 		kv("serverpassword", strconv.FormatBool(*st.ServerPassword))
 	}
@@ -220,4 +223,26 @@ func ruleValue(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
+}
+
+// parseUptime reads TShock's uptime, the process's age as .NET formats a TimeSpan
+// with d'.'hh':'mm':'ss: "1.02:03:04" is a day, 2 hours, 3 minutes and 4 seconds.
+// Anything else (an older or patched TShock) is no uptime, not an error.
+func parseUptime(s string) (float64, bool) {
+	days, hms, ok := strings.Cut(s, ".")
+	if !ok || len(hms) != 8 || hms[2] != ':' || hms[5] != ':' {
+		return 0, false
+	}
+	var v [4]int64
+	for i, f := range []string{days, hms[0:2], hms[3:5], hms[6:8]} {
+		n, err := strconv.ParseUint(f, 10, 32)
+		if err != nil || len(f) == 0 || f[0] == '+' {
+			return 0, false
+		}
+		v[i] = int64(n)
+	}
+	if v[1] > 23 || v[2] > 59 || v[3] > 59 {
+		return 0, false
+	}
+	return float64(((v[0]*24+v[1])*60+v[2])*60 + v[3]), true
 }

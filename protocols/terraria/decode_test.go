@@ -22,6 +22,7 @@ func TestDecodeVectors(t *testing.T) {
 		playerList       []protocols.Player
 		wantRules        []string // "key=value", in order, checked as a prefix
 		info             map[string]string
+		uptime           protocols.Span
 	}{
 		{
 			file: "status_players_rules.json", players: true, rules: true,
@@ -31,22 +32,26 @@ func TestDecodeVectors(t *testing.T) {
 			wantRules:  []string{"AutoSave=true", "DisableBuild=false"},
 			info: map[string]string{"tshockversion": "5.2.0.0", "port": "7777", "uptime": "1.02:03:04",
 				"players_inactive": "1", "serverpassword": "false"},
+			uptime: protocols.SpanSeconds(93784),
 		},
 		{
 			// Same reply, module without players or rules: neither is kept.
 			file: "status_players_rules.json", name: "Terraria Server", world: "Dirtmouth", ver: "v1.4.4.9",
 			count: protocols.Known(3), max: protocols.Known(8), password: protocols.FlagFalse,
+			uptime: protocols.SpanSeconds(93784),
 		},
 		{
 			file: "status_minimal_password.json", players: true, rules: true,
 			name: "Fête des Slimes ✿", world: "Jardin", ver: "v1.4.4.9",
 			count: protocols.Known(0), max: protocols.Known(16), password: protocols.FlagTrue,
-			info: map[string]string{"tshockversion": "5.2.1.0"},
+			info:   map[string]string{"tshockversion": "5.2.1.0"},
+			uptime: protocols.SpanSeconds(359),
 		},
 		{
 			file: "status_string_counts.json", name: "old", world: "w", ver: "v1.3.5.3",
 			count: protocols.Known(2), max: protocols.Known(255),
-			info: map[string]string{"tshockversion": "4.3.26.0", "port": "7777"},
+			info:   map[string]string{"tshockversion": "4.3.26.0", "port": "7777"},
+			uptime: protocols.SpanSeconds(12 * 86400),
 		},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
@@ -80,6 +85,9 @@ func TestDecodeVectors(t *testing.T) {
 				if info[k] != v {
 					t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
 				}
+			}
+			if res.Uptime != tc.uptime || res.MapTime.Known {
+				t.Errorf("uptime %+v, map time %+v; want %+v and none", res.Uptime, res.MapTime, tc.uptime)
 			}
 			if res.Bots.Known || res.State != "" {
 				t.Errorf("reported what TShock does not: %+v", res)
@@ -155,6 +163,33 @@ func TestTShockVersionForms(t *testing.T) {
 		st := status{TShockVersion: []byte(raw)}
 		if got := st.tshockVersion(); got != want {
 			t.Errorf("%s: %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func TestParseUptime(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"0.00:00:00", 0, true},
+		{"0.00:05:59", 359, true},
+		{"1.02:03:04", 93784, true},
+		{"400.23:59:59", 400*86400 + 86399, true},
+		{"", 0, false},
+		{"02:03:04", 0, false},     // no day part
+		{"1.2:03:04", 0, false},    // hours not two digits
+		{"1.24:00:00", 0, false},   // no such hour
+		{"1.00:60:00", 0, false},   // no such minute
+		{"-1.00:00:00", 0, false},  // negative
+		{"+1.00:00:00", 0, false},  // signed
+		{"1.00:00:00.5", 0, false}, // fractions are not TShock's format
+		{"99999999999.00:00:00", 0, false},
+	} {
+		got, ok := parseUptime(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("parseUptime(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }

@@ -96,7 +96,8 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 }
 
 // players reads the player list until it holds the info reply's player count or
-// the server falls quiet. Fewer records than that count is no error: UT2003 often
+// the server falls quiet; a complete list splits that count into humans and bots
+// (splitBots). Fewer records than that count is no error: UT2003 often
 // lists only some players (qstat's info/UT2003.txt). A server with no players is
 // not asked.
 func (q *querier) players(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, st *status, res *protocols.Result) {
@@ -134,7 +135,9 @@ func (q *querier) players(ctx context.Context, conn *wire.UDPConn, tr *wire.Trac
 	st.addPlayers(res, ps)
 	if err != nil {
 		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+		return
 	}
+	splitBots(res, want, len(res.PlayerList))
 }
 
 // collect sends the request of one list type and hands each reply datagram's

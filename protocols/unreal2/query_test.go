@@ -152,7 +152,7 @@ func TestQueryFull(t *testing.T) {
 	if len(res.Rules) != 7 || res.Rules[0] != (protocols.KV{Key: "GamePassword", Value: "True"}) {
 		t.Errorf("rules %q", res.Rules)
 	}
-	if res.Password != protocols.FlagTrue || res.Version != "3369" || res.Bots.Known {
+	if res.Password != protocols.FlagTrue || res.Version != "3369" || res.Bots != protocols.Known(0) {
 		t.Errorf("password %v version %q bots %+v", res.Password, res.Version, res.Bots)
 	}
 	if res.PhaseErrors != nil {
@@ -170,7 +170,7 @@ func TestQueryFull(t *testing.T) {
 }
 
 // The players phase ends at the info's count or, short of it, when the server is
-// quiet: both without error.
+// quiet: both without error, and the records short of the count are bots.
 func TestQueryPlayersFewerThanCounted(t *testing.T) {
 	t.Parallel()
 	f := &fake{info: [][]byte{infoReply("Some", "DM-Gael", 7, 16)}, players: playerReplies(3, 2)}
@@ -178,7 +178,7 @@ func TestQueryPlayersFewerThanCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.PlayerList) != 3 || res.PhaseErrors != nil || res.Players != protocols.Known(7) {
+	if len(res.PlayerList) != 3 || res.PhaseErrors != nil || res.Players != protocols.Known(3) || res.Bots != protocols.Known(4) {
 		t.Errorf("players %+v, phase errors %v", res.PlayerList, res.PhaseErrors)
 	}
 	if got := phaseNames(tr); got != "[info players]" {

@@ -28,6 +28,19 @@ func (s *status) result() *protocols.Result {
 	return res
 }
 
+// splitBots splits the info's player count, which counts bots too, into the humans
+// the player list holds and the bots the list leaves out. UT2004's DeathMatch
+// reports Max(NumPlayers, Min(NumPlayers+NumBots, MaxPlayers-1)) when a human is on
+// and NumPlayers otherwise, and its player list (GetServerPlayers) walks only the
+// PlayerControllers. A list longer than the count (a lying server) leaves the bots
+// unknown.
+func splitBots(res *protocols.Result, counted, listed int) {
+	res.Players = protocols.Known(int64(listed))
+	if counted >= listed {
+		res.Bots = protocols.Known(int64(counted - listed))
+	}
+}
+
 // isScoreLine tells the team score lines some mods append to the player list (3SPN:
 // "Red Team" / "Blue Team" with only a score) from players: node-gamedig takes a
 // record with player number 0 for such a line; a line also has no ping and no stats

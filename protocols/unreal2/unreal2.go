@@ -17,8 +17,9 @@
 //   - players: records of player number, name, ping (ms), score, stats id to the
 //     end of each datagram; stock UT2004 sets bit 29 of the stats id for team 0
 //     (red) and bit 30 for team 1 (blue) in team games, and lists no bots
-//     (GameInfo.GetServerPlayers skips PRI.bBot), so the reply tells nothing of
-//     bots. XMP (version 0x7E) records are player number, player id, name, ping,
+//     (GameInfo.GetServerPlayers skips PRI.bBot), while the info's current
+//     players count them (DeathMatch.GetNumPlayers, once a human is on): a
+//     complete list is the humans, the count less the list the bots. XMP (version 0x7E) records are player number, player id, name, ping,
 //     score, stats id, a count byte and that many key/value strings ("team",
 //     "class").
 //

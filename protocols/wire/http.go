@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -26,6 +27,13 @@ type HTTPRequest struct {
 	// (EOS): the request then goes where the URL says, resolved as usual.
 	Path string
 	URL  string
+	// SecretQuery says Path's query string carries a secret (Farming Simulator's
+	// code=): the trace records the path with the query masked, and errors never
+	// quote the URL.
+	SecretQuery bool
+	// LiteralPath sends Path's path as written, without escaping what url.URL would
+	// (Assetto Corsa's "/JSON|<n>": its server does not decode "%7C").
+	LiteralPath bool
 	// Host is the Host header and the TLS server name; default the address.
 	Host   string
 	Header http.Header
@@ -69,11 +77,19 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 		return nil, err
 	}
 	client := newClient(ctx, addr, req, hreq)
-	tr.Sent([]byte(hreq.Method + " " + hreq.URL.RequestURI() + " HTTP/1.1\r\nHost: " + hreq.Host + "\r\n\r\n" + string(req.Body)))
+	uri := hreq.URL.RequestURI()
+	if req.SecretQuery && hreq.URL.RawQuery != "" {
+		uri = hreq.URL.EscapedPath() + "?<secret>"
+	}
+	tr.Sent([]byte(hreq.Method + " " + uri + " HTTP/1.1\r\nHost: " + hreq.Host + "\r\n\r\n" + string(req.Body)))
 	if tr != nil {
 		tr.Attempts++
 	}
 	resp, err := client.Do(hreq)
+	var uerr *url.Error
+	if req.SecretQuery && errors.As(err, &uerr) {
+		err = uerr.Err // its message quotes the URL
+	}
 	if err != nil {
 		return nil, doErr(ctx, err)
 	}
@@ -174,6 +190,10 @@ func newHTTPRequest(ctx context.Context, addr netip.AddrPort, req HTTPRequest) (
 	hreq, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
 		return nil, fmt.Errorf("%w: request %s: %v", ErrMalformed, u, err)
+	}
+	if req.LiteralPath && req.URL == "" {
+		p, _, _ := strings.Cut(req.Path, "?")
+		hreq.URL.Opaque = p
 	}
 	for k, v := range req.Header {
 		hreq.Header[k] = v

@@ -169,3 +169,58 @@ func TestDoHTTPTraceBody(t *testing.T) {
 		}
 	}
 }
+
+// LiteralPath sends a "|" as it is, where url.URL would send "%7C".
+func TestDoHTTPLiteralPath(t *testing.T) {
+	got := make(chan string, 2)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.RequestURI
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{}`))
+	}))
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		literal bool
+		want    string
+	}{{true, "/JSON|123?x=1"}, {false, "/JSON%7C123?x=1"}} {
+		tr := NewTrace()
+		if _, err := DoHTTP(ctx, serverAddr(t, s), HTTPRequest{Path: "/JSON|123?x=1", LiteralPath: tc.literal}, tr); err != nil {
+			t.Fatal(err)
+		}
+		if uri := <-got; uri != tc.want {
+			t.Errorf("literal %v: the server got %q, want %q", tc.literal, uri, tc.want)
+		}
+		if !strings.Contains(string(tr.Packets[0].Data), tc.want) {
+			t.Errorf("trace %q", tr.Packets[0].Data)
+		}
+	}
+}
+
+// SecretQuery keeps the query string out of the trace and out of errors.
+func TestDoHTTPSecretQuery(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("code") != "s3cret" {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		w.Write([]byte("<ok/>"))
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	tr := NewTrace()
+	resp, err := DoHTTP(ctx, serverAddr(t, s), HTTPRequest{Path: "/feed?code=s3cret", SecretQuery: true}, tr)
+	if err != nil || resp.Status != http.StatusOK {
+		t.Fatalf("%v %+v", err, resp)
+	}
+	if got := string(tr.Packets[0].Data); strings.Contains(got, "s3cret") || !strings.HasPrefix(got, "GET /feed?<secret> ") {
+		t.Errorf("trace %q", got)
+	}
+	addr := serverAddr(t, s)
+	s.Close()
+	_, err = DoHTTP(ctx, addr, HTTPRequest{Path: "/feed?code=s3cret", SecretQuery: true}, NewTrace())
+	if !errors.Is(err, ErrRefused) || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("closed port: %v", err)
+	}
+}

@@ -61,6 +61,20 @@ func (t *TCPConn) Write(b []byte) (int, error) {
 	return n, nil
 }
 
+// WriteSecret sends b, which holds a secret (a password line): the trace records
+// what in its place, never b.
+func (t *TCPConn) WriteSecret(b []byte, what string) (int, error) {
+	t.tr.Sent([]byte(what))
+	if t.tr != nil {
+		t.tr.Attempts++
+	}
+	n, err := t.c.Write(b)
+	if err != nil {
+		return n, netErr(err)
+	}
+	return n, nil
+}
+
 // Read implements io.Reader, recording each segment read. io.EOF passes through.
 func (t *TCPConn) Read(p []byte) (int, error) {
 	n, err := t.c.Read(p)

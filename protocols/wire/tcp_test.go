@@ -101,3 +101,30 @@ func TestDialTCPCancelled(t *testing.T) {
 		}
 	}
 }
+
+// WriteSecret sends the bytes and traces only their stand-in.
+func TestWriteSecret(t *testing.T) {
+	got := make(chan string, 1)
+	addr := tcpServer(t, func(c net.Conn) {
+		b := make([]byte, 8)
+		n, _ := c.Read(b)
+		got <- string(b[:n])
+	})
+	tr := NewTrace()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	c, err := DialTCP(ctx, addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.WriteSecret([]byte("hunter2\n"), "<password>"); err != nil {
+		t.Fatal(err)
+	}
+	if b := <-got; b != "hunter2\n" {
+		t.Errorf("peer got %q", b)
+	}
+	if len(tr.Packets) != 1 || string(tr.Packets[0].Data) != "<password>" || tr.Attempts != 1 {
+		t.Errorf("trace %+v", tr.Packets)
+	}
+}

@@ -1,0 +1,104 @@
+package collector
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// TestSLOMetrics: every answered probe request counts once in probes_total under
+// its module and result, and once in the module's duration histogram; requests
+// refused before probing count in neither, and no label names a target. A
+// module's success series exists from its first probe, so its ratio is 0, not
+// absent, while it only fails.
+func TestSLOMetrics(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	ok := &prototest.FakeQuerier{Result: &protocols.Result{}}
+	bad := &prototest.FakeQuerier{Err: fmt.Errorf("%w: reply of 3 bytes", wire.ErrTruncated)}
+	mods := map[string]*config.Module{"up": {Protocol: "fake"}, "down": {Protocol: "fake"}}
+	for name, q := range map[string]protocols.Querier{"up": ok, "down": bad} {
+		p := protocols.Protocol{Name: "fake", DefaultPort: 27015, New: func(protocols.Settings) (protocols.Querier, error) { return q, nil }}
+		if err := mods[name].Compile(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := newTestRunner(t, nil, mods)
+	r.Metrics = NewMetrics(reg)
+	r.MinInterval = time.Minute // the third probe of 127.0.0.1 is a cached answer: it counts too
+	for _, target := range []string{"127.0.0.1", "127.0.0.2", "127.0.0.1"} {
+		run(t, r, "up", target, "")
+	}
+	run(t, r, "down", "127.0.0.3", "")
+	requestError(t, r, "nope", "127.0.0.1", "")
+	requestError(t, r, "up", "a/b", "")
+
+	want := `
+# HELP gameserver_exporter_probes_total Probe requests answered, by module and result: success or the failure reason.
+# TYPE gameserver_exporter_probes_total counter
+gameserver_exporter_probes_total{module="down",result="success"} 0
+gameserver_exporter_probes_total{module="down",result="truncated"} 1
+gameserver_exporter_probes_total{module="up",result="success"} 3
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "gameserver_exporter_probes_total"); err != nil {
+		t.Error(err)
+	}
+	if ok.Calls() != 2 {
+		t.Errorf("%d queries of module up, want 2 (the third answered from the cache)", ok.Calls())
+	}
+
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hists int
+	for _, mf := range mfs {
+		if mf.GetName() != "gameserver_exporter_probe_duration_seconds" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			hists++
+			h := m.GetHistogram()
+			mod := labelOf(m, "module")
+			want := map[string]uint64{"up": 3, "down": 1}[mod]
+			if h.GetSampleCount() != want || len(m.GetLabel()) != 1 {
+				t.Errorf("histogram %v: %d observations, want %d, and the module label only", m.GetLabel(), h.GetSampleCount(), want)
+			}
+			if n := len(h.GetBucket()); n != len(durationBuckets) {
+				t.Errorf("module %s: %d classic buckets, want %d", mod, n, len(durationBuckets))
+			}
+			// A native histogram is exposed beside the classic one (schema and
+			// zero threshold set) for scrapers that negotiate protobuf.
+			if h.Schema == nil || h.ZeroThreshold == nil {
+				t.Errorf("module %s: no native histogram (schema %v)", mod, h.Schema)
+			}
+			if h.GetSampleSum() <= 0 {
+				t.Errorf("module %s: sum %v, want the requests' time", mod, h.GetSampleSum())
+			}
+		}
+	}
+	if hists != 2 {
+		t.Errorf("%d duration histograms, want one per module (2)", hists)
+	}
+	if problems, err := testutil.GatherAndLint(reg); err != nil || len(problems) > 0 {
+		t.Errorf("lint: %v %v", problems, err)
+	}
+}
+
+func labelOf(m *dto.Metric, name string) string {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue()
+		}
+	}
+	return ""
+}

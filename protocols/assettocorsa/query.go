@@ -1,0 +1,61 @@
+package assettocorsa
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"net/netip"
+	"strconv"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	s protocols.Settings
+}
+
+// maxBody caps each reply: a full entry list is a few KiB.
+const maxBody = 256 << 10
+
+// get fetches path as written: the server matches "/JSON|" literally.
+func get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, path string) ([]byte, error) {
+	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{Path: path, LiteralPath: true, Header: http.Header{"Accept": {"application/json"}}, MaxBody: maxBody}, tr)
+	if err != nil {
+		return nil, err
+	}
+	return wire.JSONBody(resp)
+}
+
+// Query reads /INFO, then, when the module asks for players, the entry list.
+// The entry list's path carries a random number (as the game's own lobby sends
+// it) so that no cache in between answers an old list.
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	p := tr.Begin("info")
+	body, err := get(ctx, t.Addr, tr, "/INFO")
+	var in *info
+	if err == nil {
+		in, err = decodeInfo(body)
+	}
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	res := in.result()
+	if !q.s.Players {
+		return res, nil
+	}
+	p = tr.Begin("players")
+	body, err = get(ctx, t.Addr, tr, "/JSON|"+strconv.FormatUint(rand.Uint64N(1e15), 10))
+	var cars []car
+	if err == nil {
+		cars, err = decodeCars(body)
+	}
+	tr.End(p, err)
+	if err != nil {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+		return res, nil
+	}
+	res.PlayerList = players(cars)
+	return res, nil
+}

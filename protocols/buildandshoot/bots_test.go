@@ -1,0 +1,18 @@
+package buildandshoot
+
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// TestBotsMeaning: the count is the listed players, spectators included; the
+// status server marks no bots.
+func TestBotsMeaning(t *testing.T) {
+	res, _, err := query(t, fake(t, map[string]string{"/json": "piqueserver.json"}), protocols.Settings{Players: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+}

@@ -1,0 +1,139 @@
+package catalog
+
+import (
+	"bufio"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
+)
+
+// wantCovered is how many of gamedig's ids a named module probes today: raise it as
+// rows land, never lower it.
+const wantCovered = 334
+
+// gamedigProtocols: which of our protocols read a gamedig protocol's servers.
+var gamedigProtocols = map[string][]string{
+	"valve": {"a2s", "goldsrc"}, "goldsrc": {"goldsrc", "a2s"}, "sdtd": {"a2s"}, "dayz": {"a2s"}, "toxikk": {"a2s"},
+	"gamespy1": {"gamespy1"}, "gamespy2": {"gamespy2"}, "gamespy3": {"gamespy3"}, "ut3": {"gamespy3"}, "jc2mp": {"gamespy3"},
+	"quake1": {"quakeworld"}, "quake2": {"quake2"}, "quake3": {"quake3"}, "warsow": {"quake3"}, "xonotic": {"darkplaces"},
+	"doom3": {"doom3"}, "ase": {"ase"}, "unreal2": {"unreal2"}, "battlefield": {"frostbite"},
+	"minecraft": {"minecraft", "bedrock"}, "asa": {"eos"}, "theisleevrima": {"eos"},
+	"samp": {"samp"}, "gtasao": {"samp"}, "vcmp": {"samp"}, "mumble": {"mumble"}, "mumbleping": {"mumble"},
+	"armagetron": {"armagetron"}, "fivem": {"fivem"}, "hytale": {"hytale"}, "openttd": {"openttd"},
+	"palworld": {"palworld"}, "satisfactory": {"satisfactory"}, "soldat": {"soldat"}, "starmade": {"starmade"},
+	"teamspeak2": {"teamspeak2"}, "teamspeak3": {"teamspeak3"}, "terraria": {"terraria"},
+	"buildandshoot": {"buildandshoot"}, "rfactor": {"rfactor"}, "assettocorsa": {"assettocorsa"}, "cs2d": {"cs2d"},
+	"eco": {"eco"}, "eldewrito": {"eldewrito"}, "farmingsimulator": {"farmingsimulator"}, "hexen2": {"hexen2"},
+	"kspdmp": {"kspdmp"}, "mafia2mp": {"mafia2mp"}, "mafia2online": {"mafia2mp"}, "savage2": {"savage2"},
+	"tribes1": {"tribes1"}, "starsiege": {"tribes1"},
+}
+
+// gamedigDiffers: games we read with another protocol than gamedig, and why.
+var gamedigDiffers = map[string]string{
+	"nexuiz":  "a DarkPlaces game: getstatus is its own query (gamedig asks quake3)",
+	"roo4145": "Red Orchestra: Ostfront is an Unreal 2 engine game, unreal2 on port + 1 as LinuxGSM roserver (gamedig asks gamespy1 on + 10)",
+	"theisle": "The Isle Legacy's A2S went with Legacy; Evrima sessions are in EOS",
+}
+
+// gamedigPending: games whose protocol lands in another branch; each names it, and
+// the test says when it is compiled in and the game still has no module.
+var gamedigPending = map[string]string{
+	"ffow":       "ffow",
+	"shootmania": "nadeo", "trackmania2": "nadeo", "trackmaniaforever": "nadeo",
+	"ventrilo": "ventrilo",
+}
+
+// gamedigNotYet: games no branch reads yet, and why.
+var gamedigNotYet = map[string]string{
+	"rfactor2":       "gamedig reads rFactor 2 with A2S; its query port is not checked here yet (the rfactor protocol is rFactor 1's)",
+	"beammp":         "list protocol: the server is found in BeamMP's public list by address (discovery issue)",
+	"brokeprotocol":  "list protocol: BROKE PROTOCOL's public server list",
+	"factorio":       "list protocol: Factorio's matchmaking list needs a factorio.com account token",
+	"geneshift":      "list protocol: Geneshift's public server list",
+	"gta5am":         "list protocol: alt:V's public server list",
+	"gta5r":          "list protocol: RAGE MP's public server list",
+	"hawakening":     "list protocol: Hawakening's public server list",
+	"minetest":       "list protocol: the Minetest (Luanti) server list",
+	"mutantfactions": "list protocol: Geneshift's public server list (same game engine)",
+	"renegade10":     "list protocol: Renegade X's public server list",
+	"ssl":            "list protocol: SCP: Secret Laboratory's public server list",
+	"vintagestory":   "list protocol: Vintage Story's master server list",
+	"discord":        "no discord protocol yet: HTTPS guild widget.json, off target",
+	"squad":          "EOS with device-id external auth, which the eos protocol does not speak yet",
+	"renown":         "EOS with device-id external auth, which the eos protocol does not speak yet",
+	"brink":          "gamedig gives only a query offset (+1), no default port, and no public source gives one: module a2s with the query port reads it",
+	"codmw3":         "gamedig gives only a query offset (+2), no default port, and no public source gives one: module a2s with the query port reads it",
+}
+
+// TestGamedigCoverage: every game gamedig reads has a module here, or a reason why not.
+func TestGamedigCoverage(t *testing.T) {
+	f, err := os.Open("testdata/gamedig_ids.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ids := map[string]bool{}
+	covered, pending, notYet := 0, 0, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) != 3 {
+			t.Errorf("%q: want id, gamedig protocol, module", line)
+			continue
+		}
+		id, gdProto, module := fields[0], fields[1], fields[2]
+		if ids[id] {
+			t.Errorf("%s listed twice", id)
+		}
+		ids[id] = true
+		if module == "-" {
+			switch proto, ok := gamedigPending[id]; {
+			case ok:
+				pending++
+				if _, in := registry.Lookup(proto); in {
+					t.Errorf("%s: protocol %s is compiled in now: give the game its module (a catalog row) and name it in testdata", id, proto)
+				}
+			case gamedigNotYet[id] != "":
+				notYet++
+			default:
+				t.Errorf("%s (gamedig %s): no module and no reason", id, gdProto)
+			}
+			continue
+		}
+		if gamedigPending[id] != "" || gamedigNotYet[id] != "" {
+			t.Errorf("%s has module %s: remove it from the pending and not-yet lists", id, module)
+		}
+		proto := module // a protocol's own module
+		if g, ok := Lookup(module); ok {
+			proto = g.Protocol
+		} else if _, ok := registry.Lookup(module); !ok {
+			t.Errorf("%s: module %s is neither a catalog row nor a protocol", id, module)
+			continue
+		}
+		if !slices.Contains(gamedigProtocols[gdProto], proto) && gamedigDiffers[id] == "" {
+			t.Errorf("%s: gamedig reads it with %s, module %s speaks %s", id, gdProto, module, proto)
+		}
+		covered++
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []map[string]string{gamedigPending, gamedigNotYet, gamedigDiffers} {
+		for id := range m {
+			if !ids[id] {
+				t.Errorf("%s is not a gamedig id in testdata", id)
+			}
+		}
+	}
+	t.Logf("gamedig ids: %d; a named module probes %d; %d wait for a protocol in another branch; %d not yet", len(ids), covered, pending, notYet)
+	if covered < wantCovered {
+		t.Errorf("%d gamedig ids covered, want at least %d", covered, wantCovered)
+	}
+}

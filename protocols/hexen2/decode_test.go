@@ -1,0 +1,103 @@
+package hexen2
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func known(v int64) protocols.Count { return protocols.Known(v) }
+
+func TestRequests(t *testing.T) {
+	// qstat's h2_serverinfo: 80 00 00 0E 02 "HEXENII" 00 04.
+	if want := []byte("\x80\x00\x00\x0E\x02HEXENII\x00\x04"); !bytes.Equal(serverInfoRequest, want) {
+		t.Errorf("server info request % X, want % X", serverInfoRequest, want)
+	}
+	if got, want := playerRequest(3), []byte{0x80, 0, 0, 6, 3, 3}; !bytes.Equal(got, want) {
+		t.Errorf("player request % X, want % X", got, want)
+	}
+	if got, want := ruleRequest("sv_gravity"), append([]byte{0x80, 0, 0, 16, 4}, "sv_gravity\x00"...); !bytes.Equal(got, want) {
+		t.Errorf("rule request % X, want % X", got, want)
+	}
+}
+
+func TestDecodeServerInfo(t *testing.T) {
+	tests := []struct {
+		vec       string
+		skip, err error
+		want      *serverInfo
+	}{
+		{vec: "info", want: &serverInfo{Address: "127.0.0.1:26900", Name: "Castle of the Dragon", Map: "demo1", Players: 2, Max: 16, Protocol: 4}},
+		{vec: "short_info", err: wire.ErrTruncated},
+		{vec: "bad_length", err: wire.ErrMalformed},
+		{vec: "not_control", skip: wire.ErrMalformed},
+		{vec: "reject", err: wire.ErrServer},
+		{vec: "rule_end", skip: wire.ErrMalformed}, // another op code
+	}
+	for _, tc := range tests {
+		t.Run(tc.vec, func(t *testing.T) {
+			body, skip, err := answer(readVec(t, tc.vec), repServerInfo)
+			if err == nil && skip == nil {
+				var s *serverInfo
+				s, err = decodeServerInfo(body)
+				if err == nil && !reflect.DeepEqual(s, tc.want) {
+					t.Errorf("got %+v, want %+v", s, tc.want)
+				}
+			}
+			if !errors.Is(skip, tc.skip) || (tc.skip == nil) != (skip == nil) {
+				t.Errorf("skip = %v, want %v", skip, tc.skip)
+			}
+			if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+				t.Errorf("err = %v, want %v", err, tc.err)
+			}
+		})
+	}
+	if _, _, err := answer(readVec(t, "reject"), repServerInfo); err == nil || !bytes.Contains([]byte(err.Error()), []byte("Server is full.")) {
+		t.Errorf("reject reason not in %v", err)
+	}
+}
+
+func TestDecodePlayer(t *testing.T) {
+	for vec, want := range map[string]player{
+		"player0": {Index: 0, Name: "Paladin", Colours: 0x23, Frags: 17, Seconds: 754},
+		"player1": {Index: 1, Name: "Necro01", Frags: -3, Seconds: 60},
+	} {
+		b := readVec(t, vec)
+		p, err := decodePlayer(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *p != want {
+			t.Errorf("%s: %+v, want %+v", vec, *p, want)
+		}
+		// The address is blanked in the datagram the trace keeps.
+		if bytes.Contains(b, []byte("192.0.2.7")) || bytes.Contains(b, []byte("198.51.100.3")) || !bytes.Contains(b, []byte("xxxxx")) {
+			t.Errorf("%s: address left in % X", vec, b)
+		}
+	}
+	cut := readVec(t, "player0")[:12]
+	if _, err := decodePlayer(cut); !errors.Is(err, wire.ErrTruncated) {
+		t.Errorf("cut player: %v", err)
+	}
+}
+
+func TestDecodeRule(t *testing.T) {
+	body, _, err := answer(readVec(t, "rule_maxspeed"), repRuleInfo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kv, ok, err := decodeRule(body); err != nil || !ok || kv != (protocols.KV{Key: "sv_maxspeed", Value: "640"}) {
+		t.Errorf("rule %+v %v %v", kv, ok, err)
+	}
+	body, _, _ = answer(readVec(t, "rule_end"), repRuleInfo)
+	if _, ok, err := decodeRule(body); ok || err != nil {
+		t.Errorf("end of rules: %v %v", ok, err)
+	}
+	if _, _, err := decodeRule([]byte("name-without-end")); !errors.Is(err, wire.ErrTruncated) {
+		t.Errorf("cut rule: %v", err)
+	}
+}

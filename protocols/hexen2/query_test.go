@@ -1,0 +1,206 @@
+package hexen2
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// fake is a Hexen II server's control-packet side, as net_dgrm.c answers: server
+// info for the game name HEXENII only, a player by index while the index is below
+// its active clients (silence past them), and the rule after the named one.
+type fake struct {
+	info    []byte
+	players map[byte][]byte // index -> reply; a missing index is silence
+	rules   map[string][]byte
+}
+
+func (f fake) handler(t testing.TB) prototest.Handler {
+	return func(req []byte) [][]byte {
+		op, body, skip, err := control(req)
+		if skip != nil || err != nil {
+			t.Errorf("request % X is no control packet: %v %v", req, skip, err)
+			return nil
+		}
+		switch op {
+		case reqServerInfo:
+			if !bytes.Equal(body, []byte("HEXENII\x00\x04")) {
+				return nil // another game: the engine says nothing
+			}
+			return [][]byte{f.info}
+		case reqPlayerInfo:
+			if p, ok := f.players[body[0]]; ok {
+				return [][]byte{bytes.Clone(p)} // the querier blanks the address in place
+			}
+		case reqRuleInfo:
+			return [][]byte{f.rules[string(bytes.TrimSuffix(body, []byte{0}))]}
+		}
+		return nil
+	}
+}
+
+func stock(t testing.TB) fake {
+	return fake{
+		info:    readVec(t, "info"),
+		players: map[byte][]byte{0: readVec(t, "player0"), 1: readVec(t, "player1")},
+		rules: map[string][]byte{
+			"": readVec(t, "rule_maxspeed"), "sv_maxspeed": readVec(t, "rule_teamplay"), "teamplay": readVec(t, "rule_end"),
+		},
+	}
+}
+
+func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := newQuerier(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
+	return res, tr, err
+}
+
+var all = protocols.Settings{Players: true, Rules: true}
+
+func TestQuery(t *testing.T) {
+	t.Parallel()
+	addr := prototest.UDP(t, stock(t).handler(t))
+	res, tr, err := query(t, addr, all, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []protocols.Player{
+		{Name: "Paladin", Score: known(17), Duration: 754, DurationKnown: true},
+		{Name: "Necro01", Score: known(-3), Duration: 60, DurationKnown: true},
+	}
+	if res.Name != "Castle of the Dragon" || res.Map != "demo1" || res.Players != known(2) || res.MaxPlayers != known(16) || res.Version != "4" {
+		t.Errorf("result %+v", res)
+	}
+	if fmt.Sprint(res.PlayerList) != fmt.Sprint(want) {
+		t.Errorf("players %+v, want %+v", res.PlayerList, want)
+	}
+	if fmt.Sprint(res.Rules) != "[{sv_maxspeed 640} {teamplay 0}]" || res.PhaseErrors != nil {
+		t.Errorf("rules %v, phase errors %v", res.Rules, res.PhaseErrors)
+	}
+	if tr.Attempts != 6 || len(tr.Phases) != 3 {
+		t.Errorf("%d requests (want info, 2 players, 3 rules), phases %+v", tr.Attempts, tr.Phases)
+	}
+	for _, p := range tr.Packets {
+		if bytes.Contains(p.Data, []byte("192.0.2.7")) {
+			t.Errorf("a player address in the trace: %q", p.Data)
+		}
+	}
+}
+
+func TestQueryInfoOnly(t *testing.T) {
+	t.Parallel()
+	addr := prototest.UDP(t, stock(t).handler(t))
+	res, tr, err := query(t, addr, protocols.Settings{}, 2*time.Second)
+	if err != nil || res.PlayerList != nil || res.Rules != nil || tr.Attempts != 1 {
+		t.Errorf("%v, %+v, %d requests", err, res, tr.Attempts)
+	}
+}
+
+// A player who left between the server info and the player request leaves the
+// index unanswered: the players phase fails, the rules still come.
+func TestQueryPlayerGone(t *testing.T) {
+	t.Parallel()
+	f := stock(t)
+	delete(f.players, 1)
+	res, _, err := query(t, prototest.UDP(t, f.handler(t)), all, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PlayerList) != 1 || len(res.Rules) != 2 || len(res.PhaseErrors) != 1 ||
+		res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
+		t.Errorf("players %v rules %v phase errors %v", res.PlayerList, res.Rules, res.PhaseErrors)
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	t.Parallel()
+	loop := stock(t)
+	loop.rules = map[string][]byte{"": readVec(t, "rule_maxspeed"), "sv_maxspeed": readVec(t, "rule_maxspeed")}
+	endless := stock(t)
+	endless.rules = nil
+	wrongIndex := stock(t)
+	wrongIndex.players = map[byte][]byte{0: readVec(t, "player1"), 1: readVec(t, "player1")}
+	tests := []struct {
+		name    string
+		f       fake
+		handler func(f fake) prototest.Handler
+		err     error            // the query's
+		phases  map[string]error // or its phase errors
+	}{
+		{name: "rejected", f: fake{info: readVec(t, "reject")}, err: wire.ErrServer},
+		{name: "cut info", f: fake{info: readVec(t, "short_info")}, err: wire.ErrTruncated},
+		{name: "lying length", f: fake{info: readVec(t, "bad_length")}, err: wire.ErrMalformed},
+		{name: "not control", f: fake{info: readVec(t, "not_control")}, err: wire.ErrMalformed},
+		{name: "rule loop", f: loop, phases: map[string]error{"rules": wire.ErrMismatch}},
+		{name: "wrong player", f: wrongIndex, phases: map[string]error{"players": wire.ErrMismatch}},
+		{name: "endless rules", f: endless, handler: func(f fake) prototest.Handler {
+			h := f.handler(t)
+			return func(req []byte) [][]byte {
+				if req[4] != reqRuleInfo {
+					return h(req)
+				}
+				return [][]byte{packet(repRuleInfo, append(append([]byte("r"), req[5:len(req)-1]...), "x\x00v\x00"...)...)}
+			}
+		}, phases: map[string]error{"rules": wire.ErrTooLarge}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := tc.f.handler(t)
+			if tc.handler != nil {
+				h = tc.handler(tc.f)
+			}
+			d := 2 * time.Second
+			if tc.name == "not control" || tc.name == "rule loop" || tc.name == "wrong player" {
+				d = 400 * time.Millisecond // only skipped datagrams: the deadline ends it
+			}
+			start := time.Now()
+			res, _, err := query(t, prototest.UDP(t, h), protocols.Settings{Players: true, Rules: true, Retries: 1}, d)
+			if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+				t.Fatalf("err = %v, want %v", err, tc.err)
+			}
+			if el := time.Since(start); el > d+2*time.Second {
+				t.Errorf("returned after %v", el)
+			}
+			if err != nil {
+				return
+			}
+			if len(res.PhaseErrors) != len(tc.phases) {
+				t.Errorf("phase errors %v, want %v", res.PhaseErrors, tc.phases)
+			}
+			for _, pe := range res.PhaseErrors {
+				if !errors.Is(pe.Err, tc.phases[pe.Phase]) {
+					t.Errorf("phase %s: %v, want %v", pe.Phase, pe.Err, tc.phases[pe.Phase])
+				}
+			}
+		})
+	}
+}
+
+func TestQuerierContract(t *testing.T) {
+	t.Parallel()
+	h := stock(t).handler(t)
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "hexen2", DefaultPort: 26900, Transport: "udp",
+		Settings: protocols.Settings{Players: true, Rules: true},
+		Answer:   h,
+		Check: func(t testing.TB, res *protocols.Result, _ *wire.Trace) {
+			if res.Name != "Castle of the Dragon" || len(res.PlayerList) != 2 || len(res.Rules) != 2 {
+				t.Errorf("result %+v", res)
+			}
+		},
+		RetryDeadline: 1500 * time.Millisecond,
+	})
+}

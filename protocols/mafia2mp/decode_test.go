@@ -1,0 +1,59 @@
+package mafia2mp
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func TestDecodeVectors(t *testing.T) {
+	tests := []struct {
+		vec, tag   string
+		err        error
+		want       string // name|game|players max password
+		list       string
+		playersErr error
+	}{
+		{vec: "m2mp", tag: tagM2MP, want: "Empire Bay Roleplay|M2MP 0.1 RC3|{3 true} {100 true} 1",
+			list: "[{Vito {0 false}} {Joe {0 false}} {Henry {0 false}}]"},
+		{vec: "m2o", tag: tagOnline, want: "M2O Freeroam é|freeroam|{2 true} {32 true} 2",
+			list: "[{Vito {45 true}} {Joe {120 true}}]"},
+		{vec: "cut_players", tag: tagM2MP, want: "Cut|mode|{2 true} {10 true} 1", list: "[{Vito {0 false}}]", playersErr: wire.ErrTruncated},
+		{vec: "bad_count", tag: tagM2MP, want: "Odd|mode|{0 false} {0 false} 1", list: "[]"},
+		{vec: "short", tag: tagM2MP, err: wire.ErrTruncated},
+		{vec: "m2o", tag: tagM2MP, err: wire.ErrMalformed}, // another mod's tag
+	}
+	for _, tc := range tests {
+		t.Run(tc.vec+"/"+tc.tag, func(t *testing.T) {
+			r, err := decode(readVec(t, tc.vec), tc.tag)
+			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
+				t.Fatalf("err = %v, want %v", err, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			res := r.Result(true)
+			if got := fmt.Sprintf("%s|%s|%v %v %d", res.Name, res.Game, res.Players, res.MaxPlayers, res.Password); got != tc.want {
+				t.Errorf("result %s, want %s", got, tc.want)
+			}
+			var list []any
+			for _, p := range res.PlayerList {
+				list = append(list, struct {
+					n string
+					p any
+				}{p.Name, p.Ping})
+			}
+			if got := fmt.Sprint(list); got != tc.list {
+				t.Errorf("players %s, want %s", got, tc.list)
+			}
+			if (tc.playersErr == nil) != (res.PhaseErrors == nil) || (tc.playersErr != nil && !errors.Is(res.PhaseErrors[0].Err, tc.playersErr)) {
+				t.Errorf("phase errors %v, want %v", res.PhaseErrors, tc.playersErr)
+			}
+			if r.Result(false).PlayerList != nil {
+				t.Error("players not asked for")
+			}
+		})
+	}
+}

@@ -1,0 +1,31 @@
+package mafia2mp
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+// No real capture is committed: the seeds are the own vectors, read with both tags.
+func FuzzDecode(f *testing.F) {
+	for _, b := range allVecs(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, tag := range []string{tagM2MP, tagOnline} {
+			r, err := decode(b, tag)
+			if err != nil {
+				continue
+			}
+			res := r.Result(true)
+			if !utf8.ValidString(res.Name) || !utf8.ValidString(res.Game) {
+				t.Fatalf("invalid UTF-8 %q %q", res.Name, res.Game)
+			}
+			if len(res.PlayerList) > maxPlayers {
+				t.Fatalf("%d players past the cap", len(res.PlayerList))
+			}
+			if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+				t.Fatalf("negative counts %+v", res)
+			}
+		}
+	})
+}

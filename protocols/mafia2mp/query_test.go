@@ -1,0 +1,100 @@
+package mafia2mp
+
+import (
+	"errors"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// server answers its own mod's tag only, as each mod's server does.
+func server(t testing.TB, tag string, replies ...[]byte) netip.AddrPort {
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		if string(req) != tag {
+			return nil
+		}
+		return replies
+	})
+}
+
+func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := newQuerier(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
+	return res, tr, err
+}
+
+func online(s protocols.Settings) protocols.Settings {
+	s.Options = func(v any) error { v.(*Options).Variant = "online"; return nil }
+	return s
+}
+
+func TestQuery(t *testing.T) {
+	t.Parallel()
+	res, _, err := query(t, server(t, tagM2MP, []byte("M2Onl"), readVec(t, "m2mp")), protocols.Settings{Players: true}, 2*time.Second)
+	if err != nil || res.Name != "Empire Bay Roleplay" || len(res.PlayerList) != 3 {
+		t.Fatalf("%v, %+v", err, res)
+	}
+	res, _, err = query(t, server(t, tagOnline, readVec(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
+	if err != nil || res.Name != "M2O Freeroam é" || len(res.PlayerList) != 2 || !res.PlayerList[1].Ping.Known {
+		t.Fatalf("%v, %+v", err, res)
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		addr netip.AddrPort
+		s    protocols.Settings
+		d    time.Duration
+		want error
+	}{
+		{"cut", server(t, tagM2MP, readVec(t, "short")), protocols.Settings{}, 2 * time.Second, wire.ErrTruncated},
+		// An M2O server does not answer M2MP's tag.
+		{"other mod", server(t, tagOnline, readVec(t, "m2o")), protocols.Settings{}, 300 * time.Millisecond, wire.ErrTimeout},
+		{"other tag only", server(t, tagOnline, readVec(t, "m2mp")), online(protocols.Settings{}), 300 * time.Millisecond, wire.ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.s.Retries = 1
+			start := time.Now()
+			_, tr, err := query(t, tc.addr, tc.s, tc.d)
+			if !errors.Is(err, tc.want) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+			if el := time.Since(start); el > tc.d+2*time.Second {
+				t.Errorf("returned after %v", el)
+			}
+			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
+				t.Errorf("phases %+v", tr.Phases)
+			}
+		})
+	}
+}
+
+func TestOptions(t *testing.T) {
+	bad := protocols.Settings{Options: func(v any) error { v.(*Options).Variant = "mafia3"; return nil }}
+	if _, err := newQuerier(bad); err == nil {
+		t.Error("variant mafia3 accepted")
+	}
+}
+
+func TestQuerierContract(t *testing.T) {
+	t.Parallel()
+	m2mp := readVec(t, "m2mp")
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "mafia2mp", DefaultPort: 27016, PortOffset: 1, Transport: "udp",
+		Settings: protocols.Settings{Players: true},
+		Answer:   func([]byte) [][]byte { return [][]byte{m2mp} },
+		WantName: "Empire Bay Roleplay",
+	})
+}

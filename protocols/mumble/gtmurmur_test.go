@@ -1,0 +1,165 @@
+package mumble
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func cvp(t testing.TB) string {
+	b, err := os.ReadFile(filepath.Join("testdata", "gtmurmur_default.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// gtServer answers the line "json" with doc, then keeps the connection open
+// unless closeAfter.
+func gtServer(t testing.TB, doc string, closeAfter bool) netip.AddrPort {
+	return prototest.TCP(t, func(c net.Conn) {
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil || strings.TrimSpace(line) != "json" {
+			return
+		}
+		io.WriteString(c, doc)
+		if !closeAfter {
+			io.Copy(io.Discard, c)
+		}
+	})
+}
+
+// gtProbe queries addr (the plugin) with the target naming the voice port.
+func gtProbe(t testing.TB, addr netip.AddrPort, players bool, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := Protocol.New(protocols.Settings{Players: players, Options: func(v any) error {
+		o := v.(*Options)
+		o.GTmurmur, o.QueryPort = true, int(addr.Port())
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(netip.AddrPortFrom(addr.Addr(), 64738)), tr)
+	if el := time.Since(start); el > d+2*time.Second {
+		t.Errorf("returned after %v, deadline %v", el, d)
+	}
+	return res, tr, err
+}
+
+func TestGTmurmur(t *testing.T) {
+	for _, closeAfter := range []bool{false, true} {
+		res, tr, err := gtProbe(t, gtServer(t, cvp(t), closeAfter), true, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != "GT Test Mumble" || res.Players != protocols.Known(4) || res.MaxPlayers != protocols.Known(50) || res.Bots.Known {
+			t.Errorf("%+v", res)
+		}
+		names := []string{}
+		for _, p := range res.PlayerList {
+			names = append(names, p.Name)
+		}
+		if strings.Join(names, ",") != "Alice,Bob,Carol ☂,Dave" || !res.PlayerList[0].DurationKnown || res.PlayerList[0].Duration != 3600 || res.PlayerList[2].DurationKnown {
+			t.Errorf("players %+v", res.PlayerList)
+		}
+		if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
+			t.Errorf("phases %+v", tr.Phases)
+		}
+		prototest.CheckUTF8(t, res)
+	}
+	// Without players: counts only.
+	res, _, err := gtProbe(t, gtServer(t, cvp(t), false), false, 2*time.Second)
+	if err != nil || res.PlayerList != nil || res.Players != protocols.Known(4) {
+		t.Errorf("%+v, %v", res, err)
+	}
+}
+
+// TestBotsGTmurmur: a voice server has no bots; the users of every channel are
+// the players.
+func TestBotsGTmurmur(t *testing.T) {
+	res, _, err := gtProbe(t, gtServer(t, cvp(t), true), true, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 4, prototest.Unknown, true)
+}
+
+func TestGTmurmurFailures(t *testing.T) {
+	deep := strings.Repeat(`{"name":"c","channels":[`, maxDepth+2) + strings.Repeat(`]}`, maxDepth+2)
+	for _, c := range []struct {
+		name, doc string
+		close     bool
+		reason    string
+	}{
+		{"not JSON", "<html>nope</html>", true, "malformed"},
+		{"no root", `{"name":"x"}`, true, "malformed"},
+		{"cut", cvp(t)[:100], true, "truncated"},
+		{"cut, then silence", cvp(t)[:100], false, "timeout"},
+		{"too deep", `{"name":"x","root":` + deep + `}`, true, "too_large"},
+		{"too long", `{"name":"` + strings.Repeat("x", maxCVP) + `"}`, true, "too_large"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := 400 * time.Millisecond
+			if len(c.doc) > maxCVP {
+				d = 5 * time.Second
+			}
+			_, _, err := gtProbe(t, gtServer(t, c.doc, c.close), true, d)
+			if wire.Reason(err) != c.reason {
+				t.Errorf("err %v, want %s", err, c.reason)
+			}
+		})
+	}
+	if _, _, err := gtProbe(t, prototest.ClosedTCPPort(t), false, time.Second); !errors.Is(err, wire.ErrRefused) {
+		t.Errorf("closed port: %v", err)
+	}
+	silent := prototest.TCP(t, func(c net.Conn) { io.Copy(io.Discard, c) })
+	if _, _, err := gtProbe(t, silent, false, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+		t.Errorf("silent: %v", err)
+	}
+}
+
+func TestGTmurmurOptions(t *testing.T) {
+	for name, o := range map[string]Options{
+		"query_port without gtmurmur": {QueryPort: 27800},
+		"query_port out of range":     {GTmurmur: true, QueryPort: 70000},
+	} {
+		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { *v.(*Options) = o; return nil }}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	q, err := Protocol.New(protocols.Settings{Options: func(v any) error { v.(*Options).GTmurmur = true; return nil }})
+	if err != nil || q.(*gtQuerier).queryPort != 27800 {
+		t.Errorf("%+v, %v", q, err)
+	}
+}
+
+func FuzzDecodeCVP(f *testing.F) {
+	f.Add([]byte(cvp(f)))
+	f.Add([]byte(`{"root":{"channels":[{"users":[{}]}]}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decodeCVP(b, true)
+		if err != nil {
+			if r := wire.Reason(err); r == "" || r == "other" {
+				t.Fatalf("error without a reason: %v", err)
+			}
+			return
+		}
+		if res.Players.Value != int64(len(res.PlayerList)) || res.Players.Value > maxUsers {
+			t.Fatalf("%+v", res)
+		}
+	})
+}

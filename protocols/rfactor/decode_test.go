@@ -1,0 +1,69 @@
+package rfactor
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func TestDecode(t *testing.T) {
+	if n := len(readVec(t, "no_vehicles")); n != fixedLen {
+		t.Fatalf("the fixed part is %d bytes in the vector, %d in the decoder", n, fixedLen)
+	}
+	for _, tc := range []struct {
+		vec      string
+		err      error
+		want     string // name|map|game|version|players max bots password
+		vehicles string
+	}{
+		{vec: "full", want: "Sunday Cup|Mills Short|rFactor|1255|{5 true} {20 true} {4 true} 2", vehicles: "F3,GT"},
+		{vec: "no_vehicles", want: "Sunday Cup|Mills Short|rFactor|1255|{5 true} {20 true} {4 true} 2"},
+		{vec: "short", err: wire.ErrTruncated},
+	} {
+		t.Run(tc.vec, func(t *testing.T) {
+			r, err := decode(readVec(t, tc.vec))
+			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
+				t.Fatalf("err = %v, want %v", err, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			res := r.Result()
+			if got := fmt.Sprintf("%s|%s|%s|%s|%v %v %v %d", res.Name, res.Map, res.Game, res.Version, res.Players, res.MaxPlayers, res.Bots, res.Password); got != tc.want {
+				t.Errorf("result %s, want %s", got, tc.want)
+			}
+			info := map[string]string{}
+			for _, kv := range res.Info {
+				info[kv.Key] = kv.Value
+			}
+			for k, v := range map[string]string{"aids": "traction_control,stability_control", "laps": "10", "fixed_setups": "true",
+				"racecast": "false", "address": "192.0.2.10", "query_port": "34297", "vehicles": tc.vehicles, "motd": "Welcome, drive clean"} {
+				if info[k] != v {
+					t.Errorf("info %s = %q, want %q", k, info[k], v)
+				}
+			}
+		})
+	}
+}
+
+func TestAnswers(t *testing.T) {
+	full := readVec(t, "full")
+	if err := answers(full); err != nil {
+		t.Fatal(err)
+	}
+	noNUL := append([]byte(nil), full...)
+	copy(noNUL[nameOffset:], "0123456789012345678901234567")
+	badName := append([]byte(nil), full...)
+	badName[0] = 0x01
+	if full[maxOffset] != 20 {
+		t.Fatalf("maxOffset %d holds %d, not the vector's max players", maxOffset, full[maxOffset])
+	}
+	zeros := append([]byte("JUNK"), make([]byte, fixedLen)...)
+	for name, b := range map[string][]byte{"server name without NUL": noNUL, "zeros": zeros, "unprintable game name": badName, "empty game name": append([]byte{0}, full[1:]...)} {
+		if err := answers(b); !errors.Is(err, wire.ErrMalformed) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

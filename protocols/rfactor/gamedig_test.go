@@ -1,0 +1,27 @@
+package rfactor
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// TestGamedig queries the same fake server with gamedig (npm, game rfactor) and
+// the Querier: name, track, counts, password and version agree.
+func TestGamedig(t *testing.T) {
+	addr := server(t, readVec(t, "full"))
+	gd, msg, ok := prototest.Gamedig(t, "rfactor", addr.Port(), nil)
+	if !ok {
+		t.Fatalf("gamedig failed: %s", msg)
+	}
+	res, _, err := query(t, addr, protocols.Settings{}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gd.Name != res.Name || gd.Map != res.Map || int64(gd.NumPlayers) != res.Players.Value || int64(gd.MaxPlayers) != res.MaxPlayers.Value ||
+		gd.Password != (res.Password == protocols.FlagTrue) || gd.Version != res.Version {
+		t.Errorf("querier %+v, gamedig %+v", res, gd)
+	}
+}

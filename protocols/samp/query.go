@@ -1,0 +1,159 @@
+package samp
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	players, rules bool
+	retries        int
+	variant        string
+	text           func([]byte) string
+}
+
+// maxListed is the player count past which servers leave the player list
+// unanswered (SA-MP and open.mp alike).
+const maxListed = 100
+
+// Query asks for the info ('i'), then on the same socket the rules ('r', always:
+// they hold the version and the map; VC:MP has none), open.mp's extra info ('o',
+// when the server is open.mp), and, as the module wants them, the players: 'd',
+// falling back to 'c' when the server leaves 'd' unanswered for half the time left
+// (open.mp never answers it), or 'c' at once on open.mp and VC:MP. A failed phase
+// after the info is a phase error.
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialUDP(ctx, t.Addr, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.Retries = q.retries
+	vcmp := q.variant == variantVCMP
+	magic := magicSAMP
+	if vcmp {
+		magic = magicVCMP
+	}
+	ask := func(ctx context.Context, op byte) ([]byte, error) {
+		req := request(magic, t.Addr, op)
+		head := replyHeader(req)
+		return wire.Exchange(ctx, conn, req, func(b []byte) ([]byte, error, error) {
+			if skip := answers(b, head); skip != nil {
+				return nil, skip, nil
+			}
+			return b, nil, nil
+		})
+	}
+
+	p := tr.Begin("info")
+	b, err := ask(ctx, opInfo)
+	var in *info
+	if err == nil {
+		in, err = decodeInfo(b, vcmp)
+	}
+	tr.End(p, err)
+	if err != nil {
+		return nil, err
+	}
+	if in.trailing > 0 {
+		tr.Logf("%d bytes after the info fields not decoded", in.trailing)
+	}
+	st := &status{variant: q.variant, in: in}
+	var phaseErrs []protocols.PhaseError
+	fail := func(phase string, err error) {
+		phaseErrs = append(phaseErrs, protocols.PhaseError{Phase: phase, Err: err})
+	}
+
+	if !vcmp {
+		p := tr.Begin("rules")
+		b, err := askShare(ctx, ask, opRules)
+		if err == nil {
+			st.rules, err = decodeRules(b)
+		}
+		tr.End(p, err)
+		if err != nil {
+			fail("rules", err)
+		}
+		if st.openMP(q.text) {
+			st.variant = variantOpenMP
+		}
+	}
+	if st.variant == variantOpenMP {
+		p := tr.Begin("extra")
+		b, err := askShare(ctx, ask, opExtra)
+		if err == nil {
+			st.extra, err = decodeExtra(b)
+		}
+		tr.End(p, err)
+		if err != nil {
+			fail("extra", err)
+		}
+	}
+	res := st.result(q.text, q.rules)
+	if q.players {
+		if err := q.playerPhase(ctx, tr, ask, st, res); err != nil {
+			fail("players", err)
+		}
+	}
+	res.PhaseErrors = phaseErrs
+	return res, nil
+}
+
+// playerPhase fills the player list. A server counting no players, or more than
+// servers list (maxListed), is not asked.
+func (q *querier) playerPhase(ctx context.Context, tr *wire.Trace, ask func(context.Context, byte) ([]byte, error), st *status, res *protocols.Result) error {
+	switch n := st.in.players; {
+	case n == 0:
+		res.PlayerList = []protocols.Player{}
+		return nil
+	case n > maxListed:
+		tr.Logf("%d players: servers list no more than %d, no player request", n, maxListed)
+		return nil
+	}
+	vcmp := st.variant == variantVCMP
+	p := tr.Begin("players")
+	op := byte(opDetailed)
+	if vcmp || st.variant == variantOpenMP {
+		op = opClients
+	}
+	b, err := askShare(ctx, ask, op)
+	if op == opDetailed && errors.Is(err, wire.ErrTimeout) && ctx.Err() == nil {
+		tr.Logf("no answer to 'd' (open.mp and some hosts omit it): asking 'c'")
+		op = opClients
+		b, err = ask(ctx, op)
+	}
+	var ps []player
+	if err == nil {
+		ps, err = decodePlayers(b, op, vcmp)
+	}
+	tr.End(p, err)
+	if err != nil {
+		return err
+	}
+	if len(ps) != int(st.in.players) {
+		tr.Logf("%d players listed, the info counts %d", len(ps), st.in.players)
+	}
+	res.PlayerList = playerList(ps, q.text)
+	return nil
+}
+
+// share gives a phase that may go unanswered half the time left, so the phases
+// after it keep theirs.
+func share(ctx context.Context) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return ctx, func() {}
+	}
+	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+}
+
+// askShare asks op within half the time left (share).
+func askShare(ctx context.Context, ask func(context.Context, byte) ([]byte, error), op byte) ([]byte, error) {
+	sctx, cancel := share(ctx)
+	defer cancel()
+	return ask(sctx, op)
+}

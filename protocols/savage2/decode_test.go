@@ -1,0 +1,64 @@
+package savage2
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func TestDecodeVectors(t *testing.T) {
+	tests := []struct {
+		vec  string
+		err  error
+		want string // name|map|game|version|players max password
+		info map[string]string
+		tail error
+	}{
+		{vec: "full", want: "Newerth Front|crossroads|HvB|2.1.0.1|{7 true} {20 true} 2",
+			info: map[string]string{"time": "00:12:40", "next_map": "moonlight", "location": "Berlin, DE", "min_players": "3", "stats": "1", "game_mode": "HvB", "header": "9ade97f1015c3b0211223344"}},
+		{vec: "waiting", want: "Quiet|duel_arena|HvB|2.1.0.1|{0 true} {10 true} 1",
+			info: map[string]string{"time": "Waiting", "stats": "0", "min_players": "2"}},
+		{vec: "modern", want: "Legends|eden2|CTF|2.1.0.1|{12 true} {32 true} 0",
+			info: map[string]string{"min_players": "4", "min_level": "5", "game_mode": "CTF"}},
+		{vec: "no_tail", want: "Old|eden|||{1 true} {8 true} 0", info: map[string]string{"location": "Nowhere"}},
+		{vec: "cut_tail", want: "Cut|eden|||{1 true} {8 true} 0", tail: wire.ErrTruncated},
+		{vec: "short", err: wire.ErrTruncated},
+	}
+	for _, tc := range tests {
+		t.Run(tc.vec, func(t *testing.T) {
+			r, err := decode(readVec(t, tc.vec))
+			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
+				t.Fatalf("err = %v, want %v", err, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			res := r.Result(true)
+			got := fmt.Sprintf("%s|%s|%s|%s|%v %v %d", res.Name, res.Map, res.Game, res.Version, res.Players, res.MaxPlayers, res.Password)
+			if got != tc.want {
+				t.Errorf("result %s, want %s", got, tc.want)
+			}
+			info := map[string]string{}
+			for _, kv := range res.Info {
+				info[kv.Key] = kv.Value
+			}
+			for k, v := range tc.info {
+				if info[k] != v {
+					t.Errorf("info %s = %q, want %q", k, info[k], v)
+				}
+			}
+			if !errors.Is(r.TailErr, tc.tail) || (r.TailErr == nil) != (tc.tail == nil) {
+				t.Errorf("tail error %v, want %v", r.TailErr, tc.tail)
+			}
+			if (res.Password != protocols.FlagUnknown) != r.HasPassword {
+				t.Errorf("password %d, the layout sends one: %v", res.Password, r.HasPassword)
+			}
+			if r.Result(false).Rules != nil {
+				t.Error("rules not asked for")
+			}
+		})
+	}
+}

@@ -1,0 +1,193 @@
+package soldat
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const adminPassword = "s3cret admin"
+
+// fake is a Soldat admin port as Rcon.pas runs it: the greeting, the password
+// line, the welcome with the version, then REFRESHX answered with record, after
+// the console lines in noise.
+type fake struct {
+	record []byte
+	noise  string
+}
+
+func (f *fake) start(t testing.TB) netip.AddrPort {
+	return prototest.TCP(t, func(c net.Conn) {
+		io.WriteString(c, greeting+"\r\n")
+		r := bufio.NewReader(c)
+		pw, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		if strings.TrimRight(pw, "\r\n") != adminPassword {
+			io.WriteString(c, "Invalid password.\r\n")
+			return
+		}
+		io.WriteString(c, welcome+"\r\nList of commands available in the Soldat game Manual.\r\nServer Version: 1.8.0.1234\r\n")
+		for {
+			cmd, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			if strings.TrimRight(cmd, "\r\n") == "REFRESHX" {
+				io.WriteString(c, f.noise)
+				c.Write(f.record)
+			}
+		}
+	})
+}
+
+func withPassword(pw string) protocols.Settings {
+	return protocols.Settings{Options: func(v any) error { v.(*Options).Password = protocols.Secret(pw); return nil }}
+}
+
+func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
+	if el := time.Since(start); el > d+2*time.Second {
+		t.Errorf("returned after %v, deadline %v", el, d)
+	}
+	return res, tr, err
+}
+
+func phases(tr *wire.Trace) string {
+	var s []string
+	for _, p := range tr.Phases {
+		r := "ok"
+		if p.Err != nil {
+			r = wire.Reason(p.Err)
+		}
+		s = append(s, p.Name+":"+r)
+	}
+	return strings.Join(s, ",")
+}
+
+func TestQuery(t *testing.T) {
+	f := &fake{record: vec(t, "refreshx_ctf"), noise: "[12:00:01] Major joined the game\r\n(Admin) hello\r\n"}
+	s := withPassword(adminPassword)
+	s.Players = true
+	res, tr, err := probe(t, f.start(t), s, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Version != "1.8.0.1234" || res.Map != "ctf_Ash" || res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || len(res.PlayerList) != 3 {
+		t.Errorf("%+v", res)
+	}
+	if got := phases(tr); got != "login:ok,info:ok" {
+		t.Errorf("phases %s", got)
+	}
+	var sb strings.Builder
+	tr.WriteTranscript(&sb)
+	for _, p := range tr.Packets {
+		sb.Write(p.Data)
+	}
+	if strings.Contains(sb.String(), adminPassword) {
+		t.Error("the trace holds the admin password")
+	}
+	if s := fmt.Sprintf("%v %+v %#v", mustNew(t), mustNew(t), mustNew(t)); strings.Contains(s, adminPassword) {
+		t.Errorf("querier prints its password: %s", s)
+	}
+}
+
+func mustNew(t testing.TB) protocols.Querier {
+	q, err := Protocol.New(withPassword(adminPassword))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func TestPasswordFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pw")
+	prototest.WriteFile(t, file, adminPassword+"\n")
+	f := &fake{record: vec(t, "refreshx_empty")}
+	s := protocols.Settings{Options: func(v any) error { v.(*Options).PasswordFile = file; return nil }}
+	if res, _, err := probe(t, f.start(t), s, 2*time.Second); err != nil || res.Map != "dm_Bigfalls" {
+		t.Errorf("%+v, %v", res, err)
+	}
+	for name, o := range map[string]Options{
+		"both":       {Password: "a", PasswordFile: file},
+		"line break": {Password: "a\nb"},
+		"missing":    {PasswordFile: filepath.Join(t.TempDir(), "absent")},
+	} {
+		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { *v.(*Options) = o; return nil }}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// A wrong or missing password is a reason that says so.
+func TestQueryAuth(t *testing.T) {
+	f := &fake{record: vec(t, "refreshx_ctf")}
+	addr := f.start(t)
+	_, tr, err := probe(t, addr, withPassword("wrong"), 2*time.Second)
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || phases(tr) != "login:server_error" {
+		t.Errorf("wrong password: %v, phases %s", err, phases(tr))
+	}
+	_, _, err = probe(t, addr, protocols.Settings{}, 2*time.Second)
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "password_file") {
+		t.Errorf("no password: %v", err)
+	}
+	// A server that closes at once (its admin flood ban) or after the password.
+	banned := prototest.TCP(t, func(c net.Conn) {})
+	if _, _, err := probe(t, banned, withPassword(adminPassword), 2*time.Second); !errors.Is(err, wire.ErrTruncated) || !strings.Contains(err.Error(), "flood ban") {
+		t.Errorf("closed at once: %v", err)
+	}
+	closer := prototest.TCP(t, func(c net.Conn) {
+		io.WriteString(c, greeting+"\r\n")
+		bufio.NewReader(c).ReadString('\n')
+	})
+	if _, _, err := probe(t, closer, withPassword(adminPassword), 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
+		t.Errorf("closed after the password: %v", err)
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	good := vec(t, "refreshx_ctf")
+	for _, c := range []struct {
+		name   string
+		f      *fake
+		reason string
+	}{
+		{"record cut, then silence", &fake{record: good[:1000]}, "timeout"},
+		{"endless console", &fake{record: good, noise: strings.Repeat("line\r\n", maxLines+1)}, "malformed"},
+		{"long console line", &fake{record: good, noise: strings.Repeat("x", maxLine+1) + "\r\n"}, "too_large"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, tr, err := probe(t, c.f.start(t), withPassword(adminPassword), 400*time.Millisecond)
+			if wire.Reason(err) != c.reason || phases(tr) != "login:ok,info:"+c.reason {
+				t.Errorf("err %v, phases %s, want %s", err, phases(tr), c.reason)
+			}
+		})
+	}
+	notSoldat := prototest.TCP(t, func(c net.Conn) { io.WriteString(c, "SSH-2.0-OpenSSH\r\n") })
+	if _, _, err := probe(t, notSoldat, withPassword(adminPassword), time.Second); wire.Reason(err) != "malformed" {
+		t.Errorf("not Soldat: %v", err)
+	}
+}
+
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{Protocol: Protocol, Name: "soldat", DefaultPort: 23073, Transport: "tcp"})
+}

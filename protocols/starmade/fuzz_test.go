@@ -1,0 +1,38 @@
+package starmade
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// FuzzDecode: no answer panics the decoder, every error names one reason, and a
+// result has counts that are not negative and UTF-8 strings.
+func FuzzDecode(f *testing.F) {
+	entries, _ := os.ReadDir("testdata")
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".hex"); ok {
+			f.Add(vec(f, name))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decodeAnswer(b)
+		if err != nil {
+			if r := wire.Reason(err); r == "" || r == "other" {
+				t.Fatalf("error without a reason: %v", err)
+			}
+			return
+		}
+		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 || !utf8.ValidString(res.Name+res.Version) {
+			t.Fatalf("%+v", res)
+		}
+		for _, kv := range res.Info {
+			if !utf8.ValidString(kv.Value) {
+				t.Fatalf("info %q", kv)
+			}
+		}
+	})
+}

@@ -1,0 +1,27 @@
+package teamspeak2
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	lines := reply(b, "pl_default.txt")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodePlayers(lines); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkQuery(b *testing.B) {
+	addr := newFake(b).start(b)
+	for b.Loop() {
+		if _, _, err := probe(b, addr, voice, protocols.Settings{Players: true}, 2*time.Second); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

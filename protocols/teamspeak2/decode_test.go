@@ -1,0 +1,108 @@
+package teamspeak2
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// reply reads testdata/name and returns its data lines (the OK line dropped).
+func reply(t testing.TB, name string) [][]byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\r\n")), []byte("\r\n")) {
+		if string(l) != "OK" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestDecodeServerInfo(t *testing.T) {
+	res, err := decodeServerInfo(reply(t, "si_default.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Gameserver Exporter TS2" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) ||
+		res.Password != protocols.FlagTrue || len(res.Info) != 20 || res.Bots.Known {
+		t.Errorf("%+v", res)
+	}
+	if res.Uptime != protocols.SpanSeconds(86400) {
+		t.Errorf("uptime %+v, want server_uptime's 86400 s", res.Uptime)
+	}
+	for _, c := range []struct {
+		name   string
+		lines  []string
+		reason string
+	}{
+		{"no name nor count", []string{"server_id=1"}, "malformed"},
+		{"count not a number", []string{"server_name=x", "server_currentusers=lots"}, "malformed"},
+		{"negative max", []string{"server_name=x", "server_maxusers=-1"}, "malformed"},
+		{"password 2", []string{"server_name=x", "server_password=2"}, "malformed"},
+		{"name only", []string{"server_name=x"}, ""},
+	} {
+		var lines [][]byte
+		for _, l := range c.lines {
+			lines = append(lines, []byte(l))
+		}
+		_, err := decodeServerInfo(lines)
+		if got := wire.Reason(err); c.reason == "" && err != nil || c.reason != "" && got != c.reason {
+			t.Errorf("%s: %v, want %q", c.name, err, c.reason)
+		}
+	}
+}
+
+func TestDecodePlayers(t *testing.T) {
+	ps, err := decodePlayers(reply(t, "pl_default.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []protocols.Player{
+		{Name: "Alice", Ping: protocols.Known(45), Duration: 3600, DurationKnown: true},
+		{Name: "Bob the Builder", Ping: protocols.Known(80), Duration: 120, DurationKnown: true},
+		{Name: "Jürgen", Ping: protocols.Known(12), Duration: 5, DurationKnown: true},
+	}
+	if len(ps) != len(want) {
+		t.Fatalf("%+v", ps)
+	}
+	for i := range want {
+		if ps[i] != want[i] {
+			t.Errorf("player %d = %+v, want %+v", i, ps[i], want[i])
+		}
+	}
+	if ps, err := decodePlayers(reply(t, "pl_empty.txt")); err != nil || len(ps) != 0 {
+		t.Errorf("empty: %+v, %v", ps, err)
+	}
+	for name, lines := range map[string][][]byte{
+		"no header": nil,
+		"no nick":   {[]byte("p_id\tping")},
+		"short row": {[]byte("p_id\tnick"), []byte("1")},
+	} {
+		if _, err := decodePlayers(lines); wire.Reason(err) != "malformed" {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	prototest.CheckUTF8(t, &protocols.Result{PlayerList: ps})
+}
+
+func TestReplyEnd(t *testing.T) {
+	for line, want := range map[string]string{"OK": "", "ERROR, invalid id": "server_error", "error": "server_error", "server_id=1": "data"} {
+		end, err := replyEnd([]byte(line), "sel 8767")
+		got := "data"
+		if end {
+			got = wire.Reason(err)
+		}
+		if got != want {
+			t.Errorf("%q: %v %v", line, end, err)
+		}
+	}
+}

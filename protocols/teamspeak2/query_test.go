@@ -1,0 +1,226 @@
+package teamspeak2
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// fake is a TeamSpeak 2 query port serving one virtual server on voice port
+// 8767: the greeting, `sel`, `si` and `pl` (each also with the port as argument,
+// as qstat sends them) and `quit`. It records the commands it got.
+type fake struct {
+	greeting string
+	si, pl   string // replies, OK included
+	mu       sync.Mutex
+	cmds     []string
+}
+
+func newFake(t testing.TB) *fake {
+	return &fake{greeting: "[TS]\r\n", si: file(t, "si_default.txt"), pl: file(t, "pl_default.txt")}
+}
+
+func file(t testing.TB, name string) string {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (f *fake) start(t testing.TB) netip.AddrPort {
+	return prototest.TCP(t, func(c net.Conn) {
+		io.WriteString(c, f.greeting)
+		r := bufio.NewReader(c)
+		selected := false
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			cmd := strings.TrimRight(line, "\r\n")
+			f.mu.Lock()
+			f.cmds = append(f.cmds, cmd)
+			f.mu.Unlock()
+			name, arg, _ := strings.Cut(cmd, " ")
+			if arg != "" {
+				if arg != "8767" {
+					io.WriteString(c, "ERROR, invalid id\r\n")
+					continue
+				}
+				selected = true
+			}
+			switch {
+			case name == "quit":
+				return
+			case name == "sel":
+				io.WriteString(c, "OK\r\n")
+			case !selected:
+				io.WriteString(c, "ERROR, invalid id\r\n")
+			case name == "si":
+				io.WriteString(c, f.si)
+			case name == "pl":
+				io.WriteString(c, f.pl)
+			default:
+				io.WriteString(c, "ERROR, unknown command\r\n")
+			}
+		}
+	})
+}
+
+func (f *fake) commands() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.cmds...)
+}
+
+// voice is the voice port the targets name; nothing listens there.
+var voice = netip.MustParseAddrPort("127.0.0.1:8767")
+
+func probe(t testing.TB, query netip.AddrPort, target netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	s.Options = func(v any) error { v.(*Options).QueryPort = int(query.Port()); return nil }
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
+	if el := time.Since(start); el > d+2*time.Second {
+		t.Errorf("returned after %v, deadline %v", el, d)
+	}
+	return res, tr, err
+}
+
+func phases(tr *wire.Trace) string {
+	var s []string
+	for _, p := range tr.Phases {
+		r := "ok"
+		if p.Err != nil {
+			r = wire.Reason(p.Err)
+		}
+		s = append(s, p.Name+":"+r)
+	}
+	return strings.Join(s, ",")
+}
+
+func TestQuery(t *testing.T) {
+	f := newFake(t)
+	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Gameserver Exporter TS2" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) ||
+		res.Password != protocols.FlagTrue || len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Jürgen" || len(res.Rules) != 20 || res.PhaseErrors != nil {
+		t.Errorf("%+v", res)
+	}
+	if got := phases(tr); got != "info:ok,players:ok" {
+		t.Errorf("phases %s", got)
+	}
+	// quit is sent after the last reply; the fake may not have read it yet.
+	if got := strings.Join(f.commands(), ","); !strings.HasPrefix(got, "sel 8767,si,pl") {
+		t.Errorf("commands %s", got)
+	}
+	prototest.CheckUTF8(t, res)
+}
+
+func TestQueryInfoOnly(t *testing.T) {
+	f := newFake(t)
+	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{}, 2*time.Second)
+	if err != nil || res.PlayerList != nil || res.Rules != nil || phases(tr) != "info:ok" {
+		t.Errorf("%+v, %v, phases %s", res, err, phases(tr))
+	}
+}
+
+// The default query port is 51234 on the target's address.
+func TestDefaultQueryPort(t *testing.T) {
+	q, err := Protocol.New(protocols.Settings{})
+	if err != nil || q.(*querier).queryPort != 51234 {
+		t.Errorf("%+v, %v", q, err)
+	}
+	for _, p := range []int{-1, 65536} {
+		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { v.(*Options).QueryPort = p; return nil }}); err == nil {
+			t.Errorf("query_port %d accepted", p)
+		}
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		set    func(f *fake)
+		target netip.AddrPort
+		reason string
+		msg    string
+	}{
+		{"no server on the voice port", nil, netip.MustParseAddrPort("127.0.0.1:9999"), "server_error", "voice port 9999"},
+		{"not a TS2 greeting", func(f *fake) { f.greeting = "TS3\n\r" }, voice, "malformed", "greeting"},
+		{"si without OK, then close", func(f *fake) { f.si = "server_name=x\r\n" }, voice, "timeout", ""},
+		{"si answers nothing known", func(f *fake) { f.si = "hello\r\nOK\r\n" }, voice, "malformed", "server_name"},
+		{"endless si", func(f *fake) { f.si = strings.Repeat("k=v\r\n", maxLines+1) + "OK\r\n" }, voice, "too_large", "lines"},
+		{"line too long", func(f *fake) { f.si = "server_name=" + strings.Repeat("x", maxLine) + "\r\nOK\r\n" }, voice, "too_large", "longer"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t)
+			if c.set != nil {
+				c.set(f)
+			}
+			_, _, err := probe(t, f.start(t), c.target, protocols.Settings{}, 500*time.Millisecond)
+			if wire.Reason(err) != c.reason || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("err = %v, want %s with %q", err, c.reason, c.msg)
+			}
+		})
+	}
+	// A server that closes after the greeting.
+	addr := prototest.TCP(t, func(c net.Conn) { io.WriteString(c, "[TS]\r\n") })
+	if _, _, err := probe(t, addr, voice, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
+		t.Errorf("close after greeting: %v", err)
+	}
+}
+
+// A broken pl is a phase error beside si's result.
+func TestQueryPlayersPhaseError(t *testing.T) {
+	f := newFake(t)
+	f.pl = "ERROR, not allowed\r\n"
+	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{Players: true}, time.Second)
+	if err != nil || res.Name == "" || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || phases(tr) != "info:ok,players:server_error" {
+		t.Errorf("%+v, %v, phases %s", res, err, phases(tr))
+	}
+}
+
+func TestQueryDrip(t *testing.T) {
+	addr := prototest.Drip(t, []byte("[TS]\r\n"))
+	if _, _, err := probe(t, addr, voice, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+		t.Errorf("err = %v, want timeout", err)
+	}
+}
+
+// The contract's TCP cases need the fake on the target's own port: this copy of
+// Protocol builds queriers that connect to the target's port.
+func TestQuerierContract(t *testing.T) {
+	p := Protocol
+	p.New = func(s protocols.Settings) (protocols.Querier, error) {
+		q, err := newQuerier(s)
+		if err != nil {
+			return nil, err
+		}
+		q.(*querier).queryPort = 0
+		return q, nil
+	}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: p, Name: "teamspeak2", DefaultPort: 8767, Transport: "tcp",
+	})
+}

@@ -1,0 +1,68 @@
+package tribes1
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+type qstatTbs struct {
+	prototest.QstatServer
+	Players []struct {
+		Name  string `json:"name"`
+		Score int    `json:"score"`
+		Ping  int    `json:"ping"`
+	} `json:"players"`
+}
+
+// TestQstat queries the same fake Tribes server with quakestat -tbs -P and with
+// the Querier: name, map, mission type, counts and the players' pings agree.
+// quakestat's JSON drops non-ASCII bytes from the Latin-1 name, and reads a
+// player's score at a fixed offset of the values (our vector's layout differs),
+// so the name is compared as ASCII and scores are not compared.
+func TestQstat(t *testing.T) {
+	prototest.NeedQstat(t)
+	addr := server(t, readVec(t, "tribes"))
+	out := prototest.Qstat(t, "-json", "-P", "-timeout", "5", "-tbs", addr.String())
+	var recs []qstatTbs
+	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
+		t.Fatalf("quakestat output does not parse: %v\n%s", err, out)
+	}
+	qs := recs[0]
+	res, _, err := query(t, addr, all, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ascii(res.Name) != ascii(qs.Name) || qs.Map != res.Map || qs.Game != res.Game ||
+		int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
+		t.Errorf("querier %q %q %q %d/%d, qstat %+v", res.Name, res.Map, res.Game, res.Players.Value, res.MaxPlayers.Value, qs.QstatServer)
+	}
+	var names []string
+	for _, p := range qs.Players {
+		names = append(names, p.Name)
+		for _, ours := range res.PlayerList {
+			if ours.Name == p.Name && ours.Ping.Value != int64(p.Ping) {
+				t.Errorf("player %s: ping %d, qstat %d", p.Name, ours.Ping.Value, p.Ping)
+			}
+		}
+	}
+	t.Logf("qstat players and teams: %q", names)
+	for _, ours := range res.PlayerList {
+		if !strings.Contains(strings.Join(names, "\n"), ours.Name) {
+			t.Errorf("player %s not in qstat's list %q", ours.Name, names)
+		}
+	}
+}
+
+// ascii drops non-ASCII runes and bytes, as quakestat's JSON output does.
+func ascii(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 0x80 {
+			return -1
+		}
+		return r
+	}, s)
+}

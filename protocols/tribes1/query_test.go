@@ -1,0 +1,147 @@
+package tribes1
+
+import (
+	"bytes"
+	"errors"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// echoed copies the request's echo bytes into vec, as a server does; a server
+// answers only its own request byte.
+func echoed(t testing.TB, req []byte, vec []byte) []byte {
+	if len(req) != 3 || req[0] != vec[3] {
+		return nil
+	}
+	out := bytes.Clone(vec)
+	out[1], out[2] = req[1], req[2]
+	return out
+}
+
+func server(t testing.TB, vec []byte) netip.AddrPort {
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		if r := echoed(t, req, vec); r != nil {
+			return [][]byte{r}
+		}
+		return nil
+	})
+}
+
+func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := newQuerier(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
+	return res, tr, err
+}
+
+var all = protocols.Settings{Players: true, Rules: true}
+
+func starsiege(s protocols.Settings) protocols.Settings {
+	s.Options = func(v any) error { v.(*Options).Variant = "starsiege"; return nil }
+	return s
+}
+
+func TestQuery(t *testing.T) {
+	t.Parallel()
+	res, tr, err := query(t, server(t, readVec(t, "tribes")), all, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Tribes Arena é" || len(res.PlayerList) != 2 || len(res.Rules) == 0 || res.PhaseErrors != nil {
+		t.Errorf("result %+v", res)
+	}
+	if len(tr.Packets) != 2 || tr.Packets[0].Data[0] != 'b' {
+		t.Errorf("trace %+v", tr.Packets)
+	}
+}
+
+func TestQueryStarsiege(t *testing.T) {
+	t.Parallel()
+	addr := server(t, readVec(t, "starsiege"))
+	res, tr, err := query(t, addr, starsiege(all), 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Mech Arena" || len(res.PlayerList) != 2 || tr.Packets[0].Data[0] != 'r' {
+		t.Errorf("result %+v", res)
+	}
+	// The Tribes request gets no answer from it.
+	if _, _, err := query(t, addr, all, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+		t.Errorf("a Tribes query of a Starsiege server: %v", err)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	bad := protocols.Settings{Options: func(v any) error { v.(*Options).Variant = "tribes2"; return nil }}
+	if _, err := newQuerier(bad); err == nil {
+		t.Error("variant tribes2 accepted")
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	t.Parallel()
+	tribes := readVec(t, "tribes")
+	tests := []struct {
+		name    string
+		handler prototest.Handler
+		d       time.Duration
+		want    error
+	}{
+		{"wrong echo", func(req []byte) [][]byte {
+			r := echoed(t, req, tribes)
+			r[1] ^= 1
+			return [][]byte{r}
+		}, 300 * time.Millisecond, wire.ErrMismatch},
+		{"strays then answer", func(req []byte) [][]byte {
+			return [][]byte{[]byte("x"), {0x61, 0, 0, 0x62}, echoed(t, req, tribes)}
+		}, 2 * time.Second, nil},
+		{"cut status", func(req []byte) [][]byte { return [][]byte{echoed(t, req, readVec(t, "short"))} }, 2 * time.Second, wire.ErrTruncated},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			_, tr, err := query(t, prototest.UDP(t, tc.handler), protocols.Settings{Players: true, Retries: 1}, tc.d)
+			if !errors.Is(err, tc.want) || (err == nil) != (tc.want == nil) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+			if el := time.Since(start); el > tc.d+2*time.Second {
+				t.Errorf("returned after %v", el)
+			}
+			if len(tr.Phases) != 1 {
+				t.Errorf("phases %+v", tr.Phases)
+			}
+		})
+	}
+}
+
+func TestQueryPartial(t *testing.T) {
+	t.Parallel()
+	res, _, err := query(t, server(t, readVec(t, "cut_players")), all, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PlayerList) != 1 || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestQuerierContract(t *testing.T) {
+	t.Parallel()
+	tribes := readVec(t, "tribes")
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "tribes1", DefaultPort: 28001, Transport: "udp",
+		Settings: protocols.Settings{Players: true},
+		Answer:   func(req []byte) [][]byte { return [][]byte{echoed(t, req, tribes)} },
+		WantName: "Tribes Arena é",
+	})
+}
