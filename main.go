@@ -29,8 +29,10 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/discovery"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/cli"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/gcheadroom"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
@@ -117,6 +119,14 @@ func runUntil(args []string, stop <-chan struct{}) int {
 	self.ReloadSuccess.Set(1)
 	self.ReloadSeconds.SetToCurrentTime()
 
+	// Discovery sources refresh in the background; a reload keeps the lists of
+	// sources it does not change.
+	lists := discovery.NewManager(logger)
+	lists.Apply(sc.Get().Discovery)
+	defer lists.Stop()
+	reg.MustRegister(lists)
+	master.SetCache(lists) // what protocol list reads
+
 	reload := func(ctx context.Context) error { // SafeConfig serialises concurrent reloads
 		if err := sc.ReloadContext(ctx); err != nil {
 			self.ReloadSuccess.Set(0)
@@ -125,6 +135,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		for _, w := range sc.Get().Warnings {
 			logger.Warn("Config warning", "warning", w)
 		}
+		lists.Apply(sc.Get().Discovery) // the config in force now, whichever reload stored it
 		self.ReloadSuccess.Set(1)
 		self.ReloadSeconds.SetToCurrentTime()
 		return nil
@@ -151,11 +162,12 @@ func runUntil(args []string, stop <-chan struct{}) int {
 			MaxConcurrent: *maxConcurrent,
 			MaxWaiting:    *maxWaiting,
 			MinInterval:   *minInterval,
+			Lists:         lists,
 		},
 		History:     history,
 		RemoteDebug: *remoteDebug,
 	}
-	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit, Reload: *enableReload})
+	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit, Reload: *enableReload, Sources: lists.Statuses}, lists)
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -180,19 +192,24 @@ func runUntil(args []string, stop <-chan struct{}) int {
 }
 
 func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.Handler, history *web.History,
-	reload func(context.Context) error, logger *slog.Logger, page web.PageOptions) *http.ServeMux {
+	reload func(context.Context) error, logger *slog.Logger, page web.PageOptions, lists *discovery.Manager) *http.ServeMux {
 	mux := http.NewServeMux()
 	// The pages take turns (web.Pages): a crowd of callers cannot add up their
 	// renders. /probe has its own limits (--probe.max-concurrent).
 	pages := web.NewPages(web.DefaultPageLimit, web.DefaultPageWait)
 	mux.Handle("/metrics", pages.Limit(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
 	mux.Handle("/probe", probeHandler)
+	mux.Handle("/sd", lists.SDHandler())
 	mux.Handle("/logs", pages.Limit(history.DebugHandler(page.RemoteDebug)))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })
 	mux.Handle("/-/reload", web.ReloadHandler(reload, logger, page.Reload))
 	mux.Handle("/config", pages.Limit(web.ConfigHandler(sc)))
-	mux.Handle("/modules", pages.Limit(web.ModulesHandler(sc)))
+	modules := web.ModulesHandler(sc)
+	mux.Handle("/modules", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		modules.ServeHTTP(w, r)
+		lists.WriteSources(w) // live, unlike the modules' cached table
+	})))
 	status := pages.Limit(web.StatusPage(sc, history, page))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {

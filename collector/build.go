@@ -31,6 +31,7 @@ func buildFamilies(o *Outcome) *families {
 		addStates(f, o.Module, r)
 		addStartTimes(f, o, r)
 	}
+	addListed(f, o)
 	f.add(probeDuration, o.Duration.Seconds())
 	if o.Err != nil {
 		f.add(probeFailure, 1, wire.Reason(o.Err))

@@ -43,6 +43,7 @@ var (
 	playerScore    = &metricDesc{name: "gameserver_player_score", help: "Score of each player (opt-in, capped at max_player_series).", labels: []string{"player"}}
 	playerDuration = &metricDesc{name: "gameserver_player_connected_seconds", help: "How long each player has been connected (opt-in, capped at max_player_series).", labels: []string{"player"}}
 	playerPing     = &metricDesc{name: "gameserver_player_ping_seconds", help: "Ping of each player (opt-in, capped at max_player_series).", labels: []string{"player"}}
+	listedMetric   = &metricDesc{name: "gameserver_listed", help: "Whether the server is in each discovery source its module's listed_in names (absent while the source has no list).", labels: []string{"source"}}
 )
 
 // allDescs lists every per-probe metric, for documentation and lint tests.
@@ -52,5 +53,5 @@ var allDescs = []*metricDesc{
 	players, playersMax, bots, queued, info, password, modded, state, substate, rulesCount,
 	startTime, mapStartTime,
 	modsCount, modInfo,
-	playerScore, playerDuration, playerPing,
+	playerScore, playerDuration, playerPing, listedMetric,
 }

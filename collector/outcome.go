@@ -32,6 +32,9 @@ type Outcome struct {
 	// Trimmed holds the players, rules and mods the result had when the history
 	// kept only part of them (zero: all kept).
 	Trimmed [3]int
+	// Listed says, per source the module's listed_in names, whether the server
+	// is in its cached list (listed.go).
+	Listed []ListedIn
 }
 
 // Success reports whether the probe succeeded.

@@ -36,6 +36,8 @@ type Runner struct {
 	// module: scrapes in between get the last result. Modules may ask for more
 	// with cache_ttl.
 	MinInterval time.Duration
+	// Lists answers listed_in (gameserver_listed); nil: no module is listed.
+	Lists Lists
 
 	once   sync.Once
 	limit  *limiter
@@ -138,6 +140,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	o, shared, cached := r.flight.do(ctx, flightKey(cfg.PolicyKey, mod.QueryKey(), host, ports), ttl, timeout, func() *Outcome {
 		o := r.probe(ctx, cfg, module, mod, host, ports, srv)
 		o.Timeout, o.Target = timeout, target // before other requests can see it
+		o.Listed = r.listed(mod, o, host, port)
 		return o
 	})
 	if o == nil {

@@ -44,6 +44,7 @@ type Config struct {
 
 	Modules      map[string]*Module `yaml:"modules"`
 	TargetPolicy TargetPolicy       `yaml:"target_policy,omitempty"`
+	Discovery    Discovery          `yaml:"discovery,omitempty"`
 	// PolicyKey identifies the target policy: results cached under one policy are
 	// not served under another.
 	PolicyKey string `yaml:"-"`
@@ -88,6 +89,9 @@ type Module struct {
 	CacheTTL           model.Duration `yaml:"cache_ttl,omitempty"`
 	IPProtocolFallback *bool          `yaml:"ip_protocol_fallback,omitempty"`
 	Retries            int            `yaml:"retries,omitempty"`
+	// ListedIn names discovery sources the server should be listed in: the
+	// probe exports gameserver_listed{source} from their cached lists.
+	ListedIn []string `yaml:"listed_in,omitempty,flow"`
 	// Targets, when set, are the only targets the module queries (addresses, CIDRs,
 	// host name patterns): required for a module that carries a credential.
 	Targets []string `yaml:"targets,omitempty"`
@@ -249,6 +253,9 @@ func ParseFile(file string, b []byte) (*Config, error) {
 			errs = append(errs, moduleError(file, p, name, err))
 		}
 	}
+	if err := c.compileDiscovery(file, p); err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -369,7 +376,7 @@ func (c *Config) YAML() ([]byte, error) {
 	if b, ok := c.renders.Load("yaml"); ok {
 		return b.([]byte), nil
 	}
-	cc := Config{TargetPolicy: c.TargetPolicy, Modules: make(map[string]*Module, len(c.Modules))}
+	cc := Config{TargetPolicy: c.TargetPolicy, Discovery: c.Discovery, Modules: make(map[string]*Module, len(c.Modules))}
 	for n, m := range c.Modules {
 		cc.Modules[n] = redacted(m)
 	}

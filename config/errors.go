@@ -76,9 +76,9 @@ func (e *fieldError) Error() string { return e.msg }
 
 // moduleKeys are the keys a module may have (protocol blocks besides).
 var moduleKeys = []string{"protocol", "timeout", "port", "port_offsets", "description", "players", "rules",
-	"max_player_series", "preferred_ip_protocol", "cache_ttl", "ip_protocol_fallback", "retries", "targets"}
+	"max_player_series", "preferred_ip_protocol", "cache_ttl", "ip_protocol_fallback", "retries", "targets", "listed_in"}
 
-var topKeys = []string{"modules", "target_policy"}
+var topKeys = []string{"modules", "target_policy", "discovery"}
 
 // suggest returns ` (did you mean "x"?)` for the known key nearest to key, or "".
 func suggest(key string, known []string) string {

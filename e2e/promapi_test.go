@@ -126,6 +126,7 @@ func (p promAPI) targets() string {
 // testPromSetup describes the Prometheus of the end-to-end test.
 type testPromSetup struct {
 	exporter string              // host:port of the exporter
+	httpSD   bool                // keep the http_sd job, asking the exporter
 	static   map[string][]string // probe job of examples/prometheus.yml -> its targets
 	fileSD   []fileSDGroup       // targets of the file_sd job
 	forTime  string              // replaces every alert's `for`
@@ -192,6 +193,19 @@ func writePromConfig(t *testing.T, dir string, s testPromSetup) string {
 				continue
 			}
 			job["file_sd_configs"] = []any{map[string]any{"files": []string{filepath.Join(dir, "targets", "*.yml")}, "refresh_interval": "1s"}}
+		case job["http_sd_configs"] != nil:
+			if !s.httpSD {
+				continue
+			}
+			for _, c := range listOf(job["http_sd_configs"]) {
+				sd := mapOf(c)
+				u, err := url.Parse(strOf(sd["url"]))
+				if err != nil {
+					t.Fatalf("job %s: %v", name, err)
+				}
+				u.Host = s.exporter
+				sd["url"], sd["refresh_interval"] = u.String(), "1s"
+			}
 		case s.static[name] != nil:
 			sc := listOf(job["static_configs"])
 			if len(sc) == 0 {

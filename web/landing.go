@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/common/version"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/discovery"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/catalog"
 )
 
@@ -29,6 +30,8 @@ type PageOptions struct {
 	Pprof        bool // --web.enable-pprof
 	HistoryLimit int
 	Reload       bool // --web.enable-reload
+	// Sources lists the discovery sources with their last refresh (nil: none).
+	Sources func() []discovery.Status
 }
 
 // StatusPage serves the landing page: each recently probed target's last probe,
@@ -49,6 +52,9 @@ func StatusPage(sc *config.SafeConfig, history *History, opts PageOptions) http.
 			Groups:       moduleGroups(sc.Get()),
 			Refresh:      refreshSeconds(r.URL.Query().Get("refresh")),
 			Nonce:        nonce(),
+		}
+		if opts.Sources != nil {
+			d.Sources = sourceViews(opts.Sources(), d.Debug, time.Now())
 		}
 		now := time.Now()
 		for _, t := range history.Targets() {
@@ -92,6 +98,33 @@ type pageData struct {
 	Up, Down     int
 	Refresh      int
 	Nonce        string
+	Sources      []sourceView
+}
+
+// sourceView is one discovery source's row.
+type sourceView struct {
+	discovery.Status
+	Success, Error string
+}
+
+// sourceViews formats the sources' rows; an error may quote what a list sent,
+// so, as a probe's, it is shown to callers who may see debug output only.
+func sourceViews(st []discovery.Status, debug bool, now time.Time) []sourceView {
+	out := make([]sourceView, 0, len(st))
+	for _, s := range st {
+		v := sourceView{Status: s, Success: "never"}
+		if !s.LastSuccess.IsZero() {
+			v.Success = formatAge(now.Sub(s.LastSuccess)) + " ago"
+		}
+		if s.LastError != "" {
+			v.Error = "failing"
+			if debug {
+				v.Error = s.LastError
+			}
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 type moduleGroup struct {
@@ -368,6 +401,19 @@ tr.partial .badge { background:var(--warn); }
 <p class="hint">Failures first. Click a column to sort. The table keeps the targets probed most recently (each module and target once).</p>
 {{else}}<p class="empty">No probes yet. Probe a server with the form above, or let Prometheus scrape /probe?module=…&amp;target=… (see the README).</p>{{end}}
 </section>
+{{if .Sources}}<section>
+<h2>Discovery sources<span class="summary">served on /sd?source=NAME</span></h2>
+<table id="sources">
+<thead><tr><th>Source</th><th>Type</th><th>Module</th><th>Last success</th><th>Entries</th><th>Targets</th><th>Failures</th><th>Last refresh</th></tr></thead>
+<tbody>
+{{range .Sources}}<tr{{if .Error}} class="down"{{end}}>
+<td class="target"><a href="/sd?source={{.Name}}">{{.Name}}</a></td><td>{{.Type}}</td><td>{{.Module}}</td><td>{{.Success}}</td>
+<td class="num">{{.Entries}}{{if .Capped}} (capped){{end}}</td><td class="num">{{.Targets}}</td><td class="num">{{.Failures}}</td>
+<td>{{if .Error}}<span class="reason">failed</span><span class="err">{{.Error}}</span>{{else if .LastAttempt.IsZero}}pending{{else}}ok{{end}}</td>
+</tr>
+{{end}}</tbody>
+</table>
+</section>{{end}}
 </main>
 <script nonce="{{.Nonce}}">
 (function () {

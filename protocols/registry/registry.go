@@ -31,6 +31,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hexen2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/kspdmp"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/list"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mafia2mp"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
@@ -80,6 +81,7 @@ var all = []protocols.Protocol{
 	hexen2.Protocol,
 	hytale.Protocol,
 	kspdmp.Protocol,
+	list.Protocol,
 	mafia2mp.Protocol,
 	minecraft.Protocol,
 	quake2.Protocol,

@@ -22,11 +22,12 @@ var (
 	// ErrNotAllowed: the module carries a credential and the target is not among
 	// those the operator listed for it (targets:); nothing was sent.
 	ErrNotAllowed = errors.New("target_not_allowed")
+	ErrNotListed  = errors.New("not_listed") // a list-read server is not in its list (protocol list)
 )
 
 var reasons = []error{
 	ErrDNS, ErrRefused, ErrTimeout, ErrChallenge, ErrMalformed, ErrTruncated,
-	ErrMismatch, ErrServer, ErrTooLarge, ErrNetwork, ErrOverloaded, ErrNotAllowed,
+	ErrMismatch, ErrServer, ErrTooLarge, ErrNetwork, ErrOverloaded, ErrNotAllowed, ErrNotListed,
 }
 
 // Reason maps an error to its failure reason; "" for nil, "other" for anything unknown.

@@ -76,37 +76,7 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 	if err != nil {
 		return nil, err
 	}
-	// The transport dials on a context of its own, which may outlive the request
-	// (to pool the connection): dial on the probe's instead, and bound the
-	// connection by its deadline, so that no dial or handshake outlives DoHTTP.
-	dial := func(_ context.Context, network, hostport string) (net.Conn, error) {
-		var d net.Dialer
-		if req.URL == "" {
-			hostport = addr.String() // never where a Host header or DNS would send it
-		}
-		c, err := d.DialContext(ctx, "tcp", hostport)
-		if err == nil {
-			if dl, ok := ctx.Deadline(); ok {
-				c.SetDeadline(dl)
-			}
-		}
-		return c, err
-	}
-	tlsConf := &tls.Config{ServerName: hreq.URL.Hostname(), RootCAs: req.RootCAs, InsecureSkipVerify: req.RootCAs == nil}
-	if req.Host != "" {
-		tlsConf.ServerName = hostOnly(req.Host)
-	}
-	client := &http.Client{
-		Transport: &http.Transport{
-			DialContext:            dial,
-			TLSClientConfig:        tlsConf,
-			DisableKeepAlives:      true,
-			DisableCompression:     true, // a small body stays small: no gzip bomb
-			MaxResponseHeaderBytes: 16 << 10,
-			Proxy:                  nil,
-		},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return errNoRedirect },
-	}
+	client := newClient(ctx, addr, req, hreq)
 	uri := hreq.URL.RequestURI()
 	if req.SecretQuery && hreq.URL.RawQuery != "" {
 		uri = hreq.URL.EscapedPath() + "?<secret>"
@@ -121,14 +91,7 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 		err = uerr.Err // its message quotes the URL
 	}
 	if err != nil {
-		if dl, ok := ctx.Deadline(); ctx.Err() != nil || ok && !time.Now().Before(dl) {
-			// The deadline cut the reply: whatever the client made of the bytes it
-			// had (a status line "H" is "malformed HTTP"), the server was too slow.
-			// The clock, not only ctx.Err: the socket's deadline (the same instant)
-			// can fire before the context's own timer has cancelled it.
-			return nil, fmt.Errorf("%w: no complete reply before the deadline", ErrTimeout)
-		}
-		return nil, httpErr(err)
+		return nil, doErr(ctx, err)
 	}
 	defer resp.Body.Close()
 	max := req.MaxBody
@@ -153,6 +116,54 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 		return nil, fmt.Errorf("%w: HTTP %d redirect to %q not followed", ErrServer, resp.StatusCode, resp.Header.Get("Location"))
 	}
 	return &HTTPResponse{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
+}
+
+// newClient is the client of one request: no keep-alive, redirects, proxies or
+// compression.
+func newClient(ctx context.Context, addr netip.AddrPort, req HTTPRequest, hreq *http.Request) *http.Client {
+	// The transport dials on a context of its own, which may outlive the request
+	// (to pool the connection): dial on the probe's instead, and bound the
+	// connection by its deadline, so that no dial or handshake outlives the request.
+	dial := func(_ context.Context, network, hostport string) (net.Conn, error) {
+		var d net.Dialer
+		if req.URL == "" {
+			hostport = addr.String() // never where a Host header or DNS would send it
+		}
+		c, err := d.DialContext(ctx, "tcp", hostport)
+		if err == nil {
+			if dl, ok := ctx.Deadline(); ok {
+				c.SetDeadline(dl)
+			}
+		}
+		return c, err
+	}
+	tlsConf := &tls.Config{ServerName: hreq.URL.Hostname(), RootCAs: req.RootCAs, InsecureSkipVerify: req.RootCAs == nil}
+	if req.Host != "" {
+		tlsConf.ServerName = hostOnly(req.Host)
+	}
+	return &http.Client{
+		Transport: &http.Transport{
+			DialContext:            dial,
+			TLSClientConfig:        tlsConf,
+			DisableKeepAlives:      true,
+			DisableCompression:     true, // a small body stays small: no gzip bomb
+			MaxResponseHeaderBytes: 16 << 10,
+			Proxy:                  nil,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return errNoRedirect },
+	}
+}
+
+// doErr maps an error of a request or of reading its body.
+func doErr(ctx context.Context, err error) error {
+	if dl, ok := ctx.Deadline(); ctx.Err() != nil || ok && !time.Now().Before(dl) {
+		// The deadline cut the reply: whatever the client made of the bytes it
+		// had (a status line "H" is "malformed HTTP"), the server was too slow.
+		// The clock, not only ctx.Err: the socket's deadline (the same instant)
+		// can fire before the context's own timer has cancelled it.
+		return fmt.Errorf("%w: no complete reply before the deadline", ErrTimeout)
+	}
+	return httpErr(err)
 }
 
 func newHTTPRequest(ctx context.Context, addr netip.AddrPort, req HTTPRequest) (*http.Request, error) {

@@ -102,6 +102,33 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 	return u, nil
 }
 
+// DialUDPList is DialUDP for a reply of many datagrams at once (a master
+// server's list): always a socket of its own, never a registration on a shared
+// one (whose queue holds 256 datagrams of a query), with its receive buffer
+// raised to listBuffer (the kernel caps it at net.core.rmem_max), so a burst
+// of a few thousand datagrams waits in the kernel for the reader.
+func DialUDPList(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, error) {
+	if !addr.IsValid() {
+		return nil, netErr(&net.AddrError{Err: "invalid address", Addr: addr.String()})
+	}
+	u := &UDPConn{tr: tr}
+	if err := u.s.open(addr); err != nil {
+		return nil, netErr(err)
+	}
+	u.s.setReadBuffer(listBuffer)
+	if d, ok := ctx.Deadline(); ok {
+		u.s.SetDeadline(d)
+		u.readDeadline = d
+		u.stop = closeOnCancel(ctx, &u.s, &u.cancelled)
+	} else {
+		u.stop = watchCancel(ctx, &u.s)
+	}
+	return u, nil
+}
+
+// listBuffer is the receive buffer DialUDPList asks for.
+const listBuffer = 8 << 20
+
 // zoneIndex turns an IPv6 zone (fe80::1%eth0, fe80::1%2) into an interface index.
 func zoneIndex(zone string) (uint32, error) {
 	if zone == "" {

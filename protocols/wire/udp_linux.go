@@ -94,3 +94,10 @@ func (s *udpSocket) read(fd uintptr) bool {
 	putBuf(buf)
 	return true
 }
+
+// setReadBuffer asks for a receive buffer of n bytes (best effort).
+func (s *udpSocket) setReadBuffer(n int) {
+	s.raw.Control(func(fd uintptr) {
+		syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, n)
+	})
+}

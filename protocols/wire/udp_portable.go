@@ -53,3 +53,6 @@ func (s *udpSocket) recv() ([]byte, error) {
 	copy(b, buf[:n])
 	return b, nil
 }
+
+// setReadBuffer asks for a receive buffer of n bytes (best effort).
+func (s *udpSocket) setReadBuffer(n int) { s.c.SetReadBuffer(n) }

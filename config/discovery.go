@@ -1,0 +1,211 @@
+package config
+
+// The modules file's `discovery:` section: server lists (a master server or a
+// public list, fetched by package protocols/master) that package discovery
+// turns into Prometheus targets. Sources are fixed here by the operator: no
+// request names a URL or a master address, so the exporter is no proxy.
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/prometheus/common/model"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
+)
+
+// Discovery is the `discovery:` section: sources by name.
+type Discovery map[string]*DiscoverySource
+
+// DiscoverySource is one list and what to make of it.
+type DiscoverySource struct {
+	Type string `yaml:"type"`
+	// Address is a UDP master's host:port, URL an HTTP list's; the default is
+	// the type's public master or list.
+	Address string `yaml:"address,omitempty"`
+	URL     string `yaml:"url,omitempty"`
+	// Query is the type's request or filter (Steam `\appid\440`, Quake 3
+	// `getservers 68 empty full`).
+	Query  string `yaml:"query,omitempty"`
+	Region string `yaml:"region,omitempty"`
+	// KeyFile holds a Steam Web API key: type steam then lists servers with
+	// the Web API's GetServerList (query: its filter) instead of Valve's master.
+	KeyFile string `yaml:"key_file,omitempty"`
+	// Module is the module Prometheus is told to probe the targets with
+	// (__param_module).
+	Module  string         `yaml:"module,omitempty"`
+	Refresh model.Duration `yaml:"refresh,omitempty"`
+	// Timeout bounds one refresh (default: the smaller of refresh and 30s).
+	Timeout    model.Duration   `yaml:"timeout,omitempty"`
+	MaxTargets int              `yaml:"max_targets,omitempty"`
+	Filters    DiscoveryFilters `yaml:"filters,omitempty"`
+	// Fields maps an http_json list.
+	Fields *master.Fields `yaml:"fields,omitempty"`
+
+	lister  master.Lister
+	nameRE  *regexp.Regexp
+	compare string // what a reload compares to keep a running source
+}
+
+// DiscoveryFilters cut a list before Prometheus sees it; gameserver_listed still sees
+// the whole list.
+type DiscoveryFilters struct {
+	// Name is a regular expression (RE2) the server's name must match (anywhere:
+	// anchor it with ^ and $).
+	Name string `yaml:"name,omitempty"`
+	// Game and Map must equal the server's game (game dir, mod, game type) and
+	// map, ignoring case.
+	Game string `yaml:"game,omitempty"`
+	Map  string `yaml:"map,omitempty"`
+	// NotEmpty drops servers the list says have no players (HTTP lists: UDP
+	// masters know no counts; their query says it, see README).
+	NotEmpty bool `yaml:"not_empty,omitempty"`
+}
+
+// Limits and defaults.
+const (
+	DefaultRefresh        = 2 * time.Minute
+	MinRefresh            = 10 * time.Second
+	MaxRefresh            = 24 * time.Hour
+	DefaultRefreshTimeout = 30 * time.Second
+)
+
+var sourceName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
+
+// Compile validates every source, fills its defaults and builds its lister.
+// moduleExists says whether a module of the modules file has a name.
+func (c Discovery) Compile(moduleExists func(string) bool) error {
+	for _, name := range c.Names() {
+		s := c[name]
+		if s == nil {
+			return fmt.Errorf("discovery: source %q is empty", name)
+		}
+		if !sourceName.MatchString(name) {
+			return fmt.Errorf("discovery: source name %q: letters, digits, _ and -, at most 64", name)
+		}
+		if err := s.compile(moduleExists); err != nil {
+			return fmt.Errorf("discovery: source %q: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
+	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
+		return fmt.Errorf("module %q is not defined", s.Module)
+	}
+	if s.Refresh == 0 {
+		s.Refresh = model.Duration(DefaultRefresh)
+	}
+	if r := time.Duration(s.Refresh); r < MinRefresh || r > MaxRefresh {
+		return fmt.Errorf("refresh %s out of range %s..%s", s.Refresh, model.Duration(MinRefresh), model.Duration(MaxRefresh))
+	}
+	if s.Timeout == 0 {
+		s.Timeout = model.Duration(min(DefaultRefreshTimeout, time.Duration(s.Refresh)))
+	}
+	if s.Timeout < 0 || s.Timeout > s.Refresh {
+		return fmt.Errorf("timeout %s must be positive and at most refresh %s", s.Timeout, s.Refresh)
+	}
+	if s.Filters.Name != "" {
+		re, err := regexp.Compile(s.Filters.Name)
+		if err != nil {
+			return fmt.Errorf("filters: name: %v", err)
+		}
+		s.nameRE = re
+	}
+	if s.Filters.NotEmpty && s.Type != master.TypeDDNet && s.Type != master.TypeHTTPJSON {
+		return fmt.Errorf("filters: not_empty: a %s master lists no player counts: ask it for servers with players in the query (Steam `\\empty\\1`; getservers without `empty`)", s.Type)
+	}
+	if s.Fields != nil && s.Type != master.TypeHTTPJSON {
+		return fmt.Errorf("fields are for type %s only", master.TypeHTTPJSON)
+	}
+	ms := master.Source{
+		Type: s.Type, Address: s.Address, URL: s.URL, Query: s.Query, Region: s.Region, MaxEntries: s.MaxTargets,
+		KeyFile: s.KeyFile,
+	}
+	if s.Fields != nil {
+		ms.Fields = *s.Fields
+	}
+	l, err := master.New(ms)
+	if err != nil {
+		return err
+	}
+	s.lister = l
+	s.compare = fmt.Sprintf("%+v|%+v|%v|%v|%v|%v", ms, s.Filters, s.Module, s.Refresh, s.Timeout, s.Fields)
+	if fi, err := os.Stat(s.KeyFile); s.KeyFile != "" && err == nil {
+		// A reload re-reads the key: a changed file restarts the source.
+		s.compare += fmt.Sprintf("|key %d %d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return nil
+}
+
+// Names returns the source names, sorted.
+func (c Discovery) Names() []string {
+	out := make([]string, 0, len(c))
+	for n := range c {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CheckListedIn checks a module's listed_in names against the sources.
+func (c Discovery) CheckListedIn(names []string) error {
+	for _, n := range names {
+		if _, ok := c[n]; !ok {
+			known := c.Names()
+			if len(known) == 0 {
+				return fmt.Errorf("listed_in: source %q: the modules file has no discovery sources", n)
+			}
+			return fmt.Errorf("listed_in: source %q is not defined (known: %s)", n, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
+// Keep reports whether a server passes the source's filters.
+func (s *DiscoverySource) Keep(name, game, mapName string, players int64, playersKnown bool) bool {
+	f := &s.Filters
+	if s.nameRE != nil && !s.nameRE.MatchString(name) {
+		return false
+	}
+	if f.Game != "" && !strings.EqualFold(f.Game, game) {
+		return false
+	}
+	if f.Map != "" && !strings.EqualFold(f.Map, mapName) {
+		return false
+	}
+	if f.NotEmpty && playersKnown && players == 0 {
+		return false
+	}
+	return true
+}
+
+// Lister is the source's compiled lister.
+func (s *DiscoverySource) Lister() master.Lister { return s.lister }
+
+// Same reports whether two compiled sources have the same settings, so a
+// reload keeps the running one and its list.
+func (s *DiscoverySource) Same(o *DiscoverySource) bool { return s.compare == o.compare }
+
+// compileDiscovery compiles the discovery section and checks every module's
+// listed_in against it.
+func (c *Config) compileDiscovery(file string, p positions) error {
+	err := c.Discovery.Compile(func(m string) bool { _, ok := c.Modules[m]; return ok })
+	if err != nil {
+		if q, ok := p.top["discovery"]; ok {
+			return fmt.Errorf("%s:%d:%d: %w", file, q.line, q.col, err)
+		}
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	for _, name := range c.Names() {
+		if err := c.Discovery.CheckListedIn(c.Modules[name].ListedIn); err != nil {
+			return moduleError(file, p, name, &fieldError{"listed_in", err.Error()})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDiscovery(t *testing.T) {
+	c, err := Parse([]byte(`
+modules:
+  oa_listed:
+    protocol: quake3
+    listed_in: [community_oa]
+discovery:
+  community_oa:
+    type: quake3
+    address: 127.0.0.1:27950
+    query: "getservers 71 full empty"
+    module: openarena
+    refresh: 1m
+    max_targets: 50000
+    filters: {name: "^MyClan", map: oasago2}
+  list:
+    type: http_json
+    url: http://127.0.0.1:8080/servers
+    fields: {list: data.servers, address: ip, port: port, name: name, players: players, max: max}
+    filters: {not_empty: true}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oa := c.Discovery["community_oa"]
+	if oa.Lister() == nil || oa.nameRE == nil || oa.Refresh.String() != "1m" || oa.Timeout.String() != "30s" {
+		t.Fatalf("%+v", oa)
+	}
+	if l := c.Discovery["list"]; l.Refresh.String() != "2m" || l.Lister() == nil {
+		t.Fatalf("defaults: %+v", l)
+	}
+	if got := c.Modules["oa_listed"].ListedIn; len(got) != 1 || got[0] != "community_oa" {
+		t.Fatalf("listed_in %v", got)
+	}
+	again, _ := Parse([]byte("discovery: {community_oa: {type: quake3, address: 127.0.0.1:27950, query: getservers 71 full empty, module: openarena, refresh: 1m, max_targets: 50000, filters: {name: ^MyClan, map: oasago2}}}"))
+	if !oa.Same(again.Discovery["community_oa"]) {
+		t.Fatal("the same source twice is not Same")
+	}
+}
+
+func TestDiscoveryErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"discovery: {a: {type: quake3, adress: 127.0.0.1:1}}", `unknown field "adress"`},
+		{"discovery: {a: {type: quake3, filters: {nmae: x}}}", `unknown field "nmae"`},
+		{"discovery: {a: {type: http_json, url: http://127.0.0.1/, fields: {address: ip, nmae: x}}}", "field nmae not found"},
+		{"discovery: {a: {type: quake3, module: nosuch}}", `1:1: discovery: source "a": module "nosuch" is not defined`},
+		{"discovery: {a: {type: quake3, refresh: 1s}}", "refresh 1s out of range"},
+		{"discovery: {a: {type: quake3, refresh: 1m, timeout: 2m}}", "at most refresh"},
+		{"discovery: {a: {type: quake3, filters: {name: '('}}}", "filters: name"},
+		{"discovery: {a: {type: quake3, filters: {not_empty: true}}}", "lists no player counts"},
+		{"discovery: {a: {type: quake3, fields: {address: ip}}}", "fields are for type http_json only"},
+		{"discovery: {a: {type: gamespy}}", `unknown type "gamespy"`},
+		{"discovery: {a: {type: quake3, max_targets: 2000000}}", "out of range"},
+		{"discovery: {a/b: {type: quake3}}", "source name"},
+		{"discovery: {a: }", `source "a" is empty`},
+		{"discoveyr: {}", `did you mean "discovery"`},
+		{"modules: {m: {protocol: quake3, listed_in: [x]}}", `module "m": listed_in: source "x": the modules file has no discovery sources`},
+		{"modules: {m: {protocol: quake3, listed_in: [lsit]}}\ndiscovery: {list: {type: quake3}}", `1:33: module "m": listed_in: source "lsit" is not defined (known: list)`},
+		{"modules: {m: {protocol: quake3, listed_on: [x]}}", `did you mean "listed_in"`},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+func TestDiscoveryFilters(t *testing.T) {
+	c, err := Parse([]byte(`
+discovery:
+  f:
+    type: ddnet
+    url: http://127.0.0.1/
+    filters: {name: "^\\[EU\\]", game: ctf, map: ctf5, not_empty: true}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Discovery["f"]
+	cases := []struct {
+		name, game, mapName string
+		players             int64
+		known, want         bool
+	}{
+		{"[EU] one", "CTF", "CTF5", 3, true, true},
+		{"[EU] empty", "ctf", "ctf5", 0, true, false},
+		{"[EU] count unknown", "ctf", "ctf5", 0, false, true},
+		{"[US] two", "ctf", "ctf5", 3, true, false},
+		{"[EU] dm", "dm", "ctf5", 3, true, false},
+		{"[EU] other map", "ctf", "ctf2", 3, true, false},
+	}
+	for _, c := range cases {
+		if got := s.Keep(c.name, c.game, c.mapName, c.players, c.known); got != c.want {
+			t.Errorf("%+v: keep %v", c, got)
+		}
+	}
+}
+
+// TestDiscoveryYAML: /config shows the discovery section as compiled, defaults
+// filled, and a reload of that output is the same config.
+func TestDiscoveryYAML(t *testing.T) {
+	c, err := Parse([]byte("discovery: {oa: {type: quake3, address: 127.0.0.1:27950, fields: null, filters: {map: oasago2}}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"discovery:", "oa:", "type: quake3", "address: 127.0.0.1:27950", "refresh: 2m", "map: oasago2"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("no %q in\n%s", want, b)
+		}
+	}
+	again, err := Parse(b)
+	if err != nil {
+		t.Fatalf("the rendered config does not load: %v\n%s", err, b)
+	}
+	if !c.Discovery["oa"].Same(again.Discovery["oa"]) {
+		t.Fatal("the rendered source differs")
+	}
+}

@@ -1,0 +1,327 @@
+package discovery
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// q3Master is a fake dpmaster listing addrs while *down is false, silent
+// while it is true.
+func q3Master(t *testing.T, addrs *atomic.Pointer[[]netip.AddrPort], down *atomic.Bool) netip.AddrPort {
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		if down.Load() || !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers ") {
+			return nil
+		}
+		b := []byte("\xff\xff\xff\xffgetserversResponse")
+		for _, a := range *addrs.Load() {
+			ip := a.Addr().As4()
+			b = append(append(append(b, '\\'), ip[:]...), byte(a.Port()>>8), byte(a.Port()))
+		}
+		return [][]byte{append(b, "\\EOT\x00\x00\x00"...)}
+	})
+}
+
+// parse compiles a discovery section given as the body of `discovery:`.
+func parse(t *testing.T, src string) (config.Discovery, error) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("discovery:\n")
+	for _, l := range strings.Split(strings.TrimPrefix(src, "\n"), "\n") {
+		b.WriteString("  " + l + "\n")
+	}
+	c, err := config.Parse([]byte(b.String()))
+	if err != nil {
+		return nil, err
+	}
+	return c.Discovery, nil
+}
+
+// started applies cfg to a new manager and waits for the first refresh of
+// every source.
+func started(t *testing.T, cfg config.Discovery) (*Manager, chan error) {
+	t.Helper()
+	m := NewManager(nil)
+	done := make(chan error, 64)
+	m.OnRefresh = func(_ string, err error) { done <- err }
+	m.Apply(cfg)
+	t.Cleanup(m.Stop)
+	for range cfg {
+		<-done
+	}
+	return m, done
+}
+
+type sdGroup struct {
+	Targets []string          `json:"targets"`
+	Labels  map[string]string `json:"labels"`
+}
+
+func getSD(t *testing.T, m *Manager, query string) (int, []sdGroup, string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.SDHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/sd?"+query, nil))
+	body := rec.Body.String()
+	var groups []sdGroup
+	if rec.Code == 200 {
+		if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+			t.Fatalf("content type %q", ct)
+		}
+		if err := json.Unmarshal([]byte(body), &groups); err != nil {
+			t.Fatalf("%v: %s", err, body)
+		}
+	}
+	return rec.Code, groups, body
+}
+
+// TestFailThenRecover: a source serves its list, keeps it through failed
+// refreshes (and says so in its metrics), and takes the next good one.
+func TestFailThenRecover(t *testing.T) {
+	var addrs atomic.Pointer[[]netip.AddrPort]
+	var down atomic.Bool
+	first := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960"), netip.MustParseAddrPort("192.0.2.2:27961")}
+	addrs.Store(&first)
+	cfg, err := parse(t, fmt.Sprintf(`
+oa:
+  type: quake3
+  address: %s
+  query: getservers 71 full empty
+  module: openarena
+  refresh: 10m
+  timeout: 300ms
+`, q3Master(t, &addrs, &down)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := started(t, cfg)
+	code, groups, body := getSD(t, m, "source=oa")
+	if code != 200 || len(groups) != 2 {
+		t.Fatalf("%d %s", code, body)
+	}
+	want := sdGroup{Targets: []string{"192.0.2.1:27960"}, Labels: map[string]string{"source": "oa", "__param_module": "openarena"}}
+	if fmt.Sprint(groups[0]) != fmt.Sprint(want) {
+		t.Fatalf("group %+v, want %+v", groups[0], want)
+	}
+	if listed, known := m.Listed("oa", netip.MustParseAddrPort("[::ffff:192.0.2.2]:27961"), ""); !listed || !known {
+		t.Fatal("a listed server (IPv4-mapped) not found")
+	}
+	if listed, known := m.Listed("oa", netip.MustParseAddrPort("192.0.2.3:27960"), ""); listed || !known {
+		t.Fatal("an unlisted server found")
+	}
+	if _, known := m.Listed("nosuch", netip.MustParseAddrPort("192.0.2.1:27960"), ""); known {
+		t.Fatal("an unknown source knows")
+	}
+
+	down.Store(true)
+	if _, err := m.Refresh(context.Background(), "oa"); err == nil {
+		t.Fatal("refresh of a silent master succeeded")
+	}
+	if code, groups, _ := getSD(t, m, "source=oa"); code != 200 || len(groups) != 2 {
+		t.Fatalf("after a failure: %d, %d groups; want the last good list", code, len(groups))
+	}
+	expectMetrics(t, m, `
+gameserver_discovery_entries{source="oa"} 2
+gameserver_discovery_last_refresh_success{source="oa"} 0
+gameserver_discovery_refresh_failures_total{source="oa"} 1
+gameserver_discovery_targets{source="oa"} 2
+`)
+
+	second := []netip.AddrPort{netip.MustParseAddrPort("198.51.100.9:27960")}
+	addrs.Store(&second)
+	down.Store(false)
+	if _, err := m.Refresh(context.Background(), "oa"); err != nil {
+		t.Fatal(err)
+	}
+	if _, groups, _ := getSD(t, m, "source=oa"); len(groups) != 1 || groups[0].Targets[0] != "198.51.100.9:27960" {
+		t.Fatalf("after recovery: %+v", groups)
+	}
+	if listed, _ := m.Listed("oa", first[0], ""); listed {
+		t.Fatal("a server gone from the list is still listed")
+	}
+	expectMetrics(t, m, `
+gameserver_discovery_entries{source="oa"} 1
+gameserver_discovery_last_refresh_success{source="oa"} 1
+gameserver_discovery_refresh_failures_total{source="oa"} 1
+gameserver_discovery_targets{source="oa"} 1
+`)
+	if st := m.Statuses(); len(st) != 1 || st[0].LastSuccess.IsZero() || st[0].LastError != "" {
+		t.Fatalf("%+v", st)
+	}
+}
+
+func expectMetrics(t *testing.T, m *Manager, want string) {
+	t.Helper()
+	names := []string{"gameserver_discovery_entries", "gameserver_discovery_last_refresh_success",
+		"gameserver_discovery_refresh_failures_total", "gameserver_discovery_targets"}
+	var exp strings.Builder
+	help := map[string]string{
+		"gameserver_discovery_entries":                "# HELP gameserver_discovery_entries Servers of the source's list in use, before filters.\n# TYPE gameserver_discovery_entries gauge\n",
+		"gameserver_discovery_last_refresh_success":   "# HELP gameserver_discovery_last_refresh_success 1 when the source's last refresh succeeded, 0 when it failed.\n# TYPE gameserver_discovery_last_refresh_success gauge\n",
+		"gameserver_discovery_refresh_failures_total": "# HELP gameserver_discovery_refresh_failures_total Refreshes of the source that failed (the last good list stays in use).\n# TYPE gameserver_discovery_refresh_failures_total counter\n",
+		"gameserver_discovery_targets":                "# HELP gameserver_discovery_targets Servers of the source's list in use that pass its filters: the targets /sd serves.\n# TYPE gameserver_discovery_targets gauge\n",
+	}
+	for _, n := range names {
+		exp.WriteString(help[n])
+		for _, l := range strings.Split(strings.TrimSpace(want), "\n") {
+			if strings.HasPrefix(l, n+"{") {
+				exp.WriteString(l + "\n")
+			}
+		}
+	}
+	if err := testutil.CollectAndCompare(m, strings.NewReader(exp.String()), names...); err != nil {
+		t.Fatal(err)
+	}
+	if probs, err := testutil.CollectAndLint(m); err != nil || len(probs) > 0 {
+		t.Fatalf("lint: %v %v", probs, err)
+	}
+}
+
+// TestSDLabels: what an HTTP list knows becomes __meta labels, hostile strings
+// cleaned; filters cut the targets but not what is listed.
+func TestSDLabels(t *testing.T) {
+	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"servers":[
+{"addresses":["tw-0.6+udp://192.0.2.1:8303"],"location":"eu:de","info":{"name":"[EU] \"quoted\" \u0007bell\nline </script>","game_type":"CTF","map":{"name":"ctf5"},"max_clients":16,"passworded":true,"clients":[{},{}]}},
+{"addresses":["tw-0.6+udp://192.0.2.2:8303"],"info":{"name":"[US] other","game_type":"CTF","map":{"name":"ctf5"},"max_clients":16,"clients":[{}]}},
+{"addresses":["tw-0.6+udp://192.0.2.3:8303"],"info":{"name":"[EU] empty","game_type":"CTF","map":{"name":"ctf5"},"max_clients":16,"clients":[]}},
+{"addresses":["tw-0.6+udp://192.0.2.4:8303"],"info":{"name":"`+strings.Repeat("é", 200)+`","clients":[{}]}}
+]}`)
+	}), false)
+	cfg, err := parse(t, fmt.Sprintf(`
+tw:
+  type: ddnet
+  url: %s
+  module: teeworlds
+  timeout: 2s
+  filters: {name: "^\\[EU\\]|é", not_empty: true}
+`, srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := started(t, cfg)
+	code, groups, body := getSD(t, m, "source=tw")
+	if code != 200 || len(groups) != 2 {
+		t.Fatalf("%d: %s", code, body)
+	}
+	want := map[string]string{
+		"source": "tw", "__param_module": "teeworlds", "__meta_gameserver_name": `[EU] "quoted" bellline </script>`,
+		"__meta_gameserver_map": "ctf5", "__meta_gameserver_game": "CTF", "__meta_gameserver_country": "DE",
+		"__meta_gameserver_players": "2", "__meta_gameserver_players_max": "16", "__meta_gameserver_password": "true",
+	}
+	if fmt.Sprint(groups[0].Labels) != fmt.Sprint(want) {
+		t.Fatalf("labels %v\nwant %v", groups[0].Labels, want)
+	}
+	if strings.Contains(body, "</script>") {
+		t.Fatal("HTML not escaped in the JSON")
+	}
+	if n := groups[1].Labels["__meta_gameserver_name"]; len(n) > maxLabel || !strings.HasPrefix(n, "éé") {
+		t.Fatalf("long name not capped at a rune: %d bytes", len(n))
+	}
+	if listed, _ := m.Listed("tw", netip.MustParseAddrPort("192.0.2.3:8303"), ""); !listed {
+		t.Fatal("a server the filters cut is not listed")
+	}
+}
+
+func TestSDHandlerErrors(t *testing.T) {
+	cfg, err := parse(t, fmt.Sprintf(`
+silent: {type: quake3, address: %s, timeout: 200ms}
+other: {type: quakeworld, address: %s, timeout: 200ms}
+`, prototest.Silent(t), prototest.Silent(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := started(t, cfg)
+	cases := []struct {
+		query string
+		code  int
+		body  string
+	}{
+		{"source=nosuch", 404, `unknown source "nosuch" (known: other, silent)`},
+		{"", 404, "known: other, silent"},
+		{"source=silent", 503, "has no list yet: "},
+		{"source=silent&url=http://169.254.169.254/", 400, `unknown parameter "url"`},
+		{"source=silent&address=127.0.0.1:1", 400, `unknown parameter "address"`},
+	}
+	for _, c := range cases {
+		code, _, body := getSD(t, m, c.query)
+		if code != c.code || !strings.Contains(body, c.body) {
+			t.Errorf("%s: %d %q, want %d %q", c.query, code, body, c.code, c.body)
+		}
+	}
+	rec := httptest.NewRecorder()
+	m.SDHandler().ServeHTTP(rec, httptest.NewRequest("POST", "/sd?source=silent", nil))
+	if rec.Code != 405 {
+		t.Fatalf("POST: %d", rec.Code)
+	}
+}
+
+// TestApply: a reload keeps an unchanged source's list, restarts a changed
+// one and stops a removed one.
+func TestApply(t *testing.T) {
+	var addrs atomic.Pointer[[]netip.AddrPort]
+	var down atomic.Bool
+	one := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960")}
+	addrs.Store(&one)
+	master := q3Master(t, &addrs, &down)
+	src := func(extra string) config.Discovery {
+		cfg, err := parse(t, fmt.Sprintf("a: {type: quake3, address: %s, timeout: 300ms%s}\nb: {type: quake3, address: %s, timeout: 300ms}\n", master, extra, master))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	m, done := started(t, src(""))
+	ra, rb := m.source("a"), m.source("b")
+	m.Apply(src("")) // unchanged: nothing restarts, nothing fetches
+	if m.source("a") != ra || m.source("b") != rb {
+		t.Fatal("an unchanged source was restarted")
+	}
+	m.Apply(src(", max_targets: 10"))
+	if <-done; m.source("a") == ra || m.source("b") != rb {
+		t.Fatal("a changed source kept, or an unchanged one restarted")
+	}
+	cfg := src("")
+	delete(cfg, "b")
+	m.Apply(cfg)
+	if <-done; m.source("b") != nil {
+		t.Fatal("a removed source still runs")
+	}
+	select {
+	case <-rb.done:
+	default:
+		t.Fatal("a removed source's loop did not end")
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	cases := []struct {
+		interval time.Duration
+		n        int
+		want     time.Duration
+	}{
+		{time.Minute, 1, 7500 * time.Millisecond},
+		{time.Minute, 2, 15 * time.Second},
+		{time.Minute, 4, time.Minute},
+		{time.Minute, 40, time.Minute},
+		{10 * time.Second, 1, 1250 * time.Millisecond},
+		{2 * time.Second, 1, time.Second},
+	}
+	for _, c := range cases {
+		if got := retryAfter(c.interval, c.n); got != c.want {
+			t.Errorf("retryAfter(%v, %d) = %v, want %v", c.interval, c.n, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package discovery
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
+)
+
+// maxLabel caps a label value taken from a list (bytes, cut at a rune).
+const maxLabel = 128
+
+// clean makes a list's string a fit label value: valid UTF-8, no control
+// characters, trimmed, at most maxLabel bytes.
+func clean(s string) string {
+	ok := len(s) <= maxLabel && utf8.ValidString(s)
+	for i := 0; ok && i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			ok = false
+		}
+	}
+	if ok && strings.TrimSpace(s) == s {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if unicode.IsControl(r) {
+			continue
+		}
+		if b.Len()+utf8.RuneLen(r) > maxLabel {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// appendString appends s as a JSON string. s is valid UTF-8 without control
+// characters (clean), or a name or address of our own.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '"' && c != '\\' && c >= 0x20 && c != '<' && c != '>' && c != '&' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		default: // control characters (not after clean) and HTML's, as encoding/json does
+			b = append(b, `\u00`...)
+			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+func appendLabel(b []byte, name, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(b, ',')
+	b = appendString(b, name)
+	b = append(b, ':')
+	return appendString(b, value)
+}
+
+// appendGroup appends one server's target group: its address and labels.
+func appendGroup(b []byte, source, module string, e *master.Entry) []byte {
+	b = append(b, `{"targets":[`...)
+	if e.Host != "" {
+		b = appendString(b, e.Host)
+	} else {
+		b = append(b, '"')
+		b = e.Addr.AppendTo(b)
+		b = append(b, '"')
+	}
+	b = append(b, `],"labels":{"source":`...)
+	b = appendString(b, source)
+	b = appendLabel(b, "__param_module", module)
+	b = appendLabel(b, "__meta_gameserver_name", e.Name)
+	b = appendLabel(b, "__meta_gameserver_map", e.Map)
+	b = appendLabel(b, "__meta_gameserver_game", e.Game)
+	b = appendLabel(b, "__meta_gameserver_version", e.Version)
+	b = appendLabel(b, "__meta_gameserver_country", e.Country)
+	if e.Players.Known {
+		b = appendLabel(b, "__meta_gameserver_players", strconv.FormatInt(e.Players.Value, 10))
+	}
+	if e.Max.Known {
+		b = appendLabel(b, "__meta_gameserver_players_max", strconv.FormatInt(e.Max.Value, 10))
+	}
+	if e.Password != protocols.FlagUnknown {
+		b = appendLabel(b, "__meta_gameserver_password", strconv.FormatBool(e.Password == protocols.FlagTrue))
+	}
+	return append(b, "}}"...)
+}
+
+// flushAt is how much of an answer is built before it is written out.
+const flushAt = 64 << 10
+
+// writeSD writes sn's targets as Prometheus HTTP SD JSON: one target group per
+// server, so that each carries its own __meta labels.
+func writeSD(w http.ResponseWriter, source, module string, sn *snapshot) error {
+	b := make([]byte, 0, flushAt+4096)
+	b = append(b, '[')
+	for n, i := range sn.targets {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = appendGroup(b, source, module, &sn.entries[i])
+		if len(b) >= flushAt {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	b = append(b, ']', '\n')
+	_, err := w.Write(b)
+	return err
+}
+
+// SDHandler serves GET /sd?source=NAME: the source's targets in Prometheus'
+// HTTP SD format. An unknown source is 404 naming the known ones; a source
+// without a good list yet is 503, so Prometheus keeps the targets it has
+// rather than dropping them.
+func (m *Manager) SDHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "GET only", http.StatusMethodNotAllowed)
+			return
+		}
+		q := r.URL.Query()
+		for k := range q {
+			if k != "source" {
+				// Only the operator's sources: no parameter may name a list.
+				http.Error(w, "unknown parameter "+strconv.Quote(k)+": /sd takes source=NAME only", http.StatusBadRequest)
+				return
+			}
+		}
+		name := q.Get("source")
+		src := m.source(name)
+		if src == nil {
+			known := strings.Join(m.Names(), ", ")
+			if known == "" {
+				known = "none: the modules file has no discovery section"
+			}
+			http.Error(w, "unknown source "+strconv.Quote(name)+" (known: "+known+")", http.StatusNotFound)
+			return
+		}
+		sn := src.list.Load()
+		if sn == nil {
+			w.Header().Set("Retry-After", "10")
+			msg := "source " + strconv.Quote(name) + " has no list yet"
+			if st := src.status(); st.LastError != "" {
+				msg += ": " + st.LastError
+			}
+			http.Error(w, msg, http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodHead {
+			return
+		}
+		writeSD(w, name, src.src.Module, sn)
+	})
+}

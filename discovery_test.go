@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// TestDiscoveryEndpoints runs the binary with a discovery source on a fake
+// dpmaster that lists one of two fake Quake 3 servers: /sd serves the listed
+// one, /metrics the source's state, and a module with listed_in says which
+// server is listed.
+func TestDiscoveryEndpoints(t *testing.T) {
+	listed := prototest.Quake3Server(t, "")
+	unlisted := prototest.Quake3Server(t, "")
+	master := prototest.UDP(t, func(req []byte) [][]byte {
+		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers 68 ") {
+			return nil
+		}
+		ip := listed.Addr().As4()
+		return [][]byte{append([]byte("\xff\xff\xff\xffgetserversResponse\\"), ip[0], ip[1], ip[2], ip[3],
+			byte(listed.Port()>>8), byte(listed.Port()), '\\', 'E', 'O', 'T', 0, 0, 0)}
+	})
+	path := filepath.Join(t.TempDir(), "modules.yml")
+	os.WriteFile(path, []byte(fmt.Sprintf(`
+modules:
+  q3:
+    protocol: quake3
+    listed_in: [community]
+  fromlist:
+    protocol: list
+    list: {source: community}
+discovery:
+  community:
+    type: quake3
+    address: %s
+    module: q3
+    refresh: 1m
+    timeout: 2s
+`, master)), 0o644)
+	e := startExporter(t, "--config.file="+path)
+
+	var code int
+	var body string
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if code, body = e.get(t, "/sd?source=community"); code != 503 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // the first refresh runs in the background
+	}
+	want := fmt.Sprintf(`[{"targets":["%s"],"labels":{"source":"community","__param_module":"q3"}}]`, listed)
+	if code != 200 || strings.TrimSpace(body) != want {
+		t.Fatalf("/sd: %d %s\nwant %s", code, body, want)
+	}
+	if code, body := e.get(t, "/sd?source=nope"); code != 404 || !strings.Contains(body, "known: community") {
+		t.Errorf("unknown source: %d %s", code, body)
+	}
+	_, metrics := e.get(t, "/metrics")
+	wantAll(t, metrics, `gameserver_discovery_targets{source="community"} 1`, `gameserver_discovery_last_refresh_success{source="community"} 1`)
+	_, mods := e.get(t, "/modules")
+	wantAll(t, mods, "SOURCE", "LAST SUCCESS", "community  quake3  q3")
+	for _, l := range strings.Split(mods, "\n") {
+		if strings.HasPrefix(l, "community ") && strings.Contains(l, "never") {
+			t.Errorf("/modules: the source's fetch is not shown: %s", l)
+		}
+	}
+	for _, c := range []struct {
+		target netip.AddrPort
+		want   string
+	}{{listed, "1"}, {unlisted, "0"}} {
+		_, probe := e.get(t, "/probe?module=q3&target="+c.target.String())
+		wantAll(t, probe, "probe_success 1", `gameserver_listed{source="community"} `+c.want)
+		// Protocol list reads the same list: listed is up, unlisted is not_listed.
+		_, probe = e.get(t, "/probe?module=fromlist&target="+c.target.String())
+		if c.want == "1" {
+			wantAll(t, probe, "probe_success 1")
+		} else {
+			wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package list
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+type querier struct {
+	source string
+}
+
+// Query looks the target up in the source's cached list: by its address, or
+// by the name it was given as with its port for a list that names servers.
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	p := tr.Begin("info")
+	res, err := q.lookup(ctx, t, tr)
+	tr.End(p, err)
+	return res, err
+}
+
+func (q *querier) lookup(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: probe cancelled", wire.ErrTimeout)
+	}
+	if q.source == "" {
+		return nil, fmt.Errorf("%w: the module names no list (list: {source: NAME})", wire.ErrServer)
+	}
+	c := master.Cached()
+	if c == nil {
+		return nil, fmt.Errorf("%w: no discovery lists in this process", wire.ErrServer)
+	}
+	var host string
+	if t.Host != "" {
+		host = hostPort(t.Host, t.Addr.Port())
+	}
+	e, listed, known := c.Lookup(q.source, t.Addr, host)
+	switch {
+	case !known:
+		return nil, fmt.Errorf("%w: source %q is not defined or has no list yet", wire.ErrServer, q.source)
+	case !listed:
+		return nil, fmt.Errorf("%w: %s is not in the list of source %q", wire.ErrNotListed, t.Addr, q.source)
+	}
+	tr.Logf("listed in %q as %s", q.source, e.Target())
+	return result(&e), nil
+}
+
+// result is what the list knows of the server.
+func result(e *master.Entry) *protocols.Result {
+	return &protocols.Result{
+		Name: e.Name, Map: e.Map, Game: e.Game, Version: e.Version,
+		Players: e.Players, MaxPlayers: e.Max, Password: e.Password,
+		Info: []protocols.KV{{Key: "listed_as", Value: e.Target()}, {Key: "country", Value: e.Country}},
+	}
+}

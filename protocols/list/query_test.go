@@ -1,0 +1,113 @@
+package list
+
+import (
+	"context"
+	"errors"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// fakeCache holds one source, "community", once it has a list.
+type fakeCache struct {
+	hasList bool
+	entries []master.Entry
+}
+
+func (f *fakeCache) Lookup(source string, addr netip.AddrPort, host string) (master.Entry, bool, bool) {
+	if source != "community" || !f.hasList {
+		return master.Entry{}, false, false
+	}
+	for _, e := range f.entries {
+		if e.Addr.IsValid() && e.Addr == addr || e.Host != "" && e.Host == host {
+			return e, true, true
+		}
+	}
+	return master.Entry{}, false, true
+}
+
+func TestQuery(t *testing.T) {
+	ark := master.Entry{Addr: netip.MustParseAddrPort("192.0.2.7:7777"), Name: "ARK #1", Map: "TheIsland_WP", Game: "ASA",
+		Version: "v47.1", Players: protocols.Known(12), Max: protocols.Known(70), Password: protocols.FlagFalse}
+	named := master.Entry{Host: "play.example.org:30000", Name: "Luanti", Players: protocols.Known(3)}
+	c := &fakeCache{hasList: true, entries: []master.Entry{ark, named}}
+	master.SetCache(c)
+	t.Cleanup(func() { master.SetCache(nil) })
+
+	cases := []struct {
+		name   string
+		source string
+		target protocols.Target
+		want   *master.Entry
+		err    error
+	}{
+		{"listed", "community", protocols.At(ark.Addr), &ark, nil},
+		{"listed by name", "community", protocols.Target{Addr: netip.MustParseAddrPort("198.51.100.1:30000"), Host: "Play.Example.org."}, &named, nil},
+		{"not listed", "community", protocols.At(netip.MustParseAddrPort("192.0.2.8:7777")), nil, wire.ErrNotListed},
+		{"other port", "community", protocols.At(netip.MustParseAddrPort("192.0.2.7:7778")), nil, wire.ErrNotListed},
+		{"unknown source", "nosuch", protocols.At(ark.Addr), nil, wire.ErrServer},
+		{"no source", "", protocols.At(ark.Addr), nil, wire.ErrServer},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := newQuerier(protocols.Settings{Options: func(v any) error { v.(*Options).Source = tc.source; return nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := wire.NewTrace()
+			res, err := q.Query(prototest.Context(t, time.Second), tc.target, tr)
+			if !errors.Is(err, tc.err) || tc.err == nil && err != nil {
+				t.Fatalf("err %v, want %v", err, tc.err)
+			}
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
+				t.Fatalf("phases %+v", tr.Phases)
+			}
+			if tc.want == nil {
+				if res != nil {
+					t.Fatalf("a result with the error: %+v", res)
+				}
+				return
+			}
+			if res.Name != tc.want.Name || res.Map != tc.want.Map || res.Game != tc.want.Game || res.Version != tc.want.Version ||
+				res.Players != tc.want.Players || res.MaxPlayers != tc.want.Max || res.Password != tc.want.Password {
+				t.Fatalf("result %+v, want from %+v", res, tc.want)
+			}
+			if res.Bots.Known {
+				t.Fatal("bots reported: lists do not tell them apart")
+			}
+		})
+	}
+
+	// A source without a list yet, no lists in the process, a cancelled probe.
+	q, _ := newQuerier(protocols.Settings{Options: func(v any) error { v.(*Options).Source = "community"; return nil }})
+	c.hasList = false
+	if _, err := q.Query(context.Background(), protocols.At(ark.Addr), nil); !errors.Is(err, wire.ErrServer) {
+		t.Fatalf("no list yet: %v", err)
+	}
+	master.SetCache(nil)
+	if _, err := q.Query(context.Background(), protocols.At(ark.Addr), nil); !errors.Is(err, wire.ErrServer) {
+		t.Fatalf("no cache: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := q.Query(ctx, protocols.At(ark.Addr), nil); !errors.Is(err, wire.ErrTimeout) {
+		t.Fatalf("cancelled: %v", err)
+	}
+}
+
+// TestBotsList: a list counts players, never bots apart (botSources).
+func TestBotsList(t *testing.T) {
+	master.SetCache(&fakeCache{hasList: true, entries: []master.Entry{{Addr: netip.MustParseAddrPort("192.0.2.7:7777"), Players: protocols.Known(5)}}})
+	t.Cleanup(func() { master.SetCache(nil) })
+	q, _ := newQuerier(protocols.Settings{Options: func(v any) error { v.(*Options).Source = "community"; return nil }})
+	res, err := q.Query(context.Background(), protocols.At(netip.MustParseAddrPort("192.0.2.7:7777")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 5, prototest.Unknown, false)
+}

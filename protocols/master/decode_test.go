@@ -1,0 +1,220 @@
+package master
+
+import (
+	"bytes"
+	"errors"
+	"net/netip"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func aps(ss ...string) []netip.AddrPort {
+	out := make([]netip.AddrPort, len(ss))
+	for i, s := range ss {
+		out[i] = netip.MustParseAddrPort(s)
+	}
+	return out
+}
+
+func TestDecodeSteamPage(t *testing.T) {
+	cases := []struct {
+		vec     string
+		want    []netip.AddrPort
+		end     bool
+		wantErr error
+	}{
+		{"steam_page", aps("192.0.2.1:27015", "192.0.2.2:27016"), false, nil},
+		{"steam_last", aps("198.51.100.7:27960"), true, nil},
+		{"steam_cut", nil, false, wire.ErrTruncated},
+		{"steam_other", nil, false, errNotSteam},
+	}
+	for _, c := range cases {
+		t.Run(c.vec, func(t *testing.T) {
+			got, end, err := decodeSteamPage(prototest.VecFile(t, c.vec))
+			if !errors.Is(err, c.wantErr) || c.wantErr == nil && err != nil {
+				t.Fatalf("err %v, want %v", err, c.wantErr)
+			}
+			if !slices.Equal(got, c.want) || end != c.end {
+				t.Fatalf("got %v end %v, want %v end %v", got, end, c.want, c.end)
+			}
+		})
+	}
+}
+
+func TestDecodeQuake3(t *testing.T) {
+	cases := []struct {
+		vec     string
+		ext     bool
+		want    []netip.AddrPort
+		eot     bool
+		wantErr error
+	}{
+		{"quake3_v4", false, aps("192.0.2.1:27960", "203.0.113.5:23661"), true, nil},
+		{"quake3_more", false, aps("192.0.2.3:27960"), false, nil},
+		{"quake3_ext", true, aps("192.0.2.1:27960", "[2001:db8::1]:27961"), true, nil},
+		{"quake3_ext", false, nil, false, errNotQuake3}, // an Ext reply to a plain query
+		{"quake3_v4", true, nil, false, errNotQuake3},
+		{"quake3_cut", false, nil, false, wire.ErrTruncated},
+		{"quake3_junk", false, nil, false, wire.ErrMalformed},
+	}
+	for _, c := range cases {
+		t.Run(c.vec, func(t *testing.T) {
+			got, eot, err := decodeQuake3(prototest.VecFile(t, c.vec), c.ext)
+			if !errors.Is(err, c.wantErr) || c.wantErr == nil && err != nil {
+				t.Fatalf("err %v, want %v", err, c.wantErr)
+			}
+			if !slices.Equal(got, c.want) || eot != c.eot {
+				t.Fatalf("got %v eot %v, want %v eot %v", got, eot, c.want, c.eot)
+			}
+		})
+	}
+	// An IPv6 entry in a plain reply is a lie, not an address.
+	b := append([]byte("\xff\xff\xff\xffgetserversResponse/"), make([]byte, 18)...)
+	if _, _, err := decodeQuake3(b, false); !errors.Is(err, wire.ErrMalformed) {
+		t.Fatalf("IPv6 entry in getserversResponse: %v", err)
+	}
+}
+
+func TestDecodeQuakeWorld(t *testing.T) {
+	got, err := decodeQuakeWorld(prototest.VecFile(t, "quakeworld"))
+	if err != nil || !slices.Equal(got, aps("192.0.2.1:27960", "198.51.100.7:28001")) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	if _, err := decodeQuakeWorld(prototest.VecFile(t, "quakeworld_cut")); !errors.Is(err, wire.ErrTruncated) {
+		t.Fatalf("cut: %v", err)
+	}
+	if _, err := decodeQuakeWorld([]byte("\xff\xff\xff\xffn\\hostname\\x")); err != errNotQuakeWorld {
+		t.Fatalf("other reply: %v", err)
+	}
+}
+
+func TestDecodeDDNet(t *testing.T) {
+	c := newCollector(100)
+	if err := decodeDDNet(bytes.NewReader(prototest.File(t, "ddnet.json")), c); err != nil {
+		t.Fatal(err)
+	}
+	want := []Entry{
+		{Addr: netip.MustParseAddrPort("192.0.2.1:8303"), Name: "DDNet GER10 [DDraceNetwork] - Novice", Map: "Sunny Side Up",
+			Game: "DDraceNetwork", Version: "0.6.4, 18.4", Country: "DE", Players: protocols.Known(2), Max: protocols.Known(64), Password: protocols.FlagFalse},
+		{Addr: netip.MustParseAddrPort("[2001:db8::2]:8304"), Name: "日本 CTF", Map: "ctf5", Game: "CTF", Version: "0.6.4",
+			Country: "JP", Players: protocols.Known(0), Max: protocols.Known(16), Password: protocols.FlagTrue},
+	}
+	if !slices.Equal(c.done(nil).Entries, want) {
+		t.Fatalf("got %+v\nwant %+v", c.done(nil).Entries, want)
+	}
+	if c.list.Skipped != 2 || c.list.Capped {
+		t.Fatalf("skipped %d (want the one without an address and the repeat), capped %v", c.list.Skipped, c.list.Capped)
+	}
+}
+
+func TestDecodeHTTPJSON(t *testing.T) {
+	flat := Fields{Address: "ip", Port: "port", Name: "hostname", Players: "players", Max: "maxplayers", Game: "gamemode", Country: "country", Password: "password"}
+	nested := Fields{List: "data.servers", Address: "addr.host", Port: "addr.port", Name: "info.name", Map: "info.map",
+		Players: "info.players.now", Max: "info.players.max", Password: "info.pw"}
+	cases := []struct {
+		file    string
+		fields  Fields
+		want    []Entry
+		skipped int
+	}{
+		{"httpjson_flat.json", flat, []Entry{
+			{Addr: netip.MustParseAddrPort("192.0.2.10:7777"), Name: "Open MP Roleplay", Game: "RP", Country: "US", Players: protocols.Known(12), Max: protocols.Known(100)},
+			{Addr: netip.MustParseAddrPort("192.0.2.11:7778"), Name: "with port in address", Players: protocols.Known(3), Max: protocols.Known(50)},
+			{Host: "play.example.org:30000", Name: "by name", Password: protocols.FlagTrue},
+		}, 3},
+		{"httpjson_nested.json", nested, []Entry{
+			{Addr: netip.MustParseAddrPort("203.0.113.20:27015"), Name: "nested", Map: "TheIsland", Players: protocols.Known(5), Max: protocols.Known(70), Password: protocols.FlagFalse},
+			{Addr: netip.MustParseAddrPort("[2001:db8::20]:27016"), Name: "v6", Players: protocols.Known(0), Max: protocols.Known(10), Password: protocols.FlagTrue},
+		}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			f, err := c.fields.paths()
+			if err != nil {
+				t.Fatal(err)
+			}
+			col := newCollector(100)
+			if err := decodeHTTPJSON(bytes.NewReader(prototest.File(t, c.file)), f, col); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(col.done(nil).Entries, c.want) || col.list.Skipped != c.skipped {
+				t.Fatalf("got %+v skipped %d\nwant %+v skipped %d", col.done(nil).Entries, col.list.Skipped, c.want, c.skipped)
+			}
+		})
+	}
+}
+
+// TestDecodeJSONErrors: documents that are not the list say why.
+func TestDecodeJSONErrors(t *testing.T) {
+	f, _ := Fields{List: "servers", Address: "ip"}.paths()
+	cases := []struct {
+		name, body string
+		want       error
+	}{
+		{"cut in an element", `{"servers":[{"ip":"192.0.2.1:1"},{"ip":`, wire.ErrTruncated},
+		{"cut before the array", `{"serv`, wire.ErrTruncated},
+		{"no such key", `{"other":[]}`, wire.ErrMalformed},
+		{"not an array", `{"servers":{"ip":"192.0.2.1:1"}}`, wire.ErrMalformed},
+		{"not JSON", `<html>`, wire.ErrMalformed},
+		{"element not an object", `{"servers":[1]}`, wire.ErrMalformed},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := decodeHTTPJSON(bytes.NewReader([]byte(c.body)), f, newCollector(10))
+			if !errors.Is(err, c.want) {
+				t.Fatalf("err %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+// TestCollector: repeats and unusable addresses are skipped, the cap is kept.
+func TestCollector(t *testing.T) {
+	c := newCollector(3)
+	for _, a := range aps("192.0.2.1:1", "192.0.2.1:1", "0.0.0.0:5", "192.0.2.2:0", "224.0.0.1:5", "[::ffff:192.0.2.1]:1", "192.0.2.3:3", "192.0.2.4:4", "192.0.2.5:5") {
+		c.addr(a)
+	}
+	if got := len(c.done(nil).Entries); got != 3 || !c.list.Capped || c.list.Skipped != 5 {
+		t.Fatalf("%d entries, capped %v, skipped %d: %+v", got, c.list.Capped, c.list.Skipped, c.done(nil).Entries)
+	}
+}
+
+// endless is a reader of prefix and then c forever.
+type endless struct {
+	prefix string
+	c      byte
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	n := copy(p, e.prefix)
+	e.prefix = e.prefix[n:]
+	for i := n; i < len(p); i++ {
+		p[i] = e.c
+	}
+	return len(p), nil
+}
+
+// TestEndlessEntry: one entry (or token) that never ends fails at maxValue,
+// whatever the body's cap, and the decoder never holds much more than that.
+// (Endless whitespace is squeezed to nothing: the body's cap and the deadline
+// end it, TestHTTPListFailures.)
+func TestEndlessEntry(t *testing.T) {
+	for _, e := range []endless{{`{"servers":[{"addresses":["`, 'a'}, {`{"other":"`, 'a'}, {`{"servers":[{"info":{"max_clients":`, '1'}} {
+		prefix := e.prefix
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		err := decodeDDNet(&e, newCollector(10))
+		runtime.ReadMemStats(&m1)
+		if !errors.Is(err, wire.ErrTooLarge) {
+			t.Fatalf("%s...: %v", prefix, err)
+		}
+		if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 16<<20 {
+			t.Fatalf("%s...: %d MiB allocated", prefix, alloc>>20)
+		}
+	}
+}

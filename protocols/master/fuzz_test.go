@@ -1,0 +1,96 @@
+package master
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// seeds adds every testdata vector (decoded) and JSON file to f.
+func seeds(f *testing.F) {
+	for _, b := range prototest.AllVecs(f) {
+		f.Add(b)
+	}
+	files, _ := filepath.Glob("testdata/*.json")
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// FuzzDecodeDatagrams: no datagram panics a UDP decoder, and no decoder returns
+// more entries than the datagram holds or addresses and an error together.
+func FuzzDecodeDatagrams(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if a, _, err := decodeSteamPage(b); err != nil && a != nil || len(a) > len(b)/6 {
+			t.Fatalf("steam: %d entries from %d bytes, err %v", len(a), len(b), err)
+		}
+		for _, ext := range []bool{false, true} {
+			if a, _, err := decodeQuake3(b, ext); err != nil && a != nil || len(a) > len(b)/7 {
+				t.Fatalf("quake3: %d entries from %d bytes, err %v", len(a), len(b), err)
+			}
+		}
+		if a, err := decodeQuakeWorld(b); err != nil && a != nil || len(a) > len(b)/6 {
+			t.Fatalf("quakeworld: %d entries from %d bytes, err %v", len(a), len(b), err)
+		}
+	})
+}
+
+// FuzzDecodeJSON: no body panics the JSON decoders or breaks the cap, and every
+// entry they keep is addressable and valid UTF-8.
+func FuzzDecodeJSON(f *testing.F) {
+	seeds(f)
+	flat, _ := Fields{Address: "ip", Port: "port", Name: "hostname", Players: "players", Max: "maxplayers", Password: "password", Country: "country"}.paths()
+	nested, _ := Fields{List: "data.servers", Address: "addr.host", Port: "addr.port", Name: "info.name", Players: "info.players.now"}.paths()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, decode := range []func(io.Reader, *collector) error{
+			decodeDDNet,
+			decodeSteamWeb,
+			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, flat, c) },
+			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, nested, c) },
+		} {
+			c := newCollector(3)
+			decode(bytes.NewReader(b), c)
+			if len(c.done(nil).Entries) > 3 {
+				t.Fatalf("%d entries past the cap", len(c.done(nil).Entries))
+			}
+			for _, e := range c.done(nil).Entries {
+				if e.Host == "" && !usable(e.Addr) || e.Host != "" && e.Addr.IsValid() {
+					t.Fatalf("entry without one usable address: %+v", e)
+				}
+				for _, s := range []string{e.Name, e.Map, e.Game, e.Version, e.Country, e.Host} {
+					if !utf8.ValidString(s) {
+						t.Fatalf("invalid UTF-8 %q", s)
+					}
+				}
+				if e.Players.Known && e.Players.Value < 0 || e.Max.Known && e.Max.Value < 0 {
+					t.Fatalf("negative count %+v", e)
+				}
+			}
+		}
+	})
+}
+
+// TestSqueezer: whitespace between tokens is cut to one byte, strings (with
+// escaped quotes) pass unchanged.
+func TestSqueezer(t *testing.T) {
+	in := "[ \n\t {\"a\" :   \"x  \\\"  y\"},\n\n  \"\\\\\"   ]" + strings.Repeat(" ", 100000)
+	b, err := io.ReadAll(&squeezer{r: strings.NewReader(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[ {\"a\" : \"x  \\\"  y\"},\n\"\\\\\" ] " // each run keeps its first byte
+	if string(b) != want {
+		t.Fatalf("got  %q\nwant %q", b, want)
+	}
+}
