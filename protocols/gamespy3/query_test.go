@@ -129,7 +129,7 @@ func query(t *testing.T, d time.Duration, s protocols.Settings, h prototest.Hand
 	tr := wire.NewTrace()
 	start := time.Now()
 	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second {
+	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
 		t.Errorf("query took %s, deadline %s", el, d)
 	}
 	return res, tr, err

@@ -237,7 +237,7 @@ func queryWith(t *testing.T, q protocols.Querier, addr netip.AddrPort, timeout t
 	defer cancel()
 	start := time.Now()
 	res, err := q.Query(ctx, protocols.At(addr), tr)
-	if el := time.Since(start); el > timeout+slack {
+	if el := time.Since(start); el > timeout+slack+prototest.LagSince(start) {
 		t.Errorf("Query took %v with a %v deadline", el, timeout)
 	}
 	return res, tr, err

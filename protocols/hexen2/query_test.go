@@ -171,7 +171,7 @@ func TestQueryFailures(t *testing.T) {
 			if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
-			if el := time.Since(start); el > d+2*time.Second {
+			if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
 				t.Errorf("returned after %v", el)
 			}
 			if err != nil {

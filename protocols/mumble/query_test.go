@@ -55,7 +55,7 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 	tr := wire.NewTrace()
 	start := time.Now()
 	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
-	if el := time.Since(start); el > deadline+time.Second {
+	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}
 	return res, tr, err

@@ -242,7 +242,7 @@ func (c Contract) query(t testing.TB, retries int, d time.Duration, addr netip.A
 	tr := wire.NewTrace()
 	start := time.Now()
 	res, err := q.Query(Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+contractSlack {
+	if el := time.Since(start); el > d+contractSlack+LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}
 	return res, tr, err

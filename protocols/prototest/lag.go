@@ -1,6 +1,7 @@
 package prototest
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,4 +41,59 @@ func SchedulingLag(t testing.TB) func() time.Duration {
 	}()
 	t.Cleanup(func() { close(done) })
 	return func() time.Duration { return time.Duration(total.Load()) }
+}
+
+// The process-wide lag meter behind LagSince: one goroutine per test binary that
+// imports prototest, asking to wake every lagTick, keeping how late each wake was
+// for the last lagWindow.
+const lagWindow = 2 * time.Minute
+
+var lagMeter = struct {
+	sync.Mutex
+	once  sync.Once
+	at    []time.Time     // when each late wake happened, oldest first
+	late  []time.Duration // how late it was
+	total time.Duration
+}{}
+
+func startLagMeter() {
+	lagMeter.once.Do(func() {
+		go func() {
+			want := time.Now().Add(lagTick)
+			for {
+				time.Sleep(time.Until(want))
+				now := time.Now()
+				if late := now.Sub(want); late > lagTick {
+					lagMeter.Lock()
+					lagMeter.at = append(lagMeter.at, now)
+					lagMeter.late = append(lagMeter.late, late-lagTick)
+					for len(lagMeter.at) > 0 && now.Sub(lagMeter.at[0]) > lagWindow {
+						lagMeter.at, lagMeter.late = lagMeter.at[1:], lagMeter.late[1:]
+					}
+					lagMeter.Unlock()
+				}
+				want = now.Add(lagTick)
+			}
+		}()
+	})
+}
+
+func init() {
+	if testing.Testing() {
+		startLagMeter()
+	}
+}
+
+// LagSince is how long this process could not run since start (up to two minutes
+// back): what a "returned by the deadline + ε" check started at start allows on
+// top of ε, so that a busy machine (other processes on both cores, -race) does not
+// fail a deadline the code kept. It is 0 on an idle machine.
+func LagSince(start time.Time) time.Duration {
+	lagMeter.Lock()
+	defer lagMeter.Unlock()
+	var sum time.Duration
+	for i := len(lagMeter.at) - 1; i >= 0 && lagMeter.at[i].After(start); i-- {
+		sum += lagMeter.late[i]
+	}
+	return sum
 }

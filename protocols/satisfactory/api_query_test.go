@@ -141,7 +141,7 @@ func apiQuery(t *testing.T, addr netip.AddrPort, opts func(any) error, d time.Du
 	tr := wire.NewTrace()
 	start := time.Now()
 	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second {
+	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}
 	return res, tr, err

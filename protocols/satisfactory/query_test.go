@@ -112,7 +112,7 @@ func errorCase(t *testing.T, h prototest.Handler, deadline time.Duration, want e
 	if !errors.Is(err, want) {
 		t.Fatalf("err = %v, want %v", err, want)
 	}
-	if el := time.Since(start); el > deadline+time.Second {
+	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}
 	return err

@@ -32,7 +32,7 @@ func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Resul
 	tr := wire.NewTrace()
 	start := time.Now()
 	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second {
+	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}
 	return res, tr, err

@@ -99,7 +99,7 @@ func probe(t testing.TB, query netip.AddrPort, target netip.AddrPort, s protocol
 	tr := wire.NewTrace()
 	start := time.Now()
 	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
-	if el := time.Since(start); el > d+2*time.Second {
+	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}
 	return res, tr, err

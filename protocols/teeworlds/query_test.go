@@ -86,7 +86,7 @@ func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*proto
 	tr := wire.NewTrace()
 	start := time.Now()
 	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second {
+	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, d)
 	}
 	return res, tr, err

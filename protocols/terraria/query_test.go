@@ -78,7 +78,7 @@ func errorCase(t *testing.T, h http.HandlerFunc, deadline time.Duration, want er
 	if !errors.Is(err, want) || !strings.Contains(err.Error(), msg) {
 		t.Fatalf("err = %v, want %v containing %q", err, want, msg)
 	}
-	if el := time.Since(start); el > deadline+2*time.Second {
+	if el := time.Since(start); el > deadline+2*time.Second+prototest.LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}
 	if strings.Contains(err.Error(), "secret-admin-page") {
