@@ -125,6 +125,7 @@ var Games = []Game{
 	{"eurotrucksimulator2", "Euro Truck Simulator 2", "a2s", 27015, []int{1}, srcGamedig + " (ets2: port 27015, offset 1)" + "; " + "SCS server_config.sii (query_dedicated_port 27016)" + "; " + srcLGSM + " (ets2server queries A2S)"},
 	{"exfil", "Exfil", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (game 7777, query 27015)"},
 	{"farcry", "Far Cry", "ase", 49001, []int{123}, srcGamedig + " (ASE on port 49001 + 123)"},
+	{"ffow", "Frontlines: Fuel of War", "ffow", 5476, []int{2}, srcGamedig + " (ffow: game 5476, query + 2)" + "; " + srcQstat + " (fls)"},
 	{"fistfuloffrags", "Fistful of Frags", "a2s", 27015, []int{0}, srcGamedig + " (fof)" + "; " + srcLGSM + " (fofserver)"},
 	{"fortressforever", "Fortress Forever", "a2s", 27015, []int{0}, srcGamedig},
 	{"foundry", "FOUNDRY", "a2s", 27015, []int{0}, srcGamedig},

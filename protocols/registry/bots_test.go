@@ -24,6 +24,7 @@ var botSources = map[string]string{
 	"darkplaces":   "`bots` key, else ping-0 lines",
 	"doom3":        "ET:QW per-player bot flag; none on Doom 3, Quake 4, Prey",
 	"eos":          "none (a session counts players only)",
+	"ffow":         "none: the LSQ info has no bot count, the player record no bot mark",
 	"fivem":        "none: NPCs hold no client slot",
 	"frostbite":    "none",
 	"gamespy1":     "none: stock Unreal Tournament counts and lists its humans only",

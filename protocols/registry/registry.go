@@ -15,6 +15,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eos"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/ffow"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/fivem"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/frostbite"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
@@ -53,6 +54,7 @@ var all = []protocols.Protocol{
 	doom3.Protocol,
 	frostbite.Protocol,
 	eos.Protocol,
+	ffow.Protocol,
 	fivem.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
