@@ -57,8 +57,9 @@ var dialects = map[string]dialect{
 	"mumble":     {reply: mumbleReply, prefix: mumblePrefix}, // the ping reply has no name
 	"teeworlds":  {reply: teeworldsReply, prefix: teeworldsPrefix, named: true},
 	"fivem":      {reply: fivemReply, prefix: fixed(oob + "infoResponse\n"), named: true},
-	// dialects_samp_test.go, dialects_starmade_test.go, dialects_soldat_test.go, dialects_ts2_test.go, dialects_ffow_test.go
+	// dialects_samp_test.go, dialects_starmade_test.go, dialects_soldat_test.go, dialects_ts2_test.go, dialects_ffow_test.go, dialects_nadeo_test.go
 	"ffow":       {reply: ffowReply, prefix: fixed("\xFF\xFF\xFF\xFF\x49"), named: true},
+	"nadeo":      {reply: nadeoReply, prefix: nadeoPrefix, named: true, greeting: nadeoGreeting},
 	"samp":       {reply: sampReply, prefix: sampPrefix, named: true},
 	"starmade":   {reply: starmadeReply, prefix: starmadePrefix, named: true},
 	"soldat":     {reply: soldatReply, prefix: soldatPrefix, greeting: []byte(soldatGreeting)}, // the record has no server name

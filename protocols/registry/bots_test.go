@@ -35,6 +35,7 @@ var botSources = map[string]string{
 	"hytale":       "none",
 	"minecraft":    "none",
 	"mumble":       "none",
+	"nadeo":        "none: Nadeo servers have no bots (the player list counts everyone connected)",
 	"openttd":      "none: clients are players, AI companies are no clients",
 	"palworld":     "none: the game has no bot players",
 	"quake2":       "none",

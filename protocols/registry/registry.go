@@ -26,6 +26,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/nadeo"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/openttd"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/palworld"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake2"
@@ -65,6 +66,7 @@ var all = []protocols.Protocol{
 	minecraft.Protocol,
 	quake2.Protocol,
 	mumble.Protocol,
+	nadeo.Protocol,
 	openttd.Protocol,
 	palworld.Protocol,
 	quake3.Protocol,
