@@ -246,6 +246,7 @@ var Games = []Game{
 	{"valheim", "Valheim", "a2s", 2456, []int{1}, srcGamedig + " (query = game port + 1)" + "; " + srcLGSM + " (vhserver); crossplay (PlayFab) servers do not answer A2S"},
 	{"vampireslayer", "Vampire Slayer", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (vsserver)"},
 	{"vcmp", "Vice City Multiplayer (VC:MP 0.4)", "samp", 8192, []int{0}, srcGamedig + " (vcmp: port 8192)" + "; VC:MP server.cfg port 8192, query on the game port"},
+	{"ventrilo", "Ventrilo", "ventrilo", 3784, []int{0}, srcGamedig + " (ventrilo: port 3784)" + "; " + srcQstat + " (vent: 3784)"},
 	{"vrising", "V Rising", "a2s", 9876, []int{1}, "Stunlock's VRising dedicated server instructions, ServerHostSettings.json Port 9876, QueryPort 9877; gamedig's 27015 with offsets 1 and 15 is a host layout, not the default"},
 	{"warfork", "Warfork", "quake3", 44400, []int{0}, srcGamedig + " (query 44400)" + "; " + srcLGSM + " (wfserver)"},
 	{"warsow", "Warsow", "quake3", 44400, []int{0}, srcGamedig},

@@ -51,6 +51,7 @@ var botSources = map[string]string{
 	"teamspeak3":   "none (query clients are left out)",
 	"teeworlds":    "0.7 client flag 2; none on 0.6",
 	"terraria":     "none: the game has no bot players",
+	"ventrilo":     "none: a voice server has no bots (phantoms are a user's second presence, counted as clients)",
 	"unreal2":      "the info count less the player list's length (the count includes bots, the list holds humans), when players are asked",
 }
 

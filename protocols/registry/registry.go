@@ -43,6 +43,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/teeworlds"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/terraria"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/unreal2"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/ventrilo"
 )
 
 var all = []protocols.Protocol{
@@ -81,6 +82,7 @@ var all = []protocols.Protocol{
 	teamspeak3.Protocol,
 	teeworlds.Protocol,
 	unreal2.Protocol,
+	ventrilo.Protocol,
 	terraria.Protocol,
 }
 
