@@ -37,7 +37,11 @@ func TestDecodeHyQuery(t *testing.T) {
 	if res.Name != "Orbis Testers" || res.Version != "2026.01.22" || res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(100) || info(res, "port") != "5520" || info(res, "motd") != "Welcome, all" {
 		t.Errorf("%+v", res)
 	}
-	for file, want := range map[string]string{"hyquery_cut": "truncated", "hyquery_badmagic": "malformed"} {
+	in, err = decodeHyQuery(hexVec(t, "hyquery_full"))
+	if err != nil || len(in.List) != 2 || in.List[1] != "Trork" || in.result().PlayerList[0].Name != "Kweebec" {
+		t.Errorf("full: %v %+v", err, in)
+	}
+	for file, want := range map[string]string{"hyquery_cut": "truncated", "hyquery_badmagic": "malformed", "hyquery_full_lies": "truncated"} {
 		if _, err := decodeHyQuery(hexVec(t, file)); wire.Reason(err) != want {
 			t.Errorf("%s: %v, want %s", file, err, want)
 		}
@@ -47,13 +51,17 @@ func TestDecodeHyQuery(t *testing.T) {
 	}
 }
 
-// hyServer answers HyQuery's basic request with reply.
+// hyServer answers HyQuery's basic request with reply, its full one with full.
 func hyServer(t testing.TB, reply []byte) netip.AddrPort {
+	full := hexVec(t, "hyquery_full")
 	return prototest.UDP(t, func(req []byte) [][]byte {
-		if !bytes.Equal(req, hyRequest) {
-			return nil
+		switch {
+		case bytes.Equal(req, hyRequest):
+			return [][]byte{[]byte("stray"), reply}
+		case bytes.Equal(req, hyFullRequest):
+			return [][]byte{full}
 		}
-		return [][]byte{[]byte("stray"), reply}
+		return nil
 	})
 }
 
@@ -83,6 +91,12 @@ func TestFlavourHyQuery(t *testing.T) {
 	}
 	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
 		t.Errorf("phases %+v", tr.Phases)
+	}
+	// players: true asks the full query, which lists them.
+	q, _ := Protocol.New(protocols.Settings{Players: true})
+	res, err = q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
+	if err != nil || len(res.PlayerList) != 2 || res.Players != protocols.Known(2) {
+		t.Errorf("full: %v %+v", err, res)
 	}
 }
 

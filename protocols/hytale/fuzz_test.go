@@ -42,7 +42,7 @@ func FuzzDecode(f *testing.F) {
 // FuzzDecodeFlavours: no HyQuery datagram or Nitrado body panics its decoder,
 // every error names one reason, and counts are never negative.
 func FuzzDecodeFlavours(f *testing.F) {
-	for _, name := range []string{"hyquery_basic", "hyquery_cut", "hyquery_badmagic"} {
+	for _, name := range []string{"hyquery_basic", "hyquery_cut", "hyquery_badmagic", "hyquery_full", "hyquery_full_lies"} {
 		f.Add(hexVec(f, name))
 	}
 	f.Add(prototest.File(f, "nitrado.json"))

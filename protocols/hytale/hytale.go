@@ -7,9 +7,11 @@
 //     line, `OK <current> <max>` or `ERROR <message>`, and closes (spec:
 //     shared/protocols/hytale.md);
 //   - "hyquery": the HyQuery plugin's UDP query on the game port (hytalefinder
-//     HyQuery, v1 framing): `HYQUERY\0` and a type byte 0 (basic), answered by
-//     `HYREPLY\0`, the type, then little-endian fields: server name and MOTD
-//     (uint16 length and UTF-8), players, max players and port (int32), version;
+//     HyQuery, v1 framing): `HYQUERY\0` and a type byte, 0 (basic) or 1 (full,
+//     asked when the module wants players), answered by `HYREPLY\0`, the type,
+//     then little-endian fields: server name and MOTD (uint16 length and UTF-8),
+//     players, max players and port (int32), version, and in a full reply the
+//     player list (int32 count, each name and a 16-byte UUID);
 //   - "nitrado": Nitrado's hytale-plugin-query, HTTP GET /Nitrado/Query answering
 //     JSON (Server.Name, Server.Version, Server.MaxPlayers,
 //     Universe.CurrentPlayers, Universe.DefaultWorld, Players[].Name), as
