@@ -64,6 +64,16 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		}
 		return res, nil
 	}
+	q.lists(ctx, x, ch, res, tr)
+	return res, nil
+}
+
+// lists asks for the players and rules (as configured) with the challenge ch;
+// a failure is a phase error.
+func (q *querier) lists(ctx context.Context, x *steam.Exchanger, ch []byte, res *protocols.Result, tr *wire.Trace) {
+	fail := func(phase string, err error) {
+		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: phase, Err: err})
+	}
 	if q.players {
 		p := tr.Begin("players")
 		msg, err := x.Fetch(ctx, steam.WithChallenge(playersBase, ch), typePlayers, false)
@@ -89,5 +99,4 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			fail("rules", err)
 		}
 	}
-	return res, nil
 }

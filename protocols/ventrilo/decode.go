@@ -107,76 +107,96 @@ var infoKeys = map[string]string{
 	"VOICECODEC": "voice_codec", "VOICEFORMAT": "voice_format", "CHANNELCOUNT": "channels",
 }
 
+// status collects what the lines of a status text say.
+type status struct {
+	res      *protocols.Result
+	clients  []map[string]string
+	channels map[string]string // CID -> name
+	named    bool
+}
+
+// line reads one "KEY: value" line.
+func (st *status) line(line string) error {
+	line = strings.TrimRight(line, "\r\x00")
+	key, val, ok := strings.Cut(line, ":")
+	if !ok {
+		return nil
+	}
+	val = strings.TrimPrefix(val, " ")
+	res := st.res
+	switch key = strings.ToUpper(key); key {
+	case "ERROR":
+		return fmt.Errorf("%w: the server says %q", wire.ErrServer, clip(unescape(val)))
+	case "NAME":
+		res.Name, st.named = unescape(val), true
+	case "MAXCLIENTS":
+		res.MaxPlayers = count(val)
+	case "CLIENTCOUNT":
+		res.Players = count(val)
+	case "VERSION":
+		res.Version = unescape(val)
+	case "UPTIME":
+		if n, err := strconv.ParseUint(val, 10, 63); err == nil {
+			res.Uptime = protocols.SpanSeconds(float64(n))
+		}
+	case "AUTH":
+		res.Password = protocols.FlagOf(strings.TrimSpace(val) != "0")
+	case "CHANNEL":
+		f := fields(val)
+		st.channels[f["CID"]] = unescape(f["NAME"])
+	case "CLIENT":
+		st.clients = append(st.clients, fields(val))
+	}
+	if name, ok := infoKeys[key]; ok {
+		res.Info = append(res.Info, protocols.KV{Key: name, Value: unescape(val)})
+	}
+	return nil
+}
+
+// count reads a decimal count; unknown when it is none.
+func count(s string) protocols.Count {
+	n, err := strconv.ParseUint(s, 10, 31)
+	if err != nil {
+		return protocols.Count{}
+	}
+	return protocols.Known(int64(n))
+}
+
 // result reads the status text. players asks for the client list.
 func result(text []byte, players bool) (*protocols.Result, error) {
-	res := &protocols.Result{}
-	var (
-		clients  []map[string]string
-		channels = map[string]string{} // CID -> name
-		named    bool
-	)
+	st := &status{res: &protocols.Result{}, channels: map[string]string{}}
 	for _, line := range strings.Split(string(text), "\n") {
-		line = strings.TrimRight(line, "\r\x00")
-		key, val, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		val = strings.TrimPrefix(val, " ")
-		switch key = strings.ToUpper(key); key {
-		case "ERROR":
-			return nil, fmt.Errorf("%w: the server says %q", wire.ErrServer, clip(unescape(val)))
-		case "NAME":
-			res.Name, named = unescape(val), true
-		case "MAXCLIENTS":
-			if n, err := strconv.ParseUint(val, 10, 31); err == nil {
-				res.MaxPlayers = protocols.Known(int64(n))
-			}
-		case "CLIENTCOUNT":
-			if n, err := strconv.ParseUint(val, 10, 31); err == nil {
-				res.Players = protocols.Known(int64(n))
-			}
-		case "VERSION":
-			res.Version = unescape(val)
-		case "UPTIME":
-			if n, err := strconv.ParseUint(val, 10, 63); err == nil {
-				res.Uptime = protocols.SpanSeconds(float64(n))
-			}
-		case "CHANNEL":
-			f := fields(val)
-			channels[f["CID"]] = unescape(f["NAME"])
-		case "CLIENT":
-			clients = append(clients, fields(val))
-		}
-		if name, ok := infoKeys[key]; ok {
-			res.Info = append(res.Info, protocols.KV{Key: name, Value: unescape(val)})
-			if key == "AUTH" {
-				res.Password = protocols.FlagOf(strings.TrimSpace(val) != "0")
-			}
+		if err := st.line(line); err != nil {
+			return nil, err
 		}
 	}
-	if !named {
+	res := st.res
+	if !st.named {
 		return nil, fmt.Errorf("%w: status without a NAME line", wire.ErrMalformed)
 	}
-	if !res.Players.Known && len(clients) > 0 {
-		res.Players = protocols.Known(int64(len(clients)))
+	if !res.Players.Known && len(st.clients) > 0 {
+		res.Players = protocols.Known(int64(len(st.clients)))
 	}
 	if players {
-		res.PlayerList = make([]protocols.Player, 0, len(clients))
-		for _, c := range clients {
-			p := protocols.Player{Name: unescape(c["NAME"])}
-			if n, err := strconv.ParseUint(c["PING"], 10, 31); err == nil {
-				p.Ping = protocols.Known(int64(n))
-			}
-			if n, err := strconv.ParseUint(c["SEC"], 10, 31); err == nil {
-				p.Duration, p.DurationKnown = float64(n), true
-			}
-			if ch, ok := channels[c["CID"]]; ok && ch != "" {
-				p.Team = ch
-			}
-			res.PlayerList = append(res.PlayerList, p)
-		}
+		res.PlayerList = st.playerList()
 	}
 	return res, nil
+}
+
+// playerList maps the CLIENT lines onto players, each in its channel.
+func (st *status) playerList() []protocols.Player {
+	out := make([]protocols.Player, 0, len(st.clients))
+	for _, c := range st.clients {
+		p := protocols.Player{Name: unescape(c["NAME"]), Ping: count(c["PING"])}
+		if n := count(c["SEC"]); n.Known {
+			p.Duration, p.DurationKnown = float64(n.Value), true
+		}
+		if ch := st.channels[c["CID"]]; ch != "" {
+			p.Team = ch
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // clip shortens a peer's text quoted in an error.
