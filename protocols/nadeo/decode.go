@@ -284,7 +284,7 @@ func stripColours(s string) string {
 			for k := 0; k < 2 && i+1 < len(s) && isHex(s[i+1]); k++ {
 				i++
 			}
-		case c == 'l' || c == 'L' || c == 'h' || c == 'H' || c == 'p' || c == 'P':
+		case strings.IndexByte("lLhHpP", c) >= 0: // links: $l[target]text$l
 			i++
 			if i+1 < len(s) && s[i+1] == '[' {
 				if end := strings.IndexByte(s[i+1:], ']'); end >= 0 {

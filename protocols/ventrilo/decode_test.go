@@ -77,8 +77,10 @@ func TestResult(t *testing.T) {
 		t.Errorf("info %v", res.Info)
 	}
 	prototest.CheckUTF8(t, res)
+}
 
-	res, err = result(text(t, "status_generic"), false)
+func TestResultGenericAndErrors(t *testing.T) {
+	res, err := result(text(t, "status_generic"), false)
 	if err != nil || res.Name != "Plain" || res.Password != protocols.FlagFalse || res.Players != protocols.Known(0) || res.PlayerList != nil {
 		t.Errorf("generic: %v %+v", err, res)
 	}
