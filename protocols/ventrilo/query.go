@@ -44,6 +44,15 @@ func (q *querier) request() ([]byte, uint16) {
 	return encode(h, data), h.ID
 }
 
+// mask rewrites the request req in place as the same request with no password
+// (its data and CRC those of 16 zero bytes).
+func mask(req []byte) {
+	h, _ := decode(req)
+	zero := make([]byte, 16)
+	h.CRC = crc16(zero)
+	copy(req, encode(h, zero))
+}
+
 // Query sends the detailed status request and reads its answer, in one phase.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
@@ -60,6 +69,13 @@ func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	defer conn.Close()
 	conn.Retries = q.retries
 	req, id := q.request()
+	if q.password != "" {
+		// The cipher's keys are public: the request as sent would show the
+		// password to anyone reading the trace (debug output). Once the exchange
+		// is over, the request the trace holds is overwritten with the same one
+		// carrying no password.
+		defer mask(req)
+	}
 	a := &assembly{id: id}
 	var (
 		done bool
