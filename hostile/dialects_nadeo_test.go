@@ -31,12 +31,13 @@ func nadeoStruct(kv ...string) string {
 }
 
 // nadeoReply answers Authenticate and, ahead of the client asking (the fake
-// servers answer one read), the four calls that follow it.
+// servers answer one read), the five calls that follow it.
 func nadeoReply([]byte) []byte {
 	var b []byte
 	for i, body := range []string{
 		nadeoValue("<boolean>1</boolean>"),
-		nadeoStruct("Name", "<string>"+serverName+"</string>", "Password", "<string>No password</string>", "CurrentMaxPlayers", "<i4>32</i4>"),
+		nadeoValue("<string>" + serverName + "</string>"),
+		nadeoStruct("CurrentValue", "<i4>32</i4>", "NextValue", "<i4>32</i4>"),
 		nadeoStruct("Name", "<string>ManiaPlanet</string>", "Version", "<string>3.3.0</string>"),
 		nadeoStruct("Name", "<string>Hostile Map</string>"),
 		nadeoValue("<array><data><value><struct><member><name>NickName</name><value>a</value></member></struct></value></data></array>"),

@@ -300,33 +300,26 @@ func stripColours(s string) string {
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
-// serverOptions reads GetServerOptions: name, max players, password.
-func serverOptions(v *node, res *protocols.Result) error {
+// serverName reads GetServerName: a string, $ codes stripped.
+func serverName(v *node, res *protocols.Result) error {
+	if t := typed(v); t != nil && t.name != "string" {
+		return fmt.Errorf("%w: GetServerName answered <%s>, not a string", wire.ErrMalformed, t.name)
+	}
+	res.Name = stripColours(str(v))
+	return nil
+}
+
+// playerLimit reads GetMaxPlayers: a struct whose CurrentValue is the limit now.
+func playerLimit(v *node, res *protocols.Result) error {
 	m := members(v)
 	if m == nil {
-		return fmt.Errorf("%w: GetServerOptions answered no struct", wire.ErrMalformed)
+		return fmt.Errorf("%w: GetMaxPlayers answered no struct", wire.ErrMalformed)
 	}
-	name, ok := m["Name"]
-	if !ok {
-		return fmt.Errorf("%w: GetServerOptions without Name", wire.ErrMalformed)
+	n, ok := integer(m["CurrentValue"])
+	if !ok || n < 0 {
+		return fmt.Errorf("%w: GetMaxPlayers without a CurrentValue count", wire.ErrMalformed)
 	}
-	res.Name = stripColours(str(name))
-	if n, ok := integer(m["CurrentMaxPlayers"]); ok && n >= 0 {
-		res.MaxPlayers = protocols.Known(n)
-	}
-	// The password is shown as "No password" (or "") when there is none; a
-	// User login may see a placeholder for one, an Admin the password itself,
-	// which is never kept.
-	if pw, ok := m["Password"]; ok {
-		p := str(pw)
-		res.Password = protocols.FlagOf(p != "" && p != "No password")
-	}
-	if n, ok := integer(m["CurrentMaxSpectators"]); ok {
-		res.Info = append(res.Info, protocols.KV{Key: "max_spectators", Value: strconv.FormatInt(n, 10)})
-	}
-	if c, ok := m["Comment"]; ok {
-		res.Info = append(res.Info, protocols.KV{Key: "comment", Value: stripColours(str(c))})
-	}
+	res.MaxPlayers = protocols.Known(n)
 	return nil
 }
 

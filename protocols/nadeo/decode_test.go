@@ -22,7 +22,10 @@ func value(t *testing.T, name string) *node {
 
 func TestDecodeForever(t *testing.T) {
 	res := &protocols.Result{}
-	if err := serverOptions(value(t, "options_forever"), res); err != nil {
+	if err := serverName(value(t, "name"), res); err != nil {
+		t.Fatal(err)
+	}
+	if err := playerLimit(value(t, "maxplayers"), res); err != nil {
 		t.Fatal(err)
 	}
 	name, err := version(value(t, "version_forever"), res)
@@ -32,7 +35,7 @@ func TestDecodeForever(t *testing.T) {
 	if err := mapInfo(value(t, "challenge_forever"), res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != "Red Racing $ Club" || res.MaxPlayers != protocols.Known(32) || res.Password != protocols.FlagFalse ||
+	if res.Name != "Red Racing $ Club" || res.MaxPlayers != protocols.Known(32) || res.Password != protocols.FlagUnknown ||
 		res.Game != "TmForever" || res.Version != "2.11.26" || res.Map != "Green Hill" || res.Players.Known {
 		t.Errorf("%+v", res)
 	}
@@ -40,14 +43,14 @@ func TestDecodeForever(t *testing.T) {
 	for _, kv := range res.Info {
 		info[kv.Key] = kv.Value
 	}
-	if info["comment"] != "Test server & friends" || info["max_spectators"] != "8" || info["version.Build"] != "2011-02-21_18_00" || info["map.Environnement"] != "Stadium" {
+	if info["version.Build"] != "2011-02-21_18_00" || info["map.Environnement"] != "Stadium" {
 		t.Errorf("info %v", res.Info)
 	}
 }
 
 func TestDecodeManiaPlanet(t *testing.T) {
 	res := &protocols.Result{}
-	if err := serverOptions(value(t, "options_password"), res); err != nil {
+	if err := serverName(value(t, "name_link"), res); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := version(value(t, "version_maniaplanet"), res); err != nil {
@@ -56,7 +59,7 @@ func TestDecodeManiaPlanet(t *testing.T) {
 	if err := mapInfo(value(t, "map_maniaplanet"), res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != "Locked Stadium" || res.MaxPlayers != protocols.Known(64) || res.Password != protocols.FlagTrue ||
+	if res.Name != "Locked Stadium" ||
 		res.Game != "SMStormElite@nadeolabs" || res.Version != "3.3.0" || res.Map != "Storm Ärena" {
 		t.Errorf("%+v", res)
 	}
@@ -103,7 +106,8 @@ func TestDecodeErrors(t *testing.T) {
 		t.Errorf("players not an array: %v", err)
 	}
 	for name, decode := range map[string]func(*node) error{
-		"options": func(v *node) error { return serverOptions(v, &protocols.Result{}) },
+		"name":    func(v *node) error { return serverName(v, &protocols.Result{}) },
+		"limit":   func(v *node) error { return playerLimit(v, &protocols.Result{}) },
 		"version": func(v *node) error { _, err := version(v, &protocols.Result{}); return err },
 		"map":     func(v *node) error { return mapInfo(v, &protocols.Result{}) },
 	} {

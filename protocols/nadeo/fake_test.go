@@ -28,7 +28,8 @@ type fake struct {
 
 func newFake(t testing.TB, game string) *fake {
 	f := &fake{login: "User", password: "User", version: 2, answers: map[string]string{
-		"GetServerOptions": "options_forever", "GetPlayerList": "players",
+		"GetServerName": "name", "GetMaxPlayers": "maxplayers", "GetPlayerList": "players",
+		"GetServerOptions": "options_forever", // qstat's call
 	}}
 	switch game {
 	case "forever":

@@ -31,7 +31,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		res := &protocols.Result{}
-		for _, err := range []error{serverOptions(v, res), mapInfo(v, res)} {
+		for _, err := range []error{serverName(v, res), playerLimit(v, res), mapInfo(v, res)} {
 			if err != nil {
 				reason(err)
 			}

@@ -11,12 +11,14 @@
 //
 // The calls, on one connection: Authenticate(login, password) (phase "login";
 // the User level suffices, and the dedicated server's default User password is
-// "User", which is what qstat sends when none is given), GetServerOptions (name,
-// max players, password), GetVersion (game, version, build), the current map
+// "User", which is what qstat sends when none is given), GetServerName,
+// GetMaxPlayers, GetVersion (game, version, build), the current map
 // (GetCurrentMapInfo, GetCurrentChallengeInfo on the pre-ManiaPlanet games whose
 // GetVersion name begins "Tm") (phase "info"), then GetPlayerList(255, 0)
 // (phase "players": the player count is its length, as qstat and gamedig take
-// it).
+// it). GetServerOptions (qstat's and gamedig's call, which also says whether
+// the server has a password) is not asked: to an Admin login it answers with the
+// passwords themselves, which the probe's trace would keep.
 //
 // Facts: qstat 2.17 tm.c (handshake, handle, Authenticate with User/User,
 // GetServerOptions, GetCurrentChallengeInfo, GetPlayerList), gamedig 5.3

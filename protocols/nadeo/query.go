@@ -194,17 +194,28 @@ func (c *conn) read() ([]byte, uint32, error) {
 	return body, h, nil
 }
 
-// info reads the server options, the version and the current map.
+// info reads the server's name, its player limit, the version and the current
+// map. GetServerOptions, which would also tell whether the server has a
+// password, is not asked: to an Admin login it answers with the passwords
+// themselves, which the trace (debug output) would then keep.
 func (c *conn) info() (*protocols.Result, error) {
 	res := &protocols.Result{}
-	v, err := c.call(methodCall("GetServerOptions"), "GetServerOptions", "")
-	if err == nil {
-		err = serverOptions(v, res)
+	for _, s := range []struct {
+		method string
+		read   func(*node, *protocols.Result) error
+	}{
+		{"GetServerName", serverName},
+		{"GetMaxPlayers", playerLimit},
+	} {
+		v, err := c.call(methodCall(s.method), s.method, "")
+		if err == nil {
+			err = s.read(v, res)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	v, err = c.call(methodCall("GetVersion"), "GetVersion", "")
+	v, err := c.call(methodCall("GetVersion"), "GetVersion", "")
 	var name string
 	if err == nil {
 		name, err = version(v, res)

@@ -47,7 +47,7 @@ func TestQueryForever(t *testing.T) {
 	if res.Name != "Red Racing $ Club" || res.Map != "Green Hill" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || len(res.PlayerList) != 3 || res.Version != "2.11.26" {
 		t.Errorf("%+v", res)
 	}
-	want := "Authenticate GetServerOptions GetVersion GetCurrentChallengeInfo GetPlayerList"
+	want := "Authenticate GetServerName GetMaxPlayers GetVersion GetCurrentChallengeInfo GetPlayerList"
 	if got := f.called(); got != want {
 		t.Errorf("calls %s, want %s", got, want)
 	}
@@ -67,7 +67,7 @@ func TestQueryManiaPlanetWithCallbacks(t *testing.T) {
 	if res.Map != "Storm Ärena" || res.Game != "SMStormElite@nadeolabs" || res.Players != protocols.Known(3) || res.PlayerList != nil {
 		t.Errorf("%+v", res)
 	}
-	if f.called() != "Authenticate GetServerOptions GetVersion GetCurrentMapInfo GetPlayerList" {
+	if f.called() != "Authenticate GetServerName GetMaxPlayers GetVersion GetCurrentMapInfo GetPlayerList" {
 		t.Errorf("calls %v", f.calls)
 	}
 }
