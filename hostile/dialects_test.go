@@ -57,10 +57,14 @@ var dialects = map[string]dialect{
 	"mumble":     {reply: mumbleReply, prefix: mumblePrefix}, // the ping reply has no name
 	"teeworlds":  {reply: teeworldsReply, prefix: teeworldsPrefix, named: true},
 	"fivem":      {reply: fivemReply, prefix: fixed(oob + "infoResponse\n"), named: true},
-	// dialects_samp_test.go, dialects_starmade_test.go, dialects_soldat_test.go, dialects_ts2_test.go
+	// dialects_samp_test.go, dialects_starmade_test.go, dialects_soldat_test.go, dialects_ts2_test.go, dialects_ffow_test.go, dialects_nadeo_test.go,
+	// dialects_ventrilo_test.go
+	"ffow":       {reply: ffowReply, prefix: fixed("\xFF\xFF\xFF\xFF\x49"), named: true},
+	"nadeo":      {reply: nadeoReply, prefix: nadeoPrefix, named: true, greeting: nadeoGreeting},
 	"samp":       {reply: sampReply, prefix: sampPrefix, named: true},
 	"starmade":   {reply: starmadeReply, prefix: starmadePrefix, named: true},
 	"soldat":     {reply: soldatReply, prefix: soldatPrefix, greeting: []byte(soldatGreeting)}, // the record has no server name
+	"ventrilo":   {reply: ventriloReply, prefix: ventriloPrefix, named: true},
 	"teamspeak2": {reply: ts2Reply, prefix: fixed("OK\r\nserver_name="), named: true, greeting: []byte(ts2Greeting)},
 	// dialects_tcp_test.go
 	"openttd":  {reply: openttdReply, prefix: openttdPrefix, named: true},

@@ -137,8 +137,9 @@ func moduleFor(p protocols.Protocol, addr netip.AddrPort) (yaml string, target f
 // each given half the time left, and takes a query whose split reply is still
 // incomplete at the end of its share for silence: a server streaming duplicate
 // fragments slower than the caps are reached (or a starved host reading them
-// slowly) makes it read up to the caps four times.
-var queriesPerProbe = map[string]int{"goldsrc": 4}
+// slowly) makes it read up to the caps four times. Hytale tries its three
+// flavours (TCP line, UDP, HTTP) in turn, each reading up to its own caps.
+var queriesPerProbe = map[string]int{"goldsrc": 4, "hytale": 3}
 
 // receivedBound is the most datagrams or segments a probe of p may read.
 func receivedBound(p protocols.Protocol) int {

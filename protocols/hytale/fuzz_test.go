@@ -1,10 +1,13 @@
 package hytale
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -32,6 +35,39 @@ func FuzzDecode(f *testing.F) {
 		}
 		if st.Players < 0 || st.MaxPlayers < 0 {
 			t.Fatalf("negative counts %+v", st)
+		}
+	})
+}
+
+// FuzzDecodeFlavours: no HyQuery datagram or Nitrado body panics its decoder,
+// every error names one reason, and counts are never negative.
+func FuzzDecodeFlavours(f *testing.F) {
+	for _, name := range []string{"hyquery_basic", "hyquery_cut", "hyquery_badmagic", "hyquery_full", "hyquery_full_lies"} {
+		f.Add(hexVec(f, name))
+	}
+	f.Add(prototest.File(f, "nitrado.json"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if in, err := decodeHyQuery(b); err != nil {
+			if r := wire.Reason(err); r == "" || r == "other" {
+				t.Fatalf("error without a reason: %v", err)
+			}
+		} else if res := in.result(); res.Players.Value < 0 || res.MaxPlayers.Value < 0 || !utf8.ValidString(res.Name+res.Version) {
+			t.Fatalf("%+v", res)
+		}
+		var r nitradoReply
+		resp := &wire.HTTPResponse{Status: 200, Header: http.Header{}, Body: b}
+		if err := wire.DecodeJSON(resp, &r); err != nil {
+			return
+		}
+		res, err := r.result(true)
+		if err != nil {
+			if wire.Reason(err) != "malformed" {
+				t.Fatalf("%v", err)
+			}
+			return
+		}
+		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 || len(res.PlayerList) > maxNitradoList {
+			t.Fatalf("%+v", res)
 		}
 	})
 }

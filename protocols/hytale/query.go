@@ -2,26 +2,99 @@ package hytale
 
 import (
 	"context"
+	"errors"
 	"net/netip"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-type querier struct{}
+type querier struct {
+	flavours []string
+	ports    map[string]uint16 // 0: the target's port
+	players  bool
+	retries  int
+}
 
 var request = []byte("QUERY\n")
 
-// Query opens one connection, sends QUERY and reads the one-line reply.
-func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
+// Query tries the flavours in turn in one phase: each gets an even share of the
+// time left, and what one does not use passes to the next. The first answer
+// wins; when none answers, the most telling failure is returned (an answer that
+// made no sense over silence, silence over a refused connection).
+func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
-	res, err := query(ctx, addr, tr)
+	res, err := q.query(ctx, t, tr)
 	tr.End(p, err)
 	return res, err
 }
 
-func query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	var best error
+	for i, f := range q.flavours {
+		addr := t.Addr
+		if port := q.ports[f]; port != 0 {
+			addr = netip.AddrPortFrom(addr.Addr(), port)
+		}
+		fctx, cancel := share(ctx, len(q.flavours)-i)
+		res, err := q.flavour(fctx, f, addr, tr)
+		cancel()
+		if err == nil {
+			res.Info = append(res.Info, protocols.KV{Key: "flavour", Value: f})
+			if addr != t.Addr {
+				res.QueryPort = addr.Port()
+			}
+			return res, nil
+		}
+		tr.Logf("%s flavour on %v: %v", f, addr, err)
+		if best == nil || rank(err) > rank(best) {
+			best = err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, best
+}
+
+func (q *querier) flavour(ctx context.Context, f string, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	switch f {
+	case flavourHyQuery:
+		return q.hyquery(ctx, addr, tr)
+	case flavourNitrado:
+		return q.nitrado(ctx, addr, tr)
+	}
+	return queryLine(ctx, addr, tr)
+}
+
+// rank orders failures by what they tell: a refused connection least, then
+// silence, then an answer that made no sense (often another flavour's server on
+// the port), then a server's own refusal (an ERROR line, an HTTP 403).
+func rank(err error) int {
+	switch {
+	case errors.Is(err, wire.ErrRefused):
+		return 0
+	case errors.Is(err, wire.ErrTimeout):
+		return 1
+	case errors.Is(err, wire.ErrServer):
+		return 3
+	}
+	return 2
+}
+
+// share returns ctx with a deadline of 1/n of the time left (ctx itself when it
+// has no deadline or n is 1).
+func share(ctx context.Context, n int) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok || n <= 1 {
+		return ctx, func() {}
+	}
+	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(n)))
+}
+
+// queryLine is the serverlistping flavour: one connection, QUERY, one line.
+func queryLine(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
 	conn, err := wire.DialTCP(ctx, addr, tr)
 	if err != nil {
 		return nil, err

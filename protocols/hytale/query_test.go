@@ -13,6 +13,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"gopkg.in/yaml.v3"
 )
 
 // pluginServer behaves like the plugin: read one line, answer it, close.
@@ -26,9 +27,16 @@ func pluginServer(t testing.TB, answer func(req string) string) netip.AddrPort {
 	})
 }
 
+// probe queries the serverlistping flavour alone (flavours_test.go tries them all).
 func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := Protocol.New(protocols.Settings{})
+	return probeWith(t, addr, "flavours: [query]", d)
+}
+
+// probeWith queries with the module block yml.
+func probeWith(t testing.TB, addr netip.AddrPort, yml string, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := Protocol.New(protocols.Settings{Options: func(v any) error { return yaml.Unmarshal([]byte(yml), v) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +64,7 @@ func TestQueryOK(t *testing.T) {
 		if res.Players != protocols.Known(want[0]) || res.MaxPlayers != protocols.Known(want[1]) {
 			t.Errorf("%q: players %+v max %+v", reply, res.Players, res.MaxPlayers)
 		}
-		if res.Name != "" || res.Bots.Known || res.Password != protocols.FlagUnknown || len(res.Info) != 1 {
+		if res.Name != "" || res.Bots.Known || res.Password != protocols.FlagUnknown || len(res.Info) != 2 {
 			t.Errorf("%q: fields the protocol does not report are set: %+v", reply, res)
 		}
 		if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
@@ -153,9 +161,12 @@ func TestQueryDrip(t *testing.T) {
 }
 
 // A server that accepts, reads and never answers; a closed port; a cancelled
-// probe: the contract's TCP cases.
+// probe: the contract's TCP cases. With every flavour a silent TCP server gets
+// two connections (the QUERY line, then Nitrado's HTTP request; HyQuery's
+// datagram goes to the same port's UDP side).
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "hytale", DefaultPort: 8193, Transport: "tcp",
+		SilentAttempts: [2]int{1, 2},
 	})
 }

@@ -25,6 +25,7 @@ var botSources = map[string]string{
 	"doom3":        "ET:QW per-player bot flag; none on Doom 3, Quake 4, Prey",
 	"eos":          "none (a session counts players only)",
 	"list":         "none: lists count players only",
+	"ffow":         "none: the LSQ info has no bot count, the player record no bot mark",
 	"fivem":        "none: NPCs hold no client slot",
 	"frostbite":    "none",
 	"gamespy1":     "none: stock Unreal Tournament counts and lists its humans only",
@@ -35,6 +36,7 @@ var botSources = map[string]string{
 	"hytale":       "none",
 	"minecraft":    "none",
 	"mumble":       "none",
+	"nadeo":        "none: Nadeo servers have no bots (the player list counts everyone connected)",
 	"openttd":      "none: clients are players, AI companies are no clients",
 	"palworld":     "none: the game has no bot players",
 	"quake2":       "none",
@@ -50,6 +52,7 @@ var botSources = map[string]string{
 	"teamspeak3":   "none (query clients are left out)",
 	"teeworlds":    "0.7 client flag 2; none on 0.6",
 	"terraria":     "none: the game has no bot players",
+	"ventrilo":     "none: a voice server has no bots (phantoms are a user's second presence, counted as clients)",
 	"unreal2":      "the info count less the player list's length (the count includes bots, the list holds humans), when players are asked",
 
 	// Issue 26, the second table (a group of its own, so the lines above keep their alignment).

@@ -21,6 +21,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eldewrito"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eos"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/farmingsimulator"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/ffow"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/fivem"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/frostbite"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy1"
@@ -35,6 +36,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mafia2mp"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/minecraft"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/mumble"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/nadeo"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/openttd"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/palworld"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/quake2"
@@ -54,6 +56,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/terraria"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/tribes1"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/unreal2"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/ventrilo"
 )
 
 var all = []protocols.Protocol{
@@ -72,6 +75,7 @@ var all = []protocols.Protocol{
 	eldewrito.Protocol,
 	eos.Protocol,
 	farmingsimulator.Protocol,
+	ffow.Protocol,
 	fivem.Protocol,
 	gamespy1.Protocol,
 	gamespy2.Protocol,
@@ -86,6 +90,7 @@ var all = []protocols.Protocol{
 	minecraft.Protocol,
 	quake2.Protocol,
 	mumble.Protocol,
+	nadeo.Protocol,
 	openttd.Protocol,
 	palworld.Protocol,
 	quake3.Protocol,
@@ -103,6 +108,7 @@ var all = []protocols.Protocol{
 	teeworlds.Protocol,
 	tribes1.Protocol,
 	unreal2.Protocol,
+	ventrilo.Protocol,
 	terraria.Protocol,
 }
 

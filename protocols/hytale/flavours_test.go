@@ -1,0 +1,161 @@
+package hytale
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"gopkg.in/yaml.v3"
+)
+
+func hexVec(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
+
+func info(res *protocols.Result, key string) string {
+	for _, kv := range res.Info {
+		if kv.Key == key {
+			return kv.Value
+		}
+	}
+	return ""
+}
+
+func TestDecodeHyQuery(t *testing.T) {
+	in, err := decodeHyQuery(hexVec(t, "hyquery_basic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := in.result()
+	if res.Name != "Orbis Testers" || res.Version != "2026.01.22" || res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(100) || info(res, "port") != "5520" || info(res, "motd") != "Welcome, all" {
+		t.Errorf("%+v", res)
+	}
+	in, err = decodeHyQuery(hexVec(t, "hyquery_full"))
+	if err != nil || len(in.List) != 2 || in.List[1] != "Trork" || in.result().PlayerList[0].Name != "Kweebec" {
+		t.Errorf("full: %v %+v", err, in)
+	}
+	for file, want := range map[string]string{"hyquery_cut": "truncated", "hyquery_badmagic": "malformed", "hyquery_full_lies": "truncated"} {
+		if _, err := decodeHyQuery(hexVec(t, file)); wire.Reason(err) != want {
+			t.Errorf("%s: %v, want %s", file, err, want)
+		}
+	}
+	if !bytes.Equal(hyRequest, []byte("HYQUERY\x00\x00")) {
+		t.Errorf("request %q", hyRequest)
+	}
+}
+
+// hyServer answers HyQuery's basic request with reply, its full one with full.
+func hyServer(t testing.TB, reply []byte) netip.AddrPort {
+	full := hexVec(t, "hyquery_full")
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		switch {
+		case bytes.Equal(req, hyRequest):
+			return [][]byte{[]byte("stray"), reply}
+		case bytes.Equal(req, hyFullRequest):
+			return [][]byte{full}
+		}
+		return nil
+	})
+}
+
+// nitradoServer answers GET /Nitrado/Query with status and body.
+func nitradoServer(t testing.TB, status int, body []byte) netip.AddrPort {
+	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != nitradoPath || r.Method != http.MethodGet {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(body)
+	}), false)
+	return addr
+}
+
+func TestFlavourHyQuery(t *testing.T) {
+	// Only the UDP side answers: the QUERY connection is refused, HyQuery answers.
+	addr := hyServer(t, hexVec(t, "hyquery_basic"))
+	res, tr, err := probeWith(t, addr, "{}", 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Orbis Testers" || res.Players != protocols.Known(5) || info(res, "flavour") != "hyquery" || res.QueryPort != 0 {
+		t.Errorf("%+v", res)
+	}
+	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
+		t.Errorf("phases %+v", tr.Phases)
+	}
+	// players: true asks the full query, which lists them.
+	q, _ := Protocol.New(protocols.Settings{Players: true})
+	res, err = q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
+	if err != nil || len(res.PlayerList) != 2 || res.Players != protocols.Known(2) {
+		t.Errorf("full: %v %+v", err, res)
+	}
+}
+
+func TestFlavourNitrado(t *testing.T) {
+	addr := nitradoServer(t, 200, prototest.File(t, "nitrado.json"))
+	q, _ := Protocol.New(protocols.Settings{Players: true})
+	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Orbis Testers" || res.Map != "Orbis" || res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(50) ||
+		len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Trork" || info(res, "flavour") != "nitrado" {
+		t.Errorf("%+v", res)
+	}
+	// Permissions that keep anonymous readers out: the reason says so.
+	addr = nitradoServer(t, 403, []byte(`{"error":"forbidden"}`))
+	_, _, err = probeWith(t, addr, "{}", 2*time.Second)
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "anonymous") {
+		t.Errorf("403: %v", err)
+	}
+	// JSON without what the plugin sends.
+	addr = nitradoServer(t, 200, []byte(`{"hello":1}`))
+	if _, _, err := probeWith(t, addr, "flavours: [nitrado]", 2*time.Second); wire.Reason(err) != "malformed" {
+		t.Errorf("other JSON: %v", err)
+	}
+}
+
+// A silent flavour does not take the whole deadline: HyQuery's silence leaves
+// Nitrado the rest of it.
+func TestFlavourSharesDeadline(t *testing.T) {
+	addr := nitradoServer(t, 200, prototest.File(t, "nitrado.json"))
+	silent := prototest.Silent(t)
+	yml := "flavours: [hyquery, nitrado]\nhyquery_port: " + itoa(silent.Port())
+	res, _, err := probeWith(t, addr, yml, time.Second)
+	if err != nil || info(res, "flavour") != "nitrado" {
+		t.Fatalf("%v %+v", err, res)
+	}
+	// The port that answered is exported when it is not the target's.
+	yml = "flavours: [nitrado]\nnitrado_port: " + itoa(addr.Port())
+	res, _, err = probeWith(t, netip.AddrPortFrom(addr.Addr(), 1), yml, time.Second)
+	if err != nil || res.QueryPort != addr.Port() {
+		t.Errorf("%v %+v", err, res)
+	}
+}
+
+// When none answers, the most telling failure is the probe's: the plugin's
+// ERROR line over the refused UDP and HTTP flavours.
+func TestFlavoursBestError(t *testing.T) {
+	addr := prototest.TCP(t, func(c net.Conn) { c.Write([]byte("ERROR Rate limit exceeded\n")) })
+	if _, _, err := probeWith(t, addr, "{}", 2*time.Second); !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Rate limit") {
+		t.Errorf("%v", err)
+	}
+	for _, yml := range []string{"flavours: [doom]", "flavours: [query, query]"} {
+		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { return yamlUnmarshal(yml, v) }}); err == nil {
+			t.Errorf("%s accepted", yml)
+		}
+	}
+}
+
+func itoa(p uint16) string { return strconv.Itoa(int(p)) }
+
+func yamlUnmarshal(s string, v any) error { return yaml.Unmarshal([]byte(s), v) }

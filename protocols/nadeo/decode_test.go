@@ -1,0 +1,149 @@
+package nadeo
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func vec(t testing.TB, name string) []byte { return prototest.File(t, name+".xml") }
+
+func value(t *testing.T, name string) *node {
+	t.Helper()
+	v, err := decodeResponse(vec(t, name))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return v
+}
+
+func TestDecodeForever(t *testing.T) {
+	res := &protocols.Result{}
+	if err := serverName(value(t, "name"), res); err != nil {
+		t.Fatal(err)
+	}
+	if err := playerLimit(value(t, "maxplayers"), res); err != nil {
+		t.Fatal(err)
+	}
+	name, err := version(value(t, "version_forever"), res)
+	if err != nil || name != "TmForever" {
+		t.Fatal(name, err)
+	}
+	if err := mapInfo(value(t, "challenge_forever"), res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Red Racing $ Club" || res.MaxPlayers != protocols.Known(32) || res.Password != protocols.FlagUnknown ||
+		res.Game != "TmForever" || res.Version != "2.11.26" || res.Map != "Green Hill" || res.Players.Known {
+		t.Errorf("%+v", res)
+	}
+	info := map[string]string{}
+	for _, kv := range res.Info {
+		info[kv.Key] = kv.Value
+	}
+	if info["version.Build"] != "2011-02-21_18_00" || info["map.Environnement"] != "Stadium" {
+		t.Errorf("info %v", res.Info)
+	}
+}
+
+func TestDecodeManiaPlanet(t *testing.T) {
+	res := &protocols.Result{}
+	if err := serverName(value(t, "name_link"), res); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := version(value(t, "version_maniaplanet"), res); err != nil {
+		t.Fatal(err)
+	}
+	if err := mapInfo(value(t, "map_maniaplanet"), res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Locked Stadium" ||
+		res.Game != "SMStormElite@nadeolabs" || res.Version != "3.3.0" || res.Map != "Storm Ärena" {
+		t.Errorf("%+v", res)
+	}
+	prototest.CheckUTF8(t, res)
+}
+
+func TestDecodePlayers(t *testing.T) {
+	list, err := playerList(value(t, "players"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []protocols.Player{{Name: "Speedy Gonzales"}, {Name: "Zoé", Team: "1"}, {Name: "nonick"}}
+	if len(list) != len(want) {
+		t.Fatalf("%+v", list)
+	}
+	for i := range want {
+		if list[i] != want[i] {
+			t.Errorf("player %d: %+v, want %+v", i, list[i], want[i])
+		}
+	}
+	if list, err := playerList(value(t, "players_empty")); err != nil || len(list) != 0 {
+		t.Errorf("empty: %v %v", list, err)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for file, want := range map[string]string{
+		"err_not_xml":    "malformed",
+		"err_wrong_root": "malformed",
+		"err_no_value":   "malformed",
+		"err_too_deep":   "too_large",
+		"fault_auth":     "server_error",
+	} {
+		if _, err := decodeResponse(vec(t, file)); wire.Reason(err) != want {
+			t.Errorf("%s: %v, want %s", file, err, want)
+		}
+	}
+	_, err := decodeResponse(vec(t, "fault_auth"))
+	var f *fault
+	if !errors.As(err, &f) || f.Code != -1000 || f.String != "Password incorrect." {
+		t.Errorf("fault %v", err)
+	}
+	if _, err := playerList(value(t, "err_players_not_array")); wire.Reason(err) != "malformed" {
+		t.Errorf("players not an array: %v", err)
+	}
+	for name, decode := range map[string]func(*node) error{
+		"name":    func(v *node) error { return serverName(v, &protocols.Result{}) },
+		"limit":   func(v *node) error { return playerLimit(v, &protocols.Result{}) },
+		"version": func(v *node) error { _, err := version(v, &protocols.Result{}); return err },
+		"map":     func(v *node) error { return mapInfo(v, &protocols.Result{}) },
+	} {
+		if err := decode(value(t, "auth_ok")); wire.Reason(err) != "malformed" {
+			t.Errorf("%s of a boolean: %v", name, err)
+		}
+	}
+}
+
+func TestStripColours(t *testing.T) {
+	for in, want := range map[string]string{
+		"$s$f00Red $fffRacing":      "Red Racing",
+		"$$5 a $$":                  "$5 a $",
+		"$l[http://x.org]link$l ok": "link ok",
+		"$h[page]help$h":            "help",
+		"$AbCtext":                  "text",
+		"$0f":                       "",
+		"end$":                      "end",
+		"$<$w$>wide":                "wide",
+		"$é":                        "é",
+		"plain":                     "plain",
+	} {
+		if got := stripColours(in); got != want {
+			t.Errorf("stripColours(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMethodCall(t *testing.T) {
+	got := string(methodCall("Authenticate", "User", "a<b&c"))
+	want := `<?xml version="1.0" encoding="UTF-8"?><methodCall><methodName>Authenticate</methodName><params><param><value><string>User</string></value></param><param><value><string>a&lt;b&amp;c</string></value></param></params></methodCall>`
+	if got != want {
+		t.Errorf("%s", got)
+	}
+	root, err := parseXML(methodCall("GetPlayerList", 255, 0))
+	if err != nil || root.child("params").childrenNamed("param")[0].child("value").child("i4").text != "255" {
+		t.Errorf("%v", err)
+	}
+}

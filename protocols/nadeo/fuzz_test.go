@@ -1,0 +1,58 @@
+package nadeo
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// FuzzDecode: no answer panics the decoders, every error names one reason, and
+// what decodes has UTF-8 strings.
+func FuzzDecode(f *testing.F) {
+	entries, _ := os.ReadDir("testdata")
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".xml"); ok {
+			f.Add(vec(f, name))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		reason := func(err error) {
+			if r := wire.Reason(err); r == "" || r == "other" {
+				t.Fatalf("error without a reason: %v", err)
+			}
+		}
+		v, err := decodeResponse(b)
+		if err != nil {
+			reason(err)
+			return
+		}
+		res := &protocols.Result{}
+		for _, err := range []error{serverName(v, res), playerLimit(v, res), mapInfo(v, res)} {
+			if err != nil {
+				reason(err)
+			}
+		}
+		if _, err := version(v, res); err != nil {
+			reason(err)
+		}
+		list, err := playerList(v)
+		if err != nil {
+			reason(err)
+		}
+		res.PlayerList = list
+		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("%q", s)
+			}
+		}
+		for _, p := range list {
+			if !utf8.ValidString(p.Name) {
+				t.Fatalf("%q", p.Name)
+			}
+		}
+	})
+}

@@ -1,0 +1,153 @@
+package ventrilo
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+func text(t testing.TB, name string) []byte { return prototest.File(t, name+".txt") }
+
+func TestCRC(t *testing.T) {
+	if got := crc16([]byte("123456789")); got != 0x31c3 { // CRC-16/XMODEM check value
+		t.Errorf("crc16 = %#x", got)
+	}
+}
+
+func TestEncodeMatchesVector(t *testing.T) {
+	data := make([]byte, 16)
+	copy(data, "secret")
+	h := header{Key: 0x1234, Cmd: 2, ID: 0x0102, TotLen: 16, Len: 16, TotPck: 1, DataKey: 0x5678, CRC: crc16(data)}
+	if got, want := encode(h, data), prototest.HexFile(t, "request_secret.hex"); !bytes.Equal(got, want) {
+		t.Errorf("request\n% x\nwant\n% x", got, want)
+	}
+	// And back: the vector decodes to what was encoded.
+	dh, dd := decode(prototest.HexFile(t, "request_secret.hex"))
+	if dh.ID != 0x0102 || dh.Cmd != 2 || dh.CRC != crc16(dd) || string(bytes.TrimRight(dd, "\x00")) != "secret" {
+		t.Errorf("%+v %q", dh, dd)
+	}
+}
+
+func TestDecodeReplyVector(t *testing.T) {
+	a := &assembly{id: 0x0102}
+	done, err := a.add(prototest.HexFile(t, "reply_vector.hex"))
+	if err != nil || !done {
+		t.Fatal(done, err)
+	}
+	res, err := result(a.text(), false)
+	if err != nil || res.Name != "Vector" || res.MaxPlayers != protocols.Known(8) || res.Players != protocols.Known(1) {
+		t.Errorf("%v %+v", err, res)
+	}
+	// Another id: not ours.
+	if _, err := (&assembly{id: 7}).add(prototest.HexFile(t, "reply_vector.hex")); err == nil {
+		t.Error("a reply to another id was taken")
+	}
+}
+
+func TestResult(t *testing.T) {
+	res, err := result(text(t, "status"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Guild Hall, EU" || res.MaxPlayers != protocols.Known(25) || res.Players != protocols.Known(3) || res.Version != "3.0.3" ||
+		res.Password != protocols.FlagTrue || res.Uptime != protocols.SpanSeconds(86400) || res.Bots.Known {
+		t.Errorf("%+v", res)
+	}
+	want := []protocols.Player{
+		{Name: "Tank, Main", Ping: protocols.Known(42), Duration: 3600, DurationKnown: true, Team: "Raid"},
+		{Name: "Zoé", Ping: protocols.Known(88), Duration: 120, DurationKnown: true, Team: "Officers"},
+		{Name: "Lobbyist", Ping: protocols.Known(15), Duration: 5, DurationKnown: true},
+	}
+	if len(res.PlayerList) != len(want) {
+		t.Fatalf("%+v", res.PlayerList)
+	}
+	for i := range want {
+		if res.PlayerList[i] != want[i] {
+			t.Errorf("player %d: %+v, want %+v", i, res.PlayerList[i], want[i])
+		}
+	}
+	info := map[string]string{}
+	for _, kv := range res.Info {
+		info[kv.Key] = kv.Value
+	}
+	if info["comment"] != "Raid nights: Tue/Thu" || info["voice_format"] != "3,44 KHz, 16 bit" || info["channels"] != "2" || info["platform"] != "Linux-i386" {
+		t.Errorf("info %v", res.Info)
+	}
+	prototest.CheckUTF8(t, res)
+}
+
+func TestResultGenericAndErrors(t *testing.T) {
+	res, err := result(text(t, "status_generic"), false)
+	if err != nil || res.Name != "Plain" || res.Password != protocols.FlagFalse || res.Players != protocols.Known(0) || res.PlayerList != nil {
+		t.Errorf("generic: %v %+v", err, res)
+	}
+	for file, want := range map[string]string{"err_no_name": "malformed", "err_error": "server_error"} {
+		if _, err := result(text(t, file), false); wire.Reason(err) != want {
+			t.Errorf("%s: %v, want %s", file, err, want)
+		}
+	}
+}
+
+func TestUnescape(t *testing.T) {
+	for in, want := range map[string]string{"a%20b": "a b", "100%": "100%", "%zz": "%zz", "%C3%A9": "é", "%E9": "é", "x%4": "x%4"} {
+		if got := unescape(in); got != want {
+			t.Errorf("unescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// frag encrypts fragment n of total carrying data, for answer id.
+func frag(id uint16, n, total int, data []byte, totLen int) []byte {
+	h := header{Key: 0x2b07, Cmd: 2, ID: id, TotLen: uint16(totLen), Len: uint16(len(data)), TotPck: uint16(total), Pck: uint16(n), DataKey: 0x9d33, CRC: crc16(data)}
+	return encode(h, append([]byte(nil), data...))
+}
+
+func TestAssembly(t *testing.T) {
+	body := text(t, "status")
+	half := len(body) / 2
+	a := &assembly{id: 9}
+	if done, err := a.add(frag(9, 1, 2, body[half:], len(body))); done || err != nil {
+		t.Fatal(done, err)
+	}
+	if _, err := a.add(frag(9, 1, 2, body[half:], len(body))); err == nil {
+		t.Error("duplicate taken")
+	}
+	if done, err := a.add(frag(9, 0, 2, body[:half], len(body))); !done || err != nil || !bytes.Equal(a.text(), body) {
+		t.Fatal(done, err)
+	}
+	for _, c := range []struct {
+		name string
+		d    []byte
+		want string
+	}{
+		{"no packets", frag(9, 0, 0, nil, 0), "malformed"},
+		{"too many packets", frag(9, 0, 33, nil, 0), "too_large"},
+		{"number past total", frag(9, 2, 2, nil, 0), "malformed"},
+		{"length lies", frag(9, 0, 1, []byte("abc"), 3)[:21], "truncated"},
+	} {
+		if _, err := (&assembly{id: 9}).add(c.d); wire.Reason(err) != c.want {
+			t.Errorf("%s: %v, want %s", c.name, err, c.want)
+		}
+	}
+	a = &assembly{id: 9}
+	a.add(frag(9, 0, 2, []byte("x"), 2))
+	if _, err := a.add(frag(9, 1, 3, []byte("y"), 2)); wire.Reason(err) != "malformed" {
+		t.Errorf("total changes: %v", err)
+	}
+}
+
+func TestAnswer(t *testing.T) {
+	q := &querier{}
+	req, id := q.request()
+	a := &assembly{id: id}
+	done, err := a.add(Answer(req, []byte("NAME: x\n"), 8))
+	if err != nil || !done || string(a.text()) != "NAME: x\n" {
+		t.Errorf("%v %v %q", done, err, a.text())
+	}
+	if Answer(req[:5], nil, 0) != nil {
+		t.Error("a short request answered")
+	}
+}

@@ -1,0 +1,166 @@
+package ventrilo
+
+import (
+	"bytes"
+	"errors"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"gopkg.in/yaml.v3"
+)
+
+// fake is a Ventrilo status server: it decrypts the request and, for command 2
+// with the right password, answers body in packets of at most size bytes, in
+// the order order gives (nil: in order). A wrong password gets no answer, as
+// the server keeps silent.
+type fake struct {
+	body     []byte
+	password string
+	size     int
+	order    []int
+	stray    bool // a datagram for another id goes first
+}
+
+func (f *fake) handle(req []byte) [][]byte {
+	if len(req) < headerLen {
+		return nil
+	}
+	h, data := decode(req)
+	if h.Cmd != cmdDetailed || string(bytes.TrimRight(data, "\x00")) != f.password || h.CRC != crc16(data) {
+		return nil
+	}
+	size := f.size
+	if size == 0 {
+		size = 492
+	}
+	var parts [][]byte
+	for off := 0; off < len(f.body); off += size {
+		parts = append(parts, f.body[off:min(off+size, len(f.body))])
+	}
+	var out [][]byte
+	if f.stray {
+		out = append(out, frag(h.ID+1, 0, 1, []byte("NAME: other\n"), 12))
+	}
+	order := f.order
+	if order == nil {
+		for i := range parts {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
+		out = append(out, frag(h.ID, i, len(parts), parts[i], len(f.body)))
+	}
+	return out
+}
+
+func settings(players bool, yml string) protocols.Settings {
+	s := protocols.Settings{Players: players}
+	if yml != "" {
+		s.Options = func(v any) error { return yaml.Unmarshal([]byte(yml), v) }
+	}
+	return s
+}
+
+func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	q, err := Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
+	if el := time.Since(start); el > d+2*time.Second {
+		t.Errorf("returned after %v, deadline %v", el, d)
+	}
+	return res, tr, err
+}
+
+func TestQuery(t *testing.T) {
+	for _, f := range []*fake{
+		{body: text(t, "status")},
+		{body: text(t, "status"), size: 100, order: []int{3, 1, 6, 0, 5, 2, 4}, stray: true},
+	} {
+		res, _, err := probe(t, prototest.UDP(t, f.handle), settings(true, ""), 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != "Guild Hall, EU" || res.Players != protocols.Known(3) || len(res.PlayerList) != 3 || res.PlayerList[1].Name != "Zoé" {
+			t.Errorf("size %d: %+v", f.size, res)
+		}
+	}
+}
+
+func TestQueryPassword(t *testing.T) {
+	f := &fake{body: text(t, "status_generic"), password: "statuspw"}
+	addr := prototest.UDP(t, f.handle)
+	res, tr, err := probe(t, addr, settings(false, "password: statuspw\n"), 2*time.Second)
+	if err != nil || res.Name != "Plain" {
+		t.Fatalf("%v %+v", err, res)
+	}
+	// The trace keeps the request with its password taken out (the cipher's
+	// keys are public, so the request as sent would give it away).
+	sent := 0
+	for _, p := range tr.Packets {
+		if p.Dir != wire.Sent {
+			continue
+		}
+		sent++
+		if h, data := decode(p.Data); bytes.Contains(data, []byte("statuspw")) || h.CRC != crc16(make([]byte, 16)) {
+			t.Errorf("the trace holds the password: % x", p.Data)
+		}
+	}
+	if sent == 0 {
+		t.Error("no request in the trace")
+	}
+	// Without it the server keeps silent: a timeout.
+	if _, _, err := probe(t, addr, settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+		t.Errorf("no password: %v", err)
+	}
+	if _, err := Protocol.New(settings(false, "password: sixteen-bytes-xx\n")); err == nil {
+		t.Error("a password longer than 15 bytes was accepted")
+	}
+	q, _ := Protocol.New(settings(false, "password: hunter2\n"))
+	if s := q.(*querier).String() + q.(*querier).GoString(); bytes.Contains([]byte(s), []byte("hunter2")) {
+		t.Error(s)
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	// One packet of two lost: the deadline ends the wait, saying so.
+	f := &fake{body: text(t, "status"), size: 400, order: []int{0}}
+	_, _, err := probe(t, prototest.UDP(t, f.handle), settings(false, ""), 300*time.Millisecond)
+	if !errors.Is(err, wire.ErrTimeout) {
+		t.Errorf("lost packet: %v", err)
+	}
+	// The server's error line.
+	f = &fake{body: text(t, "err_error")}
+	if _, _, err := probe(t, prototest.UDP(t, f.handle), settings(false, ""), 2*time.Second); !errors.Is(err, wire.ErrServer) {
+		t.Errorf("error line: %v", err)
+	}
+	// Lying headers.
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		h, _ := decode(req)
+		return [][]byte{frag(h.ID, 0, 40, []byte("NAME: x\n"), 8)}
+	})
+	if _, _, err := probe(t, addr, settings(false, ""), 2*time.Second); wire.Reason(err) != "too_large" {
+		t.Errorf("40 packets: %v", err)
+	}
+	// Strays only: skipped until the deadline.
+	addr = prototest.UDP(t, func([]byte) [][]byte { return [][]byte{[]byte("short"), frag(1, 0, 1, []byte("NAME: x\n"), 8)} })
+	if _, _, err := probe(t, addr, settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+		t.Errorf("strays: %v", err)
+	}
+}
+
+func TestQuerierContract(t *testing.T) {
+	f := &fake{body: text(t, "status")}
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "ventrilo", DefaultPort: 3784, Transport: "udp",
+		Answer: f.handle, WantName: "Guild Hall, EU",
+	})
+}
