@@ -34,11 +34,12 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 		"run ./scripts/gotest -race -count=1 ./...",
 		"run ./scripts/gotest -race -count=1 -tags gse_portable ./protocols/wire/",
 		"run ./scripts/gotest -race -count=1 -p 1 -run ^TestLoad$ ./hostile/",
+		"vet ./...", // chart-test, in charts/
 	}
 	if strings.Join(calls, "\n") != strings.Join(want, "\n") {
 		t.Errorf("make test ran\n%s\nwant\n%s\noutput:\n%s", b, strings.Join(want, "\n"), out)
 	}
-	if !strings.Contains(string(out), "make test: failed: vet test gse_portable load") {
+	if !strings.Contains(string(out), "make test: failed: vet test gse_portable load chart") {
 		t.Errorf("make test does not say which steps failed:\n%s", out)
 	}
 }

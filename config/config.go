@@ -278,9 +278,9 @@ func (m *Module) compile() error {
 	return m.Compile(p)
 }
 
-// Compile validates m, fills its defaults and builds its querier with protocol p.
-func (m *Module) Compile(p protocols.Protocol) error {
-	m.proto = p
+// checkKeys refuses a protocol block that is not the module's protocol's, or an
+// unknown key, with the nearest known one.
+func (m *Module) checkKeys() error {
 	for key := range m.Options {
 		if key == m.Protocol {
 			continue
@@ -290,6 +290,11 @@ func (m *Module) Compile(p protocols.Protocol) error {
 		}
 		return &fieldError{key, fmt.Sprintf("unknown field %q%s", key, suggest(key, append(moduleKeys[:len(moduleKeys):len(moduleKeys)], m.Protocol)))}
 	}
+	return nil
+}
+
+// applyLimits fills the module's defaults and checks its values' ranges.
+func (m *Module) applyLimits() error {
 	if m.Timeout == 0 {
 		m.Timeout = model.Duration(DefaultTimeout)
 	}
@@ -325,6 +330,18 @@ func (m *Module) Compile(p protocols.Protocol) error {
 		if off < -65534 || off > 65534 {
 			return fmt.Errorf("port_offsets entry %d out of range", off)
 		}
+	}
+	return nil
+}
+
+// Compile validates m, fills its defaults and builds its querier with protocol p.
+func (m *Module) Compile(p protocols.Protocol) error {
+	m.proto = p
+	if err := m.checkKeys(); err != nil {
+		return err
+	}
+	if err := m.applyLimits(); err != nil {
+		return err
 	}
 	q, err := p.New(protocols.Settings{
 		Players: m.Players,

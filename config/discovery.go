@@ -94,10 +94,8 @@ func (c Discovery) Compile(moduleExists func(string) bool) error {
 	return nil
 }
 
-func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
-	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
-		return fmt.Errorf("module %q is not defined", s.Module)
-	}
+// compileTimes fills and checks the refresh interval and the fetch timeout.
+func (s *DiscoverySource) compileTimes() error {
 	if s.Refresh == 0 {
 		s.Refresh = model.Duration(DefaultRefresh)
 	}
@@ -109,6 +107,16 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	}
 	if s.Timeout < 0 || s.Timeout > s.Refresh {
 		return fmt.Errorf("timeout %s must be positive and at most refresh %s", s.Timeout, s.Refresh)
+	}
+	return nil
+}
+
+func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
+	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
+		return fmt.Errorf("module %q is not defined", s.Module)
+	}
+	if err := s.compileTimes(); err != nil {
+		return err
 	}
 	if s.Filters.Name != "" {
 		re, err := regexp.Compile(s.Filters.Name)

@@ -81,11 +81,15 @@ done
 chart=charts/gameserver-exporter
 charts=()
 if [ -f "$chart/Chart.yaml" ]; then
-	grep -qx "version: $VERSION" "$chart/Chart.yaml" ||
-		{ echo "release: $chart/Chart.yaml: version is not $VERSION" >&2; exit 1; }
+	base=$(cat VERSION)
+	grep -qx "version: $base" "$chart/Chart.yaml" ||
+		{ echo "release: $chart/Chart.yaml: version is not $base" >&2; exit 1; }
 	out=gameserver-exporter-$VERSION.tgz
 	mkdir -p "$work/chart"
 	cp -r "$chart" "$work/chart/"
+	if [ "$VERSION" != "$base" ]; then # a snapshot: the chart says which (semver build metadata)
+		sed -i "s/^version: $base\$/version: $VERSION/; s/^appVersion: \"\{0,1\}$base\"\{0,1\}\$/appVersion: \"$VERSION\"/" "$work/chart/gameserver-exporter/Chart.yaml"
+	fi
 	find "$work/chart" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 	tar -C "$work/chart" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
 		-cf - gameserver-exporter | gzip -9n >"$DIST/$out"

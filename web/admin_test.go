@@ -21,7 +21,7 @@ import (
 // others a fixed message (hostile round, row 7).
 func TestReloadErrorStaysLocal(t *testing.T) {
 	h := ReloadHandler(func(context.Context) error {
-		return errors.New("modules file:1:1: root:$6$secret-hash:19000:0:99999:7:::")
+		return errors.New("modules file:1:1: root:$6$secret-hash:19000:0:99999:7::: is not YAML")
 	}, slog.New(slog.DiscardHandler), true)
 	for _, tc := range []struct {
 		remote string

@@ -2,6 +2,7 @@ package eco
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/netip"
 
@@ -20,7 +21,7 @@ const maxBody = 512 << 10
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	in, err := get(ctx, t.Addr, tr, "/info")
-	if err == errNotFound {
+	if errors.Is(err, errNotFound) {
 		tr.Log("/info not found, reading /frontpage")
 		in, err = get(ctx, t.Addr, tr, "/frontpage")
 	}

@@ -200,23 +200,7 @@ func tail(res *protocols.Result, w [][]byte, info []protocols.KV) []protocols.KV
 		if !take(k) {
 			return stop("ends after the team scores")
 		}
-		switch k {
-		case "hasGamePassword":
-			switch string(w[i-1]) {
-			case "true":
-				res.Password = protocols.FlagTrue
-			case "false":
-				res.Password = protocols.FlagFalse
-			}
-		case "serverUpTime": // seconds the server has run
-			if v, ok := count(w[i-1]); ok {
-				res.Uptime = protocols.SpanSeconds(float64(v))
-			}
-		case "roundTime": // seconds into the current round (on the current map)
-			if v, ok := count(w[i-1]); ok {
-				res.MapTime = protocols.SpanSeconds(float64(v))
-			}
-		}
+		commonField(res, k, w[i-1])
 	}
 	if i == len(w) {
 		return stop("ends after the round time")
@@ -233,6 +217,27 @@ func tail(res *protocols.Result, w [][]byte, info []protocols.KV) []protocols.KV
 		}
 	}
 	return stop(layout)
+}
+
+// commonField reads the words of the common tail that fill the result.
+func commonField(res *protocols.Result, key string, v []byte) {
+	switch key {
+	case "hasGamePassword":
+		switch string(v) {
+		case "true":
+			res.Password = protocols.FlagTrue
+		case "false":
+			res.Password = protocols.FlagFalse
+		}
+	case "serverUpTime": // seconds the server has run
+		if n, ok := count(v); ok {
+			res.Uptime = protocols.SpanSeconds(float64(n))
+		}
+	case "roundTime": // seconds into the current round (on the current map)
+		if n, ok := count(v); ok {
+			res.MapTime = protocols.SpanSeconds(float64(n))
+		}
+	}
 }
 
 // count parses a non-negative decimal of at most maxDigits digits.

@@ -127,6 +127,19 @@ type Source struct {
 	Key     protocols.Secret
 }
 
+// checkQuery bounds a source's request text: it goes into a datagram or a URL.
+func checkQuery(q string) error {
+	if len(q) > maxQuery {
+		return fmt.Errorf("query longer than %d bytes", maxQuery)
+	}
+	for _, c := range []byte(q) {
+		if c < 0x20 || c >= 0x7f {
+			return fmt.Errorf("query %q: only printable ASCII", q)
+		}
+	}
+	return nil
+}
+
 // New validates s, fills its defaults and returns its Lister.
 func New(s Source) (Lister, error) {
 	if s.MaxEntries == 0 {
@@ -138,13 +151,8 @@ func New(s Source) (Lister, error) {
 	if s.MaxBody == 0 {
 		s.MaxBody = DefaultMaxBody
 	}
-	if len(s.Query) > maxQuery {
-		return nil, fmt.Errorf("query longer than %d bytes", maxQuery)
-	}
-	for _, c := range []byte(s.Query) {
-		if c < 0x20 || c >= 0x7f {
-			return nil, fmt.Errorf("query %q: only printable ASCII", s.Query)
-		}
+	if err := checkQuery(s.Query); err != nil {
+		return nil, err
 	}
 	if s.Region != "" && s.Type != TypeSteam {
 		return nil, fmt.Errorf("region is for type %s only", TypeSteam)

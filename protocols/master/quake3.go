@@ -3,6 +3,7 @@ package master
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -101,7 +102,7 @@ func (q *quake3) List(ctx context.Context, tr *wire.Trace) (l *List, err error) 
 	defer func() { tr.End(p, err) }()
 	err = readList(ctx, conn, tr, []byte("\xff\xff\xff\xff"+q.query), q.retries, func(b []byte) (bool, error, error) {
 		addrs, eot, err := decodeQuake3(b, q.ext)
-		if err == errNotQuake3 {
+		if errors.Is(err, errNotQuake3) {
 			return false, err, nil
 		}
 		if err != nil {

@@ -2,6 +2,7 @@ package master
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 
@@ -62,7 +63,7 @@ func (q *quakeWorld) List(ctx context.Context, tr *wire.Trace) (l *List, err err
 	defer func() { tr.End(p, err) }()
 	addrs, err := wire.Exchange(ctx, conn, quakeWorldRequest, func(b []byte) ([]netip.AddrPort, error, error) {
 		addrs, err := decodeQuakeWorld(b)
-		if err == errNotQuakeWorld {
+		if errors.Is(err, errNotQuakeWorld) {
 			return nil, err, nil
 		}
 		return addrs, nil, err

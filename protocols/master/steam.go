@@ -2,6 +2,7 @@ package master
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -108,7 +109,7 @@ func (s *steam) List(ctx context.Context, tr *wire.Trace) (l *List, err error) {
 		}
 		r, err := wire.Exchange(ctx, conn, steamRequest(s.region, seed, s.filter), func(b []byte) (reply, error, error) {
 			addrs, end, err := decodeSteamPage(b)
-			if err == errNotSteam {
+			if errors.Is(err, errNotSteam) {
 				return reply{}, err, nil
 			}
 			return reply{addrs, end}, nil, err

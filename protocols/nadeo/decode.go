@@ -208,11 +208,7 @@ func items(v *node) ([]*node, bool) {
 	if t == nil || t.name != "array" {
 		return nil, false
 	}
-	var out []*node
-	for _, k := range t.child("data").childrenNamed("value") {
-		out = append(out, k)
-	}
-	return out, true
+	return t.child("data").childrenNamed("value"), true
 }
 
 func (n *node) childrenNamed(name string) []*node {
