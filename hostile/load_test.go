@@ -144,8 +144,11 @@ func TestLoad(t *testing.T) {
 	gated := 3 * limit // hold, queue and refuse
 	var yaml strings.Builder
 	yaml.WriteString("modules:\n")
+	// The same query of the same server is one query whichever module asks
+	// (min-interval and single-flight go by what is sent): each hold module lists
+	// a targets range of its own, which makes its query its own.
 	for g := range (gated + servers - 1) / servers {
-		fmt.Fprintf(&yaml, "  hold_%03d: {protocol: a2s, timeout: %s}\n", g, holdModule)
+		fmt.Fprintf(&yaml, "  hold_%03d: {protocol: a2s, timeout: %s, targets: [127.0.0.0/8, 192.0.2.%d/32]}\n", g, holdModule, g)
 	}
 	for g := range (limit + servers - 1) / servers {
 		fmt.Fprintf(&yaml, "  load_%03d: {protocol: %s}\n", g, protos[g%len(protos)].Name)
