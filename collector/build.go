@@ -29,7 +29,7 @@ func buildFamilies(o *Outcome) *families {
 	}
 	if r != nil {
 		addStates(f, o.Module, r)
-		addStartTimes(f, o, r)
+		addStartTimes(f, o)
 	}
 	addListed(f, o)
 	f.add(probeDuration, o.Duration.Seconds())

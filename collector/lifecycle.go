@@ -3,27 +3,40 @@ package collector
 import (
 	"math"
 	"time"
-
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
 // addStartTimes turns the spans the server reported (uptime, time on map) into
 // start timestamps: the end of the query, when the reply was read, less the span.
 // Whole seconds: servers report seconds, and the fraction would only be the
 // probe's latency, making every probe a new value.
-func addStartTimes(f *families, o *Outcome, r *protocols.Result) {
-	if !r.Uptime.Known && !r.MapTime.Known {
-		return
+func addStartTimes(f *families, o *Outcome) {
+	server, mapStart := o.StartTimes()
+	if !mapStart.IsZero() {
+		f.add(mapStartTime, wholeSeconds(mapStart))
 	}
-	reply := o.When.Add(o.Duration)
-	if r.MapTime.Known {
-		f.add(mapStartTime, startOf(reply, r.MapTime.D))
-	}
-	if r.Uptime.Known {
-		f.add(startTime, startOf(reply, r.Uptime.D))
+	if !server.IsZero() {
+		f.add(startTime, wholeSeconds(server))
 	}
 }
 
-func startOf(reply time.Time, d time.Duration) float64 {
-	return math.Round(float64(reply.Add(-d).UnixNano()) / 1e9)
+func wholeSeconds(t time.Time) float64 {
+	return math.Round(float64(t.UnixNano()) / 1e9)
+}
+
+// StartTimes returns when the server and its current map started, where its reply
+// said how long they have run: the time the reply was read (the end of the query)
+// less that span; the zero Time where it did not say.
+func (o *Outcome) StartTimes() (server, mapStart time.Time) {
+	r := o.Result
+	if o.Err != nil || r == nil {
+		return time.Time{}, time.Time{}
+	}
+	reply := o.When.Add(o.Duration)
+	if r.Uptime.Known {
+		server = reply.Add(-r.Uptime.D)
+	}
+	if r.MapTime.Known {
+		mapStart = reply.Add(-r.MapTime.D)
+	}
+	return server, mapStart
 }

@@ -137,13 +137,7 @@ func (t *targetTable) record(id int64, when time.Time, o *collector.Outcome) {
 		row.mapName = keepString(row.mapName, r.Map, maxShortText)
 		row.game = keepString(row.game, r.Game, maxShortText)
 		row.players, row.maxPlayers, row.bots = r.Players, r.MaxPlayers, r.Bots
-		row.started, row.mapStarted = time.Time{}, time.Time{}
-		if reply := when.Add(o.Duration); r.Uptime.Known {
-			row.started = reply.Add(-r.Uptime.D)
-		}
-		if reply := when.Add(o.Duration); r.MapTime.Known {
-			row.mapStarted = reply.Add(-r.MapTime.D)
-		}
+		row.started, row.mapStarted = o.StartTimes()
 		if len(r.PhaseErrors) > 0 {
 			row.partial = r.PhaseErrors[0].Phase
 		}
