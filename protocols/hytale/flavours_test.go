@@ -1,7 +1,6 @@
 package hytale
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"net"
@@ -146,7 +145,7 @@ func TestFlavourSharesDeadline(t *testing.T) {
 // When none answers, the most telling failure is the probe's: the plugin's
 // ERROR line over the refused UDP and HTTP flavours.
 func TestFlavoursBestError(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) { c.Write([]byte("ERROR Rate limit exceeded\n")); drainLine(c) })
+	addr := prototest.TCP(t, func(c net.Conn) { c.Write([]byte("ERROR Rate limit exceeded\n")); prototest.DrainLine(c) })
 	if _, _, err := probeWith(t, addr, "{}", 2*time.Second); !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Rate limit") {
 		t.Errorf("%v", err)
 	}
@@ -160,11 +159,3 @@ func TestFlavoursBestError(t *testing.T) {
 func itoa(p uint16) string { return strconv.Itoa(int(p)) }
 
 func yamlUnmarshal(s string, v any) error { return yaml.Unmarshal([]byte(s), v) }
-
-// drainLine reads what the client sent (a line, for a second at most) before the
-// fake closes: closing with it unread would reset the connection, and the client
-// could see the reset instead of the reply.
-func drainLine(c net.Conn) {
-	c.SetReadDeadline(time.Now().Add(time.Second))
-	bufio.NewReader(c).ReadString('\n')
-}

@@ -4,6 +4,7 @@
 package prototest
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"net"
@@ -219,4 +220,12 @@ func QstatJSON(t testing.TB, flag string, addr netip.AddrPort, extra ...string) 
 		t.Fatalf("quakestat output %q: %v", out, err)
 	}
 	return recs[0]
+}
+
+// DrainLine reads what a client sent (a line, for a second at most), for a fake
+// that answers and closes: closing with the client's request unread resets the
+// connection, and the client could see the reset instead of the reply.
+func DrainLine(c net.Conn) {
+	c.SetReadDeadline(time.Now().Add(time.Second))
+	bufio.NewReader(c).ReadString('\n')
 }

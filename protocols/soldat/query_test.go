@@ -182,7 +182,7 @@ func TestQueryFailures(t *testing.T) {
 			}
 		})
 	}
-	notSoldat := prototest.TCP(t, func(c net.Conn) { io.WriteString(c, "SSH-2.0-OpenSSH\r\n"); drainLine(c) })
+	notSoldat := prototest.TCP(t, func(c net.Conn) { io.WriteString(c, "SSH-2.0-OpenSSH\r\n"); prototest.DrainLine(c) })
 	if _, _, err := probe(t, notSoldat, withPassword(adminPassword), time.Second); wire.Reason(err) != "malformed" {
 		t.Errorf("not Soldat: %v", err)
 	}
@@ -190,12 +190,4 @@ func TestQueryFailures(t *testing.T) {
 
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{Protocol: Protocol, Name: "soldat", DefaultPort: 23073, Transport: "tcp"})
-}
-
-// drainLine reads what the client sent (a line, for a second at most) before the
-// fake closes: closing with it unread would reset the connection, and the client
-// could see the reset instead of the reply.
-func drainLine(c net.Conn) {
-	c.SetReadDeadline(time.Now().Add(time.Second))
-	bufio.NewReader(c).ReadString('\n')
 }

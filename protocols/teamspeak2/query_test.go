@@ -184,12 +184,8 @@ func TestQueryFailures(t *testing.T) {
 			}
 		})
 	}
-	// A server that closes after the greeting, once it has read the command (closing
-	// with the command unread would reset the connection instead: a different case).
-	addr := prototest.TCP(t, func(c net.Conn) {
-		io.WriteString(c, "[TS]\r\n")
-		bufio.NewReader(c).ReadString('\n')
-	})
+	// A server that closes after the greeting, once it has read the command.
+	addr := prototest.TCP(t, func(c net.Conn) { io.WriteString(c, "[TS]\r\n"); prototest.DrainLine(c) })
 	if _, _, err := probe(t, addr, voice, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("close after greeting: %v", err)
 	}
