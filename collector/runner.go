@@ -154,7 +154,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	if shared || cached {
 		v := *o // a copy: the outcome belongs to the request that ran the query
 		v.Timeout, v.Target, v.Shared, v.Cached = timeout, target, shared, cached
-		v.Module, v.ModuleName = mod, module // it may have been another module's query
+		v.Module, v.ModuleName = mod, module     // it may have been another module's query
 		v.Listed = r.listed(mod, &v, host, port) // listed_in is the module's, not the query's
 		o = &v
 		r.Metrics.Coalesced.Inc()
