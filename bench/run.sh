@@ -221,7 +221,7 @@ check() {
     return
   fi
   CONTENDERS+=("$name")
-  eval "PORT_$name=$port MODULE_$name=$module"
+  eval "PORT_$name=$port MODULE_$name=$module PID_$name=$pid"
 }
 if [ "$HAVE_WRK" = 1 ]; then
   check floor "$FLOOR_PORT" a2s "$FLOOR_PID"
@@ -238,13 +238,23 @@ if [ "$HAVE_QSTAT" = 1 ]; then
 fi
 [ ${#CONTENDERS[@]} -gt 0 ] || die "no prober to measure"
 
-declare -A RATES FAILS
-# wrk_run NAME: one wrk run against an HTTP prober; records successful probes/s.
+declare -A RATES FAILS CPU
+TCK=$(getconf CLK_TCK)
+# cpu_ticks PID: the process' user + system time so far, in clock ticks (/proc/PID/stat
+# fields 14 and 15; the command name, field 2, may hold spaces: cut after its ")").
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+# per_probe TICKS N: microseconds of CPU per probe.
+per_probe() { awk -v t="$1" -v n="$2" -v hz="$TCK" 'BEGIN {if (n > 0) printf "%.1f", t / hz * 1e6 / n}'; }
+
+# wrk_run NAME: one wrk run against an HTTP prober; records successful probes/s and the
+# prober process' CPU time per answered probe.
 wrk_run() {
-  local name=$1 port module out rps ok fail rate
-  eval "port=\$PORT_$name module=\$MODULE_$name"
+  local name=$1 port module out rps ok fail rate pid t0 t1
+  eval "port=\$PORT_$name module=\$MODULE_$name pid=\$PID_$name"
+  t0=$(cpu_ticks "$pid")
   run_fg "$TMP/wrk.out" wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -s "$BENCH/rotate.lua" "http://127.0.0.1:$port" -- "$FLEET_PORT" "$FLEET" "$module" ||
     say "round $ROUND: $name: wrk failed: $(tail -1 "$TMP/wrk.out")"
+  t1=$(cpu_ticks "$pid")
   out=$(cat "$TMP/wrk.out")
   printf '== %s round %s\n%s\n' "$name" "$ROUND" "$out" >>"$RAW"
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
@@ -255,17 +265,23 @@ wrk_run() {
   rate=$(awk -v r="$rps" -v ok="$ok" -v f="$fail" 'BEGIN {printf "%.0f", (ok+f) ? r*ok/(ok+f) : 0}')
   RATES[$name]+="$rate "
   FAILS[$name]=$((${FAILS[$name]:-0} + fail))
-  say "round $ROUND: $name: $rate probes/s ($ok ok, $fail failed)"
+  CPU[$name]+="$(per_probe $((t1 - t0)) "$ok") "
+  printf 'cpu: %s ticks of %s/s over %s answered probes\n' $((t1 - t0)) "$TCK" "$ok" >>"$RAW"
+  say "round $ROUND: $name: $rate probes/s ($ok ok, $fail failed), $(per_probe $((t1 - t0)) "$ok") us CPU per probe"
 }
 
 # qstat_run: quakestat over the whole fleet, again and again for DURATION; records
 # answered queries/s (process start-up included: it is part of using qstat).
 qstat_run() {
-  local secs t0 t1 total=0 failed=0 runs=0 ok rate
+  local secs t0 t1 total=0 failed=0 runs=0 ok rate cpu=0 u s TIMEFORMAT='%3U %3S'
   secs=$(seconds "$DURATION")
   t0=$(date +%s.%N)
   while awk -v a="$t0" -v b="$(date +%s.%N)" -v s="$secs" 'BEGIN {exit !(b-a < s)}'; do
-    ok=$(quakestat -default a2s -maxsim "$QSTAT_MAXSIM" -sendinterval "$QSTAT_SENDINTERVAL" -raw , -f "$TMP/targets.txt" | awk -F, '/^A2S,/ && NF >= 5' | wc -l)
+    # bash's time keyword around quakestat alone: its user and system seconds.
+    { time quakestat -default a2s -maxsim "$QSTAT_MAXSIM" -sendinterval "$QSTAT_SENDINTERVAL" -raw , -f "$TMP/targets.txt" >"$TMP/qstat.out"; } 2>"$TMP/qstat.time"
+    read -r u s <"$TMP/qstat.time"
+    cpu=$(awk -v c="$cpu" -v u="$u" -v s="$s" 'BEGIN {print c + u + s}')
+    ok=$(awk -F, '/^A2S,/ && NF >= 5' "$TMP/qstat.out" | wc -l)
     total=$((total + ok))
     failed=$((failed + FLEET - ok))
     runs=$((runs + 1))
@@ -276,7 +292,9 @@ qstat_run() {
     "$ROUND" "$runs" "$QSTAT_MAXSIM" "$QSTAT_SENDINTERVAL" "$FLEET" "$total" "$failed" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b-a}')" "$rate" >>"$RAW"
   RATES[qstat]+="$rate "
   FAILS[qstat]=$((${FAILS[qstat]:-0} + failed))
-  say "round $ROUND: qstat: $rate queries/s ($runs runs, $failed unanswered)"
+  CPU[qstat]+="$(awk -v c="$cpu" -v n="$total" 'BEGIN {if (n > 0) printf "%.1f", c * 1e6 / n}') "
+  printf 'cpu: %s s user + system of quakestat over %s answered queries\n' "$cpu" "$total" >>"$RAW"
+  say "round $ROUND: qstat: $rate queries/s ($runs runs, $failed unanswered), ${CPU[qstat]##* } us CPU per query"
 }
 
 if [ "$NEIGHBOUR" = 1 ]; then
@@ -386,8 +404,10 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo "$FLEET fake A2S servers with the S2C_CHALLENGE round trip, $CONNS probes in flight, $ROUNDS alternating round(s) of $DURATION."
   echo "Successful probes per second (qstat: answered queries per second); median of the rounds, then every round."
   echo
-  echo "| prober | what it does per probe | median /s | rounds | failed |"
-  echo "|---|---|---:|---|---:|"
+  echo "CPU: the prober process' user + system time over the run (/proc/PID/stat; qstat: bash's time of each quakestat) per answered probe, median of the rounds."
+  echo
+  echo "| prober | what it does per probe | median /s | rounds | failed | CPU us per probe |"
+  echo "|---|---|---:|---|---:|---:|"
   for name in "${CONTENDERS[@]}"; do
     case $name in
     floor) what="bare net/http + A2S_INFO with challenge (bench/floorprobe)" ;;
@@ -399,7 +419,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
     blackbox) what="blackbox_exporter $(prometheus-blackbox-exporter --version 2>&1 | awk 'NR==1 {print $3}') tcp_connect (TCP handshake only)" ;;
     qstat) what="quakestat -default a2s -maxsim $QSTAT_MAXSIM -sendinterval $QSTAT_SENDINTERVAL -f (1 process per $FLEET queries)" ;;
     esac
-    echo "| $name | $what | ${MED[$name]} | ${RATES[$name]% } | ${FAILS[$name]:-0} |"
+    echo "| $name | $what | ${MED[$name]} | ${RATES[$name]% } | ${FAILS[$name]:-0} | $(median <<<"${CPU[$name]:-}") |"
   done
   echo
   echo "Ratios: the median of the per-round ratios (each round measures every contender within"
@@ -410,6 +430,8 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
   for other in floor blackbox qstat; do
     echo "| exporter / $other | $(paired exporter $other) | $(ratio "${MED[exporter]:-}" "${MED[$other]:-}") |"
   done
+  echo
+  echo "CPU per probe, exporter / qstat (medians of the rounds): $(ratio "$(median <<<"${CPU[exporter]:-}")" "$(median <<<"${CPU[qstat]:-}")") (the goal: at most 1.00)."
   if [ "$SKIP_MEMORY" != 1 ]; then
     echo
     echo "## Memory"
