@@ -33,6 +33,22 @@ type call struct {
 // that waited for it: a scrape that allowed a second must not answer for one that
 // allows ten. Such a waiter queries for its own remaining time.
 func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, fn func() *Outcome) (o *Outcome, shared, cached bool) {
+	c, o, shared, cached := f.join(ctx, key, budget, ttl)
+	if c == nil {
+		return o, shared, cached
+	}
+	// This frame is lean and join and land are functions of their own: a probe
+	// waiting for its server holds it (collector's runner says why).
+	c.o = fn()
+	f.land(c, key, ttl)
+	return c.o, false, false
+}
+
+// join returns a call for the caller to run (registered under key), or nil and
+// the outcome it got from a cached or running call.
+//
+//go:noinline
+func (f *flight) join(ctx context.Context, key string, budget, ttl time.Duration) (run *call, o *Outcome, shared, cached bool) {
 	f.mu.Lock()
 	if f.calls == nil {
 		f.calls = make(map[string]*call)
@@ -42,17 +58,17 @@ func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, 
 		case <-c.done:
 			if now := time.Now(); now.Before(c.expires) && now.Sub(c.at) < ttl && !c.o.shortOf(budget) {
 				f.mu.Unlock()
-				return c.o, false, true
+				return nil, c.o, false, true
 			}
 		default:
 			f.mu.Unlock()
 			select {
 			case <-c.done:
 				if !c.o.shortOf(budget) {
-					return c.o, true, false
+					return nil, c.o, true, false
 				}
 			case <-ctx.Done():
-				return nil, true, false
+				return nil, nil, true, false
 			}
 			f.mu.Lock()
 			if f.calls[key] != c {
@@ -64,9 +80,14 @@ func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, 
 	c := &call{done: make(chan struct{})}
 	f.calls[key] = c
 	f.mu.Unlock()
+	return c, nil, false, false
+}
 
-	c.o = fn()
-
+// land publishes a finished call: its waiters get it, and with a ttl later
+// probes until it expires.
+//
+//go:noinline
+func (f *flight) land(c *call, key string, ttl time.Duration) {
 	f.mu.Lock()
 	c.at = time.Now()
 	c.expires = c.at.Add(ttl)
@@ -77,7 +98,6 @@ func (f *flight) do(ctx context.Context, key string, ttl, budget time.Duration, 
 		f.sweeper = time.AfterFunc(ttl, f.sweep)
 	}
 	f.mu.Unlock()
-	return c.o, false, false
 }
 
 // sweep drops expired results and re-arms while results are left, for when the

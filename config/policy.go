@@ -40,10 +40,13 @@ type TargetPolicy struct {
 // defaultDeny lists the ranges refused without an explicit allow entry inside them.
 // Loopback and private ranges are not here: sidecars and LAN game servers live
 // there; deny them in the config when untrusted clients can reach the exporter.
-var defaultDeny = []struct {
+// deniedRange is a range the default policy denies, and what it is.
+type deniedRange struct {
 	Prefix netip.Prefix
 	What   string
-}{
+}
+
+var defaultDeny = []deniedRange{
 	{netip.MustParsePrefix("0.0.0.0/8"), "unspecified (the kernel sends it to this host)"},
 	{netip.MustParsePrefix("::/128"), "unspecified (the kernel sends it to this host)"},
 	{netip.MustParsePrefix("169.254.0.0/16"), "link-local (the cloud metadata service lives here)"},
@@ -172,6 +175,15 @@ func forms(dst []form, a netip.Addr) []form {
 	if !plain.Is6() {
 		return dst
 	}
+	return translations(dst, plain)
+}
+
+// translations appends the IPv4 addresses the IPv6 address plain may reach
+// through a translator or tunnel. Out of line: the common IPv4 probe keeps a
+// small stack (collector's runner says why).
+//
+//go:noinline
+func translations(dst []form, plain netip.Addr) []form {
 	b := plain.As16()
 	v4 := func(i, j, k, l int) netip.Addr { return netip.AddrFrom4([4]byte{b[i], b[j], b[k], b[l]}) }
 	switch {
@@ -234,14 +246,13 @@ func (p *TargetPolicy) Check(host string, isName bool, addrs []netip.Addr) error
 		fs := forms(buf[:0], a)
 		for _, f := range fs {
 			if r, ok := p.deny.addr(f.addr); ok {
-				return fmt.Errorf("denied by target_policy.deny %s: %s", r, describe(host, isName, a, f))
+				return deniedByDeny(r, host, isName, a, f)
 			}
 		}
 		for _, f := range fs {
-			for _, d := range defaultDeny {
-				if d.Prefix.Contains(f.addr) && !p.allow.opens(d.Prefix, f.addr) {
-					return fmt.Errorf("denied by default policy: %s%s%s; a target_policy.allow entry within %s opens it",
-						describe(host, isName, a, f), is(isName), d.What, d.Prefix)
+			for i := range defaultDeny {
+				if d := &defaultDeny[i]; d.Prefix.Contains(f.addr) && !p.allow.opens(d.Prefix, f.addr) {
+					return deniedByDefault(d, host, isName, a, f)
 				}
 			}
 		}
@@ -250,12 +261,31 @@ func (p *TargetPolicy) Check(host string, isName bool, addrs []netip.Addr) error
 		return nil
 	}
 	if outside, ok := p.allow.admits(host, isName, addrs); !ok {
-		if !outside.IsValid() {
-			return fmt.Errorf("refused by target_policy.allow: %s has no address", host)
-		}
-		return fmt.Errorf("refused by target_policy.allow: %s%soutside the allowed ranges and names", describe(host, isName, outside, form{addr: outside.WithZone("").Unmap()}), is(isName))
+		return notAllowed(host, isName, outside)
 	}
 	return nil
+}
+
+// The errors of Check, out of line: fmt's arguments would grow the frame of every
+// probe's policy check (collector's runner says why that matters).
+
+//go:noinline
+func deniedByDeny(r netip.Prefix, host string, isName bool, a netip.Addr, f form) error {
+	return fmt.Errorf("denied by target_policy.deny %s: %s", r, describe(host, isName, a, f))
+}
+
+//go:noinline
+func deniedByDefault(d *deniedRange, host string, isName bool, a netip.Addr, f form) error {
+	return fmt.Errorf("denied by default policy: %s%s%s; a target_policy.allow entry within %s opens it",
+		describe(host, isName, a, f), is(isName), d.What, d.Prefix)
+}
+
+//go:noinline
+func notAllowed(host string, isName bool, outside netip.Addr) error {
+	if !outside.IsValid() {
+		return fmt.Errorf("refused by target_policy.allow: %s has no address", host)
+	}
+	return fmt.Errorf("refused by target_policy.allow: %s%soutside the allowed ranges and names", describe(host, isName, outside, form{addr: outside.WithZone("").Unmap()}), is(isName))
 }
 
 // admits reports whether an allow list lets host through: as a name matching a

@@ -52,13 +52,13 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				// The request's context ends when this handler returns, now; the
 				// request itself is not kept.
 				ctx := context.WithoutCancel(r.Context())
-				go p.serve(b, func(w http.ResponseWriter) { h.probe(ctx, w, pr) })
+				go p.serve(b, func(w http.ResponseWriter) { h.probe(ctx, w, &pr) })
 				return
 			}
 		}
 		defer p.leave()
 	}
-	h.probe(r.Context(), w, pr)
+	h.probe(r.Context(), w, &pr)
 }
 
 // probeRequest is what a probe needs of its request.
@@ -67,9 +67,18 @@ type probeRequest struct {
 	debug                                 bool
 }
 
-// probe runs the probe and writes its answer.
-func (h *ProbeHandler) probe(ctx context.Context, w http.ResponseWriter, pr probeRequest) {
+// probe runs the probe and writes its answer. It is lean, and the answer is
+// written by a function of its own: a probe waiting for its server holds this
+// frame (collector's runner says why).
+func (h *ProbeHandler) probe(ctx context.Context, w http.ResponseWriter, pr *probeRequest) {
 	o, err := h.Runner.Run(ctx, pr.module, pr.target, pr.scrapeTimeout)
+	h.answer(w, pr, o, err)
+}
+
+// answer writes a probe's outcome, or the error that kept it from running.
+//
+//go:noinline
+func (h *ProbeHandler) answer(w http.ResponseWriter, pr *probeRequest, o *collector.Outcome, err error) {
 	if err != nil {
 		code := http.StatusBadRequest
 		var re *collector.RequestError

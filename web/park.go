@@ -80,22 +80,38 @@ func (p *Parking) park(w http.ResponseWriter, r *http.Request) (*parked, bool) {
 
 // serve runs a parked probe, writes its answer and, once the client sends its next
 // request, hands the connection back to the server. A panic closes the connection
-// and is logged, as net/http does for a handler: the exporter stays up.
+// and is logged, as net/http does for a handler: the exporter stays up. The probe
+// is called from this lean frame and the rest done in answer: the goroutine's
+// stack is all a waiting probe costs (collector's runner says why).
 func (p *Parking) serve(b *parked, probe func(http.ResponseWriter)) {
-	defer func() {
-		if err := recover(); err != nil {
-			logf := log.Printf
-			if p.srv.ErrorLog != nil {
-				logf = p.srv.ErrorLog.Printf
-			}
-			logf("http: panic serving a parked probe for %v: %v\n%s", b.conn.RemoteAddr(), err, debug.Stack())
-			b.conn.Close()
-		}
-	}()
-	func() {
-		defer p.leave()
-		probe(b)
-	}()
+	defer p.recoverParked(b)
+	probe(b)
+	b.left = true
+	p.leave()
+	p.answer(b)
+}
+
+// recoverParked is serve's panic handler.
+func (p *Parking) recoverParked(b *parked) {
+	err := recover()
+	if err == nil {
+		return
+	}
+	if !b.left {
+		p.leave()
+	}
+	logf := log.Printf
+	if p.srv.ErrorLog != nil {
+		logf = p.srv.ErrorLog.Printf
+	}
+	logf("http: panic serving a parked probe for %v: %v\n%s", b.conn.RemoteAddr(), err, debug.Stack())
+	b.conn.Close()
+}
+
+// answer writes the parked probe's answer and hands the connection back.
+//
+//go:noinline
+func (p *Parking) answer(b *parked) {
 	b.conn.SetWriteDeadline(time.Now().Add(parkWriteTimeout))
 	out := b.response()
 	if _, err := out.WriteTo(b.conn); err != nil || !b.keep {
@@ -174,6 +190,7 @@ type parked struct {
 	body []byte
 	keep bool
 	head bool
+	left bool // the probe has ended and left the in-flight count
 }
 
 func (b *parked) Header() http.Header { return b.hdr }

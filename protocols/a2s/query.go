@@ -23,6 +23,8 @@ type querier struct {
 }
 
 // Query asks for the server's info, then (as configured) its players and rules.
+// The players and rules are asked for in a function of their own: a probe waiting
+// for the info reply holds only this lean frame (collector's runner says why).
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
@@ -30,12 +32,22 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	defer conn.Close()
-	x := exchanger{Exchanger: steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries, Cache: q.challenges, Addr: addr}}
+	// Field by field: a composite literal would build a second copy on the stack.
+	var x exchanger
+	x.Conn, x.Tr, x.Retries, x.Cache, x.Addr = conn, tr, q.retries, q.challenges, addr
 
 	var in steam.Info
 	if err := x.info(ctx, &in); err != nil {
 		return nil, err
 	}
+	return q.more(ctx, &x, &in), nil
+}
+
+// more builds the result of the info reply and asks for the players and rules.
+//
+//go:noinline
+func (q *querier) more(ctx context.Context, x *exchanger, in *steam.Info) *protocols.Result {
+	tr := x.Tr
 	res := in.Result()
 	if q.players {
 		p := tr.Begin("players")
@@ -72,7 +84,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			applyGameRules(res, in.FullAppID(), res.Rules)
 		}
 	}
-	return res, nil
+	return res
 }
 
 // exchanger adds the A2S query strategy to the shared exchange.
@@ -110,66 +122,105 @@ func isInfoReply(msg []byte) bool {
 // time left (or answering with nothing usable, or dropping a stale challenge) is
 // asked for a challenge the old way, A2S_SERVERQUERY_GETCHALLENGE, with one more
 // plain A2S_INFO beside it: both answers are taken until the deadline.
+//
+// The loop is lean and its steps are functions of their own: a probe waiting for
+// its server holds this frame (collector's runner says why).
 func (x *exchanger) info(ctx context.Context, in *steam.Info) error {
-	pc, pi := x.Tr.Begin("challenge"), x.Tr.Begin("info")
-	sctx, cancel := firstStage(ctx)
-	defer cancel()
-	req, asked := steam.InfoRequest, false // asked: A2S_SERVERQUERY_GETCHALLENGE was sent
-	var hit []byte                         // the cached request the probe began with
+	var r infoRound
+	x.beginInfo(ctx, &r)
+	for {
+		msg, err := x.Request(r.sctx, r.req, isInfoReply, false)
+		more, err := x.nextInfo(ctx, &r, msg, err)
+		if more {
+			continue
+		}
+		return x.endInfo(ctx, &r, msg, err, in)
+	}
+}
+
+// infoRound is the state of info's exchange.
+type infoRound struct {
+	pc, pi wire.PhaseStart
+	sctx   context.Context // the first stage's, then the whole probe's
+	req    []byte          // the request to send next
+	hit    []byte          // the cached request the probe began with
+	asked  bool            // A2S_SERVERQUERY_GETCHALLENGE was sent
+	i      int             // the challenge round
+}
+
+//go:noinline
+func (x *exchanger) beginInfo(ctx context.Context, r *infoRound) {
+	r.pc, r.pi = x.Tr.Begin("challenge"), x.Tr.Begin("info")
+	r.sctx = firstStage(ctx)
+	r.req, r.i = steam.InfoRequest, 1
 	if e, ok := x.CachedInfo(); ok {
-		req, hit = e.Req, e.Req
+		r.req, r.hit = e.Req, e.Req
 		x.legacy, x.hasLegacy = e.Challenge(), e.Legacy
 	}
-	for i := 1; ; i++ {
-		msg, err := x.Request(sctx, req, isInfoReply, false)
-		if !asked && sctx != ctx && errors.Is(err, wire.ErrTimeout) && ctx.Err() == nil {
-			x.Tr.Log("no answer to A2S_INFO: asking for a challenge with A2S_SERVERQUERY_GETCHALLENGE (0x57)")
-			if err = x.Conn.Send(steam.InfoRequest); err == nil {
-				sctx, req, asked = ctx, getChallengeRequest, true
-				x.hasLegacy = false // a cached challenge met silence: the plain request above replaces it
-				i--                 // no challenge came: this round does not count
-				continue
-			}
+}
+
+// nextInfo reports whether the exchange goes on: after silence in the first stage
+// (A2S_SERVERQUERY_GETCHALLENGE), or after a challenge. Otherwise it returns the
+// exchange's error, if any.
+//
+//go:noinline
+func (x *exchanger) nextInfo(ctx context.Context, r *infoRound, msg []byte, err error) (bool, error) {
+	if !r.asked && r.sctx != ctx && errors.Is(err, wire.ErrTimeout) && ctx.Err() == nil {
+		x.Tr.Log("no answer to A2S_INFO: asking for a challenge with A2S_SERVERQUERY_GETCHALLENGE (0x57)")
+		if err = x.Conn.Send(steam.InfoRequest); err == nil {
+			r.sctx, r.req, r.asked = ctx, getChallengeRequest, true
+			x.hasLegacy = false // a cached challenge met silence: the plain request above replaces it
+			return true, nil    // no challenge came: this round does not count
 		}
-		if err == nil && msg[4] == steam.TypeChallenge {
-			var ch []byte
-			if ch, err = steam.DecodeChallenge(msg); err == nil && i < steam.MaxChallenges {
-				if i == 1 {
-					x.Tr.End(pc, nil)
-					pi = x.Tr.Begin("info")
-				}
-				if asked && !x.hasLegacy {
-					x.legacy, x.hasLegacy = [4]byte(ch), true
-				}
-				req = steam.WithChallenge(steam.InfoRequest, ch)
-				continue
-			}
-			if err == nil {
-				err = fmt.Errorf("%w: A2S_INFO answered with S2C_CHALLENGE %d times", wire.ErrChallenge, i)
-			}
-		}
-		if err == nil {
-			err = x.decodeInfo(ctx, msg, in)
-		}
-		var legacy *[4]byte
-		if x.hasLegacy {
-			legacy = &x.legacy
-		}
-		x.Remember(err == nil, hit, req, legacy)
-		x.Tr.End(pi, err)
-		return err
 	}
+	if err != nil || msg[4] != steam.TypeChallenge {
+		return false, err
+	}
+	ch, err := steam.DecodeChallenge(msg)
+	if err != nil {
+		return false, err
+	}
+	if r.i >= steam.MaxChallenges {
+		return false, fmt.Errorf("%w: A2S_INFO answered with S2C_CHALLENGE %d times", wire.ErrChallenge, r.i)
+	}
+	if r.i == 1 {
+		x.Tr.End(r.pc, nil)
+		r.pi = x.Tr.Begin("info")
+	}
+	if r.asked && !x.hasLegacy {
+		x.legacy, x.hasLegacy = [4]byte(ch), true
+	}
+	r.req = steam.WithChallenge(steam.InfoRequest, ch)
+	r.i++
+	return true, nil
+}
+
+// endInfo decodes the reply that ended the exchange (err nil), and remembers
+// whether the challenge it carried was taken.
+//
+//go:noinline
+func (x *exchanger) endInfo(ctx context.Context, r *infoRound, msg []byte, err error, in *steam.Info) error {
+	if err == nil {
+		err = x.decodeInfo(ctx, msg, in)
+	}
+	var legacy *[4]byte
+	if x.hasLegacy {
+		legacy = &x.legacy
+	}
+	x.Remember(err == nil, r.hit, r.req, legacy)
+	x.Tr.End(r.pi, err)
+	return err
 }
 
 // firstStage bounds the first A2S_INFO exchange to half the time left, leaving the
 // rest to the A2S_SERVERQUERY_GETCHALLENGE fallback. Without a deadline there is no
 // half to take: ctx itself is returned, and no fallback runs.
-func firstStage(ctx context.Context) (context.Context, context.CancelFunc) {
+func firstStage(ctx context.Context) context.Context {
 	dl, ok := ctx.Deadline()
 	if !ok {
-		return ctx, func() {}
+		return ctx
 	}
-	return stageCtx{ctx, time.Now().Add(time.Until(dl) / 2)}, func() {}
+	return stageCtx{ctx, time.Now().Add(time.Until(dl) / 2)}
 }
 
 // stageCtx is ctx with an earlier deadline, for code that reads the deadline (the

@@ -31,7 +31,10 @@ type Exchanger struct {
 	// CachedInfo and Remember).
 	Cache *ChallengeCache
 	Addr  netip.AddrPort
-	asm   Assembler
+	// asm reassembles split replies; made for the first fragment: most replies are
+	// one datagram, and the exchanger sits in the frame of a waiting probe
+	// (collector's runner says why that frame is kept small).
+	asm *Assembler
 }
 
 type verdict uint8
@@ -53,7 +56,13 @@ func (x *Exchanger) feed(d []byte, match func([]byte) bool, empty bool) ([]byte,
 	if len(d) < 5 || d[1] != 0xFF || d[2] != 0xFF || d[3] != 0xFF || (d[0] != 0xFF && d[0] != 0xFE) {
 		return nil, ignore, nil
 	}
-	msg, complete, err := x.asm.Add(d)
+	msg, complete, err := d, true, error(nil) // a whole datagram, as Assembler.Add returns it
+	if d[0] == 0xFE {
+		if x.asm == nil {
+			x.asm = new(Assembler)
+		}
+		msg, complete, err = x.asm.Add(d)
+	}
 	switch {
 	case err != nil:
 		return nil, failed, err
@@ -71,7 +80,9 @@ func (x *Exchanger) feed(d []byte, match func([]byte) bool, empty bool) ([]byte,
 // started, the rest is read here, and a set still incomplete when the attempt's
 // time is up is re-requested while retries last.
 func (x *Exchanger) Request(ctx context.Context, req []byte, match func([]byte) bool, empty bool) ([]byte, error) {
-	x.asm.Reset()
+	if x.asm != nil {
+		x.asm.Reset()
+	}
 	retries := x.Retries
 	for {
 		var (
