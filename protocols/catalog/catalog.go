@@ -295,6 +295,7 @@ var Games = []Game{
 	{"redorchestra", "Red Orchestra: Ostfront 41-45", "unreal2", 7757, []int{1}, srcLGSM + " (roserver: base port 7757, unreal2 query port = port + 1)" + "; " + srcGamedig + " (redorchestra: unreal2, offset 1)"},
 	{"redorchestra2", "Red Orchestra 2: Heroes of Stalingrad", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (redorchestra2: game 7777, query 27015)"},
 	{"rfactor", "rFactor", "rfactor", 34397, []int{-100}, srcGamedig + " (rfactor: port 34397, query offset -100)"},
+	{"rfactor2", "rFactor 2", "a2s", 64299, []int{0}, srcGamedig + " (rfactor2: A2S query 64299; targets name the query port); Studio 397's dedicated server guide opens 54297 (simulation), 64297 (HTTP), 64298 and 64299 (Steam) UDP"},
 	{"ricochet", "Ricochet", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (ricochetserver)"},
 	{"riseofnations", "Rise of Nations", "gamespy1", 6501, []int{0}, srcGamedig + " (ron: query 6501; targets name the query port)"},
 	{"risingstorm2", "Rising Storm 2: Vietnam", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (rs2v: A2S on 27015; Tripwire UE3 servers default to game port 7777 as redorchestra2 and killingfloor2)"},
