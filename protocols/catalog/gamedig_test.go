@@ -12,7 +12,7 @@ import (
 
 // wantCovered is how many of gamedig's ids a named module probes today: raise it as
 // rows land, never lower it.
-const wantCovered = 341
+const wantCovered = 342
 
 // gamedigProtocols: which of our protocols read a gamedig protocol's servers.
 var gamedigProtocols = map[string][]string{
@@ -29,7 +29,7 @@ var gamedigProtocols = map[string][]string{
 	"eco": {"eco"}, "eldewrito": {"eldewrito"}, "farmingsimulator": {"farmingsimulator"}, "hexen2": {"hexen2"},
 	"kspdmp": {"kspdmp"}, "mafia2mp": {"mafia2mp"}, "mafia2online": {"mafia2mp"}, "savage2": {"savage2"},
 	"tribes1": {"tribes1"}, "starsiege": {"tribes1"},
-	"ffow": {"ffow"}, "nadeo": {"nadeo"}, "ventrilo": {"ventrilo"},
+	"ffow": {"ffow"}, "nadeo": {"nadeo"}, "ventrilo": {"ventrilo"}, "discord": {"discord"},
 }
 
 // gamedigDiffers: games we read with another protocol than gamedig, and why.
@@ -57,7 +57,6 @@ var gamedigNotYet = map[string]string{
 	"renegade10":     "list protocol: Renegade X's public server list",
 	"ssl":            "list protocol: SCP: Secret Laboratory's public server list",
 	"vintagestory":   "list protocol: Vintage Story's master server list",
-	"discord":        "no discord protocol yet: HTTPS guild widget.json, off target",
 	"renown":         "gamedig gives no default port and no public source gives one: a module of protocol eos with `eos: {preset: renown}` and the game port reads it",
 	"brink":          "gamedig gives only a query offset (+1), no default port, and no public source gives one: module a2s with the query port reads it",
 	"codmw3":         "gamedig gives only a query offset (+2), no default port, and no public source gives one: module a2s with the query port reads it",
