@@ -45,14 +45,14 @@ func (q *querier) widget(ctx context.Context, addr netip.AddrPort, tr *wire.Trac
 		MaxBody: maxBody,
 	}, tr)
 	if err != nil {
-		return nil, fmt.Errorf("Discord widget: %w", err)
+		return nil, fmt.Errorf("discord widget: %w", err)
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, statusError(resp, q.guild)
 	}
 	body, err := wire.JSONBody(resp)
 	if err != nil {
-		return nil, fmt.Errorf("Discord widget: %w", err)
+		return nil, fmt.Errorf("discord widget: %w", err)
 	}
 	w, err := decode(body)
 	if err != nil {

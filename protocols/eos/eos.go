@@ -174,17 +174,8 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if o.VersionAttributes != nil {
 		q.attrs.version = o.VersionAttributes
 	}
-	if q.clientID == "" || q.secret == "" || q.deployment == "" {
-		return nil, fmt.Errorf("eos options: client_id, client_secret and deployment_id are all needed without a preset")
-	}
-	if strings.ContainsAny(q.deployment, "/?#% ") || strings.Contains(q.clientID, ":") {
-		return nil, fmt.Errorf("eos options: deployment_id or client_id holds a character they never have")
-	}
-	if q.auth != authClient && q.auth != authDeviceID {
-		return nil, fmt.Errorf("eos options: auth %q: client_credentials or deviceid", q.auth)
-	}
-	if q.prefix != "" && !strings.HasPrefix(q.prefix, "/") {
-		return nil, fmt.Errorf("eos options: path_prefix must start with /")
+	if err := q.check(); err != nil {
+		return nil, fmt.Errorf("eos options: %w", err)
 	}
 	base, err := checkBase(or(o.APIBase, defaultAPIBase))
 	if err != nil {
@@ -195,6 +186,21 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("eos options: ca_file: %w", err)
 	}
 	return q, nil
+}
+
+// check refuses settings no deployment has.
+func (q *querier) check() error {
+	switch {
+	case q.clientID == "" || q.secret == "" || q.deployment == "":
+		return fmt.Errorf("client_id, client_secret and deployment_id are all needed without a preset")
+	case strings.ContainsAny(q.deployment, "/?#% ") || strings.Contains(q.clientID, ":"):
+		return fmt.Errorf("deployment_id or client_id holds a character they never have")
+	case q.auth != authClient && q.auth != authDeviceID:
+		return fmt.Errorf("auth %q: client_credentials or deviceid", q.auth)
+	case q.prefix != "" && !strings.HasPrefix(q.prefix, "/"):
+		return fmt.Errorf("path_prefix must start with /")
+	}
+	return nil
 }
 
 func or(a, b string) string {

@@ -364,7 +364,7 @@ func TestQueryDeviceID(t *testing.T) {
 			if len(f.nonces) != 1 || len(f.nonces[0]) < 16 {
 				t.Errorf("nonces %q", f.nonces)
 			}
-			res, tr, err = query(t, q, 2*time.Second)
+			_, tr, err = query(t, q, 2*time.Second)
 			if err == nil || phaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) != 1 {
 				// 203.0.113.10 has no session here: the point is the kept token.
 				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts", err, phaseNames(tr), f.signIns.Load(), len(f.devices))
