@@ -39,3 +39,27 @@ func TestOptionsYAML(t *testing.T) {
 		}
 	}
 }
+
+// Two guilds probed with one target (discord.com) are two queries: the
+// exporter coalesces and caches by the module's query key, which holds the
+// guild id.
+func TestGuildsAreDistinctQueries(t *testing.T) {
+	c, err := config.Parse([]byte(`modules:
+  a:
+    protocol: discord
+    discord: {guild_id: "290926798626357999"}
+  b:
+    protocol: discord
+    discord: {guild_id: "290926798626357998"}
+  a2:
+    protocol: discord
+    discord: {guild_id: "290926798626357999"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, a2 := c.Modules["a"].QueryKey(), c.Modules["b"].QueryKey(), c.Modules["a2"].QueryKey()
+	if a == b || a != a2 {
+		t.Errorf("query keys a %s, b %s, a2 %s", a, b, a2)
+	}
+}
