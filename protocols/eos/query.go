@@ -257,7 +257,7 @@ func filterStatus(resp *wire.HTTPResponse) error {
 	case resp.Status == http.StatusUnauthorized:
 		return fmt.Errorf("%w: EOS authentication failed: the session search refused a fresh token (HTTP 401)", wire.ErrServer)
 	case resp.Status == http.StatusForbidden && code == "errors.com.epicgames.common.policy_missing_action":
-		return fmt.Errorf("%w: EOS session search: the client may not search sessions (HTTP 403, %s): the game withdrew these credentials' rights", wire.ErrServer, code)
+		return fmt.Errorf("%w: EOS session search: the client may not search sessions (HTTP 403, %s): the game withdrew these credentials' rights, or its sessions are searched with a user token (auth: deviceid)", wire.ErrServer, code)
 	case code != "":
 		return fmt.Errorf("%w: EOS session search: HTTP %d (%s)", wire.ErrServer, resp.Status, code)
 	}

@@ -603,3 +603,15 @@ func TestQuerierContract(t *testing.T) {
 		Transport:   "tcp",
 	})
 }
+
+// The device-id flow under the same contract: its first request (the
+// device-id account) meets the closed port, the silent server, the cancel.
+func TestQuerierContractDeviceID(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol:    contractProtocol,
+		Name:        "eos",
+		DefaultPort: 7777,
+		Transport:   "tcp",
+		Settings:    protocols.Settings{Options: optionsOf(Options{Preset: "squad"})},
+	})
+}
