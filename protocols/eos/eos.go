@@ -1,16 +1,19 @@
 // Package eos reads a game server's status from Epic Online Services (EOS)
-// matchmaking, where games such as ARK: Survival Ascended and The Isle Evrima
-// advertise their dedicated servers as sessions. The game server itself is
-// never contacted: the querier signs in to the EOS web API with the game's
-// client credentials (OAuth client_credentials grant), searches the game's
-// deployment for sessions whose address attribute is the target's IP, and picks
-// the one bound to the target's port. A server that is down (or not listed)
-// has no session: that is a failed probe.
+// matchmaking, where games such as ARK: Survival Ascended, The Isle Evrima,
+// Squad and Renown advertise their dedicated servers as sessions. The game
+// server itself is never contacted: the querier signs in to the EOS web API
+// with the game's client credentials (OAuth client_credentials grant, or for
+// games whose clients may not search sessions, a device-id account's token
+// exchanged for a user token: auth deviceid), searches the game's deployment
+// for sessions whose address attribute is the target's IP, and picks the one
+// bound to the target's port. A server that is down (or not listed) has no
+// session: that is a failed probe.
 //
 // Facts: Epic's web API (POST /auth/v1/oauth/token, POST
-// /matchmaking/v1/{deployment}/filter), and gamedig's eos protocol and game
-// list for the per-game public client ids, deployments, the /wildcard path
-// ARK: Survival Ascended uses and the session attributes each game sets.
+// /auth/v1/accounts/deviceid, POST /matchmaking/v1/{deployment}/filter), and
+// gamedig's epic protocol and game list for the per-game public client ids,
+// deployments, the /wildcard path ARK: Survival Ascended uses, which games sign
+// in by device id (Squad, Renown) and the session attributes each game sets.
 // Credentials and attribute names are options; the presets carry the known
 // games' values, and module `eos` alone is ARK: Survival Ascended.
 package eos
@@ -28,7 +31,7 @@ import (
 // Protocol is the registry entry.
 var Protocol = protocols.Protocol{
 	Name:        "eos",
-	Description: "Epic Online Services matchmaking sessions (ARK: Survival Ascended, The Isle Evrima): status from the EOS web API, not the server",
+	Description: "Epic Online Services matchmaking sessions (ARK: Survival Ascended, The Isle Evrima, Squad, Renown): status from the EOS web API, not the server",
 	DefaultPort: 7777,
 	Transport:   "tcp",
 	OffTarget:   true, // the EOS web API is asked, not the game server
@@ -38,9 +41,15 @@ var Protocol = protocols.Protocol{
 // Options is the module's `eos:` block. Unset fields take the preset's values.
 type Options struct {
 	// Preset names a known game: "arksa" (the default when neither client_id
-	// nor deployment_id is set) or "theisle". With client_id or deployment_id
-	// set and no preset, all three credentials must be given.
+	// nor deployment_id is set), "theisle", "squad" or "renown". With
+	// client_id or deployment_id set and no preset, all three credentials must
+	// be given.
 	Preset string `yaml:"preset"`
+	// Auth is how the querier signs in: "client_credentials" (the client's own
+	// token) or "deviceid" (a device-id account's token exchanged for a user
+	// token, for deployments whose clients may not search sessions). Default
+	// the preset's.
+	Auth string `yaml:"auth"`
 	// APIBase is the EOS web API (default https://api.epicgames.dev). Plain
 	// http is refused except on loopback, where tests run their fakes.
 	APIBase string `yaml:"api_base"`
@@ -69,6 +78,7 @@ type Options struct {
 // shipped in each game's client (as listed by gamedig).
 type preset struct {
 	clientID, clientSecret, deploymentID, pathPrefix string
+	auth                                             string
 	name, mapName, password                          string
 	version                                          []string
 }
@@ -89,6 +99,23 @@ var presets = map[string]preset{
 		name:         "SERVERNAME_s", mapName: "MAP_NAME_s", password: "PASSWORD_ENABLED_b",
 		version: []string{"SERVER_VERSION_s"},
 	},
+	// Squad (since v7) and Renown: their clients sign in by device id.
+	"squad": {
+		clientID:     "xyza7891J7d3GU8ZIwCoC5xdBsdoqVWA",
+		clientSecret: "4SLVBqAm09q776SIlQRTD6moM/bnGAWhDSqOxJAIS0s",
+		deploymentID: "5dee4062a90b42cd98fcad618b6636c2",
+		auth:         authDeviceID,
+		name:         "SERVERNAME_s", mapName: "MAPNAME_s", password: "PASSWORD_b",
+		version: []string{"GAMEVERSION_s"},
+	},
+	"renown": {
+		clientID:     "xyza7891XjE03sj3B404z0iQfQ4efjUj",
+		clientSecret: "2YY7STKJ5wJuFIyR8TaXaBPfhHZiAY13YuNPSIn+0WY",
+		deploymentID: "472a8286c61c408ca5ca1ec0401f07b7",
+		auth:         authDeviceID,
+		name:         "SERVERNAME_s", mapName: "MAPNAME_s", password: "PASSWORD_b",
+		version: []string{"SERVERVERSION_s"},
+	},
 	// A game of your own: credentials required, ARK's attribute names by default.
 	"": {
 		name: "CUSTOMSERVERNAME_s", mapName: "MAPNAME_s", password: "SERVERPASSWORD_b",
@@ -97,6 +124,12 @@ var presets = map[string]preset{
 }
 
 const defaultAPIBase = "https://api.epicgames.dev"
+
+// The sign-in flows (Options.Auth).
+const (
+	authClient   = "client_credentials"
+	authDeviceID = "deviceid"
+)
 
 // newQuerier builds the Querier for a module. It reads client_secret_file and ca_file
 // here, so a configuration reload re-reads them.
@@ -113,7 +146,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	}
 	p, ok := presets[name]
 	if !ok {
-		return nil, fmt.Errorf("eos options: unknown preset %q (arksa, theisle)", o.Preset)
+		return nil, fmt.Errorf("eos options: unknown preset %q (arksa, theisle, squad, renown)", o.Preset)
 	}
 	secret, err := protocols.LoadSecret(o.ClientSecret, o.ClientSecretFile)
 	if err != nil {
@@ -126,6 +159,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		clientID:   or(o.ClientID, p.clientID),
 		secret:     secret,
 		deployment: or(o.DeploymentID, p.deploymentID),
+		auth:       or(o.Auth, or(p.auth, authClient)),
 		prefix:     strings.TrimRight(or(o.PathPrefix, p.pathPrefix), "/"),
 		addrAttr:   or(o.AddressAttribute, "ADDRESS_s"),
 		attrs: attrNames{
@@ -140,14 +174,8 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if o.VersionAttributes != nil {
 		q.attrs.version = o.VersionAttributes
 	}
-	if q.clientID == "" || q.secret == "" || q.deployment == "" {
-		return nil, fmt.Errorf("eos options: client_id, client_secret and deployment_id are all needed without a preset")
-	}
-	if strings.ContainsAny(q.deployment, "/?#% ") || strings.Contains(q.clientID, ":") {
-		return nil, fmt.Errorf("eos options: deployment_id or client_id holds a character they never have")
-	}
-	if q.prefix != "" && !strings.HasPrefix(q.prefix, "/") {
-		return nil, fmt.Errorf("eos options: path_prefix must start with /")
+	if err := q.check(); err != nil {
+		return nil, fmt.Errorf("eos options: %w", err)
 	}
 	base, err := checkBase(or(o.APIBase, defaultAPIBase))
 	if err != nil {
@@ -158,6 +186,21 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("eos options: ca_file: %w", err)
 	}
 	return q, nil
+}
+
+// check refuses settings no deployment has.
+func (q *querier) check() error {
+	switch {
+	case q.clientID == "" || q.secret == "" || q.deployment == "":
+		return fmt.Errorf("client_id, client_secret and deployment_id are all needed without a preset")
+	case strings.ContainsAny(q.deployment, "/?#% ") || strings.Contains(q.clientID, ":"):
+		return fmt.Errorf("deployment_id or client_id holds a character they never have")
+	case q.auth != authClient && q.auth != authDeviceID:
+		return fmt.Errorf("auth %q: client_credentials or deviceid", q.auth)
+	case q.prefix != "" && !strings.HasPrefix(q.prefix, "/"):
+		return fmt.Errorf("path_prefix must start with /")
+	}
+	return nil
 }
 
 func or(a, b string) string {

@@ -22,6 +22,7 @@ func TestOptionsYAML(t *testing.T) {
       client_id: abc
       client_secret: hunter2
       deployment_id: def
+      auth: deviceid
       address_attribute: IP_s
       name_attribute: NAME_s
       version_attributes: [V_s]
@@ -30,7 +31,7 @@ func TestOptionsYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []string{"isle", "mine", "eos"} {
+	for _, m := range []string{"isle", "mine", "eos", "squad"} {
 		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
 			t.Errorf("module %s not built", m)
 		}

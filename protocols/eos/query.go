@@ -1,6 +1,7 @@
 package eos
 
 import (
+	"bytes"
 	"context"
 	"crypto/x509"
 	"encoding/base64"
@@ -19,6 +20,7 @@ import (
 type querier struct {
 	base, prefix         string
 	clientID, deployment string
+	auth                 string // authClient or authDeviceID
 	secret               protocols.Secret
 	addrAttr             string
 	attrs                attrNames
@@ -141,25 +143,16 @@ func (q *querier) kept(stale string) string {
 	return q.token
 }
 
-// fetchToken signs in with the client credentials. The trace keeps the
-// exchange without its answer's body: that is a bearer token debug output would
-// show. (The credentials go in a header, which the trace does not record.)
+// fetchToken signs in with the client credentials, or by device id. The trace
+// keeps the exchange without its answer's body: that is a bearer token debug
+// output would show. (The credentials go in a header, which the trace does not
+// record.)
 func (q *querier) fetchToken(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (string, time.Duration, error) {
+	if q.auth == authDeviceID {
+		return q.fetchDeviceToken(ctx, addr, tr)
+	}
 	form := url.Values{"grant_type": {"client_credentials"}, "deployment_id": {q.deployment}}
-	creds := base64.StdEncoding.EncodeToString([]byte(q.clientID + ":" + q.secret.Reveal()))
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		Method: http.MethodPost,
-		URL:    q.apiBase(addr) + "/auth/v1/oauth/token",
-		Header: http.Header{
-			"Authorization": {"Basic " + creds},
-			"Content-Type":  {"application/x-www-form-urlencoded"},
-			"Accept":        {"application/json"},
-		},
-		Body:      []byte(form.Encode()),
-		RootCAs:   q.rootCAs,
-		MaxBody:   maxTokenBody,
-		TraceBody: wire.Withhold("the sign-in answer holds the token"),
-	}, tr)
+	resp, err := q.postForm(ctx, addr, "/auth/v1/oauth/token", form, tr, "")
 	if err != nil {
 		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
 	}
@@ -171,6 +164,42 @@ func (q *querier) fetchToken(ctx context.Context, addr netip.AddrPort, tr *wire.
 		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
 	}
 	return decodeToken(body)
+}
+
+// postForm sends a sign-in request: the form, the client credentials as basic
+// auth. hide, when set, is a token the form carries: the trace records the
+// request with it masked.
+func (q *querier) postForm(ctx context.Context, addr netip.AddrPort, path string, form url.Values, tr *wire.Trace, hide string) (*wire.HTTPResponse, error) {
+	creds := base64.StdEncoding.EncodeToString([]byte(q.clientID + ":" + q.secret.Reveal()))
+	req := wire.HTTPRequest{
+		Method: http.MethodPost,
+		URL:    q.apiBase(addr) + path,
+		Header: http.Header{
+			"Authorization": {"Basic " + creds},
+			"Content-Type":  {"application/x-www-form-urlencoded"},
+			"Accept":        {"application/json"},
+		},
+		Body:      []byte(form.Encode()),
+		RootCAs:   q.rootCAs,
+		MaxBody:   maxTokenBody,
+		TraceBody: wire.Withhold("the sign-in answer holds the token"),
+	}
+	if hide == "" || tr == nil {
+		return wire.DoHTTP(ctx, addr, req, tr)
+	}
+	// DoHTTP records the request body as sent: record it here instead, masked.
+	sub := wire.NewTrace()
+	resp, err := wire.DoHTTP(ctx, addr, req, sub)
+	tr.Attempts += sub.Attempts
+	for _, p := range sub.Packets {
+		data := bytes.ReplaceAll(p.Data, []byte(url.QueryEscape(hide)), []byte("<secret>"))
+		if p.Dir == wire.Sent {
+			tr.Sent(data)
+		} else {
+			tr.Received(data)
+		}
+	}
+	return resp, err
 }
 
 // authError names a refused sign-in. EOS answers bad credentials with 400 or
@@ -228,7 +257,7 @@ func filterStatus(resp *wire.HTTPResponse) error {
 	case resp.Status == http.StatusUnauthorized:
 		return fmt.Errorf("%w: EOS authentication failed: the session search refused a fresh token (HTTP 401)", wire.ErrServer)
 	case resp.Status == http.StatusForbidden && code == "errors.com.epicgames.common.policy_missing_action":
-		return fmt.Errorf("%w: EOS session search: the client may not search sessions (HTTP 403, %s): the game withdrew these credentials' rights", wire.ErrServer, code)
+		return fmt.Errorf("%w: EOS session search: the client may not search sessions (HTTP 403, %s): the game withdrew these credentials' rights, or its sessions are searched with a user token (auth: deviceid)", wire.ErrServer, code)
 	case code != "":
 		return fmt.Errorf("%w: EOS session search: HTTP %d (%s)", wire.ErrServer, resp.Status, code)
 	}

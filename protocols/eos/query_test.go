@@ -43,31 +43,77 @@ type fakeEOS struct {
 	filterHook  func(w http.ResponseWriter, r *http.Request) bool // true: the hook answered
 	tokenHook   func(w http.ResponseWriter, r *http.Request) bool
 	lastFilters []string
+	// deviceID makes it a deployment searched with user tokens only: the
+	// token endpoint grants external_auth for a device-id account's token, and
+	// the filter refuses client tokens (as Squad's and Renown's do).
+	deviceID   bool
+	devices    map[string]bool // device-id account tokens handed out
+	deviceHook func(w http.ResponseWriter, r *http.Request) bool
+	nonces     []string
 }
 
 func newFake(t testing.TB) *fakeEOS {
 	p := presets["arksa"]
 	return &fakeEOS{t: t, id: p.clientID, secret: p.clientSecret, deployment: p.deploymentID, prefix: p.pathPrefix,
-		sessions: prototest.File(t, "sessions_arksa.json"), expiresIn: 3599, valid: map[string]bool{}}
+		sessions: prototest.File(t, "sessions_arksa.json"), expiresIn: 3599, valid: map[string]bool{}, devices: map[string]bool{}}
+}
+
+// badClient is Epic's answer to wrong client credentials.
+func badClient(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusUnauthorized)
+	w.Write([]byte(`{"errorCode":"errors.com.epicgames.account.invalid_client_credentials","errorMessage":"Sorry the client credentials you are using are invalid","error":"invalid_client"}`))
 }
 
 func (f *fakeEOS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
+	case "/auth/v1/accounts/deviceid":
+		if f.deviceHook != nil && f.deviceHook(w, r) {
+			return
+		}
+		id, secret, ok := r.BasicAuth()
+		if r.Method != http.MethodPost || r.ParseForm() != nil || r.PostForm.Get("deviceModel") == "" {
+			http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
+			return
+		}
+		if !ok || id != f.id || secret != f.secret {
+			badClient(w)
+			return
+		}
+		f.mu.Lock()
+		tok := fmt.Sprintf("device+%d/=", len(f.devices)) // characters the form must escape
+		f.devices[tok] = true
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "bearer", "expires_at": "2026-01-01T00:00:00.000Z"})
 	case "/auth/v1/oauth/token":
 		f.signIns.Add(1)
 		if f.tokenHook != nil && f.tokenHook(w, r) {
 			return
 		}
 		id, secret, ok := r.BasicAuth()
-		if r.Method != http.MethodPost || r.ParseForm() != nil || r.PostForm.Get("grant_type") != "client_credentials" {
-			http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
+		grant := "client_credentials"
+		if f.deviceID {
+			grant = "external_auth"
+		}
+		if r.Method != http.MethodPost || r.ParseForm() != nil || r.PostForm.Get("grant_type") != grant {
+			http.Error(w, `{"errorCode":"errors.com.epicgames.common.oauth.unsupported_grant_type","error":"unsupported_grant_type"}`, http.StatusBadRequest)
 			return
 		}
 		if !ok || id != f.id || secret != f.secret || r.PostForm.Get("deployment_id") != f.deployment {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusUnauthorized)
-			w.Write([]byte(`{"errorCode":"errors.com.epicgames.account.invalid_client_credentials","errorMessage":"Sorry the client credentials you are using are invalid","error":"invalid_client"}`))
+			badClient(w)
 			return
+		}
+		if f.deviceID {
+			f.mu.Lock()
+			known := f.devices[r.PostForm.Get("external_auth_token")]
+			f.nonces = append(f.nonces, r.PostForm.Get("nonce"))
+			f.mu.Unlock()
+			if r.PostForm.Get("external_auth_type") != "deviceid_access_token" || !known || r.PostForm.Get("nonce") == "" {
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write([]byte(`{"errorCode":"errors.com.epicgames.oauth.invalid_external_auth_token","error":"invalid_grant"}`))
+				return
+			}
 		}
 		tok := fmt.Sprintf("token-%d", f.signIns.Load())
 		f.mu.Lock()
@@ -265,6 +311,132 @@ func TestQueryTheIsle(t *testing.T) {
 	}
 }
 
+// newDeviceFake is the deployment of a preset that signs in by device id.
+func newDeviceFake(t testing.TB, preset string) *fakeEOS {
+	f := newFake(t)
+	p := presets[preset]
+	f.id, f.secret, f.deployment, f.prefix, f.deviceID = p.clientID, p.clientSecret, p.deploymentID, p.pathPrefix, true
+	f.sessions = prototest.File(t, "sessions_"+preset+".json")
+	return f
+}
+
+// Squad and Renown: a device-id account, its token traded for a user token,
+// then the search; the user token is kept, the device token never shown.
+func TestQueryDeviceID(t *testing.T) {
+	for _, c := range []struct {
+		preset, target, name, version string
+		players                       int64
+	}{
+		{"squad", "203.0.113.30:7787", "[EU] Example Squad Server #1", "v8.2.1.369429.845", 94},
+		{"renown", "203.0.113.40:7777", "Example Renown Duels", "0.9.3", 21},
+	} {
+		t.Run(c.preset, func(t *testing.T) {
+			f := newDeviceFake(t, c.preset)
+			srv, _ := prototest.HTTP(t, f, true)
+			q := newFor(t, srv, Options{Preset: c.preset}, protocols.Settings{})
+			tr := wire.NewTrace()
+			res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(netip.MustParseAddrPort(c.target)), tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Name != c.name || res.Version != c.version || res.Players != protocols.Known(c.players) || res.Password != protocols.FlagFalse {
+				t.Errorf("result %+v", res)
+			}
+			if phaseNames(tr) != "challenge,info" || tr.Attempts != 3 {
+				t.Errorf("phases %s, %d requests", phaseNames(tr), tr.Attempts)
+			}
+			var sent []string
+			for _, p := range tr.Packets {
+				s := string(p.Data)
+				if strings.Contains(s, "device+0") || strings.Contains(s, "device%2B0") || strings.Contains(s, "token-1") {
+					t.Errorf("trace shows a token: %q", s)
+				}
+				if p.Dir == wire.Sent {
+					sent = append(sent, strings.Fields(s)[1])
+				}
+				if p.Dir == wire.Sent && strings.HasPrefix(s, "POST /auth/v1/oauth/token") && !strings.Contains(s, "external_auth_token=<secret>&") {
+					t.Errorf("the token exchange is not recorded masked: %q", s)
+				}
+			}
+			if want := "/auth/v1/accounts/deviceid /auth/v1/oauth/token " + f.prefix + "/matchmaking/v1/" + f.deployment + "/filter"; strings.Join(sent, " ") != want {
+				t.Errorf("requests %q, want %s", sent, want)
+			}
+			if len(f.nonces) != 1 || len(f.nonces[0]) < 16 {
+				t.Errorf("nonces %q", f.nonces)
+			}
+			_, tr, err = query(t, q, 2*time.Second)
+			if err == nil || phaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) != 1 {
+				// 203.0.113.10 has no session here: the point is the kept token.
+				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts", err, phaseNames(tr), f.signIns.Load(), len(f.devices))
+			}
+		})
+	}
+}
+
+// The device-id flow's failures each say which step refused what.
+func TestQueryDeviceIDFailures(t *testing.T) {
+	squad := presets["squad"]
+	for _, c := range []struct {
+		name  string
+		setup func(f *fakeEOS)
+		opts  Options
+		want  error
+		msg   string
+	}{
+		{"wrong secret", nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: "wrong", DeploymentID: squad.deploymentID},
+			wire.ErrServer, "device-id sign-in failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials): check client_id and client_secret"},
+		{"wrong deployment", nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: protocols.Secret(squad.clientSecret), DeploymentID: "0123456789abcdef"},
+			wire.ErrServer, "EOS authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)"},
+		{"device token refused", func(f *fakeEOS) {
+			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
+				w.Write([]byte(`{"access_token":"unknown-device"}`))
+				return true
+			}
+		}, Options{Preset: "squad"}, wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.oauth.invalid_external_auth_token)"},
+		{"client credentials where device id is needed", nil, Options{Preset: "squad", Auth: "client_credentials"},
+			wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.common.oauth.unsupported_grant_type)"},
+		{"device answer not JSON", func(f *fakeEOS) {
+			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
+				w.Header().Set("Content-Type", "text/html")
+				w.Write([]byte("<html>proxy page</html>"))
+				return true
+			}
+		}, Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: "},
+		{"device answer without token", func(f *fakeEOS) {
+			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
+				w.Write([]byte(`{"token_type":"bearer"}`))
+				return true
+			}
+		}, Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: malformed: token answer without access_token"},
+		{"device endpoint down", func(f *fakeEOS) {
+			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return true
+			}
+		}, Options{Preset: "squad"}, wire.ErrServer, "device-id sign-in: HTTP 503 Service Unavailable"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newDeviceFake(t, "squad")
+			if c.setup != nil {
+				c.setup(f)
+			}
+			srv, _ := prototest.HTTP(t, f, false)
+			q := newFor(t, srv, c.opts, protocols.Settings{})
+			_, tr, err := query(t, q, time.Second)
+			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+				t.Fatalf("err = %v, want %v containing %q", err, c.want, c.msg)
+			}
+			if strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "wrong") {
+				t.Errorf("error quotes a body or the secret: %v", err)
+			}
+			if phaseNames(tr) != "challenge" {
+				t.Errorf("phases %s", phaseNames(tr))
+			}
+		})
+	}
+}
+
 // Credentials of one's own, the secret read from a file.
 func TestQueryCustomCredentials(t *testing.T) {
 	f := newFake(t)
@@ -385,6 +557,10 @@ func TestNewOptions(t *testing.T) {
 		{Options{APIBase: "ftp://x"}, "https"},
 		{Options{APIBase: "https://x/?a=b"}, "scheme://"},
 		{Options{Preset: "fortnite"}, "unknown preset"},
+		{Options{Preset: "squad"}, ""},
+		{Options{Preset: "renown", Auth: "client_credentials"}, ""},
+		{Options{ClientID: "a", ClientSecret: "s", DeploymentID: "d", Auth: "deviceid"}, ""},
+		{Options{Auth: "password"}, "auth \"password\""},
 		{Options{ClientID: "a", DeploymentID: "d"}, "all needed"},
 		{Options{ClientID: "a", ClientSecretFile: file, DeploymentID: "d"}, ""},
 		{Options{ClientID: "a", ClientSecret: "s", ClientSecretFile: file, DeploymentID: "d"}, "not both"},
@@ -425,5 +601,17 @@ func TestQuerierContract(t *testing.T) {
 		Name:        "eos",
 		DefaultPort: 7777,
 		Transport:   "tcp",
+	})
+}
+
+// The device-id flow under the same contract: its first request (the
+// device-id account) meets the closed port, the silent server, the cancel.
+func TestQuerierContractDeviceID(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol:    contractProtocol,
+		Name:        "eos",
+		DefaultPort: 7777,
+		Transport:   "tcp",
+		Settings:    protocols.Settings{Options: optionsOf(Options{Preset: "squad"})},
 	})
 }

@@ -68,6 +68,7 @@ var botSources = map[string]string{
 	"rfactor":          "the reply's AI byte; the players byte counts humans",
 	"savage2":          "none",
 	"tribes1":          "none",
+	"discord":          "none: presence_count counts every member online, bot accounts too, and the widget marks none",
 }
 
 // botsTestPending lists the protocols whose packages do not yet pin the rule

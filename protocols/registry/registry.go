@@ -16,6 +16,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cs2d"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/cube2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/darkplaces"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/discord"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/doom3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eco"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/eldewrito"
@@ -69,6 +70,7 @@ var all = []protocols.Protocol{
 	cs2d.Protocol,
 	cube2.Protocol,
 	darkplaces.Protocol,
+	discord.Protocol,
 	doom3.Protocol,
 	frostbite.Protocol,
 	eco.Protocol,

@@ -1,0 +1,87 @@
+package discord
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+type expected struct {
+	prototest.Expected
+	PlayerNames []string `json:"player_names"`
+	PlayerCount *int     `json:"player_count"`
+}
+
+// TestVectors decodes every widget answer in testdata/, with and without the
+// player list.
+func TestVectors(t *testing.T) {
+	for _, name := range prototest.Names(t, ".expected.json") {
+		if !strings.HasPrefix(name, "widget_") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			w, err := decode(prototest.File(t, name+".json"))
+			if prototest.CheckError(t, err, e.Error, e.Message) {
+				if w != nil {
+					t.Errorf("a widget with the error: %+v", w)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := w.result(true)
+			prototest.CheckExpected(t, e.Expected, res, nil)
+			want := len(e.PlayerNames)
+			if e.PlayerCount != nil {
+				want = *e.PlayerCount
+			}
+			if len(res.PlayerList) != want {
+				t.Errorf("%d players listed, want %d", len(res.PlayerList), want)
+			}
+			for i, n := range e.PlayerNames {
+				if i >= len(res.PlayerList) || res.PlayerList[i].Name != n {
+					t.Errorf("player %d: %+v, want %q", i, res.PlayerList, n)
+					break
+				}
+			}
+			if res := w.result(false); res.PlayerList != nil {
+				t.Errorf("players listed without the module asking: %d", len(res.PlayerList))
+			}
+		})
+	}
+}
+
+// TestAPICode reads Discord's error bodies.
+func TestAPICode(t *testing.T) {
+	for _, name := range prototest.Names(t, ".expected.json") {
+		if !strings.HasPrefix(name, "error_") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			e := prototest.ReadJSON[struct{ Code int }](t, filepath.Join("testdata", name+".expected.json"))
+			if got := apiCode(prototest.File(t, name+".json")); got != e.Code {
+				t.Errorf("code %d, want %d", got, e.Code)
+			}
+		})
+	}
+	for _, b := range []string{"<html>", `{"code":-3}`, `{"code":"50004"}`, ""} {
+		if c := apiCode([]byte(b)); c != 0 {
+			t.Errorf("%q: code %d", b, c)
+		}
+	}
+}
+
+func TestValidGuildID(t *testing.T) {
+	for id, ok := range map[string]bool{
+		"290926798626357999": true, "1": true, "18446744073709551615": true,
+		"": false, "184467440737095516150": false, "12a": false, "../1": false, "1/widget.json?x=": false, " 1": false,
+	} {
+		if validGuildID(id) != ok {
+			t.Errorf("validGuildID(%q) = %v", id, !ok)
+		}
+	}
+}

@@ -1,0 +1,271 @@
+package discord
+
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const guild = "290926798626357999"
+
+// The target of every test: a documentation address that is never contacted.
+var target = netip.MustParseAddrPort("203.0.113.10:443")
+
+// fakeDiscord answers GET /api/guilds/{id}/widget.json as Discord does: the
+// widget of the guild it knows (a vector), 403 code 50004 for a guild whose
+// widget is off, 404 code 10004 for any other id.
+type fakeDiscord struct {
+	t        testing.TB
+	widget   []byte
+	disabled string // a known guild with its widget off
+	hook     func(w http.ResponseWriter, r *http.Request) bool
+	requests atomic.Int32
+	lastPath atomic.Value
+}
+
+func newFake(t testing.TB) *fakeDiscord {
+	return &fakeDiscord{t: t, widget: prototest.File(t, "widget_basic.json"), disabled: "111111111111111111"}
+}
+
+func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.requests.Add(1)
+	f.lastPath.Store(r.URL.RequestURI())
+	if f.hook != nil && f.hook(w, r) {
+		return
+	}
+	id, ok := strings.CutPrefix(r.URL.Path, "/api/guilds/")
+	id, ok2 := strings.CutSuffix(id, "/widget.json")
+	w.Header().Set("Content-Type", "application/json")
+	switch {
+	case r.Method != http.MethodGet || !ok || !ok2:
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"message": "404: Not Found", "code": 0}`))
+	case id == guild:
+		w.Write(f.widget)
+	case id == f.disabled:
+		w.WriteHeader(http.StatusForbidden)
+		w.Write(prototest.File(f.t, "error_widget_disabled.json"))
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		w.Write(prototest.File(f.t, "error_unknown_guild.json"))
+	}
+}
+
+func optionsOf(o Options) func(any) error {
+	return func(v any) error { *v.(*Options) = o; return nil }
+}
+
+// newFor builds a querier whose requests go to srv, trusting its certificate.
+func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
+	t.Helper()
+	s.Options = optionsOf(o)
+	q, err := newQuerier(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dq := q.(*querier)
+	dq.base = srv.URL
+	if srv.TLS != nil {
+		pool := x509.NewCertPool()
+		pool.AddCert(srv.Certificate())
+		dq.rootCAs = pool
+	}
+	return dq
+}
+
+func query(t testing.TB, q protocols.Querier, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
+	return res, tr, err
+}
+
+// The whole exchange over TLS: the guild's widget, its members as players
+// when the module asks for them.
+func TestQuery(t *testing.T) {
+	for _, players := range []bool{true, false} {
+		t.Run(fmt.Sprint("players=", players), func(t *testing.T) {
+			f := newFake(t)
+			srv, _ := prototest.HTTP(t, f, true)
+			q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{Players: players})
+			res, tr, err := query(t, q, 2*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prototest.CheckResult(t, res, prototest.ExpectedResult{
+				Name:       prototest.Opt[string]{Set: true, V: "Example Gaming Community"},
+				Players:    prototest.Opt[int64]{Set: true, V: 3},
+				MaxPlayers: prototest.Opt[int64]{Set: true, Null: true},
+			})
+			if players && (len(res.PlayerList) != 3 || res.PlayerList[1].Name != "Zweiter Spieler ü") || !players && res.PlayerList != nil {
+				t.Errorf("players %+v", res.PlayerList)
+			}
+			if p := f.lastPath.Load(); p != "/api/guilds/"+guild+"/widget.json" || f.requests.Load() != 1 {
+				t.Errorf("%d requests, last %v", f.requests.Load(), p)
+			}
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Attempts != 1 {
+				t.Errorf("phases %+v, %d attempts", tr.Phases, tr.Attempts)
+			}
+		})
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	big := `{"id":"` + guild + `","name":"` + strings.Repeat("x", maxBody) + `","presence_count":1}`
+	cases := []struct {
+		name  string
+		guild string
+		hook  func(w http.ResponseWriter, r *http.Request) bool
+		want  error
+		msg   string
+	}{
+		{"no guild_id", "", nil, wire.ErrServer, `the module names no guild (discord: {guild_id: "..."})`},
+		{"unknown guild", "123", nil, wire.ErrServer, "Discord knows no guild 123 (HTTP 404, code 10004): check guild_id"},
+		{"widget disabled", "111111111111111111", nil, wire.ErrServer,
+			"guild 111111111111111111's widget is disabled (HTTP 403, code 50004): an admin turns on Server Settings > Widget > Enable Server Widget"},
+		{"rate limited", guild, func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("Retry-After", "2")
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write(prototest.File(t, "error_rate_limited.json"))
+			return true
+		}, wire.ErrServer, "rate-limits the widget requests (HTTP 429)"},
+		{"other API error", guild, func(w http.ResponseWriter, r *http.Request) bool {
+			w.WriteHeader(http.StatusForbidden)
+			w.Write([]byte(`{"message": "Missing Access", "code": 50001}`))
+			return true
+		}, wire.ErrServer, "Discord widget: HTTP 403 (code 50001)"},
+		{"bare 404", guild, func(w http.ResponseWriter, r *http.Request) bool { http.NotFound(w, r); return true },
+			wire.ErrServer, "knows no guild " + guild + " (HTTP 404, code 0)"},
+		{"html page", guild, func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>proxy page</html>"))
+			return true
+		}, wire.ErrMalformed, "text/html"},
+		{"html error page", guild, func(w http.ResponseWriter, r *http.Request) bool {
+			w.WriteHeader(http.StatusBadGateway)
+			w.Write([]byte("<html>proxy page</html>"))
+			return true
+		}, wire.ErrServer, "HTTP 502 Bad Gateway"},
+		{"another guild's widget", guild, func(w http.ResponseWriter, r *http.Request) bool {
+			w.Write([]byte(`{"id":"42","name":"Other","presence_count":1}`))
+			return true
+		}, wire.ErrMismatch, `asked for guild ` + guild + `, the widget is guild "42"'s`},
+		{"not a widget", guild, func(w http.ResponseWriter, r *http.Request) bool {
+			w.Write([]byte(`{"id":"` + guild + `"}`))
+			return true
+		}, wire.ErrMalformed, "widget without a name"},
+		{"body over cap", guild, func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte(big)); return true },
+			wire.ErrTooLarge, "longer than"},
+		{"redirect", guild, func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("Location", "http://169.254.169.254/")
+			w.WriteHeader(http.StatusMovedPermanently)
+			return true
+		}, wire.ErrServer, "not followed"},
+		{"silent", guild, func(w http.ResponseWriter, r *http.Request) bool { <-r.Context().Done(); return true },
+			wire.ErrTimeout, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t)
+			f.hook = c.hook
+			srv, _ := prototest.HTTP(t, f, false)
+			q := newFor(t, srv, Options{GuildID: c.guild}, protocols.Settings{Players: true})
+			start := time.Now()
+			res, tr, err := query(t, q, 500*time.Millisecond)
+			if time.Since(start) > 3*time.Second+prototest.LagSince(start) {
+				t.Errorf("took %v", time.Since(start))
+			}
+			if res != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+				t.Fatalf("res %v, err = %v, want %v containing %q", res, err, c.want, c.msg)
+			}
+			if strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "Missing Access") {
+				t.Errorf("error quotes a body: %v", err)
+			}
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
+				t.Errorf("phases %+v", tr.Phases)
+			}
+			if c.guild == "" && f.requests.Load() != 0 {
+				t.Errorf("%d requests without a guild", f.requests.Load())
+			}
+		})
+	}
+}
+
+// Discord's certificate is verified: a fake signed by an unknown CA is refused.
+func TestQueryTLSVerified(t *testing.T) {
+	f := newFake(t)
+	srv, _ := prototest.HTTP(t, f, true)
+	q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{})
+	q.rootCAs = x509.NewCertPool()
+	_, _, err := query(t, q, 2*time.Second)
+	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.requests.Load() != 0 {
+		t.Fatalf("err = %v, %d requests", err, f.requests.Load())
+	}
+}
+
+// The request goes to Discord whatever the target: the querier's base is
+// discord.com over https, and no target, host name or option changes it.
+func TestBaseFixed(t *testing.T) {
+	q, err := newQuerier(protocols.Settings{Options: optionsOf(Options{GuildID: guild})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dq := q.(*querier); dq.base != "https://discord.com" || dq.baseFor != nil || dq.rootCAs == nil {
+		t.Errorf("querier %+v", dq)
+	}
+}
+
+func TestNewOptions(t *testing.T) {
+	for _, c := range []struct {
+		o   Options
+		bad string
+	}{
+		{Options{}, ""},
+		{Options{GuildID: guild}, ""},
+		{Options{GuildID: "../../users/@me"}, "numeric id"},
+		{Options{GuildID: "123456789012345678901"}, "numeric id"},
+		{Options{GuildID: guild, CAFile: "/nonexistent/ca.pem"}, "ca_file"},
+	} {
+		_, err := newQuerier(protocols.Settings{Options: optionsOf(c.o)})
+		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
+			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
+		}
+	}
+}
+
+// contractProtocol sends the request to the probed address, so that the
+// contract's fake servers (a closed port, a silent one) are Discord.
+var contractProtocol = func() protocols.Protocol {
+	p := Protocol
+	p.New = func(s protocols.Settings) (protocols.Querier, error) {
+		q, err := newQuerier(s)
+		if err != nil {
+			return nil, err
+		}
+		q.(*querier).baseFor = func(a netip.AddrPort) string { return "http://" + a.String() }
+		return q, nil
+	}
+	return p
+}()
+
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol:    contractProtocol,
+		Name:        "discord",
+		DefaultPort: 443,
+		Transport:   "tcp",
+		Settings:    protocols.Settings{Options: optionsOf(Options{GuildID: guild})},
+	})
+}
