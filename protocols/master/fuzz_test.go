@@ -18,6 +18,8 @@ func seeds(f *testing.F) {
 		f.Add(b)
 	}
 	files, _ := filepath.Glob("testdata/*.json")
+	txt, _ := filepath.Glob("testdata/*.txt")
+	files = append(files, txt...)
 	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -46,7 +48,8 @@ func FuzzDecodeDatagrams(f *testing.F) {
 	})
 }
 
-// FuzzDecodeJSON: no body panics the JSON decoders or breaks the cap, and every
+// FuzzDecodeJSON: no body panics the JSON decoders (and Geneshift's text
+// decoder) or breaks the cap, and every
 // entry they keep is addressable and valid UTF-8.
 func FuzzDecodeJSON(f *testing.F) {
 	seeds(f)
@@ -58,6 +61,9 @@ func FuzzDecodeJSON(f *testing.F) {
 			decodeSteamWeb,
 			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, flat, c) },
 			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, nested, c) },
+			decodeGeneshift,
+			presetDecoder(t, "gta5r"),  // array indexes
+			presetDecoder(t, "beammp"), // colour codes
 		} {
 			c := newCollector(3)
 			decode(bytes.NewReader(b), c)

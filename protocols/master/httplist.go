@@ -20,6 +20,9 @@ type httpList struct {
 	maxBody int
 	rootCAs *x509.CertPool
 	max     int
+	// text says the list is no JSON: any content type is taken (Geneshift's
+	// PHP list says text/html).
+	text bool
 }
 
 func newHTTPList(s Source, def string) (httpList, error) {
@@ -73,7 +76,7 @@ func (h httpList) fetchWith(ctx context.Context, tr *wire.Trace, header map[stri
 	if s.Status < 200 || s.Status > 299 {
 		return nil, wire.StatusError(&wire.HTTPResponse{Status: s.Status})
 	}
-	if mt, _, _ := mime.ParseMediaType(s.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
+	if mt, _, _ := mime.ParseMediaType(s.Header.Get("Content-Type")); !h.text && (mt == "text/html" || mt == "application/xhtml+xml") {
 		return nil, fmt.Errorf("%w: expected JSON, got %s", wire.ErrMalformed, mt)
 	}
 	c := newCollector(h.max)

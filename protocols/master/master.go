@@ -77,10 +77,11 @@ const (
 	TypeQuakeWorld = "quakeworld"
 	TypeDDNet      = "ddnet"
 	TypeHTTPJSON   = "http_json"
+	TypeGeneshift  = "geneshift"
 )
 
 // Types lists the source types, for messages.
-var Types = []string{TypeDDNet, TypeHTTPJSON, TypeQuake3, TypeQuakeWorld, TypeSteam}
+var Types = []string{TypeDDNet, TypeGeneshift, TypeHTTPJSON, TypeQuake3, TypeQuakeWorld, TypeSteam}
 
 // Limits.
 const (
@@ -125,6 +126,12 @@ type Source struct {
 	// (read by New).
 	KeyFile string
 	Key     protocols.Secret
+	// Preset names a built-in list (Presets): it gives the type, the URL
+	// and the field map the source leaves unset.
+	Preset string
+	// Codes is the byte that starts the list's two-byte colour codes in
+	// server names (a preset's), 0 for none.
+	Codes byte
 }
 
 // checkQuery bounds a source's request text: it goes into a datagram or a URL.
@@ -142,6 +149,11 @@ func checkQuery(q string) error {
 
 // New validates s, fills its defaults and returns its Lister.
 func New(s Source) (Lister, error) {
+	if s.Preset != "" {
+		if err := s.applyPreset(); err != nil {
+			return nil, err
+		}
+	}
 	if s.MaxEntries == 0 {
 		s.MaxEntries = DefaultMaxEntries
 	}
@@ -185,6 +197,8 @@ func New(s Source) (Lister, error) {
 		return newDDNet(s)
 	case TypeHTTPJSON:
 		return newHTTPJSON(s)
+	case TypeGeneshift:
+		return newGeneshift(s)
 	case "":
 		return nil, fmt.Errorf("type is required (one of %s)", strings.Join(Types, ", "))
 	}
