@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 )
 
 func TestDiscovery(t *testing.T) {
@@ -126,5 +128,63 @@ func TestDiscoveryYAML(t *testing.T) {
 	}
 	if !c.Discovery["oa"].Same(again.Discovery["oa"]) {
 		t.Fatal("the rendered source differs")
+	}
+}
+
+// TestDiscoveryPreset: a source naming a preset takes its type, fields and
+// refresh, and may set its own url, refresh and filters.
+func TestDiscoveryPreset(t *testing.T) {
+	c, err := Parse([]byte(`
+discovery:
+  mylist:
+    preset: beammp
+    url: http://127.0.0.1:8080/servers-info
+    filters: {name: "^Drift", not_empty: true}
+    max_targets: 500
+  asa: {preset: arksa}
+  gs: {preset: geneshift, refresh: 10m}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	my := c.Discovery["mylist"]
+	if my.Type != "http_json" || my.Refresh.String() != "2m" || my.Lister() == nil || my.nameRE == nil {
+		t.Fatalf("%+v", my)
+	}
+	if !strings.Contains(my.compare, "127.0.0.1:8080") {
+		t.Fatalf("the url override is not what is compared: %s", my.compare)
+	}
+	if a := c.Discovery["asa"]; a.Refresh.String() != "5m" || a.Timeout.String() != "2m" {
+		t.Fatalf("arksa's refresh and timeout: %+v", a)
+	}
+	if g := c.Discovery["gs"]; g.Type != "geneshift" || g.Refresh.String() != "10m" {
+		t.Fatalf("%+v", g)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"discovery: {a: {preset: nosuch}}", `unknown preset "nosuch"`},
+		{"discovery: {a: {preset: beammp, type: quake3}}", "leave type unset"},
+		{"discovery: {a: {preset: beammp, fields: {address: ip}}}", "leave fields unset"},
+	} {
+		if _, err := Parse([]byte(tc.src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestPresetSource: every preset compiles as a built-in source, at its own
+// URL or a given one; an unknown name is none.
+func TestPresetSource(t *testing.T) {
+	for _, n := range master.PresetNames() {
+		s, err := PresetSource(n, "")
+		if err != nil || s.Lister() == nil || s.Preset != n {
+			t.Fatalf("%s: %+v %v", n, s, err)
+		}
+	}
+	s, err := PresetSource("beammp", "http://127.0.0.1:1/x")
+	if err != nil || !strings.Contains(s.compare, "127.0.0.1:1") {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if _, err := PresetSource("nosuch", ""); err == nil {
+		t.Fatal("an unknown preset compiled")
 	}
 }
