@@ -297,13 +297,13 @@ type Status struct {
 	Name, Type, Module string
 	// Builtin says the source is a built-in list started by probes of a
 	// list-lookup module (shown only while it runs).
-	Builtin bool
-	Entries, Targets   int
-	Capped             bool
-	LastSuccess        time.Time // zero: never
-	LastAttempt        time.Time
-	LastError          string
-	Failures           uint64
+	Builtin          bool
+	Entries, Targets int
+	Capped           bool
+	LastSuccess      time.Time // zero: never
+	LastAttempt      time.Time
+	LastError        string
+	Failures         uint64
 }
 
 // Statuses returns every source's status, by name.
