@@ -15,7 +15,10 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // fakeBeamMP serves a BeamMP-shaped list of one server, counting fetches;
@@ -223,5 +226,41 @@ func TestBuiltinShadowed(t *testing.T) {
 	}
 	if code, groups, _ := getSD(t, m, "source=beammp"); code != 200 || len(groups) != 1 {
 		t.Fatalf("/sd of a defined preset source: %d %+v", code, groups)
+	}
+}
+
+// TestBuiltinModule: the catalog module beammp, as config builds it, reads the
+// built-in list on the first probe (no discovery section), through protocol
+// list, against a loopback fake.
+func TestBuiltinModule(t *testing.T) {
+	f := newFakeBeamMP(t, nil)
+	m := builtinManager(t, f.url, 0)
+	master.SetCache(m)
+	t.Cleanup(func() { master.SetCache(nil) })
+	c, err := config.Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := c.Modules["beammp"]
+	if mod == nil || mod.Protocol != "list" {
+		t.Fatalf("module beammp: %+v", mod)
+	}
+	m.Apply(c.Discovery)
+	if f.fetches.Load() != 0 {
+		t.Fatal("fetched at start")
+	}
+	res, err := mod.Querier().Query(prototest.Context(t, 10*time.Second), protocols.At(drift), wire.NewTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "Drift" || res.Map != "gridmap" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(8) || res.Password != protocols.FlagFalse {
+		t.Fatalf("result %+v", res)
+	}
+	_, err = mod.Querier().Query(prototest.Context(t, 10*time.Second), protocols.At(netip.MustParseAddrPort("192.0.2.10:30815")), wire.NewTrace())
+	if !errors.Is(err, wire.ErrNotListed) {
+		t.Fatalf("another port: %v", err)
+	}
+	if n := f.fetches.Load(); n != 1 {
+		t.Fatalf("%d fetches for two probes, want 1", n)
 	}
 }
