@@ -39,6 +39,15 @@ type DiscoverySource struct {
 	// KeyFile holds a Steam Web API key: type steam then lists servers with
 	// the Web API's GetServerList (query: its filter) instead of Valve's master.
 	KeyFile string `yaml:"key_file,omitempty"`
+	// Username and TokenFile sign in to a list that lists servers to a
+	// signed-in player only (preset factorio: a factorio.com account's name
+	// and token). The token goes with every refresh to the source's URL (the
+	// preset's or url:, fixed here, no redirect followed) and to nothing else:
+	// never to a probed server, so the list-lookup module reading the source
+	// needs no targets: list (config/targets.go), unlike a module that sends
+	// its credential to the servers it probes.
+	Username  string `yaml:"username,omitempty"`
+	TokenFile string `yaml:"token_file,omitempty"`
 	// Module is the module Prometheus is told to probe the targets with
 	// (__param_module).
 	Module  string         `yaml:"module,omitempty"`
@@ -157,7 +166,7 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	}
 	ms := master.Source{
 		Type: s.Type, Address: s.Address, URL: s.URL, Query: s.Query, Region: s.Region, MaxEntries: s.MaxTargets,
-		KeyFile: s.KeyFile, Preset: s.Preset,
+		KeyFile: s.KeyFile, Preset: s.Preset, Username: s.Username, TokenFile: s.TokenFile,
 	}
 	if s.Fields != nil {
 		ms.Fields = *s.Fields
@@ -168,9 +177,11 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	}
 	s.lister = l
 	s.compare = fmt.Sprintf("%+v|%+v|%v|%v|%v|%v", ms, s.Filters, s.Module, s.Refresh, s.Timeout, s.Fields)
-	if fi, err := os.Stat(s.KeyFile); s.KeyFile != "" && err == nil {
-		// A reload re-reads the key: a changed file restarts the source.
-		s.compare += fmt.Sprintf("|key %d %d", fi.Size(), fi.ModTime().UnixNano())
+	for _, f := range []string{s.KeyFile, s.TokenFile} {
+		if fi, err := os.Stat(f); f != "" && err == nil {
+			// A reload re-reads the key: a changed file restarts the source.
+			s.compare += fmt.Sprintf("|key %s %d %d", f, fi.Size(), fi.ModTime().UnixNano())
+		}
 	}
 	return nil
 }
@@ -180,8 +191,13 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 // source of that name): the preset's list, at url when url is not "" (tests
 // give a loopback fake; no request can).
 func PresetSource(preset, url string) (*DiscoverySource, error) {
-	if _, ok := master.LookupPreset(preset); !ok {
+	p, ok := master.LookupPreset(preset)
+	if !ok {
 		return nil, fmt.Errorf("no built-in list %q", preset)
+	}
+	if p.Credential {
+		return nil, fmt.Errorf("the %s list lists servers to a signed-in player only: define the source in the modules file "+
+			"(discovery: {%s: {preset: %s, username: NAME, token_file: PATH}})", p.Name, p.Name, p.Name)
 	}
 	s := &DiscoverySource{Preset: preset, URL: url}
 	if err := s.compile(nil); err != nil {

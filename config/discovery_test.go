@@ -1,6 +1,9 @@
 package config
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -176,6 +179,12 @@ discovery:
 func TestPresetSource(t *testing.T) {
 	for _, n := range master.PresetNames() {
 		s, err := PresetSource(n, "")
+		if p, _ := master.LookupPreset(n); p.Credential {
+			if err == nil || !strings.Contains(err.Error(), "token_file: PATH") {
+				t.Fatalf("%s: a built-in list that needs a token: %v", n, err)
+			}
+			continue
+		}
 		if err != nil || s.Lister() == nil || s.Preset != n {
 			t.Fatalf("%s: %+v %v", n, s, err)
 		}
@@ -186,5 +195,40 @@ func TestPresetSource(t *testing.T) {
 	}
 	if _, err := PresetSource("nosuch", ""); err == nil {
 		t.Fatal("an unknown preset compiled")
+	}
+}
+
+// TestDiscoveryToken: a list that signs in takes username and token_file, the
+// module reading it needs no targets (the token goes to the list only), and
+// a changed token file restarts the source on reload.
+func TestDiscoveryToken(t *testing.T) {
+	tok := filepath.Join(t.TempDir(), "factorio.token")
+	os.WriteFile(tok, []byte("0123abcd\n"), 0o600)
+	src := fmt.Sprintf("discovery: {factorio: {preset: factorio, username: exporter, token_file: %s}}", tok)
+	c, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := c.Modules["factorio"]; m == nil || m.Protocol != "list" || len(m.Targets) != 0 {
+		t.Fatalf("module factorio: %+v", m)
+	}
+	if strings.Contains(c.Discovery["factorio"].compare, "0123abcd") {
+		t.Fatal("the token is in the compared settings")
+	}
+	os.WriteFile(tok, []byte("4567ef\n"), 0o600)
+	again, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Discovery["factorio"].Same(again.Discovery["factorio"]) {
+		t.Fatal("a changed token file keeps the running source")
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"discovery: {f: {preset: factorio}}", "set username and token_file"},
+		{fmt.Sprintf("discovery: {b: {preset: beammp, username: x, token_file: %s}}", tok), "needs a sign-in (factorio)"},
+	} {
+		if _, err := Parse([]byte(tc.src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
+		}
 	}
 }

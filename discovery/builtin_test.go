@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -262,5 +264,48 @@ func TestBuiltinModule(t *testing.T) {
 	}
 	if n := f.fetches.Load(); n != 1 {
 		t.Fatalf("%d fetches for two probes, want 1", n)
+	}
+}
+
+// TestTokenList: the factorio list signs in, so it is no built-in list: its
+// module says how to define it; defined with a token (here at a loopback
+// fake), module factorio reads it, and the token goes to the list alone.
+func TestTokenList(t *testing.T) {
+	m := NewManager(nil) // the real built-in sources: factorio's must not start
+	t.Cleanup(m.Stop)
+	if err := m.Await(context.Background(), "factorio"); err == nil || !strings.Contains(err.Error(), "token_file: PATH") {
+		t.Fatalf("err %v", err)
+	}
+
+	var signedIn atomic.Int32
+	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/get-games" || r.URL.Query().Get("username") != "exporter" || r.URL.Query().Get("token") != "0123abcd" {
+			http.Error(w, "not signed in", http.StatusForbidden)
+			return
+		}
+		signedIn.Add(1)
+		fmt.Fprint(w, `[{"host_address": "192.0.2.100:34197", "name": "Megabase", "players": ["a"], "max_players": "8", "has_password": "false",
+			"application_version": {"game_version": "2.0.23"}}]`)
+	}), false)
+	tok := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tok, []byte("0123abcd\n"), 0o600)
+	c, err := config.Parse([]byte(fmt.Sprintf("discovery: {factorio: {preset: factorio, url: %q, username: exporter, token_file: %s}}", srv.URL+"/get-games", tok)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 4)
+	m.OnRefresh = func(_ string, err error) { done <- err }
+	m.Apply(c.Discovery)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	master.SetCache(m)
+	t.Cleanup(func() { master.SetCache(nil) })
+	res, err := c.Modules["factorio"].Querier().Query(prototest.Context(t, 10*time.Second), protocols.At(netip.MustParseAddrPort("192.0.2.100:34197")), wire.NewTrace())
+	if err != nil || res.Name != "Megabase" || res.Players != protocols.Known(1) || res.Version != "2.0.23" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if signedIn.Load() != 1 {
+		t.Fatalf("%d signed-in fetches", signedIn.Load())
 	}
 }

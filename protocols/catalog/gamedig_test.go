@@ -12,7 +12,7 @@ import (
 
 // wantCovered is how many of gamedig's ids a named module probes today: raise it as
 // rows land, never lower it.
-const wantCovered = 348
+const wantCovered = 349
 
 // gamedigProtocols: which of our protocols read a gamedig protocol's servers.
 var gamedigProtocols = map[string][]string{
@@ -32,7 +32,7 @@ var gamedigProtocols = map[string][]string{
 	"ffow": {"ffow"}, "nadeo": {"nadeo"}, "ventrilo": {"ventrilo"},
 	// games gamedig finds in a public list, as protocol list does
 	"beammp": {"list"}, "brokeprotocol": {"list"}, "geneshift": {"list"}, "altvmp": {"list"}, "ragemp": {"list"},
-	"minetest": {"list"}, "renegadex": {"list"}, "vintagestory": {"list"},
+	"minetest": {"list"}, "renegadex": {"list"}, "vintagestory": {"list"}, "factorio": {"list"},
 }
 
 // gamedigDiffers: games we read with another protocol than gamedig, and why.
@@ -49,7 +49,6 @@ var gamedigPending = map[string]string{}
 // gamedigNotYet: games no branch reads yet, and why.
 var gamedigNotYet = map[string]string{
 	"rfactor2":   "gamedig reads rFactor 2 with A2S; its query port is not checked here yet (the rfactor protocol is rFactor 1's)",
-	"factorio":   "Factorio's matchmaking list (get-games) needs a factorio.com username and token, and takes them in the URL: no built-in list yet",
 	"hawakening": "Hawakening's server listing needs a signed-in account's access token (gamedig logs in to its Meteor backend): no public list",
 	"ssl":        "gamedig reads SCP: Secret Laboratory's serverinfo API with the server owner's account id and API key, by server id: no public list by address",
 	"discord":    "no discord protocol yet: HTTPS guild widget.json, off target",

@@ -95,6 +95,7 @@ func newHTTPJSON(s Source) (Lister, error) {
 		return nil, err
 	}
 	f.codes = s.Codes
+	h.user, h.token = s.Username, s.Token
 	return &httpJSON{h, f}, nil
 }
 
@@ -305,3 +306,6 @@ func flag(v json.RawMessage) protocols.Flag {
 	}
 	return protocols.FlagUnknown
 }
+
+// String keeps a sign-in token out of %v.
+func (h *httpJSON) String() string { return "http_json list " + h.url }

@@ -132,6 +132,12 @@ type Source struct {
 	// Codes is the byte that starts the list's two-byte colour codes in
 	// server names (a preset's), 0 for none.
 	Codes byte
+	// Username and TokenFile sign in to a list that lists only to signed-in
+	// players (a preset that says Credential: factorio); Token is the token
+	// the file holds (read by New). They go to the list's URL and nowhere else.
+	Username  string
+	TokenFile string
+	Token     protocols.Secret
 }
 
 // checkQuery bounds a source's request text: it goes into a datagram or a URL.
@@ -153,6 +159,9 @@ func New(s Source) (Lister, error) {
 		if err := s.applyPreset(); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.loadToken(); err != nil {
+		return nil, err
 	}
 	if s.MaxEntries == 0 {
 		s.MaxEntries = DefaultMaxEntries

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
 // Preset is a built-in list: a game's public server list, its type, URL and
@@ -25,6 +27,9 @@ type Preset struct {
 	Refresh time.Duration
 	// Timeout bounds one fetch (0: the discovery default).
 	Timeout time.Duration
+	// Credential says the list answers only a signed-in player: the source
+	// needs username and token_file (Source.Username, TokenFile).
+	Credential bool
 	// Cite says where the URL and fields come from.
 	Cite string
 }
@@ -53,6 +58,15 @@ var presets = map[string]Preset{
 		Refresh: 2 * time.Minute,
 		Cite: "gamedig protocols/brokeprotocolmaster.js: the game's servers.json, an array of servers whose keys it reads case-insensitively " +
 			"(ip, port, name with & colour codes, map.name, playercount, playerlimit, version)",
+	},
+	"factorio": {
+		Name: "factorio", Type: TypeHTTPJSON, URL: "https://multiplayer.factorio.com/get-games",
+		Fields: Fields{Address: "host_address", Name: "name", Players: "players", Max: "max_players", Password: "has_password",
+			Version: "application_version.game_version"},
+		Refresh: 2 * time.Minute, Credential: true,
+		Cite: "Factorio wiki, Matchmaking API: get-games lists public games to a signed-in player (username and token, the hex token of the " +
+			"Web Authentication API, as GET parameters): an array of {host_address (ip:port), name, players (names), max_players (0: no limit), " +
+			"has_password, application_version: {game_version}}",
 	},
 	"geneshift": {
 		Name: "geneshift", Type: TypeGeneshift, URL: "http://geneshift.net/game/receiveLobby.php",
@@ -106,6 +120,43 @@ func PresetNames() []string {
 		out = append(out, n)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// loadToken reads the token of a list that signs in, and checks that a
+// source has one exactly when its preset wants one.
+func (s *Source) loadToken() error {
+	p, _ := presets[s.Preset]
+	if !p.Credential {
+		if s.Username != "" || s.TokenFile != "" {
+			return fmt.Errorf("username and token_file are for presets whose list needs a sign-in (%s)", strings.Join(credentialPresets(), ", "))
+		}
+		return nil
+	}
+	if s.Username == "" || s.TokenFile == "" {
+		return fmt.Errorf("preset %s lists servers to a signed-in player only: set username and token_file (the account's token)", p.Name)
+	}
+	if err := checkQuery(s.Username); err != nil || len(s.Username) > 64 {
+		return fmt.Errorf("username: printable ASCII, at most 64 bytes")
+	}
+	tok, err := protocols.LoadSecret("", s.TokenFile)
+	if err != nil {
+		return fmt.Errorf("token_file: %v", err)
+	}
+	if tok == "" {
+		return fmt.Errorf("token_file %s is empty", s.TokenFile)
+	}
+	s.Token = tok
+	return nil
+}
+
+func credentialPresets() []string {
+	var out []string
+	for _, n := range PresetNames() {
+		if presets[n].Credential {
+			out = append(out, n)
+		}
+	}
 	return out
 }
 

@@ -2,16 +2,21 @@ package master
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // presetDecoder is the decoder a preset's list is read with.
@@ -60,6 +65,10 @@ func TestPresetDecode(t *testing.T) {
 		{"brokeprotocol", []Entry{
 			{Addr: ap("192.0.2.60:5557"), Name: "Red City RP", Map: "Default", Version: "1.4", Players: k(17), Max: k(64)},
 			{Addr: ap("192.0.2.61:5558"), Name: "Quiet", Map: "Island", Version: "1.4", Players: k(0), Max: k(32)},
+		}, 0},
+		{"factorio", []Entry{
+			{Addr: ap("192.0.2.100:34197"), Name: "Space Age megabase", Version: "2.0.23", Players: k(2), Max: k(0), Password: f},
+			{Addr: ap("192.0.2.101:34198"), Name: "Locked", Version: "1.1.110", Max: k(16), Password: protocols.FlagTrue},
 		}, 0},
 		{"geneshift", []Entry{
 			{Addr: ap("192.0.2.90:11235"), Country: "US", Name: "Gangster Paradise", Map: "Downtown", Version: "5.2.1", Players: k(6), Max: k(16)},
@@ -117,13 +126,23 @@ func TestPresetList(t *testing.T) {
 	for _, name := range PresetNames() {
 		t.Run(name, func(t *testing.T) {
 			body := vector(t, name)
+			p, _ := LookupPreset(name)
+			src := Source{Preset: name}
+			if p.Credential {
+				src.Username, src.TokenFile = "exporter", tokenFile(t, "0123abcd")
+			}
 			srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if q := r.URL.Query(); p.Credential && (q.Get("username") != "exporter" || q.Get("token") != "0123abcd") {
+					http.Error(w, "not signed in", http.StatusForbidden)
+					return
+				}
 				if name == "geneshift" {
 					w.Header().Set("Content-Type", "text/html") // what a PHP page says
 				}
 				w.Write(body)
 			}), false)
-			got, err := list(t, Source{Preset: name, URL: srv.URL + "/list"}, 5*time.Second)
+			src.URL = srv.URL + "/list"
+			got, err := list(t, src, 5*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,11 +168,72 @@ func TestPresetRejects(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
 		}
 	}
-	// Every preset's default URL is valid as it stands.
+	// Every preset's default URL is valid as it stands; one that signs in
+	// wants its username and token, and only it takes them.
+	tok := tokenFile(t, "0123abcd")
 	for _, n := range PresetNames() {
-		if _, err := New(Source{Preset: n}); err != nil {
+		p, _ := LookupPreset(n)
+		_, err := New(Source{Preset: n})
+		if p.Credential {
+			if err == nil || !strings.Contains(err.Error(), "token_file") {
+				t.Errorf("%s without a token: %v", n, err)
+			}
+			_, err = New(Source{Preset: n, Username: "exporter", TokenFile: tok})
+		} else if _, err2 := New(Source{Preset: n, Username: "exporter", TokenFile: tok}); err2 == nil {
+			t.Errorf("%s takes a token it does not need", n)
+		}
+		if err != nil {
 			t.Errorf("%s: %v", n, err)
 		}
+	}
+	for _, tc := range []struct{ user, file, want string }{
+		{"exporter", filepath.Join(t.TempDir(), "none"), "token_file"},
+		{"exporter", tokenFile(t, ""), "empty"},
+		{"bad\nname", tok, "username"},
+	} {
+		if _, err := New(Source{Preset: "factorio", Username: tc.user, TokenFile: tc.file}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q %q: %v, want %q", tc.user, tc.file, err, tc.want)
+		}
+	}
+}
+
+func tokenFile(t *testing.T, token string) string {
+	p := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(p, []byte(token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestTokenStaysHidden: a list that signs in sends the token to its URL only,
+// and neither the trace, nor an error, nor %v shows it.
+func TestTokenStaysHidden(t *testing.T) {
+	const token = "5ecre7t0ken"
+	var redirected atomic.Bool
+	elsewhere, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { redirected.Store(true) }), false)
+	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/?"+r.URL.RawQuery, http.StatusFound)
+	}), false)
+	for _, u := range []string{srv.URL + "/get-games", "http://127.0.0.1:1/get-games"} {
+		l, err := New(Source{Preset: "factorio", URL: u, Username: "exporter", TokenFile: tokenFile(t, token)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := wire.NewTrace()
+		_, err = l.List(prototest.Context(t, 5*time.Second), tr)
+		if err == nil {
+			t.Fatalf("%s: no error", u)
+		}
+		shown := fmt.Sprintf("%v %+v %v %+v", err, tr, l, l)
+		if strings.Contains(shown, token) {
+			t.Fatalf("the token shows: %s", shown)
+		}
+		if !errors.Is(err, wire.ErrServer) && !errors.Is(err, wire.ErrRefused) && !errors.Is(err, wire.ErrNetwork) {
+			t.Fatalf("%s: the error lost its reason: %v", u, err)
+		}
+	}
+	if redirected.Load() {
+		t.Fatal("a redirect took the token elsewhere")
 	}
 }
 
