@@ -131,22 +131,31 @@ func (s *DiscoverySource) compileTimes() error {
 	return nil
 }
 
+// compilePreset checks a source's preset and takes its type.
+func (s *DiscoverySource) compilePreset() error {
+	if s.Preset == "" {
+		return nil
+	}
+	p, ok := master.LookupPreset(s.Preset)
+	if !ok {
+		return fmt.Errorf("unknown preset %q (known: %s)", s.Preset, strings.Join(master.PresetNames(), ", "))
+	}
+	if s.Type != "" && s.Type != p.Type {
+		return fmt.Errorf("preset %s is a %s list: leave type unset", p.Name, p.Type)
+	}
+	if s.Fields != nil {
+		return fmt.Errorf("preset %s maps its own fields: leave fields unset", p.Name)
+	}
+	s.Type = p.Type
+	return nil
+}
+
 func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
 		return fmt.Errorf("module %q is not defined", s.Module)
 	}
-	if s.Preset != "" {
-		p, ok := master.LookupPreset(s.Preset)
-		if !ok {
-			return fmt.Errorf("unknown preset %q (known: %s)", s.Preset, strings.Join(master.PresetNames(), ", "))
-		}
-		if s.Type != "" && s.Type != p.Type {
-			return fmt.Errorf("preset %s is a %s list: leave type unset", p.Name, p.Type)
-		}
-		if s.Fields != nil {
-			return fmt.Errorf("preset %s maps its own fields: leave fields unset", p.Name)
-		}
-		s.Type = p.Type
+	if err := s.compilePreset(); err != nil {
+		return err
 	}
 	if err := s.compileTimes(); err != nil {
 		return err

@@ -155,12 +155,7 @@ func checkQuery(q string) error {
 
 // New validates s, fills its defaults and returns its Lister.
 func New(s Source) (Lister, error) {
-	if s.Preset != "" {
-		if err := s.applyPreset(); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.loadToken(); err != nil {
+	if err := s.prepare(); err != nil {
 		return nil, err
 	}
 	if s.MaxEntries == 0 {
@@ -182,16 +177,6 @@ func New(s Source) (Lister, error) {
 	if s.Retries != nil {
 		retries = *s.Retries
 	}
-	if s.KeyFile != "" {
-		if s.Type != TypeSteam {
-			return nil, fmt.Errorf("key_file is for type %s only", TypeSteam)
-		}
-		key, err := protocols.LoadSecret("", s.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("key_file: %v", err)
-		}
-		s.Key = key
-	}
 	switch s.Type {
 	case TypeSteam:
 		if s.Key != "" {
@@ -212,6 +197,29 @@ func New(s Source) (Lister, error) {
 		return nil, fmt.Errorf("type is required (one of %s)", strings.Join(Types, ", "))
 	}
 	return nil, fmt.Errorf("unknown type %q (known: %s)", s.Type, strings.Join(Types, ", "))
+}
+
+// prepare applies s's preset and reads its key or token file.
+func (s *Source) prepare() error {
+	if s.Preset != "" {
+		if err := s.applyPreset(); err != nil {
+			return err
+		}
+	}
+	if err := s.loadToken(); err != nil {
+		return err
+	}
+	if s.KeyFile != "" {
+		if s.Type != TypeSteam {
+			return fmt.Errorf("key_file is for type %s only", TypeSteam)
+		}
+		key, err := protocols.LoadSecret("", s.KeyFile)
+		if err != nil {
+			return fmt.Errorf("key_file: %v", err)
+		}
+		s.Key = key
+	}
+	return nil
 }
 
 // udpMaster is the address part of a UDP master's source.
