@@ -232,3 +232,14 @@ func TestDiscoveryToken(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoveryExample: examples/discovery.yml, with its preset source, loads.
+func TestDiscoveryExample(t *testing.T) {
+	c, err := Load("../examples/discovery.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Discovery["beammp_drift"]; s == nil || s.Preset != "beammp" || s.Type != master.TypeHTTPJSON || s.Lister() == nil {
+		t.Errorf("the preset source: %+v", s)
+	}
+}
