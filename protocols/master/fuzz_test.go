@@ -100,3 +100,28 @@ func TestSqueezer(t *testing.T) {
 		t.Fatalf("got  %q\nwant %q", b, want)
 	}
 }
+
+// FuzzDecodeGeneshift: no body panics Geneshift's text decoder or breaks the
+// cap; it keeps no more servers than the body has records, each addressable
+// and valid UTF-8.
+func FuzzDecodeGeneshift(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := newCollector(3)
+		decodeGeneshift(bytes.NewReader(b), c)
+		l := c.done(nil)
+		if len(l.Entries) > 3 || len(l.Entries) > bytes.Count(b, recordSep)+1 {
+			t.Fatalf("%d entries from %d records", len(l.Entries), bytes.Count(b, recordSep)+1)
+		}
+		for _, e := range l.Entries {
+			if e.Host == "" && !usable(e.Addr) || e.Host != "" && e.Addr.IsValid() {
+				t.Fatalf("entry without one usable address: %+v", e)
+			}
+			for _, s := range []string{e.Name, e.Map, e.Version, e.Country, e.Host} {
+				if !utf8.ValidString(s) {
+					t.Fatalf("invalid UTF-8 %q", s)
+				}
+			}
+		}
+	})
+}
