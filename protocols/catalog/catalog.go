@@ -2,9 +2,10 @@
 // where their query port lies relative to it. Each becomes a built-in module named
 // after the game, so "monitor my Valheim server" is module=valheim and the server's
 // game port. Every row cites where its ports come from; no code was taken from the
-// sources. A game is listed only when its server answers some status query: SCUM
-// (its own master server), Pavlov VR and Stationeers (no query their tools use) are
-// not.
+// sources. A game is listed only when its server answers some status query, or a
+// public list holds it (the list-lookup games, protocol list): SCUM (its own
+// undocumented TCP master), Pavlov VR and Stationeers (no query their tools use)
+// are not.
 package catalog
 
 // Game is one catalog row.
