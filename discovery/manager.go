@@ -295,15 +295,15 @@ func (m *Manager) Listed(source string, addr netip.AddrPort, host string) (liste
 // Status is what the status page shows of a source.
 type Status struct {
 	Name, Type, Module string
+	Entries, Targets   int
+	Capped             bool
+	LastSuccess        time.Time // zero: never
+	LastAttempt        time.Time
+	LastError          string
+	Failures           uint64
 	// Builtin says the source is a built-in list started by probes of a
 	// list-lookup module (shown only while it runs).
-	Builtin          bool
-	Entries, Targets int
-	Capped           bool
-	LastSuccess      time.Time // zero: never
-	LastAttempt      time.Time
-	LastError        string
-	Failures         uint64
+	Builtin bool
 }
 
 // Statuses returns every source's status, by name.
