@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -83,5 +84,40 @@ discovery:
 		} else {
 			wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
 		}
+	}
+}
+
+// TestDiscoveryPresetOverride: a list-lookup module (beammp) whose source the
+// modules file defines, as a preset at another URL (a loopback fake), reads
+// that source: the definition wins over the built-in list and is fetched at
+// start, /sd serves it, /modules shows it.
+func TestDiscoveryPresetOverride(t *testing.T) {
+	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `[{"ip": "192.0.2.10", "port": "30814", "sname": "^4Drift", "map": "gridmap", "players": "3", "maxplayers": "8", "password": false}]`)
+	}), false)
+	path := filepath.Join(t.TempDir(), "modules.yml")
+	os.WriteFile(path, []byte(fmt.Sprintf("discovery:\n  beammp: {preset: beammp, url: %q, module: beammp, refresh: 1m}\n", srv.URL+"/servers-info")), 0o644)
+	e := startExporter(t, "--config.file="+path)
+
+	var code int
+	var body string
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if code, body = e.get(t, "/sd?source=beammp"); code != 503 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // the first refresh runs in the background
+	}
+	if code != 200 || !strings.Contains(body, `"192.0.2.10:30814"`) || !strings.Contains(body, `"__meta_gameserver_name":"Drift"`) {
+		t.Fatalf("/sd: %d %s", code, body)
+	}
+	_, probe := e.get(t, "/probe?module=beammp&target=192.0.2.10:30814")
+	wantAll(t, probe, "probe_success 1", "gameserver_players 3", "gameserver_players_max 8")
+	_, probe = e.get(t, "/probe?module=beammp&target=192.0.2.10:30815")
+	wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
+	_, mods := e.get(t, "/modules")
+	wantAll(t, mods, "beammp  http_json  beammp")
+	if strings.Contains(mods, "(built-in)") {
+		t.Errorf("/modules shows a built-in list next to the defined one:\n%s", mods)
 	}
 }

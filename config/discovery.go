@@ -23,7 +23,11 @@ type Discovery map[string]*DiscoverySource
 
 // DiscoverySource is one list and what to make of it.
 type DiscoverySource struct {
-	Type string `yaml:"type"`
+	// Preset names a built-in list (master.Presets: beammp, minetest, ...):
+	// it gives the type, the URL, the field map and the refresh interval;
+	// url, refresh, timeout, max_targets, filters and module may still be set.
+	Preset string `yaml:"preset,omitempty"`
+	Type   string `yaml:"type,omitempty"`
 	// Address is a UDP master's host:port, URL an HTTP list's; the default is
 	// the type's public master or list.
 	Address string `yaml:"address,omitempty"`
@@ -35,6 +39,15 @@ type DiscoverySource struct {
 	// KeyFile holds a Steam Web API key: type steam then lists servers with
 	// the Web API's GetServerList (query: its filter) instead of Valve's master.
 	KeyFile string `yaml:"key_file,omitempty"`
+	// Username and TokenFile sign in to a list that lists servers to a
+	// signed-in player only (preset factorio: a factorio.com account's name
+	// and token). The token goes with every refresh to the source's URL (the
+	// preset's or url:, fixed here, no redirect followed) and to nothing else:
+	// never to a probed server, so the list-lookup module reading the source
+	// needs no targets: list (config/targets.go), unlike a module that sends
+	// its credential to the servers it probes.
+	Username  string `yaml:"username,omitempty"`
+	TokenFile string `yaml:"token_file,omitempty"`
 	// Module is the module Prometheus is told to probe the targets with
 	// (__param_module).
 	Module  string         `yaml:"module,omitempty"`
@@ -96,8 +109,15 @@ func (c Discovery) Compile(moduleExists func(string) bool) error {
 
 // compileTimes fills and checks the refresh interval and the fetch timeout.
 func (s *DiscoverySource) compileTimes() error {
+	p, _ := master.LookupPreset(s.Preset)
 	if s.Refresh == 0 {
 		s.Refresh = model.Duration(DefaultRefresh)
+		if p.Refresh > 0 {
+			s.Refresh = model.Duration(p.Refresh)
+		}
+	}
+	if s.Timeout == 0 && p.Timeout > 0 && p.Timeout <= time.Duration(s.Refresh) {
+		s.Timeout = model.Duration(p.Timeout)
 	}
 	if r := time.Duration(s.Refresh); r < MinRefresh || r > MaxRefresh {
 		return fmt.Errorf("refresh %s out of range %s..%s", s.Refresh, model.Duration(MinRefresh), model.Duration(MaxRefresh))
@@ -111,9 +131,31 @@ func (s *DiscoverySource) compileTimes() error {
 	return nil
 }
 
+// compilePreset checks a source's preset and takes its type.
+func (s *DiscoverySource) compilePreset() error {
+	if s.Preset == "" {
+		return nil
+	}
+	p, ok := master.LookupPreset(s.Preset)
+	if !ok {
+		return fmt.Errorf("unknown preset %q (known: %s)", s.Preset, strings.Join(master.PresetNames(), ", "))
+	}
+	if s.Type != "" && s.Type != p.Type {
+		return fmt.Errorf("preset %s is a %s list: leave type unset", p.Name, p.Type)
+	}
+	if s.Fields != nil {
+		return fmt.Errorf("preset %s maps its own fields: leave fields unset", p.Name)
+	}
+	s.Type = p.Type
+	return nil
+}
+
 func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
 		return fmt.Errorf("module %q is not defined", s.Module)
+	}
+	if err := s.compilePreset(); err != nil {
+		return err
 	}
 	if err := s.compileTimes(); err != nil {
 		return err
@@ -125,7 +167,7 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 		}
 		s.nameRE = re
 	}
-	if s.Filters.NotEmpty && s.Type != master.TypeDDNet && s.Type != master.TypeHTTPJSON {
+	if s.Filters.NotEmpty && s.Type != master.TypeDDNet && s.Type != master.TypeHTTPJSON && s.Type != master.TypeGeneshift {
 		return fmt.Errorf("filters: not_empty: a %s master lists no player counts: ask it for servers with players in the query (Steam `\\empty\\1`; getservers without `empty`)", s.Type)
 	}
 	if s.Fields != nil && s.Type != master.TypeHTTPJSON {
@@ -133,7 +175,7 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	}
 	ms := master.Source{
 		Type: s.Type, Address: s.Address, URL: s.URL, Query: s.Query, Region: s.Region, MaxEntries: s.MaxTargets,
-		KeyFile: s.KeyFile,
+		KeyFile: s.KeyFile, Preset: s.Preset, Username: s.Username, TokenFile: s.TokenFile,
 	}
 	if s.Fields != nil {
 		ms.Fields = *s.Fields
@@ -144,11 +186,33 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	}
 	s.lister = l
 	s.compare = fmt.Sprintf("%+v|%+v|%v|%v|%v|%v", ms, s.Filters, s.Module, s.Refresh, s.Timeout, s.Fields)
-	if fi, err := os.Stat(s.KeyFile); s.KeyFile != "" && err == nil {
-		// A reload re-reads the key: a changed file restarts the source.
-		s.compare += fmt.Sprintf("|key %d %d", fi.Size(), fi.ModTime().UnixNano())
+	for _, f := range []string{s.KeyFile, s.TokenFile} {
+		if fi, err := os.Stat(f); f != "" && err == nil {
+			// A reload re-reads the key: a changed file restarts the source.
+			s.compare += fmt.Sprintf("|key %s %d %d", f, fi.Size(), fi.ModTime().UnixNano())
+		}
 	}
 	return nil
+}
+
+// PresetSource returns the compiled built-in source of a preset (what a
+// list-lookup module of the catalog reads when the modules file defines no
+// source of that name): the preset's list, at url when url is not "" (tests
+// give a loopback fake; no request can).
+func PresetSource(preset, url string) (*DiscoverySource, error) {
+	p, ok := master.LookupPreset(preset)
+	if !ok {
+		return nil, fmt.Errorf("no built-in list %q", preset)
+	}
+	if p.Credential {
+		return nil, fmt.Errorf("the %s list lists servers to a signed-in player only: define the source in the modules file "+
+			"(discovery: {%s: {preset: %s, username: NAME, token_file: PATH}})", p.Name, p.Name, p.Name)
+	}
+	s := &DiscoverySource{Preset: preset, URL: url}
+	if err := s.compile(nil); err != nil {
+		return nil, fmt.Errorf("built-in list %q: %w", preset, err)
+	}
+	return s, nil
 }
 
 // Names returns the source names, sorted.

@@ -1,8 +1,13 @@
 package config
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 )
 
 func TestDiscovery(t *testing.T) {
@@ -126,5 +131,115 @@ func TestDiscoveryYAML(t *testing.T) {
 	}
 	if !c.Discovery["oa"].Same(again.Discovery["oa"]) {
 		t.Fatal("the rendered source differs")
+	}
+}
+
+// TestDiscoveryPreset: a source naming a preset takes its type, fields and
+// refresh, and may set its own url, refresh and filters.
+func TestDiscoveryPreset(t *testing.T) {
+	c, err := Parse([]byte(`
+discovery:
+  mylist:
+    preset: beammp
+    url: http://127.0.0.1:8080/servers-info
+    filters: {name: "^Drift", not_empty: true}
+    max_targets: 500
+  asa: {preset: arksa}
+  gs: {preset: geneshift, refresh: 10m}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	my := c.Discovery["mylist"]
+	if my.Type != "http_json" || my.Refresh.String() != "2m" || my.Lister() == nil || my.nameRE == nil {
+		t.Fatalf("%+v", my)
+	}
+	if !strings.Contains(my.compare, "127.0.0.1:8080") {
+		t.Fatalf("the url override is not what is compared: %s", my.compare)
+	}
+	if a := c.Discovery["asa"]; a.Refresh.String() != "5m" || a.Timeout.String() != "2m" {
+		t.Fatalf("arksa's refresh and timeout: %+v", a)
+	}
+	if g := c.Discovery["gs"]; g.Type != "geneshift" || g.Refresh.String() != "10m" {
+		t.Fatalf("%+v", g)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"discovery: {a: {preset: nosuch}}", `unknown preset "nosuch"`},
+		{"discovery: {a: {preset: beammp, type: quake3}}", "leave type unset"},
+		{"discovery: {a: {preset: beammp, fields: {address: ip}}}", "leave fields unset"},
+	} {
+		if _, err := Parse([]byte(tc.src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestPresetSource: every preset compiles as a built-in source, at its own
+// URL or a given one; an unknown name is none.
+func TestPresetSource(t *testing.T) {
+	for _, n := range master.PresetNames() {
+		s, err := PresetSource(n, "")
+		if p, _ := master.LookupPreset(n); p.Credential {
+			if err == nil || !strings.Contains(err.Error(), "token_file: PATH") {
+				t.Fatalf("%s: a built-in list that needs a token: %v", n, err)
+			}
+			continue
+		}
+		if err != nil || s.Lister() == nil || s.Preset != n {
+			t.Fatalf("%s: %+v %v", n, s, err)
+		}
+	}
+	s, err := PresetSource("beammp", "http://127.0.0.1:1/x")
+	if err != nil || !strings.Contains(s.compare, "127.0.0.1:1") {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if _, err := PresetSource("nosuch", ""); err == nil {
+		t.Fatal("an unknown preset compiled")
+	}
+}
+
+// TestDiscoveryToken: a list that signs in takes username and token_file, the
+// module reading it needs no targets (the token goes to the list only), and
+// a changed token file restarts the source on reload.
+func TestDiscoveryToken(t *testing.T) {
+	tok := filepath.Join(t.TempDir(), "factorio.token")
+	os.WriteFile(tok, []byte("0123abcd\n"), 0o600)
+	src := fmt.Sprintf("discovery: {factorio: {preset: factorio, username: exporter, token_file: %s}}", tok)
+	c, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := c.Modules["factorio"]; m == nil || m.Protocol != "list" || len(m.Targets) != 0 {
+		t.Fatalf("module factorio: %+v", m)
+	}
+	if strings.Contains(c.Discovery["factorio"].compare, "0123abcd") {
+		t.Fatal("the token is in the compared settings")
+	}
+	os.WriteFile(tok, []byte("4567ef\n"), 0o600)
+	again, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Discovery["factorio"].Same(again.Discovery["factorio"]) {
+		t.Fatal("a changed token file keeps the running source")
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"discovery: {f: {preset: factorio}}", "set username and token_file"},
+		{fmt.Sprintf("discovery: {b: {preset: beammp, username: x, token_file: %s}}", tok), "needs a sign-in (factorio)"},
+	} {
+		if _, err := Parse([]byte(tc.src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestDiscoveryExample: examples/discovery.yml, with its preset source, loads.
+func TestDiscoveryExample(t *testing.T) {
+	c, err := Load("../examples/discovery.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Discovery["beammp_drift"]; s == nil || s.Preset != "beammp" || s.Type != master.TypeHTTPJSON || s.Lister() == nil {
+		t.Errorf("the preset source: %+v", s)
 	}
 }

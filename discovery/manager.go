@@ -21,10 +21,21 @@ type Manager struct {
 	// OnRefresh, when set, is called after every refresh (tests wait on it).
 	OnRefresh func(source string, err error)
 
+	// Builtin compiles the built-in source of a preset (nil:
+	// config.PresetSource at the preset's URL); tests point it at fakes.
+	Builtin func(preset string) (*config.DiscoverySource, error)
+
 	mu      sync.RWMutex
 	sources map[string]*running
 	// retired sources' failure counts and timestamps are gone with them: a
 	// source's series disappear with the source.
+
+	// builtin holds the built-in sources started on demand (builtin.go).
+	imu     sync.Mutex
+	builtin map[string]*running
+	// clock and onIdle are the idle stop's, for tests.
+	clock  func() time.Time
+	onIdle func(source string)
 }
 
 // running is one source and its refresh loop.
@@ -40,6 +51,13 @@ type running struct {
 	failures    uint64 // refreshes failed, since the source started
 	lastErr     error
 	lastAttempt time.Time
+
+	// A built-in source's (builtin.go): when a probe last read it, and first,
+	// closed once its first fetch is done.
+	isBuiltin bool
+	lastUse   atomic.Int64
+	first     chan struct{}
+	firstOnce sync.Once
 }
 
 // snapshot is one good refresh: every entry (for gameserver_listed), the
@@ -62,7 +80,7 @@ func NewManager(logger *slog.Logger) *Manager {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{Logger: logger, sources: map[string]*running{}}
+	return &Manager{Logger: logger, sources: map[string]*running{}, builtin: map[string]*running{}, clock: time.Now}
 }
 
 // Apply makes cfg's sources the running ones: a source whose settings did not
@@ -77,6 +95,7 @@ func (m *Manager) Apply(cfg config.Discovery) {
 			delete(m.sources, name)
 		}
 	}
+	m.shadowBuiltin(cfg)
 	for name, s := range cfg {
 		if _, ok := m.sources[name]; ok {
 			continue
@@ -96,6 +115,7 @@ func (m *Manager) Stop() {
 		r.stop()
 		delete(m.sources, name)
 	}
+	m.stopBuiltin(func(string) bool { return true })
 }
 
 func (r *running) stop() {
@@ -107,6 +127,7 @@ func (r *running) stop() {
 // tries again sooner, backing off (retryAfter) up to the interval.
 func (m *Manager) loop(ctx context.Context, r *running) {
 	defer close(r.done)
+	defer r.firstDone() // waiters of a source stopped mid-fetch
 	failures := 0
 	for {
 		err := m.refresh(ctx, r)
@@ -126,6 +147,9 @@ func (m *Manager) loop(ctx context.Context, r *running) {
 			t.Stop()
 			return
 		case <-t.C:
+		}
+		if r.isBuiltin && m.idle(r) {
+			return
 		}
 	}
 }
@@ -167,6 +191,7 @@ func (m *Manager) refresh(ctx context.Context, r *running) error {
 		}
 		m.Logger.Debug("Discovery refreshed", "source", r.name, "entries", len(l.Entries), "skipped", l.Skipped, "duration", time.Since(start))
 	}
+	r.firstDone()
 	if m.OnRefresh != nil {
 		m.OnRefresh(r.name, err)
 	}
@@ -175,10 +200,8 @@ func (m *Manager) refresh(ctx context.Context, r *running) error {
 
 // Refresh fetches a source's list now (the status page's button, tests).
 func (m *Manager) Refresh(ctx context.Context, source string) (found bool, err error) {
-	m.mu.RLock()
-	r, ok := m.sources[source]
-	m.mu.RUnlock()
-	if !ok {
+	r := m.reading(source)
+	if r == nil {
 		return false, nil
 	}
 	return true, m.refresh(ctx, r)
@@ -208,11 +231,22 @@ func newSnapshot(s *config.DiscoverySource, l *master.List, at time.Time) *snaps
 	return sn
 }
 
-// source returns a running source, or nil.
+// source returns a running source of the modules file, or nil.
 func (m *Manager) source(name string) *running {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return m.sources[name]
+}
+
+// reading returns the source lookups read: the modules file's, else a
+// started built-in one, else nil.
+func (m *Manager) reading(name string) *running {
+	if r := m.source(name); r != nil {
+		return r
+	}
+	m.imu.Lock()
+	defer m.imu.Unlock()
+	return m.builtin[name]
 }
 
 // Names returns the running sources' names, sorted.
@@ -231,7 +265,7 @@ func (m *Manager) Names() []string {
 // a list that names servers, by "host:port"). known is false when the source
 // does not exist or has no list yet: then nobody can say whether it is listed.
 func (m *Manager) Lookup(source string, addr netip.AddrPort, host string) (e master.Entry, listed, known bool) {
-	r := m.source(source)
+	r := m.reading(source)
 	if r == nil {
 		return master.Entry{}, false, false
 	}
@@ -267,6 +301,9 @@ type Status struct {
 	LastAttempt        time.Time
 	LastError          string
 	Failures           uint64
+	// Builtin says the source is a built-in list started by probes of a
+	// list-lookup module (shown only while it runs).
+	Builtin bool
 }
 
 // Statuses returns every source's status, by name.
@@ -279,11 +316,16 @@ func (m *Manager) Statuses() []Status {
 		}
 		out = append(out, r.status())
 	}
+	for _, r := range m.builtins() {
+		if m.source(r.name) == nil {
+			out = append(out, r.status())
+		}
+	}
 	return out
 }
 
 func (r *running) status() Status {
-	st := Status{Name: r.name, Type: r.src.Type, Module: r.src.Module}
+	st := Status{Name: r.name, Type: r.src.Type, Module: r.src.Module, Builtin: r.isBuiltin}
 	if sn := r.list.Load(); sn != nil {
 		st.Entries, st.Targets, st.Capped, st.LastSuccess = len(sn.entries), len(sn.targets), sn.capped, sn.at
 	}

@@ -129,7 +129,8 @@ func writeSD(w http.ResponseWriter, source, module string, sn *snapshot) error {
 }
 
 // SDHandler serves GET /sd?source=NAME: the source's targets in Prometheus'
-// HTTP SD format. An unknown source is 404 naming the known ones; a source
+// HTTP SD format. An unknown source is 404 naming the known ones (a built-in
+// list's name, 404 saying how to define it: /sd starts no fetch); a source
 // without a good list yet is 503, so Prometheus keeps the targets it has
 // rather than dropping them.
 func (m *Manager) SDHandler() http.Handler {
@@ -149,6 +150,13 @@ func (m *Manager) SDHandler() http.Handler {
 		}
 		name := q.Get("source")
 		src := m.source(name)
+		if _, builtin := master.LookupPreset(name); src == nil && builtin {
+			// A built-in list runs only while probes read it: /sd, polled
+			// for ever, would keep it running; the operator defines it.
+			http.Error(w, "source "+strconv.Quote(name)+" is a built-in list that list-lookup modules start on demand; /sd serves the modules file's sources: "+
+				"define it there (discovery: {"+name+": {preset: "+name+"}}) to serve its targets", http.StatusNotFound)
+			return
+		}
 		if src == nil {
 			known := strings.Join(m.Names(), ", ")
 			if known == "" {

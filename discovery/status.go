@@ -9,7 +9,7 @@ import (
 
 // WriteSources lists the sources as a table (under /modules): type, module,
 // when the list in use was fetched, its entries and targets, and the last
-// refresh's error.
+// refresh's error. Built-in lists appear while they run, marked.
 func (m *Manager) WriteSources(w io.Writer) {
 	st := m.Statuses()
 	if len(st) == 0 {
@@ -26,7 +26,11 @@ func (m *Manager) WriteSources(w io.Writer) {
 		if s.Capped {
 			entries += " (capped)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", s.Name, s.Type, s.Module, last, entries, s.Targets, s.Failures, s.LastError)
+		name := s.Name
+		if s.Builtin {
+			name += " (built-in)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", name, s.Type, s.Module, last, entries, s.Targets, s.Failures, s.LastError)
 	}
 	tw.Flush()
 }

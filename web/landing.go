@@ -407,7 +407,7 @@ tr.partial .badge { background:var(--warn); }
 <thead><tr><th>Source</th><th>Type</th><th>Module</th><th>Last success</th><th>Entries</th><th>Targets</th><th>Failures</th><th>Last refresh</th></tr></thead>
 <tbody>
 {{range .Sources}}<tr{{if .Error}} class="down"{{end}}>
-<td class="target"><a href="/sd?source={{.Name}}">{{.Name}}</a></td><td>{{.Type}}</td><td>{{.Module}}</td><td>{{.Success}}</td>
+<td class="target">{{if .Builtin}}{{.Name}} (built-in){{else}}<a href="/sd?source={{.Name}}">{{.Name}}</a>{{end}}</td><td>{{.Type}}</td><td>{{.Module}}</td><td>{{.Success}}</td>
 <td class="num">{{.Entries}}{{if .Capped}} (capped){{end}}</td><td class="num">{{.Targets}}</td><td class="num">{{.Failures}}</td>
 <td>{{if .Error}}<span class="reason">failed</span><span class="err">{{.Error}}</span>{{else if .LastAttempt.IsZero}}pending{{else}}ok{{end}}</td>
 </tr>

@@ -18,10 +18,14 @@ func TestStatusPageSources(t *testing.T) {
 				LastSuccess: time.Now().Add(-90 * time.Second), LastAttempt: time.Now()},
 			{Name: "ddnet", Type: "ddnet", Module: "ddnet", LastAttempt: time.Now(), Failures: 3,
 				LastError: "malformed: JSON at offset 7: <secret list page>"},
+			{Name: "beammp", Type: "http_json", Builtin: true, Entries: 900, LastSuccess: time.Now(), LastAttempt: time.Now()},
 		}
 	}
 	remote := renderStatus(t, "192.0.2.7:40000", PageOptions{HistoryLimit: 10, Sources: sources})
 	wantAll(t, remote, "Discovery sources", `<a href="/sd?source=community_oa">community_oa</a>`, "<td>1m 3", ">1200<", ">40<", "never", "failing")
+	if !strings.Contains(remote, "<td class=\"target\">beammp (built-in)</td>") || strings.Contains(remote, "/sd?source=beammp") {
+		t.Error("a built-in list is not shown as one, or links /sd, which does not serve it")
+	}
 	if strings.Contains(remote, "secret list page") {
 		t.Error("a remote caller sees a list's error message")
 	}

@@ -2,9 +2,10 @@
 // where their query port lies relative to it. Each becomes a built-in module named
 // after the game, so "monitor my Valheim server" is module=valheim and the server's
 // game port. Every row cites where its ports come from; no code was taken from the
-// sources. A game is listed only when its server answers some status query: SCUM
-// (its own master server), Pavlov VR and Stationeers (no query their tools use) are
-// not.
+// sources. A game is listed only when its server answers some status query, or a
+// public list holds it (the list-lookup games, protocol list): SCUM (its own
+// undocumented TCP master), Pavlov VR and Stationeers (no query their tools use)
+// are not.
 package catalog
 
 // Game is one catalog row.
@@ -29,11 +30,25 @@ var rulesGames = map[string]bool{"arma3": true, "battalion1944": true, "dayz": t
 
 // Options returns the module's protocol block as YAML (the body of `<protocol>:`),
 // for games that need more than ports: which EOS deployment holds their sessions,
-// which GameSpy 3 dialect they speak. Empty for most games.
+// which GameSpy 3 dialect they speak, which built-in list a list-lookup game is
+// read from (protocol list; the list's preset and URL: protocols/master's
+// presets.go). Empty for most games.
 func (g Game) Options() string { return gameOptions[g.Module] }
 
 var gameOptions = map[string]string{
-	"arksa":           "preset: arksa",
+	"arksa":           "source: arksa",
+	"arksa_eos":       "preset: arksa",
+	"beammp":          "source: beammp",
+	"brokeprotocol":   "source: brokeprotocol",
+	"factorio":        "source: factorio",
+	"geneshift":       "source: geneshift",
+	"gta5am":          "source: gta5am",
+	"gta5r":           "source: gta5r",
+	"luanti":          "source: minetest",
+	"minetest":        "source: minetest",
+	"mutantfactions":  "source: geneshift",
+	"renegade10":      "source: renegadex",
+	"vintagestory":    "source: vintagestory",
 	"justcause2mp":    "variant: jc2mp",
 	"m2o":             "variant: online",
 	"mumble_gtmurmur": "gtmurmur: true",
@@ -69,7 +84,8 @@ var Games = []Game{
 	{"aoe2", "Age of Empires II", "ase", 27224, []int{0}, srcGamedig + " (aoe2: ASE query 27224; targets name the query port)"},
 	{"aosc", "Ace of Spades Classic", "buildandshoot", 32887, []int{-1}, srcGamedig + " (aosc: port 32887, query offset -1)"},
 	{"ark", "ARK: Survival Evolved", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (ase: game 7777, query 27015)" + "; " + srcLGSM + " (arkserver)"},
-	{"arksa", "ARK: Survival Ascended (EOS session)", "eos", 7777, []int{0}, "gamedig asa protocol (EOS matchmaking, wildcard deployment, game port 7777); ASA has no A2S"},
+	{"arksa", "ARK: Survival Ascended (public server list)", "list", 7777, []int{0}, "gamedig PR #788 and issue #762 (Wildcard's public unofficial server list, cdn2.arkdedicated.com; game port 7777); ASA has no A2S, and EOS matchmaking by address is closed to its public client (module arksa_eos)"},
+	{"arksa_eos", "ARK: Survival Ascended (EOS session)", "eos", 7777, []int{0}, "gamedig asa protocol (EOS matchmaking, wildcard deployment, game port 7777); ASA has no A2S"},
 	{"arma", "Arma: Armed Assault", "gamespy2", 2302, []int{0}, srcGamedig + " (aaa: port 2302)"},
 	{"arma2", "Arma 2", "a2s", 2302, []int{1}, srcGamedig + " (query = game port + 1)"},
 	{"arma2oa", "Arma 2: Operation Arrowhead", "a2s", 2302, []int{1}, srcGamedig + " (a2oa: query = game port + 1)"},
@@ -89,6 +105,7 @@ var Games = []Game{
 	{"bas", "Build and Shoot", "buildandshoot", 32887, []int{-1}, srcGamedig + " (bas: port 32887, query offset -1: the status server)"},
 	{"basedefense", "Base Defense", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (bdserver)"},
 	{"battalion1944", "Battalion 1944 / Battalion Legacy", "a2s", 7777, []int{3}, srcGamedig + " (offset 3)" + "; " + srcLGSM + " (btlserver: port 7777, queryport 7780)"},
+	{"beammp", "BeamMP (public server list)", "list", 30814, []int{0}, srcGamedig + " (beammp: port 30814, read from BeamMP's server list)"},
 	{"bf1942", "Battlefield 1942", "gamespy1", 14567, []int{23000 - 14567}, srcGamedig + " (game 14567, query 23000)" + "; " + srcQstat},
 	{"bf2", "Battlefield 2", "gamespy3", 16567, []int{29900 - 16567}, srcGamedig + " (game 16567, query 29900)"},
 	{"bf2142", "Battlefield 2142", "gamespy3", 17567, []int{29900 - 17567}, srcQstat + " (query 29900)"},
@@ -103,6 +120,7 @@ var Games = []Game{
 	{"brainbread2", "BrainBread 2", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (bb2server)"},
 	{"breach", "Breach", "a2s", 27016, []int{0}, srcGamedig + " (breach: port 27016)"},
 	{"breed", "Breed", "gamespy2", 7649, []int{0}, srcGamedig + " (breed: query 7649; targets name the query port)"},
+	{"brokeprotocol", "BROKE PROTOCOL (public server list)", "list", 5557, []int{0}, "gamedig protocols/brokeprotocolmaster.js (the game's servers.json lists each server's port; gamedig gives no default, 5557 is assumed: name the port the list shows)"},
 	{"c2d", "CS2D", "cs2d", 36963, []int{0}, srcGamedig + " (c2d: port 36963, the query on the game port)"},
 	{"callofjuarez", "Call of Juarez", "ase", 26000, []int{0}, srcGamedig + " (coj: ASE query 26000; targets name the query port)"},
 	{"chaser", "Chaser", "ase", 3000, []int{123}, srcGamedig + " (chaser: ASE on port 3000 + 123)"},
@@ -173,6 +191,7 @@ var Games = []Game{
 	{"eurotrucksimulator2", "Euro Truck Simulator 2", "a2s", 27015, []int{1}, srcGamedig + " (ets2: port 27015, offset 1)" + "; " + "SCS server_config.sii (query_dedicated_port 27016)" + "; " + srcLGSM + " (ets2server queries A2S)"},
 	{"exfil", "Exfil", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (game 7777, query 27015)"},
 	{"f1challenge9902", "F1 Challenge '99-'02", "gamespy1", 34397, []int{0}, srcGamedig + " (f1c9902: query 34397; targets name the query port)"},
+	{"factorio", "Factorio (matchmaking list; needs a factorio.com token)", "list", 34197, []int{0}, srcGamedig + " (factorio: port 34197; gamedig asks get-game-details, the built-in list get-games, which needs a signed-in account)"},
 	{"farcry", "Far Cry", "ase", 49001, []int{123}, srcGamedig + " (ASE on port 49001 + 123)"},
 	{"farcry2", "Far Cry 2", "ase", 14001, []int{0}, srcGamedig + " (farcry2: ASE query 14001; targets name the query port)"},
 	{"farmingsimulator19", "Farming Simulator 19", "farmingsimulator", 8080, []int{0}, srcGamedig + " (farmingsimulator19: web interface port 8080)"},
@@ -185,6 +204,7 @@ var Games = []Game{
 	{"fortressforever", "Fortress Forever", "a2s", 27015, []int{0}, srcGamedig},
 	{"foundry", "FOUNDRY", "a2s", 27015, []int{0}, srcGamedig},
 	{"garrysmod", "Garry's Mod", "a2s", 27015, []int{0}, srcValve + "; " + srcLGSM + " (gmodserver)"},
+	{"geneshift", "Geneshift (public server list)", "list", 11235, []int{0}, srcGamedig + " (geneshift: port 11235, read from Geneshift's lobby list)"},
 	{"geyser", "Geyser (Bedrock clients on a Java server)", "bedrock", 19132, []int{0}, "GeyserMC config.yml bedrock.port 19132 (RakNet Unconnected Ping on it)"},
 	{"giantscitizenkabuto", "Giants: Citizen Kabuto", "gamespy1", 8911, []int{0}, srcGamedig + " (gck: query 8911; targets name the query port)"},
 	{"globaloperations", "Global Operations", "gamespy1", 28672, []int{0}, srcGamedig + " (globaloperations: query 28672; targets name the query port)"},
@@ -193,6 +213,8 @@ var Games = []Game{
 	{"graw", "Tom Clancy's Ghost Recon Advanced Warfighter", "gamespy2", 15250, []int{0}, srcGamedig + " (tcgraw: query 15250; targets name the query port)"},
 	{"graw2", "Tom Clancy's Ghost Recon Advanced Warfighter 2", "gamespy2", 16250, []int{0}, srcGamedig + " (tcgraw2: query 16250; targets name the query port)"},
 	{"groundbreach", "Ground Breach", "a2s", 27015, []int{0}, srcGamedig + " (groundbreach: port 27015)"},
+	{"gta5am", "GTA V alt:V Multiplayer (public server list)", "list", 7788, []int{0}, srcGamedig + " (gta5am: port 7788, altvmp reads alt:V's server list)"},
+	{"gta5r", "GTA V RAGE Multiplayer (public server list)", "list", 22005, []int{0}, srcGamedig + " (gta5r: port 22005, ragemp reads RAGE MP's master list)"},
 	{"gunmanchronicles", "Gunman Chronicles", "a2s", 27015, []int{0}, srcGamedig + " (gunmanchronicles: port 27015)"},
 	{"halflife", "Half-Life Deathmatch (GoldSrc)", "a2s", 27015, []int{0}, srcValve + "; " + srcLGSM + " (hldmserver)"},
 	{"halo", "Halo: Combat Evolved", "gamespy2", 2302, []int{0}, srcGamedig},
@@ -229,12 +251,14 @@ var Games = []Game{
 	{"kspd", "Kerbal Space Program: DarkMultiPlayer", "kspdmp", 6702, []int{1}, srcGamedig + " (kspd: port 6702, query offset 1: the status page)"},
 	{"l4d", "Left 4 Dead", "a2s", 27015, []int{0}, srcValve},
 	{"l4d2", "Left 4 Dead 2", "a2s", 27015, []int{0}, srcValve},
+	{"luanti", "Luanti (formerly Minetest; public server list)", "list", 30000, []int{0}, srcGamedig + " (minetest: port 30000, read from servers.minetest.net)"},
 	{"m2m", "Mafia II: Mafia 2 Multiplayer (M2MP)", "mafia2mp", 27016, []int{1}, srcGamedig + " (m2m: port 27016, query offset 1)"},
 	{"m2o", "Mafia II Online (M2O)", "mafia2mp", 27015, []int{1}, srcGamedig + " (m2o: port 27015, query offset 1, protocol mafia2online)"},
 	{"medievalengineers", "Medieval Engineers", "a2s", 27015, []int{0}, srcGamedig},
 	{"minecraft", "Minecraft: Java Edition", "minecraft", 25565, []int{0}, srcGamedig + "; SRV _minecraft._tcp followed for names without a port"},
 	{"minecraft_query", "Minecraft: Java Edition, Query (enable-query)", "gamespy4", 25565, []int{0}, "Minecraft server.properties (query.port defaults to server-port 25565)"},
 	{"minecraftbedrock", "Minecraft: Bedrock Edition", "bedrock", 19132, []int{0}, "Bedrock Dedicated Server server.properties server-port 19132" + "; " + srcGamedig + " (mbe: port 19132)" + "; " + srcLGSM + " (mcbserver: queryport = port)"},
+	{"minetest", "Minetest (Luanti; public server list)", "list", 30000, []int{0}, srcGamedig + " (minetest: port 30000, read from servers.minetest.net)"},
 	{"moh2010", "Medal of Honor (2010) (RCON)", "frostbite", 48888, []int{0}, srcGamedig + " (moh: game 7673, RCON query 48888)" + "; targets name the RCON port"},
 	{"mohaa", "Medal of Honor: Allied Assault", "gamespy1", 12203, []int{97}, srcGamedig + " (game 12203, query 12300)"},
 	{"mohaabreakthrough", "Medal of Honor: Allied Assault Breakthrough", "gamespy1", 12203, []int{97}, srcGamedig + " (mohaab: game 12203, query 12300)"},
@@ -247,6 +271,7 @@ var Games = []Game{
 	{"mta", "Multi Theft Auto: San Andreas", "ase", 22003, []int{123}, "shared/protocols spec ase.md (ASE on game port + 123)" + "; " + srcLGSM + " (mtaserver)"},
 	{"mtavc", "Multi Theft Auto: Vice City", "ase", 22003, []int{123}, srcGamedig + " (gtavcmta: ASE on port 22003 + 123)"},
 	{"mumble_gtmurmur", "Mumble with the GTmurmur plugin (gamedig mumble)", "mumble", 64738, []int{0}, srcGamedig + " (mumble: voice port 64738, GTmurmur query port 27800; gamedig's mumbleping is the UDP ping, our mumble module)"},
+	{"mutantfactions", "Mutant Factions (Geneshift's server list)", "list", 11235, []int{0}, srcGamedig + " (mutantfactions: port 11235, protocol geneshift)"},
 	{"mythofempires", "Myth of Empires", "a2s", 12888, []int{0}, srcGamedig + " (moe: query 12888; targets name the query port)"},
 	{"nascarthunder2004", "NASCAR Thunder 2004", "gamespy2", 13333, []int{0}, srcGamedig + " (nascarthunder2004: query 13333; targets name the query port)"},
 	{"naturalselection", "Natural Selection", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (nsserver)"},
@@ -295,6 +320,7 @@ var Games = []Game{
 	{"redm", "RedM (Red Dead Redemption 2)", "fivem", 30120, []int{0}, srcGamedig + " (rdr2r: fivem protocol, port 30120)"},
 	{"redorchestra", "Red Orchestra: Ostfront 41-45", "unreal2", 7757, []int{1}, srcLGSM + " (roserver: base port 7757, unreal2 query port = port + 1)" + "; " + srcGamedig + " (redorchestra: unreal2, offset 1)"},
 	{"redorchestra2", "Red Orchestra 2: Heroes of Stalingrad", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (redorchestra2: game 7777, query 27015)"},
+	{"renegade10", "Renegade X (public server list)", "list", 7777, []int{0}, "gamedig protocols/renegadex.js (its master list gives each server's port; gamedig gives no default, 7777 is Unreal Engine 3's: name the port the list shows)"},
 	{"rfactor", "rFactor", "rfactor", 34397, []int{-100}, srcGamedig + " (rfactor: port 34397, query offset -100)"},
 	{"rfactor2", "rFactor 2", "a2s", 64299, []int{0}, srcGamedig + " (rfactor2: A2S query 64299; targets name the query port); Studio 397's dedicated server guide opens 54297 (simulation), 64297 (HTTP), 64298 and 64299 (Steam) UDP"},
 	{"ricochet", "Ricochet", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (ricochetserver)"},
@@ -381,6 +407,7 @@ var Games = []Game{
 	{"ventrilo", "Ventrilo", "ventrilo", 3784, []int{0}, srcGamedig + " (ventrilo: port 3784)" + "; " + srcQstat + " (vent: 3784)"},
 	{"vietcong", "Vietcong", "gamespy1", 5425, []int{10000}, srcGamedig + " (vietcong: game 5425, query 15425)"},
 	{"vietcong2", "Vietcong 2", "gamespy2", 5001, []int{19967 - 5001}, srcGamedig + " (vietcong2: game 5001, query 19967)"},
+	{"vintagestory", "Vintage Story (public server list)", "list", 42420, []int{0}, srcGamedig + " (vintagestory: port 42420, read from the master server's list)"},
 	{"vrising", "V Rising", "a2s", 9876, []int{1}, "Stunlock's VRising dedicated server instructions, ServerHostSettings.json Port 9876, QueryPort 9877; gamedig's 27015 with offsets 1 and 15 is a host layout, not the default"},
 	{"warfork", "Warfork", "quake3", 44400, []int{0}, srcGamedig + " (query 44400)" + "; " + srcLGSM + " (wfserver)"},
 	{"warsow", "Warsow", "quake3", 44400, []int{0}, srcGamedig},

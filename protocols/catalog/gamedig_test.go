@@ -12,7 +12,7 @@ import (
 
 // wantCovered is how many of gamedig's ids a named module probes today: raise it as
 // rows land, never lower it.
-const wantCovered = 342
+const wantCovered = 352
 
 // gamedigProtocols: which of our protocols read a gamedig protocol's servers.
 var gamedigProtocols = map[string][]string{
@@ -20,7 +20,7 @@ var gamedigProtocols = map[string][]string{
 	"gamespy1": {"gamespy1"}, "gamespy2": {"gamespy2"}, "gamespy3": {"gamespy3"}, "ut3": {"gamespy3"}, "jc2mp": {"gamespy3"},
 	"quake1": {"quakeworld"}, "quake2": {"quake2"}, "quake3": {"quake3"}, "warsow": {"quake3"}, "xonotic": {"darkplaces"},
 	"doom3": {"doom3"}, "ase": {"ase"}, "unreal2": {"unreal2"}, "battlefield": {"frostbite"},
-	"minecraft": {"minecraft", "bedrock"}, "asa": {"eos"}, "theisleevrima": {"eos"}, "squad": {"eos"}, "renown": {"eos"},
+	"minecraft": {"minecraft", "bedrock"}, "asa": {"list", "eos"}, "theisleevrima": {"eos"}, "squad": {"eos"}, "renown": {"eos"},
 	"samp": {"samp"}, "gtasao": {"samp"}, "vcmp": {"samp"}, "mumble": {"mumble"}, "mumbleping": {"mumble"},
 	"armagetron": {"armagetron"}, "fivem": {"fivem"}, "hytale": {"hytale"}, "openttd": {"openttd"},
 	"palworld": {"palworld"}, "satisfactory": {"satisfactory"}, "soldat": {"soldat"}, "starmade": {"starmade"},
@@ -30,6 +30,9 @@ var gamedigProtocols = map[string][]string{
 	"kspdmp": {"kspdmp"}, "mafia2mp": {"mafia2mp"}, "mafia2online": {"mafia2mp"}, "savage2": {"savage2"},
 	"tribes1": {"tribes1"}, "starsiege": {"tribes1"},
 	"ffow": {"ffow"}, "nadeo": {"nadeo"}, "ventrilo": {"ventrilo"}, "discord": {"discord"},
+	// games gamedig finds in a public list, as protocol list does
+	"beammp": {"list"}, "brokeprotocol": {"list"}, "geneshift": {"list"}, "altvmp": {"list"}, "ragemp": {"list"},
+	"minetest": {"list"}, "renegadex": {"list"}, "vintagestory": {"list"}, "factorio": {"list"},
 }
 
 // gamedigDiffers: games we read with another protocol than gamedig, and why.
@@ -45,21 +48,11 @@ var gamedigPending = map[string]string{}
 
 // gamedigNotYet: games no branch reads yet, and why.
 var gamedigNotYet = map[string]string{
-	"beammp":         "list protocol: the server is found in BeamMP's public list by address (discovery issue)",
-	"brokeprotocol":  "list protocol: BROKE PROTOCOL's public server list",
-	"factorio":       "list protocol: Factorio's matchmaking list needs a factorio.com account token",
-	"geneshift":      "list protocol: Geneshift's public server list",
-	"gta5am":         "list protocol: alt:V's public server list",
-	"gta5r":          "list protocol: RAGE MP's public server list",
-	"hawakening":     "list protocol: Hawakening's public server list",
-	"minetest":       "list protocol: the Minetest (Luanti) server list",
-	"mutantfactions": "list protocol: Geneshift's public server list (same game engine)",
-	"renegade10":     "list protocol: Renegade X's public server list",
-	"ssl":            "list protocol: SCP: Secret Laboratory's public server list",
-	"vintagestory":   "list protocol: Vintage Story's master server list",
-	"renown":         "gamedig gives no default port and no public source gives one: a module of protocol eos with `eos: {preset: renown}` and the game port reads it",
-	"brink":          "gamedig gives only a query offset (+1), no default port, and no public source gives one: module a2s with the query port reads it",
-	"codmw3":         "gamedig gives only a query offset (+2), no default port, and no public source gives one: module a2s with the query port reads it",
+	"hawakening": "Hawakening's server listing needs a signed-in account's access token (gamedig logs in to its Meteor backend): no public list",
+	"ssl":        "gamedig reads SCP: Secret Laboratory's serverinfo API with the server owner's account id and API key, by server id: no public list by address",
+	"renown":     "gamedig gives no default port and no public source gives one: a module of protocol eos with `eos: {preset: renown}` and the game port reads it",
+	"brink":      "gamedig gives only a query offset (+1), no default port, and no public source gives one: module a2s with the query port reads it",
+	"codmw3":     "gamedig gives only a query offset (+2), no default port, and no public source gives one: module a2s with the query port reads it",
 }
 
 // TestGamedigCoverage: every game gamedig reads has a module here, or a reason why not.

@@ -6,8 +6,15 @@
 // request goes to the server or to the list: the list is refreshed in the
 // background at the source's interval, so what a probe reports is as old as it.
 //
+// A source may also be a built-in list (a preset of package master: beammp,
+// minetest, ...), which the catalog's list-lookup modules name: the exporter
+// starts it on the first probe that reads it, and that probe waits for its
+// first fetch within its own deadline.
+//
 // A target missing from the list fails with reason not_listed; a source without
-// a list yet (the exporter just started, every fetch failed) with server_error.
+// a list yet (the exporter just started, every fetch failed) with server_error;
+// a probe whose deadline passes while a built-in list's first fetch runs with
+// timeout.
 package list
 
 import (
@@ -26,7 +33,8 @@ var Protocol = protocols.Protocol{
 
 // Options is the module's `list:` block.
 type Options struct {
-	// Source names the discovery source (the modules file's discovery section).
+	// Source names the discovery source (the modules file's discovery
+	// section), or a built-in list (a preset's name) started on demand.
 	Source string `yaml:"source"`
 }
 

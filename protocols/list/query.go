@@ -33,6 +33,16 @@ func (q *querier) lookup(ctx context.Context, t protocols.Target, tr *wire.Trace
 	if c == nil {
 		return nil, fmt.Errorf("%w: no discovery lists in this process", wire.ErrServer)
 	}
+	if a, ok := c.(master.Awaiter); ok {
+		// A built-in list starts on the first probe that reads it: wait for
+		// its first fetch within this probe's deadline.
+		if err := a.Await(ctx, q.source); err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("%w: the list of source %q is still being fetched (it starts on the first probe)", wire.ErrTimeout, q.source)
+			}
+			return nil, fmt.Errorf("%w: source %q: %v", wire.ErrServer, q.source, err)
+		}
+	}
 	var host string
 	if t.Host != "" {
 		host = hostPort(t.Host, t.Addr.Port())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,4 +111,56 @@ func TestBotsList(t *testing.T) {
 		t.Fatal(err)
 	}
 	prototest.CheckBots(t, res, 5, prototest.Unknown, false)
+}
+
+// awaitingCache is a cache that starts its source on demand: Await says how
+// the first fetch went.
+type awaitingCache struct {
+	fakeCache
+	awaited []string
+	err     error
+	// during runs while the first fetch "runs" (a deadline passing).
+	during func()
+}
+
+func (a *awaitingCache) Await(ctx context.Context, source string) error {
+	a.awaited = append(a.awaited, source)
+	if a.during != nil {
+		a.during()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if a.err == nil {
+		a.hasList = true
+	}
+	return a.err
+}
+
+// TestQueryAwaits: a cache that starts lists on demand is awaited before the
+// lookup, within the probe's deadline; its failure is the probe's.
+func TestQueryAwaits(t *testing.T) {
+	ark := master.Entry{Addr: netip.MustParseAddrPort("192.0.2.7:7777"), Name: "ARK #1"}
+	c := &awaitingCache{fakeCache: fakeCache{entries: []master.Entry{ark}}}
+	master.SetCache(c)
+	t.Cleanup(func() { master.SetCache(nil) })
+	q, _ := newQuerier(protocols.Settings{Options: func(v any) error { v.(*Options).Source = "community"; return nil }})
+
+	res, err := q.Query(prototest.Context(t, time.Second), protocols.At(ark.Addr), nil)
+	if err != nil || res.Name != "ARK #1" || len(c.awaited) != 1 || c.awaited[0] != "community" {
+		t.Fatalf("%+v %v, awaited %v", res, err, c.awaited)
+	}
+
+	c.hasList, c.err = false, errors.New("first fetch of the built-in list failed: HTTP 502")
+	if _, err := q.Query(prototest.Context(t, time.Second), protocols.At(ark.Addr), nil); !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "502") {
+		t.Fatalf("failed first fetch: %v", err)
+	}
+
+	// The deadline passes while the first fetch runs.
+	c.err = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	c.during = cancel
+	if _, err := q.Query(ctx, protocols.At(ark.Addr), nil); !errors.Is(err, wire.ErrTimeout) || !strings.Contains(err.Error(), "still being fetched") {
+		t.Fatalf("deadline while fetching: %v", err)
+	}
 }

@@ -1,6 +1,7 @@
 package master
 
 import (
+	"context"
 	"net/netip"
 	"sync/atomic"
 )
@@ -33,4 +34,13 @@ func Cached() Cache {
 		return *p
 	}
 	return nil
+}
+
+// An Awaiter is a Cache that starts some sources on demand (package
+// discovery's built-in lists, one per preset): Await starts the source if it
+// is such a one and not running, and returns once it has a first fetch behind
+// it (its error if that failed and no list is held) or ctx ends. A source
+// that is no such one returns at once.
+type Awaiter interface {
+	Await(ctx context.Context, source string) error
 }

@@ -18,6 +18,8 @@ func seeds(f *testing.F) {
 		f.Add(b)
 	}
 	files, _ := filepath.Glob("testdata/*.json")
+	txt, _ := filepath.Glob("testdata/*.txt")
+	files = append(files, txt...)
 	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -46,7 +48,8 @@ func FuzzDecodeDatagrams(f *testing.F) {
 	})
 }
 
-// FuzzDecodeJSON: no body panics the JSON decoders or breaks the cap, and every
+// FuzzDecodeJSON: no body panics the JSON decoders (and Geneshift's text
+// decoder) or breaks the cap, and every
 // entry they keep is addressable and valid UTF-8.
 func FuzzDecodeJSON(f *testing.F) {
 	seeds(f)
@@ -58,6 +61,9 @@ func FuzzDecodeJSON(f *testing.F) {
 			decodeSteamWeb,
 			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, flat, c) },
 			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, nested, c) },
+			decodeGeneshift,
+			presetDecoder(t, "gta5r"),  // array indexes
+			presetDecoder(t, "beammp"), // colour codes
 		} {
 			c := newCollector(3)
 			decode(bytes.NewReader(b), c)
@@ -93,4 +99,29 @@ func TestSqueezer(t *testing.T) {
 	if string(b) != want {
 		t.Fatalf("got  %q\nwant %q", b, want)
 	}
+}
+
+// FuzzDecodeGeneshift: no body panics Geneshift's text decoder or breaks the
+// cap; it keeps no more servers than the body has records, each addressable
+// and valid UTF-8.
+func FuzzDecodeGeneshift(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := newCollector(3)
+		decodeGeneshift(bytes.NewReader(b), c)
+		l := c.done(nil)
+		if len(l.Entries) > 3 || len(l.Entries) > bytes.Count(b, recordSep)+1 {
+			t.Fatalf("%d entries from %d records", len(l.Entries), bytes.Count(b, recordSep)+1)
+		}
+		for _, e := range l.Entries {
+			if e.Host == "" && !usable(e.Addr) || e.Host != "" && e.Addr.IsValid() {
+				t.Fatalf("entry without one usable address: %+v", e)
+			}
+			for _, s := range []string{e.Name, e.Map, e.Version, e.Country, e.Host} {
+				if !utf8.ValidString(s) {
+					t.Fatalf("invalid UTF-8 %q", s)
+				}
+			}
+		}
+	})
 }

@@ -19,8 +19,11 @@ import (
 // the array of servers (dot-separated keys of nested objects; "" when the
 // document is the array), the others paths within one server's object. Address
 // is required: an IP address, "ip:port", a host name or "name:port"; Port is
-// needed when Address has none. A number may be sent as a string; Players may
-// be an array (a list of names: its length counts).
+// needed when Address has none (DefaultPort, when set, stands in for both).
+// A key matches case-insensitively when no key matches exactly, and a number
+// in a path indexes an array ("servers.0.name"). A number may be sent as a
+// string; Players may be an array (a list of names: its length counts). An
+// address may carry an http(s):// scheme and a path: both are cut off.
 type Fields struct {
 	List     string `yaml:"list,omitempty"`
 	Address  string `yaml:"address"`
@@ -33,12 +36,18 @@ type Fields struct {
 	Version  string `yaml:"version,omitempty"`
 	Country  string `yaml:"country,omitempty"`
 	Password string `yaml:"password,omitempty"`
+	// DefaultPort is the port of an entry whose address and port say none.
+	DefaultPort int `yaml:"default_port,omitempty"`
 }
 
 // fieldPaths is Fields split into keys.
 type fieldPaths struct {
 	list                                                                    []string
 	address, port, name, players, max, mapName, game, version, cc, password []string
+	defaultPort                                                             int
+	// codes is the byte that starts the list's two-byte colour codes in
+	// names (Source.Codes), 0 for none.
+	codes byte
 }
 
 func split(p string) []string {
@@ -57,8 +66,12 @@ func (f Fields) paths() (fieldPaths, error) {
 			return fieldPaths{}, fmt.Errorf("fields: path %q: want dot-separated keys", p)
 		}
 	}
+	if f.DefaultPort < 0 || f.DefaultPort > 65535 {
+		return fieldPaths{}, fmt.Errorf("fields: default_port %d out of range 1..65535", f.DefaultPort)
+	}
 	return fieldPaths{
-		list: split(f.List), address: split(f.Address), port: split(f.Port), name: split(f.Name),
+		defaultPort: f.DefaultPort,
+		list:        split(f.List), address: split(f.Address), port: split(f.Port), name: split(f.Name),
 		players: split(f.Players), max: split(f.Max), mapName: split(f.Map), game: split(f.Game),
 		version: split(f.Version), cc: split(f.Country), password: split(f.Password),
 	}, nil
@@ -81,6 +94,8 @@ func newHTTPJSON(s Source) (Lister, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.codes = s.Codes
+	h.user, h.token = s.Username, s.Token
 	return &httpJSON{h, f}, nil
 }
 
@@ -110,7 +125,7 @@ func decodeHTTPJSON(r io.Reader, f fieldPaths, c *collector) error {
 // entry maps one server's object; false when it has no usable address.
 func (f fieldPaths) entry(obj map[string]json.RawMessage) (Entry, bool) {
 	e := Entry{
-		Name: str(lookup(obj, f.name)), Map: str(lookup(obj, f.mapName)), Game: str(lookup(obj, f.game)),
+		Name: stripCodes(str(lookup(obj, f.name)), f.codes), Map: str(lookup(obj, f.mapName)), Game: str(lookup(obj, f.game)),
 		Version: str(lookup(obj, f.version)), Country: country(str(lookup(obj, f.cc))),
 		Players: count(lookup(obj, f.players)), Max: count(lookup(obj, f.max)), Password: flag(lookup(obj, f.password)),
 	}
@@ -120,9 +135,24 @@ func (f fieldPaths) entry(obj map[string]json.RawMessage) (Entry, bool) {
 			port = int(n.Value)
 		}
 	}
-	addr := strings.TrimSpace(str(lookup(obj, f.address)))
+	return e, place(&e, str(lookup(obj, f.address)), port, f.defaultPort)
+}
+
+// place sets e's address from a list's address text ("ip", "ip:port", a name
+// or "name:port", perhaps as an http(s) URL) and port (-1: none given; the
+// address's, else def, stands in). It reports whether the address is usable.
+func place(e *Entry, addr string, port, def int) bool {
+	addr = strings.TrimSpace(addr)
+	for _, scheme := range []string{"http://", "https://"} {
+		if len(addr) > len(scheme) && strings.EqualFold(addr[:len(scheme)], scheme) {
+			addr = addr[len(scheme):]
+			if i := strings.IndexByte(addr, '/'); i >= 0 {
+				addr = addr[:i]
+			}
+		}
+	}
 	if addr == "" {
-		return e, false
+		return false
 	}
 	host, p, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -130,18 +160,38 @@ func (f fieldPaths) entry(obj map[string]json.RawMessage) (Entry, bool) {
 	} else if n, err := strconv.Atoi(p); err == nil && n > 0 && n < 65536 && port < 0 {
 		port = n
 	}
+	if port < 0 && def > 0 {
+		port = def
+	}
 	if port < 0 {
-		return e, false
+		return false
 	}
 	if ip, err := netip.ParseAddr(host); err == nil {
 		e.Addr = netip.AddrPortFrom(ip.WithZone(""), uint16(port))
-		return e, true
+		return true
 	}
 	if !hostName(host) {
-		return e, false
+		return false
 	}
 	e.Host = net.JoinHostPort(strings.ToLower(strings.TrimSuffix(host, ".")), strconv.Itoa(port))
-	return e, true
+	return true
+}
+
+// stripCodes removes two-byte colour codes starting with c (BeamMP's ^1,
+// BROKE PROTOCOL's &a) from s; c 0 leaves s as it is.
+func stripCodes(s string, c byte) string {
+	if c == 0 || strings.IndexByte(s, c) < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == c && i+1 < len(s) && s[i+1] < 0x80 && s[i+1] > ' ' {
+			i++
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // hostName says whether s is a DNS name: letters, digits, hyphens and dots,
@@ -164,20 +214,47 @@ func hostName(s string) bool {
 	return letter && !strings.Contains(s, "..") && s[0] != '.' && s[0] != '-'
 }
 
-// lookup follows path through nested objects.
+// lookup follows path through nested objects (and arrays, by index).
 func lookup(obj map[string]json.RawMessage, path []string) json.RawMessage {
 	if len(path) == 0 {
 		return nil
 	}
 	v, ok := obj[path[0]]
+	if !ok {
+		for k, kv := range obj {
+			if strings.EqualFold(k, path[0]) {
+				v, ok = kv, true
+				break
+			}
+		}
+	}
 	if !ok || len(path) == 1 {
 		return v
+	}
+	return descend(v, path[1:])
+}
+
+// descend follows path from v: a key into an object, an index into an array.
+func descend(v json.RawMessage, path []string) json.RawMessage {
+	if len(v) > 0 && v[0] == '[' {
+		i, err := strconv.Atoi(path[0])
+		if err != nil || i < 0 {
+			return nil
+		}
+		var a []json.RawMessage
+		if json.Unmarshal(v, &a) != nil || i >= len(a) {
+			return nil
+		}
+		if len(path) == 1 {
+			return a[i]
+		}
+		return descend(a[i], path[1:])
 	}
 	var inner map[string]json.RawMessage
 	if json.Unmarshal(v, &inner) != nil {
 		return nil
 	}
-	return lookup(inner, path[1:])
+	return lookup(inner, path)
 }
 
 // str is a string value, or a number's or bool's text; "" for anything else.
@@ -229,3 +306,6 @@ func flag(v json.RawMessage) protocols.Flag {
 	}
 	return protocols.FlagUnknown
 }
+
+// String keeps a sign-in token out of %v.
+func (h *httpJSON) String() string { return "http_json list " + h.url }

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -20,6 +21,14 @@ type httpList struct {
 	maxBody int
 	rootCAs *x509.CertPool
 	max     int
+	// text says the list is no JSON: any content type is taken (Geneshift's
+	// PHP list says text/html).
+	text bool
+	// user and token sign the request in (preset factorio), as URL parameters
+	// the list's API wants: they are added to the fixed URL only when it is
+	// sent, and kept out of the trace and of errors.
+	user  string
+	token protocols.Secret
 }
 
 func newHTTPList(s Source, def string) (httpList, error) {
@@ -65,7 +74,7 @@ func (h httpList) fetchWith(ctx context.Context, tr *wire.Trace, header map[stri
 	for k, v := range header {
 		hdr[k] = v
 	}
-	s, err := wire.OpenHTTP(ctx, wire.HTTPRequest{URL: h.url, MaxBody: h.maxBody, RootCAs: h.rootCAs, Header: hdr}, tr)
+	s, err := h.open(ctx, wire.HTTPRequest{URL: h.url, MaxBody: h.maxBody, RootCAs: h.rootCAs, Header: hdr}, tr)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +82,7 @@ func (h httpList) fetchWith(ctx context.Context, tr *wire.Trace, header map[stri
 	if s.Status < 200 || s.Status > 299 {
 		return nil, wire.StatusError(&wire.HTTPResponse{Status: s.Status})
 	}
-	if mt, _, _ := mime.ParseMediaType(s.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
+	if mt, _, _ := mime.ParseMediaType(s.Header.Get("Content-Type")); !h.text && (mt == "text/html" || mt == "application/xhtml+xml") {
 		return nil, fmt.Errorf("%w: expected JSON, got %s", wire.ErrMalformed, mt)
 	}
 	c := newCollector(h.max)
@@ -82,6 +91,47 @@ func (h httpList) fetchWith(ctx context.Context, tr *wire.Trace, header map[stri
 	}
 	return c.done(tr), nil
 }
+
+// open sends req, signed in when the list has a token: the token goes to the
+// list's fixed URL only (wire.OpenHTTP follows no redirect), the trace records
+// the request without the parameters, and an error (net/http's quote the URL)
+// has them cut out.
+func (h httpList) open(ctx context.Context, req wire.HTTPRequest, tr *wire.Trace) (*wire.HTTPStream, error) {
+	if h.token == "" {
+		return wire.OpenHTTP(ctx, req, tr)
+	}
+	q := url.Values{"username": {h.user}, "token": {h.token.Reveal()}}.Encode()
+	sep := "?"
+	if strings.Contains(req.URL, "?") {
+		sep = "&"
+	}
+	req.URL += sep + q
+	tr.Logf("GET %s with username and token (not shown)", h.url)
+	s, err := wire.OpenHTTP(ctx, req, nil)
+	if err != nil {
+		return nil, &redacted{err: err, cut: []string{q, h.token.Reveal(), url.QueryEscape(h.token.Reveal())}}
+	}
+	return s, nil
+}
+
+// redacted is an error with secrets cut out of its text; it unwraps to the
+// original (its sentinel).
+type redacted struct {
+	err error
+	cut []string
+}
+
+func (r *redacted) Error() string {
+	s := r.err.Error()
+	for _, c := range r.cut {
+		if c != "" {
+			s = strings.ReplaceAll(s, c, "<secret>")
+		}
+	}
+	return s
+}
+
+func (r *redacted) Unwrap() error { return r.err }
 
 // eachElement walks the JSON document in r to the array at path (keys of
 // nested objects; none: the document is the array) and calls each with the

@@ -77,10 +77,11 @@ const (
 	TypeQuakeWorld = "quakeworld"
 	TypeDDNet      = "ddnet"
 	TypeHTTPJSON   = "http_json"
+	TypeGeneshift  = "geneshift"
 )
 
 // Types lists the source types, for messages.
-var Types = []string{TypeDDNet, TypeHTTPJSON, TypeQuake3, TypeQuakeWorld, TypeSteam}
+var Types = []string{TypeDDNet, TypeGeneshift, TypeHTTPJSON, TypeQuake3, TypeQuakeWorld, TypeSteam}
 
 // Limits.
 const (
@@ -125,6 +126,18 @@ type Source struct {
 	// (read by New).
 	KeyFile string
 	Key     protocols.Secret
+	// Preset names a built-in list (Presets): it gives the type, the URL
+	// and the field map the source leaves unset.
+	Preset string
+	// Codes is the byte that starts the list's two-byte colour codes in
+	// server names (a preset's), 0 for none.
+	Codes byte
+	// Username and TokenFile sign in to a list that lists only to signed-in
+	// players (a preset that says Credential: factorio); Token is the token
+	// the file holds (read by New). They go to the list's URL and nowhere else.
+	Username  string
+	TokenFile string
+	Token     protocols.Secret
 }
 
 // checkQuery bounds a source's request text: it goes into a datagram or a URL.
@@ -142,6 +155,9 @@ func checkQuery(q string) error {
 
 // New validates s, fills its defaults and returns its Lister.
 func New(s Source) (Lister, error) {
+	if err := s.prepare(); err != nil {
+		return nil, err
+	}
 	if s.MaxEntries == 0 {
 		s.MaxEntries = DefaultMaxEntries
 	}
@@ -161,16 +177,6 @@ func New(s Source) (Lister, error) {
 	if s.Retries != nil {
 		retries = *s.Retries
 	}
-	if s.KeyFile != "" {
-		if s.Type != TypeSteam {
-			return nil, fmt.Errorf("key_file is for type %s only", TypeSteam)
-		}
-		key, err := protocols.LoadSecret("", s.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("key_file: %v", err)
-		}
-		s.Key = key
-	}
 	switch s.Type {
 	case TypeSteam:
 		if s.Key != "" {
@@ -185,10 +191,35 @@ func New(s Source) (Lister, error) {
 		return newDDNet(s)
 	case TypeHTTPJSON:
 		return newHTTPJSON(s)
+	case TypeGeneshift:
+		return newGeneshift(s)
 	case "":
 		return nil, fmt.Errorf("type is required (one of %s)", strings.Join(Types, ", "))
 	}
 	return nil, fmt.Errorf("unknown type %q (known: %s)", s.Type, strings.Join(Types, ", "))
+}
+
+// prepare applies s's preset and reads its key or token file.
+func (s *Source) prepare() error {
+	if s.Preset != "" {
+		if err := s.applyPreset(); err != nil {
+			return err
+		}
+	}
+	if err := s.loadToken(); err != nil {
+		return err
+	}
+	if s.KeyFile != "" {
+		if s.Type != TypeSteam {
+			return fmt.Errorf("key_file is for type %s only", TypeSteam)
+		}
+		key, err := protocols.LoadSecret("", s.KeyFile)
+		if err != nil {
+			return fmt.Errorf("key_file: %v", err)
+		}
+		s.Key = key
+	}
+	return nil
 }
 
 // udpMaster is the address part of a UDP master's source.
