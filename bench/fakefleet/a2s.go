@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net"
+	"time"
 )
 
 // A2S packet types (Valve developer wiki, "Server queries").
@@ -30,6 +31,7 @@ type server struct {
 	silent, challenge bool
 	info, players     []byte
 	rules             []byte
+	delay             time.Duration // answer this long after the request arrived
 }
 
 func newServer(silent, challenge bool, nPlayers int) *server {
@@ -56,10 +58,30 @@ func (s *server) serveUDP(pc *net.UDPConn) {
 		if s.silent {
 			continue
 		}
-		if out := s.respond(buf[:n], chal, chalReply[:]); out != nil {
-			pc.WriteToUDPAddrPort(out, from)
-		} else {
+		out := s.respond(buf[:n], chal, chalReply[:])
+		switch {
+		case out == nil:
 			stats.ignored.Add(1)
+		case s.delay > 0:
+			at := time.Now()
+			time.AfterFunc(s.delay, func() {
+				pc.WriteToUDPAddrPort(out, from)
+				countDelay(time.Since(at))
+			})
+		default:
+			pc.WriteToUDPAddrPort(out, from)
+		}
+	}
+}
+
+// countDelay records how long a delayed reply really waited.
+func countDelay(d time.Duration) {
+	stats.delayed.Add(1)
+	stats.delayNanos.Add(int64(d))
+	for {
+		m := stats.delayMaxNanos.Load()
+		if int64(d) <= m || stats.delayMaxNanos.CompareAndSwap(m, int64(d)) {
+			return
 		}
 	}
 }

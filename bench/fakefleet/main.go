@@ -33,6 +33,7 @@ import (
 // same work (one challenge and one info reply per probe).
 var stats struct {
 	datagrams, challenges, infos, players, ignored, accepts atomic.Int64
+	delayed, delayNanos, delayMaxNanos                      atomic.Int64
 }
 
 func main() {
@@ -45,6 +46,7 @@ func main() {
 		withTCP   = flag.Bool("tcp", false, "also accept (and at once close) TCP connections on every port")
 		nPlayers  = flag.Int("players", 12, "a2s: players each server reports (at most 64)")
 		every     = flag.Duration("stats-interval", 0, "print the counters this often (0: only on exit)")
+		delay     = flag.Duration("delay", 0, "a2s: answer this long after a request arrived, by the fleet's clock (a far server; bench/fidelity.sh)")
 	)
 	flag.Parse()
 	ip, err := netip.ParseAddr(*listen)
@@ -58,6 +60,7 @@ func main() {
 		log.Fatalf("fakefleet: ports %d..%d out of range", *basePort, *basePort+*count-1)
 	}
 	srv := newServer(*proto == "silent", *challenge, min(max(*nPlayers, 0), 64))
+	srv.delay = *delay
 
 	for i := range *count {
 		ap := netip.AddrPortFrom(ip, uint16(*basePort+i))
@@ -96,9 +99,14 @@ func main() {
 }
 
 func printStats() {
-	fmt.Printf("fakefleet: datagrams=%d challenges=%d infos=%d players=%d ignored=%d tcp_accepts=%d\n",
+	fmt.Printf("fakefleet: datagrams=%d challenges=%d infos=%d players=%d ignored=%d tcp_accepts=%d",
 		stats.datagrams.Load(), stats.challenges.Load(), stats.infos.Load(), stats.players.Load(),
 		stats.ignored.Load(), stats.accepts.Load())
+	if n := stats.delayed.Load(); n > 0 {
+		// What the replies really waited: the timers fire late on a busy machine.
+		fmt.Printf(" delayed=%d delay_mean_us=%.0f delay_max_us=%d", n, float64(stats.delayNanos.Load())/float64(n)/1e3, stats.delayMaxNanos.Load()/1e3)
+	}
+	fmt.Println()
 }
 
 // serveTCP accepts connections and closes them: a tcp_connect probe only needs the
