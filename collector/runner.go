@@ -264,7 +264,10 @@ func nextPort(tr *wire.Trace, port, next uint16, err error) {
 //
 //go:noinline
 func (r *Runner) complete(ctx context.Context, rq *request, o *Outcome, start time.Time) *Outcome {
+	// Not the time replies waited for a busy CPU after the kernel stamped their
+	// arrival (wire.Trace.Waited): that is the exporter's, not the server's.
 	o.Duration = time.Since(start)
+	o.Duration -= min(o.Trace.WaitedTotal(), o.Duration)
 	o.Timeout, o.Target = rq.timeout, rq.target
 	o.Listed = r.listed(rq.mod, o, rq.host, rq.port)
 	if o.Err != nil && r.Logger.Enabled(ctx, slog.LevelDebug) {

@@ -62,33 +62,34 @@ func (e *shared) cancelled() bool {
 	}
 }
 
-// recv waits for the next datagram from the destination, or its ICMP error; dropped
-// counts the datagrams dropped for a full queue meanwhile.
-func (e *shared) recv() (b []byte, dropped int, err error) {
+// recv waits for the next datagram from the destination, or its ICMP error; at is
+// its arrival by the kernel's clock (Unix nanoseconds, 0: unknown), dropped counts
+// the datagrams dropped for a full queue meanwhile.
+func (e *shared) recv() (b []byte, at int64, dropped int, err error) {
 	for {
 		e.s.mu.Lock()
 		dropped, e.ndrop = dropped+e.ndrop, 0
 		if len(e.queue) > 0 {
 			// Shifted down rather than resliced, so the pooled entry keeps its array.
-			b = e.queue[0]
+			b, at = e.queue[0].b, e.queue[0].at
 			n := copy(e.queue, e.queue[1:])
-			e.queue[n] = nil
+			e.queue[n] = datagram{}
 			e.queue = e.queue[:n]
 			e.queued -= len(b)
 			e.s.mu.Unlock()
-			return b, dropped, nil
+			return b, at, dropped, nil
 		}
 		if err = e.err; err != nil {
 			e.err = nil
 			e.s.mu.Unlock()
-			return nil, dropped, err
+			return nil, 0, dropped, err
 		}
 		e.s.mu.Unlock()
 		var expired <-chan time.Time
 		if !e.deadline.IsZero() {
 			d := time.Until(e.deadline)
 			if d <= 0 {
-				return nil, dropped, os.ErrDeadlineExceeded
+				return nil, 0, dropped, os.ErrDeadlineExceeded
 			}
 			if e.timer == nil {
 				e.timer = time.NewTimer(d)
@@ -100,12 +101,12 @@ func (e *shared) recv() (b []byte, dropped int, err error) {
 		select {
 		case <-e.wake:
 		case <-expired:
-			return nil, dropped, os.ErrDeadlineExceeded
+			return nil, 0, dropped, os.ErrDeadlineExceeded
 		case <-e.done:
 			if e.prompt {
-				return nil, dropped, errProbeCancelled
+				return nil, 0, dropped, errProbeCancelled
 			}
-			return nil, dropped, os.ErrDeadlineExceeded
+			return nil, 0, dropped, os.ErrDeadlineExceeded
 		}
 	}
 }

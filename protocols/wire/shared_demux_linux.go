@@ -53,7 +53,7 @@ func keyOf(sa []byte) (sharedKey, bool) {
 
 // deliver queues a datagram from k for the query registered for k; datagrams from
 // anywhere else are dropped, as a connected socket's kernel filter drops them.
-func (s *sharedSocket) deliver(k sharedKey, d []byte, truncated bool) {
+func (s *sharedSocket) deliver(k sharedKey, d []byte, truncated bool, at int64) {
 	s.mu.Lock()
 	e := s.entries[k]
 	if e == nil || truncated {
@@ -70,7 +70,7 @@ func (s *sharedSocket) deliver(k sharedKey, d []byte, truncated bool) {
 	}
 	b := make([]byte, len(d))
 	copy(b, d)
-	e.queue = append(e.queue, b)
+	e.queue = append(e.queue, datagram{b, at})
 	e.queued += len(b)
 	s.mu.Unlock()
 	e.signal()

@@ -62,6 +62,13 @@ type sharedSocket struct {
 	closed  bool  // Close was called (the reader's error is then expected)
 }
 
+// datagram is a reply read for a query, with the kernel's time of its arrival
+// (SO_TIMESTAMPNS, Unix nanoseconds; 0: unknown).
+type datagram struct {
+	b  []byte
+	at int64
+}
+
 // shared is one query's registration on a shared socket: what UDPConn reads and
 // writes through instead of a socket of its own.
 type shared struct {
@@ -71,7 +78,7 @@ type shared struct {
 	salen uint32
 
 	// guarded by s.mu
-	queue  [][]byte
+	queue  []datagram
 	queued int
 	err    error // an ICMP error for this destination, reported once
 	ndrop  int   // datagrams dropped because the queue was full, since recv last looked

@@ -11,6 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // sourceServer answers each datagram with "re:" + the request, and reports the
@@ -491,5 +494,51 @@ func TestSharedBrokenSocket(t *testing.T) {
 	defer d.Close()
 	if d.sh == nil || d.sh.s == broken {
 		t.Error("the next query was registered on the broken socket")
+	}
+}
+
+func TestControlSize(t *testing.T) {
+	if want := unix.CmsgSpace(int(unsafe.Sizeof(unix.Timespec{}))); controlSize != want {
+		t.Fatalf("controlSize %d, CmsgSpace of a timespec %d", controlSize, want)
+	}
+}
+
+// TestSharedArrivalTime: a reply that waits in the socket before the probe reads it
+// (a busy CPU) is timed from the kernel's arrival stamp: Recv knows how long it
+// waited, and a request's phase leaves that wait out.
+func TestSharedArrivalTime(t *testing.T) {
+	srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
+	tr := NewTrace()
+	c, err := DialUDP(ctxT(t, 5*time.Second), srv, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.sh == nil {
+		t.Fatal("the query did not get a shared socket")
+	}
+	p := tr.Begin("info")
+	start := time.Now()
+	if err := c.Send([]byte("ping")); err != nil {
+		t.Fatal(err)
+	}
+	const late = 50 * time.Millisecond
+	time.Sleep(late) // the reply arrives meanwhile and waits
+	b, err := c.Recv()
+	if err != nil || string(b) != "re:ping" {
+		t.Fatalf("Recv: %q, %v", b, err)
+	}
+	// The sleep bounds the wait from below, whatever the machine's speed.
+	if c.waited < late-5*time.Millisecond {
+		t.Fatalf("the reply waited %v by the kernel's stamp, want at least ~%v (no SO_TIMESTAMPNS?)", c.waited, late)
+	}
+	tr.Waited(c.waited)
+	tr.End(p, nil)
+	wall := time.Since(start)
+	if got := tr.Phases[0].Duration; got > wall-c.waited+time.Millisecond {
+		t.Fatalf("phase %v: the %v the reply waited is counted (wall %v)", got, c.waited, wall)
+	}
+	if tr.WaitedTotal() != c.waited {
+		t.Fatalf("WaitedTotal %v, want %v", tr.WaitedTotal(), c.waited)
 	}
 }

@@ -15,7 +15,7 @@ type shared struct {
 	prompt   bool
 }
 
-func joinShared(netip.AddrPort) *shared    { return nil }
-func (*shared) write([]byte) error         { panic("wire: no shared sockets on this platform") }
-func (*shared) recv() ([]byte, int, error) { panic("wire: no shared sockets on this platform") }
-func (*shared) leave()                     {}
+func joinShared(netip.AddrPort) *shared           { return nil }
+func (*shared) write([]byte) error                { panic("wire: no shared sockets on this platform") }
+func (*shared) recv() ([]byte, int64, int, error) { panic("wire: no shared sockets on this platform") }
+func (*shared) leave()                            {}

@@ -169,6 +169,9 @@ func openShared(fam int, now time.Time) (*sharedSocket, error) {
 		return nil, err
 	}
 	_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, sharedRcvBuf) // best effort
+	// The kernel stamps each datagram's arrival: a reply that then waits for a busy
+	// CPU is not counted as the server's latency (see Trace.Waited). Best effort.
+	_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
 	f := os.NewFile(uintptr(fd), "udp-shared")
 	raw, err := f.SyscallConn()
 	if err != nil {

@@ -49,8 +49,13 @@ type batch struct {
 	hdrs  [batchSize]unix.Mmsghdr
 	iovs  [batchSize]unix.Iovec
 	names [batchSize][unix.SizeofSockaddrInet6]byte
+	ctrls [batchSize][controlSize]byte // SO_TIMESTAMPNS's control message
 	bufs  [batchSize][]byte
 }
+
+// controlSize fits one SCM_TIMESTAMPNS control message: a 16-byte header and a
+// 16-byte timespec (CmsgSpace; TestControlSize holds them equal).
+const controlSize = 32
 
 var batches = make(chan *batch, 4)
 
@@ -68,6 +73,7 @@ func getBatch() *batch {
 		b.hdrs[i].Hdr.Iov = &b.iovs[i]
 		b.hdrs[i].Hdr.SetIovlen(1)
 		b.hdrs[i].Hdr.Name = &b.names[i][0]
+		b.hdrs[i].Hdr.Control = &b.ctrls[i][0]
 	}
 	return b
 }
@@ -87,6 +93,7 @@ func (s *sharedSocket) read(fd uintptr) bool {
 	for got, failed := 0, false; ; {
 		for i := range b.hdrs {
 			b.hdrs[i].Hdr.Namelen = unix.SizeofSockaddrInet6
+			b.hdrs[i].Hdr.SetControllen(controlSize)
 			b.hdrs[i].Hdr.Flags = 0
 		}
 		n, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hdrs[0])), batchSize, unix.MSG_DONTWAIT, 0, 0)
@@ -113,7 +120,7 @@ func (s *sharedSocket) read(fd uintptr) bool {
 		for i := range int(n) {
 			h := &b.hdrs[i]
 			if k, ok := keyOf(b.names[i][:h.Hdr.Namelen]); ok {
-				s.deliver(k, b.bufs[i][:h.Len], h.Hdr.Flags&unix.MSG_TRUNC != 0)
+				s.deliver(k, b.bufs[i][:h.Len], h.Hdr.Flags&unix.MSG_TRUNC != 0, arrival(b.ctrls[i][:h.Hdr.Controllen]))
 			}
 		}
 		got += int(n)
@@ -158,6 +165,20 @@ func (s *sharedSocket) readErrors(fd uintptr) int {
 		}
 	}
 	return n
+}
+
+// arrival reads SCM_TIMESTAMPNS from a datagram's control data: the kernel's time
+// of its arrival in Unix nanoseconds, 0 when there is none.
+func arrival(ctrl []byte) int64 {
+	if len(ctrl) < unix.CmsgSpace(int(unsafe.Sizeof(unix.Timespec{}))) {
+		return 0
+	}
+	h := (*unix.Cmsghdr)(unsafe.Pointer(&ctrl[0]))
+	if h.Level != unix.SOL_SOCKET || h.Type != unix.SCM_TIMESTAMPNS {
+		return 0
+	}
+	ts := (*unix.Timespec)(unsafe.Pointer(&ctrl[unix.CmsgLen(0)]))
+	return ts.Nano()
 }
 
 // icmpErrno reads ee_errno from the IP_RECVERR / IPV6_RECVERR control message.

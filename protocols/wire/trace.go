@@ -50,6 +50,9 @@ type Trace struct {
 	// MaxPackets bounds what is kept; packets beyond it are counted in Dropped.
 	MaxPackets int
 	Dropped    int
+	// waited is the time accepted replies spent in the socket after the kernel's
+	// arrival time before the probe read them (see Waited).
+	waited time.Duration
 	// kept counts bytes referenced by Packets: past MaxTraceBytes only a copied
 	// prefix of each packet is kept, so a trace held by the probe history stays
 	// small whatever a server sends.
@@ -108,19 +111,48 @@ func (t *Trace) Ignore(why string) {
 
 // PhaseStart marks the start of a phase; pass it to End.
 type PhaseStart struct {
-	name  string
-	start time.Time
+	name   string
+	start  time.Time
+	waited time.Duration
 }
 
 // Begin starts timing a phase.
-func (t *Trace) Begin(name string) PhaseStart { return PhaseStart{name: name, start: time.Now()} }
+func (t *Trace) Begin(name string) PhaseStart {
+	p := PhaseStart{name: name, start: time.Now()}
+	if t != nil {
+		p.waited = t.waited
+	}
+	return p
+}
 
-// End records a phase that started at p, with its error (nil on success).
+// End records a phase that started at p, with its error (nil on success). Its
+// duration leaves out the time its replies waited to be read (Waited).
 func (t *Trace) End(p PhaseStart, err error) {
 	if t == nil {
 		return
 	}
-	t.Phases = append(t.Phases, Phase{Name: p.name, Duration: time.Since(p.start), Err: err})
+	d := time.Since(p.start)
+	d -= min(t.waited-p.waited, d)
+	t.Phases = append(t.Phases, Phase{Name: p.name, Duration: d, Err: err})
+}
+
+// Waited records that an accepted reply arrived d before it was read: on a busy
+// exporter a reply waits for a CPU after the kernel stamped its arrival, and that
+// wait is the exporter's, not the server's latency. Phases and the probe's
+// duration leave it out. A negative d (the wall clock stepped) counts as none.
+func (t *Trace) Waited(d time.Duration) {
+	if t == nil || d <= 0 {
+		return
+	}
+	t.waited += d
+}
+
+// WaitedTotal is the time every accepted reply waited to be read (Waited).
+func (t *Trace) WaitedTotal() time.Duration {
+	if t == nil {
+		return 0
+	}
+	return t.waited
 }
 
 // Log records a log line.

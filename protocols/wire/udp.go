@@ -68,6 +68,10 @@ type UDPConn struct {
 	Retries int
 	// cancelled is set when a prompt cancellation closed the socket (closeOnCancel).
 	cancelled atomic.Bool
+	// waited is how long the datagram Recv returned last had waited to be read
+	// since the kernel's arrival time (0: unknown); Request reports it to the
+	// trace for the reply it accepts.
+	waited time.Duration
 }
 
 // DialUDP opens a connected UDP socket to addr whose deadline is ctx's. A ctx without
@@ -213,8 +217,13 @@ func (u *UDPConn) Recv() ([]byte, error) {
 		err = net.ErrClosed
 	} else if u.sh != nil {
 		var dropped int
-		if b, dropped, err = u.sh.recv(); dropped > 0 {
+		var at int64
+		if b, at, dropped, err = u.sh.recv(); dropped > 0 {
 			u.tr.Logf("%d datagrams from the server dropped: too many waiting to be read", dropped)
+		}
+		u.waited = 0
+		if at > 0 {
+			u.waited = time.Duration(time.Now().UnixNano() - at)
 		}
 	} else {
 		b, err = u.s.recv()
@@ -259,6 +268,7 @@ func (u *UDPConn) Request(ctx context.Context, req []byte, accept func([]byte) b
 				return nil, err
 			}
 			if accept == nil || accept(b) {
+				u.tr.Waited(u.waited)
 				return b, nil
 			}
 			u.tr.Ignore("unexpected reply")
