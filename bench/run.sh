@@ -389,7 +389,7 @@ fi
 
 # --- summary -------------------------------------------------------------------------
 declare -A MED
-for name in "${CONTENDERS[@]}"; do MED[$name]=$(median <<<"${RATES[$name]}"); done
+for name in "${CONTENDERS[@]}"; do MED[$name]=$(median <<<"${RATES[$name]:-}"); done
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -n "$(git -C "$ROOT" status --porcelain 2>/dev/null | head -1)" ] && commit+=" (with uncommitted changes)"
 {
@@ -419,7 +419,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
     blackbox) what="blackbox_exporter $(prometheus-blackbox-exporter --version 2>&1 | awk 'NR==1 {print $3}') tcp_connect (TCP handshake only)" ;;
     qstat) what="quakestat -default a2s -maxsim $QSTAT_MAXSIM -sendinterval $QSTAT_SENDINTERVAL -f (1 process per $FLEET queries)" ;;
     esac
-    echo "| $name | $what | ${MED[$name]} | ${RATES[$name]% } | ${FAILS[$name]:-0} | $(median <<<"${CPU[$name]:-}") |"
+    echo "| $name | $what | ${MED[$name]} | ${RATES[$name]:-} | ${FAILS[$name]:-0} | $(median <<<"${CPU[$name]:-}") |"
   done
   echo
   echo "Ratios: the median of the per-round ratios (each round measures every contender within"

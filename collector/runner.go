@@ -116,8 +116,9 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	// The probe's deadline, not the scraper's connection, ends it: the deadline is
 	// already shorter than the scrape timeout, and a query other scrapes share is
 	// better finished than dropped when its first scraper leaves. (Detaching also
-	// spares registering with the request's context on every probe.)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rq.timeout)
+	// spares registering with the request's context on every probe; probeCtx says
+	// why not context.WithTimeout.)
+	ctx, cancel := newProbeCtx(ctx, time.Now().Add(rq.timeout))
 	defer cancel()
 	o, shared, cached := r.flight.do(ctx, rq.key, rq.ttl, rq.timeout, func() *Outcome { return r.probe(ctx, rq) })
 	return r.settle(rq, o, shared, cached, start)

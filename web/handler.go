@@ -49,9 +49,10 @@ func (h *ProbeHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p := h.Parking; p != nil {
 		if p.enter() {
 			if b, ok := p.park(w, r); ok {
-				// The request's context ends when this handler returns, now; the
-				// request itself is not kept.
-				ctx := context.WithoutCancel(r.Context())
+				// The request's context ends when this handler returns, now, and is
+				// not kept: neither the request nor its context tree (the probe needs
+				// none of its values) stays for a probe that may wait seconds.
+				ctx := context.Background()
 				go p.serve(b, func(w http.ResponseWriter) { h.probe(ctx, w, &pr) })
 				return
 			}

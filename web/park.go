@@ -41,10 +41,11 @@ func NewParking(above int, srv *http.Server) *Parking {
 	return &Parking{above: int64(above), srv: srv, conns: make(chan net.Conn), done: make(chan struct{}), idle: make(map[net.Conn]struct{})}
 }
 
-// DefaultParkAbove leaves the requests of any ordinary load to net/http: parking a
-// probe costs ~8 us of CPU (the hijack, a goroutine, the hand-back; BENCHMARKS.md),
-// worth it only for a crowd of waiting probes.
-const DefaultParkAbove = 256
+// DefaultParkAbove leaves the requests of an ordinary load to net/http (the load
+// harness keeps 50 in flight): parking a probe costs ~8 us of CPU (the hijack, a
+// goroutine, the hand-back; BENCHMARKS.md), worth it for a crowd of waiting probes,
+// each of which net/http would hold at ~28 KiB more than a parked one.
+const DefaultParkAbove = 64
 
 // parkWriteTimeout bounds writing a parked probe's answer to a client that does not read.
 const parkWriteTimeout = 30 * time.Second

@@ -16,9 +16,10 @@ import (
 // and the collector runs every few hundred probes: at thousands of probes a second its
 // fixed cost per cycle is a fifth of the CPU (BENCHMARKS.md). gcHeadroom sets the GC
 // percentage after each collection so that the heap may grow by the larger of
-// headroom and half the live heap between two collections. Half, not all of it as
-// GOGC=100 allows: a large live heap means thousands of probes waiting, which
-// allocate little, and whose memory is what a container limit must hold. The
+// headroom and a quarter of the live heap between two collections. A quarter, not
+// all of it as GOGC=100 allows: a large live heap means thousands of probes
+// waiting, which allocate little (a collection every second or two while 10,000
+// arrive), and whose memory is what a container limit must hold. The
 // runtime's goal for a percentage p is live + (live + stacks + globals) * p/100: the
 // GC's roots count too, and thousands of waiting probes have as much stack as heap,
 // so the percentage is computed on them all. An explicit GOGC in the environment wins.
@@ -31,13 +32,13 @@ const (
 )
 
 // gcPercentFor returns the GC percentage that lets the heap grow by the larger of
-// headroom and half the live heap, given the GC roots (goroutine stacks and globals)
+// headroom and a quarter of the live heap, given the GC roots (goroutine stacks and globals)
 // the runtime adds to the live heap.
 func gcPercentFor(live, roots, headroom uint64) int {
 	if live+roots == 0 {
 		return maxGCPercent
 	}
-	p := max(live/2, headroom) * 100 / (live + roots)
+	p := max(live/4, headroom) * 100 / (live + roots)
 	return int(min(max(p, minGCPercent), maxGCPercent))
 }
 

@@ -18,13 +18,13 @@ func TestGCPercentFor(t *testing.T) {
 	}{
 		{live: 4 * mib, headroom: 32 * mib, want: 800}, // goal 36 MiB, not 8
 		{live: 16 * mib, headroom: 32 * mib, want: 200},
-		{live: 64 * mib, headroom: 32 * mib, want: 50},  // grows by 32 MiB: half the live heap
-		{live: 200 * mib, headroom: 32 * mib, want: 50}, // big heap: half, not GOGC=100's all of it
+		{live: 64 * mib, headroom: 32 * mib, want: 50},  // grows by 32 MiB: the headroom
+		{live: 200 * mib, headroom: 32 * mib, want: 25}, // big heap: a quarter, not GOGC=100's all of it
 		{live: 1024, headroom: 32 * mib, want: maxGCPercent},
 		{live: 0, headroom: 32 * mib, want: maxGCPercent},
 		{live: 12 * mib, roots: 4 * mib, headroom: 32 * mib, want: 200}, // goal 44 MiB: 12 + (12+4)*2
-		// 10,000 probes waiting: stacks as large as the heap; goal 75 MiB, not 150.
-		{live: 50 * mib, roots: 50 * mib, headroom: 16 * mib, want: 25},
+		// 10,000 probes waiting: stacks nearly as large as the heap; goal 66 MiB, not 140.
+		{live: 50 * mib, roots: 40 * mib, headroom: 16 * mib, want: 17},
 		{live: 10 * mib, roots: 400 * mib, headroom: 16 * mib, want: minGCPercent},
 	} {
 		if got := gcPercentFor(tt.live, tt.roots, tt.headroom); got != tt.want {

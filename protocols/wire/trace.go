@@ -58,9 +58,11 @@ type Trace struct {
 	// small whatever a server sends.
 	kept int
 
-	// Room for a typical probe's phases and packets in the Trace's own allocation.
-	phaseBuf  [4]Phase
-	packetBuf [4]Packet
+	// Room for a typical probe's phases (resolve, challenge, info) and packets (a
+	// request and its reply) in the Trace's own allocation, and no more: a trace
+	// is kept by each of thousands of waiting probes (384 bytes, not 576).
+	phaseBuf  [3]Phase
+	packetBuf [2]Packet
 }
 
 // MaxTraceBytes is the most packet data a trace keeps in full.
