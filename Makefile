@@ -15,7 +15,8 @@ FUZZTIME  ?= 3s
 # Debian packages the integration tests use (reference client, Prometheus, real game
 # servers); installed when missing and we are root. Tests whose package is missing skip.
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
-	openttd openttd-opengfx armagetronad-dedicated teeworlds-server ddnet-server podman chromium
+	openttd openttd-opengfx armagetronad-dedicated teeworlds-server ddnet-server redeclipse-server \
+	minetest-server podman chromium
 
 .PHONY: all build run cross release release-snapshot docker test test-deps lint vet fuzz bench bench-short e2e examples-check chart-test
 

@@ -16,7 +16,7 @@
 //     testdata/realservers.yml) and, in parallel, every game server of the
 //     Debian archive a protocol speaks to, each on free loopback port(s) with
 //     master-server contact off: mvdsv + ktx (quakeworld), nexuiz-server
-//     (darkplaces), cube2-server, mumble-server, openttd,
+//     (darkplaces), cube2-server, redeclipse-server (cube2), mumble-server, openttd,
 //     armagetronad-dedicated, teeworlds-server (0.7), ddnet-server (Teeworlds 0.6)
 //     and openarena-server
 //     (quake3). Each subtest probes its server through /probe and checks
@@ -31,6 +31,12 @@
 //     installed skips its own subtest. gameservers_test.go holds the launch
 //     recipes (shared with prometheus_test.go), qwbsp_test.go the box map mvdsv
 //     needs.
+//   - minetest_test.go: a real minetest-server announcing itself to a loopback
+//     stand-in for servers.minetest.net (it serves back what the server
+//     posted), and an exporter whose discovery source minetest points at it:
+//     the minetest and luanti list modules report the server's configured name,
+//     slots and password flag, its game and the package's version. redeclipse_test.go
+//     holds the Red Eclipse recipe and checks of realservers_test.go.
 //   - podman_test.go: the Dockerfile builds with podman (offline: FROM scratch).
 //   - statuspage_test.go: headless Chromium (Debian package chromium, driven with
 //     chromedp) renders the status page after probes of loopback fakes: one row per

@@ -70,6 +70,7 @@ func TestRealServers(t *testing.T) {
 		{"quakeworld", startQuakeWorld, testRealQuakeWorld},
 		{"darkplaces", startNexuiz, testRealDarkPlaces},
 		{"cube2", startCube2, testRealCube2},
+		{"redeclipse", startRedEclipse, testRealRedEclipse},
 		{"mumble", startMumble, testRealMumble},
 		{"openttd", startOpenTTD, testRealOpenTTD},
 		{"armagetron", startArmagetron, testRealArmagetron},
