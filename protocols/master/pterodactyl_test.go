@@ -117,8 +117,10 @@ func TestPterodactylFailures(t *testing.T) {
 	}
 	var self string
 	u, _ := panel(t, map[string]http.HandlerFunc{
-		"/loop/api/application/servers":  func(w http.ResponseWriter, r *http.Request) { pageLinking(self+r.URL.RequestURI())(w, r) },
-		"/away/api/application/servers":  func(w http.ResponseWriter, r *http.Request) { pageLinking(other.URL+"/api/application/servers?page=2")(w, r) },
+		"/loop/api/application/servers": func(w http.ResponseWriter, r *http.Request) { pageLinking(self+r.URL.RequestURI())(w, r) },
+		"/away/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
+			pageLinking(other.URL+"/api/application/servers?page=2")(w, r)
+		},
 		"/redir/api/application/servers": func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other.URL+"/", http.StatusFound) },
 		"/endless/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte(`{"object":"list","data":[{"attributes":{"name":"`))
