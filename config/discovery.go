@@ -155,16 +155,9 @@ func (s *DiscoverySource) compilePreset() error {
 	return nil
 }
 
-func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
-	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
-		return fmt.Errorf("module %q is not defined", s.Module)
-	}
-	if err := s.compilePreset(); err != nil {
-		return err
-	}
-	if err := s.compileTimes(); err != nil {
-		return err
-	}
+// compileFilters compiles the name filter and checks not_empty against what
+// the source's type knows.
+func (s *DiscoverySource) compileFilters() error {
 	if s.Filters.Name != "" {
 		re, err := regexp.Compile(s.Filters.Name)
 		if err != nil {
@@ -177,6 +170,22 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	}
 	if s.Filters.NotEmpty && s.Type != master.TypeDDNet && s.Type != master.TypeHTTPJSON && s.Type != master.TypeGeneshift {
 		return fmt.Errorf("filters: not_empty: a %s master lists no player counts: ask it for servers with players in the query (Steam `\\empty\\1`; getservers without `empty`)", s.Type)
+	}
+	return nil
+}
+
+func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
+	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
+		return fmt.Errorf("module %q is not defined", s.Module)
+	}
+	if err := s.compilePreset(); err != nil {
+		return err
+	}
+	if err := s.compileTimes(); err != nil {
+		return err
+	}
+	if err := s.compileFilters(); err != nil {
+		return err
 	}
 	if s.Fields != nil && s.Type != master.TypeHTTPJSON {
 		return fmt.Errorf("fields are for type %s only", master.TypeHTTPJSON)

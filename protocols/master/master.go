@@ -181,6 +181,11 @@ func New(s Source) (Lister, error) {
 	if s.Region != "" && s.Type != TypeSteam {
 		return nil, fmt.Errorf("region is for type %s only", TypeSteam)
 	}
+	return s.lister()
+}
+
+// lister builds the Lister of a checked source's type.
+func (s Source) lister() (Lister, error) {
 	retries := 2
 	if s.Retries != nil {
 		retries = *s.Retries
