@@ -1,6 +1,7 @@
 // Package master fetches server lists: the master servers of Steam (Valve's master
 // server query protocol), Quake 3 / DarkPlaces (dpmaster) and QuakeWorld, DDNet's
-// HTTP master, and any JSON list over HTTP with a field map. Package discovery turns
+// HTTP master, any JSON list over HTTP with a field map, a Pterodactyl panel's
+// servers, and a local file of targets. Package discovery turns
 // the lists into Prometheus targets and answers "is this server listed?".
 //
 // One file per source type holds its framing: a pure decoder (bytes -> addresses
@@ -12,7 +13,8 @@
 // Byte layouts, from the public descriptions: Valve Developer Community "Master
 // Server Query Protocol"; ioquake3's and dpmaster's getservers/getserversExt
 // (dpmaster's doc/techinfo.txt); QuakeWorld's master `c` query; DDNet's HTTP
-// master servers.json.
+// master servers.json; Pterodactyl's Application API (its transformers and
+// documentation).
 package master
 
 import (
