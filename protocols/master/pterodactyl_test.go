@@ -41,7 +41,7 @@ func panel(t *testing.T, extra map[string]http.HandlerFunc) (string, *atomic.Int
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
-		if r.URL.Query().Get("include") != "allocations" {
+		if r.URL.Query().Get("include") != "allocations" || r.URL.Query().Get("per_page") != "100" {
 			w.WriteHeader(http.StatusBadRequest)
 			return
 		}
@@ -153,7 +153,7 @@ func TestPterodactylFailures(t *testing.T) {
 		{"", keyFile(t, "ptla_WRONG"), wire.ErrServer, "authentication failed"},
 		{"/endless", good, wire.ErrTooLarge, ""},
 		{"/loop", good, wire.ErrMalformed, "links back to an earlier page"},
-		{"/away", good, wire.ErrMismatch, "off the panel's origin"},
+		{"/away", good, wire.ErrMismatch, "leaves the panel's origin"},
 		{"/redir", good, wire.ErrServer, "not followed"},
 		{"/nullres", good, wire.ErrServer, "read access to allocations"},
 		{"/html", good, wire.ErrMalformed, "expected JSON"},
@@ -193,6 +193,32 @@ func TestPterodactylRejects(t *testing.T) {
 		_, err := New(c.s)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "SECRET") {
 			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
+		}
+	}
+}
+
+// TestDecodePterodactyl: PHP's empty arrays where objects are expected (no
+// relationships, no links) are read as absent, not as errors.
+func TestDecodePterodactyl(t *testing.T) {
+	cases := []struct {
+		page, next string
+		entries    int
+		want       error
+	}{
+		{`{"object":"list","data":[],"meta":{"pagination":{"links":[]}}}`, "", 0, nil},
+		{`{"object":"list","data":[],"meta":{"pagination":{"links":{"next":"http://p/x?page=2"}}}}`, "http://p/x?page=2", 0, nil},
+		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":[]}}],"meta":{"pagination":{"links":[]}}}`, "", 0, wire.ErrServer},
+		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":{"allocations":{"object":"list","data":[{"attributes":{"id":1,"ip":"192.0.2.1","port":27015}}]}}}}],"meta":{}}`, "", 1, nil},
+		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":{"allocations":"x"}}}]}`, "", 0, wire.ErrMalformed},
+		{`{"object":"list","data":[],"meta":{"pagination":{"links":{"next":7}}}}`, "", 0, wire.ErrMalformed},
+		{`{"object":"server","attributes":{}}`, "", 0, wire.ErrMalformed},
+		{`{"object":"list","data":[`, "", 0, wire.ErrTruncated},
+	}
+	for _, c := range cases {
+		col := newCollector(10)
+		next, err := decodePterodactyl(strings.NewReader(c.page), col)
+		if !errors.Is(err, c.want) || err == nil && c.want != nil || next != c.next || len(col.done(nil).Entries) != c.entries {
+			t.Errorf("%s: next %q, %d entries, err %v; want %q, %d, %v", c.page, next, len(col.done(nil).Entries), err, c.next, c.entries, c.want)
 		}
 	}
 }
