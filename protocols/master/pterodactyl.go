@@ -186,14 +186,14 @@ type pteroRelationships struct {
 	} `json:"allocations"`
 }
 
-// object decodes raw into v when it is a JSON object; false when it is
-// anything else (PHP's empty array, null, absent).
-func object(raw json.RawMessage, v any) (bool, error) {
+// object decodes raw into v when it is a JSON object, and leaves v as it is
+// when raw is anything else (PHP's empty array, null, absent).
+func object(raw json.RawMessage, v any) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return false, nil
+		return nil
 	}
-	return true, json.Unmarshal(raw, v)
+	return json.Unmarshal(raw, v)
 }
 
 // decodePterodactyl reads one page of the panel's server list into c and
@@ -212,7 +212,7 @@ func decodePterodactyl(r io.Reader, c *collector) (string, error) {
 	for i := range pg.Data {
 		a := &pg.Data[i].Attributes
 		var rel pteroRelationships
-		if _, err := object(a.Relationships, &rel); err != nil {
+		if err := object(a.Relationships, &rel); err != nil {
 			return "", fmt.Errorf("%w: server %d: relationships are no object of allocations", wire.ErrMalformed, i)
 		}
 		if rel.Allocations == nil || rel.Allocations.Object == "null_resource" {
@@ -248,7 +248,7 @@ func decodePterodactyl(r io.Reader, c *collector) (string, error) {
 	var links struct {
 		Next string `json:"next"`
 	}
-	if _, err := object(pg.Meta.Pagination.Links, &links); err != nil {
+	if err := object(pg.Meta.Pagination.Links, &links); err != nil {
 		return "", fmt.Errorf("%w: meta.pagination.links: no object of links", wire.ErrMalformed)
 	}
 	return links.Next, nil
