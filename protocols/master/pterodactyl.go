@@ -91,9 +91,13 @@ func (p *pterodactyl) List(ctx context.Context, tr *wire.Trace) (l *List, err er
 	c := newCollector(p.max)
 	seen := map[string]bool{}
 	next := p.url
+	// A page holds up to 100 servers (50 on a panel that ignores per_page):
+	// ten a page on average is generous, and bounds a panel that links on
+	// forever with empty pages.
+	maxPages := p.max/10 + 10
 	for page := 1; next != ""; page++ {
-		if page > maxDatagrams {
-			return nil, fmt.Errorf("%w: more than %d pages", wire.ErrTooLarge, maxDatagrams)
+		if page > maxPages {
+			return nil, fmt.Errorf("%w: more than %d pages for at most %d servers", wire.ErrTooLarge, maxPages, p.max)
 		}
 		if seen[next] {
 			return nil, fmt.Errorf("%w: page %d links back to an earlier page", wire.ErrMalformed, page-1)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -118,6 +119,10 @@ func TestPterodactylFailures(t *testing.T) {
 	var self string
 	u, _ := panel(t, map[string]http.HandlerFunc{
 		"/loop/api/application/servers": func(w http.ResponseWriter, r *http.Request) { pageLinking(self+r.URL.RequestURI())(w, r) },
+		"/chain/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
+			n, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			pageLinking(fmt.Sprintf("%s/chain/api/application/servers?page=%d", self, n+1))(w, r)
+		},
 		"/away/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			pageLinking(other.URL+"/api/application/servers?page=2")(w, r)
 		},
@@ -153,6 +158,7 @@ func TestPterodactylFailures(t *testing.T) {
 		{"", keyFile(t, "ptla_WRONG"), wire.ErrServer, "authentication failed"},
 		{"/endless", good, wire.ErrTooLarge, ""},
 		{"/loop", good, wire.ErrMalformed, "links back to an earlier page"},
+		{"/chain", good, wire.ErrTooLarge, "more than 30 pages"},
 		{"/away", good, wire.ErrMismatch, "leaves the panel's origin"},
 		{"/redir", good, wire.ErrServer, "not followed"},
 		{"/nullres", good, wire.ErrServer, "read access to allocations"},
@@ -161,7 +167,7 @@ func TestPterodactylFailures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {
-			_, err := list(t, Source{Type: TypePterodactyl, URL: u + c.path, KeyFile: c.key, MaxBody: 1 << 20}, 3*time.Second)
+			_, err := list(t, Source{Type: TypePterodactyl, URL: u + c.path, KeyFile: c.key, MaxBody: 1 << 20, MaxEntries: 200}, 3*time.Second)
 			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.text) || strings.Contains(err.Error(), "SECRET") {
 				t.Fatalf("err %v, want %v %q", err, c.want, c.text)
 			}
