@@ -32,12 +32,17 @@ type DiscoverySource struct {
 	// the type's public master or list.
 	Address string `yaml:"address,omitempty"`
 	URL     string `yaml:"url,omitempty"`
+	// Path is a file of targets the operator maintains (type file): one
+	// host:port per line, # comments; re-read at every refresh.
+	Path string `yaml:"path,omitempty"`
 	// Query is the type's request or filter (Steam `\appid\440`, Quake 3
 	// `getservers 68 empty full`).
 	Query  string `yaml:"query,omitempty"`
 	Region string `yaml:"region,omitempty"`
-	// KeyFile holds a Steam Web API key: type steam then lists servers with
-	// the Web API's GetServerList (query: its filter) instead of Valve's master.
+	// KeyFile holds a Steam Web API key (type steam then lists servers with
+	// the Web API's GetServerList, query: its filter, instead of Valve's
+	// master) or a Pterodactyl panel's application API key (type pterodactyl,
+	// required; sent to the panel's url only, as a bearer token).
 	KeyFile string `yaml:"key_file,omitempty"`
 	// Username and TokenFile sign in to a list that lists servers to a
 	// signed-in player only (preset factorio: a factorio.com account's name
@@ -150,6 +155,25 @@ func (s *DiscoverySource) compilePreset() error {
 	return nil
 }
 
+// compileFilters compiles the name filter and checks not_empty against what
+// the source's type knows.
+func (s *DiscoverySource) compileFilters() error {
+	if s.Filters.Name != "" {
+		re, err := regexp.Compile(s.Filters.Name)
+		if err != nil {
+			return fmt.Errorf("filters: name: %v", err)
+		}
+		s.nameRE = re
+	}
+	if s.Filters.NotEmpty && (s.Type == master.TypeFile || s.Type == master.TypePterodactyl) {
+		return fmt.Errorf("filters: not_empty: a %s source knows no player counts", s.Type)
+	}
+	if s.Filters.NotEmpty && s.Type != master.TypeDDNet && s.Type != master.TypeHTTPJSON && s.Type != master.TypeGeneshift {
+		return fmt.Errorf("filters: not_empty: a %s master lists no player counts: ask it for servers with players in the query (Steam `\\empty\\1`; getservers without `empty`)", s.Type)
+	}
+	return nil
+}
+
 func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
 		return fmt.Errorf("module %q is not defined", s.Module)
@@ -160,21 +184,14 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	if err := s.compileTimes(); err != nil {
 		return err
 	}
-	if s.Filters.Name != "" {
-		re, err := regexp.Compile(s.Filters.Name)
-		if err != nil {
-			return fmt.Errorf("filters: name: %v", err)
-		}
-		s.nameRE = re
-	}
-	if s.Filters.NotEmpty && s.Type != master.TypeDDNet && s.Type != master.TypeHTTPJSON && s.Type != master.TypeGeneshift {
-		return fmt.Errorf("filters: not_empty: a %s master lists no player counts: ask it for servers with players in the query (Steam `\\empty\\1`; getservers without `empty`)", s.Type)
+	if err := s.compileFilters(); err != nil {
+		return err
 	}
 	if s.Fields != nil && s.Type != master.TypeHTTPJSON {
 		return fmt.Errorf("fields are for type %s only", master.TypeHTTPJSON)
 	}
 	ms := master.Source{
-		Type: s.Type, Address: s.Address, URL: s.URL, Query: s.Query, Region: s.Region, MaxEntries: s.MaxTargets,
+		Type: s.Type, Address: s.Address, URL: s.URL, Path: s.Path, Query: s.Query, Region: s.Region, MaxEntries: s.MaxTargets,
 		KeyFile: s.KeyFile, Preset: s.Preset, Username: s.Username, TokenFile: s.TokenFile,
 	}
 	if s.Fields != nil {

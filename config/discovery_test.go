@@ -61,6 +61,10 @@ func TestDiscoveryErrors(t *testing.T) {
 		{"discovery: {a: {type: quake3, filters: {name: '('}}}", "filters: name"},
 		{"discovery: {a: {type: quake3, filters: {not_empty: true}}}", "lists no player counts"},
 		{"discovery: {a: {type: quake3, fields: {address: ip}}}", "fields are for type http_json only"},
+		{"discovery: {a: {type: file}}", "type file needs a path"},
+		{"discovery: {a: {type: file, path: /x, filters: {not_empty: true}}}", "a file source knows no player counts"},
+		{"discovery: {a: {type: quake3, path: /x}}", "path is for type file only"},
+		{"discovery: {a: {type: pterodactyl, url: https://panel.example.org}}", "needs key_file"},
 		{"discovery: {a: {type: gamespy}}", `unknown type "gamespy"`},
 		{"discovery: {a: {type: quake3, max_targets: 2000000}}", "out of range"},
 		{"discovery: {a/b: {type: quake3}}", "source name"},
@@ -241,5 +245,35 @@ func TestDiscoveryExample(t *testing.T) {
 	}
 	if s := c.Discovery["beammp_drift"]; s == nil || s.Preset != "beammp" || s.Type != master.TypeHTTPJSON || s.Lister() == nil {
 		t.Errorf("the preset source: %+v", s)
+	}
+}
+
+// TestDiscoveryFileAndPanel: a file source and a panel source load; the
+// panel's key is in no compared setting, and a changed key file restarts it.
+func TestDiscoveryFileAndPanel(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "panel.key")
+	os.WriteFile(key, []byte("ptla_0123abcd\n"), 0o600)
+	src := fmt.Sprintf("discovery: {mine: {type: file, path: /srv/targets.txt, module: a2s}, panel: {type: pterodactyl, url: https://panel.example.org, key_file: %s, module: a2s}}", key)
+	c, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Discovery["mine"]; s.Lister() == nil || s.Path != "/srv/targets.txt" {
+		t.Fatalf("file source: %+v", s)
+	}
+	p := c.Discovery["panel"]
+	if p.Lister() == nil || strings.Contains(p.compare, "0123abcd") || strings.Contains(fmt.Sprintf("%v %+v", p, p.Lister()), "0123abcd") {
+		t.Fatalf("panel source: %+v", p)
+	}
+	os.WriteFile(key, []byte("ptla_4567ef\n"), 0o600)
+	again, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Same(again.Discovery["panel"]) {
+		t.Fatal("a changed key file keeps the running source")
+	}
+	if !c.Discovery["mine"].Same(again.Discovery["mine"]) {
+		t.Fatal("an unchanged file source restarts")
 	}
 }

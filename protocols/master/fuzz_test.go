@@ -125,3 +125,45 @@ func FuzzDecodeGeneshift(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeFile: no file panics the file decoder; it keeps no more targets
+// than the file has lines, each a usable address or a host name with a port,
+// and an error never quotes the file.
+func FuzzDecodeFile(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := newCollector(3)
+		err := decodeFile(b, c)
+		l := c.done(nil)
+		if len(l.Entries) > 3 || len(l.Entries) > bytes.Count(b, []byte("\n"))+1 {
+			t.Fatalf("%d entries from %d lines", len(l.Entries), bytes.Count(b, []byte("\n"))+1)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "malformed: line ") {
+			t.Fatalf("error %q", err)
+		}
+		for _, e := range l.Entries {
+			if e.Host == "" && !usable(e.Addr) || e.Host != "" && (e.Addr.IsValid() || !utf8.ValidString(e.Host)) {
+				t.Fatalf("entry without one usable address: %+v", e)
+			}
+		}
+	})
+}
+
+// FuzzDecodePterodactyl: no page panics the panel's decoder or breaks the cap;
+// every target is addressable and its name valid UTF-8.
+func FuzzDecodePterodactyl(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := newCollector(3)
+		decodePterodactyl(bytes.NewReader(b), c)
+		l := c.done(nil)
+		if len(l.Entries) > 3 {
+			t.Fatalf("%d entries past the cap", len(l.Entries))
+		}
+		for _, e := range l.Entries {
+			if e.Host == "" && !usable(e.Addr) || e.Host != "" && e.Addr.IsValid() || !utf8.ValidString(e.Name) {
+				t.Fatalf("bad entry: %+v", e)
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 // Package master fetches server lists: the master servers of Steam (Valve's master
 // server query protocol), Quake 3 / DarkPlaces (dpmaster) and QuakeWorld, DDNet's
-// HTTP master, and any JSON list over HTTP with a field map. Package discovery turns
+// HTTP master, any JSON list over HTTP with a field map, a Pterodactyl panel's
+// servers, and a local file of targets. Package discovery turns
 // the lists into Prometheus targets and answers "is this server listed?".
 //
 // One file per source type holds its framing: a pure decoder (bytes -> addresses
@@ -12,7 +13,8 @@
 // Byte layouts, from the public descriptions: Valve Developer Community "Master
 // Server Query Protocol"; ioquake3's and dpmaster's getservers/getserversExt
 // (dpmaster's doc/techinfo.txt); QuakeWorld's master `c` query; DDNet's HTTP
-// master servers.json.
+// master servers.json; Pterodactyl's Application API (its transformers and
+// documentation).
 package master
 
 import (
@@ -72,16 +74,18 @@ type Lister interface {
 
 // Source types.
 const (
-	TypeSteam      = "steam"
-	TypeQuake3     = "quake3"
-	TypeQuakeWorld = "quakeworld"
-	TypeDDNet      = "ddnet"
-	TypeHTTPJSON   = "http_json"
-	TypeGeneshift  = "geneshift"
+	TypeSteam       = "steam"
+	TypeQuake3      = "quake3"
+	TypeQuakeWorld  = "quakeworld"
+	TypeDDNet       = "ddnet"
+	TypeHTTPJSON    = "http_json"
+	TypeGeneshift   = "geneshift"
+	TypeFile        = "file"
+	TypePterodactyl = "pterodactyl"
 )
 
 // Types lists the source types, for messages.
-var Types = []string{TypeDDNet, TypeGeneshift, TypeHTTPJSON, TypeQuake3, TypeQuakeWorld, TypeSteam}
+var Types = []string{TypeDDNet, TypeFile, TypeGeneshift, TypeHTTPJSON, TypePterodactyl, TypeQuake3, TypeQuakeWorld, TypeSteam}
 
 // Limits.
 const (
@@ -107,6 +111,8 @@ type Source struct {
 	// type); URL an HTTP list's (default for ddnet: DDNet's master).
 	Address string
 	URL     string
+	// Path is a file of targets (type file).
+	Path string
 	// Query is the type's request: Steam's filter (`\appid\440`), Quake 3's
 	// getservers line (`getservers 68 empty full`).
 	Query string
@@ -121,9 +127,10 @@ type Source struct {
 	RootCAs *x509.CertPool
 	// Retries re-sends an unanswered UDP request (default 2).
 	Retries *int
-	// KeyFile holds a Steam Web API key: type steam then asks the Web API's
-	// GetServerList instead of Valve's UDP master. Key is the key it holds
-	// (read by New).
+	// KeyFile holds a Steam Web API key (type steam then asks the Web API's
+	// GetServerList instead of Valve's UDP master) or a Pterodactyl panel's
+	// application API key (type pterodactyl, required). Key is the key it
+	// holds (read by New).
 	KeyFile string
 	Key     protocols.Secret
 	// Preset names a built-in list (Presets): it gives the type, the URL
@@ -170,9 +177,17 @@ func New(s Source) (Lister, error) {
 	if err := checkQuery(s.Query); err != nil {
 		return nil, err
 	}
+	if s.Path != "" && s.Type != TypeFile {
+		return nil, fmt.Errorf("path is for type %s only", TypeFile)
+	}
 	if s.Region != "" && s.Type != TypeSteam {
 		return nil, fmt.Errorf("region is for type %s only", TypeSteam)
 	}
+	return s.lister()
+}
+
+// lister builds the Lister of a checked source's type.
+func (s Source) lister() (Lister, error) {
 	retries := 2
 	if s.Retries != nil {
 		retries = *s.Retries
@@ -193,6 +208,10 @@ func New(s Source) (Lister, error) {
 		return newHTTPJSON(s)
 	case TypeGeneshift:
 		return newGeneshift(s)
+	case TypeFile:
+		return newFile(s)
+	case TypePterodactyl:
+		return newPterodactyl(s)
 	case "":
 		return nil, fmt.Errorf("type is required (one of %s)", strings.Join(Types, ", "))
 	}
@@ -210,12 +229,15 @@ func (s *Source) prepare() error {
 		return err
 	}
 	if s.KeyFile != "" {
-		if s.Type != TypeSteam {
-			return fmt.Errorf("key_file is for type %s only", TypeSteam)
+		if s.Type != TypeSteam && s.Type != TypePterodactyl {
+			return fmt.Errorf("key_file is for types %s and %s only", TypePterodactyl, TypeSteam)
 		}
 		key, err := protocols.LoadSecret("", s.KeyFile)
 		if err != nil {
 			return fmt.Errorf("key_file: %v", err)
+		}
+		if key == "" {
+			return fmt.Errorf("key_file %s is empty", s.KeyFile)
 		}
 		s.Key = key
 	}

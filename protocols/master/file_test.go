@@ -1,0 +1,125 @@
+package master
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// TestDecodeFile: the committed file of targets, comments, blanks, a repeat and
+// an unusable address.
+func TestDecodeFile(t *testing.T) {
+	c := newCollector(100)
+	if err := decodeFile(prototest.File(t, "file_targets.txt"), c); err != nil {
+		t.Fatal(err)
+	}
+	l := c.done(nil)
+	var got []string
+	for _, e := range l.Entries {
+		got = append(got, e.Target())
+	}
+	want := "192.0.2.1:27015 192.0.2.2:27016 [2001:db8::7]:7777 game.example.org:25565 198.51.100.9:2302"
+	if strings.Join(got, " ") != want || l.Skipped != 2 || l.Capped {
+		t.Fatalf("%v skipped %d capped %v, want %s", got, l.Skipped, l.Capped, want)
+	}
+}
+
+// TestFileMalformed: a line that is no host:port fails the file, named by its
+// number and never quoted (the file could be anything).
+func TestFileMalformed(t *testing.T) {
+	for _, line := range []string{
+		"192.0.2.1", "192.0.2.1:0", "192.0.2.1:65536", "192.0.2.1:+80", "192.0.2.1:port",
+		"root:$6$hunter2$abc:19000:0:99999:7:::", "hunter2 192.0.2.1:80", "[fe80::1%eth0]:80",
+		"http://192.0.2.1:80/", "bad_host!:80", "\x00\x01:80",
+	} {
+		c := newCollector(100)
+		err := decodeFile([]byte("# ok\n192.0.2.1:1\n"+line+"\n"), c)
+		if !errors.Is(err, wire.ErrMalformed) || err.Error() != "malformed: line 3: not host:port" {
+			t.Errorf("%q: %v", line, err)
+		}
+	}
+}
+
+func writeFile(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "targets.txt")
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFileList: the file is re-read at every refresh, and capped.
+func TestFileList(t *testing.T) {
+	p := writeFile(t, "192.0.2.1:1\n192.0.2.2:2\n")
+	l, err := New(Source{Type: TypeFile, Path: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.List(prototest.Context(t, time.Second), wire.NewTrace())
+	if err != nil || len(got.Entries) != 2 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	os.WriteFile(p, []byte("192.0.2.3:3\n192.0.2.4:4\r\n192.0.2.5:5"), 0o600)
+	got, err = l.List(prototest.Context(t, time.Second), nil)
+	if err != nil || len(got.Entries) != 3 || got.Entries[2].Target() != "192.0.2.5:5" {
+		t.Fatalf("re-read: %+v %v", got, err)
+	}
+	capped, err := list(t, Source{Type: TypeFile, Path: p, MaxEntries: 2}, time.Second)
+	if err != nil || len(capped.Entries) != 2 || !capped.Capped {
+		t.Fatalf("capped: %+v %v", capped, err)
+	}
+}
+
+// TestFileRefused: what is not a small regular file is refused, without
+// reading it and without quoting it.
+func TestFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(MaxFile + 1) // sparse: no disk used
+	f.Close()
+	secret := writeFile(t, "root:$6$hunter2$abc:19000:0:99999:7:::\n")
+	cases := []struct {
+		path string
+		want error
+	}{
+		{huge, wire.ErrTooLarge},
+		{dir, wire.ErrServer},
+		{filepath.Join(dir, "missing"), wire.ErrServer},
+		{"/proc/self/environ", wire.ErrServer},
+		{secret, wire.ErrMalformed},
+	}
+	for _, c := range cases {
+		_, err := list(t, Source{Type: TypeFile, Path: c.path}, time.Second)
+		if !errors.Is(err, c.want) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%s: %v, want %v", c.path, err, c.want)
+		}
+	}
+}
+
+func TestFileRejects(t *testing.T) {
+	for _, c := range []struct {
+		s    Source
+		want string
+	}{
+		{Source{Type: TypeFile}, "needs a path"},
+		{Source{Type: TypeFile, Path: "x", URL: "http://127.0.0.1/"}, "takes a path"},
+		{Source{Type: TypeFile, Path: "x", Query: "q"}, "takes no query"},
+		{Source{Type: TypeFile, Path: "x", Fields: Fields{Address: "ip"}}, "fields are for type http_json"},
+		{Source{Type: TypeQuake3, Path: "x"}, "path is for type file only"},
+	} {
+		if _, err := New(c.s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
+		}
+	}
+}
