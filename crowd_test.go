@@ -31,6 +31,7 @@ func TestCrowdOfCallers(t *testing.T) {
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		codes := map[int]int{}
+		var firstErr error // why a caller got no answer, for the log
 		start := make(chan struct{})
 		for range callers {
 			wg.Add(1)
@@ -46,6 +47,9 @@ func TestCrowdOfCallers(t *testing.T) {
 				}
 				mu.Lock()
 				codes[code]++
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
 				mu.Unlock()
 			}()
 		}
@@ -65,7 +69,7 @@ func TestCrowdOfCallers(t *testing.T) {
 			t.Errorf("%s: /-/healthy took at least %s during the crowd", path, fastest)
 		}
 		if codes[-1] > 0 || codes[500] > 0 {
-			t.Errorf("%s: answers by status %v (-1: no answer)", path, codes)
+			t.Errorf("%s: answers by status %v (-1: no answer: %v)", path, codes, firstErr)
 		}
 		t.Logf("%s: %v, healthy in %s", path, codes, fastest)
 	}
