@@ -161,7 +161,8 @@ type Result struct {
 	PhaseErrors []PhaseError
 
 	// Protocol and QueryPort are set by a querier that chose the protocol itself
-	// (module auto): what answered, and on which port. "" and 0 otherwise.
+	// (module auto; hytale names its flavour, "hytale/hyquery"): what answered,
+	// and on which port. "" and 0 otherwise.
 	Protocol  string
 	QueryPort uint16
 }

@@ -86,7 +86,7 @@ func TestFlavourHyQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != "Orbis Testers" || res.Players != protocols.Known(5) || info(res, "flavour") != "hyquery" || res.QueryPort != 0 {
+	if res.Name != "Orbis Testers" || res.Players != protocols.Known(5) || info(res, "flavour") != "hyquery" || res.Protocol != "hytale/hyquery" || res.QueryPort != 0 {
 		t.Errorf("%+v", res)
 	}
 	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
@@ -108,7 +108,7 @@ func TestFlavourNitrado(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Name != "Orbis Testers" || res.Map != "Orbis" || res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(50) ||
-		len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Trork" || info(res, "flavour") != "nitrado" {
+		len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Trork" || info(res, "flavour") != "nitrado" || res.Protocol != "hytale/nitrado" {
 		t.Errorf("%+v", res)
 	}
 	// Permissions that keep anonymous readers out: the reason says so.

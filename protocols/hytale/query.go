@@ -42,6 +42,8 @@ func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		cancel()
 		if err == nil {
 			res.Info = append(res.Info, protocols.KV{Key: "flavour", Value: f})
+			// gameserver_info{protocol} says which flavour answered.
+			res.Protocol = "hytale/" + f
 			if addr != t.Addr {
 				res.QueryPort = addr.Port()
 			}
