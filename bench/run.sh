@@ -292,9 +292,11 @@ qstat_run() {
     "$ROUND" "$runs" "$QSTAT_MAXSIM" "$QSTAT_SENDINTERVAL" "$FLEET" "$total" "$failed" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b-a}')" "$rate" >>"$RAW"
   RATES[qstat]+="$rate "
   FAILS[qstat]=$((${FAILS[qstat]:-0} + failed))
-  CPU[qstat]+="$(awk -v c="$cpu" -v n="$total" 'BEGIN {if (n > 0) printf "%.1f", c * 1e6 / n}') "
+  local per
+  per=$(awk -v c="$cpu" -v n="$total" 'BEGIN {if (n > 0) printf "%.1f", c * 1e6 / n}')
+  CPU[qstat]+="$per "
   printf 'cpu: %s s user + system of quakestat over %s answered queries\n' "$cpu" "$total" >>"$RAW"
-  say "round $ROUND: qstat: $rate queries/s ($runs runs, $failed unanswered), ${CPU[qstat]##* } us CPU per query"
+  say "round $ROUND: qstat: $rate queries/s ($runs runs, $failed unanswered), $per us CPU per query"
 }
 
 if [ "$NEIGHBOUR" = 1 ]; then
