@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
@@ -184,7 +185,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 			srv.Shutdown(ctx)
 		}()
 	}
-	if err := toolkitweb.ListenAndServe(srv, webConfig, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := listenAndServe(srv, webConfig, probeHandler, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		logger.Error("Error starting HTTP server", "err", err)
 		return 1
 	}
@@ -219,4 +220,33 @@ func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.H
 		status.ServeHTTP(w, r)
 	})
 	return mux
+}
+
+// listenAndServe is exporter-toolkit's ListenAndServe, with plain-HTTP probe
+// requests answered by a web.FastListener in front of net/http when there is no
+// web config file (TLS and basic auth are the toolkit's) and the addresses are
+// TCP ones (not systemd's sockets, not vsock).
+func listenAndServe(srv *http.Server, flags *toolkitweb.FlagConfig, h *web.ProbeHandler, logger *slog.Logger) error {
+	plain := flags.WebConfigFile == nil || *flags.WebConfigFile == ""
+	if flags.WebSystemdSocket != nil && *flags.WebSystemdSocket {
+		plain = false
+	}
+	for _, a := range *flags.WebListenAddresses {
+		if strings.HasPrefix(a, "vsock://") {
+			plain = false
+		}
+	}
+	if !plain {
+		return toolkitweb.ListenAndServe(srv, flags, logger)
+	}
+	listeners := make([]net.Listener, 0, len(*flags.WebListenAddresses))
+	for _, a := range *flags.WebListenAddresses {
+		l, err := net.Listen("tcp", a)
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		listeners = append(listeners, web.NewFastListener(l, h))
+	}
+	return toolkitweb.ServeMultiple(listeners, srv, flags, logger)
 }

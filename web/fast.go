@@ -1,0 +1,376 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// FastListener answers the common scrape itself: a plain-HTTP/1.1 `GET /probe?...`
+// without a body. net/http spends about a fifth of a probe's CPU on a request
+// (a goroutine and a read for its background reader, the request's context,
+// header maps, the response's buffers; BENCHMARKS.md): here a connection's
+// goroutine reads the header block in place, runs the probe and writes the answer
+// in one write. Every other request (another path or method, HTTP/1.0, a body,
+// an upgrade, debug output, a header block past 4 KiB, anything unusual) hands
+// its connection, the bytes already read included, to the http.Server that
+// Accepts from the FastListener, which then serves that connection as always.
+//
+// Only for plain HTTP without a web config file: TLS and basic auth are
+// exporter-toolkit's, in front of net/http.
+type FastListener struct {
+	net.Listener
+	h *ProbeHandler
+	// Timeouts, as the http.Server's (NewServer): for a request's header block,
+	// for the next request on an idle connection, for writing an answer.
+	headerTimeout, idleTimeout, writeTimeout time.Duration
+
+	conns     chan net.Conn // handed to net/http
+	done      chan struct{}
+	startOnce sync.Once // the accept loop starts with the first Accept
+	closeOnce sync.Once
+
+	mu   sync.Mutex
+	idle map[net.Conn]struct{} // waiting for their next request
+}
+
+// NewFastListener serves l's probe requests with h and hands the rest of its
+// connections to whatever Accepts from the returned listener.
+func NewFastListener(l net.Listener, h *ProbeHandler) *FastListener {
+	f := &FastListener{
+		Listener: l, h: h,
+		headerTimeout: readHeaderTimeout, idleTimeout: idleTimeout, writeTimeout: parkWriteTimeout,
+		conns: make(chan net.Conn), done: make(chan struct{}), idle: make(map[net.Conn]struct{}),
+	}
+	return f
+}
+
+func (f *FastListener) acceptLoop() {
+	var backoff time.Duration
+	for {
+		c, err := f.Listener.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) || f.closed() {
+				f.Close()
+				return
+			}
+			// Out of descriptors, an aborted handshake: wait and go on, as
+			// net/http does for its temporary errors.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			select {
+			case <-time.After(backoff):
+			case <-f.done:
+			}
+			continue
+		}
+		backoff = 0
+		go f.serve(c)
+	}
+}
+
+// Accept returns the connections net/http serves.
+func (f *FastListener) Accept() (net.Conn, error) {
+	f.startOnce.Do(func() { go f.acceptLoop() })
+	select {
+	case c := <-f.conns:
+		return c, nil
+	case <-f.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close stops accepting and closes the connections waiting for a request;
+// probes being answered finish, and their connections close then.
+func (f *FastListener) Close() error {
+	var err error
+	f.closeOnce.Do(func() {
+		close(f.done)
+		err = f.Listener.Close()
+		f.mu.Lock()
+		for c := range f.idle {
+			c.SetReadDeadline(time.Unix(1, 0)) // past: the read returns
+		}
+		f.mu.Unlock()
+	})
+	return err
+}
+
+func (f *FastListener) closed() bool {
+	select {
+	case <-f.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// fastReaderSize bounds the header block the fast path reads: Prometheus sends
+// a few hundred bytes; more goes to net/http and its limits.
+const fastReaderSize = 4096
+
+var fastReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, fastReaderSize) }}
+
+// fastConn is a connection the fast path serves, and its current request.
+type fastConn struct {
+	c    net.Conn
+	br   *bufio.Reader // nil while a probe runs with nothing read past its request
+	pr   probeRequest
+	keep bool
+}
+
+// serve answers c's probe requests until one is not for the fast path, the
+// client closes or asks to, or a timeout passes. Its frame is lean and the
+// request is read in a function of its own: a probe waiting for its server holds
+// this goroutine's stack (collector's runner says why).
+func (f *FastListener) serve(c net.Conn) {
+	s := &fastConn{c: c}
+	defer s.release()
+	for first := true; ; first = false {
+		switch f.next(s, first) {
+		case nextClose:
+			c.Close()
+			return
+		case nextHandOff:
+			f.handOff(c, s.br)
+			s.br = nil
+			return
+		}
+		if !f.answer(s) || !s.keep || f.closed() {
+			c.Close()
+			return
+		}
+	}
+}
+
+func (s *fastConn) release() {
+	if s.br != nil {
+		s.br.Reset(nil)
+		fastReaders.Put(s.br)
+		s.br = nil
+	}
+}
+
+const (
+	nextProbe = iota
+	nextClose
+	nextHandOff
+)
+
+// next reads the connection's next request into s.
+//
+//go:noinline
+func (f *FastListener) next(s *fastConn, first bool) int {
+	if s.br == nil {
+		s.br = fastReaders.Get().(*bufio.Reader)
+		s.br.Reset(s.c)
+	}
+	if !f.awaitRequest(s.c, s.br, first) {
+		return nextClose
+	}
+	pr, n, keep, ok, err := f.readProbe(s.c, s.br)
+	switch {
+	case err != nil:
+		return nextClose // cut short, or past the header timeout: as net/http does
+	case !ok:
+		return nextHandOff
+	}
+	s.br.Discard(n)
+	if s.br.Buffered() == 0 {
+		s.release() // a waiting probe holds no buffer
+	}
+	s.c.SetReadDeadline(time.Time{})
+	s.pr, s.keep = pr, keep && !f.closed()
+	return nextProbe
+}
+
+// awaitRequest waits for the first byte of the next request: within the header
+// timeout on a new connection, the idle timeout on a kept one. Close ends it.
+func (f *FastListener) awaitRequest(c net.Conn, br *bufio.Reader, first bool) bool {
+	if br.Buffered() > 0 {
+		return true
+	}
+	d := f.idleTimeout
+	if first {
+		d = f.headerTimeout
+	}
+	c.SetReadDeadline(time.Now().Add(d))
+	f.mu.Lock()
+	if f.closed() {
+		f.mu.Unlock()
+		return false
+	}
+	f.idle[c] = struct{}{}
+	f.mu.Unlock()
+	_, err := br.Peek(1)
+	f.mu.Lock()
+	delete(f.idle, c)
+	f.mu.Unlock()
+	return err == nil
+}
+
+// readProbe peeks the request's header block and reports whether the fast path
+// takes it: its length, whether the connection stays open, the probe request.
+//
+//go:noinline
+func (f *FastListener) readProbe(c net.Conn, br *bufio.Reader) (pr probeRequest, n int, keep, ok bool, err error) {
+	c.SetReadDeadline(time.Now().Add(f.headerTimeout))
+	var head []byte
+	for {
+		b, _ := br.Peek(br.Buffered())
+		if i := bytes.Index(b, []byte("\r\n\r\n")); i >= 0 {
+			head, n = b[:i+2], i+4
+			break
+		}
+		if br.Buffered() == fastReaderSize {
+			return pr, 0, false, false, nil // a long header block: net/http's limits
+		}
+		if _, err := br.Peek(br.Buffered() + 1); err != nil {
+			return pr, 0, false, false, err
+		}
+	}
+	pr, keep, ok = parseProbe(head)
+	return pr, n, keep, ok, nil
+}
+
+// parseProbe reads a header block (request line and headers, each ending in
+// CRLF). Only what the fast path answers exactly as net/http would is taken: a
+// GET of /probe with a query, HTTP/1.1, a Host header, no body, no upgrade, no
+// debug output, no byte net/http would refuse.
+func parseProbe(head []byte) (pr probeRequest, keep, ok bool) {
+	line, rest, _ := bytes.Cut(head, []byte("\r\n"))
+	const prefix = "GET /probe?"
+	const suffix = " HTTP/1.1"
+	if !bytes.HasPrefix(line, []byte(prefix)) || !bytes.HasSuffix(line, []byte(suffix)) {
+		return pr, false, false
+	}
+	raw := line[len(prefix) : len(line)-len(suffix)]
+	for _, ch := range raw {
+		if ch <= ' ' || ch >= 0x7f || ch == '#' {
+			return pr, false, false
+		}
+	}
+	hosts := 0
+	keep = true
+	for len(rest) > 0 {
+		var h []byte
+		h, rest, _ = bytes.Cut(rest, []byte("\r\n"))
+		name, value, found := bytes.Cut(h, []byte(":"))
+		if !found || len(name) == 0 || !validHeader(name, value) {
+			return pr, false, false
+		}
+		value = bytes.TrimSpace(value)
+		switch {
+		case asciiEqualFold(name, "host"):
+			hosts++
+		case asciiEqualFold(name, "accept"):
+			if pr.accept == "" {
+				pr.accept = string(value)
+			}
+		case asciiEqualFold(name, "x-prometheus-scrape-timeout-seconds"):
+			if pr.scrapeTimeout == "" {
+				pr.scrapeTimeout = string(value)
+			}
+		case asciiEqualFold(name, "connection"):
+			for _, tok := range bytes.Split(value, []byte(",")) {
+				switch tok = bytes.TrimSpace(tok); {
+				case asciiEqualFold(tok, "close"):
+					keep = false
+				case !asciiEqualFold(tok, "keep-alive"):
+					return pr, false, false // upgrade, hop-by-hop names: net/http
+				}
+			}
+		case asciiEqualFold(name, "content-length"):
+			if string(value) != "0" {
+				return pr, false, false
+			}
+		case asciiEqualFold(name, "transfer-encoding"), asciiEqualFold(name, "upgrade"),
+			asciiEqualFold(name, "expect"), asciiEqualFold(name, "trailer"):
+			return pr, false, false
+		}
+	}
+	if hosts != 1 {
+		return pr, false, false
+	}
+	q, err := probeParams(string(raw))
+	if err != nil {
+		return pr, false, false // net/http's handler says why
+	}
+	pr.module, pr.target = q.Get("module"), q.Get("target")
+	if q.Has("debug") {
+		return pr, false, false // debug output: access rules on the request
+	}
+	return pr, keep, true
+}
+
+// validHeader reports whether a header's name is a token and its value holds
+// no control byte but tab: what net/http accepts.
+func validHeader(name, value []byte) bool {
+	for _, ch := range name {
+		if ch <= ' ' || ch >= 0x7f || bytes.IndexByte([]byte(`"(),/:;<=>?@[\]{}`), ch) >= 0 {
+			return false
+		}
+	}
+	for _, ch := range value {
+		if ch < ' ' && ch != '\t' || ch == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func asciiEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		x := b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if x != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// answer runs the probe and writes its answer as net/http would (a parked
+// probe's writer); false when the write failed.
+func (f *FastListener) answer(s *fastConn) bool {
+	b := &parked{conn: s.c, hdr: make(http.Header, 4), keep: s.keep}
+	f.h.probe(context.Background(), b, &s.pr)
+	return f.write(s.c, b)
+}
+
+//go:noinline
+func (f *FastListener) write(c net.Conn, b *parked) bool {
+	c.SetWriteDeadline(time.Now().Add(f.writeTimeout))
+	out := b.response()
+	_, err := out.WriteTo(c)
+	c.SetWriteDeadline(time.Time{})
+	return err == nil
+}
+
+// handOff gives c to net/http, the bytes br read first.
+func (f *FastListener) handOff(c net.Conn, br *bufio.Reader) {
+	c.SetReadDeadline(time.Time{})
+	select {
+	case f.conns <- &readConn{Conn: c, r: br}:
+	case <-f.done:
+		c.Close()
+	}
+}
+
+// readConn is a connection whose reads go through r (which holds bytes already
+// read from it).
+type readConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *readConn) Read(p []byte) (int, error) { return c.r.Read(p) }

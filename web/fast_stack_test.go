@@ -1,0 +1,95 @@
+//go:build !race
+
+// The race detector's instrumentation changes every frame's size: this test is for
+// the binary users run.
+
+package web
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+// TestFastWaitFitsSmallStack: a scrape the fast path answers, of a silent server
+// (module a2s), waits in a 4 KiB goroutine stack, as collector's
+// TestProbeWaitFitsSmallStack holds for the probe alone: a child process sets the
+// runtime's stack limit to 4 KiB once the exporter's side is warm, and a goroutine
+// that needs more ends it with the stack that needed it.
+func TestFastWaitFitsSmallStack(t *testing.T) {
+	if os.Getenv("GSE_STACK_CHILD") != "1" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestFastWaitFitsSmallStack$", "-test.v")
+		cmd.Env = append(os.Environ(), "GSE_STACK_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Fatalf("the waiting scrapes did not fit 4 KiB stacks (%v):\n%s", err, out)
+		}
+		return
+	}
+	silent, _ := net.ListenPacket("udp", "127.0.0.1:0")
+	defer silent.Close()
+	cfg, err := config.Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newTestHandler(t, nil, nil)
+	h.Runner.Config.Set(cfg)
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	f := NewFastListener(l, h)
+	srv := NewServer(h)
+	go srv.Serve(f)
+	req := "GET /probe?module=a2s&target=" + silent.LocalAddr().String() + " HTTP/1.1\r\nHost: x\r\nX-Prometheus-Scrape-Timeout-Seconds: 1.1\r\n\r\n"
+	one := func() {
+		c, err := net.Dial("tcp", l.Addr().String())
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer c.Close()
+		io.WriteString(c, req)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		io.ReadAll(resp.Body)
+	}
+	one() // the shared socket's reader starts (and grows its stack) here
+	time.Sleep(100 * time.Millisecond)
+	// Dialled before the limit: the client's side is not under test.
+	var conns []net.Conn
+	for range 10 {
+		c, _ := net.Dial("tcp", l.Addr().String())
+		conns = append(conns, c)
+	}
+	buf := make([][]byte, 10)
+	for i := range buf {
+		buf[i] = make([]byte, 64<<10)
+	}
+	debug.SetMaxStack(4096)
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Write([]byte(strings.Replace(req, "\r\n\r\n", "\r\nConnection: close\r\n\r\n", 1)))
+			for {
+				if _, err := c.Read(buf[i]); err != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	debug.SetMaxStack(1 << 30)
+}
