@@ -334,6 +334,7 @@ var Games = []Game{
 	{"s2ats", "Savage 2: A Tortured Soul", "savage2", 11235, []int{0}, srcGamedig + " (s2ats: query port 11235)"},
 	{"samp", "Grand Theft Auto: San Andreas Multiplayer (SA-MP)", "samp", 7777, []int{0}, srcGamedig + " (samp: port 7777)" + "; SA-MP server.cfg port 7777, query on the game port"},
 	{"sauerbraten", "Cube 2: Sauerbraten", "cube2", 28785, []int{1}, srcQstat + " (query = game port + 1)"},
+	{"scpsl", "SCP: Secret Laboratory (Northwood serverinfo API)", "scpsl", 7777, []int{0}, "SCP: SL wiki Docs:Server_Config (port_queue from 7777)" + "; " + srcLGSM + " (scpslserver port 7777); gamedig ssl reads the serverinfo API (account id, API key) and gives no port"},
 	{"serioussam", "Serious Sam: The First / Second Encounter", "gamespy1", 25600, []int{1}, srcGamedig + " (serioussam, sstse: port 25600, offset 1)"},
 	{"serioussam2", "Serious Sam 2", "gamespy2", 25600, []int{0}, srcGamedig + " (serioussam2: port 25600)"},
 	{"shatteredhorizon", "Shattered Horizon", "a2s", 27015, []int{0}, srcGamedig + " (shatteredhorizon: port 27015)"},

@@ -69,6 +69,7 @@ var botSources = map[string]string{
 	"savage2":          "none",
 	"tribes1":          "none",
 	"discord":          "none: presence_count counts every member online, bot accounts too, and the widget marks none",
+	"scpsl":            "none: the game has no bot players; Players' n counts those connected",
 }
 
 // botsTestPending lists the protocols whose packages do not yet pin the rule

@@ -48,6 +48,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage2"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/scpsl"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/soldat"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/starmade"
@@ -102,6 +103,7 @@ var all = []protocols.Protocol{
 	satisfactory.Protocol,
 	savage.Protocol,
 	savage2.Protocol,
+	scpsl.Protocol,
 	skycoop.Protocol,
 	soldat.Protocol,
 	starmade.Protocol,
