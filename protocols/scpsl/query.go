@@ -1,6 +1,7 @@
 package scpsl
 
 import (
+	"bytes"
 	"context"
 	"crypto/x509"
 	"fmt"
@@ -56,6 +57,7 @@ func (q *querier) serverInfo(ctx context.Context, addr netip.AddrPort, tr *wire.
 		Header:      http.Header{"Accept": {"application/json"}},
 		RootCAs:     q.rootCAs,
 		MaxBody:     maxBody,
+		TraceBody:   q.maskKey,
 	}, tr)
 	if err != nil {
 		return nil, fmt.Errorf("scpsl serverinfo: %w", err)
@@ -79,6 +81,15 @@ func (q *querier) serverInfo(ctx context.Context, addr netip.AddrPort, tr *wire.
 		return nil, err
 	}
 	return s.result(q.players)
+}
+
+// maskKey is what the trace keeps of an answer: the key masked, should
+// Northwood ever echo it.
+func (q *querier) maskKey(body []byte) []byte {
+	if q.key == "" {
+		return body
+	}
+	return bytes.ReplaceAll(body, []byte(q.key.Reveal()), []byte("<secret>"))
 }
 
 // params are gamedig's, less what is not read (lo, pastebin, flags); the

@@ -283,9 +283,15 @@ func TestQuerierContract(t *testing.T) {
 	})
 }
 
-// transcript is what debug output shows of a trace.
+// transcript is what a trace keeps: packets and log entries.
 func transcript(tr *wire.Trace) string {
 	var b strings.Builder
-	tr.WriteTranscript(&b)
+	for _, p := range tr.Packets {
+		b.Write(p.Data)
+		b.WriteByte('\n')
+	}
+	for _, e := range tr.Entries {
+		fmt.Fprintf(&b, "%+v\n", e)
+	}
 	return b.String()
 }
