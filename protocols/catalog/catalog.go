@@ -219,6 +219,7 @@ var Games = []Game{
 	{"halflife", "Half-Life Deathmatch (GoldSrc)", "a2s", 27015, []int{0}, srcValve + "; " + srcLGSM + " (hldmserver)"},
 	{"halo", "Halo: Combat Evolved", "gamespy2", 2302, []int{0}, srcGamedig},
 	{"halo2", "Halo 2", "gamespy2", 2302, []int{0}, srcGamedig + " (halo2: port 2302)"},
+	{"hawakening", "Hawakening (Meteor backend server listing)", "hawakening", 7777, []int{0}, srcGamedig + " (hawakening: port 7777; the listing has no address: the module names server_guid)"},
 	{"heretic2", "Heretic II", "gamespy1", 27900, []int{1}, srcGamedig + " (heretic2: port 27900, offset 1)"},
 	{"hexen2", "Hexen II", "hexen2", 26900, []int{0}, srcQstat + " (h2s: 26900)" + "; gamedig 5.3.2 lib/games.js (hexen2: port 26900; its query offset 50 reaches a HexenWorld server, another program)"},
 	{"hiddendangerous2", "Hidden & Dangerous 2", "gamespy1", 11001, []int{3}, srcGamedig + " (hiddendangerous2: port 11001, offset 3)"},

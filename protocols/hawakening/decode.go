@@ -40,7 +40,7 @@ type envelope struct {
 // listingJSON is one server of the listing, the fields read (gamedig's
 // MasterServerServerListingSchema).
 type listingJSON struct {
-	Guid          string   `json:"Guid"`
+	GUID          string   `json:"Guid"`
 	ServerName    string   `json:"ServerName"`
 	Map           string   `json:"Map"`
 	GameType      string   `json:"GameType"`
@@ -159,7 +159,7 @@ func listingsOf(env *envelope, httpStatus int) (listings, error) {
 // result maps the server whose Guid is guid (lower case).
 func (l listings) result(guid string) (*protocols.Result, error) {
 	for i := range l {
-		if strings.EqualFold(l[i].Guid, guid) {
+		if strings.EqualFold(l[i].GUID, guid) {
 			return l[i].result()
 		}
 	}
@@ -169,9 +169,9 @@ func (l listings) result(guid string) (*protocols.Result, error) {
 func (s *listingJSON) result() (*protocols.Result, error) {
 	switch {
 	case s.MaxUsers != nil && (*s.MaxUsers < 0 || *s.MaxUsers > maxUsers):
-		return nil, fmt.Errorf("%w: server %s MaxUsers %d out of 0..%d", wire.ErrMalformed, s.Guid, *s.MaxUsers, maxUsers)
+		return nil, fmt.Errorf("%w: server %s MaxUsers %d out of 0..%d", wire.ErrMalformed, s.GUID, *s.MaxUsers, maxUsers)
 	case len(s.Users) > maxUsers:
-		return nil, fmt.Errorf("%w: server %s lists %d users, at most %d", wire.ErrTooLarge, s.Guid, len(s.Users), maxUsers)
+		return nil, fmt.Errorf("%w: server %s lists %d users, at most %d", wire.ErrTooLarge, s.GUID, len(s.Users), maxUsers)
 	}
 	res := &protocols.Result{
 		Name:     utf(s.ServerName),
@@ -180,7 +180,7 @@ func (s *listingJSON) result() (*protocols.Result, error) {
 		Players:  protocols.Known(int64(len(s.Users))),
 		Password: protocols.FlagOf(s.DeveloperData.PasswordHash != ""),
 		Info: []protocols.KV{
-			{Key: "guid", Value: utf(s.Guid)},
+			{Key: "guid", Value: utf(s.GUID)},
 			{Key: "users_listed", Value: strconv.Itoa(len(s.Users))},
 		},
 	}

@@ -128,23 +128,28 @@ func (q *querier) signIn(ctx context.Context, addr netip.AddrPort, tr *wire.Trac
 		TraceBody: wire.Withhold("the sign-in answer holds the access grant"),
 	}
 	// DoHTTP records the request body as sent: record it here instead, masked.
-	sub := wire.NewTrace()
+	var sub *wire.Trace
+	if tr != nil {
+		sub = wire.NewTrace()
+	}
 	resp, err := wire.DoHTTP(ctx, addr, req, sub)
-	masked := []byte(`{"Password":"<secret>"}`)
-	tr.Attempts += sub.Attempts
-	for _, p := range sub.Packets {
-		if p.Dir == wire.Sent {
-			tr.Sent(bytes.ReplaceAll(p.Data, body, masked))
-		} else {
-			tr.Received(p.Data)
+	if tr != nil {
+		masked := []byte(`{"Password":"<secret>"}`)
+		tr.Attempts += sub.Attempts
+		for _, p := range sub.Packets {
+			if p.Dir == wire.Sent {
+				tr.Sent(bytes.ReplaceAll(p.Data, body, masked))
+			} else {
+				tr.Received(p.Data)
+			}
 		}
 	}
 	if err != nil {
-		return "", fmt.Errorf("Hawakening sign-in: %w", err)
+		return "", fmt.Errorf("hawakening sign-in: %w", err)
 	}
 	env, err := decodeEnvelope(resp)
 	if err != nil {
-		return "", fmt.Errorf("Hawakening sign-in: %w", err)
+		return "", fmt.Errorf("hawakening sign-in: %w", err)
 	}
 	return grantOf(env, resp.Status, q.username, q.password)
 }
@@ -158,11 +163,11 @@ func (q *querier) listings(ctx context.Context, addr netip.AddrPort, grant strin
 		MaxBody: maxListBody,
 	}, tr)
 	if err != nil {
-		return nil, 0, fmt.Errorf("Hawakening server listing: %w", err)
+		return nil, 0, fmt.Errorf("hawakening server listing: %w", err)
 	}
 	env, err := decodeEnvelope(resp)
 	if err != nil {
-		return nil, 0, fmt.Errorf("Hawakening server listing: %w", err)
+		return nil, 0, fmt.Errorf("hawakening server listing: %w", err)
 	}
 	return env, resp.Status, nil
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy4"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/goldsrc"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/hawakening"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hexen2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/kspdmp"
@@ -85,6 +86,7 @@ var all = []protocols.Protocol{
 	gamespy3.Protocol,
 	gamespy4.Protocol,
 	goldsrc.Protocol,
+	hawakening.Protocol,
 	hexen2.Protocol,
 	hytale.Protocol,
 	kspdmp.Protocol,
