@@ -12,7 +12,7 @@ import (
 
 // wantCovered is how many of gamedig's ids a named module probes today: raise it as
 // rows land, never lower it.
-const wantCovered = 352
+const wantCovered = 354
 
 // gamedigProtocols: which of our protocols read a gamedig protocol's servers.
 var gamedigProtocols = map[string][]string{
@@ -30,6 +30,7 @@ var gamedigProtocols = map[string][]string{
 	"kspdmp": {"kspdmp"}, "mafia2mp": {"mafia2mp"}, "mafia2online": {"mafia2mp"}, "savage2": {"savage2"},
 	"tribes1": {"tribes1"}, "starsiege": {"tribes1"},
 	"ffow": {"ffow"}, "nadeo": {"nadeo"}, "ventrilo": {"ventrilo"}, "discord": {"discord"},
+	"scpsl": {"scpsl"}, "hawakening": {"hawakening"},
 	// games gamedig finds in a public list, as protocol list does
 	"beammp": {"list"}, "brokeprotocol": {"list"}, "geneshift": {"list"}, "altvmp": {"list"}, "ragemp": {"list"},
 	"minetest": {"list"}, "renegadex": {"list"}, "vintagestory": {"list"}, "factorio": {"list"},
@@ -48,11 +49,9 @@ var gamedigPending = map[string]string{}
 
 // gamedigNotYet: games no branch reads yet, and why.
 var gamedigNotYet = map[string]string{
-	"hawakening": "Hawakening's server listing needs a signed-in account's access token (gamedig logs in to its Meteor backend): no public list",
-	"ssl":        "gamedig reads SCP: Secret Laboratory's serverinfo API with the server owner's account id and API key, by server id: no public list by address",
-	"renown":     "gamedig gives no default port and no public source gives one: a module of protocol eos with `eos: {preset: renown}` and the game port reads it",
-	"brink":      "gamedig gives only a query offset (+1), no default port, and no public source gives one: module a2s with the query port reads it",
-	"codmw3":     "gamedig gives only a query offset (+2), no default port, and no public source gives one: module a2s with the query port reads it",
+	"renown": "gamedig gives no default port and no public source gives one: a module of protocol eos with `eos: {preset: renown}` and the game port reads it",
+	"brink":  "gamedig gives only a query offset (+1), no default port, and no public source gives one: module a2s with the query port reads it",
+	"codmw3": "gamedig gives only a query offset (+2), no default port, and no public source gives one: module a2s with the query port reads it",
 }
 
 // TestGamedigCoverage: every game gamedig reads has a module here, or a reason why not.

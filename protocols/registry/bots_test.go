@@ -69,6 +69,8 @@ var botSources = map[string]string{
 	"savage2":          "none",
 	"tribes1":          "none",
 	"discord":          "none: presence_count counts every member online, bot accounts too, and the widget marks none",
+	"scpsl":            "none: the game has no bot players; Players' n counts those connected",
+	"hawakening":       "none: Users lists the pilots' accounts and the listing marks no bots",
 }
 
 // botsTestPending lists the protocols whose packages do not yet pin the rule

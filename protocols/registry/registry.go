@@ -30,6 +30,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy3"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/gamespy4"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/goldsrc"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/hawakening"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hexen2"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/hytale"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/kspdmp"
@@ -48,6 +49,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/satisfactory"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/savage2"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/scpsl"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/skycoop"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/soldat"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/starmade"
@@ -84,6 +86,7 @@ var all = []protocols.Protocol{
 	gamespy3.Protocol,
 	gamespy4.Protocol,
 	goldsrc.Protocol,
+	hawakening.Protocol,
 	hexen2.Protocol,
 	hytale.Protocol,
 	kspdmp.Protocol,
@@ -102,6 +105,7 @@ var all = []protocols.Protocol{
 	satisfactory.Protocol,
 	savage.Protocol,
 	savage2.Protocol,
+	scpsl.Protocol,
 	skycoop.Protocol,
 	soldat.Protocol,
 	starmade.Protocol,

@@ -1,0 +1,386 @@
+package hawakening
+
+import (
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const (
+	password = "correct horse battery"
+	guid     = "aaaaaaaa-0000-4000-8000-000000000001"
+)
+
+// The target of every test: a documentation address that is never contacted.
+var target = netip.MustParseAddrPort("203.0.113.10:7777")
+
+// fakeMeteor answers as gamedig says the backend does: a grant for the right
+// password, the listing (a vector) for the current grant, a 401 envelope for
+// any other.
+type fakeMeteor struct {
+	t          testing.TB
+	hook       func(w http.ResponseWriter, r *http.Request) bool
+	listHook   func(w http.ResponseWriter, r *http.Request) bool
+	signIns    atomic.Int32
+	lists      atomic.Int32
+	mu         sync.Mutex
+	grant      string // the grant the backend accepts now
+	grantCount int
+}
+
+func (f *fakeMeteor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if f.hook != nil && f.hook(w, r) {
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	envelope := func(status int, msg string, result any) {
+		b, _ := json.Marshal(map[string]any{"Status": status, "Message": msg, "Result": result})
+		w.Write(b)
+	}
+	switch {
+	case r.Method == http.MethodPost && r.URL.Path == "/users/"+user+"/accessGrant":
+		f.signIns.Add(1)
+		var body struct{ Password *string }
+		if json.NewDecoder(r.Body).Decode(&body) != nil || body.Password == nil {
+			w.WriteHeader(http.StatusBadRequest)
+			envelope(400, "Access Grant Not Issued: Unrecognized options for login request", nil)
+			return
+		}
+		if *body.Password != password {
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write(prototest.File(f.t, "signin_wrong_password.json"))
+			return
+		}
+		f.mu.Lock()
+		f.grantCount++
+		f.grant = fmt.Sprintf("grant-%d", f.grantCount)
+		g := f.grant
+		f.mu.Unlock()
+		envelope(200, "User Logged In", g)
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/users/"):
+		w.WriteHeader(http.StatusNotFound)
+		w.Write(prototest.File(f.t, "signin_unknown_user.json"))
+	case r.Method == http.MethodGet && r.URL.Path == "/gameServerListings":
+		f.lists.Add(1)
+		if f.listHook != nil && f.listHook(w, r) {
+			return
+		}
+		f.mu.Lock()
+		ok := f.grant != "" && r.Header.Get("Authorization") == "Basic "+f.grant
+		f.mu.Unlock()
+		if !ok {
+			w.WriteHeader(http.StatusUnauthorized)
+			envelope(401, "Unauthorized", nil)
+			return
+		}
+		w.Write(prototest.File(f.t, "listings_basic.json"))
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		envelope(404, "Not found", nil)
+	}
+}
+
+// revoke makes the backend refuse the grant it gave.
+func (f *fakeMeteor) revoke() {
+	f.mu.Lock()
+	f.grant = ""
+	f.mu.Unlock()
+}
+
+func optionsOf(o Options) func(any) error {
+	return func(v any) error { *v.(*Options) = o; return nil }
+}
+
+func goodOptions() Options {
+	return Options{Username: user, Password: password, ServerGUID: guid}
+}
+
+// newFor builds a querier whose requests go to srv, trusting its certificate.
+func newFor(t testing.TB, srv *httptest.Server, o Options) *querier {
+	t.Helper()
+	q, err := newQuerier(protocols.Settings{Options: optionsOf(o), Players: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hq := q.(*querier)
+	hq.base = srv.URL
+	if srv.TLS != nil {
+		pool := x509.NewCertPool()
+		pool.AddCert(srv.Certificate())
+		hq.rootCAs = pool
+	}
+	return hq
+}
+
+func query(t testing.TB, q protocols.Querier, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
+	return res, tr, err
+}
+
+func transcript(tr *wire.Trace) string {
+	var b strings.Builder
+	for _, p := range tr.Packets {
+		b.Write(p.Data)
+		b.WriteByte('\n')
+	}
+	for _, e := range tr.Entries {
+		fmt.Fprintf(&b, "%+v\n", e)
+	}
+	return b.String()
+}
+
+// The whole exchange over TLS: sign in, read the listing, pick the server; a
+// second probe reuses the grant; neither the password nor the grant shows in
+// a trace.
+func TestQuery(t *testing.T) {
+	f := &fakeMeteor{t: t}
+	srv, _ := prototest.HTTP(t, f, true)
+	q := newFor(t, srv, goodOptions())
+	for i, wantPhases := range [][]string{{"challenge", "info"}, {"info"}} {
+		res, tr, err := query(t, q, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prototest.CheckResult(t, res, prototest.ExpectedResult{
+			Name:       prototest.Opt[string]{Set: true, V: "Example EU TDM ü"},
+			Map:        prototest.Opt[string]{Set: true, V: "VS-Facility"},
+			Players:    prototest.Opt[int64]{Set: true, V: 3},
+			MaxPlayers: prototest.Opt[int64]{Set: true, V: 12},
+		})
+		var names []string
+		for _, p := range tr.Phases {
+			names = append(names, p.Name)
+		}
+		if fmt.Sprint(names) != fmt.Sprint(wantPhases) {
+			t.Errorf("probe %d: phases %v, want %v", i, names, wantPhases)
+		}
+		text := transcript(tr)
+		if strings.Contains(text, password) || strings.Contains(text, "grant-1") {
+			t.Errorf("probe %d: the trace holds the password or the grant:\n%s", i, text)
+		}
+		if i == 0 && !strings.Contains(text, `{"Password":"<secret>"}`) {
+			t.Errorf("the trace does not show the masked sign-in:\n%s", text)
+		}
+	}
+	if f.signIns.Load() != 1 || f.lists.Load() != 2 {
+		t.Errorf("%d sign-ins, %d listings", f.signIns.Load(), f.lists.Load())
+	}
+	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, password) || strings.Contains(s, "grant-1") {
+		t.Errorf("the querier prints a secret: %s", s)
+	}
+}
+
+// A kept grant the backend refuses is replaced once, within the probe.
+func TestGrantRefused(t *testing.T) {
+	f := &fakeMeteor{t: t}
+	srv, _ := prototest.HTTP(t, f, false)
+	q := newFor(t, srv, goodOptions())
+	if _, _, err := query(t, q, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	f.revoke()
+	res, _, err := query(t, q, 2*time.Second)
+	if err != nil || res.Name != "Example EU TDM ü" {
+		t.Fatalf("res %+v, err %v", res, err)
+	}
+	if f.signIns.Load() != 2 || f.lists.Load() != 3 {
+		t.Errorf("%d sign-ins, %d listings", f.signIns.Load(), f.lists.Load())
+	}
+}
+
+// Probes of one module at once sign in once.
+func TestConcurrentProbesSignInOnce(t *testing.T) {
+	f := &fakeMeteor{t: t}
+	srv, _ := prototest.HTTP(t, f, false)
+	q := newFor(t, srv, goodOptions())
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, err := query(t, q, 3*time.Second)
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if f.signIns.Load() != 1 {
+		t.Errorf("%d sign-ins", f.signIns.Load())
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	big := `{"Status":200,"Message":"Listings found","Result":[{"ServerName":"` + strings.Repeat("x", maxListBody) + `"}]}`
+	write := func(status int, body string) func(w http.ResponseWriter, r *http.Request) bool {
+		return func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			w.Write([]byte(body))
+			return true
+		}
+	}
+	with := func(mod func(*Options)) Options { o := goodOptions(); mod(&o); return o }
+	cases := []struct {
+		name      string
+		o         Options
+		hook      func(w http.ResponseWriter, r *http.Request) bool
+		listHook  func(w http.ResponseWriter, r *http.Request) bool
+		want      error
+		msg       string
+		noRequest bool
+	}{
+		{"no account", with(func(o *Options) { o.Username = "" }), nil, nil, wire.ErrServer, "the module names no account", true},
+		{"no server", with(func(o *Options) { o.ServerGUID = "" }), nil, nil, wire.ErrServer, "the module names no server (hawakening: {server_guid: ...})", true},
+		{"wrong password", with(func(o *Options) { o.Password = "wrong" }), nil, nil, wire.ErrServer,
+			`Hawakening refused the password of user "pilot@example.com": check password_file`, false},
+		{"unknown user", with(func(o *Options) { o.Username = "nobody@example.com" }), nil, nil, wire.ErrServer,
+			`Hawakening knows no user "nobody@example.com": check username`, false},
+		{"server not listed", with(func(o *Options) { o.ServerGUID = "bbbbbbbb-0000-4000-8000-000000000009" }), nil, nil, wire.ErrNotListed,
+			"the Hawakening listing holds no server bbbbbbbb-0000-4000-8000-000000000009 (2 servers): it is down, or server_guid is wrong", false},
+		{"sign-in rate limited", goodOptions(), write(429, "slow down"), nil, wire.ErrServer, "Hawakening rate-limits sign-ins (HTTP 429)", false},
+		{"listing rate limited", goodOptions(), nil, write(429, `{"Status":429,"Message":"Too many requests"}`), wire.ErrServer,
+			"Hawakening rate-limits the server listing (HTTP 429)", false},
+		{"fresh grant refused", goodOptions(), nil, write(401, `{"Status":401,"Message":"Unauthorized"}`), wire.ErrServer,
+			"Hawakening refused a fresh access grant for the server listing (HTTP 401, Status 401)", false},
+		{"endless listing", goodOptions(), nil, write(200, big), wire.ErrTooLarge, "longer than", false},
+		{"lying listing", goodOptions(), nil, write(200, `{"Status":200,"Message":"Listings found","Result":[{"Guid":"`+guid+`","MaxUsers":99999,"Users":[]}]}`),
+			wire.ErrMalformed, "MaxUsers 99999 out of 0..1000", false},
+		{"listing not a list", goodOptions(), nil, write(200, `{"Status":200,"Message":"Listings found","Result":"nope"}`),
+			wire.ErrMalformed, "no list of servers", false},
+		{"html page", goodOptions(), func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>proxy page</html>"))
+			return true
+		}, nil, wire.ErrMalformed, "text/html", false},
+		{"html error page", goodOptions(), write(502, "<html>proxy page</html>"), nil, wire.ErrServer, "Hawakening sign-in: HTTP 502, Status 502", false},
+		{"silent", goodOptions(), func(w http.ResponseWriter, r *http.Request) bool {
+			io.Copy(io.Discard, r.Body) // the server notices the client leave only once the body is read
+			<-r.Context().Done()
+			return true
+		}, nil, wire.ErrTimeout, "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := &fakeMeteor{t: t, hook: c.hook, listHook: c.listHook}
+			srv, _ := prototest.HTTP(t, f, false)
+			q := newFor(t, srv, c.o)
+			start := time.Now()
+			// A short deadline for the silent server; room for a megabyte
+			// through the race detector for the others.
+			d := 3 * time.Second
+			if c.want == wire.ErrTimeout {
+				d = 500 * time.Millisecond
+			}
+			res, tr, err := query(t, q, d)
+			if time.Since(start) > d+3*time.Second+prototest.LagSince(start) {
+				t.Errorf("took %v", time.Since(start))
+			}
+			if res != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+				t.Fatalf("res %v, err = %v, want %v containing %q", res, err, c.want, c.msg)
+			}
+			if strings.Contains(err.Error(), password) || strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "grant-1") {
+				t.Errorf("error quotes a secret or a body: %v", err)
+			}
+			if text := transcript(tr); strings.Contains(text, password) {
+				t.Errorf("the trace holds the password:\n%s", text)
+			}
+			if c.noRequest && (f.signIns.Load() != 0 || f.lists.Load() != 0) {
+				t.Errorf("requests without the options")
+			}
+		})
+	}
+}
+
+// The backend's certificate is verified: a fake signed by an unknown CA is
+// refused before the password is sent.
+func TestQueryTLSVerified(t *testing.T) {
+	f := &fakeMeteor{t: t}
+	srv, _ := prototest.HTTP(t, f, true)
+	q := newFor(t, srv, goodOptions())
+	q.rootCAs = x509.NewCertPool()
+	_, _, err := query(t, q, 2*time.Second)
+	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
+		t.Fatalf("err = %v, %d sign-ins", err, f.signIns.Load())
+	}
+}
+
+// The requests go to the backend whatever the target: the base is
+// hawakening.com over https, and no target or option changes it.
+func TestBaseFixed(t *testing.T) {
+	q, err := newQuerier(protocols.Settings{Options: optionsOf(goodOptions())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hq := q.(*querier); hq.base != "https://hawakening.com/api" || hq.baseFor != nil || hq.rootCAs == nil {
+		t.Errorf("querier %v", hq)
+	}
+}
+
+func TestNewOptions(t *testing.T) {
+	for _, c := range []struct {
+		o   Options
+		bad string
+	}{
+		{Options{}, ""},
+		{goodOptions(), ""},
+		{Options{Username: "a/b"}, "username"},
+		{Options{Username: strings.Repeat("a", 300)}, "username"},
+		{Options{ServerGUID: "../x"}, "server_guid"},
+		{Options{Password: "a", PasswordFile: "/nonexistent"}, "password"},
+		{Options{PasswordFile: "/nonexistent/pw"}, "password"},
+		{Options{CAFile: "/nonexistent/ca.pem"}, "ca_file"},
+	} {
+		_, err := newQuerier(protocols.Settings{Options: optionsOf(c.o)})
+		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
+			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
+		}
+	}
+}
+
+// contractProtocol sends the requests to the probed address, so that the
+// contract's fake servers (a closed port, a silent one) are the backend.
+var contractProtocol = func() protocols.Protocol {
+	p := Protocol
+	p.New = func(s protocols.Settings) (protocols.Querier, error) {
+		q, err := newQuerier(s)
+		if err != nil {
+			return nil, err
+		}
+		q.(*querier).baseFor = func(a netip.AddrPort) string { return "http://" + a.String() }
+		return q, nil
+	}
+	return p
+}()
+
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol:    contractProtocol,
+		Name:        "hawakening",
+		DefaultPort: 7777,
+		Transport:   "tcp",
+		Settings:    protocols.Settings{Options: optionsOf(goodOptions())},
+	})
+}

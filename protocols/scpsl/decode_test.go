@@ -1,0 +1,93 @@
+package scpsl
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+type expected struct {
+	prototest.Expected
+	Vector      string   `json:"vector"`
+	Port        uint16   `json:"port"`
+	ServerID    int64    `json:"server_id"`
+	PlayerNames []string `json:"player_names"`
+	Contains    string   `json:"contains"`
+}
+
+// decodeVector runs a body through what the querier does after the HTTP
+// exchange: decode, Success, pick, result.
+func decodeVector(body []byte, id int64, port uint16, players bool) (*protocols.Result, error) {
+	a, err := decode(body)
+	if err != nil {
+		return nil, err
+	}
+	if !*a.Success {
+		return nil, apiError(a, 0, "")
+	}
+	s, err := a.pick(id, port)
+	if err != nil {
+		return nil, err
+	}
+	return s.result(players)
+}
+
+// TestVectors decodes every answer in testdata/.
+func TestVectors(t *testing.T) {
+	for _, name := range prototest.Names(t, ".expected.json") {
+		t.Run(name, func(t *testing.T) {
+			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			vector := name
+			if e.Vector != "" {
+				vector = e.Vector
+			}
+			res, err := decodeVector(prototest.File(t, vector+".json"), e.ServerID, e.Port, true)
+			prototest.CheckExpected(t, e.Expected, res, err)
+			if err != nil {
+				if !strings.Contains(err.Error(), e.Contains) {
+					t.Errorf("error %q, want it to say %q", err, e.Contains)
+				}
+				return
+			}
+			if len(res.PlayerList) != len(e.PlayerNames) {
+				t.Fatalf("players %+v, want %q", res.PlayerList, e.PlayerNames)
+			}
+			for i, n := range e.PlayerNames {
+				if res.PlayerList[i].Name != n {
+					t.Errorf("player %d %q, want %q", i, res.PlayerList[i].Name, n)
+				}
+			}
+			if res, _ := decodeVector(prototest.File(t, vector+".json"), e.ServerID, e.Port, false); res.PlayerList != nil {
+				t.Errorf("players listed without the module asking: %+v", res.PlayerList)
+			}
+		})
+	}
+}
+
+func TestStripRichText(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                              "plain",
+		"<color=#b0b>A</color><b>B</b>":      "AB",
+		"<size=10>x</size> <SIZE=5>y</SIZE>": "x y",
+		"a < b > c":                          "a < b > c",
+		"<Testing> and <color=red>red":       "<Testing> and red",
+		"unclosed <color=red":                "unclosed <color=red",
+		"<align=\"center\"><i>x</i></align>": "x",
+	} {
+		if got := stripRichText(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The key never appears in an error, even if Northwood echoed it.
+func TestErrorTextMasksKey(t *testing.T) {
+	a := &answerJSON{Error: "Invalid key abcSECRETdef for account 1"}
+	err := apiError(a, 401, "abcSECRETdef")
+	if got := err.Error(); got != `server_error: Northwood serverinfo (HTTP 401) refused: "Invalid key <secret> for account 1" (check account_id and the API key)` {
+		t.Errorf("%s", got)
+	}
+}

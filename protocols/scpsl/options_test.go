@@ -1,0 +1,47 @@
+package scpsl_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+// The options block as a modules file gives it: the key from a file, no
+// targets: list needed (the key goes to Northwood only), an inline key
+// redacted from what /config shows.
+func TestOptionsYAML(t *testing.T) {
+	keyFile := filepath.Join(t.TempDir(), "scpsl.key")
+	if err := os.WriteFile(keyFile, []byte("k3yS3cr3tVa1ue\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	good := `modules:
+  mylab:
+    protocol: scpsl
+    players: true
+    scpsl:
+      account_id: "20100"
+      api_key_file: ` + keyFile + `
+      server_id: 20101
+`
+	c, err := config.Parse([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"mylab", "scpsl"} {
+		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
+			t.Errorf("module %s not built", m)
+		}
+	}
+	for bad, want := range map[string]string{
+		strings.Replace(good, "account_id", "account", 1):     "account",
+		strings.Replace(good, `"20100"`, `"20100x"`, 1):       "numeric id",
+		strings.Replace(good, keyFile, keyFile+".missing", 1): "api_key",
+	} {
+		if _, err := config.Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("accepted, or not saying %q: %v", want, err)
+		}
+	}
+}

@@ -1,0 +1,303 @@
+package scpsl
+
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+const (
+	account = "20100"
+	apiKey  = "k3yS3cr3tVa1ue"
+)
+
+// The target of every test: a documentation address that is never contacted;
+// its port picks the server.
+var target = netip.MustParseAddrPort("203.0.113.10:7777")
+
+// fakeNorthwood answers GET /serverinfo.php as Northwood does: the account's
+// servers (a vector) for the right id and key, Success false otherwise.
+type fakeNorthwood struct {
+	t        testing.TB
+	hook     func(w http.ResponseWriter, r *http.Request) bool
+	requests atomic.Int32
+	lastURL  atomic.Value
+}
+
+func (f *fakeNorthwood) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.requests.Add(1)
+	f.lastURL.Store(r.URL)
+	if f.hook != nil && f.hook(w, r) {
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	q := r.URL.Query()
+	switch {
+	case r.Method != http.MethodGet || r.URL.Path != "/serverinfo.php":
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"Success": false, "Error": "Not found"}`))
+	case q.Get("id") != account || q.Get("key") != apiKey:
+		w.Write(prototest.File(f.t, "error_denied.json"))
+	default:
+		w.Write(prototest.File(f.t, "serverinfo_basic.json"))
+	}
+}
+
+func optionsOf(o Options) func(any) error {
+	return func(v any) error { *v.(*Options) = o; return nil }
+}
+
+// newFor builds a querier whose requests go to srv, trusting its certificate.
+func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
+	t.Helper()
+	s.Options = optionsOf(o)
+	q, err := newQuerier(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sq := q.(*querier)
+	sq.base = srv.URL
+	if srv.TLS != nil {
+		pool := x509.NewCertPool()
+		pool.AddCert(srv.Certificate())
+		sq.rootCAs = pool
+	}
+	return sq
+}
+
+func query(t testing.TB, q protocols.Querier, at netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	tr := wire.NewTrace()
+	res, err := q.Query(prototest.Context(t, d), protocols.At(at), tr)
+	return res, tr, err
+}
+
+// The whole exchange over TLS: the account's servers, the target's picked by
+// port or by server_id; the key sent, never traced.
+func TestQuery(t *testing.T) {
+	for _, c := range []struct {
+		players  bool
+		serverID int64
+		port     uint16
+		name     string
+		listed   int
+	}{
+		{true, 0, 7777, "Site-19 Breach | EU | Vanilla", 2},
+		{false, 0, 7777, "Site-19 Breach | EU | Vanilla", 0},
+		{true, 20102, 443, "Zweiter Server ü <Testing>", 0},
+	} {
+		t.Run(fmt.Sprint(c.players, c.serverID), func(t *testing.T) {
+			f := &fakeNorthwood{t: t}
+			srv, _ := prototest.HTTP(t, f, true)
+			q := newFor(t, srv, Options{AccountID: account, APIKey: apiKey, ServerID: c.serverID}, protocols.Settings{Players: c.players})
+			res, tr, err := query(t, q, netip.AddrPortFrom(target.Addr(), c.port), 2*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Name != c.name || len(res.PlayerList) != c.listed || !res.Players.Known || !res.MaxPlayers.Known || res.Version != "14.1.3" {
+				t.Errorf("result %+v", res)
+			}
+			u := f.lastURL.Load().(*url.URL).Query()
+			if f.requests.Load() != 1 || u["players"][0] != "true" || u["info"][0] != "true" || (u["list"] != nil) != c.players {
+				t.Errorf("%d requests, query %v", f.requests.Load(), u)
+			}
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Attempts != 1 {
+				t.Errorf("phases %+v, %d attempts", tr.Phases, tr.Attempts)
+			}
+			if s := fmt.Sprintf("%+v %v %s", tr, q, transcript(tr)); strings.Contains(s, apiKey) {
+				t.Errorf("the key is in the trace or the querier's text")
+			}
+		})
+	}
+}
+
+func TestQueryFailures(t *testing.T) {
+	big := `{"Success":true,"Servers":[{"ID":1,"Info":"` + strings.Repeat("QUFB", maxBody/4) + `"}]}`
+	write := func(status int, body string) func(w http.ResponseWriter, r *http.Request) bool {
+		return func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			w.Write([]byte(body))
+			return true
+		}
+	}
+	cases := []struct {
+		name string
+		o    Options
+		at   uint16
+		hook func(w http.ResponseWriter, r *http.Request) bool
+		want error
+		msg  string
+	}{
+		{"no account", Options{}, 7777, nil, wire.ErrServer, `the module names no account`},
+		{"wrong key", Options{AccountID: account, APIKey: "wrong"}, 7777, nil, wire.ErrServer,
+			`Northwood serverinfo refused: "Access denied" (check account_id and the API key)`},
+		{"wrong account", Options{AccountID: "1", APIKey: apiKey}, 7777, nil, wire.ErrServer, `refused: "Access denied"`},
+		{"no server on port", Options{AccountID: account, APIKey: apiKey}, 27015, nil, wire.ErrNotListed,
+			"the account lists no server on port 27015 (3 servers; server_id picks one)"},
+		{"no such server id", Options{AccountID: account, APIKey: apiKey, ServerID: 5}, 7777, nil, wire.ErrNotListed,
+			"the account lists no server 5 (3 servers)"},
+		{"offline", Options{AccountID: account, APIKey: apiKey}, 7779, nil, wire.ErrServer, "Northwood lists server 20103 (port 7779) offline"},
+		{"rate limited 429", Options{AccountID: account, APIKey: apiKey}, 7777, write(429, `{"Success":false,"Error":"Rate limit exceeded","Cooldown":12}`),
+			wire.ErrServer, `Northwood serverinfo (HTTP 429) rate-limits the account, cooldown 12 s: probe it less often ("Rate limit exceeded")`},
+		{"rate limited bare", Options{AccountID: account, APIKey: apiKey}, 7777, write(429, "slow down"),
+			wire.ErrServer, "Northwood rate-limits serverinfo (HTTP 429)"},
+		{"key echoed", Options{AccountID: account, APIKey: apiKey}, 7777, write(401, `{"Success":false,"Error":"bad key `+apiKey+`"}`),
+			wire.ErrServer, `(HTTP 401) refused: "bad key <secret>"`},
+		{"html error page", Options{AccountID: account, APIKey: apiKey}, 7777, write(502, "<html>proxy page</html>"),
+			wire.ErrServer, "HTTP 502 Bad Gateway"},
+		{"lying JSON", Options{AccountID: account, APIKey: apiKey}, 7777, write(200, `{"Success":true,"Servers":[{"ID":1,"Port":7777,"Online":true,"Players":"7/3","Info":"eA=="}]}`),
+			nil, ""},
+		{"negative players", Options{AccountID: account, APIKey: apiKey}, 7777, write(200, `{"Success":true,"Servers":[{"ID":1,"Port":7777,"Players":"-1/3","Info":"eA=="}]}`),
+			wire.ErrMalformed, "count out of 0..1000"},
+		{"not the answer", Options{AccountID: account, APIKey: apiKey}, 7777, write(200, `{"servers":[]}`),
+			wire.ErrMalformed, "serverinfo answer without Success"},
+		{"endless body", Options{AccountID: account, APIKey: apiKey}, 7777, write(200, big), wire.ErrTooLarge, "longer than"},
+		{"redirect", Options{AccountID: account, APIKey: apiKey}, 7777, func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("Location", "http://169.254.169.254/")
+			w.WriteHeader(http.StatusMovedPermanently)
+			return true
+		}, wire.ErrServer, "not followed"},
+		{"silent", Options{AccountID: account, APIKey: apiKey}, 7777, func(w http.ResponseWriter, r *http.Request) bool { <-r.Context().Done(); return true },
+			wire.ErrTimeout, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := &fakeNorthwood{t: t, hook: c.hook}
+			srv, _ := prototest.HTTP(t, f, false)
+			q := newFor(t, srv, c.o, protocols.Settings{Players: true})
+			start := time.Now()
+			// A short deadline for the silent server; room for the big body
+			// through the race detector for the others.
+			d := 3 * time.Second
+			if c.want == wire.ErrTimeout {
+				d = 500 * time.Millisecond
+			}
+			res, tr, err := query(t, q, netip.AddrPortFrom(target.Addr(), c.at), d)
+			if time.Since(start) > d+3*time.Second+prototest.LagSince(start) {
+				t.Errorf("took %v", time.Since(start))
+			}
+			if c.want == nil {
+				// a count over the maximum is the server's to say: kept as sent
+				if err != nil || res.Players.Value != 7 || res.MaxPlayers.Value != 3 {
+					t.Fatalf("res %+v, err %v", res, err)
+				}
+				return
+			}
+			if res != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+				t.Fatalf("res %v, err = %v, want %v containing %q", res, err, c.want, c.msg)
+			}
+			if strings.Contains(err.Error(), apiKey) || strings.Contains(err.Error(), "proxy page") {
+				t.Errorf("error quotes the key or a body: %v", err)
+			}
+			if strings.Contains(transcript(tr), apiKey) {
+				t.Errorf("the trace holds the key")
+			}
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
+				t.Errorf("phases %+v", tr.Phases)
+			}
+			if c.o.AccountID == "" && f.requests.Load() != 0 {
+				t.Errorf("%d requests without an account", f.requests.Load())
+			}
+		})
+	}
+}
+
+// Northwood's certificate is verified: a fake signed by an unknown CA is refused
+// before the key is sent.
+func TestQueryTLSVerified(t *testing.T) {
+	f := &fakeNorthwood{t: t}
+	srv, _ := prototest.HTTP(t, f, true)
+	q := newFor(t, srv, Options{AccountID: account, APIKey: apiKey}, protocols.Settings{})
+	q.rootCAs = x509.NewCertPool()
+	_, _, err := query(t, q, target, 2*time.Second)
+	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.requests.Load() != 0 {
+		t.Fatalf("err = %v, %d requests", err, f.requests.Load())
+	}
+}
+
+// The request goes to Northwood whatever the target: the base is
+// api.scpslgame.com over https, and no target or option changes it.
+func TestBaseFixed(t *testing.T) {
+	q, err := newQuerier(protocols.Settings{Options: optionsOf(Options{AccountID: account, APIKey: apiKey})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sq := q.(*querier); sq.base != "https://api.scpslgame.com" || sq.baseFor != nil || sq.rootCAs == nil {
+		t.Errorf("querier %v", sq)
+	}
+	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiKey) {
+		t.Errorf("the querier prints its key: %s", s)
+	}
+}
+
+func TestNewOptions(t *testing.T) {
+	for _, c := range []struct {
+		o   Options
+		bad string
+	}{
+		{Options{}, ""},
+		{Options{AccountID: account, APIKey: apiKey}, ""},
+		{Options{AccountID: "../x"}, "numeric id"},
+		{Options{ServerID: -1}, "server_id -1"},
+		{Options{APIKey: "a", APIKeyFile: "/nonexistent"}, "api_key"},
+		{Options{APIKeyFile: "/nonexistent/key"}, "api_key"},
+		{Options{CAFile: "/nonexistent/ca.pem"}, "ca_file"},
+	} {
+		_, err := newQuerier(protocols.Settings{Options: optionsOf(c.o)})
+		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
+			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
+		}
+	}
+}
+
+// contractProtocol sends the request to the probed address, so that the
+// contract's fake servers (a closed port, a silent one) are Northwood.
+var contractProtocol = func() protocols.Protocol {
+	p := Protocol
+	p.New = func(s protocols.Settings) (protocols.Querier, error) {
+		q, err := newQuerier(s)
+		if err != nil {
+			return nil, err
+		}
+		q.(*querier).baseFor = func(a netip.AddrPort) string { return "http://" + a.String() }
+		return q, nil
+	}
+	return p
+}()
+
+func TestQuerierContract(t *testing.T) {
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol:    contractProtocol,
+		Name:        "scpsl",
+		DefaultPort: 7777,
+		Transport:   "tcp",
+		Settings:    protocols.Settings{Options: optionsOf(Options{AccountID: account, APIKey: apiKey})},
+	})
+}
+
+// transcript is what a trace keeps: packets and log entries.
+func transcript(tr *wire.Trace) string {
+	var b strings.Builder
+	for _, p := range tr.Packets {
+		b.Write(p.Data)
+		b.WriteByte('\n')
+	}
+	for _, e := range tr.Entries {
+		fmt.Fprintf(&b, "%+v\n", e)
+	}
+	return b.String()
+}
