@@ -254,6 +254,25 @@ func parseProbe(head []byte) (pr probeRequest, keep, ok bool) {
 			return pr, false, false
 		}
 	}
+	keep, ok = readHeaders(rest, &pr)
+	if !ok {
+		return pr, false, false
+	}
+	q, err := probeParams(string(raw))
+	if err != nil {
+		return pr, false, false // net/http's handler says why
+	}
+	pr.module, pr.target = q.Get("module"), q.Get("target")
+	if q.Has("debug") {
+		return pr, false, false // debug output: access rules on the request
+	}
+	return pr, keep, true
+}
+
+// readHeaders reads the headers a probe needs into pr: whether the connection
+// stays open, and false for anything the fast path leaves to net/http (a body, an
+// upgrade, not exactly one Host).
+func readHeaders(rest []byte, pr *probeRequest) (keep, ok bool) {
 	hosts := 0
 	keep = true
 	for len(rest) > 0 {
@@ -261,7 +280,7 @@ func parseProbe(head []byte) (pr probeRequest, keep, ok bool) {
 		h, rest, _ = bytes.Cut(rest, []byte("\r\n"))
 		name, value, found := bytes.Cut(h, []byte(":"))
 		if !found || len(name) == 0 || !validHeader(name, value) {
-			return pr, false, false
+			return false, false
 		}
 		value = bytes.TrimSpace(value)
 		switch {
@@ -276,35 +295,35 @@ func parseProbe(head []byte) (pr probeRequest, keep, ok bool) {
 				pr.scrapeTimeout = string(value)
 			}
 		case asciiEqualFold(name, "connection"):
-			for _, tok := range bytes.Split(value, []byte(",")) {
-				switch tok = bytes.TrimSpace(tok); {
-				case asciiEqualFold(tok, "close"):
-					keep = false
-				case !asciiEqualFold(tok, "keep-alive"):
-					return pr, false, false // upgrade, hop-by-hop names: net/http
-				}
+			closing, ok := connectionClose(value)
+			if !ok {
+				return false, false
 			}
+			keep = keep && !closing
 		case asciiEqualFold(name, "content-length"):
 			if string(value) != "0" {
-				return pr, false, false
+				return false, false
 			}
 		case asciiEqualFold(name, "transfer-encoding"), asciiEqualFold(name, "upgrade"),
 			asciiEqualFold(name, "expect"), asciiEqualFold(name, "trailer"):
-			return pr, false, false
+			return false, false
 		}
 	}
-	if hosts != 1 {
-		return pr, false, false
+	return keep, hosts == 1
+}
+
+// connectionClose reads a Connection header: whether it says close, and false
+// for any token but close and keep-alive (an upgrade, hop-by-hop names: net/http).
+func connectionClose(value []byte) (closing, ok bool) {
+	for _, tok := range bytes.Split(value, []byte(",")) {
+		switch tok = bytes.TrimSpace(tok); {
+		case asciiEqualFold(tok, "close"):
+			closing = true
+		case !asciiEqualFold(tok, "keep-alive"):
+			return false, false
+		}
 	}
-	q, err := probeParams(string(raw))
-	if err != nil {
-		return pr, false, false // net/http's handler says why
-	}
-	pr.module, pr.target = q.Get("module"), q.Get("target")
-	if q.Has("debug") {
-		return pr, false, false // debug output: access rules on the request
-	}
-	return pr, keep, true
+	return closing, true
 }
 
 // validHeader reports whether a header's name is a token and its value holds

@@ -83,13 +83,11 @@ func TestFastProbe(t *testing.T) {
 	h := fastHandler(t)
 	_, addr, slow := fastServer(t, h)
 	c, br := dial(t, addr)
-	var bodies []string
 	for range 3 {
 		resp, body := roundTrip(t, c, br, scrape)
 		if resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1") || resp.Close {
 			t.Fatalf("%d close=%v\n%s", resp.StatusCode, resp.Close, body)
 		}
-		bodies = append(bodies, body)
 	}
 	if n := slow.Load(); n != 0 {
 		t.Fatalf("net/http served %d of the scrapes", n)
