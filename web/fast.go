@@ -385,11 +385,26 @@ func (f *FastListener) handOff(c net.Conn, br *bufio.Reader) {
 	}
 }
 
-// readConn is a connection whose reads go through r (which holds bytes already
-// read from it).
+// readConn is a connection whose reads first return the bytes r read from it;
+// once they are out, r goes back to the pool and reads go to the connection.
 type readConn struct {
 	net.Conn
-	r *bufio.Reader
+	mu sync.Mutex
+	r  *bufio.Reader
 }
 
-func (c *readConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+func (c *readConn) Read(p []byte) (int, error) {
+	c.mu.Lock()
+	if r := c.r; r != nil {
+		if r.Buffered() > 0 {
+			n, err := r.Read(p) // from the buffer alone: it does not block
+			c.mu.Unlock()
+			return n, err
+		}
+		r.Reset(nil)
+		fastReaders.Put(r)
+		c.r = nil
+	}
+	c.mu.Unlock()
+	return c.Conn.Read(p)
+}
