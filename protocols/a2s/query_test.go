@@ -157,7 +157,7 @@ func TestQueryLegacyChallenge(t *testing.T) {
 	ch := [4]byte{0x12, 0x34, 0x56, 0x78}
 	f := &fake{info: one(readHex(t, "info_no_edf.hex")), players: one(readHex(t, "player_basic.hex")),
 		rules: one(readHex(t, "rules_basic.hex")), legacy: true, challenge: ch}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 600*time.Millisecond)
+	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 3*time.Second) // half of it in silence; the rest holds the exchange on a busy machine
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -202,7 +202,7 @@ func TestAPIHalves(t *testing.T) {
 	t.Run("api_fails", func(t *testing.T) {
 		_, addr := startAPI(t, &fakeAPI{clientPassword: true})
 		startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"), false)
-		res, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
+		res, tr, err := apiQuery(t, addr, apiOpts(nil), 4*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -70,7 +70,9 @@ func TestQueryExtended(t *testing.T) {
 func TestQueryFallback(t *testing.T) {
 	t.Parallel()
 	addr := server(t, nil, readVec(t, "basic_c9"))
-	res, tr, err := query(t, addr, all, time.Second)
+	// The fallback goes out after half the deadline: the other half must hold the
+	// C8 round trip on a busy machine too (1 s failed beside four CPU hogs).
+	res, tr, err := query(t, addr, all, 4*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
