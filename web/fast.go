@@ -6,7 +6,7 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/http"
+	"net/url"
 	"sync"
 	"time"
 )
@@ -258,15 +258,57 @@ func parseProbe(head []byte) (pr probeRequest, keep, ok bool) {
 	if !ok {
 		return pr, false, false
 	}
-	q, err := probeParams(string(raw))
-	if err != nil {
-		return pr, false, false // net/http's handler says why
-	}
-	pr.module, pr.target = q.Get("module"), q.Get("target")
-	if q.Has("debug") {
-		return pr, false, false // debug output: access rules on the request
+	if !fastParams(raw, &pr) {
+		return pr, false, false // the handler says why, or debug output: access rules on the request
 	}
 	return pr, keep, true
+}
+
+// fastParams reads module and target from a query as url.ParseQuery would,
+// without its map: false for what the handler must see (a parameter given twice,
+// debug, a bad escape, a semicolon, which ParseQuery refuses).
+func fastParams(raw []byte, pr *probeRequest) bool {
+	if bytes.IndexByte(raw, ';') >= 0 {
+		return false
+	}
+	var seenModule, seenTarget bool
+	for len(raw) > 0 {
+		var pair []byte
+		pair, raw, _ = bytes.Cut(raw, []byte("&"))
+		if len(pair) == 0 {
+			continue
+		}
+		k, v, _ := bytes.Cut(pair, []byte("="))
+		key, err := url.QueryUnescape(string(k))
+		if err != nil {
+			return false
+		}
+		switch key {
+		case "module", "target":
+			value, err := url.QueryUnescape(string(v))
+			if err != nil {
+				return false
+			}
+			if key == "module" {
+				if seenModule {
+					return false
+				}
+				seenModule, pr.module = true, value
+			} else {
+				if seenTarget {
+					return false
+				}
+				seenTarget, pr.target = true, value
+			}
+		case "debug":
+			return false
+		default:
+			if _, err := url.QueryUnescape(string(v)); err != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // readHeaders reads the headers a probe needs into pr: whether the connection
@@ -358,19 +400,19 @@ func asciiEqualFold(b []byte, s string) bool {
 	return true
 }
 
-// answer runs the probe and writes its answer as net/http would (a parked
-// probe's writer); false when the write failed.
+// answer runs the probe and writes its answer as net/http would, in one write;
+// false when the write failed.
 func (f *FastListener) answer(s *fastConn) bool {
-	b := &parked{conn: s.c, hdr: make(http.Header, 4), keep: s.keep}
-	f.h.probe(context.Background(), b, &s.pr)
-	return f.write(s.c, b)
+	var w fastWriter
+	f.h.probe(context.Background(), &w, &s.pr)
+	return f.write(s.c, &w, s.keep)
 }
 
 //go:noinline
-func (f *FastListener) write(c net.Conn, b *parked) bool {
+func (f *FastListener) write(c net.Conn, w *fastWriter, keep bool) bool {
+	defer w.release()
 	c.SetWriteDeadline(time.Now().Add(f.writeTimeout))
-	out := b.response()
-	_, err := out.WriteTo(c)
+	_, err := c.Write(w.answer(keep))
 	c.SetWriteDeadline(time.Time{})
 	return err == nil
 }
