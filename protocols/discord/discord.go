@@ -13,7 +13,6 @@
 package discord
 
 import (
-	"crypto/x509"
 	"fmt"
 	"net/netip"
 
@@ -57,7 +56,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if o.GuildID != "" && !validGuildID(o.GuildID) {
 		return nil, fmt.Errorf("discord options: guild_id %q: want the guild's numeric id (up to %d digits)", o.GuildID, maxGuildIDLen)
 	}
-	pool, err := rootCAs(o.CAFile)
+	pool, err := protocols.RootCAs(o.CAFile)
 	if err != nil {
 		return nil, fmt.Errorf("discord options: ca_file: %w", err)
 	}
@@ -74,27 +73,6 @@ func validGuildID(s string) bool {
 		}
 	}
 	return true
-}
-
-// rootCAs is the system pool plus file. It is never nil: DoHTTP skips
-// verification for a nil pool, which suits game servers' self-signed
-// certificates, not discord.com.
-func rootCAs(file string) (*x509.CertPool, error) {
-	pool, err := x509.SystemCertPool()
-	if err != nil || pool == nil {
-		pool = x509.NewCertPool()
-	}
-	if file == "" {
-		return pool, nil
-	}
-	pem, err := protocols.ReadFile(file, protocols.MaxSecretFile)
-	if err != nil {
-		return nil, err
-	}
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("%s: no PEM certificate", file)
-	}
-	return pool, nil
 }
 
 // apiBase is where the request goes: base, or in the contract test, the

@@ -19,7 +19,6 @@
 package eos
 
 import (
-	"crypto/x509"
 	"fmt"
 	"net"
 	"net/url"
@@ -182,7 +181,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("eos options: api_base: %w", err)
 	}
 	q.base = base
-	if q.rootCAs, err = rootCAs(o.CAFile); err != nil {
+	if q.rootCAs, err = protocols.RootCAs(o.CAFile); err != nil {
 		return nil, fmt.Errorf("eos options: ca_file: %w", err)
 	}
 	return q, nil
@@ -231,26 +230,4 @@ func checkBase(s string) (string, error) {
 		return "", fmt.Errorf("%q: scheme must be https", s)
 	}
 	return strings.TrimRight(s, "/"), nil
-}
-
-// rootCAs is the system pool plus file. It is never nil: DoHTTP skips
-// verification for a nil pool, which is right for game servers' self-signed
-// certificates but not for the API we send a client secret to. A system without
-// roots gets an empty pool, and so a TLS error that says so.
-func rootCAs(file string) (*x509.CertPool, error) {
-	pool, err := x509.SystemCertPool()
-	if err != nil || pool == nil {
-		pool = x509.NewCertPool()
-	}
-	if file == "" {
-		return pool, nil
-	}
-	pem, err := protocols.ReadFile(file, protocols.MaxSecretFile)
-	if err != nil {
-		return nil, err
-	}
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("%s: no PEM certificate", file)
-	}
-	return pool, nil
 }

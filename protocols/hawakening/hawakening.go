@@ -19,7 +19,6 @@
 package hawakening
 
 import (
-	"crypto/x509"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -79,7 +78,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hawakening options: password: %w", err)
 	}
-	pool, err := rootCAs(o.CAFile)
+	pool, err := protocols.RootCAs(o.CAFile)
 	if err != nil {
 		return nil, fmt.Errorf("hawakening options: ca_file: %w", err)
 	}
@@ -105,27 +104,6 @@ func validGUID(s string) bool {
 		}
 	}
 	return true
-}
-
-// rootCAs is the system pool plus file. It is never nil: DoHTTP skips
-// verification for a nil pool, which suits game servers' self-signed
-// certificates, not the backend the password goes to.
-func rootCAs(file string) (*x509.CertPool, error) {
-	pool, err := x509.SystemCertPool()
-	if err != nil || pool == nil {
-		pool = x509.NewCertPool()
-	}
-	if file == "" {
-		return pool, nil
-	}
-	pem, err := protocols.ReadFile(file, protocols.MaxSecretFile)
-	if err != nil {
-		return nil, err
-	}
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("%s: no PEM certificate", file)
-	}
-	return pool, nil
 }
 
 // apiBase is where the requests go: base, or in the contract test, the

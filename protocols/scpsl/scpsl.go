@@ -14,7 +14,6 @@
 package scpsl
 
 import (
-	"crypto/x509"
 	"fmt"
 	"net/netip"
 
@@ -70,7 +69,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scpsl options: api_key: %w", err)
 	}
-	pool, err := rootCAs(o.CAFile)
+	pool, err := protocols.RootCAs(o.CAFile)
 	if err != nil {
 		return nil, fmt.Errorf("scpsl options: ca_file: %w", err)
 	}
@@ -87,27 +86,6 @@ func digits(s string, max int) bool {
 		}
 	}
 	return true
-}
-
-// rootCAs is the system pool plus file. It is never nil: DoHTTP skips
-// verification for a nil pool, which suits game servers' self-signed
-// certificates, not the API the key goes to.
-func rootCAs(file string) (*x509.CertPool, error) {
-	pool, err := x509.SystemCertPool()
-	if err != nil || pool == nil {
-		pool = x509.NewCertPool()
-	}
-	if file == "" {
-		return pool, nil
-	}
-	pem, err := protocols.ReadFile(file, protocols.MaxSecretFile)
-	if err != nil {
-		return nil, err
-	}
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("%s: no PEM certificate", file)
-	}
-	return pool, nil
 }
 
 // apiBase is where the request goes: base, or in the contract test, the
