@@ -5,8 +5,9 @@
 # answers, and every answer's probe_duration_seconds and info-phase
 # gameserver_query_duration_seconds are collected (bench/fidelity.lua); qstat's ping
 # is read under the same load. The fleet reports how long its replies really waited
-# (its timers fire late on a busy machine): the reported latency is judged against
-# that, not against DELAY.
+# from the request's arrival in its socket (the kernel's stamp: a request also waits
+# there for a fleet goroutine on a busy machine, and its timers fire late): the
+# reported latency is judged against that, not against DELAY.
 #
 #   bench/fidelity.sh                      # 20 ms, 50 and 2000 in flight, 10 s each
 #   DELAY=5ms CONNS_LIST="50" DURATION=5s bench/fidelity.sh

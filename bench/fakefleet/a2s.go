@@ -49,8 +49,13 @@ func (s *server) serveUDP(pc *net.UDPConn) {
 	chalReply[4] = typeChallengeReply
 	binary.LittleEndian.PutUint32(chalReply[5:], chal)
 	buf := make([]byte, 1500)
+	// With a delay, the wait counts from the kernel's arrival stamp (stampArrivals).
+	var oob []byte
+	if s.delay > 0 && stampArrivals(pc) {
+		oob = make([]byte, oobSize)
+	}
 	for {
-		n, from, err := pc.ReadFromUDPAddrPort(buf)
+		n, oobn, _, from, err := pc.ReadMsgUDPAddrPort(buf, oob)
 		if err != nil {
 			return // closed: the fleet is shutting down
 		}
@@ -63,8 +68,11 @@ func (s *server) serveUDP(pc *net.UDPConn) {
 		case out == nil:
 			stats.ignored.Add(1)
 		case s.delay > 0:
-			at := time.Now()
-			time.AfterFunc(s.delay, func() {
+			at, ok := arrivalTime(oob[:oobn])
+			if !ok {
+				at = time.Now()
+			}
+			time.AfterFunc(s.delay-time.Since(at), func() {
 				pc.WriteToUDPAddrPort(out, from)
 				countDelay(time.Since(at))
 			})

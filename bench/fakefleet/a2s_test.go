@@ -85,3 +85,49 @@ func TestQueryWithExporterQuerier(t *testing.T) {
 		t.Errorf("player 4 is %q", res.PlayerList[4].Name)
 	}
 }
+
+// TestDelayCountsFromArrival: a request that waited in the socket before the fleet
+// read it has its reply's wait counted from its arrival (on Linux, the kernel's
+// stamp), as a prober sees it, and never less than the delay.
+func TestDelayCountsFromArrival(t *testing.T) {
+	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	c, err := net.DialUDP("udp", nil, pc.LocalAddr().(*net.UDPAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	stats.delayed.Store(0)
+	stats.delayNanos.Store(0)
+	const delay, queued = 20 * time.Millisecond, 60 * time.Millisecond
+	s := newServer(false, false, 1)
+	s.delay = delay
+	if stampArrivals(pc) { // set before the request arrives; serveUDP sets it again
+		if _, err := c.Write(infoQuery); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(queued) // the request waits in the socket, unread
+	} else if _, err := c.Write(infoQuery); err != nil {
+		t.Fatal(err)
+	}
+	go s.serveUDP(pc)
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	buf := make([]byte, 1500)
+	if _, err := c.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	for stats.delayed.Load() == 0 { // counted just after the reply is written
+		time.Sleep(time.Millisecond)
+	}
+	got := time.Duration(stats.delayNanos.Load())
+	want := delay
+	if stampArrivals(pc) {
+		want = queued
+	}
+	if got < want {
+		t.Errorf("counted wait %v, want at least %v (from the request's arrival)", got, want)
+	}
+}
