@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // TestFastWaitFitsSmallStack: a scrape the fast path answers, of a silent server
@@ -36,6 +38,9 @@ func TestFastWaitFitsSmallStack(t *testing.T) {
 		}
 		return
 	}
+	// One P, whose timer heap GrowTimerHeaps then grows for certain: with more,
+	// a busy machine may run every warming goroutine on one of them.
+	runtime.GOMAXPROCS(1)
 	silent, _ := net.ListenPacket("udp", "127.0.0.1:0")
 	defer silent.Close()
 	cfg, err := config.Parse(nil)
@@ -76,6 +81,7 @@ func TestFastWaitFitsSmallStack(t *testing.T) {
 	for i := range buf {
 		buf[i] = make([]byte, 64<<10)
 	}
+	prototest.GrowTimerHeaps(512)
 	debug.SetMaxStack(4096)
 	var wg sync.WaitGroup
 	for i, c := range conns {
