@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,8 +36,8 @@ type FastListener struct {
 	startOnce sync.Once // the accept loop starts with the first Accept
 	closeOnce sync.Once
 
-	mu   sync.Mutex
-	idle map[net.Conn]struct{} // waiting for their next request
+	mu     sync.Mutex
+	served map[*fastConn]struct{} // for Close to end the idle ones
 }
 
 // NewFastListener serves l's probe requests with h and hands the rest of its
@@ -45,7 +46,7 @@ func NewFastListener(l net.Listener, h *ProbeHandler) *FastListener {
 	f := &FastListener{
 		Listener: l, h: h,
 		headerTimeout: readHeaderTimeout, idleTimeout: idleTimeout, writeTimeout: parkWriteTimeout,
-		conns: make(chan net.Conn), done: make(chan struct{}), idle: make(map[net.Conn]struct{}),
+		conns: make(chan net.Conn), done: make(chan struct{}), served: make(map[*fastConn]struct{}),
 	}
 	return f
 }
@@ -92,8 +93,10 @@ func (f *FastListener) Close() error {
 		close(f.done)
 		err = f.Listener.Close()
 		f.mu.Lock()
-		for c := range f.idle {
-			c.SetReadDeadline(time.Unix(1, 0)) // past: the read returns
+		for s := range f.served {
+			if s.idle.Load() {
+				s.c.SetReadDeadline(time.Unix(1, 0)) // past: the read returns
+			}
 		}
 		f.mu.Unlock()
 	})
@@ -121,6 +124,35 @@ type fastConn struct {
 	br   *bufio.Reader // nil while a probe runs with nothing read past its request
 	pr   probeRequest
 	keep bool
+	idle atomic.Bool // waiting for its next request: Close ends the wait
+	// The deadlines set on c. One is moved only when it would end more than a
+	// sixteenth of its timeout early: moving it takes the runtime's timer lock, and
+	// a busy keep-alive connection would move each twice a scrape.
+	rdl, wdl time.Time
+}
+
+// within reports whether deadline dl, due within d from now, must move.
+func within(dl *time.Time, d time.Duration) (time.Time, bool) {
+	t := time.Now().Add(d)
+	if dl.After(t) || dl.Before(t.Add(-d/16)) {
+		*dl = t
+		return t, true
+	}
+	return t, false
+}
+
+// readWithin makes c's reads end within d from now, and no more than d/16 sooner.
+func (s *fastConn) readWithin(d time.Duration) {
+	if t, move := within(&s.rdl, d); move {
+		s.c.SetReadDeadline(t)
+	}
+}
+
+// writeWithin is readWithin for writes.
+func (s *fastConn) writeWithin(d time.Duration) {
+	if t, move := within(&s.wdl, d); move {
+		s.c.SetWriteDeadline(t)
+	}
 }
 
 // serve answers c's probe requests until one is not for the fast path, the
@@ -129,6 +161,11 @@ type fastConn struct {
 // this goroutine's stack (collector's runner says why).
 func (f *FastListener) serve(c net.Conn) {
 	s := &fastConn{c: c}
+	if !f.track(s) {
+		c.Close()
+		return
+	}
+	defer f.untrack(s)
 	defer s.release()
 	for first := true; ; first = false {
 		switch f.next(s, first) {
@@ -145,6 +182,23 @@ func (f *FastListener) serve(c net.Conn) {
 			return
 		}
 	}
+}
+
+// track registers s for Close; false once closed.
+func (f *FastListener) track(s *fastConn) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed() {
+		return false
+	}
+	f.served[s] = struct{}{}
+	return true
+}
+
+func (f *FastListener) untrack(s *fastConn) {
+	f.mu.Lock()
+	delete(f.served, s)
+	f.mu.Unlock()
 }
 
 func (s *fastConn) release() {
@@ -169,10 +223,10 @@ func (f *FastListener) next(s *fastConn, first bool) int {
 		s.br = fastReaders.Get().(*bufio.Reader)
 		s.br.Reset(s.c)
 	}
-	if !f.awaitRequest(s.c, s.br, first) {
+	if !f.awaitRequest(s, first) {
 		return nextClose
 	}
-	pr, n, keep, ok, err := f.readProbe(s.c, s.br)
+	pr, n, keep, ok, err := f.readProbe(s)
 	switch {
 	case err != nil:
 		return nextClose // cut short, or past the header timeout: as net/http does
@@ -183,33 +237,31 @@ func (f *FastListener) next(s *fastConn, first bool) int {
 	if s.br.Buffered() == 0 {
 		s.release() // a waiting probe holds no buffer
 	}
-	s.c.SetReadDeadline(time.Time{})
+	// The read deadline stays: nothing reads while the probe runs, and every read
+	// sets its own first.
 	s.pr, s.keep = pr, keep && !f.closed()
 	return nextProbe
 }
 
 // awaitRequest waits for the first byte of the next request: within the header
 // timeout on a new connection, the idle timeout on a kept one. Close ends it.
-func (f *FastListener) awaitRequest(c net.Conn, br *bufio.Reader, first bool) bool {
-	if br.Buffered() > 0 {
+func (f *FastListener) awaitRequest(s *fastConn, first bool) bool {
+	if s.br.Buffered() > 0 {
 		return true
 	}
 	d := f.idleTimeout
 	if first {
 		d = f.headerTimeout
 	}
-	c.SetReadDeadline(time.Now().Add(d))
-	f.mu.Lock()
+	s.readWithin(d)
+	// Idle, then closed? in this order: Close marks done, then ends the idle
+	// connections' reads, so a connection is either seen idle or sees done.
+	s.idle.Store(true)
+	defer s.idle.Store(false)
 	if f.closed() {
-		f.mu.Unlock()
 		return false
 	}
-	f.idle[c] = struct{}{}
-	f.mu.Unlock()
-	_, err := br.Peek(1)
-	f.mu.Lock()
-	delete(f.idle, c)
-	f.mu.Unlock()
+	_, err := s.br.Peek(1)
 	return err == nil
 }
 
@@ -217,10 +269,10 @@ func (f *FastListener) awaitRequest(c net.Conn, br *bufio.Reader, first bool) bo
 // takes it: its length, whether the connection stays open, the probe request.
 //
 //go:noinline
-func (f *FastListener) readProbe(c net.Conn, br *bufio.Reader) (pr probeRequest, n int, keep, ok bool, err error) {
-	c.SetReadDeadline(time.Now().Add(f.headerTimeout))
+func (f *FastListener) readProbe(s *fastConn) (pr probeRequest, n int, keep, ok bool, err error) {
+	br := s.br
 	var head []byte
-	for {
+	for timed := false; ; timed = true {
 		b, _ := br.Peek(br.Buffered())
 		if i := bytes.Index(b, []byte("\r\n\r\n")); i >= 0 {
 			head, n = b[:i+2], i+4
@@ -228,6 +280,9 @@ func (f *FastListener) readProbe(c net.Conn, br *bufio.Reader) (pr probeRequest,
 		}
 		if br.Buffered() == fastReaderSize {
 			return pr, 0, false, false, nil // a long header block: net/http's limits
+		}
+		if !timed { // the block came in pieces: the rest within the header timeout
+			s.readWithin(f.headerTimeout)
 		}
 		if _, err := br.Peek(br.Buffered() + 1); err != nil {
 			return pr, 0, false, false, err
@@ -405,21 +460,20 @@ func asciiEqualFold(b []byte, s string) bool {
 func (f *FastListener) answer(s *fastConn) bool {
 	var w fastWriter
 	f.h.probe(context.Background(), &w, &s.pr)
-	return f.write(s.c, &w, s.keep)
+	return f.write(s, &w)
 }
 
 //go:noinline
-func (f *FastListener) write(c net.Conn, w *fastWriter, keep bool) bool {
+func (f *FastListener) write(s *fastConn, w *fastWriter) bool {
 	defer w.release()
-	c.SetWriteDeadline(time.Now().Add(f.writeTimeout))
-	_, err := c.Write(w.answer(keep))
-	c.SetWriteDeadline(time.Time{})
+	s.writeWithin(f.writeTimeout)
+	_, err := s.c.Write(w.answer(s.keep))
 	return err == nil
 }
 
 // handOff gives c to net/http, the bytes br read first.
 func (f *FastListener) handOff(c net.Conn, br *bufio.Reader) {
-	c.SetReadDeadline(time.Time{})
+	c.SetDeadline(time.Time{}) // net/http sets its own
 	select {
 	case f.conns <- &readConn{Conn: c, r: br}:
 	case <-f.done:

@@ -18,7 +18,7 @@ import (
 
 // fastServer serves h behind a FastListener on loopback, net/http behind it with
 // a mux (/probe: h, /other: a page); slow counts the requests net/http served.
-func fastServer(t *testing.T, h *ProbeHandler, headerTimeout ...time.Duration) (f *FastListener, addr string, slow *atomic.Int64) {
+func fastServer(t *testing.T, h *ProbeHandler, setup ...func(*FastListener)) (f *FastListener, addr string, slow *atomic.Int64) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -33,8 +33,8 @@ func fastServer(t *testing.T, h *ProbeHandler, headerTimeout ...time.Duration) (
 		RefuseBodies(mux).ServeHTTP(w, r)
 	}))
 	f = NewFastListener(l, h)
-	if len(headerTimeout) > 0 {
-		f.headerTimeout = headerTimeout[0] // before any connection is served
+	for _, set := range setup {
+		set(f) // before any connection is served
 	}
 	go srv.Serve(f)
 	t.Cleanup(func() { srv.Close(); f.Close() })
@@ -183,7 +183,7 @@ func TestFastThenHandOff(t *testing.T) {
 // nothing, is cut off at the header timeout; Close ends idle connections and the
 // listener.
 func TestFastConnectionEnds(t *testing.T) {
-	f, addr, _ := fastServer(t, fastHandler(t), 200*time.Millisecond)
+	f, addr, _ := fastServer(t, fastHandler(t), func(f *FastListener) { f.headerTimeout = 200 * time.Millisecond })
 
 	c, br := dial(t, addr)
 	resp, _ := roundTrip(t, c, br, strings.Replace(scrape, "\r\n\r\n", "\r\nConnection: close\r\n\r\n", 1))
@@ -262,4 +262,31 @@ func FuzzParseProbe(f *testing.F) {
 			t.Fatalf("%q: fast %+v, net/http %s %s %v", head, pr, req.Method, req.URL, req.Header)
 		}
 	})
+}
+
+// The fast path's deadlines do not outlive it: once net/http has the connection,
+// a write deadline the fast path set long ago does not cut its answers. An idle
+// connection still ends within its idle timeout.
+func TestFastDeadlinesHandedOff(t *testing.T) {
+	_, addr, _ := fastServer(t, fastHandler(t), func(f *FastListener) {
+		f.writeTimeout, f.idleTimeout = 100*time.Millisecond, 300*time.Millisecond
+	})
+	c, br := dial(t, addr)
+	roundTrip(t, c, br, scrape)
+	roundTrip(t, c, br, scrape)
+	time.Sleep(200 * time.Millisecond) // the fast path's write deadline has passed
+	if resp, body := roundTrip(t, c, br, "GET /other HTTP/1.1\r\nHost: x\r\n\r\n"); resp.StatusCode != 200 || !strings.Contains(body, "other page") {
+		t.Fatalf("net/http after the fast path: %s %q", resp.Status, body)
+	}
+
+	idle, ibr := dial(t, addr)
+	roundTrip(t, idle, ibr, scrape)
+	start := time.Now()
+	idle.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := ibr.ReadByte(); !errors.Is(err, io.EOF) {
+		t.Fatalf("an idle connection: %v, want it closed", err)
+	}
+	if waited := time.Since(start); waited < 300*time.Millisecond*15/16-50*time.Millisecond {
+		t.Fatalf("an idle connection closed after %v, idle timeout 300ms", waited)
+	}
 }
