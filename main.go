@@ -69,7 +69,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		minInterval   = serve.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
 		enableReload  = serve.Flag("web.enable-reload", "Reload the modules file on POST /-/reload (SIGHUP always reloads); --no-web.enable-reload answers 405.").Default("true").Bool()
 		enablePprof   = serve.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
-		historyLimit  = serve.Flag("history.limit", "Recent successful probes kept for their debug logs (as many failures are kept besides); the status page keeps the last probe of twice as many targets, at least 256.").Default("100").Int()
+		historyLimit  = serve.Flag("history.limit", "Recent successful probes kept for their debug logs (as many failures are kept besides); the status page keeps the last probe of twice as many targets, at least 1024.").Default("100").Int()
 		gcHeadroom    = serve.Flag("runtime.gc-headroom", "Least heap growth between two garbage collections: a small heap is not collected every few hundred probes (0: plain GOGC; an explicit GOGC wins).").Default("16MiB").Bytes()
 		webConfig     = webflag.AddFlags(serve, defaultListenAddress)
 	)

@@ -60,11 +60,11 @@ func TestPortOffsets(t *testing.T) {
 }
 
 func TestQueryPorts(t *testing.T) {
-	got, err := queryPorts(2456, []int{0, 1, 1, 15})
+	got, err := queryPorts(nil, 2456, []int{0, 1, 1, 15})
 	if err != nil || fmt.Sprint(got) != "[2456 2457 2471]" {
 		t.Errorf("queryPorts = %v, %v", got, err)
 	}
-	if _, err := queryPorts(65535, []int{1}); err == nil {
+	if _, err := queryPorts(nil, 65535, []int{1}); err == nil {
 		t.Error("a port past 65535 must be refused")
 	}
 }

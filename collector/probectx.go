@@ -15,7 +15,7 @@ import (
 // and a child context (context.WithTimeout of a querier) registers with it as with
 // any cancelCtx: no goroutine per child.
 type probeCtx struct {
-	context.Context // base: values only (a context.WithoutCancel)
+	context.Context // base: values only (a context.WithoutCancel, or Background)
 	deadline        time.Time
 	cancelled       atomic.Bool
 	mu              sync.Mutex
@@ -30,7 +30,10 @@ type realCtx struct {
 // newProbeCtx returns a context with base's values, no cancellation of base's, and
 // the deadline; cancel ends it (as a context.WithDeadline's cancel does).
 func newProbeCtx(base context.Context, deadline time.Time) (*probeCtx, context.CancelFunc) {
-	c := &probeCtx{Context: context.WithoutCancel(base), deadline: deadline}
+	if base.Done() != nil {
+		base = context.WithoutCancel(base) // a context of its own: Background has no cancellation
+	}
+	c := &probeCtx{Context: base, deadline: deadline}
 	return c, c.cancel
 }
 

@@ -136,6 +136,10 @@ type request struct {
 	srv          bool // look up the host's SRV record, as the game's client would
 	timeout, ttl time.Duration
 	key          string // the flight key
+	// Room for the usual one or two query ports and one address: no allocation
+	// of their own.
+	portBuf [2]uint16
+	addrBuf [1]netip.Addr
 }
 
 // prepare validates a probe request.
@@ -163,16 +167,16 @@ func (r *Runner) prepare(module, target, scrapeTimeout string) (*request, error)
 	if port == 0 {
 		port = mod.DefaultPort()
 	}
-	ports, err := queryPorts(port, mod.QueryPortOffsets())
-	if err != nil {
+	rq := &request{
+		cfg: cfg, mod: mod, module: module, target: target, host: host, port: port, srv: srv,
+		timeout: timeout, ttl: max(time.Duration(mod.CacheTTL), r.MinInterval),
+	}
+	if rq.ports, err = queryPorts(rq.portBuf[:0], port, mod.QueryPortOffsets()); err != nil {
 		return nil, badRequest("%v", err)
 	}
 	r.once.Do(func() { r.limit = newLimiter(r.MaxConcurrent, r.MaxWaiting) })
-	return &request{
-		cfg: cfg, mod: mod, module: module, target: target, host: host, port: port, ports: ports, srv: srv,
-		timeout: timeout, ttl: max(time.Duration(mod.CacheTTL), r.MinInterval),
-		key: flightKey(cfg.PolicyKey, mod.QueryKey(), host, ports),
-	}, nil
+	rq.key = flightKey(cfg.PolicyKey, mod.QueryKey(), host, rq.ports)
+	return rq, nil
 }
 
 // settle turns the flight's answer into the request's outcome.
@@ -203,17 +207,19 @@ func (r *Runner) settle(rq *request, o *Outcome, shared, cached bool, start time
 // QueryKey) of the same host and query ports under the same target policy,
 // whichever module asked and across reloads. Built in one allocation.
 func flightKey(policy, query, host string, ports []uint16) string {
-	b := make([]byte, 0, 48+len(policy)+len(query)+len(host))
-	b = append(b, policy...)
-	b = append(b, '|')
-	b = append(b, query...)
-	b = append(b, '|')
-	b = append(b, host...)
+	var b strings.Builder
+	b.Grow(len(policy) + len(query) + len(host) + 2 + 6*len(ports))
+	b.WriteString(policy)
+	b.WriteByte('|')
+	b.WriteString(query)
+	b.WriteByte('|')
+	b.WriteString(host)
+	var num [5]byte
 	for _, p := range ports {
-		b = append(b, '|')
-		b = strconv.AppendUint(b, uint64(p), 10)
+		b.WriteByte('|')
+		b.Write(strconv.AppendUint(num[:0], uint64(p), 10))
 	}
-	return string(b)
+	return b.String()
 }
 
 // probe resolves the target and runs the module's query against it: the outcome
@@ -294,7 +300,7 @@ func (r *Runner) locate(ctx context.Context, rq *request, o *Outcome) (addrs []n
 		nameHost = host
 		if rq.srv {
 			if target, port, ok := mod.Descriptor().LookupSRV(ctx, host); ok {
-				if sp, err := queryPorts(port, mod.QueryPortOffsets()); err == nil {
+				if sp, err := queryPorts(nil, port, mod.QueryPortOffsets()); err == nil {
 					queryHost, ports = target, sp
 					tr.Logf("SRV record of %s: %s port %d", host, target, port)
 				}
@@ -302,7 +308,7 @@ func (r *Runner) locate(ctx context.Context, rq *request, o *Outcome) (addrs []n
 		}
 		addrs, err = resolve(ctx, r.resolver(), queryHost, mod.PreferredIPProtocol, mod.Fallback())
 	} else {
-		addrs = []netip.Addr{ip.Unmap()}
+		addrs = append(rq.addrBuf[:0], ip.Unmap())
 	}
 	tr.End(p, err)
 	if err != nil {

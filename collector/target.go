@@ -69,9 +69,9 @@ func validHost(h string) bool {
 }
 
 // queryPorts applies the module's offsets to the game port: the query ports to try,
-// in order, without repeats.
-func queryPorts(game uint16, offsets []int) ([]uint16, error) {
-	out := make([]uint16, 0, len(offsets))
+// in order, without repeats, in out's memory when it has room.
+func queryPorts(out []uint16, game uint16, offsets []int) ([]uint16, error) {
+	out = out[:0]
 	for _, off := range offsets {
 		p := int(game) + off
 		if p <= 0 || p > math.MaxUint16 {

@@ -334,9 +334,12 @@ func fastParams(raw []byte, pr *probeRequest) bool {
 			continue
 		}
 		k, v, _ := bytes.Cut(pair, []byte("="))
-		key, err := url.QueryUnescape(string(k))
-		if err != nil {
-			return false
+		key := string(k) // not copied when nothing needs unescaping (compared only)
+		if bytes.ContainsAny(k, "%+") {
+			var err error
+			if key, err = url.QueryUnescape(string(k)); err != nil {
+				return false
+			}
 		}
 		switch key {
 		case "module", "target":

@@ -50,8 +50,11 @@ const (
 	maxErrorText = 240
 )
 
-// MinStatusTargets is the least number of targets the status table keeps.
-const MinStatusTargets = 256
+// MinStatusTargets is the least number of targets the status table keeps: an
+// exporter watching a fleet of up to a thousand servers shows each of them (a row
+// keeps under 1 KiB, capped strings included), and recording a probe allocates
+// nothing for a target already in the table.
+const MinStatusTargets = 1024
 
 // statusLimit is how many targets the status table keeps for a history of limit
 // probes of each kind: as many as the history keeps entries, and at least

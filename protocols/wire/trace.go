@@ -58,11 +58,12 @@ type Trace struct {
 	// small whatever a server sends.
 	kept int
 
-	// Room for a typical probe's phases (resolve, challenge, info) and packets (a
-	// request and its reply) in the Trace's own allocation, and no more: a trace
-	// is kept by each of thousands of waiting probes (384 bytes, not 576).
+	// Room for a typical probe's phases (resolve, challenge, info), packets (a
+	// request and its reply) and log line in the Trace's own allocation, and no
+	// more: a trace is kept by each of thousands of waiting probes (408 bytes).
 	phaseBuf  [3]Phase
 	packetBuf [2]Packet
+	entryBuf  [1]Entry // a cached challenge's note
 }
 
 // MaxTraceBytes is the most packet data a trace keeps in full.
@@ -74,7 +75,7 @@ const truncatedPrefix = 64
 // NewTrace starts a trace now.
 func NewTrace() *Trace {
 	t := &Trace{Start: time.Now(), MaxPackets: 256}
-	t.Phases, t.Packets = t.phaseBuf[:0], t.packetBuf[:0]
+	t.Phases, t.Packets, t.Entries = t.phaseBuf[:0], t.packetBuf[:0], t.entryBuf[:0]
 	return t
 }
 
@@ -204,5 +205,5 @@ func (t *Trace) WriteTranscript(w io.Writer) {
 func (t *Trace) Reset() {
 	entries := t.Entries[:0]
 	*t = Trace{Start: time.Now(), MaxPackets: 256, Entries: entries}
-	t.Phases, t.Packets = t.phaseBuf[:0], t.packetBuf[:0]
+	t.Phases, t.Packets, t.Entries = t.phaseBuf[:0], t.packetBuf[:0], t.entryBuf[:0]
 }
