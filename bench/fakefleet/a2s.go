@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net"
+	"net/netip"
 	"time"
 )
 
@@ -55,7 +56,16 @@ func (s *server) serveUDP(pc *net.UDPConn) {
 		oob = make([]byte, oobSize)
 	}
 	for {
-		n, oobn, _, from, err := pc.ReadMsgUDPAddrPort(buf, oob)
+		var (
+			n, oobn int
+			from    netip.AddrPort
+			err     error
+		)
+		if oob != nil {
+			n, oobn, _, from, err = pc.ReadMsgUDPAddrPort(buf, oob)
+		} else {
+			n, from, err = pc.ReadFromUDPAddrPort(buf) // as before -delay: the load tests' fleet
+		}
 		if err != nil {
 			return // closed: the fleet is shutting down
 		}
