@@ -129,6 +129,23 @@ type fastConn struct {
 	// sixteenth of its timeout early: moving it takes the runtime's timer lock, and
 	// a busy keep-alive connection would move each twice a scrape.
 	rdl, wdl time.Time
+	raw      *rawIO // nil: c's own Read and Write
+}
+
+// Read reads the connection for the request reader.
+func (s *fastConn) Read(p []byte) (int, error) {
+	if s.raw != nil {
+		return s.raw.read(p)
+	}
+	return s.c.Read(p)
+}
+
+func (s *fastConn) write(b []byte) error {
+	if s.raw != nil {
+		return s.raw.write(b)
+	}
+	_, err := s.c.Write(b)
+	return err
 }
 
 // within reports whether deadline dl, due within d from now, must move.
@@ -161,6 +178,9 @@ func (s *fastConn) writeWithin(d time.Duration) {
 // this goroutine's stack (collector's runner says why).
 func (f *FastListener) serve(c net.Conn) {
 	s := &fastConn{c: c}
+	if r := new(rawIO); r.init(c) {
+		s.raw = r
+	}
 	if !f.track(s) {
 		c.Close()
 		return
@@ -221,7 +241,7 @@ const (
 func (f *FastListener) next(s *fastConn, first bool) int {
 	if s.br == nil {
 		s.br = fastReaders.Get().(*bufio.Reader)
-		s.br.Reset(s.c)
+		s.br.Reset(s)
 	}
 	if !f.awaitRequest(s, first) {
 		return nextClose
@@ -470,8 +490,7 @@ func (f *FastListener) answer(s *fastConn) bool {
 func (f *FastListener) write(s *fastConn, w *fastWriter) bool {
 	defer w.release()
 	s.writeWithin(f.writeTimeout)
-	_, err := s.c.Write(w.answer(s.keep))
-	return err == nil
+	return s.write(w.answer(s.keep)) == nil
 }
 
 // handOff gives c to net/http, the bytes br read first.

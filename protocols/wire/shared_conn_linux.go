@@ -36,7 +36,11 @@ func (e *shared) doWrite(fd uintptr) bool {
 		p = unsafe.Pointer(&e.wbuf[0])
 	}
 	for again := true; ; {
-		_, _, errno := unix.Syscall6(unix.SYS_SENDTO, fd, uintptr(p), uintptr(len(e.wbuf)), 0, uintptr(unsafe.Pointer(&e.sa[0])), uintptr(e.salen))
+		// Raw: a non-blocking sendto returns at once, and a P marked as in a
+		// system call is what the runtime's sysmon hands to another thread when
+		// it sees one twice (every 20 µs while it finds any); a busy exporter
+		// spent a tenth of its CPU on that sysmon and its hand-offs.
+		_, _, errno := unix.RawSyscall6(unix.SYS_SENDTO, fd, uintptr(p), uintptr(len(e.wbuf)), 0, uintptr(unsafe.Pointer(&e.sa[0])), uintptr(e.salen))
 		switch {
 		case errno == 0:
 			return true

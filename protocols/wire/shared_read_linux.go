@@ -96,7 +96,8 @@ func (s *sharedSocket) read(fd uintptr) bool {
 			b.hdrs[i].Hdr.SetControllen(controlSize)
 			b.hdrs[i].Hdr.Flags = 0
 		}
-		n, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hdrs[0])), batchSize, unix.MSG_DONTWAIT, 0, 0)
+		// Raw, as doWrite's sendto: MSG_DONTWAIT never blocks.
+		n, _, errno := unix.RawSyscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&b.hdrs[0])), batchSize, unix.MSG_DONTWAIT, 0, 0)
 		switch errno {
 		case 0:
 		case unix.EINTR:

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"io"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// rawIO reads and writes a connection's socket with raw system calls, through its
+// syscall.RawConn (which still waits for readiness in the runtime's poller, with
+// the connection's deadlines). A plain Read or Write marks the goroutine's P as
+// in a system call, and the first such mark after a moment with every P idle
+// wakes the runtime's sysmon, which then polls every 20 µs for a millisecond and
+// more: on a busy exporter, thousands of wake-ups a second and a tenth of its
+// CPU. A non-blocking read or write of a socket returns at once, so nothing is
+// lost by keeping the P.
+type rawIO struct {
+	rc             syscall.RawConn
+	readFn, sendFn func(fd uintptr) bool
+	rb, wb         []byte
+	rn             int
+	err            error
+}
+
+func (r *rawIO) init(c any) bool {
+	sc, ok := c.(syscall.Conn)
+	if !ok {
+		return false
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return false
+	}
+	r.rc, r.readFn, r.sendFn = rc, r.doRead, r.doSend
+	return true
+}
+
+func (r *rawIO) read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	r.rb, r.rn, r.err = p, 0, nil
+	err := r.rc.Read(r.readFn)
+	r.rb = nil
+	if err != nil {
+		return 0, err // a deadline passed, or the connection closed
+	}
+	return r.rn, r.err
+}
+
+func (r *rawIO) doRead(fd uintptr) bool {
+	for {
+		n, _, errno := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&r.rb[0])), uintptr(len(r.rb)))
+		switch errno {
+		case 0:
+			if r.rn = int(n); n == 0 {
+				r.err = io.EOF
+			}
+			return true
+		case unix.EINTR:
+		case unix.EAGAIN:
+			return false
+		default:
+			r.err = errno
+			return true
+		}
+	}
+}
+
+func (r *rawIO) write(b []byte) error {
+	r.wb, r.err = b, nil
+	err := r.rc.Write(r.sendFn)
+	r.wb = nil
+	if err != nil {
+		return err
+	}
+	return r.err
+}
+
+// doSend writes what is left of r.wb; MSG_NOSIGNAL: a peer that left is an
+// EPIPE, not a signal.
+func (r *rawIO) doSend(fd uintptr) bool {
+	for len(r.wb) > 0 {
+		n, _, errno := unix.RawSyscall6(unix.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&r.wb[0])), uintptr(len(r.wb)), unix.MSG_NOSIGNAL, 0, 0)
+		switch errno {
+		case 0:
+			r.wb = r.wb[n:]
+		case unix.EINTR:
+		case unix.EAGAIN:
+			return false
+		default:
+			r.err = errno
+			return true
+		}
+	}
+	return true
+}
