@@ -6,7 +6,6 @@ package wire
 // queue, and failing every query when the socket breaks.
 
 import (
-	"net/netip"
 	"os"
 	"syscall"
 	"unsafe"
@@ -132,27 +131,34 @@ func (s *sharedSocket) read(fd uintptr) bool {
 }
 
 // readErrors hands each queued ICMP error to the query of the destination it
-// names, and returns how many it read.
+// names, and returns how many it read. The recvmsg is raw, as read's recvmmsg:
+// it is called on every wake-up that finds nothing to read.
 func (s *sharedSocket) readErrors(fd uintptr) int {
-	var oob [128]byte
-	var p [1]byte
+	var (
+		oob  [128]byte
+		p    [1]byte
+		name [unix.SizeofSockaddrInet6]byte
+		iov  unix.Iovec
+		msg  unix.Msghdr
+	)
+	iov.Base = &p[0]
+	iov.SetLen(len(p))
 	n := 0
-	for ; n < 64; n++ {
-		_, oobn, _, from, err := unix.Recvmsg(int(fd), p[:], oob[:], unix.MSG_ERRQUEUE|unix.MSG_DONTWAIT)
-		if err != nil {
-			break
-		}
-		errno := icmpErrno(oob[:oobn])
-		if errno == 0 {
+	for try := 0; try < 64; try++ {
+		msg = unix.Msghdr{Name: &name[0], Namelen: uint32(len(name)), Iov: &iov, Control: &oob[0]}
+		msg.SetIovlen(1)
+		msg.SetControllen(len(oob))
+		_, _, errno := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&msg)), unix.MSG_ERRQUEUE|unix.MSG_DONTWAIT)
+		if errno == unix.EINTR {
 			continue
 		}
-		var k sharedKey
-		switch sa := from.(type) {
-		case *unix.SockaddrInet4:
-			k = keyFor(netip.AddrFrom4(sa.Addr).As16(), uint16(sa.Port), 0)
-		case *unix.SockaddrInet6:
-			k = keyFor(sa.Addr, uint16(sa.Port), sa.ZoneId)
-		default:
+		if errno != 0 {
+			break
+		}
+		n++
+		errno = icmpErrno(oob[:msg.Controllen])
+		k, ok := keyOf(name[:msg.Namelen])
+		if errno == 0 || !ok {
 			continue
 		}
 		s.mu.Lock()
