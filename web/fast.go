@@ -490,7 +490,7 @@ func (f *FastListener) answer(s *fastConn) bool {
 func (f *FastListener) write(s *fastConn, w *fastWriter) bool {
 	defer w.release()
 	s.writeWithin(f.writeTimeout)
-	return s.write(w.answer(s.keep)) == nil
+	return s.write(w.answer(s.keep, false)) == nil
 }
 
 // handOff gives c to net/http, the bytes br read first.

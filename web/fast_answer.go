@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// fastWriter is the fast path's http.ResponseWriter: the status line, headers and
-// body go into one buffer, written with one system call. The buffer and header
-// map come from a pool when the handler first writes, after the probe, and go
-// back once the answer is out: a waiting probe holds neither, and a scrape
-// allocates neither (a parked probe's writer builds them anew each time).
+// fastWriter is the http.ResponseWriter of the fast path and of parked probes: the
+// status line, headers and body go into one buffer, written with one system call.
+// The buffer and header map come from a pool when the handler first writes, after
+// the probe, and go back once the answer is out: a waiting probe holds neither,
+// and a scrape allocates neither.
 type fastWriter struct{ b *fastBuf }
 
 type fastBuf struct {
@@ -60,9 +60,21 @@ func (w *fastWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// answer returns the whole answer: the head is written into the room before the
-// body when it fits, or in front of a copy when it does not.
-func (w *fastWriter) answer(keep bool) []byte {
+// seed adds the headers set before the handler ran (exporter-toolkit's configured
+// ones, for a parked probe) that the handler did not set itself.
+func (w *fastWriter) seed(h http.Header) {
+	b := w.get()
+	for k, v := range h {
+		if _, set := b.hdr[k]; !set {
+			b.hdr[k] = v
+		}
+	}
+}
+
+// answer returns the whole answer, without its body for a HEAD request: the head
+// is written into the room before the body when it fits, or in front of a copy
+// when it does not.
+func (w *fastWriter) answer(keep, headOnly bool) []byte {
 	w.WriteHeader(http.StatusOK)
 	b := w.b
 	var room [headRoom]byte
@@ -94,6 +106,9 @@ func (w *fastWriter) answer(keep bool) []byte {
 		head = append(head, "\r\nConnection: close"...)
 	}
 	head = append(head, "\r\n\r\n"...)
+	if headOnly {
+		b.buf = b.buf[:b.body]
+	}
 	if len(head) <= b.body {
 		start := b.body - len(head)
 		copy(b.buf[start:], head)

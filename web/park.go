@@ -1,12 +1,10 @@
 package web
 
 import (
-	"bytes"
 	"log"
 	"net"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -113,13 +111,10 @@ func (p *Parking) recoverParked(b *parked) {
 //
 //go:noinline
 func (p *Parking) answer(b *parked) {
-	b.conn.SetWriteDeadline(time.Now().Add(parkWriteTimeout))
-	out := b.response()
-	if _, err := out.WriteTo(b.conn); err != nil || !b.keep {
+	if !p.write(b) || !b.keep {
 		b.conn.Close()
 		return
 	}
-	b.conn.SetWriteDeadline(time.Time{})
 	if !p.await(b.conn) {
 		b.conn.Close()
 		return
@@ -129,6 +124,16 @@ func (p *Parking) answer(b *parked) {
 	case <-p.done:
 		b.conn.Close()
 	}
+}
+
+// write writes the parked probe's answer, as net/http would have.
+func (p *Parking) write(b *parked) bool {
+	defer b.release()
+	b.seed(b.hdr)
+	b.conn.SetWriteDeadline(time.Now().Add(parkWriteTimeout))
+	_, err := b.conn.Write(b.answer(b.keep, b.head))
+	b.conn.SetWriteDeadline(time.Time{})
+	return err == nil
 }
 
 // await waits for c's next request (awaitNext) within the server's IdleTimeout;
@@ -183,49 +188,12 @@ func (parkAddr) Network() string { return "parked" }
 func (parkAddr) String() string  { return "parked probes" }
 
 // parked is a hijacked connection and the answer being written for it: an
-// http.ResponseWriter that keeps everything until the probe ends.
+// http.ResponseWriter (fastWriter's) that keeps everything until the probe ends.
 type parked struct {
+	fastWriter
 	conn net.Conn
-	hdr  http.Header
-	code int
-	body []byte
+	hdr  http.Header // set before the handler: added to its answer
 	keep bool
 	head bool
 	left bool // the probe has ended and left the in-flight count
-}
-
-func (b *parked) Header() http.Header { return b.hdr }
-
-func (b *parked) WriteHeader(code int) {
-	if b.code == 0 {
-		b.code = code
-	}
-}
-
-func (b *parked) Write(p []byte) (int, error) {
-	b.WriteHeader(http.StatusOK)
-	b.body = append(b.body, p...)
-	return len(p), nil
-}
-
-// response is the HTTP/1.1 response as net/http would have written it: its
-// status line and headers, and the body.
-func (b *parked) response() net.Buffers {
-	b.WriteHeader(http.StatusOK)
-	b.hdr["Content-Length"] = []string{strconv.Itoa(len(b.body))}
-	if _, ok := b.hdr["Date"]; !ok {
-		b.hdr["Date"] = []string{time.Now().UTC().Format(http.TimeFormat)}
-	}
-	if !b.keep {
-		b.hdr["Connection"] = []string{"close"}
-	}
-	var head bytes.Buffer
-	head.Grow(512)
-	head.WriteString("HTTP/1.1 " + strconv.Itoa(b.code) + " " + http.StatusText(b.code) + "\r\n")
-	b.hdr.Write(&head)
-	head.WriteString("\r\n")
-	if b.head {
-		return net.Buffers{head.Bytes()}
-	}
-	return net.Buffers{head.Bytes(), b.body}
 }

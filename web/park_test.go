@@ -98,7 +98,29 @@ func TestParkKeepsConnection(t *testing.T) {
 					t.Errorf("%s: status %d, X-Content-Type-Options %q, body\n%s", tc.path, resp.StatusCode, resp.Header.Get("X-Content-Type-Options"), body)
 				}
 			}
-			if want := []bool{false, true, true, true, true}; !slices.Equal(reused, want) {
+			// HEAD: the length of the body it would have, no body.
+			req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "HEAD", ts.URL+probePath, nil)
+			resp, err := ts.Client().Do(req)
+			if err != nil {
+				t.Fatalf("HEAD: %v", err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || len(body) != 0 || resp.ContentLength < 100 {
+				t.Errorf("HEAD: status %d, Content-Length %d, %d bytes of body", resp.StatusCode, resp.ContentLength, len(body))
+			}
+			// The next request on the connection reads its own answer, not a body
+			// sent after the HEAD's.
+			req, _ = http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "GET", ts.URL+probePath, nil)
+			if resp, err = ts.Client().Do(req); err != nil {
+				t.Fatalf("GET after HEAD: %v", err)
+			}
+			body, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(body), "probe_success 1\n") {
+				t.Errorf("GET after HEAD: status %d, body\n%s", resp.StatusCode, body)
+			}
+			if want := []bool{false, true, true, true, true, true, true}; !slices.Equal(reused, want) {
 				t.Errorf("connection reused %v, want %v", reused, want)
 			}
 			if n := h.Parking.inFlight.Load(); n != 0 {

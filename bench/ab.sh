@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# bench/ab.sh: the exporter's CPU per probe at two commits, under the same load. One
+# fleet of fake A2S servers (with the challenge round trip) serves both; wrk keeps
+# CONNS probes in flight against one build, then the other, PAIRS times, so each
+# pair sees the same machine. CPU is the exporter's user + system time from
+# /proc/PID/stat over its run, per answered probe.
+#
+#   bench/ab.sh 7af943b HEAD
+#   PAIRS=6 DURATION=10s bench/ab.sh HEAD~1 HEAD
+set -euo pipefail
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$BENCH")
+[ $# -eq 2 ] || { echo "usage: bench/ab.sh REV_A REV_B" >&2; exit 2; }
+PAIRS=${PAIRS:-4}
+DURATION=${DURATION:-8s}
+CONNS=${CONNS:-50}
+FLEET=${FLEET:-1000}
+FLEET_PORT=${FLEET_PORT:-21000}
+HTTP_PORT=${HTTP_PORT:-19660}
+command -v wrk >/dev/null || { echo "ab.sh: wrk is needed (bench/run.sh installs it)" >&2; exit 1; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gse-ab.XXXXXX")
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$TMP"; }
+trap cleanup EXIT
+
+for rev in "$1" "$2"; do
+  mkdir -p "$TMP/src-$rev"
+  git -C "$ROOT" archive "$rev" | tar -x -C "$TMP/src-$rev"
+  (cd "$TMP/src-$rev" && go build -o "$TMP/exporter-$rev" .)
+done
+(cd "$ROOT" && go build -o "$TMP/fakefleet" ./bench/fakefleet)
+"$TMP/fakefleet" -listen 127.0.0.1 -base-port "$FLEET_PORT" -count "$FLEET" -proto a2s -challenge >"$TMP/fleet.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do grep -q ready "$TMP/fleet.log" && break; sleep 0.1; done
+grep -q ready "$TMP/fleet.log" || { echo "ab.sh: the fleet did not start: $(tail -1 "$TMP/fleet.log")" >&2; exit 1; }
+
+echo "| pair | $1: probes/s | $1: CPU µs a probe | $2: probes/s | $2: CPU µs a probe |"
+echo "|---:|---:|---:|---:|---:|"
+for pair in $(seq "$PAIRS"); do
+  row="| $pair |"
+  for rev in "$1" "$2"; do
+    "$TMP/exporter-$rev" --web.listen-address="127.0.0.1:$HTTP_PORT" --probe.min-interval=0 --probe.max-concurrent=20000 --log.level=warn >"$TMP/exporter.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 100); do curl -sf "http://127.0.0.1:$HTTP_PORT/-/healthy" >/dev/null && break; sleep 0.1; done
+    before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    wrk -t2 -c"$CONNS" -d"$DURATION" -s "$BENCH/rotate.lua" "http://127.0.0.1:$HTTP_PORT" -- "$FLEET_PORT" "$FLEET" a2s >"$TMP/wrk.out"
+    after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+    ok=$(sed -n 's/.*rotate: ok=\([0-9]*\).*/\1/p' "$TMP/wrk.out")
+    rate=$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$TMP/wrk.out")
+    row+=" $rate | $(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="${ok:-0}" 'BEGIN {if (n > 0) printf "%.1f", t / hz * 1e6 / n; else print "-"}') |"
+  done
+  echo "$row"
+done
