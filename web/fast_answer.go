@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -84,11 +85,17 @@ func (w *fastWriter) answer(keep, headOnly bool) []byte {
 	head = append(head, ' ')
 	head = append(head, http.StatusText(b.code)...)
 	head = append(head, "\r\n"...)
-	for k, vs := range b.hdr {
-		if k == "Content-Length" || k == "Date" || k == "Connection" {
-			continue // written below
+	// In key order, as net/http writes them: the same answer, byte for byte, each time.
+	var keyBuf [8]string
+	keys := keyBuf[:0]
+	for k := range b.hdr {
+		if k != "Content-Length" && k != "Date" && k != "Connection" { // written below
+			keys = append(keys, k)
 		}
-		for _, v := range vs {
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		for _, v := range b.hdr[k] {
 			if !safeHeaderValue(v) {
 				continue
 			}

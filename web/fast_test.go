@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -288,5 +289,32 @@ func TestFastDeadlinesHandedOff(t *testing.T) {
 	}
 	if waited := time.Since(start); waited < 300*time.Millisecond*15/16-50*time.Millisecond {
 		t.Fatalf("an idle connection closed after %v, idle timeout 300ms", waited)
+	}
+}
+
+// fastWriter writes the status line, headers in key order (as net/http does) with
+// unsafe values dropped, its own length, date and close, then the body; HEAD gets
+// the head alone.
+func TestFastWriterAnswer(t *testing.T) {
+	for _, headOnly := range []bool{false, true} {
+		var w fastWriter
+		w.Header().Set("X-B", "2")
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("A-Header", "1")
+		w.Header().Set("X-Bad", "a\r\nInjected: yes")
+		w.Header().Set("Content-Length", "999")
+		w.WriteHeader(http.StatusTeapot)
+		io.WriteString(&w, "body\n")
+		got := string(w.answer(false, headOnly))
+		w.release()
+		head, body, _ := strings.Cut(got, "\r\n\r\n")
+		lines := strings.Split(head, "\r\n")
+		want := []string{"HTTP/1.1 418 I'm a teapot", "A-Header: 1", "Content-Type: text/plain", "X-B: 2", "Content-Length: 5"}
+		if len(lines) != 7 || !slices.Equal(lines[:5], want) || !strings.HasPrefix(lines[5], "Date: ") || lines[6] != "Connection: close" {
+			t.Errorf("head only %v: head\n%s", headOnly, head)
+		}
+		if wantBody := map[bool]string{false: "body\n", true: ""}[headOnly]; body != wantBody {
+			t.Errorf("head only %v: body %q", headOnly, body)
+		}
 	}
 }
