@@ -182,11 +182,7 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 		t.Fatal(err)
 	}
 	eq := q.(*querier)
-	if srv.TLS != nil {
-		pool := x509.NewCertPool()
-		pool.AddCert(srv.Certificate())
-		eq.rootCAs = pool
-	}
+	eq.api.RootCAs = prototest.TrustOf(srv)
 	return eq
 }
 
@@ -535,7 +531,7 @@ func TestQueryTLSVerified(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
-	q.rootCAs = x509.NewCertPool()
+	q.api.RootCAs = x509.NewCertPool()
 	_, _, err := query(t, q, 2*time.Second)
 	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
 		t.Fatalf("err = %v, %d sign-ins", err, f.signIns.Load())
@@ -589,7 +585,7 @@ var contractProtocol = func() protocols.Protocol {
 		if err != nil {
 			return nil, err
 		}
-		q.(*querier).baseFor = func(a netip.AddrPort) string { return "http://" + a.String() }
+		q.(*querier).api.At = prototest.AtProbe
 		return q, nil
 	}
 	return p
