@@ -262,18 +262,9 @@ func TestNewOptions(t *testing.T) {
 
 // contractProtocol sends the request to the probed address, so that the
 // contract's fake servers (a closed port, a silent one) are Northwood.
-var contractProtocol = func() protocols.Protocol {
-	p := Protocol
-	p.New = func(s protocols.Settings) (protocols.Querier, error) {
-		q, err := newQuerier(s)
-		if err != nil {
-			return nil, err
-		}
-		q.(*querier).api.At = prototest.AtProbe
-		return q, nil
-	}
-	return p
-}()
+var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
+	q.(*querier).api.At = prototest.AtProbe
+})
 
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
