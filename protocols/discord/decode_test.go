@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -80,8 +81,8 @@ func TestValidGuildID(t *testing.T) {
 		"290926798626357999": true, "1": true, "18446744073709551615": true,
 		"": false, "184467440737095516150": false, "12a": false, "../1": false, "1/widget.json?x=": false, " 1": false,
 	} {
-		if validGuildID(id) != ok {
-			t.Errorf("validGuildID(%q) = %v", id, !ok)
+		if protocols.Digits(id, maxGuildIDLen) != ok {
+			t.Errorf("guild id %q valid = %v", id, !ok)
 		}
 	}
 }

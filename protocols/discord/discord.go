@@ -14,7 +14,6 @@ package discord
 
 import (
 	"fmt"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
@@ -40,7 +39,7 @@ type Options struct {
 }
 
 // defaultBase is Discord's API host. It is no option: the widget has one home,
-// and tests set querier.base themselves.
+// and tests set querier.api themselves.
 const defaultBase = "https://discord.com"
 
 // maxGuildIDLen: a snowflake is a uint64, at most 20 decimal digits.
@@ -53,33 +52,12 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 			return nil, fmt.Errorf("discord options: %w", err)
 		}
 	}
-	if o.GuildID != "" && !validGuildID(o.GuildID) {
+	if o.GuildID != "" && !protocols.Digits(o.GuildID, maxGuildIDLen) {
 		return nil, fmt.Errorf("discord options: guild_id %q: want the guild's numeric id (up to %d digits)", o.GuildID, maxGuildIDLen)
 	}
 	pool, err := protocols.RootCAs(o.CAFile)
 	if err != nil {
 		return nil, fmt.Errorf("discord options: ca_file: %w", err)
 	}
-	return &querier{guild: o.GuildID, players: s.Players, base: defaultBase, rootCAs: pool}, nil
-}
-
-func validGuildID(s string) bool {
-	if len(s) == 0 || len(s) > maxGuildIDLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// apiBase is where the request goes: base, or in the contract test, the
-// probed address (baseFor).
-func (q *querier) apiBase(addr netip.AddrPort) string {
-	if q.baseFor != nil {
-		return q.baseFor(addr)
-	}
-	return q.base
+	return &querier{guild: o.GuildID, players: s.Players, api: protocols.API{Base: defaultBase, RootCAs: pool}}, nil
 }

@@ -2,7 +2,6 @@ package discord
 
 import (
 	"context"
-	"crypto/x509"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -14,11 +13,7 @@ import (
 type querier struct {
 	guild   string
 	players bool
-	base    string // defaultBase; a test's fake in tests
-	rootCAs *x509.CertPool
-	// baseFor, when set (the contract test), replaces base by an address of
-	// the probe's own.
-	baseFor func(netip.AddrPort) string
+	api     protocols.API // defaultBase; a test's fake in tests
 }
 
 // maxBody caps the answer: 100 members and a few hundred channels are some
@@ -39,9 +34,9 @@ func (q *querier) widget(ctx context.Context, addr netip.AddrPort, tr *wire.Trac
 		return nil, fmt.Errorf("%w: the module names no guild (discord: {guild_id: \"...\"})", wire.ErrServer)
 	}
 	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		URL:     q.apiBase(addr) + "/api/guilds/" + q.guild + "/widget.json",
+		URL:     q.api.URL(addr, "/api/guilds/"+q.guild+"/widget.json"),
 		Header:  http.Header{"Accept": {"application/json"}},
-		RootCAs: q.rootCAs,
+		RootCAs: q.api.RootCAs,
 		MaxBody: maxBody,
 	}, tr)
 	if err != nil {

@@ -75,12 +75,8 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 		t.Fatal(err)
 	}
 	dq := q.(*querier)
-	dq.base = srv.URL
-	if srv.TLS != nil {
-		pool := x509.NewCertPool()
-		pool.AddCert(srv.Certificate())
-		dq.rootCAs = pool
-	}
+	dq.api.Base = srv.URL
+	dq.api.RootCAs = prototest.TrustOf(srv)
 	return dq
 }
 
@@ -208,7 +204,7 @@ func TestQueryTLSVerified(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{})
-	q.rootCAs = x509.NewCertPool()
+	q.api.RootCAs = x509.NewCertPool()
 	_, _, err := query(t, q, 2*time.Second)
 	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.requests.Load() != 0 {
 		t.Fatalf("err = %v, %d requests", err, f.requests.Load())
@@ -222,7 +218,7 @@ func TestBaseFixed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dq := q.(*querier); dq.base != "https://discord.com" || dq.baseFor != nil || dq.rootCAs == nil {
+	if dq := q.(*querier); dq.api.Base != "https://discord.com" || dq.api.At != nil || dq.api.RootCAs == nil {
 		t.Errorf("querier %+v", dq)
 	}
 }
@@ -247,18 +243,9 @@ func TestNewOptions(t *testing.T) {
 
 // contractProtocol sends the request to the probed address, so that the
 // contract's fake servers (a closed port, a silent one) are Discord.
-var contractProtocol = func() protocols.Protocol {
-	p := Protocol
-	p.New = func(s protocols.Settings) (protocols.Querier, error) {
-		q, err := newQuerier(s)
-		if err != nil {
-			return nil, err
-		}
-		q.(*querier).baseFor = func(a netip.AddrPort) string { return "http://" + a.String() }
-		return q, nil
-	}
-	return p
-}()
+var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
+	q.(*querier).api.At = prototest.AtProbe
+})
 
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{

@@ -180,8 +180,8 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eos options: api_base: %w", err)
 	}
-	q.base = base
-	if q.rootCAs, err = protocols.RootCAs(o.CAFile); err != nil {
+	q.api.Base = base
+	if q.api.RootCAs, err = protocols.RootCAs(o.CAFile); err != nil {
 		return nil, fmt.Errorf("eos options: ca_file: %w", err)
 	}
 	return q, nil

@@ -3,7 +3,6 @@ package eos
 import (
 	"bytes"
 	"context"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -18,16 +17,14 @@ import (
 )
 
 type querier struct {
-	base, prefix         string
+	api                  protocols.API // api_base (checked), the system's roots and ca_file
+	prefix               string
 	clientID, deployment string
 	auth                 string // authClient or authDeviceID
 	secret               protocols.Secret
 	addrAttr             string
 	attrs                attrNames
 	rules                bool
-	rootCAs              *x509.CertPool
-	// baseFor, when set (tests), replaces base by an address of the probe's own.
-	baseFor func(netip.AddrPort) string
 
 	// One token per module, shared by its probes until shortly before it
 	// expires. sem lets one probe at a time fetch it; the others wait for
@@ -45,13 +42,6 @@ const (
 	maxFilterBody = 512 << 10
 	maxResults    = 100
 )
-
-func (q *querier) apiBase(addr netip.AddrPort) string {
-	if q.baseFor != nil {
-		return q.baseFor(addr)
-	}
-	return q.base
-}
 
 // Query finds the target's session: a token (kept from an earlier probe, or
 // fetched in the challenge phase), then the session search in the info phase.
@@ -173,14 +163,14 @@ func (q *querier) postForm(ctx context.Context, addr netip.AddrPort, path string
 	creds := base64.StdEncoding.EncodeToString([]byte(q.clientID + ":" + q.secret.Reveal()))
 	req := wire.HTTPRequest{
 		Method: http.MethodPost,
-		URL:    q.apiBase(addr) + path,
+		URL:    q.api.URL(addr, path),
 		Header: http.Header{
 			"Authorization": {"Basic " + creds},
 			"Content-Type":  {"application/x-www-form-urlencoded"},
 			"Accept":        {"application/json"},
 		},
 		Body:      []byte(form.Encode()),
-		RootCAs:   q.rootCAs,
+		RootCAs:   q.api.RootCAs,
 		MaxBody:   maxTokenBody,
 		TraceBody: wire.Withhold("the sign-in answer holds the token"),
 	}
@@ -226,14 +216,14 @@ func (q *querier) filter(ctx context.Context, addr, target netip.AddrPort, token
 	})
 	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
 		Method: http.MethodPost,
-		URL:    q.apiBase(addr) + q.prefix + "/matchmaking/v1/" + q.deployment + "/filter",
+		URL:    q.api.URL(addr, q.prefix+"/matchmaking/v1/"+q.deployment+"/filter"),
 		Header: http.Header{
 			"Authorization": {"Bearer " + token},
 			"Content-Type":  {"application/json"},
 			"Accept":        {"application/json"},
 		},
 		Body:    body,
-		RootCAs: q.rootCAs,
+		RootCAs: q.api.RootCAs,
 		MaxBody: maxFilterBody,
 	}, tr)
 	if err != nil {

@@ -182,11 +182,7 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 		t.Fatal(err)
 	}
 	eq := q.(*querier)
-	if srv.TLS != nil {
-		pool := x509.NewCertPool()
-		pool.AddCert(srv.Certificate())
-		eq.rootCAs = pool
-	}
+	eq.api.RootCAs = prototest.TrustOf(srv)
 	return eq
 }
 
@@ -535,7 +531,7 @@ func TestQueryTLSVerified(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
-	q.rootCAs = x509.NewCertPool()
+	q.api.RootCAs = x509.NewCertPool()
 	_, _, err := query(t, q, 2*time.Second)
 	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
 		t.Fatalf("err = %v, %d sign-ins", err, f.signIns.Load())
@@ -582,18 +578,9 @@ func TestNewOptions(t *testing.T) {
 
 // contractProtocol sends the API requests to the probed address, so that the
 // contract's fake servers (a closed port, a silent one) are the API.
-var contractProtocol = func() protocols.Protocol {
-	p := Protocol
-	p.New = func(s protocols.Settings) (protocols.Querier, error) {
-		q, err := newQuerier(s)
-		if err != nil {
-			return nil, err
-		}
-		q.(*querier).baseFor = func(a netip.AddrPort) string { return "http://" + a.String() }
-		return q, nil
-	}
-	return p
-}()
+var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
+	q.(*querier).api.At = prototest.AtProbe
+})
 
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{

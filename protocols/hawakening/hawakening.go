@@ -20,7 +20,6 @@ package hawakening
 
 import (
 	"fmt"
-	"net/netip"
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -52,7 +51,7 @@ type Options struct {
 
 // defaultBase is the backend of Hawakening's 2024 public release (gamedig's
 // meteorUri). It is no option: the password has one home, and tests set
-// querier.base themselves.
+// querier.api themselves.
 const defaultBase = "https://hawakening.com/api"
 
 // Caps on option lengths: an e-mail address, a GUID.
@@ -86,8 +85,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		username: o.Username,
 		password: password,
 		guid:     strings.ToLower(o.ServerGUID),
-		base:     defaultBase,
-		rootCAs:  pool,
+		api:      protocols.API{Base: defaultBase, RootCAs: pool},
 		sem:      make(chan struct{}, 1),
 	}, nil
 }
@@ -104,13 +102,4 @@ func validGUID(s string) bool {
 		}
 	}
 	return true
-}
-
-// apiBase is where the requests go: base, or in the contract test, the
-// probed address (baseFor).
-func (q *querier) apiBase(addr netip.AddrPort) string {
-	if q.baseFor != nil {
-		return q.baseFor(addr)
-	}
-	return q.base
 }

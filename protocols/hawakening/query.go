@@ -3,7 +3,6 @@ package hawakening
 import (
 	"bytes"
 	"context"
-	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -18,12 +17,8 @@ import (
 type querier struct {
 	username string
 	password protocols.Secret
-	guid     string // lower case
-	base     string // defaultBase; a test's fake in tests
-	rootCAs  *x509.CertPool
-	// baseFor, when set (the contract test), replaces base by an address of
-	// the probe's own.
-	baseFor func(netip.AddrPort) string
+	guid     string        // lower case
+	api      protocols.API // defaultBase; a test's fake in tests
 
 	// One grant per module, shared by its probes until the backend refuses
 	// it (it states no lifetime). sem lets one probe at a time sign in; the
@@ -120,10 +115,10 @@ func (q *querier) signIn(ctx context.Context, addr netip.AddrPort, tr *wire.Trac
 	body, _ := json.Marshal(map[string]string{"Password": q.password.Reveal()})
 	req := wire.HTTPRequest{
 		Method:    http.MethodPost,
-		URL:       q.apiBase(addr) + "/users/" + url.PathEscape(q.username) + "/accessGrant",
+		URL:       q.api.URL(addr, "/users/"+url.PathEscape(q.username)+"/accessGrant"),
 		Header:    http.Header{"Accept": {"*/*"}, "Content-Type": {"application/json"}},
 		Body:      body,
-		RootCAs:   q.rootCAs,
+		RootCAs:   q.api.RootCAs,
 		MaxBody:   maxGrantBody,
 		TraceBody: wire.Withhold("the sign-in answer holds the access grant"),
 	}
@@ -157,9 +152,9 @@ func (q *querier) signIn(ctx context.Context, addr netip.AddrPort, tr *wire.Trac
 // listings reads the server listing with the grant.
 func (q *querier) listings(ctx context.Context, addr netip.AddrPort, grant string, tr *wire.Trace) (*envelope, int, error) {
 	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		URL:     q.apiBase(addr) + "/gameServerListings",
+		URL:     q.api.URL(addr, "/gameServerListings"),
 		Header:  http.Header{"Accept": {"*/*"}, "Authorization": {"Basic " + grant}},
-		RootCAs: q.rootCAs,
+		RootCAs: q.api.RootCAs,
 		MaxBody: maxListBody,
 	}, tr)
 	if err != nil {

@@ -117,12 +117,8 @@ func newFor(t testing.TB, srv *httptest.Server, o Options) *querier {
 		t.Fatal(err)
 	}
 	hq := q.(*querier)
-	hq.base = srv.URL
-	if srv.TLS != nil {
-		pool := x509.NewCertPool()
-		pool.AddCert(srv.Certificate())
-		hq.rootCAs = pool
-	}
+	hq.api.Base = srv.URL
+	hq.api.RootCAs = prototest.TrustOf(srv)
 	return hq
 }
 
@@ -320,7 +316,7 @@ func TestQueryTLSVerified(t *testing.T) {
 	f := &fakeMeteor{t: t}
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, goodOptions())
-	q.rootCAs = x509.NewCertPool()
+	q.api.RootCAs = x509.NewCertPool()
 	_, _, err := query(t, q, 2*time.Second)
 	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
 		t.Fatalf("err = %v, %d sign-ins", err, f.signIns.Load())
@@ -334,7 +330,7 @@ func TestBaseFixed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hq := q.(*querier); hq.base != "https://hawakening.com/api" || hq.baseFor != nil || hq.rootCAs == nil {
+	if hq := q.(*querier); hq.api.Base != "https://hawakening.com/api" || hq.api.At != nil || hq.api.RootCAs == nil {
 		t.Errorf("querier %v", hq)
 	}
 }
@@ -362,18 +358,9 @@ func TestNewOptions(t *testing.T) {
 
 // contractProtocol sends the requests to the probed address, so that the
 // contract's fake servers (a closed port, a silent one) are the backend.
-var contractProtocol = func() protocols.Protocol {
-	p := Protocol
-	p.New = func(s protocols.Settings) (protocols.Querier, error) {
-		q, err := newQuerier(s)
-		if err != nil {
-			return nil, err
-		}
-		q.(*querier).baseFor = func(a netip.AddrPort) string { return "http://" + a.String() }
-		return q, nil
-	}
-	return p
-}()
+var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
+	q.(*querier).api.At = prototest.AtProbe
+})
 
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{

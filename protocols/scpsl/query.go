@@ -3,7 +3,6 @@ package scpsl
 import (
 	"bytes"
 	"context"
-	"crypto/x509"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -19,11 +18,7 @@ type querier struct {
 	key      protocols.Secret
 	serverID int64
 	players  bool
-	base     string // defaultBase; a test's fake in tests
-	rootCAs  *x509.CertPool
-	// baseFor, when set (the contract test), replaces base by an address of
-	// the probe's own.
-	baseFor func(netip.AddrPort) string
+	api      protocols.API // defaultBase; a test's fake in tests
 }
 
 // String and GoString keep the key out of %v and %#v.
@@ -52,10 +47,10 @@ func (q *querier) serverInfo(ctx context.Context, addr netip.AddrPort, tr *wire.
 		return nil, fmt.Errorf("%w: the module names no account (scpsl: {account_id: \"...\", api_key_file: ...})", wire.ErrServer)
 	}
 	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		URL:         q.apiBase(addr) + "/serverinfo.php?" + q.params().Encode(),
+		URL:         q.api.URL(addr, "/serverinfo.php?"+q.params().Encode()),
 		SecretQuery: true, // key=
 		Header:      http.Header{"Accept": {"application/json"}},
-		RootCAs:     q.rootCAs,
+		RootCAs:     q.api.RootCAs,
 		MaxBody:     maxBody,
 		TraceBody:   q.maskKey,
 	}, tr)

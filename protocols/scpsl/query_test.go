@@ -68,12 +68,8 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 		t.Fatal(err)
 	}
 	sq := q.(*querier)
-	sq.base = srv.URL
-	if srv.TLS != nil {
-		pool := x509.NewCertPool()
-		pool.AddCert(srv.Certificate())
-		sq.rootCAs = pool
-	}
+	sq.api.Base = srv.URL
+	sq.api.RootCAs = prototest.TrustOf(srv)
 	return sq
 }
 
@@ -222,7 +218,7 @@ func TestQueryTLSVerified(t *testing.T) {
 	f := &fakeNorthwood{t: t}
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{AccountID: account, APIKey: apiKey}, protocols.Settings{})
-	q.rootCAs = x509.NewCertPool()
+	q.api.RootCAs = x509.NewCertPool()
 	_, _, err := query(t, q, target, 2*time.Second)
 	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.requests.Load() != 0 {
 		t.Fatalf("err = %v, %d requests", err, f.requests.Load())
@@ -236,7 +232,7 @@ func TestBaseFixed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sq := q.(*querier); sq.base != "https://api.scpslgame.com" || sq.baseFor != nil || sq.rootCAs == nil {
+	if sq := q.(*querier); sq.api.Base != "https://api.scpslgame.com" || sq.api.At != nil || sq.api.RootCAs == nil {
 		t.Errorf("querier %v", sq)
 	}
 	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiKey) {
@@ -266,18 +262,9 @@ func TestNewOptions(t *testing.T) {
 
 // contractProtocol sends the request to the probed address, so that the
 // contract's fake servers (a closed port, a silent one) are Northwood.
-var contractProtocol = func() protocols.Protocol {
-	p := Protocol
-	p.New = func(s protocols.Settings) (protocols.Querier, error) {
-		q, err := newQuerier(s)
-		if err != nil {
-			return nil, err
-		}
-		q.(*querier).baseFor = func(a netip.AddrPort) string { return "http://" + a.String() }
-		return q, nil
-	}
-	return p
-}()
+var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
+	q.(*querier).api.At = prototest.AtProbe
+})
 
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{

@@ -15,7 +15,6 @@ package scpsl
 
 import (
 	"fmt"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
@@ -46,7 +45,7 @@ type Options struct {
 }
 
 // defaultBase is Northwood's API host. It is no option: the key has one
-// home, and tests set querier.base themselves.
+// home, and tests set querier.api themselves.
 const defaultBase = "https://api.scpslgame.com"
 
 // maxAccountIDLen: account ids are small integers; 20 digits hold any uint64.
@@ -59,7 +58,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 			return nil, fmt.Errorf("scpsl options: %w", err)
 		}
 	}
-	if o.AccountID != "" && !digits(o.AccountID, maxAccountIDLen) {
+	if o.AccountID != "" && !protocols.Digits(o.AccountID, maxAccountIDLen) {
 		return nil, fmt.Errorf("scpsl options: account_id %q: want the account's numeric id", o.AccountID)
 	}
 	if o.ServerID < 0 {
@@ -73,26 +72,5 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scpsl options: ca_file: %w", err)
 	}
-	return &querier{account: o.AccountID, key: key, serverID: o.ServerID, players: s.Players, base: defaultBase, rootCAs: pool}, nil
-}
-
-func digits(s string, max int) bool {
-	if len(s) == 0 || len(s) > max {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// apiBase is where the request goes: base, or in the contract test, the
-// probed address (baseFor).
-func (q *querier) apiBase(addr netip.AddrPort) string {
-	if q.baseFor != nil {
-		return q.baseFor(addr)
-	}
-	return q.base
+	return &querier{account: o.AccountID, key: key, serverID: o.ServerID, players: s.Players, api: protocols.API{Base: defaultBase, RootCAs: pool}}, nil
 }
