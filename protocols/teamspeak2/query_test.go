@@ -211,15 +211,7 @@ func TestQueryDrip(t *testing.T) {
 // The contract's TCP cases need the fake on the target's own port: this copy of
 // Protocol builds queriers that connect to the target's port.
 func TestQuerierContract(t *testing.T) {
-	p := Protocol
-	p.New = func(s protocols.Settings) (protocols.Querier, error) {
-		q, err := newQuerier(s)
-		if err != nil {
-			return nil, err
-		}
-		q.(*querier).queryPort = 0
-		return q, nil
-	}
+	p := prototest.Hooked(Protocol, func(q protocols.Querier) { q.(*querier).queryPort = 0 })
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: p, Name: "teamspeak2", DefaultPort: 8767, Transport: "tcp",
 	})
