@@ -168,7 +168,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 			version:  p.version,
 		},
 		rules: s.Rules,
-		sem:   make(chan struct{}, 1),
+		token: protocols.NewSignIn("EOS"),
 	}
 	if o.VersionAttributes != nil {
 		q.attrs.version = o.VersionAttributes

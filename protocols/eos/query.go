@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"sync"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -27,12 +26,8 @@ type querier struct {
 	rules                bool
 
 	// One token per module, shared by its probes until shortly before it
-	// expires. sem lets one probe at a time fetch it; the others wait for
-	// that one (or their deadline) instead of signing in too.
-	sem     chan struct{}
-	mu      sync.Mutex
-	token   string
-	refresh time.Time // when the kept token is to be replaced
+	// expires.
+	token *protocols.SignIn
 }
 
 // Response body caps: a token answer is small; a filter answer holds at most
@@ -95,42 +90,14 @@ func notFound(target netip.AddrPort, atIP int) error {
 // accessToken returns the kept token, or fetches one (fresh). stale is a token
 // the API just refused: it is not returned again.
 func (q *querier) accessToken(ctx context.Context, addr netip.AddrPort, stale string, tr *wire.Trace) (token string, fresh bool, err error) {
-	if t := q.kept(stale); t != "" {
-		return t, false, nil
-	}
-	select {
-	case q.sem <- struct{}{}:
-	case <-ctx.Done():
-		return "", false, fmt.Errorf("%w: waiting for another probe's EOS sign-in", wire.ErrTimeout)
-	}
-	defer func() { <-q.sem }()
-	if t := q.kept(stale); t != "" {
-		return t, false, nil // fetched while we waited
-	}
-	p := tr.Begin("challenge")
-	token, life, err := q.fetchToken(ctx, addr, tr)
-	tr.End(p, err)
-	if err != nil {
-		return "", false, err
-	}
-	// Replace it a tenth of its life (at least 30 s) before it expires.
-	keep := life - max(life/10, 30*time.Second)
-	q.mu.Lock()
-	q.token, q.refresh = "", time.Time{}
-	if keep > 0 {
-		q.token, q.refresh = token, time.Now().Add(keep)
-	}
-	q.mu.Unlock()
-	return token, true, nil
-}
-
-func (q *querier) kept(stale string) string {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.token == "" || q.token == stale || !time.Now().Before(q.refresh) {
-		return ""
-	}
-	return q.token
+	return q.token.Token(ctx, stale, func() (string, time.Time, error) {
+		p := tr.Begin("challenge")
+		token, life, err := q.fetchToken(ctx, addr, tr)
+		tr.End(p, err)
+		// Replaced a tenth of its life (at least 30 s) before it expires; a
+		// token too short-lived for that is not kept.
+		return token, time.Now().Add(life - max(life/10, 30*time.Second)), err
+	})
 }
 
 // fetchToken signs in with the client credentials, or by device id. The trace

@@ -86,7 +86,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		password: password,
 		guid:     strings.ToLower(o.ServerGUID),
 		api:      protocols.API{Base: defaultBase, RootCAs: pool},
-		sem:      make(chan struct{}, 1),
+		grant:    protocols.NewSignIn("Hawakening"),
 	}, nil
 }
 

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"sync"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -21,11 +21,8 @@ type querier struct {
 	api      protocols.API // defaultBase; a test's fake in tests
 
 	// One grant per module, shared by its probes until the backend refuses
-	// it (it states no lifetime). sem lets one probe at a time sign in; the
-	// others wait for that one (or their deadline).
-	sem   chan struct{}
-	mu    sync.Mutex
-	grant string
+	// it (it states no lifetime).
+	grant *protocols.SignIn
 }
 
 // String and GoString keep the password and grant out of %v and %#v.
@@ -76,37 +73,12 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 // accessGrant returns the kept grant, or signs in (fresh). stale is a grant
 // the backend just refused: it is not returned again.
 func (q *querier) accessGrant(ctx context.Context, addr netip.AddrPort, stale string, tr *wire.Trace) (grant string, fresh bool, err error) {
-	if g := q.kept(stale); g != "" {
-		return g, false, nil
-	}
-	select {
-	case q.sem <- struct{}{}:
-	case <-ctx.Done():
-		return "", false, fmt.Errorf("%w: waiting for another probe's Hawakening sign-in", wire.ErrTimeout)
-	}
-	defer func() { <-q.sem }()
-	if g := q.kept(stale); g != "" {
-		return g, false, nil // signed in while we waited
-	}
-	p := tr.Begin("challenge")
-	g, err := q.signIn(ctx, addr, tr)
-	tr.End(p, err)
-	q.mu.Lock()
-	q.grant = g
-	q.mu.Unlock()
-	if err != nil {
-		return "", false, err
-	}
-	return g, true, nil
-}
-
-func (q *querier) kept(stale string) string {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.grant == stale {
-		return ""
-	}
-	return q.grant
+	return q.grant.Token(ctx, stale, func() (string, time.Time, error) {
+		p := tr.Begin("challenge")
+		g, err := q.signIn(ctx, addr, tr)
+		tr.End(p, err)
+		return g, time.Time{}, err // kept until refused
+	})
 }
 
 // signIn posts the password. The trace records the request with the password
