@@ -62,14 +62,10 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func optionsOf(o Options) func(any) error {
-	return func(v any) error { *v.(*Options) = o; return nil }
-}
-
 // newFor builds a querier whose requests go to srv, trusting its certificate.
 func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
 	t.Helper()
-	s.Options = optionsOf(o)
+	s.Options = prototest.OptionsOf(o)
 	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +210,7 @@ func TestQueryTLSVerified(t *testing.T) {
 // The request goes to Discord whatever the target: the querier's base is
 // discord.com over https, and no target, host name or option changes it.
 func TestBaseFixed(t *testing.T) {
-	q, err := newQuerier(protocols.Settings{Options: optionsOf(Options{GuildID: guild})})
+	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(Options{GuildID: guild})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +230,7 @@ func TestNewOptions(t *testing.T) {
 		{Options{GuildID: "123456789012345678901"}, "numeric id"},
 		{Options{GuildID: guild, CAFile: "/nonexistent/ca.pem"}, "ca_file"},
 	} {
-		_, err := newQuerier(protocols.Settings{Options: optionsOf(c.o)})
+		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
 		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
 			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
 		}
@@ -253,6 +249,6 @@ func TestQuerierContract(t *testing.T) {
 		Name:        "discord",
 		DefaultPort: 443,
 		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: optionsOf(Options{GuildID: guild})},
+		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{GuildID: guild})},
 	})
 }

@@ -167,16 +167,11 @@ func (f *fakeEOS) revokeAll() {
 	f.mu.Unlock()
 }
 
-// optionsOf is a Settings.Options that hands over o as the decoded block.
-func optionsOf(o Options) func(any) error {
-	return func(v any) error { *v.(*Options) = o; return nil }
-}
-
 // newFor builds a querier for the fake at base, trusting the TLS fake's certificate.
 func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
 	t.Helper()
 	o.APIBase = srv.URL
-	s.Options = optionsOf(o)
+	s.Options = prototest.OptionsOf(o)
 	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
@@ -565,7 +560,7 @@ func TestNewOptions(t *testing.T) {
 		{Options{PathPrefix: "wildcard"}, "path_prefix"},
 		{Options{CAFile: file}, "no PEM"},
 	} {
-		_, err := newQuerier(protocols.Settings{Options: optionsOf(c.o)})
+		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
 		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
 			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
 		}
@@ -599,6 +594,6 @@ func TestQuerierContractDeviceID(t *testing.T) {
 		Name:        "eos",
 		DefaultPort: 7777,
 		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: optionsOf(Options{Preset: "squad"})},
+		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{Preset: "squad"})},
 	})
 }

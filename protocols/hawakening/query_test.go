@@ -101,10 +101,6 @@ func (f *fakeMeteor) revoke() {
 	f.mu.Unlock()
 }
 
-func optionsOf(o Options) func(any) error {
-	return func(v any) error { *v.(*Options) = o; return nil }
-}
-
 func goodOptions() Options {
 	return Options{Username: user, Password: password, ServerGUID: guid}
 }
@@ -112,7 +108,7 @@ func goodOptions() Options {
 // newFor builds a querier whose requests go to srv, trusting its certificate.
 func newFor(t testing.TB, srv *httptest.Server, o Options) *querier {
 	t.Helper()
-	q, err := newQuerier(protocols.Settings{Options: optionsOf(o), Players: true})
+	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(o), Players: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +322,7 @@ func TestQueryTLSVerified(t *testing.T) {
 // The requests go to the backend whatever the target: the base is
 // hawakening.com over https, and no target or option changes it.
 func TestBaseFixed(t *testing.T) {
-	q, err := newQuerier(protocols.Settings{Options: optionsOf(goodOptions())})
+	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(goodOptions())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +345,7 @@ func TestNewOptions(t *testing.T) {
 		{Options{PasswordFile: "/nonexistent/pw"}, "password"},
 		{Options{CAFile: "/nonexistent/ca.pem"}, "ca_file"},
 	} {
-		_, err := newQuerier(protocols.Settings{Options: optionsOf(c.o)})
+		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
 		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
 			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
 		}
@@ -368,6 +364,6 @@ func TestQuerierContract(t *testing.T) {
 		Name:        "hawakening",
 		DefaultPort: 7777,
 		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: optionsOf(goodOptions())},
+		Settings:    protocols.Settings{Options: prototest.OptionsOf(goodOptions())},
 	})
 }

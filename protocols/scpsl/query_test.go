@@ -55,14 +55,10 @@ func (f *fakeNorthwood) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func optionsOf(o Options) func(any) error {
-	return func(v any) error { *v.(*Options) = o; return nil }
-}
-
 // newFor builds a querier whose requests go to srv, trusting its certificate.
 func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
 	t.Helper()
-	s.Options = optionsOf(o)
+	s.Options = prototest.OptionsOf(o)
 	q, err := newQuerier(s)
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +224,7 @@ func TestQueryTLSVerified(t *testing.T) {
 // The request goes to Northwood whatever the target: the base is
 // api.scpslgame.com over https, and no target or option changes it.
 func TestBaseFixed(t *testing.T) {
-	q, err := newQuerier(protocols.Settings{Options: optionsOf(Options{AccountID: account, APIKey: apiKey})})
+	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(Options{AccountID: account, APIKey: apiKey})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +249,7 @@ func TestNewOptions(t *testing.T) {
 		{Options{APIKeyFile: "/nonexistent/key"}, "api_key"},
 		{Options{CAFile: "/nonexistent/ca.pem"}, "ca_file"},
 	} {
-		_, err := newQuerier(protocols.Settings{Options: optionsOf(c.o)})
+		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
 		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
 			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
 		}
@@ -272,7 +268,7 @@ func TestQuerierContract(t *testing.T) {
 		Name:        "scpsl",
 		DefaultPort: 7777,
 		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: optionsOf(Options{AccountID: account, APIKey: apiKey})},
+		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{AccountID: account, APIKey: apiKey})},
 	})
 }
 
