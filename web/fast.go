@@ -177,10 +177,7 @@ func (s *fastConn) writeWithin(d time.Duration) {
 // request is read in a function of its own: a probe waiting for its server holds
 // this goroutine's stack (collector's runner says why).
 func (f *FastListener) serve(c net.Conn) {
-	s := &fastConn{c: c}
-	if r := new(rawIO); r.init(c) {
-		s.raw = r
-	}
+	s := &fastConn{c: c, raw: newRawIO(c)}
 	if !f.track(s) {
 		c.Close()
 		return

@@ -24,17 +24,19 @@ type rawIO struct {
 	err            error
 }
 
-func (r *rawIO) init(c any) bool {
+// newRawIO returns c's raw I/O, or nil when c has no RawConn.
+func newRawIO(c any) *rawIO {
 	sc, ok := c.(syscall.Conn)
 	if !ok {
-		return false
+		return nil
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
-		return false
+		return nil
 	}
-	r.rc, r.readFn, r.sendFn = rc, r.doRead, r.doSend
-	return true
+	r := &rawIO{rc: rc}
+	r.readFn, r.sendFn = r.doRead, r.doSend
+	return r
 }
 
 func (r *rawIO) read(p []byte) (int, error) {

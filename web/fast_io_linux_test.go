@@ -28,8 +28,8 @@ func rawPair(t *testing.T) (*rawIO, net.Conn, net.Conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { client.Close(); server.Close() })
-	r := new(rawIO)
-	if !r.init(server) {
+	r := newRawIO(server)
+	if r == nil {
 		t.Fatal("a TCP connection has no RawConn")
 	}
 	return r, server, client

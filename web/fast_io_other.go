@@ -6,6 +6,6 @@ package web
 // Write serve.
 type rawIO struct{}
 
-func (r *rawIO) init(any) bool            { return false }
+func newRawIO(any) *rawIO                 { return nil }
 func (r *rawIO) read([]byte) (int, error) { panic("rawIO: Linux only") }
 func (r *rawIO) write([]byte) error       { panic("rawIO: Linux only") }
