@@ -3,7 +3,6 @@ package hostile
 import (
 	"fmt"
 	"net/netip"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,6 +11,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 )
@@ -39,16 +39,6 @@ const (
 	// works gets there in milliseconds.
 	loadBarrier = 10 * time.Second
 )
-
-// loadTests skips t unless GSE_LOAD_TESTS is set: load tests take both cores for
-// seconds and judge deadlines under that load, so `make test` runs them apart,
-// after the other packages' tests, one package at a time.
-func loadTests(t *testing.T) {
-	t.Helper()
-	if os.Getenv("GSE_LOAD_TESTS") == "" {
-		t.Skip("a load test: GSE_LOAD_TESTS=1 runs it (make test does, after the other tests)")
-	}
-}
 
 // gateServer is a fake A2S server that answers no one until the test opens it,
 // then answers every request held and every later one with a fresh
@@ -129,7 +119,7 @@ func (l *lateness) get() time.Duration { return time.Duration(l.worst.Load()) }
 // and the goroutines must return to their baseline. It logs the peak RSS (VmHWM,
 // process-wide: run it alone for BENCHMARKS.md). -short divides it all by five.
 func TestLoad(t *testing.T) {
-	loadTests(t)
+	testenv.LoadTest(t)
 	limit, servers := 500, 50
 	if testing.Short() {
 		limit, servers = 100, 20

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Splits the module's packages for `make test`: "race" prints those whose tests run
+# under the race detector, "plain" the others.
+#
+# The detector finds a race only where two goroutines touch the same memory, so it
+# earns its cost (tests 2-10x slower, a second build of every test binary) where
+# the code under test makes goroutines or shares memory: a package whose non-test
+# code starts goroutines, uses sync or sync/atomic or channels, and the test
+# harnesses that drive the whole exporter (the root, e2e, hostile). The rest are
+# decoders: one probe runs one sequence of calls, and the collector, web and wire
+# (all under -race) are where probes meet. Their plain test binaries also serve the
+# benchmark smoke run, which would otherwise build them again.
+set -eu
+want=${1:?usage: testsets.sh race|plain}
+harness='^(\.|\./e2e|\./hostile)$'
+go list -f '{{.Dir}}' ./... | while read -r dir; do
+  rel=./${dir#"$PWD"/}
+  [ "$dir" = "$PWD" ] && rel=.
+  set -- "$dir"/*.go
+  src=()
+  for f in "$@"; do case $f in *_test.go) ;; *) src+=("$f") ;; esac; done
+  if [[ $rel =~ $harness ]] ||
+     { [ ${#src[@]} -gt 0 ] && grep -qE '(^|[^[:alnum:]_."])go [[:alnum:]_(]|sync\.|atomic\.|chan ' "${src[@]}"; }; then
+    set=race
+  else
+    set=plain
+  fi
+  [ "$set" = "$want" ] && echo "$rel"
+done
+exit 0
