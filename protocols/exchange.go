@@ -3,6 +3,7 @@ package protocols
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -10,19 +11,18 @@ import (
 // The one-request shape. Many protocols' whole query is one request and the one
 // reply that answers it, timed as the "info" phase: such a protocol declares its
 // request, a filter for the datagrams that do not answer it and a decoder, and
-// UDPExchange (or HTTPExchange) does the rest, the same way for each.
+// UDPExchange (EchoExchange, HTTPExchange) does the rest, the same way for each.
+// Each is built once per module, so a probe allocates nothing for it.
 
 // UDPExchange is one UDP request and its answer: the socket (DialUDP, with the
 // module's retries), the "info" phase, and wire.Exchange's sorting of datagrams
 // (skipped ones noted in the trace, a timeout after them said as why the last one
-// was skipped). A protocol whose request is the same each probe builds it once
-// in New and returns it as its Querier; one that puts a fresh echo in each
-// request builds one per probe (a value on the stack: nothing is allocated).
+// was skipped). A protocol builds it in New and returns it as its Querier.
 type UDPExchange[R any] struct {
 	Retries int // Settings.Retries
 	Request []byte
 	// Answers, when set, says why a datagram is no answer to Request (a stray,
-	// another packet type, another probe's echo): it is skipped.
+	// another packet type): it is skipped.
 	Answers func([]byte) error
 	// Decode decodes the answer. An error ends the query, unless it wraps
 	// NotReply (when set): a decoder that only finds out by decoding that a
@@ -38,31 +38,19 @@ type UDPExchange[R any] struct {
 
 // Query runs the exchange with t and returns Result of its answer.
 func (x *UDPExchange[R]) Query(ctx context.Context, t Target, tr *wire.Trace) (*Result, error) {
-	r, err := x.Ask(ctx, t, tr)
+	r, err := ask(ctx, t, tr, x.Retries, x.Request, x.sort)
 	if err != nil {
 		return nil, err
 	}
 	return x.Result(r, tr), nil
 }
 
-// Ask runs the exchange with t and returns the decoded answer (Result is unused).
-func (x *UDPExchange[R]) Ask(ctx context.Context, t Target, tr *wire.Trace) (R, error) {
-	conn, err := DialUDP(ctx, t, tr, x.Retries)
-	if err != nil {
-		var zero R
-		return zero, err
-	}
-	defer conn.Close()
-	return x.On(ctx, conn, tr)
-}
-
-// On runs the exchange on an open socket, for a querier that goes on with more
-// requests on it once the info phase is done.
+// On runs the exchange on an open socket and returns the decoded answer, for a
+// querier that goes on with more requests once the info phase is done. The
+// UDPExchange may be built per probe then (a challenge in Check): a value on the
+// stack, whose Check closure the trace's hold on Request makes escape.
 func (x *UDPExchange[R]) On(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (R, error) {
-	p := tr.Begin("info")
-	r, err := wire.Exchange(ctx, conn, x.Request, x.sort)
-	tr.End(p, err)
-	return r, err
+	return on(ctx, conn, tr, x.Request, x.sort)
 }
 
 // sort sorts a datagram three ways for wire.Exchange.
@@ -86,6 +74,56 @@ func (x *UDPExchange[R]) sort(b []byte) (r R, skip, err error) {
 		}
 	}
 	return r, nil, nil
+}
+
+// EchoExchange is UDPExchange for a protocol that ties the answer to its probe
+// with a fresh random number n in each request (a cookie, echo bytes) that the
+// answer carries back. Built once in New like UDPExchange: n is drawn per probe
+// and handed to the functions, so no closure is made per probe.
+type EchoExchange[R any] struct {
+	Retries int
+	Request func(n uint64) []byte
+	// Answers says why a datagram is no answer to the request with n (another
+	// probe's echo, a stray): it is skipped.
+	Answers func(b []byte, n uint64) error
+	Decode  func(b []byte, n uint64) (R, error)
+	Result  func(R, *wire.Trace) *Result
+}
+
+// Query runs the exchange with t and returns Result of its answer.
+func (x *EchoExchange[R]) Query(ctx context.Context, t Target, tr *wire.Trace) (*Result, error) {
+	n := rand.Uint64()
+	r, err := ask(ctx, t, tr, x.Retries, x.Request(n), func(b []byte) (R, error, error) {
+		var zero R
+		if skip := x.Answers(b, n); skip != nil {
+			return zero, skip, nil
+		}
+		r, err := x.Decode(b, n)
+		return r, nil, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return x.Result(r, tr), nil
+}
+
+// ask dials t and runs one exchange on the socket.
+func ask[R any](ctx context.Context, t Target, tr *wire.Trace, retries int, req []byte, sort func([]byte) (R, error, error)) (R, error) {
+	conn, err := DialUDP(ctx, t, tr, retries)
+	if err != nil {
+		var zero R
+		return zero, err
+	}
+	defer conn.Close()
+	return on(ctx, conn, tr, req, sort)
+}
+
+// on is the info phase around wire.Exchange.
+func on[R any](ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []byte, sort func([]byte) (R, error, error)) (R, error) {
+	p := tr.Begin("info")
+	r, err := wire.Exchange(ctx, conn, req, sort)
+	tr.End(p, err)
+	return r, err
 }
 
 // DialUDP opens the UDP socket to t (wire.DialUDP) that re-sends an unanswered
