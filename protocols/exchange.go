@@ -38,17 +38,23 @@ type UDPExchange[R any] struct {
 
 // Query runs the exchange with t and returns Result of its answer.
 func (x *UDPExchange[R]) Query(ctx context.Context, t Target, tr *wire.Trace) (*Result, error) {
-	r, err := ask(ctx, t, tr, x.Retries, x.Request, x.sort)
+	r, err := x.Ask(ctx, t, tr)
 	if err != nil {
 		return nil, err
 	}
 	return x.Result(r, tr), nil
 }
 
+// Ask runs the exchange with t and returns the decoded answer (Result unused),
+// for a querier that does more with it. Such a querier may build its
+// UDPExchange per probe (a challenge its Check compares): Check's closure is
+// then allocated per probe, as the trace keeps Request.
+func (x *UDPExchange[R]) Ask(ctx context.Context, t Target, tr *wire.Trace) (R, error) {
+	return ask(ctx, t, tr, x.Retries, x.Request, x.sort)
+}
+
 // On runs the exchange on an open socket and returns the decoded answer, for a
-// querier that goes on with more requests once the info phase is done. The
-// UDPExchange may be built per probe then (a challenge in Check): a value on the
-// stack, whose Check closure the trace's hold on Request makes escape.
+// querier that goes on with more requests on it once the info phase is done.
 func (x *UDPExchange[R]) On(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (R, error) {
 	return on(ctx, conn, tr, x.Request, x.sort)
 }
