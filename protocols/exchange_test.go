@@ -319,4 +319,3 @@ func TestDecodeOptions(t *testing.T) {
 		t.Errorf("a bad block: %v, want it wrapped and named", err)
 	}
 }
-
