@@ -155,6 +155,11 @@ type HTTPExchange[R any] struct {
 	Result func(R, *wire.Trace) *Result
 }
 
+// String and GoString keep the request out of any print of the exchange: its
+// header or query may carry the module's secret.
+func (x *HTTPExchange[R]) String() string   { return "HTTPExchange " + x.Request.Method }
+func (x *HTTPExchange[R]) GoString() string { return x.String() }
+
 // Query runs the exchange with t and returns Result of its answer.
 func (x *HTTPExchange[R]) Query(ctx context.Context, t Target, tr *wire.Trace) (*Result, error) {
 	p := tr.Begin("info")
