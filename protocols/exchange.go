@@ -132,6 +132,27 @@ func on[R any](ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []by
 	return r, err
 }
 
+// OverUDP makes a Querier of a query that runs on one UDP socket to the target
+// (several requests, or a reply of several datagrams): Query opens the socket
+// with the module's retries (DialUDP), runs query on it and closes it.
+func OverUDP(retries int, query func(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*Result, error)) Querier {
+	return &udpQuerier{retries: retries, query: query}
+}
+
+type udpQuerier struct {
+	retries int
+	query   func(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*Result, error)
+}
+
+func (q *udpQuerier) Query(ctx context.Context, t Target, tr *wire.Trace) (*Result, error) {
+	conn, err := DialUDP(ctx, t, tr, q.retries)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	return q.query(ctx, conn, tr)
+}
+
 // DialUDP opens the UDP socket to t (wire.DialUDP) that re-sends an unanswered
 // request the module's retries times.
 func DialUDP(ctx context.Context, t Target, tr *wire.Trace, retries int) (*wire.UDPConn, error) {

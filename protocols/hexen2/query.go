@@ -14,18 +14,11 @@ type querier struct {
 	s protocols.Settings
 }
 
-// Query asks for the server info, then (when asked for) each player by index and
+// query asks for the server info, then (when asked for) each player by index and
 // the rules one after another, on one socket. The engine answers a player index
 // past its active clients with silence, so every follow-up request gets half the
 // time left: one that goes unanswered fails its phase and leaves time for the rest.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, t.Addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.s.Retries
-
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	info, err := wire.Exchange(ctx, conn, serverInfoRequest, func(b []byte) (*serverInfo, error, error) {
 		body, skip, err := answer(b, repServerInfo)
