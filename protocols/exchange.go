@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"net/http"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -194,6 +195,12 @@ func (x *HTTPExchange[R]) Query(ctx context.Context, t Target, tr *wire.Trace) (
 		return nil, err
 	}
 	return x.Result(r, tr), nil
+}
+
+// GetJSON is a GET of path (with its query) that asks for JSON, its reply capped
+// at maxBody.
+func GetJSON(path string, maxBody int) wire.HTTPRequest {
+	return wire.HTTPRequest{Path: path, Header: http.Header{"Accept": {"application/json"}}, MaxBody: maxBody}
 }
 
 // JSON is an HTTPExchange decoder that takes a 2xx response's JSON body

@@ -1,11 +1,13 @@
 package protocols_test
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -154,6 +156,29 @@ func TestUDPExchangeRetries(t *testing.T) {
 	}
 }
 
+func TestOverUDP(t *testing.T) {
+	target := replies(t, "req", "ok mine")
+	var conns []*wire.UDPConn
+	q := protocols.OverUDP(2, func(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
+		conns = append(conns, conn)
+		if conn.Retries != 2 {
+			t.Errorf("the socket re-sends %d times, want the module's 2", conn.Retries)
+		}
+		name, err := testExchange("req").On(ctx, conn, tr)
+		return &protocols.Result{Name: name}, err
+	})
+	res, err := q.Query(prototest.Context(t, 2*time.Second), target, nil)
+	if err != nil || res.Name != "mine" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if err := conns[0].Send([]byte("req")); err == nil {
+		t.Error("the socket is still open after the query")
+	}
+	if _, err := q.Query(prototest.Context(t, time.Second), protocols.At(netip.AddrPort{}), nil); err == nil || len(conns) != 1 {
+		t.Errorf("an invalid address: %v, and the query ran %d times", err, len(conns))
+	}
+}
+
 func TestUDPExchangeRefused(t *testing.T) {
 	_, err := testExchange("req").Query(prototest.Context(t, 2*time.Second), protocols.At(prototest.ClosedUDPPort(t)), nil)
 	if !errors.Is(err, wire.ErrRefused) && !errors.Is(err, wire.ErrTimeout) {
@@ -270,6 +295,9 @@ func TestHTTPExchange(t *testing.T) {
 			}
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"name":"srv"}`))
+		case "/big":
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"name":"` + strings.Repeat("x", 2<<10) + `"}`))
 		case "/html":
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte(`<html>`))
@@ -284,9 +312,10 @@ func TestHTTPExchange(t *testing.T) {
 		{"/json", nil},
 		{"/html", wire.ErrMalformed},
 		{"/gone", wire.ErrServer},
+		{"/big", wire.ErrTooLarge},
 	} {
 		x := &protocols.HTTPExchange[*status]{
-			Request: wire.HTTPRequest{Path: tc.path, Header: http.Header{"Accept": {"application/json"}}},
+			Request: protocols.GetJSON(tc.path, 1<<10),
 			Decode:  protocols.JSON(decodeStatus),
 			Result:  func(s *status, _ *wire.Trace) *protocols.Result { return &protocols.Result{Name: s.Name} },
 		}

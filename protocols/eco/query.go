@@ -35,7 +35,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 var errNotFound = wire.StatusError(&wire.HTTPResponse{Status: http.StatusNotFound})
 
 func get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, path string) (*info, error) {
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{Path: path, Header: http.Header{"Accept": {"application/json"}}, MaxBody: maxBody}, tr)
+	resp, err := wire.DoHTTP(ctx, addr, protocols.GetJSON(path, maxBody), tr)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package eldewrito
 import (
 	"encoding/base64"
 	"fmt"
-	"net/http"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -23,10 +22,10 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eldewrito password: %w", err)
 	}
-	hdr := http.Header{"Accept": {"application/json"}}
+	req := protocols.GetJSON("/", maxBody)
 	if pw != "" {
-		hdr.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("dorito:"+pw.Reveal())))
+		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("dorito:"+pw.Reveal())))
 	}
-	return &protocols.HTTPExchange[*info]{Request: wire.HTTPRequest{Path: "/", Header: hdr, MaxBody: maxBody}, Decode: protocols.JSON(decode),
+	return &protocols.HTTPExchange[*info]{Request: req, Decode: protocols.JSON(decode),
 		Result: func(in *info, _ *wire.Trace) *protocols.Result { return in.result(s.Players, s.Rules, pw != "") }}, nil
 }

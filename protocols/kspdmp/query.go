@@ -1,8 +1,6 @@
 package kspdmp
 
 import (
-	"net/http"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -13,6 +11,6 @@ const maxBody = 256 << 10
 // newQuerier returns a Querier for the module's settings (there are no options):
 // it reads the status page once.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &protocols.HTTPExchange[*status]{Request: wire.HTTPRequest{Path: "/", Header: http.Header{"Accept": {"application/json"}}, MaxBody: maxBody},
+	return &protocols.HTTPExchange[*status]{Request: protocols.GetJSON("/", maxBody),
 		Decode: protocols.JSON(decode), Result: func(st *status, _ *wire.Trace) *protocols.Result { return st.result(s.Players) }}, nil
 }

@@ -2,7 +2,6 @@ package terraria
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -14,9 +13,7 @@ const maxBody = 256 << 10
 // newQuerier returns a Querier that sends the one status request, asking for the
 // players and rules the module wants, and decodes its reply.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &protocols.HTTPExchange[*status]{Request: wire.HTTPRequest{
-		Path:    fmt.Sprintf("/v2/server/status?players=%t&rules=%t", s.Players, s.Rules),
-		Header:  http.Header{"Accept": {"application/json"}},
-		MaxBody: maxBody,
-	}, Decode: decode, Result: func(st *status, _ *wire.Trace) *protocols.Result { return st.result(s.Players, s.Rules) }}, nil
+	req := protocols.GetJSON(fmt.Sprintf("/v2/server/status?players=%t&rules=%t", s.Players, s.Rules), maxBody)
+	return &protocols.HTTPExchange[*status]{Request: req, Decode: decode,
+		Result: func(st *status, _ *wire.Trace) *protocols.Result { return st.result(s.Players, s.Rules) }}, nil
 }
