@@ -31,6 +31,8 @@ func get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, path string) 
 // Query reads /INFO, then, when the module asks for players, the entry list.
 // The entry list's path carries a random number (as the game's own lobby sends
 // it) so that no cache in between answers an old list.
+//
+// Not a protocols.HTTPExchange: two requests, the info and then the entry list.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	body, err := get(ctx, t.Addr, tr, "/INFO")

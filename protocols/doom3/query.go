@@ -28,6 +28,7 @@ func request(command string, challenge uint32) []byte {
 	return binary.LittleEndian.AppendUint32(b, challenge)
 }
 
+// Not a protocols.UDPExchange: getInfoEx follows the info on the same socket.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)

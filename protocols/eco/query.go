@@ -18,6 +18,8 @@ type querier struct {
 const maxBody = 512 << 10
 
 // Query reads /info; a 404 there (servers without it) reads /frontpage instead.
+//
+// Not a protocols.HTTPExchange: a second path (/frontpage) when /info is not found.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	in, err := get(ctx, t.Addr, tr, "/info")

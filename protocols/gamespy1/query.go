@@ -24,6 +24,7 @@ type querier struct {
 	separate       bool
 }
 
+// Not a protocols.UDPExchange: a reply of several datagrams, or one request a section.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)

@@ -24,6 +24,7 @@ type querier struct {
 	retries        int
 }
 
+// Not a protocols.UDPExchange: a second request for the player table when the info lacks it.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)

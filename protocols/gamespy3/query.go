@@ -37,6 +37,8 @@ type querier struct {
 // each in an even share of the time left: a stat request re-sent with a stale
 // challenge gets no answer (spec §3), so every attempt starts with a fresh handshake
 // and a fresh session id (late packets of an earlier attempt are then ignored).
+//
+// Not a protocols.UDPExchange: a handshake first, then the stat request with its challenge.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)

@@ -26,6 +26,8 @@ type querier struct {
 // share of the time left: vanilla tokens die after up to 30 s and a stat request
 // with a dead token is silently ignored, so every attempt starts with a fresh
 // handshake (spec §3) and a fresh session id.
+//
+// Not a protocols.UDPExchange: a handshake first, then the stat request with its token.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)
