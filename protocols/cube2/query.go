@@ -32,13 +32,11 @@ type querier struct {
 //
 // Not a protocols.UDPExchange: the player list is many datagrams, collected in any order.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 
 	// A random ping: the echo tells this probe's replies from any other datagram.
 	req := infoRequest(rand.Int32N(1<<30) + 1<<24)

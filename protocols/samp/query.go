@@ -29,12 +29,11 @@ const maxListed = 100
 //
 // Not a protocols.UDPExchange: the info, then rules, extra info and players, each its own request.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, t.Addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 	vcmp := q.variant == variantVCMP
 	magic := magicSAMP
 	if vcmp {

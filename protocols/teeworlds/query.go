@@ -43,13 +43,11 @@ func newTokens() tokens {
 //
 // Not a protocols.UDPExchange: a 0.7 server wants a token round trip before the info.
 func (q *querier) Query(ctx context.Context, target protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := target.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	conn, err := protocols.DialUDP(ctx, target, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 	t := newTokens()
 
 	var in info
