@@ -29,13 +29,12 @@ type querier struct {
 //
 // Not a protocols.UDPExchange: a handshake first, then the stat request with its token.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	// No re-sends on the socket: the retry unit is handshake + stat (see above).
+	conn, err := protocols.DialUDP(ctx, t, tr, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = 0 // see above: the retry unit is handshake + stat
 	for attempt := 0; ; attempt++ {
 		actx, cancel := gamespy.Slot(ctx, q.retries-attempt)
 		b, err := q.attempt(actx, conn, tr)
