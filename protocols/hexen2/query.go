@@ -19,16 +19,7 @@ type querier struct {
 // past its active clients with silence, so every follow-up request gets half the
 // time left: one that goes unanswered fails its phase and leaves time for the rest.
 func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	info, err := wire.Exchange(ctx, conn, serverInfoRequest, func(b []byte) (*serverInfo, error, error) {
-		body, skip, err := answer(b, repServerInfo)
-		if skip != nil || err != nil {
-			return nil, skip, err
-		}
-		s, err := decodeServerInfo(body)
-		return s, nil, err
-	})
-	tr.End(p, err)
+	info, err := infoExchange.On(ctx, conn, tr)
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +42,21 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 	}
 	return res, nil
 }
+
+// infoExchange is the first request, the info phase: other control packets are
+// skipped, a rejection is the server's error.
+var infoExchange = protocols.UDPExchange[*serverInfo]{Request: serverInfoRequest,
+	Answers: func(b []byte) error {
+		_, skip, _ := answer(b, repServerInfo)
+		return skip
+	},
+	Decode: func(b []byte) (*serverInfo, error) {
+		body, _, err := answer(b, repServerInfo)
+		if err != nil {
+			return nil, err
+		}
+		return decodeServerInfo(body)
+	}}
 
 // answer checks that b is a control packet with op code want and returns its body;
 // a rejection is the server's error, other control packets are skipped.
