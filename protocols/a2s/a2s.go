@@ -12,8 +12,6 @@
 package a2s
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
@@ -38,9 +36,9 @@ type Options = steam.CacheOptions
 
 // newQuerier returns an A2S querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	c, err := steam.CacheFor(s)
+	c, err := steam.CacheFor("a2s", s)
 	if err != nil {
-		return nil, fmt.Errorf("a2s options: %w", err)
+		return nil, err
 	}
 	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c}, nil
 }

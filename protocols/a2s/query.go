@@ -25,6 +25,8 @@ type querier struct {
 // Query asks for the server's info, then (as configured) its players and rules.
 // The players and rules are asked for in a function of their own: a probe waiting
 // for the info reply holds only this lean frame (collector's runner says why).
+//
+// Not a protocols.UDPExchange: a challenge, then the players and rules, each its own request.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)

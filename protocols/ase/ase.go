@@ -24,5 +24,5 @@ var Protocol = protocols.Protocol{
 
 // newQuerier returns a Querier for the module's settings. ASE has no options.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &querier{s: s}, nil
+	return protocols.OverUDP(s.Retries, (&querier{s: s}).query), nil
 }

@@ -21,17 +21,9 @@ type querier struct {
 	s protocols.Settings
 }
 
-// Query sends "s" to addr (already the query port: game port + 123) and decodes the
+// query sends "s" to the query port (game port + 123) and decodes the
 // EYE1 reply, reassembling it first if the server split it.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.s.Retries
-
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	body, lost, err := receive(ctx, conn, tr)
 	if err != nil {

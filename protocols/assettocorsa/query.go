@@ -3,7 +3,6 @@ package assettocorsa
 import (
 	"context"
 	"math/rand/v2"
-	"net/http"
 	"net/netip"
 	"strconv"
 
@@ -20,7 +19,9 @@ const maxBody = 256 << 10
 
 // get fetches path as written: the server matches "/JSON|" literally.
 func get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, path string) ([]byte, error) {
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{Path: path, LiteralPath: true, Header: http.Header{"Accept": {"application/json"}}, MaxBody: maxBody}, tr)
+	req := protocols.GetJSON(path, maxBody)
+	req.LiteralPath = true
+	resp, err := wire.DoHTTP(ctx, addr, req, tr)
 	if err != nil {
 		return nil, err
 	}
@@ -30,6 +31,8 @@ func get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, path string) 
 // Query reads /INFO, then, when the module asks for players, the entry list.
 // The entry list's path carries a random number (as the game's own lobby sends
 // it) so that no cache in between answers an old list.
+//
+// Not a protocols.HTTPExchange: two requests, the info and then the entry list.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	body, err := get(ctx, t.Addr, tr, "/INFO")

@@ -35,10 +35,8 @@ type Options struct {
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, err
-		}
+	if err := s.DecodeOptions("auto", &o); err != nil {
+		return nil, err
 	}
 	for _, name := range o.Protocols {
 		if _, ok := registry.Lookup(name); !ok {

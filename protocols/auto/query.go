@@ -33,6 +33,8 @@ type attempt struct {
 // The first to answer wins: the others are cancelled, and Query returns once all
 // have returned, so no socket outlives it. The address was judged by the target
 // policy before; only its port changes, to the candidates' query ports.
+//
+// Not a protocols.UDPExchange: it runs other protocols' queriers.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	cands := choose(addr.Port(), q.protos, q.games)

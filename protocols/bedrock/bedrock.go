@@ -24,7 +24,5 @@ var Protocol = protocols.Protocol{
 	Description: "Minecraft Bedrock Edition RakNet Unconnected Ping (BDS, Geyser, PocketMine, Nukkit, Education)",
 	DefaultPort: 19132,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return &querier{retries: s.Retries}, nil
-	},
+	New:         exchange,
 }

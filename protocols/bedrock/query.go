@@ -1,7 +1,6 @@
 package bedrock
 
 import (
-	"context"
 	"encoding/binary"
 	"math/rand/v2"
 
@@ -9,8 +8,15 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-type querier struct {
-	retries int
+// exchange sends one Unconnected Ping and decodes the pong. The time is the
+// probe's random number, not a clock: servers only echo it, and a random one
+// ties the pong to this probe.
+func exchange(s protocols.Settings) (protocols.Querier, error) {
+	return &protocols.EchoExchange[*pong]{Retries: s.Retries,
+		Request: func(n uint64) []byte { return ping(int64(n), rand.Uint64()) },
+		Answers: func(b []byte, n uint64) error { return answers(b, int64(n)) },
+		Decode:  func(b []byte, _ uint64) (*pong, error) { return decode(b) },
+		Result:  result}, nil
 }
 
 // ping builds an Unconnected Ping: 01, time, magic, client GUID. A re-send
@@ -24,32 +30,9 @@ func ping(time int64, guid uint64) []byte {
 	return b
 }
 
-// Query sends one Unconnected Ping and decodes the pong. The time is random,
-// not a clock: servers only echo it, and a random one ties the pong to this probe.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.retries
-
-	time := rand.Int64()
-	p := tr.Begin("info")
-	pg, err := wire.Exchange(ctx, conn, ping(time, rand.Uint64()), func(b []byte) (*pong, error, error) {
-		if skip := answers(b, time); skip != nil {
-			return nil, skip, nil
-		}
-		pg, err := decode(b)
-		return pg, nil, err
-	})
-	tr.End(p, err)
-	if err != nil {
-		return nil, err
-	}
+func result(pg *pong, tr *wire.Trace) *protocols.Result {
 	if pg.dropped > 0 {
 		tr.Logf("server id string: %d fields past the cap of %d not kept", pg.dropped, maxFields)
 	}
-	return pg.result(), nil
+	return pg.result()
 }

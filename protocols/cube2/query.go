@@ -29,14 +29,14 @@ type querier struct {
 // missing at the deadline, the ones that arrived are listed and the players phase
 // fails. The list holds bots (client numbers from 128), which the info's player
 // count leaves out.
+//
+// Not a protocols.UDPExchange: the player list is many datagrams, collected in any order.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 
 	// A random ping: the echo tells this probe's replies from any other datagram.
 	req := infoRequest(rand.Int32N(1<<30) + 1<<24)

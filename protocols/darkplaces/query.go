@@ -40,7 +40,6 @@ func retriesWithin(retries int, left time.Duration) int {
 // players and cvars come in the same reply, and a second query (getinfo)
 // within a second would be ignored, so there is one phase.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
 	retries := q.retries
 	if dl, ok := ctx.Deadline(); ok {
 		retries = retriesWithin(q.retries, time.Until(dl))
@@ -48,7 +47,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	// 26 base32 characters: none of the characters the engine avoids in its
 	// own challenges (\ ; " % /), well within its buffers.
 	challenge := rand.Text()
-	st := idtech.Status[*reply]{
+	x := protocols.UDPExchange[*reply]{
 		Request: statusRequest(challenge), Retries: retries, Decode: decode, NotReply: errNotReply,
 		Check: func(r *reply) error {
 			// Old engines send no challenge key: accept those. Another token is
@@ -59,7 +58,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			return nil
 		},
 	}
-	r, err := st.Query(ctx, protocols.At(addr), tr)
+	r, err := x.Ask(ctx, t, tr)
 	if err != nil {
 		return nil, err
 	}

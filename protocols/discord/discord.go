@@ -47,10 +47,8 @@ const maxGuildIDLen = 20
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, fmt.Errorf("discord options: %w", err)
-		}
+	if err := s.DecodeOptions("discord", &o); err != nil {
+		return nil, err
 	}
 	if o.GuildID != "" && !protocols.Digits(o.GuildID, maxGuildIDLen) {
 		return nil, fmt.Errorf("discord options: guild_id %q: want the guild's numeric id (up to %d digits)", o.GuildID, maxGuildIDLen)

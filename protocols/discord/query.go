@@ -22,6 +22,8 @@ const maxBody = 256 << 10
 
 // Query fetches the widget in one phase, info. The target is not used: the
 // request goes to Discord.
+//
+// Not a protocols.HTTPExchange: its URL is the API's, made per probe, and Discord's refusals carry codes of their own.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	res, err := q.widget(ctx, t.Addr, tr)

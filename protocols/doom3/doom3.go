@@ -38,10 +38,8 @@ type Options struct {
 // newQuerier builds a Querier from the module settings.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("doom3 options: %w", err)
-		}
+	if err := s.DecodeOptions("doom3", &opts); err != nil {
+		return nil, err
 	}
 	if s.Retries < 0 {
 		return nil, fmt.Errorf("doom3: retries must not be negative, got %d", s.Retries)

@@ -28,14 +28,13 @@ func request(command string, challenge uint32) []byte {
 	return binary.LittleEndian.AppendUint32(b, challenge)
 }
 
+// Not a protocols.UDPExchange: getInfoEx follows the info on the same socket.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 
 	p := tr.Begin("info")
 	rep, err := exchange(ctx, conn, "getInfo", respInfo)

@@ -18,6 +18,8 @@ type querier struct {
 const maxBody = 512 << 10
 
 // Query reads /info; a 404 there (servers without it) reads /frontpage instead.
+//
+// Not a protocols.HTTPExchange: a second path (/frontpage) when /info is not found.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	in, err := get(ctx, t.Addr, tr, "/info")
@@ -35,7 +37,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 var errNotFound = wire.StatusError(&wire.HTTPResponse{Status: http.StatusNotFound})
 
 func get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, path string) (*info, error) {
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{Path: path, Header: http.Header{"Accept": {"application/json"}}, MaxBody: maxBody}, tr)
+	resp, err := wire.DoHTTP(ctx, addr, protocols.GetJSON(path, maxBody), tr)
 	if err != nil {
 		return nil, err
 	}

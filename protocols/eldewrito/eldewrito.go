@@ -10,8 +10,6 @@
 package eldewrito
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -30,18 +28,4 @@ var Protocol = protocols.Protocol{
 	DefaultPort: 11775,
 	Transport:   "tcp",
 	New:         newQuerier,
-}
-
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("eldewrito options: %w", err)
-		}
-	}
-	pw, err := protocols.LoadSecret(opts.Password, opts.PasswordFile)
-	if err != nil {
-		return nil, fmt.Errorf("eldewrito password: %w", err)
-	}
-	return &querier{s: s, password: pw}, nil
 }

@@ -11,8 +11,6 @@
 package farmingsimulator
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -31,18 +29,4 @@ var Protocol = protocols.Protocol{
 	DefaultPort: 8080,
 	Transport:   "tcp",
 	New:         newQuerier,
-}
-
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("farmingsimulator options: %w", err)
-		}
-	}
-	code, err := protocols.LoadSecret(opts.Code, opts.CodeFile)
-	if err != nil {
-		return nil, fmt.Errorf("farmingsimulator code: %w", err)
-	}
-	return &querier{s: s, code: code}, nil
 }

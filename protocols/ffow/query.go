@@ -18,6 +18,8 @@ func typeIs(t byte) func([]byte) bool { return func(m []byte) bool { return m[4]
 
 // Query asks for the LSQ info, then (as configured) for a challenge and with it
 // the players and rules. A failure after the info is a phase error.
+//
+// Not a protocols.UDPExchange: the info, then a challenge and with it the players and rules.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	conn, err := wire.DialUDP(ctx, t.Addr, tr)
 	if err != nil {

@@ -14,11 +14,7 @@
 // and the ping, so neither ever reaches a Result or a log line.
 package fivem
 
-import (
-	"fmt"
-
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-)
+import "github.com/gameserver-exporter/gameserver_exporter/protocols"
 
 // Protocol is the registry entry for FiveM / RedM servers.
 var Protocol = protocols.Protocol{
@@ -28,10 +24,8 @@ var Protocol = protocols.Protocol{
 	Transport:   "udp",
 	New: func(s protocols.Settings) (protocols.Querier, error) {
 		var o Options
-		if s.Options != nil {
-			if err := s.Options(&o); err != nil {
-				return nil, fmt.Errorf("fivem options: %w", err)
-			}
+		if err := s.DecodeOptions("fivem", &o); err != nil {
+			return nil, err
 		}
 		version := o.Version == nil || *o.Version
 		return &querier{players: s.Players, rules: s.Rules, version: version || s.Rules, retries: s.Retries}, nil

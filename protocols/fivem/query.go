@@ -39,6 +39,8 @@ func infoRequest(challenge string) []byte {
 // "version", unless `version: false`), and its convars with rules (phase "rules"
 // then). An HTTP failure is
 // a phase error: the server did answer its info query.
+//
+// Not a protocols.UDPExchange: the UDP info is followed by HTTP requests.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)

@@ -32,6 +32,8 @@ const maxPackets = 8
 // Query opens one connection, sends serverInfo and reads its answer (phase "info"),
 // then asks `version` on the same connection (phase "version"): the game and its
 // build, which serverInfo leaves out. A failed version is a phase error.
+//
+// Not a protocols.UDPExchange: TCP, two requests on one connection.
 func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	conn, err := wire.DialTCP(ctx, t.Addr, tr)

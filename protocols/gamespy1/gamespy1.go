@@ -43,10 +43,8 @@ type Options struct {
 // build builds the Querier for a module.
 func build(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("gamespy1 options: %w", err)
-		}
+	if err := s.DecodeOptions("gamespy1", &opts); err != nil {
+		return nil, err
 	}
 	q := &querier{players: s.Players, rules: s.Rules, retries: s.Retries}
 	switch opts.Request {

@@ -24,14 +24,13 @@ type querier struct {
 	separate       bool
 }
 
+// Not a protocols.UDPExchange: a reply of several datagrams, or one request a section.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 	if q.separate {
 		return q.querySeparate(ctx, conn, tr)
 	}

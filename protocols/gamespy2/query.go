@@ -24,14 +24,13 @@ type querier struct {
 	retries        int
 }
 
+// Not a protocols.UDPExchange: a second request for the player table when the info lacks it.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 	id := rand.Uint32()
 
 	p := tr.Begin("info")

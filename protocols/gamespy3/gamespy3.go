@@ -37,10 +37,8 @@ var Protocol = protocols.Protocol{
 	Transport:   "udp",
 	New: func(s protocols.Settings) (protocols.Querier, error) {
 		var opts Options
-		if s.Options != nil {
-			if err := s.Options(&opts); err != nil {
-				return nil, err
-			}
+		if err := s.DecodeOptions("gamespy3", &opts); err != nil {
+			return nil, err
 		}
 		switch opts.Variant {
 		case "", "jc2mp":

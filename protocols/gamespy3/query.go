@@ -37,14 +37,15 @@ type querier struct {
 // each in an even share of the time left: a stat request re-sent with a stale
 // challenge gets no answer (spec §3), so every attempt starts with a fresh handshake
 // and a fresh session id (late packets of an earlier attempt are then ignored).
+//
+// Not a protocols.UDPExchange: a handshake first, then the stat request with its challenge.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	// No re-sends on the socket: the retry unit is handshake + stat (see above).
+	conn, err := protocols.DialUDP(ctx, t, tr, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = 0    // see above: the retry unit is handshake + stat
 	var best *assembler // the last partial reply, reported if nothing better comes
 	for attempt := 0; ; attempt++ {
 		actx, cancel := gamespy.Slot(ctx, q.retries-attempt)

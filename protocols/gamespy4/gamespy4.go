@@ -34,10 +34,8 @@ var Protocol = protocols.Protocol{
 	Transport:   "udp",
 	New: func(s protocols.Settings) (protocols.Querier, error) {
 		var opts Options
-		if s.Options != nil {
-			if err := s.Options(&opts); err != nil {
-				return nil, err
-			}
+		if err := s.DecodeOptions("gamespy4", &opts); err != nil {
+			return nil, err
 		}
 		switch opts.Stat {
 		case "", "full", "basic":

@@ -26,14 +26,15 @@ type querier struct {
 // share of the time left: vanilla tokens die after up to 30 s and a stat request
 // with a dead token is silently ignored, so every attempt starts with a fresh
 // handshake (spec §3) and a fresh session id.
+//
+// Not a protocols.UDPExchange: a handshake first, then the stat request with its token.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	// No re-sends on the socket: the retry unit is handshake + stat (see above).
+	conn, err := protocols.DialUDP(ctx, t, tr, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = 0 // see above: the retry unit is handshake + stat
 	for attempt := 0; ; attempt++ {
 		actx, cancel := gamespy.Slot(ctx, q.retries-attempt)
 		b, err := q.attempt(actx, conn, tr)

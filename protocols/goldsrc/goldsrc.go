@@ -22,8 +22,6 @@
 package goldsrc
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 )
@@ -43,9 +41,9 @@ type Options = steam.CacheOptions
 
 // newQuerier returns a GoldSrc querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	c, err := steam.CacheFor(s)
+	c, err := steam.CacheFor("goldsrc", s)
 	if err != nil {
-		return nil, fmt.Errorf("goldsrc options: %w", err)
+		return nil, err
 	}
 	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c}, nil
 }

@@ -53,6 +53,8 @@ type querier struct {
 }
 
 // Query asks for the server's info, then (as configured) its players and rules.
+//
+// Not a protocols.UDPExchange: a challenge, then the players and rules, each its own request.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	conn, err := wire.DialUDP(ctx, addr, tr)

@@ -62,10 +62,8 @@ const (
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, fmt.Errorf("hawakening options: %w", err)
-		}
+	if err := s.DecodeOptions("hawakening", &o); err != nil {
+		return nil, err
 	}
 	if len(o.Username) > maxUsernameLen || strings.ContainsAny(o.Username, "/?#\x00\r\n") {
 		return nil, fmt.Errorf("hawakening options: username: want the account's user name (e-mail address), up to %d characters", maxUsernameLen)

@@ -42,6 +42,8 @@ const (
 // Query signs in when no grant is kept (phase challenge), then reads the
 // listing and picks the module's server (phase info). A kept grant the
 // backend refuses is replaced once within the probe.
+//
+// Not a protocols.HTTPExchange: a sign-in, then the listing.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	switch {

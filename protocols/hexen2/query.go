@@ -14,28 +14,12 @@ type querier struct {
 	s protocols.Settings
 }
 
-// Query asks for the server info, then (when asked for) each player by index and
+// query asks for the server info, then (when asked for) each player by index and
 // the rules one after another, on one socket. The engine answers a player index
 // past its active clients with silence, so every follow-up request gets half the
 // time left: one that goes unanswered fails its phase and leaves time for the rest.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, t.Addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.s.Retries
-
-	p := tr.Begin("info")
-	info, err := wire.Exchange(ctx, conn, serverInfoRequest, func(b []byte) (*serverInfo, error, error) {
-		body, skip, err := answer(b, repServerInfo)
-		if skip != nil || err != nil {
-			return nil, skip, err
-		}
-		s, err := decodeServerInfo(body)
-		return s, nil, err
-	})
-	tr.End(p, err)
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
+	info, err := infoExchange.On(ctx, conn, tr)
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +42,21 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	}
 	return res, nil
 }
+
+// infoExchange is the first request, the info phase: other control packets are
+// skipped, a rejection is the server's error.
+var infoExchange = protocols.UDPExchange[*serverInfo]{Request: serverInfoRequest,
+	Answers: func(b []byte) error {
+		_, skip, _ := answer(b, repServerInfo)
+		return skip
+	},
+	Decode: func(b []byte) (*serverInfo, error) {
+		body, _, err := answer(b, repServerInfo)
+		if err != nil {
+			return nil, err
+		}
+		return decodeServerInfo(body)
+	}}
 
 // answer checks that b is a control packet with op code want and returns its body;
 // a rejection is the server's error, other control packets are skipped.

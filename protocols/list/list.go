@@ -40,10 +40,8 @@ type Options struct {
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, err
-		}
+	if err := s.DecodeOptions("list", &o); err != nil {
+		return nil, err
 	}
 	return &querier{source: o.Source}, nil
 }

@@ -15,6 +15,8 @@ type querier struct {
 
 // Query looks the target up in the source's cached list: by its address, or
 // by the name it was given as with its port for a list that names servers.
+//
+// Not a protocols.UDPExchange: no request at all, a cached list.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	res, err := q.lookup(ctx, t, tr)

@@ -63,10 +63,8 @@ const maxHost = 255
 // newQuerier builds the Querier for a module.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("minecraft options: %w", err)
-		}
+	if err := s.DecodeOptions("minecraft", &opts); err != nil {
+		return nil, err
 	}
 	if !utf8.ValidString(opts.Host) || utf8.RuneCountInString(opts.Host) > maxHost {
 		return nil, fmt.Errorf("minecraft options: host must be valid UTF-8 of at most %d characters", maxHost)

@@ -35,6 +35,8 @@ func (q *querier) handshakeHost(t protocols.Target) string {
 // Query reads the status ("info" phase, the legacy fallback included) and then,
 // on a modern server, times a ping/pong ("ping" phase). A failed ping is a phase
 // error: the status is still returned.
+//
+// Not a protocols.UDPExchange: TCP, the status and then a ping.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	st, sess, err := q.status(ctx, t, tr)

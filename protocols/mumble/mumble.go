@@ -51,16 +51,14 @@ const defaultGTmurmurPort = 27800
 // newQuerier builds the Querier for a module.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, fmt.Errorf("mumble options: %w", err)
-		}
+	if err := s.DecodeOptions("mumble", &o); err != nil {
+		return nil, err
 	}
 	if !o.GTmurmur {
 		if o.QueryPort != 0 {
 			return nil, fmt.Errorf("mumble options: query_port is the GTmurmur plugin's: set gtmurmur: true")
 		}
-		return &querier{retries: s.Retries, rules: s.Rules}, nil
+		return ping(s), nil
 	}
 	if o.QueryPort == 0 {
 		o.QueryPort = defaultGTmurmurPort

@@ -169,7 +169,8 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	if q := testQuerier(t, protocols.Settings{Retries: 3, Rules: true}).(*querier); q.retries != 3 || !q.rules {
-		t.Errorf("querier %+v", q)
+	q := testQuerier(t, protocols.Settings{Retries: 3, Rules: true}).(*protocols.EchoExchange[*status])
+	if res := q.Result(&status{}, nil); q.Retries != 3 || res.Rules == nil {
+		t.Errorf("retries %d, rules %v", q.Retries, res.Rules)
 	}
 }

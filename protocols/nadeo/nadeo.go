@@ -60,10 +60,8 @@ const (
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, fmt.Errorf("nadeo options: %w", err)
-		}
+	if err := s.DecodeOptions("nadeo", &o); err != nil {
+		return nil, err
 	}
 	pw, err := protocols.LoadSecret(o.Password, o.PasswordFile)
 	if err != nil {

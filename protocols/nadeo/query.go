@@ -37,6 +37,8 @@ type conn struct {
 
 // Query logs in, reads the server's options, version and map (phase "info")
 // and its player list (phase "players").
+//
+// Not a protocols.UDPExchange: XML-RPC over TCP, a log-in and then several calls.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("login")
 	c, err := q.open(ctx, t, tr)

@@ -17,6 +17,8 @@ type querier struct {
 
 // Query opens one connection, sends PACKET_CLIENT_GAME_INFO and reads exactly
 // one packet back: its size first, capped, then the rest.
+//
+// Not a protocols.UDPExchange: TCP, one packet read by its size on a connection.
 func (q querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	p := tr.Begin("info")

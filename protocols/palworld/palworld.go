@@ -49,13 +49,11 @@ type Options struct {
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var block map[string]any // non-nil when the module has a palworld block
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&block); err != nil {
-			return nil, fmt.Errorf("palworld options: %w", err)
-		}
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("palworld options: %w", err)
-		}
+	if err := s.DecodeOptions("palworld", &block); err != nil {
+		return nil, err
+	}
+	if err := s.DecodeOptions("palworld", &opts); err != nil {
+		return nil, err
 	}
 	if block == nil {
 		return &querier{players: s.Players}, nil

@@ -49,6 +49,8 @@ func (q *querier) get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, 
 // its players. The info request is the one that must succeed: it proves the
 // server and the password; a failed metrics or players request after it is a
 // phase error of a server that is up.
+//
+// Not a protocols.HTTPExchange: the info, the metrics and the players, three requests.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	var in info

@@ -26,7 +26,5 @@ var Protocol = protocols.Protocol{
 	Description: "Quake II status (q2ded, R1Q2, Q2PRO, Yamagi)",
 	DefaultPort: 27910,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
-	},
+	New:         exchange,
 }

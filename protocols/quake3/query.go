@@ -36,7 +36,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	// 26 base32 characters: no backslash, quote or space, well under the
 	// server's 128-character limit.
 	challenge := rand.Text()
-	st := idtech.Status[*reply]{
+	x := protocols.UDPExchange[*reply]{
 		Request: statusRequest(challenge), Retries: q.retries, Decode: decodeStatus, NotReply: errNotReply,
 		Check: func(r *reply) error {
 			// Servers that drop the echo send no challenge key (or, like Warsow, an
@@ -47,7 +47,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			return nil
 		},
 	}
-	r, err := st.Query(ctx, protocols.At(addr), tr)
+	r, err := x.Ask(ctx, t, tr)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,5 @@ var Protocol = protocols.Protocol{
 	Description: "QuakeWorld status (qwsv, mvdsv/KTX, FTE)",
 	DefaultPort: 27500,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
-	},
+	New:         exchange,
 }

@@ -22,8 +22,3 @@ var Protocol = protocols.Protocol{
 	Transport:   "udp",
 	New:         newQuerier,
 }
-
-// newQuerier returns a Querier for the module's settings. There are no options.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &querier{s: s}, nil
-}

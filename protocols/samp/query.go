@@ -26,13 +26,14 @@ const maxListed = 100
 // falling back to 'c' when the server leaves 'd' unanswered for half the time left
 // (open.mp never answers it), or 'c' at once on open.mp and VC:MP. A failed phase
 // after the info is a phase error.
+//
+// Not a protocols.UDPExchange: the info, then rules, extra info and players, each its own request.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, t.Addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 	vcmp := q.variant == variantVCMP
 	magic := magicSAMP
 	if vcmp {

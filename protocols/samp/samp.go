@@ -67,10 +67,8 @@ const (
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, fmt.Errorf("samp options: %w", err)
-		}
+	if err := s.DecodeOptions("samp", &o); err != nil {
+		return nil, err
 	}
 	q := &querier{players: s.Players, rules: s.Rules, retries: s.Retries, variant: o.Variant}
 	switch o.Variant {

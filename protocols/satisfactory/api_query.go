@@ -15,9 +15,9 @@ import (
 // apiQuerier speaks the HTTPS API: every call is a POST of {"function":...,
 // "data":...} to /api/v1, answered by {"data":...} or {"errorCode":...}.
 type apiQuerier struct {
-	token protocols.Secret // API token; "" logs in without a password each probe
-	roots *x509.CertPool   // nil accepts the server's self-signed certificate
-	lq    *querier         // the Lightweight Query, on the same port over UDP
+	token protocols.Secret  // API token; "" logs in without a password each probe
+	roots *x509.CertPool    // nil accepts the server's self-signed certificate
+	lq    protocols.Querier // the Lightweight Query, on the same port over UDP
 }
 
 // String and GoString keep the token out of any print of the querier: fmt cannot

@@ -60,16 +60,14 @@ type Options struct {
 // newQuerier builds the Querier for a module.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("satisfactory options: %w", err)
-		}
+	if err := s.DecodeOptions("satisfactory", &opts); err != nil {
+		return nil, err
 	}
 	if !opts.API {
 		if opts.Token != "" || opts.TokenFile != "" || opts.CAFile != "" {
 			return nil, errors.New("satisfactory options: token, token_file and ca_file are for the HTTPS API: set api: true")
 		}
-		return &querier{retries: s.Retries, legacy: opts.Legacy}, nil
+		return poll(s.Retries, opts.Legacy), nil
 	}
 	if opts.Legacy {
 		return nil, errors.New("satisfactory options: legacy and api exclude each other (pre-1.0 servers have no HTTPS API)")
@@ -81,7 +79,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err := checkToken(token.Reveal()); err != nil {
 		return nil, fmt.Errorf("satisfactory token: %w", err)
 	}
-	q := &apiQuerier{token: token, lq: &querier{retries: s.Retries}}
+	q := &apiQuerier{token: token, lq: poll(s.Retries, false)}
 	if opts.CAFile != "" {
 		pem, err := protocols.ReadFile(opts.CAFile, protocols.MaxSecretFile)
 		if err != nil {

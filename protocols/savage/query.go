@@ -16,18 +16,10 @@ type querier struct {
 	s protocols.Settings
 }
 
-// Query asks for the extended info (CE), which carries the player list. A server or
+// query asks for the extended info (CE), which carries the player list. A server or
 // proxy that leaves CE unanswered for half the deadline is asked for the basic info
 // (C8) with the rest of it: the status is then known without the player list.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.s.Retries
-
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	ext := newEcho()
 	m := &matcher{echoes: [][4]byte{ext}}

@@ -21,5 +21,5 @@ var Protocol = protocols.Protocol{
 
 // newQuerier returns a Querier for the module's settings. Savage has no options.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &querier{s: s}, nil
+	return protocols.OverUDP(s.Retries, (&querier{s: s}).query), nil
 }

@@ -33,6 +33,23 @@ type reply struct {
 	TailErr error
 }
 
+// answers skips a datagram too short for a reply: the answer echoes nothing of
+// the request, so only its size and content tell a reply from a stray.
+func answers(b []byte) error {
+	if len(b) <= headerLen {
+		return fmt.Errorf("%w: %d-byte datagram, a reply has a %d-byte header and more", wire.ErrTruncated, len(b), headerLen)
+	}
+	return nil
+}
+
+// aReply skips a decoded datagram with neither a name nor slots (zeros).
+func aReply(r *reply) error {
+	if r.Name == "" && r.Max == 0 {
+		return fmt.Errorf("%w: no server name and no slots: not a server's reply", wire.ErrMalformed)
+	}
+	return nil
+}
+
 func str(rd *wire.Reader, what string) string { return wire.UTF8(rd.CString(what)) }
 
 // decode parses a reply. The header is kept (debug output) but not checked: the

@@ -35,6 +35,8 @@ const maxBody = 256 << 10
 // Query fetches the account's servers in one phase, info, and picks the
 // target's. The target's address is not contacted: the request goes to
 // Northwood.
+//
+// Not a protocols.HTTPExchange: its URL is the API's, made per probe, and the answer lists the account's servers to pick the target from.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	res, err := q.serverInfo(ctx, t.Addr, tr)

@@ -53,10 +53,8 @@ const maxAccountIDLen = 20
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, fmt.Errorf("scpsl options: %w", err)
-		}
+	if err := s.DecodeOptions("scpsl", &o); err != nil {
+		return nil, err
 	}
 	if o.AccountID != "" && !protocols.Digits(o.AccountID, maxAccountIDLen) {
 		return nil, fmt.Errorf("scpsl options: account_id %q: want the account's numeric id", o.AccountID)

@@ -154,8 +154,10 @@ func TestNewOptions(t *testing.T) {
 		t.Error("options error not returned")
 	}
 	q := testQuerier(t, protocols.Settings{Retries: 3, Players: true})
-	if got := q.(*querier); got.packetID != defaultPacketID || got.retries != 3 || !got.players {
-		t.Errorf("querier %+v", got)
+	got := q.(*protocols.UDPExchange[*status])
+	id := binary.LittleEndian.AppendUint32(nil, defaultPacketID)
+	if res := got.Result(&status{ConfigErr: wire.ErrMalformed}, nil); got.Retries != 3 || got.Answers(id) != nil || res.PhaseErrors == nil {
+		t.Errorf("retries %d, packet id %d answered: %v, players asked for: %v", got.Retries, defaultPacketID, got.Answers(id), res.PhaseErrors)
 	}
 	if !slices.Equal(request(), []byte{0xFE, 0xFF, 0xFF, 0xFF}) {
 		t.Errorf("request % X", request())

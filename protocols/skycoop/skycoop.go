@@ -33,10 +33,8 @@ type Options struct {
 // newQuerier builds the Querier for a module.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("skycoop options: %w", err)
-		}
+	if err := s.DecodeOptions("skycoop", &opts); err != nil {
+		return nil, err
 	}
 	if opts.PacketID == 0 {
 		opts.PacketID = defaultPacketID
@@ -46,5 +44,5 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if opts.PacketID < 1 || opts.PacketID > 65535 {
 		return nil, fmt.Errorf("skycoop options: packet_id must be between 1 and 65535, got %d", opts.PacketID)
 	}
-	return &querier{retries: s.Retries, players: s.Players, packetID: int32(opts.PacketID)}, nil
+	return statusPing(s, int32(opts.PacketID)), nil
 }

@@ -19,6 +19,8 @@ type querier struct {
 
 // Query connects to the query port on the target's address and runs the exchange
 // for the virtual server whose voice port the target names, in one phase.
+//
+// Not a protocols.UDPExchange: TCP ServerQuery, a conversation of commands.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	p := tr.Begin("info")

@@ -40,14 +40,14 @@ func newTokens() tokens {
 // round trip ("challenge") carries both the 0.7 token request and the 0.6
 // gie3: a 0.6 server answers with its info at once, a 0.7 server with its
 // token, and then the 0.7 info request follows ("info").
+//
+// Not a protocols.UDPExchange: a 0.7 server wants a token round trip before the info.
 func (q *querier) Query(ctx context.Context, target protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := target.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	conn, err := protocols.DialUDP(ctx, target, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 	t := newTokens()
 
 	var in info

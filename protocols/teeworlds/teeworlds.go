@@ -47,10 +47,8 @@ type Options struct {
 // newQuerier builds the Querier for a module.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("teeworlds options: %w", err)
-		}
+	if err := s.DecodeOptions("teeworlds", &opts); err != nil {
+		return nil, err
 	}
 	switch opts.Version {
 	case "":

@@ -1,37 +1,19 @@
 package terraria
 
 import (
-	"context"
-	"net/http"
+	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-type querier struct {
-	players, rules bool
-	path           string
-}
-
 // maxBody caps the reply: 255 players and the rules fit in a few tens of KiB.
 const maxBody = 256 << 10
 
-// Query sends the one status request and decodes its reply.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	p := tr.Begin("info")
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		Path:    q.path,
-		Header:  http.Header{"Accept": {"application/json"}},
-		MaxBody: maxBody,
-	}, tr)
-	var st *status
-	if err == nil {
-		st, err = decode(resp)
-	}
-	tr.End(p, err)
-	if err != nil {
-		return nil, err
-	}
-	return st.result(q.players, q.rules), nil
+// newQuerier returns a Querier that sends the one status request, asking for the
+// players and rules the module wants, and decodes its reply.
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	req := protocols.GetJSON(fmt.Sprintf("/v2/server/status?players=%t&rules=%t", s.Players, s.Rules), maxBody)
+	return &protocols.HTTPExchange[*status]{Request: req, Decode: decode,
+		Result: func(st *status, _ *wire.Trace) *protocols.Result { return st.result(s.Players, s.Rules) }}, nil
 }

@@ -14,8 +14,6 @@
 package terraria
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -27,12 +25,4 @@ var Protocol = protocols.Protocol{
 	DefaultPort: 7878,
 	Transport:   "tcp",
 	New:         newQuerier,
-}
-
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &querier{
-		players: s.Players,
-		rules:   s.Rules,
-		path:    fmt.Sprintf("/v2/server/status?players=%t&rules=%t", s.Players, s.Rules),
-	}, nil
 }

@@ -40,18 +40,14 @@ const (
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, err
-		}
+	if err := s.DecodeOptions("tribes1", &opts); err != nil {
+		return nil, err
 	}
-	q := &querier{s: s, req: reqTribes}
 	switch opts.Variant {
 	case "":
+		return exchange(s, reqTribes), nil
 	case "starsiege":
-		q.req = reqStarsiege
-	default:
-		return nil, fmt.Errorf("tribes1: variant %q: want \"\" or \"starsiege\"", opts.Variant)
+		return exchange(s, reqStarsiege), nil
 	}
-	return q, nil
+	return nil, fmt.Errorf("tribes1: variant %q: want \"\" or \"starsiege\"", opts.Variant)
 }

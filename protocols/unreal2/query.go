@@ -29,18 +29,10 @@ type querier struct {
 	s protocols.Settings
 }
 
-// Query asks for the server info, then, as the module wants them, the players and
+// query asks for the server info, then, as the module wants them, the players and
 // the rules, each a request of its own on the same socket. A failed players or
 // rules phase leaves a phase error and what it decoded.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.s.Retries
-
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	in, err := wire.Exchange(ctx, conn, request(typeInfo), func(b []byte) (*info, error, error) {
 		v, body, skip := splitReply(b, typeInfo)

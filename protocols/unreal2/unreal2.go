@@ -69,5 +69,5 @@ var Protocol = protocols.Protocol{
 
 // newQuerier builds the Querier for a module. The protocol has no options.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &querier{s: s}, nil
+	return protocols.OverUDP(s.Retries, (&querier{s: s}).query), nil
 }

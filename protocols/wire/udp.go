@@ -308,8 +308,9 @@ func netErr(err error) error {
 // datagram three ways: skip != nil, not an answer to this request (another packet
 // type, a stray, a reply to another challenge: noted in the trace and skipped);
 // err != nil, the answer but broken (the exchange ends with it); else the answer.
-// When the deadline passes after skipped datagrams, the error says why the last
-// one was skipped rather than only "timeout": the server did answer, never usably.
+// When the deadline passes after skipped datagrams (or Request gives up after too
+// many), the error says why the last one was skipped rather than only "timeout":
+// the server did answer, never usably.
 func Exchange[T any](ctx context.Context, u *UDPConn, req []byte, decode func([]byte) (v T, skip, err error)) (T, error) {
 	var (
 		v       T
@@ -330,11 +331,14 @@ func Exchange[T any](ctx context.Context, u *UDPConn, req []byte, decode func([]
 		}
 		return true
 	})
-	if err == nil {
+	switch {
+	case err == nil:
 		err = decErr
-	}
-	if errors.Is(err, ErrTimeout) && skipped != nil {
+	case skipped == nil:
+	case errors.Is(err, ErrTimeout):
 		err = fmt.Errorf("no usable reply before the deadline, last one skipped: %w", skipped)
+	case errors.Is(err, ErrMalformed): // Request gave up after too many skipped
+		err = fmt.Errorf("%v, the last one skipped: %w", err, skipped)
 	}
 	if err != nil {
 		var zero T

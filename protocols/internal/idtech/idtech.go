@@ -10,8 +10,10 @@
 //   - lines.go: the player lines, their caps, the tokenizer and integers;
 //   - q3reply.go: the statusResponse / infoResponse frame of id Tech 3 that
 //     DarkPlaces answers with too;
-//   - charset.go and colour.go: the Quake character set and the colour codes;
-//   - exchange.go: the one-datagram status exchange.
+//   - charset.go and colour.go: the Quake character set and the colour codes.
+//
+// The one-datagram exchange itself is protocols.UDPExchange, as for every
+// one-request protocol.
 //
 // Sources: the engines' Info_ValueForKey, COM_Parse, SVC_Status and
 // COM_StringDecolorize, and the notes in shared/protocols/quake3.md.

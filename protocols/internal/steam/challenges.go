@@ -31,14 +31,12 @@ type CacheOptions struct {
 	ChallengeCache *bool `yaml:"challenge_cache"`
 }
 
-// CacheFor returns the cache a querier built from s keeps (one per module, rebuilt
-// on reload): nil when its options block turns it off.
-func CacheFor(s protocols.Settings) (*ChallengeCache, error) {
+// CacheFor returns the cache a querier of protocol name built from s keeps (one
+// per module, rebuilt on reload): nil when its options block turns it off.
+func CacheFor(name string, s protocols.Settings) (*ChallengeCache, error) {
 	var opts CacheOptions
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, err
-		}
+	if err := s.DecodeOptions(name, &opts); err != nil {
+		return nil, err
 	}
 	if opts.ChallengeCache != nil && !*opts.ChallengeCache {
 		return nil, nil
