@@ -112,3 +112,37 @@ func TestShadowWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsInFileOrder: every error of a file, each at its offending key, in the
+// order of the file's lines (modules are validated by name, sources after them).
+func TestErrorsInFileOrder(t *testing.T) {
+	yml := `modules:
+  zz:
+    protocol: quake3
+    retries: 9
+  aa:
+    protocol: a2s
+    preferred_ip_protocol: ip5
+discovery:
+  b_src:
+    type: quake3
+    filters: {map: q3dm17}
+  a_src:
+    type: quake3
+    module: nosuch
+target_policy:
+  allow: [nonsense/99]
+`
+	_, err := ParseFile("modules.yml", []byte(yml))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		where, _, _ := strings.Cut(strings.TrimPrefix(l, "modules.yml:"), ": ")
+		lines = append(lines, where)
+	}
+	if got, want := strings.Join(lines, " "), "4:5 7:5 11:15 14:5 15:1"; got != want {
+		t.Errorf("errors at %s, want %s:\n%v", got, want, err)
+	}
+}
