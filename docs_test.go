@@ -293,3 +293,26 @@ func dedent(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestDocsComposeCommand: the docs never tell to run `podman compose up`, which
+// Debian 12's podman (4.3) lacks: podman-compose or docker compose.
+func TestDocsComposeCommand(t *testing.T) {
+	files := docFiles(t)
+	b, err := os.ReadFile("compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["compose.yml"] = string(b)
+	said := false
+	for file, text := range files {
+		for i, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, "podman compose up") {
+				t.Errorf("%s:%d: `podman compose up` needs podman 4.7 or later: say podman-compose", file, i+1)
+			}
+			said = said || strings.Contains(line, "podman-compose up")
+		}
+	}
+	if !said {
+		t.Error("no doc says how to run compose.yml with podman (podman-compose up)")
+	}
+}

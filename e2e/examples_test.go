@@ -190,10 +190,11 @@ func knownModules(t testing.TB, path string) []string {
 }
 
 // TestPrometheusConfigModules: every probe job and file_sd target group names a
-// module the exporter knows (built-in or examples/modules.yml), and every probe job
-// has the blackbox-style relabeling.
+// module the exporter knows (built-in or of the modules file compose.yml mounts,
+// examples/modules.yml), and every probe job has the blackbox-style relabeling.
 func TestPrometheusConfigModules(t *testing.T) {
-	mods := knownModules(t, examples(t, "modules.yml"))
+	modules, _ := composeFiles(t)
+	mods := knownModules(t, modules)
 	var cfg map[string]any
 	yamlFile(t, examples(t, "prometheus.yml"), &cfg)
 	var probeJobs, fileSD int
