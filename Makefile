@@ -26,8 +26,10 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BINARY) .
 
+# run: PORT=10116 listens there instead of :10115, ARGS are more flags
+# (make run PORT=10116 ARGS=--config.file=examples/modules.yml).
 run: build
-	./$(BINARY)
+	./$(BINARY) $(if $(PORT),--web.listen-address=:$(PORT)) $(ARGS)
 
 # cross vets (tests included) and builds every package for each of PLATFORMS, and
 # vets the portable UDP path on Linux too (-tags gse_portable).
