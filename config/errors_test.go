@@ -146,3 +146,22 @@ target_policy:
 		t.Errorf("errors at %s, want %s:\n%v", got, want, err)
 	}
 }
+
+// TestMissingModule: a probe without a module is told of module auto and a few
+// modules of the target's port (protocols' own first), not of all of them.
+func TestMissingModule(t *testing.T) {
+	c, err := Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.MissingModule(27015)
+	if !strings.HasPrefix(got, `module parameter is missing: add module=NAME (did you mean "auto", "a2s", `) || strings.Count(got, `"`) != 8 || len(got) > 200 {
+		t.Errorf("MissingModule(27015) = %s", got)
+	}
+	if got := c.MissingModule(0); !strings.HasPrefix(got, `module parameter is missing: add module=NAME (did you mean "auto"?); `) {
+		t.Errorf("MissingModule(0) = %s", got)
+	}
+	if strings.Contains(got, `"list"`) {
+		t.Errorf("MissingModule(27015) suggests a module that never asks the target: %s", got)
+	}
+}
