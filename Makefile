@@ -65,8 +65,8 @@ docker:
 # both cores for seconds and judge deadlines, so they must not share the CPUs with
 # other test binaries (nor those with them).
 # Every step runs even when an earlier one failed (the target fails at the end), and
-# each test step prints go test's lines and one line naming the tests that skipped
-# and why (scripts/gotest).
+# each test step prints go test's lines and the tests that skipped, one line each with
+# why, each test once (scripts/gotest).
 LOAD_TESTS ?= ^TestLoad$$
 GOTEST    ?= GO=$(GO) $(GO) run ./scripts/gotest
 test: test-deps
