@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
@@ -119,15 +117,7 @@ func withMaster(t *testing.T, modules string, master netip.AddrPort) string {
 		}
 		src["address"], src["refresh"], src["timeout"] = master.String(), "10s", "2s"
 	}
-	b, err := yaml.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "modules.yml")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeYAML(t, "modules.yml", doc)
 }
 
 // fakeDPMaster answers getservers as dpmaster does (6-byte entries and EOT),
