@@ -132,13 +132,13 @@ func (s *DiscoverySource) compileTimes() error {
 		s.Timeout = model.Duration(p.Timeout)
 	}
 	if r := time.Duration(s.Refresh); r < MinRefresh || r > MaxRefresh {
-		return fmt.Errorf("refresh %s out of range %s..%s", s.Refresh, model.Duration(MinRefresh), model.Duration(MaxRefresh))
+		return &fieldError{"refresh", fmt.Sprintf("refresh %s out of range %s..%s", s.Refresh, model.Duration(MinRefresh), model.Duration(MaxRefresh))}
 	}
 	if s.Timeout == 0 {
 		s.Timeout = model.Duration(min(DefaultRefreshTimeout, time.Duration(s.Refresh)))
 	}
 	if s.Timeout < 0 || s.Timeout > s.Refresh {
-		return fmt.Errorf("timeout %s must be positive and at most refresh %s", s.Timeout, s.Refresh)
+		return &fieldError{"timeout", fmt.Sprintf("timeout %s must be positive and at most refresh %s", s.Timeout, s.Refresh)}
 	}
 	return nil
 }
@@ -219,7 +219,7 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 		return &fieldError{"preset", err.Error()}
 	}
 	if err := s.compileTimes(); err != nil {
-		return &fieldError{"refresh", err.Error()}
+		return err
 	}
 	if err := s.compileFilters(); err != nil {
 		return err

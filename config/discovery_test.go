@@ -56,7 +56,7 @@ func TestDiscoveryErrors(t *testing.T) {
 		{"discovery: {a: {type: http_json, url: http://127.0.0.1/, fields: {address: ip, nmae: x}}}", "field nmae not found"},
 		{"discovery: {a: {type: quake3, module: nosuch}}", `1:31: discovery: source "a": module "nosuch" is not defined`},
 		{"discovery: {a: {type: quake3, refresh: 1s}}", "refresh 1s out of range"},
-		{"discovery: {a: {type: quake3, refresh: 1m, timeout: 2m}}", "at most refresh"},
+		{"discovery: {a: {type: quake3, refresh: 1m, timeout: 2m}}", "1:44: discovery: source \"a\": timeout 2m must be positive and at most refresh"},
 		{"discovery: {a: {type: quake3, filters: {name: '('}}}", "filters: name"},
 		{"discovery: {a: {type: quake3, filters: {not_empty: true}}}", "1:41: discovery: source \"a\": filters: not_empty: this quake3 list has no player counts"},
 		{"discovery: {a: {type: quake3, fields: {address: ip}}}", "fields are for type http_json only"},
