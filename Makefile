@@ -26,8 +26,10 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BINARY) .
 
+# run: PORT=10116 listens there instead of :10115, ARGS are more flags
+# (make run PORT=10116 ARGS=--config.file=examples/modules.yml).
 run: build
-	./$(BINARY)
+	./$(BINARY) $(if $(PORT),--web.listen-address=:$(PORT)) $(ARGS)
 
 # cross builds every package for each of PLATFORMS, and vets the packages with
 # files behind build tags (the Windows service, the portable UDP and HTTP paths)
@@ -65,15 +67,14 @@ docker:
 # test installs what the tests need (when root and missing), then runs every test:
 # under the race detector the packages with concurrency of their own and the
 # harnesses that drive the whole exporter, the decoders without it
-# (scripts/testsets.sh says why), both sets at once when PARALLEL_TESTS=1 (two
-# go test processes: each runs -p 2 across its own packages).
+# (scripts/testsets.sh says why).
 # Tests whose tools are missing skip with a message.
 # Load tests (LOAD_TESTS) skip in the first run and run after it, alone: they take
 # both cores for seconds and judge deadlines or peak memory, so they must not share
 # the CPUs with other test binaries (nor those with them).
 # Every step runs even when an earlier one failed (the target fails at the end), and
-# each test step prints go test's lines and one line naming the tests that skipped
-# and why (scripts/gotest).
+# each test step prints go test's lines and the tests that skipped, one line each with
+# why, each test once (scripts/gotest).
 LOAD_TESTS ?= ^(TestLoad|TestCrowdOfCallers)$$
 LOAD_PKGS  ?= ./hostile/ .
 GOTEST    ?= GO=$(GO) $(GO) run ./scripts/gotest

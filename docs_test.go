@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 )
 
@@ -210,5 +212,107 @@ func TestDocsModules(t *testing.T) {
 	}
 	if !regexp.MustCompile(`module: \[` + string(said[1]) + `\]\s+target: \[` + regexp.QuoteMeta(string(said[2])) + `\]`).Match(sidecar) {
 		t.Errorf("README says the sidecar scrapes module %s target %s; sidecar.yml does not", said[1], said[2])
+	}
+}
+
+// modulesFileKeys are the top-level keys of a modules file.
+var modulesFileKeys = map[string]bool{"modules": true, "discovery": true, "target_policy": true}
+
+// TestDocsModulesFiles: every yaml block of the README whose top-level keys are a
+// modules file's passes --config.check, the files it names (`*_file:`) stood in
+// by temporary ones; other blocks (Prometheus configurations, fragments) are
+// skipped, each logged with what it is.
+func TestDocsModulesFiles(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?ms)^ *```yaml\n(.*?)^ *```")
+	fileOpt := regexp.MustCompile(`(?m)^(\s*\w*_file:\s*)(\S+)`)
+	checked := 0
+	for _, m := range block.FindAllSubmatchIndex(readme, -1) {
+		line := strings.Count(string(readme[:m[0]]), "\n") + 1
+		body := dedent(string(readme[m[2]:m[3]]))
+		var doc map[string]any
+		if err := yaml.Unmarshal([]byte(body), &doc); err != nil {
+			t.Logf("README.md:%d: skipped: not a YAML mapping (a fragment): %v", line, err)
+			continue
+		}
+		var ours, other []string
+		for k := range doc {
+			if modulesFileKeys[k] {
+				ours = append(ours, k)
+			} else {
+				other = append(other, k)
+			}
+		}
+		switch {
+		case len(ours) == 0:
+			t.Logf("README.md:%d: skipped: not a modules file (top-level keys %v)", line, other)
+			continue
+		case len(other) > 0:
+			t.Errorf("README.md:%d: a modules file block with keys %v, which no modules file has", line, other)
+			continue
+		}
+		dir := t.TempDir()
+		body = fileOpt.ReplaceAllStringFunc(body, func(s string) string {
+			sub := fileOpt.FindStringSubmatch(s)
+			p := filepath.Join(dir, filepath.Base(sub[2]))
+			if err := os.WriteFile(p, []byte("stand-in\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return sub[1] + p
+		})
+		p := filepath.Join(dir, "modules.yml")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		if out, err := exec.Command(binary, "--config.check", "--config.file="+p).CombinedOutput(); err != nil {
+			t.Errorf("README.md:%d: the modules file fails --config.check: %v\n%s\n%s", line, err, out, body)
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d modules-file blocks found in the README", checked)
+	}
+}
+
+// dedent removes the indentation of a block quoted inside a list item.
+func dedent(s string) string {
+	lines := strings.Split(s, "\n")
+	ind := -1
+	for _, l := range lines {
+		if t := strings.TrimLeft(l, " "); t != "" && (ind < 0 || len(l)-len(t) < ind) {
+			ind = len(l) - len(t)
+		}
+	}
+	for i, l := range lines {
+		if len(l) >= ind && ind > 0 {
+			lines[i] = l[ind:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestDocsComposeCommand: the docs never tell to run `podman compose up`, which
+// Debian 12's podman (4.3) lacks: podman-compose or docker compose.
+func TestDocsComposeCommand(t *testing.T) {
+	files := docFiles(t)
+	b, err := os.ReadFile("compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["compose.yml"] = string(b)
+	said := false
+	for file, text := range files {
+		for i, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, "podman compose up") {
+				t.Errorf("%s:%d: `podman compose up` needs podman 4.7 or later: say podman-compose", file, i+1)
+			}
+			said = said || strings.Contains(line, "podman-compose up")
+		}
+	}
+	if !said {
+		t.Error("no doc says how to run compose.yml with podman (podman-compose up)")
 	}
 }

@@ -77,6 +77,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 	promslogflag.AddFlags(app, promslogConfig)
 	app.Version(version.Print(exporterName))
 	app.HelpFlag.Short('h')
+	app.UsageTemplate(usageTemplate)
 	qc := cli.AddQuery(app)
 	cmd, err := app.Parse(args)
 	if err != nil {
@@ -186,11 +187,21 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		}()
 	}
 	if err := listenAndServe(srv, webConfig, probeHandler, logger); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			logger.Error("Error starting HTTP server: another process listens there; give a free address with --web.listen-address=:PORT (make run PORT=...)", "err", err)
+			return 1
+		}
 		logger.Error("Error starting HTTP server", "err", err)
 		return 1
 	}
 	return 0
 }
+
+// usageTemplate is kingpin's, with the default command's flags (serve's: the
+// server's, which a first run looks for) in the top-level --help too.
+var usageTemplate = strings.Replace(kingpin.DefaultUsageTemplate, "{{else if .App.Commands -}}\nCommands:",
+	"{{else if .App.Commands -}}\n{{range .App.Commands}}{{if .Default}}Flags of {{.Name}}, the default command:\n"+
+		"{{.Flags|FlagsToTwoColumns|FormatTwoColumns}}\n{{end}}{{end -}}\nCommands:", 1)
 
 func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.Handler, history *web.History,
 	reload func(context.Context) error, logger *slog.Logger, page web.PageOptions, lists *discovery.Manager) *http.ServeMux {

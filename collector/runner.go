@@ -150,7 +150,8 @@ func (r *Runner) prepare(module, target, scrapeTimeout string) (*request, error)
 	mod, ok := cfg.Modules[module]
 	if !ok {
 		if module == "" {
-			return nil, badRequest("module parameter is missing; known modules: %s", strings.Join(cfg.Names(), ", "))
+			_, port, _ := parseTarget(target)
+			return nil, badRequest("%s", cfg.MissingModule(port))
 		}
 		r.Metrics.UnknownModule.Inc()
 		return nil, badRequest("%s", cfg.UnknownModule(module))

@@ -20,7 +20,7 @@ func TestRunBadRequests(t *testing.T) {
 		name, module, target, timeout string
 		want                          string
 	}{
-		{"missing module", "", "127.0.0.1", "", "module parameter is missing; known modules: fake"},
+		{"missing module", "", "127.0.0.1", "", "module parameter is missing: add module=NAME; 1 known (listed on /modules)"},
 		{"unknown module", "nope", "127.0.0.1", "", `unknown module "nope"; 1 known (listed on /modules)`},
 		{"missing target", "fake", "", "", "target parameter is missing"},
 		{"bad port", "fake", "127.0.0.1:99999", "", "invalid port"},

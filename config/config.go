@@ -253,10 +253,9 @@ func ParseFile(file string, b []byte) (*Config, error) {
 			errs = append(errs, moduleError(file, p, name, err))
 		}
 	}
-	if err := c.compileDiscovery(file, p); err != nil {
-		errs = append(errs, err)
-	}
+	errs = append(errs, c.compileDiscovery(file, p)...)
 	if len(errs) > 0 {
+		inFileOrder(file, errs)
 		return nil, errors.Join(errs...)
 	}
 	c.Warnings = shadowWarnings(file, p, shadowed, c.Modules)
@@ -308,27 +307,27 @@ func (m *Module) applyLimits() error {
 		m.MaxPlayerSeries = DefaultMaxPlayerSeries
 	}
 	if m.MaxPlayerSeries < 0 {
-		return errors.New("max_player_series must not be negative")
+		return &fieldError{"max_player_series", "max_player_series must not be negative"}
 	}
 	switch m.PreferredIPProtocol {
 	case "":
 		m.PreferredIPProtocol = "ip4"
 	case "ip4", "ip6":
 	default:
-		return fmt.Errorf("preferred_ip_protocol must be ip4 or ip6, not %q", m.PreferredIPProtocol)
+		return &fieldError{"preferred_ip_protocol", fmt.Sprintf("preferred_ip_protocol must be ip4 or ip6, not %q", m.PreferredIPProtocol)}
 	}
 	if m.CacheTTL < 0 {
-		return errors.New("cache_ttl must not be negative")
+		return &fieldError{"cache_ttl", "cache_ttl must not be negative"}
 	}
 	if m.Retries < 0 || m.Retries > MaxRetries {
-		return fmt.Errorf("retries must be between 0 and %d", MaxRetries)
+		return &fieldError{"retries", fmt.Sprintf("retries must be between 0 and %d", MaxRetries)}
 	}
 	if len(m.PortOffsets) > MaxPortOffsets {
-		return fmt.Errorf("port_offsets has %d entries, at most %d", len(m.PortOffsets), MaxPortOffsets)
+		return &fieldError{"port_offsets", fmt.Sprintf("port_offsets has %d entries, at most %d", len(m.PortOffsets), MaxPortOffsets)}
 	}
 	for _, off := range m.PortOffsets {
 		if off < -65534 || off > 65534 {
-			return fmt.Errorf("port_offsets entry %d out of range", off)
+			return &fieldError{"port_offsets", fmt.Sprintf("port_offsets entry %d out of range", off)}
 		}
 	}
 	return nil
@@ -350,7 +349,7 @@ func (m *Module) Compile(p protocols.Protocol) error {
 		Options: m.decodeOptions,
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %w", m.Protocol, err)
+		return &blockError{m.Protocol, err}
 	}
 	if err := m.compileTargets(); err != nil {
 		return err

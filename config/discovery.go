@@ -6,6 +6,7 @@ package config
 // request names a URL or a master address, so the exporter is no proxy.
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -94,22 +95,28 @@ const (
 
 var sourceName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
 
-// Compile validates every source, fills its defaults and builds its lister.
-// moduleExists says whether a module of the modules file has a name.
+// Compile validates every source, fills its defaults and builds its lister,
+// and returns the first error. moduleExists says whether a module of the
+// modules file has a name.
 func (c Discovery) Compile(moduleExists func(string) bool) error {
 	for _, name := range c.Names() {
-		s := c[name]
-		if s == nil {
-			return fmt.Errorf("discovery: source %q is empty", name)
-		}
-		if !sourceName.MatchString(name) {
-			return fmt.Errorf("discovery: source name %q: letters, digits, _ and -, at most 64", name)
-		}
-		if err := s.compile(moduleExists); err != nil {
+		if err := c.compileSource(name, moduleExists); err != nil {
 			return fmt.Errorf("discovery: source %q: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// compileSource validates and compiles one source.
+func (c Discovery) compileSource(name string, moduleExists func(string) bool) error {
+	s := c[name]
+	if s == nil {
+		return errors.New("empty source")
+	}
+	if !sourceName.MatchString(name) {
+		return errors.New("source name: letters, digits, _ and -, at most 64")
+	}
+	return s.compile(moduleExists)
 }
 
 // compileTimes fills and checks the refresh interval and the fetch timeout.
@@ -125,13 +132,13 @@ func (s *DiscoverySource) compileTimes() error {
 		s.Timeout = model.Duration(p.Timeout)
 	}
 	if r := time.Duration(s.Refresh); r < MinRefresh || r > MaxRefresh {
-		return fmt.Errorf("refresh %s out of range %s..%s", s.Refresh, model.Duration(MinRefresh), model.Duration(MaxRefresh))
+		return &fieldError{"refresh", fmt.Sprintf("refresh %s out of range %s..%s", s.Refresh, model.Duration(MinRefresh), model.Duration(MaxRefresh))}
 	}
 	if s.Timeout == 0 {
 		s.Timeout = model.Duration(min(DefaultRefreshTimeout, time.Duration(s.Refresh)))
 	}
 	if s.Timeout < 0 || s.Timeout > s.Refresh {
-		return fmt.Errorf("timeout %s must be positive and at most refresh %s", s.Timeout, s.Refresh)
+		return &fieldError{"timeout", fmt.Sprintf("timeout %s must be positive and at most refresh %s", s.Timeout, s.Refresh)}
 	}
 	return nil
 }
@@ -155,31 +162,61 @@ func (s *DiscoverySource) compilePreset() error {
 	return nil
 }
 
-// compileFilters compiles the name filter and checks not_empty against what
-// the source's type knows.
+// compileFilters compiles the name filter and refuses a filter on a field the
+// source's list never fills (master.Carries): it would drop every server, or
+// (not_empty) none.
 func (s *DiscoverySource) compileFilters() error {
 	if s.Filters.Name != "" {
 		re, err := regexp.Compile(s.Filters.Name)
 		if err != nil {
-			return fmt.Errorf("filters: name: %v", err)
+			return &fieldError{"filters.name", fmt.Sprintf("filters: name: %v", err)}
 		}
 		s.nameRE = re
 	}
-	if s.Filters.NotEmpty && (s.Type == master.TypeFile || s.Type == master.TypePterodactyl) {
-		return fmt.Errorf("filters: not_empty: a %s source knows no player counts", s.Type)
+	ms := master.Source{Type: s.Type, Preset: s.Preset, KeyFile: s.KeyFile}
+	if s.Fields != nil {
+		ms.Fields = *s.Fields
 	}
-	if s.Filters.NotEmpty && s.Type != master.TypeDDNet && s.Type != master.TypeHTTPJSON && s.Type != master.TypeGeneshift {
-		return fmt.Errorf("filters: not_empty: a %s master lists no player counts: ask it for servers with players in the query (Steam `\\empty\\1`; getservers without `empty`)", s.Type)
+	has := master.Carries(ms)
+	for _, f := range []struct {
+		key, field, what string
+		set, carried     bool
+	}{
+		{"name", "name", "server names", s.Filters.Name != "", has.Name},
+		{"game", "game", "games", s.Filters.Game != "", has.Game},
+		{"map", "map", "maps", s.Filters.Map != "", has.Map},
+		{"not_empty", "players", "player counts", s.Filters.NotEmpty, has.Players},
+	} {
+		if !f.set || f.carried {
+			continue
+		}
+		msg := fmt.Sprintf("filters: %s: this %s list has no %s, so the filter cannot apply (lists that have them: %s)",
+			f.key, s.what(), f.what, strings.Join(master.CarriedBy(f.field), ", "))
+		if f.key == "not_empty" && (s.Type == master.TypeSteam || s.Type == master.TypeQuake3) {
+			msg += "; ask the master for servers with players in the query instead (Steam `\\empty\\1`; getservers without `empty`)"
+		}
+		return &fieldError{"filters." + f.key, msg}
 	}
 	return nil
 }
 
+// what names the source's kind of list for messages.
+func (s *DiscoverySource) what() string {
+	switch {
+	case s.Preset != "":
+		return "preset " + s.Preset
+	case s.Type == master.TypeSteam && s.KeyFile == "":
+		return "steam (without key_file)"
+	}
+	return s.Type
+}
+
 func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	if s.Module != "" && moduleExists != nil && !moduleExists(s.Module) {
-		return fmt.Errorf("module %q is not defined", s.Module)
+		return &fieldError{"module", fmt.Sprintf("module %q is not defined", s.Module)}
 	}
 	if err := s.compilePreset(); err != nil {
-		return err
+		return &fieldError{"preset", err.Error()}
 	}
 	if err := s.compileTimes(); err != nil {
 		return err
@@ -188,7 +225,7 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 		return err
 	}
 	if s.Fields != nil && s.Type != master.TypeHTTPJSON {
-		return fmt.Errorf("fields are for type %s only", master.TypeHTTPJSON)
+		return &fieldError{"fields", fmt.Sprintf("fields are for type %s only", master.TypeHTTPJSON)}
 	}
 	ms := master.Source{
 		Type: s.Type, Address: s.Address, URL: s.URL, Path: s.Path, Query: s.Query, Region: s.Region, MaxEntries: s.MaxTargets,
@@ -282,19 +319,21 @@ func (s *DiscoverySource) Lister() master.Lister { return s.lister }
 func (s *DiscoverySource) Same(o *DiscoverySource) bool { return s.compare == o.compare }
 
 // compileDiscovery compiles the discovery section and checks every module's
-// listed_in against it.
-func (c *Config) compileDiscovery(file string, p positions) error {
-	err := c.Discovery.Compile(func(m string) bool { _, ok := c.Modules[m]; return ok })
-	if err != nil {
-		if q, ok := p.top["discovery"]; ok {
-			return fmt.Errorf("%s:%d:%d: %w", file, q.line, q.col, err)
+// listed_in against it: every error, each placed at its key.
+func (c *Config) compileDiscovery(file string, p positions) []error {
+	var errs []error
+	for _, name := range c.Discovery.Names() {
+		if err := c.Discovery.compileSource(name, func(m string) bool { _, ok := c.Modules[m]; return ok }); err != nil {
+			errs = append(errs, sourceError(file, p, name, err))
 		}
-		return fmt.Errorf("%s: %w", file, err)
+	}
+	if len(errs) > 0 {
+		return errs // listed_in would only repeat them
 	}
 	for _, name := range c.Names() {
 		if err := c.Discovery.CheckListedIn(c.Modules[name].ListedIn); err != nil {
-			return moduleError(file, p, name, &fieldError{"listed_in", err.Error()})
+			errs = append(errs, moduleError(file, p, name, &fieldError{"listed_in", err.Error()}))
 		}
 	}
-	return nil
+	return errs
 }

@@ -24,18 +24,17 @@ discovery:
     module: openarena
     refresh: 1m
     max_targets: 50000
-    filters: {name: "^MyClan", map: oasago2}
   list:
     type: http_json
     url: http://127.0.0.1:8080/servers
     fields: {list: data.servers, address: ip, port: port, name: name, players: players, max: max}
-    filters: {not_empty: true}
+    filters: {name: "^MyClan", not_empty: true}
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	oa := c.Discovery["community_oa"]
-	if oa.Lister() == nil || oa.nameRE == nil || oa.Refresh.String() != "1m" || oa.Timeout.String() != "30s" {
+	if oa.Lister() == nil || c.Discovery["list"].nameRE == nil || oa.Refresh.String() != "1m" || oa.Timeout.String() != "30s" {
 		t.Fatalf("%+v", oa)
 	}
 	if l := c.Discovery["list"]; l.Refresh.String() != "2m" || l.Lister() == nil {
@@ -44,7 +43,7 @@ discovery:
 	if got := c.Modules["oa_listed"].ListedIn; len(got) != 1 || got[0] != "community_oa" {
 		t.Fatalf("listed_in %v", got)
 	}
-	again, _ := Parse([]byte("discovery: {community_oa: {type: quake3, address: 127.0.0.1:27950, query: getservers 71 full empty, module: openarena, refresh: 1m, max_targets: 50000, filters: {name: ^MyClan, map: oasago2}}}"))
+	again, _ := Parse([]byte("discovery: {community_oa: {type: quake3, address: 127.0.0.1:27950, query: getservers 71 full empty, module: openarena, refresh: 1m, max_targets: 50000}}"))
 	if !oa.Same(again.Discovery["community_oa"]) {
 		t.Fatal("the same source twice is not Same")
 	}
@@ -55,20 +54,20 @@ func TestDiscoveryErrors(t *testing.T) {
 		{"discovery: {a: {type: quake3, adress: 127.0.0.1:1}}", `unknown field "adress"`},
 		{"discovery: {a: {type: quake3, filters: {nmae: x}}}", `unknown field "nmae"`},
 		{"discovery: {a: {type: http_json, url: http://127.0.0.1/, fields: {address: ip, nmae: x}}}", "field nmae not found"},
-		{"discovery: {a: {type: quake3, module: nosuch}}", `1:1: discovery: source "a": module "nosuch" is not defined`},
+		{"discovery: {a: {type: quake3, module: nosuch}}", `1:31: discovery: source "a": module "nosuch" is not defined`},
 		{"discovery: {a: {type: quake3, refresh: 1s}}", "refresh 1s out of range"},
-		{"discovery: {a: {type: quake3, refresh: 1m, timeout: 2m}}", "at most refresh"},
+		{"discovery: {a: {type: quake3, refresh: 1m, timeout: 2m}}", "1:44: discovery: source \"a\": timeout 2m must be positive and at most refresh"},
 		{"discovery: {a: {type: quake3, filters: {name: '('}}}", "filters: name"},
-		{"discovery: {a: {type: quake3, filters: {not_empty: true}}}", "lists no player counts"},
+		{"discovery: {a: {type: quake3, filters: {not_empty: true}}}", "1:41: discovery: source \"a\": filters: not_empty: this quake3 list has no player counts"},
 		{"discovery: {a: {type: quake3, fields: {address: ip}}}", "fields are for type http_json only"},
 		{"discovery: {a: {type: file}}", "type file needs a path"},
-		{"discovery: {a: {type: file, path: /x, filters: {not_empty: true}}}", "a file source knows no player counts"},
+		{"discovery: {a: {type: file, path: /x, filters: {not_empty: true}}}", "this file list has no player counts"},
 		{"discovery: {a: {type: quake3, path: /x}}", "path is for type file only"},
 		{"discovery: {a: {type: pterodactyl, url: https://panel.example.org}}", "needs key_file"},
 		{"discovery: {a: {type: gamespy}}", `unknown type "gamespy"`},
 		{"discovery: {a: {type: quake3, max_targets: 2000000}}", "out of range"},
 		{"discovery: {a/b: {type: quake3}}", "source name"},
-		{"discovery: {a: }", `source "a" is empty`},
+		{"discovery: {a: }", `source "a": empty source`},
 		{"discoveyr: {}", `did you mean "discovery"`},
 		{"modules: {m: {protocol: quake3, listed_in: [x]}}", `module "m": listed_in: source "x": the modules file has no discovery sources`},
 		{"modules: {m: {protocol: quake3, listed_in: [lsit]}}\ndiscovery: {list: {type: quake3}}", `1:33: module "m": listed_in: source "lsit" is not defined (known: list)`},
@@ -116,7 +115,7 @@ discovery:
 // TestDiscoveryYAML: /config shows the discovery section as compiled, defaults
 // filled, and a reload of that output is the same config.
 func TestDiscoveryYAML(t *testing.T) {
-	c, err := Parse([]byte("discovery: {oa: {type: quake3, address: 127.0.0.1:27950, fields: null, filters: {map: oasago2}}}"))
+	c, err := Parse([]byte("discovery: {oa: {type: ddnet, url: http://127.0.0.1:8080/servers.json, fields: null, filters: {map: oasago2}}}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +123,7 @@ func TestDiscoveryYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"discovery:", "oa:", "type: quake3", "address: 127.0.0.1:27950", "refresh: 2m", "map: oasago2"} {
+	for _, want := range []string{"discovery:", "oa:", "type: ddnet", "url: http://127.0.0.1:8080/servers.json", "refresh: 2m", "map: oasago2"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("no %q in\n%s", want, b)
 		}
@@ -275,5 +274,41 @@ func TestDiscoveryFileAndPanel(t *testing.T) {
 	}
 	if !c.Discovery["mine"].Same(again.Discovery["mine"]) {
 		t.Fatal("an unchanged file source restarts")
+	}
+}
+
+// TestDiscoveryFilterNeedsField: a filter on a field the source's list never
+// fills is refused at load time, at the filter's line, naming the types that
+// fill it; the same filter loads on a list that has the field.
+func TestDiscoveryFilterNeedsField(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"type: quake3\n    filters:\n      name: ^MyClan", `modules.yml:6:7: discovery: source "s": filters: name: this quake3 list has no server names, so the filter cannot apply (lists that have them: ddnet, geneshift, http_json mapping fields.name, pterodactyl, steam with key_file)`},
+		{"type: quakeworld\n    filters:\n      game: qw", `modules.yml:6:7: discovery: source "s": filters: game: this quakeworld list has no games`},
+		{"type: steam\n    filters:\n      map: de_dust2", `modules.yml:6:7: discovery: source "s": filters: map: this steam (without key_file) list has no maps`},
+		{"type: steam\n    filters:\n      not_empty: true", "ask the master for servers with players in the query instead"},
+		{"type: pterodactyl\n    url: https://panel.example.org\n    key_file: KEY\n    filters:\n      map: x", `modules.yml:8:7: discovery: source "s": filters: map: this pterodactyl list has no maps`},
+		{"type: http_json\n    url: http://127.0.0.1/\n    fields: {address: ip}\n    filters: {name: x}", `modules.yml:7:15: discovery: source "s": filters: name: this http_json list has no server names`},
+		{"preset: gta5am\n    filters: {map: x}", "this preset gta5am list has no maps"},
+	} {
+		key := filepath.Join(t.TempDir(), "key")
+		os.WriteFile(key, []byte("k"), 0o600)
+		yml := "# sources\ndiscovery:\n  s:\n    " + strings.ReplaceAll(c.src, "KEY", key) + "\n"
+		if _, err := ParseFile("modules.yml", []byte(yml)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n%v\nwant %q", yml, err, c.want)
+		}
+	}
+	key := filepath.Join(t.TempDir(), "key")
+	os.WriteFile(key, []byte("k"), 0o600)
+	for _, ok := range []string{
+		"{type: ddnet, filters: {name: x, game: y, map: z, not_empty: true}}",
+		"{type: steam, key_file: " + key + ", filters: {name: x, game: y, map: z, not_empty: true}}",
+		"{type: geneshift, url: http://127.0.0.1/, filters: {name: x, map: z, not_empty: true}}",
+		"{type: pterodactyl, url: https://panel.example.org, key_file: " + key + ", filters: {name: x}}",
+		"{type: http_json, url: http://127.0.0.1/, fields: {address: a, name: n, game: g, map: m, players: p}, filters: {name: x, game: y, map: z, not_empty: true}}",
+		"{preset: beammp, filters: {name: Drift, not_empty: true}}",
+	} {
+		if _, err := Parse([]byte("discovery: {s: " + ok + "}")); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
 	}
 }

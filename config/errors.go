@@ -1,9 +1,12 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,10 +26,13 @@ type positions struct {
 	modules map[string]pos
 	fields  map[string]map[string]pos // module -> key -> position of the key
 	top     map[string]pos
+	sources map[string]pos            // discovery source -> position of its name
+	srcKeys map[string]map[string]pos // source -> dotted key (filters.name) -> position
 }
 
 func newPositions(root *yaml.Node) positions {
-	p := positions{modules: map[string]pos{}, fields: map[string]map[string]pos{}, top: map[string]pos{}}
+	p := positions{modules: map[string]pos{}, fields: map[string]map[string]pos{}, top: map[string]pos{},
+		sources: map[string]pos{}, srcKeys: map[string]map[string]pos{}}
 	doc := root
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
 		doc = doc.Content[0]
@@ -43,6 +49,14 @@ func newPositions(root *yaml.Node) positions {
 				f[v.Content[j].Value] = pos{v.Content[j].Line, v.Content[j].Column}
 			}
 			p.fields[policyKeys] = f
+		}
+		if k.Value == "discovery" && v.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				sk := v.Content[j]
+				p.sources[sk.Value] = pos{sk.Line, sk.Column}
+				p.srcKeys[sk.Value] = map[string]pos{}
+				keyPositions(v.Content[j+1], "", p.srcKeys[sk.Value])
+			}
 		}
 		if k.Value != "modules" || v.Kind != yaml.MappingNode {
 			continue
@@ -62,6 +76,18 @@ func newPositions(root *yaml.Node) positions {
 	return p
 }
 
+// keyPositions records where each key of a mapping is, nested keys dotted.
+func keyPositions(n *yaml.Node, prefix string, into map[string]pos) {
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		into[prefix+k.Value] = pos{k.Line, k.Column}
+		keyPositions(n.Content[i+1], prefix+k.Value+".", into)
+	}
+}
+
 // policyKeys keys the target_policy block's fields in positions.fields (no module
 // name can be empty).
 const policyKeys = ""
@@ -73,6 +99,16 @@ type fieldError struct {
 }
 
 func (e *fieldError) Error() string { return e.msg }
+
+// blockError is an error of a module's protocol block; Parse places it at the
+// block when the module has one.
+type blockError struct {
+	block string
+	err   error
+}
+
+func (e *blockError) Error() string { return e.block + ": " + e.err.Error() }
+func (e *blockError) Unwrap() error { return e.err }
 
 // moduleKeys are the keys a module may have (protocol blocks besides).
 var moduleKeys = []string{"protocol", "timeout", "port", "port_offsets", "description", "players", "rules",
@@ -230,8 +266,15 @@ func badDuration(n *yaml.Node) (pos, string, bool) {
 // names one, else at the module's name.
 func moduleError(file string, p positions, name string, err error) error {
 	var fe *fieldError
+	var be *blockError
+	field := ""
 	if errors.As(err, &fe) {
-		if q, ok := p.fields[name][fe.field]; ok {
+		field = fe.field
+	} else if errors.As(err, &be) {
+		field = be.block
+	}
+	if field != "" {
+		if q, ok := p.fields[name][field]; ok {
 			return fmt.Errorf("%s:%d:%d: module %q: %w", file, q.line, q.col, name, err)
 		}
 	}
@@ -239,4 +282,37 @@ func moduleError(file string, p positions, name string, err error) error {
 		return fmt.Errorf("%s:%d:%d: module %q: %w", file, q.line, q.col, name, err)
 	}
 	return fmt.Errorf("%s: module %q: %w", file, name, err)
+}
+
+// sourceError places a discovery source's error: at the offending key when it
+// names one, else at the source's name.
+func sourceError(file string, p positions, name string, err error) error {
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		if q, ok := p.srcKeys[name][fe.field]; ok {
+			return fmt.Errorf("%s:%d:%d: discovery: source %q: %w", file, q.line, q.col, name, err)
+		}
+	}
+	if q, ok := p.sources[name]; ok {
+		return fmt.Errorf("%s:%d:%d: discovery: source %q: %w", file, q.line, q.col, name, err)
+	}
+	return fmt.Errorf("%s: discovery: source %q: %w", file, name, err)
+}
+
+// inFileOrder sorts errors placed in file (file:line:...) by line, as an editor
+// lists them; those placed nowhere come last.
+func inFileOrder(file string, errs []error) {
+	line := func(err error) int {
+		rest, ok := strings.CutPrefix(err.Error(), file+":")
+		n := 0
+		for ok && len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9' {
+			n = n*10 + int(rest[0]-'0')
+			rest = rest[1:]
+		}
+		if n == 0 {
+			return math.MaxInt
+		}
+		return n
+	}
+	slices.SortStableFunc(errs, func(a, b error) int { return cmp.Compare(line(a), line(b)) })
 }

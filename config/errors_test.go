@@ -112,3 +112,56 @@ func TestShadowWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsInFileOrder: every error of a file, each at its offending key, in the
+// order of the file's lines (modules are validated by name, sources after them).
+func TestErrorsInFileOrder(t *testing.T) {
+	yml := `modules:
+  zz:
+    protocol: quake3
+    retries: 9
+  aa:
+    protocol: a2s
+    preferred_ip_protocol: ip5
+discovery:
+  b_src:
+    type: quake3
+    filters: {map: q3dm17}
+  a_src:
+    type: quake3
+    module: nosuch
+target_policy:
+  allow: [nonsense/99]
+`
+	_, err := ParseFile("modules.yml", []byte(yml))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		where, _, _ := strings.Cut(strings.TrimPrefix(l, "modules.yml:"), ": ")
+		lines = append(lines, where)
+	}
+	if got, want := strings.Join(lines, " "), "4:5 7:5 11:15 14:5 15:1"; got != want {
+		t.Errorf("errors at %s, want %s:\n%v", got, want, err)
+	}
+}
+
+// TestMissingModule: a probe without a module is told of module auto and a few
+// modules of the target's port (protocols' own first), not of all of them.
+func TestMissingModule(t *testing.T) {
+	c, err := Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.MissingModule(27015)
+	if !strings.HasPrefix(got, `module parameter is missing: add module=NAME (did you mean "auto", "a2s", `) || strings.Count(got, `"`) != 8 || len(got) > 200 {
+		t.Errorf("MissingModule(27015) = %s", got)
+	}
+	if got := c.MissingModule(0); !strings.HasPrefix(got, `module parameter is missing: add module=NAME (did you mean "auto"?); `) {
+		t.Errorf("MissingModule(0) = %s", got)
+	}
+	if strings.Contains(got, `"list"`) {
+		t.Errorf("MissingModule(27015) suggests a module that never asks the target: %s", got)
+	}
+}

@@ -72,3 +72,32 @@ func quoteOr(names []string) string {
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
+
+// MissingModule is the message for a probe without a module parameter: module
+// auto (which finds the protocol) and a few modules whose game port is the
+// target's (port, 0 when the target names none) and that ask the target,
+// protocols' own first, instead of every name.
+func (c *Config) MissingModule(port uint16) string {
+	var near []string
+	if _, ok := c.Modules["auto"]; ok {
+		near = append(near, "auto")
+	}
+	if port != 0 {
+		var own, games []string
+		for _, n := range c.Names() {
+			switch m := c.Modules[n]; {
+			case n == "auto" || m.DefaultPort() != port || m.Descriptor().OffTarget: // the target never answers those
+			case m.Protocol == n:
+				own = append(own, n)
+			default:
+				games = append(games, n)
+			}
+		}
+		near = append(near, append(own, games...)[:min(3, len(own)+len(games))]...)
+	}
+	msg := "module parameter is missing: add module=NAME"
+	if len(near) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", quoteOr(near))
+	}
+	return msg + fmt.Sprintf("; %d known (listed on /modules)", len(c.Names()))
+}

@@ -182,9 +182,12 @@ func (m *Manager) refresh(ctx context.Context, r *running) error {
 		r.failures++
 	}
 	r.mu.Unlock()
-	if err != nil {
+	switch {
+	case err != nil && r.list.Load() == nil:
+		m.Logger.Warn("Discovery refresh failed; no list yet (/sd answers 503)", "source", r.name, "type", r.src.Type, "err", err)
+	case err != nil:
 		m.Logger.Warn("Discovery refresh failed; serving the last good list", "source", r.name, "type", r.src.Type, "err", err)
-	} else {
+	default:
 		r.list.Store(newSnapshot(r.src, l, start))
 		if l.Capped {
 			m.Logger.Warn("Discovery list capped", "source", r.name, "max_targets", len(l.Entries))

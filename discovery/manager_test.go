@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -250,7 +252,8 @@ other: {type: quakeworld, address: %s, timeout: 200ms}
 		body  string
 	}{
 		{"source=nosuch", 404, `unknown source "nosuch" (known: other, silent)`},
-		{"", 404, "known: other, silent"},
+		{"", 400, "source parameter is missing: /sd?source=NAME, NAME one of the modules file's discovery sources (other, silent)"},
+		{"source=", 400, "source parameter is missing"},
 		{"source=silent", 503, "has no list yet: "},
 		{"source=silent&url=http://169.254.169.254/", 400, `unknown parameter "url"`},
 		{"source=silent&address=127.0.0.1:1", 400, `unknown parameter "address"`},
@@ -323,5 +326,60 @@ func TestRetryAfter(t *testing.T) {
 		if got := retryAfter(c.interval, c.n); got != c.want {
 			t.Errorf("retryAfter(%v, %d) = %v, want %v", c.interval, c.n, got, c.want)
 		}
+	}
+}
+
+// syncBuffer is a log sink the manager's goroutines may write to.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestRefreshFailureLog: a failed refresh of a source that never fetched says
+// there is no list yet; after a good one, that the last good list is served.
+func TestRefreshFailureLog(t *testing.T) {
+	var addrs atomic.Pointer[[]netip.AddrPort]
+	var down atomic.Bool
+	down.Store(true)
+	one := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960")}
+	addrs.Store(&one)
+	cfg, err := parse(t, fmt.Sprintf("oa: {type: quake3, address: %s, refresh: 10m, timeout: 300ms}", q3Master(t, &addrs, &down)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	m := NewManager(slog.New(slog.NewTextHandler(&log, nil)))
+	done := make(chan error, 4)
+	m.OnRefresh = func(_ string, err error) { done <- err }
+	m.Apply(cfg)
+	t.Cleanup(m.Stop)
+	if err := <-done; err == nil {
+		t.Fatal("the first refresh of a silent master succeeded")
+	}
+	if got := log.String(); !strings.Contains(got, "no list yet") || strings.Contains(got, "last good list") {
+		t.Errorf("first refresh failed, log:\n%s", got)
+	}
+	down.Store(false)
+	if _, err := m.Refresh(context.Background(), "oa"); err != nil {
+		t.Fatal(err)
+	}
+	down.Store(true)
+	if _, err := m.Refresh(context.Background(), "oa"); err == nil {
+		t.Fatal("refresh of a silent master succeeded")
+	}
+	if got := log.String(); !strings.Contains(got, "serving the last good list") {
+		t.Errorf("a refresh failed after a good one, log:\n%s", got)
 	}
 }

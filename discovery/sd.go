@@ -128,6 +128,14 @@ func writeSD(w http.ResponseWriter, source, module string, sn *snapshot) error {
 	return err
 }
 
+// known lists the sources' names for messages.
+func (m *Manager) known() string {
+	if names := m.Names(); len(names) > 0 {
+		return strings.Join(names, ", ")
+	}
+	return "none: the modules file has no discovery section"
+}
+
 // SDHandler serves GET /sd?source=NAME: the source's targets in Prometheus'
 // HTTP SD format. An unknown source is 404 naming the known ones (a built-in
 // list's name, 404 saying how to define it: /sd starts no fetch); a source
@@ -149,6 +157,10 @@ func (m *Manager) SDHandler() http.Handler {
 			}
 		}
 		name := q.Get("source")
+		if name == "" {
+			http.Error(w, "source parameter is missing: /sd?source=NAME, NAME one of the modules file's discovery sources ("+m.known()+")", http.StatusBadRequest)
+			return
+		}
 		src := m.source(name)
 		if _, builtin := master.LookupPreset(name); src == nil && builtin {
 			// A built-in list runs only while probes read it: /sd, polled
@@ -158,11 +170,7 @@ func (m *Manager) SDHandler() http.Handler {
 			return
 		}
 		if src == nil {
-			known := strings.Join(m.Names(), ", ")
-			if known == "" {
-				known = "none: the modules file has no discovery section"
-			}
-			http.Error(w, "unknown source "+strconv.Quote(name)+" (known: "+known+")", http.StatusNotFound)
+			http.Error(w, "unknown source "+strconv.Quote(name)+" (known: "+m.known()+")", http.StatusNotFound)
 			return
 		}
 		sn := src.list.Load()

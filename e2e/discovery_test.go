@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"fmt"
-	"os"
+	"net/netip"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +11,8 @@ import (
 )
 
 // TestPrometheusDiscovery runs a real OpenArena server, a fake Quake 3 server, a
-// fake dpmaster listing both, the exporter with a discovery source on that master,
+// fake dpmaster listing both, the exporter with compose.yml's modules file (its
+// discovery source pointed at that master),
 // and a real Prometheus whose gameservers-discovered job (examples/prometheus.yml)
 // finds the servers through http_sd_configs on the exporter's /sd: both are
 // discovered and scraped, with up and probe_success 1, all on 127.0.0.1.
@@ -29,30 +28,11 @@ func TestPrometheusDiscovery(t *testing.T) {
 	game := startOpenArena(t, oaPort)
 	fake := prototest.Quake3Server(t, "")
 
-	// The master lists both, as dpmaster answers getservers: 6-byte entries and EOT.
-	master := prototest.UDP(t, func(req []byte) [][]byte {
-		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers 71 ") {
-			return nil
-		}
-		b := []byte("\xff\xff\xff\xffgetserversResponse")
-		for _, p := range []int{oaPort, int(fake.Port())} {
-			b = append(b, '\\', 127, 0, 0, 1, byte(p>>8), byte(p))
-		}
-		return [][]byte{append(b, "\\EOT\x00\x00\x00"...)}
-	})
-	modules := filepath.Join(t.TempDir(), "modules.yml")
-	if err := os.WriteFile(modules, []byte(fmt.Sprintf(`
-discovery:
-  community_oa:
-    type: quake3
-    address: %s
-    query: getservers 71 full empty
-    module: openarena
-    refresh: 10s
-    timeout: 2s
-`, master)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// The master lists both; the exporter runs with the modules file compose.yml
+	// mounts (examples/modules.yml), its source pointed at the fake master.
+	master := fakeDPMaster(t, netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(oaPort)), fake)
+	composeModules, _ := composeFiles(t)
+	modules := withMaster(t, composeModules, master)
 	// ioquake3 answers about one query a second per address: the cache keeps
 	// the scrapes in between off the server (see TestPrometheusEndToEnd).
 	exporter := startExporter(t, "--config.file="+modules, "--timeout-offset=0.1", "--probe.min-interval=5s")

@@ -58,6 +58,20 @@ func yamlFile(t testing.TB, path string, v any) {
 	}
 }
 
+// writeYAML writes v as YAML into a temporary file named name and returns its path.
+func writeYAML(t testing.TB, name string, v any) string {
+	t.Helper()
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func examples(t testing.TB, parts ...string) string {
 	return filepath.Join(append([]string{repoRoot(t), "examples"}, parts...)...)
 }
@@ -190,10 +204,11 @@ func knownModules(t testing.TB, path string) []string {
 }
 
 // TestPrometheusConfigModules: every probe job and file_sd target group names a
-// module the exporter knows (built-in or examples/modules.yml), and every probe job
-// has the blackbox-style relabeling.
+// module the exporter knows (built-in or of the modules file compose.yml mounts,
+// examples/modules.yml), and every probe job has the blackbox-style relabeling.
 func TestPrometheusConfigModules(t *testing.T) {
-	mods := knownModules(t, examples(t, "modules.yml"))
+	modules, _ := composeFiles(t)
+	mods := knownModules(t, modules)
 	var cfg map[string]any
 	yamlFile(t, examples(t, "prometheus.yml"), &cfg)
 	var probeJobs, fileSD int
@@ -317,15 +332,7 @@ func checkPromQL(t *testing.T, what string, exprs map[string]string) {
 		}
 		rules = append(rules, rule{Record: fmt.Sprintf("e2e_check:expr_%d", i), Expr: e})
 	}
-	doc := map[string]any{"groups": []any{map[string]any{"name": what, "rules": rules}}}
-	b, err := yaml.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "exprs.yml")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := writeYAML(t, "exprs.yml", map[string]any{"groups": []any{map[string]any{"name": what, "rules": rules}}})
 	out, err := runTool(time.Minute, "", pt, "check", "rules", p)
 	if err != nil {
 		// Name the failing expressions: promtool only gives the generated rule names.

@@ -25,7 +25,7 @@ func TestProbeBadRequests(t *testing.T) {
 		hdr       map[string]string
 		want      string
 	}{
-		{"missing module", "/probe?target=127.0.0.1", nil, "module parameter is missing; known modules: fake"},
+		{"missing module", "/probe?target=127.0.0.1", nil, "module parameter is missing: add module=NAME; 1 known (listed on /modules)"},
 		{"unknown module", "/probe?target=127.0.0.1&module=nope", nil, `unknown module "nope"; 1 known (listed on /modules)`},
 		{"missing target", "/probe?module=fake", nil, "target parameter is missing"},
 		{"bad port", "/probe?module=fake&target=127.0.0.1:99999", nil, "invalid port"},

@@ -1,8 +1,9 @@
 // Package auto is the module for a target whose protocol is unknown: it asks, at
 // once, the few protocols the target's port makes likely (the protocols whose
 // default port it is, and the catalog games whose game or query port it is, at
-// their query ports), or a small default set when the port suggests none, and
-// reports the first that answers, with the protocol and the port it answered on.
+// their query ports), or a small default set when the port suggests none (and
+// the default set after them when they do not answer), and reports the first
+// that answers, with the protocol and the port it answered on.
 //
 // It is no protocol of its own and not in the registry (it uses the registry):
 // config adds it as the built-in module `auto`.
@@ -21,7 +22,7 @@ import (
 // Protocol is the `auto` module's descriptor.
 var Protocol = protocols.Protocol{
 	Name:        "auto",
-	Description: "Tries the protocols the target's port suggests (catalog games, protocol default ports; else a2s, quake3, minecraft, gamespy4, ...) at once; the first that answers is reported",
+	Description: "Tries the protocols the target's port suggests (catalog games, protocol default ports) at once, then a2s, quake3, minecraft, gamespy4, ... on the port; the first that answers is reported",
 	DefaultPort: 27015,
 	Transport:   "udp/tcp",
 	New:         newQuerier,

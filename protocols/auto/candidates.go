@@ -17,12 +17,16 @@ const maxCandidates = 6
 // found on ports of their own choosing, each on the target's port.
 var defaults = []string{"a2s", "quake3", "minecraft", "gamespy4", "gamespy2", "gamespy1"}
 
+// defaultWhy is the reason of the defaults on a port that suggests nothing.
+const defaultWhy = "tried on any port"
+
 // candidate is one protocol to try and the port to send it to.
 type candidate struct {
 	proto string
 	port  uint16
 	why   string // the first reason it was chosen, for the debug log
 	votes int    // how many protocols and games point at it
+	later bool   // of the second wave (common): sent only when the first has no answer
 }
 
 func (c candidate) String() string { return fmt.Sprintf("%s on port %d (%s)", c.proto, c.port, c.why) }
@@ -95,7 +99,7 @@ func fallback(out []candidate, add func(string, int, string), p int, protos []pr
 		if slices.ContainsFunc(protos, func(pr protocols.Protocol) bool { return pr.Name == name }) {
 			n++
 		}
-		add(name, p, "tried on any port")
+		add(name, p, defaultWhy)
 	}
 	if n > 0 {
 		return
@@ -103,4 +107,23 @@ func fallback(out []candidate, add func(string, int, string), p int, protos []pr
 	for _, pr := range protos { // a module limited to protocols outside the defaults
 		add(pr.Name, p+pr.PortOffset, "allowed by the module")
 	}
+}
+
+// common returns the second wave for a port that suggested first: the default
+// protocols on the target's port that first lacks (at most maxCandidates). A
+// server on a port of another protocol's (a Source server on 27960) is still
+// found, and a server that answers the first wave is sent nothing more.
+func common(first []candidate, port uint16, protos []protocols.Protocol) []candidate {
+	var out []candidate
+	for _, name := range defaults {
+		if len(out) == maxCandidates {
+			break
+		}
+		usable := slices.ContainsFunc(protos, func(p protocols.Protocol) bool { return p.Name == name })
+		tried := slices.ContainsFunc(first, func(c candidate) bool { return c.proto == name && c.port == port })
+		if usable && !tried {
+			out = append(out, candidate{proto: name, port: port, why: "a common protocol, when the port's do not answer", votes: 0, later: true})
+		}
+	}
+	return out
 }

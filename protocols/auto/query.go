@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -23,34 +24,65 @@ type querier struct {
 
 // attempt is what one candidate's query came to.
 type attempt struct {
-	res *protocols.Result
-	err error
-	tr  *wire.Trace
-	dur time.Duration
+	res  *protocols.Result
+	err  error
+	tr   *wire.Trace
+	dur  time.Duration
+	sent bool // false: a second-wave candidate the first's answer made needless
 }
 
-// Query runs every candidate at once on its own socket, each until the deadline.
-// The first to answer wins: the others are cancelled, and Query returns once all
-// have returned, so no socket outlives it. The address was judged by the target
+// Query runs every candidate the port suggests at once on its own socket, each
+// until the deadline; when none has answered after a third of the time left (or
+// all have failed), the common protocols the port did not suggest follow, on
+// the target's port. The first to answer wins: the others are cancelled (a
+// second wave not yet sent is never sent), and Query returns once all have
+// returned, so no socket outlives it. The address was judged by the target
 // policy before; only its port changes, to the candidates' query ports.
 //
 // Not a protocols.UDPExchange: it runs other protocols' queriers.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
 	cands := choose(addr.Port(), q.protos, q.games)
-	tr.Logf("auto: port %d suggests %s", addr.Port(), list(cands))
+	first := len(cands)
+	if first > 0 && cands[0].why != defaultWhy {
+		cands = append(cands, common(cands, addr.Port(), q.protos)...)
+	}
+	tr.Logf("auto: port %d suggests %s", addr.Port(), list(cands[:first]))
+	if len(cands) > first {
+		tr.Logf("auto: then, if none answers, %s", list(cands[first:]))
+	}
 	// Prompt cancellation: a loser's socket closes when the winner answers, not at
 	// the deadline it was dialed with.
 	ctx, cancel := context.WithCancel(wire.WithPromptCancel(ctx))
 	defer cancel()
 	atts := make([]attempt, len(cands))
 	done := make(chan int, len(cands))
+	// The second wave starts when the first has failed, or after a third of the
+	// time left.
+	second := make(chan struct{})
+	var startSecond sync.Once
+	wait := time.Second
+	if d, ok := ctx.Deadline(); ok {
+		wait = time.Until(d) / 3
+	}
+	timer := time.AfterFunc(wait, func() { startSecond.Do(func() { close(second) }) })
+	defer timer.Stop()
 	for i, c := range cands {
 		if tr != nil {
 			atts[i].tr = wire.NewTrace()
 			atts[i].tr.Start = tr.Start
 		}
 		go func() {
+			if c.later {
+				select {
+				case <-second:
+				case <-ctx.Done():
+					atts[i].err = fmt.Errorf("%w: not sent, %w", wire.ErrTimeout, ctx.Err())
+					done <- i
+					return
+				}
+			}
+			atts[i].sent = true
 			start := time.Now()
 			atts[i].res, atts[i].err = q.queriers[c.proto].Query(ctx, protocols.Target{Addr: netip.AddrPortFrom(addr.Addr(), c.port), Host: t.Host}, atts[i].tr)
 			if atts[i].err == nil && atts[i].res == nil {
@@ -60,11 +92,17 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			done <- i
 		}()
 	}
-	winner := -1
+	winner, failed := -1, 0
 	for range cands {
-		if i := <-done; winner < 0 && atts[i].err == nil {
+		i := <-done
+		switch {
+		case winner < 0 && atts[i].err == nil:
 			winner = i
 			cancel()
+		case i < first:
+			if failed++; failed == first {
+				startSecond.Do(func() { close(second) })
+			}
 		}
 	}
 	merge(tr, cands, atts, winner)
@@ -82,6 +120,9 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 func failure(cands []candidate, atts []attempt) error {
 	best := -1
 	for i, a := range atts {
+		if !a.sent {
+			continue
+		}
 		switch wire.Reason(a.err) {
 		case "timeout", "refused", "network":
 		default:
@@ -96,9 +137,11 @@ func failure(cands []candidate, atts []attempt) error {
 	if best < 0 {
 		best = 0
 	}
-	tried := make([]string, len(cands))
+	var tried []string
 	for i, c := range cands {
-		tried[i] = fmt.Sprintf("%s on %d: %s", c.proto, c.port, wire.Reason(atts[i].err))
+		if atts[i].sent {
+			tried = append(tried, fmt.Sprintf("%s on %d: %s", c.proto, c.port, wire.Reason(atts[i].err)))
+		}
 	}
 	return fmt.Errorf("%w (auto tried %s)", atts[best].err, strings.Join(tried, ", "))
 }
@@ -114,6 +157,9 @@ func merge(tr *wire.Trace, cands []candidate, atts []attempt, winner int) {
 	from := len(tr.Entries)
 	for i, a := range atts {
 		c := cands[i]
+		if !a.sent {
+			continue
+		}
 		if a.err != nil {
 			tr.Logf("auto: %s on port %d: %v", c.proto, c.port, a.err)
 		}
@@ -145,7 +191,9 @@ func merge(tr *wire.Trace, cands []candidate, atts []attempt, winner int) {
 		return
 	}
 	for i, a := range atts {
-		tr.Phases = append(tr.Phases, wire.Phase{Name: cands[i].proto, Duration: a.dur, Err: a.err})
+		if a.sent {
+			tr.Phases = append(tr.Phases, wire.Phase{Name: cands[i].proto, Duration: a.dur, Err: a.err})
+		}
 	}
 }
 

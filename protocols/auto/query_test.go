@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/catalog"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -149,5 +150,40 @@ func TestOptions(t *testing.T) {
 	}
 	if _, err := Protocol.New(protocols.Settings{Options: func(any) error { return errors.New("field x not found") }}); err == nil {
 		t.Error("a bad options block must fail")
+	}
+}
+
+// TestSecondWave: on a port whose protocol does not answer (here the catalog
+// says quake3, the server speaks A2S), the common protocols follow on the
+// target's port and find it; a server that answers the port's protocol is sent
+// nothing more.
+func TestSecondWave(t *testing.T) {
+	q := newAuto(t, protocols.Settings{}).(*querier)
+	addr := prototest.A2SServer(t)
+	q.games = []catalog.Game{{Module: "q3game", Protocol: "quake3", Port: addr.Port(), Offsets: []int{0}}}
+	tr := wire.NewTrace()
+	// quake3 goes unanswered: the second wave starts after a third of the time.
+	res, err := q.Query(prototest.Context(t, 6*time.Second), protocols.At(addr), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Protocol != "a2s" || res.QueryPort != addr.Port() {
+		t.Errorf("protocol %s on %d, want a2s on %d", res.Protocol, res.QueryPort, addr.Port())
+	}
+
+	q3 := prototest.Quake3Server(t, "")
+	q.games = []catalog.Game{{Module: "q3game", Protocol: "quake3", Port: q3.Port(), Offsets: []int{0}}}
+	tr = wire.NewTrace()
+	res, err = q.Query(prototest.Context(t, 30*time.Second), protocols.At(q3), tr)
+	if err != nil || res.Protocol != "quake3" {
+		t.Fatalf("%v %+v", err, res)
+	}
+	for _, e := range tr.Entries {
+		if strings.HasPrefix(e.Msg, "a2s: ") || strings.HasPrefix(e.Msg, "minecraft: ") {
+			t.Errorf("the second wave was sent although the first answered: %s", e.Msg)
+		}
+	}
+	if tr.Attempts != 1 {
+		t.Errorf("%d requests sent, want the one quake3 getstatus", tr.Attempts)
 	}
 }

@@ -1,6 +1,6 @@
 // Command gotest runs `go test -json` with the arguments it is given and prints what
 // plain `go test` would (each package's closing ok/FAIL line, the output of failed
-// tests, build errors), then one line naming the tests that skipped and why: a
+// tests, build errors), then the tests that skipped, one line each with why: a
 // skip is otherwise invisible without -v. It exits as go test did. `make test`
 // runs every test step through it.
 package main
@@ -34,8 +34,8 @@ func main() {
 		os.Exit(2)
 	}
 	skips := report(out, os.Stdout)
-	if line := skipLine(skips); line != "" {
-		fmt.Println(line)
+	if lines := skipLines(skips); lines != "" {
+		fmt.Println(lines)
 	}
 	if err := cmd.Wait(); err != nil {
 		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
@@ -54,8 +54,8 @@ type event struct {
 	Output  string
 }
 
-// skip is a skipped test and the reason its last t.Skip line gave.
-type skip struct{ name, reason string }
+// skip is a skipped test (package and name) and the reason its last t.Skip line gave.
+type skip struct{ pkg, name, reason string }
 
 // report copies r's events to w as go test without -v prints them, and returns
 // the skipped tests. A test's output is kept until it ends: printed if it failed,
@@ -90,7 +90,7 @@ func report(r io.Reader, w io.Writer) []skip {
 			}
 			delete(held, key)
 		case e.Action == "skip" && e.Test != "":
-			skips = append(skips, skip{name: e.Test, reason: reason(held[key])})
+			skips = append(skips, skip{pkg: e.Package, name: e.Test, reason: reason(held[key])})
 			delete(held, key)
 		case e.Action == "pass" && e.Test != "":
 			delete(held, key)
@@ -116,30 +116,39 @@ func reason(lines []string) string {
 	return "no reason given"
 }
 
-// skipLine is the one-line summary: "skipped 2 tests: TestA (podman not installed); TestB (...)",
-// tests of one reason grouped. Empty when nothing skipped.
-func skipLine(skips []skip) string {
-	if len(skips) == 0 {
+// skipLines is the summary: a count, then one line per skipped test ("skip:
+// TestA (pkg): why"), each test once however often it ran (-count, a package
+// tested twice), in package then test order; the subtests of a skipped test
+// that skipped for its reason are left out. Empty when nothing skipped.
+func skipLines(skips []skip) string {
+	seen := map[skip]bool{}
+	var uniq []skip
+	for _, s := range skips {
+		if !seen[s] {
+			seen[s] = true
+			uniq = append(uniq, s)
+		}
+	}
+	sort.Slice(uniq, func(i, j int) bool {
+		if uniq[i].pkg != uniq[j].pkg {
+			return uniq[i].pkg < uniq[j].pkg
+		}
+		return uniq[i].name < uniq[j].name
+	})
+	var lines []string
+	for i, s := range uniq {
+		parent, _, sub := strings.Cut(s.name, "/")
+		if sub && i > 0 && seen[skip{pkg: s.pkg, name: parent, reason: s.reason}] {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("skip: %s (%s): %s", s.name, s.pkg, s.reason))
+	}
+	if len(lines) == 0 {
 		return ""
 	}
-	by := map[string][]string{}
-	for _, s := range skips {
-		by[s.reason] = append(by[s.reason], s.name)
-	}
-	reasons := make([]string, 0, len(by))
-	for r := range by {
-		reasons = append(reasons, r)
-	}
-	sort.Strings(reasons)
-	parts := make([]string, 0, len(reasons))
-	for _, r := range reasons {
-		names := by[r]
-		sort.Strings(names)
-		parts = append(parts, strings.Join(names, ", ")+" ("+r+")")
-	}
 	noun := "tests"
-	if len(skips) == 1 {
+	if len(lines) == 1 {
 		noun = "test"
 	}
-	return fmt.Sprintf("skipped %d %s: %s", len(skips), noun, strings.Join(parts, "; "))
+	return fmt.Sprintf("skipped %d %s:\n%s", len(lines), noun, strings.Join(lines, "\n"))
 }

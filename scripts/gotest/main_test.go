@@ -44,11 +44,32 @@ func TestReport(t *testing.T) {
 			t.Errorf("output has %q (go test without -v drops it):\n%s", not, got)
 		}
 	}
-	want := "skipped 2 tests: TestPodmanImage, TestQstat (podman not installed: skipping)"
-	if line := skipLine(skips); line != want {
-		t.Errorf("summary %q, want %q", line, want)
+	want := "skipped 2 tests:\nskip: TestPodmanImage (ex/a): podman not installed: skipping\nskip: TestQstat (ex/a): podman not installed: skipping"
+	if lines := skipLines(skips); lines != want {
+		t.Errorf("summary %q, want %q", lines, want)
 	}
-	if line := skipLine(nil); line != "" {
-		t.Errorf("no skips: summary %q, want none", line)
+	if lines := skipLines(nil); lines != "" {
+		t.Errorf("no skips: summary %q, want none", lines)
+	}
+}
+
+// TestSkipLinesDeduplicated: a test skipped twice (-count=2, a package tested in
+// two steps) is one line; the subtests a skipped test's reason skipped too are
+// not repeated; others are their own line.
+func TestSkipLinesDeduplicated(t *testing.T) {
+	skips := []skip{
+		{"ex/b", "TestReal", "prometheus is not installed"},
+		{"ex/a", "TestQstat", "qstat is not installed"},
+		{"ex/b", "TestReal", "prometheus is not installed"},
+		{"ex/b", "TestReal/openarena", "prometheus is not installed"},
+		{"ex/b", "TestGames/teeworlds", "teeworlds-server is not installed"},
+		{"ex/b", "TestGames/teeworlds", "teeworlds-server is not installed"},
+	}
+	want := `skipped 3 tests:
+skip: TestQstat (ex/a): qstat is not installed
+skip: TestGames/teeworlds (ex/b): teeworlds-server is not installed
+skip: TestReal (ex/b): prometheus is not installed`
+	if got := skipLines(skips); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
