@@ -12,6 +12,10 @@ IMAGE     ?= ghcr.io/gameserver-exporter/gameserver_exporter
 # podman, or docker.
 CONTAINER ?= podman
 FUZZTIME  ?= 3s
+# The bench tools (bench/abuse, fakefleet, floorprobe, inflight) and scripts/gotest
+# build only with this tag, so that `go install ./...` installs the exporter alone;
+# vet, test, cross and lint pass it to cover them.
+TOOLS_TAGS = -tags tools
 # Debian packages the integration tests use (reference client, Prometheus, real game
 # servers); installed when missing and we are root. Tests whose package is missing skip.
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
@@ -36,8 +40,8 @@ cross:
 		echo "cross: $$p"; \
 		os=$${p%%/*}; rest=$${p#*/}; arch=$${rest%%/*}; arm=; \
 		[ "$$arch" = arm ] && { arm=$${rest#arm}; arm=$${arm#/v}; arm=$${arm:-7}; }; \
-		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) vet ./...; \
-		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" ./...; \
+		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) vet $(TOOLS_TAGS) ./...; \
+		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) build $(TOOLS_TAGS) -trimpath -ldflags "$(LDFLAGS)" ./...; \
 	done
 	GOOS=linux CGO_ENABLED=0 $(GO) vet -tags gse_portable ./protocols/wire/
 
@@ -66,11 +70,11 @@ docker:
 # each test step prints go test's lines and one line naming the tests that skipped
 # and why (scripts/gotest).
 LOAD_TESTS ?= ^TestLoad$$
-GOTEST    ?= GO=$(GO) $(GO) run ./scripts/gotest
+GOTEST    ?= GO=$(GO) $(GO) run $(TOOLS_TAGS) ./scripts/gotest
 test: test-deps
 	@failed=""; \
-	{ $(GOFMT_CHECK) && $(GO) vet ./...; } || failed="$$failed vet"; \
-	$(GOTEST) -race -count=1 ./... || failed="$$failed test"; \
+	{ $(GOFMT_CHECK) && $(GO) vet $(TOOLS_TAGS) ./...; } || failed="$$failed vet"; \
+	$(GOTEST) -race -count=1 $(TOOLS_TAGS) ./... || failed="$$failed test"; \
 	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ || failed="$$failed gse_portable"; \
 	GSE_LOAD_TESTS=1 $(GOTEST) -race -count=1 -p 1 -run '$(LOAD_TESTS)' ./hostile/ || failed="$$failed load"; \
 	$(MAKE) chart-test || failed="$$failed chart"; \
@@ -90,12 +94,12 @@ test-deps:
 GOLANGCI ?= $(shell command -v golangci-lint || echo $$(go env GOPATH)/bin/golangci-lint)
 lint:
 	@test -x "$(GOLANGCI)" || $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
-	$(GOLANGCI) run ./...
+	$(GOLANGCI) run --build-tags tools ./...
 
 GOFMT_CHECK = { test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; false; }; }
 vet:
 	@$(GOFMT_CHECK)
-	$(GO) vet ./...
+	$(GO) vet $(TOOLS_TAGS) ./...
 
 # fuzz runs every fuzz target for FUZZTIME each (the seed corpora also run in `test`).
 fuzz:
