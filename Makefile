@@ -1,7 +1,9 @@
 # gameserver_exporter: build, test, fuzz, benchmark and release.
 GO        ?= go
 BINARY    ?= gameserver_exporter
-VERSION   ?= $(shell cat VERSION)
+# The version builds are stamped with: the VERSION file's for a release, else
+# VERSION+unreleased.REV (scripts/version.sh).
+VERSION   ?= $(shell scripts/version.sh)
 # LDFLAGS stamps the version, revision, branch, user and date (scripts/ldflags.sh).
 LDFLAGS   ?= $(shell VERSION=$(VERSION) scripts/ldflags.sh)
 # The platforms `make cross` checks and `make release` ships.
@@ -57,9 +59,11 @@ release-snapshot:
 	SNAPSHOT=1 scripts/release.sh $(PLATFORMS)
 
 # docker builds the image from source (multi-stage; the golang image must be pullable),
-# its binary stamped with the version, revision, branch and date `make build` uses.
+# its binary stamped with the version, revision, branch and date `make build` uses,
+# tagged with that version (an image tag cannot hold "+": unreleased work is tagged
+# VERSION-unreleased.REV).
 docker:
-	$(CONTAINER) build $$(VERSION=$(VERSION) scripts/ldflags.sh --build-args) -t $(IMAGE):$(VERSION) .
+	$(CONTAINER) build $$(VERSION=$(VERSION) scripts/ldflags.sh --build-args) -t $(IMAGE):$(subst +,-,$(VERSION)) .
 
 # test installs what the tests need (when root and missing), then runs every test
 # with the race detector. Tests whose tools are missing skip with a message.
