@@ -443,3 +443,50 @@ echo binary >"$out"
 		}
 	}
 }
+
+// TestReadmeAgreesWithChangelog: the README's Install section names CHANGELOG.md's
+// newest release (the VERSION file's) as the latest, for go install too; while
+// CHANGELOG.md has an "Unreleased" section the README says what is unreleased, and
+// once the release is cut no "(unreleased)" mark is left.
+func TestReadmeAgreesWithChangelog(t *testing.T) {
+	cl, err := os.ReadFile("CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := regexp.MustCompile(`(?m)^## (\S+)`).FindAllStringSubmatch(string(cl), -1)
+	if len(sections) == 0 {
+		t.Fatal("CHANGELOG.md has no sections")
+	}
+	top, latest := sections[0][1], ""
+	for _, s := range sections {
+		if s[1] != "Unreleased" {
+			latest = s[1]
+			break
+		}
+	}
+	if v := versionFile(t); latest != v {
+		t.Errorf("CHANGELOG.md's newest release is %q, VERSION says %s", latest, v)
+	}
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	i := strings.Index(readme, "\n## Install\n")
+	if i < 0 {
+		t.Fatal("README.md has no ## Install section")
+	}
+	install := readme[i+1:]
+	if j := strings.Index(install[3:], "\n## "); j >= 0 {
+		install = install[:j+3]
+	}
+	wantAll(t, install, "The latest release is **"+latest+"**", "gameserver_exporter@v"+latest,
+		"releases/download/v"+latest, "gameserver_exporter-"+latest+".linux-amd64.tar.gz", "sha256sums.txt")
+	marked := regexp.MustCompile(`(?i)\(unreleased`).MatchString(readme)
+	switch {
+	case top == "Unreleased" && (!strings.Contains(install, `"Unreleased"`) || !marked):
+		t.Errorf("CHANGELOG.md has unreleased changes: README's Install section must say so and mark the sections (\"(unreleased)\")")
+	case top != "Unreleased" && marked:
+		t.Errorf("CHANGELOG.md's newest section is the release %s, but README.md still marks features \"(unreleased)\"", top)
+	}
+}
