@@ -127,3 +127,4 @@ examples-check:
 	promtool check config examples/prometheus.yml
 	promtool test rules examples/alerts_test.yml
 	promtool test rules examples/slo_test.yml
+	promtool test rules examples/paging_test.yml

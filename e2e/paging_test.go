@@ -6,13 +6,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
-// TestPagesOnce: alerts_test.yml has a test that, at one evaluation time, checks
-// every critical alert of alerts.yml and slo.yml and expects exactly one of them,
-// GameServerDown (promtool runs it: TestPromtoolRules). A critical alert added
-// later must join that test, so a down server cannot page twice unnoticed.
+// TestPagesOnce runs paging_test.yml with promtool, and checks that it has a test
+// that, at one evaluation time, checks every critical alert of alerts.yml and
+// slo.yml and expects exactly one of them, GameServerDown, with a discovered server
+// down beside. A critical alert added later must join that test, so a down server
+// cannot page twice unnoticed.
 func TestPagesOnce(t *testing.T) {
+	if out, err := runTool(time.Minute, examples(t), promtool(t), "test", "rules", "paging_test.yml"); err != nil {
+		t.Errorf("promtool test rules paging_test.yml: %v\n%s", err, out)
+	}
 	var critical []string
 	for _, f := range []string{"alerts.yml", "slo.yml"} {
 		var rules struct {
@@ -48,10 +53,10 @@ func TestPagesOnce(t *testing.T) {
 			} `yaml:"alert_rule_test"`
 		}
 	}
-	yamlFile(t, examples(t, "alerts_test.yml"), &tests)
+	yamlFile(t, examples(t, "paging_test.yml"), &tests)
 	for _, f := range []string{"alerts.yml", "slo.yml"} {
 		if !slices.Contains(tests.RuleFiles, f) {
-			t.Errorf("alerts_test.yml does not load %s", f)
+			t.Errorf("paging_test.yml does not load %s", f)
 		}
 	}
 	found := false
@@ -80,7 +85,7 @@ func TestPagesOnce(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Errorf("alerts_test.yml: no test with a discovered (alerting=\"off\") server that checks every critical alert %v at one time and expects exactly one, GameServerDown", critical)
+		t.Errorf("paging_test.yml: no test with a discovered (alerting=\"off\") server that checks every critical alert %v at one time and expects exactly one, GameServerDown", critical)
 	}
 }
 
