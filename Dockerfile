@@ -1,16 +1,18 @@
 # gameserver_exporter from source: built static in the Go image, shipped on an empty
 # base image, running as nobody.
-#   make docker        (= podman build --build-arg VERSION=$(cat VERSION) -t gameserver_exporter .)
+#   make docker        (= podman build $(scripts/ldflags.sh --build-args) -t IMAGE:VERSION .)
 # The build stage pulls golang:1.26 and the Go modules (GOPROXY can be passed as a
-# build arg); REVISION, BRANCH and BUILD_DATE stamp the binary when given.
+# build arg); VERSION, REVISION, BRANCH and BUILD_DATE stamp the binary when given.
+# Without VERSION, scripts/version.sh names it: the VERSION file's release, or
+# VERSION+unreleased.REVISION for unreleased work (a plain `podman build .` of a
+# checkout says unreleased).
 FROM docker.io/library/golang:1.26 AS build
 ARG GOPROXY
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-# Keep in step with the VERSION file (a main-package test checks it).
-ARG VERSION=0.3.0
+ARG VERSION
 ARG REVISION=unknown
 ARG BRANCH=unknown
 ARG BUILD_DATE
@@ -19,10 +21,10 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "$(BUILD_USER=container sh scripts
     /out/gameserver_exporter --config.check
 
 FROM scratch
-ARG VERSION=0.3.0
+ARG VERSION
 LABEL org.opencontainers.image.title="gameserver_exporter" \
       org.opencontainers.image.description="Prometheus exporter for game servers (multi-target, like blackbox_exporter)" \
-      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.version="${VERSION:-unreleased}" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="https://github.com/gameserver-exporter/gameserver_exporter"
 COPY --from=build /out/gameserver_exporter /bin/gameserver_exporter

@@ -1,7 +1,9 @@
 # gameserver_exporter: build, test, fuzz, benchmark and release.
 GO        ?= go
 BINARY    ?= gameserver_exporter
-VERSION   ?= $(shell cat VERSION)
+# The version builds are stamped with: the VERSION file's for a release, else
+# VERSION+unreleased.REV (scripts/version.sh).
+VERSION   ?= $(shell scripts/version.sh)
 # LDFLAGS stamps the version, revision, branch, user and date (scripts/ldflags.sh).
 LDFLAGS   ?= $(shell VERSION=$(VERSION) scripts/ldflags.sh)
 # The platforms `make cross` checks and `make release` ships.
@@ -12,6 +14,10 @@ IMAGE     ?= ghcr.io/gameserver-exporter/gameserver_exporter
 # podman, or docker.
 CONTAINER ?= podman
 FUZZTIME  ?= 3s
+# The bench tools (bench/abuse, fakefleet, floorprobe, inflight) and scripts/gotest
+# build only with this tag, so that `go install ./...` installs the exporter alone;
+# vet, test, cross and lint pass it to cover them.
+TOOLS_TAGS = -tags tools
 # Debian packages the integration tests use (reference client, Prometheus, real game
 # servers); installed when missing and we are root. Tests whose package is missing skip.
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
@@ -42,11 +48,11 @@ cross:
 		echo "cross: $$p"; \
 		os=$${p%%/*}; rest=$${p#*/}; arch=$${rest%%/*}; arm=; \
 		[ "$$arch" = arm ] && { arm=$${rest#arm}; arm=$${arm#/v}; arm=$${arm:-7}; }; \
-		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" ./...; \
+		GOOS=$$os GOARCH=$$arch GOARM=$$arm CGO_ENABLED=0 $(GO) build $(TOOLS_TAGS) -trimpath -ldflags "$(LDFLAGS)" ./...; \
 	done
-	GOOS=windows CGO_ENABLED=0 $(GO) vet $(TAGGED)
-	GOOS=darwin CGO_ENABLED=0 $(GO) vet $(TAGGED)
-	GOOS=linux CGO_ENABLED=0 $(GO) vet -tags gse_portable $(TAGGED)
+	GOOS=windows CGO_ENABLED=0 $(GO) vet $(TOOLS_TAGS) $(TAGGED)
+	GOOS=darwin CGO_ENABLED=0 $(GO) vet $(TOOLS_TAGS) $(TAGGED)
+	GOOS=linux CGO_ENABLED=0 $(GO) vet -tags tools,gse_portable $(TAGGED)
 
 # release writes dist/gameserver_exporter-VERSION.OS-ARCH.tar.gz (.zip for windows)
 # for each of PLATFORMS, and dist/sha256sums.txt. VERSION is the VERSION file's, and
@@ -60,9 +66,11 @@ release-snapshot:
 	SNAPSHOT=1 scripts/release.sh $(PLATFORMS)
 
 # docker builds the image from source (multi-stage; the golang image must be pullable),
-# its binary stamped with the version, revision, branch and date `make build` uses.
+# its binary stamped with the version, revision, branch and date `make build` uses,
+# tagged with that version (an image tag cannot hold "+": unreleased work is tagged
+# VERSION-unreleased.REV).
 docker:
-	$(CONTAINER) build $$(VERSION=$(VERSION) scripts/ldflags.sh --build-args) -t $(IMAGE):$(VERSION) .
+	$(CONTAINER) build $$(VERSION=$(VERSION) scripts/ldflags.sh --build-args) -t $(IMAGE):$(subst +,-,$(VERSION)) .
 
 # test installs what the tests need (when root and missing), then runs every test:
 # under the race detector the packages with concurrency of their own and the
@@ -77,12 +85,12 @@ docker:
 # why, each test once (scripts/gotest).
 LOAD_TESTS ?= ^(TestLoad|TestCrowdOfCallers)$$
 LOAD_PKGS  ?= ./hostile/ .
-GOTEST    ?= GO=$(GO) $(GO) run ./scripts/gotest
+GOTEST    ?= GO=$(GO) $(GO) run $(TOOLS_TAGS) ./scripts/gotest
 test: test-deps
 	@failed=""; \
-	{ $(GOFMT_CHECK) && $(GO) vet ./...; } || failed="$$failed vet"; \
-	$(GOTEST) -race -count=1 $$(scripts/testsets.sh race) || failed="$$failed race"; \
-	$(GOTEST) -count=1 $$(scripts/testsets.sh plain) || failed="$$failed test"; \
+	{ $(GOFMT_CHECK) && $(GO) vet $(TOOLS_TAGS) ./...; } || failed="$$failed vet"; \
+	$(GOTEST) -race -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh race) || failed="$$failed race"; \
+	$(GOTEST) -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh plain) || failed="$$failed test"; \
 	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ || failed="$$failed gse_portable"; \
 	GSE_LOAD_TESTS=1 $(GOTEST) -race -count=1 -p 1 -run '$(LOAD_TESTS)' $(LOAD_PKGS) || failed="$$failed load"; \
 	$(MAKE) chart-test || failed="$$failed chart"; \
@@ -102,12 +110,12 @@ test-deps:
 GOLANGCI ?= $(shell command -v golangci-lint || echo $$(go env GOPATH)/bin/golangci-lint)
 lint:
 	@test -x "$(GOLANGCI)" || $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
-	$(GOLANGCI) run ./...
+	$(GOLANGCI) run --build-tags tools ./...
 
 GOFMT_CHECK = { test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; false; }; }
 vet:
 	@$(GOFMT_CHECK)
-	$(GO) vet ./...
+	$(GO) vet $(TOOLS_TAGS) ./...
 
 # fuzz runs every fuzz target for FUZZTIME each (the seed corpora also run in `test`);
 # FUZZ_SINCE=REV keeps the packages changed since REV (CI's run).
@@ -133,3 +141,4 @@ examples-check:
 	promtool check config examples/prometheus.yml
 	promtool test rules examples/alerts_test.yml
 	promtool test rules examples/slo_test.yml
+	promtool test rules examples/paging_test.yml

@@ -82,7 +82,7 @@ func TestMakeDockerStamps(t *testing.T) {
 		t.Fatal(err)
 	}
 	dockerfile, _ := os.ReadFile("Dockerfile")
-	want := map[string]string{"VERSION": versionFile(t), "REVISION": "rev1", "BRANCH": "br1", "BUILD_DATE": "20261126-16:00:00"}
+	want := map[string]string{"VERSION": buildVersion(t, "rev1"), "REVISION": "rev1", "BRANCH": "br1", "BUILD_DATE": "20261126-16:00:00"}
 	f := strings.Fields(string(args))
 	if len(f) != 2*len(want) {
 		t.Fatalf("build args %q", args)

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -31,6 +32,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/discovery"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/buildinfo"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/cli"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/gcheadroom"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
@@ -38,6 +40,14 @@ import (
 )
 
 const exporterName = "gameserver_exporter"
+
+// embeddedVersion is the VERSION file, for builds that ldflags did not stamp
+// (internal/buildinfo).
+//
+//go:embed VERSION
+var embeddedVersion string
+
+func init() { buildinfo.Fill(embeddedVersion) }
 
 // defaultListenAddress: 9100-9999 is fully taken in Prometheus' default port
 // allocations; 10115 echoes blackbox_exporter's 9115.

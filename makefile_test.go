@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -31,11 +32,11 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 	b, _ := os.ReadFile(log)
 	calls := strings.Split(strings.TrimSpace(string(b)), "\n")
 	want := []string{
-		"vet ./...",
-		"run ./scripts/gotest -race -count=1 ", // the race set
-		"run ./scripts/gotest -count=1 ",       // the plain set
-		"run ./scripts/gotest -race -count=1 -tags gse_portable ./protocols/wire/",
-		"run ./scripts/gotest -race -count=1 -p 1 -run ^(TestLoad|TestCrowdOfCallers)$ ./hostile/ .",
+		"vet -tags tools ./...",
+		"run -tags tools ./scripts/gotest -race -count=1 -tags tools ", // the race set
+		"run -tags tools ./scripts/gotest -count=1 -tags tools ",       // the plain set
+		"run -tags tools ./scripts/gotest -race -count=1 -tags gse_portable ./protocols/wire/",
+		"run -tags tools ./scripts/gotest -race -count=1 -p 1 -run ^(TestLoad|TestCrowdOfCallers)$ ./hostile/ .",
 		"vet ./...", // chart-test, in charts/
 	}
 	ok := len(calls) == len(want)
@@ -45,14 +46,14 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 	if !ok {
 		t.Fatalf("make test ran\n%s\nwant\n%s\noutput:\n%s", b, strings.Join(want, "\n"), out)
 	}
-	listed, err := exec.Command("go", "list", "./...").Output()
+	listed, err := exec.Command("go", "list", "-tags", "tools", "./...").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	tested := map[string]int{}
 	for _, c := range calls[1:3] {
-		for _, pkg := range strings.Fields(c)[3:] {
-			if pkg != "-race" && pkg != "-count=1" {
+		for _, pkg := range strings.Fields(c)[4:] { // after "run -tags tools ./scripts/gotest"
+			if !strings.HasPrefix(pkg, "-") && pkg != "tools" {
 				tested[pkg]++
 			}
 		}
@@ -70,5 +71,48 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "make test: failed: vet race test gse_portable load chart") {
 		t.Errorf("make test does not say which steps failed:\n%s", out)
+	}
+}
+
+// TestInstallsExporterOnly: `go install ./...` builds one command, the exporter;
+// the bench tools and scripts/gotest build with -tags tools (and then do), and
+// every script, doc or Makefile line that builds or runs one passes the tag.
+func TestInstallsExporterOnly(t *testing.T) {
+	mains := func(tags ...string) []string {
+		t.Helper()
+		args := append(append([]string{"list"}, tags...), "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./...")
+		out, err := exec.Command("go", args...).Output()
+		if err != nil {
+			t.Fatalf("go %s: %v", strings.Join(args, " "), err)
+		}
+		return strings.Fields(string(out))
+	}
+	const mod = "github.com/gameserver-exporter/gameserver_exporter"
+	if got := mains(); strings.Join(got, " ") != mod {
+		t.Errorf("go install ./... would install %v, want %s alone", got, mod)
+	}
+	tools := []string{mod, mod + "/bench/abuse", mod + "/bench/fakefleet", mod + "/bench/floorprobe", mod + "/bench/inflight", mod + "/scripts/gotest"}
+	if got := mains("-tags", "tools"); strings.Join(got, " ") != strings.Join(tools, " ") {
+		t.Errorf("with -tags tools: %v, want %v", got, tools)
+	}
+
+	files, _ := filepath.Glob("bench/*.sh")
+	files = append(files, "Makefile", ".ci/run", "bench/README.md", "BENCHMARKS.md", "README.md", "CONTRIBUTING.md")
+	use := regexp.MustCompile(`\bgo (build|run|test|vet|install)\b[^\n]*?(\./(bench/)?(abuse|fakefleet|floorprobe|inflight)\b|\./scripts/gotest\b)`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // a file another change removed
+		}
+		// The Makefile says it once, in TOOLS_TAGS.
+		text := strings.ReplaceAll(string(b), "$(TOOLS_TAGS)", "-tags tools")
+		text = strings.ReplaceAll(text, "$(GO)", "go")
+		for _, line := range strings.Split(text, "\n") {
+			for _, cmd := range regexp.MustCompile(`&&|;|\|\|`).Split(line, -1) {
+				if use.MatchString(cmd) && !strings.Contains(cmd, "-tags tools") {
+					t.Errorf("%s: %q builds a tool without -tags tools", f, strings.TrimSpace(cmd))
+				}
+			}
+		}
 	}
 }

@@ -28,11 +28,56 @@ func versionFile(t *testing.T) string {
 	return v
 }
 
+// buildVersion is the version a build of this checkout at revision rev names
+// itself: the VERSION file's when CHANGELOG.md's newest section is that release,
+// else VERSION+unreleased.REV (scripts/version.sh, internal/buildinfo).
+func buildVersion(t *testing.T, rev string) string {
+	t.Helper()
+	v := versionFile(t)
+	b, err := os.ReadFile("CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`(?m)^## (\S+)`).FindStringSubmatch(string(b)); m != nil && m[1] == v {
+		return v
+	}
+	if rev == "" {
+		return v + "+unreleased"
+	}
+	return v + "+unreleased." + rev[:min(12, len(rev))]
+}
+
+// TestVersionScript: scripts/version.sh names a tree the VERSION file's release
+// only when CHANGELOG.md's newest section is it, else unreleased work, as
+// VERSION+unreleased.REV (SNAPSHOT=1: always).
+func TestVersionScript(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("scripts/version.sh is a shell script")
+	}
+	v := versionFile(t)
+	for _, c := range []struct{ changelog, env, want string }{
+		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n", "REVISION=0123456789abcdef", v},
+		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n", "SNAPSHOT=1", v + "+unreleased.0123456789ab"},
+		{"# Changelog\n\n## Unreleased\n\n- a change\n\n## " + v + "\n", "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab"},
+		{"# Changelog\n\n## Unreleased\n\n- a change\n\n## " + v + "\n", "REVISION=unknown", v + "+unreleased"},
+		{"# Changelog\n\n## 0.0.1\n", "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab"},
+	} {
+		f := filepath.Join(t.TempDir(), "CHANGELOG.md")
+		os.WriteFile(f, []byte(c.changelog), 0o644)
+		cmd := exec.Command("sh", "scripts/version.sh")
+		cmd.Env = append(os.Environ(), "CHANGELOG="+f, "VERSION=", "SNAPSHOT=", "REVISION=0123456789abcdef", c.env)
+		out, err := cmd.Output()
+		if got := strings.TrimSpace(string(out)); err != nil || got != c.want {
+			t.Errorf("changelog %q, %s: %q %v, want %q", c.changelog, c.env, got, err, c.want)
+		}
+	}
+}
+
 // TestVersionStamped builds the binary with the ldflags `make build` uses and
 // checks that --version, the landing page and gameserver_exporter_build_info
-// carry the VERSION file's version (an unstamped build shows none).
+// carry the version scripts/version.sh gives the checkout: unreleased work says so.
 func TestVersionStamped(t *testing.T) {
-	want := versionFile(t)
+	want := buildVersion(t, "test-revision")
 	cmd := exec.Command("sh", "scripts/ldflags.sh")
 	cmd.Env = append(os.Environ(), "VERSION=", "REVISION=test-revision")
 	ldflags, err := cmd.Output()
@@ -59,26 +104,164 @@ func TestVersionStamped(t *testing.T) {
 		t.Errorf("build_info %q, want version %q and revision test-revision", info, want)
 	}
 	_, body = e.get(t, "/")
+	body = strings.ReplaceAll(body, "&#43;", "+") // html/template escapes the "+" of unreleased
 	wantAll(t, body, want)
 }
 
-// TestDockerfileVersion: the Dockerfile's default VERSION build arg (its label and,
-// without git in the build stage, the binary's version) follows the VERSION file.
+// TestPlainBuildVersion: the test binary is a plain `go build` (no ldflags) of
+// unreleased work; it says so in --version, build_info and on the landing page.
+func TestPlainBuildVersion(t *testing.T) {
+	if tags, _ := exec.Command("git", "tag", "--points-at", "HEAD").Output(); len(tags) > 0 {
+		t.Skipf("HEAD is tagged %s: a build of it may be the release", strings.TrimSpace(string(tags)))
+	}
+	want := versionFile(t) + "+unreleased"
+	out, err := exec.Command(binary, "--version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("--version: %v\n%s", err, out)
+	}
+	// The revision follows when Go recorded it (not with -buildvcs=false).
+	if !regexp.MustCompile(`gameserver_exporter, version ` + regexp.QuoteMeta(want) + `(\.[0-9a-f]{12})? `).Match(out) {
+		t.Errorf("--version says\n%s\nwant version %s[.REV]", out, want)
+	}
+	e := startExporter(t)
+	_, body := e.get(t, "/metrics")
+	info := regexp.MustCompile(`(?m)^gameserver_exporter_build_info\{.*\} 1$`).FindString(body)
+	if !strings.Contains(info, `version="`+want) {
+		t.Errorf("build_info %q, want version %s[.REV]", info, want)
+	}
+	_, body = e.get(t, "/")
+	body = strings.ReplaceAll(body, "&#43;", "+") // html/template escapes the "+" of unreleased
+	if !strings.Contains(body, "version "+want) {
+		t.Errorf("landing page does not say version %s", want)
+	}
+}
+
+// TestDockerfileVersion: the Dockerfile writes no version of its own (no ARG
+// VERSION default to keep in step): make docker passes scripts/version.sh's, and
+// a build without it names itself by the same script. TestDockerBuildStage runs it.
 func TestDockerfileVersion(t *testing.T) {
-	want := versionFile(t)
 	b, err := os.ReadFile("Dockerfile")
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := regexp.MustCompile(`(?m)^ARG VERSION=(\S*)$`).FindAllStringSubmatch(string(b), -1)
-	if len(args) == 0 {
-		t.Fatal("Dockerfile: no ARG VERSION=")
+	args := regexp.MustCompile(`(?m)^ARG VERSION(=.*)?$`).FindAllStringSubmatch(string(b), -1)
+	if len(args) != 2 {
+		t.Fatalf("Dockerfile: %d ARG VERSION lines, want one per stage", len(args))
 	}
 	for _, a := range args {
-		if a[1] != want {
-			t.Errorf("Dockerfile ARG VERSION=%s, VERSION file says %s", a[1], want)
+		if a[1] != "" {
+			t.Errorf("Dockerfile: ARG VERSION%s: a default would stamp unreleased work with it", a[1])
 		}
 	}
+	if !strings.Contains(string(b), `org.opencontainers.image.version="${VERSION:-unreleased}"`) {
+		t.Errorf("Dockerfile: the version label does not say unreleased when no VERSION is given")
+	}
+}
+
+// TestDockerBuildStage runs the Dockerfile's build command on what .dockerignore
+// lets into the build context (no .git, as in a container): with the checkout's
+// CHANGELOG.md the binary names itself as unreleased work does, and with a
+// CHANGELOG.md whose newest section is VERSION's, as the release.
+func TestDockerBuildStage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the exporter: skipped with -short")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the build stage runs sh")
+	}
+	b, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)\nRUN (CGO_ENABLED=0 go build .*?)\n\n`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("Dockerfile: no RUN CGO_ENABLED=0 go build ... in the build stage")
+	}
+	run := strings.ReplaceAll(string(m[1]), "\\\n", " ")
+	run, _, _ = strings.Cut(run, "&&") // the build, not the --config.check after it
+	ctx := dockerContext(t)
+	out := t.TempDir()
+	run = strings.ReplaceAll(run, "/out/", out+"/")
+	v := versionFile(t)
+	for _, c := range []struct{ changelog, want string }{
+		{"", v + "+unreleased"}, // the checkout's (this test skips it when released)
+		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n", v},
+	} {
+		if c.changelog == "" {
+			if buildVersion(t, "") == v {
+				continue
+			}
+		} else {
+			// The context's own CHANGELOG.md, rewritten: .dockerignore must let it in.
+			if _, err := os.Stat(filepath.Join(ctx, "CHANGELOG.md")); err != nil {
+				t.Fatalf(".dockerignore leaves out CHANGELOG.md: an image cannot tell a release from unreleased work")
+			}
+			if err := os.WriteFile(filepath.Join(ctx, "CHANGELOG.md"), []byte(c.changelog), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command("sh", "-c", run)
+		cmd.Dir = ctx
+		cmd.Env = append(os.Environ(), "REVISION=unknown", "BRANCH=unknown", "VERSION=", "BUILD_DATE=", "GOFLAGS=-buildvcs=false")
+		if o, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", run, err, o)
+		}
+		o, err := exec.Command(filepath.Join(out, "gameserver_exporter"), "--version").CombinedOutput()
+		if err != nil || !strings.Contains(string(o), "version "+c.want+" ") {
+			t.Errorf("image binary --version: %v\n%s\nwant version %s", err, o, c.want)
+		}
+	}
+}
+
+// dockerContext copies the committed files .dockerignore lets in (its "*", "!"
+// and "**/" lines) to a temporary directory.
+func dockerContext(t *testing.T) string {
+	t.Helper()
+	ign, err := os.ReadFile(".dockerignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := exec.Command("git", "ls-files").Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v", err)
+	}
+	var keep, drop []string
+	for _, l := range strings.Split(string(ign), "\n") {
+		switch {
+		case strings.HasPrefix(l, "!"):
+			keep = append(keep, strings.TrimSuffix(l[1:], "/"))
+		case strings.HasPrefix(l, "**/"):
+			drop = append(drop, l[3:])
+		}
+	}
+	dir := t.TempDir()
+	for _, f := range strings.Fields(string(files)) {
+		kept := false
+		for _, k := range keep {
+			ok, _ := filepath.Match(k, f)
+			kept = kept || ok || strings.HasPrefix(f, k+"/")
+		}
+		for _, d := range drop {
+			for _, part := range strings.Split(f, "/") {
+				if ok, _ := filepath.Match(d, part); ok {
+					kept = false
+				}
+			}
+		}
+		if !kept {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			continue // deleted in the working tree
+		}
+		st, _ := os.Stat(f)
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, f), src, st.Mode()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // TestReleaseCheck: a release is cut only as the VERSION file's version, and only
@@ -258,5 +441,52 @@ echo binary >"$out"
 		if !strings.Contains(string(sums), want) {
 			t.Errorf("archives lack *%s:\n%s", want, sums)
 		}
+	}
+}
+
+// TestReadmeAgreesWithChangelog: the README's Install section names CHANGELOG.md's
+// newest release (the VERSION file's) as the latest, for go install too; while
+// CHANGELOG.md has an "Unreleased" section the README says what is unreleased, and
+// once the release is cut no "(unreleased)" mark is left.
+func TestReadmeAgreesWithChangelog(t *testing.T) {
+	cl, err := os.ReadFile("CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := regexp.MustCompile(`(?m)^## (\S+)`).FindAllStringSubmatch(string(cl), -1)
+	if len(sections) == 0 {
+		t.Fatal("CHANGELOG.md has no sections")
+	}
+	top, latest := sections[0][1], ""
+	for _, s := range sections {
+		if s[1] != "Unreleased" {
+			latest = s[1]
+			break
+		}
+	}
+	if v := versionFile(t); latest != v {
+		t.Errorf("CHANGELOG.md's newest release is %q, VERSION says %s", latest, v)
+	}
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	i := strings.Index(readme, "\n## Install\n")
+	if i < 0 {
+		t.Fatal("README.md has no ## Install section")
+	}
+	install := readme[i+1:]
+	if j := strings.Index(install[3:], "\n## "); j >= 0 {
+		install = install[:j+3]
+	}
+	wantAll(t, install, "The latest release is **"+latest+"**", "gameserver_exporter@v"+latest,
+		"releases/download/v"+latest, "gameserver_exporter-"+latest+".linux-amd64.tar.gz", "sha256sums.txt")
+	marked := regexp.MustCompile(`(?i)\(unreleased`).MatchString(readme)
+	switch {
+	case top == "Unreleased" && (!strings.Contains(install, `"Unreleased"`) || !marked):
+		t.Errorf("CHANGELOG.md has unreleased changes: README's Install section must say so and mark the sections (\"(unreleased)\")")
+	case top != "Unreleased" && marked:
+		t.Errorf("CHANGELOG.md's newest section is the release %s, but README.md still marks features \"(unreleased)\"", top)
 	}
 }

@@ -29,7 +29,7 @@ for rev in "$1" "$2"; do
   git -C "$ROOT" archive "$rev" | tar -x -C "$TMP/src-$rev"
   (cd "$TMP/src-$rev" && go build -o "$TMP/exporter-$rev" .)
 done
-(cd "$ROOT" && go build -o "$TMP/fakefleet" ./bench/fakefleet)
+(cd "$ROOT" && go build -tags tools -o "$TMP/fakefleet" ./bench/fakefleet)
 "$TMP/fakefleet" -listen 127.0.0.1 -base-port "$FLEET_PORT" -count "$FLEET" -proto a2s -challenge >"$TMP/fleet.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 100); do grep -q ready "$TMP/fleet.log" && break; sleep 0.1; done

@@ -29,7 +29,7 @@ cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-(cd "$ROOT" && go build -o "$TMP/gameserver_exporter" . && go build -o "$TMP/fakefleet" ./bench/fakefleet)
+(cd "$ROOT" && go build -o "$TMP/gameserver_exporter" . && go build -tags tools -o "$TMP/fakefleet" ./bench/fakefleet)
 for i in $(seq 0 $((FLEET - 1))); do echo "127.0.0.1:$((FLEET_PORT + i))"; done >"$TMP/targets.txt"
 
 # fleet: starts a fresh fleet (its delay counters from zero); sets FLEET_PID.

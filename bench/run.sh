@@ -164,8 +164,8 @@ command -v ss >/dev/null 2>&1 || die "ss (iproute2) is needed to find free ports
 
 say "building into $TMP"
 (cd "$ROOT" && go build -tags "$GO_TAGS" -o "$TMP/gameserver_exporter" .) || die "building the exporter failed"
-(cd "$ROOT" && go build -o "$TMP/fakefleet" ./bench/fakefleet && go build -o "$TMP/floorprobe" ./bench/floorprobe &&
-  go build -o "$TMP/inflight" ./bench/inflight) || die "building the bench tools failed"
+(cd "$ROOT" && go build -tags tools -o "$TMP/fakefleet" ./bench/fakefleet && go build -tags tools -o "$TMP/floorprobe" ./bench/floorprobe &&
+  go build -tags tools -o "$TMP/inflight" ./bench/inflight) || die "building the bench tools failed"
 
 # Every process here holds many sockets: raise the soft limit to the hard one.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true

@@ -42,7 +42,7 @@ if [ -n "$REV" ]; then
   git -C "$ROOT" archive "$REV" | tar -x -C "$SRC"
 fi
 (cd "$SRC" && go build -tags "$GO_TAGS" -o "$TMP/exporter" .)
-(cd "$ROOT" && go build -o "$TMP/fakefleet" ./bench/fakefleet && go build -o "$TMP/floorprobe" ./bench/floorprobe)
+(cd "$ROOT" && go build -tags tools -o "$TMP/fakefleet" ./bench/fakefleet && go build -tags tools -o "$TMP/floorprobe" ./bench/floorprobe)
 
 "$TMP/fakefleet" -listen 127.0.0.1 -base-port "$FLEET_PORT" -count "$FLEET" -proto a2s -challenge >"$TMP/fleet.log" 2>&1 &
 PIDS+=($!)

@@ -2,17 +2,18 @@
 # Prints the -ldflags (with --build-args: the container build arguments) that stamp a build with its version, read by --version, the
 # landing page and gameserver_exporter_build_info. Used by `make build`, `make cross`,
 # scripts/release.sh and the Dockerfile. Each value can be given in the environment
-# (VERSION, REVISION, BRANCH, BUILD_USER, BUILD_DATE); else it comes from the
-# VERSION file, git (none in a container build: "unknown") and the clock, or from
-# SOURCE_DATE_EPOCH for a reproducible date.
+# (VERSION, REVISION, BRANCH, BUILD_USER, BUILD_DATE); else it comes from
+# scripts/version.sh (the VERSION file's release, or VERSION+unreleased.REV for
+# unreleased work), git (none in a container build: "unknown") and the clock, or
+# from SOURCE_DATE_EPOCH for a reproducible date.
 set -eu
 cd "$(dirname "$0")/.."
 pkg=github.com/prometheus/common/version
 # Values go unquoted into -X: drop anything that would split them.
 clean() { printf '%s' "$1" | tr -cd 'A-Za-z0-9._:@+/-'; }
 gitv() { git "$@" 2>/dev/null || echo unknown; }
-version=${VERSION:-$(cat VERSION)}
 revision=${REVISION:-$(gitv rev-parse HEAD)}
+version=${VERSION:-$(REVISION=$revision sh scripts/version.sh)}
 branch=${BRANCH:-$(gitv rev-parse --abbrev-ref HEAD)}
 user=${BUILD_USER:-$(id -un 2>/dev/null || echo unknown)@$(hostname 2>/dev/null || echo unknown)}
 if [ -z "${BUILD_DATE:-}" ]; then

@@ -15,7 +15,7 @@ NAME=gameserver_exporter
 # (scripts/release-check.sh). SNAPSHOT=1 builds the archives of unreleased work
 # instead, as VERSION+unreleased.REVISION: never under a released version's name.
 if [ "${SNAPSHOT:-}" = 1 ]; then
-	VERSION=$(cat VERSION)+unreleased.$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+	VERSION=$(SNAPSHOT=1 scripts/version.sh)
 else
 	VERSION=$(scripts/release-check.sh)
 fi

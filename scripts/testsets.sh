@@ -13,7 +13,7 @@
 set -eu
 want=${1:?usage: testsets.sh race|plain}
 harness='^(\.|\./e2e|\./hostile)$'
-go list -f '{{.Dir}}' ./... | while read -r dir; do
+go list -tags tools -f '{{.Dir}}' ./... | while read -r dir; do
   rel=./${dir#"$PWD"/}
   [ "$dir" = "$PWD" ] && rel=.
   set -- "$dir"/*.go

@@ -1,3 +1,5 @@
+//go:build tools
+
 // abuse measures what a client can make a running exporter hold (issue 13), from
 // outside, for BENCHMARKS.md:
 //

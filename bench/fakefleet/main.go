@@ -1,3 +1,5 @@
+//go:build tools
+
 // fakefleet runs a fleet of fake game servers on consecutive loopback ports, for
 // measuring the exporter against other probers on the same work (bench/run.sh).
 //

@@ -1,3 +1,5 @@
+//go:build tools
+
 // floorprobe is the floor of what a /probe can cost on this machine: a bare net/http
 // handler that does one A2S_INFO exchange, with the S2C_CHALLENGE round trip, and
 // prints three fixed lines. No config, no registry, no decoding, no metrics library.

@@ -1,3 +1,5 @@
+//go:build tools
+
 // inflight holds many /probe requests in flight at once against one prober and
 // reports the prober's memory: peak VmRSS sampled from /proc/PID/status while they
 // are in flight, and VmHWM (the kernel's own high-water mark) at the end. Aimed at

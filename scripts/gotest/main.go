@@ -1,3 +1,5 @@
+//go:build tools
+
 // Command gotest runs `go test -json` with the arguments it is given and prints what
 // plain `go test` would (each package's closing ok/FAIL line, the output of failed
 // tests, build errors), then the tests that skipped, one line each with why: a

@@ -1,0 +1,157 @@
+package e2e
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPagesOnce runs paging_test.yml with promtool, and checks that it has a test
+// that, at one evaluation time, checks every critical alert of alerts.yml and
+// slo.yml and expects exactly one of them, GameServerDown, with a discovered server
+// down beside. A critical alert added later must join that test, so a down server
+// cannot page twice unnoticed.
+func TestPagesOnce(t *testing.T) {
+	if out, err := runTool(time.Minute, examples(t), promtool(t), "test", "rules", "paging_test.yml"); err != nil {
+		t.Errorf("promtool test rules paging_test.yml: %v\n%s", err, out)
+	}
+	var critical []string
+	for _, f := range []string{"alerts.yml", "slo.yml"} {
+		var rules struct {
+			Groups []struct {
+				Rules []struct {
+					Alert  string
+					Labels map[string]string
+				}
+			}
+		}
+		yamlFile(t, examples(t, f), &rules)
+		for _, g := range rules.Groups {
+			for _, r := range g.Rules {
+				if r.Alert != "" && r.Labels["severity"] == "critical" {
+					critical = append(critical, r.Alert)
+				}
+			}
+		}
+	}
+	if !slices.Contains(critical, "GameServerDown") {
+		t.Fatalf("critical alerts %v: no GameServerDown", critical)
+	}
+	var tests struct {
+		RuleFiles []string `yaml:"rule_files"`
+		Tests     []struct {
+			InputSeries []struct {
+				Series string
+			} `yaml:"input_series"`
+			AlertRuleTest []struct {
+				EvalTime  string `yaml:"eval_time"`
+				Alertname string
+				ExpAlerts []map[string]any `yaml:"exp_alerts"`
+			} `yaml:"alert_rule_test"`
+		}
+	}
+	yamlFile(t, examples(t, "paging_test.yml"), &tests)
+	for _, f := range []string{"alerts.yml", "slo.yml"} {
+		if !slices.Contains(tests.RuleFiles, f) {
+			t.Errorf("paging_test.yml does not load %s", f)
+		}
+	}
+	found := false
+	for _, tc := range tests.Tests {
+		discovered := slices.ContainsFunc(tc.InputSeries, func(s struct{ Series string }) bool {
+			return strings.HasPrefix(s.Series, "probe_success{") && strings.Contains(s.Series, `alerting="off"`)
+		})
+		checked := map[string]map[string]int{} // eval time -> alert -> expected alerts
+		for _, a := range tc.AlertRuleTest {
+			if checked[a.EvalTime] == nil {
+				checked[a.EvalTime] = map[string]int{}
+			}
+			checked[a.EvalTime][a.Alertname] = len(a.ExpAlerts)
+		}
+		for _, got := range checked {
+			pages := 0
+			all := true
+			for _, c := range critical {
+				n, ok := got[c]
+				all = all && ok
+				pages += n
+			}
+			if all && discovered && pages == 1 && got["GameServerDown"] == 1 {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("paging_test.yml: no test with a discovered (alerting=\"off\") server that checks every critical alert %v at one time and expects exactly one, GameServerDown", critical)
+	}
+}
+
+// TestDiscoveredJobsAlertNobody: every job that takes its targets from the
+// exporter's /sd labels them alerting="off", which every alert skips.
+func TestDiscoveredJobsAlertNobody(t *testing.T) {
+	var cfg map[string]any
+	yamlFile(t, examples(t, "prometheus.yml"), &cfg)
+	var jobs int
+	for _, j := range listOf(cfg["scrape_configs"]) {
+		job := mapOf(j)
+		if len(listOf(job["http_sd_configs"])) == 0 {
+			continue
+		}
+		jobs++
+		if !setsAlertingOff(listOf(job["relabel_configs"]), "target_label") {
+			t.Errorf("prometheus.yml: job %s discovers its targets but does not set alerting=\"off\"", strOf(job["job_name"]))
+		}
+	}
+	var sc map[string]any
+	yamlFile(t, examples(t, "kubernetes", "scrapeconfig.yml"), &sc)
+	jobs++
+	if !setsAlertingOff(listOf(mapOf(sc["spec"])["relabelings"]), "targetLabel") {
+		t.Errorf("kubernetes/scrapeconfig.yml does not set alerting=\"off\"")
+	}
+	if jobs < 2 {
+		t.Errorf("prometheus.yml: no job discovers its targets from /sd")
+	}
+	var rules struct {
+		Groups []struct {
+			Name  string
+			Rules []struct {
+				Alert string
+				Expr  string
+			}
+		}
+	}
+	yamlFile(t, examples(t, "alerts.yml"), &rules)
+	for _, g := range rules.Groups {
+		if g.Name != "gameservers" {
+			continue // the exporter's own alerts (reload, discovery) are about no server
+		}
+		for _, r := range g.Rules {
+			if r.Alert != "" && !strings.Contains(r.Expr, `alerting!="off"`) {
+				t.Errorf("alerts.yml: %s does not skip alerting=\"off\"", r.Alert)
+			}
+		}
+	}
+	// Grafana-managed rules: each query of a game server's series skips them too.
+	b, err := os.ReadFile(examples(t, "grafana", "alerting", "gameservers.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`(?m)^\s*expr: (.*)$`).FindAllStringSubmatch(string(b), -1) {
+		if !strings.Contains(m[1], `alerting!="off"`) {
+			t.Errorf("grafana/alerting/gameservers.yml: %s does not skip alerting=\"off\"", m[1])
+		}
+	}
+}
+
+func setsAlertingOff(relabels []any, key string) bool {
+	for _, r := range relabels {
+		m := mapOf(r)
+		if strOf(m[key]) == "alerting" && strOf(m["replacement"]) == "off" {
+			return true
+		}
+	}
+	return false
+}
