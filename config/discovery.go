@@ -168,7 +168,8 @@ func (s *DiscoverySource) compileFilters() error {
 	if s.Filters.NotEmpty && (s.Type == master.TypeFile || s.Type == master.TypePterodactyl) {
 		return fmt.Errorf("filters: not_empty: a %s source knows no player counts", s.Type)
 	}
-	if s.Filters.NotEmpty && s.Type != master.TypeDDNet && s.Type != master.TypeHTTPJSON && s.Type != master.TypeGeneshift {
+	if s.Filters.NotEmpty && s.Type != master.TypeDDNet && s.Type != master.TypeHTTPJSON && s.Type != master.TypeGeneshift &&
+		s.Type != master.TypeRageMP && s.Type != master.TypeSCUM {
 		return fmt.Errorf("filters: not_empty: a %s master lists no player counts: ask it for servers with players in the query (Steam `\\empty\\1`; getservers without `empty`)", s.Type)
 	}
 	return nil
@@ -215,7 +216,7 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 // PresetSource returns the compiled built-in source of a preset (what a
 // list-lookup module of the catalog reads when the modules file defines no
 // source of that name): the preset's list, at url when url is not "" (tests
-// give a loopback fake; no request can).
+// give a loopback fake; no request can): for a TCP master (scum), its address.
 func PresetSource(preset, url string) (*DiscoverySource, error) {
 	p, ok := master.LookupPreset(preset)
 	if !ok {
@@ -226,6 +227,9 @@ func PresetSource(preset, url string) (*DiscoverySource, error) {
 			"(discovery: {%s: {preset: %s, username: NAME, token_file: PATH}})", p.Name, p.Name, p.Name)
 	}
 	s := &DiscoverySource{Preset: preset, URL: url}
+	if p.Type == master.TypeSCUM { // a TCP master: url is its address
+		s.URL, s.Address = "", url
+	}
 	if err := s.compile(nil); err != nil {
 		return nil, fmt.Errorf("built-in list %q: %w", preset, err)
 	}

@@ -3,9 +3,8 @@
 // after the game, so "monitor my Valheim server" is module=valheim and the server's
 // game port. Every row cites where its ports come from; no code was taken from the
 // sources. A game is listed only when its server answers some status query, or a
-// public list holds it (the list-lookup games, protocol list): SCUM (its own
-// undocumented TCP master), Pavlov VR and Stationeers (no query their tools use)
-// are not.
+// public list holds it (the list-lookup games, protocol list, SCUM's TCP master
+// among them): Pavlov VR and Stationeers (no query their tools use) are not.
 package catalog
 
 // Game is one catalog row.
@@ -49,6 +48,7 @@ var gameOptions = map[string]string{
 	"mutantfactions":  "source: geneshift",
 	"renegade10":      "source: renegadex",
 	"renown":          "preset: renown",
+	"scum":            "source: scum",
 	"vintagestory":    "source: vintagestory",
 	"justcause2mp":    "variant: jc2mp",
 	"m2o":             "variant: online",
@@ -340,6 +340,7 @@ var Games = []Game{
 	{"samp", "Grand Theft Auto: San Andreas Multiplayer (SA-MP)", "samp", 7777, []int{0}, srcGamedig + " (samp: port 7777)" + "; SA-MP server.cfg port 7777, query on the game port"},
 	{"sauerbraten", "Cube 2: Sauerbraten", "cube2", 28785, []int{1}, srcQstat + " (query = game port + 1)"},
 	{"scpsl", "SCP: Secret Laboratory (Northwood serverinfo API)", "scpsl", 7777, []int{0}, "SCP: SL wiki Docs:Server_Config (port_queue from 7777)" + "; " + srcLGSM + " (scpslserver port 7777); gamedig ssl reads the serverinfo API (account id, API key) and gives no port"},
+	{"scum", "SCUM (master server list)", "list", 7042, []int{2, 0}, "GameQ Protocols/Scum.php (the master lists the query port, the game port + 2) and opengsq-python protocols/scum.py (looks up the port it is given; its example server 7042); game port 7042, ServerPort in ServerSettings.ini (xgamingserver.com SCUM server config docs); SCUM answers no query of its own"},
 	{"serioussam", "Serious Sam: The First / Second Encounter", "gamespy1", 25600, []int{1}, srcGamedig + " (serioussam, sstse: port 25600, offset 1)"},
 	{"serioussam2", "Serious Sam 2", "gamespy2", 25600, []int{0}, srcGamedig + " (serioussam2: port 25600)"},
 	{"shatteredhorizon", "Shattered Horizon", "a2s", 27015, []int{0}, srcGamedig + " (shatteredhorizon: port 27015)"},

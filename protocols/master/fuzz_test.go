@@ -64,6 +64,8 @@ func FuzzDecodeJSON(f *testing.F) {
 			decodeGeneshift,
 			presetDecoder(t, "gta5r"),  // array indexes
 			presetDecoder(t, "beammp"), // colour codes
+			decodeRageMP,               // groups
+			decodeSCUMStream,           // binary records
 		} {
 			c := newCollector(3)
 			decode(bytes.NewReader(b), c)

@@ -82,10 +82,12 @@ const (
 	TypeGeneshift   = "geneshift"
 	TypeFile        = "file"
 	TypePterodactyl = "pterodactyl"
+	TypeRageMP      = "ragemp"
+	TypeSCUM        = "scum"
 )
 
 // Types lists the source types, for messages.
-var Types = []string{TypeDDNet, TypeFile, TypeGeneshift, TypeHTTPJSON, TypePterodactyl, TypeQuake3, TypeQuakeWorld, TypeSteam}
+var Types = []string{TypeDDNet, TypeFile, TypeGeneshift, TypeHTTPJSON, TypePterodactyl, TypeQuake3, TypeQuakeWorld, TypeRageMP, TypeSCUM, TypeSteam}
 
 // Limits.
 const (
@@ -212,6 +214,10 @@ func (s Source) lister() (Lister, error) {
 		return newFile(s)
 	case TypePterodactyl:
 		return newPterodactyl(s)
+	case TypeRageMP:
+		return newRageMP(s)
+	case TypeSCUM:
+		return newSCUM(s, retries)
 	case "":
 		return nil, fmt.Errorf("type is required (one of %s)", strings.Join(Types, ", "))
 	}
@@ -265,25 +271,35 @@ func newUDPMaster(s Source, def string, retries int) (udpMaster, error) {
 	return udpMaster{address: addr, retries: retries, max: s.MaxEntries}, nil
 }
 
-// dial resolves the master (an address, or a name looked up now: masters move)
-// and opens a socket to it.
-func (m udpMaster) dial(ctx context.Context, tr *wire.Trace) (*wire.UDPConn, error) {
+// resolve returns the master's address (an address, or a name looked up now:
+// masters move). SCUM's TCP master resolves its address here too.
+func (m udpMaster) resolve(ctx context.Context, tr *wire.Trace) (netip.AddrPort, error) {
 	ap, err := netip.ParseAddrPort(m.address)
+	if err == nil {
+		return ap, nil
+	}
+	host, port, _ := net.SplitHostPort(m.address)
+	p := tr.Begin("resolve")
+	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err == nil && len(ips) == 0 {
+		err = fmt.Errorf("no address")
+	}
+	tr.End(p, err)
 	if err != nil {
-		host, port, _ := net.SplitHostPort(m.address)
-		p := tr.Begin("resolve")
-		ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-		if err == nil && len(ips) == 0 {
-			err = fmt.Errorf("no address")
-		}
-		tr.End(p, err)
-		if err != nil {
-			return nil, fmt.Errorf("%w: master %s: %v", wire.ErrDNS, host, err)
-		}
-		ap, err = netip.ParseAddrPort(net.JoinHostPort(ips[0].Unmap().String(), port))
-		if err != nil {
-			return nil, fmt.Errorf("%w: master port %q", wire.ErrMalformed, port)
-		}
+		return netip.AddrPort{}, fmt.Errorf("%w: master %s: %v", wire.ErrDNS, host, err)
+	}
+	ap, err = netip.ParseAddrPort(net.JoinHostPort(ips[0].Unmap().String(), port))
+	if err != nil {
+		return netip.AddrPort{}, fmt.Errorf("%w: master port %q", wire.ErrMalformed, port)
+	}
+	return ap, nil
+}
+
+// dial resolves the master and opens a socket to it.
+func (m udpMaster) dial(ctx context.Context, tr *wire.Trace) (*wire.UDPConn, error) {
+	ap, err := m.resolve(ctx, tr)
+	if err != nil {
+		return nil, err
 	}
 	conn, err := wire.DialUDPList(ctx, ap, tr)
 	if err != nil {

@@ -80,10 +80,10 @@ var presets = map[string]Preset{
 		Cite:    "gamedig protocols/altvmp.js: an array of {address (ip:port, perhaps as a URL), name, playersCount, maxPlayersCount, passworded, version}; servers behind alt:V's CDN list a CDN URL and cannot be matched by address",
 	},
 	"gta5r": {
-		Name: "gta5r", Type: TypeHTTPJSON, URL: "https://cdn.rage.mp/master/v2/",
-		Fields:  Fields{Address: "id", Name: "servers.0.name", Players: "servers.0.players.amount", Max: "servers.0.players.max"},
+		Name: "gta5r", Type: TypeRageMP, URL: defaultRageMPURL,
 		Refresh: 2 * time.Minute,
-		Cite:    "gamedig protocols/ragemp.js: an array of {id: ip:port, servers: [{id, name, players: {amount, max}}]}; the first server of an entry is the entry's",
+		Cite: "gamedig protocols/ragemp.js: an array of {id: ip:port, servers: [{id, name, players: {amount, max}}]}; the first server of an entry is the entry's, " +
+			"and a server grouped under another entry is found by its own id (ragemp.go)",
 	},
 	"minetest": {
 		Name: "minetest", Type: TypeHTTPJSON, URL: "https://servers.minetest.net/list",
@@ -98,6 +98,12 @@ var presets = map[string]Preset{
 			Version: "Game Version", Password: "Variables.bPassworded"},
 		Refresh: 2 * time.Minute,
 		Cite:    "gamedig protocols/renegadex.js (its JSON schema): an array of {IP, Port, Name, Current Map, Players, Bots, Game Version, Variables: {Player Limit, bPassworded}}",
+	},
+	"scum": {
+		Name: "scum", Type: TypeSCUM,
+		Refresh: 2 * time.Minute,
+		Cite: "opengsq-python protocols/scum.py and GameQ Protocols/Scum.php: TCP to a master on port 1040 (176.57.138.2, 172.107.16.215, 206.189.248.133), " +
+			"04 03 00 00, a uint16 count and 127-byte records (address, query port, name, players, max, password flag, version); scum.go",
 	},
 	"vintagestory": {
 		Name: "vintagestory", Type: TypeHTTPJSON, URL: "https://masterserver.vintagestory.at/api/v1/servers/list",
