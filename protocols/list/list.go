@@ -45,5 +45,5 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 			return nil, err
 		}
 	}
-	return &querier{source: o.Source}, nil
+	return &querier{source: o.Source, players: s.Players}, nil
 }

@@ -46,6 +46,10 @@ type Entry struct {
 	Max     protocols.Count
 	// Password says whether joining needs a password.
 	Password protocols.Flag
+	// PlayerNames are the names of the players the list gives, one a line (at
+	// most maxNames of at most maxNameLen bytes): a string keeps Entry small
+	// and comparable.
+	PlayerNames string
 }
 
 // Target is the entry's address as Prometheus is told it: "ip:port" or "name:port".

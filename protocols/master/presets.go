@@ -46,7 +46,8 @@ var presets = map[string]Preset{
 	},
 	"beammp": {
 		Name: "beammp", Type: TypeHTTPJSON, URL: "https://backend.beammp.com/servers-info",
-		Fields:  Fields{Address: "ip", Port: "port", Name: "sname", Map: "map", Players: "players", Max: "maxplayers", Version: "version", Password: "password"},
+		Fields: Fields{Address: "ip", Port: "port", Name: "sname", Map: "map", Players: "players", Max: "maxplayers", Version: "version", Password: "password",
+			PlayerNames: "playerslist"},
 		Codes:   '^',
 		Refresh: 2 * time.Minute,
 		Cite:    "gamedig protocols/beammpmaster.js and beammp.js: an array of {ip, port, sname (^ colour codes), map, players, maxplayers, password, version, playerslist}",
@@ -62,7 +63,7 @@ var presets = map[string]Preset{
 	"factorio": {
 		Name: "factorio", Type: TypeHTTPJSON, URL: "https://multiplayer.factorio.com/get-games",
 		Fields: Fields{Address: "host_address", Name: "name", Players: "players", Max: "max_players", Password: "has_password",
-			Version: "application_version.game_version"},
+			Version: "application_version.game_version", PlayerNames: "players"},
 		Refresh: 2 * time.Minute, Credential: true,
 		Cite: "Factorio wiki, Matchmaking API: get-games lists public games to a signed-in player (username and token, the hex token of the " +
 			"Web Authentication API, as GET parameters): an array of {host_address (ip:port), name, players (names), max_players (0: no limit), " +
@@ -88,9 +89,9 @@ var presets = map[string]Preset{
 	"minetest": {
 		Name: "minetest", Type: TypeHTTPJSON, URL: "https://servers.minetest.net/list",
 		Fields: Fields{List: "list", Address: "address", Port: "port", Name: "name", Game: "gameid", Players: "clients", Max: "clients_max",
-			Version: "version", Password: "password"},
+			Version: "version", Password: "password", PlayerNames: "clients_list"},
 		Refresh: 2 * time.Minute,
-		Cite:    "gamedig protocols/minetest.js and Luanti's serverlist (minetest/serverlist): {list: [{address, port, name, gameid, clients, clients_max, password, version}]}",
+		Cite:    "gamedig protocols/minetest.js and Luanti's serverlist (minetest/serverlist): {list: [{address, port, name, gameid, clients, clients_max, password, version, clients_list}]}",
 	},
 	"renegadex": {
 		Name: "renegadex", Type: TypeHTTPJSON, URL: "https://serverlist-rx.totemarts.services/servers.jsp",

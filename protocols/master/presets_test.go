@@ -68,7 +68,7 @@ func TestPresetDecode(t *testing.T) {
 	}{
 		{"arksa", []Entry{{Addr: ap("192.0.2.80:7777"), Name: "Community Island PvE", Map: "TheIsland_WP", Version: "74", Players: k(12), Max: k(70)}}, 0},
 		{"beammp", []Entry{
-			{Addr: ap("192.0.2.10:30814"), Name: "Test Drift Server", Map: "/levels/gridmap_v2/info.json", Version: "3.4.1", Players: k(3), Max: k(8), Password: f},
+			{Addr: ap("192.0.2.10:30814"), Name: "Test Drift Server", Map: "/levels/gridmap_v2/info.json", Version: "3.4.1", Players: k(3), Max: k(8), Password: f, PlayerNames: "a\nb\nc"},
 			{Addr: ap("192.0.2.11:30815"), Name: "Locked", Map: "/levels/utah/info.json", Version: "3.4.1", Players: k(0), Max: k(10), Password: protocols.FlagTrue},
 		}, 1},
 		{"brokeprotocol", []Entry{
@@ -76,7 +76,7 @@ func TestPresetDecode(t *testing.T) {
 			{Addr: ap("192.0.2.61:5558"), Name: "Quiet", Map: "Island", Version: "1.4", Players: k(0), Max: k(32)},
 		}, 0},
 		{"factorio", []Entry{
-			{Addr: ap("192.0.2.100:34197"), Name: "Space Age megabase", Version: "2.0.23", Players: k(2), Max: k(0), Password: f},
+			{Addr: ap("192.0.2.100:34197"), Name: "Space Age megabase", Version: "2.0.23", Players: k(2), Max: k(0), Password: f, PlayerNames: "alice\nbob"},
 			{Addr: ap("192.0.2.101:34198"), Name: "Locked", Version: "1.1.110", Max: k(16), Password: protocols.FlagTrue},
 		}, 0},
 		{"geneshift", []Entry{
@@ -101,7 +101,7 @@ func TestPresetDecode(t *testing.T) {
 			{Addr: ap("192.0.2.57:22005"), Name: "Community B", Players: k(6), Max: k(100)},
 		}, 1},
 		{"minetest", []Entry{
-			{Host: "play.example.org:30000", Name: "Luanti world", Game: "mineclone2", Version: "5.9.0", Players: k(4), Max: k(20), Password: f},
+			{Host: "play.example.org:30000", Name: "Luanti world", Game: "mineclone2", Version: "5.9.0", Players: k(4), Max: k(20), Password: f, PlayerNames: "a\nb\nc\nd"},
 			{Addr: ap("192.0.2.20:30001"), Name: "Empty", Game: "minetest", Version: "5.8.0", Players: k(0), Max: k(15)},
 		}, 0},
 		{"scum", []Entry{
