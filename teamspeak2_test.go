@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // TestTeamSpeak2DefaultModule: the built-in teamspeak2 module, under the default
@@ -17,40 +19,26 @@ func TestTeamSpeak2DefaultModule(t *testing.T) {
 	if err != nil {
 		t.Skipf("the built-in module's query port 51234 is taken on 127.0.0.1 (%v): cannot stand in for a default TeamSpeak 2 server", err)
 	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { l.Close(); wg.Wait() })
 	var mu sync.Mutex
 	var selected []string
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := l.Accept()
-			if err != nil {
+	prototest.ServeTCP(t, l, func(c net.Conn) {
+		c.Write([]byte("[TS]\r\n"))
+		for sc := bufio.NewScanner(c); sc.Scan(); {
+			switch line := strings.TrimSpace(sc.Text()); {
+			case strings.HasPrefix(line, "sel "):
+				mu.Lock()
+				selected = append(selected, line)
+				mu.Unlock()
+				c.Write([]byte("OK\r\n"))
+			case line == "si":
+				c.Write([]byte("server_name=Default TS2\r\nserver_maxusers=32\r\nserver_currentusers=5\r\nserver_password=0\r\nOK\r\n"))
+			case line == "quit":
 				return
+			default:
+				c.Write([]byte("OK\r\n"))
 			}
-			c.Write([]byte("[TS]\r\n"))
-			sc := bufio.NewScanner(c)
-			for sc.Scan() {
-				line := strings.TrimSpace(sc.Text())
-				switch {
-				case strings.HasPrefix(line, "sel "):
-					mu.Lock()
-					selected = append(selected, line)
-					mu.Unlock()
-					c.Write([]byte("OK\r\n"))
-				case line == "si":
-					c.Write([]byte("server_name=Default TS2\r\nserver_maxusers=32\r\nserver_currentusers=5\r\nserver_password=0\r\nOK\r\n"))
-				default:
-					c.Write([]byte("OK\r\n"))
-				}
-				if line == "quit" {
-					break
-				}
-			}
-			c.Close()
 		}
-	}()
+	})
 	e := startExporter(t)
 	code, body := e.get(t, "/probe?module=teamspeak2&target=127.0.0.1:8767")
 	if code != 200 {
