@@ -1,7 +1,7 @@
 // Package master fetches server lists: the master servers of Steam (Valve's master
-// server query protocol), Quake 3 / DarkPlaces (dpmaster) and QuakeWorld, DDNet's
-// HTTP master, any JSON list over HTTP with a field map, a Pterodactyl panel's
-// servers, and a local file of targets. Package discovery turns
+// server query protocol), Quake 3 / DarkPlaces (dpmaster), QuakeWorld and SCUM,
+// DDNet's HTTP master, RAGE MP's list, any JSON list over HTTP with a field map,
+// a Pterodactyl panel's servers, and a local file of targets. Package discovery turns
 // the lists into Prometheus targets and answers "is this server listed?".
 //
 // One file per source type holds its framing: a pure decoder (bytes -> addresses
