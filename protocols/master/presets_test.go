@@ -99,6 +99,9 @@ func TestPresetDecode(t *testing.T) {
 			// a group under a name: only its nested servers are servers
 			{Addr: ap("192.0.2.56:22005"), Name: "Community A", Players: k(5), Max: k(100)},
 			{Addr: ap("192.0.2.57:22005"), Name: "Community B", Players: k(6), Max: k(100)},
+			// an entry whose first server has another id: gamedig gives both that status
+			{Addr: ap("192.0.2.58:22005"), Name: "First of another", Players: k(2), Max: k(10)},
+			{Addr: ap("192.0.2.59:22005"), Name: "First of another", Players: k(2), Max: k(10)},
 		}, 1},
 		{"minetest", []Entry{
 			{Host: "play.example.org:30000", Name: "Luanti world", Game: "mineclone2", Version: "5.9.0", Players: k(4), Max: k(20), Password: f, PlayerNames: "a\nb\nc\nd"},
