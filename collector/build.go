@@ -121,6 +121,9 @@ func addPlayers(f *families, list []protocols.Player, max int) {
 	}
 	names = uniqueNames(names)
 	for i, p := range list {
+		// Every listed player has this series, so a protocol that reports
+		// names only (or names and teams) still shows its players.
+		f.add(playerInfo, 1, names[i], cleanLabel(p.Team))
 		if p.Score.Known {
 			f.add(playerScore, float64(p.Score.Value), names[i])
 		}

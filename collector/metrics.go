@@ -40,6 +40,7 @@ var (
 	rulesCount     = &metricDesc{name: "gameserver_rules", help: "Number of rules (server variables) the server reported.", labels: nil}
 	modsCount      = &metricDesc{name: "gameserver_mods", help: "Number of mods the server lists, where the game reports them (with rules).", labels: nil}
 	modInfo        = &metricDesc{name: "gameserver_mod_info", help: "Each mod the server lists (with rules, capped at max_player_series); always 1.", labels: []string{"id", "mod"}}
+	playerInfo     = &metricDesc{name: "gameserver_player_info", help: "Each listed player, with its team where the server says (opt-in, capped at max_player_series); always 1.", labels: []string{"player", "team"}}
 	playerScore    = &metricDesc{name: "gameserver_player_score", help: "Score of each player (opt-in, capped at max_player_series).", labels: []string{"player"}}
 	playerDuration = &metricDesc{name: "gameserver_player_connected_seconds", help: "How long each player has been connected (opt-in, capped at max_player_series).", labels: []string{"player"}}
 	playerPing     = &metricDesc{name: "gameserver_player_ping_seconds", help: "Ping of each player (opt-in, capped at max_player_series).", labels: []string{"player"}}
@@ -53,5 +54,5 @@ var allDescs = []*metricDesc{
 	players, playersMax, bots, queued, info, password, modded, state, substate, rulesCount,
 	startTime, mapStartTime,
 	modsCount, modInfo,
-	playerScore, playerDuration, playerPing, listedMetric,
+	playerInfo, playerScore, playerDuration, playerPing, listedMetric,
 }

@@ -252,7 +252,7 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 // PresetSource returns the compiled built-in source of a preset (what a
 // list-lookup module of the catalog reads when the modules file defines no
 // source of that name): the preset's list, at url when url is not "" (tests
-// give a loopback fake; no request can).
+// give a loopback fake; no request can): for a TCP master (scum), its address.
 func PresetSource(preset, url string) (*DiscoverySource, error) {
 	p, ok := master.LookupPreset(preset)
 	if !ok {
@@ -263,6 +263,9 @@ func PresetSource(preset, url string) (*DiscoverySource, error) {
 			"(discovery: {%s: {preset: %s, username: NAME, token_file: PATH}})", p.Name, p.Name, p.Name)
 	}
 	s := &DiscoverySource{Preset: preset, URL: url}
+	if p.Type == master.TypeSCUM { // a TCP master: url is its address
+		s.URL, s.Address = "", url
+	}
 	if err := s.compile(nil); err != nil {
 		return nil, fmt.Errorf("built-in list %q: %w", preset, err)
 	}

@@ -412,13 +412,13 @@ func TestGrafanaDashboard(t *testing.T) {
 			exprs[fmt.Sprintf("panel %q %v", title, tm["refId"])] = e
 		}
 	})
-	for _, want := range []string{"Servers", "Players vs max slots", "Query duration by phase", "Failed probes by reason"} {
+	for _, want := range []string{"Servers", "Players vs max slots", "Players on the servers", "Query duration by phase", "Failed probes by reason"} {
 		if !titles[want] {
 			t.Errorf("dashboard has no panel %q", want)
 		}
 	}
 	all := strings.Join(slices.Collect(maps.Values(exprs)), "\n")
-	for _, m := range []string{"probe_success", "gameserver_players_max", "gameserver_query_duration_seconds", "probe_failure_info"} {
+	for _, m := range []string{"probe_success", "gameserver_players_max", "gameserver_player_info", "gameserver_query_duration_seconds", "probe_failure_info"} {
 		if !strings.Contains(all, m) {
 			t.Errorf("no dashboard expression uses %s", m)
 		}

@@ -130,6 +130,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		{`probe_success{job="gameservers-file-sd", module="hytale"}`, "1"},
 		// module openarena (examples/modules.yml) sets players: true: one series per player.
 		{fmt.Sprintf(`count(gameserver_player_score{job="gameservers-file-sd", instance=%q})`, oaAddr), fmt.Sprint(players)},
+		{fmt.Sprintf(`count(gameserver_player_info{job="gameservers-file-sd", instance=%q})`, oaAddr), fmt.Sprint(players)},
 		{`gameserver_exporter_config_last_reload_successful{job="gameserver_exporter"}`, "1"},
 	} {
 		waitFor(t, 30*time.Second, c.q+" == "+c.want, func() (bool, string) {

@@ -3,9 +3,8 @@
 // after the game, so "monitor my Valheim server" is module=valheim and the server's
 // game port. Every row cites where its ports come from; no code was taken from the
 // sources. A game is listed only when its server answers some status query, or a
-// public list holds it (the list-lookup games, protocol list): SCUM (its own
-// undocumented TCP master), Pavlov VR and Stationeers (no query their tools use)
-// are not.
+// public list holds it (the list-lookup games, protocol list, SCUM's TCP master
+// among them): Pavlov VR and Stationeers (no query their tools use) are not.
 package catalog
 
 // Game is one catalog row.
@@ -48,6 +47,8 @@ var gameOptions = map[string]string{
 	"minetest":        "source: minetest",
 	"mutantfactions":  "source: geneshift",
 	"renegade10":      "source: renegadex",
+	"renown":          "preset: renown",
+	"scum":            "source: scum",
 	"vintagestory":    "source: vintagestory",
 	"justcause2mp":    "variant: jc2mp",
 	"m2o":             "variant: online",
@@ -120,6 +121,7 @@ var Games = []Game{
 	{"brainbread2", "BrainBread 2", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (bb2server)"},
 	{"breach", "Breach", "a2s", 27016, []int{0}, srcGamedig + " (breach: port 27016)"},
 	{"breed", "Breed", "gamespy2", 7649, []int{0}, srcGamedig + " (breed: query 7649; targets name the query port)"},
+	{"brink", "Brink", "a2s", 27015, []int{1}, "Splash Damage, Brink Windows Dedicated Server Guide (2011): net_serverPort 27015 (game), net_serverPortMaster 27016 (server list and ping queries); " + srcGamedig + " (brink: valve, query offset 1)"},
 	{"brokeprotocol", "BROKE PROTOCOL (public server list)", "list", 5557, []int{0}, "gamedig protocols/brokeprotocolmaster.js (the game's servers.json lists each server's port; gamedig gives no default, 5557 is assumed: name the port the list shows)"},
 	{"c2d", "CS2D", "cs2d", 36963, []int{0}, srcGamedig + " (c2d: port 36963, the query on the game port)"},
 	{"callofjuarez", "Call of Juarez", "ase", 26000, []int{0}, srcGamedig + " (coj: ASE query 26000; targets name the query port)"},
@@ -135,6 +137,7 @@ var Games = []Game{
 	{"codenamecure", "Codename CURE", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (ccserver)"},
 	{"codenameeagle", "Codename Eagle", "gamespy1", 4711, []int{0}, srcGamedig + " (codenameeagle: query 4711; targets name the query port)"},
 	{"codmw2", "Call of Duty: Modern Warfare 2", "quake3", 28960, []int{0}, srcGamedig + " (codmw2: port 28960)"},
+	{"codmw3", "Call of Duty: Modern Warfare 3 (2011)", "a2s", 27016, []int{2, -1}, srcGamedig + " (codmw3: valve, query offset 2, no port) and GameQ Codmw3.php (query = client port + 2); the one public server guide found (runlevelsystems GSP panel docs, callofdutymw3) sets net_port 27016 and puts the query port at net_port - 1: both offsets are tried"},
 	{"coduo", "Call of Duty: United Offensive", "quake3", 28960, []int{0}, srcGamedig + "; " + srcLGSM + " (coduoserver)"},
 	{"codwaw", "Call of Duty: World at War", "quake3", 28960, []int{0}, srcGamedig + "; " + srcLGSM + " (codwawserver)"},
 	{"colonysurvival", "Colony Survival", "a2s", 27004, []int{0}, srcGamedig + " (port 27004)" + "; " + srcLGSM + " (colserver: queryport = port)"},
@@ -322,6 +325,7 @@ var Games = []Game{
 	{"redorchestra", "Red Orchestra: Ostfront 41-45", "unreal2", 7757, []int{1}, srcLGSM + " (roserver: base port 7757, unreal2 query port = port + 1)" + "; " + srcGamedig + " (redorchestra: unreal2, offset 1)"},
 	{"redorchestra2", "Red Orchestra 2: Heroes of Stalingrad", "a2s", 7777, []int{27015 - 7777}, srcGamedig + " (redorchestra2: game 7777, query 27015)"},
 	{"renegade10", "Renegade X (public server list)", "list", 7777, []int{0}, "gamedig protocols/renegadex.js (its master list gives each server's port; gamedig gives no default, 7777 is Unreal Engine 3's: name the port the list shows)"},
+	{"renown", "Renown (EOS session)", "eos", 7777, []int{0}, srcGamedig + " (renown: its own EOS protocol, device-id sign-in; no default port): 7777, the eos protocol's (and Unreal Engine's) default, stands in: name the server's game port"},
 	{"rfactor", "rFactor", "rfactor", 34397, []int{-100}, srcGamedig + " (rfactor: port 34397, query offset -100)"},
 	{"rfactor2", "rFactor 2", "a2s", 64299, []int{0}, srcGamedig + " (rfactor2: A2S query 64299; targets name the query port); Studio 397's dedicated server guide opens 54297 (simulation), 64297 (HTTP), 64298 and 64299 (Steam) UDP"},
 	{"ricochet", "Ricochet", "a2s", 27015, []int{0}, srcGamedig + "; " + srcLGSM + " (ricochetserver)"},
@@ -336,6 +340,7 @@ var Games = []Game{
 	{"samp", "Grand Theft Auto: San Andreas Multiplayer (SA-MP)", "samp", 7777, []int{0}, srcGamedig + " (samp: port 7777)" + "; SA-MP server.cfg port 7777, query on the game port"},
 	{"sauerbraten", "Cube 2: Sauerbraten", "cube2", 28785, []int{1}, srcQstat + " (query = game port + 1)"},
 	{"scpsl", "SCP: Secret Laboratory (Northwood serverinfo API)", "scpsl", 7777, []int{0}, "SCP: SL wiki Docs:Server_Config (port_queue from 7777)" + "; " + srcLGSM + " (scpslserver port 7777); gamedig ssl reads the serverinfo API (account id, API key) and gives no port"},
+	{"scum", "SCUM (master server list)", "list", 7042, []int{2, 0}, "GameQ Protocols/Scum.php (the master lists the query port, the game port + 2) and opengsq-python protocols/scum.py (looks up the port it is given; its example server 7042); game port 7042, ServerPort in ServerSettings.ini (xgamingserver.com SCUM server config docs); SCUM answers no query of its own"},
 	{"serioussam", "Serious Sam: The First / Second Encounter", "gamespy1", 25600, []int{1}, srcGamedig + " (serioussam, sstse: port 25600, offset 1)"},
 	{"serioussam2", "Serious Sam 2", "gamespy2", 25600, []int{0}, srcGamedig + " (serioussam2: port 25600)"},
 	{"shatteredhorizon", "Shattered Horizon", "a2s", 27015, []int{0}, srcGamedig + " (shatteredhorizon: port 27015)"},

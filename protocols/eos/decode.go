@@ -99,8 +99,8 @@ type sessionJSON struct {
 
 // attrNames says which session attributes hold what.
 type attrNames struct {
-	name, mapName, password string
-	version                 []string
+	name, mapName, password, players string
+	version                          []string
 }
 
 // pick is the outcome of a filter answer for one server.
@@ -156,6 +156,19 @@ func attrString(attrs map[string]json.RawMessage, key string) (string, bool) {
 	return wire.UTF8(raw), true
 }
 
+// attrCount reads a count attribute (`_l`): a whole number from 0 to 1<<31.
+func attrCount(attrs map[string]json.RawMessage, key string) (int64, bool) {
+	v, ok := attrString(attrs, key)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > 1<<31 {
+		return 0, false
+	}
+	return n, true
+}
+
 // attrFlag reads a yes/no attribute: a JSON boolean (`_b`), or 0/1 (`_l`).
 func attrFlag(attrs map[string]json.RawMessage, key string) protocols.Flag {
 	switch string(attrs[key]) {
@@ -181,7 +194,9 @@ func (s *sessionJSON) result(names attrNames, rules bool) *protocols.Result {
 		}
 	}
 	res.Version = strings.Join(parts, ".")
-	if s.TotalPlayers != nil && *s.TotalPlayers >= 0 {
+	if n, ok := attrCount(s.Attributes, names.players); ok {
+		res.Players = protocols.Known(n)
+	} else if s.TotalPlayers != nil && *s.TotalPlayers >= 0 {
 		res.Players = protocols.Known(*s.TotalPlayers)
 	}
 	if m := s.Settings.MaxPublicPlayers; m != nil && *m >= 0 {

@@ -103,7 +103,7 @@ func TestDecodeSessions(t *testing.T) {
 
 func presetAttrs(name string) attrNames {
 	p := presets[name]
-	return attrNames{name: p.name, mapName: p.mapName, password: p.password, version: p.version}
+	return attrNames{name: p.name, mapName: p.mapName, password: p.password, players: p.players, version: p.version}
 }
 
 func TestErrorCode(t *testing.T) {

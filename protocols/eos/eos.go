@@ -68,6 +68,10 @@ type Options struct {
 	MapAttribute      string   `yaml:"map_attribute"`
 	PasswordAttribute string   `yaml:"password_attribute"`
 	VersionAttributes []string `yaml:"version_attributes"`
+	// PlayersAttribute holds the player count when the game sets one; a
+	// session without it (or with no count in it) falls back to the
+	// session's totalPlayers. Default the preset's (Squad: PLAYERCOUNT_l).
+	PlayersAttribute string `yaml:"players_attribute"`
 	// CAFile adds PEM certificates to the system roots (an image without a CA
 	// bundle, a TLS-inspecting proxy).
 	CAFile string `yaml:"ca_file"`
@@ -79,7 +83,10 @@ type preset struct {
 	clientID, clientSecret, deploymentID, pathPrefix string
 	auth                                             string
 	name, mapName, password                          string
-	version                                          []string
+	// players is the attribute holding the game's own player count, when it
+	// sets one the session's totalPlayers does not match.
+	players string
+	version []string
 }
 
 var presets = map[string]preset{
@@ -106,6 +113,11 @@ var presets = map[string]preset{
 		auth:         authDeviceID,
 		name:         "SERVERNAME_s", mapName: "MAPNAME_s", password: "PASSWORD_b",
 		version: []string{"GAMEVERSION_s"},
+		// totalPlayers counts the session's registrations, and Squad leaves
+		// some behind ("ghost players": 41 registered where the game's own
+		// PLAYERCOUNT_l says 37, as the server's browser shows; gamedig reads
+		// totalPlayers and has the same fault).
+		players: "PLAYERCOUNT_l",
 	},
 	"renown": {
 		clientID:     "xyza7891XjE03sj3B404z0iQfQ4efjUj",
@@ -165,6 +177,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 			name:     or(o.NameAttribute, p.name),
 			mapName:  or(o.MapAttribute, p.mapName),
 			password: or(o.PasswordAttribute, p.password),
+			players:  or(o.PlayersAttribute, p.players),
 			version:  p.version,
 		},
 		rules: s.Rules,

@@ -25,20 +25,22 @@ func seeds(f *testing.F, glob string) {
 // picked session's result keeps its caps, is valid UTF-8 and has no negative count.
 func FuzzDecodeSessions(f *testing.F) {
 	seeds(f, "sessions*.json")
-	targets := []netip.AddrPort{netip.MustParseAddrPort("203.0.113.10:7777"), netip.MustParseAddrPort("203.0.113.20:7777")}
+	targets := []netip.AddrPort{netip.MustParseAddrPort("203.0.113.10:7777"), netip.MustParseAddrPort("203.0.113.20:7777"), netip.MustParseAddrPort("203.0.113.30:7787")}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, target := range targets {
 			pk, err := decodeSessions(b, target)
 			if err != nil || pk.session == nil {
 				continue
 			}
-			res := pk.session.result(presetAttrs("arksa"), true)
-			prototest.CheckUTF8(t, res)
-			if len(res.Rules) > maxAttributes || len(res.Info) > maxAttributes+1 {
-				t.Fatalf("%d rules, %d info", len(res.Rules), len(res.Info))
-			}
-			if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
-				t.Fatalf("negative count %+v %+v", res.Players, res.MaxPlayers)
+			for _, preset := range []string{"arksa", "squad"} { // squad: players from an attribute
+				res := pk.session.result(presetAttrs(preset), true)
+				prototest.CheckUTF8(t, res)
+				if len(res.Rules) > maxAttributes || len(res.Info) > maxAttributes+1 {
+					t.Fatalf("%d rules, %d info", len(res.Rules), len(res.Info))
+				}
+				if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+					t.Fatalf("negative count %+v %+v", res.Players, res.MaxPlayers)
+				}
 			}
 		}
 	})

@@ -318,7 +318,7 @@ func TestQueryDeviceID(t *testing.T) {
 		preset, target, name, version string
 		players                       int64
 	}{
-		{"squad", "203.0.113.30:7787", "[EU] Example Squad Server #1", "v8.2.1.369429.845", 94},
+		{"squad", "203.0.113.30:7787", "[EU] Example Squad Server #1", "v8.2.1.369429.845", 37},
 		{"renown", "203.0.113.40:7777", "Example Renown Duels", "0.9.3", 21},
 	} {
 		t.Run(c.preset, func(t *testing.T) {

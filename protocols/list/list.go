@@ -43,5 +43,5 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err := s.DecodeOptions("list", &o); err != nil {
 		return nil, err
 	}
-	return &querier{source: o.Source}, nil
+	return &querier{source: o.Source, players: s.Players}, nil
 }

@@ -3,6 +3,7 @@ package list
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
@@ -10,7 +11,8 @@ import (
 )
 
 type querier struct {
-	source string
+	source  string
+	players bool // the list's player names, where it has them
 }
 
 // Query looks the target up in the source's cached list: by its address, or
@@ -57,7 +59,13 @@ func (q *querier) lookup(ctx context.Context, t protocols.Target, tr *wire.Trace
 		return nil, fmt.Errorf("%w: %s is not in the list of source %q", wire.ErrNotListed, t.Addr, q.source)
 	}
 	tr.Logf("listed in %q as %s", q.source, e.Target())
-	return result(&e), nil
+	res := result(&e)
+	if q.players && e.PlayerNames != "" {
+		for _, n := range strings.Split(e.PlayerNames, "\n") {
+			res.PlayerList = append(res.PlayerList, protocols.Player{Name: n})
+		}
+	}
+	return res, nil
 }
 
 // result is what the list knows of the server.

@@ -164,3 +164,29 @@ func TestQueryAwaits(t *testing.T) {
 		t.Fatalf("deadline while fetching: %v", err)
 	}
 }
+
+// TestQueryPlayerNames: a list that names the players (BeamMP's playerslist,
+// Factorio's and Luanti's arrays) gives them as the player list, when the module
+// asks for players.
+func TestQueryPlayerNames(t *testing.T) {
+	drift := master.Entry{Addr: netip.MustParseAddrPort("192.0.2.10:30814"), Name: "Drift", Players: protocols.Known(3), PlayerNames: "Ann\nBo\nCy"}
+	master.SetCache(&fakeCache{hasList: true, entries: []master.Entry{drift}})
+	t.Cleanup(func() { master.SetCache(nil) })
+	for _, players := range []bool{false, true} {
+		q, err := newQuerier(protocols.Settings{Players: players, Options: func(v any) error { v.(*Options).Source = "community"; return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := q.Query(prototest.Context(t, time.Second), protocols.At(drift.Addr), wire.NewTrace())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, p := range res.PlayerList {
+			names = append(names, p.Name)
+		}
+		if want := map[bool]string{false: "", true: "Ann,Bo,Cy"}[players]; strings.Join(names, ",") != want {
+			t.Errorf("players %v: names %q, want %q", players, names, want)
+		}
+	}
+}

@@ -8,7 +8,8 @@ package master
 type Carried struct{ Name, Map, Game, Players bool }
 
 // Carries says which fields s's list fills: UDP masters and files list
-// addresses only; a panel names its servers; the HTTP lists and the Steam Web
+// addresses only; a panel names its servers; RAGE MP's and SCUM's lists
+// names and counts; the HTTP lists and the Steam Web
 // API (type steam with key_file) know names, maps and counts; an http_json
 // list what its field map (or its preset's) maps.
 func Carries(s Source) Carried {
@@ -24,6 +25,8 @@ func Carries(s Source) Carried {
 		return Carried{Name: true, Map: true, Game: true, Players: true}
 	case TypeGeneshift:
 		return Carried{Name: true, Map: true, Players: true}
+	case TypeRageMP, TypeSCUM:
+		return Carried{Name: true, Players: true}
 	case TypePterodactyl:
 		return Carried{Name: true}
 	case TypeSteam:

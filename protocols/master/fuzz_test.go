@@ -53,7 +53,8 @@ func FuzzDecodeDatagrams(f *testing.F) {
 // entry they keep is addressable and valid UTF-8.
 func FuzzDecodeJSON(f *testing.F) {
 	seeds(f)
-	flat, _ := Fields{Address: "ip", Port: "port", Name: "hostname", Players: "players", Max: "maxplayers", Password: "password", Country: "country"}.paths()
+	flat, _ := Fields{Address: "ip", Port: "port", Name: "hostname", Players: "players", Max: "maxplayers", Password: "password", Country: "country",
+		PlayerNames: "playerslist"}.paths()
 	nested, _ := Fields{List: "data.servers", Address: "addr.host", Port: "addr.port", Name: "info.name", Players: "info.players.now"}.paths()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, decode := range []func(io.Reader, *collector) error{
@@ -64,6 +65,8 @@ func FuzzDecodeJSON(f *testing.F) {
 			decodeGeneshift,
 			presetDecoder(t, "gta5r"),  // array indexes
 			presetDecoder(t, "beammp"), // colour codes
+			decodeRageMP,               // groups
+			decodeSCUMStream,           // binary records
 		} {
 			c := newCollector(3)
 			decode(bytes.NewReader(b), c)
@@ -74,7 +77,10 @@ func FuzzDecodeJSON(f *testing.F) {
 				if e.Host == "" && !usable(e.Addr) || e.Host != "" && e.Addr.IsValid() {
 					t.Fatalf("entry without one usable address: %+v", e)
 				}
-				for _, s := range []string{e.Name, e.Map, e.Game, e.Version, e.Country, e.Host} {
+				if names := strings.Split(e.PlayerNames, "\n"); len(names) > maxNames || len(e.PlayerNames) > maxNames*(maxNameLen+1) {
+					t.Fatalf("%d player names, %d bytes", len(names), len(e.PlayerNames))
+				}
+				for _, s := range []string{e.Name, e.Map, e.Game, e.Version, e.Country, e.Host, e.PlayerNames} {
 					if !utf8.ValidString(s) {
 						t.Fatalf("invalid UTF-8 %q", s)
 					}

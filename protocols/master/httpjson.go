@@ -24,6 +24,8 @@ import (
 // in a path indexes an array ("servers.0.name"). A number may be sent as a
 // string; Players may be an array (a list of names: its length counts). An
 // address may carry an http(s):// scheme and a path: both are cut off.
+// PlayerNames is an array of names or a string of names ending in ';'
+// (BeamMP's playerslist).
 type Fields struct {
 	List     string `yaml:"list,omitempty"`
 	Address  string `yaml:"address"`
@@ -36,6 +38,8 @@ type Fields struct {
 	Version  string `yaml:"version,omitempty"`
 	Country  string `yaml:"country,omitempty"`
 	Password string `yaml:"password,omitempty"`
+	// PlayerNames is where the list names the players, when it does.
+	PlayerNames string `yaml:"player_names,omitempty"`
 	// DefaultPort is the port of an entry whose address and port say none.
 	DefaultPort int `yaml:"default_port,omitempty"`
 }
@@ -44,6 +48,7 @@ type Fields struct {
 type fieldPaths struct {
 	list                                                                    []string
 	address, port, name, players, max, mapName, game, version, cc, password []string
+	playerNames                                                             []string
 	defaultPort                                                             int
 	// codes is the byte that starts the list's two-byte colour codes in
 	// names (Source.Codes), 0 for none.
@@ -61,7 +66,7 @@ func (f Fields) paths() (fieldPaths, error) {
 	if f.Address == "" {
 		return fieldPaths{}, fmt.Errorf("fields: address is required")
 	}
-	for _, p := range []string{f.List, f.Address, f.Port, f.Name, f.Players, f.Max, f.Map, f.Game, f.Version, f.Country, f.Password} {
+	for _, p := range []string{f.List, f.Address, f.Port, f.Name, f.Players, f.Max, f.Map, f.Game, f.Version, f.Country, f.Password, f.PlayerNames} {
 		if strings.HasPrefix(p, ".") || strings.HasSuffix(p, ".") || strings.Contains(p, "..") || len(p) > 256 {
 			return fieldPaths{}, fmt.Errorf("fields: path %q: want dot-separated keys", p)
 		}
@@ -73,7 +78,7 @@ func (f Fields) paths() (fieldPaths, error) {
 		defaultPort: f.DefaultPort,
 		list:        split(f.List), address: split(f.Address), port: split(f.Port), name: split(f.Name),
 		players: split(f.Players), max: split(f.Max), mapName: split(f.Map), game: split(f.Game),
-		version: split(f.Version), cc: split(f.Country), password: split(f.Password),
+		version: split(f.Version), cc: split(f.Country), password: split(f.Password), playerNames: split(f.PlayerNames),
 	}, nil
 }
 
@@ -128,6 +133,7 @@ func (f fieldPaths) entry(obj map[string]json.RawMessage) (Entry, bool) {
 		Name: stripCodes(str(lookup(obj, f.name)), f.codes), Map: str(lookup(obj, f.mapName)), Game: str(lookup(obj, f.game)),
 		Version: str(lookup(obj, f.version)), Country: country(str(lookup(obj, f.cc))),
 		Players: count(lookup(obj, f.players)), Max: count(lookup(obj, f.max)), Password: flag(lookup(obj, f.password)),
+		PlayerNames: playerNames(lookup(obj, f.playerNames)),
 	}
 	port := -1
 	if f.port != nil {

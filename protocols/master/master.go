@@ -1,7 +1,7 @@
 // Package master fetches server lists: the master servers of Steam (Valve's master
-// server query protocol), Quake 3 / DarkPlaces (dpmaster) and QuakeWorld, DDNet's
-// HTTP master, any JSON list over HTTP with a field map, a Pterodactyl panel's
-// servers, and a local file of targets. Package discovery turns
+// server query protocol), Quake 3 / DarkPlaces (dpmaster), QuakeWorld and SCUM,
+// DDNet's HTTP master, RAGE MP's list, any JSON list over HTTP with a field map,
+// a Pterodactyl panel's servers, and a local file of targets. Package discovery turns
 // the lists into Prometheus targets and answers "is this server listed?".
 //
 // One file per source type holds its framing: a pure decoder (bytes -> addresses
@@ -46,6 +46,10 @@ type Entry struct {
 	Max     protocols.Count
 	// Password says whether joining needs a password.
 	Password protocols.Flag
+	// PlayerNames are the names of the players the list gives, one a line (at
+	// most maxNames of at most maxNameLen bytes): a string keeps Entry small
+	// and comparable.
+	PlayerNames string
 }
 
 // Target is the entry's address as Prometheus is told it: "ip:port" or "name:port".
@@ -82,10 +86,12 @@ const (
 	TypeGeneshift   = "geneshift"
 	TypeFile        = "file"
 	TypePterodactyl = "pterodactyl"
+	TypeRageMP      = "ragemp"
+	TypeSCUM        = "scum"
 )
 
 // Types lists the source types, for messages.
-var Types = []string{TypeDDNet, TypeFile, TypeGeneshift, TypeHTTPJSON, TypePterodactyl, TypeQuake3, TypeQuakeWorld, TypeSteam}
+var Types = []string{TypeDDNet, TypeFile, TypeGeneshift, TypeHTTPJSON, TypePterodactyl, TypeQuake3, TypeQuakeWorld, TypeRageMP, TypeSCUM, TypeSteam}
 
 // Limits.
 const (
@@ -212,6 +218,10 @@ func (s Source) lister() (Lister, error) {
 		return newFile(s)
 	case TypePterodactyl:
 		return newPterodactyl(s)
+	case TypeRageMP:
+		return newRageMP(s)
+	case TypeSCUM:
+		return newSCUM(s, retries)
 	case "":
 		return nil, fmt.Errorf("type is required (one of %s)", strings.Join(Types, ", "))
 	}
@@ -265,25 +275,35 @@ func newUDPMaster(s Source, def string, retries int) (udpMaster, error) {
 	return udpMaster{address: addr, retries: retries, max: s.MaxEntries}, nil
 }
 
-// dial resolves the master (an address, or a name looked up now: masters move)
-// and opens a socket to it.
-func (m udpMaster) dial(ctx context.Context, tr *wire.Trace) (*wire.UDPConn, error) {
+// resolve returns the master's address (an address, or a name looked up now:
+// masters move). SCUM's TCP master resolves its address here too.
+func (m udpMaster) resolve(ctx context.Context, tr *wire.Trace) (netip.AddrPort, error) {
 	ap, err := netip.ParseAddrPort(m.address)
+	if err == nil {
+		return ap, nil
+	}
+	host, port, _ := net.SplitHostPort(m.address)
+	p := tr.Begin("resolve")
+	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err == nil && len(ips) == 0 {
+		err = fmt.Errorf("no address")
+	}
+	tr.End(p, err)
 	if err != nil {
-		host, port, _ := net.SplitHostPort(m.address)
-		p := tr.Begin("resolve")
-		ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-		if err == nil && len(ips) == 0 {
-			err = fmt.Errorf("no address")
-		}
-		tr.End(p, err)
-		if err != nil {
-			return nil, fmt.Errorf("%w: master %s: %v", wire.ErrDNS, host, err)
-		}
-		ap, err = netip.ParseAddrPort(net.JoinHostPort(ips[0].Unmap().String(), port))
-		if err != nil {
-			return nil, fmt.Errorf("%w: master port %q", wire.ErrMalformed, port)
-		}
+		return netip.AddrPort{}, fmt.Errorf("%w: master %s: %v", wire.ErrDNS, host, err)
+	}
+	ap, err = netip.ParseAddrPort(net.JoinHostPort(ips[0].Unmap().String(), port))
+	if err != nil {
+		return netip.AddrPort{}, fmt.Errorf("%w: master port %q", wire.ErrMalformed, port)
+	}
+	return ap, nil
+}
+
+// dial resolves the master and opens a socket to it.
+func (m udpMaster) dial(ctx context.Context, tr *wire.Trace) (*wire.UDPConn, error) {
+	ap, err := m.resolve(ctx, tr)
+	if err != nil {
+		return nil, err
 	}
 	conn, err := wire.DialUDPList(ctx, ap, tr)
 	if err != nil {

@@ -46,7 +46,8 @@ var presets = map[string]Preset{
 	},
 	"beammp": {
 		Name: "beammp", Type: TypeHTTPJSON, URL: "https://backend.beammp.com/servers-info",
-		Fields:  Fields{Address: "ip", Port: "port", Name: "sname", Map: "map", Players: "players", Max: "maxplayers", Version: "version", Password: "password"},
+		Fields: Fields{Address: "ip", Port: "port", Name: "sname", Map: "map", Players: "players", Max: "maxplayers", Version: "version", Password: "password",
+			PlayerNames: "playerslist"},
 		Codes:   '^',
 		Refresh: 2 * time.Minute,
 		Cite:    "gamedig protocols/beammpmaster.js and beammp.js: an array of {ip, port, sname (^ colour codes), map, players, maxplayers, password, version, playerslist}",
@@ -62,7 +63,7 @@ var presets = map[string]Preset{
 	"factorio": {
 		Name: "factorio", Type: TypeHTTPJSON, URL: "https://multiplayer.factorio.com/get-games",
 		Fields: Fields{Address: "host_address", Name: "name", Players: "players", Max: "max_players", Password: "has_password",
-			Version: "application_version.game_version"},
+			Version: "application_version.game_version", PlayerNames: "players"},
 		Refresh: 2 * time.Minute, Credential: true,
 		Cite: "Factorio wiki, Matchmaking API: get-games lists public games to a signed-in player (username and token, the hex token of the " +
 			"Web Authentication API, as GET parameters): an array of {host_address (ip:port), name, players (names), max_players (0: no limit), " +
@@ -80,17 +81,17 @@ var presets = map[string]Preset{
 		Cite:    "gamedig protocols/altvmp.js: an array of {address (ip:port, perhaps as a URL), name, playersCount, maxPlayersCount, passworded, version}; servers behind alt:V's CDN list a CDN URL and cannot be matched by address",
 	},
 	"gta5r": {
-		Name: "gta5r", Type: TypeHTTPJSON, URL: "https://cdn.rage.mp/master/v2/",
-		Fields:  Fields{Address: "id", Name: "servers.0.name", Players: "servers.0.players.amount", Max: "servers.0.players.max"},
+		Name: "gta5r", Type: TypeRageMP, URL: defaultRageMPURL,
 		Refresh: 2 * time.Minute,
-		Cite:    "gamedig protocols/ragemp.js: an array of {id: ip:port, servers: [{id, name, players: {amount, max}}]}; the first server of an entry is the entry's",
+		Cite: "gamedig protocols/ragemp.js: an array of {id: ip:port, servers: [{id, name, players: {amount, max}}]}; the first server of an entry is the entry's, " +
+			"and a server grouped under another entry is found by its own id (ragemp.go)",
 	},
 	"minetest": {
 		Name: "minetest", Type: TypeHTTPJSON, URL: "https://servers.minetest.net/list",
 		Fields: Fields{List: "list", Address: "address", Port: "port", Name: "name", Game: "gameid", Players: "clients", Max: "clients_max",
-			Version: "version", Password: "password"},
+			Version: "version", Password: "password", PlayerNames: "clients_list"},
 		Refresh: 2 * time.Minute,
-		Cite:    "gamedig protocols/minetest.js and Luanti's serverlist (minetest/serverlist): {list: [{address, port, name, gameid, clients, clients_max, password, version}]}",
+		Cite:    "gamedig protocols/minetest.js and Luanti's serverlist (minetest/serverlist): {list: [{address, port, name, gameid, clients, clients_max, password, version, clients_list}]}",
 	},
 	"renegadex": {
 		Name: "renegadex", Type: TypeHTTPJSON, URL: "https://serverlist-rx.totemarts.services/servers.jsp",
@@ -98,6 +99,12 @@ var presets = map[string]Preset{
 			Version: "Game Version", Password: "Variables.bPassworded"},
 		Refresh: 2 * time.Minute,
 		Cite:    "gamedig protocols/renegadex.js (its JSON schema): an array of {IP, Port, Name, Current Map, Players, Bots, Game Version, Variables: {Player Limit, bPassworded}}",
+	},
+	"scum": {
+		Name: "scum", Type: TypeSCUM,
+		Refresh: 2 * time.Minute,
+		Cite: "opengsq-python protocols/scum.py and GameQ Protocols/Scum.php: TCP to a master on port 1040 (176.57.138.2, 172.107.16.215, 206.189.248.133), " +
+			"04 03 00 00, a uint16 count and 127-byte records (address, query port, name, players, max, password flag, version); scum.go",
 	},
 	"vintagestory": {
 		Name: "vintagestory", Type: TypeHTTPJSON, URL: "https://masterserver.vintagestory.at/api/v1/servers/list",

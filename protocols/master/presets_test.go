@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/netip"
 	"os"
@@ -25,8 +26,13 @@ func presetDecoder(t testing.TB, name string) func(io.Reader, *collector) error 
 	if !ok {
 		t.Fatalf("no preset %s", name)
 	}
-	if p.Type == TypeGeneshift {
+	switch p.Type {
+	case TypeGeneshift:
 		return decodeGeneshift
+	case TypeRageMP:
+		return decodeRageMP
+	case TypeSCUM:
+		return decodeSCUMStream
 	}
 	f, err := p.Fields.paths()
 	if err != nil {
@@ -38,6 +44,9 @@ func presetDecoder(t testing.TB, name string) func(io.Reader, *collector) error 
 
 func vector(t *testing.T, name string) []byte {
 	t.Helper()
+	if _, err := os.Stat("testdata/preset_" + name + ".vec"); err == nil {
+		return prototest.VecFile(t, "preset_"+name) // a binary list
+	}
 	for _, ext := range []string{".json", ".txt"} {
 		if b, err := os.ReadFile("testdata/preset_" + name + ext); err == nil {
 			return b
@@ -59,7 +68,7 @@ func TestPresetDecode(t *testing.T) {
 	}{
 		{"arksa", []Entry{{Addr: ap("192.0.2.80:7777"), Name: "Community Island PvE", Map: "TheIsland_WP", Version: "74", Players: k(12), Max: k(70)}}, 0},
 		{"beammp", []Entry{
-			{Addr: ap("192.0.2.10:30814"), Name: "Test Drift Server", Map: "/levels/gridmap_v2/info.json", Version: "3.4.1", Players: k(3), Max: k(8), Password: f},
+			{Addr: ap("192.0.2.10:30814"), Name: "Test Drift Server", Map: "/levels/gridmap_v2/info.json", Version: "3.4.1", Players: k(3), Max: k(8), Password: f, PlayerNames: "a\nb\nc"},
 			{Addr: ap("192.0.2.11:30815"), Name: "Locked", Map: "/levels/utah/info.json", Version: "3.4.1", Players: k(0), Max: k(10), Password: protocols.FlagTrue},
 		}, 1},
 		{"brokeprotocol", []Entry{
@@ -67,7 +76,7 @@ func TestPresetDecode(t *testing.T) {
 			{Addr: ap("192.0.2.61:5558"), Name: "Quiet", Map: "Island", Version: "1.4", Players: k(0), Max: k(32)},
 		}, 0},
 		{"factorio", []Entry{
-			{Addr: ap("192.0.2.100:34197"), Name: "Space Age megabase", Version: "2.0.23", Players: k(2), Max: k(0), Password: f},
+			{Addr: ap("192.0.2.100:34197"), Name: "Space Age megabase", Version: "2.0.23", Players: k(2), Max: k(0), Password: f, PlayerNames: "alice\nbob"},
 			{Addr: ap("192.0.2.101:34198"), Name: "Locked", Version: "1.1.110", Max: k(16), Password: protocols.FlagTrue},
 		}, 0},
 		{"geneshift", []Entry{
@@ -83,11 +92,25 @@ func TestPresetDecode(t *testing.T) {
 			{Addr: ap("192.0.2.50:22005"), Name: "Freeroam", Players: k(42), Max: k(500)},
 			{Host: "gta.example.org:22006", Name: "Named host", Players: k(1), Max: k(100)},
 			{Addr: ap("192.0.2.52:22005")},
-		}, 0},
+			// a group: its id names its first server, and each nested server is its own
+			{Addr: ap("192.0.2.53:22005"), Name: "Group RP #1", Players: k(88), Max: k(300)},
+			{Addr: ap("192.0.2.54:22005"), Name: "Group RP #2", Players: k(12), Max: k(300)},
+			{Addr: ap("192.0.2.55:22007"), Name: "Group RP #3 (testing)", Players: k(0), Max: k(50)},
+			// a group under a name: only its nested servers are servers
+			{Addr: ap("192.0.2.56:22005"), Name: "Community A", Players: k(5), Max: k(100)},
+			{Addr: ap("192.0.2.57:22005"), Name: "Community B", Players: k(6), Max: k(100)},
+			// an entry whose first server has another id: gamedig gives both that status
+			{Addr: ap("192.0.2.58:22005"), Name: "First of another", Players: k(2), Max: k(10)},
+			{Addr: ap("192.0.2.59:22005"), Name: "First of another", Players: k(2), Max: k(10)},
+		}, 1},
 		{"minetest", []Entry{
-			{Host: "play.example.org:30000", Name: "Luanti world", Game: "mineclone2", Version: "5.9.0", Players: k(4), Max: k(20), Password: f},
+			{Host: "play.example.org:30000", Name: "Luanti world", Game: "mineclone2", Version: "5.9.0", Players: k(4), Max: k(20), Password: f, PlayerNames: "a\nb\nc\nd"},
 			{Addr: ap("192.0.2.20:30001"), Name: "Empty", Game: "minetest", Version: "5.8.0", Players: k(0), Max: k(15)},
 		}, 0},
+		{"scum", []Entry{
+			{Addr: ap("192.0.2.110:7044"), Name: "SCUM Island PvE", Version: "0.9.604.86373", Players: k(37), Max: k(64), Password: f},
+			{Addr: ap("192.0.2.111:7779"), Name: "Locked – Zone Z4", Version: "1.0.1.2", Players: k(0), Max: k(32), Password: protocols.FlagTrue},
+		}, 1},
 		{"renegadex", []Entry{{Addr: ap("192.0.2.70:7777"), Name: "Marathon Server", Map: "CNC-Field", Version: "Open Beta 5.89.877", Players: k(24), Max: k(64), Password: f}}, 0},
 		{"vintagestory", []Entry{
 			{Addr: ap("192.0.2.30:42421"), Name: "Vintage Village", Version: "1.20.4", Players: k(5), Max: k(16), Password: f},
@@ -130,6 +153,19 @@ func TestPresetList(t *testing.T) {
 			src := Source{Preset: name}
 			if p.Credential {
 				src.Username, src.TokenFile = "exporter", tokenFile(t, "0123abcd")
+			}
+			if p.Type == TypeSCUM { // a TCP master: the request, then the list
+				src.Address = prototest.TCP(t, func(c net.Conn) {
+					req := make([]byte, len(scumRequest))
+					if _, err := io.ReadFull(c, req); err == nil && bytes.Equal(req, scumRequest) {
+						c.Write(body)
+					}
+				}).String()
+				got, err := list(t, src, 5*time.Second)
+				if err != nil || len(got.Entries) == 0 {
+					t.Fatalf("%v, %+v", err, got)
+				}
+				return
 			}
 			srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if q := r.URL.Query(); p.Credential && (q.Get("username") != "exporter" || q.Get("token") != "0123abcd") {

@@ -73,6 +73,12 @@ func TCP(t testing.TB, h func(net.Conn)) netip.AddrPort {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ServeTCP(t, l, h)
+}
+
+// ServeTCP is TCP on a listener of the test's own (a fixed port a built-in
+// module's default names): it runs h for each connection until the test ends.
+func ServeTCP(t testing.TB, l net.Listener, h func(net.Conn)) netip.AddrPort {
 	var wg sync.WaitGroup
 	done := make(chan struct{})
 	wg.Add(1)
