@@ -282,7 +282,7 @@ func TestDiscoveryFileAndPanel(t *testing.T) {
 // fill it; the same filter loads on a list that has the field.
 func TestDiscoveryFilterNeedsField(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
-		{"type: quake3\n    filters:\n      name: ^MyClan", `modules.yml:6:7: discovery: source "s": filters: name: this quake3 list has no server names, so the filter cannot apply (lists that have them: ddnet, geneshift, http_json mapping fields.name, pterodactyl, steam with key_file)`},
+		{"type: quake3\n    filters:\n      name: ^MyClan", `modules.yml:6:7: discovery: source "s": filters: name: this quake3 list has no server names, so the filter cannot apply (lists that have them: ddnet, geneshift, http_json mapping fields.name, pterodactyl, ragemp, scum, steam with key_file)`},
 		{"type: quakeworld\n    filters:\n      game: qw", `modules.yml:6:7: discovery: source "s": filters: game: this quakeworld list has no games`},
 		{"type: steam\n    filters:\n      map: de_dust2", `modules.yml:6:7: discovery: source "s": filters: map: this steam (without key_file) list has no maps`},
 		{"type: steam\n    filters:\n      not_empty: true", "ask the master for servers with players in the query instead"},

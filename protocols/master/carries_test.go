@@ -33,7 +33,7 @@ func TestCarries(t *testing.T) {
 	if got := strings.Join(CarriedBy("game"), ", "); got != "ddnet, http_json mapping fields.game, steam with key_file" {
 		t.Errorf("CarriedBy(game) = %s", got)
 	}
-	if got := strings.Join(CarriedBy("name"), ", "); got != "ddnet, geneshift, http_json mapping fields.name, pterodactyl, steam with key_file" {
+	if got := strings.Join(CarriedBy("name"), ", "); got != "ddnet, geneshift, http_json mapping fields.name, pterodactyl, ragemp, scum, steam with key_file" {
 		t.Errorf("CarriedBy(name) = %s", got)
 	}
 }
