@@ -171,9 +171,10 @@ func runUntil(args []string, stop <-chan struct{}) int {
 	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit, Reload: *enableReload, Sources: lists.Statuses}, lists)
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
-		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		// They write after sampling for the seconds asked: no write deadline.
+		mux.Handle("/debug/pprof/profile", web.Unbounded(http.HandlerFunc(pprof.Profile)))
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		mux.Handle("/debug/pprof/trace", web.Unbounded(http.HandlerFunc(pprof.Trace)))
 	}
 	srv := web.NewServer(web.RefuseBodies(mux))
 	probeHandler.Parking = web.NewParking(web.DefaultParkAbove, srv)
@@ -200,7 +201,8 @@ func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.H
 	pages := web.NewPages(web.DefaultPageLimit, web.DefaultPageWait)
 	mux.Handle("/metrics", pages.Limit(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
 	mux.Handle("/probe", probeHandler)
-	mux.Handle("/sd", lists.SDHandler())
+	// /sd's turns are its own, held while an answer is written (web.Pages.Hold).
+	mux.Handle("/sd", web.NewPages(web.DefaultSDLimit, web.DefaultPageWait).Hold(lists.SDHandler()))
 	mux.Handle("/logs", pages.Limit(history.DebugHandler(page.RemoteDebug)))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })

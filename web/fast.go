@@ -28,7 +28,8 @@ type FastListener struct {
 	net.Listener
 	h *ProbeHandler
 	// Timeouts, as the http.Server's (NewServer): for a request's header block,
-	// for the next request on an idle connection, for writing an answer.
+	// for the next request on an idle connection, for writing an answer (plus
+	// byteTime of its length: writeBudget).
 	headerTimeout, idleTimeout, writeTimeout time.Duration
 
 	conns     chan net.Conn // handed to net/http
@@ -45,7 +46,7 @@ type FastListener struct {
 func NewFastListener(l net.Listener, h *ProbeHandler) *FastListener {
 	f := &FastListener{
 		Listener: l, h: h,
-		headerTimeout: readHeaderTimeout, idleTimeout: idleTimeout, writeTimeout: parkWriteTimeout,
+		headerTimeout: readHeaderTimeout, idleTimeout: idleTimeout, writeTimeout: writeBase,
 		conns: make(chan net.Conn), done: make(chan struct{}), served: make(map[*fastConn]struct{}),
 	}
 	return f
@@ -486,8 +487,9 @@ func (f *FastListener) answer(s *fastConn) bool {
 //go:noinline
 func (f *FastListener) write(s *fastConn, w *fastWriter) bool {
 	defer w.release()
-	s.writeWithin(f.writeTimeout)
-	return s.write(w.answer(s.keep, false)) == nil
+	b := w.answer(s.keep, false)
+	s.writeWithin(f.writeTimeout + byteTime(len(b)))
+	return s.write(b) == nil
 }
 
 // handOff gives c to net/http, the bytes br read first.
