@@ -1,0 +1,125 @@
+package web
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// deadlineRecorder is a ResponseRecorder with net/http's SetWriteDeadline.
+type deadlineRecorder struct {
+	*httptest.ResponseRecorder
+	deadlines []time.Time
+}
+
+func (d *deadlineRecorder) SetWriteDeadline(t time.Time) error {
+	d.deadlines = append(d.deadlines, t)
+	return nil
+}
+
+// Every answer gets a write deadline sized from its length, set when it is
+// written: a probe's after the probe, a page's after its render, /sd's from the
+// length it declares; WriteDeadlines gives the small answers theirs at the start.
+func TestWriteDeadlinesSized(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 4<<20)
+	page := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(big) })
+	sd := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(big)))
+		w.Write(big[:1]) // the first write sets the deadline for the whole length
+		w.Write(big[1:])
+	})
+	h := fastHandler(t)
+	for _, tc := range []struct {
+		name    string
+		handler http.Handler
+		url     string
+		n       int // the answer's length; -1: the probe's, from the body
+	}{
+		{"probe", WriteDeadlines(h), probePath, -1},
+		{"probe debug", WriteDeadlines(h), probePath + "&debug=true", -1},
+		{"page", WriteDeadlines(NewPages(1, time.Second).Limit(page)), "/", len(big)},
+		{"sd", WriteDeadlines(NewPages(1, time.Second).Hold(sd)), "/sd", len(big)},
+		{"small", WriteDeadlines(http.NotFoundHandler()), "/nothing", 0},
+	} {
+		rec := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+		req := httptest.NewRequest("GET", tc.url, nil)
+		req.RemoteAddr = "127.0.0.1:40000"
+		start := time.Now()
+		tc.handler.ServeHTTP(rec, req)
+		end := time.Now()
+		n := tc.n
+		if n < 0 {
+			n = rec.Body.Len()
+		}
+		if len(rec.deadlines) == 0 {
+			t.Errorf("%s: no write deadline", tc.name)
+			continue
+		}
+		last := rec.deadlines[len(rec.deadlines)-1]
+		if last.Before(start.Add(writeBudget(n))) || last.After(end.Add(writeBudget(n))) {
+			t.Errorf("%s: deadline %v after the start, want %v for %d bytes", tc.name, last.Sub(start), writeBudget(n), n)
+		}
+		if rec.Code != http.StatusOK && tc.name != "small" {
+			t.Errorf("%s: %d", tc.name, rec.Code)
+		}
+	}
+	if got := writeBudget(40 << 10); got < writeBase || got > writeBase+time.Second {
+		t.Errorf("a 40 KiB page's budget %v", got)
+	}
+	if got := writeBudget(100 << 20); got < writeBase+time.Duration(100<<20/writeRate)*time.Second*99/100 {
+		t.Errorf("100 MiB in %v", got)
+	}
+}
+
+// stalledGet sends a GET of path on a connection with a small receive buffer and
+// never reads its answer.
+func stalledGet(t *testing.T, addr, path string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.(*net.TCPConn).SetReadBuffer(4096)
+	if _, err := io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A page whose client does not read gives its turn back once rendered (hostile
+// round H1: eight such clients held every turn, and /metrics answered 503).
+func TestPageTurnFreeWhileWriting(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 16<<20) // past any socket buffers
+	rendered := make(chan struct{}, 1)
+	pages := NewPages(1, time.Second)
+	mux := http.NewServeMux()
+	mux.Handle("/big", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		rendered <- struct{}{}
+		w.Write(big)
+	})))
+	mux.Handle("/small", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "small\n") })))
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = NewServer(mux)
+	ts.Start()
+	defer ts.Close()
+
+	c := stalledGet(t, ts.Listener.Addr().String(), "/big")
+	defer c.Close() // first: the server's write fails, and Close need not wait for it
+	<-rendered
+	time.Sleep(100 * time.Millisecond) // the write is under way, and stuck
+	resp, err := http.Get(ts.URL + "/small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != "small\n" {
+		t.Fatalf("a page while another's client does not read: %s %q", resp.Status, body)
+	}
+}
