@@ -17,11 +17,17 @@ import (
 // operator's to read in the log.
 const reloadFailed = "reload failed; see the exporter's log for why"
 
+// reloadRefused is the answer to a caller other than local asking for a reload.
+const reloadRefused = "reloading over HTTP is served to loopback callers only (that name the exporter as localhost " +
+	"or by its address): a reload drops what modules keep (sign-ins). Send SIGHUP, or start the exporter with " +
+	"--web.enable-remote-reload to take it from everyone."
+
 // ReloadHandler serves POST /-/reload. The reload ends when it is done, when its
 // deadline passes (config.ReloadTimeout) or when the client leaves. The error's
-// detail goes to the log, and to loopback callers only (see reloadFailed). With
-// enabled false it answers 405, as blackbox does without --web.enable-lifecycle.
-func ReloadHandler(reload func(context.Context) error, logger *slog.Logger, enabled bool) http.Handler {
+// detail goes to the log, and to local callers only (see reloadFailed). With
+// enabled false it answers 405, as blackbox does without --web.enable-lifecycle;
+// callers other than local (LocalCaller) get 403 unless remote is set.
+func ReloadHandler(reload func(context.Context) error, logger *slog.Logger, enabled, remote bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !enabled {
 			http.Error(w, "reloading over HTTP is off (--web.enable-reload=false); send SIGHUP", http.StatusMethodNotAllowed)
@@ -32,12 +38,16 @@ func ReloadHandler(reload func(context.Context) error, logger *slog.Logger, enab
 			http.Error(w, "This endpoint requires a POST request.", http.StatusMethodNotAllowed)
 			return
 		}
+		if !remote && !LocalCaller(r) {
+			http.Error(w, reloadRefused, http.StatusForbidden)
+			return
+		}
 		err := reload(r.Context())
 		writeWithin(w, 0) // the reload took up to config.ReloadTimeout
 		if err != nil {
 			logger.Error("Error reloading config", "err", collector.Printable(err.Error()))
 			msg := reloadFailed
-			if DebugAllowed(r, false) {
+			if LocalCaller(r) {
 				msg = fmt.Sprintf("failed to reload config: %s", err)
 			}
 			http.Error(w, msg, http.StatusInternalServerError)

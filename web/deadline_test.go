@@ -49,6 +49,7 @@ func TestWriteDeadlinesSized(t *testing.T) {
 		rec := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
 		req := httptest.NewRequest("GET", tc.url, nil)
 		req.RemoteAddr = "127.0.0.1:40000"
+		req.Host = "localhost:10115"
 		start := time.Now()
 		tc.handler.ServeHTTP(rec, req)
 		end := time.Now()

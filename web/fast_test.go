@@ -133,7 +133,7 @@ func TestFastHandsOff(t *testing.T) {
 		{"no Host", "GET " + probePath + " HTTP/1.1\r\n\r\n", 400, ""},
 		{"two Hosts", "GET " + probePath + " HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, ""},
 		{"folded header", "GET " + probePath + " HTTP/1.1\r\nHost: x\r\nX-A: b\r\n c\r\n\r\n", 200, "probe_success 1"},
-		{"debug output", "GET " + probePath + "&debug=true HTTP/1.1\r\nHost: x\r\n\r\n", 200, "Logs for the probe"},
+		{"debug output", "GET " + probePath + "&debug=true HTTP/1.1\r\nHost: localhost\r\n\r\n", 200, "Logs for the probe"},
 		{"bad query", "GET /probe?module=%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "invalid query"},
 		{"header block past 4 KiB", long, 200, "probe_success 1"},
 		{"upgrade", "GET " + probePath + " HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n", 200, "probe_success 1"},
