@@ -255,7 +255,7 @@ func lastProbeDebug(t testing.TB, h *web.ProbeHandler) string {
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "/logs?id="+strconv.FormatInt(list[0].ID, 10), nil)
 	req.RemoteAddr = "127.0.0.1:40000" // debug output is for loopback callers
-	req.Host = "localhost:10115" // naming the exporter as the operator does (LocalCaller)
+	req.Host = "localhost:10115"       // naming the exporter as the operator does (LocalCaller)
 	h.History.DebugHandler(false).ServeHTTP(rec, req)
 	return rec.Body.String()
 }
