@@ -156,7 +156,7 @@ func (p *Pages) take(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	case <-t.C:
 		w.Header().Set("Retry-After", "1")
-		http.Error(w, "too many requests for pages at once; try again", http.StatusServiceUnavailable)
+		http.Error(w, "too many requests for this page at once; try again", http.StatusServiceUnavailable)
 		return false
 	case <-r.Context().Done():
 		return false

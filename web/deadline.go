@@ -7,10 +7,10 @@ import (
 )
 
 // Write deadlines. Every answer must be taken by its client within writeBase plus
-// one second per writeRate bytes, or its connection is closed: a client that never
-// reads holds its connection's goroutine and answer for that long, and nothing
-// shared (a page's turn, an /sd slot is the one exception, bounded by this) while
-// it does. Prometheus reads a scrape's answer at once; 256 KiB/s is a slow WAN link.
+// one second per writeRate bytes from when it is written, or its connection is
+// closed: a client that never reads holds its connection's goroutine and its answer
+// that long, and nothing shared but, for /sd, one of its turns (Pages.Hold).
+// Prometheus reads a scrape's answer at once; 256 KiB/s is a slow WAN link.
 const (
 	writeBase = 10 * time.Second
 	writeRate = 256 << 10
