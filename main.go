@@ -204,7 +204,7 @@ func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.H
 	mux.Handle("/metrics", pages.Limit(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
 	mux.Handle("/probe", probeHandler)
 	// /sd's turns are its own, held while an answer is written (web.Pages.Hold).
-	mux.Handle("/sd", web.NewPages(web.DefaultSDLimit, web.DefaultPageWait).Hold(lists.SDHandler()))
+	mux.Handle("/sd", web.NewPages(web.DefaultSDLimit, web.DefaultSDWait).Hold(lists.SDHandler()))
 	mux.Handle("/logs", pages.Limit(history.DebugHandler(page.RemoteDebug)))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })

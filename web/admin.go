@@ -91,11 +91,13 @@ func ModulesHandler(sc *config.SafeConfig) http.Handler {
 // /logs, /metrics) are rendered at once; DefaultPageWait how long a request waits
 // for a turn before it is answered 503. Each render takes up to a few MiB for a
 // moment: a crowd of callers waits its turn instead of adding up. /sd has turns
-// of its own (DefaultSDLimit), held while its answer is written (Hold).
+// of its own (DefaultSDLimit, DefaultSDWait), held while its answer is written
+// (Hold).
 const (
 	DefaultPageLimit = 8
 	DefaultPageWait  = 5 * time.Second
 	DefaultSDLimit   = 16
+	DefaultSDWait    = 5 * time.Second
 )
 
 // Pages bounds the pages rendered at once (see DefaultPageLimit).
