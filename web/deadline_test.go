@@ -124,3 +124,48 @@ func TestPageTurnFreeWhileWriting(t *testing.T) {
 		t.Fatalf("a page while another's client does not read: %s %q", resp.Status, body)
 	}
 }
+
+// Hold keeps its turn while the answer is written (/sd: the turns bound the
+// answers stalled clients keep alive): past the turns a request waits, then gets
+// 503; once the stalled client goes, its turn is free again.
+func TestHoldKeepsTurnWhileWriting(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 16<<20)
+	writing := make(chan struct{}, 1)
+	h := NewPages(1, 200*time.Millisecond).Hold(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(big)))
+		if r.URL.Query().Get("stall") != "" {
+			writing <- struct{}{}
+		}
+		w.Write(big)
+	}))
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = NewServer(h)
+	ts.Start()
+	defer ts.Close()
+
+	c := stalledGet(t, ts.Listener.Addr().String(), "/sd?stall=1")
+	defer c.Close()
+	<-writing
+	get := func() int {
+		resp, err := http.Get(ts.URL + "/sd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := get(); code != http.StatusServiceUnavailable {
+		t.Fatalf("with the turn held by a stalled client: %d, want 503", code)
+	}
+	c.Close() // the server's write fails, and the turn comes back
+	var code int
+	for range 50 {
+		if code = get(); code == 200 {
+			break
+		}
+	}
+	if code != 200 {
+		t.Fatalf("after the stalled client left: %d", code)
+	}
+}
