@@ -69,6 +69,12 @@ func TestWriteDeadlinesSized(t *testing.T) {
 			t.Errorf("%s: %d", tc.name, rec.Code)
 		}
 	}
+	// The profiler writes after sampling for as long as it was asked.
+	rec := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+	WriteDeadlines(Unbounded(http.NotFoundHandler())).ServeHTTP(rec, httptest.NewRequest("GET", "/debug/pprof/profile", nil))
+	if n := len(rec.deadlines); n != 2 || !rec.deadlines[1].IsZero() {
+		t.Errorf("Unbounded: deadlines %v, want the start's, then none", rec.deadlines)
+	}
 	if got := writeBudget(40 << 10); got < writeBase || got > writeBase+time.Second {
 		t.Errorf("a 40 KiB page's budget %v", got)
 	}
