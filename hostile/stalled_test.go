@@ -57,20 +57,6 @@ func serveStalled(t *testing.T, h http.Handler) (addr string, closed *atomic.Int
 	return l.Addr().String(), closed
 }
 
-// stall opens a connection with a 4 KiB receive buffer, sends requests on it
-// and never reads.
-func stall(t *testing.T, addr string, requests string) net.Conn {
-	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	c.(*net.TCPConn).SetReadBuffer(4096)
-	go io.WriteString(c, requests) // blocks once the server stops reading
-	return c
-}
-
 // settled waits until n stops changing for a while (every stalled connection
 // is stuck in a write) and returns its value.
 func settled(t *testing.T, n *atomic.Int64, least int64) int64 {
@@ -147,7 +133,7 @@ func TestLoadStalledPages(t *testing.T) {
 	const stalled = web.DefaultPageLimit
 	req := strings.Repeat("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 600)
 	for range stalled {
-		stall(t, addr, req)
+		prototest.StalledClient(t, addr, req)
 	}
 	n := settled(t, &renders, stalled)
 	stuck := time.Now()
@@ -232,7 +218,7 @@ func TestLoadStalledSD(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range perRound {
-			stall(t, addr, "GET /sd?source=big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+			prototest.StalledClient(t, addr, "GET /sd?source=big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 		}
 		settled(t, &answers, int64(min(round*perRound, turns)+1))
 		// A reader past the turns is answered 503 after the wait (its answer is

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // deadlineRecorder is a ResponseRecorder with net/http's SetWriteDeadline.
@@ -83,20 +85,10 @@ func TestWriteDeadlinesSized(t *testing.T) {
 	}
 }
 
-// stalledGet sends a GET of path on a connection with a small receive buffer and
-// never reads its answer.
+// stalledGet sends a GET of path and never reads its answer.
 func stalledGet(t *testing.T, addr, path string) net.Conn {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	c.(*net.TCPConn).SetReadBuffer(4096)
-	if _, err := io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return prototest.StalledClient(t, addr, "GET "+path+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 }
 
 // A page whose client does not read gives its turn back once rendered (hostile
