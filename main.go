@@ -78,6 +78,7 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		remoteDebug   = serve.Flag("web.enable-remote-debug", "Serve debug output (/probe?debug=true, /logs) to non-loopback callers too. Off by default: it shows what any service at a probed address sent.").Bool()
 		minInterval   = serve.Flag("probe.min-interval", "Least time between two queries of one target by one module; scrapes in between get the last result (0 disables).").Default("1s").Duration()
 		enableReload  = serve.Flag("web.enable-reload", "Reload the modules file on POST /-/reload (SIGHUP always reloads); --no-web.enable-reload answers 405.").Default("true").Bool()
+		remoteReload  = serve.Flag("web.enable-remote-reload", "Take POST /-/reload from non-loopback callers too. Off by default: a reload drops what modules keep, such as sign-ins.").Bool()
 		enablePprof   = serve.Flag("web.enable-pprof", "Serve Go's profiler under /debug/pprof/ (off by default: it exposes internals).").Bool()
 		historyLimit  = serve.Flag("history.limit", "Recent successful probes kept for their debug logs (as many failures are kept besides); the status page keeps the last probe of twice as many targets, at least 1024.").Default("100").Int()
 		gcHeadroom    = serve.Flag("runtime.gc-headroom", "Least heap growth between two garbage collections: a small heap is not collected every few hundred probes (0: plain GOGC; an explicit GOGC wins).").Default("16MiB").Bytes()
@@ -179,14 +180,16 @@ func runUntil(args []string, stop <-chan struct{}) int {
 		History:     history,
 		RemoteDebug: *remoteDebug,
 	}
-	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit, Reload: *enableReload, Sources: lists.Statuses}, lists)
+	mux := routes(sc, reg, probeHandler, history, reload, logger, web.PageOptions{Name: exporterName, RemoteDebug: *remoteDebug, Pprof: *enablePprof, HistoryLimit: *historyLimit, Reload: *enableReload, RemoteReload: *remoteReload, Sources: lists.Statuses}, lists)
 	if *enablePprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
-		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		// They write after sampling for the seconds asked: no write deadline.
+		mux.Handle("/debug/pprof/profile", web.Unbounded(http.HandlerFunc(pprof.Profile)))
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		mux.Handle("/debug/pprof/trace", web.Unbounded(http.HandlerFunc(pprof.Trace)))
 	}
 	srv := web.NewServer(web.RefuseBodies(mux))
+	web.ListenHosts(srv, *webConfig.WebListenAddresses) // names that call the exporter local (debug, reload)
 	probeHandler.Parking = web.NewParking(web.DefaultParkAbove, srv)
 	if stop != nil {
 		go func() {
@@ -221,11 +224,12 @@ func routes(sc *config.SafeConfig, reg *prometheus.Registry, probeHandler http.H
 	pages := web.NewPages(web.DefaultPageLimit, web.DefaultPageWait)
 	mux.Handle("/metrics", pages.Limit(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})))
 	mux.Handle("/probe", probeHandler)
-	mux.Handle("/sd", lists.SDHandler())
+	// /sd's turns are its own, held while an answer is written (web.Pages.Hold).
+	mux.Handle("/sd", web.NewPages(web.DefaultSDLimit, web.DefaultSDWait).Hold(lists.SDHandler()))
 	mux.Handle("/logs", pages.Limit(history.DebugHandler(page.RemoteDebug)))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Healthy") })
 	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "Ready") })
-	mux.Handle("/-/reload", web.ReloadHandler(reload, logger, page.Reload))
+	mux.Handle("/-/reload", web.ReloadHandler(reload, logger, page.Reload, page.RemoteReload))
 	mux.Handle("/config", pages.Limit(web.ConfigHandler(sc)))
 	modules := web.ModulesHandler(sc)
 	mux.Handle("/modules", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -70,6 +70,7 @@ type snapshot struct {
 	byHost  map[string]int32
 	capped  bool
 	skipped int
+	sd      sdBody // its /sd answer, encoded on demand (sd.go)
 }
 
 // The Manager is the cache protocol list reads.

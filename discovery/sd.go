@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -103,29 +104,33 @@ func appendGroup(b []byte, source, module string, e *master.Entry) []byte {
 	return append(b, "}}"...)
 }
 
-// flushAt is how much of an answer is built before it is written out.
-const flushAt = 64 << 10
+// sdBody is a snapshot's /sd answer, encoded on its first request and shared by
+// every later one: a client that reads slowly, or never, holds these immutable
+// bytes (until its write deadline), not the snapshot's entries and indexes, and
+// a crowd of readers of one refresh holds one copy.
+type sdBody struct {
+	once sync.Once
+	b    []byte
+}
 
-// writeSD writes sn's targets as Prometheus HTTP SD JSON: one target group per
-// server, so that each carries its own __meta labels.
-func writeSD(w http.ResponseWriter, source, module string, sn *snapshot) error {
-	b := make([]byte, 0, flushAt+4096)
+// body returns sn's answer as Prometheus HTTP SD JSON.
+func (sn *snapshot) body(source, module string) []byte {
+	sn.sd.once.Do(func() { sn.sd.b = encodeSD(source, module, sn) })
+	return sn.sd.b
+}
+
+// encodeSD encodes sn's targets as Prometheus HTTP SD JSON: one target group
+// per server, so that each carries its own __meta labels.
+func encodeSD(source, module string, sn *snapshot) []byte {
+	var b []byte
 	b = append(b, '[')
 	for n, i := range sn.targets {
 		if n > 0 {
 			b = append(b, ',')
 		}
 		b = appendGroup(b, source, module, &sn.entries[i])
-		if len(b) >= flushAt {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-			b = b[:0]
-		}
 	}
-	b = append(b, ']', '\n')
-	_, err := w.Write(b)
-	return err
+	return append(b, ']', '\n')
 }
 
 // known lists the sources' names for messages.
@@ -183,10 +188,13 @@ func (m *Manager) SDHandler() http.Handler {
 			http.Error(w, msg, http.StatusServiceUnavailable)
 			return
 		}
+		b := sn.body(name, src.src.Module)
 		w.Header().Set("Content-Type", "application/json")
+		// The length, and one write: the web layer sizes the write deadline from it.
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 		if r.Method == http.MethodHead {
 			return
 		}
-		writeSD(w, name, src.src.Module, sn)
+		w.Write(b)
 	})
 }

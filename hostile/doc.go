@@ -100,6 +100,13 @@
 // goroutines back to the baseline. It logs the peak RSS (VmHWM, process-wide:
 // run it alone for BENCHMARKS.md). -short divides it by five.
 //
+// TestLoadStalledPages and TestLoadStalledSD (stalled_test.go) are load tests too
+// (`make test` runs every TestLoad*): clients that send requests and never read
+// their answers, through web.NewServer. Eight of them pipelining the status page
+// leave /metrics and / answering within a second and are cut off at their write
+// deadline; /sd readers stalled across refreshes keep at most a turn's worth of
+// encoded answers alive, not a snapshot each.
+//
 // TestRetainedPerProbe measures the heap a finished probe keeps through the
 // History when a server floods it with big datagrams.
 //

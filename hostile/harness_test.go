@@ -216,6 +216,7 @@ func probeRaw(h http.Handler, module, target, scrape string) probeOut {
 	req := httptest.NewRequest(http.MethodGet, "/probe?module="+url.QueryEscape(module)+"&target="+url.QueryEscape(target), nil)
 	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", scrape)
 	req.RemoteAddr = "127.0.0.1:40000"
+	req.Host = "localhost:10115" // naming the exporter as the operator does (LocalCaller)
 	rec := httptest.NewRecorder()
 	start := time.Now()
 	h.ServeHTTP(rec, req)
@@ -254,6 +255,7 @@ func lastProbeDebug(t testing.TB, h *web.ProbeHandler) string {
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "/logs?id="+strconv.FormatInt(list[0].ID, 10), nil)
 	req.RemoteAddr = "127.0.0.1:40000" // debug output is for loopback callers
+	req.Host = "localhost:10115"       // naming the exporter as the operator does (LocalCaller)
 	h.History.DebugHandler(false).ServeHTTP(rec, req)
 	return rec.Body.String()
 }

@@ -45,6 +45,7 @@ func TestDebugAccess(t *testing.T) {
 	do := func(hd http.Handler, url, remote string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", url, nil)
 		req.RemoteAddr = remote
+		req.Host = "localhost:10115"
 		rec := httptest.NewRecorder()
 		hd.ServeHTTP(rec, req)
 		return rec
@@ -129,6 +130,7 @@ func TestHistoryKeepsSummary(t *testing.T) {
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest("GET", fmt.Sprintf("/logs?id=%d", e.ID), nil)
 	req.RemoteAddr = "127.0.0.1:1"
+	req.Host = "localhost:10115"
 	h.History.DebugHandler(false).ServeHTTP(rec, req)
 	if !strings.Contains(rec.Body.String(), "keeps 32 of 4096 players") {
 		t.Errorf("debug output of a kept probe must say it was cut:\n%.500s", rec.Body)

@@ -1,33 +1,92 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
+	"strings"
 )
 
 // debugRefused is the answer to a remote caller asking for debug output.
-const debugRefused = "debug output (debug=true, /logs) is served to loopback callers only: it can show " +
-	"what any service at a probed address sent. Start the exporter with --web.enable-remote-debug to serve it to everyone."
+const debugRefused = "debug output (debug=true, /logs) is served to loopback callers only (that name the exporter " +
+	"as localhost or by its address): it can show what any service at a probed address sent. " +
+	"Start the exporter with --web.enable-remote-debug to serve it to everyone."
 
 // DebugAllowed reports whether r may see debug output: raw replies and log lines of
 // probes. Anyone who can reach /probe can point it at any address the target policy
 // allows, a non-game service included, and debug output would echo what that
-// service said (a greeting, a banner, a page). Loopback callers are the operator on
-// the host (or kubectl port-forward); others need remote set. A reverse proxy on the
-// same host makes every caller loopback: keep debug behind its authentication.
+// service said (a greeting, a banner, a page). Local callers (LocalCaller) are the
+// operator on the host (or kubectl port-forward); others need remote set. A reverse
+// proxy on the same host makes every caller loopback: keep debug behind its
+// authentication.
 func DebugAllowed(r *http.Request, remote bool) bool {
-	if remote {
-		return true
-	}
+	return remote || LocalCaller(r)
+}
+
+// LocalCaller reports whether r comes from the exporter's own host: a loopback
+// peer that names the exporter (its Host header) by a loopback name or address
+// (localhost, *.localhost, 127.0.0.1, [::1]), by the address it connected to, or
+// by a host name the exporter listens on (ListenHosts). A page in a browser on
+// the host whose own name was re-pointed at 127.0.0.1 (DNS rebinding) is a
+// loopback peer that names another host: it is not local.
+func LocalCaller(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
 	a, err := netip.ParseAddr(host)
-	return err == nil && a.Unmap().IsLoopback()
+	return err == nil && a.Unmap().IsLoopback() && localHost(r)
+}
+
+// localHost reports whether r's Host header names the exporter as LocalCaller
+// says.
+func localHost(r *http.Request) bool {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	switch {
+	case host == "":
+		return true // HTTP/1.0 without one: no browser sends that
+	case host == "localhost" || strings.HasSuffix(host, ".localhost"):
+		return true // browsers resolve these to loopback themselves, never by DNS
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		a = a.Unmap()
+		if a.IsLoopback() {
+			return true
+		}
+		if l, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+			if ap, err := netip.ParseAddrPort(l.String()); err == nil && ap.Addr().Unmap() == a {
+				return true
+			}
+		}
+		return false
+	}
+	names, _ := r.Context().Value(listenHostsKey{}).([]string)
+	return slices.Contains(names, host)
+}
+
+type listenHostsKey struct{}
+
+// ListenHosts gives srv's requests the host names of addrs (--web.listen-address
+// values, host:port), which LocalCaller takes as naming the exporter.
+func ListenHosts(srv *http.Server, addrs []string) {
+	var names []string
+	for _, a := range addrs {
+		if h, _, err := net.SplitHostPort(a); err == nil && h != "" {
+			if _, err := netip.ParseAddr(h); err != nil {
+				names = append(names, strings.ToLower(strings.TrimSuffix(h, ".")))
+			}
+		}
+	}
+	ctx := context.WithValue(context.Background(), listenHostsKey{}, names)
+	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 }
 
 // setDebugHeaders marks debug output as plain text that browsers must not sniff

@@ -22,13 +22,14 @@ import (
 func TestReloadErrorStaysLocal(t *testing.T) {
 	h := ReloadHandler(func(context.Context) error {
 		return errors.New("modules file:1:1: root:$6$secret-hash:19000:0:99999:7::: is not YAML")
-	}, slog.New(slog.DiscardHandler), true)
+	}, slog.New(slog.DiscardHandler), true, true) // remote callers allowed: they get the fixed message
 	for _, tc := range []struct {
 		remote string
 		detail bool
 	}{{"192.0.2.7:40000", false}, {"[2001:db8::7]:40000", false}, {"127.0.0.1:40000", true}, {"[::1]:40000", true}} {
 		req := httptest.NewRequest(http.MethodPost, "/-/reload", nil)
 		req.RemoteAddr = tc.remote
+		req.Host = "localhost"
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		body := rec.Body.String()
@@ -47,7 +48,9 @@ func TestReloadSwitchAndMethod(t *testing.T) {
 		code    int
 	}{{true, http.MethodPost, 200}, {true, http.MethodGet, 405}, {false, http.MethodPost, 405}} {
 		rec := httptest.NewRecorder()
-		ReloadHandler(reload, slog.New(slog.DiscardHandler), tc.enabled).ServeHTTP(rec, httptest.NewRequest(tc.method, "/-/reload", nil))
+		req := httptest.NewRequest(tc.method, "/-/reload", nil)
+		req.RemoteAddr, req.Host = "127.0.0.1:40000", "localhost"
+		ReloadHandler(reload, slog.New(slog.DiscardHandler), tc.enabled, false).ServeHTTP(rec, req)
 		if rec.Code != tc.code {
 			t.Errorf("enabled %v, %s: %d, want %d", tc.enabled, tc.method, rec.Code, tc.code)
 		}
@@ -73,7 +76,7 @@ func TestReloadReturnsWhenClientLeaves(t *testing.T) {
 	req := httptest.NewRequest(http.MethodPost, "/-/reload", nil).WithContext(ctx)
 	done := make(chan struct{})
 	go func() {
-		ReloadHandler(reload, slog.New(slog.DiscardHandler), true).ServeHTTP(httptest.NewRecorder(), req)
+		ReloadHandler(reload, slog.New(slog.DiscardHandler), true, true).ServeHTTP(httptest.NewRecorder(), req)
 		close(done)
 	}()
 	cancel()

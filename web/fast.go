@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/net/http/httpguts"
 )
 
 // FastListener answers the common scrape itself: a plain-HTTP/1.1 `GET /probe?...`
@@ -28,7 +30,8 @@ type FastListener struct {
 	net.Listener
 	h *ProbeHandler
 	// Timeouts, as the http.Server's (NewServer): for a request's header block,
-	// for the next request on an idle connection, for writing an answer.
+	// for the next request on an idle connection, for writing an answer (plus
+	// byteTime of its length: writeBudget).
 	headerTimeout, idleTimeout, writeTimeout time.Duration
 
 	conns     chan net.Conn // handed to net/http
@@ -45,7 +48,7 @@ type FastListener struct {
 func NewFastListener(l net.Listener, h *ProbeHandler) *FastListener {
 	f := &FastListener{
 		Listener: l, h: h,
-		headerTimeout: readHeaderTimeout, idleTimeout: idleTimeout, writeTimeout: parkWriteTimeout,
+		headerTimeout: readHeaderTimeout, idleTimeout: idleTimeout, writeTimeout: writeBase,
 		conns: make(chan net.Conn), done: make(chan struct{}), served: make(map[*fastConn]struct{}),
 	}
 	return f
@@ -291,11 +294,12 @@ func (f *FastListener) readProbe(s *fastConn) (pr probeRequest, n int, keep, ok 
 	var head []byte
 	for timed := false; ; timed = true {
 		b, _ := br.Peek(br.Buffered())
-		if i := bytes.Index(b, []byte("\r\n\r\n")); i >= 0 {
-			head, n = b[:i+2], i+4
+		end, other := headEnd(b)
+		if end >= 0 {
+			head, n = b[:end-2], end
 			break
 		}
-		if br.Buffered() == fastReaderSize {
+		if other || br.Buffered() == fastReaderSize {
 			return pr, 0, false, false, nil // a long header block: net/http's limits
 		}
 		if !timed { // the block came in pieces: the rest within the header timeout
@@ -307,6 +311,23 @@ func (f *FastListener) readProbe(s *fastConn) (pr probeRequest, n int, keep, ok 
 	}
 	pr, keep, ok = parseProbe(head)
 	return pr, n, keep, ok, nil
+}
+
+// headEnd returns the length of the header block at the start of b, its empty
+// line included, or -1 while more may come; other reports a request the fast
+// path leaves to net/http whatever follows: a bare LF, which net/http reads as a
+// line's end (it answers such a request at once: waiting for a CRLF would leave
+// it unanswered until the header timeout).
+func headEnd(b []byte) (n int, other bool) {
+	if i := bytes.Index(b, []byte("\r\n\r\n")); i >= 0 {
+		return i + 4, false
+	}
+	for i, c := range b {
+		if c == '\n' && (i == 0 || b[i-1] != '\r') {
+			return -1, true
+		}
+	}
+	return -1, false
 }
 
 // parseProbe reads a header block (request line and headers, each ending in
@@ -388,7 +409,7 @@ func fastParams(raw []byte, pr *probeRequest) bool {
 
 // readHeaders reads the headers a probe needs into pr: whether the connection
 // stays open, and false for anything the fast path leaves to net/http (a body, an
-// upgrade, not exactly one Host).
+// upgrade, not exactly one Host, a Host net/http refuses).
 func readHeaders(rest []byte, pr *probeRequest) (keep, ok bool) {
 	hosts := 0
 	keep = true
@@ -403,6 +424,11 @@ func readHeaders(rest []byte, pr *probeRequest) (keep, ok bool) {
 		switch {
 		case asciiEqualFold(name, "host"):
 			hosts++
+			for _, c := range value {
+				if !hostBytes[c] {
+					return false, false
+				}
+			}
 		case asciiEqualFold(name, "accept"):
 			if pr.accept == "" {
 				pr.accept = string(value)
@@ -428,6 +454,15 @@ func readHeaders(rest []byte, pr *probeRequest) (keep, ok bool) {
 	}
 	return keep, hosts == 1
 }
+
+// hostBytes are the bytes net/http takes in a Host header (httpguts'), as a table:
+// its check of a string would copy a long header to the heap.
+var hostBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = httpguts.ValidHostHeader(string([]byte{byte(c)}))
+	}
+	return t
+}()
 
 // connectionClose reads a Connection header: whether it says close, and false
 // for any token but close and keep-alive (an upgrade, hop-by-hop names: net/http).
@@ -486,8 +521,9 @@ func (f *FastListener) answer(s *fastConn) bool {
 //go:noinline
 func (f *FastListener) write(s *fastConn, w *fastWriter) bool {
 	defer w.release()
-	s.writeWithin(f.writeTimeout)
-	return s.write(w.answer(s.keep, false)) == nil
+	b := w.answer(s.keep, false)
+	s.writeWithin(f.writeTimeout + byteTime(len(b)))
+	return s.write(b) == nil
 }
 
 // handOff gives c to net/http, the bytes br read first.
@@ -506,6 +542,17 @@ type readConn struct {
 	net.Conn
 	mu sync.Mutex
 	r  *bufio.Reader
+}
+
+// CloseWrite shuts the sending side, which the embedded interface hides:
+// net/http does that before it closes a connection it answered with an error
+// (431, 400) while the client may still be sending, so that the client reads the
+// answer rather than a reset.
+func (c *readConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 func (c *readConn) Read(p []byte) (int, error) {

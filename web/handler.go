@@ -7,6 +7,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -86,13 +87,18 @@ func (h *ProbeHandler) answer(w http.ResponseWriter, pr *probeRequest, o *collec
 		if errors.As(err, &re) {
 			code = re.Status
 		}
-		http.Error(w, err.Error(), code)
+		msg := err.Error()
+		writeWithin(w, len(msg))
+		http.Error(w, msg, code)
 		return
 	}
 	h.History.Add(o)
 	if pr.debug {
 		setDebugHeaders(w)
-		writeDebug(w, o)
+		var buf bytes.Buffer
+		writeDebug(&buf, o)
+		writeWithin(w, buf.Len())
+		w.Write(buf.Bytes())
 		return
 	}
 	format := h.formats.Negotiate(pr.accept)
@@ -105,6 +111,7 @@ func (h *ProbeHandler) answer(w http.ResponseWriter, pr *probeRequest, o *collec
 	// An explicit length: without it net/http chunks bodies over 2 KiB, which costs
 	// an extra write per probe.
 	hdr["Content-Length"] = []string{strconv.Itoa(len(*bp))}
+	writeWithin(w, len(*bp)) // net/http's connection: the fast path and parking set their own
 	w.Write(*bp)
 	if cap(*bp) <= maxPooledBuffer {
 		bufPool.Put(bp)

@@ -47,6 +47,7 @@ func get(t *testing.T, h http.Handler, url string, hdr map[string]string) (*http
 	t.Helper()
 	req := httptest.NewRequest("GET", url, nil)
 	req.RemoteAddr = "127.0.0.1:40000" // the operator on the host; remote callers: TestDebugAccess
+	req.Host = "localhost:10115"       // naming the exporter as the operator does (LocalCaller)
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}

@@ -30,6 +30,7 @@ type PageOptions struct {
 	Pprof        bool // --web.enable-pprof
 	HistoryLimit int
 	Reload       bool // --web.enable-reload
+	RemoteReload bool // --web.enable-remote-reload
 	// Sources lists the discovery sources with their last refresh (nil: none).
 	Sources func() []discovery.Status
 }

@@ -21,6 +21,7 @@ func renderStatus(t *testing.T, remoteAddr string, opts PageOptions) string {
 	}
 	req := httptest.NewRequest("GET", "/?refresh=15", nil)
 	req.RemoteAddr = remoteAddr
+	req.Host = "localhost:10115"
 	rec := httptest.NewRecorder()
 	StatusPage(sc, NewHistory(10), opts).ServeHTTP(rec, req)
 	if rec.Code != 200 {
@@ -80,6 +81,7 @@ func TestStatusPageHidesMessages(t *testing.T) {
 	render := func(remote string) string {
 		req := httptest.NewRequest("GET", "/", nil)
 		req.RemoteAddr = remote
+		req.Host = "localhost:10115"
 		rec := httptest.NewRecorder()
 		StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, req)
 		return rec.Body.String()

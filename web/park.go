@@ -45,9 +45,6 @@ func NewParking(above int, srv *http.Server) *Parking {
 // each of which net/http would hold at ~28 KiB more than a parked one.
 const DefaultParkAbove = 64
 
-// parkWriteTimeout bounds writing a parked probe's answer to a client that does not read.
-const parkWriteTimeout = 30 * time.Second
-
 // enter counts a probe in and reports whether it is past Above.
 func (p *Parking) enter() bool { return p.inFlight.Add(1) > p.above }
 
@@ -130,8 +127,9 @@ func (p *Parking) answer(b *parked) {
 func (p *Parking) write(b *parked) bool {
 	defer b.release()
 	b.seed(b.hdr)
-	b.conn.SetWriteDeadline(time.Now().Add(parkWriteTimeout))
-	_, err := b.conn.Write(b.answer(b.keep, b.head))
+	a := b.answer(b.keep, b.head)
+	b.conn.SetWriteDeadline(time.Now().Add(writeBudget(len(a))))
+	_, err := b.conn.Write(a)
 	b.conn.SetWriteDeadline(time.Time{})
 	return err == nil
 }

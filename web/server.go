@@ -19,10 +19,11 @@ const (
 	maxHeaderBytes = 32 << 10
 )
 
-// NewServer returns the exporter's http.Server with the limits above.
+// NewServer returns the exporter's http.Server with the limits above, and every
+// answer's write deadline (WriteDeadlines).
 func NewServer(h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           h,
+		Handler:           WriteDeadlines(h),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		IdleTimeout:       idleTimeout,
@@ -44,6 +45,7 @@ func RefuseBodies(next http.Handler) http.Handler {
 		const msg = "this endpoint takes no request body\n"
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, buf, err := hj.Hijack(); err == nil {
+				conn.SetWriteDeadline(time.Now().Add(writeBudget(0))) // Hijack cleared it
 				buf.WriteString("HTTP/1.1 413 Request Entity Too Large\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n" +
 					"Content-Length: " + strconv.Itoa(len(msg)) + "\r\n\r\n" + msg)
 				buf.Flush()

@@ -1,6 +1,8 @@
 package prototest
 
 import (
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -41,4 +43,20 @@ func HTTP(t testing.TB, h http.Handler, tls bool) (*httptest.Server, netip.AddrP
 // for decoders tested without a server.
 func JSONResponse(status int, body []byte) *wire.HTTPResponse {
 	return &wire.HTTPResponse{Status: status, Header: http.Header{"Content-Type": {"application/json"}}, Body: body}
+}
+
+// StalledClient connects to addr with a 4 KiB receive buffer, sends requests (in
+// the background: the send blocks once the server stops reading) and never reads
+// an answer: the client that holds a server's writes. The connection closes when
+// the test ends, or before when the test closes it.
+func StalledClient(t testing.TB, addr, requests string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.(*net.TCPConn).SetReadBuffer(4096)
+	go io.WriteString(c, requests)
+	return c
 }

@@ -1,0 +1,169 @@
+package web
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// deadlineRecorder is a ResponseRecorder with net/http's SetWriteDeadline.
+type deadlineRecorder struct {
+	*httptest.ResponseRecorder
+	deadlines []time.Time
+}
+
+func (d *deadlineRecorder) SetWriteDeadline(t time.Time) error {
+	d.deadlines = append(d.deadlines, t)
+	return nil
+}
+
+// Every answer gets a write deadline sized from its length, set when it is
+// written: a probe's after the probe, a page's after its render, /sd's from the
+// length it declares; WriteDeadlines gives the small answers theirs at the start.
+func TestWriteDeadlinesSized(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 4<<20)
+	page := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(big) })
+	sd := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(big)))
+		w.Write(big[:1]) // the first write sets the deadline for the whole length
+		w.Write(big[1:])
+	})
+	h := fastHandler(t)
+	for _, tc := range []struct {
+		name    string
+		handler http.Handler
+		url     string
+		n       int // the answer's length; -1: the probe's, from the body
+	}{
+		{"probe", WriteDeadlines(h), probePath, -1},
+		{"probe debug", WriteDeadlines(h), probePath + "&debug=true", -1},
+		{"page", WriteDeadlines(NewPages(1, time.Second).Limit(page)), "/", len(big)},
+		{"sd", WriteDeadlines(NewPages(1, time.Second).Hold(sd)), "/sd", len(big)},
+		{"small", WriteDeadlines(http.NotFoundHandler()), "/nothing", 0},
+	} {
+		rec := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+		req := httptest.NewRequest("GET", tc.url, nil)
+		req.RemoteAddr = "127.0.0.1:40000"
+		req.Host = "localhost:10115"
+		start := time.Now()
+		tc.handler.ServeHTTP(rec, req)
+		end := time.Now()
+		n := tc.n
+		if n < 0 {
+			n = rec.Body.Len()
+		}
+		if len(rec.deadlines) == 0 {
+			t.Errorf("%s: no write deadline", tc.name)
+			continue
+		}
+		last := rec.deadlines[len(rec.deadlines)-1]
+		if last.Before(start.Add(writeBudget(n))) || last.After(end.Add(writeBudget(n))) {
+			t.Errorf("%s: deadline %v after the start, want %v for %d bytes", tc.name, last.Sub(start), writeBudget(n), n)
+		}
+		if rec.Code != http.StatusOK && tc.name != "small" {
+			t.Errorf("%s: %d", tc.name, rec.Code)
+		}
+	}
+	// The profiler writes after sampling for as long as it was asked.
+	rec := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+	WriteDeadlines(Unbounded(http.NotFoundHandler())).ServeHTTP(rec, httptest.NewRequest("GET", "/debug/pprof/profile", nil))
+	if n := len(rec.deadlines); n != 2 || !rec.deadlines[1].IsZero() {
+		t.Errorf("Unbounded: deadlines %v, want the start's, then none", rec.deadlines)
+	}
+	if got := writeBudget(40 << 10); got < writeBase || got > writeBase+time.Second {
+		t.Errorf("a 40 KiB page's budget %v", got)
+	}
+	if got := writeBudget(100 << 20); got < writeBase+time.Duration(100<<20/writeRate)*time.Second*99/100 {
+		t.Errorf("100 MiB in %v", got)
+	}
+}
+
+// stalledGet sends a GET of path and never reads its answer.
+func stalledGet(t *testing.T, addr, path string) net.Conn {
+	t.Helper()
+	return prototest.StalledClient(t, addr, "GET "+path+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+}
+
+// A page whose client does not read gives its turn back once rendered (hostile
+// round H1: eight such clients held every turn, and /metrics answered 503).
+func TestPageTurnFreeWhileWriting(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 16<<20) // past any socket buffers
+	rendered := make(chan struct{}, 1)
+	pages := NewPages(1, time.Second)
+	mux := http.NewServeMux()
+	mux.Handle("/big", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		rendered <- struct{}{}
+		w.Write(big)
+	})))
+	mux.Handle("/small", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "small\n") })))
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = NewServer(mux)
+	ts.Start()
+	defer ts.Close()
+
+	c := stalledGet(t, ts.Listener.Addr().String(), "/big")
+	defer c.Close() // first: the server's write fails, and Close need not wait for it
+	<-rendered
+	time.Sleep(100 * time.Millisecond) // the write is under way, and stuck
+	resp, err := http.Get(ts.URL + "/small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != "small\n" {
+		t.Fatalf("a page while another's client does not read: %s %q", resp.Status, body)
+	}
+}
+
+// Hold keeps its turn while the answer is written (/sd: the turns bound the
+// answers stalled clients keep alive): past the turns a request waits, then gets
+// 503; once the stalled client goes, its turn is free again.
+func TestHoldKeepsTurnWhileWriting(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 16<<20)
+	writing := make(chan struct{}, 1)
+	h := NewPages(1, 200*time.Millisecond).Hold(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(big)))
+		if r.URL.Query().Get("stall") != "" {
+			writing <- struct{}{}
+		}
+		w.Write(big)
+	}))
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = NewServer(h)
+	ts.Start()
+	defer ts.Close()
+
+	c := stalledGet(t, ts.Listener.Addr().String(), "/sd?stall=1")
+	defer c.Close()
+	<-writing
+	get := func() int {
+		resp, err := http.Get(ts.URL + "/sd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := get(); code != http.StatusServiceUnavailable {
+		t.Fatalf("with the turn held by a stalled client: %d, want 503", code)
+	}
+	c.Close() // the server's write fails, and the turn comes back
+	var code int
+	for range 50 {
+		if code = get(); code == 200 {
+			break
+		}
+	}
+	if code != 200 {
+		t.Fatalf("after the stalled client left: %d", code)
+	}
+}
