@@ -65,11 +65,7 @@ func TestDecodeVectors(t *testing.T) {
 // TestEncodingOption: the module's `encoding:` replaces the default (UTF-8 when
 // valid, else Windows-1252); an unknown code page is refused.
 func TestEncodingOption(t *testing.T) {
-	for enc, want := range map[string]string{
-		"":             "Empire Bay – „Cash & Cars“ €5 VIP",
-		"windows-1252": "Empire Bay – „Cash & Cars“ €5 VIP",
-		"windows-1251": "Empire Bay – „Cash & Cars“ Ђ5 VIP",
-	} {
+	for enc, want := range prototest.MafiaNameAs {
 		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
 		if err != nil {
 			t.Fatal(err)

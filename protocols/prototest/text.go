@@ -16,3 +16,14 @@ var MafiaName = []byte("Empire Bay \x96 \x84Cash & Cars\x93 \x805 VIP")
 
 // MafiaNameText is MafiaName as Windows-1252 reads it.
 const MafiaNameText = "Empire Bay – „Cash & Cars“ €5 VIP"
+
+// MafiaNameAs is MafiaName as each `encoding:` reads it; "" is the default of
+// a protocol whose game writes the Windows code page (UTF-8 when valid, else
+// Windows-1252).
+var MafiaNameAs = map[string]string{
+	"":             MafiaNameText,
+	"windows-1252": MafiaNameText,
+	"utf-8":        MafiaNameText, // not UTF-8: read as Windows-1252
+	"windows-1251": "Empire Bay – „Cash & Cars“ Ђ5 VIP",
+	"latin-1":      "Empire Bay \u0096 \u0084Cash & Cars\u0093 \u00805 VIP",
+}

@@ -155,11 +155,7 @@ func TestAnswer(t *testing.T) {
 // TestResultWindows1252: the %XX escapes carry the Windows clients' bytes, so
 // "%96" is an en dash and "%80" the euro sign, not control characters.
 func TestResultWindows1252(t *testing.T) {
-	for enc, want := range map[string]string{
-		"":             prototest.MafiaNameText,
-		"windows-1252": prototest.MafiaNameText,
-		"latin-1":      "Empire Bay \u0096 \u0084Cash & Cars\u0093 \u00805 VIP",
-	} {
+	for enc, want := range prototest.MafiaNameAs {
 		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
 		if err != nil {
 			t.Fatal(err)
