@@ -8,6 +8,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -326,5 +327,23 @@ func eq[T any](t *testing.T, what string, got, want T) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s = %#v, want %#v", what, got, want)
+	}
+}
+
+// TestDecodeWindows1252: a server name that is not UTF-8 is the Windows code
+// page (older Source and GoldSrc servers): its 0x80-0x9F are marks.
+func TestDecodeWindows1252(t *testing.T) {
+	b := []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeInfo, 17}
+	for _, s := range [][]byte{prototest.MafiaName, []byte("de_dust2"), []byte("cstrike"), prototest.Marks1252} {
+		b = append(append(b, s...), 0)
+	}
+	b = append(b, 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1)
+	b = append(append(b, "1.0"...), 0)
+	in, err := steam.DecodeInfo(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := in.Result(); res.Name != prototest.MafiaNameText || res.Game != prototest.Marks1252Text {
+		t.Errorf("name %q game %q, want %q %q", res.Name, res.Game, prototest.MafiaNameText, prototest.Marks1252Text)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -35,6 +36,8 @@ func TestDecodeReply(t *testing.T) {
 			players: protocols.Known(2), maxP: protocols.Known(8),
 			info: map[string]string{"trailing_bytes": "3"}, noInfo: []string{"spectators"}},
 		{file: "info_C_latin1.hex", name: "Café Serveur", mapName: "de_aztec", game: "Counter-Strike",
+			players: protocols.Known(0), maxP: protocols.Known(32)},
+		{file: "info_C_cp1252.hex", name: prototest.MafiaNameText, mapName: "de_aztec", game: prototest.Marks1252Text,
 			players: protocols.Known(0), maxP: protocols.Known(32)},
 		{file: "info_C_cut.hex", err: wire.ErrTruncated},
 		{file: "info_C_no_protocol.hex", err: wire.ErrTruncated},
