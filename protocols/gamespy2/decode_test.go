@@ -272,3 +272,19 @@ func gameq(s string) string {
 	}
 	return wire.Windows1252(b)
 }
+
+// TestDecodeWindows1252: Halo, SWAT 4 and Battlefield Vietnam are Windows games:
+// a name that is not UTF-8 is Windows-1252, its 0x80-0x9F marks included.
+func TestDecodeWindows1252(t *testing.T) {
+	b := []byte{0, 'G', 'S', '2', 'X'}
+	for _, s := range [][]byte{[]byte("hostname"), prototest.MafiaName, []byte("numplayers"), []byte("0"), []byte("maxplayers"), []byte("16"), nil} {
+		b = append(append(b, s...), 0)
+	}
+	res, err := decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != prototest.MafiaNameText {
+		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
+	}
+}
