@@ -159,7 +159,7 @@ var marksVector = regexp.MustCompile(`prototest\.(Marks1252|MafiaName)|cp1252`)
 // yet read a 0x80-0x9F vector of their own (wire.UTF8's is theirs meanwhile).
 // A protocol may not join.
 var marksPending = []string{
-	"doom3", "ffow", "frostbite", "rfactor", "savage", "savage2",
+	"doom3", "ffow", "frostbite",
 }
 
 // packageTests is the test source of a protocol's package.
