@@ -156,11 +156,9 @@ func TestCodePages(t *testing.T) {
 var marksVector = regexp.MustCompile(`prototest\.(Marks1252|MafiaName)|cp1252`)
 
 // marksPending lists the protocols of a Windows code page whose tests do not
-// yet read a 0x80-0x9F vector of their own (wire.UTF8's is theirs meanwhile).
-// A protocol may not join.
-var marksPending = []string{
-	"doom3", "ffow", "frostbite",
-}
+// yet read a 0x80-0x9F vector of their own. Every one does now; a protocol may
+// not join.
+var marksPending = []string{}
 
 // packageTests is the test source of a protocol's package.
 func packageTests(t *testing.T, name string) string {
