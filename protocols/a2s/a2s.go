@@ -33,14 +33,15 @@ var Protocol = protocols.Protocol{
 // tests build a bomb of exactly this size).
 const MaxDecompressed = steam.MaxDecompressed
 
-// Options is the module's `a2s:` block: the challenge cache's switch.
+// Options is the module's `a2s:` block: the challenge cache's switch and the
+// code page of the names (`encoding:`; the rules are read as sent).
 type Options = steam.CacheOptions
 
 // newQuerier returns an A2S querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	c, err := steam.CacheFor(s)
+	c, text, err := steam.CacheFor(s)
 	if err != nil {
 		return nil, fmt.Errorf("a2s options: %w", err)
 	}
-	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c}, nil
+	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c, text: text}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
@@ -345,5 +346,28 @@ func TestDecodeWindows1252(t *testing.T) {
 	}
 	if res := in.Result(); res.Name != prototest.MafiaNameText || res.Game != prototest.Marks1252Text {
 		t.Errorf("name %q game %q, want %q %q", res.Name, res.Game, prototest.MafiaNameText, prototest.Marks1252Text)
+	}
+}
+
+// TestQueryEncoding: with `encoding: windows-1251` the name and the players
+// read in the server's code page; by default as Windows-1252.
+func TestQueryEncoding(t *testing.T) {
+	cp1251 := []byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2} // "Привет"
+	info := []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeInfo, 17}
+	for _, s := range [][]byte{cp1251, []byte("de_dust2"), []byte("cstrike"), []byte("Counter-Strike")} {
+		info = append(append(info, s...), 0)
+	}
+	info = append(info, 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', 0)
+	players := append(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypePlayers, 1, 0}, cp1251...), 0, 5, 0, 0, 0, 0, 0, 0x20, 0x41)
+	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
+		f := &fake{info: one(info), players: one(players), noChallenge: true}
+		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
+		res, _, err := query(t, f.start(t), s, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != want || len(res.PlayerList) != 1 || res.PlayerList[0].Name != want {
+			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
+		}
 	}
 }

@@ -38,14 +38,16 @@ var Protocol = protocols.Protocol{
 	New:         newQuerier,
 }
 
-// Options is the module's `goldsrc:` block: the challenge cache's switch.
+// Options is the module's `goldsrc:` block: the challenge cache's switch and the
+// code page of the names (`encoding:`, windows-1251 for a Cyrillic server; the
+// rules are read as sent).
 type Options = steam.CacheOptions
 
 // newQuerier returns a GoldSrc querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	c, err := steam.CacheFor(s)
+	c, text, err := steam.CacheFor(s)
 	if err != nil {
 		return nil, fmt.Errorf("goldsrc options: %w", err)
 	}
-	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c}, nil
+	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c, text: text}, nil
 }
