@@ -18,9 +18,9 @@ func UTF8(b []byte) string {
 	return Windows1252(b)
 }
 
-// Latin1 decodes ISO-8859-1 bytes to a UTF-8 string. Only for games that write
-// Latin-1 itself (Armagetron converts its UTF-8 to Latin-1 on the wire); a
-// Windows game's bytes are Windows1252.
+// Latin1 decodes ISO-8859-1 bytes to a UTF-8 string, for games that write
+// Latin-1 itself (Armagetron converts its UTF-8 to Latin-1 on the wire; Quake
+// III's info strings): a Windows game's bytes are Windows1252.
 func Latin1(b []byte) string {
 	ascii := true
 	for _, c := range b {
