@@ -262,7 +262,7 @@ func decodePlayers(players, teams *table, info *protocols.Result) []protocols.Pl
 }
 
 // text converts a display string: America's Army colour escapes (0x1B and three
-// bytes, spec §3 quirk 4) removed, then UTF-8 or else Latin-1.
+// bytes, spec §3 quirk 4) removed, then UTF-8 or else Windows-1252 (wire.UTF8).
 func text(b []byte) string {
 	if bytes.IndexByte(b, 0x1b) < 0 {
 		return wire.UTF8(b)
