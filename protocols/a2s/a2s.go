@@ -39,9 +39,13 @@ type Options = steam.CacheOptions
 
 // newQuerier returns an A2S querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	c, text, err := steam.CacheFor(s)
+	c, err := steam.CacheFor(s)
 	if err != nil {
 		return nil, fmt.Errorf("a2s options: %w", err)
+	}
+	text, err := steam.TextFor("a2s", s)
+	if err != nil {
+		return nil, err
 	}
 	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c, text: text}, nil
 }

@@ -45,9 +45,13 @@ type Options = steam.CacheOptions
 
 // newQuerier returns a GoldSrc querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	c, text, err := steam.CacheFor(s)
+	c, err := steam.CacheFor(s)
 	if err != nil {
 		return nil, fmt.Errorf("goldsrc options: %w", err)
+	}
+	text, err := steam.TextFor("goldsrc", s)
+	if err != nil {
+		return nil, err
 	}
 	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c, text: text}, nil
 }

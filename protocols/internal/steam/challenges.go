@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 const (
@@ -32,28 +31,23 @@ type CacheOptions struct {
 	ChallengeCache *bool `yaml:"challenge_cache"`
 	// Encoding is the code page of the server's strings: "auto" (the default:
 	// UTF-8 when valid, else Windows-1252) or one wire.Encoding names
-	// ("windows-1251" for a Cyrillic GoldSrc server).
+	// ("windows-1251" for a Cyrillic GoldSrc server): see TextFor.
 	Encoding string `yaml:"encoding"`
 }
 
 // CacheFor returns the cache a querier built from s keeps (one per module, rebuilt
-// on reload), nil when its options block turns it off, and the decoder its
-// `encoding:` names, nil for the default (Text).
-func CacheFor(s protocols.Settings) (*ChallengeCache, func([]byte) string, error) {
+// on reload): nil when its options block turns it off.
+func CacheFor(s protocols.Settings) (*ChallengeCache, error) {
 	var opts CacheOptions
 	if s.Options != nil {
 		if err := s.Options(&opts); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	text, err := wire.Encoding(opts.Encoding, nil)
-	if err != nil {
-		return nil, nil, err
-	}
 	if opts.ChallengeCache != nil && !*opts.ChallengeCache {
-		return nil, text, nil
+		return nil, nil
 	}
-	return NewChallengeCache(), text, nil
+	return NewChallengeCache(), nil
 }
 
 // ChallengeCache keeps the last A2S_INFO challenge each target accepted, so the

@@ -1,11 +1,32 @@
 package steam
 
-import "github.com/gameserver-exporter/gameserver_exporter/protocols"
+import (
+	"fmt"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
 
 // A module's `encoding:` (a2s, goldsrc) names the code page of a server whose
 // strings are neither UTF-8 nor Windows-1252 (a Cyrillic GoldSrc server writes
 // Windows-1251). Recode reads the strings as sent with it, once, before Result:
 // Result and KV take valid UTF-8 as it is, so they keep that reading.
+
+// TextFor returns the decoder the `encoding:` of protocol name's options block
+// (CacheOptions) names, nil for the default (Text).
+func TextFor(name string, s protocols.Settings) (func([]byte) string, error) {
+	var opts CacheOptions
+	if s.Options != nil {
+		if err := s.Options(&opts); err != nil {
+			return nil, fmt.Errorf("%s options: %w", name, err)
+		}
+	}
+	text, err := wire.Encoding(opts.Encoding, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s options: %w", name, err)
+	}
+	return text, nil
+}
 
 // Recode decodes the info's strings with text.
 func (in *Info) Recode(text func([]byte) string) {

@@ -1,6 +1,7 @@
 package steam
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -35,16 +36,16 @@ func TestRecode(t *testing.T) {
 	}
 }
 
-// TestCacheForEncoding: the options block's encoding: gives the decoder, none
-// for the default; an unknown code page is refused.
-func TestCacheForEncoding(t *testing.T) {
+// TestTextFor: the options block's encoding: gives the decoder, none for the
+// default; an unknown code page is refused.
+func TestTextFor(t *testing.T) {
 	for enc, want := range map[string]bool{"": false, "auto": false, "windows-1251": true} {
-		_, text, err := CacheFor(protocols.Settings{Options: prototest.OptionsOf(CacheOptions{Encoding: enc})})
+		text, err := TextFor("a2s", protocols.Settings{Options: prototest.OptionsOf(CacheOptions{Encoding: enc})})
 		if err != nil || (text != nil) != want {
 			t.Errorf("%q: decoder %v, %v", enc, text != nil, err)
 		}
 	}
-	if _, _, err := CacheFor(protocols.Settings{Options: prototest.OptionsOf(CacheOptions{Encoding: "koi8-r"})}); err == nil {
-		t.Error("koi8-r accepted")
+	if _, err := TextFor("a2s", protocols.Settings{Options: prototest.OptionsOf(CacheOptions{Encoding: "koi8-r"})}); err == nil || !strings.HasPrefix(err.Error(), "a2s options: ") {
+		t.Errorf("koi8-r: %v", err)
 	}
 }
