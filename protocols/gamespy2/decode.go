@@ -37,6 +37,25 @@ type reply struct {
 	cut error
 }
 
+// recode reads the reply's strings with text, a module's `encoding:` (nil: as
+// sent): the decoders then take their valid UTF-8 as it is.
+func (r *reply) recode(text func([]byte) string) {
+	if text == nil {
+		return
+	}
+	gamespy.Recode(text, r.kv)
+	for _, t := range []*table{r.players, r.teams} {
+		if t == nil {
+			continue
+		}
+		for _, row := range t.rows {
+			for i, cell := range row {
+				row[i] = []byte(text(cell))
+			}
+		}
+	}
+}
+
 // decodeReply decodes one reply datagram by its structure (spec §2), never by the
 // flags it answered: some servers send sections they were not asked for.
 func decodeReply(b []byte) (*reply, error) {
