@@ -24,15 +24,17 @@ func wholeSeconds(t time.Time) float64 {
 }
 
 // StartTimes returns when the server and its current map started, where its reply
-// said how long they have run: the time the reply was read (the end of the query)
-// less that span; the zero Time where it did not say.
+// said when (Result.Started) or how long they have run: the time the reply was
+// read (the end of the query) less that span; the zero Time where it did not say.
 func (o *Outcome) StartTimes() (server, mapStart time.Time) {
 	r := o.Result
 	if o.Err != nil || r == nil {
 		return time.Time{}, time.Time{}
 	}
 	reply := o.When.Add(o.Duration)
-	if r.Uptime.Known {
+	if !r.Started.IsZero() {
+		server = r.Started
+	} else if r.Uptime.Known {
 		server = reply.Add(-r.Uptime.D)
 	}
 	if r.MapTime.Known {

@@ -30,6 +30,9 @@ func TestStartTimes(t *testing.T) {
 			[]string{"gameserver_start_time_seconds 1.699996401e+09\n"}, []string{"gameserver_map_start_time_seconds"}},
 		{"just started", protocols.Result{Uptime: protocols.SpanSeconds(0)}, 0, nil,
 			[]string{"gameserver_start_time_seconds 1.7e+09\n"}, nil},
+		// A start time the server reports as a moment (StarMade) is exported as is, over any span.
+		{"started", protocols.Result{Started: time.UnixMilli(1_600_000_000_400), Uptime: protocols.SpanSeconds(5)}, time.Second, nil,
+			[]string{"gameserver_start_time_seconds 1.6e+09\n"}, []string{"gameserver_map_start_time_seconds"}},
 		{"not reported", protocols.Result{}, time.Second, nil,
 			nil, []string{"gameserver_start_time_seconds", "gameserver_map_start_time_seconds"}},
 		{"nonsense", protocols.Result{Uptime: protocols.SpanSeconds(-5), MapTime: protocols.SpanSeconds(1e300)}, time.Second, nil,

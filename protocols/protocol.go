@@ -141,6 +141,10 @@ type Result struct {
 	// into start timestamps with the probe's clock.
 	Uptime  Span
 	MapTime Span
+	// Started is when the server process started, for protocols that report
+	// the moment rather than a span (StarMade); zero when not reported. It is
+	// exported as is, over Uptime.
+	Started time.Time
 
 	// State is the server's current state; States lists every state the protocol
 	// knows, so a complete state set can be exported.

@@ -31,7 +31,8 @@ var Protocol = protocols.Protocol{
 // tests build a bomb of exactly this size).
 const MaxDecompressed = steam.MaxDecompressed
 
-// Options is the module's `a2s:` block: the challenge cache's switch.
+// Options is the module's `a2s:` block: the challenge cache's switch and the
+// code page of the names (`encoding:`; the rules are read as sent).
 type Options = steam.CacheOptions
 
 // newQuerier returns an A2S querier, with its own challenge cache.
@@ -40,5 +41,9 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c}, nil
+	text, err := steam.TextFor("a2s", s)
+	if err != nil {
+		return nil, err
+	}
+	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c, text: text}, nil
 }

@@ -5,9 +5,11 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -326,5 +328,46 @@ func eq[T any](t *testing.T, what string, got, want T) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s = %#v, want %#v", what, got, want)
+	}
+}
+
+// TestDecodeWindows1252: a server name that is not UTF-8 is the Windows code
+// page (older Source and GoldSrc servers): its 0x80-0x9F are marks.
+func TestDecodeWindows1252(t *testing.T) {
+	b := []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeInfo, 17}
+	for _, s := range [][]byte{prototest.MafiaName, []byte("de_dust2"), []byte("cstrike"), prototest.Marks1252} {
+		b = append(append(b, s...), 0)
+	}
+	b = append(b, 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1)
+	b = append(append(b, "1.0"...), 0)
+	in, err := steam.DecodeInfo(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := in.Result(); res.Name != prototest.MafiaNameText || res.Game != prototest.Marks1252Text {
+		t.Errorf("name %q game %q, want %q %q", res.Name, res.Game, prototest.MafiaNameText, prototest.Marks1252Text)
+	}
+}
+
+// TestQueryEncoding: with `encoding: windows-1251` the name and the players
+// read in the server's code page; by default as Windows-1252.
+func TestQueryEncoding(t *testing.T) {
+	cp1251 := []byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2} // "Привет"
+	info := []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeInfo, 17}
+	for _, s := range [][]byte{cp1251, []byte("de_dust2"), []byte("cstrike"), []byte("Counter-Strike")} {
+		info = append(append(info, s...), 0)
+	}
+	info = append(info, 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', 0)
+	players := append(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypePlayers, 1, 0}, cp1251...), 0, 5, 0, 0, 0, 0, 0, 0x20, 0x41)
+	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
+		f := &fake{info: one(info), players: one(players), noChallenge: true}
+		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
+		res, _, err := query(t, f.start(t), s, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != want || len(res.PlayerList) != 1 || res.PlayerList[0].Name != want {
+			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
+		}
 	}
 }

@@ -20,6 +20,7 @@ type querier struct {
 	players, rules bool
 	retries        int
 	challenges     *steam.ChallengeCache // nil: challenge_cache: false
+	text           func([]byte) string   // the module's encoding:, nil: steam.Text
 }
 
 // Query asks for the server's info, then (as configured) its players and rules.
@@ -50,6 +51,9 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 //go:noinline
 func (q *querier) more(ctx context.Context, x *exchanger, in *steam.Info) *protocols.Result {
 	tr := x.Tr
+	if q.text != nil {
+		in.Recode(q.text)
+	}
 	res := in.Result()
 	if q.players {
 		p := tr.Begin("players")
@@ -62,6 +66,9 @@ func (q *querier) more(ctx context.Context, x *exchanger, in *steam.Info) *proto
 		if err != nil {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
 		} else {
+			if q.text != nil {
+				pl.Recode(q.text)
+			}
 			res.PlayerList = pl.Result(in.FullAppID())
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -133,8 +134,12 @@ func readUint(r *wire.Reader, what string) uint32 {
 	return uint32(hi)<<16 | uint32(lo)
 }
 
-// readString reads a string: a length counting the NUL, then ceil(length/2) words,
-// each carrying two characters low byte first. The NUL is dropped.
+// readString reads a string as the game's ReadRaw (nNetwork.cpp) does: a length
+// counting the NUL, then ceil(length/2) words, each the 16-bit sum of two
+// *signed* chars, the earlier one plus the later one shifted up 8. After a
+// character >= 0x80 (negative) the later one arrives one lower, so it is the
+// word minus the sign-extended low byte, shifted down. NULs are dropped. The
+// bytes are Latin-1: the game converts its UTF-8 to Latin-1 on the wire.
 func readString(r *wire.Reader, what string) string {
 	n := int(r.Uint16BE(what + " length"))
 	p := r.Bytes(2*((n+1)/2), what)
@@ -143,45 +148,44 @@ func readString(r *wire.Reader, what string) string {
 	}
 	out := make([]byte, 0, n)
 	for i := 0; i+1 < len(p); i += 2 {
-		out = append(out, p[i+1], p[i])
+		w := int16(binary.BigEndian.Uint16(p[i:]))
+		lo := int8(w)
+		hi := byte((w - int16(lo)) >> 8)
+		out = append(out, byte(lo))
+		if i+1 < n {
+			out = append(out, hi)
+		}
 	}
-	out = out[:n-1]
-	// a NUL inside would end the string on the server's side
-	if i := bytes.IndexByte(out, 0); i >= 0 {
-		out = out[:i]
-	}
-	return wire.UTF8(out)
+	out = bytes.ReplaceAll(out, []byte{0}, nil)
+	return wire.Latin1(out)
 }
 
-// stripColors removes Armagetron colour codes: "0x" and six hex digits, or
-// 0xRESETT (back to the default colour).
+// stripColors removes colour codes as the game's tColoredString::RemoveColors
+// does: "0x" and the next six characters whatever they are (0xff0000, 0xFF00aa,
+// 0xRESETT), and a code cut short at the string's end with the rest of it.
 func stripColors(s string) string {
 	if !strings.Contains(s, "0x") {
 		return s
 	}
 	var b strings.Builder
-	for i := 0; i < len(s); {
-		if strings.HasPrefix(s[i:], "0x") && i+8 <= len(s) && isColor(s[i+2:i+8]) {
-			i += 8
-			continue
+	for rest := s; rest != ""; {
+		i := strings.Index(rest, "0x")
+		if i < 0 {
+			b.WriteString(rest)
+			break
 		}
-		b.WriteByte(s[i])
-		i++
+		b.WriteString(rest[:i])
+		rest = rest[i+2:]
+		// six characters, not bytes: a Latin-1 letter is one character to the game
+		for range 6 {
+			if rest == "" {
+				break
+			}
+			_, n := utf8.DecodeRuneInString(rest)
+			rest = rest[n:]
+		}
 	}
 	return b.String()
-}
-
-func isColor(s string) bool {
-	if s == "RESETT" {
-		return true
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 // Result turns the server info into the exporter's Result.

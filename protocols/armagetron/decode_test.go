@@ -67,6 +67,9 @@ var goodVectors = []struct {
 		info: map[string]string{"port": "4535", "version_max": "15"}}},
 	{"empty_strings.hex", want{players: 0, max: 4, list: []string{}}},
 	{"latin1_name.hex", want{name: "Café Grid", rawName: "Café Grid", version: "0.2.9.1", max: 4, list: []string{}, info: map[string]string{"global_ids": ""}}},
+	// Packed as the game packs it: "\xdcber" is 61 dc..., read "Über", not "Üaer".
+	{"signed_latin1.hex", want{name: "Über Fortress «été»", rawName: "0xFF8000Über 0xRESETTFortress «0x00ff00été»", version: "0.2.9.1",
+		players: 2, max: 16, list: []string{"Jörg", "Ääöüß"}, info: map[string]string{"global_ids": ""}}},
 	{"two_messages.hex", want{name: "Second", rawName: "Second", version: "0.2.9.1", max: 6, list: []string{}}},
 	{"no_trailer.hex", want{name: "NoTrailer", rawName: "NoTrailer", version: "0.2.9.1", max: 2, list: []string{}}},
 }
@@ -179,10 +182,14 @@ func TestStripColors(t *testing.T) {
 		"plain":                     "plain",
 		"0xff0000red":               "red",
 		"0xFF00aaMixed0xRESETT end": "Mixed end",
-		"0x12345":                   "0x12345",  // too short: text
-		"0xgggggg":                  "0xgggggg", // not hex: text
-		"price 0x":                  "price 0x",
-		"0x0x112233a":               "0xa", // a stray "0x" before a code stays
+		"0xRESETT":                  "",
+		"0XFF0000upper X":           "0XFF0000upper X", // the game wants a lower-case x
+		"0xAbCdEfcase":              "case",
+		"0xgggggg":                  "",      // any six characters, as the game reads them
+		"Team 0x12345":              "Team ", // cut short at the end: dropped with the rest
+		"price 0x":                  "price ",
+		"0x0x112233a":               "33a",  // the second "0x" is inside the first code
+		"0xéèêëàâtail":              "tail", // six characters, not six bytes
 	} {
 		if got := stripColors(in); got != want {
 			t.Errorf("StripColors(%q) = %q, want %q", in, got, want)

@@ -49,6 +49,10 @@ func TestDecodeVectors(t *testing.T) {
 			vec: "minimal", game: "mta", password: protocols.FlagFalse, players: unknown, max: unknown,
 		},
 		{
+			vec: "cp1252", name: prototest.MafiaNameText, game: "farcry", gameType: "Assault", mapName: "mp_Training",
+			version: "1.4", password: protocols.FlagFalse, players: unknown, max: unknown,
+		},
+		{
 			vec: "flags_zero", name: "Zero", game: "mta", gameType: "DM", mapName: "map", version: "1.5",
 			password: protocols.FlagFalse, players: known(1), max: known(32),
 			list: []protocols.Player{{Name: "Alpha", Score: known(10), Ping: known(50)}},

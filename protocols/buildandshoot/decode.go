@@ -37,10 +37,10 @@ type teams struct {
 }
 
 type status struct {
-	ServerName    *string `json:"serverName"`
-	ServerVersion string  `json:"serverVersion"`
-	GameMode      string  `json:"gameMode"`
-	Uptime        float64 `json:"serverUptime"`
+	ServerName    *string  `json:"serverName"`
+	ServerVersion string   `json:"serverVersion"`
+	GameMode      string   `json:"gameMode"`
+	Uptime        *float64 `json:"serverUptime"` // seconds since the server started
 	Map           struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`
@@ -111,7 +111,11 @@ func (s *status) result(players bool) *protocols.Result {
 		MaxPlayers: count(s.MaxPlayers),
 	}
 	kv := func(k, v string) protocols.KV { return protocols.KV{Key: k, Value: v} }
-	res.Info = []protocols.KV{kv("map_version", s.Map.Version), kv("map_author", s.Map.Author), kv("uptime", strconv.FormatFloat(s.Uptime, 'f', 0, 64))}
+	res.Info = []protocols.KV{kv("map_version", s.Map.Version), kv("map_author", s.Map.Author)}
+	if s.Uptime != nil {
+		res.Uptime = protocols.SpanSeconds(*s.Uptime)
+		res.Info = append(res.Info, kv("uptime", strconv.FormatFloat(*s.Uptime, 'f', 0, 64)))
+	}
 	for _, sc := range []struct {
 		k string
 		v *int64

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -54,6 +55,10 @@ func TestDecode(t *testing.T) {
 			}
 			if s.result(false).PlayerList != nil {
 				t.Error("players not asked for")
+			}
+			// piqueserver's serverUptime (seconds) is the start time; pyspades sends none.
+			if want := map[string]protocols.Span{"piqueserver.json": protocols.SpanSeconds(3600.25)}[tc.file]; res.Uptime != want {
+				t.Errorf("uptime %+v, want %+v", res.Uptime, want)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -41,6 +42,10 @@ func TestDecodeVectors(t *testing.T) {
 			name: "Plain", mapName: "cs2d_gm", players: known(0), bots: known(0), max: known(32),
 			password: protocols.FlagFalse, playersErr: wire.ErrServer,
 			rules: map[string]string{"lua": "0", "friendly_fire": "0"},
+		}},
+		{vec: "cp1252", want: want{
+			name: prototest.MafiaNameText, mapName: "cs2d_gm", players: known(0), bots: known(0), max: known(32),
+			password: protocols.FlagFalse, playersErr: wire.ErrServer,
 		}},
 		{vec: "cut_players", want: want{
 			name: "Cutter", mapName: "aim_x", players: known(2), bots: known(0), max: known(12),

@@ -1,6 +1,7 @@
 package ffow
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -125,3 +126,16 @@ func TestDecodeErrors(t *testing.T) {
 func infoErr(b []byte) error    { _, err := decodeInfo(b); return err }
 func playersErr(b []byte) error { _, err := decodePlayers(b); return err }
 func rulesErr(b []byte) error   { _, err := decodeRules(b); return err }
+
+// TestDecodeWindows1252: FFOW is a Windows game: a name that is not UTF-8 is
+// Windows-1252, its 0x80-0x9F marks included.
+func TestDecodeWindows1252(t *testing.T) {
+	b := bytes.Replace(vec(t, "info"), []byte("FFOW Test Server"), prototest.MafiaName, 1)
+	in, err := decodeInfo(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := in.result(); res.Name != prototest.MafiaNameText {
+		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
+	}
+}

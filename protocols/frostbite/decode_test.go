@@ -113,3 +113,16 @@ func TestServerErrorQuoted(t *testing.T) {
 		t.Errorf("err = %q", err)
 	}
 }
+
+// TestDecodeWindows1252: a server name that is not UTF-8 is the Windows code page
+// the admin typed it in: Windows-1252, its 0x80-0x9F marks included.
+func TestDecodeWindows1252(t *testing.T) {
+	words := [][]byte{[]byte("OK"), prototest.MafiaName, []byte("3"), []byte("64"), []byte("ConquestLarge0"), []byte("MP_Subway")}
+	res, err := decodeServerInfo(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != prototest.MafiaNameText {
+		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
+	}
+}

@@ -403,3 +403,17 @@ func checkFixturePlayers(t *testing.T, res *protocols.Result, want map[string]an
 		}
 	}
 }
+
+// TestDecodeWindows1252: UT99 and BF1942 are Windows games: a name that is not
+// UTF-8 is Windows-1252, its 0x80-0x9F marks included.
+func TestDecodeWindows1252(t *testing.T) {
+	d := []byte(`\hostname\` + string(prototest.MafiaName) + `\gamename\ut\numplayers\1\maxplayers\8` +
+		`\player_0\` + string(prototest.Marks1252) + `\frags_0\3\ping_0\40\final\\queryid\1.1`)
+	res, err := decode([][]byte{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != prototest.MafiaNameText || len(res.PlayerList) != 1 || res.PlayerList[0].Name != prototest.Marks1252Text {
+		t.Errorf("name %q, players %+v", res.Name, res.PlayerList)
+	}
+}

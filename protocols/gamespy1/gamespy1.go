@@ -13,6 +13,7 @@ import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Protocol is the registry entry.
@@ -38,6 +39,10 @@ type Options struct {
 	// servers whose \status\ reply is too large or garbled, at the cost of more
 	// round trips.
 	Request string `yaml:"request"`
+	// Encoding is the code page of the strings: "auto" (the default: UTF-8 when
+	// valid, else Windows-1252) or one wire.Encoding names (windows-1251 for a
+	// Cyrillic server).
+	Encoding string `yaml:"encoding"`
 }
 
 // build builds the Querier for a module.
@@ -58,5 +63,10 @@ func build(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("gamespy1 options: request: %q is not one of %q, %q, %q",
 			opts.Request, requestStatus, requestXServerQuery, requestSeparate)
 	}
+	text, err := wire.Encoding(opts.Encoding, nil)
+	if err != nil {
+		return nil, fmt.Errorf("gamespy1 options: %w", err)
+	}
+	q.text = text
 	return q, nil
 }

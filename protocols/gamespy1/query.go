@@ -22,6 +22,7 @@ type querier struct {
 	retries        int
 	status         []byte // the one request, unless separate
 	separate       bool
+	text           func([]byte) string // the module's encoding:, nil: as sent (wire.UTF8)
 }
 
 // Not a protocols.UDPExchange: a reply of several datagrams, or one request a section.
@@ -36,7 +37,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	}
 
 	p := tr.Begin("info")
-	pairs, _, err := exchange(ctx, conn, tr, q.status, nil)
+	pairs, _, err := exchange(ctx, conn, tr, q.status, nil, q.text)
 	res, partial, err := infoOf(pairs, err, q.rules)
 	tr.End(p, err)
 	if err != nil {
@@ -69,7 +70,7 @@ func infoOf(pairs []gamespy.Pair, err error, rules bool) (res *protocols.Result,
 // querySeparate asks each section on its own (Options.Request "separate").
 func (q *querier) querySeparate(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
-	pairs, id, err := exchange(ctx, conn, tr, []byte(`\basic\\info\`), nil)
+	pairs, id, err := exchange(ctx, conn, tr, []byte(`\basic\\info\`), nil, q.text)
 	res, partial, err := infoOf(pairs, err, false)
 	tr.End(p, err)
 	if err != nil {
@@ -81,7 +82,7 @@ func (q *querier) querySeparate(ctx context.Context, conn *wire.UDPConn, tr *wir
 	seen := []string{id}
 	if q.players {
 		p := tr.Begin("players")
-		pairs, id, err := exchange(ctx, conn, tr, []byte(`\players\`), seen)
+		pairs, id, err := exchange(ctx, conn, tr, []byte(`\players\`), seen, q.text)
 		if pairs != nil {
 			res.PlayerList = decodePlayers(pairs, res)
 		}
@@ -93,7 +94,7 @@ func (q *querier) querySeparate(ctx context.Context, conn *wire.UDPConn, tr *wir
 	}
 	if q.rules {
 		p := tr.Begin("rules")
-		pairs, _, err := exchange(ctx, conn, tr, []byte(`\rules\`), seen)
+		pairs, _, err := exchange(ctx, conn, tr, []byte(`\rules\`), seen, q.text)
 		if pairs != nil {
 			res.Rules = decodeInfo(pairs, true).Rules
 		}
@@ -110,7 +111,7 @@ func (q *querier) querySeparate(ctx context.Context, conn *wire.UDPConn, tr *wir
 // An incomplete reply comes back with what arrived and an error wrapping
 // ErrTruncated. exclude holds the queryids of earlier replies on this socket, whose
 // late packets must not be taken for this one.
-func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []byte, exclude []string) ([]gamespy.Pair, string, error) {
+func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []byte, exclude []string, text func([]byte) string) ([]gamespy.Pair, string, error) {
 	a := assembler{exclude: exclude}
 	foreign := 0
 	first, err := conn.Request(ctx, req, func(b []byte) bool {
@@ -155,6 +156,9 @@ func exchange(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, req []byt
 		tr.Log("gamespy1: pairs dropped after a token that is not a key (backslash inside a value?)")
 	}
 	pairs, err := a.result()
+	if text != nil {
+		gamespy.Recode(text, pairs)
+	}
 	if err == nil && !a.complete() {
 		tr.Logf("gamespy1: no \\final\\ after packet %d; taking the reply as complete", a.highest)
 	}

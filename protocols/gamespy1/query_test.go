@@ -276,3 +276,24 @@ func TestNewOptions(t *testing.T) {
 		t.Fatal("options error swallowed")
 	}
 }
+
+// TestQueryEncoding: a Cyrillic server's Windows-1251 names read as such with
+// `encoding: windows-1251`, as Windows-1252 without it.
+func TestQueryEncoding(t *testing.T) {
+	t.Parallel()
+	cp1251 := string([]byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2}) // "Привет"
+	d := []byte(`\hostname\` + cp1251 + `\gamename\ut\numplayers\1\maxplayers\8\player_0\` + cp1251 + `\final\\queryid\1.1`)
+	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
+		q := newQuerier(t, protocols.Settings{Players: true}, &Options{Encoding: enc})
+		res, _, err := query(t, long, q, serve(t, d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != want || len(res.PlayerList) != 1 || res.PlayerList[0].Name != want {
+			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
+		}
+	}
+	if _, err := build(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "koi8-r"})}); err == nil {
+		t.Error("koi8-r accepted")
+	}
+}

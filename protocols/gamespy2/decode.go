@@ -37,6 +37,25 @@ type reply struct {
 	cut error
 }
 
+// recode reads the reply's strings with text, a module's `encoding:` (nil: as
+// sent): the decoders then take their valid UTF-8 as it is.
+func (r *reply) recode(text func([]byte) string) {
+	if text == nil {
+		return
+	}
+	gamespy.Recode(text, r.kv)
+	for _, t := range []*table{r.players, r.teams} {
+		if t == nil {
+			continue
+		}
+		for _, row := range t.rows {
+			for i, cell := range row {
+				row[i] = []byte(text(cell))
+			}
+		}
+	}
+}
+
 // decodeReply decodes one reply datagram by its structure (spec §2), never by the
 // flags it answered: some servers send sections they were not asked for.
 func decodeReply(b []byte) (*reply, error) {
@@ -262,7 +281,7 @@ func decodePlayers(players, teams *table, info *protocols.Result) []protocols.Pl
 }
 
 // text converts a display string: America's Army colour escapes (0x1B and three
-// bytes, spec §3 quirk 4) removed, then UTF-8 or else Latin-1.
+// bytes, spec §3 quirk 4) removed, then UTF-8 or else Windows-1252 (wire.UTF8).
 func text(b []byte) string {
 	if bytes.IndexByte(b, 0x1b) < 0 {
 		return wire.UTF8(b)

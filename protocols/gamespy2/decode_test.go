@@ -221,12 +221,14 @@ func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
 	if w := map[string]protocols.Flag{"0": protocols.FlagFalse, "1": protocols.FlagTrue}[str(want, "password")]; res.Password != w {
 		t.Errorf("password %v, want %v", res.Password, w)
 	}
-	// Every K/V pair GameQ reports is in Info with the same value (Latin-1 decoded).
+	// Every K/V pair GameQ reports is in Info with the same value (GameQ reads
+	// Latin-1, we Windows-1252: see gameq).
 	for k, v := range want {
 		s, ok := v.(string)
 		if !ok || strings.HasPrefix(k, "gq_") {
 			continue
 		}
+		s = gameq(s)
 		if got, ok := info(res, k); !ok || got != s {
 			t.Errorf("info %s = %q (%v), want %q", k, got, ok, s)
 		}
@@ -244,8 +246,8 @@ func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
 	for i, p := range players {
 		w := p.(map[string]any)
 		g := res.PlayerList[i]
-		if g.Name != str(w, "player") || g.Score != count(str(w, "score")) || g.Ping != count(str(w, "ping")) {
-			t.Errorf("player %d = %q %v %v, want %q %q %q", i, g.Name, g.Score, g.Ping, str(w, "player"), str(w, "score"), str(w, "ping"))
+		if g.Name != gameq(str(w, "player")) || g.Score != count(str(w, "score")) || g.Ping != count(str(w, "ping")) {
+			t.Errorf("player %d = %q %v %v, want %q %q %q", i, g.Name, g.Score, g.Ping, gameq(str(w, "player")), str(w, "score"), str(w, "ping"))
 		}
 		team := str(w, "team")
 		if n, err := strconv.Atoi(team); err == nil && n < len(teams) {
@@ -254,5 +256,35 @@ func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
 		if g.Team != team {
 			t.Errorf("player %d team %q, want %q", i, g.Team, team)
 		}
+	}
+}
+
+// gameq turns GameQ's reading of a string (its bytes as Latin-1) into ours: the
+// servers are Windows games writing Windows-1252, whose 0x80-0x9F are marks
+// (0x99 is ™), where Latin-1 has control characters.
+func gameq(s string) string {
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		if r > 0xFF {
+			return s // not a Latin-1 reading
+		}
+		b = append(b, byte(r))
+	}
+	return wire.Windows1252(b)
+}
+
+// TestDecodeWindows1252: Halo, SWAT 4 and Battlefield Vietnam are Windows games:
+// a name that is not UTF-8 is Windows-1252, its 0x80-0x9F marks included.
+func TestDecodeWindows1252(t *testing.T) {
+	b := []byte{0, 'G', 'S', '2', 'X'}
+	for _, s := range [][]byte{[]byte("hostname"), prototest.MafiaName, []byte("numplayers"), []byte("0"), []byte("maxplayers"), []byte("16"), nil} {
+		b = append(append(b, s...), 0)
+	}
+	res, err := decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != prototest.MafiaNameText {
+		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
 	}
 }

@@ -12,7 +12,10 @@
 package gamespy2
 
 import (
+	"fmt"
+
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Protocol is the registry entry.
@@ -21,7 +24,27 @@ var Protocol = protocols.Protocol{
 	Description: "GameSpy v2 query (Halo, BF Vietnam, SWAT 4, ARMA, America's Army, SW Battlefront, NWN, F.E.A.R., ...)",
 	DefaultPort: 2302,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
-	},
+	New:         newQuerier,
+}
+
+// Options is the module's `gamespy2:` block.
+type Options struct {
+	// Encoding is the code page of the strings: "auto" (the default: UTF-8 when
+	// valid, else Windows-1252) or one wire.Encoding names (windows-1251 for a
+	// Cyrillic server).
+	Encoding string `yaml:"encoding"`
+}
+
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	var opts Options
+	if s.Options != nil {
+		if err := s.Options(&opts); err != nil {
+			return nil, fmt.Errorf("gamespy2 options: %w", err)
+		}
+	}
+	text, err := wire.Encoding(opts.Encoding, nil)
+	if err != nil {
+		return nil, fmt.Errorf("gamespy2 options: %w", err)
+	}
+	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries, text: text}, nil
 }

@@ -22,6 +22,7 @@ var (
 type querier struct {
 	players, rules bool
 	retries        int
+	text           func([]byte) string // the module's encoding:, nil: as sent (wire.UTF8)
 }
 
 // Not a protocols.UDPExchange: a second request for the player table when the info lacks it.
@@ -37,6 +38,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	rep, err := exchange(ctx, conn, id, flagsInfo)
 	var res *protocols.Result
 	if err == nil {
+		rep.recode(q.text)
 		res = decodeInfo(rep.kv, q.rules)
 		if rep.cut != nil && gamespy.Nothing(res) {
 			err = rep.cut // cut before anything useful
@@ -71,6 +73,7 @@ func (q *querier) queryPlayers(ctx context.Context, conn *wire.UDPConn, tr *wire
 	p := tr.Begin("players")
 	rep, err := exchange(ctx, conn, id, flagsPlayers)
 	if err == nil {
+		rep.recode(q.text)
 		players, teams = rep.players, rep.teams
 		setPlayers(res, players, teams)
 		switch {

@@ -222,3 +222,26 @@ func TestQuerierContract(t *testing.T) {
 		Answer: f.handle, WantName: "Test «Halo»", RetryDeadline: 900 * time.Millisecond,
 	})
 }
+
+// TestQueryEncoding: a Cyrillic server's Windows-1251 names (server and
+// players) read as such with `encoding: windows-1251`, as Windows-1252 without.
+func TestQueryEncoding(t *testing.T) {
+	t.Parallel()
+	cp1251 := []byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2} // "Привет"
+	v := vector(t, "halo_like")
+	info := bytes.Replace(v[0], []byte("Test \xabHalo\xbb"), cp1251, 1)
+	players := bytes.Replace(v[1], []byte("Alpha"), cp1251, 1)
+	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
+		f := &fakeServer{t: t, info: info, players: players}
+		res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: enc})}, f.handle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != want || len(res.PlayerList) != 3 || res.PlayerList[0].Name != want {
+			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
+		}
+	}
+	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "koi8-r"})}); err == nil {
+		t.Error("koi8-r accepted")
+	}
+}

@@ -119,6 +119,22 @@ type reply struct {
 	dropped       int // values past the row or column caps
 }
 
+// recode reads the reply's strings with text, a module's `encoding:` (nil: as
+// sent): the decoders then take their valid UTF-8 as it is.
+func (r *reply) recode(text func([]byte) string) {
+	if text == nil {
+		return
+	}
+	gamespy.Recode(text, r.kv)
+	for _, t := range []*table{&r.players, &r.team} {
+		for _, c := range t.cols {
+			for i, v := range c.vals {
+				c.vals[i] = []byte(text(v))
+			}
+		}
+	}
+}
+
 // decodeBody adds one packet's body to r (spec §5.2, §5.3 step 3). A string cut by
 // the end of the packet is dropped: the next packet re-opens its block.
 func (r *reply) decodeBody(p packet) error {

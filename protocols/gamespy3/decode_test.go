@@ -1,12 +1,14 @@
 package gamespy3
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -182,5 +184,19 @@ func TestDecodeJC2MP(t *testing.T) {
 	}
 	if _, err := decodeJC2MP(vector(t, "short")[0]); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("short: %v", err)
+	}
+}
+
+// TestDecodeWindows1252: Battlefield 2 and Crysis are Windows games: a name that
+// is not UTF-8 is Windows-1252, its 0x80-0x9F marks included.
+func TestDecodeWindows1252(t *testing.T) {
+	d := vector(t, "empty_sections")[0]
+	d = bytes.Replace(d, []byte("hostname\x00Empty\x00"), append(append([]byte("hostname\x00"), prototest.MafiaName...), 0), 1)
+	res, err := decode(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != prototest.MafiaNameText {
+		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
 	}
 }

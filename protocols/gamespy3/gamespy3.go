@@ -17,6 +17,7 @@ import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Options is the module's gamespy3 block.
@@ -27,6 +28,10 @@ type Options struct {
 	// Variant selects a dialect: "" (standard) or "jc2mp" (Just Cause 2 MP: payload
 	// FF FF FF 02 and its own player list, spec §7).
 	Variant string `yaml:"variant"`
+	// Encoding is the code page of the strings: "auto" (the default: UTF-8 when
+	// valid, else Windows-1252) or one wire.Encoding names (windows-1251 for a
+	// Cyrillic server). Just Cause 2 MP's replies are read as sent.
+	Encoding string `yaml:"encoding"`
 }
 
 // Protocol is the registry entry.
@@ -45,9 +50,13 @@ var Protocol = protocols.Protocol{
 		default:
 			return nil, fmt.Errorf("gamespy3: variant %q: want \"\" or \"jc2mp\"", opts.Variant)
 		}
+		text, err := wire.Encoding(opts.Encoding, nil)
+		if err != nil {
+			return nil, fmt.Errorf("gamespy3 options: %w", err)
+		}
 		return &querier{
 			players: s.Players, rules: s.Rules, retries: max(s.Retries, 0),
-			noChallenge: opts.NoChallenge, jc2mp: opts.Variant == "jc2mp",
+			noChallenge: opts.NoChallenge, jc2mp: opts.Variant == "jc2mp", text: text,
 		}, nil
 	},
 }

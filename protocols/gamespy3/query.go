@@ -31,6 +31,7 @@ type querier struct {
 	players, rules     bool
 	retries            int
 	noChallenge, jc2mp bool
+	text               func([]byte) string // the module's encoding:, nil: as sent (wire.UTF8)
 }
 
 // Query runs handshake and stat request. Settings.Retries counts whole attempts,
@@ -91,6 +92,7 @@ func (q *querier) result(a *assembler, tr *wire.Trace) (*protocols.Result, error
 	if err != nil {
 		return nil, err
 	}
+	r.recode(q.text)
 	res := r.result(q.rules)
 	list := r.playerList(res)
 	if r.dropped > 0 {

@@ -351,3 +351,30 @@ func TestOptions(t *testing.T) {
 		t.Errorf("nil options: %v", err)
 	}
 }
+
+// TestQueryEncoding: a Cyrillic server's Windows-1251 name reads as such with
+// `encoding: windows-1251`, as Windows-1252 without.
+func TestQueryEncoding(t *testing.T) {
+	t.Parallel()
+	cp1251 := []byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2} // "Привет"
+	d := bytes.Replace(vector(t, "empty_sections")[0], []byte("hostname\x00Empty\x00"), append(append([]byte("hostname\x00"), cp1251...), 0), 1)
+	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
+		f := &fakeServer{t: t, token: "0", packets: [][]byte{d}}
+		res, _, err := query(t, long, protocols.Settings{Options: options(Options{Encoding: enc})}, f.handle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != want || res.Map != "Mesa" {
+			t.Errorf("encoding %q: name %q map %q, want %q", enc, res.Name, res.Map, want)
+		}
+	}
+	// The player table too: split3's "[TAG] B\xe9ta" is a Cyrillic й there.
+	f := &fakeServer{t: t, token: "-1287574694", packets: vector(t, "split3")}
+	res, _, err := query(t, long, protocols.Settings{Players: true, Options: options(Options{Encoding: "windows-1251"})}, f.handle)
+	if err != nil || len(res.PlayerList) != 3 || res.PlayerList[1].Name != "[TAG] Bйta" {
+		t.Errorf("players %+v, %v", res.PlayerList, err)
+	}
+	if _, err := Protocol.New(protocols.Settings{Options: options(Options{Encoding: "koi8-r"})}); err == nil {
+		t.Error("koi8-r accepted")
+	}
+}

@@ -27,7 +27,7 @@ func BenchmarkDecodePlayers(b *testing.B) {
 	msg := readHex(b, "players_D.hex")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decodePlayers(msg); err != nil {
+		if _, err := decodePlayers(msg, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

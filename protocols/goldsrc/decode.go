@@ -297,6 +297,20 @@ func (r reply) result() *protocols.Result {
 	return res
 }
 
+// recode reads the reply's strings with a module's `encoding:` (steam.Info.Recode).
+func (r reply) recode(text func([]byte) string) {
+	switch {
+	case r.a2s != nil:
+		r.a2s.Recode(text)
+	case r.c != nil:
+		for _, s := range []*string{&r.c.Address, &r.c.Name, &r.c.Map, &r.c.Folder, &r.c.Game} {
+			*s = text([]byte(*s))
+		}
+	case r.is != nil:
+		steam.RecodeKV(text, r.is.KV)
+	}
+}
+
 // hltvEmpty tells whether the reply comes from an HLTV proxy with nobody on it: the
 // proxy then sends no players reply at all (spec §3.4), so none is awaited.
 func (r reply) hltvEmpty() bool {
@@ -321,14 +335,18 @@ func withDetailed(res *protocols.Result, detailed *steam.Info) {
 
 // decodePlayers decodes the S2A_PLAYER (0x44) reply to A2S_PLAYER or to the text
 // query "players" as an A2S record. An empty datagram is an empty list: the HLTV
-// proxy sends one when nobody is connected (spec §3.4).
-func decodePlayers(msg []byte) ([]protocols.Player, error) {
+// proxy sends one when nobody is connected (spec §3.4). text, when not nil, is
+// the module's `encoding:`.
+func decodePlayers(msg []byte, text func([]byte) string) ([]protocols.Player, error) {
 	if len(msg) == 0 {
 		return []protocols.Player{}, nil
 	}
 	p, err := steam.DecodePlayers(msg, false)
 	if err != nil {
 		return nil, err
+	}
+	if text != nil {
+		p.Recode(text)
 	}
 	return p.Result(0), nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -35,6 +36,8 @@ func TestDecodeReply(t *testing.T) {
 			players: protocols.Known(2), maxP: protocols.Known(8),
 			info: map[string]string{"trailing_bytes": "3"}, noInfo: []string{"spectators"}},
 		{file: "info_C_latin1.hex", name: "Café Serveur", mapName: "de_aztec", game: "Counter-Strike",
+			players: protocols.Known(0), maxP: protocols.Known(32)},
+		{file: "info_C_cp1252.hex", name: prototest.MafiaNameText, mapName: "de_aztec", game: prototest.Marks1252Text,
 			players: protocols.Known(0), maxP: protocols.Known(32)},
 		{file: "info_C_cut.hex", err: wire.ErrTruncated},
 		{file: "info_C_no_protocol.hex", err: wire.ErrTruncated},
@@ -170,7 +173,7 @@ func TestDecodeInfoStringFields(t *testing.T) {
 }
 
 func TestDecodePlayers(t *testing.T) {
-	pl, err := decodePlayers(readHex(t, "players_D.hex"))
+	pl, err := decodePlayers(readHex(t, "players_D.hex"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,16 +189,16 @@ func TestDecodePlayers(t *testing.T) {
 		eq(t, "player", pl[i], want[i])
 	}
 	for file, n := range map[string]int{"players_empty.hex": 0, "players_count_lies.hex": 1} {
-		pl, err := decodePlayers(readHex(t, file))
+		pl, err := decodePlayers(readHex(t, file), nil)
 		if err != nil || len(pl) != n {
 			t.Errorf("%s: %d players, err %v; want %d", file, len(pl), err, n)
 		}
 	}
 	// HLTV with nobody on it sends an empty datagram.
-	if pl, err := decodePlayers(nil); err != nil || pl == nil || len(pl) != 0 {
+	if pl, err := decodePlayers(nil, nil); err != nil || pl == nil || len(pl) != 0 {
 		t.Errorf("empty datagram: %v, %v", pl, err)
 	}
-	if _, err := decodePlayers(readHex(t, "rules_E.hex")); !errors.Is(err, wire.ErrMalformed) {
+	if _, err := decodePlayers(readHex(t, "rules_E.hex"), nil); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("rules as players: err = %v", err)
 	}
 }
@@ -235,7 +238,7 @@ func TestSplitVectors(t *testing.T) {
 			}
 		}},
 		{"players_split", func(t *testing.T, msg []byte) {
-			pl, err := decodePlayers(msg)
+			pl, err := decodePlayers(msg, nil)
 			if err != nil || len(pl) != 2 || pl[0].Name != "Barney" || pl[1].Name != "Otis" || pl[0].Score != protocols.Known(4) {
 				t.Fatalf("players %+v, err %v", pl, err)
 			}
@@ -272,5 +275,18 @@ func TestSplitVectors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRecode: with the module's encoding: the 'C' reply's strings read in its
+// code page (reply.recode, called before result).
+func TestRecode(t *testing.T) {
+	r, err := decodeReply(readHex(t, "info_C_cp1252.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.recode(wire.Windows1251)
+	if res := r.result(); res.Name != prototest.MafiaNameAs["windows-1251"] || res.Map != "de_aztec" {
+		t.Errorf("name %q map %q", res.Name, res.Map)
 	}
 }

@@ -157,7 +157,7 @@ func checkInfoFixture(t *testing.T, c checker, msg []byte) {
 
 func checkPlayersFixture(t *testing.T, c checker, msg []byte) {
 	t.Helper()
-	pl, err := decodePlayers(msg)
+	pl, err := decodePlayers(msg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestQueryFixtures(t *testing.T) {
 			if in, _ := decodeInfoReply(read(tt.info[0])); in.Version != "" {
 				want = in // the 0x49 wins whichever order it comes in
 			}
-			wantPl, err := decodePlayers(f.players[0])
+			wantPl, err := decodePlayers(f.players[0], nil)
 			if err != nil {
 				t.Fatal(err)
 			}

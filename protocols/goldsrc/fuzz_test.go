@@ -92,7 +92,7 @@ func FuzzDecodeInfoString(f *testing.F) {
 func FuzzDecodePlayersRules(f *testing.F) {
 	seed(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if pl, err := decodePlayers(b); err == nil {
+		if pl, err := decodePlayers(b, nil); err == nil {
 			for _, p := range pl {
 				if !utf8.ValidString(p.Name) || p.DurationKnown && p.Duration < 0 {
 					t.Fatalf("player %+v", p)

@@ -36,7 +36,9 @@ var Protocol = protocols.Protocol{
 	New:         newQuerier,
 }
 
-// Options is the module's `goldsrc:` block: the challenge cache's switch.
+// Options is the module's `goldsrc:` block: the challenge cache's switch and the
+// code page of the names (`encoding:`, windows-1251 for a Cyrillic server; the
+// rules are read as sent).
 type Options = steam.CacheOptions
 
 // newQuerier returns a GoldSrc querier, with its own challenge cache.
@@ -45,5 +47,9 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c}, nil
+	text, err := steam.TextFor("goldsrc", s)
+	if err != nil {
+		return nil, err
+	}
+	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c, text: text}, nil
 }

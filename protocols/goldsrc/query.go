@@ -50,6 +50,7 @@ type querier struct {
 	players, rules bool
 	retries        int
 	challenges     *steam.ChallengeCache // nil: challenge_cache: false
+	text           func([]byte) string   // the module's encoding:, nil: steam.Text
 }
 
 // Query asks for the server's info, then (as configured) its players and rules.
@@ -68,6 +69,12 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	if err != nil {
 		return nil, err
 	}
+	if q.text != nil {
+		rep.recode(q.text)
+		if rep.detailed != nil {
+			rep.detailed.Recode(q.text)
+		}
+	}
 	res := rep.result()
 	if rep.detailed != nil {
 		withDetailed(res, rep.detailed)
@@ -81,7 +88,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		} else {
 			var msg []byte
 			if msg, err = x.fetch(ctx, d, playersRequest, steam.PlayersRequest, steam.TypePlayers); err == nil {
-				pl, err = decodePlayers(msg)
+				pl, err = decodePlayers(msg, q.text)
 			}
 		}
 		tr.End(p, err)

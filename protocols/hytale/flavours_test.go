@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,3 +160,71 @@ func TestFlavoursBestError(t *testing.T) {
 func itoa(p uint16) string { return strconv.Itoa(int(p)) }
 
 func yamlUnmarshal(s string, v any) error { return yaml.Unmarshal([]byte(s), v) }
+
+// Every public shape of the Nitrado plugin's reply (see testdata/README.md).
+func TestNitradoShapes(t *testing.T) {
+	for _, c := range []struct {
+		file, name, version, world string
+		players, max               int64
+		list                       []string
+	}{
+		{"nitrado_basic.json", "Kweebec Village", "2026.01.24-4f1e2d3c7", "", 3, 40, nil},
+		{"nitrado_nouniverse.json", "Kweebec Village", "2026.01.24-4f1e2d3c7", "", 3, 40, []string{"Feran", "Outlander", "Zone Wanderer"}},
+		{"nitrado_1_0_0.json", "Kweebec Village", "2026.01.10-ab2cd69ff", "default", 2, 40, []string{"Feran", "Outlander"}},
+		{"nitrado.json", "Orbis Testers", "2026.01.22", "Orbis", 2, 50, []string{"Kweebec", "Trork"}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			addr := nitradoServer(t, 200, prototest.File(t, c.file))
+			q, _ := Protocol.New(protocols.Settings{Players: true})
+			res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Name != c.name || res.Version != c.version || res.Map != c.world ||
+				res.Players != protocols.Known(c.players) || res.MaxPlayers != protocols.Known(c.max) || info(res, "flavour") != "nitrado" {
+				t.Errorf("%+v", res)
+			}
+			var names []string
+			for _, p := range res.PlayerList {
+				names = append(names, p.Name)
+			}
+			if !slices.Equal(names, c.list) {
+				t.Errorf("players %q, want %q", names, c.list)
+			}
+		})
+	}
+	if res, err := nitradoDecode(t, prototest.File(t, "nitrado_basic.json"), false); err != nil || info(res, "address") != "play.example.org:5520" {
+		t.Errorf("address: %v %+v", err, res)
+	}
+	// A count given wins over the list (which may be cut by the plugin's view).
+	res, err := nitradoDecode(t, []byte(`{"Basic":{"CurrentPlayers":7},"Players":[{"Name":"a"}]}`), true)
+	if err != nil || res.Players != protocols.Known(7) || len(res.PlayerList) != 1 {
+		t.Errorf("count and list: %v %+v", err, res)
+	}
+	for _, bad := range []string{`{"Players":"x"}`, `{"Players":{"u":1}}`, `{"Players":[1]}`} {
+		if _, err := nitradoDecode(t, []byte(bad), true); wire.Reason(err) != "malformed" {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
+// nitradoDecode decodes a body as the Nitrado flavour does.
+func nitradoDecode(t *testing.T, body []byte, players bool) (*protocols.Result, error) {
+	t.Helper()
+	var r nitradoReply
+	if err := wire.DecodeJSON(prototest.JSONResponse(200, body), &r); err != nil {
+		return nil, err
+	}
+	return r.result(players)
+}
+
+// On a port where the plugin answers but its reply is of no use, the probe
+// says why the plugin's reply failed, not what the line flavour made of the
+// web server's HTTP answer to QUERY.
+func TestNitradoOwnReason(t *testing.T) {
+	addr := nitradoServer(t, 200, []byte(`{}`))
+	_, _, err := probeWith(t, addr, "{}", 2*time.Second)
+	if wire.Reason(err) != "malformed" || !strings.Contains(err.Error(), "Basic, Server, Universe or Players") {
+		t.Errorf("%v", err)
+	}
+}

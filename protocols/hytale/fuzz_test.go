@@ -45,7 +45,9 @@ func FuzzDecodeFlavours(f *testing.F) {
 	for _, name := range []string{"hyquery_basic", "hyquery_cut", "hyquery_badmagic", "hyquery_full", "hyquery_full_lies"} {
 		f.Add(hexVec(f, name))
 	}
-	f.Add(prototest.File(f, "nitrado.json"))
+	for _, name := range []string{"nitrado.json", "nitrado_basic.json", "nitrado_nouniverse.json", "nitrado_1_0_0.json"} {
+		f.Add(prototest.File(f, name))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if in, err := decodeHyQuery(b); err != nil {
 			if r := wire.Reason(err); r == "" || r == "other" {

@@ -106,6 +106,9 @@ func (q *querier) hyquery(ctx context.Context, addr netip.AddrPort, tr *wire.Tra
 			return nil, fmt.Errorf("not a HyQuery reply"), nil
 		}
 		in, err := decodeHyQuery(d)
+		if err != nil {
+			err = ownAnswer{err} // the magic was HyQuery's
+		}
 		return in, nil, err
 	})
 	if err != nil {

@@ -13,9 +13,12 @@
 //     players, max players and port (int32), version, and in a full reply the
 //     player list (int32 count, each name and a 16-byte UUID);
 //   - "nitrado": Nitrado's hytale-plugin-query, HTTP GET /Nitrado/Query answering
-//     JSON (Server.Name, Server.Version, Server.MaxPlayers,
-//     Universe.CurrentPlayers, Universe.DefaultWorld, Players[].Name), as
-//     gamedig 5.3 protocols/hytale.js reads it.
+//     JSON whose sections are those the reader's permissions grant (its
+//     README): Basic (Name, Version, MaxPlayers, CurrentPlayers, Address; since
+//     1.1.0, and all its public setup grants), Server (Name, Version,
+//     MaxPlayers), Universe (CurrentPlayers, DefaultWorld) and Players (Name of
+//     each; an array since 1.0.1, an object keyed by UUID in 1.0.0). Without a
+//     count the list is counted.
 //
 // Each flavour goes to the target's port unless the module names its own; a
 // flavour that fails hands the time it did not use to the next.

@@ -1,6 +1,7 @@
 package hytale
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/netip"
@@ -70,11 +71,22 @@ func (q *querier) flavour(ctx context.Context, f string, addr netip.AddrPort, tr
 	return queryLine(ctx, addr, tr)
 }
 
+// ownAnswer marks the failure of a flavour whose own plugin answered (its OK or
+// ERROR line, its HyQuery magic, its JSON): that tells more than the garbage
+// another flavour read from the same port, so the probe reports it.
+type ownAnswer struct{ error }
+
+func (e ownAnswer) Unwrap() error { return e.error }
+
 // rank orders failures by what they tell: a refused connection least, then
 // silence, then an answer that made no sense (often another flavour's server on
-// the port), then a server's own refusal (an ERROR line, an HTTP 403).
+// the port), then a plugin's own answer that failed or refused (an ERROR line,
+// an HTTP 403, JSON without the sections read).
 func rank(err error) int {
+	var own ownAnswer
 	switch {
+	case errors.As(err, &own):
+		return 3
 	case errors.Is(err, wire.ErrRefused):
 		return 0
 	case errors.Is(err, wire.ErrTimeout):
@@ -114,6 +126,9 @@ func queryLine(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*proto
 	}
 	st, err := decode(line)
 	if err != nil {
+		if bytes.HasPrefix(line, []byte("OK ")) || bytes.HasPrefix(line, []byte("ERROR")) {
+			err = ownAnswer{err}
+		}
 		return nil, err
 	}
 	if st.Players > st.MaxPlayers {

@@ -14,7 +14,7 @@ func BenchmarkDecode(b *testing.B) {
 	b.SetBytes(int64(len(reply)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := decode(reply, tagOnline)
+		r, err := decode(reply, tagOnline, wire.UTF8)
 		if err != nil {
 			b.Fatal(err)
 		}

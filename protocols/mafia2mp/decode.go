@@ -35,17 +35,17 @@ func answers(b []byte, tag string) error {
 	return nil
 }
 
-// str reads a string led by a length byte that counts itself (0 reads as empty).
-func str(rd *wire.Reader, what string) string {
-	n := int(rd.Uint8(what + " length"))
-	if n == 0 {
-		return ""
+// decode parses the reply after the tag, its strings made UTF-8 by text;
+// online says each player has a ping.
+func decode(b []byte, tag string, text func([]byte) string) (*reply, error) {
+	// str reads a string led by a length byte that counts itself (0 reads as empty).
+	str := func(rd *wire.Reader, what string) string {
+		n := int(rd.Uint8(what + " length"))
+		if n == 0 {
+			return ""
+		}
+		return text(rd.Bytes(n-1, what))
 	}
-	return wire.Latin1(rd.Bytes(n-1, what))
-}
-
-// decode parses the reply after the tag; online says each player has a ping.
-func decode(b []byte, tag string) (*reply, error) {
 	if err := answers(b, tag); err != nil {
 		return nil, err
 	}

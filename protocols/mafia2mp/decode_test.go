@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -20,6 +22,8 @@ func TestDecodeVectors(t *testing.T) {
 			list: "[{Vito {0 false}} {Joe {0 false}} {Henry {0 false}}]"},
 		{vec: "m2o", tag: tagOnline, want: "M2O Freeroam é|freeroam|{2 true} {32 true} 2",
 			list: "[{Vito {45 true}} {Joe {120 true}}]"},
+		{vec: "m2mp_cp1252", tag: tagM2MP, want: "Empire Bay – „Cash & Cars“ €5 VIP|Freeroam …|{1 true} {50 true} 1",
+			list: "[{José “Ace” {0 false}}]"},
 		{vec: "cut_players", tag: tagM2MP, want: "Cut|mode|{2 true} {10 true} 1", list: "[{Vito {0 false}}]", playersErr: wire.ErrTruncated},
 		{vec: "bad_count", tag: tagM2MP, want: "Odd|mode|{0 false} {0 false} 1", list: "[]"},
 		{vec: "short", tag: tagM2MP, err: wire.ErrTruncated},
@@ -27,7 +31,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec+"/"+tc.tag, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec), tc.tag)
+			r, err := decode(readVec(t, tc.vec), tc.tag, wire.UTF8)
 			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
@@ -55,5 +59,23 @@ func TestDecodeVectors(t *testing.T) {
 				t.Error("players not asked for")
 			}
 		})
+	}
+}
+
+// TestEncodingOption: the module's `encoding:` replaces the default (UTF-8 when
+// valid, else Windows-1252); an unknown code page is refused.
+func TestEncodingOption(t *testing.T) {
+	for enc, want := range prototest.MafiaNameAs {
+		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := decode(readVec(t, "m2mp_cp1252"), tagM2MP, q.(*querier).text)
+		if err != nil || r.Name != want {
+			t.Errorf("encoding %q: %q, %v; want %q", enc, r.Name, err, want)
+		}
+	}
+	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "cp437"})}); err == nil {
+		t.Error("unknown encoding accepted")
 	}
 }

@@ -3,6 +3,8 @@ package mafia2mp
 import (
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // No real capture is committed: the seeds are the own vectors, read with both tags.
@@ -12,7 +14,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, tag := range []string{tagM2MP, tagOnline} {
-			r, err := decode(b, tag)
+			r, err := decode(b, tag, wire.UTF8)
 			if err != nil {
 				continue
 			}

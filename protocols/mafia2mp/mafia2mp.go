@@ -11,12 +11,17 @@ import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Options is the module's mafia2mp block.
 type Options struct {
 	// Variant is "" (Mafia 2 Multiplayer) or "online" (Mafia II Online).
 	Variant string `yaml:"variant"`
+	// Encoding is the code page of the strings: "auto" (the default: UTF-8 when
+	// valid, else Windows-1252, the system code page of the mods' Windows
+	// servers and clients), or one wire.Encoding names.
+	Encoding string `yaml:"encoding"`
 }
 
 // Protocol is the registry entry. Targets name the game port; the query port is
@@ -43,7 +48,11 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 			return nil, err
 		}
 	}
-	q := &querier{s: s, tag: tagM2MP}
+	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
+	if err != nil {
+		return nil, fmt.Errorf("mafia2mp: %w", err)
+	}
+	q := &querier{s: s, tag: tagM2MP, text: text}
 	switch opts.Variant {
 	case "":
 	case "online":

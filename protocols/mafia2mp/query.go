@@ -8,8 +8,9 @@ import (
 )
 
 type querier struct {
-	s   protocols.Settings
-	tag string // tagM2MP or tagOnline
+	s    protocols.Settings
+	tag  string              // tagM2MP or tagOnline
+	text func([]byte) string // the server's code page
 }
 
 // Query sends the mod's tag and decodes the reply that repeats it.
@@ -26,7 +27,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		if skip := answers(b, q.tag); skip != nil {
 			return nil, skip, nil
 		}
-		r, err := decode(b, q.tag)
+		r, err := decode(b, q.tag, q.text)
 		return r, nil, err
 	})
 	tr.End(p, err)

@@ -126,6 +126,9 @@ func decodeCVP(b []byte, withList bool) (*protocols.Result, error) {
 		return nil, err
 	}
 	res.Players = protocols.Known(int64(len(users)))
+	if s.Uptime != nil { // seconds since the server started
+		res.Uptime = protocols.SpanSeconds(*s.Uptime)
+	}
 	if n := s.MaxUsers; n != nil && *n >= 0 && *n <= 1e9 && *n == float64(int64(*n)) {
 		res.MaxPlayers = protocols.Known(int64(*n))
 	}

@@ -66,7 +66,8 @@ func TestGTmurmur(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Name != "GT Test Mumble" || res.Players != protocols.Known(4) || res.MaxPlayers != protocols.Known(50) || res.Bots.Known {
+		if res.Name != "GT Test Mumble" || res.Players != protocols.Known(4) || res.MaxPlayers != protocols.Known(50) || res.Bots.Known ||
+			res.Uptime != protocols.SpanSeconds(3600) {
 			t.Errorf("%+v", res)
 		}
 		names := []string{}

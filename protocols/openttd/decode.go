@@ -198,7 +198,7 @@ func newGRF(r *wire.Reader, serialisation uint8, i int) grf {
 }
 
 // str reads a NUL-terminated string. OpenTTD sends UTF-8; anything else is
-// read as Latin-1 so the result is always valid UTF-8.
+// read as Windows-1252 (wire.UTF8) so the result is always valid UTF-8.
 func str(r *wire.Reader, what string) string { return wire.UTF8(r.CString(what)) }
 
 // daysTill1920 is DAYS_TILL_ORIGINAL_BASE_YEAR: 1 January 1920 counted in days

@@ -242,7 +242,7 @@ func TestHeader(t *testing.T) {
 	}
 }
 
-// Invalid UTF-8 in a name is read as Latin-1, so Result strings stay valid.
+// Invalid UTF-8 in a name is read as Windows-1252, so Result strings stay valid.
 func TestLatin1Name(t *testing.T) {
 	b := loadHex(t, "v1_minimal.hex")
 	i := strings.Index(string(b), "V1")

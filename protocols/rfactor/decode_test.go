@@ -1,10 +1,12 @@
 package rfactor
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -65,5 +67,22 @@ func TestAnswers(t *testing.T) {
 		if err := answers(b); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestDecodeWindows1252: rFactor is a Windows game: a server name that is not
+// UTF-8 is Windows-1252, its 0x80-0x9F marks included.
+func TestDecodeWindows1252(t *testing.T) {
+	b := readVec(t, "full")
+	old := append([]byte("Sunday Cup"), make([]byte, len(prototest.Marks1252)-len("Sunday Cup"))...)
+	if !bytes.Contains(b, old) {
+		t.Fatal("no server name to replace")
+	}
+	r, err := decode(bytes.Replace(b, old, prototest.Marks1252, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := r.Result(); res.Name != prototest.Marks1252Text {
+		t.Errorf("name %q, want %q", res.Name, prototest.Marks1252Text)
 	}
 }

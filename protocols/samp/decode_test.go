@@ -75,7 +75,10 @@ func TestDecodeInfo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := decoders[c.encoding]
+			text, err := wire.Encoding(c.encoding, wire.UTF8)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if text(in.name) != c.name || text(in.mode) != c.game || text(in.third) != c.third || string(in.version) != c.version ||
 				int64(in.players) != c.players || int64(in.max) != c.max || in.password != c.password || in.trailing != c.trailing {
 				t.Errorf("%+v: %q %q %q", in, text(in.name), text(in.mode), text(in.third))
@@ -144,11 +147,11 @@ func TestDecodeRules(t *testing.T) {
 			t.Fatalf("%s: %v", c.file, err)
 		}
 		st := &status{variant: variantSAMP, in: in, rules: rules}
-		res := st.result(auto, true)
-		if len(res.Rules) != c.n || res.Version != c.version || res.Map != c.mapName || st.openMP(auto) != c.openMP {
+		res := st.result(wire.UTF8, true)
+		if len(res.Rules) != c.n || res.Version != c.version || res.Map != c.mapName || st.openMP(wire.UTF8) != c.openMP {
 			t.Errorf("%s: rules %q version %q map %q", c.file, res.Rules, res.Version, res.Map)
 		}
-		if res := st.result(auto, false); res.Rules != nil || res.Version != c.version {
+		if res := st.result(wire.UTF8, false); res.Rules != nil || res.Version != c.version {
 			t.Errorf("%s: without rules asked: rules %q version %q", c.file, res.Rules, res.Version)
 		}
 	}
@@ -171,7 +174,7 @@ func TestDecodePlayers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
-		list := playerList(ps, auto)
+		list := playerList(ps, wire.UTF8)
 		if len(list) != len(c.names) {
 			t.Fatalf("%s: %d players", c.file, len(list))
 		}

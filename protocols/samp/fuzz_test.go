@@ -37,7 +37,7 @@ func FuzzDecode(f *testing.F) {
 		for _, vcmp := range []bool{false, true} {
 			in, err := decodeInfo(b, vcmp)
 			if check(err) {
-				res := (&status{variant: variantVCMP, in: in}).result(auto, true)
+				res := (&status{variant: variantVCMP, in: in}).result(wire.UTF8, true)
 				if res.Players.Value < 0 || res.Players.Value > 65535 || !utf8.ValidString(res.Name+res.Game+res.Map+res.Version) {
 					t.Fatalf("result %+v", res)
 				}

@@ -35,6 +35,7 @@ import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Protocol is the registry entry.
@@ -54,7 +55,7 @@ type Options struct {
 	Variant string `yaml:"variant"`
 	// Encoding is the code page of the server's strings: "auto" (the default:
 	// UTF-8 when valid, else Windows-1252), "windows-1252", "windows-1251"
-	// (Cyrillic servers) or "utf-8".
+	// (Cyrillic servers), "utf-8" or "latin-1" (wire.Encoding).
 	Encoding string `yaml:"encoding"`
 }
 
@@ -78,9 +79,9 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	default:
 		return nil, fmt.Errorf("samp options: unknown variant %q (samp, openmp, vcmp)", o.Variant)
 	}
-	dec, ok := decoders[o.Encoding]
-	if !ok {
-		return nil, fmt.Errorf("samp options: unknown encoding %q (auto, windows-1252, windows-1251, utf-8)", o.Encoding)
+	dec, err := wire.Encoding(o.Encoding, wire.UTF8)
+	if err != nil {
+		return nil, fmt.Errorf("samp options: %w", err)
 	}
 	q.text = dec
 	return q, nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -116,6 +117,15 @@ func TestDecodeVectors(t *testing.T) {
 			vec: "no_players_key", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
 			want: want{
 				name: "Full", mapName: "eden2", game: "RTSS", version: "12",
+				players: known(20), max: known(20), password: protocols.FlagFalse,
+				rules:  []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}, {Key: "timelimit", Value: "0"}},
+				phases: map[string]error{"players": wire.ErrTooLarge},
+			},
+		},
+		{
+			vec: "cp1252", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
+			want: want{
+				name: prototest.MafiaNameText, mapName: "eden2", game: "RTSS", version: "12",
 				players: known(20), max: known(20), password: protocols.FlagFalse,
 				rules:  []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}, {Key: "timelimit", Value: "0"}},
 				phases: map[string]error{"players": wire.ErrTooLarge},

@@ -24,6 +24,7 @@ func TestDecodeVectors(t *testing.T) {
 		{vec: "modern", want: "Legends|eden2|CTF|2.1.0.1|{12 true} {32 true} 0",
 			info: map[string]string{"min_players": "4", "min_level": "5", "game_mode": "CTF"}},
 		{vec: "no_tail", want: "Old|eden|||{1 true} {8 true} 0", info: map[string]string{"location": "Nowhere"}},
+		{vec: "cp1252", want: "Empire Bay – „Cash & Cars“ €5 VIP|eden|||{1 true} {8 true} 0", info: map[string]string{"location": "Nowhere"}},
 		{vec: "cut_tail", want: "Cut|eden|||{1 true} {8 true} 0", tail: wire.ErrTruncated},
 		{vec: "short", err: wire.ErrTruncated},
 	}

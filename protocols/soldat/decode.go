@@ -3,7 +3,6 @@ package soldat
 import (
 	"fmt"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -50,16 +49,9 @@ type refresh struct {
 	passworded                  uint8
 }
 
-// text makes a server string UTF-8: as is when valid, else Windows-1252.
-func text(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return wire.Windows1252(b)
-}
-
-// shortString reads a Pascal string[n]: a length byte and n bytes.
-func shortString(r *wire.Reader, n int, what string) string {
+// shortString reads a Pascal string[n]: a length byte and n bytes, made UTF-8
+// by text.
+func shortString(r *wire.Reader, n int, what string, text func([]byte) string) string {
 	l := int(r.Uint8(what + " length"))
 	b := r.Bytes(n, what)
 	if r.Err() != nil {
@@ -69,7 +61,7 @@ func shortString(r *wire.Reader, n int, what string) string {
 }
 
 // decodeRefresh reads a REFRESHX record (b holds exactly recordLen bytes).
-func decodeRefresh(b []byte) (*refresh, error) {
+func decodeRefresh(b []byte, text func([]byte) string) (*refresh, error) {
 	if len(b) != recordLen {
 		return nil, fmt.Errorf("%w: a REFRESHX record of %d bytes, want %d", wire.ErrTruncated, len(b), recordLen)
 	}
@@ -86,10 +78,10 @@ func decodeRefresh(b []byte) (*refresh, error) {
 		ip              [slots][4]byte
 	)
 	for i := range slots {
-		names[i] = shortString(&r, nameLen, fmt.Sprintf("player %d name", i))
+		names[i] = shortString(&r, nameLen, fmt.Sprintf("player %d name", i), text)
 	}
 	for range slots {
-		shortString(&r, hwidLen, "hardware id") // never exported
+		shortString(&r, hwidLen, "hardware id", text) // never exported
 	}
 	for i := range slots {
 		team[i] = r.Uint8("team")
@@ -117,7 +109,7 @@ func decodeRefresh(b []byte) (*refresh, error) {
 	for i := range rf.teamScore {
 		rf.teamScore[i] = r.Uint16LE("team score")
 	}
-	rf.mapName = shortString(&r, mapLen, "map")
+	rf.mapName = shortString(&r, mapLen, "map", text)
 	rf.timeLimit = r.Int32LE("time limit")
 	rf.timeLeft = r.Int32LE("time left")
 	rf.killLimit = r.Uint16LE("kill limit")
@@ -125,7 +117,7 @@ func decodeRefresh(b []byte) (*refresh, error) {
 	rf.maxPlayers = r.Uint8("max players")
 	rf.maxSpecs = r.Uint8("max spectators")
 	rf.passworded = r.Uint8("password")
-	rf.nextMap = shortString(&r, mapLen, "next map")
+	rf.nextMap = shortString(&r, mapLen, "next map", text)
 	if err := r.Err(); err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func TestRecordLen(t *testing.T) {
 }
 
 func TestDecode(t *testing.T) {
-	rf, err := decodeRefresh(vec(t, "refreshx_ctf"))
+	rf, err := decodeRefresh(vec(t, "refreshx_ctf"), wire.UTF8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestDecode(t *testing.T) {
 	}
 	prototest.CheckUTF8(t, res)
 
-	rf, err = decodeRefresh(vec(t, "refreshx_empty"))
+	rf, err = decodeRefresh(vec(t, "refreshx_empty"), wire.UTF8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,15 +80,44 @@ func TestDecodeErrors(t *testing.T) {
 		"no header": {bad, "malformed"},
 		"long":      {append(good, 0), "truncated"},
 	} {
-		if _, err := decodeRefresh(c.b); wire.Reason(err) != c.reason {
+		if _, err := decodeRefresh(c.b, wire.UTF8); wire.Reason(err) != c.reason {
 			t.Errorf("%s: %v, want %s", name, err, c.reason)
 		}
 	}
 	// A name length byte past 24 reads the 24 bytes there are.
 	lying := append([]byte(nil), good...)
 	lying[len(header)] = 200
-	rf, err := decodeRefresh(lying)
+	rf, err := decodeRefresh(lying, wire.UTF8)
 	if err != nil || len(rf.players[0].name) != nameLen {
 		t.Errorf("lying name length: %+v, %v", rf, err)
+	}
+}
+
+// TestDecodeWindows1252: a name typed on a Windows client (Windows-1252 0x80-0x9F
+// marks) reads as typed by default; `encoding: latin-1` would lose the marks.
+func TestDecodeWindows1252(t *testing.T) {
+	rec := vec(t, "refreshx_ctf")
+	name := rec[len(header):] // player 0's name: a length byte and 24 bytes
+	name[0] = byte(len(prototest.Marks1252))
+	copy(name[1:1+nameLen], append(prototest.Marks1252, make([]byte, nameLen)...))
+	for enc, want := range map[string]string{
+		"":        prototest.Marks1252Text,
+		"latin-1": "\u0084Cash & Cars\u0093 \u0096 \u00805\u0085",
+	} {
+		text, err := wire.Encoding(enc, wire.UTF8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rf, err := decodeRefresh(rec, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rf.result(true).PlayerList[0].Name; got != want {
+			t.Errorf("encoding %q: %q, want %q", enc, got, want)
+		}
+	}
+	q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "koi8-r"})})
+	if err == nil {
+		t.Errorf("unknown encoding accepted: %v", q)
 	}
 }

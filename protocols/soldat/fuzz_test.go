@@ -18,7 +18,7 @@ func FuzzDecode(f *testing.F) {
 		rec := make([]byte, recordLen)
 		copy(rec, header)
 		copy(rec[len(header):], b)
-		rf, err := decodeRefresh(rec)
+		rf, err := decodeRefresh(rec, wire.UTF8)
 		if err != nil {
 			if r := wire.Reason(err); r == "" || r == "other" {
 				t.Fatalf("error without a reason: %v", err)

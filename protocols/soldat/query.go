@@ -15,6 +15,7 @@ import (
 type querier struct {
 	password protocols.Secret
 	players  bool
+	text     func([]byte) string // the server's code page
 }
 
 // String keeps the password out of any print of the querier.
@@ -47,7 +48,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	p = tr.Begin("info")
-	rf, err := refreshX(conn, r, tr)
+	rf, err := refreshX(conn, r, tr, q.text)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err
@@ -100,7 +101,7 @@ func (q *querier) login(w secretWriter, r *bufio.Reader) (string, error) {
 
 // refreshX sends REFRESHX and reads the record, skipping the console lines the
 // admin connection carries before it.
-func refreshX(w io.Writer, r *bufio.Reader, tr *wire.Trace) (*refresh, error) {
+func refreshX(w io.Writer, r *bufio.Reader, tr *wire.Trace, text func([]byte) string) (*refresh, error) {
 	if _, err := w.Write([]byte("REFRESHX\r\n")); err != nil {
 		return nil, err
 	}
@@ -114,7 +115,7 @@ func refreshX(w io.Writer, r *bufio.Reader, tr *wire.Trace) (*refresh, error) {
 			if _, err := io.ReadFull(r, b); err != nil {
 				return nil, eof(err, "REFRESHX record")
 			}
-			return decodeRefresh(b)
+			return decodeRefresh(b, text)
 		}
 		l, err := line(r)
 		if err != nil {

@@ -28,6 +28,7 @@ import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Protocol is the registry entry.
@@ -45,6 +46,9 @@ type Options struct {
 	// PasswordFile names a file holding it, read at config load.
 	Password     protocols.Secret `yaml:"password"`
 	PasswordFile string           `yaml:"password_file"`
+	// Encoding is the code page of names and maps: "auto" (the default: UTF-8
+	// when valid, else Windows-1252), or one wire.Encoding names.
+	Encoding string `yaml:"encoding"`
 }
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
@@ -63,5 +67,9 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 			return nil, fmt.Errorf("soldat password: a line break would end it early")
 		}
 	}
-	return &querier{password: pw, players: s.Players}, nil
+	text, err := wire.Encoding(o.Encoding, wire.UTF8)
+	if err != nil {
+		return nil, fmt.Errorf("soldat options: %w", err)
+	}
+	return &querier{password: pw, players: s.Players, text: text}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -114,6 +115,16 @@ func decodeBody(b []byte) ([]param, error) {
 	return ps, nil
 }
 
+// startTime is the server's start time, sent as Unix milliseconds; a value no
+// running server can mean (before 2000, past 2100) is left out.
+func startTime(ms float64) time.Time {
+	const y2000, y2100 = 946684800e3, 4102444800e3
+	if !(ms >= y2000 && ms < y2100) {
+		return time.Time{}
+	}
+	return time.UnixMilli(int64(ms))
+}
+
 func be64(r *wire.Reader, what string) uint64 {
 	hi := uint64(r.Uint32BE(what))
 	return hi<<32 | uint64(r.Uint32BE(what))
@@ -152,6 +163,7 @@ func result(ps []param) (*protocols.Result, error) {
 		Version:    ps[pVersion].String(),
 		Players:    protocols.Known(int64(ps[pPlayers].num)),
 		MaxPlayers: protocols.Known(int64(ps[pMax].num)),
+		Started:    startTime(ps[pStartTime].num),
 	}
 	names := [nStatus]string{"info_version", "version", "name", "description", "start_time_ms", "players", "max_players"}
 	for i, p := range ps {

@@ -2,6 +2,7 @@ package starmade
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -56,6 +57,10 @@ func TestDecode(t *testing.T) {
 		if res.Info[4] != (protocols.KV{Key: "start_time_ms", Value: "1700000000000"}) || res.Info[3].Value != "A test universe" {
 			t.Errorf("%s: info %v", c.file, res.Info)
 		}
+		// the start time, Unix ms, is exported (gameserver_start_time_seconds)
+		if !res.Started.Equal(time.UnixMilli(1_700_000_000_000)) || res.Uptime.Known {
+			t.Errorf("%s: started %v, uptime %+v", c.file, res.Started, res.Uptime)
+		}
 		prototest.CheckUTF8(t, res)
 	}
 }
@@ -79,6 +84,22 @@ func TestDecodeErrors(t *testing.T) {
 		hdr := []byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n), 0, 0, 0, 0, 0, 0, 0, 0}
 		if _, err := bodyLen(hdr); wire.Reason(err) != want {
 			t.Errorf("length %d: %v, want %s", n, err, want)
+		}
+	}
+}
+
+// TestStartTime: a start time no running server can mean is left out.
+func TestStartTime(t *testing.T) {
+	for ms, want := range map[float64]time.Time{
+		1_700_000_000_000: time.UnixMilli(1_700_000_000_000),
+		0:                 {},
+		-1:                {},
+		946_684_799_999:   {}, // before 2000
+		4_102_444_800_000: {}, // 2100
+		1e300:             {},
+	} {
+		if got := startTime(ms); !got.Equal(want) {
+			t.Errorf("startTime(%v) = %v, want %v", ms, got, want)
 		}
 	}
 }

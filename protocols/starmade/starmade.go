@@ -16,8 +16,10 @@
 //
 // Facts: qstat 2.17 (starmade.c: request bytes, parameter types and their order).
 // gamedig's starmade.js reads the same answer but knows neither the parameter
-// count nor the int64 type, so it misreads everything after the start time; the
-// README says which is right.
+// count nor the int64 type: it takes the start time's bytes for type marks, so
+// its start time is wrong and, when the last byte is 1, 3, 4 or 6, its players
+// and max too; the README says which is right. The start time is exported as
+// sent (Result.Started).
 package starmade
 
 import "github.com/gameserver-exporter/gameserver_exporter/protocols"

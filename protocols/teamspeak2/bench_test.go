@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecodePlayers(b *testing.B) {
 	lines := reply(b, "pl_default.txt")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decodePlayers(lines); err != nil {
+		if _, err := decodePlayers(lines, wire.UTF8); err != nil {
 			b.Fatal(err)
 		}
 	}

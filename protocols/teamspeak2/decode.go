@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -18,14 +17,6 @@ const (
 	maxPlayers = 1024 // rows of pl (TS2 servers hold a few hundred at most)
 	maxDigits  = 18   // a count within int64 without overflow checks
 )
-
-// text makes a server string UTF-8: as is when valid, else Windows-1252.
-func text(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return wire.Windows1252(b)
-}
 
 // replyEnd says whether a line ends a command's reply: nil and true on "OK", an
 // ErrServer error and true on an "ERROR..." line.
@@ -40,8 +31,8 @@ func replyEnd(line []byte, cmd string) (bool, error) {
 }
 
 // decodeServerInfo maps si's key=value lines onto a Result; lines without '='
-// are kept in the info under their own text.
-func decodeServerInfo(lines [][]byte) (*protocols.Result, error) {
+// are kept in the info under their own text. text makes the strings UTF-8.
+func decodeServerInfo(lines [][]byte, text func([]byte) string) (*protocols.Result, error) {
 	res := &protocols.Result{Info: make([]protocols.KV, 0, len(lines))}
 	seen := false
 	for _, l := range lines {
@@ -84,7 +75,7 @@ func decodeServerInfo(lines [][]byte) (*protocols.Result, error) {
 
 // decodePlayers reads pl's header line and rows: the nick (quotes stripped), the
 // ping (ms) and the login time (s), found by column name.
-func decodePlayers(lines [][]byte) ([]protocols.Player, error) {
+func decodePlayers(lines [][]byte, text func([]byte) string) ([]protocols.Player, error) {
 	if len(lines) == 0 {
 		return nil, fmt.Errorf("%w: pl answered no header line", wire.ErrMalformed)
 	}

@@ -28,7 +28,7 @@ func reply(t testing.TB, name string) [][]byte {
 }
 
 func TestDecodeServerInfo(t *testing.T) {
-	res, err := decodeServerInfo(reply(t, "si_default.txt"))
+	res, err := decodeServerInfo(reply(t, "si_default.txt"), wire.UTF8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestDecodeServerInfo(t *testing.T) {
 		for _, l := range c.lines {
 			lines = append(lines, []byte(l))
 		}
-		_, err := decodeServerInfo(lines)
+		_, err := decodeServerInfo(lines, wire.UTF8)
 		if got := wire.Reason(err); c.reason == "" && err != nil || c.reason != "" && got != c.reason {
 			t.Errorf("%s: %v, want %q", c.name, err, c.reason)
 		}
@@ -62,7 +62,7 @@ func TestDecodeServerInfo(t *testing.T) {
 }
 
 func TestDecodePlayers(t *testing.T) {
-	ps, err := decodePlayers(reply(t, "pl_default.txt"))
+	ps, err := decodePlayers(reply(t, "pl_default.txt"), wire.UTF8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestDecodePlayers(t *testing.T) {
 			t.Errorf("player %d = %+v, want %+v", i, ps[i], want[i])
 		}
 	}
-	if ps, err := decodePlayers(reply(t, "pl_empty.txt")); err != nil || len(ps) != 0 {
+	if ps, err := decodePlayers(reply(t, "pl_empty.txt"), wire.UTF8); err != nil || len(ps) != 0 {
 		t.Errorf("empty: %+v, %v", ps, err)
 	}
 	for name, lines := range map[string][][]byte{
@@ -87,7 +87,7 @@ func TestDecodePlayers(t *testing.T) {
 		"no nick":   {[]byte("p_id\tping")},
 		"short row": {[]byte("p_id\tnick"), []byte("1")},
 	} {
-		if _, err := decodePlayers(lines); wire.Reason(err) != "malformed" {
+		if _, err := decodePlayers(lines, wire.UTF8); wire.Reason(err) != "malformed" {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -103,6 +103,32 @@ func TestReplyEnd(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%q: %v %v", line, end, err)
+		}
+	}
+}
+
+// TestDecodeWindows1252: names the Windows clients typed with Windows-1252's
+// 0x80-0x9F marks read as typed; `encoding: windows-1251` reads them as a
+// Cyrillic server's.
+func TestDecodeWindows1252(t *testing.T) {
+	si := [][]byte{append([]byte("server_name="), prototest.MafiaName...), []byte("server_currentusers=1")}
+	pl := [][]byte{[]byte("p_id\tping\tnick"), append(append([]byte("1\t9\t\""), prototest.Marks1252...), '"')}
+	for enc, want := range map[string][2]string{
+		"":             {prototest.MafiaNameText, prototest.Marks1252Text},
+		"windows-1251": {"Empire Bay – „Cash & Cars“ Ђ5 VIP", "„Cash & Cars“ – Ђ5…"},
+	} {
+		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := q.(*querier).text
+		res, err := decodeServerInfo(si, text)
+		if err != nil || res.Name != want[0] {
+			t.Errorf("encoding %q: name %q, %v; want %q", enc, res.Name, err, want[0])
+		}
+		ps, err := decodePlayers(pl, text)
+		if err != nil || len(ps) != 1 || ps[0].Name != want[1] {
+			t.Errorf("encoding %q: players %+v, %v; want %q", enc, ps, err, want[1])
 		}
 	}
 }

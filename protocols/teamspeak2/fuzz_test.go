@@ -22,12 +22,12 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("error without a reason: %v", err)
 			}
 		}
-		res, err := decodeServerInfo(lines)
+		res, err := decodeServerInfo(lines, wire.UTF8)
 		check(err)
 		if err == nil && (res.Players.Value < 0 || res.MaxPlayers.Value < 0 || !utf8.ValidString(res.Name)) {
 			t.Fatalf("%+v", res)
 		}
-		ps, err := decodePlayers(lines)
+		ps, err := decodePlayers(lines, wire.UTF8)
 		check(err)
 		for _, p := range ps {
 			if !utf8.ValidString(p.Name) || p.Ping.Value < 0 {

@@ -18,6 +18,7 @@ type querier struct {
 	// queryPort is the TCP query port; 0 (tests only) means the target's own port.
 	queryPort      uint16
 	players, rules bool
+	text           func([]byte) string // the server's code page
 }
 
 // Query connects to the query port on the target's address, selects the virtual
@@ -36,7 +37,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	defer conn.Close()
-	s := &session{r: bufio.NewReaderSize(conn, maxLine), w: conn}
+	s := &session{r: bufio.NewReaderSize(conn, maxLine), w: conn, text: q.text}
 	res, err := s.info(t.Addr.Port())
 	tr.End(p, err)
 	if err != nil {
@@ -64,8 +65,9 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 
 // session is the client's side of the exchange.
 type session struct {
-	r *bufio.Reader
-	w io.Writer
+	r    *bufio.Reader
+	w    io.Writer
+	text func([]byte) string // the server's code page
 }
 
 // info reads the greeting, selects the voice port's server and decodes si.
@@ -87,7 +89,7 @@ func (s *session) info(voice uint16) (*protocols.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeServerInfo(lines)
+	return decodeServerInfo(lines, s.text)
 }
 
 // players asks pl and decodes it.
@@ -96,7 +98,7 @@ func (s *session) players() ([]protocols.Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodePlayers(lines)
+	return decodePlayers(lines, s.text)
 }
 
 // command sends cmd and returns its data lines, at most max of them, up to the

@@ -26,6 +26,7 @@ import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // defaultQueryPort is the TCP query port of a default TeamSpeak 2 install.
@@ -44,6 +45,10 @@ var Protocol = protocols.Protocol{
 type Options struct {
 	// QueryPort is the TCP query port on the target's address; 0 means 51234.
 	QueryPort int `yaml:"query_port"`
+	// Encoding is the code page of names: "auto" (the default: UTF-8 when
+	// valid, else Windows-1252, what the Windows clients type), or one
+	// wire.Encoding names.
+	Encoding string `yaml:"encoding"`
 }
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
@@ -59,5 +64,9 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if opts.QueryPort < 1 || opts.QueryPort > 65535 {
 		return nil, fmt.Errorf("teamspeak2 options: query_port must be between 1 and 65535, got %d", opts.QueryPort)
 	}
-	return &querier{queryPort: uint16(opts.QueryPort), players: s.Players, rules: s.Rules}, nil
+	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
+	if err != nil {
+		return nil, fmt.Errorf("teamspeak2 options: %w", err)
+	}
+	return &querier{queryPort: uint16(opts.QueryPort), players: s.Players, rules: s.Rules, text: text}, nil
 }

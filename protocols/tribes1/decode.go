@@ -65,7 +65,7 @@ type reply struct {
 }
 
 func pascal(rd *wire.Reader, what string) string {
-	return wire.Latin1(rd.Bytes(int(rd.Uint8(what+" length")), what))
+	return wire.Windows1252(rd.Bytes(int(rd.Uint8(what+" length")), what))
 }
 
 func flag(b bool) string {

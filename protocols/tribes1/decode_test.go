@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -113,5 +114,15 @@ func TestFields(t *testing.T) {
 	}
 	if fields("") != nil || values("") != nil {
 		t.Error("empty column strings give columns")
+	}
+}
+
+// TestPascalWindows1252: the game's strings are the Windows code page, so
+// 0x80-0x9F are marks (– „ “ €), not control characters.
+func TestPascalWindows1252(t *testing.T) {
+	b := append([]byte{byte(len(prototest.MafiaName))}, prototest.MafiaName...)
+	rd := wire.NewReader(b)
+	if got := pascal(&rd, "name"); got != prototest.MafiaNameText || rd.Err() != nil {
+		t.Errorf("%q, %v; want %q", got, rd.Err(), prototest.MafiaNameText)
 	}
 }

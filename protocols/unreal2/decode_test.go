@@ -188,6 +188,8 @@ func TestStrings(t *testing.T) {
 		{"empty, no NUL", []byte{0x00, 'x'}, "", 1},
 		{"NUL only", []byte{0x01, 0x00}, "", 0},
 		{"latin1", []byte{0x04, 'c', 0xE9, '!', 0x00}, "cé!", 0},
+		// the engine's 8-bit strings are the Windows code page: 0x80-0x9F are marks
+		{"windows-1252", append(append([]byte{byte(len(prototest.MafiaName) + 1)}, prototest.MafiaName...), 0), prototest.MafiaNameText, 0},
 		{"cut at inner NUL", []byte{0x05, 'a', 0x00, 'b', 'c', 0x00}, "a", 0},
 		{"no NUL counted", []byte{0x02, 'o', 'k', 'z'}, "ok", 1},
 		{"colour code", []byte{0x09, 0x1B, 0x1B, 0x20, 0x30, 'r', 'e', 'd', '!', 0x00}, "red!", 0},

@@ -26,7 +26,7 @@ func readString(r *wire.Reader, what string) string {
 		if i := bytes.IndexByte(b, 0); i >= 0 {
 			b = b[:i]
 		}
-		return stripColours(wire.Latin1(b))
+		return stripColours(wire.Windows1252(b))
 	}
 	if c, ok := r.Peek(); ok && c == 0x01 {
 		r.Skip(1, what) // the uncounted 01 of some Killing Floor servers

@@ -23,8 +23,8 @@
 //     score, stats id, a count byte and that many key/value strings ("team",
 //     "class").
 //
-// Strings: a length byte; below 0x80 that many bytes of Latin-1 that include the
-// NUL terminator (0 is an empty string with no NUL); from 0x80 on, (n & 0x7F)
+// Strings: a length byte; below 0x80 that many bytes of the Windows code page
+// (Windows-1252, the engine's ANSI strings) that include the NUL terminator (0 is an empty string with no NUL); from 0x80 on, (n & 0x7F)
 // UCS-2 (UTF-16LE) characters, and some Killing Floor servers insert a 01 byte
 // after the length that it does not count (gamedig issue #121). Colour codes are
 // 0x1B and three bytes (red, green, blue).

@@ -1,6 +1,10 @@
 package ventrilo
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
 
 // BenchmarkDecode reassembles the status reply from fragments of at most maxData
 // bytes, as a server sends it, and decodes it.
@@ -19,7 +23,7 @@ func BenchmarkDecode(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		if _, err := result(a.text(), true); err != nil {
+		if _, err := result(a.text(), true, wire.UTF8); err != nil {
 			b.Fatal(err)
 		}
 	}

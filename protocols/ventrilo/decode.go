@@ -72,10 +72,11 @@ func (a *assembly) text() []byte {
 	return out
 }
 
-// unescape decodes the %XX escapes of a text value and makes it UTF-8.
-func unescape(s string) string {
+// unescape decodes the %XX escapes of a text value (bytes of the clients'
+// code page: "%96" is Windows-1252's en dash) and makes it UTF-8 by text.
+func unescape(s string, text func([]byte) string) string {
 	if !strings.Contains(s, "%") {
-		return wire.UTF8([]byte(s))
+		return text([]byte(s))
 	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
@@ -88,7 +89,7 @@ func unescape(s string) string {
 		}
 		b = append(b, s[i])
 	}
-	return wire.UTF8(b)
+	return text(b)
 }
 
 // fields splits a CHANNEL: or CLIENT: value into its FIELD=value pairs.
@@ -113,7 +114,11 @@ type status struct {
 	clients  []map[string]string
 	channels map[string]string // CID -> name
 	named    bool
+	text     func([]byte) string // the server's code page
 }
+
+// unescape is unescape in the server's code page.
+func (st *status) unescape(s string) string { return unescape(s, st.text) }
 
 // line reads one "KEY: value" line.
 func (st *status) line(line string) error {
@@ -126,15 +131,15 @@ func (st *status) line(line string) error {
 	res := st.res
 	switch key = strings.ToUpper(key); key {
 	case "ERROR":
-		return fmt.Errorf("%w: the server says %q", wire.ErrServer, clip(unescape(val)))
+		return fmt.Errorf("%w: the server says %q", wire.ErrServer, clip(st.unescape(val)))
 	case "NAME":
-		res.Name, st.named = unescape(val), true
+		res.Name, st.named = st.unescape(val), true
 	case "MAXCLIENTS":
 		res.MaxPlayers = count(val)
 	case "CLIENTCOUNT":
 		res.Players = count(val)
 	case "VERSION":
-		res.Version = unescape(val)
+		res.Version = st.unescape(val)
 	case "UPTIME":
 		if n, err := strconv.ParseUint(val, 10, 63); err == nil {
 			res.Uptime = protocols.SpanSeconds(float64(n))
@@ -143,12 +148,12 @@ func (st *status) line(line string) error {
 		res.Password = protocols.FlagOf(strings.TrimSpace(val) != "0")
 	case "CHANNEL":
 		f := fields(val)
-		st.channels[f["CID"]] = unescape(f["NAME"])
+		st.channels[f["CID"]] = st.unescape(f["NAME"])
 	case "CLIENT":
 		st.clients = append(st.clients, fields(val))
 	}
 	if name, ok := infoKeys[key]; ok {
-		res.Info = append(res.Info, protocols.KV{Key: name, Value: unescape(val)})
+		res.Info = append(res.Info, protocols.KV{Key: name, Value: st.unescape(val)})
 	}
 	return nil
 }
@@ -162,10 +167,11 @@ func count(s string) protocols.Count {
 	return protocols.Known(int64(n))
 }
 
-// result reads the status text. players asks for the client list.
-func result(text []byte, players bool) (*protocols.Result, error) {
-	st := &status{res: &protocols.Result{}, channels: map[string]string{}}
-	for _, line := range strings.Split(string(text), "\n") {
+// result reads the status body, its strings made UTF-8 by text. players asks
+// for the client list.
+func result(body []byte, players bool, text func([]byte) string) (*protocols.Result, error) {
+	st := &status{res: &protocols.Result{}, channels: map[string]string{}, text: text}
+	for _, line := range strings.Split(string(body), "\n") {
 		if err := st.line(line); err != nil {
 			return nil, err
 		}
@@ -187,7 +193,7 @@ func result(text []byte, players bool) (*protocols.Result, error) {
 func (st *status) playerList() []protocols.Player {
 	out := make([]protocols.Player, 0, len(st.clients))
 	for _, c := range st.clients {
-		p := protocols.Player{Name: unescape(c["NAME"]), Ping: count(c["PING"])}
+		p := protocols.Player{Name: st.unescape(c["NAME"]), Ping: count(c["PING"])}
 		if n := count(c["SEC"]); n.Known {
 			p.Duration, p.DurationKnown = float64(n.Value), true
 		}

@@ -37,7 +37,7 @@ func TestDecodeReplyVector(t *testing.T) {
 	if err != nil || !done {
 		t.Fatal(done, err)
 	}
-	res, err := result(a.text(), false)
+	res, err := result(a.text(), false, wire.UTF8)
 	if err != nil || res.Name != "Vector" || res.MaxPlayers != protocols.Known(8) || res.Players != protocols.Known(1) {
 		t.Errorf("%v %+v", err, res)
 	}
@@ -48,7 +48,7 @@ func TestDecodeReplyVector(t *testing.T) {
 }
 
 func TestResult(t *testing.T) {
-	res, err := result(text(t, "status"), true)
+	res, err := result(text(t, "status"), true, wire.UTF8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +80,12 @@ func TestResult(t *testing.T) {
 }
 
 func TestResultGenericAndErrors(t *testing.T) {
-	res, err := result(text(t, "status_generic"), false)
+	res, err := result(text(t, "status_generic"), false, wire.UTF8)
 	if err != nil || res.Name != "Plain" || res.Password != protocols.FlagFalse || res.Players != protocols.Known(0) || res.PlayerList != nil {
 		t.Errorf("generic: %v %+v", err, res)
 	}
 	for file, want := range map[string]string{"err_no_name": "malformed", "err_error": "server_error"} {
-		if _, err := result(text(t, file), false); wire.Reason(err) != want {
+		if _, err := result(text(t, file), false, wire.UTF8); wire.Reason(err) != want {
 			t.Errorf("%s: %v, want %s", file, err, want)
 		}
 	}
@@ -93,7 +93,7 @@ func TestResultGenericAndErrors(t *testing.T) {
 
 func TestUnescape(t *testing.T) {
 	for in, want := range map[string]string{"a%20b": "a b", "100%": "100%", "%zz": "%zz", "%C3%A9": "é", "%E9": "é", "x%4": "x%4"} {
-		if got := unescape(in); got != want {
+		if got := unescape(in, wire.UTF8); got != want {
 			t.Errorf("unescape(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -149,5 +149,29 @@ func TestAnswer(t *testing.T) {
 	}
 	if Answer(req[:5], nil, 0) != nil {
 		t.Error("a short request answered")
+	}
+}
+
+// TestResultWindows1252: the %XX escapes carry the Windows clients' bytes, so
+// "%96" is an en dash and "%80" the euro sign, not control characters.
+func TestResultWindows1252(t *testing.T) {
+	for enc, want := range prototest.MafiaNameAs {
+		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := result(text(t, "status_cp1252"), true, q.(*querier).text)
+		if err != nil || res.Name != want {
+			t.Fatalf("encoding %q: %q, %v; want %q", enc, res.Name, err, want)
+		}
+		if enc != "" {
+			continue
+		}
+		if len(res.PlayerList) != 1 || res.PlayerList[0].Name != prototest.Marks1252Text || res.PlayerList[0].Team != "„Lobby“" {
+			t.Errorf("players %+v", res.PlayerList)
+		}
+		if res.Info[0].Value != "Raid nights … Tue–Thu" {
+			t.Errorf("comment %q", res.Info[0].Value)
+		}
 	}
 }

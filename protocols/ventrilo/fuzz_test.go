@@ -30,7 +30,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("error without a reason: %v", err)
 			}
 		}
-		res, err := result(b, true)
+		res, err := result(b, true, wire.UTF8)
 		if err != nil {
 			if r := wire.Reason(err); r == "" || r == "other" {
 				t.Fatalf("error without a reason: %v", err)

@@ -15,6 +15,7 @@ type querier struct {
 	password protocols.Secret
 	players  bool
 	retries  int
+	text     func([]byte) string // the server's code page
 }
 
 // String keeps the password out of any print of the querier.
@@ -106,5 +107,5 @@ func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	if ferr != nil {
 		return nil, ferr
 	}
-	return result(a.text(), q.players)
+	return result(a.text(), q.players, q.text)
 }

@@ -25,6 +25,7 @@ import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Protocol is the registry entry.
@@ -42,6 +43,10 @@ type Options struct {
 	// has one; PasswordFile names a file holding it.
 	Password     protocols.Secret `yaml:"password"`
 	PasswordFile string           `yaml:"password_file"`
+	// Encoding is the code page of names and comments (the bytes the clients
+	// typed, %XX-escaped): "auto" (the default: UTF-8 when valid, else
+	// Windows-1252), or one wire.Encoding names.
+	Encoding string `yaml:"encoding"`
 }
 
 // maxPassword is what the 16 data bytes hold with a terminating NUL.
@@ -61,5 +66,9 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if len(pw) > maxPassword {
 		return nil, fmt.Errorf("ventrilo password: longer than %d bytes, the request holds no more", maxPassword)
 	}
-	return &querier{password: pw, players: s.Players, retries: max(s.Retries, 0)}, nil
+	text, err := wire.Encoding(o.Encoding, wire.UTF8)
+	if err != nil {
+		return nil, fmt.Errorf("ventrilo options: %w", err)
+	}
+	return &querier{password: pw, players: s.Players, retries: max(s.Retries, 0), text: text}, nil
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -33,5 +34,35 @@ func TestWindowsCodePages(t *testing.T) {
 				t.Errorf("byte %#x: %q", b, s)
 			}
 		}
+	}
+}
+
+// TestEncoding: the `encoding:` option names a code page, or keeps the
+// protocol's own when empty or "auto"; an unknown name is refused with the list.
+func TestEncoding(t *testing.T) {
+	mafia := []byte("Empire Bay \x96 \x84Cash & Cars\x93 \x805 VIP")
+	def := func([]byte) string { return "default" }
+	for name, want := range map[string]string{
+		"":             "default",
+		"auto":         "default",
+		"windows-1252": "Empire Bay – „Cash & Cars“ €5 VIP",
+		"Windows-1252": "Empire Bay – „Cash & Cars“ €5 VIP",
+		"utf-8":        "Empire Bay – „Cash & Cars“ €5 VIP", // not UTF-8: read as Windows-1252
+		"latin-1":      "Empire Bay \u0096 \u0084Cash & Cars\u0093 \u00805 VIP",
+		"windows-1251": "Empire Bay – „Cash & Cars“ Ђ5 VIP",
+	} {
+		d, err := Encoding(name, def)
+		if err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+		if got := d(mafia); got != want {
+			t.Errorf("%q: %q, want %q", name, got, want)
+		}
+	}
+	if d, err := Encoding("utf-8", def); err != nil || d([]byte("Über")) != "Über" {
+		t.Errorf("utf-8 must keep valid UTF-8: %v", err)
+	}
+	if _, err := Encoding("koi8-r", def); err == nil || !strings.Contains(err.Error(), "windows-1252") {
+		t.Errorf("unknown encoding: %v", err)
 	}
 }

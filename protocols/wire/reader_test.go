@@ -70,8 +70,9 @@ func TestText(t *testing.T) {
 	}{
 		{[]byte("plain"), "plain"},
 		{[]byte("caf\xc3\xa9"), "café"}, // valid UTF-8 stays
-		{[]byte("caf\xe9"), "café"},     // else Latin-1
+		{[]byte("caf\xe9"), "café"},     // else Windows-1252
 		{[]byte("\xff\xfe"), "\u00ff\u00fe"},
+		{[]byte("Empire Bay \x96 \x84Cash & Cars\x93 \x805 VIP"), "Empire Bay – „Cash & Cars“ €5 VIP"},
 	} {
 		if got := UTF8(tc.in); got != tc.want {
 			t.Errorf("UTF8(%q) = %q, want %q", tc.in, got, tc.want)

@@ -1,19 +1,26 @@
 package wire
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
-// UTF8 returns b as a string when it is valid UTF-8 and decodes it as Latin-1
-// otherwise: servers documented as UTF-8 still send legacy code pages.
+// UTF8 returns b as a string when it is valid UTF-8 and decodes it as
+// Windows-1252 otherwise: servers documented as UTF-8 still send the bytes a
+// Windows client typed, and those are the Windows code page (Latin-1 would turn
+// its € „ “ – into control characters).
 func UTF8(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}
-	return Latin1(b)
+	return Windows1252(b)
 }
 
-// Latin1 decodes ISO-8859-1 bytes to a UTF-8 string.
+// Latin1 decodes ISO-8859-1 bytes to a UTF-8 string, for games that write
+// Latin-1 itself (Armagetron converts its UTF-8 to Latin-1 on the wire; Quake
+// III's info strings): a Windows game's bytes are Windows1252.
 func Latin1(b []byte) string {
 	ascii := true
 	for _, c := range b {
@@ -30,4 +37,31 @@ func Latin1(b []byte) string {
 		out[i] = rune(c)
 	}
 	return string(out)
+}
+
+// encodings are the code pages a module's `encoding:` option may name. "utf-8"
+// is UTF8: a string that is not valid UTF-8 is still read, as Windows-1252.
+var encodings = map[string]func([]byte) string{
+	"utf-8":        UTF8,
+	"windows-1252": Windows1252,
+	"windows-1251": Windows1251,
+	"latin-1":      Latin1,
+}
+
+// Encoding returns the decoder a module's `encoding:` option names, or def when
+// the option is empty (or "auto"): each protocol defaults to its game's own code
+// page, and the option is for the server that writes another.
+func Encoding(name string, def func([]byte) string) (func([]byte) string, error) {
+	if name == "" || name == "auto" {
+		return def, nil
+	}
+	if d, ok := encodings[strings.ToLower(name)]; ok {
+		return d, nil
+	}
+	names := make([]string, 0, len(encodings)+1)
+	for n := range encodings {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return nil, fmt.Errorf("unknown encoding %q (auto, %s)", name, strings.Join(names, ", "))
 }

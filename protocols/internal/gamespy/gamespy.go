@@ -114,3 +114,13 @@ func Partial(res *protocols.Result, err error, players, rules bool) {
 		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
 	}
 }
+
+// Recode reads the pairs' keys and values with text, in place: a module's
+// `encoding:` (windows-1251 for a Cyrillic server) names the code page, and the
+// decoders, which take valid UTF-8 as it is, keep that reading.
+func Recode(text func([]byte) string, pairs []Pair) {
+	for i := range pairs {
+		pairs[i].Key = text([]byte(pairs[i].Key))
+		pairs[i].Value = []byte(text(pairs[i].Value))
+	}
+}

@@ -29,6 +29,10 @@ type CacheOptions struct {
 	// rule 6). false turns it off, for servers that misbehave with it and for
 	// benchmarks.
 	ChallengeCache *bool `yaml:"challenge_cache"`
+	// Encoding is the code page of the server's strings: "auto" (the default:
+	// UTF-8 when valid, else Windows-1252) or one wire.Encoding names
+	// ("windows-1251" for a Cyrillic GoldSrc server): see TextFor.
+	Encoding string `yaml:"encoding"`
 }
 
 // CacheFor returns the cache a querier of protocol name built from s keeps (one

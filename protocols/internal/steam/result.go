@@ -13,12 +13,12 @@ import (
 )
 
 // Text returns s as valid UTF-8: as is when it already is (no copy), else read as
-// Latin-1 (GoldSrc servers send legacy code pages).
+// Windows-1252 (GoldSrc servers send the Windows code page their clients typed).
 func Text(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	return wire.Latin1([]byte(s))
+	return wire.UTF8([]byte(s))
 }
 
 // Result maps the info reply onto the exporter's Result.

@@ -1,6 +1,10 @@
 package steam
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
 
 func TestRustTags(t *testing.T) {
 	tests := []struct {
@@ -38,6 +42,21 @@ func TestDayZQueueTags(t *testing.T) {
 	for _, tt := range tests {
 		if got := dayzQueue(tt.kw); got != tt.want {
 			t.Errorf("dayzQueue(%q) = %d, want %d", tt.kw, got, tt.want)
+		}
+	}
+}
+
+// TestText: valid UTF-8 (Source) as is; anything else is the Windows code page
+// a GoldSrc server's clients typed, 0x80-0x9F marks included.
+func TestText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Über „Server“":             "Über „Server“",
+		string(prototest.MafiaName): prototest.MafiaNameText,
+		string(prototest.Marks1252): prototest.Marks1252Text,
+		"plain":                     "plain",
+	} {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

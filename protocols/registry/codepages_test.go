@@ -1,0 +1,213 @@
+package registry
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// codePageRow is a row of CONTRIBUTING's "Text and code pages" table.
+type codePageRow struct {
+	protocols []string
+	decoder   string
+}
+
+var backticked = regexp.MustCompile("`([^`]+)`")
+
+// codePageTable reads the table of the "Text and code pages" section.
+func codePageTable(t *testing.T) []codePageRow {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "CONTRIBUTING.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows []codePageRow
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "## ") {
+			in = line == "## Text and code pages"
+			continue
+		}
+		if !in || !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 {
+			t.Fatalf("row %q: want protocols | decoder | why", line)
+		}
+		var row codePageRow
+		for _, m := range backticked.FindAllStringSubmatch(cells[1], -1) {
+			row.protocols = append(row.protocols, m[1])
+		}
+		row.decoder = strings.TrimSpace(cells[2])
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		t.Fatal("CONTRIBUTING.md has no \"Text and code pages\" table")
+	}
+	return rows
+}
+
+// packageSource is the non-test Go source of a protocol's package and of the
+// protocols/internal packages it imports.
+func packageSource(t *testing.T, name string) string {
+	t.Helper()
+	var src strings.Builder
+	read := func(dir string) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src.Write(b)
+		}
+	}
+	read(filepath.Join("..", name))
+	own := src.String()
+	for _, m := range regexp.MustCompile(`protocols/internal/(\w+)"`).FindAllStringSubmatch(own, -1) {
+		read(filepath.Join("..", "internal", m[1]))
+	}
+	return src.String()
+}
+
+// TestCodePages holds CONTRIBUTING's code-page table to the code: every
+// registered protocol in one row, the decoder the row names used by the
+// package (or the internal package it calls), and `encoding:` taken by the
+// protocols the row says take it.
+func TestCodePages(t *testing.T) {
+	registered := map[string]protocols.Protocol{}
+	for _, p := range All() {
+		registered[p.Name] = p
+	}
+	seen := map[string]bool{}
+	for _, row := range codePageTable(t) {
+		for _, name := range row.protocols {
+			p, ok := registered[name]
+			if !ok {
+				t.Errorf("the code-page table names %s, which is not registered", name)
+				continue
+			}
+			if seen[name] {
+				t.Errorf("protocol %s is in two rows of the code-page table", name)
+			}
+			seen[name] = true
+			src := packageSource(t, name)
+			uses := func(s string) bool { return strings.Contains(src, s) }
+			switch d := row.decoder; {
+			case strings.HasPrefix(d, "`wire."):
+				fn := backticked.FindStringSubmatch(d)[1]
+				if !regexp.MustCompile(regexp.QuoteMeta(fn) + `[(),}]`).MatchString(src) {
+					t.Errorf("%s: the table says %s, the package does not call it", name, fn)
+				}
+			case d == "`idtech`":
+				if !uses("idtech.") {
+					t.Errorf("%s: the table says idtech, the package does not use it", name)
+				}
+			case d == "UTF-8":
+				for _, legacy := range []string{"wire.Latin1(", "wire.Windows1252(", "wire.Windows1251("} {
+					if strings.Contains(readOwn(t, name), legacy) {
+						t.Errorf("%s: the table says UTF-8, the package calls %s", name, legacy)
+					}
+				}
+			default:
+				fn := backticked.FindStringSubmatch(d)
+				if fn == nil || !uses(fn[1]) {
+					t.Errorf("%s: the table says %s, not found in the package", name, d)
+				}
+			}
+			if strings.Contains(row.decoder, "`encoding:`") {
+				checkEncodingOption(t, p)
+			}
+			// A game writing a Windows code page keeps a vector with its 0x80-0x9F marks.
+			if strings.HasPrefix(row.decoder, "`wire.UTF8`") || strings.HasPrefix(row.decoder, "`wire.Windows1252`") {
+				has := marksVector.MatchString(packageTests(t, name))
+				switch pending := slices.Contains(marksPending, name); {
+				case !has && !pending:
+					t.Errorf("%s: its game writes a Windows code page, and its tests have no vector with bytes 0x80-0x9F (prototest.Marks1252, prototest.MafiaName)", name)
+				case has && pending:
+					t.Errorf("%s has a 0x80-0x9F vector now: drop it from marksPending", name)
+				}
+			}
+		}
+	}
+	for name := range registered {
+		if !seen[name] {
+			t.Errorf("protocol %s: no row in CONTRIBUTING's code-page table: say which code page its game writes", name)
+		}
+	}
+}
+
+// marksVector finds a test vector with Windows-1252's 0x80-0x9F marks.
+var marksVector = regexp.MustCompile(`prototest\.(Marks1252|MafiaName)|cp1252`)
+
+// marksPending lists the protocols of a Windows code page whose tests do not
+// yet read a 0x80-0x9F vector of their own. Every one does now; a protocol may
+// not join.
+var marksPending = []string{}
+
+// packageTests is the test source of a protocol's package.
+func packageTests(t *testing.T, name string) string {
+	t.Helper()
+	var src strings.Builder
+	files, _ := filepath.Glob(filepath.Join("..", name, "*_test.go"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+	}
+	return src.String()
+}
+
+// readOwn is the non-test source of the protocol's own package.
+func readOwn(t *testing.T, name string) string {
+	t.Helper()
+	var src strings.Builder
+	files, _ := filepath.Glob(filepath.Join("..", name, "*.go"))
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src.Write(b)
+		}
+	}
+	return src.String()
+}
+
+// checkEncodingOption: the protocol's block takes `encoding:` with a code page
+// wire.Encoding knows and refuses one it does not.
+func checkEncodingOption(t *testing.T, p protocols.Protocol) {
+	t.Helper()
+	with := func(doc string) error {
+		_, err := p.New(protocols.Settings{Options: func(v any) error {
+			dec := yaml.NewDecoder(strings.NewReader(doc))
+			dec.KnownFields(true)
+			return dec.Decode(v)
+		}})
+		return err
+	}
+	if err := with("encoding: windows-1251"); err != nil {
+		t.Errorf("%s: encoding: windows-1251 refused: %v", p.Name, err)
+	}
+	if err := with("encoding: koi8-r"); err == nil || !strings.Contains(err.Error(), "koi8-r") {
+		t.Errorf("%s: encoding: koi8-r not refused by name: %v", p.Name, err)
+	}
+}
