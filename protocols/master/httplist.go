@@ -3,7 +3,6 @@ package master
 import (
 	"context"
 	"crypto/x509"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -133,95 +132,18 @@ func (r *redacted) Error() string {
 
 func (r *redacted) Unwrap() error { return r.err }
 
-// eachElement walks the JSON document in r to the array at path (keys of
-// nested objects; none: the document is the array) and calls each with the
-// decoder positioned before every element, until each says stop. Only the
-// element being decoded is held, never the document.
-func eachElement(r io.Reader, path []string, each func(*json.Decoder) (stop bool, err error)) error {
-	w := &window{r: &squeezer{r: r}}
-	dec := json.NewDecoder(w)
-	w.dec = dec
-	for _, key := range path {
-		if err := delim(dec, '{'); err != nil {
-			return err
-		}
-		for {
-			if !dec.More() {
-				return fmt.Errorf("%w: no key %q at offset %d", wire.ErrMalformed, key, dec.InputOffset())
-			}
-			tok, err := dec.Token()
-			if err != nil {
-				return jsonErr(dec, err)
-			}
-			if tok == key {
-				break
-			}
-			if err := skip(dec); err != nil {
-				return err
-			}
-		}
-	}
-	if err := delim(dec, '['); err != nil {
-		return err
-	}
-	for dec.More() {
-		stop, err := each(dec)
-		if err != nil {
-			return jsonErr(dec, err)
-		}
-		if stop {
-			return nil
-		}
-	}
-	if _, err := dec.Token(); err != nil { // the closing ]
-		return jsonErr(dec, err)
-	}
-	return nil
-}
-
-func delim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return jsonErr(dec, err)
-	}
-	if tok != want {
-		return fmt.Errorf("%w: %v at offset %d where %v was expected", wire.ErrMalformed, tok, dec.InputOffset(), want)
-	}
-	return nil
-}
-
-// skip reads past one value, token by token.
-func skip(dec *json.Decoder) error {
-	depth := 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return jsonErr(dec, err)
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
-}
-
 // jsonErr names a decoding error's reason: the wire's when reading failed
 // (too large, deadline), truncated when the body ended early, else malformed.
-func jsonErr(dec *json.Decoder, err error) error {
+func jsonErr(off int64, err error) error {
 	for _, sentinel := range []error{wire.ErrTooLarge, wire.ErrTimeout, wire.ErrTruncated, wire.ErrMalformed, wire.ErrNetwork, wire.ErrServer} {
 		if errors.Is(err, sentinel) {
 			return err
 		}
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: JSON ends at offset %d", wire.ErrTruncated, dec.InputOffset())
+		return fmt.Errorf("%w: JSON ends at offset %d", wire.ErrTruncated, off)
 	}
-	return fmt.Errorf("%w: JSON at offset %d: %v", wire.ErrMalformed, dec.InputOffset(), err)
+	return fmt.Errorf("%w: JSON at offset %d: %v", wire.ErrMalformed, off, err)
 }
 
 // country returns an ISO 3166 alpha-2 code in upper case, or "".
@@ -233,76 +155,3 @@ func country(s string) string {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// squeezer passes a JSON document on with each run of whitespace between tokens
-// cut to one byte. encoding/json's Decoder rescans the whitespace before a
-// value from its start on every read, so megabytes of it (a lying or broken
-// list) would cost time quadratic in their length; strings pass unchanged.
-type squeezer struct {
-	r        io.Reader
-	inString bool
-	escaped  bool
-	space    bool // the last byte passed on was whitespace outside a string
-}
-
-func (s *squeezer) Read(p []byte) (int, error) {
-	for {
-		n, err := s.r.Read(p)
-		w := 0
-		for _, c := range p[:n] {
-			switch {
-			case s.inString:
-				switch {
-				case s.escaped:
-					s.escaped = false
-				case c == '\\':
-					s.escaped = true
-				case c == '"':
-					s.inString = false
-				}
-			case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-				if s.space {
-					continue
-				}
-				s.space = true
-				p[w] = c
-				w++
-				continue
-			case c == '"':
-				s.inString = true
-			}
-			s.space = false
-			p[w] = c
-			w++
-		}
-		if w > 0 || err != nil {
-			return w, err
-		}
-	}
-}
-
-// maxValue bounds one server's entry (and any one token on the way to the
-// list): the decoder holds a whole value while it decodes it, so without it a
-// list of one endless entry would be held up to the body's cap.
-const maxValue = 1 << 20
-
-// window lets the decoder read at most maxValue bytes past the point it has
-// consumed (the start of the value it is decoding).
-type window struct {
-	r    io.Reader
-	dec  *json.Decoder
-	read int64
-}
-
-func (w *window) Read(p []byte) (int, error) {
-	left := w.dec.InputOffset() + maxValue - w.read
-	if left <= 0 {
-		return 0, fmt.Errorf("%w: a list entry longer than %d bytes (at offset %d)", wire.ErrTooLarge, maxValue, w.dec.InputOffset())
-	}
-	if int64(len(p)) > left {
-		p = p[:left]
-	}
-	n, err := w.r.Read(p)
-	w.read += int64(n)
-	return n, err
-}

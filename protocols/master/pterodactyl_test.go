@@ -204,7 +204,8 @@ func TestPterodactylRejects(t *testing.T) {
 }
 
 // TestDecodePterodactyl: PHP's empty arrays where objects are expected (no
-// relationships, no links) are read as absent, not as errors.
+// relationships, no links) are read as absent, not as errors; a server that
+// does not decode is skipped.
 func TestDecodePterodactyl(t *testing.T) {
 	cases := []struct {
 		page, next string
@@ -215,7 +216,9 @@ func TestDecodePterodactyl(t *testing.T) {
 		{`{"object":"list","data":[],"meta":{"pagination":{"links":{"next":"http://p/x?page=2"}}}}`, "http://p/x?page=2", 0, nil},
 		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":[]}}],"meta":{"pagination":{"links":[]}}}`, "", 0, wire.ErrServer},
 		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":{"allocations":{"object":"list","data":[{"attributes":{"id":1,"ip":"192.0.2.1","port":27015}}]}}}}],"meta":{}}`, "", 1, nil},
-		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":{"allocations":"x"}}}]}`, "", 0, wire.ErrMalformed},
+		// One bad server costs itself (issue 35, L1).
+		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":{"allocations":"x"}}},7,` +
+			`{"attributes":{"name":"b","allocation":1,"relationships":{"allocations":{"object":"list","data":[{"attributes":{"id":1,"ip":"192.0.2.1","port":27015}}]}}}}]}`, "", 1, nil},
 		{`{"object":"list","data":[],"meta":{"pagination":{"links":{"next":7}}}}`, "", 0, wire.ErrMalformed},
 		{`{"object":"server","attributes":{}}`, "", 0, wire.ErrMalformed},
 		{`{"object":"list","data":[`, "", 0, wire.ErrTruncated},

@@ -1,0 +1,298 @@
+package master
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// The JSON lists are walked byte by byte, not with encoding/json's
+// Decoder.Token: Token keeps a stack entry per open bracket, so a body of
+// brackets ahead of the list cost tens of bytes of heap per byte received. The
+// walker counts depth in an integer, holds at most one element (maxValue bytes)
+// and hands each element to json.Unmarshal, so one bad element costs that
+// element, not the list.
+
+// maxDepth is encoding/json's own nesting limit (its Decode and Unmarshal
+// refuse deeper values): a value deeper than that on the way to the list
+// fails it, an element that deep is skipped.
+const maxDepth = 10000
+
+// maxValue bounds one server's entry (and any one key on the way to the list):
+// an element longer than that is skipped without being held. (A variable:
+// tests shrink it to show what memory is proportional to.)
+var maxValue = 1 << 20
+
+// readBuffer is the walker's read buffer.
+const readBuffer = 32 << 10
+
+// walker reads one JSON document.
+type walker struct {
+	r   *bufio.Reader
+	off int64 // bytes read
+	// buf holds the element (or key) being read, whitespace between tokens
+	// cut; keep says whether to fill it, reason why an element is skipped.
+	buf    []byte
+	keep   bool
+	reason string
+}
+
+// eachElement walks the JSON document in r to the array at path (keys of
+// nested objects; none: the document is the array) and calls each with every
+// element's text until each says stop. An element longer than maxValue or
+// nested deeper than maxDepth is skipped and counted in c; only the element
+// being read is held, never the document.
+func eachElement(r io.Reader, path []string, c *collector, each func(raw []byte) (stop bool)) error {
+	w := &walker{r: bufio.NewReaderSize(r, readBuffer)}
+	for _, key := range path {
+		if err := w.expect('{'); err != nil {
+			return err
+		}
+		for first := true; ; first = false {
+			k, end, err := w.member(first)
+			if err != nil {
+				return err
+			}
+			if end {
+				return fmt.Errorf("%w: no key %q at offset %d", wire.ErrMalformed, key, w.off)
+			}
+			if k == key {
+				break
+			}
+			if err := w.skip(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := w.expect('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		end, err := w.delim(first, ']')
+		if err != nil || end {
+			return err
+		}
+		if err := w.value(true); err != nil {
+			return err
+		}
+		if w.reason != "" {
+			c.skip(w.reason)
+			continue
+		}
+		if each(w.buf) {
+			return nil
+		}
+	}
+}
+
+// skip reads past one value on the way to the list, holding none of it.
+func (w *walker) skip() error {
+	if err := w.value(false); err != nil {
+		return err
+	}
+	if w.reason == SkipTooDeep {
+		return fmt.Errorf("%w: JSON nested deeper than %d at offset %d", wire.ErrMalformed, maxDepth, w.off)
+	}
+	return nil
+}
+
+// member reads up to an object's next key and its colon; end says the object
+// closed instead.
+func (w *walker) member(first bool) (key string, end bool, err error) {
+	if end, err := w.delim(first, '}'); err != nil || end {
+		return "", end, err
+	}
+	c, err := w.next()
+	if err != nil {
+		return "", false, err
+	}
+	if c != '"' {
+		return "", false, w.unexpected(c, "a key")
+	}
+	w.buf, w.keep, w.reason = append(w.buf[:0], c), true, ""
+	if err := w.str(); err != nil {
+		return "", false, err
+	}
+	if w.reason != "" {
+		return "", false, fmt.Errorf("%w: a key longer than %d bytes (at offset %d)", wire.ErrTooLarge, maxValue, w.off)
+	}
+	if err := json.Unmarshal(w.buf, &key); err != nil {
+		return "", false, fmt.Errorf("%w: key at offset %d: %v", wire.ErrMalformed, w.off, err)
+	}
+	return key, false, w.expect(':')
+}
+
+// delim reads the comma before a member or element (none before the first)
+// and reports whether closing came instead.
+func (w *walker) delim(first bool, closing byte) (end bool, err error) {
+	c, err := w.next()
+	if err != nil {
+		return false, err
+	}
+	if c == closing {
+		return true, nil
+	}
+	if first {
+		w.unread()
+		return false, nil
+	}
+	if c != ',' {
+		return false, w.unexpected(c, "',' or '"+string(closing)+"'")
+	}
+	return false, nil
+}
+
+// value reads one value: into buf when keep (at most maxValue bytes; past
+// that, or past maxDepth, reason says why it is not kept).
+func (w *walker) value(keep bool) error {
+	w.buf, w.keep, w.reason = w.buf[:0], keep, ""
+	c, err := w.next()
+	if err != nil {
+		return err
+	}
+	switch c {
+	case '"':
+		w.put(c)
+		return w.str()
+	case '{', '[':
+		return w.nested(c)
+	case '}', ']', ',', ':':
+		return w.unexpected(c, "a value")
+	}
+	w.put(c) // a number or a literal, up to the next delimiter
+	for {
+		c, err := w.byte()
+		if err != nil {
+			return err
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r', ',', ']', '}', ':':
+			w.unread()
+			return nil
+		case '"', '{', '[':
+			return w.unexpected(c, "a delimiter")
+		}
+		w.put(c)
+	}
+}
+
+// nested reads an object or array that open began, counting its depth.
+func (w *walker) nested(open byte) error {
+	depth := 0
+	for c := open; ; {
+		switch c {
+		case '"':
+			w.put(c)
+			if err := w.str(); err != nil {
+				return err
+			}
+		case '{', '[':
+			if depth++; depth > maxDepth {
+				if !w.keep {
+					w.reason = SkipTooDeep // skip fails at once: the path is no list
+					return nil
+				}
+				w.drop(SkipTooDeep)
+			}
+			w.put(c)
+		case '}', ']':
+			w.put(c)
+			if depth--; depth == 0 {
+				return nil
+			}
+		case ' ', '\t', '\n', '\r':
+		default:
+			w.put(c)
+		}
+		var err error
+		if c, err = w.byte(); err != nil {
+			return err
+		}
+	}
+}
+
+// str reads a string's rest after its opening quote.
+func (w *walker) str() error {
+	escaped := false
+	for {
+		c, err := w.byte()
+		if err != nil {
+			return err
+		}
+		w.put(c)
+		switch {
+		case escaped:
+			escaped = false
+		case c == '\\':
+			escaped = true
+		case c == '"':
+			return nil
+		}
+	}
+}
+
+// put keeps c in buf, unless the value is not kept or already too large.
+func (w *walker) put(c byte) {
+	if !w.keep || w.reason != "" {
+		return
+	}
+	if len(w.buf) >= maxValue {
+		w.drop(SkipTooLarge)
+		return
+	}
+	w.buf = append(w.buf, c)
+}
+
+// drop stops keeping the value: it is skipped for reason.
+func (w *walker) drop(reason string) {
+	if w.reason == "" {
+		w.reason, w.buf = reason, w.buf[:0]
+	}
+}
+
+// expect reads the next token, which must be the byte want.
+func (w *walker) expect(want byte) error {
+	c, err := w.next()
+	if err != nil {
+		return err
+	}
+	if c != want {
+		return w.unexpected(c, "'"+string(want)+"'")
+	}
+	return nil
+}
+
+// next returns the next byte that is not whitespace.
+func (w *walker) next() (byte, error) {
+	for {
+		c, err := w.byte()
+		if err != nil || c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return c, err
+		}
+	}
+}
+
+func (w *walker) byte() (byte, error) {
+	c, err := w.r.ReadByte()
+	if err != nil {
+		return 0, w.readErr(err)
+	}
+	w.off++
+	return c, nil
+}
+
+func (w *walker) unread() {
+	if w.r.UnreadByte() == nil {
+		w.off--
+	}
+}
+
+func (w *walker) unexpected(c byte, want string) error {
+	return fmt.Errorf("%w: %q at offset %d where %s was expected", wire.ErrMalformed, c, w.off-1, want)
+}
+
+// readErr names a read's failure (jsonErr).
+func (w *walker) readErr(err error) error { return jsonErr(w.off, err) }
