@@ -173,4 +173,3 @@ func FuzzListWindow(f *testing.F) {
 		}
 	})
 }
-
