@@ -139,6 +139,17 @@ func TestPterodactylFailures(t *testing.T) {
 		"/nullres/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte(`{"object":"list","data":[{"object":"server","attributes":{"name":"x","allocation":1,"relationships":{"allocations":{"object":"null_resource","attributes":null}}}}],"meta":{"pagination":{"links":[]}}}`))
 		},
+		// Issue 35, M5: a link as long as a page, and pages that add up
+		// past the refresh's byte budget (MaxBody, 1 MiB here).
+		"/longlink/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
+			pageLinking(self + "/longlink/api/application/servers?page=2&pad=" + strings.Repeat("a", maxPanelLink))(w, r)
+		},
+		"/heavy/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
+			n, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"object":"list","pad":"%s","data":[],"meta":{"pagination":{"links":{"next":"%s/heavy/api/application/servers?page=%d"}}}}`,
+				strings.Repeat("a", 300<<10), self, n+1)
+		},
 		"/html/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte("<html>login</html>"))
@@ -163,6 +174,8 @@ func TestPterodactylFailures(t *testing.T) {
 		{"/redir", good, wire.ErrServer, "not followed"},
 		{"/nullres", good, wire.ErrServer, "read access to allocations"},
 		{"/html", good, wire.ErrMalformed, "expected JSON"},
+		{"/longlink", good, wire.ErrMalformed, "longer than 2048 bytes"},
+		{"/heavy", good, wire.ErrTooLarge, "page 4"},
 		{"/cut", good, wire.ErrTruncated, ""},
 	}
 	for _, c := range cases {
