@@ -393,7 +393,7 @@ func (c *Config) YAML() ([]byte, error) {
 	if b, ok := c.renders.Load("yaml"); ok {
 		return b.([]byte), nil
 	}
-	cc := Config{TargetPolicy: c.TargetPolicy, Discovery: c.Discovery, Modules: make(map[string]*Module, len(c.Modules))}
+	cc := Config{TargetPolicy: c.TargetPolicy, Discovery: redactedDiscovery(c.Discovery), Modules: make(map[string]*Module, len(c.Modules))}
 	for n, m := range c.Modules {
 		cc.Modules[n] = redacted(m)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 )
 
 // secretKeys are option keys whose values are credentials: /config and debug output
@@ -44,6 +46,24 @@ func redactNode(n yaml.Node) yaml.Node {
 			cc = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "<secret>"}
 		}
 		out.Content[i] = &cc
+	}
+	return out
+}
+
+// redactedDiscovery returns the discovery section as pages show it: a source
+// URL's query values and userinfo are secrets (master.RedactURL); header
+// values print as <secret> by themselves.
+func redactedDiscovery(d Discovery) Discovery {
+	if len(d) == 0 {
+		return d
+	}
+	out := make(Discovery, len(d))
+	for name, s := range d {
+		c := *s
+		if c.URL != "" {
+			c.URL = master.RedactURL(c.URL)
+		}
+		out[name] = &c
 	}
 	return out
 }

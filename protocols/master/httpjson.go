@@ -306,4 +306,4 @@ func flag(v json.RawMessage) protocols.Flag {
 }
 
 // String keeps a sign-in token out of %v.
-func (h *httpJSON) String() string { return "http_json list " + h.url }
+func (h *httpJSON) String() string { return "http_json list " + RedactURL(h.url) }

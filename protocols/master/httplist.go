@@ -25,9 +25,27 @@ type httpList struct {
 	text bool
 	// user and token sign the request in (preset factorio), as URL parameters
 	// the list's API wants: they are added to the fixed URL only when it is
-	// sent, and kept out of the trace and of errors.
+	// sent.
 	user  string
 	token protocols.Secret
+	// header holds request headers of the source's (headers, header_files):
+	// a key goes there rather than into the URL.
+	header map[string]protocols.Secret
+}
+
+// String and GoString keep a key in the URL's query, or in a header, out of
+// %v and %#v (the listers embedding httpList inherit them).
+func (h httpList) String() string   { return "list " + RedactURL(h.url) }
+func (h httpList) GoString() string { return h.String() }
+
+// request is the list's request: a URL with a query (a key, often) has it
+// masked in the trace and kept out of errors (wire.HTTPRequest.SecretQuery).
+func (h httpList) request(url string, hdr map[string][]string) wire.HTTPRequest {
+	for k, v := range h.header {
+		hdr[k] = []string{v.Reveal()}
+	}
+	return wire.HTTPRequest{URL: url, MaxBody: h.maxBody, RootCAs: h.rootCAs, Header: hdr,
+		SecretQuery: strings.Contains(url, "?")}
 }
 
 func newHTTPList(s Source, def string) (httpList, error) {
@@ -43,10 +61,10 @@ func newHTTPList(s Source, def string) (httpList, error) {
 	}
 	pu, err := url.Parse(u)
 	if err != nil || pu.Scheme != "http" && pu.Scheme != "https" || pu.Host == "" {
-		return httpList{}, fmt.Errorf("url %q: want an absolute http or https URL", u)
+		return httpList{}, fmt.Errorf("url %q: want an absolute http or https URL", RedactURL(u))
 	}
 	if pu.User != nil {
-		return httpList{}, fmt.Errorf("url %q: credentials do not belong in the URL", pu.Redacted())
+		return httpList{}, fmt.Errorf("url %q: credentials do not belong in the URL (headers or header_files carry a key)", RedactURL(u))
 	}
 	pool := s.RootCAs
 	if pool == nil {
@@ -57,7 +75,7 @@ func newHTTPList(s Source, def string) (httpList, error) {
 			pool = x509.NewCertPool()
 		}
 	}
-	return httpList{url: u, maxBody: s.MaxBody, rootCAs: pool, max: s.MaxEntries}, nil
+	return httpList{url: u, maxBody: s.MaxBody, rootCAs: pool, max: s.MaxEntries, header: s.header}, nil
 }
 
 // fetch opens the list and hands its body to decode.
@@ -73,7 +91,7 @@ func (h httpList) fetchWith(ctx context.Context, tr *wire.Trace, header map[stri
 	for k, v := range header {
 		hdr[k] = v
 	}
-	s, err := h.open(ctx, wire.HTTPRequest{URL: h.url, MaxBody: h.maxBody, RootCAs: h.rootCAs, Header: hdr}, tr)
+	s, err := h.open(ctx, h.request(h.url, hdr), tr)
 	if err != nil {
 		return nil, err
 	}
@@ -92,45 +110,20 @@ func (h httpList) fetchWith(ctx context.Context, tr *wire.Trace, header map[stri
 }
 
 // open sends req, signed in when the list has a token: the token goes to the
-// list's fixed URL only (wire.OpenHTTP follows no redirect), the trace records
-// the request without the parameters, and an error (net/http's quote the URL)
-// has them cut out.
+// list's fixed URL only (wire.OpenHTTP follows no redirect), and the query
+// that carries it is masked in the trace and kept out of errors.
 func (h httpList) open(ctx context.Context, req wire.HTTPRequest, tr *wire.Trace) (*wire.HTTPStream, error) {
-	if h.token == "" {
-		return wire.OpenHTTP(ctx, req, tr)
-	}
-	q := url.Values{"username": {h.user}, "token": {h.token.Reveal()}}.Encode()
-	sep := "?"
-	if strings.Contains(req.URL, "?") {
-		sep = "&"
-	}
-	req.URL += sep + q
-	tr.Logf("GET %s with username and token (not shown)", h.url)
-	s, err := wire.OpenHTTP(ctx, req, nil)
-	if err != nil {
-		return nil, &redacted{err: err, cut: []string{q, h.token.Reveal(), url.QueryEscape(h.token.Reveal())}}
-	}
-	return s, nil
-}
-
-// redacted is an error with secrets cut out of its text; it unwraps to the
-// original (its sentinel).
-type redacted struct {
-	err error
-	cut []string
-}
-
-func (r *redacted) Error() string {
-	s := r.err.Error()
-	for _, c := range r.cut {
-		if c != "" {
-			s = strings.ReplaceAll(s, c, "<secret>")
+	if h.token != "" {
+		q := url.Values{"username": {h.user}, "token": {h.token.Reveal()}}.Encode()
+		sep := "?"
+		if strings.Contains(req.URL, "?") {
+			sep = "&"
 		}
+		req.URL += sep + q
+		req.SecretQuery = true
 	}
-	return s
+	return wire.OpenHTTP(ctx, req, tr)
 }
-
-func (r *redacted) Unwrap() error { return r.err }
 
 // jsonErr names a decoding error's reason: the wire's when reading failed
 // (too large, deadline), truncated when the body ended early, else malformed.

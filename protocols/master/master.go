@@ -157,6 +157,12 @@ type Source struct {
 	Username  string
 	TokenFile string
 	Token     protocols.Secret
+	// Headers are request headers of an HTTP list (a key the list wants:
+	// then its URL carries none); HeaderFiles name files holding header
+	// values. Pages, logs and traces show neither value.
+	Headers     map[string]protocols.Secret
+	HeaderFiles map[string]string
+	header      map[string]protocols.Secret // both, read by New
 }
 
 // checkQuery bounds a source's request text: it goes into a datagram or a URL.
@@ -238,6 +244,9 @@ func (s *Source) prepare() error {
 		}
 	}
 	if err := s.loadToken(); err != nil {
+		return err
+	}
+	if err := s.loadHeaders(); err != nil {
 		return err
 	}
 	if s.KeyFile != "" {

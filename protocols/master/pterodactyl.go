@@ -56,7 +56,7 @@ type pterodactyl struct {
 }
 
 // String keeps the key out of %v.
-func (p *pterodactyl) String() string { return "pterodactyl panel " + p.url }
+func (p *pterodactyl) String() string { return "pterodactyl panel " + RedactURL(p.url) }
 
 func newPterodactyl(s Source) (Lister, error) {
 	if s.Query != "" {
@@ -79,7 +79,7 @@ func newPterodactyl(s Source) (Lister, error) {
 	}
 	u, _ := url.Parse(h.url)
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("url %q: the panel's base URL, without query or fragment", u.Redacted())
+		return nil, fmt.Errorf("url %q: the panel's base URL, without query or fragment", RedactURL(h.url))
 	}
 	origin := u.Scheme + "://" + strings.ToLower(u.Host)
 	u.Path = strings.TrimSuffix(u.Path, "/") + "/api/application/servers"

@@ -30,7 +30,7 @@ type steamWeb struct {
 }
 
 // String keeps the key out of %v.
-func (s *steamWeb) String() string { return "steam web API list " + s.url }
+func (s *steamWeb) String() string { return "steam web API list " + RedactURL(s.url) }
 
 func newSteamWeb(s Source) (Lister, error) {
 	if s.Query != "" && s.Query[0] != '\\' {
