@@ -142,7 +142,7 @@ func TestPterodactylFailures(t *testing.T) {
 		// Issue 35, M5: a link as long as a page, and pages that add up
 		// past the refresh's byte budget (MaxBody, 1 MiB here).
 		"/longlink/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
-			pageLinking(self + "/longlink/api/application/servers?page=2&pad=" + strings.Repeat("a", maxPanelLink))(w, r)
+			pageLinking(self+"/longlink/api/application/servers?page=2&pad="+strings.Repeat("a", maxPanelLink))(w, r)
 		},
 		"/heavy/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			n, _ := strconv.Atoi(r.URL.Query().Get("page"))

@@ -57,7 +57,6 @@ func (r *redacted) Error() string {
 
 func (r *redacted) Unwrap() error { return r.err }
 
-
 // loadHeaders reads the source's request headers (Headers, HeaderFiles) into
 // s.header: a list that wants a key gets it in a header, and its URL carries
 // none.
