@@ -216,6 +216,9 @@ func ParseFile(file string, b []byte) (*Config, error) {
 		if err := yaml.Unmarshal(b, &root); err != nil {
 			return nil, syntaxError(file, b, err)
 		}
+		if err := noAliases(file, &root); err != nil {
+			return nil, err
+		}
 		p = newPositions(&root)
 		dec := yaml.NewDecoder(bytes.NewReader(b))
 		dec.KnownFields(true)
