@@ -575,6 +575,7 @@ func TestNewOptions(t *testing.T) {
 // contract's fake servers (a closed port, a silent one) are the API.
 var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
 	q.(*querier).api.At = prototest.AtProbe
+	q.(*querier).token = protocols.NewSignIn("EOS") // the shared one is the API base's
 })
 
 func TestQuerierContract(t *testing.T) {
