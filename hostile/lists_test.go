@@ -76,4 +76,3 @@ func TestHostileLists(t *testing.T) {
 		})
 	}
 }
-
