@@ -27,6 +27,8 @@ const maxDepth = 10000
 // tests shrink it to show what memory is proportional to.)
 var maxValue = 1 << 20
 
+var spaces = bytes.Repeat([]byte{' '}, 64)
+
 // readBuffer is the walker's read buffer.
 const readBuffer = 32 << 10
 
@@ -294,12 +296,27 @@ func (w *walker) expect(want byte) error {
 	return nil
 }
 
-// next returns the next byte that is not whitespace.
+// next returns the next byte that is not whitespace, skipping runs of it in
+// the read buffer at once.
 func (w *walker) next() (byte, error) {
 	for {
-		c, err := w.byte()
-		if err != nil || c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return c, err
+		if w.r.Buffered() == 0 {
+			if _, err := w.r.Peek(1); err != nil {
+				return 0, w.readErr(err)
+			}
+		}
+		b, _ := w.r.Peek(w.r.Buffered())
+		i := 0
+		for i+len(spaces) <= len(b) && bytes.Equal(b[i:i+len(spaces)], spaces) {
+			i += len(spaces) // padding: compared in blocks, not byte by byte
+		}
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+			i++
+		}
+		w.r.Discard(i)
+		w.off += int64(i)
+		if i < len(b) {
+			return w.byte()
 		}
 	}
 }
