@@ -33,7 +33,7 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 		"vet ./...",
 		"run ./scripts/gotest -race -count=1 ./...",
 		"run ./scripts/gotest -race -count=1 -tags gse_portable ./protocols/wire/",
-		"run ./scripts/gotest -race -count=1 -p 1 -run ^(TestLoad|TestHostileLists)$ ./hostile/",
+		"run ./scripts/gotest -race -count=1 -p 1 -run ^TestLoad$ ./hostile/",
 		"vet ./...", // chart-test, in charts/
 	}
 	if strings.Join(calls, "\n") != strings.Join(want, "\n") {
