@@ -10,12 +10,12 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// The JSON lists are walked byte by byte, not with encoding/json's
-// Decoder.Token: Token keeps a stack entry per open bracket, so a body of
-// brackets ahead of the list cost tens of bytes of heap per byte received. The
-// walker counts depth in an integer, holds at most one element (maxValue bytes)
-// and hands each element to json.Unmarshal, so one bad element costs that
-// element, not the list.
+// The JSON lists are walked by a scanner of their own, not with
+// encoding/json's Decoder.Token: Token keeps a stack entry per open bracket,
+// so a body of brackets ahead of the list cost tens of bytes of heap per byte
+// received. The walker counts depth in an integer, holds at most one element
+// (maxValue bytes), scans strings and padding in bulk, and hands each element
+// to json.Unmarshal, so one bad element costs that element, not the list.
 
 // maxDepth is encoding/json's own nesting limit (its Decode and Unmarshal
 // refuse deeper values): a value deeper than that on the way to the list
@@ -27,6 +27,7 @@ const maxDepth = 10000
 // tests shrink it to show what memory is proportional to.)
 var maxValue = 1 << 20
 
+// spaces is a block of padding, skipped at once (next).
 var spaces = bytes.Repeat([]byte{' '}, 64)
 
 // readBuffer is the walker's read buffer.
