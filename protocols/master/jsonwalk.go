@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -50,7 +51,7 @@ type walker struct {
 // nested deeper than maxDepth is skipped and counted in c; only the element
 // being read is held, never the document.
 func eachElement(r io.Reader, path []string, c *collector, each func(raw []byte) (stop bool)) error {
-	w := &walker{r: bufio.NewReaderSize(r, readBuffer)}
+	w := newWalker(r)
 	for _, key := range path {
 		if err := w.expect('{'); err != nil {
 			return err
@@ -71,6 +72,14 @@ func eachElement(r io.Reader, path []string, c *collector, each func(raw []byte)
 			}
 		}
 	}
+	return w.elements(c, each)
+}
+
+func newWalker(r io.Reader) *walker { return &walker{r: bufio.NewReaderSize(r, readBuffer)} }
+
+// elements reads an array, calling each with every element's text until each
+// says stop; an element too long or too deep is skipped and counted in c.
+func (w *walker) elements(c *collector, each func(raw []byte) (stop bool)) error {
 	if err := w.expect('['); err != nil {
 		return err
 	}
@@ -90,6 +99,20 @@ func eachElement(r io.Reader, path []string, c *collector, each func(raw []byte)
 			return nil
 		}
 	}
+}
+
+// small reads one value that must fit in maxValue bytes and decodes it into v.
+func (w *walker) small(what string, v any) error {
+	if err := w.value(true); err != nil {
+		return err
+	}
+	if w.reason != "" {
+		return fmt.Errorf("%w: %s is %s (at offset %d)", wire.ErrMalformed, what, strings.ReplaceAll(w.reason, "_", " "), w.off)
+	}
+	if err := json.Unmarshal(w.buf, v); err != nil {
+		return fmt.Errorf("%w: %s: %v", wire.ErrMalformed, what, err)
+	}
+	return nil
 }
 
 // skip reads past one value on the way to the list, holding none of it.

@@ -189,17 +189,12 @@ func (c *counted) Read(p []byte) (int, error) {
 	return n, err
 }
 
-type pteroPage struct {
-	Object string `json:"object"`
-	// Data are the servers (pteroServer), decoded one by one: a bad one
-	// costs itself.
-	Data []json.RawMessage `json:"data"`
-	Meta struct {
-		Pagination struct {
-			// Links is {"next": ...} or, on the last page, [].
-			Links json.RawMessage `json:"links"`
-		} `json:"pagination"`
-	} `json:"meta"`
+// pteroMeta is a page's meta.
+type pteroMeta struct {
+	Pagination struct {
+		// Links is {"next": ...} or, on the last page, [].
+		Links json.RawMessage `json:"links"`
+	} `json:"pagination"`
 }
 
 type pteroServer struct {
@@ -238,64 +233,97 @@ func object(raw json.RawMessage, v any) error {
 }
 
 // decodePterodactyl reads one page of the panel's server list into c and
-// returns the next page's link ("" on the last page). The page is held whole:
-// its body is capped (maxPanelPage).
+// returns the next page's link ("" on the last page, or when c is full). The
+// page is walked as the JSON lists are (eachElement): server by server, a bad
+// one costing itself, whatever order its keys come in.
 func decodePterodactyl(r io.Reader, c *collector) (string, error) {
-	var pg pteroPage
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&pg); err != nil {
-		return "", jsonErr(dec.InputOffset(), err)
+	w := newWalker(r)
+	if err := w.expect('{'); err != nil {
+		return "", err
 	}
-	if pg.Object != "list" {
-		return "", fmt.Errorf("%w: not a list of servers (object %q)", wire.ErrMalformed, trimObject(pg.Object))
-	}
-	withAllocations := len(pg.Data) == 0
-	for _, raw := range pg.Data {
-		var srv pteroServer
-		var rel pteroRelationships
-		if json.Unmarshal(raw, &srv) != nil || object(srv.Attributes.Relationships, &rel) != nil {
-			c.skip(SkipMalformed)
-			withAllocations = true // no sign of a key that may not read them
-			continue
+	var obj string
+	var meta pteroMeta
+	servers, withAllocations, full := 0, false, false
+	for first := true; ; first = false {
+		key, end, err := w.member(first)
+		if err != nil {
+			return "", err
 		}
-		a := &srv.Attributes
-		if rel.Allocations == nil || rel.Allocations.Object == "null_resource" {
-			c.skip(SkipNoAddress)
-			continue
-		}
-		withAllocations = true
-		e := Entry{Name: a.Name}
-		found := false
-		for _, al := range rel.Allocations.Data {
-			at := &al.Attributes
-			if a.Allocation == nil || at.ID != *a.Allocation || at.Port < 1 || at.Port > 65535 {
-				continue
-			}
-			host := at.IP
-			if at.Alias != nil && strings.TrimSpace(*at.Alias) != "" {
-				host = *at.Alias
-			}
-			found = place(&e, host, at.Port, 0)
+		if end {
 			break
 		}
-		if !found {
-			c.skip(SkipNoAddress)
-			continue
+		switch key {
+		case "object":
+			err = w.small("object", &obj)
+		case "meta":
+			err = w.small("meta", &meta)
+		case "data":
+			err = w.elements(c, func(raw []byte) bool {
+				servers++
+				switch pteroEntry(raw, c) {
+				case SkipMalformed, "": // no sign of a key that may not read them
+					withAllocations = true
+				}
+				full = c.full() && c.list.Capped
+				return full
+			})
+		default:
+			err = w.skip()
 		}
-		if !c.add(e) && c.full() {
+		if err != nil {
+			return "", err
+		}
+		if full {
 			return "", nil
 		}
 	}
-	if !withAllocations {
+	if obj != "list" {
+		return "", fmt.Errorf("%w: not a list of servers (object %q)", wire.ErrMalformed, trimObject(obj))
+	}
+	if servers > 0 && !withAllocations {
 		return "", fmt.Errorf("%w: the servers carry no allocations: the API key needs read access to allocations", wire.ErrServer)
 	}
 	var links struct {
 		Next string `json:"next"`
 	}
-	if err := object(pg.Meta.Pagination.Links, &links); err != nil {
+	if err := object(meta.Pagination.Links, &links); err != nil {
 		return "", fmt.Errorf("%w: meta.pagination.links: no object of links", wire.ErrMalformed)
 	}
 	return links.Next, nil
+}
+
+// pteroEntry adds the server raw to c: a target at its default allocation.
+// It returns why it was skipped ("" when it was not).
+func pteroEntry(raw []byte, c *collector) string {
+	var srv pteroServer
+	var rel pteroRelationships
+	if json.Unmarshal(raw, &srv) != nil || object(srv.Attributes.Relationships, &rel) != nil {
+		c.skip(SkipMalformed)
+		return SkipMalformed
+	}
+	a := &srv.Attributes
+	if rel.Allocations == nil || rel.Allocations.Object == "null_resource" {
+		c.skip(SkipNoAddress)
+		return SkipNoAddress
+	}
+	e := Entry{Name: a.Name}
+	for _, al := range rel.Allocations.Data {
+		at := &al.Attributes
+		if a.Allocation == nil || at.ID != *a.Allocation || at.Port < 1 || at.Port > 65535 {
+			continue
+		}
+		host := at.IP
+		if at.Alias != nil && strings.TrimSpace(*at.Alias) != "" {
+			host = *at.Alias
+		}
+		if place(&e, host, at.Port, 0) {
+			c.add(e)
+			return ""
+		}
+		break
+	}
+	c.skip(SkipNoAddress)
+	return "" // it carries allocations
 }
 
 // trimObject bounds a peer's string quoted in an error.
