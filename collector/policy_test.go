@@ -2,18 +2,24 @@ package collector
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"gopkg.in/yaml.v3"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // policyRunner runs probes with the real a2s querier under modules.yml text yml.
@@ -153,5 +159,86 @@ func TestPolicySRVName(t *testing.T) {
 	}
 	if err := checkPolicy(p, "game.example", "game.example", true, a); err != nil {
 		t.Errorf("plain name refused: %v", err)
+	}
+}
+
+// countingResolver counts the lookups a probe makes (DNS and SRV) and answers
+// every name with one documentation address.
+type countingResolver struct{ dns, srv atomic.Int32 }
+
+func (c *countingResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) {
+	c.dns.Add(1)
+	return []netip.Addr{netip.MustParseAddr("192.0.2.7")}, nil
+}
+
+// TestPolicyBeforeLookup (issue 35, M3): a name the target policy denies (a
+// deny pattern, an allow list of names only), or the module's targets do, is
+// refused before any SRV or DNS lookup, so a caller cannot tell which denied
+// names exist; a name that passes is looked up, and the name its SRV record
+// names is judged before it is resolved.
+func TestPolicyBeforeLookup(t *testing.T) {
+	for _, tc := range []struct {
+		name, policy, targets, target string
+		srv, dns                      int32
+		want                          string // 403 message, or the probe's error
+	}{
+		{"control: an allowed name is looked up", "deny: [\"nosuchhost*\"]", "", "game.example.org", 1, 1, ""},
+		{"deny pattern", "deny: [\"nosuchhost*\"]", "", "nosuchhost-abc", 0, 0, `403 denied by target_policy.deny "nosuchhost*": nosuchhost-abc`},
+		{"allow of names only", "allow: [\"*.example.org\"]", "", "other.example.net", 0, 0, "403 refused by target_policy.allow: other.example.net matches none"},
+		{"allow with addresses judges addresses", "allow: [\"*.example.org\", 192.0.2.0/24]", "", "other.example.net", 1, 1, ""},
+		{"SRV record names a denied name", "deny: [\"*.svc.cluster.local\"]", "", "srv.example.org", 1, 0, `403 denied by target_policy.deny "*.svc.cluster.local": redis.default.svc.cluster.local`},
+		{"module targets of names only", "deny: []", "[\"*.example.org\"]", "evil.example.net:27015", 0, 0, "evil.example.net is not among the module's targets"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			yml := "target_policy:\n  " + tc.policy + "\n"
+			cfg, err := config.Parse([]byte(yml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := &countingResolver{}
+			q := &prototest.FakeQuerier{Result: &protocols.Result{}}
+			p := protocols.Protocol{
+				Name: "fake", DefaultPort: 27015,
+				New: func(protocols.Settings) (protocols.Querier, error) { return q, nil },
+				LookupSRV: func(_ context.Context, host string) (string, uint16, bool) {
+					res.srv.Add(1)
+					if host == "srv.example.org" {
+						return "redis.default.svc.cluster.local", 6379, true
+					}
+					return "", 0, false
+				},
+			}
+			m := &config.Module{Protocol: "fake"}
+			if tc.targets != "" {
+				if err := yaml.Unmarshal([]byte(tc.targets), &m.Targets); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := m.Compile(p); err != nil {
+				t.Fatal(err)
+			}
+			cfg.Modules = map[string]*config.Module{"fake": m}
+			sc := config.NewSafeConfig("")
+			sc.Set(cfg)
+			r := &Runner{Config: sc, Logger: slog.New(slog.DiscardHandler), Metrics: NewMetrics(prometheus.NewRegistry()),
+				TimeoutOffset: 500 * time.Millisecond, Resolver: res}
+			o, err := r.Run(context.Background(), "fake", tc.target, "")
+			var got string
+			var re *RequestError
+			switch {
+			case errors.As(err, &re):
+				got = strconv.Itoa(re.Status) + " " + re.Message
+			case err != nil:
+				t.Fatal(err)
+			case o.Err != nil:
+				got = o.Err.Error()
+			}
+			if tc.want == "" && got != "" || !strings.Contains(got, strings.TrimPrefix(tc.want, "403 ")) || strings.HasPrefix(tc.want, "403") != strings.HasPrefix(got, "403") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			if res.srv.Load() != tc.srv || res.dns.Load() != tc.dns {
+				t.Errorf("%d SRV and %d DNS lookups, want %d and %d", res.srv.Load(), res.dns.Load(), tc.srv, tc.dns)
+			}
+		})
 	}
 }

@@ -298,21 +298,20 @@ func (r *Runner) locate(ctx context.Context, rq *request, o *Outcome) (addrs []n
 	isName := perr != nil
 	queryHost, ports := host, rq.ports
 	if isName {
+		// A name the policy or the module refuses is refused before it is
+		// looked up (SRV, DNS): a caller learns nothing of which denied names
+		// exist.
 		nameHost = host
-		if rq.srv {
-			if target, port, ok := mod.Descriptor().LookupSRV(ctx, host); ok {
-				if sp, err := queryPorts(nil, port, mod.QueryPortOffsets()); err == nil {
-					queryHost, ports = target, sp
-					tr.Logf("SRV record of %s: %s port %d", host, target, port)
-				}
+		if o.Policy = rq.cfg.TargetPolicy.CheckNameFirst(host); o.Policy == nil {
+			if queryHost, ports, err = r.lookupSRV(ctx, rq, o); err == nil && o.Policy == nil {
+				addrs, err = resolve(ctx, r.resolver(), queryHost, mod.PreferredIPProtocol, mod.Fallback())
 			}
 		}
-		addrs, err = resolve(ctx, r.resolver(), queryHost, mod.PreferredIPProtocol, mod.Fallback())
 	} else {
 		addrs = append(rq.addrBuf[:0], ip.Unmap())
 	}
 	tr.End(p, err)
-	if err != nil {
+	if err != nil || o.Policy != nil {
 		return nil, "", nil, err
 	}
 	if o.Policy = checkPolicy(&rq.cfg.TargetPolicy, host, queryHost, isName, addrs); o.Policy != nil {
@@ -324,6 +323,31 @@ func (r *Runner) locate(ctx context.Context, rq *request, o *Outcome) (addrs []n
 		return nil, "", nil, fmt.Errorf("%w: %v", wire.ErrNotAllowed, err)
 	}
 	return addrs, nameHost, ports, nil
+}
+
+// lookupSRV returns the name and query ports of the name rq.host: its SRV
+// record's where the game's client would look one up. It judges the name
+// before it is resolved: o.Policy when the target policy refuses the record's
+// name, an error when the module's targets refuse the name to be queried.
+//
+//go:noinline
+func (r *Runner) lookupSRV(ctx context.Context, rq *request, o *Outcome) (queryHost string, ports []uint16, err error) {
+	queryHost, ports = rq.host, rq.ports
+	if rq.srv {
+		if target, port, ok := rq.mod.Descriptor().LookupSRV(ctx, rq.host); ok {
+			if sp, err := queryPorts(nil, port, rq.mod.QueryPortOffsets()); err == nil {
+				queryHost, ports = target, sp
+				o.Trace.Logf("SRV record of %s: %s port %d", rq.host, target, port)
+				if o.Policy = rq.cfg.TargetPolicy.CheckNameFirst(queryHost); o.Policy != nil {
+					return "", nil, nil
+				}
+			}
+		}
+	}
+	if err := rq.mod.CheckTargetName(queryHost); err != nil {
+		return "", nil, fmt.Errorf("%w: %v", wire.ErrNotAllowed, err)
+	}
+	return queryHost, ports, nil
 }
 
 // candidateContext gives one of n remaining port candidates an equal share of the

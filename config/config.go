@@ -216,6 +216,9 @@ func ParseFile(file string, b []byte) (*Config, error) {
 		if err := yaml.Unmarshal(b, &root); err != nil {
 			return nil, syntaxError(file, b, err)
 		}
+		if err := noAliases(file, &root); err != nil {
+			return nil, err
+		}
 		p = newPositions(&root)
 		dec := yaml.NewDecoder(bytes.NewReader(b))
 		dec.KnownFields(true)
@@ -392,7 +395,7 @@ func (c *Config) YAML() ([]byte, error) {
 	if b, ok := c.renders.Load("yaml"); ok {
 		return b.([]byte), nil
 	}
-	cc := Config{TargetPolicy: c.TargetPolicy, Discovery: c.Discovery, Modules: make(map[string]*Module, len(c.Modules))}
+	cc := Config{TargetPolicy: c.TargetPolicy, Discovery: redactedDiscovery(c.Discovery), Modules: make(map[string]*Module, len(c.Modules))}
 	for n, m := range c.Modules {
 		cc.Modules[n] = redacted(m)
 	}

@@ -8,14 +8,18 @@ package config
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/prometheus/common/model"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/master"
 )
 
@@ -54,6 +58,11 @@ type DiscoverySource struct {
 	// its credential to the servers it probes.
 	Username  string `yaml:"username,omitempty"`
 	TokenFile string `yaml:"token_file,omitempty"`
+	// Headers are request headers of an HTTP list (http_json, ddnet,
+	// geneshift, their presets): a key the list wants goes here, or in a file
+	// header_files names, never into the URL. /config shows no value.
+	Headers     map[string]protocols.Secret `yaml:"headers,omitempty"`
+	HeaderFiles map[string]string           `yaml:"header_files,omitempty"`
 	// Module is the module Prometheus is told to probe the targets with
 	// (__param_module).
 	Module  string         `yaml:"module,omitempty"`
@@ -230,6 +239,7 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	ms := master.Source{
 		Type: s.Type, Address: s.Address, URL: s.URL, Path: s.Path, Query: s.Query, Region: s.Region, MaxEntries: s.MaxTargets,
 		KeyFile: s.KeyFile, Preset: s.Preset, Username: s.Username, TokenFile: s.TokenFile,
+		Headers: s.Headers, HeaderFiles: s.HeaderFiles,
 	}
 	if s.Fields != nil {
 		ms.Fields = *s.Fields
@@ -240,7 +250,18 @@ func (s *DiscoverySource) compile(moduleExists func(string) bool) error {
 	}
 	s.lister = l
 	s.compare = fmt.Sprintf("%+v|%+v|%v|%v|%v|%v", ms, s.Filters, s.Module, s.Refresh, s.Timeout, s.Fields)
-	for _, f := range []string{s.KeyFile, s.TokenFile} {
+	for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
+		// A Secret prints as <secret>: a changed value restarts the source
+		// through its hash.
+		h := fnv.New64a()
+		h.Write([]byte(s.Headers[name].Reveal()))
+		s.compare += fmt.Sprintf("|header %s %x", name, h.Sum64())
+	}
+	files := []string{s.KeyFile, s.TokenFile}
+	for _, name := range slices.Sorted(maps.Keys(s.HeaderFiles)) {
+		files = append(files, s.HeaderFiles[name])
+	}
+	for _, f := range files {
 		if fi, err := os.Stat(f); f != "" && err == nil {
 			// A reload re-reads the key: a changed file restarts the source.
 			s.compare += fmt.Sprintf("|key %s %d %d", f, fi.Size(), fi.ModTime().UnixNano())

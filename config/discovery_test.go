@@ -312,3 +312,35 @@ func TestDiscoveryFilterNeedsField(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoveryHeaders: a reload with the same header values keeps the running
+// source, a changed value (inline or in its file) restarts it; the compared
+// settings hold no value.
+func TestDiscoveryHeaders(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "list.key")
+	os.WriteFile(file, []byte("filekey1\n"), 0o600)
+	src := func(key string) string {
+		return fmt.Sprintf("discovery: {l: {type: http_json, url: \"https://list.example/s\", fields: {address: ip}, headers: {X-Api-Key: %s}, header_files: {X-Other: %s}}}", key, file)
+	}
+	parse := func(s string) *DiscoverySource {
+		c, err := Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Discovery["l"]
+	}
+	a := parse(src("inlinekey1"))
+	if strings.Contains(a.compare, "inlinekey1") || strings.Contains(a.compare, "filekey1") {
+		t.Fatalf("a key is in the compared settings: %s", a.compare)
+	}
+	if !a.Same(parse(src("inlinekey1"))) {
+		t.Fatal("the same headers restart the source")
+	}
+	if a.Same(parse(src("inlinekey2"))) {
+		t.Fatal("a changed header value keeps the running source")
+	}
+	os.WriteFile(file, []byte("filekey22\n"), 0o600)
+	if a.Same(parse(src("inlinekey1"))) {
+		t.Fatal("a changed header file keeps the running source")
+	}
+}

@@ -306,6 +306,37 @@ func (m *matcher) admits(host string, isName bool, addrs []netip.Addr) (outside 
 	return netip.Addr{}, true
 }
 
+// refuses reports whether the allow list m refuses name whatever it resolves
+// to: it lists names only, none of which name matches.
+func (m *matcher) refuses(name string) bool {
+	if len(m.prefixes) > 0 || len(m.patterns) == 0 {
+		return false
+	}
+	_, match := m.host(name)
+	return !match
+}
+
+// CheckNameFirst returns why a name may not be probed whatever it resolves to,
+// or nil: it matches a deny pattern, or the allow list holds names only and
+// none matches. The runner asks it before any lookup of the name (SRV, DNS),
+// so that a denied name is never looked up (a caller could otherwise learn
+// which denied names exist); the addresses a name resolves to are judged by
+// Check after the lookup.
+func (p *TargetPolicy) CheckNameFirst(name string) error {
+	if err := p.CheckName(name); err != nil || p == nil {
+		return err
+	}
+	if p.allow.refuses(name) {
+		return nameNotAllowed(name)
+	}
+	return nil
+}
+
+//go:noinline
+func nameNotAllowed(name string) error {
+	return fmt.Errorf("refused by target_policy.allow: %s matches none of its names (it lists no addresses)", name)
+}
+
 // CheckName applies the deny patterns to a name the probe looks up: the target's,
 // or the one its SRV record points to.
 func (p *TargetPolicy) CheckName(name string) error {

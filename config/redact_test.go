@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,5 +31,54 @@ func TestSecretsRedacted(t *testing.T) {
 	}
 	if m.Options["x"].Content[1].Value != "hunter2" {
 		t.Error("redaction changed the module itself")
+	}
+}
+
+// TestDiscoverySecretsRedacted (issue 35, M2): /config shows a source URL's
+// query values and userinfo, and its header values, as <secret>; the header
+// files' paths stay visible, and the source still sends the key.
+func TestDiscoverySecretsRedacted(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "other.key")
+	if err := os.WriteFile(file, []byte("S3CRET3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Parse([]byte(`discovery:
+  keyed:
+    type: http_json
+    url: https://list.example/servers?key=S3CRET&game=x
+    fields: {address: ip}
+    headers: {X-Api-Key: S3CRET2}
+    header_files: {X-Other: ` + file + `}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(b)
+	if strings.Contains(out, "S3CRET") || !strings.Contains(out, "url: https://list.example/servers?key=<secret>&game=<secret>") ||
+		!strings.Contains(out, "X-Api-Key: <secret>") || !strings.Contains(out, file) {
+		t.Fatalf("/config shows:\n%s", out)
+	}
+	if c.Discovery["keyed"].URL != "https://list.example/servers?key=S3CRET&game=x" {
+		t.Fatal("redaction changed the source itself")
+	}
+}
+
+// TestAliasesRefused (issue 35, L6): an anchor, alias or merge key could hide a
+// credential from the check that a module with one lists its targets, and
+// show it on /config under another key: a modules file may hold none.
+func TestAliasesRefused(t *testing.T) {
+	for _, src := range []string{
+		"modules:\n  m:\n    protocol: teamspeak3\n    teamspeak3:\n      username: &pw admin\n      password: *pw\n",
+		"modules:\n  base: &base\n    protocol: a2s\n  m:\n    <<: *base\n",
+		"modules:\n  m:\n    protocol: a2s\n    targets: &t [192.0.2.1]\n",
+	} {
+		_, err := Parse([]byte(src))
+		if err == nil || !strings.Contains(err.Error(), "anchors, aliases and merge keys") {
+			t.Errorf("%s: %v", src, err)
+		}
 	}
 }

@@ -67,6 +67,16 @@ func (m *Module) compileTargets() error {
 	return nil
 }
 
+// CheckTargetName returns why the module may not query the name host whatever
+// it resolves to, or nil: its targets are names only and none matches. The
+// runner asks it before looking the name up.
+func (m *Module) CheckTargetName(host string) error {
+	if m.targets.refuses(host) {
+		return fmt.Errorf("%s is not among the module's targets", host)
+	}
+	return nil
+}
+
 // CheckTarget returns why the module may not query host (resolved to addrs; isName
 // says host is a name), or nil: only modules with targets: restrict.
 func (m *Module) CheckTarget(host string, isName bool, addrs []netip.Addr) error {

@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"net/netip"
 	"sort"
 	"sync"
@@ -48,7 +49,8 @@ type running struct {
 	list atomic.Pointer[snapshot]
 
 	mu          sync.Mutex
-	failures    uint64 // refreshes failed, since the source started
+	failures    uint64            // refreshes failed, since the source started
+	skipped     map[string]uint64 // entries skipped by reason, since the source started
 	lastErr     error
 	lastAttempt time.Time
 
@@ -181,6 +183,13 @@ func (m *Manager) refresh(ctx context.Context, r *running) error {
 	r.lastErr = err
 	if err != nil {
 		r.failures++
+	} else {
+		for reason, n := range l.Skips {
+			if r.skipped == nil {
+				r.skipped = map[string]uint64{}
+			}
+			r.skipped[reason] += uint64(n)
+		}
 	}
 	r.mu.Unlock()
 	switch {
@@ -305,6 +314,9 @@ type Status struct {
 	LastAttempt        time.Time
 	LastError          string
 	Failures           uint64
+	// Skipped counts the entries of the source's lists skipped, by reason
+	// (master.Skip*), since the source started.
+	Skipped map[string]uint64
 	// Builtin says the source is a built-in list started by probes of a
 	// list-lookup module (shown only while it runs).
 	Builtin bool
@@ -336,6 +348,9 @@ func (r *running) status() Status {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st.LastAttempt, st.Failures = r.lastAttempt, r.failures
+	if len(r.skipped) > 0 {
+		st.Skipped = maps.Clone(r.skipped)
+	}
 	if r.lastErr != nil {
 		st.LastError = r.lastErr.Error()
 	}

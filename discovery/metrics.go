@@ -15,13 +15,16 @@ var (
 		"1 when the source's list in use reached max_targets and servers were dropped.", []string{"source"}, nil)
 	failuresDesc = prometheus.NewDesc("gameserver_discovery_refresh_failures_total",
 		"Refreshes of the source that failed (the last good list stays in use).", []string{"source"}, nil)
+	skippedDesc = prometheus.NewDesc("gameserver_discovery_entries_skipped_total",
+		"Entries of the source's lists skipped, by reason (no_address, repeat, malformed, too_large, too_deep): one bad entry costs itself, the rest are served.",
+		[]string{"source", "reason"}, nil)
 	lastRefreshDesc = prometheus.NewDesc("gameserver_discovery_last_refresh_success",
 		"1 when the source's last refresh succeeded, 0 when it failed.", []string{"source"}, nil)
 )
 
 // Describe implements prometheus.Collector.
 func (m *Manager) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{lastSuccessDesc, targetsDesc, entriesDesc, cappedDesc, failuresDesc, lastRefreshDesc} {
+	for _, d := range []*prometheus.Desc{lastSuccessDesc, targetsDesc, entriesDesc, cappedDesc, failuresDesc, skippedDesc, lastRefreshDesc} {
 		ch <- d
 	}
 }
@@ -30,6 +33,9 @@ func (m *Manager) Describe(ch chan<- *prometheus.Desc) {
 func (m *Manager) Collect(ch chan<- prometheus.Metric) {
 	for _, st := range m.Statuses() {
 		ch <- prometheus.MustNewConstMetric(failuresDesc, prometheus.CounterValue, float64(st.Failures), st.Name)
+		for reason, n := range st.Skipped {
+			ch <- prometheus.MustNewConstMetric(skippedDesc, prometheus.CounterValue, float64(n), st.Name, reason)
+		}
 		if !st.LastAttempt.IsZero() {
 			ok := 0.0
 			if st.LastError == "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,8 @@ func TestSignIn(t *testing.T) {
 	never := func() (string, time.Time, error) { t.Fatal("signed in again"); return "", time.Time{}, nil }
 
 	s := NewSignIn("Example")
+	clock := time.Now()
+	s.now = func() time.Time { return clock }
 	if tok, fresh, err := s.Token(ctx, "", sign(time.Time{}, nil)); tok != "t1" || !fresh || err != nil {
 		t.Fatalf("first: %q %v %v", tok, fresh, err)
 	}
@@ -43,11 +46,16 @@ func TestSignIn(t *testing.T) {
 	if _, _, err := s.Token(ctx, "t2", sign(time.Time{}, boom)); !errors.Is(err, boom) {
 		t.Fatalf("failed sign-in: %v", err)
 	}
+	// Until its backoff ends, the failure is the answer: no sign-in.
+	if _, _, err := s.Token(ctx, "", never); !errors.Is(err, boom) {
+		t.Fatalf("during the backoff: %v", err)
+	}
+	clock = clock.Add(signInBackoff)
 	// After the failure, a sign-in whose credential expires at once: used, not kept.
-	if tok, _, _ := s.Token(ctx, "", sign(time.Now().Add(-time.Second), nil)); tok != "t4" {
+	if tok, _, _ := s.Token(ctx, "", sign(clock.Add(-time.Second), nil)); tok != "t4" {
 		t.Fatalf("after a failure: %q", tok)
 	}
-	if tok, fresh, _ := s.Token(ctx, "", sign(time.Now().Add(time.Hour), nil)); tok != "t5" || !fresh {
+	if tok, fresh, _ := s.Token(ctx, "", sign(clock.Add(time.Hour), nil)); tok != "t5" || !fresh {
 		t.Fatalf("an expired credential was kept: %q %v", tok, fresh)
 	}
 	if tok, fresh, _ := s.Token(ctx, "", never); tok != "t5" || fresh {
@@ -96,4 +104,73 @@ func TestSignInShared(t *testing.T) {
 	if n := calls.Load(); n != 1 {
 		t.Errorf("%d sign-ins, want 1", n)
 	}
+}
+
+// TestSignInBackoff (issue 35, L2): a refused sign-in is retried after a wait
+// that doubles with each failure in a row, up to signInBackoffMax, not with
+// every probe; a success ends it.
+func TestSignInBackoff(t *testing.T) {
+	ctx := context.Background()
+	s := NewSignIn("Example")
+	clock := time.Now()
+	s.now = func() time.Time { return clock }
+	refused := fmt.Errorf("%w: HTTP 401", wire.ErrServer)
+	var calls int
+	signIn := func() (string, time.Time, error) { calls++; return "", time.Time{}, refused }
+	var waits []time.Duration
+	for range 10 {
+		before := calls
+		for step := time.Duration(0); calls == before; step += time.Second {
+			if step > time.Hour {
+				t.Fatal("no sign-in for an hour")
+			}
+			if _, _, err := s.Token(ctx, "", signIn); !errors.Is(err, wire.ErrServer) {
+				t.Fatalf("err %v", err)
+			}
+			if calls == before {
+				clock = clock.Add(time.Second)
+			} else {
+				waits = append(waits, step)
+			}
+		}
+	}
+	want := []time.Duration{0, 2, 4, 8, 16, 32, 64, 128, 256, 300}
+	for i := range want {
+		want[i] *= time.Second
+	}
+	if fmt.Sprint(waits) != fmt.Sprint(want) {
+		t.Fatalf("waits %v, want %v", waits, want)
+	}
+	// 50 probes within a backoff: no sign-in.
+	for range 50 {
+		s.Token(ctx, "", signIn)
+	}
+	if calls != 10 {
+		t.Fatalf("%d sign-ins", calls)
+	}
+	clock = clock.Add(signInBackoffMax)
+	if tok, fresh, err := s.Token(ctx, "", func() (string, time.Time, error) { return "ok", time.Time{}, nil }); tok != "ok" || !fresh || err != nil {
+		t.Fatalf("after the backoff: %q %v %v", tok, fresh, err)
+	}
+	if s.failures != 0 {
+		t.Fatalf("a success left %d failures", s.failures)
+	}
+}
+
+// TestSharedSignIn (issue 35, L2): the same credentials get the same SignIn
+// (a reload keeps a module's sign-in), other credentials another.
+func TestSharedSignIn(t *testing.T) {
+	a := SharedSignIn("Example", "client", "secret")
+	if b := SharedSignIn("Example", "client", "secret"); a != b {
+		t.Fatal("the same credentials got another sign-in")
+	}
+	for _, other := range [][]string{{"client", "other"}, {"clientsecret"}, {"client", "secret", ""}} {
+		if SharedSignIn("Example", other...) == a {
+			t.Fatalf("%q shares the sign-in of other credentials", other)
+		}
+	}
+	if SharedSignIn("Other", "client", "secret") == a {
+		t.Fatal("another service shares the sign-in")
+	}
+	runtime.KeepAlive(a)
 }

@@ -181,7 +181,6 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 			version:  p.version,
 		},
 		rules: s.Rules,
-		token: protocols.NewSignIn("EOS"),
 	}
 	if o.VersionAttributes != nil {
 		q.attrs.version = o.VersionAttributes
@@ -197,6 +196,8 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if q.api.RootCAs, err = protocols.RootCAs(o.CAFile); err != nil {
 		return nil, fmt.Errorf("eos options: ca_file: %w", err)
 	}
+	// A reload that keeps the credentials keeps the token (and a refusal's backoff).
+	q.token = protocols.SharedSignIn("EOS", q.clientID, q.secret.Reveal(), q.deployment, q.auth, q.api.Base, q.prefix, o.CAFile)
 	return q, nil
 }
 

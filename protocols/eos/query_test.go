@@ -575,6 +575,7 @@ func TestNewOptions(t *testing.T) {
 // contract's fake servers (a closed port, a silent one) are the API.
 var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
 	q.(*querier).api.At = prototest.AtProbe
+	q.(*querier).token = protocols.NewSignIn("EOS") // the shared one is the API base's
 })
 
 func TestQuerierContract(t *testing.T) {
@@ -596,4 +597,23 @@ func TestQuerierContractDeviceID(t *testing.T) {
 		Transport:   "tcp",
 		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{Preset: "squad"})},
 	})
+}
+
+// TestReloadKeepsToken (issue 35, L2): a module built again with the same
+// credentials (a reload) keeps the token, and so does not sign in again;
+// other credentials get their own.
+func TestReloadKeepsToken(t *testing.T) {
+	build := func(o Options) *querier {
+		q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(o)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q.(*querier)
+	}
+	o := Options{ClientID: "a", ClientSecret: "s", DeploymentID: "d"}
+	other := o
+	other.ClientSecret = "t"
+	if a := build(o); a.token != build(o).token || build(other).token == a.token || build(Options{Preset: "theisle"}).token == a.token {
+		t.Fatal("the token is not kept for the same credentials only")
+	}
 }

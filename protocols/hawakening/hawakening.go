@@ -84,7 +84,8 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		password: password,
 		guid:     strings.ToLower(o.ServerGUID),
 		api:      protocols.API{Base: defaultBase, RootCAs: pool},
-		grant:    protocols.NewSignIn("Hawakening"),
+		// A reload that keeps the credentials keeps the grant (and a refusal's backoff).
+		grant: protocols.SharedSignIn("Hawakening", o.Username, password.Reveal(), defaultBase, o.CAFile),
 	}, nil
 }
 

@@ -115,6 +115,7 @@ func newFor(t testing.TB, srv *httptest.Server, o Options) *querier {
 	hq := q.(*querier)
 	hq.api.Base = srv.URL
 	hq.api.RootCAs = prototest.TrustOf(srv)
+	hq.grant = protocols.NewSignIn("Hawakening") // the shared one is the real backend's
 	return hq
 }
 
@@ -356,6 +357,7 @@ func TestNewOptions(t *testing.T) {
 // contract's fake servers (a closed port, a silent one) are the backend.
 var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
 	q.(*querier).api.At = prototest.AtProbe
+	q.(*querier).grant = protocols.NewSignIn("Hawakening") // the shared one is the real backend's
 })
 
 func TestQuerierContract(t *testing.T) {
@@ -366,4 +368,23 @@ func TestQuerierContract(t *testing.T) {
 		Transport:   "tcp",
 		Settings:    protocols.Settings{Options: prototest.OptionsOf(goodOptions())},
 	})
+}
+
+// TestReloadKeepsGrant (issue 35, L2): a module built again with the same
+// credentials (a reload) keeps the grant, and so does not sign in again;
+// other credentials get their own.
+func TestReloadKeepsGrant(t *testing.T) {
+	build := func(o Options) *querier {
+		q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(o)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q.(*querier)
+	}
+	a, b := build(goodOptions()), build(goodOptions())
+	other := goodOptions()
+	other.Password = "another"
+	if a.grant != b.grant || build(other).grant == a.grant {
+		t.Fatal("the grant is not kept for the same credentials only")
+	}
 }

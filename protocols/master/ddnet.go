@@ -55,10 +55,11 @@ type ddnetServer struct {
 
 // decodeDDNet reads servers.json into c, server by server, until c is full.
 func decodeDDNet(r io.Reader, c *collector) error {
-	return eachElement(r, []string{"servers"}, func(dec *json.Decoder) (bool, error) {
+	return eachElement(r, []string{"servers"}, c, func(raw []byte) bool {
 		var s ddnetServer
-		if err := dec.Decode(&s); err != nil {
-			return false, err
+		if json.Unmarshal(raw, &s) != nil {
+			c.skip(SkipMalformed)
+			return false
 		}
 		e := Entry{Addr: ddnetAddr(s.Addresses), Name: s.Info.Name, Map: s.Info.Map.Name, Game: s.Info.GameType, Version: s.Info.Version}
 		if _, cc, ok := strings.Cut(s.Location, ":"); ok {
@@ -73,10 +74,7 @@ func decodeDDNet(r io.Reader, c *collector) error {
 		if s.Info.Passworded != nil {
 			e.Password = protocols.FlagOf(*s.Info.Passworded)
 		}
-		if !c.add(e) && c.full() {
-			return true, nil
-		}
-		return false, nil
+		return !c.add(e) && c.full()
 	})
 }
 

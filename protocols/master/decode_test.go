@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"net/netip"
-	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -161,7 +161,10 @@ func TestDecodeJSONErrors(t *testing.T) {
 		{"no such key", `{"other":[]}`, wire.ErrMalformed},
 		{"not an array", `{"servers":{"ip":"192.0.2.1:1"}}`, wire.ErrMalformed},
 		{"not JSON", `<html>`, wire.ErrMalformed},
-		{"element not an object", `{"servers":[1]}`, wire.ErrMalformed},
+		{"cut in the array", `{"servers":[{"ip":"192.0.2.1:1"}`, wire.ErrTruncated},
+		{"no comma", `{"servers":[{"ip":"192.0.2.1:1"} {}]}`, wire.ErrMalformed},
+		{"nested too deep on the way", `{"a":` + strings.Repeat("[", maxDepth+1), wire.ErrMalformed},
+		{"key too long", `{"` + strings.Repeat("k", maxValue+1) + `":1}`, wire.ErrTooLarge},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -181,40 +184,5 @@ func TestCollector(t *testing.T) {
 	}
 	if got := len(c.done(nil).Entries); got != 3 || !c.list.Capped || c.list.Skipped != 5 {
 		t.Fatalf("%d entries, capped %v, skipped %d: %+v", got, c.list.Capped, c.list.Skipped, c.done(nil).Entries)
-	}
-}
-
-// endless is a reader of prefix and then c forever.
-type endless struct {
-	prefix string
-	c      byte
-}
-
-func (e *endless) Read(p []byte) (int, error) {
-	n := copy(p, e.prefix)
-	e.prefix = e.prefix[n:]
-	for i := n; i < len(p); i++ {
-		p[i] = e.c
-	}
-	return len(p), nil
-}
-
-// TestEndlessEntry: one entry (or token) that never ends fails at maxValue,
-// whatever the body's cap, and the decoder never holds much more than that.
-// (Endless whitespace is squeezed to nothing: the body's cap and the deadline
-// end it, TestHTTPListFailures.)
-func TestEndlessEntry(t *testing.T) {
-	for _, e := range []endless{{`{"servers":[{"addresses":["`, 'a'}, {`{"other":"`, 'a'}, {`{"servers":[{"info":{"max_clients":`, '1'}} {
-		prefix := e.prefix
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		err := decodeDDNet(&e, newCollector(10))
-		runtime.ReadMemStats(&m1)
-		if !errors.Is(err, wire.ErrTooLarge) {
-			t.Fatalf("%s...: %v", prefix, err)
-		}
-		if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 16<<20 {
-			t.Fatalf("%s...: %d MiB allocated", prefix, alloc>>20)
-		}
 	}
 }

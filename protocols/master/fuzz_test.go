@@ -93,20 +93,6 @@ func FuzzDecodeJSON(f *testing.F) {
 	})
 }
 
-// TestSqueezer: whitespace between tokens is cut to one byte, strings (with
-// escaped quotes) pass unchanged.
-func TestSqueezer(t *testing.T) {
-	in := "[ \n\t {\"a\" :   \"x  \\\"  y\"},\n\n  \"\\\\\"   ]" + strings.Repeat(" ", 100000)
-	b, err := io.ReadAll(&squeezer{r: strings.NewReader(in)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "[ {\"a\" : \"x  \\\"  y\"},\n\"\\\\\" ] " // each run keeps its first byte
-	if string(b) != want {
-		t.Fatalf("got  %q\nwant %q", b, want)
-	}
-}
-
 // FuzzDecodeGeneshift: no body panics Geneshift's text decoder or breaks the
 // cap; it keeps no more servers than the body has records, each addressable
 // and valid UTF-8.

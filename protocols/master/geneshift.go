@@ -68,7 +68,7 @@ func decodeGeneshift(r io.Reader, c *collector) error {
 		}
 		e, ok := geneshiftEntry(rec)
 		if !ok {
-			c.list.Skipped++
+			c.skip(SkipNoAddress)
 			continue
 		}
 		if !c.add(e) && c.full() {

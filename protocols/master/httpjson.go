@@ -110,20 +110,18 @@ func (h *httpJSON) List(ctx context.Context, tr *wire.Trace) (*List, error) {
 
 // decodeHTTPJSON reads a JSON list into c, server by server, until c is full.
 func decodeHTTPJSON(r io.Reader, f fieldPaths, c *collector) error {
-	return eachElement(r, f.list, func(dec *json.Decoder) (bool, error) {
+	return eachElement(r, f.list, c, func(raw []byte) bool {
 		var obj map[string]json.RawMessage
-		if err := dec.Decode(&obj); err != nil {
-			return false, err
+		if json.Unmarshal(raw, &obj) != nil {
+			c.skip(SkipMalformed)
+			return false
 		}
 		e, ok := f.entry(obj)
 		if !ok {
-			c.list.Skipped++
-			return false, nil
+			c.skip(SkipNoAddress)
+			return false
 		}
-		if !c.add(e) && c.full() {
-			return true, nil
-		}
-		return false, nil
+		return !c.add(e) && c.full()
 	})
 }
 
@@ -314,4 +312,4 @@ func flag(v json.RawMessage) protocols.Flag {
 }
 
 // String keeps a sign-in token out of %v.
-func (h *httpJSON) String() string { return "http_json list " + h.url }
+func (h *httpJSON) String() string { return "http_json list " + RedactURL(h.url) }

@@ -65,10 +65,22 @@ type List struct {
 	Entries []Entry
 	// Capped says the list had more than MaxEntries entries; the rest were dropped.
 	Capped bool
-	// Skipped counts entries dropped as unusable (port 0, 0.0.0.0, no address) or
-	// as repeats of an earlier one.
+	// Skipped counts entries dropped as unusable (port 0, 0.0.0.0, no address),
+	// as repeats of an earlier one or as undecodable; Skips splits it by reason
+	// (Skip*).
 	Skipped int
+	Skips   map[string]int
 }
+
+// Why an entry was skipped (List.Skips): one bad entry costs that entry, the
+// rest of the list is served.
+const (
+	SkipNoAddress = "no_address" // no usable address (port 0, 0.0.0.0, none)
+	SkipRepeat    = "repeat"     // the address of an earlier entry
+	SkipMalformed = "malformed"  // it does not decode as the list's entry
+	SkipTooLarge  = "too_large"  // longer than maxValue: not read into memory
+	SkipTooDeep   = "too_deep"   // nested deeper than maxDepth
+)
 
 // A Lister fetches one source's list. It is built once per source and is safe
 // for concurrent use.
@@ -151,6 +163,12 @@ type Source struct {
 	Username  string
 	TokenFile string
 	Token     protocols.Secret
+	// Headers are request headers of an HTTP list (a key the list wants:
+	// then its URL carries none); HeaderFiles name files holding header
+	// values. Pages, logs and traces show neither value.
+	Headers     map[string]protocols.Secret
+	HeaderFiles map[string]string
+	header      map[string]protocols.Secret // both, read by New
 }
 
 // checkQuery bounds a source's request text: it goes into a datagram or a URL.
@@ -236,6 +254,9 @@ func (s *Source) prepare() error {
 		}
 	}
 	if err := s.loadToken(); err != nil {
+		return err
+	}
+	if err := s.loadHeaders(); err != nil {
 		return err
 	}
 	if s.KeyFile != "" {
@@ -356,7 +377,7 @@ func (c *collector) add(e Entry) bool {
 			c.hosts = map[string]struct{}{}
 		}
 		if _, dup := c.hosts[e.Host]; dup {
-			c.list.Skipped++
+			c.skip(SkipRepeat)
 			return false
 		}
 		if c.full() {
@@ -369,11 +390,11 @@ func (c *collector) add(e Entry) bool {
 	}
 	e.Addr = netip.AddrPortFrom(e.Addr.Addr().Unmap(), e.Addr.Port())
 	if !usable(e.Addr) {
-		c.list.Skipped++
+		c.skip(SkipNoAddress)
 		return false
 	}
 	if _, dup := c.addrs[e.Addr]; dup {
-		c.list.Skipped++
+		c.skip(SkipRepeat)
 		return false
 	}
 	if c.full() {
@@ -383,6 +404,15 @@ func (c *collector) add(e Entry) bool {
 	c.addrs[e.Addr] = struct{}{}
 	c.push(e)
 	return true
+}
+
+// skip counts an entry dropped for reason.
+func (c *collector) skip(reason string) {
+	if c.list.Skips == nil {
+		c.list.Skips = map[string]int{}
+	}
+	c.list.Skips[reason]++
+	c.list.Skipped++
 }
 
 // usable says whether a listed address can be probed: not 0.0.0.0, port 0,

@@ -139,6 +139,17 @@ func TestPterodactylFailures(t *testing.T) {
 		"/nullres/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte(`{"object":"list","data":[{"object":"server","attributes":{"name":"x","allocation":1,"relationships":{"allocations":{"object":"null_resource","attributes":null}}}}],"meta":{"pagination":{"links":[]}}}`))
 		},
+		// Issue 35, M5: a link as long as a page, and pages that add up
+		// past the refresh's byte budget (MaxBody, 1 MiB here).
+		"/longlink/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
+			pageLinking(self+"/longlink/api/application/servers?page=2&pad="+strings.Repeat("a", maxPanelLink))(w, r)
+		},
+		"/heavy/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
+			n, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"object":"list","pad":"%s","data":[],"meta":{"pagination":{"links":{"next":"%s/heavy/api/application/servers?page=%d"}}}}`,
+				strings.Repeat("a", 300<<10), self, n+1)
+		},
 		"/html/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte("<html>login</html>"))
@@ -163,6 +174,8 @@ func TestPterodactylFailures(t *testing.T) {
 		{"/redir", good, wire.ErrServer, "not followed"},
 		{"/nullres", good, wire.ErrServer, "read access to allocations"},
 		{"/html", good, wire.ErrMalformed, "expected JSON"},
+		{"/longlink", good, wire.ErrMalformed, "longer than 2048 bytes"},
+		{"/heavy", good, wire.ErrTooLarge, "page 4"},
 		{"/cut", good, wire.ErrTruncated, ""},
 	}
 	for _, c := range cases {
@@ -204,7 +217,8 @@ func TestPterodactylRejects(t *testing.T) {
 }
 
 // TestDecodePterodactyl: PHP's empty arrays where objects are expected (no
-// relationships, no links) are read as absent, not as errors.
+// relationships, no links) are read as absent, not as errors; a server that
+// does not decode is skipped.
 func TestDecodePterodactyl(t *testing.T) {
 	cases := []struct {
 		page, next string
@@ -215,7 +229,9 @@ func TestDecodePterodactyl(t *testing.T) {
 		{`{"object":"list","data":[],"meta":{"pagination":{"links":{"next":"http://p/x?page=2"}}}}`, "http://p/x?page=2", 0, nil},
 		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":[]}}],"meta":{"pagination":{"links":[]}}}`, "", 0, wire.ErrServer},
 		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":{"allocations":{"object":"list","data":[{"attributes":{"id":1,"ip":"192.0.2.1","port":27015}}]}}}}],"meta":{}}`, "", 1, nil},
-		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":{"allocations":"x"}}}]}`, "", 0, wire.ErrMalformed},
+		// One bad server costs itself (issue 35, L1).
+		{`{"object":"list","data":[{"attributes":{"name":"a","allocation":1,"relationships":{"allocations":"x"}}},7,` +
+			`{"attributes":{"name":"b","allocation":1,"relationships":{"allocations":{"object":"list","data":[{"attributes":{"id":1,"ip":"192.0.2.1","port":27015}}]}}}}]}`, "", 1, nil},
 		{`{"object":"list","data":[],"meta":{"pagination":{"links":{"next":7}}}}`, "", 0, wire.ErrMalformed},
 		{`{"object":"server","attributes":{}}`, "", 0, wire.ErrMalformed},
 		{`{"object":"list","data":[`, "", 0, wire.ErrTruncated},

@@ -61,12 +61,13 @@ type rageServer struct {
 
 // decodeRageMP reads the v2 list into c, entry by entry, until c is full.
 func decodeRageMP(r io.Reader, c *collector) error {
-	return eachElement(r, nil, func(dec *json.Decoder) (bool, error) {
+	return eachElement(r, nil, c, func(raw []byte) bool {
 		var e rageEntry
-		if err := dec.Decode(&e); err != nil {
-			return false, err
+		if json.Unmarshal(raw, &e) != nil {
+			c.skip(SkipMalformed)
+			return false
 		}
-		return rageEntries(e, c), nil
+		return rageEntries(e, c)
 	})
 }
 
@@ -85,7 +86,7 @@ func rageEntries(e rageEntry, c *collector) bool {
 		en := Entry{Name: str(s.Name), Players: count(s.Players.Amount), Max: count(s.Players.Max)}
 		if !place(&en, str(id), -1, 0) {
 			if !grouped {
-				c.list.Skipped++
+				c.skip(SkipNoAddress)
 			}
 			return false
 		}
@@ -100,7 +101,7 @@ func rageEntries(e rageEntry, c *collector) bool {
 		if i == 0 {
 			s = first
 		} else if json.Unmarshal(raw, &s) != nil {
-			c.list.Skipped++
+			c.skip(SkipMalformed)
 			continue
 		}
 		if id := str(s.ID); id == "" || id == top {

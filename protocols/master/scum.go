@@ -141,7 +141,7 @@ func decodeSCUMStream(r io.Reader, c *collector) error {
 		}
 		e, ok := scumEntry(rec[:])
 		if !ok {
-			c.list.Skipped++
+			c.skip(SkipNoAddress)
 			continue
 		}
 		if !c.add(e) && c.full() {

@@ -30,7 +30,7 @@ type steamWeb struct {
 }
 
 // String keeps the key out of %v.
-func (s *steamWeb) String() string { return "steam web API list " + s.url }
+func (s *steamWeb) String() string { return "steam web API list " + RedactURL(s.url) }
 
 func newSteamWeb(s Source) (Lister, error) {
 	if s.Query != "" && s.Query[0] != '\\' {
@@ -72,15 +72,16 @@ type steamWebServer struct {
 
 // decodeSteamWeb reads GetServerList's reply into c, server by server.
 func decodeSteamWeb(r io.Reader, c *collector) error {
-	return eachElement(r, []string{"response", "servers"}, func(dec *json.Decoder) (bool, error) {
+	return eachElement(r, []string{"response", "servers"}, c, func(raw []byte) bool {
 		var s steamWebServer
-		if err := dec.Decode(&s); err != nil {
-			return false, err
+		if json.Unmarshal(raw, &s) != nil {
+			c.skip(SkipMalformed)
+			return false
 		}
 		addr, err := netip.ParseAddrPort(s.Addr)
 		if err != nil {
-			c.list.Skipped++
-			return false, nil
+			c.skip(SkipNoAddress)
+			return false
 		}
 		e := Entry{Addr: addr, Name: s.Name, Map: s.Map, Game: s.Gamedir, Version: s.Version}
 		if s.Players != nil && *s.Players >= 0 {
@@ -93,9 +94,6 @@ func decodeSteamWeb(r io.Reader, c *collector) error {
 		if s.MaxPlayers != nil && *s.MaxPlayers >= 0 {
 			e.Max = protocols.Known(*s.MaxPlayers)
 		}
-		if !c.add(e) && c.full() {
-			return true, nil
-		}
-		return false, nil
+		return !c.add(e) && c.full()
 	})
 }

@@ -77,20 +77,10 @@ func DoHTTP(ctx context.Context, addr netip.AddrPort, req HTTPRequest, tr *Trace
 		return nil, err
 	}
 	client := newClient(ctx, addr, req, hreq)
-	uri := hreq.URL.RequestURI()
-	if req.SecretQuery && hreq.URL.RawQuery != "" {
-		uri = hreq.URL.EscapedPath() + "?<secret>"
-	}
-	tr.Sent([]byte(hreq.Method + " " + uri + " HTTP/1.1\r\nHost: " + hreq.Host + "\r\n\r\n" + string(req.Body)))
-	if tr != nil {
-		tr.Attempts++
-	}
+	sent(tr, req, hreq)
 	resp, err := client.Do(hreq)
-	var uerr *url.Error
-	if req.SecretQuery && errors.As(err, &uerr) {
-		err = uerr.Err // its message quotes the URL
-	}
 	if err != nil {
+		err = req.unquote(err)
 		return nil, doErr(ctx, err)
 	}
 	defer resp.Body.Close()
@@ -166,6 +156,27 @@ func doErr(ctx context.Context, err error) error {
 	return httpErr(err)
 }
 
+// sent records the request in tr, its query masked when it is secret.
+func sent(tr *Trace, req HTTPRequest, hreq *http.Request) {
+	uri := hreq.URL.RequestURI()
+	if req.SecretQuery && hreq.URL.RawQuery != "" {
+		uri = hreq.URL.EscapedPath() + "?<secret>"
+	}
+	tr.Sent([]byte(hreq.Method + " " + uri + " HTTP/1.1\r\nHost: " + hreq.Host + "\r\n\r\n" + string(req.Body)))
+	if tr != nil {
+		tr.Attempts++
+	}
+}
+
+// unquote drops net/http's quote of the URL from a secret query's error.
+func (req HTTPRequest) unquote(err error) error {
+	var uerr *url.Error
+	if req.SecretQuery && errors.As(err, &uerr) {
+		return uerr.Err
+	}
+	return err
+}
+
 func newHTTPRequest(ctx context.Context, addr netip.AddrPort, req HTTPRequest) (*http.Request, error) {
 	method := req.Method
 	if method == "" {
@@ -189,6 +200,9 @@ func newHTTPRequest(ctx context.Context, addr netip.AddrPort, req HTTPRequest) (
 	}
 	hreq, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
+		if req.SecretQuery {
+			return nil, fmt.Errorf("%w: request: %v", ErrMalformed, req.unquote(err))
+		}
 		return nil, fmt.Errorf("%w: request %s: %v", ErrMalformed, u, err)
 	}
 	if req.LiteralPath && req.URL == "" {

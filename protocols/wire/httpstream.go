@@ -23,7 +23,8 @@ type HTTPStream struct {
 	read *int64
 }
 
-// OpenHTTP sends req to req.URL, a fixed URL (a public server list the operator
+// OpenHTTP sends req to req.URL (its query masked in the trace and errors
+// when req.SecretQuery), a fixed URL (a public server list the operator
 // configured, never one a request named), like DoHTTP but returns once the
 // response's header has arrived. The trace keeps the request and the status
 // line; Close notes how much of the body was read.
@@ -36,17 +37,17 @@ func OpenHTTP(ctx context.Context, req HTTPRequest, tr *Trace) (*HTTPStream, err
 		return nil, err
 	}
 	client := newClient(ctx, netip.AddrPort{}, req, hreq)
-	tr.Sent([]byte(hreq.Method + " " + hreq.URL.RequestURI() + " HTTP/1.1\r\nHost: " + hreq.Host + "\r\n\r\n" + string(req.Body)))
-	if tr != nil {
-		tr.Attempts++
-	}
+	sent(tr, req, hreq)
 	resp, err := client.Do(hreq)
 	if err != nil {
-		return nil, doErr(ctx, err)
+		return nil, doErr(ctx, req.unquote(err))
 	}
 	tr.Received([]byte(resp.Proto + " " + resp.Status + "\r\n\r\n"))
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		resp.Body.Close()
+		if req.SecretQuery { // the Location may echo the query
+			return nil, fmt.Errorf("%w: HTTP %d redirect not followed", ErrServer, resp.StatusCode)
+		}
 		return nil, fmt.Errorf("%w: HTTP %d redirect to %q not followed", ErrServer, resp.StatusCode, resp.Header.Get("Location"))
 	}
 	max := req.MaxBody
