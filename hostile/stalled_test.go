@@ -208,8 +208,7 @@ func TestLoadStalledSD(t *testing.T) {
 	if resp.StatusCode != 200 || strings.Count(string(body), `"targets"`) != entries {
 		t.Fatalf("/sd: %s, %d bytes", resp.Status, len(body))
 	}
-	size := uint64(len(body))
-	body = nil
+	size := uint64(len(body)) // body is dead past here: the GC below does not count it
 	heap0 := prototest.HeapAfterGC()
 
 	busy := 0
