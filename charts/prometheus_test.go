@@ -119,7 +119,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 		pr := r.probes[i].DeepCopy()
 		st := pr.Spec.Targets.StaticConfig
 		for j := range st.Targets {
-			st.Targets[j] = monitoringv1.Target(fakeFor(pr.Spec.Module).String())
+			st.Targets[j] = fakeFor(pr.Spec.Module).String()
 		}
 		probes[pr.Namespace+"/"+pr.Name] = pr
 		want[pr.Spec.JobName] += len(st.Targets)
@@ -134,7 +134,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 	for i := range r.scrapeConfigs {
 		sc := &r.scrapeConfigs[i]
 		sCons[sc.Namespace+"/"+sc.Name] = sc
-		want[sc.Spec.JobName] += len(modules.Discovery)
+		want[*sc.Spec.JobName] += len(modules.Discovery)
 		if len(sc.Spec.HTTPSDConfigs) != len(modules.Discovery) {
 			t.Errorf("ScrapeConfig %s: %d httpSDConfigs for %d sources", sc.Name, len(sc.Spec.HTTPSDConfigs), len(modules.Discovery))
 		}
