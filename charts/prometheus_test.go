@@ -36,7 +36,8 @@ import (
 // the Service's address becomes the exporter's loopback one, the ServiceMonitor's
 // Kubernetes discovery becomes the target it would find, the probes' targets and
 // the sources' masters become loopback fakes (loopback opened in the target
-// policy for them), and the intervals are seconds.
+// policy for them), the intervals are seconds, and $(SHARD) and $(POD_NAME) are
+// expanded as the operator's config-reloader does.
 func TestChartPrometheus(t *testing.T) {
 	promBin, err := exec.LookPath("prometheus")
 	if err != nil {
@@ -179,7 +180,7 @@ func generate(t *testing.T, version string, probes map[string]*monitoringv1.Prob
 	t.Helper()
 	prom := &monitoringv1.Prometheus{Spec: monitoringv1.PrometheusSpec{CommonPrometheusFields: monitoringv1.CommonPrometheusFields{
 		Version: version, ScrapeInterval: "2s",
-	}}}
+	}, EvaluationInterval: "30s"}} // the CRD's default, which no API server fills in here
 	prom.Name, prom.Namespace = "k8s", namespace
 	logger := slog.New(&failHandler{t: t})
 	cg, err := prompkg.NewConfigGenerator(logger, prom)
@@ -262,6 +263,8 @@ func localise(t *testing.T, cfg []byte, dir string, r *rendered, p *pod) []byte 
 		}
 	}
 	s := strings.ReplaceAll(string(out), "/etc/prometheus/certs/", certs+"/")
+	// What the operator's config-reloader expands in the pod of shard 0.
+	s = strings.NewReplacer("$(SHARD)", "0", "$(POD_NAME)", "prometheus-k8s-0").Replace(s)
 	svc := fmt.Sprintf("%s:%d", serviceHost, r.services[0].Spec.Ports[0].Port)
 	if !strings.Contains(s, svc) {
 		t.Errorf("the generated configuration never names the Service %s:\n%s", svc, s)
