@@ -425,21 +425,11 @@ func (a promAPI) targets() string {
 // waitProm waits until q is want (90 s: scrapes every 2 s on a busy machine).
 func waitProm(t *testing.T, a promAPI, q string, want float64, p *pod) {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
+	p.waitUntil(t, 90*time.Second, func() bool {
+		v, ok, _ := a.value(q)
+		return ok && v == want
+	}, func() string {
 		v, ok, err := a.value(q)
-		if ok && v == want {
-			return
-		}
-		select {
-		case err := <-p.exited:
-			p.exited <- err
-			t.Fatalf("the exporter exited: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %v (ok %v, err %v), want %v; targets:%s", q, v, ok, err, want, a.targets())
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+		return fmt.Sprintf("%s: %v (ok %v, err %v), want %v; targets:%s", q, v, ok, err, want, a.targets())
+	})
 }

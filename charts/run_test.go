@@ -240,21 +240,30 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 			t.Logf("exporter log:\n%s", logs.String())
 		}
 	})
-	// Up when the readiness probe passes, or failed if it exits.
-	deadline := time.Now().Add(60 * time.Second)
-	for kubeletProbe(p.container.ReadinessProbe, p.addr) != nil {
+	// Up when the readiness probe passes.
+	ready := func() error { return kubeletProbe(p.container.ReadinessProbe, p.addr) }
+	p.waitUntil(t, 60*time.Second, func() bool { return ready() == nil },
+		func() string { return fmt.Sprintf("readiness probe: %v", ready()) })
+	return p
+}
+
+// waitUntil polls cond until it holds, failing with what says when timeout
+// passes or at once when the exporter exits.
+func (p *pod) waitUntil(t *testing.T, timeout time.Duration, cond func() bool, what func() string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
 		select {
 		case err := <-p.exited:
 			p.exited <- err
-			t.Fatalf("the exporter exited: %v", err)
+			t.Fatalf("the exporter exited: %v (%s)", err, what())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("readiness probe: %v", kubeletProbe(p.container.ReadinessProbe, p.addr))
+			t.Fatal(what())
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
-	return p
 }
 
 func (p *pod) secret(t *testing.T, name string) *corev1.Secret {
