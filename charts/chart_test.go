@@ -47,6 +47,15 @@ var tools struct {
 	helmErr, err   error
 }
 
+// TestMain removes the tools built for the run (a few hundred MB).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tools.dir != "" {
+		os.RemoveAll(tools.dir)
+	}
+	os.Exit(code)
+}
+
 func buildTools(t *testing.T) {
 	t.Helper()
 	tools.once.Do(func() {
@@ -92,8 +101,8 @@ func helm(t *testing.T, args ...string) string {
 // valuesFiles are the chart's ci/ values files (the cases it is tested with).
 func valuesFiles(t *testing.T) []string {
 	files, _ := filepath.Glob(filepath.Join(chartDir, "ci", "*-values.yaml"))
-	if len(files) < 6 {
-		t.Fatalf("ci/ values files: %v, want the default, operator, basic auth, TLS, module secret and hardened cases", files)
+	if len(files) < 7 {
+		t.Fatalf("ci/ values files: %v, want the default, operator, basic auth (two), TLS, module secret and hardened cases", files)
 	}
 	return files
 }
@@ -210,12 +219,13 @@ func TestStrictDecodeCatchesUnknownFields(t *testing.T) {
 func TestChartTemplate(t *testing.T) {
 	type counts struct{ probes, serviceMonitors, rules, scrapeConfigs, secrets, configMaps, serviceAccounts, networkPolicies, pdbs int }
 	want := map[string]counts{
-		"default-values.yaml":       {configMaps: 1, serviceAccounts: 1},
-		"operator-values.yaml":      {probes: 2, serviceMonitors: 1, rules: 1, scrapeConfigs: 1, configMaps: 2, serviceAccounts: 1},
-		"basic-auth-values.yaml":    {probes: 1, serviceMonitors: 1, secrets: 2, configMaps: 1, serviceAccounts: 1},
-		"tls-values.yaml":           {probes: 1, serviceMonitors: 1, secrets: 1, configMaps: 1, serviceAccounts: 1},
-		"module-secret-values.yaml": {configMaps: 1, serviceAccounts: 1},
-		"hardened-values.yaml":      {configMaps: 1, networkPolicies: 1, pdbs: 1},
+		"default-values.yaml":           {configMaps: 1, serviceAccounts: 1},
+		"operator-values.yaml":          {probes: 2, serviceMonitors: 1, rules: 1, scrapeConfigs: 1, configMaps: 2, serviceAccounts: 1},
+		"basic-auth-values.yaml":        {probes: 1, serviceMonitors: 1, secrets: 2, configMaps: 1, serviceAccounts: 1},
+		"basic-auth-secret-values.yaml": {probes: 1, serviceMonitors: 1, secrets: 1, configMaps: 1, serviceAccounts: 1},
+		"tls-values.yaml":               {probes: 1, serviceMonitors: 1, secrets: 1, configMaps: 1, serviceAccounts: 1},
+		"module-secret-values.yaml":     {configMaps: 1, serviceAccounts: 1},
+		"hardened-values.yaml":          {configMaps: 1, networkPolicies: 1, pdbs: 1},
 	}
 	for _, f := range valuesFiles(t) {
 		name := filepath.Base(f)

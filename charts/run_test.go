@@ -100,6 +100,8 @@ func clusterSecrets(t *testing.T) []corev1.Secret {
 	return []corev1.Secret{
 		mk("gameserver-exporter-tls", map[string][]byte{"tls.crt": cert, "tls.key": key, "ca.crt": cert}),
 		mk("palworld-admin", map[string][]byte{"password": []byte("admin-password")}),
+		// ci/basic-auth-values.yaml's user, password "gameservers".
+		mk("gameserver-exporter-basic-auth", map[string][]byte{"username": []byte("prometheus"), "password": []byte("gameservers")}),
 	}
 }
 
@@ -217,9 +219,13 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 		p.scheme = "https"
 	}
 	if strings.Contains(web, "basic_auth_users") {
-		// What the chart's scrapers send: the Secret the Probe and ServiceMonitor name.
-		s := p.secret(t, r.deployments[0].Name+"-basic-auth")
-		p.user, p.pass = string(s.Data["username"]), string(s.Data["password"])
+		// What the chart's scrapers send: the Secret the ServiceMonitor names.
+		if len(r.serviceMonitors) == 0 || r.serviceMonitors[0].Spec.Endpoints[0].BasicAuth == nil {
+			t.Fatal("basic auth, but no ServiceMonitor with basicAuth to read the credentials from: enable serviceMonitor in the ci file")
+		}
+		ba := r.serviceMonitors[0].Spec.Endpoints[0].BasicAuth
+		p.user = string(p.secret(t, ba.Username.Name).Data[ba.Username.Key])
+		p.pass = string(p.secret(t, ba.Password.Name).Data[ba.Password.Key])
 	}
 
 	cmd := exec.Command(tools.exporter, args...)
