@@ -300,10 +300,18 @@ func checkNetworkPolicy(t *testing.T, np *networkingv1.NetworkPolicy, cidrs []st
 	}
 }
 
-// checkDeployment: the locked-down security context the issue asks for.
+// checkDeployment: the published image and the locked-down security context.
 func checkDeployment(t *testing.T, d *appsv1.Deployment) {
 	t.Helper()
 	pod := d.Spec.Template.Spec
+	// The image releases publish (the Makefile's IMAGE), tagged with the chart's appVersion.
+	var c struct{ AppVersion string }
+	if err := yaml.Unmarshal(readFile(t, chartDir, "Chart.yaml"), &c); err != nil {
+		t.Fatal(err)
+	}
+	if want := "ghcr.io/gameserver-exporter/gameserver_exporter:" + c.AppVersion; pod.Containers[0].Image != want {
+		t.Errorf("image %s, want %s", pod.Containers[0].Image, want)
+	}
 	if pod.SecurityContext == nil || pod.SecurityContext.RunAsNonRoot == nil || !*pod.SecurityContext.RunAsNonRoot ||
 		pod.SecurityContext.SeccompProfile == nil || pod.SecurityContext.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
 		t.Errorf("pod security context %+v", pod.SecurityContext)
