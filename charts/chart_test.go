@@ -221,9 +221,9 @@ func TestChartTemplate(t *testing.T) {
 	want := map[string]counts{
 		"default-values.yaml":           {configMaps: 1, serviceAccounts: 1},
 		"operator-values.yaml":          {probes: 2, serviceMonitors: 1, rules: 1, scrapeConfigs: 1, configMaps: 2, serviceAccounts: 1},
-		"basic-auth-values.yaml":        {probes: 1, serviceMonitors: 1, secrets: 2, configMaps: 1, serviceAccounts: 1},
+		"basic-auth-values.yaml":        {probes: 1, serviceMonitors: 1, scrapeConfigs: 1, secrets: 2, configMaps: 1, serviceAccounts: 1},
 		"basic-auth-secret-values.yaml": {probes: 1, serviceMonitors: 1, secrets: 1, configMaps: 1, serviceAccounts: 1},
-		"tls-values.yaml":               {probes: 1, serviceMonitors: 1, secrets: 1, configMaps: 1, serviceAccounts: 1},
+		"tls-values.yaml":               {probes: 1, serviceMonitors: 1, scrapeConfigs: 1, secrets: 1, configMaps: 1, serviceAccounts: 1},
 		"module-secret-values.yaml":     {configMaps: 1, serviceAccounts: 1},
 		"hardened-values.yaml":          {configMaps: 1, networkPolicies: 1, pdbs: 1},
 	}

@@ -83,7 +83,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 		return start(t)
 	}
 	// Every discovery source lists one fake server of its module's protocol.
-	var master netip.AddrPort
+	master := dpmaster(t) // listing nothing, unless there are sources
 	listed := map[string]netip.AddrPort{}
 	if len(modules.Discovery) > 0 {
 		q3 := fakeFor("quake3")
@@ -106,11 +106,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 			}
 			tp["deny"] = deny
 		}
-		if d, ok := cfg["discovery"].(map[string]any); ok {
-			for _, src := range d {
-				src.(map[string]any)["address"] = master.String()
-			}
-		}
+		mastersAt(master)(cfg)
 	})
 
 	// What the Probes probe: a fake per target.

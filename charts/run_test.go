@@ -39,7 +39,8 @@ func TestChartDeploymentRuns(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			r := render(t, "-f", f)
-			p := startPod(t, r, nil)
+			// Discovery sources ask a loopback master (tests stay on loopback).
+			p := startPod(t, r, mastersAt(dpmaster(t)))
 			p.checkKubelet(t)
 			// The chart's target policy, applied by the exporter: loopback and the
 			// cluster's ranges the values give are refused (names below),
@@ -87,6 +88,17 @@ func checkNamePolicy(t *testing.T, file string) {
 	}
 }
 
+// mastersAt points every discovery source of a modules file at master.
+func mastersAt(master netip.AddrPort) func(cfg map[string]any) {
+	return func(cfg map[string]any) {
+		if d, ok := cfg["discovery"].(map[string]any); ok {
+			for _, src := range d {
+				src.(map[string]any)["address"] = master.String()
+			}
+		}
+	}
+}
+
 // clusterSecrets are the Secrets the ci values files name but the chart does not
 // make (the operator's: cert-manager's certificate, a module's password), as the
 // test's cluster holds them.
@@ -118,9 +130,9 @@ type pod struct {
 	exited     chan error
 }
 
-// startPod runs the exporter as the pod would. edit, when set, changes the
-// modules file first (the Prometheus test opens loopback and points discovery at
-// its fake master: test-only rewrites of addresses).
+// startPod runs the exporter as the pod would. edit changes the modules file
+// first: test-only rewrites of addresses (discovery's masters to a loopback fake,
+// and for the Prometheus test loopback opened to its fake game servers).
 func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 	t.Helper()
 	root := t.TempDir()
