@@ -96,10 +96,13 @@ test: test-deps
 	$(MAKE) chart-test || failed="$$failed chart"; \
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi
 
-# chart-test: the Helm chart (charts/, a module of its own: Helm and the Kubernetes
-# types stay out of the exporter's go.mod): helm lint and template with each ci/
-# values file (Helm pinned in charts/go.mod), strict decoding of every object, and
-# the rendered Deployment started against its ConfigMap.
+# chart-test: the Helm chart (charts/, a module of its own: Helm, the Kubernetes types
+# and the prometheus-operator stay out of the exporter's go.mod): helm lint and
+# template with each ci/ values file (Helm pinned in charts/go.mod), strict decoding
+# of every object, the rendered Deployment started with its kubelet probes, and a
+# real Prometheus (Debian package prometheus) scraping it with the configuration the
+# prometheus-operator's generator makes of the rendered Probe, ServiceMonitor and
+# ScrapeConfig objects.
 chart-test:
 	cd charts && $(GO) vet ./... && $(GO) test -count=1 ./...
 

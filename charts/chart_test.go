@@ -2,36 +2,37 @@ package charts
 
 import (
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
-	"io"
-	"math/big"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"sigs.k8s.io/yaml"
 )
 
 const chartDir = "gameserver-exporter"
+
+// The release the tests render: its Service is serviceHost, port 10115.
+const (
+	release     = "rel"
+	namespace   = "monitoring"
+	serviceHost = "rel-gameserver-exporter.monitoring.svc"
+)
 
 // kubeVersion is the cluster version lint and template assume: helm built with
 // go build (without its release ldflags) would assume 1.20, below the chart's
@@ -44,6 +45,15 @@ var tools struct {
 	dir            string
 	helm, exporter string
 	helmErr, err   error
+}
+
+// TestMain removes the tools built for the run (a few hundred MB).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tools.dir != "" {
+		os.RemoveAll(tools.dir)
+	}
+	os.Exit(code)
 }
 
 func buildTools(t *testing.T) {
@@ -91,8 +101,8 @@ func helm(t *testing.T, args ...string) string {
 // valuesFiles are the chart's ci/ values files (the cases it is tested with).
 func valuesFiles(t *testing.T) []string {
 	files, _ := filepath.Glob(filepath.Join(chartDir, "ci", "*-values.yaml"))
-	if len(files) < 4 {
-		t.Fatalf("ci/ values files: %v, want the default, operator, basic auth and TLS cases", files)
+	if len(files) < 7 {
+		t.Fatalf("ci/ values files: %v, want the default, operator, basic auth (two), TLS, module secret and hardened cases", files)
 	}
 	return files
 }
@@ -118,11 +128,14 @@ type rendered struct {
 	serviceMonitors []monitoringv1.ServiceMonitor
 	rules           []monitoringv1.PrometheusRule
 	scrapeConfigs   []monitoringv1alpha1.ScrapeConfig
+	serviceAccounts []corev1.ServiceAccount
+	networkPolicies []networkingv1.NetworkPolicy
+	pdbs            []policyv1.PodDisruptionBudget
 }
 
 func render(t *testing.T, args ...string) *rendered {
 	t.Helper()
-	out := helm(t, append([]string{"template", "rel", chartDir, "--namespace", "monitoring", "--kube-version", kubeVersion}, args...)...)
+	out := helm(t, append([]string{"template", release, chartDir, "--namespace", namespace, "--kube-version", kubeVersion}, args...)...)
 	r := &rendered{}
 	for i, doc := range strings.Split(out, "\n---\n") {
 		if strings.TrimSpace(stripComments(doc)) == "" {
@@ -150,6 +163,12 @@ func render(t *testing.T, args ...string) *rendered {
 			r.rules, err = appendStrict(r.rules, doc)
 		case "monitoring.coreos.com/v1alpha1 ScrapeConfig":
 			r.scrapeConfigs, err = appendStrict(r.scrapeConfigs, doc)
+		case "v1 ServiceAccount":
+			r.serviceAccounts, err = appendStrict(r.serviceAccounts, doc)
+		case "networking.k8s.io/v1 NetworkPolicy":
+			r.networkPolicies, err = appendStrict(r.networkPolicies, doc)
+		case "policy/v1 PodDisruptionBudget":
+			r.pdbs, err = appendStrict(r.pdbs, doc)
 		default:
 			t.Fatalf("document %d: unexpected %s %s", i, meta.APIVersion, meta.Kind)
 		}
@@ -195,12 +214,18 @@ func TestStrictDecodeCatchesUnknownFields(t *testing.T) {
 	}
 }
 
+// TestChartTemplate: what each ci/ values file renders (the Prometheus test
+// proves the scrapers work, TestChartDeploymentRuns the Deployment).
 func TestChartTemplate(t *testing.T) {
-	want := map[string]struct{ probes, serviceMonitors, rules, scrapeConfigs, secrets, configMaps int }{
-		"default-values.yaml":    {configMaps: 1},
-		"operator-values.yaml":   {probes: 2, serviceMonitors: 1, rules: 1, scrapeConfigs: 1, configMaps: 2},
-		"basic-auth-values.yaml": {secrets: 1, configMaps: 1},
-		"tls-values.yaml":        {probes: 1, serviceMonitors: 1, secrets: 1, configMaps: 1},
+	type counts struct{ probes, serviceMonitors, rules, scrapeConfigs, secrets, configMaps, serviceAccounts, networkPolicies, pdbs int }
+	want := map[string]counts{
+		"default-values.yaml":           {configMaps: 1, serviceAccounts: 1},
+		"operator-values.yaml":          {probes: 2, serviceMonitors: 1, rules: 1, scrapeConfigs: 1, configMaps: 2, serviceAccounts: 1},
+		"basic-auth-values.yaml":        {probes: 1, serviceMonitors: 1, scrapeConfigs: 1, secrets: 2, configMaps: 1, serviceAccounts: 1},
+		"basic-auth-secret-values.yaml": {probes: 1, serviceMonitors: 1, secrets: 1, configMaps: 1, serviceAccounts: 1},
+		"tls-values.yaml":               {probes: 1, serviceMonitors: 1, scrapeConfigs: 1, secrets: 1, configMaps: 1, serviceAccounts: 1},
+		"module-secret-values.yaml":     {configMaps: 1, serviceAccounts: 1},
+		"hardened-values.yaml":          {configMaps: 1, networkPolicies: 1, pdbs: 1},
 	}
 	for _, f := range valuesFiles(t) {
 		name := filepath.Base(f)
@@ -210,40 +235,83 @@ func TestChartTemplate(t *testing.T) {
 			if !ok {
 				t.Fatalf("no expectations for %s", name)
 			}
-			got := struct{ probes, serviceMonitors, rules, scrapeConfigs, secrets, configMaps int }{
-				len(r.probes), len(r.serviceMonitors), len(r.rules), len(r.scrapeConfigs), len(r.secrets), len(r.configMaps)}
+			got := counts{len(r.probes), len(r.serviceMonitors), len(r.rules), len(r.scrapeConfigs), len(r.secrets), len(r.configMaps),
+				len(r.serviceAccounts), len(r.networkPolicies), len(r.pdbs)}
 			if got != w || len(r.deployments) != 1 || len(r.services) != 1 {
 				t.Errorf("rendered %+v and %d deployments, %d services; want %+v and one each", got, len(r.deployments), len(r.services), w)
 			}
 			checkDeployment(t, &r.deployments[0])
-			for _, p := range r.probes {
-				if p.Spec.ProberSpec.URL != "rel-gameserver-exporter.monitoring.svc:10115" || p.Spec.ProberSpec.Path != "/probe" ||
-					p.Spec.Module == "" || !strings.HasPrefix(p.Spec.JobName, "gameservers") {
-					t.Errorf("probe %s: prober %+v, module %q, job %q", p.Name, p.Spec.ProberSpec, p.Spec.Module, p.Spec.JobName)
-				}
-			}
-			for _, sc := range r.scrapeConfigs {
-				if len(sc.Spec.HTTPSDConfigs) != 1 || !strings.HasSuffix(string(sc.Spec.HTTPSDConfigs[0].URL), ".monitoring.svc:10115/sd") ||
-					sc.Spec.MetricsPath == nil || *sc.Spec.MetricsPath != "/probe" {
-					t.Errorf("scrape config %s: %+v", sc.Name, sc.Spec)
-				}
-			}
-			for _, sm := range r.serviceMonitors {
-				if len(sm.Spec.Endpoints) != 1 || sm.Spec.Endpoints[0].Path != "/metrics" {
-					t.Errorf("service monitor %s: %+v", sm.Name, sm.Spec.Endpoints)
-				}
-			}
 			for _, pr := range r.rules {
 				checkRules(t, &pr)
+			}
+			for _, np := range r.networkPolicies {
+				checkNetworkPolicy(t, &np, clusterCIDRs(t, f))
 			}
 		})
 	}
 }
 
-// checkDeployment: the locked-down security context the issue asks for.
+// clusterCIDRs are a values file's clusterPolicy.serviceCIDRs and podCIDRs.
+func clusterCIDRs(t *testing.T, valuesFile string) []string {
+	var v struct {
+		ClusterPolicy struct{ ServiceCIDRs, PodCIDRs []string } `json:"clusterPolicy"`
+	}
+	if err := yaml.Unmarshal(readFile(t, valuesFile), &v); err != nil {
+		t.Fatal(err)
+	}
+	return append(v.ClusterPolicy.ServiceCIDRs, v.ClusterPolicy.PodCIDRs...)
+}
+
+// checkNetworkPolicy: egress is open to every address but the cluster's ranges
+// (each under its family's ipBlock) and to DNS on port 53; ingress is the http
+// port only.
+func checkNetworkPolicy(t *testing.T, np *networkingv1.NetworkPolicy, cidrs []string) {
+	t.Helper()
+	var except []string
+	blocks, dns := 0, false
+	for _, e := range np.Spec.Egress {
+		for _, to := range e.To {
+			if b := to.IPBlock; b != nil {
+				blocks++
+				if b.CIDR != "0.0.0.0/0" && b.CIDR != "::/0" {
+					t.Errorf("egress to %s, want 0.0.0.0/0 and ::/0 with exceptions", b.CIDR)
+				}
+				for _, x := range b.Except {
+					if strings.Contains(x, ":") != strings.Contains(b.CIDR, ":") {
+						t.Errorf("egress ipBlock %s excepts %s, another family: the API server rejects it", b.CIDR, x)
+					}
+				}
+				except = append(except, b.Except...)
+			}
+		}
+		for _, p := range e.Ports {
+			if p.Port != nil && p.Port.IntValue() == 53 {
+				dns = true
+			}
+		}
+	}
+	slices.Sort(except)
+	cidrs = slices.Sorted(slices.Values(cidrs))
+	if blocks != 2 || !slices.Equal(except, cidrs) || !dns {
+		t.Errorf("egress %+v: want both families open except %v, and DNS", np.Spec.Egress, cidrs)
+	}
+	if len(np.Spec.Ingress) != 1 || len(np.Spec.Ingress[0].Ports) != 1 || np.Spec.Ingress[0].Ports[0].Port.String() != "http" || len(np.Spec.Ingress[0].From) == 0 {
+		t.Errorf("ingress %+v: want the http port from the selected peers", np.Spec.Ingress)
+	}
+}
+
+// checkDeployment: the published image and the locked-down security context.
 func checkDeployment(t *testing.T, d *appsv1.Deployment) {
 	t.Helper()
 	pod := d.Spec.Template.Spec
+	// The image releases publish (the Makefile's IMAGE), tagged with the chart's appVersion.
+	var c struct{ AppVersion string }
+	if err := yaml.Unmarshal(readFile(t, chartDir, "Chart.yaml"), &c); err != nil {
+		t.Fatal(err)
+	}
+	if want := "ghcr.io/gameserver-exporter/gameserver_exporter:" + c.AppVersion; pod.Containers[0].Image != want {
+		t.Errorf("image %s, want %s", pod.Containers[0].Image, want)
+	}
 	if pod.SecurityContext == nil || pod.SecurityContext.RunAsNonRoot == nil || !*pod.SecurityContext.RunAsNonRoot ||
 		pod.SecurityContext.SeccompProfile == nil || pod.SecurityContext.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
 		t.Errorf("pod security context %+v", pod.SecurityContext)
@@ -329,212 +397,6 @@ func TestChartChecksumRollsPods(t *testing.T) {
 	}
 }
 
-// TestChartDeploymentRuns starts the exporter with the rendered Deployment's
-// arguments and environment, its ConfigMap and web-config Secret written where the
-// pod mounts them (under a temporary root), and checks it serves: healthy, the
-// modules file's target policy in force, basic auth or TLS as configured.
-func TestChartDeploymentRuns(t *testing.T) {
-	for _, f := range valuesFiles(t) {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			r := render(t, "-f", f)
-			runDeployment(t, r)
-		})
-	}
-}
-
-func runDeployment(t *testing.T, r *rendered) {
-	root := t.TempDir()
-	pod := r.deployments[0].Spec.Template.Spec
-	c := pod.Containers[0]
-	// The pod's volumes, written under root.
-	mounts := map[string]string{}
-	for _, v := range pod.Volumes {
-		for _, m := range c.VolumeMounts {
-			if m.Name == v.Name {
-				mounts[v.Name] = m.MountPath
-			}
-		}
-	}
-	var tlsCert string
-	for _, v := range pod.Volumes {
-		dir := filepath.Join(root, mounts[v.Name])
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		data := map[string]string{}
-		switch {
-		case v.ConfigMap != nil:
-			data = findConfigMap(t, r, v.ConfigMap.Name).Data
-		case v.Secret != nil:
-			if s := findSecret(r, v.Secret.SecretName); s != nil {
-				data = s.StringData
-			} else {
-				// A Secret the chart only mounts (certificates): made here.
-				tlsCert = writeCert(t, dir)
-			}
-		}
-		for k, val := range data {
-			val = strings.ReplaceAll(val, "/etc/gameserver_exporter", filepath.Join(root, "etc/gameserver_exporter"))
-			if err := os.WriteFile(filepath.Join(dir, k), []byte(val), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	addr := freeAddr(t)
-	var args []string
-	sawListen := false
-	for _, a := range c.Args {
-		if strings.HasPrefix(a, "--web.listen-address=") {
-			a, sawListen = "--web.listen-address="+addr, true
-		}
-		args = append(args, strings.ReplaceAll(a, "/etc/gameserver_exporter", filepath.Join(root, "etc/gameserver_exporter")))
-	}
-	if !sawListen {
-		t.Fatalf("args %v: no --web.listen-address", c.Args)
-	}
-	// The modules file passes the exporter's own check first.
-	for _, a := range args {
-		if cfg, ok := strings.CutPrefix(a, "--config.file="); ok {
-			if out, err := exec.Command(tools.exporter, "--config.check", "--config.file="+cfg).CombinedOutput(); err != nil {
-				t.Fatalf("--config.check: %v\n%s", err, out)
-			}
-		}
-	}
-	cmd := exec.Command(tools.exporter, args...)
-	cmd.Env = os.Environ()
-	for _, e := range c.Env {
-		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
-	}
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-		if t.Failed() {
-			t.Logf("exporter log:\n%s", logs.String())
-		}
-	})
-
-	client := &http.Client{Timeout: 5 * time.Second}
-	scheme := "http"
-	if tlsCert != "" {
-		scheme = "https"
-		pool := x509.NewCertPool()
-		pool.AppendCertsFromPEM([]byte(tlsCert))
-		client.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, ServerName: "gameserver-exporter"}}
-	}
-	web := findSecret(r, r.deployments[0].Name+"-web-config")
-	var user, pass string
-	if web != nil && strings.Contains(web.StringData["web-config.yml"], "basic_auth_users") {
-		user, pass = "prometheus", "gameservers" // ci/basic-auth-values.yaml's
-	}
-	get := func(path string, auth bool) int {
-		req, _ := http.NewRequest("GET", scheme+"://"+addr+path, nil)
-		if auth && user != "" {
-			req.SetBasicAuth(user, pass)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	// Up when /-/healthy answers (the liveness probe's path), or failed if it exits.
-	deadline := time.Now().Add(30 * time.Second)
-	for get(c.LivenessProbe.HTTPGet.Path, true) != http.StatusOK {
-		select {
-		case err := <-done:
-			done <- err
-			t.Fatalf("the exporter exited: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the exporter never became healthy")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if code := get(c.ReadinessProbe.HTTPGet.Path, true); code != http.StatusOK {
-		t.Errorf("readiness %s: %d", c.ReadinessProbe.HTTPGet.Path, code)
-	}
-	// The ConfigMap's target policy keeps probes off loopback.
-	if code := get("/probe?module=a2s&target=127.0.0.1:27015", true); code != http.StatusForbidden {
-		t.Errorf("probe of loopback: %d, want 403 from the chart's target policy", code)
-	}
-	if user != "" {
-		if code := get("/metrics", false); code != http.StatusUnauthorized {
-			t.Errorf("/metrics without credentials: %d, want 401", code)
-		}
-	}
-	if code := get("/metrics", true); code != http.StatusOK {
-		t.Errorf("/metrics: %d", code)
-	}
-}
-
-func findConfigMap(t *testing.T, r *rendered, name string) *corev1.ConfigMap {
-	for i := range r.configMaps {
-		if r.configMaps[i].Name == name {
-			return &r.configMaps[i]
-		}
-	}
-	t.Fatalf("no ConfigMap %s rendered", name)
-	return nil
-}
-
-func findSecret(r *rendered, name string) *corev1.Secret {
-	for i := range r.secrets {
-		if r.secrets[i].Name == name {
-			return &r.secrets[i]
-		}
-	}
-	return nil
-}
-
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
-// writeCert writes tls.crt and tls.key (self-signed, for gameserver-exporter and
-// 127.0.0.1) into dir, as cert-manager would, and returns the certificate's PEM.
-func writeCert(t *testing.T, dir string) string {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "gameserver-exporter"},
-		DNSNames: []string{"gameserver-exporter"}, IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-	for name, b := range map[string][]byte{"tls.crt": certPEM, "tls.key": pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb})} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return string(certPEM)
-}
-
 // TestChartVersion: the chart is released with the exporter (make release packs it
 // as gameserver-exporter-VERSION.tgz), so both its versions are VERSION's.
 func TestChartVersion(t *testing.T) {
@@ -545,5 +407,22 @@ func TestChartVersion(t *testing.T) {
 	}
 	if c.Version != version || c.AppVersion != version {
 		t.Errorf("Chart.yaml version %q, appVersion %q; want VERSION's %q", c.Version, c.AppVersion, version)
+	}
+}
+
+// descriptionRE reads the counts Chart.yaml's description gives.
+var descriptionRE = regexp.MustCompile(`(\d+) protocols .* (\d+) built-in modules`)
+
+// TestChartDescription: the description counts today's protocols and built-in
+// modules (a protocol or catalog game added without it fails here).
+func TestChartDescription(t *testing.T) {
+	var c struct{ Description string }
+	if err := yaml.Unmarshal(readFile(t, chartDir, "Chart.yaml"), &c); err != nil {
+		t.Fatal(err)
+	}
+	m := descriptionRE.FindStringSubmatch(c.Description)
+	want := []string{strconv.Itoa(len(registry.All())), strconv.Itoa(len(config.Builtin()))}
+	if m == nil || m[1] != want[0] || m[2] != want[1] {
+		t.Errorf("Chart.yaml description %q: want %s protocols and %s built-in modules", c.Description, want[0], want[1])
 	}
 }

@@ -1,0 +1,431 @@
+package charts
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
+	"github.com/prometheus-operator/prometheus-operator/pkg/assets"
+	prompkg "github.com/prometheus-operator/prometheus-operator/pkg/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// TestChartPrometheus is the chart as its consumers use it: for each ci/ values
+// file that renders scrapers, the prometheus-operator's own generator turns the
+// rendered Probe, ServiceMonitor and ScrapeConfig objects (and the Secrets they
+// name) into a Prometheus configuration, a real Prometheus runs it against the
+// exporter started from the rendered Deployment, and every target must be up with
+// probe_success 1: the probes' fake game servers, the exporter's own /metrics,
+// and every discovery source's servers found through /sd. Test-only rewrites:
+// the Service's address becomes the exporter's loopback one, the ServiceMonitor's
+// Kubernetes discovery becomes the target it would find, the probes' targets and
+// the sources' masters become loopback fakes (loopback opened in the target
+// policy for them), the intervals are seconds, and $(SHARD) and $(POD_NAME) are
+// expanded as the operator's config-reloader does.
+func TestChartPrometheus(t *testing.T) {
+	promBin, err := exec.LookPath("prometheus")
+	if err != nil {
+		t.Skip("prometheus (Debian package prometheus) is not installed: the chart's scrapers are not run")
+	}
+	version := prometheusVersion(t, promBin)
+	for _, f := range valuesFiles(t) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			r := render(t, "-f", f)
+			if len(r.probes)+len(r.serviceMonitors)+len(r.scrapeConfigs) == 0 {
+				t.Skip("renders no scraper")
+			}
+			t.Parallel()
+			runPrometheus(t, r, promBin, version)
+		})
+	}
+}
+
+// fakes are the loopback game servers a probe's module can query, by protocol.
+var fakes = map[string]func(testing.TB) netip.AddrPort{
+	"a2s":    prototest.A2SServer,
+	"quake3": func(t testing.TB) netip.AddrPort { return prototest.Quake3Server(t, "") },
+}
+
+func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
+	// The modules file says which protocol each module speaks.
+	var modules struct {
+		Modules   map[string]struct{ Protocol string }
+		Discovery map[string]struct{ Module string }
+	}
+	if err := yaml.Unmarshal([]byte(findConfigMap(t, r, r.deployments[0].Name).Data["modules.yml"]), &modules); err != nil {
+		t.Fatal(err)
+	}
+	fakeFor := func(module string) netip.AddrPort {
+		proto := module
+		if m, ok := modules.Modules[module]; ok {
+			proto = m.Protocol
+		}
+		start, ok := fakes[proto]
+		if !ok {
+			t.Fatalf("module %s speaks %s, which no fake here speaks: probe a2s or quake3 in ci/", module, proto)
+		}
+		return start(t)
+	}
+	// Every discovery source lists one fake server of its module's protocol.
+	master := dpmaster(t) // listing nothing, unless there are sources
+	listed := map[string]netip.AddrPort{}
+	if len(modules.Discovery) > 0 {
+		q3 := fakeFor("quake3")
+		for name, src := range modules.Discovery {
+			if proto := modules.Modules[src.Module].Protocol; src.Module != "quake3" && proto != "quake3" {
+				t.Fatalf("source %s probes with %s: the fake master lists a quake3 server", name, src.Module)
+			}
+			listed[name] = q3
+		}
+		master = dpmaster(t, q3)
+	}
+	p := startPod(t, r, func(cfg map[string]any) {
+		// Loopback, where the fakes are, is open for this test only.
+		if tp, ok := cfg["target_policy"].(map[string]any); ok {
+			var deny []any
+			for _, d := range tp["deny"].([]any) {
+				if d != "127.0.0.0/8" && d != "::1/128" {
+					deny = append(deny, d)
+				}
+			}
+			tp["deny"] = deny
+		}
+		mastersAt(master)(cfg)
+	})
+
+	// What the Probes probe: a fake per target.
+	probes := map[string]*monitoringv1.Probe{}
+	want := map[string]int{} // job -> targets up with probe_success 1
+	for i := range r.probes {
+		pr := r.probes[i].DeepCopy()
+		st := pr.Spec.Targets.StaticConfig
+		for j := range st.Targets {
+			st.Targets[j] = fakeFor(pr.Spec.Module).String()
+		}
+		probes[pr.Namespace+"/"+pr.Name] = pr
+		want[pr.Spec.JobName] += len(st.Targets)
+	}
+	sMons := map[string]*monitoringv1.ServiceMonitor{}
+	for i := range r.serviceMonitors {
+		sm := &r.serviceMonitors[i]
+		sMons[sm.Namespace+"/"+sm.Name] = sm
+		want["gameserver_exporter"]++
+	}
+	sCons := map[string]*monitoringv1alpha1.ScrapeConfig{}
+	for i := range r.scrapeConfigs {
+		sc := &r.scrapeConfigs[i]
+		sCons[sc.Namespace+"/"+sc.Name] = sc
+		want[*sc.Spec.JobName] += len(modules.Discovery)
+		if len(sc.Spec.HTTPSDConfigs) != len(modules.Discovery) {
+			t.Errorf("ScrapeConfig %s: %d httpSDConfigs for %d sources", sc.Name, len(sc.Spec.HTTPSDConfigs), len(modules.Discovery))
+		}
+	}
+
+	cfg := generate(t, version, probes, sMons, sCons, p.secrets)
+	dir := t.TempDir()
+	cfg = localise(t, cfg, dir, r, p)
+	file := filepath.Join(dir, "prometheus.yml")
+	if err := os.WriteFile(file, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if pt, err := exec.LookPath("promtool"); err == nil {
+		if out, err := exec.Command(pt, "check", "config", file).CombinedOutput(); err != nil {
+			t.Fatalf("promtool check config: %v\n%s\n%s", err, out, cfg)
+		}
+	}
+	api := startPrometheus(t, promBin, file, dir)
+
+	// Every target up and probed successfully: the job's count of both.
+	for job, n := range want {
+		for _, m := range []string{"up", "probe_success"} {
+			if m == "probe_success" && job == "gameserver_exporter" {
+				continue
+			}
+			q := fmt.Sprintf(`count(%s{job=%q} == 1)`, m, job)
+			waitProm(t, api, q, float64(n), p)
+		}
+	}
+	for src := range modules.Discovery {
+		q := fmt.Sprintf(`count(probe_success{source=%q, instance=%q} == 1)`, src, listed[src].String())
+		waitProm(t, api, q, 1, p)
+	}
+}
+
+// generate is the operator's configuration for a Prometheus in namespace
+// selecting the given objects; the Secrets are what the operator's store reads
+// (basic auth credentials, CAs). The generator logs a reference it cannot
+// resolve instead of failing: any warning fails the test.
+func generate(t *testing.T, version string, probes map[string]*monitoringv1.Probe, sMons map[string]*monitoringv1.ServiceMonitor,
+	sCons map[string]*monitoringv1alpha1.ScrapeConfig, secrets []corev1.Secret) []byte {
+	t.Helper()
+	prom := &monitoringv1.Prometheus{Spec: monitoringv1.PrometheusSpec{CommonPrometheusFields: monitoringv1.CommonPrometheusFields{
+		Version: version, ScrapeInterval: "2s",
+	}, EvaluationInterval: "30s"}} // the CRD's default, which no API server fills in here
+	prom.Name, prom.Namespace = "k8s", namespace
+	logger := slog.New(&failHandler{t: t})
+	cg, err := prompkg.NewConfigGenerator(logger, prom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []any
+	for i := range secrets {
+		objs = append(objs, &secrets[i])
+	}
+	out, err := cg.GenerateServerConfiguration(prom, sMons, nil, probes, sCons, assets.NewTestStoreBuilder(objs...), nil, nil, nil, nil)
+	if err != nil {
+		t.Fatalf("the operator's generator: %v", err)
+	}
+	return out
+}
+
+// failHandler fails the test on the generator's warnings and errors.
+type failHandler struct {
+	t     *testing.T
+	attrs []slog.Attr
+}
+
+func (h *failHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
+func (h *failHandler) Handle(_ context.Context, r slog.Record) error {
+	msg := r.Message
+	for _, a := range h.attrs {
+		msg += " " + a.String()
+	}
+	r.Attrs(func(a slog.Attr) bool { msg += " " + a.String(); return true })
+	h.t.Errorf("the operator's generator: %s", msg)
+	return nil
+}
+func (h *failHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return &failHandler{t: h.t, attrs: append(append([]slog.Attr(nil), h.attrs...), as...)}
+}
+func (h *failHandler) WithGroup(string) slog.Handler { return h }
+
+// localise makes the generated configuration run on this machine (see
+// TestChartPrometheus for each rewrite).
+func localise(t *testing.T, cfg []byte, dir string, r *rendered, p *pod) []byte {
+	t.Helper()
+	var doc map[string]any
+	if err := yaml.Unmarshal(cfg, &doc); err != nil {
+		t.Fatal(err)
+	}
+	jobs, _ := doc["scrape_configs"].([]any)
+	if len(jobs) == 0 {
+		t.Fatalf("no scrape_configs generated:\n%s", cfg)
+	}
+	for _, j := range jobs {
+		job := j.(map[string]any)
+		job["scrape_interval"], job["scrape_timeout"] = "2s", "2s"
+		if _, ok := job["kubernetes_sd_configs"]; ok {
+			delete(job, "kubernetes_sd_configs")
+			job["static_configs"] = []any{endpointsTarget(t, r, p)}
+		}
+		if sds, ok := job["http_sd_configs"].([]any); ok {
+			for _, sd := range sds {
+				sd.(map[string]any)["refresh_interval"] = "2s"
+			}
+		}
+	}
+	out, err := yaml.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The operator mounts TLS assets here; this test writes them to dir.
+	certs := filepath.Join(dir, "certs")
+	if err := os.MkdirAll(certs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store := assets.NewTestStoreBuilder().ForNamespace(namespace)
+	for _, s := range p.secrets {
+		for k, v := range s.Data {
+			name := store.TLSAsset(monitoringv1.SecretOrConfigMap{Secret: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: s.Name}, Key: k}})
+			if err := os.WriteFile(filepath.Join(certs, name), v, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s := strings.ReplaceAll(string(out), "/etc/prometheus/certs/", certs+"/")
+	// What the operator's config-reloader expands in the pod of shard 0.
+	s = strings.NewReplacer("$(SHARD)", "0", "$(POD_NAME)", "prometheus-k8s-0").Replace(s)
+	svc := fmt.Sprintf("%s:%d", serviceHost, r.services[0].Spec.Ports[0].Port)
+	if !strings.Contains(s, svc) {
+		t.Errorf("the generated configuration never names the Service %s:\n%s", svc, s)
+	}
+	return []byte(strings.ReplaceAll(s, svc, p.addr))
+}
+
+// endpointsTarget is the target Kubernetes endpoints discovery finds for the
+// rendered Service: the pod's address and the labels it sets, as the
+// ServiceMonitor's relabeling reads them.
+func endpointsTarget(t *testing.T, r *rendered, p *pod) map[string]any {
+	svc := &r.services[0]
+	tmpl := r.deployments[0].Spec.Template
+	port := svc.Spec.Ports[0]
+	labels := map[string]any{
+		"__meta_kubernetes_namespace":                    namespace,
+		"__meta_kubernetes_service_name":                 svc.Name,
+		"__meta_kubernetes_endpoints_name":               svc.Name,
+		"__meta_kubernetes_endpoint_port_name":           port.Name,
+		"__meta_kubernetes_endpoint_port_protocol":       string(port.Protocol),
+		"__meta_kubernetes_endpoint_ready":               "true",
+		"__meta_kubernetes_endpoint_address_target_kind": "Pod",
+		"__meta_kubernetes_endpoint_address_target_name": "pod-0",
+		"__meta_kubernetes_pod_name":                     "pod-0",
+		"__meta_kubernetes_pod_container_name":           p.container.Name,
+		"__meta_kubernetes_pod_container_port_name":      port.TargetPort.String(),
+		"__meta_kubernetes_pod_container_port_number":    fmt.Sprint(p.containerPort(t, port.TargetPort.String())),
+		"__meta_kubernetes_pod_ready":                    "true",
+		"__meta_kubernetes_pod_phase":                    "Running",
+	}
+	for k, v := range svc.Labels {
+		labels["__meta_kubernetes_service_label_"+labelName(k)] = v
+		labels["__meta_kubernetes_service_labelpresent_"+labelName(k)] = "true"
+	}
+	for k, v := range tmpl.Labels {
+		labels["__meta_kubernetes_pod_label_"+labelName(k)] = v
+		labels["__meta_kubernetes_pod_labelpresent_"+labelName(k)] = "true"
+	}
+	return map[string]any{"targets": []any{p.addr}, "labels": labels}
+}
+
+var invalidLabel = regexp.MustCompile(`[^a-zA-Z0-9_]`)
+
+// labelName is a Kubernetes label's name as Prometheus' Kubernetes discovery
+// writes it.
+func labelName(s string) string { return invalidLabel.ReplaceAllString(s, "_") }
+
+// dpmaster is a Quake 3 master (dpmaster's getservers answer) listing servers.
+func dpmaster(t *testing.T, servers ...netip.AddrPort) netip.AddrPort {
+	return prototest.UDP(t, func(req []byte) [][]byte {
+		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers ") {
+			return nil
+		}
+		b := []byte("\xff\xff\xff\xffgetserversResponse")
+		for _, s := range servers {
+			a := s.Addr().As4()
+			b = append(b, '\\', a[0], a[1], a[2], a[3], byte(s.Port()>>8), byte(s.Port()))
+		}
+		return [][]byte{append(b, "\\EOT\x00\x00\x00"...)}
+	})
+}
+
+var versionRE = regexp.MustCompile(`version (\d+\.\d+\.\d+)`)
+
+// prometheusVersion is the installed Prometheus' version, for the generator.
+func prometheusVersion(t *testing.T, bin string) string {
+	out, _ := exec.Command(bin, "--version").CombinedOutput()
+	m := versionRE.FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("%s --version: %s", bin, out)
+	}
+	return "v" + string(m[1])
+}
+
+type promAPI struct{ base string }
+
+func startPrometheus(t *testing.T, bin, cfg, dir string) promAPI {
+	addr := freeAddr(t)
+	cmd := exec.Command(bin, "--config.file="+cfg, "--web.listen-address="+addr,
+		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--log.level=warn")
+	var logs strings.Builder
+	var mu sync.Mutex
+	cmd.Stdout, cmd.Stderr = lockedWriter{&mu, &logs}, lockedWriter{&mu, &logs}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			mu.Lock()
+			t.Logf("prometheus log:\n%s", logs.String())
+			mu.Unlock()
+		}
+	})
+	return promAPI{"http://" + addr}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *strings.Builder
+}
+
+func (w lockedWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.Write(b)
+}
+
+// value is the query's single value, or ok false.
+func (a promAPI) value(q string) (v float64, ok bool, err error) {
+	resp, err := http.Get(a.base + "/api/v1/query?query=" + url.QueryEscape(q))
+	if err != nil {
+		return 0, false, err
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Data struct {
+			Result []struct {
+				Value [2]any `json:"value"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		return 0, false, err
+	}
+	if len(body.Data.Result) != 1 {
+		return 0, false, nil
+	}
+	s, _ := body.Data.Result[0].Value[1].(string)
+	_, err = fmt.Sscan(s, &v)
+	return v, err == nil, nil
+}
+
+// targets is Prometheus' view of its targets, for a failure's message.
+func (a promAPI) targets() string {
+	resp, err := http.Get(a.base + "/api/v1/targets")
+	if err != nil {
+		return err.Error()
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Data struct {
+			ActiveTargets []struct {
+				ScrapeURL, Health, LastError string
+				Labels                       map[string]string
+			}
+		}
+	}
+	json.NewDecoder(resp.Body).Decode(&body)
+	var b strings.Builder
+	for _, tg := range body.Data.ActiveTargets {
+		fmt.Fprintf(&b, "\n  %s %s %s %q", tg.Labels["job"], tg.ScrapeURL, tg.Health, tg.LastError)
+	}
+	return b.String()
+}
+
+// waitProm waits until q is want (90 s: scrapes every 2 s on a busy machine).
+func waitProm(t *testing.T, a promAPI, q string, want float64, p *pod) {
+	t.Helper()
+	p.waitUntil(t, 90*time.Second, func() bool {
+		v, ok, _ := a.value(q)
+		return ok && v == want
+	}, func() string {
+		v, ok, err := a.value(q)
+		return fmt.Sprintf("%s: %v (ok %v, err %v), want %v; targets:%s", q, v, ok, err, want, a.targets())
+	})
+}
