@@ -219,8 +219,9 @@ func TestDocsModules(t *testing.T) {
 var modulesFileKeys = map[string]bool{"modules": true, "discovery": true, "target_policy": true}
 
 // TestDocsModulesFiles: every yaml block of the README whose top-level keys are a
-// modules file's passes --config.check, the files it names (`*_file:`) stood in
-// by temporary ones; other blocks (Prometheus configurations, fragments) are
+// modules file's passes --config.check, the files it names (`*_file:`, and the
+// secrets of maps such as `header_files:`, under /run, /etc or /var) stood in by
+// temporary ones; other blocks (Prometheus configurations, fragments) are
 // skipped, each logged with what it is.
 func TestDocsModulesFiles(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
@@ -228,7 +229,7 @@ func TestDocsModulesFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	block := regexp.MustCompile("(?ms)^ *```yaml\n(.*?)^ *```")
-	fileOpt := regexp.MustCompile(`(?m)^(\s*\w*_file:\s*)(\S+)`)
+	fileOpt := regexp.MustCompile(`(?m)^(\s*\w*_file:\s*)(\S+)|([\s{,:] *)(/(?:run|etc|var)/[\w./-]+)`)
 	checked := 0
 	for _, m := range block.FindAllSubmatchIndex(readme, -1) {
 		line := strings.Count(string(readme[:m[0]]), "\n") + 1
@@ -257,11 +258,15 @@ func TestDocsModulesFiles(t *testing.T) {
 		dir := t.TempDir()
 		body = fileOpt.ReplaceAllStringFunc(body, func(s string) string {
 			sub := fileOpt.FindStringSubmatch(s)
-			p := filepath.Join(dir, filepath.Base(sub[2]))
+			prefix, name := sub[1], sub[2]
+			if name == "" {
+				prefix, name = sub[3], sub[4]
+			}
+			p := filepath.Join(dir, filepath.Base(name))
 			if err := os.WriteFile(p, []byte("stand-in\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			return sub[1] + p
+			return prefix + p
 		})
 		p := filepath.Join(dir, "modules.yml")
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
