@@ -1,12 +1,9 @@
 package quake2
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
-	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -15,18 +12,7 @@ import (
 // real Quake II capture in ../shared), and the QuakeWorld captures, the closest
 // relatives, when ../shared is present.
 func FuzzDecode(f *testing.F) {
-	seeds, _ := filepath.Glob("testdata/*.bin")
-	if s := prototest.SharedDir(); s != "" {
-		rw, _ := filepath.Glob(filepath.Join(s, "realworld", "captures", "quakeworld_*.resp.bin"))
-		seeds = append(seeds, rw...)
-	}
-	for _, p := range seeds {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	idtechtest.FuzzSeeds(f, "realworld/captures/quakeworld_*.resp.bin")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := decode(b)
 		if err != nil {
@@ -35,23 +21,12 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if len(r.Players)+r.Unparsed > idtech.MaxPlayerLines || len(r.Pairs) > idtech.MaxInfoPairs {
-			t.Fatalf("caps exceeded: %d players, %d unparsed, %d info", len(r.Players), r.Unparsed, len(r.Pairs))
-		}
+		idtechtest.CheckCaps(t, len(r.Players), r.Unparsed, len(r.Pairs))
 		res := r.result(true, true)
-		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
-		for _, kv := range res.Info {
-			if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-				t.Fatalf("invalid UTF-8 info %q", kv)
-			}
-		}
+		prototest.CheckUTF8(t, res)
 		for _, p := range res.PlayerList {
-			if !utf8.ValidString(p.Name) || p.Team != "" || p.DurationKnown {
-				t.Fatalf("invalid UTF-8 player %+v", p)
+			if p.Team != "" || p.DurationKnown {
+				t.Fatalf("team or duration in player %+v", p)
 			}
 		}
 		if !res.Players.Known || res.Players.Value < 0 || res.Players.Value != int64(len(res.PlayerList)) {
