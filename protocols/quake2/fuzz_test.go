@@ -12,15 +12,7 @@ import (
 // real Quake II capture in ../shared), and the QuakeWorld captures, the closest
 // relatives, when ../shared is present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.FuzzSeeds(f, "realworld/captures/quakeworld_*.resp.bin")
-	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := decode(b)
-		if err != nil {
-			if r != nil {
-				t.Fatal("reply and error")
-			}
-			return
-		}
+	idtechtest.Fuzz(f, decode, func(t *testing.T, r *reply) {
 		idtechtest.CheckCaps(t, len(r.Players), r.Unparsed, len(r.Pairs))
 		res := r.result(true, true)
 		prototest.CheckUTF8(t, res)
@@ -32,5 +24,5 @@ func FuzzDecode(f *testing.F) {
 		if !res.Players.Known || res.Players.Value < 0 || res.Players.Value != int64(len(res.PlayerList)) {
 			t.Fatalf("players %+v, %d listed", res.Players, len(res.PlayerList))
 		}
-	})
+	}, "realworld/captures/quakeworld_*.resp.bin")
 }

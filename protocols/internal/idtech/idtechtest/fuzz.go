@@ -39,3 +39,19 @@ func CheckCaps(t testing.TB, players, unparsed, pairs int) {
 		t.Fatalf("caps exceeded: %d players, %d unparsed, %d info", players, unparsed, pairs)
 	}
 }
+
+// Fuzz fuzzes decode with FuzzSeeds' seeds: no datagram may panic it or get
+// both a reply and an error, and check must hold on every reply.
+func Fuzz[T any](f *testing.F, decode func([]byte) (*T, error), check func(t *testing.T, r *T), sharedGlobs ...string) {
+	FuzzSeeds(f, sharedGlobs...)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := decode(b)
+		if err != nil {
+			if r != nil {
+				t.Fatal("reply and error")
+			}
+			return
+		}
+		check(t, r)
+	})
+}
