@@ -1,29 +1,19 @@
 package darkplaces
 
 import (
-	"context"
-	"os"
 	"testing"
-	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 )
 
 func benchDecode(b *testing.B, file string) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	idtechtest.BenchDecode(b, file, func(data []byte) error {
 		r, err := decode(data)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			r.result(true, true)
 		}
-		r.result(true, true)
-	}
+		return err
+	})
 }
 
 func BenchmarkDecodeStatus(b *testing.B) { benchDecode(b, "testdata/status_xonotic_teams.bin") }
@@ -35,17 +25,5 @@ func BenchmarkDecodeStatusManyLines(b *testing.B) {
 // BenchmarkQuery is a full getstatus exchange over loopback (the fake has no
 // flood block).
 func BenchmarkQuery(b *testing.B) {
-	addr := echoServer(b, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`, `0 999 0 ""`)
-	q := newQuerier(b, protocols.Settings{Players: true, Rules: true})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := q.Query(ctx, protocols.At(addr), tr)
-		cancel()
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	idtechtest.BenchQuery(b, Protocol, echoServer(b, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`, `0 999 0 ""`))
 }

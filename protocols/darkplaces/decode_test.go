@@ -2,13 +2,13 @@ package darkplaces
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -67,58 +67,24 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 	prototest.CheckUTF8(t, res)
 }
 
-// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
 func TestVectors(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, f)
-			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
-			if err != nil {
-				t.Fatal(err)
+	idtechtest.Vectors(t, func(t *testing.T, b []byte, e expected) {
+		r, err := decode(b)
+		if idtechtest.DecodeFailed(t, err, r != nil, e.Error) {
+			return
+		}
+		d := e.Decoded
+		if r.Response != d.Response || len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
+			t.Errorf("decoded %s, %d pairs, %d lines, %d unparsed, %d dropped; want %+v",
+				r.Response, len(r.Pairs), len(r.Players), r.Unparsed, r.Dropped, *d)
+		}
+		for i, s := range d.Statuses {
+			if string(r.Players[i].Status) != s || r.Players[i].ScoreKnown {
+				t.Errorf("player %d status %q (score known %v), want %q", i, r.Players[i].Status, r.Players[i].ScoreKnown, s)
 			}
-			r, err := decode(b)
-			if e.Error != "" {
-				if got := wire.Reason(err); got != e.Error || r != nil {
-					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := e.Decoded
-			if r.Response != d.Response || len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
-				t.Errorf("decoded %s, %d pairs, %d lines, %d unparsed, %d dropped; want %+v",
-					r.Response, len(r.Pairs), len(r.Players), r.Unparsed, r.Dropped, *d)
-			}
-			for i, s := range d.Statuses {
-				if string(r.Players[i].Status) != s || r.Players[i].ScoreKnown {
-					t.Errorf("player %d status %q (score known %v), want %q", i, r.Players[i].Status, r.Players[i].ScoreKnown, s)
-				}
-			}
-			checkResult(t, r.result(true, true), e)
-		})
-	}
-}
-
-// realworldCapture reads a reply recorded from a real local server by
-// shared/realworld/capture.sh, skipping when shared/ is absent.
-func realworldCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server captures (own test vectors in testdata/ still run)")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("no capture %s: %v", name, err)
-	}
-	return b
+		}
+		checkResult(t, r.result(true, true), e)
+	})
 }
 
 // TestRealworld decodes the replies of the real Nexuiz 2.5.2 server
@@ -137,7 +103,7 @@ func TestRealworld(t *testing.T) {
 		{"exchanges/nexuiz_nexuiz_qstat/01_s2c_udp_26000-42113.bin", false},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
-			r, err := decode(realworldCapture(t, tc.file))
+			r, err := decode(idtechtest.Capture(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +127,7 @@ func TestRealworld(t *testing.T) {
 	// The echo: the getinfo capture was asked with `getinfo xxx\n` and the
 	// engine echoed the newline too (an infoResponse has none of its own);
 	// the querier sends no newline for that reason.
-	b := realworldCapture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
+	b := idtechtest.Capture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
 	r, err := decode(b)
 	if err != nil {
 		t.Fatal(err)

@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-const oob = "\xff\xff\xff\xff"
+const oob = idtechtest.OOB
 
 // parseRequest returns the challenge of a `getstatus <challenge>` request.
 func parseRequest(req []byte) (string, bool) {
@@ -110,36 +111,6 @@ func checkOneRequest(t *testing.T, n int32, last string) {
 	}
 }
 
-// The challenge is random per query: two queries never send the same token.
-func TestQueryChallengeIsRandom(t *testing.T) {
-	seen := make(chan string, 2)
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		c, _ := parseRequest(req)
-		seen <- c
-		return [][]byte{statusReply(c)}
-	})
-	q := newQuerier(t, protocols.Settings{})
-	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if a, b := <-seen, <-seen; a == b {
-		t.Errorf("same challenge twice: %q", a)
-	}
-}
-
-func TestQuerySettingsOff(t *testing.T) {
-	addr := echoServer(t, `1 2 "a"`)
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList != nil || res.Rules != nil || res.Players != protocols.Known(1) || len(res.Info) == 0 {
-		t.Errorf("result = %+v", res)
-	}
-}
-
 // When the list does not fit, the engine answers getstatus with an
 // infoResponse: the counts are there, the list is a players phase error.
 func TestQueryInfoResponseFallback(t *testing.T) {
@@ -159,99 +130,6 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 	}
 	if len(tr.Entries) == 0 {
 		t.Error("no trace note about the infoResponse")
-	}
-}
-
-// Old engines send no challenge key: accepted.
-func TestQueryNoChallengeEcho(t *testing.T) {
-	addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{statusReply("", `1 2 "a"`)} })
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Players != protocols.Known(1) {
-		t.Errorf("players = %+v", res.Players)
-	}
-}
-
-// Stray datagrams (a reply with another challenge, an OOB print, junk) are
-// skipped and the real reply is used, even when duplicated.
-func TestQuerySkipsStrays(t *testing.T) {
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		c, _ := parseRequest(req)
-		return [][]byte{
-			statusReply("someone-else", `9 9 "stray"`),
-			[]byte(oob + "print\nrate limited\n"),
-			[]byte("junk"),
-			statusReply(c, `1 2 "real"`),
-			statusReply(c, `1 2 "real"`),
-		}
-	})
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.PlayerList) != 1 || res.PlayerList[0].Name != "real" {
-		t.Errorf("players = %+v", res.PlayerList)
-	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 3 {
-		t.Errorf("%d packets noted as ignored, want 3", ignored)
-	}
-}
-
-// A server that answers, but never usably, fails with the reason of the last
-// skipped datagram once the deadline passes, not with a bare timeout.
-func TestQueryNoUsableReply(t *testing.T) {
-	for name, tc := range map[string]struct {
-		reply []byte
-		want  error
-	}{
-		"wrong challenge": {statusReply("not-yours", `1 2 "a"`), wire.ErrMismatch},
-		"garbage":         {[]byte("\x00\x01garbage"), wire.ErrMalformed},
-		"getchallenge":    {[]byte(oob + "challenge abc\x00"), wire.ErrMalformed},
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
-			start := time.Now()
-			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
-			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", d)
-			}
-		})
-	}
-}
-
-// A statusResponse that does not decode is the server's answer: fail at once.
-func TestQueryBrokenReply(t *testing.T) {
-	for name, tc := range map[string]struct {
-		reply []byte
-		want  error
-	}{
-		"keyword only": {[]byte(oob + "statusResponse"), wire.ErrTruncated},
-		"no backslash": {[]byte(oob + "statusResponse\nhostname x\n"), wire.ErrMalformed},
-	} {
-		t.Run(name, func(t *testing.T) {
-			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
-			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
-			if !errors.Is(err, tc.want) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
-				t.Errorf("phases = %+v", tr.Phases)
-			}
-		})
 	}
 }
 
@@ -275,21 +153,42 @@ func TestRetriesWithin(t *testing.T) {
 	}
 }
 
-// A lost reply is made up for by a re-send, but only as often as the time left
-// allows with more than the server's 1 s flood block between sends: with 2.3 s
-// and 5 retries configured, once; a silent server within 300 ms gets one request,
-// as a re-send within 1 s would be ignored.
-func TestQuerierContract(t *testing.T) {
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol: Protocol, Name: "darkplaces", DefaultPort: 26000, Transport: "udp",
-		Answer: func(req []byte) [][]byte {
+// TestStatus runs the idTech status suite. A lost reply is made up for by a
+// re-send, but only as often as the time left allows with more than the
+// server's 1 s flood block between sends: with 2.3 s and 5 retries
+// configured, once; a silent server within 300 ms gets one request, as a
+// re-send within 1 s would be ignored.
+func TestStatus(t *testing.T) {
+	idtechtest.RunStatus(t, idtechtest.Status{
+		Protocol: Protocol,
+		Reply: func(req []byte, lines ...string) []byte {
 			c, _ := parseRequest(req)
-			return [][]byte{statusReply(c)}
+			return statusReply(c, lines...)
 		},
-		WantName:       "Fake DP",
-		RetryRetries:   5,
-		RetryDeadline:  2300 * time.Millisecond,
-		RetryAttempts:  2,
-		SilentAttempts: [2]int{1, 1},
+		Line:      idtechtest.PlayerLine,
+		Challenge: parseRequest,
+		Strays: func([]byte) [][]byte {
+			return [][]byte{statusReply("someone-else", `9 9 "stray"`), []byte(oob + "print\nrate limited\n"), []byte("junk")}
+		},
+		Unusable: map[string]idtechtest.Bad{
+			"wrong challenge": {Reply: statusReply("not-yours", `1 2 "a"`), Want: wire.ErrMismatch},
+			"garbage":         {Reply: []byte("\x00\x01garbage"), Want: wire.ErrMalformed},
+			"getchallenge":    {Reply: []byte(oob + "challenge abc\x00"), Want: wire.ErrMalformed},
+		},
+		Broken: map[string]idtechtest.Bad{
+			"keyword only": {Reply: []byte(oob + "statusResponse"), Want: wire.ErrTruncated},
+			"no backslash": {Reply: []byte(oob + "statusResponse\nhostname x\n"), Want: wire.ErrMalformed},
+		},
+		Shapes: map[string]idtechtest.Shape{
+			// Old engines send no challenge key: accepted.
+			"no challenge echo": {Reply: func([]byte) []byte { return statusReply("", `1 2 "a"`) }, Players: 1},
+		},
+		Contract: prototest.Contract{
+			Name: "darkplaces", DefaultPort: 26000, Transport: "udp", WantName: "Fake DP",
+			RetryRetries:   5,
+			RetryDeadline:  2300 * time.Millisecond,
+			RetryAttempts:  2,
+			SilentAttempts: [2]int{1, 1},
+		},
 	})
 }
