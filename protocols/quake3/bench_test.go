@@ -1,29 +1,19 @@
 package quake3
 
 import (
-	"context"
-	"os"
 	"testing"
-	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 )
 
 func benchDecode(b *testing.B, file string, players bool) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	idtechtest.BenchDecode(b, file, func(data []byte) error {
 		r, err := decode(data)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			r.result(players, players)
 		}
-		r.result(players, players)
-	}
+		return err
+	})
 }
 
 func BenchmarkDecodeStatus(b *testing.B) {
@@ -40,17 +30,5 @@ func BenchmarkDecodeInfo(b *testing.B) {
 
 // BenchmarkQuery is a full getstatus exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	addr := echoServer(b, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`)
-	q := newQuerier(b, protocols.Settings{Players: true, Rules: true})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := q.Query(ctx, protocols.At(addr), tr)
-		cancel()
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	idtechtest.BenchQuery(b, Protocol, echoServer(b, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -145,36 +146,17 @@ func equalInts(a, b []int64) bool {
 	return true
 }
 
-// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
 func TestVectors(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, f)
-			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := decode(b)
-			if e.Error != "" {
-				if got := wire.Reason(err); got != e.Error {
-					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkDecoded(t, r, e)
-			if e.Result != nil {
-				checkResult(t, r.result(true, true), e)
-			}
-		})
-	}
+	idtechtest.Vectors(t, func(t *testing.T, b []byte, e expected) {
+		r, err := decode(b)
+		if idtechtest.DecodeFailed(t, err, r != nil, e.Error) {
+			return
+		}
+		checkDecoded(t, r, e)
+		if e.Result != nil {
+			checkResult(t, r.result(true, true), e)
+		}
+	})
 }
 
 // fixtureResults are the Result fields of the real captures that the
@@ -276,21 +258,6 @@ func formatInt(v int64) string {
 	return string(b)
 }
 
-// realworldCapture reads a reply recorded from a real local server by
-// shared/realworld/capture.sh, skipping when shared/ is absent.
-func realworldCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server captures")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("no capture %s: %v", name, err)
-	}
-	return b
-}
-
 // TestRealworld checks the replies of the reference servers of
 // shared/realworld (OpenArena 0.8.8 and ioq3ded on ioq3 1.36, Nexuiz 2.5.2 on
 // DarkPlaces) against what their README says they were started with.
@@ -316,7 +283,7 @@ func TestRealworld(t *testing.T) {
 		{"nexuiz_nexuiz_q3-getinfo.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 0, 10, protocols.Known(4), protocols.FlagUnknown}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			r, err := decode(realworldCapture(t, tc.file))
+			r, err := decode(idtechtest.Capture(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
