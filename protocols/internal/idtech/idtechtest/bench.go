@@ -3,6 +3,7 @@ package idtechtest
 import (
 	"net/netip"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,19 +12,25 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// BenchDecode measures decodeAndResult (decode plus building the Result) on
-// the datagram in file.
-func BenchDecode(b *testing.B, file string, decodeAndResult func([]byte) error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := decodeAndResult(data); err != nil {
-			b.Fatal(err)
-		}
+// BenchDecode measures decode plus result (building the Result) on each
+// datagram file, one sub-benchmark per file.
+func BenchDecode[T any](b *testing.B, decode func([]byte) (*T, error), result func(*T), files ...string) {
+	for _, file := range files {
+		b.Run(filepath.Base(file), func(b *testing.B) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := decode(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				result(r)
+			}
+		})
 	}
 }
 
