@@ -192,9 +192,3 @@ func TestStatus(t *testing.T) {
 		},
 	})
 }
-
-// BenchmarkQuery is a full getstatus exchange over loopback (the fake has no
-// flood block).
-func BenchmarkQuery(b *testing.B) {
-	idtechtest.BenchQuery(b, Protocol, echoServer(b, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`, `0 999 0 ""`))
-}

@@ -115,8 +115,3 @@ func TestStatus(t *testing.T) {
 		Contract: prototest.Contract{Name: "quake2", DefaultPort: 27910, Transport: "udp", WantName: "Fake Q2 Arena"},
 	})
 }
-
-// BenchmarkQuery is a full status exchange over loopback.
-func BenchmarkQuery(b *testing.B) {
-	idtechtest.BenchQuery(b, Protocol, fakeServer(b, statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`)))
-}

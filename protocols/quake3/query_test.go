@@ -156,8 +156,3 @@ func TestStatus(t *testing.T) {
 		Contract: prototest.Contract{Name: "quake3", DefaultPort: 27960, Transport: "udp", WantName: "Fake Arena"},
 	})
 }
-
-// BenchmarkQuery is a full getstatus exchange over loopback.
-func BenchmarkQuery(b *testing.B) {
-	idtechtest.BenchQuery(b, Protocol, echoServer(b, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`))
-}

@@ -119,8 +119,3 @@ func TestStatus(t *testing.T) {
 		Contract: prototest.Contract{Name: "quakeworld", DefaultPort: 27500, Transport: "udp", WantName: "Fake QW Box"},
 	})
 }
-
-// BenchmarkQuery is a full status exchange over loopback.
-func BenchmarkQuery(b *testing.B) {
-	idtechtest.BenchQuery(b, Protocol, fakeServer(b, statusReply(`3 12 5 48 "Player" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`)))
-}

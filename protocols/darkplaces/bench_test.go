@@ -1,0 +1,18 @@
+package darkplaces
+
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+)
+
+func BenchmarkDecodeStatus(b *testing.B) {
+	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },
+		"testdata/status_xonotic_teams.bin", "testdata/status_too_many_lines.bin")
+}
+
+// BenchmarkQuery is a full getstatus exchange over loopback (the fake has no
+// flood block).
+func BenchmarkQuery(b *testing.B) {
+	idtechtest.BenchQuery(b, Protocol, echoServer(b, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`, `0 999 0 ""`))
+}

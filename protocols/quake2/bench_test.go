@@ -1,0 +1,17 @@
+package quake2
+
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+)
+
+func BenchmarkDecodeStatus(b *testing.B) {
+	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },
+		"testdata/status_q2ded.bin", "testdata/status_too_many_lines.bin")
+}
+
+// BenchmarkQuery is a full status exchange over loopback.
+func BenchmarkQuery(b *testing.B) {
+	idtechtest.BenchQuery(b, Protocol, fakeServer(b, statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`)))
+}
