@@ -37,7 +37,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	})
 
 	qs := prototest.QstatJSON(t, "-nexuizs", addr, "-P")
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestQuery(t *testing.T) {
 		return [][]byte{statusReply(c, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`)}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true, Retries: 3}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true, Rules: true, Retries: 3}, addr, tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 		return [][]byte{[]byte(oob + "infoResponse\n" + `\gamename\Xonotic\sv_maxclients\64\clients\60\bots\10\mapname\dz\hostname\Full\challenge\` + c + "\n" + c[len(c)-1:] + "\n")}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, tr)
 	if err != nil {
 		t.Fatal(err)
 	}

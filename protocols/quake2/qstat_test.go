@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -27,7 +27,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	})
 
 	qs := prototest.QstatJSON(t, "-q2s", addr)
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
@@ -37,51 +35,6 @@ func fakeServer(t testing.TB, reply []byte) netip.AddrPort {
 	})
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
-func TestQuery(t *testing.T) {
-	var got atomic.Value
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		got.Store(string(req))
-		return [][]byte{statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`)}
-	})
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Load() != oob+"status\n" {
-		t.Errorf("request %q", got.Load())
-	}
-	if res.Name != "Fake Q2 Arena" || res.Map != "q2dm1" || res.Game != "baseq2" || res.Version != "3.20 x86 Dec 21 2003 Linux" {
-		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
-	}
-	if res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(8) || res.Bots.Known || res.Password != protocols.FlagFalse {
-		t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
-	}
-	want := []protocols.Player{
-		{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48)},
-		{Name: "Bot x", Score: protocols.Known(-3), Ping: protocols.Known(0)},
-		{Name: "", Score: protocols.Known(0), Ping: protocols.Known(999)},
-	}
-	if fmt.Sprint(res.PlayerList) != fmt.Sprint(want) {
-		t.Errorf("players = %+v, want %+v", res.PlayerList, want)
-	}
-	if len(res.Rules) != 8 || len(res.Info) != 8 {
-		t.Errorf("rules = %q, info = %q", res.Rules, res.Info)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-		t.Errorf("phases = %+v", tr.Phases)
-	}
-}
-
 // TestStatus runs the idTech status suite: q2ded answers `status` with a
 // `print` datagram whatever follows the command.
 func TestStatus(t *testing.T) {
@@ -94,6 +47,19 @@ func TestStatus(t *testing.T) {
 		Protocol: Protocol,
 		Reply:    func(_ []byte, lines ...string) []byte { return statusReply(lines...) },
 		Line:     idtechtest.PlayerLine,
+		Full: idtechtest.Full{
+			Lines: []string{`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`},
+			Name:  "Fake Q2 Arena", Map: "q2dm1", Game: "baseq2", Version: "3.20 x86 Dec 21 2003 Linux",
+			Players: protocols.Known(3), MaxPlayers: protocols.Known(8), Password: protocols.FlagFalse,
+			PlayerList: []protocols.Player{
+				{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48)},
+				{Name: "Bot x", Score: protocols.Known(-3), Ping: protocols.Known(0)},
+				{Name: "", Score: protocols.Known(0), Ping: protocols.Known(999)},
+			},
+			Rules:   8,
+			Phases:  []string{"info"},
+			Request: oob + "status\n",
+		},
 		Strays: func([]byte) [][]byte {
 			return [][]byte{[]byte(oob + "challenge 1234"), []byte(oob + "print\nServer is version 3.19.\n"), []byte("junk")}
 		},

@@ -39,7 +39,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	addr := qstatServer(t, players)
 
 	qs := prototest.QstatJSON(t, "-q3s", addr, "-P", "-R")
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
@@ -39,51 +37,6 @@ func fakeServer(t testing.TB, reply []byte) netip.AddrPort {
 	})
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
-func TestQuery(t *testing.T) {
-	var got atomic.Value
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		got.Store(string(req))
-		return [][]byte{statusReply(`3 12 5 48 "`+"\xd0\xec\xe1\xf9\xe5\xf2"+`" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`)}
-	})
-	q := newQuerier(t, protocols.Settings{Players: true, Rules: true})
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Load() != oob+"status\n" {
-		t.Errorf("request %q", got.Load())
-	}
-	if res.Name != "Fake QW Box" || res.Map != "dm4" || res.Game != "qw" || res.Version != "MVDSV 0.35" {
-		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
-	}
-	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(16) || res.Bots.Known || res.Password != protocols.FlagFalse {
-		t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
-	}
-	want := []protocols.Player{
-		{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48), Duration: 300, DurationKnown: true},
-		{Name: "newbie", Score: protocols.Known(-3), Ping: protocols.Known(999), DurationKnown: true},
-	}
-	if fmt.Sprint(res.PlayerList) != fmt.Sprint(want) {
-		t.Errorf("players = %+v, want %+v", res.PlayerList, want)
-	}
-	if len(res.Rules) != 6 || len(res.Info) != 6 {
-		t.Errorf("rules = %q, info = %q", res.Rules, res.Info)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-		t.Errorf("phases = %+v", tr.Phases)
-	}
-}
-
 // TestStatus runs the idTech status suite: mvdsv answers `status` with an
 // 'n' datagram ending in a NUL, whatever options follow the command.
 func TestStatus(t *testing.T) {
@@ -96,6 +49,18 @@ func TestStatus(t *testing.T) {
 		Protocol: Protocol,
 		Reply:    func(_ []byte, lines ...string) []byte { return statusReply(lines...) },
 		Line:     func(name string) string { return `1 2 3 4 "` + name + `" "" 0 0` },
+		Full: idtechtest.Full{
+			Lines: []string{`3 12 5 48 "` + "\xd0\xec\xe1\xf9\xe5\xf2" + `" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`},
+			Name:  "Fake QW Box", Map: "dm4", Game: "qw", Version: "MVDSV 0.35",
+			Players: protocols.Known(2), MaxPlayers: protocols.Known(16), Password: protocols.FlagFalse,
+			PlayerList: []protocols.Player{
+				{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48), Duration: 300, DurationKnown: true},
+				{Name: "newbie", Score: protocols.Known(-3), Ping: protocols.Known(999), DurationKnown: true},
+			},
+			Rules:   6,
+			Phases:  []string{"info"},
+			Request: oob + "status\n",
+		},
 		Strays: func([]byte) [][]byte {
 			return [][]byte{[]byte(oob + "c12345\x00"), []byte(oob + "n\nBad challenge.\n\x00"), []byte("junk")}
 		},

@@ -2,6 +2,7 @@ package idtechtest
 
 import (
 	"errors"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,8 @@ type Status struct {
 	Broken map[string]Bad
 	// Shapes are replies that decode to Players player lines.
 	Shapes map[string]Shape
+	// Full is the query with every setting on, and its result.
+	Full Full
 	// Contract is run with Protocol and Answer filled in.
 	Contract prototest.Contract
 }
@@ -51,6 +54,7 @@ type Shape struct {
 
 // RunStatus runs what every idTech status exchange must do, as subtests.
 func RunStatus(t *testing.T, s Status) {
+	t.Run("Full", s.full)
 	t.Run("SettingsOff", s.settingsOff)
 	t.Run("SkipsStrays", s.skipsStrays)
 	t.Run("NoUsableReply", s.noUsableReply)
@@ -67,14 +71,26 @@ func RunStatus(t *testing.T, s Status) {
 	})
 }
 
-// query runs one query against a fake answering every request with h.
+// query runs one query within d against a fake answering every request with h.
 func (s Status) query(t *testing.T, set protocols.Settings, d time.Duration, h prototest.Handler, tr *wire.Trace) (*protocols.Result, error) {
 	t.Helper()
-	q, err := s.Protocol.New(set)
+	return QueryWithin(t, s.Protocol, set, prototest.UDP(t, h), d, tr)
+}
+
+// Query queries addr with p's querier for set, within two seconds.
+func Query(t testing.TB, p protocols.Protocol, set protocols.Settings, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+	t.Helper()
+	return QueryWithin(t, p, set, addr, 2*time.Second, tr)
+}
+
+// QueryWithin queries addr with p's querier for set, within d.
+func QueryWithin(t testing.TB, p protocols.Protocol, set protocols.Settings, addr netip.AddrPort, d time.Duration, tr *wire.Trace) (*protocols.Result, error) {
+	t.Helper()
+	q, err := p.New(set)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return q.Query(prototest.Context(t, d), protocols.At(prototest.UDP(t, h)), tr)
+	return q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 }
 
 // always answers every request with the same datagram.
@@ -185,12 +201,8 @@ func (s Status) challengeIsRandom(t *testing.T) {
 		seen <- c
 		return [][]byte{s.Reply(req)}
 	})
-	q, err := s.Protocol.New(protocols.Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
+		if _, err := Query(t, s.Protocol, protocols.Settings{}, addr, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
