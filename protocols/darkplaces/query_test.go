@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,59 +54,16 @@ func echoServer(t testing.TB, players ...string) netip.AddrPort {
 	})
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
-func TestQuery(t *testing.T) {
-	var reqs atomic.Int32
-	var last atomic.Value
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		reqs.Add(1)
-		last.Store(string(req))
-		c, _ := parseRequest(req)
-		return [][]byte{statusReply(c, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`)}
-	})
-	tr := wire.NewTrace()
-	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true, Rules: true, Retries: 3}, addr, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkOneRequest(t, reqs.Load(), last.Load().(string))
-	if res.Name != "Fake DP" || res.Map != "stormkeep" || res.Game != "Xonotic" || res.Version != "0.8.6" {
-		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
-	}
-	// clients 2, bots 1: one human.
-	if res.Players != protocols.Known(1) || res.MaxPlayers != protocols.Known(16) || res.Bots != protocols.Known(1) || res.Password != protocols.FlagUnknown {
-		t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
-	}
-	want := []protocols.Player{
-		{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48), Team: "1"},
-		{Name: "[BOT]x", Score: protocols.Known(-3), Ping: protocols.Known(0), Team: "2", Bot: true},
-	}
-	if fmt.Sprint(res.PlayerList) != fmt.Sprint(want) {
-		t.Errorf("players = %+v, want %+v", res.PlayerList, want)
-	}
-	if len(res.Rules) != 11 || len(res.Info) != 11 || len(res.PhaseErrors) != 0 {
-		t.Errorf("rules = %q, info = %q, phase errors %v", res.Rules, res.Info, res.PhaseErrors)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-		t.Errorf("phases = %+v", tr.Phases)
-	}
-}
-
 // checkOneRequest checks that one getstatus was sent, without a newline after
 // the challenge (the engine would echo it).
-func checkOneRequest(t *testing.T, n int32, last string) {
+func checkOneRequest(t *testing.T, reqs []string, _ *protocols.Result, _ *wire.Trace) {
 	t.Helper()
-	c, ok := parseRequest([]byte(last))
-	if n != 1 || !ok || len(c) != 26 || strings.ContainsAny(c, "\n\\;\"%/ ") {
-		t.Errorf("%d requests, last %q", n, last)
+	c, ok := "", false
+	if len(reqs) == 1 {
+		c, ok = parseRequest([]byte(reqs[0]))
+	}
+	if !ok || len(c) != 26 || strings.ContainsAny(c, "\n\\;\"%/ ") {
+		t.Errorf("requests %q", reqs)
 	}
 }
 
@@ -165,7 +121,20 @@ func TestStatus(t *testing.T) {
 			c, _ := parseRequest(req)
 			return statusReply(c, lines...)
 		},
-		Line:      idtechtest.PlayerLine,
+		Line: idtechtest.PlayerLine,
+		Full: idtechtest.Full{
+			Lines: []string{`12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`},
+			Name:  "Fake DP", Map: "stormkeep", Game: "Xonotic", Version: "0.8.6",
+			// clients 2, bots 1: one human.
+			Players: protocols.Known(1), MaxPlayers: protocols.Known(16), Bots: protocols.Known(1), Password: protocols.FlagUnknown,
+			PlayerList: []protocols.Player{
+				{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48), Team: "1"},
+				{Name: "[BOT]x", Score: protocols.Known(-3), Ping: protocols.Known(0), Team: "2", Bot: true},
+			},
+			Rules:  11,
+			Phases: []string{"info"},
+			Check:  checkOneRequest,
+		},
 		Challenge: parseRequest,
 		Strays: func([]byte) [][]byte {
 			return [][]byte{statusReply("someone-else", `9 9 "stray"`), []byte(oob + "print\nrate limited\n"), []byte("junk")}

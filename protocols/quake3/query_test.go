@@ -6,7 +6,6 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
@@ -40,19 +39,22 @@ func statusReply(challenge string, players ...string) []byte {
 	return b.Bytes()
 }
 
-// echoServer answers every well-formed getstatus with its challenge echoed,
-// and getinfo with an infoResponse without g_humanplayers (ioq3 before 1.36).
+// echoServer is a server answering with echo.
 func echoServer(t testing.TB, players ...string) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if c, ok := parseInfoRequest(req); ok {
-			return [][]byte{[]byte(oob + "infoResponse\n" + `\challenge\` + c + `\clients\` + fmt.Sprint(len(players)))}
-		}
-		c, ok := parseRequest(req)
-		if !ok {
-			return nil
-		}
-		return [][]byte{statusReply(c, players...)}
-	})
+	return prototest.UDP(t, func(req []byte) [][]byte { return echo(req, players...) })
+}
+
+// echo answers a well-formed getstatus with its challenge echoed, and getinfo
+// with an infoResponse without g_humanplayers (ioq3 before 1.36).
+func echo(req []byte, players ...string) [][]byte {
+	if c, ok := parseInfoRequest(req); ok {
+		return [][]byte{[]byte(oob + "infoResponse\n" + `\challenge\` + c + `\clients\` + fmt.Sprint(len(players)))}
+	}
+	c, ok := parseRequest(req)
+	if !ok {
+		return nil
+	}
+	return [][]byte{statusReply(c, players...)}
 }
 
 // parseInfoRequest returns the challenge of a `getinfo <challenge>\n` request.
@@ -62,49 +64,6 @@ func parseInfoRequest(req []byte) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSuffix(s, "\n"), true
-}
-
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
-func TestQueryEcho(t *testing.T) {
-	addr := echoServer(t, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`)
-	q := newQuerier(t, protocols.Settings{Players: true, Rules: true})
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Fake Arena" || res.Map != "q3dm6" || res.Game != "baseoa" || res.Version != "ioq3 1.36" {
-		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
-	}
-	if res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(12) || res.Bots.Known || res.Password != protocols.FlagFalse {
-		t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
-	}
-	want := []protocols.Player{
-		{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48)},
-		{Name: "Sarge", Score: protocols.Known(-3), Ping: protocols.Known(0)},
-		{Name: "", Score: protocols.Known(0), Ping: protocols.Known(999)},
-	}
-	if fmt.Sprint(res.PlayerList) != fmt.Sprint(want) {
-		t.Errorf("players = %+v, want %+v", res.PlayerList, want)
-	}
-	if len(res.Rules) != 7 || res.Rules[0].Key != "challenge" || len(res.Info) != 7 {
-		t.Errorf("rules = %q, info = %q", res.Rules, res.Info)
-	}
-	// Sarge's ping 0 asks getinfo for a bot count; this server has none.
-	if len(tr.Phases) != 2 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil || tr.Phases[1].Name != "players" || tr.Phases[1].Err != nil {
-		t.Errorf("phases = %+v", tr.Phases)
-	}
-	if len(tr.Packets) < 2 || tr.Attempts < 1 {
-		t.Errorf("packets = %d, attempts = %d", len(tr.Packets), tr.Attempts)
-	}
 }
 
 // TestStatus runs the idTech status suite.
@@ -119,7 +78,26 @@ func TestStatus(t *testing.T) {
 			c, _ := parseRequest(req)
 			return statusReply(c, lines...)
 		},
-		Line:      idtechtest.PlayerLine,
+		Line: idtechtest.PlayerLine,
+		Full: idtechtest.Full{
+			Lines:   []string{`12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`},
+			Handler: echo,
+			Name:    "Fake Arena", Map: "q3dm6", Game: "baseoa", Version: "ioq3 1.36",
+			Players: protocols.Known(3), MaxPlayers: protocols.Known(12), Password: protocols.FlagFalse,
+			PlayerList: []protocols.Player{
+				{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48)},
+				{Name: "Sarge", Score: protocols.Known(-3), Ping: protocols.Known(0)},
+				{Name: "", Score: protocols.Known(0), Ping: protocols.Known(999)},
+			},
+			Rules: 7,
+			// Sarge's ping 0 asks getinfo for a bot count; this server has none.
+			Phases: []string{"info", "players"},
+			Check: func(t *testing.T, _ []string, res *protocols.Result, tr *wire.Trace) {
+				if len(res.Rules) == 0 || res.Rules[0].Key != "challenge" || len(tr.Packets) < 2 || tr.Attempts < 1 {
+					t.Errorf("rules %q, packets = %d, attempts = %d", res.Rules, len(tr.Packets), tr.Attempts)
+				}
+			},
+		},
 		Challenge: parseRequest,
 		Strays: func([]byte) [][]byte {
 			return [][]byte{statusReply("someone-else", `9 9 "stray"`), []byte(oob + "print\nrate limited\n"), []byte("junk")}
