@@ -15,15 +15,11 @@ import (
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
 type expected struct {
-	Description string
-	Error       string
-	Decoded     *struct {
-		Response  string
-		InfoPairs int `json:"info_pairs"`
-		Players   int
-		Unparsed  int
-		Dropped   int
-		Statuses  []string
+	idtechtest.Vector
+	Decoded *struct {
+		idtechtest.Counts
+		Response string
+		Statuses []string
 	}
 	Result *struct {
 		prototest.ExpectedResult
@@ -68,15 +64,11 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 }
 
 func TestVectors(t *testing.T) {
-	idtechtest.Vectors(t, func(t *testing.T, b []byte, e expected) {
-		r, err := decode(b)
-		if idtechtest.DecodeFailed(t, err, r != nil, e.Error) {
-			return
-		}
+	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
 		d := e.Decoded
-		if r.Response != d.Response || len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
-			t.Errorf("decoded %s, %d pairs, %d lines, %d unparsed, %d dropped; want %+v",
-				r.Response, len(r.Pairs), len(r.Players), r.Unparsed, r.Dropped, *d)
+		d.Check(t, r.Pairs, len(r.Players), r.Unparsed, r.Dropped)
+		if r.Response != d.Response {
+			t.Errorf("response %s, want %s", r.Response, d.Response)
 		}
 		for i, s := range d.Statuses {
 			if string(r.Players[i].Status) != s || r.Players[i].ScoreKnown {

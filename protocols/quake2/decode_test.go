@@ -14,14 +14,9 @@ import (
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
 type expected struct {
-	Description string
-	Error       string
-	Decoded     *struct {
-		InfoPairs int `json:"info_pairs"`
-		Info      [][2]string
-		Players   int
-		Unparsed  int
-		Dropped   int
+	idtechtest.Vector
+	Decoded *struct {
+		idtechtest.Counts
 		Addresses []string
 	}
 	Result *struct {
@@ -56,17 +51,9 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 // No real Quake II capture exists in shared/ (no Debian package runs a Quake II
 // server): these vectors and the qstat cross-check are the reference.
 func TestVectors(t *testing.T) {
-	idtechtest.Vectors(t, func(t *testing.T, b []byte, e expected) {
-		r, err := decode(b)
-		if idtechtest.DecodeFailed(t, err, r != nil, e.Error) {
-			return
-		}
+	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
 		d := e.Decoded
-		if len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
-			t.Errorf("decoded %d pairs, %d lines, %d unparsed, %d dropped; want %+v",
-				len(r.Pairs), len(r.Players), r.Unparsed, r.Dropped, *d)
-		}
-		idtechtest.CheckInfo(t, r.Pairs, d.Info)
+		d.Check(t, r.Pairs, len(r.Players), r.Unparsed, r.Dropped)
 		for i, a := range d.Addresses {
 			if string(r.Players[i].Address) != a {
 				t.Errorf("player %d address %q, want %q", i, r.Players[i].Address, a)

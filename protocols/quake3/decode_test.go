@@ -40,9 +40,8 @@ func (s *jsonStr) UnmarshalJSON(b []byte) error {
 }
 
 type expected struct {
-	Description string
-	Error       string
-	Decoded     *struct {
+	idtechtest.Vector
+	Decoded *struct {
 		Response      string
 		Info          [][2]jsonStr
 		InfoPairCount *int `json:"info_pair_count"`
@@ -147,11 +146,7 @@ func equalInts(a, b []int64) bool {
 }
 
 func TestVectors(t *testing.T) {
-	idtechtest.Vectors(t, func(t *testing.T, b []byte, e expected) {
-		r, err := decode(b)
-		if idtechtest.DecodeFailed(t, err, r != nil, e.Error) {
-			return
-		}
+	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
 		checkDecoded(t, r, e)
 		if e.Result != nil {
 			checkResult(t, r.result(true, true), e)

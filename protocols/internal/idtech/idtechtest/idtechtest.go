@@ -17,9 +17,37 @@ import (
 // OOB is the four 0xFF bytes that start every connectionless datagram.
 const OOB = "\xff\xff\xff\xff"
 
-// Vectors runs check on each hand-built vector of testdata/ (see the
-// package's testdata/README.md): NAME.bin with NAME.expected.json read into E.
-func Vectors[E any](t *testing.T, check func(t *testing.T, b []byte, e E)) {
+// Vector is the top of every idTech testdata/*.expected.json.
+type Vector struct {
+	Description string
+	Error       string // the reason the decoder fails with; none when it decodes
+}
+
+// WantError is the reason the decoder must fail with, or "".
+func (v Vector) WantError() string { return v.Error }
+
+// Counts is what every idTech vector's "decoded" counts.
+type Counts struct {
+	InfoPairs int         `json:"info_pairs"`
+	Info      [][2]string // the leading info pairs, in order
+	Players   int         // parsed player lines
+	Unparsed  int
+	Dropped   int
+}
+
+// Check checks a decoded reply's info pairs and line counts against c.
+func (c Counts) Check(t testing.TB, pairs []protocols.KV, players, unparsed, dropped int) {
+	t.Helper()
+	if len(pairs) != c.InfoPairs || players != c.Players || unparsed != c.Unparsed || dropped != c.Dropped {
+		t.Errorf("decoded %d pairs, %d lines, %d unparsed, %d dropped; want %+v", len(pairs), players, unparsed, dropped, c)
+	}
+	CheckInfo(t, pairs, c.Info)
+}
+
+// Vectors decodes each hand-built vector of testdata/ (see the package's
+// testdata/README.md), NAME.bin with NAME.expected.json read into E: the
+// decoder fails with E's reason, with no reply, or check runs on its reply.
+func Vectors[T any, E interface{ WantError() string }](t *testing.T, decode func([]byte) (*T, error), check func(t *testing.T, r *T, e E)) {
 	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
 			e := prototest.ReadJSON[E](t, filepath.Join("testdata", name+".expected.json"))
@@ -27,26 +55,19 @@ func Vectors[E any](t *testing.T, check func(t *testing.T, b []byte, e E)) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			check(t, b, e)
+			r, err := decode(b)
+			if want := e.WantError(); want != "" {
+				if got := wire.Reason(err); got != want || r != nil {
+					t.Fatalf("error %v (reason %q), want reason %q", err, got, want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, r, e)
 		})
 	}
-}
-
-// DecodeFailed checks a decoder's outcome against a vector's expected error
-// reason (none when want is ""): it reports whether the decoder failed as
-// wanted, with no reply, and fails the test when the outcome is otherwise.
-func DecodeFailed(t testing.TB, err error, gotReply bool, want string) bool {
-	t.Helper()
-	if want != "" {
-		if got := wire.Reason(err); got != want || gotReply {
-			t.Fatalf("error %v (reason %q), want reason %q", err, got, want)
-		}
-		return true
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return false
 }
 
 // CheckInfo checks decoded info pairs against a vector's leading [key, value]s.
