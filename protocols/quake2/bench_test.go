@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func BenchmarkDecodeStatus(b *testing.B) {
@@ -13,5 +14,5 @@ func BenchmarkDecodeStatus(b *testing.B) {
 
 // BenchmarkQuery is a full status exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	idtechtest.BenchQuery(b, Protocol, fakeServer(b, statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`)))
+	idtechtest.BenchQuery(b, Protocol, prototest.UDP(b, idtechtest.Always(statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`))))
 }

@@ -2,7 +2,6 @@ package quake2
 
 import (
 	"fmt"
-	"net/netip"
 	"strings"
 	"testing"
 
@@ -23,16 +22,6 @@ func statusReply(players ...string) []byte {
 		b.WriteString(p + "\n")
 	}
 	return []byte(b.String())
-}
-
-// fakeServer answers every `status` (with or without arguments) with reply.
-func fakeServer(t testing.TB, reply []byte) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if !strings.HasPrefix(string(req), oob+"status") {
-			return nil
-		}
-		return [][]byte{reply}
-	})
 }
 
 // TestStatus runs the idTech status suite: q2ded answers `status` with a

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func BenchmarkDecodeStatus(b *testing.B) {
@@ -13,5 +14,5 @@ func BenchmarkDecodeStatus(b *testing.B) {
 
 // BenchmarkQuery is a full status exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	idtechtest.BenchQuery(b, Protocol, fakeServer(b, statusReply(`3 12 5 48 "Player" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`)))
+	idtechtest.BenchQuery(b, Protocol, prototest.UDP(b, idtechtest.Always(statusReply(`3 12 5 48 "Player" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`))))
 }

@@ -3,7 +3,6 @@ package quakeworld
 import (
 	"bytes"
 	"fmt"
-	"net/netip"
 	"strings"
 	"testing"
 
@@ -25,16 +24,6 @@ func statusReply(players ...string) []byte {
 	}
 	b.WriteByte(0)
 	return []byte(b.String())
-}
-
-// fakeServer answers every `status` (with or without options) with reply.
-func fakeServer(t testing.TB, reply []byte) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if !strings.HasPrefix(string(req), oob+"status") {
-			return nil
-		}
-		return [][]byte{reply}
-	})
 }
 
 // TestStatus runs the idTech status suite: mvdsv answers `status` with an

@@ -57,8 +57,8 @@ func RunStatus(t *testing.T, s Status) {
 	t.Run("Full", s.full)
 	t.Run("SettingsOff", s.settingsOff)
 	t.Run("SkipsStrays", s.skipsStrays)
-	t.Run("NoUsableReply", s.noUsableReply)
-	t.Run("BrokenReply", s.brokenReply)
+	t.Run("NoUsableReply", s.failing(s.Unusable, false))
+	t.Run("BrokenReply", s.failing(s.Broken, true))
 	t.Run("ReplyShapes", s.replyShapes)
 	if s.Challenge != nil {
 		t.Run("ChallengeIsRandom", s.challengeIsRandom)
@@ -93,8 +93,8 @@ func QueryWithin(t testing.TB, p protocols.Protocol, set protocols.Settings, add
 	return q.Query(prototest.Context(t, d), protocols.At(addr), tr)
 }
 
-// always answers every request with the same datagram.
-func always(b []byte) prototest.Handler { return func([]byte) [][]byte { return [][]byte{b} } }
+// Always answers every request with the same datagram.
+func Always(b []byte) prototest.Handler { return func([]byte) [][]byte { return [][]byte{b} } }
 
 func (s Status) settingsOff(t *testing.T) {
 	res, err := s.query(t, protocols.Settings{}, 2*time.Second, func(req []byte) [][]byte {
@@ -132,40 +132,35 @@ func (s Status) skipsStrays(t *testing.T) {
 	}
 }
 
-func (s Status) noUsableReply(t *testing.T) {
-	if len(s.Unusable) == 0 {
-		t.Fatal("no unusable replies")
-	}
-	for name, tc := range s.Unusable {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			start := time.Now()
-			_, err := s.query(t, protocols.Settings{Retries: 1}, 300*time.Millisecond, always(tc.Reply), nil)
-			if !errors.Is(err, tc.Want) || errors.Is(err, wire.ErrTimeout) {
-				t.Errorf("err = %v, want %v", err, tc.Want)
-			}
-			if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", d)
-			}
-		})
-	}
-}
-
-func (s Status) brokenReply(t *testing.T) {
-	if len(s.Broken) == 0 {
-		t.Fatal("no broken replies")
-	}
-	for name, tc := range s.Broken {
-		t.Run(name, func(t *testing.T) {
-			tr := wire.NewTrace()
-			_, err := s.query(t, protocols.Settings{}, 5*time.Second, always(tc.Reply), tr)
-			if !errors.Is(err, tc.Want) {
-				t.Errorf("err = %v, want %v", err, tc.Want)
-			}
-			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.Want) {
-				t.Errorf("phases = %+v", tr.Phases)
-			}
-		})
+// failing runs each bad reply: an unusable one fails the query with its
+// reason, not a bare timeout, once the 300 ms deadline passes; a broken one
+// (answered) fails it at once, well within its 5 s, in the info phase.
+func (s Status) failing(cases map[string]Bad, answered bool) func(*testing.T) {
+	return func(t *testing.T) {
+		if len(cases) == 0 {
+			t.Fatal("no replies")
+		}
+		set, d := protocols.Settings{Retries: 1}, 300*time.Millisecond
+		if answered {
+			set, d = protocols.Settings{}, 5*time.Second
+		}
+		for name, tc := range cases {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				tr := wire.NewTrace()
+				start := time.Now()
+				_, err := s.query(t, set, d, Always(tc.Reply), tr)
+				if !errors.Is(err, tc.Want) || errors.Is(err, wire.ErrTimeout) {
+					t.Errorf("err = %v, want %v", err, tc.Want)
+				}
+				if el := time.Since(start); el > 2*time.Second+prototest.LagSince(start) {
+					t.Errorf("returned after %v", el)
+				}
+				if answered && (len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.Want)) {
+					t.Errorf("phases = %+v", tr.Phases)
+				}
+			})
+		}
 	}
 }
 
