@@ -9,7 +9,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -22,21 +21,15 @@ type expected struct {
 		Statuses []string
 	}
 	Result *struct {
-		prototest.ExpectedResult
+		idtechtest.Result
 		PhaseError string `json:"phase_error"`
-		PlayerList []struct {
-			Name        string
-			Score, Ping prototest.Opt[int64]
-			Team        string
-			Bot         bool
-		} `json:"player_list"`
 	}
 }
 
 func checkResult(t *testing.T, res *protocols.Result, e expected) {
 	t.Helper()
 	w := e.Result
-	prototest.CheckResult(t, res, w.ExpectedResult)
+	w.Check(t, res)
 	if res.Password != protocols.FlagUnknown {
 		t.Errorf("password = %v: DarkPlaces reports none", res.Password)
 	}
@@ -47,20 +40,6 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 	} else if len(res.PhaseErrors) != 0 {
 		t.Errorf("phase errors %+v", res.PhaseErrors)
 	}
-	if w.PlayerList != nil {
-		if len(res.PlayerList) != len(w.PlayerList) {
-			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
-		}
-		for i, want := range w.PlayerList {
-			got := res.PlayerList[i]
-			if got.Name != want.Name || got.Team != want.Team || got.Bot != want.Bot || got.DurationKnown {
-				t.Errorf("player %d = %+v, want %+v", i, got, want)
-			}
-			prototest.CheckCount(t, "score", got.Score, want.Score)
-			prototest.CheckCount(t, "ping", got.Ping, want.Ping)
-		}
-	}
-	prototest.CheckUTF8(t, res)
 }
 
 func TestVectors(t *testing.T) {

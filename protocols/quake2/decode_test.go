@@ -8,7 +8,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -19,32 +18,7 @@ type expected struct {
 		idtechtest.Counts
 		Addresses []string
 	}
-	Result *struct {
-		prototest.ExpectedResult
-		PlayerList []struct {
-			Name        string
-			Score, Ping int64
-		} `json:"player_list"`
-	}
-}
-
-func checkResult(t *testing.T, res *protocols.Result, e expected) {
-	t.Helper()
-	w := e.Result
-	prototest.CheckResult(t, res, w.ExpectedResult)
-	if w.PlayerList != nil {
-		if len(res.PlayerList) != len(w.PlayerList) {
-			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
-		}
-		for i, want := range w.PlayerList {
-			got := res.PlayerList[i]
-			if got.Name != want.Name || got.Score != protocols.Known(want.Score) || got.Ping != protocols.Known(want.Ping) ||
-				got.DurationKnown || got.Team != "" || got.Bot {
-				t.Errorf("player %d = %+v, want %+v", i, got, want)
-			}
-		}
-	}
-	prototest.CheckUTF8(t, res)
+	Result *idtechtest.Result
 }
 
 // TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
@@ -59,7 +33,7 @@ func TestVectors(t *testing.T) {
 				t.Errorf("player %d address %q, want %q", i, r.Players[i].Address, a)
 			}
 		}
-		checkResult(t, r.result(true, true), e)
+		e.Result.Check(t, r.result(true, true))
 	})
 }
 

@@ -56,14 +56,7 @@ type expected struct {
 		Unparsed        int
 		Dropped         int
 	}
-	Result *struct {
-		prototest.ExpectedResult
-		PlayerList []struct {
-			Name        string
-			Score, Ping prototest.Opt[int64]
-			Team        string
-		} `json:"player_list"`
-	}
+	Result *idtechtest.Result
 }
 
 func checkDecoded(t *testing.T, r *reply, e expected) {
@@ -113,26 +106,6 @@ func checkDecoded(t *testing.T, r *reply, e expected) {
 	}
 }
 
-func checkResult(t *testing.T, res *protocols.Result, e expected) {
-	t.Helper()
-	w := e.Result
-	prototest.CheckResult(t, res, w.ExpectedResult)
-	if w.PlayerList != nil {
-		if len(res.PlayerList) != len(w.PlayerList) {
-			t.Fatalf("player list = %d, want %d", len(res.PlayerList), len(w.PlayerList))
-		}
-		for i, want := range w.PlayerList {
-			got := res.PlayerList[i]
-			if got.Name != want.Name || got.Team != want.Team {
-				t.Errorf("player %d = %q team %q, want %q team %q", i, got.Name, got.Team, want.Name, want.Team)
-			}
-			prototest.CheckCount(t, "score", got.Score, want.Score)
-			prototest.CheckCount(t, "ping", got.Ping, want.Ping)
-		}
-	}
-	prototest.CheckUTF8(t, res)
-}
-
 func equalInts(a, b []int64) bool {
 	if len(a) != len(b) {
 		return false
@@ -149,7 +122,7 @@ func TestVectors(t *testing.T) {
 	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
 		checkDecoded(t, r, e)
 		if e.Result != nil {
-			checkResult(t, r.result(true, true), e)
+			e.Result.Check(t, r.result(true, true))
 		}
 	})
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -27,34 +26,7 @@ type expected struct {
 			Team      string
 		}
 	}
-	Result *struct {
-		prototest.ExpectedResult
-		PlayerList []struct {
-			Name        string
-			Score, Ping int64
-			Duration    float64
-			Team        string
-		} `json:"player_list"`
-	}
-}
-
-func checkResult(t *testing.T, res *protocols.Result, e expected) {
-	t.Helper()
-	w := e.Result
-	prototest.CheckResult(t, res, w.ExpectedResult)
-	if w.PlayerList != nil {
-		if len(res.PlayerList) != len(w.PlayerList) {
-			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
-		}
-		for i, want := range w.PlayerList {
-			got := res.PlayerList[i]
-			if got.Name != want.Name || got.Score != protocols.Known(want.Score) || got.Ping != protocols.Known(want.Ping) ||
-				!got.DurationKnown || got.Duration != want.Duration || got.Team != want.Team || got.Bot {
-				t.Errorf("player %d = %+v, want %+v", i, got, want)
-			}
-		}
-	}
-	prototest.CheckUTF8(t, res)
+	Result *idtechtest.Result
 }
 
 // checkDecoded checks the decoded reply against the vector's "decoded".
@@ -82,7 +54,7 @@ func checkDecoded(t *testing.T, r *reply, e expected) {
 func TestVectors(t *testing.T) {
 	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
 		checkDecoded(t, r, e)
-		checkResult(t, r.result(true, true), e)
+		e.Result.Check(t, r.result(true, true))
 	})
 }
 

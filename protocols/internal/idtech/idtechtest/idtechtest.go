@@ -97,3 +97,40 @@ func Capture(t testing.TB, name string) []byte {
 
 // PlayerLine is a player line of the quake2/quake3 layout: `score ping "name"`.
 func PlayerLine(name string) string { return `1 2 "` + name + `"` }
+
+// Result is an idTech vector's "result": Result fields and the player list.
+type Result struct {
+	prototest.ExpectedResult
+	PlayerList []Player `json:"player_list"`
+}
+
+// Player is one player of a vector's "player_list".
+type Player struct {
+	Name        string
+	Score, Ping prototest.Opt[int64]
+	Team        string
+	Bot         bool
+	Duration    *float64 // none: the protocol reports no time on the server
+}
+
+// Check checks res against w: its fields, each player when a list is stated,
+// and valid UTF-8 throughout.
+func (w *Result) Check(t testing.TB, res *protocols.Result) {
+	t.Helper()
+	prototest.CheckResult(t, res, w.ExpectedResult)
+	if w.PlayerList != nil {
+		if len(res.PlayerList) != len(w.PlayerList) {
+			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
+		}
+		for i, want := range w.PlayerList {
+			got := res.PlayerList[i]
+			if got.Name != want.Name || got.Team != want.Team || got.Bot != want.Bot || got.DurationKnown != (want.Duration != nil) ||
+				want.Duration != nil && got.Duration != *want.Duration {
+				t.Errorf("player %d = %+v, want %+v", i, got, want)
+			}
+			prototest.CheckCount(t, "score", got.Score, want.Score)
+			prototest.CheckCount(t, "ping", got.Ping, want.Ping)
+		}
+	}
+	prototest.CheckUTF8(t, res)
+}
