@@ -117,11 +117,7 @@ func TestRetriesWithin(t *testing.T) {
 func TestStatus(t *testing.T) {
 	idtechtest.RunStatus(t, idtechtest.Status{
 		Protocol: Protocol,
-		Reply: func(req []byte, lines ...string) []byte {
-			c, _ := parseRequest(req)
-			return statusReply(c, lines...)
-		},
-		Line: idtechtest.PlayerLine,
+		Reply:    idtechtest.Echoing(parseRequest, statusReply),
 		Full: idtechtest.Full{
 			Lines: []string{`12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`},
 			Name:  "Fake DP", Map: "stormkeep", Game: "Xonotic", Version: "0.8.6",

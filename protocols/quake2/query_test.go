@@ -35,7 +35,6 @@ func TestStatus(t *testing.T) {
 	idtechtest.RunStatus(t, idtechtest.Status{
 		Protocol: Protocol,
 		Reply:    func(_ []byte, lines ...string) []byte { return statusReply(lines...) },
-		Line:     idtechtest.PlayerLine,
 		Full: idtechtest.Full{
 			Lines: []string{`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`},
 			Name:  "Fake Q2 Arena", Map: "q2dm1", Game: "baseq2", Version: "3.20 x86 Dec 21 2003 Linux",

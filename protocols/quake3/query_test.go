@@ -74,11 +74,7 @@ func TestStatus(t *testing.T) {
 	}
 	idtechtest.RunStatus(t, idtechtest.Status{
 		Protocol: Protocol,
-		Reply: func(req []byte, lines ...string) []byte {
-			c, _ := parseRequest(req)
-			return statusReply(c, lines...)
-		},
-		Line: idtechtest.PlayerLine,
+		Reply:    idtechtest.Echoing(parseRequest, statusReply),
 		Full: idtechtest.Full{
 			Lines:   []string{`12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`},
 			Handler: echo,
