@@ -115,9 +115,8 @@ func TestRetriesWithin(t *testing.T) {
 // configured, once; a silent server within 300 ms gets one request, as a
 // re-send within 1 s would be ignored.
 func TestStatus(t *testing.T) {
-	idtechtest.RunStatus(t, idtechtest.Status{
+	idtechtest.RunStatus(t, idtechtest.Q3Frame(idtechtest.Status{
 		Protocol: Protocol,
-		Reply:    idtechtest.Echoing(parseRequest, statusReply),
 		Full: idtechtest.Full{
 			Lines: []string{`12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`},
 			Name:  "Fake DP", Map: "stormkeep", Game: "Xonotic", Version: "0.8.6",
@@ -131,18 +130,8 @@ func TestStatus(t *testing.T) {
 			Phases: []string{"info"},
 			Check:  checkOneRequest,
 		},
-		Challenge: parseRequest,
-		Strays: func([]byte) [][]byte {
-			return [][]byte{statusReply("someone-else", `9 9 "stray"`), []byte(oob + "print\nrate limited\n"), []byte("junk")}
-		},
 		Unusable: map[string]idtechtest.Bad{
-			"wrong challenge": {Reply: statusReply("not-yours", `1 2 "a"`), Want: wire.ErrMismatch},
-			"garbage":         {Reply: []byte("\x00\x01garbage"), Want: wire.ErrMalformed},
-			"getchallenge":    {Reply: []byte(oob + "challenge abc\x00"), Want: wire.ErrMalformed},
-		},
-		Broken: map[string]idtechtest.Bad{
-			"keyword only": {Reply: []byte(oob + "statusResponse"), Want: wire.ErrTruncated},
-			"no backslash": {Reply: []byte(oob + "statusResponse\nhostname x\n"), Want: wire.ErrMalformed},
+			"getchallenge": {Reply: []byte(oob + "challenge abc\x00"), Want: wire.ErrMalformed},
 		},
 		Shapes: map[string]idtechtest.Shape{
 			// Old engines send no challenge key: accepted.
@@ -155,5 +144,5 @@ func TestStatus(t *testing.T) {
 			RetryAttempts:  2,
 			SilentAttempts: [2]int{1, 1},
 		},
-	})
+	}, parseRequest, statusReply))
 }

@@ -53,7 +53,6 @@ func TestStatus(t *testing.T) {
 		},
 		Unusable: map[string]idtechtest.Bad{
 			"print":      {Reply: []byte(oob + "print\nBad rcon_password.\n"), Want: wire.ErrMalformed},
-			"garbage":    {Reply: []byte("\x00\x01garbage"), Want: wire.ErrMalformed},
 			"info reply": {Reply: []byte(oob + "info\nFake   q2dm1  3/ 8\n"), Want: wire.ErrMalformed},
 		},
 		Broken: map[string]idtechtest.Bad{

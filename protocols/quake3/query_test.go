@@ -72,9 +72,8 @@ func TestStatus(t *testing.T) {
 	for i := range 64 {
 		many = append(many, fmt.Sprintf(`%d %d "%s"`, i, i+1, strings.Repeat("n", 200))) // no ping 0: no getinfo
 	}
-	idtechtest.RunStatus(t, idtechtest.Status{
+	idtechtest.RunStatus(t, idtechtest.Q3Frame(idtechtest.Status{
 		Protocol: Protocol,
-		Reply:    idtechtest.Echoing(parseRequest, statusReply),
 		Full: idtechtest.Full{
 			Lines:   []string{`12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`},
 			Handler: echo,
@@ -94,19 +93,9 @@ func TestStatus(t *testing.T) {
 				}
 			},
 		},
-		Challenge: parseRequest,
-		Strays: func([]byte) [][]byte {
-			return [][]byte{statusReply("someone-else", `9 9 "stray"`), []byte(oob + "print\nrate limited\n"), []byte("junk")}
-		},
 		Unusable: map[string]idtechtest.Bad{
-			"wrong challenge": {Reply: statusReply("not-yours", `1 2 "a"`), Want: wire.ErrMismatch},
-			"garbage":         {Reply: []byte("\x00\x01garbage"), Want: wire.ErrMalformed},
-			"print":           {Reply: []byte(oob + "print\nno\n"), Want: wire.ErrMalformed},
-			"getinfo reply":   {Reply: []byte(oob + "infoResponse\n\\hostname\\x"), Want: wire.ErrMalformed},
-		},
-		Broken: map[string]idtechtest.Bad{
-			"keyword only": {Reply: []byte(oob + "statusResponse"), Want: wire.ErrTruncated},
-			"no backslash": {Reply: []byte(oob + "statusResponse\nhostname x\n"), Want: wire.ErrMalformed},
+			"print":         {Reply: []byte(oob + "print\nno\n"), Want: wire.ErrMalformed},
+			"getinfo reply": {Reply: []byte(oob + "infoResponse\n\\hostname\\x"), Want: wire.ErrMalformed},
 		},
 		Shapes: map[string]idtechtest.Shape{
 			"01 prefix": {Reply: func(req []byte) []byte {
@@ -128,5 +117,5 @@ func TestStatus(t *testing.T) {
 			}, Players: 1},
 		},
 		Contract: prototest.Contract{Name: "quake3", DefaultPort: 27960, Transport: "udp", WantName: "Fake Arena"},
-	})
+	}, parseRequest, statusReply))
 }

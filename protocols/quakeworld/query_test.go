@@ -55,7 +55,6 @@ func TestStatus(t *testing.T) {
 		},
 		Unusable: map[string]idtechtest.Bad{
 			"print":     {Reply: []byte(oob + "n\nBad challenge.\n\x00"), Want: wire.ErrMalformed},
-			"garbage":   {Reply: []byte("\x00\x01garbage"), Want: wire.ErrMalformed},
 			"challenge": {Reply: []byte(oob + "c42\x00"), Want: wire.ErrMalformed},
 		},
 		Broken: map[string]idtechtest.Bad{

@@ -70,7 +70,9 @@ func RunStatus(t *testing.T, s Status) {
 	t.Run("Full", s.full)
 	t.Run("SettingsOff", s.settingsOff)
 	t.Run("SkipsStrays", s.skipsStrays)
-	t.Run("NoUsableReply", s.failing(s.Unusable, false))
+	// Garbage is never a reply, in any of the family's protocols.
+	unusable := with(s.Unusable, map[string]Bad{"garbage": {[]byte("\x00\x01garbage"), wire.ErrMalformed}})
+	t.Run("NoUsableReply", s.failing(unusable, false))
 	t.Run("BrokenReply", s.failing(s.Broken, true))
 	t.Run("ReplyShapes", s.replyShapes)
 	if s.Challenge != nil {
