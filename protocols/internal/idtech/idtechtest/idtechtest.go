@@ -5,6 +5,7 @@
 package idtechtest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -126,11 +127,19 @@ func (w *Result) Check(t testing.TB, res *protocols.Result) {
 			got := res.PlayerList[i]
 			if got.Name != want.Name || got.Team != want.Team || got.Bot != want.Bot || got.DurationKnown != (want.Duration != nil) ||
 				want.Duration != nil && got.Duration != *want.Duration {
-				t.Errorf("player %d = %+v, want %+v", i, got, want)
+				t.Errorf("player %d = %+v, want %+v (duration %s)", i, got, want, durationOf(want.Duration))
 			}
 			prototest.CheckCount(t, "score", got.Score, want.Score)
 			prototest.CheckCount(t, "ping", got.Ping, want.Ping)
 		}
 	}
 	prototest.CheckUTF8(t, res)
+}
+
+// durationOf says a vector's duration for messages.
+func durationOf(d *float64) string {
+	if d == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*d)
 }

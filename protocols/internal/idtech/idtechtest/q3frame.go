@@ -10,7 +10,7 @@ import (
 // darkplaces): its status reply echoes the challenge, and s gets the strays,
 // unusable and broken replies any such server can send besides its own.
 func Q3Frame(s Status, challenge func(req []byte) (string, bool), reply func(challenge string, lines ...string) []byte) Status {
-	s.Reply = Echoing(challenge, reply)
+	s.Reply = echoing(challenge, reply)
 	s.Challenge = challenge
 	s.Strays = func([]byte) [][]byte {
 		return [][]byte{reply("someone-else", `9 9 "stray"`), []byte(OOB + "print\nrate limited\n"), []byte("junk")}

@@ -41,9 +41,9 @@ type Status struct {
 	Contract prototest.Contract
 }
 
-// Echoing is a Status.Reply that echoes the request's challenge (empty when
+// echoing is a Status.Reply that echoes the request's challenge (empty when
 // the request has none) into reply.
-func Echoing(challenge func(req []byte) (string, bool), reply func(challenge string, lines ...string) []byte) func([]byte, ...string) []byte {
+func echoing(challenge func(req []byte) (string, bool), reply func(challenge string, lines ...string) []byte) func([]byte, ...string) []byte {
 	return func(req []byte, lines ...string) []byte {
 		c, _ := challenge(req)
 		return reply(c, lines...)
