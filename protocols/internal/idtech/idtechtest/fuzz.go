@@ -9,9 +9,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// FuzzSeeds adds testdata/*.bin and, when ../shared is present, the files
+// fuzzSeeds adds testdata/*.bin and, when ../shared is present, the files
 // matching each glob under it (e.g. "realworld/captures/nexuiz_*.resp.bin").
-func FuzzSeeds(f *testing.F, sharedGlobs ...string) {
+func fuzzSeeds(f *testing.F, sharedGlobs ...string) {
 	seeds, _ := filepath.Glob("testdata/*.bin")
 	if s := prototest.SharedDir(); s != "" {
 		for _, g := range sharedGlobs {
@@ -40,10 +40,10 @@ func CheckCaps(t testing.TB, players, unparsed, pairs int) {
 	}
 }
 
-// Fuzz fuzzes decode with FuzzSeeds' seeds: no datagram may panic it or get
+// Fuzz fuzzes decode with fuzzSeeds' seeds: no datagram may panic it or get
 // both a reply and an error, and check must hold on every reply.
 func Fuzz[T any](f *testing.F, decode func([]byte) (*T, error), check func(t *testing.T, r *T), sharedGlobs ...string) {
-	FuzzSeeds(f, sharedGlobs...)
+	fuzzSeeds(f, sharedGlobs...)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := decode(b)
 		if err != nil {

@@ -1,7 +1,8 @@
 // Package idtechtest holds what the tests of the idTech protocols (quake2,
 // quakeworld, darkplaces, quake3) share: the one-datagram status exchange
-// suite, the vector loop, fuzz seeds and caps, the benchmarks and the
-// real-server captures. A protocol's own tests keep only its quirks.
+// suite, the vector loop and layout, fuzz seeds and caps, the benchmarks, the
+// qstat cross-check and the real-server captures. A protocol's own tests keep
+// only its quirks.
 package idtechtest
 
 import (
@@ -42,7 +43,7 @@ func (c Counts) Check(t testing.TB, pairs []protocols.KV, players, unparsed, dro
 	if len(pairs) != c.InfoPairs || players != c.Players || unparsed != c.Unparsed || dropped != c.Dropped {
 		t.Errorf("decoded %d pairs, %d lines, %d unparsed, %d dropped; want %+v", len(pairs), players, unparsed, dropped, c)
 	}
-	CheckInfo(t, pairs, c.Info)
+	checkInfo(t, pairs, c.Info)
 }
 
 // Vectors decodes each hand-built vector of testdata/ (see the package's
@@ -71,8 +72,8 @@ func Vectors[T any, E interface{ WantError() string }](t *testing.T, decode func
 	}
 }
 
-// CheckInfo checks decoded info pairs against a vector's leading [key, value]s.
-func CheckInfo(t testing.TB, got []protocols.KV, want [][2]string) {
+// checkInfo checks decoded info pairs against a vector's leading [key, value]s.
+func checkInfo(t testing.TB, got []protocols.KV, want [][2]string) {
 	t.Helper()
 	for i, kv := range want {
 		if i >= len(got) || got[i].Key != kv[0] || got[i].Value != kv[1] {
@@ -96,8 +97,8 @@ func Capture(t testing.TB, name string) []byte {
 	return b
 }
 
-// PlayerLine is a player line of the quake2/quake3 layout: `score ping "name"`.
-func PlayerLine(name string) string { return `1 2 "` + name + `"` }
+// playerLine is a player line of the quake2/quake3 layout: `score ping "name"`.
+func playerLine(name string) string { return `1 2 "` + name + `"` }
 
 // Result is an idTech vector's "result": Result fields and the player list.
 type Result struct {

@@ -16,13 +16,22 @@ func Q3Frame(s Status, challenge func(req []byte) (string, bool), reply func(cha
 		return [][]byte{reply("someone-else", `9 9 "stray"`), []byte(OOB + "print\nrate limited\n"), []byte("junk")}
 	}
 	s.Unusable = with(s.Unusable, map[string]Bad{
-		"wrong challenge": {reply("not-yours", PlayerLine("a")), wire.ErrMismatch},
+		"wrong challenge": {reply("not-yours", playerLine("a")), wire.ErrMismatch},
 	})
 	s.Broken = with(s.Broken, map[string]Bad{
 		"keyword only": {[]byte(OOB + "statusResponse"), wire.ErrTruncated},
 		"no backslash": {[]byte(OOB + "statusResponse\nhostname x\n"), wire.ErrMalformed},
 	})
 	return s
+}
+
+// echoing is a Status.Reply that echoes the request's challenge (empty when
+// the request has none) into reply.
+func echoing(challenge func(req []byte) (string, bool), reply func(challenge string, lines ...string) []byte) func([]byte, ...string) []byte {
+	return func(req []byte, lines ...string) []byte {
+		c, _ := challenge(req)
+		return reply(c, lines...)
+	}
 }
 
 // with is a copy of own with more added.

@@ -19,7 +19,7 @@ type Status struct {
 	// any) listing the player lines.
 	Reply func(req []byte, lines ...string) []byte
 	// Line is one player line named name, with score 1 and a non-zero ping;
-	// PlayerLine when nil.
+	// `1 2 "name"` (the quake2/quake3 layout) when nil.
 	Line func(name string) string
 	// Challenge returns the challenge of a status request; nil when the
 	// protocol sends none.
@@ -41,15 +41,6 @@ type Status struct {
 	Contract prototest.Contract
 }
 
-// echoing is a Status.Reply that echoes the request's challenge (empty when
-// the request has none) into reply.
-func echoing(challenge func(req []byte) (string, bool), reply func(challenge string, lines ...string) []byte) func([]byte, ...string) []byte {
-	return func(req []byte, lines ...string) []byte {
-		c, _ := challenge(req)
-		return reply(c, lines...)
-	}
-}
-
 // Bad is a reply and the error the query fails with.
 type Bad struct {
 	Reply []byte
@@ -65,7 +56,7 @@ type Shape struct {
 // RunStatus runs what every idTech status exchange must do, as subtests.
 func RunStatus(t *testing.T, s Status) {
 	if s.Line == nil {
-		s.Line = PlayerLine
+		s.Line = playerLine
 	}
 	t.Run("Full", s.full)
 	t.Run("SettingsOff", s.settingsOff)
