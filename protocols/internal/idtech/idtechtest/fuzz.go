@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
@@ -31,18 +32,13 @@ func fuzzSeeds(f *testing.F, sharedGlobs ...string) {
 	}
 }
 
-// CheckCaps fails when a decoded reply keeps more player lines (parsed and
-// unparsed) or info pairs than the family's caps allow.
-func CheckCaps(t testing.TB, players, unparsed, pairs int) {
-	t.Helper()
-	if players+unparsed > idtech.MaxPlayerLines || pairs > idtech.MaxInfoPairs {
-		t.Fatalf("caps exceeded: %d players, %d unparsed, %d info", players, unparsed, pairs)
-	}
-}
-
 // Fuzz fuzzes decode with fuzzSeeds' seeds: no datagram may panic it or get
-// both a reply and an error, and check must hold on every reply.
-func Fuzz[T any](f *testing.F, decode func([]byte) (*T, error), check func(t *testing.T, r *T), sharedGlobs ...string) {
+// both a reply and an error; a reply keeps no more player lines (parsed and
+// unparsed) and info pairs, as kept counts them, than the family's caps; and
+// the Result that result builds (checking what else its protocol promises)
+// is valid UTF-8, with no negative count.
+func Fuzz[T any](f *testing.F, decode func([]byte) (*T, error), kept func(*T) (lines, pairs int),
+	result func(t *testing.T, r *T) *protocols.Result, sharedGlobs ...string) {
 	fuzzSeeds(f, sharedGlobs...)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := decode(b)
@@ -52,6 +48,13 @@ func Fuzz[T any](f *testing.F, decode func([]byte) (*T, error), check func(t *te
 			}
 			return
 		}
-		check(t, r)
+		if lines, pairs := kept(r); lines > idtech.MaxPlayerLines || pairs > idtech.MaxInfoPairs {
+			t.Fatalf("caps exceeded: %d player lines, %d info pairs", lines, pairs)
+		}
+		res := result(t, r)
+		prototest.CheckUTF8(t, res)
+		if res.Players.Known && res.Players.Value < 0 || res.Bots.Known && res.Bots.Value < 0 {
+			t.Fatalf("negative count %+v %+v", res.Players, res.Bots)
+		}
 	})
 }
