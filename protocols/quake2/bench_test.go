@@ -3,6 +3,7 @@ package quake2
 import (
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
@@ -14,5 +15,5 @@ func BenchmarkDecodeStatus(b *testing.B) {
 
 // BenchmarkQuery is a full status exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	idtechtest.BenchQuery(b, Protocol, prototest.UDP(b, idtechtest.Always(statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`))))
+	idtechtest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, idtechtest.Always(statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`))))
 }

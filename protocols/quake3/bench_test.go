@@ -3,6 +3,7 @@ package quake3
 import (
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 )
 
@@ -17,5 +18,5 @@ func BenchmarkDecodeInfo(b *testing.B) {
 
 // BenchmarkQuery is a full getstatus exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	idtechtest.BenchQuery(b, Protocol, echoServer(b, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`))
+	idtechtest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, echoServer(b, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`))
 }

@@ -34,10 +34,12 @@ func BenchDecode[T any](b *testing.B, decode func([]byte) (*T, error), result fu
 	}
 }
 
-// BenchQuery measures a full exchange with the fake server at addr over
-// loopback, players and rules on.
-func BenchQuery(b *testing.B, p protocols.Protocol, addr netip.AddrPort) {
-	q, err := p.New(protocols.Settings{Players: true, Rules: true})
+// QueryBench measures whole queries of a querier p makes of s against the fake
+// server at addr, reusing one trace as the prober does; each must succeed in
+// every phase. (The same as prototest.QueryBench of branch h/t-decode, which
+// replaces it once both are merged.)
+func QueryBench(b *testing.B, p protocols.Protocol, s protocols.Settings, addr netip.AddrPort) {
+	q, err := p.New(s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,8 +48,12 @@ func BenchQuery(b *testing.B, p protocols.Protocol, addr netip.AddrPort) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.Reset()
-		if _, err := q.Query(ctx, protocols.At(addr), tr); err != nil {
+		res, err := q.Query(ctx, protocols.At(addr), tr)
+		if err != nil {
 			b.Fatal(err)
+		}
+		if res.PhaseErrors != nil {
+			b.Fatal(res.PhaseErrors)
 		}
 	}
 }

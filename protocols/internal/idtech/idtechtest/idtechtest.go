@@ -83,7 +83,8 @@ func checkInfo(t testing.TB, got []protocols.KV, want [][2]string) {
 }
 
 // Capture reads a reply recorded from a real local server by
-// shared/realworld/capture.sh, skipping when shared/ is absent.
+// shared/realworld/capture.sh, skipping when shared/ is absent. (The same as
+// prototest.Capture of branch h/t-decode, which replaces it once both are merged.)
 func Capture(t testing.TB, name string) []byte {
 	t.Helper()
 	s := prototest.SharedDir()
