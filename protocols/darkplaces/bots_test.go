@@ -4,9 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -52,7 +52,7 @@ func TestBotsMeaning(t *testing.T) {
 // TestBotsQuery: the same through a query.
 func TestBotsQuery(t *testing.T) {
 	addr := echoServer(t, `12 48 1 "human"`, `-3 0 2 "[BOT]x"`, `4 0 1 "[BOT]y"`)
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, wire.NewTrace())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,45 +2,34 @@ package darkplaces
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
 type expected struct {
-	Description string
-	Error       string
-	Decoded     *struct {
-		Response  string
-		InfoPairs int `json:"info_pairs"`
-		Players   int
-		Unparsed  int
-		Dropped   int
-		Statuses  []string
+	idtechtest.Vector
+	Decoded *struct {
+		idtechtest.Counts
+		Response string
+		Statuses []string
 	}
 	Result *struct {
-		prototest.ExpectedResult
+		idtechtest.Result
 		PhaseError string `json:"phase_error"`
-		PlayerList []struct {
-			Name        string
-			Score, Ping prototest.Opt[int64]
-			Team        string
-			Bot         bool
-		} `json:"player_list"`
 	}
 }
 
 func checkResult(t *testing.T, res *protocols.Result, e expected) {
 	t.Helper()
 	w := e.Result
-	prototest.CheckResult(t, res, w.ExpectedResult)
+	w.Check(t, res)
 	if res.Password != protocols.FlagUnknown {
 		t.Errorf("password = %v: DarkPlaces reports none", res.Password)
 	}
@@ -51,74 +40,22 @@ func checkResult(t *testing.T, res *protocols.Result, e expected) {
 	} else if len(res.PhaseErrors) != 0 {
 		t.Errorf("phase errors %+v", res.PhaseErrors)
 	}
-	if w.PlayerList != nil {
-		if len(res.PlayerList) != len(w.PlayerList) {
-			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
-		}
-		for i, want := range w.PlayerList {
-			got := res.PlayerList[i]
-			if got.Name != want.Name || got.Team != want.Team || got.Bot != want.Bot || got.DurationKnown {
-				t.Errorf("player %d = %+v, want %+v", i, got, want)
-			}
-			prototest.CheckCount(t, "score", got.Score, want.Score)
-			prototest.CheckCount(t, "ping", got.Ping, want.Ping)
-		}
-	}
-	prototest.CheckUTF8(t, res)
 }
 
-// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
 func TestVectors(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, f)
-			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
-			if err != nil {
-				t.Fatal(err)
+	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
+		d := e.Decoded
+		d.Check(t, r.Pairs, len(r.Players), r.Unparsed, r.Dropped)
+		if r.Response != d.Response {
+			t.Errorf("response %s, want %s", r.Response, d.Response)
+		}
+		for i, s := range d.Statuses {
+			if string(r.Players[i].Status) != s || r.Players[i].ScoreKnown {
+				t.Errorf("player %d status %q (score known %v), want %q", i, r.Players[i].Status, r.Players[i].ScoreKnown, s)
 			}
-			r, err := decode(b)
-			if e.Error != "" {
-				if got := wire.Reason(err); got != e.Error || r != nil {
-					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := e.Decoded
-			if r.Response != d.Response || len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
-				t.Errorf("decoded %s, %d pairs, %d lines, %d unparsed, %d dropped; want %+v",
-					r.Response, len(r.Pairs), len(r.Players), r.Unparsed, r.Dropped, *d)
-			}
-			for i, s := range d.Statuses {
-				if string(r.Players[i].Status) != s || r.Players[i].ScoreKnown {
-					t.Errorf("player %d status %q (score known %v), want %q", i, r.Players[i].Status, r.Players[i].ScoreKnown, s)
-				}
-			}
-			checkResult(t, r.result(true, true), e)
-		})
-	}
-}
-
-// realworldCapture reads a reply recorded from a real local server by
-// shared/realworld/capture.sh, skipping when shared/ is absent.
-func realworldCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server captures (own test vectors in testdata/ still run)")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("no capture %s: %v", name, err)
-	}
-	return b
+		}
+		checkResult(t, r.result(true, true), e)
+	})
 }
 
 // TestRealworld decodes the replies of the real Nexuiz 2.5.2 server
@@ -137,7 +74,7 @@ func TestRealworld(t *testing.T) {
 		{"exchanges/nexuiz_nexuiz_qstat/01_s2c_udp_26000-42113.bin", false},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
-			r, err := decode(realworldCapture(t, tc.file))
+			r, err := decode(idtechtest.Capture(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +98,7 @@ func TestRealworld(t *testing.T) {
 	// The echo: the getinfo capture was asked with `getinfo xxx\n` and the
 	// engine echoed the newline too (an infoResponse has none of its own);
 	// the querier sends no newline for that reason.
-	b := realworldCapture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
+	b := idtechtest.Capture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
 	r, err := decode(b)
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,11 @@
 package darkplaces
 
 import (
-	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -37,7 +35,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	})
 
 	qs := prototest.QstatJSON(t, "-nexuizs", addr, "-P")
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,23 +44,5 @@ func TestQstatCrossCheck(t *testing.T) {
 		t.Errorf("querier %q %q %q %+v+%+v %+v, qstat %+v", res.Name, res.Map, res.Game, res.Players, res.Bots, res.MaxPlayers, qs)
 	}
 
-	out := prototest.Qstat(t, "-json", "-timeout", "5", "-P", "-nexuizs", addr.String())
-	var recs []struct {
-		Players []struct {
-			Name              string
-			Score, Ping, Team int64
-		}
-	}
-	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
-		t.Fatalf("quakestat output %q: %v", out, err)
-	}
-	if len(recs[0].Players) != len(res.PlayerList) {
-		t.Fatalf("qstat lists %d players, querier %d", len(recs[0].Players), len(res.PlayerList))
-	}
-	for i, q := range recs[0].Players {
-		p := res.PlayerList[i]
-		if p.Name != q.Name || p.Score.Value != q.Score || p.Ping.Value != q.Ping || p.Team != strconv.FormatInt(q.Team, 10) {
-			t.Errorf("player %d: querier %+v, qstat %+v", i, p, q)
-		}
-	}
+	idtechtest.CheckQstatPlayers(t, idtechtest.QstatList(t, "-nexuizs", addr).Players, res.PlayerList, true)
 }

@@ -6,16 +6,16 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-const oob = "\xff\xff\xff\xff"
+const oob = idtechtest.OOB
 
 // parseRequest returns the challenge of a `getstatus <challenge>` request.
 func parseRequest(req []byte) (string, bool) {
@@ -54,89 +54,16 @@ func echoServer(t testing.TB, players ...string) netip.AddrPort {
 	})
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
-func TestQuery(t *testing.T) {
-	var reqs atomic.Int32
-	var last atomic.Value
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		reqs.Add(1)
-		last.Store(string(req))
-		c, _ := parseRequest(req)
-		return [][]byte{statusReply(c, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`)}
-	})
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true, Retries: 3}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkOneRequest(t, reqs.Load(), last.Load().(string))
-	if res.Name != "Fake DP" || res.Map != "stormkeep" || res.Game != "Xonotic" || res.Version != "0.8.6" {
-		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
-	}
-	// clients 2, bots 1: one human.
-	if res.Players != protocols.Known(1) || res.MaxPlayers != protocols.Known(16) || res.Bots != protocols.Known(1) || res.Password != protocols.FlagUnknown {
-		t.Errorf("players %+v max %+v bots %+v password %v", res.Players, res.MaxPlayers, res.Bots, res.Password)
-	}
-	want := []protocols.Player{
-		{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48), Team: "1"},
-		{Name: "[BOT]x", Score: protocols.Known(-3), Ping: protocols.Known(0), Team: "2", Bot: true},
-	}
-	if fmt.Sprint(res.PlayerList) != fmt.Sprint(want) {
-		t.Errorf("players = %+v, want %+v", res.PlayerList, want)
-	}
-	if len(res.Rules) != 11 || len(res.Info) != 11 || len(res.PhaseErrors) != 0 {
-		t.Errorf("rules = %q, info = %q, phase errors %v", res.Rules, res.Info, res.PhaseErrors)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-		t.Errorf("phases = %+v", tr.Phases)
-	}
-}
-
 // checkOneRequest checks that one getstatus was sent, without a newline after
 // the challenge (the engine would echo it).
-func checkOneRequest(t *testing.T, n int32, last string) {
+func checkOneRequest(t *testing.T, reqs []string, _ *protocols.Result, _ *wire.Trace) {
 	t.Helper()
-	c, ok := parseRequest([]byte(last))
-	if n != 1 || !ok || len(c) != 26 || strings.ContainsAny(c, "\n\\;\"%/ ") {
-		t.Errorf("%d requests, last %q", n, last)
+	c, ok := "", false
+	if len(reqs) == 1 {
+		c, ok = parseRequest([]byte(reqs[0]))
 	}
-}
-
-// The challenge is random per query: two queries never send the same token.
-func TestQueryChallengeIsRandom(t *testing.T) {
-	seen := make(chan string, 2)
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		c, _ := parseRequest(req)
-		seen <- c
-		return [][]byte{statusReply(c)}
-	})
-	q := newQuerier(t, protocols.Settings{})
-	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if a, b := <-seen, <-seen; a == b {
-		t.Errorf("same challenge twice: %q", a)
-	}
-}
-
-func TestQuerySettingsOff(t *testing.T) {
-	addr := echoServer(t, `1 2 "a"`)
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList != nil || res.Rules != nil || res.Players != protocols.Known(1) || len(res.Info) == 0 {
-		t.Errorf("result = %+v", res)
+	if !ok || len(c) != 26 || strings.ContainsAny(c, "\n\\;\"%/ ") {
+		t.Errorf("requests %q", reqs)
 	}
 }
 
@@ -148,7 +75,7 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 		return [][]byte{[]byte(oob + "infoResponse\n" + `\gamename\Xonotic\sv_maxclients\64\clients\60\bots\10\mapname\dz\hostname\Full\challenge\` + c + "\n" + c[len(c)-1:] + "\n")}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,99 +86,6 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 	}
 	if len(tr.Entries) == 0 {
 		t.Error("no trace note about the infoResponse")
-	}
-}
-
-// Old engines send no challenge key: accepted.
-func TestQueryNoChallengeEcho(t *testing.T) {
-	addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{statusReply("", `1 2 "a"`)} })
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Players != protocols.Known(1) {
-		t.Errorf("players = %+v", res.Players)
-	}
-}
-
-// Stray datagrams (a reply with another challenge, an OOB print, junk) are
-// skipped and the real reply is used, even when duplicated.
-func TestQuerySkipsStrays(t *testing.T) {
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		c, _ := parseRequest(req)
-		return [][]byte{
-			statusReply("someone-else", `9 9 "stray"`),
-			[]byte(oob + "print\nrate limited\n"),
-			[]byte("junk"),
-			statusReply(c, `1 2 "real"`),
-			statusReply(c, `1 2 "real"`),
-		}
-	})
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.PlayerList) != 1 || res.PlayerList[0].Name != "real" {
-		t.Errorf("players = %+v", res.PlayerList)
-	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 3 {
-		t.Errorf("%d packets noted as ignored, want 3", ignored)
-	}
-}
-
-// A server that answers, but never usably, fails with the reason of the last
-// skipped datagram once the deadline passes, not with a bare timeout.
-func TestQueryNoUsableReply(t *testing.T) {
-	for name, tc := range map[string]struct {
-		reply []byte
-		want  error
-	}{
-		"wrong challenge": {statusReply("not-yours", `1 2 "a"`), wire.ErrMismatch},
-		"garbage":         {[]byte("\x00\x01garbage"), wire.ErrMalformed},
-		"getchallenge":    {[]byte(oob + "challenge abc\x00"), wire.ErrMalformed},
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
-			start := time.Now()
-			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
-			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", d)
-			}
-		})
-	}
-}
-
-// A statusResponse that does not decode is the server's answer: fail at once.
-func TestQueryBrokenReply(t *testing.T) {
-	for name, tc := range map[string]struct {
-		reply []byte
-		want  error
-	}{
-		"keyword only": {[]byte(oob + "statusResponse"), wire.ErrTruncated},
-		"no backslash": {[]byte(oob + "statusResponse\nhostname x\n"), wire.ErrMalformed},
-	} {
-		t.Run(name, func(t *testing.T) {
-			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{tc.reply} })
-			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
-			if !errors.Is(err, tc.want) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
-				t.Errorf("phases = %+v", tr.Phases)
-			}
-		})
 	}
 }
 
@@ -275,21 +109,40 @@ func TestRetriesWithin(t *testing.T) {
 	}
 }
 
-// A lost reply is made up for by a re-send, but only as often as the time left
-// allows with more than the server's 1 s flood block between sends: with 2.3 s
-// and 5 retries configured, once; a silent server within 300 ms gets one request,
-// as a re-send within 1 s would be ignored.
-func TestQuerierContract(t *testing.T) {
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol: Protocol, Name: "darkplaces", DefaultPort: 26000, Transport: "udp",
-		Answer: func(req []byte) [][]byte {
-			c, _ := parseRequest(req)
-			return [][]byte{statusReply(c)}
+// TestStatus runs the idTech status suite. A lost reply is made up for by a
+// re-send, but only as often as the time left allows with more than the
+// server's 1 s flood block between sends: with 2.3 s and 5 retries
+// configured, once; a silent server within 300 ms gets one request, as a
+// re-send within 1 s would be ignored.
+func TestStatus(t *testing.T) {
+	idtechtest.RunStatus(t, idtechtest.Q3Frame(idtechtest.Status{
+		Protocol: Protocol,
+		Full: idtechtest.Full{
+			Lines: []string{`12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`},
+			Name:  "Fake DP", Map: "stormkeep", Game: "Xonotic", Version: "0.8.6",
+			// clients 2, bots 1: one human.
+			Players: protocols.Known(1), MaxPlayers: protocols.Known(16), Bots: protocols.Known(1), Password: protocols.FlagUnknown,
+			PlayerList: []protocols.Player{
+				{Name: "Player", Score: protocols.Known(12), Ping: protocols.Known(48), Team: "1"},
+				{Name: "[BOT]x", Score: protocols.Known(-3), Ping: protocols.Known(0), Team: "2", Bot: true},
+			},
+			Rules:  11,
+			Phases: []string{"info"},
+			Check:  checkOneRequest,
 		},
-		WantName:       "Fake DP",
-		RetryRetries:   5,
-		RetryDeadline:  2300 * time.Millisecond,
-		RetryAttempts:  2,
-		SilentAttempts: [2]int{1, 1},
-	})
+		Unusable: map[string]idtechtest.Bad{
+			"getchallenge": {Reply: []byte(oob + "challenge abc\x00"), Want: wire.ErrMalformed},
+		},
+		Shapes: map[string]idtechtest.Shape{
+			// Old engines send no challenge key: accepted.
+			"no challenge echo": {Reply: func([]byte) []byte { return statusReply("", `1 2 "a"`) }, Players: 1},
+		},
+		Contract: prototest.Contract{
+			Name: "darkplaces", DefaultPort: 26000, Transport: "udp", WantName: "Fake DP",
+			RetryRetries:   5,
+			RetryDeadline:  2300 * time.Millisecond,
+			RetryAttempts:  2,
+			SilentAttempts: [2]int{1, 1},
+		},
+	}, parseRequest, statusReply))
 }

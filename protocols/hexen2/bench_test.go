@@ -2,11 +2,10 @@ package hexen2
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecode(b *testing.B) {
@@ -27,15 +26,5 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	addr := prototest.UDP(b, stock(b).handler(b))
-	q, _ := newQuerier(all)
-	ctx := prototest.Context(b, time.Minute)
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		if _, err := q.Query(ctx, protocols.At(addr), tr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	idtechtest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, stock(b).handler(b)))
 }

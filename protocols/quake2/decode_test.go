@@ -3,101 +3,38 @@ package quake2
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
 type expected struct {
-	Description string
-	Error       string
-	Decoded     *struct {
-		InfoPairs int `json:"info_pairs"`
-		Info      [][2]string
-		Players   int
-		Unparsed  int
-		Dropped   int
+	idtechtest.Vector
+	Decoded *struct {
+		idtechtest.Counts
 		Addresses []string
 	}
-	Result *struct {
-		prototest.ExpectedResult
-		PlayerList []struct {
-			Name        string
-			Score, Ping int64
-		} `json:"player_list"`
-	}
-}
-
-func checkResult(t *testing.T, res *protocols.Result, e expected) {
-	t.Helper()
-	w := e.Result
-	prototest.CheckResult(t, res, w.ExpectedResult)
-	if w.PlayerList != nil {
-		if len(res.PlayerList) != len(w.PlayerList) {
-			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
-		}
-		for i, want := range w.PlayerList {
-			got := res.PlayerList[i]
-			if got.Name != want.Name || got.Score != protocols.Known(want.Score) || got.Ping != protocols.Known(want.Ping) ||
-				got.DurationKnown || got.Team != "" || got.Bot {
-				t.Errorf("player %d = %+v, want %+v", i, got, want)
-			}
-		}
-	}
-	prototest.CheckUTF8(t, res)
+	Result *idtechtest.Result
 }
 
 // TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
 // No real Quake II capture exists in shared/ (no Debian package runs a Quake II
 // server): these vectors and the qstat cross-check are the reference.
 func TestVectors(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, f)
-			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
-			if err != nil {
-				t.Fatal(err)
+	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
+		d := e.Decoded
+		d.Check(t, r.Pairs, len(r.Players), r.Unparsed, r.Dropped)
+		for i, a := range d.Addresses {
+			if string(r.Players[i].Address) != a {
+				t.Errorf("player %d address %q, want %q", i, r.Players[i].Address, a)
 			}
-			r, err := decode(b)
-			if e.Error != "" {
-				if got := wire.Reason(err); got != e.Error || r != nil {
-					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := e.Decoded
-			if len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
-				t.Errorf("decoded %d pairs, %d lines, %d unparsed, %d dropped; want %+v",
-					len(r.Pairs), len(r.Players), r.Unparsed, r.Dropped, *d)
-			}
-			for i, kv := range d.Info {
-				if i >= len(r.Pairs) || r.Pairs[i].Key != kv[0] || r.Pairs[i].Value != kv[1] {
-					t.Errorf("info[%d] = %v, want %q", i, r.Pairs[min(i, len(r.Pairs)-1)], kv)
-				}
-			}
-			for i, a := range d.Addresses {
-				if string(r.Players[i].Address) != a {
-					t.Errorf("player %d address %q, want %q", i, r.Players[i].Address, a)
-				}
-			}
-			checkResult(t, r.result(true, true), e)
-		})
-	}
+		}
+		e.Result.Check(t, r.result(true, true))
+	})
 }
 
 func TestDecodeLimits(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -65,7 +66,7 @@ func TestBotsMeaning(t *testing.T) {
 			var getinfos atomic.Int32
 			addr := botServer(t, c.keys, c.info, &getinfos, c.lines...)
 			tr := wire.NewTrace()
-			res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+			res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, tr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +94,7 @@ func TestBotsGetinfoIgnored(t *testing.T) {
 	tr := wire.NewTrace()
 	const deadline = time.Second
 	start := time.Now()
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
+	res, err := idtechtest.QueryWithin(t, Protocol, protocols.Settings{Players: true}, addr, deadline, tr)
 	if el := time.Since(start); el > deadline+500*time.Millisecond+prototest.LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -39,9 +40,8 @@ func (s *jsonStr) UnmarshalJSON(b []byte) error {
 }
 
 type expected struct {
-	Description string
-	Error       string
-	Decoded     *struct {
+	idtechtest.Vector
+	Decoded *struct {
 		Response      string
 		Info          [][2]jsonStr
 		InfoPairCount *int `json:"info_pair_count"`
@@ -56,14 +56,7 @@ type expected struct {
 		Unparsed        int
 		Dropped         int
 	}
-	Result *struct {
-		prototest.ExpectedResult
-		PlayerList []struct {
-			Name        string
-			Score, Ping prototest.Opt[int64]
-			Team        string
-		} `json:"player_list"`
-	}
+	Result *idtechtest.Result
 }
 
 func checkDecoded(t *testing.T, r *reply, e expected) {
@@ -113,26 +106,6 @@ func checkDecoded(t *testing.T, r *reply, e expected) {
 	}
 }
 
-func checkResult(t *testing.T, res *protocols.Result, e expected) {
-	t.Helper()
-	w := e.Result
-	prototest.CheckResult(t, res, w.ExpectedResult)
-	if w.PlayerList != nil {
-		if len(res.PlayerList) != len(w.PlayerList) {
-			t.Fatalf("player list = %d, want %d", len(res.PlayerList), len(w.PlayerList))
-		}
-		for i, want := range w.PlayerList {
-			got := res.PlayerList[i]
-			if got.Name != want.Name || got.Team != want.Team {
-				t.Errorf("player %d = %q team %q, want %q team %q", i, got.Name, got.Team, want.Name, want.Team)
-			}
-			prototest.CheckCount(t, "score", got.Score, want.Score)
-			prototest.CheckCount(t, "ping", got.Ping, want.Ping)
-		}
-	}
-	prototest.CheckUTF8(t, res)
-}
-
 func equalInts(a, b []int64) bool {
 	if len(a) != len(b) {
 		return false
@@ -145,36 +118,13 @@ func equalInts(a, b []int64) bool {
 	return true
 }
 
-// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
 func TestVectors(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, f)
-			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := decode(b)
-			if e.Error != "" {
-				if got := wire.Reason(err); got != e.Error {
-					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkDecoded(t, r, e)
-			if e.Result != nil {
-				checkResult(t, r.result(true, true), e)
-			}
-		})
-	}
+	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
+		checkDecoded(t, r, e)
+		if e.Result != nil {
+			e.Result.Check(t, r.result(true, true))
+		}
+	})
 }
 
 // fixtureResults are the Result fields of the real captures that the
@@ -276,21 +226,6 @@ func formatInt(v int64) string {
 	return string(b)
 }
 
-// realworldCapture reads a reply recorded from a real local server by
-// shared/realworld/capture.sh, skipping when shared/ is absent.
-func realworldCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server captures")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("no capture %s: %v", name, err)
-	}
-	return b
-}
-
 // TestRealworld checks the replies of the reference servers of
 // shared/realworld (OpenArena 0.8.8 and ioq3ded on ioq3 1.36, Nexuiz 2.5.2 on
 // DarkPlaces) against what their README says they were started with.
@@ -316,7 +251,7 @@ func TestRealworld(t *testing.T) {
 		{"nexuiz_nexuiz_q3-getinfo.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 0, 10, protocols.Known(4), protocols.FlagUnknown}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			r, err := decode(realworldCapture(t, tc.file))
+			r, err := decode(idtechtest.Capture(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}

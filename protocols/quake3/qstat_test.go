@@ -1,14 +1,13 @@
 package quake3
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -39,7 +38,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	addr := qstatServer(t, players)
 
 	qs := prototest.QstatJSON(t, "-q3s", addr, "-P", "-R")
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,23 +47,5 @@ func TestQstatCrossCheck(t *testing.T) {
 		t.Errorf("querier %q %q %+v %+v, qstat %+v", res.Name, res.Map, res.Players, res.MaxPlayers, qs)
 	}
 
-	out := prototest.Qstat(t, "-json", "-timeout", "5", "-P", "-q3s", addr.String())
-	var recs []struct {
-		Players []struct {
-			Name        string
-			Score, Ping int64
-		}
-	}
-	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
-		t.Fatalf("quakestat output %q: %v", out, err)
-	}
-	if len(recs[0].Players) != len(res.PlayerList) {
-		t.Fatalf("qstat lists %d players, querier %d", len(recs[0].Players), len(res.PlayerList))
-	}
-	for i, q := range recs[0].Players {
-		p := res.PlayerList[i]
-		if p.Name != q.Name || p.Score.Value != q.Score || p.Ping.Value != q.Ping {
-			t.Errorf("player %d: querier %q %d %d, qstat %q %d %d", i, p.Name, p.Score.Value, p.Ping.Value, q.Name, q.Score, q.Ping)
-		}
-	}
+	idtechtest.CheckQstatPlayers(t, idtechtest.QstatList(t, "-q3s", addr).Players, res.PlayerList, false)
 }

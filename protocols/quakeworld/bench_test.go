@@ -1,50 +1,19 @@
 package quakeworld
 
 import (
-	"context"
-	"os"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-func benchDecode(b *testing.B, file string) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := decode(data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r.result(true, true)
-	}
-}
-
-func BenchmarkDecodeStatus(b *testing.B) { benchDecode(b, "testdata/status_opt23_spectators.bin") }
-
-func BenchmarkDecodeStatusManyLines(b *testing.B) {
-	benchDecode(b, "testdata/status_too_many_lines.bin")
+func BenchmarkDecodeStatus(b *testing.B) {
+	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },
+		"testdata/status_opt23_spectators.bin", "testdata/status_too_many_lines.bin")
 }
 
 // BenchmarkQuery is a full status exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	addr := fakeServer(b, statusReply(`3 12 5 48 "Player" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`))
-	q := newQuerier(b, protocols.Settings{Players: true, Rules: true})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := q.Query(ctx, protocols.At(addr), tr)
-		cancel()
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	idtechtest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, idtechtest.Always(statusReply(`3 12 5 48 "Player" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`))))
 }

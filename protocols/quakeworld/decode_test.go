@@ -3,28 +3,21 @@ package quakeworld
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
 type expected struct {
-	Description string
-	Error       string
-	Decoded     *struct {
-		InfoPairs  int `json:"info_pairs"`
-		Info       [][2]string
-		Players    int
+	idtechtest.Vector
+	Decoded *struct {
+		idtechtest.Counts
 		Spectators int
-		Unparsed   int
-		Dropped    int
 		Terminated bool
 		Lines      []struct {
 			Name      string
@@ -33,34 +26,7 @@ type expected struct {
 			Team      string
 		}
 	}
-	Result *struct {
-		prototest.ExpectedResult
-		PlayerList []struct {
-			Name        string
-			Score, Ping int64
-			Duration    float64
-			Team        string
-		} `json:"player_list"`
-	}
-}
-
-func checkResult(t *testing.T, res *protocols.Result, e expected) {
-	t.Helper()
-	w := e.Result
-	prototest.CheckResult(t, res, w.ExpectedResult)
-	if w.PlayerList != nil {
-		if len(res.PlayerList) != len(w.PlayerList) {
-			t.Fatalf("player list = %d entries, want %d: %+v", len(res.PlayerList), len(w.PlayerList), res.PlayerList)
-		}
-		for i, want := range w.PlayerList {
-			got := res.PlayerList[i]
-			if got.Name != want.Name || got.Score != protocols.Known(want.Score) || got.Ping != protocols.Known(want.Ping) ||
-				!got.DurationKnown || got.Duration != want.Duration || got.Team != want.Team || got.Bot {
-				t.Errorf("player %d = %+v, want %+v", i, got, want)
-			}
-		}
-	}
-	prototest.CheckUTF8(t, res)
+	Result *idtechtest.Result
 }
 
 // checkDecoded checks the decoded reply against the vector's "decoded".
@@ -73,15 +39,9 @@ func checkDecoded(t *testing.T, r *reply, e expected) {
 			spectators++
 		}
 	}
-	if len(r.Pairs) != d.InfoPairs || len(r.Players) != d.Players || spectators != d.Spectators ||
-		r.Unparsed != d.Unparsed || r.Dropped != d.Dropped || r.Terminated != d.Terminated {
-		t.Errorf("decoded %d pairs, %d lines (%d spectators), %d unparsed, %d dropped, terminated %v; want %+v",
-			len(r.Pairs), len(r.Players), spectators, r.Unparsed, r.Dropped, r.Terminated, *d)
-	}
-	for i, kv := range d.Info {
-		if i >= len(r.Pairs) || r.Pairs[i].Key != kv[0] || r.Pairs[i].Value != kv[1] {
-			t.Errorf("info[%d] = %v, want %q", i, r.Pairs[min(i, len(r.Pairs)-1)], kv)
-		}
+	d.Check(t, r.Pairs, len(r.Players), r.Unparsed, r.Dropped)
+	if spectators != d.Spectators || r.Terminated != d.Terminated {
+		t.Errorf("%d spectators, terminated %v; want %+v", spectators, r.Terminated, *d)
 	}
 	for i, l := range d.Lines {
 		p := r.Players[i]
@@ -91,49 +51,11 @@ func checkDecoded(t *testing.T, r *reply, e expected) {
 	}
 }
 
-// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
 func TestVectors(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.expected.json")
-	if len(files) == 0 {
-		t.Fatal("no test vectors in testdata/")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, f)
-			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := decode(b)
-			if e.Error != "" {
-				if got := wire.Reason(err); got != e.Error || r != nil {
-					t.Fatalf("error %v (reason %q), want reason %q", err, got, e.Error)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkDecoded(t, r, e)
-			checkResult(t, r.result(true, true), e)
-		})
-	}
-}
-
-// realworldCapture reads a reply recorded from a real local server by
-// shared/realworld/capture.sh, skipping when shared/ is absent.
-func realworldCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server captures (own test vectors in testdata/ still run)")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("no capture %s: %v", name, err)
-	}
-	return b
+	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
+		checkDecoded(t, r, e)
+		e.Result.Check(t, r.result(true, true))
+	})
 }
 
 // TestRealworld decodes the replies of the real mvdsv 0.35 + KTX 1.42 server
@@ -146,7 +68,7 @@ func TestRealworld(t *testing.T) {
 		"exchanges/quakeworld_quakeworld_gamedig/01_s2c_udp_27500-33119.bin",
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			r, err := decode(realworldCapture(t, name))
+			r, err := decode(idtechtest.Capture(t, name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +91,7 @@ func TestRealworld(t *testing.T) {
 		})
 	}
 	// What the querier sends is what rwprobe sent to the real server.
-	if req := realworldCapture(t, "quakeworld_quakeworld_qw-status.req.bin"); string(req) != string(statusRequest) {
+	if req := idtechtest.Capture(t, "quakeworld_quakeworld_qw-status.req.bin"); string(req) != string(statusRequest) {
 		t.Errorf("request %q, capture %q", statusRequest, req)
 	}
 }

@@ -1,12 +1,11 @@
 package quakeworld
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -35,7 +34,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	})
 
 	qs := prototest.QstatJSON(t, "-qws", addr)
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,26 +43,16 @@ func TestQstatCrossCheck(t *testing.T) {
 		t.Errorf("querier %q %q %q %+v %+v, qstat %+v", res.Name, res.Map, res.Game, res.Players, res.MaxPlayers, qs)
 	}
 
-	out := prototest.Qstat(t, "-json", "-timeout", "5", "-P", "-qws", addr.String())
-	var recs []struct {
-		NumSpectators int
-		Players       []struct {
-			Name        string
-			Score, Ping int64
-		}
-	}
-	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
-		t.Fatalf("quakestat output %q: %v", out, err)
-	}
+	list := idtechtest.QstatList(t, "-qws", addr)
 	// qstat lists spectators among its players (and counts them apart): skip them.
 	var qp []string
-	for _, p := range recs[0].Players {
+	for _, p := range list.Players {
 		if p.Score != -9999 {
 			qp = append(qp, p.Name)
 		}
 	}
-	if recs[0].NumSpectators != 1 || len(qp) != len(res.PlayerList) {
-		t.Fatalf("qstat lists %d players (%d spectators), querier %d", len(qp), recs[0].NumSpectators, len(res.PlayerList))
+	if list.NumSpectators != 1 || len(qp) != len(res.PlayerList) {
+		t.Fatalf("qstat lists %d players (%d spectators), querier %d", len(qp), list.NumSpectators, len(res.PlayerList))
 	}
 	for i, name := range qp {
 		if p := res.PlayerList[i]; p.Name != name || strings.Contains(name, `\`) {
