@@ -49,14 +49,14 @@ func TestMakeRunPort(t *testing.T) {
 	if err != nil {
 		t.Skip("make is not installed: skipping")
 	}
-	out, err := exec.Command(mk, "-n", "run", "PORT=10116", "ARGS=--log.level=debug --config.file=examples/modules.yml").CombinedOutput()
+	out, err := exec.Command(mk, "--no-print-directory", "-n", "run", "PORT=10116", "ARGS=--log.level=debug --config.file=examples/modules.yml").CombinedOutput()
 	if err != nil {
 		t.Fatalf("make -n run: %v\n%s", err, out)
 	}
 	if !strings.Contains(string(out), "./gameserver_exporter --web.listen-address=:10116 --log.level=debug --config.file=examples/modules.yml") {
 		t.Errorf("make -n run PORT=10116 ARGS=...:\n%s", out)
 	}
-	out, _ = exec.Command(mk, "-n", "run").CombinedOutput()
+	out, _ = exec.Command(mk, "--no-print-directory", "-n", "run").CombinedOutput() // no "Entering directory" under make test
 	if !strings.Contains(string(out), "./gameserver_exporter \n") && !strings.HasSuffix(strings.TrimRight(string(out), " \n"), "./gameserver_exporter") {
 		t.Errorf("make -n run without PORT must run the binary without flags:\n%s", out)
 	}
