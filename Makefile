@@ -75,7 +75,8 @@ docker:
 # test installs what the tests need (when root and missing), then runs every test:
 # under the race detector the packages with concurrency of their own and the
 # harnesses that drive the whole exporter, the decoders without it
-# (scripts/testsets.sh says why).
+# (scripts/testsets.sh says why), and the race set's tests that only build
+# without the detector (the stack-size tests).
 # Tests whose tools are missing skip with a message.
 # Load tests (LOAD_TESTS) skip in the first run and run after it, alone: they take
 # both cores for seconds and judge deadlines or peak memory, so they must not share
@@ -91,6 +92,7 @@ test: test-deps
 	{ $(GOFMT_CHECK) && $(GO) vet $(TOOLS_TAGS) ./...; } || failed="$$failed vet"; \
 	$(GOTEST) -race -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh race) || failed="$$failed race"; \
 	$(GOTEST) -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh plain) || failed="$$failed test"; \
+	norace=$$(scripts/testsets.sh norace); [ -z "$$norace" ] || $(GOTEST) -count=1 $$norace || failed="$$failed norace"; \
 	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ || failed="$$failed gse_portable"; \
 	GSE_LOAD_TESTS=1 $(GOTEST) -race -count=1 -p 1 -run '$(LOAD_TESTS)' $(LOAD_PKGS) || failed="$$failed load"; \
 	$(MAKE) chart-test || failed="$$failed chart"; \

@@ -33,8 +33,9 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 	calls := strings.Split(strings.TrimSpace(string(b)), "\n")
 	want := []string{
 		"vet -tags tools ./...",
-		"run -tags tools ./scripts/gotest -race -count=1 -tags tools ", // the race set
-		"run -tags tools ./scripts/gotest -count=1 -tags tools ",       // the plain set
+		"run -tags tools ./scripts/gotest -race -count=1 -tags tools ",                                                                // the race set
+		"run -tags tools ./scripts/gotest -count=1 -tags tools ",                                                                      // the plain set
+		"run -tags tools ./scripts/gotest -count=1 ./collector ./web -run=^(TestProbeWaitFitsSmallStack|TestFastWaitFitsSmallStack)$", // !race tests
 		"run -tags tools ./scripts/gotest -race -count=1 -tags gse_portable ./protocols/wire/",
 		"run -tags tools ./scripts/gotest -race -count=1 -p 1 -run ^(TestLoad.*|TestCrowdOfCallers)$ ./hostile/ .",
 		"vet ./...", // chart-test, in charts/
@@ -69,7 +70,7 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 	if !strings.Contains(calls[1], " ./collector ") || !strings.Contains(calls[1], " ./web") || strings.Contains(calls[1], " ./protocols/quake3") {
 		t.Errorf("the race set is %q: want collector and web in it, the quake3 decoder not", calls[1])
 	}
-	if !strings.Contains(string(out), "make test: failed: vet race test gse_portable load chart") {
+	if !strings.Contains(string(out), "make test: failed: vet race test norace gse_portable load chart") {
 		t.Errorf("make test does not say which steps failed:\n%s", out)
 	}
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Splits the module's packages for `make test`: "race" prints those whose tests run
-# under the race detector, "plain" the others.
+# under the race detector, "plain" the others; "norace" prints, for the race set,
+# the packages with tests built only without the detector (`//go:build !race`: the
+# stack-size tests, whose frames the detector's instrumentation changes) and then
+# a -run pattern naming those tests, so that they run too.
 #
 # The detector finds a race only where two goroutines touch the same memory, so it
 # earns its cost (tests 2-10x slower, a second build of every test binary) where
@@ -11,7 +14,14 @@
 # (all under -race) are where probes meet. Their plain test binaries also serve the
 # benchmark smoke run, which would otherwise build them again.
 set -eu
-want=${1:?usage: testsets.sh race|plain}
+want=${1:?usage: testsets.sh race|plain|norace}
+if [ "$want" = norace ]; then
+  files=$(for p in $("$0" race); do grep -l '^//go:build !race' "$p"/*_test.go 2>/dev/null || true; done)
+  [ -z "$files" ] && exit 0
+  for f in $files; do dirname "$f"; done | sort -u
+  echo "-run=^($(grep -ho '^func Test[A-Za-z0-9_]*' $files | sed 's/^func //' | paste -sd'|'))\$"
+  exit 0
+fi
 harness='^(\.|\./e2e|\./hostile)$'
 go list -tags tools -f '{{.Dir}}' ./... | while read -r dir; do
   rel=./${dir#"$PWD"/}
