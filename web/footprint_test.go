@@ -1,0 +1,268 @@
+package web
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/gameserver-exporter/gameserver_exporter/config"
+)
+
+// What one idle keep-alive connection of the fast path and one probe of a silent
+// server waiting for its deadline hold, in bytes of live heap and goroutine stack
+// after a forced collection: the exporter's own accounting, not RSS, so a busy
+// machine does not move it (issue 38; BENCHMARKS.md itemises the figures). Today's
+// figures plus a margin: a change that grows either fails here.
+const (
+	// An idle connection: its goroutine's stack (4 KiB, shrunk by the collector),
+	// fastConn and rawIO, the pooled 4 KiB request reader it holds while it waits,
+	// its entry in the listener's map, its deadline timers.
+	maxIdleConnHeap, maxIdleConnStack = 10 << 10, 10 << 10
+	// A waiting probe, over the idle connection it came on (whose reader it gives
+	// back): the goroutine's stack grown to 8 KiB, the request, trace, outcome,
+	// probe context, flight call and key, the shared socket's waiter entry.
+	maxWaitingProbeHeap, maxWaitingProbeStack = 10 << 10, 10 << 10
+)
+
+// footprintN connections (and probes) are measured at once: enough that a few
+// hundred bytes of whatever else the process does between two readings is noise.
+const footprintN = 1000
+
+func TestFootprint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: 3,000 sockets")
+	}
+	// Silent servers: sockets no one reads (no goroutine of the test's own per server).
+	targets := make([]string, footprintN)
+	for i := range targets {
+		s, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		targets[i] = s.LocalAddr().String()
+	}
+	cfg, err := config.Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newTestHandler(t, nil, nil)
+	h.Runner.Config.Set(cfg)
+	h.History = NewHistory(100)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFastListener(l, h)
+	srv := NewServer(h)
+	go srv.Serve(f)
+	defer srv.Close()
+	addr := l.Addr().String()
+
+	// The client's share, and the bare socket's: n connections to a listener that
+	// holds what it accepts and nothing more.
+	control := perConn(t, func() func() {
+		cl, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var accepted []net.Conn
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for len(accepted) < footprintN {
+				c, err := cl.Accept()
+				if err != nil {
+					return
+				}
+				accepted = append(accepted, c)
+			}
+		}()
+		conns := dialN(t, cl.Addr().String())
+		<-done
+		return func() {
+			cl.Close()
+			for i := range conns {
+				conns[i].Close()
+				accepted[i].Close()
+			}
+		}
+	})
+
+	// Every target probed once first, so that its status row and the history
+	// exist before the measurements: those are per target, not per connection.
+	short := func(c net.Conn, i int) error { return probeOn(c, targets[i], "0.6") }
+	{
+		conns := dialN(t, addr)
+		forEach(t, conns, short)
+		closeAll(conns)
+	}
+	var conns []net.Conn
+	idle := perConn(t, func() func() {
+		conns = dialN(t, addr)
+		forEach(t, conns, short) // answered: each waits idle for its next request
+		return func() {}
+	})
+	defer closeAll(conns)
+	var waiting held
+	measured := false
+	for _, timeout := range []string{"3.5", "10.5", "30.5"} {
+		waiting = perConn(t, func() func() {
+			for i, c := range conns {
+				if _, err := io.WriteString(c, probeRequestFor(targets[i], timeout)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for deadline := time.Now().Add(time.Minute); inFlight(h) < footprintN; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%.0f of %d probes in flight after a minute", inFlight(h), footprintN)
+				}
+			}
+			return func() {}
+		})
+		if measured = inFlight(h) == footprintN; measured {
+			break // every probe was still waiting when measured
+		}
+		// A machine too busy to measure before the first deadlines: the probes end,
+		// the connections go idle again, and a longer timeout is tried.
+		t.Logf("probes ended before they were measured at %s s: again with a longer timeout", timeout)
+		for i, c := range conns {
+			if _, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil {
+				t.Fatalf("connection %d: %v", i, err)
+			}
+		}
+	}
+	if !measured {
+		t.Fatal("the probes never all waited at once")
+	}
+	idleOwn, waitingOwn := idle.minus(control), idle.plus(waiting).minus(control)
+	t.Logf("per connection, heap + stacks: control (client + a bare accepted socket) %v; over it, idle keep-alive %v, waiting probe %v",
+		control, idleOwn, waitingOwn)
+	stackBound := int64(1)
+	if raceEnabled {
+		stackBound = 2 // its frames are larger, and the runtime doubles every stack
+	}
+	for _, c := range []struct {
+		what      string
+		got, most held
+	}{
+		{"an idle keep-alive connection", idleOwn, held{maxIdleConnHeap, stackBound * maxIdleConnStack}},
+		{"a connection with a waiting probe", waitingOwn, held{maxWaitingProbeHeap, stackBound * maxWaitingProbeStack}},
+	} {
+		if c.got.heap > c.most.heap || c.got.stack > c.most.stack {
+			t.Errorf("%s holds %v over a bare socket, want at most %v", c.what, c.got, c.most)
+		}
+	}
+}
+
+// held is bytes of live heap and of goroutine stacks.
+type held struct{ heap, stack int64 }
+
+func (a held) minus(b held) held { return held{a.heap - b.heap, a.stack - b.stack} }
+func (a held) plus(b held) held  { return held{a.heap + b.heap, a.stack + b.stack} }
+func (a held) String() string    { return fmt.Sprintf("%d B heap + %d B stack", a.heap, a.stack) }
+
+// perConn returns what setup's footprintN connections hold, each, in live heap and
+// goroutine stacks after a collection; the function setup returns releases them.
+func perConn(t *testing.T, setup func() (release func())) held {
+	t.Helper()
+	before := heldBytes()
+	release := setup()
+	after := heldBytes()
+	release()
+	d := after.minus(before)
+	return held{d.heap / footprintN, d.stack / footprintN}
+}
+
+var heldSamples = []metrics.Sample{
+	{Name: "/memory/classes/heap/objects:bytes"},
+	{Name: "/memory/classes/heap/stacks:bytes"},
+}
+
+// heldBytes is the live heap and the goroutine stacks, after collections: two,
+// so that sync.Pool's victims go and stacks that a collection found oversized
+// shrink, the second's sweep done (runtime.GC returns swept).
+func heldBytes() held {
+	runtime.GC()
+	runtime.GC()
+	metrics.Read(heldSamples)
+	return held{int64(heldSamples[0].Value.Uint64()), int64(heldSamples[1].Value.Uint64())}
+}
+
+func inFlight(h *ProbeHandler) float64 { return testutil.ToFloat64(h.Runner.Metrics.InFlight) }
+
+func dialN(t *testing.T, addr string) []net.Conn {
+	t.Helper()
+	conns := make([]net.Conn, footprintN)
+	for i := range conns {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			closeAll(conns[:i])
+			t.Fatal(err)
+		}
+		conns[i] = c
+	}
+	return conns
+}
+
+func closeAll(conns []net.Conn) {
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+// forEach runs fn on every connection, 50 at a time (as the load harness keeps
+// in flight), and fails the test on its first error.
+func forEach(t *testing.T, conns []net.Conn, fn func(c net.Conn, i int) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
+	sem := make(chan struct{}, 50)
+	for i, c := range conns {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(c, i); err != nil {
+				once.Do(func() { first = fmt.Errorf("connection %d: %w", i, err) })
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		t.Fatal(first)
+	}
+}
+
+func probeRequestFor(target, scrapeTimeout string) string {
+	return "GET /probe?module=a2s&target=" + target + " HTTP/1.1\r\nHost: x\r\nX-Prometheus-Scrape-Timeout-Seconds: " + scrapeTimeout + "\r\n\r\n"
+}
+
+// probeOn probes target on c and reads the answer (a failed probe, the server
+// being silent), leaving c open.
+func probeOn(c net.Conn, target, scrapeTimeout string) error {
+	c.SetDeadline(time.Now().Add(time.Minute))
+	defer c.SetDeadline(time.Time{})
+	if _, err := io.WriteString(c, probeRequestFor(target, scrapeTimeout)); err != nil {
+		return err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK || resp.Close {
+		return fmt.Errorf("status %d, close %v", resp.StatusCode, resp.Close)
+	}
+	return err
+}
