@@ -23,14 +23,16 @@ import (
 // machine does not move it (issue 38; BENCHMARKS.md itemises the figures). Today's
 // figures plus a margin: a change that grows either fails here.
 const (
-	// An idle connection: its goroutine's stack (4 KiB, shrunk by the collector),
-	// fastConn and rawIO, the pooled 4 KiB request reader it holds while it waits,
-	// its entry in the listener's map, its deadline timers.
-	maxIdleConnHeap, maxIdleConnStack = 10 << 10, 10 << 10
-	// A waiting probe, over the idle connection it came on (whose reader it gives
-	// back): the goroutine's stack grown to 8 KiB, the request, trace, outcome,
-	// probe context, flight call and key, the shared socket's waiter entry.
-	maxWaitingProbeHeap, maxWaitingProbeStack = 10 << 10, 10 << 10
+	// An idle connection: its goroutine's stack (4 KiB), fastConn and rawIO, its
+	// entry in the listener's map (~370 B of heap today: it holds no request
+	// buffer while it waits; with the pooled 4 KiB reader it held until issue
+	// 38, 4.1 KiB).
+	maxIdleConnHeap, maxIdleConnStack = 1 << 10, 5 << 10
+	// A connection with a probe of a silent server waiting on it: the same
+	// goroutine (its stack stays 4 KiB) and, on the heap (~2.9 KiB today), the
+	// request, trace, outcome, probe context, flight call and key, the a2s
+	// exchange and UDP connection, the shared socket's entry and its timer.
+	maxWaitingProbeHeap, maxWaitingProbeStack = 3584, 5 << 10
 )
 
 // footprintN connections (and probes) are measured at once: enough that a few
