@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -33,6 +34,12 @@ const (
 	// request, trace, outcome, probe context, flight call and key, the a2s
 	// exchange and UDP connection, the shared socket's entry and its timer.
 	maxWaitingProbeHeap, maxWaitingProbeStack = 3584, 5 << 10
+	// A connection whose probe waits for another's query of the same target: the
+	// goroutine and, on the heap, the connection's share, the request, the probe
+	// context and its wait in the flight (~1.3 KiB; ~1.8 KiB when each waiter
+	// armed a context, channel and timer of its own for its deadline, before
+	// issue 38).
+	maxSharingProbeHeap = 1536
 )
 
 // footprintN connections (and probes) are measured at once: enough that a few
@@ -115,7 +122,11 @@ func TestFootprint(t *testing.T) {
 		return func() {}
 	})
 	defer closeAll(conns)
-	var waiting held
+	// Then a second connection per target, whose probe joins the running one
+	// (single-flight: issue 38's ten scrapes of each server).
+	var waiting, sharing held
+	var joined []net.Conn
+	defer func() { closeAll(joined) }()
 	measured := false
 	for _, timeout := range []string{"3.5", "10.5", "30.5"} {
 		waiting = perConn(t, func() func() {
@@ -131,6 +142,16 @@ func TestFootprint(t *testing.T) {
 			}
 			return func() {}
 		})
+		sharing = perConn(t, func() func() {
+			joined = dialN(t, addr)
+			for i, c := range joined {
+				if _, err := io.WriteString(c, probeRequestFor(targets[i], timeout)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			waitJoined(t, footprintN)
+			return func() {}
+		})
 		if measured = inFlight(h) == footprintN; measured {
 			break // every probe was still waiting when measured
 		}
@@ -142,13 +163,14 @@ func TestFootprint(t *testing.T) {
 				t.Fatalf("connection %d: %v", i, err)
 			}
 		}
+		closeAll(joined)
 	}
 	if !measured {
 		t.Fatal("the probes never all waited at once")
 	}
-	idleOwn, waitingOwn := idle.minus(control), idle.plus(waiting).minus(control)
-	t.Logf("per connection, heap + stacks: control (client + a bare accepted socket) %v; over it, idle keep-alive %v, waiting probe %v",
-		control, idleOwn, waitingOwn)
+	idleOwn, waitingOwn, sharingOwn := idle.minus(control), idle.plus(waiting).minus(control), sharing.minus(control)
+	t.Logf("per connection, heap + stacks: control (client + a bare accepted socket) %v; over it, idle keep-alive %v, waiting probe %v, probe waiting for another's query %v",
+		control, idleOwn, waitingOwn, sharingOwn)
 	stackBound := int64(1)
 	if raceEnabled {
 		stackBound = 2 // its frames are larger, and the runtime doubles every stack
@@ -159,6 +181,7 @@ func TestFootprint(t *testing.T) {
 	}{
 		{"an idle keep-alive connection", idleOwn, held{maxIdleConnHeap, stackBound * maxIdleConnStack}},
 		{"a connection with a waiting probe", waitingOwn, held{maxWaitingProbeHeap, stackBound * maxWaitingProbeStack}},
+		{"a connection whose probe waits for another's query", sharingOwn, held{maxSharingProbeHeap, stackBound * maxWaitingProbeStack}},
 	} {
 		if c.got.heap > c.most.heap || c.got.stack > c.most.stack {
 			t.Errorf("%s holds %v over a bare socket, want at most %v", c.what, c.got, c.most)
@@ -198,6 +221,20 @@ func heldBytes() held {
 	runtime.GC()
 	metrics.Read(heldSamples)
 	return held{int64(heldSamples[0].Value.Uint64()), int64(heldSamples[1].Value.Uint64())}
+}
+
+// waitJoined waits until n goroutines wait for another probe's query.
+func waitJoined(t *testing.T, n int) {
+	t.Helper()
+	buf := make([]byte, 16<<20)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(") >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("fewer than %d probes joined another's query after a minute", n)
+		}
+	}
 }
 
 func inFlight(h *ProbeHandler) float64 { return testutil.ToFloat64(h.Runner.Metrics.InFlight) }
