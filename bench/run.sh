@@ -29,6 +29,14 @@ MEM_TIMEOUT=${MEM_TIMEOUT:-10s}     # memory test: probe timeout (requests stay 
 MAX_CONCURRENT=${MAX_CONCURRENT:-20000} # exporter --probe.max-concurrent: above INFLIGHT
 HTTP_PORT=${HTTP_PORT:-19100}       # first port tried for the probers' HTTP listeners
 SKIP_MEMORY=${SKIP_MEMORY:-0}       # 1: throughput only
+# The connection-heavy memory step (issue 38's shape): wrk's keep-alive connections
+# over fewer silent servers, single-flight sharing each server's probes. HEAVY=1 runs
+# it even with SKIP_MEMORY=1, HEAVY=0 skips it.
+HEAVY=${HEAVY:-$((1 - SKIP_MEMORY))}
+HEAVY_CONNS=${HEAVY_CONNS:-10000}   # wrk -c: keep-alive connections, each a probe in flight
+HEAVY_SERVERS=${HEAVY_SERVERS:-1000} # silent servers they rotate over (HEAVY_CONNS/HEAVY_SERVERS probes each)
+HEAVY_DURATION=${HEAVY_DURATION:-6s} # wrk -d
+HEAVY_TIMEOUT=${HEAVY_TIMEOUT:-20s} # wrk --timeout (the exporter's default a2s timeout, 5 s, ends each probe first)
 GO_TAGS=${GO_TAGS:-}                # build tags of the exporter (gse_portable: the portable UDP path)
 NEIGHBOUR=${NEIGHBOUR:-0}           # 1: a CPU-bound process (a shell busy loop) runs beside the throughput rounds
 CHALLENGE_CACHE=${CHALLENGE_CACHE:-1} # 0: the exporter's a2s module asks every probe for a fresh challenge, as the others do
@@ -137,7 +145,7 @@ paired() {
   median <<<"$out"
 }
 
-median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {if (NR==0) print ""; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+median() { tr ' ' '\n' | { grep . || true; } | sort -g | awk '{v[NR]=$1} END {if (NR==0) print ""; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a=="" || b=="" || b==0) print "n/a"; else printf "%.2f", a/b}'; }
 mb() { awk -v k="$1" 'BEGIN {if (k=="" || k==0) print "n/a"; else printf "%.1f", k/1024}'; }
 
@@ -389,6 +397,54 @@ EOF
   printf '== silent fleet counters\n%s\n' "$(tail -1 "$TMP/silent.log")" >>"$RAW"
 fi
 
+# --- connection-heavy memory ------------------------------------------------------------
+# Issue 38's shape, as a user meets it: wrk holds HEAVY_CONNS keep-alive connections,
+# each sending /probe?module=a2s to the next of HEAVY_SERVERS silent servers, against a
+# fresh exporter with default flags (built-in modules, their 5 s timeout, default
+# min-interval and caps); peak = the exporter's VmHWM. Unlike the step above (one
+# request per connection, each of its own server), every connection sends its next
+# probe as soon as the last is answered, and the probes of one server share a query.
+declare -A HV
+if [ "$HEAVY" = 1 ] && [ "$HAVE_WRK" = 1 ]; then
+  if [ $((HEAVY_CONNS + 200)) -gt "$NOFILE" ]; then
+    HEAVY_CONNS=$((NOFILE - 200))
+    say "ulimit -n is $NOFILE: $HEAVY_CONNS connections in the connection-heavy step instead"
+  fi
+  start silent-heavy "$TMP/fakefleet" -listen 127.0.0.1 -base-port "$SILENT_PORT" -count "$HEAVY_SERVERS" -proto silent
+  SILENT_PID=$PID
+  wait_until "$SILENT_PID" "the silent fleet" grep -q ready "$TMP/silent-heavy.log" ||
+    die "the silent fleet did not start (ports $SILENT_PORT.. taken? set SILENT_PORT): $(tail -2 "$TMP/silent-heavy.log")"
+  start exporter-heavy "$TMP/gameserver_exporter" --web.listen-address="127.0.0.1:$EXPORTER_PORT" --log.level=warn
+  HEAVY_PID=$PID
+  if wait_until "$HEAVY_PID" exporter listening "$HEAVY_PID" "$EXPORTER_PORT"; then
+    HV[rss_before_kb]=$(awk '/^VmRSS:/ {print $2}' "/proc/$HEAVY_PID/status")
+    # The exporter's own in-flight gauge, sampled while wrk runs: its peak.
+    (
+      peak=0
+      while kill -0 "$HEAVY_PID" 2>/dev/null; do
+        g=$(curl -s "http://127.0.0.1:$EXPORTER_PORT/metrics" | awk '/^gameserver_exporter_probes_in_flight / {print int($2)}')
+        [ -n "$g" ] && [ "$g" -gt "$peak" ] && peak=$g && echo "$peak" >"$TMP/heavy.peak"
+        sleep 0.5
+      done
+    ) &
+    SAMPLER_PID=$!
+    PIDS+=("$SAMPLER_PID")
+    run_fg "$TMP/heavy.out" wrk -t"$THREADS" -c"$HEAVY_CONNS" -d"$HEAVY_DURATION" --timeout "$HEAVY_TIMEOUT" -s "$BENCH/rotate.lua" \
+      "http://127.0.0.1:$EXPORTER_PORT" -- "$SILENT_PORT" "$HEAVY_SERVERS" a2s ||
+      say "connection-heavy: wrk failed: $(tail -1 "$TMP/heavy.out")"
+    HV[hwm_kb]=$(awk '/^VmHWM:/ {print $2}' "/proc/$HEAVY_PID/status")
+    HV[peak_gauge]=$(cat "$TMP/heavy.peak" 2>/dev/null || echo 0)
+    HV[answers]=$(awk '/requests in/ {print $1}' "$TMP/heavy.out")
+    printf '== connection-heavy\n%s\n' "$(cat "$TMP/heavy.out")" >>"$RAW"
+    say "connection-heavy: peak RSS $(mb "${HV[hwm_kb]}") MB, ${HV[peak_gauge]} queries in flight at most, ${HV[answers]:-0} answers"
+  else
+    say "the exporter did not start for the connection-heavy step: $(tail -1 "$TMP/exporter-heavy.log")"
+  fi
+  stop "$HEAVY_PID"
+  stop "$SAMPLER_PID" 2>/dev/null || true
+  stop "$SILENT_PID"
+fi
+
 # --- summary -------------------------------------------------------------------------
 declare -A MED
 for name in "${CONTENDERS[@]}"; do MED[$name]=$(median <<<"${RATES[$name]:-}"); done
@@ -399,7 +455,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo
   echo "commit $commit; $(go version | cut -d' ' -f3-); $(nproc) CPUs; $(uname -sr); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "Command: \`QSTAT_SENDINTERVAL=$QSTAT_SENDINTERVAL GO_TAGS=$GO_TAGS NEIGHBOUR=$NEIGHBOUR CHALLENGE_CACHE=$CHALLENGE_CACHE ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS CONNS=$CONNS FLEET=$FLEET INFLIGHT=$INFLIGHT MEM_TIMEOUT=$MEM_TIMEOUT bench/run.sh\`"
+  echo "Command: \`QSTAT_SENDINTERVAL=$QSTAT_SENDINTERVAL GO_TAGS=$GO_TAGS NEIGHBOUR=$NEIGHBOUR CHALLENGE_CACHE=$CHALLENGE_CACHE ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS CONNS=$CONNS FLEET=$FLEET INFLIGHT=$INFLIGHT MEM_TIMEOUT=$MEM_TIMEOUT HEAVY=$HEAVY HEAVY_CONNS=$HEAVY_CONNS HEAVY_SERVERS=$HEAVY_SERVERS HEAVY_DURATION=$HEAVY_DURATION bench/run.sh\`"
   echo
   echo "## Throughput"
   echo
@@ -453,6 +509,16 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
     echo "| ratio | value |"
     echo "|---|---:|"
     echo "| exporter / floor KiB per probe in flight | $(ratio "$(perprobe exporter)" "$(perprobe floor)") |"
+  fi
+  if [ -n "${HV[hwm_kb]:-}" ]; then
+    echo
+    echo "## Memory, connection-heavy"
+    echo
+    echo "wrk -c$HEAVY_CONNS -d$HEAVY_DURATION --timeout $HEAVY_TIMEOUT: keep-alive connections, each sending /probe?module=a2s to the next of $HEAVY_SERVERS silent servers, against a fresh exporter with default flags (HEAVY_CONNS=$HEAVY_CONNS HEAVY_SERVERS=$HEAVY_SERVERS)."
+    echo
+    echo "| idle RSS MB | peak RSS MB (VmHWM) | queries in flight at peak (gauge) | answers |"
+    echo "|---:|---:|---:|---:|"
+    echo "| $(mb "${HV[rss_before_kb]}") | $(mb "${HV[hwm_kb]}") | ${HV[peak_gauge]} | ${HV[answers]:-0} |"
   fi
   echo
   echo "Raw output: bench/results/latest-raw.log. The machine may be busy: compare ratios from one run, not absolute numbers across runs."

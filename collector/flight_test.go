@@ -3,6 +3,8 @@ package collector
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -107,5 +109,60 @@ func TestMinIntervalByQuery(t *testing.T) {
 	run(t, r, "fake", "127.0.0.1:27016", "")
 	if n := q.Calls(); n != 3 {
 		t.Errorf("%d queries, want 3: players asked for, or another port, is another query", n)
+	}
+}
+
+// TestWaiterArmsNoTimer: a probe waiting for another's query of the same target,
+// which ends no later than the waiter's own deadline, waits for that query alone:
+// its context makes no context.WithDeadline, channel and timer for Done (~400
+// bytes a waiter: issue 38's ten scrapes of each silent server). A waiter whose
+// deadline comes first still leaves at it, so it does make them.
+func TestWaiterArmsNoTimer(t *testing.T) {
+	var f flight
+	now := time.Now()
+	runner, cancel := newProbeCtx(context.Background(), now.Add(time.Minute))
+	defer cancel()
+	started, release := make(chan struct{}), make(chan struct{})
+	go f.do(runner, "k", 0, time.Minute, func() *Outcome {
+		close(started)
+		<-release
+		return &Outcome{}
+	})
+	<-started
+	later, cancelLater := newProbeCtx(context.Background(), now.Add(2*time.Minute))
+	defer cancelLater()
+	sooner, cancelSooner := newProbeCtx(context.Background(), now.Add(30*time.Second))
+	defer cancelSooner()
+	shared := make(chan bool, 2)
+	for i, ctx := range []*probeCtx{later, sooner} {
+		go func() {
+			_, s, _ := f.do(ctx, "k", 0, time.Second, func() *Outcome { return &Outcome{} })
+			shared <- s
+		}()
+		waitForWaiters(t, i+1)
+	}
+	close(release)
+	if !<-shared || !<-shared {
+		t.Fatal("a waiter did not share the running query")
+	}
+	if later.real.Load() != nil {
+		t.Error("a waiter with more time than the running query made a context and timer for Done")
+	}
+	if sooner.real.Load() == nil {
+		t.Error("a waiter with less time than the running query did not watch its own deadline")
+	}
+}
+
+// waitForWaiters waits until n goroutines wait in a flight's join.
+func waitForWaiters(t *testing.T, n int) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(") >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("fewer than %d waiters after 10 s", n)
+		}
 	}
 }

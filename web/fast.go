@@ -121,6 +121,10 @@ const fastReaderSize = 4096
 
 var fastReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, fastReaderSize) }}
 
+// idleBufs hold a request's first bytes, read while no reader is taken (rawIO's
+// readIdle): one is taken for each such read and given back before a wait.
+var idleBufs = sync.Pool{New: func() any { b := make([]byte, fastReaderSize); return &b }}
+
 // fastConn is a connection the fast path serves, and its current request.
 type fastConn struct {
 	c    net.Conn
@@ -133,10 +137,21 @@ type fastConn struct {
 	// a busy keep-alive connection would move each twice a scrape.
 	rdl, wdl time.Time
 	raw      *rawIO // nil: c's own Read and Write
+	// The next request's first bytes, read before br was taken (awaitRequest),
+	// and the pooled buffer that holds them.
+	pre    []byte
+	preBuf *[]byte
 }
 
 // Read reads the connection for the request reader.
 func (s *fastConn) Read(p []byte) (int, error) {
+	if s.preBuf != nil {
+		n := copy(p, s.pre)
+		if s.pre = s.pre[n:]; len(s.pre) == 0 {
+			s.releasePre()
+		}
+		return n, nil
+	}
 	if s.raw != nil {
 		return s.raw.read(p)
 	}
@@ -221,7 +236,15 @@ func (f *FastListener) untrack(s *fastConn) {
 	f.mu.Unlock()
 }
 
+func (s *fastConn) releasePre() {
+	if s.preBuf != nil {
+		idleBufs.Put(s.preBuf)
+		s.pre, s.preBuf = nil, nil
+	}
+}
+
 func (s *fastConn) release() {
+	s.releasePre()
 	if s.br != nil {
 		s.br.Reset(nil)
 		fastReaders.Put(s.br)
@@ -239,12 +262,13 @@ const (
 //
 //go:noinline
 func (f *FastListener) next(s *fastConn, first bool) int {
+	if !f.awaitRequest(s, first) {
+		return nextClose
+	}
 	if s.br == nil {
 		s.br = fastReaders.Get().(*bufio.Reader)
 		s.br.Reset(s)
-	}
-	if !f.awaitRequest(s, first) {
-		return nextClose
+		s.br.Peek(1) // what awaitRequest read: no system call
 	}
 	pr, n, keep, ok, err := f.readProbe(s)
 	switch {
@@ -265,8 +289,10 @@ func (f *FastListener) next(s *fastConn, first bool) int {
 
 // awaitRequest waits for the first byte of the next request: within the header
 // timeout on a new connection, the idle timeout on a kept one. Close ends it.
+// Without a request reader (s.br nil: nothing was read past the last request)
+// it waits holding no buffer where rawIO can (s.pre then holds what came).
 func (f *FastListener) awaitRequest(s *fastConn, first bool) bool {
-	if s.br.Buffered() > 0 {
+	if s.br != nil && s.br.Buffered() > 0 {
 		return true
 	}
 	d := f.idleTimeout
@@ -280,6 +306,18 @@ func (f *FastListener) awaitRequest(s *fastConn, first bool) bool {
 	defer s.idle.Store(false)
 	if f.closed() {
 		return false
+	}
+	if s.br == nil && s.raw != nil {
+		b, n, err := s.raw.readIdle()
+		if err != nil {
+			return false
+		}
+		s.pre, s.preBuf = (*b)[:n], b
+		return true
+	}
+	if s.br == nil {
+		s.br = fastReaders.Get().(*bufio.Reader)
+		s.br.Reset(s)
 	}
 	_, err := s.br.Peek(1)
 	return err == nil

@@ -17,11 +17,12 @@ import (
 // CPU. A non-blocking read or write of a socket returns at once, so nothing is
 // lost by keeping the P.
 type rawIO struct {
-	rc             syscall.RawConn
-	readFn, sendFn func(fd uintptr) bool
-	rb, wb         []byte
-	rn             int
-	err            error
+	rc                     syscall.RawConn
+	readFn, idleFn, sendFn func(fd uintptr) bool
+	rb, wb                 []byte
+	rn                     int
+	err                    error
+	idle                   *[]byte // readIdle's buffer, held only while it has bytes
 }
 
 // newRawIO returns c's raw I/O, or nil when c has no RawConn.
@@ -35,8 +36,42 @@ func newRawIO(c any) *rawIO {
 		return nil
 	}
 	r := &rawIO{rc: rc}
-	r.readFn, r.sendFn = r.doRead, r.doSend
+	r.readFn, r.idleFn, r.sendFn = r.doRead, r.doIdleRead, r.doSend
 	return r
+}
+
+// readIdle waits for bytes and reads what has come into a pooled buffer, which
+// the caller gives back to idleBufs: a connection waiting for its next request
+// holds no buffer (a 4 KiB one each, thousands of idle keep-alive connections),
+// and the system calls are those of a plain read.
+func (r *rawIO) readIdle() (*[]byte, int, error) {
+	r.rn, r.err = 0, nil
+	err := r.rc.Read(r.idleFn)
+	b := r.idle
+	r.idle, r.rb = nil, nil
+	if err == nil {
+		err = r.err
+	}
+	if err != nil {
+		if b != nil {
+			idleBufs.Put(b)
+		}
+		return nil, 0, err
+	}
+	return b, r.rn, nil
+}
+
+func (r *rawIO) doIdleRead(fd uintptr) bool {
+	if r.idle == nil {
+		r.idle = idleBufs.Get().(*[]byte)
+	}
+	r.rb = *r.idle
+	if r.doRead(fd) {
+		return true
+	}
+	idleBufs.Put(r.idle) // nothing yet: wait without it
+	r.idle, r.rb = nil, nil
+	return false
 }
 
 func (r *rawIO) read(p []byte) (int, error) {

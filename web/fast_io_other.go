@@ -6,6 +6,7 @@ package web
 // Write serve.
 type rawIO struct{}
 
-func newRawIO(any) *rawIO                 { return nil }
-func (r *rawIO) read([]byte) (int, error) { panic("rawIO: Linux only") }
-func (r *rawIO) write([]byte) error       { panic("rawIO: Linux only") }
+func newRawIO(any) *rawIO                        { return nil }
+func (r *rawIO) read([]byte) (int, error)        { panic("rawIO: Linux only") }
+func (r *rawIO) write([]byte) error              { panic("rawIO: Linux only") }
+func (r *rawIO) readIdle() (*[]byte, int, error) { panic("rawIO: Linux only") }
