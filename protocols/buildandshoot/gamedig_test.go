@@ -13,7 +13,7 @@ import (
 func TestGamedig(t *testing.T) {
 	for _, file := range []string{"piqueserver.json", "pyspades.json"} {
 		t.Run(file, func(t *testing.T) {
-			addr := fake(t, map[string]string{"/json": file})
+			addr := prototest.StatusPages(t, map[string]string{"/json": file})
 			gd, msg, ok := prototest.Gamedig(t, "bas", addr.Port(), nil)
 			if !ok {
 				t.Fatalf("gamedig failed: %s", msg)

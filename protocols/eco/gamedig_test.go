@@ -12,7 +12,7 @@ import (
 // names agree, except the maximum: gamedig reports TotalPlayers (everyone who
 // ever joined), we the MaxActivePlayers cap.
 func TestGamedig(t *testing.T) {
-	addr := fake(t, map[string]string{"/info": "frontpage_info.json", "/frontpage": "frontpage.json"})
+	addr := prototest.StatusPages(t, map[string]string{"/info": "frontpage_info.json", "/frontpage": "frontpage.json"})
 	gd, msg, ok := prototest.Gamedig(t, "eco", addr.Port(), nil)
 	if !ok {
 		t.Fatalf("gamedig failed: %s", msg)
