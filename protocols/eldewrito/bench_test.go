@@ -6,15 +6,4 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-func BenchmarkDecode(b *testing.B) {
-	body := prototest.File(b, "open.json")
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		in, err := decode(body)
-		if err != nil {
-			b.Fatal(err)
-		}
-		in.result(true, true, false)
-	}
-}
+func BenchmarkDecode(b *testing.B) { prototest.BenchReply(b, "open.json", decoded) }

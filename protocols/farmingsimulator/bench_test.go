@@ -6,15 +6,4 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-func BenchmarkDecode(b *testing.B) {
-	body := prototest.File(b, "fs22.xml")
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		s, err := decode(body)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s.result(true)
-	}
-}
+func BenchmarkDecode(b *testing.B) { prototest.BenchReply(b, "fs22.xml", decoded) }

@@ -1,40 +1,30 @@
 package farmingsimulator
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
+	"fmt"
 	"testing"
-	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.xml"))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
+// decoded is a stats feed's Result with players, for the fuzz and benchmark.
+func decoded(b []byte) (*protocols.Result, error) {
+	s, err := decode(b)
+	if err != nil {
+		return nil, err
 	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := decode(b)
-		if err != nil {
-			if !errors.Is(err, wire.ErrMalformed) {
-				t.Fatalf("error is not malformed: %v", err)
-			}
-			return
+	return s.result(true), nil
+}
+
+// The shared checks, and the mods under their cap (past it is an error that is
+// not ErrMalformed, which fails the fuzz).
+func FuzzDecode(f *testing.F) {
+	prototest.FuzzReplies(f, "*.xml", maxPlayers, func(b []byte) (*protocols.Result, error) {
+		res, err := decoded(b)
+		if err == nil && len(res.Mods) > maxMods {
+			return nil, fmt.Errorf("%d mods past the cap", len(res.Mods))
 		}
-		res := s.result(true)
-		if len(res.PlayerList) > maxPlayers || len(res.Mods) > maxMods {
-			t.Fatalf("%d players, %d mods past the caps", len(res.PlayerList), len(res.Mods))
-		}
-		for _, v := range []string{res.Name, res.Map, res.Game} {
-			if !utf8.ValidString(v) {
-				t.Fatalf("invalid UTF-8 %q", v)
-			}
-		}
+		return res, err
 	})
 }
