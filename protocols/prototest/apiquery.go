@@ -1,0 +1,158 @@
+package prototest
+
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// What the tests of HTTP and API protocols (a server's own web API, or an
+// off-target service in a protocols.API) ask of a probe, said once: one traced
+// probe, its phases and transcript as text, the secrets it must not show, the
+// trust and base of its API, and the options New refuses.
+
+// Probe runs one traced probe of addr by q with a deadline of d, and fails the
+// test when it returns long after the deadline (a hang, not a timing).
+func Probe(t testing.TB, q protocols.Querier, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
+	tr := wire.NewTrace()
+	start := time.Now()
+	res, err := q.Query(Context(t, d), protocols.At(addr), tr)
+	if el := time.Since(start); el > d+3*time.Second+LagSince(start) {
+		t.Errorf("returned after %v, deadline %v", el, d)
+	}
+	return res, tr, err
+}
+
+// PhaseNames is the trace's phase names, comma-separated.
+func PhaseNames(tr *wire.Trace) string {
+	var s []string
+	for _, p := range tr.Phases {
+		s = append(s, p.Name)
+	}
+	return strings.Join(s, ",")
+}
+
+// PhaseResults is the trace's phases as name:ok, comma-separated
+// ("info:true,players:false").
+func PhaseResults(tr *wire.Trace) string {
+	var s []string
+	for _, p := range tr.Phases {
+		s = append(s, fmt.Sprintf("%s:%v", p.Name, p.Err == nil))
+	}
+	return strings.Join(s, ",")
+}
+
+// Transcript is everything a trace shows: the transcript the debug output
+// prints, each packet's bytes as they are, the log entries and the phase
+// errors; a test looks for a secret in it.
+func Transcript(tr *wire.Trace) string {
+	if tr == nil {
+		return ""
+	}
+	var b strings.Builder
+	tr.WriteTranscript(&b)
+	for _, p := range tr.Packets {
+		b.Write(p.Data)
+		b.WriteByte('\n')
+	}
+	for _, e := range tr.Entries {
+		fmt.Fprintf(&b, "%+v\n", e)
+	}
+	for _, p := range tr.Phases {
+		fmt.Fprintf(&b, "%s %v\n", p.Name, p.Err)
+	}
+	return b.String()
+}
+
+// NoSecrets fails the test when any of secrets shows in err, in the trace or
+// in how q prints (%v, %+v, %#v).
+func NoSecrets(t testing.TB, q protocols.Querier, tr *wire.Trace, err error, secrets ...string) {
+	t.Helper()
+	var e string
+	if err != nil {
+		e = err.Error()
+	}
+	text := map[string]string{"error": e, "trace": Transcript(tr), "querier": fmt.Sprintf("%v %+v %#v", q, q, q)}
+	for where, s := range text {
+		for _, secret := range secrets {
+			if secret != "" && strings.Contains(s, secret) {
+				t.Errorf("the %s shows %q: %s", where, secret, s)
+			}
+		}
+	}
+}
+
+// CheckFailed checks a failed probe: no result, an error that wraps want and
+// says msg, and none of unsaid (a secret, a body the server sent).
+func CheckFailed(t testing.TB, res *protocols.Result, err, want error, msg string, unsaid ...string) {
+	t.Helper()
+	if res != nil || !errors.Is(err, want) || err == nil || !strings.Contains(err.Error(), msg) {
+		t.Fatalf("res %v, err = %v, want %v containing %q", res, err, want, msg)
+	}
+	for _, s := range unsaid {
+		if strings.Contains(err.Error(), s) {
+			t.Errorf("the error quotes %q: %v", s, err)
+		}
+	}
+}
+
+// UntrustedRefused checks that q, whose api points at a TLS fake, verifies the
+// API's certificate: with a pool that trusts nothing the probe fails as
+// ErrMismatch naming the certificate, and the fake saw no request
+// (requests() is its count).
+func UntrustedRefused(t testing.TB, q protocols.Querier, api *protocols.API, requests func() int32) {
+	t.Helper()
+	api.RootCAs = x509.NewCertPool()
+	_, _, err := Probe(t, q, netip.MustParseAddrPort("203.0.113.10:443"), 2*time.Second)
+	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || requests() != 0 {
+		t.Fatalf("err = %v, %d requests", err, requests())
+	}
+}
+
+// FixedAPI checks that a querier built for production asks base over HTTPS
+// whatever the target: no probe-address hook, and a certificate pool.
+func FixedAPI(t testing.TB, api protocols.API, base string) {
+	t.Helper()
+	if api.Base != base || api.At != nil || api.RootCAs == nil {
+		t.Errorf("API %+v, want base %s, no At, a RootCAs pool", api, base)
+	}
+}
+
+// OptionsCase is a row of NewOptions: a module's options block and what New's
+// error must say ("" for none).
+type OptionsCase[T any] struct {
+	Options T
+	Bad     string
+}
+
+// NewOptions builds a querier from each case's options with newQuerier and
+// wants an error saying Bad, or none when Bad is "".
+func NewOptions[T any](t testing.TB, newQuerier func(protocols.Settings) (protocols.Querier, error), cases []OptionsCase[T]) {
+	t.Helper()
+	for _, c := range cases {
+		_, err := newQuerier(protocols.Settings{Options: OptionsOf(c.Options)})
+		if c.Bad == "" && err != nil || c.Bad != "" && (err == nil || !strings.Contains(err.Error(), c.Bad)) {
+			t.Errorf("%+v: err = %v, want %q", c.Options, err, c.Bad)
+		}
+	}
+}
+
+// Refused wants parse to refuse each text in bad with an error saying its
+// value: modules files an options block must not pass (parse is config.Parse,
+// which prototest cannot import).
+func Refused(t testing.TB, parse func([]byte) error, bad map[string]string) {
+	t.Helper()
+	for text, want := range bad {
+		if err := parse([]byte(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("accepted, or not saying %q: %v\n%s", want, err, text)
+		}
+	}
+}
