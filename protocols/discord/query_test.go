@@ -1,8 +1,6 @@
 package discord
 
 import (
-	"crypto/x509"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -76,13 +74,6 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 	return dq
 }
 
-func query(t testing.TB, q protocols.Querier, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
-	return res, tr, err
-}
-
 // The whole exchange over TLS: the guild's widget, its members as players
 // when the module asks for them.
 func TestQuery(t *testing.T) {
@@ -91,7 +82,7 @@ func TestQuery(t *testing.T) {
 			f := newFake(t)
 			srv, _ := prototest.HTTP(t, f, true)
 			q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{Players: players})
-			res, tr, err := query(t, q, 2*time.Second)
+			res, tr, err := prototest.Probe(t, q, target, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,17 +165,8 @@ func TestQueryFailures(t *testing.T) {
 			f.hook = c.hook
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, Options{GuildID: c.guild}, protocols.Settings{Players: true})
-			start := time.Now()
-			res, tr, err := query(t, q, 500*time.Millisecond)
-			if time.Since(start) > 3*time.Second+prototest.LagSince(start) {
-				t.Errorf("took %v", time.Since(start))
-			}
-			if res != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("res %v, err = %v, want %v containing %q", res, err, c.want, c.msg)
-			}
-			if strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "Missing Access") {
-				t.Errorf("error quotes a body: %v", err)
-			}
+			res, tr, err := prototest.Probe(t, q, target, 500*time.Millisecond)
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "Missing Access")
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
 				t.Errorf("phases %+v", tr.Phases)
 			}
@@ -200,11 +182,7 @@ func TestQueryTLSVerified(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{})
-	q.api.RootCAs = x509.NewCertPool()
-	_, _, err := query(t, q, 2*time.Second)
-	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.requests.Load() != 0 {
-		t.Fatalf("err = %v, %d requests", err, f.requests.Load())
-	}
+	prototest.UntrustedRefused(t, q, &q.api, f.requests.Load)
 }
 
 // The request goes to Discord whatever the target: the querier's base is
@@ -214,27 +192,17 @@ func TestBaseFixed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dq := q.(*querier); dq.api.Base != "https://discord.com" || dq.api.At != nil || dq.api.RootCAs == nil {
-		t.Errorf("querier %+v", dq)
-	}
+	prototest.FixedAPI(t, q.(*querier).api, "https://discord.com")
 }
 
 func TestNewOptions(t *testing.T) {
-	for _, c := range []struct {
-		o   Options
-		bad string
-	}{
-		{Options{}, ""},
-		{Options{GuildID: guild}, ""},
-		{Options{GuildID: "../../users/@me"}, "numeric id"},
-		{Options{GuildID: "123456789012345678901"}, "numeric id"},
-		{Options{GuildID: guild, CAFile: "/nonexistent/ca.pem"}, "ca_file"},
-	} {
-		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
-		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
-			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
-		}
-	}
+	prototest.NewOptions(t, newQuerier, []prototest.OptionsCase[Options]{
+		{Options: Options{}},
+		{Options: Options{GuildID: guild}},
+		{Options: Options{GuildID: "../../users/@me"}, Bad: "numeric id"},
+		{Options: Options{GuildID: "123456789012345678901"}, Bad: "numeric id"},
+		{Options: Options{GuildID: guild, CAFile: "/nonexistent/ca.pem"}, Bad: "ca_file"},
+	})
 }
 
 // contractProtocol sends the request to the probed address, so that the

@@ -1,9 +1,7 @@
 package hawakening
 
 import (
-	"crypto/x509"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -119,25 +117,6 @@ func newFor(t testing.TB, srv *httptest.Server, o Options) *querier {
 	return hq
 }
 
-func query(t testing.TB, q protocols.Querier, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
-	return res, tr, err
-}
-
-func transcript(tr *wire.Trace) string {
-	var b strings.Builder
-	for _, p := range tr.Packets {
-		b.Write(p.Data)
-		b.WriteByte('\n')
-	}
-	for _, e := range tr.Entries {
-		fmt.Fprintf(&b, "%+v\n", e)
-	}
-	return b.String()
-}
-
 // The whole exchange over TLS: sign in, read the listing, pick the server; a
 // second probe reuses the grant; neither the password nor the grant shows in
 // a trace.
@@ -145,8 +124,8 @@ func TestQuery(t *testing.T) {
 	f := &fakeMeteor{t: t}
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, goodOptions())
-	for i, wantPhases := range [][]string{{"challenge", "info"}, {"info"}} {
-		res, tr, err := query(t, q, 2*time.Second)
+	for i, wantPhases := range []string{"challenge,info", "info"} {
+		res, tr, err := prototest.Probe(t, q, target, 2*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,26 +135,16 @@ func TestQuery(t *testing.T) {
 			Players:    prototest.Opt[int64]{Set: true, V: 3},
 			MaxPlayers: prototest.Opt[int64]{Set: true, V: 12},
 		})
-		var names []string
-		for _, p := range tr.Phases {
-			names = append(names, p.Name)
+		if names := prototest.PhaseNames(tr); names != wantPhases {
+			t.Errorf("probe %d: phases %s, want %s", i, names, wantPhases)
 		}
-		if fmt.Sprint(names) != fmt.Sprint(wantPhases) {
-			t.Errorf("probe %d: phases %v, want %v", i, names, wantPhases)
-		}
-		text := transcript(tr)
-		if strings.Contains(text, password) || strings.Contains(text, "grant-1") {
-			t.Errorf("probe %d: the trace holds the password or the grant:\n%s", i, text)
-		}
-		if i == 0 && !strings.Contains(text, `{"Password":"<secret>"}`) {
+		prototest.NoSecrets(t, q, tr, nil, password, "grant-1")
+		if text := prototest.Transcript(tr); i == 0 && !strings.Contains(text, `{"Password":"<secret>"}`) {
 			t.Errorf("the trace does not show the masked sign-in:\n%s", text)
 		}
 	}
 	if f.signIns.Load() != 1 || f.lists.Load() != 2 {
 		t.Errorf("%d sign-ins, %d listings", f.signIns.Load(), f.lists.Load())
-	}
-	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, password) || strings.Contains(s, "grant-1") {
-		t.Errorf("the querier prints a secret: %s", s)
 	}
 }
 
@@ -184,11 +153,11 @@ func TestGrantRefused(t *testing.T) {
 	f := &fakeMeteor{t: t}
 	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, goodOptions())
-	if _, _, err := query(t, q, 2*time.Second); err != nil {
+	if _, _, err := prototest.Probe(t, q, target, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	f.revoke()
-	res, _, err := query(t, q, 2*time.Second)
+	res, _, err := prototest.Probe(t, q, target, 2*time.Second)
 	if err != nil || res.Name != "Example EU TDM ü" {
 		t.Fatalf("res %+v, err %v", res, err)
 	}
@@ -208,7 +177,7 @@ func TestConcurrentProbesSignInOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _, err := query(t, q, 3*time.Second)
+			_, _, err := prototest.Probe(t, q, target, 3*time.Second)
 			errs <- err
 		}()
 	}
@@ -226,14 +195,7 @@ func TestConcurrentProbesSignInOnce(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	big := `{"Status":200,"Message":"Listings found","Result":[{"ServerName":"` + strings.Repeat("x", maxListBody) + `"}]}`
-	write := func(status int, body string) func(w http.ResponseWriter, r *http.Request) bool {
-		return func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			w.Write([]byte(body))
-			return true
-		}
-	}
+	write := prototest.HookReply
 	with := func(mod func(*Options)) Options { o := goodOptions(); mod(&o); return o }
 	cases := []struct {
 		name      string
@@ -280,26 +242,15 @@ func TestQueryFailures(t *testing.T) {
 			f := &fakeMeteor{t: t, hook: c.hook, listHook: c.listHook}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.o)
-			start := time.Now()
 			// A short deadline for the silent server; room for a megabyte
 			// through the race detector for the others.
 			d := 3 * time.Second
 			if c.want == wire.ErrTimeout {
 				d = 500 * time.Millisecond
 			}
-			res, tr, err := query(t, q, d)
-			if time.Since(start) > d+3*time.Second+prototest.LagSince(start) {
-				t.Errorf("took %v", time.Since(start))
-			}
-			if res != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("res %v, err = %v, want %v containing %q", res, err, c.want, c.msg)
-			}
-			if strings.Contains(err.Error(), password) || strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "grant-1") {
-				t.Errorf("error quotes a secret or a body: %v", err)
-			}
-			if text := transcript(tr); strings.Contains(text, password) {
-				t.Errorf("the trace holds the password:\n%s", text)
-			}
+			res, tr, err := prototest.Probe(t, q, target, d)
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "grant-1")
+			prototest.NoSecrets(t, q, tr, err, password)
 			if c.noRequest && (f.signIns.Load() != 0 || f.lists.Load() != 0) {
 				t.Errorf("requests without the options")
 			}
@@ -313,11 +264,7 @@ func TestQueryTLSVerified(t *testing.T) {
 	f := &fakeMeteor{t: t}
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, goodOptions())
-	q.api.RootCAs = x509.NewCertPool()
-	_, _, err := query(t, q, 2*time.Second)
-	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
-		t.Fatalf("err = %v, %d sign-ins", err, f.signIns.Load())
-	}
+	prototest.UntrustedRefused(t, q, &q.api, f.signIns.Load)
 }
 
 // The requests go to the backend whatever the target: the base is
@@ -327,30 +274,20 @@ func TestBaseFixed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hq := q.(*querier); hq.api.Base != "https://hawakening.com/api" || hq.api.At != nil || hq.api.RootCAs == nil {
-		t.Errorf("querier %v", hq)
-	}
+	prototest.FixedAPI(t, q.(*querier).api, "https://hawakening.com/api")
 }
 
 func TestNewOptions(t *testing.T) {
-	for _, c := range []struct {
-		o   Options
-		bad string
-	}{
-		{Options{}, ""},
-		{goodOptions(), ""},
-		{Options{Username: "a/b"}, "username"},
-		{Options{Username: strings.Repeat("a", 300)}, "username"},
-		{Options{ServerGUID: "../x"}, "server_guid"},
-		{Options{Password: "a", PasswordFile: "/nonexistent"}, "password"},
-		{Options{PasswordFile: "/nonexistent/pw"}, "password"},
-		{Options{CAFile: "/nonexistent/ca.pem"}, "ca_file"},
-	} {
-		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
-		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
-			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
-		}
-	}
+	prototest.NewOptions(t, newQuerier, []prototest.OptionsCase[Options]{
+		{Options: Options{}},
+		{Options: goodOptions()},
+		{Options: Options{Username: "a/b"}, Bad: "username"},
+		{Options: Options{Username: strings.Repeat("a", 300)}, Bad: "username"},
+		{Options: Options{ServerGUID: "../x"}, Bad: "server_guid"},
+		{Options: Options{Password: "a", PasswordFile: "/nonexistent"}, Bad: "password"},
+		{Options: Options{PasswordFile: "/nonexistent/pw"}, Bad: "password"},
+		{Options: Options{CAFile: "/nonexistent/ca.pem"}, Bad: "ca_file"},
+	})
 }
 
 // contractProtocol sends the requests to the probed address, so that the

@@ -4,6 +4,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/netip"
 	"strings"
 	"testing"
@@ -154,5 +155,16 @@ func Refused(t testing.TB, parse func([]byte) error, bad map[string]string) {
 		if err := parse([]byte(text)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("accepted, or not saying %q: %v\n%s", want, err, text)
 		}
+	}
+}
+
+// HookReply is a fake's hook (it answers the request and returns true) that
+// answers with status and body as JSON: an API's error or lying reply.
+func HookReply(status int, body string) func(w http.ResponseWriter, r *http.Request) bool {
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write([]byte(body))
+		return true
 	}
 }

@@ -106,14 +106,7 @@ func TestQuery(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	big := `{"Success":true,"Servers":[{"ID":1,"Info":"` + strings.Repeat("QUFB", maxBody/4) + `"}]}`
-	write := func(status int, body string) func(w http.ResponseWriter, r *http.Request) bool {
-		return func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			w.Write([]byte(body))
-			return true
-		}
-	}
+	write := prototest.HookReply
 	cases := []struct {
 		name string
 		o    Options
@@ -208,8 +201,8 @@ func TestBaseFixed(t *testing.T) {
 
 func TestNewOptions(t *testing.T) {
 	prototest.NewOptions(t, newQuerier, []prototest.OptionsCase[Options]{
-		{Options: Options{}, Bad: ""},
-		{Options: Options{AccountID: account, APIKey: apiKey}, Bad: ""},
+		{Options: Options{}},
+		{Options: Options{AccountID: account, APIKey: apiKey}},
 		{Options: Options{AccountID: "../x"}, Bad: "numeric id"},
 		{Options: Options{ServerID: -1}, Bad: "server_id -1"},
 		{Options: Options{APIKey: "a", APIKeyFile: "/nonexistent"}, Bad: "api_key"},
