@@ -101,17 +101,7 @@ func PageFailures(t *testing.T, newQuerier func(protocols.Settings) (protocols.Q
 // decoded one lists at most maxPlayers players (none checked when 0), has no
 // negative count and holds valid UTF-8.
 func FuzzReplies(f *testing.F, glob string, maxPlayers int, decode func([]byte) (*protocols.Result, error)) {
-	files, _ := filepath.Glob(filepath.Join("testdata", glob))
-	if len(files) == 0 {
-		f.Fatalf("no testdata/%s to seed from", glob)
-	}
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	SeedFiles(f, glob)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := decode(b)
 		if err != nil {
@@ -140,5 +130,22 @@ func BenchReply(b *testing.B, file string, decode func([]byte) (*protocols.Resul
 		if _, err := decode(body); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// SeedFiles adds each testdata file matching glob to f's seed corpus (which
+// runs as a normal test), failing when none matches.
+func SeedFiles(f *testing.F, glob string) {
+	f.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata", glob))
+	if len(files) == 0 {
+		f.Fatalf("no testdata/%s to seed from", glob)
+	}
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
 	}
 }
