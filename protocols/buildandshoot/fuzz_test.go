@@ -7,13 +7,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// decoded is a status reply's Result with players, for the fuzz and benchmark.
-func decoded(b []byte) (*protocols.Result, error) {
-	s, err := decode(b)
-	if err != nil {
-		return nil, err
-	}
-	return s.result(true), nil
-}
+// decoded is a reply's Result with players, for the fuzz and benchmark.
+var decoded = prototest.Decoded(decode, func(s *status) *protocols.Result { return s.result(true) })
 
 func FuzzDecode(f *testing.F) { prototest.FuzzReplies(f, "*.json", maxPlayers, decoded) }

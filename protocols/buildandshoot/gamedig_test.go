@@ -18,7 +18,7 @@ func TestGamedig(t *testing.T) {
 			if !ok {
 				t.Fatalf("gamedig failed: %s", msg)
 			}
-			res, _, err := query(t, addr, protocols.Settings{Players: true})
+			res, _, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Players: true})
 			if err != nil {
 				t.Fatal(err)
 			}

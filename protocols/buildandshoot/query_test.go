@@ -1,42 +1,20 @@
 package buildandshoot
 
 import (
-	"net/netip"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings) (*protocols.Result, *wire.Trace, error) {
-	return prototest.QueryOnce(t, newQuerier, addr, s)
-}
-
 // The status server answers /json only.
-func TestQuery(t *testing.T) {
-	t.Parallel()
-	res, tr, err := query(t, prototest.StatusPages(t, map[string]string{"/json": "piqueserver.json"}), protocols.Settings{Players: true})
-	if err != nil || res.Name != "Pique CTF" || len(res.PlayerList) != 3 {
-		t.Fatalf("%v, %+v", err, res)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
-		t.Errorf("phases %+v", tr.Phases)
-	}
-}
-
-func TestQueryFailures(t *testing.T) {
-	t.Parallel()
-	page := func(file string) netip.AddrPort { return prototest.StatusPages(t, map[string]string{"/json": file}) }
-	prototest.PageFailures(t, newQuerier, protocols.Settings{Players: true},
-		prototest.PageFailure{Name: "no status server page", Addr: prototest.StatusPages(t, nil), Want: wire.ErrServer},
-		prototest.PageFailure{Name: "not build and shoot", Addr: page("not_bns.json"), Want: wire.ErrMalformed},
-		prototest.PageFailure{Name: "truncated", Addr: page("truncated.json"), Want: wire.ErrMalformed})
-}
-
-func TestQuerierContract(t *testing.T) {
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol: Protocol, Name: "buildandshoot", DefaultPort: 32887, PortOffset: -1, Transport: "tcp",
-		Settings: protocols.Settings{Players: true},
+func TestStatusPage(t *testing.T) {
+	prototest.StatusPageSuite(t, prototest.StatusPage{
+		Contract: prototest.Contract{
+			Protocol: Protocol, Name: "buildandshoot", DefaultPort: 32887, PortOffset: -1, Transport: "tcp",
+			Settings: protocols.Settings{Players: true},
+		},
+		Path: "/json", Good: "piqueserver.json", WantName: "Pique CTF", WantPlayers: 3,
+		Malformed: []string{"not_bns.json", "truncated.json"},
 	})
 }

@@ -9,12 +9,6 @@ import (
 
 // decoded is an info reply's Result with players and rules, unauthenticated,
 // for the fuzz and benchmark.
-func decoded(b []byte) (*protocols.Result, error) {
-	in, err := decode(b)
-	if err != nil {
-		return nil, err
-	}
-	return in.result(true, true, false), nil
-}
+var decoded = prototest.Decoded(decode, func(s *info) *protocols.Result { return s.result(true, true, false) })
 
 func FuzzDecode(f *testing.F) { prototest.FuzzReplies(f, "*.json", maxPlayers, decoded) }

@@ -9,13 +9,7 @@ import (
 )
 
 // decoded is a stats feed's Result with players, for the fuzz and benchmark.
-func decoded(b []byte) (*protocols.Result, error) {
-	s, err := decode(b)
-	if err != nil {
-		return nil, err
-	}
-	return s.result(true), nil
-}
+var decoded = prototest.Decoded(decode, func(s *server) *protocols.Result { return s.result(true) })
 
 // The shared checks, and the mods under their cap (past it is an error that is
 // not ErrMalformed, which fails the fuzz).

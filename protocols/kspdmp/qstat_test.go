@@ -13,7 +13,7 @@ func TestQstat(t *testing.T) {
 	prototest.NeedQstat(t)
 	addr := prototest.StatusPages(t, map[string]string{"/": "status.json"})
 	qs := prototest.QstatJSON(t, "-ksp", addr)
-	res, _, err := query(t, addr, protocols.Settings{})
+	res, _, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,6 +65,57 @@ func QueryOnce(t testing.TB, newQuerier func(protocols.Settings) (protocols.Quer
 	return res, tr, err
 }
 
+// StatusPage describes a protocol whose query is one GET of a status page
+// answered with JSON, for StatusPageSuite.
+type StatusPage struct {
+	Contract           // Protocol, what it declares, the Settings of every case
+	Path        string // where the page is
+	Good        string // testdata reply of a live server
+	WantName    string // the server name Good says
+	WantPlayers int    // the players Good lists
+	// Malformed are testdata replies the decoder must refuse (ErrMalformed).
+	Malformed []string
+}
+
+// StatusPageSuite runs what each such protocol's tests repeated: Good at Path
+// decodes in one "info" phase; a server without the page is ErrServer; the
+// PageFailures and each Malformed reply fail in one phase; then the
+// QuerierContract.
+func StatusPageSuite(t *testing.T, p StatusPage) {
+	t.Helper()
+	t.Run("good", func(t *testing.T) {
+		t.Parallel()
+		res, tr, err := QueryOnce(t, p.Protocol.New, StatusPages(t, map[string]string{p.Path: p.Good}), p.Settings)
+		if err != nil || res.Name != p.WantName || len(res.PlayerList) != p.WantPlayers {
+			t.Fatalf("%v, %+v, want %q with %d players", err, res, p.WantName, p.WantPlayers)
+		}
+		if PhaseNames(tr) != "info" || tr.Phases[0].Err != nil {
+			t.Errorf("phases %+v", tr.Phases)
+		}
+	})
+	t.Run("failures", func(t *testing.T) {
+		t.Parallel()
+		cases := []PageFailure{{"no status page", StatusPages(t, nil), wire.ErrServer}}
+		for _, file := range p.Malformed {
+			cases = append(cases, PageFailure{file, StatusPages(t, map[string]string{p.Path: file}), wire.ErrMalformed})
+		}
+		PageFailures(t, p.Protocol.New, p.Settings, cases...)
+	})
+	t.Run("contract", func(t *testing.T) { QuerierContract(t, p.Contract) })
+}
+
+// Decoded joins a protocol's decoder and its result into the bytes-to-Result
+// function FuzzReplies and BenchReply take.
+func Decoded[S any](decode func([]byte) (S, error), result func(S) *protocols.Result) func([]byte) (*protocols.Result, error) {
+	return func(b []byte) (*protocols.Result, error) {
+		s, err := decode(b)
+		if err != nil {
+			return nil, err
+		}
+		return result(s), nil
+	}
+}
+
 // PageFailure is a case of PageFailures: a fake at Addr, the sentinel the probe
 // must fail with.
 type PageFailure struct {
