@@ -82,7 +82,7 @@ func TestQuery(t *testing.T) {
 			f := newFake(t)
 			srv, _ := prototest.HTTP(t, f, true)
 			q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{Players: players})
-			res, tr, err := prototest.Probe(t, q, target, 2*time.Second)
+			res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +165,7 @@ func TestQueryFailures(t *testing.T) {
 			f.hook = c.hook
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, Options{GuildID: c.guild}, protocols.Settings{Players: true})
-			res, tr, err := prototest.Probe(t, q, target, 500*time.Millisecond)
+			res, tr, err := prototest.QueryWithin(t, q, target, 500*time.Millisecond)
 			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "Missing Access")
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
 				t.Errorf("phases %+v", tr.Phases)

@@ -186,7 +186,7 @@ func TestQueryARK(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{}, protocols.Settings{Rules: true})
-	res, tr, err := prototest.Probe(t, q, target, 2*time.Second)
+	res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestQueryARK(t *testing.T) {
 		t.Errorf("trace shows a credential:\n%s", s)
 	}
 
-	res, tr, err = prototest.Probe(t, q, target, 2*time.Second)
+	res, tr, err = prototest.QueryWithin(t, q, target, 2*time.Second)
 	if err != nil || res.Name == "" {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestQueryShortToken(t *testing.T) {
 	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
 	for range 2 {
-		if _, _, err := prototest.Probe(t, q, target, 2*time.Second); err != nil {
+		if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -238,11 +238,11 @@ func TestQueryRevokedToken(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
-	if _, _, err := prototest.Probe(t, q, target, 2*time.Second); err != nil {
+	if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	f.revokeAll()
-	res, tr, err := prototest.Probe(t, q, target, 2*time.Second)
+	res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 	if err != nil || res.Name == "" {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestQueryDeviceID(t *testing.T) {
 			if len(f.nonces) != 1 || len(f.nonces[0]) < 16 {
 				t.Errorf("nonces %q", f.nonces)
 			}
-			_, tr, err = prototest.Probe(t, q, target, 2*time.Second)
+			_, tr, err = prototest.QueryWithin(t, q, target, 2*time.Second)
 			if err == nil || prototest.PhaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) != 1 {
 				// 203.0.113.10 has no session here: the point is the kept token.
 				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts", err, prototest.PhaseNames(tr), f.signIns.Load(), len(f.devices))
@@ -398,7 +398,7 @@ func TestQueryDeviceIDFailures(t *testing.T) {
 			}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.opts, protocols.Settings{})
-			_, tr, err := prototest.Probe(t, q, target, time.Second)
+			_, tr, err := prototest.QueryWithin(t, q, target, time.Second)
 			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
 				t.Fatalf("err = %v, want %v containing %q", err, c.want, c.msg)
 			}
@@ -420,7 +420,7 @@ func TestQueryCustomCredentials(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "secret")
 	prototest.WriteFile(t, file, "s3cret\n")
 	q := newFor(t, srv, Options{ClientID: "myclient", ClientSecretFile: file, DeploymentID: "mydeployment"}, protocols.Settings{})
-	if res, _, err := prototest.Probe(t, q, target, 2*time.Second); err != nil || res.Name == "" {
+	if res, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil || res.Name == "" {
 		t.Fatal(res, err)
 	}
 }
@@ -486,7 +486,7 @@ func TestQueryFailures(t *testing.T) {
 			}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.opts, protocols.Settings{})
-			res, tr, err := prototest.Probe(t, q, target, 500*time.Millisecond)
+			res, tr, err := prototest.QueryWithin(t, q, target, 500*time.Millisecond)
 			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "wrong")
 			if prototest.PhaseNames(tr) != c.phases {
 				t.Errorf("phases %s, want %s", prototest.PhaseNames(tr), c.phases)

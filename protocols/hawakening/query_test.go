@@ -125,7 +125,7 @@ func TestQuery(t *testing.T) {
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, goodOptions())
 	for i, wantPhases := range []string{"challenge,info", "info"} {
-		res, tr, err := prototest.Probe(t, q, target, 2*time.Second)
+		res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,11 +153,11 @@ func TestGrantRefused(t *testing.T) {
 	f := &fakeMeteor{t: t}
 	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, goodOptions())
-	if _, _, err := prototest.Probe(t, q, target, 2*time.Second); err != nil {
+	if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	f.revoke()
-	res, _, err := prototest.Probe(t, q, target, 2*time.Second)
+	res, _, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 	if err != nil || res.Name != "Example EU TDM ü" {
 		t.Fatalf("res %+v, err %v", res, err)
 	}
@@ -177,7 +177,7 @@ func TestConcurrentProbesSignInOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _, err := prototest.Probe(t, q, target, 3*time.Second)
+			_, _, err := prototest.QueryWithin(t, q, target, 3*time.Second)
 			errs <- err
 		}()
 	}
@@ -248,7 +248,7 @@ func TestQueryFailures(t *testing.T) {
 			if c.want == wire.ErrTimeout {
 				d = 500 * time.Millisecond
 			}
-			res, tr, err := prototest.Probe(t, q, target, d)
+			res, tr, err := prototest.QueryWithin(t, q, target, d)
 			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "grant-1")
 			prototest.NoSecrets(t, q, tr, err, password)
 			if c.noRequest && (f.signIns.Load() != 0 || f.lists.Load() != 0) {

@@ -19,19 +19,6 @@ import (
 // probe, its phases and transcript as text, the secrets it must not show, the
 // trust and base of its API, and the options New refuses.
 
-// Probe runs one traced probe of addr by q with a deadline of d, and fails the
-// test when it returns long after the deadline (a hang, not a timing).
-func Probe(t testing.TB, q protocols.Querier, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+3*time.Second+LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
 // PhaseNames is the trace's phase names, comma-separated.
 func PhaseNames(tr *wire.Trace) string {
 	var s []string
@@ -112,7 +99,7 @@ func CheckFailed(t testing.TB, res *protocols.Result, err, want error, msg strin
 func UntrustedRefused(t testing.TB, q protocols.Querier, api *protocols.API, requests func() int32) {
 	t.Helper()
 	api.RootCAs = x509.NewCertPool()
-	_, _, err := Probe(t, q, netip.MustParseAddrPort("203.0.113.10:443"), 2*time.Second)
+	_, _, err := QueryWithin(t, q, netip.MustParseAddrPort("203.0.113.10:443"), 2*time.Second)
 	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || requests() != 0 {
 		t.Fatalf("err = %v, %d requests", err, requests())
 	}

@@ -60,9 +60,7 @@ func QueryOnce(t testing.TB, newQuerier func(protocols.Settings) (protocols.Quer
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := wire.NewTrace()
-	res, err := q.Query(Context(t, 2*time.Second), protocols.At(addr), tr)
-	return res, tr, err
+	return QueryWithin(t, q, addr, 2*time.Second)
 }
 
 // StatusPage describes a protocol whose query is one GET of a status page

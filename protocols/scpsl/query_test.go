@@ -85,7 +85,7 @@ func TestQuery(t *testing.T) {
 			f := &fakeNorthwood{t: t}
 			srv, _ := prototest.HTTP(t, f, true)
 			q := newFor(t, srv, Options{AccountID: account, APIKey: apiKey, ServerID: c.serverID}, protocols.Settings{Players: c.players})
-			res, tr, err := prototest.Probe(t, q, netip.AddrPortFrom(target.Addr(), c.port), 2*time.Second)
+			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.port), 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +159,7 @@ func TestQueryFailures(t *testing.T) {
 			if c.want == wire.ErrTimeout {
 				d = 500 * time.Millisecond
 			}
-			res, tr, err := prototest.Probe(t, q, netip.AddrPortFrom(target.Addr(), c.at), d)
+			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.at), d)
 			if c.want == nil {
 				// a count over the maximum is the server's to say: kept as sent
 				if err != nil || res.Players.Value != 7 || res.MaxPlayers.Value != 3 {
