@@ -2,6 +2,7 @@ package prototest
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/netip"
 	"os"
@@ -197,4 +198,38 @@ func SeedFiles(f *testing.F, glob string) {
 		}
 		f.Add(b)
 	}
+}
+
+// ReplyCase is a row of CheckReplies: a testdata reply, and the error its
+// decoding wraps, or the summary of its Result.
+type ReplyCase struct {
+	File string
+	Err  error
+	Want string
+}
+
+// CheckReplies decodes each case's file, in a subtest named for it, and wants
+// Err, or no error and a Result that summary prints as Want.
+func CheckReplies(t *testing.T, decode func([]byte) (*protocols.Result, error), summary func(*protocols.Result) string, cases []ReplyCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.File, func(t *testing.T) {
+			res, err := decode(File(t, c.File))
+			if !errors.Is(err, c.Err) || (err == nil) != (c.Err == nil) {
+				t.Fatalf("err = %v, want %v", err, c.Err)
+			}
+			if err == nil && summary(res) != c.Want {
+				t.Errorf("result\n%s\nwant\n%s", summary(res), c.Want)
+			}
+		})
+	}
+}
+
+// PlayerNames is the names of res's player list, as fmt prints a []string.
+func PlayerNames(res *protocols.Result) string {
+	names := make([]string, len(res.PlayerList))
+	for i, p := range res.PlayerList {
+		names[i] = p.Name
+	}
+	return fmt.Sprint(names)
 }
