@@ -3,7 +3,6 @@ package discord
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"sync/atomic"
@@ -60,19 +59,8 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// newFor builds a querier whose requests go to srv, trusting its certificate.
-func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
-	t.Helper()
-	s.Options = prototest.OptionsOf(o)
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dq := q.(*querier)
-	dq.api.Base = srv.URL
-	dq.api.RootCAs = prototest.TrustOf(srv)
-	return dq
-}
+// api is the protocol's API, for its tests.
+var api = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}
 
 // The whole exchange over TLS: the guild's widget, its members as players
 // when the module asks for them.
@@ -81,7 +69,7 @@ func TestQuery(t *testing.T) {
 		t.Run(fmt.Sprint("players=", players), func(t *testing.T) {
 			f := newFake(t)
 			srv, _ := prototest.HTTP(t, f, true)
-			q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{Players: players})
+			q := api.Against(t, srv, Options{GuildID: guild}, protocols.Settings{Players: players})
 			res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
@@ -164,7 +152,7 @@ func TestQueryFailures(t *testing.T) {
 			f := newFake(t)
 			f.hook = c.hook
 			srv, _ := prototest.HTTP(t, f, false)
-			q := newFor(t, srv, Options{GuildID: c.guild}, protocols.Settings{Players: true})
+			q := api.Against(t, srv, Options{GuildID: c.guild}, protocols.Settings{Players: true})
 			res, tr, err := prototest.QueryWithin(t, q, target, 500*time.Millisecond)
 			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "Missing Access")
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
@@ -181,18 +169,14 @@ func TestQueryFailures(t *testing.T) {
 func TestQueryTLSVerified(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, true)
-	q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{})
+	q := api.Against(t, srv, Options{GuildID: guild}, protocols.Settings{})
 	prototest.UntrustedRefused(t, q, &q.api, f.requests.Load)
 }
 
 // The request goes to Discord whatever the target: the querier's base is
 // discord.com over https, and no target, host name or option changes it.
 func TestBaseFixed(t *testing.T) {
-	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(Options{GuildID: guild})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.FixedAPI(t, q.(*querier).api, "https://discord.com")
+	api.Fixed(t, Options{GuildID: guild}, "https://discord.com")
 }
 
 func TestNewOptions(t *testing.T) {
@@ -205,15 +189,10 @@ func TestNewOptions(t *testing.T) {
 	})
 }
 
-// contractProtocol sends the request to the probed address, so that the
-// contract's fake servers (a closed port, a silent one) are Discord.
-var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
-	q.(*querier).api.At = prototest.AtProbe
-})
-
+// The contract's fake servers (a closed port, a silent one) stand for Discord.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
+		Protocol:    api.Probed(),
 		Name:        "discord",
 		DefaultPort: 443,
 		Transport:   "tcp",

@@ -534,12 +534,10 @@ func TestNewOptions(t *testing.T) {
 	}
 }
 
-// contractProtocol sends the API requests to the probed address, so that the
+// contractProtocol asks the API at the probed address, so that the
 // contract's fake servers (a closed port, a silent one) are the API.
-var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
-	q.(*querier).api.At = prototest.AtProbe
-	q.(*querier).token = protocols.NewSignIn("EOS") // the shared one is the API base's
-})
+var contractProtocol = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}.
+	Probed(func(q *querier) { q.token = protocols.NewSignIn("EOS") }) // the shared one is the API base's
 
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{

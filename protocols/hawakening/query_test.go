@@ -103,16 +103,12 @@ func goodOptions() Options {
 	return Options{Username: user, Password: password, ServerGUID: guid}
 }
 
+// api is the protocol's API, for its tests.
+var api = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}
+
 // newFor builds a querier whose requests go to srv, trusting its certificate.
 func newFor(t testing.TB, srv *httptest.Server, o Options) *querier {
-	t.Helper()
-	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(o), Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hq := q.(*querier)
-	hq.api.Base = srv.URL
-	hq.api.RootCAs = prototest.TrustOf(srv)
+	hq := api.Against(t, srv, o, protocols.Settings{Players: true})
 	hq.grant = protocols.NewSignIn("Hawakening") // the shared one is the real backend's
 	return hq
 }
@@ -270,11 +266,7 @@ func TestQueryTLSVerified(t *testing.T) {
 // The requests go to the backend whatever the target: the base is
 // hawakening.com over https, and no target or option changes it.
 func TestBaseFixed(t *testing.T) {
-	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(goodOptions())})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.FixedAPI(t, q.(*querier).api, "https://hawakening.com/api")
+	api.Fixed(t, goodOptions(), "https://hawakening.com/api")
 }
 
 func TestNewOptions(t *testing.T) {
@@ -290,16 +282,10 @@ func TestNewOptions(t *testing.T) {
 	})
 }
 
-// contractProtocol sends the requests to the probed address, so that the
-// contract's fake servers (a closed port, a silent one) are the backend.
-var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
-	q.(*querier).api.At = prototest.AtProbe
-	q.(*querier).grant = protocols.NewSignIn("Hawakening") // the shared one is the real backend's
-})
-
+// The contract's fake servers (a closed port, a silent one) stand for the backend.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
+		Protocol:    api.Probed(func(q *querier) { q.grant = protocols.NewSignIn("Hawakening") }), // not the real backend's grant
 		Name:        "hawakening",
 		DefaultPort: 7777,
 		Transport:   "tcp",

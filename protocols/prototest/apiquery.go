@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
@@ -105,15 +106,6 @@ func UntrustedRefused(t testing.TB, q protocols.Querier, api *protocols.API, req
 	}
 }
 
-// FixedAPI checks that a querier built for production asks base over HTTPS
-// whatever the target: no probe-address hook, and a certificate pool.
-func FixedAPI(t testing.TB, api protocols.API, base string) {
-	t.Helper()
-	if api.Base != base || api.At != nil || api.RootCAs == nil {
-		t.Errorf("API %+v, want base %s, no At, a RootCAs pool", api, base)
-	}
-}
-
 // OptionsCase is a row of NewOptions: a module's options block and what New's
 // error must say ("" for none).
 type OptionsCase[T any] struct {
@@ -154,4 +146,52 @@ func HookReply(status int, body string) func(w http.ResponseWriter, r *http.Requ
 		w.Write([]byte(body))
 		return true
 	}
+}
+
+// OffTarget describes, for its tests, a protocol that asks a fixed API (a
+// protocols.API) instead of the target: its Protocol, and where a querier Q of
+// it keeps the API. O is the protocol's Options.
+type OffTarget[Q protocols.Querier, O any] struct {
+	Protocol protocols.Protocol
+	API      func(Q) *protocols.API
+}
+
+// Against builds a querier with options o and settings s whose API is srv,
+// trusting srv's certificate.
+func (a OffTarget[Q, O]) Against(t testing.TB, srv *httptest.Server, o O, s protocols.Settings) Q {
+	t.Helper()
+	s.Options = OptionsOf(o)
+	q, err := a.Protocol.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := a.API(q.(Q))
+	api.Base, api.RootCAs = srv.URL, TrustOf(srv)
+	return q.(Q)
+}
+
+// Fixed checks that a querier built with o asks base over HTTPS whatever the
+// target: no probe-address hook, and a certificate pool. It returns the querier.
+func (a OffTarget[Q, O]) Fixed(t testing.TB, o O, base string) Q {
+	t.Helper()
+	q, err := a.Protocol.New(protocols.Settings{Options: OptionsOf(o)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if api := a.API(q.(Q)); api.Base != base || api.At != nil || api.RootCAs == nil {
+		t.Errorf("API %+v, want base %s, no At, a RootCAs pool", api, base)
+	}
+	return q.(Q)
+}
+
+// Probed is Protocol whose queriers ask the API at the probed address, so
+// that the contract's fake servers (a closed port, a silent one) are the API;
+// hooks then prepare each querier further.
+func (a OffTarget[Q, O]) Probed(hooks ...func(Q)) protocols.Protocol {
+	return Hooked(a.Protocol, func(q protocols.Querier) {
+		a.API(q.(Q)).At = AtProbe
+		for _, h := range hooks {
+			h(q.(Q))
+		}
+	})
 }

@@ -3,7 +3,6 @@ package scpsl
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -53,19 +52,8 @@ func (f *fakeNorthwood) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// newFor builds a querier whose requests go to srv, trusting its certificate.
-func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
-	t.Helper()
-	s.Options = prototest.OptionsOf(o)
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sq := q.(*querier)
-	sq.api.Base = srv.URL
-	sq.api.RootCAs = prototest.TrustOf(srv)
-	return sq
-}
+// api is the protocol's API, for its tests.
+var api = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}
 
 // The whole exchange over TLS: the account's servers, the target's picked by
 // port or by server_id; the key sent, never traced.
@@ -84,7 +72,7 @@ func TestQuery(t *testing.T) {
 		t.Run(fmt.Sprint(c.players, c.serverID), func(t *testing.T) {
 			f := &fakeNorthwood{t: t}
 			srv, _ := prototest.HTTP(t, f, true)
-			q := newFor(t, srv, Options{AccountID: account, APIKey: apiKey, ServerID: c.serverID}, protocols.Settings{Players: c.players})
+			q := api.Against(t, srv, Options{AccountID: account, APIKey: apiKey, ServerID: c.serverID}, protocols.Settings{Players: c.players})
 			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.port), 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
@@ -152,7 +140,7 @@ func TestQueryFailures(t *testing.T) {
 			t.Parallel()
 			f := &fakeNorthwood{t: t, hook: c.hook}
 			srv, _ := prototest.HTTP(t, f, false)
-			q := newFor(t, srv, c.o, protocols.Settings{Players: true})
+			q := api.Against(t, srv, c.o, protocols.Settings{Players: true})
 			// A short deadline for the silent server; room for the big body
 			// through the race detector for the others.
 			d := 3 * time.Second
@@ -184,18 +172,14 @@ func TestQueryFailures(t *testing.T) {
 func TestQueryTLSVerified(t *testing.T) {
 	f := &fakeNorthwood{t: t}
 	srv, _ := prototest.HTTP(t, f, true)
-	q := newFor(t, srv, Options{AccountID: account, APIKey: apiKey}, protocols.Settings{})
+	q := api.Against(t, srv, Options{AccountID: account, APIKey: apiKey}, protocols.Settings{})
 	prototest.UntrustedRefused(t, q, &q.api, f.requests.Load)
 }
 
 // The request goes to Northwood whatever the target: the base is
 // api.scpslgame.com over https, and no target or option changes it.
 func TestBaseFixed(t *testing.T) {
-	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(Options{AccountID: account, APIKey: apiKey})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.FixedAPI(t, q.(*querier).api, "https://api.scpslgame.com")
+	q := api.Fixed(t, Options{AccountID: account, APIKey: apiKey}, "https://api.scpslgame.com")
 	prototest.NoSecrets(t, q, nil, nil, apiKey)
 }
 
@@ -211,15 +195,10 @@ func TestNewOptions(t *testing.T) {
 	})
 }
 
-// contractProtocol sends the request to the probed address, so that the
-// contract's fake servers (a closed port, a silent one) are Northwood.
-var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
-	q.(*querier).api.At = prototest.AtProbe
-})
-
+// The contract's fake servers (a closed port, a silent one) stand for Northwood.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
+		Protocol:    api.Probed(),
 		Name:        "scpsl",
 		DefaultPort: 7777,
 		Transport:   "tcp",
