@@ -3,11 +3,13 @@ package prototest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -232,4 +234,48 @@ func PlayerNames(res *protocols.Result) string {
 		names[i] = p.Name
 	}
 	return fmt.Sprint(names)
+}
+
+// Unquoted is in the bodies HTTPHazards serve: an error must not quote it.
+const Unquoted = "secret-page-body"
+
+// HTTPHazard is an HTTP answer every HTTP querier refuses alike: the handler
+// that answers so, the deadline to probe it with, the sentinel and text of the
+// error.
+type HTTPHazard struct {
+	Name     string
+	Handler  http.HandlerFunc
+	Deadline time.Duration
+	Want     error
+	Msg      string
+}
+
+// HTTPHazards are the hazards for a querier whose bodies are capped at maxBody:
+// an HTML page where JSON should be, a body past the cap, a redirect (to a
+// server that fails the test if it is asked), a server that never answers.
+func HTTPHazards(t testing.TB, maxBody int) []HTTPHazard {
+	var hit atomic.Bool
+	elsewhere, _ := HTTP(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit.Store(true) }), false)
+	t.Cleanup(func() {
+		if hit.Load() {
+			t.Error("the redirect was followed")
+		}
+	})
+	return []HTTPHazard{
+		{"html_page", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>" + Unquoted + "</html>"))
+		}, 2 * time.Second, wire.ErrMalformed, "text/html"},
+		{"body_over_cap", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"name":"` + strings.Repeat("x", maxBody) + `"}`))
+		}, 2 * time.Second, wire.ErrTooLarge, "longer than"},
+		{"redirect", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusTemporaryRedirect)
+		}, 2 * time.Second, wire.ErrServer, "not followed"},
+		// The body is read first: the server notices the client leave (and
+		// cancels r.Context) only once the request body is consumed.
+		{"never_answers", func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body); <-r.Context().Done() },
+			300 * time.Millisecond, wire.ErrTimeout, "deadline"},
+	}
 }
