@@ -55,7 +55,7 @@ func BenchmarkDecodeServerInfo(b *testing.B) {
 // BenchmarkQuery is a getinfo exchange plus players.json and info.json over loopback.
 func BenchmarkQuery(b *testing.B) {
 	addr := fxServer(b, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
-	q := newQuerier(b, protocols.Settings{Players: true, Rules: true})
+	q := prototest.MustNew(b, Protocol, protocols.Settings{Players: true, Rules: true})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -95,19 +95,10 @@ func jsonHandler(body string) http.HandlerFunc {
 	}
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 func TestQueryFull(t *testing.T) {
 	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +138,7 @@ func TestQueryInfoOnly(t *testing.T) {
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
 	addr := fxServer(t, answer, fxMux(players, info))
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +187,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 			t.Parallel()
 			addr := fxServer(t, answer, fxMux(c.players, jsonHandler("<")))
 			start := time.Now()
-			res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 700*time.Millisecond), protocols.At(addr), nil)
+			res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 700*time.Millisecond), protocols.At(addr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +215,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 // are refused.
 func TestQueryNoHTTP(t *testing.T) {
 	addr := prototest.UDP(t, answer)
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +236,7 @@ func TestQueryStrays(t *testing.T) {
 		return [][]byte{infoReply("other"), []byte("\xff\xff\xff\xffprint\nhello"), infoReply(c)}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +248,7 @@ func TestQueryStrays(t *testing.T) {
 // Only replies with a wrong challenge: the failure names the mismatch.
 func TestQueryWrongChallengeOnly(t *testing.T) {
 	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{infoReply("other")} })
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
+	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
 	if !errors.Is(err, wire.ErrMismatch) {
 		t.Fatalf("err = %v, want mismatch", err)
 	}
@@ -266,7 +257,7 @@ func TestQueryWrongChallengeOnly(t *testing.T) {
 // A broken infoResponse ends the query as malformed.
 func TestQueryBrokenInfo(t *testing.T) {
 	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\nno backslash")} })
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if !errors.Is(err, wire.ErrMalformed) {
 		t.Fatalf("err = %v, want malformed", err)
 	}
@@ -298,7 +289,7 @@ func TestQueryVersionOff(t *testing.T) {
 	hit := make(chan string, 4)
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
 	addr := fxServer(t, answer, fxMux(info, info))
-	res, err := newQuerier(t, protocols.Settings{Options: noVersion}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Options: noVersion}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil || res.Version != "" || res.PhaseErrors != nil {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -307,7 +298,7 @@ func TestQueryVersionOff(t *testing.T) {
 		t.Errorf("HTTP request to %s", p)
 	default:
 	}
-	res, err = newQuerier(t, protocols.Settings{Options: noVersion, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err = prototest.MustNew(t, Protocol, protocols.Settings{Options: noVersion, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil || res.Version == "" || len(res.Rules) == 0 {
 		t.Fatalf("%+v, %v", res, err)
 	}

@@ -41,7 +41,7 @@ func BenchmarkRedactPlayers(b *testing.B) {
 
 func BenchmarkQuery(b *testing.B) {
 	addr := fakePalworld(b, nil)
-	q := newQ(b, protocols.Settings{Players: true, Options: withPassword(testPassword)})
+	q := prototest.MustNew(b, Protocol, protocols.Settings{Players: true, Options: withPassword(testPassword)})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -68,18 +68,9 @@ func fakePalworld(t testing.TB, override map[string]http.HandlerFunc) netip.Addr
 	return addr
 }
 
-func newQ(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	return prototest.QueryWithin(t, newQ(t, s), addr, d)
+	return prototest.QueryWithin(t, prototest.MustNew(t, Protocol, s), addr, d)
 }
 
 func TestQueryRoundTrip(t *testing.T) {
@@ -206,7 +197,7 @@ func TestNewOptions(t *testing.T) {
 		t.Errorf("no block: phases %s", prototest.PhaseResults(tr))
 	}
 	// The querier never prints its credentials.
-	q := newQ(t, protocols.Settings{Options: withPassword(testPassword)})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: withPassword(testPassword)})
 	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, testPassword) || strings.Contains(s, "Basic") {
 		t.Errorf("querier prints its credentials: %s", s)
 	}

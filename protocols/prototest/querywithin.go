@@ -22,3 +22,13 @@ func QueryWithin(t testing.TB, q protocols.Querier, addr netip.AddrPort, d time.
 	}
 	return res, tr, err
 }
+
+// MustNew is p's querier for s, failing the test when New refuses s.
+func MustNew(t testing.TB, p protocols.Protocol, s protocols.Settings) protocols.Querier {
+	t.Helper()
+	q, err := p.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}

@@ -136,7 +136,7 @@ func apiOpts(set func(*Options)) func(any) error {
 
 func apiQuery(t *testing.T, addr netip.AddrPort, opts func(any) error, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	return prototest.QueryWithin(t, testQuerier(t, protocols.Settings{Options: opts}), addr, d)
+	return prototest.QueryWithin(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: opts}), addr, d)
 }
 
 // The Lightweight Query's name and build stay; the API adds the players, the
@@ -300,7 +300,7 @@ func TestAPIContractCases(t *testing.T) {
 		_, addr := startAPI(t, &fakeAPI{})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := testQuerier(t, protocols.Settings{Options: opts}).Query(ctx, protocols.At(addr), nil); wire.Reason(err) != "timeout" {
+		if _, err := prototest.MustNew(t, Protocol, protocols.Settings{Options: opts}).Query(ctx, protocols.At(addr), nil); wire.Reason(err) != "timeout" {
 			t.Errorf("err = %v, want a timeout reason", err)
 		}
 	})
@@ -324,7 +324,7 @@ func TestAPIOptions(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	q := testQuerier(t, protocols.Settings{Options: apiOpts(func(o *Options) { o.Token = apiToken })})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: apiOpts(func(o *Options) { o.Token = apiToken })})
 	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiToken) {
 		t.Errorf("querier prints its token: %s", s)
 	}

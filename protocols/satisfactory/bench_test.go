@@ -24,7 +24,7 @@ func BenchmarkDecode(b *testing.B) {
 func BenchmarkQuery(b *testing.B) {
 	vec := loadHex(b, "playing_djwoodz.hex")
 	addr := prototest.UDP(b, func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)} })
-	q := testQuerier(b, protocols.Settings{})
+	q := prototest.MustNew(b, Protocol, protocols.Settings{})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -47,7 +47,7 @@ func BenchmarkDecodeAPIState(b *testing.B) {
 
 func BenchmarkQueryAPI(b *testing.B) {
 	_, addr := startAPI(b, &fakeAPI{})
-	q := testQuerier(b, protocols.Settings{Options: apiOpts(nil)})
+	q := prototest.MustNew(b, Protocol, protocols.Settings{Options: apiOpts(nil)})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -23,7 +23,7 @@ func BenchmarkDecode(b *testing.B) {
 
 func BenchmarkQuery(b *testing.B) {
 	addr := fakeTShock(b, prototest.File(b, "status_players_rules.json"), nil)
-	q := newQ(b, protocols.Settings{Players: true})
+	q := prototest.MustNew(b, Protocol, protocols.Settings{Players: true})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {

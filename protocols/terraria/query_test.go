@@ -32,20 +32,11 @@ func fakeTShock(t testing.TB, body []byte, gotQuery *atomic.Value) netip.AddrPor
 	return addr
 }
 
-func newQ(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 func TestQueryRoundTrip(t *testing.T) {
 	var query atomic.Value
 	addr := fakeTShock(t, prototest.File(t, "status_players_rules.json"), &query)
 	tr := wire.NewTrace()
-	res, err := newQ(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +50,7 @@ func TestQueryRoundTrip(t *testing.T) {
 		t.Errorf("trace phases %+v, attempts %d", tr.Phases, tr.Attempts)
 	}
 	// Without players or rules in the module, neither is asked for.
-	if _, err := newQ(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
+	if _, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 		t.Fatal(err)
 	}
 	if q := query.Load(); q != "players=false&rules=false" {
@@ -72,7 +63,7 @@ func TestQueryRoundTrip(t *testing.T) {
 func errorCase(t *testing.T, h http.HandlerFunc, deadline time.Duration, want error, msg string) {
 	t.Helper()
 	_, addr := prototest.HTTP(t, h, false)
-	res, _, err := prototest.QueryWithin(t, newQ(t, protocols.Settings{Players: true}), addr, deadline)
+	res, _, err := prototest.QueryWithin(t, prototest.MustNew(t, Protocol, protocols.Settings{Players: true}), addr, deadline)
 	prototest.CheckFailed(t, res, err, want, msg, prototest.Unquoted)
 }
 
@@ -91,7 +82,7 @@ func TestQueryErrors(t *testing.T) {
 	})
 	t.Run("plain_tcp_junk", func(t *testing.T) {
 		addr := prototest.TCP(t, func(c net.Conn) { c.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n")) })
-		_, err := newQ(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+		_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 		if !errors.Is(err, wire.ErrMalformed) {
 			t.Fatalf("err = %v, want malformed", err)
 		}
