@@ -6,4 +6,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-func BenchmarkDecode(b *testing.B) { prototest.BenchReply(b, "piqueserver.json", decoded) }
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "piqueserver.json"), decoded.Err)
+}

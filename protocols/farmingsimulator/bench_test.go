@@ -6,4 +6,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-func BenchmarkDecode(b *testing.B) { prototest.BenchReply(b, "fs22.xml", decoded) }
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "fs22.xml"), decoded.Err)
+}

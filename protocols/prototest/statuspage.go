@@ -105,9 +105,15 @@ func StatusPageSuite(t *testing.T, p StatusPage) {
 	t.Run("contract", func(t *testing.T) { QuerierContract(t, p.Contract) })
 }
 
-// Decoded joins a protocol's decoder and its result into the bytes-to-Result
-// function FuzzReplies and BenchReply take.
-func Decoded[S any](decode func([]byte) (S, error), result func(S) *protocols.Result) func([]byte) (*protocols.Result, error) {
+// ReplyDecoder decodes a reply into the Result it leads to.
+type ReplyDecoder func([]byte) (*protocols.Result, error)
+
+// Err is d as DecodeBench takes it: the error only.
+func (d ReplyDecoder) Err(b []byte) error { _, err := d(b); return err }
+
+// Decoded joins a protocol's decoder and its result into a ReplyDecoder, for
+// FuzzReplies, CheckReplies and DecodeBench.
+func Decoded[S any](decode func([]byte) (S, error), result func(S) *protocols.Result) ReplyDecoder {
 	return func(b []byte) (*protocols.Result, error) {
 		s, err := decode(b)
 		if err != nil {
@@ -170,19 +176,6 @@ func FuzzReplies(f *testing.F, glob string, maxPlayers int, decode func([]byte) 
 		}
 		CheckUTF8(t, res)
 	})
-}
-
-// BenchReply measures decode (bytes to Result) over testdata/<file>, which
-// must decode.
-func BenchReply(b *testing.B, file string, decode func([]byte) (*protocols.Result, error)) {
-	body := File(b, file)
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decode(body); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
 
 // SeedFiles adds each testdata file matching glob to f's seed corpus (which
