@@ -42,7 +42,7 @@ func BenchmarkQueryAPI(b *testing.B) {
 	q := prototest.MustNew(b, Protocol, protocols.Settings{Options: apiOpts(nil)})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
-	for b.Loop() { // without the Lightweight Query, whose phase fails
+	for b.Loop() { // no Lightweight Query server: its phase fails, the API answers
 		tr.Reset()
 		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr); err != nil {
 			b.Fatal(err)
