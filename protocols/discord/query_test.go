@@ -93,14 +93,14 @@ func TestQuery(t *testing.T) {
 }
 
 func TestQueryFailures(t *testing.T) {
-	big := `{"id":"` + guild + `","name":"` + strings.Repeat("x", maxBody) + `","presence_count":1}`
-	cases := []struct {
+	type failure struct {
 		name  string
 		guild string
 		hook  func(w http.ResponseWriter, r *http.Request) bool
 		want  error
 		msg   string
-	}{
+	}
+	cases := []failure{
 		{"no guild_id", "", nil, wire.ErrServer, `the module names no guild (discord: {guild_id: "..."})`},
 		{"unknown guild", "123", nil, wire.ErrServer, "Discord knows no guild 123 (HTTP 404, code 10004): check guild_id"},
 		{"widget disabled", "111111111111111111", nil, wire.ErrServer,
@@ -111,40 +111,17 @@ func TestQueryFailures(t *testing.T) {
 			w.Write(prototest.File(t, "error_rate_limited.json"))
 			return true
 		}, wire.ErrServer, "rate-limits the widget requests (HTTP 429)"},
-		{"other API error", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.WriteHeader(http.StatusForbidden)
-			w.Write([]byte(`{"message": "Missing Access", "code": 50001}`))
-			return true
-		}, wire.ErrServer, "Discord widget: HTTP 403 (code 50001)"},
+		{"other API error", guild, prototest.HookReply(http.StatusForbidden, `{"message": "Missing Access", "code": 50001}`),
+			wire.ErrServer, "Discord widget: HTTP 403 (code 50001)"},
 		{"bare 404", guild, func(w http.ResponseWriter, r *http.Request) bool { http.NotFound(w, r); return true },
 			wire.ErrServer, "knows no guild " + guild + " (HTTP 404, code 0)"},
-		{"html page", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte("<html>proxy page</html>"))
-			return true
-		}, wire.ErrMalformed, "text/html"},
-		{"html error page", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.WriteHeader(http.StatusBadGateway)
-			w.Write([]byte("<html>proxy page</html>"))
-			return true
-		}, wire.ErrServer, "HTTP 502 Bad Gateway"},
-		{"another guild's widget", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Write([]byte(`{"id":"42","name":"Other","presence_count":1}`))
-			return true
-		}, wire.ErrMismatch, `asked for guild ` + guild + `, the widget is guild "42"'s`},
-		{"not a widget", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Write([]byte(`{"id":"` + guild + `"}`))
-			return true
-		}, wire.ErrMalformed, "widget without a name"},
-		{"body over cap", guild, func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte(big)); return true },
-			wire.ErrTooLarge, "longer than"},
-		{"redirect", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Location", "http://169.254.169.254/")
-			w.WriteHeader(http.StatusMovedPermanently)
-			return true
-		}, wire.ErrServer, "not followed"},
-		{"silent", guild, func(w http.ResponseWriter, r *http.Request) bool { <-r.Context().Done(); return true },
-			wire.ErrTimeout, ""},
+		{"html error page", guild, prototest.HookReply(http.StatusBadGateway, "<html>proxy page</html>"), wire.ErrServer, "HTTP 502 Bad Gateway"},
+		{"another guild's widget", guild, prototest.HookReply(http.StatusOK, `{"id":"42","name":"Other","presence_count":1}`),
+			wire.ErrMismatch, `asked for guild ` + guild + `, the widget is guild "42"'s`},
+		{"not a widget", guild, prototest.HookReply(http.StatusOK, `{"id":"`+guild+`"}`), wire.ErrMalformed, "widget without a name"},
+	}
+	for _, h := range prototest.HTTPHazards(t, maxBody) {
+		cases = append(cases, failure{h.Name, guild, prototest.Hook(h.Handler), h.Want, h.Msg})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -154,7 +131,7 @@ func TestQueryFailures(t *testing.T) {
 			srv, _ := prototest.HTTP(t, f, false)
 			q := api.Against(t, srv, Options{GuildID: c.guild}, protocols.Settings{Players: true})
 			res, tr, err := prototest.QueryWithin(t, q, target, 500*time.Millisecond)
-			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "Missing Access")
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "Missing Access", prototest.Unquoted)
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
 				t.Errorf("phases %+v", tr.Phases)
 			}

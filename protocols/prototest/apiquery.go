@@ -195,3 +195,8 @@ func (a OffTarget[Q, O]) Probed(hooks ...func(Q)) protocols.Protocol {
 		}
 	})
 }
+
+// Hook is h as a fake's hook: it answers every request it sees.
+func Hook(h http.HandlerFunc) func(w http.ResponseWriter, r *http.Request) bool {
+	return func(w http.ResponseWriter, r *http.Request) bool { h(w, r); return true }
+}
