@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -93,16 +92,16 @@ func TestQuery(t *testing.T) {
 }
 
 func TestQueryFailures(t *testing.T) {
-	big := `{"Success":true,"Servers":[{"ID":1,"Info":"` + strings.Repeat("QUFB", maxBody/4) + `"}]}`
 	write := prototest.HookReply
-	cases := []struct {
+	type failure struct {
 		name string
 		o    Options
 		at   uint16
 		hook func(w http.ResponseWriter, r *http.Request) bool
 		want error
 		msg  string
-	}{
+	}
+	cases := []failure{
 		{"no account", Options{}, 7777, nil, wire.ErrServer, `the module names no account`},
 		{"wrong key", Options{AccountID: account, APIKey: "wrong"}, 7777, nil, wire.ErrServer,
 			`Northwood serverinfo refused: "Access denied" (check account_id and the API key)`},
@@ -126,14 +125,9 @@ func TestQueryFailures(t *testing.T) {
 			wire.ErrMalformed, "count out of 0..1000"},
 		{"not the answer", Options{AccountID: account, APIKey: apiKey}, 7777, write(200, `{"servers":[]}`),
 			wire.ErrMalformed, "serverinfo answer without Success"},
-		{"endless body", Options{AccountID: account, APIKey: apiKey}, 7777, write(200, big), wire.ErrTooLarge, "longer than"},
-		{"redirect", Options{AccountID: account, APIKey: apiKey}, 7777, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Location", "http://169.254.169.254/")
-			w.WriteHeader(http.StatusMovedPermanently)
-			return true
-		}, wire.ErrServer, "not followed"},
-		{"silent", Options{AccountID: account, APIKey: apiKey}, 7777, func(w http.ResponseWriter, r *http.Request) bool { <-r.Context().Done(); return true },
-			wire.ErrTimeout, ""},
+	}
+	for _, h := range prototest.HTTPHazards(t, maxBody) {
+		cases = append(cases, failure{h.Name, Options{AccountID: account, APIKey: apiKey}, 7777, prototest.Hook(h.Handler), h.Want, h.Msg})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -155,7 +149,7 @@ func TestQueryFailures(t *testing.T) {
 				}
 				return
 			}
-			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page")
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", prototest.Unquoted)
 			prototest.NoSecrets(t, q, tr, err, apiKey)
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
 				t.Errorf("phases %+v", tr.Phases)
