@@ -3,7 +3,6 @@ package hawakening
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -190,10 +189,9 @@ func TestConcurrentProbesSignInOnce(t *testing.T) {
 }
 
 func TestQueryFailures(t *testing.T) {
-	big := `{"Status":200,"Message":"Listings found","Result":[{"ServerName":"` + strings.Repeat("x", maxListBody) + `"}]}`
 	write := prototest.HookReply
 	with := func(mod func(*Options)) Options { o := goodOptions(); mod(&o); return o }
-	cases := []struct {
+	type failure struct {
 		name      string
 		o         Options
 		hook      func(w http.ResponseWriter, r *http.Request) bool
@@ -201,7 +199,8 @@ func TestQueryFailures(t *testing.T) {
 		want      error
 		msg       string
 		noRequest bool
-	}{
+	}
+	cases := []failure{
 		{"no account", with(func(o *Options) { o.Username = "" }), nil, nil, wire.ErrServer, "the module names no account", true},
 		{"no server", with(func(o *Options) { o.ServerGUID = "" }), nil, nil, wire.ErrServer, "the module names no server (hawakening: {server_guid: ...})", true},
 		{"wrong password", with(func(o *Options) { o.Password = "wrong" }), nil, nil, wire.ErrServer,
@@ -215,22 +214,18 @@ func TestQueryFailures(t *testing.T) {
 			"Hawakening rate-limits the server listing (HTTP 429)", false},
 		{"fresh grant refused", goodOptions(), nil, write(401, `{"Status":401,"Message":"Unauthorized"}`), wire.ErrServer,
 			"Hawakening refused a fresh access grant for the server listing (HTTP 401, Status 401)", false},
-		{"endless listing", goodOptions(), nil, write(200, big), wire.ErrTooLarge, "longer than", false},
 		{"lying listing", goodOptions(), nil, write(200, `{"Status":200,"Message":"Listings found","Result":[{"Guid":"`+guid+`","MaxUsers":99999,"Users":[]}]}`),
 			wire.ErrMalformed, "MaxUsers 99999 out of 0..1000", false},
 		{"listing not a list", goodOptions(), nil, write(200, `{"Status":200,"Message":"Listings found","Result":"nope"}`),
 			wire.ErrMalformed, "no list of servers", false},
-		{"html page", goodOptions(), func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte("<html>proxy page</html>"))
-			return true
-		}, nil, wire.ErrMalformed, "text/html", false},
 		{"html error page", goodOptions(), write(502, "<html>proxy page</html>"), nil, wire.ErrServer, "Hawakening sign-in: HTTP 502, Status 502", false},
-		{"silent", goodOptions(), func(w http.ResponseWriter, r *http.Request) bool {
-			io.Copy(io.Discard, r.Body) // the server notices the client leave only once the body is read
-			<-r.Context().Done()
-			return true
-		}, nil, wire.ErrTimeout, "", false},
+	}
+	// The shared hazards at sign-in and at the listing.
+	for _, h := range prototest.HTTPHazards(t, maxGrantBody) {
+		cases = append(cases, failure{"sign-in " + h.Name, goodOptions(), prototest.Hook(h.Handler), nil, h.Want, h.Msg, false})
+	}
+	for _, h := range prototest.HTTPHazards(t, maxListBody) {
+		cases = append(cases, failure{"listing " + h.Name, goodOptions(), nil, prototest.Hook(h.Handler), h.Want, h.Msg, false})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,7 +240,7 @@ func TestQueryFailures(t *testing.T) {
 				d = 500 * time.Millisecond
 			}
 			res, tr, err := prototest.QueryWithin(t, q, target, d)
-			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "grant-1")
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "grant-1", prototest.Unquoted)
 			prototest.NoSecrets(t, q, tr, err, password)
 			if c.noRequest && (f.signIns.Load() != 0 || f.lists.Load() != 0) {
 				t.Errorf("requests without the options")
