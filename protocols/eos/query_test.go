@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -426,56 +425,34 @@ func TestQueryCustomCredentials(t *testing.T) {
 }
 
 func TestQueryFailures(t *testing.T) {
-	big := `{"sessions":[{"id":"` + strings.Repeat("x", maxFilterBody) + `"}]}`
-	html := func(status int) func(w http.ResponseWriter, r *http.Request) bool {
-		return func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(status)
-			w.Write([]byte("<html>internal proxy page</html>"))
-			return true
-		}
-	}
-	cases := []struct {
+	type failure struct {
 		name   string
 		setup  func(f *fakeEOS)
 		opts   Options
 		want   error
 		msg    string
 		phases string
-	}{
+	}
+	cases := []failure{
 		{"wrong secret", nil, Options{ClientID: presets["arksa"].clientID, ClientSecret: "wrong", DeploymentID: presets["arksa"].deploymentID, Preset: "arksa"},
 			wire.ErrServer, "authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)", "challenge"},
 		{"rights withdrawn", func(f *fakeEOS) {
-			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.WriteHeader(http.StatusForbidden)
-				w.Write(prototest.File(f.t, "error_policy.json"))
-				return true
-			}
+			f.filterHook = prototest.HookReply(http.StatusForbidden, string(prototest.File(f.t, "error_policy.json")))
 		}, Options{}, wire.ErrServer, "may not search sessions", "challenge,info"},
 		{"no session", func(f *fakeEOS) { f.sessions = []byte(`{"sessions":[]}`) }, Options{},
 			wire.ErrServer, "no EOS session advertises 203.0.113.10:7777: the server is down or unlisted", "challenge,info"},
-		{"html page as filter answer", func(f *fakeEOS) { f.filterHook = html(200) }, Options{}, wire.ErrMalformed, "text/html", "challenge,info"},
-		{"html error page at sign-in", func(f *fakeEOS) { f.tokenHook = html(502) }, Options{}, wire.ErrServer, "HTTP 502", "challenge"},
-		{"filter body over cap", func(f *fakeEOS) {
-			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte(big)); return true }
-		}, Options{}, wire.ErrTooLarge, "longer than", "challenge,info"},
-		{"redirect at sign-in", func(f *fakeEOS) {
-			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.Header().Set("Location", "http://169.254.169.254/")
-				w.WriteHeader(http.StatusFound)
-				return true
-			}
-		}, Options{}, wire.ErrServer, "not followed", "challenge"},
+		{"html error page at sign-in", func(f *fakeEOS) { f.tokenHook = prototest.HookReply(502, "<html>internal proxy page</html>") },
+			Options{}, wire.ErrServer, "HTTP 502", "challenge"},
 		{"token not JSON", func(f *fakeEOS) {
 			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte("ok")); return true }
 		}, Options{}, wire.ErrMalformed, "token", "challenge"},
-		{"silent filter", func(f *fakeEOS) {
-			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool {
-				io.Copy(io.Discard, r.Body)
-				<-r.Context().Done()
-				return true
-			}
-		}, Options{}, wire.ErrTimeout, "", "challenge,info"},
+	}
+	// The shared hazards at sign-in and at the session filter.
+	for _, h := range prototest.HTTPHazards(t, maxTokenBody) {
+		cases = append(cases, failure{"sign-in " + h.Name, func(f *fakeEOS) { f.tokenHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge"})
+	}
+	for _, h := range prototest.HTTPHazards(t, maxFilterBody) {
+		cases = append(cases, failure{"filter " + h.Name, func(f *fakeEOS) { f.filterHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge,info"})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -487,7 +464,7 @@ func TestQueryFailures(t *testing.T) {
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.opts, protocols.Settings{})
 			res, tr, err := prototest.QueryWithin(t, q, target, 500*time.Millisecond)
-			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "wrong")
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "wrong", prototest.Unquoted)
 			if prototest.PhaseNames(tr) != c.phases {
 				t.Errorf("phases %s, want %s", prototest.PhaseNames(tr), c.phases)
 			}
