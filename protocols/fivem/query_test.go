@@ -60,21 +60,7 @@ func fxServer(t testing.TB, udp prototest.Handler, h http.Handler) netip.AddrPor
 		srv.Listener = l
 		srv.Start()
 		t.Cleanup(srv.Close)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			buf := make([]byte, 2048)
-			for {
-				n, from, err := pc.ReadFrom(buf)
-				if err != nil {
-					return
-				}
-				for _, r := range udp(append([]byte(nil), buf[:n]...)) {
-					pc.WriteTo(r, from)
-				}
-			}
-		}()
-		t.Cleanup(func() { pc.Close(); <-done })
+		prototest.ServeUDP(t, pc, udp)
 		return addr
 	}
 	t.Fatal("no port free over both TCP and UDP")

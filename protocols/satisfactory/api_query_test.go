@@ -105,21 +105,12 @@ func startLQ(t testing.TB, port uint16, vec []byte, silent bool) {
 	if err != nil {
 		t.Fatalf("UDP port %d beside the API: %v", port, err)
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 2048)
-		for {
-			n, from, err := pc.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			if !silent && isPoll(buf[:n]) {
-				pc.WriteTo(withCookie(vec, buf[:n]), from)
-			}
+	prototest.ServeUDP(t, pc, func(req []byte) [][]byte {
+		if silent || !isPoll(req) {
+			return nil
 		}
-	}()
-	t.Cleanup(func() { pc.Close(); <-done })
+		return [][]byte{withCookie(vec, req)}
+	})
 }
 
 // apiOpts is the Options func of a module with `satisfactory: {api: true, ...}`.
