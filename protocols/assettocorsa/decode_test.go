@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -12,30 +13,15 @@ import (
 // The testdata replies follow the fields gamedig reads from /INFO and /JSON|;
 // the values are our own.
 func TestDecodeInfo(t *testing.T) {
-	for _, tc := range []struct {
-		file string
-		err  error
-		want string // name|map|version|players max password
-	}{
-		{file: "info.json", want: "ACRL Nordschleife Trackday|ks_nordschleife-endurance|1.16.4|{2 true} {24 true} 1"},
-		{file: "info_password.json", want: "Private League|monza|1.16.4|{0 true} {12 true} 2"},
-		{file: "not_ac.json", err: wire.ErrMalformed},
-		{file: "truncated.json", err: wire.ErrMalformed},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			in, err := decodeInfo(prototest.File(t, tc.file))
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
-				return
-			}
-			res := in.result()
-			if got := fmt.Sprintf("%s|%s|%s|%v %v %d", res.Name, res.Map, res.Version, res.Players, res.MaxPlayers, res.Password); got != tc.want {
-				t.Errorf("result %s, want %s", got, tc.want)
-			}
-		})
-	}
+	decoded := prototest.Decoded(decodeInfo, (*info).result)
+	prototest.CheckReplies(t, decoded, func(r *protocols.Result) string {
+		return fmt.Sprintf("%s|%s|%s|%v %v %d", r.Name, r.Map, r.Version, r.Players, r.MaxPlayers, r.Password)
+	}, []prototest.ReplyCase{
+		{File: "info.json", Want: "ACRL Nordschleife Trackday|ks_nordschleife-endurance|1.16.4|{2 true} {24 true} 1"},
+		{File: "info_password.json", Want: "Private League|monza|1.16.4|{0 true} {12 true} 2"},
+		{File: "not_ac.json", Err: wire.ErrMalformed},
+		{File: "truncated.json", Err: wire.ErrMalformed},
+	})
 }
 
 func TestDecodeCars(t *testing.T) {

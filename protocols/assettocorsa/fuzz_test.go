@@ -2,24 +2,16 @@ package assettocorsa
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Each input goes through both decoders.
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	prototest.SeedFiles(f, "*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if in, err := decodeInfo(b); err != nil {
 			if !errors.Is(err, wire.ErrMalformed) {

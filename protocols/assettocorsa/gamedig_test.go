@@ -20,16 +20,8 @@ func TestGamedig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gd.Name != res.Name || gd.Map != res.Map || gd.Version != res.Version || gd.Password != (res.Password == protocols.FlagTrue) ||
-		int64(gd.NumPlayers) != res.Players.Value || int64(gd.MaxPlayers) != res.MaxPlayers.Value {
-		t.Errorf("querier %+v, gamedig %+v", res, gd)
-	}
-	if len(gd.Players) != len(res.PlayerList) {
-		t.Fatalf("players %+v, gamedig %+v", res.PlayerList, gd.Players)
-	}
-	for i, p := range gd.Players {
-		if p.Name != res.PlayerList[i].Name {
-			t.Errorf("player %d: %q, gamedig %q", i, res.PlayerList[i].Name, p.Name)
-		}
+	prototest.GamedigAgrees(t, gd, res)
+	if gd.Password != (res.Password == protocols.FlagTrue) {
+		t.Errorf("password: querier %v, gamedig %v", res.Password, gd.Password)
 	}
 }

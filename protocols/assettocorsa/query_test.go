@@ -6,7 +6,6 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -35,14 +34,7 @@ func fake(t testing.TB, info, entries string) netip.AddrPort {
 }
 
 func query(t testing.TB, addr netip.AddrPort, s protocols.Settings) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	return res, tr, err
+	return prototest.QueryOnce(t, newQuerier, addr, s)
 }
 
 func TestQuery(t *testing.T) {
@@ -72,29 +64,10 @@ func TestQueryPlayersFail(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name string
-		info string
-		want error
-	}{
-		{"not ac", "not_ac.json", wire.ErrMalformed},
-		{"truncated", "truncated.json", wire.ErrMalformed},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, tr, err := query(t, fake(t, tc.info, "entry_list.json"), protocols.Settings{Players: true})
-			if !errors.Is(err, tc.want) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
-	}
-	_, _, err := query(t, fake(t, "", ""), protocols.Settings{})
-	if !errors.Is(err, wire.ErrServer) {
-		t.Errorf("no /INFO: %v", err)
-	}
+	prototest.PageFailures(t, newQuerier, protocols.Settings{Players: true},
+		prototest.PageFailure{Name: "no /INFO", Addr: fake(t, "", ""), Want: wire.ErrServer},
+		prototest.PageFailure{Name: "not ac", Addr: fake(t, "not_ac.json", "entry_list.json"), Want: wire.ErrMalformed},
+		prototest.PageFailure{Name: "truncated", Addr: fake(t, "truncated.json", "entry_list.json"), Want: wire.ErrMalformed})
 }
 
 func TestQuerierContract(t *testing.T) {

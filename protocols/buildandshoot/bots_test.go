@@ -10,7 +10,7 @@ import (
 // TestBotsMeaning: the count is the listed players, spectators included; the
 // status server marks no bots.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := query(t, fake(t, map[string]string{"/json": "piqueserver.json"}), protocols.Settings{Players: true})
+	res, _, err := prototest.QueryOnce(t, newQuerier, prototest.StatusPages(t, map[string]string{"/json": "piqueserver.json"}), protocols.Settings{Players: true})
 	if err != nil {
 		t.Fatal(err)
 	}

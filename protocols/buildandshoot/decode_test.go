@@ -12,55 +12,30 @@ import (
 
 // The testdata replies follow piqueserver's statusserver.py (piqueserver.json)
 // and the older team layout gamedig reads (pyspades.json); values are our own.
+// piqueserver's serverUptime (seconds) is the start time; pyspades sends none.
 func TestDecode(t *testing.T) {
-	tests := []struct {
-		file    string
-		err     error
-		want    string // name|map|game|version|players max
-		players string
-	}{
-		{file: "piqueserver.json", want: "Pique CTF|hallway|ctf|piqueserver 1.0.0|{3 true} {32 true}",
-			players: "[Deuce/Blue/7/48 Ace/Green/2/120 Watcher/Spectator/0/30]"},
-		{file: "pyspades.json", want: "Classic TDM|classicgen|tdm|0.75|{2 true} {24 true}",
-			players: "[Deuce/Blue/3/60 Ace/Green/-/-]"},
-		{file: "not_bns.json", err: wire.ErrMalformed},
-		{file: "truncated.json", err: wire.ErrMalformed},
-	}
-	for _, tc := range tests {
-		t.Run(tc.file, func(t *testing.T) {
-			s, err := decode(prototest.File(t, tc.file))
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
+	prototest.CheckReplies(t, decoded, func(r *protocols.Result) string {
+		var pl []string
+		for _, p := range r.PlayerList {
+			score, ping := "-", "-"
+			if p.Score.Known {
+				score = fmt.Sprint(p.Score.Value)
 			}
-			if err != nil {
-				return
+			if p.Ping.Known {
+				ping = fmt.Sprint(p.Ping.Value)
 			}
-			res := s.result(true)
-			if got := fmt.Sprintf("%s|%s|%s|%s|%v %v", res.Name, res.Map, res.Game, res.Version, res.Players, res.MaxPlayers); got != tc.want {
-				t.Errorf("result %s, want %s", got, tc.want)
-			}
-			var pl []string
-			for _, p := range res.PlayerList {
-				score, ping := "-", "-"
-				if p.Score.Known {
-					score = fmt.Sprint(p.Score.Value)
-				}
-				if p.Ping.Known {
-					ping = fmt.Sprint(p.Ping.Value)
-				}
-				pl = append(pl, fmt.Sprintf("%s/%s/%s/%s", p.Name, p.Team, score, ping))
-			}
-			if got := fmt.Sprint(pl); got != tc.players {
-				t.Errorf("players %s, want %s", got, tc.players)
-			}
-			if s.result(false).PlayerList != nil {
-				t.Error("players not asked for")
-			}
-			// piqueserver's serverUptime (seconds) is the start time; pyspades sends none.
-			if want := map[string]protocols.Span{"piqueserver.json": protocols.SpanSeconds(3600.25)}[tc.file]; res.Uptime != want {
-				t.Errorf("uptime %+v, want %+v", res.Uptime, want)
-			}
-		})
+			pl = append(pl, fmt.Sprintf("%s/%s/%s/%s", p.Name, p.Team, score, ping))
+		}
+		return fmt.Sprintf("%s|%s|%s|%s|%v %v %v up %+v", r.Name, r.Map, r.Game, r.Version, r.Players, r.MaxPlayers, pl, r.Uptime)
+	}, []prototest.ReplyCase{
+		{File: "piqueserver.json", Want: "Pique CTF|hallway|ctf|piqueserver 1.0.0|{3 true} {32 true} " +
+			"[Deuce/Blue/7/48 Ace/Green/2/120 Watcher/Spectator/0/30] up " + fmt.Sprintf("%+v", protocols.SpanSeconds(3600.25))},
+		{File: "pyspades.json", Want: "Classic TDM|classicgen|tdm|0.75|{2 true} {24 true} [Deuce/Blue/3/60 Ace/Green/-/-] up {D:0s Known:false}"},
+		{File: "not_bns.json", Err: wire.ErrMalformed},
+		{File: "truncated.json", Err: wire.ErrMalformed},
+	})
+	if s, err := decode(prototest.File(t, "piqueserver.json")); err != nil || s.result(false).PlayerList != nil {
+		t.Error("players not asked for, but listed")
 	}
 	if _, err := decode([]byte(`{"serverName":"x","players":{"blue":5}}`)); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("players of the wrong shape: %v", err)

@@ -1,11 +1,8 @@
 package discord
 
 import (
-	"crypto/x509"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"sync/atomic"
@@ -62,26 +59,8 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// newFor builds a querier whose requests go to srv, trusting its certificate.
-func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
-	t.Helper()
-	s.Options = prototest.OptionsOf(o)
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dq := q.(*querier)
-	dq.api.Base = srv.URL
-	dq.api.RootCAs = prototest.TrustOf(srv)
-	return dq
-}
-
-func query(t testing.TB, q protocols.Querier, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
-	return res, tr, err
-}
+// api is the protocol's API, for its tests.
+var api = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}
 
 // The whole exchange over TLS: the guild's widget, its members as players
 // when the module asks for them.
@@ -90,8 +69,8 @@ func TestQuery(t *testing.T) {
 		t.Run(fmt.Sprint("players=", players), func(t *testing.T) {
 			f := newFake(t)
 			srv, _ := prototest.HTTP(t, f, true)
-			q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{Players: players})
-			res, tr, err := query(t, q, 2*time.Second)
+			q := api.Against(t, srv, Options{GuildID: guild}, protocols.Settings{Players: players})
+			res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,14 +93,14 @@ func TestQuery(t *testing.T) {
 }
 
 func TestQueryFailures(t *testing.T) {
-	big := `{"id":"` + guild + `","name":"` + strings.Repeat("x", maxBody) + `","presence_count":1}`
-	cases := []struct {
+	type failure struct {
 		name  string
 		guild string
 		hook  func(w http.ResponseWriter, r *http.Request) bool
 		want  error
 		msg   string
-	}{
+	}
+	cases := []failure{
 		{"no guild_id", "", nil, wire.ErrServer, `the module names no guild (discord: {guild_id: "..."})`},
 		{"unknown guild", "123", nil, wire.ErrServer, "Discord knows no guild 123 (HTTP 404, code 10004): check guild_id"},
 		{"widget disabled", "111111111111111111", nil, wire.ErrServer,
@@ -132,40 +111,17 @@ func TestQueryFailures(t *testing.T) {
 			w.Write(prototest.File(t, "error_rate_limited.json"))
 			return true
 		}, wire.ErrServer, "rate-limits the widget requests (HTTP 429)"},
-		{"other API error", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.WriteHeader(http.StatusForbidden)
-			w.Write([]byte(`{"message": "Missing Access", "code": 50001}`))
-			return true
-		}, wire.ErrServer, "Discord widget: HTTP 403 (code 50001)"},
+		{"other API error", guild, prototest.HookReply(http.StatusForbidden, `{"message": "Missing Access", "code": 50001}`),
+			wire.ErrServer, "Discord widget: HTTP 403 (code 50001)"},
 		{"bare 404", guild, func(w http.ResponseWriter, r *http.Request) bool { http.NotFound(w, r); return true },
 			wire.ErrServer, "knows no guild " + guild + " (HTTP 404, code 0)"},
-		{"html page", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte("<html>proxy page</html>"))
-			return true
-		}, wire.ErrMalformed, "text/html"},
-		{"html error page", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.WriteHeader(http.StatusBadGateway)
-			w.Write([]byte("<html>proxy page</html>"))
-			return true
-		}, wire.ErrServer, "HTTP 502 Bad Gateway"},
-		{"another guild's widget", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Write([]byte(`{"id":"42","name":"Other","presence_count":1}`))
-			return true
-		}, wire.ErrMismatch, `asked for guild ` + guild + `, the widget is guild "42"'s`},
-		{"not a widget", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Write([]byte(`{"id":"` + guild + `"}`))
-			return true
-		}, wire.ErrMalformed, "widget without a name"},
-		{"body over cap", guild, func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte(big)); return true },
-			wire.ErrTooLarge, "longer than"},
-		{"redirect", guild, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Location", "http://169.254.169.254/")
-			w.WriteHeader(http.StatusMovedPermanently)
-			return true
-		}, wire.ErrServer, "not followed"},
-		{"silent", guild, func(w http.ResponseWriter, r *http.Request) bool { <-r.Context().Done(); return true },
-			wire.ErrTimeout, ""},
+		{"html error page", guild, prototest.HookReply(http.StatusBadGateway, "<html>proxy page</html>"), wire.ErrServer, "HTTP 502 Bad Gateway"},
+		{"another guild's widget", guild, prototest.HookReply(http.StatusOK, `{"id":"42","name":"Other","presence_count":1}`),
+			wire.ErrMismatch, `asked for guild ` + guild + `, the widget is guild "42"'s`},
+		{"not a widget", guild, prototest.HookReply(http.StatusOK, `{"id":"`+guild+`"}`), wire.ErrMalformed, "widget without a name"},
+	}
+	for _, h := range prototest.HTTPHazards(t, maxBody) {
+		cases = append(cases, failure{h.Name, guild, prototest.Hook(h.Handler), h.Want, h.Msg})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,18 +129,9 @@ func TestQueryFailures(t *testing.T) {
 			f := newFake(t)
 			f.hook = c.hook
 			srv, _ := prototest.HTTP(t, f, false)
-			q := newFor(t, srv, Options{GuildID: c.guild}, protocols.Settings{Players: true})
-			start := time.Now()
-			res, tr, err := query(t, q, 500*time.Millisecond)
-			if time.Since(start) > 3*time.Second+prototest.LagSince(start) {
-				t.Errorf("took %v", time.Since(start))
-			}
-			if res != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("res %v, err = %v, want %v containing %q", res, err, c.want, c.msg)
-			}
-			if strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "Missing Access") {
-				t.Errorf("error quotes a body: %v", err)
-			}
+			q := api.Against(t, srv, Options{GuildID: c.guild}, protocols.Settings{Players: true})
+			res, tr, err := prototest.QueryWithin(t, q, target, 500*time.Millisecond)
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "Missing Access", prototest.Unquoted)
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
 				t.Errorf("phases %+v", tr.Phases)
 			}
@@ -199,53 +146,30 @@ func TestQueryFailures(t *testing.T) {
 func TestQueryTLSVerified(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, true)
-	q := newFor(t, srv, Options{GuildID: guild}, protocols.Settings{})
-	q.api.RootCAs = x509.NewCertPool()
-	_, _, err := query(t, q, 2*time.Second)
-	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.requests.Load() != 0 {
-		t.Fatalf("err = %v, %d requests", err, f.requests.Load())
-	}
+	q := api.Against(t, srv, Options{GuildID: guild}, protocols.Settings{})
+	prototest.UntrustedRefused(t, q, &q.api, f.requests.Load)
 }
 
 // The request goes to Discord whatever the target: the querier's base is
 // discord.com over https, and no target, host name or option changes it.
 func TestBaseFixed(t *testing.T) {
-	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(Options{GuildID: guild})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if dq := q.(*querier); dq.api.Base != "https://discord.com" || dq.api.At != nil || dq.api.RootCAs == nil {
-		t.Errorf("querier %+v", dq)
-	}
+	api.Fixed(t, Options{GuildID: guild}, "https://discord.com")
 }
 
 func TestNewOptions(t *testing.T) {
-	for _, c := range []struct {
-		o   Options
-		bad string
-	}{
-		{Options{}, ""},
-		{Options{GuildID: guild}, ""},
-		{Options{GuildID: "../../users/@me"}, "numeric id"},
-		{Options{GuildID: "123456789012345678901"}, "numeric id"},
-		{Options{GuildID: guild, CAFile: "/nonexistent/ca.pem"}, "ca_file"},
-	} {
-		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
-		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
-			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
-		}
-	}
+	prototest.NewOptions(t, newQuerier, []prototest.OptionsCase[Options]{
+		{Options: Options{}},
+		{Options: Options{GuildID: guild}},
+		{Options: Options{GuildID: "../../users/@me"}, Bad: "numeric id"},
+		{Options: Options{GuildID: "123456789012345678901"}, Bad: "numeric id"},
+		{Options: Options{GuildID: guild, CAFile: "/nonexistent/ca.pem"}, Bad: "ca_file"},
+	})
 }
 
-// contractProtocol sends the request to the probed address, so that the
-// contract's fake servers (a closed port, a silent one) are Discord.
-var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
-	q.(*querier).api.At = prototest.AtProbe
-})
-
+// The contract's fake servers (a closed port, a silent one) stand for Discord.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
+		Protocol:    api.Probed(),
 		Name:        "discord",
 		DefaultPort: 443,
 		Transport:   "tcp",

@@ -12,12 +12,12 @@ import (
 // names agree, except the maximum: gamedig reports TotalPlayers (everyone who
 // ever joined), we the MaxActivePlayers cap.
 func TestGamedig(t *testing.T) {
-	addr := fake(t, map[string]string{"/info": "frontpage_info.json", "/frontpage": "frontpage.json"})
+	addr := prototest.StatusPages(t, map[string]string{"/info": "frontpage_info.json", "/frontpage": "frontpage.json"})
 	gd, msg, ok := prototest.Gamedig(t, "eco", addr.Port(), nil)
 	if !ok {
 		t.Fatalf("gamedig failed: %s", msg)
 	}
-	res, _, err := query(t, addr, protocols.Settings{Players: true})
+	res, _, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Players: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,10 @@ package eldewrito
 
 import (
 	"encoding/base64"
-	"errors"
 	"net/http"
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -34,23 +32,11 @@ func fake(t testing.TB, password string) netip.AddrPort {
 }
 
 func withPassword(pw string) func(any) error {
-	return func(v any) error {
-		if o, ok := v.(*Options); ok {
-			o.Password = protocols.Secret(pw)
-		}
-		return nil
-	}
+	return prototest.OptionsOf(Options{Password: protocols.Secret(pw)})
 }
 
 func query(t testing.TB, addr netip.AddrPort, s protocols.Settings) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	return res, tr, err
+	return prototest.QueryOnce(t, newQuerier, addr, s)
 }
 
 func TestQueryPassword(t *testing.T) {
@@ -98,46 +84,20 @@ func TestQueryOpen(t *testing.T) {
 	}
 }
 
+// The info server answers any path.
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	serve := func(status int, ctype, body string) netip.AddrPort {
-		_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", ctype)
-			w.WriteHeader(status)
-			w.Write([]byte(body))
-		}), false)
-		return addr
+	json := func(file string) netip.AddrPort {
+		return prototest.StatusReply(t, http.StatusOK, "application/json", string(prototest.File(t, file)))
 	}
-	for _, tc := range []struct {
-		name string
-		addr netip.AddrPort
-		want error
-	}{
-		{"server error", serve(http.StatusServiceUnavailable, "text/plain", "busy"), wire.ErrServer},
-		{"html", serve(http.StatusOK, "text/html", "<html></html>"), wire.ErrMalformed},
-		{"other json", serve(http.StatusOK, "application/json", string(prototest.File(t, "not_eldewrito.json"))), wire.ErrMalformed},
-		{"cut json", serve(http.StatusOK, "application/json", string(prototest.File(t, "truncated.json"))), wire.ErrMalformed},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, tr, err := query(t, tc.addr, protocols.Settings{Players: true})
-			if !errors.Is(err, tc.want) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
-	}
+	prototest.PageFailures(t, newQuerier, protocols.Settings{Players: true},
+		prototest.PageFailure{Name: "unavailable", Addr: prototest.StatusReply(t, http.StatusServiceUnavailable, "text/plain", "busy"), Want: wire.ErrServer},
+		prototest.PageFailure{Name: "other json", Addr: json("not_eldewrito.json"), Want: wire.ErrMalformed},
+		prototest.PageFailure{Name: "cut json", Addr: json("truncated.json"), Want: wire.ErrMalformed})
 }
 
 func TestOptions(t *testing.T) {
-	both := func(v any) error {
-		if o, ok := v.(*Options); ok {
-			o.Password, o.PasswordFile = "x", "/nonexistent"
-		}
-		return nil
-	}
+	both := prototest.OptionsOf(Options{Password: "x", PasswordFile: "/nonexistent"})
 	if _, err := newQuerier(protocols.Settings{Options: both}); err == nil {
 		t.Error("password and password_file both accepted")
 	}

@@ -2,29 +2,16 @@ package eos
 
 import (
 	"net/netip"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-func seeds(f *testing.F, glob string) {
-	files, _ := filepath.Glob(filepath.Join("testdata", glob))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-}
-
 // FuzzDecodeSessions checks that no filter answer panics the decoder, that a
 // picked session's result keeps its caps, is valid UTF-8 and has no negative count.
 func FuzzDecodeSessions(f *testing.F) {
-	seeds(f, "sessions*.json")
+	prototest.SeedFiles(f, "sessions*.json")
 	targets := []netip.AddrPort{netip.MustParseAddrPort("203.0.113.10:7777"), netip.MustParseAddrPort("203.0.113.20:7777"), netip.MustParseAddrPort("203.0.113.30:7787")}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, target := range targets {
@@ -49,7 +36,7 @@ func FuzzDecodeSessions(f *testing.F) {
 // FuzzDecodeToken checks the token answer: no panic, and a token that is safe
 // in a header.
 func FuzzDecodeToken(f *testing.F) {
-	seeds(f, "token*.json")
+	prototest.SeedFiles(f, "token*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		token, life, err := decodeToken(b)
 		if err != nil {
@@ -68,7 +55,7 @@ func FuzzDecodeToken(f *testing.F) {
 
 // FuzzErrorCode checks that an error code is only ever code characters.
 func FuzzErrorCode(f *testing.F) {
-	seeds(f, "error*.json")
+	prototest.SeedFiles(f, "error*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		code := errorCode(b)
 		if len(code) > 120 || !utf8.ValidString(code) {

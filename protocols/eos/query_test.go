@@ -1,11 +1,9 @@
 package eos
 
 import (
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -181,28 +179,13 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 	return eq
 }
 
-func query(t testing.TB, q protocols.Querier, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
-	return res, tr, err
-}
-
-func phaseNames(tr *wire.Trace) string {
-	var n []string
-	for _, p := range tr.Phases {
-		n = append(n, p.Name)
-	}
-	return strings.Join(n, ",")
-}
-
 // The whole exchange over TLS with the ARK preset; the second probe reuses
 // the token.
 func TestQueryARK(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{}, protocols.Settings{Rules: true})
-	res, tr, err := query(t, q, 2*time.Second)
+	res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,8 +194,8 @@ func TestQueryARK(t *testing.T) {
 		Version: prototest.Opt[string]{Set: true, V: "74.3"}, Players: prototest.Opt[int64]{Set: true, V: 12},
 		MaxPlayers: prototest.Opt[int64]{Set: true, V: 70}, Password: prototest.Opt[bool]{Set: true, V: false},
 	})
-	if len(res.Rules) != 22 || phaseNames(tr) != "challenge,info" {
-		t.Errorf("%d rules, phases %s", len(res.Rules), phaseNames(tr))
+	if len(res.Rules) != 22 || prototest.PhaseNames(tr) != "challenge,info" {
+		t.Errorf("%d rules, phases %s", len(res.Rules), prototest.PhaseNames(tr))
 	}
 	if got := f.lastFilters; len(got) != 1 || got[0] != "attributes.ADDRESS_s EQUAL 203.0.113.10" {
 		t.Errorf("filters %q", got)
@@ -224,12 +207,12 @@ func TestQueryARK(t *testing.T) {
 		t.Errorf("trace shows a credential:\n%s", s)
 	}
 
-	res, tr, err = query(t, q, 2*time.Second)
+	res, tr, err = prototest.QueryWithin(t, q, target, 2*time.Second)
 	if err != nil || res.Name == "" {
 		t.Fatal(err)
 	}
-	if f.signIns.Load() != 1 || phaseNames(tr) != "info" {
-		t.Errorf("%d sign-ins, phases %s: the token was not kept", f.signIns.Load(), phaseNames(tr))
+	if f.signIns.Load() != 1 || prototest.PhaseNames(tr) != "info" {
+		t.Errorf("%d sign-ins, phases %s: the token was not kept", f.signIns.Load(), prototest.PhaseNames(tr))
 	}
 }
 
@@ -240,7 +223,7 @@ func TestQueryShortToken(t *testing.T) {
 	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
 	for range 2 {
-		if _, _, err := query(t, q, 2*time.Second); err != nil {
+		if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -254,16 +237,16 @@ func TestQueryRevokedToken(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
-	if _, _, err := query(t, q, 2*time.Second); err != nil {
+	if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	f.revokeAll()
-	res, tr, err := query(t, q, 2*time.Second)
+	res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 	if err != nil || res.Name == "" {
 		t.Fatal(err)
 	}
-	if f.signIns.Load() != 2 || f.searches.Load() != 3 || phaseNames(tr) != "challenge,info" {
-		t.Errorf("%d sign-ins, %d searches, phases %s", f.signIns.Load(), f.searches.Load(), phaseNames(tr))
+	if f.signIns.Load() != 2 || f.searches.Load() != 3 || prototest.PhaseNames(tr) != "challenge,info" {
+		t.Errorf("%d sign-ins, %d searches, phases %s", f.signIns.Load(), f.searches.Load(), prototest.PhaseNames(tr))
 	}
 }
 
@@ -333,8 +316,8 @@ func TestQueryDeviceID(t *testing.T) {
 			if res.Name != c.name || res.Version != c.version || res.Players != protocols.Known(c.players) || res.Password != protocols.FlagFalse {
 				t.Errorf("result %+v", res)
 			}
-			if phaseNames(tr) != "challenge,info" || tr.Attempts != 3 {
-				t.Errorf("phases %s, %d requests", phaseNames(tr), tr.Attempts)
+			if prototest.PhaseNames(tr) != "challenge,info" || tr.Attempts != 3 {
+				t.Errorf("phases %s, %d requests", prototest.PhaseNames(tr), tr.Attempts)
 			}
 			var sent []string
 			for _, p := range tr.Packets {
@@ -355,10 +338,10 @@ func TestQueryDeviceID(t *testing.T) {
 			if len(f.nonces) != 1 || len(f.nonces[0]) < 16 {
 				t.Errorf("nonces %q", f.nonces)
 			}
-			_, tr, err = query(t, q, 2*time.Second)
-			if err == nil || phaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) != 1 {
+			_, tr, err = prototest.QueryWithin(t, q, target, 2*time.Second)
+			if err == nil || prototest.PhaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) != 1 {
 				// 203.0.113.10 has no session here: the point is the kept token.
-				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts", err, phaseNames(tr), f.signIns.Load(), len(f.devices))
+				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts", err, prototest.PhaseNames(tr), f.signIns.Load(), len(f.devices))
 			}
 		})
 	}
@@ -414,15 +397,15 @@ func TestQueryDeviceIDFailures(t *testing.T) {
 			}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.opts, protocols.Settings{})
-			_, tr, err := query(t, q, time.Second)
+			_, tr, err := prototest.QueryWithin(t, q, target, time.Second)
 			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
 				t.Fatalf("err = %v, want %v containing %q", err, c.want, c.msg)
 			}
 			if strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "wrong") {
 				t.Errorf("error quotes a body or the secret: %v", err)
 			}
-			if phaseNames(tr) != "challenge" {
-				t.Errorf("phases %s", phaseNames(tr))
+			if prototest.PhaseNames(tr) != "challenge" {
+				t.Errorf("phases %s", prototest.PhaseNames(tr))
 			}
 		})
 	}
@@ -436,62 +419,40 @@ func TestQueryCustomCredentials(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "secret")
 	prototest.WriteFile(t, file, "s3cret\n")
 	q := newFor(t, srv, Options{ClientID: "myclient", ClientSecretFile: file, DeploymentID: "mydeployment"}, protocols.Settings{})
-	if res, _, err := query(t, q, 2*time.Second); err != nil || res.Name == "" {
+	if res, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil || res.Name == "" {
 		t.Fatal(res, err)
 	}
 }
 
 func TestQueryFailures(t *testing.T) {
-	big := `{"sessions":[{"id":"` + strings.Repeat("x", maxFilterBody) + `"}]}`
-	html := func(status int) func(w http.ResponseWriter, r *http.Request) bool {
-		return func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(status)
-			w.Write([]byte("<html>internal proxy page</html>"))
-			return true
-		}
-	}
-	cases := []struct {
+	type failure struct {
 		name   string
 		setup  func(f *fakeEOS)
 		opts   Options
 		want   error
 		msg    string
 		phases string
-	}{
+	}
+	cases := []failure{
 		{"wrong secret", nil, Options{ClientID: presets["arksa"].clientID, ClientSecret: "wrong", DeploymentID: presets["arksa"].deploymentID, Preset: "arksa"},
 			wire.ErrServer, "authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)", "challenge"},
 		{"rights withdrawn", func(f *fakeEOS) {
-			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.WriteHeader(http.StatusForbidden)
-				w.Write(prototest.File(f.t, "error_policy.json"))
-				return true
-			}
+			f.filterHook = prototest.HookReply(http.StatusForbidden, string(prototest.File(f.t, "error_policy.json")))
 		}, Options{}, wire.ErrServer, "may not search sessions", "challenge,info"},
 		{"no session", func(f *fakeEOS) { f.sessions = []byte(`{"sessions":[]}`) }, Options{},
 			wire.ErrServer, "no EOS session advertises 203.0.113.10:7777: the server is down or unlisted", "challenge,info"},
-		{"html page as filter answer", func(f *fakeEOS) { f.filterHook = html(200) }, Options{}, wire.ErrMalformed, "text/html", "challenge,info"},
-		{"html error page at sign-in", func(f *fakeEOS) { f.tokenHook = html(502) }, Options{}, wire.ErrServer, "HTTP 502", "challenge"},
-		{"filter body over cap", func(f *fakeEOS) {
-			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte(big)); return true }
-		}, Options{}, wire.ErrTooLarge, "longer than", "challenge,info"},
-		{"redirect at sign-in", func(f *fakeEOS) {
-			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.Header().Set("Location", "http://169.254.169.254/")
-				w.WriteHeader(http.StatusFound)
-				return true
-			}
-		}, Options{}, wire.ErrServer, "not followed", "challenge"},
+		{"html error page at sign-in", func(f *fakeEOS) { f.tokenHook = prototest.HookReply(502, "<html>internal proxy page</html>") },
+			Options{}, wire.ErrServer, "HTTP 502", "challenge"},
 		{"token not JSON", func(f *fakeEOS) {
 			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte("ok")); return true }
 		}, Options{}, wire.ErrMalformed, "token", "challenge"},
-		{"silent filter", func(f *fakeEOS) {
-			f.filterHook = func(w http.ResponseWriter, r *http.Request) bool {
-				io.Copy(io.Discard, r.Body)
-				<-r.Context().Done()
-				return true
-			}
-		}, Options{}, wire.ErrTimeout, "", "challenge,info"},
+	}
+	// The shared hazards at sign-in and at the session filter.
+	for _, h := range prototest.HTTPHazards(t, maxTokenBody) {
+		cases = append(cases, failure{"sign-in " + h.Name, func(f *fakeEOS) { f.tokenHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge"})
+	}
+	for _, h := range prototest.HTTPHazards(t, maxFilterBody) {
+		cases = append(cases, failure{"filter " + h.Name, func(f *fakeEOS) { f.filterHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge,info"})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -502,19 +463,10 @@ func TestQueryFailures(t *testing.T) {
 			}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.opts, protocols.Settings{})
-			start := time.Now()
-			_, tr, err := query(t, q, 500*time.Millisecond)
-			if time.Since(start) > 3*time.Second+prototest.LagSince(start) {
-				t.Errorf("took %v", time.Since(start))
-			}
-			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("err = %v, want %v containing %q", err, c.want, c.msg)
-			}
-			if strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "wrong") {
-				t.Errorf("error quotes a body or the secret: %v", err)
-			}
-			if phaseNames(tr) != c.phases {
-				t.Errorf("phases %s, want %s", phaseNames(tr), c.phases)
+			res, tr, err := prototest.QueryWithin(t, q, target, 500*time.Millisecond)
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "wrong", prototest.Unquoted)
+			if prototest.PhaseNames(tr) != c.phases {
+				t.Errorf("phases %s, want %s", prototest.PhaseNames(tr), c.phases)
 			}
 		})
 	}
@@ -526,57 +478,43 @@ func TestQueryTLSVerified(t *testing.T) {
 	f := newFake(t)
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, Options{}, protocols.Settings{})
-	q.api.RootCAs = x509.NewCertPool()
-	_, _, err := query(t, q, 2*time.Second)
-	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
-		t.Fatalf("err = %v, %d sign-ins", err, f.signIns.Load())
-	}
+	prototest.UntrustedRefused(t, q, &q.api, f.signIns.Load)
 }
 
 func TestNewOptions(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "secret")
 	prototest.WriteFile(t, file, "x\n")
-	for _, c := range []struct {
-		o   Options
-		bad string
-	}{
-		{Options{}, ""},
-		{Options{Preset: "theisle"}, ""},
-		{Options{APIBase: "http://127.0.0.1:8080"}, ""},
-		{Options{APIBase: "http://[::1]:8080/"}, ""},
-		{Options{APIBase: "http://api.epicgames.dev"}, "plain http"},
-		{Options{APIBase: "ftp://x"}, "https"},
-		{Options{APIBase: "https://x/?a=b"}, "scheme://"},
-		{Options{Preset: "fortnite"}, "unknown preset"},
-		{Options{Preset: "squad"}, ""},
-		{Options{Preset: "renown", Auth: "client_credentials"}, ""},
-		{Options{ClientID: "a", ClientSecret: "s", DeploymentID: "d", Auth: "deviceid"}, ""},
-		{Options{Auth: "password"}, "auth \"password\""},
-		{Options{ClientID: "a", DeploymentID: "d"}, "all needed"},
-		{Options{ClientID: "a", ClientSecretFile: file, DeploymentID: "d"}, ""},
-		{Options{ClientID: "a", ClientSecret: "s", ClientSecretFile: file, DeploymentID: "d"}, "not both"},
-		{Options{ClientID: "a", ClientSecretFile: file + ".missing", DeploymentID: "d"}, "client_secret"},
-		{Options{ClientID: "a", ClientSecret: "s", DeploymentID: "d/../x"}, "character"},
-		{Options{PathPrefix: "wildcard"}, "path_prefix"},
-		{Options{CAFile: file}, "no PEM"},
-	} {
-		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
-		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
-			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
-		}
-	}
+	prototest.NewOptions(t, newQuerier, []prototest.OptionsCase[Options]{
+		{Options: Options{}},
+		{Options: Options{Preset: "theisle"}},
+		{Options: Options{APIBase: "http://127.0.0.1:8080"}},
+		{Options: Options{APIBase: "http://[::1]:8080/"}},
+		{Options: Options{APIBase: "http://api.epicgames.dev"}, Bad: "plain http"},
+		{Options: Options{APIBase: "ftp://x"}, Bad: "https"},
+		{Options: Options{APIBase: "https://x/?a=b"}, Bad: "scheme://"},
+		{Options: Options{Preset: "fortnite"}, Bad: "unknown preset"},
+		{Options: Options{Preset: "squad"}},
+		{Options: Options{Preset: "renown", Auth: "client_credentials"}},
+		{Options: Options{ClientID: "a", ClientSecret: "s", DeploymentID: "d", Auth: "deviceid"}},
+		{Options: Options{Auth: "password"}, Bad: "auth \"password\""},
+		{Options: Options{ClientID: "a", DeploymentID: "d"}, Bad: "all needed"},
+		{Options: Options{ClientID: "a", ClientSecretFile: file, DeploymentID: "d"}},
+		{Options: Options{ClientID: "a", ClientSecret: "s", ClientSecretFile: file, DeploymentID: "d"}, Bad: "not both"},
+		{Options: Options{ClientID: "a", ClientSecretFile: file + ".missing", DeploymentID: "d"}, Bad: "client_secret"},
+		{Options: Options{ClientID: "a", ClientSecret: "s", DeploymentID: "d/../x"}, Bad: "character"},
+		{Options: Options{PathPrefix: "wildcard"}, Bad: "path_prefix"},
+		{Options: Options{CAFile: file}, Bad: "no PEM"},
+	})
 	// The secret prints as <secret> wherever the options are shown.
 	if s := fmt.Sprintf("%v %+v", Options{ClientSecret: "hunter2"}, Options{ClientSecret: "hunter2"}); strings.Contains(s, "hunter2") {
 		t.Errorf("options print the secret: %s", s)
 	}
 }
 
-// contractProtocol sends the API requests to the probed address, so that the
+// contractProtocol asks the API at the probed address, so that the
 // contract's fake servers (a closed port, a silent one) are the API.
-var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
-	q.(*querier).api.At = prototest.AtProbe
-	q.(*querier).token = protocols.NewSignIn("EOS") // the shared one is the API base's
-})
+var contractProtocol = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}.
+	Probed(func(q *querier) { q.token = protocols.NewSignIn("EOS") }) // the shared one is the API base's
 
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{

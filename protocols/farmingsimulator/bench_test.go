@@ -7,14 +7,5 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	body := prototest.File(b, "fs22.xml")
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		s, err := decode(body)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s.result(true)
-	}
+	prototest.DecodeBench(b, prototest.File(b, "fs22.xml"), decoded.Err)
 }

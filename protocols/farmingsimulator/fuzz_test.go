@@ -1,40 +1,24 @@
 package farmingsimulator
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
+	"fmt"
 	"testing"
-	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
+// decoded is a stats feed's Result with players, for the fuzz and benchmark.
+var decoded = prototest.Decoded(decode, func(s *server) *protocols.Result { return s.result(true) })
+
+// The shared checks, and the mods under their cap (past it is an error that is
+// not ErrMalformed, which fails the fuzz).
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.xml"))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
+	prototest.FuzzReplies(f, "*.xml", maxPlayers, func(b []byte) (*protocols.Result, error) {
+		res, err := decoded(b)
+		if err == nil && len(res.Mods) > maxMods {
+			return nil, fmt.Errorf("%d mods past the cap", len(res.Mods))
 		}
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := decode(b)
-		if err != nil {
-			if !errors.Is(err, wire.ErrMalformed) {
-				t.Fatalf("error is not malformed: %v", err)
-			}
-			return
-		}
-		res := s.result(true)
-		if len(res.PlayerList) > maxPlayers || len(res.Mods) > maxMods {
-			t.Fatalf("%d players, %d mods past the caps", len(res.PlayerList), len(res.Mods))
-		}
-		for _, v := range []string{res.Name, res.Map, res.Game} {
-			if !utf8.ValidString(v) {
-				t.Fatalf("invalid UTF-8 %q", v)
-			}
-		}
+		return res, err
 	})
 }

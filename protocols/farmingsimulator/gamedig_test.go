@@ -20,16 +20,5 @@ func TestGamedig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gd.Name != res.Name || gd.Map != res.Map || gd.Version != res.Version ||
-		int64(gd.NumPlayers) != res.Players.Value || int64(gd.MaxPlayers) != res.MaxPlayers.Value {
-		t.Errorf("querier %+v, gamedig %+v", res, gd)
-	}
-	if len(gd.Players) != len(res.PlayerList) {
-		t.Fatalf("players %+v, gamedig %+v", res.PlayerList, gd.Players)
-	}
-	for i, p := range gd.Players {
-		if p.Name != res.PlayerList[i].Name {
-			t.Errorf("player %d: %q, gamedig %q", i, res.PlayerList[i].Name, p.Name)
-		}
-	}
+	prototest.GamedigAgrees(t, gd, res)
 }

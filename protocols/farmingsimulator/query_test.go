@@ -6,7 +6,6 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -35,23 +34,11 @@ func fake(t testing.TB, file string) netip.AddrPort {
 }
 
 func withCode(code string) func(any) error {
-	return func(v any) error {
-		if o, ok := v.(*Options); ok {
-			o.Code = protocols.Secret(code)
-		}
-		return nil
-	}
+	return prototest.OptionsOf(Options{Code: protocols.Secret(code)})
 }
 
 func query(t testing.TB, addr netip.AddrPort, s protocols.Settings) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	return res, tr, err
+	return prototest.QueryOnce(t, newQuerier, addr, s)
 }
 
 func TestQuery(t *testing.T) {
@@ -102,12 +89,7 @@ func TestQueryFailures(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	both := func(v any) error {
-		if o, ok := v.(*Options); ok {
-			o.Code, o.CodeFile = "x", "/nonexistent"
-		}
-		return nil
-	}
+	both := prototest.OptionsOf(Options{Code: "x", CodeFile: "/nonexistent"})
 	if _, err := newQuerier(protocols.Settings{Options: both}); err == nil {
 		t.Error("code and code_file both accepted")
 	}

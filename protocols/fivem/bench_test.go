@@ -1,14 +1,10 @@
 package fivem
 
 import (
-	"context"
-	"os"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecodeInfo(b *testing.B) {
@@ -25,46 +21,21 @@ func BenchmarkDecodeInfo(b *testing.B) {
 }
 
 func BenchmarkDecodePlayers(b *testing.B) {
-	data, err := os.ReadFile("testdata/players.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := decodePlayers(data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, prototest.File(b, "players.json"), func(data []byte) error {
+		_, _, err := decodePlayers(data)
+		return err
+	})
 }
 
 func BenchmarkDecodeServerInfo(b *testing.B) {
-	data, err := os.ReadFile("testdata/info.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := decodeServerInfo(data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, prototest.File(b, "info.json"), func(data []byte) error {
+		_, _, err := decodeServerInfo(data)
+		return err
+	})
 }
 
 // BenchmarkQuery is a getinfo exchange plus players.json and info.json over loopback.
 func BenchmarkQuery(b *testing.B) {
 	addr := fxServer(b, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
-	q := newQuerier(b, protocols.Settings{Players: true, Rules: true})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		res, err := q.Query(ctx, protocols.At(addr), tr)
-		cancel()
-		if err != nil || len(res.PhaseErrors) != 0 {
-			b.Fatal(err, res.PhaseErrors)
-		}
-	}
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, addr)
 }

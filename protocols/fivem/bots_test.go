@@ -14,7 +14,7 @@ import (
 // is `clients` as sent, Bots stays unknown and no listed player is marked.
 func TestBotsMeaning(t *testing.T) {
 	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
 	if err != nil {
 		t.Fatal(err)
 	}

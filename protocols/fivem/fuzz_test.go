@@ -37,14 +37,7 @@ func FuzzDecodeInfo(f *testing.F) {
 
 // FuzzDecodePlayers checks players.json: no panic, the cap holds, names are UTF-8.
 func FuzzDecodePlayers(f *testing.F) {
-	files, _ := filepath.Glob("testdata/players*.json")
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	prototest.SeedFiles(f, "players*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		list, _, err := decodePlayers(b)
 		if err != nil {

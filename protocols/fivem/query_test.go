@@ -60,21 +60,7 @@ func fxServer(t testing.TB, udp prototest.Handler, h http.Handler) netip.AddrPor
 		srv.Listener = l
 		srv.Start()
 		t.Cleanup(srv.Close)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			buf := make([]byte, 2048)
-			for {
-				n, from, err := pc.ReadFrom(buf)
-				if err != nil {
-					return
-				}
-				for _, r := range udp(append([]byte(nil), buf[:n]...)) {
-					pc.WriteTo(r, from)
-				}
-			}
-		}()
-		t.Cleanup(func() { pc.Close(); <-done })
+		prototest.ServeUDP(t, pc, udp)
 		return addr
 	}
 	t.Fatal("no port free over both TCP and UDP")
@@ -95,19 +81,10 @@ func jsonHandler(body string) http.HandlerFunc {
 	}
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 func TestQueryFull(t *testing.T) {
 	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +124,7 @@ func TestQueryInfoOnly(t *testing.T) {
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
 	addr := fxServer(t, answer, fxMux(players, info))
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +173,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 			t.Parallel()
 			addr := fxServer(t, answer, fxMux(c.players, jsonHandler("<")))
 			start := time.Now()
-			res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 700*time.Millisecond), protocols.At(addr), nil)
+			res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 700*time.Millisecond), protocols.At(addr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +201,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 // are refused.
 func TestQueryNoHTTP(t *testing.T) {
 	addr := prototest.UDP(t, answer)
-	res, err := newQuerier(t, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +222,7 @@ func TestQueryStrays(t *testing.T) {
 		return [][]byte{infoReply("other"), []byte("\xff\xff\xff\xffprint\nhello"), infoReply(c)}
 	})
 	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +234,7 @@ func TestQueryStrays(t *testing.T) {
 // Only replies with a wrong challenge: the failure names the mismatch.
 func TestQueryWrongChallengeOnly(t *testing.T) {
 	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{infoReply("other")} })
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
+	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
 	if !errors.Is(err, wire.ErrMismatch) {
 		t.Fatalf("err = %v, want mismatch", err)
 	}
@@ -266,7 +243,7 @@ func TestQueryWrongChallengeOnly(t *testing.T) {
 // A broken infoResponse ends the query as malformed.
 func TestQueryBrokenInfo(t *testing.T) {
 	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\nno backslash")} })
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if !errors.Is(err, wire.ErrMalformed) {
 		t.Fatalf("err = %v, want malformed", err)
 	}
@@ -298,7 +275,7 @@ func TestQueryVersionOff(t *testing.T) {
 	hit := make(chan string, 4)
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
 	addr := fxServer(t, answer, fxMux(info, info))
-	res, err := newQuerier(t, protocols.Settings{Options: noVersion}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Options: noVersion}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil || res.Version != "" || res.PhaseErrors != nil {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -307,7 +284,7 @@ func TestQueryVersionOff(t *testing.T) {
 		t.Errorf("HTTP request to %s", p)
 	default:
 	}
-	res, err = newQuerier(t, protocols.Settings{Options: noVersion, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, err = prototest.MustNew(t, Protocol, protocols.Settings{Options: noVersion, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 	if err != nil || res.Version == "" || len(res.Rules) == 0 {
 		t.Fatalf("%+v, %v", res, err)
 	}

@@ -1,8 +1,6 @@
 package hawakening
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,14 +11,7 @@ import (
 // is a header value, and that every server mapped gives a valid UTF-8 result
 // with counts in range.
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	prototest.SeedFiles(f, "*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		env, err := parseEnvelope(b)
 		if err != nil {

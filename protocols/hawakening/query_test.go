@@ -1,11 +1,8 @@
 package hawakening
 
 import (
-	"crypto/x509"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -105,37 +102,14 @@ func goodOptions() Options {
 	return Options{Username: user, Password: password, ServerGUID: guid}
 }
 
+// api is the protocol's API, for its tests.
+var api = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}
+
 // newFor builds a querier whose requests go to srv, trusting its certificate.
 func newFor(t testing.TB, srv *httptest.Server, o Options) *querier {
-	t.Helper()
-	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(o), Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hq := q.(*querier)
-	hq.api.Base = srv.URL
-	hq.api.RootCAs = prototest.TrustOf(srv)
+	hq := api.Against(t, srv, o, protocols.Settings{Players: true})
 	hq.grant = protocols.NewSignIn("Hawakening") // the shared one is the real backend's
 	return hq
-}
-
-func query(t testing.TB, q protocols.Querier, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
-	return res, tr, err
-}
-
-func transcript(tr *wire.Trace) string {
-	var b strings.Builder
-	for _, p := range tr.Packets {
-		b.Write(p.Data)
-		b.WriteByte('\n')
-	}
-	for _, e := range tr.Entries {
-		fmt.Fprintf(&b, "%+v\n", e)
-	}
-	return b.String()
 }
 
 // The whole exchange over TLS: sign in, read the listing, pick the server; a
@@ -145,8 +119,8 @@ func TestQuery(t *testing.T) {
 	f := &fakeMeteor{t: t}
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, goodOptions())
-	for i, wantPhases := range [][]string{{"challenge", "info"}, {"info"}} {
-		res, tr, err := query(t, q, 2*time.Second)
+	for i, wantPhases := range []string{"challenge,info", "info"} {
+		res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,26 +130,16 @@ func TestQuery(t *testing.T) {
 			Players:    prototest.Opt[int64]{Set: true, V: 3},
 			MaxPlayers: prototest.Opt[int64]{Set: true, V: 12},
 		})
-		var names []string
-		for _, p := range tr.Phases {
-			names = append(names, p.Name)
+		if names := prototest.PhaseNames(tr); names != wantPhases {
+			t.Errorf("probe %d: phases %s, want %s", i, names, wantPhases)
 		}
-		if fmt.Sprint(names) != fmt.Sprint(wantPhases) {
-			t.Errorf("probe %d: phases %v, want %v", i, names, wantPhases)
-		}
-		text := transcript(tr)
-		if strings.Contains(text, password) || strings.Contains(text, "grant-1") {
-			t.Errorf("probe %d: the trace holds the password or the grant:\n%s", i, text)
-		}
-		if i == 0 && !strings.Contains(text, `{"Password":"<secret>"}`) {
+		prototest.NoSecrets(t, q, tr, nil, password, "grant-1")
+		if text := prototest.Transcript(tr); i == 0 && !strings.Contains(text, `{"Password":"<secret>"}`) {
 			t.Errorf("the trace does not show the masked sign-in:\n%s", text)
 		}
 	}
 	if f.signIns.Load() != 1 || f.lists.Load() != 2 {
 		t.Errorf("%d sign-ins, %d listings", f.signIns.Load(), f.lists.Load())
-	}
-	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, password) || strings.Contains(s, "grant-1") {
-		t.Errorf("the querier prints a secret: %s", s)
 	}
 }
 
@@ -184,11 +148,11 @@ func TestGrantRefused(t *testing.T) {
 	f := &fakeMeteor{t: t}
 	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, goodOptions())
-	if _, _, err := query(t, q, 2*time.Second); err != nil {
+	if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	f.revoke()
-	res, _, err := query(t, q, 2*time.Second)
+	res, _, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 	if err != nil || res.Name != "Example EU TDM ü" {
 		t.Fatalf("res %+v, err %v", res, err)
 	}
@@ -208,7 +172,7 @@ func TestConcurrentProbesSignInOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _, err := query(t, q, 3*time.Second)
+			_, _, err := prototest.QueryWithin(t, q, target, 3*time.Second)
 			errs <- err
 		}()
 	}
@@ -225,17 +189,9 @@ func TestConcurrentProbesSignInOnce(t *testing.T) {
 }
 
 func TestQueryFailures(t *testing.T) {
-	big := `{"Status":200,"Message":"Listings found","Result":[{"ServerName":"` + strings.Repeat("x", maxListBody) + `"}]}`
-	write := func(status int, body string) func(w http.ResponseWriter, r *http.Request) bool {
-		return func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			w.Write([]byte(body))
-			return true
-		}
-	}
+	write := prototest.HookReply
 	with := func(mod func(*Options)) Options { o := goodOptions(); mod(&o); return o }
-	cases := []struct {
+	type failure struct {
 		name      string
 		o         Options
 		hook      func(w http.ResponseWriter, r *http.Request) bool
@@ -243,7 +199,8 @@ func TestQueryFailures(t *testing.T) {
 		want      error
 		msg       string
 		noRequest bool
-	}{
+	}
+	cases := []failure{
 		{"no account", with(func(o *Options) { o.Username = "" }), nil, nil, wire.ErrServer, "the module names no account", true},
 		{"no server", with(func(o *Options) { o.ServerGUID = "" }), nil, nil, wire.ErrServer, "the module names no server (hawakening: {server_guid: ...})", true},
 		{"wrong password", with(func(o *Options) { o.Password = "wrong" }), nil, nil, wire.ErrServer,
@@ -257,22 +214,18 @@ func TestQueryFailures(t *testing.T) {
 			"Hawakening rate-limits the server listing (HTTP 429)", false},
 		{"fresh grant refused", goodOptions(), nil, write(401, `{"Status":401,"Message":"Unauthorized"}`), wire.ErrServer,
 			"Hawakening refused a fresh access grant for the server listing (HTTP 401, Status 401)", false},
-		{"endless listing", goodOptions(), nil, write(200, big), wire.ErrTooLarge, "longer than", false},
 		{"lying listing", goodOptions(), nil, write(200, `{"Status":200,"Message":"Listings found","Result":[{"Guid":"`+guid+`","MaxUsers":99999,"Users":[]}]}`),
 			wire.ErrMalformed, "MaxUsers 99999 out of 0..1000", false},
 		{"listing not a list", goodOptions(), nil, write(200, `{"Status":200,"Message":"Listings found","Result":"nope"}`),
 			wire.ErrMalformed, "no list of servers", false},
-		{"html page", goodOptions(), func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte("<html>proxy page</html>"))
-			return true
-		}, nil, wire.ErrMalformed, "text/html", false},
 		{"html error page", goodOptions(), write(502, "<html>proxy page</html>"), nil, wire.ErrServer, "Hawakening sign-in: HTTP 502, Status 502", false},
-		{"silent", goodOptions(), func(w http.ResponseWriter, r *http.Request) bool {
-			io.Copy(io.Discard, r.Body) // the server notices the client leave only once the body is read
-			<-r.Context().Done()
-			return true
-		}, nil, wire.ErrTimeout, "", false},
+	}
+	// The shared hazards at sign-in and at the listing.
+	for _, h := range prototest.HTTPHazards(t, maxGrantBody) {
+		cases = append(cases, failure{"sign-in " + h.Name, goodOptions(), prototest.Hook(h.Handler), nil, h.Want, h.Msg, false})
+	}
+	for _, h := range prototest.HTTPHazards(t, maxListBody) {
+		cases = append(cases, failure{"listing " + h.Name, goodOptions(), nil, prototest.Hook(h.Handler), h.Want, h.Msg, false})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -280,26 +233,15 @@ func TestQueryFailures(t *testing.T) {
 			f := &fakeMeteor{t: t, hook: c.hook, listHook: c.listHook}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.o)
-			start := time.Now()
 			// A short deadline for the silent server; room for a megabyte
 			// through the race detector for the others.
 			d := 3 * time.Second
 			if c.want == wire.ErrTimeout {
 				d = 500 * time.Millisecond
 			}
-			res, tr, err := query(t, q, d)
-			if time.Since(start) > d+3*time.Second+prototest.LagSince(start) {
-				t.Errorf("took %v", time.Since(start))
-			}
-			if res != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("res %v, err = %v, want %v containing %q", res, err, c.want, c.msg)
-			}
-			if strings.Contains(err.Error(), password) || strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "grant-1") {
-				t.Errorf("error quotes a secret or a body: %v", err)
-			}
-			if text := transcript(tr); strings.Contains(text, password) {
-				t.Errorf("the trace holds the password:\n%s", text)
-			}
+			res, tr, err := prototest.QueryWithin(t, q, target, d)
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "grant-1", prototest.Unquoted)
+			prototest.NoSecrets(t, q, tr, err, password)
 			if c.noRequest && (f.signIns.Load() != 0 || f.lists.Load() != 0) {
 				t.Errorf("requests without the options")
 			}
@@ -313,56 +255,32 @@ func TestQueryTLSVerified(t *testing.T) {
 	f := &fakeMeteor{t: t}
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, goodOptions())
-	q.api.RootCAs = x509.NewCertPool()
-	_, _, err := query(t, q, 2*time.Second)
-	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.signIns.Load() != 0 {
-		t.Fatalf("err = %v, %d sign-ins", err, f.signIns.Load())
-	}
+	prototest.UntrustedRefused(t, q, &q.api, f.signIns.Load)
 }
 
 // The requests go to the backend whatever the target: the base is
 // hawakening.com over https, and no target or option changes it.
 func TestBaseFixed(t *testing.T) {
-	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(goodOptions())})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if hq := q.(*querier); hq.api.Base != "https://hawakening.com/api" || hq.api.At != nil || hq.api.RootCAs == nil {
-		t.Errorf("querier %v", hq)
-	}
+	api.Fixed(t, goodOptions(), "https://hawakening.com/api")
 }
 
 func TestNewOptions(t *testing.T) {
-	for _, c := range []struct {
-		o   Options
-		bad string
-	}{
-		{Options{}, ""},
-		{goodOptions(), ""},
-		{Options{Username: "a/b"}, "username"},
-		{Options{Username: strings.Repeat("a", 300)}, "username"},
-		{Options{ServerGUID: "../x"}, "server_guid"},
-		{Options{Password: "a", PasswordFile: "/nonexistent"}, "password"},
-		{Options{PasswordFile: "/nonexistent/pw"}, "password"},
-		{Options{CAFile: "/nonexistent/ca.pem"}, "ca_file"},
-	} {
-		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
-		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
-			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
-		}
-	}
+	prototest.NewOptions(t, newQuerier, []prototest.OptionsCase[Options]{
+		{Options: Options{}},
+		{Options: goodOptions()},
+		{Options: Options{Username: "a/b"}, Bad: "username"},
+		{Options: Options{Username: strings.Repeat("a", 300)}, Bad: "username"},
+		{Options: Options{ServerGUID: "../x"}, Bad: "server_guid"},
+		{Options: Options{Password: "a", PasswordFile: "/nonexistent"}, Bad: "password"},
+		{Options: Options{PasswordFile: "/nonexistent/pw"}, Bad: "password"},
+		{Options: Options{CAFile: "/nonexistent/ca.pem"}, Bad: "ca_file"},
+	})
 }
 
-// contractProtocol sends the requests to the probed address, so that the
-// contract's fake servers (a closed port, a silent one) are the backend.
-var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
-	q.(*querier).api.At = prototest.AtProbe
-	q.(*querier).grant = protocols.NewSignIn("Hawakening") // the shared one is the real backend's
-})
-
+// The contract's fake servers (a closed port, a silent one) stand for the backend.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
+		Protocol:    api.Probed(func(q *querier) { q.grant = protocols.NewSignIn("Hawakening") }), // not the real backend's grant
 		Name:        "hawakening",
 		DefaultPort: 7777,
 		Transport:   "tcp",

@@ -7,14 +7,5 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	body := prototest.File(b, "status.json")
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		in, err := decode(body)
-		if err != nil {
-			b.Fatal(err)
-		}
-		in.result(true)
-	}
+	prototest.DecodeBench(b, prototest.File(b, "status.json"), decoded.Err)
 }

@@ -9,7 +9,7 @@ import (
 
 // TestBotsMeaning: player_count counts the connected players; KSP has no bots.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := query(t, fake(t, map[string]string{"/": "status.json"}), protocols.Settings{Players: true})
+	res, _, err := prototest.QueryOnce(t, newQuerier, prototest.StatusPages(t, map[string]string{"/": "status.json"}), protocols.Settings{Players: true})
 	if err != nil {
 		t.Fatal(err)
 	}

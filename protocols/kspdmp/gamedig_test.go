@@ -13,8 +13,8 @@ import (
 // split names: for "Jebediah, Valentina" it counts 19 + 2 = 21 players, where
 // player_count (and ours) says 2.
 func TestGamedig(t *testing.T) {
-	addr := fake(t, map[string]string{"/": "status.json"})
-	res, _, err := query(t, addr, protocols.Settings{Players: true})
+	addr := prototest.StatusPages(t, map[string]string{"/": "status.json"})
+	res, _, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Players: true})
 	if err != nil || res.Players != protocols.Known(2) || len(res.PlayerList) != 2 {
 		t.Fatalf("querier %v, %+v", err, res)
 	}

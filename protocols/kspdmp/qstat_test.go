@@ -11,9 +11,9 @@ import (
 // the object's fields from its one line) and with the Querier.
 func TestQstat(t *testing.T) {
 	prototest.NeedQstat(t)
-	addr := fake(t, map[string]string{"/": "status.json"})
+	addr := prototest.StatusPages(t, map[string]string{"/": "status.json"})
 	qs := prototest.QstatJSON(t, "-ksp", addr)
-	res, _, err := query(t, addr, protocols.Settings{})
+	res, _, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,9 +37,7 @@ func testQuerier(t testing.TB, s protocols.Settings, opts *Options) *querier {
 
 func probe(t testing.TB, q *querier, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
+	return prototest.QueryWithin(t, q, addr, d)
 }
 
 // slpServer answers like a 1.7+ server: it reads the handshake and the status

@@ -2,11 +2,9 @@ package palworld
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecode(b *testing.B) {
@@ -41,13 +39,5 @@ func BenchmarkRedactPlayers(b *testing.B) {
 
 func BenchmarkQuery(b *testing.B) {
 	addr := fakePalworld(b, nil)
-	q := newQ(b, protocols.Settings{Players: true, Options: withPassword(testPassword)})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Options: withPassword(testPassword)}, addr)
 }

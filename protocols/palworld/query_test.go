@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -69,32 +68,9 @@ func fakePalworld(t testing.TB, override map[string]http.HandlerFunc) netip.Addr
 	return addr
 }
 
-func newQ(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := newQ(t, s).Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
-func phaseNames(tr *wire.Trace) string {
-	var s []string
-	for _, p := range tr.Phases {
-		s = append(s, fmt.Sprintf("%s:%v", p.Name, p.Err == nil))
-	}
-	return strings.Join(s, ",")
+	return prototest.QueryWithin(t, prototest.MustNew(t, Protocol, s), addr, d)
 }
 
 func TestQueryRoundTrip(t *testing.T) {
@@ -109,7 +85,7 @@ func TestQueryRoundTrip(t *testing.T) {
 	if len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Cattiva" || res.PlayerList[1].Ping.Value != 111 {
 		t.Errorf("players %+v", res.PlayerList)
 	}
-	if got := phaseNames(tr); got != "info:true,metrics:true,players:true" || len(res.PhaseErrors) != 0 {
+	if got := prototest.PhaseResults(tr); got != "info:true,metrics:true,players:true" || len(res.PhaseErrors) != 0 {
 		t.Errorf("phases %s, phase errors %v", got, res.PhaseErrors)
 	}
 	// Player IPs appear nowhere: not in the result, not in the trace's transcript.
@@ -133,8 +109,8 @@ func TestQueryRoundTrip(t *testing.T) {
 	}
 	// Without players in the module, the players endpoint is not asked.
 	_, tr, err = query(t, addr, protocols.Settings{Options: withPassword(testPassword)}, 2*time.Second)
-	if err != nil || phaseNames(tr) != "info:true,metrics:true" {
-		t.Errorf("no players: %v, phases %s", err, phaseNames(tr))
+	if err != nil || prototest.PhaseResults(tr) != "info:true,metrics:true" {
+		t.Errorf("no players: %v, phases %s", err, prototest.PhaseResults(tr))
 	}
 }
 
@@ -144,8 +120,8 @@ func TestQueryWrongPassword(t *testing.T) {
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || wire.Reason(err) == "timeout" {
 		t.Fatalf("err = %v, want server_error saying authentication failed", err)
 	}
-	if phaseNames(tr) != "info:false" {
-		t.Errorf("phases %s", phaseNames(tr))
+	if prototest.PhaseResults(tr) != "info:false" {
+		t.Errorf("phases %s", prototest.PhaseResults(tr))
 	}
 }
 
@@ -171,41 +147,15 @@ func TestQueryPartial(t *testing.T) {
 }
 
 func TestQueryErrors(t *testing.T) {
-	var hit atomic.Bool
-	other, _ := prototest.HTTP(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit.Store(true) }), false)
-	for _, tc := range []struct {
-		name     string
-		h        http.HandlerFunc
-		deadline time.Duration
-		want     error
-		msg      string
-	}{
-		{"html_page", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write([]byte("<html>secret-login-form</html>"))
-		}, 2 * time.Second, wire.ErrMalformed, "text/html"},
-		{"body_over_cap", func(w http.ResponseWriter, r *http.Request) {
-			w.Write([]byte(`{"version":"` + strings.Repeat("v", maxBody) + `"}`))
-		}, 2 * time.Second, wire.ErrTooLarge, "longer than"},
-		{"redirect", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, other.URL+"/v1/api/info", http.StatusTemporaryRedirect)
-		}, 2 * time.Second, wire.ErrServer, "not followed"},
-		{"never_answers", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
-			300 * time.Millisecond, wire.ErrTimeout, "deadline"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			addr := fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/info": tc.h})
-			_, tr, err := query(t, addr, protocols.Settings{Options: withPassword(testPassword)}, tc.deadline)
-			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) || strings.Contains(err.Error(), "secret") {
-				t.Fatalf("err = %v, want %v containing %q", err, tc.want, tc.msg)
-			}
-			if phaseNames(tr) != "info:false" {
-				t.Errorf("phases %s", phaseNames(tr))
+	for _, h := range prototest.HTTPHazards(t, maxBody) {
+		t.Run(h.Name, func(t *testing.T) {
+			addr := fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/info": h.Handler})
+			res, tr, err := query(t, addr, protocols.Settings{Options: withPassword(testPassword)}, h.Deadline)
+			prototest.CheckFailed(t, res, err, h.Want, h.Msg, prototest.Unquoted)
+			if prototest.PhaseResults(tr) != "info:false" {
+				t.Errorf("phases %s", prototest.PhaseResults(tr))
 			}
 		})
-	}
-	if hit.Load() {
-		t.Error("the redirect was followed")
 	}
 }
 
@@ -243,11 +193,11 @@ func TestNewOptions(t *testing.T) {
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "no palworld block") {
 		t.Errorf("no block: %v", err)
 	}
-	if phaseNames(tr) != "info:false" {
-		t.Errorf("no block: phases %s", phaseNames(tr))
+	if prototest.PhaseResults(tr) != "info:false" {
+		t.Errorf("no block: phases %s", prototest.PhaseResults(tr))
 	}
 	// The querier never prints its credentials.
-	q := newQ(t, protocols.Settings{Options: withPassword(testPassword)})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: withPassword(testPassword)})
 	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, testPassword) || strings.Contains(s, "Basic") {
 		t.Errorf("querier prints its credentials: %s", s)
 	}

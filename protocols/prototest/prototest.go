@@ -28,6 +28,13 @@ func UDP(t testing.TB, h Handler) netip.AddrPort {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ServeUDP(t, pc, h)
+}
+
+// ServeUDP is UDP on a socket of the test's own (a port shared with a TCP
+// fake): it answers each datagram on pc with what h returns until the test
+// ends, then closes pc.
+func ServeUDP(t testing.TB, pc net.PacketConn, h Handler) netip.AddrPort {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

@@ -1,7 +1,6 @@
 package satisfactory
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/pem"
@@ -106,21 +105,12 @@ func startLQ(t testing.TB, port uint16, vec []byte, silent bool) {
 	if err != nil {
 		t.Fatalf("UDP port %d beside the API: %v", port, err)
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 2048)
-		for {
-			n, from, err := pc.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			if !silent && isPoll(buf[:n]) {
-				pc.WriteTo(withCookie(vec, buf[:n]), from)
-			}
+	prototest.ServeUDP(t, pc, func(req []byte) [][]byte {
+		if silent || !isPoll(req) {
+			return nil
 		}
-	}()
-	t.Cleanup(func() { pc.Close(); <-done })
+		return [][]byte{withCookie(vec, req)}
+	})
 }
 
 // apiOpts is the Options func of a module with `satisfactory: {api: true, ...}`.
@@ -137,33 +127,7 @@ func apiOpts(set func(*Options)) func(any) error {
 
 func apiQuery(t *testing.T, addr netip.AddrPort, opts func(any) error, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q := testQuerier(t, protocols.Settings{Options: opts})
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
-func phases(tr *wire.Trace) string {
-	var s []string
-	for _, p := range tr.Phases {
-		s = append(s, fmt.Sprintf("%s:%v", p.Name, p.Err == nil))
-	}
-	return strings.Join(s, ",")
-}
-
-// transcript is everything the trace keeps: the packets' bytes (the transcript
-// renders them as hex, where a search would miss them), notes and log entries.
-func transcript(tr *wire.Trace) string {
-	var b bytes.Buffer
-	tr.WriteTranscript(&b)
-	for _, p := range tr.Packets {
-		b.Write(p.Data)
-	}
-	return b.String()
+	return prototest.QueryWithin(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: opts}), addr, d)
 }
 
 // The Lightweight Query's name and build stay; the API adds the players, the
@@ -187,10 +151,10 @@ func TestAPIPasswordless(t *testing.T) {
 	if info["active_session_name"] != "Northern Forest Factory" || info["tech_tier"] != "5" || info["changelist"] != "366202" {
 		t.Errorf("info %v", info)
 	}
-	if phases(tr) != "info:true,login:true,players:true" || f.calls.Load() != 2 {
-		t.Errorf("phases %s, %d calls", phases(tr), f.calls.Load())
+	if prototest.PhaseResults(tr) != "info:true,login:true,players:true" || f.calls.Load() != 2 {
+		t.Errorf("phases %s, %d calls", prototest.PhaseResults(tr), f.calls.Load())
 	}
-	if s := transcript(tr); strings.Contains(s, issuedToken) || !strings.Contains(s, "QueryServerState") {
+	if s := prototest.Transcript(tr); strings.Contains(s, issuedToken) || !strings.Contains(s, "QueryServerState") {
 		t.Errorf("transcript shows the issued token or lost the exchange:\n%s", s)
 	}
 }
@@ -210,8 +174,8 @@ func TestAPIHalves(t *testing.T) {
 			!strings.Contains(res.PhaseErrors[0].Err.Error(), "token_file") {
 			t.Errorf("result %+v", res)
 		}
-		if phases(tr) != "info:true,login:false" {
-			t.Errorf("phases %s", phases(tr))
+		if prototest.PhaseResults(tr) != "info:true,login:false" {
+			t.Errorf("phases %s", prototest.PhaseResults(tr))
 		}
 	})
 	t.Run("udp_silent", func(t *testing.T) {
@@ -225,8 +189,8 @@ func TestAPIHalves(t *testing.T) {
 			res.PhaseErrors[0].Phase != "info" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 			t.Errorf("result %+v", res)
 		}
-		if phases(tr) != "info:false,login:true,players:true" {
-			t.Errorf("phases %s", phases(tr))
+		if prototest.PhaseResults(tr) != "info:false,login:true,players:true" {
+			t.Errorf("phases %s", prototest.PhaseResults(tr))
 		}
 	})
 }
@@ -240,10 +204,10 @@ func TestAPITokenFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Players.Value != 3 || phases(tr) != "info:false,players:true" || f.calls.Load() != 1 {
-		t.Errorf("players %v, phases %s, %d calls: want no login", res.Players, phases(tr), f.calls.Load())
+	if res.Players.Value != 3 || prototest.PhaseResults(tr) != "info:false,players:true" || f.calls.Load() != 1 {
+		t.Errorf("players %v, phases %s, %d calls: want no login", res.Players, prototest.PhaseResults(tr), f.calls.Load())
 	}
-	if strings.Contains(transcript(tr), apiToken) {
+	if strings.Contains(prototest.Transcript(tr), apiToken) {
 		t.Error("transcript shows the API token")
 	}
 }
@@ -255,15 +219,15 @@ func TestAPIAuthFailures(t *testing.T) {
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "passwordless_login_not_possible") || !strings.Contains(err.Error(), "token_file") {
 		t.Errorf("client password: %v", err)
 	}
-	if phases(tr) != "info:false,login:false" {
-		t.Errorf("phases %s", phases(tr))
+	if prototest.PhaseResults(tr) != "info:false,login:false" {
+		t.Errorf("phases %s", prototest.PhaseResults(tr))
 	}
 	_, tr, err = apiQuery(t, addr, apiOpts(func(o *Options) { o.Token = "revoked.00" }), 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "invalid_token") {
 		t.Errorf("wrong token: %v", err)
 	}
-	if phases(tr) != "info:false,players:false" {
-		t.Errorf("phases %s", phases(tr))
+	if prototest.PhaseResults(tr) != "info:false,players:false" {
+		t.Errorf("phases %s", prototest.PhaseResults(tr))
 	}
 }
 
@@ -286,43 +250,15 @@ func TestAPICAFile(t *testing.T) {
 }
 
 func TestAPIErrors(t *testing.T) {
-	var hit atomic.Bool
-	elsewhere, _ := prototest.HTTP(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit.Store(true) }), true)
-	for _, tc := range []struct {
-		name     string
-		h        http.HandlerFunc
-		deadline time.Duration
-		want     error
-		msg      string
-	}{
-		{"html_page", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte("<html>secret-page</html>"))
-		}, 2 * time.Second, wire.ErrMalformed, "text/html"},
-		{"body_over_cap", func(w http.ResponseWriter, r *http.Request) {
-			w.Write([]byte(`{"data":{"authenticationToken":"` + strings.Repeat("A", apiMaxBody) + `"}}`))
-		}, 2 * time.Second, wire.ErrTooLarge, "longer than"},
-		{"redirect", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, elsewhere.URL+apiPath, http.StatusTemporaryRedirect)
-		}, 2 * time.Second, wire.ErrServer, "not followed"},
-		// The body is read first: the server notices the client leaving (and
-		// cancels r.Context) only once the request body is consumed.
-		{"never_answers", func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body); <-r.Context().Done() },
-			300 * time.Millisecond, wire.ErrTimeout, "deadline"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, addr := startAPI(t, &fakeAPI{override: tc.h})
-			_, tr, err := apiQuery(t, addr, apiOpts(nil), tc.deadline)
-			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) || strings.Contains(err.Error(), "secret-page") {
-				t.Fatalf("err = %v, want %v containing %q", err, tc.want, tc.msg)
-			}
-			if phases(tr) != "info:false,login:false" {
-				t.Errorf("phases %s", phases(tr))
+	for _, h := range prototest.HTTPHazards(t, apiMaxBody) {
+		t.Run(h.Name, func(t *testing.T) {
+			_, addr := startAPI(t, &fakeAPI{override: h.Handler})
+			res, tr, err := apiQuery(t, addr, apiOpts(nil), h.Deadline)
+			prototest.CheckFailed(t, res, err, h.Want, h.Msg, prototest.Unquoted)
+			if prototest.PhaseResults(tr) != "info:false,login:false" {
+				t.Errorf("phases %s", prototest.PhaseResults(tr))
 			}
 		})
-	}
-	if hit.Load() {
-		t.Error("the redirect was followed")
 	}
 }
 
@@ -332,16 +268,16 @@ func TestAPIContractCases(t *testing.T) {
 	opts := apiOpts(func(o *Options) { o.Token = apiToken })
 	t.Run("refused", func(t *testing.T) {
 		_, tr, err := apiQuery(t, prototest.ClosedTCPPort(t), opts, 2*time.Second)
-		if !errors.Is(err, wire.ErrRefused) || phases(tr) != "info:false,players:false" {
-			t.Errorf("err = %v, phases %s", err, phases(tr))
+		if !errors.Is(err, wire.ErrRefused) || prototest.PhaseResults(tr) != "info:false,players:false" {
+			t.Errorf("err = %v, phases %s", err, prototest.PhaseResults(tr))
 		}
 	})
 	t.Run("silent_tcp_no_tls_handshake", func(t *testing.T) {
 		var conns atomic.Int32
 		addr := prototest.TCP(t, func(c net.Conn) { conns.Add(1); io.Copy(io.Discard, c) })
 		_, tr, err := apiQuery(t, addr, opts, 300*time.Millisecond)
-		if !errors.Is(err, wire.ErrTimeout) || phases(tr) != "info:false,players:false" || conns.Load() != 1 {
-			t.Errorf("err = %v, phases %s, %d connections", err, phases(tr), conns.Load())
+		if !errors.Is(err, wire.ErrTimeout) || prototest.PhaseResults(tr) != "info:false,players:false" || conns.Load() != 1 {
+			t.Errorf("err = %v, phases %s, %d connections", err, prototest.PhaseResults(tr), conns.Load())
 		}
 	})
 	t.Run("plain_http", func(t *testing.T) {
@@ -355,7 +291,7 @@ func TestAPIContractCases(t *testing.T) {
 		_, addr := startAPI(t, &fakeAPI{})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := testQuerier(t, protocols.Settings{Options: opts}).Query(ctx, protocols.At(addr), nil); wire.Reason(err) != "timeout" {
+		if _, err := prototest.MustNew(t, Protocol, protocols.Settings{Options: opts}).Query(ctx, protocols.At(addr), nil); wire.Reason(err) != "timeout" {
 			t.Errorf("err = %v, want a timeout reason", err)
 		}
 	})
@@ -379,7 +315,7 @@ func TestAPIOptions(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	q := testQuerier(t, protocols.Settings{Options: apiOpts(func(o *Options) { o.Token = apiToken })})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: apiOpts(func(o *Options) { o.Token = apiToken })})
 	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiToken) {
 		t.Errorf("querier prints its token: %s", s)
 	}

@@ -24,15 +24,7 @@ func BenchmarkDecode(b *testing.B) {
 func BenchmarkQuery(b *testing.B) {
 	vec := loadHex(b, "playing_djwoodz.hex")
 	addr := prototest.UDP(b, func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)} })
-	q := testQuerier(b, protocols.Settings{})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, addr)
 }
 
 func BenchmarkDecodeAPIState(b *testing.B) {
@@ -47,10 +39,10 @@ func BenchmarkDecodeAPIState(b *testing.B) {
 
 func BenchmarkQueryAPI(b *testing.B) {
 	_, addr := startAPI(b, &fakeAPI{})
-	q := testQuerier(b, protocols.Settings{Options: apiOpts(nil)})
+	q := prototest.MustNew(b, Protocol, protocols.Settings{Options: apiOpts(nil)})
 	tr := wire.NewTrace()
 	b.ReportAllocs()
-	for b.Loop() {
+	for b.Loop() { // no Lightweight Query server: its phase fails, the API answers
 		tr.Reset()
 		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr); err != nil {
 			b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // The api options as a modules file gives them, and /config hiding the token.
@@ -22,13 +23,12 @@ func TestModulesFile(t *testing.T) {
 	if strings.Contains(string(out), "tok-secret-99") {
 		t.Errorf("/config shows the token:\n%s", out)
 	}
-	for yaml, want := range map[string]string{
+	prototest.Refused(t, parse, map[string]string{
 		"modules:\n  s: {protocol: satisfactory, satisfactory: {token: x}}\n":                    "api: true",
 		"modules:\n  s: {protocol: satisfactory, satisfactory: {api: true, tokenfile: x}}\n":     "tokenfile",
 		"modules:\n  s: {protocol: satisfactory, satisfactory: {api: true, ca_file: /absent}}\n": "/absent",
-	} {
-		if _, err := config.Parse([]byte(yaml)); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: err = %v, want one naming %q", yaml, err, want)
-		}
-	}
+	})
 }
+
+// parse is config.Parse for prototest.Refused.
+func parse(b []byte) error { _, err := config.Parse(b); return err }

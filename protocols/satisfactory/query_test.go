@@ -27,15 +27,6 @@ func isPoll(req []byte) bool {
 	return len(req) == 13 && req[0] == 0xD5 && req[1] == 0xF6 && req[2] == 0 && req[3] == 1 && req[12] == 1
 }
 
-func testQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 func TestQueryRoundTrip(t *testing.T) {
 	vec := loadHex(t, "playing_djwoodz.hex")
 	var (
@@ -51,7 +42,7 @@ func TestQueryRoundTrip(t *testing.T) {
 		mu.Unlock()
 		return [][]byte{withCookie(vec, req)}
 	})
-	q := testQuerier(t, protocols.Settings{})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{})
 	for range 2 {
 		tr := wire.NewTrace()
 		res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
@@ -84,7 +75,7 @@ func TestQueryIgnoresForeignCookie(t *testing.T) {
 		return [][]byte{stale, []byte("junk"), withCookie(vec, req)}
 	})
 	tr := wire.NewTrace()
-	res, err := testQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +99,7 @@ func errorCase(t *testing.T, h prototest.Handler, deadline time.Duration, want e
 	t.Helper()
 	addr := prototest.UDP(t, h)
 	start := time.Now()
-	_, err := testQuerier(t, protocols.Settings{}).Query(prototest.Context(t, deadline), protocols.At(addr), wire.NewTrace())
+	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, deadline), protocols.At(addr), wire.NewTrace())
 	if !errors.Is(err, want) {
 		t.Fatalf("err = %v, want %v", err, want)
 	}
@@ -170,7 +161,7 @@ func TestQueryLegacy(t *testing.T) {
 		copy(out[2:10], req[2:10])
 		return [][]byte{out}
 	})
-	q := testQuerier(t, protocols.Settings{Options: func(v any) error {
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: func(v any) error {
 		v.(*Options).Legacy = true
 		return nil
 	}})

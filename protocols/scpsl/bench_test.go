@@ -7,12 +7,8 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	data := prototest.File(b, "serverinfo_basic.json")
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodeVector(data, 0, 7777, true); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, prototest.File(b, "serverinfo_basic.json"), func(data []byte) error {
+		_, err := decodeVector(data, 0, 7777, true)
+		return err
+	})
 }

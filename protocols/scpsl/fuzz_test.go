@@ -1,8 +1,6 @@
 package scpsl
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -11,14 +9,7 @@ import (
 // FuzzDecode checks that no answer panics the decoder and that every server
 // it maps gives a valid UTF-8 result with counts in range and a capped list.
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	prototest.SeedFiles(f, "*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := decode(b)
 		if err != nil {

@@ -1,14 +1,10 @@
 package scpsl
 
 import (
-	"crypto/x509"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -55,26 +51,8 @@ func (f *fakeNorthwood) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// newFor builds a querier whose requests go to srv, trusting its certificate.
-func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
-	t.Helper()
-	s.Options = prototest.OptionsOf(o)
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sq := q.(*querier)
-	sq.api.Base = srv.URL
-	sq.api.RootCAs = prototest.TrustOf(srv)
-	return sq
-}
-
-func query(t testing.TB, q protocols.Querier, at netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(at), tr)
-	return res, tr, err
-}
+// api is the protocol's API, for its tests.
+var api = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}
 
 // The whole exchange over TLS: the account's servers, the target's picked by
 // port or by server_id; the key sent, never traced.
@@ -93,8 +71,8 @@ func TestQuery(t *testing.T) {
 		t.Run(fmt.Sprint(c.players, c.serverID), func(t *testing.T) {
 			f := &fakeNorthwood{t: t}
 			srv, _ := prototest.HTTP(t, f, true)
-			q := newFor(t, srv, Options{AccountID: account, APIKey: apiKey, ServerID: c.serverID}, protocols.Settings{Players: c.players})
-			res, tr, err := query(t, q, netip.AddrPortFrom(target.Addr(), c.port), 2*time.Second)
+			q := api.Against(t, srv, Options{AccountID: account, APIKey: apiKey, ServerID: c.serverID}, protocols.Settings{Players: c.players})
+			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.port), 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,31 +86,22 @@ func TestQuery(t *testing.T) {
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Attempts != 1 {
 				t.Errorf("phases %+v, %d attempts", tr.Phases, tr.Attempts)
 			}
-			if s := fmt.Sprintf("%+v %v %s", tr, q, transcript(tr)); strings.Contains(s, apiKey) {
-				t.Errorf("the key is in the trace or the querier's text")
-			}
+			prototest.NoSecrets(t, q, tr, nil, apiKey)
 		})
 	}
 }
 
 func TestQueryFailures(t *testing.T) {
-	big := `{"Success":true,"Servers":[{"ID":1,"Info":"` + strings.Repeat("QUFB", maxBody/4) + `"}]}`
-	write := func(status int, body string) func(w http.ResponseWriter, r *http.Request) bool {
-		return func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			w.Write([]byte(body))
-			return true
-		}
-	}
-	cases := []struct {
+	write := prototest.HookReply
+	type failure struct {
 		name string
 		o    Options
 		at   uint16
 		hook func(w http.ResponseWriter, r *http.Request) bool
 		want error
 		msg  string
-	}{
+	}
+	cases := []failure{
 		{"no account", Options{}, 7777, nil, wire.ErrServer, `the module names no account`},
 		{"wrong key", Options{AccountID: account, APIKey: "wrong"}, 7777, nil, wire.ErrServer,
 			`Northwood serverinfo refused: "Access denied" (check account_id and the API key)`},
@@ -156,32 +125,23 @@ func TestQueryFailures(t *testing.T) {
 			wire.ErrMalformed, "count out of 0..1000"},
 		{"not the answer", Options{AccountID: account, APIKey: apiKey}, 7777, write(200, `{"servers":[]}`),
 			wire.ErrMalformed, "serverinfo answer without Success"},
-		{"endless body", Options{AccountID: account, APIKey: apiKey}, 7777, write(200, big), wire.ErrTooLarge, "longer than"},
-		{"redirect", Options{AccountID: account, APIKey: apiKey}, 7777, func(w http.ResponseWriter, r *http.Request) bool {
-			w.Header().Set("Location", "http://169.254.169.254/")
-			w.WriteHeader(http.StatusMovedPermanently)
-			return true
-		}, wire.ErrServer, "not followed"},
-		{"silent", Options{AccountID: account, APIKey: apiKey}, 7777, func(w http.ResponseWriter, r *http.Request) bool { <-r.Context().Done(); return true },
-			wire.ErrTimeout, ""},
+	}
+	for _, h := range prototest.HTTPHazards(t, maxBody) {
+		cases = append(cases, failure{h.Name, Options{AccountID: account, APIKey: apiKey}, 7777, prototest.Hook(h.Handler), h.Want, h.Msg})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			f := &fakeNorthwood{t: t, hook: c.hook}
 			srv, _ := prototest.HTTP(t, f, false)
-			q := newFor(t, srv, c.o, protocols.Settings{Players: true})
-			start := time.Now()
+			q := api.Against(t, srv, c.o, protocols.Settings{Players: true})
 			// A short deadline for the silent server; room for the big body
 			// through the race detector for the others.
 			d := 3 * time.Second
 			if c.want == wire.ErrTimeout {
 				d = 500 * time.Millisecond
 			}
-			res, tr, err := query(t, q, netip.AddrPortFrom(target.Addr(), c.at), d)
-			if time.Since(start) > d+3*time.Second+prototest.LagSince(start) {
-				t.Errorf("took %v", time.Since(start))
-			}
+			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.at), d)
 			if c.want == nil {
 				// a count over the maximum is the server's to say: kept as sent
 				if err != nil || res.Players.Value != 7 || res.MaxPlayers.Value != 3 {
@@ -189,15 +149,8 @@ func TestQueryFailures(t *testing.T) {
 				}
 				return
 			}
-			if res != nil || !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("res %v, err = %v, want %v containing %q", res, err, c.want, c.msg)
-			}
-			if strings.Contains(err.Error(), apiKey) || strings.Contains(err.Error(), "proxy page") {
-				t.Errorf("error quotes the key or a body: %v", err)
-			}
-			if strings.Contains(transcript(tr), apiKey) {
-				t.Errorf("the trace holds the key")
-			}
+			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", prototest.Unquoted)
+			prototest.NoSecrets(t, q, tr, err, apiKey)
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
 				t.Errorf("phases %+v", tr.Phases)
 			}
@@ -213,74 +166,36 @@ func TestQueryFailures(t *testing.T) {
 func TestQueryTLSVerified(t *testing.T) {
 	f := &fakeNorthwood{t: t}
 	srv, _ := prototest.HTTP(t, f, true)
-	q := newFor(t, srv, Options{AccountID: account, APIKey: apiKey}, protocols.Settings{})
-	q.api.RootCAs = x509.NewCertPool()
-	_, _, err := query(t, q, target, 2*time.Second)
-	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") || f.requests.Load() != 0 {
-		t.Fatalf("err = %v, %d requests", err, f.requests.Load())
-	}
+	q := api.Against(t, srv, Options{AccountID: account, APIKey: apiKey}, protocols.Settings{})
+	prototest.UntrustedRefused(t, q, &q.api, f.requests.Load)
 }
 
 // The request goes to Northwood whatever the target: the base is
 // api.scpslgame.com over https, and no target or option changes it.
 func TestBaseFixed(t *testing.T) {
-	q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(Options{AccountID: account, APIKey: apiKey})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sq := q.(*querier); sq.api.Base != "https://api.scpslgame.com" || sq.api.At != nil || sq.api.RootCAs == nil {
-		t.Errorf("querier %v", sq)
-	}
-	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiKey) {
-		t.Errorf("the querier prints its key: %s", s)
-	}
+	q := api.Fixed(t, Options{AccountID: account, APIKey: apiKey}, "https://api.scpslgame.com")
+	prototest.NoSecrets(t, q, nil, nil, apiKey)
 }
 
 func TestNewOptions(t *testing.T) {
-	for _, c := range []struct {
-		o   Options
-		bad string
-	}{
-		{Options{}, ""},
-		{Options{AccountID: account, APIKey: apiKey}, ""},
-		{Options{AccountID: "../x"}, "numeric id"},
-		{Options{ServerID: -1}, "server_id -1"},
-		{Options{APIKey: "a", APIKeyFile: "/nonexistent"}, "api_key"},
-		{Options{APIKeyFile: "/nonexistent/key"}, "api_key"},
-		{Options{CAFile: "/nonexistent/ca.pem"}, "ca_file"},
-	} {
-		_, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(c.o)})
-		if c.bad == "" && err != nil || c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) {
-			t.Errorf("%+v: err = %v, want %q", c.o, err, c.bad)
-		}
-	}
+	prototest.NewOptions(t, newQuerier, []prototest.OptionsCase[Options]{
+		{Options: Options{}},
+		{Options: Options{AccountID: account, APIKey: apiKey}},
+		{Options: Options{AccountID: "../x"}, Bad: "numeric id"},
+		{Options: Options{ServerID: -1}, Bad: "server_id -1"},
+		{Options: Options{APIKey: "a", APIKeyFile: "/nonexistent"}, Bad: "api_key"},
+		{Options: Options{APIKeyFile: "/nonexistent/key"}, Bad: "api_key"},
+		{Options: Options{CAFile: "/nonexistent/ca.pem"}, Bad: "ca_file"},
+	})
 }
 
-// contractProtocol sends the request to the probed address, so that the
-// contract's fake servers (a closed port, a silent one) are Northwood.
-var contractProtocol = prototest.Hooked(Protocol, func(q protocols.Querier) {
-	q.(*querier).api.At = prototest.AtProbe
-})
-
+// The contract's fake servers (a closed port, a silent one) stand for Northwood.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
+		Protocol:    api.Probed(),
 		Name:        "scpsl",
 		DefaultPort: 7777,
 		Transport:   "tcp",
 		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{AccountID: account, APIKey: apiKey})},
 	})
-}
-
-// transcript is what a trace keeps: packets and log entries.
-func transcript(tr *wire.Trace) string {
-	var b strings.Builder
-	for _, p := range tr.Packets {
-		b.Write(p.Data)
-		b.WriteByte('\n')
-	}
-	for _, e := range tr.Entries {
-		fmt.Fprintf(&b, "%+v\n", e)
-	}
-	return b.String()
 }

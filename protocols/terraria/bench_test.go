@@ -2,11 +2,9 @@ package terraria
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecode(b *testing.B) {
@@ -23,13 +21,5 @@ func BenchmarkDecode(b *testing.B) {
 
 func BenchmarkQuery(b *testing.B) {
 	addr := fakeTShock(b, prototest.File(b, "status_players_rules.json"), nil)
-	q := newQ(b, protocols.Settings{Players: true})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, addr)
 }

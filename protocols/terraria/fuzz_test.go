@@ -2,8 +2,6 @@ package terraria
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -12,14 +10,7 @@ import (
 )
 
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	prototest.SeedFiles(f, "*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := decode(prototest.JSONResponse(200, b))
 		if err != nil {
