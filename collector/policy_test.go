@@ -188,6 +188,8 @@ func TestPolicyBeforeLookup(t *testing.T) {
 		{"allow with addresses judges addresses", "allow: [\"*.example.org\", 192.0.2.0/24]", "", "other.example.net", 1, 1, ""},
 		{"SRV record names a denied name", "deny: [\"*.svc.cluster.local\"]", "", "srv.example.org", 1, 0, `403 denied by target_policy.deny "*.svc.cluster.local": redis.default.svc.cluster.local`},
 		{"module targets of names only", "deny: []", "[\"*.example.org\"]", "evil.example.net:27015", 0, 0, "evil.example.net is not among the module's targets"},
+		{"module targets, a name without a port (SRV)", "deny: []", "[\"*.example.org\"]", "evil.example.net", 0, 0, "evil.example.net is not among the module's targets"},
+		{"module targets, a listed name's SRV record", "deny: []", "[\"*.example.org\"]", "game.example.org", 1, 1, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			yml := "target_policy:\n  " + tc.policy + "\n"

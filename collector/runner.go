@@ -328,11 +328,18 @@ func (r *Runner) locate(ctx context.Context, rq *request, o *Outcome) (addrs []n
 // lookupSRV returns the name and query ports of the name rq.host: its SRV
 // record's where the game's client would look one up. It judges the name
 // before it is resolved: o.Policy when the target policy refuses the record's
-// name, an error when the module's targets refuse the name to be queried.
+// name, an error when the module's targets refuse the given name (before the
+// SRV lookup) or the record's.
 //
 //go:noinline
 func (r *Runner) lookupSRV(ctx context.Context, rq *request, o *Outcome) (queryHost string, ports []uint16, err error) {
 	queryHost, ports = rq.host, rq.ports
+	// The name the caller gave is judged first: a module's secret goes to the
+	// names its operator listed, and a name not among them is looked up nowhere,
+	// not even for an SRV record that might lead to a listed one.
+	if err := rq.mod.CheckTargetName(rq.host); err != nil {
+		return "", nil, fmt.Errorf("%w: %v", wire.ErrNotAllowed, err)
+	}
 	if rq.srv {
 		if target, port, ok := rq.mod.Descriptor().LookupSRV(ctx, rq.host); ok {
 			if sp, err := queryPorts(nil, port, rq.mod.QueryPortOffsets()); err == nil {
