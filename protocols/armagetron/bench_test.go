@@ -10,7 +10,7 @@ import (
 )
 
 func BenchmarkDecodeReply(b *testing.B) {
-	vec := loadHex(b, "players_colours.hex")
+	vec := prototest.HexFile(b, "players_colours.hex")
 	b.ReportAllocs()
 	for b.Loop() {
 		s, err := decodeReply(vec)
@@ -23,7 +23,7 @@ func BenchmarkDecodeReply(b *testing.B) {
 
 // BenchmarkQuery is the full two-request exchange over loopback UDP.
 func BenchmarkQuery(b *testing.B) {
-	srv := newServer(b, loadHex(b, "players_colours.hex"))
+	srv := newServer(b, prototest.HexFile(b, "players_colours.hex"))
 	addr := prototest.UDP(b, srv.handle(b))
 	q, _ := Protocol.New(protocols.Settings{Players: true})
 	tr := wire.NewTrace()

@@ -10,7 +10,7 @@ import (
 )
 
 func BenchmarkDecodeInfo(b *testing.B) {
-	vec := loadHex(b, "info_sauer_ctf.hex")
+	vec := prototest.HexFile(b, "info_sauer_ctf.hex")
 	b.ReportAllocs()
 	for b.Loop() {
 		in, err := decodeInfo(vec, pingWide)
@@ -22,7 +22,7 @@ func BenchmarkDecodeInfo(b *testing.B) {
 }
 
 func BenchmarkDecodePlayers(b *testing.B) {
-	vec := loadHex(b, "ext_stats_alice.hex")
+	vec := prototest.HexFile(b, "ext_stats_alice.hex")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := decodePlayers(vec); err != nil {

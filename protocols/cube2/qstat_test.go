@@ -23,8 +23,8 @@ func TestQstatCrossCheck(t *testing.T) {
 		{"plain", func(t *testing.T) []byte { return body(t, "info_sauer_plain.hex", 1) }},
 		{"paused_password", func(t *testing.T) []byte { return body(t, "info_sauer_paused.hex", 1) }},
 		{"realworld_capture", func(t *testing.T) []byte {
-			req := realworldCapture(t, "cube2_sauerbraten_cube2-info.req.bin")
-			return realworldCapture(t, "cube2_sauerbraten_cube2-info.resp.bin")[len(req):]
+			req := prototest.Capture(t, "cube2_sauerbraten_cube2-info.req.bin")
+			return prototest.Capture(t, "cube2_sauerbraten_cube2-info.resp.bin")[len(req):]
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,10 +43,8 @@ const (
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, err
-		}
+	if err := s.DecodeOptions("mafia2mp", &opts); err != nil {
+		return nil, err
 	}
 	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	vec := loadHex(b, "reply_1_3_4.hex")
+	vec := prototest.HexFile(b, "reply_1_3_4.hex")
 	b.ReportAllocs()
 	for b.Loop() {
 		st, err := decode(vec, vecIdent)
@@ -23,7 +23,7 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	vec := loadHex(b, "reply_1_3_4.hex")
+	vec := prototest.HexFile(b, "reply_1_3_4.hex")
 	addr := prototest.UDP(b, func(req []byte) [][]byte {
 		reply := slices.Clone(vec)
 		copy(reply[4:12], req[4:12])

@@ -30,7 +30,7 @@ func isPing(req []byte) bool {
 func echoing(t testing.TB, keep bool, files ...string) prototest.Handler {
 	var vecs [][]byte
 	for _, f := range files {
-		vecs = append(vecs, loadHex(t, f))
+		vecs = append(vecs, prototest.HexFile(t, f))
 	}
 	return func(req []byte) [][]byte {
 		if !isPing(req) {

@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecodePacket(b *testing.B) {
-	pkt := loadHex(b, "v7_ticks_gamescript.hex")
+	pkt := prototest.HexFile(b, "v7_ticks_gamescript.hex")
 	b.ReportAllocs()
 	for b.Loop() {
 		g, err := decodePacket(pkt)
@@ -23,7 +24,7 @@ func BenchmarkDecodePacket(b *testing.B) {
 
 // BenchmarkQuery is a full exchange over loopback TCP, one connection per query.
 func BenchmarkQuery(b *testing.B) {
-	addr := gameServer(b, loadHex(b, "v6_password_newgrf.hex"), 0)
+	addr := gameServer(b, prototest.HexFile(b, "v6_password_newgrf.hex"), 0)
 	q, _ := Protocol.New(protocols.Settings{})
 	tr := wire.NewTrace()
 	b.ReportAllocs()

@@ -10,7 +10,7 @@ import (
 )
 
 func BenchmarkDecodeInfo07(b *testing.B) {
-	payload, _ := connless07(loadHex(b, "v07_players.hex"), vectorToken)
+	payload, _ := connless07(prototest.HexFile(b, "v07_players.hex"), vectorToken)
 	b.ReportAllocs()
 	for b.Loop() {
 		in, err := decodeInfo07(payload)
@@ -22,7 +22,7 @@ func BenchmarkDecodeInfo07(b *testing.B) {
 }
 
 func BenchmarkDecodeInfo06(b *testing.B) {
-	vec := loadHex(b, "v06_players.hex")
+	vec := prototest.HexFile(b, "v06_players.hex")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := decode06(vec); err != nil {
