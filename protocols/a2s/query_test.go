@@ -457,3 +457,7 @@ func TestQueryFixtures(t *testing.T) {
 		t.Fatal("no rules")
 	}
 }
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `a2s options: unknown encoding "koi8-r"`})
+}

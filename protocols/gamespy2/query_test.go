@@ -241,7 +241,8 @@ func TestQueryEncoding(t *testing.T) {
 			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
 		}
 	}
-	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "koi8-r"})}); err == nil {
-		t.Error("koi8-r accepted")
-	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `gamespy2 options: unknown encoding "koi8-r"`})
 }

@@ -335,3 +335,7 @@ func TestNewSettings(t *testing.T) {
 		t.Errorf("New: %v, %v", q, err)
 	}
 }
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `goldsrc options: unknown encoding "koi8-r"`})
+}

@@ -81,11 +81,11 @@ func TestQueryFailures(t *testing.T) {
 	}
 }
 
-func TestOptions(t *testing.T) {
-	bad := protocols.Settings{Options: func(v any) error { v.(*Options).Variant = "mafia3"; return nil }}
-	if _, err := newQuerier(bad); err == nil {
-		t.Error("variant mafia3 accepted")
-	}
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"variant: mafia3": `mafia2mp options: variant "mafia3"`,
+		"encoding: cp437": `mafia2mp options: unknown encoding "cp437"`,
+	})
 }
 
 func TestQuerierContract(t *testing.T) {

@@ -325,12 +325,11 @@ func TestQueryPhaseErrors(t *testing.T) {
 	}
 }
 
-func TestOptions(t *testing.T) {
-	for _, o := range []Options{{Variant: "sa-mp"}, {Encoding: "koi8-r"}} {
-		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { *v.(*Options) = o; return nil }}); err == nil {
-			t.Errorf("%+v: no error", o)
-		}
-	}
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"variant: sa-mp":   `samp options: unknown variant "sa-mp"`,
+		"encoding: koi8-r": `samp options: unknown encoding "koi8-r"`,
+	})
 }
 
 func TestQuerierContract(t *testing.T) {

@@ -127,15 +127,17 @@ func TestPasswordFile(t *testing.T) {
 	if res, _, err := probe(t, f.start(t), s, 2*time.Second); err != nil || res.Map != "dm_Bigfalls" {
 		t.Errorf("%+v, %v", res, err)
 	}
-	for name, o := range map[string]Options{
-		"both":       {Password: "a", PasswordFile: file},
-		"line break": {Password: "a\nb"},
-		"missing":    {PasswordFile: filepath.Join(t.TempDir(), "absent")},
-	} {
-		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { *v.(*Options) = o; return nil }}); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pw")
+	prototest.WriteFile(t, file, "x")
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"{password: a, password_file: " + file + "}":             "soldat password: ",
+		`password: "a\nb"`:                                       "soldat password: a line break",
+		"password_file: " + filepath.Join(t.TempDir(), "absent"): "soldat password: ",
+		"encoding: koi8-r":                                       `soldat options: unknown encoding "koi8-r"`,
+	})
 }
 
 // A wrong or missing password is a reason that says so.

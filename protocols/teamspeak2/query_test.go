@@ -151,11 +151,14 @@ func TestDefaultQueryPort(t *testing.T) {
 	if err != nil || q.(*querier).queryPort != 51234 {
 		t.Errorf("%+v, %v", q, err)
 	}
-	for _, p := range []int{-1, 65536} {
-		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { v.(*Options).QueryPort = p; return nil }}); err == nil {
-			t.Errorf("query_port %d accepted", p)
-		}
-	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"query_port: -1":    "teamspeak2 options: query_port must be between 1 and 65535, got -1",
+		"query_port: 65536": "teamspeak2 options: query_port must be between 1 and 65535, got 65536",
+		"encoding: koi8-r":  `teamspeak2 options: unknown encoding "koi8-r"`,
+	})
 }
 
 func TestQueryFailures(t *testing.T) {

@@ -80,11 +80,8 @@ func TestQueryStarsiege(t *testing.T) {
 	}
 }
 
-func TestOptions(t *testing.T) {
-	bad := protocols.Settings{Options: func(v any) error { v.(*Options).Variant = "tribes2"; return nil }}
-	if _, err := newQuerier(bad); err == nil {
-		t.Error("variant tribes2 accepted")
-	}
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"variant: tribes2": `tribes1 options: variant "tribes2"`})
 }
 
 func TestQueryFailures(t *testing.T) {
