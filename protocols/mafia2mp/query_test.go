@@ -21,17 +21,6 @@ func server(t testing.TB, tag string, replies ...[]byte) netip.AddrPort {
 	})
 }
 
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
-
 func online(s protocols.Settings) protocols.Settings {
 	s.Options = func(v any) error { v.(*Options).Variant = "online"; return nil }
 	return s
@@ -39,11 +28,11 @@ func online(s protocols.Settings) protocols.Settings {
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, _, err := query(t, server(t, tagM2MP, []byte("M2Onl"), readVec(t, "m2mp")), protocols.Settings{Players: true}, 2*time.Second)
+	res, _, err := prototest.Probe(t, Protocol, server(t, tagM2MP, []byte("M2Onl"), readVec(t, "m2mp")), protocols.Settings{Players: true}, 2*time.Second)
 	if err != nil || res.Name != "Empire Bay Roleplay" || len(res.PlayerList) != 3 {
 		t.Fatalf("%v, %+v", err, res)
 	}
-	res, _, err = query(t, server(t, tagOnline, readVec(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
+	res, _, err = prototest.Probe(t, Protocol, server(t, tagOnline, readVec(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
 	if err != nil || res.Name != "M2O Freeroam é" || len(res.PlayerList) != 2 || !res.PlayerList[1].Ping.Known {
 		t.Fatalf("%v, %+v", err, res)
 	}
@@ -67,7 +56,7 @@ func TestQueryFailures(t *testing.T) {
 			t.Parallel()
 			tc.s.Retries = 1
 			start := time.Now()
-			_, tr, err := query(t, tc.addr, tc.s, tc.d)
+			_, tr, err := prototest.Probe(t, Protocol, tc.addr, tc.s, tc.d)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}

@@ -1,9 +1,7 @@
 package savage2
 
 import (
-	"bytes"
 	"errors"
-	"net/netip"
 	"testing"
 	"time"
 
@@ -12,31 +10,10 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func server(t testing.TB, replies ...[]byte) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if !bytes.Equal(req, request) {
-			t.Errorf("request % X", req)
-			return nil
-		}
-		return replies
-	})
-}
-
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
-
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	// A stray shorter than a header first: skipped.
-	res, tr, err := query(t, server(t, []byte("ping"), readVec(t, "full")), protocols.Settings{Rules: true}, 2*time.Second)
+	res, tr, err := prototest.Probe(t, Protocol, prototest.Answering(t, request, []byte("ping"), readVec(t, "full")), protocols.Settings{Rules: true}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +40,7 @@ func TestQueryFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			_, tr, err := query(t, server(t, tc.replies...), protocols.Settings{Retries: 1}, tc.d)
+			_, tr, err := prototest.Probe(t, Protocol, prototest.Answering(t, request, tc.replies...), protocols.Settings{Retries: 1}, tc.d)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}

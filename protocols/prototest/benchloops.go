@@ -1,0 +1,40 @@
+package prototest
+
+import (
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// DecodeBench measures decode on reply, bytes and allocations per run; decode
+// returns its error (and builds the Result, the part of a probe it stands for).
+func DecodeBench(b *testing.B, reply []byte, decode func([]byte) error) {
+	b.SetBytes(int64(len(reply)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := decode(reply); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// QueryBench measures whole queries of a querier p makes of s against the fake
+// server at addr, reusing one trace as the prober does.
+func QueryBench(b *testing.B, p protocols.Protocol, s protocols.Settings, addr netip.AddrPort) {
+	q, err := p.New(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := Context(b, time.Minute)
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Reset()
+		if _, err := q.Query(ctx, protocols.At(addr), tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
