@@ -6,6 +6,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -245,7 +246,7 @@ func TestSplitVectors(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			frags := readFrags(t, tt.name)
+			frags := steamtest.Frags(t, tt.name)
 			orders := [][]int{{}, {}}
 			for i := range frags {
 				orders[0] = append(orders[0], i)
