@@ -69,17 +69,7 @@ func newServer(t testing.TB, big []byte) *server {
 func query(t *testing.T, s protocols.Settings, d time.Duration, srv *server) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	addr := prototest.UDP(t, srv.handle(t))
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
 func TestQueryRoundTrip(t *testing.T) {

@@ -20,7 +20,7 @@ func TestGamedig(t *testing.T) {
 	if !ok {
 		t.Fatalf("gamedig failed: %s", msg)
 	}
-	res, _, err := prototest.Probe(t, Protocol, addr, all, 5*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ var all = protocols.Settings{Players: true, Rules: true}
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	addr := prototest.Answering(t, request, readVec(t, "full"))
-	res, tr, err := prototest.Probe(t, Protocol, addr, all, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestQuery(t *testing.T) {
 func TestQueryStrays(t *testing.T) {
 	t.Parallel()
 	addr := prototest.Answering(t, request, readVec(t, "stray"), []byte("noise"), readVec(t, "full"))
-	res, tr, err := prototest.Probe(t, Protocol, addr, all, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
 	if err != nil || res.Name != "Dust Town" {
 		t.Fatalf("%v, %+v", err, res)
 	}
@@ -45,7 +45,7 @@ func TestQueryStrays(t *testing.T) {
 func TestQueryPartial(t *testing.T) {
 	t.Parallel()
 	addr := prototest.Answering(t, request, readVec(t, "cut_players"))
-	res, _, err := prototest.Probe(t, Protocol, addr, all, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestQueryFailures(t *testing.T) {
 				d = 300 * time.Millisecond
 			}
 			start := time.Now()
-			_, tr, err := prototest.Probe(t, Protocol, prototest.Answering(t, request, tc.replies...), protocols.Settings{Players: true, Retries: 1}, d)
+			_, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, tc.replies...), protocols.Settings{Players: true, Retries: 1}, d)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}

@@ -44,15 +44,7 @@ const (
 )
 
 func query(t *testing.T, d time.Duration, q protocols.Querier, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("query took %s, deadline %s", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryWithin(t, q, prototest.UDP(t, h), d)
 }
 
 func TestQueryMultiPacket(t *testing.T) {

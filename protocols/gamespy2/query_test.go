@@ -68,19 +68,7 @@ func (f *fakeServer) requests() [][]byte {
 }
 
 func query(t *testing.T, d time.Duration, s protocols.Settings, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("query took %s, deadline %s", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, d)
 }
 
 func TestQueryInfoAndPlayers(t *testing.T) {

@@ -120,23 +120,7 @@ func (f *fakeServer) requests() [][]byte {
 }
 
 func query(t *testing.T, d time.Duration, s protocols.Settings, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("query took %s, deadline %s", el, d)
-	}
-	return res, tr, err
-}
-
-func options(o Options) func(any) error {
-	return func(v any) error { *(v.(*Options)) = o; return nil }
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, d)
 }
 
 func phases(tr *wire.Trace) []string {
@@ -197,7 +181,7 @@ func TestQueryInfoOnly(t *testing.T) {
 func TestQueryNoChallenge(t *testing.T) {
 	t.Parallel()
 	f := &fakeServer{t: t, packets: vector(t, "split3")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: options(Options{NoChallenge: true})}, f.handle)
+	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{NoChallenge: true})}, f.handle)
 	if err != nil || len(res.PlayerList) != 3 {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -211,7 +195,7 @@ func TestQueryNoChallenge(t *testing.T) {
 func TestQueryChallengeDemanded(t *testing.T) {
 	t.Parallel()
 	f := &fakeServer{t: t, token: "12345", demand: true, packets: vector(t, "empty_sections")}
-	res, tr, err := query(t, long, protocols.Settings{Options: options(Options{NoChallenge: true})}, f.handle)
+	res, tr, err := query(t, long, protocols.Settings{Options: prototest.OptionsOf(Options{NoChallenge: true})}, f.handle)
 	if err != nil || res.Name != "Empty" {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -268,12 +252,12 @@ func TestQueryMissingPacketRetried(t *testing.T) {
 func TestQueryJC2MP(t *testing.T) {
 	t.Parallel()
 	f := &fakeServer{t: t, token: "99", payload: 0x02, packets: vector(t, "jc2mp")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: options(Options{Variant: "jc2mp"})}, f.handle)
+	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Variant: "jc2mp"})}, f.handle)
 	if err != nil || res.Name != "JC2 Test" || len(res.PlayerList) != 2 || res.Rules != nil {
 		t.Fatalf("%+v, %v", res, err)
 	}
 	f = &fakeServer{t: t, token: "99", payload: 0x02, packets: vector(t, "jc2mp_cut")}
-	res, _, err = query(t, long, protocols.Settings{Players: true, Options: options(Options{Variant: "jc2mp"})}, f.handle)
+	res, _, err = query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Variant: "jc2mp"})}, f.handle)
 	if err != nil || len(res.PlayerList) != 1 || len(res.PhaseErrors) != 1 {
 		t.Fatalf("cut: %+v, %v", res, err)
 	}
@@ -340,7 +324,7 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	if _, err := Protocol.New(protocols.Settings{Options: options(Options{Variant: "bf2"})}); err == nil {
+	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Variant: "bf2"})}); err == nil {
 		t.Error("unknown variant accepted")
 	}
 	bad := func(any) error { return errors.New("field nope not found") }
@@ -360,7 +344,7 @@ func TestQueryEncoding(t *testing.T) {
 	d := bytes.Replace(vector(t, "empty_sections")[0], []byte("hostname\x00Empty\x00"), append(append([]byte("hostname\x00"), cp1251...), 0), 1)
 	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
 		f := &fakeServer{t: t, token: "0", packets: [][]byte{d}}
-		res, _, err := query(t, long, protocols.Settings{Options: options(Options{Encoding: enc})}, f.handle)
+		res, _, err := query(t, long, protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})}, f.handle)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,11 +354,11 @@ func TestQueryEncoding(t *testing.T) {
 	}
 	// The player table too: split3's "[TAG] B\xe9ta" is a Cyrillic й there.
 	f := &fakeServer{t: t, token: "-1287574694", packets: vector(t, "split3")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: options(Options{Encoding: "windows-1251"})}, f.handle)
+	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: "windows-1251"})}, f.handle)
 	if err != nil || len(res.PlayerList) != 3 || res.PlayerList[1].Name != "[TAG] Bйta" {
 		t.Errorf("players %+v, %v", res.PlayerList, err)
 	}
-	if _, err := Protocol.New(protocols.Settings{Options: options(Options{Encoding: "koi8-r"})}); err == nil {
+	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "koi8-r"})}); err == nil {
 		t.Error("koi8-r accepted")
 	}
 }

@@ -96,23 +96,7 @@ func (f *fakeServer) requests() [][]byte {
 }
 
 func query(t *testing.T, d time.Duration, s protocols.Settings, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("query took %s, deadline %s", el, d)
-	}
-	return res, tr, err
-}
-
-func options(o Options) func(any) error {
-	return func(v any) error { *(v.(*Options)) = o; return nil }
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, d)
 }
 
 func TestQueryFull(t *testing.T) {
@@ -160,7 +144,7 @@ func TestQueryInfoOnly(t *testing.T) {
 func TestQueryBasic(t *testing.T) {
 	t.Parallel()
 	f := &fakeServer{t: t, full: vector(t, "full_vanilla"), basic: vector(t, "basic")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: options(Options{Stat: "basic"})}, f.handle)
+	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Stat: "basic"})}, f.handle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,11 +238,11 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	if _, err := Protocol.New(protocols.Settings{Options: options(Options{Stat: "everything"})}); err == nil {
+	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Stat: "everything"})}); err == nil {
 		t.Error("unknown stat accepted")
 	}
 	for _, s := range []string{"", "full", "basic"} {
-		if _, err := Protocol.New(protocols.Settings{Options: options(Options{Stat: s})}); err != nil {
+		if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Stat: s})}); err != nil {
 			t.Errorf("stat %q: %v", s, err)
 		}
 	}

@@ -28,11 +28,11 @@ func online(s protocols.Settings) protocols.Settings {
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, _, err := prototest.Probe(t, Protocol, server(t, tagM2MP, []byte("M2Onl"), readVec(t, "m2mp")), protocols.Settings{Players: true}, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, server(t, tagM2MP, []byte("M2Onl"), readVec(t, "m2mp")), protocols.Settings{Players: true}, 2*time.Second)
 	if err != nil || res.Name != "Empire Bay Roleplay" || len(res.PlayerList) != 3 {
 		t.Fatalf("%v, %+v", err, res)
 	}
-	res, _, err = prototest.Probe(t, Protocol, server(t, tagOnline, readVec(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
+	res, _, err = prototest.QueryNew(t, Protocol, server(t, tagOnline, readVec(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
 	if err != nil || res.Name != "M2O Freeroam é" || len(res.PlayerList) != 2 || !res.PlayerList[1].Ping.Known {
 		t.Fatalf("%v, %+v", err, res)
 	}
@@ -56,7 +56,7 @@ func TestQueryFailures(t *testing.T) {
 			t.Parallel()
 			tc.s.Retries = 1
 			start := time.Now()
-			_, tr, err := prototest.Probe(t, Protocol, tc.addr, tc.s, tc.d)
+			_, tr, err := prototest.QueryNew(t, Protocol, tc.addr, tc.s, tc.d)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}

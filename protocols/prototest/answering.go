@@ -3,6 +3,7 @@ package prototest
 import (
 	"bytes"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,15 +23,41 @@ func Answering(t testing.TB, request []byte, replies ...[]byte) netip.AddrPort {
 	})
 }
 
-// Probe queries addr with a querier p makes of s, within d, and returns what
+// QueryNew queries addr with a querier p makes of s, within d, and returns what
 // the probe would show: the result, the trace and the error.
-func Probe(t testing.TB, p protocols.Protocol, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+func QueryNew(t testing.TB, p protocols.Protocol, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	q, err := p.New(s)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return QueryWithin(t, q, addr, d)
+}
+
+// QueryWithin queries addr with q under a deadline d, and fails the test when
+// the query returns much later than d (two seconds, and what the machine
+// lagged): it catches a hang, it is no timing.
+func QueryWithin(t testing.TB, q protocols.Querier, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	t.Helper()
 	tr := wire.NewTrace()
+	start := time.Now()
 	res, err := q.Query(Context(t, d), protocols.At(addr), tr)
+	if el := time.Since(start); el > d+2*time.Second+LagSince(start) {
+		t.Errorf("query took %s, deadline %s", el, d)
+	}
 	return res, tr, err
+}
+
+// PhaseReasons is the trace's phases as name:ok or name:reason (wire.Reason of
+// its error), comma-separated ("info:ok,players:timeout").
+func PhaseReasons(tr *wire.Trace) string {
+	var s []string
+	for _, p := range tr.Phases {
+		r := "ok"
+		if p.Err != nil {
+			r = wire.Reason(p.Err)
+		}
+		s = append(s, p.Name+":"+r)
+	}
+	return strings.Join(s, ",")
 }

@@ -12,7 +12,7 @@ import (
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, tr, err := prototest.Probe(t, Protocol, prototest.Answering(t, request, []byte("stray"), readVec(t, "full")), protocols.Settings{}, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, []byte("stray"), readVec(t, "full")), protocols.Settings{}, 2*time.Second)
 	if err != nil || res.Name != "Sunday Cup" || res.Bots != protocols.Known(4) {
 		t.Fatalf("%v, %+v", err, res)
 	}
@@ -24,7 +24,7 @@ func TestQuery(t *testing.T) {
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
-	_, tr, err := prototest.Probe(t, Protocol, prototest.Answering(t, request, readVec(t, "short")), protocols.Settings{Retries: 1}, 300*time.Millisecond)
+	_, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, readVec(t, "short")), protocols.Settings{Retries: 1}, 300*time.Millisecond)
 	if !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("err = %v, want truncated (only short datagrams)", err)
 	}

@@ -13,7 +13,7 @@ import (
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	// A stray shorter than a header first: skipped.
-	res, tr, err := prototest.Probe(t, Protocol, prototest.Answering(t, request, []byte("ping"), readVec(t, "full")), protocols.Settings{Rules: true}, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, []byte("ping"), readVec(t, "full")), protocols.Settings{Rules: true}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestQueryFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			_, tr, err := prototest.Probe(t, Protocol, prototest.Answering(t, request, tc.replies...), protocols.Settings{Retries: 1}, tc.d)
+			_, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, tc.replies...), protocols.Settings{Retries: 1}, tc.d)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}

@@ -79,17 +79,7 @@ func settings(version string, retries int) protocols.Settings {
 func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	addr := prototest.UDP(t, f.handle)
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
 func phases(tr *wire.Trace) string {

@@ -41,7 +41,7 @@ func starsiege(s protocols.Settings) protocols.Settings {
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, tr, err := prototest.Probe(t, Protocol, server(t, readVec(t, "tribes")), all, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, server(t, readVec(t, "tribes")), all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestQuery(t *testing.T) {
 func TestQueryStarsiege(t *testing.T) {
 	t.Parallel()
 	addr := server(t, readVec(t, "starsiege"))
-	res, tr, err := prototest.Probe(t, Protocol, addr, starsiege(all), 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, starsiege(all), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestQueryStarsiege(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 	// The Tribes request gets no answer from it.
-	if _, _, err := prototest.Probe(t, Protocol, addr, all, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, all, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("a Tribes query of a Starsiege server: %v", err)
 	}
 }
@@ -96,7 +96,7 @@ func TestQueryFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			_, tr, err := prototest.Probe(t, Protocol, prototest.UDP(t, tc.handler), protocols.Settings{Players: true, Retries: 1}, tc.d)
+			_, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, tc.handler), protocols.Settings{Players: true, Retries: 1}, tc.d)
 			if !errors.Is(err, tc.want) || (err == nil) != (tc.want == nil) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
@@ -112,7 +112,7 @@ func TestQueryFailures(t *testing.T) {
 
 func TestQueryPartial(t *testing.T) {
 	t.Parallel()
-	res, _, err := prototest.Probe(t, Protocol, server(t, readVec(t, "cut_players")), all, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, server(t, readVec(t, "cut_players")), all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
