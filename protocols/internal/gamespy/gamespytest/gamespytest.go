@@ -1,0 +1,156 @@
+// Package gamespytest holds what the tests of the GameSpy family (gamespy1 to
+// gamespy4) read and check alike: GameQ's captures with their expected values,
+// the fuzz seeds and what every decoder promises of any input.
+package gamespytest
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+)
+
+// GameQ is one capture set of shared/fixtures/<proto>: the datagrams of one
+// server's reply and the values GameQ decoded from them.
+type GameQ struct {
+	Name     string   // the .expected.json's name without the suffix
+	Fixtures []string `json:"fixtures"`
+	Want     map[string]any
+	Parts    [][]byte // the Fixtures' bytes, in the file's order
+}
+
+// GameQs reads every .expected.json of shared/fixtures/<proto> whose name
+// starts with none of skip, with its datagrams, in name order; it skips the
+// test without the shared tree and fails it when there is none.
+func GameQs(t testing.TB, proto string, skip ...string) []GameQ {
+	t.Helper()
+	dir := prototest.FixtureDir(t, proto)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
+	sort.Strings(files)
+	var out []GameQ
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
+		if hasPrefix(name, skip) {
+			continue
+		}
+		out = append(out, ReadGameQ(t, proto, name))
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s fixtures", proto)
+	}
+	return out
+}
+
+// ReadGameQ reads shared/fixtures/<proto>/<name>.expected.json and its datagrams.
+// Its "expected" holds the values under one key (GameQ's protocol) or directly.
+func ReadGameQ(t testing.TB, proto, name string) GameQ {
+	t.Helper()
+	var e struct {
+		Fixtures []string       `json:"fixtures"`
+		Expected map[string]any `json:"expected"`
+	}
+	if err := json.Unmarshal(prototest.Fixture(t, proto, name+".expected.json"), &e); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	g := GameQ{Name: name, Fixtures: e.Fixtures, Want: e.Expected}
+	if len(e.Expected) == 1 {
+		for _, v := range e.Expected {
+			if m, ok := v.(map[string]any); ok {
+				g.Want = m
+			}
+		}
+	}
+	for _, f := range e.Fixtures {
+		g.Parts = append(g.Parts, prototest.Fixture(t, proto, f))
+	}
+	return g
+}
+
+func hasPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Str is m[k] when it is a string, else "".
+func Str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+// Count reads GameQ's decimal string as a count, unknown when it is none.
+func Count(s string) protocols.Count {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return protocols.Count{}
+	}
+	return protocols.Known(n)
+}
+
+// Info is the value of key in the result's info, and whether it is there.
+func Info(res *protocols.Result, key string) (string, bool) {
+	for _, kv := range res.Info {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
+// Sep splits one fuzz input into the datagrams of one reply.
+var Sep = []byte("\n||\n")
+
+// Split is a fuzz input's datagrams.
+func Split(b []byte) [][]byte { return bytes.Split(b, Sep) }
+
+// Seeds adds testdata/*.bin, the captures of shared/fixtures/<proto> that
+// match globs (when the tree is there), and each of joined as one input, its
+// datagrams joined with Sep.
+func Seeds(f *testing.F, proto string, globs []string, joined ...[][]byte) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.bin"))
+	if s := prototest.SharedDir(); s != "" {
+		for _, g := range globs {
+			more, _ := filepath.Glob(filepath.Join(s, "fixtures", proto, g))
+			files = append(files, more...)
+		}
+	}
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, parts := range joined {
+		f.Add(bytes.Join(parts, Sep))
+	}
+}
+
+// CheckDecoded asserts what a GameSpy decoder promises of any input: an error
+// and no result, or a result (with at most a "truncated" error) of valid UTF-8
+// and at most maxPlayers players.
+func CheckDecoded(t *testing.T, res *protocols.Result, err error, maxPlayers int) {
+	t.Helper()
+	if res == nil {
+		if err == nil {
+			t.Fatal("nil result without error")
+		}
+		return
+	}
+	if err != nil && wire.Reason(err) != "truncated" {
+		t.Fatalf("result with a %s error", wire.Reason(err))
+	}
+	if len(res.PlayerList) > maxPlayers {
+		t.Fatalf("%d players", len(res.PlayerList))
+	}
+	prototest.CheckUTF8(t, res)
+}
