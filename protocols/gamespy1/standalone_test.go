@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -82,12 +83,12 @@ func TestDecodeStandalone(t *testing.T) {
 			}
 			checkPlayers(t, res.PlayerList, tc.list)
 			for k, v := range tc.info {
-				if got, ok := info(res, k); !ok || got != v {
+				if got, ok := gamespytest.Info(res, k); !ok || got != v {
 					t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
 				}
 			}
 			for _, k := range tc.notInfo {
-				if _, ok := info(res, k); ok {
+				if _, ok := gamespytest.Info(res, k); ok {
 					t.Errorf("info has %s", k)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -126,7 +127,7 @@ func TestDecodeVectors(t *testing.T) {
 					res.Players, res.MaxPlayers, res.Password, tc.players, tc.max, tc.password)
 			}
 			for k, v := range tc.info {
-				if got, ok := infoValue(res, k); !ok || got != v {
+				if got, ok := gamespytest.Info(res, k); !ok || got != v {
 					t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -69,7 +70,7 @@ func TestDecodeStandalone(t *testing.T) {
 					res.Players, res.MaxPlayers, res.Password, res.Bots, tc.players, tc.max, tc.password)
 			}
 			for k, v := range tc.info {
-				if got, ok := infoValue(res, k); !ok || got != v {
+				if got, ok := gamespytest.Info(res, k); !ok || got != v {
 					t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
 				}
 			}

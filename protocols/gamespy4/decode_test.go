@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -105,7 +106,7 @@ func TestDecodeVectors(t *testing.T) {
 				t.Errorf("players/max = %v %v, want %v %v", res.Players, res.MaxPlayers, tc.players, tc.max)
 			}
 			for k, v := range tc.info {
-				if got, ok := infoValue(res, k); !ok || got != v {
+				if got, ok := gamespytest.Info(res, k); !ok || got != v {
 					t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
 				}
 			}
