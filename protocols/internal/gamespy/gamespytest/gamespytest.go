@@ -6,6 +6,7 @@ package gamespytest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -153,4 +154,42 @@ func CheckDecoded(t *testing.T, res *protocols.Result, err error, maxPlayers int
 		t.Fatalf("%d players", len(res.PlayerList))
 	}
 	prototest.CheckUTF8(t, res)
+}
+
+// WantErr fails the test when err is not want (nil: no error at all).
+func WantErr(t *testing.T, err, want error) {
+	t.Helper()
+	if want == nil && err != nil {
+		t.Fatalf("error %v", err)
+	}
+	if want != nil && !errors.Is(err, want) {
+		t.Fatalf("error %v, want %v", err, want)
+	}
+}
+
+// Head is what a vector's Result must say above its lists; Info lists values
+// it must hold (others may be there too).
+type Head struct {
+	Name, Map, Game, Version string
+	Players, Max             protocols.Count
+	Password                 protocols.Flag
+	Info                     map[string]string
+}
+
+// CheckHead compares res with h.
+func CheckHead(t *testing.T, res *protocols.Result, h Head) {
+	t.Helper()
+	if res.Name != h.Name || res.Map != h.Map || res.Game != h.Game || res.Version != h.Version {
+		t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q",
+			res.Name, res.Map, res.Game, res.Version, h.Name, h.Map, h.Game, h.Version)
+	}
+	if res.Players != h.Players || res.MaxPlayers != h.Max || res.Password != h.Password {
+		t.Errorf("players/max/password = %v %v %v, want %v %v %v",
+			res.Players, res.MaxPlayers, res.Password, h.Players, h.Max, h.Password)
+	}
+	for k, v := range h.Info {
+		if got, ok := Info(res, k); !ok || got != v {
+			t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
+		}
+	}
 }
