@@ -57,18 +57,10 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 			t.Errorf("players %q, want %q", names, w.list)
 		}
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	if info["name"] != w.rawName {
+	if info := prototest.InfoOf(res); info["name"] != w.rawName {
 		t.Errorf("raw name %q, want %q", info["name"], w.rawName)
 	}
-	for k, v := range w.info {
-		if got, ok := info[k]; !ok || got != v {
-			t.Errorf("info %s = %q, want %q", k, got, v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, w.info)
 }
 
 func TestVectors(t *testing.T) {

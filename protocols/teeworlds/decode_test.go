@@ -83,18 +83,10 @@ func checkResult(t *testing.T, in info, w want) {
 			t.Errorf("player %d: %+v, want %+v", i, p, c)
 		}
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	if info["protocol"] != w.proto {
+	if info := prototest.InfoOf(res); info["protocol"] != w.proto {
 		t.Errorf("protocol %q, want %q", info["protocol"], w.proto)
 	}
-	for k, v := range w.info {
-		if got, ok := info[k]; !ok || got != v {
-			t.Errorf("info %s = %q, want %q", k, got, v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, w.info)
 }
 
 func TestVectors(t *testing.T) {

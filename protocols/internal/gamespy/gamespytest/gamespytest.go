@@ -187,9 +187,5 @@ func CheckHead(t *testing.T, res *protocols.Result, h Head) {
 		t.Errorf("players/max/password = %v %v %v, want %v %v %v",
 			res.Players, res.MaxPlayers, res.Password, h.Players, h.Max, h.Password)
 	}
-	for k, v := range h.Info {
-		if got, ok := Info(res, k); !ok || got != v {
-			t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, h.Info)
 }
