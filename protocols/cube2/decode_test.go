@@ -83,18 +83,11 @@ func checkInfo(t *testing.T, res *protocols.Result, w infoWant) {
 	if res.Password != w.password {
 		t.Errorf("password = %v, want %v", res.Password, w.password)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
+	info := prototest.InfoOf(res)
 	if info["layout"] != w.layout {
 		t.Errorf("layout = %q, want %q", info["layout"], w.layout)
 	}
-	for k, v := range w.info {
-		if info[k] != v {
-			t.Errorf("info %s = %q, want %q", k, info[k], v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, w.info)
 }
 
 func TestDecodeInfoVectors(t *testing.T) {

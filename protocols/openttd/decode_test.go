@@ -68,15 +68,7 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 	if res.Bots.Known || res.PlayerList != nil || res.Game != "" {
 		t.Errorf("fields OpenTTD does not report are set: %+v", res)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	for k, v := range w.info {
-		if info[k] != v {
-			t.Errorf("info %s = %q, want %q", k, info[k], v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, w.info)
 }
 
 func TestVectors(t *testing.T) {
