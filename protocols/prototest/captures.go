@@ -3,6 +3,7 @@ package prototest
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,18 +49,9 @@ func HexFiles(t testing.TB, prefixes ...string) [][]byte {
 	var out [][]byte
 	for _, p := range files {
 		name := filepath.Base(p)
-		if len(prefixes) == 0 || hasAnyPrefix(name, prefixes) {
+		if len(prefixes) == 0 || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
 			out = append(out, HexFile(t, name))
 		}
 	}
 	return out
-}
-
-func hasAnyPrefix(s string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,7 +40,7 @@ func GameQs(t testing.TB, proto string, skip ...string) []GameQ {
 	var out []GameQ
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		if hasPrefix(name, skip) {
+		if slices.ContainsFunc(skip, func(p string) bool { return strings.HasPrefix(name, p) }) {
 			continue
 		}
 		out = append(out, ReadGameQ(t, proto, name))
@@ -73,15 +74,6 @@ func ReadGameQ(t testing.TB, proto, name string) GameQ {
 		g.Parts = append(g.Parts, prototest.Fixture(t, proto, f))
 	}
 	return g
-}
-
-func hasPrefix(s string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // Str is m[k] when it is a string, else "".
