@@ -97,19 +97,7 @@ func (f *fake) requests() [][]byte {
 func (f *fake) start(t testing.TB) netip.AddrPort { return prototest.UDP(t, f.handle) }
 
 func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, timeout time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	ctx := prototest.Context(t, timeout)
-	start := time.Now()
-	res, err := q.Query(ctx, protocols.At(addr), tr)
-	if el := time.Since(start); el > timeout+time.Second+prototest.LagSince(start) {
-		t.Errorf("Query took %v with a %v deadline", el, timeout)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, timeout)
 }
 
 func phases(tr *wire.Trace) []string {

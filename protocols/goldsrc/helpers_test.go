@@ -18,16 +18,7 @@ func readHex(t testing.TB, name string) []byte { return prototest.HexFile(t, nam
 
 // query runs the Querier against addr with a deadline d.
 func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	tr := wire.NewTrace()
-	res, err := q.Query(ctx, protocols.At(addr), tr)
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
 func eq[T comparable](t testing.TB, what string, got, want T) {

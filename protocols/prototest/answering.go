@@ -61,3 +61,13 @@ func PhaseReasons(tr *wire.Trace) string {
 	}
 	return strings.Join(s, ",")
 }
+
+// Logged says whether one of the trace's log entries holds s.
+func Logged(tr *wire.Trace, s string) bool {
+	for _, e := range tr.Entries {
+		if strings.Contains(e.Msg, s) {
+			return true
+		}
+	}
+	return false
+}
