@@ -56,35 +56,11 @@ func TestQueryPartial(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name    string
-		replies [][]byte
-		want    error
-	}{
-		{"cut serverinfo", [][]byte{{0x01, 0x00, 0xFB, 0x01, 0x00, 0x09, 'a'}}, wire.ErrTruncated},
+	prototest.ReplyFailures(t, Protocol, request, protocols.Settings{Players: true, Retries: 1},
+		prototest.ReplyFailure{Name: "cut serverinfo", Replies: [][]byte{{0x01, 0x00, 0xFB, 0x01, 0x00, 0x09, 'a'}}, Want: wire.ErrTruncated},
 		// Only strays until the deadline: the error says why the last was skipped.
-		{"strays only", [][]byte{{0x01, 0x00, 0xFA, 0x01}, []byte("x")}, wire.ErrMalformed},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			d := 2 * time.Second
-			if tc.name == "strays only" {
-				d = 300 * time.Millisecond
-			}
-			start := time.Now()
-			_, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, tc.replies...), protocols.Settings{Players: true, Retries: 1}, d)
-			if !errors.Is(err, tc.want) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", el)
-			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
-	}
+		prototest.ReplyFailure{Name: "strays only", Replies: [][]byte{{0x01, 0x00, 0xFA, 0x01}, []byte("x")}, D: 300 * time.Millisecond, Want: wire.ErrMalformed},
+	)
 }
 
 func TestQuerierContract(t *testing.T) {

@@ -54,26 +54,10 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	return nil
 }
 
-func testQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 func query(t *testing.T, s protocols.Settings, deadline time.Duration, f *fakeServer) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	f.t = t
-	addr := prototest.UDP(t, f.handle)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
-	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, deadline)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), s, deadline)
 }
 
 // full is a server with three clients (Alice, Bob, a bot) answering every request.
@@ -275,7 +259,7 @@ func TestQueryErrors(t *testing.T) {
 			addr := prototest.UDP(t, tc.handler)
 			tr := wire.NewTrace()
 			start := time.Now()
-			_, err := testQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), protocols.At(addr), tr)
+			_, err := prototest.NewQuerier(t, Protocol, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), protocols.At(addr), tr)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -305,7 +289,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 		reqs <- slices.Clone(req)
 		return [][]byte{append(slices.Clone(req), body(t, "info_sauer_ctf.hex", len(pingWide))...)}
 	})
-	q := testQuerier(t, protocols.Settings{})
+	q := prototest.NewQuerier(t, Protocol, protocols.Settings{})
 	for range 2 {
 		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
@@ -318,7 +302,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	q := testQuerier(t, protocols.Settings{Retries: 2, Players: true, Rules: true}).(*querier)
+	q := prototest.NewQuerier(t, Protocol, protocols.Settings{Retries: 2, Players: true, Rules: true}).(*querier)
 	if q.retries != 2 || !q.players || !q.rules {
 		t.Errorf("querier %+v", q)
 	}

@@ -55,13 +55,9 @@ func TestQueryFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tc.s.Retries = 1
-			start := time.Now()
 			_, tr, err := prototest.QueryNew(t, Protocol, tc.addr, tc.s, tc.d)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if el := time.Since(start); el > tc.d+2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", el)
 			}
 			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
 				t.Errorf("phases %+v", tr.Phases)

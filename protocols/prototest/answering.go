@@ -2,6 +2,7 @@ package prototest
 
 import (
 	"bytes"
+	"errors"
 	"net/netip"
 	"strings"
 	"testing"
@@ -27,11 +28,17 @@ func Answering(t testing.TB, request []byte, replies ...[]byte) netip.AddrPort {
 // the probe would show: the result, the trace and the error.
 func QueryNew(t testing.TB, p protocols.Protocol, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
+	return QueryWithin(t, NewQuerier(t, p, s), addr, d)
+}
+
+// NewQuerier is p's querier for s, failing the test when p refuses s.
+func NewQuerier(t testing.TB, p protocols.Protocol, s protocols.Settings) protocols.Querier {
+	t.Helper()
 	q, err := p.New(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return QueryWithin(t, q, addr, d)
+	return q
 }
 
 // QueryWithin queries addr with q under a deadline d, and fails the test when
@@ -70,4 +77,35 @@ func Logged(tr *wire.Trace, s string) bool {
 		}
 	}
 	return false
+}
+
+// ReplyFailure is one way a one-request server's replies fail a probe: the
+// replies it sends (Answering), the deadline (default 2s) and the error wanted.
+type ReplyFailure struct {
+	Name    string
+	Replies [][]byte
+	D       time.Duration
+	Want    error
+}
+
+// ReplyFailures probes a server answering request with each case's replies,
+// in parallel subtests, and wants the case's error in the one failed phase.
+func ReplyFailures(t *testing.T, p protocols.Protocol, request []byte, s protocols.Settings, cases ...ReplyFailure) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			t.Parallel()
+			d := tc.D
+			if d == 0 {
+				d = 2 * time.Second
+			}
+			_, tr, err := QueryNew(t, p, Answering(t, request, tc.Replies...), s, d)
+			if !errors.Is(err, tc.Want) {
+				t.Errorf("err = %v, want %v", err, tc.Want)
+			}
+			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
+				t.Errorf("phases %+v", tr.Phases)
+			}
+		})
+	}
 }

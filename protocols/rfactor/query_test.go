@@ -1,7 +1,6 @@
 package rfactor
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -23,17 +22,8 @@ func TestQuery(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	start := time.Now()
-	_, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, readVec(t, "short")), protocols.Settings{Retries: 1}, 300*time.Millisecond)
-	if !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("err = %v, want truncated (only short datagrams)", err)
-	}
-	if el := time.Since(start); el > 2300*time.Millisecond+prototest.LagSince(start) {
-		t.Errorf("returned after %v", el)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
-		t.Errorf("phases %+v", tr.Phases)
-	}
+	prototest.ReplyFailures(t, Protocol, request, protocols.Settings{Retries: 1},
+		prototest.ReplyFailure{Name: "only short datagrams", Replies: [][]byte{readVec(t, "short")}, D: 300 * time.Millisecond, Want: wire.ErrTruncated})
 }
 
 func TestQuerierContract(t *testing.T) {

@@ -95,13 +95,9 @@ func TestQueryFailures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			start := time.Now()
 			_, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, tc.handler), protocols.Settings{Players: true, Retries: 1}, tc.d)
 			if !errors.Is(err, tc.want) || (err == nil) != (tc.want == nil) {
 				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if el := time.Since(start); el > tc.d+2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", el)
 			}
 			if len(tr.Phases) != 1 {
 				t.Errorf("phases %+v", tr.Phases)

@@ -66,18 +66,7 @@ func settings(players bool, yml string) protocols.Settings {
 }
 
 func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
 func TestQuery(t *testing.T) {
