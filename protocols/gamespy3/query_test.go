@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -20,15 +21,6 @@ const (
 	deadline = 300 * time.Millisecond
 	long     = 3 * time.Second
 )
-
-// withSession returns a copy of reply b echoing session.
-func withSession(b []byte, session []byte) []byte {
-	out := bytes.Clone(b)
-	if len(out) >= 5 {
-		copy(out[1:5], session)
-	}
-	return out
-}
 
 // fakeServer is a GameSpy v3 server: it answers handshakes with token (none when
 // token is ""), checks that stat requests carry the token, and answers them with
@@ -98,7 +90,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	}
 	var out [][]byte
 	// A stray from another session first: it must be ignored.
-	out = append(out, withSession(f.packets[0], []byte("XXXX")))
+	out = append(out, gamespytest.WithSession(f.packets[0], []byte("XXXX")))
 	order := []int(nil)
 	if len(f.order) > 0 {
 		order = f.order[min(n, len(f.order)-1)]
@@ -108,7 +100,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		}
 	}
 	for _, i := range order {
-		out = append(out, withSession(f.packets[i], session))
+		out = append(out, gamespytest.WithSession(f.packets[i], session))
 	}
 	return out
 }
@@ -266,7 +258,7 @@ func TestQueryJC2MP(t *testing.T) {
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
 	reply := func(b []byte) prototest.Handler {
-		return func(req []byte) [][]byte { return [][]byte{withSession(b, req[3:7])} }
+		return func(req []byte) [][]byte { return [][]byte{gamespytest.WithSession(b, req[3:7])} }
 	}
 	tests := []struct {
 		name string
@@ -279,23 +271,23 @@ func TestQueryFailures(t *testing.T) {
 		{"bad token", long, reply([]byte("\x09XXXXnope\x00")), wire.ErrChallenge},
 		{"silent after handshake", deadline, func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{withSession([]byte("\x09XXXX0\x00"), req[3:7])}
+				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			return nil
 		}, wire.ErrTimeout},
 		{"two last", long, func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{withSession([]byte("\x09XXXX0\x00"), req[3:7])}
+				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			v := vector(t, "two_last")
 			// Packet 1 flagged last, then packet 0 flagged last too.
-			return [][]byte{withSession(v[1], req[3:7]), withSession(v[0], req[3:7])}
+			return [][]byte{gamespytest.WithSession(v[1], req[3:7]), gamespytest.WithSession(v[0], req[3:7])}
 		}, wire.ErrMalformed},
 		{"cut before anything", long, func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{withSession([]byte("\x09XXXX0\x00"), req[3:7])}
+				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
-			return [][]byte{withSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostn"), req[3:7])}
+			return [][]byte{gamespytest.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostn"), req[3:7])}
 		}, wire.ErrTruncated},
 	}
 	for _, tc := range tests {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -20,14 +21,6 @@ const (
 	deadline = 300 * time.Millisecond
 	long     = 3 * time.Second
 )
-
-func withSession(b []byte, session []byte) []byte {
-	out := bytes.Clone(b)
-	if len(out) >= 5 {
-		copy(out[1:5], session)
-	}
-	return out
-}
 
 // fakeServer behaves like vanilla's QueryThreadGs4: it issues a token per
 // handshake, ignores stat requests without the current token, and tells full from
@@ -86,7 +79,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		return nil
 	}
 	// A reply to another session first: it must be ignored.
-	return [][]byte{withSession(b, []byte{9, 9, 9, 9}), withSession(b, session[:])}
+	return [][]byte{gamespytest.WithSession(b, []byte{9, 9, 9, 9}), gamespytest.WithSession(b, session[:])}
 }
 
 func (f *fakeServer) requests() [][]byte {
@@ -189,7 +182,7 @@ func TestQueryFailures(t *testing.T) {
 	handshakeThen := func(stat func(session []byte) []byte) prototest.Handler {
 		return func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{withSession([]byte("\x09XXXX1234567\x00"), req[3:7])}
+				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX1234567\x00"), req[3:7])}
 			}
 			if b := stat(req[3:7]); b != nil {
 				return [][]byte{b}
@@ -207,9 +200,11 @@ func TestQueryFailures(t *testing.T) {
 		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09\x0f\x0f\x0f\x0f1\x00")} }, wire.ErrMismatch},
 		{"stat for another session", deadline, handshakeThen(func([]byte) []byte { return vector(t, "full_vanilla") }), wire.ErrMismatch},
 		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
-		{"bad token", long, func(req []byte) [][]byte { return [][]byte{withSession([]byte("\x09XXXXabc\x00"), req[3:7])} }, wire.ErrChallenge},
+		{"bad token", long, func(req []byte) [][]byte {
+			return [][]byte{gamespytest.WithSession([]byte("\x09XXXXabc\x00"), req[3:7])}
+		}, wire.ErrChallenge},
 		{"cut before anything", long, handshakeThen(func(s []byte) []byte {
-			return withSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostna"), s)
+			return gamespytest.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostna"), s)
 		}), wire.ErrTruncated},
 	}
 	for _, tc := range tests {

@@ -181,3 +181,13 @@ func CheckHead(t *testing.T, res *protocols.Result, h Head) {
 	}
 	prototest.CheckInfoHas(t, res, h.Info)
 }
+
+// WithSession returns a copy of the GameSpy v3/v4 reply b echoing session (the
+// four bytes after the type).
+func WithSession(b []byte, session []byte) []byte {
+	out := bytes.Clone(b)
+	if len(out) >= 5 {
+		copy(out[1:5], session)
+	}
+	return out
+}
