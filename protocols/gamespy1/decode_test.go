@@ -137,7 +137,7 @@ func TestDecodeVectors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := decode(readParts(t, "testdata", tc.name))
-			gamespytest.WantErr(t, err, tc.err)
+			prototest.WantedError(t, err, tc.err)
 			if tc.noResult {
 				if res != nil {
 					t.Fatalf("result %+v with error %v", res, err)

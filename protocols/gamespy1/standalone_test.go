@@ -64,7 +64,7 @@ func TestDecodeStandalone(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := decode(hexParts(t, tc.name))
-			gamespytest.WantErr(t, err, tc.err)
+			prototest.WantedError(t, err, tc.err)
 			if res == nil {
 				t.Fatalf("no result (error %v)", err)
 			}

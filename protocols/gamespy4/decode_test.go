@@ -8,6 +8,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -84,7 +85,7 @@ func TestDecodeVectors(t *testing.T) {
 				decode = decodeBasic
 			}
 			st, err := decode(vector(t, tc.name))
-			gamespytest.WantErr(t, err, tc.err)
+			prototest.WantedError(t, err, tc.err)
 			if tc.noResult {
 				if st != nil {
 					t.Fatalf("result %+v", st)

@@ -75,14 +75,8 @@ func TestDecodeReply(t *testing.T) {
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			res, err := decodeInfoReply(readHex(t, tt.file))
-			if tt.err != nil {
-				if !errors.Is(err, tt.err) {
-					t.Fatalf("err = %v, want %v", err, tt.err)
-				}
+			if prototest.WantedError(t, err, tt.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			eq(t, "name", res.Name, tt.name)
 			eq(t, "map", res.Map, tt.mapName)

@@ -109,3 +109,19 @@ func ReplyFailures(t *testing.T, p protocols.Protocol, request []byte, s protoco
 		})
 	}
 }
+
+// WantedError ends a table case that wants an error: it reports whether want
+// is set, after failing the test unless err is it; without want, any err fails.
+func WantedError(t testing.TB, err, want error) bool {
+	t.Helper()
+	if want != nil {
+		if !errors.Is(err, want) {
+			t.Fatalf("err = %v, want %v", err, want)
+		}
+		return true
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return false
+}

@@ -6,7 +6,6 @@ package gamespytest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -146,17 +145,6 @@ func CheckDecoded(t *testing.T, res *protocols.Result, err error, maxPlayers int
 		t.Fatalf("%d players", len(res.PlayerList))
 	}
 	prototest.CheckUTF8(t, res)
-}
-
-// WantErr fails the test when err is not want (nil: no error at all).
-func WantErr(t *testing.T, err, want error) {
-	t.Helper()
-	if want == nil && err != nil {
-		t.Fatalf("error %v", err)
-	}
-	if want != nil && !errors.Is(err, want) {
-		t.Fatalf("error %v, want %v", err, want)
-	}
 }
 
 // Head is what a vector's Result must say above its lists; Info lists values
