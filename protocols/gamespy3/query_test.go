@@ -260,45 +260,31 @@ func TestQueryFailures(t *testing.T) {
 	reply := func(b []byte) prototest.Handler {
 		return func(req []byte) [][]byte { return [][]byte{gamespytest.WithSession(b, req[3:7])} }
 	}
-	tests := []struct {
-		name string
-		d    time.Duration
-		h    prototest.Handler
-		want error
-	}{
-		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, wire.ErrMismatch},
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
-		{"bad token", long, reply([]byte("\x09XXXXnope\x00")), wire.ErrChallenge},
-		{"silent after handshake", deadline, func(req []byte) [][]byte {
+	gamespytest.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gamespytest.Failure{
+		{Name: "other session", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, Want: wire.ErrMismatch},
+		{Name: "garbage", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
+		{Name: "bad token", D: long, H: reply([]byte("\x09XXXXnope\x00")), Want: wire.ErrChallenge},
+		{Name: "silent after handshake", D: deadline, H: func(req []byte) [][]byte {
 			if req[2] == 0x09 {
 				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			return nil
-		}, wire.ErrTimeout},
-		{"two last", long, func(req []byte) [][]byte {
+		}, Want: wire.ErrTimeout},
+		{Name: "two last", D: long, H: func(req []byte) [][]byte {
 			if req[2] == 0x09 {
 				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			v := vector(t, "two_last")
 			// Packet 1 flagged last, then packet 0 flagged last too.
 			return [][]byte{gamespytest.WithSession(v[1], req[3:7]), gamespytest.WithSession(v[0], req[3:7])}
-		}, wire.ErrMalformed},
-		{"cut before anything", long, func(req []byte) [][]byte {
+		}, Want: wire.ErrMalformed},
+		{Name: "cut before anything", D: long, H: func(req []byte) [][]byte {
 			if req[2] == 0x09 {
 				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			return [][]byte{gamespytest.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostn"), req[3:7])}
-		}, wire.ErrTruncated},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, _, err := query(t, tc.d, protocols.Settings{Retries: 1}, tc.h)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
-			}
-		})
-	}
+		}, Want: wire.ErrTruncated},
+	})
 }
 
 // The handshake's reply is lost: the handshake is re-sent, then the stat request

@@ -111,12 +111,7 @@ func TestQueryFull(t *testing.T) {
 	if len(tr.Phases) != 2 || tr.Phases[0].Name != "challenge" || tr.Phases[1].Name != "info" {
 		t.Errorf("phases %+v", tr.Phases)
 	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			ignored++
-		}
-	}
+	ignored := prototest.Ignored(tr)
 	if ignored != 1 {
 		t.Errorf("%d replies ignored, want the one to another session", ignored)
 	}
@@ -190,32 +185,18 @@ func TestQueryFailures(t *testing.T) {
 			return nil
 		}
 	}
-	tests := []struct {
-		name string
-		d    time.Duration
-		h    prototest.Handler
-		want error
-	}{
-		{"silent after handshake", deadline, handshakeThen(func([]byte) []byte { return nil }), wire.ErrTimeout},
-		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09\x0f\x0f\x0f\x0f1\x00")} }, wire.ErrMismatch},
-		{"stat for another session", deadline, handshakeThen(func([]byte) []byte { return vector(t, "full_vanilla") }), wire.ErrMismatch},
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
-		{"bad token", long, func(req []byte) [][]byte {
+	gamespytest.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gamespytest.Failure{
+		{Name: "silent after handshake", D: deadline, H: handshakeThen(func([]byte) []byte { return nil }), Want: wire.ErrTimeout},
+		{Name: "other session", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\x09\x0f\x0f\x0f\x0f1\x00")} }, Want: wire.ErrMismatch},
+		{Name: "stat for another session", D: deadline, H: handshakeThen(func([]byte) []byte { return vector(t, "full_vanilla") }), Want: wire.ErrMismatch},
+		{Name: "garbage", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
+		{Name: "bad token", D: long, H: func(req []byte) [][]byte {
 			return [][]byte{gamespytest.WithSession([]byte("\x09XXXXabc\x00"), req[3:7])}
-		}, wire.ErrChallenge},
-		{"cut before anything", long, handshakeThen(func(s []byte) []byte {
+		}, Want: wire.ErrChallenge},
+		{Name: "cut before anything", D: long, H: handshakeThen(func(s []byte) []byte {
 			return gamespytest.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostna"), s)
-		}), wire.ErrTruncated},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, _, err := query(t, tc.d, protocols.Settings{Retries: 1}, tc.h)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
-			}
-		})
-	}
+		}), Want: wire.ErrTruncated},
+	})
 }
 
 // The handshake's reply is lost: the handshake is re-sent, then the full stat

@@ -293,12 +293,7 @@ func TestQueryStrayPackets(t *testing.T) {
 		t.Fatal(err)
 	}
 	eq(t, "name", res.Name, "Old WON Server")
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			ignored++
-		}
-	}
+	ignored := prototest.Ignored(tr)
 	eq(t, "ignored packets", ignored, 2)
 }
 

@@ -15,13 +15,17 @@ import (
 // Answering is a UDP server for a one-request protocol: it answers request with
 // replies (none: silence) and fails the test on any other request.
 func Answering(t testing.TB, request []byte, replies ...[]byte) netip.AddrPort {
-	return UDP(t, func(req []byte) [][]byte {
+	return UDP(t, answer(t, request, replies))
+}
+
+func answer(t testing.TB, request []byte, replies [][]byte) Handler {
+	return func(req []byte) [][]byte {
 		if !bytes.Equal(req, request) {
 			t.Errorf("request % X, want % X", req, request)
 			return nil
 		}
 		return replies
-	})
+	}
 }
 
 // QueryNew queries addr with a querier p makes of s, within d, and returns what
@@ -79,17 +83,19 @@ func Logged(tr *wire.Trace, s string) bool {
 	return false
 }
 
-// ReplyFailure is one way a one-request server's replies fail a probe: the
-// replies it sends (Answering), the deadline (default 2s) and the error wanted.
+// ReplyFailure is one way a server's replies fail a probe: the replies a
+// server answering the request sends (Answering), or the whole server (Handler);
+// the deadline (default 2s) and the error wanted.
 type ReplyFailure struct {
 	Name    string
 	Replies [][]byte
+	Handler Handler
 	D       time.Duration
 	Want    error
 }
 
-// ReplyFailures probes a server answering request with each case's replies,
-// in parallel subtests, and wants the case's error in the one failed phase.
+// ReplyFailures probes each case's server in parallel subtests and wants the
+// case's error; with a request (a one-request protocol), in the only phase.
 func ReplyFailures(t *testing.T, p protocols.Protocol, request []byte, s protocols.Settings, cases ...ReplyFailure) {
 	t.Helper()
 	for _, tc := range cases {
@@ -99,15 +105,30 @@ func ReplyFailures(t *testing.T, p protocols.Protocol, request []byte, s protoco
 			if d == 0 {
 				d = 2 * time.Second
 			}
-			_, tr, err := QueryNew(t, p, Answering(t, request, tc.Replies...), s, d)
+			h := tc.Handler
+			if h == nil {
+				h = answer(t, request, tc.Replies)
+			}
+			_, tr, err := QueryNew(t, p, UDP(t, h), s, d)
 			if !errors.Is(err, tc.Want) {
 				t.Errorf("err = %v, want %v", err, tc.Want)
 			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
+			if request != nil && (len(tr.Phases) != 1 || tr.Phases[0].Err == nil) {
 				t.Errorf("phases %+v", tr.Phases)
 			}
 		})
 	}
+}
+
+// Ignored is the number of datagrams the trace notes as skipped (strays).
+func Ignored(tr *wire.Trace) int {
+	n := 0
+	for _, p := range tr.Packets {
+		if p.Note != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // WantedError ends a table case that wants an error: it reports whether want

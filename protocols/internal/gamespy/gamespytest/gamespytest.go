@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -178,4 +179,24 @@ func WithSession(b []byte, session []byte) []byte {
 		copy(out[1:5], session)
 	}
 	return out
+}
+
+// Failure is one way a GameSpy server fails a probe: the server, the deadline
+// and the error wanted (the order of the packages' tables).
+type Failure struct {
+	Name string
+	D    time.Duration
+	H    prototest.Handler
+	Want error
+}
+
+// Failures probes each case's server with a querier p makes of s, and wants its
+// error (prototest.ReplyFailures).
+func Failures(t *testing.T, p protocols.Protocol, s protocols.Settings, cases []Failure) {
+	t.Helper()
+	rf := make([]prototest.ReplyFailure, len(cases))
+	for i, c := range cases {
+		rf[i] = prototest.ReplyFailure{Name: c.Name, Handler: c.H, D: c.D, Want: c.Want}
+	}
+	prototest.ReplyFailures(t, p, nil, s, rf...)
 }
