@@ -37,7 +37,7 @@ func TestQstatCrossCheck(t *testing.T) {
 			})
 			game := netip.AddrPortFrom(addr.Addr(), addr.Port()-1)
 			qs := prototest.QstatJSON(t, "-cubes", game)
-			res, err := prototest.NewQuerier(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+			res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -259,7 +259,7 @@ func TestQueryErrors(t *testing.T) {
 			addr := prototest.UDP(t, tc.handler)
 			tr := wire.NewTrace()
 			start := time.Now()
-			_, err := prototest.NewQuerier(t, Protocol, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), protocols.At(addr), tr)
+			_, err := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), protocols.At(addr), tr)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -289,7 +289,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 		reqs <- slices.Clone(req)
 		return [][]byte{append(slices.Clone(req), body(t, "info_sauer_ctf.hex", len(pingWide))...)}
 	})
-	q := prototest.NewQuerier(t, Protocol, protocols.Settings{})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{})
 	for range 2 {
 		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
@@ -302,7 +302,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	q := prototest.NewQuerier(t, Protocol, protocols.Settings{Retries: 2, Players: true, Rules: true}).(*querier)
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 2, Players: true, Rules: true}).(*querier)
 	if q.retries != 2 || !q.players || !q.rules {
 		t.Errorf("querier %+v", q)
 	}

@@ -140,7 +140,7 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 		reqs <- slices.Clone(req)
 		return h(req)
 	})
-	q := prototest.NewQuerier(t, Protocol, protocols.Settings{})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{})
 	for range 2 {
 		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
@@ -152,7 +152,7 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	q := prototest.NewQuerier(t, Protocol, protocols.Settings{Retries: 3, Rules: true}).(*protocols.EchoExchange[*status])
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 3, Rules: true}).(*protocols.EchoExchange[*status])
 	if res := q.Result(&status{}, nil); q.Retries != 3 || res.Rules == nil {
 		t.Errorf("retries %d, rules %v", q.Retries, res.Rules)
 	}

@@ -32,31 +32,7 @@ func answer(t testing.TB, request []byte, replies [][]byte) Handler {
 // the probe would show: the result, the trace and the error.
 func QueryNew(t testing.TB, p protocols.Protocol, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	return QueryWithin(t, NewQuerier(t, p, s), addr, d)
-}
-
-// NewQuerier is p's querier for s, failing the test when p refuses s.
-func NewQuerier(t testing.TB, p protocols.Protocol, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := p.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
-// QueryWithin queries addr with q under a deadline d, and fails the test when
-// the query returns much later than d (two seconds, and what the machine
-// lagged): it catches a hang, it is no timing.
-func QueryWithin(t testing.TB, q protocols.Querier, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second+LagSince(start) {
-		t.Errorf("query took %s, deadline %s", el, d)
-	}
-	return res, tr, err
+	return QueryWithin(t, MustNew(t, p, s), addr, d)
 }
 
 // PhaseReasons is the trace's phases as name:ok or name:reason (wire.Reason of
