@@ -7,6 +7,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -47,7 +48,7 @@ func BenchmarkDecodeRules(b *testing.B) {
 }
 
 func benchAssembler(b *testing.B, name string) {
-	frags := readFrags(b, name)
+	frags := steamtest.Frags(b, name)
 	b.ReportAllocs()
 	for b.Loop() {
 		var a steam.Assembler

@@ -2,9 +2,6 @@ package a2s
 
 import (
 	"bytes"
-	"context"
-	"net/netip"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,7 +9,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // cacheStep is one probe of a sequence against the same querier and fake server.
@@ -128,7 +124,7 @@ func TestChallengeCache(t *testing.T) {
 				}
 				clk.Advance(st.advance)
 				before := len(f.requests())
-				res, tr, err := queryWith(t, q, addr, timeout)
+				res, tr, err := prototest.QueryWithin(t, q, addr, timeout)
 				if err != nil || len(res.PhaseErrors) != 0 {
 					t.Fatalf("probe %d: %v %v", i+1, err, res)
 				}
@@ -138,7 +134,7 @@ func TestChallengeCache(t *testing.T) {
 					t.Errorf("probe %d: %d requests, want %d: % x", i+1, len(reqs), st.reqs, reqs)
 				}
 				eq(t, "phases", phases(tr), st.phases)
-				eq(t, "hit logged", logged(tr, "challenge_cache"), st.hit)
+				eq(t, "hit logged", prototest.Logged(tr, "challenge_cache"), st.hit)
 				if st.hit && (!bytes.HasPrefix(reqs[0], steam.InfoRequest) || len(reqs[0]) != len(steam.InfoRequest)+4) {
 					t.Errorf("probe %d: first request % x carries no challenge", i+1, reqs[0])
 				}
@@ -149,29 +145,6 @@ func TestChallengeCache(t *testing.T) {
 			}
 		})
 	}
-}
-
-// queryWith runs one probe with q (keeping its challenge cache across calls).
-func queryWith(t *testing.T, q protocols.Querier, addr netip.AddrPort, timeout time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	start := time.Now()
-	res, err := q.Query(ctx, protocols.At(addr), tr)
-	if el := time.Since(start); el > timeout+time.Second+prototest.LagSince(start) {
-		t.Errorf("Query took %v with a %v deadline", el, timeout)
-	}
-	return res, tr, err
-}
-
-func logged(tr *wire.Trace, s string) bool {
-	for _, e := range tr.Entries {
-		if strings.Contains(e.Msg, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // Concurrent probes of one target share the cache (run with -race): all succeed,
@@ -186,7 +159,7 @@ func TestChallengeCacheConcurrent(t *testing.T) {
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Go(func() {
-				if _, _, err := queryWith(t, q, addr, 2*time.Second); err != nil {
+				if _, _, err := prototest.QueryWithin(t, q, addr, 2*time.Second); err != nil {
 					t.Errorf("round %d: %v", round, err)
 				}
 			})

@@ -141,14 +141,8 @@ func TestDecodeInfoVectors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			in, err := steam.DecodeInfo(readHex(t, tt.file))
-			if tt.err != nil {
-				if !errors.Is(err, tt.err) {
-					t.Fatalf("err = %v, want %v", err, tt.err)
-				}
+			if prototest.WantedError(t, err, tt.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			r := in.Result()
 			checkKV(t, r.InfoKV())
@@ -225,14 +219,8 @@ func TestDecodePlayersVectors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			p, err := steam.DecodePlayers(readHex(t, tt.file), tt.ship)
-			if tt.err != nil {
-				if !errors.Is(err, tt.err) {
-					t.Fatalf("err = %v, want %v", err, tt.err)
-				}
+			if prototest.WantedError(t, err, tt.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			tt.check(t, p, p.Result(tt.app))
 		})
@@ -269,14 +257,8 @@ func TestDecodeRulesVectors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			r, err := steam.DecodeRules(readHex(t, tt.file))
-			if tt.err != nil {
-				if !errors.Is(err, tt.err) {
-					t.Fatalf("err = %v, want %v", err, tt.err)
-				}
+			if prototest.WantedError(t, err, tt.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			tt.check(t, r, r.Result())
 		})

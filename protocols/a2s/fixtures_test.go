@@ -10,6 +10,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 )
 
 // The real captures in shared/fixtures, read in place: every .expected.json is
@@ -19,18 +20,18 @@ func TestFixturesA2S(t *testing.T)         { runFixtures(t, fixtures(t, "a2s")) 
 func TestFixturesConstructed(t *testing.T) { runFixtures(t, fixtures(t, "a2s", "constructed")) }
 func TestFixturesGoldSrc(t *testing.T)     { runFixtures(t, fixtures(t, "goldsrc")) }
 
-func runFixtures(t *testing.T, fs []fixture) {
+func runFixtures(t *testing.T, fs []steamtest.Fixture) {
 	for _, f := range fs {
-		t.Run(f.name, func(t *testing.T) { checkFixture(t, f) })
+		t.Run(f.Name, func(t *testing.T) { checkFixture(t, f) })
 	}
 }
 
-func checkFixture(t *testing.T, f fixture) {
-	msg := f.datagrams[0]
-	if _, split := f.json["fragments"]; split {
+func checkFixture(t *testing.T, f steamtest.Fixture) {
+	msg := f.Datagrams[0]
+	if _, split := f.JSON["fragments"]; split {
 		msg = reassembleFixture(t, f)
 	}
-	dec := f.json["decoded"].(map[string]any)
+	dec := f.JSON["decoded"].(map[string]any)
 	c := checker{t, dec}
 	switch dec["type"] {
 	case "S2A_INFO_SRC", "S2A_INFO_DETAILED (obsolete GoldSrc)":
@@ -85,24 +86,24 @@ func checkFragment(t *testing.T, fc checker, d []byte, i int, layout steam.Layou
 
 // reassembleFixture feeds the fragments in arrival order, then backwards with every
 // fragment duplicated, and checks both give the same message of the expected length.
-func reassembleFixture(t *testing.T, f fixture) []byte {
+func reassembleFixture(t *testing.T, f steamtest.Fixture) []byte {
 	t.Helper()
-	frags := f.json["fragments"].([]any)
-	layout := map[string]steam.Layout{"source": steam.LayoutSource, "source_without_size_field": steam.LayoutSourceNoSize, "goldsrc": steam.LayoutGoldSrc}[f.json["split_layout"].(string)]
+	frags := f.JSON["fragments"].([]any)
+	layout := map[string]steam.Layout{"source": steam.LayoutSource, "source_without_size_field": steam.LayoutSourceNoSize, "goldsrc": steam.LayoutGoldSrc}[f.JSON["split_layout"].(string)]
 	if layout == steam.LayoutAuto {
-		t.Fatalf("unknown split_layout %v", f.json["split_layout"])
+		t.Fatalf("unknown split_layout %v", f.JSON["split_layout"])
 	}
-	for i, d := range f.datagrams {
+	for i, d := range f.Datagrams {
 		checkFragment(t, checker{t, frags[i].(map[string]any)}, d, i, layout)
 	}
 	var msg []byte
 	for _, asm := range []*steam.Assembler{{}, {Layout: layout}} {
-		for i, d := range f.datagrams {
+		for i, d := range f.Datagrams {
 			m, done, err := asm.Add(d)
 			if err != nil {
 				t.Fatalf("fragment %d: %v", i, err)
 			}
-			if done != (i == len(f.datagrams)-1) {
+			if done != (i == len(f.Datagrams)-1) {
 				t.Fatalf("fragment %d: done = %v", i, done)
 			}
 			if done && msg == nil {
@@ -112,14 +113,14 @@ func reassembleFixture(t *testing.T, f fixture) []byte {
 			}
 		}
 	}
-	if got, want := int64(len(msg)), jsonInt(t, f.json["reassembled_length"]); got != want {
+	if got, want := int64(len(msg)), steamtest.Int(t, f.JSON["reassembled_length"]); got != want {
 		t.Fatalf("reassembled %d bytes, want %d", got, want)
 	}
 	var asm steam.Assembler
 	var back []byte
-	for i := len(f.datagrams) - 1; i >= 0; i-- {
+	for i := len(f.Datagrams) - 1; i >= 0; i-- {
 		for range 2 {
-			m, done, err := asm.Add(f.datagrams[i])
+			m, done, err := asm.Add(f.Datagrams[i])
 			if err != nil {
 				t.Fatalf("backwards, fragment %d: %v", i, err)
 			}
@@ -294,7 +295,7 @@ func checkRules(t *testing.T, c checker, r *steam.Rules) {
 	}
 	for i, w := range want {
 		pair := w.([]any)
-		if k, v := jsonBytes(t, pair[0]), jsonBytes(t, pair[1]); r.List[i].Key != k || r.List[i].Value != v {
+		if k, v := steamtest.Bytes(t, pair[0]), steamtest.Bytes(t, pair[1]); r.List[i].Key != k || r.List[i].Value != v {
 			t.Errorf("rule %d = %q=%q, want %q=%q", i, r.List[i].Key, r.List[i].Value, k, v)
 		}
 	}

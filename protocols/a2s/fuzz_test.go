@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -41,8 +42,8 @@ func seeds(f *testing.F) [][][]byte {
 			if _, err := os.Stat(d); err != nil {
 				continue
 			}
-			for _, fx := range loadFixtures(f, d) {
-				out = append(out, fx.datagrams)
+			for _, fx := range steamtest.Fixtures(f, d) {
+				out = append(out, fx.Datagrams)
 			}
 		}
 	}

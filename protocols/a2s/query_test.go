@@ -11,6 +11,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -96,19 +97,7 @@ func (f *fake) requests() [][]byte {
 func (f *fake) start(t testing.TB) netip.AddrPort { return prototest.UDP(t, f.handle) }
 
 func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, timeout time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	ctx := prototest.Context(t, timeout)
-	start := time.Now()
-	res, err := q.Query(ctx, protocols.At(addr), tr)
-	if el := time.Since(start); el > timeout+time.Second+prototest.LagSince(start) {
-		t.Errorf("Query took %v with a %v deadline", el, timeout)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, timeout)
 }
 
 func phases(tr *wire.Trace) []string {
@@ -196,7 +185,7 @@ func TestQueryChallengeLoop(t *testing.T) {
 
 func TestQueryPlayersRules(t *testing.T) {
 	info := readHex(t, "info_edf_all.hex")
-	frags := readFrags(t, "split_source")
+	frags := steamtest.Frags(t, "split_source")
 	f := &fake{
 		info: one(info),
 		// A late second info reply comes first and must be skipped.
@@ -225,7 +214,7 @@ func TestQueryPlayersRules(t *testing.T) {
 func TestQueryLateSplitOfOtherType(t *testing.T) {
 	// While the players reply is being collected, a whole split rules reply (late,
 	// from an earlier query) completes: it is skipped without a re-send.
-	rules := readFrags(t, "split_source")
+	rules := steamtest.Frags(t, "split_source")
 	players := readHex(t, "player_basic.hex")
 	frag := func(n byte, p []byte) []byte {
 		return append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 0x33, 0, 0, 0, 2, n, 0x20, 0}, p...)
@@ -276,7 +265,7 @@ func TestQueryInfoSplit(t *testing.T) {
 }
 
 func TestQueryCompressedRules(t *testing.T) {
-	frags := readFrags(t, "split_bzip2")
+	frags := steamtest.Frags(t, "split_bzip2")
 	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: [][]byte{frags[1], frags[0]}}
 	res, _, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
 	if err != nil || len(res.PhaseErrors) != 0 {
@@ -286,7 +275,7 @@ func TestQueryCompressedRules(t *testing.T) {
 }
 
 func TestQueryBadFragment(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: readFrags(t, "split_bzip2_badcrc")}
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: steamtest.Frags(t, "split_bzip2_badcrc")}
 	res, _, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +287,7 @@ func TestQueryBadFragment(t *testing.T) {
 
 func TestQueryMissingFragment(t *testing.T) {
 	t.Parallel()
-	frags := readFrags(t, "split_source")
+	frags := steamtest.Frags(t, "split_source")
 	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: [][]byte{frags[0], frags[1], frags[3]}}
 	for _, retries := range []int{0, 1} {
 		res, _, err := query(t, f.start(t), protocols.Settings{Rules: true, Retries: retries}, 300*time.Millisecond)
@@ -315,7 +304,7 @@ func TestQueryMissingFragment(t *testing.T) {
 func TestQueryFragmentRecoveredByResend(t *testing.T) {
 	t.Parallel()
 	// The first answer loses fragment 2; the answer to the re-send is complete.
-	frags := readFrags(t, "split_source")
+	frags := steamtest.Frags(t, "split_source")
 	var mu sync.Mutex
 	rulesAsked := 0
 	info := readHex(t, "info_no_edf.hex")
@@ -456,4 +445,8 @@ func TestQueryFixtures(t *testing.T) {
 	if len(res.Rules) == 0 {
 		t.Fatal("no rules")
 	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `a2s options: unknown encoding "koi8-r"`})
 }

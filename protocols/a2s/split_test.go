@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -54,7 +55,7 @@ func TestAssemblerLayouts(t *testing.T) {
 		{"split_bzip2_nosize", steam.LayoutSourceNoSize},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			frags := readFrags(t, tt.name)
+			frags := steamtest.Frags(t, tt.name)
 			if got := steam.DetectLayout(frags[0], binary.LittleEndian.Uint32(frags[0][4:])&0x80000000 != 0); got != tt.layout {
 				t.Fatalf("detected %v, want %v", got, tt.layout)
 			}
@@ -99,7 +100,7 @@ func TestAssemblerErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var a steam.Assembler
 			a.Layout = steam.LayoutSource // some of these have no recognisable fragment 0
-			if _, err := addAll(t, &a, readFrags(t, tt.name)); !errors.Is(err, tt.err) {
+			if _, err := addAll(t, &a, steamtest.Frags(t, tt.name)); !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
 			}
 		})
@@ -107,7 +108,7 @@ func TestAssemblerErrors(t *testing.T) {
 }
 
 func TestAssemblerDatagrams(t *testing.T) {
-	frags := readFrags(t, "split_source")
+	frags := steamtest.Frags(t, "split_source")
 	var a steam.Assembler
 	if _, _, err := a.Add([]byte{0xFF, 0xFF}); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("2-byte datagram: %v", err)
@@ -140,7 +141,7 @@ func setID(d []byte, id uint32) []byte {
 }
 
 func TestAssemblerInterleaved(t *testing.T) {
-	frags := readFrags(t, "split_source")
+	frags := steamtest.Frags(t, "split_source")
 	want := readHex(t, "split_message.hex")
 	// The answer to a request (id 1, fragment 2 lost) and to its re-send (id 2)
 	// interleave: the second completes.
@@ -164,7 +165,7 @@ func TestAssemblerInterleaved(t *testing.T) {
 }
 
 func TestAssemblerCaps(t *testing.T) {
-	frags := readFrags(t, "split_source")
+	frags := steamtest.Frags(t, "split_source")
 	t.Run("no fragment 0", func(t *testing.T) {
 		var a steam.Assembler
 		var err error

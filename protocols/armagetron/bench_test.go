@@ -2,36 +2,23 @@ package armagetron
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecodeReply(b *testing.B) {
-	vec := loadHex(b, "players_colours.hex")
-	b.ReportAllocs()
-	for b.Loop() {
-		s, err := decodeReply(vec)
-		if err != nil {
-			b.Fatal(err)
+	prototest.DecodeBench(b, prototest.HexFile(b, "players_colours.hex"), func(v []byte) error {
+		s, err := decodeReply(v)
+		if err == nil {
+			_ = s.Result(true, false)
 		}
-		_ = s.Result(true, false)
-	}
+		return err
+	})
 }
 
 // BenchmarkQuery is the full two-request exchange over loopback UDP.
 func BenchmarkQuery(b *testing.B) {
-	srv := newServer(b, loadHex(b, "players_colours.hex"))
-	addr := prototest.UDP(b, srv.handle(b))
-	q, _ := Protocol.New(protocols.Settings{Players: true})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	srv := newServer(b, prototest.HexFile(b, "players_colours.hex"))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, prototest.UDP(b, srv.handle(b)))
 }

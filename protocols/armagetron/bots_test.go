@@ -9,7 +9,7 @@ import (
 // TestBotsMeaning: the big server info counts network users (AI players hold
 // no connection) and flags no bots.
 func TestBotsMeaning(t *testing.T) {
-	s, err := decodeReply(loadHex(t, "players_colours.hex"))
+	s, err := decodeReply(prototest.HexFile(t, "players_colours.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}

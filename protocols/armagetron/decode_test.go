@@ -1,52 +1,15 @@
 package armagetron
 
 import (
-	"encoding/hex"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
-func loadHex(t testing.TB, name string) []byte {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var digits strings.Builder
-	for line := range strings.Lines(string(raw)) {
-		line, _, _ = strings.Cut(line, "#")
-		digits.WriteString(strings.Join(strings.Fields(line), ""))
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return b
-}
-
-// realCapture reads a datagram recorded from the real Debian server in
-// ../shared/realworld/captures, skipping when the shared tree is absent.
-func realCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server capture (own vectors in testdata/ still run)")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("capture %s not readable: %v", name, err)
-	}
-	return b
-}
 
 type want struct {
 	name, rawName, version string
@@ -94,24 +57,16 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 			t.Errorf("players %q, want %q", names, w.list)
 		}
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	if info["name"] != w.rawName {
+	if info := prototest.InfoOf(res); info["name"] != w.rawName {
 		t.Errorf("raw name %q, want %q", info["name"], w.rawName)
 	}
-	for k, v := range w.info {
-		if got, ok := info[k]; !ok || got != v {
-			t.Errorf("info %s = %q, want %q", k, got, v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, w.info)
 }
 
 func TestVectors(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
-			s, err := decodeReply(loadHex(t, tc.file))
+			s, err := decodeReply(prototest.HexFile(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +86,7 @@ func TestVectorErrors(t *testing.T) {
 		"small_info_real_layout.hex": wire.ErrMalformed, // no big info in it
 	} {
 		t.Run(file, func(t *testing.T) {
-			s, err := decodeReply(loadHex(t, file))
+			s, err := decodeReply(prototest.HexFile(t, file))
 			if !errors.Is(err, want) {
 				t.Fatalf("err = %v, want %v", err, want)
 			}
@@ -150,7 +105,7 @@ func TestRealCaptures(t *testing.T) {
 		"exchanges/armagetron_armagetron_gamedig/01_s2c_udp_4534-43623.bin",
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			s, err := decodeReply(realCapture(t, name))
+			s, err := decodeReply(prototest.Capture(t, name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +117,7 @@ func TestRealCaptures(t *testing.T) {
 				info: map[string]string{"options": "All settings at default values.", "url": "http://www.armagetronad.net", "global_ids": ""}})
 		})
 	}
-	small := realCapture(t, "armagetron_armagetron_armagetron-small.resp.bin")
+	small := prototest.Capture(t, "armagetron_armagetron_armagetron-small.resp.bin")
 	if data, ok, err := findMessage(small, descSmallInfo); !ok || err != nil || len(data) != 10 {
 		t.Errorf("small info: %x %v %v", data, ok, err)
 	}
@@ -171,7 +126,7 @@ func TestRealCaptures(t *testing.T) {
 		"armagetron_armagetron_armagetron-big.req.bin":                      descBigRequest,
 		"exchanges/armagetron_armagetron_gamedig/00_c2s_udp_43623-4534.bin": descBigRequest,
 	} {
-		if req := realCapture(t, file); string(req) != string(request(desc)) {
+		if req := prototest.Capture(t, file); string(req) != string(request(desc)) {
 			t.Errorf("request % x, the reference client sent % x", request(desc), req)
 		}
 	}
@@ -198,7 +153,7 @@ func TestStripColors(t *testing.T) {
 }
 
 func TestResultFlags(t *testing.T) {
-	s, err := decodeReply(loadHex(t, "players_colours.hex"))
+	s, err := decodeReply(prototest.HexFile(t, "players_colours.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}

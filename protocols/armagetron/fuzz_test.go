@@ -1,8 +1,6 @@
 package armagetron
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -13,16 +11,8 @@ import (
 // FuzzDecodeReply checks that no datagram panics the decoder, that errors
 // carry a reason, that strings are valid UTF-8 and the name list is capped.
 func FuzzDecodeReply(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	for _, p := range files {
-		f.Add(loadHex(f, filepath.Base(p)))
-	}
-	if s := prototest.SharedDir(); s != "" {
-		for _, n := range []string{"armagetron_armagetron_armagetron-big.resp.bin", "armagetron_armagetron_armagetron-small.resp.bin"} {
-			if b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", n)); err == nil {
-				f.Add(b)
-			}
-		}
+	for _, b := range append(prototest.HexFiles(f), prototest.Captures("armagetron_armagetron_armagetron-*.resp.bin")...) {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := decodeReply(b)

@@ -63,29 +63,19 @@ func (s *server) requests() []uint16 {
 }
 
 func newServer(t testing.TB, big []byte) *server {
-	return &server{small: loadHex(t, "small_info_real_layout.hex"), big: big}
+	return &server{small: prototest.HexFile(t, "small_info_real_layout.hex"), big: big}
 }
 
 func query(t *testing.T, s protocols.Settings, d time.Duration, srv *server) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	addr := prototest.UDP(t, srv.handle(t))
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
 func TestQueryRoundTrip(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
-			srv := newServer(t, loadHex(t, tc.file))
+			srv := newServer(t, prototest.HexFile(t, tc.file))
 			res, tr, err := query(t, protocols.Settings{Players: true, Rules: true}, 2*time.Second, srv)
 			if err != nil {
 				t.Fatal(err)
@@ -105,8 +95,8 @@ func TestQueryRoundTrip(t *testing.T) {
 }
 
 func TestQueryRealCapture(t *testing.T) {
-	srv := &server{small: realCapture(t, "armagetron_armagetron_armagetron-small.resp.bin"),
-		big: realCapture(t, "armagetron_armagetron_armagetron-big.resp.bin")}
+	srv := &server{small: prototest.Capture(t, "armagetron_armagetron_armagetron-small.resp.bin"),
+		big: prototest.Capture(t, "armagetron_armagetron_armagetron-big.resp.bin")}
 	res, _, err := query(t, protocols.Settings{}, 2*time.Second, srv)
 	if err != nil || res.Name != "RealWorld Armagetron" || res.MaxPlayers != protocols.Known(12) || res.PlayerList != nil {
 		t.Fatalf("%+v %v", res, err)
@@ -115,8 +105,8 @@ func TestQueryRealCapture(t *testing.T) {
 
 // Stray datagrams (another descriptor, garbage) are skipped while waiting.
 func TestQuerySkipsStrays(t *testing.T) {
-	srv := newServer(t, loadHex(t, "old_0_2_8_no_gids.hex"))
-	srv.before = [][]byte{{1, 2, 3}, loadHex(t, "small_info_real_layout.hex"), loadHex(t, "bad_length_lies.hex")[:4]}
+	srv := newServer(t, prototest.HexFile(t, "old_0_2_8_no_gids.hex"))
+	srv.before = [][]byte{{1, 2, 3}, prototest.HexFile(t, "small_info_real_layout.hex"), prototest.HexFile(t, "bad_length_lies.hex")[:4]}
 	res, tr, err := query(t, protocols.Settings{}, 2*time.Second, srv)
 	if err != nil || res.Name != "Old Grid" {
 		t.Fatalf("%+v %v", res, err)
@@ -135,7 +125,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 // The small reply is lost: small is re-sent, then big (three sends). Silence and
 // a closed port are failures too.
 func TestQuerierContract(t *testing.T) {
-	srv := newServer(t, loadHex(t, "players_colours.hex"))
+	srv := newServer(t, prototest.HexFile(t, "players_colours.hex"))
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "armagetron", DefaultPort: 4534, Transport: "udp",
 		Answer: srv.handle(t), WantName: "Red Green Arena",
@@ -155,10 +145,10 @@ func TestQueryErrors(t *testing.T) {
 		phases int
 		want   error
 	}{
-		{"no_big_info_is_timeout", &server{small: loadHex(t, "small_info_real_layout.hex")}, 2, wire.ErrTimeout},
-		{"big_length_lies", newServer(t, loadHex(t, "bad_length_lies.hex")), 2, wire.ErrTruncated},
-		{"big_string_lies", newServer(t, loadHex(t, "bad_string_lies.hex")), 2, wire.ErrTruncated},
-		{"big_fields_missing", newServer(t, loadHex(t, "bad_truncated_fields.hex")), 2, wire.ErrTruncated},
+		{"no_big_info_is_timeout", &server{small: prototest.HexFile(t, "small_info_real_layout.hex")}, 2, wire.ErrTimeout},
+		{"big_length_lies", newServer(t, prototest.HexFile(t, "bad_length_lies.hex")), 2, wire.ErrTruncated},
+		{"big_string_lies", newServer(t, prototest.HexFile(t, "bad_string_lies.hex")), 2, wire.ErrTruncated},
+		{"big_fields_missing", newServer(t, prototest.HexFile(t, "bad_truncated_fields.hex")), 2, wire.ErrTruncated},
 		{"small_garbage", &server{small: []byte{0, 50, 0, 0, 0, 9}}, 1, wire.ErrTruncated},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

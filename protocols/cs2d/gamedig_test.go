@@ -15,12 +15,12 @@ import (
 // compared. gamedig keeps the ©RRRGGGBBB colour codes and reads the Latin-1 © as
 // a replacement character: its names end with ours.
 func TestGamedig(t *testing.T) {
-	addr := server(t, readVec(t, "full"))
+	addr := prototest.Answering(t, request, readVec(t, "full"))
 	gd, msg, ok := prototest.Gamedig(t, "c2d", addr.Port(), nil)
 	if !ok {
 		t.Fatalf("gamedig failed: %s", msg)
 	}
-	res, _, err := query(t, addr, all, 5*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,7 @@
 package cs2d
 
 import (
-	"bytes"
 	"errors"
-	"net/netip"
 	"testing"
 	"time"
 
@@ -12,35 +10,12 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// server answers the request with replies (nil: silence) and fails the test on
-// any other request.
-func server(t testing.TB, replies ...[]byte) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if !bytes.Equal(req, request) {
-			t.Errorf("request % X, want % X", req, request)
-			return nil
-		}
-		return replies
-	})
-}
-
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
-
 var all = protocols.Settings{Players: true, Rules: true}
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	addr := server(t, readVec(t, "full"))
-	res, tr, err := query(t, addr, all, 2*time.Second)
+	addr := prototest.Answering(t, request, readVec(t, "full"))
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +30,8 @@ func TestQuery(t *testing.T) {
 // Strays before the answer are skipped and noted; the answer still counts.
 func TestQueryStrays(t *testing.T) {
 	t.Parallel()
-	addr := server(t, readVec(t, "stray"), []byte("noise"), readVec(t, "full"))
-	res, tr, err := query(t, addr, all, 2*time.Second)
+	addr := prototest.Answering(t, request, readVec(t, "stray"), []byte("noise"), readVec(t, "full"))
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
 	if err != nil || res.Name != "Dust Town" {
 		t.Fatalf("%v, %+v", err, res)
 	}
@@ -69,8 +44,8 @@ func TestQueryStrays(t *testing.T) {
 // players phase says why the list is missing.
 func TestQueryPartial(t *testing.T) {
 	t.Parallel()
-	addr := server(t, readVec(t, "cut_players"))
-	res, _, err := query(t, addr, all, 2*time.Second)
+	addr := prototest.Answering(t, request, readVec(t, "cut_players"))
+	res, _, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,35 +56,11 @@ func TestQueryPartial(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name    string
-		replies [][]byte
-		want    error
-	}{
-		{"cut serverinfo", [][]byte{{0x01, 0x00, 0xFB, 0x01, 0x00, 0x09, 'a'}}, wire.ErrTruncated},
+	prototest.ReplyFailures(t, Protocol, request, protocols.Settings{Players: true, Retries: 1},
+		prototest.ReplyFailure{Name: "cut serverinfo", Replies: [][]byte{{0x01, 0x00, 0xFB, 0x01, 0x00, 0x09, 'a'}}, Want: wire.ErrTruncated},
 		// Only strays until the deadline: the error says why the last was skipped.
-		{"strays only", [][]byte{{0x01, 0x00, 0xFA, 0x01}, []byte("x")}, wire.ErrMalformed},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			d := 2 * time.Second
-			if tc.name == "strays only" {
-				d = 300 * time.Millisecond
-			}
-			start := time.Now()
-			_, tr, err := query(t, server(t, tc.replies...), protocols.Settings{Players: true, Retries: 1}, d)
-			if !errors.Is(err, tc.want) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", el)
-			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
-	}
+		prototest.ReplyFailure{Name: "strays only", Replies: [][]byte{{0x01, 0x00, 0xFA, 0x01}, []byte("x")}, D: 300 * time.Millisecond, Want: wire.ErrMalformed},
+	)
 }
 
 func TestQuerierContract(t *testing.T) {

@@ -2,47 +2,30 @@ package cube2
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecodeInfo(b *testing.B) {
-	vec := loadHex(b, "info_sauer_ctf.hex")
-	b.ReportAllocs()
-	for b.Loop() {
-		in, err := decodeInfo(vec, pingWide)
-		if err != nil {
-			b.Fatal(err)
+	prototest.DecodeBench(b, prototest.HexFile(b, "info_sauer_ctf.hex"), func(v []byte) error {
+		in, err := decodeInfo(v, pingWide)
+		if err == nil {
+			_ = in.Result(false, false)
 		}
-		_ = in.Result(false, false)
-	}
+		return err
+	})
 }
 
 func BenchmarkDecodePlayers(b *testing.B) {
-	vec := loadHex(b, "ext_stats_alice.hex")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodePlayers(vec); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, prototest.HexFile(b, "ext_stats_alice.hex"), func(v []byte) error {
+		_, err := decodePlayers(v)
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {
 	f := full(b)
 	f.t = b
-	addr := prototest.UDP(b, f.handle)
-	q := testQuerier(b, protocols.Settings{Players: true, Rules: true})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		res, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr)
-		if err != nil || res.PhaseErrors != nil {
-			b.Fatal(err, res.PhaseErrors)
-		}
-	}
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, f.handle))
 }

@@ -1,9 +1,7 @@
 package cube2
 
 import (
-	"encoding/hex"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,40 +11,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
-func loadHex(t testing.TB, name string) []byte {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var digits strings.Builder
-	for line := range strings.Lines(string(raw)) {
-		line, _, _ = strings.Cut(line, "#")
-		digits.WriteString(strings.Join(strings.Fields(line), ""))
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return b
-}
-
-// realworldCapture reads a datagram recorded from a real local server by
-// shared/realworld/capture.sh, skipping when shared/ is absent.
-func realworldCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server captures (own vectors in testdata/ still run)")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("no capture %s: %v", name, err)
-	}
-	return b
-}
 
 var (
 	pingOne  = []byte{0x01}
@@ -119,24 +83,17 @@ func checkInfo(t *testing.T, res *protocols.Result, w infoWant) {
 	if res.Password != w.password {
 		t.Errorf("password = %v, want %v", res.Password, w.password)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
+	info := prototest.InfoOf(res)
 	if info["layout"] != w.layout {
 		t.Errorf("layout = %q, want %q", info["layout"], w.layout)
 	}
-	for k, v := range w.info {
-		if info[k] != v {
-			t.Errorf("info %s = %q, want %q", k, info[k], v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, w.info)
 }
 
 func TestDecodeInfoVectors(t *testing.T) {
 	for _, tc := range infoVectors {
 		t.Run(tc.file, func(t *testing.T) {
-			in, err := decodeInfo(loadHex(t, tc.file), tc.req)
+			in, err := decodeInfo(prototest.HexFile(t, tc.file), tc.req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +136,7 @@ func hasPhaseError(res *protocols.Result, phase string) bool {
 }
 
 func TestDecodeInfoRedEclipseHandles(t *testing.T) {
-	in, err := decodeInfo(loadHex(t, "info_redeclipse_players.hex"), pingOne)
+	in, err := decodeInfo(prototest.HexFile(t, "info_redeclipse_players.hex"), pingOne)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +157,7 @@ func TestDecodeInfoErrors(t *testing.T) {
 		{"bad_echo.hex", wire.ErrMismatch},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			in, err := decodeInfo(loadHex(t, tc.file), pingOne)
+			in, err := decodeInfo(prototest.HexFile(t, tc.file), pingOne)
 			if !errors.Is(err, tc.want) || in != nil {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -223,13 +180,13 @@ func TestDecodeInfoErrors(t *testing.T) {
 
 func TestDecodePlayersVectors(t *testing.T) {
 	t.Run("ids", func(t *testing.T) {
-		x, err := decodePlayers(loadHex(t, "ext_ids.hex"))
+		x, err := decodePlayers(prototest.HexFile(t, "ext_ids.hex"))
 		if err != nil || !x.IsIDs || x.Version != extVersion || !slices.Equal(x.IDs, []int32{0, 1, 128}) {
 			t.Fatalf("%+v, %v", x, err)
 		}
 	})
 	t.Run("ids_empty", func(t *testing.T) {
-		x, err := decodePlayers(loadHex(t, "ext_ids_empty.hex"))
+		x, err := decodePlayers(prototest.HexFile(t, "ext_ids_empty.hex"))
 		if err != nil || !x.IsIDs || len(x.IDs) != 0 {
 			t.Fatalf("%+v, %v", x, err)
 		}
@@ -244,7 +201,7 @@ func TestDecodePlayersVectors(t *testing.T) {
 		{"ext_stats_bot.hex", playerStats{CN: 128, Name: "bot", Team: "good", Frags: 5, Deaths: 1, Accuracy: 30, Health: 100, Gun: 1}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			x, err := decodePlayers(loadHex(t, tc.file))
+			x, err := decodePlayers(prototest.HexFile(t, tc.file))
 			if err != nil || x.IsIDs {
 				t.Fatalf("%+v, %v", x, err)
 			}
@@ -270,13 +227,13 @@ func TestDecodePlayersVectors(t *testing.T) {
 		{"info_sauer_ctf.hex", wire.ErrMismatch},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			if x, err := decodePlayers(loadHex(t, tc.file)); !errors.Is(err, tc.want) || x != nil {
+			if x, err := decodePlayers(prototest.HexFile(t, tc.file)); !errors.Is(err, tc.want) || x != nil {
 				t.Errorf("%+v, %v; want %v", x, err, tc.want)
 			}
 		})
 	}
 	t.Run("too_many_ids", func(t *testing.T) {
-		b := append(loadHex(t, "ext_ids_empty.hex"), make([]byte, maxPlayers+1)...)
+		b := append(prototest.HexFile(t, "ext_ids_empty.hex"), make([]byte, maxPlayers+1)...)
 		if _, err := decodePlayers(b); !errors.Is(err, wire.ErrTooLarge) {
 			t.Errorf("err = %v", err)
 		}
@@ -284,14 +241,14 @@ func TestDecodePlayersVectors(t *testing.T) {
 }
 
 func TestDecodeUptime(t *testing.T) {
-	v, up, err := decodeUptime(loadHex(t, "ext_uptime.hex"))
+	v, up, err := decodeUptime(prototest.HexFile(t, "ext_uptime.hex"))
 	if err != nil || v != extVersion || up != 3600 {
 		t.Errorf("version %d uptime %d, %v", v, up, err)
 	}
 	if _, _, err := decodeUptime([]byte{0, 0, 0xFF, 0x69}); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("no uptime: %v", err)
 	}
-	if _, _, err := decodeUptime(loadHex(t, "ext_ids.hex")); !errors.Is(err, wire.ErrMismatch) {
+	if _, _, err := decodeUptime(prototest.HexFile(t, "ext_ids.hex")); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("players reply: %v", err)
 	}
 }
@@ -302,8 +259,8 @@ func TestDecodeUptime(t *testing.T) {
 // RedEclipse"). The requests are read from the captures too: qstat's ping 01.
 func TestRealworld(t *testing.T) {
 	t.Run("sauerbraten_info", func(t *testing.T) {
-		req := realworldCapture(t, "cube2_sauerbraten_cube2-info.req.bin")
-		in, err := decodeInfo(realworldCapture(t, "cube2_sauerbraten_cube2-info.resp.bin"), req)
+		req := prototest.Capture(t, "cube2_sauerbraten_cube2-info.req.bin")
+		in, err := decodeInfo(prototest.Capture(t, "cube2_sauerbraten_cube2-info.resp.bin"), req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,18 +275,18 @@ func TestRealworld(t *testing.T) {
 		}
 	})
 	t.Run("sauerbraten_extinfo_players", func(t *testing.T) {
-		req := realworldCapture(t, "cube2_sauerbraten_cube2-extinfo-players.req.bin")
+		req := prototest.Capture(t, "cube2_sauerbraten_cube2-extinfo-players.req.bin")
 		if !slices.Equal(req, playersRequest()) {
 			t.Fatalf("captured request % X, ours % X", req, playersRequest())
 		}
-		x, err := decodePlayers(realworldCapture(t, "cube2_sauerbraten_cube2-extinfo-players.resp.bin"))
+		x, err := decodePlayers(prototest.Capture(t, "cube2_sauerbraten_cube2-extinfo-players.resp.bin"))
 		if err != nil || !x.IsIDs || len(x.IDs) != 0 || x.Version != extVersion {
 			t.Fatalf("%+v, %v", x, err)
 		}
 	})
 	t.Run("redeclipse_info", func(t *testing.T) {
-		req := realworldCapture(t, "redeclipse_redeclipse_cube2-info.req.bin")
-		in, err := decodeInfo(realworldCapture(t, "redeclipse_redeclipse_cube2-info.resp.bin"), req)
+		req := prototest.Capture(t, "redeclipse_redeclipse_cube2-info.req.bin")
+		in, err := decodeInfo(prototest.Capture(t, "redeclipse_redeclipse_cube2-info.resp.bin"), req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,15 +302,15 @@ func TestRealworld(t *testing.T) {
 	})
 	t.Run("redeclipse_ignores_extinfo", func(t *testing.T) {
 		// Only the request was recorded: Red Eclipse never answered it.
-		if req := realworldCapture(t, "redeclipse_redeclipse_cube2-extinfo-players.req.bin"); !slices.Equal(req, playersRequest()) {
+		if req := prototest.Capture(t, "redeclipse_redeclipse_cube2-extinfo-players.req.bin"); !slices.Equal(req, playersRequest()) {
 			t.Errorf("captured request % X", req)
 		}
 	})
 	t.Run("qstat_exchange", func(t *testing.T) {
 		// qstat pings with 80 10 27 (10000 as a 16-bit packed int) and gets it back.
 		dir := filepath.Join("exchanges", "cube2_sauerbraten_qstat")
-		req := realworldCapture(t, filepath.Join(dir, "00_c2s_udp_48155-28786.bin"))
-		in, err := decodeInfo(realworldCapture(t, filepath.Join(dir, "01_s2c_udp_28786-48155.bin")), req)
+		req := prototest.Capture(t, filepath.Join(dir, "00_c2s_udp_48155-28786.bin"))
+		in, err := decodeInfo(prototest.Capture(t, filepath.Join(dir, "01_s2c_udp_28786-48155.bin")), req)
 		if err != nil || in.Desc != "RealWorld Sauerbraten" || in.Attrs[3] != 12 {
 			t.Errorf("%+v, %v", in, err)
 		}

@@ -1,41 +1,11 @@
 package cube2
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
-
-// seedCaptures adds the real servers' captures of shared/realworld, when present.
-func seedCaptures(f *testing.F, add func(b []byte), prefix string) {
-	s := prototest.SharedDir()
-	if s == "" {
-		return
-	}
-	files, _ := filepath.Glob(filepath.Join(s, "realworld", "captures", prefix+"*.resp.bin"))
-	for _, p := range files {
-		if b, err := os.ReadFile(p); err == nil {
-			add(b)
-		}
-	}
-}
-
-func seedVectors(f *testing.F, prefixes ...string) [][]byte {
-	var out [][]byte
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	for _, p := range files {
-		for _, pre := range prefixes {
-			if strings.HasPrefix(filepath.Base(p), pre) {
-				out = append(out, loadHex(f, filepath.Base(p)))
-			}
-		}
-	}
-	return out
-}
 
 func FuzzDecodeInfo(f *testing.F) {
 	add := func(b []byte) {
@@ -45,11 +15,15 @@ func FuzzDecodeInfo(f *testing.F) {
 		}
 		f.Add(b[:min(n, len(b))], b)
 	}
-	for _, b := range seedVectors(f, "info_", "bad_") {
+	for _, b := range prototest.HexFiles(f, "info_", "bad_") {
 		add(b)
 	}
-	seedCaptures(f, add, "cube2_sauerbraten_cube2-info")
-	seedCaptures(f, add, "redeclipse_")
+	for _, b := range prototest.Captures("cube2_sauerbraten_cube2-info" + "*.resp.bin") {
+		add(b)
+	}
+	for _, b := range prototest.Captures("redeclipse_" + "*.resp.bin") {
+		add(b)
+	}
 	f.Fuzz(func(t *testing.T, req, b []byte) {
 		in, err := decodeInfo(b, req)
 		if err != nil {
@@ -73,10 +47,12 @@ func FuzzDecodeInfo(f *testing.F) {
 }
 
 func FuzzDecodeExtinfo(f *testing.F) {
-	for _, b := range seedVectors(f, "ext_") {
+	for _, b := range prototest.HexFiles(f, "ext_") {
 		f.Add(b)
 	}
-	seedCaptures(f, func(b []byte) { f.Add(b) }, "cube2_sauerbraten_cube2-extinfo")
+	for _, b := range prototest.Captures("cube2_sauerbraten_cube2-extinfo" + "*.resp.bin") {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if x, err := decodePlayers(b); err == nil {
 			if len(x.IDs) > maxPlayers || !utf8.ValidString(x.Player.Name) || !utf8.ValidString(x.Player.Team) {

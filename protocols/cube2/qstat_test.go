@@ -23,8 +23,8 @@ func TestQstatCrossCheck(t *testing.T) {
 		{"plain", func(t *testing.T) []byte { return body(t, "info_sauer_plain.hex", 1) }},
 		{"paused_password", func(t *testing.T) []byte { return body(t, "info_sauer_paused.hex", 1) }},
 		{"realworld_capture", func(t *testing.T) []byte {
-			req := realworldCapture(t, "cube2_sauerbraten_cube2-info.req.bin")
-			return realworldCapture(t, "cube2_sauerbraten_cube2-info.resp.bin")[len(req):]
+			req := prototest.Capture(t, "cube2_sauerbraten_cube2-info.req.bin")
+			return prototest.Capture(t, "cube2_sauerbraten_cube2-info.resp.bin")[len(req):]
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -37,7 +37,7 @@ func TestQstatCrossCheck(t *testing.T) {
 			})
 			game := netip.AddrPortFrom(addr.Addr(), addr.Port()-1)
 			qs := prototest.QstatJSON(t, "-cubes", game)
-			res, err := testQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+			res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,7 +26,7 @@ type fakeServer struct {
 
 // body strips the echo of a vector built for the request echoLen bytes long.
 func body(t testing.TB, file string, echoLen int) []byte {
-	return loadHex(t, file)[echoLen:]
+	return prototest.HexFile(t, file)[echoLen:]
 }
 
 func (f *fakeServer) handle(req []byte) [][]byte {
@@ -54,35 +54,19 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	return nil
 }
 
-func testQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 func query(t *testing.T, s protocols.Settings, deadline time.Duration, f *fakeServer) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	f.t = t
-	addr := prototest.UDP(t, f.handle)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
-	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, deadline)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), s, deadline)
 }
 
 // full is a server with three clients (Alice, Bob, a bot) answering every request.
 func full(t testing.TB) *fakeServer {
-	ids, alice, bob, bot := loadHex(t, "ext_ids.hex"), loadHex(t, "ext_stats_alice.hex"), loadHex(t, "ext_stats_bob.hex"), loadHex(t, "ext_stats_bot.hex")
+	ids, alice, bob, bot := prototest.HexFile(t, "ext_ids.hex"), prototest.HexFile(t, "ext_stats_alice.hex"), prototest.HexFile(t, "ext_stats_bob.hex"), prototest.HexFile(t, "ext_stats_bot.hex")
 	return &fakeServer{
 		info:    body(t, "info_sauer_ctf.hex", len(pingWide)),
 		players: func(int) [][]byte { return [][]byte{ids, alice, bob, bot} },
-		uptime:  [][]byte{loadHex(t, "ext_uptime.hex")},
+		uptime:  [][]byte{prototest.HexFile(t, "ext_uptime.hex")},
 	}
 }
 
@@ -144,7 +128,7 @@ func TestQueryInfoOnly(t *testing.T) {
 
 func TestQueryPlayersOutOfOrderAndDuplicated(t *testing.T) {
 	f := full(t)
-	ids, alice, bob, bot := loadHex(t, "ext_ids.hex"), loadHex(t, "ext_stats_alice.hex"), loadHex(t, "ext_stats_bob.hex"), loadHex(t, "ext_stats_bot.hex")
+	ids, alice, bob, bot := prototest.HexFile(t, "ext_ids.hex"), prototest.HexFile(t, "ext_stats_alice.hex"), prototest.HexFile(t, "ext_stats_bob.hex"), prototest.HexFile(t, "ext_stats_bot.hex")
 	f.players = func(int) [][]byte { return [][]byte{bot, alice, ids, alice, bob, ids} }
 	res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second, f)
 	if err != nil {
@@ -161,7 +145,7 @@ func TestQueryPlayersOutOfOrderAndDuplicated(t *testing.T) {
 
 func TestQueryPlayersMissingRecord(t *testing.T) {
 	f := full(t)
-	ids, alice, bot := loadHex(t, "ext_ids.hex"), loadHex(t, "ext_stats_alice.hex"), loadHex(t, "ext_stats_bot.hex")
+	ids, alice, bot := prototest.HexFile(t, "ext_ids.hex"), prototest.HexFile(t, "ext_stats_alice.hex"), prototest.HexFile(t, "ext_stats_bot.hex")
 	f.players = func(int) [][]byte { return [][]byte{ids, alice, bot} } // Bob's datagram is lost every time
 	res, tr, err := query(t, protocols.Settings{Players: true, Rules: true, Retries: 1}, 400*time.Millisecond, f)
 	if err != nil {
@@ -184,7 +168,7 @@ func TestQueryPlayersMissingRecord(t *testing.T) {
 
 func TestQueryPlayersRetryCompletes(t *testing.T) {
 	f := full(t)
-	ids, alice, bob, bot := loadHex(t, "ext_ids.hex"), loadHex(t, "ext_stats_alice.hex"), loadHex(t, "ext_stats_bob.hex"), loadHex(t, "ext_stats_bot.hex")
+	ids, alice, bob, bot := prototest.HexFile(t, "ext_ids.hex"), prototest.HexFile(t, "ext_stats_alice.hex"), prototest.HexFile(t, "ext_stats_bob.hex"), prototest.HexFile(t, "ext_stats_bot.hex")
 	f.players = func(n int) [][]byte {
 		if n == 1 {
 			return [][]byte{alice, bot} // the client list and Bob are lost
@@ -230,7 +214,7 @@ func TestQueryExtinfoErrors(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f := full(t)
-			reply := loadHex(t, tc.file)
+			reply := prototest.HexFile(t, tc.file)
 			f.players = func(int) [][]byte { return [][]byte{reply} }
 			res, _, err := query(t, protocols.Settings{Players: true}, 2*time.Second, f)
 			if err != nil {
@@ -264,7 +248,7 @@ func TestQueryErrors(t *testing.T) {
 		deadline time.Duration
 		want     error
 	}{
-		{"other_echo_is_mismatch", func(req []byte) [][]byte { return [][]byte{loadHex(t, "bad_echo.hex")} }, 300 * time.Millisecond, wire.ErrMismatch},
+		{"other_echo_is_mismatch", func(req []byte) [][]byte { return [][]byte{prototest.HexFile(t, "bad_echo.hex")} }, 300 * time.Millisecond, wire.ErrMismatch},
 		{"truncated_is_truncated", func(req []byte) [][]byte { return [][]byte{append(slices.Clone(req), 0, 5, 0x80)} }, 2 * time.Second, wire.ErrTruncated},
 		{"lying_count_is_too_large", func(req []byte) [][]byte {
 			return [][]byte{append(slices.Clone(req), 0, 0x81, 0xFF, 0xFF, 0, 0)}
@@ -275,7 +259,7 @@ func TestQueryErrors(t *testing.T) {
 			addr := prototest.UDP(t, tc.handler)
 			tr := wire.NewTrace()
 			start := time.Now()
-			_, err := testQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), protocols.At(addr), tr)
+			_, err := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), protocols.At(addr), tr)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -305,7 +289,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 		reqs <- slices.Clone(req)
 		return [][]byte{append(slices.Clone(req), body(t, "info_sauer_ctf.hex", len(pingWide))...)}
 	})
-	q := testQuerier(t, protocols.Settings{})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{})
 	for range 2 {
 		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
@@ -318,7 +302,7 @@ func TestQueryPingIsRandomAndWide(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	q := testQuerier(t, protocols.Settings{Retries: 2, Players: true, Rules: true}).(*querier)
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 2, Players: true, Rules: true}).(*querier)
 	if q.retries != 2 || !q.players || !q.rules {
 		t.Errorf("querier %+v", q)
 	}

@@ -1,7 +1,6 @@
 package gamespy1
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -45,15 +45,6 @@ type wantPlayer struct {
 
 func p(name string, score, ping int64, team string) wantPlayer {
 	return wantPlayer{name: name, score: score, ping: ping, scoreKnown: true, team: team}
-}
-
-func info(res *protocols.Result, key string) (string, bool) {
-	for _, kv := range res.Info {
-		if kv.Key == key {
-			return kv.Value, true
-		}
-	}
-	return "", false
 }
 
 // TestDecodeVectors runs the hand-built vectors of testdata/, written from the spec.
@@ -146,37 +137,21 @@ func TestDecodeVectors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := decode(readParts(t, "testdata", tc.name))
-			if tc.err == nil && err != nil {
-				t.Fatalf("error %v", err)
-			}
-			if tc.err != nil && !errors.Is(err, tc.err) {
-				t.Fatalf("error %v, want %v", err, tc.err)
-			}
+			prototest.WantedError(t, err, tc.err)
 			if tc.noResult {
 				if res != nil {
 					t.Fatalf("result %+v with error %v", res, err)
 				}
 				return
 			}
-			if res.Name != tc.host || res.Map != tc.mapName || res.Game != tc.game || res.Version != tc.version {
-				t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q",
-					res.Name, res.Map, res.Game, res.Version, tc.host, tc.mapName, tc.game, tc.version)
-			}
-			if res.Players != tc.players || res.MaxPlayers != tc.max || res.Password != tc.password {
-				t.Errorf("players/max/password = %v %v %v, want %v %v %v",
-					res.Players, res.MaxPlayers, res.Password, tc.players, tc.max, tc.password)
-			}
+			gamespytest.CheckHead(t, res, gamespytest.Head{Name: tc.host, Map: tc.mapName, Game: tc.game, Version: tc.version,
+				Players: tc.players, Max: tc.max, Password: tc.password, Info: tc.info})
 			if res.Bots.Known {
 				t.Errorf("bots reported: %v", res.Bots)
 			}
 			checkPlayers(t, res.PlayerList, tc.list)
-			for k, v := range tc.info {
-				if got, ok := info(res, k); !ok || got != v {
-					t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
-				}
-			}
 			for _, k := range tc.notInfo {
-				if _, ok := info(res, k); ok {
+				if _, ok := gamespytest.Info(res, k); ok {
 					t.Errorf("info has %s", k)
 				}
 			}
@@ -262,38 +237,13 @@ func TestDecodeMalformed(t *testing.T) {
 }
 
 // expected is the part of a GameQ .expected.json these tests assert.
-type expected struct {
-	Fixtures []string                  `json:"fixtures"`
-	Expected map[string]map[string]any `json:"expected"`
-}
-
 var colour = regexp.MustCompile(`\^[0-9]`)
 
 // TestDecodeFixtures decodes every real capture and asserts GameQ's decoded values.
 func TestDecodeFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "gamespy1")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
-	if len(files) == 0 {
-		t.Fatal("no fixtures")
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".expected.json"), func(t *testing.T) {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var e expected
-			if err := json.Unmarshal(raw, &e); err != nil {
-				t.Fatal(err)
-			}
-			var want map[string]any
-			for _, v := range e.Expected {
-				want = v
-			}
-			var parts [][]byte
-			for _, name := range e.Fixtures {
-				parts = append(parts, prototest.Fixture(t, "gamespy1", name))
-			}
+	for _, g := range gamespytest.GameQs(t, "gamespy1") {
+		t.Run(g.Name, func(t *testing.T) {
+			parts, want := g.Parts, g.Want
 			res, err := decode(parts)
 			if err != nil {
 				t.Fatal(err)
@@ -310,33 +260,20 @@ func TestDecodeFixtures(t *testing.T) {
 	}
 }
 
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-func count(s string) protocols.Count {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return protocols.Count{}
-	}
-	return protocols.Known(n)
-}
-
 func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
 	t.Helper()
-	if w := colour.ReplaceAllString(str(want, "hostname"), ""); res.Name != w {
+	if w := colour.ReplaceAllString(gamespytest.Str(want, "hostname"), ""); res.Name != w {
 		t.Errorf("name %q, want %q", res.Name, w)
 	}
-	if res.Map != str(want, "mapname") || res.Version != str(want, "gamever") || res.Game != str(want, "gamename") {
+	if res.Map != gamespytest.Str(want, "mapname") || res.Version != gamespytest.Str(want, "gamever") || res.Game != gamespytest.Str(want, "gamename") {
 		t.Errorf("map/version/game %q %q %q, want %q %q %q", res.Map, res.Version, res.Game,
-			str(want, "mapname"), str(want, "gamever"), str(want, "gamename"))
+			gamespytest.Str(want, "mapname"), gamespytest.Str(want, "gamever"), gamespytest.Str(want, "gamename"))
 	}
-	if res.Players != count(str(want, "numplayers")) || res.MaxPlayers != count(str(want, "maxplayers")) {
-		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, str(want, "numplayers"), str(want, "maxplayers"))
+	if res.Players != gamespytest.Count(gamespytest.Str(want, "numplayers")) || res.MaxPlayers != gamespytest.Count(gamespytest.Str(want, "maxplayers")) {
+		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, gamespytest.Str(want, "numplayers"), gamespytest.Str(want, "maxplayers"))
 	}
 	wantPw := protocols.FlagUnknown
-	switch str(want, "password") {
+	switch gamespytest.Str(want, "password") {
 	case "0", "False":
 		wantPw = protocols.FlagFalse
 	case "1", "True":
@@ -352,7 +289,7 @@ func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
 		if !ok || strings.HasPrefix(k, "gq_") || k == "final" {
 			continue
 		}
-		if got, ok := info(res, k); !ok || got != s {
+		if got, ok := gamespytest.Info(res, k); !ok || got != s {
 			t.Errorf("info %s = %q (%v), want %q", k, got, ok, s)
 		}
 	}
@@ -365,13 +302,13 @@ func checkFixturePlayers(t *testing.T, res *protocols.Result, want map[string]an
 	var teams []string
 	if ts, ok := want["teams"].([]any); ok {
 		for _, tm := range ts {
-			teams = append(teams, str(tm.(map[string]any), "teamname"))
+			teams = append(teams, gamespytest.Str(tm.(map[string]any), "teamname"))
 		}
 	}
 	// GameQ keeps BF1942's stale entries; the spec (§4 rule 4) truncates the list
 	// to numplayers.
 	n := len(players)
-	if np := count(str(want, "numplayers")); np.Known && int(np.Value) < n {
+	if np := gamespytest.Count(gamespytest.Str(want, "numplayers")); np.Known && int(np.Value) < n {
 		n = int(np.Value)
 	}
 	if len(res.PlayerList) != n {
@@ -380,21 +317,21 @@ func checkFixturePlayers(t *testing.T, res *protocols.Result, want map[string]an
 	for i := range n {
 		w := players[i].(map[string]any)
 		g := res.PlayerList[i]
-		name := str(w, "player")
+		name := gamespytest.Str(w, "player")
 		if name == "" {
-			name = str(w, "playername")
+			name = gamespytest.Str(w, "playername")
 		}
 		if wn := colour.ReplaceAllString(name, ""); g.Name != wn {
 			t.Errorf("player %d name %q, want %q", i, g.Name, wn)
 		}
-		score := str(w, "frags")
+		score := gamespytest.Str(w, "frags")
 		if score == "" {
-			score = str(w, "score")
+			score = gamespytest.Str(w, "score")
 		}
-		if g.Score != count(score) || g.Ping != count(str(w, "ping")) {
-			t.Errorf("player %d %q score/ping %v/%v, want %q/%q", i, g.Name, g.Score, g.Ping, score, str(w, "ping"))
+		if g.Score != gamespytest.Count(score) || g.Ping != gamespytest.Count(gamespytest.Str(w, "ping")) {
+			t.Errorf("player %d %q score/ping %v/%v, want %q/%q", i, g.Name, g.Score, g.Ping, score, gamespytest.Str(w, "ping"))
 		}
-		team := str(w, "team")
+		team := gamespytest.Str(w, "team")
 		if idx, err := strconv.Atoi(team); err == nil && teams != nil && idx >= 1 && idx <= len(teams) {
 			team = teams[idx-1] // BF1942: team_N is 1-based into teamname_N
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -44,15 +45,7 @@ const (
 )
 
 func query(t *testing.T, d time.Duration, q protocols.Querier, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("query took %s, deadline %s", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryWithin(t, q, prototest.UDP(t, h), d)
 }
 
 func TestQueryMultiPacket(t *testing.T) {
@@ -70,12 +63,7 @@ func TestQueryMultiPacket(t *testing.T) {
 	if len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Zoé" || len(res.Rules) == 0 || len(res.PhaseErrors) != 0 {
 		t.Errorf("players %+v rules %d phase errors %v", res.PlayerList, len(res.Rules), res.PhaseErrors)
 	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			ignored++
-		}
-	}
+	ignored := prototest.Ignored(tr)
 	if ignored != 3 {
 		t.Errorf("%d datagrams noted as ignored, want 3", ignored)
 	}
@@ -161,26 +149,11 @@ func TestQueryEndlessStream(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	q := newQuerier(t, protocols.Settings{Retries: 1}, nil)
-	tests := []struct {
-		name string
-		d    time.Duration
-		h    prototest.Handler
-		want error
-	}{
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
-		{"lying number", long, func([]byte) [][]byte { return [][]byte{[]byte(`\hostname\x\queryid\1.1000`)} }, wire.ErrTooLarge},
-		{"empty", deadline, func([]byte) [][]byte { return [][]byte{{}} }, wire.ErrMalformed},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, _, err := query(t, tc.d, q, tc.h)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
-			}
-		})
-	}
+	gamespytest.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gamespytest.Failure{
+		{Name: "garbage", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
+		{Name: "lying number", D: long, H: func([]byte) [][]byte { return [][]byte{[]byte(`\hostname\x\queryid\1.1000`)} }, Want: wire.ErrTooLarge},
+		{Name: "empty", D: deadline, H: func([]byte) [][]byte { return [][]byte{{}} }, Want: wire.ErrMalformed},
+	})
 }
 
 // Silence and a closed port are failures too: the contract checks them.

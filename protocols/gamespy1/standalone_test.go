@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -63,31 +64,15 @@ func TestDecodeStandalone(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := decode(hexParts(t, tc.name))
-			if tc.err == nil && err != nil {
-				t.Fatalf("error %v", err)
-			}
-			if tc.err != nil && !errors.Is(err, tc.err) {
-				t.Fatalf("error %v, want %v", err, tc.err)
-			}
+			prototest.WantedError(t, err, tc.err)
 			if res == nil {
 				t.Fatalf("no result (error %v)", err)
 			}
-			if res.Name != tc.host || res.Map != tc.mapName || res.Game != tc.game || res.Version != tc.version {
-				t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q",
-					res.Name, res.Map, res.Game, res.Version, tc.host, tc.mapName, tc.game, tc.version)
-			}
-			if res.Players != tc.players || res.MaxPlayers != tc.max || res.Password != tc.password {
-				t.Errorf("players/max/password = %v %v %v, want %v %v %v",
-					res.Players, res.MaxPlayers, res.Password, tc.players, tc.max, tc.password)
-			}
+			gamespytest.CheckHead(t, res, gamespytest.Head{Name: tc.host, Map: tc.mapName, Game: tc.game, Version: tc.version,
+				Players: tc.players, Max: tc.max, Password: tc.password, Info: tc.info})
 			checkPlayers(t, res.PlayerList, tc.list)
-			for k, v := range tc.info {
-				if got, ok := info(res, k); !ok || got != v {
-					t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
-				}
-			}
 			for _, k := range tc.notInfo {
-				if _, ok := info(res, k); ok {
+				if _, ok := gamespytest.Info(res, k); ok {
 					t.Errorf("info has %s", k)
 				}
 			}

@@ -1,7 +1,6 @@
 package gamespy2
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -40,15 +40,6 @@ type wantPlayer struct {
 
 func pl(name string, score, ping int64, team string) wantPlayer {
 	return wantPlayer{name, protocols.Known(score), protocols.Known(ping), team}
-}
-
-func info(res *protocols.Result, key string) (string, bool) {
-	for _, kv := range res.Info {
-		if kv.Key == key {
-			return kv.Value, true
-		}
-	}
-	return "", false
 }
 
 // TestDecodeVectors runs the hand-built vectors of testdata/, written from the spec.
@@ -111,26 +102,15 @@ func TestDecodeVectors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := decode(vector(t, tc.name)...)
-			if tc.err == nil && err != nil {
-				t.Fatalf("error %v", err)
-			}
-			if tc.err != nil && !errors.Is(err, tc.err) {
-				t.Fatalf("error %v, want %v", err, tc.err)
-			}
+			prototest.WantedError(t, err, tc.err)
 			if tc.noResult {
 				if res != nil {
 					t.Fatalf("result %+v", res)
 				}
 				return
 			}
-			if res.Name != tc.host || res.Map != tc.mapName || res.Game != tc.game || res.Version != tc.version {
-				t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q",
-					res.Name, res.Map, res.Game, res.Version, tc.host, tc.mapName, tc.game, tc.version)
-			}
-			if res.Players != tc.players || res.MaxPlayers != tc.max || res.Password != tc.password {
-				t.Errorf("players/max/password = %v %v %v, want %v %v %v",
-					res.Players, res.MaxPlayers, res.Password, tc.players, tc.max, tc.password)
-			}
+			gamespytest.CheckHead(t, res, gamespytest.Head{Name: tc.host, Map: tc.mapName, Game: tc.game, Version: tc.version,
+				Players: tc.players, Max: tc.max, Password: tc.password, Info: nil})
 			if len(res.PlayerList) != len(tc.list) {
 				t.Fatalf("%d players, want %d: %+v", len(res.PlayerList), len(tc.list), res.PlayerList)
 			}
@@ -152,50 +132,12 @@ func TestDecodeReplyShort(t *testing.T) {
 	}
 }
 
-type expected struct {
-	Fixtures []string                  `json:"fixtures"`
-	Expected map[string]map[string]any `json:"expected"`
-}
-
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-func count(s string) protocols.Count {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return protocols.Count{}
-	}
-	return protocols.Known(n)
-}
-
 // TestDecodeFixtures decodes every real capture (the info reply and the player/team
 // reply of each server) and asserts GameQ's decoded values.
 func TestDecodeFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "gamespy2")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
-	if len(files) == 0 {
-		t.Fatal("no fixtures")
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".expected.json"), func(t *testing.T) {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var e expected
-			if err := json.Unmarshal(raw, &e); err != nil {
-				t.Fatal(err)
-			}
-			var want map[string]any
-			for _, v := range e.Expected {
-				want = v
-			}
-			var parts [][]byte
-			for _, name := range e.Fixtures {
-				parts = append(parts, prototest.Fixture(t, "gamespy2", name))
-			}
+	for _, g := range gamespytest.GameQs(t, "gamespy2") {
+		t.Run(g.Name, func(t *testing.T) {
+			parts, want := g.Parts, g.Want
 			res, err := decode(parts...)
 			if err != nil {
 				t.Fatal(err)
@@ -207,18 +149,18 @@ func TestDecodeFixtures(t *testing.T) {
 
 func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
 	t.Helper()
-	game := str(want, "gamename")
+	game := gamespytest.Str(want, "gamename")
 	if game == "" {
-		game = str(want, "gametype")
+		game = gamespytest.Str(want, "gametype")
 	}
-	if res.Name != str(want, "hostname") || res.Map != str(want, "mapname") || res.Version != str(want, "gamever") || res.Game != game {
+	if res.Name != gamespytest.Str(want, "hostname") || res.Map != gamespytest.Str(want, "mapname") || res.Version != gamespytest.Str(want, "gamever") || res.Game != game {
 		t.Errorf("name/map/version/game %q %q %q %q, want %q %q %q %q", res.Name, res.Map, res.Version, res.Game,
-			str(want, "hostname"), str(want, "mapname"), str(want, "gamever"), game)
+			gamespytest.Str(want, "hostname"), gamespytest.Str(want, "mapname"), gamespytest.Str(want, "gamever"), game)
 	}
-	if res.Players != count(str(want, "numplayers")) || res.MaxPlayers != count(str(want, "maxplayers")) {
-		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, str(want, "numplayers"), str(want, "maxplayers"))
+	if res.Players != gamespytest.Count(gamespytest.Str(want, "numplayers")) || res.MaxPlayers != gamespytest.Count(gamespytest.Str(want, "maxplayers")) {
+		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, gamespytest.Str(want, "numplayers"), gamespytest.Str(want, "maxplayers"))
 	}
-	if w := map[string]protocols.Flag{"0": protocols.FlagFalse, "1": protocols.FlagTrue}[str(want, "password")]; res.Password != w {
+	if w := map[string]protocols.Flag{"0": protocols.FlagFalse, "1": protocols.FlagTrue}[gamespytest.Str(want, "password")]; res.Password != w {
 		t.Errorf("password %v, want %v", res.Password, w)
 	}
 	// Every K/V pair GameQ reports is in Info with the same value (GameQ reads
@@ -229,7 +171,7 @@ func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
 			continue
 		}
 		s = gameq(s)
-		if got, ok := info(res, k); !ok || got != s {
+		if got, ok := gamespytest.Info(res, k); !ok || got != s {
 			t.Errorf("info %s = %q (%v), want %q", k, got, ok, s)
 		}
 	}
@@ -240,16 +182,16 @@ func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
 	var teams []string
 	if ts, ok := want["teams"].([]any); ok {
 		for _, tm := range ts {
-			teams = append(teams, str(tm.(map[string]any), "teamt"))
+			teams = append(teams, gamespytest.Str(tm.(map[string]any), "teamt"))
 		}
 	}
 	for i, p := range players {
 		w := p.(map[string]any)
 		g := res.PlayerList[i]
-		if g.Name != gameq(str(w, "player")) || g.Score != count(str(w, "score")) || g.Ping != count(str(w, "ping")) {
-			t.Errorf("player %d = %q %v %v, want %q %q %q", i, g.Name, g.Score, g.Ping, gameq(str(w, "player")), str(w, "score"), str(w, "ping"))
+		if g.Name != gameq(gamespytest.Str(w, "player")) || g.Score != gamespytest.Count(gamespytest.Str(w, "score")) || g.Ping != gamespytest.Count(gamespytest.Str(w, "ping")) {
+			t.Errorf("player %d = %q %v %v, want %q %q %q", i, g.Name, g.Score, g.Ping, gameq(gamespytest.Str(w, "player")), gamespytest.Str(w, "score"), gamespytest.Str(w, "ping"))
 		}
-		team := str(w, "team")
+		team := gamespytest.Str(w, "team")
 		if n, err := strconv.Atoi(team); err == nil && n < len(teams) {
 			team = teams[n] // 0-based into the team table
 		}

@@ -37,10 +37,8 @@ type Options struct {
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("gamespy2 options: %w", err)
-		}
+	if err := s.DecodeOptions("gamespy2", &opts); err != nil {
+		return nil, err
 	}
 	text, err := wire.Encoding(opts.Encoding, nil)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -68,19 +69,7 @@ func (f *fakeServer) requests() [][]byte {
 }
 
 func query(t *testing.T, d time.Duration, s protocols.Settings, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("query took %s, deadline %s", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, d)
 }
 
 func TestQueryInfoAndPlayers(t *testing.T) {
@@ -104,12 +93,7 @@ func TestQueryInfoAndPlayers(t *testing.T) {
 	if len(tr.Phases) != 2 || tr.Phases[0].Name != "info" || tr.Phases[1].Name != "players" {
 		t.Errorf("phases %+v", tr.Phases)
 	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			ignored++
-		}
-	}
+	ignored := prototest.Ignored(tr)
 	if ignored != 2 {
 		t.Errorf("%d replies ignored, want the 2 strays", ignored)
 	}
@@ -176,27 +160,13 @@ func TestQueryPlayersFail(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		d    time.Duration
-		h    prototest.Handler
-		want error
-	}{
-		{"other id", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x00ABCD\x00")} }, wire.ErrMismatch},
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
-		{"header only", long, func(req []byte) [][]byte { return [][]byte{withID([]byte("\x00XXXX"), req)} }, wire.ErrTruncated},
-		{"cut before anything", long, func(req []byte) [][]byte { return [][]byte{withID([]byte("\x00XXXXhostn"), req)} }, wire.ErrTruncated},
-		{"too many columns", long, func(req []byte) [][]byte { return [][]byte{withID(vector(t, "too_many_columns")[0], req)} }, wire.ErrTooLarge},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, _, err := query(t, tc.d, protocols.Settings{Retries: 1}, tc.h)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
-			}
-		})
-	}
+	gamespytest.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gamespytest.Failure{
+		{Name: "other id", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\x00ABCD\x00")} }, Want: wire.ErrMismatch},
+		{Name: "garbage", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
+		{Name: "header only", D: long, H: func(req []byte) [][]byte { return [][]byte{withID([]byte("\x00XXXX"), req)} }, Want: wire.ErrTruncated},
+		{Name: "cut before anything", D: long, H: func(req []byte) [][]byte { return [][]byte{withID([]byte("\x00XXXXhostn"), req)} }, Want: wire.ErrTruncated},
+		{Name: "too many columns", D: long, H: func(req []byte) [][]byte { return [][]byte{withID(vector(t, "too_many_columns")[0], req)} }, Want: wire.ErrTooLarge},
+	})
 }
 
 // A cut info reply that still names the server is reported, rules flagged.
@@ -241,7 +211,8 @@ func TestQueryEncoding(t *testing.T) {
 			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
 		}
 	}
-	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "koi8-r"})}); err == nil {
-		t.Error("koi8-r accepted")
-	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `gamespy2 options: unknown encoding "koi8-r"`})
 }

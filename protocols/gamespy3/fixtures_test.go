@@ -1,93 +1,22 @@
 package gamespy3
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 )
-
-type expectedFile struct {
-	Source struct {
-		Path string `json:"path"`
-	} `json:"source"`
-	Fixtures []string                  `json:"fixtures"`
-	Expected map[string]map[string]any `json:"expected"`
-}
-
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-func count(s string) protocols.Count {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return protocols.Count{}
-	}
-	return protocols.Known(n)
-}
-
-func infoValue(res *protocols.Result, key string) (string, bool) {
-	for _, kv := range res.Info {
-		if kv.Key == key {
-			return kv.Value, true
-		}
-	}
-	return "", false
-}
-
-// fixtureSets lists the GameQ captures of GameSpy v3 servers (the Minecraft and
-// mcstatus ones belong to package gamespy4).
-func fixtureSets(t testing.TB) map[string]expectedFile {
-	dir := prototest.FixtureDir(t, "gamespy3")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
-	out := map[string]expectedFile{}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		if strings.HasPrefix(name, "minecraft_") || strings.HasPrefix(name, "pocketmine_") || strings.HasPrefix(name, "mcstatus_") {
-			continue
-		}
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var e expectedFile
-		if err := json.Unmarshal(raw, &e); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out[name] = e
-	}
-	if len(out) == 0 {
-		t.Fatal("no gamespy3 fixtures")
-	}
-	return out
-}
-
-func fixtureData(t testing.TB, e expectedFile) [][]byte {
-	var parts [][]byte
-	for _, name := range e.Fixtures {
-		parts = append(parts, prototest.Fixture(t, "gamespy3", name))
-	}
-	return parts
-}
 
 // TestDecodeFixtures decodes every GameSpy v3 capture (BF2, PR:BF2, Crysis, Crysis
 // Wars, UT3, JC2-MP) and asserts GameQ's decoded values field by field.
 func TestDecodeFixtures(t *testing.T) {
-	for name, e := range fixtureSets(t) {
+	// The Minecraft and mcstatus captures belong to package gamespy4.
+	for _, g := range gamespytest.GameQs(t, "gamespy3", "minecraft_", "pocketmine_", "mcstatus_") {
+		name, parts, want := g.Name, g.Parts, g.Want
 		t.Run(name, func(t *testing.T) {
-			var want map[string]any
-			for _, v := range e.Expected {
-				want = v
-			}
-			parts := fixtureData(t, e)
 			jc2 := strings.HasPrefix(name, "jc2mp")
 			var res *protocols.Result
 			var err error
@@ -116,31 +45,31 @@ func TestDecodeFixtures(t *testing.T) {
 
 func checkInfo(t *testing.T, name string, res *protocols.Result, want map[string]any) {
 	t.Helper()
-	game := str(want, "gamename")
+	game := gamespytest.Str(want, "gamename")
 	if game == "" {
-		game = str(want, "gametype")
+		game = gamespytest.Str(want, "gametype")
 	}
-	version := str(want, "gamever")
+	version := gamespytest.Str(want, "gamever")
 	if version == "" {
-		version = str(want, "version") // JC2-MP
+		version = gamespytest.Str(want, "version") // JC2-MP
 	}
 	// GameQ adds constants of its own for JC2-MP (mapname "Panau", dedicated) and
 	// renames UT3's settings (p1073741825 → mapname, s32779 → gamemode, ...,
 	// password from a flag): there only the keys sent as such are compared.
 	jc2, ut3 := strings.HasPrefix(name, "jc2mp"), strings.HasPrefix(name, "ut3")
-	mapName := str(want, "mapname")
+	mapName := gamespytest.Str(want, "mapname")
 	if jc2 {
 		mapName = ""
 	}
-	if res.Name != str(want, "hostname") || res.Map != mapName || res.Version != version || res.Game != game {
+	if res.Name != gamespytest.Str(want, "hostname") || res.Map != mapName || res.Version != version || res.Game != game {
 		t.Errorf("name/map/version/game %q %q %q %q, want %q %q %q %q", res.Name, res.Map, res.Version, res.Game,
-			str(want, "hostname"), mapName, version, game)
+			gamespytest.Str(want, "hostname"), mapName, version, game)
 	}
-	if res.Players != count(str(want, "numplayers")) || res.MaxPlayers != count(str(want, "maxplayers")) {
-		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, str(want, "numplayers"), str(want, "maxplayers"))
+	if res.Players != gamespytest.Count(gamespytest.Str(want, "numplayers")) || res.MaxPlayers != gamespytest.Count(gamespytest.Str(want, "maxplayers")) {
+		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, gamespytest.Str(want, "numplayers"), gamespytest.Str(want, "maxplayers"))
 	}
-	if _, sent := infoValue(res, "password"); sent || !ut3 {
-		if w := gamespy.ParseFlag([]byte(str(want, "password"))); res.Password != w {
+	if _, sent := gamespytest.Info(res, "password"); sent || !ut3 {
+		if w := gamespy.ParseFlag([]byte(gamespytest.Str(want, "password"))); res.Password != w {
 			t.Errorf("password %v, want %v", res.Password, w)
 		}
 	}
@@ -150,7 +79,7 @@ func checkInfo(t *testing.T, name string, res *protocols.Result, want map[string
 		if !ok || strings.HasPrefix(k, "gq_") {
 			continue
 		}
-		got, ok := infoValue(res, k)
+		got, ok := gamespytest.Info(res, k)
 		if (ut3 || jc2) && (!ok || k == "gamemode" || k == "mapname") {
 			continue
 		}
@@ -169,28 +98,28 @@ func checkPlayers(t *testing.T, res *protocols.Result, want map[string]any) {
 	var teams []string
 	if ts, ok := want["teams"].([]any); ok {
 		for _, tm := range ts {
-			teams = append(teams, str(tm.(map[string]any), "team"))
+			teams = append(teams, gamespytest.Str(tm.(map[string]any), "team"))
 		}
 	}
 	for i, p := range players {
 		w := p.(map[string]any)
 		g := res.PlayerList[i]
-		score := str(w, "score")
+		score := gamespytest.Str(w, "score")
 		if _, ok := w["score"]; !ok {
-			score = str(w, "kills") // Crysis Wars
+			score = gamespytest.Str(w, "kills") // Crysis Wars
 		}
-		if g.Name != str(w, "player") || g.Score != count(score) || g.Ping != count(str(w, "ping")) {
-			t.Errorf("player %d = %q %v %v, want %q %q %q", i, g.Name, g.Score, g.Ping, str(w, "player"), score, str(w, "ping"))
+		if g.Name != gamespytest.Str(w, "player") || g.Score != gamespytest.Count(score) || g.Ping != gamespytest.Count(gamespytest.Str(w, "ping")) {
+			t.Errorf("player %d = %q %v %v, want %q %q %q", i, g.Name, g.Score, g.Ping, gamespytest.Str(w, "player"), score, gamespytest.Str(w, "ping"))
 		}
-		team := str(w, "team")
+		team := gamespytest.Str(w, "team")
 		if n, err := strconv.Atoi(team); err == nil && n >= 1 && n <= len(teams) {
 			team = teams[n-1] // 1-based into the team table
 		}
 		if g.Team != team {
 			t.Errorf("player %d team %q, want %q", i, g.Team, team)
 		}
-		if g.Bot != (str(w, "AIBot") == "1") {
-			t.Errorf("player %d bot %v, want AIBot %q", i, g.Bot, str(w, "AIBot"))
+		if g.Bot != (gamespytest.Str(w, "AIBot") == "1") {
+			t.Errorf("player %d bot %v, want AIBot %q", i, g.Bot, gamespytest.Str(w, "AIBot"))
 		}
 	}
 }
@@ -207,7 +136,7 @@ func checkJC2Players(t *testing.T, res *protocols.Result, want map[string]any) {
 	for i, p := range players {
 		w := p.(map[string]any)
 		g := res.PlayerList[i]
-		name := str(w, "name")
+		name := gamespytest.Str(w, "name")
 		if i == 0 && len(name) > 0 && int(name[0]) == len(players) {
 			name = name[1:]
 		}

@@ -1,74 +1,23 @@
 package gamespy3
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
-	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 )
-
-// sep splits a fuzz input into datagrams.
-var sep = []byte("\n||\n")
 
 // seeds adds every testdata vector and every GameSpy v3 capture, each split set
 // joined into one input.
 func seeds(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.bin"))
-	if s := prototest.SharedDir(); s != "" {
-		more, _ := filepath.Glob(filepath.Join(s, "fixtures", "gamespy3", "*.bin"))
-		files = append(files, more...)
-	}
-	for _, file := range files {
-		if b, err := os.ReadFile(file); err == nil {
-			f.Add(b)
-		}
-	}
-	for _, name := range []string{"split3", "missing_middle", "two_last"} {
-		f.Add(bytes.Join(vector(f, name), sep))
-	}
-}
-
-func validResult(t *testing.T, res *protocols.Result) {
-	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-		if !utf8.ValidString(s) {
-			t.Fatalf("invalid UTF-8 %q", s)
-		}
-	}
-	if len(res.PlayerList) > maxRows {
-		t.Fatalf("%d players", len(res.PlayerList))
-	}
-	for _, p := range res.PlayerList {
-		if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
-			t.Fatalf("invalid UTF-8 player %q", p.Name)
-		}
-	}
-	for _, kv := range res.Info {
-		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-			t.Fatalf("invalid UTF-8 info %q", kv)
-		}
-	}
+	gamespytest.Seeds(f, "gamespy3", []string{"*.bin"}, vector(f, "split3"), vector(f, "missing_middle"), vector(f, "two_last"))
 }
 
 // FuzzDecode feeds one or more stat reply datagrams to the decoder.
 func FuzzDecode(f *testing.F) {
 	seeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		res, err := decode(bytes.Split(b, sep)...)
-		if res == nil {
-			if err == nil {
-				t.Fatal("nil result without error")
-			}
-			return
-		}
-		if err != nil && wire.Reason(err) != "truncated" {
-			t.Fatalf("result with a %s error", wire.Reason(err))
-		}
-		validResult(t, res)
+		res, err := decode(gamespytest.Split(b)...)
+		gamespytest.CheckDecoded(t, res, err, maxRows)
 	})
 }
 
@@ -77,18 +26,6 @@ func FuzzDecodeJC2MP(f *testing.F) {
 	seeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := decodeJC2MP(b)
-		if res == nil {
-			if err == nil {
-				t.Fatal("nil result without error")
-			}
-			return
-		}
-		if err != nil && wire.Reason(err) != "truncated" {
-			t.Fatalf("result with a %s error", wire.Reason(err))
-		}
-		if len(res.PlayerList) > maxJC2Players {
-			t.Fatalf("%d players", len(res.PlayerList))
-		}
-		validResult(t, res)
+		gamespytest.CheckDecoded(t, res, err, min(maxRows, maxJC2Players))
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -32,7 +33,7 @@ func TestQstat(t *testing.T) {
 		}
 		out := make([][]byte, len(v))
 		for i, p := range v {
-			out[i] = withSession(p, req[3:7])
+			out[i] = gamespytest.WithSession(p, req[3:7])
 		}
 		return out
 	})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -20,15 +21,6 @@ const (
 	deadline = 300 * time.Millisecond
 	long     = 3 * time.Second
 )
-
-// withSession returns a copy of reply b echoing session.
-func withSession(b []byte, session []byte) []byte {
-	out := bytes.Clone(b)
-	if len(out) >= 5 {
-		copy(out[1:5], session)
-	}
-	return out
-}
 
 // fakeServer is a GameSpy v3 server: it answers handshakes with token (none when
 // token is ""), checks that stat requests carry the token, and answers them with
@@ -98,7 +90,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	}
 	var out [][]byte
 	// A stray from another session first: it must be ignored.
-	out = append(out, withSession(f.packets[0], []byte("XXXX")))
+	out = append(out, gamespytest.WithSession(f.packets[0], []byte("XXXX")))
 	order := []int(nil)
 	if len(f.order) > 0 {
 		order = f.order[min(n, len(f.order)-1)]
@@ -108,7 +100,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		}
 	}
 	for _, i := range order {
-		out = append(out, withSession(f.packets[i], session))
+		out = append(out, gamespytest.WithSession(f.packets[i], session))
 	}
 	return out
 }
@@ -120,23 +112,7 @@ func (f *fakeServer) requests() [][]byte {
 }
 
 func query(t *testing.T, d time.Duration, s protocols.Settings, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("query took %s, deadline %s", el, d)
-	}
-	return res, tr, err
-}
-
-func options(o Options) func(any) error {
-	return func(v any) error { *(v.(*Options)) = o; return nil }
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, d)
 }
 
 func phases(tr *wire.Trace) []string {
@@ -197,7 +173,7 @@ func TestQueryInfoOnly(t *testing.T) {
 func TestQueryNoChallenge(t *testing.T) {
 	t.Parallel()
 	f := &fakeServer{t: t, packets: vector(t, "split3")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: options(Options{NoChallenge: true})}, f.handle)
+	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{NoChallenge: true})}, f.handle)
 	if err != nil || len(res.PlayerList) != 3 {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -211,7 +187,7 @@ func TestQueryNoChallenge(t *testing.T) {
 func TestQueryChallengeDemanded(t *testing.T) {
 	t.Parallel()
 	f := &fakeServer{t: t, token: "12345", demand: true, packets: vector(t, "empty_sections")}
-	res, tr, err := query(t, long, protocols.Settings{Options: options(Options{NoChallenge: true})}, f.handle)
+	res, tr, err := query(t, long, protocols.Settings{Options: prototest.OptionsOf(Options{NoChallenge: true})}, f.handle)
 	if err != nil || res.Name != "Empty" {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -268,12 +244,12 @@ func TestQueryMissingPacketRetried(t *testing.T) {
 func TestQueryJC2MP(t *testing.T) {
 	t.Parallel()
 	f := &fakeServer{t: t, token: "99", payload: 0x02, packets: vector(t, "jc2mp")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: options(Options{Variant: "jc2mp"})}, f.handle)
+	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Variant: "jc2mp"})}, f.handle)
 	if err != nil || res.Name != "JC2 Test" || len(res.PlayerList) != 2 || res.Rules != nil {
 		t.Fatalf("%+v, %v", res, err)
 	}
 	f = &fakeServer{t: t, token: "99", payload: 0x02, packets: vector(t, "jc2mp_cut")}
-	res, _, err = query(t, long, protocols.Settings{Players: true, Options: options(Options{Variant: "jc2mp"})}, f.handle)
+	res, _, err = query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Variant: "jc2mp"})}, f.handle)
 	if err != nil || len(res.PlayerList) != 1 || len(res.PhaseErrors) != 1 {
 		t.Fatalf("cut: %+v, %v", res, err)
 	}
@@ -282,47 +258,33 @@ func TestQueryJC2MP(t *testing.T) {
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
 	reply := func(b []byte) prototest.Handler {
-		return func(req []byte) [][]byte { return [][]byte{withSession(b, req[3:7])} }
+		return func(req []byte) [][]byte { return [][]byte{gamespytest.WithSession(b, req[3:7])} }
 	}
-	tests := []struct {
-		name string
-		d    time.Duration
-		h    prototest.Handler
-		want error
-	}{
-		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, wire.ErrMismatch},
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
-		{"bad token", long, reply([]byte("\x09XXXXnope\x00")), wire.ErrChallenge},
-		{"silent after handshake", deadline, func(req []byte) [][]byte {
+	gamespytest.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gamespytest.Failure{
+		{Name: "other session", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, Want: wire.ErrMismatch},
+		{Name: "garbage", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
+		{Name: "bad token", D: long, H: reply([]byte("\x09XXXXnope\x00")), Want: wire.ErrChallenge},
+		{Name: "silent after handshake", D: deadline, H: func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{withSession([]byte("\x09XXXX0\x00"), req[3:7])}
+				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			return nil
-		}, wire.ErrTimeout},
-		{"two last", long, func(req []byte) [][]byte {
+		}, Want: wire.ErrTimeout},
+		{Name: "two last", D: long, H: func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{withSession([]byte("\x09XXXX0\x00"), req[3:7])}
+				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			v := vector(t, "two_last")
 			// Packet 1 flagged last, then packet 0 flagged last too.
-			return [][]byte{withSession(v[1], req[3:7]), withSession(v[0], req[3:7])}
-		}, wire.ErrMalformed},
-		{"cut before anything", long, func(req []byte) [][]byte {
+			return [][]byte{gamespytest.WithSession(v[1], req[3:7]), gamespytest.WithSession(v[0], req[3:7])}
+		}, Want: wire.ErrMalformed},
+		{Name: "cut before anything", D: long, H: func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{withSession([]byte("\x09XXXX0\x00"), req[3:7])}
+				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
-			return [][]byte{withSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostn"), req[3:7])}
-		}, wire.ErrTruncated},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, _, err := query(t, tc.d, protocols.Settings{Retries: 1}, tc.h)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
-			}
-		})
-	}
+			return [][]byte{gamespytest.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostn"), req[3:7])}
+		}, Want: wire.ErrTruncated},
+	})
 }
 
 // The handshake's reply is lost: the handshake is re-sent, then the stat request
@@ -340,7 +302,7 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	if _, err := Protocol.New(protocols.Settings{Options: options(Options{Variant: "bf2"})}); err == nil {
+	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Variant: "bf2"})}); err == nil {
 		t.Error("unknown variant accepted")
 	}
 	bad := func(any) error { return errors.New("field nope not found") }
@@ -360,7 +322,7 @@ func TestQueryEncoding(t *testing.T) {
 	d := bytes.Replace(vector(t, "empty_sections")[0], []byte("hostname\x00Empty\x00"), append(append([]byte("hostname\x00"), cp1251...), 0), 1)
 	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
 		f := &fakeServer{t: t, token: "0", packets: [][]byte{d}}
-		res, _, err := query(t, long, protocols.Settings{Options: options(Options{Encoding: enc})}, f.handle)
+		res, _, err := query(t, long, protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})}, f.handle)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,11 +332,11 @@ func TestQueryEncoding(t *testing.T) {
 	}
 	// The player table too: split3's "[TAG] B\xe9ta" is a Cyrillic й there.
 	f := &fakeServer{t: t, token: "-1287574694", packets: vector(t, "split3")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: options(Options{Encoding: "windows-1251"})}, f.handle)
+	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: "windows-1251"})}, f.handle)
 	if err != nil || len(res.PlayerList) != 3 || res.PlayerList[1].Name != "[TAG] Bйta" {
 		t.Errorf("players %+v, %v", res.PlayerList, err)
 	}
-	if _, err := Protocol.New(protocols.Settings{Options: options(Options{Encoding: "koi8-r"})}); err == nil {
+	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "koi8-r"})}); err == nil {
 		t.Error("koi8-r accepted")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -60,18 +61,10 @@ func TestDecodeStandalone(t *testing.T) {
 			if err != nil {
 				t.Fatalf("error %v", err)
 			}
-			if res.Name != tc.host || res.Map != tc.mapName || res.Game != tc.game || res.Version != tc.version {
-				t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q",
-					res.Name, res.Map, res.Game, res.Version, tc.host, tc.mapName, tc.game, tc.version)
-			}
-			if res.Players != tc.players || res.MaxPlayers != tc.max || res.Password != tc.password || res.Bots.Known {
-				t.Errorf("players/max/password/bots = %v %v %v %v, want %v %v %v unknown",
-					res.Players, res.MaxPlayers, res.Password, res.Bots, tc.players, tc.max, tc.password)
-			}
-			for k, v := range tc.info {
-				if got, ok := infoValue(res, k); !ok || got != v {
-					t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
-				}
+			gamespytest.CheckHead(t, res, gamespytest.Head{Name: tc.host, Map: tc.mapName, Game: tc.game, Version: tc.version,
+				Players: tc.players, Max: tc.max, Password: tc.password, Info: tc.info})
+			if res.Bots.Known {
+				t.Errorf("bots %v, want unknown", res.Bots)
 			}
 			if len(res.PlayerList) != len(tc.list) {
 				t.Fatalf("%d players, want %d: %+v", len(res.PlayerList), len(tc.list), res.PlayerList)

@@ -1,16 +1,15 @@
 package gamespy4
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -18,49 +17,12 @@ import (
 // minecraft fixture folder holds only Server List Ping captures (checked below).
 const fixtureProto = "gamespy3"
 
-type expectedFile struct {
-	Fixtures []string       `json:"fixtures"`
-	Expected map[string]any `json:"expected"`
-}
-
-func readExpected(t *testing.T, name string) expectedFile {
-	t.Helper()
-	raw := prototest.Fixture(t, fixtureProto, name+".expected.json")
-	var e expectedFile
-	if err := json.Unmarshal(raw, &e); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return e
-}
-
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-func count(s string) protocols.Count {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return protocols.Count{}
-	}
-	return protocols.Known(n)
-}
-
-func infoValue(res *protocols.Result, key string) (string, bool) {
-	for _, kv := range res.Info {
-		if kv.Key == key {
-			return kv.Value, true
-		}
-	}
-	return "", false
-}
-
 // colour is the test's own reading of the § rule, to check the decoder's.
 var colour = regexp.MustCompile(`§.?`)
 
-func decodeFixture(t *testing.T, e expectedFile) *protocols.Result {
+func decodeFixture(t *testing.T, e gamespytest.GameQ) *protocols.Result {
 	t.Helper()
-	st, err := decodeFull(prototest.Fixture(t, fixtureProto, e.Fixtures[0]))
+	st, err := decodeFull(e.Parts[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,26 +46,23 @@ func TestDecodeGameQFixtures(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			e := readExpected(t, name)
-			var want map[string]any
-			for _, v := range e.Expected {
-				want, _ = v.(map[string]any)
-			}
+			e := gamespytest.ReadGameQ(t, fixtureProto, name)
+			want := e.Want
 			res := decodeFixture(t, e)
-			name := strings.TrimSpace(colour.ReplaceAllString(str(want, "hostname"), ""))
-			if res.Name != name || res.Map != str(want, "map") || res.Game != str(want, "game_id") || res.Version != str(want, "version") {
+			name := strings.TrimSpace(colour.ReplaceAllString(gamespytest.Str(want, "hostname"), ""))
+			if res.Name != name || res.Map != gamespytest.Str(want, "map") || res.Game != gamespytest.Str(want, "game_id") || res.Version != gamespytest.Str(want, "version") {
 				t.Errorf("name/map/game/version %q %q %q %q, want %q %q %q %q", res.Name, res.Map, res.Game, res.Version,
-					name, str(want, "map"), str(want, "game_id"), str(want, "version"))
+					name, gamespytest.Str(want, "map"), gamespytest.Str(want, "game_id"), gamespytest.Str(want, "version"))
 			}
-			if res.Players != count(str(want, "numplayers")) || res.MaxPlayers != count(str(want, "maxplayers")) {
-				t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, str(want, "numplayers"), str(want, "maxplayers"))
+			if res.Players != gamespytest.Count(gamespytest.Str(want, "numplayers")) || res.MaxPlayers != gamespytest.Count(gamespytest.Str(want, "maxplayers")) {
+				t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, gamespytest.Str(want, "numplayers"), gamespytest.Str(want, "maxplayers"))
 			}
 			for k, v := range want {
 				s, ok := v.(string)
 				if !ok || strings.HasPrefix(k, "gq_") {
 					continue
 				}
-				if got, ok := infoValue(res, k); !ok || got != s {
+				if got, ok := gamespytest.Info(res, k); !ok || got != s {
 					t.Errorf("info %s = %q (%v), want %q", k, got, ok, s)
 				}
 			}
@@ -112,7 +71,7 @@ func TestDecodeGameQFixtures(t *testing.T) {
 				t.Fatalf("%d players, want %d", len(res.PlayerList), len(players))
 			}
 			for i, p := range players {
-				if w := str(p.(map[string]any), "player"); res.PlayerList[i].Name != w {
+				if w := gamespytest.Str(p.(map[string]any), "player"); res.PlayerList[i].Name != w {
 					t.Errorf("player %d %q, want %q", i, res.PlayerList[i].Name, w)
 				}
 			}
@@ -126,14 +85,14 @@ func TestDecodeGameQFixtures(t *testing.T) {
 func TestDecodeMcstatusFixtures(t *testing.T) {
 	prototest.FixtureDir(t, fixtureProto)
 	t.Run("vanilla_1.8", func(t *testing.T) {
-		e := readExpected(t, "mcstatus_query_fullstat_vanilla_1.8")
+		e := gamespytest.ReadGameQ(t, fixtureProto, "mcstatus_query_fullstat_vanilla_1.8")
 		res := decodeFixture(t, e)
-		raw := e.Expected["raw"].(map[string]any)
+		raw := e.Want["raw"].(map[string]any)
 		if len(res.Info) != len(raw) {
 			t.Errorf("%d pairs, want %d", len(res.Info), len(raw))
 		}
 		for k, v := range raw {
-			if got, ok := infoValue(res, k); !ok || got != v.(string) {
+			if got, ok := gamespytest.Info(res, k); !ok || got != v.(string) {
 				t.Errorf("info %s = %q, want %q", k, got, v)
 			}
 		}
@@ -141,7 +100,7 @@ func TestDecodeMcstatusFixtures(t *testing.T) {
 		for _, p := range res.PlayerList {
 			names = append(names, p.Name)
 		}
-		want := e.Expected["players"].([]any)
+		want := e.Want["players"].([]any)
 		if len(names) != len(want) {
 			t.Fatalf("players %q, want %v", names, want)
 		}
@@ -155,48 +114,48 @@ func TestDecodeMcstatusFixtures(t *testing.T) {
 		}
 	})
 	t.Run("geyser", func(t *testing.T) {
-		e := readExpected(t, "mcstatus_query_fullstat_geyser")
+		e := gamespytest.ReadGameQ(t, fixtureProto, "mcstatus_query_fullstat_geyser")
 		res := decodeFixture(t, e)
 		var order []string
 		for _, kv := range res.Info {
 			order = append(order, kv.Key)
 		}
 		var want []string
-		for _, k := range e.Expected["raw_key_order"].([]any) {
+		for _, k := range e.Want["raw_key_order"].([]any) {
 			want = append(want, k.(string))
 		}
 		if strings.Join(order, ",") != strings.Join(want, ",") {
 			t.Errorf("key order %v, want %v", order, want)
 		}
-		if res.Name != str(e.Expected, "motd_plain") || res.Version != str(e.Expected, "software.version") ||
-			res.Game != str(e.Expected, "raw.game_id") || len(res.PlayerList) != 0 || res.Players != protocols.Known(1) {
+		if res.Name != gamespytest.Str(e.Want, "motd_plain") || res.Version != gamespytest.Str(e.Want, "software.version") ||
+			res.Game != gamespytest.Str(e.Want, "raw.game_id") || len(res.PlayerList) != 0 || res.Players != protocols.Known(1) {
 			t.Errorf("result %+v", res)
 		}
 	})
 	for _, name := range []string{"motd_with_nul", "motd_2a00"} {
 		t.Run(name, func(t *testing.T) {
-			e := readExpected(t, "mcstatus_query_fullstat_"+name)
+			e := gamespytest.ReadGameQ(t, fixtureProto, "mcstatus_query_fullstat_"+name)
 			res := decodeFixture(t, e)
-			if res.Name != str(e.Expected, "motd") || res.Game != str(e.Expected, "raw.game_id") {
-				t.Errorf("name %q game %q, want %q %q", res.Name, res.Game, str(e.Expected, "motd"), str(e.Expected, "raw.game_id"))
+			if res.Name != gamespytest.Str(e.Want, "motd") || res.Game != gamespytest.Str(e.Want, "raw.game_id") {
+				t.Errorf("name %q game %q, want %q %q", res.Name, res.Game, gamespytest.Str(e.Want, "motd"), gamespytest.Str(e.Want, "raw.game_id"))
 			}
 			for _, k := range []string{"version", "plugins"} {
-				if w, ok := e.Expected["raw."+k].(string); ok {
-					if got, _ := infoValue(res, k); got != w {
+				if w, ok := e.Want["raw."+k].(string); ok {
+					if got, _ := gamespytest.Info(res, k); got != w {
 						t.Errorf("%s %q, want %q", k, got, w)
 					}
 				}
 			}
 			// The resynchronised MOTD leaves every later pair in place.
-			if got, _ := infoValue(res, "gametype"); got != "SMP" || res.Map != "world" {
+			if got, _ := gamespytest.Info(res, "gametype"); got != "SMP" || res.Map != "world" {
 				t.Errorf("gametype %q map %q", got, res.Map)
 			}
 		})
 	}
 	t.Run("handshake", func(t *testing.T) {
-		e := readExpected(t, "mcstatus_query_handshake_response")
-		session, token, _, err := gamespy.ParseChallenge(prototest.Fixture(t, fixtureProto, e.Fixtures[0]))
-		want := uint32(e.Expected["challenge_int32"].(float64))
+		e := gamespytest.ReadGameQ(t, fixtureProto, "mcstatus_query_handshake_response")
+		session, token, _, err := gamespy.ParseChallenge(e.Parts[0])
+		want := uint32(e.Want["challenge_int32"].(float64))
 		if err != nil || session != [4]byte{} || token != [4]byte{byte(want >> 24), byte(want >> 16), byte(want >> 8), byte(want)} {
 			t.Errorf("session %x token %x, %v; want %08x", session, token, err, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -29,9 +30,9 @@ func TestQstat(t *testing.T) {
 			t.Logf("request % x not answered", req)
 			return nil
 		case len(req) == 15:
-			return [][]byte{withSession(full, req[3:7])}
+			return [][]byte{gamespytest.WithSession(full, req[3:7])}
 		}
-		return [][]byte{withSession(basic, req[3:7])}
+		return [][]byte{gamespytest.WithSession(basic, req[3:7])}
 	})
 	qs := prototest.QstatJSON(t, "-gs4", addr)
 	if qs.Status != "online" {

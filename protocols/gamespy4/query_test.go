@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -20,14 +21,6 @@ const (
 	deadline = 300 * time.Millisecond
 	long     = 3 * time.Second
 )
-
-func withSession(b []byte, session []byte) []byte {
-	out := bytes.Clone(b)
-	if len(out) >= 5 {
-		copy(out[1:5], session)
-	}
-	return out
-}
 
 // fakeServer behaves like vanilla's QueryThreadGs4: it issues a token per
 // handshake, ignores stat requests without the current token, and tells full from
@@ -86,7 +79,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		return nil
 	}
 	// A reply to another session first: it must be ignored.
-	return [][]byte{withSession(b, []byte{9, 9, 9, 9}), withSession(b, session[:])}
+	return [][]byte{gamespytest.WithSession(b, []byte{9, 9, 9, 9}), gamespytest.WithSession(b, session[:])}
 }
 
 func (f *fakeServer) requests() [][]byte {
@@ -96,23 +89,7 @@ func (f *fakeServer) requests() [][]byte {
 }
 
 func query(t *testing.T, d time.Duration, s protocols.Settings, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("query took %s, deadline %s", el, d)
-	}
-	return res, tr, err
-}
-
-func options(o Options) func(any) error {
-	return func(v any) error { *(v.(*Options)) = o; return nil }
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, d)
 }
 
 func TestQueryFull(t *testing.T) {
@@ -134,12 +111,7 @@ func TestQueryFull(t *testing.T) {
 	if len(tr.Phases) != 2 || tr.Phases[0].Name != "challenge" || tr.Phases[1].Name != "info" {
 		t.Errorf("phases %+v", tr.Phases)
 	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			ignored++
-		}
-	}
+	ignored := prototest.Ignored(tr)
 	if ignored != 1 {
 		t.Errorf("%d replies ignored, want the one to another session", ignored)
 	}
@@ -160,7 +132,7 @@ func TestQueryInfoOnly(t *testing.T) {
 func TestQueryBasic(t *testing.T) {
 	t.Parallel()
 	f := &fakeServer{t: t, full: vector(t, "full_vanilla"), basic: vector(t, "basic")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: options(Options{Stat: "basic"})}, f.handle)
+	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Stat: "basic"})}, f.handle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +177,7 @@ func TestQueryFailures(t *testing.T) {
 	handshakeThen := func(stat func(session []byte) []byte) prototest.Handler {
 		return func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{withSession([]byte("\x09XXXX1234567\x00"), req[3:7])}
+				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX1234567\x00"), req[3:7])}
 			}
 			if b := stat(req[3:7]); b != nil {
 				return [][]byte{b}
@@ -213,30 +185,18 @@ func TestQueryFailures(t *testing.T) {
 			return nil
 		}
 	}
-	tests := []struct {
-		name string
-		d    time.Duration
-		h    prototest.Handler
-		want error
-	}{
-		{"silent after handshake", deadline, handshakeThen(func([]byte) []byte { return nil }), wire.ErrTimeout},
-		{"other session", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\x09\x0f\x0f\x0f\x0f1\x00")} }, wire.ErrMismatch},
-		{"stat for another session", deadline, handshakeThen(func([]byte) []byte { return vector(t, "full_vanilla") }), wire.ErrMismatch},
-		{"garbage", deadline, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, wire.ErrMalformed},
-		{"bad token", long, func(req []byte) [][]byte { return [][]byte{withSession([]byte("\x09XXXXabc\x00"), req[3:7])} }, wire.ErrChallenge},
-		{"cut before anything", long, handshakeThen(func(s []byte) []byte {
-			return withSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostna"), s)
-		}), wire.ErrTruncated},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, _, err := query(t, tc.d, protocols.Settings{Retries: 1}, tc.h)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
-			}
-		})
-	}
+	gamespytest.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gamespytest.Failure{
+		{Name: "silent after handshake", D: deadline, H: handshakeThen(func([]byte) []byte { return nil }), Want: wire.ErrTimeout},
+		{Name: "other session", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\x09\x0f\x0f\x0f\x0f1\x00")} }, Want: wire.ErrMismatch},
+		{Name: "stat for another session", D: deadline, H: handshakeThen(func([]byte) []byte { return vector(t, "full_vanilla") }), Want: wire.ErrMismatch},
+		{Name: "garbage", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
+		{Name: "bad token", D: long, H: func(req []byte) [][]byte {
+			return [][]byte{gamespytest.WithSession([]byte("\x09XXXXabc\x00"), req[3:7])}
+		}, Want: wire.ErrChallenge},
+		{Name: "cut before anything", D: long, H: handshakeThen(func(s []byte) []byte {
+			return gamespytest.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostna"), s)
+		}), Want: wire.ErrTruncated},
+	})
 }
 
 // The handshake's reply is lost: the handshake is re-sent, then the full stat
@@ -254,11 +214,11 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	if _, err := Protocol.New(protocols.Settings{Options: options(Options{Stat: "everything"})}); err == nil {
+	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Stat: "everything"})}); err == nil {
 		t.Error("unknown stat accepted")
 	}
 	for _, s := range []string{"", "full", "basic"} {
-		if _, err := Protocol.New(protocols.Settings{Options: options(Options{Stat: s})}); err != nil {
+		if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Stat: s})}); err != nil {
 			t.Errorf("stat %q: %v", s, err)
 		}
 	}

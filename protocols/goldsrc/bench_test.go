@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -49,7 +50,7 @@ func BenchmarkQuery(b *testing.B) {
 	f := &fake{
 		a2sInfo: one(readHex(b, "info_I_goldsrc.hex")),
 		players: one(readHex(b, "players_D.hex")),
-		rules:   readFrags(b, "rules_split"),
+		rules:   steamtest.Frags(b, "rules_split"),
 	}
 	addr := f.start(b)
 	q, err := newQuerier(protocols.Settings{Players: true, Rules: true})

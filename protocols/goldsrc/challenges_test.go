@@ -2,8 +2,6 @@ package goldsrc
 
 import (
 	"bytes"
-	"context"
-	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +10,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // cacheStep is one probe of a sequence against the same querier and fake server.
@@ -116,7 +113,7 @@ func TestChallengeCache(t *testing.T) {
 				}
 				clk.Advance(st.advance)
 				before, beforeInfo := len(f.requests()), len(f.infoRequests())
-				res, tr, err := queryWith(t, q, addr, timeout)
+				res, tr, err := prototest.QueryWithin(t, q, addr, timeout)
 				if err != nil {
 					t.Fatalf("probe %d: %v", i+1, err)
 				}
@@ -129,7 +126,7 @@ func TestChallengeCache(t *testing.T) {
 					t.Errorf("probe %d: %d A2S_INFO, want %d", i+1, len(reqs), st.reqs)
 				}
 				eq(t, "phases", phases(tr), st.phases)
-				eq(t, "hit logged", logged(tr, "challenge_cache"), st.hit)
+				eq(t, "hit logged", prototest.Logged(tr, "challenge_cache"), st.hit)
 				if len(reqs) > 0 {
 					// A hit begins with a challenge; without one the probe sends -1 (the
 					// plain request).
@@ -157,7 +154,7 @@ func TestChallengeCachePerQuerier(t *testing.T) {
 		reqs int
 	}{{q1, 2}, {q1, 1}, {q2, 2}, {q2, 1}, {q1, 1}} {
 		before := f.count("A2S_INFO")
-		if _, _, err := queryWith(t, tt.q, addr, answerDeadline); err != nil {
+		if _, _, err := prototest.QueryWithin(t, tt.q, addr, answerDeadline); err != nil {
 			t.Fatalf("probe %d: %v", i+1, err)
 		}
 		if n := f.count("A2S_INFO") - before; n != tt.reqs {
@@ -177,7 +174,7 @@ func TestChallengeCachePlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range []string{"challenge,info,players", "info,players"} {
-		res, tr, err := queryWith(t, pq, addr, answerDeadline)
+		res, tr, err := prototest.QueryWithin(t, pq, addr, answerDeadline)
 		if err != nil || len(res.PhaseErrors) != 0 {
 			t.Fatalf("probe %d: %v %v", i+1, err, res)
 		}
@@ -198,7 +195,7 @@ func TestChallengeCacheConcurrent(t *testing.T) {
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Go(func() {
-				if _, _, err := queryWith(t, q, addr, answerDeadline); err != nil {
+				if _, _, err := prototest.QueryWithin(t, q, addr, answerDeadline); err != nil {
 					t.Errorf("round %d: %v", round, err)
 				}
 			})
@@ -227,27 +224,4 @@ func newCachingQuerier(t *testing.T, off bool) *querier {
 		t.Fatal(err)
 	}
 	return pq.(*querier)
-}
-
-// queryWith runs one probe with q (keeping its challenge cache across calls).
-func queryWith(t *testing.T, q protocols.Querier, addr netip.AddrPort, timeout time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	tr := wire.NewTrace()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	start := time.Now()
-	res, err := q.Query(ctx, protocols.At(addr), tr)
-	if el := time.Since(start); el > timeout+slack+prototest.LagSince(start) {
-		t.Errorf("Query took %v with a %v deadline", el, timeout)
-	}
-	return res, tr, err
-}
-
-func logged(tr *wire.Trace, s string) bool {
-	for _, e := range tr.Entries {
-		if strings.Contains(e.Msg, s) {
-			return true
-		}
-	}
-	return false
 }

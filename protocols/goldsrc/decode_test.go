@@ -6,6 +6,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -74,14 +75,8 @@ func TestDecodeReply(t *testing.T) {
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			res, err := decodeInfoReply(readHex(t, tt.file))
-			if tt.err != nil {
-				if !errors.Is(err, tt.err) {
-					t.Fatalf("err = %v, want %v", err, tt.err)
-				}
+			if prototest.WantedError(t, err, tt.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			eq(t, "name", res.Name, tt.name)
 			eq(t, "map", res.Map, tt.mapName)
@@ -245,7 +240,7 @@ func TestSplitVectors(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			frags := readFrags(t, tt.name)
+			frags := steamtest.Frags(t, tt.name)
 			orders := [][]int{{}, {}}
 			for i := range frags {
 				orders[0] = append(orders[0], i)

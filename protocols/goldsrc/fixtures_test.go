@@ -2,17 +2,14 @@ package goldsrc
 
 import (
 	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -20,65 +17,17 @@ import (
 // The real captures of shared/fixtures/goldsrc, read in place and decoded through
 // this package; every .expected.json value is compared field by field.
 
-// fixture is one .expected.json with its datagrams in arrival order.
-type fixture struct {
-	name      string
-	json      map[string]any
-	datagrams [][]byte
-}
-
-func loadFixtures(t testing.TB) []fixture {
-	t.Helper()
-	dir := prototest.FixtureDir(t, "goldsrc")
-	names, err := filepath.Glob(filepath.Join(dir, "*.expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(names)
-	var out []fixture
-	for _, n := range names {
-		src, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := fixture{name: strings.TrimSuffix(filepath.Base(n), ".expected.json")}
-		if err := json.Unmarshal(src, &f.json); err != nil {
-			t.Fatalf("%s: %v", n, err)
-		}
-		var files []string
-		if one, ok := f.json["fixture"].(string); ok {
-			files = []string{one}
-		} else {
-			for _, x := range f.json["fixtures_in_arrival_order"].([]any) {
-				files = append(files, x.(string))
-			}
-		}
-		for _, fn := range files {
-			b, err := os.ReadFile(filepath.Join(dir, fn))
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.datagrams = append(f.datagrams, b)
-		}
-		out = append(out, f)
-	}
-	if len(out) == 0 {
-		t.Fatalf("no fixtures in %s", dir)
-	}
-	return out
-}
-
 func TestFixtures(t *testing.T) {
-	fs := loadFixtures(t)
+	fs := steamtest.Fixtures(t, prototest.FixtureDir(t, "goldsrc"))
 	files := 0
 	for _, f := range fs {
-		files += len(f.datagrams) + 1
-		t.Run(f.name, func(t *testing.T) {
-			msg := f.datagrams[0]
-			if _, split := f.json["fragments"]; split {
+		files += len(f.Datagrams) + 1
+		t.Run(f.Name, func(t *testing.T) {
+			msg := f.Datagrams[0]
+			if _, split := f.JSON["fragments"]; split {
 				msg = reassembleFixture(t, f)
 			}
-			dec := f.json["decoded"].(map[string]any)
+			dec := f.JSON["decoded"].(map[string]any)
 			c := checker{t, dec}
 			switch dec["type"] {
 			case "S2A_INFO_SRC", "S2A_INFO_DETAILED (obsolete GoldSrc)":
@@ -191,7 +140,7 @@ func checkRulesFixture(t *testing.T, c checker, msg []byte) {
 	}
 	for i, w := range want {
 		pair := w.([]any)
-		k, v := wire.UTF8([]byte(jsonBytes(t, pair[0]))), wire.UTF8([]byte(jsonBytes(t, pair[1])))
+		k, v := wire.UTF8([]byte(steamtest.Bytes(t, pair[0]))), wire.UTF8([]byte(steamtest.Bytes(t, pair[1])))
 		if rl[i].Key != k || rl[i].Value != v {
 			t.Errorf("rule %d = %q=%q, want %q=%q", i, rl[i].Key, rl[i].Value, k, v)
 		}
@@ -201,13 +150,13 @@ func checkRulesFixture(t *testing.T, c checker, msg []byte) {
 // reassembleFixture checks each GoldSrc split header against the JSON, then
 // reassembles the set in arrival order, backwards with duplicates, and with one
 // fragment missing (never complete).
-func reassembleFixture(t *testing.T, f fixture) []byte {
+func reassembleFixture(t *testing.T, f steamtest.Fixture) []byte {
 	t.Helper()
-	if l := f.json["split_layout"]; l != "goldsrc" {
+	if l := f.JSON["split_layout"]; l != "goldsrc" {
 		t.Fatalf("split_layout %v in the goldsrc folder", l)
 	}
-	frags := f.json["fragments"].([]any)
-	for i, d := range f.datagrams {
+	frags := f.JSON["fragments"].([]any)
+	for i, d := range f.Datagrams {
 		fc := checker{t, frags[i].(map[string]any)}
 		eq(t, "id", int64(binary.LittleEndian.Uint32(d[4:])), fc.int("id"))
 		eq(t, "total", int64(d[8]&0x0F), fc.int("total"))
@@ -217,7 +166,7 @@ func reassembleFixture(t *testing.T, f fixture) []byte {
 	add := func(asm *steam.Assembler, order []int) []byte {
 		var msg []byte
 		for _, i := range order {
-			m, done, err := asm.Add(f.datagrams[i])
+			m, done, err := asm.Add(f.Datagrams[i])
 			if err != nil {
 				t.Fatalf("fragment %d: %v", i, err)
 			}
@@ -228,12 +177,12 @@ func reassembleFixture(t *testing.T, f fixture) []byte {
 		return msg
 	}
 	var fwd, back []int
-	for i := range f.datagrams {
+	for i := range f.Datagrams {
 		fwd = append(fwd, i)
 		back = append([]int{i, i}, back...)
 	}
 	msg := add(&steam.Assembler{}, fwd)
-	eq(t, "reassembled length", int64(len(msg)), checker{t, f.json}.int("reassembled_length"))
+	eq(t, "reassembled length", int64(len(msg)), checker{t, f.JSON}.int("reassembled_length"))
 	if got := add(&steam.Assembler{Layout: steam.LayoutGoldSrc}, back); string(got) != string(msg) {
 		t.Fatal("backwards, duplicated fragments give another message")
 	}
@@ -251,22 +200,11 @@ type checker struct {
 
 func (c checker) int(key string) int64 {
 	c.t.Helper()
-	switch x := c.want[key].(type) {
-	case float64:
-		return int64(x)
-	case string: // 64-bit values are decimal strings
-		var n uint64
-		if _, err := fmt.Sscan(x, &n); err != nil {
-			c.t.Fatal(err)
-		}
-		return int64(n)
-	}
-	c.t.Fatalf("%s: unexpected JSON number %#v", key, c.want[key])
-	return 0
+	return steamtest.Int(c.t, c.want[key])
 }
 
 // bytes returns the exact bytes of a fixture string.
-func (c checker) bytes(key string) string { c.t.Helper(); return jsonBytes(c.t, c.want[key]) }
+func (c checker) bytes(key string) string { c.t.Helper(); return steamtest.Bytes(c.t, c.want[key]) }
 
 // text returns a fixture value as the debug output writes it: numbers in decimal,
 // strings as valid UTF-8.
@@ -279,24 +217,6 @@ func (c checker) text(key string) string {
 		return x
 	}
 	return wire.UTF8([]byte(c.bytes(key)))
-}
-
-// jsonBytes decodes a fixture string: plain JSON strings are UTF-8, others come
-// as {"hex": ..., "latin1": ...}.
-func jsonBytes(t testing.TB, v any) string {
-	t.Helper()
-	switch x := v.(type) {
-	case string:
-		return x
-	case map[string]any:
-		b, err := hex.DecodeString(x["hex"].(string))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	t.Fatalf("unexpected JSON string value %#v", v)
-	return ""
 }
 
 // TestQueryFixtures serves the real captures from a fake server: the Querier gets

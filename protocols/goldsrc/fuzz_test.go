@@ -13,8 +13,8 @@ import (
 
 // seed adds every own vector and, when ../shared is there, every real capture.
 func seed(f *testing.F) {
-	for _, n := range testdataFiles(f) {
-		f.Add(readHex(f, n))
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b)
 	}
 	if dir := prototest.SharedDir(); dir != "" {
 		names, _ := filepath.Glob(filepath.Join(dir, "fixtures", "goldsrc", "*.bin"))

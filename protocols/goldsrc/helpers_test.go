@@ -2,10 +2,7 @@ package goldsrc
 
 import (
 	"context"
-	"fmt"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -19,48 +16,9 @@ import (
 // readHex reads an annotated hex vector from testdata/ (see prototest.ParseHex).
 func readHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
 
-// readFrags reads testdata/<name>.frag0.hex, frag1, ... in order.
-func readFrags(t testing.TB, name string) [][]byte {
-	t.Helper()
-	var out [][]byte
-	for i := 0; ; i++ {
-		f := fmt.Sprintf("%s.frag%d.hex", name, i)
-		if _, err := os.Stat(filepath.Join("testdata", f)); err != nil {
-			break
-		}
-		out = append(out, readHex(t, f))
-	}
-	if len(out) == 0 {
-		t.Fatalf("no fragments for %s", name)
-	}
-	return out
-}
-
-// testdataFiles lists testdata/*.hex (fragments included), for the fuzz seeds.
-func testdataFiles(t testing.TB) []string {
-	t.Helper()
-	names, err := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no test vectors: %v", err)
-	}
-	for i, n := range names {
-		names[i] = filepath.Base(n)
-	}
-	return names
-}
-
 // query runs the Querier against addr with a deadline d.
 func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	tr := wire.NewTrace()
-	res, err := q.Query(ctx, protocols.At(addr), tr)
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
 func eq[T comparable](t testing.TB, what string, got, want T) {

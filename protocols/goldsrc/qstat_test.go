@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -21,10 +22,10 @@ func TestQstat(t *testing.T) {
 		full       bool // also compare players and rules (-P -R)
 	}{
 		{"WON server, text words only", "-hls", &fake{details: one(readHex(t, "info_m_plain.hex")),
-			textPlayers: one(readHex(t, "players_D.hex")), textRules: readFrags(t, "rules_split")}, true},
+			textPlayers: one(readHex(t, "players_D.hex")), textRules: steamtest.Frags(t, "rules_split")}, true},
 		{"HLDS answering A2S and details", "-hls", &fake{a2sInfo: one(readHex(t, "info_m_plain.hex")), details: one(readHex(t, "info_m_plain.hex")),
-			players: one(readHex(t, "players_D.hex")), rules: readFrags(t, "rules_split"),
-			textPlayers: one(readHex(t, "players_D.hex")), textRules: readFrags(t, "rules_split")}, true},
+			players: one(readHex(t, "players_D.hex")), rules: steamtest.Frags(t, "rules_split"),
+			textPlayers: one(readHex(t, "players_D.hex")), textRules: steamtest.Frags(t, "rules_split")}, true},
 		{"HLTV proxy, 0x6D without bots", "-hls", &fake{details: one(readHex(t, "info_m_hltv.hex"))}, false},
 		{"infostring", "-hlqs", &fake{infoString: one(readHex(t, "infostring.hex"))}, false},
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -30,7 +31,7 @@ func phases(tr *wire.Trace) string {
 func TestQueryA2SDialect(t *testing.T) {
 	// A Steam-era HLDS: 0x6D then 0x49 for one A2S_INFO, challenge on players and
 	// rules, rules split in GoldSrc fragments sent backwards and duplicated.
-	frags := readFrags(t, "rules_split")
+	frags := steamtest.Frags(t, "rules_split")
 	f := &fake{
 		a2sInfo: [][]byte{readHex(t, "info_m_mod.hex"), readHex(t, "info_I_goldsrc.hex")},
 		players: one(readHex(t, "players_D.hex")),
@@ -66,7 +67,7 @@ func TestQueryTextDialect(t *testing.T) {
 	f := &fake{
 		details:     one(readHex(t, "info_m_mod.hex")),
 		textPlayers: one(readHex(t, "players_D.hex")),
-		textRules:   readFrags(t, "rules_split"),
+		textRules:   steamtest.Frags(t, "rules_split"),
 	}
 	res, tr, err := query(t, f.start(t), all, textDeadline)
 	if err != nil {
@@ -242,7 +243,7 @@ func TestQueryFailures(t *testing.T) {
 		{"challenge forever", &fake{a2sInfo: one(challengeReply())}, wire.ErrChallenge, answerDeadline},
 		// Fragment 1 of 2 never comes: a timeout by the deadline, no hang.
 		{"split info missing a fragment", &fake{a2sInfo: splitGold(readHex(t, "info_m_mod.hex"), 2)[:1]}, wire.ErrTimeout, silentDeadline},
-		{"split players as info", &fake{a2sInfo: readFrags(t, "players_split")}, wire.ErrTimeout, silentDeadline},
+		{"split players as info", &fake{a2sInfo: steamtest.Frags(t, "players_split")}, wire.ErrTimeout, silentDeadline},
 	}
 	jobs := make([]job, len(cases))
 	for i, c := range cases {
@@ -292,12 +293,7 @@ func TestQueryStrayPackets(t *testing.T) {
 		t.Fatal(err)
 	}
 	eq(t, "name", res.Name, "Old WON Server")
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			ignored++
-		}
-	}
+	ignored := prototest.Ignored(tr)
 	eq(t, "ignored packets", ignored, 2)
 }
 
@@ -334,4 +330,8 @@ func TestNewSettings(t *testing.T) {
 	if q, err := Protocol.New(protocols.Settings{Retries: -1}); err != nil || q.(*querier).retries != 0 {
 		t.Errorf("New: %v, %v", q, err)
 	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `goldsrc options: unknown encoding "koi8-r"`})
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
-	"gopkg.in/yaml.v3"
 )
 
 func hexVec(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
@@ -150,16 +149,16 @@ func TestFlavoursBestError(t *testing.T) {
 	if _, _, err := probeWith(t, addr, "{}", 2*time.Second); !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Rate limit") {
 		t.Errorf("%v", err)
 	}
-	for _, yml := range []string{"flavours: [doom]", "flavours: [query, query]"} {
-		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { return yamlUnmarshal(yml, v) }}); err == nil {
-			t.Errorf("%s accepted", yml)
-		}
-	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"flavours: [doom]":         `hytale flavours: unknown "doom"`,
+		"flavours: [query, query]": `hytale flavours: "query" twice`,
+	})
 }
 
 func itoa(p uint16) string { return strconv.Itoa(int(p)) }
-
-func yamlUnmarshal(s string, v any) error { return yaml.Unmarshal([]byte(s), v) }
 
 // Every public shape of the Nitrado plugin's reply (see testdata/README.md).
 func TestNitradoShapes(t *testing.T) {

@@ -66,10 +66,8 @@ type Options struct {
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, fmt.Errorf("hytale options: %w", err)
-		}
+	if err := s.DecodeOptions("hytale", &o); err != nil {
+		return nil, err
 	}
 	if len(o.Flavours) == 0 {
 		o.Flavours = allFlavours

@@ -2,8 +2,8 @@ package mafia2mp
 
 import (
 	"testing"
-	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -19,9 +19,7 @@ func FuzzDecode(f *testing.F) {
 				continue
 			}
 			res := r.Result(true)
-			if !utf8.ValidString(res.Name) || !utf8.ValidString(res.Game) {
-				t.Fatalf("invalid UTF-8 %q %q", res.Name, res.Game)
-			}
+			prototest.CheckUTF8(t, res)
 			if len(res.PlayerList) > maxPlayers {
 				t.Fatalf("%d players past the cap", len(res.PlayerList))
 			}

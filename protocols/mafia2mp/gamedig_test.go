@@ -24,7 +24,7 @@ func TestGamedig(t *testing.T) {
 			if !ok {
 				t.Fatalf("gamedig failed: %s", msg)
 			}
-			res, _, err := query(t, addr, tc.s, 5*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, addr, tc.s, 5*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,14 +43,12 @@ const (
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, err
-		}
+	if err := s.DecodeOptions("mafia2mp", &opts); err != nil {
+		return nil, err
 	}
 	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
 	if err != nil {
-		return nil, fmt.Errorf("mafia2mp: %w", err)
+		return nil, fmt.Errorf("mafia2mp options: %w", err)
 	}
 	q := &querier{s: s, tag: tagM2MP, text: text}
 	switch opts.Variant {
@@ -58,7 +56,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	case "online":
 		q.tag = tagOnline
 	default:
-		return nil, fmt.Errorf("mafia2mp: variant %q: want \"\" or \"online\"", opts.Variant)
+		return nil, fmt.Errorf("mafia2mp options: variant %q: want \"\" or \"online\"", opts.Variant)
 	}
 	return q, nil
 }

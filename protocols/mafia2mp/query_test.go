@@ -21,17 +21,6 @@ func server(t testing.TB, tag string, replies ...[]byte) netip.AddrPort {
 	})
 }
 
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
-
 func online(s protocols.Settings) protocols.Settings {
 	s.Options = func(v any) error { v.(*Options).Variant = "online"; return nil }
 	return s
@@ -39,11 +28,11 @@ func online(s protocols.Settings) protocols.Settings {
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, _, err := query(t, server(t, tagM2MP, []byte("M2Onl"), readVec(t, "m2mp")), protocols.Settings{Players: true}, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, server(t, tagM2MP, []byte("M2Onl"), readVec(t, "m2mp")), protocols.Settings{Players: true}, 2*time.Second)
 	if err != nil || res.Name != "Empire Bay Roleplay" || len(res.PlayerList) != 3 {
 		t.Fatalf("%v, %+v", err, res)
 	}
-	res, _, err = query(t, server(t, tagOnline, readVec(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
+	res, _, err = prototest.QueryNew(t, Protocol, server(t, tagOnline, readVec(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
 	if err != nil || res.Name != "M2O Freeroam é" || len(res.PlayerList) != 2 || !res.PlayerList[1].Ping.Known {
 		t.Fatalf("%v, %+v", err, res)
 	}
@@ -66,13 +55,9 @@ func TestQueryFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tc.s.Retries = 1
-			start := time.Now()
-			_, tr, err := query(t, tc.addr, tc.s, tc.d)
+			_, tr, err := prototest.QueryNew(t, Protocol, tc.addr, tc.s, tc.d)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if el := time.Since(start); el > tc.d+2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", el)
 			}
 			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
 				t.Errorf("phases %+v", tr.Phases)
@@ -81,11 +66,11 @@ func TestQueryFailures(t *testing.T) {
 	}
 }
 
-func TestOptions(t *testing.T) {
-	bad := protocols.Settings{Options: func(v any) error { v.(*Options).Variant = "mafia3"; return nil }}
-	if _, err := newQuerier(bad); err == nil {
-		t.Error("variant mafia3 accepted")
-	}
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"variant: mafia3": `mafia2mp options: variant "mafia3"`,
+		"encoding: cp437": `mafia2mp options: unknown encoding "cp437"`,
+	})
 }
 
 func TestQuerierContract(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 
 // TestBotsMeaning: the ping reply counts connected users and knows no bots.
 func TestBotsMeaning(t *testing.T) {
-	st, err := decode(loadHex(t, "reply_1_3_4.hex"), vecIdent)
+	st, err := decode(prototest.HexFile(t, "reply_1_3_4.hex"), vecIdent)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,52 +1,15 @@
 package mumble
 
 import (
-	"encoding/hex"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
-func loadHex(t testing.TB, name string) []byte {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var digits strings.Builder
-	for line := range strings.Lines(string(raw)) {
-		line, _, _ = strings.Cut(line, "#")
-		digits.WriteString(strings.Join(strings.Fields(line), ""))
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return b
-}
-
-// realworldCapture reads a datagram recorded from a real local server by
-// shared/realworld/capture.sh, skipping when shared/ is absent.
-func realworldCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server captures (own vectors in testdata/ still run)")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("no capture %s: %v", name, err)
-	}
-	return b
-}
 
 const vecIdent = 0x0102030405060708
 
@@ -83,7 +46,7 @@ func TestDecodeVectors(t *testing.T) {
 		{"reply_trailing.hex", want{"1.3.4", 1, 2, 3, 2}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			st, err := decode(loadHex(t, tc.file), vecIdent)
+			st, err := decode(prototest.HexFile(t, tc.file), vecIdent)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +66,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"request.hex", wire.ErrTruncated}, // our own ping reflected back: 12 bytes
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			if st, err := decode(loadHex(t, tc.file), vecIdent); !errors.Is(err, tc.want) || st != nil {
+			if st, err := decode(prototest.HexFile(t, tc.file), vecIdent); !errors.Is(err, tc.want) || st != nil {
 				t.Errorf("%+v, %v; want %v", st, err, tc.want)
 			}
 		})
@@ -114,7 +77,7 @@ func TestDecodeErrors(t *testing.T) {
 }
 
 func TestRequest(t *testing.T) {
-	if got, want := request(vecIdent), loadHex(t, "request.hex"); !slices.Equal(got, want) {
+	if got, want := request(vecIdent), prototest.HexFile(t, "request.hex"); !slices.Equal(got, want) {
 		t.Errorf("Request = % X, want % X", got, want)
 	}
 }
@@ -129,7 +92,7 @@ func TestRealworld(t *testing.T) {
 		{"exchanges/mumble_mumble_gamedig/00_c2s_udp_40690-64738.bin", "exchanges/mumble_mumble_gamedig/01_s2c_udp_64738-40690.bin"},
 	} {
 		t.Run(filepath.Base(tc.resp), func(t *testing.T) {
-			req := realworldCapture(t, tc.req)
+			req := prototest.Capture(t, tc.req)
 			if len(req) != requestLen || !slices.Equal(req[:4], []byte{0, 0, 0, 0}) {
 				t.Fatalf("captured request % X", req)
 			}
@@ -140,7 +103,7 @@ func TestRealworld(t *testing.T) {
 			if !slices.Equal(request(ident), req) {
 				t.Errorf("Request(%x) = % X, captured % X", ident, request(ident), req)
 			}
-			st, err := decode(realworldCapture(t, tc.resp), ident)
+			st, err := decode(prototest.Capture(t, tc.resp), ident)
 			if err != nil {
 				t.Fatal(err)
 			}

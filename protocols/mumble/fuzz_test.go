@@ -1,8 +1,6 @@
 package mumble
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -10,14 +8,11 @@ import (
 )
 
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	for _, p := range files {
-		f.Add(loadHex(f, filepath.Base(p)), uint64(vecIdent))
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b, uint64(vecIdent))
 	}
-	if s := prototest.SharedDir(); s != "" {
-		if b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", "mumble_mumble_mumble-ping.resp.bin")); err == nil {
-			f.Add(b, uint64(0x525750524f424531)) // "RWPROBE1"
-		}
+	for _, b := range prototest.Captures("mumble_mumble_mumble-ping.resp.bin") {
+		f.Add(b, uint64(0x525750524f424531)) // "RWPROBE1"
 	}
 	f.Fuzz(func(t *testing.T, b []byte, ident uint64) {
 		st, err := decode(b, ident)

@@ -17,7 +17,7 @@ func TestQstatCrossCheck(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			addr := prototest.UDP(t, echoing(t, false, file))
 			qs := prototest.QstatJSON(t, "-mumble", addr)
-			res, err := testQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+			res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,15 +11,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func testQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 // isPing checks the 12-byte legacy ping.
 func isPing(req []byte) bool {
 	return len(req) == requestLen && slices.Equal(req[:4], []byte{0, 0, 0, 0})
@@ -30,7 +21,7 @@ func isPing(req []byte) bool {
 func echoing(t testing.TB, keep bool, files ...string) prototest.Handler {
 	var vecs [][]byte
 	for _, f := range files {
-		vecs = append(vecs, loadHex(t, f))
+		vecs = append(vecs, prototest.HexFile(t, f))
 	}
 	return func(req []byte) [][]byte {
 		if !isPing(req) {
@@ -50,15 +41,7 @@ func echoing(t testing.TB, keep bool, files ...string) prototest.Handler {
 }
 
 func query(t *testing.T, s protocols.Settings, deadline time.Duration, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
-	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, deadline)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, deadline)
 }
 
 func TestQueryRoundTrip(t *testing.T) {
@@ -157,7 +140,7 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 		reqs <- slices.Clone(req)
 		return h(req)
 	})
-	q := testQuerier(t, protocols.Settings{})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{})
 	for range 2 {
 		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
 			t.Fatal(err)
@@ -169,7 +152,7 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	q := testQuerier(t, protocols.Settings{Retries: 3, Rules: true}).(*protocols.EchoExchange[*status])
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 3, Rules: true}).(*protocols.EchoExchange[*status])
 	if res := q.Result(&status{}, nil); q.Retries != 3 || res.Rules == nil {
 		t.Errorf("retries %d, rules %v", q.Retries, res.Rules)
 	}

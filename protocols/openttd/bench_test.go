@@ -1,39 +1,23 @@
 package openttd
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func BenchmarkDecodePacket(b *testing.B) {
-	pkt := loadHex(b, "v7_ticks_gamescript.hex")
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, prototest.HexFile(b, "v7_ticks_gamescript.hex"), func(pkt []byte) error {
 		g, err := decodePacket(pkt)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			_ = g.Result(false)
 		}
-		_ = g.Result(false)
-	}
+		return err
+	})
 }
 
 // BenchmarkQuery is a full exchange over loopback TCP, one connection per query.
 func BenchmarkQuery(b *testing.B) {
-	addr := gameServer(b, loadHex(b, "v6_password_newgrf.hex"), 0)
-	q, _ := Protocol.New(protocols.Settings{})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := q.Query(ctx, protocols.At(addr), tr)
-		cancel()
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, gameServer(b, prototest.HexFile(b, "v6_password_newgrf.hex"), 0))
 }

@@ -9,7 +9,7 @@ import (
 // TestBotsMeaning: Players is the network clients on; AI companies are
 // companies, not clients, so there is no bot count.
 func TestBotsMeaning(t *testing.T) {
-	g, err := decodePacket(loadHex(t, "v6_password_newgrf.hex"))
+	g, err := decodePacket(prototest.HexFile(t, "v6_password_newgrf.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,7 @@
 package openttd
 
 import (
-	"encoding/hex"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,40 +11,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
-func loadHex(t testing.TB, name string) []byte {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var digits strings.Builder
-	for line := range strings.Lines(string(raw)) {
-		line, _, _ = strings.Cut(line, "#")
-		digits.WriteString(strings.Join(strings.Fields(line), ""))
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return b
-}
-
-// realCapture reads a packet recorded from the real Debian server in
-// ../shared/realworld/captures, skipping when the shared tree is absent.
-func realCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server capture (own vectors in testdata/ still run)")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("capture %s not readable: %v", name, err)
-	}
-	return b
-}
 
 type want struct {
 	version          uint8
@@ -104,21 +68,13 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 	if res.Bots.Known || res.PlayerList != nil || res.Game != "" {
 		t.Errorf("fields OpenTTD does not report are set: %+v", res)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	for k, v := range w.info {
-		if info[k] != v {
-			t.Errorf("info %s = %q, want %q", k, info[k], v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, w.info)
 }
 
 func TestVectors(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
-			g, err := decodePacket(loadHex(t, tc.file))
+			g, err := decodePacket(prototest.HexFile(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +111,7 @@ func TestVectorErrors(t *testing.T) {
 		"server_error.hex":       wire.ErrServer,
 	} {
 		t.Run(file, func(t *testing.T) {
-			g, err := decodePacket(loadHex(t, file))
+			g, err := decodePacket(prototest.HexFile(t, file))
 			if !errors.Is(err, want) {
 				t.Fatalf("err = %v, want %v", err, want)
 			}
@@ -175,7 +131,7 @@ func TestRealCapture(t *testing.T) {
 		"exchanges/openttd_openttd_gamedig/01_s2c_tcp_3979-47494.bin": "1950-05-02", // recorded 3 game days later
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			g, err := decodePacket(realCapture(t, name))
+			g, err := decodePacket(prototest.Capture(t, name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,13 +144,13 @@ func TestRealCapture(t *testing.T) {
 					"game_date": date, "start_date": "1950-01-01", "companies_max": "8", "companies_on": "0", "newgrfs": "0"}})
 		})
 	}
-	if req := realCapture(t, "openttd_openttd_openttd-tcp-gameinfo.req.bin"); string(req) != string(request()) {
+	if req := prototest.Capture(t, "openttd_openttd_openttd-tcp-gameinfo.req.bin"); string(req) != string(request()) {
 		t.Errorf("request % x, the reference client sends % x", request(), req)
 	}
 }
 
 func TestRules(t *testing.T) {
-	g, err := decodePacket(loadHex(t, "v7_ticks_gamescript.hex"))
+	g, err := decodePacket(prototest.HexFile(t, "v7_ticks_gamescript.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +200,7 @@ func TestHeader(t *testing.T) {
 
 // Invalid UTF-8 in a name is read as Windows-1252, so Result strings stay valid.
 func TestLatin1Name(t *testing.T) {
-	b := loadHex(t, "v1_minimal.hex")
+	b := prototest.HexFile(t, "v1_minimal.hex")
 	i := strings.Index(string(b), "V1")
 	b[i+1] = 0xE9 // "Vé" in Latin-1
 	g, err := decodePacket(b)

@@ -2,8 +2,6 @@ package openttd
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -14,14 +12,8 @@ import (
 // FuzzDecodePacket checks that no packet panics the decoder or the reader,
 // that errors carry a reason and that strings come out as valid UTF-8.
 func FuzzDecodePacket(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	for _, p := range files {
-		f.Add(loadHex(f, filepath.Base(p)))
-	}
-	if s := prototest.SharedDir(); s != "" {
-		if b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", "openttd_openttd_openttd-tcp-gameinfo.resp.bin")); err == nil {
-			f.Add(b)
-		}
+	for _, b := range append(prototest.HexFiles(f), prototest.Captures("openttd_openttd_openttd-tcp-gameinfo.resp.bin")...) {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// the stream reader must agree with the decoder on framing

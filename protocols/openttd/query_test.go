@@ -51,7 +51,7 @@ func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Durat
 func TestQueryRoundTrip(t *testing.T) {
 	for _, tc := range goodVectors {
 		for _, chunk := range []int{0, 1} { // whole, and one byte per segment
-			addr := gameServer(t, loadHex(t, tc.file), chunk)
+			addr := gameServer(t, prototest.HexFile(t, tc.file), chunk)
 			res, tr, err := probe(t, addr, protocols.Settings{Rules: true}, 2*time.Second)
 			if err != nil {
 				t.Fatalf("%s chunk %d: %v", tc.file, chunk, err)
@@ -68,7 +68,7 @@ func TestQueryRoundTrip(t *testing.T) {
 }
 
 func TestQueryRealCapture(t *testing.T) {
-	addr := gameServer(t, realCapture(t, "openttd_openttd_openttd-tcp-gameinfo.resp.bin"), 0)
+	addr := gameServer(t, prototest.Capture(t, "openttd_openttd_openttd-tcp-gameinfo.resp.bin"), 0)
 	res, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second)
 	if err != nil || res.Name != "RealWorld OpenTTD" || res.MaxPlayers != protocols.Known(12) || res.Rules != nil {
 		t.Fatalf("%+v %v", res, err)
@@ -81,15 +81,15 @@ func TestQueryErrors(t *testing.T) {
 		reply []byte
 		want  error
 	}{
-		{"server_full", loadHex(t, "server_full.hex"), wire.ErrServer},
-		{"version_8", loadHex(t, "bad_version8.hex"), wire.ErrMalformed},
-		{"field_missing", loadHex(t, "bad_truncated.hex"), wire.ErrTruncated},
+		{"server_full", prototest.HexFile(t, "server_full.hex"), wire.ErrServer},
+		{"version_8", prototest.HexFile(t, "bad_version8.hex"), wire.ErrMalformed},
+		{"field_missing", prototest.HexFile(t, "bad_truncated.hex"), wire.ErrTruncated},
 		{"closed_in_header", []byte{0x37}, wire.ErrTruncated},
-		{"closed_in_body", loadHex(t, "v6_trailing.hex")[:20], wire.ErrTruncated},
+		{"closed_in_body", prototest.HexFile(t, "v6_trailing.hex")[:20], wire.ErrTruncated},
 		{"size_over_cap", []byte{0xFF, 0xFF, 6, 0, 0, 0}, wire.ErrTooLarge},
 		{"size_below_header", []byte{1, 0, 6}, wire.ErrMalformed},
 		{"http_server", []byte("HTTP/1.1 400 Bad Request\r\n\r\n"), wire.ErrTruncated}, // "HT" read as a 21576-byte size
-		{"other_type", loadHex(t, "bad_type.hex"), wire.ErrMalformed},
+		{"other_type", prototest.HexFile(t, "bad_type.hex"), wire.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, tr, err := probe(t, gameServer(t, tc.reply, 0), protocols.Settings{}, 2*time.Second)
@@ -105,7 +105,7 @@ func TestQueryErrors(t *testing.T) {
 
 // A full server writes PACKET_SERVER_FULL on accept and closes without reading.
 func TestQueryFullOnAccept(t *testing.T) {
-	full := loadHex(t, "server_full.hex")
+	full := prototest.HexFile(t, "server_full.hex")
 	addr := prototest.TCP(t, func(c net.Conn) { c.Write(full) })
 	for range 10 { // both orders of our write and the server's close
 		if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrServer) && !errors.Is(err, wire.ErrNetwork) {
@@ -123,7 +123,7 @@ func TestQueryClosedWithoutReply(t *testing.T) {
 
 // One byte a second: the deadline ends the probe, not the peer.
 func TestQueryDrip(t *testing.T) {
-	addr := prototest.Drip(t, loadHex(t, "v1_minimal.hex"))
+	addr := prototest.Drip(t, prototest.HexFile(t, "v1_minimal.hex"))
 	start := time.Now()
 	if _, _, err := probe(t, addr, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)

@@ -36,16 +36,8 @@ func TestDecode(t *testing.T) {
 			if got := fmt.Sprintf("%s|%s|%s|%s|%v %v %v %d", res.Name, res.Map, res.Game, res.Version, res.Players, res.MaxPlayers, res.Bots, res.Password); got != tc.want {
 				t.Errorf("result %s, want %s", got, tc.want)
 			}
-			info := map[string]string{}
-			for _, kv := range res.Info {
-				info[kv.Key] = kv.Value
-			}
-			for k, v := range map[string]string{"aids": "traction_control,stability_control", "laps": "10", "fixed_setups": "true",
-				"racecast": "false", "address": "192.0.2.10", "query_port": "34297", "vehicles": tc.vehicles, "motd": "Welcome, drive clean"} {
-				if info[k] != v {
-					t.Errorf("info %s = %q, want %q", k, info[k], v)
-				}
-			}
+			prototest.CheckInfoHas(t, res, map[string]string{"aids": "traction_control,stability_control", "laps": "10", "fixed_setups": "true",
+				"racecast": "false", "address": "192.0.2.10", "query_port": "34297", "vehicles": tc.vehicles, "motd": "Welcome, drive clean"})
 		})
 	}
 }

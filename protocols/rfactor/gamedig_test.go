@@ -11,12 +11,12 @@ import (
 // TestGamedig queries the same fake server with gamedig (npm, game rfactor) and
 // the Querier: name, track, counts, password and version agree.
 func TestGamedig(t *testing.T) {
-	addr := server(t, readVec(t, "full"))
+	addr := prototest.Answering(t, request, readVec(t, "full"))
 	gd, msg, ok := prototest.Gamedig(t, "rfactor", addr.Port(), nil)
 	if !ok {
 		t.Fatalf("gamedig failed: %s", msg)
 	}
-	res, _, err := query(t, addr, protocols.Settings{}, 5*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,23 +9,17 @@ import (
 )
 
 func BenchmarkDecodeInfo(b *testing.B) {
-	v := vec(b, "info_samp")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodeInfo(v, false); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, vec(b, "info_samp"), func(v []byte) error {
+		_, err := decodeInfo(v, false)
+		return err
+	})
 }
 
 func BenchmarkDecodePlayers(b *testing.B) {
-	v := vec(b, "players_d")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodePlayers(v, opDetailed, false); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, vec(b, "players_d"), func(v []byte) error {
+		_, err := decodePlayers(v, opDetailed, false)
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"net/netip"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -86,25 +85,7 @@ func newQ(t testing.TB, s protocols.Settings, variant, encoding string) protocol
 
 func run(t testing.TB, q protocols.Querier, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
-func phases(tr *wire.Trace) string {
-	var s []string
-	for _, p := range tr.Phases {
-		ok := "ok"
-		if p.Err != nil {
-			ok = wire.Reason(p.Err)
-		}
-		s = append(s, p.Name+":"+ok)
-	}
-	return strings.Join(s, ",")
+	return prototest.QueryWithin(t, q, addr, d)
 }
 
 func infoOf(res *protocols.Result) map[string]string {
@@ -130,7 +111,7 @@ func TestQuerySAMP(t *testing.T) {
 	if len(res.Rules) != 6 || len(res.PlayerList) != 3 || res.PlayerList[1] != (protocols.Player{Name: "Sweet", Score: protocols.Known(-3), Ping: protocols.Known(80)}) {
 		t.Errorf("rules %q players %+v", res.Rules, res.PlayerList)
 	}
-	if got := phases(tr); got != "info:ok,rules:ok,players:ok" {
+	if got := prototest.PhaseReasons(tr); got != "info:ok,rules:ok,players:ok" {
 		t.Errorf("phases %s", got)
 	}
 	if f.asked[opClients].Load() != 0 || f.asked[opExtra].Load() != 0 || f.bad.Load() != 0 {
@@ -150,8 +131,8 @@ func TestQueryDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Version != "0.3.7-R2" || res.Rules != nil || res.PlayerList != nil || phases(tr) != "info:ok,rules:ok" {
-		t.Errorf("version %q rules %q players %v phases %s", res.Version, res.Rules, res.PlayerList, phases(tr))
+	if res.Version != "0.3.7-R2" || res.Rules != nil || res.PlayerList != nil || prototest.PhaseReasons(tr) != "info:ok,rules:ok" {
+		t.Errorf("version %q rules %q players %v phases %s", res.Version, res.Rules, res.PlayerList, prototest.PhaseReasons(tr))
 	}
 }
 
@@ -169,7 +150,7 @@ func TestQueryOpenMPDetected(t *testing.T) {
 	if in := infoOf(res); in["variant"] != "openmp" || in["discord"] != "discord.gg/openmp" || in["banner_light"] != "https://example.org/banner-light.png" {
 		t.Errorf("info %v", in)
 	}
-	if got := phases(tr); got != "info:ok,rules:ok,extra:ok,players:ok" {
+	if got := prototest.PhaseReasons(tr); got != "info:ok,rules:ok,extra:ok,players:ok" {
 		t.Errorf("phases %s", got)
 	}
 	if f.asked[opDetailed].Load() != 0 {
@@ -190,8 +171,8 @@ func TestQueryFallbackToClientList(t *testing.T) {
 	if len(res.PlayerList) != 3 || res.PlayerList[0] != (protocols.Player{Name: "Carl_Johnson", Score: protocols.Known(12)}) || res.PhaseErrors != nil {
 		t.Errorf("players %+v, phase errors %v", res.PlayerList, res.PhaseErrors)
 	}
-	if f.asked[opDetailed].Load() == 0 || f.asked[opClients].Load() != 1 || phases(tr) != "info:ok,rules:ok,players:ok" {
-		t.Errorf("'d' %d, 'c' %d, phases %s", f.asked[opDetailed].Load(), f.asked[opClients].Load(), phases(tr))
+	if f.asked[opDetailed].Load() == 0 || f.asked[opClients].Load() != 1 || prototest.PhaseReasons(tr) != "info:ok,rules:ok,players:ok" {
+		t.Errorf("'d' %d, 'c' %d, phases %s", f.asked[opDetailed].Load(), f.asked[opClients].Load(), prototest.PhaseReasons(tr))
 	}
 }
 
@@ -206,7 +187,7 @@ func TestQueryOpenMPVariant(t *testing.T) {
 	if len(res.PlayerList) != 3 || infoOf(res)["discord"] != "discord.gg/openmp" || f.asked[opDetailed].Load() != 0 {
 		t.Errorf("result %+v", res)
 	}
-	if got := phases(tr); got != "info:ok,rules:timeout,extra:ok,players:ok" || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" {
+	if got := prototest.PhaseReasons(tr); got != "info:ok,rules:timeout,extra:ok,players:ok" || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" {
 		t.Errorf("phases %s, phase errors %v", got, res.PhaseErrors)
 	}
 }
@@ -221,7 +202,7 @@ func TestQueryVCMP(t *testing.T) {
 		len(res.PlayerList) != 2 || res.PlayerList[1] != (protocols.Player{Name: "Lance"}) || res.Rules != nil || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
-	if got := phases(tr); got != "info:ok,players:ok" || f.bad.Load() != 0 {
+	if got := prototest.PhaseReasons(tr); got != "info:ok,players:ok" || f.bad.Load() != 0 {
 		t.Errorf("phases %s, %d bad requests", got, f.bad.Load())
 	}
 	// A SA-MP querier gets nothing from a VC:MP server (it drops SAMP requests).
@@ -261,8 +242,8 @@ func TestQueryPlayersNotAsked(t *testing.T) {
 	if err != nil || res.PlayerList != nil || res.Players != protocols.Known(101) || f.asked[opDetailed].Load()+f.asked[opClients].Load() != 0 {
 		t.Errorf("101 players: %+v, %v", res, err)
 	}
-	if phases(tr) != "info:ok,rules:ok" {
-		t.Errorf("phases %s", phases(tr))
+	if prototest.PhaseReasons(tr) != "info:ok,rules:ok" {
+		t.Errorf("phases %s", prototest.PhaseReasons(tr))
 	}
 }
 
@@ -316,7 +297,7 @@ func TestQueryPhaseErrors(t *testing.T) {
 	if len(res.PhaseErrors) != 2 || res.PhaseErrors[0].Phase != "rules" || res.PhaseErrors[1].Phase != "players" || res.Version != "" || res.PlayerList != nil {
 		t.Errorf("result %+v", res)
 	}
-	if got := phases(tr); got != "info:ok,rules:too_large,players:truncated" {
+	if got := prototest.PhaseReasons(tr); got != "info:ok,rules:too_large,players:truncated" {
 		t.Errorf("phases %s", got)
 	}
 	// A broken 'd' is the answer: no fall back to 'c'.
@@ -325,12 +306,11 @@ func TestQueryPhaseErrors(t *testing.T) {
 	}
 }
 
-func TestOptions(t *testing.T) {
-	for _, o := range []Options{{Variant: "sa-mp"}, {Encoding: "koi8-r"}} {
-		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { *v.(*Options) = o; return nil }}); err == nil {
-			t.Errorf("%+v: no error", o)
-		}
-	}
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"variant: sa-mp":   `samp options: unknown variant "sa-mp"`,
+		"encoding: koi8-r": `samp options: unknown encoding "koi8-r"`,
+	})
 }
 
 func TestQuerierContract(t *testing.T) {

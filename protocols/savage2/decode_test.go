@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -42,15 +43,7 @@ func TestDecodeVectors(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("result %s, want %s", got, tc.want)
 			}
-			info := map[string]string{}
-			for _, kv := range res.Info {
-				info[kv.Key] = kv.Value
-			}
-			for k, v := range tc.info {
-				if info[k] != v {
-					t.Errorf("info %s = %q, want %q", k, info[k], v)
-				}
-			}
+			prototest.CheckInfoHas(t, res, tc.info)
 			if !errors.Is(r.TailErr, tc.tail) || (r.TailErr == nil) != (tc.tail == nil) {
 				t.Errorf("tail error %v, want %v", r.TailErr, tc.tail)
 			}

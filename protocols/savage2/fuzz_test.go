@@ -1,30 +1,21 @@
 package savage2
 
 import (
+	"maps"
+	"slices"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // No real Savage 2 capture is committed: the seeds are the own vectors.
 func FuzzDecode(f *testing.F) {
-	for _, b := range allVecs(f) {
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, slices.Collect(maps.Values(allVecs(f))), func(t *testing.T, b []byte) *protocols.Result {
 		r, err := decode(b)
 		if err != nil {
-			return
+			return nil
 		}
-		res := r.Result(true)
-		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
-		for _, kv := range res.Info {
-			if !utf8.ValidString(kv.Value) {
-				t.Fatalf("invalid UTF-8 %s=%q", kv.Key, kv.Value)
-			}
-		}
+		return r.Result(true)
 	})
 }

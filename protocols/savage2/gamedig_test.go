@@ -18,12 +18,12 @@ func TestGamedig(t *testing.T) {
 		vec, gdVersion string
 	}{{"modern", "2.1.0.1"}, {"waiting", "HvB"}} {
 		t.Run(tc.vec, func(t *testing.T) {
-			addr := server(t, readVec(t, tc.vec))
+			addr := prototest.Answering(t, request, readVec(t, tc.vec))
 			gd, msg, ok := prototest.Gamedig(t, "s2ats", addr.Port(), map[string]any{"stripColors": true})
 			if !ok {
 				t.Fatalf("gamedig failed: %s", msg)
 			}
-			res, _, err := query(t, addr, protocols.Settings{}, 5*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 5*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,6 @@
 package savage2
 
 import (
-	"bytes"
-	"errors"
-	"net/netip"
 	"testing"
 	"time"
 
@@ -12,31 +9,10 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func server(t testing.TB, replies ...[]byte) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if !bytes.Equal(req, request) {
-			t.Errorf("request % X", req)
-			return nil
-		}
-		return replies
-	})
-}
-
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
-
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	// A stray shorter than a header first: skipped.
-	res, tr, err := query(t, server(t, []byte("ping"), readVec(t, "full")), protocols.Settings{Rules: true}, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, []byte("ping"), readVec(t, "full")), protocols.Settings{Rules: true}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,31 +26,11 @@ func TestQuery(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name    string
-		replies [][]byte
-		d       time.Duration
-		want    error
-	}{
-		{"cut", [][]byte{readVec(t, "short")}, 2 * time.Second, wire.ErrTruncated},
-		{"strays only", [][]byte{[]byte("x"), make([]byte, headerLen)}, 300 * time.Millisecond, wire.ErrTruncated},
-		{"zeros", [][]byte{make([]byte, 64)}, 300 * time.Millisecond, wire.ErrMalformed},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			start := time.Now()
-			_, tr, err := query(t, server(t, tc.replies...), protocols.Settings{Retries: 1}, tc.d)
-			if !errors.Is(err, tc.want) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if el := time.Since(start); el > tc.d+2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", el)
-			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
-	}
+	prototest.ReplyFailures(t, Protocol, request, protocols.Settings{Retries: 1},
+		prototest.ReplyFailure{Name: "cut", Replies: [][]byte{readVec(t, "short")}, Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "strays only", Replies: [][]byte{[]byte("x"), make([]byte, headerLen)}, D: 300 * time.Millisecond, Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "zeros", Replies: [][]byte{make([]byte, 64)}, D: 300 * time.Millisecond, Want: wire.ErrMalformed},
+	)
 }
 
 func TestQuerierContract(t *testing.T) {

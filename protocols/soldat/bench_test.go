@@ -3,17 +3,16 @@ package soldat
 import (
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecode(b *testing.B) {
-	v := vec(b, "refreshx_ctf")
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, vec(b, "refreshx_ctf"), func(v []byte) error {
 		rf, err := decodeRefresh(v, wire.UTF8)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			rf.result(true)
 		}
-		rf.result(true)
-	}
+		return err
+	})
 }

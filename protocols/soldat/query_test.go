@@ -59,29 +59,7 @@ func withPassword(pw string) protocols.Settings {
 
 func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
-func phases(tr *wire.Trace) string {
-	var s []string
-	for _, p := range tr.Phases {
-		r := "ok"
-		if p.Err != nil {
-			r = wire.Reason(p.Err)
-		}
-		s = append(s, p.Name+":"+r)
-	}
-	return strings.Join(s, ",")
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
 func TestQuery(t *testing.T) {
@@ -95,7 +73,7 @@ func TestQuery(t *testing.T) {
 	if res.Version != "1.8.0.1234" || res.Map != "ctf_Ash" || res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || len(res.PlayerList) != 3 {
 		t.Errorf("%+v", res)
 	}
-	if got := phases(tr); got != "login:ok,info:ok" {
+	if got := prototest.PhaseReasons(tr); got != "login:ok,info:ok" {
 		t.Errorf("phases %s", got)
 	}
 	var sb strings.Builder
@@ -127,15 +105,17 @@ func TestPasswordFile(t *testing.T) {
 	if res, _, err := probe(t, f.start(t), s, 2*time.Second); err != nil || res.Map != "dm_Bigfalls" {
 		t.Errorf("%+v, %v", res, err)
 	}
-	for name, o := range map[string]Options{
-		"both":       {Password: "a", PasswordFile: file},
-		"line break": {Password: "a\nb"},
-		"missing":    {PasswordFile: filepath.Join(t.TempDir(), "absent")},
-	} {
-		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { *v.(*Options) = o; return nil }}); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pw")
+	prototest.WriteFile(t, file, "x")
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"{password: a, password_file: " + file + "}":             "soldat password: ",
+		`password: "a\nb"`:                                       "soldat password: a line break",
+		"password_file: " + filepath.Join(t.TempDir(), "absent"): "soldat password: ",
+		"encoding: koi8-r":                                       `soldat options: unknown encoding "koi8-r"`,
+	})
 }
 
 // A wrong or missing password is a reason that says so.
@@ -143,8 +123,8 @@ func TestQueryAuth(t *testing.T) {
 	f := &fake{record: vec(t, "refreshx_ctf")}
 	addr := f.start(t)
 	_, tr, err := probe(t, addr, withPassword("wrong"), 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || phases(tr) != "login:server_error" {
-		t.Errorf("wrong password: %v, phases %s", err, phases(tr))
+	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || prototest.PhaseReasons(tr) != "login:server_error" {
+		t.Errorf("wrong password: %v, phases %s", err, prototest.PhaseReasons(tr))
 	}
 	_, _, err = probe(t, addr, protocols.Settings{}, 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "password_file") {
@@ -177,8 +157,8 @@ func TestQueryFailures(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, tr, err := probe(t, c.f.start(t), withPassword(adminPassword), 400*time.Millisecond)
-			if wire.Reason(err) != c.reason || phases(tr) != "login:ok,info:"+c.reason {
-				t.Errorf("err %v, phases %s, want %s", err, phases(tr), c.reason)
+			if wire.Reason(err) != c.reason || prototest.PhaseReasons(tr) != "login:ok,info:"+c.reason {
+				t.Errorf("err %v, phases %s, want %s", err, prototest.PhaseReasons(tr), c.reason)
 			}
 		})
 	}

@@ -53,10 +53,8 @@ type Options struct {
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, fmt.Errorf("soldat options: %w", err)
-		}
+	if err := s.DecodeOptions("soldat", &o); err != nil {
+		return nil, err
 	}
 	pw, err := protocols.LoadSecret(o.Password, o.PasswordFile)
 	if err != nil {

@@ -5,17 +5,16 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecodePlayers(b *testing.B) {
 	lines := reply(b, "pl_default.txt")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodePlayers(lines, wire.UTF8); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		_, err := decodePlayers(lines, wire.UTF8)
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {

@@ -92,29 +92,7 @@ var voice = netip.MustParseAddrPort("127.0.0.1:8767")
 func probe(t testing.TB, query netip.AddrPort, target netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	s.Options = func(v any) error { v.(*Options).QueryPort = int(query.Port()); return nil }
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(target), tr)
-	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
-func phases(tr *wire.Trace) string {
-	var s []string
-	for _, p := range tr.Phases {
-		r := "ok"
-		if p.Err != nil {
-			r = wire.Reason(p.Err)
-		}
-		s = append(s, p.Name+":"+r)
-	}
-	return strings.Join(s, ",")
+	return prototest.QueryNew(t, Protocol, target, s, d)
 }
 
 func TestQuery(t *testing.T) {
@@ -127,7 +105,7 @@ func TestQuery(t *testing.T) {
 		res.Password != protocols.FlagTrue || len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Jürgen" || len(res.Rules) != 20 || res.PhaseErrors != nil {
 		t.Errorf("%+v", res)
 	}
-	if got := phases(tr); got != "info:ok,players:ok" {
+	if got := prototest.PhaseReasons(tr); got != "info:ok,players:ok" {
 		t.Errorf("phases %s", got)
 	}
 	// quit is sent after the last reply; the fake may not have read it yet.
@@ -140,8 +118,8 @@ func TestQuery(t *testing.T) {
 func TestQueryInfoOnly(t *testing.T) {
 	f := newFake(t)
 	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{}, 2*time.Second)
-	if err != nil || res.PlayerList != nil || res.Rules != nil || phases(tr) != "info:ok" {
-		t.Errorf("%+v, %v, phases %s", res, err, phases(tr))
+	if err != nil || res.PlayerList != nil || res.Rules != nil || prototest.PhaseReasons(tr) != "info:ok" {
+		t.Errorf("%+v, %v, phases %s", res, err, prototest.PhaseReasons(tr))
 	}
 }
 
@@ -151,11 +129,14 @@ func TestDefaultQueryPort(t *testing.T) {
 	if err != nil || q.(*querier).queryPort != 51234 {
 		t.Errorf("%+v, %v", q, err)
 	}
-	for _, p := range []int{-1, 65536} {
-		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { v.(*Options).QueryPort = p; return nil }}); err == nil {
-			t.Errorf("query_port %d accepted", p)
-		}
-	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"query_port: -1":    "teamspeak2 options: query_port must be between 1 and 65535, got -1",
+		"query_port: 65536": "teamspeak2 options: query_port must be between 1 and 65535, got 65536",
+		"encoding: koi8-r":  `teamspeak2 options: unknown encoding "koi8-r"`,
+	})
 }
 
 func TestQueryFailures(t *testing.T) {
@@ -196,8 +177,8 @@ func TestQueryPlayersPhaseError(t *testing.T) {
 	f := newFake(t)
 	f.pl = "ERROR, not allowed\r\n"
 	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{Players: true}, time.Second)
-	if err != nil || res.Name == "" || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || phases(tr) != "info:ok,players:server_error" {
-		t.Errorf("%+v, %v, phases %s", res, err, phases(tr))
+	if err != nil || res.Name == "" || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || prototest.PhaseReasons(tr) != "info:ok,players:server_error" {
+		t.Errorf("%+v, %v, phases %s", res, err, prototest.PhaseReasons(tr))
 	}
 }
 

@@ -53,10 +53,8 @@ type Options struct {
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var opts Options
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("teamspeak2 options: %w", err)
-		}
+	if err := s.DecodeOptions("teamspeak2", &opts); err != nil {
+		return nil, err
 	}
 	if opts.QueryPort == 0 {
 		opts.QueryPort = defaultQueryPort

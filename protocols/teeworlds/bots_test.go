@@ -19,7 +19,7 @@ func TestBotsMeaning(t *testing.T) {
 		{"v06_players.hex", 3, prototest.Unknown},
 	} {
 		t.Run(c.vector, func(t *testing.T) {
-			in, err := decodeVector(loadHex(t, c.vector))
+			in, err := decodeVector(prototest.HexFile(t, c.vector))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,10 +1,7 @@
 package teeworlds
 
 import (
-	"encoding/hex"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,25 +13,6 @@ import (
 
 // vectorToken is "our" 0.7 token in the v07_* vectors.
 const vectorToken = 0x12345678
-
-// loadHex reads a hand-built vector: hex bytes, whitespace ignored, '#' comments.
-func loadHex(t testing.TB, name string) []byte {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var digits strings.Builder
-	for line := range strings.Lines(string(raw)) {
-		line, _, _ = strings.Cut(line, "#")
-		digits.WriteString(strings.Join(strings.Fields(line), ""))
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return b
-}
 
 // decodeVector decodes a whole datagram of either version.
 func decodeVector(b []byte) (info, error) {
@@ -105,24 +83,16 @@ func checkResult(t *testing.T, in info, w want) {
 			t.Errorf("player %d: %+v, want %+v", i, p, c)
 		}
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	if info["protocol"] != w.proto {
+	if info := prototest.InfoOf(res); info["protocol"] != w.proto {
 		t.Errorf("protocol %q, want %q", info["protocol"], w.proto)
 	}
-	for k, v := range w.info {
-		if got, ok := info[k]; !ok || got != v {
-			t.Errorf("info %s = %q, want %q", k, got, v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, w.info)
 }
 
 func TestVectors(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
-			in, err := decodeVector(loadHex(t, tc.file))
+			in, err := decodeVector(prototest.HexFile(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +115,7 @@ func TestVectorErrors(t *testing.T) {
 		"tok07_response.hex":     wire.ErrMalformed, // a control packet, not info
 	} {
 		t.Run(file, func(t *testing.T) {
-			in, err := decodeVector(loadHex(t, file))
+			in, err := decodeVector(prototest.HexFile(t, file))
 			if !errors.Is(err, want) {
 				t.Fatalf("err = %v, want %v", err, want)
 			}
@@ -157,7 +127,7 @@ func TestVectorErrors(t *testing.T) {
 }
 
 func TestTokenExchange(t *testing.T) {
-	resp := loadHex(t, "tok07_response.hex")
+	resp := prototest.HexFile(t, "tok07_response.hex")
 	server, err := tokenResponse07(resp, vectorToken)
 	if err != nil || server != 0x0e724c45 {
 		t.Fatalf("%08x %v", server, err)
@@ -165,7 +135,7 @@ func TestTokenExchange(t *testing.T) {
 	if _, err := tokenResponse07(resp, 1); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("other token: %v", err)
 	}
-	for _, bad := range [][]byte{resp[:11], loadHex(t, "v07_empty.hex"), append([]byte{0x00}, resp[1:]...)} {
+	for _, bad := range [][]byte{resp[:11], prototest.HexFile(t, "v07_empty.hex"), append([]byte{0x00}, resp[1:]...)} {
 		if _, err := tokenResponse07(bad, vectorToken); !errors.Is(err, wire.ErrMalformed) {
 			t.Errorf("% x: %v", bad, err)
 		}
@@ -177,7 +147,7 @@ func TestTokenExchange(t *testing.T) {
 	if got := infoRequest07(0x0e724c45, vectorToken, 42); string(got) != "\x21\x0e\x72\x4c\x45\x12\x34\x56\x78\xff\xff\xff\xffgie3\x2a" {
 		t.Errorf("info request % x", got)
 	}
-	if _, err := connless07(loadHex(t, "v07_empty.hex"), 7); !errors.Is(err, wire.ErrMismatch) {
+	if _, err := connless07(prototest.HexFile(t, "v07_empty.hex"), 7); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("connless for another token: %v", err)
 	}
 }
@@ -185,14 +155,7 @@ func TestTokenExchange(t *testing.T) {
 // The request qstat -tees sends (and the capture tool recorded) is ours with
 // token 0; the 0.7 server did not answer it.
 func TestRealCapture06Request(t *testing.T) {
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server capture")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", "teeworlds_teeworlds_teeworlds06-gie3.req.bin"))
-	if err != nil {
-		t.Skip(err)
-	}
+	b := prototest.Capture(t, "teeworlds_teeworlds_teeworlds06-gie3.req.bin")
 	if string(b) != string(infoRequest06(0)) {
 		t.Errorf("InfoRequest06(0) = % x, capture % x", infoRequest06(0), b)
 	}

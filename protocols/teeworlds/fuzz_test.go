@@ -1,17 +1,16 @@
 package teeworlds
 
 import (
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func seed(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	for _, p := range files {
-		f.Add(loadHex(f, filepath.Base(p)))
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b)
 	}
 }
 

@@ -19,7 +19,7 @@ const fakeServerToken = 0x0e724c45
 
 // body07 is a v07 vector's info after the echoed browser token.
 func body07(t testing.TB, file string) []byte {
-	b := loadHex(t, file)[connlessHeader07+len(infoMagic):]
+	b := prototest.HexFile(t, file)[connlessHeader07+len(infoMagic):]
 	p := reader{r: wire.NewReader(b)}
 	p.int("token")
 	return p.r.Rest()
@@ -27,7 +27,7 @@ func body07(t testing.TB, file string) []byte {
 
 // body06 is a v06 vector's info after the echoed token string.
 func body06(t testing.TB, file string) []byte {
-	b := loadHex(t, file)[len(connlessHeader06)+len(infoMagic):]
+	b := prototest.HexFile(t, file)[len(connlessHeader06)+len(infoMagic):]
 	_, rest, _ := bytes.Cut(b, []byte{0})
 	return rest
 }
@@ -79,17 +79,7 @@ func settings(version string, retries int) protocols.Settings {
 func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	addr := prototest.UDP(t, f.handle)
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
 func phases(tr *wire.Trace) string {
@@ -108,7 +98,7 @@ func TestQuery07(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				in, _ := decodeVector(loadHex(t, tc.file))
+				in, _ := decodeVector(prototest.HexFile(t, tc.file))
 				checkResult(t, in, tc.want)
 				if res.Name != tc.want.name || len(res.PlayerList) != len(tc.want.clients) {
 					t.Errorf("result %+v", res)
@@ -180,7 +170,7 @@ func TestQueryRetriesLostToken07(t *testing.T) {
 func TestQuerySkipsStrays(t *testing.T) {
 	f := &fake{body07: body07(t, "v07_players.hex"), strays: [][]byte{
 		{1, 2, 3},
-		loadHex(t, "v07_empty.hex"), // addressed to another token
+		prototest.HexFile(t, "v07_empty.hex"), // addressed to another token
 		append(append([]byte(nil), connlessHeader06...), "\xff\xff\xff\xffinf3999\x00"...),
 	}}
 	res, tr, err := query(t, settings(versionAuto, 0), 2*time.Second, f)

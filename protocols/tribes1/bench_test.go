@@ -2,36 +2,20 @@ package tribes1
 
 import (
 	"testing"
-	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecode(b *testing.B) {
-	reply := readVec(b, "tribes")
-	b.SetBytes(int64(len(reply)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := decode(reply)
-		if err != nil {
-			b.Fatal(err)
+	prototest.DecodeBench(b, readVec(b, "tribes"), func(b []byte) error {
+		r, err := decode(b)
+		if err == nil {
+			r.Result(true, true)
 		}
-		r.Result(true, true)
-	}
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {
-	addr := server(b, readVec(b, "tribes"))
-	q, _ := newQuerier(all)
-	ctx := prototest.Context(b, time.Minute)
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		if _, err := q.Query(ctx, protocols.At(addr), tr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.QueryBench(b, Protocol, all, server(b, readVec(b, "tribes")))
 }

@@ -73,15 +73,7 @@ func TestDecodeVectors(t *testing.T) {
 			case tc.playersErr != nil && (len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, tc.playersErr)):
 				t.Errorf("phase errors %v, want players: %v", res.PhaseErrors, tc.playersErr)
 			}
-			info := map[string]string{}
-			for _, kv := range res.Info {
-				info[kv.Key] = kv.Value
-			}
-			for k, v := range tc.info {
-				if got, ok := info[k]; !ok || got != v {
-					t.Errorf("info %s = %q, want %q", k, got, v)
-				}
-			}
+			prototest.CheckInfoHas(t, res, tc.info)
 			if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || res.PhaseErrors != nil {
 				t.Errorf("players and rules not asked for: %+v", res)
 			}

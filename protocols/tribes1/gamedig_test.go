@@ -27,7 +27,7 @@ func TestGamedig(t *testing.T) {
 			if tc.starsiege {
 				s = starsiege(all)
 			}
-			res, _, err := query(t, addr, s, 5*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, addr, s, 5*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

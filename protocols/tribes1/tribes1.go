@@ -49,5 +49,5 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	case "starsiege":
 		return exchange(s, reqStarsiege), nil
 	}
-	return nil, fmt.Errorf("tribes1: variant %q: want \"\" or \"starsiege\"", opts.Variant)
+	return nil, fmt.Errorf("tribes1 options: variant %q: want \"\" or \"starsiege\"", opts.Variant)
 }

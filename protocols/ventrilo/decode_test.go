@@ -69,10 +69,7 @@ func TestResult(t *testing.T) {
 			t.Errorf("player %d: %+v, want %+v", i, res.PlayerList[i], want[i])
 		}
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
+	info := prototest.InfoOf(res)
 	if info["comment"] != "Raid nights: Tue/Thu" || info["voice_format"] != "3,44 KHz, 16 bit" || info["channels"] != "2" || info["platform"] != "Linux-i386" {
 		t.Errorf("info %v", res.Info)
 	}

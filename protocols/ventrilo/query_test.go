@@ -66,18 +66,7 @@ func settings(players bool, yml string) protocols.Settings {
 }
 
 func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
 func TestQuery(t *testing.T) {
@@ -121,9 +110,6 @@ func TestQueryPassword(t *testing.T) {
 	if _, _, err := probe(t, addr, settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("no password: %v", err)
 	}
-	if _, err := Protocol.New(settings(false, "password: sixteen-bytes-xx\n")); err == nil {
-		t.Error("a password longer than 15 bytes was accepted")
-	}
 	q, _ := Protocol.New(settings(false, "password: hunter2\n"))
 	if s := q.(*querier).String() + q.(*querier).GoString(); bytes.Contains([]byte(s), []byte("hunter2")) {
 		t.Error(s)
@@ -162,5 +148,12 @@ func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "ventrilo", DefaultPort: 3784, Transport: "udp",
 		Answer: f.handle, WantName: "Guild Hall, EU",
+	})
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"password: sixteen-bytes-xx": "ventrilo password: longer than 15 bytes",
+		"encoding: koi8-r":           `ventrilo options: unknown encoding "koi8-r"`,
 	})
 }

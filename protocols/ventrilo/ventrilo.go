@@ -54,10 +54,8 @@ const maxPassword = 15
 
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	var o Options
-	if s.Options != nil {
-		if err := s.Options(&o); err != nil {
-			return nil, fmt.Errorf("ventrilo options: %w", err)
-		}
+	if err := s.DecodeOptions("ventrilo", &o); err != nil {
+		return nil, err
 	}
 	pw, err := protocols.LoadSecret(o.Password, o.PasswordFile)
 	if err != nil {

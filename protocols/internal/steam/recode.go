@@ -16,10 +16,8 @@ import (
 // (CacheOptions) names, nil for the default (Text).
 func TextFor(name string, s protocols.Settings) (func([]byte) string, error) {
 	var opts CacheOptions
-	if s.Options != nil {
-		if err := s.Options(&opts); err != nil {
-			return nil, fmt.Errorf("%s options: %w", name, err)
-		}
+	if err := s.DecodeOptions(name, &opts); err != nil {
+		return nil, err
 	}
 	text, err := wire.Encoding(opts.Encoding, nil)
 	if err != nil {

@@ -1,0 +1,28 @@
+package prototest
+
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+)
+
+// InfoOf is the result's info as a map (the last value of a key repeated).
+func InfoOf(res *protocols.Result) map[string]string {
+	info := make(map[string]string, len(res.Info))
+	for _, kv := range res.Info {
+		info[kv.Key] = kv.Value
+	}
+	return info
+}
+
+// CheckInfoHas asserts that the result's info holds each key of want with its
+// value (other keys may be there too).
+func CheckInfoHas(t testing.TB, res *protocols.Result, want map[string]string) {
+	t.Helper()
+	info := InfoOf(res)
+	for k, v := range want {
+		if got, ok := info[k]; !ok || got != v {
+			t.Errorf("info %s = %q (%v), want %q", k, got, ok, v)
+		}
+	}
+}
