@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -187,7 +188,7 @@ func TestFootprint(t *testing.T) {
 	t.Logf("per connection, heap + stacks: control (client + a bare accepted socket) %v; over it, idle keep-alive %v, waiting probe %v, probe waiting for another's query %v",
 		control, idleOwn, waitingOwn, sharingOwn)
 	stackBound := int64(1)
-	if raceEnabled {
+	if testenv.Race {
 		stackBound = 2 // its frames are larger, and the runtime doubles every stack
 	}
 	for _, c := range []struct {
