@@ -142,7 +142,7 @@ func TestWaiterArmsNoTimer(t *testing.T) {
 		waitForWaiters(t, i+1)
 	}
 	close(release)
-	if !<-shared || !<-shared {
+	if first, second := <-shared, <-shared; !first || !second {
 		t.Fatal("a waiter did not share the running query")
 	}
 	if later.real.Load() != nil {

@@ -53,19 +53,7 @@ func (s Status) full(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if res.Name != w.Name || res.Map != w.Map || res.Game != w.Game || res.Version != w.Version {
-		t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q", res.Name, res.Map, res.Game, res.Version, w.Name, w.Map, w.Game, w.Version)
-	}
-	if res.Players != w.Players || res.MaxPlayers != w.MaxPlayers || res.Bots != w.Bots || res.Password != w.Password {
-		t.Errorf("players %+v max %+v bots %+v password %v, want %+v %+v %+v %v",
-			res.Players, res.MaxPlayers, res.Bots, res.Password, w.Players, w.MaxPlayers, w.Bots, w.Password)
-	}
-	if fmt.Sprint(res.PlayerList) != fmt.Sprint(w.PlayerList) {
-		t.Errorf("players = %+v, want %+v", res.PlayerList, w.PlayerList)
-	}
-	if len(res.Rules) != w.Rules || len(res.Info) != w.Rules || len(res.PhaseErrors) != 0 {
-		t.Errorf("rules = %q, info = %q, phase errors %v; want %d rules", res.Rules, res.Info, res.PhaseErrors, w.Rules)
-	}
+	w.check(t, res)
 	ok := len(tr.Phases) == len(w.Phases)
 	for i := 0; ok && i < len(w.Phases); i++ {
 		ok = tr.Phases[i].Name == w.Phases[i] && tr.Phases[i].Err == nil
@@ -78,5 +66,23 @@ func (s Status) full(t *testing.T) {
 	}
 	if w.Check != nil {
 		w.Check(t, reqs, res, tr)
+	}
+}
+
+// check holds the result to the fields w wants.
+func (w Full) check(t *testing.T, res *protocols.Result) {
+	t.Helper()
+	if res.Name != w.Name || res.Map != w.Map || res.Game != w.Game || res.Version != w.Version {
+		t.Errorf("name/map/game/version = %q %q %q %q, want %q %q %q %q", res.Name, res.Map, res.Game, res.Version, w.Name, w.Map, w.Game, w.Version)
+	}
+	if res.Players != w.Players || res.MaxPlayers != w.MaxPlayers || res.Bots != w.Bots || res.Password != w.Password {
+		t.Errorf("players %+v max %+v bots %+v password %v, want %+v %+v %+v %v",
+			res.Players, res.MaxPlayers, res.Bots, res.Password, w.Players, w.MaxPlayers, w.Bots, w.Password)
+	}
+	if fmt.Sprint(res.PlayerList) != fmt.Sprint(w.PlayerList) {
+		t.Errorf("players = %+v, want %+v", res.PlayerList, w.PlayerList)
+	}
+	if len(res.Rules) != w.Rules || len(res.Info) != w.Rules || len(res.PhaseErrors) != 0 {
+		t.Errorf("rules = %q, info = %q, phase errors %v; want %d rules", res.Rules, res.Info, res.PhaseErrors, w.Rules)
 	}
 }
