@@ -5,6 +5,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func BenchmarkDecodeStatus(b *testing.B) {
@@ -15,5 +16,5 @@ func BenchmarkDecodeStatus(b *testing.B) {
 // BenchmarkQuery is a full getstatus exchange over loopback (the fake has no
 // flood block).
 func BenchmarkQuery(b *testing.B) {
-	idtechtest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, echoServer(b, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`, `0 999 0 ""`))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, echoServer(b, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`, `0 999 0 ""`))
 }

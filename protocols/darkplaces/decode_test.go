@@ -9,6 +9,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -74,7 +75,7 @@ func TestRealworld(t *testing.T) {
 		{"exchanges/nexuiz_nexuiz_qstat/01_s2c_udp_26000-42113.bin", false},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
-			r, err := decode(idtechtest.Capture(t, tc.file))
+			r, err := decode(prototest.Capture(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +99,7 @@ func TestRealworld(t *testing.T) {
 	// The echo: the getinfo capture was asked with `getinfo xxx\n` and the
 	// engine echoed the newline too (an infoResponse has none of its own);
 	// the querier sends no newline for that reason.
-	b := idtechtest.Capture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
+	b := prototest.Capture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
 	r, err := decode(b)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -26,5 +25,5 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	idtechtest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, stock(b).handler(b)))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, stock(b).handler(b)))
 }

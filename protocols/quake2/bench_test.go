@@ -15,5 +15,5 @@ func BenchmarkDecodeStatus(b *testing.B) {
 
 // BenchmarkQuery is a full status exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	idtechtest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, idtechtest.Always(statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`))))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, idtechtest.Always(statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`))))
 }

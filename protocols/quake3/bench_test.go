@@ -5,6 +5,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func BenchmarkDecodeStatus(b *testing.B) {
@@ -18,5 +19,5 @@ func BenchmarkDecodeInfo(b *testing.B) {
 
 // BenchmarkQuery is a full getstatus exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	idtechtest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, echoServer(b, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, echoServer(b, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`))
 }

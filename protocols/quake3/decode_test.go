@@ -251,7 +251,7 @@ func TestRealworld(t *testing.T) {
 		{"nexuiz_nexuiz_q3-getinfo.resp.bin", want{"RealWorld Nexuiz", "aggressor", "Nexuiz", 0, 10, protocols.Known(4), protocols.FlagUnknown}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			r, err := decode(idtechtest.Capture(t, tc.file))
+			r, err := decode(prototest.Capture(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}

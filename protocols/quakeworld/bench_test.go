@@ -15,5 +15,5 @@ func BenchmarkDecodeStatus(b *testing.B) {
 
 // BenchmarkQuery is a full status exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	idtechtest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, idtechtest.Always(statusReply(`3 12 5 48 "Player" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`))))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, idtechtest.Always(statusReply(`3 12 5 48 "Player" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`))))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -68,7 +69,7 @@ func TestRealworld(t *testing.T) {
 		"exchanges/quakeworld_quakeworld_gamedig/01_s2c_udp_27500-33119.bin",
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			r, err := decode(idtechtest.Capture(t, name))
+			r, err := decode(prototest.Capture(t, name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +92,7 @@ func TestRealworld(t *testing.T) {
 		})
 	}
 	// What the querier sends is what rwprobe sent to the real server.
-	if req := idtechtest.Capture(t, "quakeworld_quakeworld_qw-status.req.bin"); string(req) != string(statusRequest) {
+	if req := prototest.Capture(t, "quakeworld_quakeworld_qw-status.req.bin"); string(req) != string(statusRequest) {
 		t.Errorf("request %q, capture %q", statusRequest, req)
 	}
 }

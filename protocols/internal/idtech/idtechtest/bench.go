@@ -1,15 +1,9 @@
 package idtechtest
 
 import (
-	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
-
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // BenchDecode measures decode plus result (building the Result) on each
@@ -31,29 +25,5 @@ func BenchDecode[T any](b *testing.B, decode func([]byte) (*T, error), result fu
 				result(r)
 			}
 		})
-	}
-}
-
-// QueryBench measures whole queries of a querier p makes of s against the fake
-// server at addr, reusing one trace as the prober does; each must succeed in
-// every phase. (The same as prototest.QueryBench of branch h/t-decode, which
-// replaces it once both are merged.)
-func QueryBench(b *testing.B, p protocols.Protocol, s protocols.Settings, addr netip.AddrPort) {
-	q, err := p.New(s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := prototest.Context(b, time.Minute)
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		res, err := q.Query(ctx, protocols.At(addr), tr)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if res.PhaseErrors != nil {
-			b.Fatal(res.PhaseErrors)
-		}
 	}
 }

@@ -82,22 +82,6 @@ func checkInfo(t testing.TB, got []protocols.KV, want [][2]string) {
 	}
 }
 
-// Capture reads a reply recorded from a real local server by
-// shared/realworld/capture.sh, skipping when shared/ is absent. (The same as
-// prototest.Capture of branch h/t-decode, which replaces it once both are merged.)
-func Capture(t testing.TB, name string) []byte {
-	t.Helper()
-	s := prototest.SharedDir()
-	if s == "" {
-		t.Skip("../shared is absent: skipping the real-server captures (own test vectors in testdata/ still run)")
-	}
-	b, err := os.ReadFile(filepath.Join(s, "realworld", "captures", name))
-	if err != nil {
-		t.Skipf("no capture %s: %v", name, err)
-	}
-	return b
-}
-
 // playerLine is a player line of the quake2/quake3 layout: `score ping "name"`.
 func playerLine(name string) string { return `1 2 "` + name + `"` }
 
