@@ -83,7 +83,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 		return start(t)
 	}
 	// Every discovery source lists one fake server of its module's protocol.
-	master := dpmaster(t) // listing nothing, unless there are sources
+	master := prototest.DPMaster(t) // listing nothing, unless there are sources
 	listed := map[string]netip.AddrPort{}
 	if len(modules.Discovery) > 0 {
 		q3 := fakeFor("quake3")
@@ -93,7 +93,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 			}
 			listed[name] = q3
 		}
-		master = dpmaster(t, q3)
+		master = prototest.DPMaster(t, q3)
 	}
 	p := startPod(t, r, func(cfg map[string]any) {
 		// Loopback, where the fakes are, is open for this test only.
@@ -309,21 +309,6 @@ var invalidLabel = regexp.MustCompile(`[^a-zA-Z0-9_]`)
 // labelName is a Kubernetes label's name as Prometheus' Kubernetes discovery
 // writes it.
 func labelName(s string) string { return invalidLabel.ReplaceAllString(s, "_") }
-
-// dpmaster is a Quake 3 master (dpmaster's getservers answer) listing servers.
-func dpmaster(t *testing.T, servers ...netip.AddrPort) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers ") {
-			return nil
-		}
-		b := []byte("\xff\xff\xff\xffgetserversResponse")
-		for _, s := range servers {
-			a := s.Addr().As4()
-			b = append(b, '\\', a[0], a[1], a[2], a[3], byte(s.Port()>>8), byte(s.Port()))
-		}
-		return [][]byte{append(b, "\\EOT\x00\x00\x00"...)}
-	})
-}
 
 var versionRE = regexp.MustCompile(`version (\d+\.\d+\.\d+)`)
 

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/yaml"
@@ -40,7 +41,7 @@ func TestChartDeploymentRuns(t *testing.T) {
 			t.Parallel()
 			r := render(t, "-f", f)
 			// Discovery sources ask a loopback master (tests stay on loopback).
-			p := startPod(t, r, mastersAt(dpmaster(t)))
+			p := startPod(t, r, mastersAt(prototest.DPMaster(t)))
 			p.checkKubelet(t)
 			// The chart's target policy, applied by the exporter: loopback and the
 			// cluster's ranges the values give are refused (names below),

@@ -25,15 +25,10 @@ import (
 // while it is true.
 func q3Master(t *testing.T, addrs *atomic.Pointer[[]netip.AddrPort], down *atomic.Bool) netip.AddrPort {
 	return prototest.UDP(t, func(req []byte) [][]byte {
-		if down.Load() || !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers ") {
+		if down.Load() || !prototest.IsGetServers(req) {
 			return nil
 		}
-		b := []byte("\xff\xff\xff\xffgetserversResponse")
-		for _, a := range *addrs.Load() {
-			ip := a.Addr().As4()
-			b = append(append(append(b, '\\'), ip[:]...), byte(a.Port()>>8), byte(a.Port()))
-		}
-		return [][]byte{append(b, "\\EOT\x00\x00\x00"...)}
+		return [][]byte{prototest.GetServersResponse(*addrs.Load())}
 	})
 }
 

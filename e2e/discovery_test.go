@@ -30,7 +30,7 @@ func TestPrometheusDiscovery(t *testing.T) {
 
 	// The master lists both; the exporter runs with the modules file compose.yml
 	// mounts (examples/modules.yml), its source pointed at the fake master.
-	master := fakeDPMaster(t, netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(oaPort)), fake)
+	master := prototest.DPMaster(t, netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(oaPort)), fake)
 	composeModules, _ := composeFiles(t)
 	modules := withMaster(t, composeModules, master)
 	// ioquake3 answers about one query a second per address: the cache keeps

@@ -120,22 +120,6 @@ func withMaster(t *testing.T, modules string, master netip.AddrPort) string {
 	return writeYAML(t, "modules.yml", doc)
 }
 
-// fakeDPMaster answers getservers as dpmaster does (6-byte entries and EOT),
-// listing servers.
-func fakeDPMaster(t *testing.T, servers ...netip.AddrPort) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers ") {
-			return nil
-		}
-		b := []byte("\xff\xff\xff\xffgetserversResponse")
-		for _, s := range servers {
-			a := s.Addr().As4()
-			b = append(b, '\\', a[0], a[1], a[2], a[3], byte(s.Port()>>8), byte(s.Port()))
-		}
-		return [][]byte{append(b, "\\EOT\x00\x00\x00"...)}
-	})
-}
-
 // TestComposePairing: compose.yml's Prometheus runs examples/prometheus.yml, and
 // its exporter, with the modules file compose mounts, answers every /sd URL of it
 // with targets (no 404 source) whose module it knows; every probe job's and
@@ -154,7 +138,7 @@ func TestComposePairing(t *testing.T) {
 		t.Fatal("examples/prometheus.yml has no http_sd job")
 	}
 	server := prototest.Quake3Server(t, "")
-	exporter := startExporter(t, "--config.file="+withMaster(t, modules, fakeDPMaster(t, server)))
+	exporter := startExporter(t, "--config.file="+withMaster(t, modules, prototest.DPMaster(t, server)))
 	cl := &http.Client{Timeout: 10 * time.Second}
 	for job, us := range urls {
 		for _, u := range us {
