@@ -123,10 +123,12 @@ vet:
 	$(GO) vet $(TOOLS_TAGS) ./...
 
 # fuzz runs every fuzz target for FUZZTIME each (the seed corpora also run in `test`);
-# FUZZ_SINCE=REV keeps the packages changed since REV (CI's run).
+# FUZZ_SINCE=REV keeps the packages changed since REV, FUZZ_BUDGET=SECONDS starts
+# no target past that time, newest change first (CI's run).
 FUZZ_SINCE ?=
+FUZZ_BUDGET ?=
 fuzz:
-	@FUZZ_SINCE=$(FUZZ_SINCE) scripts/fuzz-all.sh $(FUZZTIME)
+	@FUZZ_SINCE=$(FUZZ_SINCE) FUZZ_BUDGET=$(FUZZ_BUDGET) scripts/fuzz-all.sh $(FUZZTIME)
 
 # bench runs the Go benchmarks; bench-short is the CI smoke run (no timing checks).
 bench:

@@ -7,6 +7,10 @@
 # and the work tree) are fuzzed: every target's seed corpus already runs in
 # `make test`, so CI spends its fuzzing time on the code that changed. CI passes
 # the commit its run starts from minus FUZZ_DEPTH commits (.ci/run).
+#
+# With FUZZ_BUDGET=SECONDS no target starts once that much time has passed, and
+# the packages go newest change first: a change to many packages fuzzes what
+# changed last, and says what it left for a later run.
 set -eu
 t=${1:-3s}
 log=$(mktemp)
@@ -17,13 +21,23 @@ if [ -n "${FUZZ_SINCE:-}" ]; then
     xargs -r -n1 dirname | sort -u)
   echo "fuzz: packages changed since $FUZZ_SINCE: $(echo "$changed" | grep -c . || true)"
 fi
+start=$SECONDS
 go list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do
   rel=${dir#"$PWD"/}
   [ "$dir" = "$PWD" ] && rel=.
   if [ -n "${FUZZ_SINCE:-}" ] && ! grep -qxF "$rel" <<<"$changed"; then
     continue
   fi
+  # newest change first (the work tree's changes count as now)
+  when=$(git log -1 --format=%ct -- "$rel" 2>/dev/null)
+  [ -n "$(git status --porcelain -- "$rel" 2>/dev/null)" ] && when=$(date +%s)
+  echo "${when:-0} $pkg $dir"
+done | sort -rn | while read -r _ pkg dir; do
   for f in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //'); do
+    if [ -n "${FUZZ_BUDGET:-}" ] && [ $((SECONDS - start)) -ge "$FUZZ_BUDGET" ]; then
+      echo "fuzz: budget of ${FUZZ_BUDGET}s spent: left $pkg $f for a later run"
+      continue
+    fi
     echo "fuzz $pkg $f ($t)"
     # Short minimisation: with a fuzz time of seconds, minimising a new input can
     # outlast it.
