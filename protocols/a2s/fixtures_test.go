@@ -11,6 +11,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // The real captures in shared/fixtures, read in place: every .expected.json is
@@ -295,7 +296,7 @@ func checkRules(t *testing.T, c checker, r *steam.Rules) {
 	}
 	for i, w := range want {
 		pair := w.([]any)
-		if k, v := steamtest.Bytes(t, pair[0]), steamtest.Bytes(t, pair[1]); r.List[i].Key != k || r.List[i].Value != v {
+		if k, v := prototest.FixtureBytes(t, pair[0]), prototest.FixtureBytes(t, pair[1]); r.List[i].Key != k || r.List[i].Value != v {
 			t.Errorf("rule %d = %q=%q, want %q=%q", i, r.List[i].Key, r.List[i].Value, k, v)
 		}
 	}

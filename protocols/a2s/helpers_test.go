@@ -37,7 +37,7 @@ func (c checker) int(key string, got int64) {
 func (c checker) str(key, got string) {
 	c.t.Helper()
 	if v, ok := c.want[key]; ok && v != nil {
-		if w := steamtest.Bytes(c.t, v); w != got {
+		if w := prototest.FixtureBytes(c.t, v); w != got {
 			c.t.Errorf("%s = %q, want %q", key, got, w)
 		}
 	}

@@ -300,23 +300,6 @@ type fixtureFile struct {
 	Decoded map[string]any `json:"decoded"`
 }
 
-// rawBytes reads a JSON string, or {"hex": ...} for bytes that are not pure ASCII.
-func rawBytes(t *testing.T, v any) string {
-	t.Helper()
-	switch x := v.(type) {
-	case string:
-		return x
-	case map[string]any:
-		b, err := hex.DecodeString(x["hex"].(string))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	t.Fatalf("unexpected JSON string %#v", v)
-	return ""
-}
-
 func num(v any) int64 { return int64(v.(float64)) }
 
 func TestDecodeFixtures(t *testing.T) {
@@ -385,7 +368,7 @@ func checkFixture(t *testing.T, rep *reply, d map[string]any) {
 	}
 	for i, kv := range info {
 		kv := kv.([]any)
-		if k, v := rawBytes(t, kv[0]), rawBytes(t, kv[1]); rep.Info[i] != (pair{k, v}) {
+		if k, v := prototest.FixtureBytes(t, kv[0]), prototest.FixtureBytes(t, kv[1]); rep.Info[i] != (pair{k, v}) {
 			t.Errorf("pair %d = %q, want %q=%q", i, rep.Info[i], k, v)
 		}
 	}
@@ -410,14 +393,14 @@ func checkFixture(t *testing.T, rep *reply, d map[string]any) {
 
 func checkFixturePlayer(t *testing.T, i int, got player, w map[string]any) {
 	t.Helper()
-	ok := int64(got.ID) == num(w["id"]) && int64(got.Ping) == num(w["ping"]) && got.Name == rawBytes(t, w["name"])
+	ok := int64(got.ID) == num(w["id"]) && int64(got.Ping) == num(w["ping"]) && got.Name == prototest.FixtureBytes(t, w["name"])
 	if r, has := w["rate"]; has != got.HasRate || (has && int64(got.Rate) != num(r)) {
 		ok = false
 	}
-	if c, has := w["clan"]; has && got.Clan != rawBytes(t, c) {
+	if c, has := w["clan"]; has && got.Clan != prototest.FixtureBytes(t, c) {
 		ok = false
 	}
-	if c, has := w["clantag"]; has && (got.Clan != rawBytes(t, c) || int64(got.ClanPos) != num(w["clantag_pos"])) {
+	if c, has := w["clantag"]; has && (got.Clan != prototest.FixtureBytes(t, c) || int64(got.ClanPos) != num(w["clantag_pos"])) {
 		ok = false
 	}
 	if b, has := w["bot"]; has != got.HasBot || (has && got.Bot != (num(b) == 1)) {
@@ -463,8 +446,8 @@ func checkFixtureResult(t *testing.T, rep *reply, d map[string]any) {
 	lookup := func(key string) string {
 		for _, kv := range d["info"].([]any) {
 			kv := kv.([]any)
-			if strings.EqualFold(rawBytes(t, kv[0]), key) {
-				return rawBytes(t, kv[1])
+			if strings.EqualFold(prototest.FixtureBytes(t, kv[0]), key) {
+				return prototest.FixtureBytes(t, kv[1])
 			}
 		}
 		return ""

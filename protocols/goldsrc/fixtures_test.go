@@ -140,7 +140,7 @@ func checkRulesFixture(t *testing.T, c checker, msg []byte) {
 	}
 	for i, w := range want {
 		pair := w.([]any)
-		k, v := wire.UTF8([]byte(steamtest.Bytes(t, pair[0]))), wire.UTF8([]byte(steamtest.Bytes(t, pair[1])))
+		k, v := wire.UTF8([]byte(prototest.FixtureBytes(t, pair[0]))), wire.UTF8([]byte(prototest.FixtureBytes(t, pair[1])))
 		if rl[i].Key != k || rl[i].Value != v {
 			t.Errorf("rule %d = %q=%q, want %q=%q", i, rl[i].Key, rl[i].Value, k, v)
 		}
@@ -204,7 +204,10 @@ func (c checker) int(key string) int64 {
 }
 
 // bytes returns the exact bytes of a fixture string.
-func (c checker) bytes(key string) string { c.t.Helper(); return steamtest.Bytes(c.t, c.want[key]) }
+func (c checker) bytes(key string) string {
+	c.t.Helper()
+	return prototest.FixtureBytes(c.t, c.want[key])
+}
 
 // text returns a fixture value as the debug output writes it: numbers in decimal,
 // strings as valid UTF-8.

@@ -1,6 +1,7 @@
 package prototest
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -193,4 +194,23 @@ func CheckUTF8(t testing.TB, res *protocols.Result) {
 			t.Errorf("invalid UTF-8 info %q", kv)
 		}
 	}
+}
+
+// FixtureBytes returns the exact bytes of a fixture's string value
+// (shared/fixtures/PROVENANCE.md): plain JSON strings are UTF-8, others come as
+// {"hex": ...} (with a "latin1" reading beside it).
+func FixtureBytes(t testing.TB, v any) string {
+	t.Helper()
+	switch x := v.(type) {
+	case string:
+		return x
+	case map[string]any:
+		b, err := hex.DecodeString(x["hex"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	t.Fatalf("unexpected JSON string value %#v", v)
+	return ""
 }

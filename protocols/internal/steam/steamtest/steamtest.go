@@ -4,7 +4,6 @@
 package steamtest
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -81,24 +80,6 @@ func Fixtures(t testing.TB, dir string) []Fixture {
 		t.Fatalf("no fixtures in %s", dir)
 	}
 	return out
-}
-
-// Bytes returns the exact bytes of a fixture string: plain JSON strings are
-// UTF-8, others come as {"hex": ..., "latin1": ...}.
-func Bytes(t testing.TB, v any) string {
-	t.Helper()
-	switch x := v.(type) {
-	case string:
-		return x
-	case map[string]any:
-		b, err := hex.DecodeString(x["hex"].(string))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	t.Fatalf("unexpected JSON string value %#v", v)
-	return ""
 }
 
 // Int returns a fixture number; 64-bit values come as decimal strings.
