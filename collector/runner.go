@@ -300,10 +300,13 @@ func (r *Runner) locate(ctx context.Context, rq *request, o *Outcome) (addrs []n
 	if isName {
 		// A name the policy or the module refuses is refused before it is
 		// looked up (SRV, DNS): a caller learns nothing of which denied names
-		// exist.
+		// exist, and a module's secret goes to no name its operator did not list,
+		// not even by way of an SRV record that leads to a listed one.
 		nameHost = host
 		if o.Policy = rq.cfg.TargetPolicy.CheckNameFirst(host); o.Policy == nil {
-			if queryHost, ports, err = r.lookupSRV(ctx, rq, o); err == nil && o.Policy == nil {
+			if err = mod.CheckTargetName(host); err != nil {
+				err = fmt.Errorf("%w: %v", wire.ErrNotAllowed, err)
+			} else if queryHost, ports, err = r.lookupSRV(ctx, rq, o); err == nil && o.Policy == nil {
 				addrs, err = resolve(ctx, r.resolver(), queryHost, mod.PreferredIPProtocol, mod.Fallback())
 			}
 		}
@@ -326,35 +329,32 @@ func (r *Runner) locate(ctx context.Context, rq *request, o *Outcome) (addrs []n
 }
 
 // lookupSRV returns the name and query ports of the name rq.host: its SRV
-// record's where the game's client would look one up. It judges the name
-// before it is resolved: o.Policy when the target policy refuses the record's
-// name, an error when the module's targets refuse the given name (before the
-// SRV lookup) or the record's.
+// record's where the game's client would look one up. The given name was judged
+// before (locate); a record's name is judged before it is resolved: o.Policy when
+// the target policy refuses it, an error when the module's targets do.
 //
 //go:noinline
 func (r *Runner) lookupSRV(ctx context.Context, rq *request, o *Outcome) (queryHost string, ports []uint16, err error) {
 	queryHost, ports = rq.host, rq.ports
-	// The name the caller gave is judged first: a module's secret goes to the
-	// names its operator listed, and a name not among them is looked up nowhere,
-	// not even for an SRV record that might lead to a listed one.
-	if err := rq.mod.CheckTargetName(rq.host); err != nil {
+	if !rq.srv {
+		return queryHost, ports, nil
+	}
+	target, port, ok := rq.mod.Descriptor().LookupSRV(ctx, rq.host)
+	if !ok {
+		return queryHost, ports, nil
+	}
+	sp, err := queryPorts(nil, port, rq.mod.QueryPortOffsets())
+	if err != nil {
+		return queryHost, ports, nil // a record with an unusable port is ignored
+	}
+	o.Trace.Logf("SRV record of %s: %s port %d", rq.host, target, port)
+	if o.Policy = rq.cfg.TargetPolicy.CheckNameFirst(target); o.Policy != nil {
+		return "", nil, nil
+	}
+	if err := rq.mod.CheckTargetName(target); err != nil {
 		return "", nil, fmt.Errorf("%w: %v", wire.ErrNotAllowed, err)
 	}
-	if rq.srv {
-		if target, port, ok := rq.mod.Descriptor().LookupSRV(ctx, rq.host); ok {
-			if sp, err := queryPorts(nil, port, rq.mod.QueryPortOffsets()); err == nil {
-				queryHost, ports = target, sp
-				o.Trace.Logf("SRV record of %s: %s port %d", rq.host, target, port)
-				if o.Policy = rq.cfg.TargetPolicy.CheckNameFirst(queryHost); o.Policy != nil {
-					return "", nil, nil
-				}
-			}
-		}
-	}
-	if err := rq.mod.CheckTargetName(queryHost); err != nil {
-		return "", nil, fmt.Errorf("%w: %v", wire.ErrNotAllowed, err)
-	}
-	return queryHost, ports, nil
+	return target, sp, nil
 }
 
 // candidateContext gives one of n remaining port candidates an equal share of the
