@@ -49,7 +49,7 @@ func localHost(r *http.Request) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	host = hostName(strings.Trim(host, "[]"))
 	switch {
 	case host == "":
 		return true // HTTP/1.0 without one: no browser sends that
@@ -72,6 +72,9 @@ func localHost(r *http.Request) bool {
 	return slices.Contains(names, host)
 }
 
+// hostName is a host name as LocalCaller compares it: lower case, no root dot.
+func hostName(h string) string { return strings.ToLower(strings.TrimSuffix(h, ".")) }
+
 type listenHostsKey struct{}
 
 // ListenHosts gives srv's requests the host names of addrs (--web.listen-address
@@ -81,7 +84,7 @@ func ListenHosts(srv *http.Server, addrs []string) {
 	for _, a := range addrs {
 		if h, _, err := net.SplitHostPort(a); err == nil && h != "" {
 			if _, err := netip.ParseAddr(h); err != nil {
-				names = append(names, strings.ToLower(strings.TrimSuffix(h, ".")))
+				names = append(names, hostName(h))
 			}
 		}
 	}

@@ -38,7 +38,8 @@ func ReloadHandler(reload func(context.Context) error, logger *slog.Logger, enab
 			http.Error(w, "This endpoint requires a POST request.", http.StatusMethodNotAllowed)
 			return
 		}
-		if !remote && !LocalCaller(r) {
+		local := LocalCaller(r)
+		if !remote && !local {
 			http.Error(w, reloadRefused, http.StatusForbidden)
 			return
 		}
@@ -47,7 +48,7 @@ func ReloadHandler(reload func(context.Context) error, logger *slog.Logger, enab
 		if err != nil {
 			logger.Error("Error reloading config", "err", collector.Printable(err.Error()))
 			msg := reloadFailed
-			if LocalCaller(r) {
+			if local {
 				msg = fmt.Sprintf("failed to reload config: %s", err)
 			}
 			http.Error(w, msg, http.StatusInternalServerError)
