@@ -34,11 +34,8 @@ func newFile(s Source) (Lister, error) {
 	if s.Address != "" || s.URL != "" {
 		return nil, fmt.Errorf("type %s takes a path, not an address or url", s.Type)
 	}
-	if s.Query != "" {
-		return nil, errNoQuery(s.Type)
-	}
-	if s.Fields != (Fields{}) {
-		return nil, fmt.Errorf("fields are for type %s only", TypeHTTPJSON)
+	if err := plainSource(s); err != nil {
+		return nil, err
 	}
 	return &fileList{path: s.Path, max: s.MaxEntries}, nil
 }

@@ -22,11 +22,8 @@ import (
 type geneshift struct{ httpList }
 
 func newGeneshift(s Source) (Lister, error) {
-	if s.Query != "" {
-		return nil, errNoQuery(s.Type)
-	}
-	if s.Fields != (Fields{}) {
-		return nil, fmt.Errorf("fields are for type %s only", TypeHTTPJSON)
+	if err := plainSource(s); err != nil {
+		return nil, err
 	}
 	h, err := newHTTPList(s, "")
 	if err != nil {

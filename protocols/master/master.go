@@ -454,6 +454,18 @@ func addr6(b []byte) netip.AddrPort {
 
 func errNoQuery(typ string) error { return fmt.Errorf("type %s takes no query", typ) }
 
+// plainSource refuses what only other types take: a query (the masters') and a
+// field map (http_json's).
+func plainSource(s Source) error {
+	if s.Query != "" {
+		return errNoQuery(s.Type)
+	}
+	if s.Fields != (Fields{}) {
+		return fmt.Errorf("fields are for type %s only", TypeHTTPJSON)
+	}
+	return nil
+}
+
 // entries copies the chunks into one slice.
 func (c *collector) entries() []Entry {
 	out := make([]Entry, 0, c.n)

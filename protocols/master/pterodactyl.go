@@ -59,11 +59,8 @@ type pterodactyl struct {
 func (p *pterodactyl) String() string { return "pterodactyl panel " + RedactURL(p.url) }
 
 func newPterodactyl(s Source) (Lister, error) {
-	if s.Query != "" {
-		return nil, errNoQuery(s.Type)
-	}
-	if s.Fields != (Fields{}) {
-		return nil, fmt.Errorf("fields are for type %s only", TypeHTTPJSON)
+	if err := plainSource(s); err != nil {
+		return nil, err
 	}
 	if s.Key == "" {
 		return nil, fmt.Errorf("type %s needs key_file (an application API key of the panel)", s.Type)

@@ -3,7 +3,6 @@ package master
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -26,11 +25,8 @@ const maxGroup = 1024
 type ragemp struct{ httpList }
 
 func newRageMP(s Source) (Lister, error) {
-	if s.Query != "" {
-		return nil, errNoQuery(s.Type)
-	}
-	if s.Fields != (Fields{}) {
-		return nil, fmt.Errorf("fields are for type %s only", TypeHTTPJSON)
+	if err := plainSource(s); err != nil {
+		return nil, err
 	}
 	h, err := newHTTPList(s, defaultRageMPURL)
 	if err != nil {

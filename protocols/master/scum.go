@@ -49,11 +49,8 @@ type scum struct {
 }
 
 func newSCUM(s Source, retries int) (Lister, error) {
-	if s.Query != "" {
-		return nil, errNoQuery(s.Type)
-	}
-	if s.Fields != (Fields{}) {
-		return nil, fmt.Errorf("fields are for type %s only", TypeHTTPJSON)
+	if err := plainSource(s); err != nil {
+		return nil, err
 	}
 	addrs := scumMasters
 	if s.Address != "" {
