@@ -92,11 +92,7 @@ func Query(t testing.TB, p protocols.Protocol, set protocols.Settings, addr neti
 // QueryWithin queries addr with p's querier for set, within d.
 func QueryWithin(t testing.TB, p protocols.Protocol, set protocols.Settings, addr netip.AddrPort, d time.Duration, tr *wire.Trace) (*protocols.Result, error) {
 	t.Helper()
-	q, err := p.New(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q.Query(prototest.Context(t, d), protocols.At(addr), tr)
+	return prototest.MustNew(t, p, set).Query(prototest.Context(t, d), protocols.At(addr), tr)
 }
 
 // Always answers every request with the same datagram.
