@@ -23,14 +23,12 @@ import (
 //
 // What keeps a shared socket as hard to spoof as a fresh one (see BENCHMARKS.md):
 // its port is a random ephemeral one chosen by the kernel, as before; it serves at
-// most sharedUses queries and sharedAge of time, then a fresh socket with a new
+// most socketUses queries and socketAge of time, then a fresh socket with a new
 // random port takes over; at most one query per destination is registered on a
 // socket at a time (a second concurrent query of the same address and port gets a
 // socket of its own), so a reply is never given to the wrong probe; and the
 // protocols' own checks (request ids, challenge echoes, reply types) apply as before.
 const (
-	sharedUses = 256         // queries a socket serves before it is retired
-	sharedAge  = time.Second // how long a socket takes new queries
 	// sharedDrops: a socket that has dropped this many datagrams (from no registered
 	// destination, or past a query's queue bound) takes no new queries. A flood shares
 	// the socket's kernel receive buffer with every query on it: new ones go elsewhere.

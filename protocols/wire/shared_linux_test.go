@@ -124,12 +124,12 @@ func TestSharedSameTargetTwice(t *testing.T) {
 	}
 }
 
-// TestSharedRotates: a socket serves at most sharedUses queries, then a fresh one
+// TestSharedRotates: a socket serves at most socketUses queries, then a fresh one
 // (a new random port) takes over; the old one closes when its last query leaves.
 func TestSharedRotates(t *testing.T) {
 	srv, from := sourceServer(t, "udp", "127.0.0.1:0")
 	ports := map[netip.AddrPort]int{}
-	for range sharedUses + 10 {
+	for range socketUses + 10 {
 		ctx := ctxT(t, 2*time.Second)
 		c, err := DialUDP(ctx, srv, nil)
 		if err != nil {
@@ -142,11 +142,11 @@ func TestSharedRotates(t *testing.T) {
 		ports[<-from]++
 	}
 	if len(ports) < 2 {
-		t.Errorf("%d queries from %d source ports, want a new socket after %d", sharedUses+10, len(ports), sharedUses)
+		t.Errorf("%d queries from %d source ports, want a new socket after %d", socketUses+10, len(ports), socketUses)
 	}
 	for p, n := range ports {
-		if n > sharedUses {
-			t.Errorf("port %s served %d queries, more than %d", p, n, sharedUses)
+		if n > socketUses {
+			t.Errorf("port %s served %d queries, more than %d", p, n, socketUses)
 		}
 	}
 }

@@ -130,7 +130,7 @@ func (e *shared) setAddr(addr netip.AddrPort, fam int) bool {
 func (s *sharedSocket) register(e *shared, now time.Time) (ok, full bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.broken != nil || s.uses >= sharedUses || s.drops >= sharedDrops || len(s.entries) >= sharedActive || now.Sub(s.born) >= sharedAge {
+	if s.broken != nil || s.uses >= socketUses || s.drops >= sharedDrops || len(s.entries) >= sharedActive || now.Sub(s.born) >= socketAge {
 		return false, true
 	}
 	if _, busy := s.entries[e.key]; busy {

@@ -16,6 +16,15 @@ import (
 // MaxDatagram is the largest UDP payload; replies are read with a buffer this size.
 const MaxDatagram = 65535
 
+// socketUses and socketAge bound what one socket that serves many queries in turn
+// (Linux's shared ones, the pooled ones elsewhere) serves before a fresh one, with a
+// new random port chosen by the kernel, takes over: a blind spoofer must guess the
+// port again.
+const (
+	socketUses = 256
+	socketAge  = time.Second
+)
+
 // readBuffers lends 64 KiB read buffers. They are borrowed only while a datagram is
 // being copied out (on Linux, see udpSocket.read in udp_linux.go), so thousands of
 // probes waiting on silent servers hold no buffer at all, and a few buffers serve
@@ -53,8 +62,8 @@ func putBuf(b []byte) { buffers.put(b) }
 // surfaces as ErrRefused on the next read. On Linux it is usually a registration on
 // a socket shared with other probes (shared_linux.go); otherwise, and when the
 // shared socket already serves a query to the same address, it is a connected
-// socket of its own (udpSocket: udp_linux.go opens it by hand, udp_portable.go
-// through package net).
+// socket of its own (udpSocket: udp_linux.go opens it by hand, udp_pooled.go
+// connects one of a pool again, udp_dial.go dials through package net).
 type UDPConn struct {
 	sh   *shared // nil: s is the socket
 	left bool    // Close ended the registration sh
@@ -166,10 +175,11 @@ func (u *UDPConn) Close() error {
 		}
 		return nil
 	}
-	if u.stop != nil {
-		u.stop()
+	if u.stop != nil && !u.stop() {
+		// A cancellation closed the socket or moved its deadline: not for reuse.
+		return u.s.Close()
 	}
-	return u.s.Close()
+	return u.s.release()
 }
 
 // SetReadDeadline narrows the read deadline (used to split time across retries).

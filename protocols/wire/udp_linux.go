@@ -11,7 +11,7 @@ import (
 
 // udpSocket is the Linux fast path: a non-blocking socket opened with two system
 // calls and read straight from the poller's callback. Build with -tags gse_portable
-// to use udp_portable.go on Linux instead (the tests run both).
+// to use udp_pooled.go on Linux instead (the tests run both).
 type udpSocket struct {
 	f   *os.File // the socket, in the runtime's poller (deadlines work on it)
 	raw syscall.RawConn
@@ -26,17 +26,13 @@ type udpSocket struct {
 // poller. net.DialUDP would add three more system calls per probe (SO_BROADCAST,
 // getsockname, getpeername) and several allocations for addresses nobody reads here.
 func (s *udpSocket) open(addr netip.AddrPort) error {
-	ip := addr.Addr()
-	family := syscall.AF_INET6
-	var sa syscall.Sockaddr
-	if ip.Is4() || ip.Is4In6() {
-		family, sa = syscall.AF_INET, &syscall.SockaddrInet4{Port: int(addr.Port()), Addr: ip.Unmap().As4()}
-	} else {
-		zone, err := zoneIndex(ip.Zone())
-		if err != nil {
-			return err
-		}
-		sa = &syscall.SockaddrInet6{Port: int(addr.Port()), Addr: ip.As16(), ZoneId: zone}
+	sa, v6, err := sockaddr(addr)
+	if err != nil {
+		return err
+	}
+	family := syscall.AF_INET
+	if v6 {
+		family = syscall.AF_INET6
 	}
 	fd, err := syscall.Socket(family, syscall.SOCK_DGRAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, syscall.IPPROTO_UDP)
 	if err != nil {
@@ -59,6 +55,7 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 }
 
 func (s *udpSocket) Close() error                      { return s.f.Close() }
+func (s *udpSocket) release() error                    { return s.f.Close() }
 func (s *udpSocket) SetDeadline(t time.Time) error     { return s.f.SetDeadline(t) }
 func (s *udpSocket) SetReadDeadline(t time.Time) error { return s.f.SetReadDeadline(t) }
 func (s *udpSocket) Write(b []byte) (int, error)       { return s.f.Write(b) }
@@ -76,23 +73,9 @@ func (s *udpSocket) recv() ([]byte, error) {
 	return s.got, nil
 }
 
-// read runs when the socket may be readable. It borrows a read buffer only for the
-// moment a datagram is copied out.
-func (s *udpSocket) read(fd uintptr) bool {
-	buf := getBuf()
-	n, err := syscall.Read(int(fd), buf)
-	if err == syscall.EAGAIN || err == syscall.EINTR {
-		putBuf(buf)
-		return false
-	}
-	if err != nil {
-		s.gotErr = err
-	} else {
-		s.got = make([]byte, n)
-		copy(s.got, buf[:n])
-	}
-	putBuf(buf)
-	return true
+func (s *udpSocket) read(fd uintptr) (done bool) {
+	s.got, s.gotErr, done = readDatagram(fd)
+	return done
 }
 
 // setReadBuffer asks for a receive buffer of n bytes (best effort).

@@ -1,4 +1,4 @@
-//go:build !linux || gse_portable
+//go:build !unix
 
 package wire
 
@@ -8,10 +8,11 @@ import (
 	"time"
 )
 
-// udpSocket on every OS but Linux (and on Linux with -tags gse_portable, so the
-// tests cover it): a socket from net.DialUDP, which is connected like the Linux
-// one, so datagrams from elsewhere are dropped and an ICMP port unreachable fails
-// the next read (on Windows see udp_windows.go).
+// udpSocket on Windows (and any other system without Unix sockets): a socket from
+// net.DialUDP per query, connected like the Unix ones, so datagrams from elsewhere
+// are dropped and an ICMP port unreachable fails the next read (udp_windows.go).
+// Its reads go through overlapped I/O, which has no readiness callback to borrow a
+// buffer in (udp_pooled.go), nor a cheap way to connect a socket again.
 type udpSocket struct {
 	c *net.UDPConn
 }
@@ -35,6 +36,7 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 }
 
 func (s *udpSocket) Close() error                      { return s.c.Close() }
+func (s *udpSocket) release() error                    { return s.c.Close() }
 func (s *udpSocket) SetDeadline(t time.Time) error     { return s.c.SetDeadline(t) }
 func (s *udpSocket) SetReadDeadline(t time.Time) error { return s.c.SetReadDeadline(t) }
 func (s *udpSocket) Write(b []byte) (int, error)       { return s.c.Write(b) }

@@ -1,10 +1,10 @@
-//go:build !windows && (!linux || gse_portable)
+//go:build !unix && !windows
 
 package wire
 
 import "net"
 
-// reportICMP: outside Windows a connected UDP socket reports an ICMP port
+// reportICMP: as on Unix, a connected UDP socket reports an ICMP port
 // unreachable on the next read as ECONNREFUSED, with nothing to turn on.
 func reportICMP(*net.UDPConn) {}
 

@@ -1,0 +1,202 @@
+//go:build unix && (!linux || gse_portable)
+
+package wire
+
+// udpSocket on the BSDs and macOS (and on Linux with -tags gse_portable, so the
+// tests and benchmarks cover it): a connected socket, as on Linux, so the kernel
+// drops datagrams from elsewhere and an ICMP port unreachable fails the next read.
+// Rather than dialled, registered with the poller and closed for each query
+// (net.DialUDP: seven system calls and a dozen allocations, a quarter of a probe's
+// CPU), a socket is taken from a small free list and connected again to the
+// query's address. A connect names the new peer (the BSDs disconnect the old one
+// first; on Linux release undoes the connect, which also gives back the port and
+// the source address the old route chose). What arrived since the last query is
+// read and dropped right after the new connect, before anything is sent. A socket
+// serves at most socketUses queries and socketAge of time, as Linux's shared ones
+// do, so its port changes as often.
+//
+// Why not an unconnected socket shared by many queries, as on Linux: off Linux
+// nothing names the destination of an ICMP error on an unconnected socket (Linux
+// has IP_RECVERR), so a closed port would wait for the deadline instead of failing
+// as refused; and only FreeBSD can read a batch of datagrams at once (recvmmsg).
+
+import (
+	"errors"
+	"net"
+	"net/netip"
+	"syscall"
+	"time"
+)
+
+// idleSockets holds at most this many sockets of each family between queries:
+// enough for the probes a busy exporter runs at once; past it a query's socket
+// is closed as before.
+const idleSockets = 64
+
+var idle = [2]chan *pooledSocket{make(chan *pooledSocket, idleSockets), make(chan *pooledSocket, idleSockets)}
+
+// pooledSocket is one socket and what it is reused with.
+type pooledSocket struct {
+	c    *net.UDPConn
+	raw  syscall.RawConn
+	v6   bool
+	born time.Time
+	uses int
+	// readFn is bound once per socket, so a read costs no closure; it leaves its
+	// result in got and gotErr.
+	readFn func(fd uintptr) bool
+	got    []byte
+	gotErr error
+}
+
+type udpSocket struct {
+	p   *pooledSocket
+	own bool // its receive buffer was changed (setReadBuffer): closed, not reused
+}
+
+func (s *udpSocket) open(addr netip.AddrPort) error {
+	sa, v6, err := sockaddr(addr)
+	if err != nil {
+		return err
+	}
+	for {
+		p := takeIdle(v6)
+		if p == nil {
+			break
+		}
+		if p.connect(sa) == nil {
+			s.p = p
+			return nil
+		}
+		p.c.Close() // a socket that cannot be connected again is dropped
+	}
+	network := "udp4"
+	if v6 {
+		network = "udp6"
+	}
+	c, err := net.DialUDP(network, nil, net.UDPAddrFromAddrPort(netip.AddrPortFrom(addr.Addr().Unmap(), addr.Port())))
+	if err != nil {
+		return err
+	}
+	raw, err := c.SyscallConn()
+	if err != nil {
+		c.Close()
+		return err
+	}
+	p := &pooledSocket{c: c, raw: raw, v6: v6, born: time.Now()}
+	p.readFn = p.read
+	s.p = p
+	return nil
+}
+
+// takeIdle returns a socket of the family from the free list, closing the ones
+// past their age on the way; nil when there is none.
+func takeIdle(v6 bool) *pooledSocket {
+	l := idle[0]
+	if v6 {
+		l = idle[1]
+	}
+	for {
+		select {
+		case p := <-l:
+			if time.Since(p.born) < socketAge {
+				return p
+			}
+			p.c.Close()
+		default:
+			return nil
+		}
+	}
+}
+
+// maxDrain bounds the datagrams a reused socket drops before its query: a socket
+// that still has more (a flood) is closed instead.
+const maxDrain = 256
+
+var errBusySocket = errors.New("wire: datagrams still arriving on an idle socket")
+
+// connect names the socket's new peer and drops what arrived since its last query:
+// late replies to it, and an ICMP error it caused (read as ECONNREFUSED, which the
+// read clears).
+func (p *pooledSocket) connect(sa syscall.Sockaddr) error {
+	var err error
+	cerr := p.raw.Control(func(fd uintptr) {
+		if err = syscall.Connect(int(fd), sa); err != nil {
+			return
+		}
+		var one [1]byte // a datagram read into a short buffer is dropped whole
+		for range maxDrain {
+			_, rerr := syscall.Read(int(fd), one[:])
+			switch rerr {
+			case syscall.EAGAIN:
+				return
+			case nil, syscall.EINTR, syscall.ECONNREFUSED:
+			default:
+				err = rerr
+				return
+			}
+		}
+		err = errBusySocket
+	})
+	if cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+// release returns the socket to the free list when it may serve another query,
+// or closes it.
+func (s *udpSocket) release() error {
+	p := s.p
+	s.p = nil
+	p.uses++
+	if s.own || p.uses >= socketUses || time.Since(p.born) >= socketAge {
+		return p.c.Close()
+	}
+	p.c.SetDeadline(time.Time{})
+	var err error
+	if cerr := p.raw.Control(func(fd uintptr) { err = disconnect(fd) }); cerr != nil || err != nil {
+		return p.c.Close()
+	}
+	l := idle[0]
+	if p.v6 {
+		l = idle[1]
+	}
+	select {
+	case l <- p:
+		return nil
+	default:
+		return p.c.Close()
+	}
+}
+
+func (s *udpSocket) Close() error                      { return s.p.c.Close() }
+func (s *udpSocket) SetDeadline(t time.Time) error     { return s.p.c.SetDeadline(t) }
+func (s *udpSocket) SetReadDeadline(t time.Time) error { return s.p.c.SetReadDeadline(t) }
+func (s *udpSocket) Write(b []byte) (int, error)       { return s.p.c.Write(b) }
+
+// recv waits for the next datagram and returns a copy of it sized to fit.
+func (s *udpSocket) recv() ([]byte, error) {
+	p := s.p
+	p.got, p.gotErr = nil, nil
+	err := p.raw.Read(p.readFn)
+	if err == nil {
+		err = p.gotErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p.got, nil
+}
+
+func (p *pooledSocket) read(fd uintptr) (done bool) {
+	p.got, p.gotErr, done = readDatagram(fd)
+	return done
+}
+
+// setReadBuffer asks for a receive buffer of n bytes (best effort); the socket is
+// then not reused.
+func (s *udpSocket) setReadBuffer(n int) {
+	s.own = true
+	s.p.c.SetReadBuffer(n)
+}

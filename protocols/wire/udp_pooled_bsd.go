@@ -1,0 +1,8 @@
+//go:build unix && !linux
+
+package wire
+
+// disconnect: on the BSDs and macOS a connect of a connected UDP socket disconnects
+// it first, which also forgets the source address the old route chose (soconnect,
+// udp_disconnect), so there is nothing to undo between queries.
+func disconnect(uintptr) error { return nil }

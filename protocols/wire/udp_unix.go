@@ -1,0 +1,42 @@
+//go:build unix
+
+package wire
+
+import (
+	"net/netip"
+	"syscall"
+)
+
+// sockaddr is addr for connect(2); v6 names the socket family it needs.
+func sockaddr(addr netip.AddrPort) (sa syscall.Sockaddr, v6 bool, err error) {
+	ip := addr.Addr().Unmap()
+	if ip.Is4() {
+		return &syscall.SockaddrInet4{Port: int(addr.Port()), Addr: ip.As4()}, false, nil
+	}
+	// Refuse an unknown zone here rather than let the connect fail with a vaguer error.
+	zone, err := zoneIndex(ip.Zone())
+	if err != nil {
+		return nil, true, err
+	}
+	return &syscall.SockaddrInet6{Port: int(addr.Port()), Addr: ip.As16(), ZoneId: zone}, true, nil
+}
+
+// readDatagram reads one datagram from the non-blocking socket fd when the poller
+// says it may be readable; done is false when there was none yet. It borrows a read
+// buffer only for the moment the datagram is copied out: a 64 KiB buffer held
+// across each blocking read costs a large allocation per query once the free list
+// runs dry, and thousands of probes waiting on silent servers hold none.
+func readDatagram(fd uintptr) (b []byte, err error, done bool) {
+	buf := getBuf()
+	defer putBuf(buf)
+	n, err := syscall.Read(int(fd), buf)
+	switch {
+	case err == syscall.EAGAIN || err == syscall.EINTR:
+		return nil, nil, false
+	case err != nil:
+		return nil, err, true
+	}
+	b = make([]byte, n)
+	copy(b, buf[:n])
+	return b, nil, true
+}
