@@ -118,7 +118,7 @@ func (r *Runner) Run(ctx context.Context, module, target, scrapeTimeout string) 
 	// better finished than dropped when its first scraper leaves. (Detaching also
 	// spares registering with the request's context on every probe; probeCtx says
 	// why not context.WithTimeout.)
-	ctx, cancel := newProbeCtx(ctx, time.Now().Add(rq.timeout))
+	ctx, cancel := newProbeCtx(ctx, start.Add(rq.timeout))
 	defer cancel()
 	o, shared, cached := r.flight.do(ctx, rq.key, rq.ttl, rq.timeout, func() *Outcome { return r.probe(ctx, rq) })
 	return r.settle(rq, o, shared, cached, start)

@@ -229,7 +229,8 @@ func firstStage(ctx context.Context) context.Context {
 	if !ok {
 		return ctx
 	}
-	return stageCtx{ctx, time.Now().Add(time.Until(dl) / 2)}
+	now := time.Now()
+	return stageCtx{ctx, now.Add(dl.Sub(now) / 2)}
 }
 
 // stageCtx is ctx with an earlier deadline, for code that reads the deadline (the

@@ -110,6 +110,7 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 		u.readDeadline = d
 		u.stop = closeOnCancel(ctx, &u.s, &u.cancelled)
 	} else {
+		u.s.SetDeadline(time.Time{}) // a reused socket's last deadline
 		u.stop = watchCancel(ctx, &u.s)
 	}
 	return u, nil
@@ -134,6 +135,7 @@ func DialUDPList(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn,
 		u.readDeadline = d
 		u.stop = closeOnCancel(ctx, &u.s, &u.cancelled)
 	} else {
+		u.s.SetDeadline(time.Time{}) // a reused socket's last deadline
 		u.stop = watchCancel(ctx, &u.s)
 	}
 	return u, nil

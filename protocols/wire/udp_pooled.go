@@ -150,10 +150,9 @@ func (s *udpSocket) release() error {
 	p := s.p
 	s.p = nil
 	p.uses++
-	if s.own || p.uses >= socketUses || time.Since(p.born) >= socketAge {
+	if s.own || p.uses >= socketUses { // takeIdle judges its age
 		return p.c.Close()
 	}
-	p.c.SetDeadline(time.Time{})
 	var err error
 	if cerr := p.raw.Control(func(fd uintptr) { err = disconnect(fd) }); cerr != nil || err != nil {
 		return p.c.Close()
