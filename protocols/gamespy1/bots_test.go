@@ -20,7 +20,7 @@ func TestBotsMeaning(t *testing.T) {
 		{"final_only_packet", 0},
 	} {
 		t.Run(c.vector, func(t *testing.T) {
-			res, err := decode(readParts(t, "testdata", c.vector))
+			res, err := decode(readParts(t, c.vector))
 			if err != nil {
 				t.Fatal(err)
 			}
