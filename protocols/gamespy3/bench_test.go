@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -43,7 +43,7 @@ func BenchmarkQuery(b *testing.B) {
 		}
 		out := make([][]byte, len(v))
 		for i, p := range v {
-			out[i] = gamespytest.WithSession(p, req[3:7])
+			out[i] = gt.WithSession(p, req[3:7])
 		}
 		return out
 	})

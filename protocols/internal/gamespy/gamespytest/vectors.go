@@ -48,13 +48,15 @@ func CheckRows(t testing.TB, got []protocols.Player, want []Row) {
 }
 
 // Vector is one row of a decoder's table: the error its decoding wraps (nil:
-// none), whether no Result comes with it, the Result's head, its rows (NoList:
-// no list at all) and Info keys it must not hold (NoInfo: none at all).
+// none), whether no Result comes with it, the Result's head, its bot count,
+// its rows (NoList: no list at all) and Info keys it must not hold (NoInfo:
+// none at all).
 type Vector struct {
 	Name     string
 	Err      error
 	NoResult bool
 	Head
+	Bots    protocols.Count
 	Rows    []Row
 	NoList  bool
 	NoInfo  bool
@@ -75,6 +77,9 @@ func CheckVector(t *testing.T, res *protocols.Result, err error, v Vector) {
 		t.Fatalf("no result (error %v)", err)
 	}
 	CheckHead(t, res, v.Head)
+	if res.Bots != v.Bots {
+		t.Errorf("bots %v, want %v", res.Bots, v.Bots)
+	}
 	if v.NoList != (res.PlayerList == nil) {
 		t.Errorf("player list %+v, want one: %v", res.PlayerList, !v.NoList)
 	}
