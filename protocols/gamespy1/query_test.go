@@ -68,28 +68,28 @@ func TestQueryReplies(t *testing.T) {
 	}{
 		// Out of order, with a duplicate, a stray of another reply and a non-GameSpy datagram.
 		{"multi packet", all, Options{}, gt.Long, serve(t, ut[0], []byte(`\hostname\stale\queryid\76.1`), ut[1], ut[0], []byte("junk"), ut[2]),
-			`"Test «Server»" "DM-Deck16][" "ut" 3/16 bots ? pw 1 [Alpha Beta Zoé] rules 10 info 10 partial [] | info:ok skipped 3 log 0`},
+			`"Test «Server»" "DM-Deck16][" "ut" "451" 3/16 bots ? pw 1 [Alpha Beta Zoé] rules 10 info 10 partial [] | info:ok skipped 3 log 0`},
 		{"nothing asked", protocols.Settings{}, Options{Request: requestStatus}, gt.Long, serve(t, readParts(t, "bf_final_first")...),
-			`"BF Test" "berlin" "bfield1942" 2/32 bots ? pw 2 - rules - info 9 partial [] | info:ok skipped 0 log 0`},
+			`"BF Test" "berlin" "bfield1942" "v1.61" 2/32 bots ? pw 2 - rules - info 9 partial [] | info:ok skipped 0 log 0`},
 		{"missing packet", all, Options{}, gt.Long, serve(t, lossy...),
-			`"Lossy" "CTF-Face" "" 2/10 bots ? pw 0 [First Third] rules 4 info 4 partial [players:truncated rules:truncated] | info:ok skipped 0 log 1`},
+			`"Lossy" "CTF-Face" "" "" 2/10 bots ? pw 0 [First Third] rules 4 info 4 partial [players:truncated rules:truncated] | info:ok skipped 0 log 1`},
 		// Without the info packet there is nothing to report.
 		{"missing info", players, Options{}, gt.Long, serve(t, lossy[1]), `error truncated | info:truncated skipped 0 log 0`},
 		// A reply without \final\ is complete when every packet came; the probe logs it.
 		{"no final", players, Options{}, gt.Long, serve(t, readParts(t, "no_final")...),
-			`"NoFinal" "" "" 1/2 bots ? pw 0 [Only] rules - info 3 partial [] | info:ok skipped 0 log 1`},
+			`"NoFinal" "" "" "" 1/2 bots ? pw 0 [Only] rules - info 3 partial [] | info:ok skipped 0 log 1`},
 		{"endless stream", protocols.Settings{}, Options{}, gt.Long, serve(t, stream...), `error too_large | info:too_large skipped 0 log 0`},
 		{"endless duplicates", protocols.Settings{}, Options{}, gt.Long, serve(t, dups...), `error too_large | info:too_large skipped 63 log 0`},
 		{"separate", all, Options{Request: requestSeparate}, gt.Long, separateServer(t, true),
-			`"Sep" "DM-A" "ut" 2/8 bots ? pw 0 [A B] rules 2 info 5 partial [] | info:ok,players:ok,rules:ok skipped 1 log 0`},
+			`"Sep" "DM-A" "ut" "" 2/8 bots ? pw 0 [A B] rules 2 info 5 partial [] | info:ok,players:ok,rules:ok skipped 1 log 0`},
 		{"separate players lost", players, Options{Request: requestSeparate}, time.Second, separateServer(t, false),
-			`"Sep" "DM-A" "ut" 2/8 bots ? pw 0 - rules - info 5 partial [players:timeout] | info:ok,players:timeout skipped 0 log 0`},
+			`"Sep" "DM-A" "ut" "" 2/8 bots ? pw 0 - rules - info 5 partial [players:timeout] | info:ok,players:timeout skipped 0 log 0`},
 		{"xserverquery", protocols.Settings{}, Options{Request: requestXServerQuery}, gt.Long, func(req []byte) [][]byte {
 			if string(req) != `\status\xserverquery` {
 				return nil
 			}
 			return [][]byte{[]byte(`\hostname\X\final\`)}
-		}, `"X" "" "" ?/? bots ? pw 0 - rules - info 1 partial [] | info:ok skipped 0 log 0`},
+		}, `"X" "" "" "" ?/? bots ? pw 0 - rules - info 1 partial [] | info:ok skipped 0 log 0`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -78,20 +78,20 @@ func TestQueryReplies(t *testing.T) {
 		want          string
 		requests      int
 	}{
-		{"info and players", all, gt.Long, v[0], v[1], `"Test «Halo»" "bloodgulch" "CTF" 3/16 bots ? pw 2 [Alpha Béta Gamma] rules 8 info 8 partial [] | info:ok,players:ok skipped 2 log 0`, 2},
-		{"info only", protocols.Settings{}, gt.Long, v[0], v[1], `"Test «Halo»" "bloodgulch" "CTF" 3/16 bots ? pw 2 - rules - info 8 partial [] | info:ok skipped 1 log 0`, 1},
+		{"info and players", all, gt.Long, v[0], v[1], `"Test «Halo»" "bloodgulch" "CTF" "01.00.10.0621" 3/16 bots ? pw 2 [Alpha Béta Gamma] rules 8 info 8 partial [] | info:ok,players:ok skipped 2 log 0`, 2},
+		{"info only", protocols.Settings{}, gt.Long, v[0], v[1], `"Test «Halo»" "bloodgulch" "CTF" "01.00.10.0621" 3/16 bots ? pw 2 - rules - info 8 partial [] | info:ok skipped 1 log 0`, 1},
 		// A server that ignores the flags sends its tables with the info: no second request.
-		{"unasked tables", all, gt.Long, one, one, `"All" "m" "" 1/8 bots ? pw 0 [Solo] rules 4 info 4 partial [] | info:ok skipped 1 log 0`, 1},
-		{"players silent", players, time.Second, v[0], nil, `"Test «Halo»" "bloodgulch" "CTF" 3/16 bots ? pw 2 - rules - info 8 partial [players:timeout] | info:ok,players:timeout skipped 1 log 0`, 2},
-		{"players cut row", players, gt.Long, v[0], vector(t, "cut_row")[0], `"Test «Halo»" "bloodgulch" "CTF" 3/16 bots ? pw 2 [A B] rules - info 8 partial [players:truncated] | info:ok,players:truncated skipped 2 log 0`, 2},
-		{"players no table", players, gt.Long, v[0], []byte("\x00CORX\x00"), `"Test «Halo»" "bloodgulch" "CTF" 3/16 bots ? pw 2 - rules - info 8 partial [players:truncated] | info:ok,players:truncated skipped 2 log 0`, 2},
+		{"unasked tables", all, gt.Long, one, one, `"All" "m" "" "" 1/8 bots ? pw 0 [Solo] rules 4 info 4 partial [] | info:ok skipped 1 log 0`, 1},
+		{"players silent", players, time.Second, v[0], nil, `"Test «Halo»" "bloodgulch" "CTF" "01.00.10.0621" 3/16 bots ? pw 2 - rules - info 8 partial [players:timeout] | info:ok,players:timeout skipped 1 log 0`, 2},
+		{"players cut row", players, gt.Long, v[0], vector(t, "cut_row")[0], `"Test «Halo»" "bloodgulch" "CTF" "01.00.10.0621" 3/16 bots ? pw 2 [A B] rules - info 8 partial [players:truncated] | info:ok,players:truncated skipped 2 log 0`, 2},
+		{"players no table", players, gt.Long, v[0], []byte("\x00CORX\x00"), `"Test «Halo»" "bloodgulch" "CTF" "01.00.10.0621" 3/16 bots ? pw 2 - rules - info 8 partial [players:truncated] | info:ok,players:truncated skipped 2 log 0`, 2},
 		// A cut info reply that still names the server is reported, rules flagged.
-		{"info cut", protocols.Settings{Rules: true}, gt.Long, vector(t, "cut_kv")[0], nil, `"Cut" "dm1" "" 4/? bots ? pw 0 - rules 3 info 3 partial [rules:truncated] | info:ok skipped 1 log 1`, 1},
+		{"info cut", protocols.Settings{Rules: true}, gt.Long, vector(t, "cut_kv")[0], nil, `"Cut" "dm1" "" "" 4/? bots ? pw 0 - rules 3 info 3 partial [rules:truncated] | info:ok skipped 1 log 1`, 1},
 		// A Cyrillic server's Windows-1251 names (server and players) read as
 		// Windows-1252 without `encoding: windows-1251`, as such with it.
-		{"windows-1252", players, gt.Long, info1251, players1251, `"Ïðèâåò" "bloodgulch" "CTF" 3/16 bots ? pw 2 [Ïðèâåò Béta Gamma] rules - info 8 partial [] | info:ok,players:ok skipped 2 log 0`, 2},
+		{"windows-1252", players, gt.Long, info1251, players1251, `"Ïðèâåò" "bloodgulch" "CTF" "01.00.10.0621" 3/16 bots ? pw 2 [Ïðèâåò Béta Gamma] rules - info 8 partial [] | info:ok,players:ok skipped 2 log 0`, 2},
 		{"windows-1251", protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: "windows-1251"})}, gt.Long, info1251, players1251,
-			`"Привет" "bloodgulch" "CTF" 3/16 bots ? pw 2 [Привет Bйta Gamma] rules - info 8 partial [] | info:ok,players:ok skipped 2 log 0`, 2},
+			`"Привет" "bloodgulch" "CTF" "01.00.10.0621" 3/16 bots ? pw 2 [Привет Bйta Gamma] rules - info 8 partial [] | info:ok,players:ok skipped 2 log 0`, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -105,22 +104,6 @@ func (f *fakeServer) requests() [][]byte {
 	return f.reqs
 }
 
-// shape is the requests as type/length and a letter for the session (A the
-// first one seen): "09/7A 00/15A".
-func shape(reqs [][]byte) string {
-	var out []string
-	sessions := map[string]byte{}
-	for _, r := range reqs {
-		id, ok := sessions[string(r[3:7])]
-		if !ok {
-			id = 'A' + byte(len(sessions))
-			sessions[string(r[3:7])] = id
-		}
-		out = append(out, fmt.Sprintf("%02x/%d%c", r[2], len(r), id))
-	}
-	return strings.Join(out, " ")
-}
-
 var (
 	all     = protocols.Settings{Players: true, Rules: true}
 	players = protocols.Settings{Players: true}
@@ -145,32 +128,32 @@ func TestQueryReplies(t *testing.T) {
 	}{
 		// The stray of another session and the duplicate are skipped.
 		{"challenge split", &fakeServer{token: "-1287574694", packets: split3, order: [][]int{{2, 0, 2, 1}}}, all, gt.Long,
-			`"Split «Test»" "Strike At Karkand" "battlefield2" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules 10 info 10 partial [] | challenge:ok,info:ok skipped 2 log 0`, "09/7A 00/15A"},
+			`"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules 10 info 10 partial [] | challenge:ok,info:ok skipped 2 log 0`, "09/7A 00/15A"},
 		// Token 0 drops the challenge bytes.
 		{"info only", &fakeServer{token: "0", packets: split3}, protocols.Settings{}, gt.Long,
-			`"Split «Test»" "Strike At Karkand" "battlefield2" 2/64 bots 1 pw 2 - rules - info 10 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
+			`"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 - rules - info 10 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
 		{"no challenge", &fakeServer{packets: split3}, opts(players, Options{NoChallenge: true}), gt.Long,
-			`"Split «Test»" "Strike At Karkand" "battlefield2" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules - info 10 partial [] | info:ok skipped 1 log 0`, "00/11A"},
+			`"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules - info 10 partial [] | info:ok skipped 1 log 0`, "00/11A"},
 		// With no_challenge, a server that answers the stat request with a
 		// challenge reply gets the handshake after all (qstat's fallback), logged.
 		{"challenge demanded", &fakeServer{token: "12345", demand: true, packets: empty}, opts(protocols.Settings{}, Options{NoChallenge: true}), gt.Long,
-			`"Empty" "Mesa" "PowerStruggle" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 1`, "00/11A 09/7A 00/15A"},
+			`"Empty" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 1`, "00/11A 09/7A 00/15A"},
 		// A stat request with an expired token gets no answer: the retry redoes
 		// the handshake with a new session.
 		{"stale challenge", &fakeServer{token: "777", stale: true, packets: empty}, protocols.Settings{Retries: 1}, time.Second,
-			`"Empty" "Mesa" "PowerStruggle" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:timeout,challenge:ok,info:ok skipped 1 log 1`, "09/7A 00/15A 09/7B 00/15B"},
+			`"Empty" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:timeout,challenge:ok,info:ok skipped 1 log 1`, "09/7A 00/15A 09/7B 00/15B"},
 		// A lost middle packet: the info is reported before the deadline, players flagged.
-		{"missing packet", &fakeServer{token: "0", packets: split3, order: [][]int{{0, 2}}}, all, gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" 3/64 bots ? pw 2 - rules 7 info 7 partial [players:truncated rules:truncated] | challenge:ok,info:truncated skipped 1 log 1`, "09/7A 00/11A"},
+		{"missing packet", &fakeServer{token: "0", packets: split3, order: [][]int{{0, 2}}}, all, gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 3/64 bots ? pw 2 - rules 7 info 7 partial [players:truncated rules:truncated] | challenge:ok,info:truncated skipped 1 log 1`, "09/7A 00/11A"},
 		// With a retry, the second attempt's complete reply wins.
-		{"missing packet retried", &fakeServer{token: "0", packets: split3, order: [][]int{{1, 2}, {0, 1, 2}}}, protocols.Settings{Players: true, Retries: 1}, gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules - info 10 partial [] | challenge:ok,info:truncated,challenge:ok,info:ok skipped 2 log 1`, ""},
-		{"jc2mp", &fakeServer{token: "99", payload: 0x02, packets: vector(t, "jc2mp")}, opts(players, jc2), gt.Long, `"JC2 Test" "" "" 2/500 bots ? pw 1 [Rico κöρεcικ] rules - info 5 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
-		{"jc2mp cut", &fakeServer{token: "99", payload: 0x02, packets: vector(t, "jc2mp_cut")}, opts(players, jc2), gt.Long, `"JC2 Test" "" "" 2/500 bots ? pw 1 [Rico] rules - info 5 partial [players:truncated] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
+		{"missing packet retried", &fakeServer{token: "0", packets: split3, order: [][]int{{1, 2}, {0, 1, 2}}}, protocols.Settings{Players: true, Retries: 1}, gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules - info 10 partial [] | challenge:ok,info:truncated,challenge:ok,info:ok skipped 2 log 1`, ""},
+		{"jc2mp", &fakeServer{token: "99", payload: 0x02, packets: vector(t, "jc2mp")}, opts(players, jc2), gt.Long, `"JC2 Test" "" "" "913" 2/500 bots ? pw 1 [Rico κöρεcικ] rules - info 5 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
+		{"jc2mp cut", &fakeServer{token: "99", payload: 0x02, packets: vector(t, "jc2mp_cut")}, opts(players, jc2), gt.Long, `"JC2 Test" "" "" "913" 2/500 bots ? pw 1 [Rico] rules - info 5 partial [players:truncated] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
 		// A Cyrillic server's Windows-1251 names read as such with `encoding:
 		// windows-1251`, as Windows-1252 without; split3's "[TAG] B\xe9ta" is a
 		// Cyrillic й there.
-		{"windows-1252", &fakeServer{token: "0", packets: [][]byte{empty1251}}, protocols.Settings{}, gt.Long, `"Ïðèâåò" "Mesa" "PowerStruggle" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
-		{"windows-1251", &fakeServer{token: "0", packets: [][]byte{empty1251}}, opts(protocols.Settings{}, Options{Encoding: "windows-1251"}), gt.Long, `"Привет" "Mesa" "PowerStruggle" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
-		{"windows-1251 players", &fakeServer{token: "-1287574694", packets: split3}, opts(players, Options{Encoding: "windows-1251"}), gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" 2/64 bots 1 pw 2 [Alpha [TAG] Bйta Charlie] rules - info 10 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
+		{"windows-1252", &fakeServer{token: "0", packets: [][]byte{empty1251}}, protocols.Settings{}, gt.Long, `"Ïðèâåò" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
+		{"windows-1251", &fakeServer{token: "0", packets: [][]byte{empty1251}}, opts(protocols.Settings{}, Options{Encoding: "windows-1251"}), gt.Long, `"Привет" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
+		{"windows-1251 players", &fakeServer{token: "-1287574694", packets: split3}, opts(players, Options{Encoding: "windows-1251"}), gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Bйta Charlie] rules - info 10 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -180,7 +163,7 @@ func TestQueryReplies(t *testing.T) {
 			if got := prototest.ProbeLine(res, tr, err); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
-			if got := shape(f.requests()); tc.req != "" && got != tc.req {
+			if got := gt.Requests(f.requests()); tc.req != "" && got != tc.req {
 				t.Errorf("requests %s, want %s", got, tc.req)
 			}
 			if tc.name == "challenge split" && fmt.Sprint(tr.Packets[3].Note, tr.Packets[6].Note) != "unexpected replyduplicate packet" {

@@ -19,13 +19,13 @@ func CountText(c protocols.Count) string {
 }
 
 // ProbeLine is what a probe gave, in one line a test compares whole: the
-// error's reason, or the name, map, game, players/max, bots, password flag,
+// error's reason, or the name, map, game, version, players/max, bots, password flag,
 // the listed names ("-" for no list), the number of rules ("-" for none) and
 // of info pairs, and the phase errors; then the trace's phases with their
 // reasons, the number of datagrams it skipped and of its log entries. For
 // example:
 //
-//	"Lossy" "CTF-Face" "" 2/10 bots ? pw 0 [First Third] rules - info 4 partial [players:truncated] | info:ok skipped 0 log 0
+//	"Lossy" "CTF-Face" "" "" 2/10 bots ? pw 0 [First Third] rules - info 4 partial [players:truncated] | info:ok skipped 0 log 0
 func ProbeLine(res *protocols.Result, tr *wire.Trace, err error) string {
 	var b strings.Builder
 	switch {
@@ -34,7 +34,7 @@ func ProbeLine(res *protocols.Result, tr *wire.Trace, err error) string {
 	case res == nil:
 		b.WriteString("no result")
 	default:
-		fmt.Fprintf(&b, "%q %q %q %s/%s bots %s pw %d ", res.Name, res.Map, res.Game, CountText(res.Players), CountText(res.MaxPlayers), CountText(res.Bots), res.Password)
+		fmt.Fprintf(&b, "%q %q %q %q %s/%s bots %s pw %d ", res.Name, res.Map, res.Game, res.Version, CountText(res.Players), CountText(res.MaxPlayers), CountText(res.Bots), res.Password)
 		if res.PlayerList == nil {
 			b.WriteString("-")
 		} else {

@@ -2,6 +2,7 @@ package gamespytest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,4 +111,24 @@ func SameResult(t testing.TB, what string, a, b *protocols.Result, err error) {
 	if err != nil || b == nil || fmt.Sprint(a.Name, a.PlayerList, a.Info) != fmt.Sprint(b.Name, b.PlayerList, b.Info) {
 		t.Errorf("%s: %+v, %v; want %+v", what, b, err, a)
 	}
+}
+
+// Requests is a GameSpy v3/v4 server's requests as type/length and a letter
+// for the session (A the first one seen): "09/7A 00/15A".
+func Requests(reqs [][]byte) string {
+	var out []string
+	sessions := map[string]byte{}
+	for _, r := range reqs {
+		if len(r) < 7 {
+			out = append(out, fmt.Sprintf("% x", r))
+			continue
+		}
+		id, ok := sessions[string(r[3:7])]
+		if !ok {
+			id = 'A' + byte(len(sessions))
+			sessions[string(r[3:7])] = id
+		}
+		out = append(out, fmt.Sprintf("%02x/%d%c", r[2], len(r), id))
+	}
+	return strings.Join(out, " ")
 }
