@@ -92,7 +92,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			s, err := decode(readVec(t, tc.vec))
+			s, err := decode(prototest.VecFile(t, tc.vec))
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) {
 					t.Fatalf("err = %v, want %v", err, tc.err)
@@ -127,7 +127,7 @@ func checkErr(t *testing.T, what string, got, want error) {
 }
 
 func TestResultPhaseErrors(t *testing.T) {
-	s, err := decode(readVec(t, "rules_cut"))
+	s, err := decode(prototest.VecFile(t, "rules_cut"))
 	if err != nil {
 		t.Fatal(err)
 	}

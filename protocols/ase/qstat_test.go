@@ -30,7 +30,7 @@ type qstatEye struct {
 // the Querier, like the exporter after applying PortOffset, gets the port itself.
 func TestQstat(t *testing.T) {
 	replies := map[string][][]byte{
-		"basic": {readVec(t, "basic")},
+		"basic": {prototest.VecFile(t, "basic")},
 		"big":   {bigReply(80)},
 		"split": split(bigReply(80), "\x00\x00\x00\x07"),
 	}
@@ -52,11 +52,11 @@ func TestQstat(t *testing.T) {
 				t.Fatalf("quakestat status %q", qs.Status)
 			}
 
-			res, _, err := query(t, addr, all, 5*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ascii(res.Name) != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) ||
+			if prototest.QstatASCII(res.Name) != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) ||
 				res.MaxPlayers.Value != int64(qs.MaxPlayers) {
 				t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
 					qs.Name, qs.Map, qs.NumPlayers, qs.MaxPlayers)
@@ -84,14 +84,4 @@ func TestQstat(t *testing.T) {
 			}
 		})
 	}
-}
-
-// ascii drops non-ASCII bytes, as quakestat's JSON output does with a Latin-1 name.
-func ascii(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 0x80 {
-			return -1
-		}
-		return r
-	}, s)
 }

@@ -20,7 +20,7 @@ func CountText(c protocols.Count) string {
 
 // ProbeLine is what a probe gave, in one line a test compares whole: the
 // error's reason, or the name, map, game, version, players/max, bots, password flag,
-// the listed names ("-" for no list), the number of rules ("-" for none) and
+// the listed names ("-" for no list; their number past 8), the number of rules ("-" for none) and
 // of info pairs, and the phase errors; then the trace's phases with their
 // reasons, the number of datagrams it skipped and of its log entries. For
 // example:
@@ -35,9 +35,12 @@ func ProbeLine(res *protocols.Result, tr *wire.Trace, err error) string {
 		b.WriteString("no result")
 	default:
 		fmt.Fprintf(&b, "%q %q %q %q %s/%s bots %s pw %d ", res.Name, res.Map, res.Game, res.Version, CountText(res.Players), CountText(res.MaxPlayers), CountText(res.Bots), res.Password)
-		if res.PlayerList == nil {
+		switch n := len(res.PlayerList); {
+		case res.PlayerList == nil:
 			b.WriteString("-")
-		} else {
+		case n > 8:
+			fmt.Fprintf(&b, "[%d players]", n)
+		default:
 			b.WriteString(PlayerNames(res))
 		}
 		b.WriteString(" rules ")

@@ -49,18 +49,18 @@ func TestQstat(t *testing.T) {
 		{"xr", false}, // quakestat reads XR's colour-coded headers as players
 	} {
 		t.Run(tc.vec, func(t *testing.T) {
-			addr := qstatServer(t, readVec(t, tc.vec), readVec(t, "basic_c9"))
+			addr := qstatServer(t, prototest.VecFile(t, tc.vec), prototest.VecFile(t, "basic_c9"))
 			out := prototest.Qstat(t, "-json", "-P", "-timeout", "5", "-sas", addr.String())
 			var recs []qstatSas
 			if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
 				t.Fatalf("quakestat output (%d bytes) does not parse: %v\n%.400s", len(out), err, out)
 			}
 			qs := recs[0]
-			res, _, err := query(t, addr, all, 5*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ascii(res.Name) != strip(qs.Name) || res.Map != strip(qs.Map) || res.Players.Value != int64(qs.NumPlayers) ||
+			if prototest.QstatASCII(res.Name) != strip(qs.Name) || res.Map != strip(qs.Map) || res.Players.Value != int64(qs.NumPlayers) ||
 				res.MaxPlayers.Value != int64(qs.MaxPlayers) {
 				t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
 					qs.Name, qs.Map, qs.NumPlayers, qs.MaxPlayers)
@@ -87,9 +87,9 @@ func TestQstat(t *testing.T) {
 	}
 
 	t.Run("basic", func(t *testing.T) {
-		addr := qstatServer(t, readVec(t, "basic_c9"), readVec(t, "basic_c9"))
+		addr := qstatServer(t, prototest.VecFile(t, "basic_c9"), prototest.VecFile(t, "basic_c9"))
 		qs := prototest.QstatJSON(t, "-sas", addr)
-		res, _, err := query(t, addr, all, 5*time.Second)
+		res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,14 +97,4 @@ func TestQstat(t *testing.T) {
 			t.Errorf("querier %+v, qstat %+v", res, qs)
 		}
 	})
-}
-
-// ascii drops non-ASCII bytes, as quakestat's JSON output does with a Latin-1 name.
-func ascii(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 0x80 {
-			return -1
-		}
-		return r
-	}, s)
 }
