@@ -19,7 +19,7 @@ func CountText(c protocols.Count) string {
 }
 
 // ProbeLine is what a probe gave, in one line a test compares whole: the
-// error's reason, or the name, map, game, version, players/max, bots, password flag,
+// error's reason (and whether a result came with it), or the name, map, game, version, players/max, bots, password flag,
 // the listed names ("-" for no list; their number past 8), the number of rules ("-" for none) and
 // of info pairs, and the phase errors; then the trace's phases with their
 // reasons, the number of datagrams it skipped and of its log entries. For
@@ -31,6 +31,9 @@ func ProbeLine(res *protocols.Result, tr *wire.Trace, err error) string {
 	switch {
 	case err != nil:
 		fmt.Fprintf(&b, "error %s", wire.Reason(err))
+		if res != nil {
+			b.WriteString(" with a result")
+		}
 	case res == nil:
 		b.WriteString("no result")
 	default:
