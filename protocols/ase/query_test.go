@@ -93,9 +93,7 @@ func TestQueryReplies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, []byte("s"), tc.replies...), tc.s, tc.d)
-			if got := prototest.ProbeLine(res, tr, err); got != tc.want {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
+			prototest.CheckProbe(t, res, tr, err, tc.want)
 		})
 	}
 }

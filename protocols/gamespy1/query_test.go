@@ -95,9 +95,7 @@ func TestQueryReplies(t *testing.T) {
 			t.Parallel()
 			tc.s.Options = prototest.OptionsOf(tc.o)
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, tc.h), tc.s, tc.d)
-			if got := prototest.ProbeLine(res, tr, err); got != tc.want {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
+			prototest.CheckProbe(t, res, tr, err, tc.want)
 			if tc.name == "separate" && res.Rules[0] != (protocols.KV{Key: "timelimit", Value: "15"}) {
 				t.Errorf("rules %v", res.Rules)
 			}

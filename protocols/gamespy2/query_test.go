@@ -97,9 +97,7 @@ func TestQueryReplies(t *testing.T) {
 			t.Parallel()
 			f := &fakeServer{t: t, info: tc.info, players: tc.players}
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), tc.s, tc.d)
-			if got := prototest.ProbeLine(res, tr, err); got != tc.want {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
+			prototest.CheckProbe(t, res, tr, err, tc.want)
 			reqs := f.requests()
 			if len(reqs) != tc.requests || len(reqs) == 2 && bytes.Equal(reqs[0][3:7], reqs[1][3:7]) {
 				t.Errorf("requests % x, want %d with their own ids", reqs, tc.requests)

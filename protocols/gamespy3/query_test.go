@@ -160,9 +160,7 @@ func TestQueryReplies(t *testing.T) {
 			f := tc.f
 			f.t = t
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), tc.s, tc.d)
-			if got := prototest.ProbeLine(res, tr, err); got != tc.want {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
+			prototest.CheckProbe(t, res, tr, err, tc.want)
 			if got := gt.Requests(f.requests()); tc.req != "" && got != tc.req {
 				t.Errorf("requests %s, want %s", got, tc.req)
 			}

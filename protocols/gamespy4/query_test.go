@@ -107,9 +107,7 @@ func TestQueryReplies(t *testing.T) {
 			t.Parallel()
 			tc.f.t = t
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, tc.f.handle), tc.s, tc.d)
-			if got := prototest.ProbeLine(res, tr, err); got != tc.want {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
+			prototest.CheckProbe(t, res, tr, err, tc.want)
 			reqs := tc.f.requests()
 			if got := gt.Requests(reqs); got != tc.req || len(reqs[1]) == 15 && !bytes.Equal(reqs[1][11:], []byte{0, 0, 0, 0}) {
 				t.Errorf("requests %s (% x), want %s", got, reqs, tc.req)

@@ -11,10 +11,12 @@ import (
 // QstatQuery asks the fake at addr with quakestat (QstatJSON: its flag and
 // extra arguments) and with a querier p makes of s, and fails unless both
 // answer and agree on the name, map, player count and max; it returns both
-// for the checks that are the protocol's own. Skips when quakestat is missing.
+// for the checks that are the protocol's own. quakestat is given the game
+// port, addr's less p.PortOffset, as it adds the offset itself. Skips when
+// quakestat is missing.
 func QstatQuery(t testing.TB, flag string, addr netip.AddrPort, p protocols.Protocol, s protocols.Settings, extra ...string) (*protocols.Result, QstatServer) {
 	t.Helper()
-	qs := QstatJSON(t, flag, addr, extra...)
+	qs := QstatJSON(t, flag, netip.AddrPortFrom(addr.Addr(), addr.Port()-uint16(p.PortOffset)), extra...)
 	if qs.Status != "online" {
 		t.Fatalf("qstat: %+v", qs)
 	}

@@ -156,9 +156,7 @@ func TestQueryReplies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			res, tr, err := query(t, tc.f.start(t), tc.s, tc.d)
-			if got := prototest.ProbeLine(res, tr, err); got != tc.want {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
+			prototest.CheckProbe(t, res, tr, err, tc.want)
 			for kind, n := range tc.asked {
 				if got := tc.f.asked[kind].Load(); got != n && tc.asked != [4]int32{} {
 					t.Errorf("%d requests of type %d, want %d", got, kind, n)
