@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -82,14 +81,6 @@ func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*proto
 	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
-func phases(tr *wire.Trace) string {
-	var s []string
-	for _, p := range tr.Phases {
-		s = append(s, p.Name)
-	}
-	return strings.Join(s, ",")
-}
-
 func TestQuery07(t *testing.T) {
 	for _, tc := range goodVectors[:2] {
 		for _, version := range []string{versionAuto, version07} {
@@ -103,7 +94,7 @@ func TestQuery07(t *testing.T) {
 				if res.Name != tc.want.name || len(res.PlayerList) != len(tc.want.clients) {
 					t.Errorf("result %+v", res)
 				}
-				if phases(tr) != "challenge,info" {
+				if prototest.PhaseNames(tr) != "challenge,info" {
 					t.Errorf("phases %+v", tr.Phases)
 				}
 			})
@@ -123,7 +114,7 @@ func TestQuery06(t *testing.T) {
 					res.MaxPlayers != protocols.Known(tc.want.max) || len(res.PlayerList) != len(tc.want.clients) {
 					t.Errorf("result %+v", res)
 				}
-				if phases(tr) != wantPhases {
+				if prototest.PhaseNames(tr) != wantPhases {
 					t.Errorf("phases %+v", tr.Phases)
 				}
 			})
@@ -177,13 +168,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 	if err != nil || res.Name != "Tee Arena" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	n := 0
-	for _, p := range tr.Packets {
-		if p.Dir == wire.Received && p.Note != "" {
-			n++
-		}
-	}
-	if n != 6 { // three strays before each of the two answers
+	if n := prototest.Ignored(tr); n != 6 { // three strays before each of the two answers
 		t.Errorf("%d datagrams noted as ignored, want 6", n)
 	}
 }
@@ -208,7 +193,7 @@ func TestQueryErrors(t *testing.T) {
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
-			if phases(tr) != tc.phases {
+			if prototest.PhaseNames(tr) != tc.phases {
 				t.Errorf("phases %+v, want %s", tr.Phases, tc.phases)
 			}
 		})
@@ -224,14 +209,9 @@ func TestQueryErrors(t *testing.T) {
 }
 
 func TestNewOptions(t *testing.T) {
-	if _, err := newQuerier(settings("0.8", 0)); err == nil || !strings.Contains(err.Error(), "version") {
-		t.Errorf("bad version: %v", err)
-	}
-	if _, err := newQuerier(protocols.Settings{Options: func(any) error { return errors.New("unknown field x") }}); err == nil {
-		t.Error("options error dropped")
-	}
-	q, err := newQuerier(protocols.Settings{Retries: 2})
-	if err != nil || q.(*querier).version != versionAuto || q.(*querier).retries != 2 {
-		t.Errorf("%+v %v", q, err)
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{`version: "0.8"`: "version"})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 2}).(*querier)
+	if q.version != versionAuto || q.retries != 2 {
+		t.Errorf("%+v", q)
 	}
 }
