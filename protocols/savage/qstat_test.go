@@ -1,7 +1,6 @@
 package savage
 
 import (
-	"encoding/json"
 	"net/netip"
 	"slices"
 	"strings"
@@ -29,13 +28,6 @@ func qstatServer(t testing.TB, ext, basic []byte) netip.AddrPort {
 	})
 }
 
-type qstatSas struct {
-	prototest.QstatServer
-	Players []struct {
-		Name string `json:"name"`
-	} `json:"players"`
-}
-
 // TestQstat checks name, map, counts and game type against quakestat -sas (checked
 // by hand: it sends C8 without -P and CE with it, keeps colour codes, lists players
 // in reverse order with their " (Commander)" suffix, and skips every line starting
@@ -50,12 +42,7 @@ func TestQstat(t *testing.T) {
 	} {
 		t.Run(tc.vec, func(t *testing.T) {
 			addr := qstatServer(t, prototest.VecFile(t, tc.vec), prototest.VecFile(t, "basic_c9"))
-			out := prototest.Qstat(t, "-json", "-P", "-timeout", "5", "-sas", addr.String())
-			var recs []qstatSas
-			if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
-				t.Fatalf("quakestat output (%d bytes) does not parse: %v\n%.400s", len(out), err, out)
-			}
-			qs := recs[0]
+			qs := prototest.QstatOne(t, "-P", "-sas", addr.String())
 			res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
 			if err != nil {
 				t.Fatal(err)
