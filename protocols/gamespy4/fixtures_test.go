@@ -3,6 +3,7 @@ package gamespy4
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -33,28 +34,18 @@ func TestDecodeMcstatusFixtures(t *testing.T) {
 	t.Run("vanilla_1.8", func(t *testing.T) {
 		e := gt.ReadGameQ(t, fixtureProto, "mcstatus_query_fullstat_vanilla_1.8")
 		res := decodeFixture(t, e)
-		raw := e.Want["raw"].(map[string]any)
-		if len(res.Info) != len(raw) {
-			t.Errorf("%d pairs, want %d", len(res.Info), len(raw))
+		raw := map[string]string{}
+		for k, v := range e.Want["raw"].(map[string]any) {
+			raw[k] = v.(string)
 		}
-		for k, v := range raw {
-			if got, ok := gt.Info(res, k); !ok || got != v.(string) {
-				t.Errorf("info %s = %q, want %q", k, got, v)
-			}
+		if info := prototest.InfoOf(res); len(res.Info) != len(raw) || !reflect.DeepEqual(info, raw) {
+			t.Errorf("info %q, want %q", info, raw)
 		}
 		var names []string
-		for _, p := range res.PlayerList {
-			names = append(names, p.Name)
+		for _, p := range e.Want["players"].([]any) {
+			names = append(names, p.(string))
 		}
-		want := e.Want["players"].([]any)
-		if len(names) != len(want) {
-			t.Fatalf("players %q, want %v", names, want)
-		}
-		for i := range want {
-			if names[i] != want[i].(string) {
-				t.Errorf("player %d %q, want %q", i, names[i], want[i])
-			}
-		}
+		gt.CheckRows(t, res.PlayerList, rows(names...))
 		if res.Name != "A Minecraft Server" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(20) || res.Map != "world" {
 			t.Errorf("result %+v", res)
 		}
