@@ -11,7 +11,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-
 func TestRequest(t *testing.T) {
 	// qstat's constants and the spec's examples.
 	if got, want := newRequest(cmdExtInfo, [4]byte{0x76, 0x46, 0, 0}), []byte{0x9E, 0x4C, 0x23, 0, 0, 0xCE, 0x76, 0x46, 0, 0}; !bytes.Equal(got, want) {
