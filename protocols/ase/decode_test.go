@@ -118,6 +118,78 @@ func TestDecodeVectors(t *testing.T) {
 	}
 }
 
+func TestDecodeVectorsNew(t *testing.T) {
+	tests := []struct {
+		vec   string
+		err   error  // from decode
+		line  string // the game type, then the Result's ProbeLine
+		rules []protocols.KV
+		list  []protocols.Player
+	}{
+		{
+			vec: "basic", line: `Assault "Café Server" "mp_Training" "farcry" "1.4" 3/16 bots ? pw 2 [OnlyName Scorer Full] rules 2 info 9 partial []`,
+			rules: []protocols.KV{{Key: "sv_punkbuster", Value: "1"}, {Key: "timelimit", Value: ""}},
+			list: []protocols.Player{
+				{Name: "OnlyName"},
+				{Name: "Scorer", Score: known(-3), Ping: known(45)},
+				{Name: "Full", Team: "2", Score: known(17), Ping: known(80), Duration: 480, DurationKnown: true},
+			},
+		},
+		{vec: "minimal", line: ` "" "" "mta" "" ?/? bots ? pw 1 - rules - info 9 partial []`},
+		{vec: "cp1252", line: `Assault "Empire Bay – „Cash & Cars“ €5 VIP" "mp_Training" "farcry" "1.4" ?/? bots ? pw 1 - rules - info 9 partial []`},
+		{
+			vec: "flags_zero", line: `DM "Zero" "map" "mta" "1.5" 1/32 bots ? pw 1 [Alpha] rules - info 9 partial []`,
+			list: []protocols.Player{{Name: "Alpha", Score: known(10), Ping: known(50)}},
+		},
+		{
+			vec: "time_units", line: `FFA "T" "m" "farcry" "1" 5/8 bots ? pw 1 [a b c d e] rules - info 9 partial []`,
+			list: []protocols.Player{
+				{Name: "a", Duration: 90, DurationKnown: true},
+				{Name: "b", Duration: 30, DurationKnown: true},
+				{Name: "c", Duration: 7200, DurationKnown: true},
+				{Name: "d", Duration: 180, DurationKnown: true},
+				{Name: "e"},
+			},
+		},
+		{
+			vec: "player_cut", line: `RP "Cut" "LS" "mta" "1.6" 3/100 bots ? pw 1 [One Two] rules - info 9 partial [players:truncated]`,
+			list: []protocols.Player{{Name: "One", Ping: known(20)}, {Name: "Two", Ping: known(30)}},
+		},
+		{
+			vec: "rules_cut", line: `RP "RulesCut" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules 1 info 9 partial [rules:truncated players:truncated]`,
+			rules: []protocols.KV{{Key: "Author", Value: "me"}},
+		},
+		{vec: "rules_zero_len", line: `RP "Zero" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules - info 9 partial [rules:malformed players:truncated]`},
+		{vec: "header_zero_len", err: wire.ErrMalformed},
+		{vec: "header_overrun", err: wire.ErrTruncated},
+		{vec: "bad_magic", err: wire.ErrMalformed},
+		{vec: "magic_only", err: wire.ErrTruncated},
+	}
+	for _, tc := range tests {
+		t.Run(tc.vec, func(t *testing.T) {
+			s, err := decode(prototest.VecFile(t, tc.vec))
+			if tc.err != nil {
+				if !errors.Is(err, tc.err) {
+					t.Fatalf("err = %v, want %v", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != tc.line {
+				t.Errorf("got  %s\nwant %s", got, tc.line)
+			}
+			if !reflect.DeepEqual(s.Rules, tc.rules) {
+				t.Errorf("rules = %v, want %v", s.Rules, tc.rules)
+			}
+			if !reflect.DeepEqual(s.PlayerList, tc.list) {
+				t.Errorf("players = %+v, want %+v", s.PlayerList, tc.list)
+			}
+		})
+	}
+}
+
 func checkErr(t *testing.T, what string, got, want error) {
 	t.Helper()
 	if (want == nil) != (got == nil) || (want != nil && !errors.Is(got, want)) {
