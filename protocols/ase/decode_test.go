@@ -16,109 +16,7 @@ import (
 
 func known(v int64) protocols.Count { return protocols.Known(v) }
 
-var unknown protocols.Count
-
 func TestDecodeVectors(t *testing.T) {
-	tests := []struct {
-		vec        string
-		err        error // from decode
-		name, game string
-		gameType   string
-		mapName    string
-		version    string
-		password   protocols.Flag
-		players    protocols.Count
-		max        protocols.Count
-		rules      []protocols.KV
-		list       []protocols.Player
-		rulesErr   error
-		playersErr error
-	}{
-		{
-			vec: "basic", name: "Café Server", game: "farcry", gameType: "Assault", mapName: "mp_Training",
-			version: "1.4", password: protocols.FlagTrue, players: known(3), max: known(16),
-			rules: []protocols.KV{{Key: "sv_punkbuster", Value: "1"}, {Key: "timelimit", Value: ""}},
-			list: []protocols.Player{
-				{Name: "OnlyName"},
-				{Name: "Scorer", Score: known(-3), Ping: known(45)},
-				{Name: "Full", Team: "2", Score: known(17), Ping: known(80), Duration: 480, DurationKnown: true},
-			},
-		},
-		{
-			vec: "minimal", game: "mta", password: protocols.FlagFalse, players: unknown, max: unknown,
-		},
-		{
-			vec: "cp1252", name: prototest.MafiaNameText, game: "farcry", gameType: "Assault", mapName: "mp_Training",
-			version: "1.4", password: protocols.FlagFalse, players: unknown, max: unknown,
-		},
-		{
-			vec: "flags_zero", name: "Zero", game: "mta", gameType: "DM", mapName: "map", version: "1.5",
-			password: protocols.FlagFalse, players: known(1), max: known(32),
-			list: []protocols.Player{{Name: "Alpha", Score: known(10), Ping: known(50)}},
-		},
-		{
-			vec: "time_units", name: "T", game: "farcry", gameType: "FFA", mapName: "m", version: "1",
-			password: protocols.FlagFalse, players: known(5), max: known(8),
-			list: []protocols.Player{
-				{Name: "a", Duration: 90, DurationKnown: true},
-				{Name: "b", Duration: 30, DurationKnown: true},
-				{Name: "c", Duration: 7200, DurationKnown: true},
-				{Name: "d", Duration: 180, DurationKnown: true},
-				{Name: "e"},
-			},
-		},
-		{
-			vec: "player_cut", name: "Cut", game: "mta", gameType: "RP", mapName: "LS", version: "1.6",
-			password: protocols.FlagFalse, players: known(3), max: known(100),
-			list:       []protocols.Player{{Name: "One", Ping: known(20)}, {Name: "Two", Ping: known(30)}},
-			playersErr: wire.ErrTruncated,
-		},
-		{
-			vec: "rules_cut", name: "RulesCut", game: "mta", gameType: "RP", mapName: "LS", version: "1.6",
-			password: protocols.FlagFalse, players: known(3), max: known(100),
-			rules:    []protocols.KV{{Key: "Author", Value: "me"}},
-			rulesErr: wire.ErrTruncated, playersErr: wire.ErrTruncated,
-		},
-		{
-			vec: "rules_zero_len", name: "Zero", game: "mta", gameType: "RP", mapName: "LS", version: "1.6",
-			password: protocols.FlagFalse, players: known(3), max: known(100),
-			rulesErr: wire.ErrMalformed, playersErr: wire.ErrTruncated,
-		},
-		{vec: "header_zero_len", err: wire.ErrMalformed},
-		{vec: "header_overrun", err: wire.ErrTruncated},
-		{vec: "bad_magic", err: wire.ErrMalformed},
-		{vec: "magic_only", err: wire.ErrTruncated},
-	}
-	for _, tc := range tests {
-		t.Run(tc.vec, func(t *testing.T) {
-			s, err := decode(prototest.VecFile(t, tc.vec))
-			if tc.err != nil {
-				if !errors.Is(err, tc.err) {
-					t.Fatalf("err = %v, want %v", err, tc.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := []any{s.Name, s.Game, s.GameType, s.Map, s.Version, s.Password, s.Players, s.MaxPlayers}
-			want := []any{tc.name, tc.game, tc.gameType, tc.mapName, tc.version, tc.password, tc.players, tc.max}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("header = %v, want %v", got, want)
-			}
-			if !reflect.DeepEqual(s.Rules, tc.rules) {
-				t.Errorf("rules = %v, want %v", s.Rules, tc.rules)
-			}
-			if !reflect.DeepEqual(s.PlayerList, tc.list) {
-				t.Errorf("players = %+v, want %+v", s.PlayerList, tc.list)
-			}
-			checkErr(t, "rules", s.RulesErr, tc.rulesErr)
-			checkErr(t, "players", s.PlayersErr, tc.playersErr)
-		})
-	}
-}
-
-func TestDecodeVectorsNew(t *testing.T) {
 	tests := []struct {
 		vec   string
 		err   error  // from decode
@@ -187,13 +85,6 @@ func TestDecodeVectorsNew(t *testing.T) {
 				t.Errorf("players = %+v, want %+v", s.PlayerList, tc.list)
 			}
 		})
-	}
-}
-
-func checkErr(t *testing.T, what string, got, want error) {
-	t.Helper()
-	if (want == nil) != (got == nil) || (want != nil && !errors.Is(got, want)) {
-		t.Errorf("%s error = %v, want %v", what, got, want)
 	}
 }
 
