@@ -71,50 +71,6 @@ func full(t testing.TB) *fakeServer {
 	}
 }
 
-func names(res *protocols.Result) []string {
-	var out []string
-	for _, p := range res.PlayerList {
-		out = append(out, p.Name)
-	}
-	return out
-}
-
-func phases(tr *wire.Trace) map[string]error {
-	m := map[string]error{}
-	for _, p := range tr.Phases {
-		m[p.Name] = p.Err
-	}
-	return m
-}
-
-func TestQueryRoundTrip(t *testing.T) {
-	f := full(t)
-	res, tr, err := query(t, protocols.Settings{Players: true, Rules: true}, 2*time.Second, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want, _, _ := strings.Cut(infoVectors[0].want, " | "); infoLine(res) != want {
-		t.Errorf("got  %s\nwant %s", infoLine(res), want)
-	}
-	if got := names(res); !slices.Equal(got, []string{"Alice", "Bob", "bot"}) {
-		t.Errorf("players = %q", got)
-	}
-	if res.Bots != protocols.Known(1) || !res.PlayerList[2].Bot || res.PlayerList[0].Team != "good" {
-		t.Errorf("bots %+v, list %+v", res.Bots, res.PlayerList)
-	}
-	if !slices.Contains(res.Rules, protocols.KV{Key: "uptime", Value: "3600"}) ||
-		!slices.Contains(res.Rules, protocols.KV{Key: "mode_name", Value: "ctf"}) {
-		t.Errorf("rules = %+v", res.Rules)
-	}
-	if res.Uptime != protocols.SpanSeconds(3600) || res.MapTime.Known {
-		t.Errorf("uptime %+v, map time %+v: want the extinfo uptime, 3600 s, and no map time", res.Uptime, res.MapTime)
-	}
-	ph := phases(tr)
-	if len(ph) != 3 || ph["info"] != nil || ph["players"] != nil || ph["rules"] != nil || res.PhaseErrors != nil {
-		t.Errorf("phases %+v, phase errors %+v", tr.Phases, res.PhaseErrors)
-	}
-}
-
 func TestQueryReplies(t *testing.T) {
 	ids, alice, bob, bot := prototest.HexFile(t, "ext_ids.hex"), prototest.HexFile(t, "ext_stats_alice.hex"), prototest.HexFile(t, "ext_stats_bob.hex"), prototest.HexFile(t, "ext_stats_bot.hex")
 	reply := func(b ...[]byte) func(int) [][]byte { return func(int) [][]byte { return b } }
@@ -131,6 +87,8 @@ func TestQueryReplies(t *testing.T) {
 		want    string
 		asked   string // player and uptime requests
 	}{
+		{"round trip", protocols.Settings{Players: true, Rules: true}, 2 * time.Second, nil, nil,
+			`"Red Server" "forge" "Sauerbraten" "260" 3/16 bots 1 pw 1 [Alice Bob bot] rules 8 info 9 partial [] | info:ok,players:ok,rules:ok`, "1/1"},
 		{"info only", protocols.Settings{}, 2 * time.Second, nil, nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots ? pw 1 - rules - info 9 partial [] | info:ok skipped 0 log 0`, "0/0"},
 		// The server's client order, not the arrival order; no uptime asked without rules.
 		{"players out of order and duplicated", players, 2 * time.Second, reply(bot, alice, ids, alice, bob, ids), nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots 1 pw 1 [Alice Bob bot] rules - info 9 partial [] | info:ok,players:ok skipped 0 log 0`, "1/0"},
@@ -174,6 +132,19 @@ func TestQueryReplies(t *testing.T) {
 			}
 			if tc.name == "extinfo silent" && !slices.Contains(res.Rules, protocols.KV{Key: "protocol", Value: "260"}) {
 				t.Errorf("rules %+v", res.Rules)
+			}
+			if tc.name != "round trip" {
+				return
+			}
+			if want, _, _ := strings.Cut(infoVectors[0].want, " | "); infoLine(res) != want {
+				t.Errorf("got  %s\nwant %s", infoLine(res), want)
+			}
+			if !res.PlayerList[2].Bot || res.PlayerList[0].Team != "good" || !slices.Contains(res.Rules, protocols.KV{Key: "uptime", Value: "3600"}) ||
+				!slices.Contains(res.Rules, protocols.KV{Key: "mode_name", Value: "ctf"}) {
+				t.Errorf("list %+v, rules %+v", res.PlayerList, res.Rules)
+			}
+			if res.Uptime != protocols.SpanSeconds(3600) || res.MapTime.Known {
+				t.Errorf("uptime %+v, map time %+v: want the extinfo uptime, 3600 s, and no map time", res.Uptime, res.MapTime)
 			}
 		})
 	}
