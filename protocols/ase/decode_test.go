@@ -66,14 +66,8 @@ func TestDecodeVectors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
 			s, err := decode(prototest.VecFile(t, tc.vec))
-			if tc.err != nil {
-				if !errors.Is(err, tc.err) {
-					t.Fatalf("err = %v, want %v", err, tc.err)
-				}
+			if prototest.WantedError(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != tc.line {
 				t.Errorf("got  %s\nwant %s", got, tc.line)

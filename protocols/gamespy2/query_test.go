@@ -2,7 +2,6 @@ package gamespy2
 
 import (
 	"bytes"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,14 +25,11 @@ func withID(b, req []byte) []byte {
 type fakeServer struct {
 	t             *testing.T
 	info, players []byte
-	mu            sync.Mutex
-	reqs          [][]byte
+	gt.Recorder
 }
 
 func (f *fakeServer) handle(req []byte) [][]byte {
-	f.mu.Lock()
-	f.reqs = append(f.reqs, req)
-	f.mu.Unlock()
+	f.Record(req)
 	if len(req) != 10 || req[0] != 0xFE || req[1] != 0xFD || req[2] != 0 {
 		f.t.Errorf("request % x", req)
 		return nil
@@ -52,12 +48,6 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	}
 	stray := withID(b, []byte("\xfe\xfd\x00XXXX"))
 	return [][]byte{stray, withID(b, req)}
-}
-
-func (f *fakeServer) requests() [][]byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.reqs
 }
 
 var all = protocols.Settings{Players: true, Rules: true}
@@ -98,7 +88,7 @@ func TestQueryReplies(t *testing.T) {
 			f := &fakeServer{t: t, info: tc.info, players: tc.players}
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), tc.s, tc.d)
 			prototest.CheckProbe(t, res, tr, err, tc.want)
-			reqs := f.requests()
+			reqs := f.Requests()
 			if len(reqs) != tc.requests || len(reqs) == 2 && bytes.Equal(reqs[0][3:7], reqs[1][3:7]) {
 				t.Errorf("requests % x, want %d with their own ids", reqs, tc.requests)
 			}

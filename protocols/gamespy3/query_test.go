@@ -31,15 +31,15 @@ type fakeServer struct {
 	// demand answers challenge-less stat requests with a challenge reply.
 	demand bool
 
-	mu    sync.Mutex
-	reqs  [][]byte
+	mu sync.Mutex
+	gt.Recorder
 	stats int
 }
 
 func (f *fakeServer) handle(req []byte) [][]byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.reqs = append(f.reqs, req)
+	f.Record(req)
 	if len(req) < 7 || req[0] != 0xFE || req[1] != 0xFD {
 		f.t.Errorf("request % x", req)
 		return nil
@@ -96,12 +96,6 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		out = append(out, gt.WithSession(f.packets[i], session))
 	}
 	return out
-}
-
-func (f *fakeServer) requests() [][]byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.reqs
 }
 
 var (
@@ -161,7 +155,7 @@ func TestQueryReplies(t *testing.T) {
 			f.t = t
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), tc.s, tc.d)
 			prototest.CheckProbe(t, res, tr, err, tc.want)
-			if got := gt.Requests(f.requests()); tc.req != "" && got != tc.req {
+			if got := gt.Requests(f.Requests()); tc.req != "" && got != tc.req {
 				t.Errorf("requests %s, want %s", got, tc.req)
 			}
 			if tc.name == "challenge split" && fmt.Sprint(tr.Packets[3].Note, tr.Packets[6].Note) != "unexpected replyduplicate packet" {

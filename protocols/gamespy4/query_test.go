@@ -23,8 +23,8 @@ type fakeServer struct {
 	// stale ignores the first stat request, as for a token purged by the sweep.
 	stale bool
 
-	mu     sync.Mutex
-	reqs   [][]byte
+	mu sync.Mutex
+	gt.Recorder
 	tokens map[[4]byte]int32
 	issued int32
 	stats  int
@@ -33,7 +33,7 @@ type fakeServer struct {
 func (f *fakeServer) handle(req []byte) [][]byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.reqs = append(f.reqs, req)
+	f.Record(req)
 	if len(req) < 7 || req[0] != 0xFE || req[1] != 0xFD {
 		f.t.Errorf("request % x", req)
 		return nil
@@ -74,12 +74,6 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	return [][]byte{gt.WithSession(b, []byte{9, 9, 9, 9}), gt.WithSession(b, session[:])}
 }
 
-func (f *fakeServer) requests() [][]byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.reqs
-}
-
 var all = protocols.Settings{Players: true, Rules: true}
 
 func TestQueryReplies(t *testing.T) {
@@ -108,7 +102,7 @@ func TestQueryReplies(t *testing.T) {
 			tc.f.t = t
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, tc.f.handle), tc.s, tc.d)
 			prototest.CheckProbe(t, res, tr, err, tc.want)
-			reqs := tc.f.requests()
+			reqs := tc.f.Requests()
 			if got := gt.Requests(reqs); got != tc.req || len(reqs[1]) == 15 && !bytes.Equal(reqs[1][11:], []byte{0, 0, 0, 0}) {
 				t.Errorf("requests %s (% x), want %s", got, reqs, tc.req)
 			}

@@ -127,14 +127,8 @@ func TestDecodeVectors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
 			r, err := decode(prototest.VecFile(t, tc.vec))
-			if tc.err != nil {
-				if !errors.Is(err, tc.err) {
-					t.Fatalf("err = %v, want %v", err, tc.err)
-				}
+			if prototest.WantedError(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if r.Cmd != tc.cmd || r.Echo != tc.echo || r.Truncated != tc.truncated {
 				t.Errorf("cmd %02X echo % X truncated %v", r.Cmd, r.Echo, r.Truncated)

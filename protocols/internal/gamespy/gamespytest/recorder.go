@@ -1,0 +1,23 @@
+package gamespytest
+
+import "sync"
+
+// Recorder keeps the requests a fake server saw; a fake embeds it.
+type Recorder struct {
+	mu   sync.Mutex
+	reqs [][]byte
+}
+
+// Record notes req.
+func (r *Recorder) Record(req []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs = append(r.reqs, req)
+}
+
+// Requests is what the fake saw, in order.
+func (r *Recorder) Requests() [][]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reqs
+}
