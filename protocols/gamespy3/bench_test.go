@@ -39,7 +39,7 @@ func BenchmarkQuery(b *testing.B) {
 	v := vector(b, "split3")
 	addr := prototest.UDP(b, func(req []byte) [][]byte {
 		if req[2] == 0x09 {
-			return [][]byte{append(append([]byte{0x09}, req[3:7]...), "123456\x00"...)}
+			return gt.ChallengeReply(req, "123456")
 		}
 		out := make([][]byte, len(v))
 		for i, p := range v {

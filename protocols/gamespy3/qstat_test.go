@@ -25,7 +25,7 @@ func TestQstat(t *testing.T) {
 			return nil
 		}
 		if req[2] == 0x09 {
-			return [][]byte{append(append([]byte{0x09}, req[3:7]...), "0\x00"...)}
+			return gt.ChallengeReply(req, "0")
 		}
 		if len(req) != 11 || req[10] != 0x01 {
 			t.Logf("request % x not answered", req)

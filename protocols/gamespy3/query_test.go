@@ -50,7 +50,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		if f.token == "" {
 			return nil
 		}
-		return [][]byte{append(append([]byte{0x09}, session...), f.token+"\x00"...)}
+		return gt.ChallengeReply(req, f.token)
 	case 0x00:
 	default:
 		f.t.Errorf("request type 0x%02x", req[2])
@@ -62,7 +62,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		n, _ := strconv.ParseInt(f.token, 10, 64)
 		if len(req) != want || binary.BigEndian.Uint32(req[7:11]) != uint32(n) {
 			if f.demand {
-				return [][]byte{append(append([]byte{0x09}, session...), "0\x00"...)}
+				return gt.ChallengeReply(req, "0")
 			}
 			f.t.Errorf("stat request % x does not carry token %s", req, f.token)
 			return nil

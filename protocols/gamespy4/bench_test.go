@@ -37,7 +37,7 @@ func BenchmarkQuery(b *testing.B) {
 	v := vector(b, "full_vanilla")
 	addr := prototest.UDP(b, func(req []byte) [][]byte {
 		if req[2] == 0x09 {
-			return [][]byte{append(append([]byte{0x09}, req[3:7]...), "9513307\x00"...)}
+			return gt.ChallengeReply(req, "9513307")
 		}
 		return [][]byte{gt.WithSession(v, req[3:7])}
 	})

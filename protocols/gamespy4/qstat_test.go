@@ -25,7 +25,7 @@ func TestQstat(t *testing.T) {
 		switch {
 		case len(req) == 7 && req[2] == 0x09:
 			challenge = []byte{0x00, 0x91, 0x29, 0x5B}
-			return [][]byte{append(append([]byte{0x09}, req[3:7]...), "9513307\x00"...)}
+			return gt.ChallengeReply(req, "9513307")
 		case len(req) < 11 || req[2] != 0x00 || !bytes.Equal(req[7:11], challenge):
 			t.Logf("request % x not answered", req)
 			return nil

@@ -49,7 +49,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	case 0x09:
 		f.issued -= 987654321 // negative tokens too
 		f.tokens[session] = f.issued
-		return [][]byte{append(append([]byte{0x09}, session[:]...), strconv.Itoa(int(f.issued))+"\x00"...)}
+		return gt.ChallengeReply(req, strconv.Itoa(int(f.issued)))
 	case 0x00:
 	default:
 		f.t.Errorf("request type %02x", req[2])

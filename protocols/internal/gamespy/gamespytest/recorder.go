@@ -21,3 +21,9 @@ func (r *Recorder) Requests() [][]byte {
 	defer r.mu.Unlock()
 	return r.reqs
 }
+
+// ChallengeReply is a GameSpy v3/v4 server's answer to the handshake req: its
+// session echoed, and token.
+func ChallengeReply(req []byte, token string) [][]byte {
+	return [][]byte{append(append([]byte{0x09}, req[3:7]...), token+"\x00"...)}
+}
