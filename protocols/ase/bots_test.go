@@ -8,7 +8,7 @@ import (
 
 // TestBotsMeaning: ASE counts players and flags no bots.
 func TestBotsMeaning(t *testing.T) {
-	s, err := decode(readVec(t, "basic"))
+	s, err := decode(prototest.VecFile(t, "basic"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,8 @@
 package ase
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -17,27 +16,16 @@ import (
 
 func known(v int64) protocols.Count { return protocols.Known(v) }
 
-var unknown protocols.Count
-
 func TestDecodeVectors(t *testing.T) {
 	tests := []struct {
-		vec        string
-		err        error // from decode
-		name, game string
-		gameType   string
-		mapName    string
-		version    string
-		password   protocols.Flag
-		players    protocols.Count
-		max        protocols.Count
-		rules      []protocols.KV
-		list       []protocols.Player
-		rulesErr   error
-		playersErr error
+		vec   string
+		err   error  // from decode
+		line  string // the game type, then the Result's ProbeLine
+		rules []protocols.KV
+		list  []protocols.Player
 	}{
 		{
-			vec: "basic", name: "Café Server", game: "farcry", gameType: "Assault", mapName: "mp_Training",
-			version: "1.4", password: protocols.FlagTrue, players: known(3), max: known(16),
+			vec: "basic", line: `Assault "Café Server" "mp_Training" "farcry" "1.4" 3/16 bots ? pw 2 [OnlyName Scorer Full] rules 2 info 9 partial []`,
 			rules: []protocols.KV{{Key: "sv_punkbuster", Value: "1"}, {Key: "timelimit", Value: ""}},
 			list: []protocols.Player{
 				{Name: "OnlyName"},
@@ -45,21 +33,14 @@ func TestDecodeVectors(t *testing.T) {
 				{Name: "Full", Team: "2", Score: known(17), Ping: known(80), Duration: 480, DurationKnown: true},
 			},
 		},
+		{vec: "minimal", line: ` "" "" "mta" "" ?/? bots ? pw 1 - rules - info 9 partial []`},
+		{vec: "cp1252", line: `Assault "Empire Bay – „Cash & Cars“ €5 VIP" "mp_Training" "farcry" "1.4" ?/? bots ? pw 1 - rules - info 9 partial []`},
 		{
-			vec: "minimal", game: "mta", password: protocols.FlagFalse, players: unknown, max: unknown,
-		},
-		{
-			vec: "cp1252", name: prototest.MafiaNameText, game: "farcry", gameType: "Assault", mapName: "mp_Training",
-			version: "1.4", password: protocols.FlagFalse, players: unknown, max: unknown,
-		},
-		{
-			vec: "flags_zero", name: "Zero", game: "mta", gameType: "DM", mapName: "map", version: "1.5",
-			password: protocols.FlagFalse, players: known(1), max: known(32),
+			vec: "flags_zero", line: `DM "Zero" "map" "mta" "1.5" 1/32 bots ? pw 1 [Alpha] rules - info 9 partial []`,
 			list: []protocols.Player{{Name: "Alpha", Score: known(10), Ping: known(50)}},
 		},
 		{
-			vec: "time_units", name: "T", game: "farcry", gameType: "FFA", mapName: "m", version: "1",
-			password: protocols.FlagFalse, players: known(5), max: known(8),
+			vec: "time_units", line: `FFA "T" "m" "farcry" "1" 5/8 bots ? pw 1 [a b c d e] rules - info 9 partial []`,
 			list: []protocols.Player{
 				{Name: "a", Duration: 90, DurationKnown: true},
 				{Name: "b", Duration: 30, DurationKnown: true},
@@ -69,22 +50,14 @@ func TestDecodeVectors(t *testing.T) {
 			},
 		},
 		{
-			vec: "player_cut", name: "Cut", game: "mta", gameType: "RP", mapName: "LS", version: "1.6",
-			password: protocols.FlagFalse, players: known(3), max: known(100),
-			list:       []protocols.Player{{Name: "One", Ping: known(20)}, {Name: "Two", Ping: known(30)}},
-			playersErr: wire.ErrTruncated,
+			vec: "player_cut", line: `RP "Cut" "LS" "mta" "1.6" 3/100 bots ? pw 1 [One Two] rules - info 9 partial [players:truncated]`,
+			list: []protocols.Player{{Name: "One", Ping: known(20)}, {Name: "Two", Ping: known(30)}},
 		},
 		{
-			vec: "rules_cut", name: "RulesCut", game: "mta", gameType: "RP", mapName: "LS", version: "1.6",
-			password: protocols.FlagFalse, players: known(3), max: known(100),
-			rules:    []protocols.KV{{Key: "Author", Value: "me"}},
-			rulesErr: wire.ErrTruncated, playersErr: wire.ErrTruncated,
+			vec: "rules_cut", line: `RP "RulesCut" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules 1 info 9 partial [rules:truncated players:truncated]`,
+			rules: []protocols.KV{{Key: "Author", Value: "me"}},
 		},
-		{
-			vec: "rules_zero_len", name: "Zero", game: "mta", gameType: "RP", mapName: "LS", version: "1.6",
-			password: protocols.FlagFalse, players: known(3), max: known(100),
-			rulesErr: wire.ErrMalformed, playersErr: wire.ErrTruncated,
-		},
+		{vec: "rules_zero_len", line: `RP "Zero" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules - info 9 partial [rules:malformed players:truncated]`},
 		{vec: "header_zero_len", err: wire.ErrMalformed},
 		{vec: "header_overrun", err: wire.ErrTruncated},
 		{vec: "bad_magic", err: wire.ErrMalformed},
@@ -92,20 +65,12 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			s, err := decode(readVec(t, tc.vec))
-			if tc.err != nil {
-				if !errors.Is(err, tc.err) {
-					t.Fatalf("err = %v, want %v", err, tc.err)
-				}
+			s, err := decode(prototest.VecFile(t, tc.vec))
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := []any{s.Name, s.Game, s.GameType, s.Map, s.Version, s.Password, s.Players, s.MaxPlayers}
-			want := []any{tc.name, tc.game, tc.gameType, tc.mapName, tc.version, tc.password, tc.players, tc.max}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("header = %v, want %v", got, want)
+			if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != tc.line {
+				t.Errorf("got  %s\nwant %s", got, tc.line)
 			}
 			if !reflect.DeepEqual(s.Rules, tc.rules) {
 				t.Errorf("rules = %v, want %v", s.Rules, tc.rules)
@@ -113,21 +78,12 @@ func TestDecodeVectors(t *testing.T) {
 			if !reflect.DeepEqual(s.PlayerList, tc.list) {
 				t.Errorf("players = %+v, want %+v", s.PlayerList, tc.list)
 			}
-			checkErr(t, "rules", s.RulesErr, tc.rulesErr)
-			checkErr(t, "players", s.PlayersErr, tc.playersErr)
 		})
 	}
 }
 
-func checkErr(t *testing.T, what string, got, want error) {
-	t.Helper()
-	if (want == nil) != (got == nil) || (want != nil && !errors.Is(got, want)) {
-		t.Errorf("%s error = %v, want %v", what, got, want)
-	}
-}
-
 func TestResultPhaseErrors(t *testing.T) {
-	s, err := decode(readVec(t, "rules_cut"))
+	s, err := decode(prototest.VecFile(t, "rules_cut"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,18 +100,14 @@ func TestResultPhaseErrors(t *testing.T) {
 	}
 }
 
-// fixture is the part of a GameQ-derived .expected.json this test compares.
-type fixture struct {
-	Fixtures []string                  `json:"fixtures"`
-	Expected map[string]map[string]any `json:"expected"`
-}
-
 // headerJSON are the keys of GameQ's result that are not server rules.
 var headerJSON = map[string]bool{
 	"dedicated": true, "gamename": true, "gametype": true, "map": true, "max_players": true,
 	"num_players": true, "password": true, "players": true, "port": true, "servername": true, "version": true,
 }
 
+// TestDecodeFixtures decodes every real capture and compares it with GameQ's
+// reading, as text: counts in decimal ("" when unknown), rules as a map.
 func TestDecodeFixtures(t *testing.T) {
 	dir := prototest.FixtureDir(t, "ase")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
@@ -164,88 +116,55 @@ func TestDecodeFixtures(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+			fx := prototest.ReadJSON[struct {
+				Fixtures []string
+				Expected map[string]map[string]any
+			}](t, f)
+			if len(fx.Fixtures) != 1 || len(fx.Expected) != 1 {
+				t.Fatalf("unexpected fixture layout: %+v", fx)
 			}
-			var fx fixture
-			if err := json.Unmarshal(raw, &fx); err != nil || len(fx.Fixtures) != 1 || len(fx.Expected) != 1 {
-				t.Fatalf("unexpected fixture layout: %v", err)
+			s, err := decode(prototest.Fixture(t, "ase", fx.Fixtures[0]))
+			if err != nil || s.RulesErr != nil || s.PlayersErr != nil || s.Password != protocols.FlagFalse {
+				t.Fatalf("%v; rules %v, players %v, password %v", err, s.RulesErr, s.PlayersErr, s.Password)
 			}
-			var want map[string]any
-			for _, v := range fx.Expected {
-				want = v
-			}
-			b := prototest.Fixture(t, "ase", fx.Fixtures[0])
-			s, err := decode(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.RulesErr != nil || s.PlayersErr != nil {
-				t.Fatalf("partial decode: rules %v, players %v", s.RulesErr, s.PlayersErr)
-			}
-			for key, got := range map[string]string{
+			want, got := map[string]any{}, map[string]any{
 				"servername": s.Name, "gamename": s.Game, "gametype": s.GameType, "map": s.Map,
 				"version": s.Version, "port": s.Port, "num_players": fmtCount(s.Players),
-				"max_players": fmtCount(s.MaxPlayers), "password": info(s, "password"),
-			} {
-				if got != want[key] {
-					t.Errorf("%s = %q, want %q", key, got, want[key])
-				}
+				"max_players": fmtCount(s.MaxPlayers), "password": prototest.InfoOf(s.Result(false, false))["password"],
 			}
-			if s.Password != protocols.FlagFalse {
-				t.Errorf("password flag = %v", s.Password)
-			}
-
-			wantRules := map[string]string{}
-			for k, v := range want {
-				if !headerJSON[k] && !strings.HasPrefix(k, "gq_") {
-					wantRules[k] = v.(string)
-				}
-			}
-			gotRules := map[string]string{}
-			for _, kv := range s.Rules {
-				gotRules[kv.Key] = kv.Value
-			}
-			if len(s.Rules) != len(wantRules) || !reflect.DeepEqual(gotRules, wantRules) {
-				t.Errorf("rules = %v, want %v", s.Rules, wantRules)
-			}
-
-			wantPlayers := want["players"].([]any)
-			if len(s.PlayerList) != len(wantPlayers) {
-				t.Fatalf("%d players, want %d", len(s.PlayerList), len(wantPlayers))
-			}
-			for i, wp := range wantPlayers {
-				w := wp.(map[string]any)
-				p := s.PlayerList[i]
-				got := map[string]string{
-					"name": p.Name, "team": p.Team, "score": fmtCount(p.Score), "ping": fmtCount(p.Ping),
-				}
-				for k, g := range got {
-					if g != w[k] {
-						t.Errorf("player %d %s = %q, want %q", i, k, g, w[k])
+			var players []any
+			for _, e := range fx.Expected {
+				for k, v := range e {
+					switch {
+					case k == "players":
+						players = v.([]any)
+					case !headerJSON[k] && !strings.HasPrefix(k, "gq_"):
+						want["rule "+k] = v
+					case headerJSON[k] && k != "dedicated":
+						want[k] = v
 					}
 				}
+			}
+			for _, kv := range s.Rules {
+				got["rule "+kv.Key] = kv.Value
+			}
+			if len(players) != len(s.PlayerList) {
+				t.Fatalf("%d players, want %d", len(s.PlayerList), len(players))
+			}
+			for i, wp := range players {
+				w := wp.(map[string]any)
+				p := s.PlayerList[i]
 				// GameQ reports the very last time field as false although the
 				// datagram ends with its 0x01 (empty) string: read it as empty.
-				if w["time"] == false {
-					w["time"] = ""
-				}
-				if p.DurationKnown != (w["time"] != "") {
-					t.Errorf("player %d time known = %v, want %q", i, p.DurationKnown, w["time"])
-				}
+				known := w["time"] != "" && w["time"] != false
+				want[fmt.Sprint("player ", i)] = fmt.Sprintf("%q %q %q %q %v", w["name"], w["team"], w["score"], w["ping"], known)
+				got[fmt.Sprint("player ", i)] = fmt.Sprintf("%q %q %q %q %v", p.Name, p.Team, fmtCount(p.Score), fmtCount(p.Ping), p.DurationKnown)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("decoded\n%v\nwant\n%v", got, want)
 			}
 		})
 	}
-}
-
-func info(s *status, key string) string {
-	for _, kv := range s.Info {
-		if kv.Key == key {
-			return kv.Value
-		}
-	}
-	return ""
 }
 
 // fmtCount renders a count the way the fixtures store it: decimal text, "" if unknown.

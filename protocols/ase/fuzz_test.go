@@ -4,15 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// seeds adds the own vectors and, when ../shared is present, the real captures.
+// seeds are the own vectors, the real captures when ../shared is present and a
+// split reply.
 func seeds(f *testing.F) [][]byte {
 	var out [][]byte
-	for _, b := range allVecs(f) {
+	for _, b := range prototest.AllVecs(f) {
 		out = append(out, b)
 	}
 	if d := prototest.SharedDir(); d != "" {
@@ -23,33 +24,20 @@ func seeds(f *testing.F) [][]byte {
 			}
 		}
 	}
-	out = append(out, split(bigReply(60), "idid")...)
-	return out
+	return append(out, split(bigReply(60), "idid")...)
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, b := range seeds(f) {
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, seeds(f), func(t *testing.T, b []byte) *protocols.Result {
 		s, err := decode(b)
 		if err != nil {
-			return
+			return nil
 		}
 		r := s.Result(true, true)
-		for _, v := range []string{r.Name, r.Map, r.Game, r.Version} {
-			if !utf8.ValidString(v) {
-				t.Fatalf("invalid UTF-8 %q", v)
-			}
-		}
 		if len(r.PlayerList) > maxPlayers {
 			t.Fatalf("%d players past the cap", len(r.PlayerList))
 		}
-		for _, p := range r.PlayerList {
-			if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
-				t.Fatalf("invalid UTF-8 player %q", p.Name)
-			}
-		}
+		return r
 	})
 }
 

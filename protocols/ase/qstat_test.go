@@ -1,28 +1,14 @@
 package ase
 
 import (
-	"encoding/json"
 	"net/netip"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
-
-// qstatEye is quakestat -json -P -R output for one -eye server.
-type qstatEye struct {
-	prototest.QstatServer
-	Rules   map[string]string `json:"rules"`
-	Players []struct {
-		Name  string          `json:"name"`
-		Score int64           `json:"score"`
-		Ping  int64           `json:"ping"`
-		Team  json.RawMessage `json:"team"` // a number when digit-led, else a string
-	} `json:"players"`
-}
 
 // TestQstat queries the same fake servers with quakestat -eye and with the Querier.
 // quakestat adds the 123 offset to the port it is given (checked by hand: asked for
@@ -30,7 +16,7 @@ type qstatEye struct {
 // the Querier, like the exporter after applying PortOffset, gets the port itself.
 func TestQstat(t *testing.T) {
 	replies := map[string][][]byte{
-		"basic": {readVec(t, "basic")},
+		"basic": {prototest.VecFile(t, "basic")},
 		"big":   {bigReply(80)},
 		"split": split(bigReply(80), "\x00\x00\x00\x07"),
 	}
@@ -42,21 +28,13 @@ func TestQstat(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return reply })
 			gamePort := netip.AddrPortFrom(addr.Addr(), addr.Port()-123)
-			out := prototest.Qstat(t, "-json", "-P", "-R", "-timeout", "5", "-eye", gamePort.String())
-			var recs []qstatEye
-			if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
-				t.Fatalf("quakestat output (%d bytes) does not parse: %v\n%.400s", len(out), err, out)
-			}
-			qs := recs[0]
-			if qs.Status != "online" {
-				t.Fatalf("quakestat status %q", qs.Status)
-			}
+			qs := prototest.QstatOne(t, "-P", "-R", "-eye", gamePort.String())
 
-			res, _, err := query(t, addr, all, 5*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ascii(res.Name) != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) ||
+			if prototest.QstatASCII(res.Name) != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) ||
 				res.MaxPlayers.Value != int64(qs.MaxPlayers) {
 				t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
 					qs.Name, qs.Map, qs.NumPlayers, qs.MaxPlayers)
@@ -74,7 +52,7 @@ func TestQstat(t *testing.T) {
 			}
 			for i, p := range res.PlayerList {
 				q := qs.Players[i]
-				team := strings.Trim(string(q.Team), `"`)
+				team := q.Team()
 				if team == "0" && p.Team == "" {
 					team = "" // quakestat prints 0 for a record without a team
 				}
@@ -84,14 +62,4 @@ func TestQstat(t *testing.T) {
 			}
 		})
 	}
-}
-
-// ascii drops non-ASCII bytes, as quakestat's JSON output does with a Latin-1 name.
-func ascii(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 0x80 {
-			return -1
-		}
-		return r
-	}, s)
 }

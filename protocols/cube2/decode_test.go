@@ -2,6 +2,7 @@ package cube2
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,77 +18,33 @@ var (
 	pingWide = []byte{0x81, 0x78, 0x56, 0x34, 0x12}
 )
 
-type infoWant struct {
-	game, name, mapName, version string
-	players, max                 int64
-	maxKnown                     bool
-	password                     protocols.Flag
-	layout                       string
-	info                         map[string]string
-	names                        []string // Red Eclipse player list
-	namesErr                     error
-	trailing                     int
+// infoLine is what a decoded info reply says above its lists, in one line: the
+// game, name, map, version, players/max, password flag and layout.
+func infoLine(res *protocols.Result) string {
+	return fmt.Sprintf("%s %q %q %q %s/%s pw %d %s", res.Game, res.Name, res.Map, res.Version,
+		prototest.CountText(res.Players), prototest.CountText(res.MaxPlayers), res.Password, prototest.InfoOf(res)["layout"])
 }
 
+// infoVectors are the info vectors of testdata/ with their infoLine, then the
+// names listed (Red Eclipse), the error that cut them and the trailing bytes;
+// and the info values they must hold.
 var infoVectors = []struct {
 	file string
 	req  []byte
-	want infoWant
+	want string
+	info map[string]string
 }{
-	{"info_sauer_ctf.hex", pingWide, infoWant{
-		game: gameSauerbraten, name: "Red Server", mapName: "forge", version: "260", players: 3, max: 16, maxKnown: true,
-		password: protocols.FlagFalse, layout: layoutSauerbraten,
-		info: map[string]string{"mode": "11", "mode_name": "ctf", "seconds_left": "421", "mastermode_name": "open"},
-	}},
-	{"info_sauer_paused.hex", pingOne, infoWant{
-		game: gameSauerbraten, name: "Paused", version: "259", players: 0, max: 8, maxKnown: true,
-		password: protocols.FlagTrue, layout: layoutSauerbraten,
-		info: map[string]string{"mode": "-1", "mode_name": "demo", "paused": "1", "gamespeed": "50", "mastermode_name": "password"},
-	}},
-	{"info_sauer_charset.hex", pingOne, infoWant{
-		game: gameSauerbraten, name: "ÝßзšÜA ", mapName: "abc", version: "260", players: 1, max: 4, maxKnown: true,
-		password: protocols.FlagFalse, layout: layoutSauerbraten,
-	}},
-	{"info_sauer_trailing.hex", pingOne, infoWant{
-		game: gameSauerbraten, name: "T", version: "260", players: 0, max: 12, maxKnown: true,
-		password: protocols.FlagFalse, layout: layoutSauerbraten, trailing: 2,
-		info: map[string]string{"trailing_bytes": "2"},
-	}},
-	{"info_redeclipse_players.hex", pingOne, infoWant{
-		game: gameRedEclipse, name: "RE Srv", mapName: "venus", version: "1.6.0", players: 2, max: 24, maxKnown: true,
-		password: protocols.FlagTrue, layout: layoutRedEclipse, names: []string{"Alice", "Bob"},
-		info: map[string]string{"protocol": "230", "time_remaining": "600", "branch": "stable", "platform": "2",
-			"arch": "64", "game_state": "5", "time_left": "300", "mastermode_name": "password"},
-	}},
-	{"info_redeclipse_names_cut.hex", pingOne, infoWant{
-		game: gameRedEclipse, name: "Cut", mapName: "dutility", version: "1.6.0", players: 2, max: 16, maxKnown: true,
-		password: protocols.FlagFalse, layout: layoutRedEclipse, names: []string{"Alice"}, namesErr: wire.ErrTruncated,
-	}},
-	{"info_unknown_layout.hex", pingOne, infoWant{
-		game: gameCube2, name: "Odd", mapName: "m", players: 2, layout: layoutUnknown,
-		info: map[string]string{"attr0": "5", "attr2": "2"},
-	}},
-}
-
-func checkInfo(t *testing.T, res *protocols.Result, w infoWant) {
-	t.Helper()
-	if res.Game != w.game || res.Name != w.name || res.Map != w.mapName || res.Version != w.version {
-		t.Errorf("game %q name %q map %q version %q, want %q %q %q %q", res.Game, res.Name, res.Map, res.Version, w.game, w.name, w.mapName, w.version)
-	}
-	if res.Players != protocols.Known(w.players) {
-		t.Errorf("players = %+v, want %d", res.Players, w.players)
-	}
-	if res.MaxPlayers.Known != w.maxKnown || res.MaxPlayers.Value != w.max {
-		t.Errorf("max players = %+v, want %d (known %v)", res.MaxPlayers, w.max, w.maxKnown)
-	}
-	if res.Password != w.password {
-		t.Errorf("password = %v, want %v", res.Password, w.password)
-	}
-	info := prototest.InfoOf(res)
-	if info["layout"] != w.layout {
-		t.Errorf("layout = %q, want %q", info["layout"], w.layout)
-	}
-	prototest.CheckInfoHas(t, res, w.info)
+	{"info_sauer_ctf.hex", pingWide, `Sauerbraten "Red Server" "forge" "260" 3/16 pw 1 sauerbraten | - "" 0`,
+		map[string]string{"mode": "11", "mode_name": "ctf", "seconds_left": "421", "mastermode_name": "open"}},
+	{"info_sauer_paused.hex", pingOne, `Sauerbraten "Paused" "" "259" 0/8 pw 2 sauerbraten | - "" 0`,
+		map[string]string{"mode": "-1", "mode_name": "demo", "paused": "1", "gamespeed": "50", "mastermode_name": "password"}},
+	{"info_sauer_charset.hex", pingOne, `Sauerbraten "ÝßзšÜA " "abc" "260" 1/4 pw 1 sauerbraten | - "" 0`, nil},
+	{"info_sauer_trailing.hex", pingOne, `Sauerbraten "T" "" "260" 0/12 pw 1 sauerbraten | - "" 2`, map[string]string{"trailing_bytes": "2"}},
+	{"info_redeclipse_players.hex", pingOne, `Red Eclipse "RE Srv" "venus" "1.6.0" 2/24 pw 2 redeclipse | [Alice Bob] "" 0`,
+		map[string]string{"protocol": "230", "time_remaining": "600", "branch": "stable", "platform": "2",
+			"arch": "64", "game_state": "5", "time_left": "300", "mastermode_name": "password"}},
+	{"info_redeclipse_names_cut.hex", pingOne, `Red Eclipse "Cut" "dutility" "1.6.0" 2/16 pw 1 redeclipse | [Alice] "truncated" 0`, nil},
+	{"info_unknown_layout.hex", pingOne, `Cube 2 "Odd" "m" "" 2/? pw 0 unknown | - "" 0`, map[string]string{"attr0": "5", "attr2": "2"}},
 }
 
 func TestDecodeInfoVectors(t *testing.T) {
@@ -97,29 +54,19 @@ func TestDecodeInfoVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if in.Trailing != tc.want.trailing {
-				t.Errorf("trailing = %d, want %d", in.Trailing, tc.want.trailing)
-			}
-			if !errors.Is(in.NamesErr, tc.want.namesErr) || (in.NamesErr == nil) != (tc.want.namesErr == nil) {
-				t.Errorf("names error = %v, want %v", in.NamesErr, tc.want.namesErr)
-			}
 			res := in.Result(true, true)
-			checkInfo(t, res, tc.want)
-			if tc.want.layout == layoutRedEclipse {
-				var names []string
-				for _, p := range res.PlayerList {
-					names = append(names, p.Name)
-				}
-				if !slices.Equal(names, tc.want.names) {
-					t.Errorf("player names = %q, want %q", names, tc.want.names)
-				}
-				if hasPhaseError(res, "players") != (tc.want.namesErr != nil) {
-					t.Errorf("phase errors = %+v", res.PhaseErrors)
-				}
-			} else if res.PlayerList != nil {
-				t.Errorf("the info reply of %s has no player list: %+v", tc.want.layout, res.PlayerList)
+			names := "-"
+			if res.PlayerList != nil {
+				names = prototest.PlayerNames(res)
 			}
-			if len(res.Rules) == 0 || res.Rules[0].Key != "protocol" && tc.want.layout != layoutUnknown {
+			if got := fmt.Sprintf("%s | %s %q %d", infoLine(res), names, wire.Reason(in.NamesErr), in.Trailing); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			prototest.CheckInfoHas(t, res, tc.info)
+			if hasPhaseError(res, "players") != (in.NamesErr != nil) {
+				t.Errorf("phase errors = %+v", res.PhaseErrors)
+			}
+			if len(res.Rules) == 0 || res.Rules[0].Key != "protocol" && !strings.Contains(tc.want, " unknown |") {
 				t.Errorf("rules = %+v", res.Rules)
 			}
 		})
@@ -264,12 +211,12 @@ func TestRealworld(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkInfo(t, in.Result(false, false), infoWant{
-			game: gameSauerbraten, name: "RealWorld Sauerbraten", version: "260", players: 0, max: 12, maxKnown: true,
-			password: protocols.FlagFalse, layout: layoutSauerbraten,
-			// qstat prints mode "0 coopedit": it shifts the mode table by one.
-			info: map[string]string{"mode": "0", "mode_name": "ffa", "mastermode_name": "open", "seconds_left": "0"},
-		})
+		res := in.Result(false, false)
+		if got, want := infoLine(res), `Sauerbraten "RealWorld Sauerbraten" "" "260" 0/12 pw 1 sauerbraten`; got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+		// qstat prints mode "0 coopedit": it shifts the mode table by one.
+		prototest.CheckInfoHas(t, res, map[string]string{"mode": "0", "mode_name": "ffa", "mastermode_name": "open", "seconds_left": "0"})
 		if in.Trailing != 0 {
 			t.Errorf("trailing = %d", in.Trailing)
 		}
@@ -291,11 +238,11 @@ func TestRealworld(t *testing.T) {
 			t.Fatal(err)
 		}
 		// qstat reads max players 600 here: attribute 3 is Red Eclipse's time.
-		checkInfo(t, in.Result(true, false), infoWant{
-			game: gameRedEclipse, name: "RealWorld RedEclipse", mapName: "battlefield", version: "1.6.0", players: 0,
-			max: 24, maxKnown: true, password: protocols.FlagFalse, layout: layoutRedEclipse,
-			info: map[string]string{"protocol": "230", "time_remaining": "600", "branch": "", "platform": "2", "arch": "64"},
-		})
+		res := in.Result(true, false)
+		if got, want := infoLine(res), `Red Eclipse "RealWorld RedEclipse" "battlefield" "1.6.0" 0/24 pw 1 redeclipse`; got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+		prototest.CheckInfoHas(t, res, map[string]string{"protocol": "230", "time_remaining": "600", "branch": "", "platform": "2", "arch": "64"})
 		if in.NamesErr != nil || in.Trailing != 0 || len(in.Names) != 0 {
 			t.Errorf("names %q (%v), trailing %d", in.Names, in.NamesErr, in.Trailing)
 		}

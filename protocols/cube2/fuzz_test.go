@@ -32,17 +32,7 @@ func FuzzDecodeInfo(f *testing.F) {
 		if in.Players < 0 || len(in.Attrs) > maxAttrs || len(in.Names) > maxPlayers || len(in.Handles) > maxPlayers {
 			t.Fatalf("bad counts %+v", in)
 		}
-		res := in.Result(true, true)
-		for _, s := range []string{res.Name, res.Map, res.Version, res.Game} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("bad string %q", s)
-			}
-		}
-		for _, p := range res.PlayerList {
-			if !utf8.ValidString(p.Name) {
-				t.Fatalf("bad name %q", p.Name)
-			}
-		}
+		prototest.CheckUTF8(t, in.Result(true, true))
 	})
 }
 

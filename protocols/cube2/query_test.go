@@ -2,8 +2,9 @@ package cube2
 
 import (
 	"bytes"
-	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -70,206 +71,91 @@ func full(t testing.TB) *fakeServer {
 	}
 }
 
-func names(res *protocols.Result) []string {
-	var out []string
-	for _, p := range res.PlayerList {
-		out = append(out, p.Name)
-	}
-	return out
-}
-
-func phases(tr *wire.Trace) map[string]error {
-	m := map[string]error{}
-	for _, p := range tr.Phases {
-		m[p.Name] = p.Err
-	}
-	return m
-}
-
-func TestQueryRoundTrip(t *testing.T) {
-	f := full(t)
-	res, tr, err := query(t, protocols.Settings{Players: true, Rules: true}, 2*time.Second, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkInfo(t, res, infoVectors[0].want)
-	if got := names(res); !slices.Equal(got, []string{"Alice", "Bob", "bot"}) {
-		t.Errorf("players = %q", got)
-	}
-	if res.Bots != protocols.Known(1) || !res.PlayerList[2].Bot || res.PlayerList[0].Team != "good" {
-		t.Errorf("bots %+v, list %+v", res.Bots, res.PlayerList)
-	}
-	if !slices.Contains(res.Rules, protocols.KV{Key: "uptime", Value: "3600"}) ||
-		!slices.Contains(res.Rules, protocols.KV{Key: "mode_name", Value: "ctf"}) {
-		t.Errorf("rules = %+v", res.Rules)
-	}
-	if res.Uptime != protocols.SpanSeconds(3600) || res.MapTime.Known {
-		t.Errorf("uptime %+v, map time %+v: want the extinfo uptime, 3600 s, and no map time", res.Uptime, res.MapTime)
-	}
-	ph := phases(tr)
-	if len(ph) != 3 || ph["info"] != nil || ph["players"] != nil || ph["rules"] != nil || res.PhaseErrors != nil {
-		t.Errorf("phases %+v, phase errors %+v", tr.Phases, res.PhaseErrors)
-	}
-}
-
-func TestQueryInfoOnly(t *testing.T) {
-	f := full(t)
-	res, tr, err := query(t, protocols.Settings{}, 2*time.Second, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList != nil || res.Rules != nil || res.Bots.Known || res.Uptime.Known || len(tr.Phases) != 1 {
-		t.Errorf("result %+v, phases %+v", res, tr.Phases)
-	}
-	if f.playersN.Load() != 0 || f.uptimeN.Load() != 0 {
-		t.Error("extinfo requested without players or rules")
-	}
-}
-
-func TestQueryPlayersOutOfOrderAndDuplicated(t *testing.T) {
-	f := full(t)
+func TestQueryReplies(t *testing.T) {
 	ids, alice, bob, bot := prototest.HexFile(t, "ext_ids.hex"), prototest.HexFile(t, "ext_stats_alice.hex"), prototest.HexFile(t, "ext_stats_bob.hex"), prototest.HexFile(t, "ext_stats_bot.hex")
-	f.players = func(int) [][]byte { return [][]byte{bot, alice, ids, alice, bob, ids} }
-	res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second, f)
-	if err != nil {
-		t.Fatal(err)
+	reply := func(b ...[]byte) func(int) [][]byte { return func(int) [][]byte { return b } }
+	echoed := func(tail ...byte) prototest.Handler {
+		return func(req []byte) [][]byte { return [][]byte{append(slices.Clone(req), tail...)} }
 	}
-	// The server's client order, not the arrival order.
-	if got := names(res); !slices.Equal(got, []string{"Alice", "Bob", "bot"}) || res.PhaseErrors != nil {
-		t.Errorf("players = %q, phase errors %+v", got, res.PhaseErrors)
-	}
-	if f.uptimeN.Load() != 0 || res.Rules != nil || phases(tr)["rules"] != nil {
-		t.Error("uptime asked without rules")
-	}
-}
-
-func TestQueryPlayersMissingRecord(t *testing.T) {
-	f := full(t)
-	ids, alice, bot := prototest.HexFile(t, "ext_ids.hex"), prototest.HexFile(t, "ext_stats_alice.hex"), prototest.HexFile(t, "ext_stats_bot.hex")
-	f.players = func(int) [][]byte { return [][]byte{ids, alice, bot} } // Bob's datagram is lost every time
-	res, tr, err := query(t, protocols.Settings{Players: true, Rules: true, Retries: 1}, 400*time.Millisecond, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !hasPhaseError(res, "players") || !errors.Is(phases(tr)["players"], wire.ErrTimeout) {
-		t.Fatalf("phase errors %+v", res.PhaseErrors)
-	}
-	// What arrived is reported; the bot count is not, as it may be incomplete.
-	if got := names(res); !slices.Equal(got, []string{"Alice", "bot"}) || res.Bots.Known {
-		t.Errorf("players = %q, bots %+v", got, res.Bots)
-	}
-	if hasPhaseError(res, "rules") || f.uptimeN.Load() != 1 {
-		t.Errorf("uptime: %+v, %d requests (answered the first time, so not re-sent)", res.PhaseErrors, f.uptimeN.Load())
-	}
-	if f.playersN.Load() != 2 {
-		t.Errorf("%d player requests, want 2 (one retry)", f.playersN.Load())
-	}
-}
-
-func TestQueryPlayersRetryCompletes(t *testing.T) {
-	f := full(t)
-	ids, alice, bob, bot := prototest.HexFile(t, "ext_ids.hex"), prototest.HexFile(t, "ext_stats_alice.hex"), prototest.HexFile(t, "ext_stats_bob.hex"), prototest.HexFile(t, "ext_stats_bot.hex")
-	f.players = func(n int) [][]byte {
-		if n == 1 {
-			return [][]byte{alice, bot} // the client list and Bob are lost
-		}
-		return [][]byte{ids, alice, bob, bot}
-	}
-	res, _, err := query(t, protocols.Settings{Players: true, Retries: 2}, 900*time.Millisecond, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := names(res); !slices.Equal(got, []string{"Alice", "Bob", "bot"}) || res.PhaseErrors != nil || res.Bots != protocols.Known(1) {
-		t.Errorf("players = %q, phase errors %+v", got, res.PhaseErrors)
-	}
-}
-
-func TestQueryExtinfoSilent(t *testing.T) {
-	f := full(t)
-	f.players, f.uptime = nil, nil // extinfo disabled (server mods can)
-	res, tr, err := query(t, protocols.Settings{Players: true, Rules: true}, 300*time.Millisecond, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Red Server" || !hasPhaseError(res, "players") || !hasPhaseError(res, "rules") || res.PlayerList != nil {
-		t.Errorf("result %+v", res)
-	}
-	if ph := phases(tr); !errors.Is(ph["players"], wire.ErrTimeout) || !errors.Is(ph["rules"], wire.ErrTimeout) {
-		t.Errorf("phases %+v", tr.Phases)
-	}
-	// The attributes are still rules.
-	if !slices.Contains(res.Rules, protocols.KV{Key: "protocol", Value: "260"}) {
-		t.Errorf("rules %+v", res.Rules)
-	}
-}
-
-func TestQueryExtinfoErrors(t *testing.T) {
+	players := protocols.Settings{Players: true}
 	for _, tc := range []struct {
-		file string
-		want error
+		name    string
+		s       protocols.Settings
+		d       time.Duration
+		players func(n int) [][]byte // nil: the client list and the three records
+		h       prototest.Handler    // instead of full's
+		want    string
+		asked   string // player and uptime requests
 	}{
-		{"ext_error.hex", wire.ErrServer},
-		{"ext_bad_type.hex", wire.ErrMalformed},
-		{"ext_stats_cut.hex", wire.ErrTruncated},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			f := full(t)
-			reply := prototest.HexFile(t, tc.file)
-			f.players = func(int) [][]byte { return [][]byte{reply} }
-			res, _, err := query(t, protocols.Settings{Players: true}, 2*time.Second, f)
-			if err != nil {
-				t.Fatal(err)
+		{"round trip", protocols.Settings{Players: true, Rules: true}, 2 * time.Second, nil, nil,
+			`"Red Server" "forge" "Sauerbraten" "260" 3/16 bots 1 pw 1 [Alice Bob bot] rules 8 info 9 partial [] | info:ok,players:ok,rules:ok`, "1/1"},
+		{"info only", protocols.Settings{}, 2 * time.Second, nil, nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots ? pw 1 - rules - info 9 partial [] | info:ok skipped 0 log 0`, "0/0"},
+		// The server's client order, not the arrival order; no uptime asked without rules.
+		{"players out of order and duplicated", players, 2 * time.Second, reply(bot, alice, ids, alice, bob, ids), nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots 1 pw 1 [Alice Bob bot] rules - info 9 partial [] | info:ok,players:ok skipped 0 log 0`, "1/0"},
+		// Bob's datagram is lost every time: what arrived is reported; the bot
+		// count is not, as it may be incomplete. The uptime, answered the first
+		// time, is not re-sent.
+		{"players missing record", protocols.Settings{Players: true, Rules: true, Retries: 1}, 400 * time.Millisecond, reply(ids, alice, bot), nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots ? pw 1 [Alice bot] rules 8 info 9 partial [players:timeout] | info:ok,rules:ok,players:timeout skipped 0 log 0`, "2/1"},
+		{"players retry completes", protocols.Settings{Players: true, Retries: 2}, 900 * time.Millisecond, func(n int) [][]byte {
+			if n == 1 {
+				return [][]byte{alice, bot} // the client list and Bob are lost
 			}
-			if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, tc.want) || res.PlayerList != nil || res.Bots.Known {
-				t.Errorf("phase errors %+v, want %v; players %+v", res.PhaseErrors, tc.want, res.PlayerList)
+			return [][]byte{ids, alice, bob, bot}
+		}, nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots 1 pw 1 [Alice Bob bot] rules - info 9 partial [] | info:ok,players:ok skipped 0 log 0`, ""},
+		// Extinfo disabled (server mods can): the attributes are still rules.
+		{"extinfo silent", protocols.Settings{Players: true, Rules: true}, 300 * time.Millisecond, func(int) [][]byte { return nil }, nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots ? pw 1 - rules 7 info 9 partial [rules:timeout players:timeout] | info:ok,players:timeout,rules:timeout skipped 0 log 0`, ""},
+		{"extinfo error", players, 2 * time.Second, reply(prototest.HexFile(t, "ext_error.hex")), nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots ? pw 1 - rules - info 9 partial [players:server_error] | info:ok,players:server_error skipped 0 log 0`, "1/0"},
+		{"extinfo bad type", players, 2 * time.Second, reply(prototest.HexFile(t, "ext_bad_type.hex")), nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots ? pw 1 - rules - info 9 partial [players:malformed] | info:ok,players:malformed skipped 0 log 0`, "1/0"},
+		{"extinfo stats cut", players, 2 * time.Second, reply(prototest.HexFile(t, "ext_stats_cut.hex")), nil, `"Red Server" "forge" "Sauerbraten" "260" 3/16 bots ? pw 1 - rules - info 9 partial [players:truncated] | info:ok,players:truncated skipped 0 log 0`, "1/0"},
+		{"other echo", protocols.Settings{Retries: 1}, 300 * time.Millisecond, nil, func([]byte) [][]byte { return [][]byte{prototest.HexFile(t, "bad_echo.hex")} }, `error mismatch | info:mismatch`, ""},
+		{"truncated", protocols.Settings{Retries: 1}, 2 * time.Second, nil, echoed(0, 5, 0x80), `error truncated | info:truncated skipped 0 log 0`, ""},
+		{"lying count", protocols.Settings{Retries: 1}, 2 * time.Second, nil, echoed(0, 0x81, 0xFF, 0xFF, 0, 0), `error too_large | info:too_large skipped 0 log 0`, ""},
+		{"garbage", protocols.Settings{Retries: 1}, 300 * time.Millisecond, nil, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, `error mismatch | info:mismatch`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := full(t)
+			if tc.players != nil {
+				f.players = tc.players
+			}
+			if tc.name == "extinfo silent" {
+				f.uptime = nil
+			}
+			h := tc.h
+			if h == nil {
+				h = f.handle
+			}
+			f.t = t
+			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, h), tc.s, tc.d)
+			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if got := fmt.Sprintf("%d/%d", f.playersN.Load(), f.uptimeN.Load()); tc.asked != "" && got != tc.asked {
+				t.Errorf("player/uptime requests %s, want %s", got, tc.asked)
+			}
+			if tc.name == "extinfo silent" && !slices.Contains(res.Rules, protocols.KV{Key: "protocol", Value: "260"}) {
+				t.Errorf("rules %+v", res.Rules)
+			}
+			if tc.name != "round trip" {
+				return
+			}
+			if want, _, _ := strings.Cut(infoVectors[0].want, " | "); infoLine(res) != want {
+				t.Errorf("got  %s\nwant %s", infoLine(res), want)
+			}
+			if !res.PlayerList[2].Bot || res.PlayerList[0].Team != "good" || !slices.Contains(res.Rules, protocols.KV{Key: "uptime", Value: "3600"}) ||
+				!slices.Contains(res.Rules, protocols.KV{Key: "mode_name", Value: "ctf"}) {
+				t.Errorf("list %+v, rules %+v", res.PlayerList, res.Rules)
+			}
+			if res.Uptime != protocols.SpanSeconds(3600) || res.MapTime.Known {
+				t.Errorf("uptime %+v, map time %+v: want the extinfo uptime, 3600 s, and no map time", res.Uptime, res.MapTime)
 			}
 		})
 	}
 }
 
 func TestQueryRedEclipseSendsNoExtinfo(t *testing.T) {
-	f := &fakeServer{info: body(t, "info_redeclipse_players.hex", 1)}
-	res, _, err := query(t, protocols.Settings{Players: true, Rules: true}, 2*time.Second, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Game != gameRedEclipse || !slices.Equal(names(res), []string{"Alice", "Bob"}) || res.PhaseErrors != nil {
-		t.Errorf("result %+v", res)
-	}
+	f := &fakeServer{t: t, info: body(t, "info_redeclipse_players.hex", 1)}
+	res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
+	prototest.CheckProbe(t, res, tr, err, `"RE Srv" "venus" "Red Eclipse" "1.6.0" 2/24 bots ? pw 2 [Alice Bob] rules 15 info 17 partial [] | info:ok skipped 0 log 0`)
 	if f.playersN.Load() != 0 || f.uptimeN.Load() != 0 {
 		t.Error("extinfo sent to Red Eclipse")
-	}
-}
-
-func TestQueryErrors(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		handler  prototest.Handler
-		deadline time.Duration
-		want     error
-	}{
-		{"other_echo_is_mismatch", func(req []byte) [][]byte { return [][]byte{prototest.HexFile(t, "bad_echo.hex")} }, 300 * time.Millisecond, wire.ErrMismatch},
-		{"truncated_is_truncated", func(req []byte) [][]byte { return [][]byte{append(slices.Clone(req), 0, 5, 0x80)} }, 2 * time.Second, wire.ErrTruncated},
-		{"lying_count_is_too_large", func(req []byte) [][]byte {
-			return [][]byte{append(slices.Clone(req), 0, 0x81, 0xFF, 0xFF, 0, 0)}
-		}, 2 * time.Second, wire.ErrTooLarge},
-		{"garbage_is_mismatch", func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, 300 * time.Millisecond, wire.ErrMismatch},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			addr := prototest.UDP(t, tc.handler)
-			tr := wire.NewTrace()
-			start := time.Now()
-			_, err := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 1}).Query(prototest.Context(t, tc.deadline), protocols.At(addr), tr)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
-			if el := time.Since(start); el > tc.deadline+time.Second+prototest.LagSince(start) {
-				t.Errorf("took %v", el)
-			}
-			if ph := phases(tr); len(ph) != 1 || !errors.Is(ph["info"], tc.want) {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
 	}
 }
 

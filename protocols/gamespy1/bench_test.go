@@ -8,7 +8,7 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	parts := readParts(b, "testdata", "ut_shuffled")
+	parts := readParts(b, "ut_shuffled")
 	prototest.DecodeBench(b, nil, func([]byte) error {
 		_, err := decode(parts)
 		return err
@@ -16,7 +16,7 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	parts := readParts(b, "testdata", "ut_shuffled")
+	parts := readParts(b, "ut_shuffled")
 	addr := prototest.UDP(b, func([]byte) [][]byte { return parts })
 	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, addr)
 }

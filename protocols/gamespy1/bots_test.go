@@ -11,20 +11,13 @@ import (
 // GameInfo.NumPlayers, the list its PlayerPawns), so Players is numplayers as
 // sent, Bots stays unknown and no list entry is marked.
 func TestBotsMeaning(t *testing.T) {
-	for _, c := range []struct {
-		vector string
-		humans int64
-	}{
-		{"ut_shuffled", 3},
-		{"bf_final_first", 2},
-		{"final_only_packet", 0},
-	} {
-		t.Run(c.vector, func(t *testing.T) {
-			res, err := decode(readParts(t, "testdata", c.vector))
+	for vector, humans := range map[string]int64{"ut_shuffled": 3, "bf_final_first": 2, "final_only_packet": 0} {
+		t.Run(vector, func(t *testing.T) {
+			res, err := decode(readParts(t, vector))
 			if err != nil {
 				t.Fatal(err)
 			}
-			prototest.CheckBots(t, res, c.humans, prototest.Unknown, true)
+			prototest.CheckBots(t, res, humans, prototest.Unknown, true)
 		})
 	}
 }

@@ -2,6 +2,7 @@ package gamespy1
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,186 +12,119 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// readParts reads dir/<name>.1.bin, .2.bin, ... (arrival order).
-func readParts(t testing.TB, dir, name string) [][]byte {
+// readParts reads the datagrams testdata/<name>.1.bin, .2.bin, ... (arrival
+// order), or the annotated testdata/<name>.1.hex, .2.hex, ...
+func readParts(t testing.TB, name string) [][]byte {
 	t.Helper()
 	var out [][]byte
 	for i := 1; ; i++ {
-		b, err := os.ReadFile(filepath.Join(dir, name+"."+strconv.Itoa(i)+".bin"))
-		if errors.Is(err, os.ErrNotExist) {
+		file := filepath.Join("testdata", name+"."+strconv.Itoa(i))
+		if b, err := os.ReadFile(file + ".bin"); err == nil {
+			out = append(out, b)
+		} else if _, err := os.Stat(file + ".hex"); err == nil {
+			out = append(out, prototest.HexFile(t, filepath.Base(file)+".hex"))
+		} else {
 			break
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, b)
 	}
 	if len(out) == 0 {
-		t.Fatalf("no datagrams for %s in %s", name, dir)
+		t.Fatalf("no datagrams for %s", name)
 	}
 	return out
 }
 
-type wantPlayer struct {
-	name        string
-	score, ping int64
-	scoreKnown  bool
-	team        string
-}
+var (
+	known = protocols.Known
+	r     = gt.R
+	s     = gt.S
+)
 
-func p(name string, score, ping int64, team string) wantPlayer {
-	return wantPlayer{name: name, score: score, ping: ping, scoreKnown: true, team: team}
-}
-
-// TestDecodeVectors runs the hand-built vectors of testdata/, written from the spec.
+// TestDecodeVectors runs the vectors of testdata/, written from the spec; the
+// .hex ones cover paths that otherwise only the real captures reach, so that a
+// clone without ../shared tests them too.
 func TestDecodeVectors(t *testing.T) {
-	tests := []struct {
-		name          string
-		err           error // sentinel the error must wrap, nil for none
-		noResult      bool
-		host, mapName string
-		game, version string
-		players, max  protocols.Count
-		password      protocols.Flag
-		list          []wantPlayer
-		info          map[string]string // must be in Info
-		notInfo       []string          // must not be in Info
-	}{
+	for _, v := range []gt.Vector{
 		{
-			name: "ut_shuffled", host: "Test «Server»", mapName: "DM-Deck16][", game: "ut", version: "451",
-			players: protocols.Known(3), max: protocols.Known(16), password: protocols.FlagFalse,
-			list:    []wantPlayer{p("Alpha", 12, 40, "0"), p("Beta", -3, 120, "1"), p("Zoé", 7, 99, "255")},
-			info:    map[string]string{"AdminName": "Adm", "gametype": "DeathMatchPlus"},
-			notInfo: []string{"queryid", "final", "keyhash_0", "player_0"},
+			Name: "ut_shuffled", Head: gt.Head{Name: "Test «Server»", Map: "DM-Deck16][", Game: "ut", Version: "451",
+				Players: known(3), Max: known(16), Password: protocols.FlagFalse,
+				Info: map[string]string{"AdminName": "Adm", "gametype": "DeathMatchPlus"}},
+			Rows:    []gt.Row{r("Alpha", 12, 40, "0"), r("Beta", -3, 120, "1"), r("Zoé", 7, 99, "255")},
+			NotInfo: []string{"queryid", "final", "keyhash_0", "player_0"},
 		},
 		{
-			name: "bf_final_first", host: "BF Test", mapName: "berlin", game: "bfield1942", version: "v1.61",
-			players: protocols.Known(2), max: protocols.Known(32), password: protocols.FlagTrue,
 			// score_N is the score; team_N 1 is teamname_0; "Gone" is a stale third entry.
-			list:    []wantPlayer{p("Axe", 7, 50, "axis"), p("Bow", 3, 60, "allied")},
-			info:    map[string]string{"active_mods": "xpack1"},
-			notInfo: []string{"teamname_0"},
+			Name: "bf_final_first", Head: gt.Head{Name: "BF Test", Map: "berlin", Game: "bfield1942", Version: "v1.61",
+				Players: known(2), Max: known(32), Password: protocols.FlagTrue, Info: map[string]string{"active_mods": "xpack1"}},
+			Rows:    []gt.Row{r("Axe", 7, 50, "axis"), r("Bow", 3, 60, "allied")},
+			NotInfo: []string{"teamname_0"},
 		},
 		{
-			name: "mohaa_colour", host: "Red Server", mapName: "dm/mohdm7", game: "mohaa", version: "1.11",
-			players: protocols.Known(1), max: protocols.Known(32),
-			list: []wantPlayer{p("HotShot", 4, 98, "")},
-			info: map[string]string{"hostname": "^3Red ^7Server"},
+			Name: "mohaa_colour", Head: gt.Head{Name: "Red Server", Map: "dm/mohdm7", Game: "mohaa", Version: "1.11",
+				Players: known(1), Max: known(32), Info: map[string]string{"hostname": "^3Red ^7Server"}},
+			Rows: []gt.Row{r("HotShot", 4, 98, "")},
+		},
+		{Name: "final_only_packet", Head: gt.Head{Name: "Solo", Map: "m1", Players: known(0), Max: known(8)}, Rows: []gt.Row{}},
+		{Name: "duplicate", Head: gt.Head{Name: "Dup", Players: known(1), Max: known(4)}, Rows: []gt.Row{s("One", 1)}},
+		{
+			Name: "missing_middle", Err: wire.ErrTruncated, Head: gt.Head{Name: "Lossy", Map: "CTF-Face", Players: known(2), Max: known(10)},
+			Rows: []gt.Row{s("First", 1), s("Third", 3)},
 		},
 		{
-			name: "final_only_packet", host: "Solo", mapName: "m1",
-			players: protocols.Known(0), max: protocols.Known(8), list: []wantPlayer{},
+			Name: "info_no_queryid", Head: gt.Head{Name: "Plain", Map: "DM-Morpheus", Game: "DeathMatchPlus", Players: known(0), Max: known(8),
+				Info: map[string]string{"gamemode": "openplaying", "hostport": "7777"}},
+			Rows: []gt.Row{},
+		},
+		{Name: "players_only", Rows: []gt.Row{r("a", 1, 10, "0"), r("b", 2, 20, "1")}},
+		{Name: "backslash_name", Head: gt.Head{Players: known(3)}, Rows: []gt.Row{s(`a\b`, 5), s("c", 2), {Name: `x\y\z`}}},
+		{Name: "garbled_key", Head: gt.Head{Name: "Garbled", Map: "m"}, Rows: []gt.Row{}, NotInfo: []string{"numplayers", "bad key"}},
+		{Name: "no_final", Head: gt.Head{Name: "NoFinal", Players: known(1), Max: known(2)}, Rows: []gt.Row{s("Only", 9)}},
+		{Name: "queryid_over_cap", Err: wire.ErrTooLarge, NoResult: true},
+		{Name: "after_final", Err: wire.ErrMalformed, NoResult: true},
+		{Name: "final_too_early", Err: wire.ErrMalformed, NoResult: true},
+		{Name: "strays", Head: gt.Head{Name: "Mine", Map: "Mine-Map", Players: known(0), Max: known(6)}, Rows: []gt.Row{}},
+		{
+			Name: "lying_numbers", Head: gt.Head{Name: "Numbers", Max: known(16), Info: map[string]string{"password": "maybe"}},
+			Rows: []gt.Row{{Name: "p"}},
 		},
 		{
-			name: "duplicate", host: "Dup", players: protocols.Known(1), max: protocols.Known(4),
-			list: []wantPlayer{{name: "One", score: 1, scoreKnown: true}},
+			Name: "odd_and_teams", Head: gt.Head{Name: "Café 日本", Players: known(0), Info: map[string]string{"password": ""}},
+			Rows: []gt.Row{}, NotInfo: []string{"team_t0", "score_t0"},
 		},
 		{
-			name: "missing_middle", err: wire.ErrTruncated, host: "Lossy", mapName: "CTF-Face",
-			players: protocols.Known(2), max: protocols.Known(10),
-			list: []wantPlayer{{name: "First", score: 1, scoreKnown: true}, {name: "Third", score: 3, scoreKnown: true}},
+			// Rule keys that look almost like player fields stay rules.
+			Name: "bf1942_rule_keys", Head: gt.Head{Name: "BF Rules", Map: "el_alamein", Game: "bfield1942", Version: "v1.61",
+				Players: known(1), Max: known(32), Password: protocols.FlagFalse, Info: map[string]string{
+					"allied_team_ratio": "1", "auto_balance_teams": "on", "number_of_rounds": "3",
+					"sv_punkbuster": "0", "hit_indicator": "1",
+				}},
+			Rows:    []gt.Row{r("Sarge", 12, 48, "Allies")},
+			NotInfo: []string{"playername_0", "teamname_0", "team_0", "final", "queryid"},
 		},
-		{
-			name: "info_no_queryid", host: "Plain", mapName: "DM-Morpheus", game: "DeathMatchPlus",
-			players: protocols.Known(0), max: protocols.Known(8), list: []wantPlayer{},
-			info: map[string]string{"gamemode": "openplaying", "hostport": "7777"},
-		},
-		{
-			name: "players_only",
-			list: []wantPlayer{p("a", 1, 10, "0"), p("b", 2, 20, "1")},
-		},
-		{
-			name: "backslash_name", players: protocols.Known(3),
-			list: []wantPlayer{{name: `a\b`, score: 5, scoreKnown: true}, {name: "c", score: 2, scoreKnown: true}, {name: `x\y\z`}},
-		},
-		{
-			name: "garbled_key", host: "Garbled", mapName: "m", list: []wantPlayer{},
-			notInfo: []string{"numplayers", "bad key"},
-		},
-		{
-			name: "no_final", host: "NoFinal", players: protocols.Known(1), max: protocols.Known(2),
-			list: []wantPlayer{{name: "Only", score: 9, scoreKnown: true}},
-		},
-		{name: "queryid_over_cap", err: wire.ErrTooLarge, noResult: true},
-		{name: "after_final", err: wire.ErrMalformed, noResult: true},
-		{name: "final_too_early", err: wire.ErrMalformed, noResult: true},
-		{
-			name: "strays", host: "Mine", mapName: "Mine-Map", players: protocols.Known(0), max: protocols.Known(6),
-			list: []wantPlayer{},
-		},
-		{
-			name: "lying_numbers", host: "Numbers", max: protocols.Known(16),
-			list: []wantPlayer{{name: "p"}},
-			info: map[string]string{"password": "maybe"},
-		},
-		{
-			name: "odd_and_teams", host: "Café 日本", players: protocols.Known(0), list: []wantPlayer{},
-			info:    map[string]string{"password": ""},
-			notInfo: []string{"team_t0", "score_t0"},
-		},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := decode(readParts(t, "testdata", tc.name))
-			prototest.WantedError(t, err, tc.err)
-			if tc.noResult {
-				if res != nil {
-					t.Fatalf("result %+v with error %v", res, err)
-				}
-				return
-			}
-			gamespytest.CheckHead(t, res, gamespytest.Head{Name: tc.host, Map: tc.mapName, Game: tc.game, Version: tc.version,
-				Players: tc.players, Max: tc.max, Password: tc.password, Info: tc.info})
-			if res.Bots.Known {
-				t.Errorf("bots reported: %v", res.Bots)
-			}
-			checkPlayers(t, res.PlayerList, tc.list)
-			for _, k := range tc.notInfo {
-				if _, ok := gamespytest.Info(res, k); ok {
-					t.Errorf("info has %s", k)
-				}
-			}
+		// Only the data-free last packet arrived: an empty, truncated result.
+		{Name: "final_packet_only", Err: wire.ErrTruncated, Rows: []gt.Row{}, NoInfo: true},
+	} {
+		t.Run(v.Name, func(t *testing.T) {
+			res, err := decode(readParts(t, v.Name))
+			gt.CheckVector(t, res, err, v)
 		})
 	}
 }
 
-func checkPlayers(t *testing.T, got []protocols.Player, want []wantPlayer) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%d players, want %d: %+v", len(got), len(want), got)
-	}
-	for i, w := range want {
-		g := got[i]
-		if g.Name != w.name || g.Score.Known != w.scoreKnown || g.Score.Value != w.score || g.Team != w.team {
-			t.Errorf("player %d = %q score %v team %q, want %q %d/%v %q", i, g.Name, g.Score, g.Team, w.name, w.score, w.scoreKnown, w.team)
-		}
-		if w.ping != 0 && (!g.Ping.Known || g.Ping.Value != w.ping) {
-			t.Errorf("player %d ping %v, want %d", i, g.Ping, w.ping)
-		}
-	}
-}
-
-// The order datagrams arrive in never matters.
+// The order datagrams arrive in never matters, nor does a duplicate.
 func TestDecodeAnyOrder(t *testing.T) {
-	parts := readParts(t, "testdata", "ut_shuffled")
+	parts := readParts(t, "ut_shuffled")
 	want, err := decode(parts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orders := [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 1, 0}, {2, 0, 1}}
-	for _, o := range orders {
-		got, err := decode([][]byte{parts[o[0]], parts[o[1]], parts[o[2]], parts[o[0]]})
-		if err != nil {
-			t.Fatalf("order %v: %v", o, err)
-		}
-		if got.Name != want.Name || len(got.PlayerList) != len(want.PlayerList) || len(got.Info) != len(want.Info) {
-			t.Errorf("order %v: %+v, want %+v", o, got, want)
-		}
+	for _, o := range [][]int{{0, 1, 2, 0}, {0, 2, 1, 0}, {1, 0, 2, 1}, {1, 2, 0, 1}, {2, 1, 0, 2}, {2, 0, 1, 2}} {
+		got, err := decode(gt.Reorder(parts, o...))
+		gt.SameResult(t, fmt.Sprint(o), want, got, err)
 	}
 }
 
@@ -204,140 +138,61 @@ func TestDecodeCaps(t *testing.T) {
 	if _, err := decode(stream); err != nil {
 		t.Fatalf("32 packets: %v", err)
 	}
-	stream = append(stream, []byte(`\k\v\queryid\1.33`))
-	if _, err := decode(stream); !errors.Is(err, wire.ErrTooLarge) {
-		t.Fatalf("33 packets: %v", err)
-	}
-	// An endless stream of duplicates stops at the datagram cap.
 	dups := make([][]byte, maxDatagrams+1)
 	for i := range dups {
 		dups[i] = []byte(`\hostname\x\queryid\1.1`)
 	}
-	if _, err := decode(dups); !errors.Is(err, wire.ErrTooLarge) {
-		t.Fatalf("duplicates: %v", err)
-	}
-	// Bytes are capped too.
-	big := [][]byte{[]byte(`\a\` + strings.Repeat("x", maxReply) + `\queryid\1.1`)}
-	if _, err := decode(big); !errors.Is(err, wire.ErrTooLarge) {
-		t.Fatalf("big: %v", err)
+	for name, in := range map[string][][]byte{
+		"33 packets": append(stream, []byte(`\k\v\queryid\1.33`)),
+		"duplicates": dups, // an endless stream stops at the datagram cap
+		"big":        {[]byte(`\a\` + strings.Repeat("x", maxReply) + `\queryid\1.1`)},
+	} {
+		if _, err := decode(in); !errors.Is(err, wire.ErrTooLarge) {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 
 func TestDecodeMalformed(t *testing.T) {
 	for _, b := range []string{"", "hostname\\x", "\xff\xff\xff\xff", `\queryid\`, `\queryid\1.x`, `\queryid\1.0`, `\queryid\.1`} {
 		_, err := decode([][]byte{[]byte(b)})
-		if err == nil {
-			t.Errorf("%q: no error", b)
-			continue
-		}
 		if r := wire.Reason(err); r != "malformed" && r != "truncated" {
 			t.Errorf("%q: reason %s (%v)", b, r, err)
 		}
 	}
 }
 
-// expected is the part of a GameQ .expected.json these tests assert.
 var colour = regexp.MustCompile(`\^[0-9]`)
 
-// TestDecodeFixtures decodes every real capture and asserts GameQ's decoded values.
+// TestDecodeFixtures decodes every real capture, in its order and reversed,
+// and asserts GameQ's decoded values. GameQ keeps BF1942's stale entries; the
+// spec (§4 rule 4) truncates the list to numplayers.
 func TestDecodeFixtures(t *testing.T) {
-	for _, g := range gamespytest.GameQs(t, "gamespy1") {
+	reading := gt.Reading{
+		Name:    func(s string) string { return colour.ReplaceAllString(s, "") },
+		Game:    []string{"gamename"},
+		Version: []string{"gamever"},
+		Password: func(s string) protocols.Flag {
+			return map[string]protocols.Flag{"0": protocols.FlagFalse, "False": protocols.FlagFalse, "1": protocols.FlagTrue, "True": protocols.FlagTrue}[s]
+		},
+		SkipInfo: func(k string, _ bool) bool { return k == "final" },
+		Player:   []string{"player", "playername"},
+		Score:    []string{"frags", "score"},
+		Teams:    "teamname", TeamBase: 1, // BF1942: team_N is 1-based into teamname_N
+		CapRows: true,
+	}
+	for _, g := range gt.GameQs(t, "gamespy1") {
 		t.Run(g.Name, func(t *testing.T) {
-			parts, want := g.Parts, g.Want
-			res, err := decode(parts)
+			res, err := decode(g.Parts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkFixture(t, res, want)
-			// Reversed arrival order gives the same result.
-			rev := slices.Clone(parts)
+			gt.CheckGameQ(t, res, g.Want, reading)
+			rev := slices.Clone(g.Parts)
 			slices.Reverse(rev)
 			res2, err := decode(rev)
-			if err != nil || res2.Name != res.Name || len(res2.PlayerList) != len(res.PlayerList) || len(res2.Info) != len(res.Info) {
-				t.Errorf("reversed order: %v %+v", err, res2)
-			}
+			gt.SameResult(t, "reversed", res, res2, err)
 		})
-	}
-}
-
-func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
-	t.Helper()
-	if w := colour.ReplaceAllString(gamespytest.Str(want, "hostname"), ""); res.Name != w {
-		t.Errorf("name %q, want %q", res.Name, w)
-	}
-	if res.Map != gamespytest.Str(want, "mapname") || res.Version != gamespytest.Str(want, "gamever") || res.Game != gamespytest.Str(want, "gamename") {
-		t.Errorf("map/version/game %q %q %q, want %q %q %q", res.Map, res.Version, res.Game,
-			gamespytest.Str(want, "mapname"), gamespytest.Str(want, "gamever"), gamespytest.Str(want, "gamename"))
-	}
-	if res.Players != gamespytest.Count(gamespytest.Str(want, "numplayers")) || res.MaxPlayers != gamespytest.Count(gamespytest.Str(want, "maxplayers")) {
-		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, gamespytest.Str(want, "numplayers"), gamespytest.Str(want, "maxplayers"))
-	}
-	wantPw := protocols.FlagUnknown
-	switch gamespytest.Str(want, "password") {
-	case "0", "False":
-		wantPw = protocols.FlagFalse
-	case "1", "True":
-		wantPw = protocols.FlagTrue
-	}
-	if res.Password != wantPw {
-		t.Errorf("password %v, want %v", res.Password, wantPw)
-	}
-	// Every wire key GameQ reports (strings; gq_* and its own fields aside) is in Info
-	// with the same value, last occurrence winning.
-	for k, v := range want {
-		s, ok := v.(string)
-		if !ok || strings.HasPrefix(k, "gq_") || k == "final" {
-			continue
-		}
-		if got, ok := gamespytest.Info(res, k); !ok || got != s {
-			t.Errorf("info %s = %q (%v), want %q", k, got, ok, s)
-		}
-	}
-	checkFixturePlayers(t, res, want)
-}
-
-func checkFixturePlayers(t *testing.T, res *protocols.Result, want map[string]any) {
-	t.Helper()
-	players, _ := want["players"].([]any)
-	var teams []string
-	if ts, ok := want["teams"].([]any); ok {
-		for _, tm := range ts {
-			teams = append(teams, gamespytest.Str(tm.(map[string]any), "teamname"))
-		}
-	}
-	// GameQ keeps BF1942's stale entries; the spec (§4 rule 4) truncates the list
-	// to numplayers.
-	n := len(players)
-	if np := gamespytest.Count(gamespytest.Str(want, "numplayers")); np.Known && int(np.Value) < n {
-		n = int(np.Value)
-	}
-	if len(res.PlayerList) != n {
-		t.Fatalf("%d players, want %d", len(res.PlayerList), n)
-	}
-	for i := range n {
-		w := players[i].(map[string]any)
-		g := res.PlayerList[i]
-		name := gamespytest.Str(w, "player")
-		if name == "" {
-			name = gamespytest.Str(w, "playername")
-		}
-		if wn := colour.ReplaceAllString(name, ""); g.Name != wn {
-			t.Errorf("player %d name %q, want %q", i, g.Name, wn)
-		}
-		score := gamespytest.Str(w, "frags")
-		if score == "" {
-			score = gamespytest.Str(w, "score")
-		}
-		if g.Score != gamespytest.Count(score) || g.Ping != gamespytest.Count(gamespytest.Str(w, "ping")) {
-			t.Errorf("player %d %q score/ping %v/%v, want %q/%q", i, g.Name, g.Score, g.Ping, score, gamespytest.Str(w, "ping"))
-		}
-		team := gamespytest.Str(w, "team")
-		if idx, err := strconv.Atoi(team); err == nil && teams != nil && idx >= 1 && idx <= len(teams) {
-			team = teams[idx-1] // BF1942: team_N is 1-based into teamname_N
-		}
-		if g.Team != team {
-			t.Errorf("player %d team %q, want %q", i, g.Team, team)
-		}
 	}
 }
 

@@ -13,7 +13,7 @@ func FuzzDecode(f *testing.F) {
 	var joined [][][]byte
 	names, _ := filepath.Glob(filepath.Join("testdata", "*.1.bin"))
 	for _, n := range names {
-		joined = append(joined, readParts(f, "testdata", strings.TrimSuffix(filepath.Base(n), ".1.bin")))
+		joined = append(joined, readParts(f, strings.TrimSuffix(filepath.Base(n), ".1.bin")))
 	}
 	gamespytest.Seeds(f, "gamespy1", []string{"*.bin"}, joined...)
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -3,31 +3,17 @@ package gamespy1
 import (
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // TestQstat queries one fake server with quakestat -gps and with the Querier. The
 // names are ASCII: qstat drops Latin-1 bytes from names.
 func TestQstat(t *testing.T) {
-	parts := [][]byte{
+	addr := prototest.UDP(t, serve(t,
 		[]byte(`\player_1\Beta\frags_1\3\ping_1\ 70\team_1\1\queryid\31.2\final\`),
 		[]byte(`\gamename\ut\gamever\451\hostname\Cross Check [US]\hostport\7777\mapname\CTF-Face\gametype\CTFGame\numplayers\2\maxplayers\12\password\False\player_0\Alpha\frags_0\10\ping_0\ 40\team_0\0\queryid\31.1`),
-	}
-	addr := prototest.UDP(t, func([]byte) [][]byte { return parts })
-	qs := prototest.QstatJSON(t, "-gps", addr)
-	if qs.Status != "online" {
-		t.Fatalf("qstat: %+v", qs)
-	}
-	q := newQuerier(t, protocols.Settings{Players: true}, nil)
-	res, err := q.Query(prototest.Context(t, long), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) || res.MaxPlayers.Value != int64(qs.MaxPlayers) {
-		t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
-			qs.Name, qs.Map, qs.NumPlayers, qs.MaxPlayers)
-	}
+	))
+	res, qs := prototest.QstatQuery(t, "-gps", addr, Protocol, players)
 	if len(res.PlayerList) != qs.NumPlayers {
 		t.Errorf("%d players, qstat says %d", len(res.PlayerList), qs.NumPlayers)
 	}

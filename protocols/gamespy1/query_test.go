@@ -1,33 +1,18 @@
 package gamespy1
 
 import (
-	"errors"
 	"fmt"
-
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func newQuerier(t testing.TB, s protocols.Settings, opts *Options) protocols.Querier {
-	t.Helper()
-	if opts != nil {
-		s.Options = func(v any) error { *v.(*Options) = *opts; return nil }
-	}
-	q, err := build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 // serve answers `\status\` with the given datagrams in order.
-func serve(t testing.TB, parts ...[]byte) func([]byte) [][]byte {
+func serve(t testing.TB, parts ...[]byte) prototest.Handler {
 	return func(req []byte) [][]byte {
 		if string(req) != `\status\` {
 			t.Errorf("request %q", req)
@@ -35,135 +20,6 @@ func serve(t testing.TB, parts ...[]byte) func([]byte) [][]byte {
 		}
 		return parts
 	}
-}
-
-// Probes that must end in a timeout get a short deadline; the others a long one, so
-// that a loaded test machine cannot turn them into timeouts.
-const (
-	deadline = 300 * time.Millisecond
-	long     = 3 * time.Second
-)
-
-func query(t *testing.T, d time.Duration, q protocols.Querier, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	return prototest.QueryWithin(t, q, prototest.UDP(t, h), d)
-}
-
-func TestQueryMultiPacket(t *testing.T) {
-	t.Parallel()
-	parts := readParts(t, "testdata", "ut_shuffled") // arrive 3, 1, 2
-	q := newQuerier(t, protocols.Settings{Players: true, Rules: true}, nil)
-	// Out of order, with a duplicate, a stray of another reply and a non-GameSpy datagram.
-	res, tr, err := query(t, long, q, serve(t, parts[0], []byte(`\hostname\stale\queryid\76.1`), parts[1], parts[0], []byte("junk"), parts[2]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Test «Server»" || res.Map != "DM-Deck16][" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(16) {
-		t.Errorf("result %+v", res)
-	}
-	if len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Zoé" || len(res.Rules) == 0 || len(res.PhaseErrors) != 0 {
-		t.Errorf("players %+v rules %d phase errors %v", res.PlayerList, len(res.Rules), res.PhaseErrors)
-	}
-	ignored := prototest.Ignored(tr)
-	if ignored != 3 {
-		t.Errorf("%d datagrams noted as ignored, want 3", ignored)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-		t.Errorf("phases %+v", tr.Phases)
-	}
-}
-
-func TestQuerySettings(t *testing.T) {
-	t.Parallel()
-	parts := readParts(t, "testdata", "bf_final_first")
-	q := newQuerier(t, protocols.Settings{}, &Options{Request: requestStatus})
-	res, _, err := query(t, long, q, serve(t, parts...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList != nil || res.Rules != nil || len(res.Info) == 0 {
-		t.Errorf("players %v rules %v info %d without asking", res.PlayerList, res.Rules, len(res.Info))
-	}
-}
-
-func TestQueryMissingPacket(t *testing.T) {
-	t.Parallel()
-	parts := readParts(t, "testdata", "missing_middle")
-	q := newQuerier(t, protocols.Settings{Players: true, Rules: true}, nil)
-	res, _, err := query(t, long, q, serve(t, parts...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Lossy" || res.Players != protocols.Known(2) || len(res.PlayerList) != 2 {
-		t.Errorf("result %+v", res)
-	}
-	if len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {
-		t.Errorf("phase errors %v", res.PhaseErrors)
-	}
-}
-
-// Without the info packet there is nothing to report.
-func TestQueryMissingInfo(t *testing.T) {
-	t.Parallel()
-	parts := readParts(t, "testdata", "missing_middle")
-	q := newQuerier(t, protocols.Settings{Players: true}, nil)
-	_, _, err := query(t, long, q, serve(t, parts[1]))
-	if !errors.Is(err, wire.ErrTruncated) {
-		t.Fatalf("error %v", err)
-	}
-}
-
-func TestQueryNoFinal(t *testing.T) {
-	t.Parallel()
-	parts := readParts(t, "testdata", "no_final")
-	q := newQuerier(t, protocols.Settings{Players: true}, nil)
-	res, tr, err := query(t, long, q, serve(t, parts...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "NoFinal" || len(res.PlayerList) != 1 || len(res.PhaseErrors) != 0 {
-		t.Errorf("result %+v", res)
-	}
-	if len(tr.Entries) == 0 {
-		t.Error("missing \\final\\ not logged")
-	}
-}
-
-func TestQueryEndlessStream(t *testing.T) {
-	t.Parallel()
-	var stream [][]byte
-	for i := 1; i <= 40; i++ {
-		stream = append(stream, fmt.Appendf(nil, `\k%d\v\queryid\9.%d`, i, i))
-	}
-	q := newQuerier(t, protocols.Settings{}, nil)
-	if _, _, err := query(t, long, q, serve(t, stream...)); !errors.Is(err, wire.ErrTooLarge) {
-		t.Fatalf("error %v", err)
-	}
-	var dups [][]byte
-	for range 100 {
-		dups = append(dups, []byte(`\hostname\x\queryid\9.1`))
-	}
-	if _, _, err := query(t, long, q, serve(t, dups...)); !errors.Is(err, wire.ErrTooLarge) {
-		t.Fatalf("duplicates: error %v", err)
-	}
-}
-
-func TestQueryFailures(t *testing.T) {
-	t.Parallel()
-	gamespytest.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gamespytest.Failure{
-		{Name: "garbage", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
-		{Name: "lying number", D: long, H: func([]byte) [][]byte { return [][]byte{[]byte(`\hostname\x\queryid\1.1000`)} }, Want: wire.ErrTooLarge},
-		{Name: "empty", D: deadline, H: func([]byte) [][]byte { return [][]byte{{}} }, Want: wire.ErrMalformed},
-	})
-}
-
-// Silence and a closed port are failures too: the contract checks them.
-func TestQuerierContract(t *testing.T) {
-	t.Parallel()
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol: Protocol, Name: "gamespy1", DefaultPort: 7778, Transport: "udp",
-		Answer:   serve(t, []byte(`\hostname\Second\numplayers\1\maxplayers\2\final\`)),
-		WantName: "Second", RetryDeadline: 900 * time.Millisecond,
-	})
 }
 
 // separateServer answers each section with its own queryid and sends a late copy of
@@ -187,67 +43,87 @@ func separateServer(t *testing.T, answerPlayers bool) prototest.Handler {
 	}
 }
 
-func TestQuerySeparate(t *testing.T) {
+var (
+	all     = protocols.Settings{Players: true, Rules: true}
+	players = protocols.Settings{Players: true}
+)
+
+func TestQueryReplies(t *testing.T) {
 	t.Parallel()
-	q := newQuerier(t, protocols.Settings{Players: true, Rules: true}, &Options{Request: requestSeparate})
-	res, tr, err := query(t, long, q, separateServer(t, true))
-	if err != nil {
-		t.Fatal(err)
+	ut, lossy := readParts(t, "ut_shuffled"), readParts(t, "missing_middle") // ut arrives 3, 1, 2
+	var stream, dups [][]byte
+	for i := 1; i <= 40; i++ {
+		stream = append(stream, fmt.Appendf(nil, `\k%d\v\queryid\9.%d`, i, i))
 	}
-	if res.Name != "Sep" || res.Game != "ut" || len(res.PlayerList) != 2 || res.PlayerList[0].Name != "A" || res.PlayerList[1].Name != "B" {
-		t.Errorf("result %+v", res)
+	for range 100 {
+		dups = append(dups, []byte(`\hostname\x\queryid\9.1`))
 	}
-	if len(res.Rules) != 2 || res.Rules[0] != (protocols.KV{Key: "timelimit", Value: "15"}) || len(res.PhaseErrors) != 0 {
-		t.Errorf("rules %v phase errors %v", res.Rules, res.PhaseErrors)
-	}
-	var names []string
-	for _, p := range tr.Phases {
-		names = append(names, p.Name)
-	}
-	if strings.Join(names, ",") != "info,players,rules" {
-		t.Errorf("phases %v", names)
+	for _, tc := range []struct {
+		name string
+		s    protocols.Settings
+		o    Options
+		d    time.Duration
+		h    prototest.Handler
+		want string
+	}{
+		// Out of order, with a duplicate, a stray of another reply and a non-GameSpy datagram.
+		{"multi packet", all, Options{}, gt.Long, serve(t, ut[0], []byte(`\hostname\stale\queryid\76.1`), ut[1], ut[0], []byte("junk"), ut[2]),
+			`"Test «Server»" "DM-Deck16][" "ut" "451" 3/16 bots ? pw 1 [Alpha Beta Zoé] rules 10 info 10 partial [] | info:ok skipped 3 log 0`},
+		{"nothing asked", protocols.Settings{}, Options{Request: requestStatus}, gt.Long, serve(t, readParts(t, "bf_final_first")...),
+			`"BF Test" "berlin" "bfield1942" "v1.61" 2/32 bots ? pw 2 - rules - info 9 partial [] | info:ok skipped 0 log 0`},
+		{"missing packet", all, Options{}, gt.Long, serve(t, lossy...),
+			`"Lossy" "CTF-Face" "" "" 2/10 bots ? pw 0 [First Third] rules 4 info 4 partial [players:truncated rules:truncated] | info:ok skipped 0 log 1`},
+		// Without the info packet there is nothing to report.
+		{"missing info", players, Options{}, gt.Long, serve(t, lossy[1]), `error truncated | info:truncated skipped 0 log 0`},
+		// A reply without \final\ is complete when every packet came; the probe logs it.
+		{"no final", players, Options{}, gt.Long, serve(t, readParts(t, "no_final")...),
+			`"NoFinal" "" "" "" 1/2 bots ? pw 0 [Only] rules - info 3 partial [] | info:ok skipped 0 log 1`},
+		{"endless stream", protocols.Settings{}, Options{}, gt.Long, serve(t, stream...), `error too_large | info:too_large skipped 0 log 0`},
+		{"endless duplicates", protocols.Settings{}, Options{}, gt.Long, serve(t, dups...), `error too_large | info:too_large skipped 63 log 0`},
+		{"separate", all, Options{Request: requestSeparate}, gt.Long, separateServer(t, true),
+			`"Sep" "DM-A" "ut" "" 2/8 bots ? pw 0 [A B] rules 2 info 5 partial [] | info:ok,players:ok,rules:ok skipped 1 log 0`},
+		{"separate players lost", players, Options{Request: requestSeparate}, time.Second, separateServer(t, false),
+			`"Sep" "DM-A" "ut" "" 2/8 bots ? pw 0 - rules - info 5 partial [players:timeout] | info:ok,players:timeout skipped 0 log 0`},
+		{"xserverquery", protocols.Settings{}, Options{Request: requestXServerQuery}, gt.Long, func(req []byte) [][]byte {
+			if string(req) != `\status\xserverquery` {
+				return nil
+			}
+			return [][]byte{[]byte(`\hostname\X\final\`)}
+		}, `"X" "" "" "" ?/? bots ? pw 0 - rules - info 1 partial [] | info:ok skipped 0 log 0`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.s.Options = prototest.OptionsOf(tc.o)
+			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, tc.h), tc.s, tc.d)
+			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if tc.name == "separate" && res.Rules[0] != (protocols.KV{Key: "timelimit", Value: "15"}) {
+				t.Errorf("rules %v", res.Rules)
+			}
+		})
 	}
 }
 
-func TestQuerySeparatePlayersLost(t *testing.T) {
+func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	q := newQuerier(t, protocols.Settings{Players: true}, &Options{Request: requestSeparate})
-	res, _, err := query(t, time.Second, q, separateServer(t, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Sep" || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" ||
-		!errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
-		t.Errorf("result %+v", res)
-	}
-}
-
-func TestQueryXServerQuery(t *testing.T) {
-	t.Parallel()
-	q := newQuerier(t, protocols.Settings{}, &Options{Request: requestXServerQuery})
-	res, _, err := query(t, long, q, func(req []byte) [][]byte {
-		if string(req) != `\status\xserverquery` {
-			return nil
-		}
-		return [][]byte{[]byte(`\hostname\X\final\`)}
+	gt.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gt.Failure{
+		{Name: "garbage", D: gt.Short, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
+		{Name: "lying number", D: gt.Long, H: func([]byte) [][]byte { return [][]byte{[]byte(`\hostname\x\queryid\1.1000`)} }, Want: wire.ErrTooLarge},
+		{Name: "empty", D: gt.Short, H: func([]byte) [][]byte { return [][]byte{{}} }, Want: wire.ErrMalformed},
 	})
-	if err != nil || res.Name != "X" {
-		t.Fatalf("%v %+v", err, res)
-	}
 }
 
-func TestNewOptions(t *testing.T) {
-	if _, err := build(protocols.Settings{}); err != nil {
-		t.Fatal(err)
-	}
-	_, err := build(protocols.Settings{Options: func(v any) error { v.(*Options).Request = "bogus"; return nil }})
-	if err == nil || !strings.Contains(err.Error(), "request") {
-		t.Fatalf("error %v", err)
-	}
-	_, err = build(protocols.Settings{Options: func(any) error { return errors.New("field nope not found") }})
-	if err == nil {
-		t.Fatal("options error swallowed")
-	}
+// Silence and a closed port are failures too: the contract checks them.
+func TestQuerierContract(t *testing.T) {
+	t.Parallel()
+	prototest.QuerierContract(t, prototest.Contract{
+		Protocol: Protocol, Name: "gamespy1", DefaultPort: 7778, Transport: "udp",
+		Answer:   serve(t, []byte(`\hostname\Second\numplayers\1\maxplayers\2\final\`)),
+		WantName: "Second", RetryDeadline: 900 * time.Millisecond,
+	})
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"request: bogus": "request", "encoding: koi8-r": "koi8-r"})
 }
 
 // TestQueryEncoding: a Cyrillic server's Windows-1251 names read as such with
@@ -257,16 +133,13 @@ func TestQueryEncoding(t *testing.T) {
 	cp1251 := string([]byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2}) // "Привет"
 	d := []byte(`\hostname\` + cp1251 + `\gamename\ut\numplayers\1\maxplayers\8\player_0\` + cp1251 + `\final\\queryid\1.1`)
 	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
-		q := newQuerier(t, protocols.Settings{Players: true}, &Options{Encoding: enc})
-		res, _, err := query(t, long, q, serve(t, d))
+		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
+		res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, serve(t, d)), s, gt.Long)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Name != want || len(res.PlayerList) != 1 || res.PlayerList[0].Name != want {
 			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
 		}
-	}
-	if _, err := build(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "koi8-r"})}); err == nil {
-		t.Error("koi8-r accepted")
 	}
 }

@@ -4,12 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -31,95 +29,47 @@ func vector(t testing.TB, name string) [][]byte {
 	return out
 }
 
-type wantPlayer struct {
-	name  string
-	score protocols.Count
-	ping  protocols.Count
-	team  string
-}
-
-func pl(name string, score, ping int64, team string) wantPlayer {
-	return wantPlayer{name, protocols.Known(score), protocols.Known(ping), team}
-}
+var (
+	known = protocols.Known
+	r     = gt.R
+	s     = gt.S
+)
 
 // TestDecodeVectors runs the hand-built vectors of testdata/, written from the spec.
 func TestDecodeVectors(t *testing.T) {
-	none := protocols.Count{}
-	tests := []struct {
-		name                string
-		err                 error
-		noResult            bool
-		host, mapName, game string
-		version             string
-		players, max        protocols.Count
-		password            protocols.Flag
-		list                []wantPlayer
-	}{
+	for _, v := range []gt.Vector{
 		{
-			name: "halo_like", host: "Test «Halo»", mapName: "bloodgulch", game: "CTF", version: "01.00.10.0621",
-			players: protocols.Known(3), max: protocols.Known(16), password: protocols.FlagTrue,
+			Name: "halo_like", Head: gt.Head{Name: "Test «Halo»", Map: "bloodgulch", Game: "CTF", Version: "01.00.10.0621",
+				Players: known(3), Max: known(16), Password: protocols.FlagTrue},
 			// team_ is 0-based into the team table; " :00" (Oddball time) is no score.
-			list: []wantPlayer{pl("Alpha", 5, 40, "Red"), pl("Béta", -1, 120, "Blue"), {"Gamma", none, protocols.Known(60), "Blue"}},
+			Rows: []gt.Row{r("Alpha", 5, 40, "Red"), r("Béta", -1, 120, "Blue"), {Name: "Gamma", Ping: known(60), Team: "Blue"}},
 		},
 		{
-			name: "aa_no_count", host: "RedServer", mapName: "Bridge", game: "armygame", version: "2.5",
-			players: protocols.Known(2), max: protocols.Known(26),
-			list: []wantPlayer{{"Sniper", protocols.Known(10), protocols.Known(55), ""}, {"Medic", protocols.Known(0), protocols.Known(70), ""}},
+			Name: "aa_no_count", Head: gt.Head{Name: "RedServer", Map: "Bridge", Game: "armygame", Version: "2.5", Players: known(2), Max: known(26)},
+			Rows: []gt.Row{r("Sniper", 10, 55, ""), r("Medic", 0, 70, "")},
 		},
 		{
-			name: "empty_tables", host: "Empty", game: "armedass", players: protocols.Known(0), max: protocols.Known(20),
-			password: protocols.FlagFalse, list: []wantPlayer{},
+			Name: "empty_tables", Head: gt.Head{Name: "Empty", Game: "armedass", Players: known(0), Max: known(20), Password: protocols.FlagFalse},
+			Rows: []gt.Row{},
 		},
+		// team_ 1 is past the one-row team table: kept as sent.
+		{Name: "all_in_one", Head: gt.Head{Name: "All", Map: "m", Players: known(1), Max: known(8)}, Rows: []gt.Row{r("Solo", 3, 33, "1")}},
 		{
-			name: "all_in_one", host: "All", mapName: "m", players: protocols.Known(1), max: protocols.Known(8),
-			// team_ 1 is past the one-row team table: kept as sent.
-			list: []wantPlayer{pl("Solo", 3, 33, "1")},
+			Name: "bfv_teams", Head: gt.Head{Name: "BFV", Game: "bfvietnam", Players: known(2), Max: known(64)},
+			Rows: []gt.Row{r("Nguyen", 4, 90, "NVA"), r("Smith", 2, 80, "US")},
 		},
-		{
-			name: "bfv_teams", host: "BFV", game: "bfvietnam", players: protocols.Known(2), max: protocols.Known(64),
-			list: []wantPlayer{pl("Nguyen", 4, 90, "NVA"), pl("Smith", 2, 80, "US")},
-		},
-		{
-			name: "empty_name_counted", players: protocols.Known(2),
-			list: []wantPlayer{{"One", protocols.Known(1), none, ""}, {"", protocols.Known(2), none, ""}},
-		},
-		{
-			name: "cut_row", err: wire.ErrTruncated, players: protocols.Known(2),
-			list: []wantPlayer{pl("A", 1, 10, ""), pl("B", 2, 20, "")},
-		},
-		{
-			name: "lying_count", err: wire.ErrTruncated, host: "Liar",
-			list: []wantPlayer{{"A", protocols.Known(1), none, ""}, {"B", protocols.Known(2), none, ""}},
-		},
-		{
-			name: "cut_kv", err: wire.ErrTruncated, host: "Cut", mapName: "dm1", players: protocols.Known(4),
-		},
-		{name: "header_only", err: wire.ErrTruncated},
-		{name: "bad_type", err: wire.ErrMalformed, noResult: true},
-		{name: "too_many_columns", err: wire.ErrTooLarge, noResult: true},
-		{name: "too_many_rows", err: wire.ErrTooLarge, noResult: true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := decode(vector(t, tc.name)...)
-			prototest.WantedError(t, err, tc.err)
-			if tc.noResult {
-				if res != nil {
-					t.Fatalf("result %+v", res)
-				}
-				return
-			}
-			gamespytest.CheckHead(t, res, gamespytest.Head{Name: tc.host, Map: tc.mapName, Game: tc.game, Version: tc.version,
-				Players: tc.players, Max: tc.max, Password: tc.password, Info: nil})
-			if len(res.PlayerList) != len(tc.list) {
-				t.Fatalf("%d players, want %d: %+v", len(res.PlayerList), len(tc.list), res.PlayerList)
-			}
-			for i, w := range tc.list {
-				g := res.PlayerList[i]
-				if g.Name != w.name || g.Score != w.score || g.Ping != w.ping || g.Team != w.team {
-					t.Errorf("player %d = %q %v %v %q, want %q %v %v %q", i, g.Name, g.Score, g.Ping, g.Team, w.name, w.score, w.ping, w.team)
-				}
-			}
+		{Name: "empty_name_counted", Head: gt.Head{Players: known(2)}, Rows: []gt.Row{s("One", 1), s("", 2)}},
+		{Name: "cut_row", Err: wire.ErrTruncated, Head: gt.Head{Players: known(2)}, Rows: []gt.Row{r("A", 1, 10, ""), r("B", 2, 20, "")}},
+		{Name: "lying_count", Err: wire.ErrTruncated, Head: gt.Head{Name: "Liar"}, Rows: []gt.Row{s("A", 1), s("B", 2)}},
+		{Name: "cut_kv", Err: wire.ErrTruncated, Head: gt.Head{Name: "Cut", Map: "dm1", Players: known(4)}, NoList: true},
+		{Name: "header_only", Err: wire.ErrTruncated, NoList: true},
+		{Name: "bad_type", Err: wire.ErrMalformed, NoResult: true},
+		{Name: "too_many_columns", Err: wire.ErrTooLarge, NoResult: true},
+		{Name: "too_many_rows", Err: wire.ErrTooLarge, NoResult: true},
+	} {
+		t.Run(v.Name, func(t *testing.T) {
+			res, err := decode(vector(t, v.Name)...)
+			gt.CheckVector(t, res, err, v)
 		})
 	}
 }
@@ -135,69 +85,21 @@ func TestDecodeReplyShort(t *testing.T) {
 // TestDecodeFixtures decodes every real capture (the info reply and the player/team
 // reply of each server) and asserts GameQ's decoded values.
 func TestDecodeFixtures(t *testing.T) {
-	for _, g := range gamespytest.GameQs(t, "gamespy2") {
+	reading := gt.Reading{
+		Name: gameq, Value: gameq, Game: []string{"gamename", "gametype"}, Version: []string{"gamever"},
+		Password: func(s string) protocols.Flag {
+			return map[string]protocols.Flag{"0": protocols.FlagFalse, "1": protocols.FlagTrue}[s]
+		},
+		Score: []string{"score"}, Teams: "teamt", // team_ is 0-based into the team table
+	}
+	for _, g := range gt.GameQs(t, "gamespy2") {
 		t.Run(g.Name, func(t *testing.T) {
-			parts, want := g.Parts, g.Want
-			res, err := decode(parts...)
+			res, err := decode(g.Parts...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkFixture(t, res, want)
+			gt.CheckGameQ(t, res, g.Want, reading)
 		})
-	}
-}
-
-func checkFixture(t *testing.T, res *protocols.Result, want map[string]any) {
-	t.Helper()
-	game := gamespytest.Str(want, "gamename")
-	if game == "" {
-		game = gamespytest.Str(want, "gametype")
-	}
-	if res.Name != gamespytest.Str(want, "hostname") || res.Map != gamespytest.Str(want, "mapname") || res.Version != gamespytest.Str(want, "gamever") || res.Game != game {
-		t.Errorf("name/map/version/game %q %q %q %q, want %q %q %q %q", res.Name, res.Map, res.Version, res.Game,
-			gamespytest.Str(want, "hostname"), gamespytest.Str(want, "mapname"), gamespytest.Str(want, "gamever"), game)
-	}
-	if res.Players != gamespytest.Count(gamespytest.Str(want, "numplayers")) || res.MaxPlayers != gamespytest.Count(gamespytest.Str(want, "maxplayers")) {
-		t.Errorf("players %v/%v, want %s/%s", res.Players, res.MaxPlayers, gamespytest.Str(want, "numplayers"), gamespytest.Str(want, "maxplayers"))
-	}
-	if w := map[string]protocols.Flag{"0": protocols.FlagFalse, "1": protocols.FlagTrue}[gamespytest.Str(want, "password")]; res.Password != w {
-		t.Errorf("password %v, want %v", res.Password, w)
-	}
-	// Every K/V pair GameQ reports is in Info with the same value (GameQ reads
-	// Latin-1, we Windows-1252: see gameq).
-	for k, v := range want {
-		s, ok := v.(string)
-		if !ok || strings.HasPrefix(k, "gq_") {
-			continue
-		}
-		s = gameq(s)
-		if got, ok := gamespytest.Info(res, k); !ok || got != s {
-			t.Errorf("info %s = %q (%v), want %q", k, got, ok, s)
-		}
-	}
-	players, _ := want["players"].([]any)
-	if len(res.PlayerList) != len(players) {
-		t.Fatalf("%d players, want %d", len(res.PlayerList), len(players))
-	}
-	var teams []string
-	if ts, ok := want["teams"].([]any); ok {
-		for _, tm := range ts {
-			teams = append(teams, gamespytest.Str(tm.(map[string]any), "teamt"))
-		}
-	}
-	for i, p := range players {
-		w := p.(map[string]any)
-		g := res.PlayerList[i]
-		if g.Name != gameq(gamespytest.Str(w, "player")) || g.Score != gamespytest.Count(gamespytest.Str(w, "score")) || g.Ping != gamespytest.Count(gamespytest.Str(w, "ping")) {
-			t.Errorf("player %d = %q %v %v, want %q %q %q", i, g.Name, g.Score, g.Ping, gameq(gamespytest.Str(w, "player")), gamespytest.Str(w, "score"), gamespytest.Str(w, "ping"))
-		}
-		team := gamespytest.Str(w, "team")
-		if n, err := strconv.Atoi(team); err == nil && n < len(teams) {
-			team = teams[n] // 0-based into the team table
-		}
-		if g.Team != team {
-			t.Errorf("player %d team %q, want %q", i, g.Team, team)
-		}
 	}
 }
 

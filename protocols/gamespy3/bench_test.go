@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -39,11 +39,11 @@ func BenchmarkQuery(b *testing.B) {
 	v := vector(b, "split3")
 	addr := prototest.UDP(b, func(req []byte) [][]byte {
 		if req[2] == 0x09 {
-			return [][]byte{append(append([]byte{0x09}, req[3:7]...), "123456\x00"...)}
+			return gt.ChallengeReply(req, "123456")
 		}
 		out := make([][]byte, len(v))
 		for i, p := range v {
-			out[i] = gamespytest.WithSession(p, req[3:7])
+			out[i] = gt.WithSession(p, req[3:7])
 		}
 		return out
 	})

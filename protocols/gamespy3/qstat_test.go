@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -25,7 +25,7 @@ func TestQstat(t *testing.T) {
 			return nil
 		}
 		if req[2] == 0x09 {
-			return [][]byte{append(append([]byte{0x09}, req[3:7]...), "0\x00"...)}
+			return gt.ChallengeReply(req, "0")
 		}
 		if len(req) != 11 || req[10] != 0x01 {
 			t.Logf("request % x not answered", req)
@@ -33,7 +33,7 @@ func TestQstat(t *testing.T) {
 		}
 		out := make([][]byte, len(v))
 		for i, p := range v {
-			out[i] = gamespytest.WithSession(p, req[3:7])
+			out[i] = gt.WithSession(p, req[3:7])
 		}
 		return out
 	})
@@ -42,7 +42,7 @@ func TestQstat(t *testing.T) {
 		t.Fatalf("qstat: %+v", qs)
 	}
 	q, _ := Protocol.New(protocols.Settings{Players: true})
-	res, err := q.Query(prototest.Context(t, long), protocols.At(addr), nil)
+	res, err := q.Query(prototest.Context(t, gt.Long), protocols.At(addr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

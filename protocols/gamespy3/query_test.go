@@ -3,23 +3,16 @@ package gamespy3
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
-)
-
-// Probes that must end in a timeout get a short deadline; the others a long one, so
-// that a loaded test machine cannot turn them into timeouts.
-const (
-	deadline = 300 * time.Millisecond
-	long     = 3 * time.Second
 )
 
 // fakeServer is a GameSpy v3 server: it answers handshakes with token (none when
@@ -38,15 +31,15 @@ type fakeServer struct {
 	// demand answers challenge-less stat requests with a challenge reply.
 	demand bool
 
-	mu    sync.Mutex
-	reqs  [][]byte
+	mu sync.Mutex
+	gt.Recorder
 	stats int
 }
 
 func (f *fakeServer) handle(req []byte) [][]byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.reqs = append(f.reqs, req)
+	f.Record(req)
 	if len(req) < 7 || req[0] != 0xFE || req[1] != 0xFD {
 		f.t.Errorf("request % x", req)
 		return nil
@@ -57,7 +50,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		if f.token == "" {
 			return nil
 		}
-		return [][]byte{append(append([]byte{0x09}, session...), f.token+"\x00"...)}
+		return gt.ChallengeReply(req, f.token)
 	case 0x00:
 	default:
 		f.t.Errorf("request type 0x%02x", req[2])
@@ -69,7 +62,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		n, _ := strconv.ParseInt(f.token, 10, 64)
 		if len(req) != want || binary.BigEndian.Uint32(req[7:11]) != uint32(n) {
 			if f.demand {
-				return [][]byte{append(append([]byte{0x09}, session...), "0\x00"...)}
+				return gt.ChallengeReply(req, "0")
 			}
 			f.t.Errorf("stat request % x does not carry token %s", req, f.token)
 			return nil
@@ -90,7 +83,7 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	}
 	var out [][]byte
 	// A stray from another session first: it must be ignored.
-	out = append(out, gamespytest.WithSession(f.packets[0], []byte("XXXX")))
+	out = append(out, gt.WithSession(f.packets[0], []byte("XXXX")))
 	order := []int(nil)
 	if len(f.order) > 0 {
 		order = f.order[min(n, len(f.order)-1)]
@@ -100,189 +93,106 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 		}
 	}
 	for _, i := range order {
-		out = append(out, gamespytest.WithSession(f.packets[i], session))
+		out = append(out, gt.WithSession(f.packets[i], session))
 	}
 	return out
 }
 
-func (f *fakeServer) requests() [][]byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.reqs
+var (
+	all     = protocols.Settings{Players: true, Rules: true}
+	players = protocols.Settings{Players: true}
+)
+
+func opts(s protocols.Settings, o Options) protocols.Settings {
+	s.Options = prototest.OptionsOf(o)
+	return s
 }
 
-func query(t *testing.T, d time.Duration, s protocols.Settings, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
-	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, d)
-}
-
-func phases(tr *wire.Trace) []string {
-	var out []string
-	for _, p := range tr.Phases {
-		out = append(out, p.Name)
-	}
-	return out
-}
-
-func TestQueryChallengeSplit(t *testing.T) {
+func TestQueryReplies(t *testing.T) {
 	t.Parallel()
-	f := &fakeServer{t: t, token: "-1287574694", packets: vector(t, "split3"), order: [][]int{{2, 0, 2, 1}}}
-	res, tr, err := query(t, long, protocols.Settings{Players: true, Rules: true}, f.handle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Split «Test»" || res.Map != "Strike At Karkand" || res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || res.MaxPlayers != protocols.Known(64) {
-		t.Errorf("result %+v", res)
-	}
-	if len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Charlie" || res.PlayerList[1].Team != "US" || len(res.Rules) != 10 || len(res.PhaseErrors) != 0 {
-		t.Errorf("players %+v rules %v errors %v", res.PlayerList, res.Rules, res.PhaseErrors)
-	}
-	reqs := f.requests()
-	if len(reqs) != 2 || len(reqs[0]) != 7 || reqs[0][2] != 0x09 || !bytes.Equal(reqs[1][7:11], []byte{0xb3, 0x41, 0x2b, 0x5a}) ||
-		!bytes.Equal(reqs[0][3:7], reqs[1][3:7]) {
-		t.Errorf("requests % x", reqs)
-	}
-	if p := phases(tr); len(p) != 2 || p[0] != "challenge" || p[1] != "info" {
-		t.Errorf("phases %v", p)
-	}
-	notes := map[string]int{}
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			notes[p.Note]++
-		}
-	}
-	if notes["unexpected reply"] != 1 || notes["duplicate packet"] != 1 {
-		t.Errorf("ignored packets %v, want the stray and the duplicate", notes)
-	}
-}
-
-func TestQueryInfoOnly(t *testing.T) {
-	t.Parallel()
-	f := &fakeServer{t: t, token: "0", packets: vector(t, "split3")}
-	res, _, err := query(t, long, protocols.Settings{}, f.handle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList != nil || res.Rules != nil || len(res.Info) != 10 || res.Name != "Split «Test»" {
-		t.Errorf("result %+v", res)
-	}
-	if reqs := f.requests(); len(reqs) != 2 || len(reqs[1]) != 11 {
-		t.Errorf("token 0 must drop the challenge bytes: % x", reqs)
-	}
-}
-
-func TestQueryNoChallenge(t *testing.T) {
-	t.Parallel()
-	f := &fakeServer{t: t, packets: vector(t, "split3")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{NoChallenge: true})}, f.handle)
-	if err != nil || len(res.PlayerList) != 3 {
-		t.Fatalf("%+v, %v", res, err)
-	}
-	if reqs := f.requests(); len(reqs) != 1 || reqs[0][2] != 0x00 {
-		t.Errorf("requests % x", reqs)
-	}
-}
-
-// With no_challenge, a server that answers the stat request with a challenge reply
-// gets the handshake after all (qstat's fallback).
-func TestQueryChallengeDemanded(t *testing.T) {
-	t.Parallel()
-	f := &fakeServer{t: t, token: "12345", demand: true, packets: vector(t, "empty_sections")}
-	res, tr, err := query(t, long, protocols.Settings{Options: prototest.OptionsOf(Options{NoChallenge: true})}, f.handle)
-	if err != nil || res.Name != "Empty" {
-		t.Fatalf("%+v, %v", res, err)
-	}
-	if reqs := f.requests(); len(reqs) != 3 || len(reqs[0]) != 11 || reqs[1][2] != 0x09 || len(reqs[2]) != 15 {
-		t.Errorf("requests % x", reqs)
-	}
-	if len(tr.Entries) == 0 {
-		t.Error("no log line about the challenge fallback")
-	}
-}
-
-// A stat request with an expired token gets no answer: the retry redoes the handshake.
-func TestQueryStaleChallenge(t *testing.T) {
-	t.Parallel()
-	f := &fakeServer{t: t, token: "777", stale: true, packets: vector(t, "empty_sections")}
-	res, _, err := query(t, time.Second, protocols.Settings{Retries: 1}, f.handle)
-	if err != nil || res.Name != "Empty" {
-		t.Fatalf("%+v, %v", res, err)
-	}
-	reqs := f.requests()
-	if len(reqs) != 4 || reqs[2][2] != 0x09 || bytes.Equal(reqs[0][3:7], reqs[2][3:7]) {
-		t.Errorf("want handshake, stat, handshake, stat with a new session: % x", reqs)
-	}
-}
-
-// A lost middle packet: the info is reported before the deadline, players flagged.
-func TestQueryMissingPacket(t *testing.T) {
-	t.Parallel()
-	f := &fakeServer{t: t, token: "0", packets: vector(t, "split3"), order: [][]int{{0, 2}}}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Rules: true}, f.handle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Split «Test»" || res.PlayerList != nil || len(res.PhaseErrors) != 2 {
-		t.Fatalf("result %+v", res)
-	}
-	for _, pe := range res.PhaseErrors {
-		if !errors.Is(pe.Err, wire.ErrTruncated) {
-			t.Errorf("phase error %v", pe)
-		}
-	}
-}
-
-// With a retry, the second attempt's complete reply wins.
-func TestQueryMissingPacketRetried(t *testing.T) {
-	t.Parallel()
-	f := &fakeServer{t: t, token: "0", packets: vector(t, "split3"), order: [][]int{{1, 2}, {0, 1, 2}}}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Retries: 1}, f.handle)
-	if err != nil || len(res.PlayerList) != 3 || len(res.PhaseErrors) != 0 {
-		t.Fatalf("%+v, %v", res, err)
-	}
-}
-
-func TestQueryJC2MP(t *testing.T) {
-	t.Parallel()
-	f := &fakeServer{t: t, token: "99", payload: 0x02, packets: vector(t, "jc2mp")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Variant: "jc2mp"})}, f.handle)
-	if err != nil || res.Name != "JC2 Test" || len(res.PlayerList) != 2 || res.Rules != nil {
-		t.Fatalf("%+v, %v", res, err)
-	}
-	f = &fakeServer{t: t, token: "99", payload: 0x02, packets: vector(t, "jc2mp_cut")}
-	res, _, err = query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Variant: "jc2mp"})}, f.handle)
-	if err != nil || len(res.PlayerList) != 1 || len(res.PhaseErrors) != 1 {
-		t.Fatalf("cut: %+v, %v", res, err)
+	split3, empty, jc2 := vector(t, "split3"), vector(t, "empty_sections"), Options{Variant: "jc2mp"}
+	cp1251 := []byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2} // "Привет"
+	empty1251 := bytes.Replace(empty[0], []byte("hostname\x00Empty\x00"), append(append([]byte("hostname\x00"), cp1251...), 0), 1)
+	for _, tc := range []struct {
+		name      string
+		f         *fakeServer
+		s         protocols.Settings
+		d         time.Duration
+		want, req string
+	}{
+		// The stray of another session and the duplicate are skipped.
+		{"challenge split", &fakeServer{token: "-1287574694", packets: split3, order: [][]int{{2, 0, 2, 1}}}, all, gt.Long,
+			`"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules 10 info 10 partial [] | challenge:ok,info:ok skipped 2 log 0`, "09/7A 00/15A"},
+		// Token 0 drops the challenge bytes.
+		{"info only", &fakeServer{token: "0", packets: split3}, protocols.Settings{}, gt.Long,
+			`"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 - rules - info 10 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
+		{"no challenge", &fakeServer{packets: split3}, opts(players, Options{NoChallenge: true}), gt.Long,
+			`"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules - info 10 partial [] | info:ok skipped 1 log 0`, "00/11A"},
+		// With no_challenge, a server that answers the stat request with a
+		// challenge reply gets the handshake after all (qstat's fallback), logged.
+		{"challenge demanded", &fakeServer{token: "12345", demand: true, packets: empty}, opts(protocols.Settings{}, Options{NoChallenge: true}), gt.Long,
+			`"Empty" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 1`, "00/11A 09/7A 00/15A"},
+		// A stat request with an expired token gets no answer: the retry redoes
+		// the handshake with a new session.
+		{"stale challenge", &fakeServer{token: "777", stale: true, packets: empty}, protocols.Settings{Retries: 1}, time.Second,
+			`"Empty" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:timeout,challenge:ok,info:ok skipped 1 log 1`, "09/7A 00/15A 09/7B 00/15B"},
+		// A lost middle packet: the info is reported before the deadline, players flagged.
+		{"missing packet", &fakeServer{token: "0", packets: split3, order: [][]int{{0, 2}}}, all, gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 3/64 bots ? pw 2 - rules 7 info 7 partial [players:truncated rules:truncated] | challenge:ok,info:truncated skipped 1 log 1`, "09/7A 00/11A"},
+		// With a retry, the second attempt's complete reply wins.
+		{"missing packet retried", &fakeServer{token: "0", packets: split3, order: [][]int{{1, 2}, {0, 1, 2}}}, protocols.Settings{Players: true, Retries: 1}, gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules - info 10 partial [] | challenge:ok,info:truncated,challenge:ok,info:ok skipped 2 log 1`, ""},
+		{"jc2mp", &fakeServer{token: "99", payload: 0x02, packets: vector(t, "jc2mp")}, opts(players, jc2), gt.Long, `"JC2 Test" "" "" "913" 2/500 bots ? pw 1 [Rico κöρεcικ] rules - info 5 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
+		{"jc2mp cut", &fakeServer{token: "99", payload: 0x02, packets: vector(t, "jc2mp_cut")}, opts(players, jc2), gt.Long, `"JC2 Test" "" "" "913" 2/500 bots ? pw 1 [Rico] rules - info 5 partial [players:truncated] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
+		// A Cyrillic server's Windows-1251 names read as such with `encoding:
+		// windows-1251`, as Windows-1252 without; split3's "[TAG] B\xe9ta" is a
+		// Cyrillic й there.
+		{"windows-1252", &fakeServer{token: "0", packets: [][]byte{empty1251}}, protocols.Settings{}, gt.Long, `"Ïðèâåò" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
+		{"windows-1251", &fakeServer{token: "0", packets: [][]byte{empty1251}}, opts(protocols.Settings{}, Options{Encoding: "windows-1251"}), gt.Long, `"Привет" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
+		{"windows-1251 players", &fakeServer{token: "-1287574694", packets: split3}, opts(players, Options{Encoding: "windows-1251"}), gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Bйta Charlie] rules - info 10 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := tc.f
+			f.t = t
+			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), tc.s, tc.d)
+			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if got := gt.Requests(f.Requests()); tc.req != "" && got != tc.req {
+				t.Errorf("requests %s, want %s", got, tc.req)
+			}
+			if tc.name == "challenge split" && fmt.Sprint(tr.Packets[3].Note, tr.Packets[6].Note) != "unexpected replyduplicate packet" {
+				t.Errorf("packets %+v, want the stray and the duplicate skipped", tr.Packets)
+			}
+		})
 	}
 }
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
 	reply := func(b []byte) prototest.Handler {
-		return func(req []byte) [][]byte { return [][]byte{gamespytest.WithSession(b, req[3:7])} }
+		return func(req []byte) [][]byte { return [][]byte{gt.WithSession(b, req[3:7])} }
 	}
-	gamespytest.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gamespytest.Failure{
-		{Name: "other session", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, Want: wire.ErrMismatch},
-		{Name: "garbage", D: deadline, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
-		{Name: "bad token", D: long, H: reply([]byte("\x09XXXXnope\x00")), Want: wire.ErrChallenge},
-		{Name: "silent after handshake", D: deadline, H: func(req []byte) [][]byte {
+	gt.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gt.Failure{
+		{Name: "other session", D: gt.Short, H: func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, Want: wire.ErrMismatch},
+		{Name: "garbage", D: gt.Short, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
+		{Name: "bad token", D: gt.Long, H: reply([]byte("\x09XXXXnope\x00")), Want: wire.ErrChallenge},
+		{Name: "silent after handshake", D: gt.Short, H: func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
+				return [][]byte{gt.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			return nil
 		}, Want: wire.ErrTimeout},
-		{Name: "two last", D: long, H: func(req []byte) [][]byte {
+		{Name: "two last", D: gt.Long, H: func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
+				return [][]byte{gt.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
 			v := vector(t, "two_last")
 			// Packet 1 flagged last, then packet 0 flagged last too.
-			return [][]byte{gamespytest.WithSession(v[1], req[3:7]), gamespytest.WithSession(v[0], req[3:7])}
+			return [][]byte{gt.WithSession(v[1], req[3:7]), gt.WithSession(v[0], req[3:7])}
 		}, Want: wire.ErrMalformed},
-		{Name: "cut before anything", D: long, H: func(req []byte) [][]byte {
+		{Name: "cut before anything", D: gt.Long, H: func(req []byte) [][]byte {
 			if req[2] == 0x09 {
-				return [][]byte{gamespytest.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
+				return [][]byte{gt.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
 			}
-			return [][]byte{gamespytest.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostn"), req[3:7])}
+			return [][]byte{gt.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostn"), req[3:7])}
 		}, Want: wire.ErrTruncated},
 	})
 }
@@ -301,42 +211,6 @@ func TestQuerierContract(t *testing.T) {
 	})
 }
 
-func TestOptions(t *testing.T) {
-	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Variant: "bf2"})}); err == nil {
-		t.Error("unknown variant accepted")
-	}
-	bad := func(any) error { return errors.New("field nope not found") }
-	if _, err := Protocol.New(protocols.Settings{Options: bad}); err == nil {
-		t.Error("options error dropped")
-	}
-	if _, err := Protocol.New(protocols.Settings{}); err != nil {
-		t.Errorf("nil options: %v", err)
-	}
-}
-
-// TestQueryEncoding: a Cyrillic server's Windows-1251 name reads as such with
-// `encoding: windows-1251`, as Windows-1252 without.
-func TestQueryEncoding(t *testing.T) {
-	t.Parallel()
-	cp1251 := []byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2} // "Привет"
-	d := bytes.Replace(vector(t, "empty_sections")[0], []byte("hostname\x00Empty\x00"), append(append([]byte("hostname\x00"), cp1251...), 0), 1)
-	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
-		f := &fakeServer{t: t, token: "0", packets: [][]byte{d}}
-		res, _, err := query(t, long, protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})}, f.handle)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Name != want || res.Map != "Mesa" {
-			t.Errorf("encoding %q: name %q map %q, want %q", enc, res.Name, res.Map, want)
-		}
-	}
-	// The player table too: split3's "[TAG] B\xe9ta" is a Cyrillic й there.
-	f := &fakeServer{t: t, token: "-1287574694", packets: vector(t, "split3")}
-	res, _, err := query(t, long, protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: "windows-1251"})}, f.handle)
-	if err != nil || len(res.PlayerList) != 3 || res.PlayerList[1].Name != "[TAG] Bйta" {
-		t.Errorf("players %+v, %v", res.PlayerList, err)
-	}
-	if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: "koi8-r"})}); err == nil {
-		t.Error("koi8-r accepted")
-	}
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"variant: bf2": `variant "bf2"`, "encoding: koi8-r": "koi8-r"})
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -37,9 +37,9 @@ func BenchmarkQuery(b *testing.B) {
 	v := vector(b, "full_vanilla")
 	addr := prototest.UDP(b, func(req []byte) [][]byte {
 		if req[2] == 0x09 {
-			return [][]byte{append(append([]byte{0x09}, req[3:7]...), "9513307\x00"...)}
+			return gt.ChallengeReply(req, "9513307")
 		}
-		return [][]byte{gamespytest.WithSession(v, req[3:7])}
+		return [][]byte{gt.WithSession(v, req[3:7])}
 	})
 	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, addr)
 }

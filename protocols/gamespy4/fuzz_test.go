@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 )
 
 // seeds adds every testdata vector and the Minecraft Query captures.
 func seeds(f *testing.F) {
-	gamespytest.Seeds(f, fixtureProto, []string{"minecraft_*.bin", "pocketmine_*.bin", "mcstatus_*.bin"})
+	gt.Seeds(f, fixtureProto, []string{"minecraft_*.bin", "pocketmine_*.bin", "mcstatus_*.bin"})
 }
 
 func check(t *testing.T, st *stat, err error) {
@@ -20,7 +20,7 @@ func check(t *testing.T, st *stat, err error) {
 		}
 		res = st.result(true, true)
 	}
-	gamespytest.CheckDecoded(t, res, err, maxNames)
+	gt.CheckDecoded(t, res, err, maxNames)
 }
 
 // FuzzDecodeFull feeds one datagram to the full-stat decoder.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
+	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -25,28 +25,16 @@ func TestQstat(t *testing.T) {
 		switch {
 		case len(req) == 7 && req[2] == 0x09:
 			challenge = []byte{0x00, 0x91, 0x29, 0x5B}
-			return [][]byte{append(append([]byte{0x09}, req[3:7]...), "9513307\x00"...)}
+			return gt.ChallengeReply(req, "9513307")
 		case len(req) < 11 || req[2] != 0x00 || !bytes.Equal(req[7:11], challenge):
 			t.Logf("request % x not answered", req)
 			return nil
 		case len(req) == 15:
-			return [][]byte{gamespytest.WithSession(full, req[3:7])}
+			return [][]byte{gt.WithSession(full, req[3:7])}
 		}
-		return [][]byte{gamespytest.WithSession(basic, req[3:7])}
+		return [][]byte{gt.WithSession(basic, req[3:7])}
 	})
-	qs := prototest.QstatJSON(t, "-gs4", addr)
-	if qs.Status != "online" {
-		t.Fatalf("qstat: %+v", qs)
-	}
-	q, _ := Protocol.New(protocols.Settings{Players: true})
-	res, err := q.Query(prototest.Context(t, long), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) || res.MaxPlayers.Value != int64(qs.MaxPlayers) {
-		t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
-			qs.Name, qs.Map, qs.NumPlayers, qs.MaxPlayers)
-	}
+	res, qs := prototest.QstatQuery(t, "-gs4", addr, Protocol, protocols.Settings{Players: true})
 	if qs.Game != "SMP" {
 		t.Errorf("qstat gametype %q", qs.Game)
 	}

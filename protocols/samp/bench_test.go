@@ -2,9 +2,7 @@ package samp
 
 import (
 	"testing"
-	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -23,12 +21,5 @@ func BenchmarkDecodePlayers(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	addr := sampServer(b).start(b)
-	q := newQ(b, protocols.Settings{Players: true, Rules: true}, "", "")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), nil); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.QueryBench(b, Protocol, all, sampServer(b).start(b))
 }

@@ -21,7 +21,7 @@ func TestBotsMeaning(t *testing.T) {
 			case "vcmp":
 				f = vcmpServer(t)
 			}
-			res, _, err := run(t, newQ(t, protocols.Settings{Players: true}, variant, ""), f.start(t), 2*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, f.start(t), with(protocols.Settings{Players: true}, variant, ""), 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

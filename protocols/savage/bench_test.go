@@ -2,36 +2,20 @@ package savage
 
 import (
 	"testing"
-	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecode(b *testing.B) {
-	reply := readVec(b, "xr")
-	b.SetBytes(int64(len(reply)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := decode(reply)
-		if err != nil {
-			b.Fatal(err)
+	prototest.DecodeBench(b, prototest.VecFile(b, "xr"), func(v []byte) error {
+		r, err := decode(v)
+		if err == nil {
+			r.Result(true, true)
 		}
-		r.Result(true, true)
-	}
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {
-	addr := server(b, readVec(b, "ext_basic"), nil)
-	q, _ := newQuerier(all)
-	ctx := prototest.Context(b, time.Minute)
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		if _, err := q.Query(ctx, protocols.At(addr), tr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.QueryBench(b, Protocol, all, prototest.UDP(b, server(b, prototest.VecFile(b, "ext_basic"), nil)))
 }

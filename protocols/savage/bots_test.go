@@ -8,7 +8,7 @@ import (
 
 // TestBotsMeaning: cnum counts the clients; Savage has no bots to tell apart.
 func TestBotsMeaning(t *testing.T) {
-	r, err := decode(readVec(t, "ext_basic"))
+	r, err := decode(prototest.VecFile(t, "ext_basic"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func known(v int64) protocols.Count { return protocols.Known(v) }
-
 func TestRequest(t *testing.T) {
 	// qstat's constants and the spec's examples.
 	if got, want := newRequest(cmdExtInfo, [4]byte{0x76, 0x46, 0, 0}), []byte{0x9E, 0x4C, 0x23, 0, 0, 0xCE, 0x76, 0x46, 0, 0}; !bytes.Equal(got, want) {
@@ -31,13 +29,11 @@ func TestRequest(t *testing.T) {
 }
 
 func TestDecodeVectors(t *testing.T) {
+	// line is the Result's ProbeLine; list and rules are the Result's own.
 	type want struct {
-		name, mapName, game, version string
-		players, max                 protocols.Count
-		password                     protocols.Flag
-		list                         []protocols.Player
-		rules                        []protocols.KV
-		phases                       map[string]error
+		line  string
+		list  []protocols.Player
+		rules []protocols.KV
 	}
 	tests := []struct {
 		vec       string
@@ -50,8 +46,7 @@ func TestDecodeVectors(t *testing.T) {
 		{
 			vec: "ext_basic", cmd: cmdExtInfoReply, echo: [4]byte{0x76, 0x46, 0, 0},
 			want: want{
-				name: "Newerth Arena", mapName: "eden2", game: "RTSS", version: "12",
-				players: known(3), max: known(16), password: protocols.FlagTrue,
+				line: `"Newerth Arena" "eden2" "RTSS" "12" 3/16 bots ? pw 2 [Alice Bob Carol] rules 12 info 18 partial []`,
 				list: []protocols.Player{
 					{Name: "Alice", Team: "Team 1 (human)"},
 					{Name: "Bob", Team: "Team 1 (human)"},
@@ -69,21 +64,18 @@ func TestDecodeVectors(t *testing.T) {
 		{
 			vec: "basic_c9", cmd: cmdInfoReply, echo: [4]byte{1, 0x21, 0, 0},
 			want: want{
-				name: "Basic", mapName: "crossroads", game: "DM", version: "10",
-				players: known(0), max: known(32), password: protocols.FlagFalse,
+				line: `"Basic" "crossroads" "DM" "10" 0/32 bots ? pw 1 - rules 8 info 13 partial [players:server_error]`,
 				rules: []protocols.KV{
 					{Key: "gametype", Value: "DM"}, {Key: "needcmdr", Value: "1"}, {Key: "pass", Value: "0"},
 					{Key: "race1", Value: "human"}, {Key: "race2", Value: "human"}, {Key: "demo", Value: "0"},
 					{Key: "pure", Value: "0"}, {Key: "bal", Value: "1"},
 				},
-				phases: map[string]error{"players": wire.ErrServer},
 			},
 		},
 		{
 			vec: "xr", cmd: cmdExtInfoReply, echo: [4]byte{0x10, 0x20, 0x30, 0x40},
 			want: want{
-				name: "XR Café", mapName: "moonlight", game: "RTSS", version: "XR 1.3",
-				players: known(7), max: known(24), password: protocols.FlagFalse,
+				line: `"XR Café" "moonlight" "RTSS" "XR 1.3" 7/24 bots ? pw 1 [RedLeader noob Watcher Team Rocket] rules 5 info 11 partial []`,
 				list: []protocols.Player{
 					{Name: "RedLeader", Team: "Team 1 (human)"},
 					{Name: "noob", Team: "Team 1 (human)"},
@@ -99,41 +91,34 @@ func TestDecodeVectors(t *testing.T) {
 		{
 			vec: "game_truncated", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4}, truncated: true,
 			want: want{
-				name: "Cut", mapName: "eden2", game: "RTSS", version: "12",
-				players: known(2), max: known(10), password: protocols.FlagFalse,
-				list:   []protocols.Player{{Name: "Alice", Team: "Team 1 (human)"}, {Name: "Bo", Team: "Team 1 (human)"}},
-				rules:  []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}},
-				phases: map[string]error{"players": wire.ErrTruncated, "rules": wire.ErrTruncated},
+				line:  `"Cut" "eden2" "RTSS" "12" 2/10 bots ? pw 1 [Alice Bo] rules 2 info 8 partial [rules:truncated players:truncated]`,
+				list:  []protocols.Player{{Name: "Alice", Team: "Team 1 (human)"}, {Name: "Bo", Team: "Team 1 (human)"}},
+				rules: []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}},
 			},
 		},
 		{
 			vec: "engine_truncated", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4}, truncated: true,
 			want: want{
-				name: "Half", mapName: "ed", version: "12",
-				phases: map[string]error{"players": wire.ErrTruncated, "rules": wire.ErrTruncated},
+				line: `"Half" "ed" "" "12" ?/? bots ? pw 0 - rules - info 3 partial [rules:truncated players:truncated]`,
 			},
 		},
 		{
 			vec: "no_players_key", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
 			want: want{
-				name: "Full", mapName: "eden2", game: "RTSS", version: "12",
-				players: known(20), max: known(20), password: protocols.FlagFalse,
-				rules:  []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}, {Key: "timelimit", Value: "0"}},
-				phases: map[string]error{"players": wire.ErrTooLarge},
+				line:  `"Full" "eden2" "RTSS" "12" 20/20 bots ? pw 1 - rules 3 info 8 partial [players:too_large]`,
+				rules: []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}, {Key: "timelimit", Value: "0"}},
 			},
 		},
 		{
 			vec: "cp1252", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
 			want: want{
-				name: prototest.MafiaNameText, mapName: "eden2", game: "RTSS", version: "12",
-				players: known(20), max: known(20), password: protocols.FlagFalse,
-				rules:  []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}, {Key: "timelimit", Value: "0"}},
-				phases: map[string]error{"players": wire.ErrTooLarge},
+				line:  `"Empire Bay – „Cash & Cars“ €5 VIP" "eden2" "RTSS" "12" 20/20 bots ? pw 1 - rules 3 info 8 partial [players:too_large]`,
+				rules: []protocols.KV{{Key: "gametype", Value: "RTSS"}, {Key: "pass", Value: "0"}, {Key: "timelimit", Value: "0"}},
 			},
 		},
 		{
 			vec: "empty_strings", cmd: cmdExtInfoReply, echo: [4]byte{1, 2, 3, 4},
-			want: want{version: "12"},
+			want: want{line: `"" "" "" "12" ?/? bots ? pw 0 - rules - info 1 partial []`},
 		},
 		{vec: "short", err: wire.ErrTruncated},
 		{vec: "bad_flags", err: wire.ErrMalformed},
@@ -141,39 +126,21 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec))
-			if tc.err != nil {
-				if !errors.Is(err, tc.err) {
-					t.Fatalf("err = %v, want %v", err, tc.err)
-				}
+			r, err := decode(prototest.VecFile(t, tc.vec))
+			if prototest.WantedError(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if r.Cmd != tc.cmd || r.Echo != tc.echo || r.Truncated != tc.truncated {
 				t.Errorf("cmd %02X echo % X truncated %v", r.Cmd, r.Echo, r.Truncated)
 			}
 			res := r.Result(true, true)
 			w := tc.want
-			got := []any{res.Name, res.Map, res.Game, res.Version, res.Players, res.MaxPlayers, res.Password}
-			exp := []any{w.name, w.mapName, w.game, w.version, w.players, w.max, w.password}
-			if !reflect.DeepEqual(got, exp) {
-				t.Errorf("result %q, want %q", got, exp)
-			}
+			prototest.CheckProbe(t, res, nil, nil, w.line)
 			if !reflect.DeepEqual(res.PlayerList, w.list) {
 				t.Errorf("players %+v, want %+v", res.PlayerList, w.list)
 			}
 			if !reflect.DeepEqual(res.Rules, w.rules) {
 				t.Errorf("rules %v, want %v", res.Rules, w.rules)
-			}
-			if len(res.PhaseErrors) != len(w.phases) {
-				t.Errorf("phase errors %v, want %v", res.PhaseErrors, w.phases)
-			}
-			for _, pe := range res.PhaseErrors {
-				if !errors.Is(pe.Err, w.phases[pe.Phase]) {
-					t.Errorf("phase %s error %v, want %v", pe.Phase, pe.Err, w.phases[pe.Phase])
-				}
 			}
 			if len(res.Info) != 1+len(r.Engine)+len(r.Game) || res.Info[0].Key != "net_protocol" {
 				t.Errorf("info %v", res.Info)

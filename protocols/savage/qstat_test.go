@@ -1,7 +1,6 @@
 package savage
 
 import (
-	"encoding/json"
 	"net/netip"
 	"slices"
 	"strings"
@@ -29,13 +28,6 @@ func qstatServer(t testing.TB, ext, basic []byte) netip.AddrPort {
 	})
 }
 
-type qstatSas struct {
-	prototest.QstatServer
-	Players []struct {
-		Name string `json:"name"`
-	} `json:"players"`
-}
-
 // TestQstat checks name, map, counts and game type against quakestat -sas (checked
 // by hand: it sends C8 without -P and CE with it, keeps colour codes, lists players
 // in reverse order with their " (Commander)" suffix, and skips every line starting
@@ -49,18 +41,13 @@ func TestQstat(t *testing.T) {
 		{"xr", false}, // quakestat reads XR's colour-coded headers as players
 	} {
 		t.Run(tc.vec, func(t *testing.T) {
-			addr := qstatServer(t, readVec(t, tc.vec), readVec(t, "basic_c9"))
-			out := prototest.Qstat(t, "-json", "-P", "-timeout", "5", "-sas", addr.String())
-			var recs []qstatSas
-			if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
-				t.Fatalf("quakestat output (%d bytes) does not parse: %v\n%.400s", len(out), err, out)
-			}
-			qs := recs[0]
-			res, _, err := query(t, addr, all, 5*time.Second)
+			addr := qstatServer(t, prototest.VecFile(t, tc.vec), prototest.VecFile(t, "basic_c9"))
+			qs := prototest.QstatOne(t, "-P", "-sas", addr.String())
+			res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ascii(res.Name) != strip(qs.Name) || res.Map != strip(qs.Map) || res.Players.Value != int64(qs.NumPlayers) ||
+			if prototest.QstatASCII(res.Name) != strip(qs.Name) || res.Map != strip(qs.Map) || res.Players.Value != int64(qs.NumPlayers) ||
 				res.MaxPlayers.Value != int64(qs.MaxPlayers) {
 				t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
 					qs.Name, qs.Map, qs.NumPlayers, qs.MaxPlayers)
@@ -87,24 +74,7 @@ func TestQstat(t *testing.T) {
 	}
 
 	t.Run("basic", func(t *testing.T) {
-		addr := qstatServer(t, readVec(t, "basic_c9"), readVec(t, "basic_c9"))
-		qs := prototest.QstatJSON(t, "-sas", addr)
-		res, _, err := query(t, addr, all, 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Name != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) || res.MaxPlayers.Value != int64(qs.MaxPlayers) {
-			t.Errorf("querier %+v, qstat %+v", res, qs)
-		}
+		addr := qstatServer(t, prototest.VecFile(t, "basic_c9"), prototest.VecFile(t, "basic_c9"))
+		prototest.QstatQuery(t, "-sas", addr, Protocol, all)
 	})
-}
-
-// ascii drops non-ASCII bytes, as quakestat's JSON output does with a Latin-1 name.
-func ascii(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 0x80 {
-			return -1
-		}
-		return r
-	}, s)
 }

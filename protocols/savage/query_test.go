@@ -2,8 +2,8 @@ package savage
 
 import (
 	"bytes"
-	"errors"
-	"net/netip"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,8 +23,8 @@ func answer(req, reply []byte) []byte {
 }
 
 // server answers CE with ext and C8 with basic (nil: no answer), echoing the request.
-func server(t testing.TB, ext, basic []byte) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
+func server(t testing.TB, ext, basic []byte) prototest.Handler {
+	return func(req []byte) [][]byte {
 		if len(req) != 10 || !bytes.Equal(req[:len(header)], header) {
 			t.Errorf("request % X is not a 10-byte Savage query", req)
 			return nil
@@ -36,163 +36,79 @@ func server(t testing.TB, ext, basic []byte) netip.AddrPort {
 			return [][]byte{answer(req, basic)}
 		}
 		return nil
-	})
-}
-
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
 	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
 }
 
 var all = protocols.Settings{Players: true, Rules: true}
 
-func TestQueryExtended(t *testing.T) {
-	addr := server(t, readVec(t, "ext_basic"), readVec(t, "basic_c9"))
-	res, tr, err := query(t, addr, all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Newerth Arena" || res.Map != "eden2" || res.Players != known(3) || res.MaxPlayers != known(16) ||
-		res.Password != protocols.FlagTrue || len(res.PlayerList) != 3 || len(res.Rules) == 0 || res.PhaseErrors != nil {
-		t.Errorf("result %+v", res)
-	}
-	if len(tr.Packets) != 2 || tr.Packets[0].Data[5] != cmdExtInfo || len(tr.Phases) != 1 || tr.Phases[0].Name != "info" {
-		t.Errorf("trace: %d packets, phases %+v", len(tr.Packets), tr.Phases)
-	}
-}
-
-func TestQueryFallback(t *testing.T) {
-	t.Parallel()
-	addr := server(t, nil, readVec(t, "basic_c9"))
-	// The fallback goes out after half the deadline: the other half must hold the
-	// C8 round trip on a busy machine too (1 s failed beside four CPU hogs).
-	res, tr, err := query(t, addr, all, 4*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Basic" || res.Players != known(0) || res.PlayerList != nil {
-		t.Errorf("result %+v", res)
-	}
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
-		t.Errorf("phase errors %v", res.PhaseErrors)
-	}
-	if tr.Attempts != 2 {
-		t.Errorf("%d requests sent, want CE then C8", tr.Attempts)
-	}
-}
-
-// A CF that arrives only after the fallback was sent still answers the query.
-func TestQueryLateExtended(t *testing.T) {
-	t.Parallel()
-	ext := readVec(t, "ext_basic")
-	var (
-		mu   sync.Mutex
-		last []byte
-	)
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		mu.Lock()
-		defer mu.Unlock()
-		if req[5] == cmdExtInfo {
-			last = req // hold the answer back
-			return nil
+// sent is the commands of the requests a probe sent.
+func sent(tr *wire.Trace) string {
+	var out []string
+	for _, p := range tr.Packets {
+		if p.Dir == wire.Sent {
+			out = append(out, fmt.Sprintf("%02X", p.Data[5]))
 		}
-		return [][]byte{answer(last, ext)}
-	})
-	res, _, err := query(t, addr, all, time.Second)
-	if err != nil {
-		t.Fatal(err)
 	}
-	if len(res.PlayerList) != 3 || res.PhaseErrors != nil {
-		t.Errorf("players %v phase errors %v", res.PlayerList, res.PhaseErrors)
-	}
+	return strings.Join(out, " ")
 }
 
-func TestQueryEcho(t *testing.T) {
+func TestQueryReplies(t *testing.T) {
 	t.Parallel()
-	ext := readVec(t, "ext_basic")
+	ext, basic := prototest.VecFile(t, "ext_basic"), prototest.VecFile(t, "basic_c9")
 	wrong := func(req []byte) []byte {
 		r := answer(req, ext)
 		r[echoOffset] ^= 0x55
 		return r
 	}
-	t.Run("mismatch only", func(t *testing.T) {
-		t.Parallel()
-		addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{wrong(req)} })
-		_, _, err := query(t, addr, all, 300*time.Millisecond)
-		if !errors.Is(err, wire.ErrMismatch) {
-			t.Errorf("err = %v, want mismatch", err)
+	// A CF that arrives only after the fallback was sent still answers the query.
+	var mu sync.Mutex
+	var held []byte
+	late := func(req []byte) [][]byte {
+		mu.Lock()
+		defer mu.Unlock()
+		if req[5] == cmdExtInfo {
+			held = req // hold the answer back
+			return nil
 		}
-	})
-	t.Run("mismatch then match", func(t *testing.T) {
-		t.Parallel()
-		addr := prototest.UDP(t, func(req []byte) [][]byte {
-			return [][]byte{wrong(req), []byte("noise"), answer(req, ext)}
+		return [][]byte{answer(held, ext)}
+	}
+	for _, tc := range []struct {
+		name       string
+		h          prototest.Handler
+		d          time.Duration
+		want, sent string
+	}{
+		{"extended", server(t, ext, basic), 2 * time.Second, `"Newerth Arena" "eden2" "RTSS" "12" 3/16 bots ? pw 2 [Alice Bob Carol] rules 12 info 18 partial [] | info:ok skipped 0 log 0`, "CE"},
+		// The fallback goes out after half the deadline: the other half must hold
+		// the C8 round trip on a busy machine too (1 s failed beside four CPU hogs).
+		{"fallback", server(t, nil, basic), 4 * time.Second, `"Basic" "crossroads" "DM" "10" 0/32 bots ? pw 1 - rules 8 info 13 partial [players:timeout] | info:ok skipped 0 log 1`, "CE C8"},
+		{"late extended", late, time.Second, `"Newerth Arena" "eden2" "RTSS" "12" 3/16 bots ? pw 2 [Alice Bob Carol] rules 12 info 18 partial [] | info:ok skipped 0 log 1`, "CE C8"},
+		{"echo mismatch only", func(req []byte) [][]byte { return [][]byte{wrong(req)} }, 300 * time.Millisecond, `error mismatch`, ""},
+		{"echo mismatch then match", func(req []byte) [][]byte { return [][]byte{wrong(req), []byte("noise"), answer(req, ext)} }, 2 * time.Second, `"Newerth Arena" "eden2" "RTSS" "12" 3/16 bots ? pw 2 [Alice Bob Carol] rules 12 info 18 partial [] | info:ok skipped 2 log 0`, "CE"},
+		{"partial", server(t, prototest.VecFile(t, "game_truncated"), nil), 2 * time.Second, `"Cut" "eden2" "RTSS" "12" 2/10 bots ? pw 1 [Alice Bo] rules 2 info 8 partial [rules:truncated players:truncated] | info:ok skipped 0 log 0`, "CE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, tc.h), all, tc.d)
+			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if got := sent(tr); tc.sent != "" && got != tc.sent {
+				t.Errorf("sent %s, want %s", got, tc.sent)
+			}
 		})
-		res, tr, err := query(t, addr, all, 2*time.Second)
-		if err != nil || len(res.PlayerList) != 3 {
-			t.Fatalf("%v, %+v", err, res)
-		}
-		if tr.Packets[1].Note == "" || tr.Packets[2].Note == "" {
-			t.Errorf("ignored replies not noted in the trace: %+v", tr.Packets)
-		}
-	})
+	}
 }
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
 	tooMany := append(newRequest(cmdExtInfoReply, [4]byte{})[:len(header)+1], 12, 0, 0, 0, 0)
 	tooMany = append(tooMany, bytes.Repeat([]byte{0xFF, 'k', 0xFE}, maxPairs+1)...)
-	tests := []struct {
-		name string
-		addr func(t testing.TB) netip.AddrPort
-		want error
-	}{
-		{"garbage", func(t testing.TB) netip.AddrPort {
-			short, ping, flags := readVec(t, "short"), readVec(t, "ping_reply"), readVec(t, "bad_flags")
-			return prototest.UDP(t, func(req []byte) [][]byte {
-				return [][]byte{short, answer(req, ping), answer(req, flags)}
-			})
-		}, wire.ErrTimeout},
-		{"too many pairs", func(t testing.TB) netip.AddrPort { return server(t, tooMany, tooMany) }, wire.ErrTooLarge},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			start := time.Now()
-			// Silence is awaited for 300ms; a server that answers gets slack for a loaded machine.
-			d := 300 * time.Millisecond
-			if tc.want != wire.ErrTimeout && tc.want != wire.ErrRefused {
-				d = 2 * time.Second
-			}
-			_, tr, err := query(t, tc.addr(t), protocols.Settings{Players: true, Retries: 1}, d)
-			if !errors.Is(err, tc.want) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if el := time.Since(start); el > 2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", el)
-			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Err == nil {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
-	}
-}
-
-func TestQueryPartial(t *testing.T) {
-	addr := server(t, readVec(t, "game_truncated"), nil)
-	res, _, err := query(t, addr, all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Cut" || len(res.PhaseErrors) != 2 || len(res.PlayerList) != 2 {
-		t.Errorf("result %+v", res)
-	}
+	short, ping, flags := prototest.VecFile(t, "short"), prototest.VecFile(t, "ping_reply"), prototest.VecFile(t, "bad_flags")
+	prototest.ReplyFailures(t, Protocol, nil, protocols.Settings{Players: true, Retries: 1},
+		prototest.ReplyFailure{Name: "garbage", D: 300 * time.Millisecond, Want: wire.ErrTimeout, Handler: func(req []byte) [][]byte {
+			return [][]byte{short, answer(req, ping), answer(req, flags)}
+		}},
+		prototest.ReplyFailure{Name: "too many pairs", Handler: server(t, tooMany, tooMany), Want: wire.ErrTooLarge},
+	)
 }
 
 // The lost request is re-sent as the extended query (CE), not the basic one. A
@@ -200,7 +116,7 @@ func TestQueryPartial(t *testing.T) {
 // Silence and a closed port are failures too: the contract checks them.
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	ext := readVec(t, "ext_basic")
+	ext := prototest.VecFile(t, "ext_basic")
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "savage", DefaultPort: 11235, Transport: "udp",
 		Settings: protocols.Settings{Players: true},

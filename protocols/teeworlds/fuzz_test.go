@@ -2,7 +2,6 @@ package teeworlds
 
 import (
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -24,12 +23,7 @@ func check(t *testing.T, in info, err error) {
 	if len(in.Clients) > maxClients {
 		t.Fatalf("%d clients kept", len(in.Clients))
 	}
-	res := in.Result(true)
-	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-		if !utf8.ValidString(s) {
-			t.Fatalf("invalid UTF-8 %q", s)
-		}
-	}
+	prototest.CheckUTF8(t, in.Result(true))
 }
 
 // FuzzDecodeInfo07 feeds whole datagrams through the 0.7 header check and

@@ -82,50 +82,24 @@ func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*proto
 	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
-func phases(tr *wire.Trace) string {
-	var s []string
-	for _, p := range tr.Phases {
-		s = append(s, p.Name)
-	}
-	return strings.Join(s, ",")
-}
-
-func TestQuery07(t *testing.T) {
-	for _, tc := range goodVectors[:2] {
-		for _, version := range []string{versionAuto, version07} {
-			t.Run(tc.file+"/"+version, func(t *testing.T) {
-				res, tr, err := query(t, settings(version, 0), 2*time.Second, &fake{body07: body07(t, tc.file)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				in, _ := decodeVector(prototest.HexFile(t, tc.file))
-				checkResult(t, in, tc.want)
-				if res.Name != tc.want.name || len(res.PlayerList) != len(tc.want.clients) {
-					t.Errorf("result %+v", res)
-				}
-				if phases(tr) != "challenge,info" {
-					t.Errorf("phases %+v", tr.Phases)
-				}
-			})
+// A probe reports what its server's vector decodes to, in each mode that
+// reaches the server: 0.7 after the token handshake; 0.6 in one request, which
+// auto mode sends beside the token request.
+func TestQueryVectors(t *testing.T) {
+	for i, tc := range goodVectors {
+		modes := map[string]string{versionAuto: "challenge,info", version07: "challenge,info"}
+		if i >= 2 {
+			modes = map[string]string{versionAuto: "challenge", version06: "info"}
 		}
-	}
-}
-
-func TestQuery06(t *testing.T) {
-	for _, tc := range goodVectors[2:] {
-		for version, wantPhases := range map[string]string{versionAuto: "challenge", version06: "info"} {
+		for version, phases := range modes {
 			t.Run(tc.file+"/"+version, func(t *testing.T) {
-				res, tr, err := query(t, settings(version, 0), 2*time.Second, &fake{body06: body06(t, tc.file)})
-				if err != nil {
-					t.Fatal(err)
+				f := &fake{body07: body07(t, tc.file)}
+				if i >= 2 {
+					f = &fake{body06: body06(t, tc.file)}
 				}
-				if res.Name != tc.want.name || res.Map != tc.want.mapName || res.Players != protocols.Known(tc.want.players) ||
-					res.MaxPlayers != protocols.Known(tc.want.max) || len(res.PlayerList) != len(tc.want.clients) {
-					t.Errorf("result %+v", res)
-				}
-				if phases(tr) != wantPhases {
-					t.Errorf("phases %+v", tr.Phases)
-				}
+				res, tr, err := query(t, settings(version, 0), 2*time.Second, f)
+				in, _ := decodeVector(prototest.HexFile(t, tc.file))
+				prototest.CheckProbe(t, res, tr, err, prototest.ProbeLine(in.Result(true), nil, nil)+" | "+strings.ReplaceAll(phases, ",", ":ok,")+":ok")
 			})
 		}
 	}
@@ -177,13 +151,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 	if err != nil || res.Name != "Tee Arena" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	n := 0
-	for _, p := range tr.Packets {
-		if p.Dir == wire.Received && p.Note != "" {
-			n++
-		}
-	}
-	if n != 6 { // three strays before each of the two answers
+	if n := prototest.Ignored(tr); n != 6 { // three strays before each of the two answers
 		t.Errorf("%d datagrams noted as ignored, want 6", n)
 	}
 }
@@ -208,7 +176,7 @@ func TestQueryErrors(t *testing.T) {
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
-			if phases(tr) != tc.phases {
+			if prototest.PhaseNames(tr) != tc.phases {
 				t.Errorf("phases %+v, want %s", tr.Phases, tc.phases)
 			}
 		})
@@ -224,14 +192,9 @@ func TestQueryErrors(t *testing.T) {
 }
 
 func TestNewOptions(t *testing.T) {
-	if _, err := newQuerier(settings("0.8", 0)); err == nil || !strings.Contains(err.Error(), "version") {
-		t.Errorf("bad version: %v", err)
-	}
-	if _, err := newQuerier(protocols.Settings{Options: func(any) error { return errors.New("unknown field x") }}); err == nil {
-		t.Error("options error dropped")
-	}
-	q, err := newQuerier(protocols.Settings{Retries: 2})
-	if err != nil || q.(*querier).version != versionAuto || q.(*querier).retries != 2 {
-		t.Errorf("%+v %v", q, err)
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{`version: "0.8"`: "version"})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 2}).(*querier)
+	if q.version != versionAuto || q.retries != 2 {
+		t.Errorf("%+v", q)
 	}
 }

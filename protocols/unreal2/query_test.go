@@ -2,7 +2,6 @@ package unreal2
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"net/netip"
 	"sync/atomic"
@@ -101,211 +100,83 @@ var stockRules = []string{
 	"Mutator", "MutInstaGib", "Mutator", "MutQuadJump", "MaxSpectators", "2",
 }
 
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
 var all = protocols.Settings{Players: true, Rules: true}
 
-func phaseNames(tr *wire.Trace) string {
-	var out []string
-	for _, p := range tr.Phases {
-		out = append(out, p.Name)
-	}
-	return fmt.Sprint(out) // one string compares easily
+func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
-func TestQueryFull(t *testing.T) {
+func TestQueryReplies(t *testing.T) {
 	t.Parallel()
-	f := &fake{
-		info:    [][]byte{infoReply("Big Server", "DM-Deck17", 10, 16)},
-		players: playerReplies(10, 4), // three datagrams
-		rules:   rulesReplies(4, append([]string{"GamePassword", "True"}, stockRules...)...),
-	}
-	res, tr, err := query(t, f.start(t), all, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Big Server" || res.Map != "DM-Deck17" || res.Game != "xDeathMatch" ||
-		res.Players != protocols.Known(10) || res.MaxPlayers != protocols.Known(16) {
-		t.Errorf("result %+v", res)
-	}
-	if len(res.PlayerList) != 10 {
-		t.Fatalf("%d players", len(res.PlayerList))
-	}
-	for i, p := range res.PlayerList {
-		if p.Name != playerName(i) || p.Ping != protocols.Known(int64(40+i)) || p.Score != protocols.Known(int64(i*3-5)) || p.Team != "red" {
-			t.Errorf("player %d = %+v", i, p)
-		}
-	}
-	if len(res.Rules) != 7 || res.Rules[0] != (protocols.KV{Key: "GamePassword", Value: "True"}) {
-		t.Errorf("rules %q", res.Rules)
-	}
-	if res.Password != protocols.FlagTrue || res.Version != "3369" || res.Bots != protocols.Known(0) {
-		t.Errorf("password %v version %q bots %+v", res.Password, res.Version, res.Bots)
-	}
-	if res.PhaseErrors != nil {
-		t.Errorf("phase errors %v", res.PhaseErrors)
-	}
-	if got := phaseNames(tr); got != "[info players rules]" {
-		t.Errorf("phases %s", got)
-	}
-	for kind, n := range []int32{1, 1, 1, 0} {
-		if got := f.asked[kind].Load(); got != n {
-			t.Errorf("%d requests of type %d, want %d", got, kind, n)
-		}
-	}
-	prototest.CheckUTF8(t, res)
-}
-
-// The players phase ends at the info's count or, short of it, when the server is
-// quiet: both without error, and the records short of the count are bots.
-func TestQueryPlayersFewerThanCounted(t *testing.T) {
-	t.Parallel()
-	f := &fake{info: [][]byte{infoReply("Some", "DM-Gael", 7, 16)}, players: playerReplies(3, 2)}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.PlayerList) != 3 || res.PhaseErrors != nil || res.Players != protocols.Known(3) || res.Bots != protocols.Known(4) {
-		t.Errorf("players %+v, phase errors %v", res.PlayerList, res.PhaseErrors)
-	}
-	if got := phaseNames(tr); got != "[info players]" {
-		t.Errorf("phases %s", got)
-	}
-}
-
-func TestQueryPhaseFailures(t *testing.T) {
-	t.Parallel()
+	stock := rulesReplies(6, stockRules...)
 	lying := rulesReplies(3, stockRules...)
 	lying[1] = append(lying[1], ustr("AdminEmail")...)
 	lying[1] = append(lying[1], 0x40, 'x') // value length past the end
 	cutPlayer := append(playerReplies(2, 2)[0], le32(9)...)
-	tests := []struct {
-		name          string
-		f             *fake
-		phase         string
-		want          error
-		players, rule int
-		password      protocols.Flag
-	}{
-		{"players silent", &fake{rules: rulesReplies(6, stockRules...)}, "players", wire.ErrTimeout, 0, 6, protocols.FlagFalse},
-		{"rules silent", &fake{players: playerReplies(4, 4)}, "rules", wire.ErrTimeout, 4, 0, protocols.FlagUnknown},
-		{"rules lying length", &fake{players: playerReplies(4, 4), rules: lying}, "rules", wire.ErrTruncated, 4, 6, protocols.FlagUnknown},
-		{"player record cut", &fake{players: [][]byte{cutPlayer, playerReplies(4, 2)[1]}, rules: rulesReplies(6, stockRules...)}, "players", wire.ErrTruncated, 4, 6, protocols.FlagFalse},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.f.info = [][]byte{infoReply("Half", "DM-Antalus", 4, 8)}
-			// 3 s: the quiet period that ends a list is a tenth of the time left.
-			res, _, err := query(t, tc.f.start(t), all, 3*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != tc.phase || !errors.Is(res.PhaseErrors[0].Err, tc.want) {
-				t.Errorf("phase errors %v, want %s %v", res.PhaseErrors, tc.phase, tc.want)
-			}
-			if res.Name != "Half" || len(res.PlayerList) != tc.players || len(res.Rules) != tc.rule || res.Password != tc.password {
-				t.Errorf("name %q, %d players, %d rules, password %v", res.Name, len(res.PlayerList), len(res.Rules), res.Password)
-			}
-		})
-	}
-}
-
-// Datagrams of another type, junk and duplicates are skipped; each player counts once.
-func TestQueryStraysAndDuplicates(t *testing.T) {
-	t.Parallel()
 	ps := playerReplies(6, 2)
-	f := &fake{
-		info: [][]byte{infoReply("Busy", "ONS-Torlan", 6, 32)},
-		players: [][]byte{
-			ps[0], header(typeRules), []byte("junk"), ps[0], infoReply("Late", "x", 1, 1), ps[1], ps[1], ps[2],
-		},
-	}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.PlayerList) != 6 || res.PhaseErrors != nil {
-		t.Fatalf("players %+v, phase errors %v", res.PlayerList, res.PhaseErrors)
-	}
-	for i, p := range res.PlayerList {
-		if p.Name != playerName(i) {
-			t.Errorf("player %d = %q", i, p.Name)
-		}
-	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 5 {
-		t.Errorf("%d datagrams ignored, want 5", ignored)
-	}
-}
-
-// A server that counts no players is not asked for them; one without players or
-// rules wanted gets the info request only.
-func TestQueryRequestsOnlyWhatIsNeeded(t *testing.T) {
-	t.Parallel()
-	empty := &fake{info: [][]byte{infoReply("Empty", "DM-Curse4", 0, 10)}, rules: rulesReplies(6, stockRules...)}
-	res, tr, err := query(t, empty.start(t), all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList == nil || len(res.PlayerList) != 0 || empty.asked[typePlayers].Load() != 0 || len(res.Rules) != 6 {
-		t.Errorf("players %v (%d requests), rules %d", res.PlayerList, empty.asked[typePlayers].Load(), len(res.Rules))
-	}
-	if got := phaseNames(tr); got != "[info rules]" {
-		t.Errorf("phases %s", got)
-	}
-
-	f := &fake{info: [][]byte{infoReply("Full", "DM-Rankin", 3, 10)}, players: playerReplies(3, 3), rules: rulesReplies(6, stockRules...)}
-	res, _, err = query(t, f.start(t), protocols.Settings{}, 2*time.Second)
-	if err != nil || res.PlayerList != nil || res.Rules != nil || res.Players != protocols.Known(3) {
-		t.Errorf("without players and rules: %+v, %v", res, err)
-	}
-	if f.asked[typePlayers].Load() != 0 || f.asked[typeRules].Load() != 0 {
-		t.Error("asked for players or rules")
-	}
-}
-
-func TestQueryInfoFailures(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
+	half := [][]byte{infoReply("Half", "DM-Antalus", 4, 8)}
+	for _, tc := range []struct {
 		name  string
-		reply [][]byte
-		want  error
+		f     *fake
+		s     protocols.Settings
 		d     time.Duration
+		want  string
+		asked [4]int32 // requests of each type
 	}{
-		{"truncated", [][]byte{prototest.VecFile(t, "info_name_overrun")}, wire.ErrTruncated, 2 * time.Second},
-		{"cut counts", [][]byte{prototest.VecFile(t, "info_cut_counts")}, wire.ErrTruncated, 2 * time.Second},
+		{"full", &fake{
+			info:    [][]byte{infoReply("Big Server", "DM-Deck17", 10, 16)},
+			players: playerReplies(10, 4), // three datagrams
+			rules:   rulesReplies(4, append([]string{"GamePassword", "True"}, stockRules...)...),
+		}, all, 5 * time.Second, `"Big Server" "DM-Deck17" "xDeathMatch" "3369" 10/16 bots 0 pw 2 [10 players] rules 7 info 0 partial [] | info:ok,players:ok,rules:ok skipped 0 log 0`, [4]int32{1, 1, 1, 0}},
+		// The players phase ends at the info's count or, short of it, when the
+		// server is quiet: both without error, and the records short of the
+		// count are bots.
+		{"fewer than counted", &fake{info: [][]byte{infoReply("Some", "DM-Gael", 7, 16)}, players: playerReplies(3, 2)},
+			protocols.Settings{Players: true}, 2 * time.Second, `"Some" "DM-Gael" "xDeathMatch" "" 3/16 bots 4 pw 0 [Player00 Player01 Player02] rules - info 0 partial [] | info:ok,players:ok skipped 0 log 1`, [4]int32{1, 0, 1, 0}},
+		// 3 s: the quiet period that ends a list is a tenth of the time left.
+		{"players silent", &fake{info: half, rules: stock}, all, 3 * time.Second, `"Half" "DM-Antalus" "xDeathMatch" "3369" 4/8 bots ? pw 1 [] rules 6 info 0 partial [players:timeout] | info:ok,players:timeout,rules:ok skipped 0 log 1`, [4]int32{1, 1, 1, 0}},
+		{"rules silent", &fake{info: half, players: playerReplies(4, 4)}, all, 3 * time.Second, `"Half" "DM-Antalus" "xDeathMatch" "" 4/8 bots 0 pw 0 [Player00 Player01 Player02 Player03] rules - info 0 partial [rules:timeout] | info:ok,players:ok,rules:timeout skipped 0 log 0`, [4]int32{1, 1, 1, 0}},
+		{"rules lying length", &fake{info: half, players: playerReplies(4, 4), rules: lying}, all, 3 * time.Second, `"Half" "DM-Antalus" "xDeathMatch" "3369" 4/8 bots 0 pw 0 [Player00 Player01 Player02 Player03] rules 6 info 0 partial [rules:truncated] | info:ok,players:ok,rules:truncated skipped 0 log 0`, [4]int32{1, 1, 1, 0}},
+		{"player record cut", &fake{info: half, players: [][]byte{cutPlayer, playerReplies(4, 2)[1]}, rules: stock}, all, 3 * time.Second, `"Half" "DM-Antalus" "xDeathMatch" "3369" 4/8 bots ? pw 1 [Player00 Player01 Player02 Player03] rules 6 info 0 partial [players:truncated] | info:ok,players:truncated,rules:ok skipped 0 log 0`, [4]int32{1, 1, 1, 0}},
+		// Datagrams of another type, junk and duplicates are skipped; each player counts once.
+		{"strays and duplicates", &fake{
+			info:    [][]byte{infoReply("Busy", "ONS-Torlan", 6, 32)},
+			players: [][]byte{ps[0], header(typeRules), []byte("junk"), ps[0], infoReply("Late", "x", 1, 1), ps[1], ps[1], ps[2]},
+		}, protocols.Settings{Players: true}, 2 * time.Second, `"Busy" "ONS-Torlan" "xDeathMatch" "" 6/32 bots 0 pw 0 [Player00 Player01 Player02 Player03 Player04 Player05] rules - info 0 partial [] | info:ok,players:ok skipped 5 log 0`, [4]int32{1, 0, 1, 0}},
+		// A server that counts no players is not asked for them; one without
+		// players or rules wanted gets the info request only.
+		{"empty", &fake{info: [][]byte{infoReply("Empty", "DM-Curse4", 0, 10)}, rules: stock}, all, 2 * time.Second, `"Empty" "DM-Curse4" "xDeathMatch" "3369" 0/10 bots ? pw 1 [] rules 6 info 0 partial [] | info:ok,rules:ok skipped 0 log 1`, [4]int32{1, 1, 0, 0}},
+		{"nothing asked", &fake{info: [][]byte{infoReply("Full", "DM-Rankin", 3, 10)}, players: playerReplies(3, 3), rules: stock},
+			protocols.Settings{}, 2 * time.Second, `"Full" "DM-Rankin" "xDeathMatch" "" 3/10 bots ? pw 0 - rules - info 0 partial [] | info:ok skipped 0 log 0`, [4]int32{1, 0, 0, 0}},
+		{"info truncated", &fake{info: [][]byte{prototest.VecFile(t, "info_name_overrun")}}, all, 2 * time.Second, `error truncated | info:truncated skipped 0 log 0`, [4]int32{1, 0, 0, 0}},
+		{"info cut counts", &fake{info: [][]byte{prototest.VecFile(t, "info_cut_counts")}}, all, 2 * time.Second, `error truncated | info:truncated skipped 0 log 0`, [4]int32{1, 0, 0, 0}},
 		// Only datagrams that answer nothing: wire.Exchange names why the last was skipped.
-		{"only strays", [][]byte{prototest.VecFile(t, "not_reply"), prototest.VecFile(t, "wrong_type")}, wire.ErrMalformed, 300 * time.Millisecond},
-	}
-	for _, tc := range tests {
+		{"only strays", &fake{info: [][]byte{prototest.VecFile(t, "not_reply"), prototest.VecFile(t, "wrong_type")}}, all, 300 * time.Millisecond, `error malformed | info:malformed skipped 2 log 2`, [4]int32{}},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			addr := prototest.UDP(t, func([]byte) [][]byte { return tc.reply })
-			res, tr, err := query(t, addr, all, tc.d)
-			if !errors.Is(err, tc.want) || res != nil {
-				t.Errorf("err = %v, result %+v, want %v", err, res, tc.want)
+			res, tr, err := query(t, tc.f.start(t), tc.s, tc.d)
+			prototest.CheckProbe(t, res, tr, err, tc.want)
+			for kind, n := range tc.asked {
+				if got := tc.f.asked[kind].Load(); got != n && tc.asked != [4]int32{} {
+					t.Errorf("%d requests of type %d, want %d", got, kind, n)
+				}
 			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, tc.want) {
-				t.Errorf("phases %+v", tr.Phases)
+			if res != nil {
+				prototest.CheckUTF8(t, res)
+			}
+			if tc.name != "full" {
+				return
+			}
+			// The full list, in order, with each record's fields, and the rules
+			// that set the password and version.
+			for i, p := range res.PlayerList {
+				if p.Name != playerName(i) || p.Ping != protocols.Known(int64(40+i)) || p.Score != protocols.Known(int64(i*3-5)) || p.Team != "red" {
+					t.Errorf("player %d = %+v", i, p)
+				}
+			}
+			if res.Rules[0] != (protocols.KV{Key: "GamePassword", Value: "True"}) {
+				t.Errorf("rules %q", res.Rules)
 			}
 		})
 	}
