@@ -19,6 +19,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // yamlDocs decodes every document of a (multi-document) YAML file.
@@ -60,15 +62,19 @@ func yamlFile(t testing.TB, path string, v any) {
 
 // writeYAML writes v as YAML into a temporary file named name and returns its path.
 func writeYAML(t testing.TB, name string, v any) string {
+	return writeYAMLTo(t, filepath.Join(t.TempDir(), name), v)
+}
+
+func writeYAMLTo(t testing.TB, p string, v any) string {
 	t.Helper()
 	b, err := yaml.Marshal(v)
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(p), 0o755)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	prototest.WriteFile(t, p, string(b))
 	return p
 }
 
@@ -102,7 +108,7 @@ func TestExamplesYAMLParse(t *testing.T) {
 	}
 }
 
-func promtool(t testing.TB) string { return lookTool(t, "promtool", "prometheus") }
+func promtool(t testing.TB) string { return testenv.LookTool(t, "promtool", "prometheus") }
 
 func TestPromtoolRules(t *testing.T) {
 	pt := promtool(t)
@@ -114,7 +120,7 @@ func TestPromtoolRules(t *testing.T) {
 		{"test", "rules", "slo_test.yml"},
 		{"check", "config", "prometheus.yml"}, // also loads alerts.yml and targets/*.yml
 	} {
-		out, err := runTool(time.Minute, dir, append([]string{pt}, args...)...)
+		out, err := testenv.RunTool(time.Minute, dir, append([]string{pt}, args...)...)
 		if err != nil {
 			t.Errorf("promtool %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
@@ -333,7 +339,7 @@ func checkPromQL(t *testing.T, what string, exprs map[string]string) {
 		rules = append(rules, rule{Record: fmt.Sprintf("e2e_check:expr_%d", i), Expr: e})
 	}
 	p := writeYAML(t, "exprs.yml", map[string]any{"groups": []any{map[string]any{"name": what, "rules": rules}}})
-	out, err := runTool(time.Minute, "", pt, "check", "rules", p)
+	out, err := testenv.RunTool(time.Minute, "", pt, "check", "rules", p)
 	if err != nil {
 		// Name the failing expressions: promtool only gives the generated rule names.
 		for _, m := range regexp.MustCompile(`e2e_check:expr_(\d+)`).FindAllStringSubmatch(out, -1) {
@@ -525,7 +531,7 @@ func promAlertFor(t testing.TB) map[string]string {
 // exporterFlags returns the long flag names `serve --help` lists (the server's flags
 // and the app-wide ones).
 func exporterFlags(t testing.TB) map[string]bool {
-	out, err := runTool(time.Minute, "", exporterBinary(t), "serve", "--help")
+	out, err := testenv.RunTool(time.Minute, "", exporterBinary(t), "serve", "--help")
 	if err != nil {
 		t.Fatalf("--help: %v\n%s", err, out)
 	}
@@ -633,7 +639,7 @@ func TestKubernetesManifests(t *testing.T) {
 	}
 	// The modules files the manifests mount, and the example one, pass --config.check.
 	for _, p := range append(configMaps, examples(t, "modules.yml")) {
-		if out, err := runTool(time.Minute, "", exporterBinary(t), "--config.check", "--config.file="+p); err != nil {
+		if out, err := testenv.RunTool(time.Minute, "", exporterBinary(t), "--config.check", "--config.file="+p); err != nil {
 			t.Errorf("--config.check %s: %v\n%s", p, err, out)
 		}
 	}

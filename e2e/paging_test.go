@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
 // TestPagesOnce runs paging_test.yml with promtool, and checks that it has a test
@@ -15,7 +17,7 @@ import (
 // down beside. A critical alert added later must join that test, so a down server
 // cannot page twice unnoticed.
 func TestPagesOnce(t *testing.T) {
-	if out, err := runTool(time.Minute, examples(t), promtool(t), "test", "rules", "paging_test.yml"); err != nil {
+	if out, err := testenv.RunTool(time.Minute, examples(t), promtool(t), "test", "rules", "paging_test.yml"); err != nil {
 		t.Errorf("promtool test rules paging_test.yml: %v\n%s", err, out)
 	}
 	var critical []string

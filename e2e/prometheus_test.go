@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -27,8 +27,8 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	t.Parallel()
 	t0 := time.Now()
 	since := func() time.Duration { return time.Since(t0).Round(100 * time.Millisecond) }
-	promBin := lookTool(t, "prometheus", "prometheus")
-	qstat := lookTool(t, "quakestat", "qstat")
+	promBin := testenv.LookTool(t, "prometheus", "prometheus")
+	qstat := testenv.LookTool(t, "quakestat", "qstat")
 	root := repoRoot(t)
 
 	// The exporter, with the example modules file (module "openarena" comes from it).
@@ -39,10 +39,8 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	// between served from the exporter's cache, so the exporter stays within the
 	// server's rate limit.
 	exporter := startExporter(t, "--config.file="+filepath.Join(root, "examples", "modules.yml"),
-		"--timeout-offset=0.1", "--probe.min-interval=5s")
+		"--timeout-offset=0.1", "--probe.min-interval=5s").Addr
 
-	// OpenArena: LAN-only dedicated server (dedicated 1: no master heartbeats, all
-	// masters blank) on a free loopback UDP port, IPv4 only, with three bots.
 	oaPort := serverPort(t, 1)
 	oaAddr := fmt.Sprintf("127.0.0.1:%d", oaPort)
 	game := startOpenArena(t, oaPort)
@@ -65,18 +63,10 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		},
 		forTime: "5s",
 	})
-	if pt, err := exec.LookPath("promtool"); err == nil {
-		if out, err := runTool(time.Minute, "", pt, "check", "config", cfg); err != nil {
-			t.Fatalf("generated config: %v\n%s", err, out)
-		}
-	}
-
 	// The game server answers quakestat before Prometheus starts scraping it.
-	waitEvery(t, time.Second, 90*time.Second, "OpenArena to answer quakestat", func() (bool, string) {
-		if game.exited() {
-			t.Fatalf("openarena-server exited: %v\n%s", game.err, game.tail(3000))
-		}
-		s, err := quakestat(qstat, "127.0.0.2", oaAddr)
+	testenv.WaitEvery(t, time.Second, 90*time.Second, "OpenArena to answer quakestat", func() (bool, string) {
+		game.FailIfExited(t)
+		s, err := quakestat(qstat, "-q3s", "127.0.0.2", oaAddr)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -84,15 +74,10 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	})
 
 	t.Logf("%v: OpenArena answers on %s", since(), oaAddr)
-	prom := startPrometheus(t, promBin, cfg)
+	prom := testenv.StartPrometheus(t, promBin, cfg)
 	t.Logf("%v: prometheus ready", since())
-	diag := func() string { return "targets:" + prom.targets() }
-
 	q3 := fmt.Sprintf(`{job="gameservers-quake3", instance=%q}`, oaAddr)
-	waitFor(t, 60*time.Second, "probe_success 1 for OpenArena", func() (bool, string) {
-		v, ok, desc := prom.value("probe_success" + q3)
-		return ok && v == 1, desc + diag()
-	})
+	prom.WaitValue(t, 60*time.Second, "probe_success"+q3, 1)
 
 	// Bots join within a few seconds: poll until quakestat, asked before and after
 	// Prometheus, agrees with the latest sample and lists every bot. quakestat
@@ -100,13 +85,13 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	// quakestat queries from other loopback addresses than the exporter, each with
 	// its own rate limit budget at the server, and polls every 2.5s to stay in it.
 	var players float64
-	state := waitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players + gameserver_bots to equal quakestat's count", func() (bool, string) {
-		before, err := quakestat(qstat, "127.0.0.2", oaAddr)
+	state := testenv.WaitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players + gameserver_bots to equal quakestat's count", func() (bool, string) {
+		before, err := quakestat(qstat, "-q3s", "127.0.0.2", oaAddr)
 		if err != nil {
 			return false, err.Error()
 		}
-		v, ok, desc := prom.value("gameserver_players" + q3 + " + gameserver_bots" + q3)
-		after, err := quakestat(qstat, "127.0.0.3", oaAddr)
+		v, ok, desc := prom.Value("gameserver_players" + q3 + " + gameserver_bots" + q3)
+		after, err := quakestat(qstat, "-q3s", "127.0.0.3", oaAddr)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -117,30 +102,26 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	})
 	t.Logf("%v: players agree: %s", since(), state)
 
-	for _, c := range []struct{ q, want string }{
-		{"gameserver_players_max" + q3, fmt.Sprint(openArenaMax)},
-		// Every client is a bot: no human plays.
-		{"gameserver_players" + q3, "0"},
-		{"gameserver_bots" + q3, fmt.Sprint(len(openArenaBots))},
-		{`count(gameserver_info{job="gameservers-quake3", name="` + openArenaName + `", map="oa_dm1", protocol="quake3"})`, "1"},
-		{`gameserver_players{job="gameservers-hytale"}`, "3"},
-		{`gameserver_players_max{job="gameservers-hytale"}`, "20"},
-		{`probe_success{job="gameservers-hytale"}`, "1"},
-		{fmt.Sprintf(`probe_success{job="gameservers-file-sd", module="openarena", instance=%q}`, oaAddr), "1"},
-		{`probe_success{job="gameservers-file-sd", module="hytale"}`, "1"},
+	for q, want := range map[string]float64{
+		"gameserver_players_max" + q3: openArenaMax,
+		"gameserver_players" + q3:     0, // every client is a bot
+		"gameserver_bots" + q3:        float64(len(openArenaBots)),
+		`count(gameserver_info{job="gameservers-quake3", name="` + openArenaName + `", map="oa_dm1", protocol="quake3"})`: 1,
+		`gameserver_players{job="gameservers-hytale"}`:                                                                    3,
+		`gameserver_players_max{job="gameservers-hytale"}`:                                                                20,
+		`probe_success{job="gameservers-hytale"}`:                                                                         1,
+		fmt.Sprintf(`probe_success{job="gameservers-file-sd", module="openarena", instance=%q}`, oaAddr):                  1,
+		`probe_success{job="gameservers-file-sd", module="hytale"}`:                                                       1,
 		// module openarena (examples/modules.yml) sets players: true: one series per player.
-		{fmt.Sprintf(`count(gameserver_player_score{job="gameservers-file-sd", instance=%q})`, oaAddr), fmt.Sprint(players)},
-		{fmt.Sprintf(`count(gameserver_player_info{job="gameservers-file-sd", instance=%q})`, oaAddr), fmt.Sprint(players)},
-		{`gameserver_exporter_config_last_reload_successful{job="gameserver_exporter"}`, "1"},
+		fmt.Sprintf(`count(gameserver_player_score{job="gameservers-file-sd", instance=%q})`, oaAddr): players,
+		fmt.Sprintf(`count(gameserver_player_info{job="gameservers-file-sd", instance=%q})`, oaAddr):  players,
+		`gameserver_exporter_config_last_reload_successful{job="gameserver_exporter"}`:                1,
 	} {
-		waitFor(t, 30*time.Second, c.q+" == "+c.want, func() (bool, string) {
-			v, ok, desc := prom.value(c.q)
-			return ok && fmt.Sprint(v) == c.want, desc + diag()
-		})
+		prom.WaitValue(t, 30*time.Second, q, want)
 	}
 	// The operator's target labels (examples/targets: module, title, owner) must not
 	// collide with the exporter's own: Prometheus would rename ours to exported_*.
-	all, err := prom.query(`{__name__=~"gameserver_.+|probe_.+", job=~"gameservers.*"}`)
+	all, err := prom.Query(`{__name__=~"gameserver_.+|probe_.+", job=~"gameservers.*"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,12 +132,12 @@ func TestPrometheusEndToEnd(t *testing.T) {
 			}
 		}
 	}
-	if info, _ := prom.query(fmt.Sprintf(`gameserver_info{job="gameservers-file-sd", instance=%q}`, oaAddr)); len(info) == 0 || info[0].Metric["title"] != "openarena" || info[0].Metric["game"] == "openarena" {
+	if info, _ := prom.Query(fmt.Sprintf(`gameserver_info{job="gameservers-file-sd", instance=%q}`, oaAddr)); len(info) == 0 || info[0].Metric["title"] != "openarena" || info[0].Metric["game"] == "openarena" {
 		t.Errorf("gameserver_info must keep the server's game and the operator's title: %v", info)
 	}
 	// The names Prometheus has are those quakestat lists.
-	waitEvery(t, 2500*time.Millisecond, 60*time.Second, "player series to match quakestat's players", func() (bool, string) {
-		series, err := prom.query(fmt.Sprintf(`gameserver_player_score{job="gameservers-file-sd", instance=%q}`, oaAddr))
+	testenv.WaitEvery(t, 2500*time.Millisecond, 60*time.Second, "player series to match quakestat's players", func() (bool, string) {
+		series, err := prom.Query(fmt.Sprintf(`gameserver_player_score{job="gameservers-file-sd", instance=%q}`, oaAddr))
 		if err != nil {
 			return false, err.Error()
 		}
@@ -165,7 +146,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 			got = append(got, s.Metric["player"])
 		}
 		slices.Sort(got)
-		qs, err := quakestat(qstat, "127.0.0.2", oaAddr)
+		qs, err := quakestat(qstat, "-q3s", "127.0.0.2", oaAddr)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -179,18 +160,15 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	t.Logf("%v: GameServerFull firing for the full fake server", since())
 
 	// Stop the game server: the probe fails and GameServerDown goes pending (then firing).
-	game.stop()
-	waitFor(t, 60*time.Second, "probe_success 0 after stopping OpenArena", func() (bool, string) {
-		v, ok, desc := prom.value("probe_success" + q3)
-		return ok && v == 0, desc
-	})
-	reasons, _ := prom.query("probe_failure_info" + q3)
+	game.Stop()
+	prom.WaitValue(t, 60*time.Second, "probe_success"+q3, 0)
+	reasons, _ := prom.Query("probe_failure_info" + q3)
 	t.Logf("%v: probe_success 0, %v", since(), reasons)
 	state = waitForAlert(t, prom, "GameServerDown", oaAddr, "pending", "firing")
 	t.Logf("%v: alerts %s", since(), state)
 
 	// Neither the healthy fake server nor the exporter's config raise an alert.
-	alerts, err := prom.alerts()
+	alerts, err := prom.Alerts()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,16 +180,16 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	}
 
 	// The server stayed on the LAN: it never looked up a master server.
-	if log := game.tail(1 << 20); strings.Contains(log, "Resolving ") || strings.Contains(strings.ToLower(log), "heartbeat") {
+	if log := game.Tail(1 << 20); strings.Contains(log, "Resolving ") || strings.Contains(strings.ToLower(log), "heartbeat") {
 		t.Errorf("openarena-server contacted a master server:\n%s", log)
 	}
 }
 
 // waitForAlert waits until alert name for instance is in one of states.
-func waitForAlert(t *testing.T, prom promAPI, name, instance string, states ...string) string {
+func waitForAlert(t *testing.T, prom *testenv.Prometheus, name, instance string, states ...string) string {
 	t.Helper()
-	return waitFor(t, 60*time.Second, fmt.Sprintf("alert %s for %s in state %v", name, instance, states), func() (bool, string) {
-		alerts, err := prom.alerts()
+	return testenv.WaitFor(t, 60*time.Second, fmt.Sprintf("alert %s for %s in state %v", name, instance, states), func() (bool, string) {
+		alerts, err := prom.Alerts()
 		if err != nil {
 			return false, err.Error()
 		}
@@ -258,16 +236,11 @@ func (s qstatServer) playerNames() []string {
 	return out
 }
 
-// quakestat asks qstat for addr's status and players (Quake 3 protocol), sending
-// from srcIP (a loopback address) so that the server's per-address rate limit of
-// getstatus counts its queries apart from the exporter's (127.0.0.1).
-func quakestat(bin, srcIP, addr string) (qstatServer, error) {
-	return quakestatPlayers(bin, "-q3s", srcIP, addr)
-}
-
-// quakestatPlayers is quakestat with another protocol flag (-nexuizs, ...).
-func quakestatPlayers(bin, flag, srcIP, addr string) (qstatServer, error) {
-	out, err := runTool(20*time.Second, "", bin, "-json", "-timeout", "3", "-srcip", srcIP, "-P", flag, addr)
+// quakestat asks qstat (protocol flag: -q3s, -nexuizs) for addr's status and
+// players, sending from srcIP (a loopback address) so that the server's
+// per-address rate limit counts its queries apart from the exporter's (127.0.0.1).
+func quakestat(bin, flag, srcIP, addr string) (qstatServer, error) {
+	out, err := testenv.RunTool(20*time.Second, "", bin, "-json", "-timeout", "3", "-srcip", srcIP, "-P", flag, addr)
 	if err != nil {
 		return qstatServer{}, fmt.Errorf("quakestat: %v: %s", err, out)
 	}

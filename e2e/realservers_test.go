@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -59,13 +61,13 @@ func TestRealServers(t *testing.T) {
 	// the last result, so no server sees more than about one query a second from
 	// one module (DarkPlaces and ioquake3 ignore more from one address).
 	ex := exporterClient{
-		base: "http://" + startExporter(t, "--probe.min-interval=1s", "--config.file="+modules),
+		base: startExporter(t, "--probe.min-interval=1s", "--config.file="+modules).Base,
 		c:    &http.Client{Timeout: 10 * time.Second},
 	}
 	for _, s := range []struct {
 		name  string
-		start func(*testing.T) (*proc, int) // the server and the port the target names
-		check func(*testing.T, exporterClient, *proc, int)
+		start func(*testing.T) (*testenv.Proc, int) // the server and the port the target names
+		check func(*testing.T, exporterClient, *testenv.Proc, int)
 	}{
 		{"quakeworld", startQuakeWorld, testRealQuakeWorld},
 		{"darkplaces", startNexuiz, testRealDarkPlaces},
@@ -76,7 +78,7 @@ func TestRealServers(t *testing.T) {
 		{"armagetron", startArmagetron, testRealArmagetron},
 		{"teeworlds", startTeeworlds, testRealTeeworlds},
 		{"ddnet", startDDNet, testRealDDNet},
-		{"quake3", func(t *testing.T) (*proc, int) {
+		{"quake3", func(t *testing.T) (*testenv.Proc, int) {
 			port := serverPort(t, 1)
 			return startOpenArena(t, port), port
 		}, testRealOpenArena},
@@ -91,42 +93,75 @@ func TestRealServers(t *testing.T) {
 	}
 }
 
-// testRealQuakeWorld: mvdsv + KTX on a generated box map, against its
-// configuration and quakestat -qws.
-func testRealQuakeWorld(t *testing.T, ex exporterClient, p *proc, port int) {
-	r := ex.waitProbe(t, p, "quakeworld", port, nil)
-	qs := qstatNow(t, "-qws", port)
-	r.checkUp(t, port)
-	// KTX's ffa mode sets maxclients itself (26); the box has no waypoints for
-	// frogbots, so nobody plays.
-	r.checkInfo(t, map[string]string{"protocol": "quakeworld", "name": qwHostname, "map": qwMap})
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_password_required", 0)
-	if v, ok := r.value("gameserver_players_max"); !ok || v < 1 {
-		t.Errorf("gameserver_players_max %v (present %v), want >= 1", v, ok)
-	}
-	if info := r.info(); info["version"] == "" || info["game"] == "" {
-		t.Errorf("gameserver_info %v: want a version and a game", info)
-	}
-	r.checkQstat(t, qs, "name", "map", "game")
+// expect is what one module's probe of a real server must report once it
+// succeeds (and ready, when given, holds): quakestat (flag qstat, "" none) asked
+// at the same moment agrees on the players, the max players (unless qstatNoMax)
+// and the gameserver_info labels qlabels; the labels info, the metric values
+// metrics, the decoded reply's key/values decoded and its rules (of which
+// gameserver_rules counts every one) from the debug output.
+type expect struct {
+	module      string
+	queryOffset int // the query port's offset from the game port the target names
+	ready       func(probeResult) (bool, string)
+	qstat       string
+	qlabels     []string
+	qstatNoMax  bool
+	info        map[string]string
+	metrics     map[string]float64
+	decoded     map[string]string
+	rules       map[string]string
+}
 
-	// With rules: the serverinfo key/values, counted in gameserver_rules and
-	// listed in the debug output.
-	r = ex.waitProbe(t, p, "quakeworld_rules", port, nil)
-	r.checkUp(t, port)
-	rules := ex.decoded(t, "quakeworld_rules", port).rules
-	r.want(t, "gameserver_rules", float64(len(rules)))
-	for k, v := range map[string]string{"hostname": qwHostname, "map": qwMap} {
-		if rules[k] != v {
-			t.Errorf("rule %s = %q, want %q (all: %v)", k, rules[k], v, rules)
+// check probes x.module on 127.0.0.1:port until it succeeds, then checks x.
+func (e exporterClient) check(t *testing.T, p *testenv.Proc, port int, x expect) probeResult {
+	t.Helper()
+	r := e.waitProbe(t, p, x.module, port, x.ready)
+	var qs *prototest.QstatServer
+	if x.qstat != "" {
+		qs = qstatNow(t, x.qstat, port)
+	}
+	r.checkUp(t, port+x.queryOffset)
+	r.checkInfo(t, x.info)
+	for name, v := range x.metrics {
+		r.want(t, name, v)
+	}
+	if x.decoded != nil || x.rules != nil {
+		d := e.decoded(t, x.module, port)
+		if x.rules != nil {
+			r.want(t, "gameserver_rules", float64(len(d.rules)))
+		}
+		for _, c := range []struct{ got, want map[string]string }{{d.info, x.decoded}, {d.rules, x.rules}} {
+			for k, v := range c.want {
+				if c.got[k] != v {
+					t.Errorf("%s: decoded %s = %q, want %q (all: %v)", x.module, k, c.got[k], v, c.got)
+				}
+			}
 		}
 	}
+	if qs != nil && x.qstatNoMax {
+		qs.MaxPlayers = int(r.metric("gameserver_players_max"))
+	}
+	r.checkQstat(t, qs, x.qlabels...)
+	return r
+}
+
+// testRealQuakeWorld: mvdsv + KTX on a generated box map. KTX's ffa mode sets
+// maxclients itself (26); the box has no waypoints for frogbots: nobody plays.
+func testRealQuakeWorld(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	r := ex.check(t, p, port, expect{module: "quakeworld", qstat: "-qws", qlabels: []string{"name", "map", "game"},
+		info:    map[string]string{"protocol": "quakeworld", "name": qwHostname, "map": qwMap},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_password_required": 0}})
+	if r.metric("gameserver_players_max") < 1 || r.info()["version"] == "" || r.info()["game"] == "" {
+		t.Errorf("want at least one slot, a version and a game:\n%s", r.body)
+	}
+	// The serverinfo key/values as rules.
+	ex.check(t, p, port, expect{module: "quakeworld_rules", rules: map[string]string{"hostname": qwHostname, "map": qwMap}})
 }
 
 // testRealDarkPlaces: Nexuiz with four bots, against its configuration and
 // quakestat -P -nexuizs. Probed with darkplaces_players only (see TestRealServers):
 // its getstatus is the built-in module's, players and cvars are in every reply.
-func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
+func testRealDarkPlaces(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
 	const module = "darkplaces_players"
 	// Until the bots are in (they join at once, but the first answer may come
 	// before them).
@@ -149,7 +184,7 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
 		qs  *qstatServer
 		run int
 	)
-	waitEvery(t, 250*time.Millisecond, realServerWait, "the exporter and quakestat -P to agree on the players", func() (bool, string) {
+	testenv.WaitEvery(t, 250*time.Millisecond, realServerWait, "the exporter and quakestat -P to agree on the players", func() (bool, string) {
 		var err error
 		if r, err = ex.probe(module, port); err != nil {
 			return false, err.Error()
@@ -162,7 +197,7 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
 			return len(got) >= nexuizBots, fmt.Sprintf("exporter %v", got)
 		}
 		run++
-		s, err := quakestatPlayers("quakestat", "-nexuizs", fmt.Sprintf("127.0.0.%d", 2+run%8), loopback(port).String())
+		s, err := quakestat("quakestat", "-nexuizs", fmt.Sprintf("127.0.0.%d", 2+run%8), loopback(port).String())
 		if err != nil {
 			return false, err.Error()
 		}
@@ -187,8 +222,8 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
 		}
 	}
 	// The cvars of the same getstatus reply.
-	if v, _ := r.value("gameserver_rules"); v < 1 {
-		t.Errorf("gameserver_rules %v, want the cvars:\n%s", v, r.body)
+	if r.metric("gameserver_rules") < 1 {
+		t.Errorf("gameserver_rules: want the cvars:\n%s", r.body)
 	}
 	if qs != nil {
 		t.Logf("quakestat run %d agrees: %v", run, qs.players())
@@ -196,107 +231,80 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
 	}
 }
 
-// testRealCube2: Sauerbraten, queried on the game port + 1, against its
-// configuration and quakestat -cubes.
-func testRealCube2(t *testing.T, ex exporterClient, p *proc, port int) {
-	// The target names the game port; the module adds 1.
-	r := ex.waitProbe(t, p, "cube2", port, nil)
-	qs := qstatNow(t, "-cubes", port)
-	r.checkUp(t, port+1)
-	// No map is loaded and nobody is connected (Sauerbraten bots need a
-	// connected client to run them); the password sets the master mode. The
-	// info count leaves bots out: players are humans. Bots come from extinfo,
-	// which the built-in module does not ask for: no bot count.
-	r.checkInfo(t, map[string]string{"protocol": "cube2", "name": cube2Name, "map": "", "game": "Sauerbraten", "version": "260"})
-	r.want(t, "gameserver_players", 0)
-	if v, ok := r.value("gameserver_bots"); ok {
-		t.Errorf("gameserver_bots = %v without extinfo, want absent", v)
+// testRealCube2: Sauerbraten, queried on the game port + 1. No map is loaded and
+// nobody is connected (bots need a connected client to run them); the password
+// sets the master mode. The info count leaves bots out, and without extinfo
+// (the built-in module) there is no bot count; quakestat -cubes reports no game.
+func testRealCube2(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	r := ex.check(t, p, port, expect{module: "cube2", queryOffset: 1, qstat: "-cubes", qlabels: []string{"name", "map"},
+		info:    map[string]string{"protocol": "cube2", "name": cube2Name, "map": "", "game": "Sauerbraten", "version": "260"},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": cube2Max, "gameserver_password_required": 1}})
+	if _, ok := r.value("gameserver_bots"); ok {
+		t.Errorf("gameserver_bots without extinfo, want absent:\n%s", r.body)
 	}
-	r.want(t, "gameserver_players_max", cube2Max)
-	r.want(t, "gameserver_password_required", 1)
-	r.checkQstat(t, qs, "name", "map") // quakestat -cubes reports no game
-
 	// With extinfo: the player list (for the bot count) and the uptime, with the
 	// info reply's attributes as rules.
-	r = ex.waitProbe(t, p, "cube2_extinfo", port, nil)
-	r.checkUp(t, port+1)
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_bots", 0)
+	r = ex.check(t, p, port, expect{module: "cube2_extinfo", queryOffset: 1,
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_bots": 0},
+		rules:   map[string]string{"mastermode_name": "password"}})
 	if s := r.series("gameserver_player_score"); len(s) != 0 {
 		t.Errorf("player series %v on an empty server", s)
 	}
-	rules := ex.decoded(t, "cube2_extinfo", port).rules
-	r.want(t, "gameserver_rules", float64(len(rules)))
-	if up, err := strconv.Atoi(rules["uptime"]); err != nil || up < 0 {
+	if rules := ex.decoded(t, "cube2_extinfo", port).rules; !regexp.MustCompile(`^[0-9]+$`).MatchString(rules["uptime"]) {
 		t.Errorf("rule uptime = %q, want seconds (all: %v)", rules["uptime"], rules)
 	}
-	if rules["mastermode_name"] != "password" {
-		t.Errorf("rule mastermode_name = %q, want password (all: %v)", rules["mastermode_name"], rules)
-	}
+}
+
+// testRealRedEclipse: the built-in redeclipse module (protocol cube2, on the game
+// port + 1). quakestat -cubes reads the name and the map but takes Red Eclipse's
+// time attribute for the player limit (600): the limit is compared with the
+// configuration only. serverpass puts the server in master mode "password".
+func testRealRedEclipse(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	v, slots := debVersion(t, "redeclipse-server"), redeclipseClients+redeclipseSpectators
+	ex.check(t, p, port, expect{module: "redeclipse", queryOffset: 1, qstat: "-cubes", qlabels: []string{"name", "map"}, qstatNoMax: true,
+		info:    map[string]string{"protocol": "cube2", "name": redeclipseName, "map": redeclipseMap, "game": "Red Eclipse", "version": v},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": float64(slots), "gameserver_password_required": 1},
+		decoded: map[string]string{"layout": "redeclipse", "mode": strconv.Itoa(redeclipseMode), "mutators": "0",
+			"max_clients": strconv.Itoa(slots), "mastermode_name": "password", "version": v}})
 }
 
 // testRealMumble: murmurd, against its configuration, the package version and
 // quakestat -mumble (whose version is wrong, and no name is in the ping reply).
-func testRealMumble(t *testing.T, ex exporterClient, p *proc, port int) {
-	want := mumbleVersion()
-	if want == "" {
-		t.Fatal("cannot tell the installed murmurd version")
-	}
-	r := ex.waitProbe(t, p, "mumble", port, nil)
-	qs := qstatNow(t, "-mumble", port)
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "mumble", "game": "Mumble", "version": want})
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_players_max", mumbleUsers)
-	r.checkQstat(t, qs) // the ping reply has no name
-
+func testRealMumble(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	ex.check(t, p, port, expect{module: "mumble", qstat: "-mumble",
+		info:    map[string]string{"protocol": "mumble", "game": "Mumble", "version": debVersion(t, "mumble-server")},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": mumbleUsers}})
 	// With rules: the allowed bandwidth per user, the one rule.
-	r = ex.waitProbe(t, p, "mumble_rules", port, nil)
-	r.checkUp(t, port)
-	r.want(t, "gameserver_rules", 1)
-	if rules := ex.decoded(t, "mumble_rules", port).rules; rules["bandwidth"] != strconv.Itoa(mumbleBandwidth) {
-		t.Errorf("rules %v, want bandwidth %d", rules, mumbleBandwidth)
-	}
+	ex.check(t, p, port, expect{module: "mumble_rules", metrics: map[string]float64{"gameserver_rules": 1},
+		rules: map[string]string{"bandwidth": strconv.Itoa(mumbleBandwidth)}})
 }
 
 // testRealOpenTTD: OpenTTD 13, against its configuration (qstat -ottds speaks the
-// old UDP protocol, which 13.x does not answer).
-func testRealOpenTTD(t *testing.T, ex exporterClient, p *proc, port int) {
-	r := ex.waitProbe(t, p, "openttd", port, nil)
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "openttd", "name": openttdName, "map": ""})
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_players_max", openttdClients)
-	r.want(t, "gameserver_password_required", 0)
+// old UDP protocol, which 13.x does not answer); what has no metric, from the
+// decoded reply.
+func testRealOpenTTD(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	r := ex.check(t, p, port, expect{module: "openttd",
+		info:    map[string]string{"protocol": "openttd", "name": openttdName, "map": ""},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": openttdClients, "gameserver_password_required": 0},
+		decoded: map[string]string{"companies_max": strconv.Itoa(openttdCompaniesMax), "companies_on": "0", "map_width": "64",
+			"map_height": "128", "landscape": "sub-arctic", "dedicated": "true"}})
 	if v := r.info()["version"]; !strings.HasPrefix(v, "1") {
 		t.Errorf("version %q, want 1x", v)
 	}
-	// What has no metric, from the decoded reply in the debug output.
-	info := ex.decodedInfo(t, "openttd", port)
-	for k, v := range map[string]string{
-		"companies_max": strconv.Itoa(openttdCompaniesMax), "companies_on": "0", "map_width": "64", "map_height": "128",
-		"landscape": "sub-arctic", "dedicated": "true", "game_info_version": "6",
-	} {
-		if info[k] != v && !(k == "game_info_version" && info[k] == "7") { // 14+ send version 7
-			t.Errorf("decoded %s = %q, want %q (all: %v)", k, info[k], v, info)
-		}
+	if v := ex.decoded(t, "openttd", port).info["game_info_version"]; v != "6" && v != "7" { // 14+ send version 7
+		t.Errorf("decoded game_info_version = %q, want 6", v)
 	}
 }
 
 // testRealArmagetron: Armagetron Advanced, never primed, against its
 // configuration (no reference client here reads it).
-func testRealArmagetron(t *testing.T, ex exporterClient, p *proc, port int) {
-	r := ex.waitProbe(t, p, "armagetron", port, nil)
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "armagetron", "name": armagetronName})
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_players_max", armagetronMax)
+func testRealArmagetron(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	r := ex.check(t, p, port, expect{module: "armagetron",
+		info:    map[string]string{"protocol": "armagetron", "name": armagetronName},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": armagetronMax},
+		decoded: map[string]string{"name": armagetronRawName, "port": strconv.Itoa(port)}})
 	if v := r.info()["version"]; !strings.HasPrefix(v, "0.2") {
 		t.Errorf("version %q, want 0.2.x", v)
-	}
-	info := ex.decodedInfo(t, "armagetron", port)
-	if info["name"] != armagetronRawName || info["port"] != strconv.Itoa(port) {
-		t.Errorf("decoded info %v, want name %q and port %d", info, armagetronRawName, port)
 	}
 }
 
@@ -304,20 +312,13 @@ func testRealArmagetron(t *testing.T, ex exporterClient, p *proc, port int) {
 // client speaks 0.7 (qstat -tees asks with 0.5/0.6 requests, which it ignores).
 // The built-in module detects the version, teeworlds_07 pins it, and
 // teeworlds_06's request gets no answer.
-func testRealTeeworlds(t *testing.T, ex exporterClient, p *proc, port int) {
+func testRealTeeworlds(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
 	for _, module := range []string{"teeworlds", "teeworlds_07"} {
-		r := ex.waitProbe(t, p, module, port, nil)
-		r.checkUp(t, port)
-		r.checkInfo(t, map[string]string{"protocol": "teeworlds", "name": teeworldsName, "map": teeworldsMap, "game": "CTF"})
-		r.want(t, "gameserver_players", 0)
-		r.want(t, "gameserver_players_max", teeworldsMax)
-		r.want(t, "gameserver_bots", 0)
-		r.want(t, "gameserver_password_required", 1)
+		r := ex.check(t, p, port, expect{module: module, decoded: map[string]string{"protocol": "0.7"},
+			info:    map[string]string{"protocol": "teeworlds", "name": teeworldsName, "map": teeworldsMap, "game": "CTF"},
+			metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": teeworldsMax, "gameserver_bots": 0, "gameserver_password_required": 1}})
 		if v := r.info()["version"]; !strings.HasPrefix(v, "0.7") {
 			t.Errorf("%s: version %q, want 0.7.x", module, v)
-		}
-		if info := ex.decodedInfo(t, module, port); info["protocol"] != "0.7" {
-			t.Errorf("%s: decoded info %v, want protocol 0.7", module, info)
 		}
 	}
 	// The server is up (it answered both): the 0.6 gie3 is ignored, so the probe
@@ -328,35 +329,24 @@ func testRealTeeworlds(t *testing.T, ex exporterClient, p *proc, port int) {
 	}
 	r.want(t, "probe_success", 0)
 	r.want(t, "probe_timeout_seconds", 0.3)
-	if reason := r.failure(); reason != "timeout" {
-		t.Errorf("teeworlds_06: failure reason %q, want timeout:\n%s", reason, r.body)
-	}
-	if _, ok := r.fams["gameserver_info"]; ok {
-		t.Errorf("teeworlds_06: gameserver_info on a failed probe:\n%s", r.body)
+	if _, ok := r.fams["gameserver_info"]; ok || r.failure() != "timeout" {
+		t.Errorf("teeworlds_06: want a timeout, without gameserver_info:\n%s", r.body)
 	}
 }
 
 // testRealDDNet: DDNet, a Teeworlds 0.6 server, against its configuration and
 // quakestat -tees. The built-in module's first round trip carries the 0.6 gie3,
-// which DDNet answers at once; ddnet_06 pins that request.
-func testRealDDNet(t *testing.T, ex exporterClient, p *proc, port int) {
+// which DDNet answers at once; ddnet_06 pins that request. DDNet names the 0.6
+// version it speaks, then its own.
+func testRealDDNet(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
 	for _, module := range []string{"teeworlds", "ddnet_06"} {
-		r := ex.waitProbe(t, p, module, port, nil)
-		qs := qstatNow(t, "-tees", port)
-		r.checkUp(t, port)
-		r.checkInfo(t, map[string]string{"protocol": "teeworlds", "name": ddnetName, "map": ddnetMap, "game": ddnetGame})
-		r.want(t, "gameserver_players", 0)
-		r.want(t, "gameserver_players_max", ddnetMax)
-		r.want(t, "gameserver_password_required", 1)
-		// DDNet names the 0.6 version it speaks, then its own.
+		r := ex.check(t, p, port, expect{module: module, qstat: "-tees", qlabels: []string{"name", "map", "game"},
+			info:    map[string]string{"protocol": "teeworlds", "name": ddnetName, "map": ddnetMap, "game": ddnetGame},
+			metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": ddnetMax, "gameserver_password_required": 1},
+			decoded: map[string]string{"protocol": "0.6", "max_clients": strconv.Itoa(ddnetMax), "flags": "1"}})
 		if v := r.info()["version"]; !strings.HasPrefix(v, "0.6.4, ") {
 			t.Errorf("%s: version %q, want 0.6.4, <DDNet version>", module, v)
 		}
-		info := ex.decodedInfo(t, module, port)
-		if info["protocol"] != "0.6" || info["max_clients"] != strconv.Itoa(ddnetMax) || info["flags"] != "1" {
-			t.Errorf("%s: decoded info %v, want protocol 0.6, max_clients %d, flags 1", module, info, ddnetMax)
-		}
-		r.checkQstat(t, qs, "name", "map", "game")
 	}
 }
 
@@ -364,28 +354,21 @@ func testRealDDNet(t *testing.T, ex exporterClient, p *proc, port int) {
 // configuration and quakestat -q3s. Its getstatus counts no bots (they are
 // ping-0 lines), so the querier asks getinfo too: g_humanplayers 0 of 3
 // clients, so no player and three bots.
-func testRealOpenArena(t *testing.T, ex exporterClient, p *proc, port int) {
-	r := ex.waitProbe(t, p, "quake3", port, func(r probeResult) (bool, string) {
-		v, _ := r.value("gameserver_bots")
-		return v == float64(len(openArenaBots)), fmt.Sprintf("%v bots", v)
-	})
+func testRealOpenArena(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	bots := float64(len(openArenaBots))
+	r := ex.check(t, p, port, expect{module: "quake3",
+		ready: func(r probeResult) (bool, string) {
+			return r.metric("gameserver_bots") == bots, fmt.Sprintf("%v bots", r.metric("gameserver_bots"))
+		},
+		info:    map[string]string{"protocol": "quake3", "name": openArenaName, "map": openArenaMap},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_bots": bots, "gameserver_players_max": openArenaMax}})
 	// With the player list, from its own address: ioquake3 rate-limits
 	// getstatus per address.
-	var qs *qstatServer
 	if haveQstat(t) {
-		s, err := quakestat("quakestat", "127.0.0.4", loopback(port).String())
+		qs, err := quakestat("quakestat", "-q3s", "127.0.0.4", loopback(port).String())
 		if err != nil {
 			t.Fatal(err)
 		}
-		qs = &s
-	}
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "quake3", "name": openArenaName, "map": openArenaMap})
-	// Every client is a bot: no human plays.
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_bots", float64(len(openArenaBots)))
-	r.want(t, "gameserver_players_max", openArenaMax)
-	if qs != nil {
 		if got := qs.playerNames(); !slices.Equal(got, openArenaBots) {
 			t.Errorf("quakestat lists %v, want the bots %v", got, openArenaBots)
 		}
@@ -467,12 +450,12 @@ func (e exporterClient) probe(module string, port int) (probeResult, error) {
 // waitProbe probes module on 127.0.0.1:port until probe_success is 1 and ready
 // (when given) holds, failing the test when the server exits or realServerWait
 // passes. Polls in between are served from the exporter's cache.
-func (e exporterClient) waitProbe(t *testing.T, server *proc, module string, port int, ready func(probeResult) (bool, string)) probeResult {
+func (e exporterClient) waitProbe(t *testing.T, server *testenv.Proc, module string, port int, ready func(probeResult) (bool, string)) probeResult {
 	t.Helper()
 	var last probeResult
-	waitEvery(t, 250*time.Millisecond, realServerWait, fmt.Sprintf("module %s to probe %s successfully", module, loopback(port)), func() (bool, string) {
-		if server.exited() {
-			t.Fatalf("%s exited: %v", server.name, server.err)
+	testenv.WaitEvery(t, 250*time.Millisecond, realServerWait, fmt.Sprintf("module %s to probe %s successfully", module, loopback(port)), func() (bool, string) {
+		if server.Exited() {
+			t.Fatalf("%s exited: %v", server.Name, server.Err)
 		}
 		r, err := e.probe(module, port)
 		if err != nil {
@@ -534,12 +517,6 @@ func (e exporterClient) decoded(t *testing.T, module string, port int) decodedRe
 	return decodedReply{}
 }
 
-// decodedInfo returns the info key/values of the decoded reply (see decoded).
-func (e exporterClient) decodedInfo(t *testing.T, module string, port int) map[string]string {
-	t.Helper()
-	return e.decoded(t, module, port).info
-}
-
 // probeResult is one parsed /probe answer.
 type probeResult struct {
 	fams map[string]*dto.MetricFamily
@@ -553,6 +530,12 @@ func (r probeResult) value(name string) (float64, bool) {
 		return 0, false
 	}
 	return metricValue(f.Metric[0]), true
+}
+
+// metric is value's value, 0 when absent.
+func (r probeResult) metric(name string) float64 {
+	v, _ := r.value(name)
+	return v
 }
 
 func metricValue(m *dto.Metric) float64 {

@@ -2,17 +2,13 @@ package e2e
 
 import (
 	"fmt"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
 // TestShardingScaleOut is the README's scale-out on loopback: two exporter
@@ -26,38 +22,28 @@ func TestShardingScaleOut(t *testing.T) {
 		t.Skip("two Prometheus and two exporters: skipped with -short")
 	}
 	t.Parallel()
-	promBin := lookTool(t, "prometheus", "prometheus")
+	promBin := testenv.LookTool(t, "prometheus", "prometheus")
 
 	const shards, nTargets = 2, 40
 	var targets []string
 	for range nTargets {
 		targets = append(targets, hytaleFake(t, "OK 1 20\n").String())
 	}
-	var exporters []*proc
-	var addrs []string
+	var exporters []*testenv.Exporter
+	var proms []*testenv.Prometheus
 	for i := range shards {
-		p, addr := startExporterProc(t, fmt.Sprintf("exporter-%d", i))
-		exporters, addrs = append(exporters, p), append(addrs, addr)
-	}
-	var proms []promAPI
-	for i := range shards {
-		cfg := writeShardConfig(t, t.TempDir(), i, shards, addrs[i], targets)
-		if pt, err := exec.LookPath("promtool"); err == nil {
-			if out, err := runTool(time.Minute, "", pt, "check", "config", cfg); err != nil {
-				t.Fatalf("shard %d config: %v\n%s", i, err, out)
-			}
-		}
-		proms = append(proms, startPrometheus(t, promBin, cfg))
+		exporters = append(exporters, startExporter(t, "--timeout-offset=0.1"))
+		proms = append(proms, testenv.StartPrometheus(t, promBin, writeShardConfig(t, i, shards, exporters[i].Addr, targets)))
 	}
 
 	// Each shard's targets, once every target of every shard has been scraped
 	// successfully: the union is all 40, the shards disjoint, neither empty.
 	owner := map[string]int{}
-	waitFor(t, 90*time.Second, "every shard to scrape its targets", func() (bool, string) {
+	testenv.WaitFor(t, 90*time.Second, "every shard to scrape its targets", func() (bool, string) {
 		clear(owner)
 		var seen []string
 		for i, p := range proms {
-			s, err := p.query(`up{job="gameservers-shard"}`)
+			s, err := p.Query(`up{job="gameservers-shard"}`)
 			if err != nil {
 				return false, err.Error()
 			}
@@ -90,21 +76,18 @@ func TestShardingScaleOut(t *testing.T) {
 	t.Logf("targets per shard: %v", count)
 	// The probes succeeded: each shard's exporter answered for its targets.
 	for i, p := range proms {
-		if v, ok, desc := p.value(`count(probe_success{job="gameservers-shard"} == 1)`); !ok || int(v) != count[i] {
+		if v, ok, desc := p.Value(`count(probe_success{job="gameservers-shard"} == 1)`); !ok || int(v) != count[i] {
 			t.Errorf("shard %d: %s, want %d", i, desc, count[i])
 		}
 	}
 
 	// Kill exporter 0: shard 0's targets go down, shard 1's stay up.
-	exporters[0].stop()
-	waitFor(t, 60*time.Second, "shard 0's targets to be down", func() (bool, string) {
-		v, ok, desc := proms[0].value(`count(up{job="gameservers-shard"} == 0)`)
-		return ok && int(v) == count[0], desc
-	})
+	exporters[0].Stop()
+	proms[0].WaitValue(t, 60*time.Second, `count(up{job="gameservers-shard"} == 0)`, float64(count[0]))
 	// Shard 1 scraped its targets after the kill too (a fresh sample each), all up.
 	killed := time.Now()
-	waitFor(t, 30*time.Second, "shard 1 to scrape after the kill", func() (bool, string) {
-		s, err := proms[1].query(`timestamp(up{job="gameservers-shard"})`)
+	testenv.WaitFor(t, 30*time.Second, "shard 1 to scrape after the kill", func() (bool, string) {
+		s, err := proms[1].Query(`timestamp(up{job="gameservers-shard"})`)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -115,32 +98,17 @@ func TestShardingScaleOut(t *testing.T) {
 		}
 		return len(s) == count[1], fmt.Sprintf("%d series", len(s))
 	})
-	if v, ok, desc := proms[1].value(`count(up{job="gameservers-shard"} == 1)`); !ok || int(v) != count[1] {
+	if v, ok, desc := proms[1].Value(`count(up{job="gameservers-shard"} == 1)`); !ok || int(v) != count[1] {
 		t.Errorf("shard 1 after exporter 0 died: %s, want all %d up", desc, count[1])
 	}
-	if s, err := proms[1].query(`up{job="gameservers-shard"} == 0`); err != nil || len(s) != 0 {
+	if s, err := proms[1].Query(`up{job="gameservers-shard"} == 0`); err != nil || len(s) != 0 {
 		t.Errorf("shard 1 has targets down: %v %v", s, err)
 	}
 }
 
-// startExporterProc is startExporter keeping the process, to stop it.
-func startExporterProc(t *testing.T, name string) (*proc, string) {
-	t.Helper()
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t, "tcp"))
-	p := startProc(t, name, t.TempDir(), nil, exporterBinary(t), "--web.listen-address="+addr, "--timeout-offset=0.1")
-	c := &http.Client{Timeout: 5 * time.Second}
-	waitFor(t, 60*time.Second, name+" to be ready", func() (bool, string) {
-		if p.exited() {
-			t.Fatalf("%s exited: %v\n%s", name, p.err, p.tail(3000))
-		}
-		return httpOK(c, "http://"+addr+"/-/ready")
-	})
-	return p, addr
-}
-
 // writeShardConfig writes shard i of n's Prometheus config: every target listed,
 // hashmod of the address keeping this shard's, probed through exporter.
-func writeShardConfig(t *testing.T, dir string, i, n int, exporter string, targets []string) string {
+func writeShardConfig(t *testing.T, i, n int, exporter string, targets []string) string {
 	t.Helper()
 	sorted := slices.Clone(targets)
 	sort.Strings(sorted)
@@ -160,13 +128,7 @@ func writeShardConfig(t *testing.T, dir string, i, n int, exporter string, targe
 			},
 		}},
 	}
-	b, err := yaml.Marshal(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := writeYAML(t, "prometheus.yml", cfg)
+	testenv.CheckConfig(t, p)
 	return p
 }

@@ -23,7 +23,7 @@ func TestStatusPageOnAPhone(t *testing.T) {
 	chrome := chromiumPath(t)
 	named := a2sFake(t, "A server with a rather long name, as they often are [EU] #1 | discord.gg/x", 5, 16, 1)
 	silent := prototest.Silent(t).String()
-	base := "http://" + startExporter(t)
+	base := startExporter(t).Base
 	c := &http.Client{Timeout: 10 * time.Second}
 	for _, p := range []struct{ module, target string }{{"auto", named}, {"a2s", silent}} {
 		req, _ := http.NewRequest("GET", base+"/probe?module="+p.module+"&target="+p.target, nil)

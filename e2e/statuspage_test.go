@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -69,7 +70,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 	evil := a2sFake(t, hostile, 5, 16, 1)
 	quake := quake3Fake(t)
 	silent := prototest.Silent(t).String()
-	base := "http://" + startExporter(t)
+	base := startExporter(t).Base
 
 	c := &http.Client{Timeout: 10 * time.Second}
 	probe := func(module, target string) {
@@ -161,7 +162,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 		if strings.Contains(l, "pprof") {
 			t.Errorf("profiler linked without --web.enable-pprof: %s", l)
 		}
-		ok, status := httpOK(c, l)
+		ok, status := testenv.HTTPOK(c, l)
 		if !ok {
 			t.Errorf("link %s: %s", l, status)
 		}
@@ -198,7 +199,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#module"), "quake3"),
 		chromedp.SetValue(chromedp.CSS("#target"), quake),
 		chromedp.Click(chromedp.CSS(`#probe button`)))
-	waitFor(t, 30*time.Second, "the form's probe to be recorded", func() (bool, string) {
+	testenv.WaitFor(t, 30*time.Second, "the form's probe to be recorded", func() (bool, string) {
 		run("reloading", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets")))
 		got := rows()
 		return len(got) == 3, strings.Join(rowTargets(got), " ")
