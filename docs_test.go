@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -47,11 +46,11 @@ var otherTool = regexp.MustCompile(`\b(systemctl|podman|docker|promtool|promethe
 func TestDocsFlags(t *testing.T) {
 	help := ""
 	for _, args := range [][]string{{"--help-long"}, {"query", "--help"}} {
-		out, err := exec.Command(binary, args...).CombinedOutput()
+		out, err := exe(args...)
 		if err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
-		help += string(out)
+		help += out
 	}
 	known := map[string]bool{}
 	for _, m := range regexp.MustCompile(`--(\[no-\])?([a-z][a-z0-9.-]*[a-z0-9])`).FindAllStringSubmatch(help, -1) {
@@ -68,8 +67,8 @@ func TestDocsFlags(t *testing.T) {
 			table[m[1]] = true
 		}
 	}
-	serve, _ := exec.Command(binary, "serve", "--help").CombinedOutput()
-	for _, m := range regexp.MustCompile(`--(?:\[no-\])?([a-z][a-z0-9.-]*[a-z0-9])`).FindAllStringSubmatch(string(serve), -1) {
+	serve, _ := exe("serve", "--help")
+	for _, m := range regexp.MustCompile(`--(?:\[no-\])?([a-z][a-z0-9.-]*[a-z0-9])`).FindAllStringSubmatch(serve, -1) {
 		if f := m[1]; !table[f] && !strings.HasPrefix(f, "help") && !strings.HasPrefix(f, "no-") && f != "version" {
 			t.Errorf("README: the flags table lacks --%s", f)
 		}
@@ -122,7 +121,7 @@ func TestDocsEndpoints(t *testing.T) {
 		if post {
 			method = http.MethodPost
 		}
-		req, _ := http.NewRequest(method, e.base+path, nil)
+		req, _ := http.NewRequest(method, e.Base+path, nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -262,18 +261,10 @@ func TestDocsModulesFiles(t *testing.T) {
 			if name == "" {
 				prefix, name = sub[3], sub[4]
 			}
-			p := filepath.Join(dir, filepath.Base(name))
-			if err := os.WriteFile(p, []byte("stand-in\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			return prefix + p
+			return prefix + writeFile(t, filepath.Join(dir, filepath.Base(name)), "stand-in\n")
 		})
-		p := filepath.Join(dir, "modules.yml")
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		checked++
-		if out, err := exec.Command(binary, "--config.check", "--config.file="+p).CombinedOutput(); err != nil {
+		if out, err := exe("--config.check", "--config.file="+writeFile(t, filepath.Join(dir, "modules.yml"), body)); err != nil {
 			t.Errorf("README.md:%d: the modules file fails --config.check: %v\n%s\n%s", line, err, out, body)
 		}
 	}

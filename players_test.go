@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,12 +24,9 @@ func TestNamesOnlyPlayers(t *testing.T) {
 		}
 		return [][]byte{reply}
 	})
-	path := filepath.Join(t.TempDir(), "modules.yml")
-	if err := os.WriteFile(path, []byte("modules:\n  m2m_players:\n    protocol: mafia2mp\n    players: true\n    port_offsets: [0]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := startExporter(t, "--config.file="+path)
-	code, body := e.get(t, "/probe?module=m2m_players&target="+srv.String())
+	e := startExporter(t, "--config.file="+writeFile(t, filepath.Join(t.TempDir(), "modules.yml"),
+		"modules:\n  m2m_players:\n    protocol: mafia2mp\n    players: true\n    port_offsets: [0]\n"))
+	code, body := e.Get(t, "/probe?module=m2m_players&target="+srv.String())
 	if code != 200 {
 		t.Fatalf("status %d: %s", code, body)
 	}

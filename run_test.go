@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"net"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 )
 
 // What a first run meets: the server's flags in --help, a busy port that says
@@ -15,14 +13,12 @@ import (
 // TestHelpListsServerFlags: the top-level --help lists serve's flags (the default
 // command's), exporter-toolkit's among them, besides the commands.
 func TestHelpListsServerFlags(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
 	for _, arg := range []string{"--help", "-h"} {
-		out, err := exec.CommandContext(ctx, binary, arg).CombinedOutput()
+		out, err := exe(arg)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", arg, err, out)
 		}
-		wantAll(t, string(out), "Flags of serve, the default command:", "--web.listen-address", "--web.config.file",
+		wantAll(t, out, "Flags of serve, the default command:", "--web.listen-address", "--web.config.file",
 			"web.systemd-socket", "--probe.max-concurrent", "config.check", "Commands:", "query")
 	}
 }
@@ -35,10 +31,8 @@ func TestBusyPort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, binary, "--web.listen-address="+l.Addr().String()).CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "address already in use") || !strings.Contains(string(out), "--web.listen-address=:PORT (make run PORT=...)") {
+	out, err := exe("--web.listen-address=" + l.Addr().String())
+	if err == nil || !strings.Contains(out, "address already in use") || !strings.Contains(out, "--web.listen-address=:PORT (make run PORT=...)") {
 		t.Errorf("busy port: %v\n%s", err, out)
 	}
 }

@@ -40,7 +40,7 @@ func TestTeamSpeak2DefaultModule(t *testing.T) {
 		}
 	})
 	e := startExporter(t)
-	code, body := e.get(t, "/probe?module=teamspeak2&target=127.0.0.1:8767")
+	code, body := e.Get(t, "/probe?module=teamspeak2&target=127.0.0.1:8767")
 	if code != 200 {
 		t.Fatalf("status %d: %s", code, body)
 	}

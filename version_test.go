@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
 func versionFile(t *testing.T) string {
@@ -97,13 +99,13 @@ func TestVersionStamped(t *testing.T) {
 	}
 	wantAll(t, string(out), "gameserver_exporter, version "+want+" ", "revision: test-revision", "build user:", "build date:")
 
-	e := startBinary(t, bin)
-	_, body := e.get(t, "/metrics")
+	e := testenv.StartExporter(t, bin)
+	_, body := e.Get(t, "/metrics")
 	info := regexp.MustCompile(`(?m)^gameserver_exporter_build_info\{.*\} 1$`).FindString(body)
 	if !strings.Contains(info, `version="`+want+`"`) || !strings.Contains(info, `revision="test-revision"`) {
 		t.Errorf("build_info %q, want version %q and revision test-revision", info, want)
 	}
-	_, body = e.get(t, "/")
+	_, body = e.Get(t, "/")
 	body = strings.ReplaceAll(body, "&#43;", "+") // html/template escapes the "+" of unreleased
 	wantAll(t, body, want)
 }
@@ -124,12 +126,12 @@ func TestPlainBuildVersion(t *testing.T) {
 		t.Errorf("--version says\n%s\nwant version %s[.REV]", out, want)
 	}
 	e := startExporter(t)
-	_, body := e.get(t, "/metrics")
+	_, body := e.Get(t, "/metrics")
 	info := regexp.MustCompile(`(?m)^gameserver_exporter_build_info\{.*\} 1$`).FindString(body)
 	if !strings.Contains(info, `version="`+want) {
 		t.Errorf("build_info %q, want version %s[.REV]", info, want)
 	}
-	_, body = e.get(t, "/")
+	_, body = e.Get(t, "/")
 	body = strings.ReplaceAll(body, "&#43;", "+") // html/template escapes the "+" of unreleased
 	if !strings.Contains(body, "version "+want) {
 		t.Errorf("landing page does not say version %s", want)

@@ -29,19 +29,21 @@
 //     bandwidth, QuakeWorld's serverinfo) and Teeworlds pinned to 0.7 (answered)
 //     and 0.6 (a timeout). Skipped with -short; a server that cannot be
 //     installed skips its own subtest. gameservers_test.go holds the launch
-//     recipes (shared with prometheus_test.go), qwbsp_test.go the box map mvdsv
-//     needs.
+//     recipes (shared with prometheus_test.go and minetest_test.go), qwbsp_test.go
+//     the box map mvdsv needs.
 //   - minetest_test.go: a real minetest-server announcing itself to a loopback
 //     stand-in for servers.minetest.net (it serves back what the server
 //     posted), and an exporter whose discovery source minetest points at it:
 //     the minetest and luanti list modules report the server's configured name,
-//     slots and password flag, its game and the package's version. redeclipse_test.go
-//     holds the Red Eclipse recipe and checks of realservers_test.go.
+//     slots and password flag, its game and the package's version.
 //   - podman_test.go: the Dockerfile builds with podman (offline: FROM scratch).
 //   - statuspage_test.go: headless Chromium (Debian package chromium, driven with
 //     chromedp) renders the status page after probes of loopback fakes: one row per
 //     target, failure first, players, a hostile server name shown as text, sorting,
 //     a probe from the page's form, working links; it saves a screenshot.
+//
+// The processes, the exporter and Prometheus are started with internal/testenv,
+// which the root package's and the chart's tests share.
 //
 // Tests whose tools are missing (promtool, prometheus, quakestat, the game servers,
 // podman, chromium) skip with a message; `make test` installs the Debian packages as root.

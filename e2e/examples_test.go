@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -127,25 +126,51 @@ func TestPromtoolRules(t *testing.T) {
 	}
 }
 
-// TestAlertsTested: every alert of alerts.yml has a unit test that fires it.
+// TestAlertsTested: every alert of alerts.yml and slo.yml has a unit test that
+// fires it and one that checks it stays quiet.
 func TestAlertsTested(t *testing.T) {
-	fires := alertsTested(t, "alerts.yml", "alerts_test.yml")
-	for _, want := range []string{"GameServerDown", "GameServerFull", "GameServerQueryFailing", "SatisfactoryNotPlaying", "ExporterReloadFailed"} {
-		if !fires[want] {
-			t.Errorf("alert %s missing or untested", want)
+	for rules, want := range map[string][]string{
+		"alerts.yml": {"GameServerDown", "GameServerFull", "GameServerQueryFailing", "SatisfactoryNotPlaying", "ExporterReloadFailed"},
+		"slo.yml":    {"GameServerProbeErrorBudgetFastBurn", "GameServerProbeErrorBudgetSlowBurn", "GameServerProbeLatencyBudgetFastBurn"},
+	} {
+		fires := alertsTested(t, rules, strings.TrimSuffix(rules, ".yml")+"_test.yml")
+		for _, a := range want {
+			if !fires[a] {
+				t.Errorf("%s: alert %s missing or untested", rules, a)
+			}
 		}
 	}
 }
 
-// TestSLOAlertsTested: every burn-rate alert of slo.yml has a unit test that fires
-// it and one that checks it stays quiet.
-func TestSLOAlertsTested(t *testing.T) {
-	fires := alertsTested(t, "slo.yml", "slo_test.yml")
-	for _, want := range []string{"GameServerProbeErrorBudgetFastBurn", "GameServerProbeErrorBudgetSlowBurn", "GameServerProbeLatencyBudgetFastBurn"} {
-		if !fires[want] {
-			t.Errorf("alert %s missing or untested", want)
+// alertRule is a rule of a Prometheus rules file under examples/.
+type alertRule struct {
+	Group, Alert, For, Expr string
+	Labels                  map[string]string
+}
+
+// alertRules are the alerting rules of examples/file.
+func alertRules(t testing.TB, file string) []alertRule {
+	t.Helper()
+	var doc struct {
+		Groups []struct {
+			Name  string
+			Rules []alertRule
 		}
 	}
+	yamlFile(t, examples(t, file), &doc)
+	var out []alertRule
+	for _, g := range doc.Groups {
+		for _, r := range g.Rules {
+			if r.Alert != "" {
+				r.Group = g.Name
+				out = append(out, r)
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no alerts in %s", file)
+	}
+	return out
 }
 
 // alertsTested checks that every alert of the rules file has, in the test file, a
@@ -153,15 +178,6 @@ func TestSLOAlertsTested(t *testing.T) {
 // fired.
 func alertsTested(t *testing.T, rulesFile, testFile string) map[string]bool {
 	t.Helper()
-	var rules struct {
-		Groups []struct {
-			Rules []struct {
-				Alert string
-				For   string
-			}
-		}
-	}
-	yamlFile(t, examples(t, rulesFile), &rules)
 	var tests struct {
 		Tests []struct {
 			AlertRuleTest []struct {
@@ -174,27 +190,14 @@ func alertsTested(t *testing.T, rulesFile, testFile string) map[string]bool {
 	fires, quiet := map[string]bool{}, map[string]bool{}
 	for _, tc := range tests.Tests {
 		for _, a := range tc.AlertRuleTest {
-			if len(a.ExpAlerts) > 0 {
-				fires[a.Alertname] = true
-			} else {
-				quiet[a.Alertname] = true
-			}
+			fires[a.Alertname] = fires[a.Alertname] || len(a.ExpAlerts) > 0
+			quiet[a.Alertname] = quiet[a.Alertname] || len(a.ExpAlerts) == 0
 		}
 	}
-	var n int
-	for _, g := range rules.Groups {
-		for _, r := range g.Rules {
-			if r.Alert == "" {
-				continue
-			}
-			n++
-			if !fires[r.Alert] || !quiet[r.Alert] {
-				t.Errorf("%s: alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", rulesFile, r.Alert, fires[r.Alert], quiet[r.Alert])
-			}
+	for _, r := range alertRules(t, rulesFile) {
+		if !fires[r.Alert] || !quiet[r.Alert] {
+			t.Errorf("%s: alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", rulesFile, r.Alert, fires[r.Alert], quiet[r.Alert])
 		}
-	}
-	if n == 0 {
-		t.Fatalf("no alerts in %s", rulesFile)
 	}
 	return fires
 }
@@ -325,11 +328,7 @@ func checkPromQL(t *testing.T, what string, exprs map[string]string) {
 		Expr   string `yaml:"expr"`
 	}
 	var rules []rule
-	names := make([]string, 0, len(exprs))
-	for k := range exprs {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(exprs))
 	for i, k := range names {
 		e, err := substituteVars(exprs[k])
 		if err != nil {
@@ -510,20 +509,9 @@ func TestGrafanaAlerting(t *testing.T) {
 
 // promAlertFor maps each alert of alerts.yml to its `for`.
 func promAlertFor(t testing.TB) map[string]string {
-	var rules struct {
-		Groups []struct {
-			Rules []struct {
-				Alert string
-				For   string
-			}
-		}
-	}
-	yamlFile(t, examples(t, "alerts.yml"), &rules)
 	m := map[string]string{}
-	for _, g := range rules.Groups {
-		for _, r := range g.Rules {
-			m[r.Alert] = r.For
-		}
+	for _, r := range alertRules(t, "alerts.yml") {
+		m[r.Alert] = r.For
 	}
 	return m
 }

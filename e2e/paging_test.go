@@ -22,20 +22,9 @@ func TestPagesOnce(t *testing.T) {
 	}
 	var critical []string
 	for _, f := range []string{"alerts.yml", "slo.yml"} {
-		var rules struct {
-			Groups []struct {
-				Rules []struct {
-					Alert  string
-					Labels map[string]string
-				}
-			}
-		}
-		yamlFile(t, examples(t, f), &rules)
-		for _, g := range rules.Groups {
-			for _, r := range g.Rules {
-				if r.Alert != "" && r.Labels["severity"] == "critical" {
-					critical = append(critical, r.Alert)
-				}
+		for _, r := range alertRules(t, f) {
+			if r.Labels["severity"] == "critical" {
+				critical = append(critical, r.Alert)
 			}
 		}
 	}
@@ -116,24 +105,10 @@ func TestDiscoveredJobsAlertNobody(t *testing.T) {
 	if jobs < 2 {
 		t.Errorf("prometheus.yml: no job discovers its targets from /sd")
 	}
-	var rules struct {
-		Groups []struct {
-			Name  string
-			Rules []struct {
-				Alert string
-				Expr  string
-			}
-		}
-	}
-	yamlFile(t, examples(t, "alerts.yml"), &rules)
-	for _, g := range rules.Groups {
-		if g.Name != "gameservers" {
-			continue // the exporter's own alerts (reload, discovery) are about no server
-		}
-		for _, r := range g.Rules {
-			if r.Alert != "" && !strings.Contains(r.Expr, `alerting!="off"`) {
-				t.Errorf("alerts.yml: %s does not skip alerting=\"off\"", r.Alert)
-			}
+	for _, r := range alertRules(t, "alerts.yml") {
+		// The exporter's own alerts (reload, discovery) are about no server.
+		if r.Group == "gameservers" && !strings.Contains(r.Expr, `alerting!="off"`) {
+			t.Errorf("alerts.yml: %s does not skip alerting=\"off\"", r.Alert)
 		}
 	}
 	// Grafana-managed rules: each query of a game server's series skips them too.

@@ -1,14 +1,10 @@
 package e2e
 
 import (
-	"context"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -24,36 +20,10 @@ func TestStatusPageOnAPhone(t *testing.T) {
 	named := a2sFake(t, "A server with a rather long name, as they often are [EU] #1 | discord.gg/x", 5, 16, 1)
 	silent := prototest.Silent(t).String()
 	base := startExporter(t).Base
-	c := &http.Client{Timeout: 10 * time.Second}
-	for _, p := range []struct{ module, target string }{{"auto", named}, {"a2s", silent}} {
-		req, _ := http.NewRequest("GET", base+"/probe?module="+p.module+"&target="+p.target, nil)
-		req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-	}
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(420, 900),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting %s: %v", chrome, err)
-	}
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(420, 900), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets"))); err != nil {
+	probe(t, base, "auto", named)
+	probe(t, base, "a2s", silent)
+	ctx := browser(t, chrome, 420, 900)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets"))); err != nil {
 		t.Fatalf("loading the page: %v", err)
 	}
 	widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[window.innerWidth, document.documentElement.scrollWidth]`))

@@ -73,41 +73,11 @@ func TestStatusPageInBrowser(t *testing.T) {
 	base := startExporter(t).Base
 
 	c := &http.Client{Timeout: 10 * time.Second}
-	probe := func(module, target string) {
-		req, _ := http.NewRequest("GET", base+"/probe?module="+module+"&target="+target, nil)
-		req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Fatalf("probe %s %s: %s", module, target, resp.Status)
-		}
-	}
-	probe("a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
-	probe("a2s", silent)
-	probe("a2s", evil) // a target probed twice is one row
+	probe(t, base, "a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
+	probe(t, base, "a2s", silent)
+	probe(t, base, "a2s", evil) // a target probed twice is one row
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome),
-		chromedp.NoSandbox, // tests may run as root
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1500, 900),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	// The first Run starts the browser; its context must not carry a timeout.
-	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting %s: %v", chrome, err)
-	}
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	defer cancel()
+	ctx := browser(t, chrome, 1500, 900)
 	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, steps...); err != nil {
@@ -241,6 +211,43 @@ func TestStatusPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s (%d bytes)", path, len(shot))
+}
+
+// probe asks base's /probe for module and target, with a 2 s scrape timeout.
+func probe(t *testing.T, base, module, target string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", base+"/probe?module="+module+"&target="+target, nil)
+	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("probe %s %s: %s", module, target, resp.Status)
+	}
+}
+
+// browser starts headless Chromium with a width x height window and returns a
+// context for chromedp, done after 90 s or with the test.
+func browser(t *testing.T, chrome string, width, height int) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome),
+		chromedp.NoSandbox, // tests may run as root
+		chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(width, height),
+		chromedp.Flag("disable-dev-shm-usage", true))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	// The first Run starts the browser; its context must not carry a timeout.
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(int64(width), int64(height)), chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", chrome, err)
+	}
+	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx
 }
 
 // pageRow is a row of the targets table as the browser shows it.
