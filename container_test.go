@@ -13,12 +13,20 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// needTools skips the test unless every tool is installed.
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed: skipping", tool)
+		}
+	}
+}
+
 // makeVar is a variable of the Makefile as make sees it.
 func makeVar(t *testing.T, name string) string {
 	t.Helper()
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make not installed: skipping")
-	}
+	needTools(t, "make")
 	mk := exec.Command("make", "--no-print-directory", "-s", "-f", "Makefile", "-f", "/dev/stdin", "print-var")
 	mk.Stdin = strings.NewReader("print-var:\n\t@echo $(" + name + ")\n")
 	out, err := mk.Output()
@@ -65,9 +73,7 @@ func TestDockerIgnoreKeepsSources(t *testing.T) {
 // `make build` with as build arguments, each one an ARG of the Dockerfile, and tags
 // the image with the name releases publish.
 func TestMakeDockerStamps(t *testing.T) {
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make not installed: skipping")
-	}
+	needTools(t, "make")
 	out, err := exec.Command("make", "-n", "docker").Output()
 	if err != nil {
 		t.Fatalf("make -n docker: %v", err)
