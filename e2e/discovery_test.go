@@ -17,10 +17,7 @@ import (
 // http_sd_configs on the exporter's /sd: both are discovered and scraped, with up
 // and probe_success 1, all on 127.0.0.1.
 func TestPrometheusDiscovery(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test with real servers: skipped with -short")
-	}
-	t.Parallel()
+	endToEnd(t, "real servers and Prometheus")
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")
 	oaPort := serverPort(t, 1)
 	game := startOpenArena(t, oaPort)

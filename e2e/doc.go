@@ -29,8 +29,9 @@
 //     bandwidth, QuakeWorld's serverinfo) and Teeworlds pinned to 0.7 (answered)
 //     and 0.6 (a timeout). Skipped with -short; a server that cannot be
 //     installed skips its own subtest. gameservers_test.go holds the launch
-//     recipes (shared with prometheus_test.go and minetest_test.go), qwbsp_test.go
-//     the box map mvdsv needs.
+//     recipes (shared with prometheus_test.go and minetest_test.go),
+//     testdata/exbox.bsp the box map mvdsv needs, probe_test.go the client that
+//     reads /probe.
 //   - minetest_test.go: a real minetest-server announcing itself to a loopback
 //     stand-in for servers.minetest.net (it serves back what the server
 //     posted), and an exporter whose discovery source minetest points at it:

@@ -91,14 +91,22 @@ const (
 	qwMap      = "exbox"
 )
 
-// startQuakeWorld starts mvdsv with a generated box map: no free Quake map ships
-// in Debian, and mvdsv answers nothing before it has loaded one.
+// startQuakeWorld starts mvdsv on testdata/exbox.bsp: no free Quake map ships in
+// Debian, and mvdsv answers nothing before it has loaded one. exbox.bsp is a BSP
+// version 29 of one empty box room, only what a server needs to spawn a level
+// (entities, planes, hull 0 nodes, hull 1 and 2 clip nodes, two leaves, the world
+// model), written from the format's description (the generator is
+// e2e/qwbsp_test.go in the history).
 func startQuakeWorld(t *testing.T) (*testenv.Proc, int) {
 	const ktxData = "/usr/share/games/quake/ktx"
 	port := serverPort(t, 1)
-	// basedir/ktx links to the packaged KTX mod beside the generated map; mvdsv
-	// wants id1 and qw to exist as well.
-	l := launch{pkgs: "mvdsv ktx", dir: t.TempDir(), files: map[string]string{"ktx/maps/" + qwMap + ".bsp": string(boxBSP()), "id1/": "", "qw/": ""}}
+	bsp, err := os.ReadFile(filepath.Join("testdata", qwMap+".bsp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// basedir/ktx links to the packaged KTX mod beside the map; mvdsv wants id1
+	// and qw to exist as well.
+	l := launch{pkgs: "mvdsv ktx", dir: t.TempDir(), files: map[string]string{"ktx/maps/" + qwMap + ".bsp": string(bsp), "id1/": "", "qw/": ""}}
 	l.install(t)
 	entries, err := os.ReadDir(ktxData)
 	if err != nil {

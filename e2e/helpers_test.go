@@ -35,3 +35,13 @@ func startExporter(t testing.TB, args ...string) *testenv.Exporter {
 	t.Helper()
 	return testenv.StartExporter(t, exporterBinary(t), args...)
 }
+
+// endToEnd skips t under -short (it starts what says) and runs it in parallel
+// with the other end-to-end tests.
+func endToEnd(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("starts %s: skipped with -short", what)
+	}
+	t.Parallel()
+}

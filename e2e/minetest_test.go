@@ -35,10 +35,7 @@ const (
 // reaches the public list: the server's serverlist_url and the source's url are
 // the loopback fake.
 func TestRealMinetestList(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real game server: skipped with -short")
-	}
-	t.Parallel()
+	endToEnd(t, "a real game server")
 	list := newFakeServerList(t)
 	p, port := startMinetest(t, list.url)
 	want := debVersion(t, "minetest-server")

@@ -23,10 +23,7 @@ import (
 // golang image and the Go modules: where the image is neither present nor
 // pullable, the test skips saying so.
 func TestPodmanImage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("container build: skipped with -short")
-	}
-	t.Parallel()
+	endToEnd(t, "a container build")
 	podman := testenv.LookTool(t, "podman", "podman")
 	root := repoRoot(t)
 

@@ -21,10 +21,7 @@ import (
 // examples/alerts.yml, all on 127.0.0.1, and checks what Prometheus stores against
 // what quakestat sees; then it stops the game server and waits for GameServerDown.
 func TestPrometheusEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test with real servers: skipped with -short")
-	}
-	t.Parallel()
+	endToEnd(t, "real servers and Prometheus")
 	t0 := time.Now()
 	since := func() time.Duration { return time.Since(t0).Round(100 * time.Millisecond) }
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")

@@ -38,10 +38,7 @@ const realServerWait = 30 * time.Second
 // darkplaces module's. The other servers have no such limit and are probed with
 // their built-in module, then with the file's.
 func TestRealServers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts real game servers: skipped with -short")
-	}
-	t.Parallel()
+	endToEnd(t, "real game servers")
 	modules, err := filepath.Abs(filepath.Join("testdata", "realservers.yml"))
 	if err != nil {
 		t.Fatal(err)

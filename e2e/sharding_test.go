@@ -18,10 +18,7 @@ import (
 // killing one exporter turns only its shard's targets' up to 0: the exporters hold
 // no state another depends on.
 func TestShardingScaleOut(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two Prometheus and two exporters: skipped with -short")
-	}
-	t.Parallel()
+	endToEnd(t, "two Prometheus and two exporters")
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")
 
 	const shards, nTargets = 2, 40

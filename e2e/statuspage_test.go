@@ -46,20 +46,6 @@ func a2sFake(t *testing.T, name string, players, maxPlayers, bots byte) string {
 	}).String()
 }
 
-// quake3Fake answers getstatus with two players out of 12.
-func quake3Fake(t *testing.T) string {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		s := string(req)
-		if !strings.HasPrefix(s, "\xff\xff\xff\xffgetstatus") {
-			return nil
-		}
-		challenge := strings.TrimSpace(strings.TrimPrefix(strings.TrimRight(s[4:], "\x00\n"), "getstatus"))
-		return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n\\challenge\\" + challenge +
-			"\\sv_hostname\\Quake Arena\\mapname\\q3dm17\\sv_maxclients\\12\\g_needpass\\0\\gamename\\baseq3\\version\\ioq3 1.36\n" +
-			"5 20 \"Alice\"\n12 48 \"Bob\"\n")}
-	}).String()
-}
-
 // TestStatusPageInBrowser renders the landing page in headless Chromium after
 // probes of live fakes: one row per target, the failure first, names, players and
 // bots, a hostile server name shown as text and never run, sorting by a click, and
@@ -68,7 +54,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 	chrome := chromiumPath(t)
 	const hostile = `<script>window.pwned=1</script><b>Evil</b> Arena`
 	evil := a2sFake(t, hostile, 5, 16, 1)
-	quake := quake3Fake(t)
+	quake := prototest.Quake3Server(t, "5 20 \"Alice\"\n12 48 \"Bob\"\n").String()
 	silent := prototest.Silent(t).String()
 	base := startExporter(t).Base
 
@@ -180,7 +166,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 		t.Errorf("after the form probe, rows %v, want %v", rowTargets(got), want)
 	}
 	for _, r := range got {
-		if r.Cells[colTarget] == quake && (r.Cells[colPlayers] != "2 / 12" || !strings.HasPrefix(r.Cells[colServer], "Quake Arena") || r.Cells[colMap] != "q3dm17") {
+		if r.Cells[colTarget] == quake && (r.Cells[colPlayers] != "2 / 12" || !strings.HasPrefix(r.Cells[colServer], "Q3 Test") || r.Cells[colMap] != "q3dm17") {
 			t.Errorf("quake3 row: %+v", r)
 		}
 	}
