@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
-	"path"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -108,8 +106,8 @@ func TestMakeDockerStamps(t *testing.T) {
 }
 
 // TestCompose: compose.yml builds the exporter's image under the published name and
-// runs Prometheus with examples/prometheus.yml in the exporter's network (the
-// examples' 127.0.0.1:10115), every mounted file present.
+// runs Prometheus in the exporter's network (the examples' 127.0.0.1:10115), every
+// mounted file present (e2e's TestComposePairing runs what it mounts).
 func TestCompose(t *testing.T) {
 	b, err := os.ReadFile("compose.yml")
 	if err != nil {
@@ -117,12 +115,9 @@ func TestCompose(t *testing.T) {
 	}
 	var c struct {
 		Services map[string]struct {
-			Image       string
-			Build       string
-			Command     []string
-			Volumes     []string
-			Ports       []string
-			NetworkMode string `yaml:"network_mode"`
+			Image, Build string
+			Volumes      []string
+			NetworkMode  string `yaml:"network_mode"`
 		}
 	}
 	if err := yaml.Unmarshal(b, &c); err != nil {
@@ -135,37 +130,10 @@ func TestCompose(t *testing.T) {
 	if prom.NetworkMode != "service:gameserver_exporter" {
 		t.Errorf("prometheus network_mode %q: the examples scrape 127.0.0.1:10115", prom.NetworkMode)
 	}
-	mounts := map[string]string{} // container path -> host path
-	for _, s := range []struct{ vols []string }{{exp.Volumes}, {prom.Volumes}} {
-		for _, v := range s.vols {
-			parts := strings.Split(v, ":")
-			if _, err := os.Stat(parts[0]); err != nil {
-				t.Errorf("volume %s: %v", v, err)
-			}
-			mounts[parts[1]] = parts[0]
+	for _, v := range append(exp.Volumes, prom.Volumes...) {
+		if _, err := os.Stat(strings.Split(v, ":")[0]); err != nil {
+			t.Errorf("volume %s: %v", v, err)
 		}
-	}
-	hostPath := func(p string) string {
-		for ctr, host := range mounts {
-			if rel, ok := strings.CutPrefix(p, ctr); ok {
-				return filepath.Join(host, rel)
-			}
-		}
-		return ""
-	}
-	for svc, cmd := range map[string][]string{"gameserver_exporter": exp.Command, "prometheus": prom.Command} {
-		for _, a := range cmd {
-			if p, ok := strings.CutPrefix(a, "--config.file="); ok {
-				if h := hostPath(path.Clean(p)); h == "" {
-					t.Errorf("%s: --config.file %s is not mounted", svc, p)
-				} else if _, err := os.Stat(h); err != nil {
-					t.Errorf("%s: --config.file %s: %v", svc, p, err)
-				}
-			}
-		}
-	}
-	if hostPath("/etc/prometheus/examples/prometheus.yml") != filepath.Join("examples", "prometheus.yml") {
-		t.Errorf("prometheus does not run examples/prometheus.yml: %v", mounts)
 	}
 }
 

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -202,22 +201,16 @@ func alertsTested(t *testing.T, rulesFile, testFile string) map[string]bool {
 	return fires
 }
 
-// knownModules returns the built-in modules plus those of the modules file at path.
-func knownModules(t testing.TB, path string) []string {
-	t.Helper()
-	c, err := config.Load(path)
-	if err != nil {
-		t.Fatalf("load %s: %v", path, err)
-	}
-	return c.Names()
-}
-
 // TestPrometheusConfigModules: every probe job and file_sd target group names a
 // module the exporter knows (built-in or of the modules file compose.yml mounts,
 // examples/modules.yml), and every probe job has the blackbox-style relabeling.
 func TestPrometheusConfigModules(t *testing.T) {
 	modules, _ := composeFiles(t)
-	mods := knownModules(t, modules)
+	c, err := config.Load(modules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods := c.Names()
 	var cfg map[string]any
 	yamlFile(t, examples(t, "prometheus.yml"), &cfg)
 	var probeJobs, fileSD int
@@ -289,14 +282,8 @@ func checkProbeRelabel(job map[string]any) error {
 
 // grafanaVars are the values substituted for dashboard variables so that every
 // expression becomes plain PromQL.
-var grafanaVars = map[string]string{
-	"job":             ".*",
-	"instance":        "127.0.0.1:27960",
-	"datasource":      "prometheus",
-	"__rate_interval": "5m",
-	"__interval":      "5m",
-	"__range":         "1h",
-}
+var grafanaVars = map[string]string{"job": ".*", "instance": "127.0.0.1:27960", "datasource": "prometheus",
+	"__rate_interval": "5m", "__interval": "5m", "__range": "1h"}
 
 var grafanaVarRE = regexp.MustCompile(`\$\{(\w+)(?::\w+)?\}|\[\[(\w+)\]\]|\$(\w+)`)
 
@@ -305,8 +292,7 @@ func substituteVars(expr string) (string, error) {
 	var bad []string
 	out := grafanaVarRE.ReplaceAllStringFunc(expr, func(m string) string {
 		sub := grafanaVarRE.FindStringSubmatch(m)
-		name := sub[1] + sub[2] + sub[3]
-		v, ok := grafanaVars[name]
+		v, ok := grafanaVars[sub[1]+sub[2]+sub[3]]
 		if !ok {
 			bad = append(bad, m)
 			return m
@@ -359,14 +345,8 @@ func panelsOf(v any, visit func(map[string]any)) {
 }
 
 func TestGrafanaDashboard(t *testing.T) {
-	b, err := os.ReadFile(examples(t, "grafana", "gameserver-dashboard.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var dash map[string]any
-	if err := json.Unmarshal(b, &dash); err != nil {
-		t.Fatalf("dashboard JSON: %v", err)
-	}
+	yamlFile(t, examples(t, "grafana", "gameserver-dashboard.json"), &dash) // JSON is YAML
 	if strOf(dash["uid"]) == "" || strOf(dash["title"]) == "" {
 		t.Error("dashboard needs a uid and a title")
 	}

@@ -17,17 +17,16 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// Launch recipes for the real game servers of the Debian archive, each on free
-// loopback port(s) with master-server contact off. The values the tests assert
-// are the constants below: what each server was configured with.
+// Launch recipes for the Debian-packaged game servers, each on free loopback
+// port(s) with master-server contact off; the tests assert the constants below,
+// what each server was configured with.
 
-// installMu serialises package installs: parallel tests would fight over dpkg's lock.
 var installMu sync.Mutex
 
 // launch is how a server starts: the Debian packages it needs (installed when
-// missing and we are root, prototest.NeedDebian, or the test skips), the files it
-// reads, written into its directory dir (also its HOME; "$DIR" in a file or an
-// argument is dir), and the working directory when it is not dir.
+// missing and we are root, or the test skips), the files it reads, written into
+// its directory dir (also its HOME; "$DIR" in a file or an argument is dir), and
+// its working directory when not dir.
 type launch struct {
 	pkgs     string
 	dir, cwd string
@@ -35,8 +34,8 @@ type launch struct {
 	env      []string
 }
 
-// install installs the recipe's packages when they are missing (one install at a
-// time: parallel tests would fight over dpkg's lock).
+// install installs the recipe's packages when missing, one install at a time
+// (parallel tests would fight over dpkg's lock).
 func (l launch) install(t *testing.T) {
 	t.Helper()
 	installMu.Lock()
@@ -91,12 +90,10 @@ const (
 	qwMap      = "exbox"
 )
 
-// startQuakeWorld starts mvdsv on testdata/exbox.bsp: no free Quake map ships in
-// Debian, and mvdsv answers nothing before it has loaded one. exbox.bsp is a BSP
-// version 29 of one empty box room, only what a server needs to spawn a level
-// (entities, planes, hull 0 nodes, hull 1 and 2 clip nodes, two leaves, the world
-// model), written from the format's description (the generator is
-// e2e/qwbsp_test.go in the history).
+// startQuakeWorld starts mvdsv on testdata/exbox.bsp (mvdsv answers nothing
+// before it has loaded a map, and no free one ships in Debian): a BSP v29 of one
+// empty box room, only what a server needs to spawn a level, built from the
+// format's description (e2e/qwbsp_test.go in the history generated it).
 func startQuakeWorld(t *testing.T) (*testenv.Proc, int) {
 	const ktxData = "/usr/share/games/quake/ktx"
 	port := serverPort(t, 1)
@@ -142,9 +139,8 @@ const (
 
 func startNexuiz(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
-	// Loopback only (IPv4 and IPv6), sv_public 0: no master heartbeats.
-	// bot_join_empty keeps the bots on a server without humans; maxplayers is a
-	// command, not a cvar.
+	// sv_public 0: no heartbeats. bot_join_empty keeps the bots on a server
+	// without humans; maxplayers is a command, not a cvar.
 	return launch{pkgs: "nexuiz-server"}.start(t, "/usr/games/nexuiz-server",
 		"+set", "net_address", "127.0.0.1", "+set", "net_address_ipv6", "::1", "+set", "port", strconv.Itoa(port),
 		"+set", "sv_public", "0", "+set", "hostname", nexuizHostname, "+maxplayers", strconv.Itoa(nexuizMax),
@@ -158,9 +154,8 @@ const (
 	cube2Max  = 9
 )
 
-// startCube2 starts cube2_server (it reads server-init.cfg from its working
-// directory) with a password and master server updates off. It returns the game
-// port; the server answers queries on the game port + 1.
+// startCube2 starts cube2_server (server-init.cfg from its working directory)
+// with a password and master updates off. It answers on the game port + 1.
 func startCube2(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 2)
 	return launch{pkgs: "cube2-server", files: map[string]string{"server-init.cfg": fmt.Sprintf("serverdesc %q\n"+
@@ -181,10 +176,8 @@ const (
 )
 
 // startRedEclipse starts redeclipse-server with its own home (servinit.cfg): no
-// master server, no LAN broadcast answers (serverlanport 0), a join password and
-// a fixed map and mode (rotation off: otherwise the first game's mode and
-// mutators are drawn at random). It returns the game port; the server answers
-// queries on the game port + 1.
+// master, no LAN answers, a join password, a fixed map and mode (rotation off: no
+// random first game). It answers queries on the game port + 1.
 func startRedEclipse(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 2)
 	const dir = "/usr/lib/games/redeclipse" // the binary finds its data from here
@@ -207,12 +200,9 @@ serverpass "secret"
 	}.start(t, dir+"/redeclipse-server", "-h$DIR"), port
 }
 
-// serverPort returns a loopback port free for TCP and UDP, with the n-1 ports
-// after it free for UDP too (cube2 answers queries on the game port + 1). It is
-// drawn below the kernel's ephemeral range (32768 and up by default), so no
-// client socket (the exporter's, quakestat's, another test's port 0) can take it
-// between this check and the server's bind, and never twice in one test binary,
-// so servers started in parallel never get the same one.
+// serverPort returns a loopback port free for TCP and UDP, the n-1 after it free
+// for UDP too (cube2 answers on the game port + 1), below the ephemeral range (no
+// client socket can take it before the server binds) and never twice in a run.
 func serverPort(t *testing.T, n int) int {
 	t.Helper()
 	const lo, hi = 15000, 25000 // clear of the servers' own default ports
@@ -264,8 +254,8 @@ const (
 	mumbleBandwidth = 96000
 )
 
-// startMumble starts murmurd on loopback with its own ini (no registration, no
-// Ice, no Bonjour, no D-Bus).
+// startMumble starts murmurd on loopback with its own ini (no registration, Ice,
+// Bonjour or D-Bus; kdfiterations skips the start-up PBKDF2 benchmark).
 func startMumble(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
 	// Started as root, murmurd drops to the mumble-server user: the directory
@@ -292,7 +282,7 @@ dbus=
 logfile=
 pidfile=
 kdfiterations=1000
-`, port, mumbleUsers, mumbleBandwidth)}}.start(t, "/usr/sbin/murmurd", "-fg", "-ini", "$DIR/murmur.ini"), port // kdfiterations: no start-up PBKDF2 benchmark
+`, port, mumbleUsers, mumbleBandwidth)}}.start(t, "/usr/sbin/murmurd", "-fg", "-ini", "$DIR/murmur.ini"), port
 }
 
 // OpenTTD 13 in dedicated mode (Debian packages openttd and openttd-opengfx).
@@ -375,12 +365,10 @@ const (
 	ddnetMax = 13
 )
 
-// startDDNet starts DDNet-Server with registration off and a password. A
-// storage.cfg in the working directory makes that directory the only writable
-// storage path (the sqlite file, demos and dumps go there, not to
-// ~/.local/share/ddnet) and puts it before the data dir, so its
-// autoexec_server.cfg replaces the packaged one. sv_ipv4only: otherwise DDNet
-// also opens an IPv6 socket on the bind address, which fails for 127.0.0.1.
+// startDDNet starts DDNet-Server with registration off and a password. storage.cfg
+// makes the working directory the only writable storage path, before the data dir
+// (its autoexec_server.cfg replaces the packaged one). sv_ipv4only: an IPv6 socket
+// on the bind address 127.0.0.1 would fail.
 func startDDNet(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
 	return launch{pkgs: "ddnet-server", files: map[string]string{

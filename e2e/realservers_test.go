@@ -17,35 +17,26 @@ import (
 )
 
 // realServerWait bounds each subtest's wait for its server to answer through the
-// exporter (the install of a missing package comes before and is not counted).
+// exporter (a package install comes before and is not counted).
 const realServerWait = 30 * time.Second
 
 // TestRealServers starts one exporter (the built-in modules plus those of
-// testdata/realservers.yml, which ask for players, rules or a pinned protocol
-// version) and every game server of the Debian archive that a protocol speaks
-// to, each on free loopback port(s). Each subtest starts its server, then (in
-// parallel with the others, once all are started) probes it through the
-// exporter's /probe until it answers and asserts the metrics against quakestat,
-// run at the same moment, or, where no reference client reads the protocol
-// (OpenTTD 13, Armagetron, Teeworlds 0.7), against the server's own
-// configuration. A server that cannot be installed or started skips its own
-// subtest.
-//
-// Each module's probes are cached and paced on their own, so two modules probing
-// one server may query it twice within a second. Nexuiz would ignore the second
-// (DarkPlaces' flood block is per address, and every probe comes from
-// 127.0.0.1): only darkplaces_players probes it, whose getstatus is the built-in
-// darkplaces module's. The other servers have no such limit and are probed with
-// their built-in module, then with the file's.
+// testdata/realservers.yml: players, rules, pinned protocol versions) and every
+// Debian-packaged game server a protocol speaks to, on free loopback ports; once
+// all are started each subtest, in parallel, probes its server through /probe
+// and asserts the metrics against quakestat at the same moment or, where no
+// reference client reads the protocol, the server's configuration. A server
+// that cannot be installed skips its subtest. Nexuiz ignores a second query
+// from one address within a second, and two modules' probes are paced apart:
+// only darkplaces_players (the built-in module's getstatus) probes it.
 func TestRealServers(t *testing.T) {
 	endToEnd(t, "real game servers")
 	modules, err := filepath.Abs(filepath.Join("testdata", "realservers.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// --probe.min-interval=1s (the default, pinned here): polls in between get
-	// the last result, so no server sees more than about one query a second from
-	// one module (DarkPlaces and ioquake3 ignore more from one address).
+	// --probe.min-interval=1s (the default, pinned): polls in between get the last
+	// result, so no server sees more than a query a second from one module.
 	ex := exporterClient{
 		base: startExporter(t, "--probe.min-interval=1s", "--config.file="+modules).Base,
 		c:    &http.Client{Timeout: 10 * time.Second},
@@ -156,14 +147,10 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *testenv.Proc, port i
 		return v >= nexuizBots, fmt.Sprintf("%v bots", v)
 	})
 	// The players as the exporter and quakestat see them at about the same
-	// moment; a bot scoring in between makes them differ, so until they agree.
-	// Polls within --probe.min-interval get the exporter's last result, and a
-	// probe the engine's flood block ignores fails: both are polled again.
-	// quakestat -P sends getinfo, then getstatus, which falls in the block its
-	// getinfo started and is re-sent a second later (a run takes about 1 s, or
-	// comes back without players, a mismatch). The runs take turns among eight
-	// source addresses (127.0.0.2-9), so none falls in an earlier run's block,
-	// and neither quakestat nor the exporter (127.0.0.1) in the other's.
+	// moment, until they agree (a bot may score in between; a probe in the
+	// engine's flood block fails). quakestat -P's getstatus falls in the block its
+	// getinfo started: its runs take turns among 127.0.0.2-9, apart from each
+	// other and from the exporter's 127.0.0.1.
 	withQstat := haveQstat(t)
 	var (
 		r   probeResult
