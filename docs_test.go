@@ -38,6 +38,15 @@ func docFiles(t *testing.T) map[string]string {
 	return out
 }
 
+// docLines calls f with each line of docFiles, numbered from 1.
+func docLines(t *testing.T, f func(file string, n int, line string)) {
+	for file, text := range docFiles(t) {
+		for i, line := range strings.Split(text, "\n") {
+			f(file, i+1, line)
+		}
+	}
+}
+
 // otherTool marks a line that runs another program, whose flags are not ours.
 var otherTool = regexp.MustCompile(`\b(systemctl|podman|docker|promtool|prometheus --|go (test|build|install)|curl)\b`)
 
@@ -75,18 +84,13 @@ func TestDocsFlags(t *testing.T) {
 	}
 
 	flag := regexp.MustCompile(`(^|[\s\x60(=])--([a-z][a-z0-9.-]*[a-z0-9])`)
-	for file, text := range docFiles(t) {
-		for i, line := range strings.Split(text, "\n") {
-			if otherTool.MatchString(line) {
-				continue
-			}
-			for _, m := range flag.FindAllStringSubmatch(line, -1) {
-				if !known[m[2]] {
-					t.Errorf("%s:%d: --%s is no flag of the exporter (--help-long, query --help)", file, i+1, m[2])
-				}
+	docLines(t, func(file string, n int, line string) {
+		for _, m := range flag.FindAllStringSubmatch(line, -1) {
+			if !known[m[2]] && !otherTool.MatchString(line) {
+				t.Errorf("%s:%d: --%s is no flag of the exporter (--help-long, query --help)", file, n, m[2])
 			}
 		}
-	}
+	})
 }
 
 // endpoints are the paths of the README's endpoint table, and whether the table says
@@ -135,13 +139,11 @@ func TestDocsEndpoints(t *testing.T) {
 	}
 
 	curl := regexp.MustCompile("curl( [^`\\n]*)")
-	for file, text := range docFiles(t) {
-		for i, line := range strings.Split(text, "\n") {
-			for _, m := range curl.FindAllStringSubmatch(line, -1) {
-				checkCurl(t, file, i+1, eps, m[1])
-			}
+	docLines(t, func(file string, n int, line string) {
+		for _, m := range curl.FindAllStringSubmatch(line, -1) {
+			checkCurl(t, file, n, eps, m[1])
 		}
-	}
+	})
 }
 
 // checkCurl checks one curl command line's URL: a scheme or a host (curl 7.88
@@ -193,15 +195,13 @@ func TestDocsModules(t *testing.T) {
 		t.Fatal(err)
 	}
 	use := regexp.MustCompile(`(?:module=|module: \[|query .*-m )([A-Za-z0-9_.-]+)`)
-	for file, text := range docFiles(t) {
-		for i, line := range strings.Split(text, "\n") {
-			for _, m := range use.FindAllStringSubmatch(line, -1) {
-				if _, ok := cfg.Modules[m[1]]; !ok && m[1] != "NAME" {
-					t.Errorf("%s:%d: module %q is neither built in nor in examples/modules.yml", file, i+1, m[1])
-				}
+	docLines(t, func(file string, n int, line string) {
+		for _, m := range use.FindAllStringSubmatch(line, -1) {
+			if _, ok := cfg.Modules[m[1]]; !ok && m[1] != "NAME" {
+				t.Errorf("%s:%d: module %q is neither built in nor in examples/modules.yml", file, n, m[1])
 			}
 		}
-	}
+	})
 
 	readme, _ := os.ReadFile("README.md")
 	sidecar, _ := os.ReadFile("examples/kubernetes/sidecar.yml")
