@@ -12,45 +12,50 @@ import (
 	"time"
 )
 
-var build struct {
+// builder builds the exporter once.
+type builder struct {
 	once      sync.Once
 	dir, path string
 	err       error
 }
 
+var build builder
+
 // BuildExporter builds gameserver_exporter from the module root at root, once per
 // test binary, static (CGO_ENABLED=0: the same binary serves the flag checks, the
 // end-to-end tests and the container), into a temporary directory (the checkout
 // stays clean) that RemoveBuilt deletes.
-func BuildExporter(root string) (string, error) {
-	build.once.Do(func() {
-		if build.dir, build.err = os.MkdirTemp("", "gse-test-bin-"); build.err != nil {
+func BuildExporter(root string) (string, error) { return build.build(root) }
+
+func (b *builder) build(root string) (string, error) {
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "gse-test-bin-"); b.err != nil {
 			return
 		}
-		build.path = filepath.Join(build.dir, "gameserver_exporter")
-		cmd := exec.Command("go", "build", "-trimpath", "-o", build.path, ".")
+		b.path = filepath.Join(b.dir, "gameserver_exporter")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", b.path, ".")
 		cmd.Dir, cmd.Env = root, append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			build.err = fmt.Errorf("go build: %v\n%s", err, out)
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
-	return build.path, build.err
+	return b.path, b.err
 }
 
 // ExporterBinary is BuildExporter failing the test on an error.
 func ExporterBinary(t testing.TB, root string) string {
 	t.Helper()
 	p, err := BuildExporter(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	return p
 }
 
 // RemoveBuilt removes what BuildExporter built; TestMain calls it after m.Run.
-func RemoveBuilt() {
-	if build.dir != "" {
-		os.RemoveAll(build.dir)
+func RemoveBuilt() { build.remove() }
+
+func (b *builder) remove() {
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
 	}
 }
 
@@ -79,9 +84,7 @@ func StartExporter(t testing.TB, bin string, args ...string) *Exporter {
 func (e *Exporter) Get(t testing.TB, path string) (int, string) {
 	t.Helper()
 	resp, err := http.Get(e.Base + path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)

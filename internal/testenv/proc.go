@@ -29,9 +29,7 @@ func StartProc(t testing.TB, name, dir string, env []string, argv ...string) *Pr
 	t.Helper()
 	logPath := filepath.Join(t.TempDir(), name+".log")
 	f, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = f, f
@@ -55,6 +53,9 @@ func StartProc(t testing.TB, name, dir string, env []string, argv ...string) *Pr
 	return p
 }
 
+// stopGrace is how long Stop waits after SIGTERM.
+var stopGrace = 15 * time.Second
+
 // Stop sends SIGTERM to the process group, then SIGKILL if it lingers.
 func (p *Proc) Stop() {
 	if p.Exited() {
@@ -63,7 +64,7 @@ func (p *Proc) Stop() {
 	terminateGroup(p.Cmd)
 	select {
 	case <-p.done:
-	case <-time.After(15 * time.Second):
+	case <-time.After(stopGrace):
 		killGroup(p.Cmd)
 		<-p.done
 	}
@@ -97,16 +98,12 @@ func FreePort(t testing.TB, network string) int {
 	t.Helper()
 	if network == "udp" {
 		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
+		must(t, err)
 		defer pc.Close()
 		return pc.LocalAddr().(*net.UDPAddr).Port
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
@@ -149,6 +146,7 @@ func RunTool(timeout time.Duration, dir string, argv ...string) (string, error) 
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	ownGroup(cmd) // a timeout kills what it started too, which may hold the output open
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}
@@ -158,7 +156,7 @@ func RunTool(timeout time.Duration, dir string, argv ...string) (string, error) 
 	case err := <-done:
 		return out.String(), err
 	case <-time.After(timeout):
-		cmd.Process.Kill()
+		killGroup(cmd)
 		<-done
 		return out.String(), errors.New(strings.Join(argv, " ") + ": timed out after " + timeout.String())
 	}
@@ -173,4 +171,12 @@ func LookTool(t testing.TB, name, pkg string) string {
 		t.Skipf("%s is not installed (Debian package %s): skipping; `make test` installs it as root", name, pkg)
 	}
 	return p
+}
+
+// must fails the test on an error that setting it up should not meet.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }
