@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,71 +84,6 @@ func TestEndpoints(t *testing.T) {
 			t.Errorf("unknown module: every name listed: %s", body)
 		}
 	}
-}
-
-// TestProbeEachProtocol scrapes /probe of the real binary for a fake server of each
-// of the first three protocols, built from their specs.
-func TestProbeEachProtocol(t *testing.T) {
-	hytale := prototest.TCP(t, func(c net.Conn) {
-		bufio.NewReader(c).ReadString('\n')
-		c.Write([]byte("OK 7 50\r\n"))
-	})
-	quake3 := prototest.UDP(t, func(req []byte) [][]byte {
-		// The ping-0 line has the querier ask getinfo for the bot count.
-		if c, ok := strings.CutPrefix(string(req), "\xff\xff\xff\xffgetinfo "); ok {
-			return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\n\\challenge\\" + strings.TrimSpace(c) + "\\clients\\2\\g_humanplayers\\1")}
-		}
-		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetstatus") {
-			return nil
-		}
-		// echo the challenge token, as ioq3 does
-		challenge := strings.TrimSpace(strings.TrimPrefix(strings.TrimRight(string(req[4:]), "\x00\n"), "getstatus"))
-		return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n\\challenge\\" + challenge +
-			"\\sv_hostname\\^1Test ^7Arena\\mapname\\q3dm17\\sv_maxclients\\12\\g_needpass\\0\\gamename\\baseq3\\version\\ioq3 1.36\n" +
-			"5 0 \"^2Bot\"\n12 48 \"Player\"\n")}
-	})
-	e := startExporter(t)
-	for _, tc := range []struct {
-		module string
-		target netip.AddrPort
-		want   []string
-	}{
-		{"hytale", hytale, []string{"probe_success 1", "gameserver_players 7", "gameserver_players_max 50"}},
-		{"quake3", quake3, []string{"probe_success 1", "gameserver_players 1", "gameserver_bots 1", "gameserver_players_max 12",
-			`name="Test Arena"`, `map="q3dm17"`, "gameserver_password_required 0"}},
-		{"a2s", prototest.A2SServer(t), []string{"probe_success 1", "gameserver_players_max 16", `name="A2S Test"`,
-			`map="de_dust2"`, `gameserver_query_duration_seconds{phase="challenge"}`}},
-	} {
-		t.Run(tc.module, func(t *testing.T) {
-			code, body := e.Get(t, "/probe?module="+tc.module+"&target="+tc.target.String())
-			if code != 200 {
-				t.Fatalf("status %d: %s", code, body)
-			}
-			wantAll(t, body, tc.want...)
-			_, dbg := e.Get(t, "/probe?debug=true&module="+tc.module+"&target="+tc.target.String())
-			wantAll(t, dbg, "Logs for the probe:", "Packets:", "#1 sent", "received")
-		})
-	}
-	// A silent server fails as a timeout within the scrape budget, HTTP 200.
-	req, _ := http.NewRequest("GET", e.Base+"/probe?module=a2s&target="+prototest.Silent(t).String(), nil)
-	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "1")
-	lag := prototest.SchedulingLag(t)
-	start := time.Now()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if el := time.Since(start); el > 1500*time.Millisecond+lag() {
-		t.Errorf("silent probe took %s with a 0.5s budget", el)
-	}
-	if resp.StatusCode != 200 {
-		t.Errorf("silent probe status %d", resp.StatusCode)
-	}
-	wantAll(t, string(b), "probe_success 0", `probe_failure_info{reason="timeout"} 1`)
-	_, landing := e.Get(t, "/")
-	wantAll(t, landing, `<span class="reason">timeout</span>`, "/logs?id=", `<tr class="down">`)
 }
 
 func TestReload(t *testing.T) {
@@ -291,5 +225,54 @@ func TestCommandFlags(t *testing.T) {
 	}
 	if out, err := exe("query", "--timeout", "2s", prototest.A2SServer(t).String()); err != nil || !strings.Contains(out, "(auto: a2s on port") {
 		t.Errorf("query --timeout 2s: %v %s", err, out)
+	}
+}
+
+// What a first run meets: the server's flags in --help, a busy port that says
+// how to pick another, and make run's PORT and ARGS.
+
+// TestHelpListsServerFlags: the top-level --help lists serve's flags (the default
+// command's), exporter-toolkit's among them, besides the commands.
+func TestHelpListsServerFlags(t *testing.T) {
+	for _, arg := range []string{"--help", "-h"} {
+		out, err := exe(arg)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", arg, err, out)
+		}
+		wantAll(t, out, "Flags of serve, the default command:", "--web.listen-address", "--web.config.file",
+			"web.systemd-socket", "--probe.max-concurrent", "config.check", "Commands:", "query")
+	}
+}
+
+// TestBusyPort: an address another process listens on fails at once, saying
+// which flag (and make variable) picks another.
+func TestBusyPort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	out, err := exe("--web.listen-address=" + l.Addr().String())
+	if err == nil || !strings.Contains(out, "address already in use") || !strings.Contains(out, "--web.listen-address=:PORT (make run PORT=...)") {
+		t.Errorf("busy port: %v\n%s", err, out)
+	}
+}
+
+// TestMakeRunPort: make run passes PORT as the listen address and ARGS as flags.
+func TestMakeRunPort(t *testing.T) {
+	mk, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make is not installed: skipping")
+	}
+	out, err := exec.Command(mk, "--no-print-directory", "-n", "run", "PORT=10116", "ARGS=--log.level=debug --config.file=examples/modules.yml").CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n run: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "./gameserver_exporter --web.listen-address=:10116 --log.level=debug --config.file=examples/modules.yml") {
+		t.Errorf("make -n run PORT=10116 ARGS=...:\n%s", out)
+	}
+	out, _ = exec.Command(mk, "--no-print-directory", "-n", "run").CombinedOutput() // no "Entering directory" under make test
+	if !strings.Contains(string(out), "./gameserver_exporter \n") && !strings.HasSuffix(strings.TrimRight(string(out), " \n"), "./gameserver_exporter") {
+		t.Errorf("make -n run without PORT must run the binary without flags:\n%s", out)
 	}
 }

@@ -10,8 +10,9 @@
 //     openarena-server), a fake Hytale server and a real Prometheus (Debian package
 //     prometheus) on 127.0.0.1, configured from examples/prometheus.yml and
 //     examples/alerts.yml; the players Prometheus stores must equal what quakestat
-//     sees, and stopping the game server must raise GameServerDown. Skipped with
-//     -short.
+//     sees, and stopping the game server must raise GameServerDown; the servers
+//     a fake master lists found through the exporter's /sd; two Prometheus shards
+//     and two exporters splitting 40 targets. Skipped with -short.
 //   - realservers_test.go: one exporter (built-in modules plus the modules file
 //     testdata/realservers.yml) and, in parallel, every game server of the
 //     Debian archive a protocol speaks to, each on free loopback port(s) with
@@ -41,7 +42,8 @@
 //   - statuspage_test.go: headless Chromium (Debian package chromium, driven with
 //     chromedp) renders the status page after probes of loopback fakes: one row per
 //     target, failure first, players, a hostile server name shown as text, sorting,
-//     a probe from the page's form, working links; it saves a screenshot.
+//     a probe from the page's form, working links; it saves a screenshot; and
+//     420 px wide, as on a phone, nothing scrolls sideways.
 //
 // The processes, the exporter and Prometheus are started with internal/testenv,
 // which the root package's and the chart's tests share.
