@@ -20,13 +20,11 @@ import (
 func TestDiscoveryEndpoints(t *testing.T) {
 	listed := prototest.Quake3Server(t, "")
 	unlisted := prototest.Quake3Server(t, "")
-	master := prototest.UDP(t, func(req []byte) [][]byte {
+	master := prototest.UDP(t, func(req []byte) [][]byte { // the source's default query
 		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers 68 ") {
 			return nil
 		}
-		ip := listed.Addr().As4()
-		return [][]byte{append([]byte("\xff\xff\xff\xffgetserversResponse\\"), ip[0], ip[1], ip[2], ip[3],
-			byte(listed.Port()>>8), byte(listed.Port()), '\\', 'E', 'O', 'T', 0, 0, 0)}
+		return [][]byte{prototest.GetServersResponse([]netip.AddrPort{listed})}
 	})
 	path := writeFile(t, filepath.Join(t.TempDir(), "modules.yml"), fmt.Sprintf(`
 modules:
