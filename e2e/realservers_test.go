@@ -139,52 +139,31 @@ func testRealQuakeWorld(t *testing.T, ex exporterClient, p *testenv.Proc, port i
 // quakestat -P -nexuizs. Probed with darkplaces_players only (see TestRealServers):
 // its getstatus is the built-in module's, players and cvars are in every reply.
 func testRealDarkPlaces(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
-	const module = "darkplaces_players"
-	// Until the bots are in (they join at once, but the first answer may come
-	// before them).
-	ex.waitProbe(t, p, module, port, func(r probeResult) (bool, string) {
-		v, _ := r.value("gameserver_bots")
-		return v >= nexuizBots, fmt.Sprintf("%v bots", v)
-	})
-	// The players as the exporter and quakestat see them at about the same
-	// moment, until they agree (a bot may score in between; a probe in the
-	// engine's flood block fails). quakestat -P's getstatus falls in the block its
-	// getinfo started: its runs take turns among 127.0.0.2-9, apart from each
-	// other and from the exporter's 127.0.0.1.
 	withQstat := haveQstat(t)
-	var (
-		r   probeResult
-		qs  *qstatServer
-		run int
-	)
-	testenv.WaitEvery(t, 250*time.Millisecond, realServerWait, "the exporter and quakestat -P to agree on the players", func() (bool, string) {
-		var err error
-		if r, err = ex.probe(module, port); err != nil {
-			return false, err.Error()
-		}
-		if v, _ := r.value("probe_success"); v != 1 {
-			return false, "probe failed: " + r.failure()
-		}
-		got := r.players()
-		if !withQstat {
-			return len(got) >= nexuizBots, fmt.Sprintf("exporter %v", got)
-		}
-		run++
-		s, err := quakestat("quakestat", "-nexuizs", fmt.Sprintf("127.0.0.%d", 2+run%8), loopback(port).String())
-		if err != nil {
-			return false, err.Error()
-		}
-		qs = &s
-		want := s.players()
-		return maps.Equal(got, want), fmt.Sprintf("exporter %v, quakestat %v", got, want)
-	})
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "darkplaces", "name": nexuizHostname, "map": nexuizMap,
-		"game": "Nexuiz", "version": "2.5.2"})
-	r.want(t, "gameserver_players_max", nexuizMax)
-	// Every player is a bot, with a score series and ping 0: no human plays.
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_bots", nexuizBots)
+	var qs *qstatServer
+	run := 0
+	r := ex.check(t, p, port, expect{module: "darkplaces_players",
+		// Until the bots are in, and the exporter and quakestat see the same players
+		// (a bot may score in between; a probe in the engine's flood block fails).
+		// quakestat -P's getstatus falls in the block its getinfo started: its runs
+		// take turns among 127.0.0.2-9, apart from each other and from the
+		// exporter's 127.0.0.1.
+		ready: func(r probeResult) (bool, string) {
+			got := r.players()
+			if r.metric("gameserver_bots") < nexuizBots || !withQstat {
+				return len(got) >= nexuizBots && r.metric("gameserver_bots") >= nexuizBots, fmt.Sprintf("exporter %v", got)
+			}
+			run++
+			s, err := quakestat("quakestat", "-nexuizs", fmt.Sprintf("127.0.0.%d", 2+run%8), loopback(port).String())
+			if err != nil {
+				return false, err.Error()
+			}
+			qs = &s
+			return maps.Equal(got, s.players()), fmt.Sprintf("exporter %v, quakestat %v", got, s.players())
+		},
+		info: map[string]string{"protocol": "darkplaces", "name": nexuizHostname, "map": nexuizMap, "game": "Nexuiz", "version": "2.5.2"},
+		// Every player is a bot, with a score series and ping 0: no human plays.
+		metrics: map[string]float64{"gameserver_players_max": nexuizMax, "gameserver_players": 0, "gameserver_bots": nexuizBots}})
 	players := r.players()
 	if len(players) != nexuizBots || len(r.series("gameserver_player_score")) != nexuizBots {
 		t.Errorf("players %v, want %d with a score each:\n%s", players, nexuizBots, r.body)
@@ -194,8 +173,7 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *testenv.Proc, port i
 			t.Errorf("bot %q: ping %vms, want 0", name, pl.ping)
 		}
 	}
-	// The cvars of the same getstatus reply.
-	if r.metric("gameserver_rules") < 1 {
+	if r.metric("gameserver_rules") < 1 { // the cvars of the same getstatus reply
 		t.Errorf("gameserver_rules: want the cvars:\n%s", r.body)
 	}
 	if qs != nil {
