@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -16,11 +17,12 @@ import (
 // Proc is a process a test started, in its own process group so that stopping
 // it also stops what it spawned (openarena-server is a shell wrapper).
 type Proc struct {
-	Name string
-	Cmd  *exec.Cmd
-	Err  error // Wait's, once Exited
-	log  string
-	done chan struct{}
+	Name   string
+	Cmd    *exec.Cmd
+	Err    error // Wait's, once Exited
+	log    string
+	done   chan struct{}
+	exited atomic.Bool // set before done closes
 }
 
 // StartProc starts argv in dir with extra environment variables; its output goes
@@ -42,6 +44,7 @@ func StartProc(t testing.TB, name, dir string, env []string, argv ...string) *Pr
 	go func() {
 		p.Err = cmd.Wait()
 		f.Close()
+		p.exited.Store(true)
 		close(p.done)
 	}()
 	t.Cleanup(func() {
@@ -70,14 +73,7 @@ func (p *Proc) Stop() {
 	}
 }
 
-func (p *Proc) Exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
+func (p *Proc) Exited() bool { return p.exited.Load() }
 
 // FailIfExited fails the test at once when the process has exited: a wait for
 // what it should answer would only time out.
