@@ -43,7 +43,7 @@ func TestCrowdOfCallers(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				resp, err := client.Get(e.base + path)
+				resp, err := client.Get(e.Base + path)
 				code := -1
 				if err == nil {
 					io.Copy(io.Discard, resp.Body)
@@ -64,7 +64,7 @@ func TestCrowdOfCallers(t *testing.T) {
 		fastest := time.Hour
 		for range 5 {
 			t0 := time.Now()
-			if resp, err := http.Get(e.base + "/-/healthy"); err == nil {
+			if resp, err := http.Get(e.Base + "/-/healthy"); err == nil {
 				resp.Body.Close()
 				fastest = min(fastest, time.Since(t0))
 			}
@@ -78,7 +78,7 @@ func TestCrowdOfCallers(t *testing.T) {
 		}
 		t.Logf("%s: %v, healthy in %s", path, codes, fastest)
 	}
-	if hwm := peakRSS(t, e.cmd.Process.Pid); hwm > 128<<20 {
+	if hwm := peakRSS(t, e.Cmd.Process.Pid); hwm > 128<<20 {
 		t.Errorf("peak RSS %d MiB, want under 128", hwm>>20)
 	} else {
 		t.Logf("peak RSS %d MiB", hwm>>20)

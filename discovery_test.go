@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -20,16 +20,13 @@ import (
 func TestDiscoveryEndpoints(t *testing.T) {
 	listed := prototest.Quake3Server(t, "")
 	unlisted := prototest.Quake3Server(t, "")
-	master := prototest.UDP(t, func(req []byte) [][]byte {
+	master := prototest.UDP(t, func(req []byte) [][]byte { // the source's default query
 		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers 68 ") {
 			return nil
 		}
-		ip := listed.Addr().As4()
-		return [][]byte{append([]byte("\xff\xff\xff\xffgetserversResponse\\"), ip[0], ip[1], ip[2], ip[3],
-			byte(listed.Port()>>8), byte(listed.Port()), '\\', 'E', 'O', 'T', 0, 0, 0)}
+		return [][]byte{prototest.GetServersResponse([]netip.AddrPort{listed})}
 	})
-	path := filepath.Join(t.TempDir(), "modules.yml")
-	os.WriteFile(path, []byte(fmt.Sprintf(`
+	path := writeFile(t, filepath.Join(t.TempDir(), "modules.yml"), fmt.Sprintf(`
 modules:
   q3:
     protocol: quake3
@@ -44,27 +41,20 @@ discovery:
     module: q3
     refresh: 1m
     timeout: 2s
-`, master)), 0o644)
+`, master))
 	e := startExporter(t, "--config.file="+path)
 
-	var code int
-	var body string
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if code, body = e.get(t, "/sd?source=community"); code != 503 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // the first refresh runs in the background
-	}
+	code, body := firstSD(t, e, "community")
 	want := fmt.Sprintf(`[{"targets":["%s"],"labels":{"source":"community","__param_module":"q3"}}]`, listed)
 	if code != 200 || strings.TrimSpace(body) != want {
 		t.Fatalf("/sd: %d %s\nwant %s", code, body, want)
 	}
-	if code, body := e.get(t, "/sd?source=nope"); code != 404 || !strings.Contains(body, "known: community") {
+	if code, body := e.Get(t, "/sd?source=nope"); code != 404 || !strings.Contains(body, "known: community") {
 		t.Errorf("unknown source: %d %s", code, body)
 	}
-	_, metrics := e.get(t, "/metrics")
+	_, metrics := e.Get(t, "/metrics")
 	wantAll(t, metrics, `gameserver_discovery_targets{source="community"} 1`, `gameserver_discovery_last_refresh_success{source="community"} 1`)
-	_, mods := e.get(t, "/modules")
+	_, mods := e.Get(t, "/modules")
 	wantAll(t, mods, "SOURCE", "LAST SUCCESS", "community  quake3  q3")
 	for _, l := range strings.Split(mods, "\n") {
 		if strings.HasPrefix(l, "community ") && strings.Contains(l, "never") {
@@ -75,10 +65,10 @@ discovery:
 		target netip.AddrPort
 		want   string
 	}{{listed, "1"}, {unlisted, "0"}} {
-		_, probe := e.get(t, "/probe?module=q3&target="+c.target.String())
+		_, probe := e.Get(t, "/probe?module=q3&target="+c.target.String())
 		wantAll(t, probe, "probe_success 1", `gameserver_listed{source="community"} `+c.want)
 		// Protocol list reads the same list: listed is up, unlisted is not_listed.
-		_, probe = e.get(t, "/probe?module=fromlist&target="+c.target.String())
+		_, probe = e.Get(t, "/probe?module=fromlist&target="+c.target.String())
 		if c.want == "1" {
 			wantAll(t, probe, "probe_success 1")
 		} else {
@@ -96,28 +86,31 @@ func TestDiscoveryPresetOverride(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `[{"ip": "192.0.2.10", "port": "30814", "sname": "^4Drift", "map": "gridmap", "players": "3", "maxplayers": "8", "password": false}]`)
 	}), false)
-	path := filepath.Join(t.TempDir(), "modules.yml")
-	os.WriteFile(path, []byte(fmt.Sprintf("discovery:\n  beammp: {preset: beammp, url: %q, module: beammp, refresh: 1m}\n", srv.URL+"/servers-info")), 0o644)
+	path := writeFile(t, filepath.Join(t.TempDir(), "modules.yml"), fmt.Sprintf("discovery:\n  beammp: {preset: beammp, url: %q, module: beammp, refresh: 1m}\n", srv.URL+"/servers-info"))
 	e := startExporter(t, "--config.file="+path)
 
-	var code int
-	var body string
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if code, body = e.get(t, "/sd?source=beammp"); code != 503 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // the first refresh runs in the background
-	}
+	code, body := firstSD(t, e, "beammp")
 	if code != 200 || !strings.Contains(body, `"192.0.2.10:30814"`) || !strings.Contains(body, `"__meta_gameserver_name":"Drift"`) {
 		t.Fatalf("/sd: %d %s", code, body)
 	}
-	_, probe := e.get(t, "/probe?module=beammp&target=192.0.2.10:30814")
+	_, probe := e.Get(t, "/probe?module=beammp&target=192.0.2.10:30814")
 	wantAll(t, probe, "probe_success 1", "gameserver_players 3", "gameserver_players_max 8")
-	_, probe = e.get(t, "/probe?module=beammp&target=192.0.2.10:30815")
+	_, probe = e.Get(t, "/probe?module=beammp&target=192.0.2.10:30815")
 	wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
-	_, mods := e.get(t, "/modules")
+	_, mods := e.Get(t, "/modules")
 	wantAll(t, mods, "beammp  http_json  beammp")
 	if strings.Contains(mods, "(built-in)") {
 		t.Errorf("/modules shows a built-in list next to the defined one:\n%s", mods)
+	}
+}
+
+// firstSD is /sd?source=src once the source's first refresh (in the background)
+// has ended, or after 10 s.
+func firstSD(t *testing.T, e *testenv.Exporter, src string) (code int, body string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if code, body = e.Get(t, "/sd?source="+src); code != 503 || time.Now().After(deadline) {
+			return code, body
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -39,6 +38,15 @@ func docFiles(t *testing.T) map[string]string {
 	return out
 }
 
+// docLines calls f with each line of docFiles, numbered from 1.
+func docLines(t *testing.T, f func(file string, n int, line string)) {
+	for file, text := range docFiles(t) {
+		for i, line := range strings.Split(text, "\n") {
+			f(file, i+1, line)
+		}
+	}
+}
+
 // otherTool marks a line that runs another program, whose flags are not ours.
 var otherTool = regexp.MustCompile(`\b(systemctl|podman|docker|promtool|prometheus --|go (test|build|install)|curl)\b`)
 
@@ -47,11 +55,11 @@ var otherTool = regexp.MustCompile(`\b(systemctl|podman|docker|promtool|promethe
 func TestDocsFlags(t *testing.T) {
 	help := ""
 	for _, args := range [][]string{{"--help-long"}, {"query", "--help"}} {
-		out, err := exec.Command(binary, args...).CombinedOutput()
+		out, err := exe(args...)
 		if err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
-		help += string(out)
+		help += out
 	}
 	known := map[string]bool{}
 	for _, m := range regexp.MustCompile(`--(\[no-\])?([a-z][a-z0-9.-]*[a-z0-9])`).FindAllStringSubmatch(help, -1) {
@@ -68,26 +76,21 @@ func TestDocsFlags(t *testing.T) {
 			table[m[1]] = true
 		}
 	}
-	serve, _ := exec.Command(binary, "serve", "--help").CombinedOutput()
-	for _, m := range regexp.MustCompile(`--(?:\[no-\])?([a-z][a-z0-9.-]*[a-z0-9])`).FindAllStringSubmatch(string(serve), -1) {
+	serve, _ := exe("serve", "--help")
+	for _, m := range regexp.MustCompile(`--(?:\[no-\])?([a-z][a-z0-9.-]*[a-z0-9])`).FindAllStringSubmatch(serve, -1) {
 		if f := m[1]; !table[f] && !strings.HasPrefix(f, "help") && !strings.HasPrefix(f, "no-") && f != "version" {
 			t.Errorf("README: the flags table lacks --%s", f)
 		}
 	}
 
 	flag := regexp.MustCompile(`(^|[\s\x60(=])--([a-z][a-z0-9.-]*[a-z0-9])`)
-	for file, text := range docFiles(t) {
-		for i, line := range strings.Split(text, "\n") {
-			if otherTool.MatchString(line) {
-				continue
-			}
-			for _, m := range flag.FindAllStringSubmatch(line, -1) {
-				if !known[m[2]] {
-					t.Errorf("%s:%d: --%s is no flag of the exporter (--help-long, query --help)", file, i+1, m[2])
-				}
+	docLines(t, func(file string, n int, line string) {
+		for _, m := range flag.FindAllStringSubmatch(line, -1) {
+			if !known[m[2]] && !otherTool.MatchString(line) {
+				t.Errorf("%s:%d: --%s is no flag of the exporter (--help-long, query --help)", file, n, m[2])
 			}
 		}
-	}
+	})
 }
 
 // endpoints are the paths of the README's endpoint table, and whether the table says
@@ -122,7 +125,7 @@ func TestDocsEndpoints(t *testing.T) {
 		if post {
 			method = http.MethodPost
 		}
-		req, _ := http.NewRequest(method, e.base+path, nil)
+		req, _ := http.NewRequest(method, e.Base+path, nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -136,13 +139,11 @@ func TestDocsEndpoints(t *testing.T) {
 	}
 
 	curl := regexp.MustCompile("curl( [^`\\n]*)")
-	for file, text := range docFiles(t) {
-		for i, line := range strings.Split(text, "\n") {
-			for _, m := range curl.FindAllStringSubmatch(line, -1) {
-				checkCurl(t, file, i+1, eps, m[1])
-			}
+	docLines(t, func(file string, n int, line string) {
+		for _, m := range curl.FindAllStringSubmatch(line, -1) {
+			checkCurl(t, file, n, eps, m[1])
 		}
-	}
+	})
 }
 
 // checkCurl checks one curl command line's URL: a scheme or a host (curl 7.88
@@ -194,15 +195,13 @@ func TestDocsModules(t *testing.T) {
 		t.Fatal(err)
 	}
 	use := regexp.MustCompile(`(?:module=|module: \[|query .*-m )([A-Za-z0-9_.-]+)`)
-	for file, text := range docFiles(t) {
-		for i, line := range strings.Split(text, "\n") {
-			for _, m := range use.FindAllStringSubmatch(line, -1) {
-				if _, ok := cfg.Modules[m[1]]; !ok && m[1] != "NAME" {
-					t.Errorf("%s:%d: module %q is neither built in nor in examples/modules.yml", file, i+1, m[1])
-				}
+	docLines(t, func(file string, n int, line string) {
+		for _, m := range use.FindAllStringSubmatch(line, -1) {
+			if _, ok := cfg.Modules[m[1]]; !ok && m[1] != "NAME" {
+				t.Errorf("%s:%d: module %q is neither built in nor in examples/modules.yml", file, n, m[1])
 			}
 		}
-	}
+	})
 
 	readme, _ := os.ReadFile("README.md")
 	sidecar, _ := os.ReadFile("examples/kubernetes/sidecar.yml")
@@ -262,18 +261,10 @@ func TestDocsModulesFiles(t *testing.T) {
 			if name == "" {
 				prefix, name = sub[3], sub[4]
 			}
-			p := filepath.Join(dir, filepath.Base(name))
-			if err := os.WriteFile(p, []byte("stand-in\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			return prefix + p
+			return prefix + writeFile(t, filepath.Join(dir, filepath.Base(name)), "stand-in\n")
 		})
-		p := filepath.Join(dir, "modules.yml")
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		checked++
-		if out, err := exec.Command(binary, "--config.check", "--config.file="+p).CombinedOutput(); err != nil {
+		if out, err := exe("--config.check", "--config.file="+writeFile(t, filepath.Join(dir, "modules.yml"), body)); err != nil {
 			t.Errorf("README.md:%d: the modules file fails --config.check: %v\n%s\n%s", line, err, out, body)
 		}
 	}

@@ -18,9 +18,7 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the Makefile needs a POSIX shell")
 	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make not installed: skipping")
-	}
+	needTools(t, "make")
 	dir := t.TempDir()
 	log := filepath.Join(dir, "calls")
 	fake := filepath.Join(dir, "go")

@@ -10,8 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,6 +20,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
@@ -37,9 +36,8 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	webConfig := filepath.Join(dir, "web.yml")
-	os.WriteFile(webConfig, []byte(fmt.Sprintf("tls_server_config:\n  cert_file: %s\n  key_file: %s\nbasic_auth_users:\n  prom: %s\n",
-		filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"), hash)), 0o600)
+	webConfig := writeFile(t, filepath.Join(dir, "web.yml"), fmt.Sprintf("tls_server_config:\n  cert_file: %s\n  key_file: %s\nbasic_auth_users:\n  prom: %s\n",
+		filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"), hash))
 
 	// A2S servers that hold every reply until open closes: the probes wait as long as
 	// the test needs, however slow the machine.
@@ -66,18 +64,9 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 	}
 
 	// A timeout no slow machine reaches: the probes end when the servers answer.
-	modules := filepath.Join(dir, "modules.yml")
-	os.WriteFile(modules, []byte("modules:\n  a2s:\n    protocol: a2s\n    timeout: 60s\n"), 0o600)
-
-	addr := freePort(t)
-	cmd := exec.Command(binary, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--config.file="+modules, "--log.level=warn")
-	if testing.Verbose() {
-		cmd.Stderr = os.Stderr
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	modules := writeFile(t, filepath.Join(dir, "modules.yml"), "modules:\n  a2s:\n    protocol: a2s\n    timeout: 60s\n")
+	addr := testenv.FreeAddr(t)
+	p := testenv.StartProc(t, "exporter", dir, nil, binary, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--config.file="+modules, "--log.level=warn")
 
 	// The server gives a connection readHeaderTimeout (10 s) from accept to finish
 	// its TLS handshake. n handshakes at once on a busy machine take longer than
@@ -119,14 +108,11 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 		b, err := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b), err
 	}
-	for i := 0; ; i++ {
-		if code, _, err := get("/-/healthy", "", nil); err == nil && code == 200 {
-			break
-		} else if i == 200 {
-			t.Fatalf("exporter not healthy: %d %v", code, err)
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
+	testenv.WaitEvery(t, 25*time.Millisecond, 30*time.Second, "the exporter to be healthy", func() (bool, string) {
+		p.FailIfExited(t)
+		code, _, err := get("/-/healthy", "", nil)
+		return err == nil && code == 200, fmt.Sprint(code, err)
+	})
 	metric := func(name string) float64 {
 		_, body, err := get("/metrics", "", nil)
 		if err != nil {
@@ -197,8 +183,8 @@ var a2sInfoReply = []byte("\xFF\xFF\xFF\xFFI\x11Parked\x00de_dust2\x00cstrike\x0
 func writeCert(t *testing.T, dir string) *x509.CertPool {
 	t.Helper()
 	cert, key := prototest.SelfSigned(t)
-	os.WriteFile(filepath.Join(dir, "cert.pem"), cert, 0o600)
-	os.WriteFile(filepath.Join(dir, "key.pem"), key, 0o600)
+	writeFile(t, filepath.Join(dir, "cert.pem"), string(cert))
+	writeFile(t, filepath.Join(dir, "key.pem"), string(key))
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(cert)
 	return pool

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"debug/elf"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
 func versionFile(t *testing.T) string {
@@ -47,6 +47,16 @@ func buildVersion(t *testing.T, rev string) string {
 	return v + "+unreleased." + rev[:min(12, len(rev))]
 }
 
+// changelogScript runs a script of scripts/ on a CHANGELOG.md holding changelog,
+// with env, and returns its output.
+func changelogScript(t *testing.T, script, changelog string, env ...string) (string, error) {
+	f := writeFile(t, filepath.Join(t.TempDir(), "CHANGELOG.md"), changelog)
+	cmd := exec.Command("sh", "scripts/"+script, f)
+	cmd.Env = append(append(os.Environ(), "CHANGELOG="+f, "VERSION=", "SNAPSHOT=", "REVISION=0123456789abcdef"), env...)
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
+}
+
 // TestVersionScript: scripts/version.sh names a tree the VERSION file's release
 // only when CHANGELOG.md's newest section is it, else unreleased work, as
 // VERSION+unreleased.REV (SNAPSHOT=1: always).
@@ -55,21 +65,61 @@ func TestVersionScript(t *testing.T) {
 		t.Skip("scripts/version.sh is a shell script")
 	}
 	v := versionFile(t)
+	released, unreleased := "# Changelog\n\n## "+v+" - 2026-11-26\n\n- a change\n", "# Changelog\n\n## Unreleased\n\n- a change\n\n## "+v+"\n"
 	for _, c := range []struct{ changelog, env, want string }{
-		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n", "REVISION=0123456789abcdef", v},
-		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n", "SNAPSHOT=1", v + "+unreleased.0123456789ab"},
-		{"# Changelog\n\n## Unreleased\n\n- a change\n\n## " + v + "\n", "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab"},
-		{"# Changelog\n\n## Unreleased\n\n- a change\n\n## " + v + "\n", "REVISION=unknown", v + "+unreleased"},
+		{released, "REVISION=0123456789abcdef", v},
+		{released, "SNAPSHOT=1", v + "+unreleased.0123456789ab"},
+		{unreleased, "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab"},
+		{unreleased, "REVISION=unknown", v + "+unreleased"},
 		{"# Changelog\n\n## 0.0.1\n", "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab"},
 	} {
-		f := filepath.Join(t.TempDir(), "CHANGELOG.md")
-		os.WriteFile(f, []byte(c.changelog), 0o644)
-		cmd := exec.Command("sh", "scripts/version.sh")
-		cmd.Env = append(os.Environ(), "CHANGELOG="+f, "VERSION=", "SNAPSHOT=", "REVISION=0123456789abcdef", c.env)
-		out, err := cmd.Output()
-		if got := strings.TrimSpace(string(out)); err != nil || got != c.want {
+		if got, err := changelogScript(t, "version.sh", c.changelog, c.env); err != nil || got != c.want {
 			t.Errorf("changelog %q, %s: %q %v, want %q", c.changelog, c.env, got, err, c.want)
 		}
+	}
+}
+
+// TestReleaseCheck: a release is cut only as the VERSION file's version, and only
+// when CHANGELOG.md's newest section names it ("Unreleased" is refused).
+func TestReleaseCheck(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("scripts/release-check.sh is a shell script")
+	}
+	v := versionFile(t)
+	for _, c := range []struct {
+		changelog, env string
+		ok             bool
+	}{
+		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n\n## 0.0.1\n", "", true},
+		{"# Changelog\n\n## Unreleased\n\n- a change\n\n## " + v + "\n", "", false},
+		{"# Changelog\n\n## 0.0.1\n", "", false},
+		{"# Changelog\n\n## " + v + "\n", "9.9.9", false}, // a version from elsewhere than the file
+	} {
+		out, err := changelogScript(t, "release-check.sh", c.changelog, "VERSION="+c.env)
+		if ok := err == nil && out == v; ok != c.ok {
+			t.Errorf("changelog %q, VERSION=%q: %q %v, want ok %v", c.changelog, c.env, out, err, c.ok)
+		}
+	}
+}
+
+// checkVersion checks that bin's --version output matches versionRE, and that
+// the build_info metric and the landing page of bin running carry version.
+func checkVersion(t *testing.T, bin, versionRE, version string, labels ...string) {
+	t.Helper()
+	if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil || !regexp.MustCompile(versionRE).Match(out) {
+		t.Errorf("--version: %v\n%s\nwant %s", err, out, versionRE)
+	}
+	e := testenv.StartExporter(t, bin)
+	_, body := e.Get(t, "/metrics")
+	info := regexp.MustCompile(`(?m)^gameserver_exporter_build_info\{.*\} 1$`).FindString(body)
+	for _, l := range append(labels, `version="`+version) {
+		if !strings.Contains(info, l) {
+			t.Errorf("build_info %q, want %s", info, l)
+		}
+	}
+	_, body = e.Get(t, "/")
+	if !strings.Contains(strings.ReplaceAll(body, "&#43;", "+"), "version "+version) { // html/template escapes the "+" of unreleased
+		t.Errorf("landing page does not say version %s", version)
 	}
 }
 
@@ -91,21 +141,8 @@ func TestVersionStamped(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 
-	out, err := exec.Command(bin, "--version").CombinedOutput()
-	if err != nil {
-		t.Fatalf("--version: %v\n%s", err, out)
-	}
-	wantAll(t, string(out), "gameserver_exporter, version "+want+" ", "revision: test-revision", "build user:", "build date:")
-
-	e := startBinary(t, bin)
-	_, body := e.get(t, "/metrics")
-	info := regexp.MustCompile(`(?m)^gameserver_exporter_build_info\{.*\} 1$`).FindString(body)
-	if !strings.Contains(info, `version="`+want+`"`) || !strings.Contains(info, `revision="test-revision"`) {
-		t.Errorf("build_info %q, want version %q and revision test-revision", info, want)
-	}
-	_, body = e.get(t, "/")
-	body = strings.ReplaceAll(body, "&#43;", "+") // html/template escapes the "+" of unreleased
-	wantAll(t, body, want)
+	checkVersion(t, bin, `(?s)gameserver_exporter, version `+regexp.QuoteMeta(want)+` .*revision: test-revision.*build user:.*build date:`,
+		want, `version="`+want+`"`, `revision="test-revision"`)
 }
 
 // TestPlainBuildVersion: the test binary is a plain `go build` (no ldflags) of
@@ -114,26 +151,9 @@ func TestPlainBuildVersion(t *testing.T) {
 	if tags, _ := exec.Command("git", "tag", "--points-at", "HEAD").Output(); len(tags) > 0 {
 		t.Skipf("HEAD is tagged %s: a build of it may be the release", strings.TrimSpace(string(tags)))
 	}
-	want := versionFile(t) + "+unreleased"
-	out, err := exec.Command(binary, "--version").CombinedOutput()
-	if err != nil {
-		t.Fatalf("--version: %v\n%s", err, out)
-	}
 	// The revision follows when Go recorded it (not with -buildvcs=false).
-	if !regexp.MustCompile(`gameserver_exporter, version ` + regexp.QuoteMeta(want) + `(\.[0-9a-f]{12})? `).Match(out) {
-		t.Errorf("--version says\n%s\nwant version %s[.REV]", out, want)
-	}
-	e := startExporter(t)
-	_, body := e.get(t, "/metrics")
-	info := regexp.MustCompile(`(?m)^gameserver_exporter_build_info\{.*\} 1$`).FindString(body)
-	if !strings.Contains(info, `version="`+want) {
-		t.Errorf("build_info %q, want version %s[.REV]", info, want)
-	}
-	_, body = e.get(t, "/")
-	body = strings.ReplaceAll(body, "&#43;", "+") // html/template escapes the "+" of unreleased
-	if !strings.Contains(body, "version "+want) {
-		t.Errorf("landing page does not say version %s", want)
-	}
+	want := versionFile(t) + "+unreleased"
+	checkVersion(t, binary, `gameserver_exporter, version `+regexp.QuoteMeta(want)+`(\.[0-9a-f]{12})? `, want)
 }
 
 // TestDockerfileVersion: the Dockerfile writes no version of its own (no ARG
@@ -264,33 +284,6 @@ func dockerContext(t *testing.T) string {
 	return dir
 }
 
-// TestReleaseCheck: a release is cut only as the VERSION file's version, and only
-// when CHANGELOG.md's newest section names it ("Unreleased" is refused).
-func TestReleaseCheck(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("scripts/release-check.sh is a shell script")
-	}
-	v := versionFile(t)
-	for _, c := range []struct {
-		changelog, env string
-		ok             bool
-	}{
-		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n\n## 0.0.1\n", "", true},
-		{"# Changelog\n\n## Unreleased\n\n- a change\n\n## " + v + "\n", "", false},
-		{"# Changelog\n\n## 0.0.1\n", "", false},
-		{"# Changelog\n\n## " + v + "\n", "9.9.9", false}, // a version from elsewhere than the file
-	} {
-		f := filepath.Join(t.TempDir(), "CHANGELOG.md")
-		os.WriteFile(f, []byte(c.changelog), 0o644)
-		cmd := exec.Command("sh", "scripts/release-check.sh", f)
-		cmd.Env = append(os.Environ(), "VERSION="+c.env)
-		out, err := cmd.Output()
-		if ok := err == nil && strings.TrimSpace(string(out)) == v; ok != c.ok {
-			t.Errorf("changelog %q, VERSION=%q: %q %v, want ok %v", c.changelog, c.env, out, err, c.ok)
-		}
-	}
-}
-
 // TestReleaseScript runs scripts/release.sh for the host platform into a temporary
 // directory (the quick form of `make release`, which builds every platform): one
 // archive holding the stamped binary, LICENSE, README.md, CHANGELOG.md and
@@ -302,11 +295,7 @@ func TestReleaseScript(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("scripts/release.sh is a bash script")
 	}
-	for _, tool := range []string{"bash", "tar", "gzip", "sha256sum", "git"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed: skipping", tool)
-		}
-	}
+	needTools(t, "bash", "tar", "gzip", "sha256sum", "git")
 	if err := exec.Command("git", "ls-files", "--error-unmatch", "CHANGELOG.md").Run(); err != nil {
 		t.Skip("not in a git checkout with CHANGELOG.md committed: skipping")
 	}
@@ -334,56 +323,32 @@ func TestReleaseScript(t *testing.T) {
 		t.Errorf("sha256sum -c: %v\n%s", err, out)
 	}
 
-	f, err := os.Open(filepath.Join(dist, name))
+	// Every entry owned by 0:0; the archived binary is the stamped one, stripped.
+	list, err := testenv.RunTool(time.Minute, dist, "tar", "--numeric-owner", "-tvzf", name)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("tar -t: %v\n%s", err, list)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(zr)
 	var names []string
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
+	for _, l := range strings.Split(strings.TrimSpace(list), "\n") {
+		f := strings.Fields(l) // mode owner size date time name
+		if names = append(names, f[len(f)-1]); f[1] != "0/0" {
+			t.Errorf("%s: owner %s, want 0/0", f[len(f)-1], f[1])
 		}
-		if err != nil {
-			t.Fatal(err)
+		if f[len(f)-1] == dir+"/gameserver_exporter" && !strings.Contains(f[0], "x") {
+			t.Errorf("binary mode %s: not executable", f[0])
 		}
-		if h.Uid != 0 || h.Gid != 0 {
-			t.Errorf("%s: owner %d:%d, want 0:0", h.Name, h.Uid, h.Gid)
-		}
-		if h.Name == dir+"/gameserver_exporter" {
-			// The archived binary is the stamped one.
-			bin := filepath.Join(t.TempDir(), "gameserver_exporter")
-			b, err := io.ReadAll(tr)
-			if err != nil || os.WriteFile(bin, b, 0o755) != nil {
-				t.Fatalf("extracting the binary: %v", err)
-			}
-			if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil || !strings.Contains(string(out), "version "+version+" ") {
-				t.Errorf("archived binary --version: %v\n%s", err, out)
-			}
-			if runtime.GOOS == "linux" {
-				if f, err := elf.Open(bin); err != nil {
-					t.Errorf("archived binary: %v", err)
-				} else {
-					if f.Section(".symtab") != nil || f.Section(".debug_info") != nil {
-						t.Errorf("archived binary has a symbol table or DWARF: not stripped")
-					}
-					f.Close()
-				}
-			}
-			if h.Mode&0o111 == 0 {
-				t.Errorf("binary mode %o: not executable", h.Mode)
-			}
-		}
-		names = append(names, h.Name)
 	}
-	for _, want := range []string{"gameserver_exporter", "LICENSE", "README.md", "CHANGELOG.md",
-		"examples/modules.yml", "examples/systemd/gameserver_exporter.service"} {
+	if out, err := testenv.RunTool(time.Minute, dist, "tar", "-xzf", name); err != nil {
+		t.Fatalf("tar -x: %v\n%s", err, out)
+	}
+	bin := filepath.Join(dist, dir, "gameserver_exporter")
+	if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil || !strings.Contains(string(out), "version "+version+" ") {
+		t.Errorf("archived binary --version: %v\n%s", err, out)
+	}
+	if f, err := elf.Open(bin); runtime.GOOS == "linux" && (err != nil || f.Section(".symtab") != nil || f.Section(".debug_info") != nil) {
+		t.Errorf("archived binary: %v, or it has a symbol table or DWARF: not stripped", err)
+	}
+	for _, want := range []string{"gameserver_exporter", "LICENSE", "README.md", "CHANGELOG.md", "examples/modules.yml", "examples/systemd/gameserver_exporter.service"} {
 		if !slices.Contains(names, dir+"/"+want) {
 			t.Errorf("archive lacks %s/%s; has %v", dir, want, names)
 		}
@@ -398,23 +363,9 @@ func TestReleasePlatforms(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("scripts/release.sh is a bash script")
 	}
-	for _, tool := range []string{"bash", "tar", "gzip", "zip", "sha256sum", "git", "make"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed: skipping", tool)
-		}
-	}
-	mk := exec.Command("make", "--no-print-directory", "-s", "-f", "Makefile", "-f", "/dev/stdin", "print-platforms")
-	mk.Stdin = strings.NewReader("print-platforms:\n\t@echo $(PLATFORMS)\n")
-	plat, err := mk.Output()
-	if err != nil {
-		t.Fatalf("make: %v", err)
-	}
-	platforms := strings.Fields(string(plat))
-	for _, want := range []string{"linux/amd64", "linux/arm64", "linux/arm/v7", "windows/amd64", "darwin/arm64", "darwin/amd64"} {
-		if !slices.Contains(platforms, want) {
-			t.Errorf("PLATFORMS %v lacks %s", platforms, want)
-		}
-	}
+	needTools(t, "bash", "tar", "gzip", "zip", "sha256sum", "git", "make")
+	platforms := makeVar(t, "PLATFORMS")
+	wantAll(t, platforms+" ", "linux/amd64 ", "linux/arm64 ", "linux/arm/v7 ", "windows/amd64 ", "darwin/arm64 ", "darwin/amd64 ")
 
 	dir := t.TempDir()
 	log := filepath.Join(dir, "builds")
@@ -424,24 +375,15 @@ while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift;; -ldflags) flags=$2; shift;
 echo "$GOOS $GOARCH ${GOARM:--} $(echo "$flags" | cut -c1-5)" >>`+log+`
 echo binary >"$out"
 `), 0o755)
-	cmd := exec.Command("bash", append([]string{"scripts/release.sh"}, platforms...)...)
+	cmd := exec.Command("bash", append([]string{"scripts/release.sh"}, strings.Fields(platforms)...)...)
 	cmd.Env = append(os.Environ(), "GO="+fake, "DIST="+filepath.Join(dir, "dist"), "VERSION=", "SNAPSHOT=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("release.sh: %v\n%s", err, out)
 	}
-	b, _ := os.ReadFile(log)
-	builds := string(b)
-	for _, want := range []string{"linux arm 7 -s -w", "darwin amd64 - -s -w", "linux amd64 - -s -w", "windows amd64 - -s -w"} {
-		if !strings.Contains(builds, want) {
-			t.Errorf("builds lack %q:\n%s", want, builds)
-		}
-	}
+	builds, _ := os.ReadFile(log)
+	wantAll(t, string(builds), "linux arm 7 -s -w", "darwin amd64 - -s -w", "linux amd64 - -s -w", "windows amd64 - -s -w")
 	sums, _ := os.ReadFile(filepath.Join(dir, "dist", "sha256sums.txt"))
-	for _, want := range []string{".linux-armv7.tar.gz", ".darwin-amd64.tar.gz", ".windows-amd64.zip"} {
-		if !strings.Contains(string(sums), want) {
-			t.Errorf("archives lack *%s:\n%s", want, sums)
-		}
-	}
+	wantAll(t, string(sums), ".linux-armv7.tar.gz", ".darwin-amd64.tar.gz", ".windows-amd64.zip")
 }
 
 // TestReadmeAgreesWithChangelog: the README's Install section names CHANGELOG.md's

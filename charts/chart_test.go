@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
@@ -39,12 +40,12 @@ const (
 // kubeVersion.
 const kubeVersion = "1.31.0"
 
-// tools builds helm (the version this module pins) and the exporter once per run.
+// tools builds helm (the version this module pins) once per run.
 var tools struct {
-	once           sync.Once
-	dir            string
-	helm, exporter string
-	helmErr, err   error
+	once    sync.Once
+	dir     string
+	helm    string
+	helmErr error
 }
 
 // TestMain removes the tools built for the run (a few hundred MB).
@@ -53,28 +54,21 @@ func TestMain(m *testing.M) {
 	if tools.dir != "" {
 		os.RemoveAll(tools.dir)
 	}
+	testenv.RemoveBuilt()
 	os.Exit(code)
 }
 
 func buildTools(t *testing.T) {
 	t.Helper()
 	tools.once.Do(func() {
-		tools.dir, tools.err = os.MkdirTemp("", "gse-chart-tools")
-		if tools.err != nil {
+		if tools.dir, tools.helmErr = os.MkdirTemp("", "gse-chart-tools"); tools.helmErr != nil {
 			return
 		}
 		tools.helm = filepath.Join(tools.dir, "helm")
 		if out, err := exec.Command("go", "build", "-o", tools.helm, "helm.sh/helm/v3/cmd/helm").CombinedOutput(); err != nil {
 			tools.helmErr = fmt.Errorf("go build helm: %v\n%s", err, out)
 		}
-		tools.exporter = filepath.Join(tools.dir, "gameserver_exporter")
-		if out, err := exec.Command("go", "build", "-C", "..", "-o", tools.exporter, ".").CombinedOutput(); err != nil {
-			tools.err = fmt.Errorf("go build the exporter: %v\n%s", err, out)
-		}
 	})
-	if tools.err != nil {
-		t.Fatal(tools.err)
-	}
 }
 
 // helm runs the pinned helm, or skips the test when it cannot be built (no module
@@ -145,33 +139,23 @@ func render(t *testing.T, args ...string) *rendered {
 		if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
 			t.Fatalf("document %d: %v\n%s", i, err, doc)
 		}
-		var err error
-		switch meta.APIVersion + " " + meta.Kind {
-		case "apps/v1 Deployment":
-			r.deployments, err = appendStrict(r.deployments, doc)
-		case "v1 Service":
-			r.services, err = appendStrict(r.services, doc)
-		case "v1 ConfigMap":
-			r.configMaps, err = appendStrict(r.configMaps, doc)
-		case "v1 Secret":
-			r.secrets, err = appendStrict(r.secrets, doc)
-		case "monitoring.coreos.com/v1 Probe":
-			r.probes, err = appendStrict(r.probes, doc)
-		case "monitoring.coreos.com/v1 ServiceMonitor":
-			r.serviceMonitors, err = appendStrict(r.serviceMonitors, doc)
-		case "monitoring.coreos.com/v1 PrometheusRule":
-			r.rules, err = appendStrict(r.rules, doc)
-		case "monitoring.coreos.com/v1alpha1 ScrapeConfig":
-			r.scrapeConfigs, err = appendStrict(r.scrapeConfigs, doc)
-		case "v1 ServiceAccount":
-			r.serviceAccounts, err = appendStrict(r.serviceAccounts, doc)
-		case "networking.k8s.io/v1 NetworkPolicy":
-			r.networkPolicies, err = appendStrict(r.networkPolicies, doc)
-		case "policy/v1 PodDisruptionBudget":
-			r.pdbs, err = appendStrict(r.pdbs, doc)
-		default:
+		into, ok := map[string]func(string) error{
+			"apps/v1 Deployment":             into(&r.deployments),
+			"v1 Service":                     into(&r.services),
+			"v1 ConfigMap":                   into(&r.configMaps),
+			"v1 Secret":                      into(&r.secrets),
+			"monitoring.coreos.com/v1 Probe": into(&r.probes),
+			"monitoring.coreos.com/v1 ServiceMonitor":     into(&r.serviceMonitors),
+			"monitoring.coreos.com/v1 PrometheusRule":     into(&r.rules),
+			"monitoring.coreos.com/v1alpha1 ScrapeConfig": into(&r.scrapeConfigs),
+			"v1 ServiceAccount":                           into(&r.serviceAccounts),
+			"networking.k8s.io/v1 NetworkPolicy":          into(&r.networkPolicies),
+			"policy/v1 PodDisruptionBudget":               into(&r.pdbs),
+		}[meta.APIVersion+" "+meta.Kind]
+		if !ok {
 			t.Fatalf("document %d: unexpected %s %s", i, meta.APIVersion, meta.Kind)
 		}
+		err := into(doc)
 		if err != nil {
 			t.Fatalf("document %d (%s): %v\n%s", i, meta.Kind, err, doc)
 		}
@@ -189,27 +173,35 @@ func stripComments(doc string) string {
 	return b.String()
 }
 
-// appendStrict decodes a YAML document into a T, failing on any field T does not
-// have (a misspelt or misplaced key the API server or operator would drop).
-func appendStrict[T any](list []T, doc string) ([]T, error) {
+// strict decodes a YAML document into a T, failing on any field T does not have
+// (a misspelt or misplaced key the API server or operator would drop).
+func strict[T any](doc string) (T, error) {
+	var v T
 	j, err := yaml.YAMLToJSON([]byte(doc))
 	if err != nil {
-		return list, err
+		return v, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.DisallowUnknownFields()
-	var v T
-	if err := dec.Decode(&v); err != nil {
-		return list, err
+	return v, dec.Decode(&v)
+}
+
+// into appends each document it decodes strictly to *list.
+func into[T any](list *[]T) func(string) error {
+	return func(doc string) error {
+		v, err := strict[T](doc)
+		if err == nil {
+			*list = append(*list, v)
+		}
+		return err
 	}
-	return append(list, v), nil
 }
 
 // TestStrictDecodeCatchesUnknownFields: the decoding the chart tests rely on
 // rejects a field the type does not have.
 func TestStrictDecodeCatchesUnknownFields(t *testing.T) {
 	doc := "apiVersion: monitoring.coreos.com/v1\nkind: Probe\nspec:\n  prober: {url: x:1, path: /probe}\n  modules: a2s\n"
-	if _, err := appendStrict([]monitoringv1.Probe(nil), doc); err == nil || !strings.Contains(err.Error(), "modules") {
+	if _, err := strict[monitoringv1.Probe](doc); err == nil || !strings.Contains(err.Error(), "modules") {
 		t.Errorf("spec.modules (for module) decoded without error: %v", err)
 	}
 }
@@ -398,29 +390,19 @@ func TestChartChecksumRollsPods(t *testing.T) {
 }
 
 // TestChartVersion: the chart is released with the exporter (make release packs it
-// as gameserver-exporter-VERSION.tgz), so both its versions are VERSION's.
+// as gameserver-exporter-VERSION.tgz), so both its versions are VERSION's; its
+// description counts today's protocols and built-in modules (a protocol or
+// catalog game added without it fails here).
 func TestChartVersion(t *testing.T) {
 	version := strings.TrimSpace(string(readFile(t, "..", "VERSION")))
-	var c struct{ Version, AppVersion string }
+	var c struct{ Version, AppVersion, Description string }
 	if err := yaml.Unmarshal(readFile(t, chartDir, "Chart.yaml"), &c); err != nil {
 		t.Fatal(err)
 	}
 	if c.Version != version || c.AppVersion != version {
 		t.Errorf("Chart.yaml version %q, appVersion %q; want VERSION's %q", c.Version, c.AppVersion, version)
 	}
-}
-
-// descriptionRE reads the counts Chart.yaml's description gives.
-var descriptionRE = regexp.MustCompile(`(\d+) protocols .* (\d+) built-in modules`)
-
-// TestChartDescription: the description counts today's protocols and built-in
-// modules (a protocol or catalog game added without it fails here).
-func TestChartDescription(t *testing.T) {
-	var c struct{ Description string }
-	if err := yaml.Unmarshal(readFile(t, chartDir, "Chart.yaml"), &c); err != nil {
-		t.Fatal(err)
-	}
-	m := descriptionRE.FindStringSubmatch(c.Description)
+	m := regexp.MustCompile(`(\d+) protocols .* (\d+) built-in modules`).FindStringSubmatch(c.Description)
 	want := []string{strconv.Itoa(len(registry.All())), strconv.Itoa(len(config.Builtin()))}
 	if m == nil || m[1] != want[0] || m[2] != want[1] {
 		t.Errorf("Chart.yaml description %q: want %s protocols and %s built-in modules", c.Description, want[0], want[1])

@@ -2,21 +2,18 @@ package charts
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/netip"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	monitoringv1alpha1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1alpha1"
@@ -144,12 +141,8 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 	if err := os.WriteFile(file, cfg, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if pt, err := exec.LookPath("promtool"); err == nil {
-		if out, err := exec.Command(pt, "check", "config", file).CombinedOutput(); err != nil {
-			t.Fatalf("promtool check config: %v\n%s\n%s", err, out, cfg)
-		}
-	}
-	api := startPrometheus(t, promBin, file, dir)
+	testenv.CheckConfig(t, file)
+	api := testenv.StartPrometheus(t, promBin, file)
 
 	// Every target up and probed successfully: the job's count of both.
 	for job, n := range want {
@@ -158,14 +151,14 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 				continue
 			}
 			q := fmt.Sprintf(`count(%s{job=%q} == 1)`, m, job)
-			waitProm(t, api, q, float64(n), p)
+			api.WaitValue(t, 90*time.Second, q, float64(n), p.proc)
 		}
 	}
 	// A source's servers are probed, labelled alerting="off" (the alert pack
 	// skips them: a public list's servers page nobody).
 	for src := range modules.Discovery {
 		q := fmt.Sprintf(`count(probe_success{source=%q, instance=%q, alerting="off"} == 1)`, src, listed[src].String())
-		waitProm(t, api, q, 1, p)
+		api.WaitValue(t, 90*time.Second, q, 1, p.proc)
 	}
 }
 
@@ -320,99 +313,4 @@ func prometheusVersion(t *testing.T, bin string) string {
 		t.Fatalf("%s --version: %s", bin, out)
 	}
 	return "v" + string(m[1])
-}
-
-type promAPI struct{ base string }
-
-func startPrometheus(t *testing.T, bin, cfg, dir string) promAPI {
-	addr := freeAddr(t)
-	cmd := exec.Command(bin, "--config.file="+cfg, "--web.listen-address="+addr,
-		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--log.level=warn")
-	var logs strings.Builder
-	var mu sync.Mutex
-	cmd.Stdout, cmd.Stderr = lockedWriter{&mu, &logs}, lockedWriter{&mu, &logs}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			mu.Lock()
-			t.Logf("prometheus log:\n%s", logs.String())
-			mu.Unlock()
-		}
-	})
-	return promAPI{"http://" + addr}
-}
-
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  *strings.Builder
-}
-
-func (w lockedWriter) Write(b []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.w.Write(b)
-}
-
-// value is the query's single value, or ok false.
-func (a promAPI) value(q string) (v float64, ok bool, err error) {
-	resp, err := http.Get(a.base + "/api/v1/query?query=" + url.QueryEscape(q))
-	if err != nil {
-		return 0, false, err
-	}
-	defer resp.Body.Close()
-	var body struct {
-		Data struct {
-			Result []struct {
-				Value [2]any `json:"value"`
-			} `json:"result"`
-		} `json:"data"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-		return 0, false, err
-	}
-	if len(body.Data.Result) != 1 {
-		return 0, false, nil
-	}
-	s, _ := body.Data.Result[0].Value[1].(string)
-	_, err = fmt.Sscan(s, &v)
-	return v, err == nil, nil
-}
-
-// targets is Prometheus' view of its targets, for a failure's message.
-func (a promAPI) targets() string {
-	resp, err := http.Get(a.base + "/api/v1/targets")
-	if err != nil {
-		return err.Error()
-	}
-	defer resp.Body.Close()
-	var body struct {
-		Data struct {
-			ActiveTargets []struct {
-				ScrapeURL, Health, LastError string
-				Labels                       map[string]string
-			}
-		}
-	}
-	json.NewDecoder(resp.Body).Decode(&body)
-	var b strings.Builder
-	for _, tg := range body.Data.ActiveTargets {
-		fmt.Fprintf(&b, "\n  %s %s %s %q", tg.Labels["job"], tg.ScrapeURL, tg.Health, tg.LastError)
-	}
-	return b.String()
-}
-
-// waitProm waits until q is want (90 s: scrapes every 2 s on a busy machine).
-func waitProm(t *testing.T, a promAPI, q string, want float64, p *pod) {
-	t.Helper()
-	p.waitUntil(t, 90*time.Second, func() bool {
-		v, ok, _ := a.value(q)
-		return ok && v == want
-	}, func() string {
-		v, ok, err := a.value(q)
-		return fmt.Sprintf("%s: %v (ok %v, err %v), want %v; targets:%s", q, v, ok, err, want, a.targets())
-	})
 }

@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -24,6 +23,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -128,7 +128,7 @@ type pod struct {
 	pass       string
 	secrets    []corev1.Secret // the cluster's (clusterSecrets) and the chart's
 	configFile string          // the modules file, as the pod mounts it
-	exited     chan error
+	proc       *testenv.Proc
 }
 
 // startPod runs the exporter as the pod would. edit changes the modules file
@@ -138,7 +138,7 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 	t.Helper()
 	root := t.TempDir()
 	spec := r.deployments[0].Spec.Template.Spec
-	p := &pod{container: spec.Containers[0], scheme: "http", secrets: clusterSecrets(t), exited: make(chan error, 1)}
+	p := &pod{container: spec.Containers[0], scheme: "http", secrets: clusterSecrets(t)}
 	for _, s := range r.secrets {
 		s.Data = map[string][]byte{}
 		for k, v := range s.StringData {
@@ -198,7 +198,7 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 			}
 		}
 	}
-	p.addr = freeAddr(t)
+	p.addr = testenv.FreeAddr(t)
 	var args []string
 	sawListen := false
 	for _, a := range p.container.Args {
@@ -220,7 +220,7 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 		if cfg, ok := strings.CutPrefix(a, "--config.file="); ok {
 			p.configFile = cfg
 			// The modules file passes the exporter's own check first.
-			if out, err := exec.Command(tools.exporter, "--config.check", "--config.file="+cfg).CombinedOutput(); err != nil {
+			if out, err := exec.Command(testenv.ExporterBinary(t, ".."), "--config.check", "--config.file="+cfg).CombinedOutput(); err != nil {
 				t.Fatalf("--config.check: %v\n%s", err, out)
 			}
 		}
@@ -241,48 +241,18 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 		p.pass = string(p.secret(t, ba.Password.Name).Data[ba.Password.Key])
 	}
 
-	cmd := exec.Command(tools.exporter, args...)
-	cmd.Env = os.Environ()
+	var env []string
 	for _, e := range p.container.Env {
-		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
+		env = append(env, e.Name+"="+e.Value)
 	}
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-p.exited
-		if t.Failed() {
-			t.Logf("exporter log:\n%s", logs.String())
-		}
-	})
+	p.proc = testenv.StartProc(t, "exporter", root, env, append([]string{testenv.ExporterBinary(t, "..")}, args...)...)
 	// Up when the readiness probe passes.
-	ready := func() error { return kubeletProbe(p.container.ReadinessProbe, p.addr) }
-	p.waitUntil(t, 60*time.Second, func() bool { return ready() == nil },
-		func() string { return fmt.Sprintf("readiness probe: %v", ready()) })
+	testenv.WaitFor(t, 60*time.Second, "the readiness probe to pass", func() (bool, string) {
+		p.proc.FailIfExited(t)
+		err := kubeletProbe(p.container.ReadinessProbe, p.addr)
+		return err == nil, fmt.Sprint(err)
+	})
 	return p
-}
-
-// waitUntil polls cond until it holds, failing with what says when timeout
-// passes or at once when the exporter exits.
-func (p *pod) waitUntil(t *testing.T, timeout time.Duration, cond func() bool, what func() string) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		select {
-		case err := <-p.exited:
-			p.exited <- err
-			t.Fatalf("the exporter exited: %v (%s)", err, what())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(what())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 func (p *pod) secret(t *testing.T, name string) *corev1.Secret {
@@ -408,15 +378,6 @@ func findConfigMap(t *testing.T, r *rendered, name string) *corev1.ConfigMap {
 	}
 	t.Fatalf("no ConfigMap %s rendered", name)
 	return nil
-}
-
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // selfSigned returns a certificate for the Service's name only (as cert-manager

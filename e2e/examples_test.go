@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +17,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // yamlDocs decodes every document of a (multi-document) YAML file.
@@ -60,15 +60,19 @@ func yamlFile(t testing.TB, path string, v any) {
 
 // writeYAML writes v as YAML into a temporary file named name and returns its path.
 func writeYAML(t testing.TB, name string, v any) string {
+	return writeYAMLTo(t, filepath.Join(t.TempDir(), name), v)
+}
+
+func writeYAMLTo(t testing.TB, p string, v any) string {
 	t.Helper()
 	b, err := yaml.Marshal(v)
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(p), 0o755)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	prototest.WriteFile(t, p, string(b))
 	return p
 }
 
@@ -102,7 +106,7 @@ func TestExamplesYAMLParse(t *testing.T) {
 	}
 }
 
-func promtool(t testing.TB) string { return lookTool(t, "promtool", "prometheus") }
+func promtool(t testing.TB) string { return testenv.LookTool(t, "promtool", "prometheus") }
 
 func TestPromtoolRules(t *testing.T) {
 	pt := promtool(t)
@@ -114,32 +118,58 @@ func TestPromtoolRules(t *testing.T) {
 		{"test", "rules", "slo_test.yml"},
 		{"check", "config", "prometheus.yml"}, // also loads alerts.yml and targets/*.yml
 	} {
-		out, err := runTool(time.Minute, dir, append([]string{pt}, args...)...)
+		out, err := testenv.RunTool(time.Minute, dir, append([]string{pt}, args...)...)
 		if err != nil {
 			t.Errorf("promtool %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
 }
 
-// TestAlertsTested: every alert of alerts.yml has a unit test that fires it.
+// TestAlertsTested: every alert of alerts.yml and slo.yml has a unit test that
+// fires it and one that checks it stays quiet.
 func TestAlertsTested(t *testing.T) {
-	fires := alertsTested(t, "alerts.yml", "alerts_test.yml")
-	for _, want := range []string{"GameServerDown", "GameServerFull", "GameServerQueryFailing", "SatisfactoryNotPlaying", "ExporterReloadFailed"} {
-		if !fires[want] {
-			t.Errorf("alert %s missing or untested", want)
+	for rules, want := range map[string][]string{
+		"alerts.yml": {"GameServerDown", "GameServerFull", "GameServerQueryFailing", "SatisfactoryNotPlaying", "ExporterReloadFailed"},
+		"slo.yml":    {"GameServerProbeErrorBudgetFastBurn", "GameServerProbeErrorBudgetSlowBurn", "GameServerProbeLatencyBudgetFastBurn"},
+	} {
+		fires := alertsTested(t, rules, strings.TrimSuffix(rules, ".yml")+"_test.yml")
+		for _, a := range want {
+			if !fires[a] {
+				t.Errorf("%s: alert %s missing or untested", rules, a)
+			}
 		}
 	}
 }
 
-// TestSLOAlertsTested: every burn-rate alert of slo.yml has a unit test that fires
-// it and one that checks it stays quiet.
-func TestSLOAlertsTested(t *testing.T) {
-	fires := alertsTested(t, "slo.yml", "slo_test.yml")
-	for _, want := range []string{"GameServerProbeErrorBudgetFastBurn", "GameServerProbeErrorBudgetSlowBurn", "GameServerProbeLatencyBudgetFastBurn"} {
-		if !fires[want] {
-			t.Errorf("alert %s missing or untested", want)
+// alertRule is a rule of a Prometheus rules file under examples/.
+type alertRule struct {
+	Group, Alert, For, Expr string
+	Labels                  map[string]string
+}
+
+// alertRules are the alerting rules of examples/file.
+func alertRules(t testing.TB, file string) []alertRule {
+	t.Helper()
+	var doc struct {
+		Groups []struct {
+			Name  string
+			Rules []alertRule
 		}
 	}
+	yamlFile(t, examples(t, file), &doc)
+	var out []alertRule
+	for _, g := range doc.Groups {
+		for _, r := range g.Rules {
+			if r.Alert != "" {
+				r.Group = g.Name
+				out = append(out, r)
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no alerts in %s", file)
+	}
+	return out
 }
 
 // alertsTested checks that every alert of the rules file has, in the test file, a
@@ -147,15 +177,6 @@ func TestSLOAlertsTested(t *testing.T) {
 // fired.
 func alertsTested(t *testing.T, rulesFile, testFile string) map[string]bool {
 	t.Helper()
-	var rules struct {
-		Groups []struct {
-			Rules []struct {
-				Alert string
-				For   string
-			}
-		}
-	}
-	yamlFile(t, examples(t, rulesFile), &rules)
 	var tests struct {
 		Tests []struct {
 			AlertRuleTest []struct {
@@ -168,39 +189,16 @@ func alertsTested(t *testing.T, rulesFile, testFile string) map[string]bool {
 	fires, quiet := map[string]bool{}, map[string]bool{}
 	for _, tc := range tests.Tests {
 		for _, a := range tc.AlertRuleTest {
-			if len(a.ExpAlerts) > 0 {
-				fires[a.Alertname] = true
-			} else {
-				quiet[a.Alertname] = true
-			}
+			fires[a.Alertname] = fires[a.Alertname] || len(a.ExpAlerts) > 0
+			quiet[a.Alertname] = quiet[a.Alertname] || len(a.ExpAlerts) == 0
 		}
 	}
-	var n int
-	for _, g := range rules.Groups {
-		for _, r := range g.Rules {
-			if r.Alert == "" {
-				continue
-			}
-			n++
-			if !fires[r.Alert] || !quiet[r.Alert] {
-				t.Errorf("%s: alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", rulesFile, r.Alert, fires[r.Alert], quiet[r.Alert])
-			}
+	for _, r := range alertRules(t, rulesFile) {
+		if !fires[r.Alert] || !quiet[r.Alert] {
+			t.Errorf("%s: alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", rulesFile, r.Alert, fires[r.Alert], quiet[r.Alert])
 		}
-	}
-	if n == 0 {
-		t.Fatalf("no alerts in %s", rulesFile)
 	}
 	return fires
-}
-
-// knownModules returns the built-in modules plus those of the modules file at path.
-func knownModules(t testing.TB, path string) []string {
-	t.Helper()
-	c, err := config.Load(path)
-	if err != nil {
-		t.Fatalf("load %s: %v", path, err)
-	}
-	return c.Names()
 }
 
 // TestPrometheusConfigModules: every probe job and file_sd target group names a
@@ -208,7 +206,11 @@ func knownModules(t testing.TB, path string) []string {
 // examples/modules.yml), and every probe job has the blackbox-style relabeling.
 func TestPrometheusConfigModules(t *testing.T) {
 	modules, _ := composeFiles(t)
-	mods := knownModules(t, modules)
+	c, err := config.Load(modules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods := c.Names()
 	var cfg map[string]any
 	yamlFile(t, examples(t, "prometheus.yml"), &cfg)
 	var probeJobs, fileSD int
@@ -280,14 +282,8 @@ func checkProbeRelabel(job map[string]any) error {
 
 // grafanaVars are the values substituted for dashboard variables so that every
 // expression becomes plain PromQL.
-var grafanaVars = map[string]string{
-	"job":             ".*",
-	"instance":        "127.0.0.1:27960",
-	"datasource":      "prometheus",
-	"__rate_interval": "5m",
-	"__interval":      "5m",
-	"__range":         "1h",
-}
+var grafanaVars = map[string]string{"job": ".*", "instance": "127.0.0.1:27960", "datasource": "prometheus",
+	"__rate_interval": "5m", "__interval": "5m", "__range": "1h"}
 
 var grafanaVarRE = regexp.MustCompile(`\$\{(\w+)(?::\w+)?\}|\[\[(\w+)\]\]|\$(\w+)`)
 
@@ -296,8 +292,7 @@ func substituteVars(expr string) (string, error) {
 	var bad []string
 	out := grafanaVarRE.ReplaceAllStringFunc(expr, func(m string) string {
 		sub := grafanaVarRE.FindStringSubmatch(m)
-		name := sub[1] + sub[2] + sub[3]
-		v, ok := grafanaVars[name]
+		v, ok := grafanaVars[sub[1]+sub[2]+sub[3]]
 		if !ok {
 			bad = append(bad, m)
 			return m
@@ -319,11 +314,7 @@ func checkPromQL(t *testing.T, what string, exprs map[string]string) {
 		Expr   string `yaml:"expr"`
 	}
 	var rules []rule
-	names := make([]string, 0, len(exprs))
-	for k := range exprs {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(exprs))
 	for i, k := range names {
 		e, err := substituteVars(exprs[k])
 		if err != nil {
@@ -333,7 +324,7 @@ func checkPromQL(t *testing.T, what string, exprs map[string]string) {
 		rules = append(rules, rule{Record: fmt.Sprintf("e2e_check:expr_%d", i), Expr: e})
 	}
 	p := writeYAML(t, "exprs.yml", map[string]any{"groups": []any{map[string]any{"name": what, "rules": rules}}})
-	out, err := runTool(time.Minute, "", pt, "check", "rules", p)
+	out, err := testenv.RunTool(time.Minute, "", pt, "check", "rules", p)
 	if err != nil {
 		// Name the failing expressions: promtool only gives the generated rule names.
 		for _, m := range regexp.MustCompile(`e2e_check:expr_(\d+)`).FindAllStringSubmatch(out, -1) {
@@ -354,14 +345,8 @@ func panelsOf(v any, visit func(map[string]any)) {
 }
 
 func TestGrafanaDashboard(t *testing.T) {
-	b, err := os.ReadFile(examples(t, "grafana", "gameserver-dashboard.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var dash map[string]any
-	if err := json.Unmarshal(b, &dash); err != nil {
-		t.Fatalf("dashboard JSON: %v", err)
-	}
+	yamlFile(t, examples(t, "grafana", "gameserver-dashboard.json"), &dash) // JSON is YAML
 	if strOf(dash["uid"]) == "" || strOf(dash["title"]) == "" {
 		t.Error("dashboard needs a uid and a title")
 	}
@@ -504,20 +489,9 @@ func TestGrafanaAlerting(t *testing.T) {
 
 // promAlertFor maps each alert of alerts.yml to its `for`.
 func promAlertFor(t testing.TB) map[string]string {
-	var rules struct {
-		Groups []struct {
-			Rules []struct {
-				Alert string
-				For   string
-			}
-		}
-	}
-	yamlFile(t, examples(t, "alerts.yml"), &rules)
 	m := map[string]string{}
-	for _, g := range rules.Groups {
-		for _, r := range g.Rules {
-			m[r.Alert] = r.For
-		}
+	for _, r := range alertRules(t, "alerts.yml") {
+		m[r.Alert] = r.For
 	}
 	return m
 }
@@ -525,7 +499,7 @@ func promAlertFor(t testing.TB) map[string]string {
 // exporterFlags returns the long flag names `serve --help` lists (the server's flags
 // and the app-wide ones).
 func exporterFlags(t testing.TB) map[string]bool {
-	out, err := runTool(time.Minute, "", exporterBinary(t), "serve", "--help")
+	out, err := testenv.RunTool(time.Minute, "", exporterBinary(t), "serve", "--help")
 	if err != nil {
 		t.Fatalf("--help: %v\n%s", err, out)
 	}
@@ -633,7 +607,7 @@ func TestKubernetesManifests(t *testing.T) {
 	}
 	// The modules files the manifests mount, and the example one, pass --config.check.
 	for _, p := range append(configMaps, examples(t, "modules.yml")) {
-		if out, err := runTool(time.Minute, "", exporterBinary(t), "--config.check", "--config.file="+p); err != nil {
+		if out, err := testenv.RunTool(time.Minute, "", exporterBinary(t), "--config.check", "--config.file="+p); err != nil {
 			t.Errorf("--config.check %s: %v\n%s", p, err, out)
 		}
 	}

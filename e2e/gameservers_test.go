@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -14,42 +13,75 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// Launch recipes for the real game servers of the Debian archive, each on free
-// loopback port(s) with master-server contact off. Every recipe installs its
-// package when it is missing and we are root (prototest.NeedDebian), or skips the
-// test with a message. The servers are stopped (by process group) when the test
-// that started them ends. The values the tests assert are the constants below:
+// Launch recipes for the Debian-packaged game servers, each on free loopback
+// port(s) with master-server contact off; the tests assert the constants below,
 // what each server was configured with.
 
-// installMu serialises package installs: parallel tests would fight over dpkg's lock.
 var installMu sync.Mutex
 
-// needDebian is prototest.NeedDebian, one install at a time.
-func needDebian(t *testing.T, pkgs ...string) {
+// launch is how a server starts: the Debian packages it needs (installed when
+// missing and we are root, or the test skips), the files it reads, written into
+// its directory dir (also its HOME; "$DIR" in a file or an argument is dir), and
+// its working directory when not dir.
+type launch struct {
+	pkgs     string
+	dir, cwd string
+	files    map[string]string // path under dir -> content; a path ending in / is a directory
+	env      []string
+}
+
+// install installs the recipe's packages when missing, one install at a time
+// (parallel tests would fight over dpkg's lock).
+func (l launch) install(t *testing.T) {
 	t.Helper()
 	installMu.Lock()
 	defer installMu.Unlock()
-	prototest.NeedDebian(t, pkgs...)
+	prototest.NeedDebian(t, strings.Fields(l.pkgs)...)
 }
 
-// needBin skips the test when a packaged binary is missing after the install.
-func needBin(t *testing.T, bin string) {
+// start runs argv (argv[0] a packaged binary) as the recipe says; the server stops
+// (its process group) when the test ends.
+func (l launch) start(t *testing.T, argv ...string) *testenv.Proc {
 	t.Helper()
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("%s missing after install: %v", bin, err)
+	l.install(t)
+	if _, err := os.Stat(argv[0]); err != nil {
+		t.Skipf("%s missing after install: %v", argv[0], err)
 	}
-}
-
-func mkdirs(t *testing.T, base string, dirs ...string) {
-	t.Helper()
-	for _, d := range dirs {
-		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+	if l.dir == "" {
+		l.dir = t.TempDir()
+	}
+	if l.cwd == "" {
+		l.cwd = l.dir
+	}
+	for name, content := range l.files {
+		p, isDir := filepath.Join(l.dir, name), strings.HasSuffix(name, "/")
+		if err := os.MkdirAll(map[bool]string{true: p, false: filepath.Dir(p)}[isDir], 0o755); err != nil {
 			t.Fatal(err)
 		}
+		if !isDir {
+			prototest.WriteFile(t, p, strings.ReplaceAll(content, "$DIR", l.dir))
+		}
 	}
+	for i := range argv {
+		argv[i] = strings.ReplaceAll(argv[i], "$DIR", l.dir)
+	}
+	return testenv.StartProc(t, filepath.Base(argv[0]), l.cwd, append([]string{"HOME=" + l.dir}, l.env...), argv...)
+}
+
+// debVersion is the upstream version of an installed Debian package ("5.6.1" from
+// "5.6.1+dfsg+~1.9.0mt8+dfsg-2").
+func debVersion(t *testing.T, pkg string) string {
+	t.Helper()
+	out, _ := exec.Command("dpkg-query", "-W", "-f=${Version}", pkg).Output()
+	m := regexp.MustCompile(`^(?:[0-9]+:)?([0-9]+\.[0-9]+\.[0-9]+)`).FindStringSubmatch(string(out))
+	if m == nil {
+		t.Fatalf("cannot tell the installed %s version (%q)", pkg, out)
+	}
+	return m[1]
 }
 
 // QuakeWorld: mvdsv with the KTX mod (Debian packages mvdsv and ktx).
@@ -58,48 +90,46 @@ const (
 	qwMap      = "exbox"
 )
 
-// startQuakeWorld starts mvdsv with a generated box map: no free Quake map ships
-// in Debian, and mvdsv answers nothing before it has loaded one.
-func startQuakeWorld(t *testing.T) (*proc, int) {
-	t.Helper()
-	const (
-		mvdsv   = "/usr/games/mvdsv"
-		qwprogs = "/usr/lib/quakeworld/ktx/qwprogs.so"
-		ktxData = "/usr/share/games/quake/ktx"
-	)
-	needDebian(t, "mvdsv", "ktx")
-	needBin(t, mvdsv)
-	// basedir/ktx holds links to the packaged KTX mod and the generated map;
-	// mvdsv wants id1 and qw to exist as well.
-	base := t.TempDir()
-	mkdirs(t, base, "ktx/maps", "id1", "qw")
+// startQuakeWorld starts mvdsv on testdata/exbox.bsp (mvdsv answers nothing
+// before it has loaded a map, and no free one ships in Debian): a BSP v29 of one
+// empty box room, only what a server needs to spawn a level, built from the
+// format's description (e2e/qwbsp_test.go in the history generated it).
+func startQuakeWorld(t *testing.T) (*testenv.Proc, int) {
+	const ktxData = "/usr/share/games/quake/ktx"
+	port := serverPort(t, 1)
+	bsp, err := os.ReadFile(filepath.Join("testdata", qwMap+".bsp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// basedir/ktx links to the packaged KTX mod beside the map; mvdsv wants id1
+	// and qw to exist as well.
+	l := launch{pkgs: "mvdsv ktx", dir: t.TempDir(), files: map[string]string{"ktx/maps/" + qwMap + ".bsp": string(bsp), "id1/": "", "qw/": ""}}
+	l.install(t)
 	entries, err := os.ReadDir(ktxData)
 	if err != nil {
 		t.Skipf("KTX data missing: %v", err)
 	}
+	links := map[string]string{"qwprogs.so": "/usr/lib/quakeworld/ktx/qwprogs.so"}
 	for _, e := range entries {
-		if err := os.Symlink(filepath.Join(ktxData, e.Name()), filepath.Join(base, "ktx", e.Name())); err != nil && !errors.Is(err, os.ErrExist) {
+		if links[e.Name()] == "" {
+			links[e.Name()] = filepath.Join(ktxData, e.Name())
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(l.dir, "ktx"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(l.dir, "ktx", name)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	os.Remove(filepath.Join(base, "ktx", "qwprogs.so"))
-	if err := os.Symlink(qwprogs, filepath.Join(base, "ktx", "qwprogs.so")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(base, "ktx", "maps", qwMap+".bsp"), boxBSP(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	port := serverPort(t, 1)
-	// setmaster none: no heartbeats to any master, whatever a config says.
-	// k_defmode ffa / k_defmap: KTX's default 4on4 mode would switch to dm3.
-	p := startProc(t, "mvdsv", base, []string{"HOME=" + base}, mvdsv,
-		"-basedir", base, "-game", "ktx", "-ip", "127.0.0.1", "-port", strconv.Itoa(port),
-		"+setmaster", "none", "+set", "k_defmap", qwMap, "+set", "k_defmode", "ffa",
-		"+hostname", qwHostname, "+map", qwMap)
-	return p, port
+	// setmaster none: no heartbeats, whatever a config says. k_defmode ffa /
+	// k_defmap: KTX's default 4on4 mode would switch to dm3.
+	return l.start(t, "/usr/games/mvdsv", "-basedir", "$DIR", "-game", "ktx", "-ip", "127.0.0.1", "-port", strconv.Itoa(port),
+		"+setmaster", "none", "+set", "k_defmap", qwMap, "+set", "k_defmode", "ffa", "+hostname", qwHostname, "+map", qwMap), port
 }
 
-// DarkPlaces: Nexuiz 2.5.2 (Debian package nexuiz-server).
+// DarkPlaces: Nexuiz 2.5.2 (Debian package nexuiz-server), with bots.
 const (
 	nexuizHostname = "Exporter Test DP"
 	nexuizMap      = "aggressor"
@@ -107,23 +137,15 @@ const (
 	nexuizBots     = 4
 )
 
-// startNexuiz starts nexuiz-server with nexuizBots bots on nexuizMap.
-func startNexuiz(t *testing.T) (*proc, int) {
-	t.Helper()
-	const server = "/usr/games/nexuiz-server"
-	needDebian(t, "nexuiz-server")
-	needBin(t, server)
-	home := t.TempDir()
+func startNexuiz(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
-	// Loopback only (IPv4 and IPv6), sv_public 0: no master heartbeats.
-	// bot_join_empty keeps the bots on a server without humans; maxplayers is a
-	// command, not a cvar.
-	p := startProc(t, "nexuiz", home, []string{"HOME=" + home}, server,
+	// sv_public 0: no heartbeats. bot_join_empty keeps the bots on a server
+	// without humans; maxplayers is a command, not a cvar.
+	return launch{pkgs: "nexuiz-server"}.start(t, "/usr/games/nexuiz-server",
 		"+set", "net_address", "127.0.0.1", "+set", "net_address_ipv6", "::1", "+set", "port", strconv.Itoa(port),
 		"+set", "sv_public", "0", "+set", "hostname", nexuizHostname, "+maxplayers", strconv.Itoa(nexuizMax),
 		"+set", "bot_join_empty", "1", "+set", "minplayers", strconv.Itoa(nexuizBots),
-		"+set", "g_maplist", nexuizMap, "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", nexuizMap)
-	return p, port
+		"+set", "g_maplist", nexuizMap, "+set", "timelimit", "0", "+set", "fraglimit", "0", "+map", nexuizMap), port
 }
 
 // Cube 2: Sauerbraten 2020-12-27 (Debian package cube2-server).
@@ -132,29 +154,55 @@ const (
 	cube2Max  = 9
 )
 
-// startCube2 starts cube2_server with a password, master server updates off and
-// the master name pointing at loopback. It returns the game port; the server
-// answers queries on the game port + 1.
-func startCube2(t *testing.T) (*proc, int) {
-	t.Helper()
-	const server = "/usr/lib/cube2/cube2_server"
-	needDebian(t, "cube2-server")
-	needBin(t, server)
+// startCube2 starts cube2_server (server-init.cfg from its working directory)
+// with a password and master updates off. It answers on the game port + 1.
+func startCube2(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 2)
-	dir := t.TempDir()
-	prototest.WriteFile(t, filepath.Join(dir, "server-init.cfg"), fmt.Sprintf("serverdesc %q\n"+
+	return launch{pkgs: "cube2-server", files: map[string]string{"server-init.cfg": fmt.Sprintf("serverdesc %q\n"+
 		"serverip 127.0.0.1\nserverport %d\nmaxclients %d\nserverpass secret\n"+
-		"updatemaster 0\nmastername 127.0.0.1\npublicserver 0\n", cube2Name, port, cube2Max))
-	// The server reads server-init.cfg from its working directory.
-	return startProc(t, "cube2", dir, []string{"HOME=" + dir}, server), port
+		"updatemaster 0\nmastername 127.0.0.1\npublicserver 0\n", cube2Name, port, cube2Max)},
+	}.start(t, "/usr/lib/cube2/cube2_server"), port
 }
 
-// serverPort returns a loopback port free for TCP and UDP, with the n-1 ports
-// after it free for UDP too (cube2 answers queries on the game port + 1). It is
-// drawn below the kernel's ephemeral range (32768 and up by default), so no
-// client socket (the exporter's, quakestat's, another test's port 0) can take it
-// between this check and the server's bind, and never twice in one test binary,
-// so servers started in parallel never get the same one.
+// Red Eclipse 1.6 (Debian package redeclipse-server), a Cube 2 engine game.
+const (
+	redeclipseName = "Exporter Test RE"
+	redeclipseMap  = "dutility"
+	// The info reply's slot count is sv_serverclients plus the spectator slots
+	// (sv_serverspectators), both set here so the sum is ours, not a default.
+	redeclipseClients    = 7
+	redeclipseSpectators = 3
+	redeclipseMode       = 2 // deathmatch
+)
+
+// startRedEclipse starts redeclipse-server with its own home (servinit.cfg): no
+// master, no LAN answers, a join password, a fixed map and mode (rotation off: no
+// random first game). It answers queries on the game port + 1.
+func startRedEclipse(t *testing.T) (*testenv.Proc, int) {
+	port := serverPort(t, 2)
+	const dir = "/usr/lib/games/redeclipse" // the binary finds its data from here
+	return launch{pkgs: "redeclipse-server", cwd: dir, files: map[string]string{"servinit.cfg": fmt.Sprintf(`servertype 1
+serverip 127.0.0.1
+serverport %d
+servermaster ""
+serverlanport 0
+masterserver 0
+sv_serverdesc %q
+sv_serverclients %d
+sv_serverspectators %d
+sv_defaultmap %q
+sv_defaultmode %d
+sv_defaultmuts 0
+sv_rotatemode 0
+sv_rotatemuts 0
+serverpass "secret"
+`, port, redeclipseName, redeclipseClients, redeclipseSpectators, redeclipseMap, redeclipseMode)},
+	}.start(t, dir+"/redeclipse-server", "-h$DIR"), port
+}
+
+// serverPort returns a loopback port free for TCP and UDP, the n-1 after it free
+// for UDP too (cube2 answers on the game port + 1), below the ephemeral range (no
+// client socket can take it before the server binds) and never twice in a run.
 func serverPort(t *testing.T, n int) int {
 	t.Helper()
 	const lo, hi = 15000, 25000 // clear of the servers' own default ports
@@ -204,15 +252,11 @@ func portsFree(p, n int) bool {
 const (
 	mumbleUsers     = 23
 	mumbleBandwidth = 96000
-	murmurd         = "/usr/sbin/murmurd"
 )
 
-// startMumble starts murmurd on loopback with its own ini (no registration, no
-// Ice, no Bonjour, no D-Bus).
-func startMumble(t *testing.T) (*proc, int) {
-	t.Helper()
-	needDebian(t, "mumble-server")
-	needBin(t, murmurd)
+// startMumble starts murmurd on loopback with its own ini (no registration, Ice,
+// Bonjour or D-Bus; kdfiterations skips the start-up PBKDF2 benchmark).
+func startMumble(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
 	// Started as root, murmurd drops to the mumble-server user: the directory
 	// holding its database must be open to it (t.TempDir's parent is not).
@@ -224,38 +268,21 @@ func startMumble(t *testing.T) (*proc, int) {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	ini := filepath.Join(dir, "murmur.ini")
-	prototest.WriteFile(t, ini, strings.Join([]string{
-		"database=" + filepath.Join(dir, "murmur.sqlite"),
-		"host=127.0.0.1",
-		"port=" + strconv.Itoa(port),
-		"users=" + strconv.Itoa(mumbleUsers),
-		"bandwidth=" + strconv.Itoa(mumbleBandwidth),
-		"allowping=true",
-		"registerName=",
-		"registerHostname=",
-		"bonjour=false",
-		"ice=",
-		"dbus=",
-		"logfile=",
-		"pidfile=",
-		"kdfiterations=1000", // skips the start-up PBKDF2 benchmark (seconds)
-	}, "\n")+"\n")
-	return startProc(t, "murmurd", dir, nil, murmurd, "-fg", "-ini", ini), port
-}
-
-// mumbleVersion is the upstream version of the installed mumble-server package
-// ("1.3.4" from "1.3.4-4"), or murmurd's own -version output.
-func mumbleVersion() string {
-	if out, err := exec.Command("dpkg-query", "-W", "-f=${Version}", "mumble-server").Output(); err == nil {
-		v := string(out)
-		if i := strings.IndexByte(v, ':'); i >= 0 {
-			v = v[i+1:] // epoch
-		}
-		return regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+`).FindString(v)
-	}
-	out, _ := exec.Command(murmurd, "-version").CombinedOutput()
-	return regexp.MustCompile(`[0-9]+\.[0-9]+\.[0-9]+`).FindString(string(out))
+	return launch{pkgs: "mumble-server", dir: dir, files: map[string]string{"murmur.ini": fmt.Sprintf(`database=$DIR/murmur.sqlite
+host=127.0.0.1
+port=%d
+users=%d
+bandwidth=%d
+allowping=true
+registerName=
+registerHostname=
+bonjour=false
+ice=
+dbus=
+logfile=
+pidfile=
+kdfiterations=1000
+`, port, mumbleUsers, mumbleBandwidth)}}.start(t, "/usr/sbin/murmurd", "-fg", "-ini", "$DIR/murmur.ini"), port
 }
 
 // OpenTTD 13 in dedicated mode (Debian packages openttd and openttd-opengfx).
@@ -267,15 +294,9 @@ const (
 
 // startOpenTTD starts a dedicated OpenTTD with a local game type (no relay or
 // coordinator: nothing leaves the machine) on a small arctic map.
-func startOpenTTD(t *testing.T) (*proc, int) {
-	t.Helper()
-	const server = "/usr/games/openttd"
-	needDebian(t, "openttd", "openttd-opengfx")
-	needBin(t, server)
+func startOpenTTD(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "openttd.cfg")
-	prototest.WriteFile(t, cfg, fmt.Sprintf(`[network]
+	return launch{pkgs: "openttd openttd-opengfx", files: map[string]string{"openttd.cfg": fmt.Sprintf(`[network]
 server_name = %s
 server_port = %d
 server_bind_addresses = 127.0.0.1
@@ -289,9 +310,8 @@ map_y = 7
 landscape = arctic
 [gui]
 autosave = off
-`, openttdName, port, openttdClients, openttdCompaniesMax))
-	return startProc(t, "openttd", dir, []string{"HOME=" + dir}, server,
-		"-D", fmt.Sprintf("127.0.0.1:%d", port), "-c", cfg, "-x", "-s", "null", "-m", "null", "-G", "4242"), port
+`, openttdName, port, openttdClients, openttdCompaniesMax)}}.start(t, "/usr/games/openttd",
+		"-D", fmt.Sprintf("127.0.0.1:%d", port), "-c", "$DIR/openttd.cfg", "-x", "-s", "null", "-m", "null", "-G", "4242"), port
 }
 
 // Armagetron Advanced 0.2.9 (Debian package armagetronad-dedicated).
@@ -304,22 +324,13 @@ const (
 // startArmagetron starts armagetronad-dedicated with master-server contact off.
 // The fresh server has never been primed: a probe that works proves the small
 // info request comes first.
-func startArmagetron(t *testing.T) (*proc, int) {
-	t.Helper()
-	const server = "/usr/games/armagetronad-dedicated.real"
-	needDebian(t, "armagetronad-dedicated")
-	needBin(t, server)
+func startArmagetron(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
-	dir := t.TempDir()
-	mkdirs(t, dir, "cfg", "var", "data")
 	cfg := fmt.Sprintf("SERVER_IP 127.0.0.1\nSERVER_PORT %d\nSERVER_NAME %s\nTALK_TO_MASTER 0\nMAX_CLIENTS %d\n",
 		port, armagetronRawName, armagetronMax)
-	prototest.WriteFile(t, filepath.Join(dir, "cfg", "settings_custom.cfg"), cfg)
-	prototest.WriteFile(t, filepath.Join(dir, "cfg", "autoexec.cfg"), cfg)
-	return startProc(t, "armagetron", dir, []string{"HOME=" + dir}, server,
-		"--datadir", "/usr/share/games/armagetronad", "--configdir", "/etc/armagetronad",
-		"--userconfigdir", filepath.Join(dir, "cfg"), "--vardir", filepath.Join(dir, "var"),
-		"--userdatadir", filepath.Join(dir, "data"), "-d"), port
+	return launch{pkgs: "armagetronad-dedicated", files: map[string]string{"cfg/settings_custom.cfg": cfg, "cfg/autoexec.cfg": cfg, "var/": "", "data/": ""}}.start(t,
+		"/usr/games/armagetronad-dedicated.real", "--datadir", "/usr/share/games/armagetronad", "--configdir", "/etc/armagetronad",
+		"--userconfigdir", "$DIR/cfg", "--vardir", "$DIR/var", "--userdatadir", "$DIR/data", "-d"), port
 }
 
 // Teeworlds 0.7.5 (Debian package teeworlds-server).
@@ -330,16 +341,10 @@ const (
 )
 
 // startTeeworlds starts teeworlds-server with registration off, a CTF game and a
-// password.
-func startTeeworlds(t *testing.T) (*proc, int) {
-	t.Helper()
-	const server = "/usr/games/teeworlds-server"
-	needDebian(t, "teeworlds-server")
-	needBin(t, server)
+// password. -f only accepts paths relative to the storage dirs: the cwd is one.
+func startTeeworlds(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
-	dir := t.TempDir()
-	// -f only accepts paths relative to the storage dirs: the cwd is one.
-	prototest.WriteFile(t, filepath.Join(dir, "server.cfg"), fmt.Sprintf(`sv_name %q
+	return launch{pkgs: "teeworlds-server", files: map[string]string{"server.cfg": fmt.Sprintf(`sv_name %q
 sv_port %d
 bindaddr 127.0.0.1
 sv_register 0
@@ -347,8 +352,7 @@ sv_max_clients %d
 sv_map %s
 sv_gametype ctf
 password "secret"
-`, teeworldsName, port, teeworldsMax, teeworldsMap))
-	return startProc(t, "teeworlds", dir, []string{"HOME=" + dir}, server, "-f", "server.cfg"), port
+`, teeworldsName, port, teeworldsMax, teeworldsMap)}}.start(t, "/usr/games/teeworlds-server", "-f", "server.cfg"), port
 }
 
 // DDNet 16.4 (Debian package ddnet-server), a Teeworlds 0.6 server.
@@ -361,23 +365,15 @@ const (
 	ddnetMax = 13
 )
 
-// startDDNet starts DDNet-Server with registration off and a password. A
-// storage.cfg in the working directory makes that directory the only writable
-// storage path (the sqlite file, demos and dumps go there, not to
-// ~/.local/share/ddnet) and puts it before the data dir, so its
-// autoexec_server.cfg replaces the packaged one (test commands, a log file,
-// votes).
-func startDDNet(t *testing.T) (*proc, int) {
-	t.Helper()
-	const server = "/usr/games/DDNet-Server"
-	needDebian(t, "ddnet-server")
-	needBin(t, server)
+// startDDNet starts DDNet-Server with registration off and a password. storage.cfg
+// makes the working directory the only writable storage path, before the data dir
+// (its autoexec_server.cfg replaces the packaged one). sv_ipv4only: an IPv6 socket
+// on the bind address 127.0.0.1 would fail.
+func startDDNet(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
-	dir := t.TempDir()
-	prototest.WriteFile(t, filepath.Join(dir, "storage.cfg"), "add_path $CURRENTDIR\nadd_path $DATADIR\n")
-	// sv_ipv4only: otherwise DDNet also opens an IPv6 socket on the bind
-	// address, which fails for 127.0.0.1, and the server does not start.
-	prototest.WriteFile(t, filepath.Join(dir, "autoexec_server.cfg"), fmt.Sprintf(`sv_name %q
+	return launch{pkgs: "ddnet-server", files: map[string]string{
+		"storage.cfg": "add_path $CURRENTDIR\nadd_path $DATADIR\n",
+		"autoexec_server.cfg": fmt.Sprintf(`sv_name %q
 sv_port %d
 bindaddr 127.0.0.1
 sv_ipv4only 1
@@ -386,13 +382,11 @@ sv_test_cmds 0
 sv_max_clients %d
 sv_map %s
 password "secret"
-`, ddnetName, port, ddnetMax, ddnetMap))
-	return startProc(t, "ddnet", dir, []string{"HOME=" + dir}, server), port
+`, ddnetName, port, ddnetMax, ddnetMap)}}.start(t, "/usr/games/DDNet-Server"), port
 }
 
 // OpenArena 0.8.8 (Debian package openarena-server, ioquake3 engine).
 const (
-	openArenaBin  = "/usr/games/openarena-server"
 	openArenaName = "GSE e2e OpenArena"
 	openArenaMap  = "oa_dm1"
 	openArenaMax  = 8
@@ -405,15 +399,11 @@ var openArenaBots = []string{"Merman", "Neko", "Sergei"}
 // startOpenArena starts a LAN-only dedicated OpenArena server (dedicated 1: no
 // master heartbeats, all masters blank) on loopback UDP port, IPv4 only, with
 // openArenaBots.
-func startOpenArena(t *testing.T, port int) *proc {
-	t.Helper()
-	needDebian(t, "openarena-server")
-	needBin(t, openArenaBin)
-	home := t.TempDir()
+func startOpenArena(t *testing.T, port int) *testenv.Proc {
 	// ioq3 joins its arguments into one command line, quoting only those with
 	// spaces: an empty value must be passed as the two characters "".
 	const empty = `""`
-	args := []string{openArenaBin,
+	args := []string{"/usr/games/openarena-server",
 		"+set", "dedicated", "1", "+set", "net_enabled", "1",
 		"+set", "net_ip", "127.0.0.1", "+set", "net_port", fmt.Sprint(port),
 		"+set", "sv_master1", empty, "+set", "sv_master2", empty, "+set", "sv_master3", empty,
@@ -424,5 +414,5 @@ func startOpenArena(t *testing.T, port int) *proc {
 	for _, b := range openArenaBots {
 		args = append(args, "+addbot", b, "1")
 	}
-	return startProc(t, "openarena", home, []string{"HOME=" + home}, args...)
+	return launch{pkgs: "openarena-server"}.start(t, args...)
 }

@@ -7,15 +7,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -36,23 +35,15 @@ const (
 // reaches the public list: the server's serverlist_url and the source's url are
 // the loopback fake.
 func TestRealMinetestList(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real game server: skipped with -short")
-	}
-	t.Parallel()
+	endToEnd(t, "a real game server")
 	list := newFakeServerList(t)
 	p, port := startMinetest(t, list.url)
-	want := minetestVersion()
-	if want == "" {
-		t.Fatal("cannot tell the installed minetest-server version")
-	}
+	want := debVersion(t, "minetest-server")
 
 	// The server announces itself once its world is loaded ("start"), then every
 	// five minutes ("update").
-	waitFor(t, 90*time.Second, "the minetest server's announce", func() (bool, string) {
-		if p.exited() {
-			t.Fatalf("minetest exited: %v", p.err)
-		}
+	testenv.WaitFor(t, 90*time.Second, "the minetest server's announce", func() (bool, string) {
+		p.FailIfExited(t)
 		return list.has(port), list.state()
 	})
 
@@ -64,7 +55,7 @@ func TestRealMinetestList(t *testing.T) {
     refresh: 10s
 `, list.url))
 	ex := exporterClient{
-		base: "http://" + startExporter(t, "--config.file="+modules),
+		base: startExporter(t, "--config.file="+modules).Base,
 		c:    &http.Client{Timeout: 10 * time.Second},
 	}
 	for _, module := range []string{"minetest", "luanti"} {
@@ -97,21 +88,12 @@ func TestRealMinetestList(t *testing.T) {
 }
 
 // startMinetest starts minetestserver with a new minetest_game world, bound to
-// 127.0.0.1 (IPv4 only), announcing to the list at listURL and nowhere else. It
-// returns the server and its UDP port.
-func startMinetest(t *testing.T, listURL string) (*proc, int) {
-	t.Helper()
-	const server = "/usr/games/minetestserver"
-	needDebian(t, "minetest-server")
-	needBin(t, server)
-	if _, err := os.Stat("/usr/share/games/minetest/games/minetest_game"); err != nil {
-		t.Skipf("minetest_game missing (Debian package minetest-game): %v", err)
-	}
+// 127.0.0.1 (IPv4 only), announcing to the list at listURL (it posts to
+// serverlist_url + "/announce") and nowhere else, with no proxy.
+func startMinetest(t *testing.T, listURL string) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "minetest.conf")
-	// The server posts to serverlist_url + "/announce".
-	prototest.WriteFile(t, cfg, fmt.Sprintf(`server_name = %s
+	l := launch{pkgs: "minetest-server", env: []string{"http_proxy=", "https_proxy=", "HTTP_PROXY=", "HTTPS_PROXY=", "ALL_PROXY=", "all_proxy="},
+		files: map[string]string{"minetest.conf": fmt.Sprintf(`server_name = %s
 server_description = a real server announcing to a loopback list
 server_announce = true
 serverlist_url = %s
@@ -121,24 +103,13 @@ port = %d
 max_users = %d
 disallow_empty_password = true
 default_game = %s
-`, minetestName, listURL, port, minetestUsers, minetestGame))
-	// No proxy: the announce goes straight to the loopback list.
-	env := []string{"HOME=" + dir, "http_proxy=", "https_proxy=", "HTTP_PROXY=", "HTTPS_PROXY=", "ALL_PROXY=", "all_proxy="}
-	return startProc(t, "minetest", dir, env, server, "--config", cfg, "--world", filepath.Join(dir, "world"),
+`, minetestName, listURL, port, minetestUsers, minetestGame)}}
+	l.install(t)
+	if _, err := os.Stat("/usr/share/games/minetest/games/minetest_game"); err != nil {
+		t.Skipf("minetest_game missing (Debian package minetest-game): %v", err)
+	}
+	return l.start(t, "/usr/games/minetestserver", "--config", "$DIR/minetest.conf", "--world", "$DIR/world",
 		"--gameid", minetestGame, "--port", strconv.Itoa(port)), port
-}
-
-// minetestVersion is the upstream version of the installed minetest-server
-// package ("5.6.1" from "5.6.1+dfsg+~1.9.0mt8+dfsg-2").
-func minetestVersion() string {
-	out, err := exec.Command("dpkg-query", "-W", "-f=${Version}", "minetest-server").Output()
-	if err != nil {
-		return ""
-	}
-	if m := regexp.MustCompile(`^(?:[0-9]+:)?([0-9]+\.[0-9]+\.[0-9]+)`).FindStringSubmatch(string(out)); m != nil {
-		return m[1]
-	}
-	return ""
 }
 
 // fakeServerList stands in for servers.minetest.net on loopback: servers post

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
 // TestPagesOnce runs paging_test.yml with promtool, and checks that it has a test
@@ -15,25 +17,14 @@ import (
 // down beside. A critical alert added later must join that test, so a down server
 // cannot page twice unnoticed.
 func TestPagesOnce(t *testing.T) {
-	if out, err := runTool(time.Minute, examples(t), promtool(t), "test", "rules", "paging_test.yml"); err != nil {
+	if out, err := testenv.RunTool(time.Minute, examples(t), promtool(t), "test", "rules", "paging_test.yml"); err != nil {
 		t.Errorf("promtool test rules paging_test.yml: %v\n%s", err, out)
 	}
 	var critical []string
 	for _, f := range []string{"alerts.yml", "slo.yml"} {
-		var rules struct {
-			Groups []struct {
-				Rules []struct {
-					Alert  string
-					Labels map[string]string
-				}
-			}
-		}
-		yamlFile(t, examples(t, f), &rules)
-		for _, g := range rules.Groups {
-			for _, r := range g.Rules {
-				if r.Alert != "" && r.Labels["severity"] == "critical" {
-					critical = append(critical, r.Alert)
-				}
+		for _, r := range alertRules(t, f) {
+			if r.Labels["severity"] == "critical" {
+				critical = append(critical, r.Alert)
 			}
 		}
 	}
@@ -114,24 +105,10 @@ func TestDiscoveredJobsAlertNobody(t *testing.T) {
 	if jobs < 2 {
 		t.Errorf("prometheus.yml: no job discovers its targets from /sd")
 	}
-	var rules struct {
-		Groups []struct {
-			Name  string
-			Rules []struct {
-				Alert string
-				Expr  string
-			}
-		}
-	}
-	yamlFile(t, examples(t, "alerts.yml"), &rules)
-	for _, g := range rules.Groups {
-		if g.Name != "gameservers" {
-			continue // the exporter's own alerts (reload, discovery) are about no server
-		}
-		for _, r := range g.Rules {
-			if r.Alert != "" && !strings.Contains(r.Expr, `alerting!="off"`) {
-				t.Errorf("alerts.yml: %s does not skip alerting=\"off\"", r.Alert)
-			}
+	for _, r := range alertRules(t, "alerts.yml") {
+		// The exporter's own alerts (reload, discovery) are about no server.
+		if r.Group == "gameservers" && !strings.Contains(r.Expr, `alerting!="off"`) {
+			t.Errorf("alerts.yml: %s does not skip alerting=\"off\"", r.Alert)
 		}
 	}
 	// Grafana-managed rules: each query of a game server's series skips them too.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -138,7 +139,7 @@ func TestComposePairing(t *testing.T) {
 		t.Fatal("examples/prometheus.yml has no http_sd job")
 	}
 	server := prototest.Quake3Server(t, "")
-	exporter := startExporter(t, "--config.file="+withMaster(t, modules, prototest.DPMaster(t, server)))
+	exporter := startExporter(t, "--config.file="+withMaster(t, modules, prototest.DPMaster(t, server))).Addr
 	cl := &http.Client{Timeout: 10 * time.Second}
 	for job, us := range urls {
 		for _, u := range us {
@@ -152,7 +153,7 @@ func TestComposePairing(t *testing.T) {
 				Targets []string
 				Labels  map[string]string
 			}
-			waitFor(t, 30*time.Second, "/sd?source="+src, func() (bool, string) {
+			testenv.WaitFor(t, 30*time.Second, "/sd?source="+src, func() (bool, string) {
 				resp, err := cl.Get(u.String())
 				if err != nil {
 					return false, err.Error()
@@ -218,7 +219,7 @@ func TestSystemdUnit(t *testing.T) {
 	if !ok {
 		t.Fatalf("ExecStart's --config.file=%s is not where the comment installs a modules file (%v)", cf, installs)
 	}
-	if out, err := runTool(time.Minute, repoRoot(t), exporterBinary(t), "--config.check", "--config.file="+src); err != nil {
+	if out, err := testenv.RunTool(time.Minute, repoRoot(t), exporterBinary(t), "--config.check", "--config.file="+src); err != nil {
 		t.Errorf("%s (installed as %s): %v\n%s", src, cf, err, out)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
 // TestPodmanImage builds the image from the repository's multi-stage Dockerfile
@@ -21,11 +23,8 @@ import (
 // golang image and the Go modules: where the image is neither present nor
 // pullable, the test skips saying so.
 func TestPodmanImage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("container build: skipped with -short")
-	}
-	t.Parallel()
-	podman := lookTool(t, "podman", "podman")
+	endToEnd(t, "a container build")
+	podman := testenv.LookTool(t, "podman", "podman")
 	root := repoRoot(t)
 
 	// Can podman build at all here? A failure of this trivial build is the
@@ -34,14 +33,14 @@ func TestPodmanImage(t *testing.T) {
 	writeFile(t, filepath.Join(probe, "Containerfile"), "FROM scratch\nCOPY f /f\n")
 	writeFile(t, filepath.Join(probe, "f"), "x\n")
 	probeTag := fmt.Sprintf("localhost/gameserver_exporter-e2e-probe:%d", os.Getpid())
-	if out, err := runTool(2*time.Minute, probe, podman, "build", "--layers=false", "-q", "-t", probeTag, "."); err != nil {
+	if out, err := testenv.RunTool(2*time.Minute, probe, podman, "build", "--layers=false", "-q", "-t", probeTag, "."); err != nil {
 		t.Skipf("podman cannot build images on this machine (%v): skipping\n%s", err, out)
 	}
-	runTool(time.Minute, "", podman, "rmi", "-f", probeTag)
+	testenv.RunTool(time.Minute, "", podman, "rmi", "-f", probeTag)
 
 	builder := buildImage(t, filepath.Join(root, "Dockerfile"))
-	if _, err := runTool(time.Minute, "", podman, "image", "exists", builder); err != nil {
-		if out, err := runTool(2*time.Minute, "", podman, "pull", "-q", builder); err != nil {
+	if _, err := testenv.RunTool(time.Minute, "", podman, "image", "exists", builder); err != nil {
+		if out, err := testenv.RunTool(2*time.Minute, "", podman, "pull", "-q", builder); err != nil {
 			t.Skipf("the Dockerfile builds in %s, which is not on this machine and cannot be pulled (%v): skipping; "+
 				"run `podman pull %s` where its registry is reachable\n%s", builder, err, builder, lastLines(out, 5))
 		}
@@ -49,14 +48,14 @@ func TestPodmanImage(t *testing.T) {
 
 	tag := fmt.Sprintf("localhost/gameserver_exporter-e2e:%d", os.Getpid())
 	start := time.Now()
-	out, err := runTool(10*time.Minute, root, podman, "build", "--layers=false", "--build-arg", "VERSION=e2e", "-t", tag, ".")
+	out, err := testenv.RunTool(10*time.Minute, root, podman, "build", "--layers=false", "--build-arg", "VERSION=e2e", "-t", tag, ".")
 	if err != nil {
 		t.Fatalf("podman build: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { runTool(time.Minute, "", podman, "rmi", "-f", tag) })
+	t.Cleanup(func() { testenv.RunTool(time.Minute, "", podman, "rmi", "-f", tag) })
 	t.Logf("podman build: %v", time.Since(start).Round(time.Millisecond))
 
-	out, err = runTool(time.Minute, "", podman, "image", "inspect", tag)
+	out, err = testenv.RunTool(time.Minute, "", podman, "image", "inspect", tag)
 	if err != nil {
 		t.Fatalf("podman image inspect: %v\n%s", err, out)
 	}
@@ -87,12 +86,12 @@ func TestPodmanImage(t *testing.T) {
 
 	// The image holds exactly the binary, the modules file and the licence (podman
 	// create and export need no container runtime).
-	ctr, err := runTool(time.Minute, "", podman, "create", tag)
+	ctr, err := testenv.RunTool(time.Minute, "", podman, "create", tag)
 	if err != nil {
 		t.Fatalf("podman create: %v\n%s", err, ctr)
 	}
 	ctr = strings.TrimSpace(ctr)
-	t.Cleanup(func() { runTool(time.Minute, "", podman, "rm", "-f", ctr) })
+	t.Cleanup(func() { testenv.RunTool(time.Minute, "", podman, "rm", "-f", ctr) })
 	files := exportedFiles(t, podman, ctr)
 	want := map[string]int64{"bin/gameserver_exporter": 0o755, "etc/gameserver_exporter/modules.yml": 0o644, "LICENSE": 0o644}
 	if len(files) != len(want) {
@@ -106,7 +105,7 @@ func TestPodmanImage(t *testing.T) {
 
 	t.Run("run", func(t *testing.T) {
 		// No network: the container only validates its modules file and exits.
-		out, err := runTool(2*time.Minute, "", podman, "run", "--rm", "--network", "none", tag,
+		out, err := testenv.RunTool(2*time.Minute, "", podman, "run", "--rm", "--network", "none", tag,
 			"--config.check", "--config.file=/etc/gameserver_exporter/modules.yml")
 		if err != nil && strings.Contains(out, "OCI") {
 			t.Skipf("podman cannot run containers on this machine: %s", strings.TrimSpace(out))
@@ -115,7 +114,7 @@ func TestPodmanImage(t *testing.T) {
 			t.Errorf("--config.check in the container: %v\n%s", err, out)
 		}
 		// The build arg stamps the binary as well as the label.
-		out, err = runTool(2*time.Minute, "", podman, "run", "--rm", "--network", "none", tag, "--version")
+		out, err = testenv.RunTool(2*time.Minute, "", podman, "run", "--rm", "--network", "none", tag, "--version")
 		if err != nil || !strings.Contains(out, "version e2e") {
 			t.Errorf("--version in the container: %v\n%s", err, out)
 		}

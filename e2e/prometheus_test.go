@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os/exec"
+	"net/netip"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -21,14 +23,11 @@ import (
 // examples/alerts.yml, all on 127.0.0.1, and checks what Prometheus stores against
 // what quakestat sees; then it stops the game server and waits for GameServerDown.
 func TestPrometheusEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test with real servers: skipped with -short")
-	}
-	t.Parallel()
+	endToEnd(t, "real servers and Prometheus")
 	t0 := time.Now()
 	since := func() time.Duration { return time.Since(t0).Round(100 * time.Millisecond) }
-	promBin := lookTool(t, "prometheus", "prometheus")
-	qstat := lookTool(t, "quakestat", "qstat")
+	promBin := testenv.LookTool(t, "prometheus", "prometheus")
+	qstat := testenv.LookTool(t, "quakestat", "qstat")
 	root := repoRoot(t)
 
 	// The exporter, with the example modules file (module "openarena" comes from it).
@@ -39,10 +38,8 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	// between served from the exporter's cache, so the exporter stays within the
 	// server's rate limit.
 	exporter := startExporter(t, "--config.file="+filepath.Join(root, "examples", "modules.yml"),
-		"--timeout-offset=0.1", "--probe.min-interval=5s")
+		"--timeout-offset=0.1", "--probe.min-interval=5s").Addr
 
-	// OpenArena: LAN-only dedicated server (dedicated 1: no master heartbeats, all
-	// masters blank) on a free loopback UDP port, IPv4 only, with three bots.
 	oaPort := serverPort(t, 1)
 	oaAddr := fmt.Sprintf("127.0.0.1:%d", oaPort)
 	game := startOpenArena(t, oaPort)
@@ -65,18 +62,10 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		},
 		forTime: "5s",
 	})
-	if pt, err := exec.LookPath("promtool"); err == nil {
-		if out, err := runTool(time.Minute, "", pt, "check", "config", cfg); err != nil {
-			t.Fatalf("generated config: %v\n%s", err, out)
-		}
-	}
-
 	// The game server answers quakestat before Prometheus starts scraping it.
-	waitEvery(t, time.Second, 90*time.Second, "OpenArena to answer quakestat", func() (bool, string) {
-		if game.exited() {
-			t.Fatalf("openarena-server exited: %v\n%s", game.err, game.tail(3000))
-		}
-		s, err := quakestat(qstat, "127.0.0.2", oaAddr)
+	testenv.WaitEvery(t, time.Second, 90*time.Second, "OpenArena to answer quakestat", func() (bool, string) {
+		game.FailIfExited(t)
+		s, err := quakestat(qstat, "-q3s", "127.0.0.2", oaAddr)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -84,15 +73,10 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	})
 
 	t.Logf("%v: OpenArena answers on %s", since(), oaAddr)
-	prom := startPrometheus(t, promBin, cfg)
+	prom := testenv.StartPrometheus(t, promBin, cfg)
 	t.Logf("%v: prometheus ready", since())
-	diag := func() string { return "targets:" + prom.targets() }
-
 	q3 := fmt.Sprintf(`{job="gameservers-quake3", instance=%q}`, oaAddr)
-	waitFor(t, 60*time.Second, "probe_success 1 for OpenArena", func() (bool, string) {
-		v, ok, desc := prom.value("probe_success" + q3)
-		return ok && v == 1, desc + diag()
-	})
+	prom.WaitValue(t, 60*time.Second, "probe_success"+q3, 1)
 
 	// Bots join within a few seconds: poll until quakestat, asked before and after
 	// Prometheus, agrees with the latest sample and lists every bot. quakestat
@@ -100,13 +84,13 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	// quakestat queries from other loopback addresses than the exporter, each with
 	// its own rate limit budget at the server, and polls every 2.5s to stay in it.
 	var players float64
-	state := waitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players + gameserver_bots to equal quakestat's count", func() (bool, string) {
-		before, err := quakestat(qstat, "127.0.0.2", oaAddr)
+	state := testenv.WaitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players + gameserver_bots to equal quakestat's count", func() (bool, string) {
+		before, err := quakestat(qstat, "-q3s", "127.0.0.2", oaAddr)
 		if err != nil {
 			return false, err.Error()
 		}
-		v, ok, desc := prom.value("gameserver_players" + q3 + " + gameserver_bots" + q3)
-		after, err := quakestat(qstat, "127.0.0.3", oaAddr)
+		v, ok, desc := prom.Value("gameserver_players" + q3 + " + gameserver_bots" + q3)
+		after, err := quakestat(qstat, "-q3s", "127.0.0.3", oaAddr)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -117,30 +101,26 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	})
 	t.Logf("%v: players agree: %s", since(), state)
 
-	for _, c := range []struct{ q, want string }{
-		{"gameserver_players_max" + q3, fmt.Sprint(openArenaMax)},
-		// Every client is a bot: no human plays.
-		{"gameserver_players" + q3, "0"},
-		{"gameserver_bots" + q3, fmt.Sprint(len(openArenaBots))},
-		{`count(gameserver_info{job="gameservers-quake3", name="` + openArenaName + `", map="oa_dm1", protocol="quake3"})`, "1"},
-		{`gameserver_players{job="gameservers-hytale"}`, "3"},
-		{`gameserver_players_max{job="gameservers-hytale"}`, "20"},
-		{`probe_success{job="gameservers-hytale"}`, "1"},
-		{fmt.Sprintf(`probe_success{job="gameservers-file-sd", module="openarena", instance=%q}`, oaAddr), "1"},
-		{`probe_success{job="gameservers-file-sd", module="hytale"}`, "1"},
+	for q, want := range map[string]float64{
+		"gameserver_players_max" + q3: openArenaMax,
+		"gameserver_players" + q3:     0, // every client is a bot
+		"gameserver_bots" + q3:        float64(len(openArenaBots)),
+		`count(gameserver_info{job="gameservers-quake3", name="` + openArenaName + `", map="oa_dm1", protocol="quake3"})`: 1,
+		`gameserver_players{job="gameservers-hytale"}`:                                                                    3,
+		`gameserver_players_max{job="gameservers-hytale"}`:                                                                20,
+		`probe_success{job="gameservers-hytale"}`:                                                                         1,
+		fmt.Sprintf(`probe_success{job="gameservers-file-sd", module="openarena", instance=%q}`, oaAddr):                  1,
+		`probe_success{job="gameservers-file-sd", module="hytale"}`:                                                       1,
 		// module openarena (examples/modules.yml) sets players: true: one series per player.
-		{fmt.Sprintf(`count(gameserver_player_score{job="gameservers-file-sd", instance=%q})`, oaAddr), fmt.Sprint(players)},
-		{fmt.Sprintf(`count(gameserver_player_info{job="gameservers-file-sd", instance=%q})`, oaAddr), fmt.Sprint(players)},
-		{`gameserver_exporter_config_last_reload_successful{job="gameserver_exporter"}`, "1"},
+		fmt.Sprintf(`count(gameserver_player_score{job="gameservers-file-sd", instance=%q})`, oaAddr): players,
+		fmt.Sprintf(`count(gameserver_player_info{job="gameservers-file-sd", instance=%q})`, oaAddr):  players,
+		`gameserver_exporter_config_last_reload_successful{job="gameserver_exporter"}`:                1,
 	} {
-		waitFor(t, 30*time.Second, c.q+" == "+c.want, func() (bool, string) {
-			v, ok, desc := prom.value(c.q)
-			return ok && fmt.Sprint(v) == c.want, desc + diag()
-		})
+		prom.WaitValue(t, 30*time.Second, q, want)
 	}
 	// The operator's target labels (examples/targets: module, title, owner) must not
 	// collide with the exporter's own: Prometheus would rename ours to exported_*.
-	all, err := prom.query(`{__name__=~"gameserver_.+|probe_.+", job=~"gameservers.*"}`)
+	all, err := prom.Query(`{__name__=~"gameserver_.+|probe_.+", job=~"gameservers.*"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,12 +131,12 @@ func TestPrometheusEndToEnd(t *testing.T) {
 			}
 		}
 	}
-	if info, _ := prom.query(fmt.Sprintf(`gameserver_info{job="gameservers-file-sd", instance=%q}`, oaAddr)); len(info) == 0 || info[0].Metric["title"] != "openarena" || info[0].Metric["game"] == "openarena" {
+	if info, _ := prom.Query(fmt.Sprintf(`gameserver_info{job="gameservers-file-sd", instance=%q}`, oaAddr)); len(info) == 0 || info[0].Metric["title"] != "openarena" || info[0].Metric["game"] == "openarena" {
 		t.Errorf("gameserver_info must keep the server's game and the operator's title: %v", info)
 	}
 	// The names Prometheus has are those quakestat lists.
-	waitEvery(t, 2500*time.Millisecond, 60*time.Second, "player series to match quakestat's players", func() (bool, string) {
-		series, err := prom.query(fmt.Sprintf(`gameserver_player_score{job="gameservers-file-sd", instance=%q}`, oaAddr))
+	testenv.WaitEvery(t, 2500*time.Millisecond, 60*time.Second, "player series to match quakestat's players", func() (bool, string) {
+		series, err := prom.Query(fmt.Sprintf(`gameserver_player_score{job="gameservers-file-sd", instance=%q}`, oaAddr))
 		if err != nil {
 			return false, err.Error()
 		}
@@ -165,7 +145,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 			got = append(got, s.Metric["player"])
 		}
 		slices.Sort(got)
-		qs, err := quakestat(qstat, "127.0.0.2", oaAddr)
+		qs, err := quakestat(qstat, "-q3s", "127.0.0.2", oaAddr)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -179,18 +159,15 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	t.Logf("%v: GameServerFull firing for the full fake server", since())
 
 	// Stop the game server: the probe fails and GameServerDown goes pending (then firing).
-	game.stop()
-	waitFor(t, 60*time.Second, "probe_success 0 after stopping OpenArena", func() (bool, string) {
-		v, ok, desc := prom.value("probe_success" + q3)
-		return ok && v == 0, desc
-	})
-	reasons, _ := prom.query("probe_failure_info" + q3)
+	game.Stop()
+	prom.WaitValue(t, 60*time.Second, "probe_success"+q3, 0)
+	reasons, _ := prom.Query("probe_failure_info" + q3)
 	t.Logf("%v: probe_success 0, %v", since(), reasons)
 	state = waitForAlert(t, prom, "GameServerDown", oaAddr, "pending", "firing")
 	t.Logf("%v: alerts %s", since(), state)
 
 	// Neither the healthy fake server nor the exporter's config raise an alert.
-	alerts, err := prom.alerts()
+	alerts, err := prom.Alerts()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,16 +179,16 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	}
 
 	// The server stayed on the LAN: it never looked up a master server.
-	if log := game.tail(1 << 20); strings.Contains(log, "Resolving ") || strings.Contains(strings.ToLower(log), "heartbeat") {
+	if log := game.Tail(1 << 20); strings.Contains(log, "Resolving ") || strings.Contains(strings.ToLower(log), "heartbeat") {
 		t.Errorf("openarena-server contacted a master server:\n%s", log)
 	}
 }
 
 // waitForAlert waits until alert name for instance is in one of states.
-func waitForAlert(t *testing.T, prom promAPI, name, instance string, states ...string) string {
+func waitForAlert(t *testing.T, prom *testenv.Prometheus, name, instance string, states ...string) string {
 	t.Helper()
-	return waitFor(t, 60*time.Second, fmt.Sprintf("alert %s for %s in state %v", name, instance, states), func() (bool, string) {
-		alerts, err := prom.alerts()
+	return testenv.WaitFor(t, 60*time.Second, fmt.Sprintf("alert %s for %s in state %v", name, instance, states), func() (bool, string) {
+		alerts, err := prom.Alerts()
 		if err != nil {
 			return false, err.Error()
 		}
@@ -258,16 +235,11 @@ func (s qstatServer) playerNames() []string {
 	return out
 }
 
-// quakestat asks qstat for addr's status and players (Quake 3 protocol), sending
-// from srcIP (a loopback address) so that the server's per-address rate limit of
-// getstatus counts its queries apart from the exporter's (127.0.0.1).
-func quakestat(bin, srcIP, addr string) (qstatServer, error) {
-	return quakestatPlayers(bin, "-q3s", srcIP, addr)
-}
-
-// quakestatPlayers is quakestat with another protocol flag (-nexuizs, ...).
-func quakestatPlayers(bin, flag, srcIP, addr string) (qstatServer, error) {
-	out, err := runTool(20*time.Second, "", bin, "-json", "-timeout", "3", "-srcip", srcIP, "-P", flag, addr)
+// quakestat asks qstat (protocol flag: -q3s, -nexuizs) for addr's status and
+// players, sending from srcIP (a loopback address) so that the server's
+// per-address rate limit counts its queries apart from the exporter's (127.0.0.1).
+func quakestat(bin, flag, srcIP, addr string) (qstatServer, error) {
+	out, err := testenv.RunTool(20*time.Second, "", bin, "-json", "-timeout", "3", "-srcip", srcIP, "-P", flag, addr)
 	if err != nil {
 		return qstatServer{}, fmt.Errorf("quakestat: %v: %s", err, out)
 	}
@@ -279,4 +251,149 @@ func quakestatPlayers(bin, flag, srcIP, addr string) (qstatServer, error) {
 		return qstatServer{}, fmt.Errorf("quakestat from %s: no answer within 3s (%q)", srcIP, out)
 	}
 	return recs[0], nil
+}
+
+// TestPrometheusDiscovery runs a real OpenArena server, a fake Quake 3 server, a
+// fake dpmaster listing both, the exporter with compose.yml's modules file (its
+// discovery source pointed at that master), and a real Prometheus whose
+// gameservers-discovered job (examples/prometheus.yml) finds the servers through
+// http_sd_configs on the exporter's /sd: both are discovered and scraped, with up
+// and probe_success 1, all on 127.0.0.1.
+func TestPrometheusDiscovery(t *testing.T) {
+	endToEnd(t, "real servers and Prometheus")
+	promBin := testenv.LookTool(t, "prometheus", "prometheus")
+	oaPort := serverPort(t, 1)
+	game := startOpenArena(t, oaPort)
+	fake := prototest.Quake3Server(t, "")
+	master := prototest.DPMaster(t, netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(oaPort)), fake)
+	composeModules, _ := composeFiles(t)
+	// ioquake3 answers about one query a second per address: the cache keeps
+	// the scrapes in between off the server (see TestPrometheusEndToEnd).
+	exporter := startExporter(t, "--config.file="+withMaster(t, composeModules, master), "--timeout-offset=0.1", "--probe.min-interval=5s")
+	prom := testenv.StartPrometheus(t, promBin, writePromConfig(t, t.TempDir(), testPromSetup{exporter: exporter.Addr, httpSD: true, forTime: "5s"}))
+	for _, target := range []string{loopback(oaPort).String(), fake.String()} {
+		sel := fmt.Sprintf(`{job="gameservers-discovered", instance=%q, source="community_oa"}`, target)
+		prom.WaitValue(t, 90*time.Second, "up"+sel, 1, game)
+		prom.WaitValue(t, 90*time.Second, "probe_success"+sel, 1, game)
+	}
+	prom.WaitValue(t, 30*time.Second, `gameserver_discovery_targets{job="gameserver_exporter", source="community_oa"}`, 2)
+}
+
+// TestShardingScaleOut is the README's scale-out on loopback: two exporter
+// processes and two real Prometheus shards that split 40 fake game servers with a
+// hashmod relabeling (what the prometheus-operator's `shards:` writes), each shard
+// probing through its own exporter. Every target is scraped by exactly one shard;
+// killing one exporter turns only its shard's targets' up to 0: the exporters hold
+// no state another depends on.
+func TestShardingScaleOut(t *testing.T) {
+	endToEnd(t, "two Prometheus and two exporters")
+	promBin := testenv.LookTool(t, "prometheus", "prometheus")
+
+	const shards, nTargets = 2, 40
+	var targets []string
+	for range nTargets {
+		targets = append(targets, hytaleFake(t, "OK 1 20\n").String())
+	}
+	var exporters []*testenv.Exporter
+	var proms []*testenv.Prometheus
+	for i := range shards {
+		exporters = append(exporters, startExporter(t, "--timeout-offset=0.1"))
+		proms = append(proms, testenv.StartPrometheus(t, promBin, writeShardConfig(t, i, shards, exporters[i].Addr, targets)))
+	}
+
+	// Each shard's targets, once every target of every shard has been scraped
+	// successfully: the union is all 40, the shards disjoint, neither empty.
+	owner := map[string]int{}
+	testenv.WaitFor(t, 90*time.Second, "every shard to scrape its targets", func() (bool, string) {
+		clear(owner)
+		var seen []string
+		for i, p := range proms {
+			s, err := p.Query(`up{job="gameservers-shard"}`)
+			if err != nil {
+				return false, err.Error()
+			}
+			for _, x := range s {
+				inst := x.Metric["instance"]
+				if x.Value != 1 {
+					return false, fmt.Sprintf("shard %d: %s up %v", i, inst, x.Value)
+				}
+				if o, dup := owner[inst]; dup {
+					t.Fatalf("%s scraped by shard %d and shard %d", inst, o, i)
+				}
+				owner[inst] = i
+			}
+			seen = append(seen, fmt.Sprintf("shard %d: %d targets", i, len(s)))
+		}
+		return len(owner) == nTargets, strings.Join(seen, ", ")
+	})
+	for _, tg := range targets {
+		if _, ok := owner[tg]; !ok {
+			t.Errorf("%s scraped by no shard", tg)
+		}
+	}
+	count := make([]int, shards)
+	for _, o := range owner {
+		count[o]++
+	}
+	if slices.Contains(count, 0) {
+		t.Fatalf("targets per shard %v: hashmod left a shard empty", count)
+	}
+	t.Logf("targets per shard: %v", count)
+	// The probes succeeded: each shard's exporter answered for its targets.
+	for i, p := range proms {
+		if v, ok, desc := p.Value(`count(probe_success{job="gameservers-shard"} == 1)`); !ok || int(v) != count[i] {
+			t.Errorf("shard %d: %s, want %d", i, desc, count[i])
+		}
+	}
+
+	// Kill exporter 0: shard 0's targets go down, shard 1's stay up.
+	exporters[0].Stop()
+	proms[0].WaitValue(t, 60*time.Second, `count(up{job="gameservers-shard"} == 0)`, float64(count[0]))
+	// Shard 1 scraped its targets after the kill too (a fresh sample each), all up.
+	killed := time.Now()
+	testenv.WaitFor(t, 30*time.Second, "shard 1 to scrape after the kill", func() (bool, string) {
+		s, err := proms[1].Query(`timestamp(up{job="gameservers-shard"})`)
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, x := range s {
+			if x.Value < float64(killed.Unix()+1) {
+				return false, fmt.Sprintf("%s last scraped at %v", x.Metric["instance"], x.Value)
+			}
+		}
+		return len(s) == count[1], fmt.Sprintf("%d series", len(s))
+	})
+	if v, ok, desc := proms[1].Value(`count(up{job="gameservers-shard"} == 1)`); !ok || int(v) != count[1] {
+		t.Errorf("shard 1 after exporter 0 died: %s, want all %d up", desc, count[1])
+	}
+	if s, err := proms[1].Query(`up{job="gameservers-shard"} == 0`); err != nil || len(s) != 0 {
+		t.Errorf("shard 1 has targets down: %v %v", s, err)
+	}
+}
+
+// writeShardConfig writes shard i of n's Prometheus config: every target listed,
+// hashmod of the address keeping this shard's, probed through exporter.
+func writeShardConfig(t *testing.T, i, n int, exporter string, targets []string) string {
+	t.Helper()
+	sorted := slices.Clone(targets)
+	sort.Strings(sorted)
+	cfg := map[string]any{
+		"global": map[string]any{"scrape_interval": "1s", "scrape_timeout": "1s", "evaluation_interval": "1s"},
+		"scrape_configs": []any{map[string]any{
+			"job_name":       "gameservers-shard",
+			"metrics_path":   "/probe",
+			"params":         map[string]any{"module": []string{"hytale"}},
+			"static_configs": []any{map[string]any{"targets": sorted}},
+			"relabel_configs": []any{
+				map[string]any{"source_labels": []string{"__address__"}, "modulus": n, "target_label": "__tmp_hash", "action": "hashmod"},
+				map[string]any{"source_labels": []string{"__tmp_hash"}, "regex": fmt.Sprint(i), "action": "keep"},
+				map[string]any{"source_labels": []string{"__address__"}, "target_label": "__param_target"},
+				map[string]any{"source_labels": []string{"__param_target"}, "target_label": "instance"},
+				map[string]any{"target_label": "__address__", "replacement": exporter},
+			},
+		}},
+	}
+	p := writeYAML(t, "prometheus.yml", cfg)
+	testenv.CheckConfig(t, p)
+	return p
 }

@@ -1,71 +1,50 @@
 package e2e
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"io"
 	"maps"
-	"math"
 	"net/http"
-	"net/netip"
-	"net/url"
-	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
-
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // realServerWait bounds each subtest's wait for its server to answer through the
-// exporter (the install of a missing package comes before and is not counted).
+// exporter (a package install comes before and is not counted).
 const realServerWait = 30 * time.Second
 
 // TestRealServers starts one exporter (the built-in modules plus those of
-// testdata/realservers.yml, which ask for players, rules or a pinned protocol
-// version) and every game server of the Debian archive that a protocol speaks
-// to, each on free loopback port(s). Each subtest starts its server, then (in
-// parallel with the others, once all are started) probes it through the
-// exporter's /probe until it answers and asserts the metrics against quakestat,
-// run at the same moment, or, where no reference client reads the protocol
-// (OpenTTD 13, Armagetron, Teeworlds 0.7), against the server's own
-// configuration. A server that cannot be installed or started skips its own
-// subtest.
-//
-// Each module's probes are cached and paced on their own, so two modules probing
-// one server may query it twice within a second. Nexuiz would ignore the second
-// (DarkPlaces' flood block is per address, and every probe comes from
-// 127.0.0.1): only darkplaces_players probes it, whose getstatus is the built-in
-// darkplaces module's. The other servers have no such limit and are probed with
-// their built-in module, then with the file's.
+// testdata/realservers.yml: players, rules, pinned protocol versions) and every
+// Debian-packaged game server a protocol speaks to, on free loopback ports; once
+// all are started each subtest, in parallel, probes its server through /probe
+// and asserts the metrics against quakestat at the same moment or, where no
+// reference client reads the protocol, the server's configuration. A server
+// that cannot be installed skips its subtest. Nexuiz ignores a second query
+// from one address within a second, and two modules' probes are paced apart:
+// only darkplaces_players (the built-in module's getstatus) probes it.
 func TestRealServers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts real game servers: skipped with -short")
-	}
-	t.Parallel()
+	endToEnd(t, "real game servers")
 	modules, err := filepath.Abs(filepath.Join("testdata", "realservers.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// --probe.min-interval=1s (the default, pinned here): polls in between get
-	// the last result, so no server sees more than about one query a second from
-	// one module (DarkPlaces and ioquake3 ignore more from one address).
+	// --probe.min-interval=1s (the default, pinned): polls in between get the last
+	// result, so no server sees more than a query a second from one module.
 	ex := exporterClient{
-		base: "http://" + startExporter(t, "--probe.min-interval=1s", "--config.file="+modules),
+		base: startExporter(t, "--probe.min-interval=1s", "--config.file="+modules).Base,
 		c:    &http.Client{Timeout: 10 * time.Second},
 	}
 	for _, s := range []struct {
 		name  string
-		start func(*testing.T) (*proc, int) // the server and the port the target names
-		check func(*testing.T, exporterClient, *proc, int)
+		start func(*testing.T) (*testenv.Proc, int) // the server and the port the target names
+		check func(*testing.T, exporterClient, *testenv.Proc, int)
 	}{
 		{"quakeworld", startQuakeWorld, testRealQuakeWorld},
 		{"darkplaces", startNexuiz, testRealDarkPlaces},
@@ -76,7 +55,7 @@ func TestRealServers(t *testing.T) {
 		{"armagetron", startArmagetron, testRealArmagetron},
 		{"teeworlds", startTeeworlds, testRealTeeworlds},
 		{"ddnet", startDDNet, testRealDDNet},
-		{"quake3", func(t *testing.T) (*proc, int) {
+		{"quake3", func(t *testing.T) (*testenv.Proc, int) {
 			port := serverPort(t, 1)
 			return startOpenArena(t, port), port
 		}, testRealOpenArena},
@@ -91,92 +70,100 @@ func TestRealServers(t *testing.T) {
 	}
 }
 
-// testRealQuakeWorld: mvdsv + KTX on a generated box map, against its
-// configuration and quakestat -qws.
-func testRealQuakeWorld(t *testing.T, ex exporterClient, p *proc, port int) {
-	r := ex.waitProbe(t, p, "quakeworld", port, nil)
-	qs := qstatNow(t, "-qws", port)
-	r.checkUp(t, port)
-	// KTX's ffa mode sets maxclients itself (26); the box has no waypoints for
-	// frogbots, so nobody plays.
-	r.checkInfo(t, map[string]string{"protocol": "quakeworld", "name": qwHostname, "map": qwMap})
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_password_required", 0)
-	if v, ok := r.value("gameserver_players_max"); !ok || v < 1 {
-		t.Errorf("gameserver_players_max %v (present %v), want >= 1", v, ok)
-	}
-	if info := r.info(); info["version"] == "" || info["game"] == "" {
-		t.Errorf("gameserver_info %v: want a version and a game", info)
-	}
-	r.checkQstat(t, qs, "name", "map", "game")
+// expect is what one module's probe of a real server must report once it
+// succeeds (and ready, when given, holds): quakestat (flag qstat, "" none) asked
+// at the same moment agrees on the players, the max players (unless qstatNoMax)
+// and the gameserver_info labels qlabels; the labels info, the metric values
+// metrics, the decoded reply's key/values decoded and its rules (of which
+// gameserver_rules counts every one) from the debug output.
+type expect struct {
+	module      string
+	queryOffset int // the query port's offset from the game port the target names
+	ready       func(probeResult) (bool, string)
+	qstat       string
+	qlabels     []string
+	qstatNoMax  bool
+	info        map[string]string
+	metrics     map[string]float64
+	decoded     map[string]string
+	rules       map[string]string
+}
 
-	// With rules: the serverinfo key/values, counted in gameserver_rules and
-	// listed in the debug output.
-	r = ex.waitProbe(t, p, "quakeworld_rules", port, nil)
-	r.checkUp(t, port)
-	rules := ex.decoded(t, "quakeworld_rules", port).rules
-	r.want(t, "gameserver_rules", float64(len(rules)))
-	for k, v := range map[string]string{"hostname": qwHostname, "map": qwMap} {
-		if rules[k] != v {
-			t.Errorf("rule %s = %q, want %q (all: %v)", k, rules[k], v, rules)
+// check probes x.module on 127.0.0.1:port until it succeeds, then checks x.
+func (e exporterClient) check(t *testing.T, p *testenv.Proc, port int, x expect) probeResult {
+	t.Helper()
+	r := e.waitProbe(t, p, x.module, port, x.ready)
+	var qs *prototest.QstatServer
+	if x.qstat != "" {
+		qs = qstatNow(t, x.qstat, port)
+	}
+	r.checkUp(t, port+x.queryOffset)
+	r.checkInfo(t, x.info)
+	for name, v := range x.metrics {
+		r.want(t, name, v)
+	}
+	if x.decoded != nil || x.rules != nil {
+		d := e.decoded(t, x.module, port)
+		if x.rules != nil {
+			r.want(t, "gameserver_rules", float64(len(d.rules)))
+		}
+		for _, c := range []struct{ got, want map[string]string }{{d.info, x.decoded}, {d.rules, x.rules}} {
+			for k, v := range c.want {
+				if c.got[k] != v {
+					t.Errorf("%s: decoded %s = %q, want %q (all: %v)", x.module, k, c.got[k], v, c.got)
+				}
+			}
 		}
 	}
+	if qs != nil && x.qstatNoMax {
+		qs.MaxPlayers = int(r.metric("gameserver_players_max"))
+	}
+	r.checkQstat(t, qs, x.qlabels...)
+	return r
+}
+
+// testRealQuakeWorld: mvdsv + KTX on a generated box map. KTX's ffa mode sets
+// maxclients itself (26); the box has no waypoints for frogbots: nobody plays.
+func testRealQuakeWorld(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	r := ex.check(t, p, port, expect{module: "quakeworld", qstat: "-qws", qlabels: []string{"name", "map", "game"},
+		info:    map[string]string{"protocol": "quakeworld", "name": qwHostname, "map": qwMap},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_password_required": 0}})
+	if r.metric("gameserver_players_max") < 1 || r.info()["version"] == "" || r.info()["game"] == "" {
+		t.Errorf("want at least one slot, a version and a game:\n%s", r.body)
+	}
+	// The serverinfo key/values as rules.
+	ex.check(t, p, port, expect{module: "quakeworld_rules", rules: map[string]string{"hostname": qwHostname, "map": qwMap}})
 }
 
 // testRealDarkPlaces: Nexuiz with four bots, against its configuration and
 // quakestat -P -nexuizs. Probed with darkplaces_players only (see TestRealServers):
 // its getstatus is the built-in module's, players and cvars are in every reply.
-func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
-	const module = "darkplaces_players"
-	// Until the bots are in (they join at once, but the first answer may come
-	// before them).
-	ex.waitProbe(t, p, module, port, func(r probeResult) (bool, string) {
-		v, _ := r.value("gameserver_bots")
-		return v >= nexuizBots, fmt.Sprintf("%v bots", v)
-	})
-	// The players as the exporter and quakestat see them at about the same
-	// moment; a bot scoring in between makes them differ, so until they agree.
-	// Polls within --probe.min-interval get the exporter's last result, and a
-	// probe the engine's flood block ignores fails: both are polled again.
-	// quakestat -P sends getinfo, then getstatus, which falls in the block its
-	// getinfo started and is re-sent a second later (a run takes about 1 s, or
-	// comes back without players, a mismatch). The runs take turns among eight
-	// source addresses (127.0.0.2-9), so none falls in an earlier run's block,
-	// and neither quakestat nor the exporter (127.0.0.1) in the other's.
+func testRealDarkPlaces(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
 	withQstat := haveQstat(t)
-	var (
-		r   probeResult
-		qs  *qstatServer
-		run int
-	)
-	waitEvery(t, 250*time.Millisecond, realServerWait, "the exporter and quakestat -P to agree on the players", func() (bool, string) {
-		var err error
-		if r, err = ex.probe(module, port); err != nil {
-			return false, err.Error()
-		}
-		if v, _ := r.value("probe_success"); v != 1 {
-			return false, "probe failed: " + r.failure()
-		}
-		got := r.players()
-		if !withQstat {
-			return len(got) >= nexuizBots, fmt.Sprintf("exporter %v", got)
-		}
-		run++
-		s, err := quakestatPlayers("quakestat", "-nexuizs", fmt.Sprintf("127.0.0.%d", 2+run%8), loopback(port).String())
-		if err != nil {
-			return false, err.Error()
-		}
-		qs = &s
-		want := s.players()
-		return maps.Equal(got, want), fmt.Sprintf("exporter %v, quakestat %v", got, want)
-	})
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "darkplaces", "name": nexuizHostname, "map": nexuizMap,
-		"game": "Nexuiz", "version": "2.5.2"})
-	r.want(t, "gameserver_players_max", nexuizMax)
-	// Every player is a bot, with a score series and ping 0: no human plays.
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_bots", nexuizBots)
+	var qs *qstatServer
+	run := 0
+	r := ex.check(t, p, port, expect{module: "darkplaces_players",
+		// Until the bots are in, and the exporter and quakestat see the same players
+		// (a bot may score in between; a probe in the engine's flood block fails).
+		// quakestat -P's getstatus falls in the block its getinfo started: its runs
+		// take turns among 127.0.0.2-9, apart from each other and from the
+		// exporter's 127.0.0.1.
+		ready: func(r probeResult) (bool, string) {
+			got := r.players()
+			if r.metric("gameserver_bots") < nexuizBots || !withQstat {
+				return len(got) >= nexuizBots && r.metric("gameserver_bots") >= nexuizBots, fmt.Sprintf("exporter %v", got)
+			}
+			run++
+			s, err := quakestat("quakestat", "-nexuizs", fmt.Sprintf("127.0.0.%d", 2+run%8), loopback(port).String())
+			if err != nil {
+				return false, err.Error()
+			}
+			qs = &s
+			return maps.Equal(got, s.players()), fmt.Sprintf("exporter %v, quakestat %v", got, s.players())
+		},
+		info: map[string]string{"protocol": "darkplaces", "name": nexuizHostname, "map": nexuizMap, "game": "Nexuiz", "version": "2.5.2"},
+		// Every player is a bot, with a score series and ping 0: no human plays.
+		metrics: map[string]float64{"gameserver_players_max": nexuizMax, "gameserver_players": 0, "gameserver_bots": nexuizBots}})
 	players := r.players()
 	if len(players) != nexuizBots || len(r.series("gameserver_player_score")) != nexuizBots {
 		t.Errorf("players %v, want %d with a score each:\n%s", players, nexuizBots, r.body)
@@ -186,9 +173,8 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
 			t.Errorf("bot %q: ping %vms, want 0", name, pl.ping)
 		}
 	}
-	// The cvars of the same getstatus reply.
-	if v, _ := r.value("gameserver_rules"); v < 1 {
-		t.Errorf("gameserver_rules %v, want the cvars:\n%s", v, r.body)
+	if r.metric("gameserver_rules") < 1 { // the cvars of the same getstatus reply
+		t.Errorf("gameserver_rules: want the cvars:\n%s", r.body)
 	}
 	if qs != nil {
 		t.Logf("quakestat run %d agrees: %v", run, qs.players())
@@ -196,107 +182,80 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *proc, port int) {
 	}
 }
 
-// testRealCube2: Sauerbraten, queried on the game port + 1, against its
-// configuration and quakestat -cubes.
-func testRealCube2(t *testing.T, ex exporterClient, p *proc, port int) {
-	// The target names the game port; the module adds 1.
-	r := ex.waitProbe(t, p, "cube2", port, nil)
-	qs := qstatNow(t, "-cubes", port)
-	r.checkUp(t, port+1)
-	// No map is loaded and nobody is connected (Sauerbraten bots need a
-	// connected client to run them); the password sets the master mode. The
-	// info count leaves bots out: players are humans. Bots come from extinfo,
-	// which the built-in module does not ask for: no bot count.
-	r.checkInfo(t, map[string]string{"protocol": "cube2", "name": cube2Name, "map": "", "game": "Sauerbraten", "version": "260"})
-	r.want(t, "gameserver_players", 0)
-	if v, ok := r.value("gameserver_bots"); ok {
-		t.Errorf("gameserver_bots = %v without extinfo, want absent", v)
+// testRealCube2: Sauerbraten, queried on the game port + 1. No map is loaded and
+// nobody is connected (bots need a connected client to run them); the password
+// sets the master mode. The info count leaves bots out, and without extinfo
+// (the built-in module) there is no bot count; quakestat -cubes reports no game.
+func testRealCube2(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	r := ex.check(t, p, port, expect{module: "cube2", queryOffset: 1, qstat: "-cubes", qlabels: []string{"name", "map"},
+		info:    map[string]string{"protocol": "cube2", "name": cube2Name, "map": "", "game": "Sauerbraten", "version": "260"},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": cube2Max, "gameserver_password_required": 1}})
+	if _, ok := r.value("gameserver_bots"); ok {
+		t.Errorf("gameserver_bots without extinfo, want absent:\n%s", r.body)
 	}
-	r.want(t, "gameserver_players_max", cube2Max)
-	r.want(t, "gameserver_password_required", 1)
-	r.checkQstat(t, qs, "name", "map") // quakestat -cubes reports no game
-
 	// With extinfo: the player list (for the bot count) and the uptime, with the
 	// info reply's attributes as rules.
-	r = ex.waitProbe(t, p, "cube2_extinfo", port, nil)
-	r.checkUp(t, port+1)
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_bots", 0)
+	r = ex.check(t, p, port, expect{module: "cube2_extinfo", queryOffset: 1,
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_bots": 0},
+		rules:   map[string]string{"mastermode_name": "password"}})
 	if s := r.series("gameserver_player_score"); len(s) != 0 {
 		t.Errorf("player series %v on an empty server", s)
 	}
-	rules := ex.decoded(t, "cube2_extinfo", port).rules
-	r.want(t, "gameserver_rules", float64(len(rules)))
-	if up, err := strconv.Atoi(rules["uptime"]); err != nil || up < 0 {
+	if rules := ex.decoded(t, "cube2_extinfo", port).rules; !regexp.MustCompile(`^[0-9]+$`).MatchString(rules["uptime"]) {
 		t.Errorf("rule uptime = %q, want seconds (all: %v)", rules["uptime"], rules)
 	}
-	if rules["mastermode_name"] != "password" {
-		t.Errorf("rule mastermode_name = %q, want password (all: %v)", rules["mastermode_name"], rules)
-	}
+}
+
+// testRealRedEclipse: the built-in redeclipse module (protocol cube2, on the game
+// port + 1). quakestat -cubes reads the name and the map but takes Red Eclipse's
+// time attribute for the player limit (600): the limit is compared with the
+// configuration only. serverpass puts the server in master mode "password".
+func testRealRedEclipse(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	v, slots := debVersion(t, "redeclipse-server"), redeclipseClients+redeclipseSpectators
+	ex.check(t, p, port, expect{module: "redeclipse", queryOffset: 1, qstat: "-cubes", qlabels: []string{"name", "map"}, qstatNoMax: true,
+		info:    map[string]string{"protocol": "cube2", "name": redeclipseName, "map": redeclipseMap, "game": "Red Eclipse", "version": v},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": float64(slots), "gameserver_password_required": 1},
+		decoded: map[string]string{"layout": "redeclipse", "mode": strconv.Itoa(redeclipseMode), "mutators": "0",
+			"max_clients": strconv.Itoa(slots), "mastermode_name": "password", "version": v}})
 }
 
 // testRealMumble: murmurd, against its configuration, the package version and
 // quakestat -mumble (whose version is wrong, and no name is in the ping reply).
-func testRealMumble(t *testing.T, ex exporterClient, p *proc, port int) {
-	want := mumbleVersion()
-	if want == "" {
-		t.Fatal("cannot tell the installed murmurd version")
-	}
-	r := ex.waitProbe(t, p, "mumble", port, nil)
-	qs := qstatNow(t, "-mumble", port)
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "mumble", "game": "Mumble", "version": want})
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_players_max", mumbleUsers)
-	r.checkQstat(t, qs) // the ping reply has no name
-
+func testRealMumble(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	ex.check(t, p, port, expect{module: "mumble", qstat: "-mumble",
+		info:    map[string]string{"protocol": "mumble", "game": "Mumble", "version": debVersion(t, "mumble-server")},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": mumbleUsers}})
 	// With rules: the allowed bandwidth per user, the one rule.
-	r = ex.waitProbe(t, p, "mumble_rules", port, nil)
-	r.checkUp(t, port)
-	r.want(t, "gameserver_rules", 1)
-	if rules := ex.decoded(t, "mumble_rules", port).rules; rules["bandwidth"] != strconv.Itoa(mumbleBandwidth) {
-		t.Errorf("rules %v, want bandwidth %d", rules, mumbleBandwidth)
-	}
+	ex.check(t, p, port, expect{module: "mumble_rules", metrics: map[string]float64{"gameserver_rules": 1},
+		rules: map[string]string{"bandwidth": strconv.Itoa(mumbleBandwidth)}})
 }
 
 // testRealOpenTTD: OpenTTD 13, against its configuration (qstat -ottds speaks the
-// old UDP protocol, which 13.x does not answer).
-func testRealOpenTTD(t *testing.T, ex exporterClient, p *proc, port int) {
-	r := ex.waitProbe(t, p, "openttd", port, nil)
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "openttd", "name": openttdName, "map": ""})
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_players_max", openttdClients)
-	r.want(t, "gameserver_password_required", 0)
+// old UDP protocol, which 13.x does not answer); what has no metric, from the
+// decoded reply.
+func testRealOpenTTD(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	r := ex.check(t, p, port, expect{module: "openttd",
+		info:    map[string]string{"protocol": "openttd", "name": openttdName, "map": ""},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": openttdClients, "gameserver_password_required": 0},
+		decoded: map[string]string{"companies_max": strconv.Itoa(openttdCompaniesMax), "companies_on": "0", "map_width": "64",
+			"map_height": "128", "landscape": "sub-arctic", "dedicated": "true"}})
 	if v := r.info()["version"]; !strings.HasPrefix(v, "1") {
 		t.Errorf("version %q, want 1x", v)
 	}
-	// What has no metric, from the decoded reply in the debug output.
-	info := ex.decodedInfo(t, "openttd", port)
-	for k, v := range map[string]string{
-		"companies_max": strconv.Itoa(openttdCompaniesMax), "companies_on": "0", "map_width": "64", "map_height": "128",
-		"landscape": "sub-arctic", "dedicated": "true", "game_info_version": "6",
-	} {
-		if info[k] != v && !(k == "game_info_version" && info[k] == "7") { // 14+ send version 7
-			t.Errorf("decoded %s = %q, want %q (all: %v)", k, info[k], v, info)
-		}
+	if v := ex.decoded(t, "openttd", port).info["game_info_version"]; v != "6" && v != "7" { // 14+ send version 7
+		t.Errorf("decoded game_info_version = %q, want 6", v)
 	}
 }
 
 // testRealArmagetron: Armagetron Advanced, never primed, against its
 // configuration (no reference client here reads it).
-func testRealArmagetron(t *testing.T, ex exporterClient, p *proc, port int) {
-	r := ex.waitProbe(t, p, "armagetron", port, nil)
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "armagetron", "name": armagetronName})
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_players_max", armagetronMax)
+func testRealArmagetron(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	r := ex.check(t, p, port, expect{module: "armagetron",
+		info:    map[string]string{"protocol": "armagetron", "name": armagetronName},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": armagetronMax},
+		decoded: map[string]string{"name": armagetronRawName, "port": strconv.Itoa(port)}})
 	if v := r.info()["version"]; !strings.HasPrefix(v, "0.2") {
 		t.Errorf("version %q, want 0.2.x", v)
-	}
-	info := ex.decodedInfo(t, "armagetron", port)
-	if info["name"] != armagetronRawName || info["port"] != strconv.Itoa(port) {
-		t.Errorf("decoded info %v, want name %q and port %d", info, armagetronRawName, port)
 	}
 }
 
@@ -304,20 +263,13 @@ func testRealArmagetron(t *testing.T, ex exporterClient, p *proc, port int) {
 // client speaks 0.7 (qstat -tees asks with 0.5/0.6 requests, which it ignores).
 // The built-in module detects the version, teeworlds_07 pins it, and
 // teeworlds_06's request gets no answer.
-func testRealTeeworlds(t *testing.T, ex exporterClient, p *proc, port int) {
+func testRealTeeworlds(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
 	for _, module := range []string{"teeworlds", "teeworlds_07"} {
-		r := ex.waitProbe(t, p, module, port, nil)
-		r.checkUp(t, port)
-		r.checkInfo(t, map[string]string{"protocol": "teeworlds", "name": teeworldsName, "map": teeworldsMap, "game": "CTF"})
-		r.want(t, "gameserver_players", 0)
-		r.want(t, "gameserver_players_max", teeworldsMax)
-		r.want(t, "gameserver_bots", 0)
-		r.want(t, "gameserver_password_required", 1)
+		r := ex.check(t, p, port, expect{module: module, decoded: map[string]string{"protocol": "0.7"},
+			info:    map[string]string{"protocol": "teeworlds", "name": teeworldsName, "map": teeworldsMap, "game": "CTF"},
+			metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": teeworldsMax, "gameserver_bots": 0, "gameserver_password_required": 1}})
 		if v := r.info()["version"]; !strings.HasPrefix(v, "0.7") {
 			t.Errorf("%s: version %q, want 0.7.x", module, v)
-		}
-		if info := ex.decodedInfo(t, module, port); info["protocol"] != "0.7" {
-			t.Errorf("%s: decoded info %v, want protocol 0.7", module, info)
 		}
 	}
 	// The server is up (it answered both): the 0.6 gie3 is ignored, so the probe
@@ -328,35 +280,24 @@ func testRealTeeworlds(t *testing.T, ex exporterClient, p *proc, port int) {
 	}
 	r.want(t, "probe_success", 0)
 	r.want(t, "probe_timeout_seconds", 0.3)
-	if reason := r.failure(); reason != "timeout" {
-		t.Errorf("teeworlds_06: failure reason %q, want timeout:\n%s", reason, r.body)
-	}
-	if _, ok := r.fams["gameserver_info"]; ok {
-		t.Errorf("teeworlds_06: gameserver_info on a failed probe:\n%s", r.body)
+	if _, ok := r.fams["gameserver_info"]; ok || r.failure() != "timeout" {
+		t.Errorf("teeworlds_06: want a timeout, without gameserver_info:\n%s", r.body)
 	}
 }
 
 // testRealDDNet: DDNet, a Teeworlds 0.6 server, against its configuration and
 // quakestat -tees. The built-in module's first round trip carries the 0.6 gie3,
-// which DDNet answers at once; ddnet_06 pins that request.
-func testRealDDNet(t *testing.T, ex exporterClient, p *proc, port int) {
+// which DDNet answers at once; ddnet_06 pins that request. DDNet names the 0.6
+// version it speaks, then its own.
+func testRealDDNet(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
 	for _, module := range []string{"teeworlds", "ddnet_06"} {
-		r := ex.waitProbe(t, p, module, port, nil)
-		qs := qstatNow(t, "-tees", port)
-		r.checkUp(t, port)
-		r.checkInfo(t, map[string]string{"protocol": "teeworlds", "name": ddnetName, "map": ddnetMap, "game": ddnetGame})
-		r.want(t, "gameserver_players", 0)
-		r.want(t, "gameserver_players_max", ddnetMax)
-		r.want(t, "gameserver_password_required", 1)
-		// DDNet names the 0.6 version it speaks, then its own.
+		r := ex.check(t, p, port, expect{module: module, qstat: "-tees", qlabels: []string{"name", "map", "game"},
+			info:    map[string]string{"protocol": "teeworlds", "name": ddnetName, "map": ddnetMap, "game": ddnetGame},
+			metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": ddnetMax, "gameserver_password_required": 1},
+			decoded: map[string]string{"protocol": "0.6", "max_clients": strconv.Itoa(ddnetMax), "flags": "1"}})
 		if v := r.info()["version"]; !strings.HasPrefix(v, "0.6.4, ") {
 			t.Errorf("%s: version %q, want 0.6.4, <DDNet version>", module, v)
 		}
-		info := ex.decodedInfo(t, module, port)
-		if info["protocol"] != "0.6" || info["max_clients"] != strconv.Itoa(ddnetMax) || info["flags"] != "1" {
-			t.Errorf("%s: decoded info %v, want protocol 0.6, max_clients %d, flags 1", module, info, ddnetMax)
-		}
-		r.checkQstat(t, qs, "name", "map", "game")
 	}
 }
 
@@ -364,343 +305,24 @@ func testRealDDNet(t *testing.T, ex exporterClient, p *proc, port int) {
 // configuration and quakestat -q3s. Its getstatus counts no bots (they are
 // ping-0 lines), so the querier asks getinfo too: g_humanplayers 0 of 3
 // clients, so no player and three bots.
-func testRealOpenArena(t *testing.T, ex exporterClient, p *proc, port int) {
-	r := ex.waitProbe(t, p, "quake3", port, func(r probeResult) (bool, string) {
-		v, _ := r.value("gameserver_bots")
-		return v == float64(len(openArenaBots)), fmt.Sprintf("%v bots", v)
-	})
+func testRealOpenArena(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	bots := float64(len(openArenaBots))
+	r := ex.check(t, p, port, expect{module: "quake3",
+		ready: func(r probeResult) (bool, string) {
+			return r.metric("gameserver_bots") == bots, fmt.Sprintf("%v bots", r.metric("gameserver_bots"))
+		},
+		info:    map[string]string{"protocol": "quake3", "name": openArenaName, "map": openArenaMap},
+		metrics: map[string]float64{"gameserver_players": 0, "gameserver_bots": bots, "gameserver_players_max": openArenaMax}})
 	// With the player list, from its own address: ioquake3 rate-limits
 	// getstatus per address.
-	var qs *qstatServer
 	if haveQstat(t) {
-		s, err := quakestat("quakestat", "127.0.0.4", loopback(port).String())
+		qs, err := quakestat("quakestat", "-q3s", "127.0.0.4", loopback(port).String())
 		if err != nil {
 			t.Fatal(err)
 		}
-		qs = &s
-	}
-	r.checkUp(t, port)
-	r.checkInfo(t, map[string]string{"protocol": "quake3", "name": openArenaName, "map": openArenaMap})
-	// Every client is a bot: no human plays.
-	r.want(t, "gameserver_players", 0)
-	r.want(t, "gameserver_bots", float64(len(openArenaBots)))
-	r.want(t, "gameserver_players_max", openArenaMax)
-	if qs != nil {
 		if got := qs.playerNames(); !slices.Equal(got, openArenaBots) {
 			t.Errorf("quakestat lists %v, want the bots %v", got, openArenaBots)
 		}
 		r.checkQstat(t, &qs.QstatServer, "name", "map") // quakestat -q3s reports no game
-	}
-}
-
-// haveQstat reports whether the reference client quakestat is installed, and
-// says so when it is not: the comparison with it is then left out.
-func haveQstat(t *testing.T) bool {
-	t.Helper()
-	if _, err := exec.LookPath("quakestat"); err != nil {
-		t.Log("quakestat (Debian package qstat) is not installed: no comparison with it; `make test` installs it as root")
-		return false
-	}
-	return true
-}
-
-// qstatNow asks quakestat (protocol flag, extra options) about 127.0.0.1:port,
-// or returns nil when it is not installed.
-func qstatNow(t *testing.T, flag string, port int, extra ...string) *prototest.QstatServer {
-	t.Helper()
-	if !haveQstat(t) {
-		return nil
-	}
-	qs := prototest.QstatJSON(t, flag, loopback(port), extra...)
-	return &qs
-}
-
-func loopback(port int) netip.AddrPort {
-	return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
-}
-
-// exporterClient probes through the exporter under test.
-type exporterClient struct {
-	base string
-	c    *http.Client
-}
-
-// get asks /probe for module and 127.0.0.1:port with extra parameters. The scrape
-// timeout header gives the probe 2 s (the default --timeout-offset is 0.5).
-func (e exporterClient) get(module string, port int, extra url.Values) ([]byte, error) {
-	q := url.Values{"module": {module}, "target": {loopback(port).String()}}
-	for k, v := range extra {
-		q[k] = v
-	}
-	req, err := http.NewRequest(http.MethodGet, e.base+"/probe?"+q.Encode(), nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2.5")
-	req.Header.Set("Accept", "text/plain;version=0.0.4")
-	resp, err := e.c.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err == nil && resp.StatusCode != http.StatusOK {
-		err = fmt.Errorf("HTTP %s: %s", resp.Status, body)
-	}
-	return body, err
-}
-
-// probe runs one probe and parses the exposition.
-func (e exporterClient) probe(module string, port int) (probeResult, error) {
-	body, err := e.get(module, port, nil)
-	if err != nil {
-		return probeResult{}, err
-	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := parser.TextToMetricFamilies(bytes.NewReader(body))
-	if err != nil {
-		return probeResult{}, fmt.Errorf("parsing the exposition: %v\n%s", err, body)
-	}
-	return probeResult{fams: fams, body: string(body)}, nil
-}
-
-// waitProbe probes module on 127.0.0.1:port until probe_success is 1 and ready
-// (when given) holds, failing the test when the server exits or realServerWait
-// passes. Polls in between are served from the exporter's cache.
-func (e exporterClient) waitProbe(t *testing.T, server *proc, module string, port int, ready func(probeResult) (bool, string)) probeResult {
-	t.Helper()
-	var last probeResult
-	waitEvery(t, 250*time.Millisecond, realServerWait, fmt.Sprintf("module %s to probe %s successfully", module, loopback(port)), func() (bool, string) {
-		if server.exited() {
-			t.Fatalf("%s exited: %v", server.name, server.err)
-		}
-		r, err := e.probe(module, port)
-		if err != nil {
-			return false, err.Error()
-		}
-		if v, _ := r.value("probe_success"); v != 1 {
-			return false, "probe failed: " + r.failure()
-		}
-		if ready != nil {
-			if ok, state := ready(r); !ok {
-				return false, state
-			}
-		}
-		last = r
-		return true, ""
-	})
-	return last
-}
-
-// decodedReply is what the debug output lists of a server's reply: the info
-// key/values and the rules (what has no metric of its own).
-type decodedReply struct {
-	info, rules map[string]string
-}
-
-// decoded returns the decoded reply from the probe's debug output (debug=true):
-// the "KEY = VALUE" lines of the info reply and the "rule KEY = VALUE" lines.
-// Within --probe.min-interval of the module's last probe it is that probe's
-// reply; otherwise a new probe, which must succeed.
-func (e exporterClient) decoded(t *testing.T, module string, port int) decodedReply {
-	t.Helper()
-	body, err := e.get(module, port, url.Values{"debug": {"true"}})
-	if err != nil {
-		t.Fatalf("debug output: %v", err)
-	}
-	d := decodedReply{info: map[string]string{}, rules: map[string]string{}}
-	sc := bufio.NewScanner(bytes.NewReader(body))
-	in := false
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "Decoded reply:":
-			in = true
-		case in && line == "":
-			return d
-		case in && !strings.HasPrefix(line, "  player ") && !strings.HasPrefix(line, "  mod ") &&
-			!strings.HasPrefix(line, "  phase "):
-			to := d.info
-			if rule, ok := strings.CutPrefix(line, "  rule "); ok {
-				to, line = d.rules, rule
-			}
-			k, v, ok := strings.Cut(strings.TrimPrefix(line, "  "), " = ")
-			if uq, err := strconv.Unquote(v); ok && err == nil {
-				to[k] = uq
-			}
-		}
-	}
-	t.Fatalf("no decoded reply in the debug output:\n%s", body)
-	return decodedReply{}
-}
-
-// decodedInfo returns the info key/values of the decoded reply (see decoded).
-func (e exporterClient) decodedInfo(t *testing.T, module string, port int) map[string]string {
-	t.Helper()
-	return e.decoded(t, module, port).info
-}
-
-// probeResult is one parsed /probe answer.
-type probeResult struct {
-	fams map[string]*dto.MetricFamily
-	body string
-}
-
-// value returns the value of a metric with a single series.
-func (r probeResult) value(name string) (float64, bool) {
-	f := r.fams[name]
-	if f == nil || len(f.Metric) != 1 {
-		return 0, false
-	}
-	return metricValue(f.Metric[0]), true
-}
-
-func metricValue(m *dto.Metric) float64 {
-	switch {
-	case m.Gauge != nil:
-		return m.Gauge.GetValue()
-	case m.Counter != nil:
-		return m.Counter.GetValue()
-	default:
-		return m.GetUntyped().GetValue()
-	}
-}
-
-func labels(m *dto.Metric) map[string]string {
-	out := map[string]string{}
-	for _, l := range m.Label {
-		out[l.GetName()] = l.GetValue()
-	}
-	return out
-}
-
-// want checks a single-series metric's value.
-func (r probeResult) want(t *testing.T, name string, want float64) {
-	t.Helper()
-	if v, ok := r.value(name); !ok || v != want {
-		t.Errorf("%s = %v (present: %v), want %v", name, v, ok, want)
-	}
-}
-
-// series returns the player label and value of each series of a per-player
-// metric.
-func (r probeResult) series(name string) map[string]float64 {
-	out := map[string]float64{}
-	if f := r.fams[name]; f != nil {
-		for _, m := range f.Metric {
-			out[labels(m)["player"]] = metricValue(m)
-		}
-	}
-	return out
-}
-
-// playerStat is one player's score and ping (milliseconds; NaN: not reported).
-type playerStat struct {
-	score, ping float64
-}
-
-// players returns the per-player series by player: gameserver_player_score and
-// gameserver_player_ping_seconds.
-func (r probeResult) players() map[string]playerStat {
-	out := map[string]playerStat{}
-	pings := r.series("gameserver_player_ping_seconds")
-	for name, score := range r.series("gameserver_player_score") {
-		ping, ok := pings[name]
-		if ok {
-			ping = math.Round(ping * 1000)
-		} else {
-			ping = math.NaN()
-		}
-		out[name] = playerStat{score: score, ping: ping}
-	}
-	return out
-}
-
-// players returns quakestat's player list in the form of probeResult.players.
-func (s qstatServer) players() map[string]playerStat {
-	out := map[string]playerStat{}
-	for _, p := range s.Players {
-		out[p.Name] = playerStat{score: float64(p.Score), ping: float64(p.Ping)}
-	}
-	return out
-}
-
-// info returns the labels of gameserver_info (nil without a single series).
-func (r probeResult) info() map[string]string {
-	f := r.fams["gameserver_info"]
-	if f == nil || len(f.Metric) != 1 {
-		return nil
-	}
-	return labels(f.Metric[0])
-}
-
-// failure says why a probe failed, from probe_failure_info.
-func (r probeResult) failure() string {
-	if f := r.fams["probe_failure_info"]; f != nil && len(f.Metric) > 0 {
-		return labels(f.Metric[0])["reason"]
-	}
-	return "no probe_failure_info"
-}
-
-// checkUp checks what every successful probe reports: no failure, every query
-// phase successful, and the query port.
-func (r probeResult) checkUp(t *testing.T, queryPort int) {
-	t.Helper()
-	players, _ := r.value("gameserver_players")
-	max, _ := r.value("gameserver_players_max")
-	bots, hasBots := r.value("gameserver_bots")
-	t.Logf("exporter: %v, players %v/%v, bots %v (reported: %v)", r.info(), players, max, bots, hasBots)
-	r.want(t, "probe_success", 1)
-	r.want(t, "gameserver_query_port", float64(queryPort))
-	if _, ok := r.fams["probe_failure_info"]; ok {
-		t.Errorf("probe_failure_info on a successful probe:\n%s", r.body)
-	}
-	f := r.fams["gameserver_query_phase_success"]
-	if f == nil {
-		t.Errorf("no gameserver_query_phase_success:\n%s", r.body)
-		return
-	}
-	for _, m := range f.Metric {
-		if metricValue(m) != 1 {
-			t.Errorf("phase %v failed:\n%s", labels(m), r.body)
-		}
-	}
-}
-
-// checkInfo checks gameserver_info's labels against want.
-func (r probeResult) checkInfo(t *testing.T, want map[string]string) {
-	t.Helper()
-	info := r.info()
-	if info == nil {
-		t.Errorf("no single gameserver_info series:\n%s", r.body)
-		return
-	}
-	for k, v := range want {
-		if info[k] != v {
-			t.Errorf("gameserver_info %s=%q, want %q (all: %v)", k, info[k], v, info)
-		}
-	}
-}
-
-// checkQstat checks the probe against quakestat's record of the same server
-// (nil: none): players, max players and the gameserver_info labels named.
-// quakestat counts bots as players: humans plus bots (where reported) is its
-// count.
-func (r probeResult) checkQstat(t *testing.T, qs *prototest.QstatServer, labels ...string) {
-	t.Helper()
-	if qs == nil {
-		return
-	}
-	info := r.info()
-	players, _ := r.value("gameserver_players")
-	bots, _ := r.value("gameserver_bots")
-	max, _ := r.value("gameserver_players_max")
-	bad := qs.Status != "online" || float64(qs.NumPlayers) != players+bots || float64(qs.MaxPlayers) != max
-	for _, l := range labels {
-		q := map[string]string{"name": qs.Name, "map": qs.Map, "game": qs.Game}[l]
-		bad = bad || q != info[l]
-	}
-	if bad {
-		t.Errorf("quakestat %+v, exporter:\n%s", *qs, r.body)
 	}
 }

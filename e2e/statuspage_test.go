@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -45,20 +46,6 @@ func a2sFake(t *testing.T, name string, players, maxPlayers, bots byte) string {
 	}).String()
 }
 
-// quake3Fake answers getstatus with two players out of 12.
-func quake3Fake(t *testing.T) string {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		s := string(req)
-		if !strings.HasPrefix(s, "\xff\xff\xff\xffgetstatus") {
-			return nil
-		}
-		challenge := strings.TrimSpace(strings.TrimPrefix(strings.TrimRight(s[4:], "\x00\n"), "getstatus"))
-		return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n\\challenge\\" + challenge +
-			"\\sv_hostname\\Quake Arena\\mapname\\q3dm17\\sv_maxclients\\12\\g_needpass\\0\\gamename\\baseq3\\version\\ioq3 1.36\n" +
-			"5 20 \"Alice\"\n12 48 \"Bob\"\n")}
-	}).String()
-}
-
 // TestStatusPageInBrowser renders the landing page in headless Chromium after
 // probes of live fakes: one row per target, the failure first, names, players and
 // bots, a hostile server name shown as text and never run, sorting by a click, and
@@ -67,46 +54,16 @@ func TestStatusPageInBrowser(t *testing.T) {
 	chrome := chromiumPath(t)
 	const hostile = `<script>window.pwned=1</script><b>Evil</b> Arena`
 	evil := a2sFake(t, hostile, 5, 16, 1)
-	quake := quake3Fake(t)
+	quake := prototest.Quake3Server(t, "5 20 \"Alice\"\n12 48 \"Bob\"\n").String()
 	silent := prototest.Silent(t).String()
-	base := "http://" + startExporter(t)
+	base := startExporter(t).Base
 
 	c := &http.Client{Timeout: 10 * time.Second}
-	probe := func(module, target string) {
-		req, _ := http.NewRequest("GET", base+"/probe?module="+module+"&target="+target, nil)
-		req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Fatalf("probe %s %s: %s", module, target, resp.Status)
-		}
-	}
-	probe("a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
-	probe("a2s", silent)
-	probe("a2s", evil) // a target probed twice is one row
+	probe(t, base, "a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
+	probe(t, base, "a2s", silent)
+	probe(t, base, "a2s", evil) // a target probed twice is one row
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome),
-		chromedp.NoSandbox, // tests may run as root
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1500, 900),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	// The first Run starts the browser; its context must not carry a timeout.
-	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting %s: %v", chrome, err)
-	}
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	defer cancel()
+	ctx := browser(t, chrome, 1500, 900)
 	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, steps...); err != nil {
@@ -161,7 +118,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 		if strings.Contains(l, "pprof") {
 			t.Errorf("profiler linked without --web.enable-pprof: %s", l)
 		}
-		ok, status := httpOK(c, l)
+		ok, status := testenv.HTTPOK(c, l)
 		if !ok {
 			t.Errorf("link %s: %s", l, status)
 		}
@@ -198,7 +155,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#module"), "quake3"),
 		chromedp.SetValue(chromedp.CSS("#target"), quake),
 		chromedp.Click(chromedp.CSS(`#probe button`)))
-	waitFor(t, 30*time.Second, "the form's probe to be recorded", func() (bool, string) {
+	testenv.WaitFor(t, 30*time.Second, "the form's probe to be recorded", func() (bool, string) {
 		run("reloading", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets")))
 		got := rows()
 		return len(got) == 3, strings.Join(rowTargets(got), " ")
@@ -209,7 +166,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 		t.Errorf("after the form probe, rows %v, want %v", rowTargets(got), want)
 	}
 	for _, r := range got {
-		if r.Cells[colTarget] == quake && (r.Cells[colPlayers] != "2 / 12" || !strings.HasPrefix(r.Cells[colServer], "Quake Arena") || r.Cells[colMap] != "q3dm17") {
+		if r.Cells[colTarget] == quake && (r.Cells[colPlayers] != "2 / 12" || !strings.HasPrefix(r.Cells[colServer], "Q3 Test") || r.Cells[colMap] != "q3dm17") {
 			t.Errorf("quake3 row: %+v", r)
 		}
 	}
@@ -242,6 +199,43 @@ func TestStatusPageInBrowser(t *testing.T) {
 	t.Logf("screenshot: %s (%d bytes)", path, len(shot))
 }
 
+// probe asks base's /probe for module and target, with a 2 s scrape timeout.
+func probe(t *testing.T, base, module, target string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", base+"/probe?module="+module+"&target="+target, nil)
+	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("probe %s %s: %s", module, target, resp.Status)
+	}
+}
+
+// browser starts headless Chromium with a width x height window and returns a
+// context for chromedp, done after 90 s or with the test.
+func browser(t *testing.T, chrome string, width, height int) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome),
+		chromedp.NoSandbox, // tests may run as root
+		chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(width, height),
+		chromedp.Flag("disable-dev-shm-usage", true))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	// The first Run starts the browser; its context must not carry a timeout.
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(int64(width), int64(height)), chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", chrome, err)
+	}
+	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // pageRow is a row of the targets table as the browser shows it.
 type pageRow struct {
 	Class string
@@ -265,4 +259,42 @@ func toStrings(v any) []string {
 		}
 	}
 	return out
+}
+
+// TestStatusPageOnAPhone renders the status page 420 px wide, as the on-call
+// person's phone would: nothing scrolls sideways, each target is a card whose lines
+// say what they are, and the row of module auto says which protocol and port
+// answered. GSE_SCREENSHOT=file.png keeps a screenshot (PNG) to look at.
+func TestStatusPageOnAPhone(t *testing.T) {
+	chrome := chromiumPath(t)
+	named := a2sFake(t, "A server with a rather long name, as they often are [EU] #1 | discord.gg/x", 5, 16, 1)
+	silent := prototest.Silent(t).String()
+	base := startExporter(t).Base
+	probe(t, base, "auto", named)
+	probe(t, base, "a2s", silent)
+	ctx := browser(t, chrome, 420, 900)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets"))); err != nil {
+		t.Fatalf("loading the page: %v", err)
+	}
+	widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[window.innerWidth, document.documentElement.scrollWidth]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if widths[1] > widths[0] {
+		t.Errorf("at %d px wide the page is %d px wide: it scrolls sideways", widths[0], widths[1])
+	}
+	auto, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#targets tbody tr")).map(r => r.innerText).find(s => s.includes("auto")) || ""`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := named[strings.LastIndex(named, ":")+1:]
+	if !strings.Contains(auto, "a2s on port "+port) {
+		t.Errorf("the auto row does not say which protocol and port answered: %q", auto)
+	}
+	if f := os.Getenv("GSE_SCREENSHOT"); f != "" {
+		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil || os.WriteFile(filepath.Clean(f), shot, 0o644) != nil {
+			t.Errorf("screenshot: %v", err)
+		}
+	}
 }

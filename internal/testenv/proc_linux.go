@@ -1,6 +1,6 @@
-package e2e
+package testenv
 
 import "syscall"
 
-// dieWithParent: on Linux the child is killed if this test binary dies first.
+// dieWithParent: on Linux the child is killed if the test binary dies first.
 func dieWithParent(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }

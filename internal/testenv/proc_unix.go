@@ -1,13 +1,13 @@
 //go:build unix
 
-package e2e
+package testenv
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// ownGroup puts the process in its own group so stop reaches what it starts too.
+// ownGroup puts the process in its own group so Stop reaches what it starts too.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	dieWithParent(cmd.SysProcAttr)

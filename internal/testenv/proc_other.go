@@ -1,10 +1,10 @@
 //go:build !unix
 
-package e2e
+package testenv
 
 import "os/exec"
 
-// Without process groups the end-to-end suite (Linux in CI) stops the process alone.
+// Without process groups (the end-to-end tests run on Linux) the process stops alone.
 func ownGroup(*exec.Cmd)           {}
 func terminateGroup(cmd *exec.Cmd) { cmd.Process.Kill() }
 func killGroup(cmd *exec.Cmd)      { cmd.Process.Kill() }

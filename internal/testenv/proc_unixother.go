@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package e2e
+package testenv
 
 import "syscall"
 
