@@ -78,6 +78,9 @@ docker:
 # (scripts/testsets.sh says why), and the race set's tests that only build
 # without the detector (the stack-size tests).
 # Tests whose tools are missing skip with a message.
+# The waiting set (hostile/: hundreds of probes that each wait for a deadline, a
+# tenth of its time on a CPU) runs beside the other steps, its output printed after
+# them.
 # Load tests (LOAD_TESTS) skip in the first run and run after it, alone: they take
 # both cores for seconds and judge deadlines or peak memory, so they must not share
 # the CPUs with other test binaries (nor those with them).
@@ -90,10 +93,13 @@ GOTEST    ?= GO=$(GO) $(GO) run $(TOOLS_TAGS) ./scripts/gotest
 test: test-deps
 	@failed=""; \
 	{ $(GOFMT_CHECK) && $(GO) vet $(TOOLS_TAGS) ./...; } || failed="$$failed vet"; \
+	waiting=$$(mktemp); \
+	{ $(GOTEST) -race -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh waiting) >$$waiting 2>&1; echo $$? >>$$waiting.rc; } & \
 	$(GOTEST) -race -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh race) || failed="$$failed race"; \
 	$(GOTEST) -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh plain) || failed="$$failed test"; \
 	norace=$$(scripts/testsets.sh norace); [ -z "$$norace" ] || $(GOTEST) -count=1 $$norace || failed="$$failed norace"; \
 	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ || failed="$$failed gse_portable"; \
+	wait; cat $$waiting; [ "$$(cat $$waiting.rc)" = 0 ] || failed="$$failed waiting"; rm -f $$waiting $$waiting.rc; \
 	GSE_LOAD_TESTS=1 $(GOTEST) -race -count=1 -p 1 -run '$(LOAD_TESTS)' $(LOAD_PKGS) || failed="$$failed load"; \
 	$(MAKE) chart-test || failed="$$failed chart"; \
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi
