@@ -166,3 +166,13 @@ func TestResultFlags(t *testing.T) {
 		t.Errorf("rules %v", res.Rules)
 	}
 }
+
+// TestBotsMeaning: the big server info counts network users (AI players hold
+// no connection) and flags no bots.
+func TestBotsMeaning(t *testing.T) {
+	s, err := decodeReply(prototest.HexFile(t, "players_colours.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, s.Result(true, false), int64(s.Players), prototest.Unknown, true)
+}

@@ -41,3 +41,13 @@ func TestDecode(t *testing.T) {
 		t.Errorf("players of the wrong shape: %v", err)
 	}
 }
+
+// TestBotsMeaning: the count is the listed players, spectators included; the
+// status server marks no bots.
+func TestBotsMeaning(t *testing.T) {
+	res, _, err := prototest.QueryOnce(t, newQuerier, prototest.StatusPages(t, map[string]string{"/json": "piqueserver.json"}), protocols.Settings{Players: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+}

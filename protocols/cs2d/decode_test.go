@@ -10,6 +10,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// The own test vectors in testdata/*.vec are escaped hex written by hand from
+// gamedig's reader (format: prototest.ParseVec).
+
 func known(v int64) protocols.Count { return protocols.Known(v) }
 
 func TestDecodeVectors(t *testing.T) {
@@ -65,7 +68,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec))
+			r, err := decode(prototest.VecFile(t, tc.vec))
 			if !errors.Is(err, tc.err) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
@@ -126,5 +129,18 @@ func TestRequest(t *testing.T) {
 	// What gamedig sends; the answer repeats its first four bytes.
 	if want := []byte("\x01\x00\xFB\x01\xF5\x03\xFB\x05"); !reflect.DeepEqual(request, want) || !reflect.DeepEqual(request[:4], infoHeader) {
 		t.Errorf("request % X", request)
+	}
+}
+
+// TestBotsMeaning: the players byte counts bots too (they take slots) and the
+// bots byte says how many; the list carries no bot mark, so it is not checked.
+// A bots byte above the players byte leaves the total as sent and bots unknown.
+func TestBotsMeaning(t *testing.T) {
+	for vec, want := range map[string][2]int64{"full": {3, 2}, "nolist": {0, 0}, "lying_bots": {2, prototest.Unknown}} {
+		r, err := decode(prototest.VecFile(t, vec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prototest.CheckBots(t, r.Result(true, false), want[0], want[1], false)
 	}
 }

@@ -1,8 +1,6 @@
 package cs2d
 
 import (
-	"maps"
-	"slices"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -10,16 +8,7 @@ import (
 )
 
 // No real CS2D capture is committed: the seeds are the own vectors.
-func FuzzDecode(f *testing.F) {
-	prototest.FuzzResults(f, slices.Collect(maps.Values(allVecs(f))), func(t *testing.T, b []byte) *protocols.Result {
-		r, err := decode(b)
-		if err != nil {
-			return nil
-		}
-		res := r.Result(true, true)
-		if len(res.PlayerList) > 255 {
-			t.Fatalf("%d players from a count byte", len(res.PlayerList))
-		}
-		return res
-	})
-}
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, 255, decoded) }
+
+// decoded is decode and the Result it leads to, players and rules on.
+var decoded = prototest.Decoded(decode, func(r *reply) *protocols.Result { return r.Result(true, true) })

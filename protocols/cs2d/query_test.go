@@ -14,7 +14,7 @@ var all = protocols.Settings{Players: true, Rules: true}
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	addr := prototest.Answering(t, request, readVec(t, "full"))
+	addr := prototest.Answering(t, request, prototest.VecFile(t, "full"))
 	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +30,7 @@ func TestQuery(t *testing.T) {
 // Strays before the answer are skipped and noted; the answer still counts.
 func TestQueryStrays(t *testing.T) {
 	t.Parallel()
-	addr := prototest.Answering(t, request, readVec(t, "stray"), []byte("noise"), readVec(t, "full"))
+	addr := prototest.Answering(t, request, prototest.VecFile(t, "stray"), []byte("noise"), prototest.VecFile(t, "full"))
 	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
 	if err != nil || res.Name != "Dust Town" {
 		t.Fatalf("%v, %+v", err, res)
@@ -44,7 +44,7 @@ func TestQueryStrays(t *testing.T) {
 // players phase says why the list is missing.
 func TestQueryPartial(t *testing.T) {
 	t.Parallel()
-	addr := prototest.Answering(t, request, readVec(t, "cut_players"))
+	addr := prototest.Answering(t, request, prototest.VecFile(t, "cut_players"))
 	res, _, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestQueryFailures(t *testing.T) {
 
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	full := readVec(t, "full")
+	full := prototest.VecFile(t, "full")
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "cs2d", DefaultPort: 36963, Transport: "udp",
 		Settings: protocols.Settings{Players: true},

@@ -39,3 +39,12 @@ func TestStripTags(t *testing.T) {
 		}
 	}
 }
+
+// TestBotsMeaning: OnlinePlayers counts connected players; Eco has no bots.
+func TestBotsMeaning(t *testing.T) {
+	res, _, err := prototest.QueryOnce(t, newQuerier, prototest.StatusPages(t, map[string]string{"/info": "info.json"}), protocols.Settings{Players: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+}

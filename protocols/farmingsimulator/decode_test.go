@@ -30,3 +30,13 @@ func TestDecode(t *testing.T) {
 		t.Error("players not asked for, but listed")
 	}
 }
+
+// TestBotsMeaning: numUsed counts the used slots; the game has no bot players
+// (its helpers take no slot) and the feed marks none.
+func TestBotsMeaning(t *testing.T) {
+	res, _, err := query(t, fake(t, "fs22.xml"), protocols.Settings{Players: true, Options: withCode(testCode)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
+}

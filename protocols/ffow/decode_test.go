@@ -3,6 +3,7 @@ package ffow
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -138,4 +139,15 @@ func TestDecodeWindows1252(t *testing.T) {
 	if res := in.result(); res.Name != prototest.MafiaNameText {
 		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
 	}
+}
+
+// TestBotsMeaning: the LSQ info has no bot count and the player record no bot
+// mark (qstat, gamedig and GameQ read none): Players is the count as sent, Bots
+// stays unknown.
+func TestBotsMeaning(t *testing.T) {
+	res, _, err := probe(t, prototest.UDP(t, newFake(t).handle), protocols.Settings{Players: true}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 5, prototest.Unknown, true)
 }

@@ -8,16 +8,11 @@ import (
 )
 
 func BenchmarkDecodeInfo(b *testing.B) {
-	data := prototest.HexFile(b, "info_fxserver.hex")
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, prototest.HexFile(b, "info_fxserver.hex"), func(data []byte) error {
 		kvs, err := decodeInfo(data)
-		if err != nil {
-			b.Fatal(err)
-		}
 		infoResult(kvs)
-	}
+		return err
+	})
 }
 
 func BenchmarkDecodePlayers(b *testing.B) {

@@ -1,11 +1,11 @@
 package fivem
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -26,26 +26,17 @@ type expected struct {
 	FirstRule [2]string `json:"first_rule"`
 }
 
-func vectors(t *testing.T, glob string) []string {
+// expectedFor reads testdata/<name>.expected.json.
+func expectedFor(t *testing.T, name string) expected {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("testdata", glob))
-	if len(files) == 0 {
-		t.Fatalf("no vectors %s", glob)
-	}
-	return files
-}
-
-func expectedFor(t *testing.T, file string) expected {
-	t.Helper()
-	base := strings.TrimSuffix(file, filepath.Ext(file))
-	return prototest.ReadJSON[expected](t, base+".expected.json")
+	return prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
 }
 
 func TestDecodeInfo(t *testing.T) {
-	for _, file := range vectors(t, "*.hex") {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			e := expectedFor(t, file)
-			kvs, err := decodeInfo(prototest.HexFile(t, filepath.Base(file)))
+	for _, name := range prototest.Names(t, ".hex") {
+		t.Run(name, func(t *testing.T) {
+			e := expectedFor(t, name)
+			kvs, err := decodeInfo(prototest.HexFile(t, name+".hex"))
 			if e.Error != "" {
 				if wire.Reason(err) != e.Error || kvs != nil {
 					t.Fatalf("err = %v (%q), kvs = %q; want reason %q", err, wire.Reason(err), kvs, e.Error)
@@ -66,17 +57,10 @@ func TestDecodeInfo(t *testing.T) {
 }
 
 func TestDecodePlayers(t *testing.T) {
-	for _, file := range vectors(t, "players*.json") {
-		if strings.HasSuffix(file, ".expected.json") {
-			continue // the expectations of another vector
-		}
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			e := expectedFor(t, file)
-			body, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			list, dropped, err := decodePlayers(body)
+	for _, name := range []string{"players", "players_bad_entry", "players_cut", "players_empty", "players_object"} {
+		t.Run(name, func(t *testing.T) {
+			e := expectedFor(t, name)
+			list, dropped, err := decodePlayers(prototest.File(t, name+".json"))
 			if e.Error != "" {
 				if wire.Reason(err) != e.Error {
 					t.Fatalf("err = %v, want reason %q", err, e.Error)
@@ -123,15 +107,10 @@ func TestDecodePlayersCap(t *testing.T) {
 }
 
 func TestDecodeServerInfo(t *testing.T) {
-	for _, name := range []string{"info.json", "info_html.json"} {
+	for _, name := range []string{"info", "info_html"} {
 		t.Run(name, func(t *testing.T) {
-			file := filepath.Join("testdata", name)
-			e := expectedFor(t, file)
-			body, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			version, rules, err := decodeServerInfo(body)
+			e := expectedFor(t, name)
+			version, rules, err := decodeServerInfo(prototest.File(t, name+".json"))
 			if e.Error != "" {
 				if wire.Reason(err) != e.Error {
 					t.Fatalf("err = %v, want reason %q", err, e.Error)
@@ -178,4 +157,16 @@ func TestStripColours(t *testing.T) {
 			t.Errorf("stripColours(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestBotsMeaning: FXServer's getinfo counts connected clients and
+// players.json lists them; neither knows bots (NPCs are no clients): Players
+// is `clients` as sent, Bots stays unknown and no listed player is marked.
+func TestBotsMeaning(t *testing.T) {
+	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
+	if err != nil || len(res.PlayerList) != 2 {
+		t.Fatalf("%v, player list %+v, want 2 entries", err, res)
+	}
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }

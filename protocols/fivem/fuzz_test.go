@@ -1,8 +1,6 @@
 package fivem
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -12,9 +10,8 @@ import (
 // FuzzDecodeInfo checks that no datagram panics the info decoder or breaks its
 // cap, and that the result it builds is valid UTF-8 with no negative count.
 func FuzzDecodeInfo(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.hex")
-	for _, p := range files {
-		f.Add(prototest.HexFile(f, filepath.Base(p)))
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		kvs, err := decodeInfo(b)
@@ -56,13 +53,7 @@ func FuzzDecodePlayers(f *testing.F) {
 
 // FuzzDecodeServerInfo checks info.json: no panic, the cap holds, UTF-8 out.
 func FuzzDecodeServerInfo(f *testing.F) {
-	for _, p := range []string{"testdata/info.json", "testdata/info_html.json"} {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	prototest.SeedFiles(f, "info*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		version, rules, err := decodeServerInfo(b)
 		if err != nil {

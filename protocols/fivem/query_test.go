@@ -83,8 +83,7 @@ func jsonHandler(body string) http.HandlerFunc {
 
 func TestQueryFull(t *testing.T) {
 	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,19 +100,11 @@ func TestQueryFull(t *testing.T) {
 	if len(res.Rules) != 2 || res.Rules[0].Key != "gamename" || len(res.Info) != 9 {
 		t.Errorf("rules %q info %q", res.Rules, res.Info)
 	}
-	var phases []string
-	for _, p := range tr.Phases {
-		phases = append(phases, p.Name)
-	}
-	if strings.Join(phases, ",") != "info,players,rules" {
-		t.Errorf("phases %q", phases)
+	if p := prototest.PhaseNames(tr); p != "info,players,rules" {
+		t.Errorf("phases %q", p)
 	}
 	// players.json holds identifiers and addresses: none of it reaches the trace.
-	var sb strings.Builder
-	tr.WriteTranscript(&sb)
-	if s := sb.String(); strings.Contains(s, "license:") || strings.Contains(s, "198.51.100.9") {
-		t.Errorf("trace exposes player identifiers:\n%s", s)
-	}
+	prototest.NoSecrets(t, nil, tr, nil, "license:", "198.51.100.9")
 }
 
 // Without players or rules, info.json alone is fetched, for the version: the
@@ -123,8 +114,7 @@ func TestQueryInfoOnly(t *testing.T) {
 	players := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path }
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
 	addr := fxServer(t, answer, fxMux(players, info))
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +163,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 			t.Parallel()
 			addr := fxServer(t, answer, fxMux(c.players, jsonHandler("<")))
 			start := time.Now()
-			res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 700*time.Millisecond), protocols.At(addr), nil)
+			res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 700*time.Millisecond)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +191,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 // are refused.
 func TestQueryNoHTTP(t *testing.T) {
 	addr := prototest.UDP(t, answer)
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,41 +201,35 @@ func TestQueryNoHTTP(t *testing.T) {
 	}
 }
 
-// Replies with another challenge and stray OOB datagrams are skipped; the real
-// reply after them is taken.
-func TestQueryStrays(t *testing.T) {
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		c, ok := challengeOf(req)
-		if !ok {
-			return nil
-		}
-		return [][]byte{infoReply("other"), []byte("\xff\xff\xff\xffprint\nhello"), infoReply(c)}
-	})
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Fake RP" {
-		t.Errorf("name %q", res.Name)
-	}
-}
-
-// Only replies with a wrong challenge: the failure names the mismatch.
-func TestQueryWrongChallengeOnly(t *testing.T) {
-	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{infoReply("other")} })
-	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
-	if !errors.Is(err, wire.ErrMismatch) {
-		t.Fatalf("err = %v, want mismatch", err)
-	}
-}
-
-// A broken infoResponse ends the query as malformed.
-func TestQueryBrokenInfo(t *testing.T) {
-	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\nno backslash")} })
-	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if !errors.Is(err, wire.ErrMalformed) {
-		t.Fatalf("err = %v, want malformed", err)
+// The getinfo side alone: stray OOB datagrams and replies with another
+// challenge are skipped and the real reply taken; only wrong challenges fail
+// as a mismatch, a broken infoResponse as malformed.
+func TestQueryInfoReplies(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		replies func(c string) [][]byte
+		d       time.Duration
+		want    error
+	}{
+		{"strays then the reply", func(c string) [][]byte {
+			return [][]byte{infoReply("other"), []byte("\xff\xff\xff\xffprint\nhello"), infoReply(c)}
+		}, 2 * time.Second, nil},
+		{"wrong challenge only", func(string) [][]byte { return [][]byte{infoReply("other")} }, 300 * time.Millisecond, wire.ErrMismatch},
+		{"broken info", func(string) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\nno backslash")} }, 2 * time.Second, wire.ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := prototest.UDP(t, func(req []byte) [][]byte {
+				c, ok := challengeOf(req)
+				if !ok {
+					return nil
+				}
+				return tc.replies(c)
+			})
+			res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, tc.d)
+			if !prototest.WantedError(t, err, tc.want) && res.Name != "Fake RP" {
+				t.Errorf("name %q", res.Name)
+			}
+		})
 	}
 }
 
@@ -275,7 +259,7 @@ func TestQueryVersionOff(t *testing.T) {
 	hit := make(chan string, 4)
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
 	addr := fxServer(t, answer, fxMux(info, info))
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Options: noVersion}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: noVersion}, 2*time.Second)
 	if err != nil || res.Version != "" || res.PhaseErrors != nil {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -284,7 +268,7 @@ func TestQueryVersionOff(t *testing.T) {
 		t.Errorf("HTTP request to %s", p)
 	default:
 	}
-	res, err = prototest.MustNew(t, Protocol, protocols.Settings{Options: noVersion, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, _, err = prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: noVersion, Rules: true}, 2*time.Second)
 	if err != nil || res.Version == "" || len(res.Rules) == 0 {
 		t.Fatalf("%+v, %v", res, err)
 	}

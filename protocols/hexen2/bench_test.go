@@ -8,7 +8,7 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	info := readVec(b, "info")
+	info := prototest.VecFile(b, "info")
 	b.SetBytes(int64(len(info)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -7,8 +7,12 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
+
+// The own test vectors in testdata/*.vec are escaped hex built from
+// the engine's net_dgrm.c layouts (format: prototest.ParseVec).
 
 func known(v int64) protocols.Count { return protocols.Known(v) }
 
@@ -40,7 +44,7 @@ func TestDecodeServerInfo(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			body, skip, err := answer(readVec(t, tc.vec), repServerInfo)
+			body, skip, err := answer(prototest.VecFile(t, tc.vec), repServerInfo)
 			if err == nil && skip == nil {
 				var s *serverInfo
 				s, err = decodeServerInfo(body)
@@ -56,7 +60,7 @@ func TestDecodeServerInfo(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := answer(readVec(t, "reject"), repServerInfo); err == nil || !bytes.Contains([]byte(err.Error()), []byte("Server is full.")) {
+	if _, _, err := answer(prototest.VecFile(t, "reject"), repServerInfo); err == nil || !bytes.Contains([]byte(err.Error()), []byte("Server is full.")) {
 		t.Errorf("reject reason not in %v", err)
 	}
 }
@@ -66,7 +70,7 @@ func TestDecodePlayer(t *testing.T) {
 		"player0": {Index: 0, Name: "Paladin", Colours: 0x23, Frags: 17, Seconds: 754},
 		"player1": {Index: 1, Name: "Necro01", Frags: -3, Seconds: 60},
 	} {
-		b := readVec(t, vec)
+		b := prototest.VecFile(t, vec)
 		p, err := decodePlayer(b)
 		if err != nil {
 			t.Fatal(err)
@@ -79,25 +83,39 @@ func TestDecodePlayer(t *testing.T) {
 			t.Errorf("%s: address left in % X", vec, b)
 		}
 	}
-	cut := readVec(t, "player0")[:12]
+	cut := prototest.VecFile(t, "player0")[:12]
 	if _, err := decodePlayer(cut); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("cut player: %v", err)
 	}
 }
 
 func TestDecodeRule(t *testing.T) {
-	body, _, err := answer(readVec(t, "rule_maxspeed"), repRuleInfo)
+	body, _, err := answer(prototest.VecFile(t, "rule_maxspeed"), repRuleInfo)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if kv, ok, err := decodeRule(body); err != nil || !ok || kv != (protocols.KV{Key: "sv_maxspeed", Value: "640"}) {
 		t.Errorf("rule %+v %v %v", kv, ok, err)
 	}
-	body, _, _ = answer(readVec(t, "rule_end"), repRuleInfo)
+	body, _, _ = answer(prototest.VecFile(t, "rule_end"), repRuleInfo)
 	if _, ok, err := decodeRule(body); ok || err != nil {
 		t.Errorf("end of rules: %v %v", ok, err)
 	}
 	if _, _, err := decodeRule([]byte("name-without-end")); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("cut rule: %v", err)
 	}
+}
+
+// TestBotsMeaning: the server info counts active clients; Hexen II has no bots
+// to tell apart (stock servers run none), so bots stay unknown.
+func TestBotsMeaning(t *testing.T) {
+	body, _, err := answer(prototest.VecFile(t, "info"), repServerInfo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := decodeServerInfo(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, s.result(), 2, prototest.Unknown, true)
 }

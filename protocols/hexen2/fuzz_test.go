@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // No real Hexen II capture is committed: the seeds are the own vectors. Each input
 // goes through the three reply decoders the querier uses.
 func FuzzDecode(f *testing.F) {
-	for _, b := range allVecs(f) {
+	for _, b := range prototest.AllVecs(f) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

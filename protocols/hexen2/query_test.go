@@ -48,10 +48,10 @@ func (f fake) handler(t testing.TB) prototest.Handler {
 
 func stock(t testing.TB) fake {
 	return fake{
-		info:    readVec(t, "info"),
-		players: map[byte][]byte{0: readVec(t, "player0"), 1: readVec(t, "player1")},
+		info:    prototest.VecFile(t, "info"),
+		players: map[byte][]byte{0: prototest.VecFile(t, "player0"), 1: prototest.VecFile(t, "player1")},
 		rules: map[string][]byte{
-			"": readVec(t, "rule_maxspeed"), "sv_maxspeed": readVec(t, "rule_teamplay"), "teamplay": readVec(t, "rule_end"),
+			"": prototest.VecFile(t, "rule_maxspeed"), "sv_maxspeed": prototest.VecFile(t, "rule_teamplay"), "teamplay": prototest.VecFile(t, "rule_end"),
 		},
 	}
 }
@@ -127,11 +127,11 @@ func TestQueryPlayerGone(t *testing.T) {
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
 	loop := stock(t)
-	loop.rules = map[string][]byte{"": readVec(t, "rule_maxspeed"), "sv_maxspeed": readVec(t, "rule_maxspeed")}
+	loop.rules = map[string][]byte{"": prototest.VecFile(t, "rule_maxspeed"), "sv_maxspeed": prototest.VecFile(t, "rule_maxspeed")}
 	endless := stock(t)
 	endless.rules = nil
 	wrongIndex := stock(t)
-	wrongIndex.players = map[byte][]byte{0: readVec(t, "player1"), 1: readVec(t, "player1")}
+	wrongIndex.players = map[byte][]byte{0: prototest.VecFile(t, "player1"), 1: prototest.VecFile(t, "player1")}
 	tests := []struct {
 		name    string
 		f       fake
@@ -139,10 +139,10 @@ func TestQueryFailures(t *testing.T) {
 		err     error            // the query's
 		phases  map[string]error // or its phase errors
 	}{
-		{name: "rejected", f: fake{info: readVec(t, "reject")}, err: wire.ErrServer},
-		{name: "cut info", f: fake{info: readVec(t, "short_info")}, err: wire.ErrTruncated},
-		{name: "lying length", f: fake{info: readVec(t, "bad_length")}, err: wire.ErrMalformed},
-		{name: "not control", f: fake{info: readVec(t, "not_control")}, err: wire.ErrMalformed},
+		{name: "rejected", f: fake{info: prototest.VecFile(t, "reject")}, err: wire.ErrServer},
+		{name: "cut info", f: fake{info: prototest.VecFile(t, "short_info")}, err: wire.ErrTruncated},
+		{name: "lying length", f: fake{info: prototest.VecFile(t, "bad_length")}, err: wire.ErrMalformed},
+		{name: "not control", f: fake{info: prototest.VecFile(t, "not_control")}, err: wire.ErrMalformed},
 		{name: "rule loop", f: loop, phases: map[string]error{"rules": wire.ErrMismatch}},
 		{name: "wrong player", f: wrongIndex, phases: map[string]error{"players": wire.ErrMismatch}},
 		{name: "endless rules", f: endless, handler: func(f fake) prototest.Handler {

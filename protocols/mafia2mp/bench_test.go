@@ -9,7 +9,7 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	prototest.DecodeBench(b, readVec(b, "m2o"), func(b []byte) error {
+	prototest.DecodeBench(b, prototest.VecFile(b, "m2o"), func(b []byte) error {
 		r, err := decode(b, tagOnline, wire.UTF8)
 		if err == nil {
 			r.Result(true)
@@ -19,5 +19,5 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, server(b, tagM2MP, readVec(b, "m2mp")))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, server(b, tagM2MP, prototest.VecFile(b, "m2mp")))
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// The own test vectors in testdata/*.vec are escaped hex built from
+// gamedig's reader (format: prototest.ParseVec).
+
 func TestDecodeVectors(t *testing.T) {
 	tests := []struct {
 		vec, tag   string
@@ -31,7 +34,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec+"/"+tc.tag, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec), tc.tag, wire.UTF8)
+			r, err := decode(prototest.VecFile(t, tc.vec), tc.tag, wire.UTF8)
 			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
@@ -70,9 +73,19 @@ func TestEncodingOption(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := decode(readVec(t, "m2mp_cp1252"), tagM2MP, q.(*querier).text)
+		r, err := decode(prototest.VecFile(t, "m2mp_cp1252"), tagM2MP, q.(*querier).text)
 		if err != nil || r.Name != want {
 			t.Errorf("encoding %q: %q, %v; want %q", enc, r.Name, err, want)
 		}
 	}
+}
+
+// TestBotsMeaning: the players count is the connected players; neither mod has
+// bots to tell apart.
+func TestBotsMeaning(t *testing.T) {
+	r, err := decode(prototest.VecFile(t, "m2mp"), tagM2MP, wire.UTF8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, r.Result(true), 3, prototest.Unknown, true)
 }

@@ -9,7 +9,7 @@ import (
 
 // No real capture is committed: the seeds are the own vectors, read with both tags.
 func FuzzDecode(f *testing.F) {
-	for _, b := range allVecs(f) {
+	for _, b := range prototest.AllVecs(f) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

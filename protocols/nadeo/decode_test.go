@@ -3,6 +3,7 @@ package nadeo
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -146,4 +147,15 @@ func TestMethodCall(t *testing.T) {
 	if err != nil || root.child("params").childrenNamed("param")[0].child("value").child("i4").text != "255" {
 		t.Errorf("%v", err)
 	}
+}
+
+// TestBotsMeaning: Nadeo servers have no bots; the player list counts everyone
+// connected (spectators too, as qstat and gamedig count them). Players is the
+// list's length, Bots stays unknown.
+func TestBotsMeaning(t *testing.T) {
+	res, _, err := probe(t, newFake(t, "forever").start(t), settings(t, true, ""), 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }

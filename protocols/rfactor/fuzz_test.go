@@ -1,21 +1,13 @@
 package rfactor
 
 import (
-	"maps"
-	"slices"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // No real rFactor capture is committed: the seeds are the own vectors.
-func FuzzDecode(f *testing.F) {
-	prototest.FuzzResults(f, slices.Collect(maps.Values(allVecs(f))), func(t *testing.T, b []byte) *protocols.Result {
-		r, err := decode(b)
-		if err != nil {
-			return nil
-		}
-		return r.Result()
-	})
-}
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, 0, decoded) }
+
+// decoded is decode and the Result it leads to.
+var decoded = prototest.Decoded(decode, (*reply).Result)

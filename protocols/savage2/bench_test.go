@@ -8,15 +8,9 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	prototest.DecodeBench(b, readVec(b, "full"), func(b []byte) error {
-		r, err := decode(b)
-		if err == nil {
-			r.Result(true)
-		}
-		return err
-	})
+	prototest.DecodeBench(b, prototest.VecFile(b, "full"), decoded.Err)
 }
 
 func BenchmarkQuery(b *testing.B) {
-	prototest.QueryBench(b, Protocol, protocols.Settings{Rules: true}, prototest.Answering(b, request, readVec(b, "full")))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Rules: true}, prototest.Answering(b, request, prototest.VecFile(b, "full")))
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// The own test vectors in testdata/*.vec are escaped hex built from
+// the jxqf notes' layout (format: prototest.ParseVec).
+
 func TestDecodeVectors(t *testing.T) {
 	tests := []struct {
 		vec  string
@@ -31,7 +34,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec))
+			r, err := decode(prototest.VecFile(t, tc.vec))
 			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
@@ -55,4 +58,14 @@ func TestDecodeVectors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBotsMeaning: the players byte counts clients; Savage 2 has no bots to tell
+// apart, and the reply has no player list.
+func TestBotsMeaning(t *testing.T) {
+	r, err := decode(prototest.VecFile(t, "full"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, r.Result(false), 7, prototest.Unknown, true)
 }

@@ -1,8 +1,6 @@
 package savage2
 
 import (
-	"maps"
-	"slices"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -10,12 +8,7 @@ import (
 )
 
 // No real Savage 2 capture is committed: the seeds are the own vectors.
-func FuzzDecode(f *testing.F) {
-	prototest.FuzzResults(f, slices.Collect(maps.Values(allVecs(f))), func(t *testing.T, b []byte) *protocols.Result {
-		r, err := decode(b)
-		if err != nil {
-			return nil
-		}
-		return r.Result(true)
-	})
-}
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, 0, decoded) }
+
+// decoded is decode and the Result it leads to, rules on.
+var decoded = prototest.Decoded(decode, func(r *reply) *protocols.Result { return r.Result(true) })

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -131,4 +132,16 @@ func TestDecodeWindows1252(t *testing.T) {
 			t.Errorf("encoding %q: players %+v, %v; want %q", enc, ps, err, want[1])
 		}
 	}
+}
+
+// TestBotsMeaning: a voice server has no bots; si's server_currentusers is the
+// clients on the virtual server, Bots stays unknown and no listed player is
+// marked.
+func TestBotsMeaning(t *testing.T) {
+	f := newFake(t)
+	res, _, err := probe(t, f.start(t), voice, protocols.Settings{Players: true}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }

@@ -7,15 +7,9 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	prototest.DecodeBench(b, readVec(b, "tribes"), func(b []byte) error {
-		r, err := decode(b)
-		if err == nil {
-			r.Result(true, true)
-		}
-		return err
-	})
+	prototest.DecodeBench(b, prototest.VecFile(b, "tribes"), decoded.Err)
 }
 
 func BenchmarkQuery(b *testing.B) {
-	prototest.QueryBench(b, Protocol, all, server(b, readVec(b, "tribes")))
+	prototest.QueryBench(b, Protocol, all, server(b, prototest.VecFile(b, "tribes")))
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// The own test vectors in testdata/*.vec are escaped hex built from
+// qstat's and gamedig's readers (format: prototest.ParseVec).
+
 func known(v int64) protocols.Count { return protocols.Known(v) }
 
 func TestDecodeVectors(t *testing.T) {
@@ -51,7 +54,7 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec))
+			r, err := decode(prototest.VecFile(t, tc.vec))
 			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
@@ -82,7 +85,7 @@ func TestDecodeVectors(t *testing.T) {
 }
 
 func TestAnswers(t *testing.T) {
-	b := readVec(t, "tribes")
+	b := prototest.VecFile(t, "tribes")
 	if err := answers(b, reqTribes, 0xFFEE); err != nil {
 		t.Errorf("the reply does not answer: %v", err)
 	}
@@ -116,5 +119,16 @@ func TestPascalWindows1252(t *testing.T) {
 	rd := wire.NewReader(b)
 	if got := pascal(&rd, "name"); got != prototest.MafiaNameText || rd.Err() != nil {
 		t.Errorf("%q, %v; want %q", got, rd.Err(), prototest.MafiaNameText)
+	}
+}
+
+// TestBotsMeaning: the players byte counts the clients; neither layout marks bots.
+func TestBotsMeaning(t *testing.T) {
+	for _, vec := range []string{"tribes", "starsiege"} {
+		r, err := decode(prototest.VecFile(t, vec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prototest.CheckBots(t, r.Result(true, false), 2, prototest.Unknown, true)
 	}
 }

@@ -25,7 +25,7 @@ type qstatTbs struct {
 // so the name is compared as ASCII and scores are not compared.
 func TestQstat(t *testing.T) {
 	prototest.NeedQstat(t)
-	addr := server(t, readVec(t, "tribes"))
+	addr := server(t, prototest.VecFile(t, "tribes"))
 	out := prototest.Qstat(t, "-json", "-P", "-timeout", "5", "-tbs", addr.String())
 	var recs []qstatTbs
 	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {

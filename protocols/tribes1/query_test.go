@@ -41,7 +41,7 @@ func starsiege(s protocols.Settings) protocols.Settings {
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, tr, err := prototest.QueryNew(t, Protocol, server(t, readVec(t, "tribes")), all, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, server(t, prototest.VecFile(t, "tribes")), all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestQuery(t *testing.T) {
 
 func TestQueryStarsiege(t *testing.T) {
 	t.Parallel()
-	addr := server(t, readVec(t, "starsiege"))
+	addr := server(t, prototest.VecFile(t, "starsiege"))
 	res, tr, err := prototest.QueryNew(t, Protocol, addr, starsiege(all), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestOptionsErrors(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	tribes := readVec(t, "tribes")
+	tribes := prototest.VecFile(t, "tribes")
 	tests := []struct {
 		name    string
 		handler prototest.Handler
@@ -90,7 +90,7 @@ func TestQueryFailures(t *testing.T) {
 		{"strays then answer", func(req []byte) [][]byte {
 			return [][]byte{[]byte("x"), {0x61, 0, 0, 0x62}, echoed(t, req, tribes)}
 		}, 2 * time.Second, nil},
-		{"cut status", func(req []byte) [][]byte { return [][]byte{echoed(t, req, readVec(t, "short"))} }, 2 * time.Second, wire.ErrTruncated},
+		{"cut status", func(req []byte) [][]byte { return [][]byte{echoed(t, req, prototest.VecFile(t, "short"))} }, 2 * time.Second, wire.ErrTruncated},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,7 +108,7 @@ func TestQueryFailures(t *testing.T) {
 
 func TestQueryPartial(t *testing.T) {
 	t.Parallel()
-	res, _, err := prototest.QueryNew(t, Protocol, server(t, readVec(t, "cut_players")), all, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, server(t, prototest.VecFile(t, "cut_players")), all, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestQueryPartial(t *testing.T) {
 
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	tribes := readVec(t, "tribes")
+	tribes := prototest.VecFile(t, "tribes")
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "tribes1", DefaultPort: 28001, Transport: "udp",
 		Settings: protocols.Settings{Players: true},

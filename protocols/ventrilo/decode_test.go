@@ -3,6 +3,7 @@ package ventrilo
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -171,4 +172,16 @@ func TestResultWindows1252(t *testing.T) {
 			t.Errorf("comment %q", res.Info[0].Value)
 		}
 	}
+}
+
+// TestBotsMeaning: a voice server has no bots; CLIENTCOUNT counts the connected
+// clients (phantoms, a user's presence in a second channel, are clients too):
+// Players is the count as sent, Bots stays unknown.
+func TestBotsMeaning(t *testing.T) {
+	f := &fake{body: text(t, "status")}
+	res, _, err := probe(t, prototest.UDP(t, f.handle), settings(true, ""), 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }
