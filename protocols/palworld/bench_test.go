@@ -1,6 +1,7 @@
 package palworld
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -9,32 +10,22 @@ import (
 
 func BenchmarkDecode(b *testing.B) {
 	in, m, pl := prototest.File(b, "info.json"), prototest.File(b, "metrics.json"), prototest.File(b, "players.json")
-	b.ReportAllocs()
-	for b.Loop() {
-		i, err := decodeInfo(in)
-		if err != nil {
-			b.Fatal(err)
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		i, err1 := decodeInfo(in)
+		mm, err2 := decodeMetrics(m)
+		p, err3 := decodePlayers(pl)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return err
 		}
 		res := i.result()
-		mm, err := decodeMetrics(m)
-		if err != nil {
-			b.Fatal(err)
-		}
 		mm.fill(res)
-		p, err := decodePlayers(pl)
-		if err != nil {
-			b.Fatal(err)
-		}
 		p.fill(res)
-	}
+		return nil
+	})
 }
 
 func BenchmarkRedactPlayers(b *testing.B) {
-	pl := prototest.File(b, "players.json")
-	b.ReportAllocs()
-	for b.Loop() {
-		redactPlayers(pl)
-	}
+	prototest.DecodeBench(b, prototest.File(b, "players.json"), func(pl []byte) error { redactPlayers(pl); return nil })
 }
 
 func BenchmarkQuery(b *testing.B) {

@@ -6,16 +6,11 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-func seed(f *testing.F, pattern string) {
-	prototest.SeedFiles(f, pattern)
-}
 
 func checkErr(t *testing.T, err error) {
 	if !errors.Is(err, wire.ErrMalformed) {
@@ -23,28 +18,20 @@ func checkErr(t *testing.T, err error) {
 	}
 }
 
-func checkUTF8(t *testing.T, res *protocols.Result) {
-	for _, kv := range res.InfoKV() {
-		if !utf8.ValidString(kv.Value) {
-			t.Fatalf("Info %s not UTF-8", kv.Key)
-		}
-	}
-}
-
 func FuzzDecodeInfo(f *testing.F) {
-	seed(f, "info*.json")
+	prototest.SeedFiles(f, "info*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in, err := decodeInfo(b)
 		if err != nil {
 			checkErr(t, err)
 			return
 		}
-		checkUTF8(t, in.result())
+		prototest.CheckUTF8(t, in.result())
 	})
 }
 
 func FuzzDecodeMetrics(f *testing.F) {
-	seed(f, "metrics*.json")
+	prototest.SeedFiles(f, "metrics*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeMetrics(b)
 		if err != nil {
@@ -60,7 +47,7 @@ func FuzzDecodeMetrics(f *testing.F) {
 }
 
 func FuzzDecodePlayers(f *testing.F) {
-	seed(f, "players*.json")
+	prototest.SeedFiles(f, "players*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		pl, err := decodePlayers(b)
 		if err != nil {
@@ -82,7 +69,7 @@ func FuzzDecodePlayers(f *testing.F) {
 
 // FuzzRedactPlayers: whatever the reply, what the trace keeps has no "ip" member.
 func FuzzRedactPlayers(f *testing.F) {
-	seed(f, "players*.json")
+	prototest.SeedFiles(f, "players*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		out := redactPlayers(b)
 		var v any
