@@ -1,17 +1,17 @@
 package nadeo
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
 
 func BenchmarkDecodePlayers(b *testing.B) {
-	v := vec(b, "players")
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, vec(b, "players"), func(v []byte) error {
 		n, err := decodeResponse(v)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			_, err = playerList(n)
 		}
-		if _, err := playerList(n); err != nil {
-			b.Fatal(err)
-		}
-	}
+		return err
+	})
 }

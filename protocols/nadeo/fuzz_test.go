@@ -4,9 +4,9 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -44,15 +44,6 @@ func FuzzDecode(f *testing.F) {
 			reason(err)
 		}
 		res.PlayerList = list
-		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("%q", s)
-			}
-		}
-		for _, p := range list {
-			if !utf8.ValidString(p.Name) {
-				t.Fatalf("%q", p.Name)
-			}
-		}
+		prototest.CheckUTF8(t, res)
 	})
 }
