@@ -111,13 +111,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 	if err != nil || res.Name != "Old Grid" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Dir == wire.Received && p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 3 {
+	if ignored := prototest.Ignored(tr); ignored != 3 {
 		t.Errorf("%d datagrams noted as ignored, want 3", ignored)
 	}
 }

@@ -45,7 +45,7 @@ func TestDecodeCars(t *testing.T) {
 // TestBotsMeaning: clients counts connected drivers; a dedicated server runs no
 // AI cars and the entry list marks none.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := query(t, fake(t, "info.json", "entry_list.json"), protocols.Settings{Players: true})
+	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, "info.json", "entry_list.json"), protocols.Settings{Players: true})
 	if err != nil {
 		t.Fatal(err)
 	}

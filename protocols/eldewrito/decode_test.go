@@ -61,7 +61,7 @@ func TestDecode(t *testing.T) {
 // TestBotsMeaning: numPlayers counts the players in the session; Halo Online has
 // no bots and the list marks none.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := query(t, fake(t, ""), protocols.Settings{Players: true})
+	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, ""), protocols.Settings{Players: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func TestGamedig(t *testing.T) {
 	} else {
 		t.Logf("gamedig on a passworded server: %s", msg)
 	}
-	res, _, err := query(t, locked, protocols.Settings{Players: true})
+	res, _, err := prototest.QueryOnce(t, newQuerier, locked, protocols.Settings{Players: true})
 	if err != nil || res.Password != protocols.FlagTrue || len(res.PhaseErrors) != 1 {
 		t.Errorf("querier on a passworded server: %v, %+v", err, res)
 	}

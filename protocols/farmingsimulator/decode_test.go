@@ -34,7 +34,7 @@ func TestDecode(t *testing.T) {
 // TestBotsMeaning: numUsed counts the used slots; the game has no bot players
 // (its helpers take no slot) and the feed marks none.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := query(t, fake(t, "fs22.xml"), protocols.Settings{Players: true, Options: withCode(testCode)})
+	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, "fs22.xml"), protocols.Settings{Players: true, Options: withCode(testCode)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func TestQstat(t *testing.T) {
 		fmt.Fprintf(c, "HTTP/1.1 %s\r\nContent-Type: text/xml\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", status, len(body), body)
 	})
 	qs := prototest.QstatJSON(t, "-farmsim,code="+testCode, addr)
-	res, _, err := query(t, addr, protocols.Settings{Options: withCode(testCode)})
+	res, _, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Options: withCode(testCode)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	f := newFake(t)
 	addr := prototest.UDP(t, f.handle)
 	qs := prototest.QstatJSON(t, "-fls", addr)
-	res, _, err := probe(t, addr, protocols.Settings{Players: true}, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package ffow
 import (
 	"bytes"
 	"errors"
-	"net/netip"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -65,21 +64,6 @@ func newFake(t testing.TB) *fake {
 	return &fake{info: vec(t, "info"), players: vec(t, "players"), rules: vec(t, "rules")}
 }
 
-func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
 func phases(tr *wire.Trace) []string {
 	var out []string
 	for _, p := range tr.Phases {
@@ -94,7 +78,7 @@ func phases(tr *wire.Trace) []string {
 
 func TestQueryInfoOnly(t *testing.T) {
 	f := newFake(t)
-	res, tr, err := probe(t, prototest.UDP(t, f.handle), protocols.Settings{}, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +94,7 @@ func TestQueryPlayersAndRules(t *testing.T) {
 	for _, split := range []bool{false, true} {
 		f := newFake(t)
 		f.split = split
-		res, tr, err := probe(t, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
+		res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +111,7 @@ func TestQueryPlayersAndRules(t *testing.T) {
 func TestQueryOldVersionAsksNoLists(t *testing.T) {
 	f := newFake(t)
 	f.info = vec(t, "info_v1")
-	res, tr, err := probe(t, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,14 +124,14 @@ func TestQueryPhaseFailures(t *testing.T) {
 	// No challenge: info stands, players and rules fail with the timeout.
 	f := newFake(t)
 	f.noChallenge = true
-	res, _, err := probe(t, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 400*time.Millisecond)
+	res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 400*time.Millisecond)
 	if err != nil || res.Name == "" || len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) || res.PhaseErrors[1].Phase != "rules" {
 		t.Errorf("no challenge: %v %+v", err, res)
 	}
 	// Broken lists: a phase error each, with the decoder's reason.
 	f = newFake(t)
 	f.players, f.rules = vec(t, "err_players_cut"), vec(t, "err_rules_too_many")
-	res, _, err = probe(t, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
+	res, _, err = prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 	if err != nil || len(res.PhaseErrors) != 2 || wire.Reason(res.PhaseErrors[0].Err) != "truncated" || wire.Reason(res.PhaseErrors[1].Err) != "too_large" {
 		t.Errorf("broken lists: %v %+v", err, res)
 	}
@@ -164,14 +148,14 @@ func TestQueryInfoFailures(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{c.reply} })
-			if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); wire.Reason(err) != c.want {
+			if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second); wire.Reason(err) != c.want {
 				t.Errorf("%v, want %s", err, c.want)
 			}
 		})
 	}
 	// Strays (another type, not A2S framing) are skipped: the deadline ends the wait.
 	addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{vec(t, "challenge"), []byte("garbage")} })
-	if _, _, err := probe(t, addr, protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("strays: %v", err)
 	}
 }

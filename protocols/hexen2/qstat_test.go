@@ -36,7 +36,7 @@ func TestQstat(t *testing.T) {
 		t.Fatalf("quakestat output does not parse: %v\n%s", err, out)
 	}
 	qs := recs[0]
-	res, _, err := query(t, addr, all, 5*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

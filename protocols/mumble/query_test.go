@@ -83,13 +83,7 @@ func TestQuerySkipsOtherIdentifiers(t *testing.T) {
 	if res.Version != "1.5.255" || res.Players != protocols.Known(12) {
 		t.Errorf("result %+v", res)
 	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Dir == wire.Received && p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 2 {
+	if ignored := prototest.Ignored(tr); ignored != 2 {
 		t.Errorf("%d datagrams noted as ignored, want 2", ignored)
 	}
 }

@@ -123,7 +123,7 @@ func TestBotsMeaning(t *testing.T) {
 	f := &fake{record: vec(t, "refreshx_ctf")}
 	s := withPassword(adminPassword)
 	s.Players = true
-	res, _, err := probe(t, f.start(t), s, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), s, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

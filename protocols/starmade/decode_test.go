@@ -108,7 +108,7 @@ func TestStartTime(t *testing.T) {
 // ships are no players) and no bot count: Players is the count as sent, Bots
 // stays unknown.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := probe(t, server(t, vec(t, "status_default")), 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, server(t, vec(t, "status_default")), protocols.Settings{}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

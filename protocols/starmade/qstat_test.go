@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -17,7 +18,7 @@ func TestQstatCrossCheck(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			addr := server(t, vec(t, name))
 			qs := prototest.QstatJSON(t, "-starmade", addr)
-			res, _, err := probe(t, addr, 2*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -30,7 +30,7 @@ func TestQstatCrossCheck(t *testing.T) {
 			if cmds := f.commands(t); len(cmds) < 2 || cmds[0] != "use port=9987" || cmds[1] != "serverinfo" {
 				t.Errorf("qstat sent %q", cmds)
 			}
-			res, _, err := probe(t, withQueryPort(f.addr.Port()), voice, 2*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(f.addr.Port()), 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -109,17 +109,6 @@ func withQueryPort(port uint16) protocols.Settings {
 // voice is the voice port the test targets name; nothing listens there.
 var voice = netip.MustParseAddrPort("127.0.0.1:9987")
 
-func probe(t testing.TB, s protocols.Settings, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
-
 // Every vector, played by a server on the query_port the options give while the
 // target names the voice port: the result is the decoder's, the voice port goes
 // into `use`, and a session that got its serverinfo ends with quit.
@@ -128,7 +117,7 @@ func TestQueryVectors(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := prototest.ReadJSON[prototest.Expected](t, filepath.Join("testdata", name+".expected.json"))
 			f := serve(t, transcript(t, name))
-			res, tr, err := probe(t, withQueryPort(f.addr.Port()), voice, 2*time.Second)
+			res, tr, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(f.addr.Port()), 2*time.Second)
 			prototest.CheckExpected(t, e, res, err)
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
 				t.Errorf("phases = %+v", tr.Phases)
@@ -173,7 +162,7 @@ func TestQueryBannedOnConnect(t *testing.T) {
 		io.WriteString(c, "error id=3329 msg=connection\\sfailed,\\syou\\sare\\sbanned extra_msg=you\\smay\\sretry\\sin\\s600\\sseconds\n\r")
 	})
 	for range 20 {
-		_, _, err := probe(t, withQueryPort(addr.Port()), voice, 2*time.Second)
+		_, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), 2*time.Second)
 		if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "banned") {
 			t.Fatalf("err = %v, want the server's ban", err)
 		}
@@ -186,7 +175,7 @@ func TestQueryNeverAnswersUse(t *testing.T) {
 		io.WriteString(c, "TS3\n\rWelcome\n\r")
 		io.Copy(io.Discard, c)
 	})
-	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 }
@@ -195,7 +184,7 @@ func TestQueryNeverAnswersUse(t *testing.T) {
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, transcript(t, "ok_default"))
 	start := time.Now()
-	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
@@ -213,7 +202,7 @@ func TestQueryEndlessLine(t *testing.T) {
 			}
 		}
 	})
-	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 2*time.Second); !errors.Is(err, wire.ErrTooLarge) {
+	if _, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), 2*time.Second); !errors.Is(err, wire.ErrTooLarge) {
 		t.Errorf("err = %v, want too large", err)
 	}
 }
@@ -222,7 +211,7 @@ func TestQueryEndlessLine(t *testing.T) {
 func TestQueryLongLine(t *testing.T) {
 	long := "virtualserver_name=Long virtualserver_welcomemessage=" + strings.Repeat("w", 20000) + " virtualserver_maxclients=7"
 	f := serve(t, []byte("TS3\n\rWelcome\n\rerror id=0 msg=ok\n\r"+long+"\n\rerror id=0 msg=ok\n\r"))
-	res, _, err := probe(t, withQueryPort(f.addr.Port()), voice, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(f.addr.Port()), 2*time.Second)
 	if err != nil || res.Name != "Long" || res.MaxPlayers != protocols.Known(7) {
 		t.Fatalf("%+v, %v", res, err)
 	}
