@@ -1,25 +1,22 @@
 package assettocorsa
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func BenchmarkDecode(b *testing.B) {
-	info, list := prototest.File(b, "info.json"), prototest.File(b, "entry_list.json")
-	b.SetBytes(int64(len(info) + len(list)))
-	b.ReportAllocs()
-	for b.Loop() {
+	list := prototest.File(b, "entry_list.json")
+	prototest.DecodeBench(b, prototest.File(b, "info.json"), func(info []byte) error {
 		in, err := decodeInfo(info)
-		if err != nil {
-			b.Fatal(err)
+		cars, err2 := decodeCars(list)
+		if err != nil || err2 != nil {
+			return errors.Join(err, err2)
 		}
 		in.result()
-		cars, err := decodeCars(list)
-		if err != nil {
-			b.Fatal(err)
-		}
 		players(cars)
-	}
+		return nil
+	})
 }

@@ -1,15 +1,11 @@
 package ffow
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
 
 func BenchmarkDecodeInfo(b *testing.B) {
-	v := vec(b, "info")
-	b.ReportAllocs()
-	for b.Loop() {
-		in, err := decodeInfo(v)
-		if err != nil {
-			b.Fatal(err)
-		}
-		in.result()
-	}
+	prototest.DecodeBench(b, vec(b, "info"), prototest.Decoded(decodeInfo, (*info).result).Err)
 }

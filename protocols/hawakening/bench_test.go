@@ -7,12 +7,8 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	data := prototest.File(b, "listings_basic.json")
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodeListing(data, "aaaaaaaa-0000-4000-8000-000000000001"); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, prototest.File(b, "listings_basic.json"), func(data []byte) error {
+		_, err := decodeListing(data, guid)
+		return err
+	})
 }

@@ -8,20 +8,16 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	info := prototest.VecFile(b, "info")
-	b.SetBytes(int64(len(info)))
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, prototest.VecFile(b, "info"), func(info []byte) error {
 		body, _, err := answer(info, repServerInfo)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			var s *serverInfo
+			if s, err = decodeServerInfo(body); err == nil {
+				s.result()
+			}
 		}
-		s, err := decodeServerInfo(body)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s.result()
-	}
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {

@@ -1,13 +1,11 @@
 package starmade
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
 
 func BenchmarkDecode(b *testing.B) {
-	v := vec(b, "status_default")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodeAnswer(v); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, vec(b, "status_default"), func(v []byte) error { _, err := decodeAnswer(v); return err })
 }

@@ -2,7 +2,6 @@ package teamspeak2
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -18,10 +17,6 @@ func BenchmarkDecodePlayers(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	addr := newFake(b).start(b)
-	for b.Loop() {
-		if _, _, err := probe(b, addr, voice, protocols.Settings{Players: true}, 2*time.Second); err != nil {
-			b.Fatal(err)
-		}
-	}
+	port := newFake(b).start(b).Port()
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Options: func(v any) error { v.(*Options).QueryPort = int(port); return nil }}, voice)
 }

@@ -9,14 +9,13 @@ import (
 
 func BenchmarkDecode(b *testing.B) {
 	resp := prototest.JSONResponse(200, prototest.File(b, "status_players_rules.json"))
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, nil, func([]byte) error {
 		st, err := decode(resp)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			st.result(true, true)
 		}
-		_ = st.result(true, true)
-	}
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {
