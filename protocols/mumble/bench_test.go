@@ -1,7 +1,6 @@
 package mumble
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -19,11 +18,5 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	vec := prototest.HexFile(b, "reply_1_3_4.hex")
-	addr := prototest.UDP(b, func(req []byte) [][]byte {
-		reply := slices.Clone(vec)
-		copy(reply[4:12], req[4:12])
-		return [][]byte{reply}
-	})
-	prototest.QueryBench(b, Protocol, protocols.Settings{}, addr)
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, echoing(b, false, "reply_1_3_4.hex")))
 }
