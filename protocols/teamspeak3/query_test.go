@@ -100,10 +100,7 @@ func (f *fakeServer) commands(t testing.TB) []string {
 
 // withQueryPort is a module whose teamspeak3 block sets query_port.
 func withQueryPort(port uint16) protocols.Settings {
-	return protocols.Settings{Options: func(v any) error {
-		v.(*Options).QueryPort = int(port)
-		return nil
-	}}
+	return protocols.Settings{Options: prototest.OptionsOf(Options{QueryPort: int(port)})}
 }
 
 // voice is the voice port the test targets name; nothing listens there.
@@ -143,8 +140,7 @@ func TestDefaultQueryPort(t *testing.T) {
 		if _, err := Protocol.New(withQueryPort(0)); err != nil {
 			t.Fatal(err)
 		}
-		s := protocols.Settings{Options: func(v any) error { v.(*Options).QueryPort = bad; return nil }}
-		if _, err := Protocol.New(s); err == nil {
+		if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{QueryPort: bad})}); err == nil {
 			t.Errorf("query_port %d accepted", bad)
 		}
 	}
@@ -154,29 +150,47 @@ func TestDefaultQueryPort(t *testing.T) {
 	}
 }
 
-// A banned address is answered and closed before it can send anything; the
-// server's message still comes through. Repeated so that the write of use lands
-// both before and after the close.
-func TestQueryBannedOnConnect(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) {
-		io.WriteString(c, "error id=3329 msg=connection\\sfailed,\\syou\\sare\\sbanned extra_msg=you\\smay\\sretry\\sin\\s600\\sseconds\n\r")
-	})
-	for range 20 {
-		_, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), 2*time.Second)
-		if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "banned") {
-			t.Fatalf("err = %v, want the server's ban", err)
-		}
-	}
-}
-
-// Greets, then never answers use: the deadline ends the probe.
-func TestQueryNeverAnswersUse(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) {
-		io.WriteString(c, "TS3\n\rWelcome\n\r")
-		io.Copy(io.Discard, c)
-	})
-	if _, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
+// Servers that end the probe: a banned address is answered and closed before
+// it can send anything, the server's message still coming through (repeated so
+// that the write of use lands both before and after the close); a server that
+// greets, then never answers use, is ended by the deadline; one that never ends its line cannot make the probe buffer without
+// bound.
+func TestQueryFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		server func(t *testing.T) netip.AddrPort
+		d      time.Duration
+		runs   int
+		want   error
+		msg    string
+	}{
+		{"banned on connect", func(t *testing.T) netip.AddrPort {
+			return prototest.TCP(t, func(c net.Conn) {
+				io.WriteString(c, "error id=3329 msg=connection\\sfailed,\\syou\\sare\\sbanned extra_msg=you\\smay\\sretry\\sin\\s600\\sseconds\n\r")
+			})
+		}, 2 * time.Second, 20, wire.ErrServer, "banned"},
+		{"never answers use", func(t *testing.T) netip.AddrPort {
+			return prototest.TCP(t, func(c net.Conn) { io.WriteString(c, "TS3\n\rWelcome\n\r"); io.Copy(io.Discard, c) })
+		}, 300 * time.Millisecond, 1, wire.ErrTimeout, ""},
+		{"endless line", func(t *testing.T) netip.AddrPort {
+			return prototest.TCP(t, func(c net.Conn) {
+				for chunk := bytes.Repeat([]byte("A"), 1024); ; {
+					if _, err := c.Write(chunk); err != nil {
+						return
+					}
+				}
+			})
+		}, 2 * time.Second, 1, wire.ErrTooLarge, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := tc.server(t)
+			for range tc.runs {
+				_, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), tc.d)
+				if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) {
+					t.Fatalf("err = %v, want %v saying %q", err, tc.want, tc.msg)
+				}
+			}
+		})
 	}
 }
 
@@ -189,21 +203,6 @@ func TestQueryDrip(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
 		t.Errorf("returned after %v", d)
-	}
-}
-
-// A server that never ends its line cannot make the probe buffer without bound.
-func TestQueryEndlessLine(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) {
-		chunk := bytes.Repeat([]byte("A"), 1024)
-		for {
-			if _, err := c.Write(chunk); err != nil {
-				return
-			}
-		}
-	})
-	if _, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), 2*time.Second); !errors.Is(err, wire.ErrTooLarge) {
-		t.Errorf("err = %v, want too large", err)
 	}
 }
 
