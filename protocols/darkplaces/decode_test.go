@@ -2,7 +2,6 @@ package darkplaces
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,13 +161,7 @@ func TestDecodeLimits(t *testing.T) {
 // is the humans, Bots the bots, and the ping-0 lines are the ones marked.
 // An infoResponse without `bots` cannot tell: clients as sent, bots unknown.
 func TestBotsMeaning(t *testing.T) {
-	file := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	file := func(name string) []byte { return prototest.File(t, name+".bin") }
 	for _, c := range []struct {
 		name         string
 		msg          []byte

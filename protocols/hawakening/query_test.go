@@ -167,22 +167,14 @@ func TestConcurrentProbesSignInOnce(t *testing.T) {
 	srv, _ := prototest.HTTP(t, f, false)
 	q := newFor(t, srv, goodOptions())
 	var wg sync.WaitGroup
-	errs := make(chan error, 8)
 	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, _, err := prototest.QueryWithin(t, q, target, 3*time.Second)
-			errs <- err
-		}()
+		wg.Go(func() {
+			if _, _, err := prototest.QueryWithin(t, q, target, 3*time.Second); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Error(err)
-		}
-	}
 	if f.signIns.Load() != 1 {
 		t.Errorf("%d sign-ins", f.signIns.Load())
 	}
@@ -292,13 +284,7 @@ func TestQuerierContract(t *testing.T) {
 // credentials (a reload) keeps the grant, and so does not sign in again;
 // other credentials get their own.
 func TestReloadKeepsGrant(t *testing.T) {
-	build := func(o Options) *querier {
-		q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(o)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q.(*querier)
-	}
+	build := func(o Options) *querier { return prototest.MustNew(t, Protocol, protocols.Settings{Options: prototest.OptionsOf(o)}).(*querier) }
 	a, b := build(goodOptions()), build(goodOptions())
 	other := goodOptions()
 	other.Password = "another"

@@ -2,8 +2,6 @@ package teamspeak2
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,12 +13,8 @@ import (
 // reply reads testdata/name and returns its data lines (the OK line dropped).
 func reply(t testing.TB, name string) [][]byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out [][]byte
-	for _, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\r\n")), []byte("\r\n")) {
+	for _, l := range bytes.Split(bytes.TrimSuffix(prototest.File(t, name), []byte("\r\n")), []byte("\r\n")) {
 		if string(l) != "OK" {
 			out = append(out, l)
 		}

@@ -6,8 +6,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -32,13 +30,7 @@ func newFake(t testing.TB) *fake {
 	return &fake{greeting: "[TS]\r\n", si: file(t, "si_default.txt"), pl: file(t, "pl_default.txt")}
 }
 
-func file(t testing.TB, name string) string {
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func file(t testing.TB, name string) string { return string(prototest.File(t, name)) }
 
 func (f *fake) start(t testing.TB) netip.AddrPort {
 	return prototest.TCP(t, func(c net.Conn) {

@@ -3,7 +3,6 @@ package teamspeak3
 import (
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,11 +16,7 @@ import (
 // "\n\r", TeamSpeak's line terminator.
 func transcript(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name+".txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bytes.ReplaceAll(b, []byte("\n"), []byte("\n\r"))
+	return bytes.ReplaceAll(prototest.File(t, name+".txt"), []byte("\n"), []byte("\n\r"))
 }
 
 // TestVectors decodes the hand-built transcripts in testdata/.
