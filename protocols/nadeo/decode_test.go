@@ -153,7 +153,7 @@ func TestMethodCall(t *testing.T) {
 // connected (spectators too, as qstat and gamedig count them). Players is the
 // list's length, Bots stays unknown.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := prototest.QueryNew(t, Protocol, newFake(t, "forever").start(t), settings(t, true, ""), 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, newFake(t, "forever").start(t), prototest.Settings(true, ""), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	f := newFake(t, "forever")
 	addr := f.start(t)
 	qs := prototest.QstatJSON(t, "-tm", addr)
-	res, _, err := prototest.QueryNew(t, Protocol, addr, settings(t, false, ""), 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

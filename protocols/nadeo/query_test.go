@@ -10,21 +10,11 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
-	"gopkg.in/yaml.v3"
 )
-
-// settings builds module settings with a nadeo: block of yml.
-func settings(t testing.TB, players bool, yml string) protocols.Settings {
-	s := protocols.Settings{Players: players}
-	if yml != "" {
-		s.Options = func(v any) error { return yaml.Unmarshal([]byte(yml), v) }
-	}
-	return s
-}
 
 func TestQueryForever(t *testing.T) {
 	f := newFake(t, "forever")
-	res, tr, err := prototest.QueryNew(t, Protocol, f.start(t), settings(t, true, ""), 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(true, ""), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +34,7 @@ func TestQueryManiaPlanetWithCallbacks(t *testing.T) {
 	f := newFake(t, "maniaplanet")
 	f.callbacks = 2
 	f.login, f.password = "Admin", "s3cret"
-	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), settings(t, false, "login: Admin\npassword: s3cret\n"), 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, "login: Admin\npassword: s3cret\n"), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +49,7 @@ func TestQueryManiaPlanetWithCallbacks(t *testing.T) {
 func TestQueryVersion1(t *testing.T) {
 	f := newFake(t, "forever")
 	f.version = 1
-	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), settings(t, false, ""), 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, ""), 2*time.Second)
 	if err != nil || res.Map != "Green Hill" {
 		t.Errorf("%v %+v", err, res)
 	}
@@ -70,7 +60,7 @@ func TestPasswordFile(t *testing.T) {
 	f.password = "from-file"
 	file := t.TempDir() + "/pw"
 	prototest.WriteFile(t, file, "from-file\n")
-	res, tr, err := prototest.QueryNew(t, Protocol, f.start(t), settings(t, false, "password_file: "+file+"\n"), 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, "password_file: "+file+"\n"), 2*time.Second)
 	if err != nil || res.Name == "" {
 		t.Fatalf("%v %+v", err, res)
 	}
@@ -78,7 +68,7 @@ func TestPasswordFile(t *testing.T) {
 	if !strings.Contains(prototest.Transcript(tr), "<string>&lt;secret&gt;</string>") {
 		t.Error("the trace lacks the Authenticate call with the password masked")
 	}
-	q, _ := Protocol.New(settings(t, false, "password: x\npassword_file: "+file+"\n"))
+	q, _ := Protocol.New(prototest.Settings(false, "password: x\npassword_file: "+file+"\n"))
 	if q != nil {
 		t.Error("password and password_file both accepted")
 	}
@@ -87,21 +77,21 @@ func TestPasswordFile(t *testing.T) {
 func TestQueryFailures(t *testing.T) {
 	// A wrong password: the server's fault, said as a refused login.
 	f := newFake(t, "forever")
-	_, _, err := prototest.QueryNew(t, Protocol, f.start(t), settings(t, false, "password: wrong\n"), 2*time.Second)
+	_, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, "password: wrong\n"), 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "refused") || !strings.Contains(err.Error(), "Password incorrect.") {
 		t.Errorf("wrong password: %v", err)
 	}
 	// The player list broken: info stands, players is a phase error.
 	f = newFake(t, "forever")
 	f.answers["GetPlayerList"] = "err_players_not_array"
-	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), settings(t, true, ""), 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(true, ""), 2*time.Second)
 	if err != nil || res.Players.Known || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" {
 		t.Errorf("broken players: %v %+v", err, res)
 	}
 	// A method the server does not know (the map call on the wrong game): a fault.
 	f = newFake(t, "forever")
 	delete(f.answers, "GetCurrentChallengeInfo")
-	if _, _, err := prototest.QueryNew(t, Protocol, f.start(t), settings(t, false, ""), 2*time.Second); !errors.Is(err, wire.ErrServer) {
+	if _, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, ""), 2*time.Second); !errors.Is(err, wire.ErrServer) {
 		t.Errorf("unknown method: %v", err)
 	}
 	// Broken handshakes (no answer after them); answers, after a good one, with
@@ -129,7 +119,7 @@ func TestQueryFailures(t *testing.T) {
 				conn.Read(make([]byte, 4096))
 				conn.Write(c.answer)
 			})
-			if _, _, err := prototest.QueryNew(t, Protocol, addr, settings(t, false, ""), 2*time.Second); wire.Reason(err) != c.want {
+			if _, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 2*time.Second); wire.Reason(err) != c.want {
 				t.Errorf("%v, want %s", err, c.want)
 			}
 		})
@@ -140,7 +130,7 @@ func TestQueryFailures(t *testing.T) {
 		conn.Read(make([]byte, 4096))
 		conn.Read(make([]byte, 4096))
 	})
-	if _, _, err := prototest.QueryNew(t, Protocol, addr, settings(t, false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("silence after the handshake: %v", err)
 	}
 }
@@ -150,5 +140,5 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestQuerierHidesPassword(t *testing.T) {
-	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, settings(t, false, "password: hunter2\n")), nil, nil, "hunter2")
+	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, prototest.Settings(false, "password: hunter2\n")), nil, nil, "hunter2")
 }

@@ -179,7 +179,7 @@ func TestResultWindows1252(t *testing.T) {
 // Players is the count as sent, Bots stays unknown.
 func TestBotsMeaning(t *testing.T) {
 	f := &fake{body: text(t, "status")}
-	res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), settings(true, ""), 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(true, ""), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	for _, f := range []*fake{{body: text(t, "status_generic")}, {body: text(t, "status_generic"), size: 40}} {
 		addr := prototest.UDP(t, f.handle)
 		qs := prototest.QstatJSON(t, "-vent", addr)
-		res, _, err := prototest.QueryNew(t, Protocol, addr, settings(false, ""), 2*time.Second)
+		res, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 2*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
