@@ -2,6 +2,8 @@ package ffow
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -37,13 +39,8 @@ func TestDecodeInfo(t *testing.T) {
 	}
 	want := map[string]string{"protocol": "2", "gamemode": "Conquest", "description": "Frontlines: Fuel of War", "game_port": "5476",
 		"dedicated": "d", "os": "w", "anticheat": "true", "frame_rate": "60", "round": "2", "max_rounds": "5", "time_left": "600"}
-	if len(res.Info) != len(want) {
-		t.Errorf("info %v", res.Info)
-	}
-	for _, kv := range res.Info {
-		if want[kv.Key] != kv.Value {
-			t.Errorf("info %s = %q, want %q", kv.Key, kv.Value, want[kv.Key])
-		}
+	if len(res.Info) != len(want) || !maps.Equal(prototest.InfoOf(res), want) {
+		t.Errorf("info %v, want %v", res.Info, want)
 	}
 
 	in, err = decodeInfo(vec(t, "info_v1"))
@@ -67,13 +64,8 @@ func TestDecodePlayers(t *testing.T) {
 		{Name: "Sgt. Kaos", Score: protocols.Known(12), Ping: protocols.Known(50), Duration: 900, DurationKnown: true, Team: "1"},
 		{Name: "Pró", Score: protocols.Known(-2), Ping: protocols.Known(150), Duration: 120, DurationKnown: true, Team: "2"},
 	}
-	if len(list) != len(want) {
-		t.Fatalf("%+v", list)
-	}
-	for i := range want {
-		if list[i] != want[i] {
-			t.Errorf("player %d: %+v, want %+v", i, list[i], want[i])
-		}
+	if !slices.Equal(list, want) {
+		t.Errorf("players %+v, want %+v", list, want)
 	}
 	if ps[0].Profile != 0x12345 {
 		t.Errorf("profile id %x", ps[0].Profile)
@@ -86,13 +78,8 @@ func TestDecodeRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []protocols.KV{{Key: "Map:0", Value: "CQ_Harbor"}, {Key: "Map:1", Value: "SK_Village"}, {Key: "FriendlyFire", Value: "1"}}
-	if len(rules) != len(want) {
-		t.Fatalf("%v", rules)
-	}
-	for i := range want {
-		if rules[i] != want[i] {
-			t.Errorf("rule %d: %v", i, rules[i])
-		}
+	if !slices.Equal(rules, want) {
+		t.Errorf("rules %v, want %v", rules, want)
 	}
 }
 
