@@ -2,6 +2,7 @@ package nadeo
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -73,13 +74,8 @@ func TestDecodePlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []protocols.Player{{Name: "Speedy Gonzales"}, {Name: "Zoé", Team: "1"}, {Name: "nonick"}}
-	if len(list) != len(want) {
-		t.Fatalf("%+v", list)
-	}
-	for i := range want {
-		if list[i] != want[i] {
-			t.Errorf("player %d: %+v, want %+v", i, list[i], want[i])
-		}
+	if !slices.Equal(list, want) {
+		t.Errorf("%+v, want %+v", list, want)
 	}
 	if list, err := playerList(value(t, "players_empty")); err != nil || len(list) != 0 {
 		t.Errorf("empty: %v %v", list, err)

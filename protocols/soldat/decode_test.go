@@ -1,6 +1,7 @@
 package soldat
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -38,13 +39,8 @@ func TestDecode(t *testing.T) {
 		{Name: "Bot Sniper", Score: protocols.Known(4), Team: "bravo", Bot: true},
 		{Name: "José", Score: protocols.Known(0), Ping: protocols.Known(120), Team: "spectator"},
 	}
-	if len(res.PlayerList) != len(want) {
-		t.Fatalf("%+v", res.PlayerList)
-	}
-	for i := range want {
-		if res.PlayerList[i] != want[i] {
-			t.Errorf("player %d = %+v, want %+v", i, res.PlayerList[i], want[i])
-		}
+	if !slices.Equal(res.PlayerList, want) {
+		t.Errorf("%+v, want %+v", res.PlayerList, want)
 	}
 	info := prototest.InfoOf(res)
 	if info["next_map"] != "ctf_Cobra" || info["spectators"] != "1" || info["team_score_alpha"] != "3" || info["time_left"] != "20000" {

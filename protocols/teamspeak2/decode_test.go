@@ -2,6 +2,7 @@ package teamspeak2
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 	"time"
 
@@ -66,13 +67,8 @@ func TestDecodePlayers(t *testing.T) {
 		{Name: "Bob the Builder", Ping: protocols.Known(80), Duration: 120, DurationKnown: true},
 		{Name: "Jürgen", Ping: protocols.Known(12), Duration: 5, DurationKnown: true},
 	}
-	if len(ps) != len(want) {
-		t.Fatalf("%+v", ps)
-	}
-	for i := range want {
-		if ps[i] != want[i] {
-			t.Errorf("player %d = %+v, want %+v", i, ps[i], want[i])
-		}
+	if !slices.Equal(ps, want) {
+		t.Errorf("%+v, want %+v", ps, want)
 	}
 	if ps, err := decodePlayers(reply(t, "pl_empty.txt"), wire.UTF8); err != nil || len(ps) != 0 {
 		t.Errorf("empty: %+v, %v", ps, err)

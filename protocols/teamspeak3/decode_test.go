@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,13 +68,8 @@ func TestParsePairs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []protocols.KV{{Key: "a", Value: "1"}, {Key: "b"}, {Key: "c", Value: "x=y"}}
-	if len(got) != len(want) {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("pair %d = %q, want %q", i, got[i], want[i])
-		}
+	if !slices.Equal(got, want) {
+		t.Errorf("%+v, want %+v", got, want)
 	}
 	many := bytes.Repeat([]byte("k=v "), maxPairs+1)
 	if _, err := parsePairs(many); !errors.Is(err, wire.ErrTooLarge) {

@@ -2,6 +2,7 @@ package ventrilo
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 	"time"
 
@@ -62,13 +63,8 @@ func TestResult(t *testing.T) {
 		{Name: "Zoé", Ping: protocols.Known(88), Duration: 120, DurationKnown: true, Team: "Officers"},
 		{Name: "Lobbyist", Ping: protocols.Known(15), Duration: 5, DurationKnown: true},
 	}
-	if len(res.PlayerList) != len(want) {
-		t.Fatalf("%+v", res.PlayerList)
-	}
-	for i := range want {
-		if res.PlayerList[i] != want[i] {
-			t.Errorf("player %d: %+v, want %+v", i, res.PlayerList[i], want[i])
-		}
+	if !slices.Equal(res.PlayerList, want) {
+		t.Errorf("%+v, want %+v", res.PlayerList, want)
 	}
 	info := prototest.InfoOf(res)
 	if info["comment"] != "Raid nights: Tue/Thu" || info["voice_format"] != "3,44 KHz, 16 bit" || info["channels"] != "2" || info["platform"] != "Linux-i386" {
