@@ -41,13 +41,7 @@ func TestDecodeForever(t *testing.T) {
 		res.Game != "TmForever" || res.Version != "2.11.26" || res.Map != "Green Hill" || res.Players.Known {
 		t.Errorf("%+v", res)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	if info["version.Build"] != "2011-02-21_18_00" || info["map.Environnement"] != "Stadium" {
-		t.Errorf("info %v", res.Info)
-	}
+	prototest.CheckInfoHas(t, res, map[string]string{"version.Build": "2011-02-21_18_00", "map.Environnement": "Stadium"})
 }
 
 func TestDecodeManiaPlanet(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -26,13 +26,9 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 || !utf8.ValidString(res.Name+res.Version) {
+		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
 			t.Fatalf("%+v", res)
 		}
-		for _, kv := range res.Info {
-			if !utf8.ValidString(kv.Value) {
-				t.Fatalf("info %q", kv)
-			}
-		}
+		prototest.CheckUTF8(t, res)
 	})
 }

@@ -2,7 +2,6 @@ package teamspeak3
 
 import (
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -28,13 +27,6 @@ func FuzzDecodeTranscript(f *testing.F) {
 		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
 			t.Fatalf("negative counts %+v", res)
 		}
-		if !utf8.ValidString(res.Name) || !utf8.ValidString(res.Version) {
-			t.Fatalf("invalid UTF-8 %q %q", res.Name, res.Version)
-		}
-		for _, kv := range res.Info {
-			if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-				t.Fatalf("invalid UTF-8 info %q", kv)
-			}
-		}
+		prototest.CheckUTF8(t, res)
 	})
 }

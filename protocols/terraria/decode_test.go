@@ -77,15 +77,7 @@ func TestDecodeVectors(t *testing.T) {
 					t.Errorf("rule %d = %s, want %s", i, got, want)
 				}
 			}
-			info := map[string]string{}
-			for _, kv := range res.Info {
-				info[kv.Key] = kv.Value
-			}
-			for k, v := range tc.info {
-				if info[k] != v {
-					t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
-				}
-			}
+			prototest.CheckInfoHas(t, res, tc.info)
 			if res.Uptime != tc.uptime || res.MapTime.Known {
 				t.Errorf("uptime %+v, map time %+v; want %+v and none", res.Uptime, res.MapTime, tc.uptime)
 			}
