@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecodeReply checks that no datagram panics the decoder, that errors
@@ -17,9 +16,7 @@ func FuzzDecodeReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := decodeReply(b)
 		if err != nil {
-			if r := wire.Reason(err); r == "other" || r == "" {
-				t.Fatalf("error without a reason: %v", err)
-			}
+			prototest.CheckReason(t, err)
 			return
 		}
 		if len(s.Users) > maxPlayerNames {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // FuzzDecode: no reply panics a decoder, every error names one reason, and what
@@ -19,23 +19,13 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		reason := func(err error) {
-			if r := wire.Reason(err); r == "" || r == "other" {
-				t.Fatalf("error without a reason: %v", err)
-			}
-		}
 		if in, err := decodeInfo(b); err != nil {
-			reason(err)
+			prototest.CheckReason(t, err)
 		} else {
-			res := in.result()
-			for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-				if !utf8.ValidString(s) {
-					t.Fatalf("%q", s)
-				}
-			}
+			prototest.CheckUTF8(t, in.result())
 		}
 		if ps, err := decodePlayers(b); err != nil {
-			reason(err)
+			prototest.CheckReason(t, err)
 		} else {
 			for _, p := range playerList(ps) {
 				if !utf8.ValidString(p.Name) || p.Duration < 0 {
@@ -44,7 +34,7 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 		if rs, err := decodeRules(b); err != nil {
-			reason(err)
+			prototest.CheckReason(t, err)
 		} else if len(rs) > 4096 {
 			t.Fatalf("%d rules", len(rs))
 		}

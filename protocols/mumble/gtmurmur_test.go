@@ -121,9 +121,7 @@ func FuzzDecodeCVP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := decodeCVP(b, true)
 		if err != nil {
-			if r := wire.Reason(err); r == "" || r == "other" {
-				t.Fatalf("error without a reason: %v", err)
-			}
+			prototest.CheckReason(t, err)
 			return
 		}
 		if res.Players.Value != int64(len(res.PlayerList)) || res.Players.Value > maxUsers {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecode: no answer panics the decoders, every error names one reason, and
@@ -20,28 +19,23 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		reason := func(err error) {
-			if r := wire.Reason(err); r == "" || r == "other" {
-				t.Fatalf("error without a reason: %v", err)
-			}
-		}
 		v, err := decodeResponse(b)
 		if err != nil {
-			reason(err)
+			prototest.CheckReason(t, err)
 			return
 		}
 		res := &protocols.Result{}
 		for _, err := range []error{serverName(v, res), playerLimit(v, res), mapInfo(v, res)} {
 			if err != nil {
-				reason(err)
+				prototest.CheckReason(t, err)
 			}
 		}
 		if _, err := version(v, res); err != nil {
-			reason(err)
+			prototest.CheckReason(t, err)
 		}
 		list, err := playerList(v)
 		if err != nil {
-			reason(err)
+			prototest.CheckReason(t, err)
 		}
 		res.PlayerList = list
 		prototest.CheckUTF8(t, res)

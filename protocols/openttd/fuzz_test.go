@@ -3,10 +3,8 @@ package openttd
 import (
 	"bytes"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecodePacket checks that no packet panics the decoder or the reader,
@@ -22,17 +20,10 @@ func FuzzDecodePacket(f *testing.F) {
 		}
 		g, err := decodePacket(b)
 		if err != nil {
-			if r := wire.Reason(err); r == "other" || r == "" {
-				t.Fatalf("error without a reason: %v", err)
-			}
+			prototest.CheckReason(t, err)
 			return
 		}
-		res := g.Result(true)
-		for _, s := range []string{res.Name, res.Version, res.Map} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
+		prototest.CheckUTF8(t, g.Result(true))
 		if len(g.NewGRFs) > 255 {
 			t.Fatalf("%d newgrfs", len(g.NewGRFs))
 		}

@@ -2,8 +2,8 @@ package soldat
 
 import (
 	"testing"
-	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -20,19 +20,13 @@ func FuzzDecode(f *testing.F) {
 		copy(rec[len(header):], b)
 		rf, err := decodeRefresh(rec, wire.UTF8)
 		if err != nil {
-			if r := wire.Reason(err); r == "" || r == "other" {
-				t.Fatalf("error without a reason: %v", err)
-			}
+			prototest.CheckReason(t, err)
 			return
 		}
 		res := rf.result(true)
-		if res.Players.Value+res.Bots.Value > slots || !utf8.ValidString(res.Map+res.Game) {
+		if res.Players.Value+res.Bots.Value > slots {
 			t.Fatalf("%+v", res)
 		}
-		for _, p := range res.PlayerList {
-			if !utf8.ValidString(p.Name) {
-				t.Fatalf("%q", p.Name)
-			}
-		}
+		prototest.CheckUTF8(t, res)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -17,18 +18,13 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		lines := bytes.Split(b, []byte("\r\n"))
-		check := func(err error) {
-			if r := wire.Reason(err); err != nil && (r == "" || r == "other") {
-				t.Fatalf("error without a reason: %v", err)
-			}
-		}
 		res, err := decodeServerInfo(lines, wire.UTF8)
-		check(err)
+		prototest.CheckReason(t, err)
 		if err == nil && (res.Players.Value < 0 || res.MaxPlayers.Value < 0 || !utf8.ValidString(res.Name)) {
 			t.Fatalf("%+v", res)
 		}
 		ps, err := decodePlayers(lines, wire.UTF8)
-		check(err)
+		prototest.CheckReason(t, err)
 		for _, p := range ps {
 			if !utf8.ValidString(p.Name) || p.Ping.Value < 0 {
 				t.Fatalf("%+v", p)

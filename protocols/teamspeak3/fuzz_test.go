@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // FuzzDecodeTranscript checks that no server output panics the exchange, that
@@ -16,9 +15,7 @@ func FuzzDecodeTranscript(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := decodeTranscript(b, 9987)
 		if err != nil {
-			if r := wire.Reason(err); r == "other" || r == "" {
-				t.Fatalf("error without a reason: %v", err)
-			}
+			prototest.CheckReason(t, err)
 			if res != nil {
 				t.Fatalf("result %+v with error %v", res, err)
 			}

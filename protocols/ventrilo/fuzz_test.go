@@ -4,7 +4,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -26,22 +25,16 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a := &assembly{id: 0x0102}
 		if _, err := a.add(b); err != nil && !strings.Contains(err.Error(), errSkip.Error()) {
-			if r := wire.Reason(err); r == "" || r == "other" {
-				t.Fatalf("error without a reason: %v", err)
-			}
+			prototest.CheckReason(t, err)
 		}
 		res, err := result(b, true, wire.UTF8)
 		if err != nil {
-			if r := wire.Reason(err); r == "" || r == "other" {
-				t.Fatalf("error without a reason: %v", err)
-			}
+			prototest.CheckReason(t, err)
 			return
 		}
-		if !utf8.ValidString(res.Name + res.Version) {
-			t.Fatalf("%+v", res)
-		}
+		prototest.CheckUTF8(t, res)
 		for _, p := range res.PlayerList {
-			if !utf8.ValidString(p.Name+p.Team) || p.Ping.Value < 0 {
+			if p.Ping.Value < 0 {
 				t.Fatalf("%+v", p)
 			}
 		}
