@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -45,9 +46,6 @@ func TestDecodeCars(t *testing.T) {
 // TestBotsMeaning: clients counts connected drivers; a dedicated server runs no
 // AI cars and the entry list marks none.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, "info.json", "entry_list.json"), protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, fake(t, "info.json", "entry_list.json"), protocols.Settings{Players: true}, 2*time.Second)
 	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -45,9 +46,6 @@ func TestDecode(t *testing.T) {
 // TestBotsMeaning: the count is the listed players, spectators included; the
 // status server marks no bots.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := prototest.QueryOnce(t, newQuerier, prototest.StatusPages(t, map[string]string{"/json": "piqueserver.json"}), protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, prototest.StatusPages(t, map[string]string{"/json": "piqueserver.json"}), protocols.Settings{Players: true}, 2*time.Second)
 	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }

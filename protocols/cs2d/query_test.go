@@ -15,10 +15,7 @@ var all = protocols.Settings{Players: true, Rules: true}
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	addr := prototest.Answering(t, request, prototest.VecFile(t, "full"))
-	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
 	if res.Name != "Dust Town" || res.Players != known(3) || res.Bots != known(2) || len(res.PlayerList) != 5 || len(res.Rules) == 0 || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
@@ -45,10 +42,7 @@ func TestQueryStrays(t *testing.T) {
 func TestQueryPartial(t *testing.T) {
 	t.Parallel()
 	addr := prototest.Answering(t, request, prototest.VecFile(t, "cut_players"))
-	res, _, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
 	if res.Name != "Cutter" || len(res.PlayerList) != 1 || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {
 		t.Errorf("result %+v", res)
 	}

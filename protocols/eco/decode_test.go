@@ -3,6 +3,7 @@ package eco
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -42,9 +43,6 @@ func TestStripTags(t *testing.T) {
 
 // TestBotsMeaning: OnlinePlayers counts connected players; Eco has no bots.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := prototest.QueryOnce(t, newQuerier, prototest.StatusPages(t, map[string]string{"/info": "info.json"}), protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, prototest.StatusPages(t, map[string]string{"/info": "info.json"}), protocols.Settings{Players: true}, 2*time.Second)
 	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -61,9 +62,6 @@ func TestDecode(t *testing.T) {
 // TestBotsMeaning: numPlayers counts the players in the session; Halo Online has
 // no bots and the list marks none.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, ""), protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, fake(t, ""), protocols.Settings{Players: true}, 2*time.Second)
 	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -49,10 +50,7 @@ func TestQueryPassword(t *testing.T) {
 		{"wrong password", withPassword("nope"), 0, "wrong password"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, tr, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Players: true, Options: tc.opts})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Options: tc.opts}, 2*time.Second)
 			if len(res.PlayerList) != tc.players {
 				t.Errorf("players %+v", res.PlayerList)
 			}

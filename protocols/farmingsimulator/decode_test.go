@@ -3,6 +3,7 @@ package farmingsimulator
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -34,9 +35,6 @@ func TestDecode(t *testing.T) {
 // TestBotsMeaning: numUsed counts the used slots; the game has no bot players
 // (its helpers take no slot) and the feed marks none.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, "fs22.xml"), protocols.Settings{Players: true, Options: withCode(testCode)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, fake(t, "fs22.xml"), protocols.Settings{Players: true, Options: withCode(testCode)}, 2*time.Second)
 	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }

@@ -66,10 +66,7 @@ func newFake(t testing.TB) *fake {
 
 func TestQueryInfoOnly(t *testing.T) {
 	f := newFake(t)
-	res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{}, 2*time.Second)
 	if res.Name != "FFOW Test Server" || res.Players != protocols.Known(5) || res.PlayerList != nil || res.Rules != nil {
 		t.Errorf("%+v", res)
 	}
@@ -82,10 +79,7 @@ func TestQueryPlayersAndRules(t *testing.T) {
 	for _, split := range []bool{false, true} {
 		f := newFake(t)
 		f.split = split
-		res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, tr := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 		if len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Pró" || len(res.Rules) != 3 || len(res.PhaseErrors) != 0 {
 			t.Errorf("split %v: %+v", split, res)
 		}
@@ -98,10 +92,7 @@ func TestQueryPlayersAndRules(t *testing.T) {
 func TestQueryOldVersionAsksNoLists(t *testing.T) {
 	f := newFake(t)
 	f.info = vec(t, "info_v1")
-	res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 	if res.Name != "Café" || res.PlayerList != nil || len(res.PhaseErrors) != 0 || f.asked.Load() != 1 || len(tr.Phases) != 1 {
 		t.Errorf("%+v, %d requests, phases %s", res, f.asked.Load(), prototest.PhaseReasons(tr))
 	}

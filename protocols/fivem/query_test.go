@@ -83,10 +83,7 @@ func jsonHandler(body string) http.HandlerFunc {
 
 func TestQueryFull(t *testing.T) {
 	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
-	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 	if res.Name != "Fake RP" || res.Map != "fivem-map-hipster" || res.Game != "Freeroam" || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" {
 		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
 	}
@@ -114,10 +111,7 @@ func TestQueryInfoOnly(t *testing.T) {
 	players := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path }
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
 	addr := fxServer(t, answer, fxMux(players, info))
-	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if res.PlayerList != nil || res.Rules != nil || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" || res.Name != "Fake RP" || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
@@ -163,10 +157,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 			t.Parallel()
 			addr := fxServer(t, answer, fxMux(c.players, jsonHandler("<")))
 			start := time.Now()
-			res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 700*time.Millisecond)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 700*time.Millisecond)
 			if time.Since(start) > 3*time.Second+prototest.LagSince(start) {
 				t.Errorf("took %v", time.Since(start))
 			}
@@ -191,10 +182,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 // are refused.
 func TestQueryNoHTTP(t *testing.T) {
 	addr := prototest.UDP(t, answer)
-	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
 	if len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrRefused) ||
 		res.PhaseErrors[1].Phase != "version" || !errors.Is(res.PhaseErrors[1].Err, wire.ErrRefused) {
 		t.Errorf("phase errors %+v", res.PhaseErrors)

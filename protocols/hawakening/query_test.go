@@ -120,10 +120,7 @@ func TestQuery(t *testing.T) {
 	srv, _ := prototest.HTTP(t, f, true)
 	q := newFor(t, srv, goodOptions())
 	for i, wantPhases := range []string{"challenge,info", "info"} {
-		res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, tr := prototest.WithinOK(t, q, target, 2*time.Second)
 		prototest.CheckResult(t, res, prototest.ExpectedResult{
 			Name:       prototest.Opt[string]{Set: true, V: "Example EU TDM ü"},
 			Map:        prototest.Opt[string]{Set: true, V: "VS-Facility"},
@@ -284,7 +281,9 @@ func TestQuerierContract(t *testing.T) {
 // credentials (a reload) keeps the grant, and so does not sign in again;
 // other credentials get their own.
 func TestReloadKeepsGrant(t *testing.T) {
-	build := func(o Options) *querier { return prototest.MustNew(t, Protocol, protocols.Settings{Options: prototest.OptionsOf(o)}).(*querier) }
+	build := func(o Options) *querier {
+		return prototest.MustNew(t, Protocol, protocols.Settings{Options: prototest.OptionsOf(o)}).(*querier)
+	}
 	a, b := build(goodOptions()), build(goodOptions())
 	other := goodOptions()
 	other.Password = "another"

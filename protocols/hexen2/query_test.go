@@ -60,10 +60,7 @@ var all = protocols.Settings{Players: true, Rules: true}
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	addr := prototest.UDP(t, stock(t).handler(t))
-	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
 	want := []protocols.Player{
 		{Name: "Paladin", Score: known(17), Duration: 754, DurationKnown: true},
 		{Name: "Necro01", Score: known(-3), Duration: 60, DurationKnown: true},
@@ -98,10 +95,7 @@ func TestQueryPlayerGone(t *testing.T) {
 	t.Parallel()
 	f := stock(t)
 	delete(f.players, 1)
-	res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handler(t)), all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handler(t)), all, 2*time.Second)
 	if len(res.PlayerList) != 1 || len(res.Rules) != 2 || len(res.PhaseErrors) != 1 ||
 		res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 		t.Errorf("players %v rules %v phase errors %v", res.PlayerList, res.Rules, res.PhaseErrors)

@@ -3,6 +3,7 @@ package kspdmp
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -30,9 +31,6 @@ func TestNames(t *testing.T) {
 
 // TestBotsMeaning: player_count counts the connected players; KSP has no bots.
 func TestBotsMeaning(t *testing.T) {
-	res, _, err := prototest.QueryOnce(t, newQuerier, prototest.StatusPages(t, map[string]string{"/": "status.json"}), protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, prototest.StatusPages(t, map[string]string{"/": "status.json"}), protocols.Settings{Players: true}, 2*time.Second)
 	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }

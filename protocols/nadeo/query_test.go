@@ -14,10 +14,7 @@ import (
 
 func TestQueryForever(t *testing.T) {
 	f := newFake(t, "forever")
-	res, tr, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(true, ""), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, f.start(t), prototest.Settings(true, ""), 2*time.Second)
 	if res.Name != "Red Racing $ Club" || res.Map != "Green Hill" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || len(res.PlayerList) != 3 || res.Version != "2.11.26" {
 		t.Errorf("%+v", res)
 	}
@@ -34,10 +31,7 @@ func TestQueryManiaPlanetWithCallbacks(t *testing.T) {
 	f := newFake(t, "maniaplanet")
 	f.callbacks = 2
 	f.login, f.password = "Admin", "s3cret"
-	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, "login: Admin\npassword: s3cret\n"), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, f.start(t), prototest.Settings(false, "login: Admin\npassword: s3cret\n"), 2*time.Second)
 	if res.Map != "Storm Ärena" || res.Game != "SMStormElite@nadeolabs" || res.Players != protocols.Known(3) || res.PlayerList != nil {
 		t.Errorf("%+v", res)
 	}

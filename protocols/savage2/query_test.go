@@ -12,10 +12,7 @@ import (
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	// A stray shorter than a header first: skipped.
-	res, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, []byte("ping"), prototest.VecFile(t, "full")), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, prototest.Answering(t, request, []byte("ping"), prototest.VecFile(t, "full")), protocols.Settings{Rules: true}, 2*time.Second)
 	if res.Name != "Newerth Front" || res.Password != protocols.FlagTrue || len(res.Rules) == 0 || res.PlayerList != nil {
 		t.Errorf("result %+v", res)
 	}

@@ -119,9 +119,6 @@ func TestBotsMeaning(t *testing.T) {
 	f := &fake{record: vec(t, "refreshx_ctf")}
 	s := withPassword(adminPassword)
 	s.Players = true
-	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), s, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, f.start(t), s, 2*time.Second)
 	prototest.CheckBots(t, res, 2, 1, true)
 }

@@ -60,10 +60,7 @@ func TestQuery(t *testing.T) {
 	f := &fake{record: vec(t, "refreshx_ctf"), noise: "[12:00:01] Major joined the game\r\n(Admin) hello\r\n"}
 	s := withPassword(adminPassword)
 	s.Players = true
-	res, tr, err := prototest.QueryNew(t, Protocol, f.start(t), s, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, f.start(t), s, 2*time.Second)
 	if res.Version != "1.8.0.1234" || res.Map != "ctf_Ash" || res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || len(res.PlayerList) != 3 {
 		t.Errorf("%+v", res)
 	}

@@ -27,10 +27,7 @@ func server(t testing.TB, answer []byte) netip.AddrPort {
 }
 
 func TestQuery(t *testing.T) {
-	res, tr, err := prototest.QueryNew(t, Protocol, server(t, vec(t, "status_default")), protocols.Settings{}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, server(t, vec(t, "status_default")), protocols.Settings{}, 2*time.Second)
 	if res.Name != "StarMade Testers" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || res.Version != "0.199" {
 		t.Errorf("%+v", res)
 	}

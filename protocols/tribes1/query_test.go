@@ -41,10 +41,7 @@ func starsiege(s protocols.Settings) protocols.Settings {
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, tr, err := prototest.QueryNew(t, Protocol, server(t, prototest.VecFile(t, "tribes")), all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, server(t, prototest.VecFile(t, "tribes")), all, 2*time.Second)
 	if res.Name != "Tribes Arena é" || len(res.PlayerList) != 2 || len(res.Rules) == 0 || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
@@ -56,10 +53,7 @@ func TestQuery(t *testing.T) {
 func TestQueryStarsiege(t *testing.T) {
 	t.Parallel()
 	addr := server(t, prototest.VecFile(t, "starsiege"))
-	res, tr, err := prototest.QueryNew(t, Protocol, addr, starsiege(all), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, addr, starsiege(all), 2*time.Second)
 	if res.Name != "Mech Arena" || len(res.PlayerList) != 2 || tr.Packets[0].Data[0] != 'r' {
 		t.Errorf("result %+v", res)
 	}
@@ -108,10 +102,7 @@ func TestQueryFailures(t *testing.T) {
 
 func TestQueryPartial(t *testing.T) {
 	t.Parallel()
-	res, _, err := prototest.QueryNew(t, Protocol, server(t, prototest.VecFile(t, "cut_players")), all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, server(t, prototest.VecFile(t, "cut_players")), all, 2*time.Second)
 	if len(res.PlayerList) != 1 || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" {
 		t.Errorf("result %+v", res)
 	}

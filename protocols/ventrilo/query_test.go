@@ -60,10 +60,7 @@ func TestQuery(t *testing.T) {
 		{body: text(t, "status")},
 		{body: text(t, "status"), size: 100, order: []int{3, 1, 6, 0, 5, 2, 4}, stray: true},
 	} {
-		res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(true, ""), 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(true, ""), 2*time.Second)
 		if res.Name != "Guild Hall, EU" || res.Players != protocols.Known(3) || len(res.PlayerList) != 3 || res.PlayerList[1].Name != "Zoé" {
 			t.Errorf("size %d: %+v", f.size, res)
 		}
