@@ -67,9 +67,7 @@ func TestVectors(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
 			s, err := decodeReply(prototest.HexFile(t, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if s.ExtraWords != tc.want.extraWords {
 				t.Errorf("extra words %d, want %d", s.ExtraWords, tc.want.extraWords)
 			}
@@ -106,9 +104,7 @@ func TestRealCaptures(t *testing.T) {
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			s, err := decodeReply(prototest.Capture(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if s.Port != 4534 || s.Hostname != "" || s.VersionMin != 0 || s.VersionMax != 17 || !s.HasExtras || s.ExtraWords != 17 {
 				t.Errorf("decoded %+v", s)
 			}
@@ -154,9 +150,7 @@ func TestStripColors(t *testing.T) {
 
 func TestResultFlags(t *testing.T) {
 	s, err := decodeReply(prototest.HexFile(t, "players_colours.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := s.Result(false, false)
 	if res.PlayerList != nil || res.Rules != nil {
 		t.Errorf("players or rules without asking: %+v", res)
@@ -171,8 +165,6 @@ func TestResultFlags(t *testing.T) {
 // no connection) and flags no bots.
 func TestBotsMeaning(t *testing.T) {
 	s, err := decodeReply(prototest.HexFile(t, "players_colours.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, s.Result(true, false), int64(s.Players), prototest.Unknown, true)
 }

@@ -77,9 +77,7 @@ func TestQueryRoundTrip(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			srv := newServer(t, prototest.HexFile(t, tc.file))
 			res, tr, err := query(t, protocols.Settings{Players: true, Rules: true}, 2*time.Second, srv)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			checkResult(t, res, tc.want)
 			if len(res.Rules) == 0 {
 				t.Error("no rules")

@@ -27,9 +27,7 @@ func TestDecodeInfo(t *testing.T) {
 
 func TestDecodeCars(t *testing.T) {
 	cars, err := decodeCars(prototest.File(t, "entry_list.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if got := fmt.Sprint(players(cars)); got != "[{Lena {0 false} {0 false} 0 false Manthey false} {Tom {0 false} {0 false} 0 false bmw_m3_e30 false}]" {
 		t.Errorf("players %s", got)
 	}

@@ -138,9 +138,7 @@ func TestRequest(t *testing.T) {
 func TestBotsMeaning(t *testing.T) {
 	for vec, want := range map[string][2]int64{"full": {3, 2}, "nolist": {0, 0}, "lying_bots": {2, prototest.Unknown}} {
 		r, err := decode(prototest.VecFile(t, vec))
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		prototest.CheckBots(t, r.Result(true, false), want[0], want[1], false)
 	}
 }

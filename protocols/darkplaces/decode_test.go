@@ -76,9 +76,7 @@ func TestRealworld(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			r, err := decode(prototest.Capture(t, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if r.full() != tc.full {
 				t.Fatalf("response %s", r.Response)
 			}
@@ -101,9 +99,7 @@ func TestRealworld(t *testing.T) {
 	// the querier sends no newline for that reason.
 	b := prototest.Capture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
 	r, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if c, _ := r.Lookup("challenge"); c != "xxx" || !strings.HasSuffix(string(b), `\challenge\xxx`+"\n") {
 		t.Errorf("challenge = %q in %q", c, b)
 	}
@@ -179,9 +175,7 @@ func TestBotsMeaning(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := decode(c.msg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			prototest.CheckBots(t, r.result(true, false), c.humans, c.bots, c.complete)
 		})
 	}
@@ -191,8 +185,6 @@ func TestBotsMeaning(t *testing.T) {
 func TestBotsQuery(t *testing.T) {
 	addr := echoServer(t, `12 48 1 "human"`, `-3 0 2 "[BOT]x"`, `4 0 1 "[BOT]y"`)
 	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, wire.NewTrace())
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, res, 1, 2, true)
 }

@@ -76,9 +76,7 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 	})
 	tr := wire.NewTrace()
 	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	// clients 60, bots 10: 50 humans.
 	if res.Players != protocols.Known(50) || res.Bots != protocols.Known(10) || res.PlayerList != nil ||
 		len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {

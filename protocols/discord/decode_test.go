@@ -31,9 +31,7 @@ func TestVectors(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := w.result(true)
 			prototest.CheckExpected(t, e.Expected, res, nil)
 			want := len(e.PlayerNames)
@@ -94,9 +92,7 @@ func TestBotsMeaning(t *testing.T) {
 	for name, humans := range map[string]int64{"widget_basic.json": 3, "widget_capped.json": 14873} {
 		t.Run(name, func(t *testing.T) {
 			w, err := decode(prototest.File(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			prototest.CheckBots(t, w.result(true), humans, prototest.Unknown, false)
 		})
 	}

@@ -29,9 +29,7 @@ func TestRequests(t *testing.T) {
 
 func TestDecodeInfo(t *testing.T) {
 	in, err := decodeInfo(vec(t, "info"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := in.result()
 	if res.Name != "FFOW Test Server" || res.Map != "CQ_Harbor" || res.Game != "ffow" || res.Version != "1.0.3" ||
 		res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(32) || res.Password != protocols.FlagTrue || res.Bots.Known {
@@ -44,9 +42,7 @@ func TestDecodeInfo(t *testing.T) {
 	}
 
 	in, err = decodeInfo(vec(t, "info_v1"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res = in.result()
 	if in.Version != 1 || res.Name != "Café" || res.Players != protocols.Known(0) || res.MaxPlayers != protocols.Known(16) || res.Password != protocols.FlagFalse {
 		t.Errorf("v1: %+v", res)
@@ -56,9 +52,7 @@ func TestDecodeInfo(t *testing.T) {
 
 func TestDecodePlayers(t *testing.T) {
 	ps, err := decodePlayers(vec(t, "players"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	list := playerList(ps)
 	want := []protocols.Player{
 		{Name: "Sgt. Kaos", Score: protocols.Known(12), Ping: protocols.Known(50), Duration: 900, DurationKnown: true, Team: "1"},
@@ -74,9 +68,7 @@ func TestDecodePlayers(t *testing.T) {
 
 func TestDecodeRules(t *testing.T) {
 	rules, err := decodeRules(vec(t, "rules"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.KV{{Key: "Map:0", Value: "CQ_Harbor"}, {Key: "Map:1", Value: "SK_Village"}, {Key: "FriendlyFire", Value: "1"}}
 	if !slices.Equal(rules, want) {
 		t.Errorf("rules %v, want %v", rules, want)
@@ -120,9 +112,7 @@ func rulesErr(b []byte) error   { _, err := decodeRules(b); return err }
 func TestDecodeWindows1252(t *testing.T) {
 	b := bytes.Replace(vec(t, "info"), []byte("FFOW Test Server"), prototest.MafiaName, 1)
 	in, err := decodeInfo(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res := in.result(); res.Name != prototest.MafiaNameText {
 		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
 	}

@@ -43,9 +43,7 @@ func TestDecodeInfo(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if len(kvs) != e.InfoPairs {
 				t.Errorf("%d info pairs, want %d: %q", len(kvs), e.InfoPairs, kvs)
 			}
@@ -117,9 +115,7 @@ func TestDecodeServerInfo(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if version != e.Version || len(rules) != e.Rules || rules[0] != (protocols.KV{Key: e.FirstRule[0], Value: e.FirstRule[1]}) {
 				t.Errorf("version %q, rules %q", version, rules)
 			}

@@ -46,9 +46,7 @@ func fxServer(t testing.TB, udp prototest.Handler, h http.Handler) netip.AddrPor
 	t.Helper()
 	for range 20 {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		addr := l.Addr().(*net.TCPAddr).AddrPort()
 		pc, err := net.ListenPacket("udp", addr.String())
 		if err != nil {

@@ -78,9 +78,7 @@ func TestVectors(t *testing.T) {
 func TestMessageMasksPassword(t *testing.T) {
 	body := []byte(`{"Status": 500, "Message": "cannot check password hunter2 now"}`)
 	env, err := parseEnvelope(body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	_, err = grantOf(env, 500, user, "hunter2")
 	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), `"cannot check password <secret> now"`) {
 		t.Errorf("err = %v", err)
@@ -92,8 +90,6 @@ func TestMessageMasksPassword(t *testing.T) {
 // stays unknown, and no names are listed (Guids are no names).
 func TestBotsMeaning(t *testing.T) {
 	res, err := decodeListing(prototest.File(t, "listings_basic.json"), "aaaaaaaa-0000-4000-8000-000000000001")
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, res, 3, prototest.Unknown, false)
 }

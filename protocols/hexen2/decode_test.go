@@ -72,9 +72,7 @@ func TestDecodePlayer(t *testing.T) {
 	} {
 		b := prototest.VecFile(t, vec)
 		p, err := decodePlayer(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if *p != want {
 			t.Errorf("%s: %+v, want %+v", vec, *p, want)
 		}
@@ -91,9 +89,7 @@ func TestDecodePlayer(t *testing.T) {
 
 func TestDecodeRule(t *testing.T) {
 	body, _, err := answer(prototest.VecFile(t, "rule_maxspeed"), repRuleInfo)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if kv, ok, err := decodeRule(body); err != nil || !ok || kv != (protocols.KV{Key: "sv_maxspeed", Value: "640"}) {
 		t.Errorf("rule %+v %v %v", kv, ok, err)
 	}
@@ -110,12 +106,8 @@ func TestDecodeRule(t *testing.T) {
 // to tell apart (stock servers run none), so bots stay unknown.
 func TestBotsMeaning(t *testing.T) {
 	body, _, err := answer(prototest.VecFile(t, "info"), repServerInfo)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	s, err := decodeServerInfo(body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, s.result(), 2, prototest.Unknown, true)
 }

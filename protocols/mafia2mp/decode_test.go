@@ -70,9 +70,7 @@ func TestDecodeVectors(t *testing.T) {
 func TestEncodingOption(t *testing.T) {
 	for enc, want := range prototest.MafiaNameAs {
 		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		r, err := decode(prototest.VecFile(t, "m2mp_cp1252"), tagM2MP, q.(*querier).text)
 		if err != nil || r.Name != want {
 			t.Errorf("encoding %q: %q, %v; want %q", enc, r.Name, err, want)
@@ -84,8 +82,6 @@ func TestEncodingOption(t *testing.T) {
 // bots to tell apart.
 func TestBotsMeaning(t *testing.T) {
 	r, err := decode(prototest.VecFile(t, "m2mp"), tagM2MP, wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, r.Result(true), 3, prototest.Unknown, true)
 }

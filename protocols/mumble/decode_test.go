@@ -47,9 +47,7 @@ func TestDecodeVectors(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			st, err := decode(prototest.HexFile(t, tc.file), vecIdent)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			check(t, st, tc.want)
 		})
 	}
@@ -104,9 +102,7 @@ func TestRealworld(t *testing.T) {
 				t.Errorf("Request(%x) = % X, captured % X", ident, request(ident), req)
 			}
 			st, err := decode(prototest.Capture(t, tc.resp), ident)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			// qstat shows version 1.2.3 for this reply; gamedig and the server say 1.3.4.
 			check(t, st, want{"1.3.4", 0, 50, 72000, 0})
 		})
@@ -116,8 +112,6 @@ func TestRealworld(t *testing.T) {
 // TestBotsMeaning: the ping reply counts connected users and knows no bots.
 func TestBotsMeaning(t *testing.T) {
 	st, err := decode(prototest.HexFile(t, "reply_1_3_4.hex"), vecIdent)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, st.Result(false), int64(st.Users), prototest.Unknown, true)
 }

@@ -42,9 +42,7 @@ func gtProbe(t testing.TB, addr netip.AddrPort, players bool, d time.Duration) (
 func TestGTmurmur(t *testing.T) {
 	for _, closeAfter := range []bool{false, true} {
 		res, tr, err := gtProbe(t, gtServer(t, cvp(t), closeAfter), true, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if res.Name != "GT Test Mumble" || res.Players != protocols.Known(4) || res.MaxPlayers != protocols.Known(50) || res.Bots.Known ||
 			res.Uptime != protocols.SpanSeconds(3600) {
 			t.Errorf("%+v", res)

@@ -64,9 +64,7 @@ func TestDecodeManiaPlanet(t *testing.T) {
 
 func TestDecodePlayers(t *testing.T) {
 	list, err := playerList(value(t, "players"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.Player{{Name: "Speedy Gonzales"}, {Name: "Zoé", Team: "1"}, {Name: "nonick"}}
 	if !slices.Equal(list, want) {
 		t.Errorf("%+v, want %+v", list, want)

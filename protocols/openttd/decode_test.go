@@ -75,9 +75,7 @@ func TestVectors(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
 			g, err := decodePacket(prototest.HexFile(t, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			w := tc.want
 			if g.Version != w.version || g.Trailing != w.trailing || g.GameScriptVersion != w.gameScriptVer ||
 				g.TicksPlaying != w.ticks || g.CompaniesOn != w.companiesOn || g.CompaniesMax != w.cMx {
@@ -132,9 +130,7 @@ func TestRealCapture(t *testing.T) {
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			g, err := decodePacket(prototest.Capture(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if g.Version != 6 || g.NewGRFSerialisation != 1 || len(g.NewGRFs) != 0 || g.GameScriptVersion != -1 ||
 				g.CompaniesMax != 8 || g.CompaniesOn != 0 || g.SpectatorsMax != 12 || g.SpectatorsOn != 0 || g.Trailing != 0 {
 				t.Errorf("decoded %+v", g)
@@ -151,9 +147,7 @@ func TestRealCapture(t *testing.T) {
 
 func TestRules(t *testing.T) {
 	g, err := decodePacket(prototest.HexFile(t, "v7_ticks_gamescript.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := g.Result(true)
 	rules := map[string]string{}
 	for _, kv := range res.Rules {
@@ -213,8 +207,6 @@ func TestLatin1Name(t *testing.T) {
 // companies, not clients, so there is no bot count.
 func TestBotsMeaning(t *testing.T) {
 	g, err := decodePacket(prototest.HexFile(t, "v6_password_newgrf.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, g.Result(false), int64(g.ClientsOn), prototest.Unknown, true)
 }

@@ -39,17 +39,13 @@ func decodePlayers(b []byte) (*playerList, error) {
 
 func TestDecodeVectors(t *testing.T) {
 	in, err := decodeInfo(prototest.File(t, "info.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := in.result()
 	if res.Name != "Palworld Server 日本" || res.Version != "v0.6.1.67543" {
 		t.Errorf("name/version = %q/%q", res.Name, res.Version)
 	}
 	m, err := decodeMetrics(prototest.File(t, "metrics.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	m.fill(res)
 	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(32) {
 		t.Errorf("players/max = %v/%v", res.Players, res.MaxPlayers)
@@ -58,9 +54,7 @@ func TestDecodeVectors(t *testing.T) {
 		t.Errorf("uptime %+v, map time %+v; want 86523 s and no map time", res.Uptime, res.MapTime)
 	}
 	pl, err := decodePlayers(prototest.File(t, "players.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	pl.fill(res)
 	want := []protocols.Player{{Name: "Lamball", Ping: protocols.Known(23)}, {Name: "Cattiva", Ping: protocols.Known(111)}}
 	if !slices.Equal(res.PlayerList, want) {
@@ -78,9 +72,7 @@ func TestDecodeVectors(t *testing.T) {
 func TestDecodeEmptyPlayersCountsWhenMetricsFailed(t *testing.T) {
 	res := &protocols.Result{}
 	pl, err := decodePlayers(prototest.File(t, "players.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	pl.fill(res)
 	if res.Players != protocols.Known(2) || res.MaxPlayers.Known {
 		t.Errorf("players/max = %v/%v, want 2 from the list and no max", res.Players, res.MaxPlayers)

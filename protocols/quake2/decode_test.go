@@ -8,6 +8,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -46,9 +47,7 @@ func TestDecodeLimits(t *testing.T) {
 		b = fmt.Appendf(b, `\k%d\v`, i)
 	}
 	r, err := decode(append(b, '\n'))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if len(r.Pairs) != 512 || r.PairsDropped != 88 {
 		t.Errorf("%d pairs kept, %d dropped", len(r.Pairs), r.PairsDropped)
 	}
@@ -64,9 +63,7 @@ func TestDecodeLimits(t *testing.T) {
 // as players and Bots stays unknown.
 func TestBotsNotReported(t *testing.T) {
 	r, err := decode([]byte("\xff\xff\xff\xffprint\n\\hostname\\bots\n" + `4 0 "[BOT]Grunt"` + "\n" + `9 48 "human"` + "\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := r.result(true, false)
 	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
 		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)

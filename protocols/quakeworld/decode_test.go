@@ -70,9 +70,7 @@ func TestRealworld(t *testing.T) {
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			r, err := decode(prototest.Capture(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := r.result(true, true)
 			if res.Name != "RealWorld QuakeWorld" || res.Map != "rwbox" || res.Game != "qw" || res.Version != "MVDSV 0.35" {
 				t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
@@ -108,9 +106,7 @@ func TestDecodeLimits(t *testing.T) {
 	}
 	b = append(b, "\n\x00"...)
 	r, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if len(r.Pairs) != idtech.MaxInfoPairs || r.PairsDropped != 10 {
 		t.Errorf("%d pairs kept, %d dropped", len(r.Pairs), r.PairsDropped)
 	}
@@ -129,9 +125,7 @@ func TestBotsNotReported(t *testing.T) {
 		`1 5 2 10 "[BOT]frog" "base" 4 4` + "\n" +
 		`2 9 3 25 "human" "base" 13 13` + "\n" +
 		`3 -9999 1 -40 "\s\watcher" "" 0 0` + "\n\x00"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := r.result(true, false)
 	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
 		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)

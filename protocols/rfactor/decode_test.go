@@ -74,9 +74,7 @@ func TestDecodeWindows1252(t *testing.T) {
 		t.Fatal("no server name to replace")
 	}
 	r, err := decode(bytes.Replace(b, old, prototest.Marks1252, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res := r.Result(); res.Name != prototest.Marks1252Text {
 		t.Errorf("name %q, want %q", res.Name, prototest.Marks1252Text)
 	}
@@ -86,8 +84,6 @@ func TestDecodeWindows1252(t *testing.T) {
 // Players is the humans, Bots the AI. There is no player list.
 func TestBotsMeaning(t *testing.T) {
 	r, err := decode(prototest.VecFile(t, "full"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, r.Result(), 5, 4, false)
 }

@@ -64,8 +64,6 @@ func TestDecodeVectors(t *testing.T) {
 // apart, and the reply has no player list.
 func TestBotsMeaning(t *testing.T) {
 	r, err := decode(prototest.VecFile(t, "full"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, r.Result(false), 7, prototest.Unknown, true)
 }

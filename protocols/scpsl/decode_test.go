@@ -97,8 +97,6 @@ func TestErrorTextMasksKey(t *testing.T) {
 // listed with a nickname.
 func TestBotsMeaning(t *testing.T) {
 	res, err := decodeVector(prototest.File(t, "serverinfo_basic.json"), 0, 7777, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, res, 12, prototest.Unknown, false)
 }

@@ -26,9 +26,7 @@ func TestRecordLen(t *testing.T) {
 
 func TestDecode(t *testing.T) {
 	rf, err := decodeRefresh(vec(t, "refreshx_ctf"), wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := rf.result(true)
 	if res.Map != "ctf_Ash" || res.Game != "Capture the Flag" || res.MaxPlayers != protocols.Known(16) || res.Password != protocols.FlagTrue ||
 		res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || res.Name != "" {
@@ -55,9 +53,7 @@ func TestDecode(t *testing.T) {
 	prototest.CheckUTF8(t, res)
 
 	rf, err = decodeRefresh(vec(t, "refreshx_empty"), wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res := rf.result(false); res.Players != protocols.Known(0) || res.Bots != protocols.Known(0) || res.Game != "Deathmatch" || res.Password != protocols.FlagFalse || res.PlayerList != nil {
 		t.Errorf("empty: %+v", res)
 	}
@@ -99,13 +95,9 @@ func TestDecodeWindows1252(t *testing.T) {
 		"latin-1": "\u0084Cash & Cars\u0093 \u0096 \u00805\u0085",
 	} {
 		text, err := wire.Encoding(enc, wire.UTF8)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		rf, err := decodeRefresh(rec, text)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if got := rf.result(true).PlayerList[0].Name; got != want {
 			t.Errorf("encoding %q: %q, want %q", enc, got, want)
 		}

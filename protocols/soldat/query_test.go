@@ -72,9 +72,7 @@ func TestQuery(t *testing.T) {
 
 func mustNew(t testing.TB) protocols.Querier {
 	q, err := Protocol.New(withPassword(adminPassword))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	return q
 }
 

@@ -25,9 +25,7 @@ func reply(t testing.TB, name string) [][]byte {
 
 func TestDecodeServerInfo(t *testing.T) {
 	res, err := decodeServerInfo(reply(t, "si_default.txt"), wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res.Name != "Gameserver Exporter TS2" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) ||
 		res.Password != protocols.FlagTrue || len(res.Info) != 20 || res.Bots.Known {
 		t.Errorf("%+v", res)
@@ -59,9 +57,7 @@ func TestDecodeServerInfo(t *testing.T) {
 
 func TestDecodePlayers(t *testing.T) {
 	ps, err := decodePlayers(reply(t, "pl_default.txt"), wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.Player{
 		{Name: "Alice", Ping: protocols.Known(45), Duration: 3600, DurationKnown: true},
 		{Name: "Bob the Builder", Ping: protocols.Known(80), Duration: 120, DurationKnown: true},
@@ -109,9 +105,7 @@ func TestDecodeWindows1252(t *testing.T) {
 		"windows-1251": {"Empire Bay – „Cash & Cars“ Ђ5 VIP", "„Cash & Cars“ – Ђ5…"},
 	} {
 		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		text := q.(*querier).text
 		res, err := decodeServerInfo(si, text)
 		if err != nil || res.Name != want[0] {
@@ -130,8 +124,6 @@ func TestDecodeWindows1252(t *testing.T) {
 func TestBotsMeaning(t *testing.T) {
 	f := newFake(t)
 	res, _, err := probe(t, f.start(t), voice, protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }

@@ -90,9 +90,7 @@ func probe(t testing.TB, query netip.AddrPort, target netip.AddrPort, s protocol
 func TestQuery(t *testing.T) {
 	f := newFake(t)
 	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res.Name != "Gameserver Exporter TS2" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) ||
 		res.Password != protocols.FlagTrue || len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Jürgen" || len(res.Rules) != 20 || res.PhaseErrors != nil {
 		t.Errorf("%+v", res)

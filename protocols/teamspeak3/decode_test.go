@@ -64,9 +64,7 @@ func TestUnescape(t *testing.T) {
 
 func TestParsePairs(t *testing.T) {
 	got, err := parsePairs([]byte("a=1  b c=x=y|a=2 d=3"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.KV{{Key: "a", Value: "1"}, {Key: "b"}, {Key: "c", Value: "x=y"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("%+v, want %+v", got, want)
@@ -124,9 +122,7 @@ func TestBotsMeaning(t *testing.T) {
 	} {
 		t.Run(c.vector, func(t *testing.T) {
 			res, err := decodeTranscript(transcript(t, c.vector), 9987)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			prototest.CheckBots(t, res, c.humans, prototest.Unknown, true)
 		})
 	}

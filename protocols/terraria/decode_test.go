@@ -56,9 +56,7 @@ func TestDecodeVectors(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			st, err := decode(prototest.JSONResponse(200, prototest.File(t, tc.file)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := st.result(tc.players, tc.rules)
 			if res.Name != tc.name || res.Map != tc.world || res.Version != tc.ver {
 				t.Errorf("name/map/version = %q/%q/%q", res.Name, res.Map, res.Version)
@@ -90,9 +88,7 @@ func TestDecodeVectors(t *testing.T) {
 
 func TestDecodeRulesSortedAndComplete(t *testing.T) {
 	st, err := decode(prototest.JSONResponse(200, prototest.File(t, "status_players_rules.json")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := st.result(false, true)
 	if len(res.Rules) != 13 || !slices.IsSortedFunc(res.Rules, func(a, b protocols.KV) int { return strings.Compare(a.Key, b.Key) }) {
 		t.Errorf("rules = %v, want the 13 sorted by key", res.Rules)
@@ -199,9 +195,7 @@ func TestBotsMeaning(t *testing.T) {
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			st, err := decode(prototest.JSONResponse(200, prototest.File(t, c.file)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			prototest.CheckBots(t, st.result(true, false), c.humans, prototest.Unknown, true)
 		})
 	}

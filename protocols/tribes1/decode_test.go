@@ -126,9 +126,7 @@ func TestPascalWindows1252(t *testing.T) {
 func TestBotsMeaning(t *testing.T) {
 	for _, vec := range []string{"tribes", "starsiege"} {
 		r, err := decode(prototest.VecFile(t, vec))
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		prototest.CheckBots(t, r.Result(true, false), 2, prototest.Unknown, true)
 	}
 }

@@ -51,9 +51,7 @@ func TestDecodeReplyVector(t *testing.T) {
 
 func TestResult(t *testing.T) {
 	res, err := result(text(t, "status"), true, wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res.Name != "Guild Hall, EU" || res.MaxPlayers != protocols.Known(25) || res.Players != protocols.Known(3) || res.Version != "3.0.3" ||
 		res.Password != protocols.FlagTrue || res.Uptime != protocols.SpanSeconds(86400) || res.Bots.Known {
 		t.Errorf("%+v", res)
@@ -151,9 +149,7 @@ func TestAnswer(t *testing.T) {
 func TestResultWindows1252(t *testing.T) {
 	for enc, want := range prototest.MafiaNameAs {
 		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		res, err := result(text(t, "status_cp1252"), true, q.(*querier).text)
 		if err != nil || res.Name != want {
 			t.Fatalf("encoding %q: %q, %v; want %q", enc, res.Name, err, want)
