@@ -69,10 +69,7 @@ func TestDecodeVectors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
 			r, err := decode(prototest.VecFile(t, tc.vec))
-			if !errors.Is(err, tc.err) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
 			w := tc.want

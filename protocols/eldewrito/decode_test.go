@@ -32,10 +32,7 @@ func TestDecode(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.file, tc.authed), func(t *testing.T) {
 			in, err := decode(prototest.File(t, tc.file))
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
 			res := in.result(true, true, tc.authed)

@@ -29,10 +29,7 @@ func TestDecode(t *testing.T) {
 	} {
 		t.Run(tc.vec, func(t *testing.T) {
 			r, err := decode(prototest.VecFile(t, tc.vec))
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
 			res := r.Result()

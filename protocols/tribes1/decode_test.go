@@ -55,10 +55,7 @@ func TestDecodeVectors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
 			r, err := decode(prototest.VecFile(t, tc.vec))
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
 			res := r.Result(true, true)
