@@ -128,27 +128,21 @@ func TestQueryInfoOnly(t *testing.T) {
 
 // A failing HTTP side leaves the info standing, with phase errors.
 func TestQueryHTTPFailures(t *testing.T) {
-	big := strings.Repeat(`{"name":"x","ping":1},`, maxPlayersBody/20)
-	cases := []struct {
+	type failure struct {
 		name    string
 		players http.HandlerFunc
 		want    error
 		msg     string
-	}{
+	}
+	cases := []failure{
 		{"rate limited", func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusTooManyRequests)
 			w.Write([]byte("Rate limit exceeded."))
 		}, wire.ErrServer, "429"},
-		{"html", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte("<html>admin panel</html>"))
-		}, wire.ErrMalformed, "text/html"},
-		{"body over cap", jsonHandler("[" + big + `{"name":"y"}]`), wire.ErrTooLarge, "longer than"},
-		{"redirect", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "http://169.254.169.254/", http.StatusFound)
-		}, wire.ErrServer, "not followed"},
 		{"not json", jsonHandler("nope"), wire.ErrMalformed, "array"},
-		{"silent", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, wire.ErrTimeout, ""},
+	}
+	for _, h := range prototest.HTTPHazards(t, maxPlayersBody) {
+		cases = append(cases, failure{h.Name, h.Handler, h.Want, h.Msg})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -166,7 +160,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 			if pe.Phase != "players" || !errors.Is(pe.Err, c.want) || !strings.Contains(pe.Err.Error(), c.msg) {
 				t.Errorf("players phase error %v, want %v with %q", pe.Err, c.want, c.msg)
 			}
-			if strings.Contains(pe.Err.Error(), "admin panel") {
+			if strings.Contains(pe.Err.Error(), prototest.Unquoted) {
 				t.Errorf("error quotes the body: %v", pe.Err)
 			}
 			if re := res.PhaseErrors[1]; re.Phase != "rules" || wire.Reason(re.Err) == "" {
