@@ -164,3 +164,9 @@ func TestNewSettings(t *testing.T) {
 		t.Errorf("querier %+v", got)
 	}
 }
+
+// BenchmarkQuery is the full two-request exchange over loopback UDP.
+func BenchmarkQuery(b *testing.B) {
+	srv := newServer(b, prototest.HexFile(b, "players_colours.hex"))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, prototest.UDP(b, srv.handle(b)))
+}

@@ -49,3 +49,12 @@ func TestBotsMeaning(t *testing.T) {
 	res, _ := prototest.QueryOK(t, Protocol, prototest.StatusPages(t, map[string]string{"/json": "piqueserver.json"}), protocols.Settings{Players: true}, 2*time.Second)
 	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }
+
+// decoded is a reply's Result with players, for the fuzz and benchmark.
+var decoded = prototest.Decoded(decode, func(s *status) *protocols.Result { return s.result(true) })
+
+func FuzzDecode(f *testing.F) { prototest.FuzzReplies(f, "*.json", maxPlayers, decoded) }
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "piqueserver.json"), decoded.Err)
+}

@@ -139,3 +139,13 @@ func TestBotsMeaning(t *testing.T) {
 		prototest.CheckBots(t, r.Result(true, false), want[0], want[1], false)
 	}
 }
+
+// No real CS2D capture is committed: the seeds are the own vectors.
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, 255, decoded) }
+
+// decoded is decode and the Result it leads to, players and rules on.
+var decoded = prototest.Decoded(decode, func(r *reply) *protocols.Result { return r.Result(true, true) })
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.VecFile(b, "full"), decoded.Err)
+}

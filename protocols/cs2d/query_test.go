@@ -71,3 +71,7 @@ func TestQuerierContract(t *testing.T) {
 		},
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, all, prototest.Answering(b, request, prototest.VecFile(b, "full")))
+}

@@ -144,3 +144,9 @@ func TestStatus(t *testing.T) {
 		},
 	}, parseRequest, statusReply))
 }
+
+// BenchmarkQuery is a full getstatus exchange over loopback (the fake has no
+// flood block).
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, echoServer(b, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`, `0 999 0 ""`))
+}

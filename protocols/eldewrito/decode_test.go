@@ -62,3 +62,13 @@ func TestBotsMeaning(t *testing.T) {
 	res, _ := prototest.QueryOK(t, Protocol, fake(t, ""), protocols.Settings{Players: true}, 2*time.Second)
 	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
+
+// decoded is an info reply's Result with players and rules, unauthenticated,
+// for the fuzz and benchmark.
+var decoded = prototest.Decoded(decode, func(s *info) *protocols.Result { return s.result(true, true, false) })
+
+func FuzzDecode(f *testing.F) { prototest.FuzzReplies(f, "*.json", maxPlayers, decoded) }
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "open.json"), decoded.Err)
+}

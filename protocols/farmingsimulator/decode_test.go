@@ -38,3 +38,22 @@ func TestBotsMeaning(t *testing.T) {
 	res, _ := prototest.QueryOK(t, Protocol, fake(t, "fs22.xml"), protocols.Settings{Players: true, Options: withCode(testCode)}, 2*time.Second)
 	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
+
+// decoded is a stats feed's Result with players, for the fuzz and benchmark.
+var decoded = prototest.Decoded(decode, func(s *server) *protocols.Result { return s.result(true) })
+
+// The shared checks, and the mods under their cap (past it is an error that is
+// not ErrMalformed, which fails the fuzz).
+func FuzzDecode(f *testing.F) {
+	prototest.FuzzReplies(f, "*.xml", maxPlayers, func(b []byte) (*protocols.Result, error) {
+		res, err := decoded(b)
+		if err == nil && len(res.Mods) > maxMods {
+			return nil, fmt.Errorf("%d mods past the cap", len(res.Mods))
+		}
+		return res, err
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "fs22.xml"), decoded.Err)
+}

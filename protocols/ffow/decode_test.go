@@ -3,9 +3,12 @@ package ffow
 import (
 	"bytes"
 	"maps"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -124,4 +127,40 @@ func TestDecodeWindows1252(t *testing.T) {
 func TestBotsMeaning(t *testing.T) {
 	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, newFake(t).handle), protocols.Settings{Players: true}, 2*time.Second)
 	prototest.CheckBots(t, res, 5, prototest.Unknown, true)
+}
+
+// FuzzDecode: no reply panics a decoder, every error names one reason, and what
+// decodes has UTF-8 strings.
+func FuzzDecode(f *testing.F) {
+	entries, _ := os.ReadDir("testdata")
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".hex"); ok {
+			f.Add(vec(f, name))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if in, err := decodeInfo(b); err != nil {
+			prototest.CheckReason(t, err)
+		} else {
+			prototest.CheckUTF8(t, in.result())
+		}
+		if ps, err := decodePlayers(b); err != nil {
+			prototest.CheckReason(t, err)
+		} else {
+			for _, p := range playerList(ps) {
+				if !utf8.ValidString(p.Name) || p.Duration < 0 {
+					t.Fatalf("%+v", p)
+				}
+			}
+		}
+		if rs, err := decodeRules(b); err != nil {
+			prototest.CheckReason(t, err)
+		} else if len(rs) > 4096 {
+			t.Fatalf("%d rules", len(rs))
+		}
+	})
+}
+
+func BenchmarkDecodeInfo(b *testing.B) {
+	prototest.DecodeBench(b, vec(b, "info"), prototest.Decoded(decodeInfo, (*info).result).Err)
 }

@@ -253,3 +253,9 @@ func TestQueryVersionOff(t *testing.T) {
 		t.Fatalf("%+v, %v", res, err)
 	}
 }
+
+// BenchmarkQuery is a getinfo exchange plus players.json and info.json over loopback.
+func BenchmarkQuery(b *testing.B) {
+	addr := fxServer(b, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, addr)
+}

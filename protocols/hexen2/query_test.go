@@ -182,3 +182,7 @@ func TestQuerierContract(t *testing.T) {
 		RetryDeadline: 1500 * time.Millisecond,
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, stock(b).handler(b)))
+}

@@ -83,3 +83,7 @@ func TestQuerierContract(t *testing.T) {
 		WantName: "Empire Bay Roleplay",
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, server(b, tagM2MP, prototest.VecFile(b, "m2mp")))
+}

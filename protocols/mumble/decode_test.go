@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -114,4 +115,35 @@ func TestBotsMeaning(t *testing.T) {
 	st, err := decode(prototest.HexFile(t, "reply_1_3_4.hex"), vecIdent)
 	prototest.NoError(t, err)
 	prototest.CheckBots(t, st.Result(false), int64(st.Users), prototest.Unknown, true)
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b, uint64(vecIdent))
+	}
+	for _, b := range prototest.Captures("mumble_mumble_mumble-ping.resp.bin") {
+		f.Add(b, uint64(0x525750524f424531)) // "RWPROBE1"
+	}
+	f.Fuzz(func(t *testing.T, b []byte, ident uint64) {
+		st, err := decode(b, ident)
+		if err != nil {
+			return
+		}
+		if len(b) < replyLen || st.Ident != ident || st.Trailing != len(b)-replyLen {
+			t.Fatalf("accepted %d bytes as %+v", len(b), st)
+		}
+		if res := st.Result(true); !utf8.ValidString(res.Version) || !res.Players.Known || res.Players.Value < 0 {
+			t.Fatalf("result %+v", res)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "reply_1_3_4.hex"), func(v []byte) error {
+		st, err := decode(v, vecIdent)
+		if err == nil {
+			_ = st.Result(false)
+		}
+		return err
+	})
 }

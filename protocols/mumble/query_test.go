@@ -145,3 +145,7 @@ func TestNewSettings(t *testing.T) {
 		t.Errorf("retries %d, rules %v", q.Retries, res.Rules)
 	}
 }
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, echoing(b, false, "reply_1_3_4.hex")))
+}

@@ -2,7 +2,9 @@ package nadeo
 
 import (
 	"errors"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -143,4 +145,47 @@ func TestMethodCall(t *testing.T) {
 func TestBotsMeaning(t *testing.T) {
 	res, _ := prototest.QueryOK(t, Protocol, newFake(t, "forever").start(t), prototest.Settings(true, ""), 2*time.Second)
 	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+}
+
+// FuzzDecode: no answer panics the decoders, every error names one reason, and
+// what decodes has UTF-8 strings.
+func FuzzDecode(f *testing.F) {
+	entries, _ := os.ReadDir("testdata")
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".xml"); ok {
+			f.Add(vec(f, name))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := decodeResponse(b)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			return
+		}
+		res := &protocols.Result{}
+		for _, err := range []error{serverName(v, res), playerLimit(v, res), mapInfo(v, res)} {
+			if err != nil {
+				prototest.CheckReason(t, err)
+			}
+		}
+		if _, err := version(v, res); err != nil {
+			prototest.CheckReason(t, err)
+		}
+		list, err := playerList(v)
+		if err != nil {
+			prototest.CheckReason(t, err)
+		}
+		res.PlayerList = list
+		prototest.CheckUTF8(t, res)
+	})
+}
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	prototest.DecodeBench(b, vec(b, "players"), func(v []byte) error {
+		n, err := decodeResponse(v)
+		if err == nil {
+			_, err = playerList(n)
+		}
+		return err
+	})
 }

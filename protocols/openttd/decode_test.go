@@ -1,6 +1,7 @@
 package openttd
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -209,4 +210,37 @@ func TestBotsMeaning(t *testing.T) {
 	g, err := decodePacket(prototest.HexFile(t, "v6_password_newgrf.hex"))
 	prototest.NoError(t, err)
 	prototest.CheckBots(t, g.Result(false), int64(g.ClientsOn), prototest.Unknown, true)
+}
+
+// FuzzDecodePacket checks that no packet panics the decoder or the reader,
+// that errors carry a reason and that strings come out as valid UTF-8.
+func FuzzDecodePacket(f *testing.F) {
+	for _, b := range append(prototest.HexFiles(f), prototest.Captures("openttd_openttd_openttd-tcp-gameinfo.resp.bin")...) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		// the stream reader must agree with the decoder on framing
+		if pkt, err := readPacket(bytes.NewReader(b)); err == nil && len(pkt) > maxPacket {
+			t.Fatalf("read %d bytes", len(pkt))
+		}
+		g, err := decodePacket(b)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			return
+		}
+		prototest.CheckUTF8(t, g.Result(true))
+		if len(g.NewGRFs) > 255 {
+			t.Fatalf("%d newgrfs", len(g.NewGRFs))
+		}
+	})
+}
+
+func BenchmarkDecodePacket(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "v7_ticks_gamescript.hex"), func(pkt []byte) error {
+		g, err := decodePacket(pkt)
+		if err == nil {
+			_ = g.Result(false)
+		}
+		return err
+	})
 }

@@ -129,3 +129,8 @@ func TestQuerierContract(t *testing.T) {
 		Protocol: Protocol, Name: "openttd", DefaultPort: 3979, Transport: "tcp",
 	})
 }
+
+// BenchmarkQuery is a full exchange over loopback TCP, one connection per query.
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, gameServer(b, prototest.HexFile(b, "v6_password_newgrf.hex"), 0))
+}

@@ -1,6 +1,8 @@
 package palworld
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -161,4 +163,113 @@ func TestBotsMeaning(t *testing.T) {
 		t.Fatalf("%v, %+v, want 2 players listed", err, res)
 	}
 	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
+}
+
+func checkErr(t *testing.T, err error) {
+	if !errors.Is(err, wire.ErrMalformed) {
+		t.Fatalf("error is not malformed: %v", err)
+	}
+}
+
+func FuzzDecodeInfo(f *testing.F) {
+	prototest.SeedFiles(f, "info*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in, err := decodeInfo(b)
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		prototest.CheckUTF8(t, in.result())
+	})
+}
+
+func FuzzDecodeMetrics(f *testing.F) {
+	prototest.SeedFiles(f, "metrics*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeMetrics(b)
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		res := &protocols.Result{}
+		m.fill(res)
+		if res.Players.Value < 0 || res.Players.Value > maxCount || res.MaxPlayers.Value < 0 || res.MaxPlayers.Value > maxCount {
+			t.Fatalf("counts out of range: %v/%v", res.Players, res.MaxPlayers)
+		}
+	})
+}
+
+func FuzzDecodePlayers(f *testing.F) {
+	prototest.SeedFiles(f, "players*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pl, err := decodePlayers(b)
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		res := &protocols.Result{}
+		pl.fill(res)
+		if len(res.PlayerList) > maxPlayers {
+			t.Fatalf("%d players kept", len(res.PlayerList))
+		}
+		for _, p := range res.PlayerList {
+			if p.Ping.Known && (p.Ping.Value < 0 || p.Ping.Value > 1e6) {
+				t.Fatalf("ping %d", p.Ping.Value)
+			}
+		}
+	})
+}
+
+// FuzzRedactPlayers: whatever the reply, what the trace keeps has no "ip" member.
+func FuzzRedactPlayers(f *testing.F) {
+	prototest.SeedFiles(f, "players*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out := redactPlayers(b)
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(out))
+		dec.UseNumber() // as the redactor reads it: 1e999 is JSON, not a float64
+		if dec.Decode(&v) != nil {
+			if !strings.Contains(string(out), "withheld") {
+				t.Fatalf("unparsable redaction that is not a placeholder: %q", out)
+			}
+			return
+		}
+		var walk func(any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, c := range v {
+					if strings.EqualFold(k, "ip") {
+						t.Fatalf("ip member kept: %s", out)
+					}
+					walk(c)
+				}
+			case []any:
+				for _, c := range v {
+					walk(c)
+				}
+			}
+		}
+		walk(v)
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	in, m, pl := prototest.File(b, "info.json"), prototest.File(b, "metrics.json"), prototest.File(b, "players.json")
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		i, err1 := decodeInfo(in)
+		mm, err2 := decodeMetrics(m)
+		p, err3 := decodePlayers(pl)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return err
+		}
+		res := i.result()
+		mm.fill(res)
+		p.fill(res)
+		return nil
+	})
+}
+
+func BenchmarkRedactPlayers(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "players.json"), func(pl []byte) error { redactPlayers(pl); return nil })
 }

@@ -178,3 +178,8 @@ func TestQuerierContract(t *testing.T) {
 		Settings: protocols.Settings{Players: true, Options: withPassword(testPassword)},
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	addr := fakePalworld(b, nil)
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Options: withPassword(testPassword)}, addr)
+}

@@ -84,3 +84,13 @@ func TestBotsMeaning(t *testing.T) {
 	prototest.NoError(t, err)
 	prototest.CheckBots(t, r.Result(), 5, 4, false)
 }
+
+// No real rFactor capture is committed: the seeds are the own vectors.
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, 0, decoded) }
+
+// decoded is decode and the Result it leads to.
+var decoded = prototest.Decoded(decode, (*reply).Result)
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.VecFile(b, "full"), decoded.Err)
+}

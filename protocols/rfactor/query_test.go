@@ -35,3 +35,7 @@ func TestQuerierContract(t *testing.T) {
 		WantName: "Sunday Cup",
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.Answering(b, request, prototest.VecFile(b, "full")))
+}

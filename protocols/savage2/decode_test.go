@@ -64,3 +64,13 @@ func TestBotsMeaning(t *testing.T) {
 	prototest.NoError(t, err)
 	prototest.CheckBots(t, r.Result(false), 7, prototest.Unknown, true)
 }
+
+// No real Savage 2 capture is committed: the seeds are the own vectors.
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, 0, decoded) }
+
+// decoded is decode and the Result it leads to, rules on.
+var decoded = prototest.Decoded(decode, func(r *reply) *protocols.Result { return r.Result(true) })
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.VecFile(b, "full"), decoded.Err)
+}

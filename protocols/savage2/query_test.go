@@ -39,3 +39,7 @@ func TestQuerierContract(t *testing.T) {
 		WantName: "Newerth Front",
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{Rules: true}, prototest.Answering(b, request, prototest.VecFile(b, "full")))
+}

@@ -187,3 +187,8 @@ func TestQuerierContract(t *testing.T) {
 		Protocol: p, Name: "teamspeak2", DefaultPort: 8767, Transport: "tcp",
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	port := newFake(b).start(b).Port()
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Options: func(v any) error { v.(*Options).QueryPort = int(port); return nil }}, voice)
+}

@@ -224,3 +224,9 @@ func TestQuerierContract(t *testing.T) {
 		Protocol: p, Name: "teamspeak3", DefaultPort: 9987, Transport: "tcp",
 	})
 }
+
+// BenchmarkQuery is a full exchange over loopback TCP, one connection per query.
+func BenchmarkQuery(b *testing.B) {
+	f := serve(b, transcript(b, "ok_default"))
+	prototest.QueryBench(b, Protocol, withQueryPort(f.addr.Port()), voice)
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -199,4 +200,40 @@ func TestBotsMeaning(t *testing.T) {
 			prototest.CheckBots(t, st.result(true, false), c.humans, prototest.Unknown, true)
 		})
 	}
+}
+
+func FuzzDecode(f *testing.F) {
+	prototest.SeedFiles(f, "*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := decode(prototest.JSONResponse(200, b))
+		if err != nil {
+			if !errors.Is(err, wire.ErrMalformed) && !errors.Is(err, wire.ErrServer) {
+				t.Fatalf("error wraps no expected sentinel: %v", err)
+			}
+			if !utf8.ValidString(err.Error()) {
+				t.Fatalf("error is not UTF-8: %q", err)
+			}
+			return
+		}
+		res := st.result(true, true)
+		if !res.Players.Known || res.Players.Value < 0 || len(res.PlayerList) > maxPlayers || len(res.Rules) > maxRules {
+			t.Fatalf("result out of bounds: %+v", res)
+		}
+		for _, kv := range res.InfoKV() {
+			if !utf8.ValidString(kv.Value) {
+				t.Fatalf("Info %s not UTF-8: %q", kv.Key, kv.Value)
+			}
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	resp := prototest.JSONResponse(200, prototest.File(b, "status_players_rules.json"))
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		st, err := decode(resp)
+		if err == nil {
+			st.result(true, true)
+		}
+		return err
+	})
 }

@@ -93,3 +93,8 @@ func TestQuerierContract(t *testing.T) {
 		Settings: protocols.Settings{Players: true},
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	addr := fakeTShock(b, prototest.File(b, "status_players_rules.json"), nil)
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, addr)
+}

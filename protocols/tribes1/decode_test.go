@@ -127,3 +127,13 @@ func TestBotsMeaning(t *testing.T) {
 		prototest.CheckBots(t, r.Result(true, false), 2, prototest.Unknown, true)
 	}
 }
+
+// No real Tribes or Starsiege capture is committed: the seeds are the own vectors.
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, maxPlayers, decoded) }
+
+// decoded is decode and the Result it leads to, players and rules on.
+var decoded = prototest.Decoded(decode, func(r *reply) *protocols.Result { return r.Result(true, true) })
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.VecFile(b, "tribes"), decoded.Err)
+}

@@ -118,3 +118,7 @@ func TestQuerierContract(t *testing.T) {
 		WantName: "Tribes Arena é",
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, all, server(b, prototest.VecFile(b, "tribes")))
+}

@@ -2,7 +2,9 @@ package ventrilo
 
 import (
 	"bytes"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -173,4 +175,59 @@ func TestBotsMeaning(t *testing.T) {
 	f := &fake{body: text(t, "status")}
 	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(true, ""), 2*time.Second)
 	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+}
+
+// FuzzDecode: no datagram or status text panics the decoders, every error names
+// one reason, and what decodes has UTF-8 strings. Each input is tried as a
+// datagram (decrypted as a reply to id 0x0102) and as a status text.
+func FuzzDecode(f *testing.F) {
+	entries, _ := os.ReadDir("testdata")
+	for _, e := range entries {
+		switch {
+		case strings.HasSuffix(e.Name(), ".txt"):
+			f.Add(prototest.File(f, e.Name()))
+		case strings.HasSuffix(e.Name(), ".hex"):
+			f.Add(prototest.HexFile(f, e.Name()))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a := &assembly{id: 0x0102}
+		if _, err := a.add(b); err != nil && !strings.Contains(err.Error(), errSkip.Error()) {
+			prototest.CheckReason(t, err)
+		}
+		res, err := result(b, true, wire.UTF8)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			return
+		}
+		prototest.CheckUTF8(t, res)
+		for _, p := range res.PlayerList {
+			if p.Ping.Value < 0 {
+				t.Fatalf("%+v", p)
+			}
+		}
+	})
+}
+
+// BenchmarkDecode reassembles the status reply from fragments of at most maxData
+// bytes, as a server sends it, and decodes it.
+func BenchmarkDecode(b *testing.B) {
+	body := text(b, "status")
+	n := (len(body) + maxData - 1) / maxData
+	frags := make([][]byte, n)
+	for i := range n {
+		frags[i] = frag(9, i, n, body[i*maxData:min((i+1)*maxData, len(body))], len(body))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a := &assembly{id: 9}
+		for _, d := range frags {
+			if _, err := a.add(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := result(a.text(), true, wire.UTF8); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
