@@ -53,7 +53,7 @@ func (f *fake) start(t testing.TB) netip.AddrPort {
 }
 
 func withPassword(pw string) protocols.Settings {
-	return protocols.Settings{Options: func(v any) error { v.(*Options).Password = protocols.Secret(pw); return nil }}
+	return protocols.Settings{Options: prototest.OptionsOf(Options{Password: protocols.Secret(pw)})}
 }
 
 func TestQuery(t *testing.T) {
@@ -67,20 +67,14 @@ func TestQuery(t *testing.T) {
 	if got := prototest.PhaseReasons(tr); got != "login:ok,info:ok" {
 		t.Errorf("phases %s", got)
 	}
-	prototest.NoSecrets(t, mustNew(t), tr, nil, adminPassword)
-}
-
-func mustNew(t testing.TB) protocols.Querier {
-	q, err := Protocol.New(withPassword(adminPassword))
-	prototest.NoError(t, err)
-	return q
+	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, withPassword(adminPassword)), tr, nil, adminPassword)
 }
 
 func TestPasswordFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "pw")
 	prototest.WriteFile(t, file, adminPassword+"\n")
 	f := &fake{record: vec(t, "refreshx_empty")}
-	s := protocols.Settings{Options: func(v any) error { v.(*Options).PasswordFile = file; return nil }}
+	s := protocols.Settings{Options: prototest.OptionsOf(Options{PasswordFile: file})}
 	if res, _, err := prototest.QueryNew(t, Protocol, f.start(t), s, 2*time.Second); err != nil || res.Map != "dm_Bigfalls" {
 		t.Errorf("%+v, %v", res, err)
 	}
