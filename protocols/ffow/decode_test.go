@@ -3,9 +3,7 @@ package ffow
 import (
 	"bytes"
 	"maps"
-	"os"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -132,11 +130,8 @@ func TestBotsMeaning(t *testing.T) {
 // FuzzDecode: no reply panics a decoder, every error names one reason, and what
 // decodes has UTF-8 strings.
 func FuzzDecode(f *testing.F) {
-	entries, _ := os.ReadDir("testdata")
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".hex"); ok {
-			f.Add(vec(f, name))
-		}
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if in, err := decodeInfo(b); err != nil {

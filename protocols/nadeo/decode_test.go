@@ -2,9 +2,7 @@ package nadeo
 
 import (
 	"errors"
-	"os"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -150,12 +148,7 @@ func TestBotsMeaning(t *testing.T) {
 // FuzzDecode: no answer panics the decoders, every error names one reason, and
 // what decodes has UTF-8 strings.
 func FuzzDecode(f *testing.F) {
-	entries, _ := os.ReadDir("testdata")
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".xml"); ok {
-			f.Add(vec(f, name))
-		}
-	}
+	prototest.SeedFiles(f, "*.xml")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		v, err := decodeResponse(b)
 		if err != nil {

@@ -1,8 +1,6 @@
 package starmade
 
 import (
-	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -117,11 +115,8 @@ func TestBotsMeaning(t *testing.T) {
 // FuzzDecode: no answer panics the decoder, every error names one reason, and a
 // result has counts that are not negative and UTF-8 strings.
 func FuzzDecode(f *testing.F) {
-	entries, _ := os.ReadDir("testdata")
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".hex"); ok {
-			f.Add(vec(f, name))
-		}
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := decodeAnswer(b)
