@@ -12,28 +12,17 @@ import (
 
 var all = protocols.Settings{Players: true, Rules: true}
 
+// Strays before the answer are skipped and noted; the answer is decoded in
+// the one info phase.
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	addr := prototest.Answering(t, request, prototest.VecFile(t, "full"))
+	addr := prototest.Answering(t, request, prototest.VecFile(t, "stray"), []byte("noise"), prototest.VecFile(t, "full"))
 	res, tr := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
 	if res.Name != "Dust Town" || res.Players != known(3) || res.Bots != known(2) || len(res.PlayerList) != 5 || len(res.Rules) == 0 || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
-	if len(tr.Packets) != 2 || len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-		t.Errorf("trace: %d packets, phases %+v", len(tr.Packets), tr.Phases)
-	}
-}
-
-// Strays before the answer are skipped and noted; the answer still counts.
-func TestQueryStrays(t *testing.T) {
-	t.Parallel()
-	addr := prototest.Answering(t, request, prototest.VecFile(t, "stray"), []byte("noise"), prototest.VecFile(t, "full"))
-	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
-	if err != nil || res.Name != "Dust Town" {
-		t.Fatalf("%v, %+v", err, res)
-	}
-	if tr.Packets[1].Note == "" || tr.Packets[2].Note == "" {
-		t.Errorf("skipped datagrams not noted: %+v", tr.Packets)
+	if len(tr.Packets) != 4 || prototest.Ignored(tr) != 2 || prototest.PhaseReasons(tr) != "info:ok" {
+		t.Errorf("trace: packets %+v, phases %+v", tr.Packets, tr.Phases)
 	}
 }
 
