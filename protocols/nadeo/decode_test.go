@@ -24,19 +24,13 @@ func value(t *testing.T, name string) *node {
 
 func TestDecodeForever(t *testing.T) {
 	res := &protocols.Result{}
-	if err := serverName(value(t, "name"), res); err != nil {
-		t.Fatal(err)
-	}
-	if err := playerLimit(value(t, "maxplayers"), res); err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, serverName(value(t, "name"), res))
+	prototest.NoError(t, playerLimit(value(t, "maxplayers"), res))
 	name, err := version(value(t, "version_forever"), res)
 	if err != nil || name != "TmForever" {
 		t.Fatal(name, err)
 	}
-	if err := mapInfo(value(t, "challenge_forever"), res); err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, mapInfo(value(t, "challenge_forever"), res))
 	if res.Name != "Red Racing $ Club" || res.MaxPlayers != protocols.Known(32) || res.Password != protocols.FlagUnknown ||
 		res.Game != "TmForever" || res.Version != "2.11.26" || res.Map != "Green Hill" || res.Players.Known {
 		t.Errorf("%+v", res)
@@ -46,15 +40,11 @@ func TestDecodeForever(t *testing.T) {
 
 func TestDecodeManiaPlanet(t *testing.T) {
 	res := &protocols.Result{}
-	if err := serverName(value(t, "name_link"), res); err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, serverName(value(t, "name_link"), res))
 	if _, err := version(value(t, "version_maniaplanet"), res); err != nil {
 		t.Fatal(err)
 	}
-	if err := mapInfo(value(t, "map_maniaplanet"), res); err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, mapInfo(value(t, "map_maniaplanet"), res))
 	if res.Name != "Locked Stadium" ||
 		res.Game != "SMStormElite@nadeolabs" || res.Version != "3.3.0" || res.Map != "Storm Ärena" {
 		t.Errorf("%+v", res)

@@ -44,9 +44,7 @@ func TestDecode(t *testing.T) {
 
 func TestAnswers(t *testing.T) {
 	full := prototest.VecFile(t, "full")
-	if err := answers(full); err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, answers(full))
 	noNUL := append([]byte(nil), full...)
 	copy(noNUL[nameOffset:], "0123456789012345678901234567")
 	badName := append([]byte(nil), full...)
