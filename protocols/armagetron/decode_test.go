@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -67,9 +68,7 @@ func TestVectors(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
 			s, err := decodeReply(prototest.HexFile(t, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if s.ExtraWords != tc.want.extraWords {
 				t.Errorf("extra words %d, want %d", s.ExtraWords, tc.want.extraWords)
 			}
@@ -106,9 +105,7 @@ func TestRealCaptures(t *testing.T) {
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			s, err := decodeReply(prototest.Capture(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if s.Port != 4534 || s.Hostname != "" || s.VersionMin != 0 || s.VersionMax != 17 || !s.HasExtras || s.ExtraWords != 17 {
 				t.Errorf("decoded %+v", s)
 			}
@@ -154,9 +151,7 @@ func TestStripColors(t *testing.T) {
 
 func TestResultFlags(t *testing.T) {
 	s, err := decodeReply(prototest.HexFile(t, "players_colours.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := s.Result(false, false)
 	if res.PlayerList != nil || res.Rules != nil {
 		t.Errorf("players or rules without asking: %+v", res)
@@ -165,4 +160,57 @@ func TestResultFlags(t *testing.T) {
 	if len(res.Rules) == 0 || res.Rules[0] != (protocols.KV{Key: "options", Value: "Sumo rules apply."}) {
 		t.Errorf("rules %v", res.Rules)
 	}
+}
+
+// TestBotsMeaning: the big server info counts network users (AI players hold
+// no connection) and flags no bots.
+func TestBotsMeaning(t *testing.T) {
+	s, err := decodeReply(prototest.HexFile(t, "players_colours.hex"))
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, s.Result(true, false), int64(s.Players), prototest.Unknown, true)
+}
+
+// FuzzDecodeReply checks that no datagram panics the decoder, that errors
+// carry a reason, that strings are valid UTF-8 and the name list is capped.
+func FuzzDecodeReply(f *testing.F) {
+	for _, b := range append(prototest.HexFiles(f), prototest.Captures("armagetron_armagetron_armagetron-*.resp.bin")...) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := decodeReply(b)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			return
+		}
+		if len(s.Users) > maxPlayerNames {
+			t.Fatalf("%d names kept", len(s.Users))
+		}
+		res := s.Result(true, true)
+		for _, v := range append([]string{res.Name, res.Version}, s.Users...) {
+			if !utf8.ValidString(v) {
+				t.Fatalf("invalid UTF-8 %q", v)
+			}
+		}
+	})
+}
+
+func FuzzStripColors(f *testing.F) {
+	for _, s := range []string{"0xff0000red", "0xRESETT", "0x", "a0x12345g"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if out := stripColors(s); len(out) > len(s) {
+			t.Fatalf("%q grew to %q", s, out)
+		}
+	})
+}
+
+func BenchmarkDecodeReply(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "players_colours.hex"), func(v []byte) error {
+		s, err := decodeReply(v)
+		if err == nil {
+			_ = s.Result(true, false)
+		}
+		return err
+	})
 }

@@ -77,9 +77,7 @@ func TestQueryRoundTrip(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			srv := newServer(t, prototest.HexFile(t, tc.file))
 			res, tr, err := query(t, protocols.Settings{Players: true, Rules: true}, 2*time.Second, srv)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			checkResult(t, res, tc.want)
 			if len(res.Rules) == 0 {
 				t.Error("no rules")
@@ -111,13 +109,7 @@ func TestQuerySkipsStrays(t *testing.T) {
 	if err != nil || res.Name != "Old Grid" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Dir == wire.Received && p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 3 {
+	if ignored := prototest.Ignored(tr); ignored != 3 {
 		t.Errorf("%d datagrams noted as ignored, want 3", ignored)
 	}
 }
@@ -171,4 +163,10 @@ func TestNewSettings(t *testing.T) {
 	if got := q.(*querier); got.retries != 3 || !got.players || got.rules {
 		t.Errorf("querier %+v", got)
 	}
+}
+
+// BenchmarkQuery is the full two-request exchange over loopback UDP.
+func BenchmarkQuery(b *testing.B) {
+	srv := newServer(b, prototest.HexFile(b, "players_colours.hex"))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, prototest.UDP(b, srv.handle(b)))
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -26,9 +28,7 @@ func TestDecodeInfo(t *testing.T) {
 
 func TestDecodeCars(t *testing.T) {
 	cars, err := decodeCars(prototest.File(t, "entry_list.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if got := fmt.Sprint(players(cars)); got != "[{Lena {0 false} {0 false} 0 false Manthey false} {Tom {0 false} {0 false} 0 false bmw_m3_e30 false}]" {
 		t.Errorf("players %s", got)
 	}
@@ -40,4 +40,50 @@ func TestDecodeCars(t *testing.T) {
 	if p := players(nil); p == nil || len(p) != 0 {
 		t.Errorf("an empty entry list gives %v, want an empty list", p)
 	}
+}
+
+// TestBotsMeaning: clients counts connected drivers; a dedicated server runs no
+// AI cars and the entry list marks none.
+func TestBotsMeaning(t *testing.T) {
+	res, _ := prototest.QueryOK(t, Protocol, fake(t, "info.json", "entry_list.json"), protocols.Settings{Players: true}, 2*time.Second)
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
+}
+
+// Each input goes through both decoders.
+func FuzzDecode(f *testing.F) {
+	prototest.SeedFiles(f, "*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if in, err := decodeInfo(b); err != nil {
+			if !errors.Is(err, wire.ErrMalformed) {
+				t.Fatalf("error is not malformed: %v", err)
+			}
+		} else if res := in.result(); res.Players.Value < 0 || !utf8.ValidString(res.Name) {
+			t.Fatalf("result %+v", res)
+		}
+		cars, err := decodeCars(b)
+		if err != nil {
+			if !errors.Is(err, wire.ErrMalformed) {
+				t.Fatalf("error is not malformed: %v", err)
+			}
+			return
+		}
+		if len(cars) > maxCars {
+			t.Fatalf("%d cars past the cap", len(cars))
+		}
+		players(cars)
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	list := prototest.File(b, "entry_list.json")
+	prototest.DecodeBench(b, prototest.File(b, "info.json"), func(info []byte) error {
+		in, err := decodeInfo(info)
+		cars, err2 := decodeCars(list)
+		if err != nil || err2 != nil {
+			return errors.Join(err, err2)
+		}
+		in.result()
+		players(cars)
+		return nil
+	})
 }

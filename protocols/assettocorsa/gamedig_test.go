@@ -12,14 +12,7 @@ import (
 // drivers agree (the fake matches "/JSON|" literally, as gamedig sends it).
 func TestGamedig(t *testing.T) {
 	addr := fake(t, "info.json", "entry_list.json")
-	gd, msg, ok := prototest.Gamedig(t, "assettocorsa", addr.Port(), nil)
-	if !ok {
-		t.Fatalf("gamedig failed: %s", msg)
-	}
-	res, _, err := query(t, addr, protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	gd, res := prototest.GamedigQuery(t, "assettocorsa", nil, Protocol, protocols.Settings{Players: true}, addr)
 	prototest.GamedigAgrees(t, gd, res)
 	if gd.Password != (res.Password == protocols.FlagTrue) {
 		t.Errorf("password: querier %v, gamedig %v", res.Password, gd.Password)

@@ -33,21 +33,17 @@ func fake(t testing.TB, info, entries string) netip.AddrPort {
 	return addr
 }
 
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings) (*protocols.Result, *wire.Trace, error) {
-	return prototest.QueryOnce(t, newQuerier, addr, s)
-}
-
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	addr := fake(t, "info.json", "entry_list.json")
-	res, tr, err := query(t, addr, protocols.Settings{Players: true})
+	res, tr, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Players: true})
 	if err != nil || res.Name != "ACRL Nordschleife Trackday" || len(res.PlayerList) != 2 || res.PhaseErrors != nil {
 		t.Fatalf("%v, %+v", err, res)
 	}
 	if len(tr.Phases) != 2 || tr.Phases[1].Name != "players" {
 		t.Errorf("phases %+v", tr.Phases)
 	}
-	res, tr, err = query(t, addr, protocols.Settings{})
+	res, tr, err = prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{})
 	if err != nil || res.PlayerList != nil || len(tr.Phases) != 1 {
 		t.Errorf("without players: %v, %+v, %+v", err, res, tr.Phases)
 	}
@@ -56,7 +52,7 @@ func TestQuery(t *testing.T) {
 // A failed entry list is a players phase error of a server that is up.
 func TestQueryPlayersFail(t *testing.T) {
 	t.Parallel()
-	res, _, err := query(t, fake(t, "info.json", ""), protocols.Settings{Players: true})
+	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, "info.json", ""), protocols.Settings{Players: true})
 	if err != nil || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrServer) {
 		t.Fatalf("%v, %+v", err, res)
 	}

@@ -14,14 +14,7 @@ func TestGamedig(t *testing.T) {
 	for _, file := range []string{"piqueserver.json", "pyspades.json"} {
 		t.Run(file, func(t *testing.T) {
 			addr := prototest.StatusPages(t, map[string]string{"/json": file})
-			gd, msg, ok := prototest.Gamedig(t, "bas", addr.Port(), nil)
-			if !ok {
-				t.Fatalf("gamedig failed: %s", msg)
-			}
-			res, _, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Players: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			gd, res := prototest.GamedigQuery(t, "bas", nil, Protocol, protocols.Settings{Players: true}, addr)
 			prototest.GamedigAgrees(t, gd, res)
 		})
 	}

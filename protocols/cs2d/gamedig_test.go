@@ -3,7 +3,6 @@ package cs2d
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -15,15 +14,8 @@ import (
 // compared. gamedig keeps the ©RRRGGGBBB colour codes and reads the Latin-1 © as
 // a replacement character: its names end with ours.
 func TestGamedig(t *testing.T) {
-	addr := prototest.Answering(t, request, readVec(t, "full"))
-	gd, msg, ok := prototest.Gamedig(t, "c2d", addr.Port(), nil)
-	if !ok {
-		t.Fatalf("gamedig failed: %s", msg)
-	}
-	res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	addr := prototest.Answering(t, request, prototest.VecFile(t, "full"))
+	gd, res := prototest.GamedigQuery(t, "c2d", nil, Protocol, all, addr)
 	if !strings.HasSuffix(gd.Name, res.Name) || gd.Map != res.Map || int64(gd.NumPlayers) != res.Players.Value+res.Bots.Value ||
 		int64(gd.MaxPlayers) != res.MaxPlayers.Value || gd.Password != (res.Password == protocols.FlagTrue) {
 		t.Errorf("querier %q %q %d+%d/%d, gamedig %+v", res.Name, res.Map, res.Players.Value, res.Bots.Value, res.MaxPlayers.Value, gd)

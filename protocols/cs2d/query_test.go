@@ -12,31 +12,17 @@ import (
 
 var all = protocols.Settings{Players: true, Rules: true}
 
+// Strays before the answer are skipped and noted; the answer is decoded in
+// the one info phase.
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	addr := prototest.Answering(t, request, readVec(t, "full"))
-	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	addr := prototest.Answering(t, request, prototest.VecFile(t, "stray"), []byte("noise"), prototest.VecFile(t, "full"))
+	res, tr := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
 	if res.Name != "Dust Town" || res.Players != known(3) || res.Bots != known(2) || len(res.PlayerList) != 5 || len(res.Rules) == 0 || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
-	if len(tr.Packets) != 2 || len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-		t.Errorf("trace: %d packets, phases %+v", len(tr.Packets), tr.Phases)
-	}
-}
-
-// Strays before the answer are skipped and noted; the answer still counts.
-func TestQueryStrays(t *testing.T) {
-	t.Parallel()
-	addr := prototest.Answering(t, request, readVec(t, "stray"), []byte("noise"), readVec(t, "full"))
-	res, tr, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
-	if err != nil || res.Name != "Dust Town" {
-		t.Fatalf("%v, %+v", err, res)
-	}
-	if tr.Packets[1].Note == "" || tr.Packets[2].Note == "" {
-		t.Errorf("skipped datagrams not noted: %+v", tr.Packets)
+	if len(tr.Packets) != 4 || prototest.Ignored(tr) != 2 || prototest.PhaseReasons(tr) != "info:ok" {
+		t.Errorf("trace: packets %+v, phases %+v", tr.Packets, tr.Phases)
 	}
 }
 
@@ -44,11 +30,8 @@ func TestQueryStrays(t *testing.T) {
 // players phase says why the list is missing.
 func TestQueryPartial(t *testing.T) {
 	t.Parallel()
-	addr := prototest.Answering(t, request, readVec(t, "cut_players"))
-	res, _, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	addr := prototest.Answering(t, request, prototest.VecFile(t, "cut_players"))
+	res, _ := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
 	if res.Name != "Cutter" || len(res.PlayerList) != 1 || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {
 		t.Errorf("result %+v", res)
 	}
@@ -65,7 +48,7 @@ func TestQueryFailures(t *testing.T) {
 
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	full := readVec(t, "full")
+	full := prototest.VecFile(t, "full")
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "cs2d", DefaultPort: 36963, Transport: "udp",
 		Settings: protocols.Settings{Players: true},
@@ -76,4 +59,8 @@ func TestQuerierContract(t *testing.T) {
 			}
 		},
 	})
+}
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, all, prototest.Answering(b, request, prototest.VecFile(b, "full")))
 }

@@ -76,9 +76,7 @@ func TestRealworld(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			r, err := decode(prototest.Capture(t, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if r.full() != tc.full {
 				t.Fatalf("response %s", r.Response)
 			}
@@ -101,9 +99,7 @@ func TestRealworld(t *testing.T) {
 	// the querier sends no newline for that reason.
 	b := prototest.Capture(t, "nexuiz_nexuiz_q3-getinfo.resp.bin")
 	r, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if c, _ := r.Lookup("challenge"); c != "xxx" || !strings.HasSuffix(string(b), `\challenge\xxx`+"\n") {
 		t.Errorf("challenge = %q in %q", c, b)
 	}
@@ -153,4 +149,63 @@ func TestDecodeLimits(t *testing.T) {
 	if res := r.result(false, false); len(res.PhaseErrors) != 0 || res.Players != protocols.Known(1) {
 		t.Errorf("Result(false, false) = %+v", res)
 	}
+}
+
+// TestBotsMeaning: the engine counts bots (clients without a connection) in
+// `clients` and says how many in `bots`; older engines send neither key, and
+// a bot's line has ping 0 (a connected client's ping is at least 1). Players
+// is the humans, Bots the bots, and the ping-0 lines are the ones marked.
+// An infoResponse without `bots` cannot tell: clients as sent, bots unknown.
+func TestBotsMeaning(t *testing.T) {
+	file := func(name string) []byte { return prototest.File(t, name+".bin") }
+	for _, c := range []struct {
+		name         string
+		msg          []byte
+		humans, bots int64
+		complete     bool // the list is every client, so its marks are the bots
+	}{
+		{"nexuiz: 4 bots, 1 human", file("status_nexuiz"), 1, 4, true},
+		{"bots only", file("status_bots_only"), 0, 4, true},
+		{"xonotic teams: 1 bot", file("status_xonotic_teams"), 3, 1, true},
+		{"old engine: ping-0 lines", file("status_old_engine"), 1, 2, true},
+		{"no bots at all", statusReply("", `5 40 "a"`, `3 12 "b"`), 2, 0, true},
+		{"bots over clients (a lie)", file("status_bots_over_clients"), prototest.Unknown, 3, false},
+		{"infoResponse with bots", file("info_overflow"), 50, 10, false},
+		{"infoResponse without bots", []byte(oob + "infoResponse\n" + `\sv_maxclients\8\clients\5\hostname\x`), 5, prototest.Unknown, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := decode(c.msg)
+			prototest.NoError(t, err)
+			prototest.CheckBots(t, r.result(true, false), c.humans, c.bots, c.complete)
+		})
+	}
+}
+
+// TestBotsQuery: the same through a query.
+func TestBotsQuery(t *testing.T) {
+	addr := echoServer(t, `12 48 1 "human"`, `-3 0 2 "[BOT]x"`, `4 0 1 "[BOT]y"`)
+	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, wire.NewTrace())
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, res, 1, 2, true)
+}
+
+// FuzzDecode checks that no datagram panics the decoder or breaks its caps and
+// that everything it returns is valid UTF-8. Seeds: testdata/, and the real
+// Nexuiz captures and the quake3 fixtures in ../shared when present.
+func FuzzDecode(f *testing.F) {
+	idtechtest.Fuzz(f, decode, kept, func(t *testing.T, r *reply) *protocols.Result {
+		res := r.result(true, true)
+		if r.full() != (res.PlayerList != nil) || r.full() == (len(res.PhaseErrors) == 1) {
+			t.Fatalf("full %v, list %v, phase errors %v", r.full(), res.PlayerList, res.PhaseErrors)
+		}
+		return res
+	}, "realworld/captures/nexuiz_*.resp.bin", "fixtures/quake3/*.bin")
+}
+
+// kept counts the player lines and info pairs a reply keeps.
+func kept(r *reply) (lines, pairs int) { return len(r.Players) + r.Unparsed, len(r.Pairs) }
+
+func BenchmarkDecodeStatus(b *testing.B) {
+	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },
+		"testdata/status_xonotic_teams.bin", "testdata/status_too_many_lines.bin")
 }

@@ -36,9 +36,7 @@ func TestQstatCrossCheck(t *testing.T) {
 
 	qs := prototest.QstatJSON(t, "-nexuizs", addr, "-P")
 	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if qs.Status != "online" || res.Name != qs.Name || res.Map != qs.Map || res.Game != qs.Game ||
 		res.Players != protocols.Known(2) || res.Players.Value+res.Bots.Value != int64(qs.NumPlayers) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {
 		t.Errorf("querier %q %q %q %+v+%+v %+v, qstat %+v", res.Name, res.Map, res.Game, res.Players, res.Bots, res.MaxPlayers, qs)

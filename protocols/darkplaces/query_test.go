@@ -76,9 +76,7 @@ func TestQueryInfoResponseFallback(t *testing.T) {
 	})
 	tr := wire.NewTrace()
 	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	// clients 60, bots 10: 50 humans.
 	if res.Players != protocols.Known(50) || res.Bots != protocols.Known(10) || res.PlayerList != nil ||
 		len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {
@@ -145,4 +143,10 @@ func TestStatus(t *testing.T) {
 			SilentAttempts: [2]int{1, 1},
 		},
 	}, parseRequest, statusReply))
+}
+
+// BenchmarkQuery is a full getstatus exchange over loopback (the fake has no
+// flood block).
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, echoServer(b, `12 48 1 "^1Play^7er"`, `-3 0 2 "[BOT]x"`, `0 999 0 ""`))
 }

@@ -31,9 +31,7 @@ func TestVectors(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := w.result(true)
 			prototest.CheckExpected(t, e.Expected, res, nil)
 			want := len(e.PlayerNames)
@@ -85,4 +83,39 @@ func TestValidGuildID(t *testing.T) {
 			t.Errorf("guild id %q valid = %v", id, !ok)
 		}
 	}
+}
+
+// TestBotsMeaning: presence_count counts every member online, bot accounts
+// too, and nothing marks them: Players is that count, Bots stays unknown, and
+// the list (capped at 100) need not hold them all.
+func TestBotsMeaning(t *testing.T) {
+	for name, humans := range map[string]int64{"widget_basic.json": 3, "widget_capped.json": 14873} {
+		t.Run(name, func(t *testing.T) {
+			w, err := decode(prototest.File(t, name))
+			prototest.NoError(t, err)
+			prototest.CheckBots(t, w.result(true), humans, prototest.Unknown, false)
+		})
+	}
+}
+
+// FuzzDecode checks that no answer panics the decoder and that a decoded
+// widget's result is valid UTF-8, keeps its list cap and has no negative count.
+func FuzzDecode(f *testing.F) {
+	prototest.SeedFiles(f, "*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		apiCode(b)
+		w, err := decode(b)
+		if err != nil {
+			return
+		}
+		res := w.result(true)
+		prototest.CheckUTF8(t, res)
+		if len(res.PlayerList) > maxMembers || res.Players.Value < 0 || res.MaxPlayers.Known || res.Bots.Known {
+			t.Fatalf("%d players listed, players %+v, max %+v, bots %+v", len(res.PlayerList), res.Players, res.MaxPlayers, res.Bots)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "widget_capped.json"), prototest.Decoded(decode, func(w *widgetJSON) *protocols.Result { return w.result(true) }).Err)
 }

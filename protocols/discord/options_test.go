@@ -19,9 +19,7 @@ func TestOptionsYAML(t *testing.T) {
       guild_id: "290926798626357999"
 `
 	c, err := config.Parse([]byte(good))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	// Unquoted, YAML reads a number: the id must still arrive digit for digit.
 	if _, err := config.Parse([]byte(strings.Replace(good, `"290926798626357999"`, `290926798626357999`, 1))); err != nil {
 		t.Errorf("unquoted guild_id: %v", err)
@@ -52,9 +50,7 @@ func TestGuildsAreDistinctQueries(t *testing.T) {
     protocol: discord
     discord: {guild_id: "290926798626357999"}
 `))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	a, b, a2 := c.Modules["a"].QueryKey(), c.Modules["b"].QueryKey(), c.Modules["a2"].QueryKey()
 	if a == b || a != a2 {
 		t.Errorf("query keys a %s, b %s, a2 %s", a, b, a2)

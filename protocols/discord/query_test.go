@@ -70,10 +70,7 @@ func TestQuery(t *testing.T) {
 			f := newFake(t)
 			srv, _ := prototest.HTTP(t, f, true)
 			q := api.Against(t, srv, Options{GuildID: guild}, protocols.Settings{Players: players})
-			res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, tr := prototest.WithinOK(t, q, target, 2*time.Second)
 			prototest.CheckResult(t, res, prototest.ExpectedResult{
 				Name:       prototest.Opt[string]{Set: true, V: "Example Gaming Community"},
 				Players:    prototest.Opt[int64]{Set: true, V: 3},

@@ -3,6 +3,7 @@ package eco
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -38,4 +39,19 @@ func TestStripTags(t *testing.T) {
 			t.Errorf("stripTags(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestBotsMeaning: OnlinePlayers counts connected players; Eco has no bots.
+func TestBotsMeaning(t *testing.T) {
+	res, _ := prototest.QueryOK(t, Protocol, prototest.StatusPages(t, map[string]string{"/info": "info.json"}), protocols.Settings{Players: true}, 2*time.Second)
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+}
+
+// decoded is a reply's Result with players, for the fuzz and benchmark.
+var decoded = prototest.Decoded(decode, func(s *info) *protocols.Result { return s.result(true) })
+
+func FuzzDecode(f *testing.F) { prototest.FuzzReplies(f, "*.json", maxPlayers, decoded) }
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "info.json"), decoded.Err)
 }

@@ -13,14 +13,7 @@ import (
 // ever joined), we the MaxActivePlayers cap.
 func TestGamedig(t *testing.T) {
 	addr := prototest.StatusPages(t, map[string]string{"/info": "frontpage_info.json", "/frontpage": "frontpage.json"})
-	gd, msg, ok := prototest.Gamedig(t, "eco", addr.Port(), nil)
-	if !ok {
-		t.Fatalf("gamedig failed: %s", msg)
-	}
-	res, _, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	gd, res := prototest.GamedigQuery(t, "eco", nil, Protocol, protocols.Settings{Players: true}, addr)
 	if gd.Name != res.Name || int64(gd.NumPlayers) != res.Players.Value || gd.Password != (res.Password == protocols.FlagTrue) || gd.Version != res.Version {
 		t.Errorf("querier %+v, gamedig %+v", res, gd)
 	}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -30,10 +32,7 @@ func TestDecode(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.file, tc.authed), func(t *testing.T) {
 			in, err := decode(prototest.File(t, tc.file))
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
 			res := in.result(true, true, tc.authed)
@@ -55,4 +54,21 @@ func TestDecode(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBotsMeaning: numPlayers counts the players in the session; Halo Online has
+// no bots and the list marks none.
+func TestBotsMeaning(t *testing.T) {
+	res, _ := prototest.QueryOK(t, Protocol, fake(t, ""), protocols.Settings{Players: true}, 2*time.Second)
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
+}
+
+// decoded is an info reply's Result with players and rules, unauthenticated,
+// for the fuzz and benchmark.
+var decoded = prototest.Decoded(decode, func(s *info) *protocols.Result { return s.result(true, true, false) })
+
+func FuzzDecode(f *testing.F) { prototest.FuzzReplies(f, "*.json", maxPlayers, decoded) }
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "open.json"), decoded.Err)
 }

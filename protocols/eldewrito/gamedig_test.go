@@ -14,14 +14,7 @@ import (
 // server withholds), we report the server with a players phase error.
 func TestGamedig(t *testing.T) {
 	addr := fake(t, "")
-	gd, msg, ok := prototest.Gamedig(t, "eldewrito", addr.Port(), nil)
-	if !ok {
-		t.Fatalf("gamedig failed: %s", msg)
-	}
-	res, _, err := query(t, addr, protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	gd, res := prototest.GamedigQuery(t, "eldewrito", nil, Protocol, protocols.Settings{Players: true}, addr)
 	if gd.Name != res.Name || gd.Map != res.Map || int64(gd.MaxPlayers) != res.MaxPlayers.Value || gd.Version != res.Version || len(gd.Players) != len(res.PlayerList) {
 		t.Errorf("querier %+v, gamedig %+v", res, gd)
 	}
@@ -32,7 +25,7 @@ func TestGamedig(t *testing.T) {
 	} else {
 		t.Logf("gamedig on a passworded server: %s", msg)
 	}
-	res, _, err = query(t, locked, protocols.Settings{Players: true})
+	res, _, err := prototest.QueryOnce(t, newQuerier, locked, protocols.Settings{Players: true})
 	if err != nil || res.Password != protocols.FlagTrue || len(res.PhaseErrors) != 1 {
 		t.Errorf("querier on a passworded server: %v, %+v", err, res)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -35,10 +36,6 @@ func withPassword(pw string) func(any) error {
 	return prototest.OptionsOf(Options{Password: protocols.Secret(pw)})
 }
 
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings) (*protocols.Result, *wire.Trace, error) {
-	return prototest.QueryOnce(t, newQuerier, addr, s)
-}
-
 func TestQueryPassword(t *testing.T) {
 	t.Parallel()
 	addr := fake(t, testPassword)
@@ -53,32 +50,22 @@ func TestQueryPassword(t *testing.T) {
 		{"wrong password", withPassword("nope"), 0, "wrong password"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, tr, err := query(t, addr, protocols.Settings{Players: true, Options: tc.opts})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Options: tc.opts}, 2*time.Second)
 			if len(res.PlayerList) != tc.players {
 				t.Errorf("players %+v", res.PlayerList)
 			}
 			if tc.phaseMsg == "" && res.PhaseErrors != nil || tc.phaseMsg != "" && (len(res.PhaseErrors) != 1 || !strings.Contains(res.PhaseErrors[0].Err.Error(), tc.phaseMsg)) {
 				t.Errorf("phase errors %v, want one saying %q", res.PhaseErrors, tc.phaseMsg)
 			}
-			for _, p := range tr.Packets {
-				if strings.Contains(string(p.Data), testPassword) || strings.Contains(string(p.Data), base64.StdEncoding.EncodeToString([]byte("dorito:"+testPassword))) {
-					t.Errorf("the password in the trace: %q", p.Data)
-				}
-			}
+			prototest.NoSecrets(t, nil, tr, nil, testPassword, base64.StdEncoding.EncodeToString([]byte("dorito:"+testPassword)))
 		})
 	}
-	q, _ := newQuerier(protocols.Settings{Options: withPassword(testPassword)})
-	if s := q.(interface{ String() string }).String(); strings.Contains(s, testPassword) {
-		t.Errorf("querier prints %q", s)
-	}
+	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: withPassword(testPassword)}), nil, nil, testPassword)
 }
 
 func TestQueryOpen(t *testing.T) {
 	t.Parallel()
-	res, _, err := query(t, fake(t, ""), protocols.Settings{Players: true, Rules: true})
+	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, ""), protocols.Settings{Players: true, Rules: true})
 	if err != nil || res.Name != "Blood Gulch 24/7" || len(res.PlayerList) != 2 || len(res.Rules) != 2 || res.Password != protocols.FlagFalse {
 		t.Fatalf("%v, %+v", err, res)
 	}

@@ -3,6 +3,7 @@ package farmingsimulator
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -29,4 +30,30 @@ func TestDecode(t *testing.T) {
 	if s, err := decode(prototest.File(t, "fs22.xml")); err != nil || s.result(false).PlayerList != nil {
 		t.Error("players not asked for, but listed")
 	}
+}
+
+// TestBotsMeaning: numUsed counts the used slots; the game has no bot players
+// (its helpers take no slot) and the feed marks none.
+func TestBotsMeaning(t *testing.T) {
+	res, _ := prototest.QueryOK(t, Protocol, fake(t, "fs22.xml"), protocols.Settings{Players: true, Options: withCode(testCode)}, 2*time.Second)
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
+}
+
+// decoded is a stats feed's Result with players, for the fuzz and benchmark.
+var decoded = prototest.Decoded(decode, func(s *server) *protocols.Result { return s.result(true) })
+
+// The shared checks, and the mods under their cap (past it is an error that is
+// not ErrMalformed, which fails the fuzz).
+func FuzzDecode(f *testing.F) {
+	prototest.FuzzReplies(f, "*.xml", maxPlayers, func(b []byte) (*protocols.Result, error) {
+		res, err := decoded(b)
+		if err == nil && len(res.Mods) > maxMods {
+			return nil, fmt.Errorf("%d mods past the cap", len(res.Mods))
+		}
+		return res, err
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "fs22.xml"), decoded.Err)
 }

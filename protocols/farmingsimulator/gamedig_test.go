@@ -12,13 +12,6 @@ import (
 // counts, version and the used slots' names agree.
 func TestGamedig(t *testing.T) {
 	addr := fake(t, "fs22.xml")
-	gd, msg, ok := prototest.Gamedig(t, "farmingsimulator22", addr.Port(), map[string]any{"token": testCode})
-	if !ok {
-		t.Fatalf("gamedig failed: %s", msg)
-	}
-	res, _, err := query(t, addr, protocols.Settings{Players: true, Options: withCode(testCode)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	gd, res := prototest.GamedigQuery(t, "farmingsimulator22", map[string]any{"token": testCode}, Protocol, protocols.Settings{Players: true, Options: withCode(testCode)}, addr)
 	prototest.GamedigAgrees(t, gd, res)
 }

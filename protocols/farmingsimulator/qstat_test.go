@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -30,10 +31,7 @@ func TestQstat(t *testing.T) {
 		fmt.Fprintf(c, "HTTP/1.1 %s\r\nContent-Type: text/xml\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", status, len(body), body)
 	})
 	qs := prototest.QstatJSON(t, "-farmsim,code="+testCode, addr)
-	res, _, err := query(t, addr, protocols.Settings{Options: withCode(testCode)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Options: withCode(testCode)}, 2*time.Second)
 	if qs.Name != res.Name || qs.Map != res.Map || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 		t.Errorf("querier %q %q %d/%d, qstat %+v", res.Name, res.Map, res.Players.Value, res.MaxPlayers.Value, qs)
 	}

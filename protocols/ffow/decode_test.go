@@ -2,7 +2,11 @@ package ffow
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -26,9 +30,7 @@ func TestRequests(t *testing.T) {
 
 func TestDecodeInfo(t *testing.T) {
 	in, err := decodeInfo(vec(t, "info"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := in.result()
 	if res.Name != "FFOW Test Server" || res.Map != "CQ_Harbor" || res.Game != "ffow" || res.Version != "1.0.3" ||
 		res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(32) || res.Password != protocols.FlagTrue || res.Bots.Known {
@@ -36,19 +38,12 @@ func TestDecodeInfo(t *testing.T) {
 	}
 	want := map[string]string{"protocol": "2", "gamemode": "Conquest", "description": "Frontlines: Fuel of War", "game_port": "5476",
 		"dedicated": "d", "os": "w", "anticheat": "true", "frame_rate": "60", "round": "2", "max_rounds": "5", "time_left": "600"}
-	if len(res.Info) != len(want) {
-		t.Errorf("info %v", res.Info)
-	}
-	for _, kv := range res.Info {
-		if want[kv.Key] != kv.Value {
-			t.Errorf("info %s = %q, want %q", kv.Key, kv.Value, want[kv.Key])
-		}
+	if len(res.Info) != len(want) || !maps.Equal(prototest.InfoOf(res), want) {
+		t.Errorf("info %v, want %v", res.Info, want)
 	}
 
 	in, err = decodeInfo(vec(t, "info_v1"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res = in.result()
 	if in.Version != 1 || res.Name != "Café" || res.Players != protocols.Known(0) || res.MaxPlayers != protocols.Known(16) || res.Password != protocols.FlagFalse {
 		t.Errorf("v1: %+v", res)
@@ -58,21 +53,14 @@ func TestDecodeInfo(t *testing.T) {
 
 func TestDecodePlayers(t *testing.T) {
 	ps, err := decodePlayers(vec(t, "players"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	list := playerList(ps)
 	want := []protocols.Player{
 		{Name: "Sgt. Kaos", Score: protocols.Known(12), Ping: protocols.Known(50), Duration: 900, DurationKnown: true, Team: "1"},
 		{Name: "Pró", Score: protocols.Known(-2), Ping: protocols.Known(150), Duration: 120, DurationKnown: true, Team: "2"},
 	}
-	if len(list) != len(want) {
-		t.Fatalf("%+v", list)
-	}
-	for i := range want {
-		if list[i] != want[i] {
-			t.Errorf("player %d: %+v, want %+v", i, list[i], want[i])
-		}
+	if !slices.Equal(list, want) {
+		t.Errorf("players %+v, want %+v", list, want)
 	}
 	if ps[0].Profile != 0x12345 {
 		t.Errorf("profile id %x", ps[0].Profile)
@@ -81,17 +69,10 @@ func TestDecodePlayers(t *testing.T) {
 
 func TestDecodeRules(t *testing.T) {
 	rules, err := decodeRules(vec(t, "rules"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.KV{{Key: "Map:0", Value: "CQ_Harbor"}, {Key: "Map:1", Value: "SK_Village"}, {Key: "FriendlyFire", Value: "1"}}
-	if len(rules) != len(want) {
-		t.Fatalf("%v", rules)
-	}
-	for i := range want {
-		if rules[i] != want[i] {
-			t.Errorf("rule %d: %v", i, rules[i])
-		}
+	if !slices.Equal(rules, want) {
+		t.Errorf("rules %v, want %v", rules, want)
 	}
 }
 
@@ -132,10 +113,49 @@ func rulesErr(b []byte) error   { _, err := decodeRules(b); return err }
 func TestDecodeWindows1252(t *testing.T) {
 	b := bytes.Replace(vec(t, "info"), []byte("FFOW Test Server"), prototest.MafiaName, 1)
 	in, err := decodeInfo(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res := in.result(); res.Name != prototest.MafiaNameText {
 		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
 	}
+}
+
+// TestBotsMeaning: the LSQ info has no bot count and the player record no bot
+// mark (qstat, gamedig and GameQ read none): Players is the count as sent, Bots
+// stays unknown.
+func TestBotsMeaning(t *testing.T) {
+	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, newFake(t).handle), protocols.Settings{Players: true}, 2*time.Second)
+	prototest.CheckBots(t, res, 5, prototest.Unknown, true)
+}
+
+// FuzzDecode: no reply panics a decoder, every error names one reason, and what
+// decodes has UTF-8 strings.
+func FuzzDecode(f *testing.F) {
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if in, err := decodeInfo(b); err != nil {
+			prototest.CheckReason(t, err)
+		} else {
+			prototest.CheckUTF8(t, in.result())
+		}
+		if ps, err := decodePlayers(b); err != nil {
+			prototest.CheckReason(t, err)
+		} else {
+			for _, p := range playerList(ps) {
+				if !utf8.ValidString(p.Name) || p.Duration < 0 {
+					t.Fatalf("%+v", p)
+				}
+			}
+		}
+		if rs, err := decodeRules(b); err != nil {
+			prototest.CheckReason(t, err)
+		} else if len(rs) > 4096 {
+			t.Fatalf("%d rules", len(rs))
+		}
+	})
+}
+
+func BenchmarkDecodeInfo(b *testing.B) {
+	prototest.DecodeBench(b, vec(b, "info"), prototest.Decoded(decodeInfo, (*info).result).Err)
 }

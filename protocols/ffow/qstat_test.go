@@ -19,10 +19,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	f := newFake(t)
 	addr := prototest.UDP(t, f.handle)
 	qs := prototest.QstatJSON(t, "-fls", addr)
-	res, _, err := probe(t, addr, protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
 	if qs.Status != "online" || qs.Name != res.Name || qs.Map != res.Map || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 		t.Errorf("qstat %+v, querier %+v", qs, res)
 	}

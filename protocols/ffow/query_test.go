@@ -3,7 +3,6 @@ package ffow
 import (
 	"bytes"
 	"errors"
-	"net/netip"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -65,43 +64,13 @@ func newFake(t testing.TB) *fake {
 	return &fake{info: vec(t, "info"), players: vec(t, "players"), rules: vec(t, "rules")}
 }
 
-func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
-func phases(tr *wire.Trace) []string {
-	var out []string
-	for _, p := range tr.Phases {
-		s := p.Name
-		if p.Err != nil {
-			s += "!"
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 func TestQueryInfoOnly(t *testing.T) {
 	f := newFake(t)
-	res, tr, err := probe(t, prototest.UDP(t, f.handle), protocols.Settings{}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{}, 2*time.Second)
 	if res.Name != "FFOW Test Server" || res.Players != protocols.Known(5) || res.PlayerList != nil || res.Rules != nil {
 		t.Errorf("%+v", res)
 	}
-	if got := phases(tr); len(got) != 1 || got[0] != "info" || f.asked.Load() != 1 {
+	if got := prototest.PhaseReasons(tr); got != "info:ok" || f.asked.Load() != 1 {
 		t.Errorf("phases %v, %d requests", got, f.asked.Load())
 	}
 }
@@ -110,16 +79,12 @@ func TestQueryPlayersAndRules(t *testing.T) {
 	for _, split := range []bool{false, true} {
 		f := newFake(t)
 		f.split = split
-		res, tr, err := probe(t, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, tr := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 		if len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Pró" || len(res.Rules) != 3 || len(res.PhaseErrors) != 0 {
 			t.Errorf("split %v: %+v", split, res)
 		}
-		want := []string{"info", "challenge", "players", "rules"}
-		if got := phases(tr); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
-			t.Errorf("split %v: phases %v, want %v", split, got, want)
+		if got := prototest.PhaseReasons(tr); got != "info:ok,challenge:ok,players:ok,rules:ok" {
+			t.Errorf("split %v: phases %s", split, got)
 		}
 	}
 }
@@ -127,12 +92,9 @@ func TestQueryPlayersAndRules(t *testing.T) {
 func TestQueryOldVersionAsksNoLists(t *testing.T) {
 	f := newFake(t)
 	f.info = vec(t, "info_v1")
-	res, tr, err := probe(t, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 	if res.Name != "Café" || res.PlayerList != nil || len(res.PhaseErrors) != 0 || f.asked.Load() != 1 || len(tr.Phases) != 1 {
-		t.Errorf("%+v, %d requests, phases %v", res, f.asked.Load(), phases(tr))
+		t.Errorf("%+v, %d requests, phases %s", res, f.asked.Load(), prototest.PhaseReasons(tr))
 	}
 }
 
@@ -140,40 +102,27 @@ func TestQueryPhaseFailures(t *testing.T) {
 	// No challenge: info stands, players and rules fail with the timeout.
 	f := newFake(t)
 	f.noChallenge = true
-	res, _, err := probe(t, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 400*time.Millisecond)
+	res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 400*time.Millisecond)
 	if err != nil || res.Name == "" || len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) || res.PhaseErrors[1].Phase != "rules" {
 		t.Errorf("no challenge: %v %+v", err, res)
 	}
 	// Broken lists: a phase error each, with the decoder's reason.
 	f = newFake(t)
 	f.players, f.rules = vec(t, "err_players_cut"), vec(t, "err_rules_too_many")
-	res, _, err = probe(t, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
+	res, _, err = prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 	if err != nil || len(res.PhaseErrors) != 2 || wire.Reason(res.PhaseErrors[0].Err) != "truncated" || wire.Reason(res.PhaseErrors[1].Err) != "too_large" {
 		t.Errorf("broken lists: %v %+v", err, res)
 	}
 }
 
 func TestQueryInfoFailures(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		reply []byte
-		want  string
-	}{
-		{"cut", vec(t, "err_info_cut"), "truncated"},
-		{"short", []byte{0xff, 0xff, 0xff, 0xff, 0x49}, "truncated"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{c.reply} })
-			if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); wire.Reason(err) != c.want {
-				t.Errorf("%v, want %s", err, c.want)
-			}
-		})
-	}
-	// Strays (another type, not A2S framing) are skipped: the deadline ends the wait.
-	addr := prototest.UDP(t, func([]byte) [][]byte { return [][]byte{vec(t, "challenge"), []byte("garbage")} })
-	if _, _, err := probe(t, addr, protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("strays: %v", err)
-	}
+	always := func(b ...[]byte) prototest.Handler { return func([]byte) [][]byte { return b } }
+	prototest.ReplyFailures(t, Protocol, infoRequest, protocols.Settings{},
+		prototest.ReplyFailure{Name: "cut", Handler: always(vec(t, "err_info_cut")), Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "short", Handler: always([]byte{0xff, 0xff, 0xff, 0xff, 0x49}), Want: wire.ErrTruncated},
+		// Strays (another type, not A2S framing) are skipped: the deadline ends the wait.
+		prototest.ReplyFailure{Name: "strays", Handler: always(vec(t, "challenge"), []byte("garbage")), D: 300 * time.Millisecond, Want: wire.ErrTimeout},
+	)
 }
 
 func TestQuerierContract(t *testing.T) {

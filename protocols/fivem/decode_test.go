@@ -1,11 +1,13 @@
 package fivem
 
 import (
-	"os"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -26,35 +28,24 @@ type expected struct {
 	FirstRule [2]string `json:"first_rule"`
 }
 
-func vectors(t *testing.T, glob string) []string {
+// expectedFor reads testdata/<name>.expected.json.
+func expectedFor(t *testing.T, name string) expected {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("testdata", glob))
-	if len(files) == 0 {
-		t.Fatalf("no vectors %s", glob)
-	}
-	return files
-}
-
-func expectedFor(t *testing.T, file string) expected {
-	t.Helper()
-	base := strings.TrimSuffix(file, filepath.Ext(file))
-	return prototest.ReadJSON[expected](t, base+".expected.json")
+	return prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
 }
 
 func TestDecodeInfo(t *testing.T) {
-	for _, file := range vectors(t, "*.hex") {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			e := expectedFor(t, file)
-			kvs, err := decodeInfo(prototest.HexFile(t, filepath.Base(file)))
+	for _, name := range prototest.Names(t, ".hex") {
+		t.Run(name, func(t *testing.T) {
+			e := expectedFor(t, name)
+			kvs, err := decodeInfo(prototest.HexFile(t, name+".hex"))
 			if e.Error != "" {
 				if wire.Reason(err) != e.Error || kvs != nil {
 					t.Fatalf("err = %v (%q), kvs = %q; want reason %q", err, wire.Reason(err), kvs, e.Error)
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if len(kvs) != e.InfoPairs {
 				t.Errorf("%d info pairs, want %d: %q", len(kvs), e.InfoPairs, kvs)
 			}
@@ -66,21 +57,11 @@ func TestDecodeInfo(t *testing.T) {
 }
 
 func TestDecodePlayers(t *testing.T) {
-	for _, file := range vectors(t, "players*.json") {
-		if strings.HasSuffix(file, ".expected.json") {
-			continue // the expectations of another vector
-		}
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			e := expectedFor(t, file)
-			body, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			list, dropped, err := decodePlayers(body)
-			if e.Error != "" {
-				if wire.Reason(err) != e.Error {
-					t.Fatalf("err = %v, want reason %q", err, e.Error)
-				}
+	for _, name := range []string{"players", "players_bad_entry", "players_cut", "players_empty", "players_object"} {
+		t.Run(name, func(t *testing.T) {
+			e := expectedFor(t, name)
+			list, dropped, err := decodePlayers(prototest.File(t, name+".json"))
+			if prototest.CheckError(t, err, e.Error, nil) {
 				return
 			}
 			if err != nil || dropped != 0 {
@@ -97,11 +78,7 @@ func TestDecodePlayers(t *testing.T) {
 			}
 			// Identifiers and endpoints are never decoded, so nothing of them
 			// can leak into a result.
-			for _, p := range list {
-				if strings.Contains(p.Name+p.Team, "license:") || strings.Contains(p.Name, "198.51.100.23") {
-					t.Errorf("identifier in %+v", p)
-				}
-			}
+			prototest.NoSecrets(t, nil, nil, fmt.Errorf("%+v", list), "license:", "198.51.100.23")
 		})
 	}
 }
@@ -123,24 +100,14 @@ func TestDecodePlayersCap(t *testing.T) {
 }
 
 func TestDecodeServerInfo(t *testing.T) {
-	for _, name := range []string{"info.json", "info_html.json"} {
+	for _, name := range []string{"info", "info_html"} {
 		t.Run(name, func(t *testing.T) {
-			file := filepath.Join("testdata", name)
-			e := expectedFor(t, file)
-			body, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			version, rules, err := decodeServerInfo(body)
-			if e.Error != "" {
-				if wire.Reason(err) != e.Error {
-					t.Fatalf("err = %v, want reason %q", err, e.Error)
-				}
+			e := expectedFor(t, name)
+			version, rules, err := decodeServerInfo(prototest.File(t, name+".json"))
+			if prototest.CheckError(t, err, e.Error, nil) {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if version != e.Version || len(rules) != e.Rules || rules[0] != (protocols.KV{Key: e.FirstRule[0], Value: e.FirstRule[1]}) {
 				t.Errorf("version %q, rules %q", version, rules)
 			}
@@ -178,4 +145,101 @@ func TestStripColours(t *testing.T) {
 			t.Errorf("stripColours(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestBotsMeaning: FXServer's getinfo counts connected clients and
+// players.json lists them; neither knows bots (NPCs are no clients): Players
+// is `clients` as sent, Bots stays unknown and no listed player is marked.
+func TestBotsMeaning(t *testing.T) {
+	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
+	if err != nil || len(res.PlayerList) != 2 {
+		t.Fatalf("%v, player list %+v, want 2 entries", err, res)
+	}
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
+}
+
+// FuzzDecodeInfo checks that no datagram panics the info decoder or breaks its
+// cap, and that the result it builds is valid UTF-8 with no negative count.
+func FuzzDecodeInfo(f *testing.F) {
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		kvs, err := decodeInfo(b)
+		if err != nil {
+			if kvs != nil {
+				t.Fatal("pairs and error")
+			}
+			return
+		}
+		if len(kvs) > maxInfoPairs {
+			t.Fatalf("%d pairs", len(kvs))
+		}
+		res := infoResult(kvs)
+		prototest.CheckUTF8(t, res)
+		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+			t.Fatalf("negative count %+v %+v", res.Players, res.MaxPlayers)
+		}
+	})
+}
+
+// FuzzDecodePlayers checks players.json: no panic, the cap holds, names are UTF-8.
+func FuzzDecodePlayers(f *testing.F) {
+	prototest.SeedFiles(f, "players*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		list, _, err := decodePlayers(b)
+		if err != nil {
+			return
+		}
+		if len(list) > maxPlayers {
+			t.Fatalf("%d players", len(list))
+		}
+		for _, p := range list {
+			if !utf8.ValidString(p.Name) || p.Ping.Value < 0 {
+				t.Fatalf("bad player %+v", p)
+			}
+		}
+	})
+}
+
+// FuzzDecodeServerInfo checks info.json: no panic, the cap holds, UTF-8 out.
+func FuzzDecodeServerInfo(f *testing.F) {
+	prototest.SeedFiles(f, "info*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		version, rules, err := decodeServerInfo(b)
+		if err != nil {
+			return
+		}
+		if len(rules) > maxVars || !utf8.ValidString(version) {
+			t.Fatalf("%d rules, version %q", len(rules), version)
+		}
+		for _, kv := range rules {
+			if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+				t.Fatalf("invalid UTF-8 rule %q", kv)
+			}
+		}
+	})
+}
+
+func BenchmarkDecodeInfo(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "info_fxserver.hex"), func(data []byte) error {
+		kvs, err := decodeInfo(data)
+		infoResult(kvs)
+		return err
+	})
+}
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "players.json"), func(data []byte) error {
+		_, _, err := decodePlayers(data)
+		return err
+	})
+}
+
+func BenchmarkDecodeServerInfo(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "info.json"), func(data []byte) error {
+		_, _, err := decodeServerInfo(data)
+		return err
+	})
 }

@@ -46,9 +46,7 @@ func fxServer(t testing.TB, udp prototest.Handler, h http.Handler) netip.AddrPor
 	t.Helper()
 	for range 20 {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		addr := l.Addr().(*net.TCPAddr).AddrPort()
 		pc, err := net.ListenPacket("udp", addr.String())
 		if err != nil {
@@ -83,11 +81,7 @@ func jsonHandler(body string) http.HandlerFunc {
 
 func TestQueryFull(t *testing.T) {
 	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
 	if res.Name != "Fake RP" || res.Map != "fivem-map-hipster" || res.Game != "Freeroam" || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" {
 		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
 	}
@@ -101,19 +95,11 @@ func TestQueryFull(t *testing.T) {
 	if len(res.Rules) != 2 || res.Rules[0].Key != "gamename" || len(res.Info) != 9 {
 		t.Errorf("rules %q info %q", res.Rules, res.Info)
 	}
-	var phases []string
-	for _, p := range tr.Phases {
-		phases = append(phases, p.Name)
-	}
-	if strings.Join(phases, ",") != "info,players,rules" {
-		t.Errorf("phases %q", phases)
+	if p := prototest.PhaseNames(tr); p != "info,players,rules" {
+		t.Errorf("phases %q", p)
 	}
 	// players.json holds identifiers and addresses: none of it reaches the trace.
-	var sb strings.Builder
-	tr.WriteTranscript(&sb)
-	if s := sb.String(); strings.Contains(s, "license:") || strings.Contains(s, "198.51.100.9") {
-		t.Errorf("trace exposes player identifiers:\n%s", s)
-	}
+	prototest.NoSecrets(t, nil, tr, nil, "license:", "198.51.100.9")
 }
 
 // Without players or rules, info.json alone is fetched, for the version: the
@@ -123,11 +109,7 @@ func TestQueryInfoOnly(t *testing.T) {
 	players := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path }
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
 	addr := fxServer(t, answer, fxMux(players, info))
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if res.PlayerList != nil || res.Rules != nil || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" || res.Name != "Fake RP" || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
@@ -146,37 +128,28 @@ func TestQueryInfoOnly(t *testing.T) {
 
 // A failing HTTP side leaves the info standing, with phase errors.
 func TestQueryHTTPFailures(t *testing.T) {
-	big := strings.Repeat(`{"name":"x","ping":1},`, maxPlayersBody/20)
-	cases := []struct {
+	type failure struct {
 		name    string
 		players http.HandlerFunc
 		want    error
 		msg     string
-	}{
+	}
+	cases := []failure{
 		{"rate limited", func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusTooManyRequests)
 			w.Write([]byte("Rate limit exceeded."))
 		}, wire.ErrServer, "429"},
-		{"html", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte("<html>admin panel</html>"))
-		}, wire.ErrMalformed, "text/html"},
-		{"body over cap", jsonHandler("[" + big + `{"name":"y"}]`), wire.ErrTooLarge, "longer than"},
-		{"redirect", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "http://169.254.169.254/", http.StatusFound)
-		}, wire.ErrServer, "not followed"},
 		{"not json", jsonHandler("nope"), wire.ErrMalformed, "array"},
-		{"silent", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, wire.ErrTimeout, ""},
+	}
+	for _, h := range prototest.HTTPHazards(t, maxPlayersBody) {
+		cases = append(cases, failure{h.Name, h.Handler, h.Want, h.Msg})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			addr := fxServer(t, answer, fxMux(c.players, jsonHandler("<")))
 			start := time.Now()
-			res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 700*time.Millisecond), protocols.At(addr), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 700*time.Millisecond)
 			if time.Since(start) > 3*time.Second+prototest.LagSince(start) {
 				t.Errorf("took %v", time.Since(start))
 			}
@@ -187,7 +160,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 			if pe.Phase != "players" || !errors.Is(pe.Err, c.want) || !strings.Contains(pe.Err.Error(), c.msg) {
 				t.Errorf("players phase error %v, want %v with %q", pe.Err, c.want, c.msg)
 			}
-			if strings.Contains(pe.Err.Error(), "admin panel") {
+			if strings.Contains(pe.Err.Error(), prototest.Unquoted) {
 				t.Errorf("error quotes the body: %v", pe.Err)
 			}
 			if re := res.PhaseErrors[1]; re.Phase != "rules" || wire.Reason(re.Err) == "" {
@@ -201,51 +174,42 @@ func TestQueryHTTPFailures(t *testing.T) {
 // are refused.
 func TestQueryNoHTTP(t *testing.T) {
 	addr := prototest.UDP(t, answer)
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
 	if len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrRefused) ||
 		res.PhaseErrors[1].Phase != "version" || !errors.Is(res.PhaseErrors[1].Err, wire.ErrRefused) {
 		t.Errorf("phase errors %+v", res.PhaseErrors)
 	}
 }
 
-// Replies with another challenge and stray OOB datagrams are skipped; the real
-// reply after them is taken.
-func TestQueryStrays(t *testing.T) {
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		c, ok := challengeOf(req)
-		if !ok {
-			return nil
-		}
-		return [][]byte{infoReply("other"), []byte("\xff\xff\xff\xffprint\nhello"), infoReply(c)}
-	})
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Fake RP" {
-		t.Errorf("name %q", res.Name)
-	}
-}
-
-// Only replies with a wrong challenge: the failure names the mismatch.
-func TestQueryWrongChallengeOnly(t *testing.T) {
-	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{infoReply("other")} })
-	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), nil)
-	if !errors.Is(err, wire.ErrMismatch) {
-		t.Fatalf("err = %v, want mismatch", err)
-	}
-}
-
-// A broken infoResponse ends the query as malformed.
-func TestQueryBrokenInfo(t *testing.T) {
-	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\nno backslash")} })
-	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if !errors.Is(err, wire.ErrMalformed) {
-		t.Fatalf("err = %v, want malformed", err)
+// The getinfo side alone: stray OOB datagrams and replies with another
+// challenge are skipped and the real reply taken; only wrong challenges fail
+// as a mismatch, a broken infoResponse as malformed.
+func TestQueryInfoReplies(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		replies func(c string) [][]byte
+		d       time.Duration
+		want    error
+	}{
+		{"strays then the reply", func(c string) [][]byte {
+			return [][]byte{infoReply("other"), []byte("\xff\xff\xff\xffprint\nhello"), infoReply(c)}
+		}, 2 * time.Second, nil},
+		{"wrong challenge only", func(string) [][]byte { return [][]byte{infoReply("other")} }, 300 * time.Millisecond, wire.ErrMismatch},
+		{"broken info", func(string) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse\nno backslash")} }, 2 * time.Second, wire.ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := prototest.UDP(t, func(req []byte) [][]byte {
+				c, ok := challengeOf(req)
+				if !ok {
+					return nil
+				}
+				return tc.replies(c)
+			})
+			res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, tc.d)
+			if !prototest.WantedError(t, err, tc.want) && res.Name != "Fake RP" {
+				t.Errorf("name %q", res.Name)
+			}
+		})
 	}
 }
 
@@ -275,7 +239,7 @@ func TestQueryVersionOff(t *testing.T) {
 	hit := make(chan string, 4)
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
 	addr := fxServer(t, answer, fxMux(info, info))
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Options: noVersion}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: noVersion}, 2*time.Second)
 	if err != nil || res.Version != "" || res.PhaseErrors != nil {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -284,8 +248,14 @@ func TestQueryVersionOff(t *testing.T) {
 		t.Errorf("HTTP request to %s", p)
 	default:
 	}
-	res, err = prototest.MustNew(t, Protocol, protocols.Settings{Options: noVersion, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	res, _, err = prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: noVersion, Rules: true}, 2*time.Second)
 	if err != nil || res.Version == "" || len(res.Rules) == 0 {
 		t.Fatalf("%+v, %v", res, err)
 	}
+}
+
+// BenchmarkQuery is a getinfo exchange plus players.json and info.json over loopback.
+func BenchmarkQuery(b *testing.B) {
+	addr := fxServer(b, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, addr)
 }

@@ -78,11 +78,55 @@ func TestVectors(t *testing.T) {
 func TestMessageMasksPassword(t *testing.T) {
 	body := []byte(`{"Status": 500, "Message": "cannot check password hunter2 now"}`)
 	env, err := parseEnvelope(body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	_, err = grantOf(env, 500, user, "hunter2")
 	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), `"cannot check password <secret> now"`) {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// TestBotsMeaning: Users lists the pilots' account Guids; the listing marks
+// no bots (HAWKEN's bots are not accounts): Players is the users listed, Bots
+// stays unknown, and no names are listed (Guids are no names).
+func TestBotsMeaning(t *testing.T) {
+	res, err := decodeListing(prototest.File(t, "listings_basic.json"), "aaaaaaaa-0000-4000-8000-000000000001")
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, res, 3, prototest.Unknown, false)
+}
+
+// FuzzDecode checks that no answer panics the decoders, that a grant taken
+// is a header value, and that every server mapped gives a valid UTF-8 result
+// with counts in range.
+func FuzzDecode(f *testing.F) {
+	prototest.SeedFiles(f, "*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		env, err := parseEnvelope(b)
+		if err != nil {
+			return
+		}
+		if g, err := grantOf(env, 200, user, "pw"); err == nil && (g == "" || len(g) > maxGrantLen || strings.ContainsAny(g, "\r\n")) {
+			t.Fatalf("grant %q", g)
+		}
+		l, err := listingsOf(env, 200)
+		if err != nil {
+			return
+		}
+		for i := range l {
+			res, err := l[i].result()
+			if err != nil {
+				continue
+			}
+			prototest.CheckUTF8(t, res)
+			if res.Players.Value < 0 || res.Players.Value > maxUsers || res.MaxPlayers.Value < 0 || res.MaxPlayers.Value > maxUsers || res.Bots.Known {
+				t.Fatalf("players %+v, max %+v", res.Players, res.MaxPlayers)
+			}
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "listings_basic.json"), func(data []byte) error {
+		_, err := decodeListing(data, guid)
+		return err
+	})
 }

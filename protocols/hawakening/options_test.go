@@ -23,9 +23,7 @@ func TestOptionsYAML(t *testing.T) {
       server_guid: aaaaaaaa-0000-4000-8000-000000000001
 `
 	c, err := config.Parse([]byte(good))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	for _, m := range []string{"hawken_eu", "hawakening"} {
 		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
 			t.Errorf("module %s not built", m)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"sync"
@@ -105,8 +104,10 @@ func goodOptions() Options {
 // api is the protocol's API, for its tests.
 var api = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}
 
-// newFor builds a querier whose requests go to srv, trusting its certificate.
-func newFor(t testing.TB, srv *httptest.Server, o Options) *querier {
+// newFor starts f (over TLS when tls is set) and builds a querier with o
+// whose requests go to it, trusting its certificate.
+func newFor(t testing.TB, f *fakeMeteor, tls bool, o Options) *querier {
+	srv, _ := prototest.HTTP(t, f, tls)
 	hq := api.Against(t, srv, o, protocols.Settings{Players: true})
 	hq.grant = protocols.NewSignIn("Hawakening") // the shared one is the real backend's
 	return hq
@@ -117,13 +118,9 @@ func newFor(t testing.TB, srv *httptest.Server, o Options) *querier {
 // a trace.
 func TestQuery(t *testing.T) {
 	f := &fakeMeteor{t: t}
-	srv, _ := prototest.HTTP(t, f, true)
-	q := newFor(t, srv, goodOptions())
+	q := newFor(t, f, true, goodOptions())
 	for i, wantPhases := range []string{"challenge,info", "info"} {
-		res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, tr := prototest.WithinOK(t, q, target, 2*time.Second)
 		prototest.CheckResult(t, res, prototest.ExpectedResult{
 			Name:       prototest.Opt[string]{Set: true, V: "Example EU TDM ü"},
 			Map:        prototest.Opt[string]{Set: true, V: "VS-Facility"},
@@ -146,11 +143,8 @@ func TestQuery(t *testing.T) {
 // A kept grant the backend refuses is replaced once, within the probe.
 func TestGrantRefused(t *testing.T) {
 	f := &fakeMeteor{t: t}
-	srv, _ := prototest.HTTP(t, f, false)
-	q := newFor(t, srv, goodOptions())
-	if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	q := newFor(t, f, false, goodOptions())
+	prototest.WithinOK(t, q, target, 2*time.Second)
 	f.revoke()
 	res, _, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 	if err != nil || res.Name != "Example EU TDM ü" {
@@ -164,25 +158,16 @@ func TestGrantRefused(t *testing.T) {
 // Probes of one module at once sign in once.
 func TestConcurrentProbesSignInOnce(t *testing.T) {
 	f := &fakeMeteor{t: t}
-	srv, _ := prototest.HTTP(t, f, false)
-	q := newFor(t, srv, goodOptions())
+	q := newFor(t, f, false, goodOptions())
 	var wg sync.WaitGroup
-	errs := make(chan error, 8)
 	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, _, err := prototest.QueryWithin(t, q, target, 3*time.Second)
-			errs <- err
-		}()
+		wg.Go(func() {
+			if _, _, err := prototest.QueryWithin(t, q, target, 3*time.Second); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Error(err)
-		}
-	}
 	if f.signIns.Load() != 1 {
 		t.Errorf("%d sign-ins", f.signIns.Load())
 	}
@@ -231,8 +216,7 @@ func TestQueryFailures(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			f := &fakeMeteor{t: t, hook: c.hook, listHook: c.listHook}
-			srv, _ := prototest.HTTP(t, f, false)
-			q := newFor(t, srv, c.o)
+			q := newFor(t, f, false, c.o)
 			// A short deadline for the silent server; room for a megabyte
 			// through the race detector for the others.
 			d := 3 * time.Second
@@ -253,8 +237,7 @@ func TestQueryFailures(t *testing.T) {
 // refused before the password is sent.
 func TestQueryTLSVerified(t *testing.T) {
 	f := &fakeMeteor{t: t}
-	srv, _ := prototest.HTTP(t, f, true)
-	q := newFor(t, srv, goodOptions())
+	q := newFor(t, f, true, goodOptions())
 	prototest.UntrustedRefused(t, q, &q.api, f.signIns.Load)
 }
 
@@ -293,11 +276,7 @@ func TestQuerierContract(t *testing.T) {
 // other credentials get their own.
 func TestReloadKeepsGrant(t *testing.T) {
 	build := func(o Options) *querier {
-		q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(o)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q.(*querier)
+		return prototest.MustNew(t, Protocol, protocols.Settings{Options: prototest.OptionsOf(o)}).(*querier)
 	}
 	a, b := build(goodOptions()), build(goodOptions())
 	other := goodOptions()

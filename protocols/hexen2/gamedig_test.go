@@ -37,7 +37,7 @@ func TestGamedig(t *testing.T) {
 		t.Errorf("gamedig sent %q, not an out-of-band status", got)
 	}
 	mu.Unlock()
-	if _, _, err := query(t, addr, all, 2*time.Second); err != nil {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second); err != nil {
 		t.Errorf("the Querier: %v", err)
 	}
 }

@@ -36,10 +36,7 @@ func TestQstat(t *testing.T) {
 		t.Fatalf("quakestat output does not parse: %v\n%s", err, out)
 	}
 	qs := recs[0]
-	res, _, err := query(t, addr, all, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, all, 5*time.Second)
 	if qs.Name != res.Name || qs.Map != res.Map || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 		t.Errorf("querier %q %q %d/%d, qstat %+v", res.Name, res.Map, res.Players.Value, res.MaxPlayers.Value, qs.QstatServer)
 	}

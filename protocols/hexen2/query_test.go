@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/netip"
 	"testing"
 	"time"
 
@@ -48,23 +47,12 @@ func (f fake) handler(t testing.TB) prototest.Handler {
 
 func stock(t testing.TB) fake {
 	return fake{
-		info:    readVec(t, "info"),
-		players: map[byte][]byte{0: readVec(t, "player0"), 1: readVec(t, "player1")},
+		info:    prototest.VecFile(t, "info"),
+		players: map[byte][]byte{0: prototest.VecFile(t, "player0"), 1: prototest.VecFile(t, "player1")},
 		rules: map[string][]byte{
-			"": readVec(t, "rule_maxspeed"), "sv_maxspeed": readVec(t, "rule_teamplay"), "teamplay": readVec(t, "rule_end"),
+			"": prototest.VecFile(t, "rule_maxspeed"), "sv_maxspeed": prototest.VecFile(t, "rule_teamplay"), "teamplay": prototest.VecFile(t, "rule_end"),
 		},
 	}
-}
-
-func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
 }
 
 var all = protocols.Settings{Players: true, Rules: true}
@@ -72,10 +60,7 @@ var all = protocols.Settings{Players: true, Rules: true}
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	addr := prototest.UDP(t, stock(t).handler(t))
-	res, tr, err := query(t, addr, all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
 	want := []protocols.Player{
 		{Name: "Paladin", Score: known(17), Duration: 754, DurationKnown: true},
 		{Name: "Necro01", Score: known(-3), Duration: 60, DurationKnown: true},
@@ -92,17 +77,13 @@ func TestQuery(t *testing.T) {
 	if tr.Attempts != 6 || len(tr.Phases) != 3 {
 		t.Errorf("%d requests (want info, 2 players, 3 rules), phases %+v", tr.Attempts, tr.Phases)
 	}
-	for _, p := range tr.Packets {
-		if bytes.Contains(p.Data, []byte("192.0.2.7")) {
-			t.Errorf("a player address in the trace: %q", p.Data)
-		}
-	}
+	prototest.NoSecrets(t, nil, tr, nil, "192.0.2.7") // a player's address
 }
 
 func TestQueryInfoOnly(t *testing.T) {
 	t.Parallel()
 	addr := prototest.UDP(t, stock(t).handler(t))
-	res, tr, err := query(t, addr, protocols.Settings{}, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if err != nil || res.PlayerList != nil || res.Rules != nil || tr.Attempts != 1 {
 		t.Errorf("%v, %+v, %d requests", err, res, tr.Attempts)
 	}
@@ -114,10 +95,7 @@ func TestQueryPlayerGone(t *testing.T) {
 	t.Parallel()
 	f := stock(t)
 	delete(f.players, 1)
-	res, _, err := query(t, prototest.UDP(t, f.handler(t)), all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handler(t)), all, 2*time.Second)
 	if len(res.PlayerList) != 1 || len(res.Rules) != 2 || len(res.PhaseErrors) != 1 ||
 		res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 		t.Errorf("players %v rules %v phase errors %v", res.PlayerList, res.Rules, res.PhaseErrors)
@@ -127,11 +105,11 @@ func TestQueryPlayerGone(t *testing.T) {
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
 	loop := stock(t)
-	loop.rules = map[string][]byte{"": readVec(t, "rule_maxspeed"), "sv_maxspeed": readVec(t, "rule_maxspeed")}
+	loop.rules = map[string][]byte{"": prototest.VecFile(t, "rule_maxspeed"), "sv_maxspeed": prototest.VecFile(t, "rule_maxspeed")}
 	endless := stock(t)
 	endless.rules = nil
 	wrongIndex := stock(t)
-	wrongIndex.players = map[byte][]byte{0: readVec(t, "player1"), 1: readVec(t, "player1")}
+	wrongIndex.players = map[byte][]byte{0: prototest.VecFile(t, "player1"), 1: prototest.VecFile(t, "player1")}
 	tests := []struct {
 		name    string
 		f       fake
@@ -139,10 +117,10 @@ func TestQueryFailures(t *testing.T) {
 		err     error            // the query's
 		phases  map[string]error // or its phase errors
 	}{
-		{name: "rejected", f: fake{info: readVec(t, "reject")}, err: wire.ErrServer},
-		{name: "cut info", f: fake{info: readVec(t, "short_info")}, err: wire.ErrTruncated},
-		{name: "lying length", f: fake{info: readVec(t, "bad_length")}, err: wire.ErrMalformed},
-		{name: "not control", f: fake{info: readVec(t, "not_control")}, err: wire.ErrMalformed},
+		{name: "rejected", f: fake{info: prototest.VecFile(t, "reject")}, err: wire.ErrServer},
+		{name: "cut info", f: fake{info: prototest.VecFile(t, "short_info")}, err: wire.ErrTruncated},
+		{name: "lying length", f: fake{info: prototest.VecFile(t, "bad_length")}, err: wire.ErrMalformed},
+		{name: "not control", f: fake{info: prototest.VecFile(t, "not_control")}, err: wire.ErrMalformed},
 		{name: "rule loop", f: loop, phases: map[string]error{"rules": wire.ErrMismatch}},
 		{name: "wrong player", f: wrongIndex, phases: map[string]error{"players": wire.ErrMismatch}},
 		{name: "endless rules", f: endless, handler: func(f fake) prototest.Handler {
@@ -167,7 +145,7 @@ func TestQueryFailures(t *testing.T) {
 				d = 400 * time.Millisecond // only skipped datagrams: the deadline ends it
 			}
 			start := time.Now()
-			res, _, err := query(t, prototest.UDP(t, h), protocols.Settings{Players: true, Rules: true, Retries: 1}, d)
+			res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, h), protocols.Settings{Players: true, Rules: true, Retries: 1}, d)
 			if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
@@ -203,4 +181,8 @@ func TestQuerierContract(t *testing.T) {
 		},
 		RetryDeadline: 1500 * time.Millisecond,
 	})
+}
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, stock(b).handler(b)))
 }

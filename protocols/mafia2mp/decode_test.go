@@ -10,6 +10,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// The own test vectors in testdata/*.vec are escaped hex built from
+// gamedig's reader (format: prototest.ParseVec).
+
 func TestDecodeVectors(t *testing.T) {
 	tests := []struct {
 		vec, tag   string
@@ -31,11 +34,8 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec+"/"+tc.tag, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec), tc.tag, wire.UTF8)
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
+			r, err := decode(prototest.VecFile(t, tc.vec), tc.tag, wire.UTF8)
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
 			res := r.Result(true)
@@ -67,12 +67,51 @@ func TestDecodeVectors(t *testing.T) {
 func TestEncodingOption(t *testing.T) {
 	for enc, want := range prototest.MafiaNameAs {
 		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := decode(readVec(t, "m2mp_cp1252"), tagM2MP, q.(*querier).text)
+		prototest.NoError(t, err)
+		r, err := decode(prototest.VecFile(t, "m2mp_cp1252"), tagM2MP, q.(*querier).text)
 		if err != nil || r.Name != want {
 			t.Errorf("encoding %q: %q, %v; want %q", enc, r.Name, err, want)
 		}
 	}
+}
+
+// TestBotsMeaning: the players count is the connected players; neither mod has
+// bots to tell apart.
+func TestBotsMeaning(t *testing.T) {
+	r, err := decode(prototest.VecFile(t, "m2mp"), tagM2MP, wire.UTF8)
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, r.Result(true), 3, prototest.Unknown, true)
+}
+
+// No real capture is committed: the seeds are the own vectors, read with both tags.
+func FuzzDecode(f *testing.F) {
+	for _, b := range prototest.AllVecs(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, tag := range []string{tagM2MP, tagOnline} {
+			r, err := decode(b, tag, wire.UTF8)
+			if err != nil {
+				continue
+			}
+			res := r.Result(true)
+			prototest.CheckUTF8(t, res)
+			if len(res.PlayerList) > maxPlayers {
+				t.Fatalf("%d players past the cap", len(res.PlayerList))
+			}
+			if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+				t.Fatalf("negative counts %+v", res)
+			}
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.VecFile(b, "m2o"), func(b []byte) error {
+		r, err := decode(b, tagOnline, wire.UTF8)
+		if err == nil {
+			r.Result(true)
+		}
+		return err
+	})
 }

@@ -2,7 +2,6 @@ package mafia2mp
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -19,15 +18,8 @@ func TestGamedig(t *testing.T) {
 		{"m2o", tagOnline, "m2o", online(protocols.Settings{Players: true})},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
-			addr := server(t, tc.tag, readVec(t, tc.vec))
-			gd, msg, ok := prototest.Gamedig(t, tc.game, addr.Port(), nil)
-			if !ok {
-				t.Fatalf("gamedig failed: %s", msg)
-			}
-			res, _, err := prototest.QueryNew(t, Protocol, addr, tc.s, 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			addr := server(t, tc.tag, prototest.VecFile(t, tc.vec))
+			gd, res := prototest.GamedigQuery(t, tc.game, nil, Protocol, tc.s, addr)
 			if gd.Name != res.Name || int64(gd.NumPlayers) != res.Players.Value || int64(gd.MaxPlayers) != res.MaxPlayers.Value || gd.Password != (res.Password == protocols.FlagTrue) {
 				t.Errorf("querier %+v, gamedig %+v", res, gd)
 			}

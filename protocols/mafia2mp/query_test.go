@@ -28,11 +28,11 @@ func online(s protocols.Settings) protocols.Settings {
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, _, err := prototest.QueryNew(t, Protocol, server(t, tagM2MP, []byte("M2Onl"), readVec(t, "m2mp")), protocols.Settings{Players: true}, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, server(t, tagM2MP, []byte("M2Onl"), prototest.VecFile(t, "m2mp")), protocols.Settings{Players: true}, 2*time.Second)
 	if err != nil || res.Name != "Empire Bay Roleplay" || len(res.PlayerList) != 3 {
 		t.Fatalf("%v, %+v", err, res)
 	}
-	res, _, err = prototest.QueryNew(t, Protocol, server(t, tagOnline, readVec(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
+	res, _, err = prototest.QueryNew(t, Protocol, server(t, tagOnline, prototest.VecFile(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
 	if err != nil || res.Name != "M2O Freeroam é" || len(res.PlayerList) != 2 || !res.PlayerList[1].Ping.Known {
 		t.Fatalf("%v, %+v", err, res)
 	}
@@ -47,10 +47,10 @@ func TestQueryFailures(t *testing.T) {
 		d    time.Duration
 		want error
 	}{
-		{"cut", server(t, tagM2MP, readVec(t, "short")), protocols.Settings{}, 2 * time.Second, wire.ErrTruncated},
+		{"cut", server(t, tagM2MP, prototest.VecFile(t, "short")), protocols.Settings{}, 2 * time.Second, wire.ErrTruncated},
 		// An M2O server does not answer M2MP's tag.
-		{"other mod", server(t, tagOnline, readVec(t, "m2o")), protocols.Settings{}, 300 * time.Millisecond, wire.ErrTimeout},
-		{"other tag only", server(t, tagOnline, readVec(t, "m2mp")), online(protocols.Settings{}), 300 * time.Millisecond, wire.ErrMalformed},
+		{"other mod", server(t, tagOnline, prototest.VecFile(t, "m2o")), protocols.Settings{}, 300 * time.Millisecond, wire.ErrTimeout},
+		{"other tag only", server(t, tagOnline, prototest.VecFile(t, "m2mp")), online(protocols.Settings{}), 300 * time.Millisecond, wire.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -75,11 +75,15 @@ func TestOptionsErrors(t *testing.T) {
 
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	m2mp := readVec(t, "m2mp")
+	m2mp := prototest.VecFile(t, "m2mp")
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "mafia2mp", DefaultPort: 27016, PortOffset: 1, Transport: "udp",
 		Settings: protocols.Settings{Players: true},
 		Answer:   func([]byte) [][]byte { return [][]byte{m2mp} },
 		WantName: "Empire Bay Roleplay",
 	})
+}
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, server(b, tagM2MP, prototest.VecFile(b, "m2mp")))
 }

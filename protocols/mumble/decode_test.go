@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -47,9 +48,7 @@ func TestDecodeVectors(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			st, err := decode(prototest.HexFile(t, tc.file), vecIdent)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			check(t, st, tc.want)
 		})
 	}
@@ -104,11 +103,47 @@ func TestRealworld(t *testing.T) {
 				t.Errorf("Request(%x) = % X, captured % X", ident, request(ident), req)
 			}
 			st, err := decode(prototest.Capture(t, tc.resp), ident)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			// qstat shows version 1.2.3 for this reply; gamedig and the server say 1.3.4.
 			check(t, st, want{"1.3.4", 0, 50, 72000, 0})
 		})
 	}
+}
+
+// TestBotsMeaning: the ping reply counts connected users and knows no bots.
+func TestBotsMeaning(t *testing.T) {
+	st, err := decode(prototest.HexFile(t, "reply_1_3_4.hex"), vecIdent)
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, st.Result(false), int64(st.Users), prototest.Unknown, true)
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b, uint64(vecIdent))
+	}
+	for _, b := range prototest.Captures("mumble_mumble_mumble-ping.resp.bin") {
+		f.Add(b, uint64(0x525750524f424531)) // "RWPROBE1"
+	}
+	f.Fuzz(func(t *testing.T, b []byte, ident uint64) {
+		st, err := decode(b, ident)
+		if err != nil {
+			return
+		}
+		if len(b) < replyLen || st.Ident != ident || st.Trailing != len(b)-replyLen {
+			t.Fatalf("accepted %d bytes as %+v", len(b), st)
+		}
+		if res := st.Result(true); !utf8.ValidString(res.Version) || !res.Players.Known || res.Players.Value < 0 {
+			t.Fatalf("result %+v", res)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "reply_1_3_4.hex"), func(v []byte) error {
+		st, err := decode(v, vecIdent)
+		if err == nil {
+			_ = st.Result(false)
+		}
+		return err
+	})
 }

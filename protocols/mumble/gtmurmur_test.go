@@ -6,8 +6,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,13 +15,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func cvp(t testing.TB) string {
-	b, err := os.ReadFile(filepath.Join("testdata", "gtmurmur_default.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func cvp(t testing.TB) string { return string(prototest.File(t, "gtmurmur_default.json")) }
 
 // gtServer answers the line "json" with doc, then keeps the connection open
 // unless closeAfter.
@@ -43,60 +35,33 @@ func gtServer(t testing.TB, doc string, closeAfter bool) netip.AddrPort {
 // gtProbe queries addr (the plugin) with the target naming the voice port.
 func gtProbe(t testing.TB, addr netip.AddrPort, players bool, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := Protocol.New(protocols.Settings{Players: players, Options: func(v any) error {
-		o := v.(*Options)
-		o.GTmurmur, o.QueryPort = true, int(addr.Port())
-		return nil
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(netip.AddrPortFrom(addr.Addr(), 64738)), tr)
-	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
+	s := protocols.Settings{Players: players, Options: prototest.OptionsOf(Options{GTmurmur: true, QueryPort: int(addr.Port())})}
+	return prototest.QueryNew(t, Protocol, netip.AddrPortFrom(addr.Addr(), 64738), s, d)
 }
 
 func TestGTmurmur(t *testing.T) {
 	for _, closeAfter := range []bool{false, true} {
 		res, tr, err := gtProbe(t, gtServer(t, cvp(t), closeAfter), true, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if res.Name != "GT Test Mumble" || res.Players != protocols.Known(4) || res.MaxPlayers != protocols.Known(50) || res.Bots.Known ||
 			res.Uptime != protocols.SpanSeconds(3600) {
 			t.Errorf("%+v", res)
 		}
-		names := []string{}
-		for _, p := range res.PlayerList {
-			names = append(names, p.Name)
-		}
-		if strings.Join(names, ",") != "Alice,Bob,Carol ☂,Dave" || !res.PlayerList[0].DurationKnown || res.PlayerList[0].Duration != 3600 || res.PlayerList[2].DurationKnown {
+		if prototest.PlayerNames(res) != "[Alice Bob Carol ☂ Dave]" || !res.PlayerList[0].DurationKnown || res.PlayerList[0].Duration != 3600 || res.PlayerList[2].DurationKnown {
 			t.Errorf("players %+v", res.PlayerList)
 		}
 		if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
 			t.Errorf("phases %+v", tr.Phases)
 		}
 		prototest.CheckUTF8(t, res)
+		// A voice server has no bots: the users of every channel are the players.
+		prototest.CheckBots(t, res, 4, prototest.Unknown, true)
 	}
 	// Without players: counts only.
 	res, _, err := gtProbe(t, gtServer(t, cvp(t), false), false, 2*time.Second)
 	if err != nil || res.PlayerList != nil || res.Players != protocols.Known(4) {
 		t.Errorf("%+v, %v", res, err)
 	}
-}
-
-// TestBotsGTmurmur: a voice server has no bots; the users of every channel are
-// the players.
-func TestBotsGTmurmur(t *testing.T) {
-	res, _, err := gtProbe(t, gtServer(t, cvp(t), true), true, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.CheckBots(t, res, 4, prototest.Unknown, true)
 }
 
 func TestGTmurmurFailures(t *testing.T) {
@@ -138,11 +103,11 @@ func TestGTmurmurOptions(t *testing.T) {
 		"query_port without gtmurmur": {QueryPort: 27800},
 		"query_port out of range":     {GTmurmur: true, QueryPort: 70000},
 	} {
-		if _, err := Protocol.New(protocols.Settings{Options: func(v any) error { *v.(*Options) = o; return nil }}); err == nil {
+		if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(o)}); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	q, err := Protocol.New(protocols.Settings{Options: func(v any) error { v.(*Options).GTmurmur = true; return nil }})
+	q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{GTmurmur: true})})
 	if err != nil || q.(*gtQuerier).queryPort != 27800 {
 		t.Errorf("%+v, %v", q, err)
 	}
@@ -154,9 +119,7 @@ func FuzzDecodeCVP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := decodeCVP(b, true)
 		if err != nil {
-			if r := wire.Reason(err); r == "" || r == "other" {
-				t.Fatalf("error without a reason: %v", err)
-			}
+			prototest.CheckReason(t, err)
 			return
 		}
 		if res.Players.Value != int64(len(res.PlayerList)) || res.Players.Value > maxUsers {

@@ -18,9 +18,7 @@ func TestQstatCrossCheck(t *testing.T) {
 			addr := prototest.UDP(t, echoing(t, false, file))
 			qs := prototest.QstatJSON(t, "-mumble", addr)
 			res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if qs.Status != "online" || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 				t.Errorf("qstat %+v, querier %d/%d", qs, res.Players.Value, res.MaxPlayers.Value)
 			}

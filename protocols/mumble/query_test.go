@@ -46,9 +46,7 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 
 func TestQueryRoundTrip(t *testing.T) {
 	res, tr, err := query(t, protocols.Settings{Rules: true, Players: true}, 2*time.Second, echoing(t, false, "reply_1_3_4.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res.Version != "1.3.4" || res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(50) || res.Game != game {
 		t.Errorf("result %+v", res)
 	}
@@ -62,9 +60,7 @@ func TestQueryRoundTrip(t *testing.T) {
 
 func TestQueryWithoutRules(t *testing.T) {
 	res, _, err := query(t, protocols.Settings{}, 2*time.Second, echoing(t, false, "reply_trailing.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res.Rules != nil || res.Players != protocols.Known(1) {
 		t.Errorf("result %+v", res)
 	}
@@ -77,19 +73,11 @@ func TestQuerySkipsOtherIdentifiers(t *testing.T) {
 	res, tr, err := query(t, protocols.Settings{}, 2*time.Second, func(req []byte) [][]byte {
 		return append(h(req), good(req)...)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res.Version != "1.5.255" || res.Players != protocols.Known(12) {
 		t.Errorf("result %+v", res)
 	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Dir == wire.Received && p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 2 {
+	if ignored := prototest.Ignored(tr); ignored != 2 {
 		t.Errorf("%d datagrams noted as ignored, want 2", ignored)
 	}
 }
@@ -156,4 +144,8 @@ func TestNewSettings(t *testing.T) {
 	if res := q.Result(&status{}, nil); q.Retries != 3 || res.Rules == nil {
 		t.Errorf("retries %d, rules %v", q.Retries, res.Rules)
 	}
+}
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, echoing(b, false, "reply_1_3_4.hex")))
 }

@@ -2,7 +2,9 @@ package nadeo
 
 import (
 	"errors"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -22,43 +24,27 @@ func value(t *testing.T, name string) *node {
 
 func TestDecodeForever(t *testing.T) {
 	res := &protocols.Result{}
-	if err := serverName(value(t, "name"), res); err != nil {
-		t.Fatal(err)
-	}
-	if err := playerLimit(value(t, "maxplayers"), res); err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, serverName(value(t, "name"), res))
+	prototest.NoError(t, playerLimit(value(t, "maxplayers"), res))
 	name, err := version(value(t, "version_forever"), res)
 	if err != nil || name != "TmForever" {
 		t.Fatal(name, err)
 	}
-	if err := mapInfo(value(t, "challenge_forever"), res); err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, mapInfo(value(t, "challenge_forever"), res))
 	if res.Name != "Red Racing $ Club" || res.MaxPlayers != protocols.Known(32) || res.Password != protocols.FlagUnknown ||
 		res.Game != "TmForever" || res.Version != "2.11.26" || res.Map != "Green Hill" || res.Players.Known {
 		t.Errorf("%+v", res)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	if info["version.Build"] != "2011-02-21_18_00" || info["map.Environnement"] != "Stadium" {
-		t.Errorf("info %v", res.Info)
-	}
+	prototest.CheckInfoHas(t, res, map[string]string{"version.Build": "2011-02-21_18_00", "map.Environnement": "Stadium"})
 }
 
 func TestDecodeManiaPlanet(t *testing.T) {
 	res := &protocols.Result{}
-	if err := serverName(value(t, "name_link"), res); err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, serverName(value(t, "name_link"), res))
 	if _, err := version(value(t, "version_maniaplanet"), res); err != nil {
 		t.Fatal(err)
 	}
-	if err := mapInfo(value(t, "map_maniaplanet"), res); err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, mapInfo(value(t, "map_maniaplanet"), res))
 	if res.Name != "Locked Stadium" ||
 		res.Game != "SMStormElite@nadeolabs" || res.Version != "3.3.0" || res.Map != "Storm Ärena" {
 		t.Errorf("%+v", res)
@@ -68,17 +54,10 @@ func TestDecodeManiaPlanet(t *testing.T) {
 
 func TestDecodePlayers(t *testing.T) {
 	list, err := playerList(value(t, "players"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.Player{{Name: "Speedy Gonzales"}, {Name: "Zoé", Team: "1"}, {Name: "nonick"}}
-	if len(list) != len(want) {
-		t.Fatalf("%+v", list)
-	}
-	for i := range want {
-		if list[i] != want[i] {
-			t.Errorf("player %d: %+v, want %+v", i, list[i], want[i])
-		}
+	if !slices.Equal(list, want) {
+		t.Errorf("%+v, want %+v", list, want)
 	}
 	if list, err := playerList(value(t, "players_empty")); err != nil || len(list) != 0 {
 		t.Errorf("empty: %v %v", list, err)
@@ -146,4 +125,50 @@ func TestMethodCall(t *testing.T) {
 	if err != nil || root.child("params").childrenNamed("param")[0].child("value").child("i4").text != "255" {
 		t.Errorf("%v", err)
 	}
+}
+
+// TestBotsMeaning: Nadeo servers have no bots; the player list counts everyone
+// connected (spectators too, as qstat and gamedig count them). Players is the
+// list's length, Bots stays unknown.
+func TestBotsMeaning(t *testing.T) {
+	res, _ := prototest.QueryOK(t, Protocol, newFake(t, "forever").start(t), prototest.Settings(true, ""), 2*time.Second)
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+}
+
+// FuzzDecode: no answer panics the decoders, every error names one reason, and
+// what decodes has UTF-8 strings.
+func FuzzDecode(f *testing.F) {
+	prototest.SeedFiles(f, "*.xml")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := decodeResponse(b)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			return
+		}
+		res := &protocols.Result{}
+		for _, err := range []error{serverName(v, res), playerLimit(v, res), mapInfo(v, res)} {
+			if err != nil {
+				prototest.CheckReason(t, err)
+			}
+		}
+		if _, err := version(v, res); err != nil {
+			prototest.CheckReason(t, err)
+		}
+		list, err := playerList(v)
+		if err != nil {
+			prototest.CheckReason(t, err)
+		}
+		res.PlayerList = list
+		prototest.CheckUTF8(t, res)
+	})
+}
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	prototest.DecodeBench(b, vec(b, "players"), func(v []byte) error {
+		n, err := decodeResponse(v)
+		if err == nil {
+			_, err = playerList(n)
+		}
+		return err
+	})
 }

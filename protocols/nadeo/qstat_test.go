@@ -16,10 +16,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	f := newFake(t, "forever")
 	addr := f.start(t)
 	qs := prototest.QstatJSON(t, "-tm", addr)
-	res, _, err := probe(t, addr, settings(t, false, ""), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, prototest.Settings(false, ""), 2*time.Second)
 	if qs.Status != "online" || qs.Name != res.Name || qs.Map != res.Map || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 		t.Errorf("qstat %+v, querier %q %q %d/%d", qs, res.Name, res.Map, res.Players.Value, res.MaxPlayers.Value)
 	}

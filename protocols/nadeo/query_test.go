@@ -3,7 +3,6 @@ package nadeo
 import (
 	"errors"
 	"net"
-	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -11,29 +10,11 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
-	"gopkg.in/yaml.v3"
 )
-
-// settings builds module settings with a nadeo: block of yml.
-func settings(t testing.TB, players bool, yml string) protocols.Settings {
-	s := protocols.Settings{Players: players}
-	if yml != "" {
-		s.Options = func(v any) error { return yaml.Unmarshal([]byte(yml), v) }
-	}
-	return s
-}
-
-func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	return prototest.QueryWithin(t, prototest.MustNew(t, Protocol, s), addr, d)
-}
 
 func TestQueryForever(t *testing.T) {
 	f := newFake(t, "forever")
-	res, tr, err := probe(t, f.start(t), settings(t, true, ""), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, f.start(t), prototest.Settings(true, ""), 2*time.Second)
 	if res.Name != "Red Racing $ Club" || res.Map != "Green Hill" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || len(res.PlayerList) != 3 || res.Version != "2.11.26" {
 		t.Errorf("%+v", res)
 	}
@@ -50,10 +31,7 @@ func TestQueryManiaPlanetWithCallbacks(t *testing.T) {
 	f := newFake(t, "maniaplanet")
 	f.callbacks = 2
 	f.login, f.password = "Admin", "s3cret"
-	res, _, err := probe(t, f.start(t), settings(t, false, "login: Admin\npassword: s3cret\n"), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, f.start(t), prototest.Settings(false, "login: Admin\npassword: s3cret\n"), 2*time.Second)
 	if res.Map != "Storm Ärena" || res.Game != "SMStormElite@nadeolabs" || res.Players != protocols.Known(3) || res.PlayerList != nil {
 		t.Errorf("%+v", res)
 	}
@@ -65,7 +43,7 @@ func TestQueryManiaPlanetWithCallbacks(t *testing.T) {
 func TestQueryVersion1(t *testing.T) {
 	f := newFake(t, "forever")
 	f.version = 1
-	res, _, err := probe(t, f.start(t), settings(t, false, ""), 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, ""), 2*time.Second)
 	if err != nil || res.Map != "Green Hill" {
 		t.Errorf("%v %+v", err, res)
 	}
@@ -76,21 +54,15 @@ func TestPasswordFile(t *testing.T) {
 	f.password = "from-file"
 	file := t.TempDir() + "/pw"
 	prototest.WriteFile(t, file, "from-file\n")
-	res, tr, err := probe(t, f.start(t), settings(t, false, "password_file: "+file+"\n"), 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, "password_file: "+file+"\n"), 2*time.Second)
 	if err != nil || res.Name == "" {
 		t.Fatalf("%v %+v", err, res)
 	}
-	sawAuth := false
-	for _, p := range tr.Packets {
-		if strings.Contains(string(p.Data), "from-file") {
-			t.Errorf("the trace holds the password: %q", p.Data)
-		}
-		sawAuth = sawAuth || strings.Contains(string(p.Data), "<string>&lt;secret&gt;</string>")
-	}
-	if !sawAuth {
+	prototest.NoSecrets(t, nil, tr, nil, "from-file")
+	if !strings.Contains(prototest.Transcript(tr), "<string>&lt;secret&gt;</string>") {
 		t.Error("the trace lacks the Authenticate call with the password masked")
 	}
-	q, _ := Protocol.New(settings(t, false, "password: x\npassword_file: "+file+"\n"))
+	q, _ := Protocol.New(prototest.Settings(false, "password: x\npassword_file: "+file+"\n"))
 	if q != nil {
 		t.Error("password and password_file both accepted")
 	}
@@ -99,57 +71,49 @@ func TestPasswordFile(t *testing.T) {
 func TestQueryFailures(t *testing.T) {
 	// A wrong password: the server's fault, said as a refused login.
 	f := newFake(t, "forever")
-	_, _, err := probe(t, f.start(t), settings(t, false, "password: wrong\n"), 2*time.Second)
+	_, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, "password: wrong\n"), 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "refused") || !strings.Contains(err.Error(), "Password incorrect.") {
 		t.Errorf("wrong password: %v", err)
 	}
 	// The player list broken: info stands, players is a phase error.
 	f = newFake(t, "forever")
 	f.answers["GetPlayerList"] = "err_players_not_array"
-	res, _, err := probe(t, f.start(t), settings(t, true, ""), 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(true, ""), 2*time.Second)
 	if err != nil || res.Players.Known || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" {
 		t.Errorf("broken players: %v %+v", err, res)
 	}
 	// A method the server does not know (the map call on the wrong game): a fault.
 	f = newFake(t, "forever")
 	delete(f.answers, "GetCurrentChallengeInfo")
-	if _, _, err := probe(t, f.start(t), settings(t, false, ""), 2*time.Second); !errors.Is(err, wire.ErrServer) {
+	if _, _, err := prototest.QueryNew(t, Protocol, f.start(t), prototest.Settings(false, ""), 2*time.Second); !errors.Is(err, wire.ErrServer) {
 		t.Errorf("unknown method: %v", err)
 	}
+	// Broken handshakes (no answer after them); answers, after a good one, with
+	// a lying length, a huge length, another handle.
 	for _, c := range []struct {
-		name      string
-		handshake []byte
-		want      string
+		name              string
+		handshake, answer []byte
+		want              string
 	}{
-		{"other handshake", hello("HTTP/1.1 40"), "mismatch"},
-		{"huge handshake", []byte{0xff, 0xff, 0xff, 0x7f}, "malformed"},
-		{"cut handshake", []byte{11, 0, 0, 0, 'G', 'B'}, "truncated"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			addr := prototest.TCP(t, func(conn net.Conn) { conn.Write(c.handshake) })
-			if _, _, err := probe(t, addr, settings(t, false, ""), 2*time.Second); wire.Reason(err) != c.want {
-				t.Errorf("%v, want %s", err, c.want)
-			}
-		})
-	}
-	// Answers with a lying length, a huge length, another handle.
-	for _, c := range []struct {
-		name   string
-		answer []byte
-		want   string
-	}{
-		{"huge length", frame(1<<30, 0x80000000, nil), "too_large"},
-		{"zero length", frame(0, 0x80000000, nil), "malformed"},
-		{"other handle", frame(5, 0x80000005, []byte("<a/>x")), "mismatch"},
-		{"cut body", frame(500, 0x80000000, []byte("<methodResponse>")), "truncated"},
+		{"other handshake", hello("HTTP/1.1 40"), nil, "mismatch"},
+		{"huge handshake", []byte{0xff, 0xff, 0xff, 0x7f}, nil, "malformed"},
+		{"cut handshake", []byte{11, 0, 0, 0, 'G', 'B'}, nil, "truncated"},
+		{"huge length", nil, frame(1<<30, 0x80000000, nil), "too_large"},
+		{"zero length", nil, frame(0, 0x80000000, nil), "malformed"},
+		{"other handle", nil, frame(5, 0x80000005, []byte("<a/>x")), "mismatch"},
+		{"cut body", nil, frame(500, 0x80000000, []byte("<methodResponse>")), "truncated"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			addr := prototest.TCP(t, func(conn net.Conn) {
+				if c.answer == nil {
+					conn.Write(c.handshake)
+					return
+				}
 				conn.Write(hello("GBXRemote 2"))
 				conn.Read(make([]byte, 4096))
 				conn.Write(c.answer)
 			})
-			if _, _, err := probe(t, addr, settings(t, false, ""), 2*time.Second); wire.Reason(err) != c.want {
+			if _, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 2*time.Second); wire.Reason(err) != c.want {
 				t.Errorf("%v, want %s", err, c.want)
 			}
 		})
@@ -160,7 +124,7 @@ func TestQueryFailures(t *testing.T) {
 		conn.Read(make([]byte, 4096))
 		conn.Read(make([]byte, 4096))
 	})
-	if _, _, err := probe(t, addr, settings(t, false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("silence after the handshake: %v", err)
 	}
 }
@@ -170,13 +134,5 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestQuerierHidesPassword(t *testing.T) {
-	q, err := Protocol.New(settings(t, false, "password: hunter2\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{q.(*querier).String(), q.(*querier).GoString()} {
-		if strings.Contains(s, "hunter2") {
-			t.Errorf("%s", s)
-		}
-	}
+	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, prototest.Settings(false, "password: hunter2\n")), nil, nil, "hunter2")
 }

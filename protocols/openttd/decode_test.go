@@ -1,6 +1,7 @@
 package openttd
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -75,9 +76,7 @@ func TestVectors(t *testing.T) {
 	for _, tc := range goodVectors {
 		t.Run(tc.file, func(t *testing.T) {
 			g, err := decodePacket(prototest.HexFile(t, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			w := tc.want
 			if g.Version != w.version || g.Trailing != w.trailing || g.GameScriptVersion != w.gameScriptVer ||
 				g.TicksPlaying != w.ticks || g.CompaniesOn != w.companiesOn || g.CompaniesMax != w.cMx {
@@ -132,9 +131,7 @@ func TestRealCapture(t *testing.T) {
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			g, err := decodePacket(prototest.Capture(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if g.Version != 6 || g.NewGRFSerialisation != 1 || len(g.NewGRFs) != 0 || g.GameScriptVersion != -1 ||
 				g.CompaniesMax != 8 || g.CompaniesOn != 0 || g.SpectatorsMax != 12 || g.SpectatorsOn != 0 || g.Trailing != 0 {
 				t.Errorf("decoded %+v", g)
@@ -151,9 +148,7 @@ func TestRealCapture(t *testing.T) {
 
 func TestRules(t *testing.T) {
 	g, err := decodePacket(prototest.HexFile(t, "v7_ticks_gamescript.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := g.Result(true)
 	rules := map[string]string{}
 	for _, kv := range res.Rules {
@@ -207,4 +202,45 @@ func TestLatin1Name(t *testing.T) {
 	if err != nil || g.ServerName != "Vé" || !utf8.ValidString(g.ServerName) {
 		t.Fatalf("%q %v", g.ServerName, err)
 	}
+}
+
+// TestBotsMeaning: Players is the network clients on; AI companies are
+// companies, not clients, so there is no bot count.
+func TestBotsMeaning(t *testing.T) {
+	g, err := decodePacket(prototest.HexFile(t, "v6_password_newgrf.hex"))
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, g.Result(false), int64(g.ClientsOn), prototest.Unknown, true)
+}
+
+// FuzzDecodePacket checks that no packet panics the decoder or the reader,
+// that errors carry a reason and that strings come out as valid UTF-8.
+func FuzzDecodePacket(f *testing.F) {
+	for _, b := range append(prototest.HexFiles(f), prototest.Captures("openttd_openttd_openttd-tcp-gameinfo.resp.bin")...) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		// the stream reader must agree with the decoder on framing
+		if pkt, err := readPacket(bytes.NewReader(b)); err == nil && len(pkt) > maxPacket {
+			t.Fatalf("read %d bytes", len(pkt))
+		}
+		g, err := decodePacket(b)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			return
+		}
+		prototest.CheckUTF8(t, g.Result(true))
+		if len(g.NewGRFs) > 255 {
+			t.Fatalf("%d newgrfs", len(g.NewGRFs))
+		}
+	})
+}
+
+func BenchmarkDecodePacket(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "v7_ticks_gamescript.hex"), func(pkt []byte) error {
+		g, err := decodePacket(pkt)
+		if err == nil {
+			_ = g.Result(false)
+		}
+		return err
+	})
 }

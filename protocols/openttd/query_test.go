@@ -37,22 +37,11 @@ func gameServer(t testing.TB, reply []byte, chunk int) netip.AddrPort {
 	})
 }
 
-func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
-
 func TestQueryRoundTrip(t *testing.T) {
 	for _, tc := range goodVectors {
 		for _, chunk := range []int{0, 1} { // whole, and one byte per segment
 			addr := gameServer(t, prototest.HexFile(t, tc.file), chunk)
-			res, tr, err := probe(t, addr, protocols.Settings{Rules: true}, 2*time.Second)
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Rules: true}, 2*time.Second)
 			if err != nil {
 				t.Fatalf("%s chunk %d: %v", tc.file, chunk, err)
 			}
@@ -69,7 +58,7 @@ func TestQueryRoundTrip(t *testing.T) {
 
 func TestQueryRealCapture(t *testing.T) {
 	addr := gameServer(t, prototest.Capture(t, "openttd_openttd_openttd-tcp-gameinfo.resp.bin"), 0)
-	res, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if err != nil || res.Name != "RealWorld OpenTTD" || res.MaxPlayers != protocols.Known(12) || res.Rules != nil {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -92,7 +81,7 @@ func TestQueryErrors(t *testing.T) {
 		{"other_type", prototest.HexFile(t, "bad_type.hex"), wire.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, tr, err := probe(t, gameServer(t, tc.reply, 0), protocols.Settings{}, 2*time.Second)
+			_, tr, err := prototest.QueryNew(t, Protocol, gameServer(t, tc.reply, 0), protocols.Settings{}, 2*time.Second)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -108,7 +97,7 @@ func TestQueryFullOnAccept(t *testing.T) {
 	full := prototest.HexFile(t, "server_full.hex")
 	addr := prototest.TCP(t, func(c net.Conn) { c.Write(full) })
 	for range 10 { // both orders of our write and the server's close
-		if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrServer) && !errors.Is(err, wire.ErrNetwork) {
+		if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrServer) && !errors.Is(err, wire.ErrNetwork) {
 			t.Fatalf("err = %v, want server error", err)
 		}
 	}
@@ -116,7 +105,7 @@ func TestQueryFullOnAccept(t *testing.T) {
 
 func TestQueryClosedWithoutReply(t *testing.T) {
 	addr := prototest.TCP(t, func(net.Conn) {})
-	if _, _, err := probe(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrTruncated) && !errors.Is(err, wire.ErrNetwork) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrTruncated) && !errors.Is(err, wire.ErrNetwork) {
 		t.Errorf("err = %v, want truncated (or a reset)", err)
 	}
 }
@@ -125,7 +114,7 @@ func TestQueryClosedWithoutReply(t *testing.T) {
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, prototest.HexFile(t, "v1_minimal.hex"))
 	start := time.Now()
-	if _, _, err := probe(t, addr, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
@@ -139,4 +128,9 @@ func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "openttd", DefaultPort: 3979, Transport: "tcp",
 	})
+}
+
+// BenchmarkQuery is a full exchange over loopback TCP, one connection per query.
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, gameServer(b, prototest.HexFile(b, "v6_password_newgrf.hex"), 0))
 }

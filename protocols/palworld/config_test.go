@@ -20,18 +20,14 @@ func TestModulesFile(t *testing.T) {
 		"  pal_file: {protocol: palworld, players: true, targets: [127.0.0.1], palworld: {password_file: " + file + "}}\n" +
 		"  pal_inline: {protocol: palworld, targets: [game.example.org], palworld: {username: admin, password: inline-pw-42}}\n"
 	c, err := config.Parse([]byte(good))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	for _, m := range []string{"palworld", "pal_file", "pal_inline"} {
 		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
 			t.Errorf("module %s not built", m)
 		}
 	}
 	out, err := c.YAML()
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if strings.Contains(string(out), "inline-pw-42") || !strings.Contains(string(out), file) {
 		t.Errorf("/config shows the password or hides the file name:\n%s", out)
 	}

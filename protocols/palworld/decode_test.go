@@ -1,11 +1,14 @@
 package palworld
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -36,27 +39,15 @@ func decodePlayers(b []byte) (*playerList, error) {
 	return &pl, wire.DecodeJSON(prototest.JSONResponse(200, b), &pl)
 }
 
-func infoMap(res *protocols.Result) map[string]string {
-	m := map[string]string{}
-	for _, kv := range res.InfoKV() {
-		m[kv.Key] = kv.Value
-	}
-	return m
-}
-
 func TestDecodeVectors(t *testing.T) {
 	in, err := decodeInfo(prototest.File(t, "info.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := in.result()
 	if res.Name != "Palworld Server 日本" || res.Version != "v0.6.1.67543" {
 		t.Errorf("name/version = %q/%q", res.Name, res.Version)
 	}
 	m, err := decodeMetrics(prototest.File(t, "metrics.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	m.fill(res)
 	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(32) {
 		t.Errorf("players/max = %v/%v", res.Players, res.MaxPlayers)
@@ -65,39 +56,25 @@ func TestDecodeVectors(t *testing.T) {
 		t.Errorf("uptime %+v, map time %+v; want 86523 s and no map time", res.Uptime, res.MapTime)
 	}
 	pl, err := decodePlayers(prototest.File(t, "players.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	pl.fill(res)
 	want := []protocols.Player{{Name: "Lamball", Ping: protocols.Known(23)}, {Name: "Cattiva", Ping: protocols.Known(111)}}
 	if !slices.Equal(res.PlayerList, want) {
 		t.Errorf("players = %+v, want %+v", res.PlayerList, want)
 	}
-	info := infoMap(res)
-	for k, v := range map[string]string{
+	prototest.CheckInfoHas(t, res, map[string]string{
 		"worldguid": "A9E4B8F20D3C4B1E9F6A7C5D2E1B0F3A", "description": "Pals & friends",
 		"serverfps": "59", "serverframetime": "16.9491", "uptime": "86523", "days": "41", "basecampnum": "7",
-	} {
-		if info[k] != v {
-			t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
-		}
-	}
+	})
 	// Everything the result holds, as debug output would show it (json cannot
 	// encode a Result: it has a func field).
-	all := fmt.Sprintf("%+v %+v", *res, res.InfoKV())
-	for _, ip := range vectorIPs {
-		if strings.Contains(all, ip) {
-			t.Errorf("result shows player IP %s", ip)
-		}
-	}
+	prototest.NoSecrets(t, nil, nil, fmt.Errorf("%+v %+v", *res, res.InfoKV()), vectorIPs...)
 }
 
 func TestDecodeEmptyPlayersCountsWhenMetricsFailed(t *testing.T) {
 	res := &protocols.Result{}
 	pl, err := decodePlayers(prototest.File(t, "players.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	pl.fill(res)
 	if res.Players != protocols.Known(2) || res.MaxPlayers.Known {
 		t.Errorf("players/max = %v/%v, want 2 from the list and no max", res.Players, res.MaxPlayers)
@@ -134,11 +111,7 @@ func TestDecodeErrors(t *testing.T) {
 
 func TestRedactPlayers(t *testing.T) {
 	out := string(redactPlayers(prototest.File(t, "players.json")))
-	for _, ip := range vectorIPs {
-		if strings.Contains(out, ip) {
-			t.Errorf("redacted reply still shows %s: %s", ip, out)
-		}
-	}
+	prototest.NoSecrets(t, nil, nil, errors.New(out), vectorIPs...)
 	if !strings.Contains(out, `"name":"Lamball"`) || !strings.Contains(out, `"location_x":-251322.5`) {
 		t.Errorf("redaction lost the rest: %s", out)
 	}
@@ -174,4 +147,117 @@ func TestUptime(t *testing.T) {
 			t.Errorf("%s: uptime %+v, want %+v", tc.body, res.Uptime, tc.want)
 		}
 	}
+}
+
+// TestBotsMeaning: the REST API counts connected players (metrics'
+// currentplayernum) and lists them; Palworld has no bot players, and nothing
+// in the replies marks one: Players is the count as sent, Bots stays unknown
+// and no listed player is marked.
+func TestBotsMeaning(t *testing.T) {
+	res, _ := prototest.QueryOK(t, Protocol, fakePalworld(t, nil), protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
+	if len(res.PlayerList) != 2 {
+		t.Fatalf("%+v, want 2 players listed", res)
+	}
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
+}
+
+func checkErr(t *testing.T, err error) {
+	if !errors.Is(err, wire.ErrMalformed) {
+		t.Fatalf("error is not malformed: %v", err)
+	}
+}
+
+func FuzzDecodeInfo(f *testing.F) {
+	prototest.FuzzReplies(f, "info*.json", 0, prototest.Decoded(decodeInfo, (*info).result))
+}
+
+func FuzzDecodeMetrics(f *testing.F) {
+	prototest.SeedFiles(f, "metrics*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeMetrics(b)
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		res := &protocols.Result{}
+		m.fill(res)
+		if res.Players.Value < 0 || res.Players.Value > maxCount || res.MaxPlayers.Value < 0 || res.MaxPlayers.Value > maxCount {
+			t.Fatalf("counts out of range: %v/%v", res.Players, res.MaxPlayers)
+		}
+	})
+}
+
+func FuzzDecodePlayers(f *testing.F) {
+	prototest.SeedFiles(f, "players*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pl, err := decodePlayers(b)
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		res := &protocols.Result{}
+		pl.fill(res)
+		if len(res.PlayerList) > maxPlayers {
+			t.Fatalf("%d players kept", len(res.PlayerList))
+		}
+		for _, p := range res.PlayerList {
+			if p.Ping.Known && (p.Ping.Value < 0 || p.Ping.Value > 1e6) {
+				t.Fatalf("ping %d", p.Ping.Value)
+			}
+		}
+	})
+}
+
+// FuzzRedactPlayers: whatever the reply, what the trace keeps has no "ip" member.
+func FuzzRedactPlayers(f *testing.F) {
+	prototest.SeedFiles(f, "players*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out := redactPlayers(b)
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(out))
+		dec.UseNumber() // as the redactor reads it: 1e999 is JSON, not a float64
+		if dec.Decode(&v) != nil {
+			if !strings.Contains(string(out), "withheld") {
+				t.Fatalf("unparsable redaction that is not a placeholder: %q", out)
+			}
+			return
+		}
+		var walk func(any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, c := range v {
+					if strings.EqualFold(k, "ip") {
+						t.Fatalf("ip member kept: %s", out)
+					}
+					walk(c)
+				}
+			case []any:
+				for _, c := range v {
+					walk(c)
+				}
+			}
+		}
+		walk(v)
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	in, m, pl := prototest.File(b, "info.json"), prototest.File(b, "metrics.json"), prototest.File(b, "players.json")
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		i, err1 := decodeInfo(in)
+		mm, err2 := decodeMetrics(m)
+		p, err3 := decodePlayers(pl)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return err
+		}
+		res := i.result()
+		mm.fill(res)
+		p.fill(res)
+		return nil
+	})
+}
+
+func BenchmarkRedactPlayers(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "players.json"), func(pl []byte) error { redactPlayers(pl); return nil })
 }

@@ -1,12 +1,10 @@
 package palworld
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,17 +66,9 @@ func fakePalworld(t testing.TB, override map[string]http.HandlerFunc) netip.Addr
 	return addr
 }
 
-func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	return prototest.QueryWithin(t, prototest.MustNew(t, Protocol, s), addr, d)
-}
-
 func TestQueryRoundTrip(t *testing.T) {
 	addr := fakePalworld(t, nil)
-	res, tr, err := query(t, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
 	if res.Name != "Palworld Server 日本" || res.Version != "v0.6.1.67543" || res.Players.Value != 2 || res.MaxPlayers.Value != 32 {
 		t.Errorf("result %+v", res)
 	}
@@ -88,27 +78,14 @@ func TestQueryRoundTrip(t *testing.T) {
 	if got := prototest.PhaseResults(tr); got != "info:true,metrics:true,players:true" || len(res.PhaseErrors) != 0 {
 		t.Errorf("phases %s, phase errors %v", got, res.PhaseErrors)
 	}
-	// Player IPs appear nowhere: not in the result, not in the trace's transcript.
-	// The transcript renders packets as hex, so their bytes are searched too.
-	var transcript bytes.Buffer
-	tr.WriteTranscript(&transcript)
-	for _, p := range tr.Packets {
-		transcript.Write(p.Data)
-	}
-	all := fmt.Sprintf("%+v %s", res, transcript.String())
-	for _, ip := range vectorIPs {
-		if strings.Contains(all, ip) {
-			t.Errorf("player IP %s shown", ip)
-		}
-	}
-	if !strings.Contains(transcript.String(), "Lamball") {
+	// Player IPs appear nowhere: not in the result, not in the trace (its
+	// transcript, and the packets' bytes it renders as hex); nor does the password.
+	prototest.NoSecrets(t, nil, tr, fmt.Errorf("%+v", res), append(vectorIPs, testPassword)...)
+	if !strings.Contains(prototest.Transcript(tr), "Lamball") {
 		t.Errorf("transcript lost the redacted players reply")
 	}
-	if strings.Contains(transcript.String(), testPassword) {
-		t.Errorf("transcript shows the password")
-	}
 	// Without players in the module, the players endpoint is not asked.
-	_, tr, err = query(t, addr, protocols.Settings{Options: withPassword(testPassword)}, 2*time.Second)
+	_, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: withPassword(testPassword)}, 2*time.Second)
 	if err != nil || prototest.PhaseResults(tr) != "info:true,metrics:true" {
 		t.Errorf("no players: %v, phases %s", err, prototest.PhaseResults(tr))
 	}
@@ -116,7 +93,7 @@ func TestQueryRoundTrip(t *testing.T) {
 
 func TestQueryWrongPassword(t *testing.T) {
 	addr := fakePalworld(t, nil)
-	_, tr, err := query(t, addr, protocols.Settings{Options: withPassword("wrong")}, 2*time.Second)
+	_, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: withPassword("wrong")}, 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || wire.Reason(err) == "timeout" {
 		t.Fatalf("err = %v, want server_error saying authentication failed", err)
 	}
@@ -128,10 +105,7 @@ func TestQueryWrongPassword(t *testing.T) {
 func TestQueryPartial(t *testing.T) {
 	fail := func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", http.StatusInternalServerError) }
 	addr := fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/metrics": fail})
-	res, _, err := query(t, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
 	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "metrics" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrServer) {
 		t.Errorf("phase errors %+v", res.PhaseErrors)
 	}
@@ -140,7 +114,7 @@ func TestQueryPartial(t *testing.T) {
 	}
 
 	addr = fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/players": fail})
-	res, _, err = query(t, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
 	if err != nil || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || res.Players.Value != 2 {
 		t.Errorf("players failed: %v, %+v", err, res)
 	}
@@ -150,7 +124,7 @@ func TestQueryErrors(t *testing.T) {
 	for _, h := range prototest.HTTPHazards(t, maxBody) {
 		t.Run(h.Name, func(t *testing.T) {
 			addr := fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/info": h.Handler})
-			res, tr, err := query(t, addr, protocols.Settings{Options: withPassword(testPassword)}, h.Deadline)
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: withPassword(testPassword)}, h.Deadline)
 			prototest.CheckFailed(t, res, err, h.Want, h.Msg, prototest.Unquoted)
 			if prototest.PhaseResults(tr) != "info:false" {
 				t.Errorf("phases %s", prototest.PhaseResults(tr))
@@ -162,17 +136,15 @@ func TestQueryErrors(t *testing.T) {
 func TestNewOptions(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "pw")
-	if err := os.WriteFile(file, []byte(testPassword+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	prototest.WriteFile(t, file, testPassword+"\n")
 	fromFile := block(func(o *Options) { o.PasswordFile = file })
 	addr := fakePalworld(t, nil)
-	if _, _, err := query(t, addr, protocols.Settings{Options: fromFile}, 2*time.Second); err != nil {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: fromFile}, 2*time.Second); err != nil {
 		t.Fatalf("password_file: %v", err)
 	}
 	// A reload builds the querier again and so reads the rotated file.
-	os.WriteFile(file, []byte("rotated\n"), 0o600)
-	if _, _, err := query(t, addr, protocols.Settings{Options: fromFile}, 2*time.Second); err == nil || !strings.Contains(err.Error(), "authentication failed") {
+	prototest.WriteFile(t, file, "rotated\n")
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: fromFile}, 2*time.Second); err == nil || !strings.Contains(err.Error(), "authentication failed") {
 		t.Errorf("after rotation: %v, want authentication failed", err)
 	}
 
@@ -189,7 +161,7 @@ func TestNewOptions(t *testing.T) {
 	}
 	// Without a block (the built-in module) the querier sends no credentials and
 	// says what is missing when the server refuses it.
-	_, tr, err := query(t, addr, protocols.Settings{}, 2*time.Second)
+	_, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "no palworld block") {
 		t.Errorf("no block: %v", err)
 	}
@@ -197,10 +169,7 @@ func TestNewOptions(t *testing.T) {
 		t.Errorf("no block: phases %s", prototest.PhaseResults(tr))
 	}
 	// The querier never prints its credentials.
-	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: withPassword(testPassword)})
-	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, testPassword) || strings.Contains(s, "Basic") {
-		t.Errorf("querier prints its credentials: %s", s)
-	}
+	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: withPassword(testPassword)}), nil, nil, testPassword, "Basic")
 }
 
 func TestQuerierContract(t *testing.T) {
@@ -208,4 +177,9 @@ func TestQuerierContract(t *testing.T) {
 		Protocol: Protocol, Name: "palworld", DefaultPort: 8212, Transport: "tcp",
 		Settings: protocols.Settings{Players: true, Options: withPassword(testPassword)},
 	})
+}
+
+func BenchmarkQuery(b *testing.B) {
+	addr := fakePalworld(b, nil)
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Options: withPassword(testPassword)}, addr)
 }

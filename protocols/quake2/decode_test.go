@@ -8,6 +8,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -46,9 +47,7 @@ func TestDecodeLimits(t *testing.T) {
 		b = fmt.Appendf(b, `\k%d\v`, i)
 	}
 	r, err := decode(append(b, '\n'))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if len(r.Pairs) != 512 || r.PairsDropped != 88 {
 		t.Errorf("%d pairs kept, %d dropped", len(r.Pairs), r.PairsDropped)
 	}
@@ -64,11 +63,36 @@ func TestDecodeLimits(t *testing.T) {
 // as players and Bots stays unknown.
 func TestBotsNotReported(t *testing.T) {
 	r, err := decode([]byte("\xff\xff\xff\xffprint\n\\hostname\\bots\n" + `4 0 "[BOT]Grunt"` + "\n" + `9 48 "human"` + "\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := r.result(true, false)
 	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
 		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)
 	}
+}
+
+// FuzzDecode checks that no datagram panics the decoder or breaks its caps and
+// that everything it returns is valid UTF-8. Seeds: testdata/ (there is no
+// real Quake II capture in ../shared), and the QuakeWorld captures, the closest
+// relatives, when ../shared is present.
+func FuzzDecode(f *testing.F) {
+	idtechtest.Fuzz(f, decode, kept, func(t *testing.T, r *reply) *protocols.Result {
+		res := r.result(true, true)
+		for _, p := range res.PlayerList {
+			if p.Team != "" || p.DurationKnown {
+				t.Fatalf("team or duration in player %+v", p)
+			}
+		}
+		if !res.Players.Known || res.Players.Value != int64(len(res.PlayerList)) {
+			t.Fatalf("players %+v, %d listed", res.Players, len(res.PlayerList))
+		}
+		return res
+	}, "realworld/captures/quakeworld_*.resp.bin")
+}
+
+// kept counts the player lines and info pairs a reply keeps.
+func kept(r *reply) (lines, pairs int) { return len(r.Players) + r.Unparsed, len(r.Pairs) }
+
+func BenchmarkDecodeStatus(b *testing.B) {
+	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },
+		"testdata/status_q2ded.bin", "testdata/status_too_many_lines.bin")
 }

@@ -68,3 +68,8 @@ func TestStatus(t *testing.T) {
 		Contract: prototest.Contract{Name: "quake2", DefaultPort: 27910, Transport: "udp", WantName: "Fake Q2 Arena"},
 	})
 }
+
+// BenchmarkQuery is a full status exchange over loopback.
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, idtechtest.Always(statusReply(`12 48 "Player"`, `-3 0 "Bot x"`, `0 999 ""`))))
+}

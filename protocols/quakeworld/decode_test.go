@@ -70,9 +70,7 @@ func TestRealworld(t *testing.T) {
 	} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			r, err := decode(prototest.Capture(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := r.result(true, true)
 			if res.Name != "RealWorld QuakeWorld" || res.Map != "rwbox" || res.Game != "qw" || res.Version != "MVDSV 0.35" {
 				t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
@@ -108,9 +106,7 @@ func TestDecodeLimits(t *testing.T) {
 	}
 	b = append(b, "\n\x00"...)
 	r, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if len(r.Pairs) != idtech.MaxInfoPairs || r.PairsDropped != 10 {
 		t.Errorf("%d pairs kept, %d dropped", len(r.Pairs), r.PairsDropped)
 	}
@@ -129,11 +125,30 @@ func TestBotsNotReported(t *testing.T) {
 		`1 5 2 10 "[BOT]frog" "base" 4 4` + "\n" +
 		`2 9 3 25 "human" "base" 13 13` + "\n" +
 		`3 -9999 1 -40 "\s\watcher" "" 0 0` + "\n\x00"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := r.result(true, false)
 	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
 		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)
 	}
+}
+
+// FuzzDecode checks that no datagram panics the decoder or breaks its caps and
+// that everything it returns is valid UTF-8. Seeds: testdata/, and the real
+// mvdsv captures in ../shared when present.
+func FuzzDecode(f *testing.F) {
+	idtechtest.Fuzz(f, decode, kept, func(t *testing.T, r *reply) *protocols.Result {
+		res := r.result(true, true)
+		if !res.Players.Known || res.Players.Value != int64(len(res.PlayerList)) {
+			t.Fatalf("players %+v, %d listed", res.Players, len(res.PlayerList))
+		}
+		return res
+	}, "realworld/captures/quakeworld_*.resp.bin")
+}
+
+// kept counts the player lines and info pairs a reply keeps.
+func kept(r *reply) (lines, pairs int) { return len(r.Players) + r.Unparsed, len(r.Pairs) }
+
+func BenchmarkDecodeStatus(b *testing.B) {
+	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },
+		"testdata/status_opt23_spectators.bin", "testdata/status_too_many_lines.bin")
 }

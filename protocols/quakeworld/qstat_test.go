@@ -35,9 +35,7 @@ func TestQstatCrossCheck(t *testing.T) {
 
 	qs := prototest.QstatJSON(t, "-qws", addr)
 	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if qs.Status != "online" || res.Name != qs.Name || res.Map != qs.Map || res.Game != qs.Game ||
 		res.Players != protocols.Known(int64(qs.NumPlayers)) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {
 		t.Errorf("querier %q %q %q %+v %+v, qstat %+v", res.Name, res.Map, res.Game, res.Players, res.MaxPlayers, qs)

@@ -72,3 +72,8 @@ func TestStatus(t *testing.T) {
 		Contract: prototest.Contract{Name: "quakeworld", DefaultPort: 27500, Transport: "udp", WantName: "Fake QW Box"},
 	})
 }
+
+// BenchmarkQuery is a full status exchange over loopback.
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, idtechtest.Always(statusReply(`3 12 5 48 "Player" "base" 4 4`, `7 -3 0 999 "newbie" "" 13 13`))))
+}

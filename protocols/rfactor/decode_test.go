@@ -10,8 +10,11 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// The own test vectors in testdata/*.vec are escaped hex built from
+// gamedig's reader (format: prototest.ParseVec).
+
 func TestDecode(t *testing.T) {
-	if n := len(readVec(t, "no_vehicles")); n != fixedLen {
+	if n := len(prototest.VecFile(t, "no_vehicles")); n != fixedLen {
 		t.Fatalf("the fixed part is %d bytes in the vector, %d in the decoder", n, fixedLen)
 	}
 	for _, tc := range []struct {
@@ -25,11 +28,8 @@ func TestDecode(t *testing.T) {
 		{vec: "short", err: wire.ErrTruncated},
 	} {
 		t.Run(tc.vec, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec))
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
+			r, err := decode(prototest.VecFile(t, tc.vec))
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
 			res := r.Result()
@@ -43,10 +43,8 @@ func TestDecode(t *testing.T) {
 }
 
 func TestAnswers(t *testing.T) {
-	full := readVec(t, "full")
-	if err := answers(full); err != nil {
-		t.Fatal(err)
-	}
+	full := prototest.VecFile(t, "full")
+	prototest.NoError(t, answers(full))
 	noNUL := append([]byte(nil), full...)
 	copy(noNUL[nameOffset:], "0123456789012345678901234567")
 	badName := append([]byte(nil), full...)
@@ -65,16 +63,32 @@ func TestAnswers(t *testing.T) {
 // TestDecodeWindows1252: rFactor is a Windows game: a server name that is not
 // UTF-8 is Windows-1252, its 0x80-0x9F marks included.
 func TestDecodeWindows1252(t *testing.T) {
-	b := readVec(t, "full")
+	b := prototest.VecFile(t, "full")
 	old := append([]byte("Sunday Cup"), make([]byte, len(prototest.Marks1252)-len("Sunday Cup"))...)
 	if !bytes.Contains(b, old) {
 		t.Fatal("no server name to replace")
 	}
 	r, err := decode(bytes.Replace(b, old, prototest.Marks1252, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res := r.Result(); res.Name != prototest.Marks1252Text {
 		t.Errorf("name %q, want %q", res.Name, prototest.Marks1252Text)
 	}
+}
+
+// TestBotsMeaning: the reply counts human players and AI drivers in two bytes:
+// Players is the humans, Bots the AI. There is no player list.
+func TestBotsMeaning(t *testing.T) {
+	r, err := decode(prototest.VecFile(t, "full"))
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, r.Result(), 5, 4, false)
+}
+
+// No real rFactor capture is committed: the seeds are the own vectors.
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, 0, decoded) }
+
+// decoded is decode and the Result it leads to.
+var decoded = prototest.Decoded(decode, (*reply).Result)
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.VecFile(b, "full"), decoded.Err)
 }

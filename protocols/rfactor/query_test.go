@@ -11,7 +11,7 @@ import (
 
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, []byte("stray"), readVec(t, "full")), protocols.Settings{}, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, []byte("stray"), prototest.VecFile(t, "full")), protocols.Settings{}, 2*time.Second)
 	if err != nil || res.Name != "Sunday Cup" || res.Bots != protocols.Known(4) {
 		t.Fatalf("%v, %+v", err, res)
 	}
@@ -23,15 +23,19 @@ func TestQuery(t *testing.T) {
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
 	prototest.ReplyFailures(t, Protocol, request, protocols.Settings{Retries: 1},
-		prototest.ReplyFailure{Name: "only short datagrams", Replies: [][]byte{readVec(t, "short")}, D: 300 * time.Millisecond, Want: wire.ErrTruncated})
+		prototest.ReplyFailure{Name: "only short datagrams", Replies: [][]byte{prototest.VecFile(t, "short")}, D: 300 * time.Millisecond, Want: wire.ErrTruncated})
 }
 
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	full := readVec(t, "full")
+	full := prototest.VecFile(t, "full")
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "rfactor", DefaultPort: 34397, PortOffset: -100, Transport: "udp",
 		Answer:   func([]byte) [][]byte { return [][]byte{full} },
 		WantName: "Sunday Cup",
 	})
+}
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.Answering(b, request, prototest.VecFile(b, "full")))
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// The own test vectors in testdata/*.vec are escaped hex built from
+// the jxqf notes' layout (format: prototest.ParseVec).
+
 func TestDecodeVectors(t *testing.T) {
 	tests := []struct {
 		vec  string
@@ -31,11 +34,8 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec))
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
+			r, err := decode(prototest.VecFile(t, tc.vec))
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
 			res := r.Result(true)
@@ -55,4 +55,22 @@ func TestDecodeVectors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBotsMeaning: the players byte counts clients; Savage 2 has no bots to tell
+// apart, and the reply has no player list.
+func TestBotsMeaning(t *testing.T) {
+	r, err := decode(prototest.VecFile(t, "full"))
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, r.Result(false), 7, prototest.Unknown, true)
+}
+
+// No real Savage 2 capture is committed: the seeds are the own vectors.
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, 0, decoded) }
+
+// decoded is decode and the Result it leads to, rules on.
+var decoded = prototest.Decoded(decode, func(r *reply) *protocols.Result { return r.Result(true) })
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.VecFile(b, "full"), decoded.Err)
 }

@@ -2,7 +2,6 @@ package savage2
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -18,15 +17,8 @@ func TestGamedig(t *testing.T) {
 		vec, gdVersion string
 	}{{"modern", "2.1.0.1"}, {"waiting", "HvB"}} {
 		t.Run(tc.vec, func(t *testing.T) {
-			addr := prototest.Answering(t, request, readVec(t, tc.vec))
-			gd, msg, ok := prototest.Gamedig(t, "s2ats", addr.Port(), map[string]any{"stripColors": true})
-			if !ok {
-				t.Fatalf("gamedig failed: %s", msg)
-			}
-			res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			addr := prototest.Answering(t, request, prototest.VecFile(t, tc.vec))
+			gd, res := prototest.GamedigQuery(t, "s2ats", map[string]any{"stripColors": true}, Protocol, protocols.Settings{}, addr)
 			if gd.Name != res.Name || gd.Map != res.Map || int64(gd.NumPlayers) != res.Players.Value || int64(gd.MaxPlayers) != res.MaxPlayers.Value {
 				t.Errorf("querier %q %q %d/%d, gamedig %+v", res.Name, res.Map, res.Players.Value, res.MaxPlayers.Value, gd)
 			}

@@ -18,7 +18,7 @@ func TestQstatSpeaksSavage1(t *testing.T) {
 		mu   sync.Mutex
 		reqs [][]byte
 	)
-	full := readVec(t, "full")
+	full := prototest.VecFile(t, "full")
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		mu.Lock()
 		reqs = append(reqs, bytes.Clone(req))

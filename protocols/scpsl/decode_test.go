@@ -91,3 +91,45 @@ func TestErrorTextMasksKey(t *testing.T) {
 		t.Errorf("%s", got)
 	}
 }
+
+// TestBotsMeaning: the game has no bots and Players' "n" counts the people
+// connected: Players is that, Bots stays unknown; the list holds only those
+// listed with a nickname.
+func TestBotsMeaning(t *testing.T) {
+	res, err := decodeVector(prototest.File(t, "serverinfo_basic.json"), 0, 7777, true)
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, res, 12, prototest.Unknown, false)
+}
+
+// FuzzDecode checks that no answer panics the decoder and that every server
+// it maps gives a valid UTF-8 result with counts in range and a capped list.
+func FuzzDecode(f *testing.F) {
+	prototest.SeedFiles(f, "*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a, err := decode(b)
+		if err != nil {
+			return
+		}
+		if len(a.Servers) > maxServers {
+			t.Fatalf("%d servers kept", len(a.Servers))
+		}
+		apiError(a, 0, "k")
+		for i := range a.Servers {
+			res, err := a.Servers[i].result(true)
+			if err != nil {
+				continue
+			}
+			prototest.CheckUTF8(t, res)
+			if res.Players.Value < 0 || res.Players.Value > maxPlayers || res.MaxPlayers.Value > maxPlayers || len(res.PlayerList) > maxListed || res.Bots.Known {
+				t.Fatalf("players %+v, max %+v, %d listed", res.Players, res.MaxPlayers, len(res.PlayerList))
+			}
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.File(b, "serverinfo_basic.json"), func(data []byte) error {
+		_, err := decodeVector(data, 0, 7777, true)
+		return err
+	})
+}

@@ -25,9 +25,7 @@ func TestOptionsYAML(t *testing.T) {
       server_id: 20101
 `
 	c, err := config.Parse([]byte(good))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	for _, m := range []string{"mylab", "scpsl"} {
 		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
 			t.Errorf("module %s not built", m)

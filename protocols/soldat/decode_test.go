@@ -1,7 +1,9 @@
 package soldat
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -24,9 +26,7 @@ func TestRecordLen(t *testing.T) {
 
 func TestDecode(t *testing.T) {
 	rf, err := decodeRefresh(vec(t, "refreshx_ctf"), wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := rf.result(true)
 	if res.Map != "ctf_Ash" || res.Game != "Capture the Flag" || res.MaxPlayers != protocols.Known(16) || res.Password != protocols.FlagTrue ||
 		res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || res.Name != "" {
@@ -37,13 +37,8 @@ func TestDecode(t *testing.T) {
 		{Name: "Bot Sniper", Score: protocols.Known(4), Team: "bravo", Bot: true},
 		{Name: "José", Score: protocols.Known(0), Ping: protocols.Known(120), Team: "spectator"},
 	}
-	if len(res.PlayerList) != len(want) {
-		t.Fatalf("%+v", res.PlayerList)
-	}
-	for i := range want {
-		if res.PlayerList[i] != want[i] {
-			t.Errorf("player %d = %+v, want %+v", i, res.PlayerList[i], want[i])
-		}
+	if !slices.Equal(res.PlayerList, want) {
+		t.Errorf("%+v, want %+v", res.PlayerList, want)
 	}
 	info := prototest.InfoOf(res)
 	if info["next_map"] != "ctf_Cobra" || info["spectators"] != "1" || info["team_score_alpha"] != "3" || info["time_left"] != "20000" {
@@ -58,9 +53,7 @@ func TestDecode(t *testing.T) {
 	prototest.CheckUTF8(t, res)
 
 	rf, err = decodeRefresh(vec(t, "refreshx_empty"), wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res := rf.result(false); res.Players != protocols.Known(0) || res.Bots != protocols.Known(0) || res.Game != "Deathmatch" || res.Password != protocols.FlagFalse || res.PlayerList != nil {
 		t.Errorf("empty: %+v", res)
 	}
@@ -102,15 +95,56 @@ func TestDecodeWindows1252(t *testing.T) {
 		"latin-1": "\u0084Cash & Cars\u0093 \u0096 \u00805\u0085",
 	} {
 		text, err := wire.Encoding(enc, wire.UTF8)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		rf, err := decodeRefresh(rec, text)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if got := rf.result(true).PlayerList[0].Name; got != want {
 			t.Errorf("encoding %q: %q, want %q", enc, got, want)
 		}
 	}
+}
+
+// TestBotsMeaning: REFRESHX gives a bot's slot no address (Rcon.pas fills the IP
+// only for a HUMAN control method): Players counts the slots with one
+// (spectators included), Bots the slots without, and the listed bots are marked.
+func TestBotsMeaning(t *testing.T) {
+	f := &fake{record: vec(t, "refreshx_ctf")}
+	s := withPassword(adminPassword)
+	s.Players = true
+	res, _ := prototest.QueryOK(t, Protocol, f.start(t), s, 2*time.Second)
+	prototest.CheckBots(t, res, 2, 1, true)
+}
+
+// FuzzDecode: no record panics the decoder, every error names one reason, and a
+// result is UTF-8 with counts in range. Inputs are padded or cut to the record's
+// size, so the fuzzer explores the fields rather than the length check.
+func FuzzDecode(f *testing.F) {
+	for _, name := range []string{"refreshx_ctf", "refreshx_empty"} {
+		f.Add(vec(f, name))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rec := make([]byte, recordLen)
+		copy(rec, header)
+		copy(rec[len(header):], b)
+		rf, err := decodeRefresh(rec, wire.UTF8)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			return
+		}
+		res := rf.result(true)
+		if res.Players.Value+res.Bots.Value > slots {
+			t.Fatalf("%+v", res)
+		}
+		prototest.CheckUTF8(t, res)
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, vec(b, "refreshx_ctf"), func(v []byte) error {
+		rf, err := decodeRefresh(v, wire.UTF8)
+		if err == nil {
+			rf.result(true)
+		}
+		return err
+	})
 }

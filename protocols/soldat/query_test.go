@@ -3,7 +3,6 @@ package soldat
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -54,55 +53,29 @@ func (f *fake) start(t testing.TB) netip.AddrPort {
 }
 
 func withPassword(pw string) protocols.Settings {
-	return protocols.Settings{Options: func(v any) error { v.(*Options).Password = protocols.Secret(pw); return nil }}
-}
-
-func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	return prototest.QueryNew(t, Protocol, addr, s, d)
+	return protocols.Settings{Options: prototest.OptionsOf(Options{Password: protocols.Secret(pw)})}
 }
 
 func TestQuery(t *testing.T) {
 	f := &fake{record: vec(t, "refreshx_ctf"), noise: "[12:00:01] Major joined the game\r\n(Admin) hello\r\n"}
 	s := withPassword(adminPassword)
 	s.Players = true
-	res, tr, err := probe(t, f.start(t), s, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, f.start(t), s, 2*time.Second)
 	if res.Version != "1.8.0.1234" || res.Map != "ctf_Ash" || res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || len(res.PlayerList) != 3 {
 		t.Errorf("%+v", res)
 	}
 	if got := prototest.PhaseReasons(tr); got != "login:ok,info:ok" {
 		t.Errorf("phases %s", got)
 	}
-	var sb strings.Builder
-	tr.WriteTranscript(&sb)
-	for _, p := range tr.Packets {
-		sb.Write(p.Data)
-	}
-	if strings.Contains(sb.String(), adminPassword) {
-		t.Error("the trace holds the admin password")
-	}
-	if s := fmt.Sprintf("%v %+v %#v", mustNew(t), mustNew(t), mustNew(t)); strings.Contains(s, adminPassword) {
-		t.Errorf("querier prints its password: %s", s)
-	}
-}
-
-func mustNew(t testing.TB) protocols.Querier {
-	q, err := Protocol.New(withPassword(adminPassword))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
+	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, withPassword(adminPassword)), tr, nil, adminPassword)
 }
 
 func TestPasswordFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "pw")
 	prototest.WriteFile(t, file, adminPassword+"\n")
 	f := &fake{record: vec(t, "refreshx_empty")}
-	s := protocols.Settings{Options: func(v any) error { v.(*Options).PasswordFile = file; return nil }}
-	if res, _, err := probe(t, f.start(t), s, 2*time.Second); err != nil || res.Map != "dm_Bigfalls" {
+	s := protocols.Settings{Options: prototest.OptionsOf(Options{PasswordFile: file})}
+	if res, _, err := prototest.QueryNew(t, Protocol, f.start(t), s, 2*time.Second); err != nil || res.Map != "dm_Bigfalls" {
 		t.Errorf("%+v, %v", res, err)
 	}
 }
@@ -122,24 +95,24 @@ func TestOptionsErrors(t *testing.T) {
 func TestQueryAuth(t *testing.T) {
 	f := &fake{record: vec(t, "refreshx_ctf")}
 	addr := f.start(t)
-	_, tr, err := probe(t, addr, withPassword("wrong"), 2*time.Second)
+	_, tr, err := prototest.QueryNew(t, Protocol, addr, withPassword("wrong"), 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || prototest.PhaseReasons(tr) != "login:server_error" {
 		t.Errorf("wrong password: %v, phases %s", err, prototest.PhaseReasons(tr))
 	}
-	_, _, err = probe(t, addr, protocols.Settings{}, 2*time.Second)
+	_, _, err = prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "password_file") {
 		t.Errorf("no password: %v", err)
 	}
 	// A server that closes at once (its admin flood ban) or after the password.
 	banned := prototest.TCP(t, func(c net.Conn) {})
-	if _, _, err := probe(t, banned, withPassword(adminPassword), 2*time.Second); !errors.Is(err, wire.ErrTruncated) || !strings.Contains(err.Error(), "flood ban") {
+	if _, _, err := prototest.QueryNew(t, Protocol, banned, withPassword(adminPassword), 2*time.Second); !errors.Is(err, wire.ErrTruncated) || !strings.Contains(err.Error(), "flood ban") {
 		t.Errorf("closed at once: %v", err)
 	}
 	closer := prototest.TCP(t, func(c net.Conn) {
 		io.WriteString(c, greeting+"\r\n")
 		bufio.NewReader(c).ReadString('\n')
 	})
-	if _, _, err := probe(t, closer, withPassword(adminPassword), 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
+	if _, _, err := prototest.QueryNew(t, Protocol, closer, withPassword(adminPassword), 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("closed after the password: %v", err)
 	}
 }
@@ -156,14 +129,14 @@ func TestQueryFailures(t *testing.T) {
 		{"long console line", &fake{record: good, noise: strings.Repeat("x", maxLine+1) + "\r\n"}, "too_large"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, tr, err := probe(t, c.f.start(t), withPassword(adminPassword), 400*time.Millisecond)
+			_, tr, err := prototest.QueryNew(t, Protocol, c.f.start(t), withPassword(adminPassword), 400*time.Millisecond)
 			if wire.Reason(err) != c.reason || prototest.PhaseReasons(tr) != "login:ok,info:"+c.reason {
 				t.Errorf("err %v, phases %s, want %s", err, prototest.PhaseReasons(tr), c.reason)
 			}
 		})
 	}
 	notSoldat := prototest.TCP(t, func(c net.Conn) { io.WriteString(c, "SSH-2.0-OpenSSH\r\n"); prototest.DrainLine(c) })
-	if _, _, err := probe(t, notSoldat, withPassword(adminPassword), time.Second); wire.Reason(err) != "malformed" {
+	if _, _, err := prototest.QueryNew(t, Protocol, notSoldat, withPassword(adminPassword), time.Second); wire.Reason(err) != "malformed" {
 		t.Errorf("not Soldat: %v", err)
 	}
 }

@@ -103,3 +103,34 @@ func TestStartTime(t *testing.T) {
 		}
 	}
 }
+
+// TestBotsMeaning: the status reports connected players only (StarMade's AI
+// ships are no players) and no bot count: Players is the count as sent, Bots
+// stays unknown.
+func TestBotsMeaning(t *testing.T) {
+	res, _ := prototest.QueryOK(t, Protocol, server(t, vec(t, "status_default")), protocols.Settings{}, 2*time.Second)
+	prototest.CheckBots(t, res, 3, prototest.Unknown, false)
+}
+
+// FuzzDecode: no answer panics the decoder, every error names one reason, and a
+// result has counts that are not negative and UTF-8 strings.
+func FuzzDecode(f *testing.F) {
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decodeAnswer(b)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			return
+		}
+		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+			t.Fatalf("%+v", res)
+		}
+		prototest.CheckUTF8(t, res)
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, vec(b, "status_default"), func(v []byte) error { _, err := decodeAnswer(v); return err })
+}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -17,10 +18,7 @@ func TestQstatCrossCheck(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			addr := server(t, vec(t, name))
 			qs := prototest.QstatJSON(t, "-starmade", addr)
-			res, _, err := probe(t, addr, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 			if qs.Status != "online" || name == "status_default" && qs.Name != res.Name || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 				t.Errorf("qstat %+v, querier %q %d/%d", qs, res.Name, res.Players.Value, res.MaxPlayers.Value)
 			}

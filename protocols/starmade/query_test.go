@@ -26,23 +26,8 @@ func server(t testing.TB, answer []byte) netip.AddrPort {
 	})
 }
 
-func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, _ := Protocol.New(protocols.Settings{})
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	if el := time.Since(start); el > d+2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, d)
-	}
-	return res, tr, err
-}
-
 func TestQuery(t *testing.T) {
-	res, tr, err := probe(t, server(t, vec(t, "status_default")), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, server(t, vec(t, "status_default")), protocols.Settings{}, 2*time.Second)
 	if res.Name != "StarMade Testers" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || res.Version != "0.199" {
 		t.Errorf("%+v", res)
 	}
@@ -69,18 +54,18 @@ func TestQueryFailures(t *testing.T) {
 				io.ReadFull(conn, make([]byte, len(request)))
 				conn.Write(c.answer)
 			})
-			if _, _, err := probe(t, addr, c.d); wire.Reason(err) != c.reason {
+			if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, c.d); wire.Reason(err) != c.reason {
 				t.Errorf("err %v, want %s", err, c.reason)
 			}
 		})
 	}
 	// A length that promises more than ever comes: the deadline ends it.
 	addr := server(t, good[:40])
-	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("short answer, then silence: %v", err)
 	}
 	addr = prototest.Drip(t, good)
-	if _, _, err := probe(t, addr, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("drip: %v", err)
 	}
 }

@@ -2,9 +2,10 @@ package teamspeak2
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
+	"slices"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -14,12 +15,8 @@ import (
 // reply reads testdata/name and returns its data lines (the OK line dropped).
 func reply(t testing.TB, name string) [][]byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out [][]byte
-	for _, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\r\n")), []byte("\r\n")) {
+	for _, l := range bytes.Split(bytes.TrimSuffix(prototest.File(t, name), []byte("\r\n")), []byte("\r\n")) {
 		if string(l) != "OK" {
 			out = append(out, l)
 		}
@@ -29,9 +26,7 @@ func reply(t testing.TB, name string) [][]byte {
 
 func TestDecodeServerInfo(t *testing.T) {
 	res, err := decodeServerInfo(reply(t, "si_default.txt"), wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res.Name != "Gameserver Exporter TS2" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) ||
 		res.Password != protocols.FlagTrue || len(res.Info) != 20 || res.Bots.Known {
 		t.Errorf("%+v", res)
@@ -63,21 +58,14 @@ func TestDecodeServerInfo(t *testing.T) {
 
 func TestDecodePlayers(t *testing.T) {
 	ps, err := decodePlayers(reply(t, "pl_default.txt"), wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.Player{
 		{Name: "Alice", Ping: protocols.Known(45), Duration: 3600, DurationKnown: true},
 		{Name: "Bob the Builder", Ping: protocols.Known(80), Duration: 120, DurationKnown: true},
 		{Name: "Jürgen", Ping: protocols.Known(12), Duration: 5, DurationKnown: true},
 	}
-	if len(ps) != len(want) {
-		t.Fatalf("%+v", ps)
-	}
-	for i := range want {
-		if ps[i] != want[i] {
-			t.Errorf("player %d = %+v, want %+v", i, ps[i], want[i])
-		}
+	if !slices.Equal(ps, want) {
+		t.Errorf("%+v, want %+v", ps, want)
 	}
 	if ps, err := decodePlayers(reply(t, "pl_empty.txt"), wire.UTF8); err != nil || len(ps) != 0 {
 		t.Errorf("empty: %+v, %v", ps, err)
@@ -118,9 +106,7 @@ func TestDecodeWindows1252(t *testing.T) {
 		"windows-1251": {"Empire Bay – „Cash & Cars“ Ђ5 VIP", "„Cash & Cars“ – Ђ5…"},
 	} {
 		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		text := q.(*querier).text
 		res, err := decodeServerInfo(si, text)
 		if err != nil || res.Name != want[0] {
@@ -131,4 +117,46 @@ func TestDecodeWindows1252(t *testing.T) {
 			t.Errorf("encoding %q: players %+v, %v; want %q", enc, ps, err, want[1])
 		}
 	}
+}
+
+// TestBotsMeaning: a voice server has no bots; si's server_currentusers is the
+// clients on the virtual server, Bots stays unknown and no listed player is
+// marked.
+func TestBotsMeaning(t *testing.T) {
+	f := newFake(t)
+	res, _, err := probe(t, f.start(t), voice, protocols.Settings{Players: true}, 2*time.Second)
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+}
+
+// FuzzDecode splits the input into lines and decodes them as si's and pl's data:
+// no input panics, every error names one reason, and what decodes is UTF-8 with
+// counts that are not negative.
+func FuzzDecode(f *testing.F) {
+	for _, name := range []string{"si_default.txt", "pl_default.txt", "pl_empty.txt"} {
+		f.Add([]byte(file(f, name)))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lines := bytes.Split(b, []byte("\r\n"))
+		res, err := decodeServerInfo(lines, wire.UTF8)
+		prototest.CheckReason(t, err)
+		if err == nil && (res.Players.Value < 0 || res.MaxPlayers.Value < 0 || !utf8.ValidString(res.Name)) {
+			t.Fatalf("%+v", res)
+		}
+		ps, err := decodePlayers(lines, wire.UTF8)
+		prototest.CheckReason(t, err)
+		for _, p := range ps {
+			if !utf8.ValidString(p.Name) || p.Ping.Value < 0 {
+				t.Fatalf("%+v", p)
+			}
+		}
+	})
+}
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	lines := reply(b, "pl_default.txt")
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		_, err := decodePlayers(lines, wire.UTF8)
+		return err
+	})
 }

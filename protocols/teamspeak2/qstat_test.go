@@ -30,9 +30,7 @@ func TestQstatCrossCheck(t *testing.T) {
 				t.Errorf("qstat sent %q", cmds)
 			}
 			res, _, err := probe(t, addr, voice, protocols.Settings{}, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if qs.Status != "online" || qs.Name != res.Name || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 				t.Errorf("qstat %+v, querier %q %d/%d", qs, res.Name, res.Players.Value, res.MaxPlayers.Value)
 			}

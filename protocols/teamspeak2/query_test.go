@@ -6,8 +6,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -32,13 +30,7 @@ func newFake(t testing.TB) *fake {
 	return &fake{greeting: "[TS]\r\n", si: file(t, "si_default.txt"), pl: file(t, "pl_default.txt")}
 }
 
-func file(t testing.TB, name string) string {
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func file(t testing.TB, name string) string { return string(prototest.File(t, name)) }
 
 func (f *fake) start(t testing.TB) netip.AddrPort {
 	return prototest.TCP(t, func(c net.Conn) {
@@ -98,9 +90,7 @@ func probe(t testing.TB, query netip.AddrPort, target netip.AddrPort, s protocol
 func TestQuery(t *testing.T) {
 	f := newFake(t)
 	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res.Name != "Gameserver Exporter TS2" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) ||
 		res.Password != protocols.FlagTrue || len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Jürgen" || len(res.Rules) != 20 || res.PhaseErrors != nil {
 		t.Errorf("%+v", res)
@@ -196,4 +186,9 @@ func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: p, Name: "teamspeak2", DefaultPort: 8767, Transport: "tcp",
 	})
+}
+
+func BenchmarkQuery(b *testing.B) {
+	port := newFake(b).start(b).Port()
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Options: func(v any) error { v.(*Options).QueryPort = int(port); return nil }}, voice)
 }

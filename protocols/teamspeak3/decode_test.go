@@ -3,8 +3,9 @@ package teamspeak3
 import (
 	"bytes"
 	"errors"
-	"os"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,11 +18,7 @@ import (
 // "\n\r", TeamSpeak's line terminator.
 func transcript(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name+".txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bytes.ReplaceAll(b, []byte("\n"), []byte("\n\r"))
+	return bytes.ReplaceAll(prototest.File(t, name+".txt"), []byte("\n"), []byte("\n\r"))
 }
 
 // TestVectors decodes the hand-built transcripts in testdata/.
@@ -68,17 +65,10 @@ func TestUnescape(t *testing.T) {
 
 func TestParsePairs(t *testing.T) {
 	got, err := parsePairs([]byte("a=1  b c=x=y|a=2 d=3"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.KV{{Key: "a", Value: "1"}, {Key: "b"}, {Key: "c", Value: "x=y"}}
-	if len(got) != len(want) {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("pair %d = %q, want %q", i, got[i], want[i])
-		}
+	if !slices.Equal(got, want) {
+		t.Errorf("%+v, want %+v", got, want)
 	}
 	many := bytes.Repeat([]byte("k=v "), maxPairs+1)
 	if _, err := parsePairs(many); !errors.Is(err, wire.ErrTooLarge) {
@@ -117,5 +107,77 @@ func TestPlayersNeverNegative(t *testing.T) {
 	res, err := decodeServerInfo([]byte("virtualserver_clientsonline=1 virtualserver_queryclientsonline=3"))
 	if err != nil || res.Players != protocols.Known(0) {
 		t.Errorf("%+v, %v", res, err)
+	}
+}
+
+// TestBotsMeaning: serverinfo has no bot count. Its ServerQuery connections
+// (this probe's own among them) are no players and are left out of Players,
+// not counted as bots: Bots stays unknown.
+func TestBotsMeaning(t *testing.T) {
+	for _, c := range []struct {
+		vector string
+		humans int64
+	}{
+		{"ok_default", 4},        // clientsonline 6, queryclientsonline 2
+		{"ok_no_query_count", 3}, // no query count: clientsonline as sent
+	} {
+		t.Run(c.vector, func(t *testing.T) {
+			res, err := decodeTranscript(transcript(t, c.vector), 9987)
+			prototest.NoError(t, err)
+			prototest.CheckBots(t, res, c.humans, prototest.Unknown, true)
+		})
+	}
+}
+
+// FuzzDecodeTranscript checks that no server output panics the exchange, that
+// every error names one reason, and that a result has sane counts and UTF-8.
+func FuzzDecodeTranscript(f *testing.F) {
+	for _, name := range prototest.Names(f, ".expected.json") {
+		f.Add(transcript(f, name))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decodeTranscript(b, 9987)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			if res != nil {
+				t.Fatalf("result %+v with error %v", res, err)
+			}
+			return
+		}
+		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+			t.Fatalf("negative counts %+v", res)
+		}
+		prototest.CheckUTF8(t, res)
+	})
+}
+
+func BenchmarkDecodeTranscript(b *testing.B) {
+	out := transcript(b, "ok_default")
+	prototest.DecodeBench(b, nil, func([]byte) error { _, err := decodeTranscript(out, 9987); return err })
+}
+
+// decodeTranscript runs the exchange against a recorded server output (what the
+// server sends, in order); the commands the client would send are dropped.
+func decodeTranscript(b []byte, voicePort uint16) (*protocols.Result, error) {
+	s := session{next: transcriptLines(b), send: func(string) error { return nil }}
+	return s.run(voicePort)
+}
+
+// transcriptLines serves the lines of a recorded server output, the way the
+// socket would: past its end is ErrTruncated, a line over maxLine ErrTooLarge.
+func transcriptLines(b []byte) func() ([]byte, error) {
+	return func() ([]byte, error) {
+		if len(b) == 0 {
+			return nil, fmt.Errorf("%w: the server's output ends early", wire.ErrTruncated)
+		}
+		l, rest, found := bytes.Cut(b, []byte{'\n'})
+		if len(l) > maxLine {
+			return nil, fmt.Errorf("%w: line longer than %d bytes", wire.ErrTooLarge, maxLine)
+		}
+		if !found {
+			rest = nil
+		}
+		b = rest
+		return l, nil
 	}
 }

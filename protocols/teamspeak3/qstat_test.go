@@ -30,10 +30,7 @@ func TestQstatCrossCheck(t *testing.T) {
 			if cmds := f.commands(t); len(cmds) < 2 || cmds[0] != "use port=9987" || cmds[1] != "serverinfo" {
 				t.Errorf("qstat sent %q", cmds)
 			}
-			res, _, err := probe(t, withQueryPort(f.addr.Port()), voice, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, _ := prototest.QueryOK(t, Protocol, voice, withQueryPort(f.addr.Port()), 2*time.Second)
 			if qs.Status != "online" || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 				t.Errorf("qstat %+v, querier %d/%d", qs, res.Players.Value, res.MaxPlayers.Value)
 			}

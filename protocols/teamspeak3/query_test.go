@@ -100,25 +100,11 @@ func (f *fakeServer) commands(t testing.TB) []string {
 
 // withQueryPort is a module whose teamspeak3 block sets query_port.
 func withQueryPort(port uint16) protocols.Settings {
-	return protocols.Settings{Options: func(v any) error {
-		v.(*Options).QueryPort = int(port)
-		return nil
-	}}
+	return protocols.Settings{Options: prototest.OptionsOf(Options{QueryPort: int(port)})}
 }
 
 // voice is the voice port the test targets name; nothing listens there.
 var voice = netip.MustParseAddrPort("127.0.0.1:9987")
-
-func probe(t testing.TB, s protocols.Settings, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
 
 // Every vector, played by a server on the query_port the options give while the
 // target names the voice port: the result is the decoder's, the voice port goes
@@ -128,7 +114,7 @@ func TestQueryVectors(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := prototest.ReadJSON[prototest.Expected](t, filepath.Join("testdata", name+".expected.json"))
 			f := serve(t, transcript(t, name))
-			res, tr, err := probe(t, withQueryPort(f.addr.Port()), voice, 2*time.Second)
+			res, tr, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(f.addr.Port()), 2*time.Second)
 			prototest.CheckExpected(t, e, res, err)
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
 				t.Errorf("phases = %+v", tr.Phases)
@@ -154,8 +140,7 @@ func TestDefaultQueryPort(t *testing.T) {
 		if _, err := Protocol.New(withQueryPort(0)); err != nil {
 			t.Fatal(err)
 		}
-		s := protocols.Settings{Options: func(v any) error { v.(*Options).QueryPort = bad; return nil }}
-		if _, err := Protocol.New(s); err == nil {
+		if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{QueryPort: bad})}); err == nil {
 			t.Errorf("query_port %d accepted", bad)
 		}
 	}
@@ -165,29 +150,47 @@ func TestDefaultQueryPort(t *testing.T) {
 	}
 }
 
-// A banned address is answered and closed before it can send anything; the
-// server's message still comes through. Repeated so that the write of use lands
-// both before and after the close.
-func TestQueryBannedOnConnect(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) {
-		io.WriteString(c, "error id=3329 msg=connection\\sfailed,\\syou\\sare\\sbanned extra_msg=you\\smay\\sretry\\sin\\s600\\sseconds\n\r")
-	})
-	for range 20 {
-		_, _, err := probe(t, withQueryPort(addr.Port()), voice, 2*time.Second)
-		if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "banned") {
-			t.Fatalf("err = %v, want the server's ban", err)
-		}
-	}
-}
-
-// Greets, then never answers use: the deadline ends the probe.
-func TestQueryNeverAnswersUse(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) {
-		io.WriteString(c, "TS3\n\rWelcome\n\r")
-		io.Copy(io.Discard, c)
-	})
-	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
+// Servers that end the probe: a banned address is answered and closed before
+// it can send anything, the server's message still coming through (repeated so
+// that the write of use lands both before and after the close); a server that
+// greets, then never answers use, is ended by the deadline; one that never ends its line cannot make the probe buffer without
+// bound.
+func TestQueryFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		server func(t *testing.T) netip.AddrPort
+		d      time.Duration
+		runs   int
+		want   error
+		msg    string
+	}{
+		{"banned on connect", func(t *testing.T) netip.AddrPort {
+			return prototest.TCP(t, func(c net.Conn) {
+				io.WriteString(c, "error id=3329 msg=connection\\sfailed,\\syou\\sare\\sbanned extra_msg=you\\smay\\sretry\\sin\\s600\\sseconds\n\r")
+			})
+		}, 2 * time.Second, 20, wire.ErrServer, "banned"},
+		{"never answers use", func(t *testing.T) netip.AddrPort {
+			return prototest.TCP(t, func(c net.Conn) { io.WriteString(c, "TS3\n\rWelcome\n\r"); io.Copy(io.Discard, c) })
+		}, 300 * time.Millisecond, 1, wire.ErrTimeout, ""},
+		{"endless line", func(t *testing.T) netip.AddrPort {
+			return prototest.TCP(t, func(c net.Conn) {
+				for chunk := bytes.Repeat([]byte("A"), 1024); ; {
+					if _, err := c.Write(chunk); err != nil {
+						return
+					}
+				}
+			})
+		}, 2 * time.Second, 1, wire.ErrTooLarge, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := tc.server(t)
+			for range tc.runs {
+				_, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), tc.d)
+				if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) {
+					t.Fatalf("err = %v, want %v saying %q", err, tc.want, tc.msg)
+				}
+			}
+		})
 	}
 }
 
@@ -195,7 +198,7 @@ func TestQueryNeverAnswersUse(t *testing.T) {
 func TestQueryDrip(t *testing.T) {
 	addr := prototest.Drip(t, transcript(t, "ok_default"))
 	start := time.Now()
-	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("err = %v, want timeout", err)
 	}
 	if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
@@ -203,26 +206,11 @@ func TestQueryDrip(t *testing.T) {
 	}
 }
 
-// A server that never ends its line cannot make the probe buffer without bound.
-func TestQueryEndlessLine(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) {
-		chunk := bytes.Repeat([]byte("A"), 1024)
-		for {
-			if _, err := c.Write(chunk); err != nil {
-				return
-			}
-		}
-	})
-	if _, _, err := probe(t, withQueryPort(addr.Port()), voice, 2*time.Second); !errors.Is(err, wire.ErrTooLarge) {
-		t.Errorf("err = %v, want too large", err)
-	}
-}
-
 // A serverinfo line longer than the socket buffer is put together whole.
 func TestQueryLongLine(t *testing.T) {
 	long := "virtualserver_name=Long virtualserver_welcomemessage=" + strings.Repeat("w", 20000) + " virtualserver_maxclients=7"
 	f := serve(t, []byte("TS3\n\rWelcome\n\rerror id=0 msg=ok\n\r"+long+"\n\rerror id=0 msg=ok\n\r"))
-	res, _, err := probe(t, withQueryPort(f.addr.Port()), voice, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(f.addr.Port()), 2*time.Second)
 	if err != nil || res.Name != "Long" || res.MaxPlayers != protocols.Known(7) {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -235,4 +223,10 @@ func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: p, Name: "teamspeak3", DefaultPort: 9987, Transport: "tcp",
 	})
+}
+
+// BenchmarkQuery is a full exchange over loopback TCP, one connection per query.
+func BenchmarkQuery(b *testing.B) {
+	f := serve(b, transcript(b, "ok_default"))
+	prototest.QueryBench(b, Protocol, withQueryPort(f.addr.Port()), voice)
 }

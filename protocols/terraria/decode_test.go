@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -56,9 +57,7 @@ func TestDecodeVectors(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			st, err := decode(prototest.JSONResponse(200, prototest.File(t, tc.file)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := st.result(tc.players, tc.rules)
 			if res.Name != tc.name || res.Map != tc.world || res.Version != tc.ver {
 				t.Errorf("name/map/version = %q/%q/%q", res.Name, res.Map, res.Version)
@@ -77,15 +76,7 @@ func TestDecodeVectors(t *testing.T) {
 					t.Errorf("rule %d = %s, want %s", i, got, want)
 				}
 			}
-			info := map[string]string{}
-			for _, kv := range res.Info {
-				info[kv.Key] = kv.Value
-			}
-			for k, v := range tc.info {
-				if info[k] != v {
-					t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
-				}
-			}
+			prototest.CheckInfoHas(t, res, tc.info)
 			if res.Uptime != tc.uptime || res.MapTime.Known {
 				t.Errorf("uptime %+v, map time %+v; want %+v and none", res.Uptime, res.MapTime, tc.uptime)
 			}
@@ -98,9 +89,7 @@ func TestDecodeVectors(t *testing.T) {
 
 func TestDecodeRulesSortedAndComplete(t *testing.T) {
 	st, err := decode(prototest.JSONResponse(200, prototest.File(t, "status_players_rules.json")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := st.result(false, true)
 	if len(res.Rules) != 13 || !slices.IsSortedFunc(res.Rules, func(a, b protocols.KV) int { return strings.Compare(a.Key, b.Key) }) {
 		t.Errorf("rules = %v, want the 13 sorted by key", res.Rules)
@@ -192,4 +181,59 @@ func TestParseUptime(t *testing.T) {
 			t.Errorf("parseUptime(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+// TestBotsMeaning: TShock's status counts connected players (playercount)
+// and Terraria has no bot players: Players is the count as sent, Bots stays
+// unknown and no listed player is marked.
+func TestBotsMeaning(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		humans int64
+	}{
+		{"status_players_rules.json", 3},
+		{"status_minimal_password.json", 0},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			st, err := decode(prototest.JSONResponse(200, prototest.File(t, c.file)))
+			prototest.NoError(t, err)
+			prototest.CheckBots(t, st.result(true, false), c.humans, prototest.Unknown, true)
+		})
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	prototest.SeedFiles(f, "*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := decode(prototest.JSONResponse(200, b))
+		if err != nil {
+			if !errors.Is(err, wire.ErrMalformed) && !errors.Is(err, wire.ErrServer) {
+				t.Fatalf("error wraps no expected sentinel: %v", err)
+			}
+			if !utf8.ValidString(err.Error()) {
+				t.Fatalf("error is not UTF-8: %q", err)
+			}
+			return
+		}
+		res := st.result(true, true)
+		if !res.Players.Known || res.Players.Value < 0 || len(res.PlayerList) > maxPlayers || len(res.Rules) > maxRules {
+			t.Fatalf("result out of bounds: %+v", res)
+		}
+		for _, kv := range res.InfoKV() {
+			if !utf8.ValidString(kv.Value) {
+				t.Fatalf("Info %s not UTF-8: %q", kv.Key, kv.Value)
+			}
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	resp := prototest.JSONResponse(200, prototest.File(b, "status_players_rules.json"))
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		st, err := decode(resp)
+		if err == nil {
+			st.result(true, true)
+		}
+		return err
+	})
 }

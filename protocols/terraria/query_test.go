@@ -37,9 +37,7 @@ func TestQueryRoundTrip(t *testing.T) {
 	addr := fakeTShock(t, prototest.File(t, "status_players_rules.json"), &query)
 	tr := wire.NewTrace()
 	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if q := query.Load(); q != "players=true&rules=false" {
 		t.Errorf("query string %q", q)
 	}
@@ -94,4 +92,9 @@ func TestQuerierContract(t *testing.T) {
 		Protocol: Protocol, Name: "terraria", DefaultPort: 7878, Transport: "tcp",
 		Settings: protocols.Settings{Players: true},
 	})
+}
+
+func BenchmarkQuery(b *testing.B) {
+	addr := fakeTShock(b, prototest.File(b, "status_players_rules.json"), nil)
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, addr)
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// The own test vectors in testdata/*.vec are escaped hex built from
+// qstat's and gamedig's readers (format: prototest.ParseVec).
+
 func known(v int64) protocols.Count { return protocols.Known(v) }
 
 func TestDecodeVectors(t *testing.T) {
@@ -51,11 +54,8 @@ func TestDecodeVectors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.vec, func(t *testing.T) {
-			r, err := decode(readVec(t, tc.vec))
-			if !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil) {
-				t.Fatalf("err = %v, want %v", err, tc.err)
-			}
-			if err != nil {
+			r, err := decode(prototest.VecFile(t, tc.vec))
+			if prototest.WantedError(t, err, tc.err) {
 				return
 			}
 			res := r.Result(true, true)
@@ -82,7 +82,7 @@ func TestDecodeVectors(t *testing.T) {
 }
 
 func TestAnswers(t *testing.T) {
-	b := readVec(t, "tribes")
+	b := prototest.VecFile(t, "tribes")
 	if err := answers(b, reqTribes, 0xFFEE); err != nil {
 		t.Errorf("the reply does not answer: %v", err)
 	}
@@ -117,4 +117,23 @@ func TestPascalWindows1252(t *testing.T) {
 	if got := pascal(&rd, "name"); got != prototest.MafiaNameText || rd.Err() != nil {
 		t.Errorf("%q, %v; want %q", got, rd.Err(), prototest.MafiaNameText)
 	}
+}
+
+// TestBotsMeaning: the players byte counts the clients; neither layout marks bots.
+func TestBotsMeaning(t *testing.T) {
+	for _, vec := range []string{"tribes", "starsiege"} {
+		r, err := decode(prototest.VecFile(t, vec))
+		prototest.NoError(t, err)
+		prototest.CheckBots(t, r.Result(true, false), 2, prototest.Unknown, true)
+	}
+}
+
+// No real Tribes or Starsiege capture is committed: the seeds are the own vectors.
+func FuzzDecode(f *testing.F) { prototest.FuzzVecs(f, maxPlayers, decoded) }
+
+// decoded is decode and the Result it leads to, players and rules on.
+var decoded = prototest.Decoded(decode, func(r *reply) *protocols.Result { return r.Result(true, true) })
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.VecFile(b, "tribes"), decoded.Err)
 }

@@ -3,7 +3,6 @@ package tribes1
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
@@ -18,19 +17,12 @@ func TestGamedig(t *testing.T) {
 		starsiege bool
 	}{{"t1s", "tribes", false}, {"starsiege", "starsiege", true}} {
 		t.Run(tc.game, func(t *testing.T) {
-			addr := server(t, readVec(t, tc.vec))
-			gd, msg, ok := prototest.Gamedig(t, tc.game, addr.Port(), nil)
-			if !ok {
-				t.Fatalf("gamedig failed: %s", msg)
-			}
+			addr := server(t, prototest.VecFile(t, tc.vec))
 			s := all
 			if tc.starsiege {
 				s = starsiege(all)
 			}
-			res, _, err := prototest.QueryNew(t, Protocol, addr, s, 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gd, res := prototest.GamedigQuery(t, tc.game, nil, Protocol, s, addr)
 			if gd.Name != res.Name || gd.Map != res.Map || int64(gd.MaxPlayers) != res.MaxPlayers.Value || gd.Password != (res.Password == 2) {
 				t.Errorf("querier %q %q /%d, gamedig %+v", res.Name, res.Map, res.MaxPlayers.Value, gd)
 			}

@@ -39,27 +39,24 @@ func starsiege(s protocols.Settings) protocols.Settings {
 	return s
 }
 
+// Strays (a short datagram, another type) before the answer are skipped.
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	res, tr, err := prototest.QueryNew(t, Protocol, server(t, readVec(t, "tribes")), all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tribes := prototest.VecFile(t, "tribes")
+	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("x"), {0x61, 0, 0, 0x62}, echoed(t, req, tribes)} })
+	res, tr := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
 	if res.Name != "Tribes Arena é" || len(res.PlayerList) != 2 || len(res.Rules) == 0 || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
-	if len(tr.Packets) != 2 || tr.Packets[0].Data[0] != 'b' {
+	if len(tr.Packets) != 4 || prototest.Ignored(tr) != 2 || tr.Packets[0].Data[0] != 'b' {
 		t.Errorf("trace %+v", tr.Packets)
 	}
 }
 
 func TestQueryStarsiege(t *testing.T) {
 	t.Parallel()
-	addr := server(t, readVec(t, "starsiege"))
-	res, tr, err := prototest.QueryNew(t, Protocol, addr, starsiege(all), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	addr := server(t, prototest.VecFile(t, "starsiege"))
+	res, tr := prototest.QueryOK(t, Protocol, addr, starsiege(all), 2*time.Second)
 	if res.Name != "Mech Arena" || len(res.PlayerList) != 2 || tr.Packets[0].Data[0] != 'r' {
 		t.Errorf("result %+v", res)
 	}
@@ -73,45 +70,24 @@ func TestOptionsErrors(t *testing.T) {
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"variant: tribes2": `tribes1 options: variant "tribes2"`})
 }
 
+// The handlers answer whatever echo the request carries.
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	tribes := readVec(t, "tribes")
-	tests := []struct {
-		name    string
-		handler prototest.Handler
-		d       time.Duration
-		want    error
-	}{
-		{"wrong echo", func(req []byte) [][]byte {
+	tribes := prototest.VecFile(t, "tribes")
+	prototest.ReplyFailures(t, Protocol, newRequest(reqTribes, 0), protocols.Settings{Players: true, Retries: 1},
+		prototest.ReplyFailure{Name: "wrong echo", Handler: func(req []byte) [][]byte {
 			r := echoed(t, req, tribes)
 			r[1] ^= 1
 			return [][]byte{r}
-		}, 300 * time.Millisecond, wire.ErrMismatch},
-		{"strays then answer", func(req []byte) [][]byte {
-			return [][]byte{[]byte("x"), {0x61, 0, 0, 0x62}, echoed(t, req, tribes)}
-		}, 2 * time.Second, nil},
-		{"cut status", func(req []byte) [][]byte { return [][]byte{echoed(t, req, readVec(t, "short"))} }, 2 * time.Second, wire.ErrTruncated},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, tc.handler), protocols.Settings{Players: true, Retries: 1}, tc.d)
-			if !errors.Is(err, tc.want) || (err == nil) != (tc.want == nil) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
-	}
+		}, D: 300 * time.Millisecond, Want: wire.ErrMismatch},
+		prototest.ReplyFailure{Name: "cut status", Handler: func(req []byte) [][]byte {
+			return [][]byte{echoed(t, req, prototest.VecFile(t, "short"))}
+		}, Want: wire.ErrTruncated})
 }
 
 func TestQueryPartial(t *testing.T) {
 	t.Parallel()
-	res, _, err := prototest.QueryNew(t, Protocol, server(t, readVec(t, "cut_players")), all, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, server(t, prototest.VecFile(t, "cut_players")), all, 2*time.Second)
 	if len(res.PlayerList) != 1 || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" {
 		t.Errorf("result %+v", res)
 	}
@@ -119,11 +95,15 @@ func TestQueryPartial(t *testing.T) {
 
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	tribes := readVec(t, "tribes")
+	tribes := prototest.VecFile(t, "tribes")
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "tribes1", DefaultPort: 28001, Transport: "udp",
 		Settings: protocols.Settings{Players: true},
 		Answer:   func(req []byte) [][]byte { return [][]byte{echoed(t, req, tribes)} },
 		WantName: "Tribes Arena é",
 	})
+}
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, all, server(b, prototest.VecFile(b, "tribes")))
 }

@@ -2,7 +2,11 @@ package ventrilo
 
 import (
 	"bytes"
+	"os"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -49,9 +53,7 @@ func TestDecodeReplyVector(t *testing.T) {
 
 func TestResult(t *testing.T) {
 	res, err := result(text(t, "status"), true, wire.UTF8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res.Name != "Guild Hall, EU" || res.MaxPlayers != protocols.Known(25) || res.Players != protocols.Known(3) || res.Version != "3.0.3" ||
 		res.Password != protocols.FlagTrue || res.Uptime != protocols.SpanSeconds(86400) || res.Bots.Known {
 		t.Errorf("%+v", res)
@@ -61,13 +63,8 @@ func TestResult(t *testing.T) {
 		{Name: "Zoé", Ping: protocols.Known(88), Duration: 120, DurationKnown: true, Team: "Officers"},
 		{Name: "Lobbyist", Ping: protocols.Known(15), Duration: 5, DurationKnown: true},
 	}
-	if len(res.PlayerList) != len(want) {
-		t.Fatalf("%+v", res.PlayerList)
-	}
-	for i := range want {
-		if res.PlayerList[i] != want[i] {
-			t.Errorf("player %d: %+v, want %+v", i, res.PlayerList[i], want[i])
-		}
+	if !slices.Equal(res.PlayerList, want) {
+		t.Errorf("%+v, want %+v", res.PlayerList, want)
 	}
 	info := prototest.InfoOf(res)
 	if info["comment"] != "Raid nights: Tue/Thu" || info["voice_format"] != "3,44 KHz, 16 bit" || info["channels"] != "2" || info["platform"] != "Linux-i386" {
@@ -154,9 +151,7 @@ func TestAnswer(t *testing.T) {
 func TestResultWindows1252(t *testing.T) {
 	for enc, want := range prototest.MafiaNameAs {
 		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		res, err := result(text(t, "status_cp1252"), true, q.(*querier).text)
 		if err != nil || res.Name != want {
 			t.Fatalf("encoding %q: %q, %v; want %q", enc, res.Name, err, want)
@@ -169,6 +164,70 @@ func TestResultWindows1252(t *testing.T) {
 		}
 		if res.Info[0].Value != "Raid nights … Tue–Thu" {
 			t.Errorf("comment %q", res.Info[0].Value)
+		}
+	}
+}
+
+// TestBotsMeaning: a voice server has no bots; CLIENTCOUNT counts the connected
+// clients (phantoms, a user's presence in a second channel, are clients too):
+// Players is the count as sent, Bots stays unknown.
+func TestBotsMeaning(t *testing.T) {
+	f := &fake{body: text(t, "status")}
+	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(true, ""), 2*time.Second)
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+}
+
+// FuzzDecode: no datagram or status text panics the decoders, every error names
+// one reason, and what decodes has UTF-8 strings. Each input is tried as a
+// datagram (decrypted as a reply to id 0x0102) and as a status text.
+func FuzzDecode(f *testing.F) {
+	entries, _ := os.ReadDir("testdata")
+	for _, e := range entries {
+		switch {
+		case strings.HasSuffix(e.Name(), ".txt"):
+			f.Add(prototest.File(f, e.Name()))
+		case strings.HasSuffix(e.Name(), ".hex"):
+			f.Add(prototest.HexFile(f, e.Name()))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a := &assembly{id: 0x0102}
+		if _, err := a.add(b); err != nil && !strings.Contains(err.Error(), errSkip.Error()) {
+			prototest.CheckReason(t, err)
+		}
+		res, err := result(b, true, wire.UTF8)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			return
+		}
+		prototest.CheckUTF8(t, res)
+		for _, p := range res.PlayerList {
+			if p.Ping.Value < 0 {
+				t.Fatalf("%+v", p)
+			}
+		}
+	})
+}
+
+// BenchmarkDecode reassembles the status reply from fragments of at most maxData
+// bytes, as a server sends it, and decodes it.
+func BenchmarkDecode(b *testing.B) {
+	body := text(b, "status")
+	n := (len(body) + maxData - 1) / maxData
+	frags := make([][]byte, n)
+	for i := range n {
+		frags[i] = frag(9, i, n, body[i*maxData:min((i+1)*maxData, len(body))], len(body))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a := &assembly{id: 9}
+		for _, d := range frags {
+			if _, err := a.add(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := result(a.text(), true, wire.UTF8); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -16,10 +16,7 @@ func TestQstatCrossCheck(t *testing.T) {
 	for _, f := range []*fake{{body: text(t, "status_generic")}, {body: text(t, "status_generic"), size: 40}} {
 		addr := prototest.UDP(t, f.handle)
 		qs := prototest.QstatJSON(t, "-vent", addr)
-		res, _, err := probe(t, addr, settings(false, ""), 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, _ := prototest.QueryOK(t, Protocol, addr, prototest.Settings(false, ""), 2*time.Second)
 		if qs.Status != "online" || qs.Name != res.Name || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 			t.Errorf("size %d: qstat %+v, querier %q %d/%d", f.size, qs, res.Name, res.Players.Value, res.MaxPlayers.Value)
 		}

@@ -3,14 +3,12 @@ package ventrilo
 import (
 	"bytes"
 	"errors"
-	"net/netip"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
-	"gopkg.in/yaml.v3"
 )
 
 // fake is a Ventrilo status server: it decrypts the request and, for command 2
@@ -57,27 +55,12 @@ func (f *fake) handle(req []byte) [][]byte {
 	return out
 }
 
-func settings(players bool, yml string) protocols.Settings {
-	s := protocols.Settings{Players: players}
-	if yml != "" {
-		s.Options = func(v any) error { return yaml.Unmarshal([]byte(yml), v) }
-	}
-	return s
-}
-
-func probe(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	return prototest.QueryNew(t, Protocol, addr, s, d)
-}
-
 func TestQuery(t *testing.T) {
 	for _, f := range []*fake{
 		{body: text(t, "status")},
 		{body: text(t, "status"), size: 100, order: []int{3, 1, 6, 0, 5, 2, 4}, stray: true},
 	} {
-		res, _, err := probe(t, prototest.UDP(t, f.handle), settings(true, ""), 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(true, ""), 2*time.Second)
 		if res.Name != "Guild Hall, EU" || res.Players != protocols.Known(3) || len(res.PlayerList) != 3 || res.PlayerList[1].Name != "Zoé" {
 			t.Errorf("size %d: %+v", f.size, res)
 		}
@@ -87,7 +70,7 @@ func TestQuery(t *testing.T) {
 func TestQueryPassword(t *testing.T) {
 	f := &fake{body: text(t, "status_generic"), password: "statuspw"}
 	addr := prototest.UDP(t, f.handle)
-	res, tr, err := probe(t, addr, settings(false, "password: statuspw\n"), 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, "password: statuspw\n"), 2*time.Second)
 	if err != nil || res.Name != "Plain" {
 		t.Fatalf("%v %+v", err, res)
 	}
@@ -107,25 +90,22 @@ func TestQueryPassword(t *testing.T) {
 		t.Error("no request in the trace")
 	}
 	// Without it the server keeps silent: a timeout.
-	if _, _, err := probe(t, addr, settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("no password: %v", err)
 	}
-	q, _ := Protocol.New(settings(false, "password: hunter2\n"))
-	if s := q.(*querier).String() + q.(*querier).GoString(); bytes.Contains([]byte(s), []byte("hunter2")) {
-		t.Error(s)
-	}
+	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, prototest.Settings(false, "password: hunter2\n")), nil, nil, "hunter2")
 }
 
 func TestQueryFailures(t *testing.T) {
 	// One packet of two lost: the deadline ends the wait, saying so.
 	f := &fake{body: text(t, "status"), size: 400, order: []int{0}}
-	_, _, err := probe(t, prototest.UDP(t, f.handle), settings(false, ""), 300*time.Millisecond)
+	_, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(false, ""), 300*time.Millisecond)
 	if !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("lost packet: %v", err)
 	}
 	// The server's error line.
 	f = &fake{body: text(t, "err_error")}
-	if _, _, err := probe(t, prototest.UDP(t, f.handle), settings(false, ""), 2*time.Second); !errors.Is(err, wire.ErrServer) {
+	if _, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(false, ""), 2*time.Second); !errors.Is(err, wire.ErrServer) {
 		t.Errorf("error line: %v", err)
 	}
 	// Lying headers.
@@ -133,12 +113,12 @@ func TestQueryFailures(t *testing.T) {
 		h, _ := decode(req)
 		return [][]byte{frag(h.ID, 0, 40, []byte("NAME: x\n"), 8)}
 	})
-	if _, _, err := probe(t, addr, settings(false, ""), 2*time.Second); wire.Reason(err) != "too_large" {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 2*time.Second); wire.Reason(err) != "too_large" {
 		t.Errorf("40 packets: %v", err)
 	}
 	// Strays only: skipped until the deadline.
 	addr = prototest.UDP(t, func([]byte) [][]byte { return [][]byte{[]byte("short"), frag(1, 0, 1, []byte("NAME: x\n"), 8)} })
-	if _, _, err := probe(t, addr, settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
 		t.Errorf("strays: %v", err)
 	}
 }
