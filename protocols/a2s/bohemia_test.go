@@ -3,13 +3,13 @@ package a2s
 import (
 	"errors"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -236,78 +236,44 @@ func TestInfoQueue(t *testing.T) {
 
 // Round trips through the Querier against fake servers answering info (the right
 // app id and keywords), the challenge, and the rules.
-
-func TestQueryArma3Mods(t *testing.T) {
-	f := &fake{
-		info:      one(readHex(t, "info_arma3.hex")),
-		rules:     one(readHex(t, "rules_arma3_mods.hex")),
-		challenge: [4]byte{9, 8, 7, 6},
+func TestQueryBohemia(t *testing.T) {
+	for _, tt := range []struct {
+		name, info, reply string
+		infoChallenge     bool
+		phases            string
+		queue             protocols.Count
+		mods              []protocols.Mod
+		rules             []string // keys
+		logged            bool     // "mod list not read"
+	}{
+		{name: "Arma 3 mods", info: "info_arma3.hex", reply: "rules_arma3_mods.hex", phases: "info,rules", mods: armaMods, rules: []string{}},
+		{name: "DayZ queue and mods", info: "info_dayz.hex", reply: "rules_dayz_mods.hex", infoChallenge: true,
+			phases: "challenge,info,rules", queue: protocols.Known(12), mods: dayzMods, rules: dayzText},
+		// A mod list that cannot be read costs the mods, never the probe or the rules.
+		{name: "DayZ bad mods keep the rules", info: "info_dayz.hex", reply: "rules_dayz_missing_chunk.hex",
+			phases: "info,rules", queue: protocols.Known(12), rules: dayzText, logged: true},
+		// The same chunk-shaped rules from a game that is not Arma 3 or DayZ.
+		{name: "rules of another game", info: "info_edf_all.hex", reply: "rules_arma3_mods.hex", phases: "info,rules",
+			rules: []string{"\x01\x02", "\x02\x02"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fake{info: one(readHex(t, tt.info)), rules: one(readHex(t, tt.reply)), infoChallenge: tt.infoChallenge, challenge: [4]byte{9, 8, 7, 6}}
+			res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
+			if err != nil || len(res.PhaseErrors) != 0 {
+				t.Fatal(err, res)
+			}
+			eq(t, "phases", prototest.PhaseNames(tr), tt.phases)
+			eq(t, "queue", res.Queue, tt.queue)
+			eq(t, "mods", res.Mods, tt.mods)
+			eq(t, "rules", [2]any{res.Rules != nil, keys(res.Rules)}, [2]any{true, tt.rules})
+			eq(t, "logged in the trace", prototest.Logged(tr, "mod list not read"), tt.logged)
+			if tt.infoChallenge {
+				eq(t, "island", res.Rules[2], protocols.KV{Key: "island", Value: "chernarusplus"})
+			} else {
+				eq(t, "requests", len(f.requests()), 3) // info, rules -1, rules with challenge
+			}
+		})
 	}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "phases", phases(tr), []string{"info", "rules"})
-	eq(t, "phase errors", len(res.PhaseErrors), 0)
-	eq(t, "mods", res.Mods, armaMods)
-	eq(t, "rules", res.Rules, []protocols.KV{})
-	eq(t, "queue", res.Queue, protocols.Count{})
-	eq(t, "requests", len(f.requests()), 3) // info, rules -1, rules with challenge
-}
-
-func TestQueryDayZQueueAndMods(t *testing.T) {
-	f := &fake{
-		info:          one(readHex(t, "info_dayz.hex")),
-		rules:         one(readHex(t, "rules_dayz_mods.hex")),
-		infoChallenge: true,
-		challenge:     [4]byte{1, 2, 3, 4},
-	}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "phases", phases(tr), []string{"challenge", "info", "rules"})
-	eq(t, "queue", res.Queue, protocols.Known(12))
-	eq(t, "mods", res.Mods, dayzMods)
-	eq(t, "rules", keys(res.Rules), dayzText)
-	eq(t, "island", res.Rules[2], protocols.KV{Key: "island", Value: "chernarusplus"})
-}
-
-func TestQueryDayZBadModsKeepRules(t *testing.T) {
-	// A mod list that cannot be read costs the mods, never the probe or the rules.
-	f := &fake{
-		info:      one(readHex(t, "info_dayz.hex")),
-		rules:     one(readHex(t, "rules_dayz_missing_chunk.hex")),
-		challenge: [4]byte{1, 2, 3, 4},
-	}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "phase errors", len(res.PhaseErrors), 0)
-	eq(t, "mods", res.Mods, []protocols.Mod(nil))
-	eq(t, "rules", keys(res.Rules), dayzText)
-	eq(t, "queue", res.Queue, protocols.Known(12))
-	logged := false
-	for _, e := range tr.Entries {
-		logged = logged || strings.Contains(e.Msg, "mod list not read")
-	}
-	eq(t, "logged in the trace", logged, true)
-}
-
-func TestQueryRulesOfOtherGameNoMods(t *testing.T) {
-	// The same chunk-shaped rules from a game that is not Arma 3 or DayZ.
-	f := &fake{
-		info:      one(readHex(t, "info_edf_all.hex")),
-		rules:     one(readHex(t, "rules_arma3_mods.hex")),
-		challenge: [4]byte{1, 2, 3, 4},
-	}
-	res, _, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "mods", res.Mods, []protocols.Mod(nil))
-	eq(t, "rules", len(res.Rules), 2)
 }
 
 // FuzzDecodeBohemiaRules feeds rules replies through the Arma 3, DayZ and plain

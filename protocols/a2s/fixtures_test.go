@@ -1,7 +1,6 @@
 package a2s
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"math"
 	"strconv"
@@ -30,7 +29,7 @@ func runFixtures(t *testing.T, fs []steamtest.Fixture) {
 func checkFixture(t *testing.T, f steamtest.Fixture) {
 	msg := f.Datagrams[0]
 	if _, split := f.JSON["fragments"]; split {
-		msg = reassembleFixture(t, f)
+		msg = steamtest.Reassemble(t, f)
 	}
 	dec := f.JSON["decoded"].(map[string]any)
 	c := checker{t, dec}
@@ -66,74 +65,6 @@ func checkFixture(t *testing.T, f steamtest.Fixture) {
 	default:
 		t.Fatalf("fixture type %v not handled", dec["type"])
 	}
-}
-
-// checkFragment checks fragment i's header against the fixture, and that fragment
-// 0 tells its layout.
-func checkFragment(t *testing.T, fc checker, d []byte, i int, layout steam.Layout) {
-	t.Helper()
-	fc.int("id", int64(binary.LittleEndian.Uint32(d[4:])))
-	if layout == steam.LayoutGoldSrc {
-		fc.int("total", int64(d[8]&0x0F))
-		fc.int("number", int64(d[8]>>4))
-	} else {
-		fc.int("total", int64(d[8]))
-		fc.int("number", int64(d[9]))
-	}
-	if got := steam.DetectLayout(d, binary.LittleEndian.Uint32(d[4:])&0x80000000 != 0); i == 0 && got != layout {
-		t.Errorf("fragment 0 detected as %v, want %v", got, layout)
-	}
-}
-
-// reassembleFixture feeds the fragments in arrival order, then backwards with every
-// fragment duplicated, and checks both give the same message of the expected length.
-func reassembleFixture(t *testing.T, f steamtest.Fixture) []byte {
-	t.Helper()
-	frags := f.JSON["fragments"].([]any)
-	layout := map[string]steam.Layout{"source": steam.LayoutSource, "source_without_size_field": steam.LayoutSourceNoSize, "goldsrc": steam.LayoutGoldSrc}[f.JSON["split_layout"].(string)]
-	if layout == steam.LayoutAuto {
-		t.Fatalf("unknown split_layout %v", f.JSON["split_layout"])
-	}
-	for i, d := range f.Datagrams {
-		checkFragment(t, checker{t, frags[i].(map[string]any)}, d, i, layout)
-	}
-	var msg []byte
-	for _, asm := range []*steam.Assembler{{}, {Layout: layout}} {
-		for i, d := range f.Datagrams {
-			m, done, err := asm.Add(d)
-			if err != nil {
-				t.Fatalf("fragment %d: %v", i, err)
-			}
-			if done != (i == len(f.Datagrams)-1) {
-				t.Fatalf("fragment %d: done = %v", i, done)
-			}
-			if done && msg == nil {
-				msg = m
-			} else if done && string(m) != string(msg) {
-				t.Fatal("forced layout gives another message")
-			}
-		}
-	}
-	if got, want := int64(len(msg)), steamtest.Int(t, f.JSON["reassembled_length"]); got != want {
-		t.Fatalf("reassembled %d bytes, want %d", got, want)
-	}
-	var asm steam.Assembler
-	var back []byte
-	for i := len(f.Datagrams) - 1; i >= 0; i-- {
-		for range 2 {
-			m, done, err := asm.Add(f.Datagrams[i])
-			if err != nil {
-				t.Fatalf("backwards, fragment %d: %v", i, err)
-			}
-			if done && back == nil {
-				back = m
-			}
-		}
-	}
-	if string(back) != string(msg) {
-		t.Fatal("backwards and duplicated fragments give another message")
-	}
-	return msg
 }
 
 func checkInfo(t *testing.T, c checker, in *steam.Info) {
@@ -232,20 +163,7 @@ func rustCount(keywords, prefix string) int64 {
 	return -1
 }
 
-// checkKV asserts the debug key/values are valid UTF-8 and keys are unique.
-func checkKV(t *testing.T, kv []protocols.KV) {
-	t.Helper()
-	seen := map[string]bool{}
-	for _, x := range kv {
-		if seen[x.Key] {
-			t.Errorf("duplicate Info key %q", x.Key)
-		}
-		seen[x.Key] = true
-		if steam.Text(x.Value) != x.Value {
-			t.Errorf("Info %s is not valid UTF-8: %q", x.Key, x.Value)
-		}
-	}
-}
+var checkKV = steamtest.CheckKV
 
 func checkPlayers(t *testing.T, c checker, p *steam.Players, ship bool) {
 	t.Helper()

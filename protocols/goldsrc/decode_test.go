@@ -102,20 +102,7 @@ func TestDecodeReply(t *testing.T) {
 	}
 }
 
-// checkKV asserts debug key/values are unique and valid UTF-8.
-func checkKV(t *testing.T, kv []protocols.KV) {
-	t.Helper()
-	seen := map[string]bool{}
-	for _, x := range kv {
-		if seen[x.Key] {
-			t.Errorf("duplicate Info key %q", x.Key)
-		}
-		seen[x.Key] = true
-		if !validUTF8(x.Key) || !validUTF8(x.Value) {
-			t.Errorf("Info %q=%q is not valid UTF-8", x.Key, x.Value)
-		}
-	}
-}
+var checkKV = steamtest.CheckKV
 
 func TestDecodeInfoFields(t *testing.T) {
 	in, err := decodeCInfo(readHex(t, "info_C_hltv_longs.hex"))
@@ -138,20 +125,13 @@ func TestDecodeInfoStringFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []protocols.KV{{Key: "hostname", Value: "Serveur \xe9t\xe9"}, {Key: "map", Value: "c1a0"}, {Key: "players", Value: "lots"}, {Key: "max", Value: "16"}}
-	if len(s.KV) != len(want) {
-		t.Fatalf("KV = %q, want %q", s.KV, want)
-	}
-	for i := range want {
-		eq(t, "pair", s.KV[i], want[i])
-	}
-	eq(t, "truncated", s.Truncated, true)
+	eq(t, "pairs, truncated", [2]any{s.KV, s.Truncated}, [2]any{want, true})
 	// A newline instead of the tag's NUL, and trailing bytes after the string.
 	s, err = decodeInfoString([]byte("\xFF\xFF\xFF\xFFinfostringresponse\n\\map\\x\x00zz"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq(t, "pairs", len(s.KV), 1)
-	eq(t, "trailing", s.Trailing, 2)
+	eq(t, "pairs, trailing", [2]int{len(s.KV), s.Trailing}, [2]int{1, 2})
 	for _, b := range [][]byte{nil, []byte("\xFF\xFF\xFF\xFF"), []byte("\xFF\xFF\xFF\xFFinfostring")} {
 		if _, err := decodeInfoString(b); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("%q: err = %v, want truncated", b, err)
@@ -177,12 +157,7 @@ func TestDecodePlayers(t *testing.T) {
 		{Name: "Jörg", Score: protocols.Known(-2), Duration: 10, DurationKnown: true},
 		{Name: "", Score: protocols.Known(0), Duration: 1, DurationKnown: true},
 	}
-	if len(pl) != len(want) {
-		t.Fatalf("%d players, want %d", len(pl), len(want))
-	}
-	for i := range want {
-		eq(t, "player", pl[i], want[i])
-	}
+	eq(t, "players", pl, want)
 	for file, n := range map[string]int{"players_empty.hex": 0, "players_count_lies.hex": 1} {
 		pl, err := decodePlayers(readHex(t, file), nil)
 		if err != nil || len(pl) != n {
@@ -200,16 +175,8 @@ func TestDecodePlayers(t *testing.T) {
 
 func TestDecodeRules(t *testing.T) {
 	rl, err := decodeRules(readHex(t, "rules_E.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []protocols.KV{{Key: "mp_timelimit", Value: "30"}, {Key: "sv_password", Value: "1"}, {Key: "hostname_note", Value: "café"}, {Key: "mp_friendlyfire", Value: "0"}}
-	if len(rl) != len(want) {
-		t.Fatalf("rules %q", rl)
-	}
-	for i := range want {
-		eq(t, "rule", rl[i], want[i])
-	}
+	eq(t, "rules", [2]any{rl, err}, [2]any{[]protocols.KV{{Key: "mp_timelimit", Value: "30"}, {Key: "sv_password", Value: "1"},
+		{Key: "hostname_note", Value: "café"}, {Key: "mp_friendlyfire", Value: "0"}}, nil})
 }
 
 // TestSplitVectors reassembles the own GoldSrc-layout split vectors in order,
@@ -221,16 +188,7 @@ func TestSplitVectors(t *testing.T) {
 	}{
 		{"rules_split", func(t *testing.T, msg []byte) {
 			rl, err := decodeRules(msg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := []protocols.KV{{Key: "sv_gravity", Value: "800"}, {Key: "mp_fraglimit", Value: "50"}, {Key: "coop", Value: "1"}}
-			if len(rl) != len(want) {
-				t.Fatalf("rules %q", rl)
-			}
-			for i := range want {
-				eq(t, "rule", rl[i], want[i])
-			}
+			eq(t, "rules", [2]any{rl, err}, [2]any{[]protocols.KV{{Key: "sv_gravity", Value: "800"}, {Key: "mp_fraglimit", Value: "50"}, {Key: "coop", Value: "1"}}, nil})
 		}},
 		{"players_split", func(t *testing.T, msg []byte) {
 			pl, err := decodePlayers(msg, nil)

@@ -1,14 +1,12 @@
 package goldsrc
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -25,7 +23,8 @@ func TestFixtures(t *testing.T) {
 		t.Run(f.Name, func(t *testing.T) {
 			msg := f.Datagrams[0]
 			if _, split := f.JSON["fragments"]; split {
-				msg = reassembleFixture(t, f)
+				eq(t, "split_layout", f.JSON["split_layout"], any("goldsrc"))
+				msg = steamtest.Reassemble(t, f)
 			}
 			dec := f.JSON["decoded"].(map[string]any)
 			c := checker{t, dec}
@@ -145,51 +144,6 @@ func checkRulesFixture(t *testing.T, c checker, msg []byte) {
 			t.Errorf("rule %d = %q=%q, want %q=%q", i, rl[i].Key, rl[i].Value, k, v)
 		}
 	}
-}
-
-// reassembleFixture checks each GoldSrc split header against the JSON, then
-// reassembles the set in arrival order, backwards with duplicates, and with one
-// fragment missing (never complete).
-func reassembleFixture(t *testing.T, f steamtest.Fixture) []byte {
-	t.Helper()
-	if l := f.JSON["split_layout"]; l != "goldsrc" {
-		t.Fatalf("split_layout %v in the goldsrc folder", l)
-	}
-	frags := f.JSON["fragments"].([]any)
-	for i, d := range f.Datagrams {
-		fc := checker{t, frags[i].(map[string]any)}
-		eq(t, "id", int64(binary.LittleEndian.Uint32(d[4:])), fc.int("id"))
-		eq(t, "total", int64(d[8]&0x0F), fc.int("total"))
-		eq(t, "number", int64(d[8]>>4), fc.int("number"))
-		eq(t, "payload length", int64(len(d)-9), fc.int("payload_length"))
-	}
-	add := func(asm *steam.Assembler, order []int) []byte {
-		var msg []byte
-		for _, i := range order {
-			m, done, err := asm.Add(f.Datagrams[i])
-			if err != nil {
-				t.Fatalf("fragment %d: %v", i, err)
-			}
-			if done && msg == nil {
-				msg = m
-			}
-		}
-		return msg
-	}
-	var fwd, back []int
-	for i := range f.Datagrams {
-		fwd = append(fwd, i)
-		back = append([]int{i, i}, back...)
-	}
-	msg := add(&steam.Assembler{}, fwd)
-	eq(t, "reassembled length", int64(len(msg)), checker{t, f.JSON}.int("reassembled_length"))
-	if got := add(&steam.Assembler{Layout: steam.LayoutGoldSrc}, back); string(got) != string(msg) {
-		t.Fatal("backwards, duplicated fragments give another message")
-	}
-	if got := add(&steam.Assembler{}, fwd[1:]); got != nil {
-		t.Fatal("complete without fragment 0")
-	}
-	return msg
 }
 
 // checker reads a fixture's JSON values.

@@ -3,6 +3,7 @@ package goldsrc
 import (
 	"context"
 	"net/netip"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -21,9 +22,9 @@ func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Durat
 	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
-func eq[T comparable](t testing.TB, what string, got, want T) {
+func eq[T any](t testing.TB, what string, got, want T) {
 	t.Helper()
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s = %v, want %v", what, got, want)
 	}
 }
