@@ -152,7 +152,7 @@ func TestPresetList(t *testing.T) {
 			p, _ := LookupPreset(name)
 			src := Source{Preset: name}
 			if p.Credential {
-				src.Username, src.TokenFile = "exporter", tokenFile(t, "0123abcd")
+				src.Username, src.TokenFile = "exporter", keyFile(t, "0123abcd")
 			}
 			if p.Type == TypeSCUM { // a TCP master: the request, then the list
 				src.Address = prototest.TCP(t, func(c net.Conn) {
@@ -190,23 +190,16 @@ func TestPresetList(t *testing.T) {
 }
 
 func TestPresetRejects(t *testing.T) {
-	for _, tc := range []struct {
-		s    Source
-		want string
-	}{
+	refused(t, []refusal{
 		{Source{Preset: "nosuch"}, "unknown preset"},
 		{Source{Preset: "beammp", Type: TypeDDNet}, "leave type unset"},
 		{Source{Preset: "beammp", Fields: Fields{Address: "ip"}}, "leave fields unset"},
 		{Source{Preset: "geneshift", Query: "x"}, "takes no query"},
 		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "ip", DefaultPort: 70000}}, "default_port"},
-	} {
-		if _, err := New(tc.s); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
-		}
-	}
+	})
 	// Every preset's default URL is valid as it stands; one that signs in
 	// wants its username and token, and only it takes them.
-	tok := tokenFile(t, "0123abcd")
+	tok := keyFile(t, "0123abcd")
 	for _, n := range PresetNames() {
 		p, _ := LookupPreset(n)
 		_, err := New(Source{Preset: n})
@@ -224,21 +217,13 @@ func TestPresetRejects(t *testing.T) {
 	}
 	for _, tc := range []struct{ user, file, want string }{
 		{"exporter", filepath.Join(t.TempDir(), "none"), "token_file"},
-		{"exporter", tokenFile(t, ""), "empty"},
+		{"exporter", keyFile(t, ""), "empty"},
 		{"bad\nname", tok, "username"},
 	} {
 		if _, err := New(Source{Preset: "factorio", Username: tc.user, TokenFile: tc.file}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q %q: %v, want %q", tc.user, tc.file, err, tc.want)
 		}
 	}
-}
-
-func tokenFile(t *testing.T, token string) string {
-	p := filepath.Join(t.TempDir(), "token")
-	if err := os.WriteFile(p, []byte(token+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // TestTokenStaysHidden: a list that signs in sends the token to its URL only,
@@ -251,7 +236,7 @@ func TestTokenStaysHidden(t *testing.T) {
 		http.Redirect(w, r, elsewhere.URL+"/?"+r.URL.RawQuery, http.StatusFound)
 	}), false)
 	for _, u := range []string{srv.URL + "/get-games", "http://127.0.0.1:1/get-games"} {
-		l, err := New(Source{Preset: "factorio", URL: u, Username: "exporter", TokenFile: tokenFile(t, token)})
+		l, err := New(Source{Preset: "factorio", URL: u, Username: "exporter", TokenFile: keyFile(t, token)})
 		if err != nil {
 			t.Fatal(err)
 		}

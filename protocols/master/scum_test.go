@@ -123,20 +123,13 @@ func TestSCUMMasters(t *testing.T) {
 }
 
 func TestSCUMRejects(t *testing.T) {
-	for _, tc := range []struct {
-		s    Source
-		want string
-	}{
+	refused(t, []refusal{
 		{Source{Type: TypeSCUM, URL: "http://127.0.0.1/"}, "takes an address"},
 		{Source{Type: TypeSCUM, Query: "x"}, "takes no query"},
 		{Source{Type: TypeSCUM, Address: "nope"}, "address"},
 		{Source{Type: TypeRageMP, Query: "x"}, "takes no query"},
 		{Source{Type: TypeRageMP, URL: "http://127.0.0.1/", Fields: Fields{Address: "id"}}, "fields are for type"},
-	} {
-		if _, err := New(tc.s); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
-		}
-	}
+	})
 	if l, err := New(Source{Type: TypeSCUM}); err != nil || len(l.(*scum).masters) != len(scumMasters) {
 		t.Errorf("default masters: %v", err)
 	}
