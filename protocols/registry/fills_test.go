@@ -106,17 +106,18 @@ func protocolFills(t *testing.T) map[string]fills {
 				declared[path] = append(declared[path], obj)
 				rec := &fn{}
 				funcs[obj.FullName()] = rec
-				set := func(e ast.Expr) {
-					se, ok := ast.Unparen(e).(*ast.SelectorExpr)
-					if !ok {
-						return
+				add := func(k, field string) {
+					switch k {
+					case "Result":
+						rec.result = append(rec.result, field)
+					case "Player":
+						rec.player = append(rec.player, field)
 					}
-					if s, ok := info.Selections[se]; ok && s.Kind() == types.FieldVal {
-						switch kind(s.Recv()) {
-						case "Result":
-							rec.result = append(rec.result, se.Sel.Name)
-						case "Player":
-							rec.player = append(rec.player, se.Sel.Name)
+				}
+				set := func(e ast.Expr) {
+					if se, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+						if s, ok := info.Selections[se]; ok && s.Kind() == types.FieldVal {
+							add(kind(s.Recv()), se.Sel.Name)
 						}
 					}
 				}
@@ -131,16 +132,10 @@ func protocolFills(t *testing.T) map[string]fills {
 							set(n.X)
 						}
 					case *ast.CompositeLit:
-						k := kind(info.Types[n].Type)
 						for _, el := range n.Elts {
 							if kv, ok := el.(*ast.KeyValueExpr); ok {
 								if id, ok := kv.Key.(*ast.Ident); ok {
-									switch k {
-									case "Result":
-										rec.result = append(rec.result, id.Name)
-									case "Player":
-										rec.player = append(rec.player, id.Name)
-									}
+									add(kind(info.Types[n].Type), id.Name)
 								}
 							}
 						}
