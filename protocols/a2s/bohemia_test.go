@@ -280,11 +280,9 @@ func TestQueryBohemia(t *testing.T) {
 // readings: never a panic, at most maxMods mods of valid UTF-8 with decimal IDs, no
 // chunk pair left among the rules of a bohemia game, and mods only with no error.
 func FuzzDecodeBohemiaRules(f *testing.F) {
-	for _, set := range seeds(f) {
-		for _, d := range set {
-			for _, app := range []uint32{appIDArma3, steam.AppIDDayZ, 440} {
-				f.Add(d, app)
-			}
+	for _, d := range datagrams(f) {
+		for _, app := range []uint32{appIDArma3, steam.AppIDDayZ, 440} {
+			f.Add(d, app)
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte, app uint32) {

@@ -180,7 +180,7 @@ func TestDecodeRules(t *testing.T) {
 }
 
 // TestSplitVectors reassembles the own GoldSrc-layout split vectors in order,
-// backwards and duplicated, and with a fragment missing.
+// backwards and duplicated, and with a fragment missing (steamtest.Orders).
 func TestSplitVectors(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
@@ -198,35 +198,7 @@ func TestSplitVectors(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			frags := steamtest.Frags(t, tt.name)
-			orders := [][]int{{}, {}}
-			for i := range frags {
-				orders[0] = append(orders[0], i)
-				orders[1] = append([]int{i, i}, orders[1]...)
-			}
-			for _, order := range orders {
-				var asm steam.Assembler
-				var msg []byte
-				for _, i := range order {
-					m, done, err := asm.Add(frags[i])
-					if err != nil {
-						t.Fatal(err)
-					}
-					if done && msg == nil {
-						msg = m
-					}
-				}
-				if msg == nil {
-					t.Fatalf("order %v: not reassembled", order)
-				}
-				tt.check(t, msg)
-			}
-			var asm steam.Assembler
-			for _, f := range frags[1:] {
-				if _, done, err := asm.Add(f); done || err != nil {
-					t.Fatalf("fragment 0 missing: done %v err %v", done, err)
-				}
-			}
+			tt.check(t, steamtest.Orders(t, steamtest.Frags(t, tt.name), steam.LayoutGoldSrc))
 		})
 	}
 }

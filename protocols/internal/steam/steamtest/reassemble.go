@@ -12,10 +12,8 @@ import (
 
 // Reassemble checks a split fixture: each fragment's header against its
 // "fragments" entry (id, total, number; payload_length in the GoldSrc layout),
-// fragment 0's layout as detected; then the set in arrival order (detected and
-// with the layout forced: complete with the last fragment only, one message of
-// reassembled_length), backwards with every fragment twice (the same message)
-// and without fragment 0 (never complete). It returns the message.
+// fragment 0's layout as detected; then the set as Orders does, the message
+// reassembled_length long. It returns the message.
 func Reassemble(t testing.TB, f Fixture) []byte {
 	t.Helper()
 	name, _ := f.JSON["split_layout"].(string)
@@ -40,10 +38,23 @@ func Reassemble(t testing.TB, f Fixture) []byte {
 			t.Errorf("fragment 0 detected as %v, want %v", got, layout)
 		}
 	}
+	msg := Orders(t, f.Datagrams, layout)
+	if got, want := int64(len(msg)), Int(t, f.JSON["reassembled_length"]); got != want {
+		t.Fatalf("reassembled %d bytes, want %d", got, want)
+	}
+	return msg
+}
+
+// Orders reassembles frags in arrival order (the layout detected and forced:
+// complete with the last fragment only, one message), backwards with every
+// fragment twice (the same message) and without fragment 0 (never complete),
+// and returns the message.
+func Orders(t testing.TB, frags [][]byte, layout steam.Layout) []byte {
+	t.Helper()
 	add := func(asm *steam.Assembler, order []int, last int) []byte {
 		var msg []byte
 		for n, i := range order {
-			m, done, err := asm.Add(f.Datagrams[i])
+			m, done, err := asm.Add(frags[i])
 			if err != nil {
 				t.Fatalf("fragment %d: %v", i, err)
 			}
@@ -57,14 +68,11 @@ func Reassemble(t testing.TB, f Fixture) []byte {
 		return msg
 	}
 	var fwd, back []int
-	for i := range f.Datagrams {
+	for i := range frags {
 		fwd = append(fwd, i)
 		back = append([]int{i, i}, back...)
 	}
 	msg := add(&steam.Assembler{}, fwd, len(fwd)-1)
-	if got, want := int64(len(msg)), Int(t, f.JSON["reassembled_length"]); got != want {
-		t.Fatalf("reassembled %d bytes, want %d", got, want)
-	}
 	for _, l := range []steam.Layout{steam.LayoutAuto, layout} {
 		if got := add(&steam.Assembler{Layout: l}, fwd, len(fwd)-1); !bytes.Equal(got, msg) {
 			t.Fatalf("layout %v: another message", l)
