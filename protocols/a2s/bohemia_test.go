@@ -82,22 +82,10 @@ func TestBohemiaOtherGamesUntouched(t *testing.T) {
 
 func TestDecodeBohemiaDetails(t *testing.T) {
 	b, err := decodeBohemia(mustUnescape(t, "rules_arma3_mods.hex"), layoutArma3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "version", b.Version, byte(3))
-	eq(t, "dlc", b.DLC, uint16(0x11))
-	eq(t, "creator dlc", b.CreatorDLC, []uint64{1042220})
-	eq(t, "signatures", b.Signatures, 2)
-	eq(t, "hash", b.Mods[0].Hash, uint32(0xFF000001))
-	eq(t, "description", b.Description, "")
-
+	eq(t, "version, dlc, creator dlc, signatures, hash, description, err", [7]any{b.Version, b.DLC, b.CreatorDLC, b.Signatures, b.Mods[0].Hash, b.Description, err},
+		[7]any{byte(3), uint16(0x11), []uint64{1042220}, 2, uint32(0xFF000001), "", nil})
 	d, err := decodeBohemia(mustUnescape(t, "rules_dayz_mods.hex"), layoutDayZ)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "dayz description", d.Description, "Test hive")
-	eq(t, "dayz version", d.Version, byte(2))
+	eq(t, "dayz description, version, err", [3]any{d.Description, d.Version, err}, [3]any{"Test hive", byte(2), nil})
 
 	// Short and long ID forms, a name that is not UTF-8, a trailing field of a later
 	// revision, and IDs longer than 8 bytes.
@@ -215,23 +203,13 @@ func TestInfoQueue(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := in.Result()
-			eq(t, "queue", r.Queue, tt.queue)
-			got := ""
-			for _, kv := range r.InfoKV() {
-				if kv.Key == "queued_players" {
-					got = kv.Value
-				}
-			}
-			eq(t, "info queued_players", got, tt.infoQueue)
+			eq(t, "queue, info queued_players", [2]any{r.Queue, prototest.InfoOf(&protocols.Result{Info: r.InfoKV()})["queued_players"]}, [2]any{tt.queue, tt.infoQueue})
 			checkKV(t, r.InfoKV())
+			if tt.file == "info_dayz.hex" {
+				eq(t, "dayz app, players", [2]any{in.FullAppID(), r.Players}, [2]any{uint32(steam.AppIDDayZ), protocols.Known(60)})
+			}
 		})
 	}
-	in, err := steam.DecodeInfo(readHex(t, "info_dayz.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "dayz app", in.FullAppID(), uint32(steam.AppIDDayZ))
-	eq(t, "dayz players", in.Result().Players, protocols.Known(60))
 }
 
 // Round trips through the Querier against fake servers answering info (the right

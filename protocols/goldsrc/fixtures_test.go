@@ -1,8 +1,8 @@
 package goldsrc
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -181,14 +181,7 @@ func (c checker) text(key string) string {
 // GoldSrc-split rules sent out of order).
 func TestQueryFixtures(t *testing.T) {
 	t.Parallel()
-	dir := prototest.FixtureDir(t, "goldsrc")
-	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	read := func(name string) []byte { return prototest.Fixture(t, "goldsrc", name) }
 	for _, tt := range []struct {
 		server string
 		info   []string // A2S_INFO answer, in order
@@ -212,31 +205,17 @@ func TestQueryFixtures(t *testing.T) {
 			}
 			// The expected values come from the decoders, checked against the JSON above.
 			want, err := decodeInfoReply(read(tt.info[len(tt.info)-1]))
-			if err != nil {
-				t.Fatal(err)
-			}
 			if in, _ := decodeInfoReply(read(tt.info[0])); in.Version != "" {
 				want = in // the 0x49 wins whichever order it comes in
 			}
-			wantPl, err := decodePlayers(f.players[0], nil)
-			if err != nil {
+			wantPl, err2 := decodePlayers(f.players[0], nil)
+			res, _, err3 := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, answerDeadline)
+			if err := errors.Join(err, err2, err3); err != nil {
 				t.Fatal(err)
 			}
-			res, _, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, answerDeadline)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eq(t, "name", res.Name, want.Name)
-			eq(t, "map", res.Map, want.Map)
-			eq(t, "version", res.Version, want.Version)
-			eq(t, "players", res.Players, want.Players)
-			eq(t, "max", res.MaxPlayers, want.MaxPlayers)
-			eq(t, "player list", len(res.PlayerList), len(wantPl))
-			for i := range wantPl {
-				eq(t, "player", res.PlayerList[i], wantPl[i])
-			}
-			eq(t, "rules", len(res.Rules), tt.nrules)
-			eq(t, "phase errors", len(res.PhaseErrors), 0)
+			eq(t, "result", [7]any{res.Name, res.Map, res.Version, res.Players, res.MaxPlayers, len(res.Rules), len(res.PhaseErrors)},
+				[7]any{want.Name, want.Map, want.Version, want.Players, want.MaxPlayers, tt.nrules, 0})
+			eq(t, "player list", res.PlayerList, wantPl)
 			checkKV(t, res.Info)
 			// A 0x6D followed by a 0x49 leaves its own keys (address, mod) in Info.
 			if _, ok := infoValue(res.Info, "address"); ok != isDetailed(read(tt.info[0])) {
