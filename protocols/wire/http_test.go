@@ -109,14 +109,7 @@ func TestDoHTTP(t *testing.T) {
 }
 
 func TestDoHTTPRefused(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := netip.MustParseAddrPort(l.Addr().String())
-	l.Close()
-	_, err = DoHTTP(context.Background(), addr, HTTPRequest{Path: "/"}, nil)
-	if !errors.Is(err, ErrRefused) {
+	if _, err := DoHTTP(context.Background(), closedTCP(t), HTTPRequest{Path: "/"}, nil); !errors.Is(err, ErrRefused) {
 		t.Fatalf("err = %v, want refused", err)
 	}
 }
@@ -124,25 +117,11 @@ func TestDoHTTPRefused(t *testing.T) {
 func newEmptyPool() *x509.CertPool { return x509.NewCertPool() }
 
 func TestDoHTTPHangupIsTruncated(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Read(make([]byte, 512)) // the request, then close without a word
-			c.Close()
-		}
-	}()
+	// the request, then close without a word
+	addr := tcpServer(t, func(c net.Conn) { c.Read(make([]byte, 512)) })
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_, err = DoHTTP(ctx, netip.MustParseAddrPort(l.Addr().String()), HTTPRequest{Path: "/"}, nil)
-	if !errors.Is(err, ErrTruncated) {
+	if _, err := DoHTTP(ctx, addr, HTTPRequest{Path: "/"}, nil); !errors.Is(err, ErrTruncated) {
 		t.Fatalf("err = %v, want truncated", err)
 	}
 }
