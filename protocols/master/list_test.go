@@ -514,7 +514,7 @@ func TestSteamWebAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hidden(t, "SECRETKEY", l, tr)
+	hidden(t, "SECRETKEY", err, l, tr)
 	if gotFilter != `\appid\440\gamedir\tf` || gotLimit != "3" {
 		t.Fatalf("filter %q limit %q", gotFilter, gotLimit)
 	}
@@ -542,10 +542,10 @@ func TestSteamWebAPI(t *testing.T) {
 	}
 }
 
-// hidden fails the test when secret shows in how l prints or in the trace.
-func hidden(t *testing.T, secret string, l Lister, tr *wire.Trace) {
+// hidden fails the test when secret shows in err, in how l prints or in the trace.
+func hidden(t *testing.T, secret string, err error, l Lister, tr *wire.Trace) {
 	t.Helper()
-	if s := fmt.Sprintf("%v %+v", l, l) + prototest.Transcript(tr); strings.Contains(s, secret) {
+	if s := fmt.Sprintf("%v %v %+v %#v", err, l, l, l) + prototest.Transcript(tr); strings.Contains(s, secret) {
 		t.Fatalf("the secret shows: %s", s)
 	}
 }

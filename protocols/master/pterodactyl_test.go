@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,14 +18,8 @@ import (
 
 const panelKey = "ptla_SECRETKEY123"
 
-func keyFile(t *testing.T, key string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "panel.key")
-	if err := os.WriteFile(p, []byte(key+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+// keyFile is a file holding key and a newline.
+func keyFile(t *testing.T, key string) string { return writeFile(t, key+"\n") }
 
 // panel serves the committed pages at /api/application/servers, PANEL in them
 // replaced by origin(), to requests carrying the key; other paths are
@@ -75,7 +68,7 @@ func TestPterodactyl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hidden(t, "SECRET", l, tr)
+	hidden(t, "SECRET", err, l, tr)
 	var s []string
 	for _, e := range got.Entries {
 		s = append(s, e.Target()+"="+e.Name)
@@ -186,8 +179,7 @@ func TestPterodactylFailures(t *testing.T) {
 
 func TestPterodactylRejects(t *testing.T) {
 	good := keyFile(t, panelKey)
-	empty := filepath.Join(t.TempDir(), "empty.key")
-	os.WriteFile(empty, nil, 0o600)
+	empty := writeFile(t, "")
 	refused(t, []refusal{
 		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/"}, "needs key_file"},
 		{Source{Type: TypePterodactyl, KeyFile: good}, "needs a url"},
