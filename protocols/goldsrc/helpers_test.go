@@ -1,10 +1,8 @@
 package goldsrc
 
 import (
-	"context"
 	"net/netip"
 	"reflect"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -54,44 +52,3 @@ const (
 	// catches hangs, not timings.
 	slack = 2 * time.Second
 )
-
-// outcome is what one query returned, and how long it took.
-type outcome struct {
-	res  *protocols.Result
-	tr   *wire.Trace
-	err  error
-	took time.Duration
-}
-
-// job is one query of a batch.
-type job struct {
-	addr netip.AddrPort
-	s    protocols.Settings
-	d    time.Duration
-}
-
-// queryAll runs the jobs at once (a Querier is safe for concurrent use), so tests
-// that wait for the fallback steps do not add up their waits.
-func queryAll(jobs []job) []outcome {
-	out := make([]outcome, len(jobs))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			start := time.Now()
-			q, err := newQuerier(j.s)
-			if err != nil {
-				out[i] = outcome{err: err}
-				return
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), j.d)
-			defer cancel()
-			tr := wire.NewTrace()
-			res, err := q.Query(ctx, protocols.At(j.addr), tr)
-			out[i] = outcome{res: res, tr: tr, err: err, took: time.Since(start)}
-		}()
-	}
-	wg.Wait()
-	return out
-}
