@@ -366,35 +366,34 @@ func TestDDNetMillion(t *testing.T) {
 	}
 }
 
+// endless writes prefix, then fill until the client leaves.
+func endless(prefix string, fill byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(prefix))
+		for chunk := bytes.Repeat([]byte{fill}, 8192); r.Context().Err() == nil; {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// loginPage is HTML where a list should be.
+func loginPage(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html")
+	w.Write([]byte("<html>login</html>"))
+}
+
 func TestHTTPListFailures(t *testing.T) {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/endless", func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`{"servers":[`))
-		chunk := []byte(strings.Repeat(" ", 8192))
-		for r.Context().Err() == nil {
-			if _, err := w.Write(chunk); err != nil {
-				return
-			}
-		}
-	})
-	mux.HandleFunc("/endless-string", func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`{"servers":[{"addresses":["`))
-		chunk := []byte(strings.Repeat("a", 8192))
-		for r.Context().Err() == nil {
-			if _, err := w.Write(chunk); err != nil {
-				return
-			}
-		}
-	})
+	mux.HandleFunc("/endless", endless(`{"servers":[`, ' '))
+	mux.HandleFunc("/endless-string", endless(`{"servers":[{"addresses":["`, 'a'))
 	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"servers":[`))
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
 	})
-	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<html>login</html>"))
-	})
+	mux.HandleFunc("/html", loginPage)
 	mux.HandleFunc("/500", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(500) })
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://169.254.169.254/", http.StatusFound)

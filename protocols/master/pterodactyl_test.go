@@ -112,16 +112,8 @@ func TestPterodactylFailures(t *testing.T) {
 		"/away/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			pageLinking(other.URL+"/api/application/servers?page=2")(w, r)
 		},
-		"/redir/api/application/servers": func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other.URL+"/", http.StatusFound) },
-		"/endless/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
-			w.Write([]byte(`{"object":"list","data":[{"attributes":{"name":"`))
-			chunk := []byte(strings.Repeat("a", 8192))
-			for r.Context().Err() == nil {
-				if _, err := w.Write(chunk); err != nil {
-					return
-				}
-			}
-		},
+		"/redir/api/application/servers":   func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other.URL+"/", http.StatusFound) },
+		"/endless/api/application/servers": endless(`{"object":"list","data":[{"attributes":{"name":"`, 'a'),
 		"/nullres/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte(`{"object":"list","data":[{"object":"server","attributes":{"name":"x","allocation":1,"relationships":{"allocations":{"object":"null_resource","attributes":null}}}}],"meta":{"pagination":{"links":[]}}}`))
 		},
@@ -136,10 +128,7 @@ func TestPterodactylFailures(t *testing.T) {
 			fmt.Fprintf(w, `{"object":"list","pad":"%s","data":[],"meta":{"pagination":{"links":{"next":"%s/heavy/api/application/servers?page=%d"}}}}`,
 				strings.Repeat("a", 300<<10), self, n+1)
 		},
-		"/html/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte("<html>login</html>"))
-		},
+		"/html/api/application/servers": loginPage,
 		"/cut/api/application/servers": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Length", "1000")
 			w.Write([]byte(`{"object":"list","data":[`))

@@ -74,8 +74,7 @@ func TestDoHTTP(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-			defer cancel()
+			ctx := ctxT(t, 500*time.Millisecond)
 			tr := NewTrace()
 			start := time.Now()
 			resp, err := DoHTTP(ctx, serverAddr(t, c.srv), c.req, tr)
@@ -119,8 +118,7 @@ func newEmptyPool() *x509.CertPool { return x509.NewCertPool() }
 func TestDoHTTPHangupIsTruncated(t *testing.T) {
 	// the request, then close without a word
 	addr := tcpServer(t, func(c net.Conn) { c.Read(make([]byte, 512)) })
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
+	ctx := ctxT(t, 2*time.Second)
 	if _, err := DoHTTP(ctx, addr, HTTPRequest{Path: "/"}, nil); !errors.Is(err, ErrTruncated) {
 		t.Fatalf("err = %v, want truncated", err)
 	}
@@ -158,8 +156,7 @@ func TestDoHTTPLiteralPath(t *testing.T) {
 		w.Write([]byte(`{}`))
 	}))
 	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := ctxT(t, 5*time.Second)
 	for _, tc := range []struct {
 		literal bool
 		want    string
@@ -186,8 +183,7 @@ func TestDoHTTPSecretQuery(t *testing.T) {
 		}
 		w.Write([]byte("<ok/>"))
 	}))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := ctxT(t, 5*time.Second)
 	tr := NewTrace()
 	resp, err := DoHTTP(ctx, serverAddr(t, s), HTTPRequest{Path: "/feed?code=s3cret", SecretQuery: true}, tr)
 	if err != nil || resp.Status != http.StatusOK {

@@ -117,8 +117,7 @@ func TestWriteSecret(t *testing.T) {
 		got <- string(b[:n])
 	})
 	tr := NewTrace()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
+	ctx := ctxT(t, 2*time.Second)
 	c, err := DialTCP(ctx, addr, tr)
 	if err != nil {
 		t.Fatal(err)
