@@ -12,58 +12,41 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-type step = steamtest.CacheStep
-
 func TestChallengeCache(t *testing.T) {
 	t.Parallel()
 	a, b := []byte{0x4B, 0xA1, 0xD5, 0x22}, []byte{0x55, 0x66, 0x77, 0x88}
-	const challenged, info = "challenge,info", "info"
-	for _, tt := range []struct {
-		name    string
-		fake    *fake
-		off     bool   // challenge_cache: false
+	type step = steamtest.CacheStep
+	type row struct {
+		steamtest.CacheCase
 		seed    []byte // a challenge in the cache before the first probe
 		timeout time.Duration
-		steps   []step
-	}{
-		{name: "first probe pays the challenge, the next ones do not",
-			fake: &fake{infoChallenge: true, chal: a},
-			steps: []step{{Reqs: 2, Phases: challenged, Cached: true},
-				{Reqs: 1, Phases: info, Hit: true, Cached: true}, {Reqs: 1, Phases: info, Hit: true, Cached: true}}},
-		{name: "a new challenge is followed and kept",
-			fake: &fake{infoChallenge: true, chal: a},
-			steps: []step{{Reqs: 2, Phases: challenged, Cached: true},
-				{Challenge: b, Reqs: 2, Phases: challenged, Hit: true, Cached: true}, {Reqs: 1, Phases: info, Hit: true, Cached: true}}},
-		{name: "a server dropping a stale challenge gets A2S_INFO without it in the first stage",
-			fake: &fake{infoChallenge: true, dropWrong: true, chal: a}, timeout: lateDeadline,
-			steps: []step{{Reqs: 2, Phases: challenged, Cached: true},
+	}
+	var rows []row
+	for _, c := range steamtest.CommonCacheCases(func(ch bool) steamtest.CacheFake { return &fake{infoChallenge: ch, chal: a} }) {
+		rows = append(rows, row{CacheCase: c})
+	}
+	rows = append(rows,
+		row{CacheCase: steamtest.CacheCase{Name: "a server dropping a stale challenge gets A2S_INFO without it in the first stage",
+			Fake: &fake{infoChallenge: true, dropWrong: true, chal: a},
+			Steps: []step{{Reqs: 2, Phases: "challenge,info", Cached: true},
 				// the stale one (silence), the plain one, the new challenge: no text query
-				{Challenge: b, Reqs: 3, Phases: challenged, Hit: true, Cached: true}, {Reqs: 1, Phases: info, Hit: true, Cached: true}}},
-		{name: "a server that needs no challenge leaves nothing",
-			fake: &fake{}, steps: []step{{Reqs: 1, Phases: info}, {Reqs: 1, Phases: info}}},
-		{name: "a plain A2S_INFO answered at once drops the cached challenge",
-			fake: &fake{dropWrong: true, chal: a}, seed: b, timeout: lateDeadline,
-			steps: []step{{Reqs: 2, Phases: info, Hit: true}, {Reqs: 1, Phases: info}}},
-		{name: "off: every probe pays the challenge",
-			fake: &fake{infoChallenge: true, chal: a}, off: true,
-			steps: []step{{Reqs: 2, Phases: challenged}, {Reqs: 2, Phases: challenged}, {Reqs: 2, Phases: challenged}}},
-		{name: "an expired challenge is not used",
-			fake: &fake{infoChallenge: true, chal: a},
-			steps: []step{{Reqs: 2, Phases: challenged, Cached: true},
-				{Advance: steam.ChallengeTTL - time.Second, Reqs: 1, Phases: info, Hit: true, Cached: true},
-				{Advance: time.Second, Reqs: 2, Phases: challenged, Cached: true}, {Reqs: 1, Phases: info, Hit: true, Cached: true}}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
+				{Challenge: b, Reqs: 3, Phases: "challenge,info", Hit: true, Cached: true}, {Reqs: 1, Phases: "info", Hit: true, Cached: true}}},
+			timeout: lateDeadline},
+		row{CacheCase: steamtest.CacheCase{Name: "a plain A2S_INFO answered at once drops the cached challenge",
+			Fake: &fake{dropWrong: true, chal: a}, Steps: []step{{Reqs: 2, Phases: "info", Hit: true}, {Reqs: 1, Phases: "info"}}},
+			seed: b, timeout: lateDeadline})
+	for _, tt := range rows {
+		t.Run(tt.Name, func(t *testing.T) {
 			t.Parallel()
-			f := tt.fake
+			f := tt.Fake.(*fake)
 			f.a2sInfo = one(readHex(t, "info_I_goldsrc.hex"))
 			addr := f.start(t)
-			q := newCachingQuerier(t, tt.off)
+			q := newCachingQuerier(t, tt.Off)
 			if tt.seed != nil {
 				q.challenges.Put(addr, steam.WithChallenge(steam.InfoRequest, tt.seed), false)
 			}
-			steamtest.CacheRun{Querier: q, Cache: q.challenges, Off: tt.off, Fake: f, Addr: addr, InfoOnly: true,
-				Timeout: cmp.Or(tt.timeout, answerDeadline), Name: "CS 1.6 Server", Steps: tt.steps}.Run(t)
+			steamtest.CacheRun{Querier: q, Cache: q.challenges, Off: tt.Off, Fake: f, Addr: addr, InfoOnly: true,
+				Timeout: cmp.Or(tt.timeout, answerDeadline), Name: "CS 1.6 Server", Steps: tt.Steps}.Run(t)
 		})
 	}
 }

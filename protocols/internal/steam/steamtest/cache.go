@@ -115,3 +115,35 @@ func CacheConcurrent(t *testing.T, q protocols.Querier, cache *steam.ChallengeCa
 		}
 	}
 }
+
+// CacheCase is a sequence of probes of one fake server by one querier.
+type CacheCase struct {
+	Name  string
+	Fake  CacheFake
+	Off   bool // challenge_cache: false
+	Steps []CacheStep
+}
+
+// CommonCacheCases are the sequences every caching querier of the family
+// passes; newFake makes a fake server handing out challenge a, wanting it on
+// A2S_INFO when infoChallenge.
+func CommonCacheCases(newFake func(infoChallenge bool) CacheFake) []CacheCase {
+	const challenge, info = "challenge,info", "info"
+	return []CacheCase{
+		{Name: "first probe pays the challenge, the next ones do not", Fake: newFake(true),
+			Steps: []CacheStep{{Reqs: 2, Phases: challenge, Cached: true},
+				{Reqs: 1, Phases: info, Hit: true, Cached: true}, {Reqs: 1, Phases: info, Hit: true, Cached: true}}},
+		{Name: "a new challenge is followed and kept", Fake: newFake(true),
+			Steps: []CacheStep{{Reqs: 2, Phases: challenge, Cached: true},
+				{Challenge: []byte{0x55, 0x66, 0x77, 0x88}, Reqs: 2, Phases: challenge, Hit: true, Cached: true},
+				{Reqs: 1, Phases: info, Hit: true, Cached: true}}},
+		{Name: "a server that needs no challenge leaves nothing", Fake: newFake(false),
+			Steps: []CacheStep{{Reqs: 1, Phases: info}, {Reqs: 1, Phases: info}}},
+		{Name: "off: every probe pays the challenge", Fake: newFake(true), Off: true,
+			Steps: []CacheStep{{Reqs: 2, Phases: challenge}, {Reqs: 2, Phases: challenge}, {Reqs: 2, Phases: challenge}}},
+		{Name: "an expired challenge is not used", Fake: newFake(true),
+			Steps: []CacheStep{{Reqs: 2, Phases: challenge, Cached: true},
+				{Advance: steam.ChallengeTTL - time.Second, Reqs: 1, Phases: info, Hit: true, Cached: true},
+				{Advance: time.Second, Reqs: 2, Phases: challenge, Cached: true}, {Reqs: 1, Phases: info, Hit: true, Cached: true}}},
+	}
+}
