@@ -504,16 +504,7 @@ func TestSteamWebAPI(t *testing.T) {
 {"addr":"192.0.2.3:27015","name":"over the cap"}
 ]}}`)
 	}), false)
-	l, err := New(Source{Type: TypeSteam, URL: srv.URL + "/IGameServersService/GetServerList/v1/", KeyFile: key, Query: `\appid\440\gamedir\tf`, MaxEntries: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	got, err := l.List(prototest.Context(t, 2*time.Second), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hidden(t, "SECRETKEY", err, l, tr)
+	got := listed(t, Source{Type: TypeSteam, URL: srv.URL + "/IGameServersService/GetServerList/v1/", KeyFile: key, Query: `\appid\440\gamedir\tf`, MaxEntries: 2}, "SECRETKEY")
 	if gotFilter != `\appid\440\gamedir\tf` || gotLimit != "3" {
 		t.Fatalf("filter %q limit %q", gotFilter, gotLimit)
 	}
@@ -525,7 +516,7 @@ func TestSteamWebAPI(t *testing.T) {
 		t.Fatalf("%+v", e)
 	}
 	// A wrong key is the server refusing it.
-	l, _ = New(Source{Type: TypeSteam, URL: srv.URL, KeyFile: keyFile(t, "WRONG")})
+	l, _ := New(Source{Type: TypeSteam, URL: srv.URL, KeyFile: keyFile(t, "WRONG")})
 	if _, err := l.List(prototest.Context(t, 2*time.Second), nil); !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication") {
 		t.Fatalf("wrong key: %v", err)
 	}
@@ -547,4 +538,20 @@ func hidden(t *testing.T, secret string, err error, l Lister, tr *wire.Trace) {
 	if s := fmt.Sprintf("%v %v %+v %#v", err, l, l, l) + prototest.Transcript(tr); strings.Contains(s, secret) {
 		t.Fatalf("the secret shows: %s", s)
 	}
+}
+
+// listed lists src within 2s, wanting no error and secret shown nowhere.
+func listed(t *testing.T, src Source, secret string) *List {
+	t.Helper()
+	l, err := New(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	got, err := l.List(prototest.Context(t, 2*time.Second), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden(t, secret, err, l, tr)
+	return got
 }

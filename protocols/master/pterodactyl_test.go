@@ -59,16 +59,7 @@ func panel(t *testing.T, extra map[string]http.HandlerFunc) (string, *atomic.Int
 // and does not print.
 func TestPterodactyl(t *testing.T) {
 	u, requests := panel(t, nil)
-	l, err := New(Source{Type: TypePterodactyl, URL: u + "/", KeyFile: keyFile(t, panelKey)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	got, err := l.List(prototest.Context(t, 2*time.Second), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hidden(t, "SECRET", err, l, tr)
+	got := listed(t, Source{Type: TypePterodactyl, URL: u + "/", KeyFile: keyFile(t, panelKey)}, "SECRET")
 	var s []string
 	for _, e := range got.Entries {
 		s = append(s, e.Target()+"="+e.Name)
@@ -79,7 +70,7 @@ func TestPterodactyl(t *testing.T) {
 	}
 	// The cap stops before the next page.
 	requests.Store(0)
-	got, err = list(t, Source{Type: TypePterodactyl, URL: u, KeyFile: keyFile(t, panelKey), MaxEntries: 2}, 2*time.Second)
+	got, err := list(t, Source{Type: TypePterodactyl, URL: u, KeyFile: keyFile(t, panelKey), MaxEntries: 2}, 2*time.Second)
 	if err != nil || len(got.Entries) != 2 || !got.Capped || requests.Load() != 1 {
 		t.Fatalf("capped: %+v %v after %d requests", got, err, requests.Load())
 	}
