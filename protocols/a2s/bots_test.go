@@ -2,7 +2,6 @@ package a2s
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
@@ -52,10 +51,7 @@ func TestBotsMeaning(t *testing.T) {
 // bot flag), so no entry may claim to be one.
 func TestBotsQuery(t *testing.T) {
 	f := &fake{info: one(readHex(t, "info_edf_all.hex")), players: one(readHex(t, "player_basic.hex")), noChallenge: true}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := probe(t, f, protocols.Settings{Players: true})
 	prototest.CheckBots(t, res, 17, 3, false)
 	if len(res.PlayerList) != 3 {
 		t.Fatalf("player list %+v, want 3 entries", res.PlayerList)

@@ -265,20 +265,11 @@ func TestReadmeFills(t *testing.T) {
 			got = append(got, l)
 		}
 	}
-	if !slices.Equal(got, want) {
-		for i := range max(len(got), len(want)) {
-			g, w := "", ""
-			if i < len(got) {
-				g = got[i]
-			}
-			if i < len(want) {
-				w = want[i]
-			}
-			if g != w {
-				t.Errorf("README row %d:\n  is     %s\n  should %s", i, g, w)
-			}
+	for i := range max(len(got), len(want)) {
+		if g, w := append(got, "")[min(i, len(got))], append(want, "")[min(i, len(want))]; g != w {
+			t.Errorf("README row %d:\n  is     %s\n  should %s\nthe table from the code:\n%s", i, g, w, strings.Join(want, "\n"))
+			break
 		}
-		t.Logf("the table from the code:\n%s", strings.Join(want, "\n"))
 	}
 
 	// The protocol table's "fills" column names bots and the password flag
