@@ -86,14 +86,9 @@ func TestDecodeReply(t *testing.T) {
 			eq(t, "max", res.MaxPlayers, tt.maxP)
 			eq(t, "bots", res.Bots, tt.bots)
 			eq(t, "password", res.Password, tt.password)
-			for k, want := range tt.info {
-				got, ok := infoValue(res.Info, k)
-				if !ok || got != want {
-					t.Errorf("Info %s = %q (present %v), want %q", k, got, ok, want)
-				}
-			}
+			prototest.CheckInfoHas(t, res, tt.info)
 			for _, k := range tt.noInfo {
-				if v, ok := infoValue(res.Info, k); ok {
+				if v, ok := prototest.InfoOf(res)[k]; ok {
 					t.Errorf("Info %s = %q, want absent", k, v)
 				}
 			}

@@ -3,6 +3,7 @@ package goldsrc
 import (
 	"encoding/json"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -90,11 +91,4 @@ func comparePlayersRules(t *testing.T, addr string, res *protocols.Result) {
 	}
 }
 
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
+func ascii(s string) bool { return !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 }) }
