@@ -15,7 +15,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func newAuto(t *testing.T, s protocols.Settings) protocols.Querier { return prototest.MustNew(t, Protocol, s) }
+func newAuto(t *testing.T, s protocols.Settings) protocols.Querier {
+	return prototest.MustNew(t, Protocol, s)
+}
 
 // TestFindsProtocol: on a port the catalog does not know, the defaults are raced
 // and the one protocol the fake speaks wins, well before the deadline: the
