@@ -253,13 +253,7 @@ func eq[T any](t *testing.T, what string, got, want T) {
 // TestDecodeWindows1252: a server name that is not UTF-8 is the Windows code
 // page (older Source and GoldSrc servers): its 0x80-0x9F are marks.
 func TestDecodeWindows1252(t *testing.T) {
-	b := []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeInfo, 17}
-	for _, s := range [][]byte{prototest.MafiaName, []byte("de_dust2"), []byte("cstrike"), prototest.Marks1252} {
-		b = append(append(b, s...), 0)
-	}
-	b = append(b, 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1)
-	b = append(append(b, "1.0"...), 0)
-	in, err := steam.DecodeInfo(b)
+	in, err := steam.DecodeInfo(srcInfo(string(prototest.MafiaName), "de_dust2", "cstrike", string(prototest.Marks1252), 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', '.', '0', 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,11 +266,7 @@ func TestDecodeWindows1252(t *testing.T) {
 // read in the server's code page; by default as Windows-1252.
 func TestQueryEncoding(t *testing.T) {
 	cp1251 := []byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2} // "Привет"
-	info := []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeInfo, 17}
-	for _, s := range [][]byte{cp1251, []byte("de_dust2"), []byte("cstrike"), []byte("Counter-Strike")} {
-		info = append(append(info, s...), 0)
-	}
-	info = append(info, 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', 0)
+	info := srcInfo(string(cp1251), "de_dust2", "cstrike", "Counter-Strike", 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', 0)
 	players := append(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypePlayers, 1, 0}, cp1251...), 0, 5, 0, 0, 0, 0, 0, 0x20, 0x41)
 	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
 		f := &fake{info: one(info), players: one(players), noChallenge: true}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"strings"
 	"testing"
 	"time"
 
@@ -108,11 +107,7 @@ func TestSCUMMasters(t *testing.T) {
 	if err != nil || len(got.Entries) != 1 {
 		t.Fatalf("%v %+v", err, got)
 	}
-	logged := false
-	for _, e := range tr.Entries {
-		logged = logged || strings.Contains(e.Msg, "trying "+good.String())
-	}
-	if !logged {
+	if !prototest.Logged(tr, "trying "+good.String()) {
 		t.Errorf("no log of the move to the second master: %+v", tr.Entries)
 	}
 	// Every master down: the last one's reason.
