@@ -44,14 +44,7 @@ func TestQstat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			qs := prototest.QstatJSON(t, tt.flag, addr)
-			if qs.Status != "online" {
-				t.Fatalf("qstat status %q", qs.Status)
-			}
-			eq(t, "name", res.Name, qs.Name)
-			eq(t, "map", res.Map, qs.Map)
-			eq(t, "players incl. bots", res.Players.Value+res.Bots.Value, int64(qs.NumPlayers))
-			eq(t, "max", res.MaxPlayers.Value, int64(qs.MaxPlayers))
+			steamtest.QstatAgrees(t, prototest.QstatJSON(t, tt.flag, addr), res)
 			if tt.full {
 				comparePlayersRules(t, addr.String(), res)
 			}
