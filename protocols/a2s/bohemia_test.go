@@ -73,10 +73,7 @@ func TestBohemiaOtherGamesUntouched(t *testing.T) {
 	}
 	for _, app := range []uint32{0, 440, steam.AppIDRust, 107410 & 0xFFFF} {
 		rules, mods, err := rulesFor(r, app)
-		eq(t, "err", err, nil)
-		eq(t, "mods", mods, []protocols.Mod(nil))
-		eq(t, "rules", rules, r.Result())
-		eq(t, "rule count", len(rules), 2)
+		eq(t, "err, mods, rules, rule count", [4]any{err, mods, rules, len(rules)}, [4]any{nil, []protocols.Mod(nil), r.Result(), 2})
 	}
 }
 
@@ -176,13 +173,11 @@ func TestChunkRun(t *testing.T) {
 		}
 		return out
 	}
-	eq(t, "none", chunkRun(kv("hostname", "\x01\x01")), 0)
-	// 'a' <= 'b': a printable two-byte key has the shape too; only a leading run counts.
-	eq(t, "leading run", chunkRun(kv("\x01\x02", "\x02\x02", "ab", "hostname", "\x01\x01")), 3)
-	eq(t, "stops", chunkRun(kv("\x01\x02", "island", "\x02\x02")), 1)
-	eq(t, "index 0", chunkRun(kv("\x00\x01")), 0)
-	eq(t, "index past count", chunkRun(kv("\x03\x02")), 0)
-	eq(t, "three bytes", chunkRun(kv("\x01\x02\x03")), 0)
+	// none; a leading run ('a' <= 'b': a printable two-byte key has the shape too);
+	// a run that stops; index 0; an index past the count; three bytes
+	eq(t, "runs", []int{chunkRun(kv("hostname", "\x01\x01")), chunkRun(kv("\x01\x02", "\x02\x02", "ab", "hostname", "\x01\x01")),
+		chunkRun(kv("\x01\x02", "island", "\x02\x02")), chunkRun(kv("\x00\x01")), chunkRun(kv("\x03\x02")), chunkRun(kv("\x01\x02\x03"))},
+		[]int{0, 3, 1, 0, 0, 0})
 }
 
 func TestInfoQueue(t *testing.T) {

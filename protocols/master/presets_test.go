@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"os"
@@ -154,35 +153,22 @@ func TestPresetList(t *testing.T) {
 				src.Username, src.TokenFile = "exporter", keyFile(t, "0123abcd")
 			}
 			if p.Type == TypeSCUM { // a TCP master: the request, then the list
-				src.Address = prototest.TCP(t, func(c net.Conn) {
-					req := make([]byte, len(scumRequest))
-					if _, err := io.ReadFull(c, req); err == nil && bytes.Equal(req, scumRequest) {
-						c.Write(body)
+				src.Address = scumMaster(t, body, nil).String()
+			} else {
+				srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if q := r.URL.Query(); p.Credential && (q.Get("username") != "exporter" || q.Get("token") != "0123abcd") {
+						http.Error(w, "not signed in", http.StatusForbidden)
+						return
 					}
-				}).String()
-				got, err := list(t, src, 5*time.Second)
-				if err != nil || len(got.Entries) == 0 {
-					t.Fatalf("%v, %+v", err, got)
-				}
-				return
+					if name == "geneshift" {
+						w.Header().Set("Content-Type", "text/html") // what a PHP page says
+					}
+					w.Write(body)
+				}), false)
+				src.URL = srv.URL + "/list"
 			}
-			srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if q := r.URL.Query(); p.Credential && (q.Get("username") != "exporter" || q.Get("token") != "0123abcd") {
-					http.Error(w, "not signed in", http.StatusForbidden)
-					return
-				}
-				if name == "geneshift" {
-					w.Header().Set("Content-Type", "text/html") // what a PHP page says
-				}
-				w.Write(body)
-			}), false)
-			src.URL = srv.URL + "/list"
-			got, err := list(t, src, 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got.Entries) == 0 {
-				t.Fatal("no entries")
+			if got, err := list(t, src, 5*time.Second); err != nil || len(got.Entries) == 0 {
+				t.Fatalf("%v, %+v", err, got)
 			}
 		})
 	}
