@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -36,8 +35,6 @@ func infoValue(kv []protocols.KV, key string) (string, bool) {
 	}
 	return "", false
 }
-
-func validUTF8(s string) bool { return utf8.ValidString(s) }
 
 // Deadlines of the round-trip tests. The info fallback sends "details" after half
 // the deadline and "info"/"infostring" after 3/4 and 7/8 of it, so a test that needs
