@@ -90,6 +90,13 @@ func TestQueryFallbacks(t *testing.T) {
 	t.Parallel()
 	split := splitGold(readHex(t, "info_I_goldsrc.hex"), 3)
 	dropping := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), players: one(readHex(t, "players_D.hex")), dropFirst: true}
+	both := &fake{details: one(readHex(t, "info_m_mod.hex")), players: one(readHex(t, "players_D.hex"))}
+	hltv := &fake{a2sInfo: one(readHex(t, "info_m_hltv.hex"))}
+	emptyList := func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
+		if res.PlayerList == nil || len(res.PlayerList) != 0 || len(res.PhaseErrors) != 0 {
+			t.Errorf("players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
+		}
+	}
 	cases := []struct {
 		name  string
 		srv   *fake
@@ -122,6 +129,19 @@ func TestQueryFallbacks(t *testing.T) {
 			func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
 				eq(t, "players, A2S_INFO sent", [2]int{len(res.PlayerList), dropping.count("A2S_INFO")}, [2]int{3, 2})
 			}},
+		// The 0x6D arrives only after "details" was sent, so which dialect answered is
+		// unknown: players goes out both ways and the first answer (A2S here) wins.
+		{"both dialects", both, protocols.Settings{Players: true}, textDeadline, "Sven été", nil, func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
+			eq(t, "players, text players sent, A2S_PLAYER sent", [3]int{len(res.PlayerList), both.count("players"), both.count("A2S_PLAYER")}, [3]int{3, 1, 2})
+		}},
+		// An HLTV proxy with nobody on it sends no players reply: none is awaited.
+		{"HLTV", hltv, protocols.Settings{Players: true}, answerDeadline, "HLTV relay", nil, func(t *testing.T, res *protocols.Result, tr *wire.Trace) {
+			emptyList(t, res, tr)
+			eq(t, "players sent, phases", [2]any{hltv.count("A2S_PLAYER") + hltv.count("players"), phases(tr)}, [2]any{0, "info,players"})
+		}},
+		// Over the text words, an empty datagram is an empty list.
+		{"HLTV over the text words", &fake{details: one(readHex(t, "info_C.hex")), info: one(readHex(t, "info_C.hex")), textPlayers: one([]byte{})},
+			protocols.Settings{Players: true}, textDeadline, "Old WON Server", nil, emptyList},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,48 +158,6 @@ func TestQueryFallbacks(t *testing.T) {
 				tt.check(t, res, tr)
 			}
 		})
-	}
-}
-
-func TestQueryBothDialects(t *testing.T) {
-	t.Parallel()
-	// The 0x6D arrives only after "details" was sent, so which dialect answered is
-	// unknown: players goes out both ways and the first answer (A2S here) wins.
-	f := &fake{
-		details: one(readHex(t, "info_m_mod.hex")),
-		players: one(readHex(t, "players_D.hex")),
-	}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, textDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "players", len(res.PlayerList), 3)
-	eq(t, "text players sent", f.count("players"), 1)
-	eq(t, "A2S_PLAYER sent", f.count("A2S_PLAYER"), 2)
-}
-
-func TestQueryHLTV(t *testing.T) {
-	t.Parallel()
-	// An HLTV proxy with nobody on it sends no players reply: none is awaited.
-	f := &fake{a2sInfo: one(readHex(t, "info_m_hltv.hex"))}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true}, answerDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList == nil || len(res.PlayerList) != 0 || len(res.PhaseErrors) != 0 {
-		t.Errorf("players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
-	}
-	eq(t, "players sent", f.count("A2S_PLAYER")+f.count("players"), 0)
-	eq(t, "phases", phases(tr), "info,players")
-
-	// Over the text words, an empty datagram is an empty list.
-	f = &fake{details: one(readHex(t, "info_C.hex")), info: one(readHex(t, "info_C.hex")), textPlayers: one([]byte{})}
-	res, _, err = query(t, f.start(t), protocols.Settings{Players: true}, textDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList == nil || len(res.PlayerList) != 0 || len(res.PhaseErrors) != 0 {
-		t.Errorf("players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
 	}
 }
 
