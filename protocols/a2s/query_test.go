@@ -130,21 +130,6 @@ func probe(t *testing.T, f *fake, s protocols.Settings) (*protocols.Result, stri
 
 func one(b []byte) [][]byte { return [][]byte{b} }
 
-func TestQueryInfo(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_edf_all.hex"))}
-	res, phases := probe(t, f, protocols.Settings{})
-	eq(t, "result", [5]any{res.Name, res.Map, res.Players, res.MaxPlayers, phases}, [5]any{" Spaced Name", "pl_badwater", protocols.Known(17), protocols.Known(32), "info"})
-	eq(t, "requests", len(f.requests()), 1)
-	eq(t, "no players", res.PlayerList == nil && res.Rules == nil, true)
-}
-
-func TestQueryInfoChallenge(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), infoChallenge: true, challenge: [4]byte{0x4B, 0xA1, 0xD5, 0x22}}
-	res, phases := probe(t, f, protocols.Settings{})
-	eq(t, "name, phases", [2]string{res.Name, phases}, [2]string{"Test Server", "challenge,info"})
-	eq(t, "requests", f.requests(), [][]byte{steam.InfoRequest, steam.WithChallenge(steam.InfoRequest, []byte{0x4B, 0xA1, 0xD5, 0x22})})
-}
-
 // A server that hands out its challenge only through A2S_SERVERQUERY_GETCHALLENGE
 // and ignores everything without it: after half the time in silence the querier
 // asks for one the old way and uses it for info, players and rules.
@@ -175,27 +160,6 @@ func TestQueryChallengeLoop(t *testing.T) {
 	eq(t, "requests", int(n.Load()), steam.MaxChallenges)
 }
 
-func TestQueryPlayersRules(t *testing.T) {
-	info := readHex(t, "info_edf_all.hex")
-	frags := steamtest.Frags(t, "split_source")
-	f := &fake{
-		info: one(info),
-		// A late second info reply comes first and must be skipped.
-		players: [][]byte{info, readHex(t, "player_basic.hex")},
-		// Out of order, with duplicates.
-		rules:     [][]byte{frags[2], frags[0], frags[2], frags[3], frags[1], frags[0]},
-		challenge: [4]byte{1, 2, 3, 4},
-	}
-	res, phases := probe(t, f, protocols.Settings{Players: true, Rules: true})
-	eq(t, "phases", phases, "info,players,rules")
-	eq(t, "players", [2]any{len(res.PlayerList), res.PlayerList[1].Name}, [2]any{3, "Bób ✓"})
-	eq(t, "rules", [2]any{len(res.Rules), res.Rules[39]}, [2]any{40, protocols.KV{Key: "rule_39", Value: "value number 39"}})
-	reqs := f.requests()
-	eq(t, "requests", len(reqs), 5)
-	eq(t, "players -1, with challenge, rules with challenge", [][]byte{reqs[1], reqs[2], reqs[4]},
-		[][]byte{steam.PlayersRequest, {0xFF, 0xFF, 0xFF, 0xFF, 0x55, 1, 2, 3, 4}, {0xFF, 0xFF, 0xFF, 0xFF, 0x56, 1, 2, 3, 4}})
-}
-
 // frag is fragment n of 2 of a Source-layout split message with the given id.
 func frag(id, n byte, p []byte) []byte {
 	return append([]byte{0xFE, 0xFF, 0xFF, 0xFF, id, 0, 0, 0, 2, n, 0x50, 0}, p...)
@@ -208,37 +172,68 @@ func TestQueryReplies(t *testing.T) {
 	source := steamtest.Frags(t, "split_source")
 	bzip := steamtest.Frags(t, "split_bzip2")
 	full := readHex(t, "info_edf_all.hex")
+	type check = func(t *testing.T, res *protocols.Result, f *fake, phases string)
+	named := func(want string) check {
+		return func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "name", res.Name, want) }
+	}
+	detailed, empty := readHex(t, "info_m_mod.hex"), one(readHex(t, "player_empty.hex"))
 	for _, tt := range []struct {
 		name  string
 		fake  *fake
 		s     protocols.Settings
 		reqs  int // 0: not counted
-		check func(t *testing.T, res *protocols.Result)
+		check check
 	}{
+		{"info", &fake{info: one(full)}, protocols.Settings{}, 1, func(t *testing.T, res *protocols.Result, _ *fake, phases string) {
+			eq(t, "result", [5]any{res.Name, res.Map, res.Players, res.MaxPlayers, phases}, [5]any{" Spaced Name", "pl_badwater", protocols.Known(17), protocols.Known(32), "info"})
+			eq(t, "no players", res.PlayerList == nil && res.Rules == nil, true)
+		}},
+		{"info challenge", &fake{info: one(info), infoChallenge: true, challenge: [4]byte{0x4B, 0xA1, 0xD5, 0x22}}, protocols.Settings{}, 2,
+			func(t *testing.T, res *protocols.Result, f *fake, phases string) {
+				eq(t, "name, phases", [2]string{res.Name, phases}, [2]string{"Test Server", "challenge,info"})
+				eq(t, "requests", f.requests(), [][]byte{steam.InfoRequest, steam.WithChallenge(steam.InfoRequest, []byte{0x4B, 0xA1, 0xD5, 0x22})})
+			}},
+		// A late second info reply comes first and must be skipped; the rules come
+		// out of order, with duplicates.
+		{"players and rules", &fake{info: one(full), players: [][]byte{full, player}, challenge: [4]byte{1, 2, 3, 4},
+			rules: [][]byte{source[2], source[0], source[2], source[3], source[1], source[0]}},
+			protocols.Settings{Players: true, Rules: true}, 5, func(t *testing.T, res *protocols.Result, f *fake, phases string) {
+				eq(t, "phases", phases, "info,players,rules")
+				eq(t, "players", [2]any{len(res.PlayerList), res.PlayerList[1].Name}, [2]any{3, "Bób ✓"})
+				eq(t, "rules", [2]any{len(res.Rules), res.Rules[39]}, [2]any{40, protocols.KV{Key: "rule_39", Value: "value number 39"}})
+				reqs := f.requests()
+				eq(t, "players -1, with challenge, rules with challenge", [][]byte{reqs[1], reqs[2], reqs[4]},
+					[][]byte{steam.PlayersRequest, {0xFF, 0xFF, 0xFF, 0xFF, 0x55, 1, 2, 3, 4}, {0xFF, 0xFF, 0xFF, 0xFF, 0x56, 1, 2, 3, 4}})
+			}},
 		// While the players reply is being collected, a whole split rules reply (late,
 		// from an earlier query) completes: it is skipped without a re-send.
 		{"late split of another type", &fake{info: one(info), noChallenge: true,
 			players: append(append([][]byte{frag(0x33, 0, player[:32])}, source...), frag(0x33, 1, player[32:]))},
-			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result) { eq(t, "players", len(res.PlayerList), 3) }},
+			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "players", len(res.PlayerList), 3) }},
 		// Rule 5: a server may answer the -1 request with the data at once.
 		{"no challenge needed", &fake{info: one(info), players: one(readHex(t, "player_empty.hex")), noChallenge: true},
-			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result) { eq(t, "players", res.PlayerList, []protocols.Player{}) }},
+			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "players", res.PlayerList, []protocols.Player{}) }},
 		{"The Ship players", &fake{info: one(readHex(t, "info_theship.hex")), players: one(readHex(t, "player_theship.hex"))},
-			protocols.Settings{Players: true}, 0, func(t *testing.T, res *protocols.Result) {
+			protocols.Settings{Players: true}, 0, func(t *testing.T, res *protocols.Result, _ *fake, _ string) {
 				eq(t, "players, bot duration", [2]any{len(res.PlayerList), res.PlayerList[0].DurationKnown}, [2]any{2, false})
 			}},
 		// Query proxies split even A2S_INFO (GameQ #688).
 		{"split info", &fake{info: [][]byte{frag(5, 1, full[80:]), frag(5, 0, full[:80])}}, protocols.Settings{}, 0,
-			func(t *testing.T, res *protocols.Result) { eq(t, "name", res.Name, " Spaced Name") }},
+			named(" Spaced Name")},
+		// A GoldSrc server may answer A2S_INFO twice: the 0x49 wins when it decodes.
+		{"0x6D then 0x49", &fake{info: [][]byte{detailed, full}, players: empty}, protocols.Settings{Players: true}, 0, named(" Spaced Name")},
+		{"0x49 then 0x6D", &fake{info: [][]byte{full, detailed}, players: empty}, protocols.Settings{Players: true}, 0, named(" Spaced Name")},
+		{"0x6D alone", &fake{info: [][]byte{detailed}, players: empty}, protocols.Settings{Players: true}, 0, named("Old Server")},
+		{"0x6D then a broken 0x49", &fake{info: [][]byte{detailed, full[:20]}, players: empty}, protocols.Settings{Players: true}, 0, named("Old Server")},
 		{"compressed rules", &fake{info: one(info), rules: [][]byte{bzip[1], bzip[0]}}, protocols.Settings{Rules: true}, 0,
-			func(t *testing.T, res *protocols.Result) { eq(t, "rules", len(res.Rules), 40) }},
+			func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "rules", len(res.Rules), 40) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res, _ := probe(t, tt.fake, tt.s)
+			res, phases := probe(t, tt.fake, tt.s)
 			if tt.reqs != 0 {
 				eq(t, "requests", len(tt.fake.requests()), tt.reqs)
 			}
-			tt.check(t, res)
+			tt.check(t, res, tt.fake, phases)
 		})
 	}
 }
@@ -313,26 +308,6 @@ func TestQuerierContract(t *testing.T) {
 		// more A2S_INFO, and A2S_SERVERQUERY_GETCHALLENGE with its re-sends.
 		SilentAttempts: [2]int{2, 7},
 	})
-}
-
-func TestQueryDoubleInfo(t *testing.T) {
-	t.Parallel()
-	detailed, source := readHex(t, "info_m_mod.hex"), readHex(t, "info_edf_all.hex")
-	for _, tt := range []struct {
-		name    string
-		replies [][]byte
-		want    string
-	}{
-		{"0x6D then 0x49", [][]byte{detailed, source}, " Spaced Name"},
-		{"0x49 then 0x6D", [][]byte{source, detailed}, " Spaced Name"},
-		{"0x6D alone", [][]byte{detailed}, "Old Server"},
-		{"0x6D then a broken 0x49", [][]byte{detailed, source[:20]}, "Old Server"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			res, _ := probe(t, &fake{info: tt.replies, players: one(readHex(t, "player_empty.hex"))}, protocols.Settings{Players: true})
-			eq(t, "name", res.Name, tt.want)
-		})
-	}
 }
 
 func TestQueryBadReplies(t *testing.T) {
