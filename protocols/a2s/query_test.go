@@ -212,7 +212,9 @@ func TestQueryReplies(t *testing.T) {
 			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "players", len(res.PlayerList), 3) }},
 		// Rule 5: a server may answer the -1 request with the data at once.
 		{"no challenge needed", &fake{info: one(info), players: one(readHex(t, "player_empty.hex")), noChallenge: true},
-			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "players", res.PlayerList, []protocols.Player{}) }},
+			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result, _ *fake, _ string) {
+				eq(t, "players", res.PlayerList, []protocols.Player{})
+			}},
 		{"The Ship players", &fake{info: one(readHex(t, "info_theship.hex")), players: one(readHex(t, "player_theship.hex"))},
 			protocols.Settings{Players: true}, 0, func(t *testing.T, res *protocols.Result, _ *fake, _ string) {
 				eq(t, "players, bot duration", [2]any{len(res.PlayerList), res.PlayerList[0].DurationKnown}, [2]any{2, false})
