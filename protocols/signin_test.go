@@ -80,11 +80,7 @@ func TestSignInShared(t *testing.T) {
 	var wg sync.WaitGroup
 	got := make([]string, 8)
 	for i := range got {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got[i], _, _ = s.Token(context.Background(), "", signIn)
-		}()
+		wg.Go(func() { got[i], _, _ = s.Token(context.Background(), "", signIn) })
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()

@@ -1,63 +1,54 @@
 package a2s
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func BenchmarkDecodeInfo(b *testing.B) {
-	msg := readHex(b, "info_edf_all.hex")
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, readHex(b, "info_edf_all.hex"), func(msg []byte) error {
 		var in steam.Info
-		if err := in.Decode(msg); err != nil {
-			b.Fatal(err)
-		}
+		err := in.Decode(msg)
 		_ = in.Result()
-	}
+		return err
+	})
 }
 
 func BenchmarkDecodePlayers(b *testing.B) {
-	msg := readHex(b, "player_basic.hex")
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, readHex(b, "player_basic.hex"), func(msg []byte) error {
 		p, err := steam.DecodePlayers(msg, false)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			_ = p.Result(0)
 		}
-		_ = p.Result(0)
-	}
+		return err
+	})
 }
 
 func BenchmarkDecodeRules(b *testing.B) {
-	msg := readHex(b, "split_message.hex")
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, readHex(b, "split_message.hex"), func(msg []byte) error {
 		r, err := steam.DecodeRules(msg)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			_ = r.Result()
 		}
-		_ = r.Result()
-	}
+		return err
+	})
 }
 
 func benchAssembler(b *testing.B, name string) {
 	frags := steamtest.Frags(b, name)
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, nil, func([]byte) error {
 		var a steam.Assembler
 		for i := len(frags) - 1; i >= 0; i-- {
 			if _, _, err := a.Add(frags[i]); err != nil {
-				b.Fatal(err)
+				return err
 			}
 		}
-	}
+		return nil
+	})
 }
 
 func BenchmarkAssembler(b *testing.B)      { benchAssembler(b, "split_source") }
@@ -71,28 +62,10 @@ func BenchmarkQuery(b *testing.B) { benchQuery(b, protocols.Settings{}) }
 // BenchmarkQueryNoCache is the same with challenge_cache: false: every probe pays
 // the S2C_CHALLENGE round trip.
 func BenchmarkQueryNoCache(b *testing.B) {
-	benchQuery(b, protocols.Settings{Options: func(v any) error {
-		off := false
-		v.(*Options).ChallengeCache = &off
-		return nil
-	}})
+	benchQuery(b, protocols.Settings{Options: prototest.OptionsOf(Options{ChallengeCache: new(bool)})})
 }
 
 func benchQuery(b *testing.B, s protocols.Settings) {
 	f := &fake{info: one(readHex(b, "info_edf_all.hex")), infoChallenge: true, challenge: [4]byte{1, 2, 3, 4}, quiet: true}
-	addr := f.start(b)
-	q, err := newQuerier(s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		if _, err := q.Query(ctx, protocols.At(addr), tr); err != nil {
-			b.Fatal(err)
-		}
-		cancel()
-	}
+	prototest.QueryBench(b, Protocol, s, f.start(b))
 }

@@ -3,13 +3,13 @@ package a2s
 import (
 	"errors"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -73,31 +73,16 @@ func TestBohemiaOtherGamesUntouched(t *testing.T) {
 	}
 	for _, app := range []uint32{0, 440, steam.AppIDRust, 107410 & 0xFFFF} {
 		rules, mods, err := rulesFor(r, app)
-		eq(t, "err", err, nil)
-		eq(t, "mods", mods, []protocols.Mod(nil))
-		eq(t, "rules", rules, r.Result())
-		eq(t, "rule count", len(rules), 2)
+		eq(t, "err, mods, rules, rule count", [4]any{err, mods, rules, len(rules)}, [4]any{nil, []protocols.Mod(nil), r.Result(), 2})
 	}
 }
 
 func TestDecodeBohemiaDetails(t *testing.T) {
 	b, err := decodeBohemia(mustUnescape(t, "rules_arma3_mods.hex"), layoutArma3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "version", b.Version, byte(3))
-	eq(t, "dlc", b.DLC, uint16(0x11))
-	eq(t, "creator dlc", b.CreatorDLC, []uint64{1042220})
-	eq(t, "signatures", b.Signatures, 2)
-	eq(t, "hash", b.Mods[0].Hash, uint32(0xFF000001))
-	eq(t, "description", b.Description, "")
-
+	eq(t, "version, dlc, creator dlc, signatures, hash, description, err", [7]any{b.Version, b.DLC, b.CreatorDLC, b.Signatures, b.Mods[0].Hash, b.Description, err},
+		[7]any{byte(3), uint16(0x11), []uint64{1042220}, 2, uint32(0xFF000001), "", nil})
 	d, err := decodeBohemia(mustUnescape(t, "rules_dayz_mods.hex"), layoutDayZ)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "dayz description", d.Description, "Test hive")
-	eq(t, "dayz version", d.Version, byte(2))
+	eq(t, "dayz description, version, err", [3]any{d.Description, d.Version, err}, [3]any{"Test hive", byte(2), nil})
 
 	// Short and long ID forms, a name that is not UTF-8, a trailing field of a later
 	// revision, and IDs longer than 8 bytes.
@@ -188,13 +173,11 @@ func TestChunkRun(t *testing.T) {
 		}
 		return out
 	}
-	eq(t, "none", chunkRun(kv("hostname", "\x01\x01")), 0)
-	// 'a' <= 'b': a printable two-byte key has the shape too; only a leading run counts.
-	eq(t, "leading run", chunkRun(kv("\x01\x02", "\x02\x02", "ab", "hostname", "\x01\x01")), 3)
-	eq(t, "stops", chunkRun(kv("\x01\x02", "island", "\x02\x02")), 1)
-	eq(t, "index 0", chunkRun(kv("\x00\x01")), 0)
-	eq(t, "index past count", chunkRun(kv("\x03\x02")), 0)
-	eq(t, "three bytes", chunkRun(kv("\x01\x02\x03")), 0)
+	// none; a leading run ('a' <= 'b': a printable two-byte key has the shape too);
+	// a run that stops; index 0; an index past the count; three bytes
+	eq(t, "runs", []int{chunkRun(kv("hostname", "\x01\x01")), chunkRun(kv("\x01\x02", "\x02\x02", "ab", "hostname", "\x01\x01")),
+		chunkRun(kv("\x01\x02", "island", "\x02\x02")), chunkRun(kv("\x00\x01")), chunkRun(kv("\x03\x02")), chunkRun(kv("\x01\x02\x03"))},
+		[]int{0, 3, 1, 0, 0, 0})
 }
 
 func TestInfoQueue(t *testing.T) {
@@ -215,110 +198,64 @@ func TestInfoQueue(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := in.Result()
-			eq(t, "queue", r.Queue, tt.queue)
-			got := ""
-			for _, kv := range r.InfoKV() {
-				if kv.Key == "queued_players" {
-					got = kv.Value
-				}
-			}
-			eq(t, "info queued_players", got, tt.infoQueue)
+			eq(t, "queue, info queued_players", [2]any{r.Queue, prototest.InfoOf(&protocols.Result{Info: r.InfoKV()})["queued_players"]}, [2]any{tt.queue, tt.infoQueue})
 			checkKV(t, r.InfoKV())
+			if tt.file == "info_dayz.hex" {
+				eq(t, "dayz app, players", [2]any{in.FullAppID(), r.Players}, [2]any{uint32(steam.AppIDDayZ), protocols.Known(60)})
+			}
 		})
 	}
-	in, err := steam.DecodeInfo(readHex(t, "info_dayz.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "dayz app", in.FullAppID(), uint32(steam.AppIDDayZ))
-	eq(t, "dayz players", in.Result().Players, protocols.Known(60))
 }
 
 // Round trips through the Querier against fake servers answering info (the right
 // app id and keywords), the challenge, and the rules.
-
-func TestQueryArma3Mods(t *testing.T) {
-	f := &fake{
-		info:      one(readHex(t, "info_arma3.hex")),
-		rules:     one(readHex(t, "rules_arma3_mods.hex")),
-		challenge: [4]byte{9, 8, 7, 6},
+func TestQueryBohemia(t *testing.T) {
+	for _, tt := range []struct {
+		name, info, reply string
+		infoChallenge     bool
+		phases            string
+		queue             protocols.Count
+		mods              []protocols.Mod
+		rules             []string // keys
+		logged            bool     // "mod list not read"
+	}{
+		{name: "Arma 3 mods", info: "info_arma3.hex", reply: "rules_arma3_mods.hex", phases: "info,rules", mods: armaMods, rules: []string{}},
+		{name: "DayZ queue and mods", info: "info_dayz.hex", reply: "rules_dayz_mods.hex", infoChallenge: true,
+			phases: "challenge,info,rules", queue: protocols.Known(12), mods: dayzMods, rules: dayzText},
+		// A mod list that cannot be read costs the mods, never the probe or the rules.
+		{name: "DayZ bad mods keep the rules", info: "info_dayz.hex", reply: "rules_dayz_missing_chunk.hex",
+			phases: "info,rules", queue: protocols.Known(12), rules: dayzText, logged: true},
+		// The same chunk-shaped rules from a game that is not Arma 3 or DayZ.
+		{name: "rules of another game", info: "info_edf_all.hex", reply: "rules_arma3_mods.hex", phases: "info,rules",
+			rules: []string{"\x01\x02", "\x02\x02"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fake{info: one(readHex(t, tt.info)), rules: one(readHex(t, tt.reply)), infoChallenge: tt.infoChallenge, challenge: [4]byte{9, 8, 7, 6}}
+			res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
+			if err != nil || len(res.PhaseErrors) != 0 {
+				t.Fatal(err, res)
+			}
+			eq(t, "phases", prototest.PhaseNames(tr), tt.phases)
+			eq(t, "queue", res.Queue, tt.queue)
+			eq(t, "mods", res.Mods, tt.mods)
+			eq(t, "rules", [2]any{res.Rules != nil, keys(res.Rules)}, [2]any{true, tt.rules})
+			eq(t, "logged in the trace", prototest.Logged(tr, "mod list not read"), tt.logged)
+			if tt.infoChallenge {
+				eq(t, "island", res.Rules[2], protocols.KV{Key: "island", Value: "chernarusplus"})
+			} else {
+				eq(t, "requests", len(f.requests()), 3) // info, rules -1, rules with challenge
+			}
+		})
 	}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "phases", phases(tr), []string{"info", "rules"})
-	eq(t, "phase errors", len(res.PhaseErrors), 0)
-	eq(t, "mods", res.Mods, armaMods)
-	eq(t, "rules", res.Rules, []protocols.KV{})
-	eq(t, "queue", res.Queue, protocols.Count{})
-	eq(t, "requests", len(f.requests()), 3) // info, rules -1, rules with challenge
-}
-
-func TestQueryDayZQueueAndMods(t *testing.T) {
-	f := &fake{
-		info:          one(readHex(t, "info_dayz.hex")),
-		rules:         one(readHex(t, "rules_dayz_mods.hex")),
-		infoChallenge: true,
-		challenge:     [4]byte{1, 2, 3, 4},
-	}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "phases", phases(tr), []string{"challenge", "info", "rules"})
-	eq(t, "queue", res.Queue, protocols.Known(12))
-	eq(t, "mods", res.Mods, dayzMods)
-	eq(t, "rules", keys(res.Rules), dayzText)
-	eq(t, "island", res.Rules[2], protocols.KV{Key: "island", Value: "chernarusplus"})
-}
-
-func TestQueryDayZBadModsKeepRules(t *testing.T) {
-	// A mod list that cannot be read costs the mods, never the probe or the rules.
-	f := &fake{
-		info:      one(readHex(t, "info_dayz.hex")),
-		rules:     one(readHex(t, "rules_dayz_missing_chunk.hex")),
-		challenge: [4]byte{1, 2, 3, 4},
-	}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "phase errors", len(res.PhaseErrors), 0)
-	eq(t, "mods", res.Mods, []protocols.Mod(nil))
-	eq(t, "rules", keys(res.Rules), dayzText)
-	eq(t, "queue", res.Queue, protocols.Known(12))
-	logged := false
-	for _, e := range tr.Entries {
-		logged = logged || strings.Contains(e.Msg, "mod list not read")
-	}
-	eq(t, "logged in the trace", logged, true)
-}
-
-func TestQueryRulesOfOtherGameNoMods(t *testing.T) {
-	// The same chunk-shaped rules from a game that is not Arma 3 or DayZ.
-	f := &fake{
-		info:      one(readHex(t, "info_edf_all.hex")),
-		rules:     one(readHex(t, "rules_arma3_mods.hex")),
-		challenge: [4]byte{1, 2, 3, 4},
-	}
-	res, _, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "mods", res.Mods, []protocols.Mod(nil))
-	eq(t, "rules", len(res.Rules), 2)
 }
 
 // FuzzDecodeBohemiaRules feeds rules replies through the Arma 3, DayZ and plain
 // readings: never a panic, at most maxMods mods of valid UTF-8 with decimal IDs, no
 // chunk pair left among the rules of a bohemia game, and mods only with no error.
 func FuzzDecodeBohemiaRules(f *testing.F) {
-	for _, set := range seeds(f) {
-		for _, d := range set {
-			for _, app := range []uint32{appIDArma3, steam.AppIDDayZ, 440} {
-				f.Add(d, app)
-			}
+	for _, d := range datagrams(f) {
+		for _, app := range []uint32{appIDArma3, steam.AppIDDayZ, 440} {
+			f.Add(d, app)
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte, app uint32) {

@@ -22,114 +22,71 @@ func TestDecodeInfoVectors(t *testing.T) {
 		check func(t *testing.T, in *steam.Info, r *protocols.Result)
 	}{
 		{file: "info_edf_all.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "name", in.Name, " Spaced Name")
-			eq(t, "edf", in.EDF, 0xF1)
-			eq(t, "extra", in.Extra, 0xF1)
-			eq(t, "game_port", in.GamePort, 27016)
-			eq(t, "steam_id", in.SteamID, 90071992547409921)
-			eq(t, "spectator", in.SpectatorPort, 27020)
-			eq(t, "spectator name", in.SpectatorName, "SourceTV")
-			eq(t, "keywords", in.Keywords, " alltalk,increased_maxplayers,payload")
-			eq(t, "game_id", in.GameID, 440)
-			eq(t, "players (humans)", r.Players, protocols.Known(17))
-			eq(t, "bots", r.Bots, protocols.Known(3))
-			eq(t, "max", r.MaxPlayers, protocols.Known(32))
-			eq(t, "password", r.Password, protocols.FlagFalse)
-			eq(t, "version", r.Version, "8835751")
-			eq(t, "game", r.Game, "Team Fortress")
-			wantKeys := []string{"protocol", "name", "map", "folder", "game", "app_id", "players", "max_players", "bots",
+			eq(t, "info", [9]any{in.Name, in.EDF, in.Extra, in.GamePort, in.SteamID, in.SpectatorPort, in.SpectatorName, in.Keywords, in.GameID},
+				[9]any{" Spaced Name", byte(0xF1), byte(0xF1), uint16(27016), uint64(90071992547409921), uint16(27020), "SourceTV", " alltalk,increased_maxplayers,payload", uint64(440)})
+			eq(t, "result", [6]any{r.Players, r.Bots, r.MaxPlayers, r.Password, r.Version, r.Game},
+				[6]any{protocols.Known(17), protocols.Known(3), protocols.Known(32), protocols.FlagFalse, "8835751", "Team Fortress"})
+			eq(t, "info keys", keys(r.InfoKV()), []string{"protocol", "name", "map", "folder", "game", "app_id", "players", "max_players", "bots",
 				"server_type", "environment", "visibility", "vac", "version", "edf", "game_port", "steam_id",
-				"spectator_port", "spectator_name", "keywords", "game_id"}
-			eq(t, "info keys", keys(r.InfoKV()), wantKeys)
-			eq(t, "info", r.InfoKV()[5], protocols.KV{Key: "app_id", Value: "440"})
-			eq(t, "info", r.InfoKV()[9], protocols.KV{Key: "server_type", Value: "d"})
-			eq(t, "info", r.InfoKV()[16], protocols.KV{Key: "steam_id", Value: "90071992547409921"})
+				"spectator_port", "spectator_name", "keywords", "game_id"})
+			eq(t, "info", []protocols.KV{r.InfoKV()[5], r.InfoKV()[9], r.InfoKV()[16]}, []protocols.KV{{Key: "app_id", Value: "440"},
+				{Key: "server_type", Value: "d"}, {Key: "steam_id", Value: "90071992547409921"}})
 		}},
 		{file: "info_no_edf.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "edf", in.EDF, 0)
-			eq(t, "trailing", in.Trailing, 0)
-			eq(t, "password", r.Password, protocols.FlagTrue)
-			eq(t, "server_type", in.ServerType, 'l')
-			eq(t, "info has no edf", slices.Contains(keys(r.InfoKV()), "edf"), false)
+			eq(t, "edf, trailing, password, server_type, info edf", [5]any{in.EDF, in.Trailing, r.Password, in.ServerType, slices.Contains(keys(r.InfoKV()), "edf")},
+				[5]any{byte(0), 0, protocols.FlagTrue, byte('l'), false})
 		}},
 		{file: "info_theship.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "ship", [4]any{in.HasShip, in.ShipMode, in.ShipWitnesses, in.ShipTime}, [4]any{true, byte(3), byte(2), byte(5)})
-			eq(t, "version", in.Version, "1.0.0.4")
-			eq(t, "players", r.Players, protocols.Known(1))
+			eq(t, "ship, version, players", [6]any{in.HasShip, in.ShipMode, in.ShipWitnesses, in.ShipTime, in.Version, r.Players},
+				[6]any{true, byte(3), byte(2), byte(5), "1.0.0.4", protocols.Known(1)})
 		}},
 		{file: "info_edf_cut.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "truncated", in.Truncated, true)
-			eq(t, "extra", in.Extra, steam.EDFPort)
-			eq(t, "game_port", in.GamePort, 27015)
+			eq(t, "truncated, extra, game_port", [3]any{in.Truncated, in.Extra, in.GamePort}, [3]any{true, byte(steam.EDFPort), uint16(27015)})
 			eq(t, "info truncated", r.InfoKV()[len(r.InfoKV())-1], protocols.KV{Key: "truncated", Value: "true"})
 		}},
 		{file: "info_edf_undefined.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			// The known bit is read all the same; what follows is trailing.
-			eq(t, "unknown", in.UnknownEDF, true)
-			eq(t, "extra", in.Extra, byte(steam.EDFPort))
-			eq(t, "game port", in.GamePort, uint16(27015))
-			eq(t, "trailing", in.Trailing, 2)
+			eq(t, "unknown, extra, game port, trailing", [4]any{in.UnknownEDF, in.Extra, in.GamePort, in.Trailing}, [4]any{true, byte(steam.EDFPort), uint16(27015), 2})
 		}},
 		{file: "info_rust.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "app_id field", in.AppID, 0)
-			eq(t, "full app id", in.FullAppID(), steam.AppIDRust)
-			eq(t, "players from cp", r.Players, protocols.Known(280))
-			eq(t, "max from mp", r.MaxPlayers, protocols.Known(300))
-			eq(t, "modded", r.Modded, protocols.FlagTrue)
-			eq(t, "info app_id", r.InfoKV()[5], protocols.KV{Key: "app_id", Value: "252490"})
-			eq(t, "queued", r.InfoKV()[len(r.InfoKV())-1], protocols.KV{Key: "queued_players", Value: "7"})
+			eq(t, "app_id field, full app id", [2]any{in.AppID, in.FullAppID()}, [2]any{uint16(0), uint32(steam.AppIDRust)})
+			eq(t, "players from cp, max from mp, modded", [3]any{r.Players, r.MaxPlayers, r.Modded}, [3]any{protocols.Known(280), protocols.Known(300), protocols.FlagTrue})
+			eq(t, "info app_id, queued", []protocols.KV{r.InfoKV()[5], r.InfoKV()[len(r.InfoKV())-1]},
+				[]protocols.KV{{Key: "app_id", Value: "252490"}, {Key: "queued_players", Value: "7"}})
 		}},
 		{file: "info_edf_unknown_rust.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			// Undefined bits beside the known ones: the keywords still give the counts.
-			eq(t, "unknown", in.UnknownEDF, true)
-			eq(t, "extra", in.Extra, byte(steam.EDFPort|steam.EDFKeywords|steam.EDFGameID))
-			eq(t, "full app id", in.FullAppID(), steam.AppIDRust)
-			eq(t, "players from cp", r.Players, protocols.Known(280))
-			eq(t, "max from mp", r.MaxPlayers, protocols.Known(300))
-			eq(t, "queue from qp", r.Queue, protocols.Known(7))
-			eq(t, "trailing", in.Trailing, 0)
+			eq(t, "unknown, extra, full app id, trailing", [4]any{in.UnknownEDF, in.Extra, in.FullAppID(), in.Trailing},
+				[4]any{true, byte(steam.EDFPort | steam.EDFKeywords | steam.EDFGameID), uint32(steam.AppIDRust), 0})
+			eq(t, "players from cp, max from mp, queue from qp", [3]any{r.Players, r.MaxPlayers, r.Queue}, [3]any{protocols.Known(280), protocols.Known(300), protocols.Known(7)})
 		}},
 		{file: "info_edf_unknown_dayz.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "unknown", in.UnknownEDF, true)
-			eq(t, "full app id", in.FullAppID(), uint32(steam.AppIDDayZ))
-			eq(t, "queue from lqs", r.Queue, protocols.Known(12))
-			eq(t, "players", r.Players, protocols.Known(60))
+			eq(t, "unknown, full app id, queue from lqs, players", [4]any{in.UnknownEDF, in.FullAppID(), r.Queue, r.Players},
+				[4]any{true, uint32(steam.AppIDDayZ), protocols.Known(12), protocols.Known(60)})
 		}},
 		{file: "info_trailing.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
 			eq(t, "trailing", in.Trailing, 3)
 			eq(t, "info trailing", r.InfoKV()[len(r.InfoKV())-1], protocols.KV{Key: "trailing_bytes", Value: "3"})
 		}},
 		{file: "info_odd_bytes.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "raw name", in.Name, "Caf\xe9 \xdcber")
-			eq(t, "name as UTF-8", r.Name, "Café Über")
-			eq(t, "protocol", in.Protocol, 252)
+			eq(t, "raw name, name as UTF-8, protocol", [3]any{in.Name, r.Name, in.Protocol}, [3]any{"Caf\xe9 \xdcber", "Café Über", byte(252)})
 			eq(t, "info server_type", r.InfoKV()[9], protocols.KV{Key: "server_type", Value: "0"})
 		}},
 		{file: "info_m_mod.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "type", in.Type, steam.TypeInfoDetailed)
-			eq(t, "address", in.Address, "192.168.0.10:27015")
+			eq(t, "type, address, vac", [4]any{in.Type, in.Address, in.HasVAC, in.VAC}, [4]any{byte(steam.TypeInfoDetailed), "192.168.0.10:27015", true, byte(1)})
 			eq(t, "mod", *in.Mod, steam.ModInfo{Link: "http://example.org/", DownloadLink: "http://example.org/dl", Version: 5, Size: 123456, Type: 1, DLL: 1})
-			eq(t, "vac", [2]any{in.HasVAC, in.VAC}, [2]any{true, byte(1)})
-			eq(t, "bots", r.Bots, protocols.Known(2))
-			eq(t, "players", r.Players, protocols.Known(4))
-			eq(t, "password", r.Password, protocols.FlagTrue)
-			eq(t, "version unknown", r.Version, "")
+			eq(t, "bots, players, password, version unknown", [4]any{r.Bots, r.Players, r.Password, r.Version},
+				[4]any{protocols.Known(2), protocols.Known(4), protocols.FlagTrue, ""})
 		}},
 		{file: "info_m_upper.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "server_type", in.ServerType|0x20, byte('d'))
-			eq(t, "environment", in.Environment|0x20, byte('w'))
-			eq(t, "mod", in.Mod == nil, true)
+			eq(t, "server_type, environment, mod", [3]any{in.ServerType | 0x20, in.Environment | 0x20, in.Mod == nil}, [3]any{byte('d'), byte('w'), true})
 		}},
 		{file: "info_m_no_bots.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "has bots", in.HasBots, false)
-			eq(t, "bots unknown", r.Bots, protocols.Count{})
-			eq(t, "players", r.Players, protocols.Known(3))
+			eq(t, "has bots, bots unknown, players", [3]any{in.HasBots, r.Bots, r.Players}, [3]any{false, protocols.Count{}, protocols.Known(3)})
 		}},
 		{file: "info_m_hltv_longs.hex", check: func(t *testing.T, in *steam.Info, r *protocols.Result) {
-			eq(t, "hltv", [3]any{in.HasHLTVCounts, in.Spectators, in.SpectatorSlots}, [3]any{true, int32(300), int32(512)})
-			eq(t, "players", r.Players, protocols.Known(300))
-			eq(t, "max", r.MaxPlayers, protocols.Known(512))
-			eq(t, "trailing", in.Trailing, 0)
+			eq(t, "hltv", [6]any{in.HasHLTVCounts, in.Spectators, in.SpectatorSlots, r.Players, r.MaxPlayers, in.Trailing},
+				[6]any{true, int32(300), int32(512), protocols.Known(300), protocols.Known(512), 0})
 		}},
 		{file: "info_cut_in_name.hex", err: wire.ErrTruncated},
 		{file: "info_cut_before_version.hex", err: wire.ErrTruncated},
@@ -160,53 +117,38 @@ func TestDecodePlayersVectors(t *testing.T) {
 		check func(t *testing.T, p *steam.Players, r []protocols.Player)
 	}{
 		{file: "player_basic.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
-			eq(t, "names", []string{r[0].Name, r[1].Name, r[2].Name}, []string{"Alice", "Bób ✓", ""})
-			eq(t, "score", r[1].Score, protocols.Known(-3))
-			eq(t, "duration", r[0].Duration, 1234.5)
-			eq(t, "truncated", p.Truncated, false)
+			eq(t, "names", names(r), []string{"Alice", "Bób ✓", ""})
+			eq(t, "score, duration, truncated", [3]any{r[1].Score, r[0].Duration, p.Truncated}, [3]any{protocols.Known(-3), 1234.5, false})
 		}},
 		{file: "player_empty.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
-			eq(t, "players", len(r), 0)
-			eq(t, "truncated", p.Truncated, false)
+			eq(t, "players, truncated", [2]any{len(r), p.Truncated}, [2]any{0, false})
 		}},
 		{file: "player_count_lies.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
-			eq(t, "count", p.Count, 5)
-			eq(t, "parsed", len(r), 2)
-			eq(t, "index", p.List[1].Index, 2)
-			eq(t, "truncated", p.Truncated, true)
+			eq(t, "count, parsed, index, truncated", [4]any{p.Count, len(r), p.List[1].Index, p.Truncated}, [4]any{byte(5), 2, byte(2), true})
 		}},
 		{file: "player_cut_record.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
-			eq(t, "parsed", len(r), 1)
-			eq(t, "name", r[0].Name, "whole")
-			eq(t, "truncated", p.Truncated, true)
+			eq(t, "names, truncated", [2]any{names(r), p.Truncated}, [2]any{[]string{"whole"}, true})
 		}},
 		{file: "player_theship.hex", ship: true, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
-			eq(t, "ship", p.TheShip, true)
 			eq(t, "deaths/money", [4]int32{p.List[0].Deaths, p.List[0].Money, p.List[1].Deaths, p.List[1].Money}, [4]int32{2, 1500, 0, 9000})
-			eq(t, "bot duration unknown", r[0].DurationKnown, false)
-			eq(t, "duration", r[1].Duration, 300.5)
+			eq(t, "ship, bot duration unknown, duration", [3]any{p.TheShip, r[0].DurationKnown, r[1].Duration}, [3]any{true, false, 300.5})
 		}},
 		{file: "player_theship.hex", ship: false, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
-			eq(t, "ship", p.TheShip, false)
-			eq(t, "trailing", p.Trailing, 16)
+			eq(t, "ship, trailing", [2]any{p.TheShip, p.Trailing}, [2]any{false, 16})
 		}},
 		{file: "player_bad_durations.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
-			eq(t, "known", [2]bool{r[0].DurationKnown, r[1].DurationKnown}, [2]bool{false, false})
-			eq(t, "durations", [2]float64{r[0].Duration, r[1].Duration}, [2]float64{0, 0})
+			eq(t, "known, durations", [4]any{r[0].DurationKnown, r[1].DurationKnown, r[0].Duration, r[1].Duration}, [4]any{false, false, 0.0, 0.0})
 		}},
 		{file: "player_maxplayers_placeholder.hex", check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
-			eq(t, "decoded", len(p.List), 1)
-			eq(t, "exported", len(r), 0)
+			eq(t, "decoded, exported", [2]int{len(p.List), len(r)}, [2]int{1, 0})
 		}},
 		{file: "player_maxplayers_placeholder.hex", app: steam.AppIDCSGO, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			eq(t, "exported", len(r), 0)
 		}},
 		{file: "player_csgo_placeholder_among.hex", app: steam.AppIDCSGO, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
-			// CS:GO: the placeholder is dropped wherever it stands.
-			eq(t, "decoded", len(p.List), 3)
-			eq(t, "names", names(r), []string{"alice", "bob"})
-			eq(t, "score", r[1].Score, protocols.Known(3))
-			eq(t, "placeholder kept in the decoded list", p.List[1].Name, "Max Players")
+			// CS:GO: the placeholder is dropped wherever it stands (and kept in the decoded list).
+			eq(t, "decoded, names, score, placeholder", [4]any{len(p.List), names(r), r[1].Score, p.List[1].Name},
+				[4]any{3, []string{"alice", "bob"}, protocols.Known(3), "Max Players"})
 		}},
 		{file: "player_csgo_placeholder_among.hex", app: 440, check: func(t *testing.T, p *steam.Players, r []protocols.Player) {
 			// Another game: a player may be called that; only a lone entry is taken for CS:GO's.
@@ -235,21 +177,16 @@ func TestDecodeRulesVectors(t *testing.T) {
 	}{
 		{file: "rules_basic.hex", check: func(t *testing.T, r *steam.Rules, kv []protocols.KV) {
 			eq(t, "rules", kv, []protocols.KV{{Key: "mp_friendlyfire", Value: "0"}, {Key: "sv_tags", Value: ""}, {Key: "hostname_latin1", Value: "Grüße"}})
-			eq(t, "raw", r.List[2].Value, "Gr\xfc\xdfe")
-			eq(t, "truncated", r.Truncated, false)
+			eq(t, "raw, truncated", [2]any{r.List[2].Value, r.Truncated}, [2]any{"Gr\xfc\xdfe", false})
 		}},
 		{file: "rules_dangling.hex", check: func(t *testing.T, r *steam.Rules, kv []protocols.KV) {
-			eq(t, "rules", kv, []protocols.KV{{Key: "a", Value: "1"}, {Key: "b", Value: "2"}})
-			eq(t, "truncated", r.Truncated, true)
+			eq(t, "rules, truncated", [2]any{kv, r.Truncated}, [2]any{[]protocols.KV{{Key: "a", Value: "1"}, {Key: "b", Value: "2"}}, true})
 		}},
 		{file: "rules_count_lies.hex", check: func(t *testing.T, r *steam.Rules, kv []protocols.KV) {
-			eq(t, "count", r.Count, 60000)
-			eq(t, "parsed", len(kv), 2)
-			eq(t, "truncated", r.Truncated, true)
+			eq(t, "count, parsed, truncated", [3]any{r.Count, len(kv), r.Truncated}, [3]any{uint16(60000), 2, true})
 		}},
 		{file: "rules_trailing.hex", check: func(t *testing.T, r *steam.Rules, kv []protocols.KV) {
-			eq(t, "parsed", len(kv), 1)
-			eq(t, "trailing", r.Trailing, 2)
+			eq(t, "parsed, trailing", [2]int{len(kv), r.Trailing}, [2]int{1, 2})
 		}},
 		{file: "player_basic.hex", err: wire.ErrMalformed},
 		{file: "info_bad_header.hex", err: wire.ErrMalformed},
@@ -316,13 +253,7 @@ func eq[T any](t *testing.T, what string, got, want T) {
 // TestDecodeWindows1252: a server name that is not UTF-8 is the Windows code
 // page (older Source and GoldSrc servers): its 0x80-0x9F are marks.
 func TestDecodeWindows1252(t *testing.T) {
-	b := []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeInfo, 17}
-	for _, s := range [][]byte{prototest.MafiaName, []byte("de_dust2"), []byte("cstrike"), prototest.Marks1252} {
-		b = append(append(b, s...), 0)
-	}
-	b = append(b, 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1)
-	b = append(append(b, "1.0"...), 0)
-	in, err := steam.DecodeInfo(b)
+	in, err := steam.DecodeInfo(srcInfo(string(prototest.MafiaName), "de_dust2", "cstrike", string(prototest.Marks1252), 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', '.', '0', 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,11 +266,7 @@ func TestDecodeWindows1252(t *testing.T) {
 // read in the server's code page; by default as Windows-1252.
 func TestQueryEncoding(t *testing.T) {
 	cp1251 := []byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2} // "Привет"
-	info := []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeInfo, 17}
-	for _, s := range [][]byte{cp1251, []byte("de_dust2"), []byte("cstrike"), []byte("Counter-Strike")} {
-		info = append(append(info, s...), 0)
-	}
-	info = append(info, 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', 0)
+	info := srcInfo(string(cp1251), "de_dust2", "cstrike", "Counter-Strike", 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', 0)
 	players := append(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypePlayers, 1, 0}, cp1251...), 0, 5, 0, 0, 0, 0, 0, 0x20, 0x41)
 	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
 		f := &fake{info: one(info), players: one(players), noChallenge: true}

@@ -1,7 +1,6 @@
 package a2s
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"math"
 	"strconv"
@@ -30,7 +29,7 @@ func runFixtures(t *testing.T, fs []steamtest.Fixture) {
 func checkFixture(t *testing.T, f steamtest.Fixture) {
 	msg := f.Datagrams[0]
 	if _, split := f.JSON["fragments"]; split {
-		msg = reassembleFixture(t, f)
+		msg = steamtest.Reassemble(t, f)
 	}
 	dec := f.JSON["decoded"].(map[string]any)
 	c := checker{t, dec}
@@ -68,114 +67,25 @@ func checkFixture(t *testing.T, f steamtest.Fixture) {
 	}
 }
 
-// checkFragment checks fragment i's header against the fixture, and that fragment
-// 0 tells its layout.
-func checkFragment(t *testing.T, fc checker, d []byte, i int, layout steam.Layout) {
-	t.Helper()
-	fc.int("id", int64(binary.LittleEndian.Uint32(d[4:])))
-	if layout == steam.LayoutGoldSrc {
-		fc.int("total", int64(d[8]&0x0F))
-		fc.int("number", int64(d[8]>>4))
-	} else {
-		fc.int("total", int64(d[8]))
-		fc.int("number", int64(d[9]))
-	}
-	if got := steam.DetectLayout(d, binary.LittleEndian.Uint32(d[4:])&0x80000000 != 0); i == 0 && got != layout {
-		t.Errorf("fragment 0 detected as %v, want %v", got, layout)
-	}
-}
-
-// reassembleFixture feeds the fragments in arrival order, then backwards with every
-// fragment duplicated, and checks both give the same message of the expected length.
-func reassembleFixture(t *testing.T, f steamtest.Fixture) []byte {
-	t.Helper()
-	frags := f.JSON["fragments"].([]any)
-	layout := map[string]steam.Layout{"source": steam.LayoutSource, "source_without_size_field": steam.LayoutSourceNoSize, "goldsrc": steam.LayoutGoldSrc}[f.JSON["split_layout"].(string)]
-	if layout == steam.LayoutAuto {
-		t.Fatalf("unknown split_layout %v", f.JSON["split_layout"])
-	}
-	for i, d := range f.Datagrams {
-		checkFragment(t, checker{t, frags[i].(map[string]any)}, d, i, layout)
-	}
-	var msg []byte
-	for _, asm := range []*steam.Assembler{{}, {Layout: layout}} {
-		for i, d := range f.Datagrams {
-			m, done, err := asm.Add(d)
-			if err != nil {
-				t.Fatalf("fragment %d: %v", i, err)
-			}
-			if done != (i == len(f.Datagrams)-1) {
-				t.Fatalf("fragment %d: done = %v", i, done)
-			}
-			if done && msg == nil {
-				msg = m
-			} else if done && string(m) != string(msg) {
-				t.Fatal("forced layout gives another message")
-			}
-		}
-	}
-	if got, want := int64(len(msg)), steamtest.Int(t, f.JSON["reassembled_length"]); got != want {
-		t.Fatalf("reassembled %d bytes, want %d", got, want)
-	}
-	var asm steam.Assembler
-	var back []byte
-	for i := len(f.Datagrams) - 1; i >= 0; i-- {
-		for range 2 {
-			m, done, err := asm.Add(f.Datagrams[i])
-			if err != nil {
-				t.Fatalf("backwards, fragment %d: %v", i, err)
-			}
-			if done && back == nil {
-				back = m
-			}
-		}
-	}
-	if string(back) != string(msg) {
-		t.Fatal("backwards and duplicated fragments give another message")
-	}
-	return msg
-}
-
 func checkInfo(t *testing.T, c checker, in *steam.Info) {
 	t.Helper()
-	c.int("protocol", int64(in.Protocol))
-	c.str("name", in.Name)
-	c.str("map", in.Map)
-	c.str("folder", in.Folder)
-	c.str("game", in.Game)
-	c.int("players", int64(in.Players))
-	c.int("max_players", int64(in.MaxPlayers))
-	c.int("server_type_byte", int64(in.ServerType))
-	c.int("environment_byte", int64(in.Environment))
-	c.int("visibility", int64(in.Visibility))
-	c.int("trailing_bytes", int64(in.Trailing))
+	c.all(map[string]any{"protocol": in.Protocol, "name": in.Name, "map": in.Map, "folder": in.Folder, "game": in.Game,
+		"players": in.Players, "max_players": in.MaxPlayers, "server_type_byte": in.ServerType, "environment_byte": in.Environment,
+		"visibility": in.Visibility, "trailing_bytes": in.Trailing})
 	if in.Truncated || in.UnknownEDF {
 		t.Errorf("Truncated %v, UnknownEDF %v on a real capture", in.Truncated, in.UnknownEDF)
 	}
 	if in.Type == steam.TypeInfoDetailed {
-		c.str("address", in.Address)
-		c.int("vac", int64(in.VAC))
 		if c.present("bots") != in.HasBots {
 			t.Errorf("HasBots = %v, fixture bots %v", in.HasBots, c.want["bots"])
 		}
-		c.int("bots", int64(in.Bots))
-		c.int("mod", map[bool]int64{false: 0, true: 1}[in.Mod != nil])
+		c.all(map[string]any{"address": in.Address, "vac": in.VAC, "bots": in.Bots, "mod": map[bool]int{false: 0, true: 1}[in.Mod != nil]})
 		if m, ok := c.want["mod_info"].(map[string]any); ok {
-			mc := checker{t, m}
-			mc.str("link", in.Mod.Link)
-			mc.str("download_link", in.Mod.DownloadLink)
-			mc.str("third_string", in.Mod.Reserved)
-			mc.int("version", int64(in.Mod.Version))
-			mc.int("size", int64(in.Mod.Size))
-			mc.int("type", int64(in.Mod.Type))
-			mc.int("dll", int64(in.Mod.DLL))
+			checker{t, m}.all(map[string]any{"link": in.Mod.Link, "download_link": in.Mod.DownloadLink, "third_string": in.Mod.Reserved,
+				"version": in.Mod.Version, "size": in.Mod.Size, "type": in.Mod.Type, "dll": in.Mod.DLL})
 		}
 	} else {
-		c.int("app_id", int64(in.AppID))
-		c.int("bots", int64(in.Bots))
-		c.int("vac", int64(in.VAC))
-		c.str("version", in.Version)
-		c.int("edf", int64(in.EDF))
+		c.all(map[string]any{"app_id": in.AppID, "bots": in.Bots, "vac": in.VAC, "version": in.Version, "edf": in.EDF})
 		for _, f := range []struct {
 			key string
 			bit byte
@@ -184,20 +94,12 @@ func checkInfo(t *testing.T, c checker, in *steam.Info) {
 				t.Errorf("%s: fixture has it %v, decoded bits %#x", f.key, c.present(f.key), in.Extra)
 			}
 		}
-		c.int("game_port", int64(in.GamePort))
-		c.int("steam_id", int64(in.SteamID))
-		c.int("spectator_port", int64(in.SpectatorPort))
-		c.str("spectator_name", in.SpectatorName)
-		c.str("keywords", in.Keywords)
-		c.int("game_id", int64(in.GameID))
-		c.int("game_id_app_id", int64(in.FullAppID()))
+		c.all(map[string]any{"game_port": in.GamePort, "steam_id": int64(in.SteamID), "spectator_port": in.SpectatorPort, "spectator_name": in.SpectatorName,
+			"keywords": in.Keywords, "game_id": int64(in.GameID), "game_id_app_id": in.FullAppID()})
 		if s, ok := c.want["the_ship"].(map[string]any); ok != in.HasShip {
 			t.Errorf("HasShip = %v, fixture the_ship %v", in.HasShip, ok)
 		} else if ok {
-			sc := checker{t, s}
-			sc.int("mode", int64(in.ShipMode))
-			sc.int("witnesses", int64(in.ShipWitnesses))
-			sc.int("duration", int64(in.ShipTime))
+			checker{t, s}.all(map[string]any{"mode": in.ShipMode, "witnesses": in.ShipWitnesses, "duration": in.ShipTime})
 		}
 	}
 
@@ -232,25 +134,11 @@ func rustCount(keywords, prefix string) int64 {
 	return -1
 }
 
-// checkKV asserts the debug key/values are valid UTF-8 and keys are unique.
-func checkKV(t *testing.T, kv []protocols.KV) {
-	t.Helper()
-	seen := map[string]bool{}
-	for _, x := range kv {
-		if seen[x.Key] {
-			t.Errorf("duplicate Info key %q", x.Key)
-		}
-		seen[x.Key] = true
-		if steam.Text(x.Value) != x.Value {
-			t.Errorf("Info %s is not valid UTF-8: %q", x.Key, x.Value)
-		}
-	}
-}
+var checkKV = steamtest.CheckKV
 
 func checkPlayers(t *testing.T, c checker, p *steam.Players, ship bool) {
 	t.Helper()
-	c.int("count", int64(p.Count))
-	c.int("trailing_bytes", int64(p.Trailing))
+	c.all(map[string]any{"count": p.Count, "trailing_bytes": p.Trailing})
 	want := c.want["players"].([]any)
 	if len(p.List) != len(want) {
 		t.Fatalf("%d players, want %d", len(p.List), len(want))
@@ -259,13 +147,8 @@ func checkPlayers(t *testing.T, c checker, p *steam.Players, ship bool) {
 		t.Errorf("TheShip = %v, want %v", p.TheShip, ship)
 	}
 	for i, w := range want {
-		pc := checker{t, w.(map[string]any)}
-		pl := p.List[i]
-		pc.int("index", int64(pl.Index))
-		pc.str("name", pl.Name)
-		pc.int("score", int64(pl.Score))
-		pc.int("deaths", int64(pl.Deaths))
-		pc.int("money", int64(pl.Money))
+		pc, pl := checker{t, w.(map[string]any)}, p.List[i]
+		pc.all(map[string]any{"index": pl.Index, "name": pl.Name, "score": pl.Score, "deaths": pl.Deaths, "money": pl.Money})
 		if d := pc.want["duration"].(float64); float64(pl.Duration) != d {
 			t.Errorf("player %d duration %v, want %v", i, pl.Duration, d)
 		}
@@ -284,9 +167,7 @@ func checkPlayers(t *testing.T, c checker, p *steam.Players, ship bool) {
 
 func checkRules(t *testing.T, c checker, r *steam.Rules) {
 	t.Helper()
-	c.int("count", int64(r.Count))
-	c.int("parsed_rule_count", int64(len(r.List)))
-	c.int("trailing_bytes", int64(r.Trailing))
+	c.all(map[string]any{"count": r.Count, "parsed_rule_count": len(r.List), "trailing_bytes": r.Trailing})
 	if tr, _ := c.want["truncated"].(bool); tr != r.Truncated {
 		t.Errorf("Truncated = %v, want %v", r.Truncated, tr)
 	}

@@ -5,10 +5,11 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -19,22 +20,13 @@ import (
 func seeds(f *testing.F) [][][]byte {
 	var out [][][]byte
 	hexes, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	sort.Strings(hexes)
-	sets := map[string][][]byte{}
-	var order []string
 	for _, h := range hexes {
-		b := readHex(f, filepath.Base(h))
-		key := filepath.Base(h)
-		if i := strings.Index(key, ".frag"); i >= 0 {
-			key = key[:i]
+		switch key, frag, split := strings.Cut(filepath.Base(h), ".frag"); {
+		case !split:
+			out = append(out, [][]byte{readHex(f, filepath.Base(h))})
+		case strings.HasPrefix(frag, "0."):
+			out = append(out, steamtest.Frags(f, key))
 		}
-		if _, ok := sets[key]; !ok {
-			order = append(order, key)
-		}
-		sets[key] = append(sets[key], b)
-	}
-	for _, k := range order {
-		out = append(out, sets[k])
 	}
 	if s := prototest.SharedDir(); s != "" {
 		for _, dir := range []string{"a2s", "a2s/constructed", "goldsrc"} {
@@ -50,33 +42,25 @@ func seeds(f *testing.F) [][][]byte {
 	return out
 }
 
+// datagrams is every seed datagram, one by one.
+func datagrams(f *testing.F) [][]byte { return slices.Concat(seeds(f)...) }
+
 func FuzzDecodeInfo(f *testing.F) {
-	for _, set := range seeds(f) {
-		for _, d := range set {
-			f.Add(d)
-		}
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, datagrams(f), func(t *testing.T, b []byte) *protocols.Result {
 		in, err := steam.DecodeInfo(b)
 		if err != nil {
-			return
+			return nil
 		}
 		r := in.Result()
 		checkKV(t, r.InfoKV())
-		for _, s := range []string{r.Name, r.Map, r.Game, r.Version} {
-			if steam.Text(s) != s {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
+		return r
 	})
 }
 
 func FuzzDecodePlayers(f *testing.F) {
-	for _, set := range seeds(f) {
-		for _, d := range set {
-			f.Add(d, false)
-			f.Add(d, true)
-		}
+	for _, d := range datagrams(f) {
+		f.Add(d, false)
+		f.Add(d, true)
 	}
 	f.Fuzz(func(t *testing.T, b []byte, ship bool) {
 		p, err := steam.DecodePlayers(b, ship)
@@ -95,10 +79,8 @@ func FuzzDecodePlayers(f *testing.F) {
 }
 
 func FuzzDecodeRules(f *testing.F) {
-	for _, set := range seeds(f) {
-		for _, d := range set {
-			f.Add(d)
-		}
+	for _, d := range datagrams(f) {
+		f.Add(d)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := steam.DecodeRules(b)

@@ -8,9 +8,6 @@ import (
 )
 
 func TestGameRules(t *testing.T) {
-	base := func() *protocols.Result {
-		return &protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}
-	}
 	kv := func(pairs ...string) []protocols.KV {
 		var out []protocols.KV
 		for i := 0; i+1 < len(pairs); i += 2 {
@@ -18,6 +15,8 @@ func TestGameRules(t *testing.T) {
 		}
 		return out
 	}
+	base := protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}
+	with := func(f func(*protocols.Result)) protocols.Result { r := base; f(&r); return r }
 	tests := []struct {
 		name  string
 		appID uint32
@@ -26,28 +25,20 @@ func TestGameRules(t *testing.T) {
 	}{
 		{"battalion 1944", appIDBattalion1944,
 			kv("bat_name_s", "Comp Server #1", "bat_player_count_s", "7", "bat_max_players_i", "10", "bat_has_password_s", "Y", "bat_map_s", "ignored"),
-			protocols.Result{Name: "Comp Server #1", Version: "1.0.0.0", Players: protocols.Known(7), MaxPlayers: protocols.Known(10), Password: protocols.FlagTrue}},
-		{"battalion 1944, counts not numbers", appIDBattalion1944,
-			kv("bat_player_count_s", "x", "bat_max_players_i", "-1", "bat_has_password_s", "N"),
-			protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}},
-		{"soulmask", appIDSoulmask, kv("NO_s", "1.2.3.45"),
-			protocols.Result{Name: "lobby", Version: "1.2.3.45", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}},
-		{"another game keeps its info", 730, kv("bat_name_s", "x", "NO_s", "9", "uptime", "100"),
-			protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}},
-		{"rust uptime", steam.AppIDRust, kv("pve", "False", "uptime", "14359"),
-			protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse,
-				Uptime: protocols.SpanSeconds(14359)}},
-		{"rust uptime not a count", steam.AppIDRust, kv("uptime", "4 hours"),
-			protocols.Result{Name: "lobby", Version: "1.0.0.0", Players: protocols.Known(0), MaxPlayers: protocols.Known(0), Password: protocols.FlagFalse}},
+			with(func(r *protocols.Result) {
+				r.Name, r.Players, r.MaxPlayers, r.Password = "Comp Server #1", protocols.Known(7), protocols.Known(10), protocols.FlagTrue
+			})},
+		{"battalion 1944, counts not numbers", appIDBattalion1944, kv("bat_player_count_s", "x", "bat_max_players_i", "-1", "bat_has_password_s", "N"), base},
+		{"soulmask", appIDSoulmask, kv("NO_s", "1.2.3.45"), with(func(r *protocols.Result) { r.Version = "1.2.3.45" })},
+		{"another game keeps its info", 730, kv("bat_name_s", "x", "NO_s", "9", "uptime", "100"), base},
+		{"rust uptime", steam.AppIDRust, kv("pve", "False", "uptime", "14359"), with(func(r *protocols.Result) { r.Uptime = protocols.SpanSeconds(14359) })},
+		{"rust uptime not a count", steam.AppIDRust, kv("uptime", "4 hours"), base},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := base()
-			applyGameRules(res, tc.appID, tc.rules)
-			if res.Name != tc.want.Name || res.Version != tc.want.Version || res.Players != tc.want.Players ||
-				res.MaxPlayers != tc.want.MaxPlayers || res.Password != tc.want.Password || res.Uptime != tc.want.Uptime {
-				t.Errorf("got %+v", *res)
-			}
+			res := base
+			applyGameRules(&res, tc.appID, tc.rules)
+			eq(t, "result", res, tc.want)
 		})
 	}
 }

@@ -2,6 +2,7 @@ package a2s
 
 import (
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
@@ -39,6 +40,21 @@ func (c checker) str(key, got string) {
 	if v, ok := c.want[key]; ok && v != nil {
 		if w := prototest.FixtureBytes(c.t, v); w != got {
 			c.t.Errorf("%s = %q, want %q", key, got, w)
+		}
+	}
+}
+
+// all compares each value with the fixture's key, as int or str by its kind.
+func (c checker) all(vals map[string]any) {
+	c.t.Helper()
+	for k, v := range vals {
+		switch rv := reflect.ValueOf(v); {
+		case rv.Kind() == reflect.String:
+			c.str(k, rv.String())
+		case rv.CanInt():
+			c.int(k, rv.Int())
+		default:
+			c.int(k, int64(rv.Uint()))
 		}
 	}
 }

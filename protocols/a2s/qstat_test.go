@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -27,13 +28,7 @@ func TestQstat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if qs.Status != "online" {
-				t.Fatalf("qstat status %q", qs.Status)
-			}
-			eq(t, "name", res.Name, qs.Name)
-			eq(t, "map", res.Map, qs.Map)
-			eq(t, "players incl. bots", res.Players.Value+res.Bots.Value, int64(qs.NumPlayers))
-			eq(t, "max", res.MaxPlayers.Value, int64(qs.MaxPlayers))
+			steamtest.QstatAgrees(t, qs, res)
 		})
 	}
 }

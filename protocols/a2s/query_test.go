@@ -2,10 +2,11 @@ package a2s
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"net/netip"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,11 +82,17 @@ func (f *fake) handle(req []byte) [][]byte {
 	return nil
 }
 
-// setChallenge changes the challenge the server hands out and wants.
-func (f *fake) setChallenge(ch [4]byte) {
+// SetChallenge, Current, Requests and InfoRequests serve steamtest.CacheRun.
+func (f *fake) SetChallenge(ch []byte) {
 	f.mu.Lock()
-	f.challenge = ch
+	f.challenge = [4]byte(ch)
 	f.mu.Unlock()
+}
+
+func (f *fake) Current() []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return bytes.Clone(f.challenge[:])
 }
 
 func (f *fake) requests() [][]byte {
@@ -94,210 +101,175 @@ func (f *fake) requests() [][]byte {
 	return append([][]byte(nil), f.reqs...)
 }
 
+func (f *fake) Requests() int { return len(f.requests()) }
+
+func (f *fake) InfoRequests() (out [][]byte) {
+	for _, r := range f.requests() {
+		if bytes.HasPrefix(r, steam.InfoRequest) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func (f *fake) start(t testing.TB) netip.AddrPort { return prototest.UDP(t, f.handle) }
 
 func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, timeout time.Duration) (*protocols.Result, *wire.Trace, error) {
 	return prototest.QueryNew(t, Protocol, addr, s, timeout)
 }
 
-func phases(tr *wire.Trace) []string {
-	var out []string
-	for _, p := range tr.Phases {
-		out = append(out, p.Name)
+// probe queries f within 2s and wants every phase to succeed.
+func probe(t *testing.T, f *fake, s protocols.Settings) (*protocols.Result, string) {
+	t.Helper()
+	res, tr, err := query(t, f.start(t), s, 2*time.Second)
+	if err != nil || len(res.PhaseErrors) != 0 {
+		t.Fatal(err, res)
 	}
-	return out
+	return res, prototest.PhaseNames(tr)
 }
 
 func one(b []byte) [][]byte { return [][]byte{b} }
-
-func TestQueryInfo(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_edf_all.hex"))}
-	res, tr, err := query(t, f.start(t), protocols.Settings{}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "name", res.Name, " Spaced Name")
-	eq(t, "map", res.Map, "pl_badwater")
-	eq(t, "players", res.Players, protocols.Known(17))
-	eq(t, "max", res.MaxPlayers, protocols.Known(32))
-	eq(t, "phases", phases(tr), []string{"info"})
-	eq(t, "requests", len(f.requests()), 1)
-	eq(t, "no players", res.PlayerList == nil && res.Rules == nil, true)
-}
-
-func TestQueryInfoChallenge(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), infoChallenge: true, challenge: [4]byte{0x4B, 0xA1, 0xD5, 0x22}}
-	res, tr, err := query(t, f.start(t), protocols.Settings{}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "name", res.Name, "Test Server")
-	eq(t, "phases", phases(tr), []string{"challenge", "info"})
-	reqs := f.requests()
-	eq(t, "requests", len(reqs), 2)
-	eq(t, "plain request", reqs[0], steam.InfoRequest)
-	eq(t, "with challenge", reqs[1], append(append([]byte{}, steam.InfoRequest...), 0x4B, 0xA1, 0xD5, 0x22))
-}
 
 // A server that hands out its challenge only through A2S_SERVERQUERY_GETCHALLENGE
 // and ignores everything without it: after half the time in silence the querier
 // asks for one the old way and uses it for info, players and rules.
 func TestQueryLegacyChallenge(t *testing.T) {
-	ch := [4]byte{0x12, 0x34, 0x56, 0x78}
 	f := &fake{info: one(readHex(t, "info_no_edf.hex")), players: one(readHex(t, "player_basic.hex")),
-		rules: one(readHex(t, "rules_basic.hex")), legacy: true, challenge: ch}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 3*time.Second) // half of it in silence; the rest holds the exchange on a busy machine
-	if err != nil {
-		t.Fatal(err)
+		rules: one(readHex(t, "rules_basic.hex")), legacy: true, challenge: [4]byte{0x12, 0x34, 0x56, 0x78}}
+	// half of the deadline in silence; the rest holds the exchange on a busy machine
+	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 3*time.Second)
+	if err != nil || len(res.PhaseErrors) != 0 {
+		t.Fatal(err, res)
 	}
-	eq(t, "name", res.Name, "Test Server")
-	eq(t, "players", len(res.PlayerList), 3)
-	eq(t, "rules", len(res.Rules), 3)
-	eq(t, "phase errors", len(res.PhaseErrors), 0)
-	eq(t, "phases", phases(tr), []string{"challenge", "info", "players", "rules"})
-	var sawGet bool
-	for _, r := range f.requests() {
-		sawGet = sawGet || bytes.Equal(r, getChallengeRequest)
-	}
-	eq(t, "sent A2S_SERVERQUERY_GETCHALLENGE", sawGet, true)
+	eq(t, "result", [4]any{res.Name, len(res.PlayerList), len(res.Rules), prototest.PhaseNames(tr)}, [4]any{"Test Server", 3, 3, "challenge,info,players,rules"})
 	reqs := f.requests()
+	eq(t, "sent A2S_SERVERQUERY_GETCHALLENGE", slices.ContainsFunc(reqs, func(r []byte) bool { return bytes.Equal(r, getChallengeRequest) }), true)
 	eq(t, "rules with the challenge", reqs[len(reqs)-1], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 0x12, 0x34, 0x56, 0x78})
 }
 
 func TestQueryChallengeLoop(t *testing.T) {
 	// A server that answers every A2S_INFO with a fresh challenge never converges.
-	var mu sync.Mutex
-	n := byte(0)
+	var n atomic.Int32
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		mu.Lock()
-		defer mu.Unlock()
-		n++
-		return one([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge, n, n, n, n})
+		c := byte(n.Add(1))
+		return one([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge, c, c, c, c})
 	})
-	_, _, err := query(t, addr, protocols.Settings{}, 2*time.Second)
-	if !errors.Is(err, wire.ErrChallenge) {
+	if _, _, err := query(t, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrChallenge) {
 		t.Fatalf("err = %v, want ErrChallenge", err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	eq(t, "requests", n, steam.MaxChallenges)
+	eq(t, "requests", int(n.Load()), steam.MaxChallenges)
 }
 
-func TestQueryPlayersRules(t *testing.T) {
-	info := readHex(t, "info_edf_all.hex")
-	frags := steamtest.Frags(t, "split_source")
-	f := &fake{
-		info: one(info),
-		// A late second info reply comes first and must be skipped.
-		players: [][]byte{info, readHex(t, "player_basic.hex")},
-		// Out of order, with duplicates.
-		rules:     [][]byte{frags[2], frags[0], frags[2], frags[3], frags[1], frags[0]},
-		challenge: [4]byte{1, 2, 3, 4},
-	}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "phase errors", len(res.PhaseErrors), 0)
-	eq(t, "phases", phases(tr), []string{"info", "players", "rules"})
-	eq(t, "players", len(res.PlayerList), 3)
-	eq(t, "player 1", res.PlayerList[1].Name, "Bób ✓")
-	eq(t, "rules", len(res.Rules), 40)
-	eq(t, "rule 39", res.Rules[39], protocols.KV{Key: "rule_39", Value: "value number 39"})
-	reqs := f.requests()
-	eq(t, "requests", len(reqs), 5)
-	eq(t, "players -1", reqs[1], steam.PlayersRequest)
-	eq(t, "players with challenge", reqs[2], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x55, 1, 2, 3, 4})
-	eq(t, "rules with challenge", reqs[4], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 1, 2, 3, 4})
+// frag is fragment n of 2 of a Source-layout split message with the given id.
+func frag(id, n byte, p []byte) []byte {
+	return append([]byte{0xFE, 0xFF, 0xFF, 0xFF, id, 0, 0, 0, 2, n, 0x50, 0}, p...)
 }
 
-func TestQueryLateSplitOfOtherType(t *testing.T) {
-	// While the players reply is being collected, a whole split rules reply (late,
-	// from an earlier query) completes: it is skipped without a re-send.
-	rules := steamtest.Frags(t, "split_source")
-	players := readHex(t, "player_basic.hex")
-	frag := func(n byte, p []byte) []byte {
-		return append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 0x33, 0, 0, 0, 2, n, 0x20, 0}, p...)
-	}
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), noChallenge: true,
-		players: append(append([][]byte{frag(0, players[:32])}, rules...), frag(1, players[32:]))}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil || len(res.PhaseErrors) != 0 {
-		t.Fatal(err, res.PhaseErrors)
-	}
-	eq(t, "players", len(res.PlayerList), 3)
-	eq(t, "requests", len(f.requests()), 2)
-}
-
-func TestQueryNoChallengeNeeded(t *testing.T) {
-	// Rule 5: a server may answer the -1 request with the data at once.
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), players: one(readHex(t, "player_empty.hex")), noChallenge: true}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil || len(res.PhaseErrors) != 0 {
-		t.Fatal(err, res.PhaseErrors)
-	}
-	eq(t, "players", res.PlayerList, []protocols.Player{})
-	eq(t, "requests", len(f.requests()), 2)
-}
-
-func TestQueryTheShipPlayers(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_theship.hex")), players: one(readHex(t, "player_theship.hex"))}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil || len(res.PhaseErrors) != 0 {
-		t.Fatal(err, res.PhaseErrors)
-	}
-	eq(t, "players", len(res.PlayerList), 2)
-	eq(t, "bot duration", res.PlayerList[0].DurationKnown, false)
-}
-
-func TestQueryInfoSplit(t *testing.T) {
-	// Query proxies split even A2S_INFO (GameQ #688).
-	info := readHex(t, "info_edf_all.hex")
-	frag := func(n byte, p []byte) []byte {
-		return append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 5, 0, 0, 0, 2, n, 0x50, 0}, p...)
-	}
-	f := &fake{info: [][]byte{frag(1, info[80:]), frag(0, info[:80])}}
-	res, _, err := query(t, f.start(t), protocols.Settings{}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "name", res.Name, " Spaced Name")
-}
-
-func TestQueryCompressedRules(t *testing.T) {
-	frags := steamtest.Frags(t, "split_bzip2")
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: [][]byte{frags[1], frags[0]}}
-	res, _, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil || len(res.PhaseErrors) != 0 {
-		t.Fatal(err, res.PhaseErrors)
-	}
-	eq(t, "rules", len(res.Rules), 40)
-}
-
-func TestQueryBadFragment(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: steamtest.Frags(t, "split_bzip2_badcrc")}
-	res, _, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrMalformed) {
-		t.Fatalf("phase errors %v", res.PhaseErrors)
-	}
-}
-
-func TestQueryMissingFragment(t *testing.T) {
+// Round trips that succeed in every phase, each named for what the server does.
+func TestQueryReplies(t *testing.T) {
 	t.Parallel()
-	frags := steamtest.Frags(t, "split_source")
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), rules: [][]byte{frags[0], frags[1], frags[3]}}
-	for _, retries := range []int{0, 1} {
-		res, _, err := query(t, f.start(t), protocols.Settings{Rules: true, Retries: retries}, 300*time.Millisecond)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
-			t.Fatalf("retries %d: phase errors %v", retries, res.PhaseErrors)
-		}
-		eq(t, "info kept", res.Name, "Test Server")
+	info, player := readHex(t, "info_no_edf.hex"), readHex(t, "player_basic.hex")
+	source := steamtest.Frags(t, "split_source")
+	bzip := steamtest.Frags(t, "split_bzip2")
+	full := readHex(t, "info_edf_all.hex")
+	type check = func(t *testing.T, res *protocols.Result, f *fake, phases string)
+	named := func(want string) check {
+		return func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "name", res.Name, want) }
+	}
+	detailed, empty := readHex(t, "info_m_mod.hex"), one(readHex(t, "player_empty.hex"))
+	for _, tt := range []struct {
+		name  string
+		fake  *fake
+		s     protocols.Settings
+		reqs  int // 0: not counted
+		check check
+	}{
+		{"info", &fake{info: one(full)}, protocols.Settings{}, 1, func(t *testing.T, res *protocols.Result, _ *fake, phases string) {
+			eq(t, "result", [5]any{res.Name, res.Map, res.Players, res.MaxPlayers, phases}, [5]any{" Spaced Name", "pl_badwater", protocols.Known(17), protocols.Known(32), "info"})
+			eq(t, "no players", res.PlayerList == nil && res.Rules == nil, true)
+		}},
+		{"info challenge", &fake{info: one(info), infoChallenge: true, challenge: [4]byte{0x4B, 0xA1, 0xD5, 0x22}}, protocols.Settings{}, 2,
+			func(t *testing.T, res *protocols.Result, f *fake, phases string) {
+				eq(t, "name, phases", [2]string{res.Name, phases}, [2]string{"Test Server", "challenge,info"})
+				eq(t, "requests", f.requests(), [][]byte{steam.InfoRequest, steam.WithChallenge(steam.InfoRequest, []byte{0x4B, 0xA1, 0xD5, 0x22})})
+			}},
+		// A late second info reply comes first and must be skipped; the rules come
+		// out of order, with duplicates.
+		{"players and rules", &fake{info: one(full), players: [][]byte{full, player}, challenge: [4]byte{1, 2, 3, 4},
+			rules: [][]byte{source[2], source[0], source[2], source[3], source[1], source[0]}},
+			protocols.Settings{Players: true, Rules: true}, 5, func(t *testing.T, res *protocols.Result, f *fake, phases string) {
+				eq(t, "phases", phases, "info,players,rules")
+				eq(t, "players", [2]any{len(res.PlayerList), res.PlayerList[1].Name}, [2]any{3, "Bób ✓"})
+				eq(t, "rules", [2]any{len(res.Rules), res.Rules[39]}, [2]any{40, protocols.KV{Key: "rule_39", Value: "value number 39"}})
+				reqs := f.requests()
+				eq(t, "players -1, with challenge, rules with challenge", [][]byte{reqs[1], reqs[2], reqs[4]},
+					[][]byte{steam.PlayersRequest, {0xFF, 0xFF, 0xFF, 0xFF, 0x55, 1, 2, 3, 4}, {0xFF, 0xFF, 0xFF, 0xFF, 0x56, 1, 2, 3, 4}})
+			}},
+		// While the players reply is being collected, a whole split rules reply (late,
+		// from an earlier query) completes: it is skipped without a re-send.
+		{"late split of another type", &fake{info: one(info), noChallenge: true,
+			players: append(append([][]byte{frag(0x33, 0, player[:32])}, source...), frag(0x33, 1, player[32:]))},
+			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "players", len(res.PlayerList), 3) }},
+		// Rule 5: a server may answer the -1 request with the data at once.
+		{"no challenge needed", &fake{info: one(info), players: one(readHex(t, "player_empty.hex")), noChallenge: true},
+			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result, _ *fake, _ string) {
+				eq(t, "players", res.PlayerList, []protocols.Player{})
+			}},
+		{"The Ship players", &fake{info: one(readHex(t, "info_theship.hex")), players: one(readHex(t, "player_theship.hex"))},
+			protocols.Settings{Players: true}, 0, func(t *testing.T, res *protocols.Result, _ *fake, _ string) {
+				eq(t, "players, bot duration", [2]any{len(res.PlayerList), res.PlayerList[0].DurationKnown}, [2]any{2, false})
+			}},
+		// Query proxies split even A2S_INFO (GameQ #688).
+		{"split info", &fake{info: [][]byte{frag(5, 1, full[80:]), frag(5, 0, full[:80])}}, protocols.Settings{}, 0,
+			named(" Spaced Name")},
+		// A GoldSrc server may answer A2S_INFO twice: the 0x49 wins when it decodes.
+		{"0x6D then 0x49", &fake{info: [][]byte{detailed, full}, players: empty}, protocols.Settings{Players: true}, 0, named(" Spaced Name")},
+		{"0x49 then 0x6D", &fake{info: [][]byte{full, detailed}, players: empty}, protocols.Settings{Players: true}, 0, named(" Spaced Name")},
+		{"0x6D alone", &fake{info: [][]byte{detailed}, players: empty}, protocols.Settings{Players: true}, 0, named("Old Server")},
+		{"0x6D then a broken 0x49", &fake{info: [][]byte{detailed, full[:20]}, players: empty}, protocols.Settings{Players: true}, 0, named("Old Server")},
+		{"compressed rules", &fake{info: one(info), rules: [][]byte{bzip[1], bzip[0]}}, protocols.Settings{Rules: true}, 0,
+			func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "rules", len(res.Rules), 40) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, phases := probe(t, tt.fake, tt.s)
+			if tt.reqs != 0 {
+				eq(t, "requests", len(tt.fake.requests()), tt.reqs)
+			}
+			tt.check(t, res, tt.fake, phases)
+		})
+	}
+}
+
+// A phase that fails costs that phase only: info stays, the error is the phase's.
+func TestQueryPhaseErrors(t *testing.T) {
+	t.Parallel()
+	info := readHex(t, "info_no_edf.hex")
+	source := steamtest.Frags(t, "split_source")
+	for _, tt := range []struct {
+		name    string
+		fake    *fake
+		s       protocols.Settings
+		d       time.Duration
+		players int
+		want    error // of the rules phase
+	}{
+		{"bad bzip2 crc", &fake{info: one(info), rules: steamtest.Frags(t, "split_bzip2_badcrc")}, protocols.Settings{Rules: true}, 2 * time.Second, 0, wire.ErrMalformed},
+		{"missing fragment", &fake{info: one(info), rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true}, 300 * time.Millisecond, 0, wire.ErrTimeout},
+		{"missing fragment, re-sent", &fake{info: one(info), rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true, Retries: 1}, 300 * time.Millisecond, 0, wire.ErrTimeout},
+		// CS:GO never answers A2S_RULES: the server is still up.
+		{"rules never answered", &fake{info: one(info), players: one(readHex(t, "player_basic.hex"))}, protocols.Settings{Players: true, Rules: true}, 300 * time.Millisecond, 3, wire.ErrTimeout},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res, _, err := query(t, tt.fake.start(t), tt.s, tt.d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eq(t, "info kept, players", [2]any{res.Name, len(res.PlayerList)}, [2]any{"Test Server", tt.players})
+			if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, tt.want) {
+				t.Fatalf("phase errors %v", res.PhaseErrors)
+			}
+		})
 	}
 }
 
@@ -305,17 +277,14 @@ func TestQueryFragmentRecoveredByResend(t *testing.T) {
 	t.Parallel()
 	// The first answer loses fragment 2; the answer to the re-send is complete.
 	frags := steamtest.Frags(t, "split_source")
-	var mu sync.Mutex
-	rulesAsked := 0
+	var rulesAsked atomic.Int32
 	info := readHex(t, "info_no_edf.hex")
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		switch req[4] {
 		case 'T':
 			return one(info)
 		case 'V':
-			mu.Lock()
-			defer mu.Unlock()
-			if rulesAsked++; rulesAsked == 1 {
+			if rulesAsked.Add(1) == 1 {
 				return [][]byte{frags[0], frags[1], frags[3]}
 			}
 			return [][]byte{setID(frags[0], 99), setID(frags[1], 99), setID(frags[2], 99), setID(frags[3], 99)}
@@ -343,45 +312,6 @@ func TestQuerierContract(t *testing.T) {
 	})
 }
 
-func TestQueryPlayersTimeout(t *testing.T) {
-	t.Parallel()
-	// CS:GO never answers A2S_RULES: the server is still up.
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), players: one(readHex(t, "player_basic.hex"))}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 300*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "players", len(res.PlayerList), 3)
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
-		t.Fatalf("phase errors %v", res.PhaseErrors)
-	}
-}
-
-func TestQueryDoubleInfo(t *testing.T) {
-	t.Parallel()
-	detailed := readHex(t, "info_m_mod.hex")
-	source := readHex(t, "info_edf_all.hex")
-	for _, tt := range []struct {
-		name    string
-		replies [][]byte
-		want    string
-	}{
-		{"0x6D then 0x49", [][]byte{detailed, source}, " Spaced Name"},
-		{"0x49 then 0x6D", [][]byte{source, detailed}, " Spaced Name"},
-		{"0x6D alone", [][]byte{detailed}, "Old Server"},
-		{"0x6D then a broken 0x49", [][]byte{detailed, source[:20]}, "Old Server"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			f := &fake{info: tt.replies, players: one(readHex(t, "player_empty.hex"))}
-			res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, 2*time.Second)
-			if err != nil || len(res.PhaseErrors) != 0 {
-				t.Fatal(err, res.PhaseErrors)
-			}
-			eq(t, "name", res.Name, tt.want)
-		})
-	}
-}
-
 func TestQueryBadReplies(t *testing.T) {
 	t.Parallel()
 	info := readHex(t, "info_no_edf.hex")
@@ -400,8 +330,7 @@ func TestQueryBadReplies(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := &fake{info: tt.replies}
-			_, _, err := query(t, f.start(t), protocols.Settings{}, 300*time.Millisecond)
-			if !errors.Is(err, tt.err) {
+			if _, _, err := query(t, f.start(t), protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
 			}
 		})
@@ -411,19 +340,15 @@ func TestQueryBadReplies(t *testing.T) {
 func TestQueryConcurrent(t *testing.T) {
 	f := &fake{info: one(readHex(t, "info_edf_all.hex")), players: one(readHex(t, "player_basic.hex")), infoChallenge: true, challenge: [4]byte{9, 9, 9, 9}}
 	addr := f.start(t)
-	q, _ := newQuerier(protocols.Settings{Players: true})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Players: true})
 	var wg sync.WaitGroup
 	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			res, err := q.Query(ctx, protocols.At(addr), nil)
+		wg.Go(func() {
+			res, _, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
 			if err != nil || len(res.PlayerList) != 3 {
 				t.Errorf("%v %v", err, res)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }
@@ -437,13 +362,9 @@ func TestQueryFixtures(t *testing.T) {
 		players: one(read("a2s_player_css_zombiemod_41.bin")),
 		rules:   [][]byte{read("a2s_rules_css_zombiemod_split.frag1.bin"), read("a2s_rules_css_zombiemod_split.frag0.bin")},
 	}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if err != nil || len(res.PhaseErrors) != 0 {
-		t.Fatal(err, res.PhaseErrors)
-	}
-	eq(t, "players", len(res.PlayerList), 41)
-	if len(res.Rules) == 0 {
-		t.Fatal("no rules")
+	res, _ := probe(t, f, protocols.Settings{Players: true, Rules: true})
+	if len(res.PlayerList) != 41 || len(res.Rules) == 0 {
+		t.Fatalf("%d players, %d rules", len(res.PlayerList), len(res.Rules))
 	}
 }
 

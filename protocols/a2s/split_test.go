@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
@@ -28,15 +29,13 @@ func addAll(t *testing.T, a *steam.Assembler, ds [][]byte) ([]byte, error) {
 	return msg, nil
 }
 
-func permutations(n int) [][]int {
+func permutations(n int) (out [][]int) {
 	if n == 1 {
 		return [][]int{{0}}
 	}
-	var out [][]int
 	for _, p := range permutations(n - 1) {
 		for i := 0; i <= len(p); i++ {
-			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
-			out = append(out, q)
+			out = append(out, slices.Insert(slices.Clone(p), i, n-1))
 		}
 	}
 	return out
@@ -110,14 +109,10 @@ func TestAssemblerErrors(t *testing.T) {
 func TestAssemblerDatagrams(t *testing.T) {
 	frags := steamtest.Frags(t, "split_source")
 	var a steam.Assembler
-	if _, _, err := a.Add([]byte{0xFF, 0xFF}); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("2-byte datagram: %v", err)
-	}
-	if _, _, err := a.Add([]byte("\x00\x01\x02\x03\x04")); !errors.Is(err, wire.ErrMalformed) {
-		t.Errorf("garbage: %v", err)
-	}
-	if _, _, err := a.Add([]byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0}); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("8-byte fragment: %v", err)
+	for d, want := range map[string]error{"\xFF\xFF": wire.ErrTruncated, "\x00\x01\x02\x03\x04": wire.ErrMalformed, "\xFE\xFF\xFF\xFF\x01\x00\x00\x00": wire.ErrTruncated} {
+		if _, _, err := a.Add([]byte(d)); !errors.Is(err, want) {
+			t.Errorf("%q: %v, want %v", d, err, want)
+		}
 	}
 	// A complete datagram passes through while a split message is pending.
 	if _, done, err := a.Add(frags[1]); done || err != nil {

@@ -16,12 +16,7 @@ import (
 )
 
 func newAuto(t *testing.T, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
+	return prototest.MustNew(t, Protocol, s)
 }
 
 // TestFindsProtocol: on a port the catalog does not know, the defaults are raced
@@ -51,12 +46,8 @@ func TestFindsProtocol(t *testing.T) {
 			if res.Protocol != tc.proto || res.QueryPort != addr.Port() || res.Name != tc.server {
 				t.Errorf("protocol %q port %d name %q, want %s on %d named %q", res.Protocol, res.QueryPort, res.Name, tc.proto, addr.Port(), tc.server)
 			}
-			var log strings.Builder
-			for _, e := range tr.Entries {
-				log.WriteString(e.Msg + "\n")
-			}
-			if !strings.Contains(log.String(), "auto: "+tc.proto+" answered on port") {
-				t.Errorf("log:\n%s", log.String())
+			if !prototest.Logged(tr, "auto: "+tc.proto+" answered on port") {
+				t.Errorf("log: %+v", tr.Entries)
 			}
 			if len(tr.Phases) == 0 || tr.Attempts < 2 || len(tr.Packets) < 2 {
 				t.Errorf("the winner's phases and every candidate's packets belong in the trace: %+v, %d attempts, %d packets", tr.Phases, tr.Attempts, len(tr.Packets))
@@ -79,13 +70,9 @@ func TestSilent(t *testing.T) {
 	if wire.Reason(err) != "timeout" {
 		t.Fatalf("err = %v, want a timeout", err)
 	}
-	var log strings.Builder
-	for _, e := range tr.Entries {
-		log.WriteString(e.Msg + "\n")
-	}
 	for _, p := range defaults {
-		if !strings.Contains(err.Error(), p+" on ") || !strings.Contains(log.String(), "auto: "+p+" on port") {
-			t.Errorf("%s missing from the error or the log:\n%v\n%s", p, err, log.String())
+		if !strings.Contains(err.Error(), p+" on ") || !prototest.Logged(tr, "auto: "+p+" on port") {
+			t.Errorf("%s missing from the error or the log:\n%v\n%+v", p, err, tr.Entries)
 		}
 	}
 	if len(tr.Phases) != len(defaults) {
@@ -163,18 +150,14 @@ func TestSecondWave(t *testing.T) {
 	q.games = []catalog.Game{{Module: "q3game", Protocol: "quake3", Port: addr.Port(), Offsets: []int{0}}}
 	tr := wire.NewTrace()
 	// quake3 goes unanswered: the second wave starts after a third of the time.
-	res, err := q.Query(prototest.Context(t, 6*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Protocol != "a2s" || res.QueryPort != addr.Port() {
-		t.Errorf("protocol %s on %d, want a2s on %d", res.Protocol, res.QueryPort, addr.Port())
+	if res, err := q.Query(prototest.Context(t, 6*time.Second), protocols.At(addr), tr); err != nil || res.Protocol != "a2s" || res.QueryPort != addr.Port() {
+		t.Fatalf("%v %+v, want a2s on %d", err, res, addr.Port())
 	}
 
 	q3 := prototest.Quake3Server(t, "")
 	q.games = []catalog.Game{{Module: "q3game", Protocol: "quake3", Port: q3.Port(), Offsets: []int{0}}}
 	tr = wire.NewTrace()
-	res, err = q.Query(prototest.Context(t, 30*time.Second), protocols.At(q3), tr)
+	res, err := q.Query(prototest.Context(t, 30*time.Second), protocols.At(q3), tr)
 	if err != nil || res.Protocol != "quake3" {
 		t.Fatalf("%v %+v", err, res)
 	}

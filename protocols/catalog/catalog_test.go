@@ -12,11 +12,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
 )
 
-// pendingProtocols land in parallel branches: rows may name them before the
-// registry has them (config skips such rows). Remove each once its branch is merged;
-// the test says when.
-var pendingProtocols = map[string]bool{}
-
 var moduleName = regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`)
 
 func TestCatalog(t *testing.T) {
@@ -35,7 +30,7 @@ func TestCatalog(t *testing.T) {
 		if strings.TrimSpace(g.Source) == "" {
 			t.Errorf("%s: no Source: every row cites where its ports come from", g.Module)
 		}
-		if _, ok := registry.Lookup(g.Protocol); !ok && !pendingProtocols[g.Protocol] {
+		if _, ok := registry.Lookup(g.Protocol); !ok {
 			t.Errorf("%s: protocol %q is not in the registry", g.Module, g.Protocol)
 		}
 		if len(g.Offsets) > 8 {
@@ -53,11 +48,6 @@ func TestCatalog(t *testing.T) {
 		}
 		if i > 0 && Games[i-1].Module >= g.Module {
 			t.Errorf("keep the catalog sorted: %s before %s", Games[i-1].Module, g.Module)
-		}
-	}
-	for p := range pendingProtocols {
-		if _, ok := registry.Lookup(p); ok {
-			t.Errorf("protocol %s is registered now: remove it from pendingProtocols", p)
 		}
 	}
 	if len(Games) < 120 {

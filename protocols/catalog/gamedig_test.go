@@ -43,13 +43,6 @@ var gamedigDiffers = map[string]string{
 	"theisle": "The Isle Legacy's A2S went with Legacy; Evrima sessions are in EOS",
 }
 
-// gamedigPending: games whose protocol lands in another branch; each names it, and
-// the test says when it is compiled in and the game still has no module.
-var gamedigPending = map[string]string{}
-
-// gamedigNotYet: games no branch reads yet, and why.
-var gamedigNotYet = map[string]string{}
-
 // TestGamedigCoverage: every game gamedig reads has a module here, or a reason why not.
 func TestGamedigCoverage(t *testing.T) {
 	f, err := os.Open("testdata/gamedig_ids.txt")
@@ -58,7 +51,7 @@ func TestGamedigCoverage(t *testing.T) {
 	}
 	defer f.Close()
 	ids := map[string]bool{}
-	covered, pending, notYet := 0, 0, 0
+	covered := 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Text()
@@ -76,21 +69,8 @@ func TestGamedigCoverage(t *testing.T) {
 		}
 		ids[id] = true
 		if module == "-" {
-			switch proto, ok := gamedigPending[id]; {
-			case ok:
-				pending++
-				if _, in := registry.Lookup(proto); in {
-					t.Errorf("%s: protocol %s is compiled in now: give the game its module (a catalog row) and name it in testdata", id, proto)
-				}
-			case gamedigNotYet[id] != "":
-				notYet++
-			default:
-				t.Errorf("%s (gamedig %s): no module and no reason", id, gdProto)
-			}
+			t.Errorf("%s (gamedig %s): no module", id, gdProto)
 			continue
-		}
-		if gamedigPending[id] != "" || gamedigNotYet[id] != "" {
-			t.Errorf("%s has module %s: remove it from the pending and not-yet lists", id, module)
 		}
 		proto := module // a protocol's own module
 		if g, ok := Lookup(module); ok {
@@ -107,14 +87,12 @@ func TestGamedigCoverage(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []map[string]string{gamedigPending, gamedigNotYet, gamedigDiffers} {
-		for id := range m {
-			if !ids[id] {
-				t.Errorf("%s is not a gamedig id in testdata", id)
-			}
+	for id := range gamedigDiffers {
+		if !ids[id] {
+			t.Errorf("%s is not a gamedig id in testdata", id)
 		}
 	}
-	t.Logf("gamedig ids: %d; a named module probes %d; %d wait for a protocol in another branch; %d not yet", len(ids), covered, pending, notYet)
+	t.Logf("gamedig ids: %d; a named module probes %d", len(ids), covered)
 	if covered < wantCovered {
 		t.Errorf("%d gamedig ids covered, want at least %d", covered, wantCovered)
 	}

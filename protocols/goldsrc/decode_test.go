@@ -86,14 +86,9 @@ func TestDecodeReply(t *testing.T) {
 			eq(t, "max", res.MaxPlayers, tt.maxP)
 			eq(t, "bots", res.Bots, tt.bots)
 			eq(t, "password", res.Password, tt.password)
-			for k, want := range tt.info {
-				got, ok := infoValue(res.Info, k)
-				if !ok || got != want {
-					t.Errorf("Info %s = %q (present %v), want %q", k, got, ok, want)
-				}
-			}
+			prototest.CheckInfoHas(t, res, tt.info)
 			for _, k := range tt.noInfo {
-				if v, ok := infoValue(res.Info, k); ok {
+				if v, ok := prototest.InfoOf(res)[k]; ok {
 					t.Errorf("Info %s = %q, want absent", k, v)
 				}
 			}
@@ -102,20 +97,7 @@ func TestDecodeReply(t *testing.T) {
 	}
 }
 
-// checkKV asserts debug key/values are unique and valid UTF-8.
-func checkKV(t *testing.T, kv []protocols.KV) {
-	t.Helper()
-	seen := map[string]bool{}
-	for _, x := range kv {
-		if seen[x.Key] {
-			t.Errorf("duplicate Info key %q", x.Key)
-		}
-		seen[x.Key] = true
-		if !validUTF8(x.Key) || !validUTF8(x.Value) {
-			t.Errorf("Info %q=%q is not valid UTF-8", x.Key, x.Value)
-		}
-	}
-}
+var checkKV = steamtest.CheckKV
 
 func TestDecodeInfoFields(t *testing.T) {
 	in, err := decodeCInfo(readHex(t, "info_C_hltv_longs.hex"))
@@ -138,20 +120,13 @@ func TestDecodeInfoStringFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []protocols.KV{{Key: "hostname", Value: "Serveur \xe9t\xe9"}, {Key: "map", Value: "c1a0"}, {Key: "players", Value: "lots"}, {Key: "max", Value: "16"}}
-	if len(s.KV) != len(want) {
-		t.Fatalf("KV = %q, want %q", s.KV, want)
-	}
-	for i := range want {
-		eq(t, "pair", s.KV[i], want[i])
-	}
-	eq(t, "truncated", s.Truncated, true)
+	eq(t, "pairs, truncated", [2]any{s.KV, s.Truncated}, [2]any{want, true})
 	// A newline instead of the tag's NUL, and trailing bytes after the string.
 	s, err = decodeInfoString([]byte("\xFF\xFF\xFF\xFFinfostringresponse\n\\map\\x\x00zz"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq(t, "pairs", len(s.KV), 1)
-	eq(t, "trailing", s.Trailing, 2)
+	eq(t, "pairs, trailing", [2]int{len(s.KV), s.Trailing}, [2]int{1, 2})
 	for _, b := range [][]byte{nil, []byte("\xFF\xFF\xFF\xFF"), []byte("\xFF\xFF\xFF\xFFinfostring")} {
 		if _, err := decodeInfoString(b); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("%q: err = %v, want truncated", b, err)
@@ -177,12 +152,7 @@ func TestDecodePlayers(t *testing.T) {
 		{Name: "Jörg", Score: protocols.Known(-2), Duration: 10, DurationKnown: true},
 		{Name: "", Score: protocols.Known(0), Duration: 1, DurationKnown: true},
 	}
-	if len(pl) != len(want) {
-		t.Fatalf("%d players, want %d", len(pl), len(want))
-	}
-	for i := range want {
-		eq(t, "player", pl[i], want[i])
-	}
+	eq(t, "players", pl, want)
 	for file, n := range map[string]int{"players_empty.hex": 0, "players_count_lies.hex": 1} {
 		pl, err := decodePlayers(readHex(t, file), nil)
 		if err != nil || len(pl) != n {
@@ -200,20 +170,12 @@ func TestDecodePlayers(t *testing.T) {
 
 func TestDecodeRules(t *testing.T) {
 	rl, err := decodeRules(readHex(t, "rules_E.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []protocols.KV{{Key: "mp_timelimit", Value: "30"}, {Key: "sv_password", Value: "1"}, {Key: "hostname_note", Value: "café"}, {Key: "mp_friendlyfire", Value: "0"}}
-	if len(rl) != len(want) {
-		t.Fatalf("rules %q", rl)
-	}
-	for i := range want {
-		eq(t, "rule", rl[i], want[i])
-	}
+	eq(t, "rules", [2]any{rl, err}, [2]any{[]protocols.KV{{Key: "mp_timelimit", Value: "30"}, {Key: "sv_password", Value: "1"},
+		{Key: "hostname_note", Value: "café"}, {Key: "mp_friendlyfire", Value: "0"}}, nil})
 }
 
 // TestSplitVectors reassembles the own GoldSrc-layout split vectors in order,
-// backwards and duplicated, and with a fragment missing.
+// backwards and duplicated, and with a fragment missing (steamtest.Orders).
 func TestSplitVectors(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
@@ -221,16 +183,7 @@ func TestSplitVectors(t *testing.T) {
 	}{
 		{"rules_split", func(t *testing.T, msg []byte) {
 			rl, err := decodeRules(msg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := []protocols.KV{{Key: "sv_gravity", Value: "800"}, {Key: "mp_fraglimit", Value: "50"}, {Key: "coop", Value: "1"}}
-			if len(rl) != len(want) {
-				t.Fatalf("rules %q", rl)
-			}
-			for i := range want {
-				eq(t, "rule", rl[i], want[i])
-			}
+			eq(t, "rules", [2]any{rl, err}, [2]any{[]protocols.KV{{Key: "sv_gravity", Value: "800"}, {Key: "mp_fraglimit", Value: "50"}, {Key: "coop", Value: "1"}}, nil})
 		}},
 		{"players_split", func(t *testing.T, msg []byte) {
 			pl, err := decodePlayers(msg, nil)
@@ -240,35 +193,7 @@ func TestSplitVectors(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			frags := steamtest.Frags(t, tt.name)
-			orders := [][]int{{}, {}}
-			for i := range frags {
-				orders[0] = append(orders[0], i)
-				orders[1] = append([]int{i, i}, orders[1]...)
-			}
-			for _, order := range orders {
-				var asm steam.Assembler
-				var msg []byte
-				for _, i := range order {
-					m, done, err := asm.Add(frags[i])
-					if err != nil {
-						t.Fatal(err)
-					}
-					if done && msg == nil {
-						msg = m
-					}
-				}
-				if msg == nil {
-					t.Fatalf("order %v: not reassembled", order)
-				}
-				tt.check(t, msg)
-			}
-			var asm steam.Assembler
-			for _, f := range frags[1:] {
-				if _, done, err := asm.Add(f); done || err != nil {
-					t.Fatalf("fragment 0 missing: done %v err %v", done, err)
-				}
-			}
+			tt.check(t, steamtest.Orders(t, steamtest.Frags(t, tt.name), steam.LayoutGoldSrc))
 		})
 	}
 }

@@ -32,7 +32,7 @@ type fake struct {
 	mu       sync.Mutex
 	seen     map[string]int
 	log      []string
-	chal     []byte   // the server's challenge; nil: challenge (setChallenge changes it)
+	chal     []byte   // the server's challenge; nil: challenge (SetChallenge changes it)
 	infoReqs [][]byte // the A2S_INFO datagrams received
 }
 
@@ -114,22 +114,22 @@ func (f *fake) challenge() []byte {
 	return f.chal
 }
 
-// setChallenge makes the server hand out (and accept only) ch from now on.
-func (f *fake) setChallenge(ch []byte) {
+// SetChallenge, Current, Requests and InfoRequests serve steamtest.CacheRun.
+func (f *fake) SetChallenge(ch []byte) {
 	f.mu.Lock()
 	f.chal = ch
 	f.mu.Unlock()
 }
 
-// current returns the server's challenge.
-func (f *fake) current() []byte {
+func (f *fake) Current() []byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.challenge()
 }
 
-// infoRequests returns the A2S_INFO datagrams received, in order.
-func (f *fake) infoRequests() [][]byte {
+func (f *fake) Requests() int { return len(f.requests()) }
+
+func (f *fake) InfoRequests() [][]byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([][]byte(nil), f.infoReqs...)

@@ -1,14 +1,12 @@
 package goldsrc
 
 import (
-	"encoding/binary"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -25,7 +23,8 @@ func TestFixtures(t *testing.T) {
 		t.Run(f.Name, func(t *testing.T) {
 			msg := f.Datagrams[0]
 			if _, split := f.JSON["fragments"]; split {
-				msg = reassembleFixture(t, f)
+				eq(t, "split_layout", f.JSON["split_layout"], any("goldsrc"))
+				msg = steamtest.Reassemble(t, f)
 			}
 			dec := f.JSON["decoded"].(map[string]any)
 			c := checker{t, dec}
@@ -147,51 +146,6 @@ func checkRulesFixture(t *testing.T, c checker, msg []byte) {
 	}
 }
 
-// reassembleFixture checks each GoldSrc split header against the JSON, then
-// reassembles the set in arrival order, backwards with duplicates, and with one
-// fragment missing (never complete).
-func reassembleFixture(t *testing.T, f steamtest.Fixture) []byte {
-	t.Helper()
-	if l := f.JSON["split_layout"]; l != "goldsrc" {
-		t.Fatalf("split_layout %v in the goldsrc folder", l)
-	}
-	frags := f.JSON["fragments"].([]any)
-	for i, d := range f.Datagrams {
-		fc := checker{t, frags[i].(map[string]any)}
-		eq(t, "id", int64(binary.LittleEndian.Uint32(d[4:])), fc.int("id"))
-		eq(t, "total", int64(d[8]&0x0F), fc.int("total"))
-		eq(t, "number", int64(d[8]>>4), fc.int("number"))
-		eq(t, "payload length", int64(len(d)-9), fc.int("payload_length"))
-	}
-	add := func(asm *steam.Assembler, order []int) []byte {
-		var msg []byte
-		for _, i := range order {
-			m, done, err := asm.Add(f.Datagrams[i])
-			if err != nil {
-				t.Fatalf("fragment %d: %v", i, err)
-			}
-			if done && msg == nil {
-				msg = m
-			}
-		}
-		return msg
-	}
-	var fwd, back []int
-	for i := range f.Datagrams {
-		fwd = append(fwd, i)
-		back = append([]int{i, i}, back...)
-	}
-	msg := add(&steam.Assembler{}, fwd)
-	eq(t, "reassembled length", int64(len(msg)), checker{t, f.JSON}.int("reassembled_length"))
-	if got := add(&steam.Assembler{Layout: steam.LayoutGoldSrc}, back); string(got) != string(msg) {
-		t.Fatal("backwards, duplicated fragments give another message")
-	}
-	if got := add(&steam.Assembler{}, fwd[1:]); got != nil {
-		t.Fatal("complete without fragment 0")
-	}
-	return msg
-}
-
 // checker reads a fixture's JSON values.
 type checker struct {
 	t    *testing.T
@@ -227,14 +181,7 @@ func (c checker) text(key string) string {
 // GoldSrc-split rules sent out of order).
 func TestQueryFixtures(t *testing.T) {
 	t.Parallel()
-	dir := prototest.FixtureDir(t, "goldsrc")
-	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	read := func(name string) []byte { return prototest.Fixture(t, "goldsrc", name) }
 	for _, tt := range []struct {
 		server string
 		info   []string // A2S_INFO answer, in order
@@ -258,31 +205,17 @@ func TestQueryFixtures(t *testing.T) {
 			}
 			// The expected values come from the decoders, checked against the JSON above.
 			want, err := decodeInfoReply(read(tt.info[len(tt.info)-1]))
-			if err != nil {
-				t.Fatal(err)
-			}
 			if in, _ := decodeInfoReply(read(tt.info[0])); in.Version != "" {
 				want = in // the 0x49 wins whichever order it comes in
 			}
-			wantPl, err := decodePlayers(f.players[0], nil)
-			if err != nil {
+			wantPl, err2 := decodePlayers(f.players[0], nil)
+			res, _, err3 := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, answerDeadline)
+			if err := errors.Join(err, err2, err3); err != nil {
 				t.Fatal(err)
 			}
-			res, _, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, answerDeadline)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eq(t, "name", res.Name, want.Name)
-			eq(t, "map", res.Map, want.Map)
-			eq(t, "version", res.Version, want.Version)
-			eq(t, "players", res.Players, want.Players)
-			eq(t, "max", res.MaxPlayers, want.MaxPlayers)
-			eq(t, "player list", len(res.PlayerList), len(wantPl))
-			for i := range wantPl {
-				eq(t, "player", res.PlayerList[i], wantPl[i])
-			}
-			eq(t, "rules", len(res.Rules), tt.nrules)
-			eq(t, "phase errors", len(res.PhaseErrors), 0)
+			eq(t, "result", [7]any{res.Name, res.Map, res.Version, res.Players, res.MaxPlayers, len(res.Rules), len(res.PhaseErrors)},
+				[7]any{want.Name, want.Map, want.Version, want.Players, want.MaxPlayers, tt.nrules, 0})
+			eq(t, "player list", res.PlayerList, wantPl)
 			checkKV(t, res.Info)
 			// A 0x6D followed by a 0x49 leaves its own keys (address, mod) in Info.
 			if _, ok := infoValue(res.Info, "address"); ok != isDetailed(read(tt.info[0])) {

@@ -11,71 +11,55 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// seed adds every own vector and, when ../shared is there, every real capture.
-func seed(f *testing.F) {
-	for _, b := range prototest.HexFiles(f) {
-		f.Add(b)
-	}
+// seeds is every own vector and, when ../shared is there, every real capture.
+// The fuzz targets hold every Result to prototest.FuzzResults and checkKV.
+func seeds(f *testing.F) [][]byte {
+	out := prototest.HexFiles(f)
 	if dir := prototest.SharedDir(); dir != "" {
 		names, _ := filepath.Glob(filepath.Join(dir, "fixtures", "goldsrc", "*.bin"))
 		for _, n := range names {
 			if b, err := os.ReadFile(n); err == nil {
-				f.Add(b)
+				out = append(out, b)
 			}
 		}
 	}
-}
-
-// checkResult asserts what every decoded Result must satisfy.
-func checkResult(t *testing.T, res *protocols.Result) {
-	for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-		if !utf8.ValidString(s) {
-			t.Fatalf("invalid UTF-8 %q", s)
-		}
-	}
-	for _, c := range []protocols.Count{res.Players, res.MaxPlayers, res.Bots} {
-		if c.Value < 0 {
-			t.Fatalf("negative count %+v", res)
-		}
-	}
-	checkKV(t, res.Info)
+	return out
 }
 
 func FuzzDecodeReply(f *testing.F) {
-	seed(f)
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, seeds(f), func(t *testing.T, b []byte) *protocols.Result {
 		res, err := decodeInfoReply(b)
-		if err != nil {
-			if res != nil {
-				t.Fatal("result with error")
-			}
-			return
+		if err != nil && res != nil {
+			t.Fatal("result with error")
 		}
-		checkResult(t, res)
+		if res != nil {
+			checkKV(t, res.Info)
+		}
+		return res
 	})
 }
 
 func FuzzDecodeInfo(f *testing.F) {
-	seed(f)
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, seeds(f), func(t *testing.T, b []byte) *protocols.Result {
 		in, err := decodeCInfo(b)
 		if err != nil {
-			return
+			return nil
 		}
 		if in.Trailing < 0 || in.Trailing > len(b) {
 			t.Fatalf("trailing %d of %d bytes", in.Trailing, len(b))
 		}
-		checkResult(t, in.Result())
+		res := in.Result()
+		checkKV(t, res.Info)
+		return res
 	})
 }
 
 func FuzzDecodeInfoString(f *testing.F) {
-	seed(f)
-	f.Add([]byte("\xFF\xFF\xFF\xFFinfostringresponse\x00\\a\\b\\\\\\c"))
-	f.Fuzz(func(t *testing.T, b []byte) {
+	seeds := append(seeds(f), []byte("\xFF\xFF\xFF\xFFinfostringresponse\x00\\a\\b\\\\\\c"))
+	prototest.FuzzResults(f, seeds, func(t *testing.T, b []byte) *protocols.Result {
 		s, err := decodeInfoString(b)
 		if err != nil {
-			return
+			return nil
 		}
 		if len(s.KV) > maxInfoKeys {
 			t.Fatalf("%d pairs", len(s.KV))
@@ -85,12 +69,16 @@ func FuzzDecodeInfoString(f *testing.F) {
 				t.Fatalf("separator in pair %q", kv)
 			}
 		}
-		checkResult(t, s.Result())
+		res := s.Result()
+		checkKV(t, res.Info)
+		return res
 	})
 }
 
 func FuzzDecodePlayersRules(f *testing.F) {
-	seed(f)
+	for _, b := range seeds(f) {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if pl, err := decodePlayers(b, nil); err == nil {
 			for _, p := range pl {

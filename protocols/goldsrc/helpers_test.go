@@ -1,12 +1,10 @@
 package goldsrc
 
 import (
-	"context"
 	"net/netip"
-	"sync"
+	"reflect"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -21,9 +19,9 @@ func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Durat
 	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
-func eq[T comparable](t testing.TB, what string, got, want T) {
+func eq[T any](t testing.TB, what string, got, want T) {
 	t.Helper()
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s = %v, want %v", what, got, want)
 	}
 }
@@ -38,8 +36,6 @@ func infoValue(kv []protocols.KV, key string) (string, bool) {
 	return "", false
 }
 
-func validUTF8(s string) bool { return utf8.ValidString(s) }
-
 // Deadlines of the round-trip tests. The info fallback sends "details" after half
 // the deadline and "info"/"infostring" after 3/4 and 7/8 of it, so a test that needs
 // a later query gets a longer deadline (the fake's answer then has room even on a
@@ -53,44 +49,3 @@ const (
 	// catches hangs, not timings.
 	slack = 2 * time.Second
 )
-
-// outcome is what one query returned, and how long it took.
-type outcome struct {
-	res  *protocols.Result
-	tr   *wire.Trace
-	err  error
-	took time.Duration
-}
-
-// job is one query of a batch.
-type job struct {
-	addr netip.AddrPort
-	s    protocols.Settings
-	d    time.Duration
-}
-
-// queryAll runs the jobs at once (a Querier is safe for concurrent use), so tests
-// that wait for the fallback steps do not add up their waits.
-func queryAll(jobs []job) []outcome {
-	out := make([]outcome, len(jobs))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			start := time.Now()
-			q, err := newQuerier(j.s)
-			if err != nil {
-				out[i] = outcome{err: err}
-				return
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), j.d)
-			defer cancel()
-			tr := wire.NewTrace()
-			res, err := q.Query(ctx, protocols.At(j.addr), tr)
-			out[i] = outcome{res: res, tr: tr, err: err, took: time.Since(start)}
-		}()
-	}
-	wg.Wait()
-	return out
-}

@@ -3,6 +3,7 @@ package goldsrc
 import (
 	"encoding/json"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -32,30 +33,20 @@ func TestQstat(t *testing.T) {
 	if _, err := exec.LookPath("quakestat"); err != nil {
 		t.Skip("quakestat (Debian package qstat) is not installed: skipping the qstat cross-check")
 	}
-	jobs := make([]job, len(cases))
-	for i, c := range cases {
-		jobs[i] = job{c.srv.start(t), protocols.Settings{Players: c.full, Rules: c.full}, textDeadline}
-		if c.flag == "-hlqs" {
-			jobs[i].d = lateDeadline
-		}
-	}
-	outs := queryAll(jobs)
-	for i, tt := range cases {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			qs := prototest.QstatJSON(t, tt.flag, jobs[i].addr)
-			if qs.Status != "online" {
-				t.Fatalf("qstat status %q", qs.Status)
+			t.Parallel()
+			addr, d := tt.srv.start(t), textDeadline
+			if tt.flag == "-hlqs" {
+				d = lateDeadline
 			}
-			res, err := outs[i].res, outs[i].err
+			res, _, err := query(t, addr, protocols.Settings{Players: tt.full, Rules: tt.full}, d)
 			if err != nil {
 				t.Fatal(err)
 			}
-			eq(t, "name", res.Name, qs.Name)
-			eq(t, "map", res.Map, qs.Map)
-			eq(t, "players incl. bots", res.Players.Value+res.Bots.Value, int64(qs.NumPlayers))
-			eq(t, "max", res.MaxPlayers.Value, int64(qs.MaxPlayers))
+			steamtest.QstatAgrees(t, prototest.QstatJSON(t, tt.flag, addr), res)
 			if tt.full {
-				comparePlayersRules(t, jobs[i].addr.String(), res)
+				comparePlayersRules(t, addr.String(), res)
 			}
 		})
 	}
@@ -93,11 +84,4 @@ func comparePlayersRules(t *testing.T, addr string, res *protocols.Result) {
 	}
 }
 
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
+func ascii(s string) bool { return !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 }) }

@@ -45,11 +45,7 @@ func TestQueryA2SDialect(t *testing.T) {
 	eq(t, "name", res.Name, "CS 1.6 Server")
 	eq(t, "version", res.Version, "1.1.2.7/Stdio")
 	eq(t, "players", res.Players, protocols.Known(8))
-	for k, want := range map[string]string{"protocol": "48", "mod": "1", "mod_link": "http://example.org/", "address": "192.168.0.10:27015"} {
-		if got, _ := infoValue(res.Info, k); got != want {
-			t.Errorf("Info %s = %q, want %q", k, got, want)
-		}
-	}
+	prototest.CheckInfoHas(t, res, map[string]string{"protocol": "48", "mod": "1", "mod_link": "http://example.org/", "address": "192.168.0.10:27015"})
 	checkKV(t, res.Info)
 	eq(t, "player count", len(res.PlayerList), 3)
 	eq(t, "player 1", res.PlayerList[1].Name, "Jörg")
@@ -77,7 +73,7 @@ func TestQueryTextDialect(t *testing.T) {
 	eq(t, "players", res.Players, protocols.Known(4))
 	eq(t, "bots", res.Bots, protocols.Known(2))
 	eq(t, "password", res.Password, protocols.FlagTrue)
-	eq(t, "mod_size", must(infoValue(res.Info, "mod_size")), "123456")
+	prototest.CheckInfoHas(t, res, map[string]string{"mod_size": "123456"})
 	eq(t, "player count", len(res.PlayerList), 3)
 	eq(t, "rules", len(res.Rules), 3)
 	eq(t, "phases", phases(tr), "info,players,rules")
@@ -89,115 +85,80 @@ func TestQueryTextDialect(t *testing.T) {
 	}
 }
 
-func must(v string, _ bool) string { return v }
-
+// Info replies, each named for how the server gives it; the queries run at once.
 func TestQueryFallbacks(t *testing.T) {
 	t.Parallel()
+	split := splitGold(readHex(t, "info_I_goldsrc.hex"), 3)
+	dropping := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), players: one(readHex(t, "players_D.hex")), dropFirst: true}
+	both := &fake{details: one(readHex(t, "info_m_mod.hex")), players: one(readHex(t, "players_D.hex"))}
+	hltv := &fake{a2sInfo: one(readHex(t, "info_m_hltv.hex"))}
+	emptyList := func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
+		if res.PlayerList == nil || len(res.PlayerList) != 0 || len(res.PhaseErrors) != 0 {
+			t.Errorf("players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
+		}
+	}
 	cases := []struct {
 		name  string
 		srv   *fake
+		s     protocols.Settings
 		d     time.Duration
-		want  string // Result.Name
-		sent  []string
-		check func(t *testing.T, res *protocols.Result)
+		want  string   // Result.Name
+		sent  []string // nil: not compared
+		check func(t *testing.T, res *protocols.Result, tr *wire.Trace)
 	}{
-		{"info C", &fake{info: one(readHex(t, "info_C.hex"))}, lateDeadline, "Old WON Server",
-			[]string{"A2S_INFO", "details", "info"}, func(t *testing.T, res *protocols.Result) {
-				eq(t, "players", res.Players, protocols.Known(5))
-				eq(t, "bots", res.Bots, protocols.Count{})
+		{"info C", &fake{info: one(readHex(t, "info_C.hex"))}, protocols.Settings{}, lateDeadline, "Old WON Server",
+			[]string{"A2S_INFO", "details", "info"}, func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
+				eq(t, "players, bots", [2]protocols.Count{res.Players, res.Bots}, [2]protocols.Count{protocols.Known(5), {}})
 			}},
-		{"infostring", &fake{infoString: one(readHex(t, "infostring.hex"))}, lateDeadline, "My CS Server",
-			[]string{"A2S_INFO", "details", "info", "infostring"}, func(t *testing.T, res *protocols.Result) {
-				eq(t, "players", res.Players, protocols.Known(5))
-				eq(t, "max", res.MaxPlayers, protocols.Known(20))
+		{"infostring", &fake{infoString: one(readHex(t, "infostring.hex"))}, protocols.Settings{}, lateDeadline, "My CS Server",
+			[]string{"A2S_INFO", "details", "info", "infostring"}, func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
+				eq(t, "players, max", [2]protocols.Count{res.Players, res.MaxPlayers}, [2]protocols.Count{protocols.Known(5), protocols.Known(20)})
 			}},
-		{"A2S answers at once", &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), details: one(readHex(t, "info_m_mod.hex"))}, answerDeadline, "CS 1.6 Server",
-			[]string{"A2S_INFO"}, nil},
-		{"A2S with challenge", &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true}, answerDeadline, "CS 1.6 Server",
-			[]string{"A2S_INFO", "A2S_INFO"}, nil},
+		{"A2S answers at once", &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), details: one(readHex(t, "info_m_mod.hex"))}, protocols.Settings{},
+			answerDeadline, "CS 1.6 Server", []string{"A2S_INFO"}, nil},
+		{"A2S with challenge", &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true}, protocols.Settings{}, answerDeadline, "CS 1.6 Server",
+			[]string{"A2S_INFO", "A2S_INFO"}, func(t *testing.T, _ *protocols.Result, tr *wire.Trace) { eq(t, "phases", phases(tr), "challenge,info") }},
+		// Any reply may be split: an info reply in 3 fragments, out of order, duplicated.
+		{"split info", &fake{a2sInfo: [][]byte{split[1], split[2], split[1], split[0]}}, protocols.Settings{}, answerDeadline, "CS 1.6 Server", nil, nil},
+		// Garbage and replies of other types before the answer are skipped.
+		{"stray packets", &fake{a2sInfo: [][]byte{[]byte("junk"), readHex(t, "players_D.hex"), readHex(t, "info_C.hex")}}, protocols.Settings{},
+			answerDeadline, "Old WON Server", nil, func(t *testing.T, _ *protocols.Result, tr *wire.Trace) {
+				eq(t, "ignored packets", prototest.Ignored(tr), 2)
+			}},
+		{"retries", dropping, protocols.Settings{Players: true, Retries: 2}, 1500 * time.Millisecond, "CS 1.6 Server", nil,
+			func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
+				eq(t, "players, A2S_INFO sent", [2]int{len(res.PlayerList), dropping.count("A2S_INFO")}, [2]int{3, 2})
+			}},
+		// The 0x6D arrives only after "details" was sent, so which dialect answered is
+		// unknown: players goes out both ways and the first answer (A2S here) wins.
+		{"both dialects", both, protocols.Settings{Players: true}, textDeadline, "Sven été", nil, func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
+			eq(t, "players, text players sent, A2S_PLAYER sent", [3]int{len(res.PlayerList), both.count("players"), both.count("A2S_PLAYER")}, [3]int{3, 1, 2})
+		}},
+		// An HLTV proxy with nobody on it sends no players reply: none is awaited.
+		{"HLTV", hltv, protocols.Settings{Players: true}, answerDeadline, "HLTV relay", nil, func(t *testing.T, res *protocols.Result, tr *wire.Trace) {
+			emptyList(t, res, tr)
+			eq(t, "players sent, phases", [2]any{hltv.count("A2S_PLAYER") + hltv.count("players"), phases(tr)}, [2]any{0, "info,players"})
+		}},
+		// Over the text words, an empty datagram is an empty list.
+		{"HLTV over the text words", &fake{details: one(readHex(t, "info_C.hex")), info: one(readHex(t, "info_C.hex")), textPlayers: one([]byte{})},
+			protocols.Settings{Players: true}, textDeadline, "Old WON Server", nil, emptyList},
 	}
-	jobs := make([]job, len(cases))
-	for i, c := range cases {
-		jobs[i] = job{c.srv.start(t), protocols.Settings{}, c.d}
-	}
-	outs := queryAll(jobs)
-	for i, tt := range cases {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := outs[i].res, outs[i].err
+			t.Parallel() // the fallback steps wait: the cases wait at once
+			res, tr, err := query(t, tt.srv.start(t), tt.s, tt.d)
 			if err != nil {
 				t.Fatal(err)
 			}
 			eq(t, "name", res.Name, tt.want)
-			if got := tt.srv.requests(); !slices.Equal(got, tt.sent) {
+			if got := tt.srv.requests(); tt.sent != nil && !slices.Equal(got, tt.sent) {
 				t.Errorf("requests %v, want %v", got, tt.sent)
 			}
 			if tt.check != nil {
-				tt.check(t, res)
+				tt.check(t, res, tr)
 			}
 		})
 	}
-}
-
-func TestQueryChallengePhase(t *testing.T) {
-	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true}
-	_, tr, err := query(t, f.start(t), protocols.Settings{}, answerDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "phases", phases(tr), "challenge,info")
-}
-
-func TestQueryBothDialects(t *testing.T) {
-	t.Parallel()
-	// The 0x6D arrives only after "details" was sent, so which dialect answered is
-	// unknown: players goes out both ways and the first answer (A2S here) wins.
-	f := &fake{
-		details: one(readHex(t, "info_m_mod.hex")),
-		players: one(readHex(t, "players_D.hex")),
-	}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, textDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "players", len(res.PlayerList), 3)
-	eq(t, "text players sent", f.count("players"), 1)
-	eq(t, "A2S_PLAYER sent", f.count("A2S_PLAYER"), 2)
-}
-
-func TestQueryHLTV(t *testing.T) {
-	t.Parallel()
-	// An HLTV proxy with nobody on it sends no players reply: none is awaited.
-	f := &fake{a2sInfo: one(readHex(t, "info_m_hltv.hex"))}
-	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true}, answerDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList == nil || len(res.PlayerList) != 0 || len(res.PhaseErrors) != 0 {
-		t.Errorf("players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
-	}
-	eq(t, "players sent", f.count("A2S_PLAYER")+f.count("players"), 0)
-	eq(t, "phases", phases(tr), "info,players")
-
-	// Over the text words, an empty datagram is an empty list.
-	f = &fake{details: one(readHex(t, "info_C.hex")), info: one(readHex(t, "info_C.hex")), textPlayers: one([]byte{})}
-	res, _, err = query(t, f.start(t), protocols.Settings{Players: true}, textDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList == nil || len(res.PlayerList) != 0 || len(res.PhaseErrors) != 0 {
-		t.Errorf("players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
-	}
-}
-
-func TestQueryRetries(t *testing.T) {
-	t.Parallel()
-	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), players: one(readHex(t, "players_D.hex")), dropFirst: true}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true, Retries: 2}, 1500*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "players", len(res.PlayerList), 3)
-	eq(t, "A2S_INFO sent", f.count("A2S_INFO"), 2)
 }
 
 func TestQueryPhaseErrors(t *testing.T) {
@@ -245,19 +206,16 @@ func TestQueryFailures(t *testing.T) {
 		{"split info missing a fragment", &fake{a2sInfo: splitGold(readHex(t, "info_m_mod.hex"), 2)[:1]}, wire.ErrTimeout, silentDeadline},
 		{"split players as info", &fake{a2sInfo: steamtest.Frags(t, "players_split")}, wire.ErrTimeout, silentDeadline},
 	}
-	jobs := make([]job, len(cases))
-	for i, c := range cases {
-		jobs[i] = job{c.srv.start(t), all, c.d}
-	}
-	outs := queryAll(jobs)
-	for i, tt := range cases {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			o := outs[i]
-			if !errors.Is(o.err, tt.want) || o.res != nil {
-				t.Fatalf("res %v, err %v; want %v", o.res, o.err, tt.want)
+			t.Parallel()
+			start := time.Now()
+			res, _, err := query(t, tt.srv.start(t), all, tt.d)
+			if !errors.Is(err, tt.want) || res != nil {
+				t.Fatalf("res %v, err %v; want %v", res, err, tt.want)
 			}
-			if o.took > tt.d+slack {
-				t.Errorf("took %v with a %v deadline", o.took, tt.d)
+			if took := time.Since(start); took > tt.d+slack+prototest.LagSince(start) {
+				t.Errorf("took %v with a %v deadline", took, tt.d)
 			}
 		})
 	}
@@ -272,29 +230,6 @@ func splitGold(msg []byte, n int) [][]byte {
 		out = append(out, append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 0x39, 0x30, 0x00, 0x00, byte(i<<4 | n)}, part...))
 	}
 	return out
-}
-
-func TestQuerySplitInfo(t *testing.T) {
-	// Any reply may be split: an info reply in 3 fragments, out of order, duplicated.
-	fr := splitGold(readHex(t, "info_I_goldsrc.hex"), 3)
-	f := &fake{a2sInfo: [][]byte{fr[1], fr[2], fr[1], fr[0]}}
-	res, _, err := query(t, f.start(t), protocols.Settings{}, answerDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "name", res.Name, "CS 1.6 Server")
-}
-
-func TestQueryStrayPackets(t *testing.T) {
-	// Garbage and replies of other types before the answer are skipped.
-	f := &fake{a2sInfo: [][]byte{[]byte("junk"), readHex(t, "players_D.hex"), readHex(t, "info_C.hex")}}
-	res, tr, err := query(t, f.start(t), protocols.Settings{}, answerDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "name", res.Name, "Old WON Server")
-	ignored := prototest.Ignored(tr)
-	eq(t, "ignored packets", ignored, 2)
 }
 
 func TestSilenceSendsEveryQuery(t *testing.T) {

@@ -32,13 +32,23 @@ func (f *fakeCache) Lookup(source string, addr netip.AddrPort, host string) (mas
 	return master.Entry{}, false, true
 }
 
+// useCache puts c in the process for the test.
+func useCache(t *testing.T, c master.Cache) {
+	master.SetCache(c)
+	t.Cleanup(func() { master.SetCache(nil) })
+}
+
+// querierOf is the list querier of source.
+func querierOf(t *testing.T, source string, players bool) protocols.Querier {
+	return prototest.MustNew(t, Protocol, protocols.Settings{Players: players, Options: prototest.OptionsOf(Options{Source: source})})
+}
+
 func TestQuery(t *testing.T) {
 	ark := master.Entry{Addr: netip.MustParseAddrPort("192.0.2.7:7777"), Name: "ARK #1", Map: "TheIsland_WP", Game: "ASA",
 		Version: "v47.1", Players: protocols.Known(12), Max: protocols.Known(70), Password: protocols.FlagFalse}
 	named := master.Entry{Host: "play.example.org:30000", Name: "Luanti", Players: protocols.Known(3)}
 	c := &fakeCache{hasList: true, entries: []master.Entry{ark, named}}
-	master.SetCache(c)
-	t.Cleanup(func() { master.SetCache(nil) })
+	useCache(t, c)
 
 	cases := []struct {
 		name   string
@@ -56,12 +66,8 @@ func TestQuery(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			q, err := newQuerier(protocols.Settings{Options: func(v any) error { v.(*Options).Source = tc.source; return nil }})
-			if err != nil {
-				t.Fatal(err)
-			}
 			tr := wire.NewTrace()
-			res, err := q.Query(prototest.Context(t, time.Second), tc.target, tr)
+			res, err := querierOf(t, tc.source, false).Query(prototest.Context(t, time.Second), tc.target, tr)
 			if !errors.Is(err, tc.err) || tc.err == nil && err != nil {
 				t.Fatalf("err %v, want %v", err, tc.err)
 			}
@@ -85,7 +91,7 @@ func TestQuery(t *testing.T) {
 	}
 
 	// A source without a list yet, no lists in the process, a cancelled probe.
-	q, _ := newQuerier(protocols.Settings{Options: func(v any) error { v.(*Options).Source = "community"; return nil }})
+	q := querierOf(t, "community", false)
 	c.hasList = false
 	if _, err := q.Query(context.Background(), protocols.At(ark.Addr), nil); !errors.Is(err, wire.ErrServer) {
 		t.Fatalf("no list yet: %v", err)
@@ -103,10 +109,8 @@ func TestQuery(t *testing.T) {
 
 // TestBotsList: a list counts players, never bots apart (botSources).
 func TestBotsList(t *testing.T) {
-	master.SetCache(&fakeCache{hasList: true, entries: []master.Entry{{Addr: netip.MustParseAddrPort("192.0.2.7:7777"), Players: protocols.Known(5)}}})
-	t.Cleanup(func() { master.SetCache(nil) })
-	q, _ := newQuerier(protocols.Settings{Options: func(v any) error { v.(*Options).Source = "community"; return nil }})
-	res, err := q.Query(context.Background(), protocols.At(netip.MustParseAddrPort("192.0.2.7:7777")), nil)
+	useCache(t, &fakeCache{hasList: true, entries: []master.Entry{{Addr: netip.MustParseAddrPort("192.0.2.7:7777"), Players: protocols.Known(5)}}})
+	res, err := querierOf(t, "community", false).Query(context.Background(), protocols.At(netip.MustParseAddrPort("192.0.2.7:7777")), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,9 +146,8 @@ func (a *awaitingCache) Await(ctx context.Context, source string) error {
 func TestQueryAwaits(t *testing.T) {
 	ark := master.Entry{Addr: netip.MustParseAddrPort("192.0.2.7:7777"), Name: "ARK #1"}
 	c := &awaitingCache{fakeCache: fakeCache{entries: []master.Entry{ark}}}
-	master.SetCache(c)
-	t.Cleanup(func() { master.SetCache(nil) })
-	q, _ := newQuerier(protocols.Settings{Options: func(v any) error { v.(*Options).Source = "community"; return nil }})
+	useCache(t, c)
+	q := querierOf(t, "community", false)
 
 	res, err := q.Query(prototest.Context(t, time.Second), protocols.At(ark.Addr), nil)
 	if err != nil || res.Name != "ARK #1" || len(c.awaited) != 1 || c.awaited[0] != "community" {
@@ -170,23 +173,14 @@ func TestQueryAwaits(t *testing.T) {
 // asks for players.
 func TestQueryPlayerNames(t *testing.T) {
 	drift := master.Entry{Addr: netip.MustParseAddrPort("192.0.2.10:30814"), Name: "Drift", Players: protocols.Known(3), PlayerNames: "Ann\nBo\nCy"}
-	master.SetCache(&fakeCache{hasList: true, entries: []master.Entry{drift}})
-	t.Cleanup(func() { master.SetCache(nil) })
-	for _, players := range []bool{false, true} {
-		q, err := newQuerier(protocols.Settings{Players: players, Options: func(v any) error { v.(*Options).Source = "community"; return nil }})
+	useCache(t, &fakeCache{hasList: true, entries: []master.Entry{drift}})
+	for players, want := range map[bool]string{false: "[]", true: "[Ann Bo Cy]"} {
+		res, err := querierOf(t, "community", players).Query(prototest.Context(t, time.Second), protocols.At(drift.Addr), wire.NewTrace())
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := q.Query(prototest.Context(t, time.Second), protocols.At(drift.Addr), wire.NewTrace())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, p := range res.PlayerList {
-			names = append(names, p.Name)
-		}
-		if want := map[bool]string{false: "", true: "Ann,Bo,Cy"}[players]; strings.Join(names, ",") != want {
-			t.Errorf("players %v: names %q, want %q", players, names, want)
+		if got := prototest.PlayerNames(res); got != want {
+			t.Errorf("players %v: names %s, want %s", players, got, want)
 		}
 	}
 }

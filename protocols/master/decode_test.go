@@ -21,21 +21,38 @@ func aps(ss ...string) []netip.AddrPort {
 	return out
 }
 
-func TestDecodeSteamPage(t *testing.T) {
+// TestDecodeDatagrams reads the UDP masters' replies: the addresses, and
+// whether the list ends with this datagram.
+func TestDecodeDatagrams(t *testing.T) {
+	type decoder = func([]byte) ([]netip.AddrPort, bool, error)
+	quake3 := func(ext bool) decoder {
+		return func(b []byte) ([]netip.AddrPort, bool, error) { return decodeQuake3(b, ext) }
+	}
+	qw := func(b []byte) ([]netip.AddrPort, bool, error) { a, err := decodeQuakeWorld(b); return a, false, err }
 	cases := []struct {
 		vec     string
+		decode  decoder
 		want    []netip.AddrPort
 		end     bool
 		wantErr error
 	}{
-		{"steam_page", aps("192.0.2.1:27015", "192.0.2.2:27016"), false, nil},
-		{"steam_last", aps("198.51.100.7:27960"), true, nil},
-		{"steam_cut", nil, false, wire.ErrTruncated},
-		{"steam_other", nil, false, errNotSteam},
+		{"steam_page", decodeSteamPage, aps("192.0.2.1:27015", "192.0.2.2:27016"), false, nil},
+		{"steam_last", decodeSteamPage, aps("198.51.100.7:27960"), true, nil},
+		{"steam_cut", decodeSteamPage, nil, false, wire.ErrTruncated},
+		{"steam_other", decodeSteamPage, nil, false, errNotSteam},
+		{"quake3_v4", quake3(false), aps("192.0.2.1:27960", "203.0.113.5:23661"), true, nil},
+		{"quake3_more", quake3(false), aps("192.0.2.3:27960"), false, nil},
+		{"quake3_ext", quake3(true), aps("192.0.2.1:27960", "[2001:db8::1]:27961"), true, nil},
+		{"quake3_ext", quake3(false), nil, false, errNotQuake3}, // an Ext reply to a plain query
+		{"quake3_v4", quake3(true), nil, false, errNotQuake3},
+		{"quake3_cut", quake3(false), nil, false, wire.ErrTruncated},
+		{"quake3_junk", quake3(false), nil, false, wire.ErrMalformed},
+		{"quakeworld", qw, aps("192.0.2.1:27960", "198.51.100.7:28001"), false, nil},
+		{"quakeworld_cut", qw, nil, false, wire.ErrTruncated},
 	}
 	for _, c := range cases {
 		t.Run(c.vec, func(t *testing.T) {
-			got, end, err := decodeSteamPage(prototest.VecFile(t, c.vec))
+			got, end, err := c.decode(prototest.VecFile(t, c.vec))
 			if !errors.Is(err, c.wantErr) || c.wantErr == nil && err != nil {
 				t.Fatalf("err %v, want %v", err, c.wantErr)
 			}
@@ -44,49 +61,10 @@ func TestDecodeSteamPage(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestDecodeQuake3(t *testing.T) {
-	cases := []struct {
-		vec     string
-		ext     bool
-		want    []netip.AddrPort
-		eot     bool
-		wantErr error
-	}{
-		{"quake3_v4", false, aps("192.0.2.1:27960", "203.0.113.5:23661"), true, nil},
-		{"quake3_more", false, aps("192.0.2.3:27960"), false, nil},
-		{"quake3_ext", true, aps("192.0.2.1:27960", "[2001:db8::1]:27961"), true, nil},
-		{"quake3_ext", false, nil, false, errNotQuake3}, // an Ext reply to a plain query
-		{"quake3_v4", true, nil, false, errNotQuake3},
-		{"quake3_cut", false, nil, false, wire.ErrTruncated},
-		{"quake3_junk", false, nil, false, wire.ErrMalformed},
-	}
-	for _, c := range cases {
-		t.Run(c.vec, func(t *testing.T) {
-			got, eot, err := decodeQuake3(prototest.VecFile(t, c.vec), c.ext)
-			if !errors.Is(err, c.wantErr) || c.wantErr == nil && err != nil {
-				t.Fatalf("err %v, want %v", err, c.wantErr)
-			}
-			if !slices.Equal(got, c.want) || eot != c.eot {
-				t.Fatalf("got %v eot %v, want %v eot %v", got, eot, c.want, c.eot)
-			}
-		})
-	}
 	// An IPv6 entry in a plain reply is a lie, not an address.
 	b := append([]byte("\xff\xff\xff\xffgetserversResponse/"), make([]byte, 18)...)
 	if _, _, err := decodeQuake3(b, false); !errors.Is(err, wire.ErrMalformed) {
 		t.Fatalf("IPv6 entry in getserversResponse: %v", err)
-	}
-}
-
-func TestDecodeQuakeWorld(t *testing.T) {
-	got, err := decodeQuakeWorld(prototest.VecFile(t, "quakeworld"))
-	if err != nil || !slices.Equal(got, aps("192.0.2.1:27960", "198.51.100.7:28001")) {
-		t.Fatalf("got %v, %v", got, err)
-	}
-	if _, err := decodeQuakeWorld(prototest.VecFile(t, "quakeworld_cut")); !errors.Is(err, wire.ErrTruncated) {
-		t.Fatalf("cut: %v", err)
 	}
 	if _, err := decodeQuakeWorld([]byte("\xff\xff\xff\xffn\\hostname\\x")); err != errNotQuakeWorld {
 		t.Fatalf("other reply: %v", err)

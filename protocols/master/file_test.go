@@ -16,17 +16,11 @@ import (
 // an unusable address.
 func TestDecodeFile(t *testing.T) {
 	c := newCollector(100)
-	if err := decodeFile(prototest.File(t, "file_targets.txt"), c); err != nil {
-		t.Fatal(err)
-	}
+	err := decodeFile(prototest.File(t, "file_targets.txt"), c)
 	l := c.done(nil)
-	var got []string
-	for _, e := range l.Entries {
-		got = append(got, e.Target())
-	}
 	want := "192.0.2.1:27015 192.0.2.2:27016 [2001:db8::7]:7777 game.example.org:25565 198.51.100.9:2302"
-	if strings.Join(got, " ") != want || l.Skipped != 2 || l.Capped {
-		t.Fatalf("%v skipped %d capped %v, want %s", got, l.Skipped, l.Capped, want)
+	if got := targets(l); got != want || l.Skipped != 2 || l.Capped || err != nil {
+		t.Fatalf("%v skipped %d capped %v (%v), want %s", got, l.Skipped, l.Capped, err, want)
 	}
 }
 
@@ -44,6 +38,15 @@ func TestFileMalformed(t *testing.T) {
 			t.Errorf("%q: %v", line, err)
 		}
 	}
+}
+
+// targets is the list's entries, space-separated.
+func targets(l *List) string {
+	var s []string
+	for _, e := range l.Entries {
+		s = append(s, e.Target())
+	}
+	return strings.Join(s, " ")
 }
 
 func writeFile(t *testing.T, content string) string {
@@ -108,18 +111,11 @@ func TestFileRefused(t *testing.T) {
 }
 
 func TestFileRejects(t *testing.T) {
-	for _, c := range []struct {
-		s    Source
-		want string
-	}{
+	refused(t, []refusal{
 		{Source{Type: TypeFile}, "needs a path"},
 		{Source{Type: TypeFile, Path: "x", URL: "http://127.0.0.1/"}, "takes a path"},
 		{Source{Type: TypeFile, Path: "x", Query: "q"}, "takes no query"},
 		{Source{Type: TypeFile, Path: "x", Fields: Fields{Address: "ip"}}, "fields are for type http_json"},
 		{Source{Type: TypeQuake3, Path: "x"}, "path is for type file only"},
-	} {
-		if _, err := New(c.s); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
-		}
-	}
+	})
 }

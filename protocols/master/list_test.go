@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -92,28 +91,22 @@ func checkList(t *testing.T, got *List, n int, capped bool) {
 }
 
 func TestSteamPaging(t *testing.T) {
-	var requests atomic.Int32
-	addr := steamMaster(t, 500, 231, &requests, nil)
-	got, err := list(t, Source{Type: TypeSteam, Address: addr.String(), Query: `\appid\440`}, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkList(t, got, 500, false)
-	if r := requests.Load(); r != 3 {
-		t.Fatalf("%d requests for 3 pages", r)
-	}
-}
-
-func TestSteamCapped(t *testing.T) {
-	var requests atomic.Int32
-	addr := steamMaster(t, 1000000, 231, &requests, nil)
-	got, err := list(t, Source{Type: TypeSteam, Address: addr.String(), MaxEntries: 1000}, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkList(t, got, 1000, true)
-	if r := requests.Load(); r != 5 {
-		t.Fatalf("%d requests for 1000 of a million at 231 a page", r)
+	for _, c := range []struct {
+		servers, max, want, requests int
+	}{
+		{500, 0, 500, 3},         // 3 pages of 231
+		{1000000, 1000, 1000, 5}, // 1000 of a million at 231 a page: capped
+	} {
+		var requests atomic.Int32
+		addr := steamMaster(t, c.servers, 231, &requests, nil)
+		got, err := list(t, Source{Type: TypeSteam, Address: addr.String(), Query: `\appid\440`, MaxEntries: c.max}, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkList(t, got, c.want, c.max != 0)
+		if r := requests.Load(); r != int32(c.requests) {
+			t.Fatalf("%d requests, want %d", r, c.requests)
+		}
 	}
 }
 
@@ -183,36 +176,26 @@ func quake3Master(t *testing.T, n, perDatagram int, ext, noEOT bool) netip.AddrP
 }
 
 func TestQuake3(t *testing.T) {
-	addr := quake3Master(t, 700, 200, false, false)
-	got, err := list(t, Source{Type: TypeQuake3, Address: addr.String(), Query: "getservers 71 full empty"}, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkList(t, got, 700, false)
-}
-
-func TestQuake3Empty(t *testing.T) {
-	addr := quake3Master(t, 0, 200, false, false)
-	got, err := list(t, Source{Type: TypeQuake3, Address: addr.String()}, 5*time.Second)
-	if err != nil || len(got.Entries) != 0 {
-		t.Fatalf("%+v, %v", got, err)
-	}
-}
-
-func TestQuake3ExtIPv6(t *testing.T) {
-	addr := quake3Master(t, 10, 4, true, false)
-	got, err := list(t, Source{Type: TypeQuake3, Address: addr.String(), Query: "getserversExt OpenArena 71 ipv4 ipv6"}, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Entries) != 10 {
-		t.Fatalf("%d entries", len(got.Entries))
-	}
-	if e := got.Entries[1].Addr; e.String() != "[2001:db8::a00:1]:27015" {
-		t.Fatalf("entry 1 %v, want the IPv6 one", e)
-	}
-	if e := got.Entries[2].Addr; e != nth(2) {
-		t.Fatalf("entry 2 %v", e)
+	for _, c := range []struct {
+		n, per int
+		ext    bool
+		query  string
+	}{
+		{700, 200, false, "getservers 71 full empty"},
+		{0, 200, false, ""},
+		// every other server by an IPv6 address
+		{10, 4, true, "getserversExt OpenArena 71 ipv4 ipv6"},
+	} {
+		addr := quake3Master(t, c.n, c.per, c.ext, false)
+		got, err := list(t, Source{Type: TypeQuake3, Address: addr.String(), Query: c.query}, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.ext {
+			checkList(t, got, c.n, false)
+		} else if len(got.Entries) != 10 || got.Entries[1].Addr.String() != "[2001:db8::a00:1]:27015" || got.Entries[2].Addr != nth(2) {
+			t.Fatalf("%v, want every other entry IPv6", got.Entries)
+		}
 	}
 }
 
@@ -244,24 +227,30 @@ func TestQuake3Truncated(t *testing.T) {
 // cap and left; what the list holds is bounded by the cap, not by the master.
 func TestQuake3Million(t *testing.T) {
 	addr := quake3Master(t, 1000000, 230, false, false)
+	// 20,000 entries of about 170 bytes, and the fake's datagrams (about 6 MB,
+	// built per request) allocated meanwhile.
+	bounded(t, 20000, 8<<20, 48<<20, func() (*List, error) {
+		return list(t, Source{Type: TypeQuake3, Address: addr.String(), MaxEntries: 20000}, 10*time.Second)
+	})
+}
+
+// bounded fetches a list capped at n entries, which must hold at most held
+// bytes of heap, the fetch allocating at most alloc.
+func bounded(t *testing.T, n int, held int64, alloc uint64, fetch func() (*List, error)) {
+	t.Helper()
 	before := prototest.HeapAfterGC()
-	var total0 runtime.MemStats
-	runtime.ReadMemStats(&total0)
-	got, err := list(t, Source{Type: TypeQuake3, Address: addr.String(), MaxEntries: 20000}, 10*time.Second)
+	var got *List
+	var err error
+	total := allocated(func() { got, err = fetch() })
 	if err != nil {
 		t.Fatal(err)
 	}
-	var total1 runtime.MemStats
-	runtime.ReadMemStats(&total1)
-	checkList(t, got, 20000, true)
-	held := int64(prototest.HeapAfterGC()) - int64(before)
-	// 20,000 entries of about 170 bytes, and the fake's datagrams (about 6 MB,
-	// built per request) allocated meanwhile.
-	if held > 8<<20 {
-		t.Fatalf("the list holds %d MiB", held>>20)
+	checkList(t, got, n, true)
+	if h := int64(prototest.HeapAfterGC()) - int64(before); h > held {
+		t.Fatalf("the list holds %d MiB", h>>20)
 	}
-	if alloc := total1.TotalAlloc - total0.TotalAlloc; alloc > 48<<20 {
-		t.Fatalf("fetching allocated %d MiB", alloc>>20)
+	if total > alloc {
+		t.Fatalf("fetching allocated %d MiB", total>>20)
 	}
 	runtime.KeepAlive(got)
 }
@@ -369,56 +358,42 @@ func TestDDNet(t *testing.T) {
 func TestDDNetMillion(t *testing.T) {
 	var wrote atomic.Int64
 	srv, _ := prototest.HTTP(t, ddnetBody(1000000, &wrote), false)
-	var m0, m1 runtime.MemStats
-	before := prototest.HeapAfterGC()
-	runtime.ReadMemStats(&m0)
-	got, err := list(t, Source{Type: TypeDDNet, URL: srv.URL, MaxEntries: 10000}, 20*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runtime.ReadMemStats(&m1)
-	checkList(t, got, 10000, true)
+	bounded(t, 10000, 8<<20, 64<<20, func() (*List, error) {
+		return list(t, Source{Type: TypeDDNet, URL: srv.URL, MaxEntries: 10000}, 20*time.Second)
+	})
 	if w := wrote.Load(); w > 50<<20 {
 		t.Fatalf("the server wrote %d MiB: the body was read on past the cap", w>>20)
 	}
-	if held := int64(prototest.HeapAfterGC()) - int64(before); held > 8<<20 {
-		t.Fatalf("the list holds %d MiB", held>>20)
+}
+
+// endless writes prefix, then fill until the client leaves.
+func endless(prefix string, fill byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(prefix))
+		for chunk := bytes.Repeat([]byte{fill}, 8192); r.Context().Err() == nil; {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
 	}
-	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 64<<20 {
-		t.Fatalf("fetching allocated %d MiB", alloc>>20)
-	}
-	runtime.KeepAlive(got)
+}
+
+// loginPage is HTML where a list should be.
+func loginPage(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html")
+	w.Write([]byte("<html>login</html>"))
 }
 
 func TestHTTPListFailures(t *testing.T) {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/endless", func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`{"servers":[`))
-		chunk := []byte(strings.Repeat(" ", 8192))
-		for r.Context().Err() == nil {
-			if _, err := w.Write(chunk); err != nil {
-				return
-			}
-		}
-	})
-	mux.HandleFunc("/endless-string", func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`{"servers":[{"addresses":["`))
-		chunk := []byte(strings.Repeat("a", 8192))
-		for r.Context().Err() == nil {
-			if _, err := w.Write(chunk); err != nil {
-				return
-			}
-		}
-	})
+	mux.HandleFunc("/endless", endless(`{"servers":[`, ' '))
+	mux.HandleFunc("/endless-string", endless(`{"servers":[{"addresses":["`, 'a'))
 	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"servers":[`))
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
 	})
-	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<html>login</html>"))
-	})
+	mux.HandleFunc("/html", loginPage)
 	mux.HandleFunc("/500", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(500) })
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://169.254.169.254/", http.StatusFound)
@@ -471,10 +446,7 @@ func TestHTTPJSONTLS(t *testing.T) {
 }
 
 func TestNewRejects(t *testing.T) {
-	cases := []struct {
-		s    Source
-		want string
-	}{
+	refused(t, []refusal{
 		{Source{}, "type is required"},
 		{Source{Type: "gamespy"}, `unknown type "gamespy"`},
 		{Source{Type: TypeSteam, Query: "appid 440"}, "starts with a backslash"},
@@ -492,10 +464,21 @@ func TestNewRejects(t *testing.T) {
 		{Source{Type: TypeHTTPJSON, URL: "http://u:p@example.org/", Fields: Fields{Address: "ip"}}, "credentials"},
 		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "a..b"}}, "dot-separated"},
 		{Source{Type: TypeQuake3, MaxEntries: MaxEntries + 1}, "out of range"},
-	}
+	})
+}
+
+// refusal is a source New refuses with an error that says want.
+type refusal struct {
+	s    Source
+	want string
+}
+
+// refused wants New to refuse each source, saying why and quoting no secret.
+func refused(t *testing.T, cases []refusal) {
+	t.Helper()
 	for _, c := range cases {
 		_, err := New(c.s)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "SECRET") {
 			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
 		}
 	}
@@ -505,8 +488,7 @@ func TestNewRejects(t *testing.T) {
 // GetServerList with the filter, the key in a header (never in the URL or the
 // trace), and reads its servers, bots apart.
 func TestSteamWebAPI(t *testing.T) {
-	keyFile := filepath.Join(t.TempDir(), "steam.key")
-	os.WriteFile(keyFile, []byte("SECRETKEY123\n"), 0o600)
+	key := keyFile(t, "SECRETKEY123")
 	var gotFilter, gotLimit string
 	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("X-Webapi-Key") != "SECRETKEY123" || strings.Contains(r.URL.RawQuery, "SECRETKEY") {
@@ -522,18 +504,7 @@ func TestSteamWebAPI(t *testing.T) {
 {"addr":"192.0.2.3:27015","name":"over the cap"}
 ]}}`)
 	}), false)
-	l, err := New(Source{Type: TypeSteam, URL: srv.URL + "/IGameServersService/GetServerList/v1/", KeyFile: keyFile, Query: `\appid\440\gamedir\tf`, MaxEntries: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := fmt.Sprintf("%v %+v", l, l); strings.Contains(s, "SECRETKEY") {
-		t.Fatalf("the key prints: %s", s)
-	}
-	tr := wire.NewTrace()
-	got, err := l.List(prototest.Context(t, 2*time.Second), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := listed(t, Source{Type: TypeSteam, URL: srv.URL + "/IGameServersService/GetServerList/v1/", KeyFile: key, Query: `\appid\440\gamedir\tf`, MaxEntries: 2}, "SECRETKEY")
 	if gotFilter != `\appid\440\gamedir\tf` || gotLimit != "3" {
 		t.Fatalf("filter %q limit %q", gotFilter, gotLimit)
 	}
@@ -544,25 +515,43 @@ func TestSteamWebAPI(t *testing.T) {
 		e.Players.Value != 16 || e.Max.Value != 24 || e.Addr.String() != "192.0.2.1:27015" {
 		t.Fatalf("%+v", e)
 	}
-	var transcript strings.Builder
-	tr.WriteTranscript(&transcript)
-	if strings.Contains(transcript.String(), "SECRETKEY") {
-		t.Fatal("the key is in the trace")
-	}
 	// A wrong key is the server refusing it.
-	os.WriteFile(keyFile, []byte("WRONG"), 0o600)
-	l, _ = New(Source{Type: TypeSteam, URL: srv.URL, KeyFile: keyFile})
+	l, _ := New(Source{Type: TypeSteam, URL: srv.URL, KeyFile: keyFile(t, "WRONG")})
 	if _, err := l.List(prototest.Context(t, 2*time.Second), nil); !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication") {
 		t.Fatalf("wrong key: %v", err)
 	}
 	for _, s := range []Source{
-		{Type: TypeSteam, KeyFile: keyFile, Address: "127.0.0.1:27011"},
-		{Type: TypeSteam, KeyFile: keyFile, Region: "europe"},
-		{Type: TypeQuake3, KeyFile: keyFile},
+		{Type: TypeSteam, KeyFile: key, Address: "127.0.0.1:27011"},
+		{Type: TypeSteam, KeyFile: key, Region: "europe"},
+		{Type: TypeQuake3, KeyFile: key},
 		{Type: TypeSteam, KeyFile: filepath.Join(t.TempDir(), "missing")},
 	} {
 		if _, err := New(s); err == nil {
 			t.Errorf("%+v accepted", s)
 		}
 	}
+}
+
+// hidden fails the test when secret shows in err, in how l prints or in the trace.
+func hidden(t *testing.T, secret string, err error, l Lister, tr *wire.Trace) {
+	t.Helper()
+	if s := fmt.Sprintf("%v %v %+v %#v", err, l, l, l) + prototest.Transcript(tr); strings.Contains(s, secret) {
+		t.Fatalf("the secret shows: %s", s)
+	}
+}
+
+// listed lists src within 2s, wanting no error and secret shown nowhere.
+func listed(t *testing.T, src Source, secret string) *List {
+	t.Helper()
+	l, err := New(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := wire.NewTrace()
+	got, err := l.List(prototest.Context(t, 2*time.Second), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden(t, secret, err, l, tr)
+	return got
 }

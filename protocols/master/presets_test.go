@@ -3,9 +3,7 @@ package master
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"os"
@@ -152,61 +150,41 @@ func TestPresetList(t *testing.T) {
 			p, _ := LookupPreset(name)
 			src := Source{Preset: name}
 			if p.Credential {
-				src.Username, src.TokenFile = "exporter", tokenFile(t, "0123abcd")
+				src.Username, src.TokenFile = "exporter", keyFile(t, "0123abcd")
 			}
 			if p.Type == TypeSCUM { // a TCP master: the request, then the list
-				src.Address = prototest.TCP(t, func(c net.Conn) {
-					req := make([]byte, len(scumRequest))
-					if _, err := io.ReadFull(c, req); err == nil && bytes.Equal(req, scumRequest) {
-						c.Write(body)
+				src.Address = scumMaster(t, body, nil).String()
+			} else {
+				srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if q := r.URL.Query(); p.Credential && (q.Get("username") != "exporter" || q.Get("token") != "0123abcd") {
+						http.Error(w, "not signed in", http.StatusForbidden)
+						return
 					}
-				}).String()
-				got, err := list(t, src, 5*time.Second)
-				if err != nil || len(got.Entries) == 0 {
-					t.Fatalf("%v, %+v", err, got)
-				}
-				return
+					if name == "geneshift" {
+						w.Header().Set("Content-Type", "text/html") // what a PHP page says
+					}
+					w.Write(body)
+				}), false)
+				src.URL = srv.URL + "/list"
 			}
-			srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if q := r.URL.Query(); p.Credential && (q.Get("username") != "exporter" || q.Get("token") != "0123abcd") {
-					http.Error(w, "not signed in", http.StatusForbidden)
-					return
-				}
-				if name == "geneshift" {
-					w.Header().Set("Content-Type", "text/html") // what a PHP page says
-				}
-				w.Write(body)
-			}), false)
-			src.URL = srv.URL + "/list"
-			got, err := list(t, src, 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got.Entries) == 0 {
-				t.Fatal("no entries")
+			if got, err := list(t, src, 5*time.Second); err != nil || len(got.Entries) == 0 {
+				t.Fatalf("%v, %+v", err, got)
 			}
 		})
 	}
 }
 
 func TestPresetRejects(t *testing.T) {
-	for _, tc := range []struct {
-		s    Source
-		want string
-	}{
+	refused(t, []refusal{
 		{Source{Preset: "nosuch"}, "unknown preset"},
 		{Source{Preset: "beammp", Type: TypeDDNet}, "leave type unset"},
 		{Source{Preset: "beammp", Fields: Fields{Address: "ip"}}, "leave fields unset"},
 		{Source{Preset: "geneshift", Query: "x"}, "takes no query"},
 		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "ip", DefaultPort: 70000}}, "default_port"},
-	} {
-		if _, err := New(tc.s); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
-		}
-	}
+	})
 	// Every preset's default URL is valid as it stands; one that signs in
 	// wants its username and token, and only it takes them.
-	tok := tokenFile(t, "0123abcd")
+	tok := keyFile(t, "0123abcd")
 	for _, n := range PresetNames() {
 		p, _ := LookupPreset(n)
 		_, err := New(Source{Preset: n})
@@ -224,21 +202,13 @@ func TestPresetRejects(t *testing.T) {
 	}
 	for _, tc := range []struct{ user, file, want string }{
 		{"exporter", filepath.Join(t.TempDir(), "none"), "token_file"},
-		{"exporter", tokenFile(t, ""), "empty"},
+		{"exporter", keyFile(t, ""), "empty"},
 		{"bad\nname", tok, "username"},
 	} {
 		if _, err := New(Source{Preset: "factorio", Username: tc.user, TokenFile: tc.file}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q %q: %v, want %q", tc.user, tc.file, err, tc.want)
 		}
 	}
-}
-
-func tokenFile(t *testing.T, token string) string {
-	p := filepath.Join(t.TempDir(), "token")
-	if err := os.WriteFile(p, []byte(token+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // TestTokenStaysHidden: a list that signs in sends the token to its URL only,
@@ -251,7 +221,7 @@ func TestTokenStaysHidden(t *testing.T) {
 		http.Redirect(w, r, elsewhere.URL+"/?"+r.URL.RawQuery, http.StatusFound)
 	}), false)
 	for _, u := range []string{srv.URL + "/get-games", "http://127.0.0.1:1/get-games"} {
-		l, err := New(Source{Preset: "factorio", URL: u, Username: "exporter", TokenFile: tokenFile(t, token)})
+		l, err := New(Source{Preset: "factorio", URL: u, Username: "exporter", TokenFile: keyFile(t, token)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,10 +230,7 @@ func TestTokenStaysHidden(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: no error", u)
 		}
-		shown := fmt.Sprintf("%v %+v %v %+v", err, tr, l, l)
-		if strings.Contains(shown, token) {
-			t.Fatalf("the token shows: %s", shown)
-		}
+		hidden(t, token, err, l, tr)
 		if !errors.Is(err, wire.ErrServer) && !errors.Is(err, wire.ErrRefused) && !errors.Is(err, wire.ErrNetwork) {
 			t.Fatalf("%s: the error lost its reason: %v", u, err)
 		}

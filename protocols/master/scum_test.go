@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"strings"
 	"testing"
 	"time"
 
@@ -108,11 +107,7 @@ func TestSCUMMasters(t *testing.T) {
 	if err != nil || len(got.Entries) != 1 {
 		t.Fatalf("%v %+v", err, got)
 	}
-	logged := false
-	for _, e := range tr.Entries {
-		logged = logged || strings.Contains(e.Msg, "trying "+good.String())
-	}
-	if !logged {
+	if !prototest.Logged(tr, "trying "+good.String()) {
 		t.Errorf("no log of the move to the second master: %+v", tr.Entries)
 	}
 	// Every master down: the last one's reason.
@@ -123,20 +118,13 @@ func TestSCUMMasters(t *testing.T) {
 }
 
 func TestSCUMRejects(t *testing.T) {
-	for _, tc := range []struct {
-		s    Source
-		want string
-	}{
+	refused(t, []refusal{
 		{Source{Type: TypeSCUM, URL: "http://127.0.0.1/"}, "takes an address"},
 		{Source{Type: TypeSCUM, Query: "x"}, "takes no query"},
 		{Source{Type: TypeSCUM, Address: "nope"}, "address"},
 		{Source{Type: TypeRageMP, Query: "x"}, "takes no query"},
 		{Source{Type: TypeRageMP, URL: "http://127.0.0.1/", Fields: Fields{Address: "id"}}, "fields are for type"},
-	} {
-		if _, err := New(tc.s); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
-		}
-	}
+	})
 	if l, err := New(Source{Type: TypeSCUM}); err != nil || len(l.(*scum).masters) != len(scumMasters) {
 		t.Errorf("default masters: %v", err)
 	}

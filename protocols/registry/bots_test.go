@@ -1,10 +1,8 @@
 package registry
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"testing"
 )
 
@@ -73,10 +71,6 @@ var botSources = map[string]string{
 	"hawakening":       "none: Users lists the pilots' accounts and the listing marks no bots",
 }
 
-// botsTestPending lists the protocols whose packages do not yet pin the rule
-// in a TestBots* test. Every package pins it now; a protocol may not join.
-var botsTestPending = []string{}
-
 var botsTest = regexp.MustCompile(`(?m)^func TestBots\w*\(t \*testing\.T\)`)
 
 func TestBotSources(t *testing.T) {
@@ -86,24 +80,11 @@ func TestBotSources(t *testing.T) {
 		if botSources[p.Name] == "" {
 			t.Errorf("protocol %s: no bot source in botSources: say where it learns which players are bots (or \"none\")", p.Name)
 		}
-		tests, err := filepath.Glob(filepath.Join("..", p.Name, "*_test.go"))
-		if err != nil || len(tests) == 0 {
-			t.Errorf("protocol %s: no tests in ../%s (%v)", p.Name, p.Name, err)
-			continue
-		}
-		has := false
-		for _, f := range tests {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			has = has || botsTest.Match(b)
-		}
-		switch pending := slices.Contains(botsTestPending, p.Name); {
-		case !has && !pending:
+		tests := goSource(t, filepath.Join("..", p.Name), true)
+		if tests == "" {
+			t.Errorf("protocol %s: no tests in ../%s", p.Name, p.Name)
+		} else if !botsTest.MatchString(tests) {
 			t.Errorf("protocol %s: no TestBots* test in its package (see prototest.CheckBots)", p.Name)
-		case has && pending:
-			t.Errorf("protocol %s has a TestBots* test now: drop it from botsTestPending", p.Name)
 		}
 	}
 	for name := range botSources {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -59,17 +58,13 @@ func codePageTable(t *testing.T) []codePageRow {
 	return rows
 }
 
-// packageSource is the non-test Go source of a protocol's package and of the
-// protocols/internal packages it imports.
-func packageSource(t *testing.T, name string) string {
+// goSource is the Go source of a folder: its test files when tests, else the others.
+func goSource(t *testing.T, dir string, tests bool) string {
 	t.Helper()
 	var src strings.Builder
-	read := func(dir string) {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") == tests {
 			b, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
@@ -77,12 +72,18 @@ func packageSource(t *testing.T, name string) string {
 			src.Write(b)
 		}
 	}
-	read(filepath.Join("..", name))
-	own := src.String()
-	for _, m := range regexp.MustCompile(`protocols/internal/(\w+)"`).FindAllStringSubmatch(own, -1) {
-		read(filepath.Join("..", "internal", m[1]))
-	}
 	return src.String()
+}
+
+// packageSource is the non-test Go source of a protocol's package and of the
+// protocols/internal packages it imports.
+func packageSource(t *testing.T, name string) string {
+	t.Helper()
+	src := goSource(t, filepath.Join("..", name), false)
+	for _, m := range regexp.MustCompile(`protocols/internal/(\w+)"`).FindAllStringSubmatch(src, -1) {
+		src += goSource(t, filepath.Join("..", "internal", m[1]), false)
+	}
+	return src
 }
 
 // TestCodePages holds CONTRIBUTING's code-page table to the code: every
@@ -120,7 +121,7 @@ func TestCodePages(t *testing.T) {
 				}
 			case d == "UTF-8":
 				for _, legacy := range []string{"wire.Latin1(", "wire.Windows1252(", "wire.Windows1251("} {
-					if strings.Contains(readOwn(t, name), legacy) {
+					if strings.Contains(goSource(t, filepath.Join("..", name), false), legacy) {
 						t.Errorf("%s: the table says UTF-8, the package calls %s", name, legacy)
 					}
 				}
@@ -135,12 +136,8 @@ func TestCodePages(t *testing.T) {
 			}
 			// A game writing a Windows code page keeps a vector with its 0x80-0x9F marks.
 			if strings.HasPrefix(row.decoder, "`wire.UTF8`") || strings.HasPrefix(row.decoder, "`wire.Windows1252`") {
-				has := marksVector.MatchString(packageTests(t, name))
-				switch pending := slices.Contains(marksPending, name); {
-				case !has && !pending:
+				if !marksVector.MatchString(goSource(t, filepath.Join("..", name), true)) {
 					t.Errorf("%s: its game writes a Windows code page, and its tests have no vector with bytes 0x80-0x9F (prototest.Marks1252, prototest.MafiaName)", name)
-				case has && pending:
-					t.Errorf("%s has a 0x80-0x9F vector now: drop it from marksPending", name)
 				}
 			}
 		}
@@ -154,43 +151,6 @@ func TestCodePages(t *testing.T) {
 
 // marksVector finds a test vector with Windows-1252's 0x80-0x9F marks.
 var marksVector = regexp.MustCompile(`prototest\.(Marks1252|MafiaName)|cp1252`)
-
-// marksPending lists the protocols of a Windows code page whose tests do not
-// yet read a 0x80-0x9F vector of their own. Every one does now; a protocol may
-// not join.
-var marksPending = []string{}
-
-// packageTests is the test source of a protocol's package.
-func packageTests(t *testing.T, name string) string {
-	t.Helper()
-	var src strings.Builder
-	files, _ := filepath.Glob(filepath.Join("..", name, "*_test.go"))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src.Write(b)
-	}
-	return src.String()
-}
-
-// readOwn is the non-test source of the protocol's own package.
-func readOwn(t *testing.T, name string) string {
-	t.Helper()
-	var src strings.Builder
-	files, _ := filepath.Glob(filepath.Join("..", name, "*.go"))
-	for _, f := range files {
-		if !strings.HasSuffix(f, "_test.go") {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			src.Write(b)
-		}
-	}
-	return src.String()
-}
 
 // checkEncodingOption: the protocol's block takes `encoding:` with a code page
 // wire.Encoding knows and refuses one it does not.

@@ -20,18 +20,8 @@ func TestPromptCancel(t *testing.T) {
 	}
 	defer u.Close()
 
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		if c, err := l.Accept(); err == nil {
-			bufio.NewReader(c).ReadString('\n') // never comes
-			c.Close()
-		}
-	}()
-	tc, err := DialTCP(ctx, l.Addr().(*net.TCPAddr).AddrPort(), nil)
+	waiting := tcpServer(t, func(c net.Conn) { bufio.NewReader(c).ReadString('\n') }) // never comes
+	tc, err := DialTCP(ctx, waiting, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,8 +74,7 @@ func TestDoHTTP(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-			defer cancel()
+			ctx := ctxT(t, 500*time.Millisecond)
 			tr := NewTrace()
 			start := time.Now()
 			resp, err := DoHTTP(ctx, serverAddr(t, c.srv), c.req, tr)
@@ -109,14 +108,7 @@ func TestDoHTTP(t *testing.T) {
 }
 
 func TestDoHTTPRefused(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := netip.MustParseAddrPort(l.Addr().String())
-	l.Close()
-	_, err = DoHTTP(context.Background(), addr, HTTPRequest{Path: "/"}, nil)
-	if !errors.Is(err, ErrRefused) {
+	if _, err := DoHTTP(context.Background(), closedTCP(t), HTTPRequest{Path: "/"}, nil); !errors.Is(err, ErrRefused) {
 		t.Fatalf("err = %v, want refused", err)
 	}
 }
@@ -124,25 +116,10 @@ func TestDoHTTPRefused(t *testing.T) {
 func newEmptyPool() *x509.CertPool { return x509.NewCertPool() }
 
 func TestDoHTTPHangupIsTruncated(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Read(make([]byte, 512)) // the request, then close without a word
-			c.Close()
-		}
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_, err = DoHTTP(ctx, netip.MustParseAddrPort(l.Addr().String()), HTTPRequest{Path: "/"}, nil)
-	if !errors.Is(err, ErrTruncated) {
+	// the request, then close without a word
+	addr := tcpServer(t, func(c net.Conn) { c.Read(make([]byte, 512)) })
+	ctx := ctxT(t, 2*time.Second)
+	if _, err := DoHTTP(ctx, addr, HTTPRequest{Path: "/"}, nil); !errors.Is(err, ErrTruncated) {
 		t.Fatalf("err = %v, want truncated", err)
 	}
 }
@@ -179,8 +156,7 @@ func TestDoHTTPLiteralPath(t *testing.T) {
 		w.Write([]byte(`{}`))
 	}))
 	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := ctxT(t, 5*time.Second)
 	for _, tc := range []struct {
 		literal bool
 		want    string
@@ -207,8 +183,7 @@ func TestDoHTTPSecretQuery(t *testing.T) {
 		}
 		w.Write([]byte("<ok/>"))
 	}))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := ctxT(t, 5*time.Second)
 	tr := NewTrace()
 	resp, err := DoHTTP(ctx, serverAddr(t, s), HTTPRequest{Path: "/feed?code=s3cret", SecretQuery: true}, tr)
 	if err != nil || resp.Status != http.StatusOK {

@@ -48,8 +48,7 @@ func TestOpenHTTP(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-			defer cancel()
+			ctx := ctxT(t, 500*time.Millisecond)
 			tr := NewTrace()
 			s, err := OpenHTTP(ctx, HTTPRequest{URL: srv.URL + c.path, MaxBody: c.max}, tr)
 			if err != nil {

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -10,23 +11,10 @@ import (
 func TestReader(t *testing.T) {
 	b := []byte{0x01, 0x02, 0x03, 0x04, 0x05, 'a', 'b', 0, 0x00, 0x00, 0x80, 0x3f, 'x', 'y'}
 	r := NewReader(b)
-	if v := r.Uint8("u8"); v != 1 {
-		t.Errorf("Uint8 = %d", v)
-	}
-	if v := r.Uint16LE("u16"); v != 0x0302 {
-		t.Errorf("Uint16LE = %#x", v)
-	}
-	if v := r.Uint16BE("u16be"); v != 0x0405 {
-		t.Errorf("Uint16BE = %#x", v)
-	}
-	if s := r.CString("name"); string(s) != "ab" {
-		t.Errorf("CString = %q", s)
-	}
-	if f := r.Float32LE("f"); f != 1 {
-		t.Errorf("Float32LE = %v", f)
-	}
-	if p, ok := r.Until('y'); string(p) != "x" || !ok {
-		t.Errorf("Until = %q %v", p, ok)
+	u8, u16, u16be, name, f := r.Uint8("u8"), r.Uint16LE("u16"), r.Uint16BE("u16be"), string(r.CString("name")), r.Float32LE("f")
+	p, ok := r.Until('y')
+	if got := fmt.Sprintf("%d %#x %#x %s %v %s %v", u8, u16, u16be, name, f, p, ok); got != "1 0x302 0x405 ab 1 x true" {
+		t.Errorf("Uint8, Uint16LE, Uint16BE, CString, Float32LE, Until = %s", got)
 	}
 	if r.Len() != 0 || r.Err() != nil {
 		t.Fatalf("Len %d Err %v", r.Len(), r.Err())

@@ -29,6 +29,17 @@ func tcpServer(t *testing.T, h func(net.Conn)) netip.AddrPort {
 	return l.Addr().(*net.TCPAddr).AddrPort()
 }
 
+// closedTCP is a loopback port nothing listens on.
+func closedTCP(t *testing.T) netip.AddrPort {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).AddrPort()
+}
+
 func TestReadLine(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -84,12 +95,7 @@ func TestTCPDripTimesOut(t *testing.T) {
 // A dial under a context already done is a timeout, never refused or a network
 // fault, even to a closed port: the probe gave up, the server did not answer no.
 func TestDialTCPCancelled(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := l.Addr().(*net.TCPAddr).AddrPort()
-	l.Close()
+	closed := closedTCP(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, addr := range []netip.AddrPort{closed, tcpServer(t, func(net.Conn) {})} {
@@ -111,8 +117,7 @@ func TestWriteSecret(t *testing.T) {
 		got <- string(b[:n])
 	})
 	tr := NewTrace()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
+	ctx := ctxT(t, 2*time.Second)
 	c, err := DialTCP(ctx, addr, tr)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"context"
 	"net"
 	"os"
 	"strconv"
@@ -38,8 +37,7 @@ func TestDialUDPListBurst(t *testing.T) {
 			pc.WriteTo(d, from)
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := ctxT(t, 5*time.Second)
 	c, err := DialUDPList(ctx, pc.LocalAddr().(*net.UDPAddr).AddrPort(), nil)
 	if err != nil {
 		t.Fatal(err)

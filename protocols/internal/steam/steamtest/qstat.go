@@ -1,0 +1,22 @@
+package steamtest
+
+import (
+	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+)
+
+// QstatAgrees holds res to quakestat's record of the same server: online, the
+// same name, map and max, and its numplayers (the wire count, bots included)
+// equal to Players plus Bots.
+func QstatAgrees(t testing.TB, qs prototest.QstatServer, res *protocols.Result) {
+	t.Helper()
+	if qs.Status != "online" {
+		t.Fatalf("qstat status %q", qs.Status)
+	}
+	got := prototest.QstatServer{Status: qs.Status, Name: res.Name, Map: res.Map, NumPlayers: int(res.Players.Value + res.Bots.Value), MaxPlayers: int(res.MaxPlayers.Value)}
+	if want := (prototest.QstatServer{Status: qs.Status, Name: qs.Name, Map: qs.Map, NumPlayers: qs.NumPlayers, MaxPlayers: qs.MaxPlayers}); got != want {
+		t.Errorf("Querier %+v, qstat %+v", got, want)
+	}
+}
