@@ -183,10 +183,3 @@ func TestCatalogOptions(t *testing.T) {
 		t.Errorf("/config must show the catalog's options: %v", err)
 	}
 }
-
-func TestPortOffsetsValidation(t *testing.T) {
-	_, err := Parse([]byte("modules:\n  m:\n    protocol: a2s\n    port_offsets: [0,1,2,3,4,5,6,7,8]\n"))
-	if err == nil || !strings.Contains(err.Error(), "at most 8") {
-		t.Errorf("got %v", err)
-	}
-}

@@ -66,19 +66,3 @@ func TestDiscoverySecretsRedacted(t *testing.T) {
 		t.Fatal("redaction changed the source itself")
 	}
 }
-
-// TestAliasesRefused (issue 35, L6): an anchor, alias or merge key could hide a
-// credential from the check that a module with one lists its targets, and
-// show it on /config under another key: a modules file may hold none.
-func TestAliasesRefused(t *testing.T) {
-	for _, src := range []string{
-		"modules:\n  m:\n    protocol: teamspeak3\n    teamspeak3:\n      username: &pw admin\n      password: *pw\n",
-		"modules:\n  base: &base\n    protocol: a2s\n  m:\n    <<: *base\n",
-		"modules:\n  m:\n    protocol: a2s\n    targets: &t [192.0.2.1]\n",
-	} {
-		_, err := Parse([]byte(src))
-		if err == nil || !strings.Contains(err.Error(), "anchors, aliases and merge keys") {
-			t.Errorf("%s: %v", src, err)
-		}
-	}
-}
