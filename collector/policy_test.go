@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -14,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"gopkg.in/yaml.v3"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
@@ -29,14 +27,7 @@ func policyRunner(t *testing.T, yml string) *Runner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := config.NewSafeConfig("")
-	sc.Set(cfg)
-	return &Runner{
-		Config:        sc,
-		Logger:        slog.New(slog.DiscardHandler),
-		Metrics:       NewMetrics(prometheus.NewRegistry()),
-		TimeoutOffset: 500 * time.Millisecond,
-	}
+	return runnerOf(cfg)
 }
 
 // listener is a UDP socket on loopback that tells whether anything reached it.
@@ -199,16 +190,13 @@ func TestPolicyBeforeLookup(t *testing.T) {
 			}
 			res := &countingResolver{}
 			q := &prototest.FakeQuerier{Result: &protocols.Result{}}
-			p := protocols.Protocol{
-				Name: "fake", DefaultPort: 27015,
-				New: func(protocols.Settings) (protocols.Querier, error) { return q, nil },
-				LookupSRV: func(_ context.Context, host string) (string, uint16, bool) {
-					res.srv.Add(1)
-					if host == "srv.example.org" {
-						return "redis.default.svc.cluster.local", 6379, true
-					}
-					return "", 0, false
-				},
+			p := fakeProtocol(q)
+			p.LookupSRV = func(_ context.Context, host string) (string, uint16, bool) {
+				res.srv.Add(1)
+				if host == "srv.example.org" {
+					return "redis.default.svc.cluster.local", 6379, true
+				}
+				return "", 0, false
 			}
 			m := &config.Module{Protocol: "fake"}
 			if tc.targets != "" {
@@ -216,14 +204,10 @@ func TestPolicyBeforeLookup(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := m.Compile(p); err != nil {
-				t.Fatal(err)
-			}
+			compile(t, m, p)
 			cfg.Modules = map[string]*config.Module{"fake": m}
-			sc := config.NewSafeConfig("")
-			sc.Set(cfg)
-			r := &Runner{Config: sc, Logger: slog.New(slog.DiscardHandler), Metrics: NewMetrics(prometheus.NewRegistry()),
-				TimeoutOffset: 500 * time.Millisecond, Resolver: res}
+			r := runnerOf(cfg)
+			r.Resolver = res
 			o, err := r.Run(context.Background(), "fake", tc.target, "")
 			var got string
 			var re *RequestError

@@ -205,10 +205,7 @@ func TestBuiltinShadowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-done // the built-in list's first fetch
-	cfg, err := parse(t, fmt.Sprintf("beammp: {preset: beammp, url: %q, filters: {not_empty: true}}", own.url))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := parse(t, fmt.Sprintf("beammp: {preset: beammp, url: %q, filters: {not_empty: true}}", own.url))
 	m.Apply(cfg)
 	if err := <-done; err != nil {
 		t.Fatal(err)

@@ -15,10 +15,7 @@ import (
 func TestSDFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "targets.txt")
 	os.WriteFile(p, []byte("# mine\n192.0.2.1:27015\ngame.example.org:27016\n"), 0o600)
-	cfg, err := parse(t, fmt.Sprintf("mine: {type: file, path: %s, module: a2s, refresh: 10m}", p))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := parse(t, fmt.Sprintf("mine: {type: file, path: %s, module: a2s, refresh: 10m}", p))
 	m, _ := started(t, cfg)
 	code, groups, body := getSD(t, m, "source=mine")
 	if code != 200 || len(groups) != 2 || groups[1].Targets[0] != "game.example.org:27016" || groups[0].Labels["__param_module"] != "a2s" {

@@ -21,19 +21,36 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// q3Master is a fake dpmaster listing addrs while *down is false, silent
-// while it is true.
-func q3Master(t *testing.T, addrs *atomic.Pointer[[]netip.AddrPort], down *atomic.Bool) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if down.Load() || !prototest.IsGetServers(req) {
+// q3Master is a fake dpmaster listing the addresses last set while down is
+// false, silent while it is true.
+type q3Master struct {
+	addr  netip.AddrPort
+	addrs atomic.Pointer[[]netip.AddrPort]
+	down  atomic.Bool
+}
+
+func newQ3Master(t *testing.T, addrs ...string) *q3Master {
+	m := &q3Master{}
+	m.set(addrs...)
+	m.addr = prototest.UDP(t, func(req []byte) [][]byte {
+		if m.down.Load() || !prototest.IsGetServers(req) {
 			return nil
 		}
-		return [][]byte{prototest.GetServersResponse(*addrs.Load())}
+		return [][]byte{prototest.GetServersResponse(*m.addrs.Load())}
 	})
+	return m
+}
+
+func (m *q3Master) set(addrs ...string) {
+	l := make([]netip.AddrPort, len(addrs))
+	for i, a := range addrs {
+		l[i] = netip.MustParseAddrPort(a)
+	}
+	m.addrs.Store(&l)
 }
 
 // parse compiles a discovery section given as the body of `discovery:`.
-func parse(t *testing.T, src string) (config.Discovery, error) {
+func parse(t *testing.T, src string) config.Discovery {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("discovery:\n")
@@ -42,20 +59,31 @@ func parse(t *testing.T, src string) (config.Discovery, error) {
 	}
 	c, err := config.Parse([]byte(b.String()))
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	return c.Discovery, nil
+	return c.Discovery
 }
 
-// started applies cfg to a new manager and waits for the first refresh of
-// every source.
-func started(t *testing.T, cfg config.Discovery) (*Manager, chan error) {
+// start applies cfg to a new manager logging to log (nil: nowhere); done
+// receives the result of each refresh.
+func start(t *testing.T, log io.Writer, cfg config.Discovery) (*Manager, chan error) {
 	t.Helper()
-	m := NewManager(nil)
+	var l *slog.Logger
+	if log != nil {
+		l = slog.New(slog.NewTextHandler(log, nil))
+	}
+	m := NewManager(l)
 	done := make(chan error, 64)
 	m.OnRefresh = func(_ string, err error) { done <- err }
 	m.Apply(cfg)
 	t.Cleanup(m.Stop)
+	return m, done
+}
+
+// started is start, once every source has refreshed once.
+func started(t *testing.T, cfg config.Discovery) (*Manager, chan error) {
+	t.Helper()
+	m, done := start(t, nil, cfg)
 	for range cfg {
 		<-done
 	}
@@ -87,11 +115,8 @@ func getSD(t *testing.T, m *Manager, query string) (int, []sdGroup, string) {
 // TestFailThenRecover: a source serves its list, keeps it through failed
 // refreshes (and says so in its metrics), and takes the next good one.
 func TestFailThenRecover(t *testing.T) {
-	var addrs atomic.Pointer[[]netip.AddrPort]
-	var down atomic.Bool
-	first := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960"), netip.MustParseAddrPort("192.0.2.2:27961")}
-	addrs.Store(&first)
-	cfg, err := parse(t, fmt.Sprintf(`
+	master := newQ3Master(t, "192.0.2.1:27960", "192.0.2.2:27961")
+	cfg := parse(t, fmt.Sprintf(`
 oa:
   type: quake3
   address: %s
@@ -99,10 +124,7 @@ oa:
   module: openarena
   refresh: 10m
   timeout: 300ms
-`, q3Master(t, &addrs, &down)))
-	if err != nil {
-		t.Fatal(err)
-	}
+`, master.addr))
 	m, _ := started(t, cfg)
 	code, groups, body := getSD(t, m, "source=oa")
 	if code != 200 || len(groups) != 2 {
@@ -122,7 +144,7 @@ oa:
 		t.Fatal("an unknown source knows")
 	}
 
-	down.Store(true)
+	master.down.Store(true)
 	if _, err := m.Refresh(context.Background(), "oa"); err == nil {
 		t.Fatal("refresh of a silent master succeeded")
 	}
@@ -136,16 +158,15 @@ gameserver_discovery_refresh_failures_total{source="oa"} 1
 gameserver_discovery_targets{source="oa"} 2
 `)
 
-	second := []netip.AddrPort{netip.MustParseAddrPort("198.51.100.9:27960")}
-	addrs.Store(&second)
-	down.Store(false)
+	master.set("198.51.100.9:27960")
+	master.down.Store(false)
 	if _, err := m.Refresh(context.Background(), "oa"); err != nil {
 		t.Fatal(err)
 	}
 	if _, groups, _ := getSD(t, m, "source=oa"); len(groups) != 1 || groups[0].Targets[0] != "198.51.100.9:27960" {
 		t.Fatalf("after recovery: %+v", groups)
 	}
-	if listed, _ := m.Listed("oa", first[0], ""); listed {
+	if listed, _ := m.Listed("oa", netip.MustParseAddrPort("192.0.2.1:27960"), ""); listed {
 		t.Fatal("a server gone from the list is still listed")
 	}
 	expectMetrics(t, m, `
@@ -197,7 +218,7 @@ func TestSDLabels(t *testing.T) {
 {"addresses":["tw-0.6+udp://192.0.2.4:8303"],"info":{"name":"`+strings.Repeat("é", 200)+`","clients":[{}]}}
 ]}`)
 	}), false)
-	cfg, err := parse(t, fmt.Sprintf(`
+	cfg := parse(t, fmt.Sprintf(`
 tw:
   type: ddnet
   url: %s
@@ -205,9 +226,6 @@ tw:
   timeout: 2s
   filters: {name: "^\\[EU\\]|é", not_empty: true}
 `, srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, _ := started(t, cfg)
 	code, groups, body := getSD(t, m, "source=tw")
 	if code != 200 || len(groups) != 2 {
@@ -233,13 +251,10 @@ tw:
 }
 
 func TestSDHandlerErrors(t *testing.T) {
-	cfg, err := parse(t, fmt.Sprintf(`
+	cfg := parse(t, fmt.Sprintf(`
 silent: {type: quake3, address: %s, timeout: 200ms}
 other: {type: quakeworld, address: %s, timeout: 200ms}
 `, prototest.Silent(t), prototest.Silent(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, _ := started(t, cfg)
 	cases := []struct {
 		query string
@@ -269,17 +284,9 @@ other: {type: quakeworld, address: %s, timeout: 200ms}
 // TestApply: a reload keeps an unchanged source's list, restarts a changed
 // one and stops a removed one.
 func TestApply(t *testing.T) {
-	var addrs atomic.Pointer[[]netip.AddrPort]
-	var down atomic.Bool
-	one := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960")}
-	addrs.Store(&one)
-	master := q3Master(t, &addrs, &down)
+	master := newQ3Master(t, "192.0.2.1:27960").addr
 	src := func(extra string) config.Discovery {
-		cfg, err := parse(t, fmt.Sprintf("a: {type: quake3, address: %s, timeout: 300ms%s}\nb: {type: quake3, address: %s, timeout: 300ms}\n", master, extra, master))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg
+		return parse(t, fmt.Sprintf("a: {type: quake3, address: %s, timeout: 300ms%s}\nb: {type: quake3, address: %s, timeout: 300ms}\n", master, extra, master))
 	}
 	m, done := started(t, src(""))
 	ra, rb := m.source("a"), m.source("b")
@@ -345,32 +352,21 @@ func (s *syncBuffer) String() string {
 // TestRefreshFailureLog: a failed refresh of a source that never fetched says
 // there is no list yet; after a good one, that the last good list is served.
 func TestRefreshFailureLog(t *testing.T) {
-	var addrs atomic.Pointer[[]netip.AddrPort]
-	var down atomic.Bool
-	down.Store(true)
-	one := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960")}
-	addrs.Store(&one)
-	cfg, err := parse(t, fmt.Sprintf("oa: {type: quake3, address: %s, refresh: 10m, timeout: 300ms}", q3Master(t, &addrs, &down)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	master := newQ3Master(t, "192.0.2.1:27960")
+	master.down.Store(true)
 	var log syncBuffer
-	m := NewManager(slog.New(slog.NewTextHandler(&log, nil)))
-	done := make(chan error, 4)
-	m.OnRefresh = func(_ string, err error) { done <- err }
-	m.Apply(cfg)
-	t.Cleanup(m.Stop)
+	m, done := start(t, &log, parse(t, fmt.Sprintf("oa: {type: quake3, address: %s, refresh: 10m, timeout: 300ms}", master.addr)))
 	if err := <-done; err == nil {
 		t.Fatal("the first refresh of a silent master succeeded")
 	}
 	if got := log.String(); !strings.Contains(got, "no list yet") || strings.Contains(got, "last good list") {
 		t.Errorf("first refresh failed, log:\n%s", got)
 	}
-	down.Store(false)
+	master.down.Store(false)
 	if _, err := m.Refresh(context.Background(), "oa"); err != nil {
 		t.Fatal(err)
 	}
-	down.Store(true)
+	master.down.Store(true)
 	if _, err := m.Refresh(context.Background(), "oa"); err == nil {
 		t.Fatal("refresh of a silent master succeeded")
 	}

@@ -1,8 +1,6 @@
 package discovery
 
 import (
-	"bytes"
-	"log/slog"
 	"strings"
 	"testing"
 )
@@ -11,22 +9,15 @@ import (
 // neither in the /sd 503 body, nor on the sources table, nor in the log,
 // when the fetch fails (net/http's error text quotes the URL).
 func TestURLKeyShowsNowhere(t *testing.T) {
-	cfg, err := parse(t, `
+	cfg := parse(t, `
 keyed:
   type: http_json
   url: http://127.0.0.1:1/servers?key=S3CRET
   fields: {address: ip}
   refresh: 10m
 `)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log bytes.Buffer
-	m := NewManager(slog.New(slog.NewTextHandler(&log, nil)))
-	done := make(chan error, 1)
-	m.OnRefresh = func(_ string, err error) { done <- err }
-	m.Apply(cfg)
-	t.Cleanup(m.Stop)
+	var log syncBuffer
+	m, done := start(t, &log, cfg)
 	if err := <-done; err == nil {
 		t.Fatal("a fetch from a closed port succeeded")
 	}

@@ -22,16 +22,13 @@ func TestEntriesSkipped(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`[{"ip":"192.0.2.1","port":1}, 7, {"ip":"192.0.2.2","port":"x"}, {"ip":{}}, {"ip":"192.0.2.3","port":3}]`))
 	}), false)
-	cfg, err := parse(t, fmt.Sprintf(`
+	cfg := parse(t, fmt.Sprintf(`
 list:
   type: http_json
   url: %s/servers
   fields: {address: ip, port: port}
   refresh: 10m
 `, srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, _ := started(t, cfg)
 	if code, groups, body := getSD(t, m, "source=list"); code != 200 || len(groups) != 2 {
 		t.Fatalf("%d %s", code, body)
