@@ -43,12 +43,7 @@ func TestAcceptHeadersBounded(t *testing.T) {
 func TestDebugAccess(t *testing.T) {
 	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Name: "srv"}}, nil)
 	do := func(hd http.Handler, url, remote string) *httptest.ResponseRecorder {
-		req := httptest.NewRequest("GET", url, nil)
-		req.RemoteAddr = remote
-		req.Host = "localhost:10115"
-		rec := httptest.NewRecorder()
-		hd.ServeHTTP(rec, req)
-		return rec
+		return serveFrom(hd, "GET", url, remote, "localhost:10115", nil)
 	}
 	for _, c := range []struct {
 		remote     string
@@ -127,12 +122,7 @@ func TestHistoryKeepsSummary(t *testing.T) {
 	if len(res.PlayerList) != 4096 {
 		t.Error("summarising changed the probe's own result")
 	}
-	rec := httptest.NewRecorder()
-	req := httptest.NewRequest("GET", fmt.Sprintf("/logs?id=%d", e.ID), nil)
-	req.RemoteAddr = "127.0.0.1:1"
-	req.Host = "localhost:10115"
-	h.History.DebugHandler(false).ServeHTTP(rec, req)
-	if !strings.Contains(rec.Body.String(), "keeps 32 of 4096 players") {
-		t.Errorf("debug output of a kept probe must say it was cut:\n%.500s", rec.Body)
+	if _, logs := get(t, h.History.DebugHandler(false), fmt.Sprintf("/logs?id=%d", e.ID), nil); !strings.Contains(logs, "keeps 32 of 4096 players") {
+		t.Errorf("debug output of a kept probe must say it was cut:\n%.500s", logs)
 	}
 }

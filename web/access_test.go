@@ -73,10 +73,7 @@ func TestDebugRefusesRebinding(t *testing.T) {
 		{"logs", h.History.DebugHandler(false), "/logs?id=1"},
 	} {
 		for _, host := range []string{"localhost:10115", "rebind.attacker.example:10115"} {
-			req := httptest.NewRequest("GET", tc.url, nil)
-			req.RemoteAddr, req.Host = "127.0.0.1:40000", host
-			rec := httptest.NewRecorder()
-			tc.handler.ServeHTTP(rec, req)
+			rec := serveFrom(tc.handler, "GET", tc.url, "127.0.0.1:40000", host, nil)
 			if want := map[bool]int{true: 200, false: 403}[host == "localhost:10115"]; rec.Code != want {
 				t.Errorf("%s with Host %s: %d, want %d", tc.name, host, rec.Code, want)
 			}
@@ -100,10 +97,7 @@ func TestReloadLocalOnly(t *testing.T) {
 	} {
 		calls := 0
 		h := ReloadHandler(func(context.Context) error { calls++; return nil }, slog.New(slog.DiscardHandler), true, tc.remote)
-		req := httptest.NewRequest(http.MethodPost, "/-/reload", nil)
-		req.RemoteAddr, req.Host = tc.peer, tc.host
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec := serveFrom(h, http.MethodPost, "/-/reload", tc.peer, tc.host, nil)
 		if rec.Code != tc.code || calls != map[bool]int{true: 1, false: 0}[tc.code == 200] {
 			t.Errorf("%s naming %s (remote %v): %d after %d reloads, want %d", tc.peer, tc.host, tc.remote, rec.Code, calls, tc.code)
 		}

@@ -27,11 +27,7 @@ func TestReloadErrorStaysLocal(t *testing.T) {
 		remote string
 		detail bool
 	}{{"192.0.2.7:40000", false}, {"[2001:db8::7]:40000", false}, {"127.0.0.1:40000", true}, {"[::1]:40000", true}} {
-		req := httptest.NewRequest(http.MethodPost, "/-/reload", nil)
-		req.RemoteAddr = tc.remote
-		req.Host = "localhost"
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec := serveFrom(h, http.MethodPost, "/-/reload", tc.remote, "localhost", nil)
 		body := rec.Body.String()
 		if rec.Code != http.StatusInternalServerError || strings.Contains(body, "secret-hash") != tc.detail {
 			t.Errorf("%s: %d %q (detail wanted: %v)", tc.remote, rec.Code, body, tc.detail)
@@ -47,10 +43,7 @@ func TestReloadSwitchAndMethod(t *testing.T) {
 		method  string
 		code    int
 	}{{true, http.MethodPost, 200}, {true, http.MethodGet, 405}, {false, http.MethodPost, 405}} {
-		rec := httptest.NewRecorder()
-		req := httptest.NewRequest(tc.method, "/-/reload", nil)
-		req.RemoteAddr, req.Host = "127.0.0.1:40000", "localhost"
-		ReloadHandler(reload, slog.New(slog.DiscardHandler), tc.enabled, false).ServeHTTP(rec, req)
+		rec := serveFrom(ReloadHandler(reload, slog.New(slog.DiscardHandler), tc.enabled, false), tc.method, "/-/reload", "127.0.0.1:40000", "localhost", nil)
 		if rec.Code != tc.code {
 			t.Errorf("enabled %v, %s: %d, want %d", tc.enabled, tc.method, rec.Code, tc.code)
 		}

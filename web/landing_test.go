@@ -8,22 +8,13 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
-	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func renderStatus(t *testing.T, remoteAddr string, opts PageOptions) string {
 	t.Helper()
-	sc := config.NewSafeConfig("")
-	if err := sc.Reload(); err != nil {
-		t.Fatal(err)
-	}
-	req := httptest.NewRequest("GET", "/?refresh=15", nil)
-	req.RemoteAddr = remoteAddr
-	req.Host = "localhost:10115"
-	rec := httptest.NewRecorder()
-	StatusPage(sc, NewHistory(10), opts).ServeHTTP(rec, req)
+	rec := serveFrom(StatusPage(builtins(t), NewHistory(10), opts), "GET", "/?refresh=15", remoteAddr, "localhost:10115", nil)
 	if rec.Code != 200 {
 		t.Fatalf("status %d", rec.Code)
 	}
@@ -71,20 +62,12 @@ func TestFormatAge(t *testing.T) {
 // TestStatusPageHidesMessages: an error message may quote what a probed service said
 // (a banner, a greeting); callers who may not see debug output get the reason only.
 func TestStatusPageHidesMessages(t *testing.T) {
-	sc := config.NewSafeConfig("")
-	if err := sc.Reload(); err != nil {
-		t.Fatal(err)
-	}
+	sc := builtins(t)
 	h := NewHistory(10)
 	h.Add(&collector.Outcome{Module: sc.Get().Modules["hytale"], ModuleName: "hytale", Target: "127.0.0.1:22",
 		Err: fmt.Errorf("%w: reply %q", wire.ErrMalformed, "SSH-2.0-secret-banner"), When: time.Now()})
 	render := func(remote string) string {
-		req := httptest.NewRequest("GET", "/", nil)
-		req.RemoteAddr = remote
-		req.Host = "localhost:10115"
-		rec := httptest.NewRecorder()
-		StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, req)
-		return rec.Body.String()
+		return serveFrom(StatusPage(sc, h, PageOptions{HistoryLimit: 10}), "GET", "/", remote, "localhost:10115", nil).Body.String()
 	}
 	if body := render("192.0.2.7:40000"); strings.Contains(body, "secret-banner") || !strings.Contains(body, "malformed") {
 		t.Errorf("a remote caller sees the message or misses the reason:\n%s", body)
@@ -106,10 +89,7 @@ func wantAll(t *testing.T, body string, wants ...string) {
 // TestStatusPageAutoAnswered: an auto row says which protocol and port answered;
 // a row of a module that names its protocol, and a failed auto probe, do not.
 func TestStatusPageAutoAnswered(t *testing.T) {
-	sc := config.NewSafeConfig("")
-	if err := sc.Reload(); err != nil {
-		t.Fatal(err)
-	}
+	sc := builtins(t)
 	mods := sc.Get().Modules
 	h := NewHistory(10)
 	auto := upOutcome("Valheim server", 3)
@@ -141,20 +121,14 @@ func TestStatusPageAutoAnswered(t *testing.T) {
 // TestStatusPageLifecycle: a row says when the server and its map started, where
 // the protocol reports it (issue 27), and nothing where it does not.
 func TestStatusPageLifecycle(t *testing.T) {
-	sc := config.NewSafeConfig("")
-	if err := sc.Reload(); err != nil {
-		t.Fatal(err)
-	}
+	sc := builtins(t)
 	h := NewHistory(10)
 	now := time.Now()
 	h.Add(&collector.Outcome{Module: sc.Get().Modules["palworld"], ModuleName: "palworld", Target: "127.0.0.1:8212", When: now,
 		Result: &protocols.Result{Name: "Pals", Uptime: protocols.SpanSeconds(3 * 3600), MapTime: protocols.SpanSeconds(20 * 60)}})
 	h.Add(&collector.Outcome{Module: sc.Get().Modules["a2s"], ModuleName: "a2s", Target: "127.0.0.1:27015", When: now,
 		Result: &protocols.Result{Name: "NoUptime"}})
-	req := httptest.NewRequest("GET", "/", nil)
-	rec := httptest.NewRecorder()
-	StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, req)
-	body := rec.Body.String()
+	body := serveFrom(StatusPage(sc, h, PageOptions{HistoryLimit: 10}), "GET", "/", "192.0.2.1:1234", "example.com", nil).Body.String()
 	wantAll(t, body, "started 3h 0m ago", "on this map for 20m")
 	if strings.Count(body, "started ") != 1 {
 		t.Errorf("a server without uptime got a start time:\n%s", body)
