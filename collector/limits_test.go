@@ -87,10 +87,7 @@ func TestCacheTTL(t *testing.T) {
 func TestTargetPolicyRefusal(t *testing.T) {
 	q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 	h := newTestRunner(t, q, nil)
-	cfg, err := config.Parse([]byte("target_policy:\n  allow: [\"192.0.2.0/24\", \"*.games.example\"]\n  deny: [\"127.0.0.0/8\"]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, "target_policy:\n  allow: [\"192.0.2.0/24\", \"*.games.example\"]\n  deny: [\"127.0.0.0/8\"]\n")
 	cfg.Modules = h.Config.Get().Modules
 	h.Config.Set(cfg)
 	h.Resolver = staticResolver{

@@ -23,10 +23,7 @@ import (
 // policyRunner runs probes with the real a2s querier under modules.yml text yml.
 func policyRunner(t *testing.T, yml string) *Runner {
 	t.Helper()
-	cfg, err := config.Parse([]byte(yml))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, yml)
 	return runnerOf(cfg)
 }
 
@@ -139,10 +136,7 @@ func TestPolicyZoneBypass(t *testing.T) {
 
 // TestPolicySRVName: the name an SRV record points to is held to the deny patterns.
 func TestPolicySRVName(t *testing.T) {
-	cfg, err := config.Parse([]byte("target_policy:\n  deny: [\"*.svc.cluster.local\"]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, "target_policy:\n  deny: [\"*.svc.cluster.local\"]\n")
 	p := &cfg.TargetPolicy
 	a := []netip.Addr{netip.MustParseAddr("10.96.0.10")}
 	if err := checkPolicy(p, "evil.example", "redis.default.svc.cluster.local", true, a); err == nil || !strings.Contains(err.Error(), `"*.svc.cluster.local"`) {
@@ -184,10 +178,7 @@ func TestPolicyBeforeLookup(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			yml := "target_policy:\n  " + tc.policy + "\n"
-			cfg, err := config.Parse([]byte(yml))
-			if err != nil {
-				t.Fatal(err)
-			}
+			cfg := mustParse(t, yml)
 			res := &countingResolver{}
 			q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 			p := fakeProtocol(q)

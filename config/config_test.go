@@ -13,10 +13,7 @@ import (
 )
 
 func TestBuiltinModules(t *testing.T) {
-	c, err := Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustLoad(t, "")
 	for _, p := range registry.All() {
 		m, ok := c.Modules[p.Name]
 		if !ok {
@@ -35,10 +32,7 @@ func TestBuiltinModules(t *testing.T) {
 }
 
 func TestGoodFile(t *testing.T) {
-	c, err := Load("testdata/good.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustLoad(t, "testdata/good.yml")
 	q := c.Modules["quake3"]
 	if time.Duration(q.Timeout) != 3*time.Second || !q.Players {
 		t.Errorf("file must override the built-in quake3 module: %+v", q)
@@ -113,10 +107,7 @@ func TestExampleModulesFile(t *testing.T) {
 }
 
 func TestCatalogModules(t *testing.T) {
-	c, err := Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustLoad(t, "")
 	for _, tc := range []struct {
 		module, protocol string
 		port             uint16
@@ -161,10 +152,7 @@ func TestCatalogModules(t *testing.T) {
 
 // TestCatalogOptions: a row's protocol block reaches its module, and compiles.
 func TestCatalogOptions(t *testing.T) {
-	c, err := Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustLoad(t, "")
 	m := c.Modules["justcause2mp"]
 	if m == nil || m.Querier() == nil {
 		t.Fatal("no compiled justcause2mp module")
@@ -182,4 +170,22 @@ func TestCatalogOptions(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "variant: jc2mp") {
 		t.Errorf("/config must show the catalog's options: %v", err)
 	}
+}
+
+func mustParse(t *testing.T, yml string) *Config {
+	t.Helper()
+	c, err := Parse([]byte(yml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func mustLoad(t *testing.T, path string) *Config {
+	t.Helper()
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -83,10 +83,7 @@ discovery:
 // TestDiscoveryYAML: /config shows the discovery section as compiled, defaults
 // filled, and a reload of that output is the same config.
 func TestDiscoveryYAML(t *testing.T) {
-	c, err := Parse([]byte("discovery: {oa: {type: ddnet, url: http://127.0.0.1:8080/servers.json, fields: null, filters: {map: oasago2}}}"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustParse(t, "discovery: {oa: {type: ddnet, url: http://127.0.0.1:8080/servers.json, fields: null, filters: {map: oasago2}}}")
 	b, err := c.YAML()
 	if err != nil {
 		t.Fatal(err)
@@ -167,10 +164,7 @@ func TestDiscoveryToken(t *testing.T) {
 	tok := filepath.Join(t.TempDir(), "factorio.token")
 	os.WriteFile(tok, []byte("0123abcd\n"), 0o600)
 	src := fmt.Sprintf("discovery: {factorio: {preset: factorio, username: exporter, token_file: %s}}", tok)
-	c, err := Parse([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustParse(t, src)
 	if m := c.Modules["factorio"]; m == nil || m.Protocol != "list" || len(m.Targets) != 0 {
 		t.Fatalf("module factorio: %+v", m)
 	}
@@ -178,21 +172,14 @@ func TestDiscoveryToken(t *testing.T) {
 		t.Fatal("the token is in the compared settings")
 	}
 	os.WriteFile(tok, []byte("4567ef\n"), 0o600)
-	again, err := Parse([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Discovery["factorio"].Same(again.Discovery["factorio"]) {
+	if c.Discovery["factorio"].Same(mustParse(t, src).Discovery["factorio"]) {
 		t.Fatal("a changed token file keeps the running source")
 	}
 }
 
 // TestDiscoveryExample: examples/discovery.yml, with its preset source, loads.
 func TestDiscoveryExample(t *testing.T) {
-	c, err := Load("../examples/discovery.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustLoad(t, "../examples/discovery.yml")
 	if s := c.Discovery["beammp_drift"]; s == nil || s.Preset != "beammp" || s.Type != master.TypeHTTPJSON || s.Lister() == nil {
 		t.Errorf("the preset source: %+v", s)
 	}
@@ -204,10 +191,7 @@ func TestDiscoveryFileAndPanel(t *testing.T) {
 	key := filepath.Join(t.TempDir(), "panel.key")
 	os.WriteFile(key, []byte("ptla_0123abcd\n"), 0o600)
 	src := fmt.Sprintf("discovery: {mine: {type: file, path: /srv/targets.txt, module: a2s}, panel: {type: pterodactyl, url: https://panel.example.org, key_file: %s, module: a2s}}", key)
-	c, err := Parse([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustParse(t, src)
 	if s := c.Discovery["mine"]; s.Lister() == nil || s.Path != "/srv/targets.txt" {
 		t.Fatalf("file source: %+v", s)
 	}
@@ -216,10 +200,7 @@ func TestDiscoveryFileAndPanel(t *testing.T) {
 		t.Fatalf("panel source: %+v", p)
 	}
 	os.WriteFile(key, []byte("ptla_4567ef\n"), 0o600)
-	again, err := Parse([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := mustParse(t, src)
 	if p.Same(again.Discovery["panel"]) {
 		t.Fatal("a changed key file keeps the running source")
 	}
@@ -256,13 +237,7 @@ func TestDiscoveryHeaders(t *testing.T) {
 	src := func(key string) string {
 		return fmt.Sprintf("discovery: {l: {type: http_json, url: \"https://list.example/s\", fields: {address: ip}, headers: {X-Api-Key: %s}, header_files: {X-Other: %s}}}", key, file)
 	}
-	parse := func(s string) *DiscoverySource {
-		c, err := Parse([]byte(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c.Discovery["l"]
-	}
+	parse := func(s string) *DiscoverySource { return mustParse(t, s).Discovery["l"] }
 	a := parse(src("inlinekey1"))
 	if strings.Contains(a.compare, "inlinekey1") || strings.Contains(a.compare, "filekey1") {
 		t.Fatalf("a key is in the compared settings: %s", a.compare)

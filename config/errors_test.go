@@ -206,10 +206,7 @@ target_policy:
 // TestMissingModule: a probe without a module is told of module auto and a few
 // modules of the target's port (protocols' own first), not of all of them.
 func TestMissingModule(t *testing.T) {
-	c, err := Parse(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustParse(t, "")
 	got := c.MissingModule(27015)
 	if !strings.HasPrefix(got, `module parameter is missing: add module=NAME (did you mean "auto", "a2s", `) || strings.Count(got, `"`) != 8 || len(got) > 200 {
 		t.Errorf("MissingModule(27015) = %s", got)

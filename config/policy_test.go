@@ -134,10 +134,7 @@ func TestDefaultPolicy(t *testing.T) {
 	}
 	runPolicyCases(t, nil, cases)
 	runPolicyCases(t, &TargetPolicy{}, cases)
-	cfg, err := Parse(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, "")
 	runPolicyCases(t, &cfg.TargetPolicy, cases)
 }
 
@@ -207,10 +204,7 @@ func TestConfigmapPolicy(t *testing.T) {
 	if err := yaml.Unmarshal(b, &cm); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Parse([]byte(cm.Data["modules.yml"]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, cm.Data["modules.yml"])
 	runPolicyCases(t, &cfg.TargetPolicy, []policyCase{
 		{"::1%lo", nil, "denied by target_policy.deny ::1/128: ::1%lo (::1)"},
 		{"::1%1", nil, "::1/128"},

@@ -37,10 +37,7 @@ func TestSecretNeedsTargets(t *testing.T) {
 }
 
 func TestCheckTarget(t *testing.T) {
-	c, err := Parse([]byte("modules:\n  pal:\n    protocol: palworld\n    targets: [203.0.113.0/24, '*.example.org', 2001:db8::1]\n    palworld: {password: x}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustParse(t, "modules:\n  pal:\n    protocol: palworld\n    targets: [203.0.113.0/24, '*.example.org', 2001:db8::1]\n    palworld: {password: x}\n")
 	m := c.Modules["pal"]
 	a := netip.MustParseAddr
 	tests := []struct {

@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/gameserver-exporter/gameserver_exporter/config"
 )
 
 // TestReloadErrorStaysLocal: the reload error quotes the modules file (with the
@@ -126,12 +124,7 @@ func TestPagesTakeTurns(t *testing.T) {
 // TestConfigRenderedOnce: /config and /modules are rendered once per loaded
 // config: a later request allocates next to nothing.
 func TestConfigRenderedOnce(t *testing.T) {
-	cfg, err := config.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := config.NewSafeConfig("")
-	sc.Set(cfg)
+	sc := builtins(t)
 	for _, h := range []http.Handler{ConfigHandler(sc), ModulesHandler(sc)} {
 		serve := func() {
 			rec := httptest.NewRecorder()

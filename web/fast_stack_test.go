@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -43,10 +42,7 @@ func TestFastWaitFitsSmallStack(t *testing.T) {
 	runtime.GOMAXPROCS(1)
 	silent, _ := net.ListenPacket("udp", "127.0.0.1:0")
 	defer silent.Close()
-	cfg, err := config.Parse(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, "")
 	h := newTestHandler(t, nil, nil)
 	h.Runner.Config.Set(cfg)
 	l, _ := net.Listen("tcp", "127.0.0.1:0")

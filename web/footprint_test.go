@@ -20,7 +20,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
@@ -69,10 +68,7 @@ func TestFootprint(t *testing.T) {
 	for i := range targets {
 		targets[i] = prototest.Silent(t).String()
 	}
-	cfg, err := config.Parse(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, "")
 	h := newTestHandler(t, nil, nil)
 	h.Runner.Config.Set(cfg)
 	h.History = NewHistory(100)

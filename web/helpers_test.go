@@ -87,3 +87,12 @@ func counterValue(t *testing.T, c prometheus.Collector) float64 {
 	t.Helper()
 	return testutil.ToFloat64(c)
 }
+
+func mustParse(t *testing.T, yml string) *config.Config {
+	t.Helper()
+	c, err := config.Parse([]byte(yml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
