@@ -76,11 +76,7 @@ func stackChild(t *testing.T) {
 	debug.SetMaxStack(4096)
 	var wg sync.WaitGroup
 	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			httpFrames(probe)
-		}()
+		wg.Go(func() { httpFrames(probe) })
 	}
 	wg.Wait()
 	debug.SetMaxStack(1 << 30)

@@ -31,8 +31,7 @@ func TestReloadSerialised(t *testing.T) {
 		return cur, nil
 	}
 	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); s.Reload() }()
+	wg.Go(func() { s.Reload() })
 	for { // the first reload is under way
 		mu.Lock()
 		n := calls
@@ -42,7 +41,7 @@ func TestReloadSerialised(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	go func() { defer wg.Done(); s.Reload() }()
+	wg.Go(func() { s.Reload() })
 	time.Sleep(50 * time.Millisecond) // let the second reload run, or wait its turn
 	close(release)
 	wg.Wait()

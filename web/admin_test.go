@@ -94,8 +94,7 @@ func TestPagesTakeTurns(t *testing.T) {
 	}))
 	var wg sync.WaitGroup
 	for range 20 {
-		wg.Add(1)
-		go func() { defer wg.Done(); h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil)) }()
+		wg.Go(func() { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil)) })
 	}
 	for now.Load() < limit {
 		time.Sleep(time.Millisecond)

@@ -68,9 +68,8 @@ func TestFootprint(t *testing.T) {
 	for i := range targets {
 		targets[i] = prototest.Silent(t).String()
 	}
-	cfg := mustParse(t, "")
 	h := newTestHandler(t, nil, nil)
-	h.Runner.Config.Set(cfg)
+	h.Runner.Config = builtins(t)
 	h.History = NewHistory(100)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

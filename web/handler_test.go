@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -162,7 +163,10 @@ func TestContentNegotiation(t *testing.T) {
 func TestProbeRefusedAndCached(t *testing.T) {
 	q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 	h := newTestHandler(t, q, nil)
-	cfg := mustParse(t, "target_policy:\n  deny: [\"127.0.0.2/32\"]\n")
+	cfg, err := config.Parse([]byte("target_policy:\n  deny: [\"127.0.0.2/32\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg.Modules = h.Runner.Config.Get().Modules
 	h.Runner.Config.Set(cfg)
 	resp, body := get(t, h, "/probe?module=fake&target=127.0.0.2", nil)

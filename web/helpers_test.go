@@ -88,11 +88,23 @@ func counterValue(t *testing.T, c prometheus.Collector) float64 {
 	return testutil.ToFloat64(c)
 }
 
-func mustParse(t *testing.T, yml string) *config.Config {
+// serveAsMain serves h on loopback with the server main makes (NewServer).
+func serveAsMain(t *testing.T, h http.Handler) *httptest.Server {
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = NewServer(h)
+	ts.Start()
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// fetch GETs url and returns the status and body.
+func fetch(t *testing.T, url string) (int, string) {
 	t.Helper()
-	c, err := config.Parse([]byte(yml))
+	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
 }
