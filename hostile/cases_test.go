@@ -12,6 +12,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // cases are the misbehaviours, in the order they run.
@@ -31,11 +32,9 @@ var cases = []hostileCase{
 		want: every([]string{timeout}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			if tcp(p) {
-				s := startTCP(t, func(_ *tcpServer, c net.Conn) { drain(c) })
-				return s.addr, s
+				return startTCP(t, func(_ *tcpServer, c net.Conn) { drain(c) }).at()
 			}
-			s := startUDP(t, nil)
-			return s.addr, s
+			return startUDP(t, nil).at()
 		},
 	},
 	{
@@ -45,18 +44,16 @@ var cases = []hostileCase{
 			late := probeTimeout + 200*time.Millisecond
 			reply := dialects[p.Name].reply
 			if tcp(p) {
-				s := startTCP(t, func(s *tcpServer, c net.Conn) {
+				return startTCP(t, func(s *tcpServer, c net.Conn) {
 					req := readRequest(c, p)
 					if s.wait(late) {
 						c.Write(reply(req))
 					}
-				})
-				return s.addr, s
+				}).at()
 			}
-			s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+			return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
 				s.later(late, func() { s.send(from, reply(req)) })
-			})
-			return s.addr, s
+			}).at()
 		},
 	},
 	{
@@ -64,7 +61,7 @@ var cases = []hostileCase{
 		want: every([]string{timeout}, tcp, hasDialect),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			reply := dialects[p.Name].reply
-			s := startTCP(t, func(s *tcpServer, c net.Conn) {
+			return startTCP(t, func(s *tcpServer, c net.Conn) {
 				// A server that speaks first drips its greeting: the client waits for
 				// it before it sends anything.
 				out := dialects[p.Name].greeting
@@ -76,8 +73,7 @@ var cases = []hostileCase{
 						return
 					}
 				}
-			})
-			return s.addr, s
+			}).at()
 		},
 	},
 	{
@@ -93,9 +89,9 @@ var cases = []hostileCase{
 		want: every([]string{refused}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			if tcp(p) {
-				return closedPort(t, "tcp4"), nopServer{}
+				return prototest.ClosedTCPPort(t), nopServer{}
 			}
-			return closedPort(t, "udp4"), nopServer{}
+			return prototest.ClosedUDPPort(t), nopServer{}
 		},
 	},
 	{
@@ -138,8 +134,7 @@ var cases = []hostileCase{
 		fast: true,
 		want: every([]string{truncated}, tcp),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			s := startTCP(t, func(_ *tcpServer, c net.Conn) { readRequest(c, p) })
-			return s.addr, s
+			return startTCP(t, func(_ *tcpServer, c net.Conn) { readRequest(c, p) }).at()
 		},
 	},
 	{
@@ -149,11 +144,10 @@ var cases = []hostileCase{
 			r := seeded("random/" + p.Name)
 			if tcp(p) && speaksFirst(p) {
 				// Junk where the greeting should be.
-				s := startTCP(t, func(_ *tcpServer, c net.Conn) {
+				return startTCP(t, func(_ *tcpServer, c net.Conn) {
 					c.Write(randomBytes(r, 1+r.IntN(1400)))
 					drain(c)
-				})
-				return s.addr, s
+				}).at()
 			}
 			return answer(t, p, func([]byte) [][]byte {
 				var out [][]byte
@@ -290,7 +284,7 @@ var cases = []hostileCase{
 				// a status frame of the largest size accepted whose bytes keep coming;
 				// over HTTP, a body without a length that never ends.
 				chunk := []byte(strings.Repeat("A", 1024))
-				s := startTCP(t, func(s *tcpServer, c net.Conn) {
+				return startTCP(t, func(s *tcpServer, c net.Conn) {
 					if !speaksFirst(p) {
 						c.Read(make([]byte, 512))
 					}
@@ -305,13 +299,12 @@ var cases = []hostileCase{
 							return
 						}
 					}
-				})
-				return s.addr, s
+				}).at()
 			case "gamespy3":
 				// Stat packets 0..126 over and over, none flagged last, after a
 				// proper handshake.
 				pad := strings.Repeat("x", 900)
-				s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+				return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
 					if isQR2Handshake(req) {
 						s.send(from, qr2Challenge(req))
 						return
@@ -320,8 +313,7 @@ var cases = []hostileCase{
 						s.send(from, append(qr2StatHeader(req, byte(i%127), 0), "hostname\x00"+serverName+"\x00padding\x00"+pad+"\x00"...))
 						return i+1 < 5000
 					})
-				})
-				return s.addr, s
+				}).at()
 			case "gamespy1":
 				// Packets 1..32 over and over, never \final\.
 				return streamUDP(t, 5000, 0, func(i int) []byte {

@@ -155,48 +155,53 @@ type probeOut struct {
 	parse   error
 }
 
-func (o probeOut) success() float64 { return o.gauge("probe_success") }
+func (o probeOut) success() float64 { return o.gauge("probe_success", "", "") }
 
-func (o probeOut) gauge(name string) float64 {
-	mf := o.fams[name]
-	if mf == nil || len(mf.Metric) == 0 {
-		return -1
-	}
-	return mf.Metric[0].GetGauge().GetValue()
-}
-
-// phase is gameserver_query_phase_success for phase, -1 when absent.
-func (o probeOut) phase(name string) float64 {
-	mf := o.fams["gameserver_query_phase_success"]
-	if mf == nil {
-		return -1
-	}
-	for _, m := range mf.Metric {
-		for _, lp := range m.Label {
-			if lp.GetName() == "phase" && lp.GetValue() == name {
-				return m.GetGauge().GetValue()
-			}
-		}
+// gauge is the value of family's first series with label name = value (name "":
+// its first series), -1 when absent.
+func (o probeOut) gauge(family, name, value string) float64 {
+	if m := o.series(family, name, value); m != nil {
+		return m.GetGauge().GetValue()
 	}
 	return -1
 }
 
-// reason is the failure reason, "" on success or when absent.
-func (o probeOut) reason() string {
-	return o.label("probe_failure_info", "reason")
+// phase is gameserver_query_phase_success for phase, -1 when absent.
+func (o probeOut) phase(name string) float64 {
+	return o.gauge("gameserver_query_phase_success", "phase", name)
 }
 
+// reason is the failure reason, "" on success or when absent.
+func (o probeOut) reason() string { return o.label("probe_failure_info", "reason") }
+
+// label is label name of family's first series, "" when absent.
 func (o probeOut) label(family, name string) string {
-	mf := o.fams[family]
-	if mf == nil || len(mf.Metric) == 0 {
-		return ""
-	}
-	for _, lp := range mf.Metric[0].Label {
-		if lp.GetName() == name {
-			return lp.GetValue()
+	if m := o.series(family, "", ""); m != nil {
+		for _, lp := range m.Label {
+			if lp.GetName() == name {
+				return lp.GetValue()
+			}
 		}
 	}
 	return ""
+}
+
+func (o probeOut) series(family, name, value string) *dto.Metric {
+	mf := o.fams[family]
+	if mf == nil {
+		return nil
+	}
+	for _, m := range mf.Metric {
+		if name == "" {
+			return m
+		}
+		for _, lp := range m.Label {
+			if lp.GetName() == name && lp.GetValue() == value {
+				return m
+			}
+		}
+	}
+	return nil
 }
 
 // probe runs one /probe request through the handler, times the call and parses
@@ -325,20 +330,23 @@ func liveGoroutines() int {
 	return n + max(readers-maxSharedReaders, 0)
 }
 
+// within polls cond until it holds or settle has passed, and says whether it held.
+func within(cond func() bool) bool {
+	for deadline := time.Now().Add(settle); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
 // waitNoProjectGoroutines fails t if goroutines of the exporter outlive the probe.
 func waitNoProjectGoroutines(t testing.TB) {
 	t.Helper()
 	var left []string
-	for deadline := time.Now().Add(settle); ; {
-		if left = projectGoroutines(); len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !within(func() bool { left = projectGoroutines(); return len(left) == 0 }) {
+		t.Errorf("%d goroutine(s) of the exporter outlived the probe:\n%s", len(left), strings.Join(left, "\n\n"))
 	}
-	t.Errorf("%d goroutine(s) of the exporter outlived the probe:\n%s", len(left), strings.Join(left, "\n\n"))
 }
 
 // waitGoroutines fails t if more than base goroutines are still running once
@@ -346,17 +354,9 @@ func waitNoProjectGoroutines(t testing.TB) {
 func waitGoroutines(t testing.TB, base int) {
 	t.Helper()
 	n := 0
-	for deadline := time.Now().Add(settle); ; {
-		if n = liveGoroutines(); n <= base {
-			return
-		}
-		if time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !within(func() bool { n = liveGoroutines(); return n <= base }) {
+		t.Errorf("%d goroutines after the fake server closed, %d before it started:\n%s", n, base, strings.Join(stacks(), "\n\n"))
 	}
-	buf := make([]byte, 1<<20)
-	t.Errorf("%d goroutines after the fake server closed, %d before it started:\n%s", n, base, buf[:runtime.Stack(buf, true)])
 }
 
 // totalAlloc returns the bytes allocated since the process started: its growth over

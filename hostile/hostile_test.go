@@ -94,8 +94,7 @@ func randomBytes(r *rand.Rand, n int) []byte {
 
 // answerUDP starts a UDP server sending replies(req) for every request.
 func answerUDP(t *testing.T, replies func(req []byte) [][]byte) (netip.AddrPort, server) {
-	s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) { s.send(from, replies(req)...) })
-	return s.addr, s
+	return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) { s.send(from, replies(req)...) }).at()
 }
 
 // answerTCP starts a TCP server of p's dialect that sends its greeting (if its
@@ -106,7 +105,7 @@ func answerUDP(t *testing.T, replies func(req []byte) [][]byte) (netip.AddrPort,
 // connections have their own goroutines, and replies may share a random source.
 func answerTCP(t *testing.T, p protocols.Protocol, reply func(req []byte) []byte) (netip.AddrPort, server) {
 	var mu sync.Mutex
-	s := startTCP(t, func(s *tcpServer, c net.Conn) {
+	return startTCP(t, func(s *tcpServer, c net.Conn) {
 		req := readRequest(c, p)
 		mu.Lock()
 		b := reply(req)
@@ -116,8 +115,7 @@ func answerTCP(t *testing.T, p protocols.Protocol, reply func(req []byte) []byte
 			tc.CloseWrite()
 		}
 		drain(c)
-	})
-	return s.addr, s
+	}).at()
 }
 
 // readRequest sends p's greeting, if its server speaks first, and reads the
@@ -166,13 +164,12 @@ func pick(ds [][]byte, order ...int) [][]byte {
 // i = 0, 1, ... up to n of them (or until the server closes), one per interval
 // (0: as fast as it can).
 func streamUDP(t *testing.T, n int, every time.Duration, next func(i int) []byte) (netip.AddrPort, server) {
-	s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+	return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
 		s.stream(every, func(i int) bool {
 			s.send(from, next(i))
 			return i+1 < n
 		})
-	})
-	return s.addr, s
+	}).at()
 }
 
 func TestHostile(t *testing.T) { runCases(t, cases) }
