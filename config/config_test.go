@@ -100,12 +100,6 @@ func TestSafeConfigKeepsOldOnBadReload(t *testing.T) {
 	}
 }
 
-func TestExampleModulesFile(t *testing.T) {
-	if _, err := Load("../examples/modules.yml"); err != nil {
-		t.Fatalf("examples/modules.yml must be valid: %v", err)
-	}
-}
-
 func TestCatalogModules(t *testing.T) {
 	c := mustLoad(t, "")
 	for _, tc := range []struct {

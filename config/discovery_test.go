@@ -177,8 +177,10 @@ func TestDiscoveryToken(t *testing.T) {
 	}
 }
 
-// TestDiscoveryExample: examples/discovery.yml, with its preset source, loads.
-func TestDiscoveryExample(t *testing.T) {
+// TestExamples: examples/modules.yml loads, and examples/discovery.yml with its
+// preset source.
+func TestExamples(t *testing.T) {
+	mustLoad(t, "../examples/modules.yml")
 	c := mustLoad(t, "../examples/discovery.yml")
 	if s := c.Discovery["beammp_drift"]; s == nil || s.Preset != "beammp" || s.Type != master.TypeHTTPJSON || s.Lister() == nil {
 		t.Errorf("the preset source: %+v", s)
