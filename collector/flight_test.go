@@ -31,49 +31,31 @@ func (q *firstTimesOut) Query(ctx context.Context, _ protocols.Target, _ *wire.T
 	return &protocols.Result{Name: "up"}, nil
 }
 
-// TestWaiterWithMoreTimeQueriesItself: a scrape with a 10 s budget that joins a
-// probe with 0.5 s of the same target does not inherit its timeout (hostile round,
-// row 4: it got the short probe's timeout after 0.82 s); it queries for its own
-// remaining time.
-func TestWaiterWithMoreTimeQueriesItself(t *testing.T) {
-	q := &firstTimesOut{started: make(chan struct{})}
-	r := newTestRunner(t, q, nil)
-	short := make(chan *Outcome, 1)
-	go func() {
-		o, _ := r.Run(context.Background(), "fake", "127.0.0.1", "1") // 0.5 s after the offset
-		short <- o
-	}()
-	<-q.started
-	long := run(t, r, "fake", "127.0.0.1", "10")
-	if long.Err != nil || long.Shared {
-		t.Errorf("the 10 s scrape: err %v, shared %v; want its own successful query", long.Err, long.Shared)
-	}
-	if o := <-short; o.Reason() != "timeout" {
-		t.Errorf("the short scrape: %v", o.Err)
-	}
-	if n := q.calls.Load(); n != 2 {
-		t.Errorf("%d queries, want 2", n)
-	}
-}
-
-// TestWaiterWithLessTimeShares: a waiter with no more time than the running probe
-// takes its outcome, timeout included (one query for both).
-func TestWaiterWithLessTimeShares(t *testing.T) {
-	q := &firstTimesOut{started: make(chan struct{})}
-	r := newTestRunner(t, q, nil)
-	first := make(chan *Outcome, 1)
-	go func() {
-		o, _ := r.Run(context.Background(), "fake", "127.0.0.1", "1.5")
-		first <- o
-	}()
-	<-q.started
-	o := run(t, r, "fake", "127.0.0.1", "1.5")
-	if !o.Shared || o.Reason() != "timeout" {
-		t.Errorf("an equal budget: shared %v, reason %q; want the running probe's timeout", o.Shared, o.Reason())
-	}
-	<-first
-	if n := q.calls.Load(); n != 1 {
-		t.Errorf("%d queries, want 1", n)
+// TestWaiterBudget: a scrape with a 10 s budget that joins a probe with 0.5 s of
+// the same target does not inherit its timeout (hostile round, row 4: it got the
+// short probe's timeout after 0.82 s); it queries for its own remaining time. A
+// waiter with no more time than the running probe takes its outcome, timeout
+// included (one query for both).
+func TestWaiterBudget(t *testing.T) {
+	for _, tc := range []struct {
+		first, then string // scrape timeouts: 0.5 s after the offset, 10 s
+		shared      bool
+		queries     int32
+	}{{"1", "10", false, 2}, {"1.5", "1.5", true, 1}} {
+		q := &firstTimesOut{started: make(chan struct{})}
+		r := newTestRunner(t, q, nil)
+		first := make(chan *Outcome, 1)
+		go func() { o, _ := r.Run(context.Background(), "fake", "127.0.0.1", tc.first); first <- o }()
+		<-q.started
+		if o := run(t, r, "fake", "127.0.0.1", tc.then); o.Shared != tc.shared || (o.Err == nil) == tc.shared || tc.shared && o.Reason() != "timeout" {
+			t.Errorf("%s s, then %s s: shared %v, err %v; want shared %v (the running probe's timeout) or the waiter's own successful query", tc.first, tc.then, o.Shared, o.Err, tc.shared)
+		}
+		if o := <-first; o.Reason() != "timeout" {
+			t.Errorf("%s s, then %s s: the first scrape: %v", tc.first, tc.then, o.Err)
+		}
+		if n := q.calls.Load(); n != tc.queries {
+			t.Errorf("%s s, then %s s: %d queries, want %d", tc.first, tc.then, n, tc.queries)
+		}
 	}
 }
 

@@ -38,9 +38,6 @@ func TestProbeBadRequests(t *testing.T) {
 			t.Errorf("%s: status %d, body %q; want 400 with %q", tc.url, resp.StatusCode, body, tc.want)
 		}
 	}
-	if got := counterValue(t, h.Runner.Metrics.UnknownModule); got != 1 {
-		t.Errorf("unknown module counter = %v, want 1", got)
-	}
 }
 
 func TestProbeSuccessExposition(t *testing.T) {
@@ -113,9 +110,6 @@ func TestProbeFailure(t *testing.T) {
 	}
 	if strings.Contains(body, "gameserver_players") {
 		t.Errorf("a failed probe exports no server metrics:\n%s", body)
-	}
-	if got := counterValue(t, h.Runner.Metrics.Failures.WithLabelValues("fake", "challenge")); got != 1 {
-		t.Errorf("failure counter = %v", got)
 	}
 }
 

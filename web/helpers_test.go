@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
@@ -81,11 +80,6 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 			t.Fatal(what)
 		}
 	}
-}
-
-func counterValue(t *testing.T, c prometheus.Collector) float64 {
-	t.Helper()
-	return testutil.ToFloat64(c)
 }
 
 // serveAsMain serves h on loopback with the server main makes (NewServer).
