@@ -374,3 +374,62 @@ func TestRefreshFailureLog(t *testing.T) {
 		t.Errorf("a refresh failed after a good one, log:\n%s", got)
 	}
 }
+
+// TestURLKeyShowsNowhere (issue 35, M2): a key in a source URL's query shows
+// neither in the /sd 503 body, nor on the sources table, nor in the log,
+// when the fetch fails (net/http's error text quotes the URL).
+func TestURLKeyShowsNowhere(t *testing.T) {
+	cfg := parse(t, `
+keyed:
+  type: http_json
+  url: http://127.0.0.1:1/servers?key=S3CRET
+  fields: {address: ip}
+  refresh: 10m
+`)
+	var log syncBuffer
+	m, done := start(t, &log, cfg)
+	if err := <-done; err == nil {
+		t.Fatal("a fetch from a closed port succeeded")
+	}
+	code, _, body := getSD(t, m, "source=keyed")
+	var table strings.Builder
+	m.WriteSources(&table)
+	shown := body + table.String() + log.String()
+	if code != 503 || !strings.Contains(body, "refused") || strings.Contains(shown, "S3CRET") {
+		t.Fatalf("%d, shown:\n%s", code, shown)
+	}
+}
+
+// TestEntriesSkipped (issue 35, L1): entries of a list that do not decode
+// (a number in an http_json array, a string where a number belongs) or have
+// no address cost themselves: /sd serves the rest, and
+// gameserver_discovery_entries_skipped_total counts them by reason, across
+// refreshes.
+func TestEntriesSkipped(t *testing.T) {
+	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`[{"ip":"192.0.2.1","port":1}, 7, {"ip":"192.0.2.2","port":"x"}, {"ip":{}}, {"ip":"192.0.2.3","port":3}]`))
+	}), false)
+	cfg := parse(t, fmt.Sprintf(`
+list:
+  type: http_json
+  url: %s/servers
+  fields: {address: ip, port: port}
+  refresh: 10m
+`, srv.URL))
+	m, _ := started(t, cfg)
+	if code, groups, body := getSD(t, m, "source=list"); code != 200 || len(groups) != 2 {
+		t.Fatalf("%d %s", code, body)
+	}
+	if _, err := m.Refresh(context.Background(), "list"); err != nil {
+		t.Fatal(err)
+	}
+	want := `# HELP gameserver_discovery_entries_skipped_total Entries of the source's lists skipped, by reason (no_address, repeat, malformed, too_large, too_deep): one bad entry costs itself, the rest are served.
+# TYPE gameserver_discovery_entries_skipped_total counter
+gameserver_discovery_entries_skipped_total{reason="malformed",source="list"} 2
+gameserver_discovery_entries_skipped_total{reason="no_address",source="list"} 4
+`
+	if err := testutil.CollectAndCompare(m, strings.NewReader(want), "gameserver_discovery_entries_skipped_total"); err != nil {
+		t.Fatal(err)
+	}
+}
