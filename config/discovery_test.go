@@ -11,7 +11,7 @@ import (
 )
 
 func TestDiscovery(t *testing.T) {
-	c, err := Parse([]byte(`
+	c := mustParse(t, `
 modules:
   oa_listed:
     protocol: quake3
@@ -29,10 +29,7 @@ discovery:
     url: http://127.0.0.1:8080/servers
     fields: {list: data.servers, address: ip, port: port, name: name, players: players, max: max}
     filters: {name: "^MyClan", not_empty: true}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	oa := c.Discovery["community_oa"]
 	if oa.Lister() == nil || c.Discovery["list"].nameRE == nil || oa.Refresh.String() != "1m" || oa.Timeout.String() != "30s" {
 		t.Fatalf("%+v", oa)
@@ -50,16 +47,13 @@ discovery:
 }
 
 func TestDiscoveryFilters(t *testing.T) {
-	c, err := Parse([]byte(`
+	c := mustParse(t, `
 discovery:
   f:
     type: ddnet
     url: http://127.0.0.1/
     filters: {name: "^\\[EU\\]", game: ctf, map: ctf5, not_empty: true}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	s := c.Discovery["f"]
 	cases := []struct {
 		name, game, mapName string
@@ -105,7 +99,7 @@ func TestDiscoveryYAML(t *testing.T) {
 // TestDiscoveryPreset: a source naming a preset takes its type, fields and
 // refresh, and may set its own url, refresh and filters.
 func TestDiscoveryPreset(t *testing.T) {
-	c, err := Parse([]byte(`
+	c := mustParse(t, `
 discovery:
   mylist:
     preset: beammp
@@ -114,10 +108,7 @@ discovery:
     max_targets: 500
   asa: {preset: arksa}
   gs: {preset: geneshift, refresh: 10m}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	my := c.Discovery["mylist"]
 	if my.Type != "http_json" || my.Refresh.String() != "2m" || my.Lister() == nil || my.nameRE == nil {
 		t.Fatalf("%+v", my)

@@ -43,17 +43,14 @@ func TestDiscoverySecretsRedacted(t *testing.T) {
 	if err := os.WriteFile(file, []byte("S3CRET3\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Parse([]byte(`discovery:
+	c := mustParse(t, `discovery:
   keyed:
     type: http_json
     url: https://list.example/servers?key=S3CRET&game=x
     fields: {address: ip}
     headers: {X-Api-Key: S3CRET2}
-    header_files: {X-Other: ` + file + `}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+    header_files: {X-Other: `+file+`}
+`)
 	b, err := c.YAML()
 	if err != nil {
 		t.Fatal(err)

@@ -69,6 +69,15 @@ func builtinManager(t *testing.T, url string, refresh time.Duration) *Manager {
 
 var drift = netip.MustParseAddrPort("192.0.2.10:30814")
 
+// await starts the built-in list source of m if it is not running, and waits
+// for its first fetch.
+func await(t *testing.T, m *Manager, source string) {
+	t.Helper()
+	if err := m.Await(prototest.Context(t, 10*time.Second), source); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestBuiltinLazy: a built-in list is not fetched until a probe reads it;
 // concurrent first probes wait for one fetch, and then find the server.
 func TestBuiltinLazy(t *testing.T) {
@@ -140,9 +149,7 @@ func TestBuiltinIdle(t *testing.T) {
 	stopped := make(chan string, 1)
 	m.onIdle = func(s string) { stopped <- s }
 
-	if err := m.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m, "beammp")
 	if _, listed, _ := m.Lookup("beammp", drift, ""); !listed {
 		t.Fatal("not listed")
 	}
@@ -156,9 +163,7 @@ func TestBuiltinIdle(t *testing.T) {
 		t.Fatalf("an idle built-in list still serves: %+v", m.Statuses())
 	}
 	before := f.fetches.Load()
-	if err := m.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m, "beammp")
 	if _, listed, _ := m.Lookup("beammp", drift, ""); !listed || f.fetches.Load() <= before {
 		t.Fatalf("not started again: listed %v, fetches %d then %d", listed, before, f.fetches.Load())
 	}
@@ -184,9 +189,7 @@ func TestBuiltinFirstFetch(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	close(hold)
-	if err := m2.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m2, "beammp")
 
 	// A preset that cannot start says why.
 	m3 := NewManager(nil)
@@ -205,18 +208,14 @@ func TestBuiltinShadowed(t *testing.T) {
 	m := builtinManager(t, builtin.url, 0)
 	done := make(chan error, 4)
 	m.OnRefresh = func(_ string, err error) { done <- err }
-	if err := m.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m, "beammp")
 	<-done // the built-in list's first fetch
 	cfg := parse(t, fmt.Sprintf("beammp: {preset: beammp, url: %q, filters: {not_empty: true}}", own.url))
 	m.Apply(cfg)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m, "beammp")
 	st := m.Statuses()
 	if len(st) != 1 || st[0].Builtin {
 		t.Fatalf("statuses %+v, want the modules file's source only", st)
@@ -329,9 +328,7 @@ func TestBuiltinSCUM(t *testing.T) {
 	})
 	m := builtinManager(t, master.String(), 0)
 	m.Apply(config.Discovery{})
-	if err := m.Await(prototest.Context(t, 10*time.Second), "scum"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m, "scum")
 	e, listed, known := m.Lookup("scum", netip.MustParseAddrPort("192.0.2.110:7044"), "")
 	if !known || !listed || e.Name != "SCUM Island" || e.Players.Value != 37 || e.Max.Value != 64 {
 		t.Fatalf("lookup: %+v listed %v known %v", e, listed, known)
