@@ -156,53 +156,48 @@ type probeOut struct {
 	parse   error
 }
 
-func (o probeOut) success() float64 { return o.gauge("probe_success", "", "") }
+func (o probeOut) success() float64 { return o.gauge("probe_success") }
 
-// gauge is the value of family's first series with label name = value (name "":
-// its first series), -1 when absent.
-func (o probeOut) gauge(family, name, value string) float64 {
-	if m := o.series(family, name, value); m != nil {
-		return m.GetGauge().GetValue()
+func (o probeOut) gauge(name string) float64 {
+	mf := o.fams[name]
+	if mf == nil || len(mf.Metric) == 0 {
+		return -1
 	}
-	return -1
+	return mf.Metric[0].GetGauge().GetValue()
 }
 
 // phase is gameserver_query_phase_success for phase, -1 when absent.
 func (o probeOut) phase(name string) float64 {
-	return o.gauge("gameserver_query_phase_success", "phase", name)
+	mf := o.fams["gameserver_query_phase_success"]
+	if mf == nil {
+		return -1
+	}
+	for _, m := range mf.Metric {
+		for _, lp := range m.Label {
+			if lp.GetName() == "phase" && lp.GetValue() == name {
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	return -1
 }
 
 // reason is the failure reason, "" on success or when absent.
-func (o probeOut) reason() string { return o.label("probe_failure_info", "reason") }
+func (o probeOut) reason() string {
+	return o.label("probe_failure_info", "reason")
+}
 
-// label is label name of family's first series, "" when absent.
 func (o probeOut) label(family, name string) string {
-	if m := o.series(family, "", ""); m != nil {
-		for _, lp := range m.Label {
-			if lp.GetName() == name {
-				return lp.GetValue()
-			}
+	mf := o.fams[family]
+	if mf == nil || len(mf.Metric) == 0 {
+		return ""
+	}
+	for _, lp := range mf.Metric[0].Label {
+		if lp.GetName() == name {
+			return lp.GetValue()
 		}
 	}
 	return ""
-}
-
-func (o probeOut) series(family, name, value string) *dto.Metric {
-	mf := o.fams[family]
-	if mf == nil {
-		return nil
-	}
-	for _, m := range mf.Metric {
-		if name == "" {
-			return m
-		}
-		for _, lp := range m.Label {
-			if lp.GetName() == name && lp.GetValue() == value {
-				return m
-			}
-		}
-	}
-	return nil
 }
 
 // probe runs one /probe request through the handler, times the call and parses
