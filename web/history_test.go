@@ -10,6 +10,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // TestHistory: successes and failures have rings of their own; List interleaves
@@ -96,4 +97,30 @@ func TestHistoryRetainsLittle(t *testing.T) {
 		t.Errorf("250 kept probes hold %d KiB, want under 4 MiB (the names are 250 KB each)", grown>>10)
 	}
 	runtime.KeepAlive(h)
+}
+
+func TestHistoryKeepsSummary(t *testing.T) {
+	res := &protocols.Result{Name: "big", Players: protocols.Known(4096)}
+	for i := range 4096 {
+		res.PlayerList = append(res.PlayerList, protocols.Player{Name: strings.Repeat("n", 64) + fmt.Sprint(i)})
+	}
+	for i := range 500 {
+		res.Rules = append(res.Rules, protocols.KV{Key: fmt.Sprint("k", i), Value: "v"})
+	}
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: res}, nil)
+	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
+	if !strings.Contains(body, "gameserver_players 4096") {
+		t.Fatalf("the probe's own answer must be whole:\n%.300s", body)
+	}
+	e := h.History.List()[0]
+	r := e.Outcome.Result
+	if len(r.PlayerList) != keptPlayers || len(r.Rules) != keptRules || r.Name != "big" || r.Players.Value != 4096 {
+		t.Errorf("history keeps %d players, %d rules (%q, %d)", len(r.PlayerList), len(r.Rules), r.Name, r.Players.Value)
+	}
+	if len(res.PlayerList) != 4096 {
+		t.Error("summarising changed the probe's own result")
+	}
+	if _, logs := get(t, h.History.DebugHandler(false), fmt.Sprintf("/logs?id=%d", e.ID), nil); !strings.Contains(logs, "keeps 32 of 4096 players") {
+		t.Errorf("debug output of a kept probe must say it was cut:\n%.500s", logs)
+	}
 }

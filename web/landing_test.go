@@ -2,7 +2,7 @@ package web
 
 import (
 	"fmt"
-	"net/http/httptest"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -108,15 +108,10 @@ func TestStatusPageAutoAnswered(t *testing.T) {
 	for _, ts := range h.Targets() {
 		got[ts.Target] = ts.Answered
 	}
-	want := map[string]string{"192.0.2.1:2456": "a2s on port 2457", "192.0.2.2:27015": "", "192.0.2.3:27960": ""}
-	for target, w := range want {
-		if got[target] != w {
-			t.Errorf("%s: answered %q, want %q", target, got[target], w)
-		}
+	if want := map[string]string{"192.0.2.1:2456": "a2s on port 2457", "192.0.2.2:27015": "", "192.0.2.3:27960": ""}; !maps.Equal(got, want) {
+		t.Errorf("answered %q, want %q", got, want)
 	}
-	rec := httptest.NewRecorder()
-	StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
-	wantAll(t, rec.Body.String(), `auto<span class="sub answered">a2s on port 2457</span>`, `data-label="Players"`, "@media (max-width: 640px)")
+	wantAll(t, serveFrom(StatusPage(sc, h, PageOptions{HistoryLimit: 10}), "GET", "/", "192.0.2.1:1234", "example.com", nil).Body.String(), `auto<span class="sub answered">a2s on port 2457</span>`, `data-label="Players"`, "@media (max-width: 640px)")
 }
 
 // TestStatusPageLifecycle: a row says when the server and its map started, where
