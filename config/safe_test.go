@@ -16,15 +16,10 @@ import (
 func TestReloadSerialised(t *testing.T) {
 	old, cur := &Config{ID: 1}, &Config{ID: 2}
 	release := make(chan struct{})
-	calls := 0
-	var mu sync.Mutex
+	var calls atomic.Int32
 	s := NewSafeConfig("x")
 	s.load = func(string) (*Config, error) {
-		mu.Lock()
-		calls++
-		first := calls == 1
-		mu.Unlock()
-		if first {
+		if calls.Add(1) == 1 {
 			<-release // the first reload reads the old file, slowly
 			return old, nil
 		}
@@ -32,13 +27,7 @@ func TestReloadSerialised(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() { s.Reload() })
-	for { // the first reload is under way
-		mu.Lock()
-		n := calls
-		mu.Unlock()
-		if n == 1 {
-			break
-		}
+	for calls.Load() != 1 { // until the first reload is under way
 		time.Sleep(time.Millisecond)
 	}
 	wg.Go(func() { s.Reload() })
