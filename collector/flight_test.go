@@ -2,6 +2,7 @@ package collector
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -31,49 +32,31 @@ func (q *firstTimesOut) Query(ctx context.Context, _ protocols.Target, _ *wire.T
 	return &protocols.Result{Name: "up"}, nil
 }
 
-// TestWaiterWithMoreTimeQueriesItself: a scrape with a 10 s budget that joins a
-// probe with 0.5 s of the same target does not inherit its timeout (hostile round,
-// row 4: it got the short probe's timeout after 0.82 s); it queries for its own
-// remaining time.
-func TestWaiterWithMoreTimeQueriesItself(t *testing.T) {
-	q := &firstTimesOut{started: make(chan struct{})}
-	r := newTestRunner(t, q, nil)
-	short := make(chan *Outcome, 1)
-	go func() {
-		o, _ := r.Run(context.Background(), "fake", "127.0.0.1", "1") // 0.5 s after the offset
-		short <- o
-	}()
-	<-q.started
-	long := run(t, r, "fake", "127.0.0.1", "10")
-	if long.Err != nil || long.Shared {
-		t.Errorf("the 10 s scrape: err %v, shared %v; want its own successful query", long.Err, long.Shared)
-	}
-	if o := <-short; o.Reason() != "timeout" {
-		t.Errorf("the short scrape: %v", o.Err)
-	}
-	if n := q.calls.Load(); n != 2 {
-		t.Errorf("%d queries, want 2", n)
-	}
-}
-
-// TestWaiterWithLessTimeShares: a waiter with no more time than the running probe
-// takes its outcome, timeout included (one query for both).
-func TestWaiterWithLessTimeShares(t *testing.T) {
-	q := &firstTimesOut{started: make(chan struct{})}
-	r := newTestRunner(t, q, nil)
-	first := make(chan *Outcome, 1)
-	go func() {
-		o, _ := r.Run(context.Background(), "fake", "127.0.0.1", "1.5")
-		first <- o
-	}()
-	<-q.started
-	o := run(t, r, "fake", "127.0.0.1", "1.5")
-	if !o.Shared || o.Reason() != "timeout" {
-		t.Errorf("an equal budget: shared %v, reason %q; want the running probe's timeout", o.Shared, o.Reason())
-	}
-	<-first
-	if n := q.calls.Load(); n != 1 {
-		t.Errorf("%d queries, want 1", n)
+// TestWaiterBudget: a scrape with a 10 s budget that joins a probe with 0.5 s of
+// the same target does not inherit its timeout (hostile round, row 4: it got the
+// short probe's timeout after 0.82 s); it queries for its own remaining time. A
+// waiter with no more time than the running probe takes its outcome, timeout
+// included (one query for both).
+func TestWaiterBudget(t *testing.T) {
+	for _, tc := range []struct {
+		first, then string // scrape timeouts: 0.5 s after the offset, 10 s
+		shared      bool
+		queries     int32
+	}{{"1", "10", false, 2}, {"1.5", "1.5", true, 1}} {
+		q := &firstTimesOut{started: make(chan struct{})}
+		r := newTestRunner(t, q, nil)
+		first := make(chan *Outcome, 1)
+		go func() { o, _ := r.Run(context.Background(), "fake", "127.0.0.1", tc.first); first <- o }()
+		<-q.started
+		if o := run(t, r, "fake", "127.0.0.1", tc.then); o.Shared != tc.shared || (o.Err == nil) == tc.shared || tc.shared && o.Reason() != "timeout" {
+			t.Errorf("%s s, then %s s: shared %v, err %v; want shared %v (the running probe's timeout) or the waiter's own successful query", tc.first, tc.then, o.Shared, o.Err, tc.shared)
+		}
+		if o := <-first; o.Reason() != "timeout" {
+			t.Errorf("%s s, then %s s: the first scrape: %v", tc.first, tc.then, o.Err)
+		}
+		if n := q.calls.Load(); n != tc.queries {
+			t.Errorf("%s s, then %s s: %d queries, want %d", tc.first, tc.then, n, tc.queries)
+		}
 	}
 }
 
@@ -165,4 +148,77 @@ func waitForWaiters(t *testing.T, n int) {
 			t.Fatalf("fewer than %d waiters after 10 s", n)
 		}
 	}
+}
+
+type ctxKey struct{}
+
+// TestProbeCtx: a probe's context behaves as context.WithDeadline over a detached
+// base, with or without anyone asking for Done.
+func TestProbeCtx(t *testing.T) {
+	base, cancelBase := context.WithCancel(context.WithValue(context.Background(), ctxKey{}, "v"))
+	cancelBase() // the scraper left: the probe goes on
+
+	t.Run("before the deadline", func(t *testing.T) {
+		c, cancel := newProbeCtx(base, time.Now().Add(time.Hour))
+		defer cancel()
+		if c.Err() != nil || c.Value(ctxKey{}) != "v" {
+			t.Fatalf("Err %v, Value %v", c.Err(), c.Value(ctxKey{}))
+		}
+		if d, ok := c.Deadline(); !ok || time.Until(d) < 59*time.Minute {
+			t.Fatalf("Deadline %v %v", d, ok)
+		}
+		select {
+		case <-c.Done():
+			t.Fatal("done an hour early")
+		default:
+		}
+	})
+	t.Run("past the deadline", func(t *testing.T) {
+		c, cancel := newProbeCtx(base, time.Now().Add(20*time.Millisecond))
+		defer cancel()
+		<-c.Done() // made after the start: closes when the deadline passes
+		if !errors.Is(c.Err(), context.DeadlineExceeded) {
+			t.Fatalf("Err %v", c.Err())
+		}
+		c2, cancel2 := newProbeCtx(base, time.Now().Add(-time.Second))
+		defer cancel2()
+		if !errors.Is(c2.Err(), context.DeadlineExceeded) { // no Done asked for
+			t.Fatalf("Err %v", c2.Err())
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		for _, doneFirst := range []bool{false, true} {
+			c, cancel := newProbeCtx(base, time.Now().Add(time.Hour))
+			if doneFirst {
+				c.Done()
+			}
+			cancel()
+			cancel()
+			<-c.Done()
+			if !errors.Is(c.Err(), context.Canceled) {
+				t.Fatalf("done first %v: Err %v", doneFirst, c.Err())
+			}
+		}
+	})
+	t.Run("children", func(t *testing.T) {
+		c, cancel := newProbeCtx(base, time.Now().Add(time.Hour))
+		before := runtime.NumGoroutine()
+		var children []context.Context
+		for range 50 {
+			child, stop := context.WithTimeout(c, time.Hour)
+			defer stop()
+			children = append(children, child)
+		}
+		// A parent the context package does not know costs a goroutine per child.
+		if n := runtime.NumGoroutine() - before; n > 5 {
+			t.Fatalf("%d goroutines for 50 children", n)
+		}
+		if children[0].Value(ctxKey{}) != "v" {
+			t.Fatal("a child lost the base's values")
+		}
+		cancel()
+		for _, child := range children {
+			<-child.Done()
+		}
+	})
 }

@@ -26,21 +26,34 @@ func newTestRunner(t *testing.T, q protocols.Querier, mods map[string]*config.Mo
 		mods = map[string]*config.Module{"fake": {Protocol: "fake", Players: true}}
 	}
 	for _, m := range mods {
-		if q == nil {
-			continue
-		}
-		p := protocols.Protocol{Name: "fake", DefaultPort: 27015, New: func(protocols.Settings) (protocols.Querier, error) { return q, nil }}
-		if err := m.Compile(p); err != nil {
-			t.Fatal(err)
+		if q != nil {
+			compile(t, m, fakeProtocol(q))
 		}
 	}
+	return runnerOf(&config.Config{Modules: mods})
+}
+
+// runnerOf runs the modules of cfg.
+func runnerOf(cfg *config.Config) *Runner {
 	sc := config.NewSafeConfig("")
-	sc.Set(&config.Config{Modules: mods})
+	sc.Set(cfg)
 	return &Runner{
 		Config:        sc,
 		Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Metrics:       NewMetrics(prometheus.NewRegistry()),
 		TimeoutOffset: 500 * time.Millisecond,
+	}
+}
+
+// fakeProtocol is protocol "fake" (default port 27015) querying with q.
+func fakeProtocol(q protocols.Querier) protocols.Protocol {
+	return protocols.Protocol{Name: "fake", DefaultPort: 27015, New: func(protocols.Settings) (protocols.Querier, error) { return q, nil }}
+}
+
+func compile(t *testing.T, m *config.Module, p protocols.Protocol) {
+	t.Helper()
+	if err := m.Compile(p); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -101,4 +114,13 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+func mustParse(t *testing.T, yml string) *config.Config {
+	t.Helper()
+	c, err := config.Parse([]byte(yml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -23,11 +23,7 @@ func TestCoalescing(t *testing.T) {
 	var wg sync.WaitGroup
 	outs := make([]*Outcome, 10)
 	for i := range outs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			outs[i], _ = r.Run(context.Background(), "fake", "127.0.0.1", "")
-		}()
+		wg.Go(func() { outs[i], _ = r.Run(context.Background(), "fake", "127.0.0.1", "") })
 	}
 	wg.Wait()
 	if n := q.Calls(); n != 1 {
@@ -87,10 +83,7 @@ func TestCacheTTL(t *testing.T) {
 func TestTargetPolicyRefusal(t *testing.T) {
 	q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 	h := newTestRunner(t, q, nil)
-	cfg, err := config.Parse([]byte("target_policy:\n  allow: [\"192.0.2.0/24\", \"*.games.example\"]\n  deny: [\"127.0.0.0/8\"]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, "target_policy:\n  allow: [\"192.0.2.0/24\", \"*.games.example\"]\n  deny: [\"127.0.0.0/8\"]\n")
 	cfg.Modules = h.Config.Get().Modules
 	h.Config.Set(cfg)
 	h.Resolver = staticResolver{
@@ -131,11 +124,7 @@ func TestMaxConcurrent(t *testing.T) {
 	ctx := context.Background()
 	var holders sync.WaitGroup
 	for i := range 2 {
-		holders.Add(1)
-		go func() {
-			defer holders.Done()
-			r.Run(ctx, "fake", "127.0.1."+string(rune('1'+i)), "2.5")
-		}()
+		holders.Go(func() { r.Run(ctx, "fake", "127.0.1."+string(rune('1'+i)), "2.5") })
 	}
 	waitFor(t, func() bool { return q.Calls() >= 2 })
 	var wg sync.WaitGroup
@@ -143,12 +132,10 @@ func TestMaxConcurrent(t *testing.T) {
 	lag := prototest.SchedulingLag(t)
 	start := time.Now()
 	for i := range outs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			// distinct targets: no coalescing
 			outs[i], _ = r.Run(ctx, "fake", "127.0.0."+string(rune('1'+i)), "0.8")
-		}()
+		})
 	}
 	wg.Wait()
 	if el := time.Since(start); el > 1500*time.Millisecond+lag() {
@@ -173,19 +160,13 @@ func TestMaxWaiting(t *testing.T) {
 	r.MaxConcurrent, r.MaxWaiting = 1, 1
 	ctx := context.Background()
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		r.Run(ctx, "fake", "127.0.1.1", "3")
-	}()
+	wg.Go(func() { r.Run(ctx, "fake", "127.0.1.1", "3") })
 	waitFor(t, func() bool { return q.Calls() == 1 })
-	wg.Add(1)
 	waiterDone := make(chan struct{})
-	go func() { // takes the one waiting place until its deadline
-		defer wg.Done()
+	wg.Go(func() { // takes the one waiting place until its deadline
 		defer close(waiterDone)
 		r.Run(ctx, "fake", "127.0.1.2", "3")
-	}()
+	})
 	waitFor(t, func() bool { return r.limit.waiting.Load() == 1 })
 	for i := range 20 {
 		if o := run(t, r, "fake", fmt.Sprintf("127.0.2.%d", i+1), "3"); o.Reason() != "overloaded" {

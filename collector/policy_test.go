@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"log/slog"
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"gopkg.in/yaml.v3"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
@@ -25,18 +24,8 @@ import (
 // policyRunner runs probes with the real a2s querier under modules.yml text yml.
 func policyRunner(t *testing.T, yml string) *Runner {
 	t.Helper()
-	cfg, err := config.Parse([]byte(yml))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := config.NewSafeConfig("")
-	sc.Set(cfg)
-	return &Runner{
-		Config:        sc,
-		Logger:        slog.New(slog.DiscardHandler),
-		Metrics:       NewMetrics(prometheus.NewRegistry()),
-		TimeoutOffset: 500 * time.Millisecond,
-	}
+	cfg := mustParse(t, yml)
+	return runnerOf(cfg)
 }
 
 // listener is a UDP socket on loopback that tells whether anything reached it.
@@ -148,10 +137,7 @@ func TestPolicyZoneBypass(t *testing.T) {
 
 // TestPolicySRVName: the name an SRV record points to is held to the deny patterns.
 func TestPolicySRVName(t *testing.T) {
-	cfg, err := config.Parse([]byte("target_policy:\n  deny: [\"*.svc.cluster.local\"]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, "target_policy:\n  deny: [\"*.svc.cluster.local\"]\n")
 	p := &cfg.TargetPolicy
 	a := []netip.Addr{netip.MustParseAddr("10.96.0.10")}
 	if err := checkPolicy(p, "evil.example", "redis.default.svc.cluster.local", true, a); err == nil || !strings.Contains(err.Error(), `"*.svc.cluster.local"`) {
@@ -193,22 +179,16 @@ func TestPolicyBeforeLookup(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			yml := "target_policy:\n  " + tc.policy + "\n"
-			cfg, err := config.Parse([]byte(yml))
-			if err != nil {
-				t.Fatal(err)
-			}
+			cfg := mustParse(t, yml)
 			res := &countingResolver{}
 			q := &prototest.FakeQuerier{Result: &protocols.Result{}}
-			p := protocols.Protocol{
-				Name: "fake", DefaultPort: 27015,
-				New: func(protocols.Settings) (protocols.Querier, error) { return q, nil },
-				LookupSRV: func(_ context.Context, host string) (string, uint16, bool) {
-					res.srv.Add(1)
-					if host == "srv.example.org" {
-						return "redis.default.svc.cluster.local", 6379, true
-					}
-					return "", 0, false
-				},
+			p := fakeProtocol(q)
+			p.LookupSRV = func(_ context.Context, host string) (string, uint16, bool) {
+				res.srv.Add(1)
+				if host == "srv.example.org" {
+					return "redis.default.svc.cluster.local", 6379, true
+				}
+				return "", 0, false
 			}
 			m := &config.Module{Protocol: "fake"}
 			if tc.targets != "" {
@@ -216,14 +196,10 @@ func TestPolicyBeforeLookup(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := m.Compile(p); err != nil {
-				t.Fatal(err)
-			}
+			compile(t, m, p)
 			cfg.Modules = map[string]*config.Module{"fake": m}
-			sc := config.NewSafeConfig("")
-			sc.Set(cfg)
-			r := &Runner{Config: sc, Logger: slog.New(slog.DiscardHandler), Metrics: NewMetrics(prometheus.NewRegistry()),
-				TimeoutOffset: 500 * time.Millisecond, Resolver: res}
+			r := runnerOf(cfg)
+			r.Resolver = res
 			o, err := r.Run(context.Background(), "fake", tc.target, "")
 			var got string
 			var re *RequestError
@@ -242,5 +218,76 @@ func TestPolicyBeforeLookup(t *testing.T) {
 				t.Errorf("%d SRV and %d DNS lookups, want %d and %d", res.srv.Load(), res.dns.Load(), tc.srv, tc.dns)
 			}
 		})
+	}
+}
+
+// TestSecretGoesOnlyToListedTargets: a module carrying a password sends it only to
+// the targets the operator listed (hostile round, row 1: palworld's basic auth went
+// to any target a caller named). Another target fails as target_not_allowed with
+// nothing sent; a listed one gets the query.
+func TestSecretGoesOnlyToListedTargets(t *testing.T) {
+	var requests, withAuth atomic.Int32
+	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		if r.Header.Get("Authorization") != "" {
+			withAuth.Add(1)
+		}
+		http.Error(w, "no", http.StatusUnauthorized)
+	}), false)
+	target := addr.String()
+	module := func(targets string) string {
+		return fmt.Sprintf("modules:\n  pal:\n    protocol: palworld\n    targets: [%s]\n    palworld: {password: hunter2}\n", targets)
+	}
+	tests := []struct {
+		name, targets string
+		allowed       bool
+	}{
+		{"other address", "127.0.0.2", false},
+		{"other CIDR", "10.0.0.0/8", false},
+		{"other name", "game.example.org", false},
+		{"listed address", "127.0.0.1", true},
+		{"listed CIDR", "127.0.0.0/8", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			requests.Store(0)
+			withAuth.Store(0)
+			r := policyRunner(t, module(tc.targets))
+			o := run(t, r, "pal", target, "")
+			if !tc.allowed {
+				if o.Reason() != "target_not_allowed" || requests.Load() != 0 {
+					t.Fatalf("targets %s: reason %q (%v), %d requests reached the server", tc.targets, o.Reason(), o.Err, requests.Load())
+				}
+				if !strings.Contains(o.Err.Error(), "not among the module's targets") {
+					t.Errorf("the error says why: %v", o.Err)
+				}
+				return
+			}
+			if o.Reason() == "target_not_allowed" || withAuth.Load() == 0 {
+				t.Fatalf("targets %s: reason %q, %d requests with credentials", tc.targets, o.Reason(), withAuth.Load())
+			}
+		})
+	}
+}
+
+// TestSecretNameTargets: a listed host name allows that name (resolved as the
+// operator's DNS says), not another name resolving elsewhere.
+func TestSecretNameTargets(t *testing.T) {
+	var requests atomic.Int32
+	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		requests.Add(1)
+		http.Error(w, "no", http.StatusUnauthorized)
+	}), false)
+	r := policyRunner(t, "modules:\n  pal:\n    protocol: palworld\n    targets: [game.example.org]\n    palworld: {password: hunter2}\n")
+	r.Resolver = staticResolver{"game.example.org": {addr.Addr()}, "evil.example.net": {addr.Addr()}}
+	port := fmt.Sprint(addr.Port())
+	if o := run(t, r, "pal", "evil.example.net:"+port, ""); o.Reason() != "target_not_allowed" {
+		t.Errorf("an unlisted name: reason %q", o.Reason())
+	}
+	if requests.Load() != 0 {
+		t.Fatalf("%d requests for an unlisted name", requests.Load())
+	}
+	if o := run(t, r, "pal", "game.example.org:"+port, ""); o.Reason() == "target_not_allowed" || requests.Load() != 1 {
+		t.Errorf("the listed name: reason %q, %d requests", o.Reason(), requests.Load())
 	}
 }

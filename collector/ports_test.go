@@ -37,10 +37,9 @@ func TestPortOffsets(t *testing.T) {
 			q := &portQuerier{answer: 2471, silent: silent}
 			mods := map[string]*config.Module{"game": {Protocol: "fake", Port: 2456, PortOffsets: []int{0, 1, 15}}}
 			r := newTestRunner(t, nil, mods)
-			p := protocols.Protocol{Name: "fake", DefaultPort: 1, New: func(protocols.Settings) (protocols.Querier, error) { return q, nil }}
-			if err := mods["game"].Compile(p); err != nil {
-				t.Fatal(err)
-			}
+			p := fakeProtocol(q)
+			p.DefaultPort = 1
+			compile(t, mods["game"], p)
 			lag := prototest.SchedulingLag(t)
 			start := time.Now()
 			o := run(t, r, "game", "127.0.0.1", "1.4")
@@ -93,9 +92,7 @@ func TestSRVLookup(t *testing.T) {
 			return "", 0, false
 		},
 	}
-	if err := mods["mc"].Compile(p); err != nil {
-		t.Fatal(err)
-	}
+	compile(t, mods["mc"], p)
 	r.Resolver = staticResolver{
 		"node7.example": {netip.MustParseAddr("192.0.2.7")},
 		"play.example":  {netip.MustParseAddr("192.0.2.1")},

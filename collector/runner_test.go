@@ -32,12 +32,9 @@ func TestRunBadRequests(t *testing.T) {
 		{"text timeout", "fake", "127.0.0.1", "soon", "invalid"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			code, msg := requestError(t, r, tc.module, tc.target, tc.timeout)
-			if code != http.StatusBadRequest || !strings.Contains(msg, tc.want) {
-				t.Fatalf("%d %q, want 400 with %q", code, msg, tc.want)
-			}
-		})
+		if code, msg := requestError(t, r, tc.module, tc.target, tc.timeout); code != http.StatusBadRequest || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: %d %q, want 400 with %q", tc.name, code, msg, tc.want)
+		}
 	}
 	if got := counterValue(t, r.Metrics.UnknownModule); got != 1 {
 		t.Errorf("unknown module counter = %v, want 1", got)
@@ -71,6 +68,8 @@ func TestRunTargetForms(t *testing.T) {
 	}
 }
 
+// TestRunFailure: a failed query, and a name that does not resolve, fail the probe
+// with their reasons.
 func TestRunFailure(t *testing.T) {
 	r := newTestRunner(t, &prototest.FakeQuerier{Err: fmt.Errorf("%w: challenge loop", wire.ErrChallenge)}, nil)
 	if o := run(t, r, "fake", "127.0.0.1", ""); o.Success() || o.Reason() != "challenge" {
@@ -82,10 +81,6 @@ func TestRunFailure(t *testing.T) {
 	if got := counterValue(t, r.Metrics.Probes.WithLabelValues("fake", "challenge")); got != 1 {
 		t.Errorf("probes counter = %v", got)
 	}
-}
-
-func TestRunDNSFailure(t *testing.T) {
-	r := newTestRunner(t, &prototest.FakeQuerier{Result: &protocols.Result{}}, nil)
 	r.Resolver = staticResolver{}
 	if o := run(t, r, "fake", "nonexistent.invalid", ""); o.Reason() != "dns" {
 		t.Errorf("want a dns failure, got %v", o.Err)
@@ -171,4 +166,34 @@ func TestFlightSweepsByTime(t *testing.T) {
 		t.Logf("inserting took %s, over the ttl: not checking that all were kept", took)
 	}
 	waitFor(t, func() bool { return f.size() == 0 }) // no further traffic needed
+}
+
+func TestParseTarget(t *testing.T) {
+	for _, tt := range []struct {
+		target string
+		host   string
+		port   uint16
+		bad    bool
+	}{
+		{target: "127.0.0.1:27015", host: "127.0.0.1", port: 27015},
+		{target: "127.0.0.1", host: "127.0.0.1"},
+		{target: "::1", host: "::1"},
+		{target: "[::1]:27015", host: "::1", port: 27015},
+		{target: "[2001:db8::1]", bad: true},
+		{target: "::ffff:1.2.3.4", host: "::ffff:1.2.3.4"},
+		{target: "[::ffff:1.2.3.4]:7", host: "::ffff:1.2.3.4", port: 7},
+		{target: "play.example.com:25565", host: "play.example.com", port: 25565},
+		{target: "play.example.com", host: "play.example.com"},
+		{target: "127.0.0.1:0", bad: true},
+		{target: "127.0.0.1:65536", bad: true},
+		{target: "127.0.0.1:x", bad: true},
+		{target: "host name:1", bad: true},
+		{target: "", bad: true},
+		{target: "a:b:c", bad: true},
+	} {
+		host, port, err := parseTarget(tt.target)
+		if (err != nil) != tt.bad || host != tt.host || port != tt.port {
+			t.Errorf("parseTarget(%q) = %q, %d, %v; want %q, %d, bad=%v", tt.target, host, port, err, tt.host, tt.port, tt.bad)
+		}
+	}
 }

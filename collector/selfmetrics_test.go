@@ -27,10 +27,7 @@ func TestSLOMetrics(t *testing.T) {
 	bad := &prototest.FakeQuerier{Err: fmt.Errorf("%w: reply of 3 bytes", wire.ErrTruncated)}
 	mods := map[string]*config.Module{"up": {Protocol: "fake"}, "down": {Protocol: "fake"}}
 	for name, q := range map[string]protocols.Querier{"up": ok, "down": bad} {
-		p := protocols.Protocol{Name: "fake", DefaultPort: 27015, New: func(protocols.Settings) (protocols.Querier, error) { return q, nil }}
-		if err := mods[name].Compile(p); err != nil {
-			t.Fatal(err)
-		}
+		compile(t, mods[name], fakeProtocol(q))
 	}
 	r := newTestRunner(t, nil, mods)
 	r.Metrics = NewMetrics(reg)

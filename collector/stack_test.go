@@ -16,7 +16,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -62,10 +61,7 @@ func stackChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer silent.Close()
-	cfg, err := config.Parse(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := mustParse(t, "")
 	r := newTestRunner(t, nil, nil)
 	r.Config.Set(cfg)
 	target := silent.LocalAddr().String()
@@ -80,11 +76,7 @@ func stackChild(t *testing.T) {
 	debug.SetMaxStack(4096)
 	var wg sync.WaitGroup
 	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			httpFrames(probe)
-		}()
+		wg.Go(func() { httpFrames(probe) })
 	}
 	wg.Wait()
 	debug.SetMaxStack(1 << 30)

@@ -16,33 +16,21 @@ import (
 func TestReloadSerialised(t *testing.T) {
 	old, cur := &Config{ID: 1}, &Config{ID: 2}
 	release := make(chan struct{})
-	calls := 0
-	var mu sync.Mutex
+	var calls atomic.Int32
 	s := NewSafeConfig("x")
 	s.load = func(string) (*Config, error) {
-		mu.Lock()
-		calls++
-		first := calls == 1
-		mu.Unlock()
-		if first {
+		if calls.Add(1) == 1 {
 			<-release // the first reload reads the old file, slowly
 			return old, nil
 		}
 		return cur, nil
 	}
 	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); s.Reload() }()
-	for { // the first reload is under way
-		mu.Lock()
-		n := calls
-		mu.Unlock()
-		if n == 1 {
-			break
-		}
+	wg.Go(func() { s.Reload() })
+	for calls.Load() != 1 { // until the first reload is under way
 		time.Sleep(time.Millisecond)
 	}
-	go func() { defer wg.Done(); s.Reload() }()
+	wg.Go(func() { s.Reload() })
 	time.Sleep(50 * time.Millisecond) // let the second reload run, or wait its turn
 	close(release)
 	wg.Wait()

@@ -1,9 +1,13 @@
 package discovery
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/netip"
 	"os"
@@ -64,6 +68,15 @@ func builtinManager(t *testing.T, url string, refresh time.Duration) *Manager {
 }
 
 var drift = netip.MustParseAddrPort("192.0.2.10:30814")
+
+// await starts the built-in list source of m if it is not running, and waits
+// for its first fetch.
+func await(t *testing.T, m *Manager, source string) {
+	t.Helper()
+	if err := m.Await(prototest.Context(t, 10*time.Second), source); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // TestBuiltinLazy: a built-in list is not fetched until a probe reads it;
 // concurrent first probes wait for one fetch, and then find the server.
@@ -136,9 +149,7 @@ func TestBuiltinIdle(t *testing.T) {
 	stopped := make(chan string, 1)
 	m.onIdle = func(s string) { stopped <- s }
 
-	if err := m.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m, "beammp")
 	if _, listed, _ := m.Lookup("beammp", drift, ""); !listed {
 		t.Fatal("not listed")
 	}
@@ -152,9 +163,7 @@ func TestBuiltinIdle(t *testing.T) {
 		t.Fatalf("an idle built-in list still serves: %+v", m.Statuses())
 	}
 	before := f.fetches.Load()
-	if err := m.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m, "beammp")
 	if _, listed, _ := m.Lookup("beammp", drift, ""); !listed || f.fetches.Load() <= before {
 		t.Fatalf("not started again: listed %v, fetches %d then %d", listed, before, f.fetches.Load())
 	}
@@ -180,9 +189,7 @@ func TestBuiltinFirstFetch(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	close(hold)
-	if err := m2.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m2, "beammp")
 
 	// A preset that cannot start says why.
 	m3 := NewManager(nil)
@@ -201,21 +208,14 @@ func TestBuiltinShadowed(t *testing.T) {
 	m := builtinManager(t, builtin.url, 0)
 	done := make(chan error, 4)
 	m.OnRefresh = func(_ string, err error) { done <- err }
-	if err := m.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m, "beammp")
 	<-done // the built-in list's first fetch
-	cfg, err := parse(t, fmt.Sprintf("beammp: {preset: beammp, url: %q, filters: {not_empty: true}}", own.url))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := parse(t, fmt.Sprintf("beammp: {preset: beammp, url: %q, filters: {not_empty: true}}", own.url))
 	m.Apply(cfg)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Await(prototest.Context(t, 10*time.Second), "beammp"); err != nil {
-		t.Fatal(err)
-	}
+	await(t, m, "beammp")
 	st := m.Statuses()
 	if len(st) != 1 || st[0].Builtin {
 		t.Fatalf("statuses %+v, want the modules file's source only", st)
@@ -307,5 +307,30 @@ func TestTokenList(t *testing.T) {
 	}
 	if signedIn.Load() != 1 {
 		t.Fatalf("%d signed-in fetches", signedIn.Load())
+	}
+}
+
+// TestBuiltinSCUM: module scum's built-in source is a TCP master, not a URL: it
+// starts on the first probe at the address given, and finds a server by its
+// query port (the game port + 2) as the master lists it.
+func TestBuiltinSCUM(t *testing.T) {
+	rec := make([]byte, 127) // one record, the layout of opengsq's and GameQ's readers
+	copy(rec[0:4], []byte{110, 2, 0, 192})
+	binary.LittleEndian.PutUint16(rec[4:6], 7044)
+	copy(rec[6:], "SCUM Island")
+	rec[107], rec[108] = 37, 64
+	body := append([]byte{1, 0}, rec...)
+	master := prototest.TCP(t, func(c net.Conn) {
+		req := make([]byte, 4)
+		if _, err := io.ReadFull(c, req); err == nil && bytes.Equal(req, []byte{4, 3, 0, 0}) {
+			c.Write(body)
+		}
+	})
+	m := builtinManager(t, master.String(), 0)
+	m.Apply(config.Discovery{})
+	await(t, m, "scum")
+	e, listed, known := m.Lookup("scum", netip.MustParseAddrPort("192.0.2.110:7044"), "")
+	if !known || !listed || e.Name != "SCUM Island" || e.Players.Value != 37 || e.Max.Value != 64 {
+		t.Fatalf("lookup: %+v listed %v known %v", e, listed, known)
 	}
 }

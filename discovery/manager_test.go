@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,19 +23,36 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// q3Master is a fake dpmaster listing addrs while *down is false, silent
-// while it is true.
-func q3Master(t *testing.T, addrs *atomic.Pointer[[]netip.AddrPort], down *atomic.Bool) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if down.Load() || !prototest.IsGetServers(req) {
+// q3Master is a fake dpmaster listing the addresses last set while down is
+// false, silent while it is true.
+type q3Master struct {
+	addr  netip.AddrPort
+	addrs atomic.Pointer[[]netip.AddrPort]
+	down  atomic.Bool
+}
+
+func newQ3Master(t *testing.T, addrs ...string) *q3Master {
+	m := &q3Master{}
+	m.set(addrs...)
+	m.addr = prototest.UDP(t, func(req []byte) [][]byte {
+		if m.down.Load() || !prototest.IsGetServers(req) {
 			return nil
 		}
-		return [][]byte{prototest.GetServersResponse(*addrs.Load())}
+		return [][]byte{prototest.GetServersResponse(*m.addrs.Load())}
 	})
+	return m
+}
+
+func (m *q3Master) set(addrs ...string) {
+	l := make([]netip.AddrPort, len(addrs))
+	for i, a := range addrs {
+		l[i] = netip.MustParseAddrPort(a)
+	}
+	m.addrs.Store(&l)
 }
 
 // parse compiles a discovery section given as the body of `discovery:`.
-func parse(t *testing.T, src string) (config.Discovery, error) {
+func parse(t *testing.T, src string) config.Discovery {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("discovery:\n")
@@ -42,20 +61,31 @@ func parse(t *testing.T, src string) (config.Discovery, error) {
 	}
 	c, err := config.Parse([]byte(b.String()))
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	return c.Discovery, nil
+	return c.Discovery
 }
 
-// started applies cfg to a new manager and waits for the first refresh of
-// every source.
-func started(t *testing.T, cfg config.Discovery) (*Manager, chan error) {
+// start applies cfg to a new manager logging to log (nil: nowhere); done
+// receives the result of each refresh.
+func start(t *testing.T, log io.Writer, cfg config.Discovery) (*Manager, chan error) {
 	t.Helper()
-	m := NewManager(nil)
+	var l *slog.Logger
+	if log != nil {
+		l = slog.New(slog.NewTextHandler(log, nil))
+	}
+	m := NewManager(l)
 	done := make(chan error, 64)
 	m.OnRefresh = func(_ string, err error) { done <- err }
 	m.Apply(cfg)
 	t.Cleanup(m.Stop)
+	return m, done
+}
+
+// started is start, once every source has refreshed once.
+func started(t *testing.T, cfg config.Discovery) (*Manager, chan error) {
+	t.Helper()
+	m, done := start(t, nil, cfg)
 	for range cfg {
 		<-done
 	}
@@ -87,11 +117,8 @@ func getSD(t *testing.T, m *Manager, query string) (int, []sdGroup, string) {
 // TestFailThenRecover: a source serves its list, keeps it through failed
 // refreshes (and says so in its metrics), and takes the next good one.
 func TestFailThenRecover(t *testing.T) {
-	var addrs atomic.Pointer[[]netip.AddrPort]
-	var down atomic.Bool
-	first := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960"), netip.MustParseAddrPort("192.0.2.2:27961")}
-	addrs.Store(&first)
-	cfg, err := parse(t, fmt.Sprintf(`
+	master := newQ3Master(t, "192.0.2.1:27960", "192.0.2.2:27961")
+	cfg := parse(t, fmt.Sprintf(`
 oa:
   type: quake3
   address: %s
@@ -99,10 +126,7 @@ oa:
   module: openarena
   refresh: 10m
   timeout: 300ms
-`, q3Master(t, &addrs, &down)))
-	if err != nil {
-		t.Fatal(err)
-	}
+`, master.addr))
 	m, _ := started(t, cfg)
 	code, groups, body := getSD(t, m, "source=oa")
 	if code != 200 || len(groups) != 2 {
@@ -122,7 +146,7 @@ oa:
 		t.Fatal("an unknown source knows")
 	}
 
-	down.Store(true)
+	master.down.Store(true)
 	if _, err := m.Refresh(context.Background(), "oa"); err == nil {
 		t.Fatal("refresh of a silent master succeeded")
 	}
@@ -136,16 +160,15 @@ gameserver_discovery_refresh_failures_total{source="oa"} 1
 gameserver_discovery_targets{source="oa"} 2
 `)
 
-	second := []netip.AddrPort{netip.MustParseAddrPort("198.51.100.9:27960")}
-	addrs.Store(&second)
-	down.Store(false)
+	master.set("198.51.100.9:27960")
+	master.down.Store(false)
 	if _, err := m.Refresh(context.Background(), "oa"); err != nil {
 		t.Fatal(err)
 	}
 	if _, groups, _ := getSD(t, m, "source=oa"); len(groups) != 1 || groups[0].Targets[0] != "198.51.100.9:27960" {
 		t.Fatalf("after recovery: %+v", groups)
 	}
-	if listed, _ := m.Listed("oa", first[0], ""); listed {
+	if listed, _ := m.Listed("oa", netip.MustParseAddrPort("192.0.2.1:27960"), ""); listed {
 		t.Fatal("a server gone from the list is still listed")
 	}
 	expectMetrics(t, m, `
@@ -197,7 +220,7 @@ func TestSDLabels(t *testing.T) {
 {"addresses":["tw-0.6+udp://192.0.2.4:8303"],"info":{"name":"`+strings.Repeat("é", 200)+`","clients":[{}]}}
 ]}`)
 	}), false)
-	cfg, err := parse(t, fmt.Sprintf(`
+	cfg := parse(t, fmt.Sprintf(`
 tw:
   type: ddnet
   url: %s
@@ -205,9 +228,6 @@ tw:
   timeout: 2s
   filters: {name: "^\\[EU\\]|é", not_empty: true}
 `, srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, _ := started(t, cfg)
 	code, groups, body := getSD(t, m, "source=tw")
 	if code != 200 || len(groups) != 2 {
@@ -233,13 +253,10 @@ tw:
 }
 
 func TestSDHandlerErrors(t *testing.T) {
-	cfg, err := parse(t, fmt.Sprintf(`
+	cfg := parse(t, fmt.Sprintf(`
 silent: {type: quake3, address: %s, timeout: 200ms}
 other: {type: quakeworld, address: %s, timeout: 200ms}
 `, prototest.Silent(t), prototest.Silent(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, _ := started(t, cfg)
 	cases := []struct {
 		query string
@@ -269,17 +286,9 @@ other: {type: quakeworld, address: %s, timeout: 200ms}
 // TestApply: a reload keeps an unchanged source's list, restarts a changed
 // one and stops a removed one.
 func TestApply(t *testing.T) {
-	var addrs atomic.Pointer[[]netip.AddrPort]
-	var down atomic.Bool
-	one := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960")}
-	addrs.Store(&one)
-	master := q3Master(t, &addrs, &down)
+	master := newQ3Master(t, "192.0.2.1:27960").addr
 	src := func(extra string) config.Discovery {
-		cfg, err := parse(t, fmt.Sprintf("a: {type: quake3, address: %s, timeout: 300ms%s}\nb: {type: quake3, address: %s, timeout: 300ms}\n", master, extra, master))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg
+		return parse(t, fmt.Sprintf("a: {type: quake3, address: %s, timeout: 300ms%s}\nb: {type: quake3, address: %s, timeout: 300ms}\n", master, extra, master))
 	}
 	m, done := started(t, src(""))
 	ra, rb := m.source("a"), m.source("b")
@@ -345,36 +354,118 @@ func (s *syncBuffer) String() string {
 // TestRefreshFailureLog: a failed refresh of a source that never fetched says
 // there is no list yet; after a good one, that the last good list is served.
 func TestRefreshFailureLog(t *testing.T) {
-	var addrs atomic.Pointer[[]netip.AddrPort]
-	var down atomic.Bool
-	down.Store(true)
-	one := []netip.AddrPort{netip.MustParseAddrPort("192.0.2.1:27960")}
-	addrs.Store(&one)
-	cfg, err := parse(t, fmt.Sprintf("oa: {type: quake3, address: %s, refresh: 10m, timeout: 300ms}", q3Master(t, &addrs, &down)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	master := newQ3Master(t, "192.0.2.1:27960")
+	master.down.Store(true)
 	var log syncBuffer
-	m := NewManager(slog.New(slog.NewTextHandler(&log, nil)))
-	done := make(chan error, 4)
-	m.OnRefresh = func(_ string, err error) { done <- err }
-	m.Apply(cfg)
-	t.Cleanup(m.Stop)
+	m, done := start(t, &log, parse(t, fmt.Sprintf("oa: {type: quake3, address: %s, refresh: 10m, timeout: 300ms}", master.addr)))
 	if err := <-done; err == nil {
 		t.Fatal("the first refresh of a silent master succeeded")
 	}
 	if got := log.String(); !strings.Contains(got, "no list yet") || strings.Contains(got, "last good list") {
 		t.Errorf("first refresh failed, log:\n%s", got)
 	}
-	down.Store(false)
+	master.down.Store(false)
 	if _, err := m.Refresh(context.Background(), "oa"); err != nil {
 		t.Fatal(err)
 	}
-	down.Store(true)
+	master.down.Store(true)
 	if _, err := m.Refresh(context.Background(), "oa"); err == nil {
 		t.Fatal("refresh of a silent master succeeded")
 	}
 	if got := log.String(); !strings.Contains(got, "serving the last good list") {
 		t.Errorf("a refresh failed after a good one, log:\n%s", got)
+	}
+}
+
+// TestURLKeyShowsNowhere (issue 35, M2): a key in a source URL's query shows
+// neither in the /sd 503 body, nor on the sources table, nor in the log,
+// when the fetch fails (net/http's error text quotes the URL).
+func TestURLKeyShowsNowhere(t *testing.T) {
+	cfg := parse(t, `
+keyed:
+  type: http_json
+  url: http://127.0.0.1:1/servers?key=S3CRET
+  fields: {address: ip}
+  refresh: 10m
+`)
+	var log syncBuffer
+	m, done := start(t, &log, cfg)
+	if err := <-done; err == nil {
+		t.Fatal("a fetch from a closed port succeeded")
+	}
+	code, _, body := getSD(t, m, "source=keyed")
+	var table strings.Builder
+	m.WriteSources(&table)
+	shown := body + table.String() + log.String()
+	if code != 503 || !strings.Contains(body, "refused") || strings.Contains(shown, "S3CRET") {
+		t.Fatalf("%d, shown:\n%s", code, shown)
+	}
+}
+
+// TestEntriesSkipped (issue 35, L1): entries of a list that do not decode
+// (a number in an http_json array, a string where a number belongs) or have
+// no address cost themselves: /sd serves the rest, and
+// gameserver_discovery_entries_skipped_total counts them by reason, across
+// refreshes.
+func TestEntriesSkipped(t *testing.T) {
+	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`[{"ip":"192.0.2.1","port":1}, 7, {"ip":"192.0.2.2","port":"x"}, {"ip":{}}, {"ip":"192.0.2.3","port":3}]`))
+	}), false)
+	cfg := parse(t, fmt.Sprintf(`
+list:
+  type: http_json
+  url: %s/servers
+  fields: {address: ip, port: port}
+  refresh: 10m
+`, srv.URL))
+	m, _ := started(t, cfg)
+	if code, groups, body := getSD(t, m, "source=list"); code != 200 || len(groups) != 2 {
+		t.Fatalf("%d %s", code, body)
+	}
+	if _, err := m.Refresh(context.Background(), "list"); err != nil {
+		t.Fatal(err)
+	}
+	want := `# HELP gameserver_discovery_entries_skipped_total Entries of the source's lists skipped, by reason (no_address, repeat, malformed, too_large, too_deep): one bad entry costs itself, the rest are served.
+# TYPE gameserver_discovery_entries_skipped_total counter
+gameserver_discovery_entries_skipped_total{reason="malformed",source="list"} 2
+gameserver_discovery_entries_skipped_total{reason="no_address",source="list"} 4
+`
+	if err := testutil.CollectAndCompare(m, strings.NewReader(want), "gameserver_discovery_entries_skipped_total"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSDFile: a file source serves its lines as targets, takes an edit at the
+// next refresh, and keeps the last good list through a broken edit, whose
+// error names the line and never quotes it (the status is shown on /modules).
+func TestSDFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "targets.txt")
+	os.WriteFile(p, []byte("# mine\n192.0.2.1:27015\ngame.example.org:27016\n"), 0o600)
+	cfg := parse(t, fmt.Sprintf("mine: {type: file, path: %s, module: a2s, refresh: 10m}", p))
+	m, _ := started(t, cfg)
+	code, groups, body := getSD(t, m, "source=mine")
+	if code != 200 || len(groups) != 2 || groups[1].Targets[0] != "game.example.org:27016" || groups[0].Labels["__param_module"] != "a2s" {
+		t.Fatalf("%d %s", code, body)
+	}
+	os.WriteFile(p, []byte("192.0.2.9:27015\n"), 0o600)
+	if _, err := m.Refresh(context.Background(), "mine"); err != nil {
+		t.Fatal(err)
+	}
+	if _, groups, _ := getSD(t, m, "source=mine"); len(groups) != 1 || groups[0].Targets[0] != "192.0.2.9:27015" {
+		t.Fatalf("after an edit: %+v", groups)
+	}
+	os.WriteFile(p, []byte("192.0.2.9:27015\nroot:$6$hunter2$abc:19000:0:99999:7:::\n"), 0o600)
+	if _, err := m.Refresh(context.Background(), "mine"); err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("a broken edit: %v", err)
+	}
+	if _, groups, _ := getSD(t, m, "source=mine"); len(groups) != 1 {
+		t.Fatalf("after a broken edit: %+v, want the last good list", groups)
+	}
+	var status strings.Builder
+	m.WriteSources(&status)
+	if st := m.Statuses(); len(st) != 1 || !strings.Contains(st[0].LastError, "line 2: not host:port") ||
+		strings.Contains(st[0].LastError+status.String(), "hunter2") {
+		t.Fatalf("%+v\n%s", st, status.String())
 	}
 }

@@ -3,15 +3,19 @@ package hostile
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"net/netip"
+	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/a2s"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // cases are the misbehaviours, in the order they run.
@@ -31,11 +35,9 @@ var cases = []hostileCase{
 		want: every([]string{timeout}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			if tcp(p) {
-				s := startTCP(t, func(_ *tcpServer, c net.Conn) { drain(c) })
-				return s.addr, s
+				return startTCP(t, func(_ *tcpServer, c net.Conn) { drain(c) }).at()
 			}
-			s := startUDP(t, nil)
-			return s.addr, s
+			return startUDP(t, nil).at()
 		},
 	},
 	{
@@ -45,18 +47,16 @@ var cases = []hostileCase{
 			late := probeTimeout + 200*time.Millisecond
 			reply := dialects[p.Name].reply
 			if tcp(p) {
-				s := startTCP(t, func(s *tcpServer, c net.Conn) {
+				return startTCP(t, func(s *tcpServer, c net.Conn) {
 					req := readRequest(c, p)
 					if s.wait(late) {
 						c.Write(reply(req))
 					}
-				})
-				return s.addr, s
+				}).at()
 			}
-			s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+			return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
 				s.later(late, func() { s.send(from, reply(req)) })
-			})
-			return s.addr, s
+			}).at()
 		},
 	},
 	{
@@ -64,7 +64,7 @@ var cases = []hostileCase{
 		want: every([]string{timeout}, tcp, hasDialect),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			reply := dialects[p.Name].reply
-			s := startTCP(t, func(s *tcpServer, c net.Conn) {
+			return startTCP(t, func(s *tcpServer, c net.Conn) {
 				// A server that speaks first drips its greeting: the client waits for
 				// it before it sends anything.
 				out := dialects[p.Name].greeting
@@ -76,8 +76,7 @@ var cases = []hostileCase{
 						return
 					}
 				}
-			})
-			return s.addr, s
+			}).at()
 		},
 	},
 	{
@@ -93,9 +92,9 @@ var cases = []hostileCase{
 		want: every([]string{refused}),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
 			if tcp(p) {
-				return closedPort(t, "tcp4"), nopServer{}
+				return prototest.ClosedTCPPort(t), nopServer{}
 			}
-			return closedPort(t, "udp4"), nopServer{}
+			return prototest.ClosedUDPPort(t), nopServer{}
 		},
 	},
 	{
@@ -138,8 +137,7 @@ var cases = []hostileCase{
 		fast: true,
 		want: every([]string{truncated}, tcp),
 		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			s := startTCP(t, func(_ *tcpServer, c net.Conn) { readRequest(c, p) })
-			return s.addr, s
+			return startTCP(t, func(_ *tcpServer, c net.Conn) { readRequest(c, p) }).at()
 		},
 	},
 	{
@@ -149,11 +147,10 @@ var cases = []hostileCase{
 			r := seeded("random/" + p.Name)
 			if tcp(p) && speaksFirst(p) {
 				// Junk where the greeting should be.
-				s := startTCP(t, func(_ *tcpServer, c net.Conn) {
+				return startTCP(t, func(_ *tcpServer, c net.Conn) {
 					c.Write(randomBytes(r, 1+r.IntN(1400)))
 					drain(c)
-				})
-				return s.addr, s
+				}).at()
 			}
 			return answer(t, p, func([]byte) [][]byte {
 				var out [][]byte
@@ -290,7 +287,7 @@ var cases = []hostileCase{
 				// a status frame of the largest size accepted whose bytes keep coming;
 				// over HTTP, a body without a length that never ends.
 				chunk := []byte(strings.Repeat("A", 1024))
-				s := startTCP(t, func(s *tcpServer, c net.Conn) {
+				return startTCP(t, func(s *tcpServer, c net.Conn) {
 					if !speaksFirst(p) {
 						c.Read(make([]byte, 512))
 					}
@@ -305,13 +302,12 @@ var cases = []hostileCase{
 							return
 						}
 					}
-				})
-				return s.addr, s
+				}).at()
 			case "gamespy3":
 				// Stat packets 0..126 over and over, none flagged last, after a
 				// proper handshake.
 				pad := strings.Repeat("x", 900)
-				s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+				return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
 					if isQR2Handshake(req) {
 						s.send(from, qr2Challenge(req))
 						return
@@ -320,8 +316,7 @@ var cases = []hostileCase{
 						s.send(from, append(qr2StatHeader(req, byte(i%127), 0), "hostname\x00"+serverName+"\x00padding\x00"+pad+"\x00"...))
 						return i+1 < 5000
 					})
-				})
-				return s.addr, s
+				}).at()
 			case "gamespy1":
 				// Packets 1..32 over and over, never \final\.
 				return streamUDP(t, 5000, 0, func(i int) []byte {
@@ -424,4 +419,38 @@ func (c closeAll) Close() {
 	for _, s := range c {
 		s.Close()
 	}
+}
+
+var bomb struct {
+	once   sync.Once
+	stream []byte
+	err    error
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// bzip2Bomb returns a bzip2 stream that decompresses to 2 GiB of zeros: 64 MiB of
+// zeros compressed by the bzip2 command (about 80 bytes), 32 times over (Go's
+// decoder reads concatenated streams as one). compress/bzip2 cannot compress, hence
+// the command; the test skips when it is missing.
+func bzip2Bomb(t testing.TB) []byte {
+	t.Helper()
+	path, err := exec.LookPath("bzip2")
+	if err != nil {
+		t.Skip("the bzip2 command is not installed: skipping the bzip2 bomb")
+	}
+	bomb.once.Do(func() {
+		cmd := exec.Command(path, "-9", "-c")
+		cmd.Stdin = io.LimitReader(zeros{}, 64<<20)
+		var one []byte
+		if one, bomb.err = cmd.Output(); bomb.err == nil {
+			bomb.stream = bytes.Repeat(one, 32)
+		}
+	})
+	if bomb.err != nil {
+		t.Fatalf("bzip2: %v", bomb.err)
+	}
+	return bomb.stream
 }

@@ -57,19 +57,17 @@ var dialects = map[string]dialect{
 	"mumble":     {reply: mumbleReply, prefix: mumblePrefix}, // the ping reply has no name
 	"teeworlds":  {reply: teeworldsReply, prefix: teeworldsPrefix, named: true},
 	"fivem":      {reply: fivemReply, prefix: fixed(oob + "infoResponse\n"), named: true},
-	// dialects_samp_test.go, dialects_starmade_test.go, dialects_soldat_test.go, dialects_ts2_test.go, dialects_ffow_test.go, dialects_nadeo_test.go,
-	// dialects_ventrilo_test.go
 	"ffow":       {reply: ffowReply, prefix: fixed("\xFF\xFF\xFF\xFF\x49"), named: true},
-	"nadeo":      {reply: nadeoReply, prefix: nadeoPrefix, named: true, greeting: nadeoGreeting},
 	"samp":       {reply: sampReply, prefix: sampPrefix, named: true},
+	"ventrilo":   {reply: ventriloReply, prefix: ventriloPrefix, named: true},
+	// dialects_tcp_test.go
+	"nadeo":      {reply: nadeoReply, prefix: nadeoPrefix, named: true, greeting: nadeoGreeting},
 	"starmade":   {reply: starmadeReply, prefix: starmadePrefix, named: true},
 	"soldat":     {reply: soldatReply, prefix: soldatPrefix, greeting: []byte(soldatGreeting)}, // the record has no server name
-	"ventrilo":   {reply: ventriloReply, prefix: ventriloPrefix, named: true},
 	"teamspeak2": {reply: ts2Reply, prefix: fixed("OK\r\nserver_name="), named: true, greeting: []byte(ts2Greeting)},
-	// dialects_tcp_test.go
-	"openttd":  {reply: openttdReply, prefix: openttdPrefix, named: true},
-	"palworld": {reply: palworldReply, prefix: httpPrefix, named: true},
-	"terraria": {reply: terrariaReply, prefix: httpPrefix, named: true},
+	"openttd":    {reply: openttdReply, prefix: openttdPrefix, named: true},
+	"palworld":   {reply: palworldReply, prefix: httpPrefix, named: true},
+	"terraria":   {reply: terrariaReply, prefix: httpPrefix, named: true},
 }
 
 func fixed(s string) func([]byte) []byte { return func([]byte) []byte { return []byte(s) } }
@@ -78,16 +76,9 @@ func fixed(s string) func([]byte) []byte { return func([]byte) []byte { return [
 
 // a2sInfo is an S2A_INFO_SRC reply without extra data.
 func a2sInfo() []byte {
-	var b bytes.Buffer
-	b.WriteString("\xFF\xFF\xFF\xFF\x49\x11")
-	for _, s := range []string{serverName, "de_dust2", "cstrike", "Counter-Strike"} {
-		b.WriteString(s)
-		b.WriteByte(0)
-	}
-	b.Write([]byte{0x0A, 0x00, 2, 16, 0, 'd', 'l', 0, 1}) // appid 10, players, max, bots, type, env, visibility, vac
-	b.WriteString("1.0.0.0\x00")
-	b.WriteByte(0) // EDF: nothing follows
-	return b.Bytes()
+	return []byte("\xFF\xFF\xFF\xFF\x49\x11" + serverName + "\x00de_dust2\x00cstrike\x00Counter-Strike\x00" +
+		"\x0A\x00\x02\x10\x00dl\x00\x01" + // appid 10, players, max, bots, type, env, visibility, vac
+		"1.0.0.0\x00\x00") // version, EDF: nothing follows
 }
 
 const a2sCompressed = 0x80000000
@@ -154,16 +145,11 @@ func doom3Prefix(req []byte) []byte {
 
 func doom3Reply(req []byte) []byte {
 	b := doom3Prefix(req)
-	b = append(b, 0x29, 0x00, 0x01, 0x00) // protocol 1.41
-	for _, kv := range [][2]string{{"si_name", serverName}, {"si_map", "game/mp/d3dm1"}, {"si_maxPlayers", "8"}, {"gamename", "baseDOOM-1"}} {
-		b = append(b, kv[0]...)
-		b = append(b, 0)
-		b = append(b, kv[1]...)
-		b = append(b, 0)
-	}
-	b = append(b, 0, 0)                              // end of pairs, no deleted keys
-	b = append(b, 0, 0x32, 0, 0, 0x50, 0, 0, 'B', 0) // player 0, ping 50, rate 20480, "B"
-	return append(b, 0x20, 0xFF, 0xFF, 0xFF, 0xFF)   // end of players, OS mask
+	return append(b, "\x29\x00\x01\x00"+ // protocol 1.41
+		"si_name\x00"+serverName+"\x00si_map\x00game/mp/d3dm1\x00si_maxPlayers\x008\x00gamename\x00baseDOOM-1\x00"+
+		"\x00\x00"+ // end of pairs, no deleted keys
+		"\x00\x32\x00\x00\x50\x00\x00B\x00"+ // player 0, ping 50, rate 20480, "B"
+		"\x20\xFF\xFF\xFF\xFF"...) // end of players, OS mask
 }
 
 // --- GameSpy v1 (spec gamespy1.md) ---

@@ -3,12 +3,14 @@ package hostile
 import (
 	"bytes"
 	"encoding/binary"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/ventrilo"
 )
 
 // Dialects of the UDP protocols added after the first round: the id Tech
 // family (DarkPlaces, Quake II, QuakeWorld, FiveM's getinfo), GameSpy v3 and v4,
-// Cube 2, Armagetron, Mumble and Teeworlds. Each layout follows the protocol
-// package's testdata vectors.
+// Cube 2, Armagetron, Mumble, Teeworlds, SA-MP, Ventrilo and Frontlines: Fuel of
+// War. Each layout follows the protocol package's testdata vectors (or qstat's).
 
 // --- id Tech text replies: "\xFF\xFF\xFF\xFF<keyword>\n\info\nplayer lines" ---
 
@@ -274,4 +276,64 @@ func teeworldsReply(req []byte) []byte {
 	b = append(b, "0.7.5\x00"+serverName+"\x00\x00ctf5\x00CTF\x00"...)
 	b = append(b, 0x00, 0x00, 0x01, 0x10, 0x01, 0x10)
 	return append(b, "Bob\x00\x00\x40\x03\x00"...)
+}
+
+// --- SA-MP query (SA-MP wiki "Query Mechanism"): "SAMP", IPv4, port, opcode;
+// replies start with the request's 11 bytes ---
+
+// sampPrefix is the header of a reply to req.
+func sampPrefix(req []byte) []byte {
+	if len(req) < 11 {
+		return []byte("SAMP\x7f\x00\x00\x01\x61\x1ei")
+	}
+	return bytes.Clone(req[:11])
+}
+
+// sampReply answers 'i' with an info carrying serverName and 'r' with a rules
+// list holding the version; other opcodes get an empty list.
+func sampReply(req []byte) []byte {
+	b := sampPrefix(req)
+	str := func(s string) { b = binary.LittleEndian.AppendUint32(b, uint32(len(s))); b = append(b, s...) }
+	switch b[10] {
+	case 'i':
+		b = append(b, 0, 2, 0, 32, 0) // no password, 2 of 32 players
+		str(serverName)
+		str("Freeroam")
+		str("English")
+	case 'r':
+		b = append(b, 1, 0, 7)
+		b = append(b, "version"...)
+		b = append(b, 8)
+		b = append(b, "0.3.7-R2"...)
+	default:
+		b = append(b, 0, 0)
+	}
+	return b
+}
+
+// --- Ventrilo detailed status (qstat's ventrilo.c): encrypted header echoing
+// the request's id, "KEY: value" lines; ventrilo.Answer seals the header ---
+
+const ventriloStatus = "NAME: " + serverName + "\nAUTH: 0\nMAXCLIENTS: 8\nCLIENTCOUNT: 1\nCLIENT: CID=0,PING=20,SEC=5,NAME=a\n"
+
+func ventriloReply(req []byte) []byte {
+	return ventrilo.Answer(req, []byte(ventriloStatus), len(ventriloStatus))
+}
+
+// ventriloPrefix heads an answer declaring 256 data bytes: the random bytes
+// behind it are the status text (or end it early: truncated).
+func ventriloPrefix(req []byte) []byte { return ventrilo.Answer(req, nil, 256) }
+
+// --- Frontlines: Fuel of War LSQ (qstat's fl.c): A2S framing, its own info
+// record, big-endian numbers ---
+
+// ffowReply is the LSQ info record naming serverName.
+func ffowReply([]byte) []byte {
+	b := []byte("\xFF\xFF\xFF\xFF\x49\x02")
+	for _, s := range []string{serverName, "CQ_Harbor", "ffow", "Conquest", "Frontlines: Fuel of War", "1.0.3"} {
+		b = append(append(b, s...), 0)
+	}
+	b = binary.BigEndian.AppendUint16(b, 5476)     // game port
+	b = append(b, 2, 32, 'd', 'w', 0, 1, 60, 1, 5) // players, max, dedicated, os, password, anticheat, fps, round, rounds
+	return binary.BigEndian.AppendUint16(b, 600)   // time left
 }

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -325,20 +326,23 @@ func liveGoroutines() int {
 	return n + max(readers-maxSharedReaders, 0)
 }
 
+// within polls cond until it holds or settle has passed, and says whether it held.
+func within(cond func() bool) bool {
+	for deadline := time.Now().Add(settle); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
 // waitNoProjectGoroutines fails t if goroutines of the exporter outlive the probe.
 func waitNoProjectGoroutines(t testing.TB) {
 	t.Helper()
 	var left []string
-	for deadline := time.Now().Add(settle); ; {
-		if left = projectGoroutines(); len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !within(func() bool { left = projectGoroutines(); return len(left) == 0 }) {
+		t.Errorf("%d goroutine(s) of the exporter outlived the probe:\n%s", len(left), strings.Join(left, "\n\n"))
 	}
-	t.Errorf("%d goroutine(s) of the exporter outlived the probe:\n%s", len(left), strings.Join(left, "\n\n"))
 }
 
 // waitGoroutines fails t if more than base goroutines are still running once
@@ -346,17 +350,9 @@ func waitNoProjectGoroutines(t testing.TB) {
 func waitGoroutines(t testing.TB, base int) {
 	t.Helper()
 	n := 0
-	for deadline := time.Now().Add(settle); ; {
-		if n = liveGoroutines(); n <= base {
-			return
-		}
-		if time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !within(func() bool { n = liveGoroutines(); return n <= base }) {
+		t.Errorf("%d goroutines after the fake server closed, %d before it started:\n%s", n, base, strings.Join(stacks(), "\n\n"))
 	}
-	buf := make([]byte, 1<<20)
-	t.Errorf("%d goroutines after the fake server closed, %d before it started:\n%s", n, base, buf[:runtime.Stack(buf, true)])
 }
 
 // totalAlloc returns the bytes allocated since the process started: its growth over
@@ -382,4 +378,48 @@ func procStatus(field string) string {
 		}
 	}
 	return ""
+}
+
+// runDelays reads, per thread of this process, the time it spent runnable but
+// waiting for a CPU (the second field of /proc/self/task/TID/schedstat, in ns).
+// nil where the kernel does not offer it (not Linux, no CONFIG_SCHED_INFO).
+func runDelays() map[string]int64 {
+	paths, _ := filepath.Glob("/proc/self/task/*/schedstat")
+	if len(paths) == 0 {
+		return nil
+	}
+	out := make(map[string]int64, len(paths))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue // the thread exited
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 2 {
+			continue
+		}
+		if ns, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+			out[filepath.Base(filepath.Dir(p))] = ns
+		}
+	}
+	return out
+}
+
+// starvation measures how long the kernel kept this process's threads off the
+// CPUs while they were ready to run, from now until the returned func is called:
+// the sum over threads of their run-queue wait. Other jobs saturating the host
+// (not this process) cause it; a CPU-bound probe (a decompression bomb) is late by
+// about as much, which a timer armed beside it does not show (a waking timer is
+// favoured by the scheduler over a thread that has used its share). The sum is an
+// upper bound of what one probe lost (several threads may wait at once), about 0
+// on an idle host, so a probe late by its own fault still fails there.
+func starvation() func() time.Duration {
+	before := runDelays()
+	return func() time.Duration {
+		var d int64
+		for tid, ns := range runDelays() {
+			d += ns - before[tid] // a thread born meanwhile counts from 0
+		}
+		return time.Duration(max(d, 0))
+	}
 }

@@ -94,8 +94,7 @@ func randomBytes(r *rand.Rand, n int) []byte {
 
 // answerUDP starts a UDP server sending replies(req) for every request.
 func answerUDP(t *testing.T, replies func(req []byte) [][]byte) (netip.AddrPort, server) {
-	s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) { s.send(from, replies(req)...) })
-	return s.addr, s
+	return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) { s.send(from, replies(req)...) }).at()
 }
 
 // answerTCP starts a TCP server of p's dialect that sends its greeting (if its
@@ -106,7 +105,7 @@ func answerUDP(t *testing.T, replies func(req []byte) [][]byte) (netip.AddrPort,
 // connections have their own goroutines, and replies may share a random source.
 func answerTCP(t *testing.T, p protocols.Protocol, reply func(req []byte) []byte) (netip.AddrPort, server) {
 	var mu sync.Mutex
-	s := startTCP(t, func(s *tcpServer, c net.Conn) {
+	return startTCP(t, func(s *tcpServer, c net.Conn) {
 		req := readRequest(c, p)
 		mu.Lock()
 		b := reply(req)
@@ -116,8 +115,7 @@ func answerTCP(t *testing.T, p protocols.Protocol, reply func(req []byte) []byte
 			tc.CloseWrite()
 		}
 		drain(c)
-	})
-	return s.addr, s
+	}).at()
 }
 
 // readRequest sends p's greeting, if its server speaks first, and reads the
@@ -166,13 +164,12 @@ func pick(ds [][]byte, order ...int) [][]byte {
 // i = 0, 1, ... up to n of them (or until the server closes), one per interval
 // (0: as fast as it can).
 func streamUDP(t *testing.T, n int, every time.Duration, next func(i int) []byte) (netip.AddrPort, server) {
-	s := startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+	return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
 		s.stream(every, func(i int) bool {
 			s.send(from, next(i))
 			return i+1 < n
 		})
-	})
-	return s.addr, s
+	}).at()
 }
 
 func TestHostile(t *testing.T) { runCases(t, cases) }
@@ -284,4 +281,40 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 	waitNoProjectGoroutines(t)
 	srv.Close()
 	waitGoroutines(t, base)
+}
+
+// retainedBound is what one finished probe may keep alive: CONTRIBUTING.md says a
+// probe never holds more than a few hundred KiB.
+const retainedBound = 1 << 20
+
+// TestRetainedPerProbe floods each UDP querier with 40 big datagrams it must
+// reject (60 000 bytes each, paced so that the probe reads them all) and measures
+// the heap a finished probe leaves behind, the History still holding it as /probe
+// and the landing page do.
+func TestRetainedPerProbe(t *testing.T) {
+	junk := append([]byte("JUNK"), make([]byte, 60000)...)
+	for _, p := range registry.All() {
+		if !udp(p) {
+			continue
+		}
+		t.Run(p.Name, func(t *testing.T) {
+			h := newHandler(t, "", 0, 0)
+			s := startUDP(t, func(s *udpServer, _ []byte, from netip.AddrPort) {
+				s.stream(time.Millisecond, func(i int) bool {
+					s.send(from, junk)
+					return i < 40
+				})
+			})
+			heap0 := prototest.HeapAfterGC()
+			out := probe(h, p.Name, targetFor(t, h, p.Name, s.addr), scrapeTimeout)
+			s.Close()
+			heap1 := prototest.HeapAfterGC()
+			n, _ := received(lastProbeDebug(t, h))
+			kept := int64(heap1) - int64(heap0)
+			t.Logf("reason=%q in %s, %d datagrams read, %d KiB kept", out.reason(), out.elapsed.Round(time.Millisecond), n, kept>>10)
+			if kept > retainedBound {
+				t.Errorf("a finished probe keeps %d KiB alive (%d datagrams read), bound %d KiB", kept>>10, n, retainedBound>>10)
+			}
+		})
+	}
 }

@@ -9,11 +9,10 @@ import (
 	"testing"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
-
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/registry"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 const (
@@ -169,11 +168,7 @@ func TestLoad(t *testing.T) {
 		waitJobs[i] = job{m, targetFor(t, h, m, silent[i%servers].addr)}
 	}
 
-	inFlight := func() int64 {
-		var m dto.Metric
-		h.Runner.Metrics.InFlight.Write(&m)
-		return int64(m.GetGauge().GetValue())
-	}
+	inFlight := func() int64 { return int64(testutil.ToFloat64(h.Runner.Metrics.InFlight)) }
 	// Sample the in-flight gauge while the probes run, and how late the sampling
 	// ticker runs.
 	var (
@@ -230,11 +225,7 @@ func TestLoad(t *testing.T) {
 	var holdWG sync.WaitGroup
 	held := make([]answer, limit)
 	for i := range limit {
-		holdWG.Add(1)
-		go func() {
-			defer holdWG.Done()
-			held[i] = run(gatedJobs[i], holdScrape, began)
-		}()
+		holdWG.Go(func() { held[i] = run(gatedJobs[i], holdScrape, began) })
 	}
 	for deadline := time.Now().Add(loadBarrier); inFlight() < int64(limit); {
 		if time.Now().After(deadline) {
@@ -248,11 +239,7 @@ func TestLoad(t *testing.T) {
 	waited := make([]answer, limit)
 	second := time.Now()
 	for i := range limit {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			waited[i] = run(waitJobs[i], loadScrape, second.Add(time.Duration(i)*loadStep))
-		}()
+		wg.Go(func() { waited[i] = run(waitJobs[i], loadScrape, second.Add(time.Duration(i)*loadStep)) })
 	}
 	wg.Wait()
 	waitLate := late.get()
@@ -277,9 +264,7 @@ func TestLoad(t *testing.T) {
 	refused := make(chan struct{}, 2*limit)
 	third := time.Now()
 	for i := range 2 * limit {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			queued[i] = run(gatedJobs[limit+i], holdScrape, third)
 			select {
 			case <-released:
@@ -287,7 +272,7 @@ func TestLoad(t *testing.T) {
 				before.Add(1)
 				refused <- struct{}{}
 			}
-		}()
+		})
 	}
 	barrier := time.NewTimer(loadBarrier)
 wait:
@@ -327,9 +312,7 @@ wait:
 	if queuedTally["overloaded"] != limit || queuedTally[challenge] != limit {
 		t.Errorf("want %d overloaded (past the waiting cap) and %d challenge (waited, then got a slot): %v", limit, limit, queuedTally)
 	}
-	var coalesced dto.Metric
-	h.Runner.Metrics.Coalesced.Write(&coalesced)
-	if v := coalesced.GetCounter().GetValue(); v != 0 {
+	if v := testutil.ToFloat64(h.Runner.Metrics.Coalesced); v != 0 {
 		t.Errorf("%v requests were coalesced: the load must reach %d distinct (module, target) keys", v, 4*limit)
 	}
 

@@ -36,9 +36,7 @@ func startUDP(t testing.TB, h udpHandler) *udpServer {
 		t.Fatal(err)
 	}
 	s := &udpServer{pc: pc, addr: pc.LocalAddr().(*net.UDPAddr).AddrPort(), done: make(chan struct{})}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	s.wg.Go(func() {
 		buf := make([]byte, 65535)
 		for {
 			n, from, err := pc.ReadFromUDPAddrPort(buf)
@@ -49,7 +47,7 @@ func startUDP(t testing.TB, h udpHandler) *udpServer {
 				h(s, bytes.Clone(buf[:n]), from)
 			}
 		}
-	}()
+	})
 	t.Cleanup(s.Close)
 	return s
 }
@@ -67,9 +65,7 @@ func (s *udpServer) send(to netip.AddrPort, ds ...[]byte) {
 
 // later runs f after d, unless the server is closed first.
 func (s *udpServer) later(d time.Duration, f func()) {
-	s.wg.Add(1) // the read loop holds a count, so Add never races Close's Wait
-	go func() {
-		defer s.wg.Done()
+	s.wg.Go(func() { // the read loop holds a count, so Add never races Close's Wait
 		tm := time.NewTimer(d)
 		defer tm.Stop()
 		select {
@@ -77,7 +73,7 @@ func (s *udpServer) later(d time.Duration, f func()) {
 			f()
 		case <-s.done:
 		}
-	}()
+	})
 }
 
 // stream calls f(0), f(1), ... until it returns false, the server closes, or the
@@ -85,9 +81,7 @@ func (s *udpServer) later(d time.Duration, f func()) {
 // every > 0 it calls f once per interval: a client reading big datagrams keeps up
 // with a paced sender, where a tight loop would mostly overflow its socket buffer.
 func (s *udpServer) stream(every time.Duration, f func(i int) bool) {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	s.wg.Go(func() {
 		var tick <-chan time.Time
 		if every > 0 {
 			tk := time.NewTicker(every)
@@ -113,8 +107,11 @@ func (s *udpServer) stream(every time.Duration, f func(i int) bool) {
 				return
 			}
 		}
-	}()
+	})
 }
+
+// at is the server's address and the server, as a case's start returns them.
+func (s *udpServer) at() (netip.AddrPort, server) { return s.addr, s }
 
 func (s *udpServer) Close() {
 	s.once.Do(func() {
@@ -143,9 +140,7 @@ func startTCP(t testing.TB, h func(s *tcpServer, c net.Conn)) *tcpServer {
 		t.Fatal(err)
 	}
 	s := &tcpServer{l: l, addr: l.Addr().(*net.TCPAddr).AddrPort(), done: make(chan struct{}), conns: map[net.Conn]struct{}{}}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	s.wg.Go(func() {
 		for {
 			c, err := l.Accept()
 			if err != nil {
@@ -173,7 +168,7 @@ func startTCP(t testing.TB, h func(s *tcpServer, c net.Conn)) *tcpServer {
 				h(s, c)
 			}()
 		}
-	}()
+	})
 	t.Cleanup(s.Close)
 	return s
 }
@@ -190,6 +185,8 @@ func (s *tcpServer) wait(d time.Duration) bool {
 	}
 }
 
+func (s *tcpServer) at() (netip.AddrPort, server) { return s.addr, s }
+
 func (s *tcpServer) Close() {
 	s.once.Do(func() {
 		s.mu.Lock()
@@ -205,27 +202,6 @@ func (s *tcpServer) Close() {
 
 // drain reads what the client sends until the connection closes.
 func drain(c net.Conn) { io.Copy(io.Discard, c) }
-
-// closedPort returns a loopback port nothing listens on (network "udp4" or "tcp4").
-func closedPort(t testing.TB, network string) netip.AddrPort {
-	t.Helper()
-	if network == "udp4" {
-		pc, err := net.ListenPacket(network, "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := pc.LocalAddr().(*net.UDPAddr).AddrPort()
-		pc.Close()
-		return a
-	}
-	l, err := net.Listen(network, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := l.Addr().(*net.TCPAddr).AddrPort()
-	l.Close()
-	return a
-}
 
 type nopServer struct{}
 

@@ -103,12 +103,7 @@ func timedGet(t *testing.T, url string) (time.Duration, int) {
 // connections are closed at their write deadline.
 func TestLoadStalledPages(t *testing.T) {
 	testenv.LoadTest(t)
-	cfg, err := config.Parse(nil) // the built-in modules: a status page of ~40 KB
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := config.NewSafeConfig("")
-	sc.Set(cfg)
+	sc := newHandler(t, "", 0, 0).Runner.Config // the built-in modules: a status page of ~40 KB
 	reg := prometheus.NewRegistry()
 	pages := web.NewPages(web.DefaultPageLimit, web.DefaultPageWait)
 	var renders atomic.Int64

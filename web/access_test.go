@@ -2,12 +2,16 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // A loopback caller is local only when its Host header names the exporter: a
@@ -73,10 +77,7 @@ func TestDebugRefusesRebinding(t *testing.T) {
 		{"logs", h.History.DebugHandler(false), "/logs?id=1"},
 	} {
 		for _, host := range []string{"localhost:10115", "rebind.attacker.example:10115"} {
-			req := httptest.NewRequest("GET", tc.url, nil)
-			req.RemoteAddr, req.Host = "127.0.0.1:40000", host
-			rec := httptest.NewRecorder()
-			tc.handler.ServeHTTP(rec, req)
+			rec := serveFrom(tc.handler, "GET", tc.url, "127.0.0.1:40000", host, nil)
 			if want := map[bool]int{true: 200, false: 403}[host == "localhost:10115"]; rec.Code != want {
 				t.Errorf("%s with Host %s: %d, want %d", tc.name, host, rec.Code, want)
 			}
@@ -100,15 +101,102 @@ func TestReloadLocalOnly(t *testing.T) {
 	} {
 		calls := 0
 		h := ReloadHandler(func(context.Context) error { calls++; return nil }, slog.New(slog.DiscardHandler), true, tc.remote)
-		req := httptest.NewRequest(http.MethodPost, "/-/reload", nil)
-		req.RemoteAddr, req.Host = tc.peer, tc.host
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec := serveFrom(h, http.MethodPost, "/-/reload", tc.peer, tc.host, nil)
 		if rec.Code != tc.code || calls != map[bool]int{true: 1, false: 0}[tc.code == 200] {
 			t.Errorf("%s naming %s (remote %v): %d after %d reloads, want %d", tc.peer, tc.host, tc.remote, rec.Code, calls, tc.code)
 		}
 		if rec.Code == 403 && !strings.Contains(rec.Body.String(), "--web.enable-remote-reload") {
 			t.Errorf("the refusal does not name the flag: %s", rec.Body)
+		}
+	}
+}
+
+// Regression tests for issue 13: what a client may send must not grow memory, reach
+// debug output from afar, or poison the cache.
+
+func TestAcceptHeadersBounded(t *testing.T) {
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Players: protocols.Known(1)}}, nil)
+	h.History = NewHistory(0)
+	pad := strings.Repeat("x", 400)
+	get(t, h, "/probe?module=fake&target=127.0.0.1", nil) // warm up
+	before := prototest.HeapAfterGC()
+	const n = 20000
+	for i := range n {
+		get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{
+			"Accept": fmt.Sprintf("text/plain;version=0.0.4;q=0.%d;x=%s%d", i%9+1, pad, i),
+		})
+	}
+	after := prototest.HeapAfterGC()
+	growth := int64(after) - int64(before)
+	t.Logf("heap growth after %d distinct Accept headers: %d KiB", n, growth>>10)
+	// Unbounded, each header kept ~0.9 KiB (18 MiB here); bounded, a few KiB in all.
+	if growth > 2<<20 {
+		t.Errorf("heap grew %d KiB after %d distinct Accept headers", growth>>10, n)
+	}
+	// Still negotiates right after the churn.
+	resp, _ := get(t, h, "/probe?module=fake&target=127.0.0.1", map[string]string{"Accept": "application/openmetrics-text;version=1.0.0"})
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/openmetrics-text") {
+		t.Errorf("content type %q", ct)
+	}
+}
+
+func TestDebugAccess(t *testing.T) {
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Name: "srv"}}, nil)
+	do := func(hd http.Handler, url, remote string) *httptest.ResponseRecorder {
+		return serveFrom(hd, "GET", url, remote, "localhost:10115", nil)
+	}
+	for _, c := range []struct {
+		remote     string
+		open, want bool
+	}{
+		{"127.0.0.1:5000", false, true},
+		{"[::1]:5000", false, true},
+		{"[::ffff:127.0.0.1]:5000", false, true},
+		{"192.0.2.7:5000", false, false},
+		{"[2001:db8::1]:5000", false, false},
+		{"10.0.0.8:5000", false, false},
+		{"192.0.2.7:5000", true, true},
+	} {
+		h.RemoteDebug = c.open
+		for _, hd := range []struct {
+			name    string
+			handler http.Handler
+			url     string
+		}{
+			{"probe", h, "/probe?module=fake&target=127.0.0.1&debug=true"},
+			{"logs", h.History.DebugHandler(c.open), "/logs?id=1"},
+		} {
+			rec := do(hd.handler, hd.url, c.remote)
+			got := rec.Code == http.StatusOK
+			if got != c.want {
+				t.Errorf("%s from %s (remote debug %v): status %d, want allowed=%v: %s", hd.name, c.remote, c.open, rec.Code, c.want, rec.Body)
+			}
+			if !c.want && (!strings.Contains(rec.Body.String(), "--web.enable-remote-debug") || strings.Contains(rec.Body.String(), "world")) {
+				t.Errorf("%s refusal must say how to open it and show nothing: %s", hd.name, rec.Body)
+			}
+			if c.want && rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("%s: no nosniff header", hd.name)
+			}
+		}
+	}
+	// Metrics stay open to everyone.
+	if rec := do(h, "/probe?module=fake&target=127.0.0.1", "192.0.2.7:5000"); rec.Code != 200 {
+		t.Errorf("plain probe from a remote caller: %d", rec.Code)
+	}
+}
+
+func TestProbeParams(t *testing.T) {
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{}}, nil)
+	many := "/probe?target=127.0.0.1" + strings.Repeat("&module=fake", 50000)
+	for _, c := range []struct{ url, want string }{
+		{many, "invalid query string"},
+		{"/probe?module=fake&module=other&target=127.0.0.1", `parameter "module" given 2 times`},
+		{"/probe?module=fake&target=127.0.0.1&target=127.0.0.2", `parameter "target" given 2 times`},
+		{"/probe?module=fake&target=%zz", "invalid query string"},
+	} {
+		resp, body := get(t, h, c.url, nil)
+		if resp.StatusCode != 400 || !strings.Contains(body, c.want) {
+			t.Errorf("%.80s: %d %q, want 400 with %q", c.url, resp.StatusCode, body, c.want)
 		}
 	}
 }

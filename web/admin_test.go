@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/gameserver-exporter/gameserver_exporter/config"
 )
 
 // TestReloadErrorStaysLocal: the reload error quotes the modules file (with the
@@ -27,11 +25,7 @@ func TestReloadErrorStaysLocal(t *testing.T) {
 		remote string
 		detail bool
 	}{{"192.0.2.7:40000", false}, {"[2001:db8::7]:40000", false}, {"127.0.0.1:40000", true}, {"[::1]:40000", true}} {
-		req := httptest.NewRequest(http.MethodPost, "/-/reload", nil)
-		req.RemoteAddr = tc.remote
-		req.Host = "localhost"
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec := serveFrom(h, http.MethodPost, "/-/reload", tc.remote, "localhost", nil)
 		body := rec.Body.String()
 		if rec.Code != http.StatusInternalServerError || strings.Contains(body, "secret-hash") != tc.detail {
 			t.Errorf("%s: %d %q (detail wanted: %v)", tc.remote, rec.Code, body, tc.detail)
@@ -47,10 +41,7 @@ func TestReloadSwitchAndMethod(t *testing.T) {
 		method  string
 		code    int
 	}{{true, http.MethodPost, 200}, {true, http.MethodGet, 405}, {false, http.MethodPost, 405}} {
-		rec := httptest.NewRecorder()
-		req := httptest.NewRequest(tc.method, "/-/reload", nil)
-		req.RemoteAddr, req.Host = "127.0.0.1:40000", "localhost"
-		ReloadHandler(reload, slog.New(slog.DiscardHandler), tc.enabled, false).ServeHTTP(rec, req)
+		rec := serveFrom(ReloadHandler(reload, slog.New(slog.DiscardHandler), tc.enabled, false), tc.method, "/-/reload", "127.0.0.1:40000", "localhost", nil)
 		if rec.Code != tc.code {
 			t.Errorf("enabled %v, %s: %d, want %d", tc.enabled, tc.method, rec.Code, tc.code)
 		}
@@ -103,8 +94,7 @@ func TestPagesTakeTurns(t *testing.T) {
 	}))
 	var wg sync.WaitGroup
 	for range 20 {
-		wg.Add(1)
-		go func() { defer wg.Done(); h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil)) }()
+		wg.Go(func() { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil)) })
 	}
 	for now.Load() < limit {
 		time.Sleep(time.Millisecond)
@@ -133,12 +123,7 @@ func TestPagesTakeTurns(t *testing.T) {
 // TestConfigRenderedOnce: /config and /modules are rendered once per loaded
 // config: a later request allocates next to nothing.
 func TestConfigRenderedOnce(t *testing.T) {
-	cfg, err := config.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := config.NewSafeConfig("")
-	sc.Set(cfg)
+	sc := builtins(t)
 	for _, h := range []http.Handler{ConfigHandler(sc), ModulesHandler(sc)} {
 		serve := func() {
 			rec := httptest.NewRecorder()

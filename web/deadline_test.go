@@ -103,23 +103,13 @@ func TestPageTurnFreeWhileWriting(t *testing.T) {
 		w.Write(big)
 	})))
 	mux.Handle("/small", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "small\n") })))
-	ts := httptest.NewUnstartedServer(nil)
-	ts.Config = NewServer(mux)
-	ts.Start()
-	defer ts.Close()
-
+	ts := serveAsMain(t, mux)
 	c := stalledGet(t, ts.Listener.Addr().String(), "/big")
 	defer c.Close() // first: the server's write fails, and Close need not wait for it
 	<-rendered
 	time.Sleep(100 * time.Millisecond) // the write is under way, and stuck
-	resp, err := http.Get(ts.URL + "/small")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || string(body) != "small\n" {
-		t.Fatalf("a page while another's client does not read: %s %q", resp.Status, body)
+	if code, body := fetch(t, ts.URL+"/small"); code != 200 || body != "small\n" {
+		t.Fatalf("a page while another's client does not read: %d %q", code, body)
 	}
 }
 
@@ -136,23 +126,11 @@ func TestHoldKeepsTurnWhileWriting(t *testing.T) {
 		}
 		w.Write(big)
 	}))
-	ts := httptest.NewUnstartedServer(nil)
-	ts.Config = NewServer(h)
-	ts.Start()
-	defer ts.Close()
-
+	ts := serveAsMain(t, h)
 	c := stalledGet(t, ts.Listener.Addr().String(), "/sd?stall=1")
 	defer c.Close()
 	<-writing
-	get := func() int {
-		resp, err := http.Get(ts.URL + "/sd")
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	get := func() int { code, _ := fetch(t, ts.URL+"/sd"); return code }
 	if code := get(); code != http.StatusServiceUnavailable {
 		t.Fatalf("with the turn held by a stalled client: %d, want 503", code)
 	}
@@ -165,5 +143,13 @@ func TestHoldKeepsTurnWhileWriting(t *testing.T) {
 	}
 	if code != 200 {
 		t.Fatalf("after the stalled client left: %d", code)
+	}
+}
+
+func TestServerLimits(t *testing.T) {
+	s := NewServer(http.NotFoundHandler())
+	if s.ReadTimeout <= 0 || s.ReadTimeout > 40*time.Second || s.IdleTimeout <= 60*time.Second || s.IdleTimeout > 5*time.Minute ||
+		s.ReadHeaderTimeout <= 0 || s.MaxHeaderBytes <= 0 || s.MaxHeaderBytes > 1<<20 {
+		t.Errorf("limits: read %s, idle %s, header %s, %d header bytes", s.ReadTimeout, s.IdleTimeout, s.ReadHeaderTimeout, s.MaxHeaderBytes)
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -43,12 +42,8 @@ func TestFastWaitFitsSmallStack(t *testing.T) {
 	runtime.GOMAXPROCS(1)
 	silent, _ := net.ListenPacket("udp", "127.0.0.1:0")
 	defer silent.Close()
-	cfg, err := config.Parse(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	h := newTestHandler(t, nil, nil)
-	h.Runner.Config.Set(cfg)
+	h.Runner.Config = builtins(t)
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	f := NewFastListener(l, h)
 	srv := NewServer(h)
@@ -85,16 +80,14 @@ func TestFastWaitFitsSmallStack(t *testing.T) {
 	debug.SetMaxStack(4096)
 	var wg sync.WaitGroup
 	for i, c := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			c.Write([]byte(strings.Replace(req, "\r\n\r\n", "\r\nConnection: close\r\n\r\n", 1)))
 			for {
 				if _, err := c.Read(buf[i]); err != nil {
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	debug.SetMaxStack(1 << 30)

@@ -167,18 +167,11 @@ func TestFastThenHandOff(t *testing.T) {
 		t.Fatal(resp.Status)
 	}
 	// Pipelined: both requests in one write.
-	if _, err := io.WriteString(c, scrape+"GET /other HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
-		t.Fatal(err)
+	if _, body := roundTrip(t, c, br, scrape+"GET /other HTTP/1.1\r\nHost: x\r\n\r\n"); !strings.Contains(body, "probe_success 1") {
+		t.Fatalf("the probe:\n%s", body)
 	}
-	for _, want := range []string{"probe_success 1", "other page"} {
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		if !strings.Contains(string(body), want) {
-			t.Fatalf("want %q:\n%s", want, body)
-		}
+	if _, body := roundTrip(t, c, br, ""); !strings.Contains(body, "other page") {
+		t.Fatalf("the page after it:\n%s", body)
 	}
 	if slow.Load() != 1 {
 		t.Fatalf("net/http served %d requests, want the one for /other", slow.Load())
@@ -384,12 +377,7 @@ func TestFastHandOffKeepsCloseWrite(t *testing.T) {
 			}
 		}
 	}()
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil {
-		t.Fatalf("%v, want a 431", err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+	if resp, _ := roundTrip(t, c, br, ""); resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 		t.Fatalf("%s, want 431", resp.Status)
 	}
 }

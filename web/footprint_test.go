@@ -20,7 +20,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
@@ -69,12 +68,8 @@ func TestFootprint(t *testing.T) {
 	for i := range targets {
 		targets[i] = prototest.Silent(t).String()
 	}
-	cfg, err := config.Parse(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	h := newTestHandler(t, nil, nil)
-	h.Runner.Config.Set(cfg)
+	h.Runner.Config = builtins(t)
 	h.History = NewHistory(100)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

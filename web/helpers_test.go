@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
@@ -45,19 +44,61 @@ func newTestHandler(t *testing.T, q protocols.Querier, mods map[string]*config.M
 
 func get(t *testing.T, h http.Handler, url string, hdr map[string]string) (*http.Response, string) {
 	t.Helper()
-	req := httptest.NewRequest("GET", url, nil)
-	req.RemoteAddr = "127.0.0.1:40000" // the operator on the host; remote callers: TestDebugAccess
-	req.Host = "localhost:10115"       // naming the exporter as the operator does (LocalCaller)
+	rec := serveFrom(h, "GET", url, "127.0.0.1:40000", "localhost:10115", hdr) // remote callers: TestDebugAccess
+	body, _ := io.ReadAll(rec.Result().Body)
+	return rec.Result(), string(body)
+}
+
+// serveFrom serves one request from peer remote naming host (localhost:10115: the
+// exporter as the operator names it, LocalCaller).
+func serveFrom(h http.Handler, method, url, remote, host string, hdr map[string]string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, url, nil)
+	req.RemoteAddr, req.Host = remote, host
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	body, _ := io.ReadAll(rec.Result().Body)
-	return rec.Result(), string(body)
+	return rec
 }
 
-func counterValue(t *testing.T, c prometheus.Collector) float64 {
+// builtins is a SafeConfig holding the built-in modules.
+func builtins(t *testing.T) *config.SafeConfig {
 	t.Helper()
-	return testutil.ToFloat64(c)
+	sc := config.NewSafeConfig("")
+	if err := sc.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// waitUntil waits up to 20 s for cond, failing t with what when it never holds.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal(what)
+		}
+	}
+}
+
+// serveAsMain serves h on loopback with the server main makes (NewServer).
+func serveAsMain(t *testing.T, h http.Handler) *httptest.Server {
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = NewServer(h)
+	ts.Start()
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// fetch GETs url and returns the status and body.
+func fetch(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
 }

@@ -2,10 +2,15 @@ package web
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // TestHistory: successes and failures have rings of their own; List interleaves
@@ -46,5 +51,76 @@ func TestHistory(t *testing.T) {
 				t.Errorf("limit %d, adds %q: Get(%d) = %v, kept %v", tt.limit, tt.adds, id, o, kept)
 			}
 		}
+	}
+}
+
+// TestHistoryCapsStrings: the history keeps at most keptText bytes of each string
+// a server sent, cut on a rune boundary (hostile round, row 5: 250 targets with
+// 250 KB names held 24 MiB for good).
+func TestHistoryCapsStrings(t *testing.T) {
+	long := strings.Repeat("é", 125_000) // 250 KB, two bytes a rune
+	h := NewHistory(100)
+	o := &collector.Outcome{Result: &protocols.Result{Name: long, Map: long, Game: long, Version: long,
+		Rules:      []protocols.KV{{Key: long, Value: long}},
+		Info:       []protocols.KV{{Key: "k", Value: long}},
+		PlayerList: []protocols.Player{{Name: long}},
+	}}
+	id := h.Add(named("m", "t", o))
+	r := h.Get(id).Result
+	for what, s := range map[string]string{"name": r.Name, "map": r.Map, "game": r.Game, "version": r.Version,
+		"rule key": r.Rules[0].Key, "rule value": r.Rules[0].Value, "info value": r.Info[0].Value, "player": r.PlayerList[0].Name} {
+		if len(s) > keptText || len(s) < keptText-1 || !strings.HasPrefix(long, s) {
+			t.Errorf("%s kept as %d bytes, want the first %d (on a rune boundary)", what, len(s), keptText)
+		}
+	}
+	if o.Result.Name != long {
+		t.Error("the probe's own result was changed")
+	}
+}
+
+// TestHistoryRetainsLittle: what 250 probes with 250 KB names leave on the heap
+// once the probes are gone.
+func TestHistoryRetainsLittle(t *testing.T) {
+	h := NewHistory(250)
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	for i := range 250 {
+		name := strings.Repeat(fmt.Sprint(i%10), 250_000)
+		h.Add(named("m", fmt.Sprint("t", i), &collector.Outcome{Result: &protocols.Result{Name: name, Map: name}}))
+	}
+	if grown := int64(heap()) - int64(before); grown > 4<<20 {
+		t.Errorf("250 kept probes hold %d KiB, want under 4 MiB (the names are 250 KB each)", grown>>10)
+	}
+	runtime.KeepAlive(h)
+}
+
+func TestHistoryKeepsSummary(t *testing.T) {
+	res := &protocols.Result{Name: "big", Players: protocols.Known(4096)}
+	for i := range 4096 {
+		res.PlayerList = append(res.PlayerList, protocols.Player{Name: strings.Repeat("n", 64) + fmt.Sprint(i)})
+	}
+	for i := range 500 {
+		res.Rules = append(res.Rules, protocols.KV{Key: fmt.Sprint("k", i), Value: "v"})
+	}
+	h := newTestHandler(t, &prototest.FakeQuerier{Result: res}, nil)
+	_, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
+	if !strings.Contains(body, "gameserver_players 4096") {
+		t.Fatalf("the probe's own answer must be whole:\n%.300s", body)
+	}
+	e := h.History.List()[0]
+	r := e.Outcome.Result
+	if len(r.PlayerList) != keptPlayers || len(r.Rules) != keptRules || r.Name != "big" || r.Players.Value != 4096 {
+		t.Errorf("history keeps %d players, %d rules (%q, %d)", len(r.PlayerList), len(r.Rules), r.Name, r.Players.Value)
+	}
+	if len(res.PlayerList) != 4096 {
+		t.Error("summarising changed the probe's own result")
+	}
+	if _, logs := get(t, h.History.DebugHandler(false), fmt.Sprintf("/logs?id=%d", e.ID), nil); !strings.Contains(logs, "keeps 32 of 4096 players") {
+		t.Errorf("debug output of a kept probe must say it was cut:\n%.500s", logs)
 	}
 }

@@ -1,29 +1,24 @@
 package web
 
 import (
+	"errors"
 	"fmt"
-	"net/http/httptest"
+	"maps"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
-	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/discovery"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func renderStatus(t *testing.T, remoteAddr string, opts PageOptions) string {
 	t.Helper()
-	sc := config.NewSafeConfig("")
-	if err := sc.Reload(); err != nil {
-		t.Fatal(err)
-	}
-	req := httptest.NewRequest("GET", "/?refresh=15", nil)
-	req.RemoteAddr = remoteAddr
-	req.Host = "localhost:10115"
-	rec := httptest.NewRecorder()
-	StatusPage(sc, NewHistory(10), opts).ServeHTTP(rec, req)
+	rec := serveFrom(StatusPage(builtins(t), NewHistory(10), opts), "GET", "/?refresh=15", remoteAddr, "localhost:10115", nil)
 	if rec.Code != 200 {
 		t.Fatalf("status %d", rec.Code)
 	}
@@ -71,20 +66,12 @@ func TestFormatAge(t *testing.T) {
 // TestStatusPageHidesMessages: an error message may quote what a probed service said
 // (a banner, a greeting); callers who may not see debug output get the reason only.
 func TestStatusPageHidesMessages(t *testing.T) {
-	sc := config.NewSafeConfig("")
-	if err := sc.Reload(); err != nil {
-		t.Fatal(err)
-	}
+	sc := builtins(t)
 	h := NewHistory(10)
 	h.Add(&collector.Outcome{Module: sc.Get().Modules["hytale"], ModuleName: "hytale", Target: "127.0.0.1:22",
 		Err: fmt.Errorf("%w: reply %q", wire.ErrMalformed, "SSH-2.0-secret-banner"), When: time.Now()})
 	render := func(remote string) string {
-		req := httptest.NewRequest("GET", "/", nil)
-		req.RemoteAddr = remote
-		req.Host = "localhost:10115"
-		rec := httptest.NewRecorder()
-		StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, req)
-		return rec.Body.String()
+		return serveFrom(StatusPage(sc, h, PageOptions{HistoryLimit: 10}), "GET", "/", remote, "localhost:10115", nil).Body.String()
 	}
 	if body := render("192.0.2.7:40000"); strings.Contains(body, "secret-banner") || !strings.Contains(body, "malformed") {
 		t.Errorf("a remote caller sees the message or misses the reason:\n%s", body)
@@ -106,10 +93,7 @@ func wantAll(t *testing.T, body string, wants ...string) {
 // TestStatusPageAutoAnswered: an auto row says which protocol and port answered;
 // a row of a module that names its protocol, and a failed auto probe, do not.
 func TestStatusPageAutoAnswered(t *testing.T) {
-	sc := config.NewSafeConfig("")
-	if err := sc.Reload(); err != nil {
-		t.Fatal(err)
-	}
+	sc := builtins(t)
 	mods := sc.Get().Modules
 	h := NewHistory(10)
 	auto := upOutcome("Valheim server", 3)
@@ -127,36 +111,220 @@ func TestStatusPageAutoAnswered(t *testing.T) {
 	for _, ts := range h.Targets() {
 		got[ts.Target] = ts.Answered
 	}
-	want := map[string]string{"192.0.2.1:2456": "a2s on port 2457", "192.0.2.2:27015": "", "192.0.2.3:27960": ""}
-	for target, w := range want {
-		if got[target] != w {
-			t.Errorf("%s: answered %q, want %q", target, got[target], w)
-		}
+	if want := map[string]string{"192.0.2.1:2456": "a2s on port 2457", "192.0.2.2:27015": "", "192.0.2.3:27960": ""}; !maps.Equal(got, want) {
+		t.Errorf("answered %q, want %q", got, want)
 	}
-	rec := httptest.NewRecorder()
-	StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
-	wantAll(t, rec.Body.String(), `auto<span class="sub answered">a2s on port 2457</span>`, `data-label="Players"`, "@media (max-width: 640px)")
+	wantAll(t, serveFrom(StatusPage(sc, h, PageOptions{HistoryLimit: 10}), "GET", "/", "192.0.2.1:1234", "example.com", nil).Body.String(), `auto<span class="sub answered">a2s on port 2457</span>`, `data-label="Players"`, "@media (max-width: 640px)")
 }
 
 // TestStatusPageLifecycle: a row says when the server and its map started, where
 // the protocol reports it (issue 27), and nothing where it does not.
 func TestStatusPageLifecycle(t *testing.T) {
-	sc := config.NewSafeConfig("")
-	if err := sc.Reload(); err != nil {
-		t.Fatal(err)
-	}
+	sc := builtins(t)
 	h := NewHistory(10)
 	now := time.Now()
 	h.Add(&collector.Outcome{Module: sc.Get().Modules["palworld"], ModuleName: "palworld", Target: "127.0.0.1:8212", When: now,
 		Result: &protocols.Result{Name: "Pals", Uptime: protocols.SpanSeconds(3 * 3600), MapTime: protocols.SpanSeconds(20 * 60)}})
 	h.Add(&collector.Outcome{Module: sc.Get().Modules["a2s"], ModuleName: "a2s", Target: "127.0.0.1:27015", When: now,
 		Result: &protocols.Result{Name: "NoUptime"}})
-	req := httptest.NewRequest("GET", "/", nil)
-	rec := httptest.NewRecorder()
-	StatusPage(sc, h, PageOptions{HistoryLimit: 10}).ServeHTTP(rec, req)
-	body := rec.Body.String()
+	body := serveFrom(StatusPage(sc, h, PageOptions{HistoryLimit: 10}), "GET", "/", "192.0.2.1:1234", "example.com", nil).Body.String()
 	wantAll(t, body, "started 3h 0m ago", "on this map for 20m")
 	if strings.Count(body, "started ") != 1 {
 		t.Errorf("a server without uptime got a start time:\n%s", body)
+	}
+}
+
+// TestStatusPageSources: the discovery sources are shown with their last
+// refresh; a refresh's error, which may quote what a list sent, only to
+// callers who may see debug output.
+func TestStatusPageSources(t *testing.T) {
+	sources := func() []discovery.Status {
+		return []discovery.Status{
+			{Name: "community_oa", Type: "quake3", Module: "openarena", Entries: 1200, Targets: 40,
+				LastSuccess: time.Now().Add(-90 * time.Second), LastAttempt: time.Now()},
+			{Name: "ddnet", Type: "ddnet", Module: "ddnet", LastAttempt: time.Now(), Failures: 3,
+				LastError: "malformed: JSON at offset 7: <secret list page>"},
+			{Name: "beammp", Type: "http_json", Builtin: true, Entries: 900, LastSuccess: time.Now(), LastAttempt: time.Now()},
+		}
+	}
+	remote := renderStatus(t, "192.0.2.7:40000", PageOptions{HistoryLimit: 10, Sources: sources})
+	wantAll(t, remote, "Discovery sources", `<a href="/sd?source=community_oa">community_oa</a>`, "<td>1m 3", ">1200<", ">40<", "never", "failing")
+	if !strings.Contains(remote, "<td class=\"target\">beammp (built-in)</td>") || strings.Contains(remote, "/sd?source=beammp") {
+		t.Error("a built-in list is not shown as one, or links /sd, which does not serve it")
+	}
+	if strings.Contains(remote, "secret list page") {
+		t.Error("a remote caller sees a list's error message")
+	}
+	local := renderStatus(t, "127.0.0.1:40000", PageOptions{HistoryLimit: 10, Sources: sources})
+	wantAll(t, local, "malformed: JSON at offset 7: &lt;secret list page&gt;")
+	if none := renderStatus(t, "127.0.0.1:40000", PageOptions{HistoryLimit: 10}); strings.Contains(none, "Discovery sources") {
+		t.Error("a sources section without sources")
+	}
+}
+
+func upOutcome(name string, players int64) *collector.Outcome {
+	return &collector.Outcome{When: time.Now(), Duration: time.Millisecond, Result: &protocols.Result{
+		Name: name, Map: "de_dust2", Game: "csgo",
+		Players: protocols.Known(players), MaxPlayers: protocols.Known(16), Bots: protocols.Known(1),
+	}}
+}
+
+func downOutcome() *collector.Outcome {
+	return &collector.Outcome{When: time.Now(), Duration: time.Second, Err: fmt.Errorf("%w: no reply", wire.ErrTimeout)}
+}
+
+// named sets the module name and target of o, as Runner.Run does.
+func named(module, target string, o *collector.Outcome) *collector.Outcome {
+	o.ModuleName, o.Target = module, target
+	return o
+}
+
+func targetKeys(ts []TargetStatus) string {
+	var b []string
+	for _, t := range ts {
+		b = append(b, t.Module+"/"+t.Target)
+	}
+	return strings.Join(b, " ")
+}
+
+// TestTargetsOrder: one row per module and target, failures first, then by module
+// and target; a row holds the last probe.
+func TestTargetsOrder(t *testing.T) {
+	h := NewHistory(10)
+	h.Add(named("quake3", "b:1", upOutcome("Q", 3)))
+	h.Add(named("a2s", "z:1", upOutcome("Z", 1)))
+	h.Add(named("a2s", "a:1", downOutcome()))
+	h.Add(named("a2s", "z:1", upOutcome("Z2", 2))) // same target again: one row
+	h.Add(named("quake3", "b:1", downOutcome()))
+	got := h.Targets()
+	if want := "a2s/a:1 quake3/b:1 a2s/z:1"; targetKeys(got) != want {
+		t.Fatalf("order %q, want %q", targetKeys(got), want)
+	}
+	z := got[2]
+	if !z.Up || z.Name != "Z2" || z.Players.Value != 2 || z.MaxPlayers.Value != 16 || z.Bots.Value != 1 || z.Map != "de_dust2" || z.Game != "csgo" {
+		t.Errorf("a2s/z:1 row: %+v", z)
+	}
+	q := got[1]
+	if q.Up || q.Reason != "timeout" || !strings.Contains(q.Error, "no reply") || q.Players.Known {
+		t.Errorf("quake3/b:1 row: %+v", q)
+	}
+	if q.Name != "Q" {
+		t.Errorf("a failing row keeps the last known server name, got %q", q.Name)
+	}
+	if q.ID != 5 || !q.Kept {
+		t.Errorf("quake3/b:1: id %d kept %v, want the last probe (5), kept", q.ID, q.Kept)
+	}
+}
+
+// TestTargetsBounded: past the limit the target probed least recently goes; a
+// target probed again is recent again.
+func TestTargetsBounded(t *testing.T) {
+	h := NewHistory(10)
+	h.targets.limit = 3
+	for i := range 3 {
+		h.Add(named("a2s", fmt.Sprint("t", i), upOutcome("x", 1)))
+	}
+	h.Add(named("a2s", "t0", upOutcome("x", 1))) // t1 is now the least recent
+	h.Add(named("a2s", "t3", upOutcome("x", 1)))
+	if got, want := targetKeys(h.Targets()), "a2s/t0 a2s/t2 a2s/t3"; got != want {
+		t.Fatalf("kept %q, want %q", got, want)
+	}
+	for i := range 1000 {
+		h.Add(named("a2s", fmt.Sprint("spray", i), downOutcome()))
+	}
+	if n := len(h.targets.rows); n != 3 {
+		t.Errorf("%d rows after 1000 new targets, limit 3", n)
+	}
+	n := 0
+	for r := h.targets.head; r != nil; r = r.next {
+		n++
+	}
+	if n != 3 {
+		t.Errorf("%d rows linked, limit 3", n)
+	}
+	if NewHistory(0).targets.limit != 0 || NewHistory(1).targets.limit != MinStatusTargets || NewHistory(1000).targets.limit != 2000 {
+		t.Error("statusLimit")
+	}
+	off := NewHistory(0)
+	off.Add(named("a2s", "t", upOutcome("x", 1)))
+	if len(off.Targets()) != 0 {
+		t.Error("history off: the status table keeps nothing")
+	}
+}
+
+// TestTargetsSince: Since moves when the state changes, not on every probe.
+func TestTargetsSince(t *testing.T) {
+	h := NewHistory(10)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	add := func(o *collector.Outcome, at int) {
+		o.When = t0.Add(time.Duration(at) * time.Minute)
+		h.Add(named("a2s", "t", o))
+	}
+	add(upOutcome("x", 1), 0)
+	add(upOutcome("x", 1), 1)
+	if s := h.Targets()[0]; !s.Since.Equal(t0) || !s.When.Equal(t0.Add(time.Minute)) {
+		t.Errorf("up twice: since %v when %v", s.Since, s.When)
+	}
+	add(downOutcome(), 2)
+	add(downOutcome(), 3)
+	if s := h.Targets()[0]; !s.Since.Equal(t0.Add(2 * time.Minute)) {
+		t.Errorf("down since %v, want minute 2", s.Since)
+	}
+}
+
+// TestTargetsKept: a row links to its debug log only while the history holds it.
+func TestTargetsKept(t *testing.T) {
+	h := NewHistory(2)
+	h.Add(named("a2s", "old", upOutcome("x", 1)))
+	h.Add(named("a2s", "down", downOutcome()))
+	h.Add(named("a2s", "b", upOutcome("x", 1)))
+	h.Add(named("a2s", "c", upOutcome("x", 1))) // the success ring (2) drops "old"
+	for _, s := range h.Targets() {
+		if want := s.Target != "old"; s.Kept != want {
+			t.Errorf("%s: kept %v, want %v", s.Target, s.Kept, want)
+		}
+		if s.Kept && h.Get(s.ID) == nil {
+			t.Errorf("%s: kept but Get(%d) is nil", s.Target, s.ID)
+		}
+	}
+}
+
+// TestTargetsStrings: long names are cut on a rune boundary and copied; the same
+// name probed again is not copied again.
+func TestTargetsStrings(t *testing.T) {
+	h := NewHistory(10)
+	long := strings.Repeat("é", 200) // 400 bytes
+	h.Add(named("a2s", "t", upOutcome(long, 1)))
+	s := h.Targets()[0]
+	if len(s.Name) > maxNameText || !utf8.ValidString(s.Name) || !strings.HasPrefix(long, s.Name) {
+		t.Errorf("name cut to %d bytes, valid %v", len(s.Name), utf8.ValidString(s.Name))
+	}
+	if unsafe.StringData(s.Name) == unsafe.StringData(long) {
+		t.Error("the row pins the reply's string")
+	}
+	h.Add(named("a2s", "t", upOutcome(strings.Repeat("é", 200), 1)))
+	if again := h.Targets()[0]; unsafe.StringData(again.Name) != unsafe.StringData(s.Name) {
+		t.Error("the same name was copied again")
+	}
+	long = strings.Repeat("x", 10000)
+	h.Add(named("a2s", "t", &collector.Outcome{Err: fmt.Errorf("%w: %s", wire.ErrMalformed, long)}))
+	if e := h.Targets()[0].Error; len(e) > maxErrorText {
+		t.Errorf("error text of %d bytes", len(e))
+	}
+}
+
+// TestTargetsRecordAllocs: recording a probe of a target already in the table,
+// with the same strings, allocates nothing.
+func TestTargetsRecordAllocs(t *testing.T) {
+	var tt targetTable
+	tt.limit = 4
+	o := named("a2s", "127.0.0.1:27015", upOutcome("same", 3))
+	tt.record(1, o.When, o)
+	if n := testing.AllocsPerRun(100, func() { tt.record(1, o.When, o) }); n != 0 {
+		t.Errorf("%v allocations per record", n)
+	}
+	fo := named("a2s", "127.0.0.1:27015", &collector.Outcome{Err: errors.New("x")})
+	if n := testing.AllocsPerRun(100, func() { tt.record(2, o.When, fo) }); n != 0 {
+		t.Errorf("%v allocations per failed record", n)
 	}
 }

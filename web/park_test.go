@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -16,7 +17,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -58,15 +58,20 @@ func TestParkKeepsConnection(t *testing.T) {
 			ts := parkServer(t, h, 0, tc.tls)
 			var reused []bool
 			trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { reused = append(reused, i.Reused) }}
-			for i := range 3 {
-				req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "GET", ts.URL+probePath, nil)
+			do := func(method, path string) (*http.Response, string) {
+				t.Helper()
+				req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), method, ts.URL+path, nil)
 				resp, err := ts.Client().Do(req)
 				if err != nil {
-					t.Fatalf("probe %d: %v", i, err)
+					t.Fatalf("%s %s: %v", method, path, err)
 				}
 				body, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
-				if resp.StatusCode != 200 || !strings.Contains(string(body), "probe_success 1\n") || !strings.Contains(string(body), "gameserver_players 3\n") {
+				return resp, string(body)
+			}
+			for i := range 3 {
+				resp, body := do("GET", probePath)
+				if resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1\n") || !strings.Contains(body, "gameserver_players 3\n") {
 					t.Fatalf("probe %d: status %d, body\n%s", i, resp.StatusCode, body)
 				}
 				if got := resp.Header.Get("X-Configured"); got != "kept" {
@@ -87,37 +92,18 @@ func TestParkKeepsConnection(t *testing.T) {
 				{probePath + "&debug=true", "probe_success 1", 200},
 				{"/probe?module=nope&target=127.0.0.1", `unknown module "nope"`, 400},
 			} {
-				req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "GET", ts.URL+tc.path, nil)
-				resp, err := ts.Client().Do(req)
-				if err != nil {
-					t.Fatalf("%s: %v", tc.path, err)
-				}
-				body, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != tc.code || !strings.Contains(string(body), tc.want) || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+				resp, body := do("GET", tc.path)
+				if resp.StatusCode != tc.code || !strings.Contains(body, tc.want) || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 					t.Errorf("%s: status %d, X-Content-Type-Options %q, body\n%s", tc.path, resp.StatusCode, resp.Header.Get("X-Content-Type-Options"), body)
 				}
 			}
 			// HEAD: the length of the body it would have, no body.
-			req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "HEAD", ts.URL+probePath, nil)
-			resp, err := ts.Client().Do(req)
-			if err != nil {
-				t.Fatalf("HEAD: %v", err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 || len(body) != 0 || resp.ContentLength < 100 {
+			if resp, body := do("HEAD", probePath); resp.StatusCode != 200 || len(body) != 0 || resp.ContentLength < 100 {
 				t.Errorf("HEAD: status %d, Content-Length %d, %d bytes of body", resp.StatusCode, resp.ContentLength, len(body))
 			}
 			// The next request on the connection reads its own answer, not a body
 			// sent after the HEAD's.
-			req, _ = http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "GET", ts.URL+probePath, nil)
-			if resp, err = ts.Client().Do(req); err != nil {
-				t.Fatalf("GET after HEAD: %v", err)
-			}
-			body, _ = io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 || !strings.Contains(string(body), "probe_success 1\n") {
+			if resp, body := do("GET", probePath); resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1\n") {
 				t.Errorf("GET after HEAD: status %d, body\n%s", resp.StatusCode, body)
 			}
 			if want := []bool{false, true, true, true, true, true, true}; !slices.Equal(reused, want) {
@@ -141,20 +127,9 @@ func TestParkClosesWhenAsked(t *testing.T) {
 		{"pipelined", "GET " + probePath + " HTTP/1.1\r\nHost: x\r\n\r\nGET " + probePath + " HTTP/1.1\r\nHost: x\r\n\r\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := net.Dial("tcp", ts.Listener.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			c.SetDeadline(time.Now().Add(10 * time.Second))
-			io.WriteString(c, tc.req)
-			br := bufio.NewReader(c)
-			resp, err := http.ReadResponse(br, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != 200 || !strings.Contains(string(body), "probe_success 1\n") || !resp.Close {
+			c, br := dial(t, ts.Listener.Addr().String())
+			resp, body := roundTrip(t, c, br, tc.req)
+			if resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1\n") || !resp.Close {
 				t.Fatalf("status %d, close %v, body\n%s", resp.StatusCode, resp.Close, body)
 			}
 			if n, err := br.Read(make([]byte, 1)); err != io.EOF {
@@ -197,30 +172,15 @@ func TestParkFreesConnectionGoroutines(t *testing.T) {
 		base := runtime.NumGoroutine()
 		conns := make([]net.Conn, n)
 		for i := range conns {
-			c, err := net.Dial("tcp", ts.Listener.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			c.SetDeadline(time.Now().Add(30 * time.Second))
+			conns[i], _ = dial(t, ts.Listener.Addr().String())
 			// Each its own target: probes of one target share one query.
-			io.WriteString(c, "GET /probe?module=fake&target=127.0.0.1:"+strconv.Itoa(20000+i)+" HTTP/1.1\r\nHost: x\r\n\r\n")
-			conns[i] = c
+			io.WriteString(conns[i], "GET /probe?module=fake&target=127.0.0.1:"+strconv.Itoa(20000+i)+" HTTP/1.1\r\nHost: x\r\n\r\n")
 		}
-		for deadline := time.Now().Add(20 * time.Second); g.calls.Load() < n; time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("park %v: %d of %d probes started", park, g.calls.Load(), n)
-			}
-		}
+		waitUntil(t, "the probes did not all start", func() bool { return g.calls.Load() >= n })
 		perProbe[park] = float64(runtime.NumGoroutine()-base) / n
 		close(g.open)
 		for i, c := range conns {
-			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-			if err != nil {
-				t.Fatalf("park %v: probe %d: %v", park, i, err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != 200 || !strings.Contains(string(body), `name="late"`) || resp.Close {
+			if resp, body := roundTrip(t, c, bufio.NewReader(c), ""); resp.StatusCode != 200 || !strings.Contains(body, `name="late"`) || resp.Close {
 				t.Fatalf("park %v: probe %d: status %d, close %v, body\n%s", park, i, resp.StatusCode, resp.Close, body)
 			}
 		}
@@ -237,30 +197,15 @@ func TestParkShutdown(t *testing.T) {
 	g := &gate{open: make(chan struct{})}
 	h := newTestHandler(t, g, nil)
 	ts := parkServer(t, h, 0, false)
-	c, err := net.Dial("tcp", ts.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(30 * time.Second))
+	c, br := dial(t, ts.Listener.Addr().String())
 	io.WriteString(c, "GET "+probePath+" HTTP/1.1\r\nHost: x\r\n\r\n")
-	for deadline := time.Now().Add(20 * time.Second); g.calls.Load() < 1; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the probe did not start")
-		}
-	}
+	waitUntil(t, "the probe did not start", func() bool { return g.calls.Load() >= 1 })
 	// The Parking's listener starts with the first parked probe; Shutdown closes it.
 	if err := ts.Config.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	close(g.open)
-	br := bufio.NewReader(c)
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || !strings.Contains(string(body), `name="late"`) {
+	if resp, body := roundTrip(t, c, br, ""); resp.StatusCode != 200 || !strings.Contains(body, `name="late"`) {
 		t.Fatalf("status %d, body\n%s", resp.StatusCode, body)
 	}
 	if n, err := br.Read(make([]byte, 1)); err != io.EOF {
@@ -327,38 +272,21 @@ func TestParkHandsBackOnNextRequest(t *testing.T) {
 	t.Cleanup(func() { ts.Close(); h.Parking.Close() })
 	waitIdle := func(n int) {
 		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		waitUntil(t, fmt.Sprintf("connections waiting for their next request never were %d", n), func() bool {
 			h.Parking.mu.Lock()
-			got := len(h.Parking.idle)
-			h.Parking.mu.Unlock()
-			if got == n {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%d connections waiting for their next request, want %d", got, n)
-			}
-		}
+			defer h.Parking.mu.Unlock()
+			return len(h.Parking.idle) == n
+		})
 	}
 	ask := func(c net.Conn, br *bufio.Reader) {
 		t.Helper()
-		io.WriteString(c, "GET "+probePath+" HTTP/1.1\r\nHost: x\r\n\r\n")
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 || !strings.Contains(string(body), `name="parked"`) {
+		if resp, body := roundTrip(t, c, br, "GET "+probePath+" HTTP/1.1\r\nHost: x\r\n\r\n"); resp.StatusCode != 200 || !strings.Contains(body, `name="parked"`) {
 			t.Fatalf("status %d, body\n%s", resp.StatusCode, body)
 		}
 	}
 	for _, again := range []bool{true, false} {
 		before := accepted.Load()
-		c, err := net.Dial("tcp", ts.Listener.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.SetDeadline(time.Now().Add(10 * time.Second))
-		br := bufio.NewReader(c)
+		c, br := dial(t, ts.Listener.Addr().String())
 		ask(c, br)
 		waitIdle(1) // answered, held by the parked goroutine
 		if again {
