@@ -23,7 +23,7 @@ QSTAT_MAXSIM=${QSTAT_MAXSIM:-$CONNS} # quakestat -maxsim
 QSTAT_SENDINTERVAL=${QSTAT_SENDINTERVAL:-0}
 FLEET=${FLEET:-1000}                # A2S servers (challenge on) the load rotates over
 FLEET_PORT=${FLEET_PORT:-21000}     # their first port (UDP, and TCP for blackbox)
-INFLIGHT=${INFLIGHT:-8000}          # memory test: probes held in flight at once
+INFLIGHT=${INFLIGHT:-10000}         # memory test: probes held in flight at once
 SILENT_PORT=${SILENT_PORT:-22000}   # memory test: first port of the silent servers
 MEM_TIMEOUT=${MEM_TIMEOUT:-10s}     # memory test: probe timeout (requests stay open this long)
 MAX_CONCURRENT=${MAX_CONCURRENT:-20000} # exporter --probe.max-concurrent: above INFLIGHT
@@ -38,6 +38,10 @@ HEAVY_SERVERS=${HEAVY_SERVERS:-1000} # silent servers they rotate over (HEAVY_CO
 HEAVY_DURATION=${HEAVY_DURATION:-6s} # wrk -d
 HEAVY_TIMEOUT=${HEAVY_TIMEOUT:-20s} # wrk --timeout (the exporter's default a2s timeout, 5 s, ends each probe first)
 GO_TAGS=${GO_TAGS:-}                # build tags of the exporter (gse_portable: the portable UDP path)
+# PORTABLE=1 (the default) adds the exporter built with -tags gse_portable (the UDP
+# path of every OS but Linux) to the throughput rounds, as the contender "portable".
+PORTABLE=${PORTABLE:-1}
+[[ " ${GO_TAGS//,/ } " == *" gse_portable "* ]] && PORTABLE=0
 NEIGHBOUR=${NEIGHBOUR:-0}           # 1: a CPU-bound process (a shell busy loop) runs beside the throughput rounds
 CHALLENGE_CACHE=${CHALLENGE_CACHE:-1} # 0: the exporter's a2s module asks every probe for a fresh challenge, as the others do
 
@@ -145,6 +149,22 @@ paired() {
   median <<<"$out"
 }
 
+# paired_cpu A B: the median over the rounds of A's CPU per probe divided by B's.
+paired_cpu() {
+  local a=(${CPU[$1]:-}) b=(${CPU[$2]:-}) i out=""
+  for i in "${!a[@]}"; do
+    [ -n "${b[$i]:-}" ] && out+="$(ratio "${a[$i]}" "${b[$i]}") "
+  done
+  median <<<"$out"
+}
+# spread "V V V": min-max.
+spread() { tr ' ' '\n' <<<"$1" | { grep . || true; } | sort -g | awk 'NR==1 {lo=$1} {hi=$1} END {if (NR) print lo "-" hi; else print "n/a"}'; }
+# goal OP BOUND WHAT VALUE: one row of the goals table.
+goal() {
+  local met
+  met=$(awk -v v="$4" -v b="$2" -v op="$1" 'BEGIN {if (v == "" || v == "n/a") print "not measured"; else if ((op == ">=" && v >= b) || (op == "<=" && v <= b)) print "yes"; else print "**no**"}')
+  echo "| $3 $1 $2 | ${4:-n/a} | $met |"
+}
 median() { tr ' ' '\n' | { grep . || true; } | sort -g | awk '{v[NR]=$1} END {if (NR==0) print ""; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a=="" || b=="" || b==0) print "n/a"; else printf "%.2f", a/b}'; }
 mb() { awk -v k="$1" 'BEGIN {if (k=="" || k==0) print "n/a"; else printf "%.1f", k/1024}'; }
@@ -172,6 +192,9 @@ command -v ss >/dev/null 2>&1 || die "ss (iproute2) is needed to find free ports
 
 say "building into $TMP"
 (cd "$ROOT" && go build -tags "$GO_TAGS" -o "$TMP/gameserver_exporter" .) || die "building the exporter failed"
+if [ "$PORTABLE" = 1 ]; then
+  (cd "$ROOT" && go build -tags "${GO_TAGS:+$GO_TAGS,}gse_portable" -o "$TMP/gameserver_exporter_portable" .) || die "building the portable exporter failed"
+fi
 (cd "$ROOT" && go build -tags tools -o "$TMP/fakefleet" ./bench/fakefleet && go build -tags tools -o "$TMP/floorprobe" ./bench/floorprobe &&
   go build -tags tools -o "$TMP/inflight" ./bench/inflight) || die "building the bench tools failed"
 
@@ -191,7 +214,8 @@ for i in $(seq 0 $((FLEET - 1))); do echo "127.0.0.1:$((FLEET_PORT + i))"; done 
 free_port EXPORTER_PORT "$HTTP_PORT"
 free_port FLOOR_PORT "$HTTP_PORT"
 free_port BLACKBOX_PORT "$HTTP_PORT"
-say "HTTP ports: exporter $EXPORTER_PORT, floor $FLOOR_PORT, blackbox $BLACKBOX_PORT"
+free_port PORTABLE_PORT "$HTTP_PORT"
+say "HTTP ports: exporter $EXPORTER_PORT, floor $FLOOR_PORT, blackbox $BLACKBOX_PORT, portable $PORTABLE_PORT"
 
 EXPORTER_CONFIG=() # the built-in modules
 if [ "$CHALLENGE_CACHE" = 0 ]; then
@@ -201,6 +225,11 @@ fi
 start exporter "$TMP/gameserver_exporter" --web.listen-address="127.0.0.1:$EXPORTER_PORT" "${EXPORTER_CONFIG[@]}" \
   --probe.min-interval=0 --probe.max-concurrent="$MAX_CONCURRENT" --log.level=warn
 EXPORTER_PID=$PID
+if [ "$PORTABLE" = 1 ]; then
+  start portable "$TMP/gameserver_exporter_portable" --web.listen-address="127.0.0.1:$PORTABLE_PORT" "${EXPORTER_CONFIG[@]}" \
+    --probe.min-interval=0 --probe.max-concurrent="$MAX_CONCURRENT" --log.level=warn
+  PORTABLE_PID=$PID
+fi
 start floor "$TMP/floorprobe" -web.listen-address "127.0.0.1:$FLOOR_PORT"
 FLOOR_PID=$PID
 if [ "$HAVE_BLACKBOX" = 1 ]; then
@@ -234,6 +263,7 @@ check() {
 if [ "$HAVE_WRK" = 1 ]; then
   check floor "$FLOOR_PORT" a2s "$FLOOR_PID"
   check exporter "$EXPORTER_PORT" a2s "$EXPORTER_PID"
+  [ "$PORTABLE" = 1 ] && check portable "$PORTABLE_PORT" a2s "$PORTABLE_PID"
   [ "$HAVE_BLACKBOX" = 1 ] && check blackbox "$BLACKBOX_PORT" tcp_connect "$BLACKBOX_PID"
 fi
 if [ "$HAVE_QSTAT" = 1 ]; then
@@ -325,6 +355,7 @@ done
 
 [ -n "${NEIGHBOUR_PID:-}" ] && stop "$NEIGHBOUR_PID"
 stop "$EXPORTER_PID"
+[ -n "${PORTABLE_PID:-}" ] && stop "$PORTABLE_PID"
 stop "$FLOOR_PID"
 [ -n "${BLACKBOX_PID:-}" ] && stop "$BLACKBOX_PID"
 stop "$FLEET_PID"
@@ -455,7 +486,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo
   echo "commit $commit; $(go version | cut -d' ' -f3-); $(nproc) CPUs; $(uname -sr); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "Command: \`QSTAT_SENDINTERVAL=$QSTAT_SENDINTERVAL GO_TAGS=$GO_TAGS NEIGHBOUR=$NEIGHBOUR CHALLENGE_CACHE=$CHALLENGE_CACHE ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS CONNS=$CONNS FLEET=$FLEET INFLIGHT=$INFLIGHT MEM_TIMEOUT=$MEM_TIMEOUT HEAVY=$HEAVY HEAVY_CONNS=$HEAVY_CONNS HEAVY_SERVERS=$HEAVY_SERVERS HEAVY_DURATION=$HEAVY_DURATION bench/run.sh\`"
+  echo "Command: \`QSTAT_SENDINTERVAL=$QSTAT_SENDINTERVAL GO_TAGS=$GO_TAGS PORTABLE=$PORTABLE NEIGHBOUR=$NEIGHBOUR CHALLENGE_CACHE=$CHALLENGE_CACHE ROUNDS=$ROUNDS DURATION=$DURATION THREADS=$THREADS CONNS=$CONNS FLEET=$FLEET INFLIGHT=$INFLIGHT MEM_TIMEOUT=$MEM_TIMEOUT HEAVY=$HEAVY HEAVY_CONNS=$HEAVY_CONNS HEAVY_SERVERS=$HEAVY_SERVERS HEAVY_DURATION=$HEAVY_DURATION bench/run.sh\`"
   echo
   echo "## Throughput"
   echo
@@ -464,8 +495,8 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo
   echo "CPU: the prober process' user + system time over the run (/proc/PID/stat; qstat: bash's time of each quakestat) per answered probe, median of the rounds."
   echo
-  echo "| prober | what it does per probe | median /s | rounds | failed | CPU us per probe |"
-  echo "|---|---|---:|---|---:|---:|"
+  echo "| prober | what it does per probe | median /s | rounds | failed | CPU us per probe | CPU rounds |"
+  echo "|---|---|---:|---|---:|---:|---|"
   for name in "${CONTENDERS[@]}"; do
     case $name in
     floor) what="bare net/http + A2S_INFO with challenge (bench/floorprobe)" ;;
@@ -474,10 +505,11 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
       [ "$CHALLENGE_CACHE" = 0 ] && what="gameserver_exporter /probe, module a2s (--probe.min-interval=0, challenge_cache: false)"
       [ -n "$GO_TAGS" ] && what+=", built with -tags $GO_TAGS"
       ;;
+    portable) what="the same, built with -tags gse_portable: the UDP path of every OS but Linux (udp_pooled.go)" ;;
     blackbox) what="blackbox_exporter $(prometheus-blackbox-exporter --version 2>&1 | awk 'NR==1 {print $3}') tcp_connect (TCP handshake only)" ;;
     qstat) what="quakestat -default a2s -maxsim $QSTAT_MAXSIM -sendinterval $QSTAT_SENDINTERVAL -f (1 process per $FLEET queries)" ;;
     esac
-    echo "| $name | $what | ${MED[$name]} | ${RATES[$name]:-} | ${FAILS[$name]:-0} | $(median <<<"${CPU[$name]:-}") |"
+    echo "| $name | $what | ${MED[$name]} | ${RATES[$name]:-} | ${FAILS[$name]:-0} | $(median <<<"${CPU[$name]:-}") | ${CPU[$name]:-} |"
   done
   echo
   echo "Ratios: the median of the per-round ratios (each round measures every contender within"
@@ -485,11 +517,28 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo
   echo "| ratio | median of per-round ratios | ratio of medians |"
   echo "|---|---:|---:|"
-  for other in floor blackbox qstat; do
-    echo "| exporter / $other | $(paired exporter $other) | $(ratio "${MED[exporter]:-}" "${MED[$other]:-}") |"
+  for mine in exporter portable; do
+    [ -n "${MED[$mine]:-}" ] || continue
+    for other in floor blackbox qstat; do
+      echo "| $mine / $other | $(paired $mine $other) | $(ratio "${MED[$mine]:-}" "${MED[$other]:-}") |"
+    done
   done
   echo
-  echo "CPU per probe, exporter / qstat (medians of the rounds): $(ratio "$(median <<<"${CPU[exporter]:-}")" "$(median <<<"${CPU[qstat]:-}")") (the goal: at most 1.00)."
+  cpu_paired=$(paired_cpu exporter qstat)
+  cpu_med=$(ratio "$(median <<<"${CPU[exporter]:-}")" "$(median <<<"${CPU[qstat]:-}")")
+  echo "CPU per probe, exporter / qstat per query: $cpu_paired (median of the per-round ratios), $cpu_med (ratio of the medians); qstat's own figure spread $(spread "${CPU[qstat]:-}") us over the rounds, the exporter's $(spread "${CPU[exporter]:-}") us."
+  echo
+  echo "Issue 38's goals, as measured here:"
+  echo
+  echo "| goal | measured | met |"
+  echo "|---|---:|---|"
+  goal ">=" 1.3 "exporter / floor" "$(paired exporter floor)"
+  goal ">=" 5 "exporter / blackbox" "$(paired exporter blackbox)"
+  goal ">=" 1.5 "portable / floor" "$(paired portable floor)"
+  goal ">=" 6 "portable / blackbox" "$(paired portable blackbox)"
+  goal "<=" 0.8 "CPU per probe, exporter / qstat (median of the per-round ratios)" "$cpu_paired"
+  goal "<=" 128 "peak RSS MB, $INFLIGHT probes in flight (bench/inflight)" "$(mb "$(kv exporter hwm_kb)")"
+  goal "<=" 128 "peak RSS MB, $HEAVY_CONNS keep-alive connections (wrk)" "$(mb "${HV[hwm_kb]:-}")"
   if [ "$SKIP_MEMORY" != 1 ]; then
     echo
     echo "## Memory"
