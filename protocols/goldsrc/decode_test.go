@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -236,20 +235,6 @@ func infoValue(kv []protocols.KV, key string) (string, bool) {
 	}
 	return "", false
 }
-
-// Deadlines of the round-trip tests. The info fallback sends "details" after half
-// the deadline and "info"/"infostring" after 3/4 and 7/8 of it, so a test that needs
-// a later query gets a longer deadline (the fake's answer then has room even on a
-// loaded machine); tests where the server answers at once cost nothing extra.
-const (
-	silentDeadline = 300 * time.Millisecond  // the query must fail
-	textDeadline   = time.Second             // answered by "details"
-	lateDeadline   = 1600 * time.Millisecond // answered by "info" or "infostring"
-	answerDeadline = 3 * time.Second         // answered at once
-	// slack bounds how long after its deadline a failing query may return: it only
-	// catches hangs, not timings.
-	slack = 2 * time.Second
-)
 
 // infoStringMsg builds an infostringresponse around body ("\k\v...").
 func infoStringMsg(body string) []byte {

@@ -629,3 +629,17 @@ func BenchmarkQuery(b *testing.B) {
 	f := &fake{a2sInfo: one(readHex(b, "info_I_goldsrc.hex")), players: one(readHex(b, "players_D.hex")), rules: steamtest.Frags(b, "rules_split")}
 	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, f.start(b))
 }
+
+// Deadlines of the round-trip tests. The info fallback sends "details" after half
+// the deadline and "info"/"infostring" after 3/4 and 7/8 of it, so a test that needs
+// a later query gets a longer deadline (the fake's answer then has room even on a
+// loaded machine); tests where the server answers at once cost nothing extra.
+const (
+	silentDeadline = 300 * time.Millisecond  // the query must fail
+	textDeadline   = time.Second             // answered by "details"
+	lateDeadline   = 1600 * time.Millisecond // answered by "info" or "infostring"
+	answerDeadline = 3 * time.Second         // answered at once
+	// slack bounds how long after its deadline a failing query may return: it only
+	// catches hangs, not timings.
+	slack = 2 * time.Second
+)
