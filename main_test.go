@@ -2,15 +2,20 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -275,4 +280,240 @@ func TestMakeRunPort(t *testing.T) {
 	if !strings.Contains(string(out), "./gameserver_exporter \n") && !strings.HasSuffix(strings.TrimRight(string(out), " \n"), "./gameserver_exporter") {
 		t.Errorf("make -n run without PORT must run the binary without flags:\n%s", out)
 	}
+}
+
+// TestDiscoveryEndpoints runs the binary with a discovery source on a fake
+// dpmaster that lists one of two fake Quake 3 servers: /sd serves the listed
+// one, /metrics the source's state, and a module with listed_in says which
+// server is listed.
+func TestDiscoveryEndpoints(t *testing.T) {
+	listed := prototest.Quake3Server(t, "")
+	unlisted := prototest.Quake3Server(t, "")
+	master := prototest.UDP(t, func(req []byte) [][]byte { // the source's default query
+		if !strings.HasPrefix(string(req), "\xff\xff\xff\xffgetservers 68 ") {
+			return nil
+		}
+		return [][]byte{prototest.GetServersResponse([]netip.AddrPort{listed})}
+	})
+	path := writeFile(t, filepath.Join(t.TempDir(), "modules.yml"), fmt.Sprintf(`
+modules:
+  q3:
+    protocol: quake3
+    listed_in: [community]
+  fromlist:
+    protocol: list
+    list: {source: community}
+discovery:
+  community:
+    type: quake3
+    address: %s
+    module: q3
+    refresh: 1m
+    timeout: 2s
+`, master))
+	e := startExporter(t, "--config.file="+path)
+
+	code, body := firstSD(t, e, "community")
+	want := fmt.Sprintf(`[{"targets":["%s"],"labels":{"source":"community","__param_module":"q3"}}]`, listed)
+	if code != 200 || strings.TrimSpace(body) != want {
+		t.Fatalf("/sd: %d %s\nwant %s", code, body, want)
+	}
+	if code, body := e.Get(t, "/sd?source=nope"); code != 404 || !strings.Contains(body, "known: community") {
+		t.Errorf("unknown source: %d %s", code, body)
+	}
+	_, metrics := e.Get(t, "/metrics")
+	wantAll(t, metrics, `gameserver_discovery_targets{source="community"} 1`, `gameserver_discovery_last_refresh_success{source="community"} 1`)
+	_, mods := e.Get(t, "/modules")
+	wantAll(t, mods, "SOURCE", "LAST SUCCESS", "community  quake3  q3")
+	for _, l := range strings.Split(mods, "\n") {
+		if strings.HasPrefix(l, "community ") && strings.Contains(l, "never") {
+			t.Errorf("/modules: the source's fetch is not shown: %s", l)
+		}
+	}
+	for _, c := range []struct {
+		target netip.AddrPort
+		want   string
+	}{{listed, "1"}, {unlisted, "0"}} {
+		_, probe := e.Get(t, "/probe?module=q3&target="+c.target.String())
+		wantAll(t, probe, "probe_success 1", `gameserver_listed{source="community"} `+c.want)
+		// Protocol list reads the same list: listed is up, unlisted is not_listed.
+		_, probe = e.Get(t, "/probe?module=fromlist&target="+c.target.String())
+		if c.want == "1" {
+			wantAll(t, probe, "probe_success 1")
+		} else {
+			wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
+		}
+	}
+}
+
+// TestDiscoveryPresetOverride: a list-lookup module (beammp) whose source the
+// modules file defines, as a preset at another URL (a loopback fake), reads
+// that source: the definition wins over the built-in list and is fetched at
+// start, /sd serves it, /modules shows it.
+func TestDiscoveryPresetOverride(t *testing.T) {
+	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `[{"ip": "192.0.2.10", "port": "30814", "sname": "^4Drift", "map": "gridmap", "players": "3", "maxplayers": "8", "password": false}]`)
+	}), false)
+	path := writeFile(t, filepath.Join(t.TempDir(), "modules.yml"), fmt.Sprintf("discovery:\n  beammp: {preset: beammp, url: %q, module: beammp, refresh: 1m}\n", srv.URL+"/servers-info"))
+	e := startExporter(t, "--config.file="+path)
+
+	code, body := firstSD(t, e, "beammp")
+	if code != 200 || !strings.Contains(body, `"192.0.2.10:30814"`) || !strings.Contains(body, `"__meta_gameserver_name":"Drift"`) {
+		t.Fatalf("/sd: %d %s", code, body)
+	}
+	_, probe := e.Get(t, "/probe?module=beammp&target=192.0.2.10:30814")
+	wantAll(t, probe, "probe_success 1", "gameserver_players 3", "gameserver_players_max 8")
+	_, probe = e.Get(t, "/probe?module=beammp&target=192.0.2.10:30815")
+	wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
+	_, mods := e.Get(t, "/modules")
+	wantAll(t, mods, "beammp  http_json  beammp")
+	if strings.Contains(mods, "(built-in)") {
+		t.Errorf("/modules shows a built-in list next to the defined one:\n%s", mods)
+	}
+}
+
+// firstSD is /sd?source=src once the source's first refresh (in the background)
+// has ended, or after 10 s.
+func firstSD(t *testing.T, e *testenv.Exporter, src string) (code int, body string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if code, body = e.Get(t, "/sd?source="+src); code != 503 || time.Now().After(deadline) {
+			return code, body
+		}
+	}
+}
+
+// TestWindowsBinaryUnderWine cross-builds the Windows binary and starts it under
+// wine, where one is installed that can run it: --version and --config.check of
+// the example modules. Debian 12's wine (8.0) cannot: Go's runtime (1.22 on) needs
+// ProcessPrng from bcryptprimitives.dll, which Wine has from 9.0 on; the test then
+// skips saying so (README, Windows).
+func TestWindowsBinaryUnderWine(t *testing.T) {
+	if testing.Short() || runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("needs linux/amd64 and no -short")
+	}
+	var wine string
+	for _, name := range []string{"wine64", "wine"} {
+		if p, err := exec.LookPath(name); err == nil {
+			wine = p
+			break
+		}
+	}
+	if wine == "" {
+		t.Skip("wine not installed (Debian package wine): skipping the Windows binary run")
+	}
+	exe := filepath.Join(t.TempDir(), "gameserver_exporter.exe")
+	build := exec.Command("go", "build", "-trimpath", "-o", exe, ".")
+	build.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build for windows: %v\n%s", err, out)
+	}
+	run := func(args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, wine, append([]string{exe}, args...)...)
+		cmd.Env = append(os.Environ(), "WINEPREFIX="+t.TempDir(), "WINEDEBUG=-all", "DISPLAY=")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run("--version")
+	if strings.Contains(out, "bcryptprimitives") {
+		v, _ := exec.Command(wine, "--version").Output()
+		t.Skipf("%s cannot run Go binaries (bcryptprimitives.dll missing: Wine 9.0 or later has it): skipping\n%s", strings.TrimSpace(string(v)), out)
+	}
+	if err != nil || !strings.Contains(out, "gameserver_exporter, version") {
+		t.Fatalf("--version under wine: %v\n%s", err, out)
+	}
+	if out, err := run("--config.check", "--config.file=examples/modules.yml"); err != nil || !strings.Contains(out, "Config file is ok") {
+		t.Errorf("--config.check under wine: %v\n%s", err, out)
+	}
+}
+
+// TestCrowdOfCallers: 2,000 concurrent callers of each page hold the exporter
+// under 128 MB and leave /-/healthy answering (hostile round, row 3: 2,000 /config
+// callers took 945 MB, and /-/healthy past 3 s). A load test: its peak RSS is the
+// exporter's own only when no parallel test binaries starve its collector (223 MiB
+// once in CI beside the -race builds; 94-98 MiB alone and beside CPU hogs).
+func TestCrowdOfCallers(t *testing.T) {
+	testenv.LoadTest(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the exporter's peak RSS from /proc")
+	}
+	if testing.Short() {
+		t.Skip("-short: 10,000 requests")
+	}
+	e := startExporter(t)
+	const callers = 2000
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: callers, MaxConnsPerHost: callers}, Timeout: 2 * time.Minute}
+	for _, path := range []string{"/config", "/", "/modules", "/logs?id=1", "/metrics"} {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		codes := map[int]int{}
+		var firstErr error // why a caller got no answer, for the log
+		start := make(chan struct{})
+		for range callers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				resp, err := client.Get(e.Base + path)
+				code := -1
+				if err == nil {
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					code = resp.StatusCode
+				}
+				mu.Lock()
+				codes[code]++
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}()
+		}
+		close(start)
+		// The fastest of a few health checks during the crowd: if even that one
+		// takes a second, the exporter is starved, not merely the machine busy.
+		fastest := time.Hour
+		for range 5 {
+			t0 := time.Now()
+			if resp, err := http.Get(e.Base + "/-/healthy"); err == nil {
+				resp.Body.Close()
+				fastest = min(fastest, time.Since(t0))
+			}
+		}
+		wg.Wait()
+		if fastest > time.Second {
+			t.Errorf("%s: /-/healthy took at least %s during the crowd", path, fastest)
+		}
+		if codes[-1] > 0 || codes[500] > 0 {
+			t.Errorf("%s: answers by status %v (-1: no answer: %v)", path, codes, firstErr)
+		}
+		t.Logf("%s: %v, healthy in %s", path, codes, fastest)
+	}
+	if hwm := peakRSS(t, e.Cmd.Process.Pid); hwm > 128<<20 {
+		t.Errorf("peak RSS %d MiB, want under 128", hwm>>20)
+	} else {
+		t.Logf("peak RSS %d MiB", hwm>>20)
+	}
+}
+
+// peakRSS is VmHWM of process pid, in bytes.
+func peakRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM")
+	return 0
 }

@@ -2,13 +2,17 @@ package a2s
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -279,4 +283,161 @@ func TestQueryEncoding(t *testing.T) {
 			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
 		}
 	}
+}
+
+// readHex reads an annotated hex vector from testdata/ (see prototest.ParseHex).
+func readHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
+
+// srcInfo builds an S2A_INFO_SRC reply (no EDF): its four strings, then rest
+// (app id, counts, flags, version).
+func srcInfo(name, mapName, folder, game string, rest ...byte) []byte {
+	b := []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeInfo, 17}
+	for _, s := range []string{name, mapName, folder, game} {
+		b = append(append(b, s...), 0)
+	}
+	return append(b, rest...)
+}
+
+// botsInfo is CS:GO's reply with the given player, slot and bot bytes.
+func botsInfo(players, maxPlayers, bots byte) []byte {
+	return srcInfo("Bots", "de_dust2", "csgo", "Counter-Strike", 0xDA, 0x02, players, maxPlayers, bots, 'd', 'l', 0, 1, '1', '.', '0', 0)
+}
+
+// TestBotsMeaning: A2S_INFO's players byte counts the bots too, and its bots
+// byte says how many: Players is the humans, Bots the bots. A 0x6D reply that
+// ends before its bots byte (or carries HLTV longs) cannot tell: Players is the
+// count as sent, Bots unknown.
+func TestBotsMeaning(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		msg          []byte
+		humans, bots int64
+	}{
+		{"edf_all: 20 players, 3 bots", readHex(t, "info_edf_all.hex"), 17, 3},
+		{"only bots", botsInfo(4, 10, 4), 0, 4},
+		{"no bots", botsInfo(5, 10, 0), 5, 0},
+		{"more bots than players", botsInfo(2, 10, 5), 0, 5},
+		{"0x6D without bots byte", readHex(t, "info_m_no_bots.hex"), 3, prototest.Unknown},
+		{"0x6D with HLTV longs", readHex(t, "info_m_hltv_longs.hex"), 300, prototest.Unknown},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in, err := steam.DecodeInfo(c.msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prototest.CheckBots(t, in.Result(), c.humans, c.bots, true)
+		})
+	}
+}
+
+// seeds returns every datagram of testdata/ and, when present, of the shared
+// fixtures, grouped by message (split sets together).
+func seeds(f *testing.F) [][][]byte {
+	var out [][][]byte
+	hexes, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
+	for _, h := range hexes {
+		switch key, frag, split := strings.Cut(filepath.Base(h), ".frag"); {
+		case !split:
+			out = append(out, [][]byte{readHex(f, filepath.Base(h))})
+		case strings.HasPrefix(frag, "0."):
+			out = append(out, steamtest.Frags(f, key))
+		}
+	}
+	if s := prototest.SharedDir(); s != "" {
+		for _, dir := range []string{"a2s", "a2s/constructed", "goldsrc"} {
+			d := filepath.Join(s, "fixtures", dir)
+			if _, err := os.Stat(d); err != nil {
+				continue
+			}
+			for _, fx := range steamtest.Fixtures(f, d) {
+				out = append(out, fx.Datagrams)
+			}
+		}
+	}
+	return out
+}
+
+// datagrams is every seed datagram, one by one.
+func datagrams(f *testing.F) [][]byte { return slices.Concat(seeds(f)...) }
+
+func FuzzDecodeInfo(f *testing.F) {
+	prototest.FuzzResults(f, datagrams(f), func(t *testing.T, b []byte) *protocols.Result {
+		in, err := steam.DecodeInfo(b)
+		if err != nil {
+			return nil
+		}
+		r := in.Result()
+		checkKV(t, r.InfoKV())
+		return r
+	})
+}
+
+func FuzzDecodePlayers(f *testing.F) {
+	for _, d := range datagrams(f) {
+		f.Add(d, false)
+		f.Add(d, true)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, ship bool) {
+		p, err := steam.DecodePlayers(b, ship)
+		if err != nil {
+			return
+		}
+		if len(p.List) > int(p.Count) {
+			t.Fatalf("%d players, count %d", len(p.List), p.Count)
+		}
+		for _, pl := range p.Result(0) {
+			if steam.Text(pl.Name) != pl.Name || (pl.DurationKnown && !(pl.Duration >= 0)) {
+				t.Fatalf("bad player %+v", pl)
+			}
+		}
+	})
+}
+
+func FuzzDecodeRules(f *testing.F) {
+	for _, d := range datagrams(f) {
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := steam.DecodeRules(b)
+		if err != nil {
+			return
+		}
+		if len(r.List) > int(r.Count) || len(r.List) > steam.MaxRules {
+			t.Fatalf("%d rules, count %d", len(r.List), r.Count)
+		}
+		for _, kv := range r.Result() { // rules may repeat keys: only UTF-8 matters
+			if steam.Text(kv.Key) != kv.Key || steam.Text(kv.Value) != kv.Value {
+				t.Fatalf("invalid UTF-8 in %q=%q", kv.Key, kv.Value)
+			}
+		}
+	})
+}
+
+func BenchmarkDecodeInfo(b *testing.B) {
+	prototest.DecodeBench(b, readHex(b, "info_edf_all.hex"), func(msg []byte) error {
+		var in steam.Info
+		err := in.Decode(msg)
+		_ = in.Result()
+		return err
+	})
+}
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	prototest.DecodeBench(b, readHex(b, "player_basic.hex"), func(msg []byte) error {
+		p, err := steam.DecodePlayers(msg, false)
+		if err == nil {
+			_ = p.Result(0)
+		}
+		return err
+	})
+}
+
+func BenchmarkDecodeRules(b *testing.B) {
+	prototest.DecodeBench(b, readHex(b, "split_message.hex"), func(msg []byte) error {
+		r, err := steam.DecodeRules(msg)
+		if err == nil {
+			_ = r.Result()
+		}
+		return err
+	})
 }

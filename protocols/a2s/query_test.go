@@ -2,6 +2,7 @@ package a2s
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"net/netip"
 	"slices"
@@ -370,4 +371,111 @@ func TestQueryFixtures(t *testing.T) {
 
 func TestOptionsErrors(t *testing.T) {
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `a2s options: unknown encoding "koi8-r"`})
+}
+
+// TestBotsQuery: through a query, the counts come from the info reply; the
+// A2S_PLAYER list holds the bots too but marks none of them (the record has no
+// bot flag), so no entry may claim to be one.
+func TestBotsQuery(t *testing.T) {
+	f := &fake{info: one(readHex(t, "info_edf_all.hex")), players: one(readHex(t, "player_basic.hex")), noChallenge: true}
+	res, _ := probe(t, f, protocols.Settings{Players: true})
+	prototest.CheckBots(t, res, 17, 3, false)
+	if len(res.PlayerList) != 3 {
+		t.Fatalf("player list %+v, want 3 entries", res.PlayerList)
+	}
+	for _, p := range res.PlayerList {
+		if p.Bot {
+			t.Errorf("player %q marked as a bot: A2S_PLAYER cannot tell", p.Name)
+		}
+	}
+}
+
+func TestChallengeCache(t *testing.T) {
+	t.Parallel()
+	a, b := [4]byte{0x4B, 0xA1, 0xD5, 0x22}, []byte{0x11, 0x22, 0x33, 0x44}
+	type step = steamtest.CacheStep
+	type row struct {
+		steamtest.CacheCase
+		players bool
+		timeout time.Duration
+	}
+	var rows []row
+	for _, c := range steamtest.CommonCacheCases(func(ch bool) steamtest.CacheFake { return &fake{infoChallenge: ch, challenge: a} }) {
+		rows = append(rows, row{CacheCase: c})
+	}
+	rows = append(rows,
+		row{CacheCase: steamtest.CacheCase{Name: "a server dropping a stale challenge is asked the old way",
+			Fake: &fake{infoChallenge: true, dropWrong: true, challenge: a},
+			Steps: []step{{Reqs: 2, Phases: "challenge,info", Cached: true},
+				// the stale A2S_INFO, then the plain one and 0x57, then the new challenge
+				// (the challenge phase: it came in the first answer of the fallback)
+				{Challenge: b, Reqs: 4, Phases: "challenge,info", Hit: true, Cached: true}, {Reqs: 1, Phases: "info", Hit: true, Cached: true}}},
+			timeout: 600 * time.Millisecond},
+		row{CacheCase: steamtest.CacheCase{Name: "a legacy challenge serves players too", Fake: &fake{legacy: true, challenge: a},
+			Steps: []step{
+				// silence, then the plain A2S_INFO and 0x57 (1 answer), A2S_INFO with it, players with it
+				{Reqs: 5, Phases: "challenge,info,players", Cached: true},
+				{Reqs: 2, Phases: "info,players", Hit: true, Cached: true}}},
+			players: true, timeout: 600 * time.Millisecond})
+	for _, tt := range rows {
+		t.Run(tt.Name, func(t *testing.T) {
+			t.Parallel()
+			f := tt.Fake.(*fake)
+			f.info, f.players = one(readHex(t, "info_no_edf.hex")), one(readHex(t, "player_basic.hex"))
+			s := protocols.Settings{Players: tt.players}
+			if tt.Off {
+				s.Options = prototest.OptionsOf(Options{ChallengeCache: new(bool)})
+			}
+			q := prototest.MustNew(t, Protocol, s).(*querier)
+			steamtest.CacheRun{Querier: q, Cache: q.challenges, Off: tt.Off, Fake: f, Addr: f.start(t),
+				Timeout: cmp.Or(tt.timeout, 2*time.Second), Name: "Test Server", Steps: tt.Steps}.Run(t)
+		})
+	}
+}
+
+func TestChallengeCacheConcurrent(t *testing.T) {
+	t.Parallel()
+	f := &fake{info: one(readHex(t, "info_no_edf.hex")), infoChallenge: true, dropWrong: true, challenge: [4]byte{5, 6, 7, 8}}
+	q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier)
+	steamtest.CacheConcurrent(t, q, q.challenges, f.start(t), []byte{5, 6, 7, 8})
+}
+
+// TestQstat queries the same fake server with quakestat -a2s and with the Querier.
+// qstat's numplayers is the wire count, bots included; Result.Players excludes them
+// (see Info.Result), so the comparison adds Result.Bots back.
+func TestQstat(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		srv  *fake
+	}{
+		{"source with info challenge", &fake{info: one(readHex(t, "info_edf_all.hex")), infoChallenge: true, challenge: [4]byte{7, 7, 7, 7}}},
+		{"goldsrc 0x6D", &fake{info: one(readHex(t, "info_m_mod.hex"))}},
+		{"no EDF, password", &fake{info: one(readHex(t, "info_no_edf.hex"))}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			addr := tt.srv.start(t)
+			qs := prototest.QstatJSON(t, "-a2s", addr)
+			res, _, err := query(t, addr, protocols.Settings{}, 2*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steamtest.QstatAgrees(t, qs, res)
+		})
+	}
+}
+
+// BenchmarkQuery is the load benchmark's exchange: A2S_INFO against a loopback fake
+// server that wants a challenge. The challenge cache sends it at once on every
+// probe but the first: one round trip.
+func BenchmarkQuery(b *testing.B) { benchQuery(b, protocols.Settings{}) }
+
+// BenchmarkQueryNoCache is the same with challenge_cache: false: every probe pays
+// the S2C_CHALLENGE round trip.
+func BenchmarkQueryNoCache(b *testing.B) {
+	benchQuery(b, protocols.Settings{Options: prototest.OptionsOf(Options{ChallengeCache: new(bool)})})
+}
+
+func benchQuery(b *testing.B, s protocols.Settings) {
+	f := &fake{info: one(readHex(b, "info_edf_all.hex")), infoChallenge: true, challenge: [4]byte{1, 2, 3, 4}, quiet: true}
+	prototest.QueryBench(b, Protocol, s, f.start(b))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -212,3 +213,70 @@ func ExampleAssembler() {
 	}
 	// Output: [{k v}]
 }
+
+// packDatagrams frames datagrams as (uint16 length, bytes)... for the fuzzer.
+func packDatagrams(ds [][]byte) []byte {
+	var out []byte
+	for _, d := range ds {
+		out = binary.LittleEndian.AppendUint16(out, uint16(len(d)))
+		out = append(out, d...)
+	}
+	return out
+}
+
+func unpackDatagrams(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) >= 2 {
+		n := int(binary.LittleEndian.Uint16(b))
+		b = b[2:]
+		n = min(n, len(b))
+		out = append(out, b[:n])
+		b = b[n:]
+	}
+	return out
+}
+
+func FuzzAssembler(f *testing.F) {
+	for _, set := range seeds(f) {
+		f.Add(packDatagrams(set), uint8(0))
+		rev := make([][]byte, 0, 2*len(set))
+		for i := len(set) - 1; i >= 0; i-- {
+			rev = append(rev, set[i], set[i])
+		}
+		f.Add(packDatagrams(rev), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, layout uint8) {
+		a := steam.Assembler{Layout: steam.Layout(layout % 4)}
+		for _, d := range unpackDatagrams(b) {
+			msg, done, err := a.Add(d)
+			if err != nil || !done {
+				continue
+			}
+			if len(msg) < 4 || !bytes.HasPrefix(msg, []byte{0xFF, 0xFF, 0xFF, 0xFF}) || len(msg) > MaxDecompressed+steam.MaxSplitBytes {
+				t.Fatalf("bad message of %d bytes", len(msg))
+			}
+			if in, err := steam.DecodeInfo(msg); err == nil {
+				checkKV(t, in.Result().Info)
+			}
+			steam.DecodePlayers(msg, true)
+			steam.DecodeRules(msg)
+		}
+	})
+}
+
+func benchAssembler(b *testing.B, name string) {
+	frags := steamtest.Frags(b, name)
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		var a steam.Assembler
+		for i := len(frags) - 1; i >= 0; i-- {
+			if _, _, err := a.Add(frags[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func BenchmarkAssembler(b *testing.B) { benchAssembler(b, "split_source") }
+
+func BenchmarkAssemblerBzip2(b *testing.B) { benchAssembler(b, "split_bzip2") }

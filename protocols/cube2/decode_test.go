@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -335,4 +337,90 @@ func TestLongStringsAreCut(t *testing.T) {
 	if err != nil || len(in.Map) != maxString || in.Desc != "d" {
 		t.Fatalf("map of %d chars, desc %q, %v", len(in.Map), in.Desc, err)
 	}
+}
+
+// TestBotsMeaning: the info reply's client count leaves bots out (the server
+// counts numclients(-1, false, true): spectators in, AI out), so it is the
+// humans as sent; the bots are the extinfo records with client numbers from
+// 128, known only when the module asks for the player list.
+func TestBotsMeaning(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		players      bool
+		humans, bots int64
+	}{
+		{"info and extinfo", true, 3, 1},
+		{"info only", false, 3, prototest.Unknown},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, _, err := query(t, protocols.Settings{Players: c.players}, 2*time.Second, full(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prototest.CheckBots(t, res, c.humans, c.bots, true)
+		})
+	}
+}
+
+func FuzzDecodeInfo(f *testing.F) {
+	add := func(b []byte) {
+		n := 1
+		if len(b) > 0 && b[0] == 0x81 {
+			n = 5
+		}
+		f.Add(b[:min(n, len(b))], b)
+	}
+	for _, b := range prototest.HexFiles(f, "info_", "bad_") {
+		add(b)
+	}
+	for _, b := range prototest.Captures("cube2_sauerbraten_cube2-info" + "*.resp.bin") {
+		add(b)
+	}
+	for _, b := range prototest.Captures("redeclipse_" + "*.resp.bin") {
+		add(b)
+	}
+	f.Fuzz(func(t *testing.T, req, b []byte) {
+		in, err := decodeInfo(b, req)
+		if err != nil {
+			return
+		}
+		if in.Players < 0 || len(in.Attrs) > maxAttrs || len(in.Names) > maxPlayers || len(in.Handles) > maxPlayers {
+			t.Fatalf("bad counts %+v", in)
+		}
+		prototest.CheckUTF8(t, in.Result(true, true))
+	})
+}
+
+func FuzzDecodeExtinfo(f *testing.F) {
+	for _, b := range prototest.HexFiles(f, "ext_") {
+		f.Add(b)
+	}
+	for _, b := range prototest.Captures("cube2_sauerbraten_cube2-extinfo" + "*.resp.bin") {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if x, err := decodePlayers(b); err == nil {
+			if len(x.IDs) > maxPlayers || !utf8.ValidString(x.Player.Name) || !utf8.ValidString(x.Player.Team) {
+				t.Fatalf("bad record %+v", x)
+			}
+		}
+		decodeUptime(b)
+	})
+}
+
+func BenchmarkDecodeInfo(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "info_sauer_ctf.hex"), func(v []byte) error {
+		in, err := decodeInfo(v, pingWide)
+		if err == nil {
+			_ = in.Result(false, false)
+		}
+		return err
+	})
+}
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "ext_stats_alice.hex"), func(v []byte) error {
+		_, err := decodePlayers(v)
+		return err
+	})
 }

@@ -209,3 +209,41 @@ func TestDecodeWindows1252(t *testing.T) {
 		t.Errorf("name %q, players %+v", res.Name, res.PlayerList)
 	}
 }
+
+func BenchmarkDecode(b *testing.B) {
+	parts := readParts(b, "ut_shuffled")
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		_, err := decode(parts)
+		return err
+	})
+}
+
+// FuzzDecode feeds one reply of one or more datagrams to the decoder.
+func FuzzDecode(f *testing.F) {
+	var joined [][][]byte
+	names, _ := filepath.Glob(filepath.Join("testdata", "*.1.bin"))
+	for _, n := range names {
+		joined = append(joined, readParts(f, strings.TrimSuffix(filepath.Base(n), ".1.bin")))
+	}
+	gt.Seeds(f, "gamespy1", []string{"*.bin"}, joined...)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decode(gt.Split(b))
+		gt.CheckDecoded(t, res, err, maxPlayers)
+	})
+}
+
+// TestBotsMeaning: GameSpy 1 replies carry no bot count. Stock Unreal
+// Tournament counts and lists its human players only (numplayers is
+// GameInfo.NumPlayers, the list its PlayerPawns), so Players is numplayers as
+// sent, Bots stays unknown and no list entry is marked.
+func TestBotsMeaning(t *testing.T) {
+	for vector, humans := range map[string]int64{"ut_shuffled": 3, "bf_final_first": 2, "final_only_packet": 0} {
+		t.Run(vector, func(t *testing.T) {
+			res, err := decode(readParts(t, vector))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prototest.CheckBots(t, res, humans, prototest.Unknown, true)
+		})
+	}
+}

@@ -132,3 +132,35 @@ func TestDecodeWindows1252(t *testing.T) {
 		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
 	}
 }
+
+// TestBotsMeaning: GameSpy 2 replies carry no bot count or flag: Players is
+// numplayers as sent (else the rows: aa_no_count), Bots stays unknown and no
+// row is marked.
+func TestBotsMeaning(t *testing.T) {
+	for name, humans := range map[string]int64{"halo_like": 3, "aa_no_count": 2, "bfv_teams": 2, "empty_tables": 0} {
+		t.Run(name, func(t *testing.T) {
+			res, err := decode(vector(t, name)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prototest.CheckBots(t, res, humans, prototest.Unknown, true)
+		})
+	}
+}
+
+// FuzzDecode feeds one or more reply datagrams to the decoder.
+func FuzzDecode(f *testing.F) {
+	gt.Seeds(f, "gamespy2", []string{"*.bin"}, vector(f, "halo_like"), vector(f, "aa_no_count"), vector(f, "empty_tables"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decode(gt.Split(b)...)
+		gt.CheckDecoded(t, res, err, maxRows)
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	v := vector(b, "halo_like")
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		_, err := decode(v...)
+		return err
+	})
+}

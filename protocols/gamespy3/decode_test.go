@@ -234,3 +234,78 @@ func jc2Rows(want map[string]any) {
 		players[i] = map[string]any{"player": name, "ping": strconv.Itoa(int(ping))}
 	}
 }
+
+// TestBotsMeaning: Battlefield 2 flags bots in the player table's AIBot_
+// column and counts them in numplayers, so Players counts the humans when the
+// whole table came; other games (no column) and cut replies leave the bots
+// unknown and numplayers as sent.
+func TestBotsMeaning(t *testing.T) {
+	for _, c := range []struct {
+		vector       string
+		humans, bots int64
+		complete     bool
+	}{
+		{"split3", 2, 1, true},                          // numplayers 3, Charlie flagged
+		{"missing_middle", 3, prototest.Unknown, false}, // the table is cut
+		{"many_columns", 1, prototest.Unknown, true},    // no AIBot_ column
+	} {
+		t.Run(c.vector, func(t *testing.T) {
+			res, _ := decode(vector(t, c.vector)...)
+			if res == nil {
+				t.Fatal("no result")
+			}
+			prototest.CheckBots(t, res, c.humans, c.bots, c.complete)
+		})
+	}
+}
+
+// seeds adds every testdata vector and every GameSpy v3 capture, each split set
+// joined into one input.
+func seeds(f *testing.F) {
+	gt.Seeds(f, "gamespy3", []string{"*.bin"}, vector(f, "split3"), vector(f, "missing_middle"), vector(f, "two_last"))
+}
+
+// FuzzDecode feeds one or more stat reply datagrams to the decoder.
+func FuzzDecode(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decode(gt.Split(b)...)
+		gt.CheckDecoded(t, res, err, maxRows)
+	})
+}
+
+// FuzzDecodeJC2MP feeds one datagram to the Just Cause 2 MP decoder.
+func FuzzDecodeJC2MP(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := decodeJC2MP(b)
+		gt.CheckDecoded(t, res, err, min(maxRows, maxJC2Players))
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	v := vector(b, "split3")
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		_, err := decode(v...)
+		return err
+	})
+}
+
+// BenchmarkDecodeFixture decodes the 3-packet, 54-player Battlefield 2 capture.
+func BenchmarkDecodeFixture(b *testing.B) {
+	var v [][]byte
+	for _, name := range []string{"bf2_full_1.part1.bin", "bf2_full_1.part2.bin", "bf2_full_1.part3.bin"} {
+		v = append(v, prototest.Fixture(b, "gamespy3", name))
+	}
+	prototest.DecodeBench(b, nil, func([]byte) error {
+		_, err := decode(v...)
+		return err
+	})
+}
+
+func BenchmarkDecodeJC2MP(b *testing.B) {
+	prototest.DecodeBench(b, vector(b, "jc2mp")[0], func(v []byte) error {
+		_, err := decodeJC2MP(v)
+		return err
+	})
+}

@@ -2,7 +2,12 @@ package goldsrc
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
@@ -209,4 +214,162 @@ func TestRecode(t *testing.T) {
 	if res := r.result(); res.Name != prototest.MafiaNameAs["windows-1251"] || res.Map != "de_aztec" {
 		t.Errorf("name %q map %q", res.Name, res.Map)
 	}
+}
+
+// readHex reads an annotated hex vector from testdata/ (see prototest.ParseHex).
+func readHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
+
+func eq[T any](t testing.TB, what string, got, want T) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// infoValue returns the value of key in kv and whether it is there.
+func infoValue(kv []protocols.KV, key string) (string, bool) {
+	for _, x := range kv {
+		if x.Key == key {
+			return x.Value, true
+		}
+	}
+	return "", false
+}
+
+// infoStringMsg builds an infostringresponse around body ("\k\v...").
+func infoStringMsg(body string) []byte {
+	return append([]byte("\xFF\xFF\xFF\xFFinfostringresponse\x00"+body), 0)
+}
+
+// TestBotsMeaning: the replies that carry a bot count (0x49 and 0x6D's bots
+// byte, the infostring's "bots" key) count the bots in their players too:
+// Players is the humans, Bots the bots. The 'C' reply, a 0x6D that ends
+// before its bots byte and an infostring without "bots" cannot tell: Players
+// is the count as sent, Bots unknown.
+func TestBotsMeaning(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		msg          []byte
+		humans, bots int64
+	}{
+		{"0x49: 12 players, 4 bots", readHex(t, "info_I_goldsrc.hex"), 8, 4},
+		{"0x6D: 6 players, 2 bots", readHex(t, "info_m_mod.hex"), 4, 2},
+		{"infostring: 7 players, 2 bots", readHex(t, "infostring.hex"), 5, 2},
+		{"infostring: only bots", infoStringMsg(`\players\3\max\16\bots\3`), 0, 3},
+		{"infostring: more bots than players", infoStringMsg(`\players\1\bots\4`), 0, 4},
+		{"infostring: no bots key", infoStringMsg(`\players\6\max\16`), 6, prototest.Unknown},
+		{"infostring: bots but no players", infoStringMsg(`\max\16\bots\2`), prototest.Unknown, 2},
+		{"'C' has no bot count", readHex(t, "info_C.hex"), 5, prototest.Unknown},
+		{"0x6D from HLTV ends after vac", readHex(t, "info_m_hltv.hex"), 0, prototest.Unknown},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := decodeInfoReply(c.msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prototest.CheckBots(t, res, c.humans, c.bots, true)
+		})
+	}
+}
+
+// seeds is every own vector and, when ../shared is there, every real capture.
+// The fuzz targets hold every Result to prototest.FuzzResults and checkKV.
+func seeds(f *testing.F) [][]byte {
+	out := prototest.HexFiles(f)
+	if dir := prototest.SharedDir(); dir != "" {
+		names, _ := filepath.Glob(filepath.Join(dir, "fixtures", "goldsrc", "*.bin"))
+		for _, n := range names {
+			if b, err := os.ReadFile(n); err == nil {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+func FuzzDecodeReply(f *testing.F) {
+	prototest.FuzzResults(f, seeds(f), func(t *testing.T, b []byte) *protocols.Result {
+		res, err := decodeInfoReply(b)
+		if err != nil && res != nil {
+			t.Fatal("result with error")
+		}
+		if res != nil {
+			checkKV(t, res.Info)
+		}
+		return res
+	})
+}
+
+func FuzzDecodeInfo(f *testing.F) {
+	prototest.FuzzResults(f, seeds(f), func(t *testing.T, b []byte) *protocols.Result {
+		in, err := decodeCInfo(b)
+		if err != nil {
+			return nil
+		}
+		if in.Trailing < 0 || in.Trailing > len(b) {
+			t.Fatalf("trailing %d of %d bytes", in.Trailing, len(b))
+		}
+		res := in.Result()
+		checkKV(t, res.Info)
+		return res
+	})
+}
+
+func FuzzDecodeInfoString(f *testing.F) {
+	seeds := append(seeds(f), []byte("\xFF\xFF\xFF\xFFinfostringresponse\x00\\a\\b\\\\\\c"))
+	prototest.FuzzResults(f, seeds, func(t *testing.T, b []byte) *protocols.Result {
+		s, err := decodeInfoString(b)
+		if err != nil {
+			return nil
+		}
+		if len(s.KV) > maxInfoKeys {
+			t.Fatalf("%d pairs", len(s.KV))
+		}
+		for _, kv := range s.KV {
+			if strings.ContainsRune(kv.Key, '\\') || strings.ContainsRune(kv.Value, '\\') {
+				t.Fatalf("separator in pair %q", kv)
+			}
+		}
+		res := s.Result()
+		checkKV(t, res.Info)
+		return res
+	})
+}
+
+func FuzzDecodePlayersRules(f *testing.F) {
+	for _, b := range seeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if pl, err := decodePlayers(b, nil); err == nil {
+			for _, p := range pl {
+				if !utf8.ValidString(p.Name) || p.DurationKnown && p.Duration < 0 {
+					t.Fatalf("player %+v", p)
+				}
+			}
+		}
+		if rl, err := decodeRules(b); err == nil {
+			for _, kv := range rl {
+				if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+					t.Fatalf("rule %q", kv)
+				}
+			}
+		}
+	})
+}
+
+func BenchmarkDecodeReply(b *testing.B) {
+	for _, name := range []string{"info_m_mod.hex", "info_I_goldsrc.hex", "info_C.hex", "infostring.hex"} {
+		b.Run(name, func(b *testing.B) {
+			prototest.DecodeBench(b, readHex(b, name), func(msg []byte) error { _, err := decodeInfoReply(msg); return err })
+		})
+	}
+}
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	prototest.DecodeBench(b, readHex(b, "players_D.hex"), func(msg []byte) error { _, err := decodePlayers(msg, nil); return err })
+}
+
+func BenchmarkDecodeRules(b *testing.B) {
+	prototest.DecodeBench(b, readHex(b, "rules_E.hex"), func(msg []byte) error { _, err := decodeRules(msg); return err })
 }

@@ -1,13 +1,20 @@
 package goldsrc
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/json"
 	"errors"
+	"net/netip"
+	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -270,3 +277,369 @@ func TestNewSettings(t *testing.T) {
 func TestOptionsErrors(t *testing.T) {
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `goldsrc options: unknown encoding "koi8-r"`})
 }
+
+// query runs the Querier against addr with a deadline d.
+func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Duration) (*protocols.Result, *wire.Trace, error) {
+	return prototest.QueryNew(t, Protocol, addr, s, d)
+}
+
+// fake is a scripted GoldSrc server. A nil reply list means silence for that query.
+// A2S_PLAYER and A2S_RULES get an S2C_CHALLENGE first unless noChallenge is set.
+type fake struct {
+	a2sInfo       [][]byte // answer to A2S_INFO
+	infoChallenge bool     // A2S_INFO needs a challenge first
+	details       [][]byte // answers to the text words
+	info          [][]byte
+	infoString    [][]byte
+	players       [][]byte // A2S_PLAYER
+	rules         [][]byte // A2S_RULES
+	textPlayers   [][]byte // "players"
+	textRules     [][]byte // "rules"
+	noChallenge   bool
+	// dropFirst ignores the first datagram of each kind (exercises retries).
+	dropFirst bool
+	// dropWrong ignores an A2S_INFO carrying a challenge other than the server's
+	// (instead of answering S2C_CHALLENGE, or the info when none is needed).
+	dropWrong bool
+
+	mu       sync.Mutex
+	seen     map[string]int
+	log      []string
+	chal     []byte   // the server's challenge; nil: challenge (SetChallenge changes it)
+	infoReqs [][]byte // the A2S_INFO datagrams received
+}
+
+var challenge = []byte{0x11, 0x22, 0x33, 0x44}
+
+func (f *fake) start(t testing.TB) netip.AddrPort { return prototest.UDP(t, f.handle) }
+
+func (f *fake) handle(req []byte) [][]byte {
+	kind := classify(req)
+	f.mu.Lock()
+	if f.seen == nil {
+		f.seen = map[string]int{}
+	}
+	f.seen[kind]++
+	n := f.seen[kind]
+	f.log = append(f.log, kind)
+	if kind == "A2S_INFO" {
+		f.infoReqs = append(f.infoReqs, req)
+	}
+	ch := f.challenge()
+	f.mu.Unlock()
+	if f.dropFirst && n == 1 {
+		return nil
+	}
+	challenged := len(req) == 9 && bytes.Equal(req[5:], ch)
+	switch kind {
+	case "A2S_INFO":
+		carries := len(req) == len(steam.InfoRequest)+4
+		right := carries && bytes.Equal(req[len(req)-4:], ch)
+		if f.dropWrong && carries && !right {
+			return nil
+		}
+		if f.infoChallenge && !right {
+			return [][]byte{challengeReplyWith(ch)}
+		}
+		return f.a2sInfo
+	case "A2S_PLAYER":
+		if f.players != nil && !f.noChallenge && !challenged {
+			return [][]byte{challengeReplyWith(ch)}
+		}
+		return f.players
+	case "A2S_RULES":
+		if f.rules != nil && !f.noChallenge && !challenged {
+			return [][]byte{challengeReplyWith(ch)}
+		}
+		return f.rules
+	case "details":
+		return f.details
+	case "info":
+		return f.info
+	case "infostring":
+		return f.infoString
+	case "players":
+		return f.textPlayers
+	case "rules":
+		return f.textRules
+	}
+	return nil
+}
+
+// requests returns the kinds of request received, in order.
+func (f *fake) requests() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.log...)
+}
+
+func (f *fake) count(kind string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.seen[kind]
+}
+
+// challenge returns the server's current challenge (f.mu held).
+func (f *fake) challenge() []byte {
+	if f.chal == nil {
+		return challenge
+	}
+	return f.chal
+}
+
+// SetChallenge, Current, Requests and InfoRequests serve steamtest.CacheRun.
+func (f *fake) SetChallenge(ch []byte) {
+	f.mu.Lock()
+	f.chal = ch
+	f.mu.Unlock()
+}
+
+func (f *fake) Current() []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.challenge()
+}
+
+func (f *fake) Requests() int { return len(f.requests()) }
+
+func (f *fake) InfoRequests() [][]byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([][]byte(nil), f.infoReqs...)
+}
+
+func challengeReply() []byte { return challengeReplyWith(challenge) }
+
+func challengeReplyWith(ch []byte) []byte {
+	return append([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41}, ch...)
+}
+
+// classify names a request datagram.
+func classify(req []byte) string {
+	if len(req) < 5 || !bytes.HasPrefix(req, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
+		return "garbage"
+	}
+	switch req[4] {
+	case 'T':
+		return "A2S_INFO"
+	case 'U':
+		return "A2S_PLAYER"
+	case 'V':
+		return "A2S_RULES"
+	}
+	word, _, _ := bytes.Cut(req[4:], []byte{0})
+	word, _, _ = bytes.Cut(word, []byte{'\n'})
+	return string(word)
+}
+
+func one(b []byte) [][]byte { return [][]byte{b} }
+
+// TestBotsQuery: through a query the counts come from the info reply; the
+// players record has no bot flag, so no list entry may claim to be a bot.
+func TestBotsQuery(t *testing.T) {
+	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), players: one(readHex(t, "players_D.hex")), noChallenge: true}
+	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, answerDeadline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prototest.CheckBots(t, res, 8, 4, false)
+	if len(res.PlayerList) == 0 {
+		t.Fatal("no player list")
+	}
+	for _, p := range res.PlayerList {
+		if p.Bot {
+			t.Errorf("player %q marked as a bot: the players record cannot tell", p.Name)
+		}
+	}
+}
+
+func TestChallengeCache(t *testing.T) {
+	t.Parallel()
+	a, b := []byte{0x4B, 0xA1, 0xD5, 0x22}, []byte{0x55, 0x66, 0x77, 0x88}
+	type step = steamtest.CacheStep
+	type row struct {
+		steamtest.CacheCase
+		seed    []byte // a challenge in the cache before the first probe
+		timeout time.Duration
+	}
+	var rows []row
+	for _, c := range steamtest.CommonCacheCases(func(ch bool) steamtest.CacheFake { return &fake{infoChallenge: ch, chal: a} }) {
+		rows = append(rows, row{CacheCase: c})
+	}
+	rows = append(rows,
+		row{CacheCase: steamtest.CacheCase{Name: "a server dropping a stale challenge gets A2S_INFO without it in the first stage",
+			Fake: &fake{infoChallenge: true, dropWrong: true, chal: a},
+			Steps: []step{{Reqs: 2, Phases: "challenge,info", Cached: true},
+				// the stale one (silence), the plain one, the new challenge: no text query
+				{Challenge: b, Reqs: 3, Phases: "challenge,info", Hit: true, Cached: true}, {Reqs: 1, Phases: "info", Hit: true, Cached: true}}},
+			timeout: lateDeadline},
+		row{CacheCase: steamtest.CacheCase{Name: "a plain A2S_INFO answered at once drops the cached challenge",
+			Fake: &fake{dropWrong: true, chal: a}, Steps: []step{{Reqs: 2, Phases: "info", Hit: true}, {Reqs: 1, Phases: "info"}}},
+			seed: b, timeout: lateDeadline})
+	for _, tt := range rows {
+		t.Run(tt.Name, func(t *testing.T) {
+			t.Parallel()
+			f := tt.Fake.(*fake)
+			f.a2sInfo = one(readHex(t, "info_I_goldsrc.hex"))
+			addr := f.start(t)
+			q := newCachingQuerier(t, tt.Off)
+			if tt.seed != nil {
+				q.challenges.Put(addr, steam.WithChallenge(steam.InfoRequest, tt.seed), false)
+			}
+			steamtest.CacheRun{Querier: q, Cache: q.challenges, Off: tt.Off, Fake: f, Addr: addr, InfoOnly: true,
+				Timeout: cmp.Or(tt.timeout, answerDeadline), Name: "CS 1.6 Server", Steps: tt.Steps}.Run(t)
+		})
+	}
+}
+
+// The cache is the querier's (one per module): another querier pays the challenge.
+func TestChallengeCachePerQuerier(t *testing.T) {
+	t.Parallel()
+	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true}
+	addr := f.start(t)
+	q1, q2 := newCachingQuerier(t, false), newCachingQuerier(t, false)
+	for i, tt := range []struct {
+		q    *querier
+		reqs int
+	}{{q1, 2}, {q1, 1}, {q2, 2}, {q2, 1}, {q1, 1}} {
+		before := f.count("A2S_INFO")
+		if _, _, err := prototest.QueryWithin(t, tt.q, addr, answerDeadline); err != nil {
+			t.Fatalf("probe %d: %v", i+1, err)
+		}
+		if n := f.count("A2S_INFO") - before; n != tt.reqs {
+			t.Errorf("probe %d: %d A2S_INFO, want %d", i+1, n, tt.reqs)
+		}
+	}
+}
+
+// The players phase is unchanged by the cache: A2S_PLAYER still follows its own
+// challenge, and the dialect stays A2S.
+func TestChallengeCachePlayers(t *testing.T) {
+	t.Parallel()
+	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true, players: one(readHex(t, "players_D.hex"))}
+	addr := f.start(t)
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Players: true})
+	for i, want := range []string{"challenge,info,players", "info,players"} {
+		res, tr, err := prototest.QueryWithin(t, q, addr, answerDeadline)
+		if err != nil || len(res.PhaseErrors) != 0 {
+			t.Fatalf("probe %d: %v %v", i+1, err, res)
+		}
+		eq(t, "players", len(res.PlayerList), 3)
+		eq(t, "phases", phases(tr), want)
+	}
+	eq(t, "requests", strings.Join(f.requests(), ","), "A2S_INFO,A2S_INFO,A2S_PLAYER,A2S_PLAYER,A2S_INFO,A2S_PLAYER,A2S_PLAYER")
+}
+
+func TestChallengeCacheConcurrent(t *testing.T) {
+	t.Parallel()
+	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true, dropWrong: true}
+	q := newCachingQuerier(t, false)
+	steamtest.CacheConcurrent(t, q, q.challenges, f.start(t), challenge)
+}
+
+// newCachingQuerier returns a querier with the default options, or with
+// challenge_cache: false when off.
+func newCachingQuerier(t *testing.T, off bool) *querier {
+	t.Helper()
+	var s protocols.Settings
+	if off {
+		s.Options = prototest.OptionsOf(Options{ChallengeCache: new(bool)})
+	}
+	return prototest.MustNew(t, Protocol, s).(*querier)
+}
+
+// TestQstat queries the same fake server with quakestat and with the Querier.
+// quakestat -hls sends the text words "details", "players" and "rules" (checked by
+// hand on a listening socket); -hlqs sends "infostring". Its numplayers is the wire
+// count, bots included; Result.Players excludes them, so Result.Bots is added back.
+func TestQstat(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, flag string
+		srv        *fake
+		full       bool // also compare players and rules (-P -R)
+	}{
+		{"WON server, text words only", "-hls", &fake{details: one(readHex(t, "info_m_plain.hex")),
+			textPlayers: one(readHex(t, "players_D.hex")), textRules: steamtest.Frags(t, "rules_split")}, true},
+		{"HLDS answering A2S and details", "-hls", &fake{a2sInfo: one(readHex(t, "info_m_plain.hex")), details: one(readHex(t, "info_m_plain.hex")),
+			players: one(readHex(t, "players_D.hex")), rules: steamtest.Frags(t, "rules_split"),
+			textPlayers: one(readHex(t, "players_D.hex")), textRules: steamtest.Frags(t, "rules_split")}, true},
+		{"HLTV proxy, 0x6D without bots", "-hls", &fake{details: one(readHex(t, "info_m_hltv.hex"))}, false},
+		{"infostring", "-hlqs", &fake{infoString: one(readHex(t, "infostring.hex"))}, false},
+	}
+	if _, err := exec.LookPath("quakestat"); err != nil {
+		t.Skip("quakestat (Debian package qstat) is not installed: skipping the qstat cross-check")
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			addr, d := tt.srv.start(t), textDeadline
+			if tt.flag == "-hlqs" {
+				d = lateDeadline
+			}
+			res, _, err := query(t, addr, protocols.Settings{Players: tt.full, Rules: tt.full}, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steamtest.QstatAgrees(t, prototest.QstatJSON(t, tt.flag, addr), res)
+			if tt.full {
+				comparePlayersRules(t, addr.String(), res)
+			}
+		})
+	}
+}
+
+// comparePlayersRules compares the player list and the server's own rules with
+// quakestat -P -R (which adds rules of its own, such as gamedir, from the info reply).
+func comparePlayersRules(t *testing.T, addr string, res *protocols.Result) {
+	t.Helper()
+	out := prototest.Qstat(t, "-json", "-timeout", "5", "-P", "-R", "-hls", addr)
+	var recs []struct {
+		Rules   map[string]string `json:"rules"`
+		Players []struct {
+			Name  string `json:"name"`
+			Score int64  `json:"score"`
+		} `json:"players"`
+	}
+	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
+		t.Fatalf("quakestat output %q: %v", out, err)
+	}
+	qs := recs[0]
+	if len(qs.Players) != len(res.PlayerList) {
+		t.Fatalf("qstat %d players, Querier %d", len(qs.Players), len(res.PlayerList))
+	}
+	for i, p := range qs.Players {
+		eq(t, "score", res.PlayerList[i].Score.Value, p.Score)
+		if ascii(res.PlayerList[i].Name) { // qstat mangles non-ASCII bytes
+			eq(t, "player name", res.PlayerList[i].Name, p.Name)
+		}
+	}
+	for _, r := range res.Rules {
+		if ascii(r.Value) {
+			eq(t, "rule "+r.Key, r.Value, qs.Rules[r.Key])
+		}
+	}
+}
+
+func ascii(s string) bool { return !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 }) }
+
+// BenchmarkQuery runs a whole A2S-dialect query (info, players with challenge,
+// split rules) against a loopback fake server.
+func BenchmarkQuery(b *testing.B) {
+	f := &fake{a2sInfo: one(readHex(b, "info_I_goldsrc.hex")), players: one(readHex(b, "players_D.hex")), rules: steamtest.Frags(b, "rules_split")}
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, f.start(b))
+}
+
+// Deadlines of the round-trip tests. The info fallback sends "details" after half
+// the deadline and "info"/"infostring" after 3/4 and 7/8 of it, so a test that needs
+// a later query gets a longer deadline (the fake's answer then has room even on a
+// loaded machine); tests where the server answers at once cost nothing extra.
+const (
+	silentDeadline = 300 * time.Millisecond  // the query must fail
+	textDeadline   = time.Second             // answered by "details"
+	lateDeadline   = 1600 * time.Millisecond // answered by "info" or "infostring"
+	answerDeadline = 3 * time.Second         // answered at once
+	// slack bounds how long after its deadline a failing query may return: it only
+	// catches hangs, not timings.
+	slack = 2 * time.Second
+)

@@ -1,12 +1,14 @@
 package master
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -117,5 +119,28 @@ func TestFileRejects(t *testing.T) {
 		{Source{Type: TypeFile, Path: "x", Query: "q"}, "takes no query"},
 		{Source{Type: TypeFile, Path: "x", Fields: Fields{Address: "ip"}}, "fields are for type http_json"},
 		{Source{Type: TypeQuake3, Path: "x"}, "path is for type file only"},
+	})
+}
+
+// FuzzDecodeFile: no file panics the file decoder; it keeps no more targets
+// than the file has lines, each a usable address or a host name with a port,
+// and an error never quotes the file.
+func FuzzDecodeFile(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := newCollector(3)
+		err := decodeFile(b, c)
+		l := c.done(nil)
+		if len(l.Entries) > 3 || len(l.Entries) > bytes.Count(b, []byte("\n"))+1 {
+			t.Fatalf("%d entries from %d lines", len(l.Entries), bytes.Count(b, []byte("\n"))+1)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "malformed: line ") {
+			t.Fatalf("error %q", err)
+		}
+		for _, e := range l.Entries {
+			if e.Host == "" && !usable(e.Addr) || e.Host != "" && (e.Addr.IsValid() || !utf8.ValidString(e.Host)) {
+				t.Fatalf("entry without one usable address: %+v", e)
+			}
+		}
 	})
 }

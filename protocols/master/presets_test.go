@@ -249,3 +249,16 @@ func TestGeneshiftRecordCap(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// FuzzDecodeGeneshift: Geneshift's text decoder keeps no more servers than the
+// body has records (FuzzDecodeJSON holds it to the rest).
+func FuzzDecodeGeneshift(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := newCollector(3)
+		decodeGeneshift(bytes.NewReader(b), c)
+		if n := len(c.done(nil).Entries); n > bytes.Count(b, recordSep)+1 {
+			t.Fatalf("%d entries from %d records", n, bytes.Count(b, recordSep)+1)
+		}
+	})
+}

@@ -2,7 +2,11 @@ package samp
 
 import (
 	"net/netip"
+	"os"
+	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -204,4 +208,95 @@ func TestDecodeExtra(t *testing.T) {
 	if _, err := decodeExtra(vec(t, "extra_openmp")[:30]); wire.Reason(err) != "truncated" {
 		t.Errorf("cut: %v", err)
 	}
+}
+
+// TestBotsMeaning: the query tells no NPC from a player (open.mp counts its bots
+// among the players and lists them alike, taking them off the max): Players is
+// the info's count as sent, Bots stays unknown and no listed player is marked.
+func TestBotsMeaning(t *testing.T) {
+	for _, variant := range []string{"samp", "openmp", "vcmp"} {
+		t.Run(variant, func(t *testing.T) {
+			f := sampServer(t)
+			switch variant {
+			case "openmp":
+				f = openMPServer(t)
+			case "vcmp":
+				f = vcmpServer(t)
+			}
+			res, _, err := prototest.QueryNew(t, Protocol, f.start(t), with(protocols.Settings{Players: true}, variant, ""), 2*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prototest.CheckBots(t, res, res.Players.Value, prototest.Unknown, true)
+			if !res.Players.Known || res.Players.Value == 0 {
+				t.Errorf("players %+v", res.Players)
+			}
+		})
+	}
+}
+
+// FuzzDecode feeds one datagram to every decoder: no input panics one, every
+// error names one reason, and a result is UTF-8 with counts in range.
+func FuzzDecode(f *testing.F) {
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".hex"); ok {
+			f.Add(vec(f, name))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		check := func(err error) bool {
+			if err != nil {
+				if r := wire.Reason(err); r == "" || r == "other" {
+					t.Fatalf("error without a reason: %v", err)
+				}
+				return false
+			}
+			return true
+		}
+		if len(b) < headerLen {
+			return // answers skips it before any decoder sees it
+		}
+		for _, vcmp := range []bool{false, true} {
+			in, err := decodeInfo(b, vcmp)
+			if check(err) {
+				res := (&status{variant: variantVCMP, in: in}).result(wire.UTF8, true)
+				if res.Players.Value < 0 || res.Players.Value > 65535 || !utf8.ValidString(res.Name+res.Game+res.Map+res.Version) {
+					t.Fatalf("result %+v", res)
+				}
+			}
+			for _, op := range []byte{opDetailed, opClients} {
+				ps, err := decodePlayers(b, op, vcmp)
+				if check(err) {
+					for _, p := range playerList(ps, wire.Windows1251) {
+						if !utf8.ValidString(p.Name) {
+							t.Fatalf("player %q", p.Name)
+						}
+					}
+				}
+			}
+		}
+		if rules, err := decodeRules(b); check(err) && len(rules) > maxRules {
+			t.Fatalf("%d rules", len(rules))
+		}
+		_, err := decodeExtra(b)
+		check(err)
+	})
+}
+
+func BenchmarkDecodeInfo(b *testing.B) {
+	prototest.DecodeBench(b, vec(b, "info_samp"), func(v []byte) error {
+		_, err := decodeInfo(v, false)
+		return err
+	})
+}
+
+func BenchmarkDecodePlayers(b *testing.B) {
+	prototest.DecodeBench(b, vec(b, "players_d"), func(v []byte) error {
+		_, err := decodePlayers(v, opDetailed, false)
+		return err
+	})
 }

@@ -200,3 +200,7 @@ func TestQuerierContract(t *testing.T) {
 		WantName:    "Fake Roleplay",
 	})
 }
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, all, sampServer(b).start(b))
+}

@@ -160,3 +160,74 @@ func TestPackedInt(t *testing.T) {
 		}
 	}
 }
+
+// TestBotsOverClients: 0.7 flags each listed bot (client flag 2), so Players
+// counts the clients less the bots; 0.6 has no flag: every client counts and
+// bots are unknown (the vectors' probe lines pin both, TestVectors). More
+// flagged bots than the client count leave Players unknown rather than negative.
+func TestBotsOverClients(t *testing.T) {
+	in := info{Protocol: version07, NumClients: 1, Clients: []client{{Name: "a", Bot: true}, {Name: "b", Bot: true}}}
+	prototest.CheckBots(t, in.Result(false), prototest.Unknown, 2, false)
+}
+
+func seed(f *testing.F) {
+	for _, b := range prototest.HexFiles(f) {
+		f.Add(b)
+	}
+}
+
+func check(t *testing.T, in info, err error) {
+	if err != nil {
+		if r := wire.Reason(err); r == "other" || r == "" {
+			t.Fatalf("error without a reason: %v", err)
+		}
+		return
+	}
+	if len(in.Clients) > maxClients {
+		t.Fatalf("%d clients kept", len(in.Clients))
+	}
+	prototest.CheckUTF8(t, in.Result(true))
+}
+
+// FuzzDecodeInfo07 feeds whole datagrams through the 0.7 header check and
+// decoder (vectors use token 12345678), and the token-response parser.
+func FuzzDecodeInfo07(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tokenResponse07(b, vectorToken)
+		answers07(b, vectorToken, 42)
+		payload, err := connless07(b, vectorToken)
+		if err != nil {
+			return
+		}
+		in, err := decodeInfo07(payload)
+		check(t, in, err)
+	})
+}
+
+func FuzzDecodeInfo06(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		answers06(b, 7)
+		in, err := decode06(b)
+		check(t, in, err)
+	})
+}
+
+func BenchmarkDecodeInfo07(b *testing.B) {
+	payload, _ := connless07(prototest.HexFile(b, "v07_players.hex"), vectorToken)
+	prototest.DecodeBench(b, payload, func(v []byte) error {
+		in, err := decodeInfo07(v)
+		if err == nil {
+			_ = in.Result(true)
+		}
+		return err
+	})
+}
+
+func BenchmarkDecodeInfo06(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "v06_players.hex"), func(v []byte) error {
+		_, err := decode06(v)
+		return err
+	})
+}

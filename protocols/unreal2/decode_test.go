@@ -1,10 +1,13 @@
 package unreal2
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -278,4 +281,116 @@ func TestRulesCap(t *testing.T) {
 	if len(kv) != maxRulePairs || wire.Reason(err) != "too_large" {
 		t.Errorf("%d rules, err %v", len(kv), err)
 	}
+}
+
+// TestBotsMeaning: the info's current players count bots too (UT2004's
+// DeathMatch.GetNumPlayers: humans plus bots, capped at max-1, once a human is
+// on), while the player list holds humans only (GetServerPlayers skips bots). With
+// the list asked for, Players is its length and Bots the count less it; without,
+// Players is the count as sent (bots included) and Bots stays unknown. No listed
+// player is marked, as the list has no bot in it.
+func TestBotsMeaning(t *testing.T) {
+	for _, c := range []struct {
+		name               string
+		counted, listed    int
+		players            bool
+		wantHuman, wantBot int64
+	}{
+		{"humans only", 3, 3, true, 3, 0},
+		{"two humans, five bots", 7, 2, true, 2, 5},
+		{"bots counted, list not asked", 7, 0, false, 7, prototest.Unknown},
+		// No human on: the server counts nobody, bots or not.
+		{"empty", 0, 0, true, 0, prototest.Unknown},
+		// A list longer than the count cannot be split.
+		{"list longer than the count", 2, 4, true, 4, prototest.Unknown},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fake{info: [][]byte{infoReply("Bots", "DM-Rankin", int32(c.counted), 16)}, players: playerReplies(c.listed, 4)}
+			res, _, err := query(t, f.start(t), protocols.Settings{Players: c.players}, 2*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prototest.CheckBots(t, res, c.wantHuman, c.wantBot, false)
+			if c.players && len(res.PlayerList) != c.listed {
+				t.Errorf("%d players listed, want %d", len(res.PlayerList), c.listed)
+			}
+		})
+	}
+}
+
+// FuzzDecode runs every decoder on one datagram, as the querier would for each
+// reply type, seeded with the vectors in testdata/ and the fakes' replies.
+func FuzzDecode(f *testing.F) {
+	for _, b := range prototest.AllVecs(f) {
+		f.Add(b)
+	}
+	f.Add(infoReply("Seed", "DM-Seed", 3, 8))
+	f.Add(kfInfo("Seed KF", 2, 6))
+	for _, b := range playerReplies(5, 5) {
+		f.Add(b)
+	}
+	for _, b := range rulesReplies(6, stockRules...) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		valid := func(what, s string) {
+			if !utf8.ValidString(s) {
+				t.Fatalf("%s: invalid UTF-8 %q", what, s)
+			}
+		}
+		if v, body, err := splitReply(b, typeInfo); err == nil {
+			if in, err := decodeInfo(v, body); err == nil {
+				st := &status{in: in}
+				for _, kv := range st.infoKV() {
+					valid(kv.Key, kv.Value)
+				}
+				if in.trailing < 0 || in.trailing > len(body) {
+					t.Fatalf("trailing %d of %d", in.trailing, len(body))
+				}
+			}
+		}
+		if _, body, err := splitReply(b, typeRules); err == nil {
+			kv, _ := decodeRules(nil, body)
+			if len(kv) > maxRulePairs {
+				t.Fatalf("%d rules past the cap", len(kv))
+			}
+			for _, p := range kv {
+				valid("rule key", p.Key)
+				valid("rule value", p.Value)
+			}
+		}
+		if v, body, err := splitReply(b, typePlayers); err == nil {
+			for _, version := range []uint32{v, versionXMP} {
+				ps, _ := decodePlayers(nil, version, body)
+				if len(ps) > maxPlayerEntries {
+					t.Fatalf("%d players past the cap", len(ps))
+				}
+				for _, p := range ps {
+					valid("player name", p.name)
+					valid("player team", p.team)
+				}
+			}
+		}
+	})
+}
+
+func BenchmarkDecodeInfo(b *testing.B) {
+	prototest.DecodeBench(b, prototest.VecFile(b, "info_ut2004"), func(reply []byte) error {
+		v, body, err := splitReply(reply, typeInfo)
+		if err == nil {
+			_, err = decodeInfo(v, body)
+		}
+		return err
+	})
+}
+
+// BenchmarkDecodePlayers decodes a full 32-player list in one datagram.
+func BenchmarkDecodePlayers(b *testing.B) {
+	prototest.DecodeBench(b, playerReplies(32, 32)[0], func(reply []byte) error {
+		v, body, _ := splitReply(reply, typePlayers)
+		if ps, err := decodePlayers(nil, v, body); err != nil || len(ps) != 32 {
+			return fmt.Errorf("%d players: %v", len(ps), err)
+		}
+		return nil
+	})
 }
