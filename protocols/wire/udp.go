@@ -105,14 +105,7 @@ func DialUDP(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn, err
 	if err := u.s.open(addr); err != nil {
 		return nil, netErr(err)
 	}
-	if d, ok := ctx.Deadline(); ok {
-		u.s.SetDeadline(d)
-		u.readDeadline = d
-		u.stop = closeOnCancel(ctx, &u.s, &u.cancelled)
-	} else {
-		u.s.SetDeadline(time.Time{}) // a reused socket's last deadline
-		u.stop = watchCancel(ctx, &u.s)
-	}
+	u.bound(ctx)
 	return u, nil
 }
 
@@ -130,6 +123,12 @@ func DialUDPList(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn,
 		return nil, netErr(err)
 	}
 	u.s.setReadBuffer(listBuffer)
+	u.bound(ctx)
+	return u, nil
+}
+
+// bound ends the socket's reads by ctx: its deadline, or else its cancellation.
+func (u *UDPConn) bound(ctx context.Context) {
 	if d, ok := ctx.Deadline(); ok {
 		u.s.SetDeadline(d)
 		u.readDeadline = d
@@ -138,7 +137,6 @@ func DialUDPList(ctx context.Context, addr netip.AddrPort, tr *Trace) (*UDPConn,
 		u.s.SetDeadline(time.Time{}) // a reused socket's last deadline
 		u.stop = watchCancel(ctx, &u.s)
 	}
-	return u, nil
 }
 
 // listBuffer is the receive buffer DialUDPList asks for.

@@ -13,13 +13,8 @@ import (
 // calls and read straight from the poller's callback. Build with -tags gse_portable
 // to use udp_pooled.go on Linux instead (the tests run both).
 type udpSocket struct {
-	f   *os.File // the socket, in the runtime's poller (deadlines work on it)
-	raw syscall.RawConn
-	// readFn is bound once per socket: a closure per recv would cost allocations
-	// on every datagram. It leaves its result in got/gotErr.
-	readFn func(fd uintptr) bool
-	got    []byte
-	gotErr error
+	f *os.File // the socket, in the runtime's poller (deadlines work on it)
+	rawReader
 }
 
 // open connects a non-blocking UDP socket to addr and hands it to the runtime's
@@ -49,8 +44,8 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 		f.Close()
 		return err
 	}
-	s.f, s.raw = f, raw
-	s.readFn = s.read
+	s.f = f
+	s.init(raw)
 	return nil
 }
 
@@ -59,24 +54,6 @@ func (s *udpSocket) release() error                    { return s.f.Close() }
 func (s *udpSocket) SetDeadline(t time.Time) error     { return s.f.SetDeadline(t) }
 func (s *udpSocket) SetReadDeadline(t time.Time) error { return s.f.SetReadDeadline(t) }
 func (s *udpSocket) Write(b []byte) (int, error)       { return s.f.Write(b) }
-
-// recv waits for the next datagram and returns a copy of it sized to fit.
-func (s *udpSocket) recv() ([]byte, error) {
-	s.got, s.gotErr = nil, nil
-	err := s.raw.Read(s.readFn)
-	if err == nil {
-		err = s.gotErr
-	}
-	if err != nil {
-		return nil, err
-	}
-	return s.got, nil
-}
-
-func (s *udpSocket) read(fd uintptr) (done bool) {
-	s.got, s.gotErr, done = readDatagram(fd)
-	return done
-}
 
 // setReadBuffer asks for a receive buffer of n bytes (best effort).
 func (s *udpSocket) setReadBuffer(n int) {

@@ -38,15 +38,10 @@ var idle = [2]chan *pooledSocket{make(chan *pooledSocket, idleSockets), make(cha
 // pooledSocket is one socket and what it is reused with.
 type pooledSocket struct {
 	c    *net.UDPConn
-	raw  syscall.RawConn
 	v6   bool
 	born time.Time
 	uses int
-	// readFn is bound once per socket, so a read costs no closure; it leaves its
-	// result in got and gotErr.
-	readFn func(fd uintptr) bool
-	got    []byte
-	gotErr error
+	rawReader
 }
 
 type udpSocket struct {
@@ -83,8 +78,8 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 		c.Close()
 		return err
 	}
-	p := &pooledSocket{c: c, raw: raw, v6: v6, born: time.Now()}
-	p.readFn = p.read
+	p := &pooledSocket{c: c, v6: v6, born: time.Now()}
+	p.init(raw)
 	s.p = p
 	return nil
 }
@@ -174,24 +169,7 @@ func (s *udpSocket) SetDeadline(t time.Time) error     { return s.p.c.SetDeadlin
 func (s *udpSocket) SetReadDeadline(t time.Time) error { return s.p.c.SetReadDeadline(t) }
 func (s *udpSocket) Write(b []byte) (int, error)       { return s.p.c.Write(b) }
 
-// recv waits for the next datagram and returns a copy of it sized to fit.
-func (s *udpSocket) recv() ([]byte, error) {
-	p := s.p
-	p.got, p.gotErr = nil, nil
-	err := p.raw.Read(p.readFn)
-	if err == nil {
-		err = p.gotErr
-	}
-	if err != nil {
-		return nil, err
-	}
-	return p.got, nil
-}
-
-func (p *pooledSocket) read(fd uintptr) (done bool) {
-	p.got, p.gotErr, done = readDatagram(fd)
-	return done
-}
+func (s *udpSocket) recv() ([]byte, error) { return s.p.recv() }
 
 // setReadBuffer asks for a receive buffer of n bytes (best effort); the socket is
 // then not reused.

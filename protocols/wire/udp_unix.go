@@ -21,6 +21,39 @@ func sockaddr(addr netip.AddrPort) (sa syscall.Sockaddr, v6 bool, err error) {
 	return &syscall.SockaddrInet6{Port: int(addr.Port()), Addr: ip.As16(), ZoneId: zone}, true, nil
 }
 
+// rawReader reads a socket's datagrams straight from the poller's callback.
+type rawReader struct {
+	raw syscall.RawConn
+	// readFn is bound once per socket: a closure per recv would cost allocations
+	// on every datagram. It leaves its result in got/gotErr.
+	readFn func(fd uintptr) bool
+	got    []byte
+	gotErr error
+}
+
+func (r *rawReader) init(raw syscall.RawConn) {
+	r.raw = raw
+	r.readFn = r.read
+}
+
+// recv waits for the next datagram and returns a copy of it sized to fit.
+func (r *rawReader) recv() ([]byte, error) {
+	r.got, r.gotErr = nil, nil
+	err := r.raw.Read(r.readFn)
+	if err == nil {
+		err = r.gotErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.got, nil
+}
+
+func (r *rawReader) read(fd uintptr) (done bool) {
+	r.got, r.gotErr, done = readDatagram(fd)
+	return done
+}
+
 // readDatagram reads one datagram from the non-blocking socket fd when the poller
 // says it may be readable; done is false when there was none yet. It borrows a read
 // buffer only for the moment the datagram is copied out: a 64 KiB buffer held
