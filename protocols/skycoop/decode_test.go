@@ -41,35 +41,35 @@ var goodVectors = []struct {
 		format: formatCurrent, version: "0.13.2", players: 0, max: 4, list: []string{},
 		info: map[string]string{"experience": "Stalker", "pvp": "True", "players_listed": "0"},
 	}},
-	{"rcon_counted.hex", 196, want{
+	{"rcon_counted.hex", 196, want{ // the count includes RCON sessions: 3 counted, 2 listed
 		format: formatCurrent, name: "Zone de survie é", version: "0.13.1", players: 3, max: 8,
 		list: []string{"Alice", "Bob"},
 		info: map[string]string{"experience": "Interloper", "pvp": "False", "players_listed": "2", "players": "3"},
 	}},
-	{"raw_names.hex", 212, want{
+	{"raw_names.hex", 212, want{ // names lose apostrophes, keep backslash and quote
 		format: formatCurrent, name: "Raw", version: "0.12.0", players: 4, max: 10,
 		list: []string{`C:\Bob`, `Say "hi"`, "OBrien", "a,b]:{"},
 		info: map[string]string{"experience": "Pilgrim", "pvp": "False"},
 	}},
-	{"surrogates.hex", 158, want{
+	{"surrogates.hex", 158, want{ // UTF-16 surrogates decoded, unpaired ones replaced
 		format: formatCurrent, name: "❄ Cabin 🏔 \uFFFD ", version: "0.13.2", players: 0, max: 2, list: []string{},
 		info: map[string]string{"experience": "Unknown"},
 	}},
-	{"version_nonascii_aligned.hex", 146, want{
+	{"version_nonascii_aligned.hex", 146, want{ // the version length counts UTF-16 units, not bytes
 		format: formatCurrent, name: "V", version: "0.13.2-é1", players: 1, max: 4, list: []string{"Ann"},
 	}},
 	{"version_nonascii_split.hex", 159, want{
 		format: formatCurrent, name: "V", version: "0.13.2-β", players: 2, max: 4, list: []string{"Ann", "Bo"},
 	}},
-	{"legacy_0_11_3.hex", 34, want{
+	{"legacy_0_11_3.hex", 34, want{ // the layout of 0.11.0 to 0.11.5
 		format: formatLegacy, version: "0.11.3", players: 2, max: 4,
 		info: map[string]string{"format": formatLegacy, "config_bytes": "12"},
 	}},
-	{"trailing_bytes.hex", 134, want{
+	{"trailing_bytes.hex", 134, want{ // no trailing data in the spec, but tolerated
 		format: formatCurrent, name: "T", version: "0.13.2", players: 0, max: 4, list: []string{},
 		info: map[string]string{"trailing_bytes": "2"},
 	}},
-	{"config_truncated.hex", 46, want{
+	{"config_truncated.hex", 46, want{ // the counts survive a missing or cut config
 		format: formatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
 		configErr: wire.ErrTruncated, phaseError: true,
 	}},
@@ -110,15 +110,11 @@ func TestDecodeVectors(t *testing.T) {
 
 func checkResult(t *testing.T, res *protocols.Result, w want) {
 	t.Helper()
-	if res.Game != "The Long Dark" || res.Name != w.name || res.Version != w.version {
-		t.Errorf("game/name/version = %q/%q/%q, want The Long Dark/%q/%q", res.Game, res.Name, res.Version, w.name, w.version)
+	if res.Game != "The Long Dark" || res.Name != w.name || res.Version != w.version || res.MaxPlayers != protocols.Known(w.max) ||
+		res.Map != "" || res.Password != protocols.FlagUnknown {
+		t.Errorf("result %+v, want %+v", res, w)
 	}
-	if res.Players != protocols.Known(w.players) || res.MaxPlayers != protocols.Known(w.max) {
-		t.Errorf("players = %+v/%+v, want %d/%d", res.Players, res.MaxPlayers, w.players, w.max)
-	}
-	if res.Map != "" || res.Bots.Known || res.Password != protocols.FlagUnknown {
-		t.Errorf("reported what the protocol does not carry: %+v", res)
-	}
+	prototest.CheckBots(t, res, w.players, prototest.Unknown, true) // clients counted, RCON sessions too; no bots
 	var names []string
 	if res.PlayerList != nil {
 		names = []string{}
@@ -132,15 +128,7 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 	if got := len(res.PhaseErrors) == 1 && res.PhaseErrors[0].Phase == "players"; got != w.phaseError || len(res.PhaseErrors) > 1 {
 		t.Errorf("phase errors = %v, want players error: %v", res.PhaseErrors, w.phaseError)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	for k, v := range w.info {
-		if info[k] != v {
-			t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
-		}
-	}
+	prototest.CheckInfoHas(t, res, w.info)
 }
 
 func TestDecodeBadVectors(t *testing.T) {
@@ -239,101 +227,31 @@ func TestParseConfig(t *testing.T) {
 	}
 }
 
-// TestQuirks has one case per quirk or erratum the spec calls out (§3-§6) and per
-// mistake of the wiki's reference client.
+// TestQuirks pins the quirks of spec §3-§6 and the mistakes of the wiki's
+// reference client that the vector tables above do not show by themselves.
 func TestQuirks(t *testing.T) {
-	decode := func(t *testing.T, file string) *status {
-		t.Helper()
-		st, err := decodeReply(loadHex(t, file), defaultPacketID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
 	t.Run("name_length_counts_utf16_bytes", func(t *testing.T) {
-		b := loadHex(t, "rcon_counted.hex")
-		if n := int(b[4]); n != 2*len([]rune("Zone de survie é")) {
-			t.Fatalf("vector name length %d", n)
-		}
-		if st := decode(t, "rcon_counted.hex"); st.Name != "Zone de survie é" {
-			t.Errorf("name = %q", st.Name)
-		}
-	})
-	t.Run("utf16_byte_count_is_even", func(t *testing.T) {
-		if _, err := decodeReply(loadHex(t, "odd_name_length.hex"), defaultPacketID); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("odd count: %v, want ErrMalformed", err)
-		}
-	})
-	t.Run("utf16_surrogates_decoded_unpaired_replaced", func(t *testing.T) {
-		if st := decode(t, "surrogates.hex"); st.Name != "❄ Cabin 🏔 \uFFFD " {
-			t.Errorf("name = %+q", st.Name)
-		}
-	})
-	t.Run("version_length_counts_utf16_units_not_bytes", func(t *testing.T) {
-		for file, v := range map[string]string{"version_nonascii_aligned.hex": "0.13.2-é1", "version_nonascii_split.hex": "0.13.2-β"} {
-			st := decode(t, file)
-			if st.Version != v || st.ConfigErr != nil {
-				t.Errorf("%s: version %q, config error %v", file, st.Version, st.ConfigErr)
-			}
+		if n := int(loadHex(t, "rcon_counted.hex")[4]); n != 2*len([]rune("Zone de survie é")) {
+			t.Errorf("vector name length %d", n)
 		}
 	})
 	t.Run("wiki_client_reads_version_length_as_bytes", func(t *testing.T) {
 		// The wiki's C# example does Encoding.UTF8.GetString(data, i, len): with a
 		// non-ASCII version it lands one byte short and misreads every later field.
 		b := loadHex(t, "version_nonascii_aligned.hex")
-		wikiPlayers := int32(binary.LittleEndian.Uint32(b[14+9:])) // version bytes start at 14
-		st := decode(t, "version_nonascii_aligned.hex")
-		if wikiPlayers == st.Players || st.Players != 1 || st.MaxPlayers != 4 {
-			t.Errorf("players %d (wiki reading: %d), max %d", st.Players, wikiPlayers, st.MaxPlayers)
+		if wikiPlayers := int32(binary.LittleEndian.Uint32(b[14+9:])); wikiPlayers == 1 { // version bytes start at 14
+			t.Errorf("the wiki's reading also gives 1 player")
 		}
 	})
 	t.Run("config_is_single_quoted_not_json", func(t *testing.T) {
-		st := decode(t, "spec_worked_srv.hex")
-		if json.Valid([]byte(st.ConfigRaw)) {
-			t.Fatalf("config %q is valid JSON", st.ConfigRaw)
-		}
-		if st.ConfigErr != nil || st.Config.Experience != "Voyageur" || st.Config.PVP != "True" {
-			t.Errorf("config = %+v, %v", st.Config, st.ConfigErr)
+		st, err := decodeReply(loadHex(t, "spec_worked_srv.hex"), defaultPacketID)
+		if err != nil || json.Valid([]byte(st.ConfigRaw)) {
+			t.Errorf("config %q is valid JSON (%v)", st.ConfigRaw, err)
 		}
 	})
-	t.Run("names_lose_apostrophes_keep_backslash_and_quote", func(t *testing.T) {
-		want := []string{`C:\Bob`, `Say "hi"`, "OBrien", "a,b]:{"}
-		if st := decode(t, "raw_names.hex"); !slices.Equal(st.Config.Players, want) {
-			t.Errorf("names = %q, want %q", st.Config.Players, want)
-		}
-	})
-	t.Run("players_count_includes_rcon_sessions", func(t *testing.T) {
-		st := decode(t, "rcon_counted.hex")
-		if st.Players != 3 || len(st.Config.Players) != 2 {
-			t.Errorf("players %d, listed %d: want 3 counted, 2 listed", st.Players, len(st.Config.Players))
-		}
-	})
-	t.Run("counts_survive_missing_or_truncated_config", func(t *testing.T) {
-		for _, file := range []string{"config_missing.hex", "config_truncated.hex"} {
-			st := decode(t, file)
-			if st.Players != 2 || st.MaxPlayers != 6 || !errors.Is(st.ConfigErr, wire.ErrTruncated) {
-				t.Errorf("%s: %d/%d, %v", file, st.Players, st.MaxPlayers, st.ConfigErr)
-			}
-		}
-	})
-	t.Run("legacy_layout_0_11_0_to_0_11_5", func(t *testing.T) {
-		st := decode(t, "legacy_0_11_3.hex")
-		if st.Format != formatLegacy || st.Version != "0.11.3" || st.Name != "" || st.Players != 2 || st.MaxPlayers != 4 {
-			t.Errorf("legacy = %+v", st)
-		}
-	})
-	t.Run("packet_id_other_than_147_unsupported_but_configurable", func(t *testing.T) {
-		b := loadHex(t, "wrong_packet_id.hex")
-		if _, err := decodeReply(b, defaultPacketID); !errors.Is(err, wire.ErrMismatch) {
-			t.Errorf("id 146 with 147 expected: %v, want ErrMismatch", err)
-		}
-		if st, err := decodeReply(b, 146); err != nil || st.Name != "Srv" || st.Players != 1 {
+	t.Run("packet_id_other_than_147_configurable", func(t *testing.T) {
+		if st, err := decodeReply(loadHex(t, "wrong_packet_id.hex"), 146); err != nil || st.Name != "Srv" || st.Players != 1 {
 			t.Errorf("id 146 configured: %+v, %v", st, err)
-		}
-	})
-	t.Run("no_trailing_data_but_tolerated", func(t *testing.T) {
-		if st := decode(t, "trailing_bytes.hex"); st.Trailing != 2 || st.ConfigErr != nil {
-			t.Errorf("trailing %d, config error %v", st.Trailing, st.ConfigErr)
 		}
 	})
 }

@@ -3,9 +3,7 @@ package skycoop
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -30,21 +28,12 @@ func server(t testing.TB, replies ...[]byte) prototest.Handler {
 	}
 }
 
-func testQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 func query(t *testing.T, s protocols.Settings, deadline time.Duration, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
 	addr := prototest.UDP(t, h)
 	tr := wire.NewTrace()
 	start := time.Now()
-	res, err := testQuerier(t, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
+	res, err := prototest.MustNew(t, Protocol, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
 	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
 		t.Errorf("returned after %v, deadline %v", el, deadline)
 	}
@@ -80,20 +69,8 @@ func TestQuerySkipsOtherPackets(t *testing.T) {
 	game := []byte{5, 0, 0, 0, 1, 2, 3} // some game packet
 	res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second,
 		server(t, game, []byte{0x93}, loadHex(t, "spec_worked_srv.hex")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Srv" {
-		t.Errorf("name = %q", res.Name)
-	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Dir == wire.Received && p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 2 {
-		t.Errorf("%d packets noted as ignored, want 2", ignored)
+	if err != nil || res.Name != "Srv" || prototest.Ignored(tr) != 2 {
+		t.Errorf("%v, name %q, %d packets noted as ignored, want 2", err, res.Name, prototest.Ignored(tr))
 	}
 }
 
@@ -144,17 +121,8 @@ func TestQueryConfiguredPacketID(t *testing.T) {
 }
 
 func TestNewOptions(t *testing.T) {
-	for _, id := range []int{-2, 65536} {
-		_, err := Protocol.New(protocols.Settings{Options: func(v any) error { v.(*Options).PacketID = id; return nil }})
-		if err == nil || !strings.Contains(err.Error(), "packet_id") {
-			t.Errorf("packet_id %d: %v", id, err)
-		}
-	}
-	if _, err := Protocol.New(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field") }}); err == nil {
-		t.Error("options error not returned")
-	}
-	q := testQuerier(t, protocols.Settings{Retries: 3, Players: true})
-	got := q.(*protocols.UDPExchange[*status])
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"packet_id: -2": "packet_id", "packet_id: 65536": "packet_id"})
+	got := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 3, Players: true}).(*protocols.UDPExchange[*status])
 	id := binary.LittleEndian.AppendUint32(nil, defaultPacketID)
 	if res := got.Result(&status{ConfigErr: wire.ErrMalformed}, nil); got.Retries != 3 || got.Answers(id) != nil || res.PhaseErrors == nil {
 		t.Errorf("retries %d, packet id %d answered: %v, players asked for: %v", got.Retries, defaultPacketID, got.Answers(id), res.PhaseErrors)
