@@ -10,15 +10,13 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	vec := loadHex(b, "playing_djwoodz.hex")
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, loadHex(b, "playing_djwoodz.hex"), func(vec []byte) error {
 		resp, err := decode(vec)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			resp.Result()
 		}
-		_ = resp.Result()
-	}
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {
@@ -29,12 +27,7 @@ func BenchmarkQuery(b *testing.B) {
 
 func BenchmarkDecodeAPIState(b *testing.B) {
 	resp := prototest.JSONResponse(200, prototest.File(b, "api_state_playing.json"))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodeState(resp); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, resp.Body, func([]byte) error { _, err := decodeState(resp); return err })
 }
 
 func BenchmarkQueryAPI(b *testing.B) {

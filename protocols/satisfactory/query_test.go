@@ -74,22 +74,9 @@ func TestQueryIgnoresForeignCookie(t *testing.T) {
 		stale[4] ^= 0xFF // an answer to some other poll
 		return [][]byte{stale, []byte("junk"), withCookie(vec, req)}
 	})
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Satisfactory Server" {
-		t.Errorf("name = %q", res.Name)
-	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Dir == wire.Received && p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 2 {
-		t.Errorf("%d received packets noted as ignored, want 2", ignored)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
+	if err != nil || res.Name != "Satisfactory Server" || prototest.Ignored(tr) != 2 {
+		t.Errorf("%v, name %q, %d packets noted as ignored, want 2", err, res.Name, prototest.Ignored(tr))
 	}
 }
 
