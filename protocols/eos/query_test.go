@@ -2,7 +2,6 @@ package eos
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -201,9 +200,7 @@ func TestQueryARK(t *testing.T) {
 		t.Errorf("filters %q", got)
 	}
 	// The token and the secret stay out of the debug output.
-	var sb strings.Builder
-	tr.WriteTranscript(&sb)
-	if s := sb.String(); strings.Contains(s, "token-1") || strings.Contains(s, f.secret) {
+	if s := prototest.Transcript(tr); strings.Contains(s, "token-1") || strings.Contains(s, f.secret) {
 		t.Errorf("trace shows a credential:\n%s", s)
 	}
 
@@ -347,70 +344,6 @@ func TestQueryDeviceID(t *testing.T) {
 	}
 }
 
-// The device-id flow's failures each say which step refused what.
-func TestQueryDeviceIDFailures(t *testing.T) {
-	squad := presets["squad"]
-	for _, c := range []struct {
-		name  string
-		setup func(f *fakeEOS)
-		opts  Options
-		want  error
-		msg   string
-	}{
-		{"wrong secret", nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: "wrong", DeploymentID: squad.deploymentID},
-			wire.ErrServer, "device-id sign-in failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials): check client_id and client_secret"},
-		{"wrong deployment", nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: protocols.Secret(squad.clientSecret), DeploymentID: "0123456789abcdef"},
-			wire.ErrServer, "EOS authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)"},
-		{"device token refused", func(f *fakeEOS) {
-			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.Write([]byte(`{"access_token":"unknown-device"}`))
-				return true
-			}
-		}, Options{Preset: "squad"}, wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.oauth.invalid_external_auth_token)"},
-		{"client credentials where device id is needed", nil, Options{Preset: "squad", Auth: "client_credentials"},
-			wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.common.oauth.unsupported_grant_type)"},
-		{"device answer not JSON", func(f *fakeEOS) {
-			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.Header().Set("Content-Type", "text/html")
-				w.Write([]byte("<html>proxy page</html>"))
-				return true
-			}
-		}, Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: "},
-		{"device answer without token", func(f *fakeEOS) {
-			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.Write([]byte(`{"token_type":"bearer"}`))
-				return true
-			}
-		}, Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: malformed: token answer without access_token"},
-		{"device endpoint down", func(f *fakeEOS) {
-			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.WriteHeader(http.StatusServiceUnavailable)
-				return true
-			}
-		}, Options{Preset: "squad"}, wire.ErrServer, "device-id sign-in: HTTP 503 Service Unavailable"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			f := newDeviceFake(t, "squad")
-			if c.setup != nil {
-				c.setup(f)
-			}
-			srv, _ := prototest.HTTP(t, f, false)
-			q := newFor(t, srv, c.opts, protocols.Settings{})
-			_, tr, err := prototest.QueryWithin(t, q, target, time.Second)
-			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("err = %v, want %v containing %q", err, c.want, c.msg)
-			}
-			if strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "wrong") {
-				t.Errorf("error quotes a body or the secret: %v", err)
-			}
-			if prototest.PhaseNames(tr) != "challenge" {
-				t.Errorf("phases %s", prototest.PhaseNames(tr))
-			}
-		})
-	}
-}
-
 // Credentials of one's own, the secret read from a file.
 func TestQueryCustomCredentials(t *testing.T) {
 	f := newFake(t)
@@ -424,46 +357,72 @@ func TestQueryCustomCredentials(t *testing.T) {
 	}
 }
 
+// Each failure says which step refused what, and quotes neither a body nor the
+// secret; device: the deployment signs in by device id (squad).
 func TestQueryFailures(t *testing.T) {
 	type failure struct {
 		name   string
+		device bool
 		setup  func(f *fakeEOS)
 		opts   Options
 		want   error
 		msg    string
 		phases string
 	}
+	arksa, squad := presets["arksa"], presets["squad"]
+	deviceHook := func(h http.HandlerFunc) func(f *fakeEOS) {
+		return func(f *fakeEOS) { f.deviceHook = prototest.Hook(h) }
+	}
 	cases := []failure{
-		{"wrong secret", nil, Options{ClientID: presets["arksa"].clientID, ClientSecret: "wrong", DeploymentID: presets["arksa"].deploymentID, Preset: "arksa"},
+		{"wrong secret", false, nil, Options{ClientID: arksa.clientID, ClientSecret: "wrong", DeploymentID: arksa.deploymentID, Preset: "arksa"},
 			wire.ErrServer, "authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)", "challenge"},
-		{"rights withdrawn", func(f *fakeEOS) {
+		{"rights withdrawn", false, func(f *fakeEOS) {
 			f.filterHook = prototest.HookReply(http.StatusForbidden, string(prototest.File(f.t, "error_policy.json")))
 		}, Options{}, wire.ErrServer, "may not search sessions", "challenge,info"},
-		{"no session", func(f *fakeEOS) { f.sessions = []byte(`{"sessions":[]}`) }, Options{},
+		{"no session", false, func(f *fakeEOS) { f.sessions = []byte(`{"sessions":[]}`) }, Options{},
 			wire.ErrServer, "no EOS session advertises 203.0.113.10:7777: the server is down or unlisted", "challenge,info"},
-		{"html error page at sign-in", func(f *fakeEOS) { f.tokenHook = prototest.HookReply(502, "<html>internal proxy page</html>") },
+		{"html error page at sign-in", false, func(f *fakeEOS) { f.tokenHook = prototest.HookReply(502, "<html>internal proxy page</html>") },
 			Options{}, wire.ErrServer, "HTTP 502", "challenge"},
-		{"token not JSON", func(f *fakeEOS) {
+		{"token not JSON", false, func(f *fakeEOS) {
 			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte("ok")); return true }
 		}, Options{}, wire.ErrMalformed, "token", "challenge"},
+		{"device: wrong secret", true, nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: "wrong", DeploymentID: squad.deploymentID},
+			wire.ErrServer, "device-id sign-in failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials): check client_id and client_secret", "challenge"},
+		{"device: wrong deployment", true, nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: protocols.Secret(squad.clientSecret), DeploymentID: "0123456789abcdef"},
+			wire.ErrServer, "EOS authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)", "challenge"},
+		{"device: token refused", true, deviceHook(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"access_token":"unknown-device"}`)) }),
+			Options{Preset: "squad"}, wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.oauth.invalid_external_auth_token)", "challenge"},
+		{"device: client credentials where device id is needed", true, nil, Options{Preset: "squad", Auth: "client_credentials"},
+			wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.common.oauth.unsupported_grant_type)", "challenge"},
+		{"device: answer not JSON", true, deviceHook(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>proxy page</html>"))
+		}), Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: ", "challenge"},
+		{"device: answer without token", true, deviceHook(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"token_type":"bearer"}`)) }),
+			Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: malformed: token answer without access_token", "challenge"},
+		{"device: endpoint down", true, deviceHook(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }),
+			Options{Preset: "squad"}, wire.ErrServer, "device-id sign-in: HTTP 503 Service Unavailable", "challenge"},
 	}
 	// The shared hazards at sign-in and at the session filter.
 	for _, h := range prototest.HTTPHazards(t, maxTokenBody) {
-		cases = append(cases, failure{"sign-in " + h.Name, func(f *fakeEOS) { f.tokenHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge"})
+		cases = append(cases, failure{"sign-in " + h.Name, false, func(f *fakeEOS) { f.tokenHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge"})
 	}
 	for _, h := range prototest.HTTPHazards(t, maxFilterBody) {
-		cases = append(cases, failure{"filter " + h.Name, func(f *fakeEOS) { f.filterHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge,info"})
+		cases = append(cases, failure{"filter " + h.Name, false, func(f *fakeEOS) { f.filterHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge,info"})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFake(t)
+			if c.device {
+				f = newDeviceFake(t, "squad")
+			}
 			if c.setup != nil {
 				c.setup(f)
 			}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.opts, protocols.Settings{})
-			res, tr, err := prototest.QueryWithin(t, q, target, 500*time.Millisecond)
+			res, tr, err := prototest.QueryWithin(t, q, target, time.Second)
 			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "wrong", prototest.Unquoted)
 			if prototest.PhaseNames(tr) != c.phases {
 				t.Errorf("phases %s, want %s", prototest.PhaseNames(tr), c.phases)
@@ -516,25 +475,17 @@ func TestNewOptions(t *testing.T) {
 var contractProtocol = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}.
 	Probed(func(q *querier) { q.token = protocols.NewSignIn("EOS") }) // the shared one is the API base's
 
+// The client-credentials flow and the device-id one (its first request, the
+// device-id account, meets the closed port, the silent server, the cancel).
 func TestQuerierContract(t *testing.T) {
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
-		Name:        "eos",
-		DefaultPort: 7777,
-		Transport:   "tcp",
-	})
-}
-
-// The device-id flow under the same contract: its first request (the
-// device-id account) meets the closed port, the silent server, the cancel.
-func TestQuerierContractDeviceID(t *testing.T) {
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
-		Name:        "eos",
-		DefaultPort: 7777,
-		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{Preset: "squad"})},
-	})
+	for _, o := range []Options{{}, {Preset: "squad"}} {
+		t.Run(o.Preset, func(t *testing.T) {
+			prototest.QuerierContract(t, prototest.Contract{
+				Protocol: contractProtocol, Name: "eos", DefaultPort: 7777, Transport: "tcp",
+				Settings: protocols.Settings{Options: prototest.OptionsOf(o)},
+			})
+		})
+	}
 }
 
 // TestReloadKeepsToken (issue 35, L2): a module built again with the same
