@@ -3,10 +3,8 @@ package doom3
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -206,8 +204,8 @@ func checkVector(t *testing.T, rep *reply, w vectorWant) {
 		t.Errorf("name/map/game/version = %q/%q/%q/%q, want %q/%q/%q/%q", res.Name, res.Map, res.Game, res.Version, w.name, w.mapN, w.game, w.ver)
 	}
 	checkCount(t, "max", res.MaxPlayers, w.max)
-	checkCount(t, "players", res.Players, w.players)
-	checkCount(t, "bots", res.Bots, w.bots)
+	// ET:QW flags its bots: Players counts the humans; the others have no flag.
+	prototest.CheckBots(t, res, w.players, w.bots, true)
 	if res.Password != w.password {
 		t.Errorf("password = %v, want %v", res.Password, w.password)
 	}
@@ -303,26 +301,14 @@ type fixtureFile struct {
 func num(v any) int64 { return int64(v.(float64)) }
 
 func TestDecodeFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "doom3")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
+	files, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "doom3"), "*.expected.json"))
 	if len(files) == 0 {
 		t.Skip("no expected.json files")
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".expected.json"), func(t *testing.T) {
-			js, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var fx fixtureFile
-			if err := json.Unmarshal(js, &fx); err != nil {
-				t.Fatal(err)
-			}
-			bin, err := os.ReadFile(filepath.Join(dir, fx.Fixture))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := decode(bin)
+			fx := prototest.ReadJSON[fixtureFile](t, f)
+			rep, err := decode(prototest.Fixture(t, "doom3", fx.Fixture))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,8 +3,6 @@ package doom3
 import (
 	"encoding/json"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -44,43 +42,34 @@ func qstatQuery(t *testing.T, flag string, addr netip.AddrPort) qstatFull {
 // real one does. qstat needs the game named by flag (its -dm3s does not recognise
 // Quake 4 replies); the Querier detects it. qstat strips colour codes with the plain
 // "^ + character" rule, so the name is compared against that rule: for Quake 4 the
-// Querier also strips ^cRGB and ^iXXX and its Name is shorter.
+// Querier also strips ^cRGB and ^iXXX and its Name is shorter. The real captures are
+// those qstat can ask for (it sends getInfo, so not the ET:QW infoExResponse ones).
 func TestQstat(t *testing.T) {
-	for _, c := range []struct{ flag, vector string }{
-		{"-dm3s", "doom3_players"},
-		{"-preys", "prey_players"},
-		{"-q4s", "quake4_players"},
-		{"-etqws", "etqw_info"},
-		{"-wolfs", "wolf_players"}, // not wolf_hint_term32: qstat reads clan fields from protocol 10.17 on only
-	} {
-		t.Run(c.flag, func(t *testing.T) { crossCheck(t, c.flag, vector(t, c.vector), true) })
-	}
-}
-
-// TestQstatFixtures does the same with the real captures qstat can ask for (it sends
-// getInfo, so not the ET:QW infoExResponse ones).
-func TestQstatFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "doom3")
 	for _, c := range []struct {
-		flag, file string
-		records    bool // compare player records one by one
+		flag, vector, fixture string
+		records               bool // compare player records one by one
 	}{
-		{"-dm3s", "doom3_inforesponse_ets_tourney.bin", true},
-		{"-dm3s", "doom3_inforesponse_foxtare.bin", true},
-		{"-q4s", "quake4_inforesponse_players.bin", true},
-		{"-q4s", "quake4_inforesponse_empty.bin", true},
+		{"-dm3s", "doom3_players", "", true},
+		{"-preys", "prey_players", "", true},
+		{"-q4s", "quake4_players", "", true},
+		{"-etqws", "etqw_info", "", true},
+		{"-wolfs", "wolf_players", "", true}, // not wolf_hint_term32: qstat reads clan fields from protocol 10.17 on only
+		{"-dm3s", "", "doom3_inforesponse_ets_tourney.bin", true},
+		{"-dm3s", "", "doom3_inforesponse_foxtare.bin", true},
+		{"-q4s", "", "quake4_inforesponse_players.bin", true},
+		{"-q4s", "", "quake4_inforesponse_empty.bin", true},
 		// qstat 2.17 loses step in this capture's run of bot records from the fifth one on
 		// (it prints player number 87 with ping 27697); the bytes follow the spec's
 		// layout (id, ping, name, clan pos, clan, bot) as the fixture JSON says.
-		{"-etqws", "etqw_inforesponse_v14_a.bin", false},
-		{"-etqws", "etqw_inforesponse_v14_b.bin", true},
+		{"-etqws", "", "etqw_inforesponse_v14_a.bin", false},
+		{"-etqws", "", "etqw_inforesponse_v14_b.bin", true},
 	} {
-		t.Run(c.file, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join(dir, c.file))
-			if err != nil {
-				t.Fatal(err)
+		t.Run(c.flag+" "+c.vector+c.fixture, func(t *testing.T) {
+			if c.fixture != "" {
+				crossCheck(t, c.flag, prototest.Fixture(t, "doom3", c.fixture), c.records)
+			} else {
+				crossCheck(t, c.flag, vector(t, c.vector), c.records)
 			}
-			crossCheck(t, c.flag, b, c.records)
 		})
 	}
 }
@@ -91,15 +80,8 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	t.Helper()
 	_, addr := newServer(t, reply, nil)
 	qs := qstatQuery(t, flag, addr)
-	q, err := newQuerier(protocols.Settings{Players: true, Rules: true, Options: func(v any) error {
-		off := false
-		v.(*Options).ETQWInfoEx = &off // qstat asks getInfo only
-		return nil
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
+	off := false // qstat asks getInfo only
+	res, _, err := query(t, protocols.Settings{Players: true, Rules: true, Options: prototest.OptionsOf(Options{ETQWInfoEx: &off})}, addr, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
