@@ -3,8 +3,6 @@ package minecraft
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,26 +47,18 @@ type fixtureStatusJSON struct {
 
 // TestFixtures checks every capture in ../shared/fixtures/minecraft, read in place.
 func TestFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "minecraft")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
+	files, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "minecraft"), "*.expected.json"))
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
 		t.Run(name, func(t *testing.T) {
-			var e fixtureExpected
-			js, err := os.ReadFile(f)
-			if err == nil {
-				err = json.Unmarshal(js, &e)
+			e := prototest.ReadJSON[fixtureExpected](t, f)
+			if len(e.Fixtures) != 1 {
+				t.Fatalf("%s: %d fixtures", f, len(e.Fixtures))
 			}
-			if err != nil || len(e.Fixtures) != 1 {
-				t.Fatalf("%s: %v (%d fixtures)", f, err, len(e.Fixtures))
-			}
-			b, err := os.ReadFile(filepath.Join(dir, e.Fixtures[0]))
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := prototest.Fixture(t, "minecraft", e.Fixtures[0])
 			x := e.Expected
 			switch {
 			case strings.HasPrefix(name, "mcstatus_slp_status_response_"):

@@ -3,7 +3,6 @@ package minecraft
 import (
 	"bufio"
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 	"unicode/utf8"
@@ -20,15 +19,8 @@ func seeds(f *testing.F) [][]byte {
 	for _, p := range files {
 		out = append(out, side(loadExchange(f, filepath.Base(p)), false))
 	}
-	if dir := prototest.SharedDir(); dir != "" {
-		bins, _ := filepath.Glob(filepath.Join(dir, "fixtures", "minecraft", "*.bin"))
-		for _, p := range bins {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				f.Fatal(err)
-			}
-			out = append(out, b, append([]byte{0xFF, 0, byte(len(b) / 2)}, b...))
-		}
+	for _, b := range prototest.SharedFiles("fixtures/minecraft/*.bin") {
+		out = append(out, b, append([]byte{0xFF, 0, byte(len(b) / 2)}, b...))
 	}
 	return out
 }

@@ -140,14 +140,14 @@ func TestQueryVectors(t *testing.T) {
 			if w.format == formatSLP && len(res.PlayerList) != len(w.sample) {
 				t.Errorf("player list %+v, want %q", res.PlayerList, w.sample)
 			}
-			phases := phaseNames(tr)
+			phases := prototest.PhaseNames(tr)
 			switch {
 			case w.format != formatSLP:
 				if phases != "info" || res.PhaseErrors != nil {
 					t.Errorf("phases %s, errors %v", phases, res.PhaseErrors)
 				}
 			case w.pong == "ok":
-				if phases != "info ping" || res.PhaseErrors != nil {
+				if phases != "info,ping" || res.PhaseErrors != nil {
 					t.Errorf("phases %s, errors %v", phases, res.PhaseErrors)
 				}
 			default: // no pong, or a wrong one: the status stands, the ping phase failed
@@ -160,14 +160,6 @@ func TestQueryVectors(t *testing.T) {
 			}
 		})
 	}
-}
-
-func phaseNames(tr *wire.Trace) string {
-	var s []string
-	for _, p := range tr.Phases {
-		s = append(s, p.Name)
-	}
-	return strings.Join(s, " ")
 }
 
 const statusJSON = `{"version":{"name":"Paper 1.21.1","protocol":767},"players":{"max":50,"online":2,"sample":[{"name":"§bAlice","id":"5c1f5a2e-7b1e-4a4e-9d0e-2f6b3c9a1d11"},{"name":"Bob","id":"6d2f5a2e-7b1e-4a4e-9d0e-2f6b3c9a1d12"}]},"description":{"text":"§6My §lServer","extra":[{"text":"\n  §7Line two"}]},"enforcesSecureChat":false,"favicon":"data:image/png;base64,` + "iVBORw0KGgo" + `"}`
@@ -186,8 +178,8 @@ func TestQuerySplitWrites(t *testing.T) {
 	if len(res.PlayerList) != 2 || res.PlayerList[0].Name != "Alice" || res.PlayerList[1].Name != "Bob" {
 		t.Errorf("players %+v", res.PlayerList)
 	}
-	if phaseNames(tr) != "info ping" || res.PhaseErrors != nil {
-		t.Errorf("phases %s %v", phaseNames(tr), res.PhaseErrors)
+	if prototest.PhaseNames(tr) != "info,ping" || res.PhaseErrors != nil {
+		t.Errorf("phases %s %v", prototest.PhaseNames(tr), res.PhaseErrors)
 	}
 	h := <-hs
 	if h != (sentHandshake{Version: -1, Host: "127.0.0.1", Port: addr.Port(), Next: 1}) {
@@ -236,78 +228,52 @@ func TestQueryDrip(t *testing.T) {
 	}
 }
 
-// A 1.7+ server whose legacy handler answers the modern handshake with a kick
-// (the first byte 0xFF): decoded on the same connection, no ping.
-func TestQueryLegacyKickOnHandshake(t *testing.T) {
-	var conns atomic.Int32
-	addr := prototest.TCP(t, func(c net.Conn) {
-		conns.Add(1)
-		c.Write(legacyKick("§1\x00127\x001.21.1\x00§aLegacy §lhello\x007\x0040"))
-	})
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Legacy hello" || res.Version != "1.21.1" || res.Players != protocols.Known(7) || res.MaxPlayers != protocols.Known(40) ||
-		res.PlayerList != nil || conns.Load() != 1 || phaseNames(tr) != "info" {
-		t.Errorf("result %+v, %d connections, phases %s", res, conns.Load(), phaseNames(tr))
-	}
-	if res.Info[0] != (protocols.KV{Key: "format", Value: formatLegacy14}) {
-		t.Errorf("info %v", res.Info)
-	}
-}
-
-// A 1.4-1.6 server closes on the modern handshake: the legacy ping on a second
-// connection gets the status.
-func TestQueryLegacyFallbackAfterClose(t *testing.T) {
-	var conns atomic.Int32
-	addr := legacyServer(t, legacyKick("§1\x0078\x001.6.4\x00A 1.6 server\x001\x0020"), nil, &conns)
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "A 1.6 server" || res.Version != "1.6.4" || res.Players != protocols.Known(1) || res.MaxPlayers != protocols.Known(20) {
-		t.Errorf("result %+v", res)
-	}
-	if conns.Load() != 2 || phaseNames(tr) != "info" || len(tr.Entries) == 0 {
-		t.Errorf("%d connections, phases %s, log %v", conns.Load(), phaseNames(tr), tr.Entries)
-	}
-}
-
-// A beta server kicks the modern handshake with an error message, then answers
-// the legacy ping in the beta format.
-func TestQueryLegacyFallbackBeta(t *testing.T) {
-	var conns atomic.Int32
-	addr := legacyServer(t, legacyKick("A beta server§0§8"), legacyKick("Protocol error"), &conns)
-	res, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "A beta server" || res.Version != "" || res.Players != protocols.Known(0) || res.MaxPlayers != protocols.Known(8) || conns.Load() != 2 {
-		t.Errorf("result %+v after %d connections", res, conns.Load())
-	}
-}
-
-func TestQueryKickedTwice(t *testing.T) {
-	var conns atomic.Int32
-	kick := legacyKick("Outdated server!")
-	addr := legacyServer(t, kick, kick, &conns)
-	_, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Outdated server!") || conns.Load() != 2 {
-		t.Errorf("err = %v after %d connections", err, conns.Load())
-	}
-	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, wire.ErrServer) {
-		t.Errorf("phases %+v", tr.Phases)
-	}
-}
-
-// Port open, no Minecraft (Bedrock, a filtered proxy): closed twice.
-func TestQueryClosedTwice(t *testing.T) {
-	var conns atomic.Int32
-	addr := prototest.TCP(t, func(net.Conn) { conns.Add(1) })
-	_, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if !errors.Is(err, wire.ErrTruncated) && !errors.Is(err, wire.ErrNetwork) || conns.Load() != 2 {
-		t.Errorf("err = %v after %d connections", err, conns.Load())
+// A server that is not 1.7+: a kick on the modern handshake (the first byte
+// 0xFF) is decoded on the same connection, no ping; a close or a kick that is
+// no status gets the legacy ping on a second connection.
+func TestQueryLegacy(t *testing.T) {
+	k14 := legacyKick("§1\x00127\x001.21.1\x00§aLegacy §lhello\x007\x0040")
+	outdated := legacyKick("Outdated server!")
+	for _, c := range []struct {
+		name        string
+		kick, other []byte // legacyServer's answers
+		conns       int32
+		want        string // format/name/version/players/max
+		err         error
+	}{
+		{"1.7+ legacy handler kicks the handshake", k14, k14, 1, "legacy_1.4/Legacy hello/1.21.1/7/40", nil},
+		{"1.4-1.6 closes on the handshake", legacyKick("§1\x0078\x001.6.4\x00A 1.6 server\x001\x0020"), nil, 2, "legacy_1.4/A 1.6 server/1.6.4/1/20", nil},
+		{"beta kicks the handshake with an error", legacyKick("A beta server§0§8"), legacyKick("Protocol error"), 2, "legacy_beta/A beta server//0/8", nil},
+		{"kicked twice", outdated, outdated, 2, "", wire.ErrServer},
+		{"closed twice: port open, no Minecraft", nil, nil, 2, "", wire.ErrTruncated}, // Bedrock, a filtered proxy
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var conns atomic.Int32
+			addr := legacyServer(t, c.kick, c.other, &conns)
+			res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
+			if n := conns.Load(); n != c.conns {
+				t.Errorf("%d connections, want %d", n, c.conns)
+			}
+			if c.err != nil {
+				if !errors.Is(err, c.err) && !(c.err == wire.ErrTruncated && errors.Is(err, wire.ErrNetwork)) || len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, err) {
+					t.Errorf("err = %v, phases %+v, want %v", err, tr.Phases, c.err)
+				}
+				if c.err == wire.ErrServer && !strings.Contains(err.Error(), "Outdated server!") {
+					t.Errorf("err = %v, want the kick's message", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprintf("%s/%s/%s/%d/%d", res.Info[0].Value, res.Name, res.Version, res.Players.Value, res.MaxPlayers.Value)
+			if res.Info[0].Key != "format" || got != c.want || !res.Players.Known || !res.MaxPlayers.Known || res.PlayerList != nil || prototest.PhaseNames(tr) != "info" {
+				t.Errorf("result %s %+v, phases %s", got, res, prototest.PhaseNames(tr))
+			}
+			if c.conns == 2 && len(tr.Entries) == 0 {
+				t.Errorf("the fallback is not logged")
+			}
+		})
 	}
 }
 
@@ -340,7 +306,7 @@ func TestQueryPingTimeout(t *testing.T) {
 	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "ping" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
 		t.Errorf("phase errors %v", res.PhaseErrors)
 	}
-	if phaseNames(tr) != "info ping" || tr.Phases[0].Err != nil || tr.Phases[1].Err == nil {
+	if prototest.PhaseNames(tr) != "info,ping" || tr.Phases[0].Err != nil || tr.Phases[1].Err == nil {
 		t.Errorf("phases %+v", tr.Phases)
 	}
 }
@@ -348,8 +314,8 @@ func TestQueryPingTimeout(t *testing.T) {
 func TestQuerySkipPing(t *testing.T) {
 	addr := slpServer(t, statusFrame(statusJSON), 0, false, nil)
 	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, &Options{SkipPing: true}), addr, 2*time.Second)
-	if err != nil || res.PhaseErrors != nil || phaseNames(tr) != "info" {
-		t.Errorf("%+v %v, phases %s", res, err, phaseNames(tr))
+	if err != nil || res.PhaseErrors != nil || prototest.PhaseNames(tr) != "info" {
+		t.Errorf("%+v %v, phases %s", res, err, prototest.PhaseNames(tr))
 	}
 }
 
