@@ -44,18 +44,11 @@ func TestRealRakNet(t *testing.T) {
 	if res.Players != protocols.Known(7) || res.MaxPlayers != protocols.Known(40) {
 		t.Errorf("players %+v / %+v", res.Players, res.MaxPlayers)
 	}
-	info := map[string]string{}
-	for _, kv := range res.InfoKV() {
-		info[kv.Key] = kv.Value
-	}
-	// The pong's server GUID is the listener's id.
-	if want := uint64(l.ID()); info["raknet_guid"] != strconv.FormatUint(want, 10) {
-		t.Errorf("raknet_guid = %q, want %d", info["raknet_guid"], want)
-	}
-	if info["edition"] != "MCPE" || info["protocol"] != "766" || info["server_id"] != "9876543210987654321" ||
-		info["gamemode"] != "Survival" || info["gamemode_numeric"] != "1" || info["port_v4"] != "19132" || info["port_v6"] != "19133" {
-		t.Errorf("info = %q", res.InfoKV())
-	}
+	prototest.CheckInfoHas(t, &protocols.Result{Info: res.InfoKV()}, map[string]string{
+		"raknet_guid": strconv.FormatUint(uint64(l.ID()), 10), // the pong's server GUID is the listener's id
+		"edition":     "MCPE", "protocol": "766", "server_id": "9876543210987654321",
+		"gamemode": "Survival", "gamemode_numeric": "1", "port_v4": "19132", "port_v6": "19133",
+	})
 	if len(tr.Phases) != 1 || tr.Phases[0].Err != nil {
 		t.Errorf("phases %+v", tr.Phases)
 	}
