@@ -48,17 +48,6 @@ func TestDecodeVersion(t *testing.T) {
 	}
 }
 
-// TestVersionRequest pins the version request's bytes.
-func TestVersionRequest(t *testing.T) {
-	want, err := prototest.ParseHex(`02000000 18000000 01000000 07000000 "version" 00`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(versionRequest) != string(want) {
-		t.Errorf("request % x, want % x", versionRequest, want)
-	}
-}
-
 // TestVectors decodes the hand-built packets in testdata/.
 func TestVectors(t *testing.T) {
 	for _, name := range prototest.Names(t, ".expected.json") {
@@ -70,14 +59,16 @@ func TestVectors(t *testing.T) {
 	}
 }
 
-// The request is the documented serverInfo packet: sequence 1, a client request.
+// The requests are the documented packets: serverInfo with sequence 1, version
+// with its own, each a client request.
 func TestRequest(t *testing.T) {
-	want, err := prototest.ParseHex(`01000000 1b000000 01000000 0a000000 "serverInfo" 00`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(request) != string(want) {
-		t.Errorf("request % x, want % x", request, want)
+	for got, hx := range map[string]string{
+		string(request):        `01000000 1b000000 01000000 0a000000 "serverInfo" 00`,
+		string(versionRequest): `02000000 18000000 01000000 07000000 "version" 00`,
+	} {
+		if want, err := prototest.ParseHex(hx); err != nil || got != string(want) {
+			t.Errorf("request % x, want %s (%v)", got, hx, err)
+		}
 	}
 	p, err := decodePacket(request)
 	if err != nil || p.response || p.seq != 1 || len(p.words) != 1 || string(p.words[0]) != "serverInfo" {

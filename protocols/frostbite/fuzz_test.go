@@ -28,16 +28,7 @@ func FuzzDecodeReply(f *testing.F) {
 		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
 			t.Fatalf("negative counts %+v", res)
 		}
-		for _, s := range []string{res.Name, res.Map, res.Game} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
-		for _, kv := range res.Info {
-			if !utf8.ValidString(kv.Value) {
-				t.Fatalf("invalid UTF-8 info %q", kv)
-			}
-		}
+		prototest.CheckUTF8(t, res)
 	})
 }
 

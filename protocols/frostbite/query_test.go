@@ -77,13 +77,7 @@ func stamped(b []byte, seq uint32) []byte {
 
 func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := Protocol.New(protocols.Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, d)
 }
 
 // Every vector answered over loopback gives the decoder's result, in one phase.
@@ -165,30 +159,34 @@ func TestQuerySkipsServerPackets(t *testing.T) {
 	}
 }
 
-// A header that promises a body which never comes, and a close mid-body.
+// A header that promises a body which never comes, and a close mid-body or
+// mid-header.
 func TestQueryLyingSize(t *testing.T) {
 	ok := vector(t, "ok_bf4")
-	addr := prototest.TCP(t, func(c net.Conn) {
-		io.ReadFull(c, make([]byte, len(request)))
-		c.Write(ok[:len(ok)/2])
-		io.Copy(io.Discard, c)
-	})
-	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("half a packet, then silence: err = %v, want timeout", err)
-	}
-	addr = prototest.TCP(t, func(c net.Conn) {
-		io.ReadFull(c, make([]byte, len(request)))
-		c.Write(ok[:len(ok)/2])
-	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("half a packet, then close: err = %v, want truncated", err)
-	}
-	addr = prototest.TCP(t, func(c net.Conn) {
-		io.ReadFull(c, make([]byte, len(request)))
-		c.Write(ok[:5])
-	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("half a header, then close: err = %v, want truncated", err)
+	for _, c := range []struct {
+		name  string
+		sent  int  // bytes of the packet written
+		close bool // then close, or stay silent
+		want  error
+	}{
+		{"half a packet, then silence", len(ok) / 2, false, wire.ErrTimeout},
+		{"half a packet, then close", len(ok) / 2, true, wire.ErrTruncated},
+		{"half a header, then close", 5, true, wire.ErrTruncated},
+	} {
+		addr := prototest.TCP(t, func(c2 net.Conn) {
+			io.ReadFull(c2, make([]byte, len(request)))
+			c2.Write(ok[:c.sent])
+			if !c.close {
+				io.Copy(io.Discard, c2)
+			}
+		})
+		d := 2 * time.Second
+		if !c.close {
+			d = 300 * time.Millisecond
+		}
+		if _, _, err := probe(t, addr, d); !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		}
 	}
 }
 
