@@ -2,7 +2,6 @@ package hytale
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,11 +23,7 @@ func TestVectors(t *testing.T) {
 	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
 			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
-			b, err := os.ReadFile(filepath.Join("testdata", name+".bin"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := decode(b)
+			st, err := decode(prototest.File(t, name+".bin"))
 			if prototest.CheckError(t, err, e.Error, e.Message) {
 				return
 			}
