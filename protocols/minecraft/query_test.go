@@ -102,12 +102,13 @@ func legacyServer(t testing.TB, kick, other []byte, conns *atomic.Int32) netip.A
 // server checks every byte the client sends (the port patched to the fake
 // server's) and answers with the recorded bytes.
 func TestQueryVectors(t *testing.T) {
-	for name, w := range vectors {
-		if !strings.HasPrefix(name, "slp_") && name != "legacy_14_kick.hex" {
+	for _, name := range prototest.Names(t, ".hex") {
+		if !strings.HasPrefix(name, "slp_") && name != "legacy_14_kick" {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			segs := loadExchange(t, name)
+			w := wantOf(t, name)
+			segs := loadExchange(t, name+".hex")
 			addr := prototest.TCP(t, func(c net.Conn) {
 				port := uint16(c.LocalAddr().(*net.TCPAddr).Port)
 				for _, s := range segs {
@@ -128,25 +129,21 @@ func TestQueryVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			game := w.game
-			if game == "" {
-				game = "Minecraft"
-			}
-			if res.Name != w.name || res.Version != w.version || res.Game != game || res.Modded != w.modded {
+			if res.Name != w.Name || res.Version != w.Version || res.Game != w.Game || res.Modded != flagOf(w.Modded) {
 				t.Errorf("name %q version %q game %q modded %v", res.Name, res.Version, res.Game, res.Modded)
 			}
-			checkCount(t, "players", res.Players, w.online)
-			checkCount(t, "max", res.MaxPlayers, w.max)
-			if w.format == formatSLP && len(res.PlayerList) != len(w.sample) {
-				t.Errorf("player list %+v, want %q", res.PlayerList, w.sample)
+			prototest.CheckCount(t, "players", res.Players, w.Online)
+			prototest.CheckCount(t, "max", res.MaxPlayers, w.Max)
+			if w.Format == formatSLP && len(res.PlayerList) != len(w.Sample) {
+				t.Errorf("player list %+v, want %q", res.PlayerList, w.Sample)
 			}
 			phases := prototest.PhaseNames(tr)
 			switch {
-			case w.format != formatSLP:
+			case w.Format != formatSLP:
 				if phases != "info" || res.PhaseErrors != nil {
 					t.Errorf("phases %s, errors %v", phases, res.PhaseErrors)
 				}
-			case w.pong == "ok":
+			case w.Pong == "ok":
 				if phases != "info,ping" || res.PhaseErrors != nil {
 					t.Errorf("phases %s, errors %v", phases, res.PhaseErrors)
 				}
@@ -154,7 +151,7 @@ func TestQueryVectors(t *testing.T) {
 				if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "ping" || wire.Reason(res.PhaseErrors[0].Err) == "" {
 					t.Errorf("phase errors %v", res.PhaseErrors)
 				}
-				if w.pong == "mismatch" && !errors.Is(res.PhaseErrors[0].Err, wire.ErrMismatch) {
+				if w.Pong == "mismatch" && !errors.Is(res.PhaseErrors[0].Err, wire.ErrMismatch) {
 					t.Errorf("ping error %v, want mismatch", res.PhaseErrors[0].Err)
 				}
 			}
