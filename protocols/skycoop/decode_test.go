@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,91 +17,43 @@ import (
 // loadHex reads a hand-built vector (see prototest.ParseHex).
 func loadHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
 
+// want is a testdata/NAME.expected.json: what NAME.hex decodes to, or the
+// reason of its error and a text the error holds.
 type want struct {
-	format     string
-	name       string
-	version    string
-	players    int64
-	max        int64
-	list       []string // nil: no PlayerList expected
-	configErr  error
-	info       map[string]string
-	phaseError bool
+	Description    string
+	Size           int // the vector's bytes, as built
+	Format         string
+	Name, Version  string
+	Players        int64
+	MaxPlayers     int64    `json:"max_players"`
+	PlayerList     []string `json:"player_list"`  // null: no PlayerList expected
+	ConfigError    string   `json:"config_error"` // the config's reason: a players phase error
+	Info           map[string]string
+	Error, Message string
 }
 
-var goodVectors = []struct {
-	file string
-	size int
-	want want
-}{
-	{"spec_worked_srv.hex", 152, want{
-		format: formatCurrent, name: "Srv", version: "0.13.2", players: 1, max: 4, list: []string{"Alice"},
-		info: map[string]string{"experience": "Voyageur", "pvp": "True", "players_listed": "1"},
-	}},
-	{"spec_fixture_empty_name.hex", 130, want{
-		format: formatCurrent, version: "0.13.2", players: 0, max: 4, list: []string{},
-		info: map[string]string{"experience": "Stalker", "pvp": "True", "players_listed": "0"},
-	}},
-	{"rcon_counted.hex", 196, want{ // the count includes RCON sessions: 3 counted, 2 listed
-		format: formatCurrent, name: "Zone de survie é", version: "0.13.1", players: 3, max: 8,
-		list: []string{"Alice", "Bob"},
-		info: map[string]string{"experience": "Interloper", "pvp": "False", "players_listed": "2", "players": "3"},
-	}},
-	{"raw_names.hex", 212, want{ // names lose apostrophes, keep backslash and quote
-		format: formatCurrent, name: "Raw", version: "0.12.0", players: 4, max: 10,
-		list: []string{`C:\Bob`, `Say "hi"`, "OBrien", "a,b]:{"},
-		info: map[string]string{"experience": "Pilgrim", "pvp": "False"},
-	}},
-	{"surrogates.hex", 158, want{ // UTF-16 surrogates decoded, unpaired ones replaced
-		format: formatCurrent, name: "❄ Cabin 🏔 \uFFFD ", version: "0.13.2", players: 0, max: 2, list: []string{},
-		info: map[string]string{"experience": "Unknown"},
-	}},
-	{"version_nonascii_aligned.hex", 146, want{ // the version length counts UTF-16 units, not bytes
-		format: formatCurrent, name: "V", version: "0.13.2-é1", players: 1, max: 4, list: []string{"Ann"},
-	}},
-	{"version_nonascii_split.hex", 159, want{
-		format: formatCurrent, name: "V", version: "0.13.2-β", players: 2, max: 4, list: []string{"Ann", "Bo"},
-	}},
-	{"legacy_0_11_3.hex", 34, want{ // the layout of 0.11.0 to 0.11.5
-		format: formatLegacy, version: "0.11.3", players: 2, max: 4,
-		info: map[string]string{"format": formatLegacy, "config_bytes": "12"},
-	}},
-	{"trailing_bytes.hex", 134, want{ // no trailing data in the spec, but tolerated
-		format: formatCurrent, name: "T", version: "0.13.2", players: 0, max: 4, list: []string{},
-		info: map[string]string{"trailing_bytes": "2"},
-	}},
-	{"config_truncated.hex", 46, want{ // the counts survive a missing or cut config
-		format: formatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
-		configErr: wire.ErrTruncated, phaseError: true,
-	}},
-	{"config_missing.hex", 32, want{
-		format: formatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
-		configErr: wire.ErrTruncated, phaseError: true,
-	}},
-	{"config_not_json.hex", 64, want{
-		format: formatCurrent, name: "Odd", version: "0.13.2", players: 1, max: 6,
-		configErr: wire.ErrMalformed, phaseError: true, info: map[string]string{"config": "Players:\nAlice"},
-	}},
+func wantOf(t testing.TB, name string) want {
+	return prototest.ReadJSON[want](t, filepath.Join("testdata", name+".expected.json"))
 }
 
 func TestDecodeVectors(t *testing.T) {
-	for _, tc := range goodVectors {
-		t.Run(tc.file, func(t *testing.T) {
-			b := loadHex(t, tc.file)
-			if len(b) != tc.size {
-				t.Fatalf("vector is %d bytes, built as %d", len(b), tc.size)
-			}
+	for _, name := range prototest.Names(t, ".hex") {
+		t.Run(name, func(t *testing.T) {
+			w, b := wantOf(t, name), loadHex(t, name+".hex")
 			st, err := decodeReply(b, defaultPacketID)
-			if err != nil {
-				t.Fatal(err)
+			if w.Error != "" {
+				if wire.Reason(err) != w.Error || !strings.Contains(err.Error(), w.Message) {
+					t.Fatalf("err = %v, want %s mentioning %q", err, w.Error, w.Message)
+				}
+				return
 			}
-			if st.Format != tc.want.format {
-				t.Errorf("format = %q, want %q", st.Format, tc.want.format)
+			if err != nil || len(b) != w.Size {
+				t.Fatalf("%v; vector is %d bytes, built as %d", err, len(b), w.Size)
 			}
-			if !errors.Is(st.ConfigErr, tc.want.configErr) || (tc.want.configErr == nil) != (st.ConfigErr == nil) {
-				t.Errorf("config error = %v, want %v", st.ConfigErr, tc.want.configErr)
+			if st.Format != w.Format || wire.Reason(st.ConfigErr) != w.ConfigError && !(st.ConfigErr == nil && w.ConfigError == "") {
+				t.Errorf("format %q, config error %v; want %q, %s", st.Format, st.ConfigErr, w.Format, w.ConfigError)
 			}
-			checkResult(t, st.Result(true), tc.want)
+			checkResult(t, st.Result(true), w)
 			if res := st.Result(false); res.PlayerList != nil || res.PhaseErrors != nil {
 				t.Errorf("without players: list %v, phase errors %v", res.PlayerList, res.PhaseErrors)
 			}
@@ -110,11 +63,11 @@ func TestDecodeVectors(t *testing.T) {
 
 func checkResult(t *testing.T, res *protocols.Result, w want) {
 	t.Helper()
-	if res.Game != "The Long Dark" || res.Name != w.name || res.Version != w.version || res.MaxPlayers != protocols.Known(w.max) ||
+	if res.Game != "The Long Dark" || res.Name != w.Name || res.Version != w.Version || res.MaxPlayers != protocols.Known(w.MaxPlayers) ||
 		res.Map != "" || res.Password != protocols.FlagUnknown {
 		t.Errorf("result %+v, want %+v", res, w)
 	}
-	prototest.CheckBots(t, res, w.players, prototest.Unknown, true) // clients counted, RCON sessions too; no bots
+	prototest.CheckBots(t, res, w.Players, prototest.Unknown, true) // clients counted, RCON sessions too; no bots
 	var names []string
 	if res.PlayerList != nil {
 		names = []string{}
@@ -122,37 +75,13 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 			names = append(names, p.Name)
 		}
 	}
-	if !slices.Equal(names, w.list) || (names == nil) != (w.list == nil) {
-		t.Errorf("player names = %q, want %q", names, w.list)
+	if !slices.Equal(names, w.PlayerList) || (names == nil) != (w.PlayerList == nil) {
+		t.Errorf("player names = %q, want %q", names, w.PlayerList)
 	}
-	if got := len(res.PhaseErrors) == 1 && res.PhaseErrors[0].Phase == "players"; got != w.phaseError || len(res.PhaseErrors) > 1 {
-		t.Errorf("phase errors = %v, want players error: %v", res.PhaseErrors, w.phaseError)
+	if got := len(res.PhaseErrors) == 1 && res.PhaseErrors[0].Phase == "players"; got != (w.ConfigError != "") || len(res.PhaseErrors) > 1 {
+		t.Errorf("phase errors = %v, want a players error: %v", res.PhaseErrors, w.ConfigError != "")
 	}
-	prototest.CheckInfoHas(t, res, w.info)
-}
-
-func TestDecodeBadVectors(t *testing.T) {
-	for _, tc := range []struct {
-		file    string
-		want    error
-		mention string
-	}{
-		{"odd_name_length.hex", wire.ErrMalformed, "server name length 5 at offset 4 is odd"},
-		{"name_length_lies.hex", wire.ErrTruncated, "server name length 1000 at offset 4, 6 bytes left"},
-		{"name_length_huge.hex", wire.ErrTooLarge, "server name length 2147483647"},
-		{"name_length_negative.hex", wire.ErrMalformed, "negative"},
-		{"wrong_packet_id.hex", wire.ErrMismatch, "packet id 146"},
-		{"players_negative.hex", wire.ErrMalformed, "negative player counts -1/4 at offset 24"},
-		{"version_truncated.hex", wire.ErrTruncated, "mod version of 6 characters"},
-		{"version_invalid_utf8.hex", wire.ErrMalformed, "invalid UTF-8 at offset 20"},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			_, err := decodeReply(loadHex(t, tc.file), defaultPacketID)
-			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.mention) {
-				t.Fatalf("err = %v, want %v mentioning %q", err, tc.want, tc.mention)
-			}
-		})
-	}
+	prototest.CheckInfoHas(t, res, w.Info)
 }
 
 func TestDecodeEdgeInputs(t *testing.T) {

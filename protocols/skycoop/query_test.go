@@ -41,13 +41,17 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 }
 
 func TestQueryRoundTrip(t *testing.T) {
-	for _, tc := range goodVectors {
-		t.Run(tc.file, func(t *testing.T) {
-			res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second, server(t, loadHex(t, tc.file)))
+	for _, name := range prototest.Names(t, ".hex") {
+		w := wantOf(t, name)
+		if w.Error != "" {
+			continue // TestQueryErrors
+		}
+		t.Run(name, func(t *testing.T) {
+			res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second, server(t, loadHex(t, name+".hex")))
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkResult(t, res, tc.want)
+			checkResult(t, res, w)
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
 				t.Errorf("phases = %+v", tr.Phases)
 			}
