@@ -2,7 +2,10 @@ package satisfactory
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,133 +17,72 @@ import (
 // loadHex reads a hand-built vector (see prototest.ParseHex).
 func loadHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
 
+// want is a testdata/NAME.expected.json: what NAME.hex decodes to, or the
+// reason of its error and a text the error holds.
 type want struct {
-	legacy    bool
-	cookie    uint64
-	state     string
-	version   string
-	name      string
-	modded    protocols.Flag
-	subStates []protocols.SubState
-	trailing  int
-	info      map[string]string // a subset of Info
+	Description          string
+	Size                 int // the vector's bytes, as built
+	Legacy               bool
+	Cookie               string // hex
+	State, Version, Name string
+	Modded               prototest.Opt[bool]
+	SubStates            []string `json:"sub_states"` // "name version"
+	Trailing             int
+	Info                 map[string]string // a subset of Info
+	Error, Message       string
+}
+
+func wantOf(t testing.TB, name string) want {
+	return prototest.ReadJSON[want](t, filepath.Join("testdata", name+".expected.json"))
 }
 
 func TestDecodeVectors(t *testing.T) {
-	for _, tc := range []struct {
-		file string
-		size int
-		want want
-	}{
-		{"playing_djwoodz.hex", 60, want{
-			cookie: 0x0102030405060708, state: "playing", version: "366202",
-			name: "Satisfactory Server", modded: protocols.FlagFalse,
-			subStates: []protocols.SubState{
-				{Name: "ServerGameState", Version: 17}, {Name: "ServerOptions", Version: 1},
-				{Name: "SaveCollection", Version: 5}, {Name: "AdvancedGameSettings", Version: 1},
-			},
-			info: map[string]string{"state": "3", "flags": "0x0", "flag_modded": "false", "sub_state_SaveCollection": "5"},
-		}},
-		{"idle_modded_utf8.hex", 45, want{
-			cookie: ^uint64(0), state: "idle", version: "0", name: "Fabrik Ü 工厂",
-			modded: protocols.FlagTrue,
-			info:   map[string]string{"flags": "0x800000000000001f", "flag_modded": "true", "flag_custom1": "true", "flag_custom4": "true"},
-		}},
-		{"loading_unknown_substates.hex", 47, want{
-			state: "loading", version: "123456", modded: protocols.FlagFalse,
-			subStates: []protocols.SubState{
-				{Name: "Custom1", Version: 65535}, {Name: "ServerGameState", Version: 2}, {Name: "Custom4", Version: 0},
-			},
-			info: map[string]string{
-				"flag_custom2": "true", "flag_modded": "false", "sub_state_unknown_9": "4660",
-				"sub_state_unknown_200": "1", "sub_state_duplicate_ServerGameState": "99",
-			},
-		}},
-		{"long_name.hex", 292, want{
-			cookie: 42, state: "playing", version: "1", name: strings.Repeat("Satisfactory Server ", 13),
-			modded: protocols.FlagTrue, subStates: []protocols.SubState{{Name: "ServerOptions", Version: 7}},
-		}},
-		{"trailing_bytes.hex", 32, want{
-			cookie: 1, state: "playing", version: "366202", name: "A", modded: protocols.FlagFalse, trailing: 2,
-			info: map[string]string{"trailing_bytes": "2"},
-		}},
-		{"legacy_v0.hex", 17, want{
-			legacy: true, cookie: 0x0123456789ABCDEF, state: "playing", version: "142090",
-			info: map[string]string{"protocol_version": "0", "beacon_port": "15809"},
-		}},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			b := loadHex(t, tc.file)
-			if len(b) != tc.size {
-				t.Fatalf("vector is %d bytes, built as %d", len(b), tc.size)
-			}
+	for _, name := range prototest.Names(t, ".hex") {
+		t.Run(name, func(t *testing.T) {
+			w, b := wantOf(t, name), loadHex(t, name+".hex")
 			resp, err := decode(b)
-			if err != nil {
-				t.Fatal(err)
+			if w.Error != "" {
+				if wire.Reason(err) != w.Error || !strings.Contains(err.Error(), w.Message) {
+					t.Fatalf("err = %v, want %s mentioning %q", err, w.Error, w.Message)
+				}
+				return
 			}
-			if resp.Legacy != tc.want.legacy || resp.Cookie != tc.want.cookie || resp.Trailing != tc.want.trailing {
-				t.Errorf("legacy/cookie/trailing = %v/%#x/%d, want %v/%#x/%d", resp.Legacy, resp.Cookie, resp.Trailing,
-					tc.want.legacy, tc.want.cookie, tc.want.trailing)
+			if err != nil || len(b) != w.Size {
+				t.Fatalf("%v; vector is %d bytes, built as %d", err, len(b), w.Size)
 			}
-			if err := answers(b, tc.want.cookie); err != nil {
-				t.Errorf("Answers: %v", err)
+			cookie, _ := strconv.ParseUint(w.Cookie, 0, 64)
+			if resp.Legacy != w.Legacy || resp.Cookie != cookie || resp.Trailing != w.Trailing || answers(b, cookie) != nil {
+				t.Errorf("legacy/cookie/trailing = %v/%#x/%d, want %+v; answers: %v", resp.Legacy, resp.Cookie, resp.Trailing, w, answers(b, cookie))
 			}
-			checkResult(t, resp.Result(), tc.want)
+			checkResult(t, resp.Result(), w)
 		})
 	}
 }
 
 func checkResult(t *testing.T, res *protocols.Result, w want) {
 	t.Helper()
-	if res.State != w.state || res.Version != w.version || res.Name != w.name || res.Modded != w.modded {
-		t.Errorf("state/version/name/modded = %q/%q/%q/%v, want %q/%q/%q/%v",
-			res.State, res.Version, res.Name, res.Modded, w.state, w.version, w.name, w.modded)
+	modded := protocols.FlagUnknown
+	if !w.Modded.Null {
+		modded = protocols.FlagOf(w.Modded.V)
+	}
+	if res.State != w.State || res.Version != w.Version || res.Name != w.Name || res.Modded != modded {
+		t.Errorf("state/version/name/modded = %q/%q/%q/%v, want %+v", res.State, res.Version, res.Name, res.Modded, w)
 	}
 	if !slices.Equal(res.States, []string{"offline", "idle", "loading", "playing"}) {
 		t.Errorf("States = %q", res.States)
 	}
-	if !slices.Equal(res.SubStates, w.subStates) {
-		t.Errorf("SubStates = %v, want %v", res.SubStates, w.subStates)
+	subs := []string{}
+	for _, s := range res.SubStates {
+		subs = append(subs, fmt.Sprint(s.Name, " ", s.Version))
 	}
+	if !slices.Equal(subs, w.SubStates) {
+		t.Errorf("SubStates = %v, want %v", subs, w.SubStates)
+	}
+	// The Lightweight Query reports no count at all: neither players nor bots.
 	if res.Players.Known || res.MaxPlayers.Known || res.Bots.Known || res.Password != protocols.FlagUnknown {
 		t.Errorf("reported counts/password the protocol does not carry: %+v", res)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	for k, v := range w.info {
-		if info[k] != v {
-			t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
-		}
-	}
-}
-
-func TestDecodeBadVectors(t *testing.T) {
-	for _, tc := range []struct {
-		file    string
-		want    error
-		mention string // the field or offset the error must name
-	}{
-		{"bad_terminator.hex", wire.ErrMalformed, "terminator at offset 29"},
-		{"name_length_lies.hex", wire.ErrTruncated, "name length 200"},
-		{"substates_lie.hex", wire.ErrTruncated, "255 sub-states"},
-		{"short.hex", wire.ErrTruncated, "12-byte response"},
-		{"bad_magic.hex", wire.ErrMalformed, "magic F6 D5"},
-		{"gamedig_header_0102.hex", wire.ErrMalformed, "protocol version 2"},
-		{"legacy_short.hex", wire.ErrTruncated, "pre-1.0"},
-		{"erratum1_doc_substate_layout.hex", wire.ErrMalformed, "terminator"},
-		{"erratum2_doc_name_offset.hex", wire.ErrTruncated, "name length 18437"},
-		{"erratum3_doc_terminator_offset.hex", wire.ErrTruncated, "terminator at offset 31"},
-		{"erratum4_poll_message_type.hex", wire.ErrMalformed, "message type 0"},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			_, err := decode(loadHex(t, tc.file))
-			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.mention) {
-				t.Fatalf("err = %v, want %v mentioning %q", err, tc.want, tc.mention)
-			}
-		})
-	}
+	prototest.CheckInfoHas(t, res, w.Info)
 }
 
 func TestDecodeEdgeInputs(t *testing.T) {
