@@ -2,7 +2,6 @@ package bedrock
 
 import (
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -31,38 +30,34 @@ type want struct {
 }
 
 func TestVectors(t *testing.T) {
-	for _, name := range prototest.Names(t, ".hex") {
-		t.Run(name, func(t *testing.T) {
-			w := prototest.ReadJSON[want](t, filepath.Join("testdata", name+".expected.json"))
-			b := vec(t, name)
-			p, err := decode(b)
-			if skip := answers(b, vecTime); wire.Reason(skip) != w.Skipped && !(skip == nil && w.Skipped == "") {
-				t.Errorf("answers = %v, want %s", skip, w.Skipped)
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		p, err := decode(b)
+		if skip := answers(b, vecTime); wire.Reason(skip) != w.Skipped && !(skip == nil && w.Skipped == "") {
+			t.Errorf("answers = %v, want %s", skip, w.Skipped)
+		}
+		if err != nil {
+			if p != nil {
+				t.Errorf("pong %+v with error %v", p, err)
 			}
-			if err != nil {
-				if p != nil {
-					t.Errorf("pong %+v with error %v", p, err)
-				}
-				prototest.CheckExpected(t, w.Expected, nil, err)
-				return
+			prototest.CheckExpected(t, w.Expected, nil, err)
+			return
+		}
+		if p.time != vecTime || p.guid != vecGUID || len(p.fields) != w.Fields {
+			t.Errorf("time %#x guid %#x fields %d, want %#x %#x %d", p.time, p.guid, len(p.fields), vecTime, vecGUID, w.Fields)
+		}
+		res := p.result()
+		prototest.CheckExpected(t, w.Expected, res, err) // Players is the pong's count as sent; it knows no bots
+		kv := res.InfoKV()
+		if res.PlayerList != nil || kv[0].Key != "raknet_guid" || kv[1].Key != "edition" || kv[2].Key != "motd" {
+			t.Errorf("player list %v; info not in wire order: %q", res.PlayerList, kv[:3])
+		}
+		prototest.CheckUTF8(t, &protocols.Result{Info: kv})
+		for _, k := range w.Absent {
+			if v, ok := prototest.InfoOf(&protocols.Result{Info: kv})[k]; ok {
+				t.Errorf("info %s = %q, want none", k, v)
 			}
-			if p.time != vecTime || p.guid != vecGUID || len(p.fields) != w.Fields {
-				t.Errorf("time %#x guid %#x fields %d, want %#x %#x %d", p.time, p.guid, len(p.fields), vecTime, vecGUID, w.Fields)
-			}
-			res := p.result()
-			prototest.CheckExpected(t, w.Expected, res, err) // Players is the pong's count as sent; it knows no bots
-			kv := res.InfoKV()
-			if res.PlayerList != nil || kv[0].Key != "raknet_guid" || kv[1].Key != "edition" || kv[2].Key != "motd" {
-				t.Errorf("player list %v; info not in wire order: %q", res.PlayerList, kv[:3])
-			}
-			prototest.CheckUTF8(t, &protocols.Result{Info: kv})
-			for _, k := range w.Absent {
-				if v, ok := prototest.InfoOf(&protocols.Result{Info: kv})[k]; ok {
-					t.Errorf("info %s = %q, want none", k, v)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // A pong echoing another time answers someone else's ping: skipped as a mismatch,

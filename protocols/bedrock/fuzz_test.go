@@ -14,9 +14,7 @@ import (
 // its caps and fails with one sentinel, and that everything it returns is valid
 // UTF-8. Seeds: testdata/.
 func FuzzDecode(f *testing.F) {
-	for _, name := range prototest.Names(f, ".hex") {
-		f.Add(vec(f, name))
-	}
+	prototest.SeedHex(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_ = answers(b, vecTime)
 		p, err := decode(b)

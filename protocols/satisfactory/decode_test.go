@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -37,26 +36,20 @@ func wantOf(t testing.TB, name string) want {
 }
 
 func TestDecodeVectors(t *testing.T) {
-	for _, name := range prototest.Names(t, ".hex") {
-		t.Run(name, func(t *testing.T) {
-			w, b := wantOf(t, name), loadHex(t, name+".hex")
-			resp, err := decode(b)
-			if w.Error != "" {
-				if wire.Reason(err) != w.Error || !strings.Contains(err.Error(), w.Message) {
-					t.Fatalf("err = %v, want %s mentioning %q", err, w.Error, w.Message)
-				}
-				return
-			}
-			if err != nil || len(b) != w.Size {
-				t.Fatalf("%v; vector is %d bytes, built as %d", err, len(b), w.Size)
-			}
-			cookie, _ := strconv.ParseUint(w.Cookie, 0, 64)
-			if resp.Legacy != w.Legacy || resp.Cookie != cookie || resp.Trailing != w.Trailing || answers(b, cookie) != nil {
-				t.Errorf("legacy/cookie/trailing = %v/%#x/%d, want %+v; answers: %v", resp.Legacy, resp.Cookie, resp.Trailing, w, answers(b, cookie))
-			}
-			checkResult(t, resp.Result(), w)
-		})
-	}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		resp, err := decode(b)
+		if prototest.RefusedAs(t, err, w.Error, w.Message) {
+			return
+		}
+		if len(b) != w.Size {
+			t.Fatalf("vector is %d bytes, built as %d", len(b), w.Size)
+		}
+		cookie, _ := strconv.ParseUint(w.Cookie, 0, 64)
+		if resp.Legacy != w.Legacy || resp.Cookie != cookie || resp.Trailing != w.Trailing || answers(b, cookie) != nil {
+			t.Errorf("legacy/cookie/trailing = %v/%#x/%d, want %+v; answers: %v", resp.Legacy, resp.Cookie, resp.Trailing, w, answers(b, cookie))
+		}
+		checkResult(t, resp.Result(), w)
+	})
 }
 
 func checkResult(t *testing.T, res *protocols.Result, w want) {

@@ -2,16 +2,14 @@ package satisfactory
 
 import (
 	"encoding/binary"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	for _, p := range files {
-		f.Add(loadHex(f, filepath.Base(p)))
-	}
+	prototest.SeedHex(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		resp, err := decode(b)
 		_ = answers(b, 0)

@@ -37,28 +37,22 @@ func wantOf(t testing.TB, name string) want {
 }
 
 func TestDecodeVectors(t *testing.T) {
-	for _, name := range prototest.Names(t, ".hex") {
-		t.Run(name, func(t *testing.T) {
-			w, b := wantOf(t, name), loadHex(t, name+".hex")
-			st, err := decodeReply(b, defaultPacketID)
-			if w.Error != "" {
-				if wire.Reason(err) != w.Error || !strings.Contains(err.Error(), w.Message) {
-					t.Fatalf("err = %v, want %s mentioning %q", err, w.Error, w.Message)
-				}
-				return
-			}
-			if err != nil || len(b) != w.Size {
-				t.Fatalf("%v; vector is %d bytes, built as %d", err, len(b), w.Size)
-			}
-			if st.Format != w.Format || wire.Reason(st.ConfigErr) != w.ConfigError && !(st.ConfigErr == nil && w.ConfigError == "") {
-				t.Errorf("format %q, config error %v; want %q, %s", st.Format, st.ConfigErr, w.Format, w.ConfigError)
-			}
-			checkResult(t, st.Result(true), w)
-			if res := st.Result(false); res.PlayerList != nil || res.PhaseErrors != nil {
-				t.Errorf("without players: list %v, phase errors %v", res.PlayerList, res.PhaseErrors)
-			}
-		})
-	}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		st, err := decodeReply(b, defaultPacketID)
+		if prototest.RefusedAs(t, err, w.Error, w.Message) {
+			return
+		}
+		if len(b) != w.Size {
+			t.Fatalf("vector is %d bytes, built as %d", len(b), w.Size)
+		}
+		if st.Format != w.Format || wire.Reason(st.ConfigErr) != w.ConfigError && !(st.ConfigErr == nil && w.ConfigError == "") {
+			t.Errorf("format %q, config error %v; want %q, %s", st.Format, st.ConfigErr, w.Format, w.ConfigError)
+		}
+		checkResult(t, st.Result(true), w)
+		if res := st.Result(false); res.PlayerList != nil || res.PhaseErrors != nil {
+			t.Errorf("without players: list %v, phase errors %v", res.PlayerList, res.PhaseErrors)
+		}
+	})
 }
 
 func checkResult(t *testing.T, res *protocols.Result, w want) {
