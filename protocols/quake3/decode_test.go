@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,7 +86,7 @@ func checkDecoded(t *testing.T, r *reply, e expected) {
 	}
 	for i, want := range d.Players {
 		got := r.Players[i]
-		if nums := got.Numbers[:got.NumCount]; !equalInts(nums, want.Numbers) {
+		if nums := got.Numbers[:got.NumCount]; !slices.Equal(nums, want.Numbers) {
 			t.Errorf("player %d numbers = %v, want %v", i, nums, want.Numbers)
 		}
 		if got.Name != string(want.Name) || got.Clean != string(want.NameClean) {
@@ -104,18 +106,6 @@ func checkDecoded(t *testing.T, r *reply, e expected) {
 	if r.Unparsed != d.Unparsed || r.Dropped != d.Dropped {
 		t.Errorf("unparsed/dropped = %d/%d, want %d/%d", r.Unparsed, r.Dropped, d.Unparsed, d.Dropped)
 	}
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestVectors(t *testing.T) {
@@ -185,7 +175,7 @@ func checkFixtureResult(t *testing.T, name string, res *protocols.Result, e expe
 	if !res.Players.Known || res.Players.Value != int64(e.Decoded.PlayerCount) {
 		t.Errorf("players = %+v, want %d", res.Players, e.Decoded.PlayerCount)
 	}
-	if got := res.MaxPlayers; !got.Known || formatInt(got.Value) != info["sv_maxclients"] {
+	if got := res.MaxPlayers; !got.Known || strconv.FormatInt(got.Value, 10) != info["sv_maxclients"] {
 		t.Errorf("max players = %+v, want %s", got, info["sv_maxclients"])
 	}
 	if res.Bots.Known {
@@ -219,11 +209,6 @@ func checkFixturePlayers(t *testing.T, res *protocols.Result, e expected) {
 			t.Errorf("player %d team = %q, want %q", i, got.Team, *p.AfterName)
 		}
 	}
-}
-
-func formatInt(v int64) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // TestRealworld checks the replies of the reference servers of

@@ -16,8 +16,13 @@ import (
 const oob = idtechtest.OOB
 
 // parseRequest returns the challenge of a `getstatus <challenge>\n` request.
-func parseRequest(req []byte) (string, bool) {
-	s, ok := strings.CutPrefix(string(req), oob+"getstatus ")
+func parseRequest(req []byte) (string, bool) { return challengeOf(req, "getstatus ") }
+
+// parseInfoRequest returns the challenge of a `getinfo <challenge>\n` request.
+func parseInfoRequest(req []byte) (string, bool) { return challengeOf(req, "getinfo ") }
+
+func challengeOf(req []byte, cmd string) (string, bool) {
+	s, ok := strings.CutPrefix(string(req), oob+cmd)
 	if !ok || !strings.HasSuffix(s, "\n") {
 		return "", false
 	}
@@ -55,15 +60,6 @@ func echo(req []byte, players ...string) [][]byte {
 		return nil
 	}
 	return [][]byte{statusReply(c, players...)}
-}
-
-// parseInfoRequest returns the challenge of a `getinfo <challenge>\n` request.
-func parseInfoRequest(req []byte) (string, bool) {
-	s, ok := strings.CutPrefix(string(req), oob+"getinfo ")
-	if !ok || !strings.HasSuffix(s, "\n") {
-		return "", false
-	}
-	return strings.TrimSuffix(s, "\n"), true
 }
 
 // TestStatus runs the idTech status suite.
