@@ -27,7 +27,7 @@ func vectors(t *testing.T, glob string) []string {
 	return out
 }
 
-func expectedOf[T any](t *testing.T, name string) T {
+func expectedOf[T any](t testing.TB, name string) T {
 	return prototest.ReadJSON[T](t, filepath.Join("testdata", strings.TrimSuffix(name, ".json")+".expected.json"))
 }
 
@@ -53,20 +53,38 @@ func TestDecodeToken(t *testing.T) {
 	}
 }
 
+// sessionsWant is a testdata/sessions*.expected.json: the preset whose
+// attributes name the fields, and per target what the search answer gives.
+type sessionsWant struct {
+	Preset string
+	Error  string
+	Cases  []sessionWant
+}
+
+type sessionWant struct {
+	Target            string
+	Sessions, Matches int
+	Result            *prototest.ExpectedResult
+	InfoFirst         [2]string `json:"info_first"`
+	Rules             int
+}
+
+// sessionCase is the case of testdata/sessions_<preset>.expected.json for target.
+func sessionCase(t testing.TB, preset, target string) sessionWant {
+	t.Helper()
+	for _, c := range expectedOf[sessionsWant](t, "sessions_"+preset+".json").Cases {
+		if c.Target == target && c.Result != nil {
+			return c
+		}
+	}
+	t.Fatalf("no result for %s in sessions_%s.expected.json", target, preset)
+	return sessionWant{}
+}
+
 func TestDecodeSessions(t *testing.T) {
 	for _, name := range vectors(t, "sessions*.json") {
 		t.Run(name, func(t *testing.T) {
-			e := expectedOf[struct {
-				Preset string
-				Error  string
-				Cases  []struct {
-					Target            string
-					Sessions, Matches int
-					Result            *prototest.ExpectedResult
-					InfoFirst         [2]string `json:"info_first"`
-					Rules             int
-				}
-			}](t, name)
+			e := expectedOf[sessionsWant](t, name)
 			names := presetAttrs(e.Preset)
 			body := prototest.File(t, name)
 			if e.Error != "" {

@@ -49,10 +49,14 @@ type fakeEOS struct {
 	nonces     []string
 }
 
-func newFake(t testing.TB) *fakeEOS {
-	p := presets["arksa"]
-	return &fakeEOS{t: t, id: p.clientID, secret: p.clientSecret, deployment: p.deploymentID, prefix: p.pathPrefix,
-		sessions: prototest.File(t, "sessions_arksa.json"), expiresIn: 3599, valid: map[string]bool{}, devices: map[string]bool{}}
+// newFake is the deployment of the ARK preset.
+func newFake(t testing.TB) *fakeEOS { return fakeFor(t, "arksa") }
+
+// fakeFor is the deployment of a preset, with its sessions vector.
+func fakeFor(t testing.TB, preset string) *fakeEOS {
+	p := presets[preset]
+	return &fakeEOS{t: t, id: p.clientID, secret: p.clientSecret, deployment: p.deploymentID, prefix: p.pathPrefix, deviceID: p.auth == authDeviceID,
+		sessions: prototest.File(t, "sessions_"+preset+".json"), expiresIn: 3599, valid: map[string]bool{}, devices: map[string]bool{}}
 }
 
 // badClient is Epic's answer to wrong client credentials.
@@ -178,41 +182,6 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 	return eq
 }
 
-// The whole exchange over TLS with the ARK preset; the second probe reuses
-// the token.
-func TestQueryARK(t *testing.T) {
-	f := newFake(t)
-	srv, _ := prototest.HTTP(t, f, true)
-	q := newFor(t, srv, Options{}, protocols.Settings{Rules: true})
-	res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.CheckResult(t, res, prototest.ExpectedResult{
-		Name: prototest.Opt[string]{Set: true, V: "Ragnarok PvE - Cluster #1"}, Map: prototest.Opt[string]{Set: true, V: "TheIsland_WP"},
-		Version: prototest.Opt[string]{Set: true, V: "74.3"}, Players: prototest.Opt[int64]{Set: true, V: 12},
-		MaxPlayers: prototest.Opt[int64]{Set: true, V: 70}, Password: prototest.Opt[bool]{Set: true, V: false},
-	})
-	if len(res.Rules) != 22 || prototest.PhaseNames(tr) != "challenge,info" {
-		t.Errorf("%d rules, phases %s", len(res.Rules), prototest.PhaseNames(tr))
-	}
-	if got := f.lastFilters; len(got) != 1 || got[0] != "attributes.ADDRESS_s EQUAL 203.0.113.10" {
-		t.Errorf("filters %q", got)
-	}
-	// The token and the secret stay out of the debug output.
-	if s := prototest.Transcript(tr); strings.Contains(s, "token-1") || strings.Contains(s, f.secret) {
-		t.Errorf("trace shows a credential:\n%s", s)
-	}
-
-	res, tr, err = prototest.QueryWithin(t, q, target, 2*time.Second)
-	if err != nil || res.Name == "" {
-		t.Fatal(err)
-	}
-	if f.signIns.Load() != 1 || prototest.PhaseNames(tr) != "info" {
-		t.Errorf("%d sign-ins, phases %s: the token was not kept", f.signIns.Load(), prototest.PhaseNames(tr))
-	}
-}
-
 // A token with a short life is not kept: each probe signs in.
 func TestQueryShortToken(t *testing.T) {
 	f := newFake(t)
@@ -266,79 +235,55 @@ func TestQueryConcurrentSignIn(t *testing.T) {
 	}
 }
 
-func TestQueryTheIsle(t *testing.T) {
-	f := newFake(t)
-	p := presets["theisle"]
-	f.id, f.secret, f.deployment, f.prefix = p.clientID, p.clientSecret, p.deploymentID, ""
-	f.sessions = prototest.File(t, "sessions_theisle.json")
-	srv, _ := prototest.HTTP(t, f, false)
-	q := newFor(t, srv, Options{Preset: "theisle"}, protocols.Settings{})
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(netip.MustParseAddrPort("203.0.113.20:7777")), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Evrima Test Realm" || res.Map != "Gateway" || res.Version != "0.19.64" || res.Players != protocols.Known(57) || res.Password != protocols.FlagTrue {
-		t.Errorf("result %+v", res)
-	}
-}
-
-// newDeviceFake is the deployment of a preset that signs in by device id.
-func newDeviceFake(t testing.TB, preset string) *fakeEOS {
-	f := newFake(t)
-	p := presets[preset]
-	f.id, f.secret, f.deployment, f.prefix, f.deviceID = p.clientID, p.clientSecret, p.deploymentID, p.pathPrefix, true
-	f.sessions = prototest.File(t, "sessions_"+preset+".json")
-	return f
-}
-
-// Squad and Renown: a device-id account, its token traded for a user token,
-// then the search; the user token is kept, the device token never shown.
-func TestQueryDeviceID(t *testing.T) {
-	for _, c := range []struct {
-		preset, target, name, version string
-		players                       int64
-	}{
-		{"squad", "203.0.113.30:7787", "[EU] Example Squad Server #1", "v8.2.1.369429.845", 37},
-		{"renown", "203.0.113.40:7777", "Example Renown Duels", "0.9.3", 21},
+// Each preset's whole exchange over TLS gives what its sessions vector says of
+// the target; the token is kept for the second probe and never shown. Squad
+// and Renown sign in by device id: a device-id account, its token traded for a
+// user token, then the search.
+func TestQueryPresets(t *testing.T) {
+	for _, c := range []struct{ preset, target string }{
+		{"arksa", "203.0.113.10:7777"}, {"theisle", "203.0.113.20:7777"}, {"squad", "203.0.113.30:7787"}, {"renown", "203.0.113.40:7777"},
 	} {
 		t.Run(c.preset, func(t *testing.T) {
-			f := newDeviceFake(t, c.preset)
+			f, w, addr := fakeFor(t, c.preset), sessionCase(t, c.preset, c.target), netip.MustParseAddrPort(c.target)
 			srv, _ := prototest.HTTP(t, f, true)
-			q := newFor(t, srv, Options{Preset: c.preset}, protocols.Settings{})
-			tr := wire.NewTrace()
-			res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(netip.MustParseAddrPort(c.target)), tr)
+			q := newFor(t, srv, Options{Preset: c.preset}, protocols.Settings{Rules: w.Rules > 0})
+			res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Name != c.name || res.Version != c.version || res.Players != protocols.Known(c.players) || res.Password != protocols.FlagFalse {
-				t.Errorf("result %+v", res)
+			prototest.CheckResult(t, res, *w.Result)
+			if attempts := 2 + len(f.devices); len(res.Rules) != w.Rules || prototest.PhaseNames(tr) != "challenge,info" || tr.Attempts != attempts {
+				t.Errorf("%d rules, phases %s, %d requests", len(res.Rules), prototest.PhaseNames(tr), tr.Attempts)
 			}
-			if prototest.PhaseNames(tr) != "challenge,info" || tr.Attempts != 3 {
-				t.Errorf("phases %s, %d requests", prototest.PhaseNames(tr), tr.Attempts)
+			if got := f.lastFilters; len(got) != 1 || got[0] != "attributes.ADDRESS_s EQUAL "+addr.Addr().String() {
+				t.Errorf("filters %q", got)
 			}
 			var sent []string
 			for _, p := range tr.Packets {
 				s := string(p.Data)
-				if strings.Contains(s, "device+0") || strings.Contains(s, "device%2B0") || strings.Contains(s, "token-1") {
-					t.Errorf("trace shows a token: %q", s)
+				if strings.Contains(s, "device+0") || strings.Contains(s, "device%2B0") || strings.Contains(s, "token-1") || strings.Contains(s, f.secret) {
+					t.Errorf("trace shows a credential: %q", s)
 				}
 				if p.Dir == wire.Sent {
 					sent = append(sent, strings.Fields(s)[1])
 				}
-				if p.Dir == wire.Sent && strings.HasPrefix(s, "POST /auth/v1/oauth/token") && !strings.Contains(s, "external_auth_token=<secret>&") {
+				if p.Dir == wire.Sent && f.deviceID && strings.HasPrefix(s, "POST /auth/v1/oauth/token") && !strings.Contains(s, "external_auth_token=<secret>&") {
 					t.Errorf("the token exchange is not recorded masked: %q", s)
 				}
 			}
-			if want := "/auth/v1/accounts/deviceid /auth/v1/oauth/token " + f.prefix + "/matchmaking/v1/" + f.deployment + "/filter"; strings.Join(sent, " ") != want {
+			want := "/auth/v1/oauth/token " + f.prefix + "/matchmaking/v1/" + f.deployment + "/filter"
+			if f.deviceID {
+				want = "/auth/v1/accounts/deviceid " + want
+				if len(f.nonces) != 1 || len(f.nonces[0]) < 16 {
+					t.Errorf("nonces %q", f.nonces)
+				}
+			}
+			if strings.Join(sent, " ") != want {
 				t.Errorf("requests %q, want %s", sent, want)
 			}
-			if len(f.nonces) != 1 || len(f.nonces[0]) < 16 {
-				t.Errorf("nonces %q", f.nonces)
-			}
-			_, tr, err = prototest.QueryWithin(t, q, target, 2*time.Second)
-			if err == nil || prototest.PhaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) != 1 {
-				// 203.0.113.10 has no session here: the point is the kept token.
-				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts", err, prototest.PhaseNames(tr), f.signIns.Load(), len(f.devices))
+			_, tr, err = prototest.QueryWithin(t, q, addr, 2*time.Second)
+			if err != nil || prototest.PhaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) > 1 {
+				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts: the token was not kept", err, prototest.PhaseNames(tr), f.signIns.Load(), len(f.devices))
 			}
 		})
 	}
@@ -415,7 +360,7 @@ func TestQueryFailures(t *testing.T) {
 			t.Parallel()
 			f := newFake(t)
 			if c.device {
-				f = newDeviceFake(t, "squad")
+				f = fakeFor(t, "squad")
 			}
 			if c.setup != nil {
 				c.setup(f)
