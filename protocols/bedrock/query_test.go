@@ -55,39 +55,9 @@ func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
 	return q
 }
 
+// A ping/pong gives the bds_full pong's result (TestVectors) in one info
+// phase, one send; each query pings with its own time and client GUID.
 func TestQuery(t *testing.T) {
-	reqs := make(chan []byte, 1)
-	addr := prototest.UDP(t, func(b []byte) [][]byte {
-		select {
-		case reqs <- b:
-		default:
-		}
-		return echo(bdsID)(b)
-	})
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Dedicated Server" || res.Map != "Bedrock level" || res.Version != "1.21.50" {
-		t.Errorf("name/map/version = %q %q %q", res.Name, res.Map, res.Version)
-	}
-	if res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(10) || res.PhaseErrors != nil {
-		t.Errorf("players %+v max %+v phase errors %v", res.Players, res.MaxPlayers, res.PhaseErrors)
-	}
-	if kv := res.InfoKV(); len(kv) != 13 || kv[0] != (protocols.KV{Key: "raknet_guid", Value: "11939337484294820749"}) || kv[12].Key != "port_v6" {
-		t.Errorf("info = %q", kv)
-	}
-	if req := <-reqs; len(req) != pingLen || req[0] != idPing || !bytes.Equal(req[9:25], magic[:]) {
-		t.Errorf("ping = % x", req)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil || tr.Attempts != 1 {
-		t.Errorf("phases %+v, attempts %d", tr.Phases, tr.Attempts)
-	}
-}
-
-// Each query pings with its own time and client GUID.
-func TestQueryTimeIsRandom(t *testing.T) {
 	seen := make(chan []byte, 2)
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		select {
@@ -96,13 +66,19 @@ func TestQueryTimeIsRandom(t *testing.T) {
 		}
 		return echo(bdsID)(req)
 	})
-	q := newQuerier(t, protocols.Settings{})
+	q := newQuerier(t, protocols.Settings{Players: true, Rules: true})
 	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
-			t.Fatal(err)
+		res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
+		if kv := res.InfoKV(); err != nil || res.Name != "Dedicated Server" || len(kv) != 13 || prototest.PhaseResults(tr) != "info:true" || tr.Attempts != 1 {
+			t.Fatalf("%v, %+v, info %q, phases %s, %d sends", err, res, kv, prototest.PhaseResults(tr), tr.Attempts)
 		}
 	}
 	a, b := <-seen, <-seen
+	for _, req := range [][]byte{a, b} {
+		if len(req) != pingLen || req[0] != idPing || !bytes.Equal(req[9:25], magic[:]) {
+			t.Errorf("ping = % x", req)
+		}
+	}
 	if bytes.Equal(a[1:9], b[1:9]) || bytes.Equal(a[25:], b[25:]) {
 		t.Errorf("same time or GUID twice:\n% x\n% x", a, b)
 	}
@@ -124,22 +100,9 @@ func TestQuerySkipsStrays(t *testing.T) {
 			pongBytes(tm, magic, bdsID, -1),
 		}
 	})
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Dedicated Server" {
-		t.Errorf("name = %q", res.Name)
-	}
-	noted := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			noted++
-		}
-	}
-	if noted != 4 {
-		t.Errorf("%d packets noted as ignored, want 4", noted)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
+	if err != nil || res.Name != "Dedicated Server" || prototest.Ignored(tr) != 4 {
+		t.Errorf("%v, name %q, %d packets noted as ignored, want 4", err, res.Name, prototest.Ignored(tr))
 	}
 }
 
