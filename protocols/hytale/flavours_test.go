@@ -19,14 +19,7 @@ import (
 
 func hexVec(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
 
-func info(res *protocols.Result, key string) string {
-	for _, kv := range res.Info {
-		if kv.Key == key {
-			return kv.Value
-		}
-	}
-	return ""
-}
+func info(res *protocols.Result, key string) string { return prototest.InfoOf(res)[key] }
 
 func TestDecodeHyQuery(t *testing.T) {
 	in, err := decodeHyQuery(hexVec(t, "hyquery_basic"))
@@ -93,31 +86,20 @@ func TestFlavourHyQuery(t *testing.T) {
 		t.Errorf("phases %+v", tr.Phases)
 	}
 	// players: true asks the full query, which lists them.
-	q, _ := Protocol.New(protocols.Settings{Players: true})
-	res, err = q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
+	res, _, err = prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
 	if err != nil || len(res.PlayerList) != 2 || res.Players != protocols.Known(2) {
 		t.Errorf("full: %v %+v", err, res)
 	}
 }
 
+// Nitrado's failures: permissions that keep anonymous readers out (the reason
+// says so), JSON without what the plugin sends.
 func TestFlavourNitrado(t *testing.T) {
-	addr := nitradoServer(t, 200, prototest.File(t, "nitrado.json"))
-	q, _ := Protocol.New(protocols.Settings{Players: true})
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Orbis Testers" || res.Map != "Orbis" || res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(50) ||
-		len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Trork" || info(res, "flavour") != "nitrado" || res.Protocol != "hytale/nitrado" {
-		t.Errorf("%+v", res)
-	}
-	// Permissions that keep anonymous readers out: the reason says so.
-	addr = nitradoServer(t, 403, []byte(`{"error":"forbidden"}`))
-	_, _, err = probeWith(t, addr, "{}", 2*time.Second)
+	addr := nitradoServer(t, 403, []byte(`{"error":"forbidden"}`))
+	_, _, err := probeWith(t, addr, "{}", 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "anonymous") {
 		t.Errorf("403: %v", err)
 	}
-	// JSON without what the plugin sends.
 	addr = nitradoServer(t, 200, []byte(`{"hello":1}`))
 	if _, _, err := probeWith(t, addr, "flavours: [nitrado]", 2*time.Second); wire.Reason(err) != "malformed" {
 		t.Errorf("other JSON: %v", err)
@@ -173,14 +155,12 @@ func TestNitradoShapes(t *testing.T) {
 		{"nitrado.json", "Orbis Testers", "2026.01.22", "Orbis", 2, 50, []string{"Kweebec", "Trork"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			addr := nitradoServer(t, 200, prototest.File(t, c.file))
-			q, _ := Protocol.New(protocols.Settings{Players: true})
-			res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
+			res, _, err := prototest.QueryNew(t, Protocol, nitradoServer(t, 200, prototest.File(t, c.file)), protocols.Settings{Players: true}, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Name != c.name || res.Version != c.version || res.Map != c.world ||
-				res.Players != protocols.Known(c.players) || res.MaxPlayers != protocols.Known(c.max) || info(res, "flavour") != "nitrado" {
+			if res.Name != c.name || res.Version != c.version || res.Map != c.world || res.Players != protocols.Known(c.players) ||
+				res.MaxPlayers != protocols.Known(c.max) || info(res, "flavour") != "nitrado" || res.Protocol != "hytale/nitrado" {
 				t.Errorf("%+v", res)
 			}
 			var names []string

@@ -13,7 +13,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
-	"gopkg.in/yaml.v3"
 )
 
 // pluginServer behaves like the plugin: read one line, answer it, close.
@@ -36,13 +35,7 @@ func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Resul
 // probeWith queries with the module block yml.
 func probeWith(t testing.TB, addr netip.AddrPort, yml string, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := Protocol.New(protocols.Settings{Options: func(v any) error { return yaml.Unmarshal([]byte(yml), v) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: prototest.OptionsYAML(yml)}, d)
 }
 
 func TestQueryOK(t *testing.T) {
