@@ -98,19 +98,14 @@ func startAPI(t testing.TB, f *fakeAPI) (*httptest.Server, netip.AddrPort) {
 
 // startLQ answers the Lightweight Query on the UDP port of the same number as the
 // API's TCP port, as a dedicated server does on 7777: with the vector, or never
-// when silent.
-func startLQ(t testing.TB, port uint16, vec []byte, silent bool) {
+// when it is nil.
+func startLQ(t testing.TB, port uint16, vec []byte) {
 	t.Helper()
 	pc, err := net.ListenPacket("udp", netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port).String())
 	if err != nil {
 		t.Fatalf("UDP port %d beside the API: %v", port, err)
 	}
-	prototest.ServeUDP(t, pc, func(req []byte) [][]byte {
-		if silent || !isPoll(req) {
-			return nil
-		}
-		return [][]byte{withCookie(vec, req)}
-	})
+	prototest.ServeUDP(t, pc, lq(vec))
 }
 
 // apiOpts is the Options func of a module with `satisfactory: {api: true, ...}`.
@@ -135,7 +130,7 @@ func apiQuery(t *testing.T, addr netip.AddrPort, opts func(any) error, d time.Du
 func TestAPIPasswordless(t *testing.T) {
 	f := &fakeAPI{}
 	_, addr := startAPI(t, f)
-	startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"), false)
+	startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"))
 	res, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +160,7 @@ func TestAPIPasswordless(t *testing.T) {
 func TestAPIHalves(t *testing.T) {
 	t.Run("api_fails", func(t *testing.T) {
 		_, addr := startAPI(t, &fakeAPI{clientPassword: true})
-		startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"), false)
+		startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"))
 		res, tr, err := apiQuery(t, addr, apiOpts(nil), 4*time.Second)
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +175,7 @@ func TestAPIHalves(t *testing.T) {
 	})
 	t.Run("udp_silent", func(t *testing.T) {
 		_, addr := startAPI(t, &fakeAPI{})
-		startLQ(t, addr.Port(), nil, true)
+		startLQ(t, addr.Port(), nil)
 		res, tr, err := apiQuery(t, addr, apiOpts(nil), time.Second)
 		if err != nil {
 			t.Fatal(err)
@@ -298,23 +293,18 @@ func TestAPIContractCases(t *testing.T) {
 }
 
 func TestAPIOptions(t *testing.T) {
-	dir := t.TempDir()
-	notPEM := filepath.Join(dir, "x.pem")
-	os.WriteFile(notPEM, []byte("not a certificate"), 0o600)
-	for name, set := range map[string]func(any) error{
-		"token without api":    func(v any) error { v.(*Options).Token = "t"; return nil },
-		"ca_file without api":  func(v any) error { v.(*Options).CAFile = notPEM; return nil },
-		"legacy with api":      apiOpts(func(o *Options) { o.Legacy = true }),
-		"token and token_file": apiOpts(func(o *Options) { o.Token = "a"; o.TokenFile = notPEM }),
-		"token with a space":   apiOpts(func(o *Options) { o.Token = "a b" }),
-		"missing token_file":   apiOpts(func(o *Options) { o.TokenFile = filepath.Join(dir, "absent") }),
-		"ca_file without PEM":  apiOpts(func(o *Options) { o.CAFile = notPEM }),
-		"missing ca_file":      apiOpts(func(o *Options) { o.CAFile = filepath.Join(dir, "absent") }),
-	} {
-		if _, err := Protocol.New(protocols.Settings{Options: set}); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
+	notPEM := filepath.Join(t.TempDir(), "x.pem")
+	prototest.WriteFile(t, notPEM, "not a certificate")
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"token: t":                  "set api: true",
+		"ca_file: " + notPEM:        "set api: true",
+		"{api: true, legacy: true}": "exclude each other",
+		"{api: true, token: a, token_file: " + notPEM + "}": "satisfactory token",
+		"{api: true, token: a b}":                           "satisfactory token",
+		"{api: true, token_file: /absent}":                  "satisfactory token",
+		"{api: true, ca_file: " + notPEM + "}":              "no PEM certificate",
+		"{api: true, ca_file: /absent}":                     "satisfactory ca_file",
+	})
 	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: apiOpts(func(o *Options) { o.Token = apiToken })})
 	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiToken) {
 		t.Errorf("querier prints its token: %s", s)

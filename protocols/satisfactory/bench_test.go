@@ -20,9 +20,7 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	vec := loadHex(b, "playing_djwoodz.hex")
-	addr := prototest.UDP(b, func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)} })
-	prototest.QueryBench(b, Protocol, protocols.Settings{}, addr)
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, lq(loadHex(b, "playing_djwoodz.hex"))))
 }
 
 func BenchmarkDecodeAPIState(b *testing.B) {
