@@ -27,27 +27,6 @@ func decodeReply(b []byte) (*protocols.Result, error) {
 
 func vector(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
 
-// TestDecodeVersion decodes the answers to version in testdata/.
-func TestDecodeVersion(t *testing.T) {
-	for _, tc := range []struct {
-		name, game, build, reason string
-	}{
-		{"version_bf4", "BF4", "179665", ""},
-		{"version_bc2", "BC2", "571287", ""},
-		{"version_unknown_command", "", "", "server_error"},
-		{"version_short", "", "", "malformed"},
-	} {
-		p, err := decodePacket(vector(t, tc.name))
-		if err != nil || !p.response || p.seq != versionSeq {
-			t.Fatalf("%s: %+v, %v", tc.name, p, err)
-		}
-		game, build, err := decodeVersion(p.words)
-		if game != tc.game || build != tc.build || wire.Reason(err) != tc.reason && !(tc.reason == "" && err == nil) {
-			t.Errorf("%s: %q %q %v", tc.name, game, build, err)
-		}
-	}
-}
-
 // TestVectors decodes the hand-built packets in testdata/.
 func TestVectors(t *testing.T) {
 	for _, name := range prototest.Names(t, ".expected.json") {

@@ -143,39 +143,27 @@ func TestQuerySkipsServerPackets(t *testing.T) {
 	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrMismatch) {
 		t.Errorf("only strays: err = %v, want mismatch", err)
 	}
-
-	// An event, then silence: the deadline ends it.
-	addr = rconServer(t, func(packet) []byte { return event })
-	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("event, then silence: err = %v, want timeout", err)
-	}
-	// An event, then the close.
-	addr = prototest.TCP(t, func(c net.Conn) {
-		io.ReadFull(c, make([]byte, len(request)))
-		c.Write(event)
-	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("event, then close: err = %v, want truncated", err)
-	}
 }
 
-// A header that promises a body which never comes, and a close mid-body or
-// mid-header.
-func TestQueryLyingSize(t *testing.T) {
-	ok := vector(t, "ok_bf4")
+// A header that promises a body which never comes, a close mid-body or
+// mid-header, and an event (no answer) then silence or the close.
+func TestQueryNoAnswer(t *testing.T) {
+	ok, event := vector(t, "ok_bf4"), vector(t, "bad_request_not_response")
 	for _, c := range []struct {
 		name  string
-		sent  int  // bytes of the packet written
+		sent  []byte
 		close bool // then close, or stay silent
 		want  error
 	}{
-		{"half a packet, then silence", len(ok) / 2, false, wire.ErrTimeout},
-		{"half a packet, then close", len(ok) / 2, true, wire.ErrTruncated},
-		{"half a header, then close", 5, true, wire.ErrTruncated},
+		{"half a packet, then silence", ok[:len(ok)/2], false, wire.ErrTimeout},
+		{"half a packet, then close", ok[:len(ok)/2], true, wire.ErrTruncated},
+		{"half a header, then close", ok[:5], true, wire.ErrTruncated},
+		{"an event, then silence", event, false, wire.ErrTimeout},
+		{"an event, then close", event, true, wire.ErrTruncated},
 	} {
 		addr := prototest.TCP(t, func(c2 net.Conn) {
 			io.ReadFull(c2, make([]byte, len(request)))
-			c2.Write(ok[:c.sent])
+			c2.Write(c.sent)
 			if !c.close {
 				io.Copy(io.Discard, c2)
 			}
@@ -195,7 +183,8 @@ func TestQueryDrip(t *testing.T) {
 	prototest.DripTimesOut(t, Protocol, protocols.Settings{}, vector(t, "ok_bf4"))
 }
 
-// version on the same connection: its answer is the version; an error word, a
+// version on the same connection: its answer (testdata/version_*, as sent:
+// the version request's sequence, a response) is the version; an error word, a
 // short answer, silence or a close after serverInfo is a phase error beside
 // serverInfo's result.
 func TestQueryVersion(t *testing.T) {
