@@ -182,37 +182,35 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 	return eq
 }
 
-// A token with a short life is not kept: each probe signs in.
-func TestQueryShortToken(t *testing.T) {
-	f := newFake(t)
-	f.expiresIn = 20
-	srv, _ := prototest.HTTP(t, f, false)
-	q := newFor(t, srv, Options{}, protocols.Settings{})
-	for range 2 {
-		if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if f.signIns.Load() != 2 {
-		t.Errorf("%d sign-ins, want 2", f.signIns.Load())
-	}
-}
-
-// A kept token the API refuses is replaced within the same probe, once.
-func TestQueryRevokedToken(t *testing.T) {
-	f := newFake(t)
-	srv, _ := prototest.HTTP(t, f, false)
-	q := newFor(t, srv, Options{}, protocols.Settings{})
-	if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	f.revokeAll()
-	res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
-	if err != nil || res.Name == "" {
-		t.Fatal(err)
-	}
-	if f.signIns.Load() != 2 || f.searches.Load() != 3 || prototest.PhaseNames(tr) != "challenge,info" {
-		t.Errorf("%d sign-ins, %d searches, phases %s", f.signIns.Load(), f.searches.Load(), prototest.PhaseNames(tr))
+// A token with a short life is not kept: each probe signs in; a kept token the
+// API refuses is replaced within the same probe, once.
+func TestQueryTokenLife(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		expiresIn         int
+		revoke            bool
+		signIns, searches int32
+		secondProbePhases string
+	}{
+		{"short life", 20, false, 2, 2, "challenge,info"},
+		{"revoked", 3599, true, 2, 3, "challenge,info"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t)
+			f.expiresIn = c.expiresIn
+			srv, _ := prototest.HTTP(t, f, false)
+			q := newFor(t, srv, Options{}, protocols.Settings{})
+			if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if c.revoke {
+				f.revokeAll()
+			}
+			res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
+			if err != nil || res.Name == "" || f.signIns.Load() != 2 || f.searches.Load() != c.searches || prototest.PhaseNames(tr) != "challenge,info" {
+				t.Errorf("%v: %d sign-ins, %d searches, phases %s", err, f.signIns.Load(), f.searches.Load(), prototest.PhaseNames(tr))
+			}
+		})
 	}
 }
 
