@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -317,5 +318,24 @@ func TestDecodeWindows1252(t *testing.T) {
 	res := rep.Result(true, false)
 	if res.Name != prototest.MafiaNameText || len(res.PlayerList) == 0 || res.PlayerList[0].Name != prototest.Marks1252Text {
 		t.Errorf("name %q, players %+v", res.Name, res.PlayerList)
+	}
+}
+
+// The Wolfenstein record keeps Doom 3's rate and adds ET:QW's clan-tag fields.
+func TestWolfRecords(t *testing.T) {
+	rep, err := decode(vector(t, "wolf_players"))
+	if err != nil || rep.PlayersErr != nil {
+		t.Fatal(err, rep.PlayersErr)
+	}
+	want := []player{
+		{ID: 0, Ping: 45, Rate: 25000, HasRate: true, Name: "Blazko", Clan: "[OSA]", HasBot: true},
+		{ID: 3, Name: "Bot Hans", HasRate: true, ClanPos: 1, Bot: true, HasBot: true},
+	}
+	if !slices.Equal(rep.Players, want) {
+		t.Errorf("players %+v, want %+v", rep.Players, want)
+	}
+	rep, err = decode(vector(t, "wolf_hint_term32"))
+	if err != nil || len(rep.Players) != 1 || rep.Players[0].ClanPos != 1 || rep.Players[0].Clan != "OSA" || rep.Players[0].Rate != 16384 {
+		t.Errorf("hinted reply: %v %+v", err, rep.Players)
 	}
 }
