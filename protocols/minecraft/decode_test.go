@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,6 +32,7 @@ type want struct {
 	Warnings              int    // at least this many
 	Pong                  string // "ok", "mismatch", "" when the server sends none
 	Error, Message        string // the status decode's failure reason, a text its error holds
+	Info                  map[string]string
 }
 
 func wantOf(t testing.TB, name string) want {
@@ -142,6 +144,18 @@ func checkStatus(t *testing.T, st status, w want) {
 	if len(st.Warnings) < w.Warnings || w.Warnings == 0 && len(st.Warnings) > 0 {
 		t.Errorf("warnings %q, want at least %d", st.Warnings, w.Warnings)
 	}
+	// The Result: the sample is the player list (none from a legacy kick, none
+	// without Settings.Players), the online players are humans, bots unknown.
+	res := st.Result(true)
+	if w.Format == formatSLP != (res.PlayerList != nil) || prototest.PlayerNames(res) != fmt.Sprint(w.Sample) ||
+		st.Result(false).PlayerList != nil || res.Map != "" || res.Modded != st.Modded {
+		t.Errorf("result %+v", res)
+	}
+	if w.Online.Null {
+		w.Online.V = prototest.Unknown
+	}
+	prototest.CheckBots(t, res, w.Online.V, prototest.Unknown, true)
+	prototest.CheckInfoHas(t, res, w.Info)
 }
 
 func TestVarInt(t *testing.T) {
@@ -229,27 +243,5 @@ func TestSampleCap(t *testing.T) {
 	st, err := parseStatusJSON([]byte(js))
 	if err != nil || len(st.Sample) != maxSample || st.Online != protocols.Known(1000) {
 		t.Errorf("%d sample entries, online %+v, %v", len(st.Sample), st.Online, err)
-	}
-}
-
-func TestResult(t *testing.T) {
-	segs := loadExchange(t, "slp_chat_component.hex")
-	st, err := readResponse(bufio.NewReader(bytes.NewReader(side(segs, false))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := st.Result(true)
-	if res.Game != "Minecraft" || res.Name != "Hello World and friends 42" || res.Version != "Paper 1.20.4" ||
-		res.MaxPlayers != protocols.Known(100) || res.Map != "" || len(res.PlayerList) != 1 || res.PlayerList[0].Name != "Alice" {
-		t.Errorf("result %+v", res)
-	}
-	prototest.CheckBots(t, res, 1, prototest.Unknown, true) // online players; no bots known
-	prototest.CheckInfoHas(t, res, map[string]string{"format": "slp", "protocol": "765", "version": "Paper 1.20.4", "players_sample": "1", "enforces_secure_chat": "true"})
-	if st.Result(false).PlayerList != nil {
-		t.Error("player list without Settings.Players")
-	}
-	legacy, _ := decodeLegacyKick(legacyKick("§1\x00127\x001.21\x00m\x001\x002")[3:])
-	if res := legacy.Result(true); res.PlayerList != nil || res.Name != "m" || res.Modded != protocols.FlagUnknown {
-		t.Errorf("legacy result %+v", res)
 	}
 }
