@@ -194,25 +194,6 @@ func TestReadResponseOneByteReads(t *testing.T) {
 	}
 }
 
-// A frame length of 2^31-1 is refused at once, before any allocation and
-// without waiting for the bytes, and without a legacy retry.
-func TestQueryHugeLength(t *testing.T) {
-	var conns atomic.Int32
-	addr := prototest.TCP(t, func(c net.Conn) {
-		conns.Add(1)
-		r := bufio.NewReader(c)
-		if _, err := readStatusRequest(r); err != nil {
-			return
-		}
-		c.Write([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0x00})
-		io.Copy(io.Discard, r)
-	})
-	_, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if !errors.Is(err, wire.ErrTooLarge) || conns.Load() != 1 {
-		t.Errorf("err = %v after %d connections, want too large after 1", err, conns.Load())
-	}
-}
-
 // One byte a second: the deadline ends the probe.
 func TestQueryDrip(t *testing.T) {
 	prototest.DripTimesOut(t, Protocol, protocols.Settings{}, statusFrame(statusJSON))
@@ -267,20 +248,33 @@ func TestQueryLegacy(t *testing.T) {
 	}
 }
 
+// Replies that are no status fail on the first connection, without a legacy
+// retry; a frame length of 2^31-1 at once, before any allocation and without
+// waiting for the bytes (the connection stays open).
 func TestQueryBadReplies(t *testing.T) {
-	for reply, want := range map[string]error{
-		"HTTP/1.1 400 Bad Request\r\n\r\n":      wire.ErrTruncated, // 'H' reads as a 72-byte frame
-		"\x03\x05\x00\x00":                      wire.ErrMalformed, // packet id 5
-		string(statusFrame(`["not","object"]`)): wire.ErrMalformed,
-		"\x80\x80\x80\x80\x80\x80":              wire.ErrMalformed,
+	for _, c := range []struct {
+		reply string
+		want  error
+	}{
+		{"HTTP/1.1 400 Bad Request\r\n\r\n", wire.ErrTruncated}, // 'H' reads as a 72-byte frame
+		{"\x03\x05\x00\x00", wire.ErrMalformed},                 // packet id 5
+		{string(statusFrame(`["not","object"]`)), wire.ErrMalformed},
+		{"\x80\x80\x80\x80\x80\x80", wire.ErrMalformed},
+		{"\xff\xff\xff\xff\x07\x00", wire.ErrTooLarge},
 	} {
-		addr := prototest.TCP(t, func(c net.Conn) {
-			if _, err := readStatusRequest(bufio.NewReader(c)); err == nil {
-				io.WriteString(c, reply)
+		var conns atomic.Int32
+		addr := prototest.TCP(t, func(conn net.Conn) {
+			conns.Add(1)
+			r := bufio.NewReader(conn)
+			if _, err := readStatusRequest(r); err == nil {
+				io.WriteString(conn, c.reply)
+			}
+			if c.want == wire.ErrTooLarge {
+				io.Copy(io.Discard, r)
 			}
 		})
-		if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, want) {
-			t.Errorf("%q: err = %v, want %v", reply, err, want)
+		if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, c.want) || conns.Load() != 1 {
+			t.Errorf("%q: err = %v after %d connections, want %v after 1", c.reply, err, conns.Load(), c.want)
 		}
 	}
 }
