@@ -1,7 +1,6 @@
 package quake3
 
 import (
-	"net/netip"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -11,35 +10,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
-
-// botServer answers getstatus with lines (and extra info keys) and, when info
-// is set, getinfo with the info string info (after the echoed challenge). It
-// counts the getinfo requests.
-func botServer(t testing.TB, keys, info string, getinfos *atomic.Int32, lines ...string) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		if c, ok := parseInfoRequest(req); ok {
-			getinfos.Add(1)
-			if info == "" {
-				return nil
-			}
-			return [][]byte{[]byte(oob + "infoResponse\n" + `\challenge\` + c + info)}
-		}
-		c, ok := parseRequest(req)
-		if !ok {
-			return nil
-		}
-		b := statusReply(c, lines...)
-		if keys != "" {
-			// Insert the keys before the info line's newline.
-			i := len(oob + "statusResponse\n")
-			for b[i] != '\n' {
-				i++
-			}
-			b = append(b[:i:i], append([]byte(keys), b[i:]...)...)
-		}
-		return [][]byte{b}
-	})
-}
 
 // TestBotsMeaning: Players counts humans wherever the server tells bots
 // apart. ioq3/OpenArena's getstatus does not (bots are ping-0 lines, as a LAN
@@ -64,7 +34,7 @@ func TestBotsMeaning(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var getinfos atomic.Int32
-			addr := botServer(t, c.keys, c.info, &getinfos, c.lines...)
+			addr := prototest.UDP(t, answer(c.keys, c.info, &getinfos, c.lines...))
 			tr := wire.NewTrace()
 			res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, tr)
 			if err != nil {
@@ -90,7 +60,7 @@ func TestBotsMeaning(t *testing.T) {
 // gets half of what is left.
 func TestBotsGetinfoIgnored(t *testing.T) {
 	var getinfos atomic.Int32
-	addr := botServer(t, "", "", &getinfos, `3 0 "Sarge"`, `5 48 "Human"`)
+	addr := prototest.UDP(t, answer("", "", &getinfos, `3 0 "Sarge"`, `5 48 "Human"`))
 	tr := wire.NewTrace()
 	const deadline = time.Second
 	start := time.Now()
