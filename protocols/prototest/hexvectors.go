@@ -37,6 +37,29 @@ func RefusedAs(t testing.TB, err error, reason, text string) bool {
 	return true
 }
 
+// HexVector is what a hex vector's .expected.json says besides what it decodes
+// to: what it is, its size as built, or the reason of its error and a text the
+// error holds. A package's expectation embeds it.
+type HexVector struct {
+	Description    string
+	Size           int
+	Error, Message string
+}
+
+// Refused ends a vector case: it reports whether the vector must fail, after
+// failing the test unless err has its reason and text; a vector that decodes
+// must not fail, and must be of its size.
+func (v HexVector) Refused(t testing.TB, b []byte, err error) bool {
+	t.Helper()
+	if RefusedAs(t, err, v.Error, v.Message) {
+		return true
+	}
+	if v.Size != 0 && len(b) != v.Size {
+		t.Fatalf("vector is %d bytes, built as %d", len(b), v.Size)
+	}
+	return false
+}
+
 // SeedHex adds each testdata/*.hex vector whose name starts with one of
 // prefixes (all of them without prefixes) to f's seed corpus.
 func SeedHex(f *testing.F, prefixes ...string) {

@@ -17,19 +17,16 @@ import (
 // loadHex reads a hand-built vector (see prototest.ParseHex).
 func loadHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
 
-// want is a testdata/NAME.expected.json: what NAME.hex decodes to, or the
-// reason of its error and a text the error holds.
+// want is a testdata/NAME.expected.json: what NAME.hex decodes to.
 type want struct {
-	Description    string
-	Size           int // the vector's bytes, as built
-	Format         string
-	Name, Version  string
-	Players        int64
-	MaxPlayers     int64    `json:"max_players"`
-	PlayerList     []string `json:"player_list"`  // null: no PlayerList expected
-	ConfigError    string   `json:"config_error"` // the config's reason: a players phase error
-	Info           map[string]string
-	Error, Message string
+	prototest.HexVector
+	Format        string
+	Name, Version string
+	Players       int64
+	MaxPlayers    int64    `json:"max_players"`
+	PlayerList    []string `json:"player_list"`  // null: no PlayerList expected
+	ConfigError   string   `json:"config_error"` // the config's reason: a players phase error
+	Info          map[string]string
 }
 
 func wantOf(t testing.TB, name string) want {
@@ -39,11 +36,8 @@ func wantOf(t testing.TB, name string) want {
 func TestDecodeVectors(t *testing.T) {
 	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
 		st, err := decodeReply(b, defaultPacketID)
-		if prototest.RefusedAs(t, err, w.Error, w.Message) {
+		if w.Refused(t, b, err) {
 			return
-		}
-		if len(b) != w.Size {
-			t.Fatalf("vector is %d bytes, built as %d", len(b), w.Size)
 		}
 		if st.Format != w.Format || wire.Reason(st.ConfigErr) != w.ConfigError && !(st.ConfigErr == nil && w.ConfigError == "") {
 			t.Errorf("format %q, config error %v; want %q, %s", st.Format, st.ConfigErr, w.Format, w.ConfigError)
