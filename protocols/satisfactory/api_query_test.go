@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -91,14 +90,9 @@ func mustRead(name string) []byte {
 	return b
 }
 
-func startAPI(t testing.TB, f *fakeAPI) (*httptest.Server, netip.AddrPort) {
-	t.Helper()
-	return prototest.HTTP(t, f, true)
-}
-
 // startLQ answers the Lightweight Query on the UDP port of the same number as the
 // API's TCP port, as a dedicated server does on 7777: with the vector, or never
-// when it is nil.
+// when it is empty.
 func startLQ(t testing.TB, port uint16, vec []byte) {
 	t.Helper()
 	pc, err := net.ListenPacket("udp", netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port).String())
@@ -125,109 +119,84 @@ func apiQuery(t *testing.T, addr netip.AddrPort, opts func(any) error, d time.Du
 	return prototest.QueryWithin(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: opts}), addr, d)
 }
 
-// The Lightweight Query's name and build stay; the API adds the players, the
-// limit, the session and the tech tier beside them.
-func TestAPIPasswordless(t *testing.T) {
-	f := &fakeAPI{}
-	_, addr := startAPI(t, f)
-	startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"))
-	res, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
+// summary is what a flow gives: the result's name/version/state/players/max/
+// sub-states and its phase errors (phase:reason), or the error's reason.
+func summary(res *protocols.Result, err error) string {
 	if err != nil {
-		t.Fatal(err)
+		return wire.Reason(err)
 	}
-	if res.Name != "Satisfactory Server" || res.Version != "366202" || res.State != "playing" ||
-		res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(4) || len(res.SubStates) != 4 || res.PhaseErrors != nil {
-		t.Errorf("result %+v", res)
+	count := func(c protocols.Count) string {
+		if !c.Known {
+			return "?"
+		}
+		return fmt.Sprint(c.Value)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
+	s := fmt.Sprintf("%s/%s/%s/%s/%s/%d", res.Name, res.Version, res.State, count(res.Players), count(res.MaxPlayers), len(res.SubStates))
+	for _, pe := range res.PhaseErrors {
+		s += " " + pe.Phase + ":" + wire.Reason(pe.Err)
 	}
-	if info["active_session_name"] != "Northern Forest Factory" || info["tech_tier"] != "5" || info["changelist"] != "366202" {
-		t.Errorf("info %v", info)
-	}
-	if prototest.PhaseResults(tr) != "info:true,login:true,players:true" || f.calls.Load() != 2 {
-		t.Errorf("phases %s, %d calls", prototest.PhaseResults(tr), f.calls.Load())
-	}
-	if s := prototest.Transcript(tr); strings.Contains(s, issuedToken) || !strings.Contains(s, "QueryServerState") {
-		t.Errorf("transcript shows the issued token or lost the exchange:\n%s", s)
-	}
+	return s
 }
 
-// Either half alone: a failed API leaves the Lightweight Query's result and a
-// phase error; a silent UDP port costs half the time and leaves the API's fields
-// with no name.
-func TestAPIHalves(t *testing.T) {
-	t.Run("api_fails", func(t *testing.T) {
-		_, addr := startAPI(t, &fakeAPI{clientPassword: true})
-		startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"))
-		res, tr, err := apiQuery(t, addr, apiOpts(nil), 4*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Name != "Satisfactory Server" || res.Players.Known || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "login" ||
-			!strings.Contains(res.PhaseErrors[0].Err.Error(), "token_file") {
-			t.Errorf("result %+v", res)
-		}
-		if prototest.PhaseResults(tr) != "info:true,login:false" {
-			t.Errorf("phases %s", prototest.PhaseResults(tr))
-		}
-	})
-	t.Run("udp_silent", func(t *testing.T) {
-		_, addr := startAPI(t, &fakeAPI{})
-		startLQ(t, addr.Port(), nil)
-		res, tr, err := apiQuery(t, addr, apiOpts(nil), time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Name != "" || res.State != "playing" || res.Players != protocols.Known(3) || len(res.PhaseErrors) != 1 ||
-			res.PhaseErrors[0].Phase != "info" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
-			t.Errorf("result %+v", res)
-		}
-		if prototest.PhaseResults(tr) != "info:false,login:true,players:true" {
-			t.Errorf("phases %s", prototest.PhaseResults(tr))
-		}
-	})
-}
-
-func TestAPITokenFile(t *testing.T) {
-	f := &fakeAPI{clientPassword: true}
-	_, addr := startAPI(t, f)
-	file := filepath.Join(t.TempDir(), "token")
-	os.WriteFile(file, []byte(apiToken+"\n"), 0o600)
-	res, tr, err := apiQuery(t, addr, apiOpts(func(o *Options) { o.TokenFile = file }), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Players.Value != 3 || prototest.PhaseResults(tr) != "info:false,players:true" || f.calls.Load() != 1 {
-		t.Errorf("players %v, phases %s, %d calls: want no login", res.Players, prototest.PhaseResults(tr), f.calls.Load())
-	}
-	if strings.Contains(prototest.Transcript(tr), apiToken) {
-		t.Error("transcript shows the API token")
-	}
-}
-
-func TestAPIAuthFailures(t *testing.T) {
-	f := &fakeAPI{clientPassword: true}
-	_, addr := startAPI(t, f)
-	_, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "passwordless_login_not_possible") || !strings.Contains(err.Error(), "token_file") {
-		t.Errorf("client password: %v", err)
-	}
-	if prototest.PhaseResults(tr) != "info:false,login:false" {
-		t.Errorf("phases %s", prototest.PhaseResults(tr))
-	}
-	_, tr, err = apiQuery(t, addr, apiOpts(func(o *Options) { o.Token = "revoked.00" }), 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "invalid_token") {
-		t.Errorf("wrong token: %v", err)
-	}
-	if prototest.PhaseResults(tr) != "info:false,players:false" {
-		t.Errorf("phases %s", prototest.PhaseResults(tr))
+// The API's flows beside the Lightweight Query: the LQ's name and build stay
+// and the API adds the players, the limit, the session and the tech tier; a
+// failed API leaves the LQ's result and a phase error; a silent UDP port costs
+// half the time and leaves the API's fields with no name; a token file skips
+// the login; a client password or a wrong token fails. No token shows.
+func TestAPIFlows(t *testing.T) {
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	prototest.WriteFile(t, tokenFile, apiToken+"\n")
+	vec := loadHex(t, "playing_djwoodz.hex")
+	for _, c := range []struct {
+		name     string
+		password bool   // the server has a client password: no passwordless login
+		lq       []byte // the Lightweight Query's answer; empty: silence
+		set      func(*Options)
+		d        time.Duration
+		want     string   // summary
+		says     []string // what the error, or the phase error, says
+		phases   string
+		calls    int32 // API requests
+	}{
+		{"passwordless", false, vec, nil, 2 * time.Second, "Satisfactory Server/366202/playing/3/4/4", nil, "info:true,login:true,players:true", 2},
+		{"api fails", true, vec, nil, 4 * time.Second, "Satisfactory Server/366202/playing/?/?/4 login:server_error", []string{"token_file"}, "info:true,login:false", 1},
+		{"udp silent", false, []byte{}, nil, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,login:true,players:true", 2},
+		{"token file", true, []byte{}, func(o *Options) { o.TokenFile = tokenFile }, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,players:true", 1},
+		{"client password", true, []byte{}, nil, time.Second, "server_error", []string{"passwordless_login_not_possible", "token_file"}, "info:false,login:false", 1},
+		{"wrong token", true, []byte{}, func(o *Options) { o.Token = "revoked.00" }, time.Second, "server_error", []string{"authentication failed", "invalid_token"}, "info:false,players:false", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fakeAPI{clientPassword: c.password}
+			_, addr := prototest.HTTP(t, f, true)
+			startLQ(t, addr.Port(), c.lq)
+			res, tr, err := apiQuery(t, addr, apiOpts(c.set), c.d)
+			if got := summary(res, err); got != c.want || prototest.PhaseResults(tr) != c.phases || f.calls.Load() != c.calls {
+				t.Errorf("%s, phases %s, %d calls; want %s, %s, %d", got, prototest.PhaseResults(tr), f.calls.Load(), c.want, c.phases, c.calls)
+			}
+			said := fmt.Sprint(err)
+			if res != nil && len(res.PhaseErrors) > 0 {
+				said = res.PhaseErrors[0].Err.Error()
+			}
+			for _, s := range c.says {
+				if !strings.Contains(said, s) {
+					t.Errorf("%q does not say %q", said, s)
+				}
+			}
+			if s := prototest.Transcript(tr); strings.Contains(s, issuedToken) || strings.Contains(s, apiToken) {
+				t.Errorf("transcript shows a token:\n%s", s)
+			}
+			if c.name == "passwordless" {
+				if !strings.Contains(prototest.Transcript(tr), "QueryServerState") {
+					t.Error("the transcript lost the exchange")
+				}
+				prototest.CheckInfoHas(t, res, map[string]string{"active_session_name": "Northern Forest Factory", "tech_tier": "5", "changelist": "366202"})
+			}
+		})
 	}
 }
 
 func TestAPICAFile(t *testing.T) {
-	srv, addr := startAPI(t, &fakeAPI{})
+	srv, addr := prototest.HTTP(t, &fakeAPI{}, true)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.pem")
 	os.WriteFile(good, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600)
@@ -247,7 +216,7 @@ func TestAPICAFile(t *testing.T) {
 func TestAPIErrors(t *testing.T) {
 	for _, h := range prototest.HTTPHazards(t, apiMaxBody) {
 		t.Run(h.Name, func(t *testing.T) {
-			_, addr := startAPI(t, &fakeAPI{override: h.Handler})
+			_, addr := prototest.HTTP(t, &fakeAPI{override: h.Handler}, true)
 			res, tr, err := apiQuery(t, addr, apiOpts(nil), h.Deadline)
 			prototest.CheckFailed(t, res, err, h.Want, h.Msg, prototest.Unquoted)
 			if prototest.PhaseResults(tr) != "info:false,login:false" {
@@ -283,7 +252,7 @@ func TestAPIContractCases(t *testing.T) {
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
-		_, addr := startAPI(t, &fakeAPI{})
+		_, addr := prototest.HTTP(t, &fakeAPI{}, true)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if _, err := prototest.MustNew(t, Protocol, protocols.Settings{Options: opts}).Query(ctx, protocols.At(addr), nil); wire.Reason(err) != "timeout" {

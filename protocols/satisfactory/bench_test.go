@@ -29,7 +29,7 @@ func BenchmarkDecodeAPIState(b *testing.B) {
 }
 
 func BenchmarkQueryAPI(b *testing.B) {
-	_, addr := startAPI(b, &fakeAPI{})
+	_, addr := prototest.HTTP(b, &fakeAPI{}, true)
 	q := prototest.MustNew(b, Protocol, protocols.Settings{Options: apiOpts(nil)})
 	tr := wire.NewTrace()
 	b.ReportAllocs()

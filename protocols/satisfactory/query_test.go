@@ -22,10 +22,10 @@ func withCookie(vec, req []byte) []byte {
 }
 
 // lq answers each poll with vec, carrying the poll's cookie, and nothing else
-// (a nil vec: nothing at all).
+// (an empty vec: nothing at all).
 func lq(vec []byte) prototest.Handler {
 	return func(req []byte) [][]byte {
-		if !isPoll(req) || vec == nil {
+		if !isPoll(req) || len(vec) == 0 {
 			return nil
 		}
 		return [][]byte{withCookie(vec, req)}
