@@ -160,26 +160,35 @@ func TestQueryVectors(t *testing.T) {
 
 const statusJSON = `{"version":{"name":"Paper 1.21.1","protocol":767},"players":{"max":50,"online":2,"sample":[{"name":"§bAlice","id":"5c1f5a2e-7b1e-4a4e-9d0e-2f6b3c9a1d11"},{"name":"Bob","id":"6d2f5a2e-7b1e-4a4e-9d0e-2f6b3c9a1d12"}]},"description":{"text":"§6My §lServer","extra":[{"text":"\n  §7Line two"}]},"enforcesSecureChat":false,"favicon":"data:image/png;base64,` + "iVBORw0KGgo" + `"}`
 
-// The response split over many small segments (1-7 bytes each) is reassembled.
-func TestQuerySplitWrites(t *testing.T) {
-	hs := make(chan sentHandshake, 1)
-	addr := slpServer(t, statusFrame(statusJSON), 7, true, hs)
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "My Server Line two" || res.Version != "Paper 1.21.1" || res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(50) {
-		t.Errorf("result %+v", res)
-	}
-	if len(res.PlayerList) != 2 || res.PlayerList[0].Name != "Alice" || res.PlayerList[1].Name != "Bob" {
-		t.Errorf("players %+v", res.PlayerList)
-	}
-	if prototest.PhaseNames(tr) != "info,ping" || res.PhaseErrors != nil {
-		t.Errorf("phases %s %v", prototest.PhaseNames(tr), res.PhaseErrors)
-	}
-	h := <-hs
-	if h != (sentHandshake{Version: -1, Host: "127.0.0.1", Port: addr.Port(), Next: 1}) {
-		t.Errorf("handshake %+v", h)
+// The status and the ping: a response split over many small segments (1-7
+// bytes each) is reassembled; when the pong never comes the deadline ends the
+// ping phase and the status stands; skip_ping asks none.
+func TestQueryStatusAndPing(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		chunk  int
+		pong   bool
+		opts   *Options
+		d      time.Duration
+		phases string // the trace's, and the result's phase errors after "|"
+	}{
+		{"split writes", 7, true, nil, 2 * time.Second, "info:ok,ping:ok|"},
+		{"no pong", 0, false, nil, 300 * time.Millisecond, "info:ok,ping:timeout|ping:timeout"},
+		{"skip ping", 0, false, &Options{SkipPing: true}, 2 * time.Second, "info:ok|"},
+	} {
+		addr := slpServer(t, statusFrame(statusJSON), c.chunk, c.pong, nil)
+		res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, c.opts), addr, c.d)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		phases := prototest.PhaseReasons(tr) + "|"
+		for _, pe := range res.PhaseErrors {
+			phases += pe.Phase + ":" + wire.Reason(pe.Err)
+		}
+		got := fmt.Sprintf("%s/%s/%+v/%+v %s", res.Name, res.Version, res.Players, res.MaxPlayers, prototest.PlayerNames(res))
+		if phases != c.phases || got != "My Server Line two/Paper 1.21.1/{Value:2 Known:true}/{Value:50 Known:true} [Alice Bob]" {
+			t.Errorf("%s: %s, phases %s", c.name, got, phases)
+		}
 	}
 }
 
@@ -275,30 +284,6 @@ func TestQueryBadReplies(t *testing.T) {
 		if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, c.want) || conns.Load() != 1 {
 			t.Errorf("%q: err = %v after %d connections, want %v after 1", c.reply, err, conns.Load(), c.want)
 		}
-	}
-}
-
-// The status came, the pong never does: the deadline ends the ping phase and
-// the status is still returned.
-func TestQueryPingTimeout(t *testing.T) {
-	addr := slpServer(t, statusFrame(statusJSON), 0, false, nil)
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 300*time.Millisecond)
-	if err != nil || res.Players != protocols.Known(2) {
-		t.Fatalf("%+v, %v", res, err)
-	}
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "ping" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
-		t.Errorf("phase errors %v", res.PhaseErrors)
-	}
-	if prototest.PhaseNames(tr) != "info,ping" || tr.Phases[0].Err != nil || tr.Phases[1].Err == nil {
-		t.Errorf("phases %+v", tr.Phases)
-	}
-}
-
-func TestQuerySkipPing(t *testing.T) {
-	addr := slpServer(t, statusFrame(statusJSON), 0, false, nil)
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, &Options{SkipPing: true}), addr, 2*time.Second)
-	if err != nil || res.PhaseErrors != nil || prototest.PhaseNames(tr) != "info" {
-		t.Errorf("%+v %v, phases %s", res, err, prototest.PhaseNames(tr))
 	}
 }
 
