@@ -85,12 +85,7 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rawName string
-	for _, kv := range res.Rules {
-		if kv.Key == "si_name" {
-			rawName = kv.Value
-		}
-	}
+	rawName := prototest.InfoOf(&protocols.Result{Info: res.Rules})["si_name"]
 	if qs.Name != clean(rawName, false) {
 		t.Errorf("qstat name %q, raw si_name %q", qs.Name, rawName)
 	}
@@ -101,10 +96,7 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	if res.Map != qs.Map || res.Players != protocols.Known(int64(qs.NumPlayers)-res.Bots.Value) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {
 		t.Errorf("map/players/bots/max = %q/%+v/%+v/%+v, qstat %q/%d/%d", res.Map, res.Players, res.Bots, res.MaxPlayers, qs.Map, qs.NumPlayers, qs.MaxPlayers)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
+	info := prototest.InfoOf(res)
 	if info["protocol"] != qs.Rules["protocol"] {
 		t.Errorf("protocol %q, qstat %q", info["protocol"], qs.Rules["protocol"])
 	}
