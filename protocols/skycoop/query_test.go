@@ -40,20 +40,21 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 	return res, tr, err
 }
 
-func TestQueryRoundTrip(t *testing.T) {
+// Every vector answered over loopback gives the decoder's result, or its error,
+// in one phase; a reply of another packet id is skipped until the deadline.
+func TestQueryVectors(t *testing.T) {
 	for _, name := range prototest.Names(t, ".hex") {
-		w := wantOf(t, name)
-		if w.Error != "" {
-			continue // TestQueryErrors
-		}
 		t.Run(name, func(t *testing.T) {
-			res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second, server(t, loadHex(t, name+".hex")))
-			if err != nil {
-				t.Fatal(err)
+			w, d := wantOf(t, name), 2*time.Second
+			if w.Error == "mismatch" {
+				d = 300 * time.Millisecond
 			}
-			checkResult(t, res, w)
-			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-				t.Errorf("phases = %+v", tr.Phases)
+			res, tr, err := query(t, protocols.Settings{Players: true, Retries: 1}, d, server(t, loadHex(t, name+".hex")))
+			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) || wire.Reason(err) != w.Error && w.Error != "" {
+				t.Fatalf("err %v, phases %+v; want %s", err, tr.Phases, w.Error)
+			}
+			if w.Error == "" {
+				checkResult(t, res, w)
 			}
 		})
 	}
@@ -78,6 +79,8 @@ func TestQuerySkipsOtherPackets(t *testing.T) {
 	}
 }
 
+// Replies besides the vectors' that fail: runts, the ping echoed, a header
+// followed by garbage.
 func TestQueryErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -85,13 +88,9 @@ func TestQueryErrors(t *testing.T) {
 		deadline time.Duration
 		want     error
 	}{
-		{"only_other_packet_ids_is_mismatch", [][]byte{loadHex(t, "wrong_packet_id.hex")}, 300 * time.Millisecond, wire.ErrMismatch},
 		{"only_runts_is_truncated", [][]byte{{0x93, 0}}, 300 * time.Millisecond, wire.ErrTruncated},
 		{"echoed_ping_is_mismatch", [][]byte{request()}, 300 * time.Millisecond, wire.ErrMismatch},
-		{"name_length_lies", [][]byte{loadHex(t, "name_length_lies.hex")}, 2 * time.Second, wire.ErrTruncated},
-		{"huge_length", [][]byte{loadHex(t, "name_length_huge.hex")}, 2 * time.Second, wire.ErrTooLarge},
 		{"garbage_after_header", [][]byte{append([]byte{0x93, 0, 0, 0}, "garbage!"...)}, 2 * time.Second, wire.ErrTooLarge}, // "garb" read as a length
-		{"odd_name_length", [][]byte{loadHex(t, "odd_name_length.hex")}, 2 * time.Second, wire.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, tr, err := query(t, protocols.Settings{Retries: 1}, tc.deadline, server(t, tc.replies...))
