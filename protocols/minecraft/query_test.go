@@ -181,10 +181,7 @@ func TestQueryStatusAndPing(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		phases := prototest.PhaseReasons(tr) + "|"
-		for _, pe := range res.PhaseErrors {
-			phases += pe.Phase + ":" + wire.Reason(pe.Err)
-		}
+		phases := prototest.PhaseReasons(tr) + "|" + prototest.PhaseErrorReasons(res)
 		got := fmt.Sprintf("%s/%s/%+v/%+v %s", res.Name, res.Version, res.Players, res.MaxPlayers, prototest.PlayerNames(res))
 		if phases != c.phases || got != "My Server Line two/Paper 1.21.1/{Value:2 Known:true}/{Value:50 Known:true} [Alice Bob]" {
 			t.Errorf("%s: %s, phases %s", c.name, got, phases)

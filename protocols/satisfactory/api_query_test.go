@@ -131,11 +131,7 @@ func summary(res *protocols.Result, err error) string {
 		}
 		return fmt.Sprint(c.Value)
 	}
-	s := fmt.Sprintf("%s/%s/%s/%s/%s/%d", res.Name, res.Version, res.State, count(res.Players), count(res.MaxPlayers), len(res.SubStates))
-	for _, pe := range res.PhaseErrors {
-		s += " " + pe.Phase + ":" + wire.Reason(pe.Err)
-	}
-	return s
+	return fmt.Sprintf("%s/%s/%s/%s/%s/%d %s", res.Name, res.Version, res.State, count(res.Players), count(res.MaxPlayers), len(res.SubStates), prototest.PhaseErrorReasons(res))
 }
 
 // The API's flows beside the Lightweight Query: the LQ's name and build stay
@@ -158,7 +154,7 @@ func TestAPIFlows(t *testing.T) {
 		phases   string
 		calls    int32 // API requests
 	}{
-		{"passwordless", false, vec, nil, 2 * time.Second, "Satisfactory Server/366202/playing/3/4/4", nil, "info:true,login:true,players:true", 2},
+		{"passwordless", false, vec, nil, 2 * time.Second, "Satisfactory Server/366202/playing/3/4/4 ", nil, "info:true,login:true,players:true", 2},
 		{"api fails", true, vec, nil, 4 * time.Second, "Satisfactory Server/366202/playing/?/?/4 login:server_error", []string{"token_file"}, "info:true,login:false", 1},
 		{"udp silent", false, []byte{}, nil, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,login:true,players:true", 2},
 		{"token file", true, []byte{}, func(o *Options) { o.TokenFile = tokenFile }, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,players:true", 1},
