@@ -1,8 +1,6 @@
 package doom3
 
 import (
-	"encoding/json"
-	"net/netip"
 	"strconv"
 	"testing"
 	"time"
@@ -22,19 +20,6 @@ type qstatFull struct {
 		Ping   int    `json:"ping"`
 		Type   string `json:"type"`
 	} `json:"players"`
-}
-
-func qstatQuery(t *testing.T, flag string, addr netip.AddrPort) qstatFull {
-	t.Helper()
-	out := prototest.Qstat(t, "-json", "-P", "-R", "-timeout", "5", flag, addr.String())
-	var recs []qstatFull
-	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
-		t.Fatalf("quakestat output %q: %v", out, err)
-	}
-	if recs[0].Status != "online" {
-		t.Fatalf("quakestat status %q", recs[0].Status)
-	}
-	return recs[0]
 }
 
 // TestQstat queries the same fake server with quakestat and with the Querier. qstat
@@ -79,7 +64,7 @@ func TestQstat(t *testing.T) {
 func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	t.Helper()
 	_, addr := newServer(t, reply, nil)
-	qs := qstatQuery(t, flag, addr)
+	qs := prototest.QstatRecord[qstatFull](t, flag, addr, "-P", "-R")
 	off := false // qstat asks getInfo only
 	res, _, err := query(t, protocols.Settings{Players: true, Rules: true, Options: prototest.OptionsOf(Options{ETQWInfoEx: &off})}, addr, 2*time.Second)
 	if err != nil {
