@@ -142,7 +142,7 @@ func summary(res *protocols.Result, err error) string {
 func TestAPIFlows(t *testing.T) {
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	prototest.WriteFile(t, tokenFile, apiToken+"\n")
-	vec := loadHex(t, "playing_djwoodz.hex")
+	vec := prototest.HexFile(t, "playing_djwoodz.hex")
 	for _, c := range []struct {
 		name     string
 		password bool   // the server has a client password: no passwordless login

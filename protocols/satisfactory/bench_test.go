@@ -10,7 +10,7 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	prototest.DecodeBench(b, loadHex(b, "playing_djwoodz.hex"), func(vec []byte) error {
+	prototest.DecodeBench(b, prototest.HexFile(b, "playing_djwoodz.hex"), func(vec []byte) error {
 		resp, err := decode(vec)
 		if err == nil {
 			resp.Result()
@@ -20,7 +20,7 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, lq(loadHex(b, "playing_djwoodz.hex"))))
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, lq(prototest.HexFile(b, "playing_djwoodz.hex"))))
 }
 
 func BenchmarkDecodeAPIState(b *testing.B) {

@@ -13,9 +13,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// loadHex reads a hand-built vector (see prototest.ParseHex).
-func loadHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
-
 // want is a testdata/NAME.expected.json: what NAME.hex decodes to.
 type want struct {
 	prototest.HexVector
@@ -79,7 +76,7 @@ func TestDecodeEdgeInputs(t *testing.T) {
 		}
 	}
 	// Every prefix of a valid response fails cleanly as truncated.
-	full := loadHex(t, "playing_djwoodz.hex")
+	full := prototest.HexFile(t, "playing_djwoodz.hex")
 	for n := range len(full) {
 		if _, err := decode(full[:n]); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("prefix %d: %v, want ErrTruncated", n, err)
@@ -88,7 +85,7 @@ func TestDecodeEdgeInputs(t *testing.T) {
 }
 
 func TestInvalidUTF8NameIsReplaced(t *testing.T) {
-	b := loadHex(t, "trailing_bytes.hex")
+	b := prototest.HexFile(t, "trailing_bytes.hex")
 	b[28] = 0xFF // the name "A" becomes an invalid byte
 	resp, err := decode(b)
 	if err != nil {
@@ -100,7 +97,7 @@ func TestInvalidUTF8NameIsReplaced(t *testing.T) {
 }
 
 func TestUnknownStateIsRawNumber(t *testing.T) {
-	b := loadHex(t, "playing_djwoodz.hex")
+	b := prototest.HexFile(t, "playing_djwoodz.hex")
 	b[12] = 7
 	resp, err := decode(b)
 	if err != nil {
@@ -132,7 +129,7 @@ func TestRequestLayout(t *testing.T) {
 // can say what is wrong with its body; other cookies, short and foreign ones
 // are skipped.
 func TestAnswers(t *testing.T) {
-	b, legacy := loadHex(t, "playing_djwoodz.hex"), loadHex(t, "legacy_v0.hex")
+	b, legacy := prototest.HexFile(t, "playing_djwoodz.hex"), prototest.HexFile(t, "legacy_v0.hex")
 	for _, c := range []struct {
 		name   string
 		b      []byte
@@ -162,13 +159,13 @@ func TestAnswers(t *testing.T) {
 // gamedig_header_0102; djwoodz's bytewise names: idle_modded_utf8).
 func TestErrata(t *testing.T) {
 	t.Run("4_response_message_type_is_1_not_poll", func(t *testing.T) {
-		if !slices.Equal(loadHex(t, "erratum4_poll_message_type.hex"), request(1)) {
+		if !slices.Equal(prototest.HexFile(t, "erratum4_poll_message_type.hex"), request(1)) {
 			t.Errorf("vector is not the poll for cookie 1") // TestAnswers refuses the poll
 		}
 	})
 	t.Run("5_cookie_is_opaque", func(t *testing.T) {
 		for _, c := range []uint64{0, 1, 0x8000000000000000, ^uint64(0), 0x0102030405060708} {
-			b := loadHex(t, "playing_djwoodz.hex")
+			b := prototest.HexFile(t, "playing_djwoodz.hex")
 			copy(b[4:12], request(c)[4:12])
 			resp, err := decode(b)
 			if err != nil || resp.Cookie != c || answers(b, c) != nil {

@@ -38,7 +38,7 @@ func isPoll(req []byte) bool {
 }
 
 func TestQueryRoundTrip(t *testing.T) {
-	vec := loadHex(t, "playing_djwoodz.hex")
+	vec := prototest.HexFile(t, "playing_djwoodz.hex")
 	var (
 		mu      sync.Mutex
 		cookies [][]byte
@@ -72,7 +72,7 @@ func TestQueryRoundTrip(t *testing.T) {
 }
 
 func TestQueryIgnoresForeignCookie(t *testing.T) {
-	vec := loadHex(t, "playing_djwoodz.hex")
+	vec := prototest.HexFile(t, "playing_djwoodz.hex")
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		stale := withCookie(vec, req)
 		stale[4] ^= 0xFF // an answer to some other poll
@@ -101,7 +101,7 @@ func errorCase(t *testing.T, h prototest.Handler, deadline time.Duration, want e
 }
 
 func TestQueryErrors(t *testing.T) {
-	vec := loadHex(t, "playing_djwoodz.hex")
+	vec := prototest.HexFile(t, "playing_djwoodz.hex")
 	t.Run("only_foreign_cookies_is_mismatch", func(t *testing.T) {
 		errorCase(t, func(req []byte) [][]byte {
 			b := withCookie(vec, req)
@@ -118,7 +118,7 @@ func TestQueryErrors(t *testing.T) {
 			2*time.Second, wire.ErrTruncated)
 	})
 	t.Run("bad_terminator", func(t *testing.T) {
-		errorCase(t, lq(loadHex(t, "bad_terminator.hex")), 2*time.Second, wire.ErrMalformed)
+		errorCase(t, lq(prototest.HexFile(t, "bad_terminator.hex")), 2*time.Second, wire.ErrMalformed)
 	})
 	t.Run("echoed_poll_is_skipped", func(t *testing.T) {
 		errorCase(t, func(req []byte) [][]byte { return [][]byte{req} }, 300*time.Millisecond, wire.ErrMalformed)
@@ -127,7 +127,7 @@ func TestQueryErrors(t *testing.T) {
 
 // Silence and a closed port are failures too: the contract checks them.
 func TestQuerierContract(t *testing.T) {
-	vec := loadHex(t, "playing_djwoodz.hex")
+	vec := prototest.HexFile(t, "playing_djwoodz.hex")
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "satisfactory", DefaultPort: 7777, Transport: "udp",
 		Answer:   lq(vec),
@@ -136,7 +136,7 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestQueryLegacy(t *testing.T) {
-	vec := loadHex(t, "legacy_v0.hex")
+	vec := prototest.HexFile(t, "legacy_v0.hex")
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		if len(req) != 10 || req[0] != 0 || req[1] != 0 {
 			return nil

@@ -8,7 +8,7 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	prototest.DecodeBench(b, loadHex(b, "rcon_counted.hex"), func(vec []byte) error {
+	prototest.DecodeBench(b, prototest.HexFile(b, "rcon_counted.hex"), func(vec []byte) error {
 		st, err := decodeReply(vec, defaultPacketID)
 		if err == nil {
 			st.Result(true)
@@ -18,6 +18,6 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	vec := loadHex(b, "rcon_counted.hex")
+	vec := prototest.HexFile(b, "rcon_counted.hex")
 	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, prototest.UDP(b, func([]byte) [][]byte { return [][]byte{vec} }))
 }

@@ -15,9 +15,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// loadHex reads a hand-built vector (see prototest.ParseHex).
-func loadHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
-
 // want is a testdata/NAME.expected.json: what NAME.hex decodes to.
 type want struct {
 	prototest.HexVector
@@ -83,7 +80,7 @@ func TestDecodeEdgeInputs(t *testing.T) {
 		t.Errorf("echoed request: %v, want ErrMismatch", err)
 	}
 	// Every prefix of a reply fails cleanly; once the counts are in, they are kept.
-	full := loadHex(t, "spec_worked_srv.hex")
+	full := prototest.HexFile(t, "spec_worked_srv.hex")
 	for n := range len(full) {
 		st, err := decodeReply(full[:n], defaultPacketID)
 		switch {
@@ -138,26 +135,26 @@ func TestParseConfig(t *testing.T) {
 // reference client that the vector tables above do not show by themselves.
 func TestQuirks(t *testing.T) {
 	t.Run("name_length_counts_utf16_bytes", func(t *testing.T) {
-		if n := int(loadHex(t, "rcon_counted.hex")[4]); n != 2*len([]rune("Zone de survie é")) {
+		if n := int(prototest.HexFile(t, "rcon_counted.hex")[4]); n != 2*len([]rune("Zone de survie é")) {
 			t.Errorf("vector name length %d", n)
 		}
 	})
 	t.Run("wiki_client_reads_version_length_as_bytes", func(t *testing.T) {
 		// The wiki's C# example does Encoding.UTF8.GetString(data, i, len): with a
 		// non-ASCII version it lands one byte short and misreads every later field.
-		b := loadHex(t, "version_nonascii_aligned.hex")
+		b := prototest.HexFile(t, "version_nonascii_aligned.hex")
 		if wikiPlayers := int32(binary.LittleEndian.Uint32(b[14+9:])); wikiPlayers == 1 { // version bytes start at 14
 			t.Errorf("the wiki's reading also gives 1 player")
 		}
 	})
 	t.Run("config_is_single_quoted_not_json", func(t *testing.T) {
-		st, err := decodeReply(loadHex(t, "spec_worked_srv.hex"), defaultPacketID)
+		st, err := decodeReply(prototest.HexFile(t, "spec_worked_srv.hex"), defaultPacketID)
 		if err != nil || json.Valid([]byte(st.ConfigRaw)) {
 			t.Errorf("config %q is valid JSON (%v)", st.ConfigRaw, err)
 		}
 	})
 	t.Run("packet_id_other_than_147_configurable", func(t *testing.T) {
-		if st, err := decodeReply(loadHex(t, "wrong_packet_id.hex"), 146); err != nil || st.Name != "Srv" || st.Players != 1 {
+		if st, err := decodeReply(prototest.HexFile(t, "wrong_packet_id.hex"), 146); err != nil || st.Name != "Srv" || st.Players != 1 {
 			t.Errorf("id 146 configured: %+v, %v", st, err)
 		}
 	})

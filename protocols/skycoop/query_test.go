@@ -49,7 +49,7 @@ func TestQueryVectors(t *testing.T) {
 			if w.Error == "mismatch" {
 				d = 300 * time.Millisecond
 			}
-			res, tr, err := query(t, protocols.Settings{Players: true, Retries: 1}, d, server(t, loadHex(t, name+".hex")))
+			res, tr, err := query(t, protocols.Settings{Players: true, Retries: 1}, d, server(t, prototest.HexFile(t, name+".hex")))
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) || wire.Reason(err) != w.Error && w.Error != "" {
 				t.Fatalf("err %v, phases %+v; want %s", err, tr.Phases, w.Error)
 			}
@@ -61,7 +61,7 @@ func TestQueryVectors(t *testing.T) {
 }
 
 func TestQueryWithoutPlayers(t *testing.T) {
-	res, _, err := query(t, protocols.Settings{}, 2*time.Second, server(t, loadHex(t, "config_truncated.hex")))
+	res, _, err := query(t, protocols.Settings{}, 2*time.Second, server(t, prototest.HexFile(t, "config_truncated.hex")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestQueryWithoutPlayers(t *testing.T) {
 func TestQuerySkipsOtherPackets(t *testing.T) {
 	game := []byte{5, 0, 0, 0, 1, 2, 3} // some game packet
 	res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second,
-		server(t, game, []byte{0x93}, loadHex(t, "spec_worked_srv.hex")))
+		server(t, game, []byte{0x93}, prototest.HexFile(t, "spec_worked_srv.hex")))
 	if err != nil || res.Name != "Srv" || prototest.Ignored(tr) != 2 {
 		t.Errorf("%v, name %q, %d packets noted as ignored, want 2", err, res.Name, prototest.Ignored(tr))
 	}
@@ -108,13 +108,13 @@ func TestQueryErrors(t *testing.T) {
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "skycoop", DefaultPort: 26950, Transport: "udp",
-		Answer:   server(t, loadHex(t, "spec_worked_srv.hex")),
+		Answer:   server(t, prototest.HexFile(t, "spec_worked_srv.hex")),
 		WantName: "Srv", RetryAttempts: 2,
 	})
 }
 
 func TestQueryConfiguredPacketID(t *testing.T) {
-	reply := loadHex(t, "spec_worked_srv.hex")
+	reply := prototest.HexFile(t, "spec_worked_srv.hex")
 	binary.LittleEndian.PutUint32(reply, 150)
 	s := protocols.Settings{Options: func(v any) error { v.(*Options).PacketID = 150; return nil }}
 	res, _, err := query(t, s, 2*time.Second, server(t, reply))
