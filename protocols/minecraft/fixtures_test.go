@@ -130,8 +130,12 @@ func fixtureStatus(t *testing.T, b []byte, frameLen, jsonLen int, want *fixtureS
 // reports neither, so the decoder leaves them unset.
 func fixtureLegacy(t *testing.T, name string, b []byte, motd string, online, max int64, version string, protocol int64) {
 	t.Helper()
-	wire := append([]byte{0xFF, byte(len(b) / 2 >> 8), byte(len(b) / 2)}, b...)
-	for _, st := range decodeBoth(t, b, wire) {
+	payload, err := decodeLegacyKick(b)
+	framed, err2 := readResponse(bufio.NewReader(bytes.NewReader(append([]byte{0xFF, byte(len(b) / 2 >> 8), byte(len(b) / 2)}, b...))))
+	if err != nil || err2 != nil {
+		t.Fatal(err, err2)
+	}
+	for _, st := range []status{payload, framed} {
 		if st.MOTD != motd || st.Online != protocols.Known(online) || st.Max != protocols.Known(max) {
 			t.Errorf("%+v, want %q %d/%d", st, motd, online, max)
 		}
@@ -145,17 +149,4 @@ func fixtureLegacy(t *testing.T, name string, b []byte, motd string, online, max
 			t.Errorf("1.4+: %+v, want %q %d", st, version, protocol)
 		}
 	}
-}
-
-func decodeBoth(t *testing.T, payload, wire []byte) []status {
-	t.Helper()
-	a, err := decodeLegacyKick(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := readResponse(bufio.NewReader(bytes.NewReader(wire)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []status{a, b}
 }
