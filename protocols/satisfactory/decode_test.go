@@ -84,32 +84,25 @@ func TestDecodeEdgeInputs(t *testing.T) {
 	}
 }
 
-func TestInvalidUTF8NameIsReplaced(t *testing.T) {
-	b := prototest.HexFile(t, "trailing_bytes.hex")
-	b[28] = 0xFF // the name "A" becomes an invalid byte
-	resp, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.Name != "\uFFFD" {
-		t.Errorf("name = %q, want U+FFFD", resp.Name)
-	}
-}
-
-func TestUnknownStateIsRawNumber(t *testing.T) {
-	b := prototest.HexFile(t, "playing_djwoodz.hex")
-	b[12] = 7
-	resp, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := resp.Result().State; got != "7" {
-		t.Errorf("State = %q, want \"7\"", got)
-	}
-	b[12] = 0
-	resp, _ = decode(b)
-	if got := resp.Result().State; got != "offline" {
-		t.Errorf("State = %q, want offline", got)
+// One byte changed in a good vector: an invalid UTF-8 name is replaced, a state
+// the spec does not name is its number.
+func TestMutatedVectors(t *testing.T) {
+	for _, c := range []struct {
+		file      string
+		at        int
+		b         byte
+		nameState string
+	}{
+		{"trailing_bytes.hex", 28, 0xFF, "\uFFFD/playing"}, // the name "A"
+		{"playing_djwoodz.hex", 12, 7, "Satisfactory Server/7"},
+		{"playing_djwoodz.hex", 12, 0, "Satisfactory Server/offline"},
+	} {
+		b := prototest.HexFile(t, c.file)
+		b[c.at] = c.b
+		resp, err := decode(b)
+		if err != nil || resp.Result().Name+"/"+resp.Result().State != c.nameState {
+			t.Errorf("%s[%d] = %#x: %v %+v, want %s", c.file, c.at, c.b, err, resp, c.nameState)
+		}
 	}
 }
 
