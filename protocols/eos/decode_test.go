@@ -12,17 +12,13 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func vectors(t *testing.T, glob string) []string {
-	t.Helper()
-	var out []string
-	files, _ := filepath.Glob(filepath.Join("testdata", glob))
-	for _, f := range files {
-		if !strings.HasSuffix(f, ".expected.json") {
-			out = append(out, filepath.Base(f))
+// vectors lists the testdata replies whose names start with prefix (each read
+// with its .expected.json).
+func vectors(t *testing.T, prefix string) (out []string) {
+	for _, n := range prototest.Names(t, ".json") {
+		if strings.HasPrefix(n, prefix) && !strings.HasSuffix(n, ".expected") {
+			out = append(out, n+".json")
 		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no vectors %s", glob)
 	}
 	return out
 }
@@ -32,7 +28,7 @@ func expectedOf[T any](t testing.TB, name string) T {
 }
 
 func TestDecodeToken(t *testing.T) {
-	for _, name := range vectors(t, "token*.json") {
+	for _, name := range vectors(t, "token") {
 		t.Run(name, func(t *testing.T) {
 			e := expectedOf[struct {
 				Token       string
@@ -82,7 +78,7 @@ func sessionCase(t testing.TB, preset, target string) sessionWant {
 }
 
 func TestDecodeSessions(t *testing.T) {
-	for _, name := range vectors(t, "sessions*.json") {
+	for _, name := range vectors(t, "sessions") {
 		t.Run(name, func(t *testing.T) {
 			e := expectedOf[sessionsWant](t, name)
 			names := presetAttrs(e.Preset)
@@ -125,7 +121,7 @@ func presetAttrs(name string) attrNames {
 }
 
 func TestErrorCode(t *testing.T) {
-	for _, name := range vectors(t, "error*.json") {
+	for _, name := range vectors(t, "error") {
 		t.Run(name, func(t *testing.T) {
 			e := expectedOf[struct{ Code string }](t, name)
 			if got := errorCode(prototest.File(t, name)); got != e.Code {
