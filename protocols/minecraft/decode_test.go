@@ -223,22 +223,16 @@ func TestDescriptionShapes(t *testing.T) {
 	}
 }
 
-// A component nested past the cap is cut off with a warning, never recursed into.
-func TestDescriptionDepthCap(t *testing.T) {
-	js := `{"description":` + strings.Repeat(`{"text":"a","extra":[`, 1000) + strings.Repeat(`]}`, 1000) + `}`
-	st, err := parseStatusJSON([]byte(js))
-	if err != nil {
-		t.Fatal(err)
+// The caps: a component nested past maxDescriptionDepth is cut off with a
+// warning, never recursed into; a sample keeps maxSample names.
+func TestStatusCaps(t *testing.T) {
+	deep := `{"description":` + strings.Repeat(`{"text":"a","extra":[`, 1000) + strings.Repeat(`]}`, 1000) + `}`
+	st, err := parseStatusJSON([]byte(deep))
+	if n := strings.Count(st.MOTD, "a"); err != nil || n == 0 || n > maxDescriptionDepth || len(st.Warnings) != 1 {
+		t.Errorf("%d levels flattened, warnings %q, %v", n, st.Warnings, err)
 	}
-	if n := strings.Count(st.MOTD, "a"); n == 0 || n > maxDescriptionDepth || len(st.Warnings) != 1 {
-		t.Errorf("%d levels flattened, warnings %q", n, st.Warnings)
-	}
-}
-
-func TestSampleCap(t *testing.T) {
 	entry := `{"name":"p","id":"5c1f5a2e-7b1e-4a4e-9d0e-2f6b3c9a1d11"},`
-	js := `{"players":{"online":1000,"max":1000,"sample":[` + strings.Repeat(entry, 1000) + `{"name":"last","id":"x"}]}}`
-	st, err := parseStatusJSON([]byte(js))
+	st, err = parseStatusJSON([]byte(`{"players":{"online":1000,"max":1000,"sample":[` + strings.Repeat(entry, 1000) + `{"name":"last","id":"x"}]}}`))
 	if err != nil || len(st.Sample) != maxSample || st.Online != protocols.Known(1000) {
 		t.Errorf("%d sample entries, online %+v, %v", len(st.Sample), st.Online, err)
 	}
