@@ -3,6 +3,7 @@ package skycoop
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -60,13 +61,23 @@ func TestQueryVectors(t *testing.T) {
 	}
 }
 
-func TestQueryWithoutPlayers(t *testing.T) {
-	res, _, err := query(t, protocols.Settings{}, 2*time.Second, server(t, prototest.HexFile(t, "config_truncated.hex")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.PlayerList != nil || res.PhaseErrors != nil || res.Players != protocols.Known(2) {
-		t.Errorf("result %+v", res)
+// The settings reach the exchange: without players, no list and no players
+// phase error (the config is cut); a configured packet id is the one answered.
+func TestQuerySettings(t *testing.T) {
+	reply := prototest.HexFile(t, "spec_worked_srv.hex")
+	binary.LittleEndian.PutUint32(reply, 150)
+	for _, c := range []struct {
+		s     protocols.Settings
+		reply []byte
+		want  string // name/players/list/phase errors
+	}{
+		{protocols.Settings{}, prototest.HexFile(t, "config_truncated.hex"), "Cut/{Value:2 Known:true}/[]/"},
+		{protocols.Settings{Players: true, Options: prototest.OptionsYAML("packet_id: 150")}, reply, "Srv/{Value:1 Known:true}/[Alice]/"},
+	} {
+		res, _, err := query(t, c.s, 2*time.Second, server(t, c.reply))
+		if got := fmt.Sprintf("%s/%+v/%s/%s", res.Name, res.Players, prototest.PlayerNames(res), prototest.PhaseErrorReasons(res)); err != nil || got != c.want || c.s.Players != (res.PlayerList != nil) {
+			t.Errorf("%s, %v; want %s", got, err, c.want)
+		}
 	}
 }
 
@@ -111,16 +122,6 @@ func TestQuerierContract(t *testing.T) {
 		Answer:   server(t, prototest.HexFile(t, "spec_worked_srv.hex")),
 		WantName: "Srv", RetryAttempts: 2,
 	})
-}
-
-func TestQueryConfiguredPacketID(t *testing.T) {
-	reply := prototest.HexFile(t, "spec_worked_srv.hex")
-	binary.LittleEndian.PutUint32(reply, 150)
-	s := protocols.Settings{Options: func(v any) error { v.(*Options).PacketID = 150; return nil }}
-	res, _, err := query(t, s, 2*time.Second, server(t, reply))
-	if err != nil || res.Name != "Srv" {
-		t.Fatalf("%+v, %v", res, err)
-	}
 }
 
 func TestNewOptions(t *testing.T) {
