@@ -67,14 +67,16 @@ func TestQueryOK(t *testing.T) {
 }
 
 // A rate-limited server answers on connect and closes without reading the
-// request; the client must still report the server's message. Repeated so that
-// both orders (reply before and after our write) occur.
+// request; the client must still report the server's message, with every
+// flavour on too (the plugin's ERROR line is the most telling failure, over
+// the refused UDP and HTTP flavours). Repeated so that both orders (reply
+// before and after our write) occur.
 func TestQueryEarlyReply(t *testing.T) {
 	addr := prototest.TCP(t, func(c net.Conn) {
 		io.WriteString(c, "ERROR Rate limit exceeded\n")
 	})
-	for range 20 {
-		_, _, err := probe(t, addr, 2*time.Second)
+	for i := range 20 {
+		_, _, err := probeWith(t, addr, []string{"flavours: [query]", "{}"}[i%2], 2*time.Second)
 		if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Rate limit exceeded") {
 			t.Fatalf("err = %v, want the server's rate-limit error", err)
 		}
