@@ -71,23 +71,16 @@ func TestWordCap(t *testing.T) {
 	}
 }
 
-// A hostile status word is quoted, never printed raw into logs.
-func TestServerErrorQuoted(t *testing.T) {
+// A hostile status word is quoted, never printed raw into logs; a server name
+// that is not UTF-8 is the Windows code page the admin typed it in:
+// Windows-1252, its 0x80-0x9F marks included.
+func TestDecodeServerInfoWords(t *testing.T) {
 	_, err := decodeServerInfo([][]byte{[]byte("\x1b[31mBad\n\xff")})
 	if msg := err.Error(); !errors.Is(err, wire.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\n") {
 		t.Errorf("err = %q", err)
 	}
-}
-
-// TestDecodeWindows1252: a server name that is not UTF-8 is the Windows code page
-// the admin typed it in: Windows-1252, its 0x80-0x9F marks included.
-func TestDecodeWindows1252(t *testing.T) {
-	words := [][]byte{[]byte("OK"), prototest.MafiaName, []byte("3"), []byte("64"), []byte("ConquestLarge0"), []byte("MP_Subway")}
-	res, err := decodeServerInfo(words)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != prototest.MafiaNameText {
-		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
+	res, err := decodeServerInfo([][]byte{[]byte("OK"), prototest.MafiaName, []byte("3"), []byte("64"), []byte("ConquestLarge0"), []byte("MP_Subway")})
+	if err != nil || res.Name != prototest.MafiaNameText {
+		t.Errorf("name %v %v, want %q", res, err, prototest.MafiaNameText)
 	}
 }
