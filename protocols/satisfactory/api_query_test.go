@@ -149,7 +149,7 @@ func TestAPIFlows(t *testing.T) {
 	foreign, _ := prototest.SelfSigned(t)
 	prototest.WriteFile(t, foreignCA, string(foreign))
 	vec := prototest.HexFile(t, "playing_djwoodz.hex")
-	for _, c := range []struct {
+	type flow struct {
 		name     string
 		password bool   // the server has a client password: no passwordless login
 		lq       []byte // the Lightweight Query's answer; empty: silence
@@ -158,23 +158,30 @@ func TestAPIFlows(t *testing.T) {
 		want     string   // summary
 		says     []string // what the error, or the phase error, says
 		phases   string
-		calls    int32 // API requests
-	}{
-		{"passwordless", false, vec, nil, 2 * time.Second, "Satisfactory Server/366202/playing/3/4/4 ", nil, "info:true,login:true,players:true", 2},
-		{"api fails", true, vec, nil, 4 * time.Second, "Satisfactory Server/366202/playing/?/?/4 login:server_error", []string{"token_file"}, "info:true,login:false", 1},
-		{"udp silent", false, []byte{}, nil, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,login:true,players:true", 2},
-		{"token file", true, []byte{}, func(o *Options) { o.TokenFile = tokenFile }, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,players:true", 1},
-		{"client password", true, []byte{}, nil, time.Second, "server_error", []string{"passwordless_login_not_possible", "token_file"}, "info:false,login:false", 1},
-		{"wrong token", true, []byte{}, func(o *Options) { o.Token = "revoked.00" }, time.Second, "server_error", []string{"authentication failed", "invalid_token"}, "info:false,players:false", 1},
-		{"server's own CA", false, vec, func(o *Options) { o.CAFile = goodCA }, 2 * time.Second, "Satisfactory Server/366202/playing/3/4/4 ", nil, "info:true,login:true,players:true", 2},
-		{"foreign CA", false, vec, func(o *Options) { o.CAFile = foreignCA }, 2 * time.Second, "Satisfactory Server/366202/playing/?/?/4 login:mismatch", []string{"certificate"}, "info:true,login:false", 0},
-	} {
+		calls    int32            // API requests (-1: not counted)
+		override http.HandlerFunc // the API instead
+	}
+	flows := []flow{
+		{"passwordless", false, vec, nil, 2 * time.Second, "Satisfactory Server/366202/playing/3/4/4 ", nil, "info:true,login:true,players:true", 2, nil},
+		{"api fails", true, vec, nil, 4 * time.Second, "Satisfactory Server/366202/playing/?/?/4 login:server_error", []string{"token_file"}, "info:true,login:false", 1, nil},
+		{"udp silent", false, []byte{}, nil, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,login:true,players:true", 2, nil},
+		{"token file", true, []byte{}, func(o *Options) { o.TokenFile = tokenFile }, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,players:true", 1, nil},
+		{"client password", true, []byte{}, nil, time.Second, "server_error", []string{"passwordless_login_not_possible", "token_file"}, "info:false,login:false", 1, nil},
+		{"wrong token", true, []byte{}, func(o *Options) { o.Token = "revoked.00" }, time.Second, "server_error", []string{"authentication failed", "invalid_token"}, "info:false,players:false", 1, nil},
+		{"server's own CA", false, vec, func(o *Options) { o.CAFile = goodCA }, 2 * time.Second, "Satisfactory Server/366202/playing/3/4/4 ", nil, "info:true,login:true,players:true", 2, nil},
+		{"foreign CA", false, vec, func(o *Options) { o.CAFile = foreignCA }, 2 * time.Second, "Satisfactory Server/366202/playing/?/?/4 login:mismatch", []string{"certificate"}, "info:true,login:false", 0, nil},
+	}
+	for _, h := range prototest.HTTPHazards(t, apiMaxBody) {
+		flows = append(flows, flow{"api " + h.Name, false, nil, nil, h.Deadline, wire.Reason(h.Want), []string{h.Msg}, "info:false,login:false", -1, h.Handler})
+	}
+	for _, c := range flows {
 		t.Run(c.name, func(t *testing.T) {
-			f := &fakeAPI{clientPassword: c.password}
+			t.Parallel()
+			f := &fakeAPI{clientPassword: c.password, override: c.override}
 			_, addr := prototest.HTTP(t, f, true)
 			startLQ(t, addr.Port(), c.lq)
 			res, tr, err := apiQuery(t, addr, apiOpts(c.set), c.d)
-			if got := summary(res, err); got != c.want || prototest.PhaseResults(tr) != c.phases || f.calls.Load() != c.calls {
+			if got := summary(res, err); err != nil && res != nil || got != c.want || prototest.PhaseResults(tr) != c.phases || c.calls >= 0 && f.calls.Load() != c.calls {
 				t.Errorf("%s, phases %s, %d calls; want %s, %s, %d", got, prototest.PhaseResults(tr), f.calls.Load(), c.want, c.phases, c.calls)
 			}
 			said := fmt.Sprint(err)
@@ -186,6 +193,9 @@ func TestAPIFlows(t *testing.T) {
 					t.Errorf("%q does not say %q", said, s)
 				}
 			}
+			if strings.Contains(said, prototest.Unquoted) {
+				t.Errorf("%q quotes the body", said)
+			}
 			if s := prototest.Transcript(tr); strings.Contains(s, issuedToken) || strings.Contains(s, apiToken) {
 				t.Errorf("transcript shows a token:\n%s", s)
 			}
@@ -194,19 +204,6 @@ func TestAPIFlows(t *testing.T) {
 					t.Error("the transcript lost the exchange")
 				}
 				prototest.CheckInfoHas(t, res, map[string]string{"active_session_name": "Northern Forest Factory", "tech_tier": "5", "changelist": "366202"})
-			}
-		})
-	}
-}
-
-func TestAPIErrors(t *testing.T) {
-	for _, h := range prototest.HTTPHazards(t, apiMaxBody) {
-		t.Run(h.Name, func(t *testing.T) {
-			_, addr := prototest.HTTP(t, &fakeAPI{override: h.Handler}, true)
-			res, tr, err := apiQuery(t, addr, apiOpts(nil), h.Deadline)
-			prototest.CheckFailed(t, res, err, h.Want, h.Msg, prototest.Unquoted)
-			if prototest.PhaseResults(tr) != "info:false,login:false" {
-				t.Errorf("phases %s", prototest.PhaseResults(tr))
 			}
 		})
 	}
