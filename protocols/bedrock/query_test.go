@@ -46,15 +46,6 @@ func echo(id string) prototest.Handler {
 	}
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 // A ping/pong gives the bds_full pong's result (TestVectors) in one info
 // phase, one send; each query pings with its own time and client GUID.
 func TestQuery(t *testing.T) {
@@ -66,7 +57,7 @@ func TestQuery(t *testing.T) {
 		}
 		return echo(bdsID)(req)
 	})
-	q := newQuerier(t, protocols.Settings{Players: true, Rules: true})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true})
 	for range 2 {
 		res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
 		if kv := res.InfoKV(); err != nil || res.Name != "Dedicated Server" || len(kv) != 13 || prototest.PhaseResults(tr) != "info:true" || tr.Attempts != 1 {
