@@ -306,26 +306,16 @@ func TestQueryHandshakeFields(t *testing.T) {
 var overInt32 = int64(1) << 31
 
 func TestNew(t *testing.T) {
-	for _, tc := range []struct {
-		opts Options
-		err  string
-	}{
-		{Options{Host: strings.Repeat("h", 256)}, "host"},
-		{Options{Host: "bad\xff"}, "host"},
-		{Options{ProtocolVersion: -2}, "protocol_version"},
-		{Options{ProtocolVersion: int(overInt32)}, "protocol_version"}, // wraps negative where int is 32 bits: refused too
-	} {
-		_, err := newQuerier(protocols.Settings{Options: func(v any) error { *v.(*Options) = tc.opts; return nil }})
-		if err == nil || !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("%+v: err = %v", tc.opts, err)
-		}
-	}
-	if _, err := newQuerier(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field") }}); err == nil {
-		t.Error("an options error must fail")
-	}
-	q, err := newQuerier(protocols.Settings{})
-	if err != nil || q.(*querier).version != -1 || !q.(*querier).ping {
-		t.Errorf("defaults: %+v, %v", q, err)
+	prototest.NewOptions(t, newQuerier, []prototest.OptionsCase[Options]{
+		{Options: Options{Host: strings.Repeat("h", 255), ProtocolVersion: 47}},
+		{Options: Options{Host: strings.Repeat("h", 256)}, Bad: "host"},
+		{Options: Options{Host: "bad\xff"}, Bad: "host"},
+		{Options: Options{ProtocolVersion: -2}, Bad: "protocol_version"},
+		{Options: Options{ProtocolVersion: int(overInt32)}, Bad: "protocol_version"}, // wraps negative where int is 32 bits: refused too
+	})
+	prototest.OptionsErrors(t, Protocol, nil)
+	if q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier); q.version != -1 || !q.ping {
+		t.Errorf("defaults: %+v", q)
 	}
 }
 
