@@ -173,13 +173,9 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 	t.Helper()
 	o.APIBase = srv.URL
 	s.Options = prototest.OptionsOf(o)
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq := q.(*querier)
-	eq.api.RootCAs = prototest.TrustOf(srv)
-	return eq
+	q := prototest.MustNew(t, Protocol, s).(*querier)
+	q.api.RootCAs = prototest.TrustOf(srv)
+	return q
 }
 
 // A token with a short life is not kept: each probe signs in; a kept token the
