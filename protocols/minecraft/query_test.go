@@ -36,11 +36,6 @@ func testQuerier(t testing.TB, s protocols.Settings, opts *Options) *querier {
 	return mq
 }
 
-func probe(t testing.TB, q *querier, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	return prototest.QueryWithin(t, q, addr, d)
-}
-
 // slpServer answers like a 1.7+ server: it reads the handshake and the status
 // request, writes reply (in chunks of at most chunk bytes when chunk > 0), and
 // echoes a ping when pong is set. Handshakes are sent on hs.
@@ -126,7 +121,7 @@ func TestQueryVectors(t *testing.T) {
 				}
 			})
 			q := testQuerier(t, protocols.Settings{Players: true}, &Options{Host: "localhost"})
-			res, tr, err := probe(t, q, addr, 2*time.Second)
+			res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +164,7 @@ func TestQueryStatusAndPing(t *testing.T) {
 		{"skip ping", 0, false, &Options{SkipPing: true}, 2 * time.Second, "info:ok|"},
 	} {
 		addr := slpServer(t, statusFrame(statusJSON), c.chunk, c.pong, nil)
-		res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, c.opts), addr, c.d)
+		res, tr, err := prototest.QueryWithin(t, testQuerier(t, protocols.Settings{Players: true}, c.opts), addr, c.d)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -218,7 +213,7 @@ func TestQueryLegacy(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var conns atomic.Int32
 			addr := legacyServer(t, c.kick, c.other, &conns)
-			res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
+			res, tr, err := prototest.QueryWithin(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
 			if n := conns.Load(); n != c.conns {
 				t.Errorf("%d connections, want %d", n, c.conns)
 			}
@@ -270,7 +265,7 @@ func TestQueryBadReplies(t *testing.T) {
 				io.Copy(io.Discard, r)
 			}
 		})
-		if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, c.want) || conns.Load() != 1 {
+		if _, _, err := prototest.QueryWithin(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, c.want) || conns.Load() != 1 {
 			t.Errorf("%q: err = %v after %d connections, want %v after 1", c.reply, err, conns.Load(), c.want)
 		}
 	}
