@@ -75,11 +75,6 @@ func stamped(b []byte, seq uint32) []byte {
 	return out
 }
 
-func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	return prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, d)
-}
-
 // Every vector answered over loopback gives the decoder's result, in one phase.
 // Over TCP a packet shorter than its size waits for the rest until the deadline,
 // and a packet that is no response is skipped (TestQuerySkipsServerPackets).
@@ -95,7 +90,7 @@ func TestQueryVectors(t *testing.T) {
 				e.Error, d = "timeout", 300*time.Millisecond
 			}
 			addr := rconServer(t, answering(t, vector(t, name)))
-			res, tr, err := probe(t, addr, d)
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, d)
 			prototest.CheckExpected(t, e, res, err)
 			if len(tr.Phases) == 0 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
 				t.Errorf("phases = %+v", tr.Phases)
@@ -126,7 +121,7 @@ func TestQuerySkipsServerPackets(t *testing.T) {
 		}
 		return join(event, stray, ok)
 	})
-	res, tr, err := probe(t, addr, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if err != nil || res.Name != "BF4 Test Server - Conquest 24/7" || res.Version != "179665" {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -165,7 +160,7 @@ func TestQueryNoAnswer(t *testing.T) {
 		if !c.close {
 			d = 300 * time.Millisecond
 		}
-		if _, _, err := probe(t, addr, d); !errors.Is(err, c.want) {
+		if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, d); !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
 		}
 	}
@@ -209,7 +204,7 @@ func TestQueryVersion(t *testing.T) {
 					c.Write(tc.answer)
 				}
 			})
-			res, tr, err := probe(t, addr, 500*time.Millisecond)
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 500*time.Millisecond)
 			if err != nil || res.Name != "BF4 Test Server - Conquest 24/7" || res.Version != tc.version {
 				t.Fatalf("%+v, %v", res, err)
 			}
