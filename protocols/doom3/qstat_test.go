@@ -66,7 +66,7 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	_, addr := newServer(t, reply, nil)
 	qs := prototest.QstatRecord[qstatFull](t, flag, addr, "-P", "-R")
 	off := false // qstat asks getInfo only
-	res, _, err := query(t, protocols.Settings{Players: true, Rules: true, Options: prototest.OptionsOf(Options{ETQWInfoEx: &off})}, addr, 2*time.Second)
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Rules: true, Options: prototest.OptionsOf(Options{ETQWInfoEx: &off})}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,11 +61,6 @@ func newServer(t testing.TB, info, infoEx []byte) (*server, netip.AddrPort) {
 	return s, addr
 }
 
-func query(t testing.TB, s protocols.Settings, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	return prototest.QueryNew(t, Protocol, addr, s, d)
-}
-
 // Without players wanted, one getInfo (ET:QW's getInfoEx is not asked) gives
 // what the vector decodes to, rules without a player list.
 func TestQueryVariants(t *testing.T) {
@@ -73,7 +68,7 @@ func TestQueryVariants(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			w := wantOf(t, name)
 			srv, addr := newServer(t, vector(t, name), nil)
-			res, tr, err := query(t, protocols.Settings{Rules: true}, addr, 2*time.Second)
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Rules: true}, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +118,7 @@ func TestQueryPlayersPhase(t *testing.T) {
 			if strings.Contains(c.phases, "timeout") {
 				d = 400 * time.Millisecond
 			}
-			res, tr, err := query(t, s, addr, d)
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, s, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +150,7 @@ func TestQueryChallenge(t *testing.T) {
 		return r
 	}
 	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{wrong(req), []byte("garbage"), answer(req, good)} })
-	if res, tr, err := query(t, protocols.Settings{}, addr, 2*time.Second); err != nil || res.Name != "Red Server" || prototest.Ignored(tr) != 2 {
+	if res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second); err != nil || res.Name != "Red Server" || prototest.Ignored(tr) != 2 {
 		t.Errorf("%v, name %q, %d replies ignored, want 2", err, res.Name, prototest.Ignored(tr))
 	}
 	reply := func(r func(req []byte) []byte) prototest.Handler {

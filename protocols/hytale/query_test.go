@@ -26,12 +26,6 @@ func pluginServer(t testing.TB, answer func(req string) string) netip.AddrPort {
 	})
 }
 
-// probe queries the serverlistping flavour alone (flavours_test.go tries them all).
-func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	return probeWith(t, addr, "flavours: [query]", d)
-}
-
 // probeWith queries with the module block yml.
 func probeWith(t testing.TB, addr netip.AddrPort, yml string, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
@@ -51,7 +45,7 @@ func TestQueryOK(t *testing.T) {
 			}
 			return reply
 		})
-		res, tr, err := probe(t, addr, 2*time.Second)
+		res, tr, err := probeWith(t, addr, "flavours: [query]", 2*time.Second)
 		if err != nil {
 			t.Fatalf("%q: %v", reply, err)
 		}
@@ -111,7 +105,7 @@ func TestQueryFailures(t *testing.T) {
 			}
 		}, wire.ErrTooLarge, ""},
 	} {
-		_, tr, err := probe(t, prototest.TCP(t, c.server), 2*time.Second)
+		_, tr, err := probeWith(t, prototest.TCP(t, c.server), "flavours: [query]", 2*time.Second)
 		// A close may reach the client as a reset.
 		if !errors.Is(err, c.want) && !(c.want == wire.ErrTruncated && errors.Is(err, wire.ErrNetwork)) || !strings.Contains(err.Error(), c.says) ||
 			len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, err) {
