@@ -16,14 +16,12 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func hexVec(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
-
 func info(res *protocols.Result, key string) string { return prototest.InfoOf(res)[key] }
 
 // HyQuery's broken replies (its good ones: TestFlavourHyQuery).
 func TestDecodeHyQuery(t *testing.T) {
 	for file, want := range map[string]string{"hyquery_cut": "truncated", "hyquery_badmagic": "malformed", "hyquery_full_lies": "truncated"} {
-		if _, err := decodeHyQuery(hexVec(t, file)); wire.Reason(err) != want {
+		if _, err := decodeHyQuery(prototest.HexFile(t, file+".hex")); wire.Reason(err) != want {
 			t.Errorf("%s: %v, want %s", file, err, want)
 		}
 	}
@@ -34,7 +32,7 @@ func TestDecodeHyQuery(t *testing.T) {
 
 // hyServer answers HyQuery's basic request with reply, its full one with full.
 func hyServer(t testing.TB, reply []byte) netip.AddrPort {
-	full := hexVec(t, "hyquery_full")
+	full := prototest.HexFile(t, "hyquery_full.hex")
 	return prototest.UDP(t, func(req []byte) [][]byte {
 		switch {
 		case bytes.Equal(req, hyRequest):
@@ -62,7 +60,7 @@ func nitradoServer(t testing.TB, status int, body []byte) netip.AddrPort {
 
 func TestFlavourHyQuery(t *testing.T) {
 	// Only the UDP side answers: the QUERY connection is refused, HyQuery answers.
-	addr := hyServer(t, hexVec(t, "hyquery_basic"))
+	addr := hyServer(t, prototest.HexFile(t, "hyquery_basic.hex"))
 	res, tr, err := probeWith(t, addr, "{}", 2*time.Second)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package quake3
 import (
 	"bytes"
 	"fmt"
-	"net/netip"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -48,11 +47,6 @@ func statusKeys(challenge, keys string, players ...string) []byte {
 		b.WriteString(p + "\n")
 	}
 	return b.Bytes()
-}
-
-// echoServer is a server answering with echo.
-func echoServer(t testing.TB, players ...string) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte { return echo(req, players...) })
 }
 
 // echo answers a well-formed getstatus with its challenge echoed, and getinfo
