@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -14,9 +14,7 @@ import (
 // its caps and fails with one sentinel, and that everything it returns is valid
 // UTF-8. Seeds: testdata/.
 func FuzzDecode(f *testing.F) {
-	for _, name := range prototest.Names(f, ".hex") {
-		f.Add(vec(f, name))
-	}
+	prototest.SeedHex(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_ = answers(b, vecTime)
 		p, err := decode(b)
@@ -39,21 +37,9 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%d fields from %d bytes", len(p.fields), len(b))
 		}
 		res := p.result()
-		for _, s := range []string{res.Name, res.Map, res.Version} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
+		if strings.ContainsRune(res.Name, '§') || strings.ContainsRune(res.Map, '§') || res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+			t.Fatalf("name %q or map %q keeps a § code, or a count is negative: %+v", res.Name, res.Map, res)
 		}
-		if strings.ContainsRune(res.Name, '§') || strings.ContainsRune(res.Map, '§') {
-			t.Fatalf("name %q or map %q keeps a § code", res.Name, res.Map)
-		}
-		for _, kv := range res.InfoKV() {
-			if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
-				t.Fatalf("invalid UTF-8 info %q", kv)
-			}
-		}
-		if res.Players.Known && res.Players.Value < 0 || res.MaxPlayers.Known && res.MaxPlayers.Value < 0 {
-			t.Fatalf("negative count %+v %+v", res.Players, res.MaxPlayers)
-		}
+		prototest.CheckUTF8(t, &protocols.Result{Name: res.Name, Map: res.Map, Version: res.Version, Info: res.InfoKV()})
 	})
 }

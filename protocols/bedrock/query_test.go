@@ -46,48 +46,9 @@ func echo(id string) prototest.Handler {
 	}
 }
 
-func newQuerier(t testing.TB, s protocols.Settings) protocols.Querier {
-	t.Helper()
-	q, err := Protocol.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
+// A ping/pong gives the bds_full pong's result (TestVectors) in one info
+// phase, one send; each query pings with its own time and client GUID.
 func TestQuery(t *testing.T) {
-	reqs := make(chan []byte, 1)
-	addr := prototest.UDP(t, func(b []byte) [][]byte {
-		select {
-		case reqs <- b:
-		default:
-		}
-		return echo(bdsID)(b)
-	})
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Players: true, Rules: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Dedicated Server" || res.Map != "Bedrock level" || res.Version != "1.21.50" {
-		t.Errorf("name/map/version = %q %q %q", res.Name, res.Map, res.Version)
-	}
-	if res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(10) || res.PhaseErrors != nil {
-		t.Errorf("players %+v max %+v phase errors %v", res.Players, res.MaxPlayers, res.PhaseErrors)
-	}
-	if kv := res.InfoKV(); len(kv) != 13 || kv[0] != (protocols.KV{Key: "raknet_guid", Value: "11939337484294820749"}) || kv[12].Key != "port_v6" {
-		t.Errorf("info = %q", kv)
-	}
-	if req := <-reqs; len(req) != pingLen || req[0] != idPing || !bytes.Equal(req[9:25], magic[:]) {
-		t.Errorf("ping = % x", req)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil || tr.Attempts != 1 {
-		t.Errorf("phases %+v, attempts %d", tr.Phases, tr.Attempts)
-	}
-}
-
-// Each query pings with its own time and client GUID.
-func TestQueryTimeIsRandom(t *testing.T) {
 	seen := make(chan []byte, 2)
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		select {
@@ -96,13 +57,19 @@ func TestQueryTimeIsRandom(t *testing.T) {
 		}
 		return echo(bdsID)(req)
 	})
-	q := newQuerier(t, protocols.Settings{})
+	q := prototest.MustNew(t, Protocol, protocols.Settings{Players: true, Rules: true})
 	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
-			t.Fatal(err)
+		res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
+		if kv := res.InfoKV(); err != nil || res.Name != "Dedicated Server" || len(kv) != 13 || prototest.PhaseResults(tr) != "info:true" || tr.Attempts != 1 {
+			t.Fatalf("%v, %+v, info %q, phases %s, %d sends", err, res, kv, prototest.PhaseResults(tr), tr.Attempts)
 		}
 	}
 	a, b := <-seen, <-seen
+	for _, req := range [][]byte{a, b} {
+		if len(req) != pingLen || req[0] != idPing || !bytes.Equal(req[9:25], magic[:]) {
+			t.Errorf("ping = % x", req)
+		}
+	}
 	if bytes.Equal(a[1:9], b[1:9]) || bytes.Equal(a[25:], b[25:]) {
 		t.Errorf("same time or GUID twice:\n% x\n% x", a, b)
 	}
@@ -124,37 +91,31 @@ func TestQuerySkipsStrays(t *testing.T) {
 			pongBytes(tm, magic, bdsID, -1),
 		}
 	})
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Dedicated Server" {
-		t.Errorf("name = %q", res.Name)
-	}
-	noted := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			noted++
-		}
-	}
-	if noted != 4 {
-		t.Errorf("%d packets noted as ignored, want 4", noted)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
+	if err != nil || res.Name != "Dedicated Server" || prototest.Ignored(tr) != 4 {
+		t.Errorf("%v, name %q, %d packets noted as ignored, want 4", err, res.Name, prototest.Ignored(tr))
 	}
 }
 
 // A server that answers, never with our pong, fails by the deadline with why the
-// last reply was skipped, not as a bare timeout.
-func TestQueryNoUsableReply(t *testing.T) {
+// last reply was skipped, not as a bare timeout, after re-sending; a pong to our
+// ping that does not decode is the server's answer: it fails at once.
+func TestQueryFailures(t *testing.T) {
 	other := magic
 	other[0] = 0xff
 	for name, tc := range map[string]struct {
-		reply func(tm int64) []byte
-		want  error
+		reply    func(tm int64) []byte
+		want     error
+		attempts int
 	}{
-		"wrong time":  {func(tm int64) []byte { return pongBytes(tm^1, magic, bdsID, -1) }, wire.ErrMismatch},
-		"wrong magic": {func(tm int64) []byte { return pongBytes(tm, other, bdsID, -1) }, wire.ErrMalformed},
-		"echoed ping": {func(tm int64) []byte { return ping(tm, 1) }, wire.ErrMalformed},
+		"wrong time":    {func(tm int64) []byte { return pongBytes(tm^1, magic, bdsID, -1) }, wire.ErrMismatch, 2},
+		"wrong magic":   {func(tm int64) []byte { return pongBytes(tm, other, bdsID, -1) }, wire.ErrMalformed, 2},
+		"echoed ping":   {func(tm int64) []byte { return ping(tm, 1) }, wire.ErrMalformed, 2},
+		"cut in header": {func(tm int64) []byte { return pongBytes(tm, magic, "", -1)[:20] }, wire.ErrTruncated, 1},
+		"lying length":  {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;1;1;", 500) }, wire.ErrTruncated, 1},
+		"too large":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;", 0xffff) }, wire.ErrTooLarge, 1},
+		"no fields":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE", -1) }, wire.ErrMalformed, 1},
+		"empty string":  {func(tm int64) []byte { return pongBytes(tm, magic, "", -1) }, wire.ErrMalformed, 1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -162,64 +123,15 @@ func TestQueryNoUsableReply(t *testing.T) {
 				tm, _ := pingTime(req)
 				return [][]byte{tc.reply(tm)}
 			})
-			start := time.Now()
-			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 300*time.Millisecond), protocols.At(addr), tr)
-			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) {
-				t.Errorf("err = %v, want %v", err, tc.want)
+			d := 2 * time.Second // a broken pong must not wait for it
+			if tc.attempts == 2 {
+				d = 300 * time.Millisecond
 			}
-			if tr.Attempts != 2 {
-				t.Errorf("attempts = %d, want 2 (one re-send)", tr.Attempts)
-			}
-			if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
-				t.Errorf("returned after %v", d)
+			_, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Retries: 1}, d)
+			if !errors.Is(err, tc.want) || errors.Is(err, wire.ErrTimeout) || len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) || tr.Attempts != tc.attempts {
+				t.Errorf("err = %v, phases %+v, attempts %d; want %v after %d", err, tr.Phases, tr.Attempts, tc.want, tc.attempts)
 			}
 		})
-	}
-}
-
-// A pong to our ping that does not decode is the server's answer: fail at once.
-func TestQueryBrokenPong(t *testing.T) {
-	for name, tc := range map[string]struct {
-		reply func(tm int64) []byte
-		want  error
-	}{
-		"cut in header": {func(tm int64) []byte { return pongBytes(tm, magic, "", -1)[:20] }, wire.ErrTruncated},
-		"lying length":  {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;1;1;", 500) }, wire.ErrTruncated},
-		"too large":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE;x;", 0xffff) }, wire.ErrTooLarge},
-		"no fields":     {func(tm int64) []byte { return pongBytes(tm, magic, "MCPE", -1) }, wire.ErrMalformed},
-		"empty string":  {func(tm int64) []byte { return pongBytes(tm, magic, "", -1) }, wire.ErrMalformed},
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			addr := prototest.UDP(t, func(req []byte) [][]byte {
-				tm, _ := pingTime(req)
-				return [][]byte{tc.reply(tm)}
-			})
-			tr := wire.NewTrace()
-			_, err := newQuerier(t, protocols.Settings{Retries: 2}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
-			if !errors.Is(err, tc.want) {
-				t.Errorf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) || tr.Attempts != 1 {
-				t.Errorf("phases %+v, attempts %d", tr.Phases, tr.Attempts)
-			}
-		})
-	}
-}
-
-// Education Edition and short pongs: what is missing is not reported.
-func TestQueryShortPong(t *testing.T) {
-	addr := prototest.UDP(t, echo("MCEE;§lClass§r;594;1.19.51;1;30"))
-	res, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Class" || res.Map != "" || res.Players != protocols.Known(1) || res.MaxPlayers != protocols.Known(30) {
-		t.Errorf("result = %+v", res)
-	}
-	if kv := res.InfoKV(); len(kv) != 7 || kv[1] != (protocols.KV{Key: "edition", Value: "MCEE"}) {
-		t.Errorf("info = %q", kv)
 	}
 }
 

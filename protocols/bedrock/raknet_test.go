@@ -1,6 +1,7 @@
 package bedrock
 
 import (
+	"fmt"
 	"net"
 	"strconv"
 	"testing"
@@ -32,32 +33,17 @@ func realPeer(t *testing.T, pongData string) *raknet.Listener {
 func TestRealRakNet(t *testing.T) {
 	l := realPeer(t, "MCPE;§l§6Real §fRakNet;766;1.21.50;7;40;"+
 		"9876543210987654321;§aSurvival Island;Survival;1;19132;19133;")
-	addr := l.Addr().(*net.UDPAddr).AddrPort()
-	tr := wire.NewTrace()
-	res, err := newQuerier(t, protocols.Settings{Retries: 1}).Query(prototest.Context(t, 5*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
+	res, tr, err := prototest.QueryNew(t, Protocol, l.Addr().(*net.UDPAddr).AddrPort(), protocols.Settings{Retries: 1}, 5*time.Second)
+	if err != nil || fmt.Sprintf("%s/%s/%s/%+v/%+v", res.Name, res.Map, res.Version, res.Players, res.MaxPlayers) != "Real RakNet/Survival Island/1.21.50/{Value:7 Known:true}/{Value:40 Known:true}" {
+		t.Fatalf("%v %+v", err, res)
 	}
-	if res.Name != "Real RakNet" || res.Map != "Survival Island" || res.Version != "1.21.50" {
-		t.Errorf("name/map/version = %q %q %q", res.Name, res.Map, res.Version)
-	}
-	if res.Players != protocols.Known(7) || res.MaxPlayers != protocols.Known(40) {
-		t.Errorf("players %+v / %+v", res.Players, res.MaxPlayers)
-	}
-	info := map[string]string{}
-	for _, kv := range res.InfoKV() {
-		info[kv.Key] = kv.Value
-	}
-	// The pong's server GUID is the listener's id.
-	if want := uint64(l.ID()); info["raknet_guid"] != strconv.FormatUint(want, 10) {
-		t.Errorf("raknet_guid = %q, want %d", info["raknet_guid"], want)
-	}
-	if info["edition"] != "MCPE" || info["protocol"] != "766" || info["server_id"] != "9876543210987654321" ||
-		info["gamemode"] != "Survival" || info["gamemode_numeric"] != "1" || info["port_v4"] != "19132" || info["port_v6"] != "19133" {
-		t.Errorf("info = %q", res.InfoKV())
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Err != nil {
-		t.Errorf("phases %+v", tr.Phases)
+	prototest.CheckInfoHas(t, &protocols.Result{Info: res.InfoKV()}, map[string]string{
+		"raknet_guid": strconv.FormatUint(uint64(l.ID()), 10), // the pong's server GUID is the listener's id
+		"edition":     "MCPE", "protocol": "766", "server_id": "9876543210987654321",
+		"gamemode": "Survival", "gamemode_numeric": "1", "port_v4": "19132", "port_v6": "19133",
+	})
+	if prototest.PhaseResults(tr) != "info:true" {
+		t.Errorf("phases %s", prototest.PhaseResults(tr))
 	}
 }
 
@@ -65,7 +51,7 @@ func TestRealRakNet(t *testing.T) {
 // empty string: a clear malformed error, not a timeout.
 func TestRealRakNetNoPongData(t *testing.T) {
 	l := realPeer(t, "")
-	_, err := newQuerier(t, protocols.Settings{}).Query(prototest.Context(t, 5*time.Second), protocols.At(l.Addr().(*net.UDPAddr).AddrPort()), nil)
+	_, _, err := prototest.QueryNew(t, Protocol, l.Addr().(*net.UDPAddr).AddrPort(), protocols.Settings{}, 5*time.Second)
 	if wire.Reason(err) != "malformed" {
 		t.Errorf("err = %v, want malformed", err)
 	}

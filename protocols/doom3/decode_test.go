@@ -3,273 +3,90 @@ package doom3
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// unknown marks a count the decoder must leave unreported.
-const unknown = -1
-
-type wantPlayer struct {
-	name  string // cleaned
-	ping  int64
-	score int64 // unknown when not reported
-	team  string
-	bot   bool
-}
-
+// vectorWant is a testdata/NAME.expected.json: what NAME.hex decodes to.
 type vectorWant struct {
-	err        error // sentinel of a fatal decode error
-	playersErr error // sentinel of reply.PlayersErr
-	pairs      int
-	variant    variant
-	layout     layout
-	protocol   string
-	challenge  uint32
-	name, mapN string
-	game, ver  string
-	max        int64
-	players    int64
-	bots       int64
-	password   protocols.Flag
-	list       []wantPlayer
-	info       map[string]string // debug keys in Result.Info
-	trailing   string
+	Description  string
+	Error        string // the reason of a fatal decode error
+	PlayersError string `json:"players_error"` // the reason of reply.PlayersErr
+	Pairs        int
+	Variant      variant
+	Layout       string
+	Protocol     string
+	Challenge    string
+	Trailing     string
+	Result       idtechtest.Result
+	Info         map[string]string // debug keys in Result.Info
 }
 
-var vectorWants = map[string]vectorWant{
-	"doom3_players": {
-		pairs: 7, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41", challenge: 0x44332211,
-		name: "Red Server", mapN: "game/mp/d3dm1", game: "baseDOOM-1", ver: "DOOM 1.3.1.1304 linux-x86",
-		max: 8, players: 3, bots: unknown, password: protocols.FlagTrue,
-		list: []wantPlayer{
-			{name: "Alice", ping: 50, score: unknown},
-			{name: "Bob^", ping: 100, score: unknown},
-			{name: "Carl ^ ok", ping: 0, score: unknown},
-		},
-		info: map[string]string{"variant": "doom3", "os_mask": "0xffffffff", "player_layout": "doom3"},
-	},
-	"prey_players": {
-		pairs: 6, variant: variantPrey, layout: layoutDoom3, protocol: "3.1", challenge: 0xefbeadde,
-		name: "Prey Hunt", mapN: "game/dmshuttle", game: "base", ver: "PREY 1.4",
-		max: 16, players: 2, bots: unknown, password: protocols.FlagFalse,
-		list: []wantPlayer{{name: "Tommy", ping: 300, score: unknown}, {name: "", ping: 10, score: unknown}},
-		info: map[string]string{"variant": "prey", "os_mask": "0x00000003"},
-	},
-	"quake4_players": {
-		pairs: 7, variant: variantQuake4, layout: layoutQuake4, protocol: "2.85", challenge: 0x04030201,
-		name: "Quad Arena", mapN: "mp/q4dm1", game: "Q4MP 1.4.2", ver: "Quake4  V1.4.2 linux-x86 Jun 15 2007",
-		max: 12, players: 2, bots: unknown, password: protocols.FlagFalse,
-		list:     []wantPlayer{{name: "Zoé", ping: 30, score: unknown}, {name: "Plain", ping: 40, score: unknown}},
-		info:     map[string]string{"variant": "quake4", "os_mask": "0x00000007"},
-		trailing: "2e6d000001",
-	},
-	"etqw_info": {
-		pairs: 7, variant: variantETQW, layout: layoutETQW, protocol: "10.21", challenge: 0xd4c3b2a1,
-		name: "The Base", mapN: "area22", game: "baseETQW-1", ver: "ETQW 1.5.12642.33243  win-x86 Apr 30 2008 14:18:50",
-		max: 24, players: 1, bots: 1, password: protocols.FlagTrue, // players: humans
-		list: []wantPlayer{{name: "BotOne", ping: 0, score: unknown, bot: true}, {name: "Ranger", ping: 60, score: unknown}},
-		info: map[string]string{
-			"variant": "etqw", "ranked": "true", "time_left_ms": "300000", "game_state": "2",
-			"server_type": "0", "interested_clients": "3", "player_layout": "etqw",
-		},
-	},
-	"etqw_infoex": {
-		pairs: 5, variant: variantETQW, layout: layoutETQW, protocol: "10.21", challenge: 0xd4c3b2a1,
-		name: "XP Server", mapN: "island", game: "bbamod",
-		max: 32, players: 1, bots: 1, password: protocols.FlagFalse,
-		list: []wantPlayer{
-			{name: "Bot", ping: 0, score: 1235, team: "gdf", bot: true}, // XP 1234.5 rounds half away from zero
-			{name: "Human", ping: 80, score: 10, team: "strogg"},
-		},
-		info: map[string]string{"ranked": "false", "server_type": "0"},
-	},
-	"etqw_tv": {
-		pairs: 2, variant: variantETQW, layout: layoutETQW, protocol: "10.19",
-		name: "TV", mapN: "salvage", max: unknown, players: 0, bots: 0,
-		info: map[string]string{"server_type": "1", "tv_connected_clients": "100", "tv_max_clients": "512", "os_mask": "0x00000005"},
-	},
-	"unknown_major": {
-		pairs: 1, variant: variantUnknown, layout: layoutQuake4, protocol: "7.0",
-		name: "Mystery", max: unknown, players: 2, bots: unknown,
-		list: []wantPlayer{{name: "A", ping: 10, score: unknown}, {name: "B", ping: 11, score: unknown}},
-		info: map[string]string{"player_layout": "quake4", "variant": "unknown"},
-	},
-	"doom3_deleted_keys": {
-		pairs: 1, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
-		name: "x", max: unknown, players: 0, bots: unknown,
-	},
-	"big_major_doom3": {
-		pairs: 2, variant: variantDoom3, layout: layoutDoom3, protocol: "12.1",
-		name: "Twelve", ver: "DOOM 9", max: unknown, players: 1, bots: unknown,
-		list: []wantPlayer{{name: "A", ping: 10, score: unknown}},
-	},
-	"wolf_players": {
-		pairs: 4, variant: variantWolf, layout: layoutWolf, protocol: "10.17", challenge: 0x0badf00d,
-		name: "Wolf Server", mapN: "mp/bridge", max: 12, players: 1, bots: 1, password: protocols.FlagFalse,
-		list: []wantPlayer{{name: "Blazko", ping: 45, score: unknown}, {name: "Bot Hans", ping: 0, score: unknown, bot: true}},
-		info: map[string]string{"variant": "wolfenstein", "player_layout": "wolfenstein", "os_mask": "0x00000001"},
-	},
-	"wolf_hint_term32": {
-		pairs: 2, variant: variantWolf, layout: layoutWolf, protocol: "1.1", challenge: 1,
-		name: "Hinted", ver: "Wolfenstein 1.3 MP", max: unknown, players: 1, bots: 0,
-		list: []wantPlayer{{name: "Agent", ping: 50, score: unknown}},
-		info: map[string]string{"variant": "wolfenstein", "os_mask": "0x00000007"},
-	},
-	"etqw_trunc_header": {err: wire.ErrTruncated},
-	"bad_marker":        {err: wire.ErrMalformed},
-	"bad_name":          {err: wire.ErrMalformed},
-	"trunc_header":      {err: wire.ErrTruncated},
-	"trunc_dict":        {err: wire.ErrTruncated, pairs: 2},
-	"empty":             {err: wire.ErrTruncated},
-	"infoex_no_ext":     {playersErr: wire.ErrTruncated, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21", name: "NoExt", max: unknown, players: unknown, bots: unknown},
-	"players_not_increasing": {
-		playersErr: wire.ErrMalformed, pairs: 2, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
-		name: "Dup", max: 4, players: unknown, bots: unknown,
-		list: []wantPlayer{{name: "a", ping: 16, score: unknown}}, // what was read before the bad id
-	},
-	"players_no_terminator": {
-		playersErr: wire.ErrTruncated, pairs: 1, variant: variantDoom3, layout: layoutDoom3, protocol: "1.41",
-		name: "Open", max: unknown, players: unknown, bots: unknown,
-		list: []wantPlayer{{name: "a", ping: 16, score: unknown}},
-	},
-	"etqw_size_lie": {
-		playersErr: wire.ErrTruncated, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21",
-		name: "Short", max: unknown, players: unknown, bots: unknown,
-	},
-	"etqw_bad_bot": {
-		playersErr: wire.ErrMalformed, pairs: 1, variant: variantETQW, layout: layoutETQW, protocol: "10.21",
-		name: "Bits", max: unknown, players: unknown, bots: unknown,
-	},
+func wantOf(t testing.TB, name string) vectorWant {
+	return prototest.ReadJSON[vectorWant](t, filepath.Join("testdata", name+".expected.json"))
 }
 
 func TestDecodeVectors(t *testing.T) {
-	names := vectorNames(t)
-	if len(names) != len(vectorWants) {
-		t.Errorf("%d vectors in testdata, %d expectations", len(names), len(vectorWants))
-	}
-	for _, name := range names {
+	for _, name := range vectorNames(t) {
 		t.Run(name, func(t *testing.T) {
-			w, ok := vectorWants[name]
-			if !ok {
-				t.Fatalf("no expectation for testdata/%s.hex", name)
-			}
+			w := wantOf(t, name)
 			rep, err := decode(vector(t, name))
-			if w.err != nil {
-				if !errors.Is(err, w.err) {
-					t.Fatalf("err = %v, want %v", err, w.err)
-				}
-				if rep != nil && len(rep.Info) != w.pairs {
-					t.Errorf("partial pairs = %d, want %d", len(rep.Info), w.pairs)
+			if w.Error != "" {
+				if wire.Reason(err) != w.Error || rep != nil && len(rep.Info) != w.Pairs {
+					t.Fatalf("err = %v, %d partial pairs; want %s, %d", err, len(rep.Info), w.Error, w.Pairs)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkVector(t, rep, w)
+			if wire.Reason(rep.PlayersErr) != w.PlayersError && !(w.PlayersError == "" && rep.PlayersErr == nil) {
+				t.Errorf("PlayersErr = %v, want %s", rep.PlayersErr, w.PlayersError)
+			}
+			got := fmt.Sprintf("%d %s %s %d.%d %08x %x", len(rep.Info), rep.Variant, rep.Layout, rep.Major(), rep.Minor(), rep.Challenge, rep.Trailing)
+			if want := fmt.Sprintf("%d %s %s %s %08s %s", w.Pairs, w.Variant, w.Layout, w.Protocol, w.Challenge, w.Trailing); got != want {
+				t.Errorf("pairs, variant, layout, protocol, challenge, trailing = %s, want %s", got, want)
+			}
+			res := rep.Result(true, true)
+			w.Result.Check(t, res)
+			// ET:QW flags its bots: Players counts the humans; the others have no flag.
+			prototest.CheckBots(t, res, countOf(w.Result.Players), countOf(w.Result.Bots), true)
+			prototest.CheckInfoHas(t, res, w.Info)
+			if len(res.Rules) != w.Pairs || (rep.PlayersErr != nil) != (len(res.PhaseErrors) == 1) {
+				t.Errorf("%d rules, phase errors %v for PlayersErr %v", len(res.Rules), res.PhaseErrors, rep.PlayersErr)
+			}
 		})
 	}
 }
 
-func checkVector(t *testing.T, rep *reply, w vectorWant) {
-	t.Helper()
-	if !errors.Is(rep.PlayersErr, w.playersErr) || (w.playersErr == nil && rep.PlayersErr != nil) {
-		t.Errorf("PlayersErr = %v, want %v", rep.PlayersErr, w.playersErr)
+// countOf is an expected count as CheckBots takes it.
+func countOf(o prototest.Opt[int64]) int64 {
+	if o.Null {
+		return prototest.Unknown
 	}
-	if len(rep.Info) != w.pairs {
-		t.Errorf("pairs = %d, want %d", len(rep.Info), w.pairs)
-	}
-	if rep.Variant != w.variant || rep.Layout != w.layout {
-		t.Errorf("variant/layout = %s/%s, want %s/%s", rep.Variant, rep.Layout, w.variant, w.layout)
-	}
-	if got := fmt.Sprintf("%d.%d", rep.Major(), rep.Minor()); got != w.protocol {
-		t.Errorf("protocol = %s, want %s", got, w.protocol)
-	}
-	if rep.Challenge != w.challenge {
-		t.Errorf("challenge = %08x, want %08x", rep.Challenge, w.challenge)
-	}
-	if got := hex.EncodeToString(rep.Trailing); got != w.trailing {
-		t.Errorf("trailing = %s, want %s", got, w.trailing)
-	}
-	res := rep.Result(true, true)
-	if res.Name != w.name || res.Map != w.mapN || res.Game != w.game || res.Version != w.ver {
-		t.Errorf("name/map/game/version = %q/%q/%q/%q, want %q/%q/%q/%q", res.Name, res.Map, res.Game, res.Version, w.name, w.mapN, w.game, w.ver)
-	}
-	checkCount(t, "max", res.MaxPlayers, w.max)
-	checkCount(t, "players", res.Players, w.players)
-	checkCount(t, "bots", res.Bots, w.bots)
-	if res.Password != w.password {
-		t.Errorf("password = %v, want %v", res.Password, w.password)
-	}
-	if len(res.Rules) != w.pairs {
-		t.Errorf("rules = %d, want %d", len(res.Rules), w.pairs)
-	}
-	if (rep.PlayersErr != nil) != (len(res.PhaseErrors) == 1) {
-		t.Errorf("phase errors %v for PlayersErr %v", res.PhaseErrors, rep.PlayersErr)
-	}
-	if len(res.PlayerList) != len(w.list) {
-		t.Fatalf("player list = %+v, want %d players", res.PlayerList, len(w.list))
-	}
-	for i, p := range res.PlayerList {
-		wp := w.list[i]
-		if p.Name != wp.name || p.Ping != protocols.Known(wp.ping) || p.Team != wp.team || p.Bot != wp.bot {
-			t.Errorf("player %d = %+v, want %+v", i, p, wp)
-		}
-		checkCount(t, fmt.Sprintf("player %d score", i), p.Score, wp.score)
-	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	for k, v := range w.info {
-		if info[k] != v {
-			t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
-		}
-	}
+	return o.V
 }
 
-func checkCount(t *testing.T, what string, c protocols.Count, want int64) {
-	t.Helper()
-	if want == unknown {
-		if c.Known {
-			t.Errorf("%s = %d, want unreported", what, c.Value)
-		}
-		return
-	}
-	if c != protocols.Known(want) {
-		t.Errorf("%s = %+v, want %d", what, c, want)
-	}
-}
-
-func TestDecodeTooManyPairs(t *testing.T) {
-	b := request("infoResponse", 0)
-	b = append(b, 0x29, 0, 1, 0)
-	for i := 0; i <= maxPairs; i++ {
-		b = append(b, 'k', 0, 'v', 0)
-	}
-	b = append(b, 0, 0, 32)
-	rep, err := decode(b)
-	if !errors.Is(err, wire.ErrTooLarge) {
-		t.Fatalf("err = %v, want too large", err)
-	}
-	if len(rep.Info) != maxPairs {
-		t.Errorf("kept %d pairs, want %d", len(rep.Info), maxPairs)
-	}
-}
-
+// Past the caps: more pairs than maxPairs (the first maxPairs kept), a datagram
+// over maxDatagram.
 func TestDecodeTooLarge(t *testing.T) {
+	b := append(request("infoResponse", 0), 0x29, 0, 1, 0)
+	b = append(append(b, bytes.Repeat([]byte("k\x00v\x00"), maxPairs+1)...), 0, 0, 32)
+	rep, err := decode(b)
+	if !errors.Is(err, wire.ErrTooLarge) || rep == nil || len(rep.Info) != maxPairs {
+		t.Fatalf("err = %v, reply %+v; want too large, %d pairs kept", err, rep, maxPairs)
+	}
 	if _, err := decode(make([]byte, maxDatagram+1)); !errors.Is(err, wire.ErrTooLarge) {
-		t.Fatalf("err = %v, want too large", err)
+		t.Errorf("err = %v, want too large", err)
 	}
 }
 
@@ -303,26 +120,14 @@ type fixtureFile struct {
 func num(v any) int64 { return int64(v.(float64)) }
 
 func TestDecodeFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "doom3")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
+	files, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "doom3"), "*.expected.json"))
 	if len(files) == 0 {
 		t.Skip("no expected.json files")
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".expected.json"), func(t *testing.T) {
-			js, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var fx fixtureFile
-			if err := json.Unmarshal(js, &fx); err != nil {
-				t.Fatal(err)
-			}
-			bin, err := os.ReadFile(filepath.Join(dir, fx.Fixture))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := decode(bin)
+			fx := prototest.ReadJSON[fixtureFile](t, f)
+			rep, err := decode(prototest.Fixture(t, "doom3", fx.Fixture))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -505,5 +310,24 @@ func TestDecodeWindows1252(t *testing.T) {
 	res := rep.Result(true, false)
 	if res.Name != prototest.MafiaNameText || len(res.PlayerList) == 0 || res.PlayerList[0].Name != prototest.Marks1252Text {
 		t.Errorf("name %q, players %+v", res.Name, res.PlayerList)
+	}
+}
+
+// The Wolfenstein record keeps Doom 3's rate and adds ET:QW's clan-tag fields.
+func TestWolfRecords(t *testing.T) {
+	rep, err := decode(vector(t, "wolf_players"))
+	if err != nil || rep.PlayersErr != nil {
+		t.Fatal(err, rep.PlayersErr)
+	}
+	want := []player{
+		{ID: 0, Ping: 45, Rate: 25000, HasRate: true, Name: "Blazko", Clan: "[OSA]", HasBot: true},
+		{ID: 3, Name: "Bot Hans", HasRate: true, ClanPos: 1, Bot: true, HasBot: true},
+	}
+	if !slices.Equal(rep.Players, want) {
+		t.Errorf("players %+v, want %+v", rep.Players, want)
+	}
+	rep, err = decode(vector(t, "wolf_hint_term32"))
+	if err != nil || len(rep.Players) != 1 || rep.Players[0].ClanPos != 1 || rep.Players[0].Clan != "OSA" || rep.Players[0].Rate != 16384 {
+		t.Errorf("hinted reply: %v %+v", err, rep.Players)
 	}
 }

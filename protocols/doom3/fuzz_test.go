@@ -1,8 +1,6 @@
 package doom3
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -15,13 +13,8 @@ func fuzzSeeds(f *testing.F) {
 	for _, name := range vectorNames(f) {
 		f.Add(vector(f, name))
 	}
-	if s := prototest.SharedDir(); s != "" {
-		files, _ := filepath.Glob(filepath.Join(s, "fixtures", "doom3", "*.bin"))
-		for _, file := range files {
-			if b, err := os.ReadFile(file); err == nil {
-				f.Add(b)
-			}
-		}
+	for _, b := range prototest.SharedFiles("fixtures/doom3/*.bin") {
+		f.Add(b)
 	}
 }
 
@@ -39,16 +32,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%d pairs, %d players", len(rep.Info), len(rep.Players))
 		}
 		res := rep.Result(true, true)
-		for _, s := range []string{res.Name, res.Map, res.Game, res.Version} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
-		for _, p := range res.PlayerList {
-			if !utf8.ValidString(p.Name) || !utf8.ValidString(p.Team) {
-				t.Fatalf("invalid UTF-8 player %+v", p)
-			}
-		}
+		prototest.CheckUTF8(t, res)
 		if err == nil && rep.PlayersErr == nil && res.Players.Value+res.Bots.Value != int64(len(rep.Players)) {
 			t.Fatalf("players %d and bots %d for %d records", res.Players.Value, res.Bots.Value, len(rep.Players))
 		}

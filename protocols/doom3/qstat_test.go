@@ -1,10 +1,6 @@
 package doom3
 
 import (
-	"encoding/json"
-	"net/netip"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -26,61 +22,39 @@ type qstatFull struct {
 	} `json:"players"`
 }
 
-func qstatQuery(t *testing.T, flag string, addr netip.AddrPort) qstatFull {
-	t.Helper()
-	out := prototest.Qstat(t, "-json", "-P", "-R", "-timeout", "5", flag, addr.String())
-	var recs []qstatFull
-	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
-		t.Fatalf("quakestat output %q: %v", out, err)
-	}
-	if recs[0].Status != "online" {
-		t.Fatalf("quakestat status %q", recs[0].Status)
-	}
-	return recs[0]
-}
-
 // TestQstat queries the same fake server with quakestat and with the Querier. qstat
 // sends FF FF "getInfo" 00 00 00 00 00; the fake server echoes those four bytes as a
 // real one does. qstat needs the game named by flag (its -dm3s does not recognise
 // Quake 4 replies); the Querier detects it. qstat strips colour codes with the plain
 // "^ + character" rule, so the name is compared against that rule: for Quake 4 the
-// Querier also strips ^cRGB and ^iXXX and its Name is shorter.
+// Querier also strips ^cRGB and ^iXXX and its Name is shorter. The real captures are
+// those qstat can ask for (it sends getInfo, so not the ET:QW infoExResponse ones).
 func TestQstat(t *testing.T) {
-	for _, c := range []struct{ flag, vector string }{
-		{"-dm3s", "doom3_players"},
-		{"-preys", "prey_players"},
-		{"-q4s", "quake4_players"},
-		{"-etqws", "etqw_info"},
-		{"-wolfs", "wolf_players"}, // not wolf_hint_term32: qstat reads clan fields from protocol 10.17 on only
-	} {
-		t.Run(c.flag, func(t *testing.T) { crossCheck(t, c.flag, vector(t, c.vector), true) })
-	}
-}
-
-// TestQstatFixtures does the same with the real captures qstat can ask for (it sends
-// getInfo, so not the ET:QW infoExResponse ones).
-func TestQstatFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "doom3")
 	for _, c := range []struct {
-		flag, file string
-		records    bool // compare player records one by one
+		flag, vector, fixture string
+		records               bool // compare player records one by one
 	}{
-		{"-dm3s", "doom3_inforesponse_ets_tourney.bin", true},
-		{"-dm3s", "doom3_inforesponse_foxtare.bin", true},
-		{"-q4s", "quake4_inforesponse_players.bin", true},
-		{"-q4s", "quake4_inforesponse_empty.bin", true},
+		{"-dm3s", "doom3_players", "", true},
+		{"-preys", "prey_players", "", true},
+		{"-q4s", "quake4_players", "", true},
+		{"-etqws", "etqw_info", "", true},
+		{"-wolfs", "wolf_players", "", true}, // not wolf_hint_term32: qstat reads clan fields from protocol 10.17 on only
+		{"-dm3s", "", "doom3_inforesponse_ets_tourney.bin", true},
+		{"-dm3s", "", "doom3_inforesponse_foxtare.bin", true},
+		{"-q4s", "", "quake4_inforesponse_players.bin", true},
+		{"-q4s", "", "quake4_inforesponse_empty.bin", true},
 		// qstat 2.17 loses step in this capture's run of bot records from the fifth one on
 		// (it prints player number 87 with ping 27697); the bytes follow the spec's
 		// layout (id, ping, name, clan pos, clan, bot) as the fixture JSON says.
-		{"-etqws", "etqw_inforesponse_v14_a.bin", false},
-		{"-etqws", "etqw_inforesponse_v14_b.bin", true},
+		{"-etqws", "", "etqw_inforesponse_v14_a.bin", false},
+		{"-etqws", "", "etqw_inforesponse_v14_b.bin", true},
 	} {
-		t.Run(c.file, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join(dir, c.file))
-			if err != nil {
-				t.Fatal(err)
+		t.Run(c.flag+" "+c.vector+c.fixture, func(t *testing.T) {
+			if c.fixture != "" {
+				crossCheck(t, c.flag, prototest.Fixture(t, "doom3", c.fixture), c.records)
+			} else {
+				crossCheck(t, c.flag, vector(t, c.vector), c.records)
 			}
-			crossCheck(t, c.flag, b, c.records)
 		})
 	}
 }
@@ -90,25 +64,13 @@ func TestQstatFixtures(t *testing.T) {
 func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	t.Helper()
 	_, addr := newServer(t, reply, nil)
-	qs := qstatQuery(t, flag, addr)
-	q, err := newQuerier(protocols.Settings{Players: true, Rules: true, Options: func(v any) error {
-		off := false
-		v.(*Options).ETQWInfoEx = &off // qstat asks getInfo only
-		return nil
-	}})
+	qs := prototest.QstatRecordOf[qstatFull](t, flag, addr, "-P", "-R")
+	off := false // qstat asks getInfo only
+	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Rules: true, Options: prototest.OptionsOf(Options{ETQWInfoEx: &off})}, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rawName string
-	for _, kv := range res.Rules {
-		if kv.Key == "si_name" {
-			rawName = kv.Value
-		}
-	}
+	rawName := prototest.InfoOf(&protocols.Result{Info: res.Rules})["si_name"]
 	if qs.Name != clean(rawName, false) {
 		t.Errorf("qstat name %q, raw si_name %q", qs.Name, rawName)
 	}
@@ -119,10 +81,7 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	if res.Map != qs.Map || res.Players != protocols.Known(int64(qs.NumPlayers)-res.Bots.Value) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {
 		t.Errorf("map/players/bots/max = %q/%+v/%+v/%+v, qstat %q/%d/%d", res.Map, res.Players, res.Bots, res.MaxPlayers, qs.Map, qs.NumPlayers, qs.MaxPlayers)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
+	info := prototest.InfoOf(res)
 	if info["protocol"] != qs.Rules["protocol"] {
 		t.Errorf("protocol %q, qstat %q", info["protocol"], qs.Rules["protocol"])
 	}

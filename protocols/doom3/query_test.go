@@ -2,8 +2,8 @@ package doom3
 
 import (
 	"bytes"
-	"errors"
 	"net/netip"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -61,135 +61,87 @@ func newServer(t testing.TB, info, infoEx []byte) (*server, netip.AddrPort) {
 	return s, addr
 }
 
-func query(t testing.TB, s protocols.Settings, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
-
+// Without players wanted, one getInfo (ET:QW's getInfoEx is not asked) gives
+// what the vector decodes to, rules without a player list.
 func TestQueryVariants(t *testing.T) {
-	for _, c := range []struct {
-		vector        string
-		name, game    string
-		players, bots int64
-	}{
-		{"doom3_players", "Red Server", "baseDOOM-1", 3, unknown},
-		{"prey_players", "Prey Hunt", "base", 2, unknown},
-		{"quake4_players", "Quad Arena", "Q4MP 1.4.2", 2, unknown},
-		{"etqw_info", "The Base", "baseETQW-1", 1, 1}, // 2 listed, 1 a bot
-		{"unknown_major", "Mystery", "", 2, unknown},
-	} {
-		t.Run(c.vector, func(t *testing.T) {
-			srv, addr := newServer(t, vector(t, c.vector), nil)
-			res, tr, err := query(t, protocols.Settings{Rules: true}, addr, 2*time.Second)
+	for _, name := range []string{"doom3_players", "prey_players", "quake4_players", "etqw_info", "unknown_major"} {
+		t.Run(name, func(t *testing.T) {
+			w := wantOf(t, name)
+			srv, addr := newServer(t, vector(t, name), nil)
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Rules: true}, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Name != c.name || res.Game != c.game {
-				t.Errorf("name/game = %q/%q, want %q/%q", res.Name, res.Game, c.name, c.game)
+			w.Result.PlayerList = nil
+			w.Result.Check(t, res)
+			if n := srv.n["getInfoEx"].Load(); res.PlayerList != nil || len(res.Rules) != w.Pairs || len(res.PhaseErrors) != 0 || prototest.PhaseResults(tr) != "info:true" || n != 0 {
+				t.Errorf("result %+v, phases %s, %d getInfoEx requests; want %d rules, no player list", res, prototest.PhaseResults(tr), n, w.Pairs)
 			}
-			checkCount(t, "players", res.Players, c.players)
-			checkCount(t, "bots", res.Bots, c.bots)
-			if res.PlayerList != nil || len(res.Rules) == 0 || len(res.PhaseErrors) != 0 {
-				t.Errorf("player list %v, %d rules, phase errors %v", res.PlayerList, len(res.Rules), res.PhaseErrors)
-			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-				t.Errorf("phases = %+v", tr.Phases)
-			}
-			// Without players wanted, ET:QW gets no getInfoEx.
-			if n := srv.n["getInfoEx"].Load(); n != 0 {
-				t.Errorf("%d getInfoEx requests", n)
-			}
-			req := tr.Packets[0].Data
-			if len(req) != 14 || command(req) != "getInfo" {
+			if req := tr.Packets[0].Data; len(req) != 14 || command(req) != "getInfo" {
 				t.Errorf("request % x", req)
 			}
 		})
 	}
 }
 
-func TestQueryETQWInfoEx(t *testing.T) {
-	_, addr := newServer(t, vector(t, "etqw_info"), vector(t, "etqw_infoex"))
-	res, tr, err := query(t, protocols.Settings{Players: true}, addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The infoExResponse replaces the first answer: its name, scores and teams.
-	if res.Name != "XP Server" || len(res.PlayerList) != 2 || res.PlayerList[0].Score != protocols.Known(1235) || res.PlayerList[1].Team != "strogg" {
-		t.Errorf("result = %+v", res)
-	}
-	if len(tr.Phases) != 2 || tr.Phases[1].Name != "players" || tr.Phases[1].Err != nil {
-		t.Errorf("phases = %+v", tr.Phases)
-	}
-	if len(res.PhaseErrors) != 0 {
-		t.Errorf("phase errors %v", res.PhaseErrors)
-	}
-}
-
-func TestQueryETQWInfoExSilent(t *testing.T) {
-	t.Parallel()
-	_, addr := newServer(t, vector(t, "etqw_info"), nil)
-	deadline := 400 * time.Millisecond
-	start := time.Now()
-	res, _, err := query(t, protocols.Settings{Players: true}, addr, deadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if time.Since(start) > deadline+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v", time.Since(start))
-	}
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
-		t.Fatalf("phase errors = %v", res.PhaseErrors)
-	}
-	// The getInfo answer still stands, players without statistics.
-	if res.Name != "The Base" || len(res.PlayerList) != 2 || res.PlayerList[1].Score.Known {
-		t.Errorf("result = %+v", res)
-	}
-}
-
-func TestQueryETQWInfoExDisabled(t *testing.T) {
-	srv, addr := newServer(t, vector(t, "etqw_info"), vector(t, "etqw_infoex"))
+// The players phase: ET:QW's infoExResponse replaces the getInfo answer (its
+// name, scores and teams); when it fails, or the records of the getInfo answer
+// do not decode, that answer stands beside the phase error.
+func TestQueryPlayersPhase(t *testing.T) {
 	off := false
-	s := protocols.Settings{Players: true, Options: func(v any) error {
-		v.(*Options).ETQWInfoEx = &off
-		return nil
-	}}
-	res, _, err := query(t, s, addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := srv.n["getInfoEx"].Load(); n != 0 || res.Name != "The Base" || len(res.PlayerList) != 2 {
-		t.Errorf("%d getInfoEx requests, result %+v", n, res)
+	for _, c := range []struct {
+		name, info, infoEx string // vectors; no infoEx: silence
+		opts               *Options
+		wantName           string
+		players            int // listed
+		infoExes           int32
+		phases             string // the trace's, and the result's phase errors after "|"
+	}{
+		{"infoEx replaces info", "etqw_info", "etqw_infoex", nil, "XP Server", 2, 1, "info:ok,players:ok|"},
+		{"infoEx silent", "etqw_info", "", nil, "The Base", 2, 1, "info:ok,players:timeout|players:timeout"},
+		{"infoEx disabled", "etqw_info", "etqw_infoex", &Options{ETQWInfoEx: &off}, "The Base", 2, 0, "info:ok|"},
+		{"infoEx broken", "etqw_info", "infoex_no_ext", nil, "The Base", 2, 1, "info:ok,players:truncated|players:truncated"},
+		{"records broken", "players_not_increasing", "", nil, "Dup", 1, 0, "info:ok|players:malformed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var infoEx []byte
+			if c.infoEx != "" {
+				infoEx = vector(t, c.infoEx)
+			}
+			srv, addr := newServer(t, vector(t, c.info), infoEx)
+			s := protocols.Settings{Players: true}
+			if c.opts != nil {
+				s.Options = prototest.OptionsOf(*c.opts)
+			}
+			d := 2 * time.Second
+			if strings.Contains(c.phases, "timeout") {
+				d = 400 * time.Millisecond
+			}
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, s, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := srv.n["getInfoEx"].Load(); res.Name != c.wantName || len(res.PlayerList) != c.players || n < c.infoExes || n > 0 && c.infoExes == 0 {
+				t.Errorf("result %+v after %d getInfoEx", res, n)
+			}
+			if got := prototest.PhaseReasons(tr) + "|" + prototest.PhaseErrorReasons(res); got != c.phases {
+				t.Fatalf("phases %s, want %s", got, c.phases)
+			}
+			// Scores come with the infoExResponse only; an unknown count stays unknown.
+			if got := res.PlayerList[len(res.PlayerList)-1]; got.Score.Known != (c.wantName == "XP Server") ||
+				c.wantName == "XP Server" && (res.PlayerList[0].Score != protocols.Known(1235) || got.Team != "strogg") {
+				t.Errorf("players %+v", res.PlayerList)
+			}
+			if c.info == "players_not_increasing" && res.Players.Known {
+				t.Errorf("players %+v from broken records", res.Players)
+			}
+		})
 	}
 }
 
-func TestQueryETQWInfoExBroken(t *testing.T) {
-	_, addr := newServer(t, vector(t, "etqw_info"), vector(t, "infoex_no_ext"))
-	res, _, err := query(t, protocols.Settings{Players: true}, addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) || res.Name != "The Base" {
-		t.Errorf("result = %+v", res)
-	}
-}
-
-func TestQueryPlayersPhaseError(t *testing.T) {
-	_, addr := newServer(t, vector(t, "players_not_increasing"), nil)
-	res, _, err := query(t, protocols.Settings{Players: true}, addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Dup" || res.Players.Known || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrMalformed) {
-		t.Errorf("result = %+v", res)
-	}
-}
-
+// Replies to another request (a wrong challenge) and garbage are skipped and
+// noted; only such, or a reply that does not decode, fail the query.
 func TestQueryChallenge(t *testing.T) {
 	good := vector(t, "doom3_players")
 	wrong := func(req []byte) []byte {
@@ -197,69 +149,27 @@ func TestQueryChallenge(t *testing.T) {
 		r[15] ^= 0xFF // a reply to some other request
 		return r
 	}
-	t.Run("late reply first", func(t *testing.T) {
-		addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{wrong(req), []byte("garbage"), answer(req, good)} })
-		res, tr, err := query(t, protocols.Settings{}, addr, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Name != "Red Server" {
-			t.Errorf("name %q", res.Name)
-		}
-		if ignored := countIgnored(tr); ignored != 2 {
-			t.Errorf("%d replies ignored, want 2", ignored)
-		}
-	})
-	t.Run("only mismatches", func(t *testing.T) {
-		t.Parallel()
-		addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{wrong(req)} })
-		_, _, err := query(t, protocols.Settings{}, addr, 300*time.Millisecond)
-		if !errors.Is(err, wire.ErrMismatch) {
-			t.Fatalf("err = %v, want mismatch", err)
-		}
-	})
-	t.Run("only garbage", func(t *testing.T) {
-		t.Parallel()
-		addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffstatusResponse\n")} })
-		_, _, err := query(t, protocols.Settings{}, addr, 300*time.Millisecond)
-		if !errors.Is(err, wire.ErrMalformed) {
-			t.Fatalf("err = %v, want malformed", err)
-		}
-	})
-}
-
-func countIgnored(tr *wire.Trace) int {
-	n := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			n++
-		}
+	addr := prototest.UDP(t, func(req []byte) [][]byte { return [][]byte{wrong(req), []byte("garbage"), answer(req, good)} })
+	if res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second); err != nil || res.Name != "Red Server" || prototest.Ignored(tr) != 2 {
+		t.Errorf("%v, name %q, %d replies ignored, want 2", err, res.Name, prototest.Ignored(tr))
 	}
-	return n
+	reply := func(r func(req []byte) []byte) prototest.Handler {
+		return func(req []byte) [][]byte { return [][]byte{r(req)} }
+	}
+	vec := func(name string) prototest.Handler {
+		return reply(func(req []byte) []byte { return answer(req, vector(t, name)) })
+	}
+	prototest.ReplyFailures(t, Protocol, nil, protocols.Settings{},
+		prototest.ReplyFailure{Name: "only mismatches", Handler: reply(wrong), D: 300 * time.Millisecond, Want: wire.ErrMismatch},
+		prototest.ReplyFailure{Name: "only garbage", Handler: reply(func([]byte) []byte { return []byte("\xff\xff\xff\xffstatusResponse\n") }),
+			D: 300 * time.Millisecond, Want: wire.ErrMalformed},
+		prototest.ReplyFailure{Name: "trunc_dict", Handler: vec("trunc_dict"), D: 300 * time.Millisecond, Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "bad_name", Handler: vec("bad_name"), D: 300 * time.Millisecond, Want: wire.ErrMalformed}, // not an infoResponse: skipped, then reported
+	)
 }
 
 // Silence, a closed port and a cancelled probe are failures too: the contract
 // checks them.
-func TestQueryErrors(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		vector string
-		want   error
-	}{
-		{"trunc_dict", wire.ErrTruncated},
-		{"bad_name", wire.ErrMalformed}, // not an infoResponse: skipped, then reported
-	} {
-		t.Run(c.vector, func(t *testing.T) {
-			t.Parallel()
-			_, addr := newServer(t, vector(t, c.vector), nil)
-			_, _, err := query(t, protocols.Settings{}, addr, 300*time.Millisecond)
-			if !errors.Is(err, c.want) {
-				t.Fatalf("err = %v, want %v", err, c.want)
-			}
-		})
-	}
-}
-
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
 	good := vector(t, "doom3_players")
@@ -270,19 +180,14 @@ func TestQuerierContract(t *testing.T) {
 	})
 }
 
+// New refuses negative retries and an options block it cannot decode; the
+// request is FF FF, the command, NUL and the challenge, little-endian.
 func TestNew(t *testing.T) {
 	if _, err := newQuerier(protocols.Settings{Retries: -1}); err == nil {
 		t.Error("negative retries accepted")
 	}
-	bad := protocols.Settings{Options: func(any) error { return errors.New(`unknown field "foo"`) }}
-	if _, err := newQuerier(bad); err == nil {
-		t.Error("options error swallowed")
-	}
-}
-
-func TestRequest(t *testing.T) {
-	want := []byte("\xff\xffgetInfo\x00\xc0\xc1\xc2\xc3")
-	if got := request("getInfo", 0xC3C2C1C0); !bytes.Equal(got, want) {
-		t.Errorf("request % x, want % x", got, want)
+	prototest.OptionsErrors(t, Protocol, nil)
+	if got := request("getInfo", 0xC3C2C1C0); string(got) != "\xff\xffgetInfo\x00\xc0\xc1\xc2\xc3" {
+		t.Errorf("request % x", got)
 	}
 }

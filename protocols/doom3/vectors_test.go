@@ -2,91 +2,34 @@ package doom3
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// parseVector turns an annotated test vector into bytes. Tokens: hex digit pairs
-// ("ffff", "29000100"), Go-quoted strings ("si_name", "\xe9"), and @size, which
-// becomes the u32 LE count of the bytes after it (ET:QW's size field). '#' starts a
-// comment.
-func parseVector(t testing.TB, src string) []byte {
-	t.Helper()
-	var out []byte
-	sizeAt := -1
-	for ln, line := range strings.Split(src, "\n") {
-		for s := strings.TrimSpace(line); s != ""; s = strings.TrimSpace(s) {
-			switch {
-			case s[0] == '#':
-				s = ""
-			case s[0] == '"':
-				end := 1
-				for end < len(s) && s[end] != '"' {
-					if s[end] == '\\' {
-						end++
-					}
-					end++
-				}
-				if end >= len(s) {
-					t.Fatalf("line %d: unterminated string", ln+1)
-				}
-				str, err := strconv.Unquote(s[:end+1])
-				if err != nil {
-					t.Fatalf("line %d: %v", ln+1, err)
-				}
-				out = append(out, str...)
-				s = s[end+1:]
-			case strings.HasPrefix(s, "@size"):
-				if sizeAt >= 0 {
-					t.Fatalf("line %d: second @size", ln+1)
-				}
-				sizeAt = len(out)
-				out = append(out, 0, 0, 0, 0)
-				s = s[len("@size"):]
-			default:
-				end := strings.IndexAny(s, " \t#\"")
-				if end < 0 {
-					end = len(s)
-				}
-				b, err := hex.DecodeString(s[:end])
-				if err != nil {
-					t.Fatalf("line %d: token %q: %v", ln+1, s[:end], err)
-				}
-				out = append(out, b...)
-				s = s[end:]
-			}
-		}
-	}
-	if sizeAt >= 0 {
-		binary.LittleEndian.PutUint32(out[sizeAt:], uint32(len(out)-sizeAt-4))
-	}
-	return out
-}
-
-// vector reads testdata/<name>.hex.
+// vector reads testdata/<name>.hex, an annotated vector in prototest.ParseVec's
+// format where @size stands for the u32 LE count of the bytes after it (ET:QW's
+// size field).
 func vector(t testing.TB, name string) []byte {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", name+".hex"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return parseVector(t, string(src))
+	head, tail, sized := strings.Cut(string(src), "@size")
+	b, err := prototest.ParseVec(head)
+	rest, err2 := prototest.ParseVec(tail)
+	if err != nil || err2 != nil {
+		t.Fatalf("%s: %v %v", name, err, err2)
+	}
+	if sized {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(rest)))
+	}
+	return append(b, rest...)
 }
 
 // vectorNames lists every testdata/*.hex vector.
-func vectorNames(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no test vectors in testdata: %v", err)
-	}
-	var names []string
-	for _, f := range files {
-		names = append(names, strings.TrimSuffix(filepath.Base(f), ".hex"))
-	}
-	return names
-}
+func vectorNames(t testing.TB) []string { return prototest.Names(t, ".hex") }

@@ -1,7 +1,6 @@
 package eos
 
 import (
-	"context"
 	"net/netip"
 	"testing"
 	"time"
@@ -12,18 +11,14 @@ import (
 )
 
 func BenchmarkDecodeSessions(b *testing.B) {
-	data := prototest.File(b, "sessions_arksa.json")
-	target := netip.MustParseAddrPort("203.0.113.10:7779")
-	names := presetAttrs("arksa")
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	target, names := netip.MustParseAddrPort("203.0.113.10:7779"), presetAttrs("arksa")
+	prototest.DecodeBench(b, prototest.File(b, "sessions_arksa.json"), func(data []byte) error {
 		pk, err := decodeSessions(data, target)
-		if err != nil || pk.session == nil {
-			b.Fatal(err)
+		if err == nil {
+			pk.session.result(names, false)
 		}
-		pk.session.result(names, false)
-	}
+		return err
+	})
 }
 
 // BenchmarkQuery is a session search over loopback with a kept token (the
@@ -32,14 +27,11 @@ func BenchmarkQuery(b *testing.B) {
 	f := newFake(b)
 	srv, _ := prototest.HTTP(b, f, false)
 	q := newFor(b, srv, Options{}, protocols.Settings{})
-	tr := wire.NewTrace()
+	ctx, tr := prototest.Context(b, time.Minute), wire.NewTrace()
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.Reset()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := q.Query(ctx, protocols.At(target), tr)
-		cancel()
-		if err != nil {
+		if _, err := q.Query(ctx, protocols.At(target), tr); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -12,27 +12,23 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func vectors(t *testing.T, glob string) []string {
-	t.Helper()
-	var out []string
-	files, _ := filepath.Glob(filepath.Join("testdata", glob))
-	for _, f := range files {
-		if !strings.HasSuffix(f, ".expected.json") {
-			out = append(out, filepath.Base(f))
+// vectors lists the testdata replies whose names start with prefix (each read
+// with its .expected.json).
+func vectors(t *testing.T, prefix string) (out []string) {
+	for _, n := range prototest.Names(t, ".json") {
+		if strings.HasPrefix(n, prefix) && !strings.HasSuffix(n, ".expected") {
+			out = append(out, n+".json")
 		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no vectors %s", glob)
 	}
 	return out
 }
 
-func expectedOf[T any](t *testing.T, name string) T {
+func expectedOf[T any](t testing.TB, name string) T {
 	return prototest.ReadJSON[T](t, filepath.Join("testdata", strings.TrimSuffix(name, ".json")+".expected.json"))
 }
 
 func TestDecodeToken(t *testing.T) {
-	for _, name := range vectors(t, "token*.json") {
+	for _, name := range vectors(t, "token") {
 		t.Run(name, func(t *testing.T) {
 			e := expectedOf[struct {
 				Token       string
@@ -53,20 +49,38 @@ func TestDecodeToken(t *testing.T) {
 	}
 }
 
+// sessionsWant is a testdata/sessions*.expected.json: the preset whose
+// attributes name the fields, and per target what the search answer gives.
+type sessionsWant struct {
+	Preset string
+	Error  string
+	Cases  []sessionWant
+}
+
+type sessionWant struct {
+	Target            string
+	Sessions, Matches int
+	Result            *prototest.ExpectedResult
+	InfoFirst         [2]string `json:"info_first"`
+	Rules             int
+}
+
+// sessionCase is the case of testdata/sessions_<preset>.expected.json for target.
+func sessionCase(t testing.TB, preset, target string) sessionWant {
+	t.Helper()
+	for _, c := range expectedOf[sessionsWant](t, "sessions_"+preset+".json").Cases {
+		if c.Target == target && c.Result != nil {
+			return c
+		}
+	}
+	t.Fatalf("no result for %s in sessions_%s.expected.json", target, preset)
+	return sessionWant{}
+}
+
 func TestDecodeSessions(t *testing.T) {
-	for _, name := range vectors(t, "sessions*.json") {
+	for _, name := range vectors(t, "sessions") {
 		t.Run(name, func(t *testing.T) {
-			e := expectedOf[struct {
-				Preset string
-				Error  string
-				Cases  []struct {
-					Target            string
-					Sessions, Matches int
-					Result            *prototest.ExpectedResult
-					InfoFirst         [2]string `json:"info_first"`
-					Rules             int
-				}
-			}](t, name)
+			e := expectedOf[sessionsWant](t, name)
 			names := presetAttrs(e.Preset)
 			body := prototest.File(t, name)
 			if e.Error != "" {
@@ -107,7 +121,7 @@ func presetAttrs(name string) attrNames {
 }
 
 func TestErrorCode(t *testing.T) {
-	for _, name := range vectors(t, "error*.json") {
+	for _, name := range vectors(t, "error") {
 		t.Run(name, func(t *testing.T) {
 			e := expectedOf[struct{ Code string }](t, name)
 			if got := errorCode(prototest.File(t, name)); got != e.Code {

@@ -2,7 +2,6 @@ package eos
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -50,10 +49,14 @@ type fakeEOS struct {
 	nonces     []string
 }
 
-func newFake(t testing.TB) *fakeEOS {
-	p := presets["arksa"]
-	return &fakeEOS{t: t, id: p.clientID, secret: p.clientSecret, deployment: p.deploymentID, prefix: p.pathPrefix,
-		sessions: prototest.File(t, "sessions_arksa.json"), expiresIn: 3599, valid: map[string]bool{}, devices: map[string]bool{}}
+// newFake is the deployment of the ARK preset.
+func newFake(t testing.TB) *fakeEOS { return fakeFor(t, "arksa") }
+
+// fakeFor is the deployment of a preset, with its sessions vector.
+func fakeFor(t testing.TB, preset string) *fakeEOS {
+	p := presets[preset]
+	return &fakeEOS{t: t, id: p.clientID, secret: p.clientSecret, deployment: p.deploymentID, prefix: p.pathPrefix, deviceID: p.auth == authDeviceID,
+		sessions: prototest.File(t, "sessions_"+preset+".json"), expiresIn: 3599, valid: map[string]bool{}, devices: map[string]bool{}}
 }
 
 // badClient is Epic's answer to wrong client credentials.
@@ -170,96 +173,111 @@ func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings)
 	t.Helper()
 	o.APIBase = srv.URL
 	s.Options = prototest.OptionsOf(o)
-	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq := q.(*querier)
-	eq.api.RootCAs = prototest.TrustOf(srv)
-	return eq
+	q := prototest.MustNew(t, Protocol, s).(*querier)
+	q.api.RootCAs = prototest.TrustOf(srv)
+	return q
 }
 
-// The whole exchange over TLS with the ARK preset; the second probe reuses
-// the token.
-func TestQueryARK(t *testing.T) {
-	f := newFake(t)
-	srv, _ := prototest.HTTP(t, f, true)
-	q := newFor(t, srv, Options{}, protocols.Settings{Rules: true})
-	res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.CheckResult(t, res, prototest.ExpectedResult{
-		Name: prototest.Opt[string]{Set: true, V: "Ragnarok PvE - Cluster #1"}, Map: prototest.Opt[string]{Set: true, V: "TheIsland_WP"},
-		Version: prototest.Opt[string]{Set: true, V: "74.3"}, Players: prototest.Opt[int64]{Set: true, V: 12},
-		MaxPlayers: prototest.Opt[int64]{Set: true, V: 70}, Password: prototest.Opt[bool]{Set: true, V: false},
-	})
-	if len(res.Rules) != 22 || prototest.PhaseNames(tr) != "challenge,info" {
-		t.Errorf("%d rules, phases %s", len(res.Rules), prototest.PhaseNames(tr))
-	}
-	if got := f.lastFilters; len(got) != 1 || got[0] != "attributes.ADDRESS_s EQUAL 203.0.113.10" {
-		t.Errorf("filters %q", got)
-	}
-	// The token and the secret stay out of the debug output.
-	var sb strings.Builder
-	tr.WriteTranscript(&sb)
-	if s := sb.String(); strings.Contains(s, "token-1") || strings.Contains(s, f.secret) {
-		t.Errorf("trace shows a credential:\n%s", s)
-	}
-
-	res, tr, err = prototest.QueryWithin(t, q, target, 2*time.Second)
-	if err != nil || res.Name == "" {
-		t.Fatal(err)
-	}
-	if f.signIns.Load() != 1 || prototest.PhaseNames(tr) != "info" {
-		t.Errorf("%d sign-ins, phases %s: the token was not kept", f.signIns.Load(), prototest.PhaseNames(tr))
+// A token with a short life is not kept: each probe signs in; a kept token the
+// API refuses is replaced within the same probe, once.
+func TestQueryTokenLife(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		expiresIn         int
+		revoke            bool
+		signIns, searches int32
+		secondProbePhases string
+	}{
+		{"short life", 20, false, 2, 2, "challenge,info"},
+		{"revoked", 3599, true, 2, 3, "challenge,info"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t)
+			f.expiresIn = c.expiresIn
+			srv, _ := prototest.HTTP(t, f, false)
+			q := newFor(t, srv, Options{}, protocols.Settings{})
+			if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if c.revoke {
+				f.revokeAll()
+			}
+			res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
+			if err != nil || res.Name == "" || f.signIns.Load() != 2 || f.searches.Load() != c.searches || prototest.PhaseNames(tr) != "challenge,info" {
+				t.Errorf("%v: %d sign-ins, %d searches, phases %s", err, f.signIns.Load(), f.searches.Load(), prototest.PhaseNames(tr))
+			}
+		})
 	}
 }
 
-// A token with a short life is not kept: each probe signs in.
-func TestQueryShortToken(t *testing.T) {
+// Each preset's whole exchange over TLS gives what its sessions vector says of
+// the target; the token is kept for the second probe and never shown. Squad
+// and Renown sign in by device id: a device-id account, its token traded for a
+// user token, then the search.
+func TestQueryPresets(t *testing.T) {
+	for _, c := range []struct{ preset, target string }{
+		{"arksa", "203.0.113.10:7777"}, {"theisle", "203.0.113.20:7777"}, {"squad", "203.0.113.30:7787"}, {"renown", "203.0.113.40:7777"},
+	} {
+		t.Run(c.preset, func(t *testing.T) {
+			f, w, addr := fakeFor(t, c.preset), sessionCase(t, c.preset, c.target), netip.MustParseAddrPort(c.target)
+			srv, _ := prototest.HTTP(t, f, true)
+			q := newFor(t, srv, Options{Preset: c.preset}, protocols.Settings{Rules: w.Rules > 0})
+			res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prototest.CheckResult(t, res, *w.Result)
+			if attempts := 2 + len(f.devices); len(res.Rules) != w.Rules || prototest.PhaseNames(tr) != "challenge,info" || tr.Attempts != attempts {
+				t.Errorf("%d rules, phases %s, %d requests", len(res.Rules), prototest.PhaseNames(tr), tr.Attempts)
+			}
+			if got := f.lastFilters; len(got) != 1 || got[0] != "attributes.ADDRESS_s EQUAL "+addr.Addr().String() {
+				t.Errorf("filters %q", got)
+			}
+			var sent []string
+			for _, p := range tr.Packets {
+				s := string(p.Data)
+				if strings.Contains(s, "device+0") || strings.Contains(s, "device%2B0") || strings.Contains(s, "token-1") || strings.Contains(s, f.secret) {
+					t.Errorf("trace shows a credential: %q", s)
+				}
+				if p.Dir == wire.Sent {
+					sent = append(sent, strings.Fields(s)[1])
+				}
+				if p.Dir == wire.Sent && f.deviceID && strings.HasPrefix(s, "POST /auth/v1/oauth/token") && !strings.Contains(s, "external_auth_token=<secret>&") {
+					t.Errorf("the token exchange is not recorded masked: %q", s)
+				}
+			}
+			want := "/auth/v1/oauth/token " + f.prefix + "/matchmaking/v1/" + f.deployment + "/filter"
+			if f.deviceID {
+				want = "/auth/v1/accounts/deviceid " + want
+				if len(f.nonces) != 1 || len(f.nonces[0]) < 16 {
+					t.Errorf("nonces %q", f.nonces)
+				}
+			}
+			if strings.Join(sent, " ") != want {
+				t.Errorf("requests %q, want %s", sent, want)
+			}
+			_, tr, err = prototest.QueryWithin(t, q, addr, 2*time.Second)
+			if err != nil || prototest.PhaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) > 1 {
+				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts: the token was not kept", err, prototest.PhaseNames(tr), f.signIns.Load(), len(f.devices))
+			}
+		})
+	}
+}
+
+// Credentials of one's own, the secret read from a file; probes of one module
+// starting together sign in once.
+func TestQueryCustomCredentials(t *testing.T) {
 	f := newFake(t)
-	f.expiresIn = 20
+	f.id, f.secret, f.deployment, f.prefix = "myclient", "s3cret", "mydeployment", ""
 	srv, _ := prototest.HTTP(t, f, false)
-	q := newFor(t, srv, Options{}, protocols.Settings{})
-	for range 2 {
-		if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if f.signIns.Load() != 2 {
-		t.Errorf("%d sign-ins, want 2", f.signIns.Load())
-	}
-}
-
-// A kept token the API refuses is replaced within the same probe, once.
-func TestQueryRevokedToken(t *testing.T) {
-	f := newFake(t)
-	srv, _ := prototest.HTTP(t, f, false)
-	q := newFor(t, srv, Options{}, protocols.Settings{})
-	if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	f.revokeAll()
-	res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
-	if err != nil || res.Name == "" {
-		t.Fatal(err)
-	}
-	if f.signIns.Load() != 2 || f.searches.Load() != 3 || prototest.PhaseNames(tr) != "challenge,info" {
-		t.Errorf("%d sign-ins, %d searches, phases %s", f.signIns.Load(), f.searches.Load(), prototest.PhaseNames(tr))
-	}
-}
-
-// Probes of one module starting together sign in once.
-func TestQueryConcurrentSignIn(t *testing.T) {
-	f := newFake(t)
-	srv, _ := prototest.HTTP(t, f, false)
-	q := newFor(t, srv, Options{}, protocols.Settings{})
+	file := filepath.Join(t.TempDir(), "secret")
+	prototest.WriteFile(t, file, "s3cret\n")
+	q := newFor(t, srv, Options{ClientID: "myclient", ClientSecretFile: file, DeploymentID: "mydeployment"}, protocols.Settings{})
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if _, err := q.Query(prototest.Context(t, 5*time.Second), protocols.At(target), nil); err != nil {
-				t.Error(err)
+			if res, err := q.Query(prototest.Context(t, 5*time.Second), protocols.At(target), nil); err != nil || res.Name == "" {
+				t.Error(res, err)
 			}
 		})
 	}
@@ -269,201 +287,72 @@ func TestQueryConcurrentSignIn(t *testing.T) {
 	}
 }
 
-func TestQueryTheIsle(t *testing.T) {
-	f := newFake(t)
-	p := presets["theisle"]
-	f.id, f.secret, f.deployment, f.prefix = p.clientID, p.clientSecret, p.deploymentID, ""
-	f.sessions = prototest.File(t, "sessions_theisle.json")
-	srv, _ := prototest.HTTP(t, f, false)
-	q := newFor(t, srv, Options{Preset: "theisle"}, protocols.Settings{})
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(netip.MustParseAddrPort("203.0.113.20:7777")), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Evrima Test Realm" || res.Map != "Gateway" || res.Version != "0.19.64" || res.Players != protocols.Known(57) || res.Password != protocols.FlagTrue {
-		t.Errorf("result %+v", res)
-	}
-}
-
-// newDeviceFake is the deployment of a preset that signs in by device id.
-func newDeviceFake(t testing.TB, preset string) *fakeEOS {
-	f := newFake(t)
-	p := presets[preset]
-	f.id, f.secret, f.deployment, f.prefix, f.deviceID = p.clientID, p.clientSecret, p.deploymentID, p.pathPrefix, true
-	f.sessions = prototest.File(t, "sessions_"+preset+".json")
-	return f
-}
-
-// Squad and Renown: a device-id account, its token traded for a user token,
-// then the search; the user token is kept, the device token never shown.
-func TestQueryDeviceID(t *testing.T) {
-	for _, c := range []struct {
-		preset, target, name, version string
-		players                       int64
-	}{
-		{"squad", "203.0.113.30:7787", "[EU] Example Squad Server #1", "v8.2.1.369429.845", 37},
-		{"renown", "203.0.113.40:7777", "Example Renown Duels", "0.9.3", 21},
-	} {
-		t.Run(c.preset, func(t *testing.T) {
-			f := newDeviceFake(t, c.preset)
-			srv, _ := prototest.HTTP(t, f, true)
-			q := newFor(t, srv, Options{Preset: c.preset}, protocols.Settings{})
-			tr := wire.NewTrace()
-			res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(netip.MustParseAddrPort(c.target)), tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Name != c.name || res.Version != c.version || res.Players != protocols.Known(c.players) || res.Password != protocols.FlagFalse {
-				t.Errorf("result %+v", res)
-			}
-			if prototest.PhaseNames(tr) != "challenge,info" || tr.Attempts != 3 {
-				t.Errorf("phases %s, %d requests", prototest.PhaseNames(tr), tr.Attempts)
-			}
-			var sent []string
-			for _, p := range tr.Packets {
-				s := string(p.Data)
-				if strings.Contains(s, "device+0") || strings.Contains(s, "device%2B0") || strings.Contains(s, "token-1") {
-					t.Errorf("trace shows a token: %q", s)
-				}
-				if p.Dir == wire.Sent {
-					sent = append(sent, strings.Fields(s)[1])
-				}
-				if p.Dir == wire.Sent && strings.HasPrefix(s, "POST /auth/v1/oauth/token") && !strings.Contains(s, "external_auth_token=<secret>&") {
-					t.Errorf("the token exchange is not recorded masked: %q", s)
-				}
-			}
-			if want := "/auth/v1/accounts/deviceid /auth/v1/oauth/token " + f.prefix + "/matchmaking/v1/" + f.deployment + "/filter"; strings.Join(sent, " ") != want {
-				t.Errorf("requests %q, want %s", sent, want)
-			}
-			if len(f.nonces) != 1 || len(f.nonces[0]) < 16 {
-				t.Errorf("nonces %q", f.nonces)
-			}
-			_, tr, err = prototest.QueryWithin(t, q, target, 2*time.Second)
-			if err == nil || prototest.PhaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) != 1 {
-				// 203.0.113.10 has no session here: the point is the kept token.
-				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts", err, prototest.PhaseNames(tr), f.signIns.Load(), len(f.devices))
-			}
-		})
-	}
-}
-
-// The device-id flow's failures each say which step refused what.
-func TestQueryDeviceIDFailures(t *testing.T) {
-	squad := presets["squad"]
-	for _, c := range []struct {
-		name  string
-		setup func(f *fakeEOS)
-		opts  Options
-		want  error
-		msg   string
-	}{
-		{"wrong secret", nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: "wrong", DeploymentID: squad.deploymentID},
-			wire.ErrServer, "device-id sign-in failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials): check client_id and client_secret"},
-		{"wrong deployment", nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: protocols.Secret(squad.clientSecret), DeploymentID: "0123456789abcdef"},
-			wire.ErrServer, "EOS authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)"},
-		{"device token refused", func(f *fakeEOS) {
-			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.Write([]byte(`{"access_token":"unknown-device"}`))
-				return true
-			}
-		}, Options{Preset: "squad"}, wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.oauth.invalid_external_auth_token)"},
-		{"client credentials where device id is needed", nil, Options{Preset: "squad", Auth: "client_credentials"},
-			wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.common.oauth.unsupported_grant_type)"},
-		{"device answer not JSON", func(f *fakeEOS) {
-			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.Header().Set("Content-Type", "text/html")
-				w.Write([]byte("<html>proxy page</html>"))
-				return true
-			}
-		}, Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: "},
-		{"device answer without token", func(f *fakeEOS) {
-			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.Write([]byte(`{"token_type":"bearer"}`))
-				return true
-			}
-		}, Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: malformed: token answer without access_token"},
-		{"device endpoint down", func(f *fakeEOS) {
-			f.deviceHook = func(w http.ResponseWriter, r *http.Request) bool {
-				w.WriteHeader(http.StatusServiceUnavailable)
-				return true
-			}
-		}, Options{Preset: "squad"}, wire.ErrServer, "device-id sign-in: HTTP 503 Service Unavailable"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			f := newDeviceFake(t, "squad")
-			if c.setup != nil {
-				c.setup(f)
-			}
-			srv, _ := prototest.HTTP(t, f, false)
-			q := newFor(t, srv, c.opts, protocols.Settings{})
-			_, tr, err := prototest.QueryWithin(t, q, target, time.Second)
-			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("err = %v, want %v containing %q", err, c.want, c.msg)
-			}
-			if strings.Contains(err.Error(), "proxy page") || strings.Contains(err.Error(), "wrong") {
-				t.Errorf("error quotes a body or the secret: %v", err)
-			}
-			if prototest.PhaseNames(tr) != "challenge" {
-				t.Errorf("phases %s", prototest.PhaseNames(tr))
-			}
-		})
-	}
-}
-
-// Credentials of one's own, the secret read from a file.
-func TestQueryCustomCredentials(t *testing.T) {
-	f := newFake(t)
-	f.id, f.secret, f.deployment, f.prefix = "myclient", "s3cret", "mydeployment", ""
-	srv, _ := prototest.HTTP(t, f, false)
-	file := filepath.Join(t.TempDir(), "secret")
-	prototest.WriteFile(t, file, "s3cret\n")
-	q := newFor(t, srv, Options{ClientID: "myclient", ClientSecretFile: file, DeploymentID: "mydeployment"}, protocols.Settings{})
-	if res, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil || res.Name == "" {
-		t.Fatal(res, err)
-	}
-}
-
+// Each failure says which step refused what, and quotes neither a body nor the
+// secret; device: the deployment signs in by device id (squad).
 func TestQueryFailures(t *testing.T) {
 	type failure struct {
 		name   string
+		device bool
 		setup  func(f *fakeEOS)
 		opts   Options
 		want   error
 		msg    string
 		phases string
 	}
+	arksa, squad := presets["arksa"], presets["squad"]
+	deviceHook := func(h http.HandlerFunc) func(f *fakeEOS) {
+		return func(f *fakeEOS) { f.deviceHook = prototest.Hook(h) }
+	}
 	cases := []failure{
-		{"wrong secret", nil, Options{ClientID: presets["arksa"].clientID, ClientSecret: "wrong", DeploymentID: presets["arksa"].deploymentID, Preset: "arksa"},
+		{"wrong secret", false, nil, Options{ClientID: arksa.clientID, ClientSecret: "wrong", DeploymentID: arksa.deploymentID, Preset: "arksa"},
 			wire.ErrServer, "authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)", "challenge"},
-		{"rights withdrawn", func(f *fakeEOS) {
+		{"rights withdrawn", false, func(f *fakeEOS) {
 			f.filterHook = prototest.HookReply(http.StatusForbidden, string(prototest.File(f.t, "error_policy.json")))
 		}, Options{}, wire.ErrServer, "may not search sessions", "challenge,info"},
-		{"no session", func(f *fakeEOS) { f.sessions = []byte(`{"sessions":[]}`) }, Options{},
+		{"no session", false, func(f *fakeEOS) { f.sessions = []byte(`{"sessions":[]}`) }, Options{},
 			wire.ErrServer, "no EOS session advertises 203.0.113.10:7777: the server is down or unlisted", "challenge,info"},
-		{"html error page at sign-in", func(f *fakeEOS) { f.tokenHook = prototest.HookReply(502, "<html>internal proxy page</html>") },
+		{"html error page at sign-in", false, func(f *fakeEOS) { f.tokenHook = prototest.HookReply(502, "<html>internal proxy page</html>") },
 			Options{}, wire.ErrServer, "HTTP 502", "challenge"},
-		{"token not JSON", func(f *fakeEOS) {
+		{"token not JSON", false, func(f *fakeEOS) {
 			f.tokenHook = func(w http.ResponseWriter, r *http.Request) bool { w.Write([]byte("ok")); return true }
 		}, Options{}, wire.ErrMalformed, "token", "challenge"},
+		{"device: wrong secret", true, nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: "wrong", DeploymentID: squad.deploymentID},
+			wire.ErrServer, "device-id sign-in failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials): check client_id and client_secret", "challenge"},
+		{"device: wrong deployment", true, nil, Options{Preset: "squad", ClientID: squad.clientID, ClientSecret: protocols.Secret(squad.clientSecret), DeploymentID: "0123456789abcdef"},
+			wire.ErrServer, "EOS authentication failed (HTTP 401, errors.com.epicgames.account.invalid_client_credentials)", "challenge"},
+		{"device: token refused", true, deviceHook(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"access_token":"unknown-device"}`)) }),
+			Options{Preset: "squad"}, wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.oauth.invalid_external_auth_token)", "challenge"},
+		{"device: client credentials where device id is needed", true, nil, Options{Preset: "squad", Auth: "client_credentials"},
+			wire.ErrServer, "authentication failed (HTTP 400, errors.com.epicgames.common.oauth.unsupported_grant_type)", "challenge"},
+		{"device: answer not JSON", true, deviceHook(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>proxy page</html>"))
+		}), Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: ", "challenge"},
+		{"device: answer without token", true, deviceHook(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"token_type":"bearer"}`)) }),
+			Options{Preset: "squad"}, wire.ErrMalformed, "device-id sign-in: malformed: token answer without access_token", "challenge"},
+		{"device: endpoint down", true, deviceHook(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }),
+			Options{Preset: "squad"}, wire.ErrServer, "device-id sign-in: HTTP 503 Service Unavailable", "challenge"},
 	}
 	// The shared hazards at sign-in and at the session filter.
 	for _, h := range prototest.HTTPHazards(t, maxTokenBody) {
-		cases = append(cases, failure{"sign-in " + h.Name, func(f *fakeEOS) { f.tokenHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge"})
+		cases = append(cases, failure{"sign-in " + h.Name, false, func(f *fakeEOS) { f.tokenHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge"})
 	}
 	for _, h := range prototest.HTTPHazards(t, maxFilterBody) {
-		cases = append(cases, failure{"filter " + h.Name, func(f *fakeEOS) { f.filterHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge,info"})
+		cases = append(cases, failure{"filter " + h.Name, false, func(f *fakeEOS) { f.filterHook = prototest.Hook(h.Handler) }, Options{}, h.Want, h.Msg, "challenge,info"})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFake(t)
+			if c.device {
+				f = fakeFor(t, "squad")
+			}
 			if c.setup != nil {
 				c.setup(f)
 			}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, c.opts, protocols.Settings{})
-			res, tr, err := prototest.QueryWithin(t, q, target, 500*time.Millisecond)
+			res, tr, err := prototest.QueryWithin(t, q, target, time.Second)
 			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "wrong", prototest.Unquoted)
 			if prototest.PhaseNames(tr) != c.phases {
 				t.Errorf("phases %s, want %s", prototest.PhaseNames(tr), c.phases)
@@ -516,25 +405,17 @@ func TestNewOptions(t *testing.T) {
 var contractProtocol = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q *querier) *protocols.API { return &q.api }}.
 	Probed(func(q *querier) { q.token = protocols.NewSignIn("EOS") }) // the shared one is the API base's
 
+// The client-credentials flow and the device-id one (its first request, the
+// device-id account, meets the closed port, the silent server, the cancel).
 func TestQuerierContract(t *testing.T) {
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
-		Name:        "eos",
-		DefaultPort: 7777,
-		Transport:   "tcp",
-	})
-}
-
-// The device-id flow under the same contract: its first request (the
-// device-id account) meets the closed port, the silent server, the cancel.
-func TestQuerierContractDeviceID(t *testing.T) {
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    contractProtocol,
-		Name:        "eos",
-		DefaultPort: 7777,
-		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{Preset: "squad"})},
-	})
+	for _, o := range []Options{{}, {Preset: "squad"}} {
+		t.Run(o.Preset, func(t *testing.T) {
+			prototest.QuerierContract(t, prototest.Contract{
+				Protocol: contractProtocol, Name: "eos", DefaultPort: 7777, Transport: "tcp",
+				Settings: protocols.Settings{Options: prototest.OptionsOf(o)},
+			})
+		})
+	}
 }
 
 // TestReloadKeepsToken (issue 35, L2): a module built again with the same
@@ -542,11 +423,7 @@ func TestQuerierContractDeviceID(t *testing.T) {
 // other credentials get their own.
 func TestReloadKeepsToken(t *testing.T) {
 	build := func(o Options) *querier {
-		q, err := newQuerier(protocols.Settings{Options: prototest.OptionsOf(o)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q.(*querier)
+		return prototest.MustNew(t, Protocol, protocols.Settings{Options: prototest.OptionsOf(o)}).(*querier)
 	}
 	o := Options{ClientID: "a", ClientSecret: "s", DeploymentID: "d"}
 	other := o

@@ -27,38 +27,6 @@ func decodeReply(b []byte) (*protocols.Result, error) {
 
 func vector(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
 
-// TestDecodeVersion decodes the answers to version in testdata/.
-func TestDecodeVersion(t *testing.T) {
-	for _, tc := range []struct {
-		name, game, build, reason string
-	}{
-		{"version_bf4", "BF4", "179665", ""},
-		{"version_bc2", "BC2", "571287", ""},
-		{"version_unknown_command", "", "", "server_error"},
-		{"version_short", "", "", "malformed"},
-	} {
-		p, err := decodePacket(vector(t, tc.name))
-		if err != nil || !p.response || p.seq != versionSeq {
-			t.Fatalf("%s: %+v, %v", tc.name, p, err)
-		}
-		game, build, err := decodeVersion(p.words)
-		if game != tc.game || build != tc.build || wire.Reason(err) != tc.reason && !(tc.reason == "" && err == nil) {
-			t.Errorf("%s: %q %q %v", tc.name, game, build, err)
-		}
-	}
-}
-
-// TestVersionRequest pins the version request's bytes.
-func TestVersionRequest(t *testing.T) {
-	want, err := prototest.ParseHex(`02000000 18000000 01000000 07000000 "version" 00`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(versionRequest) != string(want) {
-		t.Errorf("request % x, want % x", versionRequest, want)
-	}
-}
-
 // TestVectors decodes the hand-built packets in testdata/.
 func TestVectors(t *testing.T) {
 	for _, name := range prototest.Names(t, ".expected.json") {
@@ -70,14 +38,16 @@ func TestVectors(t *testing.T) {
 	}
 }
 
-// The request is the documented serverInfo packet: sequence 1, a client request.
+// The requests are the documented packets: serverInfo with sequence 1, version
+// with its own, each a client request.
 func TestRequest(t *testing.T) {
-	want, err := prototest.ParseHex(`01000000 1b000000 01000000 0a000000 "serverInfo" 00`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(request) != string(want) {
-		t.Errorf("request % x, want % x", request, want)
+	for got, hx := range map[string]string{
+		string(request):        `01000000 1b000000 01000000 0a000000 "serverInfo" 00`,
+		string(versionRequest): `02000000 18000000 01000000 07000000 "version" 00`,
+	} {
+		if want, err := prototest.ParseHex(hx); err != nil || got != string(want) {
+			t.Errorf("request % x, want %s (%v)", got, hx, err)
+		}
 	}
 	p, err := decodePacket(request)
 	if err != nil || p.response || p.seq != 1 || len(p.words) != 1 || string(p.words[0]) != "serverInfo" {
@@ -88,13 +58,8 @@ func TestRequest(t *testing.T) {
 func TestEncodeDecodeRoundTrip(t *testing.T) {
 	words := []string{"OK", "", "a b", strings.Repeat("x", 1000)}
 	p, err := decodePacket(encodePacket(bitResponse|seqMask, words...))
-	if err != nil || !p.response || p.seq != seqMask || len(p.words) != len(words) {
-		t.Fatalf("%+v, %v", p, err)
-	}
-	for i, w := range words {
-		if string(p.words[i]) != w {
-			t.Errorf("word %d = %q, want %q", i, p.words[i], w)
-		}
+	if err != nil || !p.response || p.seq != seqMask || fmt.Sprintf("%q", p.words) != fmt.Sprintf("%q", words) {
+		t.Errorf("%+v, %v", p, err)
 	}
 }
 
@@ -106,23 +71,16 @@ func TestWordCap(t *testing.T) {
 	}
 }
 
-// A hostile status word is quoted, never printed raw into logs.
-func TestServerErrorQuoted(t *testing.T) {
+// A hostile status word is quoted, never printed raw into logs; a server name
+// that is not UTF-8 is the Windows code page the admin typed it in:
+// Windows-1252, its 0x80-0x9F marks included.
+func TestDecodeServerInfoWords(t *testing.T) {
 	_, err := decodeServerInfo([][]byte{[]byte("\x1b[31mBad\n\xff")})
 	if msg := err.Error(); !errors.Is(err, wire.ErrServer) || strings.Contains(msg, "\x1b") || strings.Contains(msg, "\n") {
 		t.Errorf("err = %q", err)
 	}
-}
-
-// TestDecodeWindows1252: a server name that is not UTF-8 is the Windows code page
-// the admin typed it in: Windows-1252, its 0x80-0x9F marks included.
-func TestDecodeWindows1252(t *testing.T) {
-	words := [][]byte{[]byte("OK"), prototest.MafiaName, []byte("3"), []byte("64"), []byte("ConquestLarge0"), []byte("MP_Subway")}
-	res, err := decodeServerInfo(words)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != prototest.MafiaNameText {
-		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
+	res, err := decodeServerInfo([][]byte{[]byte("OK"), prototest.MafiaName, []byte("3"), []byte("64"), []byte("ConquestLarge0"), []byte("MP_Subway")})
+	if err != nil || res.Name != prototest.MafiaNameText {
+		t.Errorf("name %v %v, want %q", res, err, prototest.MafiaNameText)
 	}
 }

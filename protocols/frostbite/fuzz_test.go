@@ -11,9 +11,7 @@ import (
 // FuzzDecodeReply checks that no packet panics the decoder, that every error
 // names one reason, and that a result has sane counts and UTF-8.
 func FuzzDecodeReply(f *testing.F) {
-	for _, name := range prototest.Names(f, ".expected.json") {
-		f.Add(vector(f, name))
-	}
+	prototest.SeedHex(f, "bad_", "error_", "ok_")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := decodeReply(b)
 		if err != nil {
@@ -28,25 +26,14 @@ func FuzzDecodeReply(f *testing.F) {
 		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
 			t.Fatalf("negative counts %+v", res)
 		}
-		for _, s := range []string{res.Name, res.Map, res.Game} {
-			if !utf8.ValidString(s) {
-				t.Fatalf("invalid UTF-8 %q", s)
-			}
-		}
-		for _, kv := range res.Info {
-			if !utf8.ValidString(kv.Value) {
-				t.Fatalf("invalid UTF-8 info %q", kv)
-			}
-		}
+		prototest.CheckUTF8(t, res)
 	})
 }
 
 // FuzzDecodeVersion: no packet panics the version decoder, every error names one
 // reason, and what it returns is UTF-8.
 func FuzzDecodeVersion(f *testing.F) {
-	for _, name := range []string{"version_bf4", "version_bc2", "version_unknown_command", "version_short"} {
-		f.Add(vector(f, name))
-	}
+	prototest.SeedHex(f, "version_")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := decodePacket(b)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -17,7 +18,7 @@ func TestQstatCrossCheck(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			addr := rconServer(t, answering(t, vector(t, name)))
 			qs := prototest.QstatJSON(t, "-bfbc2", addr)
-			res, _, err := probe(t, addr, 2*time.Second)
+			res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

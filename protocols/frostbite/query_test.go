@@ -75,17 +75,6 @@ func stamped(b []byte, seq uint32) []byte {
 	return out
 }
 
-func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	q, err := Protocol.New(protocols.Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
-}
-
 // Every vector answered over loopback gives the decoder's result, in one phase.
 // Over TCP a packet shorter than its size waits for the rest until the deadline,
 // and a packet that is no response is skipped (TestQuerySkipsServerPackets).
@@ -101,7 +90,7 @@ func TestQueryVectors(t *testing.T) {
 				e.Error, d = "timeout", 300*time.Millisecond
 			}
 			addr := rconServer(t, answering(t, vector(t, name)))
-			res, tr, err := probe(t, addr, d)
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, d)
 			prototest.CheckExpected(t, e, res, err)
 			if len(tr.Phases) == 0 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
 				t.Errorf("phases = %+v", tr.Phases)
@@ -118,8 +107,7 @@ func TestQueryVectors(t *testing.T) {
 }
 
 // Packets that are not the answer (an event, a response to another sequence) are
-// skipped; the answer after them is taken. A server that only sends others is a
-// mismatch after maxPackets, and one that closes after them a truncation.
+// skipped, each noted; the answer after them is taken.
 func TestQuerySkipsServerPackets(t *testing.T) {
 	event := vector(t, "bad_request_not_response")
 	stray := encodePacket(bitResponse|7, "OK")
@@ -133,78 +121,58 @@ func TestQuerySkipsServerPackets(t *testing.T) {
 		}
 		return join(event, stray, ok)
 	})
-	res, tr, err := probe(t, addr, 2*time.Second)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if err != nil || res.Name != "BF4 Test Server - Conquest 24/7" || res.Version != "179665" {
 		t.Fatalf("%+v, %v", res, err)
 	}
 	if len(tr.Entries) != 3 {
 		t.Errorf("log = %+v, want the three skipped packets noted", tr.Entries)
 	}
-
-	many := make([][]byte, maxPackets)
-	for i := range many {
-		many[i] = stray
-	}
-	addr = rconServer(t, func(packet) []byte { return join(many...) })
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrMismatch) {
-		t.Errorf("only strays: err = %v, want mismatch", err)
-	}
-
-	// An event, then silence: the deadline ends it.
-	addr = rconServer(t, func(packet) []byte { return event })
-	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("event, then silence: err = %v, want timeout", err)
-	}
-	// An event, then the close.
-	addr = prototest.TCP(t, func(c net.Conn) {
-		io.ReadFull(c, make([]byte, len(request)))
-		c.Write(event)
-	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("event, then close: err = %v, want truncated", err)
-	}
 }
 
-// A header that promises a body which never comes, and a close mid-body.
-func TestQueryLyingSize(t *testing.T) {
-	ok := vector(t, "ok_bf4")
-	addr := prototest.TCP(t, func(c net.Conn) {
-		io.ReadFull(c, make([]byte, len(request)))
-		c.Write(ok[:len(ok)/2])
-		io.Copy(io.Discard, c)
-	})
-	if _, _, err := probe(t, addr, 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("half a packet, then silence: err = %v, want timeout", err)
-	}
-	addr = prototest.TCP(t, func(c net.Conn) {
-		io.ReadFull(c, make([]byte, len(request)))
-		c.Write(ok[:len(ok)/2])
-	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("half a packet, then close: err = %v, want truncated", err)
-	}
-	addr = prototest.TCP(t, func(c net.Conn) {
-		io.ReadFull(c, make([]byte, len(request)))
-		c.Write(ok[:5])
-	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("half a header, then close: err = %v, want truncated", err)
+// A header that promises a body which never comes, a close mid-body or
+// mid-header, an event (no answer) then silence or the close, and only
+// packets that are not the answer (a mismatch after maxPackets).
+func TestQueryNoAnswer(t *testing.T) {
+	ok, event := vector(t, "ok_bf4"), vector(t, "bad_request_not_response")
+	strays := bytes.Repeat(encodePacket(bitResponse|7, "OK"), maxPackets)
+	for _, c := range []struct {
+		name  string
+		sent  []byte
+		close bool // then close, or stay silent
+		want  error
+	}{
+		{"half a packet, then silence", ok[:len(ok)/2], false, wire.ErrTimeout},
+		{"half a packet, then close", ok[:len(ok)/2], true, wire.ErrTruncated},
+		{"half a header, then close", ok[:5], true, wire.ErrTruncated},
+		{"an event, then silence", event, false, wire.ErrTimeout},
+		{"an event, then close", event, true, wire.ErrTruncated},
+		{"only strays", strays, false, wire.ErrMismatch},
+	} {
+		addr := prototest.TCP(t, func(c2 net.Conn) {
+			io.ReadFull(c2, make([]byte, len(request)))
+			c2.Write(c.sent)
+			if !c.close {
+				io.Copy(io.Discard, c2)
+			}
+		})
+		d := 2 * time.Second
+		if !c.close {
+			d = 300 * time.Millisecond
+		}
+		if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, d); !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		}
 	}
 }
 
 // One byte a second: the deadline ends the probe, not the peer.
 func TestQueryDrip(t *testing.T) {
-	addr := prototest.Drip(t, vector(t, "ok_bf4"))
-	start := time.Now()
-	if _, _, err := probe(t, addr, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
-	if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v", d)
-	}
+	prototest.DripTimesOut(t, Protocol, protocols.Settings{}, vector(t, "ok_bf4"))
 }
 
-// version on the same connection: its answer is the version; an error word, a
+// version on the same connection: its answer (testdata/version_*, as sent:
+// the version request's sequence, a response) is the version; an error word, a
 // short answer, silence or a close after serverInfo is a phase error beside
 // serverInfo's result.
 func TestQueryVersion(t *testing.T) {
@@ -236,18 +204,16 @@ func TestQueryVersion(t *testing.T) {
 					c.Write(tc.answer)
 				}
 			})
-			res, tr, err := probe(t, addr, 500*time.Millisecond)
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 500*time.Millisecond)
 			if err != nil || res.Name != "BF4 Test Server - Conquest 24/7" || res.Version != tc.version {
 				t.Fatalf("%+v, %v", res, err)
 			}
-			if len(tr.Phases) != 2 || tr.Phases[1].Name != "version" {
-				t.Fatalf("phases %+v", tr.Phases)
+			want := "version:" + tc.reason
+			if tc.reason == "" {
+				want = ""
 			}
-			switch {
-			case tc.reason == "" && res.PhaseErrors != nil:
-				t.Errorf("phase errors %v", res.PhaseErrors)
-			case tc.reason != "" && (len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "version" || wire.Reason(res.PhaseErrors[0].Err) != tc.reason):
-				t.Errorf("phase errors %v, want version: %s", res.PhaseErrors, tc.reason)
+			if got := prototest.PhaseErrorReasons(res); got != want || prototest.PhaseNames(tr) != "info,version" {
+				t.Errorf("phase errors %s, phases %s; want %s", got, prototest.PhaseNames(tr), want)
 			}
 		})
 	}

@@ -3,10 +3,9 @@ package hytale
 import (
 	"bytes"
 	"errors"
-	"net"
+	"fmt"
 	"net/http"
 	"net/netip"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,32 +16,12 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func hexVec(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
+func info(res *protocols.Result, key string) string { return prototest.InfoOf(res)[key] }
 
-func info(res *protocols.Result, key string) string {
-	for _, kv := range res.Info {
-		if kv.Key == key {
-			return kv.Value
-		}
-	}
-	return ""
-}
-
+// HyQuery's broken replies (its good ones: TestFlavourHyQuery).
 func TestDecodeHyQuery(t *testing.T) {
-	in, err := decodeHyQuery(hexVec(t, "hyquery_basic"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := in.result()
-	if res.Name != "Orbis Testers" || res.Version != "2026.01.22" || res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(100) || info(res, "port") != "5520" || info(res, "motd") != "Welcome, all" {
-		t.Errorf("%+v", res)
-	}
-	in, err = decodeHyQuery(hexVec(t, "hyquery_full"))
-	if err != nil || len(in.List) != 2 || in.List[1] != "Trork" || in.result().PlayerList[0].Name != "Kweebec" {
-		t.Errorf("full: %v %+v", err, in)
-	}
 	for file, want := range map[string]string{"hyquery_cut": "truncated", "hyquery_badmagic": "malformed", "hyquery_full_lies": "truncated"} {
-		if _, err := decodeHyQuery(hexVec(t, file)); wire.Reason(err) != want {
+		if _, err := decodeHyQuery(prototest.HexFile(t, file+".hex")); wire.Reason(err) != want {
 			t.Errorf("%s: %v, want %s", file, err, want)
 		}
 	}
@@ -53,7 +32,7 @@ func TestDecodeHyQuery(t *testing.T) {
 
 // hyServer answers HyQuery's basic request with reply, its full one with full.
 func hyServer(t testing.TB, reply []byte) netip.AddrPort {
-	full := hexVec(t, "hyquery_full")
+	full := prototest.HexFile(t, "hyquery_full.hex")
 	return prototest.UDP(t, func(req []byte) [][]byte {
 		switch {
 		case bytes.Equal(req, hyRequest):
@@ -81,45 +60,38 @@ func nitradoServer(t testing.TB, status int, body []byte) netip.AddrPort {
 
 func TestFlavourHyQuery(t *testing.T) {
 	// Only the UDP side answers: the QUERY connection is refused, HyQuery answers.
-	addr := hyServer(t, hexVec(t, "hyquery_basic"))
+	addr := hyServer(t, prototest.HexFile(t, "hyquery_basic.hex"))
 	res, tr, err := probeWith(t, addr, "{}", 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Name != "Orbis Testers" || res.Players != protocols.Known(5) || info(res, "flavour") != "hyquery" || res.Protocol != "hytale/hyquery" || res.QueryPort != 0 {
+	if res.Name != "Orbis Testers" || res.Version != "2026.01.22" || res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(100) ||
+		res.Protocol != "hytale/hyquery" || res.QueryPort != 0 {
 		t.Errorf("%+v", res)
 	}
+	prototest.CheckInfoHas(t, res, map[string]string{"port": "5520", "motd": "Welcome, all", "flavour": "hyquery"})
 	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
 		t.Errorf("phases %+v", tr.Phases)
 	}
 	// players: true asks the full query, which lists them.
-	q, _ := Protocol.New(protocols.Settings{Players: true})
-	res, err = q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
-	if err != nil || len(res.PlayerList) != 2 || res.Players != protocols.Known(2) {
+	res, _, err = prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
+	if err != nil || prototest.PlayerNames(res) != "[Kweebec Trork]" || res.Players != protocols.Known(2) {
 		t.Errorf("full: %v %+v", err, res)
 	}
 }
 
+// Nitrado's failures: permissions that keep anonymous readers out (the reason
+// says so), JSON without what the plugin sends. With every flavour on, the
+// probe says why the plugin's reply failed, not what the line flavour made of
+// the web server's HTTP answer to QUERY.
 func TestFlavourNitrado(t *testing.T) {
-	addr := nitradoServer(t, 200, prototest.File(t, "nitrado.json"))
-	q, _ := Protocol.New(protocols.Settings{Players: true})
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Orbis Testers" || res.Map != "Orbis" || res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(50) ||
-		len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Trork" || info(res, "flavour") != "nitrado" || res.Protocol != "hytale/nitrado" {
-		t.Errorf("%+v", res)
-	}
-	// Permissions that keep anonymous readers out: the reason says so.
-	addr = nitradoServer(t, 403, []byte(`{"error":"forbidden"}`))
-	_, _, err = probeWith(t, addr, "{}", 2*time.Second)
+	addr := nitradoServer(t, 403, []byte(`{"error":"forbidden"}`))
+	_, _, err := probeWith(t, addr, "{}", 2*time.Second)
 	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "anonymous") {
 		t.Errorf("403: %v", err)
 	}
-	// JSON without what the plugin sends.
 	addr = nitradoServer(t, 200, []byte(`{"hello":1}`))
-	if _, _, err := probeWith(t, addr, "flavours: [nitrado]", 2*time.Second); wire.Reason(err) != "malformed" {
+	if _, _, err := probeWith(t, addr, "{}", 2*time.Second); wire.Reason(err) != "malformed" || !strings.Contains(err.Error(), "Basic, Server, Universe or Players") {
 		t.Errorf("other JSON: %v", err)
 	}
 }
@@ -142,15 +114,6 @@ func TestFlavourSharesDeadline(t *testing.T) {
 	}
 }
 
-// When none answers, the most telling failure is the probe's: the plugin's
-// ERROR line over the refused UDP and HTTP flavours.
-func TestFlavoursBestError(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) { c.Write([]byte("ERROR Rate limit exceeded\n")); prototest.DrainLine(c) })
-	if _, _, err := probeWith(t, addr, "{}", 2*time.Second); !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Rate limit") {
-		t.Errorf("%v", err)
-	}
-}
-
 func TestOptionsErrors(t *testing.T) {
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
 		"flavours: [doom]":         `hytale flavours: unknown "doom"`,
@@ -162,35 +125,20 @@ func itoa(p uint16) string { return strconv.Itoa(int(p)) }
 
 // Every public shape of the Nitrado plugin's reply (see testdata/README.md).
 func TestNitradoShapes(t *testing.T) {
-	for _, c := range []struct {
-		file, name, version, world string
-		players, max               int64
-		list                       []string
-	}{
-		{"nitrado_basic.json", "Kweebec Village", "2026.01.24-4f1e2d3c7", "", 3, 40, nil},
-		{"nitrado_nouniverse.json", "Kweebec Village", "2026.01.24-4f1e2d3c7", "", 3, 40, []string{"Feran", "Outlander", "Zone Wanderer"}},
-		{"nitrado_1_0_0.json", "Kweebec Village", "2026.01.10-ab2cd69ff", "default", 2, 40, []string{"Feran", "Outlander"}},
-		{"nitrado.json", "Orbis Testers", "2026.01.22", "Orbis", 2, 50, []string{"Kweebec", "Trork"}},
+	for file, want := range map[string]string{ // name/version/world/players/max [list]
+		"nitrado_basic.json":      "Kweebec Village/2026.01.24-4f1e2d3c7//3/40 []",
+		"nitrado_nouniverse.json": "Kweebec Village/2026.01.24-4f1e2d3c7//3/40 [Feran Outlander Zone Wanderer]",
+		"nitrado_1_0_0.json":      "Kweebec Village/2026.01.10-ab2cd69ff/default/2/40 [Feran Outlander]",
+		"nitrado.json":            "Orbis Testers/2026.01.22/Orbis/2/50 [Kweebec Trork]",
 	} {
-		t.Run(c.file, func(t *testing.T) {
-			addr := nitradoServer(t, 200, prototest.File(t, c.file))
-			q, _ := Protocol.New(protocols.Settings{Players: true})
-			res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), wire.NewTrace())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Name != c.name || res.Version != c.version || res.Map != c.world ||
-				res.Players != protocols.Known(c.players) || res.MaxPlayers != protocols.Known(c.max) || info(res, "flavour") != "nitrado" {
-				t.Errorf("%+v", res)
-			}
-			var names []string
-			for _, p := range res.PlayerList {
-				names = append(names, p.Name)
-			}
-			if !slices.Equal(names, c.list) {
-				t.Errorf("players %q, want %q", names, c.list)
-			}
-		})
+		res, _, err := prototest.QueryNew(t, Protocol, nitradoServer(t, 200, prototest.File(t, file)), protocols.Settings{Players: true}, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprintf("%s/%s/%s/%+v/%+v %s", res.Name, res.Version, res.Map, res.Players.Value, res.MaxPlayers.Value, prototest.PlayerNames(res))
+		if got != want || !res.Players.Known || !res.MaxPlayers.Known || info(res, "flavour") != "nitrado" || res.Protocol != "hytale/nitrado" {
+			t.Errorf("%s: %s %+v, want %s", file, got, res, want)
+		}
 	}
 	if res, err := nitradoDecode(t, prototest.File(t, "nitrado_basic.json"), false); err != nil || info(res, "address") != "play.example.org:5520" {
 		t.Errorf("address: %v %+v", err, res)
@@ -215,15 +163,4 @@ func nitradoDecode(t *testing.T, body []byte, players bool) (*protocols.Result, 
 		return nil, err
 	}
 	return r.result(players)
-}
-
-// On a port where the plugin answers but its reply is of no use, the probe
-// says why the plugin's reply failed, not what the line flavour made of the
-// web server's HTTP answer to QUERY.
-func TestNitradoOwnReason(t *testing.T) {
-	addr := nitradoServer(t, 200, []byte(`{}`))
-	_, _, err := probeWith(t, addr, "{}", 2*time.Second)
-	if wire.Reason(err) != "malformed" || !strings.Contains(err.Error(), "Basic, Server, Universe or Players") {
-		t.Errorf("%v", err)
-	}
 }

@@ -2,8 +2,6 @@ package hytale
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -14,14 +12,7 @@ import (
 // FuzzDecode checks that no reply panics the decoder, that every error names
 // one reason, and that counts are never negative.
 func FuzzDecode(f *testing.F) {
-	seeds, _ := filepath.Glob("testdata/*.bin")
-	for _, p := range seeds {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	prototest.SeedFiles(f, "*.bin")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := decode(b)
 		if err != nil {
@@ -42,12 +33,10 @@ func FuzzDecode(f *testing.F) {
 // FuzzDecodeFlavours: no HyQuery datagram or Nitrado body panics its decoder,
 // every error names one reason, and counts are never negative.
 func FuzzDecodeFlavours(f *testing.F) {
-	for _, name := range []string{"hyquery_basic", "hyquery_cut", "hyquery_badmagic", "hyquery_full", "hyquery_full_lies"} {
-		f.Add(hexVec(f, name))
+	for _, b := range prototest.HexFiles(f, "hyquery_") {
+		f.Add(b)
 	}
-	for _, name := range []string{"nitrado.json", "nitrado_basic.json", "nitrado_nouniverse.json", "nitrado_1_0_0.json"} {
-		f.Add(prototest.File(f, name))
-	}
+	prototest.SeedFiles(f, "nitrado*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if in, err := decodeHyQuery(b); err != nil {
 			if r := wire.Reason(err); r == "" || r == "other" {

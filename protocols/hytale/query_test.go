@@ -13,7 +13,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
-	"gopkg.in/yaml.v3"
 )
 
 // pluginServer behaves like the plugin: read one line, answer it, close.
@@ -27,22 +26,10 @@ func pluginServer(t testing.TB, answer func(req string) string) netip.AddrPort {
 	})
 }
 
-// probe queries the serverlistping flavour alone (flavours_test.go tries them all).
-func probe(t testing.TB, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	return probeWith(t, addr, "flavours: [query]", d)
-}
-
 // probeWith queries with the module block yml.
 func probeWith(t testing.TB, addr netip.AddrPort, yml string, d time.Duration) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	q, err := Protocol.New(protocols.Settings{Options: func(v any) error { return yaml.Unmarshal([]byte(yml), v) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := wire.NewTrace()
-	res, err := q.Query(prototest.Context(t, d), protocols.At(addr), tr)
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: prototest.OptionsYAML(yml)}, d)
 }
 
 func TestQueryOK(t *testing.T) {
@@ -50,6 +37,7 @@ func TestQueryOK(t *testing.T) {
 		"OK 12 100\n": {12, 100},
 		"OK 0 20\r\n": {0, 20},  // Windows host
 		"OK 25 20\n":  {25, 20}, // over max: logged, not rejected
+		"OK 3 10":     {3, 10},  // no line terminator, ended by the close
 	} {
 		addr := pluginServer(t, func(req string) string {
 			if req != "QUERY\n" {
@@ -57,14 +45,13 @@ func TestQueryOK(t *testing.T) {
 			}
 			return reply
 		})
-		res, tr, err := probe(t, addr, 2*time.Second)
+		res, tr, err := probeWith(t, addr, "flavours: [query]", 2*time.Second)
 		if err != nil {
 			t.Fatalf("%q: %v", reply, err)
 		}
-		if res.Players != protocols.Known(want[0]) || res.MaxPlayers != protocols.Known(want[1]) {
-			t.Errorf("%q: players %+v max %+v", reply, res.Players, res.MaxPlayers)
-		}
-		if res.Name != "" || res.Bots.Known || res.Password != protocols.FlagUnknown || len(res.Info) != 2 {
+		// The plugin counts players and knows no bots.
+		prototest.CheckBots(t, res, want[0], prototest.Unknown, true)
+		if res.MaxPlayers != protocols.Known(want[1]) || res.Name != "" || res.Password != protocols.FlagUnknown || len(res.Info) != 2 {
 			t.Errorf("%q: fields the protocol does not report are set: %+v", reply, res)
 		}
 		if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
@@ -73,91 +60,63 @@ func TestQueryOK(t *testing.T) {
 	}
 }
 
-// A reply without a line terminator, ended by the close, is complete.
-func TestQueryEOFWithoutNewline(t *testing.T) {
-	addr := pluginServer(t, func(string) string { return "OK 3 10" })
-	res, _, err := probe(t, addr, 2*time.Second)
-	if err != nil || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(10) {
-		t.Fatalf("%+v %v", res, err)
-	}
-}
-
-func TestQueryServerError(t *testing.T) {
-	addr := pluginServer(t, func(string) string { return "ERROR Invalid command\r\n" })
-	_, tr, err := probe(t, addr, 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), `"Invalid command"`) {
-		t.Errorf("err = %v", err)
-	}
-	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, wire.ErrServer) {
-		t.Errorf("phases = %+v", tr.Phases)
-	}
-}
-
 // A rate-limited server answers on connect and closes without reading the
-// request; the client must still report the server's message. Repeated so that
-// both orders (reply before and after our write) occur.
+// request; the client must still report the server's message, with every
+// flavour on too (the plugin's ERROR line is the most telling failure, over
+// the refused UDP and HTTP flavours). Repeated so that both orders (reply
+// before and after our write) occur.
 func TestQueryEarlyReply(t *testing.T) {
 	addr := prototest.TCP(t, func(c net.Conn) {
 		io.WriteString(c, "ERROR Rate limit exceeded\n")
 	})
-	for range 20 {
-		_, _, err := probe(t, addr, 2*time.Second)
+	for i := range 20 {
+		_, _, err := probeWith(t, addr, []string{"flavours: [query]", "{}"}[i%2], 2*time.Second)
 		if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Rate limit exceeded") {
 			t.Fatalf("err = %v, want the server's rate-limit error", err)
 		}
 	}
 }
 
-func TestQueryMalformed(t *testing.T) {
-	for reply, want := range map[string]error{
-		"HTTP/1.1 400 Bad Request\r\n": wire.ErrMalformed,
-		"OK 12\n":                      wire.ErrMalformed,
-		"OK -1 2\n":                    wire.ErrMalformed,
-		"\n":                           wire.ErrMalformed,
-		"OK " + strings.Repeat("1", 300) + " 2\n": wire.ErrTooLarge, // one segment, newline inside
-	} {
-		addr := pluginServer(t, func(string) string { return reply })
-		if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, want) {
-			t.Errorf("%q: err = %v, want %v", reply, err, want)
-		}
+// Replies that are no count, in one failed phase: the plugin's ERROR line
+// (its message quoted), lines that do not parse, a close without a word, a
+// line that never ends (the probe must not buffer it without bound).
+func TestQueryFailures(t *testing.T) {
+	reply := func(s string) func(net.Conn) {
+		return func(c net.Conn) { prototest.DrainLine(c); io.WriteString(c, s) }
 	}
-}
-
-// A server that closes without a word.
-func TestQueryClosedWithoutReply(t *testing.T) {
-	addr := prototest.TCP(t, func(net.Conn) {})
-	if _, _, err := probe(t, addr, 2*time.Second); err == nil || wire.Reason(err) == "" {
-		t.Errorf("err = %v", err)
-	} else if !errors.Is(err, wire.ErrTruncated) && !errors.Is(err, wire.ErrNetwork) {
-		t.Errorf("err = %v, want truncated (or a reset)", err)
-	}
-}
-
-// A server that never ends its line cannot make the probe buffer without bound.
-func TestQueryEndlessLine(t *testing.T) {
-	addr := prototest.TCP(t, func(c net.Conn) {
-		chunk := []byte(strings.Repeat("A", 1024))
-		for {
-			if _, err := c.Write(chunk); err != nil {
-				return
+	for _, c := range []struct {
+		name   string
+		server func(net.Conn)
+		want   error
+		says   string
+	}{
+		{"error line", reply("ERROR Invalid command\r\n"), wire.ErrServer, `"Invalid command"`},
+		{"http", reply("HTTP/1.1 400 Bad Request\r\n"), wire.ErrMalformed, ""},
+		{"one count", reply("OK 12\n"), wire.ErrMalformed, ""},
+		{"negative", reply("OK -1 2\n"), wire.ErrMalformed, ""},
+		{"blank", reply("\n"), wire.ErrMalformed, ""},
+		{"long line", reply("OK " + strings.Repeat("1", 300) + " 2\n"), wire.ErrTooLarge, ""}, // one segment, newline inside
+		{"closed without a word", func(net.Conn) {}, wire.ErrTruncated, ""},
+		{"endless line", func(c net.Conn) {
+			for chunk := []byte(strings.Repeat("A", 1024)); ; {
+				if _, err := c.Write(chunk); err != nil {
+					return
+				}
 			}
+		}, wire.ErrTooLarge, ""},
+	} {
+		_, tr, err := probeWith(t, prototest.TCP(t, c.server), "flavours: [query]", 2*time.Second)
+		// A close may reach the client as a reset.
+		if !errors.Is(err, c.want) && !(c.want == wire.ErrTruncated && errors.Is(err, wire.ErrNetwork)) || !strings.Contains(err.Error(), c.says) ||
+			len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, err) {
+			t.Errorf("%s: err = %v, phases %+v; want %v", c.name, err, tr.Phases, c.want)
 		}
-	})
-	if _, _, err := probe(t, addr, 2*time.Second); !errors.Is(err, wire.ErrTooLarge) {
-		t.Errorf("err = %v, want too large", err)
 	}
 }
 
 // One byte a second: the deadline ends the probe, not the peer.
 func TestQueryDrip(t *testing.T) {
-	addr := prototest.Drip(t, []byte("OK 1 2\n"))
-	start := time.Now()
-	if _, _, err := probe(t, addr, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
-	if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v", d)
-	}
+	prototest.DripTimesOut(t, Protocol, protocols.Settings{Options: prototest.OptionsYAML("flavours: [query]")}, []byte("OK 1 2\n"))
 }
 
 // A server that accepts, reads and never answers; a closed port; a cancelled

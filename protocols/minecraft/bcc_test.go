@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // statusData builds a Status Response's data (after the id): the JSON as a String,
@@ -61,35 +62,12 @@ func TestModpackShapes(t *testing.T) {
 				t.Errorf("pack %q modded %v warnings %q trailing %d, want %q %v %d %d",
 					pack, st.Modded, st.Warnings, st.Trailing, c.pack, c.modded, c.warnings, len(c.tail))
 			}
-			got := map[string]string{}
-			for _, kv := range st.Result(false).Info {
-				got[kv.Key] = kv.Value
-			}
+			got := prototest.InfoOf(st.Result(false))
 			for k, v := range c.info {
-				if got[k] != v {
+				if got[k] != v { // "": not reported
 					t.Errorf("Info[%s] = %q, want %q", k, got[k], v)
 				}
 			}
 		})
-	}
-}
-
-// A BCC pack names the game and adds its fields to Info; the Minecraft version
-// stays the server's version.
-func TestModpackResult(t *testing.T) {
-	st, err := decodeStatusResponse(statusData(`{"version":{"name":"1.21.4","protocol":769},"betterStatus":{"name":"Pack","version":"3.0.1"}}`, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := st.Result(false)
-	if res.Game != "Pack" || res.Version != "1.21.4" || res.Modded != protocols.FlagTrue {
-		t.Errorf("game %q version %q modded %v", res.Game, res.Version, res.Modded)
-	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	if info["modpack"] != "Pack" || info["modpack_version"] != "3.0.1" || info["modpack_source"] != "betterStatus" {
-		t.Errorf("info %v", info)
 	}
 }

@@ -3,13 +3,11 @@ package minecraft
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // benchJSON is a typical modern status: a chat component MOTD, a sample, and a
@@ -32,28 +30,13 @@ func BenchmarkDecodeStatus(b *testing.B) {
 }
 
 func BenchmarkDecodeLegacy(b *testing.B) {
-	kick := legacyKick("§1\x00127\x001.21.1\x00§aA §lPaper§r server\x0012\x00100")[3:]
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodeLegacyKick(kick); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, legacyKick("§1\x00127\x001.21.1\x00§aA §lPaper§r server\x0012\x00100")[3:], func(kick []byte) error {
+		_, err := decodeLegacyKick(kick)
+		return err
+	})
 }
 
 // BenchmarkQuery is a full exchange over loopback TCP: status and ping.
 func BenchmarkQuery(b *testing.B) {
-	addr := slpServer(b, statusFrame(benchJSON), 0, true, nil)
-	q := testQuerier(b, protocols.Settings{Players: true}, nil)
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		res, err := q.Query(ctx, protocols.At(addr), tr)
-		cancel()
-		if err != nil || res.PhaseErrors != nil {
-			b.Fatal(err, res.PhaseErrors)
-		}
-	}
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, slpServer(b, statusFrame(benchJSON), 0, true, nil))
 }

@@ -3,8 +3,6 @@ package minecraft
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,26 +47,18 @@ type fixtureStatusJSON struct {
 
 // TestFixtures checks every capture in ../shared/fixtures/minecraft, read in place.
 func TestFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "minecraft")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
+	files, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "minecraft"), "*.expected.json"))
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
 		t.Run(name, func(t *testing.T) {
-			var e fixtureExpected
-			js, err := os.ReadFile(f)
-			if err == nil {
-				err = json.Unmarshal(js, &e)
+			e := prototest.ReadJSON[fixtureExpected](t, f)
+			if len(e.Fixtures) != 1 {
+				t.Fatalf("%s: %d fixtures", f, len(e.Fixtures))
 			}
-			if err != nil || len(e.Fixtures) != 1 {
-				t.Fatalf("%s: %v (%d fixtures)", f, err, len(e.Fixtures))
-			}
-			b, err := os.ReadFile(filepath.Join(dir, e.Fixtures[0]))
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := prototest.Fixture(t, "minecraft", e.Fixtures[0])
 			x := e.Expected
 			switch {
 			case strings.HasPrefix(name, "mcstatus_slp_status_response_"):
@@ -140,8 +130,12 @@ func fixtureStatus(t *testing.T, b []byte, frameLen, jsonLen int, want *fixtureS
 // reports neither, so the decoder leaves them unset.
 func fixtureLegacy(t *testing.T, name string, b []byte, motd string, online, max int64, version string, protocol int64) {
 	t.Helper()
-	wire := append([]byte{0xFF, byte(len(b) / 2 >> 8), byte(len(b) / 2)}, b...)
-	for _, st := range decodeBoth(t, b, wire) {
+	payload, err := decodeLegacyKick(b)
+	framed, err2 := readResponse(bufio.NewReader(bytes.NewReader(append([]byte{0xFF, byte(len(b) / 2 >> 8), byte(len(b) / 2)}, b...))))
+	if err != nil || err2 != nil {
+		t.Fatal(err, err2)
+	}
+	for _, st := range []status{payload, framed} {
 		if st.MOTD != motd || st.Online != protocols.Known(online) || st.Max != protocols.Known(max) {
 			t.Errorf("%+v, want %q %d/%d", st, motd, online, max)
 		}
@@ -155,17 +149,4 @@ func fixtureLegacy(t *testing.T, name string, b []byte, motd string, online, max
 			t.Errorf("1.4+: %+v, want %q %d", st, version, protocol)
 		}
 	}
-}
-
-func decodeBoth(t *testing.T, payload, wire []byte) []status {
-	t.Helper()
-	a, err := decodeLegacyKick(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := readResponse(bufio.NewReader(bytes.NewReader(wire)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []status{a, b}
 }

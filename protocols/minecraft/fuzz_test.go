@@ -3,8 +3,6 @@ package minecraft
 import (
 	"bufio"
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -16,19 +14,11 @@ import (
 // the fixtures (legacy payloads framed as a kick).
 func seeds(f *testing.F) [][]byte {
 	var out [][]byte
-	files, _ := filepath.Glob("testdata/*.hex")
-	for _, p := range files {
-		out = append(out, side(loadExchange(f, filepath.Base(p)), false))
+	for _, name := range prototest.Names(f, ".hex") {
+		out = append(out, side(loadExchange(f, name+".hex"), false))
 	}
-	if dir := prototest.SharedDir(); dir != "" {
-		bins, _ := filepath.Glob(filepath.Join(dir, "fixtures", "minecraft", "*.bin"))
-		for _, p := range bins {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				f.Fatal(err)
-			}
-			out = append(out, b, append([]byte{0xFF, 0, byte(len(b) / 2)}, b...))
-		}
+	for _, b := range prototest.SharedFiles("fixtures/minecraft/*.bin") {
+		out = append(out, b, append([]byte{0xFF, 0, byte(len(b) / 2)}, b...))
 	}
 	return out
 }
@@ -39,16 +29,28 @@ func checkReason(t *testing.T, err error) {
 	}
 }
 
-func checkStatusInvariants(t *testing.T, st status) {
-	res := st.Result(true)
-	for _, s := range append([]string{res.Name, res.Version, res.Game}, st.Sample...) {
-		if !utf8.ValidString(s) {
-			t.Fatalf("invalid UTF-8 %q", s)
+// fuzzStatus fuzzes decode from seeds: an error names its reason, a status is
+// valid UTF-8 with sane counts and a capped sample.
+func fuzzStatus(f *testing.F, seeds [][]byte, decode func([]byte) (status, error)) {
+	for _, b := range seeds {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := decode(b)
+		if err != nil {
+			checkReason(t, err)
+			return
 		}
-	}
-	if st.Online.Known && st.Online.Value < 0 || st.Max.Known && st.Max.Value < 0 || len(st.Sample) > maxSample {
-		t.Fatalf("bad counts %+v", st)
-	}
+		res := st.Result(true)
+		for _, s := range append([]string{res.Name, res.Version, res.Game}, st.Sample...) {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 %q", s)
+			}
+		}
+		if st.Online.Known && st.Online.Value < 0 || st.Max.Known && st.Max.Value < 0 || len(st.Sample) > maxSample {
+			t.Fatalf("bad counts %+v", st)
+		}
+	})
 }
 
 // FuzzDecodePacket reads frames until the input ends: never a panic, never a
@@ -74,21 +76,12 @@ func FuzzDecodePacket(f *testing.F) {
 
 // FuzzDecodeResponse runs the whole reply decoder (modern frame or legacy kick).
 func FuzzDecodeResponse(f *testing.F) {
-	for _, b := range seeds(f) {
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := readResponse(bufio.NewReader(bytes.NewReader(b)))
-		if err != nil {
-			checkReason(t, err)
-			return
-		}
-		checkStatusInvariants(t, st)
-	})
+	fuzzStatus(f, seeds(f), func(b []byte) (status, error) { return readResponse(bufio.NewReader(bytes.NewReader(b))) })
 }
 
 // FuzzDecodeStatusJSON feeds the JSON decoder directly.
 func FuzzDecodeStatusJSON(f *testing.F) {
+	var in [][]byte
 	for _, s := range []string{
 		statusJSON,
 		`{"description":{"text":"a","extra":["b",{"text":"c","extra":[1,true,null]}]},"players":{"online":1,"max":2,"sample":[{"name":"x","id":"y"}]}}`,
@@ -96,36 +89,23 @@ func FuzzDecodeStatusJSON(f *testing.F) {
 		`{"modinfo":{"type":"FML","modList":[{}]},"forgeData":{"mods":[1,2]},"isModded":true,"enforcesSecureChat":1}`,
 		`{}`, `[]`, `null`, `{"description":`,
 	} {
-		f.Add([]byte(s))
+		in = append(in, []byte(s))
 	}
 	for _, b := range seeds(f) {
 		if i := bytes.IndexByte(b, '{'); i >= 0 {
-			f.Add(b[i:])
+			in = append(in, b[i:])
 		}
 	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := parseStatusJSON(b)
-		if err != nil {
-			checkReason(t, err)
-			return
-		}
-		checkStatusInvariants(t, st)
-	})
+	fuzzStatus(f, in, parseStatusJSON)
 }
 
 // FuzzDecodeLegacy feeds the legacy kick text decoder directly.
 func FuzzDecodeLegacy(f *testing.F) {
+	var in [][]byte
 	for _, b := range seeds(f) {
 		if len(b) > 3 && b[0] == 0xFF {
-			f.Add(b[3:])
+			in = append(in, b[3:])
 		}
 	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := decodeLegacyKick(b)
-		if err != nil {
-			checkReason(t, err)
-			return
-		}
-		checkStatusInvariants(t, st)
-	})
+	fuzzStatus(f, in, decodeLegacyKick)
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 // segment is one direction's bytes in a recorded exchange.
@@ -130,20 +131,13 @@ func statusFrame(js string) []byte {
 	return append(appendVarInt(nil, int32(len(s))), s...)
 }
 
-// legacyKick builds a 0xFF kick packet around text.
+// legacyKick builds a 0xFF kick packet around text: its UTF-16BE code units,
+// counted.
 func legacyKick(text string) []byte {
-	var b []byte
-	n := 0
-	for _, r := range text {
-		if r > 0xFFFF {
-			r1, r2 := 0xD800+((r-0x10000)>>10), 0xDC00+((r-0x10000)&0x3FF)
-			b = binary.BigEndian.AppendUint16(b, uint16(r1))
-			b = binary.BigEndian.AppendUint16(b, uint16(r2))
-			n += 2
-			continue
-		}
-		b = binary.BigEndian.AppendUint16(b, uint16(r))
-		n++
+	u := utf16.Encode([]rune(text))
+	b := []byte{0xFF, byte(len(u) >> 8), byte(len(u))}
+	for _, c := range u {
+		b = binary.BigEndian.AppendUint16(b, c)
 	}
-	return append([]byte{0xFF, byte(n >> 8), byte(n)}, b...)
+	return b
 }

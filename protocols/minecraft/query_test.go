@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -33,11 +34,6 @@ func testQuerier(t testing.TB, s protocols.Settings, opts *Options) *querier {
 	mq := q.(*querier)
 	mq.payload = func() int64 { return vectorPayload }
 	return mq
-}
-
-func probe(t testing.TB, q *querier, addr netip.AddrPort, d time.Duration) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	return prototest.QueryWithin(t, q, addr, d)
 }
 
 // slpServer answers like a 1.7+ server: it reads the handshake and the status
@@ -102,12 +98,13 @@ func legacyServer(t testing.TB, kick, other []byte, conns *atomic.Int32) netip.A
 // server checks every byte the client sends (the port patched to the fake
 // server's) and answers with the recorded bytes.
 func TestQueryVectors(t *testing.T) {
-	for name, w := range vectors {
-		if !strings.HasPrefix(name, "slp_") && name != "legacy_14_kick.hex" {
+	for _, name := range prototest.Names(t, ".hex") {
+		if !strings.HasPrefix(name, "slp_") && name != "legacy_14_kick" {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			segs := loadExchange(t, name)
+			w := wantOf(t, name)
+			segs := loadExchange(t, name+".hex")
 			addr := prototest.TCP(t, func(c net.Conn) {
 				port := uint16(c.LocalAddr().(*net.TCPAddr).Port)
 				for _, s := range segs {
@@ -124,74 +121,58 @@ func TestQueryVectors(t *testing.T) {
 				}
 			})
 			q := testQuerier(t, protocols.Settings{Players: true}, &Options{Host: "localhost"})
-			res, tr, err := probe(t, q, addr, 2*time.Second)
+			res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			game := w.game
-			if game == "" {
-				game = "Minecraft"
+			// The result is the server side's, as TestVectors checks it.
+			st, _ := readResponse(bufio.NewReader(bytes.NewReader(side(segs, false))))
+			want := st.Result(true)
+			if want.PhaseErrors = res.PhaseErrors; !reflect.DeepEqual(*res, *want) { // the phases are checked below
+				t.Errorf("result\n%+v\nwant\n%+v", res, want)
 			}
-			if res.Name != w.name || res.Version != w.version || res.Game != game || res.Modded != w.modded {
-				t.Errorf("name %q version %q game %q modded %v", res.Name, res.Version, res.Game, res.Modded)
+			got, phases := prototest.PhaseReasons(tr)+"|"+prototest.PhaseErrorReasons(res), "info:ok|"
+			if w.Format == formatSLP {
+				phases = map[string]string{"ok": "info:ok,ping:ok|", "mismatch": "info:ok,ping:mismatch|ping:mismatch"}[w.Pong]
 			}
-			checkCount(t, "players", res.Players, w.online)
-			checkCount(t, "max", res.MaxPlayers, w.max)
-			if w.format == formatSLP && len(res.PlayerList) != len(w.sample) {
-				t.Errorf("player list %+v, want %q", res.PlayerList, w.sample)
+			if r := strings.TrimPrefix(prototest.PhaseErrorReasons(res), "ping:"); phases == "" && r != "" {
+				phases = "info:ok,ping:" + r + "|ping:" + r // no pong: the status stands, the ping phase failed
 			}
-			phases := phaseNames(tr)
-			switch {
-			case w.format != formatSLP:
-				if phases != "info" || res.PhaseErrors != nil {
-					t.Errorf("phases %s, errors %v", phases, res.PhaseErrors)
-				}
-			case w.pong == "ok":
-				if phases != "info ping" || res.PhaseErrors != nil {
-					t.Errorf("phases %s, errors %v", phases, res.PhaseErrors)
-				}
-			default: // no pong, or a wrong one: the status stands, the ping phase failed
-				if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "ping" || wire.Reason(res.PhaseErrors[0].Err) == "" {
-					t.Errorf("phase errors %v", res.PhaseErrors)
-				}
-				if w.pong == "mismatch" && !errors.Is(res.PhaseErrors[0].Err, wire.ErrMismatch) {
-					t.Errorf("ping error %v, want mismatch", res.PhaseErrors[0].Err)
-				}
+			if got != phases {
+				t.Errorf("phases %s, want %s", got, phases)
 			}
 		})
 	}
 }
 
-func phaseNames(tr *wire.Trace) string {
-	var s []string
-	for _, p := range tr.Phases {
-		s = append(s, p.Name)
-	}
-	return strings.Join(s, " ")
-}
-
 const statusJSON = `{"version":{"name":"Paper 1.21.1","protocol":767},"players":{"max":50,"online":2,"sample":[{"name":"§bAlice","id":"5c1f5a2e-7b1e-4a4e-9d0e-2f6b3c9a1d11"},{"name":"Bob","id":"6d2f5a2e-7b1e-4a4e-9d0e-2f6b3c9a1d12"}]},"description":{"text":"§6My §lServer","extra":[{"text":"\n  §7Line two"}]},"enforcesSecureChat":false,"favicon":"data:image/png;base64,` + "iVBORw0KGgo" + `"}`
 
-// The response split over many small segments (1-7 bytes each) is reassembled.
-func TestQuerySplitWrites(t *testing.T) {
-	hs := make(chan sentHandshake, 1)
-	addr := slpServer(t, statusFrame(statusJSON), 7, true, hs)
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "My Server Line two" || res.Version != "Paper 1.21.1" || res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(50) {
-		t.Errorf("result %+v", res)
-	}
-	if len(res.PlayerList) != 2 || res.PlayerList[0].Name != "Alice" || res.PlayerList[1].Name != "Bob" {
-		t.Errorf("players %+v", res.PlayerList)
-	}
-	if phaseNames(tr) != "info ping" || res.PhaseErrors != nil {
-		t.Errorf("phases %s %v", phaseNames(tr), res.PhaseErrors)
-	}
-	h := <-hs
-	if h != (sentHandshake{Version: -1, Host: "127.0.0.1", Port: addr.Port(), Next: 1}) {
-		t.Errorf("handshake %+v", h)
+// The status and the ping: a response split over many small segments (1-7
+// bytes each) is reassembled; when the pong never comes the deadline ends the
+// ping phase and the status stands; skip_ping asks none.
+func TestQueryStatusAndPing(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		chunk  int
+		pong   bool
+		opts   *Options
+		d      time.Duration
+		phases string // the trace's, and the result's phase errors after "|"
+	}{
+		{"split writes", 7, true, nil, 2 * time.Second, "info:ok,ping:ok|"},
+		{"no pong", 0, false, nil, 300 * time.Millisecond, "info:ok,ping:timeout|ping:timeout"},
+		{"skip ping", 0, false, &Options{SkipPing: true}, 2 * time.Second, "info:ok|"},
+	} {
+		addr := slpServer(t, statusFrame(statusJSON), c.chunk, c.pong, nil)
+		res, tr, err := prototest.QueryWithin(t, testQuerier(t, protocols.Settings{Players: true}, c.opts), addr, c.d)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		phases := prototest.PhaseReasons(tr) + "|" + prototest.PhaseErrorReasons(res)
+		got := fmt.Sprintf("%s/%s/%+v/%+v %s", res.Name, res.Version, res.Players, res.MaxPlayers, prototest.PlayerNames(res))
+		if phases != c.phases || got != "My Server Line two/Paper 1.21.1/{Value:2 Known:true}/{Value:50 Known:true} [Alice Bob]" {
+			t.Errorf("%s: %s, phases %s", c.name, got, phases)
+		}
 	}
 }
 
@@ -205,151 +186,88 @@ func TestReadResponseOneByteReads(t *testing.T) {
 	}
 }
 
-// A frame length of 2^31-1 is refused at once, before any allocation and
-// without waiting for the bytes, and without a legacy retry.
-func TestQueryHugeLength(t *testing.T) {
-	var conns atomic.Int32
-	addr := prototest.TCP(t, func(c net.Conn) {
-		conns.Add(1)
-		r := bufio.NewReader(c)
-		if _, err := readStatusRequest(r); err != nil {
-			return
-		}
-		c.Write([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0x00})
-		io.Copy(io.Discard, r)
-	})
-	_, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if !errors.Is(err, wire.ErrTooLarge) || conns.Load() != 1 {
-		t.Errorf("err = %v after %d connections, want too large after 1", err, conns.Load())
-	}
-}
-
 // One byte a second: the deadline ends the probe.
 func TestQueryDrip(t *testing.T) {
-	addr := prototest.Drip(t, statusFrame(statusJSON))
-	start := time.Now()
-	if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
-	if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v", d)
-	}
+	prototest.DripTimesOut(t, Protocol, protocols.Settings{}, statusFrame(statusJSON))
 }
 
-// A 1.7+ server whose legacy handler answers the modern handshake with a kick
-// (the first byte 0xFF): decoded on the same connection, no ping.
-func TestQueryLegacyKickOnHandshake(t *testing.T) {
-	var conns atomic.Int32
-	addr := prototest.TCP(t, func(c net.Conn) {
-		conns.Add(1)
-		c.Write(legacyKick("§1\x00127\x001.21.1\x00§aLegacy §lhello\x007\x0040"))
-	})
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Legacy hello" || res.Version != "1.21.1" || res.Players != protocols.Known(7) || res.MaxPlayers != protocols.Known(40) ||
-		res.PlayerList != nil || conns.Load() != 1 || phaseNames(tr) != "info" {
-		t.Errorf("result %+v, %d connections, phases %s", res, conns.Load(), phaseNames(tr))
-	}
-	if res.Info[0] != (protocols.KV{Key: "format", Value: formatLegacy14}) {
-		t.Errorf("info %v", res.Info)
-	}
-}
-
-// A 1.4-1.6 server closes on the modern handshake: the legacy ping on a second
-// connection gets the status.
-func TestQueryLegacyFallbackAfterClose(t *testing.T) {
-	var conns atomic.Int32
-	addr := legacyServer(t, legacyKick("§1\x0078\x001.6.4\x00A 1.6 server\x001\x0020"), nil, &conns)
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "A 1.6 server" || res.Version != "1.6.4" || res.Players != protocols.Known(1) || res.MaxPlayers != protocols.Known(20) {
-		t.Errorf("result %+v", res)
-	}
-	if conns.Load() != 2 || phaseNames(tr) != "info" || len(tr.Entries) == 0 {
-		t.Errorf("%d connections, phases %s, log %v", conns.Load(), phaseNames(tr), tr.Entries)
-	}
-}
-
-// A beta server kicks the modern handshake with an error message, then answers
-// the legacy ping in the beta format.
-func TestQueryLegacyFallbackBeta(t *testing.T) {
-	var conns atomic.Int32
-	addr := legacyServer(t, legacyKick("A beta server§0§8"), legacyKick("Protocol error"), &conns)
-	res, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "A beta server" || res.Version != "" || res.Players != protocols.Known(0) || res.MaxPlayers != protocols.Known(8) || conns.Load() != 2 {
-		t.Errorf("result %+v after %d connections", res, conns.Load())
-	}
-}
-
-func TestQueryKickedTwice(t *testing.T) {
-	var conns atomic.Int32
-	kick := legacyKick("Outdated server!")
-	addr := legacyServer(t, kick, kick, &conns)
-	_, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "Outdated server!") || conns.Load() != 2 {
-		t.Errorf("err = %v after %d connections", err, conns.Load())
-	}
-	if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, wire.ErrServer) {
-		t.Errorf("phases %+v", tr.Phases)
-	}
-}
-
-// Port open, no Minecraft (Bedrock, a filtered proxy): closed twice.
-func TestQueryClosedTwice(t *testing.T) {
-	var conns atomic.Int32
-	addr := prototest.TCP(t, func(net.Conn) { conns.Add(1) })
-	_, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second)
-	if !errors.Is(err, wire.ErrTruncated) && !errors.Is(err, wire.ErrNetwork) || conns.Load() != 2 {
-		t.Errorf("err = %v after %d connections", err, conns.Load())
-	}
-}
-
-func TestQueryBadReplies(t *testing.T) {
-	for reply, want := range map[string]error{
-		"HTTP/1.1 400 Bad Request\r\n\r\n":      wire.ErrTruncated, // 'H' reads as a 72-byte frame
-		"\x03\x05\x00\x00":                      wire.ErrMalformed, // packet id 5
-		string(statusFrame(`["not","object"]`)): wire.ErrMalformed,
-		"\x80\x80\x80\x80\x80\x80":              wire.ErrMalformed,
+// A server that is not 1.7+: a kick on the modern handshake (the first byte
+// 0xFF) is decoded on the same connection, no ping; a close or a kick that is
+// no status gets the legacy ping on a second connection.
+func TestQueryLegacy(t *testing.T) {
+	k14 := legacyKick("§1\x00127\x001.21.1\x00§aLegacy §lhello\x007\x0040")
+	outdated := legacyKick("Outdated server!")
+	for _, c := range []struct {
+		name        string
+		kick, other []byte // legacyServer's answers
+		conns       int32
+		want        string // format/name/version/players/max
+		err         error
+	}{
+		{"1.7+ legacy handler kicks the handshake", k14, k14, 1, "legacy_1.4/Legacy hello/1.21.1/7/40", nil},
+		{"1.4-1.6 closes on the handshake", legacyKick("§1\x0078\x001.6.4\x00A 1.6 server\x001\x0020"), nil, 2, "legacy_1.4/A 1.6 server/1.6.4/1/20", nil},
+		{"beta kicks the handshake with an error", legacyKick("A beta server§0§8"), legacyKick("Protocol error"), 2, "legacy_beta/A beta server//0/8", nil},
+		{"kicked twice", outdated, outdated, 2, "", wire.ErrServer},
+		{"closed twice: port open, no Minecraft", nil, nil, 2, "", wire.ErrTruncated}, // Bedrock, a filtered proxy
 	} {
-		addr := prototest.TCP(t, func(c net.Conn) {
-			if _, err := readStatusRequest(bufio.NewReader(c)); err == nil {
-				io.WriteString(c, reply)
+		t.Run(c.name, func(t *testing.T) {
+			var conns atomic.Int32
+			addr := legacyServer(t, c.kick, c.other, &conns)
+			res, tr, err := prototest.QueryWithin(t, testQuerier(t, protocols.Settings{Players: true}, nil), addr, 2*time.Second)
+			if n := conns.Load(); n != c.conns {
+				t.Errorf("%d connections, want %d", n, c.conns)
+			}
+			if c.err != nil {
+				if !errors.Is(err, c.err) && !(c.err == wire.ErrTruncated && errors.Is(err, wire.ErrNetwork)) || len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, err) {
+					t.Errorf("err = %v, phases %+v, want %v", err, tr.Phases, c.err)
+				}
+				if c.err == wire.ErrServer && !strings.Contains(err.Error(), "Outdated server!") {
+					t.Errorf("err = %v, want the kick's message", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprintf("%s/%s/%s/%d/%d", res.Info[0].Value, res.Name, res.Version, res.Players.Value, res.MaxPlayers.Value)
+			if res.Info[0].Key != "format" || got != c.want || !res.Players.Known || !res.MaxPlayers.Known || res.PlayerList != nil || prototest.PhaseNames(tr) != "info" {
+				t.Errorf("result %s %+v, phases %s", got, res, prototest.PhaseNames(tr))
+			}
+			if c.conns == 2 && len(tr.Entries) == 0 {
+				t.Errorf("the fallback is not logged")
 			}
 		})
-		if _, _, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, want) {
-			t.Errorf("%q: err = %v, want %v", reply, err, want)
+	}
+}
+
+// Replies that are no status fail on the first connection, without a legacy
+// retry; a frame length of 2^31-1 at once, before any allocation and without
+// waiting for the bytes (the connection stays open).
+func TestQueryBadReplies(t *testing.T) {
+	for _, c := range []struct {
+		reply string
+		want  error
+	}{
+		{"HTTP/1.1 400 Bad Request\r\n\r\n", wire.ErrTruncated}, // 'H' reads as a 72-byte frame
+		{"\x03\x05\x00\x00", wire.ErrMalformed},                 // packet id 5
+		{string(statusFrame(`["not","object"]`)), wire.ErrMalformed},
+		{"\x80\x80\x80\x80\x80\x80", wire.ErrMalformed},
+		{"\xff\xff\xff\xff\x07\x00", wire.ErrTooLarge},
+	} {
+		var conns atomic.Int32
+		addr := prototest.TCP(t, func(conn net.Conn) {
+			conns.Add(1)
+			r := bufio.NewReader(conn)
+			if _, err := readStatusRequest(r); err == nil {
+				io.WriteString(conn, c.reply)
+			}
+			if c.want == wire.ErrTooLarge {
+				io.Copy(io.Discard, r)
+			}
+		})
+		if _, _, err := prototest.QueryWithin(t, testQuerier(t, protocols.Settings{}, nil), addr, 2*time.Second); !errors.Is(err, c.want) || conns.Load() != 1 {
+			t.Errorf("%q: err = %v after %d connections, want %v after 1", c.reply, err, conns.Load(), c.want)
 		}
-	}
-}
-
-// The status came, the pong never does: the deadline ends the ping phase and
-// the status is still returned.
-func TestQueryPingTimeout(t *testing.T) {
-	addr := slpServer(t, statusFrame(statusJSON), 0, false, nil)
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, nil), addr, 300*time.Millisecond)
-	if err != nil || res.Players != protocols.Known(2) {
-		t.Fatalf("%+v, %v", res, err)
-	}
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "ping" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
-		t.Errorf("phase errors %v", res.PhaseErrors)
-	}
-	if phaseNames(tr) != "info ping" || tr.Phases[0].Err != nil || tr.Phases[1].Err == nil {
-		t.Errorf("phases %+v", tr.Phases)
-	}
-}
-
-func TestQuerySkipPing(t *testing.T) {
-	addr := slpServer(t, statusFrame(statusJSON), 0, false, nil)
-	res, tr, err := probe(t, testQuerier(t, protocols.Settings{}, &Options{SkipPing: true}), addr, 2*time.Second)
-	if err != nil || res.PhaseErrors != nil || phaseNames(tr) != "info" {
-		t.Errorf("%+v %v, phases %s", res, err, phaseNames(tr))
 	}
 }
 
@@ -383,26 +301,16 @@ func TestQueryHandshakeFields(t *testing.T) {
 var overInt32 = int64(1) << 31
 
 func TestNew(t *testing.T) {
-	for _, tc := range []struct {
-		opts Options
-		err  string
-	}{
-		{Options{Host: strings.Repeat("h", 256)}, "host"},
-		{Options{Host: "bad\xff"}, "host"},
-		{Options{ProtocolVersion: -2}, "protocol_version"},
-		{Options{ProtocolVersion: int(overInt32)}, "protocol_version"}, // wraps negative where int is 32 bits: refused too
-	} {
-		_, err := newQuerier(protocols.Settings{Options: func(v any) error { *v.(*Options) = tc.opts; return nil }})
-		if err == nil || !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("%+v: err = %v", tc.opts, err)
-		}
-	}
-	if _, err := newQuerier(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field") }}); err == nil {
-		t.Error("an options error must fail")
-	}
-	q, err := newQuerier(protocols.Settings{})
-	if err != nil || q.(*querier).version != -1 || !q.(*querier).ping {
-		t.Errorf("defaults: %+v, %v", q, err)
+	prototest.NewOptions(t, newQuerier, []prototest.OptionsCase[Options]{
+		{Options: Options{Host: strings.Repeat("h", 255), ProtocolVersion: 47}},
+		{Options: Options{Host: strings.Repeat("h", 256)}, Bad: "host"},
+		{Options: Options{Host: "bad\xff"}, Bad: "host"},
+		{Options: Options{ProtocolVersion: -2}, Bad: "protocol_version"},
+		{Options: Options{ProtocolVersion: int(overInt32)}, Bad: "protocol_version"}, // wraps negative where int is 32 bits: refused too
+	})
+	prototest.OptionsErrors(t, Protocol, nil)
+	if q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier); q.version != -1 || !q.ping {
+		t.Errorf("defaults: %+v", q)
 	}
 }
 

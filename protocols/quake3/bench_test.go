@@ -19,5 +19,5 @@ func BenchmarkDecodeInfo(b *testing.B) {
 
 // BenchmarkQuery is a full getstatus exchange over loopback.
 func BenchmarkQuery(b *testing.B) {
-	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, echoServer(b, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`))
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, answer("", `\clients\3`, nil, `12 48 "^1Play^7er"`, `-3 0 "Sarge"`, `0 999 ""`)))
 }

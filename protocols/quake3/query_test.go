@@ -3,8 +3,8 @@ package quake3
 import (
 	"bytes"
 	"fmt"
-	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -16,8 +16,13 @@ import (
 const oob = idtechtest.OOB
 
 // parseRequest returns the challenge of a `getstatus <challenge>\n` request.
-func parseRequest(req []byte) (string, bool) {
-	s, ok := strings.CutPrefix(string(req), oob+"getstatus ")
+func parseRequest(req []byte) (string, bool) { return challengeOf(req, "getstatus ") }
+
+// parseInfoRequest returns the challenge of a `getinfo <challenge>\n` request.
+func parseInfoRequest(req []byte) (string, bool) { return challengeOf(req, "getinfo ") }
+
+func challengeOf(req []byte, cmd string) (string, bool) {
+	s, ok := strings.CutPrefix(string(req), oob+cmd)
 	if !ok || !strings.HasSuffix(s, "\n") {
 		return "", false
 	}
@@ -27,43 +32,48 @@ func parseRequest(req []byte) (string, bool) {
 // statusReply builds the reply of a stock ioq3 server: the echoed challenge is
 // the first key because the engine prepends new keys.
 func statusReply(challenge string, players ...string) []byte {
+	return statusKeys(challenge, "", players...)
+}
+
+// statusKeys is statusReply with more keys at the end of the info line.
+func statusKeys(challenge, keys string, players ...string) []byte {
 	var b bytes.Buffer
 	b.WriteString(oob + "statusResponse\n")
 	if challenge != "" {
 		b.WriteString(`\challenge\` + challenge)
 	}
-	b.WriteString(`\sv_hostname\^1Fake ^7Arena\mapname\q3dm6\sv_maxclients\12\gamename\baseoa\version\ioq3 1.36\g_needpass\0` + "\n")
+	b.WriteString(`\sv_hostname\^1Fake ^7Arena\mapname\q3dm6\sv_maxclients\12\gamename\baseoa\version\ioq3 1.36\g_needpass\0` + keys + "\n")
 	for _, p := range players {
 		b.WriteString(p + "\n")
 	}
 	return b.Bytes()
 }
 
-// echoServer is a server answering with echo.
-func echoServer(t testing.TB, players ...string) netip.AddrPort {
-	return prototest.UDP(t, func(req []byte) [][]byte { return echo(req, players...) })
-}
-
 // echo answers a well-formed getstatus with its challenge echoed, and getinfo
 // with an infoResponse without g_humanplayers (ioq3 before 1.36).
 func echo(req []byte, players ...string) [][]byte {
-	if c, ok := parseInfoRequest(req); ok {
-		return [][]byte{[]byte(oob + "infoResponse\n" + `\challenge\` + c + `\clients\` + fmt.Sprint(len(players)))}
-	}
-	c, ok := parseRequest(req)
-	if !ok {
-		return nil
-	}
-	return [][]byte{statusReply(c, players...)}
+	return answer("", `\clients\`+fmt.Sprint(len(players)), nil, players...)(req)
 }
 
-// parseInfoRequest returns the challenge of a `getinfo <challenge>\n` request.
-func parseInfoRequest(req []byte) (string, bool) {
-	s, ok := strings.CutPrefix(string(req), oob+"getinfo ")
-	if !ok || !strings.HasSuffix(s, "\n") {
-		return "", false
+// answer answers getstatus with lines (and extra info keys) and, when info is
+// set, getinfo with the info string info (after the echoed challenge),
+// counting the getinfo requests in getinfos when it is set.
+func answer(keys, info string, getinfos *atomic.Int32, lines ...string) prototest.Handler {
+	return func(req []byte) [][]byte {
+		if c, ok := parseInfoRequest(req); ok {
+			if getinfos != nil {
+				getinfos.Add(1)
+			}
+			if info == "" {
+				return nil
+			}
+			return [][]byte{[]byte(oob + "infoResponse\n" + `\challenge\` + c + info)}
+		}
+		if c, ok := parseRequest(req); ok {
+			return [][]byte{statusKeys(c, keys, lines...)}
+		}
+		return nil
 	}
-	return strings.TrimSuffix(s, "\n"), true
 }
 
 // TestStatus runs the idTech status suite.

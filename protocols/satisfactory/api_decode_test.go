@@ -2,6 +2,7 @@ package satisfactory
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -25,68 +26,46 @@ func decodeState(resp *wire.HTTPResponse) (*protocols.Result, error) {
 	return res, nil
 }
 
+// The session is a save's name, not the server's: it stays in the info.
 func TestDecodeAPIState(t *testing.T) {
-	for _, tc := range []struct {
-		file, session, state string
-		players, max         protocols.Count
-		info                 map[string]string
+	for file, c := range map[string]struct {
+		summary string // state/players/max
+		info    map[string]string
 	}{
-		{"api_state_playing.json", "Northern Forest Factory", "playing", protocols.Known(3), protocols.Known(4),
-			map[string]string{"tech_tier": "5", "is_game_paused": "false", "total_game_duration": "512345",
-				"average_tick_rate": "29.87", "auto_load_session_name": "Northern Forest Factory",
-				"game_phase": "/Script/FactoryGame.FGGamePhase'/Game/FactoryGame/GamePhases/GP_Project_Assembly_Phase_2.GP_Project_Assembly_Phase_2'"}},
-		{"api_state_idle_pascal.json", "", "idle", protocols.Known(0), protocols.Known(4),
-			map[string]string{"is_game_running": "false", "is_game_paused": "true", "active_schematic": "None"}},
+		"api_state_playing.json": {"playing/3/4", map[string]string{"active_session_name": "Northern Forest Factory", "tech_tier": "5",
+			"is_game_paused": "false", "total_game_duration": "512345", "average_tick_rate": "29.87", "auto_load_session_name": "Northern Forest Factory",
+			"game_phase": "/Script/FactoryGame.FGGamePhase'/Game/FactoryGame/GamePhases/GP_Project_Assembly_Phase_2.GP_Project_Assembly_Phase_2'"}},
+		"api_state_idle_pascal.json": {"idle/0/4", map[string]string{"active_session_name": "", "is_game_running": "false", "is_game_paused": "true", "active_schematic": "None"}},
 	} {
-		t.Run(tc.file, func(t *testing.T) {
-			res, err := decodeState(prototest.JSONResponse(200, prototest.File(t, tc.file)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The session is a save's name, not the server's: it stays in the info.
-			if res.Name != "" || res.State != tc.state || res.Players != tc.players || res.MaxPlayers != tc.max {
-				t.Errorf("name/state/players/max = %q/%q/%v/%v", res.Name, res.State, res.Players, res.MaxPlayers)
-			}
-			if len(res.States) != 4 {
-				t.Errorf("States = %v", res.States)
-			}
-			info := map[string]string{}
-			for _, kv := range res.Info {
-				info[kv.Key] = kv.Value
-			}
-			if info["active_session_name"] != tc.session {
-				t.Errorf("session %q, want %q", info["active_session_name"], tc.session)
-			}
-			for k, v := range tc.info {
-				if info[k] != v {
-					t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
-				}
-			}
-		})
+		res, err := decodeState(prototest.JSONResponse(200, prototest.File(t, file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%s/%+v/%+v", res.State, res.Players.Value, res.MaxPlayers.Value); got != c.summary || res.Name != "" || !res.Players.Known || !res.MaxPlayers.Known || len(res.States) != 4 {
+			t.Errorf("%s: %s, name %q, %+v; want %s", file, got, res.Name, res, c.summary)
+		}
+		prototest.CheckInfoHas(t, res, c.info)
 	}
 }
 
 func TestDecodeAPILogin(t *testing.T) {
 	for file, want := range map[string]string{
-		"api_login.json":        "eyJwbCI6IkNsaWVudCJ9.4F2A9C0B7E1D3F5A6B8C9D0E1F2A3B4C",
-		"api_login_pascal.json": "eyJwbCI6IkNsaWVudCJ9.00FF",
+		"api_login.json":           "eyJwbCI6IkNsaWVudCJ9.4F2A9C0B7E1D3F5A6B8C9D0E1F2A3B4C",
+		"api_login_pascal.json":    "eyJwbCI6IkNsaWVudCJ9.00FF",
+		"api_login_empty.json":     "malformed",
+		"api_login_bad_token.json": "malformed",
 	} {
 		var l loginData
 		if err := decodeAPI(prototest.JSONResponse(200, prototest.File(t, file)), &l); err != nil {
 			t.Fatal(err)
 		}
 		tok, err := l.token()
-		if err != nil || tok.Reveal() != want {
-			t.Errorf("%s: token %q, %v", file, tok.Reveal(), err)
+		got := tok.Reveal()
+		if err != nil {
+			got = wire.Reason(err)
 		}
-	}
-	for _, file := range []string{"api_login_empty.json", "api_login_bad_token.json"} {
-		var l loginData
-		if err := decodeAPI(prototest.JSONResponse(200, prototest.File(t, file)), &l); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l.token(); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("%s: %v, want malformed", file, err)
+		if got != want {
+			t.Errorf("%s: %q (%v), want %s", file, got, err, want)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -91,26 +90,16 @@ func mustRead(name string) []byte {
 	return b
 }
 
-func startAPI(t testing.TB, f *fakeAPI) (*httptest.Server, netip.AddrPort) {
-	t.Helper()
-	return prototest.HTTP(t, f, true)
-}
-
 // startLQ answers the Lightweight Query on the UDP port of the same number as the
 // API's TCP port, as a dedicated server does on 7777: with the vector, or never
-// when silent.
-func startLQ(t testing.TB, port uint16, vec []byte, silent bool) {
+// when it is empty.
+func startLQ(t testing.TB, port uint16, vec []byte) {
 	t.Helper()
 	pc, err := net.ListenPacket("udp", netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port).String())
 	if err != nil {
 		t.Fatalf("UDP port %d beside the API: %v", port, err)
 	}
-	prototest.ServeUDP(t, pc, func(req []byte) [][]byte {
-		if silent || !isPoll(req) {
-			return nil
-		}
-		return [][]byte{withCookie(vec, req)}
-	})
+	prototest.ServeUDP(t, pc, lq(vec))
 }
 
 // apiOpts is the Options func of a module with `satisfactory: {api: true, ...}`.
@@ -130,133 +119,91 @@ func apiQuery(t *testing.T, addr netip.AddrPort, opts func(any) error, d time.Du
 	return prototest.QueryWithin(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: opts}), addr, d)
 }
 
-// The Lightweight Query's name and build stay; the API adds the players, the
-// limit, the session and the tech tier beside them.
-func TestAPIPasswordless(t *testing.T) {
-	f := &fakeAPI{}
-	_, addr := startAPI(t, f)
-	startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"), false)
-	res, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
+// summary is what a flow gives: the result's name/version/state/players/max/
+// sub-states and its phase errors (phase:reason), or the error's reason.
+func summary(res *protocols.Result, err error) string {
 	if err != nil {
-		t.Fatal(err)
+		return wire.Reason(err)
 	}
-	if res.Name != "Satisfactory Server" || res.Version != "366202" || res.State != "playing" ||
-		res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(4) || len(res.SubStates) != 4 || res.PhaseErrors != nil {
-		t.Errorf("result %+v", res)
+	count := func(c protocols.Count) string {
+		if !c.Known {
+			return "?"
+		}
+		return fmt.Sprint(c.Value)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	if info["active_session_name"] != "Northern Forest Factory" || info["tech_tier"] != "5" || info["changelist"] != "366202" {
-		t.Errorf("info %v", info)
-	}
-	if prototest.PhaseResults(tr) != "info:true,login:true,players:true" || f.calls.Load() != 2 {
-		t.Errorf("phases %s, %d calls", prototest.PhaseResults(tr), f.calls.Load())
-	}
-	if s := prototest.Transcript(tr); strings.Contains(s, issuedToken) || !strings.Contains(s, "QueryServerState") {
-		t.Errorf("transcript shows the issued token or lost the exchange:\n%s", s)
-	}
+	return fmt.Sprintf("%s/%s/%s/%s/%s/%d %s", res.Name, res.Version, res.State, count(res.Players), count(res.MaxPlayers), len(res.SubStates), prototest.PhaseErrorReasons(res))
 }
 
-// Either half alone: a failed API leaves the Lightweight Query's result and a
-// phase error; a silent UDP port costs half the time and leaves the API's fields
-// with no name.
-func TestAPIHalves(t *testing.T) {
-	t.Run("api_fails", func(t *testing.T) {
-		_, addr := startAPI(t, &fakeAPI{clientPassword: true})
-		startLQ(t, addr.Port(), loadHex(t, "playing_djwoodz.hex"), false)
-		res, tr, err := apiQuery(t, addr, apiOpts(nil), 4*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Name != "Satisfactory Server" || res.Players.Known || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "login" ||
-			!strings.Contains(res.PhaseErrors[0].Err.Error(), "token_file") {
-			t.Errorf("result %+v", res)
-		}
-		if prototest.PhaseResults(tr) != "info:true,login:false" {
-			t.Errorf("phases %s", prototest.PhaseResults(tr))
-		}
-	})
-	t.Run("udp_silent", func(t *testing.T) {
-		_, addr := startAPI(t, &fakeAPI{})
-		startLQ(t, addr.Port(), nil, true)
-		res, tr, err := apiQuery(t, addr, apiOpts(nil), time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Name != "" || res.State != "playing" || res.Players != protocols.Known(3) || len(res.PhaseErrors) != 1 ||
-			res.PhaseErrors[0].Phase != "info" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) {
-			t.Errorf("result %+v", res)
-		}
-		if prototest.PhaseResults(tr) != "info:false,login:true,players:true" {
-			t.Errorf("phases %s", prototest.PhaseResults(tr))
-		}
-	})
-}
-
-func TestAPITokenFile(t *testing.T) {
-	f := &fakeAPI{clientPassword: true}
-	_, addr := startAPI(t, f)
-	file := filepath.Join(t.TempDir(), "token")
-	os.WriteFile(file, []byte(apiToken+"\n"), 0o600)
-	res, tr, err := apiQuery(t, addr, apiOpts(func(o *Options) { o.TokenFile = file }), 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Players.Value != 3 || prototest.PhaseResults(tr) != "info:false,players:true" || f.calls.Load() != 1 {
-		t.Errorf("players %v, phases %s, %d calls: want no login", res.Players, prototest.PhaseResults(tr), f.calls.Load())
-	}
-	if strings.Contains(prototest.Transcript(tr), apiToken) {
-		t.Error("transcript shows the API token")
-	}
-}
-
-func TestAPIAuthFailures(t *testing.T) {
-	f := &fakeAPI{clientPassword: true}
-	_, addr := startAPI(t, f)
-	_, tr, err := apiQuery(t, addr, apiOpts(nil), 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "passwordless_login_not_possible") || !strings.Contains(err.Error(), "token_file") {
-		t.Errorf("client password: %v", err)
-	}
-	if prototest.PhaseResults(tr) != "info:false,login:false" {
-		t.Errorf("phases %s", prototest.PhaseResults(tr))
-	}
-	_, tr, err = apiQuery(t, addr, apiOpts(func(o *Options) { o.Token = "revoked.00" }), 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "invalid_token") {
-		t.Errorf("wrong token: %v", err)
-	}
-	if prototest.PhaseResults(tr) != "info:false,players:false" {
-		t.Errorf("phases %s", prototest.PhaseResults(tr))
-	}
-}
-
-func TestAPICAFile(t *testing.T) {
-	srv, addr := startAPI(t, &fakeAPI{})
+// The API's flows beside the Lightweight Query: the LQ's name and build stay
+// and the API adds the players, the limit, the session and the tech tier; a
+// failed API leaves the LQ's result and a phase error; a silent UDP port costs
+// half the time and leaves the API's fields with no name; a token file skips
+// the login; a client password or a wrong token fails. No token shows.
+func TestAPIFlows(t *testing.T) {
 	dir := t.TempDir()
-	good := filepath.Join(dir, "good.pem")
-	os.WriteFile(good, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600)
-	if _, _, err := apiQuery(t, addr, apiOpts(func(o *Options) { o.CAFile = good }), 2*time.Second); err != nil {
-		t.Errorf("server's own CA: %v", err)
-	}
-	// httptest servers share one certificate, so a foreign CA is made here.
-	bad := filepath.Join(dir, "bad.pem")
+	tokenFile, goodCA, foreignCA := filepath.Join(dir, "token"), filepath.Join(dir, "good.pem"), filepath.Join(dir, "foreign.pem")
+	prototest.WriteFile(t, tokenFile, apiToken+"\n")
+	// httptest servers share one certificate; a foreign CA is made here.
+	srv, _ := prototest.HTTP(t, &fakeAPI{}, true)
+	prototest.WriteFile(t, goodCA, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})))
 	foreign, _ := prototest.SelfSigned(t)
-	os.WriteFile(bad, foreign, 0o600)
-	_, _, err := apiQuery(t, addr, apiOpts(func(o *Options) { o.CAFile = bad }), 2*time.Second)
-	if !errors.Is(err, wire.ErrMismatch) || !strings.Contains(err.Error(), "certificate") {
-		t.Errorf("foreign CA: %v, want a rejected certificate", err)
+	prototest.WriteFile(t, foreignCA, string(foreign))
+	vec := prototest.HexFile(t, "playing_djwoodz.hex")
+	type flow struct {
+		name     string
+		password bool   // the server has a client password: no passwordless login
+		lq       []byte // the Lightweight Query's answer; empty: silence
+		set      func(*Options)
+		d        time.Duration
+		want     string   // summary
+		says     []string // what the error, or the phase error, says
+		phases   string
+		calls    int32            // API requests (-1: not counted)
+		override http.HandlerFunc // the API instead
 	}
-}
-
-func TestAPIErrors(t *testing.T) {
+	flows := []flow{
+		{"passwordless", false, vec, nil, 2 * time.Second, "Satisfactory Server/366202/playing/3/4/4 ", nil, "info:true,login:true,players:true", 2, nil},
+		{"api fails", true, vec, nil, 4 * time.Second, "Satisfactory Server/366202/playing/?/?/4 login:server_error", []string{"token_file"}, "info:true,login:false", 1, nil},
+		{"udp silent", false, []byte{}, nil, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,login:true,players:true", 2, nil},
+		{"token file", true, []byte{}, func(o *Options) { o.TokenFile = tokenFile }, time.Second, "//playing/3/4/0 info:timeout", nil, "info:false,players:true", 1, nil},
+		{"client password", true, []byte{}, nil, time.Second, "server_error", []string{"passwordless_login_not_possible", "token_file"}, "info:false,login:false", 1, nil},
+		{"wrong token", true, []byte{}, func(o *Options) { o.Token = "revoked.00" }, time.Second, "server_error", []string{"authentication failed", "invalid_token"}, "info:false,players:false", 1, nil},
+		{"server's own CA", false, vec, func(o *Options) { o.CAFile = goodCA }, 2 * time.Second, "Satisfactory Server/366202/playing/3/4/4 ", nil, "info:true,login:true,players:true", 2, nil},
+		{"foreign CA", false, vec, func(o *Options) { o.CAFile = foreignCA }, 2 * time.Second, "Satisfactory Server/366202/playing/?/?/4 login:mismatch", []string{"certificate"}, "info:true,login:false", 0, nil},
+	}
 	for _, h := range prototest.HTTPHazards(t, apiMaxBody) {
-		t.Run(h.Name, func(t *testing.T) {
-			_, addr := startAPI(t, &fakeAPI{override: h.Handler})
-			res, tr, err := apiQuery(t, addr, apiOpts(nil), h.Deadline)
-			prototest.CheckFailed(t, res, err, h.Want, h.Msg, prototest.Unquoted)
-			if prototest.PhaseResults(tr) != "info:false,login:false" {
-				t.Errorf("phases %s", prototest.PhaseResults(tr))
+		flows = append(flows, flow{"api " + h.Name, false, nil, nil, h.Deadline, wire.Reason(h.Want), []string{h.Msg}, "info:false,login:false", -1, h.Handler})
+	}
+	for _, c := range flows {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := &fakeAPI{clientPassword: c.password, override: c.override}
+			_, addr := prototest.HTTP(t, f, true)
+			startLQ(t, addr.Port(), c.lq)
+			res, tr, err := apiQuery(t, addr, apiOpts(c.set), c.d)
+			if got := summary(res, err); err != nil && res != nil || got != c.want || prototest.PhaseResults(tr) != c.phases || c.calls >= 0 && f.calls.Load() != c.calls {
+				t.Errorf("%s, phases %s, %d calls; want %s, %s, %d", got, prototest.PhaseResults(tr), f.calls.Load(), c.want, c.phases, c.calls)
+			}
+			said := fmt.Sprint(err)
+			if res != nil && len(res.PhaseErrors) > 0 {
+				said = res.PhaseErrors[0].Err.Error()
+			}
+			for _, s := range c.says {
+				if !strings.Contains(said, s) {
+					t.Errorf("%q does not say %q", said, s)
+				}
+			}
+			if strings.Contains(said, prototest.Unquoted) {
+				t.Errorf("%q quotes the body", said)
+			}
+			if s := prototest.Transcript(tr); strings.Contains(s, issuedToken) || strings.Contains(s, apiToken) {
+				t.Errorf("transcript shows a token:\n%s", s)
+			}
+			if c.name == "passwordless" {
+				if !strings.Contains(prototest.Transcript(tr), "QueryServerState") {
+					t.Error("the transcript lost the exchange")
+				}
+				prototest.CheckInfoHas(t, res, map[string]string{"active_session_name": "Northern Forest Factory", "tech_tier": "5", "changelist": "366202"})
 			}
 		})
 	}
@@ -288,7 +235,7 @@ func TestAPIContractCases(t *testing.T) {
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
-		_, addr := startAPI(t, &fakeAPI{})
+		_, addr := prototest.HTTP(t, &fakeAPI{}, true)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if _, err := prototest.MustNew(t, Protocol, protocols.Settings{Options: opts}).Query(ctx, protocols.At(addr), nil); wire.Reason(err) != "timeout" {
@@ -298,23 +245,18 @@ func TestAPIContractCases(t *testing.T) {
 }
 
 func TestAPIOptions(t *testing.T) {
-	dir := t.TempDir()
-	notPEM := filepath.Join(dir, "x.pem")
-	os.WriteFile(notPEM, []byte("not a certificate"), 0o600)
-	for name, set := range map[string]func(any) error{
-		"token without api":    func(v any) error { v.(*Options).Token = "t"; return nil },
-		"ca_file without api":  func(v any) error { v.(*Options).CAFile = notPEM; return nil },
-		"legacy with api":      apiOpts(func(o *Options) { o.Legacy = true }),
-		"token and token_file": apiOpts(func(o *Options) { o.Token = "a"; o.TokenFile = notPEM }),
-		"token with a space":   apiOpts(func(o *Options) { o.Token = "a b" }),
-		"missing token_file":   apiOpts(func(o *Options) { o.TokenFile = filepath.Join(dir, "absent") }),
-		"ca_file without PEM":  apiOpts(func(o *Options) { o.CAFile = notPEM }),
-		"missing ca_file":      apiOpts(func(o *Options) { o.CAFile = filepath.Join(dir, "absent") }),
-	} {
-		if _, err := Protocol.New(protocols.Settings{Options: set}); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
+	notPEM := filepath.Join(t.TempDir(), "x.pem")
+	prototest.WriteFile(t, notPEM, "not a certificate")
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"token: t":                  "set api: true",
+		"ca_file: " + notPEM:        "set api: true",
+		"{api: true, legacy: true}": "exclude each other",
+		"{api: true, token: a, token_file: " + notPEM + "}": "satisfactory token",
+		"{api: true, token: a b}":                           "satisfactory token",
+		"{api: true, token_file: /absent}":                  "satisfactory token",
+		"{api: true, ca_file: " + notPEM + "}":              "no PEM certificate",
+		"{api: true, ca_file: /absent}":                     "satisfactory ca_file",
+	})
 	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: apiOpts(func(o *Options) { o.Token = apiToken })})
 	if s := fmt.Sprintf("%v %+v %#v", q, q, q); strings.Contains(s, apiToken) {
 		t.Errorf("querier prints its token: %s", s)

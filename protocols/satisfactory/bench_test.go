@@ -10,35 +10,26 @@ import (
 )
 
 func BenchmarkDecode(b *testing.B) {
-	vec := loadHex(b, "playing_djwoodz.hex")
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, prototest.HexFile(b, "playing_djwoodz.hex"), func(vec []byte) error {
 		resp, err := decode(vec)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			resp.Result()
 		}
-		_ = resp.Result()
-	}
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {
-	vec := loadHex(b, "playing_djwoodz.hex")
-	addr := prototest.UDP(b, func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)} })
-	prototest.QueryBench(b, Protocol, protocols.Settings{}, addr)
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, lq(prototest.HexFile(b, "playing_djwoodz.hex"))))
 }
 
 func BenchmarkDecodeAPIState(b *testing.B) {
 	resp := prototest.JSONResponse(200, prototest.File(b, "api_state_playing.json"))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodeState(resp); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.DecodeBench(b, resp.Body, func([]byte) error { _, err := decodeState(resp); return err })
 }
 
 func BenchmarkQueryAPI(b *testing.B) {
-	_, addr := startAPI(b, &fakeAPI{})
+	_, addr := prototest.HTTP(b, &fakeAPI{}, true)
 	q := prototest.MustNew(b, Protocol, protocols.Settings{Options: apiOpts(nil)})
 	tr := wire.NewTrace()
 	b.ReportAllocs()

@@ -2,8 +2,10 @@ package satisfactory
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
-	"strings"
+	"strconv"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -11,136 +13,60 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// loadHex reads a hand-built vector (see prototest.ParseHex).
-func loadHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
-
+// want is a testdata/NAME.expected.json: what NAME.hex decodes to.
 type want struct {
-	legacy    bool
-	cookie    uint64
-	state     string
-	version   string
-	name      string
-	modded    protocols.Flag
-	subStates []protocols.SubState
-	trailing  int
-	info      map[string]string // a subset of Info
+	prototest.HexVector
+	Legacy               bool
+	Cookie               string // hex
+	State, Version, Name string
+	Modded               prototest.Opt[bool]
+	SubStates            []string `json:"sub_states"` // "name version"
+	Trailing             int
+	Info                 map[string]string // a subset of Info
+}
+
+func wantOf(t testing.TB, name string) want {
+	return prototest.ReadJSON[want](t, filepath.Join("testdata", name+".expected.json"))
 }
 
 func TestDecodeVectors(t *testing.T) {
-	for _, tc := range []struct {
-		file string
-		size int
-		want want
-	}{
-		{"playing_djwoodz.hex", 60, want{
-			cookie: 0x0102030405060708, state: "playing", version: "366202",
-			name: "Satisfactory Server", modded: protocols.FlagFalse,
-			subStates: []protocols.SubState{
-				{Name: "ServerGameState", Version: 17}, {Name: "ServerOptions", Version: 1},
-				{Name: "SaveCollection", Version: 5}, {Name: "AdvancedGameSettings", Version: 1},
-			},
-			info: map[string]string{"state": "3", "flags": "0x0", "flag_modded": "false", "sub_state_SaveCollection": "5"},
-		}},
-		{"idle_modded_utf8.hex", 45, want{
-			cookie: ^uint64(0), state: "idle", version: "0", name: "Fabrik Ü 工厂",
-			modded: protocols.FlagTrue,
-			info:   map[string]string{"flags": "0x800000000000001f", "flag_modded": "true", "flag_custom1": "true", "flag_custom4": "true"},
-		}},
-		{"loading_unknown_substates.hex", 47, want{
-			state: "loading", version: "123456", modded: protocols.FlagFalse,
-			subStates: []protocols.SubState{
-				{Name: "Custom1", Version: 65535}, {Name: "ServerGameState", Version: 2}, {Name: "Custom4", Version: 0},
-			},
-			info: map[string]string{
-				"flag_custom2": "true", "flag_modded": "false", "sub_state_unknown_9": "4660",
-				"sub_state_unknown_200": "1", "sub_state_duplicate_ServerGameState": "99",
-			},
-		}},
-		{"long_name.hex", 292, want{
-			cookie: 42, state: "playing", version: "1", name: strings.Repeat("Satisfactory Server ", 13),
-			modded: protocols.FlagTrue, subStates: []protocols.SubState{{Name: "ServerOptions", Version: 7}},
-		}},
-		{"trailing_bytes.hex", 32, want{
-			cookie: 1, state: "playing", version: "366202", name: "A", modded: protocols.FlagFalse, trailing: 2,
-			info: map[string]string{"trailing_bytes": "2"},
-		}},
-		{"legacy_v0.hex", 17, want{
-			legacy: true, cookie: 0x0123456789ABCDEF, state: "playing", version: "142090",
-			info: map[string]string{"protocol_version": "0", "beacon_port": "15809"},
-		}},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			b := loadHex(t, tc.file)
-			if len(b) != tc.size {
-				t.Fatalf("vector is %d bytes, built as %d", len(b), tc.size)
-			}
-			resp, err := decode(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if resp.Legacy != tc.want.legacy || resp.Cookie != tc.want.cookie || resp.Trailing != tc.want.trailing {
-				t.Errorf("legacy/cookie/trailing = %v/%#x/%d, want %v/%#x/%d", resp.Legacy, resp.Cookie, resp.Trailing,
-					tc.want.legacy, tc.want.cookie, tc.want.trailing)
-			}
-			if err := answers(b, tc.want.cookie); err != nil {
-				t.Errorf("Answers: %v", err)
-			}
-			checkResult(t, resp.Result(), tc.want)
-		})
-	}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		resp, err := decode(b)
+		if w.Refused(t, b, err) {
+			return
+		}
+		cookie, _ := strconv.ParseUint(w.Cookie, 0, 64)
+		if resp.Legacy != w.Legacy || resp.Cookie != cookie || resp.Trailing != w.Trailing || answers(b, cookie) != nil {
+			t.Errorf("legacy/cookie/trailing = %v/%#x/%d, want %+v; answers: %v", resp.Legacy, resp.Cookie, resp.Trailing, w, answers(b, cookie))
+		}
+		checkResult(t, resp.Result(), w)
+	})
 }
 
 func checkResult(t *testing.T, res *protocols.Result, w want) {
 	t.Helper()
-	if res.State != w.state || res.Version != w.version || res.Name != w.name || res.Modded != w.modded {
-		t.Errorf("state/version/name/modded = %q/%q/%q/%v, want %q/%q/%q/%v",
-			res.State, res.Version, res.Name, res.Modded, w.state, w.version, w.name, w.modded)
+	modded := protocols.FlagUnknown
+	if !w.Modded.Null {
+		modded = protocols.FlagOf(w.Modded.V)
+	}
+	if res.State != w.State || res.Version != w.Version || res.Name != w.Name || res.Modded != modded {
+		t.Errorf("state/version/name/modded = %q/%q/%q/%v, want %+v", res.State, res.Version, res.Name, res.Modded, w)
 	}
 	if !slices.Equal(res.States, []string{"offline", "idle", "loading", "playing"}) {
 		t.Errorf("States = %q", res.States)
 	}
-	if !slices.Equal(res.SubStates, w.subStates) {
-		t.Errorf("SubStates = %v, want %v", res.SubStates, w.subStates)
+	subs := []string{}
+	for _, s := range res.SubStates {
+		subs = append(subs, fmt.Sprint(s.Name, " ", s.Version))
 	}
+	if !slices.Equal(subs, w.SubStates) {
+		t.Errorf("SubStates = %v, want %v", subs, w.SubStates)
+	}
+	// The Lightweight Query reports no count at all: neither players nor bots.
 	if res.Players.Known || res.MaxPlayers.Known || res.Bots.Known || res.Password != protocols.FlagUnknown {
 		t.Errorf("reported counts/password the protocol does not carry: %+v", res)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	for k, v := range w.info {
-		if info[k] != v {
-			t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
-		}
-	}
-}
-
-func TestDecodeBadVectors(t *testing.T) {
-	for _, tc := range []struct {
-		file    string
-		want    error
-		mention string // the field or offset the error must name
-	}{
-		{"bad_terminator.hex", wire.ErrMalformed, "terminator at offset 29"},
-		{"name_length_lies.hex", wire.ErrTruncated, "name length 200"},
-		{"substates_lie.hex", wire.ErrTruncated, "255 sub-states"},
-		{"short.hex", wire.ErrTruncated, "12-byte response"},
-		{"bad_magic.hex", wire.ErrMalformed, "magic F6 D5"},
-		{"gamedig_header_0102.hex", wire.ErrMalformed, "protocol version 2"},
-		{"legacy_short.hex", wire.ErrTruncated, "pre-1.0"},
-		{"erratum1_doc_substate_layout.hex", wire.ErrMalformed, "terminator"},
-		{"erratum2_doc_name_offset.hex", wire.ErrTruncated, "name length 18437"},
-		{"erratum3_doc_terminator_offset.hex", wire.ErrTruncated, "terminator at offset 31"},
-		{"erratum4_poll_message_type.hex", wire.ErrMalformed, "message type 0"},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			_, err := decode(loadHex(t, tc.file))
-			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.mention) {
-				t.Fatalf("err = %v, want %v mentioning %q", err, tc.want, tc.mention)
-			}
-		})
-	}
+	prototest.CheckInfoHas(t, res, w.Info)
 }
 
 func TestDecodeEdgeInputs(t *testing.T) {
@@ -150,7 +76,7 @@ func TestDecodeEdgeInputs(t *testing.T) {
 		}
 	}
 	// Every prefix of a valid response fails cleanly as truncated.
-	full := loadHex(t, "playing_djwoodz.hex")
+	full := prototest.HexFile(t, "playing_djwoodz.hex")
 	for n := range len(full) {
 		if _, err := decode(full[:n]); !errors.Is(err, wire.ErrTruncated) {
 			t.Errorf("prefix %d: %v, want ErrTruncated", n, err)
@@ -158,32 +84,25 @@ func TestDecodeEdgeInputs(t *testing.T) {
 	}
 }
 
-func TestInvalidUTF8NameIsReplaced(t *testing.T) {
-	b := loadHex(t, "trailing_bytes.hex")
-	b[28] = 0xFF // the name "A" becomes an invalid byte
-	resp, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.Name != "\uFFFD" {
-		t.Errorf("name = %q, want U+FFFD", resp.Name)
-	}
-}
-
-func TestUnknownStateIsRawNumber(t *testing.T) {
-	b := loadHex(t, "playing_djwoodz.hex")
-	b[12] = 7
-	resp, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := resp.Result().State; got != "7" {
-		t.Errorf("State = %q, want \"7\"", got)
-	}
-	b[12] = 0
-	resp, _ = decode(b)
-	if got := resp.Result().State; got != "offline" {
-		t.Errorf("State = %q, want offline", got)
+// One byte changed in a good vector: an invalid UTF-8 name is replaced, a state
+// the spec does not name is its number.
+func TestMutatedVectors(t *testing.T) {
+	for _, c := range []struct {
+		file      string
+		at        int
+		b         byte
+		nameState string
+	}{
+		{"trailing_bytes.hex", 28, 0xFF, "\uFFFD/playing"}, // the name "A"
+		{"playing_djwoodz.hex", 12, 7, "Satisfactory Server/7"},
+		{"playing_djwoodz.hex", 12, 0, "Satisfactory Server/offline"},
+	} {
+		b := prototest.HexFile(t, c.file)
+		b[c.at] = c.b
+		resp, err := decode(b)
+		if err != nil || resp.Result().Name+"/"+resp.Result().State != c.nameState {
+			t.Errorf("%s[%d] = %#x: %v %+v, want %s", c.file, c.at, c.b, err, resp, c.nameState)
+		}
 	}
 }
 
@@ -199,125 +118,52 @@ func TestRequestLayout(t *testing.T) {
 	}
 }
 
+// answers takes a datagram with the poll's cookie as the answer, so that decode
+// can say what is wrong with its body; other cookies, short and foreign ones
+// are skipped.
 func TestAnswers(t *testing.T) {
-	b := loadHex(t, "playing_djwoodz.hex")
-	if err := answers(b, 0x0102030405060708); err != nil {
-		t.Error(err)
-	}
-	if err := answers(b, 0x0102030405060709); !errors.Is(err, wire.ErrMismatch) {
-		t.Errorf("other cookie: %v, want ErrMismatch", err)
-	}
-	if err := answers(b[:11], 0x0102030405060708); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("11 bytes: %v, want ErrTruncated", err)
-	}
-	if err := answers([]byte("garbage datagram"), 0); !errors.Is(err, wire.ErrMalformed) {
-		t.Errorf("garbage: %v, want ErrMalformed", err)
-	}
-	legacy := loadHex(t, "legacy_v0.hex")
-	if err := answers(legacy, 0x0123456789ABCDEF); err != nil {
-		t.Error(err)
-	}
-	if err := answers(legacy[:9], 0x0123456789ABCDEF); !errors.Is(err, wire.ErrTruncated) {
-		t.Errorf("legacy 9 bytes: %v, want ErrTruncated", err)
-	}
-	// A truncated body with an intact cookie is accepted, so decode can say what is wrong.
-	if err := answers(b[:20], 0x0102030405060708); err != nil {
-		t.Errorf("truncated body: %v", err)
+	b, legacy := prototest.HexFile(t, "playing_djwoodz.hex"), prototest.HexFile(t, "legacy_v0.hex")
+	for _, c := range []struct {
+		name   string
+		b      []byte
+		cookie uint64
+		want   error
+	}{
+		{"answer", b, 0x0102030405060708, nil},
+		{"other cookie", b, 0x0102030405060709, wire.ErrMismatch},
+		{"11 bytes", b[:11], 0x0102030405060708, wire.ErrTruncated},
+		{"garbage", []byte("garbage datagram"), 0, wire.ErrMalformed},
+		{"legacy", legacy, 0x0123456789ABCDEF, nil},
+		{"legacy 9 bytes", legacy[:9], 0x0123456789ABCDEF, wire.ErrTruncated},
+		{"truncated body, intact cookie", b[:20], 0x0102030405060708, nil},
+		{"erratum 4: the poll itself (message type 0, not 1)", request(1), 1, wire.ErrMalformed},
+	} {
+		if err := answers(c.b, c.cookie); !errors.Is(err, c.want) || (err == nil) != (c.want == nil) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
 	}
 }
 
-// TestErrata has one case per erratum of spec §5 and per client bug it warns about.
+// TestErrata pins the errata of spec §5 and the client bugs it warns about that
+// the vector tables do not show by themselves (erratum 1: playing_djwoodz's
+// sub-states and erratum1_doc_substate_layout; 2: long_name and
+// erratum2_doc_name_offset; 3: FuzzDecode's length sum and
+// erratum3_doc_terminator_offset; gamedig's inverted header check:
+// gamedig_header_0102; djwoodz's bytewise names: idle_modded_utf8).
 func TestErrata(t *testing.T) {
-	t.Run("1_substate_entry_is_3_bytes_packed", func(t *testing.T) {
-		resp, err := decode(loadHex(t, "playing_djwoodz.hex"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []subState{{0, 17}, {1, 1}, {3, 5}, {2, 1}}
-		if !slices.Equal(resp.SubStates, want) {
-			t.Errorf("sub-states = %v, want %v", resp.SubStates, want)
-		}
-		// A datagram laid out per the doc (version at offset 8) does not pass.
-		if _, err := decode(loadHex(t, "erratum1_doc_substate_layout.hex")); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("doc layout: %v, want ErrMalformed", err)
-		}
-	})
-	t.Run("2_server_name_starts_after_u16_length", func(t *testing.T) {
-		resp, err := decode(loadHex(t, "long_name.hex"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(resp.Name) != 260 || !strings.HasPrefix(resp.Name, "Satisfactory Server") {
-			t.Errorf("name = %d bytes %.30q, want 260 bytes", len(resp.Name), resp.Name)
-		}
-		if _, err := decode(loadHex(t, "erratum2_doc_name_offset.hex")); !errors.Is(err, wire.ErrTruncated) {
-			t.Errorf("doc name offset: %v, want ErrTruncated", err)
-		}
-	})
-	t.Run("3_terminator_at_4_plus_payload_length", func(t *testing.T) {
-		b := loadHex(t, "playing_djwoodz.hex")
-		resp, err := decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := 29 + 3*len(resp.SubStates) + len(resp.Name); len(b) != want || b[len(b)-1] != 0x01 {
-			t.Errorf("length %d, want 29+3N+len = %d ending in 01", len(b), want)
-		}
-		if _, err := decode(loadHex(t, "erratum3_doc_terminator_offset.hex")); !errors.Is(err, wire.ErrTruncated) {
-			t.Errorf("doc terminator offset: %v, want ErrTruncated", err)
-		}
-		if _, err := decode(loadHex(t, "bad_terminator.hex")); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("wrong terminator: %v, want ErrMalformed", err)
-		}
-	})
 	t.Run("4_response_message_type_is_1_not_poll", func(t *testing.T) {
-		b := loadHex(t, "erratum4_poll_message_type.hex")
-		if !slices.Equal(b, request(1)) {
-			t.Fatalf("vector is not the poll for cookie 1")
-		}
-		if err := answers(b, 1); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("Answers(poll) = %v, want ErrMalformed", err)
-		}
-		if _, err := decode(b); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("Decode(poll) = %v, want ErrMalformed", err)
+		if !slices.Equal(prototest.HexFile(t, "erratum4_poll_message_type.hex"), request(1)) {
+			t.Errorf("vector is not the poll for cookie 1") // TestAnswers refuses the poll
 		}
 	})
 	t.Run("5_cookie_is_opaque", func(t *testing.T) {
 		for _, c := range []uint64{0, 1, 0x8000000000000000, ^uint64(0), 0x0102030405060708} {
-			b := loadHex(t, "playing_djwoodz.hex")
+			b := prototest.HexFile(t, "playing_djwoodz.hex")
 			copy(b[4:12], request(c)[4:12])
 			resp, err := decode(b)
 			if err != nil || resp.Cookie != c || answers(b, c) != nil {
 				t.Errorf("cookie %#x: decoded %#x, %v", c, resp.Cookie, err)
 			}
-		}
-	})
-	t.Run("client_bug_gamedig_inverted_header_check", func(t *testing.T) {
-		// gamedig drops D5 F6 01 02 and accepts anything else; we accept only D5 F6 01 01.
-		if _, err := decode(loadHex(t, "gamedig_header_0102.hex")); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("D5 F6 01 02: %v, want ErrMalformed", err)
-		}
-		if _, err := decode(loadHex(t, "bad_magic.hex")); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("bad magic: %v, want ErrMalformed", err)
-		}
-	})
-	t.Run("client_bug_gamedig_no_cookie_or_terminator_check", func(t *testing.T) {
-		b := loadHex(t, "playing_djwoodz.hex")
-		if err := answers(b, 0x0505050505050505); !errors.Is(err, wire.ErrMismatch) {
-			t.Errorf("foreign cookie: %v, want ErrMismatch", err)
-		}
-		b[len(b)-1] = 0x02
-		if _, err := decode(b); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("terminator 02: %v, want ErrMalformed", err)
-		}
-	})
-	t.Run("client_bug_djwoodz_bytewise_name_decoding", func(t *testing.T) {
-		resp, err := decode(loadHex(t, "idle_modded_utf8.hex"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.Name != "Fabrik Ü 工厂" {
-			t.Errorf("name = %q, want UTF-8 decoded", resp.Name)
 		}
 	})
 }

@@ -2,7 +2,6 @@ package satisfactory
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -22,13 +21,26 @@ func withCookie(vec, req []byte) []byte {
 	return out
 }
 
+// lq answers each poll with vec, carrying the poll's cookie, and nothing else
+// (an empty vec: nothing at all).
+func lq(vec []byte) prototest.Handler {
+	return func(req []byte) [][]byte {
+		if !isPoll(req) || len(vec) == 0 {
+			return nil
+		}
+		return [][]byte{withCookie(vec, req)}
+	}
+}
+
 // isPoll checks the 13-byte request the spec's §3 defines.
 func isPoll(req []byte) bool {
 	return len(req) == 13 && req[0] == 0xD5 && req[1] == 0xF6 && req[2] == 0 && req[3] == 1 && req[12] == 1
 }
 
+// Each query polls with a fresh random cookie; an answer to another poll and
+// junk before the answer are skipped, each noted.
 func TestQueryRoundTrip(t *testing.T) {
-	vec := loadHex(t, "playing_djwoodz.hex")
+	vec := prototest.HexFile(t, "playing_djwoodz.hex")
 	var (
 		mu      sync.Mutex
 		cookies [][]byte
@@ -40,56 +52,22 @@ func TestQueryRoundTrip(t *testing.T) {
 		mu.Lock()
 		cookies = append(cookies, slices.Clone(req[4:12]))
 		mu.Unlock()
-		return [][]byte{withCookie(vec, req)}
+		stale := withCookie(vec, req)
+		stale[4] ^= 0xFF
+		return [][]byte{stale, []byte("junk"), withCookie(vec, req)}
 	})
 	q := prototest.MustNew(t, Protocol, protocols.Settings{})
 	for range 2 {
-		tr := wire.NewTrace()
-		res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-		if err != nil {
-			t.Fatal(err)
+		res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
+		if err != nil || prototest.PhaseResults(tr) != "info:true" || prototest.Ignored(tr) != 2 {
+			t.Fatalf("%v, phases %s, %d packets noted as ignored, want 2", err, prototest.PhaseResults(tr), prototest.Ignored(tr))
 		}
-		checkResult(t, res, want{
-			state: "playing", version: "366202", name: "Satisfactory Server", modded: protocols.FlagFalse,
-			subStates: []protocols.SubState{
-				{Name: "ServerGameState", Version: 17}, {Name: "ServerOptions", Version: 1},
-				{Name: "SaveCollection", Version: 5}, {Name: "AdvancedGameSettings", Version: 1},
-			},
-		})
-		if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-			t.Errorf("phases = %+v", tr.Phases)
-		}
+		checkResult(t, res, wantOf(t, "playing_djwoodz"))
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(cookies) != 2 || slices.Equal(cookies[0], cookies[1]) {
 		t.Errorf("cookies %x: want a fresh random cookie per query", cookies)
-	}
-}
-
-func TestQueryIgnoresForeignCookie(t *testing.T) {
-	vec := loadHex(t, "playing_djwoodz.hex")
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		stale := withCookie(vec, req)
-		stale[4] ^= 0xFF // an answer to some other poll
-		return [][]byte{stale, []byte("junk"), withCookie(vec, req)}
-	})
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Satisfactory Server" {
-		t.Errorf("name = %q", res.Name)
-	}
-	ignored := 0
-	for _, p := range tr.Packets {
-		if p.Dir == wire.Received && p.Note != "" {
-			ignored++
-		}
-	}
-	if ignored != 2 {
-		t.Errorf("%d received packets noted as ignored, want 2", ignored)
 	}
 }
 
@@ -110,7 +88,7 @@ func errorCase(t *testing.T, h prototest.Handler, deadline time.Duration, want e
 }
 
 func TestQueryErrors(t *testing.T) {
-	vec := loadHex(t, "playing_djwoodz.hex")
+	vec := prototest.HexFile(t, "playing_djwoodz.hex")
 	t.Run("only_foreign_cookies_is_mismatch", func(t *testing.T) {
 		errorCase(t, func(req []byte) [][]byte {
 			b := withCookie(vec, req)
@@ -127,9 +105,7 @@ func TestQueryErrors(t *testing.T) {
 			2*time.Second, wire.ErrTruncated)
 	})
 	t.Run("bad_terminator", func(t *testing.T) {
-		bad := loadHex(t, "bad_terminator.hex")
-		errorCase(t, func(req []byte) [][]byte { return [][]byte{withCookie(bad, req)} },
-			2*time.Second, wire.ErrMalformed)
+		errorCase(t, lq(prototest.HexFile(t, "bad_terminator.hex")), 2*time.Second, wire.ErrMalformed)
 	})
 	t.Run("echoed_poll_is_skipped", func(t *testing.T) {
 		errorCase(t, func(req []byte) [][]byte { return [][]byte{req} }, 300*time.Millisecond, wire.ErrMalformed)
@@ -138,21 +114,16 @@ func TestQueryErrors(t *testing.T) {
 
 // Silence and a closed port are failures too: the contract checks them.
 func TestQuerierContract(t *testing.T) {
-	vec := loadHex(t, "playing_djwoodz.hex")
+	vec := prototest.HexFile(t, "playing_djwoodz.hex")
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "satisfactory", DefaultPort: 7777, Transport: "udp",
-		Answer: func(req []byte) [][]byte {
-			if !isPoll(req) {
-				return nil
-			}
-			return [][]byte{withCookie(vec, req)}
-		},
+		Answer:   lq(vec),
 		WantName: "Satisfactory Server", RetryAttempts: 2,
 	})
 }
 
 func TestQueryLegacy(t *testing.T) {
-	vec := loadHex(t, "legacy_v0.hex")
+	vec := prototest.HexFile(t, "legacy_v0.hex")
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		if len(req) != 10 || req[0] != 0 || req[1] != 0 {
 			return nil
@@ -169,12 +140,5 @@ func TestQueryLegacy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkResult(t, res, want{state: "playing", version: "142090", info: map[string]string{"beacon_port": "15809"}})
-}
-
-func TestNewOptionsError(t *testing.T) {
-	_, err := Protocol.New(protocols.Settings{Options: func(any) error { return fmt.Errorf("unknown field \"legacyy\"") }})
-	if err == nil {
-		t.Fatal("want an error")
-	}
+	checkResult(t, res, wantOf(t, "legacy_v0"))
 }

@@ -2,35 +2,22 @@ package skycoop
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecode(b *testing.B) {
-	vec := loadHex(b, "rcon_counted.hex")
-	b.ReportAllocs()
-	for b.Loop() {
+	prototest.DecodeBench(b, prototest.HexFile(b, "rcon_counted.hex"), func(vec []byte) error {
 		st, err := decodeReply(vec, defaultPacketID)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			st.Result(true)
 		}
-		_ = st.Result(true)
-	}
+		return err
+	})
 }
 
 func BenchmarkQuery(b *testing.B) {
-	vec := loadHex(b, "rcon_counted.hex")
-	addr := prototest.UDP(b, func([]byte) [][]byte { return [][]byte{vec} })
-	q := testQuerier(b, protocols.Settings{Players: true})
-	tr := wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	vec := prototest.HexFile(b, "rcon_counted.hex")
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, prototest.UDP(b, func([]byte) [][]byte { return [][]byte{vec} }))
 }

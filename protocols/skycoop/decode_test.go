@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,112 +15,45 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// loadHex reads a hand-built vector (see prototest.ParseHex).
-func loadHex(t testing.TB, name string) []byte { return prototest.HexFile(t, name) }
-
+// want is a testdata/NAME.expected.json: what NAME.hex decodes to.
 type want struct {
-	format     string
-	name       string
-	version    string
-	players    int64
-	max        int64
-	list       []string // nil: no PlayerList expected
-	configErr  error
-	info       map[string]string
-	phaseError bool
+	prototest.HexVector
+	Format        string
+	Name, Version string
+	Players       int64
+	MaxPlayers    int64    `json:"max_players"`
+	PlayerList    []string `json:"player_list"`  // null: no PlayerList expected
+	ConfigError   string   `json:"config_error"` // the config's reason: a players phase error
+	Info          map[string]string
 }
 
-var goodVectors = []struct {
-	file string
-	size int
-	want want
-}{
-	{"spec_worked_srv.hex", 152, want{
-		format: formatCurrent, name: "Srv", version: "0.13.2", players: 1, max: 4, list: []string{"Alice"},
-		info: map[string]string{"experience": "Voyageur", "pvp": "True", "players_listed": "1"},
-	}},
-	{"spec_fixture_empty_name.hex", 130, want{
-		format: formatCurrent, version: "0.13.2", players: 0, max: 4, list: []string{},
-		info: map[string]string{"experience": "Stalker", "pvp": "True", "players_listed": "0"},
-	}},
-	{"rcon_counted.hex", 196, want{
-		format: formatCurrent, name: "Zone de survie é", version: "0.13.1", players: 3, max: 8,
-		list: []string{"Alice", "Bob"},
-		info: map[string]string{"experience": "Interloper", "pvp": "False", "players_listed": "2", "players": "3"},
-	}},
-	{"raw_names.hex", 212, want{
-		format: formatCurrent, name: "Raw", version: "0.12.0", players: 4, max: 10,
-		list: []string{`C:\Bob`, `Say "hi"`, "OBrien", "a,b]:{"},
-		info: map[string]string{"experience": "Pilgrim", "pvp": "False"},
-	}},
-	{"surrogates.hex", 158, want{
-		format: formatCurrent, name: "❄ Cabin 🏔 \uFFFD ", version: "0.13.2", players: 0, max: 2, list: []string{},
-		info: map[string]string{"experience": "Unknown"},
-	}},
-	{"version_nonascii_aligned.hex", 146, want{
-		format: formatCurrent, name: "V", version: "0.13.2-é1", players: 1, max: 4, list: []string{"Ann"},
-	}},
-	{"version_nonascii_split.hex", 159, want{
-		format: formatCurrent, name: "V", version: "0.13.2-β", players: 2, max: 4, list: []string{"Ann", "Bo"},
-	}},
-	{"legacy_0_11_3.hex", 34, want{
-		format: formatLegacy, version: "0.11.3", players: 2, max: 4,
-		info: map[string]string{"format": formatLegacy, "config_bytes": "12"},
-	}},
-	{"trailing_bytes.hex", 134, want{
-		format: formatCurrent, name: "T", version: "0.13.2", players: 0, max: 4, list: []string{},
-		info: map[string]string{"trailing_bytes": "2"},
-	}},
-	{"config_truncated.hex", 46, want{
-		format: formatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
-		configErr: wire.ErrTruncated, phaseError: true,
-	}},
-	{"config_missing.hex", 32, want{
-		format: formatCurrent, name: "Cut", version: "0.13.2", players: 2, max: 6,
-		configErr: wire.ErrTruncated, phaseError: true,
-	}},
-	{"config_not_json.hex", 64, want{
-		format: formatCurrent, name: "Odd", version: "0.13.2", players: 1, max: 6,
-		configErr: wire.ErrMalformed, phaseError: true, info: map[string]string{"config": "Players:\nAlice"},
-	}},
+func wantOf(t testing.TB, name string) want {
+	return prototest.ReadJSON[want](t, filepath.Join("testdata", name+".expected.json"))
 }
 
 func TestDecodeVectors(t *testing.T) {
-	for _, tc := range goodVectors {
-		t.Run(tc.file, func(t *testing.T) {
-			b := loadHex(t, tc.file)
-			if len(b) != tc.size {
-				t.Fatalf("vector is %d bytes, built as %d", len(b), tc.size)
-			}
-			st, err := decodeReply(b, defaultPacketID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Format != tc.want.format {
-				t.Errorf("format = %q, want %q", st.Format, tc.want.format)
-			}
-			if !errors.Is(st.ConfigErr, tc.want.configErr) || (tc.want.configErr == nil) != (st.ConfigErr == nil) {
-				t.Errorf("config error = %v, want %v", st.ConfigErr, tc.want.configErr)
-			}
-			checkResult(t, st.Result(true), tc.want)
-			if res := st.Result(false); res.PlayerList != nil || res.PhaseErrors != nil {
-				t.Errorf("without players: list %v, phase errors %v", res.PlayerList, res.PhaseErrors)
-			}
-		})
-	}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		st, err := decodeReply(b, defaultPacketID)
+		if w.Refused(t, b, err) {
+			return
+		}
+		if st.Format != w.Format || wire.Reason(st.ConfigErr) != w.ConfigError && !(st.ConfigErr == nil && w.ConfigError == "") {
+			t.Errorf("format %q, config error %v; want %q, %s", st.Format, st.ConfigErr, w.Format, w.ConfigError)
+		}
+		checkResult(t, st.Result(true), w)
+		if res := st.Result(false); res.PlayerList != nil || res.PhaseErrors != nil {
+			t.Errorf("without players: list %v, phase errors %v", res.PlayerList, res.PhaseErrors)
+		}
+	})
 }
 
 func checkResult(t *testing.T, res *protocols.Result, w want) {
 	t.Helper()
-	if res.Game != "The Long Dark" || res.Name != w.name || res.Version != w.version {
-		t.Errorf("game/name/version = %q/%q/%q, want The Long Dark/%q/%q", res.Game, res.Name, res.Version, w.name, w.version)
+	if res.Game != "The Long Dark" || res.Name != w.Name || res.Version != w.Version || res.MaxPlayers != protocols.Known(w.MaxPlayers) ||
+		res.Map != "" || res.Password != protocols.FlagUnknown {
+		t.Errorf("result %+v, want %+v", res, w)
 	}
-	if res.Players != protocols.Known(w.players) || res.MaxPlayers != protocols.Known(w.max) {
-		t.Errorf("players = %+v/%+v, want %d/%d", res.Players, res.MaxPlayers, w.players, w.max)
-	}
-	if res.Map != "" || res.Bots.Known || res.Password != protocols.FlagUnknown {
-		t.Errorf("reported what the protocol does not carry: %+v", res)
-	}
+	prototest.CheckBots(t, res, w.Players, prototest.Unknown, true) // clients counted, RCON sessions too; no bots
 	var names []string
 	if res.PlayerList != nil {
 		names = []string{}
@@ -126,45 +61,13 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 			names = append(names, p.Name)
 		}
 	}
-	if !slices.Equal(names, w.list) || (names == nil) != (w.list == nil) {
-		t.Errorf("player names = %q, want %q", names, w.list)
+	if !slices.Equal(names, w.PlayerList) || (names == nil) != (w.PlayerList == nil) {
+		t.Errorf("player names = %q, want %q", names, w.PlayerList)
 	}
-	if got := len(res.PhaseErrors) == 1 && res.PhaseErrors[0].Phase == "players"; got != w.phaseError || len(res.PhaseErrors) > 1 {
-		t.Errorf("phase errors = %v, want players error: %v", res.PhaseErrors, w.phaseError)
+	if got := len(res.PhaseErrors) == 1 && res.PhaseErrors[0].Phase == "players"; got != (w.ConfigError != "") || len(res.PhaseErrors) > 1 {
+		t.Errorf("phase errors = %v, want a players error: %v", res.PhaseErrors, w.ConfigError != "")
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
-	for k, v := range w.info {
-		if info[k] != v {
-			t.Errorf("Info[%s] = %q, want %q", k, info[k], v)
-		}
-	}
-}
-
-func TestDecodeBadVectors(t *testing.T) {
-	for _, tc := range []struct {
-		file    string
-		want    error
-		mention string
-	}{
-		{"odd_name_length.hex", wire.ErrMalformed, "server name length 5 at offset 4 is odd"},
-		{"name_length_lies.hex", wire.ErrTruncated, "server name length 1000 at offset 4, 6 bytes left"},
-		{"name_length_huge.hex", wire.ErrTooLarge, "server name length 2147483647"},
-		{"name_length_negative.hex", wire.ErrMalformed, "negative"},
-		{"wrong_packet_id.hex", wire.ErrMismatch, "packet id 146"},
-		{"players_negative.hex", wire.ErrMalformed, "negative player counts -1/4 at offset 24"},
-		{"version_truncated.hex", wire.ErrTruncated, "mod version of 6 characters"},
-		{"version_invalid_utf8.hex", wire.ErrMalformed, "invalid UTF-8 at offset 20"},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			_, err := decodeReply(loadHex(t, tc.file), defaultPacketID)
-			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.mention) {
-				t.Fatalf("err = %v, want %v mentioning %q", err, tc.want, tc.mention)
-			}
-		})
-	}
+	prototest.CheckInfoHas(t, res, w.Info)
 }
 
 func TestDecodeEdgeInputs(t *testing.T) {
@@ -177,7 +80,7 @@ func TestDecodeEdgeInputs(t *testing.T) {
 		t.Errorf("echoed request: %v, want ErrMismatch", err)
 	}
 	// Every prefix of a reply fails cleanly; once the counts are in, they are kept.
-	full := loadHex(t, "spec_worked_srv.hex")
+	full := prototest.HexFile(t, "spec_worked_srv.hex")
 	for n := range len(full) {
 		st, err := decodeReply(full[:n], defaultPacketID)
 		switch {
@@ -189,48 +92,37 @@ func TestDecodeEdgeInputs(t *testing.T) {
 	}
 }
 
+// TestParseConfig: each config string gives players/experience/pvp/other keys
+// (a nil list printed as "nil"), or the reason it is refused with.
 func TestParseConfig(t *testing.T) {
-	for _, tc := range []struct {
-		in      string
-		players []string
-		exp     string
-		pvp     string
-		other   []protocols.KV
-	}{
-		{"{'players':['Alice','Bob'],'experience':'Voyageur','pvp':'True'}", []string{"Alice", "Bob"}, "Voyageur", "True", nil},
-		{`{"players":["A"],"experience":"Stalker","pvp":"False"}`, []string{"A"}, "Stalker", "False", nil},
-		{" { 'players' : [ 'A' , 'B' , ] , 'pvp' : 'True' , } ", []string{"A", "B"}, "", "True", nil},
-		{"{'players':[],'mode':3,'tags':['x','y'],'on':true}", []string{}, "", "",
-			[]protocols.KV{{Key: "mode", Value: "3"}, {Key: "tags", Value: "x,y"}, {Key: "on", Value: "true"}}},
-		{"{}", nil, "", "", nil},
+	for in, want := range map[string]string{
+		"{'players':['Alice','Bob'],'experience':'Voyageur','pvp':'True'}": `["Alice" "Bob"]/Voyageur/True/[]`,
+		`{"players":["A"],"experience":"Stalker","pvp":"False"}`:           `["A"]/Stalker/False/[]`,
+		" { 'players' : [ 'A' , 'B' , ] , 'pvp' : 'True' , } ":             `["A" "B"]//True/[]`,
+		"{'players':[],'mode':3,'tags':['x','y'],'on':true}":               `[]///[{mode 3} {tags x,y} {on true}]`,
+		"{}":                `nil///[]`,
+		"":                  "truncated",
+		"{":                 "truncated",
+		"{'players':['A'":   "truncated",
+		"{'players':['A":    "truncated",
+		"{'a' 'b'}":         "malformed",
+		"{'a':'b'} x":       "malformed",
+		"['a']":             "malformed",
+		"{'a':}":            "malformed",
+		"{'a':'b' 'c':'d'}": "malformed",
+		"Players:\nAlice":   "malformed",
 	} {
-		c, err := parseConfig(tc.in)
-		if err != nil {
-			t.Errorf("%q: %v", tc.in, err)
-			continue
+		c, err := parseConfig(in)
+		got := wire.Reason(err)
+		if err == nil {
+			players := fmt.Sprintf("%q", c.Players)
+			if c.Players == nil {
+				players = "nil"
+			}
+			got = fmt.Sprintf("%s/%s/%s/%v", players, c.Experience, c.PVP, c.Other)
 		}
-		if !slices.Equal(c.Players, tc.players) || (c.Players == nil) != (tc.players == nil) ||
-			c.Experience != tc.exp || c.PVP != tc.pvp || !slices.Equal(c.Other, tc.other) {
-			t.Errorf("%q: %+v", tc.in, c)
-		}
-	}
-	for _, tc := range []struct {
-		in   string
-		want error
-	}{
-		{"", wire.ErrTruncated},
-		{"{", wire.ErrTruncated},
-		{"{'players':['A'", wire.ErrTruncated},
-		{"{'players':['A", wire.ErrTruncated},
-		{"{'a' 'b'}", wire.ErrMalformed},
-		{"{'a':'b'} x", wire.ErrMalformed},
-		{"['a']", wire.ErrMalformed},
-		{"{'a':}", wire.ErrMalformed},
-		{"{'a':'b' 'c':'d'}", wire.ErrMalformed},
-		{"Players:\nAlice", wire.ErrMalformed},
-	} {
-		if _, err := parseConfig(tc.in); !errors.Is(err, tc.want) {
-			t.Errorf("%q: %v, want %v", tc.in, err, tc.want)
+		if got != want {
+			t.Errorf("%q: %s, want %s", in, got, want)
 		}
 	}
 	many := "{'players':[" + strings.Repeat("'p',", 3000) + "]}"
@@ -239,101 +131,31 @@ func TestParseConfig(t *testing.T) {
 	}
 }
 
-// TestQuirks has one case per quirk or erratum the spec calls out (§3-§6) and per
-// mistake of the wiki's reference client.
+// TestQuirks pins the quirks of spec §3-§6 and the mistakes of the wiki's
+// reference client that the vector tables above do not show by themselves.
 func TestQuirks(t *testing.T) {
-	decode := func(t *testing.T, file string) *status {
-		t.Helper()
-		st, err := decodeReply(loadHex(t, file), defaultPacketID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
 	t.Run("name_length_counts_utf16_bytes", func(t *testing.T) {
-		b := loadHex(t, "rcon_counted.hex")
-		if n := int(b[4]); n != 2*len([]rune("Zone de survie é")) {
-			t.Fatalf("vector name length %d", n)
-		}
-		if st := decode(t, "rcon_counted.hex"); st.Name != "Zone de survie é" {
-			t.Errorf("name = %q", st.Name)
-		}
-	})
-	t.Run("utf16_byte_count_is_even", func(t *testing.T) {
-		if _, err := decodeReply(loadHex(t, "odd_name_length.hex"), defaultPacketID); !errors.Is(err, wire.ErrMalformed) {
-			t.Errorf("odd count: %v, want ErrMalformed", err)
-		}
-	})
-	t.Run("utf16_surrogates_decoded_unpaired_replaced", func(t *testing.T) {
-		if st := decode(t, "surrogates.hex"); st.Name != "❄ Cabin 🏔 \uFFFD " {
-			t.Errorf("name = %+q", st.Name)
-		}
-	})
-	t.Run("version_length_counts_utf16_units_not_bytes", func(t *testing.T) {
-		for file, v := range map[string]string{"version_nonascii_aligned.hex": "0.13.2-é1", "version_nonascii_split.hex": "0.13.2-β"} {
-			st := decode(t, file)
-			if st.Version != v || st.ConfigErr != nil {
-				t.Errorf("%s: version %q, config error %v", file, st.Version, st.ConfigErr)
-			}
+		if n := int(prototest.HexFile(t, "rcon_counted.hex")[4]); n != 2*len([]rune("Zone de survie é")) {
+			t.Errorf("vector name length %d", n)
 		}
 	})
 	t.Run("wiki_client_reads_version_length_as_bytes", func(t *testing.T) {
 		// The wiki's C# example does Encoding.UTF8.GetString(data, i, len): with a
 		// non-ASCII version it lands one byte short and misreads every later field.
-		b := loadHex(t, "version_nonascii_aligned.hex")
-		wikiPlayers := int32(binary.LittleEndian.Uint32(b[14+9:])) // version bytes start at 14
-		st := decode(t, "version_nonascii_aligned.hex")
-		if wikiPlayers == st.Players || st.Players != 1 || st.MaxPlayers != 4 {
-			t.Errorf("players %d (wiki reading: %d), max %d", st.Players, wikiPlayers, st.MaxPlayers)
+		b := prototest.HexFile(t, "version_nonascii_aligned.hex")
+		if wikiPlayers := int32(binary.LittleEndian.Uint32(b[14+9:])); wikiPlayers == 1 { // version bytes start at 14
+			t.Errorf("the wiki's reading also gives 1 player")
 		}
 	})
 	t.Run("config_is_single_quoted_not_json", func(t *testing.T) {
-		st := decode(t, "spec_worked_srv.hex")
-		if json.Valid([]byte(st.ConfigRaw)) {
-			t.Fatalf("config %q is valid JSON", st.ConfigRaw)
-		}
-		if st.ConfigErr != nil || st.Config.Experience != "Voyageur" || st.Config.PVP != "True" {
-			t.Errorf("config = %+v, %v", st.Config, st.ConfigErr)
+		st, err := decodeReply(prototest.HexFile(t, "spec_worked_srv.hex"), defaultPacketID)
+		if err != nil || json.Valid([]byte(st.ConfigRaw)) {
+			t.Errorf("config %q is valid JSON (%v)", st.ConfigRaw, err)
 		}
 	})
-	t.Run("names_lose_apostrophes_keep_backslash_and_quote", func(t *testing.T) {
-		want := []string{`C:\Bob`, `Say "hi"`, "OBrien", "a,b]:{"}
-		if st := decode(t, "raw_names.hex"); !slices.Equal(st.Config.Players, want) {
-			t.Errorf("names = %q, want %q", st.Config.Players, want)
-		}
-	})
-	t.Run("players_count_includes_rcon_sessions", func(t *testing.T) {
-		st := decode(t, "rcon_counted.hex")
-		if st.Players != 3 || len(st.Config.Players) != 2 {
-			t.Errorf("players %d, listed %d: want 3 counted, 2 listed", st.Players, len(st.Config.Players))
-		}
-	})
-	t.Run("counts_survive_missing_or_truncated_config", func(t *testing.T) {
-		for _, file := range []string{"config_missing.hex", "config_truncated.hex"} {
-			st := decode(t, file)
-			if st.Players != 2 || st.MaxPlayers != 6 || !errors.Is(st.ConfigErr, wire.ErrTruncated) {
-				t.Errorf("%s: %d/%d, %v", file, st.Players, st.MaxPlayers, st.ConfigErr)
-			}
-		}
-	})
-	t.Run("legacy_layout_0_11_0_to_0_11_5", func(t *testing.T) {
-		st := decode(t, "legacy_0_11_3.hex")
-		if st.Format != formatLegacy || st.Version != "0.11.3" || st.Name != "" || st.Players != 2 || st.MaxPlayers != 4 {
-			t.Errorf("legacy = %+v", st)
-		}
-	})
-	t.Run("packet_id_other_than_147_unsupported_but_configurable", func(t *testing.T) {
-		b := loadHex(t, "wrong_packet_id.hex")
-		if _, err := decodeReply(b, defaultPacketID); !errors.Is(err, wire.ErrMismatch) {
-			t.Errorf("id 146 with 147 expected: %v, want ErrMismatch", err)
-		}
-		if st, err := decodeReply(b, 146); err != nil || st.Name != "Srv" || st.Players != 1 {
+	t.Run("packet_id_other_than_147_configurable", func(t *testing.T) {
+		if st, err := decodeReply(prototest.HexFile(t, "wrong_packet_id.hex"), 146); err != nil || st.Name != "Srv" || st.Players != 1 {
 			t.Errorf("id 146 configured: %+v, %v", st, err)
-		}
-	})
-	t.Run("no_trailing_data_but_tolerated", func(t *testing.T) {
-		if st := decode(t, "trailing_bytes.hex"); st.Trailing != 2 || st.ConfigErr != nil {
-			t.Errorf("trailing %d, config error %v", st.Trailing, st.ConfigErr)
 		}
 	})
 }

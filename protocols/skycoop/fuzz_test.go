@@ -1,16 +1,14 @@
 package skycoop
 
 import (
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	for _, p := range files {
-		f.Add(loadHex(f, filepath.Base(p)))
-	}
+	prototest.SeedHex(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := decodeReply(b, defaultPacketID)
 		if err != nil {
