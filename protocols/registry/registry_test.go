@@ -137,7 +137,9 @@ var botSources = map[string]string{
 	"hawakening":       "none: Users lists the pilots' accounts and the listing marks no bots",
 }
 
-var botsTest = regexp.MustCompile(`(?m)^func TestBots\w*\(t \*testing\.T\)`)
+// botsTest: a test named for the bot rule, or the rule checked where the package's
+// vectors are (prototest.CheckBots).
+var botsTest = regexp.MustCompile(`(?m)^func TestBots\w*\(t \*testing\.T\)|\bprototest\.CheckBots\(`)
 
 func TestBotSources(t *testing.T) {
 	registered := map[string]bool{}
@@ -150,7 +152,7 @@ func TestBotSources(t *testing.T) {
 		if tests == "" {
 			t.Errorf("protocol %s: no tests in ../%s", p.Name, p.Name)
 		} else if !botsTest.MatchString(tests) {
-			t.Errorf("protocol %s: no TestBots* test in its package (see prototest.CheckBots)", p.Name)
+			t.Errorf("protocol %s: no TestBots* test and no prototest.CheckBots in its package's tests", p.Name)
 		}
 	}
 	for name := range botSources {
