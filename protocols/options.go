@@ -14,3 +14,21 @@ func (s Settings) DecodeOptions(name string, v any) error {
 	}
 	return nil
 }
+
+// WithOptions makes a protocol's New of build, which gets the module's block for
+// protocol name decoded (DecodeOptions; the zero O when the module has none):
+// the preamble every protocol with options would otherwise repeat.
+func WithOptions[O any](name string, build func(Settings, O) (Querier, error)) func(Settings) (Querier, error) {
+	return func(s Settings) (Querier, error) {
+		var o O
+		if err := s.DecodeOptions(name, &o); err != nil {
+			return nil, err
+		}
+		return build(s, o)
+	}
+}
+
+// Fixed is the New of a protocol whose querier takes nothing from the module.
+func Fixed(q Querier) func(Settings) (Querier, error) {
+	return func(Settings) (Querier, error) { return q, nil }
+}

@@ -13,6 +13,10 @@ type querier struct {
 	players, rules bool
 }
 
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	return &querier{retries: s.Retries, players: s.Players, rules: s.Rules}, nil
+}
+
 var (
 	smallRequest = request(descSmallRequest)
 	bigRequest   = request(descBigRequest)

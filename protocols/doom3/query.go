@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -49,12 +48,8 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		// getInfoEx repeats the whole reply and adds per-player statistics. Not every
 		// server may answer it: give it half the time left so a silent one still
 		// leaves the info result standing.
-		sub := ctx
-		if dl, ok := ctx.Deadline(); ok {
-			var cancel context.CancelFunc
-			sub, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
-			defer cancel()
-		}
+		sub, cancel := protocols.Share(ctx, 2)
+		defer cancel()
 		p := tr.Begin("players")
 		ex, err := exchange(sub, conn, "getInfoEx", respInfoEx)
 		if err == nil && ex.PlayersErr != nil {

@@ -3,12 +3,12 @@ package fivem
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -25,15 +25,6 @@ const (
 	maxInfoBody    = 512 << 10
 )
 
-// infoRequest builds `FF FF FF FF getinfo <challenge>`. The server reads the
-// challenge up to a space or newline and echoes it as the `challenge` key.
-func infoRequest(challenge string) []byte {
-	b := make([]byte, 0, 4+len("getinfo ")+len(challenge))
-	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
-	b = append(b, "getinfo "...)
-	return append(b, challenge...)
-}
-
 // Query asks for the info over UDP, then over HTTP on the same port the player
 // list (as the module wants it) and info.json: the server's build (phase
 // "version", unless `version: false`), and its convars with rules (phase "rules"
@@ -43,31 +34,18 @@ func infoRequest(challenge string) []byte {
 // Not a protocols.UDPExchange: the UDP info is followed by HTTP requests.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	conn.Retries = q.retries
-
-	// 26 base32 characters: no space, newline or backslash.
+	// 26 base32 characters: no space, newline or backslash. The server reads
+	// the challenge up to a space or newline and echoes it as the `challenge` key.
 	challenge := rand.Text()
-	p := tr.Begin("info")
-	kvs, err := wire.Exchange(ctx, conn, infoRequest(challenge), func(b []byte) ([]protocols.KV, error, error) {
-		kvs, err := decodeInfo(b)
-		switch {
-		case errors.Is(err, errNotInfo):
-			return nil, err, nil
-		case err != nil:
-			return nil, nil, err
-		}
-		// FXServer always echoes; a different token is a late or spoofed reply.
-		if c, ok := lookup(kvs, "challenge"); ok && c != challenge {
-			return nil, fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, c, challenge), nil
-		}
-		return kvs, nil, nil
-	})
-	conn.Close()
-	tr.End(p, err)
+	x := protocols.UDPExchange[[]protocols.KV]{
+		Request: idtech.Q3Request("getinfo", challenge, ""), Retries: q.retries, Decode: decodeInfo, NotReply: errNotInfo,
+		Check: func(kvs []protocols.KV) error {
+			// FXServer always echoes; a different token is a late or spoofed reply.
+			c, ok := lookup(kvs, "challenge")
+			return idtech.Echoed(c, ok, challenge)
+		},
+	}
+	kvs, err := x.Ask(ctx, t, tr)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +69,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	if q.rules {
 		phase = "rules"
 	}
-	p = tr.Begin(phase)
+	p := tr.Begin(phase)
 	version, rules, err := fetchServerInfo(ctx, addr, tr)
 	tr.End(p, err)
 	if err != nil {

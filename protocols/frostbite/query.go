@@ -2,9 +2,7 @@ package frostbite
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -95,8 +93,8 @@ func ask(conn *wire.TCPConn, tr *wire.Trace, req []byte, seq uint32) ([][]byte, 
 // readPacket reads one packet, its size checked against the cap before the body
 // is read.
 func readPacket(conn *wire.TCPConn, hdr []byte) ([]byte, error) {
-	if _, err := io.ReadFull(conn, hdr); err != nil {
-		return nil, eof(err, "packet header")
+	if err := wire.ReadFull(conn, hdr, "packet header"); err != nil {
+		return nil, err
 	}
 	_, size, err := header(hdr)
 	if err != nil {
@@ -104,16 +102,8 @@ func readPacket(conn *wire.TCPConn, hdr []byte) ([]byte, error) {
 	}
 	b := make([]byte, size)
 	copy(b, hdr)
-	if _, err := io.ReadFull(conn, b[headerLen:]); err != nil {
-		return nil, eof(err, fmt.Sprintf("packet body (%d bytes)", size-headerLen))
+	if err := wire.ReadFull(conn, b[headerLen:], "packet body"); err != nil {
+		return nil, err
 	}
 	return b, nil
-}
-
-// eof names a close mid-packet as truncation; socket errors already carry a reason.
-func eof(err error, what string) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: connection closed before the %s", wire.ErrTruncated, what)
-	}
-	return err
 }

@@ -46,11 +46,7 @@ type Options struct {
 }
 
 // build builds the Querier for a module.
-func build(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("gamespy1", &opts); err != nil {
-		return nil, err
-	}
+var build = protocols.WithOptions("gamespy1", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	q := &querier{players: s.Players, rules: s.Rules, retries: s.Retries}
 	switch opts.Request {
 	case "", requestStatus:
@@ -69,4 +65,4 @@ func build(s protocols.Settings) (protocols.Querier, error) {
 	}
 	q.text = text
 	return q, nil
-}
+})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
@@ -142,7 +141,7 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 		hit = e.Req
 	}
 	for i, st := range infoStages {
-		sctx, cancel := stageContext(ctx, i == len(infoStages)-1)
+		sctx, cancel := protocols.Share(ctx, min(2, len(infoStages)-i)) // the last stage: all the time left
 		textSent = textSent || st.text
 		if i == 0 {
 			msg, a2sReq, err = x.firstInfo(sctx, hit)
@@ -202,7 +201,7 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 func (x *exchanger) firstInfo(ctx context.Context, hit []byte) (msg, req []byte, err error) {
 	if hit != nil {
 		_, bounded := ctx.Deadline() // without a deadline there is no half to take
-		hctx, cancel := stageContext(ctx, false)
+		hctx, cancel := protocols.Share(ctx, 2)
 		msg, err = x.Request(hctx, hit, isInfoReply, false)
 		cancel()
 		if !bounded || !errors.Is(err, wire.ErrTimeout) || ctx.Err() != nil {
@@ -212,16 +211,6 @@ func (x *exchanger) firstInfo(ctx context.Context, hit []byte) (msg, req []byte,
 	}
 	msg, err = x.Request(ctx, steam.InfoRequest, isInfoReply, false)
 	return msg, steam.InfoRequest, err
-}
-
-// stageContext bounds one info stage to half the time left; the last stage (or a
-// probe without deadline) runs on ctx itself.
-func stageContext(ctx context.Context, last bool) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if last || !ok {
-		return ctx, func() {}
-	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
 }
 
 // decodeInfo decodes an info reply; after a 0x6D it waits briefly for the 0x49 that

@@ -41,11 +41,7 @@ const (
 	tagOnline = "M2Online"
 )
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("mafia2mp", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("mafia2mp", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
 	if err != nil {
 		return nil, fmt.Errorf("mafia2mp options: %w", err)
@@ -59,4 +55,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("mafia2mp options: variant %q: want \"\" or \"online\"", opts.Variant)
 	}
 	return q, nil
-}
+})

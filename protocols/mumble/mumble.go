@@ -49,11 +49,7 @@ type Options struct {
 const defaultGTmurmurPort = 27800
 
 // newQuerier builds the Querier for a module.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("mumble", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("mumble", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	if !o.GTmurmur {
 		if o.QueryPort != 0 {
 			return nil, fmt.Errorf("mumble options: query_port is the GTmurmur plugin's: set gtmurmur: true")
@@ -67,4 +63,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("mumble options: query_port must be between 1 and 65535, got %d", o.QueryPort)
 	}
 	return &gtQuerier{queryPort: uint16(o.QueryPort), players: s.Players}, nil
-}
+})

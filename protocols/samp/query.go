@@ -3,7 +3,6 @@ package samp
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -142,19 +141,10 @@ func (q *querier) playerPhase(ctx context.Context, tr *wire.Trace, ask func(cont
 	return nil
 }
 
-// share gives a phase that may go unanswered half the time left, so the phases
-// after it keep theirs.
-func share(ctx context.Context) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if !ok {
-		return ctx, func() {}
-	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
-}
-
-// askShare asks op within half the time left (share).
+// askShare asks op within half the time left: a phase that goes unanswered
+// leaves the phases after it theirs.
 func askShare(ctx context.Context, ask func(context.Context, byte) ([]byte, error), op byte) ([]byte, error) {
-	sctx, cancel := share(ctx)
+	sctx, cancel := protocols.Share(ctx, 2)
 	defer cancel()
 	return ask(sctx, op)
 }

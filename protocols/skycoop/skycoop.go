@@ -31,11 +31,7 @@ type Options struct {
 }
 
 // newQuerier builds the Querier for a module.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("skycoop", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("skycoop", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	if opts.PacketID == 0 {
 		opts.PacketID = defaultPacketID
 	}
@@ -45,4 +41,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("skycoop options: packet_id must be between 1 and 65535, got %d", opts.PacketID)
 	}
 	return statusPing(s, int32(opts.PacketID)), nil
-}
+})

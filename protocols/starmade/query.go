@@ -2,9 +2,6 @@ package starmade
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -30,28 +27,20 @@ func query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.
 		return nil, err
 	}
 	var hdr [headerLen]byte
-	if _, err := io.ReadFull(conn, hdr[:]); err != nil {
-		return nil, eof(err, "answer header")
+	if err := wire.ReadFull(conn, hdr[:], "answer header"); err != nil {
+		return nil, err
 	}
 	n, err := bodyLen(hdr[:])
 	if err != nil {
 		return nil, err
 	}
 	body := make([]byte, n)
-	if _, err := io.ReadFull(conn, body); err != nil {
-		return nil, eof(err, fmt.Sprintf("answer body (%d bytes)", n))
+	if err := wire.ReadFull(conn, body, "answer body"); err != nil {
+		return nil, err
 	}
 	ps, err := decodeBody(body)
 	if err != nil {
 		return nil, err
 	}
 	return result(ps)
-}
-
-// eof names a close mid-answer as truncation; socket errors already carry a reason.
-func eof(err error, what string) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: connection closed before the %s", wire.ErrTruncated, what)
-	}
-	return err
 }

@@ -51,11 +51,7 @@ type Options struct {
 	Encoding string `yaml:"encoding"`
 }
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("teamspeak2", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("teamspeak2", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	if opts.QueryPort == 0 {
 		opts.QueryPort = defaultQueryPort
 	}
@@ -67,4 +63,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("teamspeak2 options: %w", err)
 	}
 	return &querier{queryPort: uint16(opts.QueryPort), players: s.Players, rules: s.Rules, text: text}, nil
-}
+})

@@ -42,11 +42,7 @@ type Options struct {
 	QueryPort int `yaml:"query_port"`
 }
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("teamspeak3", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("teamspeak3", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	if opts.QueryPort == 0 {
 		opts.QueryPort = defaultQueryPort
 	}
@@ -54,4 +50,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("teamspeak3 options: query_port must be between 1 and 65535, got %d", opts.QueryPort)
 	}
 	return &querier{queryPort: uint16(opts.QueryPort)}, nil
-}
+})

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -130,11 +129,8 @@ func requestBoth(ctx context.Context, conn *wire.UDPConn, retries int, first, re
 	conn.Retries = 0
 	defer func() { conn.Retries = retries }()
 	for attempt := 0; ; attempt++ {
-		actx, cancel := ctx, context.CancelFunc(func() {})
 		left := retries - attempt
-		if dl, ok := ctx.Deadline(); ok && left > 0 {
-			actx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(left+1)))
-		}
+		actx, cancel := protocols.Share(ctx, left+1)
 		if err := conn.Send(first); err != nil {
 			cancel()
 			return nil, err

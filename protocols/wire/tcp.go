@@ -127,3 +127,22 @@ func (t *TCPConn) ReadAll(max int) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// ReadFull reads exactly len(b) bytes of what from r (io.ReadFull): a close
+// before them is ErrTruncated, saying how much of what came.
+func ReadFull(r io.Reader, b []byte, what string) error {
+	n, err := io.ReadFull(r, b)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: connection closed after %d of %d bytes of the %s", ErrTruncated, n, len(b), what)
+	}
+	return err
+}
+
+// Closed names a close mid-exchange, before what, as ErrTruncated; other errors
+// (the socket's) already carry a reason and pass through.
+func Closed(err error, what string) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: connection closed before the %s", ErrTruncated, what)
+	}
+	return err
+}
