@@ -216,3 +216,22 @@ func JSON[R any](decode func([]byte) (R, error)) func(*wire.HTTPResponse) (R, er
 		return decode(body)
 	}
 }
+
+// InfoPhase runs query, the whole of a query that is one phase (one connection,
+// one conversation, a lookup), as the "info" phase.
+func InfoPhase(ctx context.Context, t Target, tr *wire.Trace, query func(context.Context, Target, *wire.Trace) (*Result, error)) (*Result, error) {
+	p := tr.Begin("info")
+	res, err := query(ctx, t, tr)
+	tr.End(p, err)
+	return res, err
+}
+
+// JSONPage is the New of a protocol whose whole query is one GET of a JSON
+// status page at path (the reply capped at maxBody): decode reads the page and
+// result makes the Result of it, given the module's players setting.
+func JSONPage[R any](path string, maxBody int, decode func([]byte) (R, error), result func(R, bool) *Result) func(Settings) (Querier, error) {
+	return func(s Settings) (Querier, error) {
+		return &HTTPExchange[R]{Request: GetJSON(path, maxBody), Decode: JSON(decode),
+			Result: func(r R, _ *wire.Trace) *Result { return result(r, s.Players) }}, nil
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"context"
 	"math"
 	"net/netip"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -45,6 +47,25 @@ type Count struct {
 
 // Known returns a reported count.
 func Known(v int64) Count { return Count{Value: v, Known: true} }
+
+// CountOf is the count a JSON field reports: unknown when the field is absent
+// (nil) or negative.
+func CountOf(p *int64) Count {
+	if p == nil || *p < 0 {
+		return Count{}
+	}
+	return Known(*p)
+}
+
+// ParseCount is a count a server sends as decimal text, blanks around it:
+// unknown unless it is a non-negative 32-bit number.
+func ParseCount(s string) Count {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+	if err != nil || n < 0 {
+		return Count{}
+	}
+	return Known(n)
+}
 
 // Flag is a yes/no value a protocol may or may not report.
 type Flag uint8

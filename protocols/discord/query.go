@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -25,13 +24,11 @@ const maxBody = 256 << 10
 //
 // Not a protocols.HTTPExchange: its URL is the API's, made per probe, and Discord's refusals carry codes of their own.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := q.widget(ctx, t.Addr, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.widget)
 }
 
-func (q *querier) widget(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) widget(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	if q.guild == "" {
 		return nil, fmt.Errorf("%w: the module names no guild (discord: {guild_id: \"...\"})", wire.ErrServer)
 	}

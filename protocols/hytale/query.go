@@ -24,10 +24,7 @@ var request = []byte("QUERY\n")
 // wins; when none answers, the most telling failure is returned (an answer that
 // made no sense over silence, silence over a refused connection).
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := q.query(ctx, t, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.query)
 }
 
 func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 
@@ -38,13 +37,11 @@ const maxBody = 256 << 10
 //
 // Not a protocols.HTTPExchange: its URL is the API's, made per probe, and the answer lists the account's servers to pick the target from.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := q.serverInfo(ctx, t.Addr, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.serverInfo)
 }
 
-func (q *querier) serverInfo(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) serverInfo(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	if q.account == "" || q.key == "" {
 		return nil, fmt.Errorf("%w: the module names no account (scpsl: {account_id: \"...\", api_key_file: ...})", wire.ErrServer)
 	}

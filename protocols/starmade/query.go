@@ -11,10 +11,7 @@ type querier struct{}
 
 // Query sends the status command and reads its answer, in one phase.
 func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := query(ctx, t, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, query)
 }
 
 func query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {

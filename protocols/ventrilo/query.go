@@ -56,10 +56,7 @@ func mask(req []byte) {
 
 // Query sends the detailed status request and reads its answer, in one phase.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := q.query(ctx, t, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.query)
 }
 
 func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
