@@ -41,13 +41,11 @@ func answers(tr *wire.Trace, desc uint16, bad *error) func([]byte) bool {
 // 0.2.9 ignores the big request from an address that has not sent one), then
 // sends the big request on the same socket and decodes its answer.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 
 	var bad error
 	p := tr.Begin("challenge")

@@ -47,7 +47,7 @@ type Options struct {
 
 // build builds the Querier for a module.
 var build = protocols.WithOptions("gamespy1", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
-	q := &querier{players: s.Players, rules: s.Rules, retries: s.Retries}
+	q := &querier{players: s.Players, rules: s.Rules}
 	switch opts.Request {
 	case "", requestStatus:
 		q.status = []byte(`\status\`)
@@ -64,5 +64,5 @@ var build = protocols.WithOptions("gamespy1", func(s protocols.Settings, opts Op
 		return nil, fmt.Errorf("gamespy1 options: %w", err)
 	}
 	q.text = text
-	return q, nil
+	return protocols.OverUDP(s.Retries, q.query), nil
 })

@@ -40,5 +40,6 @@ var newQuerier = protocols.WithOptions("gamespy2", func(s protocols.Settings, op
 	if err != nil {
 		return nil, fmt.Errorf("gamespy2 options: %w", err)
 	}
-	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries, text: text}, nil
+	q := &querier{players: s.Players, rules: s.Rules, text: text}
+	return protocols.OverUDP(s.Retries, q.query), nil
 })

@@ -15,12 +15,11 @@ type querier struct {
 
 // Query sends the mod's tag and decodes the reply that repeats it.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, t.Addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.s.Retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.s.Retries
 
 	p := tr.Begin("info")
 	r, err := wire.Exchange(ctx, conn, []byte(q.tag), func(b []byte) (*reply, error, error) {

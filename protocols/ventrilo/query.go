@@ -60,12 +60,11 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 }
 
 func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, t.Addr, tr)
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 	req, id := q.request()
 	if q.password != "" {
 		// The cipher's keys are public: the request as sent would show the
