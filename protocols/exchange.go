@@ -146,12 +146,18 @@ type udpQuerier struct {
 }
 
 func (q *udpQuerier) Query(ctx context.Context, t Target, tr *wire.Trace) (*Result, error) {
-	conn, err := DialUDP(ctx, t, tr, q.retries)
+	return OnUDP(ctx, t, tr, q.retries, q.query)
+}
+
+// OnUDP is OverUDP's Query, for a querier that keeps a type of its own: it opens
+// the socket to t with the module's retries, runs query on it and closes it.
+func OnUDP(ctx context.Context, t Target, tr *wire.Trace, retries int, query func(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*Result, error)) (*Result, error) {
+	conn, err := DialUDP(ctx, t, tr, retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	return q.query(ctx, conn, tr)
+	return query(ctx, conn, tr)
 }
 
 // DialUDP opens the UDP socket to t (wire.DialUDP) that re-sends an unanswered

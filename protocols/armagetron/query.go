@@ -41,15 +41,13 @@ func answers(tr *wire.Trace, desc uint16, bad *error) func([]byte) bool {
 // 0.2.9 ignores the big request from an address that has not sent one), then
 // sends the big request on the same socket and decodes its answer.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
+	return protocols.OnUDP(ctx, t, tr, q.retries, q.query)
+}
 
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	var bad error
 	p := tr.Begin("challenge")
-	_, err = conn.Request(ctx, smallRequest, answers(tr, descSmallInfo, &bad))
+	_, err := conn.Request(ctx, smallRequest, answers(tr, descSmallInfo, &bad))
 	err = explain(err, bad, "small server info")
 	tr.End(p, err)
 	if err != nil {

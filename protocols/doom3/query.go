@@ -29,12 +29,10 @@ func request(command string, challenge uint32) []byte {
 
 // Not a protocols.UDPExchange: getInfoEx follows the info on the same socket.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
+	return protocols.OnUDP(ctx, t, tr, q.retries, q.query)
+}
 
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	rep, err := exchange(ctx, conn, "getInfo", respInfo)
 	tr.End(p, err)

@@ -42,14 +42,13 @@ func newTokens() tokens {
 //
 // Not a protocols.UDPExchange: a 0.7 server wants a token round trip before the info.
 func (q *querier) Query(ctx context.Context, target protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := protocols.DialUDP(ctx, target, tr, q.retries)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	t := newTokens()
+	return protocols.OnUDP(ctx, target, tr, q.retries, q.query)
+}
 
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
+	t := newTokens()
 	var in info
+	var err error
 	if q.version == version06 {
 		p := tr.Begin("info")
 		in, err = q.info06(ctx, conn, tr, t)
