@@ -52,12 +52,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	res := infoResult(kvs)
 
 	if q.players {
-		p := tr.Begin("players")
-		list, err := fetchPlayers(ctx, addr, tr)
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		} else {
+		if list, ok := protocols.Phase(res, tr, "players", func() ([]protocols.Player, error) { return fetchPlayers(ctx, addr, tr) }); ok {
 			res.PlayerList = list
 		}
 	}
@@ -69,11 +64,12 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	if q.rules {
 		phase = "rules"
 	}
-	p := tr.Begin(phase)
-	version, rules, err := fetchServerInfo(ctx, addr, tr)
-	tr.End(p, err)
-	if err != nil {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: phase, Err: err})
+	var rules []protocols.KV
+	version, ok := protocols.Phase(res, tr, phase, func() (version string, err error) {
+		version, rules, err = fetchServerInfo(ctx, addr, tr)
+		return version, err
+	})
+	if !ok {
 		return res, nil
 	}
 	res.Version = version

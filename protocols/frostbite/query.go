@@ -49,15 +49,16 @@ func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*
 	if err != nil {
 		return nil, err
 	}
-	p = tr.Begin("version")
-	words, err = ask(conn, tr, versionRequest, versionSeq)
-	var game, build string
-	if err == nil {
+	var game string
+	build, ok := protocols.Phase(res, tr, "version", func() (build string, err error) {
+		words, err := ask(conn, tr, versionRequest, versionSeq)
+		if err != nil {
+			return "", err
+		}
 		game, build, err = decodeVersion(words)
-	}
-	tr.End(p, err)
-	if err != nil {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "version", Err: err})
+		return build, err
+	})
+	if !ok {
 		return res, nil
 	}
 	res.Version = build

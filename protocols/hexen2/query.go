@@ -23,21 +23,12 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 		return nil, err
 	}
 	res := info.result()
+	// Each list keeps what came before a failure.
 	if q.s.Players {
-		p := tr.Begin("players")
-		res.PlayerList, err = players(ctx, conn, info.Players)
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		}
+		res.PlayerList, _ = protocols.Phase(res, tr, "players", func() ([]protocols.Player, error) { return players(ctx, conn, info.Players) })
 	}
 	if q.s.Rules {
-		p := tr.Begin("rules")
-		res.Rules, err = rules(ctx, conn)
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
-		}
+		res.Rules, _ = protocols.Phase(res, tr, "rules", func() ([]protocols.KV, error) { return rules(ctx, conn) })
 	}
 	return res, nil
 }

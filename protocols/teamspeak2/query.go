@@ -44,12 +44,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	if q.players {
-		p := tr.Begin("players")
-		list, err := s.players()
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		} else {
+		if list, ok := protocols.Phase(res, tr, "players", s.players); ok {
 			res.PlayerList = list
 		}
 	}

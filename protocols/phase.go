@@ -1,0 +1,17 @@
+package protocols
+
+import "github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
+
+// Phase runs one phase after the info (players, rules, version...): timed in
+// the trace as name, its failure kept in res's PhaseErrors, the probe still a
+// success. It returns run's value and whether the phase succeeded.
+func Phase[T any](res *Result, tr *wire.Trace, name string, run func() (T, error)) (T, bool) {
+	p := tr.Begin(name)
+	v, err := run()
+	tr.End(p, err)
+	if err != nil {
+		res.PhaseErrors = append(res.PhaseErrors, PhaseError{Phase: name, Err: err})
+		return v, false
+	}
+	return v, true
+}
