@@ -94,17 +94,8 @@ func ask(conn *wire.TCPConn, tr *wire.Trace, req []byte, seq uint32) ([][]byte, 
 // readPacket reads one packet, its size checked against the cap before the body
 // is read.
 func readPacket(conn *wire.TCPConn, hdr []byte) ([]byte, error) {
-	if err := wire.ReadFull(conn, hdr, "packet header"); err != nil {
-		return nil, err
-	}
-	_, size, err := header(hdr)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, size)
-	copy(b, hdr)
-	if err := wire.ReadFull(conn, b[headerLen:], "packet body"); err != nil {
-		return nil, err
-	}
-	return b, nil
+	return wire.ReadFrame(conn, hdr, "packet", func(h []byte) (int, error) {
+		_, size, err := header(h)
+		return size, err
+	})
 }

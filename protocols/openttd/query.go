@@ -56,17 +56,5 @@ func fetch(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (gameInfo, 
 // readPacket reads one size-prefixed packet, never more than maxPacket bytes.
 func readPacket(r io.Reader) ([]byte, error) {
 	var h [headerSize]byte
-	if err := wire.ReadFull(r, h[:], "packet header"); err != nil {
-		return nil, err
-	}
-	size, err := header(h[:])
-	if err != nil {
-		return nil, err
-	}
-	pkt := make([]byte, size)
-	copy(pkt, h[:])
-	if err := wire.ReadFull(r, pkt[headerSize:], "packet body"); err != nil {
-		return nil, err
-	}
-	return pkt, nil
+	return wire.ReadFrame(r, h[:], "packet", header)
 }

@@ -24,18 +24,14 @@ func query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.
 		return nil, err
 	}
 	var hdr [headerLen]byte
-	if err := wire.ReadFull(conn, hdr[:], "answer header"); err != nil {
-		return nil, err
-	}
-	n, err := bodyLen(hdr[:])
+	b, err := wire.ReadFrame(conn, hdr[:], "answer", func(h []byte) (int, error) {
+		n, err := bodyLen(h)
+		return headerLen + n, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	body := make([]byte, n)
-	if err := wire.ReadFull(conn, body, "answer body"); err != nil {
-		return nil, err
-	}
-	ps, err := decodeBody(body)
+	ps, err := decodeBody(b[headerLen:])
 	if err != nil {
 		return nil, err
 	}
