@@ -32,21 +32,10 @@ func (q *querier) widget(ctx context.Context, t protocols.Target, tr *wire.Trace
 	if q.guild == "" {
 		return nil, fmt.Errorf("%w: the module names no guild (discord: {guild_id: \"...\"})", wire.ErrServer)
 	}
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		URL:     q.api.URL(addr, "/api/guilds/"+q.guild+"/widget.json"),
-		Header:  http.Header{"Accept": {"application/json"}},
-		RootCAs: q.api.RootCAs,
-		MaxBody: maxBody,
-	}, tr)
+	body, err := q.api.GetJSON(ctx, addr, tr, "discord widget", "/api/guilds/"+q.guild+"/widget.json", wire.HTTPRequest{MaxBody: maxBody},
+		func(resp *wire.HTTPResponse) error { return statusError(resp, q.guild) })
 	if err != nil {
-		return nil, fmt.Errorf("discord widget: %w", err)
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return nil, statusError(resp, q.guild)
-	}
-	body, err := wire.JSONBody(resp)
-	if err != nil {
-		return nil, fmt.Errorf("discord widget: %w", err)
+		return nil, err
 	}
 	w, err := decode(body)
 	if err != nil {
