@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -240,4 +241,15 @@ func JSONPage[R any](path string, maxBody int, decode func([]byte) (R, error), r
 		return &HTTPExchange[R]{Request: GetJSON(path, maxBody), Decode: JSON(decode),
 			Result: func(r R, _ *wire.Trace) *Result { return result(r, s.Players) }}, nil
 	}
+}
+
+// DialTCP begins the query's first phase and connects to addr within it, so the
+// phase's time includes the connection's; a failed connection ends the phase.
+func DialTCP(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, phase string) (*wire.TCPConn, wire.PhaseStart, error) {
+	p := tr.Begin(phase)
+	conn, err := wire.DialTCP(ctx, addr, tr)
+	if err != nil {
+		tr.End(p, err)
+	}
+	return conn, p, err
 }

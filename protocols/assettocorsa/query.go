@@ -48,7 +48,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	if !q.s.Players {
 		return res, nil
 	}
-	if cars, ok := protocols.Phase(res, tr, "players", func() ([]car, error) {
+	if cars, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]car, error) {
 		body, err := get(ctx, t.Addr, tr, "/JSON|"+strconv.FormatUint(rand.Uint64N(1e15), 10))
 		if err != nil {
 			return nil, err

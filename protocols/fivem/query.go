@@ -52,7 +52,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	res := infoResult(kvs)
 
 	if q.players {
-		if list, ok := protocols.Phase(res, tr, "players", func() ([]protocols.Player, error) { return fetchPlayers(ctx, addr, tr) }); ok {
+		if list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) { return fetchPlayers(ctx, addr, tr) }); ok {
 			res.PlayerList = list
 		}
 	}
@@ -65,7 +65,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		phase = "rules"
 	}
 	var rules []protocols.KV
-	version, ok := protocols.Phase(res, tr, phase, func() (version string, err error) {
+	version, ok := protocols.Phase(&res.PhaseErrors, tr, phase, func() (version string, err error) {
 		version, rules, err = fetchServerInfo(ctx, addr, tr)
 		return version, err
 	})

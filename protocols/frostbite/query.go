@@ -33,10 +33,8 @@ const maxPackets = 8
 //
 // Not a protocols.UDPExchange: TCP, two requests on one connection.
 func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	conn, err := wire.DialTCP(ctx, t.Addr, tr)
+	conn, p, err := protocols.DialTCP(ctx, t.Addr, tr, "info")
 	if err != nil {
-		tr.End(p, err)
 		return nil, err
 	}
 	defer conn.Close()
@@ -50,7 +48,7 @@ func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*
 		return nil, err
 	}
 	var game string
-	build, ok := protocols.Phase(res, tr, "version", func() (build string, err error) {
+	build, ok := protocols.Phase(&res.PhaseErrors, tr, "version", func() (build string, err error) {
 		words, err := ask(conn, tr, versionRequest, versionSeq)
 		if err != nil {
 			return "", err

@@ -25,10 +25,10 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 	res := info.result()
 	// Each list keeps what came before a failure.
 	if q.s.Players {
-		res.PlayerList, _ = protocols.Phase(res, tr, "players", func() ([]protocols.Player, error) { return players(ctx, conn, info.Players) })
+		res.PlayerList, _ = protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) { return players(ctx, conn, info.Players) })
 	}
 	if q.s.Rules {
-		res.Rules, _ = protocols.Phase(res, tr, "rules", func() ([]protocols.KV, error) { return rules(ctx, conn) })
+		res.Rules, _ = protocols.Phase(&res.PhaseErrors, tr, "rules", func() ([]protocols.KV, error) { return rules(ctx, conn) })
 	}
 	return res, nil
 }

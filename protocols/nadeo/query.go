@@ -55,7 +55,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 
-	list, ok := protocols.Phase(res, tr, "players", func() ([]protocols.Player, error) {
+	list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) {
 		v, err := c.call(methodCall("GetPlayerList", maxPlayers, 0), "GetPlayerList", "")
 		if err != nil {
 			return nil, err

@@ -34,10 +34,8 @@ const (
 // Query logs in (phase "login"), asks REFRESHX and reads the record (phase
 // "info").
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("login")
-	conn, err := wire.DialTCP(ctx, t.Addr, tr)
+	conn, p, err := protocols.DialTCP(ctx, t.Addr, tr, "login")
 	if err != nil {
-		tr.End(p, err)
 		return nil, err
 	}
 	defer conn.Close()

@@ -30,10 +30,8 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	if q.queryPort != 0 {
 		qaddr = netip.AddrPortFrom(t.Addr.Addr(), q.queryPort)
 	}
-	p := tr.Begin("info")
-	conn, err := wire.DialTCP(ctx, qaddr, tr)
+	conn, p, err := protocols.DialTCP(ctx, qaddr, tr, "info")
 	if err != nil {
-		tr.End(p, err)
 		return nil, err
 	}
 	defer conn.Close()
@@ -44,7 +42,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	if q.players {
-		if list, ok := protocols.Phase(res, tr, "players", s.players); ok {
+		if list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", s.players); ok {
 			res.PlayerList = list
 		}
 	}
