@@ -109,8 +109,8 @@ func TestChallengeCache(t *testing.T) {
 			}
 			q := pq.(*querier)
 			clk := prototest.NewClock(time.Unix(1e9, 0))
-			if q.challenges != nil {
-				q.challenges.Now = clk.Now
+			if q.Challenges != nil {
+				q.Challenges.Now = clk.Now
 			} else if !tt.off {
 				t.Fatal("no challenge cache by default")
 			}
@@ -138,7 +138,7 @@ func TestChallengeCache(t *testing.T) {
 				if st.hit && (!bytes.HasPrefix(reqs[0], steam.InfoRequest) || len(reqs[0]) != len(steam.InfoRequest)+4) {
 					t.Errorf("probe %d: first request % x carries no challenge", i+1, reqs[0])
 				}
-				got, ok := q.challenges.Get(addr)
+				got, ok := q.Challenges.Get(addr)
 				if ok != st.cached || ok && got.Challenge() != f.challenge {
 					t.Errorf("probe %d: cache holds % x %v, want % x %v", i+1, got.Req, ok, f.challenge, st.cached)
 				}
@@ -165,7 +165,7 @@ func TestChallengeCacheConcurrent(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		if e, ok := q.challenges.Get(addr); !ok || e.Challenge() != [4]byte{5, 6, 7, 8} {
+		if e, ok := q.Challenges.Get(addr); !ok || e.Challenge() != [4]byte{5, 6, 7, 8} {
 			t.Fatalf("round %d: cache %v %v", round, e, ok)
 		}
 	}

@@ -95,13 +95,13 @@ func TestChallengeCache(t *testing.T) {
 			addr := f.start(t)
 			q := newCachingQuerier(t, tt.off)
 			clk := prototest.NewClock(time.Unix(1e9, 0))
-			if q.challenges != nil {
-				q.challenges.Now = clk.Now
+			if q.Challenges != nil {
+				q.Challenges.Now = clk.Now
 			} else if !tt.off {
 				t.Fatal("no challenge cache by default")
 			}
 			if tt.seed != nil {
-				q.challenges.Put(addr, steam.WithChallenge(steam.InfoRequest, tt.seed), false)
+				q.Challenges.Put(addr, steam.WithChallenge(steam.InfoRequest, tt.seed), false)
 			}
 			timeout := tt.timeout
 			if timeout == 0 {
@@ -134,7 +134,7 @@ func TestChallengeCache(t *testing.T) {
 						t.Errorf("probe %d: first A2S_INFO % x, want a challenge: %v", i+1, reqs[0], st.hit)
 					}
 				}
-				got, ok := q.challenges.Get(addr)
+				got, ok := q.Challenges.Get(addr)
 				if ok != st.cached || ok && !bytes.Equal(got.Req, steam.WithChallenge(steam.InfoRequest, f.current())) {
 					t.Errorf("probe %d: cache holds % x %v, want % x %v", i+1, got.Req, ok, f.current(), st.cached)
 				}
@@ -201,7 +201,7 @@ func TestChallengeCacheConcurrent(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		if e, ok := q.challenges.Get(addr); !ok || !bytes.Equal(e.Req[len(e.Req)-4:], challenge) {
+		if e, ok := q.Challenges.Get(addr); !ok || !bytes.Equal(e.Req[len(e.Req)-4:], challenge) {
 			t.Fatalf("round %d: cache %v %v", round, e, ok)
 		}
 	}

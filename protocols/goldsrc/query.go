@@ -45,40 +45,33 @@ const (
 	dialectBoth                // unknown (a 0x6D after text words were sent): send both
 )
 
-type querier struct {
-	players, rules bool
-	retries        int
-	challenges     *steam.ChallengeCache // nil: challenge_cache: false
-	text           func([]byte) string   // the module's encoding:, nil: steam.Text
-}
+type querier struct{ steam.Module }
 
 // Query asks for the server's info, then (as configured) its players and rules.
 //
 // Not a protocols.UDPExchange: a challenge, then the players and rules, each its own request.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
+	var x exchanger
+	if err := x.Open(ctx, t, tr, &q.Module); err != nil {
 		return nil, err
 	}
-	defer conn.Close()
-	x := exchanger{steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries, Cache: q.challenges, Addr: addr}}
+	defer x.Conn.Close()
 
 	rep, d, err := x.info(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if q.text != nil {
-		rep.recode(q.text)
+	if q.Text != nil {
+		rep.recode(q.Text)
 		if rep.detailed != nil {
-			rep.detailed.Recode(q.text)
+			rep.detailed.Recode(q.Text)
 		}
 	}
 	res := rep.result()
 	if rep.detailed != nil {
 		withDetailed(res, rep.detailed)
 	}
-	if q.players {
+	if q.Players {
 		p := tr.Begin("players")
 		var pl []protocols.Player
 		if rep.hltvEmpty() {
@@ -87,7 +80,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		} else {
 			var msg []byte
 			if msg, err = x.fetch(ctx, d, playersRequest, steam.PlayersRequest, steam.TypePlayers); err == nil {
-				pl, err = decodePlayers(msg, q.text)
+				pl, err = decodePlayers(msg, q.Text)
 			}
 		}
 		tr.End(p, err)
@@ -97,7 +90,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			res.PlayerList = pl
 		}
 	}
-	if q.rules {
+	if q.Rules {
 		p := tr.Begin("rules")
 		msg, err := x.fetch(ctx, d, rulesRequest, steam.RulesRequest, steam.TypeRules)
 		var rl []protocols.KV

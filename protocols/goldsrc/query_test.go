@@ -327,7 +327,7 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	if q, err := Protocol.New(protocols.Settings{Retries: -1}); err != nil || q.(*querier).retries != 0 {
+	if q, err := Protocol.New(protocols.Settings{Retries: -1}); err != nil || q.(*querier).Retries != 0 {
 		t.Errorf("New: %v, %v", q, err)
 	}
 }
