@@ -1,7 +1,6 @@
 package eldewrito
 
 import (
-	"encoding/base64"
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -20,7 +19,7 @@ var newQuerier = protocols.WithOptions("eldewrito", func(s protocols.Settings, o
 	}
 	req := protocols.GetJSON("/", maxBody)
 	if pw != "" {
-		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("dorito:"+pw.Reveal())))
+		req.Header.Set("Authorization", protocols.BasicAuth("dorito", pw).Reveal())
 	}
 	return &protocols.HTTPExchange[*info]{Request: req, Decode: protocols.JSON(decode),
 		Result: func(in *info, _ *wire.Trace) *protocols.Result { return in.result(s.Players, s.Rules, pw != "") }}, nil

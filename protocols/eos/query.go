@@ -3,7 +3,6 @@ package eos
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -127,12 +126,11 @@ func (q *querier) fetchToken(ctx context.Context, addr netip.AddrPort, tr *wire.
 // auth. hide, when set, is a token the form carries: the trace records the
 // request with it masked.
 func (q *querier) postForm(ctx context.Context, addr netip.AddrPort, path string, form url.Values, tr *wire.Trace, hide string) (*wire.HTTPResponse, error) {
-	creds := base64.StdEncoding.EncodeToString([]byte(q.clientID + ":" + q.secret.Reveal()))
 	req := wire.HTTPRequest{
 		Method: http.MethodPost,
 		URL:    q.api.URL(addr, path),
 		Header: http.Header{
-			"Authorization": {"Basic " + creds},
+			"Authorization": {protocols.BasicAuth(q.clientID, q.secret).Reveal()},
 			"Content-Type":  {"application/x-www-form-urlencoded"},
 			"Accept":        {"application/json"},
 		},
