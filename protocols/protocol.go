@@ -125,6 +125,16 @@ type KV struct {
 	Key, Value string
 }
 
+// Lookup returns the value of the first pair with key in kvs.
+func Lookup(kvs []KV, key string) (string, bool) {
+	for _, kv := range kvs {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
+}
+
 // Mod is one mod (add-on, workshop item) the server says it runs.
 type Mod struct {
 	Name string

@@ -41,7 +41,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		Request: idtech.Q3Request("getinfo", challenge, ""), Retries: q.retries, Decode: decodeInfo, NotReply: errNotInfo,
 		Check: func(kvs []protocols.KV) error {
 			// FXServer always echoes; a different token is a late or spoofed reply.
-			c, ok := lookup(kvs, "challenge")
+			c, ok := protocols.Lookup(kvs, "challenge")
 			return idtech.Echoed(c, ok, challenge)
 		},
 	}
