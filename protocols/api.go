@@ -43,13 +43,17 @@ func Digits(s string, max int) bool {
 	return true
 }
 
-// GetJSON asks the API for the JSON document at path for the probe of addr (req
-// holds the rest: the body's cap, what the trace masks) and returns the body of
-// a 2xx answer; another status is the error refused makes of it (the service's
-// own codes). what names the request in the other errors.
-func (a *API) GetJSON(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, what, path string, req wire.HTTPRequest, refused func(*wire.HTTPResponse) error) ([]byte, error) {
+// JSON asks the API for the JSON document at path for the probe of addr (req
+// holds the rest: a GET unless its method and body say otherwise, its headers,
+// the body's cap, what the trace masks) and returns the body of a 2xx answer;
+// another status is the error refused makes of it (the service's own codes).
+// what names the request in the other errors.
+func (a *API) JSON(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, what, path string, req wire.HTTPRequest, refused func(*wire.HTTPResponse) error) ([]byte, error) {
 	req.URL = a.URL(addr, path)
-	req.Header = http.Header{"Accept": {"application/json"}}
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	req.Header.Set("Accept", "application/json")
 	req.RootCAs = a.RootCAs
 	resp, err := wire.DoHTTP(ctx, addr, req, tr)
 	if err != nil {

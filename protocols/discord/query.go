@@ -32,7 +32,7 @@ func (q *querier) widget(ctx context.Context, t protocols.Target, tr *wire.Trace
 	if q.guild == "" {
 		return nil, fmt.Errorf("%w: the module names no guild (discord: {guild_id: \"...\"})", wire.ErrServer)
 	}
-	body, err := q.api.GetJSON(ctx, addr, tr, "discord widget", "/api/guilds/"+q.guild+"/widget.json", wire.HTTPRequest{MaxBody: maxBody},
+	body, err := q.api.JSON(ctx, addr, tr, "discord widget", "/api/guilds/"+q.guild+"/widget.json", wire.HTTPRequest{MaxBody: maxBody},
 		func(resp *wire.HTTPResponse) error { return statusError(resp, q.guild) })
 	if err != nil {
 		return nil, err

@@ -25,16 +25,10 @@ const deviceModel = "PC"
 
 // fetchDeviceToken runs both steps in the challenge phase.
 func (q *querier) fetchDeviceToken(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (string, time.Duration, error) {
-	resp, err := q.postForm(ctx, addr, "/auth/v1/accounts/deviceid", url.Values{"deviceModel": {deviceModel}}, tr, "")
+	body, err := q.api.JSON(ctx, addr, tr, "EOS device-id sign-in", "/auth/v1/accounts/deviceid",
+		q.form(url.Values{"deviceModel": {deviceModel}}, ""), deviceIDError)
 	if err != nil {
-		return "", 0, fmt.Errorf("EOS device-id sign-in: %w", err)
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return "", 0, deviceIDError(resp)
-	}
-	body, err := wire.JSONBody(resp)
-	if err != nil {
-		return "", 0, fmt.Errorf("EOS device-id sign-in: %w", err)
+		return "", 0, err
 	}
 	device, _, err := decodeToken(body)
 	if err != nil {
@@ -49,16 +43,9 @@ func (q *querier) fetchDeviceToken(ctx context.Context, addr netip.AddrPort, tr 
 		"deployment_id": {q.deployment},
 		"display_name":  {"User"},
 	}
-	resp, err = q.postForm(ctx, addr, "/auth/v1/oauth/token", form, tr, device)
+	body, err = q.api.JSON(ctx, addr, tr, "EOS sign-in", "/auth/v1/oauth/token", q.form(form, device), authError)
 	if err != nil {
-		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return "", 0, authError(resp)
-	}
-	body, err = wire.JSONBody(resp)
-	if err != nil {
-		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
+		return "", 0, err
 	}
 	return decodeToken(body)
 }

@@ -45,7 +45,7 @@ func (q *querier) serverInfo(ctx context.Context, t protocols.Target, tr *wire.T
 	if q.account == "" || q.key == "" {
 		return nil, fmt.Errorf("%w: the module names no account (scpsl: {account_id: \"...\", api_key_file: ...})", wire.ErrServer)
 	}
-	body, err := q.api.GetJSON(ctx, addr, tr, "scpsl serverinfo", "/serverinfo.php?"+q.params().Encode(),
+	body, err := q.api.JSON(ctx, addr, tr, "scpsl serverinfo", "/serverinfo.php?"+q.params().Encode(),
 		wire.HTTPRequest{SecretQuery: true /* key= */, MaxBody: maxBody, TraceBody: q.maskKey},
 		func(resp *wire.HTTPResponse) error { return statusError(resp, q.key) })
 	if err != nil {
