@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"net/http"
 	"net/netip"
 	"net/url"
 	"time"
@@ -52,13 +51,5 @@ func (q *querier) fetchDeviceToken(ctx context.Context, addr netip.AddrPort, tr 
 
 // deviceIDError names a refused device-id account: a 4xx is the client
 // credentials (or a client not allowed to create device-id accounts).
-func deviceIDError(resp *wire.HTTPResponse) error {
-	code := errorCode(resp.Body)
-	if code != "" {
-		code = ", " + code
-	}
-	if resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
-		return fmt.Errorf("%w: EOS device-id sign-in failed (HTTP %d%s): check client_id and client_secret, and that the client may create device-id accounts (auth: deviceid)", wire.ErrServer, resp.Status, code)
-	}
-	return fmt.Errorf("%w: EOS device-id sign-in: HTTP %d %s%s", wire.ErrServer, resp.Status, http.StatusText(resp.Status), code)
-}
+var deviceIDError = refusal("EOS device-id sign-in", "EOS device-id sign-in failed",
+	"check client_id and client_secret, and that the client may create device-id accounts (auth: deviceid)")

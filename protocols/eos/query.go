@@ -139,15 +139,21 @@ func (q *querier) form(form url.Values, hide string) wire.HTTPRequest {
 
 // authError names a refused sign-in. EOS answers bad credentials with 400 or
 // 401 and an error code (invalid_client, ...).
-func authError(resp *wire.HTTPResponse) error {
-	code := errorCode(resp.Body)
-	if code != "" {
-		code = ", " + code
+var authError = refusal("EOS sign-in", "EOS authentication failed", "check client_id, client_secret and deployment_id")
+
+// refusal names the refusals of a sign-in step: a 4xx (but 429) is the
+// credentials, failed and check say which; another status is the service's.
+func refusal(step, failed, check string) func(*wire.HTTPResponse) error {
+	return func(resp *wire.HTTPResponse) error {
+		code := errorCode(resp.Body)
+		if code != "" {
+			code = ", " + code
+		}
+		if resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
+			return fmt.Errorf("%w: %s (HTTP %d%s): %s", wire.ErrServer, failed, resp.Status, code, check)
+		}
+		return fmt.Errorf("%w: %s: HTTP %d %s%s", wire.ErrServer, step, resp.Status, http.StatusText(resp.Status), code)
 	}
-	if resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
-		return fmt.Errorf("%w: EOS authentication failed (HTTP %d%s): check client_id, client_secret and deployment_id", wire.ErrServer, resp.Status, code)
-	}
-	return fmt.Errorf("%w: EOS sign-in: HTTP %d %s%s", wire.ErrServer, resp.Status, http.StatusText(resp.Status), code)
 }
 
 // filter searches the deployment's sessions for those whose address attribute
