@@ -38,6 +38,15 @@ type Target struct {
 // At is the Target of an address given without a host name.
 func At(addr netip.AddrPort) Target { return Target{Addr: addr} }
 
+// OnPort is the target's address with port instead of its own: another service
+// of the same host (a query port, a plugin's); 0 keeps the target's port.
+func (t Target) OnPort(port uint16) netip.AddrPort {
+	if port == 0 {
+		return t.Addr
+	}
+	return netip.AddrPortFrom(t.Addr.Addr(), port)
+}
+
 // Count is a number a protocol may or may not report. The zero value is "not reported",
 // so a protocol that knows nothing of bots never exports a fake 0.
 type Count struct {

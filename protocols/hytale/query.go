@@ -30,10 +30,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	var best error
 	for i, f := range q.flavours {
-		addr := t.Addr
-		if port := q.ports[f]; port != 0 {
-			addr = netip.AddrPortFrom(addr.Addr(), port)
-		}
+		addr := t.OnPort(q.ports[f])
 		fctx, cancel := protocols.Share(ctx, len(q.flavours)-i)
 		res, err := q.flavour(fctx, f, addr, tr)
 		cancel()

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"strconv"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -26,11 +25,7 @@ type querier struct {
 // module wants players (phase "players"; a failure there is a phase error), and
 // quits.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	qaddr := t.Addr
-	if q.queryPort != 0 {
-		qaddr = netip.AddrPortFrom(t.Addr.Addr(), q.queryPort)
-	}
-	conn, p, err := protocols.DialTCP(ctx, qaddr, tr, "info")
+	conn, p, err := protocols.DialTCP(ctx, t.OnPort(q.queryPort), tr, "info")
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -27,11 +26,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 
 func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
-	qaddr := addr
-	if q.queryPort != 0 {
-		qaddr = netip.AddrPortFrom(addr.Addr(), q.queryPort)
-	}
-	conn, err := wire.DialTCP(ctx, qaddr, tr)
+	conn, err := wire.DialTCP(ctx, t.OnPort(q.queryPort), tr)
 	if err != nil {
 		return nil, err
 	}
