@@ -3,6 +3,7 @@ package fivem
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -37,15 +38,30 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	// 26 base32 characters: no space, newline or backslash. The server reads
 	// the challenge up to a space or newline and echoes it as the `challenge` key.
 	challenge := rand.Text()
-	x := protocols.UDPExchange[[]protocols.KV]{
-		Request: idtech.Q3Request("getinfo", challenge, ""), Retries: q.retries, Decode: decodeInfo, NotReply: errNotInfo,
-		Check: func(kvs []protocols.KV) error {
-			// FXServer always echoes; a different token is a late or spoofed reply.
-			c, ok := protocols.Lookup(kvs, "challenge")
-			return idtech.Echoed(c, ok, challenge)
-		},
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
+	if err != nil {
+		return nil, err
 	}
-	kvs, err := x.Ask(ctx, t, tr)
+	// wire.Exchange and not a UDPExchange's Ask: its sort closes over the
+	// challenge without escaping, where a per-probe Check would be allocated.
+	p := tr.Begin("info")
+	kvs, err := wire.Exchange(ctx, conn, idtech.Q3Request("getinfo", challenge, ""), func(b []byte) ([]protocols.KV, error, error) {
+		kvs, err := decodeInfo(b)
+		switch {
+		case errors.Is(err, errNotInfo):
+			return nil, err, nil
+		case err != nil:
+			return nil, nil, err
+		}
+		// FXServer always echoes; a different token is a late or spoofed reply.
+		c, ok := protocols.Lookup(kvs, "challenge")
+		if err := idtech.Echoed(c, ok, challenge); err != nil {
+			return nil, err, nil
+		}
+		return kvs, nil, nil
+	})
+	conn.Close()
+	tr.End(p, err)
 	if err != nil {
 		return nil, err
 	}
