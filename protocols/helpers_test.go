@@ -175,16 +175,8 @@ func TestInfoPhase(t *testing.T) {
 }
 
 func TestOnUDP(t *testing.T) {
-	pc, err := net.ListenUDP("udp", net.UDPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:0")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close()
-	addr := pc.LocalAddr().(*net.UDPAddr).AddrPort()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	want := &protocols.Result{Name: "x"}
-	res, err := protocols.OnUDP(ctx, protocols.At(addr), nil, 3, func(_ context.Context, conn *wire.UDPConn, _ *wire.Trace) (*protocols.Result, error) {
+	res, err := protocols.OnUDP(prototest.Context(t, 10*time.Second), protocols.At(prototest.Silent(t)), nil, 3, func(_ context.Context, conn *wire.UDPConn, _ *wire.Trace) (*protocols.Result, error) {
 		if conn == nil || conn.Retries != 3 {
 			t.Errorf("conn %+v: want one with the module's retries", conn)
 		}
@@ -201,8 +193,7 @@ func TestDialTCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().(*net.TCPAddr).AddrPort()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := prototest.Context(t, 10*time.Second)
 	tr := wire.NewTrace()
 	conn, p, err := protocols.DialTCP(ctx, addr, tr, "login")
 	if err != nil {
@@ -249,8 +240,7 @@ func TestJSONPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := prototest.Context(t, 10*time.Second)
 	res, err := q.Query(ctx, protocols.At(netip.MustParseAddrPort(srv.Listener.Addr().String())), nil)
 	if err != nil || res.Name != "srv" || res.PlayerList == nil {
 		t.Errorf("%+v, %v", res, err)
@@ -276,8 +266,7 @@ func TestAPIJSON(t *testing.T) {
 	defer srv.Close()
 	addr := netip.MustParseAddrPort(srv.Listener.Addr().String())
 	api := &protocols.API{Base: srv.URL}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := prototest.Context(t, 10*time.Second)
 	refusedErr := errors.New("refused")
 	refused := func(resp *wire.HTTPResponse) error {
 		if resp.Status != http.StatusGone {

@@ -1,9 +1,6 @@
 package steam
 
 import (
-	"context"
-	"net"
-	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -28,17 +25,10 @@ func TestModuleFor(t *testing.T) {
 }
 
 func TestExchangerOpen(t *testing.T) {
-	pc, err := net.ListenUDP("udp", net.UDPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:0")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close()
-	addr := pc.LocalAddr().(*net.UDPAddr).AddrPort()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	addr := prototest.Silent(t)
 	m := Module{Retries: 2, Challenges: NewChallengeCache()}
 	var x Exchanger
-	if err := x.Open(ctx, protocols.At(addr), nil, &m); err != nil {
+	if err := x.Open(prototest.Context(t, 10*time.Second), protocols.At(addr), nil, &m); err != nil {
 		t.Fatal(err)
 	}
 	defer x.Conn.Close()
