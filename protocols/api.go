@@ -1,8 +1,13 @@
 package protocols
 
 import (
+	"context"
 	"crypto/x509"
+	"fmt"
+	"net/http"
 	"net/netip"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // API is the fixed HTTPS service a protocol asks instead of the target (a
@@ -36,4 +41,30 @@ func Digits(s string, max int) bool {
 		}
 	}
 	return true
+}
+
+// JSON asks the API for the JSON document at path for the probe of addr (req
+// holds the rest: a GET unless its method and body say otherwise, its headers,
+// the body's cap, what the trace masks) and returns the body of a 2xx answer;
+// another status is the error refused makes of it (the service's own codes).
+// what names the request in the other errors.
+func (a *API) JSON(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, what, path string, req wire.HTTPRequest, refused func(*wire.HTTPResponse) error) ([]byte, error) {
+	req.URL = a.URL(addr, path)
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	req.Header.Set("Accept", "application/json")
+	req.RootCAs = a.RootCAs
+	resp, err := wire.DoHTTP(ctx, addr, req, tr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return nil, refused(resp)
+	}
+	body, err := wire.JSONBody(resp)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return body, nil
 }

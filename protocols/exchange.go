@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -146,12 +147,18 @@ type udpQuerier struct {
 }
 
 func (q *udpQuerier) Query(ctx context.Context, t Target, tr *wire.Trace) (*Result, error) {
-	conn, err := DialUDP(ctx, t, tr, q.retries)
+	return OnUDP(ctx, t, tr, q.retries, q.query)
+}
+
+// OnUDP is OverUDP's Query, for a querier that keeps a type of its own: it opens
+// the socket to t with the module's retries, runs query on it and closes it.
+func OnUDP(ctx context.Context, t Target, tr *wire.Trace, retries int, query func(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*Result, error)) (*Result, error) {
+	conn, err := DialUDP(ctx, t, tr, retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	return q.query(ctx, conn, tr)
+	return query(ctx, conn, tr)
 }
 
 // DialUDP opens the UDP socket to t (wire.DialUDP) that re-sends an unanswered
@@ -215,4 +222,34 @@ func JSON[R any](decode func([]byte) (R, error)) func(*wire.HTTPResponse) (R, er
 		}
 		return decode(body)
 	}
+}
+
+// InfoPhase runs query, the whole of a query that is one phase (one connection,
+// one conversation, a lookup), as the "info" phase.
+func InfoPhase(ctx context.Context, t Target, tr *wire.Trace, query func(context.Context, Target, *wire.Trace) (*Result, error)) (*Result, error) {
+	p := tr.Begin("info")
+	res, err := query(ctx, t, tr)
+	tr.End(p, err)
+	return res, err
+}
+
+// JSONPage is the New of a protocol whose whole query is one GET of a JSON
+// status page at path (the reply capped at maxBody): decode reads the page and
+// result makes the Result of it, given the module's players setting.
+func JSONPage[R any](path string, maxBody int, decode func([]byte) (R, error), result func(R, bool) *Result) func(Settings) (Querier, error) {
+	return func(s Settings) (Querier, error) {
+		return &HTTPExchange[R]{Request: GetJSON(path, maxBody), Decode: JSON(decode),
+			Result: func(r R, _ *wire.Trace) *Result { return result(r, s.Players) }}, nil
+	}
+}
+
+// DialTCP begins the query's first phase and connects to addr within it, so the
+// phase's time includes the connection's; a failed connection ends the phase.
+func DialTCP(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, phase string) (*wire.TCPConn, wire.PhaseStart, error) {
+	p := tr.Begin(phase)
+	conn, err := wire.DialTCP(ctx, addr, tr)
+	if err != nil {
+		tr.End(p, err)
+	}
+	return conn, p, err
 }

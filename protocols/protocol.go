@@ -8,6 +8,8 @@ import (
 	"context"
 	"math"
 	"net/netip"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -36,6 +38,15 @@ type Target struct {
 // At is the Target of an address given without a host name.
 func At(addr netip.AddrPort) Target { return Target{Addr: addr} }
 
+// OnPort is the target's address with port instead of its own: another service
+// of the same host (a query port, a plugin's); 0 keeps the target's port.
+func (t Target) OnPort(port uint16) netip.AddrPort {
+	if port == 0 {
+		return t.Addr
+	}
+	return netip.AddrPortFrom(t.Addr.Addr(), port)
+}
+
 // Count is a number a protocol may or may not report. The zero value is "not reported",
 // so a protocol that knows nothing of bots never exports a fake 0.
 type Count struct {
@@ -45,6 +56,25 @@ type Count struct {
 
 // Known returns a reported count.
 func Known(v int64) Count { return Count{Value: v, Known: true} }
+
+// CountOf is the count a JSON field reports: unknown when the field is absent
+// (nil) or negative.
+func CountOf(p *int64) Count {
+	if p == nil || *p < 0 {
+		return Count{}
+	}
+	return Known(*p)
+}
+
+// ParseCount is a count a server sends as decimal text, blanks around it:
+// unknown unless it is a non-negative 32-bit number.
+func ParseCount(s string) Count {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+	if err != nil || n < 0 {
+		return Count{}
+	}
+	return Known(n)
+}
 
 // Flag is a yes/no value a protocol may or may not report.
 type Flag uint8
@@ -102,6 +132,16 @@ type Player struct {
 // KV is one key/value pair in wire order (rules, info strings).
 type KV struct {
 	Key, Value string
+}
+
+// Lookup returns the value of the first pair with key in kvs.
+func Lookup(kvs []KV, key string) (string, bool) {
+	for _, kv := range kvs {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return "", false
 }
 
 // Mod is one mod (add-on, workshop item) the server says it runs.

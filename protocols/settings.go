@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -46,6 +47,12 @@ func (Secret) String() string            { return "<secret>" }
 func (Secret) GoString() string          { return "<secret>" }
 func (Secret) MarshalYAML() (any, error) { return "<secret>", nil }
 func (s Secret) Reveal() string          { return string(s) }
+
+// BasicAuth is the Authorization header value of HTTP basic authentication
+// (RFC 7617) with user and pw: a secret too.
+func BasicAuth(user string, pw Secret) Secret {
+	return Secret("Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pw.Reveal())))
+}
 
 // LoadSecret returns the inline secret, or the content of file with one trailing
 // newline trimmed (the usual form of a Kubernetes or systemd credential). Setting

@@ -37,13 +37,9 @@ type Options = steam.CacheOptions
 
 // newQuerier returns an A2S querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	c, err := steam.CacheFor("a2s", s)
+	m, err := steam.ModuleFor("a2s", s)
 	if err != nil {
 		return nil, err
 	}
-	text, err := steam.TextFor("a2s", s)
-	if err != nil {
-		return nil, err
-	}
-	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c, text: text}, nil
+	return &querier{m}, nil
 }

@@ -16,12 +16,7 @@ import (
 // on every request. It is answered with S2C_CHALLENGE. Built once, never written.
 var getChallengeRequest = []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x57}
 
-type querier struct {
-	players, rules bool
-	retries        int
-	challenges     *steam.ChallengeCache // nil: challenge_cache: false
-	text           func([]byte) string   // the module's encoding:, nil: steam.Text
-}
+type querier struct{ steam.Module }
 
 // Query asks for the server's info, then (as configured) its players and rules.
 // The players and rules are asked for in a function of their own: a probe waiting
@@ -29,15 +24,11 @@ type querier struct {
 //
 // Not a protocols.UDPExchange: a challenge, then the players and rules, each its own request.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
+	var x exchanger
+	if err := x.Open(ctx, t, tr, &q.Module); err != nil {
 		return nil, err
 	}
-	defer conn.Close()
-	// Field by field: a composite literal would build a second copy on the stack.
-	var x exchanger
-	x.Conn, x.Tr, x.Retries, x.Cache, x.Addr = conn, tr, q.retries, q.challenges, addr
+	defer x.Conn.Close()
 
 	var in steam.Info
 	if err := x.info(ctx, &in); err != nil {
@@ -51,11 +42,11 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 //go:noinline
 func (q *querier) more(ctx context.Context, x *exchanger, in *steam.Info) *protocols.Result {
 	tr := x.Tr
-	if q.text != nil {
-		in.Recode(q.text)
+	if q.Text != nil {
+		in.Recode(q.Text)
 	}
 	res := in.Result()
-	if q.players {
+	if q.Players {
 		p := tr.Begin("players")
 		msg, err := x.Fetch(ctx, x.withLegacy(steam.PlayersRequest), steam.TypePlayers, false)
 		var pl *steam.Players
@@ -66,13 +57,13 @@ func (q *querier) more(ctx context.Context, x *exchanger, in *steam.Info) *proto
 		if err != nil {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
 		} else {
-			if q.text != nil {
-				pl.Recode(q.text)
+			if q.Text != nil {
+				pl.Recode(q.Text)
 			}
 			res.PlayerList = pl.Result(in.FullAppID())
 		}
 	}
-	if q.rules {
+	if q.Rules {
 		p := tr.Begin("rules")
 		msg, err := x.Fetch(ctx, x.withLegacy(steam.RulesRequest), steam.TypeRules, false)
 		var rl *steam.Rules

@@ -427,7 +427,7 @@ func TestChallengeCache(t *testing.T) {
 				s.Options = prototest.OptionsOf(Options{ChallengeCache: new(bool)})
 			}
 			q := prototest.MustNew(t, Protocol, s).(*querier)
-			steamtest.CacheRun{Querier: q, Cache: q.challenges, Off: tt.Off, Fake: f, Addr: f.start(t),
+			steamtest.CacheRun{Querier: q, Cache: q.Challenges, Off: tt.Off, Fake: f, Addr: f.start(t),
 				Timeout: cmp.Or(tt.timeout, 2*time.Second), Name: "Test Server", Steps: tt.Steps}.Run(t)
 		})
 	}
@@ -437,7 +437,7 @@ func TestChallengeCacheConcurrent(t *testing.T) {
 	t.Parallel()
 	f := &fake{info: one(readHex(t, "info_no_edf.hex")), infoChallenge: true, dropWrong: true, challenge: [4]byte{5, 6, 7, 8}}
 	q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier)
-	steamtest.CacheConcurrent(t, q, q.challenges, f.start(t), []byte{5, 6, 7, 8})
+	steamtest.CacheConcurrent(t, q, q.Challenges, f.start(t), []byte{5, 6, 7, 8})
 }
 
 // TestQstat queries the same fake server with quakestat -a2s and with the Querier.

@@ -33,7 +33,5 @@ var Protocol = protocols.Protocol{
 	Description: "Armagetron Advanced UDP server info (small then big info request)",
 	DefaultPort: 4534,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return &querier{retries: s.Retries, players: s.Players, rules: s.Rules}, nil
-	},
+	New:         newQuerier,
 }

@@ -13,6 +13,10 @@ type querier struct {
 	players, rules bool
 }
 
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	return &querier{retries: s.Retries, players: s.Players, rules: s.Rules}, nil
+}
+
 var (
 	smallRequest = request(descSmallRequest)
 	bigRequest   = request(descBigRequest)
@@ -37,17 +41,13 @@ func answers(tr *wire.Trace, desc uint16, bad *error) func([]byte) bool {
 // 0.2.9 ignores the big request from an address that has not sent one), then
 // sends the big request on the same socket and decodes its answer.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.retries
+	return protocols.OnUDP(ctx, t, tr, q.retries, q.query)
+}
 
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	var bad error
 	p := tr.Begin("challenge")
-	_, err = conn.Request(ctx, smallRequest, answers(tr, descSmallInfo, &bad))
+	_, err := conn.Request(ctx, smallRequest, answers(tr, descSmallInfo, &bad))
 	err = explain(err, bad, "small server info")
 	tr.End(p, err)
 	if err != nil {

@@ -63,20 +63,13 @@ func decodeCars(b []byte) ([]car, error) {
 	return (*l.Cars)[:min(len(*l.Cars), maxCars)], nil
 }
 
-func count(p *int64) protocols.Count {
-	if p == nil || *p < 0 {
-		return protocols.Count{}
-	}
-	return protocols.Known(*p)
-}
-
 func (in *info) result() *protocols.Result {
 	res := &protocols.Result{
 		Name:       *in.Name,
 		Map:        in.Track,
 		Version:    in.PoweredBy,
-		Players:    count(in.Clients),
-		MaxPlayers: count(in.MaxClients),
+		Players:    protocols.CountOf(in.Clients),
+		MaxPlayers: protocols.CountOf(in.MaxClients),
 	}
 	if in.Pass != nil {
 		res.Password = protocols.FlagOf(*in.Pass)

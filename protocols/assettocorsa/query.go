@@ -48,17 +48,14 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	if !q.s.Players {
 		return res, nil
 	}
-	p = tr.Begin("players")
-	body, err = get(ctx, t.Addr, tr, "/JSON|"+strconv.FormatUint(rand.Uint64N(1e15), 10))
-	var cars []car
-	if err == nil {
-		cars, err = decodeCars(body)
+	if cars, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]car, error) {
+		body, err := get(ctx, t.Addr, tr, "/JSON|"+strconv.FormatUint(rand.Uint64N(1e15), 10))
+		if err != nil {
+			return nil, err
+		}
+		return decodeCars(body)
+	}); ok {
+		res.PlayerList = players(cars)
 	}
-	tr.End(p, err)
-	if err != nil {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		return res, nil
-	}
-	res.PlayerList = players(cars)
 	return res, nil
 }

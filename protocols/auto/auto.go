@@ -34,11 +34,7 @@ type Options struct {
 	Protocols []string `yaml:"protocols"`
 }
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("auto", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("auto", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	for _, name := range o.Protocols {
 		if _, ok := registry.Lookup(name); !ok {
 			return nil, fmt.Errorf("protocols: unknown protocol %q", name)
@@ -63,4 +59,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("protocols: none of %s can be built without options", strings.Join(o.Protocols, ", "))
 	}
 	return q, nil
-}
+})

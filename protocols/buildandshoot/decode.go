@@ -92,13 +92,6 @@ func decode(b []byte) (*status, error) {
 	return &s, nil
 }
 
-func count(p *int64) protocols.Count {
-	if p == nil || *p < 0 {
-		return protocols.Count{}
-	}
-	return protocols.Known(*p)
-}
-
 // result turns the status into a Result: the server lists every connected player,
 // so the count is the list's length.
 func (s *status) result(players bool) *protocols.Result {
@@ -108,7 +101,7 @@ func (s *status) result(players bool) *protocols.Result {
 		Game:       s.GameMode,
 		Version:    s.ServerVersion,
 		Players:    protocols.Known(int64(len(s.players))),
-		MaxPlayers: count(s.MaxPlayers),
+		MaxPlayers: protocols.CountOf(s.MaxPlayers),
 	}
 	kv := func(k, v string) protocols.KV { return protocols.KV{Key: k, Value: v} }
 	res.Info = []protocols.KV{kv("map_version", s.Map.Version), kv("map_author", s.Map.Author)}

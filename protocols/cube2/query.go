@@ -32,12 +32,10 @@ type querier struct {
 //
 // Not a protocols.UDPExchange: the player list is many datagrams, collected in any order.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
+	return protocols.OnUDP(ctx, t, tr, q.retries, q.query)
+}
 
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	// A random ping: the echo tells this probe's replies from any other datagram.
 	req := infoRequest(rand.Int32N(1<<30) + 1<<24)
 	p := tr.Begin("info")

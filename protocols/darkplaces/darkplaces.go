@@ -36,7 +36,5 @@ var Protocol = protocols.Protocol{
 	Description: "DarkPlaces getstatus (Xonotic, Nexuiz, DarkPlaces Quake mods)",
 	DefaultPort: 26000,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
-	},
+	New:         newQuerier,
 }

@@ -3,7 +3,6 @@ package darkplaces
 import (
 	"context"
 	"crypto/rand"
-	"fmt"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -20,14 +19,8 @@ type querier struct {
 	retries        int
 }
 
-// statusRequest builds `FF FF FF FF getstatus <challenge>`. DarkPlaces echoes
-// everything after the space as the `challenge` key, a newline included, so
-// none is sent.
-func statusRequest(challenge string) []byte {
-	b := make([]byte, 0, 4+len("getstatus ")+len(challenge))
-	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
-	b = append(b, "getstatus "...)
-	return append(b, challenge...)
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
 }
 
 // retriesWithin caps re-sends so that they are at least floodGap apart within
@@ -48,14 +41,12 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	// own challenges (\ ; " % /), well within its buffers.
 	challenge := rand.Text()
 	x := protocols.UDPExchange[*reply]{
-		Request: statusRequest(challenge), Retries: retries, Decode: decode, NotReply: errNotReply,
+		Request: idtech.Q3Request("getstatus", challenge, ""), Retries: retries, Decode: decode, NotReply: errNotReply,
 		Check: func(r *reply) error {
 			// Old engines send no challenge key: accept those. Another token is
 			// a stray or spoofed reply.
-			if c, ok := r.Lookup("challenge"); ok && c != challenge {
-				return fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, c, challenge)
-			}
-			return nil
+			c, ok := r.Lookup("challenge")
+			return idtech.Echoed(c, ok, challenge)
 		},
 	}
 	r, err := x.Ask(ctx, t, tr)

@@ -45,11 +45,7 @@ const defaultBase = "https://discord.com"
 // maxGuildIDLen: a snowflake is a uint64, at most 20 decimal digits.
 const maxGuildIDLen = 20
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("discord", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("discord", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	if o.GuildID != "" && !protocols.Digits(o.GuildID, maxGuildIDLen) {
 		return nil, fmt.Errorf("discord options: guild_id %q: want the guild's numeric id (up to %d digits)", o.GuildID, maxGuildIDLen)
 	}
@@ -58,4 +54,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("discord options: ca_file: %w", err)
 	}
 	return &querier{guild: o.GuildID, players: s.Players, api: protocols.API{Base: defaultBase, RootCAs: pool}}, nil
-}
+})

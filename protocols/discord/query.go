@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -25,31 +24,18 @@ const maxBody = 256 << 10
 //
 // Not a protocols.HTTPExchange: its URL is the API's, made per probe, and Discord's refusals carry codes of their own.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := q.widget(ctx, t.Addr, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.widget)
 }
 
-func (q *querier) widget(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) widget(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	if q.guild == "" {
 		return nil, fmt.Errorf("%w: the module names no guild (discord: {guild_id: \"...\"})", wire.ErrServer)
 	}
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		URL:     q.api.URL(addr, "/api/guilds/"+q.guild+"/widget.json"),
-		Header:  http.Header{"Accept": {"application/json"}},
-		RootCAs: q.api.RootCAs,
-		MaxBody: maxBody,
-	}, tr)
+	body, err := q.api.JSON(ctx, addr, tr, "discord widget", "/api/guilds/"+q.guild+"/widget.json", wire.HTTPRequest{MaxBody: maxBody},
+		func(resp *wire.HTTPResponse) error { return statusError(resp, q.guild) })
 	if err != nil {
-		return nil, fmt.Errorf("discord widget: %w", err)
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return nil, statusError(resp, q.guild)
-	}
-	body, err := wire.JSONBody(resp)
-	if err != nil {
-		return nil, fmt.Errorf("discord widget: %w", err)
+		return nil, err
 	}
 	w, err := decode(body)
 	if err != nil {

@@ -36,14 +36,10 @@ type Options struct {
 }
 
 // newQuerier builds a Querier from the module settings.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("doom3", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("doom3", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	if s.Retries < 0 {
 		return nil, fmt.Errorf("doom3: retries must not be negative, got %d", s.Retries)
 	}
 	infoEx := opts.ETQWInfoEx == nil || *opts.ETQWInfoEx
 	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries, infoEx: infoEx}, nil
-}
+})

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -30,12 +29,10 @@ func request(command string, challenge uint32) []byte {
 
 // Not a protocols.UDPExchange: getInfoEx follows the info on the same socket.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
+	return protocols.OnUDP(ctx, t, tr, q.retries, q.query)
+}
 
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
 	rep, err := exchange(ctx, conn, "getInfo", respInfo)
 	tr.End(p, err)
@@ -49,12 +46,8 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		// getInfoEx repeats the whole reply and adds per-player statistics. Not every
 		// server may answer it: give it half the time left so a silent one still
 		// leaves the info result standing.
-		sub := ctx
-		if dl, ok := ctx.Deadline(); ok {
-			var cancel context.CancelFunc
-			sub, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
-			defer cancel()
-		}
+		sub, cancel := protocols.Share(ctx, 2)
+		defer cancel()
 		p := tr.Begin("players")
 		ex, err := exchange(sub, conn, "getInfoEx", respInfoEx)
 		if err == nil && ex.PlayersErr != nil {

@@ -77,13 +77,6 @@ func stripTags(s string) string {
 	return b.String()
 }
 
-func count(p *int64) protocols.Count {
-	if p == nil || *p < 0 {
-		return protocols.Count{}
-	}
-	return protocols.Known(*p)
-}
-
 // result turns the info into a Result. MaxActivePlayers is the cap (0: none set,
 // so the maximum is unknown); TotalPlayers counts everyone who ever joined the
 // world, which gamedig reports as the maximum.
@@ -91,10 +84,10 @@ func (in *info) result(players bool) *protocols.Result {
 	res := &protocols.Result{
 		Name:    stripTags(*in.Description),
 		Version: in.Version,
-		Players: count(in.OnlinePlayers),
+		Players: protocols.CountOf(in.OnlinePlayers),
 	}
 	if in.MaxActivePlayers != nil && *in.MaxActivePlayers > 0 {
-		res.MaxPlayers = count(in.MaxActivePlayers)
+		res.MaxPlayers = protocols.CountOf(in.MaxActivePlayers)
 	}
 	if in.HasPassword != nil {
 		res.Password = protocols.FlagOf(*in.HasPassword)

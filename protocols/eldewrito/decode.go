@@ -57,13 +57,6 @@ func decode(b []byte) (*info, error) {
 	return &in, nil
 }
 
-func count(p *int64) protocols.Count {
-	if p == nil || *p < 0 {
-		return protocols.Count{}
-	}
-	return protocols.Known(*p)
-}
-
 // result turns the info into a Result. authed says the request carried a
 // password: a passworded server then answers as to anyone allowed in, without
 // the "passworded" key, so the flag is unknown rather than false.
@@ -73,8 +66,8 @@ func (in *info) result(players, rules, authed bool) *protocols.Result {
 		Map:        in.Map,
 		Game:       in.VariantType,
 		Version:    in.ElDewritoVersion,
-		Players:    count(in.NumPlayers),
-		MaxPlayers: count(in.MaxPlayers),
+		Players:    protocols.CountOf(in.NumPlayers),
+		MaxPlayers: protocols.CountOf(in.MaxPlayers),
 	}
 	switch {
 	case in.Passworded:

@@ -1,7 +1,6 @@
 package eldewrito
 
 import (
-	"encoding/base64"
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -13,19 +12,15 @@ const maxBody = 256 << 10
 
 // newQuerier returns a Querier that asks the info server once, with the password
 // when the module has one.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("eldewrito", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("eldewrito", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	pw, err := protocols.LoadSecret(opts.Password, opts.PasswordFile)
 	if err != nil {
 		return nil, fmt.Errorf("eldewrito password: %w", err)
 	}
 	req := protocols.GetJSON("/", maxBody)
 	if pw != "" {
-		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("dorito:"+pw.Reveal())))
+		req.Header.Set("Authorization", protocols.BasicAuth("dorito", pw).Reveal())
 	}
 	return &protocols.HTTPExchange[*info]{Request: req, Decode: protocols.JSON(decode),
 		Result: func(in *info, _ *wire.Trace) *protocols.Result { return in.result(s.Players, s.Rules, pw != "") }}, nil
-}
+})

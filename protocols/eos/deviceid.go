@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"net/http"
 	"net/netip"
 	"net/url"
 	"time"
@@ -25,16 +24,10 @@ const deviceModel = "PC"
 
 // fetchDeviceToken runs both steps in the challenge phase.
 func (q *querier) fetchDeviceToken(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (string, time.Duration, error) {
-	resp, err := q.postForm(ctx, addr, "/auth/v1/accounts/deviceid", url.Values{"deviceModel": {deviceModel}}, tr, "")
+	body, err := q.api.JSON(ctx, addr, tr, "EOS device-id sign-in", "/auth/v1/accounts/deviceid",
+		q.form(url.Values{"deviceModel": {deviceModel}}, ""), deviceIDError)
 	if err != nil {
-		return "", 0, fmt.Errorf("EOS device-id sign-in: %w", err)
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return "", 0, deviceIDError(resp)
-	}
-	body, err := wire.JSONBody(resp)
-	if err != nil {
-		return "", 0, fmt.Errorf("EOS device-id sign-in: %w", err)
+		return "", 0, err
 	}
 	device, _, err := decodeToken(body)
 	if err != nil {
@@ -49,29 +42,14 @@ func (q *querier) fetchDeviceToken(ctx context.Context, addr netip.AddrPort, tr 
 		"deployment_id": {q.deployment},
 		"display_name":  {"User"},
 	}
-	resp, err = q.postForm(ctx, addr, "/auth/v1/oauth/token", form, tr, device)
+	body, err = q.api.JSON(ctx, addr, tr, "EOS sign-in", "/auth/v1/oauth/token", q.form(form, device), authError)
 	if err != nil {
-		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return "", 0, authError(resp)
-	}
-	body, err = wire.JSONBody(resp)
-	if err != nil {
-		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
+		return "", 0, err
 	}
 	return decodeToken(body)
 }
 
 // deviceIDError names a refused device-id account: a 4xx is the client
 // credentials (or a client not allowed to create device-id accounts).
-func deviceIDError(resp *wire.HTTPResponse) error {
-	code := errorCode(resp.Body)
-	if code != "" {
-		code = ", " + code
-	}
-	if resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
-		return fmt.Errorf("%w: EOS device-id sign-in failed (HTTP %d%s): check client_id and client_secret, and that the client may create device-id accounts (auth: deviceid)", wire.ErrServer, resp.Status, code)
-	}
-	return fmt.Errorf("%w: EOS device-id sign-in: HTTP %d %s%s", wire.ErrServer, resp.Status, http.StatusText(resp.Status), code)
-}
+var deviceIDError = refusal("EOS device-id sign-in", "EOS device-id sign-in failed",
+	"check client_id and client_secret, and that the client may create device-id accounts (auth: deviceid)")

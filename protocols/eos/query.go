@@ -3,7 +3,6 @@ package eos
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -109,67 +108,52 @@ func (q *querier) fetchToken(ctx context.Context, addr netip.AddrPort, tr *wire.
 		return q.fetchDeviceToken(ctx, addr, tr)
 	}
 	form := url.Values{"grant_type": {"client_credentials"}, "deployment_id": {q.deployment}}
-	resp, err := q.postForm(ctx, addr, "/auth/v1/oauth/token", form, tr, "")
+	body, err := q.api.JSON(ctx, addr, tr, "EOS sign-in", "/auth/v1/oauth/token", q.form(form, ""), authError)
 	if err != nil {
-		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return "", 0, authError(resp)
-	}
-	body, err := wire.JSONBody(resp)
-	if err != nil {
-		return "", 0, fmt.Errorf("EOS sign-in: %w", err)
+		return "", 0, err
 	}
 	return decodeToken(body)
 }
 
-// postForm sends a sign-in request: the form, the client credentials as basic
+// form is a sign-in request: the form posted, the client credentials as basic
 // auth. hide, when set, is a token the form carries: the trace records the
 // request with it masked.
-func (q *querier) postForm(ctx context.Context, addr netip.AddrPort, path string, form url.Values, tr *wire.Trace, hide string) (*wire.HTTPResponse, error) {
-	creds := base64.StdEncoding.EncodeToString([]byte(q.clientID + ":" + q.secret.Reveal()))
+func (q *querier) form(form url.Values, hide string) wire.HTTPRequest {
 	req := wire.HTTPRequest{
 		Method: http.MethodPost,
-		URL:    q.api.URL(addr, path),
 		Header: http.Header{
-			"Authorization": {"Basic " + creds},
+			"Authorization": {protocols.BasicAuth(q.clientID, q.secret).Reveal()},
 			"Content-Type":  {"application/x-www-form-urlencoded"},
-			"Accept":        {"application/json"},
 		},
 		Body:      []byte(form.Encode()),
-		RootCAs:   q.api.RootCAs,
 		MaxBody:   maxTokenBody,
 		TraceBody: wire.Withhold("the sign-in answer holds the token"),
 	}
-	if hide == "" || tr == nil {
-		return wire.DoHTTP(ctx, addr, req, tr)
-	}
-	// DoHTTP records the request body as sent: record it here instead, masked.
-	sub := wire.NewTrace()
-	resp, err := wire.DoHTTP(ctx, addr, req, sub)
-	tr.Attempts += sub.Attempts
-	for _, p := range sub.Packets {
-		data := bytes.ReplaceAll(p.Data, []byte(url.QueryEscape(hide)), []byte("<secret>"))
-		if p.Dir == wire.Sent {
-			tr.Sent(data)
-		} else {
-			tr.Received(data)
+	if hide != "" {
+		req.TraceSent = func(body []byte) []byte {
+			return bytes.ReplaceAll(body, []byte(url.QueryEscape(hide)), []byte("<secret>"))
 		}
 	}
-	return resp, err
+	return req
 }
 
 // authError names a refused sign-in. EOS answers bad credentials with 400 or
 // 401 and an error code (invalid_client, ...).
-func authError(resp *wire.HTTPResponse) error {
-	code := errorCode(resp.Body)
-	if code != "" {
-		code = ", " + code
+var authError = refusal("EOS sign-in", "EOS authentication failed", "check client_id, client_secret and deployment_id")
+
+// refusal names the refusals of a sign-in step: a 4xx (but 429) is the
+// credentials, failed and check say which; another status is the service's.
+func refusal(step, failed, check string) func(*wire.HTTPResponse) error {
+	return func(resp *wire.HTTPResponse) error {
+		code := errorCode(resp.Body)
+		if code != "" {
+			code = ", " + code
+		}
+		if resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
+			return fmt.Errorf("%w: %s (HTTP %d%s): %s", wire.ErrServer, failed, resp.Status, code, check)
+		}
+		return fmt.Errorf("%w: %s: HTTP %d %s%s", wire.ErrServer, step, resp.Status, http.StatusText(resp.Status), code)
 	}
-	if resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
-		return fmt.Errorf("%w: EOS authentication failed (HTTP %d%s): check client_id, client_secret and deployment_id", wire.ErrServer, resp.Status, code)
-	}
-	return fmt.Errorf("%w: EOS sign-in: HTTP %d %s%s", wire.ErrServer, resp.Status, http.StatusText(resp.Status), code)
 }
 
 // filter searches the deployment's sessions for those whose address attribute

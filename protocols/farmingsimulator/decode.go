@@ -62,22 +62,14 @@ func decode(b []byte) (*server, error) {
 	return &s, nil
 }
 
-func count(s string) protocols.Count {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
-	if err != nil || n < 0 {
-		return protocols.Count{}
-	}
-	return protocols.Known(n)
-}
-
 func (s *server) result(players bool) *protocols.Result {
 	res := &protocols.Result{
 		Game:       s.Game,
 		Name:       s.Name,
 		Map:        s.MapName,
 		Version:    s.Version,
-		Players:    count(s.Slots.NumUsed),
-		MaxPlayers: count(s.Slots.Capacity),
+		Players:    protocols.ParseCount(s.Slots.NumUsed),
+		MaxPlayers: protocols.ParseCount(s.Slots.Capacity),
 		Modded:     protocols.FlagOf(len(s.Mods) > 0),
 		Mods:       []protocols.Mod{},
 	}

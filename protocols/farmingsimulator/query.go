@@ -16,11 +16,7 @@ const maxBody = 1 << 20
 // the trace). A module without a code, such as the built-in one, still asks (a
 // closed or silent port says so as for any module); any answer then fails saying
 // the code is missing.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("farmingsimulator", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("farmingsimulator", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	code, err := protocols.LoadSecret(opts.Code, opts.CodeFile)
 	if err != nil {
 		return nil, fmt.Errorf("farmingsimulator code: %w", err)
@@ -32,7 +28,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	return &protocols.HTTPExchange[*server]{Request: wire.HTTPRequest{Path: path, SecretQuery: true, MaxBody: maxBody},
 		Decode: func(resp *wire.HTTPResponse) (*server, error) { return feed(resp, code != "") },
 		Result: func(sv *server, _ *wire.Trace) *protocols.Result { return sv.result(s.Players) }}, nil
-}
+})
 
 // feed decodes the stats feed, saying what a failure has to do with the code.
 func feed(resp *wire.HTTPResponse, withCode bool) (*server, error) {

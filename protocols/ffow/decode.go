@@ -43,20 +43,9 @@ type info struct {
 	TimeLeft                          uint16 // seconds left in the round
 }
 
-// header checks the 5 bytes every message starts with and returns its type.
-func header(b []byte, what string) (byte, error) {
-	if len(b) < 5 {
-		return 0, fmt.Errorf("%w: %s of %d bytes, shorter than the 5-byte header", wire.ErrTruncated, what, len(b))
-	}
-	if b[0] != 0xFF || b[1] != 0xFF || b[2] != 0xFF || b[3] != 0xFF {
-		return 0, fmt.Errorf("%w: %s header % x, want ff ff ff ff", wire.ErrMalformed, what, b[:4])
-	}
-	return b[4], nil
-}
-
 // decodeInfo decodes the 0x49 answer to the LSQ info request.
 func decodeInfo(b []byte) (*info, error) {
-	t, err := header(b, "info reply")
+	t, err := steam.Header(b, "info reply")
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +131,7 @@ type player struct {
 // decodePlayers decodes the 0x44 reply: a record cut short, or fewer records than
 // the count, is ErrTruncated (a list that stops early would be exported as all).
 func decodePlayers(b []byte) ([]player, error) {
-	t, err := header(b, "player reply")
+	t, err := steam.Header(b, "player reply")
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +193,7 @@ func playerList(ps []player) []protocols.Player {
 // decodeRules decodes the 0x45 reply: a big-endian pair count, then NUL-terminated
 // names and values. At most steam.MaxRules pairs are kept.
 func decodeRules(b []byte) ([]protocols.KV, error) {
-	t, err := header(b, "rules reply")
+	t, err := steam.Header(b, "rules reply")
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,5 @@ var Protocol = protocols.Protocol{
 	DefaultPort: 5476,
 	PortOffset:  2,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}, nil
-	},
+	New:         newQuerier,
 }

@@ -13,6 +13,10 @@ type querier struct {
 	retries        int
 }
 
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0)}, nil
+}
+
 // typeIs returns a match for steam.Exchanger.Request accepting messages of type t.
 func typeIs(t byte) func([]byte) bool { return func(m []byte) bool { return m[4] == t } }
 

@@ -55,18 +55,9 @@ func decodeInfo(b []byte) ([]protocols.KV, error) {
 	return kvs, nil
 }
 
-func lookup(kvs []protocols.KV, key string) (string, bool) {
-	for _, kv := range kvs {
-		if kv.Key == key {
-			return kv.Value, true
-		}
-	}
-	return "", false
-}
-
 // count reads a non-negative decimal count; anything else is "not reported".
 func count(kvs []protocols.KV, key string) protocols.Count {
-	v, ok := lookup(kvs, key)
+	v, ok := protocols.Lookup(kvs, key)
 	if !ok {
 		return protocols.Count{}
 	}
@@ -80,11 +71,11 @@ func count(kvs []protocols.KV, key string) protocols.Count {
 // infoResult fills a Result from the info string.
 func infoResult(kvs []protocols.KV) *protocols.Result {
 	res := &protocols.Result{Info: kvs}
-	if v, ok := lookup(kvs, "hostname"); ok {
+	if v, ok := protocols.Lookup(kvs, "hostname"); ok {
 		res.Name = stripColours(v)
 	}
-	res.Map, _ = lookup(kvs, "mapname")
-	res.Game, _ = lookup(kvs, "gametype")
+	res.Map, _ = protocols.Lookup(kvs, "mapname")
+	res.Game, _ = protocols.Lookup(kvs, "gametype")
 	res.Players = count(kvs, "clients")
 	res.MaxPlayers = count(kvs, "sv_maxclients")
 	return res

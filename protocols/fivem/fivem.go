@@ -22,14 +22,7 @@ var Protocol = protocols.Protocol{
 	Description: "FiveM / RedM (Cfx.re FXServer): UDP getinfo, players and version over HTTP on the same port",
 	DefaultPort: 30120,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		var o Options
-		if err := s.DecodeOptions("fivem", &o); err != nil {
-			return nil, err
-		}
-		version := o.Version == nil || *o.Version
-		return &querier{players: s.Players, rules: s.Rules, version: version || s.Rules, retries: s.Retries}, nil
-	},
+	New:         newQuerier,
 }
 
 // Options is the module's `fivem:` block.
@@ -39,3 +32,8 @@ type Options struct {
 	// address). With rules it is fetched anyway.
 	Version *bool `yaml:"version"`
 }
+
+var newQuerier = protocols.WithOptions("fivem", func(s protocols.Settings, o Options) (protocols.Querier, error) {
+	version := o.Version == nil || *o.Version
+	return &querier{players: s.Players, rules: s.Rules, version: version || s.Rules, retries: s.Retries}, nil
+})

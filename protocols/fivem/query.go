@@ -9,6 +9,7 @@ import (
 	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
@@ -25,15 +26,6 @@ const (
 	maxInfoBody    = 512 << 10
 )
 
-// infoRequest builds `FF FF FF FF getinfo <challenge>`. The server reads the
-// challenge up to a space or newline and echoes it as the `challenge` key.
-func infoRequest(challenge string) []byte {
-	b := make([]byte, 0, 4+len("getinfo ")+len(challenge))
-	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
-	b = append(b, "getinfo "...)
-	return append(b, challenge...)
-}
-
 // Query asks for the info over UDP, then over HTTP on the same port the player
 // list (as the module wants it) and info.json: the server's build (phase
 // "version", unless `version: false`), and its convars with rules (phase "rules"
@@ -43,16 +35,17 @@ func infoRequest(challenge string) []byte {
 // Not a protocols.UDPExchange: the UDP info is followed by HTTP requests.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	// 26 base32 characters: no space, newline or backslash. The server reads
+	// the challenge up to a space or newline and echoes it as the `challenge` key.
+	challenge := rand.Text()
+	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
-	conn.Retries = q.retries
-
-	// 26 base32 characters: no space, newline or backslash.
-	challenge := rand.Text()
+	// wire.Exchange and not a UDPExchange's Ask: its sort closes over the
+	// challenge without escaping, where a per-probe Check would be allocated.
 	p := tr.Begin("info")
-	kvs, err := wire.Exchange(ctx, conn, infoRequest(challenge), func(b []byte) ([]protocols.KV, error, error) {
+	kvs, err := wire.Exchange(ctx, conn, idtech.Q3Request("getinfo", challenge, ""), func(b []byte) ([]protocols.KV, error, error) {
 		kvs, err := decodeInfo(b)
 		switch {
 		case errors.Is(err, errNotInfo):
@@ -61,8 +54,9 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			return nil, nil, err
 		}
 		// FXServer always echoes; a different token is a late or spoofed reply.
-		if c, ok := lookup(kvs, "challenge"); ok && c != challenge {
-			return nil, fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, c, challenge), nil
+		c, ok := protocols.Lookup(kvs, "challenge")
+		if err := idtech.Echoed(c, ok, challenge); err != nil {
+			return nil, err, nil
 		}
 		return kvs, nil, nil
 	})
@@ -74,12 +68,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	res := infoResult(kvs)
 
 	if q.players {
-		p := tr.Begin("players")
-		list, err := fetchPlayers(ctx, addr, tr)
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		} else {
+		if list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) { return fetchPlayers(ctx, addr, tr) }); ok {
 			res.PlayerList = list
 		}
 	}
@@ -91,11 +80,12 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	if q.rules {
 		phase = "rules"
 	}
-	p = tr.Begin(phase)
-	version, rules, err := fetchServerInfo(ctx, addr, tr)
-	tr.End(p, err)
-	if err != nil {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: phase, Err: err})
+	var rules []protocols.KV
+	version, ok := protocols.Phase(&res.PhaseErrors, tr, phase, func() (version string, err error) {
+		version, rules, err = fetchServerInfo(ctx, addr, tr)
+		return version, err
+	})
+	if !ok {
 		return res, nil
 	}
 	res.Version = version

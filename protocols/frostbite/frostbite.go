@@ -35,7 +35,5 @@ var Protocol = protocols.Protocol{
 	// BF3 and BF4 servers' RCON port; BC2 servers default to 48888.
 	DefaultPort: 47200,
 	Transport:   "tcp",
-	New: func(protocols.Settings) (protocols.Querier, error) {
-		return querier{}, nil
-	},
+	New:         protocols.Fixed(querier{}),
 }

@@ -2,9 +2,7 @@ package frostbite
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -35,10 +33,8 @@ const maxPackets = 8
 //
 // Not a protocols.UDPExchange: TCP, two requests on one connection.
 func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	conn, err := wire.DialTCP(ctx, t.Addr, tr)
+	conn, p, err := protocols.DialTCP(ctx, t.Addr, tr, "info")
 	if err != nil {
-		tr.End(p, err)
 		return nil, err
 	}
 	defer conn.Close()
@@ -51,15 +47,16 @@ func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*
 	if err != nil {
 		return nil, err
 	}
-	p = tr.Begin("version")
-	words, err = ask(conn, tr, versionRequest, versionSeq)
-	var game, build string
-	if err == nil {
+	var game string
+	build, ok := protocols.Phase(&res.PhaseErrors, tr, "version", func() (build string, err error) {
+		words, err := ask(conn, tr, versionRequest, versionSeq)
+		if err != nil {
+			return "", err
+		}
 		game, build, err = decodeVersion(words)
-	}
-	tr.End(p, err)
-	if err != nil {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "version", Err: err})
+		return build, err
+	})
+	if !ok {
 		return res, nil
 	}
 	res.Version = build
@@ -95,25 +92,8 @@ func ask(conn *wire.TCPConn, tr *wire.Trace, req []byte, seq uint32) ([][]byte, 
 // readPacket reads one packet, its size checked against the cap before the body
 // is read.
 func readPacket(conn *wire.TCPConn, hdr []byte) ([]byte, error) {
-	if _, err := io.ReadFull(conn, hdr); err != nil {
-		return nil, eof(err, "packet header")
-	}
-	_, size, err := header(hdr)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, size)
-	copy(b, hdr)
-	if _, err := io.ReadFull(conn, b[headerLen:]); err != nil {
-		return nil, eof(err, fmt.Sprintf("packet body (%d bytes)", size-headerLen))
-	}
-	return b, nil
-}
-
-// eof names a close mid-packet as truncation; socket errors already carry a reason.
-func eof(err error, what string) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: connection closed before the %s", wire.ErrTruncated, what)
-	}
-	return err
+	return wire.ReadFrame(conn, hdr, "packet", func(h []byte) (int, error) {
+		_, size, err := header(h)
+		return size, err
+	})
 }

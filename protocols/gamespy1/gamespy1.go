@@ -46,12 +46,8 @@ type Options struct {
 }
 
 // build builds the Querier for a module.
-func build(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("gamespy1", &opts); err != nil {
-		return nil, err
-	}
-	q := &querier{players: s.Players, rules: s.Rules, retries: s.Retries}
+var build = protocols.WithOptions("gamespy1", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
+	q := &querier{players: s.Players, rules: s.Rules}
 	switch opts.Request {
 	case "", requestStatus:
 		q.status = []byte(`\status\`)
@@ -68,5 +64,5 @@ func build(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("gamespy1 options: %w", err)
 	}
 	q.text = text
-	return q, nil
-}
+	return protocols.OverUDP(s.Retries, q.query), nil
+})

@@ -19,19 +19,13 @@ const idleWait = 500 * time.Millisecond
 
 type querier struct {
 	players, rules bool
-	retries        int
 	status         []byte // the one request, unless separate
 	separate       bool
 	text           func([]byte) string // the module's encoding:, nil: as sent (wire.UTF8)
 }
 
 // Not a protocols.UDPExchange: a reply of several datagrams, or one request a section.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	if q.separate {
 		return q.querySeparate(ctx, conn, tr)
 	}

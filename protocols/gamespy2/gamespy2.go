@@ -35,14 +35,11 @@ type Options struct {
 	Encoding string `yaml:"encoding"`
 }
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("gamespy2", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("gamespy2", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	text, err := wire.Encoding(opts.Encoding, nil)
 	if err != nil {
 		return nil, fmt.Errorf("gamespy2 options: %w", err)
 	}
-	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries, text: text}, nil
-}
+	q := &querier{players: s.Players, rules: s.Rules, text: text}
+	return protocols.OverUDP(s.Retries, q.query), nil
+})

@@ -21,17 +21,11 @@ var (
 
 type querier struct {
 	players, rules bool
-	retries        int
 	text           func([]byte) string // the module's encoding:, nil: as sent (wire.UTF8)
 }
 
 // Not a protocols.UDPExchange: a second request for the player table when the info lacks it.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := protocols.DialUDP(ctx, t, tr, q.retries)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	id := rand.Uint32()
 
 	p := tr.Begin("info")

@@ -40,23 +40,21 @@ var Protocol = protocols.Protocol{
 	Description: "GameSpy v3 / QR2 query (Battlefield 2/2142, Project Reality, Crysis, S.T.A.L.K.E.R., UT3, JC2-MP, ...)",
 	DefaultPort: 29900,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		var opts Options
-		if err := s.DecodeOptions("gamespy3", &opts); err != nil {
-			return nil, err
-		}
-		switch opts.Variant {
-		case "", "jc2mp":
-		default:
-			return nil, fmt.Errorf("gamespy3: variant %q: want \"\" or \"jc2mp\"", opts.Variant)
-		}
-		text, err := wire.Encoding(opts.Encoding, nil)
-		if err != nil {
-			return nil, fmt.Errorf("gamespy3 options: %w", err)
-		}
-		return &querier{
-			players: s.Players, rules: s.Rules, retries: max(s.Retries, 0),
-			noChallenge: opts.NoChallenge, jc2mp: opts.Variant == "jc2mp", text: text,
-		}, nil
-	},
+	New:         newQuerier,
 }
+
+var newQuerier = protocols.WithOptions("gamespy3", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
+	switch opts.Variant {
+	case "", "jc2mp":
+	default:
+		return nil, fmt.Errorf("gamespy3: variant %q: want \"\" or \"jc2mp\"", opts.Variant)
+	}
+	text, err := wire.Encoding(opts.Encoding, nil)
+	if err != nil {
+		return nil, fmt.Errorf("gamespy3 options: %w", err)
+	}
+	return &querier{
+		players: s.Players, rules: s.Rules, retries: max(s.Retries, 0),
+		noChallenge: opts.NoChallenge, jc2mp: opts.Variant == "jc2mp", text: text,
+	}, nil
+})

@@ -42,11 +42,10 @@ type querier struct {
 // Not a protocols.UDPExchange: a handshake first, then the stat request with its challenge.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	// No re-sends on the socket: the retry unit is handshake + stat (see above).
-	conn, err := protocols.DialUDP(ctx, t, tr, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
+	return protocols.OnUDP(ctx, t, tr, 0, q.query)
+}
+
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	var best *assembler // the last partial reply, reported if nothing better comes
 	for attempt := 0; ; attempt++ {
 		actx, cancel := gamespy.Slot(ctx, q.retries-attempt)

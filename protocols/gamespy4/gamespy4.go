@@ -32,16 +32,14 @@ var Protocol = protocols.Protocol{
 	Description: "GameSpy 4 query: Minecraft Java Query (enable-query), PocketMine-MP, Nukkit, GeyserMC",
 	DefaultPort: 25565,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		var opts Options
-		if err := s.DecodeOptions("gamespy4", &opts); err != nil {
-			return nil, err
-		}
-		switch opts.Stat {
-		case "", "full", "basic":
-		default:
-			return nil, fmt.Errorf("gamespy4: stat %q: want \"full\" or \"basic\"", opts.Stat)
-		}
-		return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), basic: opts.Stat == "basic"}, nil
-	},
+	New:         newQuerier,
 }
+
+var newQuerier = protocols.WithOptions("gamespy4", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
+	switch opts.Stat {
+	case "", "full", "basic":
+	default:
+		return nil, fmt.Errorf("gamespy4: stat %q: want \"full\" or \"basic\"", opts.Stat)
+	}
+	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), basic: opts.Stat == "basic"}, nil
+})

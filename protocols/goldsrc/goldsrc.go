@@ -43,13 +43,9 @@ type Options = steam.CacheOptions
 
 // newQuerier returns a GoldSrc querier, with its own challenge cache.
 func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	c, err := steam.CacheFor("goldsrc", s)
+	m, err := steam.ModuleFor("goldsrc", s)
 	if err != nil {
 		return nil, err
 	}
-	text, err := steam.TextFor("goldsrc", s)
-	if err != nil {
-		return nil, err
-	}
-	return &querier{players: s.Players, rules: s.Rules, retries: max(s.Retries, 0), challenges: c, text: text}, nil
+	return &querier{m}, nil
 }

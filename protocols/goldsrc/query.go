@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
@@ -46,40 +45,33 @@ const (
 	dialectBoth                // unknown (a 0x6D after text words were sent): send both
 )
 
-type querier struct {
-	players, rules bool
-	retries        int
-	challenges     *steam.ChallengeCache // nil: challenge_cache: false
-	text           func([]byte) string   // the module's encoding:, nil: steam.Text
-}
+type querier struct{ steam.Module }
 
 // Query asks for the server's info, then (as configured) its players and rules.
 //
 // Not a protocols.UDPExchange: a challenge, then the players and rules, each its own request.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialUDP(ctx, addr, tr)
-	if err != nil {
+	var x exchanger
+	if err := x.Open(ctx, t, tr, &q.Module); err != nil {
 		return nil, err
 	}
-	defer conn.Close()
-	x := exchanger{steam.Exchanger{Conn: conn, Tr: tr, Retries: q.retries, Cache: q.challenges, Addr: addr}}
+	defer x.Conn.Close()
 
 	rep, d, err := x.info(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if q.text != nil {
-		rep.recode(q.text)
+	if q.Text != nil {
+		rep.recode(q.Text)
 		if rep.detailed != nil {
-			rep.detailed.Recode(q.text)
+			rep.detailed.Recode(q.Text)
 		}
 	}
 	res := rep.result()
 	if rep.detailed != nil {
 		withDetailed(res, rep.detailed)
 	}
-	if q.players {
+	if q.Players {
 		p := tr.Begin("players")
 		var pl []protocols.Player
 		if rep.hltvEmpty() {
@@ -88,7 +80,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		} else {
 			var msg []byte
 			if msg, err = x.fetch(ctx, d, playersRequest, steam.PlayersRequest, steam.TypePlayers); err == nil {
-				pl, err = decodePlayers(msg, q.text)
+				pl, err = decodePlayers(msg, q.Text)
 			}
 		}
 		tr.End(p, err)
@@ -98,7 +90,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			res.PlayerList = pl
 		}
 	}
-	if q.rules {
+	if q.Rules {
 		p := tr.Begin("rules")
 		msg, err := x.fetch(ctx, d, rulesRequest, steam.RulesRequest, steam.TypeRules)
 		var rl []protocols.KV
@@ -142,7 +134,7 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 		hit = e.Req
 	}
 	for i, st := range infoStages {
-		sctx, cancel := stageContext(ctx, i == len(infoStages)-1)
+		sctx, cancel := protocols.Share(ctx, min(2, len(infoStages)-i)) // the last stage: all the time left
 		textSent = textSent || st.text
 		if i == 0 {
 			msg, a2sReq, err = x.firstInfo(sctx, hit)
@@ -202,7 +194,7 @@ func (x *exchanger) info(ctx context.Context) (infoReply, dialect, error) {
 func (x *exchanger) firstInfo(ctx context.Context, hit []byte) (msg, req []byte, err error) {
 	if hit != nil {
 		_, bounded := ctx.Deadline() // without a deadline there is no half to take
-		hctx, cancel := stageContext(ctx, false)
+		hctx, cancel := protocols.Share(ctx, 2)
 		msg, err = x.Request(hctx, hit, isInfoReply, false)
 		cancel()
 		if !bounded || !errors.Is(err, wire.ErrTimeout) || ctx.Err() != nil {
@@ -212,16 +204,6 @@ func (x *exchanger) firstInfo(ctx context.Context, hit []byte) (msg, req []byte,
 	}
 	msg, err = x.Request(ctx, steam.InfoRequest, isInfoReply, false)
 	return msg, steam.InfoRequest, err
-}
-
-// stageContext bounds one info stage to half the time left; the last stage (or a
-// probe without deadline) runs on ctx itself.
-func stageContext(ctx context.Context, last bool) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if last || !ok {
-		return ctx, func() {}
-	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
 }
 
 // decodeInfo decodes an info reply; after a 0x6D it waits briefly for the 0x49 that

@@ -269,7 +269,7 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestNewSettings(t *testing.T) {
-	if q, err := Protocol.New(protocols.Settings{Retries: -1}); err != nil || q.(*querier).retries != 0 {
+	if q, err := Protocol.New(protocols.Settings{Retries: -1}); err != nil || q.(*querier).Retries != 0 {
 		t.Errorf("New: %v, %v", q, err)
 	}
 }
@@ -484,9 +484,9 @@ func TestChallengeCache(t *testing.T) {
 			addr := f.start(t)
 			q := newCachingQuerier(t, tt.Off)
 			if tt.seed != nil {
-				q.challenges.Put(addr, steam.WithChallenge(steam.InfoRequest, tt.seed), false)
+				q.Challenges.Put(addr, steam.WithChallenge(steam.InfoRequest, tt.seed), false)
 			}
-			steamtest.CacheRun{Querier: q, Cache: q.challenges, Off: tt.Off, Fake: f, Addr: addr, InfoOnly: true,
+			steamtest.CacheRun{Querier: q, Cache: q.Challenges, Off: tt.Off, Fake: f, Addr: addr, InfoOnly: true,
 				Timeout: cmp.Or(tt.timeout, answerDeadline), Name: "CS 1.6 Server", Steps: tt.Steps}.Run(t)
 		})
 	}
@@ -534,7 +534,7 @@ func TestChallengeCacheConcurrent(t *testing.T) {
 	t.Parallel()
 	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true, dropWrong: true}
 	q := newCachingQuerier(t, false)
-	steamtest.CacheConcurrent(t, q, q.challenges, f.start(t), challenge)
+	steamtest.CacheConcurrent(t, q, q.Challenges, f.start(t), challenge)
 }
 
 // newCachingQuerier returns a querier with the default options, or with

@@ -60,11 +60,7 @@ const (
 	maxGUIDLen     = 64
 )
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("hawakening", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("hawakening", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	if len(o.Username) > maxUsernameLen || strings.ContainsAny(o.Username, "/?#\x00\r\n") {
 		return nil, fmt.Errorf("hawakening options: username: want the account's user name (e-mail address), up to %d characters", maxUsernameLen)
 	}
@@ -87,7 +83,7 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		// A reload that keeps the credentials keeps the grant (and a refusal's backoff).
 		grant: protocols.SharedSignIn("Hawakening", o.Username, password.Reveal(), defaultBase, o.CAFile),
 	}, nil
-}
+})
 
 // validGUID accepts "" (no server named yet) or hex digits and dashes.
 func validGUID(s string) bool {

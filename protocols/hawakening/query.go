@@ -1,7 +1,6 @@
 package hawakening
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -87,7 +86,7 @@ func (q *querier) accessGrant(ctx context.Context, addr netip.AddrPort, stale st
 // masked and the answer without its body (it is the grant).
 func (q *querier) signIn(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (string, error) {
 	body, _ := json.Marshal(map[string]string{"Password": q.password.Reveal()})
-	req := wire.HTTPRequest{
+	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
 		Method:    http.MethodPost,
 		URL:       q.api.URL(addr, "/users/"+url.PathEscape(q.username)+"/accessGrant"),
 		Header:    http.Header{"Accept": {"*/*"}, "Content-Type": {"application/json"}},
@@ -95,24 +94,8 @@ func (q *querier) signIn(ctx context.Context, addr netip.AddrPort, tr *wire.Trac
 		RootCAs:   q.api.RootCAs,
 		MaxBody:   maxGrantBody,
 		TraceBody: wire.Withhold("the sign-in answer holds the access grant"),
-	}
-	// DoHTTP records the request body as sent: record it here instead, masked.
-	var sub *wire.Trace
-	if tr != nil {
-		sub = wire.NewTrace()
-	}
-	resp, err := wire.DoHTTP(ctx, addr, req, sub)
-	if tr != nil {
-		masked := []byte(`{"Password":"<secret>"}`)
-		tr.Attempts += sub.Attempts
-		for _, p := range sub.Packets {
-			if p.Dir == wire.Sent {
-				tr.Sent(bytes.ReplaceAll(p.Data, body, masked))
-			} else {
-				tr.Received(p.Data)
-			}
-		}
-	}
+		TraceSent: func([]byte) []byte { return []byte(`{"Password":"<secret>"}`) },
+	}, tr)
 	if err != nil {
 		return "", fmt.Errorf("hawakening sign-in: %w", err)
 	}

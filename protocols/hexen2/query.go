@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -24,21 +23,12 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 		return nil, err
 	}
 	res := info.result()
+	// Each list keeps what came before a failure.
 	if q.s.Players {
-		p := tr.Begin("players")
-		res.PlayerList, err = players(ctx, conn, info.Players)
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		}
+		res.PlayerList, _ = protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) { return players(ctx, conn, info.Players) })
 	}
 	if q.s.Rules {
-		p := tr.Begin("rules")
-		res.Rules, err = rules(ctx, conn)
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
-		}
+		res.Rules, _ = protocols.Phase(&res.PhaseErrors, tr, "rules", func() ([]protocols.KV, error) { return rules(ctx, conn) })
 	}
 	return res, nil
 }
@@ -73,19 +63,11 @@ func answer(b []byte, want byte) (body []byte, skip, err error) {
 	return body, nil, nil
 }
 
-// step bounds one follow-up request to half the time left.
-func step(ctx context.Context) (context.Context, context.CancelFunc) {
-	if dl, ok := ctx.Deadline(); ok {
-		return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
-	}
-	return context.WithCancel(ctx)
-}
-
 // players asks for players 0..n-1 and returns those that answered.
 func players(ctx context.Context, conn *wire.UDPConn, n uint8) ([]protocols.Player, error) {
 	out := make([]protocols.Player, 0, n)
 	for i := range n {
-		sctx, cancel := step(ctx)
+		sctx, cancel := protocols.Share(ctx, 2)
 		pl, err := wire.Exchange(sctx, conn, playerRequest(i), func(b []byte) (*player, error, error) {
 			if _, skip, err := answer(b, repPlayerInfo); skip != nil || err != nil {
 				return nil, skip, err
@@ -115,7 +97,7 @@ func rules(ctx context.Context, conn *wire.UDPConn) ([]protocols.KV, error) {
 		if len(out) >= maxRules {
 			return out, fmt.Errorf("%w: more than %d rules", wire.ErrTooLarge, maxRules)
 		}
-		sctx, cancel := step(ctx)
+		sctx, cancel := protocols.Share(ctx, 2)
 		type rule struct {
 			kv protocols.KV
 			ok bool

@@ -91,12 +91,11 @@ func (in *hyInfo) result() *protocols.Result {
 
 // hyquery is the HyQuery flavour: one UDP exchange.
 func (q *querier) hyquery(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, addr, tr)
+	conn, err := protocols.DialUDP(ctx, protocols.At(addr), tr, q.retries)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.Retries = q.retries
 	req := hyRequest
 	if q.players {
 		req = hyFullRequest

@@ -64,11 +64,7 @@ type Options struct {
 	NitradoPort uint16 `yaml:"nitrado_port"`
 }
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("hytale", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("hytale", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	if len(o.Flavours) == 0 {
 		o.Flavours = allFlavours
 	}
@@ -84,4 +80,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	}
 	ports := map[string]uint16{flavourQuery: o.QueryPort, flavourHyQuery: o.HyQueryPort, flavourNitrado: o.NitradoPort}
 	return &querier{flavours: o.Flavours, ports: ports, players: s.Players, retries: max(s.Retries, 0)}, nil
-}
+})

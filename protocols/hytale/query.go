@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"net/netip"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -25,20 +24,14 @@ var request = []byte("QUERY\n")
 // wins; when none answers, the most telling failure is returned (an answer that
 // made no sense over silence, silence over a refused connection).
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := q.query(ctx, t, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.query)
 }
 
 func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	var best error
 	for i, f := range q.flavours {
-		addr := t.Addr
-		if port := q.ports[f]; port != 0 {
-			addr = netip.AddrPortFrom(addr.Addr(), port)
-		}
-		fctx, cancel := share(ctx, len(q.flavours)-i)
+		addr := t.OnPort(q.ports[f])
+		fctx, cancel := protocols.Share(ctx, len(q.flavours)-i)
 		res, err := q.flavour(fctx, f, addr, tr)
 		cancel()
 		if err == nil {
@@ -95,16 +88,6 @@ func rank(err error) int {
 		return 3
 	}
 	return 2
-}
-
-// share returns ctx with a deadline of 1/n of the time left (ctx itself when it
-// has no deadline or n is 1).
-func share(ctx context.Context, n int) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if !ok || n <= 1 {
-		return ctx, func() {}
-	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(n)))
 }
 
 // queryLine is the serverlistping flavour: one connection, QUERY, one line.

@@ -39,13 +39,6 @@ func decode(b []byte) (*status, error) {
 	return &s, nil
 }
 
-func count(p *int64) protocols.Count {
-	if p == nil || *p < 0 {
-		return protocols.Count{}
-	}
-	return protocols.Known(*p)
-}
-
 // names splits the players string ("a, b"); "" is nobody.
 func names(s string) []string {
 	var out []string
@@ -65,8 +58,8 @@ func (s *status) result(players bool) *protocols.Result {
 		Name:       *s.ServerName,
 		Game:       s.GameMode,
 		Version:    s.Version,
-		Players:    count(s.PlayerCount),
-		MaxPlayers: count(s.MaxPlayers),
+		Players:    protocols.CountOf(s.PlayerCount),
+		MaxPlayers: protocols.CountOf(s.MaxPlayers),
 	}
 	if s.PlayerCount == nil {
 		res.Players = protocols.Known(int64(len(list)))

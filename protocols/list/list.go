@@ -38,10 +38,6 @@ type Options struct {
 	Source string `yaml:"source"`
 }
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("list", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("list", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	return &querier{source: o.Source, players: s.Players}, nil
-}
+})

@@ -20,10 +20,7 @@ type querier struct {
 //
 // Not a protocols.UDPExchange: no request at all, a cached list.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := q.lookup(ctx, t, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.lookup)
 }
 
 func (q *querier) lookup(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {

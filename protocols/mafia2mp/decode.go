@@ -83,23 +83,14 @@ func decode(b []byte, tag string, text func([]byte) string) (*reply, error) {
 	return r, nil
 }
 
-// count parses a count the server sends as text; anything else is unknown.
-func count(s string) protocols.Count {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
-	if err != nil || n < 0 {
-		return protocols.Count{}
-	}
-	return protocols.Known(n)
-}
-
 // Result turns the reply into a protocols.Result. The game mode string is the
 // mod's version on M2MP servers (gamedig reports it as both); it is the game here.
 func (r *reply) Result(players bool) *protocols.Result {
 	res := &protocols.Result{
 		Name:       r.Name,
 		Game:       r.Mode,
-		Players:    count(r.Players),
-		MaxPlayers: count(r.Max),
+		Players:    protocols.ParseCount(r.Players),
+		MaxPlayers: protocols.ParseCount(r.Max),
 		Password:   protocols.FlagOf(r.Password),
 		Info: []protocols.KV{
 			{Key: "players", Value: r.Players}, {Key: "max_players", Value: r.Max}, {Key: "game_mode", Value: r.Mode},

@@ -41,22 +41,22 @@ const (
 	tagOnline = "M2Online"
 )
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("mafia2mp", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("mafia2mp", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
 	if err != nil {
 		return nil, fmt.Errorf("mafia2mp options: %w", err)
 	}
-	q := &querier{s: s, tag: tagM2MP, text: text}
+	tag := tagM2MP
 	switch opts.Variant {
 	case "":
 	case "online":
-		q.tag = tagOnline
+		tag = tagOnline
 	default:
 		return nil, fmt.Errorf("mafia2mp options: variant %q: want \"\" or \"online\"", opts.Variant)
 	}
-	return q, nil
-}
+	// The mod's tag is the request, and the reply repeats it.
+	return &querier{text: text, UDPExchange: protocols.UDPExchange[*reply]{Retries: s.Retries, Request: []byte(tag),
+		Answers: func(b []byte) error { return answers(b, tag) },
+		Decode:  func(b []byte) (*reply, error) { return decode(b, tag, text) },
+		Result:  func(r *reply, _ *wire.Trace) *protocols.Result { return r.Result(s.Players) }}}, nil
+})

@@ -1,38 +1,10 @@
 package mafia2mp
 
-import (
-	"context"
+import "github.com/gameserver-exporter/gameserver_exporter/protocols"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
-)
-
+// querier sends the mod's tag and decodes the reply that repeats it: its
+// UDPExchange, built in newQuerier, whose decoder reads names with text.
 type querier struct {
-	s    protocols.Settings
-	tag  string              // tagM2MP or tagOnline
+	protocols.UDPExchange[*reply]
 	text func([]byte) string // the server's code page
-}
-
-// Query sends the mod's tag and decodes the reply that repeats it.
-func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialUDP(ctx, t.Addr, tr)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	conn.Retries = q.s.Retries
-
-	p := tr.Begin("info")
-	r, err := wire.Exchange(ctx, conn, []byte(q.tag), func(b []byte) (*reply, error, error) {
-		if skip := answers(b, q.tag); skip != nil {
-			return nil, skip, nil
-		}
-		r, err := decode(b, q.tag, q.text)
-		return r, nil, err
-	})
-	tr.End(p, err)
-	if err != nil {
-		return nil, err
-	}
-	return r.Result(q.s.Players), nil
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/netip"
 	"strconv"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -73,7 +72,7 @@ func newSCUM(s Source, retries int) (Lister, error) {
 func (l *scum) List(ctx context.Context, tr *wire.Trace) (*List, error) {
 	var err error
 	for i, m := range l.masters {
-		mctx, cancel := shareOf(ctx, len(l.masters)-i)
+		mctx, cancel := protocols.Share(ctx, len(l.masters)-i)
 		var list *List
 		list, err = l.from(mctx, m, tr)
 		cancel()
@@ -85,15 +84,6 @@ func (l *scum) List(ctx context.Context, tr *wire.Trace) (*List, error) {
 		}
 	}
 	return nil, err
-}
-
-// shareOf gives ctx's remaining time divided by n (all of it without a deadline).
-func shareOf(ctx context.Context, n int) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if !ok || n <= 1 {
-		return context.WithCancel(ctx)
-	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(n)))
 }
 
 func (l *scum) from(ctx context.Context, m udpMaster, tr *wire.Trace) (list *List, err error) {

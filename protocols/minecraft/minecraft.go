@@ -61,11 +61,7 @@ type Options struct {
 const maxHost = 255
 
 // newQuerier builds the Querier for a module.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("minecraft", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("minecraft", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	if !utf8.ValidString(opts.Host) || utf8.RuneCountInString(opts.Host) > maxHost {
 		return nil, fmt.Errorf("minecraft options: host must be valid UTF-8 of at most %d characters", maxHost)
 	}
@@ -82,4 +78,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		players: s.Players,
 		payload: func() int64 { return time.Now().UnixMilli() },
 	}, nil
-}
+})

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"strconv"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -56,18 +55,11 @@ type cvpServer struct {
 // Query connects to the plugin on the target's address, sends "json" and decodes
 // the answer, in one phase.
 func (q *gtQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	if q.queryPort != 0 {
-		addr = netip.AddrPortFrom(t.Addr.Addr(), q.queryPort)
-	}
-	p := tr.Begin("info")
-	res, err := q.query(ctx, addr, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.query)
 }
 
-func (q *gtQuerier) query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := wire.DialTCP(ctx, addr, tr)
+func (q *gtQuerier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	conn, err := wire.DialTCP(ctx, t.OnPort(q.queryPort), tr)
 	if err != nil {
 		return nil, err
 	}

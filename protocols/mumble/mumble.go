@@ -49,22 +49,16 @@ type Options struct {
 const defaultGTmurmurPort = 27800
 
 // newQuerier builds the Querier for a module.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("mumble", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("mumble", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	if !o.GTmurmur {
 		if o.QueryPort != 0 {
 			return nil, fmt.Errorf("mumble options: query_port is the GTmurmur plugin's: set gtmurmur: true")
 		}
 		return ping(s), nil
 	}
-	if o.QueryPort == 0 {
-		o.QueryPort = defaultGTmurmurPort
+	port, err := protocols.Uint16Option("mumble", "query_port", o.QueryPort, defaultGTmurmurPort)
+	if err != nil {
+		return nil, err
 	}
-	if o.QueryPort < 1 || o.QueryPort > 65535 {
-		return nil, fmt.Errorf("mumble options: query_port must be between 1 and 65535, got %d", o.QueryPort)
-	}
-	return &gtQuerier{queryPort: uint16(o.QueryPort), players: s.Players}, nil
-}
+	return &gtQuerier{queryPort: port, players: s.Players}, nil
+})

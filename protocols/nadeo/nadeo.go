@@ -58,11 +58,7 @@ const (
 	defaultPassword = "User"
 )
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("nadeo", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("nadeo", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	pw, err := protocols.LoadSecret(o.Password, o.PasswordFile)
 	if err != nil {
 		return nil, fmt.Errorf("nadeo password: %w", err)
@@ -77,4 +73,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("nadeo login: longer than 256 bytes")
 	}
 	return &querier{login: o.Login, password: pw, players: s.Players}, nil
-}
+})

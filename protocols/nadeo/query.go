@@ -55,15 +55,14 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 
-	p = tr.Begin("players")
-	var list []protocols.Player
-	v, err := c.call(methodCall("GetPlayerList", maxPlayers, 0), "GetPlayerList", "")
-	if err == nil {
-		list, err = playerList(v)
-	}
-	tr.End(p, err)
-	if err != nil {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+	list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) {
+		v, err := c.call(methodCall("GetPlayerList", maxPlayers, 0), "GetPlayerList", "")
+		if err != nil {
+			return nil, err
+		}
+		return playerList(v)
+	})
+	if !ok {
 		return res, nil
 	}
 	res.Players = protocols.Known(int64(len(list)))

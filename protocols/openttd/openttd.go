@@ -20,7 +20,5 @@ var Protocol = protocols.Protocol{
 	Description: "OpenTTD TCP game info (PACKET_CLIENT_GAME_INFO, game-info versions 1-7)",
 	DefaultPort: 3979,
 	Transport:   "tcp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return querier{rules: s.Rules}, nil
-	},
+	New:         newQuerier,
 }

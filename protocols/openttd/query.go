@@ -2,8 +2,6 @@ package openttd
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"net/netip"
 
@@ -13,6 +11,10 @@ import (
 
 type querier struct {
 	rules bool
+}
+
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	return querier{rules: s.Rules}, nil
 }
 
 // Query opens one connection, sends PACKET_CLIENT_GAME_INFO and reads exactly
@@ -54,28 +56,5 @@ func fetch(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (gameInfo, 
 // readPacket reads one size-prefixed packet, never more than maxPacket bytes.
 func readPacket(r io.Reader) ([]byte, error) {
 	var h [headerSize]byte
-	if err := readFull(r, h[:], "packet header"); err != nil {
-		return nil, err
-	}
-	size, err := header(h[:])
-	if err != nil {
-		return nil, err
-	}
-	pkt := make([]byte, size)
-	copy(pkt, h[:])
-	if err := readFull(r, pkt[headerSize:], "packet body"); err != nil {
-		return nil, err
-	}
-	return pkt, nil
-}
-
-func readFull(r io.Reader, b []byte, what string) error {
-	n, err := io.ReadFull(r, b)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%w: connection closed after %d of %d bytes of the %s", wire.ErrTruncated, n, len(b), what)
-	}
-	return err
+	return wire.ReadFrame(r, h[:], "packet", header)
 }

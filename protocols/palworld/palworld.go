@@ -68,5 +68,5 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	if opts.Username == "" {
 		opts.Username = "admin"
 	}
-	return &querier{auth: basicAuth(opts.Username, pw), players: s.Players}, nil
+	return &querier{auth: protocols.BasicAuth(opts.Username, pw), players: s.Players}, nil
 }

@@ -2,7 +2,6 @@ package palworld
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -23,10 +22,6 @@ func (q *querier) GoString() string { return "palworld querier" }
 
 // maxBody caps each reply: 32 players with their fields fit in a few KiB.
 const maxBody = 256 << 10
-
-func basicAuth(user string, pw protocols.Secret) protocols.Secret {
-	return protocols.Secret("Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pw.Reveal())))
-}
 
 // get fetches one endpoint and decodes its JSON into v.
 func (q *querier) get(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, path string, redact func([]byte) []byte, v any) error {

@@ -1,8 +1,6 @@
 package quake2
 
 import (
-	"bytes"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 )
@@ -24,11 +22,7 @@ func (r *reply) result(players, rules bool) *protocols.Result {
 	}
 	res.Version = r.Text("version")
 	res.MaxPlayers = r.Count("maxclients")
-	if v, ok := r.Raw("needpass"); ok {
-		if n, ok := idtech.ParseIntQW(bytes.TrimSpace(v)); ok {
-			res.Password = protocols.FlagOf(n&1 != 0)
-		}
-	}
+	res.Password = r.NeedPass(protocols.FlagUnknown)
 	res.Players = protocols.Known(int64(len(r.Players)))
 	if players {
 		res.PlayerList = make([]protocols.Player, len(r.Players))

@@ -25,7 +25,5 @@ var Protocol = protocols.Protocol{
 	Description: "Quake III Arena / id Tech 3 getstatus (ioquake3, OpenArena, Urban Terror, Wolf:ET, CoD, JK, SoF2, Warsow, DarkPlaces)",
 	DefaultPort: 27960,
 	Transport:   "udp",
-	New: func(s protocols.Settings) (protocols.Querier, error) {
-		return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
-	},
+	New:         newQuerier,
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"net/netip"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
@@ -18,14 +16,8 @@ type querier struct {
 	retries        int
 }
 
-// statusRequest builds `FF FF FF FF getstatus <challenge> 0A`. The server echoes
-// the challenge as the info key `challenge`, which ties a reply to this probe.
-func statusRequest(challenge string) []byte {
-	b := make([]byte, 0, 4+len("getstatus ")+len(challenge)+1)
-	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
-	b = append(b, "getstatus "...)
-	b = append(b, challenge...)
-	return append(b, '\n')
+func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
 }
 
 // Query sends one getstatus and decodes the single datagram it gets back: the
@@ -37,14 +29,12 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	// server's 128-character limit.
 	challenge := rand.Text()
 	x := protocols.UDPExchange[*reply]{
-		Request: statusRequest(challenge), Retries: q.retries, Decode: decodeStatus, NotReply: errNotReply,
+		Request: idtech.Q3Request("getstatus", challenge, "\n"), Retries: q.retries, Decode: decodeStatus, NotReply: errNotReply,
 		Check: func(r *reply) error {
 			// Servers that drop the echo send no challenge key (or, like Warsow, an
 			// empty one): accept those. A different token is a stray or spoofed reply.
-			if c, ok := r.Lookup("challenge"); ok && c != "" && c != challenge {
-				return fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, c, challenge)
-			}
-			return nil
+			c, ok := r.Lookup("challenge")
+			return idtech.Echoed(c, ok && c != "", challenge)
 		},
 	}
 	r, err := x.Ask(ctx, t, tr)
@@ -62,15 +52,6 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	return res, nil
 }
 
-// infoRequest builds `FF FF FF FF getinfo <challenge> 0A`.
-func infoRequest(challenge string) []byte {
-	b := make([]byte, 0, 4+len("getinfo ")+len(challenge)+1)
-	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
-	b = append(b, "getinfo "...)
-	b = append(b, challenge...)
-	return append(b, '\n')
-}
-
 // countBots asks getinfo for the bot count ioquake3's getstatus lacks: its
 // infoResponse says `clients` and `g_humanplayers` (ioq3 1.36+, OpenArena
 // 0.8.8), the bots are the difference, and Players becomes the status lines
@@ -81,11 +62,8 @@ func infoRequest(challenge string) []byte {
 // unknown (a failed players phase). A getinfo without g_humanplayers (older
 // engines, other games) leaves every line a player.
 func (q *querier) countBots(ctx context.Context, addr netip.AddrPort, tr *wire.Trace, st *reply, res *protocols.Result) {
-	if dl, ok := ctx.Deadline(); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Until(dl)/2)
-		defer cancel()
-	}
+	ctx, cancel := protocols.Share(ctx, 2)
+	defer cancel()
 	challenge := rand.Text()
 	conn, err := wire.DialUDP(ctx, addr, tr)
 	if err != nil {
@@ -95,7 +73,7 @@ func (q *querier) countBots(ctx context.Context, addr netip.AddrPort, tr *wire.T
 	defer conn.Close()
 	conn.Retries = q.retries
 	p := tr.Begin("players")
-	info, err := wire.Exchange(ctx, conn, infoRequest(challenge), func(b []byte) (*reply, error, error) {
+	info, err := wire.Exchange(ctx, conn, idtech.Q3Request("getinfo", challenge, "\n"), func(b []byte) (*reply, error, error) {
 		r, err := decodeInfo(b)
 		switch {
 		case errors.Is(err, errNotReply):
@@ -103,8 +81,9 @@ func (q *querier) countBots(ctx context.Context, addr netip.AddrPort, tr *wire.T
 		case err != nil:
 			return nil, nil, err
 		}
-		if c, ok := r.Lookup("challenge"); ok && c != "" && c != challenge {
-			return nil, fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, c, challenge), nil
+		c, ok := r.Lookup("challenge")
+		if err := idtech.Echoed(c, ok && c != "", challenge); err != nil {
+			return nil, err, nil
 		}
 		return r, nil, nil
 	})

@@ -1,8 +1,6 @@
 package quakeworld
 
 import (
-	"bytes"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 )
@@ -23,14 +21,7 @@ func (r *reply) result(players, rules bool) *protocols.Result {
 	res.Game = r.Text("*gamedir", "*progs")
 	res.Version = r.Text("*version")
 	res.MaxPlayers = r.Count("maxclients")
-	res.Password = protocols.FlagFalse
-	if v, ok := r.Raw("needpass"); ok {
-		n, ok := idtech.ParseIntQW(bytes.TrimSpace(v))
-		res.Password = protocols.FlagUnknown
-		if ok {
-			res.Password = protocols.FlagOf(n&1 != 0)
-		}
-	}
+	res.Password = r.NeedPass(protocols.FlagFalse)
 	n := 0
 	for i := range r.Players {
 		if !r.Players[i].Spectator {

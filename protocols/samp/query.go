@@ -3,7 +3,6 @@ package samp
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -64,40 +63,20 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		tr.Logf("%d bytes after the info fields not decoded", in.trailing)
 	}
 	st := &status{variant: q.variant, in: in}
-	var phaseErrs []protocols.PhaseError
-	fail := func(phase string, err error) {
-		phaseErrs = append(phaseErrs, protocols.PhaseError{Phase: phase, Err: err})
-	}
-
+	var phaseErrs []protocols.PhaseError // until res is made of what the phases brought
 	if !vcmp {
-		p := tr.Begin("rules")
-		b, err := askShare(ctx, ask, opRules)
-		if err == nil {
-			st.rules, err = decodeRules(b)
-		}
-		tr.End(p, err)
-		if err != nil {
-			fail("rules", err)
-		}
+		st.rules = askPhase(ctx, tr, &phaseErrs, "rules", ask, opRules, decodeRules)
 		if st.openMP(q.text) {
 			st.variant = variantOpenMP
 		}
 	}
 	if st.variant == variantOpenMP {
-		p := tr.Begin("extra")
-		b, err := askShare(ctx, ask, opExtra)
-		if err == nil {
-			st.extra, err = decodeExtra(b)
-		}
-		tr.End(p, err)
-		if err != nil {
-			fail("extra", err)
-		}
+		st.extra = askPhase(ctx, tr, &phaseErrs, "extra", ask, opExtra, decodeExtra)
 	}
 	res := st.result(q.text, q.rules)
 	if q.players {
 		if err := q.playerPhase(ctx, tr, ask, st, res); err != nil {
-			fail("players", err)
+			phaseErrs = append(phaseErrs, protocols.PhaseError{Phase: "players", Err: err})
 		}
 	}
 	res.PhaseErrors = phaseErrs
@@ -142,19 +121,24 @@ func (q *querier) playerPhase(ctx context.Context, tr *wire.Trace, ask func(cont
 	return nil
 }
 
-// share gives a phase that may go unanswered half the time left, so the phases
-// after it keep theirs.
-func share(ctx context.Context) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if !ok {
-		return ctx, func() {}
-	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+// askPhase asks op as the phase name (askShare) and decodes the answer; a
+// failure is added to errs.
+func askPhase[T any](ctx context.Context, tr *wire.Trace, errs *[]protocols.PhaseError, name string, ask func(context.Context, byte) ([]byte, error), op byte, decode func([]byte) (T, error)) T {
+	v, _ := protocols.Phase(errs, tr, name, func() (T, error) {
+		b, err := askShare(ctx, ask, op)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return decode(b)
+	})
+	return v
 }
 
-// askShare asks op within half the time left (share).
+// askShare asks op within half the time left: a phase that goes unanswered
+// leaves the phases after it theirs.
 func askShare(ctx context.Context, ask func(context.Context, byte) ([]byte, error), op byte) ([]byte, error) {
-	sctx, cancel := share(ctx)
+	sctx, cancel := protocols.Share(ctx, 2)
 	defer cancel()
 	return ask(sctx, op)
 }

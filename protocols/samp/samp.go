@@ -66,11 +66,7 @@ const (
 	variantVCMP   = "vcmp"
 )
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("samp", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("samp", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	q := &querier{players: s.Players, rules: s.Rules, retries: s.Retries, variant: o.Variant}
 	switch o.Variant {
 	case "":
@@ -85,4 +81,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 	}
 	q.text = dec
 	return q, nil
-}
+})

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/netip"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -73,12 +72,8 @@ func (q *apiQuerier) call(ctx context.Context, addr netip.AddrPort, tr *wire.Tra
 // Either half failing leaves a phase error and the other half's fields; with both
 // failed the API's error is the probe's (it says what the module's token lacks).
 func (q *apiQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	lctx := ctx
-	if dl, ok := ctx.Deadline(); ok {
-		var cancel context.CancelFunc
-		lctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
-		defer cancel()
-	}
+	lctx, cancel := protocols.Share(ctx, 2)
+	defer cancel()
 	res, lqErr := q.lq.Query(lctx, t, tr)
 	st, phase, err := q.state(ctx, t.Addr, tr)
 	switch {

@@ -58,11 +58,7 @@ type Options struct {
 }
 
 // newQuerier builds the Querier for a module.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("satisfactory", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("satisfactory", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	if !opts.API {
 		if opts.Token != "" || opts.TokenFile != "" || opts.CAFile != "" {
 			return nil, errors.New("satisfactory options: token, token_file and ca_file are for the HTTPS API: set api: true")
@@ -91,4 +87,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		}
 	}
 	return q, nil
-}
+})

@@ -146,20 +146,10 @@ func isTeamHeader(s string) bool {
 	return len(s) > 5 && strings.HasPrefix(s, "Team ") && isDigit(s[5])
 }
 
-// lookup returns the value of key in kvs.
-func lookup(kvs []protocols.KV, key string) (string, bool) {
-	for _, kv := range kvs {
-		if kv.Key == key {
-			return kv.Value, true
-		}
-	}
-	return "", false
-}
-
 // count parses a number leniently (leading sign and digits, spaces around); anything
 // else, or an absent key, is "not reported".
 func count(kvs []protocols.KV, key string) protocols.Count {
-	v, ok := lookup(kvs, key)
+	v, ok := protocols.Lookup(kvs, key)
 	if !ok {
 		return protocols.Count{}
 	}
@@ -185,9 +175,9 @@ var engineFields = map[string]bool{"name": true, "world": true, "cnum": true, "c
 // extended (CF) reply and when asked for; cnum stays the player count either way,
 // since the engine truncates the list or drops it when it would overflow.
 func (r *reply) Result(players, rules bool) *protocols.Result {
-	name, _ := lookup(r.Engine, "name")
-	world, _ := lookup(r.Engine, "world")
-	gametype, _ := lookup(r.Game, "gametype")
+	name, _ := protocols.Lookup(r.Engine, "name")
+	world, _ := protocols.Lookup(r.Engine, "world")
+	gametype, _ := protocols.Lookup(r.Game, "gametype")
 	res := &protocols.Result{
 		Name:       strip(name),
 		Map:        strip(world),
@@ -196,7 +186,7 @@ func (r *reply) Result(players, rules bool) *protocols.Result {
 		Players:    count(r.Engine, "cnum"),
 		MaxPlayers: count(r.Engine, "cmax"),
 	}
-	if v, ok := lookup(r.Game, "ver"); ok { // Savage XR's own version key
+	if v, ok := protocols.Lookup(r.Game, "ver"); ok { // Savage XR's own version key
 		res.Version = strings.TrimSpace(strip(v))
 	}
 	if p := count(r.Game, "pass"); p.Known {
@@ -226,7 +216,7 @@ func (r *reply) Result(players, rules bool) *protocols.Result {
 		if err := r.playersErr(res.Players); err != nil {
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
 		}
-		if v, ok := lookup(r.Game, "players"); ok {
+		if v, ok := protocols.Lookup(r.Game, "players"); ok {
 			res.PlayerList = parsePlayers(v)
 		}
 	}
@@ -235,7 +225,7 @@ func (r *reply) Result(players, rules bool) *protocols.Result {
 
 // playersErr says why the player list is missing or incomplete, if it is.
 func (r *reply) playersErr(cnum protocols.Count) error {
-	_, ok := lookup(r.Game, "players")
+	_, ok := protocols.Lookup(r.Game, "players")
 	switch {
 	case r.Cmd != cmdExtInfoReply:
 		return fmt.Errorf("%w: basic info reply (0x%02X) carries no player list", wire.ErrServer, r.Cmd)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -58,9 +57,9 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 // request runs one exchange. The extended request gets half the time left so that
 // the fallback still has the other half.
 func request(ctx context.Context, conn *wire.UDPConn, req []byte, m *matcher, half bool) ([]byte, error) {
-	if dl, ok := ctx.Deadline(); ok && half {
+	if half {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+		ctx, cancel = protocols.Share(ctx, 2)
 		defer cancel()
 	}
 	return conn.Request(ctx, req, m.accept)

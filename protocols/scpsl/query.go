@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 
@@ -38,33 +37,19 @@ const maxBody = 256 << 10
 //
 // Not a protocols.HTTPExchange: its URL is the API's, made per probe, and the answer lists the account's servers to pick the target from.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := q.serverInfo(ctx, t.Addr, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.serverInfo)
 }
 
-func (q *querier) serverInfo(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
+func (q *querier) serverInfo(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
 	if q.account == "" || q.key == "" {
 		return nil, fmt.Errorf("%w: the module names no account (scpsl: {account_id: \"...\", api_key_file: ...})", wire.ErrServer)
 	}
-	resp, err := wire.DoHTTP(ctx, addr, wire.HTTPRequest{
-		URL:         q.api.URL(addr, "/serverinfo.php?"+q.params().Encode()),
-		SecretQuery: true, // key=
-		Header:      http.Header{"Accept": {"application/json"}},
-		RootCAs:     q.api.RootCAs,
-		MaxBody:     maxBody,
-		TraceBody:   q.maskKey,
-	}, tr)
+	body, err := q.api.JSON(ctx, addr, tr, "scpsl serverinfo", "/serverinfo.php?"+q.params().Encode(),
+		wire.HTTPRequest{SecretQuery: true /* key= */, MaxBody: maxBody, TraceBody: q.maskKey},
+		func(resp *wire.HTTPResponse) error { return statusError(resp, q.key) })
 	if err != nil {
-		return nil, fmt.Errorf("scpsl serverinfo: %w", err)
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return nil, statusError(resp, q.key)
-	}
-	body, err := wire.JSONBody(resp)
-	if err != nil {
-		return nil, fmt.Errorf("scpsl serverinfo: %w", err)
+		return nil, err
 	}
 	a, err := decode(body)
 	if err != nil {

@@ -51,11 +51,7 @@ const defaultBase = "https://api.scpslgame.com"
 // maxAccountIDLen: account ids are small integers; 20 digits hold any uint64.
 const maxAccountIDLen = 20
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("scpsl", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("scpsl", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	if o.AccountID != "" && !protocols.Digits(o.AccountID, maxAccountIDLen) {
 		return nil, fmt.Errorf("scpsl options: account_id %q: want the account's numeric id", o.AccountID)
 	}
@@ -71,4 +67,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("scpsl options: ca_file: %w", err)
 	}
 	return &querier{account: o.AccountID, key: key, serverID: o.ServerID, players: s.Players, api: protocols.API{Base: defaultBase, RootCAs: pool}}, nil
-}
+})

@@ -8,8 +8,6 @@
 package skycoop
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -31,18 +29,12 @@ type Options struct {
 }
 
 // newQuerier builds the Querier for a module.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("skycoop", &opts); err != nil {
-		return nil, err
-	}
-	if opts.PacketID == 0 {
-		opts.PacketID = defaultPacketID
-	}
+var newQuerier = protocols.WithOptions("skycoop", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	// Negative ids are client ids on the request side (-1 RCON, -2 ping); the enum
 	// has a few hundred entries.
-	if opts.PacketID < 1 || opts.PacketID > 65535 {
-		return nil, fmt.Errorf("skycoop options: packet_id must be between 1 and 65535, got %d", opts.PacketID)
+	id, err := protocols.Uint16Option("skycoop", "packet_id", opts.PacketID, defaultPacketID)
+	if err != nil {
+		return nil, err
 	}
-	return statusPing(s, int32(opts.PacketID)), nil
-}
+	return statusPing(s, int32(id)), nil
+})

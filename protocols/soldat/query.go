@@ -34,10 +34,8 @@ const (
 // Query logs in (phase "login"), asks REFRESHX and reads the record (phase
 // "info").
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("login")
-	conn, err := wire.DialTCP(ctx, t.Addr, tr)
+	conn, p, err := protocols.DialTCP(ctx, t.Addr, tr, "login")
 	if err != nil {
-		tr.End(p, err)
 		return nil, err
 	}
 	defer conn.Close()
@@ -108,12 +106,12 @@ func refreshX(w io.Writer, r *bufio.Reader, tr *wire.Trace, text func([]byte) st
 	for range maxLines {
 		peek, err := r.Peek(len(header))
 		if err != nil {
-			return nil, eof(err, "REFRESHX record")
+			return nil, wire.Closed(err, "REFRESHX record")
 		}
 		if string(peek) == header {
 			b := make([]byte, recordLen)
-			if _, err := io.ReadFull(r, b); err != nil {
-				return nil, eof(err, "REFRESHX record")
+			if err := wire.ReadFull(r, b, "REFRESHX record"); err != nil {
+				return nil, err
 			}
 			return decodeRefresh(b, text)
 		}
@@ -141,17 +139,9 @@ func line(r *bufio.Reader) (string, error) {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		default:
-			return "", eof(err, "line")
+			return "", wire.Closed(err, "line")
 		}
 	}
-}
-
-// eof names a close mid-exchange as truncation; socket errors already carry a reason.
-func eof(err error, what string) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: connection closed before the %s", wire.ErrTruncated, what)
-	}
-	return err
 }
 
 func clip(s string) string {

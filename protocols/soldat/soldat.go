@@ -51,11 +51,7 @@ type Options struct {
 	Encoding string `yaml:"encoding"`
 }
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("soldat", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("soldat", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	pw, err := protocols.LoadSecret(o.Password, o.PasswordFile)
 	if err != nil {
 		return nil, fmt.Errorf("soldat password: %w", err)
@@ -70,4 +66,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("soldat options: %w", err)
 	}
 	return &querier{password: pw, players: s.Players, text: text}, nil
-}
+})

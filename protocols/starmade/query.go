@@ -2,9 +2,6 @@ package starmade
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -14,10 +11,7 @@ type querier struct{}
 
 // Query sends the status command and reads its answer, in one phase.
 func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	p := tr.Begin("info")
-	res, err := query(ctx, t, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, query)
 }
 
 func query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
@@ -30,28 +24,16 @@ func query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.
 		return nil, err
 	}
 	var hdr [headerLen]byte
-	if _, err := io.ReadFull(conn, hdr[:]); err != nil {
-		return nil, eof(err, "answer header")
-	}
-	n, err := bodyLen(hdr[:])
+	b, err := wire.ReadFrame(conn, hdr[:], "answer", func(h []byte) (int, error) {
+		n, err := bodyLen(h)
+		return headerLen + n, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(conn, body); err != nil {
-		return nil, eof(err, fmt.Sprintf("answer body (%d bytes)", n))
-	}
-	ps, err := decodeBody(body)
+	ps, err := decodeBody(b[headerLen:])
 	if err != nil {
 		return nil, err
 	}
 	return result(ps)
-}
-
-// eof names a close mid-answer as truncation; socket errors already carry a reason.
-func eof(err error, what string) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: connection closed before the %s", wire.ErrTruncated, what)
-	}
-	return err
 }

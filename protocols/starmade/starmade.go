@@ -30,7 +30,5 @@ var Protocol = protocols.Protocol{
 	Description: "StarMade server status command (TCP 4242)",
 	DefaultPort: 4242,
 	Transport:   "tcp",
-	New: func(protocols.Settings) (protocols.Querier, error) {
-		return querier{}, nil
-	},
+	New:         protocols.Fixed(querier{}),
 }

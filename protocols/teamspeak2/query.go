@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"strconv"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -26,14 +25,8 @@ type querier struct {
 // module wants players (phase "players"; a failure there is a phase error), and
 // quits.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	qaddr := t.Addr
-	if q.queryPort != 0 {
-		qaddr = netip.AddrPortFrom(t.Addr.Addr(), q.queryPort)
-	}
-	p := tr.Begin("info")
-	conn, err := wire.DialTCP(ctx, qaddr, tr)
+	conn, p, err := protocols.DialTCP(ctx, t.OnPort(q.queryPort), tr, "info")
 	if err != nil {
-		tr.End(p, err)
 		return nil, err
 	}
 	defer conn.Close()
@@ -44,12 +37,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	if q.players {
-		p := tr.Begin("players")
-		list, err := s.players()
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		} else {
+		if list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", s.players); ok {
 			res.PlayerList = list
 		}
 	}

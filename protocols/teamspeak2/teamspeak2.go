@@ -51,20 +51,14 @@ type Options struct {
 	Encoding string `yaml:"encoding"`
 }
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("teamspeak2", &opts); err != nil {
+var newQuerier = protocols.WithOptions("teamspeak2", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
+	port, err := protocols.Uint16Option("teamspeak2", "query_port", opts.QueryPort, defaultQueryPort)
+	if err != nil {
 		return nil, err
-	}
-	if opts.QueryPort == 0 {
-		opts.QueryPort = defaultQueryPort
-	}
-	if opts.QueryPort < 1 || opts.QueryPort > 65535 {
-		return nil, fmt.Errorf("teamspeak2 options: query_port must be between 1 and 65535, got %d", opts.QueryPort)
 	}
 	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
 	if err != nil {
 		return nil, fmt.Errorf("teamspeak2 options: %w", err)
 	}
-	return &querier{queryPort: uint16(opts.QueryPort), players: s.Players, rules: s.Rules, text: text}, nil
-}
+	return &querier{queryPort: port, players: s.Players, rules: s.Rules, text: text}, nil
+})

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -22,19 +21,12 @@ type querier struct {
 //
 // Not a protocols.UDPExchange: TCP ServerQuery, a conversation of commands.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	p := tr.Begin("info")
-	res, err := q.query(ctx, addr, tr)
-	tr.End(p, err)
-	return res, err
+	return protocols.InfoPhase(ctx, t, tr, q.query)
 }
 
-func (q *querier) query(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*protocols.Result, error) {
-	qaddr := addr
-	if q.queryPort != 0 {
-		qaddr = netip.AddrPortFrom(addr.Addr(), q.queryPort)
-	}
-	conn, err := wire.DialTCP(ctx, qaddr, tr)
+func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+	addr := t.Addr
+	conn, err := wire.DialTCP(ctx, t.OnPort(q.queryPort), tr)
 	if err != nil {
 		return nil, err
 	}

@@ -19,8 +19,6 @@
 package teamspeak3
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -42,16 +40,10 @@ type Options struct {
 	QueryPort int `yaml:"query_port"`
 }
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("teamspeak3", &opts); err != nil {
+var newQuerier = protocols.WithOptions("teamspeak3", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
+	port, err := protocols.Uint16Option("teamspeak3", "query_port", opts.QueryPort, defaultQueryPort)
+	if err != nil {
 		return nil, err
 	}
-	if opts.QueryPort == 0 {
-		opts.QueryPort = defaultQueryPort
-	}
-	if opts.QueryPort < 1 || opts.QueryPort > 65535 {
-		return nil, fmt.Errorf("teamspeak3 options: query_port must be between 1 and 65535, got %d", opts.QueryPort)
-	}
-	return &querier{queryPort: uint16(opts.QueryPort)}, nil
-}
+	return &querier{queryPort: port}, nil
+})

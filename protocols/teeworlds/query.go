@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -43,14 +42,13 @@ func newTokens() tokens {
 //
 // Not a protocols.UDPExchange: a 0.7 server wants a token round trip before the info.
 func (q *querier) Query(ctx context.Context, target protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	conn, err := protocols.DialUDP(ctx, target, tr, q.retries)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	t := newTokens()
+	return protocols.OnUDP(ctx, target, tr, q.retries, q.query)
+}
 
+func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
+	t := newTokens()
 	var in info
+	var err error
 	if q.version == version06 {
 		p := tr.Begin("info")
 		in, err = q.info06(ctx, conn, tr, t)
@@ -130,11 +128,8 @@ func requestBoth(ctx context.Context, conn *wire.UDPConn, retries int, first, re
 	conn.Retries = 0
 	defer func() { conn.Retries = retries }()
 	for attempt := 0; ; attempt++ {
-		actx, cancel := ctx, context.CancelFunc(func() {})
 		left := retries - attempt
-		if dl, ok := ctx.Deadline(); ok && left > 0 {
-			actx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(left+1)))
-		}
+		actx, cancel := protocols.Share(ctx, left+1)
 		if err := conn.Send(first); err != nil {
 			cancel()
 			return nil, err

@@ -45,11 +45,7 @@ type Options struct {
 }
 
 // newQuerier builds the Querier for a module.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("teeworlds", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("teeworlds", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	switch opts.Version {
 	case "":
 		opts.Version = versionAuto
@@ -58,4 +54,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("teeworlds options: version must be %q, %q or %q, got %q", versionAuto, version07, version06, opts.Version)
 	}
 	return &querier{version: opts.Version, retries: s.Retries, players: s.Players}, nil
-}
+})

@@ -38,11 +38,7 @@ const (
 	reqStarsiege = 0x72
 )
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var opts Options
-	if err := s.DecodeOptions("tribes1", &opts); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("tribes1", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
 	switch opts.Variant {
 	case "":
 		return exchange(s, reqTribes), nil
@@ -50,4 +46,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return exchange(s, reqStarsiege), nil
 	}
 	return nil, fmt.Errorf("tribes1 options: variant %q: want \"\" or \"starsiege\"", opts.Variant)
-}
+})

@@ -54,10 +54,10 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 
 	if q.s.Players {
 		pctx := ctx
-		if dl, ok := ctx.Deadline(); ok && q.s.Rules {
+		if q.s.Rules {
 			// A server silent to the players request must leave the rules their turn.
 			var cancel context.CancelFunc
-			pctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+			pctx, cancel = protocols.Share(ctx, 2)
 			defer cancel()
 		}
 		q.players(pctx, conn, tr, st, res)

@@ -52,11 +52,7 @@ type Options struct {
 // maxPassword is what the 16 data bytes hold with a terminating NUL.
 const maxPassword = 15
 
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	var o Options
-	if err := s.DecodeOptions("ventrilo", &o); err != nil {
-		return nil, err
-	}
+var newQuerier = protocols.WithOptions("ventrilo", func(s protocols.Settings, o Options) (protocols.Querier, error) {
 	pw, err := protocols.LoadSecret(o.Password, o.PasswordFile)
 	if err != nil {
 		return nil, fmt.Errorf("ventrilo password: %w", err)
@@ -69,4 +65,4 @@ func newQuerier(s protocols.Settings) (protocols.Querier, error) {
 		return nil, fmt.Errorf("ventrilo options: %w", err)
 	}
 	return &querier{password: pw, players: s.Players, retries: max(s.Retries, 0), text: text}, nil
-}
+})

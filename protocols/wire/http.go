@@ -50,6 +50,9 @@ type HTTPRequest struct {
 	// up to MaxBody) instead of the body: a reply carrying player addresses or a
 	// session token is redacted before debug output can show it.
 	TraceBody func(body []byte) []byte
+	// TraceSent, when set, is what the trace keeps of the request's Body instead
+	// of it: a sign-in's password or token masked.
+	TraceSent func(body []byte) []byte
 }
 
 // HTTPResponse is a complete response whose body was read within MaxBody.
@@ -162,7 +165,11 @@ func sent(tr *Trace, req HTTPRequest, hreq *http.Request) {
 	if req.SecretQuery && hreq.URL.RawQuery != "" {
 		uri = hreq.URL.EscapedPath() + "?<secret>"
 	}
-	tr.Sent([]byte(hreq.Method + " " + uri + " HTTP/1.1\r\nHost: " + hreq.Host + "\r\n\r\n" + string(req.Body)))
+	body := req.Body
+	if req.TraceSent != nil {
+		body = req.TraceSent(body)
+	}
+	tr.Sent([]byte(hreq.Method + " " + uri + " HTTP/1.1\r\nHost: " + hreq.Host + "\r\n\r\n" + string(body)))
 	if tr != nil {
 		tr.Attempts++
 	}

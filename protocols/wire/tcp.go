@@ -127,3 +127,50 @@ func (t *TCPConn) ReadAll(max int) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// ReadFull reads exactly len(b) bytes of what from r (io.ReadFull): a close
+// before them is ErrTruncated, saying how much of what came.
+func ReadFull(r io.Reader, b []byte, what string) error {
+	return readFull(r, b, what, "")
+}
+
+// ReadFrame reads one length-prefixed frame of what (a packet, an answer) from
+// r: its fixed header into hdr, then the rest of the frame, whose whole length
+// size reads from the header, capping it before anything is allocated. The frame
+// returned starts with the header.
+func ReadFrame(r io.Reader, hdr []byte, what string, size func(hdr []byte) (int, error)) ([]byte, error) {
+	if err := readFull(r, hdr, what, "header"); err != nil {
+		return nil, err
+	}
+	n, err := size(hdr)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, n)
+	copy(b, hdr)
+	if err := readFull(r, b[len(hdr):], what, "body"); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// readFull is ReadFull of part ("header") of what, named only in an error.
+func readFull(r io.Reader, b []byte, what, part string) error {
+	n, err := io.ReadFull(r, b)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		if part != "" {
+			what += " " + part
+		}
+		return fmt.Errorf("%w: connection closed after %d of %d bytes of the %s", ErrTruncated, n, len(b), what)
+	}
+	return err
+}
+
+// Closed names a close mid-exchange, before what, as ErrTruncated; other errors
+// (the socket's) already carry a reason and pass through.
+func Closed(err error, what string) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: connection closed before the %s", ErrTruncated, what)
+	}
+	return err
+}

@@ -124,6 +124,20 @@ func (in *Info) Count(keys ...string) protocols.Count {
 	return protocols.Known(n)
 }
 
+// NeedPass reads `needpass`, the password bits the Quake II and QuakeWorld
+// servers keep in their serverinfo (bit 1: player password, bit 2: spectator
+// password): absent when the key is missing, unknown when it is no number.
+func (in *Info) NeedPass(absent protocols.Flag) protocols.Flag {
+	v, ok := in.Raw("needpass")
+	if !ok {
+		return absent
+	}
+	if n, ok := ParseIntQW(bytes.TrimSpace(v)); ok {
+		return protocols.FlagOf(n&1 != 0)
+	}
+	return protocols.FlagUnknown
+}
+
 // asciiEqualFold compares a and b ignoring ASCII case only, as the engines'
 // Q_stricmp does (no Unicode folding: keys are bytes).
 func asciiEqualFold(a, b []byte) bool {

@@ -89,3 +89,27 @@ func Q3Keyword(b []byte) (string, int) {
 	}
 	return "", 0
 }
+
+// Q3Request builds the request `FF FF FF FF <command> <challenge>` and end after
+// it. The server echoes the challenge in its reply's `challenge` key: ioquake3
+// reads the request as a line ("\n"); DarkPlaces and FXServer echo all that
+// follows the space, so they get nothing after it ("").
+func Q3Request(command, challenge, end string) []byte {
+	b := make([]byte, 0, 4+len(command)+1+len(challenge)+len(end))
+	b = append(b, 0xFF, 0xFF, 0xFF, 0xFF)
+	b = append(b, command...)
+	b = append(b, ' ')
+	b = append(b, challenge...)
+	return append(b, end...)
+}
+
+// Echoed says why a reply whose `challenge` key is got (has: it carries one)
+// is not the answer to the request that sent challenge: another token is a
+// stray or spoofed reply. Engines that drop the echo send no key: such a reply
+// is taken.
+func Echoed(got string, has bool, challenge string) error {
+	if has && got != challenge {
+		return fmt.Errorf("%w: challenge %q, sent %q", wire.ErrMismatch, got, challenge)
+	}
+	return nil
+}

@@ -125,8 +125,9 @@ func (c *Cursor) Str8(what string) string {
 	return c.s[start : start+n]
 }
 
-// header checks the 5 bytes every complete message starts with and returns its type.
-func header(b []byte, what string) (byte, error) {
+// Header checks the 5 bytes every complete message starts with (FF FF FF FF and
+// the type) and returns its type; what names the message in errors.
+func Header(b []byte, what string) (byte, error) {
 	if len(b) < 5 {
 		return 0, fmt.Errorf("%w: %s of %d bytes, shorter than the 5-byte header", wire.ErrTruncated, what, len(b))
 	}
@@ -148,7 +149,7 @@ func DecodeInfo(b []byte) (*Info, error) {
 
 // Decode decodes an A2S_INFO reply into in, which must be zero.
 func (in *Info) Decode(b []byte) error {
-	t, err := header(b, "info reply")
+	t, err := Header(b, "info reply")
 	if err != nil {
 		return err
 	}
@@ -314,7 +315,7 @@ type Players struct {
 // Count or the end of the reply, whichever comes first (counts lie: more than 255
 // players wrap), and a record cut short is dropped and flags Truncated.
 func DecodePlayers(b []byte, theShip bool) (*Players, error) {
-	t, err := header(b, "player reply")
+	t, err := Header(b, "player reply")
 	if err != nil {
 		return nil, err
 	}
@@ -370,7 +371,7 @@ type Rules struct {
 
 // DecodeRules decodes an S2A_RULES reply.
 func DecodeRules(b []byte) (*Rules, error) {
-	t, err := header(b, "rules reply")
+	t, err := Header(b, "rules reply")
 	if err != nil {
 		return nil, err
 	}
