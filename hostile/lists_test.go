@@ -40,6 +40,9 @@ func hostileList(prefix string, fill byte, n int, suffix string) http.HandlerFun
 // It moves a quarter of a GiB through loopback (a few seconds under -race):
 // skipped with -short.
 func TestHostileLists(t *testing.T) {
+	if !inShard(t.Name()) {
+		return
+	}
 	if testing.Short() {
 		t.Skip("moves 256 MiB through loopback: skipped with -short")
 	}
