@@ -85,7 +85,8 @@ docker:
 # Tests whose tools are missing skip with a message.
 # The waiting set (hostile/: hundreds of probes that each wait for a deadline, a
 # tenth of its time on a CPU) runs beside the other steps, built first, then split
-# into WAITING_SHARDS processes (HOSTILE_SHARD), its output printed after them.
+# into WAITING_SHARDS processes (HOSTILE_SHARD), then the chart's tests (mostly
+# waiting for a real Prometheus), their output printed after the other steps.
 # Load tests (LOAD_TESTS) skip in the first run and run after it, alone: they take
 # both cores for seconds and judge deadlines or peak memory, so they must not share
 # the CPUs with other test binaries (nor those with them).
@@ -103,14 +104,15 @@ test: test-deps
 	{ $(GO) test -race -count=1 $(TOOLS_TAGS) -run '^$$' $$(scripts/testsets.sh waiting) >/dev/null 2>&1; \
 	  for s in $$(seq $(WAITING_SHARDS)); do \
 	    { HOSTILE_SHARD=$$s/$(WAITING_SHARDS) $(GOTEST) -race -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh waiting) >$$waiting/$$s.out 2>&1; echo $$? >$$waiting/$$s.rc; } & \
-	  done; wait; } & \
+	  done; wait; \
+	  $(MAKE) --no-print-directory chart-test >$$waiting/chart.out 2>&1; echo $$? >$$waiting/chart.rc; } & \
 	$(GOTEST) -race -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh race) || failed="$$failed race"; \
 	$(GOTEST) -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh plain) || failed="$$failed test"; \
 	norace=$$(scripts/testsets.sh norace); [ -z "$$norace" ] || $(GOTEST) -count=1 $$norace || failed="$$failed norace"; \
 	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ || failed="$$failed gse_portable"; \
-	wait; cat $$waiting/*.out; [ -z "$$(grep -vx 0 $$waiting/*.rc)" ] || failed="$$failed waiting"; rm -rf $$waiting; \
+	wait; cat $$waiting/*.out; [ -z "$$(grep -vx 0 $$waiting/[0-9]*.rc)" ] || failed="$$failed waiting"; \
+	[ "$$(cat $$waiting/chart.rc)" = 0 ] || failed="$$failed chart"; rm -rf $$waiting; \
 	GSE_LOAD_TESTS=1 $(GOTEST) -race -count=1 -p 1 -run '$(LOAD_TESTS)' $(LOAD_PKGS) || failed="$$failed load"; \
-	$(MAKE) chart-test || failed="$$failed chart"; \
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi
 
 # chart-test: the Helm chart (charts/, a module of its own: Helm, the Kubernetes types
