@@ -42,6 +42,20 @@ type pooledSocket struct {
 	born time.Time
 	uses int
 	rawReader
+	// connectFn and disconnectFn are bound once per socket, as readFn is: a
+	// closure per query would cost two allocations each. connectFn connects to
+	// peer; both leave their error in ctlErr.
+	connectFn, disconnectFn func(fd uintptr)
+	peer                    syscall.Sockaddr
+	ctlErr                  error
+}
+
+// idleList is the free list of the family.
+func idleList(v6 bool) chan *pooledSocket {
+	if v6 {
+		return idle[1]
+	}
+	return idle[0]
 }
 
 type udpSocket struct {
@@ -80,6 +94,7 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 	}
 	p := &pooledSocket{c: c, v6: v6, born: time.Now()}
 	p.init(raw)
+	p.connectFn, p.disconnectFn = p.doConnect, p.doDisconnect
 	s.p = p
 	return nil
 }
@@ -87,10 +102,7 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 // takeIdle returns a socket of the family from the free list, closing the ones
 // past their age on the way; nil when there is none.
 func takeIdle(v6 bool) *pooledSocket {
-	l := idle[0]
-	if v6 {
-		l = idle[1]
-	}
+	l := idleList(v6)
 	for {
 		select {
 		case p := <-l:
@@ -114,30 +126,39 @@ var errBusySocket = errors.New("wire: datagrams still arriving on an idle socket
 // late replies to it, and an ICMP error it caused (read as ECONNREFUSED, which the
 // read clears).
 func (p *pooledSocket) connect(sa syscall.Sockaddr) error {
-	var err error
-	cerr := p.raw.Control(func(fd uintptr) {
-		if err = syscall.Connect(int(fd), sa); err != nil {
+	p.peer = sa
+	return p.control(p.connectFn)
+}
+
+// control runs f (connectFn, disconnectFn) on the descriptor and returns its error.
+func (p *pooledSocket) control(f func(fd uintptr)) error {
+	p.ctlErr = nil
+	if err := p.raw.Control(f); err != nil {
+		return err
+	}
+	return p.ctlErr
+}
+
+func (p *pooledSocket) doConnect(fd uintptr) {
+	if p.ctlErr = syscall.Connect(int(fd), p.peer); p.ctlErr != nil {
+		return
+	}
+	var one [1]byte // a datagram read into a short buffer is dropped whole
+	for range maxDrain {
+		_, err := syscall.Read(int(fd), one[:])
+		switch err {
+		case syscall.EAGAIN:
+			return
+		case nil, syscall.EINTR, syscall.ECONNREFUSED:
+		default:
+			p.ctlErr = err
 			return
 		}
-		var one [1]byte // a datagram read into a short buffer is dropped whole
-		for range maxDrain {
-			_, rerr := syscall.Read(int(fd), one[:])
-			switch rerr {
-			case syscall.EAGAIN:
-				return
-			case nil, syscall.EINTR, syscall.ECONNREFUSED:
-			default:
-				err = rerr
-				return
-			}
-		}
-		err = errBusySocket
-	})
-	if cerr != nil {
-		return cerr
 	}
-	return err
+	p.ctlErr = errBusySocket
 }
+
+func (p *pooledSocket) doDisconnect(fd uintptr) { p.ctlErr = disconnect(fd) }
 
 // release returns the socket to the free list when it may serve another query,
 // or closes it.
@@ -148,16 +169,11 @@ func (s *udpSocket) release() error {
 	if s.own || p.uses >= socketUses { // takeIdle judges its age
 		return p.c.Close()
 	}
-	var err error
-	if cerr := p.raw.Control(func(fd uintptr) { err = disconnect(fd) }); cerr != nil || err != nil {
+	if p.control(p.disconnectFn) != nil {
 		return p.c.Close()
 	}
-	l := idle[0]
-	if p.v6 {
-		l = idle[1]
-	}
 	select {
-	case l <- p:
+	case idleList(p.v6) <- p:
 		return nil
 	default:
 		return p.c.Close()
