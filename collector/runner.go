@@ -248,7 +248,7 @@ func (r *Runner) probe(ctx context.Context, rq *request) *Outcome {
 	for i, port := range ports {
 		o.Port = port
 		o.Addr = netip.AddrPortFrom(addrs[0], port)
-		qctx, cancel := candidateContext(ctx, len(ports)-i)
+		qctx, cancel := protocols.Share(ctx, len(ports)-i) // the last candidate still ends by the deadline
 		o.Result, o.Err = q.Query(qctx, protocols.Target{Addr: o.Addr, Host: nameHost}, tr)
 		cancel()
 		if o.Err == nil || ctx.Err() != nil {
@@ -355,16 +355,6 @@ func (r *Runner) lookupSRV(ctx context.Context, rq *request, o *Outcome) (queryH
 		return "", nil, fmt.Errorf("%w: %v", wire.ErrNotAllowed, err)
 	}
 	return target, sp, nil
-}
-
-// candidateContext gives one of n remaining port candidates an equal share of the
-// time left, so the last one still ends by the probe's deadline.
-func candidateContext(ctx context.Context, n int) (context.Context, context.CancelFunc) {
-	d, ok := ctx.Deadline()
-	if n <= 1 || !ok {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, time.Until(d)/time.Duration(n))
 }
 
 func deadlineLeft(ctx context.Context) time.Duration {

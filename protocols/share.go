@@ -14,5 +14,6 @@ func Share(ctx context.Context, n int) (context.Context, context.CancelFunc) {
 	if !ok || n <= 1 {
 		return ctx, func() {}
 	}
-	return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/time.Duration(n)))
+	now := time.Now()
+	return context.WithDeadline(ctx, now.Add(dl.Sub(now)/time.Duration(n)))
 }
