@@ -12,6 +12,7 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
@@ -72,14 +73,11 @@ func builtins(t *testing.T) *config.SafeConfig {
 	return sc
 }
 
-// waitUntil waits up to 20 s for cond, failing t with what when it never holds.
+// waitUntil waits up to 20 s for cond (testenv.WaitEvery), failing t with what
+// when it never holds.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(2 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal(what)
-		}
-	}
+	testenv.WaitEvery(t, 2*time.Millisecond, 20*time.Second, what, func() (bool, string) { return cond(), "" })
 }
 
 // serveAsMain serves h on loopback with the server main makes (NewServer).
