@@ -2,178 +2,58 @@ package goldsrc
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/steam/steamtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// The real captures of shared/fixtures/goldsrc, read in place and decoded through
-// this package; every .expected.json value is compared field by field.
+// The real captures of shared/fixtures/goldsrc, read in place: steamtest
+// compares every .expected.json value with the family's decoders, and this
+// package's decoders must give what those map them to.
 
 func TestFixtures(t *testing.T) {
-	fs := steamtest.Fixtures(t, prototest.FixtureDir(t, "goldsrc"))
+	dir := prototest.FixtureDir(t, "goldsrc")
 	files := 0
-	for _, f := range fs {
+	for _, f := range steamtest.Fixtures(t, dir) {
 		files += len(f.Datagrams) + 1
 		t.Run(f.Name, func(t *testing.T) {
-			msg := f.Datagrams[0]
 			if _, split := f.JSON["fragments"]; split {
 				eq(t, "split_layout", f.JSON["split_layout"], any("goldsrc"))
-				msg = steamtest.Reassemble(t, f)
 			}
-			dec := f.JSON["decoded"].(map[string]any)
-			c := checker{t, dec}
-			switch dec["type"] {
-			case "S2A_INFO_SRC", "S2A_INFO_DETAILED (obsolete GoldSrc)":
-				checkInfoFixture(t, c, msg)
-			case "S2A_PLAYER":
-				checkPlayersFixture(t, c, msg)
-			case "S2A_RULES":
-				checkRulesFixture(t, c, msg)
-			default:
-				t.Fatalf("fixture type %v not handled", dec["type"])
+			msg, dec := steamtest.CheckFixture(t, f)
+			var got, want any
+			var err error
+			switch d := dec.(type) {
+			case *steam.Info:
+				var res *protocols.Result
+				if res, err = decodeInfoReply(msg); err == nil {
+					res.InfoFunc = nil
+				}
+				w := d.Result()
+				w.Info, w.InfoFunc = w.InfoKV(), nil
+				got, want = res, w
+			case *steam.Players:
+				got, err = decodePlayers(msg, nil)
+				want = d.Result(0)
+			case *steam.Rules:
+				got, err = decodeRules(msg)
+				want = d.Result()
 			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			eq(t, "decoded", got, want)
 		})
 	}
 	// Every file of the folder is covered (35 at the time of writing).
-	all, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "goldsrc"), "*"))
+	all, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if files != len(all) {
 		t.Errorf("tests cover %d files, the folder holds %d", files, len(all))
 	}
-}
-
-func checkInfoFixture(t *testing.T, c checker, msg []byte) {
-	t.Helper()
-	res, err := decodeInfoReply(msg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "name", res.Name, wire.UTF8([]byte(c.bytes("name"))))
-	eq(t, "map", res.Map, wire.UTF8([]byte(c.bytes("map"))))
-	eq(t, "game", res.Game, wire.UTF8([]byte(c.bytes("game"))))
-	// Every raw field is in the debug key/values, under the fixture's key name.
-	for _, k := range []string{"address", "folder", "protocol", "players", "max_players", "bots", "server_type",
-		"environment", "visibility", "vac", "mod", "version", "app_id", "edf", "game_port", "steam_id", "game_id"} {
-		want, ok := c.want[k]
-		if !ok {
-			continue
-		}
-		got, have := infoValue(res.Info, k)
-		if want == nil {
-			if have {
-				t.Errorf("Info %s = %q, fixture says absent", k, got)
-			}
-			continue
-		}
-		if w := c.text(k); !have || got != w {
-			t.Errorf("Info %s = %q (present %v), want %q", k, got, have, w)
-		}
-	}
-	if m, ok := c.want["mod_info"].(map[string]any); ok {
-		mc := checker{t, m}
-		for k, key := range map[string]string{"link": "mod_link", "download_link": "mod_download_link",
-			"version": "mod_version", "size": "mod_size", "type": "mod_type", "dll": "mod_dll"} {
-			if got, _ := infoValue(res.Info, key); got != mc.text(k) {
-				t.Errorf("Info %s = %q, want %q", key, got, mc.text(k))
-			}
-		}
-	}
-	if v, ok := infoValue(res.Info, "trailing_bytes"); ok || c.int("trailing_bytes") != 0 {
-		t.Errorf("trailing bytes %q, fixture %d", v, c.int("trailing_bytes"))
-	}
-	// The Result mapping: humans = players - bots, as package a2s.
-	players := c.int("players")
-	if c.want["bots"] != nil {
-		players -= c.int("bots")
-		eq(t, "bots", res.Bots, protocols.Known(c.int("bots")))
-	} else {
-		eq(t, "bots", res.Bots, protocols.Count{})
-	}
-	eq(t, "players", res.Players, protocols.Known(players))
-	eq(t, "max", res.MaxPlayers, protocols.Known(c.int("max_players")))
-	eq(t, "password", res.Password, protocols.FlagOf(c.int("visibility") != 0))
-	if _, ok := c.want["version"]; ok {
-		eq(t, "version", res.Version, c.text("version"))
-	}
-	checkKV(t, res.Info)
-}
-
-func checkPlayersFixture(t *testing.T, c checker, msg []byte) {
-	t.Helper()
-	pl, err := decodePlayers(msg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := c.want["players"].([]any)
-	eq(t, "count", c.int("count"), int64(len(want)))
-	if len(pl) != len(want) {
-		t.Fatalf("%d players, want %d", len(pl), len(want))
-	}
-	for i, w := range want {
-		pc := checker{t, w.(map[string]any)}
-		eq(t, fmt.Sprintf("player %d name", i), pl[i].Name, wire.UTF8([]byte(pc.bytes("name"))))
-		eq(t, fmt.Sprintf("player %d score", i), pl[i].Score, protocols.Known(pc.int("score")))
-		eq(t, fmt.Sprintf("player %d duration", i), pl[i].Duration, pc.want["duration"].(float64))
-		eq(t, fmt.Sprintf("player %d duration known", i), pl[i].DurationKnown, true)
-	}
-}
-
-func checkRulesFixture(t *testing.T, c checker, msg []byte) {
-	t.Helper()
-	rl, err := decodeRules(msg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := c.want["rules"].([]any)
-	eq(t, "parsed rule count", int64(len(rl)), c.int("parsed_rule_count"))
-	if len(rl) != len(want) {
-		t.Fatalf("%d rules, want %d", len(rl), len(want))
-	}
-	if tr, _ := c.want["truncated"].(bool); tr {
-		t.Errorf("fixture says truncated")
-	}
-	for i, w := range want {
-		pair := w.([]any)
-		k, v := wire.UTF8([]byte(prototest.FixtureBytes(t, pair[0]))), wire.UTF8([]byte(prototest.FixtureBytes(t, pair[1])))
-		if rl[i].Key != k || rl[i].Value != v {
-			t.Errorf("rule %d = %q=%q, want %q=%q", i, rl[i].Key, rl[i].Value, k, v)
-		}
-	}
-}
-
-// checker reads a fixture's JSON values.
-type checker struct {
-	t    *testing.T
-	want map[string]any
-}
-
-func (c checker) int(key string) int64 {
-	c.t.Helper()
-	return steamtest.Int(c.t, c.want[key])
-}
-
-// bytes returns the exact bytes of a fixture string.
-func (c checker) bytes(key string) string {
-	c.t.Helper()
-	return prototest.FixtureBytes(c.t, c.want[key])
-}
-
-// text returns a fixture value as the debug output writes it: numbers in decimal,
-// strings as valid UTF-8.
-func (c checker) text(key string) string {
-	c.t.Helper()
-	switch x := c.want[key].(type) {
-	case float64:
-		return fmt.Sprint(int64(x))
-	case string:
-		return x
-	}
-	return wire.UTF8([]byte(c.bytes(key)))
 }
 
 // TestQueryFixtures serves the real captures from a fake server: the Querier gets
