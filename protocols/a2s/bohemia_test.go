@@ -230,8 +230,8 @@ func TestQueryBohemia(t *testing.T) {
 			rules: []string{"\x01\x02", "\x02\x02"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &fake{info: one(readHex(t, tt.info)), rules: one(readHex(t, tt.reply)), infoChallenge: tt.infoChallenge, challenge: [4]byte{9, 8, 7, 6}}
-			res, tr, err := query(t, f.start(t), protocols.Settings{Rules: true}, 2*time.Second)
+			f := &fake{Info: one(readHex(t, tt.info)), Rules: one(readHex(t, tt.reply)), InfoChallenge: tt.infoChallenge, Challenge: []byte{9, 8, 7, 6}}
+			res, tr, err := query(t, f.Start(t), protocols.Settings{Rules: true}, 2*time.Second)
 			if err != nil || len(res.PhaseErrors) != 0 {
 				t.Fatal(err, res)
 			}
@@ -243,7 +243,7 @@ func TestQueryBohemia(t *testing.T) {
 			if tt.infoChallenge {
 				eq(t, "island", res.Rules[2], protocols.KV{Key: "island", Value: "chernarusplus"})
 			} else {
-				eq(t, "requests", len(f.requests()), 3) // info, rules -1, rules with challenge
+				eq(t, "requests", len(f.Sent()), 3) // info, rules -1, rules with challenge
 			}
 		})
 	}

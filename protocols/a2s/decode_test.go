@@ -273,9 +273,9 @@ func TestQueryEncoding(t *testing.T) {
 	info := srcInfo(string(cp1251), "de_dust2", "cstrike", "Counter-Strike", 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', 0)
 	players := append(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypePlayers, 1, 0}, cp1251...), 0, 5, 0, 0, 0, 0, 0, 0x20, 0x41)
 	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
-		f := &fake{info: one(info), players: one(players), noChallenge: true}
+		f := &fake{Info: one(info), Players: one(players), NoChallenge: true}
 		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
-		res, _, err := query(t, f.start(t), s, 2*time.Second)
+		res, _, err := query(t, f.Start(t), s, 2*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

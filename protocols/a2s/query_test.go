@@ -18,102 +18,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// fake is a scripted A2S server: it answers A2S_INFO / A2S_PLAYER / A2S_RULES with
-// the given datagrams, asking for the challenge first where configured.
-type fake struct {
-	info, players, rules [][]byte
-	infoChallenge        bool // A2S_INFO needs the challenge (servers since 2020)
-	noChallenge          bool // A2S_PLAYER / A2S_RULES answered at once
-	// legacy: the challenge comes only from A2S_SERVERQUERY_GETCHALLENGE (0x57), and
-	// every request without it goes unanswered (Fuel of War's era).
-	legacy bool
-	// dropWrong: an A2S_INFO carrying a wrong challenge goes unanswered (the plain
-	// request still gets S2C_CHALLENGE).
-	dropWrong bool
-	challenge [4]byte // set with setChallenge once the server runs
-	quiet     bool    // do not record requests (benchmarks)
-
-	mu   sync.Mutex
-	reqs [][]byte
-}
-
-func (f *fake) handle(req []byte) [][]byte {
-	f.mu.Lock()
-	if !f.quiet {
-		f.reqs = append(f.reqs, req)
-	}
-	challenge := f.challenge
-	f.mu.Unlock()
-	chal := func() [][]byte {
-		return one(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge}, challenge[:]...))
-	}
-	if len(req) < 5 || !bytes.HasPrefix(req, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
-		return nil
-	}
-	has := func(at int) bool { return bytes.Equal(req[at:], challenge[:]) }
-	switch req[4] {
-	case 0x57:
-		if f.legacy && len(req) == 5 {
-			return chal()
-		}
-		return nil
-	case 'T':
-		if !bytes.HasPrefix(req, steam.InfoRequest) || (f.legacy && !has(len(steam.InfoRequest))) {
-			return nil
-		}
-		if f.infoChallenge && !has(len(steam.InfoRequest)) {
-			if f.dropWrong && len(req) > len(steam.InfoRequest) {
-				return nil
-			}
-			return chal()
-		}
-		return f.info
-	case 'U', 'V':
-		if len(req) != 9 || (f.legacy && !has(5)) {
-			return nil
-		}
-		if !f.noChallenge && !has(5) {
-			return chal()
-		}
-		if req[4] == 'U' {
-			return f.players
-		}
-		return f.rules
-	}
-	return nil
-}
-
-// SetChallenge, Current, Requests and InfoRequests serve steamtest.CacheRun.
-func (f *fake) SetChallenge(ch []byte) {
-	f.mu.Lock()
-	f.challenge = [4]byte(ch)
-	f.mu.Unlock()
-}
-
-func (f *fake) Current() []byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return bytes.Clone(f.challenge[:])
-}
-
-func (f *fake) requests() [][]byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([][]byte(nil), f.reqs...)
-}
-
-func (f *fake) Requests() int { return len(f.requests()) }
-
-func (f *fake) InfoRequests() (out [][]byte) {
-	for _, r := range f.requests() {
-		if bytes.HasPrefix(r, steam.InfoRequest) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func (f *fake) start(t testing.TB) netip.AddrPort { return prototest.UDP(t, f.handle) }
+// fake is the family's scripted server.
+type fake = steamtest.Server
 
 func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, timeout time.Duration) (*protocols.Result, *wire.Trace, error) {
 	return prototest.QueryNew(t, Protocol, addr, s, timeout)
@@ -122,7 +28,7 @@ func query(t *testing.T, addr netip.AddrPort, s protocols.Settings, timeout time
 // probe queries f within 2s and wants every phase to succeed.
 func probe(t *testing.T, f *fake, s protocols.Settings) (*protocols.Result, string) {
 	t.Helper()
-	res, tr, err := query(t, f.start(t), s, 2*time.Second)
+	res, tr, err := query(t, f.Start(t), s, 2*time.Second)
 	if err != nil || len(res.PhaseErrors) != 0 {
 		t.Fatal(err, res)
 	}
@@ -135,15 +41,15 @@ func one(b []byte) [][]byte { return [][]byte{b} }
 // and ignores everything without it: after half the time in silence the querier
 // asks for one the old way and uses it for info, players and rules.
 func TestQueryLegacyChallenge(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), players: one(readHex(t, "player_basic.hex")),
-		rules: one(readHex(t, "rules_basic.hex")), legacy: true, challenge: [4]byte{0x12, 0x34, 0x56, 0x78}}
+	f := &fake{Info: one(readHex(t, "info_no_edf.hex")), Players: one(readHex(t, "player_basic.hex")),
+		Rules: one(readHex(t, "rules_basic.hex")), Legacy: true, Challenge: []byte{0x12, 0x34, 0x56, 0x78}}
 	// half of the deadline in silence; the rest holds the exchange on a busy machine
-	res, tr, err := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, 3*time.Second)
+	res, tr, err := query(t, f.Start(t), protocols.Settings{Players: true, Rules: true}, 3*time.Second)
 	if err != nil || len(res.PhaseErrors) != 0 {
 		t.Fatal(err, res)
 	}
 	eq(t, "result", [4]any{res.Name, len(res.PlayerList), len(res.Rules), prototest.PhaseNames(tr)}, [4]any{"Test Server", 3, 3, "challenge,info,players,rules"})
-	reqs := f.requests()
+	reqs := f.Sent()
 	eq(t, "sent A2S_SERVERQUERY_GETCHALLENGE", slices.ContainsFunc(reqs, func(r []byte) bool { return bytes.Equal(r, getChallengeRequest) }), true)
 	eq(t, "rules with the challenge", reqs[len(reqs)-1], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x56, 0x12, 0x34, 0x56, 0x78})
 }
@@ -185,56 +91,56 @@ func TestQueryReplies(t *testing.T) {
 		reqs  int // 0: not counted
 		check check
 	}{
-		{"info", &fake{info: one(full)}, protocols.Settings{}, 1, func(t *testing.T, res *protocols.Result, _ *fake, phases string) {
+		{"info", &fake{Info: one(full)}, protocols.Settings{}, 1, func(t *testing.T, res *protocols.Result, _ *fake, phases string) {
 			eq(t, "result", [5]any{res.Name, res.Map, res.Players, res.MaxPlayers, phases}, [5]any{" Spaced Name", "pl_badwater", protocols.Known(17), protocols.Known(32), "info"})
 			eq(t, "no players", res.PlayerList == nil && res.Rules == nil, true)
 		}},
-		{"info challenge", &fake{info: one(info), infoChallenge: true, challenge: [4]byte{0x4B, 0xA1, 0xD5, 0x22}}, protocols.Settings{}, 2,
+		{"info challenge", &fake{Info: one(info), InfoChallenge: true, Challenge: []byte{0x4B, 0xA1, 0xD5, 0x22}}, protocols.Settings{}, 2,
 			func(t *testing.T, res *protocols.Result, f *fake, phases string) {
 				eq(t, "name, phases", [2]string{res.Name, phases}, [2]string{"Test Server", "challenge,info"})
-				eq(t, "requests", f.requests(), [][]byte{steam.InfoRequest, steam.WithChallenge(steam.InfoRequest, []byte{0x4B, 0xA1, 0xD5, 0x22})})
+				eq(t, "requests", f.Sent(), [][]byte{steam.InfoRequest, steam.WithChallenge(steam.InfoRequest, []byte{0x4B, 0xA1, 0xD5, 0x22})})
 			}},
 		// A late second info reply comes first and must be skipped; the rules come
 		// out of order, with duplicates.
-		{"players and rules", &fake{info: one(full), players: [][]byte{full, player}, challenge: [4]byte{1, 2, 3, 4},
-			rules: [][]byte{source[2], source[0], source[2], source[3], source[1], source[0]}},
+		{"players and rules", &fake{Info: one(full), Players: [][]byte{full, player}, Challenge: []byte{1, 2, 3, 4},
+			Rules: [][]byte{source[2], source[0], source[2], source[3], source[1], source[0]}},
 			protocols.Settings{Players: true, Rules: true}, 5, func(t *testing.T, res *protocols.Result, f *fake, phases string) {
 				eq(t, "phases", phases, "info,players,rules")
 				eq(t, "players", [2]any{len(res.PlayerList), res.PlayerList[1].Name}, [2]any{3, "Bób ✓"})
 				eq(t, "rules", [2]any{len(res.Rules), res.Rules[39]}, [2]any{40, protocols.KV{Key: "rule_39", Value: "value number 39"}})
-				reqs := f.requests()
+				reqs := f.Sent()
 				eq(t, "players -1, with challenge, rules with challenge", [][]byte{reqs[1], reqs[2], reqs[4]},
 					[][]byte{steam.PlayersRequest, {0xFF, 0xFF, 0xFF, 0xFF, 0x55, 1, 2, 3, 4}, {0xFF, 0xFF, 0xFF, 0xFF, 0x56, 1, 2, 3, 4}})
 			}},
 		// While the players reply is being collected, a whole split rules reply (late,
 		// from an earlier query) completes: it is skipped without a re-send.
-		{"late split of another type", &fake{info: one(info), noChallenge: true,
-			players: append(append([][]byte{frag(0x33, 0, player[:32])}, source...), frag(0x33, 1, player[32:]))},
+		{"late split of another type", &fake{Info: one(info), NoChallenge: true,
+			Players: append(append([][]byte{frag(0x33, 0, player[:32])}, source...), frag(0x33, 1, player[32:]))},
 			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "players", len(res.PlayerList), 3) }},
 		// Rule 5: a server may answer the -1 request with the data at once.
-		{"no challenge needed", &fake{info: one(info), players: one(readHex(t, "player_empty.hex")), noChallenge: true},
+		{"no challenge needed", &fake{Info: one(info), Players: one(readHex(t, "player_empty.hex")), NoChallenge: true},
 			protocols.Settings{Players: true}, 2, func(t *testing.T, res *protocols.Result, _ *fake, _ string) {
 				eq(t, "players", res.PlayerList, []protocols.Player{})
 			}},
-		{"The Ship players", &fake{info: one(readHex(t, "info_theship.hex")), players: one(readHex(t, "player_theship.hex"))},
+		{"The Ship players", &fake{Info: one(readHex(t, "info_theship.hex")), Players: one(readHex(t, "player_theship.hex"))},
 			protocols.Settings{Players: true}, 0, func(t *testing.T, res *protocols.Result, _ *fake, _ string) {
 				eq(t, "players, bot duration", [2]any{len(res.PlayerList), res.PlayerList[0].DurationKnown}, [2]any{2, false})
 			}},
 		// Query proxies split even A2S_INFO (GameQ #688).
-		{"split info", &fake{info: [][]byte{frag(5, 1, full[80:]), frag(5, 0, full[:80])}}, protocols.Settings{}, 0,
+		{"split info", &fake{Info: [][]byte{frag(5, 1, full[80:]), frag(5, 0, full[:80])}}, protocols.Settings{}, 0,
 			named(" Spaced Name")},
 		// A GoldSrc server may answer A2S_INFO twice: the 0x49 wins when it decodes.
-		{"0x6D then 0x49", &fake{info: [][]byte{detailed, full}, players: empty}, protocols.Settings{Players: true}, 0, named(" Spaced Name")},
-		{"0x49 then 0x6D", &fake{info: [][]byte{full, detailed}, players: empty}, protocols.Settings{Players: true}, 0, named(" Spaced Name")},
-		{"0x6D alone", &fake{info: [][]byte{detailed}, players: empty}, protocols.Settings{Players: true}, 0, named("Old Server")},
-		{"0x6D then a broken 0x49", &fake{info: [][]byte{detailed, full[:20]}, players: empty}, protocols.Settings{Players: true}, 0, named("Old Server")},
-		{"compressed rules", &fake{info: one(info), rules: [][]byte{bzip[1], bzip[0]}}, protocols.Settings{Rules: true}, 0,
+		{"0x6D then 0x49", &fake{Info: [][]byte{detailed, full}, Players: empty}, protocols.Settings{Players: true}, 0, named(" Spaced Name")},
+		{"0x49 then 0x6D", &fake{Info: [][]byte{full, detailed}, Players: empty}, protocols.Settings{Players: true}, 0, named(" Spaced Name")},
+		{"0x6D alone", &fake{Info: [][]byte{detailed}, Players: empty}, protocols.Settings{Players: true}, 0, named("Old Server")},
+		{"0x6D then a broken 0x49", &fake{Info: [][]byte{detailed, full[:20]}, Players: empty}, protocols.Settings{Players: true}, 0, named("Old Server")},
+		{"compressed rules", &fake{Info: one(info), Rules: [][]byte{bzip[1], bzip[0]}}, protocols.Settings{Rules: true}, 0,
 			func(t *testing.T, res *protocols.Result, _ *fake, _ string) { eq(t, "rules", len(res.Rules), 40) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res, phases := probe(t, tt.fake, tt.s)
 			if tt.reqs != 0 {
-				eq(t, "requests", len(tt.fake.requests()), tt.reqs)
+				eq(t, "requests", len(tt.fake.Sent()), tt.reqs)
 			}
 			tt.check(t, res, tt.fake, phases)
 		})
@@ -254,15 +160,15 @@ func TestQueryPhaseErrors(t *testing.T) {
 		players int
 		want    error // of the rules phase
 	}{
-		{"bad bzip2 crc", &fake{info: one(info), rules: steamtest.Frags(t, "split_bzip2_badcrc")}, protocols.Settings{Rules: true}, 2 * time.Second, 0, wire.ErrMalformed},
-		{"missing fragment", &fake{info: one(info), rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true}, 300 * time.Millisecond, 0, wire.ErrTimeout},
-		{"missing fragment, re-sent", &fake{info: one(info), rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true, Retries: 1}, 300 * time.Millisecond, 0, wire.ErrTimeout},
+		{"bad bzip2 crc", &fake{Info: one(info), Rules: steamtest.Frags(t, "split_bzip2_badcrc")}, protocols.Settings{Rules: true}, 2 * time.Second, 0, wire.ErrMalformed},
+		{"missing fragment", &fake{Info: one(info), Rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true}, 300 * time.Millisecond, 0, wire.ErrTimeout},
+		{"missing fragment, re-sent", &fake{Info: one(info), Rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true, Retries: 1}, 300 * time.Millisecond, 0, wire.ErrTimeout},
 		// CS:GO never answers A2S_RULES: the server is still up.
-		{"rules never answered", &fake{info: one(info), players: one(readHex(t, "player_basic.hex"))}, protocols.Settings{Players: true, Rules: true}, 300 * time.Millisecond, 3, wire.ErrTimeout},
+		{"rules never answered", &fake{Info: one(info), Players: one(readHex(t, "player_basic.hex"))}, protocols.Settings{Players: true, Rules: true}, 300 * time.Millisecond, 3, wire.ErrTimeout},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res, _, err := query(t, tt.fake.start(t), tt.s, tt.d)
+			res, _, err := query(t, tt.fake.Start(t), tt.s, tt.d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,10 +209,10 @@ func TestQueryFragmentRecoveredByResend(t *testing.T) {
 // the challenge (three sends).
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), infoChallenge: true, challenge: [4]byte{7, 7, 7, 7}}
+	f := &fake{Info: one(readHex(t, "info_no_edf.hex")), InfoChallenge: true, Challenge: []byte{7, 7, 7, 7}}
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "a2s", DefaultPort: 27015, Transport: "udp",
-		Answer: f.handle, WantName: "Test Server", RetryAttempts: 3,
+		Answer: f.Handle, WantName: "Test Server", RetryAttempts: 3,
 		// A silent server gets A2S_INFO and its 2 re-sends, then the fallback: one
 		// more A2S_INFO, and A2S_SERVERQUERY_GETCHALLENGE with its re-sends.
 		SilentAttempts: [2]int{2, 7},
@@ -330,8 +236,8 @@ func TestQueryBadReplies(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f := &fake{info: tt.replies}
-			if _, _, err := query(t, f.start(t), protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, tt.err) {
+			f := &fake{Info: tt.replies}
+			if _, _, err := query(t, f.Start(t), protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
 			}
 		})
@@ -339,8 +245,8 @@ func TestQueryBadReplies(t *testing.T) {
 }
 
 func TestQueryConcurrent(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_edf_all.hex")), players: one(readHex(t, "player_basic.hex")), infoChallenge: true, challenge: [4]byte{9, 9, 9, 9}}
-	addr := f.start(t)
+	f := &fake{Info: one(readHex(t, "info_edf_all.hex")), Players: one(readHex(t, "player_basic.hex")), InfoChallenge: true, Challenge: []byte{9, 9, 9, 9}}
+	addr := f.Start(t)
 	q := prototest.MustNew(t, Protocol, protocols.Settings{Players: true})
 	var wg sync.WaitGroup
 	for range 16 {
@@ -359,9 +265,9 @@ func TestQueryConcurrent(t *testing.T) {
 func TestQueryFixtures(t *testing.T) {
 	read := func(name string) []byte { return prototest.Fixture(t, "a2s", name) }
 	f := &fake{
-		info:    one(read("a2s_info_css_zombiemod.bin")),
-		players: one(read("a2s_player_css_zombiemod_41.bin")),
-		rules:   [][]byte{read("a2s_rules_css_zombiemod_split.frag1.bin"), read("a2s_rules_css_zombiemod_split.frag0.bin")},
+		Info:    one(read("a2s_info_css_zombiemod.bin")),
+		Players: one(read("a2s_player_css_zombiemod_41.bin")),
+		Rules:   [][]byte{read("a2s_rules_css_zombiemod_split.frag1.bin"), read("a2s_rules_css_zombiemod_split.frag0.bin")},
 	}
 	res, _ := probe(t, f, protocols.Settings{Players: true, Rules: true})
 	if len(res.PlayerList) != 41 || len(res.Rules) == 0 {
@@ -377,7 +283,7 @@ func TestOptionsErrors(t *testing.T) {
 // A2S_PLAYER list holds the bots too but marks none of them (the record has no
 // bot flag), so no entry may claim to be one.
 func TestBotsQuery(t *testing.T) {
-	f := &fake{info: one(readHex(t, "info_edf_all.hex")), players: one(readHex(t, "player_basic.hex")), noChallenge: true}
+	f := &fake{Info: one(readHex(t, "info_edf_all.hex")), Players: one(readHex(t, "player_basic.hex")), NoChallenge: true}
 	res, _ := probe(t, f, protocols.Settings{Players: true})
 	prototest.CheckBots(t, res, 17, 3, false)
 	if len(res.PlayerList) != 3 {
@@ -392,7 +298,7 @@ func TestBotsQuery(t *testing.T) {
 
 func TestChallengeCache(t *testing.T) {
 	t.Parallel()
-	a, b := [4]byte{0x4B, 0xA1, 0xD5, 0x22}, []byte{0x11, 0x22, 0x33, 0x44}
+	a, b := []byte{0x4B, 0xA1, 0xD5, 0x22}, []byte{0x11, 0x22, 0x33, 0x44}
 	type step = steamtest.CacheStep
 	type row struct {
 		steamtest.CacheCase
@@ -400,18 +306,18 @@ func TestChallengeCache(t *testing.T) {
 		timeout time.Duration
 	}
 	var rows []row
-	for _, c := range steamtest.CommonCacheCases(func(ch bool) steamtest.CacheFake { return &fake{infoChallenge: ch, challenge: a} }) {
+	for _, c := range steamtest.CommonCacheCases(func(ch bool) steamtest.CacheFake { return &fake{InfoChallenge: ch, Challenge: a} }) {
 		rows = append(rows, row{CacheCase: c})
 	}
 	rows = append(rows,
 		row{CacheCase: steamtest.CacheCase{Name: "a server dropping a stale challenge is asked the old way",
-			Fake: &fake{infoChallenge: true, dropWrong: true, challenge: a},
+			Fake: &fake{InfoChallenge: true, DropWrong: true, Challenge: a},
 			Steps: []step{{Reqs: 2, Phases: "challenge,info", Cached: true},
 				// the stale A2S_INFO, then the plain one and 0x57, then the new challenge
 				// (the challenge phase: it came in the first answer of the fallback)
 				{Challenge: b, Reqs: 4, Phases: "challenge,info", Hit: true, Cached: true}, {Reqs: 1, Phases: "info", Hit: true, Cached: true}}},
 			timeout: 600 * time.Millisecond},
-		row{CacheCase: steamtest.CacheCase{Name: "a legacy challenge serves players too", Fake: &fake{legacy: true, challenge: a},
+		row{CacheCase: steamtest.CacheCase{Name: "a legacy challenge serves players too", Fake: &fake{Legacy: true, Challenge: a},
 			Steps: []step{
 				// silence, then the plain A2S_INFO and 0x57 (1 answer), A2S_INFO with it, players with it
 				{Reqs: 5, Phases: "challenge,info,players", Cached: true},
@@ -421,13 +327,13 @@ func TestChallengeCache(t *testing.T) {
 		t.Run(tt.Name, func(t *testing.T) {
 			t.Parallel()
 			f := tt.Fake.(*fake)
-			f.info, f.players = one(readHex(t, "info_no_edf.hex")), one(readHex(t, "player_basic.hex"))
+			f.Info, f.Players = one(readHex(t, "info_no_edf.hex")), one(readHex(t, "player_basic.hex"))
 			s := protocols.Settings{Players: tt.players}
 			if tt.Off {
 				s.Options = prototest.OptionsOf(Options{ChallengeCache: new(bool)})
 			}
 			q := prototest.MustNew(t, Protocol, s).(*querier)
-			steamtest.CacheRun{Querier: q, Cache: q.Challenges, Off: tt.Off, Fake: f, Addr: f.start(t),
+			steamtest.CacheRun{Querier: q, Cache: q.Challenges, Off: tt.Off, Fake: f, Addr: f.Start(t),
 				Timeout: cmp.Or(tt.timeout, 2*time.Second), Name: "Test Server", Steps: tt.Steps}.Run(t)
 		})
 	}
@@ -435,9 +341,9 @@ func TestChallengeCache(t *testing.T) {
 
 func TestChallengeCacheConcurrent(t *testing.T) {
 	t.Parallel()
-	f := &fake{info: one(readHex(t, "info_no_edf.hex")), infoChallenge: true, dropWrong: true, challenge: [4]byte{5, 6, 7, 8}}
+	f := &fake{Info: one(readHex(t, "info_no_edf.hex")), InfoChallenge: true, DropWrong: true, Challenge: []byte{5, 6, 7, 8}}
 	q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier)
-	steamtest.CacheConcurrent(t, q, q.Challenges, f.start(t), []byte{5, 6, 7, 8})
+	steamtest.CacheConcurrent(t, q, q.Challenges, f.Start(t), []byte{5, 6, 7, 8})
 }
 
 // TestQstat queries the same fake server with quakestat -a2s and with the Querier.
@@ -448,12 +354,12 @@ func TestQstat(t *testing.T) {
 		name string
 		srv  *fake
 	}{
-		{"source with info challenge", &fake{info: one(readHex(t, "info_edf_all.hex")), infoChallenge: true, challenge: [4]byte{7, 7, 7, 7}}},
-		{"goldsrc 0x6D", &fake{info: one(readHex(t, "info_m_mod.hex"))}},
-		{"no EDF, password", &fake{info: one(readHex(t, "info_no_edf.hex"))}},
+		{"source with info challenge", &fake{Info: one(readHex(t, "info_edf_all.hex")), InfoChallenge: true, Challenge: []byte{7, 7, 7, 7}}},
+		{"goldsrc 0x6D", &fake{Info: one(readHex(t, "info_m_mod.hex"))}},
+		{"no EDF, password", &fake{Info: one(readHex(t, "info_no_edf.hex"))}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			addr := tt.srv.start(t)
+			addr := tt.srv.Start(t)
 			qs := prototest.QstatJSON(t, "-a2s", addr)
 			res, _, err := query(t, addr, protocols.Settings{}, 2*time.Second)
 			if err != nil {
@@ -476,6 +382,6 @@ func BenchmarkQueryNoCache(b *testing.B) {
 }
 
 func benchQuery(b *testing.B, s protocols.Settings) {
-	f := &fake{info: one(readHex(b, "info_edf_all.hex")), infoChallenge: true, challenge: [4]byte{1, 2, 3, 4}, quiet: true}
-	prototest.QueryBench(b, Protocol, s, f.start(b))
+	f := &fake{Info: one(readHex(b, "info_edf_all.hex")), InfoChallenge: true, Challenge: []byte{1, 2, 3, 4}, Quiet: true}
+	prototest.QueryBench(b, Protocol, s, f.Start(b))
 }

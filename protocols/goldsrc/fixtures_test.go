@@ -76,20 +76,20 @@ func TestQueryFixtures(t *testing.T) {
 			[]string{"goldsrc_rules_cscz_split.frag1.bin", "goldsrc_rules_cscz_split.frag0.bin", "goldsrc_rules_cscz_split.frag1.bin"}, 125},
 	} {
 		t.Run(tt.server, func(t *testing.T) {
-			f := &fake{players: one(read("goldsrc_player_" + tt.server + ".bin"))}
+			f := &fake{Players: one(read("goldsrc_player_" + tt.server + ".bin"))}
 			for _, n := range tt.info {
-				f.a2sInfo = append(f.a2sInfo, read(n))
+				f.Info = append(f.Info, read(n))
 			}
 			for _, n := range tt.rules {
-				f.rules = append(f.rules, read(n))
+				f.Rules = append(f.Rules, read(n))
 			}
 			// The expected values come from the decoders, checked against the JSON above.
 			want, err := decodeInfoReply(read(tt.info[len(tt.info)-1]))
 			if in, _ := decodeInfoReply(read(tt.info[0])); in.Version != "" {
 				want = in // the 0x49 wins whichever order it comes in
 			}
-			wantPl, err2 := decodePlayers(f.players[0], nil)
-			res, _, err3 := query(t, f.start(t), protocols.Settings{Players: true, Rules: true}, answerDeadline)
+			wantPl, err2 := decodePlayers(f.Players[0], nil)
+			res, _, err3 := query(t, f.Start(t), protocols.Settings{Players: true, Rules: true}, answerDeadline)
 			if err := errors.Join(err, err2, err3); err != nil {
 				t.Fatal(err)
 			}
@@ -105,8 +105,8 @@ func TestQueryFixtures(t *testing.T) {
 	}
 
 	// The HLTV proxy's 0x6D, as an answer to the text query "details".
-	f := &fake{details: one(read("goldsrc_info_m_hltv_proxy.bin"))}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, textDeadline)
+	f := &fake{Details: one(read("goldsrc_info_m_hltv_proxy.bin"))}
+	res, _, err := query(t, f.Start(t), protocols.Settings{Players: true}, textDeadline)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package goldsrc
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -40,11 +38,11 @@ func TestQueryA2SDialect(t *testing.T) {
 	// rules, rules split in GoldSrc fragments sent backwards and duplicated.
 	frags := steamtest.Frags(t, "rules_split")
 	f := &fake{
-		a2sInfo: [][]byte{readHex(t, "info_m_mod.hex"), readHex(t, "info_I_goldsrc.hex")},
-		players: one(readHex(t, "players_D.hex")),
-		rules:   [][]byte{frags[2], frags[1], frags[1], frags[0], frags[2]},
+		Info:    [][]byte{readHex(t, "info_m_mod.hex"), readHex(t, "info_I_goldsrc.hex")},
+		Players: one(readHex(t, "players_D.hex")),
+		Rules:   [][]byte{frags[2], frags[1], frags[1], frags[0], frags[2]},
 	}
-	res, tr, err := query(t, f.start(t), all, answerDeadline)
+	res, tr, err := query(t, f.Start(t), all, answerDeadline)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +57,7 @@ func TestQueryA2SDialect(t *testing.T) {
 	eq(t, "rules", len(res.Rules), 3)
 	eq(t, "phase errors", len(res.PhaseErrors), 0)
 	eq(t, "phases", phases(tr), "info,players,rules")
-	if got := f.requests(); !slices.Equal(got, []string{"A2S_INFO", "A2S_PLAYER", "A2S_PLAYER", "A2S_RULES", "A2S_RULES"}) {
+	if got := f.Kinds(); !slices.Equal(got, []string{"A2S_INFO", "A2S_PLAYER", "A2S_PLAYER", "A2S_RULES", "A2S_RULES"}) {
 		t.Errorf("requests %v", got)
 	}
 }
@@ -68,11 +66,11 @@ func TestQueryTextDialect(t *testing.T) {
 	t.Parallel()
 	// A WON-era server: A2S_INFO is ignored, the text words answer.
 	f := &fake{
-		details:     one(readHex(t, "info_m_mod.hex")),
-		textPlayers: one(readHex(t, "players_D.hex")),
-		textRules:   steamtest.Frags(t, "rules_split"),
+		Details:     one(readHex(t, "info_m_mod.hex")),
+		TextPlayers: one(readHex(t, "players_D.hex")),
+		TextRules:   steamtest.Frags(t, "rules_split"),
 	}
-	res, tr, err := query(t, f.start(t), all, textDeadline)
+	res, tr, err := query(t, f.Start(t), all, textDeadline)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +85,7 @@ func TestQueryTextDialect(t *testing.T) {
 	// The 0x6D came after "details" was sent: either dialect may have answered, so
 	// players and rules go out both ways; the text words answer here.
 	// (The A2S requests may still be in flight when the query returns: not compared.)
-	if got := f.requests(); len(got) < 5 || !slices.Equal(got[:3], []string{"A2S_INFO", "details", "players"}) || !slices.Contains(got, "rules") {
+	if got := f.Kinds(); len(got) < 5 || !slices.Equal(got[:3], []string{"A2S_INFO", "details", "players"}) || !slices.Contains(got, "rules") {
 		t.Errorf("requests %v", got)
 	}
 }
@@ -96,9 +94,9 @@ func TestQueryTextDialect(t *testing.T) {
 func TestQueryFallbacks(t *testing.T) {
 	t.Parallel()
 	split := splitGold(readHex(t, "info_I_goldsrc.hex"), 3)
-	dropping := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), players: one(readHex(t, "players_D.hex")), dropFirst: true}
-	both := &fake{details: one(readHex(t, "info_m_mod.hex")), players: one(readHex(t, "players_D.hex"))}
-	hltv := &fake{a2sInfo: one(readHex(t, "info_m_hltv.hex"))}
+	dropping := &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), Players: one(readHex(t, "players_D.hex")), DropFirst: true}
+	both := &fake{Details: one(readHex(t, "info_m_mod.hex")), Players: one(readHex(t, "players_D.hex"))}
+	hltv := &fake{Info: one(readHex(t, "info_m_hltv.hex"))}
 	emptyList := func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
 		if res.PlayerList == nil || len(res.PlayerList) != 0 || len(res.PhaseErrors) != 0 {
 			t.Errorf("players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
@@ -113,52 +111,52 @@ func TestQueryFallbacks(t *testing.T) {
 		sent  []string // nil: not compared
 		check func(t *testing.T, res *protocols.Result, tr *wire.Trace)
 	}{
-		{"info C", &fake{info: one(readHex(t, "info_C.hex"))}, protocols.Settings{}, lateDeadline, "Old WON Server",
+		{"info C", &fake{TextInfo: one(readHex(t, "info_C.hex"))}, protocols.Settings{}, lateDeadline, "Old WON Server",
 			[]string{"A2S_INFO", "details", "info"}, func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
 				eq(t, "players, bots", [2]protocols.Count{res.Players, res.Bots}, [2]protocols.Count{protocols.Known(5), {}})
 			}},
-		{"infostring", &fake{infoString: one(readHex(t, "infostring.hex"))}, protocols.Settings{}, lateDeadline, "My CS Server",
+		{"infostring", &fake{InfoString: one(readHex(t, "infostring.hex"))}, protocols.Settings{}, lateDeadline, "My CS Server",
 			[]string{"A2S_INFO", "details", "info", "infostring"}, func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
 				eq(t, "players, max", [2]protocols.Count{res.Players, res.MaxPlayers}, [2]protocols.Count{protocols.Known(5), protocols.Known(20)})
 			}},
-		{"A2S answers at once", &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), details: one(readHex(t, "info_m_mod.hex"))}, protocols.Settings{},
+		{"A2S answers at once", &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), Details: one(readHex(t, "info_m_mod.hex"))}, protocols.Settings{},
 			answerDeadline, "CS 1.6 Server", []string{"A2S_INFO"}, nil},
-		{"A2S with challenge", &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true}, protocols.Settings{}, answerDeadline, "CS 1.6 Server",
+		{"A2S with challenge", &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), InfoChallenge: true}, protocols.Settings{}, answerDeadline, "CS 1.6 Server",
 			[]string{"A2S_INFO", "A2S_INFO"}, func(t *testing.T, _ *protocols.Result, tr *wire.Trace) { eq(t, "phases", phases(tr), "challenge,info") }},
 		// Any reply may be split: an info reply in 3 fragments, out of order, duplicated.
-		{"split info", &fake{a2sInfo: [][]byte{split[1], split[2], split[1], split[0]}}, protocols.Settings{}, answerDeadline, "CS 1.6 Server", nil, nil},
+		{"split info", &fake{Info: [][]byte{split[1], split[2], split[1], split[0]}}, protocols.Settings{}, answerDeadline, "CS 1.6 Server", nil, nil},
 		// Garbage and replies of other types before the answer are skipped.
-		{"stray packets", &fake{a2sInfo: [][]byte{[]byte("junk"), readHex(t, "players_D.hex"), readHex(t, "info_C.hex")}}, protocols.Settings{},
+		{"stray packets", &fake{Info: [][]byte{[]byte("junk"), readHex(t, "players_D.hex"), readHex(t, "info_C.hex")}}, protocols.Settings{},
 			answerDeadline, "Old WON Server", nil, func(t *testing.T, _ *protocols.Result, tr *wire.Trace) {
 				eq(t, "ignored packets", prototest.Ignored(tr), 2)
 			}},
 		{"retries", dropping, protocols.Settings{Players: true, Retries: 2}, 1500 * time.Millisecond, "CS 1.6 Server", nil,
 			func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
-				eq(t, "players, A2S_INFO sent", [2]int{len(res.PlayerList), dropping.count("A2S_INFO")}, [2]int{3, 2})
+				eq(t, "players, A2S_INFO sent", [2]int{len(res.PlayerList), dropping.Count("A2S_INFO")}, [2]int{3, 2})
 			}},
 		// The 0x6D arrives only after "details" was sent, so which dialect answered is
 		// unknown: players goes out both ways and the first answer (A2S here) wins.
 		{"both dialects", both, protocols.Settings{Players: true}, textDeadline, "Sven été", nil, func(t *testing.T, res *protocols.Result, _ *wire.Trace) {
-			eq(t, "players, text players sent, A2S_PLAYER sent", [3]int{len(res.PlayerList), both.count("players"), both.count("A2S_PLAYER")}, [3]int{3, 1, 2})
+			eq(t, "players, text players sent, A2S_PLAYER sent", [3]int{len(res.PlayerList), both.Count("players"), both.Count("A2S_PLAYER")}, [3]int{3, 1, 2})
 		}},
 		// An HLTV proxy with nobody on it sends no players reply: none is awaited.
 		{"HLTV", hltv, protocols.Settings{Players: true}, answerDeadline, "HLTV relay", nil, func(t *testing.T, res *protocols.Result, tr *wire.Trace) {
 			emptyList(t, res, tr)
-			eq(t, "players sent, phases", [2]any{hltv.count("A2S_PLAYER") + hltv.count("players"), phases(tr)}, [2]any{0, "info,players"})
+			eq(t, "players sent, phases", [2]any{hltv.Count("A2S_PLAYER") + hltv.Count("players"), phases(tr)}, [2]any{0, "info,players"})
 		}},
 		// Over the text words, an empty datagram is an empty list.
-		{"HLTV over the text words", &fake{details: one(readHex(t, "info_C.hex")), info: one(readHex(t, "info_C.hex")), textPlayers: one([]byte{})},
+		{"HLTV over the text words", &fake{Details: one(readHex(t, "info_C.hex")), TextInfo: one(readHex(t, "info_C.hex")), TextPlayers: one([]byte{})},
 			protocols.Settings{Players: true}, textDeadline, "Old WON Server", nil, emptyList},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel() // the fallback steps wait: the cases wait at once
-			res, tr, err := query(t, tt.srv.start(t), tt.s, tt.d)
+			res, tr, err := query(t, tt.srv.Start(t), tt.s, tt.d)
 			if err != nil {
 				t.Fatal(err)
 			}
 			eq(t, "name", res.Name, tt.want)
-			if got := tt.srv.requests(); tt.sent != nil && !slices.Equal(got, tt.sent) {
+			if got := tt.srv.Kinds(); tt.sent != nil && !slices.Equal(got, tt.sent) {
 				t.Errorf("requests %v, want %v", got, tt.sent)
 			}
 			if tt.check != nil {
@@ -171,9 +169,9 @@ func TestQueryFallbacks(t *testing.T) {
 func TestQueryPhaseErrors(t *testing.T) {
 	t.Parallel()
 	// Info answers; players and rules stay silent: a result with phase errors.
-	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex"))}
+	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex"))}
 	start := time.Now()
-	res, tr, err := query(t, f.start(t), all, silentDeadline)
+	res, tr, err := query(t, f.Start(t), all, silentDeadline)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,8 +187,8 @@ func TestQueryPhaseErrors(t *testing.T) {
 	eq(t, "phases", phases(tr), "info,players!,rules!")
 
 	// A players reply that does not decode is a phase error too.
-	f = &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), players: one([]byte("\xFF\xFF\xFF\xFF\x44"))}
-	res, _, err = query(t, f.start(t), protocols.Settings{Players: true}, answerDeadline)
+	f = &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), Players: one([]byte("\xFF\xFF\xFF\xFF\x44"))}
+	res, _, err = query(t, f.Start(t), protocols.Settings{Players: true}, answerDeadline)
 	if err != nil || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) || res.PlayerList != nil {
 		t.Errorf("err %v, phase errors %v, players %v", err, res.PhaseErrors, res.PlayerList)
 	}
@@ -204,20 +202,20 @@ func TestQueryFailures(t *testing.T) {
 		want error
 		d    time.Duration
 	}{
-		{"truncated 0x6D", &fake{a2sInfo: one(readHex(t, "info_m_mod.hex")[:40])}, wire.ErrTruncated, answerDeadline},
-		{"truncated C", &fake{info: one(readHex(t, "info_C_cut.hex"))}, wire.ErrTruncated, lateDeadline},
-		{"garbage only", &fake{a2sInfo: [][]byte{[]byte("hello"), {0xFF, 0xFF}, []byte("\xFF\xFF\xFF\xFF\x44\x00")}},
+		{"truncated 0x6D", &fake{Info: one(readHex(t, "info_m_mod.hex")[:40])}, wire.ErrTruncated, answerDeadline},
+		{"truncated C", &fake{TextInfo: one(readHex(t, "info_C_cut.hex"))}, wire.ErrTruncated, lateDeadline},
+		{"garbage only", &fake{Info: [][]byte{[]byte("hello"), {0xFF, 0xFF}, []byte("\xFF\xFF\xFF\xFF\x44\x00")}},
 			wire.ErrTimeout, silentDeadline},
-		{"challenge forever", &fake{a2sInfo: one(challengeReply())}, wire.ErrChallenge, answerDeadline},
+		{"challenge forever", &fake{Info: one(challengeReply())}, wire.ErrChallenge, answerDeadline},
 		// Fragment 1 of 2 never comes: a timeout by the deadline, no hang.
-		{"split info missing a fragment", &fake{a2sInfo: splitGold(readHex(t, "info_m_mod.hex"), 2)[:1]}, wire.ErrTimeout, silentDeadline},
-		{"split players as info", &fake{a2sInfo: steamtest.Frags(t, "players_split")}, wire.ErrTimeout, silentDeadline},
+		{"split info missing a fragment", &fake{Info: splitGold(readHex(t, "info_m_mod.hex"), 2)[:1]}, wire.ErrTimeout, silentDeadline},
+		{"split players as info", &fake{Info: steamtest.Frags(t, "players_split")}, wire.ErrTimeout, silentDeadline},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			res, _, err := query(t, tt.srv.start(t), all, tt.d)
+			res, _, err := query(t, tt.srv.Start(t), all, tt.d)
 			if !errors.Is(err, tt.want) || res != nil {
 				t.Fatalf("res %v, err %v; want %v", res, err, tt.want)
 			}
@@ -244,14 +242,14 @@ func TestSilenceSendsEveryQuery(t *testing.T) {
 	// A silent server gets every info query once, and the probe ends by its deadline.
 	f := &fake{}
 	start := time.Now()
-	_, tr, err := query(t, f.start(t), protocols.Settings{Players: true}, silentDeadline)
+	_, tr, err := query(t, f.Start(t), protocols.Settings{Players: true}, silentDeadline)
 	if !errors.Is(err, wire.ErrTimeout) {
 		t.Fatalf("err %v", err)
 	}
 	if d := time.Since(start); d > silentDeadline+slack+prototest.LagSince(start) {
 		t.Errorf("took %v with a %v deadline", d, silentDeadline)
 	}
-	if got := f.requests(); !slices.Equal(got, []string{"A2S_INFO", "details", "info", "infostring"}) {
+	if got := f.Kinds(); !slices.Equal(got, []string{"A2S_INFO", "details", "info", "infostring"}) {
 		t.Errorf("requests %v", got)
 	}
 	eq(t, "phases", phases(tr), "info!")
@@ -261,10 +259,10 @@ func TestSilenceSendsEveryQuery(t *testing.T) {
 // server gets each of the 4 info queries, each up to 3 times, in one "info" phase.
 func TestQuerierContract(t *testing.T) {
 	t.Parallel()
-	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex"))}
+	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex"))}
 	prototest.QuerierContract(t, prototest.Contract{
 		Protocol: Protocol, Name: "goldsrc", DefaultPort: 27015, Transport: "udp",
-		Answer: f.handle, WantName: "CS 1.6 Server", SilentAttempts: [2]int{4, 12},
+		Answer: f.Handle, WantName: "CS 1.6 Server", SilentAttempts: [2]int{4, 12},
 	})
 }
 
@@ -283,162 +281,20 @@ func query(t testing.TB, addr netip.AddrPort, s protocols.Settings, d time.Durat
 	return prototest.QueryNew(t, Protocol, addr, s, d)
 }
 
-// fake is a scripted GoldSrc server. A nil reply list means silence for that query.
-// A2S_PLAYER and A2S_RULES get an S2C_CHALLENGE first unless noChallenge is set.
-type fake struct {
-	a2sInfo       [][]byte // answer to A2S_INFO
-	infoChallenge bool     // A2S_INFO needs a challenge first
-	details       [][]byte // answers to the text words
-	info          [][]byte
-	infoString    [][]byte
-	players       [][]byte // A2S_PLAYER
-	rules         [][]byte // A2S_RULES
-	textPlayers   [][]byte // "players"
-	textRules     [][]byte // "rules"
-	noChallenge   bool
-	// dropFirst ignores the first datagram of each kind (exercises retries).
-	dropFirst bool
-	// dropWrong ignores an A2S_INFO carrying a challenge other than the server's
-	// (instead of answering S2C_CHALLENGE, or the info when none is needed).
-	dropWrong bool
+// fake is the family's scripted server.
+type fake = steamtest.Server
 
-	mu       sync.Mutex
-	seen     map[string]int
-	log      []string
-	chal     []byte   // the server's challenge; nil: challenge (SetChallenge changes it)
-	infoReqs [][]byte // the A2S_INFO datagrams received
-}
+var challenge = steamtest.DefaultChallenge
 
-var challenge = []byte{0x11, 0x22, 0x33, 0x44}
-
-func (f *fake) start(t testing.TB) netip.AddrPort { return prototest.UDP(t, f.handle) }
-
-func (f *fake) handle(req []byte) [][]byte {
-	kind := classify(req)
-	f.mu.Lock()
-	if f.seen == nil {
-		f.seen = map[string]int{}
-	}
-	f.seen[kind]++
-	n := f.seen[kind]
-	f.log = append(f.log, kind)
-	if kind == "A2S_INFO" {
-		f.infoReqs = append(f.infoReqs, req)
-	}
-	ch := f.challenge()
-	f.mu.Unlock()
-	if f.dropFirst && n == 1 {
-		return nil
-	}
-	challenged := len(req) == 9 && bytes.Equal(req[5:], ch)
-	switch kind {
-	case "A2S_INFO":
-		carries := len(req) == len(steam.InfoRequest)+4
-		right := carries && bytes.Equal(req[len(req)-4:], ch)
-		if f.dropWrong && carries && !right {
-			return nil
-		}
-		if f.infoChallenge && !right {
-			return [][]byte{challengeReplyWith(ch)}
-		}
-		return f.a2sInfo
-	case "A2S_PLAYER":
-		if f.players != nil && !f.noChallenge && !challenged {
-			return [][]byte{challengeReplyWith(ch)}
-		}
-		return f.players
-	case "A2S_RULES":
-		if f.rules != nil && !f.noChallenge && !challenged {
-			return [][]byte{challengeReplyWith(ch)}
-		}
-		return f.rules
-	case "details":
-		return f.details
-	case "info":
-		return f.info
-	case "infostring":
-		return f.infoString
-	case "players":
-		return f.textPlayers
-	case "rules":
-		return f.textRules
-	}
-	return nil
-}
-
-// requests returns the kinds of request received, in order.
-func (f *fake) requests() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.log...)
-}
-
-func (f *fake) count(kind string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.seen[kind]
-}
-
-// challenge returns the server's current challenge (f.mu held).
-func (f *fake) challenge() []byte {
-	if f.chal == nil {
-		return challenge
-	}
-	return f.chal
-}
-
-// SetChallenge, Current, Requests and InfoRequests serve steamtest.CacheRun.
-func (f *fake) SetChallenge(ch []byte) {
-	f.mu.Lock()
-	f.chal = ch
-	f.mu.Unlock()
-}
-
-func (f *fake) Current() []byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.challenge()
-}
-
-func (f *fake) Requests() int { return len(f.requests()) }
-
-func (f *fake) InfoRequests() [][]byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([][]byte(nil), f.infoReqs...)
-}
-
-func challengeReply() []byte { return challengeReplyWith(challenge) }
-
-func challengeReplyWith(ch []byte) []byte {
-	return append([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41}, ch...)
-}
-
-// classify names a request datagram.
-func classify(req []byte) string {
-	if len(req) < 5 || !bytes.HasPrefix(req, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
-		return "garbage"
-	}
-	switch req[4] {
-	case 'T':
-		return "A2S_INFO"
-	case 'U':
-		return "A2S_PLAYER"
-	case 'V':
-		return "A2S_RULES"
-	}
-	word, _, _ := bytes.Cut(req[4:], []byte{0})
-	word, _, _ = bytes.Cut(word, []byte{'\n'})
-	return string(word)
-}
+func challengeReply() []byte { return append([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41}, challenge...) }
 
 func one(b []byte) [][]byte { return [][]byte{b} }
 
 // TestBotsQuery: through a query the counts come from the info reply; the
 // players record has no bot flag, so no list entry may claim to be a bot.
 func TestBotsQuery(t *testing.T) {
-	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), players: one(readHex(t, "players_D.hex")), noChallenge: true}
-	res, _, err := query(t, f.start(t), protocols.Settings{Players: true}, answerDeadline)
+	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), Players: one(readHex(t, "players_D.hex")), NoChallenge: true}
+	res, _, err := query(t, f.Start(t), protocols.Settings{Players: true}, answerDeadline)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,25 +319,25 @@ func TestChallengeCache(t *testing.T) {
 		timeout time.Duration
 	}
 	var rows []row
-	for _, c := range steamtest.CommonCacheCases(func(ch bool) steamtest.CacheFake { return &fake{infoChallenge: ch, chal: a} }) {
+	for _, c := range steamtest.CommonCacheCases(func(ch bool) steamtest.CacheFake { return &fake{InfoChallenge: ch, Challenge: a} }) {
 		rows = append(rows, row{CacheCase: c})
 	}
 	rows = append(rows,
 		row{CacheCase: steamtest.CacheCase{Name: "a server dropping a stale challenge gets A2S_INFO without it in the first stage",
-			Fake: &fake{infoChallenge: true, dropWrong: true, chal: a},
+			Fake: &fake{InfoChallenge: true, DropWrong: true, Challenge: a},
 			Steps: []step{{Reqs: 2, Phases: "challenge,info", Cached: true},
 				// the stale one (silence), the plain one, the new challenge: no text query
 				{Challenge: b, Reqs: 3, Phases: "challenge,info", Hit: true, Cached: true}, {Reqs: 1, Phases: "info", Hit: true, Cached: true}}},
 			timeout: lateDeadline},
 		row{CacheCase: steamtest.CacheCase{Name: "a plain A2S_INFO answered at once drops the cached challenge",
-			Fake: &fake{dropWrong: true, chal: a}, Steps: []step{{Reqs: 2, Phases: "info", Hit: true}, {Reqs: 1, Phases: "info"}}},
+			Fake: &fake{DropWrong: true, Challenge: a}, Steps: []step{{Reqs: 2, Phases: "info", Hit: true}, {Reqs: 1, Phases: "info"}}},
 			seed: b, timeout: lateDeadline})
 	for _, tt := range rows {
 		t.Run(tt.Name, func(t *testing.T) {
 			t.Parallel()
 			f := tt.Fake.(*fake)
-			f.a2sInfo = one(readHex(t, "info_I_goldsrc.hex"))
-			addr := f.start(t)
+			f.Info = one(readHex(t, "info_I_goldsrc.hex"))
+			addr := f.Start(t)
 			q := newCachingQuerier(t, tt.Off)
 			if tt.seed != nil {
 				q.Challenges.Put(addr, steam.WithChallenge(steam.InfoRequest, tt.seed), false)
@@ -495,18 +351,18 @@ func TestChallengeCache(t *testing.T) {
 // The cache is the querier's (one per module): another querier pays the challenge.
 func TestChallengeCachePerQuerier(t *testing.T) {
 	t.Parallel()
-	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true}
-	addr := f.start(t)
+	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), InfoChallenge: true}
+	addr := f.Start(t)
 	q1, q2 := newCachingQuerier(t, false), newCachingQuerier(t, false)
 	for i, tt := range []struct {
 		q    *querier
 		reqs int
 	}{{q1, 2}, {q1, 1}, {q2, 2}, {q2, 1}, {q1, 1}} {
-		before := f.count("A2S_INFO")
+		before := f.Count("A2S_INFO")
 		if _, _, err := prototest.QueryWithin(t, tt.q, addr, answerDeadline); err != nil {
 			t.Fatalf("probe %d: %v", i+1, err)
 		}
-		if n := f.count("A2S_INFO") - before; n != tt.reqs {
+		if n := f.Count("A2S_INFO") - before; n != tt.reqs {
 			t.Errorf("probe %d: %d A2S_INFO, want %d", i+1, n, tt.reqs)
 		}
 	}
@@ -516,8 +372,8 @@ func TestChallengeCachePerQuerier(t *testing.T) {
 // challenge, and the dialect stays A2S.
 func TestChallengeCachePlayers(t *testing.T) {
 	t.Parallel()
-	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true, players: one(readHex(t, "players_D.hex"))}
-	addr := f.start(t)
+	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), InfoChallenge: true, Players: one(readHex(t, "players_D.hex"))}
+	addr := f.Start(t)
 	q := prototest.MustNew(t, Protocol, protocols.Settings{Players: true})
 	for i, want := range []string{"challenge,info,players", "info,players"} {
 		res, tr, err := prototest.QueryWithin(t, q, addr, answerDeadline)
@@ -527,14 +383,14 @@ func TestChallengeCachePlayers(t *testing.T) {
 		eq(t, "players", len(res.PlayerList), 3)
 		eq(t, "phases", phases(tr), want)
 	}
-	eq(t, "requests", strings.Join(f.requests(), ","), "A2S_INFO,A2S_INFO,A2S_PLAYER,A2S_PLAYER,A2S_INFO,A2S_PLAYER,A2S_PLAYER")
+	eq(t, "requests", strings.Join(f.Kinds(), ","), "A2S_INFO,A2S_INFO,A2S_PLAYER,A2S_PLAYER,A2S_INFO,A2S_PLAYER,A2S_PLAYER")
 }
 
 func TestChallengeCacheConcurrent(t *testing.T) {
 	t.Parallel()
-	f := &fake{a2sInfo: one(readHex(t, "info_I_goldsrc.hex")), infoChallenge: true, dropWrong: true}
+	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), InfoChallenge: true, DropWrong: true}
 	q := newCachingQuerier(t, false)
-	steamtest.CacheConcurrent(t, q, q.Challenges, f.start(t), challenge)
+	steamtest.CacheConcurrent(t, q, q.Challenges, f.Start(t), challenge)
 }
 
 // newCachingQuerier returns a querier with the default options, or with
@@ -559,13 +415,13 @@ func TestQstat(t *testing.T) {
 		srv        *fake
 		full       bool // also compare players and rules (-P -R)
 	}{
-		{"WON server, text words only", "-hls", &fake{details: one(readHex(t, "info_m_plain.hex")),
-			textPlayers: one(readHex(t, "players_D.hex")), textRules: steamtest.Frags(t, "rules_split")}, true},
-		{"HLDS answering A2S and details", "-hls", &fake{a2sInfo: one(readHex(t, "info_m_plain.hex")), details: one(readHex(t, "info_m_plain.hex")),
-			players: one(readHex(t, "players_D.hex")), rules: steamtest.Frags(t, "rules_split"),
-			textPlayers: one(readHex(t, "players_D.hex")), textRules: steamtest.Frags(t, "rules_split")}, true},
-		{"HLTV proxy, 0x6D without bots", "-hls", &fake{details: one(readHex(t, "info_m_hltv.hex"))}, false},
-		{"infostring", "-hlqs", &fake{infoString: one(readHex(t, "infostring.hex"))}, false},
+		{"WON server, text words only", "-hls", &fake{Details: one(readHex(t, "info_m_plain.hex")),
+			TextPlayers: one(readHex(t, "players_D.hex")), TextRules: steamtest.Frags(t, "rules_split")}, true},
+		{"HLDS answering A2S and details", "-hls", &fake{Info: one(readHex(t, "info_m_plain.hex")), Details: one(readHex(t, "info_m_plain.hex")),
+			Players: one(readHex(t, "players_D.hex")), Rules: steamtest.Frags(t, "rules_split"),
+			TextPlayers: one(readHex(t, "players_D.hex")), TextRules: steamtest.Frags(t, "rules_split")}, true},
+		{"HLTV proxy, 0x6D without bots", "-hls", &fake{Details: one(readHex(t, "info_m_hltv.hex"))}, false},
+		{"infostring", "-hlqs", &fake{InfoString: one(readHex(t, "infostring.hex"))}, false},
 	}
 	if _, err := exec.LookPath("quakestat"); err != nil {
 		t.Skip("quakestat (Debian package qstat) is not installed: skipping the qstat cross-check")
@@ -573,7 +429,7 @@ func TestQstat(t *testing.T) {
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			addr, d := tt.srv.start(t), textDeadline
+			addr, d := tt.srv.Start(t), textDeadline
 			if tt.flag == "-hlqs" {
 				d = lateDeadline
 			}
@@ -626,8 +482,8 @@ func ascii(s string) bool { return !strings.ContainsFunc(s, func(r rune) bool { 
 // BenchmarkQuery runs a whole A2S-dialect query (info, players with challenge,
 // split rules) against a loopback fake server.
 func BenchmarkQuery(b *testing.B) {
-	f := &fake{a2sInfo: one(readHex(b, "info_I_goldsrc.hex")), players: one(readHex(b, "players_D.hex")), rules: steamtest.Frags(b, "rules_split")}
-	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, f.start(b))
+	f := &fake{Info: one(readHex(b, "info_I_goldsrc.hex")), Players: one(readHex(b, "players_D.hex")), Rules: steamtest.Frags(b, "rules_split")}
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, f.Start(b))
 }
 
 // Deadlines of the round-trip tests. The info fallback sends "details" after half
