@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/netip"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -220,44 +219,17 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestQueryBadReplies(t *testing.T) {
-	t.Parallel()
 	info := readHex(t, "info_no_edf.hex")
-	for _, tt := range []struct {
-		name    string
-		replies [][]byte
-		err     error
-	}{
-		{"truncated info", one(info[:30]), wire.ErrTruncated},
-		{"short challenge", one([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge, 1}), wire.ErrTruncated},
-		{"garbage is skipped", one([]byte("garbage garbage")), wire.ErrTimeout},
-		{"only garbage", bytes.Split(bytes.Repeat([]byte("x,"), 40), []byte(",")), wire.ErrMalformed},
-		{"bad fragment", one([]byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x49}), wire.ErrMalformed},
-		{"garbage then info", [][]byte{[]byte("junk"), {0xFF, 0xFF, 0xFF, 0xFF, 0x44, 0}, info}, nil},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			f := &fake{Info: tt.replies}
-			if _, _, err := query(t, f.Start(t), protocols.Settings{}, 300*time.Millisecond); !errors.Is(err, tt.err) {
-				t.Fatalf("err = %v, want %v", err, tt.err)
-			}
-		})
+	bad := func(name string, want error, replies ...[]byte) prototest.ReplyFailure {
+		return prototest.ReplyFailure{Name: name, Handler: (&fake{Info: replies}).Handle, D: 300 * time.Millisecond, Want: want}
 	}
-}
-
-func TestQueryConcurrent(t *testing.T) {
-	f := &fake{Info: one(readHex(t, "info_edf_all.hex")), Players: one(readHex(t, "player_basic.hex")), InfoChallenge: true, Challenge: []byte{9, 9, 9, 9}}
-	addr := f.Start(t)
-	q := prototest.MustNew(t, Protocol, protocols.Settings{Players: true})
-	var wg sync.WaitGroup
-	for range 16 {
-		wg.Go(func() {
-			res, _, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
-			if err != nil || len(res.PlayerList) != 3 {
-				t.Errorf("%v %v", err, res)
-			}
-		})
-	}
-	wg.Wait()
+	prototest.ReplyFailures(t, Protocol, nil, protocols.Settings{},
+		bad("truncated info", wire.ErrTruncated, info[:30]),
+		bad("short challenge", wire.ErrTruncated, []byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypeChallenge, 1}),
+		bad("garbage is skipped", wire.ErrTimeout, []byte("garbage garbage")),
+		bad("only garbage", wire.ErrMalformed, bytes.Split(bytes.Repeat([]byte("x,"), 40), []byte(","))...),
+		bad("bad fragment", wire.ErrMalformed, []byte{0xFE, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x49}),
+		bad("garbage then info", nil, []byte("junk"), []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x44, 0}, info))
 }
 
 // TestQueryFixtures replays real captures (info, players, split rules) through a
@@ -279,21 +251,10 @@ func TestOptionsErrors(t *testing.T) {
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `a2s options: unknown encoding "koi8-r"`})
 }
 
-// TestBotsQuery: through a query, the counts come from the info reply; the
-// A2S_PLAYER list holds the bots too but marks none of them (the record has no
-// bot flag), so no entry may claim to be one.
 func TestBotsQuery(t *testing.T) {
 	f := &fake{Info: one(readHex(t, "info_edf_all.hex")), Players: one(readHex(t, "player_basic.hex")), NoChallenge: true}
 	res, _ := probe(t, f, protocols.Settings{Players: true})
-	prototest.CheckBots(t, res, 17, 3, false)
-	if len(res.PlayerList) != 3 {
-		t.Fatalf("player list %+v, want 3 entries", res.PlayerList)
-	}
-	for _, p := range res.PlayerList {
-		if p.Bot {
-			t.Errorf("player %q marked as a bot: A2S_PLAYER cannot tell", p.Name)
-		}
-	}
+	steamtest.BotsQuery(t, res, 17, 3, 3)
 }
 
 func TestChallengeCache(t *testing.T) {

@@ -3,7 +3,6 @@ package goldsrc
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"net/netip"
 	"os/exec"
 	"slices"
@@ -19,19 +18,6 @@ import (
 )
 
 var all = protocols.Settings{Players: true, Rules: true}
-
-// phases lists the trace's phase names with their outcome.
-func phases(tr *wire.Trace) string {
-	var out []string
-	for _, p := range tr.Phases {
-		s := p.Name
-		if p.Err != nil {
-			s += "!"
-		}
-		out = append(out, s)
-	}
-	return strings.Join(out, ",")
-}
 
 func TestQueryA2SDialect(t *testing.T) {
 	// A Steam-era HLDS: 0x6D then 0x49 for one A2S_INFO, challenge on players and
@@ -56,7 +42,7 @@ func TestQueryA2SDialect(t *testing.T) {
 	eq(t, "player 1", res.PlayerList[1].Name, "Jörg")
 	eq(t, "rules", len(res.Rules), 3)
 	eq(t, "phase errors", len(res.PhaseErrors), 0)
-	eq(t, "phases", phases(tr), "info,players,rules")
+	eq(t, "phases", prototest.PhaseNames(tr), "info,players,rules")
 	if got := f.Kinds(); !slices.Equal(got, []string{"A2S_INFO", "A2S_PLAYER", "A2S_PLAYER", "A2S_RULES", "A2S_RULES"}) {
 		t.Errorf("requests %v", got)
 	}
@@ -81,7 +67,7 @@ func TestQueryTextDialect(t *testing.T) {
 	prototest.CheckInfoHas(t, res, map[string]string{"mod_size": "123456"})
 	eq(t, "player count", len(res.PlayerList), 3)
 	eq(t, "rules", len(res.Rules), 3)
-	eq(t, "phases", phases(tr), "info,players,rules")
+	eq(t, "phases", prototest.PhaseNames(tr), "info,players,rules")
 	// The 0x6D came after "details" was sent: either dialect may have answered, so
 	// players and rules go out both ways; the text words answer here.
 	// (The A2S requests may still be in flight when the query returns: not compared.)
@@ -122,7 +108,9 @@ func TestQueryFallbacks(t *testing.T) {
 		{"A2S answers at once", &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), Details: one(readHex(t, "info_m_mod.hex"))}, protocols.Settings{},
 			answerDeadline, "CS 1.6 Server", []string{"A2S_INFO"}, nil},
 		{"A2S with challenge", &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), InfoChallenge: true}, protocols.Settings{}, answerDeadline, "CS 1.6 Server",
-			[]string{"A2S_INFO", "A2S_INFO"}, func(t *testing.T, _ *protocols.Result, tr *wire.Trace) { eq(t, "phases", phases(tr), "challenge,info") }},
+			[]string{"A2S_INFO", "A2S_INFO"}, func(t *testing.T, _ *protocols.Result, tr *wire.Trace) {
+				eq(t, "phases", prototest.PhaseNames(tr), "challenge,info")
+			}},
 		// Any reply may be split: an info reply in 3 fragments, out of order, duplicated.
 		{"split info", &fake{Info: [][]byte{split[1], split[2], split[1], split[0]}}, protocols.Settings{}, answerDeadline, "CS 1.6 Server", nil, nil},
 		// Garbage and replies of other types before the answer are skipped.
@@ -142,7 +130,7 @@ func TestQueryFallbacks(t *testing.T) {
 		// An HLTV proxy with nobody on it sends no players reply: none is awaited.
 		{"HLTV", hltv, protocols.Settings{Players: true}, answerDeadline, "HLTV relay", nil, func(t *testing.T, res *protocols.Result, tr *wire.Trace) {
 			emptyList(t, res, tr)
-			eq(t, "players sent, phases", [2]any{hltv.Count("A2S_PLAYER") + hltv.Count("players"), phases(tr)}, [2]any{0, "info,players"})
+			eq(t, "players sent, phases", [2]any{hltv.Count("A2S_PLAYER") + hltv.Count("players"), prototest.PhaseNames(tr)}, [2]any{0, "info,players"})
 		}},
 		// Over the text words, an empty datagram is an empty list.
 		{"HLTV over the text words", &fake{Details: one(readHex(t, "info_C.hex")), TextInfo: one(readHex(t, "info_C.hex")), TextPlayers: one([]byte{})},
@@ -166,61 +154,45 @@ func TestQueryFallbacks(t *testing.T) {
 	}
 }
 
-func TestQueryPhaseErrors(t *testing.T) {
-	t.Parallel()
-	// Info answers; players and rules stay silent: a result with phase errors.
-	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex"))}
-	start := time.Now()
-	res, tr, err := query(t, f.Start(t), all, silentDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d > silentDeadline+slack+prototest.LagSince(start) {
-		t.Errorf("took %v with a %v deadline", d, silentDeadline)
-	}
-	eq(t, "phase errors", len(res.PhaseErrors), 2)
-	for _, pe := range res.PhaseErrors {
-		if !errors.Is(pe.Err, wire.ErrTimeout) {
-			t.Errorf("%s: %v", pe.Phase, pe.Err)
-		}
-	}
-	eq(t, "phases", phases(tr), "info,players!,rules!")
-
-	// A players reply that does not decode is a phase error too.
-	f = &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), Players: one([]byte("\xFF\xFF\xFF\xFF\x44"))}
-	res, _, err = query(t, f.Start(t), protocols.Settings{Players: true}, answerDeadline)
-	if err != nil || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) || res.PlayerList != nil {
-		t.Errorf("err %v, phase errors %v, players %v", err, res.PhaseErrors, res.PlayerList)
-	}
-}
-
+// Probes that fail, or lose a phase, by their deadline (a failing query
+// returns within slack of it: no hang).
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
+	info := one(readHex(t, "info_I_goldsrc.hex"))
 	cases := []struct {
 		name string
 		srv  *fake
-		want error
+		s    protocols.Settings
 		d    time.Duration
+		want string   // prototest.CheckProbe
+		sent []string // nil: not compared
 	}{
-		{"truncated 0x6D", &fake{Info: one(readHex(t, "info_m_mod.hex")[:40])}, wire.ErrTruncated, answerDeadline},
-		{"truncated C", &fake{TextInfo: one(readHex(t, "info_C_cut.hex"))}, wire.ErrTruncated, lateDeadline},
-		{"garbage only", &fake{Info: [][]byte{[]byte("hello"), {0xFF, 0xFF}, []byte("\xFF\xFF\xFF\xFF\x44\x00")}},
-			wire.ErrTimeout, silentDeadline},
-		{"challenge forever", &fake{Info: one(challengeReply())}, wire.ErrChallenge, answerDeadline},
-		// Fragment 1 of 2 never comes: a timeout by the deadline, no hang.
-		{"split info missing a fragment", &fake{Info: splitGold(readHex(t, "info_m_mod.hex"), 2)[:1]}, wire.ErrTimeout, silentDeadline},
-		{"split players as info", &fake{Info: steamtest.Frags(t, "players_split")}, wire.ErrTimeout, silentDeadline},
+		{"truncated 0x6D", &fake{Info: one(readHex(t, "info_m_mod.hex")[:40])}, all, answerDeadline, "error truncated", nil},
+		{"truncated C", &fake{TextInfo: one(readHex(t, "info_C_cut.hex"))}, all, lateDeadline, "error truncated", nil},
+		{"garbage only", &fake{Info: [][]byte{[]byte("hello"), {0xFF, 0xFF}, []byte("\xFF\xFF\xFF\xFF\x44\x00")}}, all, silentDeadline, "error timeout", nil},
+		{"challenge forever", &fake{Info: one(challengeReply())}, all, answerDeadline, "error challenge", nil},
+		// Fragment 1 of 2 never comes.
+		{"split info missing a fragment", &fake{Info: splitGold(readHex(t, "info_m_mod.hex"), 2)[:1]}, all, silentDeadline, "error timeout", nil},
+		{"split players as info", &fake{Info: steamtest.Frags(t, "players_split")}, all, silentDeadline, "error timeout", nil},
+		// A silent server gets every info query once.
+		{"silence", &fake{}, protocols.Settings{Players: true}, silentDeadline, "error timeout | info:timeout",
+			[]string{"A2S_INFO", "details", "info", "infostring"}},
+		{"players and rules silent", &fake{Info: info}, all, silentDeadline,
+			`"CS 1.6 Server" "de_dust2" "Counter-Strike" "1.1.2.7/Stdio" 8/32 bots 4 pw 1 - rules - info 16 partial [players:timeout rules:timeout] | info:ok,players:timeout,rules:timeout`, nil},
+		{"players do not decode", &fake{Info: info, Players: one([]byte("\xFF\xFF\xFF\xFF\x44"))}, protocols.Settings{Players: true}, answerDeadline,
+			`"CS 1.6 Server" "de_dust2" "Counter-Strike" "1.1.2.7/Stdio" 8/32 bots 4 pw 1 - rules - info 16 partial [players:truncated]`, nil},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			res, _, err := query(t, tt.srv.Start(t), all, tt.d)
-			if !errors.Is(err, tt.want) || res != nil {
-				t.Fatalf("res %v, err %v; want %v", res, err, tt.want)
-			}
+			res, tr, err := query(t, tt.srv.Start(t), tt.s, tt.d)
+			prototest.CheckProbe(t, res, tr, err, tt.want)
 			if took := time.Since(start); took > tt.d+slack+prototest.LagSince(start) {
 				t.Errorf("took %v with a %v deadline", took, tt.d)
+			}
+			if got := tt.srv.Kinds(); tt.sent != nil && !slices.Equal(got, tt.sent) {
+				t.Errorf("requests %v, want %v", got, tt.sent)
 			}
 		})
 	}
@@ -235,24 +207,6 @@ func splitGold(msg []byte, n int) [][]byte {
 		out = append(out, append([]byte{0xFE, 0xFF, 0xFF, 0xFF, 0x39, 0x30, 0x00, 0x00, byte(i<<4 | n)}, part...))
 	}
 	return out
-}
-
-func TestSilenceSendsEveryQuery(t *testing.T) {
-	t.Parallel()
-	// A silent server gets every info query once, and the probe ends by its deadline.
-	f := &fake{}
-	start := time.Now()
-	_, tr, err := query(t, f.Start(t), protocols.Settings{Players: true}, silentDeadline)
-	if !errors.Is(err, wire.ErrTimeout) {
-		t.Fatalf("err %v", err)
-	}
-	if d := time.Since(start); d > silentDeadline+slack+prototest.LagSince(start) {
-		t.Errorf("took %v with a %v deadline", d, silentDeadline)
-	}
-	if got := f.Kinds(); !slices.Equal(got, []string{"A2S_INFO", "details", "info", "infostring"}) {
-		t.Errorf("requests %v", got)
-	}
-	eq(t, "phases", phases(tr), "info!")
 }
 
 // The lost A2S_INFO reply is made up for within the first info stage. A silent
@@ -290,23 +244,10 @@ func challengeReply() []byte { return append([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0x41
 
 func one(b []byte) [][]byte { return [][]byte{b} }
 
-// TestBotsQuery: through a query the counts come from the info reply; the
-// players record has no bot flag, so no list entry may claim to be a bot.
 func TestBotsQuery(t *testing.T) {
 	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), Players: one(readHex(t, "players_D.hex")), NoChallenge: true}
-	res, _, err := query(t, f.Start(t), protocols.Settings{Players: true}, answerDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.CheckBots(t, res, 8, 4, false)
-	if len(res.PlayerList) == 0 {
-		t.Fatal("no player list")
-	}
-	for _, p := range res.PlayerList {
-		if p.Bot {
-			t.Errorf("player %q marked as a bot: the players record cannot tell", p.Name)
-		}
-	}
+	res, _ := prototest.QueryOK(t, Protocol, f.Start(t), protocols.Settings{Players: true}, answerDeadline)
+	steamtest.BotsQuery(t, res, 8, 4, 3)
 }
 
 func TestChallengeCache(t *testing.T) {
@@ -381,7 +322,7 @@ func TestChallengeCachePlayers(t *testing.T) {
 			t.Fatalf("probe %d: %v %v", i+1, err, res)
 		}
 		eq(t, "players", len(res.PlayerList), 3)
-		eq(t, "phases", phases(tr), want)
+		eq(t, "phases", prototest.PhaseNames(tr), want)
 	}
 	eq(t, "requests", strings.Join(f.Kinds(), ","), "A2S_INFO,A2S_INFO,A2S_PLAYER,A2S_PLAYER,A2S_INFO,A2S_PLAYER,A2S_PLAYER")
 }
