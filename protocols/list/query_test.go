@@ -107,16 +107,6 @@ func TestQuery(t *testing.T) {
 	}
 }
 
-// TestBotsList: a list counts players, never bots apart (botSources).
-func TestBotsList(t *testing.T) {
-	useCache(t, &fakeCache{hasList: true, entries: []master.Entry{{Addr: netip.MustParseAddrPort("192.0.2.7:7777"), Players: protocols.Known(5)}}})
-	res, err := querierOf(t, "community", false).Query(context.Background(), protocols.At(netip.MustParseAddrPort("192.0.2.7:7777")), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.CheckBots(t, res, 5, prototest.Unknown, false)
-}
-
 // awaitingCache is a cache that starts its source on demand: Await says how
 // the first fetch went.
 type awaitingCache struct {
