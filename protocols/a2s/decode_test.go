@@ -2,11 +2,8 @@ package a2s
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -330,32 +327,8 @@ func TestBotsMeaning(t *testing.T) {
 	}
 }
 
-// seeds returns every datagram of testdata/ and, when present, of the shared
-// fixtures, grouped by message (split sets together).
-func seeds(f *testing.F) [][][]byte {
-	var out [][][]byte
-	hexes, _ := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	for _, h := range hexes {
-		switch key, frag, split := strings.Cut(filepath.Base(h), ".frag"); {
-		case !split:
-			out = append(out, [][]byte{readHex(f, filepath.Base(h))})
-		case strings.HasPrefix(frag, "0."):
-			out = append(out, steamtest.Frags(f, key))
-		}
-	}
-	if s := prototest.SharedDir(); s != "" {
-		for _, dir := range []string{"a2s", "a2s/constructed", "goldsrc"} {
-			d := filepath.Join(s, "fixtures", dir)
-			if _, err := os.Stat(d); err != nil {
-				continue
-			}
-			for _, fx := range steamtest.Fixtures(f, d) {
-				out = append(out, fx.Datagrams)
-			}
-		}
-	}
-	return out
-}
+// seeds is every own vector and real capture, grouped by message.
+func seeds(f *testing.F) [][][]byte { return steamtest.Seeds(f, "a2s", "a2s/constructed", "goldsrc") }
 
 // datagrams is every seed datagram, one by one.
 func datagrams(f *testing.F) [][]byte { return slices.Concat(seeds(f)...) }

@@ -3,9 +3,8 @@ package goldsrc
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -247,18 +246,7 @@ func TestBotsMeaning(t *testing.T) {
 
 // seeds is every own vector and, when ../shared is there, every real capture.
 // The fuzz targets hold every Result to prototest.FuzzResults and checkKV.
-func seeds(f *testing.F) [][]byte {
-	out := prototest.HexFiles(f)
-	if dir := prototest.SharedDir(); dir != "" {
-		names, _ := filepath.Glob(filepath.Join(dir, "fixtures", "goldsrc", "*.bin"))
-		for _, n := range names {
-			if b, err := os.ReadFile(n); err == nil {
-				out = append(out, b)
-			}
-		}
-	}
-	return out
-}
+func seeds(f *testing.F) [][]byte { return slices.Concat(steamtest.Seeds(f, "goldsrc")...) }
 
 func FuzzDecodeReply(f *testing.F) {
 	prototest.FuzzResults(f, seeds(f), func(t *testing.T, b []byte) *protocols.Result {
