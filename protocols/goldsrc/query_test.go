@@ -1,7 +1,6 @@
 package goldsrc
 
 import (
-	"cmp"
 	"encoding/json"
 	"net/netip"
 	"os/exec"
@@ -254,39 +253,18 @@ func TestChallengeCache(t *testing.T) {
 	t.Parallel()
 	a, b := []byte{0x4B, 0xA1, 0xD5, 0x22}, []byte{0x55, 0x66, 0x77, 0x88}
 	type step = steamtest.CacheStep
-	type row struct {
-		steamtest.CacheCase
-		seed    []byte // a challenge in the cache before the first probe
-		timeout time.Duration
-	}
-	var rows []row
-	for _, c := range steamtest.CommonCacheCases(func(ch bool) steamtest.CacheFake { return &fake{InfoChallenge: ch, Challenge: a} }) {
-		rows = append(rows, row{CacheCase: c})
-	}
-	rows = append(rows,
-		row{CacheCase: steamtest.CacheCase{Name: "a server dropping a stale challenge gets A2S_INFO without it in the first stage",
+	steamtest.CacheSuite{Protocol: Protocol, Cache: func(q protocols.Querier) *steam.ChallengeCache { return q.(*querier).Challenges },
+		Challenge: a, Info: one(readHex(t, "info_I_goldsrc.hex")), Name: "CS 1.6 Server", Timeout: answerDeadline, InfoOnly: true,
+		Cases: []steamtest.CacheCase{{Name: "a server dropping a stale challenge gets A2S_INFO without it in the first stage",
 			Fake: &fake{InfoChallenge: true, DropWrong: true, Challenge: a},
 			Steps: []step{{Reqs: 2, Phases: "challenge,info", Cached: true},
 				// the stale one (silence), the plain one, the new challenge: no text query
-				{Challenge: b, Reqs: 3, Phases: "challenge,info", Hit: true, Cached: true}, {Reqs: 1, Phases: "info", Hit: true, Cached: true}}},
-			timeout: lateDeadline},
-		row{CacheCase: steamtest.CacheCase{Name: "a plain A2S_INFO answered at once drops the cached challenge",
-			Fake: &fake{DropWrong: true, Challenge: a}, Steps: []step{{Reqs: 2, Phases: "info", Hit: true}, {Reqs: 1, Phases: "info"}}},
-			seed: b, timeout: lateDeadline})
-	for _, tt := range rows {
-		t.Run(tt.Name, func(t *testing.T) {
-			t.Parallel()
-			f := tt.Fake.(*fake)
-			f.Info = one(readHex(t, "info_I_goldsrc.hex"))
-			addr := f.Start(t)
-			q := newCachingQuerier(t, tt.Off)
-			if tt.seed != nil {
-				q.Challenges.Put(addr, steam.WithChallenge(steam.InfoRequest, tt.seed), false)
-			}
-			steamtest.CacheRun{Querier: q, Cache: q.Challenges, Off: tt.Off, Fake: f, Addr: addr, InfoOnly: true,
-				Timeout: cmp.Or(tt.timeout, answerDeadline), Name: "CS 1.6 Server", Steps: tt.Steps}.Run(t)
-		})
-	}
+				{Challenge: b, Reqs: 3, Phases: "challenge,info", Hit: true, Cached: true}, {Reqs: 1, Phases: "info", Hit: true, Cached: true}},
+			Timeout: lateDeadline},
+			{Name: "a plain A2S_INFO answered at once drops the cached challenge",
+				Fake: &fake{DropWrong: true, Challenge: a}, Steps: []step{{Reqs: 2, Phases: "info", Hit: true}, {Reqs: 1, Phases: "info"}},
+				Seed: b, Timeout: lateDeadline}},
+	}.Run(t)
 }
 
 // The cache is the querier's (one per module): another querier pays the challenge.
@@ -294,7 +272,7 @@ func TestChallengeCachePerQuerier(t *testing.T) {
 	t.Parallel()
 	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), InfoChallenge: true}
 	addr := f.Start(t)
-	q1, q2 := newCachingQuerier(t, false), newCachingQuerier(t, false)
+	q1, q2 := newCachingQuerier(t), newCachingQuerier(t)
 	for i, tt := range []struct {
 		q    *querier
 		reqs int
@@ -330,19 +308,13 @@ func TestChallengeCachePlayers(t *testing.T) {
 func TestChallengeCacheConcurrent(t *testing.T) {
 	t.Parallel()
 	f := &fake{Info: one(readHex(t, "info_I_goldsrc.hex")), InfoChallenge: true, DropWrong: true}
-	q := newCachingQuerier(t, false)
+	q := newCachingQuerier(t)
 	steamtest.CacheConcurrent(t, q, q.Challenges, f.Start(t), challenge)
 }
 
-// newCachingQuerier returns a querier with the default options, or with
-// challenge_cache: false when off.
-func newCachingQuerier(t *testing.T, off bool) *querier {
-	t.Helper()
-	var s protocols.Settings
-	if off {
-		s.Options = prototest.OptionsOf(Options{ChallengeCache: new(bool)})
-	}
-	return prototest.MustNew(t, Protocol, s).(*querier)
+// newCachingQuerier returns a querier with the default options: a challenge cache.
+func newCachingQuerier(t *testing.T) *querier {
+	return prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier)
 }
 
 // TestQstat queries the same fake server with quakestat and with the Querier.

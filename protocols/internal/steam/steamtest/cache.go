@@ -122,6 +122,11 @@ type CacheCase struct {
 	Fake  CacheFake
 	Off   bool // challenge_cache: false
 	Steps []CacheStep
+	// For CacheSuite: the probes' deadline (0: the suite's), whether they ask
+	// for players, a challenge in the cache before the first probe.
+	Timeout time.Duration
+	Players bool
+	Seed    []byte
 }
 
 // CommonCacheCases are the sequences every caching querier of the family
