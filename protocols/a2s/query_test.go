@@ -298,13 +298,7 @@ func TestQstat(t *testing.T) {
 		{"no EDF, password", &fake{Info: one(readHex(t, "info_no_edf.hex"))}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			addr := tt.srv.Start(t)
-			qs := prototest.QstatJSON(t, "-a2s", addr)
-			res, _, err := query(t, addr, protocols.Settings{}, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			steamtest.QstatAgrees(t, qs, res)
+			steamtest.QstatQuery(t, "-a2s", tt.srv.Start(t), Protocol, protocols.Settings{}, 2*time.Second)
 		})
 	}
 }

@@ -106,15 +106,8 @@ func TestQueryFixtures(t *testing.T) {
 
 	// The HLTV proxy's 0x6D, as an answer to the text query "details".
 	f := &fake{Details: one(read("goldsrc_info_m_hltv_proxy.bin"))}
-	res, _, err := query(t, f.Start(t), protocols.Settings{Players: true}, textDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "HLTV name", res.Name, "Castle Mortimus:0")
-	eq(t, "HLTV players", res.Players, protocols.Known(0))
-	if res.PlayerList == nil || len(res.PhaseErrors) != 0 {
-		t.Errorf("HLTV players %v, phase errors %v", res.PlayerList, res.PhaseErrors)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, f.Start(t), protocols.Settings{Players: true}, textDeadline)
+	prototest.CheckProbe(t, res, nil, nil, `"Castle Mortimus:0" "op4_kbase" "HLTV" "" 0/1 bots ? pw 1 [] rules - info 13 partial []`)
 }
 
 func isDetailed(b []byte) bool { return len(b) > 4 && b[4] == 0x6D }

@@ -3,7 +3,6 @@ package goldsrc
 import (
 	"encoding/json"
 	"net/netip"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -27,21 +26,11 @@ func TestQueryA2SDialect(t *testing.T) {
 		Players: one(readHex(t, "players_D.hex")),
 		Rules:   [][]byte{frags[2], frags[1], frags[1], frags[0], frags[2]},
 	}
-	res, tr, err := query(t, f.Start(t), all, answerDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, tr := prototest.QueryOK(t, Protocol, f.Start(t), all, answerDeadline)
 	// The 0x49 wins (it has the version), the 0x6D's mod block stays in Info.
-	eq(t, "name", res.Name, "CS 1.6 Server")
-	eq(t, "version", res.Version, "1.1.2.7/Stdio")
-	eq(t, "players", res.Players, protocols.Known(8))
+	prototest.CheckProbe(t, res, tr, nil, `"CS 1.6 Server" "de_dust2" "Counter-Strike" "1.1.2.7/Stdio" 8/32 bots 4 pw 1 [Gordon Jörg ] rules 3 info 24 partial [] | info:ok,players:ok,rules:ok`)
 	prototest.CheckInfoHas(t, res, map[string]string{"protocol": "48", "mod": "1", "mod_link": "http://example.org/", "address": "192.168.0.10:27015"})
 	checkKV(t, res.Info)
-	eq(t, "player count", len(res.PlayerList), 3)
-	eq(t, "player 1", res.PlayerList[1].Name, "Jörg")
-	eq(t, "rules", len(res.Rules), 3)
-	eq(t, "phase errors", len(res.PhaseErrors), 0)
-	eq(t, "phases", prototest.PhaseNames(tr), "info,players,rules")
 	if got := f.Kinds(); !slices.Equal(got, []string{"A2S_INFO", "A2S_PLAYER", "A2S_PLAYER", "A2S_RULES", "A2S_RULES"}) {
 		t.Errorf("requests %v", got)
 	}
@@ -55,18 +44,9 @@ func TestQueryTextDialect(t *testing.T) {
 		TextPlayers: one(readHex(t, "players_D.hex")),
 		TextRules:   steamtest.Frags(t, "rules_split"),
 	}
-	res, tr, err := query(t, f.Start(t), all, textDeadline)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq(t, "name", res.Name, "Sven été")
-	eq(t, "players", res.Players, protocols.Known(4))
-	eq(t, "bots", res.Bots, protocols.Known(2))
-	eq(t, "password", res.Password, protocols.FlagTrue)
+	res, tr := prototest.QueryOK(t, Protocol, f.Start(t), all, textDeadline)
+	prototest.CheckProbe(t, res, tr, nil, `"Sven été" "svencoop1" "Sven Co-op" "" 4/16 bots 2 pw 2 [Gordon Jörg ] rules 3 info 20 partial [] | info:ok,players:ok,rules:ok`)
 	prototest.CheckInfoHas(t, res, map[string]string{"mod_size": "123456"})
-	eq(t, "player count", len(res.PlayerList), 3)
-	eq(t, "rules", len(res.Rules), 3)
-	eq(t, "phases", prototest.PhaseNames(tr), "info,players,rules")
 	// The 0x6D came after "details" was sent: either dialect may have answered, so
 	// players and rules go out both ways; the text words answer here.
 	// (The A2S requests may still be in flight when the query returns: not compared.)
@@ -336,9 +316,7 @@ func TestQstat(t *testing.T) {
 		{"HLTV proxy, 0x6D without bots", "-hls", &fake{Details: one(readHex(t, "info_m_hltv.hex"))}, false},
 		{"infostring", "-hlqs", &fake{InfoString: one(readHex(t, "infostring.hex"))}, false},
 	}
-	if _, err := exec.LookPath("quakestat"); err != nil {
-		t.Skip("quakestat (Debian package qstat) is not installed: skipping the qstat cross-check")
-	}
+	prototest.NeedQstat(t)
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -346,11 +324,7 @@ func TestQstat(t *testing.T) {
 			if tt.flag == "-hlqs" {
 				d = lateDeadline
 			}
-			res, _, err := query(t, addr, protocols.Settings{Players: tt.full, Rules: tt.full}, d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			steamtest.QstatAgrees(t, prototest.QstatJSON(t, tt.flag, addr), res)
+			res := steamtest.QstatQuery(t, tt.flag, addr, Protocol, protocols.Settings{Players: tt.full, Rules: tt.full}, d)
 			if tt.full {
 				comparePlayersRules(t, addr.String(), res)
 			}

@@ -1,7 +1,9 @@
 package steamtest
 
 import (
+	"net/netip"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -19,4 +21,14 @@ func QstatAgrees(t testing.TB, qs prototest.QstatServer, res *protocols.Result) 
 	if want := (prototest.QstatServer{Status: qs.Status, Name: qs.Name, Map: qs.Map, NumPlayers: qs.NumPlayers, MaxPlayers: qs.MaxPlayers}); got != want {
 		t.Errorf("Querier %+v, qstat %+v", got, want)
 	}
+}
+
+// QstatQuery queries addr with quakestat flag, then with p, which must succeed
+// within d, and holds the Result to quakestat's record (QstatAgrees).
+func QstatQuery(t testing.TB, flag string, addr netip.AddrPort, p protocols.Protocol, s protocols.Settings, d time.Duration) *protocols.Result {
+	t.Helper()
+	qs := prototest.QstatJSON(t, flag, addr)
+	res, _ := prototest.QueryOK(t, p, addr, s, d)
+	QstatAgrees(t, qs, res)
+	return res
 }
