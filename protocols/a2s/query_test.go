@@ -150,30 +150,28 @@ func TestQueryPhaseErrors(t *testing.T) {
 	t.Parallel()
 	info := readHex(t, "info_no_edf.hex")
 	source := steamtest.Frags(t, "split_source")
+	const kept = `"Test Server" "de_dust2" "Counter-Strike" "1.0.0.1" 0/24 bots 0 pw 2 `
 	for _, tt := range []struct {
-		name    string
-		fake    *fake
-		s       protocols.Settings
-		d       time.Duration
-		players int
-		want    error // of the rules phase
+		name string
+		fake *fake
+		s    protocols.Settings
+		d    time.Duration
+		want string // prototest.CheckProbe, after the info's fields
 	}{
-		{"bad bzip2 crc", &fake{Info: one(info), Rules: steamtest.Frags(t, "split_bzip2_badcrc")}, protocols.Settings{Rules: true}, 2 * time.Second, 0, wire.ErrMalformed},
-		{"missing fragment", &fake{Info: one(info), Rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true}, 300 * time.Millisecond, 0, wire.ErrTimeout},
-		{"missing fragment, re-sent", &fake{Info: one(info), Rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true, Retries: 1}, 300 * time.Millisecond, 0, wire.ErrTimeout},
+		{"bad bzip2 crc", &fake{Info: one(info), Rules: steamtest.Frags(t, "split_bzip2_badcrc")}, protocols.Settings{Rules: true}, 2 * time.Second,
+			"- rules - info 0 partial [rules:malformed]"},
+		{"missing fragment", &fake{Info: one(info), Rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true}, 300 * time.Millisecond,
+			"- rules - info 0 partial [rules:timeout]"},
+		{"missing fragment, re-sent", &fake{Info: one(info), Rules: [][]byte{source[0], source[1], source[3]}}, protocols.Settings{Rules: true, Retries: 1}, 300 * time.Millisecond,
+			"- rules - info 0 partial [rules:timeout]"},
 		// CS:GO never answers A2S_RULES: the server is still up.
-		{"rules never answered", &fake{Info: one(info), Players: one(readHex(t, "player_basic.hex"))}, protocols.Settings{Players: true, Rules: true}, 300 * time.Millisecond, 3, wire.ErrTimeout},
+		{"rules never answered", &fake{Info: one(info), Players: one(readHex(t, "player_basic.hex"))}, protocols.Settings{Players: true, Rules: true}, 300 * time.Millisecond,
+			"[Alice Bób ✓ ] rules - info 0 partial [rules:timeout]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res, _, err := query(t, tt.fake.Start(t), tt.s, tt.d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eq(t, "info kept, players", [2]any{res.Name, len(res.PlayerList)}, [2]any{"Test Server", tt.players})
-			if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "rules" || !errors.Is(res.PhaseErrors[0].Err, tt.want) {
-				t.Fatalf("phase errors %v", res.PhaseErrors)
-			}
+			res, tr, err := query(t, tt.fake.Start(t), tt.s, tt.d)
+			prototest.CheckProbe(t, res, tr, err, kept+tt.want)
 		})
 	}
 }

@@ -520,16 +520,12 @@ func TestSteamWebAPI(t *testing.T) {
 	if _, err := l.List(prototest.Context(t, 2*time.Second), nil); !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication") {
 		t.Fatalf("wrong key: %v", err)
 	}
-	for _, s := range []Source{
-		{Type: TypeSteam, KeyFile: key, Address: "127.0.0.1:27011"},
-		{Type: TypeSteam, KeyFile: key, Region: "europe"},
-		{Type: TypeQuake3, KeyFile: key},
-		{Type: TypeSteam, KeyFile: filepath.Join(t.TempDir(), "missing")},
-	} {
-		if _, err := New(s); err == nil {
-			t.Errorf("%+v accepted", s)
-		}
-	}
+	refused(t, []refusal{
+		{Source{Type: TypeSteam, KeyFile: key, Address: "127.0.0.1:27011"}, "set url, not address"},
+		{Source{Type: TypeSteam, KeyFile: key, Region: "europe"}, "region is for Valve's master"},
+		{Source{Type: TypeQuake3, KeyFile: key}, "key_file is for types"},
+		{Source{Type: TypeSteam, KeyFile: filepath.Join(t.TempDir(), "missing")}, "key_file: open"},
+	})
 }
 
 // hidden fails the test when secret shows in err, in how l prints or in the trace.
