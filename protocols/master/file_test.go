@@ -112,16 +112,6 @@ func TestFileRefused(t *testing.T) {
 	}
 }
 
-func TestFileRejects(t *testing.T) {
-	refused(t, []refusal{
-		{Source{Type: TypeFile}, "needs a path"},
-		{Source{Type: TypeFile, Path: "x", URL: "http://127.0.0.1/"}, "takes a path"},
-		{Source{Type: TypeFile, Path: "x", Query: "q"}, "takes no query"},
-		{Source{Type: TypeFile, Path: "x", Fields: Fields{Address: "ip"}}, "fields are for type http_json"},
-		{Source{Type: TypeQuake3, Path: "x"}, "path is for type file only"},
-	})
-}
-
 // FuzzDecodeFile: no file panics the file decoder; it keeps no more targets
 // than the file has lines, each a usable address or a host name with a port,
 // and an error never quotes the file.

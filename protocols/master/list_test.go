@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -445,7 +446,9 @@ func TestHTTPJSONTLS(t *testing.T) {
 	}
 }
 
+// TestNewRejects: sources are checked when the lister is built.
 func TestNewRejects(t *testing.T) {
+	good, empty := keyFile(t, panelKey), writeFile(t, "")
 	refused(t, []refusal{
 		{Source{}, "type is required"},
 		{Source{Type: "gamespy"}, `unknown type "gamespy"`},
@@ -464,6 +467,25 @@ func TestNewRejects(t *testing.T) {
 		{Source{Type: TypeHTTPJSON, URL: "http://u:p@example.org/", Fields: Fields{Address: "ip"}}, "credentials"},
 		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "a..b"}}, "dot-separated"},
 		{Source{Type: TypeQuake3, MaxEntries: MaxEntries + 1}, "out of range"},
+		{Source{Type: TypeFile}, "needs a path"},
+		{Source{Type: TypeFile, Path: "x", URL: "http://127.0.0.1/"}, "takes a path"},
+		{Source{Type: TypeFile, Path: "x", Query: "q"}, "takes no query"},
+		{Source{Type: TypeFile, Path: "x", Fields: Fields{Address: "ip"}}, "fields are for type http_json"},
+		{Source{Type: TypeQuake3, Path: "x"}, "path is for type file only"},
+		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "a"}, Headers: map[string]protocols.Secret{"Host": "x"}}, "exporter's to set"},
+		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "a"}, Headers: map[string]protocols.Secret{"X a": "x"}}, "no header name"},
+		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "a"}, Headers: map[string]protocols.Secret{"X": "a\r\nb"}}, "control character"},
+		{Source{Type: TypeQuake3, Headers: map[string]protocols.Secret{"X": "a"}}, "for HTTP lists"},
+		{Source{Type: TypeHTTPJSON, URL: "http://u:S3CRET@127.0.0.1/", Fields: Fields{Address: "a"}}, "credentials do not belong"},
+		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/"}, "needs key_file"},
+		{Source{Type: TypePterodactyl, KeyFile: good}, "needs a url"},
+		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/?x=1", KeyFile: good}, "without query"},
+		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/", KeyFile: empty}, "is empty"},
+		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/", KeyFile: keyFile(t, "ptla_SECRET KEY")}, "cannot carry"},
+		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/", KeyFile: good, Query: "x"}, "takes no query"},
+		{Source{Type: TypePterodactyl, Address: "127.0.0.1:80", KeyFile: good}, "takes a url"},
+		{Source{Type: TypeFile, Path: "x", KeyFile: good}, "key_file is for types"},
+		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/", KeyFile: filepath.Join(t.TempDir(), "missing")}, "key_file"},
 	})
 }
 

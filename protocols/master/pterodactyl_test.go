@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -155,22 +154,6 @@ func TestPterodactylFailures(t *testing.T) {
 	if n := elsewhere.Load(); n != 0 {
 		t.Fatalf("%d requests went to another origin", n)
 	}
-}
-
-func TestPterodactylRejects(t *testing.T) {
-	good := keyFile(t, panelKey)
-	empty := writeFile(t, "")
-	refused(t, []refusal{
-		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/"}, "needs key_file"},
-		{Source{Type: TypePterodactyl, KeyFile: good}, "needs a url"},
-		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/?x=1", KeyFile: good}, "without query"},
-		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/", KeyFile: empty}, "is empty"},
-		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/", KeyFile: keyFile(t, "ptla_SECRET KEY")}, "cannot carry"},
-		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/", KeyFile: good, Query: "x"}, "takes no query"},
-		{Source{Type: TypePterodactyl, Address: "127.0.0.1:80", KeyFile: good}, "takes a url"},
-		{Source{Type: TypeFile, Path: "x", KeyFile: good}, "key_file is for types"},
-		{Source{Type: TypePterodactyl, URL: "http://127.0.0.1/", KeyFile: filepath.Join(t.TempDir(), "missing")}, "key_file"},
-	})
 }
 
 // TestDecodePterodactyl: PHP's empty arrays where objects are expected (no

@@ -72,14 +72,3 @@ func TestURLSecrets(t *testing.T) {
 		})
 	}
 }
-
-// TestHeadersRejected: headers are checked when the source is built.
-func TestHeadersRejected(t *testing.T) {
-	refused(t, []refusal{
-		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "a"}, Headers: map[string]protocols.Secret{"Host": "x"}}, "exporter's to set"},
-		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "a"}, Headers: map[string]protocols.Secret{"X a": "x"}}, "no header name"},
-		{Source{Type: TypeHTTPJSON, URL: "http://127.0.0.1/", Fields: Fields{Address: "a"}, Headers: map[string]protocols.Secret{"X": "a\r\nb"}}, "control character"},
-		{Source{Type: TypeQuake3, Headers: map[string]protocols.Secret{"X": "a"}}, "for HTTP lists"},
-		{Source{Type: TypeHTTPJSON, URL: "http://u:S3CRET@127.0.0.1/", Fields: Fields{Address: "a"}}, "credentials do not belong"},
-	})
-}
