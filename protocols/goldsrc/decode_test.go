@@ -198,16 +198,6 @@ func eq[T any](t testing.TB, what string, got, want T) {
 	}
 }
 
-// infoValue returns the value of key in kv and whether it is there.
-func infoValue(kv []protocols.KV, key string) (string, bool) {
-	for _, x := range kv {
-		if x.Key == key {
-			return x.Value, true
-		}
-	}
-	return "", false
-}
-
 // infoStringMsg builds an infostringresponse around body ("\k\v...").
 func infoStringMsg(body string) []byte {
 	return append([]byte("\xFF\xFF\xFF\xFFinfostringresponse\x00"+body), 0)

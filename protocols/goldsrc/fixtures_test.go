@@ -98,7 +98,7 @@ func TestQueryFixtures(t *testing.T) {
 			eq(t, "player list", res.PlayerList, wantPl)
 			checkKV(t, res.Info)
 			// A 0x6D followed by a 0x49 leaves its own keys (address, mod) in Info.
-			if _, ok := infoValue(res.Info, "address"); ok != isDetailed(read(tt.info[0])) {
+			if _, ok := prototest.InfoOf(res)["address"]; ok != isDetailed(read(tt.info[0])) {
 				t.Errorf("0x6D address in Info: %v", ok)
 			}
 		})
