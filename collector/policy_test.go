@@ -176,6 +176,9 @@ func TestPolicyBeforeLookup(t *testing.T) {
 		{"module targets of names only", "deny: []", "[\"*.example.org\"]", "evil.example.net:27015", 0, 0, "evil.example.net is not among the module's targets"},
 		{"module targets, a name without a port (SRV)", "deny: []", "[\"*.example.org\"]", "evil.example.net", 0, 0, "evil.example.net is not among the module's targets"},
 		{"module targets, a listed name's SRV record", "deny: []", "[\"*.example.org\"]", "game.example.org", 1, 1, ""},
+		{"a name resolving into a denied range", "deny: [192.0.2.0/24]", "", "game.example.org", 1, 1, "403 denied by target_policy.deny 192.0.2.0/24: game.example.org resolves to 192.0.2.7"},
+		{"a name the allow list names, resolving outside its ranges", "allow: [\"*.example.org\", 198.51.100.0/24]", "", "game.example.org", 1, 1, ""},
+		{"an address outside the allow list", "allow: [198.51.100.0/24]", "", "192.0.2.1", 0, 0, "403 refused by target_policy.allow: 192.0.2.1 is outside the allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			yml := "target_policy:\n  " + tc.policy + "\n"
@@ -217,6 +220,9 @@ func TestPolicyBeforeLookup(t *testing.T) {
 			if res.srv.Load() != tc.srv || res.dns.Load() != tc.dns {
 				t.Errorf("%d SRV and %d DNS lookups, want %d and %d", res.srv.Load(), res.dns.Load(), tc.srv, tc.dns)
 			}
+			if queried := q.Calls() == 1; queried != (tc.want == "") {
+				t.Errorf("%d queries", q.Calls())
+			}
 		})
 	}
 }
@@ -224,7 +230,8 @@ func TestPolicyBeforeLookup(t *testing.T) {
 // TestSecretGoesOnlyToListedTargets: a module carrying a password sends it only to
 // the targets the operator listed (hostile round, row 1: palworld's basic auth went
 // to any target a caller named). Another target fails as target_not_allowed with
-// nothing sent; a listed one gets the query.
+// nothing sent; a listed one gets the query. A listed name allows that name, not
+// another name resolving to the same address.
 func TestSecretGoesOnlyToListedTargets(t *testing.T) {
 	var requests, withAuth atomic.Int32
 	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -234,25 +241,30 @@ func TestSecretGoesOnlyToListedTargets(t *testing.T) {
 		}
 		http.Error(w, "no", http.StatusUnauthorized)
 	}), false)
-	target := addr.String()
 	module := func(targets string) string {
 		return fmt.Sprintf("modules:\n  pal:\n    protocol: palworld\n    targets: [%s]\n    palworld: {password: hunter2}\n", targets)
 	}
-	tests := []struct {
-		name, targets string
-		allowed       bool
+	for _, tc := range []struct {
+		name, targets, host string // host "": the server's address
+		allowed             bool
 	}{
-		{"other address", "127.0.0.2", false},
-		{"other CIDR", "10.0.0.0/8", false},
-		{"other name", "game.example.org", false},
-		{"listed address", "127.0.0.1", true},
-		{"listed CIDR", "127.0.0.0/8", true},
-	}
-	for _, tc := range tests {
+		{"other address", "127.0.0.2", "", false},
+		{"other CIDR", "10.0.0.0/8", "", false},
+		{"other name", "game.example.org", "", false},
+		{"a name resolving to the listed name's address", "game.example.org", "evil.example.net", false},
+		{"listed address", "127.0.0.1", "", true},
+		{"listed CIDR", "127.0.0.0/8", "", true},
+		{"listed name, resolved as the operator's DNS says", "game.example.org", "game.example.org", true},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			requests.Store(0)
 			withAuth.Store(0)
 			r := policyRunner(t, module(tc.targets))
+			r.Resolver = staticResolver{"game.example.org": {addr.Addr()}, "evil.example.net": {addr.Addr()}}
+			target := addr.String()
+			if tc.host != "" {
+				target = fmt.Sprint(tc.host, ":", addr.Port())
+			}
 			o := run(t, r, "pal", target, "")
 			if !tc.allowed {
 				if o.Reason() != "target_not_allowed" || requests.Load() != 0 {
@@ -267,27 +279,5 @@ func TestSecretGoesOnlyToListedTargets(t *testing.T) {
 				t.Fatalf("targets %s: reason %q, %d requests with credentials", tc.targets, o.Reason(), withAuth.Load())
 			}
 		})
-	}
-}
-
-// TestSecretNameTargets: a listed host name allows that name (resolved as the
-// operator's DNS says), not another name resolving elsewhere.
-func TestSecretNameTargets(t *testing.T) {
-	var requests atomic.Int32
-	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		requests.Add(1)
-		http.Error(w, "no", http.StatusUnauthorized)
-	}), false)
-	r := policyRunner(t, "modules:\n  pal:\n    protocol: palworld\n    targets: [game.example.org]\n    palworld: {password: hunter2}\n")
-	r.Resolver = staticResolver{"game.example.org": {addr.Addr()}, "evil.example.net": {addr.Addr()}}
-	port := fmt.Sprint(addr.Port())
-	if o := run(t, r, "pal", "evil.example.net:"+port, ""); o.Reason() != "target_not_allowed" {
-		t.Errorf("an unlisted name: reason %q", o.Reason())
-	}
-	if requests.Load() != 0 {
-		t.Fatalf("%d requests for an unlisted name", requests.Load())
-	}
-	if o := run(t, r, "pal", "game.example.org:"+port, ""); o.Reason() == "target_not_allowed" || requests.Load() != 1 {
-		t.Errorf("the listed name: reason %q, %d requests", o.Reason(), requests.Load())
 	}
 }
