@@ -47,39 +47,6 @@ func TestGoodFile(t *testing.T) {
 	}
 }
 
-// TestBadFiles asserts the exact complaint for each bad file in testdata/.
-func TestBadFiles(t *testing.T) {
-	want := map[string]string{
-		"unknown_key.bad.yml":      `module "m": unknown field "timeoutt"`,
-		"wrong_block.bad.yml":      `module "m": protocol block "a2s" does not match the module's protocol "quake3"`,
-		"unknown_protocol.bad.yml": `module "m": unknown protocol "nope"`,
-		"no_protocol.bad.yml":      `module "m": protocol is required`,
-		"ip_protocol.bad.yml":      `preferred_ip_protocol must be ip4 or ip6, not "ipx"`,
-		"retries.bad.yml":          `retries must be between 0 and 5`,
-		"timeout.bad.yml":          `not a valid duration string: "-1s"`,
-		"timeout_syntax.bad.yml":   `not a valid duration string: "soon"`,
-		"top_level.bad.yml":        `top_level.bad.yml:1:1: unknown field "module" (did you mean "modules"?)`,
-		"empty_module.bad.yml":     `module "m": empty module`,
-		"series.bad.yml":           `max_player_series must not be negative`,
-	}
-	files, _ := filepath.Glob("testdata/*.bad.yml")
-	if len(files) != len(want) {
-		t.Errorf("%d bad files, %d expectations", len(files), len(want))
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			_, err := Load(f)
-			exp, ok := want[filepath.Base(f)]
-			if !ok {
-				t.Fatalf("no expectation for %s (err %v)", f, err)
-			}
-			if err == nil || !strings.Contains(err.Error(), exp) {
-				t.Fatalf("error %v, want it to contain %q", err, exp)
-			}
-		})
-	}
-}
-
 func TestSafeConfigKeepsOldOnBadReload(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "modules.yml")
@@ -90,8 +57,8 @@ func TestSafeConfigKeepsOldOnBadReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(path, []byte("modules:\n  x:\n    protocol: nope\n"), 0o644)
-	if err := sc.Reload(); err == nil {
-		t.Fatal("bad file reloaded without error")
+	if err := sc.Reload(); err == nil || !strings.Contains(err.Error(), "modules.yml:3:5: module \"x\": unknown protocol") {
+		t.Fatalf("bad file reloaded: %v", err)
 	}
 	if _, ok := sc.Get().Modules["openarena"]; !ok {
 		t.Fatal("a failed reload must keep the old config")

@@ -158,25 +158,6 @@ func TestExamples(t *testing.T) {
 	}
 }
 
-// TestDiscoveryFilterNeedsField: a filter loads on a list that has its field
-// (TestParseErrors: one that has not is refused).
-func TestDiscoveryFilterNeedsField(t *testing.T) {
-	key := filepath.Join(t.TempDir(), "key")
-	os.WriteFile(key, []byte("k"), 0o600)
-	for _, ok := range []string{
-		"{type: ddnet, filters: {name: x, game: y, map: z, not_empty: true}}",
-		"{type: steam, key_file: " + key + ", filters: {name: x, game: y, map: z, not_empty: true}}",
-		"{type: geneshift, url: http://127.0.0.1/, filters: {name: x, map: z, not_empty: true}}",
-		"{type: pterodactyl, url: https://panel.example.org, key_file: " + key + ", filters: {name: x}}",
-		"{type: http_json, url: http://127.0.0.1/, fields: {address: a, name: n, game: g, map: m, players: p}, filters: {name: x, game: y, map: z, not_empty: true}}",
-		"{preset: beammp, filters: {name: Drift, not_empty: true}}",
-	} {
-		if _, err := Parse([]byte("discovery: {s: " + ok + "}")); err != nil {
-			t.Errorf("%s: %v", ok, err)
-		}
-	}
-}
-
 // TestSourceSecrets: a source's token, key or header value is in no compared
 // setting, nor in what prints the source; a reload with the same values keeps
 // the running source, a changed value (inline or in its file) restarts it.
