@@ -144,14 +144,7 @@ func TestWaiterArmsNoTimer(t *testing.T) {
 func waitForWaiters(t *testing.T, n int) {
 	t.Helper()
 	buf := make([]byte, 1<<20)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		if strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(") >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("fewer than %d waiters after 10 s", n)
-		}
-	}
+	waitFor(t, func() bool { return strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(") >= n })
 }
 
 type ctxKey struct{}
