@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -67,33 +67,18 @@ func TestSafeConfigKeepsOldOnBadReload(t *testing.T) {
 
 func TestCatalogModules(t *testing.T) {
 	c := mustLoad(t, "")
-	for _, tc := range []struct {
-		module, protocol string
-		port             uint16
-		offsets          []int
-		rules            bool
-	}{
-		{"valheim", "a2s", 2456, []int{1}, false},
-		{"cs2", "a2s", 27015, []int{0}, false},
-		{"rust", "a2s", 28015, []int{1, 2, -1}, false},
-		{"icarus", "a2s", 17777, []int{27015 - 17777}, false},
-		{"soulmask", "a2s", 8777, []int{27015 - 8777}, true}, // version in the NO_s rule
-		{"ut2004", "unreal2", 7777, []int{1}, false},
-		{"minecraftbedrock", "bedrock", 19132, []int{0}, false},
-		{"openarena", "quake3", 27960, []int{0}, false},
-		{"mta", "ase", 22003, []int{123}, false},
-		{"thelongdark", "skycoop", 26950, []int{0}, false},
-		{"ase", "ase", 22003, []int{123}, false}, // the protocol's own module keeps the protocol's offset
-		{"arma3", "a2s", 2302, []int{1}, true},   // mods are in the rules
-		{"dayz", "a2s", 2302, []int{27016 - 2302, 1}, true},
-	} {
-		m, ok := c.Modules[tc.module]
+	type module struct {
+		Protocol string
+		Port     uint16
+		Offsets  []int
+		Rules    bool
+	}
+	for name, want := range readYAML[map[string]module](t, "catalog_modules.yml") {
+		m, ok := c.Modules[name]
 		if !ok {
-			t.Errorf("no built-in module %s", tc.module)
-			continue
-		}
-		if m.Protocol != tc.protocol || m.DefaultPort() != tc.port || !slices.Equal(m.QueryPortOffsets(), tc.offsets) || m.Rules != tc.rules {
-			t.Errorf("%s: protocol %s port %d offsets %v rules %v", tc.module, m.Protocol, m.DefaultPort(), m.QueryPortOffsets(), m.Rules)
+			t.Errorf("no built-in module %s", name)
+		} else if got := (module{m.Protocol, m.DefaultPort(), m.QueryPortOffsets(), m.Rules}); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %+v, want %+v", name, got, want)
 		}
 	}
 	if n := len(c.Modules); n < 150 {

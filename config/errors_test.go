@@ -58,18 +58,8 @@ func TestNearest(t *testing.T) {
 	}
 }
 
-// TestAllErrors: every wrong module of a file is reported, each at its place, and
-// a module name that cannot go into a URL or a label is one of them.
-func TestAllErrors(t *testing.T) {
-	_, err := ParseFile("m.yml", []byte("modules:\n  one:\n    protocol: a2x\n  bad name!:\n    protocol: a2s\n  two:\n    protocol: a2s\n    timeout: 1h\n"))
-	if err == nil {
-		t.Fatal("no error")
-	}
-	for _, want := range []string{`m.yml:3:5: module "one": unknown protocol "a2x"`, `m.yml:4:3: module "bad name!": module name "bad name!"`, `m.yml:8:5: module "two": timeout 1h`} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("missing %q in:\n%v", want, err)
-		}
-	}
+// TestModuleNames: a module name goes into a URL and a label.
+func TestModuleNames(t *testing.T) {
 	for _, good := range []string{"a2s-eu.1", "Quake_3", "7d2d"} {
 		if checkName(good) != nil {
 			t.Errorf("name %q refused", good)
@@ -106,12 +96,15 @@ func TestShadowWarning(t *testing.T) {
 }
 
 // TestErrorsInFileOrder: every error of a file, each at its offending key, in the
-// order of the file's lines (modules are validated by name, sources after them).
+// order of the file's lines (modules are validated by name, sources after them);
+// a module name that cannot go into a URL or a label is one of them.
 func TestErrorsInFileOrder(t *testing.T) {
 	yml := `modules:
   zz:
     protocol: quake3
     retries: 9
+  bad name!:
+    protocol: a2x
   aa:
     protocol: a2s
     preferred_ip_protocol: ip5
@@ -134,7 +127,7 @@ target_policy:
 		where, _, _ := strings.Cut(strings.TrimPrefix(l, "modules.yml:"), ": ")
 		lines = append(lines, where)
 	}
-	if got, want := strings.Join(lines, " "), "4:5 7:5 11:15 14:5 15:1"; got != want {
+	if got, want := strings.Join(lines, " "), "4:5 5:3 6:5 9:5 13:15 16:5 17:1"; got != want || !strings.Contains(err.Error(), `5:3: module "bad name!": module name "bad name!"`) {
 		t.Errorf("errors at %s, want %s:\n%v", got, want, err)
 	}
 }
