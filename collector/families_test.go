@@ -1,13 +1,13 @@
 package collector
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"google.golang.org/protobuf/proto"
@@ -118,38 +118,20 @@ gameserver_mods 5
 	}
 }
 
+// compareWithRegistry compares what f exposes with what a pedantic registry
+// exposes of the same samples, in both text formats.
 func compareWithRegistry(t *testing.T, f *families) {
 	t.Helper()
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(replay(f.dto()))
-	theirs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
+	var names []string
+	for _, mf := range f.dto() {
+		names = append(names, mf.GetName())
 	}
-	for _, om := range []bool{false, true} {
-		format := expfmt.NewFormat(expfmt.TypeTextPlain)
-		if om {
-			format = expfmt.NewFormat(expfmt.TypeOpenMetrics)
-		}
-		if a, b := string(f.appendTo(nil, om)), encode(t, theirs, format); a != b {
-			t.Errorf("%s differs from the registry path:\n--- ours\n%s\n--- registry\n%s", format, a, b)
+	for _, format := range []expfmt.FormatType{expfmt.TypeTextPlain, expfmt.TypeOpenMetrics} {
+		theirs, err := testutil.CollectAndFormat(replay(f.dto()), format, names...)
+		if ours := string(f.appendTo(nil, format == expfmt.TypeOpenMetrics)); err != nil || ours != string(theirs) {
+			t.Errorf("%s differs from the registry path (%v):\n--- ours\n%s\n--- registry\n%s", expfmt.NewFormat(format), err, ours, theirs)
 		}
 	}
-}
-
-func encode(t *testing.T, fams []*dto.MetricFamily, format expfmt.Format) string {
-	t.Helper()
-	var buf bytes.Buffer
-	enc := expfmt.NewEncoder(&buf, format)
-	for _, mf := range fams {
-		if err := enc.Encode(mf); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if c, ok := enc.(expfmt.Closer); ok {
-		c.Close()
-	}
-	return buf.String()
 }
 
 // dto returns the samples as client_model families, for tests and the registry path.
