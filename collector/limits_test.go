@@ -68,13 +68,6 @@ func TestCacheTTL(t *testing.T) {
 	if n := q.Calls(); n != 3 {
 		t.Errorf("queries = %d, want 3", n)
 	}
-	// The global minimum interval acts as a floor for every module.
-	r.MinInterval = time.Hour
-	run(t, r, "plain", "127.0.0.9", "")
-	run(t, r, "plain", "127.0.0.9", "")
-	if n := q.Calls(); n != 4 {
-		t.Errorf("min interval: queries = %d, want 4", n)
-	}
 }
 
 func TestMaxConcurrent(t *testing.T) {

@@ -21,13 +21,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// policyRunner runs probes with the real a2s querier under modules.yml text yml.
-func policyRunner(t *testing.T, yml string) *Runner {
-	t.Helper()
-	cfg := mustParse(t, yml)
-	return runnerOf(cfg)
-}
-
 // listener is a UDP socket on loopback that tells whether anything reached it.
 type listener struct {
 	t    *testing.T
@@ -91,7 +84,7 @@ func TestPolicyRefusesBeforeSending(t *testing.T) {
 	target := func(host string) string { return host + ":" + strconv.Itoa(int(p)-1) }
 
 	// The harness sees a packet when one is sent: 127.0.0.1 is allowed by default.
-	run(t, policyRunner(t, modules), "two_ports", target("127.0.0.1"), "1.5")
+	run(t, runnerOf(mustParse(t, modules)), "two_ports", target("127.0.0.1"), "1.5")
 	if got := l.first(); bytes.Equal(got, []byte("marker")) {
 		t.Fatal("control probe of 127.0.0.1 sent nothing: the harness cannot see packets")
 	}
@@ -104,7 +97,7 @@ func TestPolicyRefusesBeforeSending(t *testing.T) {
 		{"deny list", "target_policy:\n  deny: [127.0.0.0/8]\n", target("127.0.0.1"), "denied by target_policy.deny 127.0.0.0/8: 127.0.0.1"},
 		{"deny list, mapped", "target_policy:\n  deny: [127.0.0.0/8]\n", "[::ffff:127.0.0.1]:" + strconv.Itoa(int(p)-1), "denied by target_policy.deny 127.0.0.0/8"},
 	} {
-		h := policyRunner(t, modules+tc.policy)
+		h := runnerOf(mustParse(t, modules+tc.policy))
 		if code, msg := requestError(t, h, "two_ports", tc.target, "1.5"); code != http.StatusForbidden || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: %d %q, want 403 with %q", tc.name, code, msg, tc.want)
 		}
@@ -124,7 +117,7 @@ func TestPolicyZoneBypass(t *testing.T) {
 	if _, err := net.InterfaceByName(lo); err != nil {
 		lo = "1" // the loopback interface's index on most systems
 	}
-	h := policyRunner(t, "target_policy:\n  deny: [\"::1/128\"]\n")
+	h := runnerOf(mustParse(t, "target_policy:\n  deny: [\"::1/128\"]\n"))
 	target := "[::1%" + lo + "]:" + strconv.Itoa(int(l.port()))
 	code, msg := requestError(t, h, "a2s", target, "1.5")
 	if code != http.StatusForbidden || !strings.Contains(msg, "denied by target_policy.deny ::1/128: ::1%"+lo+" (::1)") {
@@ -259,7 +252,7 @@ func TestSecretGoesOnlyToListedTargets(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			requests.Store(0)
 			withAuth.Store(0)
-			r := policyRunner(t, module(tc.targets))
+			r := runnerOf(mustParse(t, module(tc.targets)))
 			r.Resolver = staticResolver{"game.example.org": {addr.Addr()}, "evil.example.net": {addr.Addr()}}
 			target := addr.String()
 			if tc.host != "" {
