@@ -8,9 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
-	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -20,21 +18,14 @@ import (
 
 // replay is a prometheus.Collector that emits the samples of some families as const
 // metrics: the registry path that buildFamilies replaces.
-type replay []*dto.MetricFamily
+type replay struct{ *families }
 
 func (r replay) Describe(ch chan<- *prometheus.Desc) {}
 
 func (r replay) Collect(ch chan<- prometheus.Metric) {
-	for _, mf := range r {
-		for _, m := range mf.Metric {
-			var names, values []string
-			for _, lp := range m.Label {
-				names = append(names, lp.GetName())
-				values = append(values, lp.GetValue())
-			}
-			d := prometheus.NewDesc(mf.GetName(), mf.GetHelp(), names, nil)
-			ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, m.GetGauge().GetValue(), values...)
-		}
+	for _, s := range r.samples {
+		d := prometheus.NewDesc(s.d.name, s.d.help, s.d.labels, nil)
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, s.v, r.values[s.lo:s.hi]...)
 	}
 }
 
@@ -123,34 +114,15 @@ gameserver_mods 5
 func compareWithRegistry(t *testing.T, f *families) {
 	t.Helper()
 	var names []string
-	for _, mf := range f.dto() {
-		names = append(names, mf.GetName())
+	for _, s := range f.samples {
+		names = append(names, s.d.name)
 	}
 	for _, format := range []expfmt.FormatType{expfmt.TypeTextPlain, expfmt.TypeOpenMetrics} {
-		theirs, err := testutil.CollectAndFormat(replay(f.dto()), format, names...)
+		theirs, err := testutil.CollectAndFormat(replay{f}, format, names...)
 		if ours := string(f.appendTo(nil, format == expfmt.TypeOpenMetrics)); err != nil || ours != string(theirs) {
 			t.Errorf("%s differs from the registry path (%v):\n--- ours\n%s\n--- registry\n%s", expfmt.NewFormat(format), err, ours, theirs)
 		}
 	}
-}
-
-// dto returns the samples as client_model families, for tests and the registry path.
-func (f *families) dto() []*dto.MetricFamily {
-	f.sort()
-	var out []*dto.MetricFamily
-	var cur *metricDesc
-	for _, s := range f.samples {
-		if s.d != cur {
-			cur = s.d
-			out = append(out, &dto.MetricFamily{Name: proto.String(s.d.name), Help: proto.String(s.d.help), Type: dto.MetricType_GAUGE.Enum()})
-		}
-		m := &dto.Metric{Gauge: &dto.Gauge{Value: proto.Float64(s.v)}}
-		for i, v := range f.values[s.lo:s.hi] {
-			m.Label = append(m.Label, &dto.LabelPair{Name: proto.String(s.d.labels[i]), Value: proto.String(v)})
-		}
-		out[len(out)-1].Metric = append(out[len(out)-1].Metric, m)
-	}
-	return out
 }
 
 // seriesLines returns the series of a probe's metrics whose names start with
