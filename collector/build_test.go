@@ -246,28 +246,3 @@ func TestListed(t *testing.T) {
 		}
 	}
 }
-
-// TestListedIsTheModules: modules that share a query (and so its outcome) each
-// get their own listed_in, not the one of the module whose probe ran the query.
-func TestListedIsTheModules(t *testing.T) {
-	q := &prototest.FakeQuerier{Result: &protocols.Result{Name: "x"}}
-	mods := map[string]*config.Module{
-		"listed": {Protocol: "fake", ListedIn: []string{"master"}},
-		"plain":  {Protocol: "fake"},
-	}
-	r := newTestRunner(t, q, mods)
-	r.MinInterval = time.Minute
-	r.Lists = fakeLists{"master": {"127.0.0.1:27015"}}
-	if o := run(t, r, "listed", "127.0.0.1:27015", ""); len(o.Listed) != 1 || !o.Listed[0].Listed {
-		t.Fatalf("listed: %+v", o.Listed)
-	}
-	if o := run(t, r, "plain", "127.0.0.1:27015", ""); !o.Cached || len(o.Listed) != 0 {
-		t.Errorf("plain, from the same query: cached %v, listed %+v", o.Cached, o.Listed)
-	}
-	if o := run(t, r, "listed", "127.0.0.1:27015", ""); !o.Cached || len(o.Listed) != 1 {
-		t.Errorf("listed, from the cache: cached %v, listed %+v", o.Cached, o.Listed)
-	}
-	if n := q.Calls(); n != 1 {
-		t.Errorf("%d queries, want 1", n)
-	}
-}

@@ -1,16 +1,14 @@
 package collector
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/prometheus/common/expfmt"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -20,21 +18,14 @@ import (
 
 // replay is a prometheus.Collector that emits the samples of some families as const
 // metrics: the registry path that buildFamilies replaces.
-type replay []*dto.MetricFamily
+type replay struct{ *families }
 
 func (r replay) Describe(ch chan<- *prometheus.Desc) {}
 
 func (r replay) Collect(ch chan<- prometheus.Metric) {
-	for _, mf := range r {
-		for _, m := range mf.Metric {
-			var names, values []string
-			for _, lp := range m.Label {
-				names = append(names, lp.GetName())
-				values = append(values, lp.GetValue())
-			}
-			d := prometheus.NewDesc(mf.GetName(), mf.GetHelp(), names, nil)
-			ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, m.GetGauge().GetValue(), values...)
-		}
+	for _, s := range r.samples {
+		d := prometheus.NewDesc(s.d.name, s.d.help, s.d.labels, nil)
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, s.v, r.values[s.lo:s.hi]...)
 	}
 }
 
@@ -112,129 +103,80 @@ gameserver_mods 5
 	} {
 		mod := &config.Module{Protocol: "fake", Rules: tt.rules, MaxPlayerSeries: tt.max}
 		o := &Outcome{Module: mod, Result: &protocols.Result{Mods: tt.mods}}
-		var got strings.Builder
-		for _, line := range strings.SplitAfter(string(buildFamilies(o).appendTo(nil, false)), "\n") {
-			if strings.HasPrefix(line, "gameserver_mod") {
-				got.WriteString(line)
-			}
-		}
-		if got.String() != tt.want {
-			t.Errorf("rules=%v max=%d %v:\n%s\nwant\n%s", tt.rules, tt.max, tt.mods, got.String(), tt.want)
+		if got := seriesLines(o, "gameserver_mod"); got != tt.want {
+			t.Errorf("rules=%v max=%d %v:\n%s\nwant\n%s", tt.rules, tt.max, tt.mods, got, tt.want)
 		}
 	}
 }
 
+// compareWithRegistry compares what f exposes with what a pedantic registry
+// exposes of the same samples, in both text formats.
 func compareWithRegistry(t *testing.T, f *families) {
 	t.Helper()
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(replay(f.dto()))
-	theirs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, om := range []bool{false, true} {
-		format := expfmt.NewFormat(expfmt.TypeTextPlain)
-		if om {
-			format = expfmt.NewFormat(expfmt.TypeOpenMetrics)
-		}
-		if a, b := string(f.appendTo(nil, om)), encode(t, theirs, format); a != b {
-			t.Errorf("%s differs from the registry path:\n--- ours\n%s\n--- registry\n%s", format, a, b)
-		}
-	}
-}
-
-func encode(t *testing.T, fams []*dto.MetricFamily, format expfmt.Format) string {
-	t.Helper()
-	var buf bytes.Buffer
-	enc := expfmt.NewEncoder(&buf, format)
-	for _, mf := range fams {
-		if err := enc.Encode(mf); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if c, ok := enc.(expfmt.Closer); ok {
-		c.Close()
-	}
-	return buf.String()
-}
-
-// dto returns the samples as client_model families, for tests and the registry path.
-func (f *families) dto() []*dto.MetricFamily {
-	f.sort()
-	var out []*dto.MetricFamily
-	var cur *metricDesc
+	var names []string
 	for _, s := range f.samples {
-		if s.d != cur {
-			cur = s.d
-			out = append(out, &dto.MetricFamily{Name: proto.String(s.d.name), Help: proto.String(s.d.help), Type: dto.MetricType_GAUGE.Enum()})
-		}
-		m := &dto.Metric{Gauge: &dto.Gauge{Value: proto.Float64(s.v)}}
-		for i, v := range f.values[s.lo:s.hi] {
-			m.Label = append(m.Label, &dto.LabelPair{Name: proto.String(s.d.labels[i]), Value: proto.String(v)})
-		}
-		out[len(out)-1].Metric = append(out[len(out)-1].Metric, m)
+		names = append(names, s.d.name)
 	}
-	return out
+	for _, format := range []expfmt.FormatType{expfmt.TypeTextPlain, expfmt.TypeOpenMetrics} {
+		theirs, err := testutil.CollectAndFormat(replay{f}, format, names...)
+		if ours := string(f.appendTo(nil, format == expfmt.TypeOpenMetrics)); err != nil || ours != string(theirs) {
+			t.Errorf("%s differs from the registry path (%v):\n--- ours\n%s\n--- registry\n%s", expfmt.NewFormat(format), err, ours, theirs)
+		}
+	}
 }
 
-// playerLines returns the per-player series of a probe's metrics, in exposition order.
-func playerLines(o *Outcome) string {
+// seriesLines returns the series of a probe's metrics whose names start with
+// prefix, in exposition order.
+func seriesLines(o *Outcome, prefix string) string {
 	var b strings.Builder
 	for _, line := range strings.SplitAfter(string(Append(nil, o, false)), "\n") {
-		if strings.HasPrefix(line, "gameserver_player_") {
+		if strings.HasPrefix(line, prefix) {
 			b.WriteString(line)
 		}
 	}
 	return b.String()
 }
 
-// TestPlayerInfoNamesOnly: a protocol that reports names only (Mafia 2 MP, VC:MP,
+// TestPlayerInfo: a protocol that reports names only (Mafia 2 MP, VC:MP,
 // Armagetron, a list's player names) or names and teams still shows each player,
-// through the whole collector, under the per-player cap.
-func TestPlayerInfoNamesOnly(t *testing.T) {
-	res := &protocols.Result{Players: protocols.Known(4), PlayerList: []protocols.Player{
+// through the whole collector, under the per-player cap; a player with numbers
+// has its info series too, under the same (de-duplicated) name as its numbers.
+func TestPlayerInfo(t *testing.T) {
+	names := &protocols.Result{Players: protocols.Known(4), PlayerList: []protocols.Player{
 		{Name: "Vito"}, {Name: "Joe", Team: "Falcone"}, {Name: "Vito"}, {Name: "Henry\x01", Team: "Clemente"},
 	}}
+	numbers := &protocols.Result{PlayerList: []protocols.Player{
+		{Name: "amy", Score: protocols.Known(3), Team: "red"}, {Name: "amy", Ping: protocols.Known(40)},
+	}}
 	for _, tt := range []struct {
+		res     *protocols.Result
 		players bool
 		max     int
 		want    string
 	}{
-		{players: false, max: 10, want: ""},
-		{players: true, max: 10, want: `gameserver_player_info{player="Henry",team="Clemente"} 1
+		{names, false, 10, ""},
+		{names, true, 10, `gameserver_player_info{player="Henry",team="Clemente"} 1
 gameserver_player_info{player="Joe",team="Falcone"} 1
 gameserver_player_info{player="Vito",team=""} 1
 gameserver_player_info{player="Vito (2)",team=""} 1
 `},
-		{players: true, max: 2, want: `gameserver_player_info{player="Joe",team="Falcone"} 1
+		{names, true, 2, `gameserver_player_info{player="Joe",team="Falcone"} 1
 gameserver_player_info{player="Vito",team=""} 1
+`},
+		{numbers, true, 10, `gameserver_player_info{player="amy",team="red"} 1
+gameserver_player_info{player="amy (2)",team=""} 1
+gameserver_player_ping_seconds{player="amy (2)"} 0.04
+gameserver_player_score{player="amy"} 3
 `},
 	} {
 		mods := map[string]*config.Module{"names": {Protocol: "fake", Players: tt.players, MaxPlayerSeries: tt.max}}
-		r := newTestRunner(t, &prototest.FakeQuerier{Result: res}, mods)
+		r := newTestRunner(t, &prototest.FakeQuerier{Result: tt.res}, mods)
 		o := run(t, r, "names", "127.0.0.1:27015", "")
 		if !o.Success() {
 			t.Fatalf("probe failed: %v", o.Err)
 		}
-		if got := playerLines(o); got != tt.want {
-			t.Errorf("players %v, max %d:\n%s\nwant:\n%s", tt.players, tt.max, got, tt.want)
+		if got := seriesLines(o, "gameserver_player_"); got != tt.want {
+			t.Errorf("%v, players %v, max %d:\n%s\nwant:\n%s", tt.res.PlayerList, tt.players, tt.max, got, tt.want)
 		}
-	}
-}
-
-// TestPlayerInfoBesideNumbers: a player with numbers has its info series too, under
-// the same (de-duplicated) name as its numbers.
-func TestPlayerInfoBesideNumbers(t *testing.T) {
-	res := &protocols.Result{PlayerList: []protocols.Player{
-		{Name: "amy", Score: protocols.Known(3), Team: "red"}, {Name: "amy", Ping: protocols.Known(40)},
-	}}
-	r := newTestRunner(t, &prototest.FakeQuerier{Result: res}, nil)
-	want := `gameserver_player_info{player="amy",team="red"} 1
-gameserver_player_info{player="amy (2)",team=""} 1
-gameserver_player_ping_seconds{player="amy (2)"} 0.04
-gameserver_player_score{player="amy"} 3
-`
-	if got := playerLines(run(t, r, "fake", "127.0.0.1:27015", "")); got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -68,22 +68,26 @@ func TestMinIntervalByQuery(t *testing.T) {
 	q := &prototest.FakeQuerier{Result: &protocols.Result{Name: "x"}}
 	mods := func() map[string]*config.Module {
 		return map[string]*config.Module{
-			"fake":    {Protocol: "fake", Description: "one game"},
+			"fake":    {Protocol: "fake", Description: "one game", ListedIn: []string{"master"}},
 			"other":   {Protocol: "fake", Description: "another game on the same protocol"},
 			"players": {Protocol: "fake", Players: true},
 		}
 	}
 	r := newTestRunner(t, q, mods())
 	r.MinInterval = time.Minute
-	run(t, r, "fake", "127.0.0.1:27015", "")
-	if o := run(t, r, "other", "127.0.0.1:27015", ""); !o.Cached || o.ModuleName != "other" {
-		t.Errorf("another module, same query: cached %v, module %q", o.Cached, o.ModuleName)
+	r.Lists = fakeLists{"master": {"127.0.0.1:27015"}}
+	if o := run(t, r, "fake", "127.0.0.1:27015", ""); len(o.Listed) != 1 || !o.Listed[0].Listed {
+		t.Fatalf("listed: %+v", o.Listed)
+	}
+	// Each module gets its own listed_in, not the one of the module whose probe ran the query.
+	if o := run(t, r, "other", "127.0.0.1:27015", ""); !o.Cached || o.ModuleName != "other" || len(o.Listed) != 0 {
+		t.Errorf("another module, same query: cached %v, module %q, listed %+v", o.Cached, o.ModuleName, o.Listed)
 	}
 	// A reload: a new config, the same modules.
 	r2 := newTestRunner(t, q, mods())
 	r.Config = r2.Config
-	if o := run(t, r, "fake", "127.0.0.1:27015", ""); !o.Cached {
-		t.Error("a reload with the same module started a new query")
+	if o := run(t, r, "fake", "127.0.0.1:27015", ""); !o.Cached || len(o.Listed) != 1 {
+		t.Errorf("a reload with the same module started a new query (cached %v), listed %+v", o.Cached, o.Listed)
 	}
 	if n := q.Calls(); n != 1 {
 		t.Errorf("%d queries, want 1", n)
@@ -140,14 +144,7 @@ func TestWaiterArmsNoTimer(t *testing.T) {
 func waitForWaiters(t *testing.T, n int) {
 	t.Helper()
 	buf := make([]byte, 1<<20)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		if strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(") >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("fewer than %d waiters after 10 s", n)
-		}
-	}
+	waitFor(t, func() bool { return strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(") >= n })
 }
 
 type ctxKey struct{}

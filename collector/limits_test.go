@@ -3,9 +3,6 @@ package collector
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/netip"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -70,49 +67,6 @@ func TestCacheTTL(t *testing.T) {
 	run(t, r, "plain", "127.0.0.1", "")
 	if n := q.Calls(); n != 3 {
 		t.Errorf("queries = %d, want 3", n)
-	}
-	// The global minimum interval acts as a floor for every module.
-	r.MinInterval = time.Hour
-	run(t, r, "plain", "127.0.0.9", "")
-	run(t, r, "plain", "127.0.0.9", "")
-	if n := q.Calls(); n != 4 {
-		t.Errorf("min interval: queries = %d, want 4", n)
-	}
-}
-
-func TestTargetPolicyRefusal(t *testing.T) {
-	q := &prototest.FakeQuerier{Result: &protocols.Result{}}
-	h := newTestRunner(t, q, nil)
-	cfg := mustParse(t, "target_policy:\n  allow: [\"192.0.2.0/24\", \"*.games.example\"]\n  deny: [\"127.0.0.0/8\"]\n")
-	cfg.Modules = h.Config.Get().Modules
-	h.Config.Set(cfg)
-	h.Resolver = staticResolver{
-		"evil.games.example": {netip.MustParseAddr("127.0.0.1")},
-		"cs.games.example":   {netip.MustParseAddr("198.51.100.7")},
-	}
-	for _, tc := range []struct {
-		target string
-		code   int
-	}{
-		{"192.0.2.1", 200},
-		{"cs.games.example", 200},
-		{"198.51.100.1", 403},
-		{"127.0.0.1", 403},
-		{"evil.games.example", 403},
-	} {
-		if tc.code == http.StatusOK {
-			run(t, h, "fake", tc.target, "")
-			continue
-		}
-		if code, msg := requestError(t, h, "fake", tc.target, ""); code != tc.code || !strings.Contains(msg, "target_policy") {
-			t.Errorf("%s: %d %q, want %d giving the reason", tc.target, code, msg, tc.code)
-		}
-	}
-	if n := q.Calls(); n != 2 {
-		t.Errorf("refused targets must not be queried: %d queries, want 2", n)
-	}
-	if got := counterValue(t, h.Metrics.PolicyRefusals); got != 3 {
-		t.Errorf("refusal counter = %v, want 3", got)
 	}
 }
 

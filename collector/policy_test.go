@@ -21,13 +21,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// policyRunner runs probes with the real a2s querier under modules.yml text yml.
-func policyRunner(t *testing.T, yml string) *Runner {
-	t.Helper()
-	cfg := mustParse(t, yml)
-	return runnerOf(cfg)
-}
-
 // listener is a UDP socket on loopback that tells whether anything reached it.
 type listener struct {
 	t    *testing.T
@@ -91,7 +84,7 @@ func TestPolicyRefusesBeforeSending(t *testing.T) {
 	target := func(host string) string { return host + ":" + strconv.Itoa(int(p)-1) }
 
 	// The harness sees a packet when one is sent: 127.0.0.1 is allowed by default.
-	run(t, policyRunner(t, modules), "two_ports", target("127.0.0.1"), "1.5")
+	run(t, runnerOf(mustParse(t, modules)), "two_ports", target("127.0.0.1"), "1.5")
 	if got := l.first(); bytes.Equal(got, []byte("marker")) {
 		t.Fatal("control probe of 127.0.0.1 sent nothing: the harness cannot see packets")
 	}
@@ -104,7 +97,7 @@ func TestPolicyRefusesBeforeSending(t *testing.T) {
 		{"deny list", "target_policy:\n  deny: [127.0.0.0/8]\n", target("127.0.0.1"), "denied by target_policy.deny 127.0.0.0/8: 127.0.0.1"},
 		{"deny list, mapped", "target_policy:\n  deny: [127.0.0.0/8]\n", "[::ffff:127.0.0.1]:" + strconv.Itoa(int(p)-1), "denied by target_policy.deny 127.0.0.0/8"},
 	} {
-		h := policyRunner(t, modules+tc.policy)
+		h := runnerOf(mustParse(t, modules+tc.policy))
 		if code, msg := requestError(t, h, "two_ports", tc.target, "1.5"); code != http.StatusForbidden || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: %d %q, want 403 with %q", tc.name, code, msg, tc.want)
 		}
@@ -124,7 +117,7 @@ func TestPolicyZoneBypass(t *testing.T) {
 	if _, err := net.InterfaceByName(lo); err != nil {
 		lo = "1" // the loopback interface's index on most systems
 	}
-	h := policyRunner(t, "target_policy:\n  deny: [\"::1/128\"]\n")
+	h := runnerOf(mustParse(t, "target_policy:\n  deny: [\"::1/128\"]\n"))
 	target := "[::1%" + lo + "]:" + strconv.Itoa(int(l.port()))
 	code, msg := requestError(t, h, "a2s", target, "1.5")
 	if code != http.StatusForbidden || !strings.Contains(msg, "denied by target_policy.deny ::1/128: ::1%"+lo+" (::1)") {
@@ -176,6 +169,9 @@ func TestPolicyBeforeLookup(t *testing.T) {
 		{"module targets of names only", "deny: []", "[\"*.example.org\"]", "evil.example.net:27015", 0, 0, "evil.example.net is not among the module's targets"},
 		{"module targets, a name without a port (SRV)", "deny: []", "[\"*.example.org\"]", "evil.example.net", 0, 0, "evil.example.net is not among the module's targets"},
 		{"module targets, a listed name's SRV record", "deny: []", "[\"*.example.org\"]", "game.example.org", 1, 1, ""},
+		{"a name resolving into a denied range", "deny: [192.0.2.0/24]", "", "game.example.org", 1, 1, "403 denied by target_policy.deny 192.0.2.0/24: game.example.org resolves to 192.0.2.7"},
+		{"a name the allow list names, resolving outside its ranges", "allow: [\"*.example.org\", 198.51.100.0/24]", "", "game.example.org", 1, 1, ""},
+		{"an address outside the allow list", "allow: [198.51.100.0/24]", "", "192.0.2.1", 0, 0, "403 refused by target_policy.allow: 192.0.2.1 is outside the allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			yml := "target_policy:\n  " + tc.policy + "\n"
@@ -217,6 +213,9 @@ func TestPolicyBeforeLookup(t *testing.T) {
 			if res.srv.Load() != tc.srv || res.dns.Load() != tc.dns {
 				t.Errorf("%d SRV and %d DNS lookups, want %d and %d", res.srv.Load(), res.dns.Load(), tc.srv, tc.dns)
 			}
+			if queried := q.Calls() == 1; queried != (tc.want == "") {
+				t.Errorf("%d queries", q.Calls())
+			}
 		})
 	}
 }
@@ -224,7 +223,8 @@ func TestPolicyBeforeLookup(t *testing.T) {
 // TestSecretGoesOnlyToListedTargets: a module carrying a password sends it only to
 // the targets the operator listed (hostile round, row 1: palworld's basic auth went
 // to any target a caller named). Another target fails as target_not_allowed with
-// nothing sent; a listed one gets the query.
+// nothing sent; a listed one gets the query. A listed name allows that name, not
+// another name resolving to the same address.
 func TestSecretGoesOnlyToListedTargets(t *testing.T) {
 	var requests, withAuth atomic.Int32
 	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -234,25 +234,30 @@ func TestSecretGoesOnlyToListedTargets(t *testing.T) {
 		}
 		http.Error(w, "no", http.StatusUnauthorized)
 	}), false)
-	target := addr.String()
 	module := func(targets string) string {
 		return fmt.Sprintf("modules:\n  pal:\n    protocol: palworld\n    targets: [%s]\n    palworld: {password: hunter2}\n", targets)
 	}
-	tests := []struct {
-		name, targets string
-		allowed       bool
+	for _, tc := range []struct {
+		name, targets, host string // host "": the server's address
+		allowed             bool
 	}{
-		{"other address", "127.0.0.2", false},
-		{"other CIDR", "10.0.0.0/8", false},
-		{"other name", "game.example.org", false},
-		{"listed address", "127.0.0.1", true},
-		{"listed CIDR", "127.0.0.0/8", true},
-	}
-	for _, tc := range tests {
+		{"other address", "127.0.0.2", "", false},
+		{"other CIDR", "10.0.0.0/8", "", false},
+		{"other name", "game.example.org", "", false},
+		{"a name resolving to the listed name's address", "game.example.org", "evil.example.net", false},
+		{"listed address", "127.0.0.1", "", true},
+		{"listed CIDR", "127.0.0.0/8", "", true},
+		{"listed name, resolved as the operator's DNS says", "game.example.org", "game.example.org", true},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			requests.Store(0)
 			withAuth.Store(0)
-			r := policyRunner(t, module(tc.targets))
+			r := runnerOf(mustParse(t, module(tc.targets)))
+			r.Resolver = staticResolver{"game.example.org": {addr.Addr()}, "evil.example.net": {addr.Addr()}}
+			target := addr.String()
+			if tc.host != "" {
+				target = fmt.Sprint(tc.host, ":", addr.Port())
+			}
 			o := run(t, r, "pal", target, "")
 			if !tc.allowed {
 				if o.Reason() != "target_not_allowed" || requests.Load() != 0 {
@@ -267,27 +272,5 @@ func TestSecretGoesOnlyToListedTargets(t *testing.T) {
 				t.Fatalf("targets %s: reason %q, %d requests with credentials", tc.targets, o.Reason(), withAuth.Load())
 			}
 		})
-	}
-}
-
-// TestSecretNameTargets: a listed host name allows that name (resolved as the
-// operator's DNS says), not another name resolving elsewhere.
-func TestSecretNameTargets(t *testing.T) {
-	var requests atomic.Int32
-	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		requests.Add(1)
-		http.Error(w, "no", http.StatusUnauthorized)
-	}), false)
-	r := policyRunner(t, "modules:\n  pal:\n    protocol: palworld\n    targets: [game.example.org]\n    palworld: {password: hunter2}\n")
-	r.Resolver = staticResolver{"game.example.org": {addr.Addr()}, "evil.example.net": {addr.Addr()}}
-	port := fmt.Sprint(addr.Port())
-	if o := run(t, r, "pal", "evil.example.net:"+port, ""); o.Reason() != "target_not_allowed" {
-		t.Errorf("an unlisted name: reason %q", o.Reason())
-	}
-	if requests.Load() != 0 {
-		t.Fatalf("%d requests for an unlisted name", requests.Load())
-	}
-	if o := run(t, r, "pal", "game.example.org:"+port, ""); o.Reason() == "target_not_allowed" || requests.Load() != 1 {
-		t.Errorf("the listed name: reason %q, %d requests", o.Reason(), requests.Load())
 	}
 }

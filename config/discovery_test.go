@@ -148,26 +148,6 @@ func TestPresetSource(t *testing.T) {
 	}
 }
 
-// TestDiscoveryToken: a list that signs in takes username and token_file, the
-// module reading it needs no targets (the token goes to the list only), and
-// a changed token file restarts the source on reload.
-func TestDiscoveryToken(t *testing.T) {
-	tok := filepath.Join(t.TempDir(), "factorio.token")
-	os.WriteFile(tok, []byte("0123abcd\n"), 0o600)
-	src := fmt.Sprintf("discovery: {factorio: {preset: factorio, username: exporter, token_file: %s}}", tok)
-	c := mustParse(t, src)
-	if m := c.Modules["factorio"]; m == nil || m.Protocol != "list" || len(m.Targets) != 0 {
-		t.Fatalf("module factorio: %+v", m)
-	}
-	if strings.Contains(c.Discovery["factorio"].compare, "0123abcd") {
-		t.Fatal("the token is in the compared settings")
-	}
-	os.WriteFile(tok, []byte("4567ef\n"), 0o600)
-	if c.Discovery["factorio"].Same(mustParse(t, src).Discovery["factorio"]) {
-		t.Fatal("a changed token file keeps the running source")
-	}
-}
-
 // TestExamples: examples/modules.yml loads, and examples/discovery.yml with its
 // preset source.
 func TestExamples(t *testing.T) {
@@ -178,71 +158,35 @@ func TestExamples(t *testing.T) {
 	}
 }
 
-// TestDiscoveryFileAndPanel: a file source and a panel source load; the
-// panel's key is in no compared setting, and a changed key file restarts it.
-func TestDiscoveryFileAndPanel(t *testing.T) {
-	key := filepath.Join(t.TempDir(), "panel.key")
-	os.WriteFile(key, []byte("ptla_0123abcd\n"), 0o600)
-	src := fmt.Sprintf("discovery: {mine: {type: file, path: /srv/targets.txt, module: a2s}, panel: {type: pterodactyl, url: https://panel.example.org, key_file: %s, module: a2s}}", key)
-	c := mustParse(t, src)
-	if s := c.Discovery["mine"]; s.Lister() == nil || s.Path != "/srv/targets.txt" {
-		t.Fatalf("file source: %+v", s)
-	}
-	p := c.Discovery["panel"]
-	if p.Lister() == nil || strings.Contains(p.compare, "0123abcd") || strings.Contains(fmt.Sprintf("%v %+v", p, p.Lister()), "0123abcd") {
-		t.Fatalf("panel source: %+v", p)
-	}
-	os.WriteFile(key, []byte("ptla_4567ef\n"), 0o600)
-	again := mustParse(t, src)
-	if p.Same(again.Discovery["panel"]) {
-		t.Fatal("a changed key file keeps the running source")
-	}
-	if !c.Discovery["mine"].Same(again.Discovery["mine"]) {
-		t.Fatal("an unchanged file source restarts")
-	}
-}
-
-// TestDiscoveryFilterNeedsField: a filter loads on a list that has its field
-// (TestParseErrors: one that has not is refused).
-func TestDiscoveryFilterNeedsField(t *testing.T) {
-	key := filepath.Join(t.TempDir(), "key")
-	os.WriteFile(key, []byte("k"), 0o600)
-	for _, ok := range []string{
-		"{type: ddnet, filters: {name: x, game: y, map: z, not_empty: true}}",
-		"{type: steam, key_file: " + key + ", filters: {name: x, game: y, map: z, not_empty: true}}",
-		"{type: geneshift, url: http://127.0.0.1/, filters: {name: x, map: z, not_empty: true}}",
-		"{type: pterodactyl, url: https://panel.example.org, key_file: " + key + ", filters: {name: x}}",
-		"{type: http_json, url: http://127.0.0.1/, fields: {address: a, name: n, game: g, map: m, players: p}, filters: {name: x, game: y, map: z, not_empty: true}}",
-		"{preset: beammp, filters: {name: Drift, not_empty: true}}",
+// TestSourceSecrets: a source's token, key or header value is in no compared
+// setting, nor in what prints the source; a reload with the same values keeps
+// the running source, a changed value (inline or in its file) restarts it.
+func TestSourceSecrets(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "secret")
+	for _, src := range []string{
+		"factorio: {preset: factorio, username: exporter, token_file: FILE}",
+		"panel: {type: pterodactyl, url: https://panel.example.org, key_file: FILE, module: a2s}",
+		"l: {type: http_json, url: \"https://list.example/s\", fields: {address: ip}, headers: {X-Api-Key: INLINE}, header_files: {X-Other: FILE}}",
+		"mine: {type: file, path: /srv/targets.txt, module: a2s}",
 	} {
-		if _, err := Parse([]byte("discovery: {s: " + ok + "}")); err != nil {
-			t.Errorf("%s: %v", ok, err)
+		name, _, _ := strings.Cut(src, ":")
+		os.WriteFile(file, []byte("secret0123\n"), 0o600)
+		parse := func(inline string) *DiscoverySource {
+			return mustParse(t, "discovery: {"+strings.NewReplacer("FILE", file, "INLINE", inline).Replace(src)+"}").Discovery[name]
 		}
-	}
-}
-
-// TestDiscoveryHeaders: a reload with the same header values keeps the running
-// source, a changed value (inline or in its file) restarts it; the compared
-// settings hold no value.
-func TestDiscoveryHeaders(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "list.key")
-	os.WriteFile(file, []byte("filekey1\n"), 0o600)
-	src := func(key string) string {
-		return fmt.Sprintf("discovery: {l: {type: http_json, url: \"https://list.example/s\", fields: {address: ip}, headers: {X-Api-Key: %s}, header_files: {X-Other: %s}}}", key, file)
-	}
-	parse := func(s string) *DiscoverySource { return mustParse(t, s).Discovery["l"] }
-	a := parse(src("inlinekey1"))
-	if strings.Contains(a.compare, "inlinekey1") || strings.Contains(a.compare, "filekey1") {
-		t.Fatalf("a key is in the compared settings: %s", a.compare)
-	}
-	if !a.Same(parse(src("inlinekey1"))) {
-		t.Fatal("the same headers restart the source")
-	}
-	if a.Same(parse(src("inlinekey2"))) {
-		t.Fatal("a changed header value keeps the running source")
-	}
-	os.WriteFile(file, []byte("filekey22\n"), 0o600)
-	if a.Same(parse(src("inlinekey1"))) {
-		t.Fatal("a changed header file keeps the running source")
+		s := parse("inline0123")
+		if s.Lister() == nil || strings.Contains(s.compare+fmt.Sprintf("%v %+v", s, s.Lister()), "0123") {
+			t.Fatalf("%s: %+v", name, s)
+		}
+		if !s.Same(parse("inline0123")) {
+			t.Fatalf("%s: the same settings restart the source", name)
+		}
+		if strings.Contains(src, "INLINE") && s.Same(parse("inline4567")) {
+			t.Fatalf("%s: a changed value keeps the running source", name)
+		}
+		os.WriteFile(file, []byte("secret45678\n"), 0o600)
+		if strings.Contains(src, "FILE") && s.Same(parse("inline0123")) {
+			t.Fatalf("%s: a changed file keeps the running source", name)
+		}
 	}
 }

@@ -3,12 +3,15 @@ package config
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
 // TestReloadSerialised: a reload that read the older file slowly must not be
@@ -27,9 +30,7 @@ func TestReloadSerialised(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() { s.Reload() })
-	for calls.Load() != 1 { // until the first reload is under way
-		time.Sleep(time.Millisecond)
-	}
+	testenv.WaitEvery(t, time.Millisecond, 10*time.Second, "the first reload", func() (bool, string) { return calls.Load() == 1, "" })
 	wg.Go(func() { s.Reload() })
 	time.Sleep(50 * time.Millisecond) // let the second reload run, or wait its turn
 	close(release)
@@ -80,7 +81,9 @@ func TestReloadDeadline(t *testing.T) {
 	// The bound is on loads still running: once they return, reloads work again.
 	s.timeout = 5 * time.Second
 	stuck <- struct{}{} // one stalled load returns (its result is dropped)
-	waitLoads(t, s, maxStalledLoads-1)
+	testenv.WaitEvery(t, time.Millisecond, 10*time.Second, "the stalled load to return", func() (bool, string) {
+		return s.loading.Load() < maxStalledLoads, fmt.Sprint(s.loading.Load(), " loads running")
+	})
 	if err := s.Reload(); err != nil || s.Get() != fixed {
 		t.Fatalf("reload after the fix: %v, config %v", err, s.Get())
 	}
@@ -98,15 +101,6 @@ func TestReloadClientLeaves(t *testing.T) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("reload after the client left: %v", err)
-	}
-}
-
-func waitLoads(t *testing.T, s *SafeConfig, n int32) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); s.loading.Load() > n; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d loads still running", s.loading.Load())
-		}
 	}
 }
 

@@ -65,34 +65,6 @@ func TestDiscoverySecretsRedacted(t *testing.T) {
 	}
 }
 
-// TestSecretNeedsTargets: a module that sends a credential to its targets must list
-// them; one whose protocol queries a fixed service (eos) need not.
-func TestSecretNeedsTargets(t *testing.T) {
-	pw := filepath.Join(t.TempDir(), "pw")
-	os.WriteFile(pw, []byte("hunter2\n"), 0o600)
-	tests := []struct {
-		name, yml string
-		err       string // "" = loads
-	}{
-		{"inline password", "modules:\n  pal:\n    protocol: palworld\n    palworld: {password: x}\n", "palworld.password"},
-		{"password file", "modules:\n  pal:\n    protocol: palworld\n    palworld: {password_file: " + pw + "}\n", "palworld.password_file"},
-		{"token", "modules:\n  sf:\n    protocol: satisfactory\n    satisfactory: {api: true, token: x}\n", "satisfactory.token"},
-		{"listed", "modules:\n  pal:\n    protocol: palworld\n    targets: [203.0.113.0/24, game.example.org]\n    palworld: {password: x}\n", ""},
-		{"no secret", "modules:\n  q:\n    protocol: a2s\n    players: true\n", ""},
-		{"off-target", "modules:\n  e:\n    protocol: eos\n    eos: {client_id: a, client_secret: b, deployment_id: c}\n", ""},
-		{"bad entry", "modules:\n  pal:\n    protocol: palworld\n    targets: [203.0.113.7/8]\n    palworld: {password: x}\n", "bits set past the prefix"},
-	}
-	for _, tc := range tests {
-		_, err := Parse([]byte(tc.yml))
-		switch {
-		case tc.err == "" && err != nil:
-			t.Errorf("%s: %v", tc.name, err)
-		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "targets")):
-			t.Errorf("%s: want an error naming %q and targets, got %v", tc.name, tc.err, err)
-		}
-	}
-}
-
 func TestCheckTarget(t *testing.T) {
 	c := mustParse(t, "modules:\n  pal:\n    protocol: palworld\n    targets: [203.0.113.0/24, '*.example.org', 2001:db8::1]\n    palworld: {password: x}\n")
 	m := c.Modules["pal"]

@@ -78,40 +78,57 @@ func await(t *testing.T, m *Manager, source string) {
 	}
 }
 
-// TestBuiltinLazy: a built-in list is not fetched until a probe reads it;
-// concurrent first probes wait for one fetch, and then find the server.
+// TestBuiltinLazy: the catalog module beammp, as config builds it (no discovery
+// section), reads the built-in list through protocol list; the list is not
+// fetched until a probe reads it, and concurrent first probes wait for one fetch.
 func TestBuiltinLazy(t *testing.T) {
 	hold := make(chan struct{})
 	f := newFakeBeamMP(t, hold)
 	m := builtinManager(t, f.url, 0)
-	m.Apply(config.Discovery{})
+	master.SetCache(m)
+	t.Cleanup(func() { master.SetCache(nil) })
+	c, err := config.Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := c.Modules["beammp"]
+	if mod == nil || mod.Protocol != "list" {
+		t.Fatalf("module beammp: %+v", mod)
+	}
+	m.Apply(c.Discovery)
 	if _, _, known := m.Lookup("beammp", drift, ""); known || len(m.Statuses()) != 0 || f.fetches.Load() != 0 {
 		t.Fatalf("a built-in list runs before any probe: %+v, %d fetches", m.Statuses(), f.fetches.Load())
 	}
+	query := func(addr netip.AddrPort) (*protocols.Result, error) {
+		return mod.Querier().Query(prototest.Context(t, 10*time.Second), protocols.At(addr), wire.NewTrace())
+	}
 
 	const probes = 8
-	errs := make(chan error, probes)
+	results := make(chan *protocols.Result, probes)
 	var started sync.WaitGroup
 	started.Add(probes)
 	for range probes {
 		go func() {
 			started.Done()
-			errs <- m.Await(prototest.Context(t, 10*time.Second), "beammp")
+			res, err := query(drift)
+			if err != nil {
+				t.Error(err)
+			}
+			results <- res
 		}()
 	}
 	started.Wait()
 	close(hold)
 	for range probes {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
+		if res := <-results; res == nil || res.Name != "Drift" || res.Map != "gridmap" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(8) || res.Password != protocols.FlagFalse {
+			t.Fatalf("result %+v", res)
 		}
 	}
-	if n := f.fetches.Load(); n != 1 {
-		t.Fatalf("%d fetches for %d concurrent first probes, want 1", n, probes)
+	if _, err := query(netip.MustParseAddrPort("192.0.2.10:30815")); !errors.Is(err, wire.ErrNotListed) {
+		t.Fatalf("another port: %v", err)
 	}
-	e, listed, known := m.Lookup("beammp", drift, "")
-	if !listed || !known || e.Name != "Drift" || e.Players.Value != 3 {
-		t.Fatalf("lookup: %+v %v %v", e, listed, known)
+	if n := f.fetches.Load(); n != 1 {
+		t.Fatalf("%d fetches for %d probes, want 1", n, probes+1)
 	}
 	st := m.Statuses()
 	if len(st) != 1 || !st[0].Builtin || st[0].Name != "beammp" || st[0].Entries != 1 {
@@ -170,7 +187,8 @@ func TestBuiltinIdle(t *testing.T) {
 }
 
 // TestBuiltinFirstFetch: a first fetch that fails is the probe's error; one
-// that outlasts the probe's deadline fails the probe, not the fetch.
+// that outlasts the probe's deadline fails the probe, not the fetch. (A preset
+// that cannot start says why: TestTokenList.)
 func TestBuiltinFirstFetch(t *testing.T) {
 	f := newFakeBeamMP(t, nil)
 	f.fail.Store(true)
@@ -190,13 +208,6 @@ func TestBuiltinFirstFetch(t *testing.T) {
 	}
 	close(hold)
 	await(t, m2, "beammp")
-
-	// A preset that cannot start says why.
-	m3 := NewManager(nil)
-	m3.Builtin = func(string) (*config.DiscoverySource, error) { return nil, errors.New("needs a token") }
-	if err := m3.Await(context.Background(), "beammp"); err == nil || !strings.Contains(err.Error(), "needs a token") {
-		t.Fatalf("err %v", err)
-	}
 }
 
 // TestBuiltinShadowed: a source of the modules file named like a preset wins:
@@ -228,42 +239,6 @@ func TestBuiltinShadowed(t *testing.T) {
 	}
 	if code, groups, _ := getSD(t, m, "source=beammp"); code != 200 || len(groups) != 1 {
 		t.Fatalf("/sd of a defined preset source: %d %+v", code, groups)
-	}
-}
-
-// TestBuiltinModule: the catalog module beammp, as config builds it, reads the
-// built-in list on the first probe (no discovery section), through protocol
-// list, against a loopback fake.
-func TestBuiltinModule(t *testing.T) {
-	f := newFakeBeamMP(t, nil)
-	m := builtinManager(t, f.url, 0)
-	master.SetCache(m)
-	t.Cleanup(func() { master.SetCache(nil) })
-	c, err := config.Parse(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod := c.Modules["beammp"]
-	if mod == nil || mod.Protocol != "list" {
-		t.Fatalf("module beammp: %+v", mod)
-	}
-	m.Apply(c.Discovery)
-	if f.fetches.Load() != 0 {
-		t.Fatal("fetched at start")
-	}
-	res, err := mod.Querier().Query(prototest.Context(t, 10*time.Second), protocols.At(drift), wire.NewTrace())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != "Drift" || res.Map != "gridmap" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(8) || res.Password != protocols.FlagFalse {
-		t.Fatalf("result %+v", res)
-	}
-	_, err = mod.Querier().Query(prototest.Context(t, 10*time.Second), protocols.At(netip.MustParseAddrPort("192.0.2.10:30815")), wire.NewTrace())
-	if !errors.Is(err, wire.ErrNotListed) {
-		t.Fatalf("another port: %v", err)
-	}
-	if n := f.fetches.Load(); n != 1 {
-		t.Fatalf("%d fetches for two probes, want 1", n)
 	}
 }
 
