@@ -117,35 +117,13 @@ func gameq(s string) string {
 	return wire.Windows1252(b)
 }
 
-// TestDecodeWindows1252: Halo, SWAT 4 and Battlefield Vietnam are Windows games:
-// a name that is not UTF-8 is Windows-1252, its 0x80-0x9F marks included.
-func TestDecodeWindows1252(t *testing.T) {
-	b := []byte{0, 'G', 'S', '2', 'X'}
-	for _, s := range [][]byte{[]byte("hostname"), prototest.MafiaName, []byte("numplayers"), []byte("0"), []byte("maxplayers"), []byte("16"), nil} {
-		b = append(append(b, s...), 0)
-	}
-	res, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != prototest.MafiaNameText {
-		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
-	}
-}
-
 // TestBotsMeaning: GameSpy 2 replies carry no bot count or flag: Players is
-// numplayers as sent (else the rows: aa_no_count), Bots stays unknown and no
-// row is marked.
+// numplayers as sent, else the rows; Bots stays unknown (the vectors' rows pin
+// the same for every reply: none is marked).
 func TestBotsMeaning(t *testing.T) {
-	for name, humans := range map[string]int64{"halo_like": 3, "aa_no_count": 2, "bfv_teams": 2, "empty_tables": 0} {
-		t.Run(name, func(t *testing.T) {
-			res, err := decode(vector(t, name)...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prototest.CheckBots(t, res, humans, prototest.Unknown, true)
-		})
-	}
+	res, err := decode(vector(t, "aa_no_count")...)
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
 
 // FuzzDecode feeds one or more reply datagrams to the decoder.
