@@ -265,19 +265,6 @@ func TestDecodeKinds(t *testing.T) {
 	if _, err := decodeStatus(info); !errors.Is(err, errNotReply) {
 		t.Errorf("decodeStatus(infoResponse) = %v, want a not-a-reply error", err)
 	}
-	if _, err := decodeStatus(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, wire.ErrTooLarge) {
-		t.Errorf("oversized datagram: %v, want too large", err)
-	}
-	// The keyword is matched case-insensitively, like the engine's commands.
-	r, err := decode([]byte("\xff\xff\xff\xffSTATUSRESPONSE\n\\a\\b\n"))
-	if err != nil || r.Response != idtech.StatusResponse {
-		t.Errorf("upper-case keyword: %v %v", r, err)
-	}
-	// Result without players or rules leaves both lists empty.
-	r, _ = decodeStatus(status)
-	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) == 0 {
-		t.Errorf("Result(false, false) = %+v", res)
-	}
 }
 
 // TestBots: Players counts humans wherever the server tells bots apart (its

@@ -12,14 +12,11 @@ import (
 // that everything it returns is valid UTF-8. Seeds: testdata/, and the real
 // captures in ../shared when present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.Fuzz(f, decode, kept, func(t *testing.T, r *reply) *protocols.Result {
+	idtechtest.Fuzz(f, decode, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
 		checkFuzzReply(t, r)
 		return r.result(true, true)
 	}, "fixtures/quake3/*.bin", "realworld/captures/*_q3-*.resp.bin")
 }
-
-// kept counts the player lines and info pairs a reply keeps.
-func kept(r *reply) (lines, pairs int) { return len(r.Players) + r.Unparsed, len(r.Pairs) }
 
 // checkFuzzReply checks that the decoded pairs and lines are valid UTF-8 and
 // within their own bounds.
