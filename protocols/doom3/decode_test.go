@@ -297,22 +297,6 @@ func checkFixtureResult(t *testing.T, rep *reply, d map[string]any) {
 	}
 }
 
-// TestDecodeWindows1252: id Tech 4 strings are the bytes the Windows client
-// typed: a name that is not UTF-8 is Windows-1252, its 0x80-0x9F marks included.
-func TestDecodeWindows1252(t *testing.T) {
-	b := vector(t, "doom3_players")
-	b = bytes.Replace(b, []byte("^1Red ^7Server"), prototest.MafiaName, 1)
-	b = bytes.Replace(b, []byte("^2Alice"), prototest.Marks1252, 1)
-	rep, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := rep.Result(true, false)
-	if res.Name != prototest.MafiaNameText || len(res.PlayerList) == 0 || res.PlayerList[0].Name != prototest.Marks1252Text {
-		t.Errorf("name %q, players %+v", res.Name, res.PlayerList)
-	}
-}
-
 // The Wolfenstein record keeps Doom 3's rate and adds ET:QW's clan-tag fields.
 func TestWolfRecords(t *testing.T) {
 	rep, err := decode(vector(t, "wolf_players"))

@@ -77,7 +77,9 @@ func TestQuery(t *testing.T) {
 	if tr.Attempts != 6 || len(tr.Phases) != 3 {
 		t.Errorf("%d requests (want info, 2 players, 3 rules), phases %+v", tr.Attempts, tr.Phases)
 	}
-	prototest.NoSecrets(t, nil, tr, nil, "192.0.2.7") // a player's address
+	prototest.NoSecrets(t, nil, tr, nil, "192.0.2.7", "198.51.100.3") // the players' addresses, blanked in the datagrams the trace keeps
+	// Hexen II has no bots to tell apart (stock servers run none): unknown.
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
 
 func TestQueryInfoOnly(t *testing.T) {
