@@ -9,19 +9,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// qstatFull is quakestat -json -P -R output for one server (prototest.QstatServer
-// lacks rules and players).
-type qstatFull struct {
-	prototest.QstatServer
-	Rules   map[string]string `json:"rules"`
-	Players []struct {
-		Number int    `json:"number"`
-		Name   string `json:"name"`
-		Ping   int    `json:"ping"`
-		Type   string `json:"type"`
-	} `json:"players"`
-}
-
 // TestQstat queries the same fake server with quakestat and with the Querier. qstat
 // sends FF FF "getInfo" 00 00 00 00 00; the fake server echoes those four bytes as a
 // real one does. qstat needs the game named by flag (its -dm3s does not recognise
@@ -64,7 +51,7 @@ func TestQstat(t *testing.T) {
 func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	t.Helper()
 	_, addr := newServer(t, reply, nil)
-	qs := prototest.QstatRecordOf[qstatFull](t, flag, addr, "-P", "-R")
+	qs := prototest.QstatRecordOf[prototest.QstatRecord](t, flag, addr, "-P", "-R")
 	off := false // qstat asks getInfo only
 	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Rules: true, Options: prototest.OptionsOf(Options{ETQWInfoEx: &off})}, 2*time.Second)
 	if err != nil {

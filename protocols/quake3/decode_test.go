@@ -1,8 +1,6 @@
 package quake3
 
 import (
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -19,41 +17,18 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// jsonStr is a string of an .expected.json file: plain, or {"hex", "latin1"} for
-// bytes that are not ASCII (shared/fixtures/PROVENANCE.md). Either way it holds
-// the Latin-1 decoding of the wire bytes, which is what the decoder produces.
-type jsonStr string
-
-func (s *jsonStr) UnmarshalJSON(b []byte) error {
-	var plain string
-	if err := json.Unmarshal(b, &plain); err == nil {
-		*s = jsonStr(plain)
-		return nil
-	}
-	var obj struct{ Hex string }
-	if err := json.Unmarshal(b, &obj); err != nil {
-		return err
-	}
-	raw, err := hex.DecodeString(obj.Hex)
-	if err != nil {
-		return err
-	}
-	*s = jsonStr(wire.Latin1(raw))
-	return nil
-}
-
 type expected struct {
 	idtechtest.Vector
 	Decoded *struct {
 		Response      string
-		Info          [][2]jsonStr
+		Info          [][2]prototest.Latin1String
 		InfoPairCount *int `json:"info_pair_count"`
 		PlayerCount   int  `json:"player_count"`
 		Players       []struct {
 			Numbers   []int64
-			Name      jsonStr
-			NameClean jsonStr  `json:"name_clean"`
-			AfterName *jsonStr `json:"after_name"`
+			Name      prototest.Latin1String
+			NameClean prototest.Latin1String  `json:"name_clean"`
+			AfterName *prototest.Latin1String `json:"after_name"`
 		}
 		EndsWithNewline bool `json:"ends_with_newline"`
 		Unparsed        int
