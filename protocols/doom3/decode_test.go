@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
@@ -296,4 +298,95 @@ func TestWolfRecords(t *testing.T) {
 	if err != nil || len(rep.Players) != 1 || rep.Players[0].ClanPos != 1 || rep.Players[0].Clan != "OSA" || rep.Players[0].Rate != 16384 {
 		t.Errorf("hinted reply: %v %+v", err, rep.Players)
 	}
+}
+
+// vector reads testdata/<name>.hex, an annotated vector in prototest.ParseVec's
+// format where @size stands for the u32 LE count of the bytes after it (ET:QW's
+// size field).
+func vector(t testing.TB, name string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name+".hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, tail, sized := strings.Cut(string(src), "@size")
+	b, err := prototest.ParseVec(head)
+	rest, err2 := prototest.ParseVec(tail)
+	if err != nil || err2 != nil {
+		t.Fatalf("%s: %v %v", name, err, err2)
+	}
+	if sized {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(rest)))
+	}
+	return append(b, rest...)
+}
+
+// vectorNames lists every testdata/*.hex vector.
+func vectorNames(t testing.TB) []string { return prototest.Names(t, ".hex") }
+
+func decodeResult(b []byte) error {
+	rep, err := decode(b)
+	if err == nil {
+		rep.Result(true, false)
+	}
+	return err
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range []string{"doom3_players", "quake4_players", "etqw_infoex"} {
+		b.Run(name, func(b *testing.B) { prototest.DecodeBench(b, vector(b, name), decodeResult) })
+	}
+}
+
+// BenchmarkDecodeFixture decodes the largest real capture (16 ET:QW players with
+// statistics), when ../shared is present.
+func BenchmarkDecodeFixture(b *testing.B) {
+	prototest.DecodeBench(b, prototest.Fixture(b, "doom3", "etqw_infoexresponse_players.bin"), decodeResult)
+}
+
+// fuzzSeeds are the own vectors and, when ../shared is present, the real captures.
+func fuzzSeeds(f *testing.F) {
+	for _, name := range vectorNames(f) {
+		f.Add(vector(f, name))
+	}
+	for _, b := range prototest.SharedFiles("fixtures/doom3/*.bin") {
+		f.Add(b)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rep, err := decode(b)
+		if rep == nil {
+			if err == nil {
+				t.Fatal("nil reply without error")
+			}
+			return
+		}
+		if len(rep.Info) > maxPairs || len(rep.Players) > asyncClients {
+			t.Fatalf("%d pairs, %d players", len(rep.Info), len(rep.Players))
+		}
+		res := rep.Result(true, true)
+		prototest.CheckUTF8(t, res)
+		if err == nil && rep.PlayersErr == nil && res.Players.Value+res.Bots.Value != int64(len(rep.Players)) {
+			t.Fatalf("players %d and bots %d for %d records", res.Players.Value, res.Bots.Value, len(rep.Players))
+		}
+	})
+}
+
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{"^1Red", "^c014-^Iw05x", "^", "a^ b", "^^^", "\xc7^\xe9"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, q4 bool) {
+		got := clean(s, q4)
+		if len(got) > len(s) || (utf8.ValidString(s) && !utf8.ValidString(got)) {
+			t.Fatalf("Clean(%q) = %q", s, got)
+		}
+		if !strings.Contains(s, "^") && got != s {
+			t.Fatalf("Clean(%q) changed a string without ^", s)
+		}
+	})
 }
