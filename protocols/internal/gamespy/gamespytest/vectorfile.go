@@ -9,39 +9,30 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// vectorJSON is one Vector of a package's testdata/vectors.json. A count
-// the reply does not send is absent; the error is its reason.
+// vectorJSON is one Vector of a package's testdata/vectors.json: Why says the
+// quirk it pins, Error is a reason, a count the reply does not send is absent.
 type vectorJSON struct {
-	Name     string    `json:"name"`
-	Why      string    `json:"why,omitempty"` // the quirk the vector pins
-	Decoder  string    `json:"decoder,omitempty"`
-	Error    string    `json:"error,omitempty"`
-	NoResult bool      `json:"no_result,omitempty"`
-	Head     *headJSON `json:"head,omitempty"`
-	Bots     *int64    `json:"bots,omitempty"`
-	Rows     []rowJSON `json:"rows,omitempty"`
-	NoList   bool      `json:"no_list,omitempty"`
-	NoInfo   bool      `json:"no_info,omitempty"`
-	NotInfo  []string  `json:"not_info,omitempty"`
+	Name, Why, Decoder, Error string
+	Head                      *headJSON
+	Bots                      *int64
+	Rows                      []rowJSON
+	NoResult                  bool     `json:"no_result"`
+	NoList                    bool     `json:"no_list"`
+	NoInfo                    bool     `json:"no_info"`
+	NotInfo                   []string `json:"not_info"`
 }
 
 type headJSON struct {
-	Name     string            `json:"name,omitempty"`
-	Map      string            `json:"map,omitempty"`
-	Game     string            `json:"game,omitempty"`
-	Version  string            `json:"version,omitempty"`
-	Players  *int64            `json:"players,omitempty"`
-	Max      *int64            `json:"max,omitempty"`
-	Password *bool             `json:"password,omitempty"`
-	Info     map[string]string `json:"info,omitempty"`
+	Name, Map, Game, Version string
+	Players, Max             *int64
+	Password                 *bool
+	Info                     map[string]string
 }
 
 type rowJSON struct {
-	Name  string `json:"name"`
-	Score *int64 `json:"score,omitempty"`
-	Ping  *int64 `json:"ping,omitempty"`
-	Team  string `json:"team,omitempty"`
-	Bot   bool   `json:"bot,omitempty"`
+	Name, Team  string
+	Score, Ping *int64
+	Bot         bool
 }
 
 func count(n *int64) protocols.Count {
