@@ -138,10 +138,12 @@ func TestDecodeLimits(t *testing.T) {
 		t.Errorf("zeros: %v", err)
 	}
 	idtechtest.TooLarge(t, decode, "\xff\xff\xff\xffstatusResponse\n\\a\\b\n")
-	// An infoResponse without players asked for is no phase error.
-	r, _ := decode([]byte("\xff\xff\xff\xffinfoResponse\n\\hostname\\x\\clients\\1"))
-	if res := r.result(false, false); len(res.PhaseErrors) != 0 || res.Players != protocols.Known(1) {
-		t.Errorf("Result(false, false) = %+v", res)
+	// Without players asked for, neither reply is a phase error.
+	for _, b := range []string{"\xff\xff\xff\xffstatusResponse\n\\hostname\\x\\clients\\1\n1 2 \"a\"\n", "\xff\xff\xff\xffinfoResponse\n\\hostname\\x\\clients\\1"} {
+		r, _ := decode([]byte(b))
+		if res := r.result(false, false); len(res.PhaseErrors) != 0 || res.Players != protocols.Known(1) {
+			t.Errorf("Result(false, false) = %+v", res)
+		}
 	}
 }
 
