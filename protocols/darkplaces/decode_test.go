@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -132,22 +131,19 @@ func TestText(t *testing.T) {
 	}
 }
 
+// TestDecodeLimits: the marker is checked before the size (big zeros are no
+// reply at all).
 func TestDecodeLimits(t *testing.T) {
 	if _, err := decode(make([]byte, 70000)); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("zeros: %v", err)
 	}
-	big := append([]byte("\xff\xff\xff\xffstatusResponse\n\\a\\b\n"), make([]byte, idtech.MaxDatagram)...)
-	if _, err := decode(big); !errors.Is(err, wire.ErrTooLarge) {
-		t.Errorf("oversized datagram: %v, want too large", err)
-	}
-	r, _ := decode([]byte("\xff\xff\xff\xffstatusResponse\n\\hostname\\x\\clients\\1\n1 2 \"a\"\n"))
-	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 2 || res.Players != protocols.Known(1) || len(res.PhaseErrors) != 0 {
-		t.Errorf("Result(false, false) = %+v", res)
-	}
-	// An infoResponse without players asked for is no phase error.
-	r, _ = decode([]byte("\xff\xff\xff\xffinfoResponse\n\\hostname\\x\\clients\\1"))
-	if res := r.result(false, false); len(res.PhaseErrors) != 0 || res.Players != protocols.Known(1) {
-		t.Errorf("Result(false, false) = %+v", res)
+	idtechtest.TooLarge(t, decode, "\xff\xff\xff\xffstatusResponse\n\\a\\b\n")
+	// Without players asked for, neither reply is a phase error.
+	for _, b := range []string{"\xff\xff\xff\xffstatusResponse\n\\hostname\\x\\clients\\1\n1 2 \"a\"\n", "\xff\xff\xff\xffinfoResponse\n\\hostname\\x\\clients\\1"} {
+		r, _ := decode([]byte(b))
+		if res := r.result(false, false); len(res.PhaseErrors) != 0 || res.Players != protocols.Known(1) {
+			t.Errorf("Result(false, false) = %+v", res)
+		}
 	}
 }
 
@@ -181,19 +177,11 @@ func TestBotsMeaning(t *testing.T) {
 	}
 }
 
-// TestBotsQuery: the same through a query.
-func TestBotsQuery(t *testing.T) {
-	addr := echoServer(t, `12 48 1 "human"`, `-3 0 2 "[BOT]x"`, `4 0 1 "[BOT]y"`)
-	res, err := idtechtest.Query(t, Protocol, protocols.Settings{Players: true}, addr, wire.NewTrace())
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, res, 1, 2, true)
-}
-
 // FuzzDecode checks that no datagram panics the decoder or breaks its caps and
 // that everything it returns is valid UTF-8. Seeds: testdata/, and the real
 // Nexuiz captures and the quake3 fixtures in ../shared when present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.Fuzz(f, decode, kept, func(t *testing.T, r *reply) *protocols.Result {
+	idtechtest.Fuzz(f, decode, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
 		res := r.result(true, true)
 		if r.full() != (res.PlayerList != nil) || r.full() == (len(res.PhaseErrors) == 1) {
 			t.Fatalf("full %v, list %v, phase errors %v", r.full(), res.PlayerList, res.PhaseErrors)
@@ -201,9 +189,6 @@ func FuzzDecode(f *testing.F) {
 		return res
 	}, "realworld/captures/nexuiz_*.resp.bin", "fixtures/quake3/*.bin")
 }
-
-// kept counts the player lines and info pairs a reply keeps.
-func kept(r *reply) (lines, pairs int) { return len(r.Players) + r.Unparsed, len(r.Pairs) }
 
 func BenchmarkDecodeStatus(b *testing.B) {
 	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },

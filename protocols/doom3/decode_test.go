@@ -2,13 +2,18 @@ package doom3
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
@@ -111,14 +116,100 @@ func TestClean(t *testing.T) {
 	}
 }
 
-// fixtureFile is one .expected.json (see shared/fixtures/PROVENANCE.md).
-type fixtureFile struct {
-	Fixture string         `json:"fixture"`
-	Decoded map[string]any `json:"decoded"`
+// fixture is what a shared/fixtures/doom3 .expected.json says its capture
+// decodes to (PROVENANCE.md); the ET:QW fields are zero for the others.
+type fixture struct {
+	Response, Variant string
+	Challenge         string `json:"challenge_hex"`
+	Echo              string `json:"field1_challenge_echo_hex"`
+	Field2            string `json:"field2_hex"`
+	Size, Protocol    int
+	ProtocolStr       string `json:"protocol_str"`
+	Info              [][2]prototest.FixtureString
+	InfoPairs         int `json:"info_pair_count"`
+	Players           []fixturePlayer
+	PlayerCount       int    `json:"player_count"`
+	OSMask            int    `json:"os_mask"`
+	Trailing          string `json:"trailing_hex"`
+	Ranked            int
+	TimeLeft          int          `json:"time_left"`
+	GameState         int          `json:"game_state"`
+	ServerType        int          `json:"server_type"`
+	Interested        int          `json:"interested_clients"`
+	Extended          []fixtureExt `json:"extended_players"`
 }
 
-func num(v any) int64 { return int64(v.(float64)) }
+// fixturePlayer is a player record; what the variant does not send is absent.
+type fixturePlayer struct {
+	ID, Ping      int
+	Rate          *int
+	Name          prototest.FixtureString
+	Clan, ClanTag *prototest.FixtureString
+	ClanTagPos    int `json:"clantag_pos"`
+	Bot           *int
+}
 
+type fixtureExt struct {
+	ID            int
+	XP            float64
+	Team          string
+	Kills, Deaths int
+}
+
+// decoded is what rep says of the fields w states, laid out as w.
+func decoded(rep *reply, w fixture) fixture {
+	le := hex.EncodeToString(binary.LittleEndian.AppendUint32(nil, rep.Challenge))
+	g := fixture{Response: rep.Response, Variant: string(rep.Variant), Challenge: le, Protocol: int(rep.Protocol),
+		ProtocolStr: fmt.Sprintf("%d.%d", rep.Major(), rep.Minor()), InfoPairs: len(rep.Info), PlayerCount: len(rep.Players),
+		OSMask: -1, Trailing: hex.EncodeToString(rep.Trailing)}
+	if rep.HasOSMask {
+		g.OSMask = int(rep.OSMask)
+	}
+	if rep.ETQW {
+		g.Challenge, g.Echo, g.Field2, g.Size = "", le, fmt.Sprintf("%08x", rep.Field2), int(rep.Size)
+	}
+	if tl := rep.Tail; tl != nil {
+		g.Ranked, g.TimeLeft, g.GameState, g.ServerType, g.Interested = flag(tl.Ranked), int(tl.TimeLeft), int(tl.GameState), int(tl.ServerType), int(tl.Interested)
+	}
+	for _, kv := range rep.Info {
+		g.Info = append(g.Info, [2]prototest.FixtureString{prototest.FixtureString(kv.Key), prototest.FixtureString(kv.Value)})
+	}
+	for i, p := range rep.Players {
+		gp, clan := fixturePlayer{ID: int(p.ID), Ping: int(p.Ping), Name: prototest.FixtureString(p.Name)}, prototest.FixtureString(p.Clan)
+		if p.HasRate {
+			gp.Rate = &[]int{int(p.Rate)}[0]
+		}
+		if p.HasBot {
+			gp.Bot = &[]int{flag(p.Bot)}[0]
+		}
+		if i < len(w.Players) && w.Players[i].Clan != nil {
+			gp.Clan = &clan
+		}
+		if i < len(w.Players) && w.Players[i].ClanTag != nil {
+			gp.ClanTag, gp.ClanTagPos = &clan, int(p.ClanPos)
+		}
+		g.Players = append(g.Players, gp)
+		if p.Ext {
+			g.Extended = append(g.Extended, fixtureExt{int(p.ID), float64(p.XP), p.Team, int(p.Kills), int(p.Deaths)})
+		}
+	}
+	g.Info, g.Players, g.Extended = like(g.Info, w.Info), like(g.Players, w.Players), like(g.Extended, w.Extended)
+	return g
+}
+
+func flag(b bool) int { return map[bool]int{true: 1}[b] }
+
+// like is got, or want when both are empty: JSON tells an empty list from
+// none, the decoder need not.
+func like[T any](got, want []T) []T {
+	if len(got) == 0 && len(want) == 0 {
+		return want
+	}
+	return got
+}
+
+// TestDecodeFixtures decodes each capture of shared/fixtures/doom3 and holds
+// the reply, and its Result, to the .expected.json.
 func TestDecodeFixtures(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "doom3"), "*.expected.json"))
 	if len(files) == 0 {
@@ -126,139 +217,38 @@ func TestDecodeFixtures(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".expected.json"), func(t *testing.T) {
-			fx := prototest.ReadJSON[fixtureFile](t, f)
+			fx := prototest.ReadJSON[struct {
+				Fixture string
+				Decoded fixture
+			}](t, f)
 			rep, err := decode(prototest.Fixture(t, "doom3", fx.Fixture))
-			if err != nil {
-				t.Fatal(err)
+			prototest.NoError(t, err)
+			if rep.PlayersErr != nil || rep.ETQW != (rep.Tail != nil) {
+				t.Fatalf("players: %v; ET:QW %v with tail %+v", rep.PlayersErr, rep.ETQW, rep.Tail)
 			}
-			checkFixture(t, rep, fx.Decoded)
+			w := fx.Decoded
+			w.Variant, _, _ = strings.Cut(w.Variant, "_") // etqw_info, etqw_infoex: etqw
+			if got := decoded(rep, w); !reflect.DeepEqual(got, w) {
+				g, _ := json.Marshal(got)
+				e, _ := json.Marshal(w)
+				t.Errorf("decoded\n%s\nwant\n%s", g, e)
+			}
+			checkFixtureResult(t, rep)
 		})
 	}
 }
 
-func checkFixture(t *testing.T, rep *reply, d map[string]any) {
-	if rep.PlayersErr != nil {
-		t.Fatalf("PlayersErr: %v", rep.PlayersErr)
-	}
-	if rep.Response != d["response"] {
-		t.Errorf("response = %q, want %q", rep.Response, d["response"])
-	}
-	wantVariant, _, _ := strings.Cut(d["variant"].(string), "_") // etqw_info, etqw_infoex -> etqw
-	if string(rep.Variant) != wantVariant {
-		t.Errorf("variant = %s, want %s", rep.Variant, wantVariant)
-	}
-	challenge := d["challenge_hex"]
-	if rep.ETQW {
-		challenge = d["field1_challenge_echo_hex"]
-		if got := fmt.Sprintf("%08x", rep.Field2); got != d["field2_hex"] {
-			t.Errorf("field2 = %s, want %s", got, d["field2_hex"])
-		}
-		if int64(rep.Size) != num(d["size"]) {
-			t.Errorf("size = %d, want %v", rep.Size, d["size"])
-		}
-	}
-	var le [4]byte
-	for i := range le {
-		le[i] = byte(rep.Challenge >> (8 * i))
-	}
-	if got := hex.EncodeToString(le[:]); got != challenge {
-		t.Errorf("challenge bytes = %s, want %s", got, challenge)
-	}
-	if int64(rep.Protocol) != num(d["protocol"]) || fmt.Sprintf("%d.%d", rep.Major(), rep.Minor()) != d["protocol_str"] {
-		t.Errorf("protocol = %#x, want %v (%v)", rep.Protocol, d["protocol"], d["protocol_str"])
-	}
-	info := d["info"].([]any)
-	if len(rep.Info) != len(info) || int64(len(info)) != num(d["info_pair_count"]) {
-		t.Fatalf("pairs = %d, want %d", len(rep.Info), len(info))
-	}
-	for i, kv := range info {
-		kv := kv.([]any)
-		if k, v := prototest.FixtureBytes(t, kv[0]), prototest.FixtureBytes(t, kv[1]); rep.Info[i] != (pair{k, v}) {
-			t.Errorf("pair %d = %q, want %q=%q", i, rep.Info[i], k, v)
-		}
-	}
-	players := d["players"].([]any)
-	if len(rep.Players) != len(players) || int64(len(players)) != num(d["player_count"]) {
-		t.Fatalf("players = %d, want %d", len(rep.Players), len(players))
-	}
-	for i, p := range players {
-		checkFixturePlayer(t, i, rep.Players[i], p.(map[string]any))
-	}
-	if !rep.HasOSMask || int64(rep.OSMask) != num(d["os_mask"]) {
-		t.Errorf("os mask = %v %#x, want %v", rep.HasOSMask, rep.OSMask, d["os_mask"])
-	}
-	if got := hex.EncodeToString(rep.Trailing); got != d["trailing_hex"] {
-		t.Errorf("trailing = %s, want %s", got, d["trailing_hex"])
-	}
-	if rep.ETQW {
-		checkFixtureTail(t, rep, d)
-	}
-	checkFixtureResult(t, rep, d)
-}
-
-func checkFixturePlayer(t *testing.T, i int, got player, w map[string]any) {
-	t.Helper()
-	ok := int64(got.ID) == num(w["id"]) && int64(got.Ping) == num(w["ping"]) && got.Name == prototest.FixtureBytes(t, w["name"])
-	if r, has := w["rate"]; has != got.HasRate || (has && int64(got.Rate) != num(r)) {
-		ok = false
-	}
-	if c, has := w["clan"]; has && got.Clan != prototest.FixtureBytes(t, c) {
-		ok = false
-	}
-	if c, has := w["clantag"]; has && (got.Clan != prototest.FixtureBytes(t, c) || int64(got.ClanPos) != num(w["clantag_pos"])) {
-		ok = false
-	}
-	if b, has := w["bot"]; has != got.HasBot || (has && got.Bot != (num(b) == 1)) {
-		ok = false
-	}
-	if !ok {
-		t.Errorf("player %d = %+v, want %v", i, got, w)
-	}
-}
-
-func checkFixtureTail(t *testing.T, rep *reply, d map[string]any) {
-	t.Helper()
-	tl := rep.Tail
-	if tl == nil {
-		t.Fatal("no ET:QW tail")
-	}
-	if tl.Ranked != (num(d["ranked"]) == 1) || int64(tl.TimeLeft) != num(d["time_left"]) ||
-		int64(tl.GameState) != num(d["game_state"]) || int64(tl.ServerType) != num(d["server_type"]) ||
-		int64(tl.Interested) != num(d["interested_clients"]) {
-		t.Errorf("tail = %+v, want %v", *tl, d)
-	}
-	ext, has := d["extended_players"].([]any)
-	if !has {
-		return
-	}
-	if len(ext) != len(rep.Players) {
-		t.Fatalf("%d extended records for %d players", len(ext), len(rep.Players))
-	}
-	for i, e := range ext {
-		e := e.(map[string]any)
-		p := rep.Players[i]
-		if !p.Ext || int64(p.ID) != num(e["id"]) || float64(p.XP) != e["xp"].(float64) || p.Team != e["team"] ||
-			int64(p.Kills) != num(e["kills"]) || int64(p.Deaths) != num(e["deaths"]) {
-			t.Errorf("extended player %d = %+v, want %v", i, p, e)
-		}
-	}
-}
-
-// checkFixtureResult checks the mapping to Result against the same JSON.
-func checkFixtureResult(t *testing.T, rep *reply, d map[string]any) {
+// checkFixtureResult holds the Result to the reply (which the fixture pins):
+// names without colour codes, ET:QW's map without its path, the humans apart
+// from the flagged bots.
+func checkFixtureResult(t *testing.T, rep *reply) {
 	t.Helper()
 	res := rep.Result(true, false)
 	lookup := func(key string) string {
-		for _, kv := range d["info"].([]any) {
-			kv := kv.([]any)
-			if strings.EqualFold(prototest.FixtureBytes(t, kv[0]), key) {
-				return prototest.FixtureBytes(t, kv[1])
-			}
-		}
-		return ""
+		v, _ := rep.Lookup(key)
+		return v
 	}
-	q4 := rep.Variant == variantQuake4
-	if want := clean(lookup("si_name"), q4); res.Name != want || strings.Contains(res.Name, "^") {
+	if want := clean(lookup("si_name"), rep.Variant == variantQuake4); res.Name != want || strings.Contains(res.Name, "^") {
 		t.Errorf("Name = %q, want %q", res.Name, want)
 	}
 	wantMap := lookup("si_map")
@@ -272,14 +262,11 @@ func checkFixtureResult(t *testing.T, rep *reply, d map[string]any) {
 		t.Errorf("Version/Game = %q/%q", res.Version, res.Game)
 	}
 	var bots int64
-	for _, p := range d["players"].([]any) {
-		if b, ok := p.(map[string]any)["bot"]; ok && num(b) == 1 {
-			bots++
-		}
+	for _, p := range rep.Players {
+		bots += int64(flag(p.Bot))
 	}
-	// Players counts the humans: the listed clients less the flagged bots.
-	if res.Players != protocols.Known(num(d["player_count"])-bots) || !res.MaxPlayers.Known {
-		t.Errorf("Players/Max = %+v/%+v, want %d humans", res.Players, res.MaxPlayers, num(d["player_count"])-bots)
+	if res.Players != protocols.Known(int64(len(rep.Players))-bots) || !res.MaxPlayers.Known {
+		t.Errorf("Players/Max = %+v/%+v, want %d humans", res.Players, res.MaxPlayers, int64(len(rep.Players))-bots)
 	}
 	if (rep.Variant == variantETQW) != res.Bots.Known || res.Bots.Value != bots {
 		t.Errorf("Bots = %+v, want %d (ETQW only)", res.Bots, bots)
@@ -288,28 +275,9 @@ func checkFixtureResult(t *testing.T, rep *reply, d map[string]any) {
 		t.Error("Password unreported")
 	}
 	for i, p := range res.PlayerList {
-		if strings.Contains(p.Name, "^") && !strings.Contains(p.Name, "^ ") {
-			t.Errorf("player %d name %q keeps colour codes", i, p.Name)
+		if strings.Contains(p.Name, "^") && !strings.Contains(p.Name, "^ ") || rep.Players[i].Ext != p.Score.Known {
+			t.Errorf("player %d = %+v: colour codes kept, or a score without the ET:QW statistics", i, p)
 		}
-		if rep.Players[i].Ext != p.Score.Known {
-			t.Errorf("player %d score %+v", i, p.Score)
-		}
-	}
-}
-
-// TestDecodeWindows1252: id Tech 4 strings are the bytes the Windows client
-// typed: a name that is not UTF-8 is Windows-1252, its 0x80-0x9F marks included.
-func TestDecodeWindows1252(t *testing.T) {
-	b := vector(t, "doom3_players")
-	b = bytes.Replace(b, []byte("^1Red ^7Server"), prototest.MafiaName, 1)
-	b = bytes.Replace(b, []byte("^2Alice"), prototest.Marks1252, 1)
-	rep, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := rep.Result(true, false)
-	if res.Name != prototest.MafiaNameText || len(res.PlayerList) == 0 || res.PlayerList[0].Name != prototest.Marks1252Text {
-		t.Errorf("name %q, players %+v", res.Name, res.PlayerList)
 	}
 }
 
@@ -330,4 +298,95 @@ func TestWolfRecords(t *testing.T) {
 	if err != nil || len(rep.Players) != 1 || rep.Players[0].ClanPos != 1 || rep.Players[0].Clan != "OSA" || rep.Players[0].Rate != 16384 {
 		t.Errorf("hinted reply: %v %+v", err, rep.Players)
 	}
+}
+
+// vector reads testdata/<name>.hex, an annotated vector in prototest.ParseVec's
+// format where @size stands for the u32 LE count of the bytes after it (ET:QW's
+// size field).
+func vector(t testing.TB, name string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name+".hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, tail, sized := strings.Cut(string(src), "@size")
+	b, err := prototest.ParseVec(head)
+	rest, err2 := prototest.ParseVec(tail)
+	if err != nil || err2 != nil {
+		t.Fatalf("%s: %v %v", name, err, err2)
+	}
+	if sized {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(rest)))
+	}
+	return append(b, rest...)
+}
+
+// vectorNames lists every testdata/*.hex vector.
+func vectorNames(t testing.TB) []string { return prototest.Names(t, ".hex") }
+
+func decodeResult(b []byte) error {
+	rep, err := decode(b)
+	if err == nil {
+		rep.Result(true, false)
+	}
+	return err
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range []string{"doom3_players", "quake4_players", "etqw_infoex"} {
+		b.Run(name, func(b *testing.B) { prototest.DecodeBench(b, vector(b, name), decodeResult) })
+	}
+}
+
+// BenchmarkDecodeFixture decodes the largest real capture (16 ET:QW players with
+// statistics), when ../shared is present.
+func BenchmarkDecodeFixture(b *testing.B) {
+	prototest.DecodeBench(b, prototest.Fixture(b, "doom3", "etqw_infoexresponse_players.bin"), decodeResult)
+}
+
+// fuzzSeeds are the own vectors and, when ../shared is present, the real captures.
+func fuzzSeeds(f *testing.F) {
+	for _, name := range vectorNames(f) {
+		f.Add(vector(f, name))
+	}
+	for _, b := range prototest.SharedFiles("fixtures/doom3/*.bin") {
+		f.Add(b)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rep, err := decode(b)
+		if rep == nil {
+			if err == nil {
+				t.Fatal("nil reply without error")
+			}
+			return
+		}
+		if len(rep.Info) > maxPairs || len(rep.Players) > asyncClients {
+			t.Fatalf("%d pairs, %d players", len(rep.Info), len(rep.Players))
+		}
+		res := rep.Result(true, true)
+		prototest.CheckUTF8(t, res)
+		if err == nil && rep.PlayersErr == nil && res.Players.Value+res.Bots.Value != int64(len(rep.Players)) {
+			t.Fatalf("players %d and bots %d for %d records", res.Players.Value, res.Bots.Value, len(rep.Players))
+		}
+	})
+}
+
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{"^1Red", "^c014-^Iw05x", "^", "a^ b", "^^^", "\xc7^\xe9"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, q4 bool) {
+		got := clean(s, q4)
+		if len(got) > len(s) || (utf8.ValidString(s) && !utf8.ValidString(got)) {
+			t.Fatalf("Clean(%q) = %q", s, got)
+		}
+		if !strings.Contains(s, "^") && got != s {
+			t.Fatalf("Clean(%q) changed a string without ^", s)
+		}
+	})
 }

@@ -126,19 +126,22 @@ func TestOptionsErrors(t *testing.T) {
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"request: bogus": "request", "encoding: koi8-r": "koi8-r"})
 }
 
-// TestQueryEncoding: a Cyrillic server's Windows-1251 names read as such with
-// `encoding: windows-1251`, as Windows-1252 without it.
+// TestQueryEncoding: UT99 and BF1942 are Windows games: names that are not
+// UTF-8 read as Windows-1252 (0x80-0x9F marks included), or as Windows-1251
+// with `encoding: windows-1251`.
 func TestQueryEncoding(t *testing.T) {
 	t.Parallel()
-	cp1251 := string([]byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2}) // "Привет"
-	d := []byte(`\hostname\` + cp1251 + `\gamename\ut\numplayers\1\maxplayers\8\player_0\` + cp1251 + `\final\\queryid\1.1`)
-	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
+	d := []byte(`\hostname\` + string(prototest.MafiaName) + `\gamename\ut\numplayers\1\maxplayers\8\player_0\` + string(prototest.Marks1252) + `\final\\queryid\1.1`)
+	for enc, want := range map[string][2]string{
+		"":             {prototest.MafiaNameText, prototest.Marks1252Text},
+		"windows-1251": {prototest.MafiaNameAs["windows-1251"], "„Cash & Cars“ – Ђ5…"},
+	} {
 		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
 		res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, serve(t, d)), s, gt.Long)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Name != want || len(res.PlayerList) != 1 || res.PlayerList[0].Name != want {
+		if res.Name != want[0] || len(res.PlayerList) != 1 || res.PlayerList[0].Name != want[1] {
 			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
 		}
 	}

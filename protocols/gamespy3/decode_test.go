@@ -1,9 +1,9 @@
 package gamespy3
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,7 +12,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy"
 	gt "github.com/gameserver-exporter/gameserver_exporter/protocols/internal/gamespy/gamespytest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // vector reads testdata/<name>.bin or its parts <name>.partN.bin in order, or
@@ -44,131 +43,25 @@ func vector(t testing.TB, name string) [][]byte {
 	return nil
 }
 
-var (
-	known = protocols.Known
-	r     = gt.R
-)
-
-// bot is a row flagged AIBot_.
-func bot(name string, score, ping int64, team string) gt.Row {
-	row := r(name, score, ping, team)
-	row.Bot = true
-	return row
-}
-
-// TestDecodeVectors runs the vectors of testdata/, written from the spec; the
-// annotated .vec ones cover paths that otherwise only the real captures reach,
-// so that a clone without ../shared tests them too. Arrival order does not
-// matter.
+// TestDecodeVectors runs the vectors of testdata/, written from the spec
+// (vectors.json says what each decodes to); the annotated .vec ones cover
+// paths that otherwise only the real captures reach, so that a clone without
+// ../shared tests them too. Arrival order does not matter.
 func TestDecodeVectors(t *testing.T) {
-	split3 := gt.Head{Name: "Split «Test»", Map: "Strike At Karkand", Game: "battlefield2", Version: "1.5.3153-802.0",
-		Max: known(64), Password: protocols.FlagTrue}
-	for _, v := range []gt.Vector{
-		{
-			// K/V continued in packet 1; " Char" (truncated copy) repaired by packet 2;
-			// Latin-1 name; teams 1-based into team_t; numplayers 3, one row flagged
-			// AIBot_: 2 humans.
-			Name: "split3", Head: gt.Head{Name: split3.Name, Map: split3.Map, Game: split3.Game, Version: split3.Version,
-				Players: known(2), Max: known(64), Password: protocols.FlagTrue,
-				Info: map[string]string{"bf2_sponsortext": "a long sponsor text", "bf2_team2": "US"}},
-			Bots: known(1), Rows: []gt.Row{r("Alpha", 10, 40, "MEC"), r("[TAG] Béta", -2, 120, "US"), bot("Charlie", 7, 60, "US")},
-		},
-		{
-			Name: "empty_sections", Head: gt.Head{Name: "Empty", Map: "Mesa", Game: "PowerStruggle", Version: "1.1.1.6156",
-				Players: known(0), Max: known(18), Password: protocols.FlagFalse},
-			Rows: []gt.Row{},
-		},
-		{Name: "empty_columns", Head: gt.Head{Name: "Nobody", Players: known(0), Max: known(16)}, Rows: []gt.Row{}},
-		{
-			// Packed map, bare setting id before the value, extra NULs between blocks.
-			Name: "ut3_packed", Head: gt.Head{Name: "UT3 Box", Map: "DM-Deck", Players: known(1), Max: known(12),
-				Info: map[string]string{"s32779": "\x1cMutA\x1cMutB", "p1073741827": ""}},
-			Rows: []gt.Row{gt.S("Solo", 5)},
-		},
-		{Name: "no_numplayers", Head: gt.Head{Name: "Rows", Players: known(2), Max: known(8)}, Rows: []gt.Row{{Name: "a"}, {Name: "b"}}},
-		{Name: "kv_cut", Err: wire.ErrTruncated, Head: gt.Head{Name: "Cut", Map: "dm1", Players: known(4)}, Rows: []gt.Row{}},
-		{
-			// Packet 1 lost: its K/V pairs and player names are gone, packet 2's
-			// columns still land on their rows.
-			Name: "missing_middle", Err: wire.ErrTruncated, Head: func() gt.Head { h := split3; h.Players = known(3); return h }(),
-			Rows: []gt.Row{r("", 10, 40, "MEC"), r("", -2, 120, "US"), bot("Charlie", 7, 60, "US")},
-		},
-		{
-			Name: "lying_start", Head: gt.Head{Name: "Liar", Players: known(2)},
-			Rows: []gt.Row{{Name: "first"}, gt.S("", 0), gt.S("", 1), gt.S("", 2), gt.S("", 3), gt.S("", 4), gt.S("", 5)},
-		},
-		{Name: "many_columns", Head: gt.Head{Name: "Wide", Players: known(1)}, Rows: []gt.Row{{}}},
-		{Name: "two_last", Err: wire.ErrMalformed, NoResult: true},
-		{Name: "bad_type", Err: wire.ErrMalformed, NoResult: true},
-		{Name: "short", Err: wire.ErrTruncated, NoResult: true},
-		{
-			// UT3 settings ids: p1073741825 is the map, p1073741826 the game; a
-			// value starting with 'p' that is no id stays the value.
-			Name: "ut3_settings", Head: gt.Head{Name: "pwnage arena", Map: "DM-ShangriLa", Game: "UTGame.UTDeathmatch",
-				Players: known(2), Max: known(16), Info: map[string]string{"p1073741827": "UT3 box on loopback", "s32779": "1", "hostport": "7777"}},
-			Rows: []gt.Row{gt.S("Reaper", 21), gt.S("Othello", 9)},
-		},
-		{
-			// A packet cut between a field name and its start byte: the next
-			// packet's copy of the block fills the column.
-			Name: "split_cut_name", Head: gt.Head{Name: "BF2 Split", Map: "Gulf of Oman", Game: "battlefield2", Version: "1.5.3153-802.0",
-				Players: known(2), Max: known(32), Password: protocols.FlagFalse},
-			Rows: []gt.Row{r("Alpha", 15, 35, "MEC"), r("Bravo", 4, 70, "US")},
-		},
-	} {
-		t.Run(v.Name, func(t *testing.T) {
-			parts := vector(t, v.Name)
-			res, err := decode(parts...)
-			gt.CheckVector(t, res, err, v)
-			if err == nil && len(parts) > 1 {
-				rev, err := decode(gt.Reorder(parts, reverse(len(parts))...)...)
-				gt.SameResult(t, "reversed", res, rev, err)
-			}
-		})
-	}
-}
-
-// Packet order and duplicates do not matter.
-func TestDecodeOrder(t *testing.T) {
-	v := vector(t, "split3")
-	want, err := decode(v...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, order := range [][]int{{2, 1, 0}, {1, 2, 0, 1}, {0, 0, 2, 2, 1}} {
-		got, err := decode(gt.Reorder(v, order...)...)
-		gt.SameResult(t, "order", want, got, err)
-	}
-}
-
-func TestDecodeJC2MP(t *testing.T) {
-	for _, v := range []gt.Vector{
-		{Name: "jc2mp", Head: gt.Head{Name: "JC2 Test", Version: "913", Players: known(2), Max: known(500), Password: protocols.FlagFalse},
-			Rows: []gt.Row{{Name: "Rico", Ping: known(42)}, {Name: "κöρεcικ", Ping: known(300)}}},
-		{Name: "jc2mp_cut", Err: wire.ErrTruncated, Head: gt.Head{Name: "JC2 Test", Version: "913", Players: known(2), Max: known(500), Password: protocols.FlagFalse},
-			Rows: []gt.Row{{Name: "Rico", Ping: known(42)}}},
-		{Name: "jc2mp_lying_count", Err: wire.ErrTooLarge, NoResult: true},
-		{Name: "short", Err: wire.ErrTruncated, NoResult: true},
-	} {
-		t.Run(v.Name, func(t *testing.T) {
-			res, err := decodeJC2MP(vector(t, v.Name)[0])
-			gt.CheckVector(t, res, err, v)
-		})
-	}
-}
-
-// TestDecodeWindows1252: Battlefield 2 and Crysis are Windows games: a name that
-// is not UTF-8 is Windows-1252, its 0x80-0x9F marks included.
-func TestDecodeWindows1252(t *testing.T) {
-	d := vector(t, "empty_sections")[0]
-	d = bytes.Replace(d, []byte("hostname\x00Empty\x00"), append(append([]byte("hostname\x00"), prototest.MafiaName...), 0), 1)
-	res, err := decode(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Name != prototest.MafiaNameText {
-		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
-	}
+	gt.Vectors(t, func(t *testing.T, v gt.Vector) (*protocols.Result, error) {
+		parts := vector(t, v.Name)
+		if v.Decoder == "jc2mp" {
+			return decodeJC2MP(parts[0])
+		}
+		res, err := decode(parts...)
+		if err == nil && len(parts) > 1 {
+			rev := slices.Clone(parts)
+			slices.Reverse(rev)
+			res2, err := decode(rev...)
+			gt.SameResult(t, "reversed", res, res2, err)
+		}
+		return res, err
+	})
 }
 
 // TestDecodeFixtures decodes every GameSpy v3 capture (BF2, PR:BF2, Crysis, Crysis
@@ -198,7 +91,9 @@ func TestDecodeFixtures(t *testing.T) {
 				jc2Rows(g.Want)
 				res, err = decodeJC2MP(g.Parts[0])
 			} else {
-				res, err = decode(gt.Reorder(append(g.Parts, g.Parts[0]), reverse(len(g.Parts)+1)...)...)
+				rev := append(slices.Clone(g.Parts), g.Parts[0])
+				slices.Reverse(rev)
+				res, err = decode(rev...)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -209,14 +104,6 @@ func TestDecodeFixtures(t *testing.T) {
 			gt.CheckGameQ(t, res, g.Want, reading)
 		})
 	}
-}
-
-func reverse(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = n - 1 - i
-	}
-	return out
 }
 
 // jc2Rows turns GameQ's JC2-MP rows into its GameSpy rows. GameQ reads the
@@ -237,48 +124,23 @@ func jc2Rows(want map[string]any) {
 
 // TestBotsMeaning: Battlefield 2 flags bots in the player table's AIBot_
 // column and counts them in numplayers, so Players counts the humans when the
-// whole table came; other games (no column) and cut replies leave the bots
-// unknown and numplayers as sent.
+// whole table came; other games (no column, the vectors' many_columns) and cut
+// replies (missing_middle) leave the bots unknown and numplayers as sent.
 func TestBotsMeaning(t *testing.T) {
-	for _, c := range []struct {
-		vector       string
-		humans, bots int64
-		complete     bool
-	}{
-		{"split3", 2, 1, true},                          // numplayers 3, Charlie flagged
-		{"missing_middle", 3, prototest.Unknown, false}, // the table is cut
-		{"many_columns", 1, prototest.Unknown, true},    // no AIBot_ column
-	} {
-		t.Run(c.vector, func(t *testing.T) {
-			res, _ := decode(vector(t, c.vector)...)
-			if res == nil {
-				t.Fatal("no result")
-			}
-			prototest.CheckBots(t, res, c.humans, c.bots, c.complete)
-		})
-	}
+	res, err := decode(vector(t, "split3")...)
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, res, 2, 1, true) // numplayers 3, Charlie flagged
 }
 
-// seeds adds every testdata vector and every GameSpy v3 capture, each split set
-// joined into one input.
-func seeds(f *testing.F) {
-	gt.Seeds(f, "gamespy3", []string{"*.bin"}, vector(f, "split3"), vector(f, "missing_middle"), vector(f, "two_last"))
-}
-
-// FuzzDecode feeds one or more stat reply datagrams to the decoder.
+// FuzzDecode feeds one or more stat reply datagrams to the decoder, and the
+// first to the Just Cause 2 MP decoder.
 func FuzzDecode(f *testing.F) {
-	seeds(f)
+	gt.Seeds(f, "gamespy3", []string{"*.bin"}, vector(f, "split3"), vector(f, "missing_middle"), vector(f, "two_last"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		res, err := decode(gt.Split(b)...)
+		parts := gt.Split(b)
+		res, err := decode(parts...)
 		gt.CheckDecoded(t, res, err, maxRows)
-	})
-}
-
-// FuzzDecodeJC2MP feeds one datagram to the Just Cause 2 MP decoder.
-func FuzzDecodeJC2MP(f *testing.F) {
-	seeds(f)
-	f.Fuzz(func(t *testing.T, b []byte) {
-		res, err := decodeJC2MP(b)
+		res, err = decodeJC2MP(parts[0])
 		gt.CheckDecoded(t, res, err, min(maxRows, maxJC2Players))
 	})
 }

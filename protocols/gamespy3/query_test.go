@@ -113,8 +113,7 @@ func opts(s protocols.Settings, o Options) protocols.Settings {
 func TestQueryReplies(t *testing.T) {
 	t.Parallel()
 	split3, empty, jc2 := vector(t, "split3"), vector(t, "empty_sections"), Options{Variant: "jc2mp"}
-	cp1251 := []byte{0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2} // "Привет"
-	empty1251 := bytes.Replace(empty[0], []byte("hostname\x00Empty\x00"), append(append([]byte("hostname\x00"), cp1251...), 0), 1)
+	mafia := bytes.Replace(empty[0], []byte("Empty"), prototest.MafiaName, 1)
 	for _, tc := range []struct {
 		name      string
 		f         *fakeServer
@@ -144,11 +143,11 @@ func TestQueryReplies(t *testing.T) {
 		{"missing packet retried", &fakeServer{token: "0", packets: split3, order: [][]int{{1, 2}, {0, 1, 2}}}, protocols.Settings{Players: true, Retries: 1}, gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Béta Charlie] rules - info 10 partial [] | challenge:ok,info:truncated,challenge:ok,info:ok skipped 2 log 1`, ""},
 		{"jc2mp", &fakeServer{token: "99", payload: 0x02, packets: vector(t, "jc2mp")}, opts(players, jc2), gt.Long, `"JC2 Test" "" "" "913" 2/500 bots ? pw 1 [Rico κöρεcικ] rules - info 5 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
 		{"jc2mp cut", &fakeServer{token: "99", payload: 0x02, packets: vector(t, "jc2mp_cut")}, opts(players, jc2), gt.Long, `"JC2 Test" "" "" "913" 2/500 bots ? pw 1 [Rico] rules - info 5 partial [players:truncated] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
-		// A Cyrillic server's Windows-1251 names read as such with `encoding:
-		// windows-1251`, as Windows-1252 without; split3's "[TAG] B\xe9ta" is a
-		// Cyrillic й there.
-		{"windows-1252", &fakeServer{token: "0", packets: [][]byte{empty1251}}, protocols.Settings{}, gt.Long, `"Ïðèâåò" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
-		{"windows-1251", &fakeServer{token: "0", packets: [][]byte{empty1251}}, opts(protocols.Settings{}, Options{Encoding: "windows-1251"}), gt.Long, `"Привет" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
+		// Battlefield 2 and Crysis are Windows games: a name that is not UTF-8 is
+		// Windows-1252 (its 0x80-0x9F marks included), or Windows-1251 with
+		// `encoding: windows-1251`; split3's "[TAG] B\xe9ta" is a Cyrillic й there.
+		{"windows-1252", &fakeServer{token: "0", packets: [][]byte{mafia}}, protocols.Settings{}, gt.Long, `"Empire Bay – „Cash & Cars“ €5 VIP" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
+		{"windows-1251", &fakeServer{token: "0", packets: [][]byte{mafia}}, opts(protocols.Settings{}, Options{Encoding: "windows-1251"}), gt.Long, `"Empire Bay – „Cash & Cars“ Ђ5 VIP" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
 		{"windows-1251 players", &fakeServer{token: "-1287574694", packets: split3}, opts(players, Options{Encoding: "windows-1251"}), gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Bйta Charlie] rules - info 10 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,30 +171,15 @@ func TestQueryFailures(t *testing.T) {
 	reply := func(b []byte) prototest.Handler {
 		return func(req []byte) [][]byte { return [][]byte{gt.WithSession(b, req[3:7])} }
 	}
+	two := vector(t, "two_last")
 	gt.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gt.Failure{
 		{Name: "other session", D: gt.Short, H: func([]byte) [][]byte { return [][]byte{[]byte("\x09ABCD0\x00")} }, Want: wire.ErrMismatch},
 		{Name: "garbage", D: gt.Short, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
 		{Name: "bad token", D: gt.Long, H: reply([]byte("\x09XXXXnope\x00")), Want: wire.ErrChallenge},
-		{Name: "silent after handshake", D: gt.Short, H: func(req []byte) [][]byte {
-			if req[2] == 0x09 {
-				return [][]byte{gt.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
-			}
-			return nil
-		}, Want: wire.ErrTimeout},
-		{Name: "two last", D: gt.Long, H: func(req []byte) [][]byte {
-			if req[2] == 0x09 {
-				return [][]byte{gt.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
-			}
-			v := vector(t, "two_last")
-			// Packet 1 flagged last, then packet 0 flagged last too.
-			return [][]byte{gt.WithSession(v[1], req[3:7]), gt.WithSession(v[0], req[3:7])}
-		}, Want: wire.ErrMalformed},
-		{Name: "cut before anything", D: gt.Long, H: func(req []byte) [][]byte {
-			if req[2] == 0x09 {
-				return [][]byte{gt.WithSession([]byte("\x09XXXX0\x00"), req[3:7])}
-			}
-			return [][]byte{gt.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostn"), req[3:7])}
-		}, Want: wire.ErrTruncated},
+		{Name: "silent after handshake", D: gt.Short, H: gt.Serve("0"), Want: wire.ErrTimeout},
+		// Packet 1 flagged last, then packet 0 flagged last too.
+		{Name: "two last", D: gt.Long, H: gt.Serve("0", two[1], two[0]), Want: wire.ErrMalformed},
+		{Name: "cut before anything", D: gt.Long, H: gt.Serve("0", []byte("\x00XXXXsplitnum\x00\x80\x00hostn")), Want: wire.ErrTruncated},
 	})
 }
 
@@ -225,23 +209,7 @@ func TestQstat(t *testing.T) {
 	v := vector(t, "split3")
 	// quakestat's JSON output drops bytes above 0x7F: keep the name ASCII.
 	v[0] = bytes.Replace(bytes.Replace(v[0], []byte{0xab}, []byte("<"), 1), []byte{0xbb}, []byte(">"), 1)
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		if len(req) < 7 {
-			return nil
-		}
-		if req[2] == 0x09 {
-			return gt.ChallengeReply(req, "0")
-		}
-		if len(req) != 11 || req[10] != 0x01 {
-			t.Logf("request % x not answered", req)
-			return nil
-		}
-		out := make([][]byte, len(v))
-		for i, p := range v {
-			out[i] = gt.WithSession(p, req[3:7])
-		}
-		return out
-	})
+	addr := prototest.UDP(t, gt.Serve("0", v...))
 	qs := prototest.QstatJSON(t, "-gs3", addr, "-P")
 	if qs.Status != "online" {
 		t.Fatalf("qstat: %+v", qs)
@@ -280,16 +248,5 @@ func TestQstat(t *testing.T) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	v := vector(b, "split3")
-	addr := prototest.UDP(b, func(req []byte) [][]byte {
-		if req[2] == 0x09 {
-			return gt.ChallengeReply(req, "123456")
-		}
-		out := make([][]byte, len(v))
-		for i, p := range v {
-			out[i] = gt.WithSession(p, req[3:7])
-		}
-		return out
-	})
-	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, addr)
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, gt.Serve("123456", vector(b, "split3")...)))
 }

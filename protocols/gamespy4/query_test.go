@@ -113,28 +113,15 @@ func TestQueryReplies(t *testing.T) {
 
 func TestQueryFailures(t *testing.T) {
 	t.Parallel()
-	handshakeThen := func(stat func(session []byte) []byte) prototest.Handler {
-		return func(req []byte) [][]byte {
-			if req[2] == 0x09 {
-				return [][]byte{gt.WithSession([]byte("\x09XXXX1234567\x00"), req[3:7])}
-			}
-			if b := stat(req[3:7]); b != nil {
-				return [][]byte{b}
-			}
-			return nil
-		}
-	}
 	gt.Failures(t, Protocol, protocols.Settings{Retries: 1}, []gt.Failure{
-		{Name: "silent after handshake", D: gt.Short, H: handshakeThen(func([]byte) []byte { return nil }), Want: wire.ErrTimeout},
+		{Name: "silent after handshake", D: gt.Short, H: gt.Serve("1234567"), Want: wire.ErrTimeout},
 		{Name: "other session", D: gt.Short, H: func([]byte) [][]byte { return [][]byte{[]byte("\x09\x0f\x0f\x0f\x0f1\x00")} }, Want: wire.ErrMismatch},
-		{Name: "stat for another session", D: gt.Short, H: handshakeThen(func([]byte) []byte { return vector(t, "full_vanilla") }), Want: wire.ErrMismatch},
+		{Name: "stat for another session", D: gt.Short, H: gt.HandshakeThen("1234567", func([]byte) [][]byte { return [][]byte{vector(t, "full_vanilla")} }), Want: wire.ErrMismatch},
 		{Name: "garbage", D: gt.Short, H: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffgarbage")} }, Want: wire.ErrMalformed},
 		{Name: "bad token", D: gt.Long, H: func(req []byte) [][]byte {
 			return [][]byte{gt.WithSession([]byte("\x09XXXXabc\x00"), req[3:7])}
 		}, Want: wire.ErrChallenge},
-		{Name: "cut before anything", D: gt.Long, H: handshakeThen(func(s []byte) []byte {
-			return gt.WithSession([]byte("\x00XXXXsplitnum\x00\x80\x00hostna"), s)
-		}), Want: wire.ErrTruncated},
+		{Name: "cut before anything", D: gt.Long, H: gt.Serve("1234567", []byte("\x00XXXXsplitnum\x00\x80\x00hostna")), Want: wire.ErrTruncated},
 	})
 }
 
@@ -202,12 +189,5 @@ func TestQstat(t *testing.T) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	v := vector(b, "full_vanilla")
-	addr := prototest.UDP(b, func(req []byte) [][]byte {
-		if req[2] == 0x09 {
-			return gt.ChallengeReply(req, "9513307")
-		}
-		return [][]byte{gt.WithSession(v, req[3:7])}
-	})
-	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, addr)
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, gt.Serve("9513307", vector(b, "full_vanilla"))))
 }

@@ -77,10 +77,6 @@ func TestDecodePlayer(t *testing.T) {
 		if *p != want {
 			t.Errorf("%s: %+v, want %+v", vec, *p, want)
 		}
-		// The address is blanked in the datagram the trace keeps.
-		if bytes.Contains(b, []byte("192.0.2.7")) || bytes.Contains(b, []byte("198.51.100.3")) || !bytes.Contains(b, []byte("xxxxx")) {
-			t.Errorf("%s: address left in % X", vec, b)
-		}
 	}
 	cut := prototest.VecFile(t, "player0")[:12]
 	if _, err := decodePlayer(cut); !errors.Is(err, wire.ErrTruncated) {
@@ -101,16 +97,6 @@ func TestDecodeRule(t *testing.T) {
 	if _, _, err := decodeRule([]byte("name-without-end")); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("cut rule: %v", err)
 	}
-}
-
-// TestBotsMeaning: the server info counts active clients; Hexen II has no bots
-// to tell apart (stock servers run none), so bots stay unknown.
-func TestBotsMeaning(t *testing.T) {
-	body, _, err := answer(prototest.VecFile(t, "info"), repServerInfo)
-	prototest.NoError(t, err)
-	s, err := decodeServerInfo(body)
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, s.result(), 2, prototest.Unknown, true)
 }
 
 // No real Hexen II capture is committed: the seeds are the own vectors. Each input

@@ -2,8 +2,11 @@ package hexen2
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,7 +80,9 @@ func TestQuery(t *testing.T) {
 	if tr.Attempts != 6 || len(tr.Phases) != 3 {
 		t.Errorf("%d requests (want info, 2 players, 3 rules), phases %+v", tr.Attempts, tr.Phases)
 	}
-	prototest.NoSecrets(t, nil, tr, nil, "192.0.2.7") // a player's address
+	prototest.NoSecrets(t, nil, tr, nil, "192.0.2.7", "198.51.100.3") // the players' addresses, blanked in the datagrams the trace keeps
+	// Hexen II has no bots to tell apart (stock servers run none): unknown.
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
 
 func TestQueryInfoOnly(t *testing.T) {
@@ -185,4 +190,81 @@ func TestQuerierContract(t *testing.T) {
 
 func BenchmarkQuery(b *testing.B) {
 	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Rules: true}, prototest.UDP(b, stock(b).handler(b)))
+}
+
+// unquoted is the one line of quakestat -json's h2s record that is no JSON: it
+// prints the server's own address key without quotes.
+var unquoted = regexp.MustCompile(`("address": )([^",\n]+),`)
+
+type qstatH2 struct {
+	prototest.QstatServer
+	Players []struct {
+		Name  string `json:"name"`
+		Score int    `json:"score"`
+	} `json:"players"`
+}
+
+// TestQstat queries the same fake server with quakestat -h2s -P (the Hexen II
+// NetQuake query) and with the Querier: name, map, counts and players agree.
+// quakestat drops high-half (coloured) characters where we show the letter, so the
+// server name here is plain.
+func TestQstat(t *testing.T) {
+	prototest.NeedQstat(t)
+	f := stock(t)
+	f.info = packet(repServerInfo, []byte("127.0.0.1:26900\x00Plain Castle\x00demo2\x00\x02\x10\x04")...)
+	addr := prototest.UDP(t, f.handler(t))
+	out := prototest.Qstat(t, "-json", "-P", "-timeout", "5", "-h2s", addr.String())
+	var recs []qstatH2
+	if err := json.Unmarshal(unquoted.ReplaceAll(out, []byte(`$1"$2",`)), &recs); err != nil || len(recs) != 1 {
+		t.Fatalf("quakestat output does not parse: %v\n%s", err, out)
+	}
+	qs := recs[0]
+	res, _ := prototest.QueryOK(t, Protocol, addr, all, 5*time.Second)
+	if qs.Name != res.Name || qs.Map != res.Map || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
+		t.Errorf("querier %q %q %d/%d, qstat %+v", res.Name, res.Map, res.Players.Value, res.MaxPlayers.Value, qs.QstatServer)
+	}
+	// quakestat 2.17 asks for player 0 only (it re-sends index 0 and never asks
+	// for 1): every player it lists must be ours, in our order.
+	if len(qs.Players) == 0 || len(qs.Players) > len(res.PlayerList) {
+		t.Fatalf("players %+v, qstat %+v", res.PlayerList, qs.Players)
+	}
+	for i, p := range qs.Players {
+		if ours := res.PlayerList[i]; p.Name != ours.Name || p.Score != int(ours.Score.Value) {
+			t.Errorf("player %d: %q %d, qstat %q %d", i, ours.Name, ours.Score.Value, p.Name, p.Score)
+		}
+	}
+}
+
+// TestGamedig pins why gamedig is no reference here: its hexen2 game sends
+// HexenWorld's QuakeWorld-style status (FF FF FF FF FF "status"), which a Hexen II
+// (NetQuake) server does not answer, so it fails where the Querier reads the
+// server.
+func TestGamedig(t *testing.T) {
+	var (
+		mu  sync.Mutex
+		got [][]byte
+	)
+	h := stock(t).handler(t)
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		mu.Lock()
+		got = append(got, append([]byte(nil), req...))
+		mu.Unlock()
+		if _, _, skip, err := control(req); skip != nil || err != nil {
+			return nil // not a control packet: the engine ignores it
+		}
+		return h(req)
+	})
+	if _, msg, ok := prototest.Gamedig(t, "hexen2", addr.Port(), nil); ok {
+		t.Fatalf("gamedig read a NetQuake server")
+	} else {
+		t.Logf("gamedig: %s", msg)
+	}
+	mu.Lock()
+	if len(got) == 0 || got[0][0] != 0xFF {
+		t.Errorf("gamedig sent %q, not an out-of-band status", got)
+	}
+	mu.Unlock()
+	if _, _, err := prototest.QueryNew(t, Protocol, addr, all, 2*time.Second); err != nil {
+		t.Errorf("the Querier: %v", err)
+	}
 }

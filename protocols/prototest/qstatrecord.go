@@ -20,6 +20,7 @@ type QstatPlayer struct {
 	Score   int64           `json:"score"`
 	Ping    int64           `json:"ping"`
 	RawTeam json.RawMessage `json:"team"` // a number when digit-led, else a string
+	Type    string          `json:"type"` // "bot" where the protocol flags bots
 }
 
 // Team is the player's team as text.

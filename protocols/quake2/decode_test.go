@@ -1,15 +1,11 @@
 package quake2
 
 import (
-	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
@@ -22,7 +18,8 @@ type expected struct {
 	Result *idtechtest.Result
 }
 
-// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md).
+// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md)
+// and an oversized datagram. The info cap is idtech's (TestInfoCap).
 // No real Quake II capture exists in shared/ (no Debian package runs a Quake II
 // server): these vectors and the qstat cross-check are the reference.
 func TestVectors(t *testing.T) {
@@ -36,26 +33,7 @@ func TestVectors(t *testing.T) {
 		}
 		e.Result.Check(t, r.result(true, true))
 	})
-}
-
-func TestDecodeLimits(t *testing.T) {
-	if _, err := decode(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, wire.ErrTooLarge) {
-		t.Errorf("oversized datagram: %v, want too large", err)
-	}
-	b := []byte("\xff\xff\xff\xffprint\n")
-	for i := range 600 {
-		b = fmt.Appendf(b, `\k%d\v`, i)
-	}
-	r, err := decode(append(b, '\n'))
-	prototest.NoError(t, err)
-	if len(r.Pairs) != 512 || r.PairsDropped != 88 {
-		t.Errorf("%d pairs kept, %d dropped", len(r.Pairs), r.PairsDropped)
-	}
-	// Result without players or rules leaves both lists empty.
-	r, _ = decode([]byte("\xff\xff\xff\xffprint\n\\hostname\\x\n1 2 \"a\"\n"))
-	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 1 || res.Players != protocols.Known(1) {
-		t.Errorf("Result(false, false) = %+v", res)
-	}
+	idtechtest.TooLarge(t, decode, "")
 }
 
 // TestBotsNotReported: Quake II bots (the game library's fake clients) are
@@ -64,10 +42,7 @@ func TestDecodeLimits(t *testing.T) {
 func TestBotsNotReported(t *testing.T) {
 	r, err := decode([]byte("\xff\xff\xff\xffprint\n\\hostname\\bots\n" + `4 0 "[BOT]Grunt"` + "\n" + `9 48 "human"` + "\n"))
 	prototest.NoError(t, err)
-	res := r.result(true, false)
-	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
-		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)
-	}
+	prototest.CheckBots(t, r.result(true, false), 2, prototest.Unknown, true)
 }
 
 // FuzzDecode checks that no datagram panics the decoder or breaks its caps and
@@ -75,7 +50,7 @@ func TestBotsNotReported(t *testing.T) {
 // real Quake II capture in ../shared), and the QuakeWorld captures, the closest
 // relatives, when ../shared is present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.Fuzz(f, decode, kept, func(t *testing.T, r *reply) *protocols.Result {
+	idtechtest.Fuzz(f, decode, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
 		res := r.result(true, true)
 		for _, p := range res.PlayerList {
 			if p.Team != "" || p.DurationKnown {
@@ -88,9 +63,6 @@ func FuzzDecode(f *testing.F) {
 		return res
 	}, "realworld/captures/quakeworld_*.resp.bin")
 }
-
-// kept counts the player lines and info pairs a reply keeps.
-func kept(r *reply) (lines, pairs int) { return len(r.Players) + r.Unparsed, len(r.Pairs) }
 
 func BenchmarkDecodeStatus(b *testing.B) {
 	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },

@@ -1,8 +1,6 @@
 package quake3
 
 import (
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
@@ -19,41 +18,18 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// jsonStr is a string of an .expected.json file: plain, or {"hex", "latin1"} for
-// bytes that are not ASCII (shared/fixtures/PROVENANCE.md). Either way it holds
-// the Latin-1 decoding of the wire bytes, which is what the decoder produces.
-type jsonStr string
-
-func (s *jsonStr) UnmarshalJSON(b []byte) error {
-	var plain string
-	if err := json.Unmarshal(b, &plain); err == nil {
-		*s = jsonStr(plain)
-		return nil
-	}
-	var obj struct{ Hex string }
-	if err := json.Unmarshal(b, &obj); err != nil {
-		return err
-	}
-	raw, err := hex.DecodeString(obj.Hex)
-	if err != nil {
-		return err
-	}
-	*s = jsonStr(wire.Latin1(raw))
-	return nil
-}
-
 type expected struct {
 	idtechtest.Vector
 	Decoded *struct {
 		Response      string
-		Info          [][2]jsonStr
+		Info          [][2]prototest.Latin1String
 		InfoPairCount *int `json:"info_pair_count"`
 		PlayerCount   int  `json:"player_count"`
 		Players       []struct {
 			Numbers   []int64
-			Name      jsonStr
-			NameClean jsonStr  `json:"name_clean"`
-			AfterName *jsonStr `json:"after_name"`
+			Name      prototest.Latin1String
+			NameClean prototest.Latin1String  `json:"name_clean"`
+			AfterName *prototest.Latin1String `json:"after_name"`
 		}
 		EndsWithNewline bool `json:"ends_with_newline"`
 		Unparsed        int
@@ -265,19 +241,6 @@ func TestDecodeKinds(t *testing.T) {
 	if _, err := decodeStatus(info); !errors.Is(err, errNotReply) {
 		t.Errorf("decodeStatus(infoResponse) = %v, want a not-a-reply error", err)
 	}
-	if _, err := decodeStatus(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, wire.ErrTooLarge) {
-		t.Errorf("oversized datagram: %v, want too large", err)
-	}
-	// The keyword is matched case-insensitively, like the engine's commands.
-	r, err := decode([]byte("\xff\xff\xff\xffSTATUSRESPONSE\n\\a\\b\n"))
-	if err != nil || r.Response != idtech.StatusResponse {
-		t.Errorf("upper-case keyword: %v %v", r, err)
-	}
-	// Result without players or rules leaves both lists empty.
-	r, _ = decodeStatus(status)
-	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) == 0 {
-		t.Errorf("Result(false, false) = %+v", res)
-	}
 }
 
 // TestBots: Players counts humans wherever the server tells bots apart (its
@@ -328,6 +291,41 @@ func TestParseUptime(t *testing.T) {
 		got := parseUptime(in)
 		if (want < 0) == got.Known || (got.Known && got != protocols.SpanSeconds(want)) {
 			t.Errorf("parseUptime(%q) = %+v, want %v s", in, got, want)
+		}
+	}
+}
+
+func BenchmarkDecodeStatus(b *testing.B) {
+	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },
+		"testdata/status_latin1_colours.bin", "testdata/status_too_many_lines.bin")
+}
+
+func BenchmarkDecodeInfo(b *testing.B) {
+	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(false, false) }, "testdata/info_ioq3.bin")
+}
+
+// FuzzDecode checks that no datagram panics the decoder or breaks its caps and
+// that everything it returns is valid UTF-8. Seeds: testdata/, and the real
+// captures in ../shared when present.
+func FuzzDecode(f *testing.F) {
+	idtechtest.Fuzz(f, decode, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
+		checkFuzzReply(t, r)
+		return r.result(true, true)
+	}, "fixtures/quake3/*.bin", "realworld/captures/*_q3-*.resp.bin")
+}
+
+// checkFuzzReply checks that the decoded pairs and lines are valid UTF-8 and
+// within their own bounds.
+func checkFuzzReply(t *testing.T, r *reply) {
+	t.Helper()
+	for _, kv := range r.Pairs {
+		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
+			t.Fatalf("invalid UTF-8 info %q", kv)
+		}
+	}
+	for _, p := range r.Players {
+		if p.NumCount > 3 || !utf8.ValidString(p.Name) || !utf8.ValidString(p.Clean) || len(p.Clean) > len(p.Name) {
+			t.Fatalf("bad player %+v", p)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package quakeworld
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -10,7 +8,6 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/idtech/idtechtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // expected is the layout of testdata/*.expected.json (see testdata/README.md).
@@ -52,11 +49,14 @@ func checkDecoded(t *testing.T, r *reply, e expected) {
 	}
 }
 
+// TestVectors runs the hand-built vectors in testdata/ (see testdata/README.md)
+// and an oversized datagram. The info cap is idtech's (TestInfoCap).
 func TestVectors(t *testing.T) {
 	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
 		checkDecoded(t, r, e)
 		e.Result.Check(t, r.result(true, true))
 	})
+	idtechtest.TooLarge(t, decode, "")
 }
 
 // TestRealworld decodes the replies of the real mvdsv 0.35 + KTX 1.42 server
@@ -95,28 +95,6 @@ func TestRealworld(t *testing.T) {
 	}
 }
 
-func TestDecodeLimits(t *testing.T) {
-	if _, err := decode(make([]byte, idtech.MaxDatagram+1)); !errors.Is(err, wire.ErrTooLarge) {
-		t.Errorf("oversized datagram: %v, want too large", err)
-	}
-	// More pairs than the cap: the rest are counted, not kept.
-	b := []byte("\xff\xff\xff\xffn")
-	for i := range idtech.MaxInfoPairs + 10 {
-		b = fmt.Appendf(b, `\k%d\v`, i)
-	}
-	b = append(b, "\n\x00"...)
-	r, err := decode(b)
-	prototest.NoError(t, err)
-	if len(r.Pairs) != idtech.MaxInfoPairs || r.PairsDropped != 10 {
-		t.Errorf("%d pairs kept, %d dropped", len(r.Pairs), r.PairsDropped)
-	}
-	// Result without players or rules leaves both lists empty.
-	r, _ = decode([]byte("\xff\xff\xff\xffn\\hostname\\x\n1 2 3 4 \"a\" \"\" 0 0\n\x00"))
-	if res := r.result(false, false); res.PlayerList != nil || res.Rules != nil || len(res.Info) != 1 || res.Players != protocols.Known(1) {
-		t.Errorf("Result(false, false) = %+v", res)
-	}
-}
-
 // TestBotsNotReported: KTX frogbots are ordinary client lines (mvdsv shows a
 // made-up ping of 10), so they count as players and Bots stays unknown;
 // spectators are neither.
@@ -126,17 +104,14 @@ func TestBotsNotReported(t *testing.T) {
 		`2 9 3 25 "human" "base" 13 13` + "\n" +
 		`3 -9999 1 -40 "\s\watcher" "" 0 0` + "\n\x00"))
 	prototest.NoError(t, err)
-	res := r.result(true, false)
-	if res.Players != protocols.Known(2) || res.Bots.Known || len(res.PlayerList) != 2 || res.PlayerList[0].Bot {
-		t.Errorf("players %+v bots %+v list %+v", res.Players, res.Bots, res.PlayerList)
-	}
+	prototest.CheckBots(t, r.result(true, false), 2, prototest.Unknown, true)
 }
 
 // FuzzDecode checks that no datagram panics the decoder or breaks its caps and
 // that everything it returns is valid UTF-8. Seeds: testdata/, and the real
 // mvdsv captures in ../shared when present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.Fuzz(f, decode, kept, func(t *testing.T, r *reply) *protocols.Result {
+	idtechtest.Fuzz(f, decode, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
 		res := r.result(true, true)
 		if !res.Players.Known || res.Players.Value != int64(len(res.PlayerList)) {
 			t.Fatalf("players %+v, %d listed", res.Players, len(res.PlayerList))
@@ -144,9 +119,6 @@ func FuzzDecode(f *testing.F) {
 		return res
 	}, "realworld/captures/quakeworld_*.resp.bin")
 }
-
-// kept counts the player lines and info pairs a reply keeps.
-func kept(r *reply) (lines, pairs int) { return len(r.Players) + r.Unparsed, len(r.Pairs) }
 
 func BenchmarkDecodeStatus(b *testing.B) {
 	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },

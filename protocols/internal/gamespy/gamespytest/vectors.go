@@ -54,6 +54,7 @@ func CheckRows(t testing.TB, got []protocols.Player, want []Row) {
 // none at all).
 type Vector struct {
 	Name     string
+	Decoder  string // which of the package's decoders, when it has several
 	Err      error
 	NoResult bool
 	Head
