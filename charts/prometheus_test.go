@@ -1,12 +1,11 @@
 package charts
 
 import (
-	"context"
+	"bytes"
 	"fmt"
 	"log/slog"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -36,10 +35,7 @@ import (
 // policy for them), the intervals are seconds, and $(SHARD) and $(POD_NAME) are
 // expanded as the operator's config-reloader does.
 func TestChartPrometheus(t *testing.T) {
-	promBin, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Skip("prometheus (Debian package prometheus) is not installed: the chart's scrapers are not run")
-	}
+	promBin := testenv.LookTool(t, "prometheus", "prometheus")
 	version := prometheusVersion(t, promBin)
 	for _, f := range valuesFiles(t) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
@@ -173,8 +169,8 @@ func generate(t *testing.T, version string, probes map[string]*monitoringv1.Prob
 		Version: version, ScrapeInterval: "2s",
 	}, EvaluationInterval: "30s"}} // the CRD's default, which no API server fills in here
 	prom.Name, prom.Namespace = "k8s", namespace
-	logger := slog.New(&failHandler{t: t})
-	cg, err := prompkg.NewConfigGenerator(logger, prom)
+	var warnings bytes.Buffer
+	cg, err := prompkg.NewConfigGenerator(slog.New(slog.NewTextHandler(&warnings, &slog.HandlerOptions{Level: slog.LevelWarn})), prom)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,32 +179,11 @@ func generate(t *testing.T, version string, probes map[string]*monitoringv1.Prob
 		objs = append(objs, &secrets[i])
 	}
 	out, err := cg.GenerateServerConfiguration(prom, sMons, nil, probes, sCons, assets.NewTestStoreBuilder(objs...), nil, nil, nil, nil)
-	if err != nil {
-		t.Fatalf("the operator's generator: %v", err)
+	if err != nil || warnings.Len() > 0 {
+		t.Fatalf("the operator's generator: %v\n%s", err, &warnings)
 	}
 	return out
 }
-
-// failHandler fails the test on the generator's warnings and errors.
-type failHandler struct {
-	t     *testing.T
-	attrs []slog.Attr
-}
-
-func (h *failHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
-func (h *failHandler) Handle(_ context.Context, r slog.Record) error {
-	msg := r.Message
-	for _, a := range h.attrs {
-		msg += " " + a.String()
-	}
-	r.Attrs(func(a slog.Attr) bool { msg += " " + a.String(); return true })
-	h.t.Errorf("the operator's generator: %s", msg)
-	return nil
-}
-func (h *failHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return &failHandler{t: h.t, attrs: append(append([]slog.Attr(nil), h.attrs...), as...)}
-}
-func (h *failHandler) WithGroup(string) slog.Handler { return h }
 
 // localise makes the generated configuration run on this machine (see
 // TestChartPrometheus for each rewrite).
@@ -307,10 +282,10 @@ var versionRE = regexp.MustCompile(`version (\d+\.\d+\.\d+)`)
 
 // prometheusVersion is the installed Prometheus' version, for the generator.
 func prometheusVersion(t *testing.T, bin string) string {
-	out, _ := exec.Command(bin, "--version").CombinedOutput()
-	m := versionRE.FindSubmatch(out)
+	out, _ := testenv.RunTool(time.Minute, "", bin, "--version")
+	m := versionRE.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("%s --version: %s", bin, out)
 	}
-	return "v" + string(m[1])
+	return "v" + m[1]
 }
