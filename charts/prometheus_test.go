@@ -28,12 +28,8 @@ import (
 // name) into a Prometheus configuration, a real Prometheus runs it against the
 // exporter started from the rendered Deployment, and every target must be up with
 // probe_success 1: the probes' fake game servers, the exporter's own /metrics,
-// and every discovery source's servers found through /sd. Test-only rewrites:
-// the Service's address becomes the exporter's loopback one, the ServiceMonitor's
-// Kubernetes discovery becomes the target it would find, the probes' targets and
-// the sources' masters become loopback fakes (loopback opened in the target
-// policy for them), the intervals are seconds, and $(SHARD) and $(POD_NAME) are
-// expanded as the operator's config-reloader does.
+// and every discovery source's servers found through /sd. Addresses become
+// loopback ones and intervals seconds (localise, runPrometheus).
 func TestChartPrometheus(t *testing.T) {
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")
 	version := prometheusVersion(t, promBin)
@@ -185,8 +181,10 @@ func generate(t *testing.T, version string, probes map[string]*monitoringv1.Prob
 	return out
 }
 
-// localise makes the generated configuration run on this machine (see
-// TestChartPrometheus for each rewrite).
+// localise makes the generated configuration run on this machine: the Service's
+// address is the exporter's loopback one, the ServiceMonitor's Kubernetes
+// discovery the target it would find, the intervals seconds, and $(SHARD) and
+// $(POD_NAME) expanded as the operator's config-reloader does.
 func localise(t *testing.T, cfg []byte, dir string, r *rendered, p *pod) []byte {
 	t.Helper()
 	var doc map[string]any

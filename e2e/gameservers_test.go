@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"text/template"
 
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -70,6 +71,21 @@ func (l launch) start(t *testing.T, argv ...string) *testenv.Proc {
 		argv[i] = strings.ReplaceAll(argv[i], "$DIR", l.dir)
 	}
 	return testenv.StartProc(t, filepath.Base(argv[0]), l.cwd, append([]string{"HOME=" + l.dir}, l.env...), argv...)
+}
+
+// conf is a server's configuration file testdata/servers/name with vals in its
+// {{.Fields}}.
+func conf(t *testing.T, name string, vals map[string]any) string {
+	t.Helper()
+	tmpl, err := template.ParseFiles(filepath.Join("testdata", "servers", name))
+	var b strings.Builder
+	if err == nil {
+		err = tmpl.Option("missingkey=error").Execute(&b, vals)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // debVersion is the upstream version of an installed Debian package ("5.6.1" from
@@ -158,10 +174,9 @@ const (
 // with a password and master updates off. It answers on the game port + 1.
 func startCube2(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 2)
-	return launch{pkgs: "cube2-server", files: map[string]string{"server-init.cfg": fmt.Sprintf("serverdesc %q\n"+
-		"serverip 127.0.0.1\nserverport %d\nmaxclients %d\nserverpass secret\n"+
-		"updatemaster 0\nmastername 127.0.0.1\npublicserver 0\n", cube2Name, port, cube2Max)},
-	}.start(t, "/usr/lib/cube2/cube2_server"), port
+	return launch{pkgs: "cube2-server", files: map[string]string{
+		"server-init.cfg": conf(t, "cube2-server-init.cfg", map[string]any{"Name": cube2Name, "Port": port, "Max": cube2Max}),
+	}}.start(t, "/usr/lib/cube2/cube2_server"), port
 }
 
 // Red Eclipse 1.6 (Debian package redeclipse-server), a Cube 2 engine game.
@@ -181,23 +196,10 @@ const (
 func startRedEclipse(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 2)
 	const dir = "/usr/lib/games/redeclipse" // the binary finds its data from here
-	return launch{pkgs: "redeclipse-server", cwd: dir, files: map[string]string{"servinit.cfg": fmt.Sprintf(`servertype 1
-serverip 127.0.0.1
-serverport %d
-servermaster ""
-serverlanport 0
-masterserver 0
-sv_serverdesc %q
-sv_serverclients %d
-sv_serverspectators %d
-sv_defaultmap %q
-sv_defaultmode %d
-sv_defaultmuts 0
-sv_rotatemode 0
-sv_rotatemuts 0
-serverpass "secret"
-`, port, redeclipseName, redeclipseClients, redeclipseSpectators, redeclipseMap, redeclipseMode)},
-	}.start(t, dir+"/redeclipse-server", "-h$DIR"), port
+	return launch{pkgs: "redeclipse-server", cwd: dir, files: map[string]string{
+		"servinit.cfg": conf(t, "redeclipse-servinit.cfg", map[string]any{"Port": port, "Name": redeclipseName,
+			"Clients": redeclipseClients, "Spectators": redeclipseSpectators, "Map": redeclipseMap, "Mode": redeclipseMode}),
+	}}.start(t, dir+"/redeclipse-server", "-h$DIR"), port
 }
 
 // serverPort returns a loopback port free for TCP and UDP, the n-1 after it free
@@ -268,21 +270,9 @@ func startMumble(t *testing.T) (*testenv.Proc, int) {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	return launch{pkgs: "mumble-server", dir: dir, files: map[string]string{"murmur.ini": fmt.Sprintf(`database=$DIR/murmur.sqlite
-host=127.0.0.1
-port=%d
-users=%d
-bandwidth=%d
-allowping=true
-registerName=
-registerHostname=
-bonjour=false
-ice=
-dbus=
-logfile=
-pidfile=
-kdfiterations=1000
-`, port, mumbleUsers, mumbleBandwidth)}}.start(t, "/usr/sbin/murmurd", "-fg", "-ini", "$DIR/murmur.ini"), port
+	return launch{pkgs: "mumble-server", dir: dir, files: map[string]string{
+		"murmur.ini": conf(t, "murmur.ini", map[string]any{"Port": port, "Users": mumbleUsers, "Bandwidth": mumbleBandwidth}),
+	}}.start(t, "/usr/sbin/murmurd", "-fg", "-ini", "$DIR/murmur.ini"), port
 }
 
 // OpenTTD 13 in dedicated mode (Debian packages openttd and openttd-opengfx).
@@ -296,22 +286,9 @@ const (
 // coordinator: nothing leaves the machine) on a small arctic map.
 func startOpenTTD(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
-	return launch{pkgs: "openttd openttd-opengfx", files: map[string]string{"openttd.cfg": fmt.Sprintf(`[network]
-server_name = %s
-server_port = %d
-server_bind_addresses = 127.0.0.1
-server_game_type = local
-max_clients = %d
-max_companies = %d
-use_relay_service = never
-[game_creation]
-map_x = 6
-map_y = 7
-landscape = arctic
-[gui]
-autosave = off
-`, openttdName, port, openttdClients, openttdCompaniesMax)}}.start(t, "/usr/games/openttd",
-		"-D", fmt.Sprintf("127.0.0.1:%d", port), "-c", "$DIR/openttd.cfg", "-x", "-s", "null", "-m", "null", "-G", "4242"), port
+	return launch{pkgs: "openttd openttd-opengfx", files: map[string]string{
+		"openttd.cfg": conf(t, "openttd.cfg", map[string]any{"Name": openttdName, "Port": port, "Clients": openttdClients, "Companies": openttdCompaniesMax}),
+	}}.start(t, "/usr/games/openttd", "-D", loopback(port).String(), "-c", "$DIR/openttd.cfg", "-x", "-s", "null", "-m", "null", "-G", "4242"), port
 }
 
 // Armagetron Advanced 0.2.9 (Debian package armagetronad-dedicated).
@@ -344,15 +321,9 @@ const (
 // password. -f only accepts paths relative to the storage dirs: the cwd is one.
 func startTeeworlds(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
-	return launch{pkgs: "teeworlds-server", files: map[string]string{"server.cfg": fmt.Sprintf(`sv_name %q
-sv_port %d
-bindaddr 127.0.0.1
-sv_register 0
-sv_max_clients %d
-sv_map %s
-sv_gametype ctf
-password "secret"
-`, teeworldsName, port, teeworldsMax, teeworldsMap)}}.start(t, "/usr/games/teeworlds-server", "-f", "server.cfg"), port
+	return launch{pkgs: "teeworlds-server", files: map[string]string{
+		"server.cfg": conf(t, "teeworlds-server.cfg", map[string]any{"Name": teeworldsName, "Port": port, "Max": teeworldsMax, "Map": teeworldsMap}),
+	}}.start(t, "/usr/games/teeworlds-server", "-f", "server.cfg"), port
 }
 
 // DDNet 16.4 (Debian package ddnet-server), a Teeworlds 0.6 server.
@@ -372,17 +343,9 @@ const (
 func startDDNet(t *testing.T) (*testenv.Proc, int) {
 	port := serverPort(t, 1)
 	return launch{pkgs: "ddnet-server", files: map[string]string{
-		"storage.cfg": "add_path $CURRENTDIR\nadd_path $DATADIR\n",
-		"autoexec_server.cfg": fmt.Sprintf(`sv_name %q
-sv_port %d
-bindaddr 127.0.0.1
-sv_ipv4only 1
-sv_register 0
-sv_test_cmds 0
-sv_max_clients %d
-sv_map %s
-password "secret"
-`, ddnetName, port, ddnetMax, ddnetMap)}}.start(t, "/usr/games/DDNet-Server"), port
+		"storage.cfg":         "add_path $CURRENTDIR\nadd_path $DATADIR\n",
+		"autoexec_server.cfg": conf(t, "ddnet-autoexec_server.cfg", map[string]any{"Name": ddnetName, "Port": port, "Max": ddnetMax, "Map": ddnetMap}),
+	}}.start(t, "/usr/games/DDNet-Server"), port
 }
 
 // OpenArena 0.8.8 (Debian package openarena-server, ioquake3 engine).

@@ -6,20 +6,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
-// TestPagesOnce runs paging_test.yml with promtool, and checks that it has a test
-// that, at one evaluation time, checks every critical alert of alerts.yml and
-// slo.yml and expects exactly one of them, GameServerDown, with a discovered server
-// down beside. A critical alert added later must join that test, so a down server
-// cannot page twice unnoticed.
+// TestPagesOnce: paging_test.yml (TestPromtoolRules runs it) has a test that, at
+// one evaluation time, checks every critical alert of alerts.yml and slo.yml and
+// expects exactly one, GameServerDown, with a discovered server down beside: a
+// critical alert added later must join it, so a down server cannot page twice.
 func TestPagesOnce(t *testing.T) {
-	if out, err := testenv.RunTool(time.Minute, examples(t), promtool(t), "test", "rules", "paging_test.yml"); err != nil {
-		t.Errorf("promtool test rules paging_test.yml: %v\n%s", err, out)
-	}
 	var critical []string
 	for _, f := range []string{"alerts.yml", "slo.yml"} {
 		for _, r := range alertRules(t, f) {

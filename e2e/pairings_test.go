@@ -38,13 +38,7 @@ func composeFiles(t *testing.T) (modules, prom string) {
 	if !ok1 || !ok2 {
 		t.Fatalf("compose.yml: services gameserver_exporter and prometheus, got %v", compose.Services)
 	}
-	flags := exporterFlags(t)
-	for _, a := range exp.Command {
-		f, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if !strings.HasPrefix(a, "--") || !flags[strings.TrimPrefix(f, "no-")] {
-			t.Errorf("compose.yml: exporter argument %q is no flag of the exporter", a)
-		}
-	}
+	checkFlags(t, "compose.yml: exporter", exp.Command)
 	return mounted(t, exp.Volumes, flagValue(exp.Command, "config.file")), mounted(t, pr.Volumes, flagValue(pr.Command, "config.file"))
 }
 
@@ -207,13 +201,7 @@ func TestSystemdUnit(t *testing.T) {
 	if installs[exec[0]] != "gameserver_exporter" {
 		t.Errorf("ExecStart runs %s; the comment installs the binary at %v", exec[0], installs)
 	}
-	flags := exporterFlags(t)
-	for _, a := range exec[1:] {
-		f, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if !flags[f] {
-			t.Errorf("ExecStart: %s is no flag of the exporter", a)
-		}
-	}
+	checkFlags(t, "ExecStart", exec[1:])
 	cf := flagValue(exec[1:], "config.file")
 	src, ok := installs[cf]
 	if !ok {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,14 +13,12 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// TestPodmanImage builds the image from the repository's multi-stage Dockerfile
-// with podman (the repository is the build context, trimmed by .dockerignore; the
-// build writes nothing into it), then checks the image's metadata and files, and
-// runs it when the machine lets podman run containers. The build stage needs the
-// golang image and the Go modules: where the image is neither present nor
-// pullable, the test skips saying so.
+// TestPodmanImage builds the image from the repository's Dockerfile with podman,
+// checks its metadata and files, and runs it where podman can run containers.
+// Where the build stage's golang image is neither present nor pullable, it skips.
 func TestPodmanImage(t *testing.T) {
 	endToEnd(t, "a container build")
 	podman := testenv.LookTool(t, "podman", "podman")
@@ -30,8 +27,8 @@ func TestPodmanImage(t *testing.T) {
 	// Can podman build at all here? A failure of this trivial build is the
 	// machine's (storage driver, privileges), not the Dockerfile's.
 	probe := t.TempDir()
-	writeFile(t, filepath.Join(probe, "Containerfile"), "FROM scratch\nCOPY f /f\n")
-	writeFile(t, filepath.Join(probe, "f"), "x\n")
+	prototest.WriteFile(t, filepath.Join(probe, "Containerfile"), "FROM scratch\nCOPY f /f\n")
+	prototest.WriteFile(t, filepath.Join(probe, "f"), "x\n")
 	probeTag := fmt.Sprintf("localhost/gameserver_exporter-e2e-probe:%d", os.Getpid())
 	if out, err := testenv.RunTool(2*time.Minute, probe, podman, "build", "--layers=false", "-q", "-t", probeTag, "."); err != nil {
 		t.Skipf("podman cannot build images on this machine (%v): skipping\n%s", err, out)
@@ -145,20 +142,20 @@ func lastLines(s string, n int) string {
 // exportedFiles lists the regular files of a container's filesystem with their modes.
 func exportedFiles(t *testing.T, podman, ctr string) map[string]int64 {
 	t.Helper()
-	cmd := exec.Command(podman, "export", ctr)
-	r, err := cmd.StdoutPipe()
+	archive := filepath.Join(t.TempDir(), "ctr.tar")
+	if out, err := testenv.RunTool(time.Minute, "", podman, "export", "-o", archive, ctr); err != nil {
+		t.Fatalf("podman export: %v\n%s", err, out)
+	}
+	f, err := os.Open(archive)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	defer f.Close()
 	files := map[string]int64{}
-	tr := tar.NewReader(r)
-	for {
+	for tr := tar.NewReader(f); ; {
 		h, err := tr.Next()
 		if err == io.EOF {
-			break
+			return files
 		}
 		if err != nil {
 			t.Fatalf("podman export: %v", err)
@@ -166,17 +163,5 @@ func exportedFiles(t *testing.T, podman, ctr string) map[string]int64 {
 		if h.Typeflag == tar.TypeReg {
 			files[strings.TrimPrefix(h.Name, "./")] = h.Mode
 		}
-	}
-	io.Copy(io.Discard, r)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("podman export: %v", err)
-	}
-	return files
-}
-
-func writeFile(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

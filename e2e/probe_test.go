@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -52,6 +53,10 @@ func loopback(port int) netip.AddrPort {
 type exporterClient struct {
 	base string
 	c    *http.Client
+}
+
+func clientOf(e *testenv.Exporter) exporterClient {
+	return exporterClient{e.Base, &http.Client{Timeout: 10 * time.Second}}
 }
 
 // get asks /probe for module and 127.0.0.1:port with extra parameters. The scrape
@@ -191,6 +196,14 @@ func (r probeResult) want(t *testing.T, name string, want float64) {
 	t.Helper()
 	if v, ok := r.value(name); !ok || v != want {
 		t.Errorf("%s = %v (present: %v), want %v", name, v, ok, want)
+	}
+}
+
+// wantAll checks single-series metrics' values.
+func (r probeResult) wantAll(t *testing.T, want map[string]float64) {
+	t.Helper()
+	for name, v := range want {
+		r.want(t, name, v)
 	}
 }
 
