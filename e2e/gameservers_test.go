@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,7 +110,7 @@ const (
 // format's description (e2e/qwbsp_test.go in the history generated it).
 func startQuakeWorld(t *testing.T) (*testenv.Proc, int) {
 	const ktxData = "/usr/share/games/quake/ktx"
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	bsp, err := os.ReadFile(filepath.Join("testdata", qwMap+".bsp"))
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +152,7 @@ const (
 )
 
 func startNexuiz(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	// sv_public 0: no heartbeats. bot_join_empty keeps the bots on a server
 	// without humans; maxplayers is a command, not a cvar.
 	return launch{pkgs: "nexuiz-server"}.start(t, "/usr/games/nexuiz-server",
@@ -173,7 +171,7 @@ const (
 // startCube2 starts cube2_server (server-init.cfg from its working directory)
 // with a password and master updates off. It answers on the game port + 1.
 func startCube2(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 2)
+	port := testenv.ServerPort(t, 2)
 	return launch{pkgs: "cube2-server", files: map[string]string{
 		"server-init.cfg": conf(t, "cube2-server-init.cfg", map[string]any{"Name": cube2Name, "Port": port, "Max": cube2Max}),
 	}}.start(t, "/usr/lib/cube2/cube2_server"), port
@@ -194,60 +192,12 @@ const (
 // master, no LAN answers, a join password, a fixed map and mode (rotation off: no
 // random first game). It answers queries on the game port + 1.
 func startRedEclipse(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 2)
+	port := testenv.ServerPort(t, 2)
 	const dir = "/usr/lib/games/redeclipse" // the binary finds its data from here
 	return launch{pkgs: "redeclipse-server", cwd: dir, files: map[string]string{
 		"servinit.cfg": conf(t, "redeclipse-servinit.cfg", map[string]any{"Port": port, "Name": redeclipseName,
 			"Clients": redeclipseClients, "Spectators": redeclipseSpectators, "Map": redeclipseMap, "Mode": redeclipseMode}),
 	}}.start(t, dir+"/redeclipse-server", "-h$DIR"), port
-}
-
-// serverPort returns a loopback port free for TCP and UDP, the n-1 after it free
-// for UDP too (cube2 answers on the game port + 1), below the ephemeral range (no
-// client socket can take it before the server binds) and never twice in a run.
-func serverPort(t *testing.T, n int) int {
-	t.Helper()
-	const lo, hi = 15000, 25000 // clear of the servers' own default ports
-	portsMu.Lock()
-	defer portsMu.Unlock()
-	for range 200 {
-		p := lo + rand.IntN(hi-lo-n)
-		if !portsFree(p, n) {
-			continue
-		}
-		for i := range n {
-			portsTaken[p+i] = true
-		}
-		return p
-	}
-	t.Fatalf("no free run of %d loopback ports in [%d, %d)", n, lo, hi)
-	return 0
-}
-
-var (
-	portsMu    sync.Mutex
-	portsTaken = map[int]bool{}
-)
-
-func portsFree(p, n int) bool {
-	for i := range n {
-		if portsTaken[p+i] {
-			return false
-		}
-	}
-	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
-	if err != nil {
-		return false
-	}
-	defer l.Close()
-	for i := range n {
-		u, err := net.ListenPacket("udp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p+i)))
-		if err != nil {
-			return false
-		}
-		defer u.Close()
-	}
-	return true
 }
 
 // Mumble: murmurd (Debian package mumble-server).
@@ -259,7 +209,7 @@ const (
 // startMumble starts murmurd on loopback with its own ini (no registration, Ice,
 // Bonjour or D-Bus; kdfiterations skips the start-up PBKDF2 benchmark).
 func startMumble(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	// Started as root, murmurd drops to the mumble-server user: the directory
 	// holding its database must be open to it (t.TempDir's parent is not).
 	dir, err := os.MkdirTemp("", "gse-mumble-")
@@ -285,7 +235,7 @@ const (
 // startOpenTTD starts a dedicated OpenTTD with a local game type (no relay or
 // coordinator: nothing leaves the machine) on a small arctic map.
 func startOpenTTD(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	return launch{pkgs: "openttd openttd-opengfx", files: map[string]string{
 		"openttd.cfg": conf(t, "openttd.cfg", map[string]any{"Name": openttdName, "Port": port, "Clients": openttdClients, "Companies": openttdCompaniesMax}),
 	}}.start(t, "/usr/games/openttd", "-D", loopback(port).String(), "-c", "$DIR/openttd.cfg", "-x", "-s", "null", "-m", "null", "-G", "4242"), port
@@ -302,7 +252,7 @@ const (
 // The fresh server has never been primed: a probe that works proves the small
 // info request comes first.
 func startArmagetron(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	cfg := fmt.Sprintf("SERVER_IP 127.0.0.1\nSERVER_PORT %d\nSERVER_NAME %s\nTALK_TO_MASTER 0\nMAX_CLIENTS %d\n",
 		port, armagetronRawName, armagetronMax)
 	return launch{pkgs: "armagetronad-dedicated", files: map[string]string{"cfg/settings_custom.cfg": cfg, "cfg/autoexec.cfg": cfg, "var/": "", "data/": ""}}.start(t,
@@ -320,7 +270,7 @@ const (
 // startTeeworlds starts teeworlds-server with registration off, a CTF game and a
 // password. -f only accepts paths relative to the storage dirs: the cwd is one.
 func startTeeworlds(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	return launch{pkgs: "teeworlds-server", files: map[string]string{
 		"server.cfg": conf(t, "teeworlds-server.cfg", map[string]any{"Name": teeworldsName, "Port": port, "Max": teeworldsMax, "Map": teeworldsMap}),
 	}}.start(t, "/usr/games/teeworlds-server", "-f", "server.cfg"), port
@@ -341,7 +291,7 @@ const (
 // (its autoexec_server.cfg replaces the packaged one). sv_ipv4only: an IPv6 socket
 // on the bind address 127.0.0.1 would fail.
 func startDDNet(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	return launch{pkgs: "ddnet-server", files: map[string]string{
 		"storage.cfg":         "add_path $CURRENTDIR\nadd_path $DATADIR\n",
 		"autoexec_server.cfg": conf(t, "ddnet-autoexec_server.cfg", map[string]any{"Name": ddnetName, "Port": port, "Max": ddnetMax, "Map": ddnetMap}),

@@ -80,7 +80,7 @@ func TestRealMinetestList(t *testing.T) {
 // 127.0.0.1 (IPv4 only), announcing to the list at listURL (it posts to
 // serverlist_url + "/announce") and nowhere else, with no proxy.
 func startMinetest(t *testing.T, listURL string) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	l := launch{pkgs: "minetest-server", env: []string{"http_proxy=", "https_proxy=", "HTTP_PROXY=", "HTTPS_PROXY=", "ALL_PROXY=", "all_proxy="},
 		files: map[string]string{"minetest.conf": conf(t, "minetest.conf", map[string]any{
 			"Name": minetestName, "List": listURL, "Port": port, "Users": minetestUsers, "Game": minetestGame})}}

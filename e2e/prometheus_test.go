@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"slices"
 	"sort"
 	"strings"
@@ -28,7 +25,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")
 	qstat := testenv.LookTool(t, "quakestat", "qstat")
 
-	oaPort := serverPort(t, 1)
+	oaPort := testenv.ServerPort(t, 1)
 	oaAddr := fmt.Sprintf("127.0.0.1:%d", oaPort)
 	game := startOpenArena(t, oaPort)
 	fake := prototest.Quake3Server(t, "")
@@ -48,8 +45,8 @@ func TestPrometheusEndToEnd(t *testing.T) {
 
 	// Hytale has no packaged server: fake serverlistping plugins, one with room and
 	// one full (for GameServerFull).
-	hytaleOK := hytaleFake(t, "OK 3 20\n")
-	hytaleFull := hytaleFake(t, "OK 20 20\n")
+	hytaleOK := prototest.HytaleServer(t, 3, 20)
+	hytaleFull := prototest.HytaleServer(t, 20, 20)
 
 	dir := t.TempDir()
 	cfg := writePromConfig(t, dir, testPromSetup{
@@ -202,19 +199,6 @@ func waitForAlert(t *testing.T, prom *testenv.Prometheus, name, instance string,
 	})
 }
 
-// hytaleFake answers every serverlistping QUERY with reply.
-func hytaleFake(t *testing.T, reply string) net.Addr {
-	t.Helper()
-	ap := prototest.TCP(t, func(c net.Conn) {
-		c.SetDeadline(time.Now().Add(5 * time.Second))
-		if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
-			return
-		}
-		io.WriteString(c, reply)
-	})
-	return net.TCPAddrFromAddrPort(ap)
-}
-
 // qstatServer is quakestat's -json record with -P.
 type qstatServer struct {
 	prototest.QstatServer
@@ -265,7 +249,7 @@ func TestShardingScaleOut(t *testing.T) {
 	const shards, nTargets = 2, 40
 	var targets []string
 	for range nTargets {
-		targets = append(targets, hytaleFake(t, "OK 1 20\n").String())
+		targets = append(targets, prototest.HytaleServer(t, 1, 20).String())
 	}
 	var exporters []*testenv.Exporter
 	var proms []*testenv.Prometheus

@@ -49,7 +49,7 @@ func TestRealServers(t *testing.T) {
 		{"teeworlds", startTeeworlds, testRealTeeworlds},
 		{"ddnet", startDDNet, testRealDDNet},
 		{"quake3", func(t *testing.T) (*testenv.Proc, int) {
-			port := serverPort(t, 1)
+			port := testenv.ServerPort(t, 1)
 			return startOpenArena(t, port), port
 		}, testRealOpenArena},
 	} {

@@ -29,23 +29,6 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// a2sFake answers A2S_INFO after a challenge, as Source servers do, with a server
-// name chosen by the test.
-func a2sFake(t *testing.T, name string, players, maxPlayers, bots byte) string {
-	info := []byte("\xff\xff\xff\xffI\x11" + name + "\x00de_dust2\x00csgo\x00Counter-Strike\x00")
-	info = append(info, 0xda, 0x02, players, maxPlayers, bots, 'd', 'l', 0, 1)
-	info = append(info, "1.0.0.0\x00"...)
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		switch {
-		case len(req) == 25:
-			return [][]byte{[]byte("\xff\xff\xff\xffA\x01\x02\x03\x04")}
-		case len(req) == 29 && string(req[25:]) == "\x01\x02\x03\x04":
-			return [][]byte{info}
-		}
-		return nil
-	}).String()
-}
-
 // TestStatusPageInBrowser renders the landing page in headless Chromium after
 // probes of live fakes: one row per target, the failure first, names, players and
 // bots, a hostile server name shown as text and never run, sorting by a click, a
@@ -57,7 +40,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 	chrome := chromiumPath(t)
 	// A long name, as they often are, that a phone's card must wrap.
 	const hostile = `<script>window.pwned=1</script><b>Evil</b> Arena, with a rather long name [EU] #1 | discord.gg/x`
-	evil := a2sFake(t, hostile, 5, 16, 1)
+	evil := prototest.A2SServerNamed(t, hostile).String()
 	quake := prototest.Quake3Server(t, "5 20 \"Alice\"\n12 48 \"Bob\"\n").String()
 	silent := prototest.Silent(t).String()
 	base := startExporter(t).Base
