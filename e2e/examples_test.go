@@ -113,14 +113,34 @@ func TestPromtoolRules(t *testing.T) {
 	}
 }
 
-// TestAlertsTested: every alert of alerts.yml and slo.yml has a unit test that
-// fires it and one that checks it stays quiet.
+// TestAlertsTested: every alert of alerts.yml and slo.yml (these at least) has a
+// unit test that fires it and one that checks it stays quiet.
 func TestAlertsTested(t *testing.T) {
 	for rules, want := range map[string][]string{
 		"alerts.yml": {"GameServerDown", "GameServerFull", "GameServerQueryFailing", "SatisfactoryNotPlaying", "ExporterReloadFailed"},
 		"slo.yml":    {"GameServerProbeErrorBudgetFastBurn", "GameServerProbeErrorBudgetSlowBurn", "GameServerProbeLatencyBudgetFastBurn"},
 	} {
-		fires := alertsTested(t, rules, strings.TrimSuffix(rules, ".yml")+"_test.yml")
+		var tests struct {
+			Tests []struct {
+				AlertRuleTest []struct {
+					Alertname string
+					ExpAlerts []map[string]any `yaml:"exp_alerts"`
+				} `yaml:"alert_rule_test"`
+			}
+		}
+		yamlFile(t, examples(t, strings.TrimSuffix(rules, ".yml")+"_test.yml"), &tests)
+		fires, quiet := map[string]bool{}, map[string]bool{}
+		for _, tc := range tests.Tests {
+			for _, a := range tc.AlertRuleTest {
+				fires[a.Alertname] = fires[a.Alertname] || len(a.ExpAlerts) > 0
+				quiet[a.Alertname] = quiet[a.Alertname] || len(a.ExpAlerts) == 0
+			}
+		}
+		for _, r := range alertRules(t, rules) {
+			if !fires[r.Alert] || !quiet[r.Alert] {
+				t.Errorf("%s: alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", rules, r.Alert, fires[r.Alert], quiet[r.Alert])
+			}
+		}
 		for _, a := range want {
 			if !fires[a] {
 				t.Errorf("%s: alert %s missing or untested", rules, a)
@@ -158,35 +178,6 @@ func alertRules(t testing.TB, file string) []alertRule {
 		t.Fatalf("no alerts in %s", file)
 	}
 	return out
-}
-
-// alertsTested checks that every alert of the rules file has, in the test file, a
-// unit test that fires it and one that expects it quiet, and returns the alerts
-// fired.
-func alertsTested(t *testing.T, rulesFile, testFile string) map[string]bool {
-	t.Helper()
-	var tests struct {
-		Tests []struct {
-			AlertRuleTest []struct {
-				Alertname string
-				ExpAlerts []map[string]any `yaml:"exp_alerts"`
-			} `yaml:"alert_rule_test"`
-		}
-	}
-	yamlFile(t, examples(t, testFile), &tests)
-	fires, quiet := map[string]bool{}, map[string]bool{}
-	for _, tc := range tests.Tests {
-		for _, a := range tc.AlertRuleTest {
-			fires[a.Alertname] = fires[a.Alertname] || len(a.ExpAlerts) > 0
-			quiet[a.Alertname] = quiet[a.Alertname] || len(a.ExpAlerts) == 0
-		}
-	}
-	for _, r := range alertRules(t, rulesFile) {
-		if !fires[r.Alert] || !quiet[r.Alert] {
-			t.Errorf("%s: alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", rulesFile, r.Alert, fires[r.Alert], quiet[r.Alert])
-		}
-	}
-	return fires
 }
 
 // TestPrometheusConfigModules: every probe job and file_sd target group names a
@@ -426,7 +417,10 @@ func TestGrafanaAlerting(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no Grafana alerting provisioning files")
 	}
-	promFor := promAlertFor(t)
+	promFor := map[string]string{} // alerts.yml's alerts' for
+	for _, r := range alertRules(t, "alerts.yml") {
+		promFor[r.Alert] = r.For
+	}
 	exprs := map[string]string{}
 	seen := map[string]bool{}
 	for _, f := range files {
@@ -454,6 +448,10 @@ func TestGrafanaAlerting(t *testing.T) {
 					if e == "" {
 						t.Errorf("rule %s %s: no model.expr", r.Title, d.RefID)
 					}
+					// A game server's rules skip those a list found (TestDiscoveredJobsAlertNobody).
+					if filepath.Base(f) == "gameservers.yml" && !strings.Contains(e, `alerting!="off"`) {
+						t.Errorf("%s: rule %s %s does not skip alerting=\"off\": %s", f, r.Title, d.RefID, e)
+					}
 					exprs[r.Title+" "+d.RefID] = e
 				}
 				if r.UID == "" || !refs[r.Condition] {
@@ -473,15 +471,6 @@ func TestGrafanaAlerting(t *testing.T) {
 		}
 	}
 	checkPromQL(t, "grafana_alerting", exprs)
-}
-
-// promAlertFor maps each alert of alerts.yml to its `for`.
-func promAlertFor(t testing.TB) map[string]string {
-	m := map[string]string{}
-	for _, r := range alertRules(t, "alerts.yml") {
-		m[r.Alert] = r.For
-	}
-	return m
 }
 
 // exporterFlags returns the long flag names `serve --help` lists (the server's flags

@@ -52,15 +52,15 @@ func TestRealMinetestList(t *testing.T) {
     url: %s/list
     refresh: 10s
 `, list.url))
-	ex := clientOf(startExporter(t, "--config.file="+modules))
+	ex := exporterClient{startExporter(t, "--config.file="+modules)}
 	for _, module := range []string{"minetest", "luanti"} {
 		r := ex.waitProbe(t, p, module, port, nil)
 		t.Logf("%s: %v", module, r.info())
 		r.checkInfo(t, map[string]string{"protocol": "list", "name": minetestName, "game": minetestGame, "version": want})
 		// disallow_empty_password: the list's password flag.
 		r.wantAll(t, map[string]float64{"probe_success": 1, "gameserver_players": 0, "gameserver_players_max": minetestUsers, "gameserver_password_required": 1})
-		if _, ok := r.fams["probe_failure_info"]; ok {
-			t.Errorf("%s: probe_failure_info on a successful probe:\n%s", module, r.body)
+		if _, ok := r.Families["probe_failure_info"]; ok {
+			t.Errorf("%s: probe_failure_info on a successful probe:\n%s", module, r.Body)
 		}
 	}
 	t.Logf("the list served: %s", list.served())
@@ -72,7 +72,7 @@ func TestRealMinetestList(t *testing.T) {
 	}
 	r.want(t, "probe_success", 0)
 	if reason := r.failure(); reason != "not_listed" {
-		t.Errorf("unlisted port: failure reason %q, want not_listed:\n%s", reason, r.body)
+		t.Errorf("unlisted port: failure reason %q, want not_listed:\n%s", reason, r.Body)
 	}
 }
 

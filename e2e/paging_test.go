@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -104,16 +102,7 @@ func TestDiscoveredJobsAlertNobody(t *testing.T) {
 			t.Errorf("alerts.yml: %s does not skip alerting=\"off\"", r.Alert)
 		}
 	}
-	// Grafana-managed rules: each query of a game server's series skips them too.
-	b, err := os.ReadFile(examples(t, "grafana", "alerting", "gameservers.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range regexp.MustCompile(`(?m)^\s*expr: (.*)$`).FindAllStringSubmatch(string(b), -1) {
-		if !strings.Contains(m[1], `alerting!="off"`) {
-			t.Errorf("grafana/alerting/gameservers.yml: %s does not skip alerting=\"off\"", m[1])
-		}
-	}
+	// The Grafana-managed rules skip them too (TestGrafanaAlerting).
 }
 
 func setsAlertingOff(relabels []any, key string) bool {

@@ -33,7 +33,7 @@ func TestRealServers(t *testing.T) {
 	}
 	// --probe.min-interval=1s (the default, pinned): polls in between get the last
 	// result, so no server sees more than a query a second from one module.
-	ex := clientOf(startExporter(t, "--probe.min-interval=1s", "--config.file="+modules))
+	ex := exporterClient{startExporter(t, "--probe.min-interval=1s", "--config.file="+modules)}
 	for _, s := range []struct {
 		name  string
 		start func(*testing.T) (*testenv.Proc, int) // the server and the port the target names
@@ -125,7 +125,7 @@ func testRealQuakeWorld(t *testing.T, ex exporterClient, p *testenv.Proc, port i
 		info:    map[string]string{"protocol": "quakeworld", "name": qwHostname, "map": qwMap},
 		metrics: map[string]float64{"gameserver_players": 0, "gameserver_password_required": 0}})
 	if r.metric("gameserver_players_max") < 1 || r.info()["version"] == "" || r.info()["game"] == "" {
-		t.Errorf("want at least one slot, a version and a game:\n%s", r.body)
+		t.Errorf("want at least one slot, a version and a game:\n%s", r.Body)
 	}
 	// The serverinfo key/values as rules.
 	ex.check(t, p, port, expect{module: "quakeworld_rules", rules: map[string]string{"hostname": qwHostname, "map": qwMap}})
@@ -162,7 +162,7 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *testenv.Proc, port i
 		metrics: map[string]float64{"gameserver_players_max": nexuizMax, "gameserver_players": 0, "gameserver_bots": nexuizBots}})
 	players := r.players()
 	if len(players) != nexuizBots || len(r.series("gameserver_player_score")) != nexuizBots {
-		t.Errorf("players %v, want %d with a score each:\n%s", players, nexuizBots, r.body)
+		t.Errorf("players %v, want %d with a score each:\n%s", players, nexuizBots, r.Body)
 	}
 	for name, pl := range players {
 		if pl.ping != 0 {
@@ -170,7 +170,7 @@ func testRealDarkPlaces(t *testing.T, ex exporterClient, p *testenv.Proc, port i
 		}
 	}
 	if r.metric("gameserver_rules") < 1 { // the cvars of the same getstatus reply
-		t.Errorf("gameserver_rules: want the cvars:\n%s", r.body)
+		t.Errorf("gameserver_rules: want the cvars:\n%s", r.Body)
 	}
 	if qs != nil {
 		t.Logf("quakestat run %d agrees: %v", run, qs.players())
@@ -186,8 +186,8 @@ func testRealCube2(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
 	r := ex.check(t, p, port, expect{module: "cube2", queryOffset: 1, qstat: "-cubes", qlabels: []string{"name", "map"},
 		info:    map[string]string{"protocol": "cube2", "name": cube2Name, "map": "", "game": "Sauerbraten", "version": "260"},
 		metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": cube2Max, "gameserver_password_required": 1}})
-	if _, ok := r.value("gameserver_bots"); ok {
-		t.Errorf("gameserver_bots without extinfo, want absent:\n%s", r.body)
+	if _, ok := r.Value("gameserver_bots"); ok {
+		t.Errorf("gameserver_bots without extinfo, want absent:\n%s", r.Body)
 	}
 	// With extinfo: the player list (for the bot count) and the uptime, with the
 	// info reply's attributes as rules.
@@ -266,8 +266,8 @@ func testRealTeeworlds(t *testing.T, ex exporterClient, p *testenv.Proc, port in
 		t.Fatal(err)
 	}
 	r.wantAll(t, map[string]float64{"probe_success": 0, "probe_timeout_seconds": 0.3})
-	if _, ok := r.fams["gameserver_info"]; ok || r.failure() != "timeout" {
-		t.Errorf("teeworlds_06: want a timeout, without gameserver_info:\n%s", r.body)
+	if _, ok := r.Families["gameserver_info"]; ok || r.failure() != "timeout" {
+		t.Errorf("teeworlds_06: want a timeout, without gameserver_info:\n%s", r.Body)
 	}
 }
 

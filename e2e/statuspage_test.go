@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,12 +44,13 @@ func TestStatusPageInBrowser(t *testing.T) {
 	evil := prototest.A2SServerNamed(t, hostile).String()
 	quake := prototest.Quake3Server(t, "5 20 \"Alice\"\n12 48 \"Bob\"\n").String()
 	silent := prototest.Silent(t).String()
-	base := startExporter(t).Base
+	ex := startExporter(t)
+	base := ex.Base
 
 	c := &http.Client{Timeout: 10 * time.Second}
-	probe(t, base, "a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
-	probe(t, base, "a2s", silent)
-	probe(t, base, "a2s", evil) // a target probed twice is one row
+	probe(t, ex, "a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
+	probe(t, ex, "a2s", silent)
+	probe(t, ex, "a2s", evil) // a target probed twice is one row
 
 	ctx := browser(t, chrome)
 	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
@@ -185,7 +187,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 	}
 	t.Logf("screenshot: %s (%d bytes)", path, len(shot))
 
-	probe(t, base, "auto", evil)
+	probe(t, ex, "auto", evil)
 	run("loading the page 420 px wide", chromedp.EmulateViewport(420, 900), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets")))
 	widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[window.innerWidth, document.documentElement.scrollWidth]`))
 	if err != nil {
@@ -200,19 +202,11 @@ func TestStatusPageInBrowser(t *testing.T) {
 	}
 }
 
-// probe asks base's /probe for module and target, with a 2 s scrape timeout.
-func probe(t *testing.T, base, module, target string) {
+// probe asks ex's /probe for module and target.
+func probe(t *testing.T, ex *testenv.Exporter, module, target string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", base+"/probe?module="+module+"&target="+target, nil)
-	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("probe %s %s: %s", module, target, resp.Status)
+	if _, err := ex.ProbeBody(url.Values{"module": {module}, "target": {target}}); err != nil {
+		t.Fatalf("probe %s %s: %v", module, target, err)
 	}
 }
 
