@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,27 +74,20 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 	}
 	// Every discovery source lists one fake server of its module's protocol.
 	master := prototest.DPMaster(t) // listing nothing, unless there are sources
-	listed := map[string]netip.AddrPort{}
+	var listed netip.AddrPort
 	if len(modules.Discovery) > 0 {
-		q3 := fakeFor("quake3")
+		listed = fakeFor("quake3")
 		for name, src := range modules.Discovery {
 			if proto := modules.Modules[src.Module].Protocol; src.Module != "quake3" && proto != "quake3" {
 				t.Fatalf("source %s probes with %s: the fake master lists a quake3 server", name, src.Module)
 			}
-			listed[name] = q3
 		}
-		master = prototest.DPMaster(t, q3)
+		master = prototest.DPMaster(t, listed)
 	}
 	p := startPod(t, r, func(cfg map[string]any) {
 		// Loopback, where the fakes are, is open for this test only.
 		if tp, ok := cfg["target_policy"].(map[string]any); ok {
-			var deny []any
-			for _, d := range tp["deny"].([]any) {
-				if d != "127.0.0.0/8" && d != "::1/128" {
-					deny = append(deny, d)
-				}
-			}
-			tp["deny"] = deny
+			tp["deny"] = slices.DeleteFunc(tp["deny"].([]any), func(d any) bool { return d == "127.0.0.0/8" || d == "::1/128" })
 		}
 		mastersAt(master)(cfg)
 	})
@@ -130,9 +124,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 	dir := t.TempDir()
 	cfg = localise(t, cfg, dir, r, p)
 	file := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(file, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	prototest.WriteFile(t, file, string(cfg))
 	testenv.CheckConfig(t, file)
 	api := testenv.StartPrometheus(t, promBin, file)
 
@@ -149,7 +141,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 	// A source's servers are probed, labelled alerting="off" (the alert pack
 	// skips them: a public list's servers page nobody).
 	for src := range modules.Discovery {
-		q := fmt.Sprintf(`count(probe_success{source=%q, instance=%q, alerting="off"} == 1)`, src, listed[src].String())
+		q := fmt.Sprintf(`count(probe_success{source=%q, instance=%q, alerting="off"} == 1)`, src, listed.String())
 		api.WaitValue(t, 90*time.Second, q, 1, p.proc)
 	}
 }
@@ -221,9 +213,7 @@ func localise(t *testing.T, cfg []byte, dir string, r *rendered, p *pod) []byte 
 	for _, s := range p.secrets {
 		for k, v := range s.Data {
 			name := store.TLSAsset(monitoringv1.SecretOrConfigMap{Secret: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: s.Name}, Key: k}})
-			if err := os.WriteFile(filepath.Join(certs, name), v, 0o600); err != nil {
-				t.Fatal(err)
-			}
+			prototest.WriteFile(t, filepath.Join(certs, name), string(v))
 		}
 	}
 	s := strings.ReplaceAll(string(out), "/etc/prometheus/certs/", certs+"/")

@@ -156,16 +156,14 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 		if mount == "" {
 			t.Fatalf("volume %s is mounted nowhere", v.Name)
 		}
-		data := map[string][]byte{}
+		data := map[string]string{}
 		switch {
 		case v.ConfigMap != nil:
-			for k, val := range findConfigMap(t, r, v.ConfigMap.Name).Data {
-				data[k] = []byte(inRoot(val))
-			}
+			data = findConfigMap(t, r, v.ConfigMap.Name).Data
 		case v.Secret != nil:
 			s := p.secret(t, v.Secret.SecretName)
 			for k, val := range s.Data {
-				data[k] = []byte(inRoot(string(val)))
+				data[k] = string(val)
 			}
 			if c, ok := s.Data["tls.crt"]; ok {
 				p.ca = c
@@ -180,18 +178,17 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 		for k, val := range data {
 			if k == "modules.yml" && edit != nil {
 				var cfg map[string]any
-				if err := yaml.Unmarshal(val, &cfg); err != nil {
+				if err := yaml.Unmarshal([]byte(val), &cfg); err != nil {
 					t.Fatal(err)
 				}
 				edit(cfg)
-				var err error
-				if val, err = yaml.Marshal(cfg); err != nil {
+				b, err := yaml.Marshal(cfg)
+				if err != nil {
 					t.Fatal(err)
 				}
+				val = string(b)
 			}
-			if err := os.WriteFile(filepath.Join(dir, k), val, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			prototest.WriteFile(t, filepath.Join(dir, k), inRoot(val))
 		}
 	}
 	p.addr = testenv.FreeAddr(t)

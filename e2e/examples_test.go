@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -24,23 +25,14 @@ import (
 // yamlDocs decodes every document of a (multi-document) YAML file.
 func yamlDocs(t testing.TB, path string) []any {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dec := yaml.NewDecoder(f)
 	var docs []any
-	for {
+	for dec := yaml.NewDecoder(bytes.NewReader(readFile(t, path))); ; {
 		var doc any
-		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) {
+		if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
 			return docs
-		}
-		if err != nil {
+		} else if err != nil {
 			t.Fatalf("%s: document %d: %v", path, len(docs)+1, err)
-		}
-		if doc != nil {
+		} else if doc != nil {
 			docs = append(docs, doc)
 		}
 	}
@@ -49,11 +41,7 @@ func yamlDocs(t testing.TB, path string) []any {
 // yamlFile decodes a single-document YAML file into v.
 func yamlFile(t testing.TB, path string, v any) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal(b, v); err != nil {
+	if err := yaml.Unmarshal(readFile(t, path), v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
@@ -288,11 +276,7 @@ func substituteVars(expr string) (string, error) {
 func checkPromQL(t *testing.T, what string, exprs map[string]string) {
 	t.Helper()
 	pt := promtool(t)
-	type rule struct {
-		Record string `yaml:"record"`
-		Expr   string `yaml:"expr"`
-	}
-	var rules []rule
+	var rules []map[string]string
 	names := slices.Sorted(maps.Keys(exprs))
 	for i, k := range names {
 		e, err := substituteVars(exprs[k])
@@ -300,7 +284,7 @@ func checkPromQL(t *testing.T, what string, exprs map[string]string) {
 			t.Errorf("%s %s: %v in %q", what, k, err, exprs[k])
 			continue
 		}
-		rules = append(rules, rule{Record: fmt.Sprintf("e2e_check:expr_%d", i), Expr: e})
+		rules = append(rules, map[string]string{"record": fmt.Sprintf("e2e_check:expr_%d", i), "expr": e})
 	}
 	p := writeYAML(t, "exprs.yml", map[string]any{"groups": []any{map[string]any{"name": what, "rules": rules}}})
 	out, err := testenv.RunTool(time.Minute, "", pt, "check", "rules", p)
@@ -552,9 +536,7 @@ func TestKubernetesManifests(t *testing.T) {
 				for k, v := range mapOf(doc["data"]) {
 					if strings.HasSuffix(k, ".yml") || strings.HasSuffix(k, ".yaml") {
 						p := filepath.Join(t.TempDir(), k)
-						if err := os.WriteFile(p, []byte(strOf(v)), 0o644); err != nil {
-							t.Fatal(err)
-						}
+						prototest.WriteFile(t, p, strOf(v))
 						configMaps = append(configMaps, p)
 					}
 				}
@@ -566,13 +548,9 @@ func TestKubernetesManifests(t *testing.T) {
 				if !strings.HasPrefix(strOf(spec["jobName"]), "gameservers") {
 					t.Errorf("%s: jobName %q does not match the alerts' job=~\"gameservers.*\"", name, spec["jobName"])
 				}
-			case "ServiceMonitor", "PodMonitor":
-				eps := listOf(spec["endpoints"])
-				if kind == "PodMonitor" {
-					eps = listOf(spec["podMetricsEndpoints"])
-				}
+			case "ServiceMonitor", "PodMonitor": // endpoints, podMetricsEndpoints
 				var probes int
-				for _, e := range eps {
+				for _, e := range append(listOf(spec["endpoints"]), listOf(spec["podMetricsEndpoints"])...) {
 					em := mapOf(e)
 					if strOf(em["path"]) != "/probe" {
 						continue

@@ -111,10 +111,7 @@ const (
 func startQuakeWorld(t *testing.T) (*testenv.Proc, int) {
 	const ktxData = "/usr/share/games/quake/ktx"
 	port := testenv.ServerPort(t, 1)
-	bsp, err := os.ReadFile(filepath.Join("testdata", qwMap+".bsp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bsp := prototest.File(t, qwMap+".bsp")
 	// basedir/ktx links to the packaged KTX mod beside the map; mvdsv wants id1
 	// and qw to exist as well.
 	l := launch{pkgs: "mvdsv ktx", dir: t.TempDir(), files: map[string]string{"ktx/maps/" + qwMap + ".bsp": string(bsp), "id1/": "", "qw/": ""}}

@@ -173,10 +173,7 @@ func TestComposePairing(t *testing.T) {
 // installs it, with known flags, and --config.file names where the comment
 // installs a modules file that passes --config.check.
 func TestSystemdUnit(t *testing.T) {
-	b, err := os.ReadFile(examples(t, "systemd", "gameserver_exporter.service"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, examples(t, "systemd", "gameserver_exporter.service"))
 	installs := map[string]string{} // destination -> repository source
 	var exec []string
 	for _, l := range strings.Split(string(b), "\n") {

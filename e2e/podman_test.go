@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // TestPodmanImage builds the image from the repository's Dockerfile with podman,
@@ -21,14 +21,15 @@ import (
 // Where the build stage's golang image is neither present nor pullable, it skips.
 func TestPodmanImage(t *testing.T) {
 	endToEnd(t, "a container build")
-	podman := testenv.LookTool(t, "podman", "podman")
 	root := repoRoot(t)
+	podman := testenv.LookTool(t, "podman", "podman")
 
 	// Can podman build at all here? A failure of this trivial build is the
 	// machine's (storage driver, privileges), not the Dockerfile's.
 	probe := t.TempDir()
-	prototest.WriteFile(t, filepath.Join(probe, "Containerfile"), "FROM scratch\nCOPY f /f\n")
-	prototest.WriteFile(t, filepath.Join(probe, "f"), "x\n")
+	if err := os.CopyFS(probe, fstest.MapFS{"Containerfile": {Data: []byte("FROM scratch\nCOPY f /f\n")}, "f": {Data: []byte("x\n")}}); err != nil {
+		t.Fatal(err)
+	}
 	probeTag := fmt.Sprintf("localhost/gameserver_exporter-e2e-probe:%d", os.Getpid())
 	if out, err := testenv.RunTool(2*time.Minute, probe, podman, "build", "--layers=false", "-q", "-t", probeTag, "."); err != nil {
 		t.Skipf("podman cannot build images on this machine (%v): skipping\n%s", err, out)
@@ -121,11 +122,7 @@ func TestPodmanImage(t *testing.T) {
 // buildImage is the image the Dockerfile's build stage starts FROM.
 func buildImage(t *testing.T, dockerfile string) string {
 	t.Helper()
-	b, err := os.ReadFile(dockerfile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(b)) {
+	for line := range strings.Lines(string(readFile(t, dockerfile))) {
 		if f := strings.Fields(line); len(f) == 4 && strings.EqualFold(f[0], "FROM") && strings.EqualFold(f[2], "AS") {
 			return f[1]
 		}

@@ -48,10 +48,8 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	hytaleOK := prototest.HytaleServer(t, 3, 20)
 	hytaleFull := prototest.HytaleServer(t, 20, 20)
 
-	dir := t.TempDir()
-	cfg := writePromConfig(t, dir, testPromSetup{
+	cfg := writePromConfig(t, t.TempDir(), testPromSetup{
 		exporter: exporter,
-		httpSD:   true,
 		static: map[string][]string{
 			"gameservers-quake3": {oaAddr},
 			"gameservers-hytale": {hytaleOK.String()},
@@ -60,7 +58,6 @@ func TestPrometheusEndToEnd(t *testing.T) {
 			{Targets: []string{oaAddr}, Labels: map[string]string{"module": "openarena", "title": "openarena"}},
 			{Targets: []string{hytaleFull.String()}, Labels: map[string]string{"module": "hytale", "title": "hytale"}},
 		},
-		forTime: "5s",
 	})
 	// The game server answers quakestat before Prometheus starts scraping it.
 	testenv.WaitEvery(t, time.Second, 90*time.Second, "OpenArena to answer quakestat", func() (bool, string) {
