@@ -378,7 +378,6 @@ func TestGrafanaDashboard(t *testing.T) {
 type grafanaRuleFile struct {
 	APIVersion int `yaml:"apiVersion"`
 	Groups     []struct {
-		OrgID    int `yaml:"orgId"`
 		Name     string
 		Folder   string
 		Interval string

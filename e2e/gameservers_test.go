@@ -16,9 +16,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// Launch recipes for the Debian-packaged game servers, each on free loopback
-// port(s) with master-server contact off; the tests assert the constants below,
-// what each server was configured with.
+// Launch recipes for the Debian-packaged game servers, on loopback, master servers
+// off; the tests assert the constants below, what each server was configured with.
 
 var installMu sync.Mutex
 
@@ -104,10 +103,9 @@ const (
 	qwMap      = "exbox"
 )
 
-// startQuakeWorld starts mvdsv on testdata/exbox.bsp (mvdsv answers nothing
-// before it has loaded a map, and no free one ships in Debian): a BSP v29 of one
-// empty box room, only what a server needs to spawn a level, built from the
-// format's description (e2e/qwbsp_test.go in the history generated it).
+// startQuakeWorld starts mvdsv on testdata/exbox.bsp (mvdsv answers nothing before
+// it has loaded a map, and no free one ships in Debian): one empty box room, BSP v29
+// (e2e/qwbsp_test.go in the history generated it from the format's description).
 func startQuakeWorld(t *testing.T) (*testenv.Proc, int) {
 	const ktxData = "/usr/share/games/quake/ktx"
 	port := testenv.ServerPort(t, 1)

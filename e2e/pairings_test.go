@@ -117,8 +117,7 @@ func withMaster(t *testing.T, modules string, master netip.AddrPort) string {
 
 // TestComposePairing: compose.yml's Prometheus runs examples/prometheus.yml, and
 // its exporter, with the modules file compose mounts, answers every /sd URL of it
-// with targets (no 404 source) whose module it knows; every probe job's and
-// target file's module is one of that file (TestPrometheusConfigModules).
+// with targets (no 404 source) whose module it knows.
 func TestComposePairing(t *testing.T) {
 	modules, prom := composeFiles(t)
 	if prom != examples(t, "prometheus.yml") {
@@ -133,8 +132,7 @@ func TestComposePairing(t *testing.T) {
 		t.Fatal("examples/prometheus.yml has no http_sd job")
 	}
 	server := prototest.Quake3Server(t, "")
-	exporter := startExporter(t, "--config.file="+withMaster(t, modules, prototest.DPMaster(t, server))).Addr
-	cl := &http.Client{Timeout: 10 * time.Second}
+	ex := startExporter(t, "--config.file="+withMaster(t, modules, prototest.DPMaster(t, server)))
 	for job, us := range urls {
 		for _, u := range us {
 			src := u.Query().Get("source")
@@ -142,21 +140,16 @@ func TestComposePairing(t *testing.T) {
 				t.Errorf("job %s: %s names source %q, which %s has not (known: %v)", job, u, src, modules, c.Discovery.Names())
 				continue
 			}
-			u.Host = exporter
 			var groups []struct {
 				Targets []string
 				Labels  map[string]string
 			}
 			testenv.WaitFor(t, 30*time.Second, "/sd?source="+src, func() (bool, string) {
-				resp, err := cl.Get(u.String())
-				if err != nil {
-					return false, err.Error()
-				}
-				defer resp.Body.Close()
-				if resp.StatusCode == http.StatusNotFound {
+				code, body := ex.Get(t, u.RequestURI())
+				if code == http.StatusNotFound {
 					t.Fatalf("job %s: %s: 404", job, u)
 				}
-				return resp.StatusCode == 200 && json.NewDecoder(resp.Body).Decode(&groups) == nil, resp.Status
+				return code == http.StatusOK && json.Unmarshal([]byte(body), &groups) == nil, body
 			})
 			if len(groups) != 1 || !slices.Equal(groups[0].Targets, []string{server.String()}) {
 				t.Errorf("job %s: %s: %+v, want the fake master's server", job, u, groups)

@@ -173,13 +173,18 @@ func (r probeResult) checkUp(t *testing.T, queryPort int) {
 // checkInfo checks gameserver_info's labels against want.
 func (r probeResult) checkInfo(t *testing.T, want map[string]string) {
 	t.Helper()
-	info := r.info()
-	if info == nil {
+	if r.info() == nil {
 		t.Errorf("no single gameserver_info series:\n%s", r.Body)
 	}
+	wantKeys(t, "gameserver_info", r.info(), want)
+}
+
+// wantKeys checks the keys want names against got.
+func wantKeys(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
 	for k, v := range want {
-		if info[k] != v {
-			t.Errorf("gameserver_info %s=%q, want %q (all: %v)", k, info[k], v, info)
+		if got[k] != v {
+			t.Errorf("%s %s = %q, want %q (all: %v)", what, k, got[k], v, got)
 		}
 	}
 }

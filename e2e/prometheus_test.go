@@ -13,13 +13,11 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// TestPrometheusEndToEnd runs the exporter, a real OpenArena server, two fake
-// Hytale servers, a fake Quake 3 server, a fake dpmaster listing it and OpenArena,
-// and a real Prometheus configured from examples/prometheus.yml and
-// examples/alerts.yml, all on 127.0.0.1, and checks what Prometheus stores against
-// what quakestat sees, and that the gameservers-discovered job finds both servers
-// through http_sd_configs on the exporter's /sd; then it stops the game server and
-// waits for GameServerDown.
+// TestPrometheusEndToEnd runs the exporter, a real OpenArena server, fakes (two
+// Hytale, one Quake 3, a dpmaster listing it and OpenArena) and a real Prometheus
+// configured from examples/, all on 127.0.0.1; it checks what Prometheus stores
+// against quakestat, the discovered job's targets, then stops the game server
+// and waits for GameServerDown.
 func TestPrometheusEndToEnd(t *testing.T) {
 	endToEnd(t, "real servers and Prometheus")
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")
@@ -31,14 +29,12 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	fake := prototest.Quake3Server(t, "")
 	master := prototest.DPMaster(t, loopback(oaPort), fake)
 
-	// The exporter, with the modules file compose.yml mounts (module "openarena" and
-	// the discovery source community_oa come from it), its source asking master.
-	// A 1s scrape timeout leaves the probe 0.9s. ioquake3 answers one query per
-	// second per source address (after a burst of 10), three jobs (two modules)
-	// probe it every second, and with bots on the server each probe is two queries (getstatus,
-	// then getinfo for the bot count): --probe.min-interval=5s has the scrapes in
-	// between served from the exporter's cache, so the exporter stays within the
-	// server's rate limit.
+	// The exporter, with the modules file compose.yml mounts (module openarena, and
+	// the source community_oa, here asking master). ioquake3 answers one query a
+	// second per source address (after a burst of 10); three jobs (two modules)
+	// probe it every second, each probe two queries with bots on the server
+	// (getstatus, getinfo): --probe.min-interval=5s serves the scrapes in between
+	// from the cache, within the server's limit. A 1s scrape leaves the probe 0.9s.
 	modules, _ := composeFiles(t)
 	exporter := startExporter(t, "--config.file="+withMaster(t, modules, master),
 		"--timeout-offset=0.1", "--probe.min-interval=5s").Addr
@@ -72,11 +68,10 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	q3 := fmt.Sprintf(`{job="gameservers-quake3", instance=%q}`, oaAddr)
 	prom.WaitValue(t, 60*time.Second, "probe_success"+q3, 1)
 
-	// Bots join within a few seconds: poll until quakestat, asked before and after
-	// Prometheus, agrees with the latest sample and lists every bot. quakestat
-	// counts bots as players: its count is players (humans) plus bots.
-	// quakestat queries from other loopback addresses than the exporter, each with
-	// its own rate limit budget at the server, and polls every 2.5s to stay in it.
+	// Bots join within a few seconds: poll until quakestat (humans plus bots),
+	// asked before and after Prometheus, agrees with the latest sample and lists
+	// every bot; from other loopback addresses than the exporter's, each with its
+	// own rate limit at the server, every 2.5s to stay within it.
 	var players float64
 	testenv.WaitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players + gameserver_bots to equal quakestat's count", func() (bool, string) {
 		before, err := quakestat(qstat, "-q3s", "127.0.0.2", oaAddr)
@@ -197,14 +192,7 @@ func waitForAlert(t *testing.T, prom *testenv.Prometheus, name, instance string,
 }
 
 // qstatServer is quakestat's -json record with -P.
-type qstatServer struct {
-	prototest.QstatServer
-	Players []struct {
-		Name  string `json:"name"`
-		Score int64  `json:"score"`
-		Ping  int64  `json:"ping"` // milliseconds
-	} `json:"players"`
-}
+type qstatServer struct{ prototest.QstatRecord }
 
 func (s qstatServer) playerNames() []string {
 	var out []string
@@ -233,12 +221,11 @@ func quakestat(bin, flag, srcIP, addr string) (qstatServer, error) {
 	return recs[0], nil
 }
 
-// TestShardingScaleOut is the README's scale-out on loopback: two exporter
-// processes and two real Prometheus shards that split 40 fake game servers with a
-// hashmod relabeling (what the prometheus-operator's `shards:` writes), each shard
-// probing through its own exporter. Every target is scraped by exactly one shard;
-// killing one exporter turns only its shard's targets' up to 0: the exporters hold
-// no state another depends on.
+// TestShardingScaleOut is the README's scale-out on loopback: two Prometheus
+// shards split 40 fake game servers with a hashmod relabeling (what the
+// prometheus-operator's `shards:` writes), each probing through its own exporter.
+// Every target is scraped by one shard; killing one exporter downs only its
+// shard's targets: the exporters hold no state another depends on.
 func TestShardingScaleOut(t *testing.T) {
 	endToEnd(t, "two Prometheus and two exporters")
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")
