@@ -33,7 +33,13 @@ import (
 // loopback ones and intervals seconds (localise, runPrometheus).
 func TestChartPrometheus(t *testing.T) {
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")
-	version := prometheusVersion(t, promBin)
+	// The installed Prometheus' version, for the generator.
+	out, _ := testenv.RunTool(time.Minute, "", promBin, "--version")
+	m := regexp.MustCompile(`version (\d+\.\d+\.\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("%s --version: %s", promBin, out)
+	}
+	version := "v" + m[1]
 	for _, f := range valuesFiles(t) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := render(t, "-f", f)
@@ -265,15 +271,3 @@ var invalidLabel = regexp.MustCompile(`[^a-zA-Z0-9_]`)
 // labelName is a Kubernetes label's name as Prometheus' Kubernetes discovery
 // writes it.
 func labelName(s string) string { return invalidLabel.ReplaceAllString(s, "_") }
-
-var versionRE = regexp.MustCompile(`version (\d+\.\d+\.\d+)`)
-
-// prometheusVersion is the installed Prometheus' version, for the generator.
-func prometheusVersion(t *testing.T, bin string) string {
-	out, _ := testenv.RunTool(time.Minute, "", bin, "--version")
-	m := versionRE.FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("%s --version: %s", bin, out)
-	}
-	return "v" + m[1]
-}

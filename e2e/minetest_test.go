@@ -55,7 +55,6 @@ func TestRealMinetestList(t *testing.T) {
 	ex := exporterClient{startExporter(t, "--config.file="+modules)}
 	for _, module := range []string{"minetest", "luanti"} {
 		r := ex.waitProbe(t, p, module, port, nil)
-		t.Logf("%s: %v", module, r.info())
 		r.checkInfo(t, map[string]string{"protocol": "list", "name": minetestName, "game": minetestGame, "version": want})
 		// disallow_empty_password: the list's password flag.
 		r.wantAll(t, map[string]float64{"probe_success": 1, "gameserver_players": 0, "gameserver_players_max": minetestUsers, "gameserver_password_required": 1})

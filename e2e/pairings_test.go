@@ -76,25 +76,6 @@ func mounted(t *testing.T, volumes []string, inside string) string {
 	return ""
 }
 
-// sdURLs are the http_sd_configs URLs of a Prometheus configuration, by job.
-func sdURLs(t *testing.T, prom string) map[string][]*url.URL {
-	t.Helper()
-	var cfg map[string]any
-	yamlFile(t, prom, &cfg)
-	out := map[string][]*url.URL{}
-	for _, j := range listOf(cfg["scrape_configs"]) {
-		job := mapOf(j)
-		for _, c := range listOf(job["http_sd_configs"]) {
-			u, err := url.Parse(strOf(mapOf(c)["url"]))
-			if err != nil {
-				t.Fatalf("job %v: %v", job["job_name"], err)
-			}
-			out[strOf(job["job_name"])] = append(out[strOf(job["job_name"])], u)
-		}
-	}
-	return out
-}
-
 // withMaster writes a copy of the modules file with every discovery source
 // fetched from master (a loopback fake) every 10s within 2s, and returns its path.
 func withMaster(t *testing.T, modules string, master netip.AddrPort) string {
@@ -127,7 +108,19 @@ func TestComposePairing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the modules file compose.yml mounts: %v", err)
 	}
-	urls := sdURLs(t, prom)
+	var cfg map[string]any
+	yamlFile(t, prom, &cfg)
+	urls := map[string][]*url.URL{} // the http_sd_configs URLs by job
+	for _, j := range listOf(cfg["scrape_configs"]) {
+		job := mapOf(j)
+		for _, sd := range listOf(job["http_sd_configs"]) {
+			u, err := url.Parse(strOf(mapOf(sd)["url"]))
+			if err != nil {
+				t.Fatalf("job %v: %v", job["job_name"], err)
+			}
+			urls[strOf(job["job_name"])] = append(urls[strOf(job["job_name"])], u)
+		}
+	}
 	if len(urls) == 0 {
 		t.Fatal("examples/prometheus.yml has no http_sd job")
 	}

@@ -39,8 +39,9 @@ func TestPodmanImage(t *testing.T) {
 	builder := buildImage(t, filepath.Join(root, "Dockerfile"))
 	if _, err := testenv.RunTool(time.Minute, "", podman, "image", "exists", builder); err != nil {
 		if out, err := testenv.RunTool(2*time.Minute, "", podman, "pull", "-q", builder); err != nil {
+			lines := strings.Split(strings.TrimSpace(out), "\n")
 			t.Skipf("the Dockerfile builds in %s, which is not on this machine and cannot be pulled (%v): skipping; "+
-				"run `podman pull %s` where its registry is reachable\n%s", builder, err, builder, lastLines(out, 5))
+				"run `podman pull %s` where its registry is reachable\n%s", builder, err, builder, strings.Join(lines[max(0, len(lines)-5):], "\n"))
 		}
 	}
 
@@ -129,11 +130,6 @@ func buildImage(t *testing.T, dockerfile string) string {
 	}
 	t.Fatalf("%s: no FROM ... AS stage", dockerfile)
 	return ""
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // exportedFiles lists the regular files of a container's filesystem with their modes.

@@ -23,17 +23,6 @@ func haveQstat(t *testing.T) bool {
 	return true
 }
 
-// qstatNow asks quakestat (protocol flag) about 127.0.0.1:port, or returns nil
-// when it is not installed.
-func qstatNow(t *testing.T, flag string, port int) *prototest.QstatServer {
-	t.Helper()
-	if !haveQstat(t) {
-		return nil
-	}
-	qs := prototest.QstatJSON(t, flag, loopback(port))
-	return &qs
-}
-
 func loopback(port int) netip.AddrPort {
 	return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
 }

@@ -87,9 +87,10 @@ type expect struct {
 func (e exporterClient) check(t *testing.T, p *testenv.Proc, port int, x expect) probeResult {
 	t.Helper()
 	r := e.waitProbe(t, p, x.module, port, x.ready)
-	var qs *prototest.QstatServer
-	if x.qstat != "" {
-		qs = qstatNow(t, x.qstat, port)
+	var qs *prototest.QstatServer // quakestat's, where it reads the protocol and is installed
+	if x.qstat != "" && haveQstat(t) {
+		s := prototest.QstatJSON(t, x.qstat, loopback(port))
+		qs = &s
 	}
 	r.checkUp(t, port+x.queryOffset)
 	r.checkInfo(t, x.info)

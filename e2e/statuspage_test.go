@@ -44,8 +44,6 @@ func TestStatusPageInBrowser(t *testing.T) {
 	silent := prototest.Silent(t).String()
 	ex := startExporter(t)
 	base := ex.Base
-
-	c := &http.Client{Timeout: 10 * time.Second}
 	probe(t, ex, "a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
 	probe(t, ex, "a2s", silent)
 	probe(t, ex, "a2s", evil) // a target probed twice is one row
@@ -105,7 +103,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 		if strings.Contains(l, "pprof") {
 			t.Errorf("profiler linked without --web.enable-pprof: %s", l)
 		}
-		ok, status := testenv.HTTPOK(c, l)
+		ok, status := testenv.HTTPOK(&http.Client{Timeout: 10 * time.Second}, l)
 		if !ok {
 			t.Errorf("link %s: %s", l, status)
 		}
