@@ -40,46 +40,31 @@ const (
 // kubeVersion.
 const kubeVersion = "1.31.0"
 
-// tools builds helm (the version this module pins) once per run.
-var tools struct {
-	once    sync.Once
-	dir     string
-	helm    string
-	helmErr error
-}
+// helmPath is the helm this module pins (its go.mod's tool), built into the Go
+// build cache once per run.
+var helmPath = sync.OnceValues(func() (string, error) {
+	out, err := exec.Command("go", "tool", "-n", "helm").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go tool -n helm: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(string(out)), nil
+})
 
-// TestMain removes the tools built for the run (a few hundred MB).
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if tools.dir != "" {
-		os.RemoveAll(tools.dir)
-	}
 	testenv.RemoveBuilt()
 	os.Exit(code)
-}
-
-func buildTools(t *testing.T) {
-	t.Helper()
-	tools.once.Do(func() {
-		if tools.dir, tools.helmErr = os.MkdirTemp("", "gse-chart-tools"); tools.helmErr != nil {
-			return
-		}
-		tools.helm = filepath.Join(tools.dir, "helm")
-		if out, err := exec.Command("go", "build", "-o", tools.helm, "helm.sh/helm/v3/cmd/helm").CombinedOutput(); err != nil {
-			tools.helmErr = fmt.Errorf("go build helm: %v\n%s", err, out)
-		}
-	})
 }
 
 // helm runs the pinned helm, or skips the test when it cannot be built (no module
 // proxy): the chart is then untested, and the message says why.
 func helm(t *testing.T, args ...string) string {
 	t.Helper()
-	buildTools(t)
-	if tools.helmErr != nil {
-		t.Skipf("helm could not be built from the module proxy, the chart is not checked: %v", tools.helmErr)
+	bin, err := helmPath()
+	if err != nil {
+		t.Skipf("helm could not be built from the module proxy, the chart is not checked: %v", err)
 	}
-	cmd := exec.Command(tools.helm, args...)
+	cmd := exec.Command(bin, args...)
 	// A private home: no repositories or plugins of the machine's user.
 	home := t.TempDir()
 	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+home, "HELM_CONFIG_HOME="+home, "HELM_DATA_HOME="+home)
@@ -132,8 +117,8 @@ func render(t *testing.T, args ...string) *rendered {
 	out := helm(t, append([]string{"template", release, chartDir, "--namespace", namespace, "--kube-version", kubeVersion}, args...)...)
 	r := &rendered{}
 	for i, doc := range strings.Split(out, "\n---\n") {
-		if strings.TrimSpace(stripComments(doc)) == "" {
-			continue
+		if j, _ := yaml.YAMLToJSON([]byte(doc)); string(j) == "null" {
+			continue // comments only
 		}
 		var meta struct{ APIVersion, Kind string }
 		if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
@@ -161,16 +146,6 @@ func render(t *testing.T, args ...string) *rendered {
 		}
 	}
 	return r
-}
-
-func stripComments(doc string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(doc, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			b.WriteString(l + "\n")
-		}
-	}
-	return b.String()
 }
 
 // strict decodes a YAML document into a T, failing on any field T does not have

@@ -1,14 +1,14 @@
 package charts
 
 import (
-	"context"
+	"bytes"
 	"fmt"
 	"log/slog"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,18 +29,17 @@ import (
 // name) into a Prometheus configuration, a real Prometheus runs it against the
 // exporter started from the rendered Deployment, and every target must be up with
 // probe_success 1: the probes' fake game servers, the exporter's own /metrics,
-// and every discovery source's servers found through /sd. Test-only rewrites:
-// the Service's address becomes the exporter's loopback one, the ServiceMonitor's
-// Kubernetes discovery becomes the target it would find, the probes' targets and
-// the sources' masters become loopback fakes (loopback opened in the target
-// policy for them), the intervals are seconds, and $(SHARD) and $(POD_NAME) are
-// expanded as the operator's config-reloader does.
+// and every discovery source's servers found through /sd. Addresses become
+// loopback ones and intervals seconds (localise, runPrometheus).
 func TestChartPrometheus(t *testing.T) {
-	promBin, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Skip("prometheus (Debian package prometheus) is not installed: the chart's scrapers are not run")
+	promBin := testenv.LookTool(t, "prometheus", "prometheus")
+	// The installed Prometheus' version, for the generator.
+	out, _ := testenv.RunTool(time.Minute, "", promBin, "--version")
+	m := regexp.MustCompile(`version (\d+\.\d+\.\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("%s --version: %s", promBin, out)
 	}
-	version := prometheusVersion(t, promBin)
+	version := "v" + m[1]
 	for _, f := range valuesFiles(t) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := render(t, "-f", f)
@@ -81,27 +80,20 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 	}
 	// Every discovery source lists one fake server of its module's protocol.
 	master := prototest.DPMaster(t) // listing nothing, unless there are sources
-	listed := map[string]netip.AddrPort{}
+	var listed netip.AddrPort
 	if len(modules.Discovery) > 0 {
-		q3 := fakeFor("quake3")
+		listed = fakeFor("quake3")
 		for name, src := range modules.Discovery {
 			if proto := modules.Modules[src.Module].Protocol; src.Module != "quake3" && proto != "quake3" {
 				t.Fatalf("source %s probes with %s: the fake master lists a quake3 server", name, src.Module)
 			}
-			listed[name] = q3
 		}
-		master = prototest.DPMaster(t, q3)
+		master = prototest.DPMaster(t, listed)
 	}
 	p := startPod(t, r, func(cfg map[string]any) {
 		// Loopback, where the fakes are, is open for this test only.
 		if tp, ok := cfg["target_policy"].(map[string]any); ok {
-			var deny []any
-			for _, d := range tp["deny"].([]any) {
-				if d != "127.0.0.0/8" && d != "::1/128" {
-					deny = append(deny, d)
-				}
-			}
-			tp["deny"] = deny
+			tp["deny"] = slices.DeleteFunc(tp["deny"].([]any), func(d any) bool { return d == "127.0.0.0/8" || d == "::1/128" })
 		}
 		mastersAt(master)(cfg)
 	})
@@ -138,9 +130,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 	dir := t.TempDir()
 	cfg = localise(t, cfg, dir, r, p)
 	file := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(file, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	prototest.WriteFile(t, file, string(cfg))
 	testenv.CheckConfig(t, file)
 	api := testenv.StartPrometheus(t, promBin, file)
 
@@ -157,7 +147,7 @@ func runPrometheus(t *testing.T, r *rendered, promBin, version string) {
 	// A source's servers are probed, labelled alerting="off" (the alert pack
 	// skips them: a public list's servers page nobody).
 	for src := range modules.Discovery {
-		q := fmt.Sprintf(`count(probe_success{source=%q, instance=%q, alerting="off"} == 1)`, src, listed[src].String())
+		q := fmt.Sprintf(`count(probe_success{source=%q, instance=%q, alerting="off"} == 1)`, src, listed.String())
 		api.WaitValue(t, 90*time.Second, q, 1, p.proc)
 	}
 }
@@ -173,8 +163,8 @@ func generate(t *testing.T, version string, probes map[string]*monitoringv1.Prob
 		Version: version, ScrapeInterval: "2s",
 	}, EvaluationInterval: "30s"}} // the CRD's default, which no API server fills in here
 	prom.Name, prom.Namespace = "k8s", namespace
-	logger := slog.New(&failHandler{t: t})
-	cg, err := prompkg.NewConfigGenerator(logger, prom)
+	var warnings bytes.Buffer
+	cg, err := prompkg.NewConfigGenerator(slog.New(slog.NewTextHandler(&warnings, &slog.HandlerOptions{Level: slog.LevelWarn})), prom)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,35 +173,16 @@ func generate(t *testing.T, version string, probes map[string]*monitoringv1.Prob
 		objs = append(objs, &secrets[i])
 	}
 	out, err := cg.GenerateServerConfiguration(prom, sMons, nil, probes, sCons, assets.NewTestStoreBuilder(objs...), nil, nil, nil, nil)
-	if err != nil {
-		t.Fatalf("the operator's generator: %v", err)
+	if err != nil || warnings.Len() > 0 {
+		t.Fatalf("the operator's generator: %v\n%s", err, &warnings)
 	}
 	return out
 }
 
-// failHandler fails the test on the generator's warnings and errors.
-type failHandler struct {
-	t     *testing.T
-	attrs []slog.Attr
-}
-
-func (h *failHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
-func (h *failHandler) Handle(_ context.Context, r slog.Record) error {
-	msg := r.Message
-	for _, a := range h.attrs {
-		msg += " " + a.String()
-	}
-	r.Attrs(func(a slog.Attr) bool { msg += " " + a.String(); return true })
-	h.t.Errorf("the operator's generator: %s", msg)
-	return nil
-}
-func (h *failHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return &failHandler{t: h.t, attrs: append(append([]slog.Attr(nil), h.attrs...), as...)}
-}
-func (h *failHandler) WithGroup(string) slog.Handler { return h }
-
-// localise makes the generated configuration run on this machine (see
-// TestChartPrometheus for each rewrite).
+// localise makes the generated configuration run on this machine: the Service's
+// address is the exporter's loopback one, the ServiceMonitor's Kubernetes
+// discovery the target it would find, the intervals seconds, and $(SHARD) and
+// $(POD_NAME) expanded as the operator's config-reloader does.
 func localise(t *testing.T, cfg []byte, dir string, r *rendered, p *pod) []byte {
 	t.Helper()
 	var doc map[string]any
@@ -248,9 +219,7 @@ func localise(t *testing.T, cfg []byte, dir string, r *rendered, p *pod) []byte 
 	for _, s := range p.secrets {
 		for k, v := range s.Data {
 			name := store.TLSAsset(monitoringv1.SecretOrConfigMap{Secret: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: s.Name}, Key: k}})
-			if err := os.WriteFile(filepath.Join(certs, name), v, 0o600); err != nil {
-				t.Fatal(err)
-			}
+			prototest.WriteFile(t, filepath.Join(certs, name), string(v))
 		}
 	}
 	s := strings.ReplaceAll(string(out), "/etc/prometheus/certs/", certs+"/")
@@ -302,15 +271,3 @@ var invalidLabel = regexp.MustCompile(`[^a-zA-Z0-9_]`)
 // labelName is a Kubernetes label's name as Prometheus' Kubernetes discovery
 // writes it.
 func labelName(s string) string { return invalidLabel.ReplaceAllString(s, "_") }
-
-var versionRE = regexp.MustCompile(`version (\d+\.\d+\.\d+)`)
-
-// prometheusVersion is the installed Prometheus' version, for the generator.
-func prometheusVersion(t *testing.T, bin string) string {
-	out, _ := exec.Command(bin, "--version").CombinedOutput()
-	m := versionRE.FindSubmatch(out)
-	if m == nil {
-		t.Fatalf("%s --version: %s", bin, out)
-	}
-	return "v" + string(m[1])
-}

@@ -1,16 +1,10 @@
 package charts
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"net/netip"
@@ -104,7 +98,9 @@ func mastersAt(master netip.AddrPort) func(cfg map[string]any) {
 // make (the operator's: cert-manager's certificate, a module's password), as the
 // test's cluster holds them.
 func clusterSecrets(t *testing.T) []corev1.Secret {
-	cert, key := selfSigned(t)
+	// A certificate for the Service's name only, as cert-manager would issue for
+	// ci/tls-values.yaml.
+	cert, key := prototest.SelfSignedFor(t, []string{serviceHost})
 	mk := func(name string, data map[string][]byte) corev1.Secret {
 		s := corev1.Secret{Data: data}
 		s.Name, s.Namespace = name, namespace
@@ -160,16 +156,14 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 		if mount == "" {
 			t.Fatalf("volume %s is mounted nowhere", v.Name)
 		}
-		data := map[string][]byte{}
+		data := map[string]string{}
 		switch {
 		case v.ConfigMap != nil:
-			for k, val := range findConfigMap(t, r, v.ConfigMap.Name).Data {
-				data[k] = []byte(inRoot(val))
-			}
+			data = findConfigMap(t, r, v.ConfigMap.Name).Data
 		case v.Secret != nil:
 			s := p.secret(t, v.Secret.SecretName)
 			for k, val := range s.Data {
-				data[k] = []byte(inRoot(string(val)))
+				data[k] = string(val)
 			}
 			if c, ok := s.Data["tls.crt"]; ok {
 				p.ca = c
@@ -184,18 +178,17 @@ func startPod(t *testing.T, r *rendered, edit func(cfg map[string]any)) *pod {
 		for k, val := range data {
 			if k == "modules.yml" && edit != nil {
 				var cfg map[string]any
-				if err := yaml.Unmarshal(val, &cfg); err != nil {
+				if err := yaml.Unmarshal([]byte(val), &cfg); err != nil {
 					t.Fatal(err)
 				}
 				edit(cfg)
-				var err error
-				if val, err = yaml.Marshal(cfg); err != nil {
+				b, err := yaml.Marshal(cfg)
+				if err != nil {
 					t.Fatal(err)
 				}
+				val = string(b)
 			}
-			if err := os.WriteFile(filepath.Join(dir, k), val, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			prototest.WriteFile(t, filepath.Join(dir, k), inRoot(val))
 		}
 	}
 	p.addr = testenv.FreeAddr(t)
@@ -378,31 +371,4 @@ func findConfigMap(t *testing.T, r *rendered, name string) *corev1.ConfigMap {
 	}
 	t.Fatalf("no ConfigMap %s rendered", name)
 	return nil
-}
-
-// selfSigned returns a certificate for the Service's name only (as cert-manager
-// would issue for ci/tls-values.yaml) and its key, PEM: a client that verifies it
-// must send that server name, whatever address it dials.
-func selfSigned(t *testing.T) (certPEM, keyPEM []byte) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: serviceHost},
-		DNSNames:  []string{serviceHost},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true,
-		KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb})
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -24,23 +25,14 @@ import (
 // yamlDocs decodes every document of a (multi-document) YAML file.
 func yamlDocs(t testing.TB, path string) []any {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dec := yaml.NewDecoder(f)
 	var docs []any
-	for {
+	for dec := yaml.NewDecoder(bytes.NewReader(readFile(t, path))); ; {
 		var doc any
-		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) {
+		if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
 			return docs
-		}
-		if err != nil {
+		} else if err != nil {
 			t.Fatalf("%s: document %d: %v", path, len(docs)+1, err)
-		}
-		if doc != nil {
+		} else if doc != nil {
 			docs = append(docs, doc)
 		}
 	}
@@ -49,11 +41,7 @@ func yamlDocs(t testing.TB, path string) []any {
 // yamlFile decodes a single-document YAML file into v.
 func yamlFile(t testing.TB, path string, v any) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal(b, v); err != nil {
+	if err := yaml.Unmarshal(readFile(t, path), v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
@@ -85,25 +73,12 @@ func mapOf(v any) map[string]any { m, _ := v.(map[string]any); return m }
 func listOf(v any) []any         { l, _ := v.([]any); return l }
 func strOf(v any) string         { s, _ := v.(string); return s }
 
-// TestExamplesYAMLParse: every YAML file under examples/ parses, all documents.
-func TestExamplesYAMLParse(t *testing.T) {
-	var n int
-	err := filepath.WalkDir(examples(t), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml")) {
-			return err
-		}
-		n++
-		if docs := yamlDocs(t, p); len(docs) == 0 {
-			t.Errorf("%s: no YAML document", p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+func strsOf(v any) []string {
+	var out []string
+	for _, x := range listOf(v) {
+		out = append(out, strOf(x))
 	}
-	if n < 10 {
-		t.Errorf("only %d YAML files under examples/", n)
-	}
+	return out
 }
 
 func promtool(t testing.TB) string { return testenv.LookTool(t, "promtool", "prometheus") }
@@ -116,6 +91,7 @@ func TestPromtoolRules(t *testing.T) {
 		{"test", "rules", "alerts_test.yml"},
 		{"check", "rules", "slo.yml"},
 		{"test", "rules", "slo_test.yml"},
+		{"test", "rules", "paging_test.yml"},
 		{"check", "config", "prometheus.yml"}, // also loads alerts.yml and targets/*.yml
 	} {
 		out, err := testenv.RunTool(time.Minute, dir, append([]string{pt}, args...)...)
@@ -125,14 +101,34 @@ func TestPromtoolRules(t *testing.T) {
 	}
 }
 
-// TestAlertsTested: every alert of alerts.yml and slo.yml has a unit test that
-// fires it and one that checks it stays quiet.
+// TestAlertsTested: every alert of alerts.yml and slo.yml (these at least) has a
+// unit test that fires it and one that checks it stays quiet.
 func TestAlertsTested(t *testing.T) {
 	for rules, want := range map[string][]string{
 		"alerts.yml": {"GameServerDown", "GameServerFull", "GameServerQueryFailing", "SatisfactoryNotPlaying", "ExporterReloadFailed"},
 		"slo.yml":    {"GameServerProbeErrorBudgetFastBurn", "GameServerProbeErrorBudgetSlowBurn", "GameServerProbeLatencyBudgetFastBurn"},
 	} {
-		fires := alertsTested(t, rules, strings.TrimSuffix(rules, ".yml")+"_test.yml")
+		var tests struct {
+			Tests []struct {
+				AlertRuleTest []struct {
+					Alertname string
+					ExpAlerts []map[string]any `yaml:"exp_alerts"`
+				} `yaml:"alert_rule_test"`
+			}
+		}
+		yamlFile(t, examples(t, strings.TrimSuffix(rules, ".yml")+"_test.yml"), &tests)
+		fires, quiet := map[string]bool{}, map[string]bool{}
+		for _, tc := range tests.Tests {
+			for _, a := range tc.AlertRuleTest {
+				fires[a.Alertname] = fires[a.Alertname] || len(a.ExpAlerts) > 0
+				quiet[a.Alertname] = quiet[a.Alertname] || len(a.ExpAlerts) == 0
+			}
+		}
+		for _, r := range alertRules(t, rules) {
+			if !fires[r.Alert] || !quiet[r.Alert] {
+				t.Errorf("%s: alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", rules, r.Alert, fires[r.Alert], quiet[r.Alert])
+			}
+		}
 		for _, a := range want {
 			if !fires[a] {
 				t.Errorf("%s: alert %s missing or untested", rules, a)
@@ -170,35 +166,6 @@ func alertRules(t testing.TB, file string) []alertRule {
 		t.Fatalf("no alerts in %s", file)
 	}
 	return out
-}
-
-// alertsTested checks that every alert of the rules file has, in the test file, a
-// unit test that fires it and one that expects it quiet, and returns the alerts
-// fired.
-func alertsTested(t *testing.T, rulesFile, testFile string) map[string]bool {
-	t.Helper()
-	var tests struct {
-		Tests []struct {
-			AlertRuleTest []struct {
-				Alertname string
-				ExpAlerts []map[string]any `yaml:"exp_alerts"`
-			} `yaml:"alert_rule_test"`
-		}
-	}
-	yamlFile(t, examples(t, testFile), &tests)
-	fires, quiet := map[string]bool{}, map[string]bool{}
-	for _, tc := range tests.Tests {
-		for _, a := range tc.AlertRuleTest {
-			fires[a.Alertname] = fires[a.Alertname] || len(a.ExpAlerts) > 0
-			quiet[a.Alertname] = quiet[a.Alertname] || len(a.ExpAlerts) == 0
-		}
-	}
-	for _, r := range alertRules(t, rulesFile) {
-		if !fires[r.Alert] || !quiet[r.Alert] {
-			t.Errorf("%s: alert %s: unit tests fire it: %v, check it stays quiet: %v (want both)", rulesFile, r.Alert, fires[r.Alert], quiet[r.Alert])
-		}
-	}
-	return fires
 }
 
 // TestPrometheusConfigModules: every probe job and file_sd target group names a
@@ -309,11 +276,7 @@ func substituteVars(expr string) (string, error) {
 func checkPromQL(t *testing.T, what string, exprs map[string]string) {
 	t.Helper()
 	pt := promtool(t)
-	type rule struct {
-		Record string `yaml:"record"`
-		Expr   string `yaml:"expr"`
-	}
-	var rules []rule
+	var rules []map[string]string
 	names := slices.Sorted(maps.Keys(exprs))
 	for i, k := range names {
 		e, err := substituteVars(exprs[k])
@@ -321,7 +284,7 @@ func checkPromQL(t *testing.T, what string, exprs map[string]string) {
 			t.Errorf("%s %s: %v in %q", what, k, err, exprs[k])
 			continue
 		}
-		rules = append(rules, rule{Record: fmt.Sprintf("e2e_check:expr_%d", i), Expr: e})
+		rules = append(rules, map[string]string{"record": fmt.Sprintf("e2e_check:expr_%d", i), "expr": e})
 	}
 	p := writeYAML(t, "exprs.yml", map[string]any{"groups": []any{map[string]any{"name": what, "rules": rules}}})
 	out, err := testenv.RunTool(time.Minute, "", pt, "check", "rules", p)
@@ -415,7 +378,6 @@ func TestGrafanaDashboard(t *testing.T) {
 type grafanaRuleFile struct {
 	APIVersion int `yaml:"apiVersion"`
 	Groups     []struct {
-		OrgID    int `yaml:"orgId"`
 		Name     string
 		Folder   string
 		Interval string
@@ -438,7 +400,10 @@ func TestGrafanaAlerting(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no Grafana alerting provisioning files")
 	}
-	promFor := promAlertFor(t)
+	promFor := map[string]string{} // alerts.yml's alerts' for
+	for _, r := range alertRules(t, "alerts.yml") {
+		promFor[r.Alert] = r.For
+	}
 	exprs := map[string]string{}
 	seen := map[string]bool{}
 	for _, f := range files {
@@ -466,6 +431,10 @@ func TestGrafanaAlerting(t *testing.T) {
 					if e == "" {
 						t.Errorf("rule %s %s: no model.expr", r.Title, d.RefID)
 					}
+					// A game server's rules skip those a list found (TestDiscoveredJobsAlertNobody).
+					if filepath.Base(f) == "gameservers.yml" && !strings.Contains(e, `alerting!="off"`) {
+						t.Errorf("%s: rule %s %s does not skip alerting=\"off\": %s", f, r.Title, d.RefID, e)
+					}
 					exprs[r.Title+" "+d.RefID] = e
 				}
 				if r.UID == "" || !refs[r.Condition] {
@@ -487,15 +456,6 @@ func TestGrafanaAlerting(t *testing.T) {
 	checkPromQL(t, "grafana_alerting", exprs)
 }
 
-// promAlertFor maps each alert of alerts.yml to its `for`.
-func promAlertFor(t testing.TB) map[string]string {
-	m := map[string]string{}
-	for _, r := range alertRules(t, "alerts.yml") {
-		m[r.Alert] = r.For
-	}
-	return m
-}
-
 // exporterFlags returns the long flag names `serve --help` lists (the server's flags
 // and the app-wide ones).
 func exporterFlags(t testing.TB) map[string]bool {
@@ -513,8 +473,20 @@ func exporterFlags(t testing.TB) map[string]bool {
 	return flags
 }
 
-func TestKubernetesManifests(t *testing.T) {
+// checkFlags fails for each of args that is no flag the exporter accepts
+// (--name, --name=value, --no-name).
+func checkFlags(t testing.TB, what string, args []string) {
+	t.Helper()
 	flags := exporterFlags(t)
+	for _, a := range args {
+		f, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !strings.HasPrefix(a, "--") || !flags[strings.TrimPrefix(f, "no-")] {
+			t.Errorf("%s: %q is no flag of the exporter", what, a)
+		}
+	}
+}
+
+func TestKubernetesManifests(t *testing.T) {
 	dir := examples(t, "kubernetes")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.yml"))
 	kinds := map[string]int{}
@@ -546,7 +518,7 @@ func TestKubernetesManifests(t *testing.T) {
 						continue
 					}
 					exporters++
-					checkExporterContainer(t, name, cm, flags)
+					checkExporterContainer(t, name, cm)
 				}
 				if exporters == 0 {
 					t.Errorf("%s: no gameserver_exporter container", name)
@@ -563,9 +535,7 @@ func TestKubernetesManifests(t *testing.T) {
 				for k, v := range mapOf(doc["data"]) {
 					if strings.HasSuffix(k, ".yml") || strings.HasSuffix(k, ".yaml") {
 						p := filepath.Join(t.TempDir(), k)
-						if err := os.WriteFile(p, []byte(strOf(v)), 0o644); err != nil {
-							t.Fatal(err)
-						}
+						prototest.WriteFile(t, p, strOf(v))
 						configMaps = append(configMaps, p)
 					}
 				}
@@ -577,13 +547,9 @@ func TestKubernetesManifests(t *testing.T) {
 				if !strings.HasPrefix(strOf(spec["jobName"]), "gameservers") {
 					t.Errorf("%s: jobName %q does not match the alerts' job=~\"gameservers.*\"", name, spec["jobName"])
 				}
-			case "ServiceMonitor", "PodMonitor":
-				eps := listOf(spec["endpoints"])
-				if kind == "PodMonitor" {
-					eps = listOf(spec["podMetricsEndpoints"])
-				}
+			case "ServiceMonitor", "PodMonitor": // endpoints, podMetricsEndpoints
 				var probes int
-				for _, e := range eps {
+				for _, e := range append(listOf(spec["endpoints"]), listOf(spec["podMetricsEndpoints"])...) {
 					em := mapOf(e)
 					if strOf(em["path"]) != "/probe" {
 						continue
@@ -618,19 +584,10 @@ func TestKubernetesManifests(t *testing.T) {
 
 // checkExporterContainer: known flags, port 10115, health probes and a locked-down
 // security context with resource requests and limits.
-func checkExporterContainer(t *testing.T, name string, c map[string]any, flags map[string]bool) {
+func checkExporterContainer(t *testing.T, name string, c map[string]any) {
 	t.Helper()
 	name += " container " + strOf(c["name"])
-	for _, a := range append(listOf(c["command"]), listOf(c["args"])...) {
-		s := strOf(a)
-		if !strings.HasPrefix(s, "--") {
-			continue
-		}
-		f, _, _ := strings.Cut(strings.TrimPrefix(s, "--"), "=")
-		if !flags[strings.TrimPrefix(f, "no-")] {
-			t.Errorf("%s: flag --%s is not accepted by the binary", name, f)
-		}
-	}
+	checkFlags(t, name, append(strsOf(c["command"]), strsOf(c["args"])...))
 	ports := map[string]string{} // name or number -> number
 	for _, p := range listOf(c["ports"]) {
 		pm := mapOf(p)

@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,14 +10,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"text/template"
 
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// Launch recipes for the Debian-packaged game servers, each on free loopback
-// port(s) with master-server contact off; the tests assert the constants below,
-// what each server was configured with.
+// Launch recipes for the Debian-packaged game servers, on loopback, master servers
+// off; the tests assert the constants below, what each server was configured with.
 
 var installMu sync.Mutex
 
@@ -72,6 +70,21 @@ func (l launch) start(t *testing.T, argv ...string) *testenv.Proc {
 	return testenv.StartProc(t, filepath.Base(argv[0]), l.cwd, append([]string{"HOME=" + l.dir}, l.env...), argv...)
 }
 
+// conf is a server's configuration file testdata/servers/name with vals in its
+// {{.Fields}}.
+func conf(t *testing.T, name string, vals map[string]any) string {
+	t.Helper()
+	tmpl, err := template.ParseFiles(filepath.Join("testdata", "servers", name))
+	var b strings.Builder
+	if err == nil {
+		err = tmpl.Option("missingkey=error").Execute(&b, vals)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 // debVersion is the upstream version of an installed Debian package ("5.6.1" from
 // "5.6.1+dfsg+~1.9.0mt8+dfsg-2").
 func debVersion(t *testing.T, pkg string) string {
@@ -90,17 +103,13 @@ const (
 	qwMap      = "exbox"
 )
 
-// startQuakeWorld starts mvdsv on testdata/exbox.bsp (mvdsv answers nothing
-// before it has loaded a map, and no free one ships in Debian): a BSP v29 of one
-// empty box room, only what a server needs to spawn a level, built from the
-// format's description (e2e/qwbsp_test.go in the history generated it).
+// startQuakeWorld starts mvdsv on testdata/exbox.bsp (mvdsv answers nothing before
+// it has loaded a map, and no free one ships in Debian): one empty box room, BSP v29
+// (e2e/qwbsp_test.go in the history generated it from the format's description).
 func startQuakeWorld(t *testing.T) (*testenv.Proc, int) {
 	const ktxData = "/usr/share/games/quake/ktx"
-	port := serverPort(t, 1)
-	bsp, err := os.ReadFile(filepath.Join("testdata", qwMap+".bsp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	port := testenv.ServerPort(t, 1)
+	bsp := prototest.File(t, qwMap+".bsp")
 	// basedir/ktx links to the packaged KTX mod beside the map; mvdsv wants id1
 	// and qw to exist as well.
 	l := launch{pkgs: "mvdsv ktx", dir: t.TempDir(), files: map[string]string{"ktx/maps/" + qwMap + ".bsp": string(bsp), "id1/": "", "qw/": ""}}
@@ -138,7 +147,7 @@ const (
 )
 
 func startNexuiz(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	// sv_public 0: no heartbeats. bot_join_empty keeps the bots on a server
 	// without humans; maxplayers is a command, not a cvar.
 	return launch{pkgs: "nexuiz-server"}.start(t, "/usr/games/nexuiz-server",
@@ -157,11 +166,10 @@ const (
 // startCube2 starts cube2_server (server-init.cfg from its working directory)
 // with a password and master updates off. It answers on the game port + 1.
 func startCube2(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 2)
-	return launch{pkgs: "cube2-server", files: map[string]string{"server-init.cfg": fmt.Sprintf("serverdesc %q\n"+
-		"serverip 127.0.0.1\nserverport %d\nmaxclients %d\nserverpass secret\n"+
-		"updatemaster 0\nmastername 127.0.0.1\npublicserver 0\n", cube2Name, port, cube2Max)},
-	}.start(t, "/usr/lib/cube2/cube2_server"), port
+	port := testenv.ServerPort(t, 2)
+	return launch{pkgs: "cube2-server", files: map[string]string{
+		"server-init.cfg": conf(t, "cube2-server-init.cfg", map[string]any{"Name": cube2Name, "Port": port, "Max": cube2Max}),
+	}}.start(t, "/usr/lib/cube2/cube2_server"), port
 }
 
 // Red Eclipse 1.6 (Debian package redeclipse-server), a Cube 2 engine game.
@@ -179,73 +187,12 @@ const (
 // master, no LAN answers, a join password, a fixed map and mode (rotation off: no
 // random first game). It answers queries on the game port + 1.
 func startRedEclipse(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 2)
+	port := testenv.ServerPort(t, 2)
 	const dir = "/usr/lib/games/redeclipse" // the binary finds its data from here
-	return launch{pkgs: "redeclipse-server", cwd: dir, files: map[string]string{"servinit.cfg": fmt.Sprintf(`servertype 1
-serverip 127.0.0.1
-serverport %d
-servermaster ""
-serverlanport 0
-masterserver 0
-sv_serverdesc %q
-sv_serverclients %d
-sv_serverspectators %d
-sv_defaultmap %q
-sv_defaultmode %d
-sv_defaultmuts 0
-sv_rotatemode 0
-sv_rotatemuts 0
-serverpass "secret"
-`, port, redeclipseName, redeclipseClients, redeclipseSpectators, redeclipseMap, redeclipseMode)},
-	}.start(t, dir+"/redeclipse-server", "-h$DIR"), port
-}
-
-// serverPort returns a loopback port free for TCP and UDP, the n-1 after it free
-// for UDP too (cube2 answers on the game port + 1), below the ephemeral range (no
-// client socket can take it before the server binds) and never twice in a run.
-func serverPort(t *testing.T, n int) int {
-	t.Helper()
-	const lo, hi = 15000, 25000 // clear of the servers' own default ports
-	portsMu.Lock()
-	defer portsMu.Unlock()
-	for range 200 {
-		p := lo + rand.IntN(hi-lo-n)
-		if !portsFree(p, n) {
-			continue
-		}
-		for i := range n {
-			portsTaken[p+i] = true
-		}
-		return p
-	}
-	t.Fatalf("no free run of %d loopback ports in [%d, %d)", n, lo, hi)
-	return 0
-}
-
-var (
-	portsMu    sync.Mutex
-	portsTaken = map[int]bool{}
-)
-
-func portsFree(p, n int) bool {
-	for i := range n {
-		if portsTaken[p+i] {
-			return false
-		}
-	}
-	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
-	if err != nil {
-		return false
-	}
-	defer l.Close()
-	for i := range n {
-		u, err := net.ListenPacket("udp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p+i)))
-		if err != nil {
-			return false
-		}
-		defer u.Close()
-	}
-	return true
+	return launch{pkgs: "redeclipse-server", cwd: dir, files: map[string]string{
+		"servinit.cfg": conf(t, "redeclipse-servinit.cfg", map[string]any{"Port": port, "Name": redeclipseName,
+			"Clients": redeclipseClients, "Spectators": redeclipseSpectators, "Map": redeclipseMap, "Mode": redeclipseMode}),
+	}}.start(t, dir+"/redeclipse-server", "-h$DIR"), port
 }
 
 // Mumble: murmurd (Debian package mumble-server).
@@ -257,7 +204,7 @@ const (
 // startMumble starts murmurd on loopback with its own ini (no registration, Ice,
 // Bonjour or D-Bus; kdfiterations skips the start-up PBKDF2 benchmark).
 func startMumble(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	// Started as root, murmurd drops to the mumble-server user: the directory
 	// holding its database must be open to it (t.TempDir's parent is not).
 	dir, err := os.MkdirTemp("", "gse-mumble-")
@@ -268,21 +215,9 @@ func startMumble(t *testing.T) (*testenv.Proc, int) {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	return launch{pkgs: "mumble-server", dir: dir, files: map[string]string{"murmur.ini": fmt.Sprintf(`database=$DIR/murmur.sqlite
-host=127.0.0.1
-port=%d
-users=%d
-bandwidth=%d
-allowping=true
-registerName=
-registerHostname=
-bonjour=false
-ice=
-dbus=
-logfile=
-pidfile=
-kdfiterations=1000
-`, port, mumbleUsers, mumbleBandwidth)}}.start(t, "/usr/sbin/murmurd", "-fg", "-ini", "$DIR/murmur.ini"), port
+	return launch{pkgs: "mumble-server", dir: dir, files: map[string]string{
+		"murmur.ini": conf(t, "murmur.ini", map[string]any{"Port": port, "Users": mumbleUsers, "Bandwidth": mumbleBandwidth}),
+	}}.start(t, "/usr/sbin/murmurd", "-fg", "-ini", "$DIR/murmur.ini"), port
 }
 
 // OpenTTD 13 in dedicated mode (Debian packages openttd and openttd-opengfx).
@@ -295,23 +230,10 @@ const (
 // startOpenTTD starts a dedicated OpenTTD with a local game type (no relay or
 // coordinator: nothing leaves the machine) on a small arctic map.
 func startOpenTTD(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
-	return launch{pkgs: "openttd openttd-opengfx", files: map[string]string{"openttd.cfg": fmt.Sprintf(`[network]
-server_name = %s
-server_port = %d
-server_bind_addresses = 127.0.0.1
-server_game_type = local
-max_clients = %d
-max_companies = %d
-use_relay_service = never
-[game_creation]
-map_x = 6
-map_y = 7
-landscape = arctic
-[gui]
-autosave = off
-`, openttdName, port, openttdClients, openttdCompaniesMax)}}.start(t, "/usr/games/openttd",
-		"-D", fmt.Sprintf("127.0.0.1:%d", port), "-c", "$DIR/openttd.cfg", "-x", "-s", "null", "-m", "null", "-G", "4242"), port
+	port := testenv.ServerPort(t, 1)
+	return launch{pkgs: "openttd openttd-opengfx", files: map[string]string{
+		"openttd.cfg": conf(t, "openttd.cfg", map[string]any{"Name": openttdName, "Port": port, "Clients": openttdClients, "Companies": openttdCompaniesMax}),
+	}}.start(t, "/usr/games/openttd", "-D", loopback(port).String(), "-c", "$DIR/openttd.cfg", "-x", "-s", "null", "-m", "null", "-G", "4242"), port
 }
 
 // Armagetron Advanced 0.2.9 (Debian package armagetronad-dedicated).
@@ -325,7 +247,7 @@ const (
 // The fresh server has never been primed: a probe that works proves the small
 // info request comes first.
 func startArmagetron(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	cfg := fmt.Sprintf("SERVER_IP 127.0.0.1\nSERVER_PORT %d\nSERVER_NAME %s\nTALK_TO_MASTER 0\nMAX_CLIENTS %d\n",
 		port, armagetronRawName, armagetronMax)
 	return launch{pkgs: "armagetronad-dedicated", files: map[string]string{"cfg/settings_custom.cfg": cfg, "cfg/autoexec.cfg": cfg, "var/": "", "data/": ""}}.start(t,
@@ -343,16 +265,10 @@ const (
 // startTeeworlds starts teeworlds-server with registration off, a CTF game and a
 // password. -f only accepts paths relative to the storage dirs: the cwd is one.
 func startTeeworlds(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
-	return launch{pkgs: "teeworlds-server", files: map[string]string{"server.cfg": fmt.Sprintf(`sv_name %q
-sv_port %d
-bindaddr 127.0.0.1
-sv_register 0
-sv_max_clients %d
-sv_map %s
-sv_gametype ctf
-password "secret"
-`, teeworldsName, port, teeworldsMax, teeworldsMap)}}.start(t, "/usr/games/teeworlds-server", "-f", "server.cfg"), port
+	port := testenv.ServerPort(t, 1)
+	return launch{pkgs: "teeworlds-server", files: map[string]string{
+		"server.cfg": conf(t, "teeworlds-server.cfg", map[string]any{"Name": teeworldsName, "Port": port, "Max": teeworldsMax, "Map": teeworldsMap}),
+	}}.start(t, "/usr/games/teeworlds-server", "-f", "server.cfg"), port
 }
 
 // DDNet 16.4 (Debian package ddnet-server), a Teeworlds 0.6 server.
@@ -370,19 +286,11 @@ const (
 // (its autoexec_server.cfg replaces the packaged one). sv_ipv4only: an IPv6 socket
 // on the bind address 127.0.0.1 would fail.
 func startDDNet(t *testing.T) (*testenv.Proc, int) {
-	port := serverPort(t, 1)
+	port := testenv.ServerPort(t, 1)
 	return launch{pkgs: "ddnet-server", files: map[string]string{
-		"storage.cfg": "add_path $CURRENTDIR\nadd_path $DATADIR\n",
-		"autoexec_server.cfg": fmt.Sprintf(`sv_name %q
-sv_port %d
-bindaddr 127.0.0.1
-sv_ipv4only 1
-sv_register 0
-sv_test_cmds 0
-sv_max_clients %d
-sv_map %s
-password "secret"
-`, ddnetName, port, ddnetMax, ddnetMap)}}.start(t, "/usr/games/DDNet-Server"), port
+		"storage.cfg":         "add_path $CURRENTDIR\nadd_path $DATADIR\n",
+		"autoexec_server.cfg": conf(t, "ddnet-autoexec_server.cfg", map[string]any{"Name": ddnetName, "Port": port, "Max": ddnetMax, "Map": ddnetMap}),
+	}}.start(t, "/usr/games/DDNet-Server"), port
 }
 
 // OpenArena 0.8.8 (Debian package openarena-server, ioquake3 engine).

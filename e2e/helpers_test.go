@@ -28,6 +28,15 @@ func repoRoot(t testing.TB) string {
 	return root
 }
 
+func readFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func exporterBinary(t testing.TB) string { return testenv.ExporterBinary(t, repoRoot(t)) }
 
 // startExporter runs the built exporter on a free loopback port and waits for it.

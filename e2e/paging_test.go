@@ -1,25 +1,16 @@
 package e2e
 
 import (
-	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
-// TestPagesOnce runs paging_test.yml with promtool, and checks that it has a test
-// that, at one evaluation time, checks every critical alert of alerts.yml and
-// slo.yml and expects exactly one of them, GameServerDown, with a discovered server
-// down beside. A critical alert added later must join that test, so a down server
-// cannot page twice unnoticed.
+// TestPagesOnce: paging_test.yml (TestPromtoolRules runs it) has a test that, at
+// one evaluation time, checks every critical alert of alerts.yml and slo.yml and
+// expects exactly one, GameServerDown, with a discovered server down beside: a
+// critical alert added later must join it, so a down server cannot page twice.
 func TestPagesOnce(t *testing.T) {
-	if out, err := testenv.RunTool(time.Minute, examples(t), promtool(t), "test", "rules", "paging_test.yml"); err != nil {
-		t.Errorf("promtool test rules paging_test.yml: %v\n%s", err, out)
-	}
 	var critical []string
 	for _, f := range []string{"alerts.yml", "slo.yml"} {
 		for _, r := range alertRules(t, f) {
@@ -111,16 +102,7 @@ func TestDiscoveredJobsAlertNobody(t *testing.T) {
 			t.Errorf("alerts.yml: %s does not skip alerting=\"off\"", r.Alert)
 		}
 	}
-	// Grafana-managed rules: each query of a game server's series skips them too.
-	b, err := os.ReadFile(examples(t, "grafana", "alerting", "gameservers.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range regexp.MustCompile(`(?m)^\s*expr: (.*)$`).FindAllStringSubmatch(string(b), -1) {
-		if !strings.Contains(m[1], `alerting!="off"`) {
-			t.Errorf("grafana/alerting/gameservers.yml: %s does not skip alerting=\"off\"", m[1])
-		}
-	}
+	// The Grafana-managed rules skip them too (TestGrafanaAlerting).
 }
 
 func setsAlertingOff(relabels []any, key string) bool {

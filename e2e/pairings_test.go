@@ -38,13 +38,7 @@ func composeFiles(t *testing.T) (modules, prom string) {
 	if !ok1 || !ok2 {
 		t.Fatalf("compose.yml: services gameserver_exporter and prometheus, got %v", compose.Services)
 	}
-	flags := exporterFlags(t)
-	for _, a := range exp.Command {
-		f, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if !strings.HasPrefix(a, "--") || !flags[strings.TrimPrefix(f, "no-")] {
-			t.Errorf("compose.yml: exporter argument %q is no flag of the exporter", a)
-		}
-	}
+	checkFlags(t, "compose.yml: exporter", exp.Command)
 	return mounted(t, exp.Volumes, flagValue(exp.Command, "config.file")), mounted(t, pr.Volumes, flagValue(pr.Command, "config.file"))
 }
 
@@ -82,25 +76,6 @@ func mounted(t *testing.T, volumes []string, inside string) string {
 	return ""
 }
 
-// sdURLs are the http_sd_configs URLs of a Prometheus configuration, by job.
-func sdURLs(t *testing.T, prom string) map[string][]*url.URL {
-	t.Helper()
-	var cfg map[string]any
-	yamlFile(t, prom, &cfg)
-	out := map[string][]*url.URL{}
-	for _, j := range listOf(cfg["scrape_configs"]) {
-		job := mapOf(j)
-		for _, c := range listOf(job["http_sd_configs"]) {
-			u, err := url.Parse(strOf(mapOf(c)["url"]))
-			if err != nil {
-				t.Fatalf("job %v: %v", job["job_name"], err)
-			}
-			out[strOf(job["job_name"])] = append(out[strOf(job["job_name"])], u)
-		}
-	}
-	return out
-}
-
 // withMaster writes a copy of the modules file with every discovery source
 // fetched from master (a loopback fake) every 10s within 2s, and returns its path.
 func withMaster(t *testing.T, modules string, master netip.AddrPort) string {
@@ -123,8 +98,7 @@ func withMaster(t *testing.T, modules string, master netip.AddrPort) string {
 
 // TestComposePairing: compose.yml's Prometheus runs examples/prometheus.yml, and
 // its exporter, with the modules file compose mounts, answers every /sd URL of it
-// with targets (no 404 source) whose module it knows; every probe job's and
-// target file's module is one of that file (TestPrometheusConfigModules).
+// with targets (no 404 source) whose module it knows.
 func TestComposePairing(t *testing.T) {
 	modules, prom := composeFiles(t)
 	if prom != examples(t, "prometheus.yml") {
@@ -134,13 +108,24 @@ func TestComposePairing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the modules file compose.yml mounts: %v", err)
 	}
-	urls := sdURLs(t, prom)
+	var cfg map[string]any
+	yamlFile(t, prom, &cfg)
+	urls := map[string][]*url.URL{} // the http_sd_configs URLs by job
+	for _, j := range listOf(cfg["scrape_configs"]) {
+		job := mapOf(j)
+		for _, sd := range listOf(job["http_sd_configs"]) {
+			u, err := url.Parse(strOf(mapOf(sd)["url"]))
+			if err != nil {
+				t.Fatalf("job %v: %v", job["job_name"], err)
+			}
+			urls[strOf(job["job_name"])] = append(urls[strOf(job["job_name"])], u)
+		}
+	}
 	if len(urls) == 0 {
 		t.Fatal("examples/prometheus.yml has no http_sd job")
 	}
 	server := prototest.Quake3Server(t, "")
-	exporter := startExporter(t, "--config.file="+withMaster(t, modules, prototest.DPMaster(t, server))).Addr
-	cl := &http.Client{Timeout: 10 * time.Second}
+	ex := startExporter(t, "--config.file="+withMaster(t, modules, prototest.DPMaster(t, server)))
 	for job, us := range urls {
 		for _, u := range us {
 			src := u.Query().Get("source")
@@ -148,21 +133,16 @@ func TestComposePairing(t *testing.T) {
 				t.Errorf("job %s: %s names source %q, which %s has not (known: %v)", job, u, src, modules, c.Discovery.Names())
 				continue
 			}
-			u.Host = exporter
 			var groups []struct {
 				Targets []string
 				Labels  map[string]string
 			}
 			testenv.WaitFor(t, 30*time.Second, "/sd?source="+src, func() (bool, string) {
-				resp, err := cl.Get(u.String())
-				if err != nil {
-					return false, err.Error()
-				}
-				defer resp.Body.Close()
-				if resp.StatusCode == http.StatusNotFound {
+				code, body := ex.Get(t, u.RequestURI())
+				if code == http.StatusNotFound {
 					t.Fatalf("job %s: %s: 404", job, u)
 				}
-				return resp.StatusCode == 200 && json.NewDecoder(resp.Body).Decode(&groups) == nil, resp.Status
+				return code == http.StatusOK && json.Unmarshal([]byte(body), &groups) == nil, body
 			})
 			if len(groups) != 1 || !slices.Equal(groups[0].Targets, []string{server.String()}) {
 				t.Errorf("job %s: %s: %+v, want the fake master's server", job, u, groups)
@@ -179,10 +159,7 @@ func TestComposePairing(t *testing.T) {
 // installs it, with known flags, and --config.file names where the comment
 // installs a modules file that passes --config.check.
 func TestSystemdUnit(t *testing.T) {
-	b, err := os.ReadFile(examples(t, "systemd", "gameserver_exporter.service"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, examples(t, "systemd", "gameserver_exporter.service"))
 	installs := map[string]string{} // destination -> repository source
 	var exec []string
 	for _, l := range strings.Split(string(b), "\n") {
@@ -207,13 +184,7 @@ func TestSystemdUnit(t *testing.T) {
 	if installs[exec[0]] != "gameserver_exporter" {
 		t.Errorf("ExecStart runs %s; the comment installs the binary at %v", exec[0], installs)
 	}
-	flags := exporterFlags(t)
-	for _, a := range exec[1:] {
-		f, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if !flags[f] {
-			t.Errorf("ExecStart: %s is no flag of the exporter", a)
-		}
-	}
+	checkFlags(t, "ExecStart", exec[1:])
 	cf := flagValue(exec[1:], "config.file")
 	src, ok := installs[cf]
 	if !ok {

@@ -6,32 +6,30 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 )
 
-// TestPodmanImage builds the image from the repository's multi-stage Dockerfile
-// with podman (the repository is the build context, trimmed by .dockerignore; the
-// build writes nothing into it), then checks the image's metadata and files, and
-// runs it when the machine lets podman run containers. The build stage needs the
-// golang image and the Go modules: where the image is neither present nor
-// pullable, the test skips saying so.
+// TestPodmanImage builds the image from the repository's Dockerfile with podman,
+// checks its metadata and files, and runs it where podman can run containers.
+// Where the build stage's golang image is neither present nor pullable, it skips.
 func TestPodmanImage(t *testing.T) {
 	endToEnd(t, "a container build")
-	podman := testenv.LookTool(t, "podman", "podman")
 	root := repoRoot(t)
+	podman := testenv.LookTool(t, "podman", "podman")
 
 	// Can podman build at all here? A failure of this trivial build is the
 	// machine's (storage driver, privileges), not the Dockerfile's.
 	probe := t.TempDir()
-	writeFile(t, filepath.Join(probe, "Containerfile"), "FROM scratch\nCOPY f /f\n")
-	writeFile(t, filepath.Join(probe, "f"), "x\n")
+	if err := os.CopyFS(probe, fstest.MapFS{"Containerfile": {Data: []byte("FROM scratch\nCOPY f /f\n")}, "f": {Data: []byte("x\n")}}); err != nil {
+		t.Fatal(err)
+	}
 	probeTag := fmt.Sprintf("localhost/gameserver_exporter-e2e-probe:%d", os.Getpid())
 	if out, err := testenv.RunTool(2*time.Minute, probe, podman, "build", "--layers=false", "-q", "-t", probeTag, "."); err != nil {
 		t.Skipf("podman cannot build images on this machine (%v): skipping\n%s", err, out)
@@ -41,8 +39,9 @@ func TestPodmanImage(t *testing.T) {
 	builder := buildImage(t, filepath.Join(root, "Dockerfile"))
 	if _, err := testenv.RunTool(time.Minute, "", podman, "image", "exists", builder); err != nil {
 		if out, err := testenv.RunTool(2*time.Minute, "", podman, "pull", "-q", builder); err != nil {
+			lines := strings.Split(strings.TrimSpace(out), "\n")
 			t.Skipf("the Dockerfile builds in %s, which is not on this machine and cannot be pulled (%v): skipping; "+
-				"run `podman pull %s` where its registry is reachable\n%s", builder, err, builder, lastLines(out, 5))
+				"run `podman pull %s` where its registry is reachable\n%s", builder, err, builder, strings.Join(lines[max(0, len(lines)-5):], "\n"))
 		}
 	}
 
@@ -124,11 +123,7 @@ func TestPodmanImage(t *testing.T) {
 // buildImage is the image the Dockerfile's build stage starts FROM.
 func buildImage(t *testing.T, dockerfile string) string {
 	t.Helper()
-	b, err := os.ReadFile(dockerfile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(b)) {
+	for line := range strings.Lines(string(readFile(t, dockerfile))) {
 		if f := strings.Fields(line); len(f) == 4 && strings.EqualFold(f[0], "FROM") && strings.EqualFold(f[2], "AS") {
 			return f[1]
 		}
@@ -137,28 +132,23 @@ func buildImage(t *testing.T, dockerfile string) string {
 	return ""
 }
 
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
-}
-
 // exportedFiles lists the regular files of a container's filesystem with their modes.
 func exportedFiles(t *testing.T, podman, ctr string) map[string]int64 {
 	t.Helper()
-	cmd := exec.Command(podman, "export", ctr)
-	r, err := cmd.StdoutPipe()
+	archive := filepath.Join(t.TempDir(), "ctr.tar")
+	if out, err := testenv.RunTool(time.Minute, "", podman, "export", "-o", archive, ctr); err != nil {
+		t.Fatalf("podman export: %v\n%s", err, out)
+	}
+	f, err := os.Open(archive)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	defer f.Close()
 	files := map[string]int64{}
-	tr := tar.NewReader(r)
-	for {
+	for tr := tar.NewReader(f); ; {
 		h, err := tr.Next()
 		if err == io.EOF {
-			break
+			return files
 		}
 		if err != nil {
 			t.Fatalf("podman export: %v", err)
@@ -166,17 +156,5 @@ func exportedFiles(t *testing.T, podman, ctr string) map[string]int64 {
 		if h.Typeflag == tar.TypeReg {
 			files[strings.TrimPrefix(h.Name, "./")] = h.Mode
 		}
-	}
-	io.Copy(io.Discard, r)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("podman export: %v", err)
-	}
-	return files
-}
-
-func writeFile(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -14,10 +13,8 @@ import (
 // testPromSetup describes the Prometheus of the end-to-end test.
 type testPromSetup struct {
 	exporter string              // host:port of the exporter
-	httpSD   bool                // keep the http_sd job, asking the exporter
 	static   map[string][]string // probe job of examples/prometheus.yml -> its targets
 	fileSD   []fileSDGroup       // targets of the file_sd job
-	forTime  string              // replaces every alert's `for`
 }
 
 type fileSDGroup struct {
@@ -28,9 +25,9 @@ type fileSDGroup struct {
 // writePromConfig writes into dir a copy of examples/prometheus.yml with the
 // relabeling kept as it is and only the addresses changed: the probe jobs named in
 // s.static get those targets, the file_sd job reads dir/targets/*.yml, every
-// __address__ replacement and the exporter's own job point at s.exporter, and the
-// intervals drop to 1s. Other jobs are left out. alerts.yml is copied with every
-// `for:` shortened to s.forTime. It returns the config's path.
+// __address__ replacement, the http_sd URLs and the exporter's own job point at
+// s.exporter, and the intervals drop to 1s. Other jobs are left out. alerts.yml is
+// copied with every `for:` shortened to 5s. It returns the config's path.
 func writePromConfig(t *testing.T, dir string, s testPromSetup) string {
 	t.Helper()
 	root := repoRoot(t)
@@ -38,24 +35,18 @@ func writePromConfig(t *testing.T, dir string, s testPromSetup) string {
 	yamlFile(t, filepath.Join(root, "examples", "prometheus.yml"), &cfg)
 	cfg["global"] = map[string]any{"scrape_interval": "1s", "scrape_timeout": "1s", "evaluation_interval": "1s"}
 
-	rules, err := os.ReadFile(filepath.Join(root, "examples", "alerts.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := readFile(t, filepath.Join(root, "examples", "alerts.yml"))
 	forRE := regexp.MustCompile(`(?m)^(\s+for:\s*)\S+\s*$`)
 	if len(forRE.FindAll(rules, -1)) == 0 {
 		t.Fatal("alerts.yml: no `for:` to shorten")
 	}
-	rules = forRE.ReplaceAll(rules, []byte("${1}"+s.forTime))
+	rules = forRE.ReplaceAll(rules, []byte("${1}5s"))
 	rulesPath := filepath.Join(dir, "alerts.yml")
 	prototest.WriteFile(t, rulesPath, string(rules))
 	cfg["rule_files"] = []string{rulesPath}
-	if len(s.fileSD) > 0 {
-		writeYAMLTo(t, filepath.Join(dir, "targets", "e2e.yml"), s.fileSD)
-	}
+	writeYAMLTo(t, filepath.Join(dir, "targets", "e2e.yml"), s.fileSD)
 
 	var jobs []any
-	seen := map[string]bool{}
 	for _, j := range listOf(cfg["scrape_configs"]) {
 		job := mapOf(j)
 		name := strOf(job["job_name"])
@@ -65,14 +56,8 @@ func writePromConfig(t *testing.T, dir string, s testPromSetup) string {
 		case strOf(job["metrics_path"]) != "/probe": // the exporter's own metrics
 			job["static_configs"] = []any{map[string]any{"targets": []string{s.exporter}}}
 		case job["file_sd_configs"] != nil:
-			if len(s.fileSD) == 0 {
-				continue
-			}
 			job["file_sd_configs"] = []any{map[string]any{"files": []string{filepath.Join(dir, "targets", "*.yml")}, "refresh_interval": "1s"}}
 		case job["http_sd_configs"] != nil:
-			if !s.httpSD {
-				continue
-			}
 			for _, c := range listOf(job["http_sd_configs"]) {
 				sd := mapOf(c)
 				u, err := url.Parse(strOf(sd["url"]))
@@ -103,13 +88,7 @@ func writePromConfig(t *testing.T, dir string, s testPromSetup) string {
 				}
 			}
 		}
-		seen[name] = true
 		jobs = append(jobs, job)
-	}
-	for name := range s.static {
-		if !seen[name] {
-			t.Fatalf("examples/prometheus.yml has no job %s", name)
-		}
 	}
 	cfg["scrape_configs"] = jobs
 	p := writeYAMLTo(t, filepath.Join(dir, "prometheus.yml"), cfg)

@@ -1,13 +1,8 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/netip"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -18,39 +13,38 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// TestPrometheusEndToEnd runs the exporter, a real OpenArena server, two fake
-// Hytale servers and a real Prometheus configured from examples/prometheus.yml and
-// examples/alerts.yml, all on 127.0.0.1, and checks what Prometheus stores against
-// what quakestat sees; then it stops the game server and waits for GameServerDown.
+// TestPrometheusEndToEnd runs the exporter, a real OpenArena server, fakes (two
+// Hytale, one Quake 3, a dpmaster listing it and OpenArena) and a real Prometheus
+// configured from examples/, all on 127.0.0.1; it checks what Prometheus stores
+// against quakestat, the discovered job's targets, then stops the game server
+// and waits for GameServerDown.
 func TestPrometheusEndToEnd(t *testing.T) {
 	endToEnd(t, "real servers and Prometheus")
-	t0 := time.Now()
-	since := func() time.Duration { return time.Since(t0).Round(100 * time.Millisecond) }
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")
 	qstat := testenv.LookTool(t, "quakestat", "qstat")
-	root := repoRoot(t)
 
-	// The exporter, with the example modules file (module "openarena" comes from it).
-	// A 1s scrape timeout leaves the probe 0.9s. ioquake3 answers one query per
-	// second per source address (after a burst of 10), two jobs probe it every
-	// second, and with bots on the server each probe is two queries (getstatus,
-	// then getinfo for the bot count): --probe.min-interval=5s has the scrapes in
-	// between served from the exporter's cache, so the exporter stays within the
-	// server's rate limit.
-	exporter := startExporter(t, "--config.file="+filepath.Join(root, "examples", "modules.yml"),
-		"--timeout-offset=0.1", "--probe.min-interval=5s").Addr
-
-	oaPort := serverPort(t, 1)
+	oaPort := testenv.ServerPort(t, 1)
 	oaAddr := fmt.Sprintf("127.0.0.1:%d", oaPort)
 	game := startOpenArena(t, oaPort)
+	fake := prototest.Quake3Server(t, "")
+	master := prototest.DPMaster(t, loopback(oaPort), fake)
+
+	// The exporter, with the modules file compose.yml mounts (module openarena, and
+	// the source community_oa, here asking master). ioquake3 answers one query a
+	// second per source address (after a burst of 10); three jobs (two modules)
+	// probe it every second, each probe two queries with bots on the server
+	// (getstatus, getinfo): --probe.min-interval=5s serves the scrapes in between
+	// from the cache, within the server's limit. A 1s scrape leaves the probe 0.9s.
+	modules, _ := composeFiles(t)
+	exporter := startExporter(t, "--config.file="+withMaster(t, modules, master),
+		"--timeout-offset=0.1", "--probe.min-interval=5s").Addr
 
 	// Hytale has no packaged server: fake serverlistping plugins, one with room and
 	// one full (for GameServerFull).
-	hytaleOK := hytaleFake(t, "OK 3 20\n")
-	hytaleFull := hytaleFake(t, "OK 20 20\n")
+	hytaleOK := prototest.HytaleServer(t, 3, 20)
+	hytaleFull := prototest.HytaleServer(t, 20, 20)
 
-	dir := t.TempDir()
-	cfg := writePromConfig(t, dir, testPromSetup{
+	cfg := writePromConfig(t, t.TempDir(), testPromSetup{
 		exporter: exporter,
 		static: map[string][]string{
 			"gameservers-quake3": {oaAddr},
@@ -60,7 +54,6 @@ func TestPrometheusEndToEnd(t *testing.T) {
 			{Targets: []string{oaAddr}, Labels: map[string]string{"module": "openarena", "title": "openarena"}},
 			{Targets: []string{hytaleFull.String()}, Labels: map[string]string{"module": "hytale", "title": "hytale"}},
 		},
-		forTime: "5s",
 	})
 	// The game server answers quakestat before Prometheus starts scraping it.
 	testenv.WaitEvery(t, time.Second, 90*time.Second, "OpenArena to answer quakestat", func() (bool, string) {
@@ -71,20 +64,16 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		}
 		return s.Status == "online", fmt.Sprintf("%+v", s)
 	})
-
-	t.Logf("%v: OpenArena answers on %s", since(), oaAddr)
 	prom := testenv.StartPrometheus(t, promBin, cfg)
-	t.Logf("%v: prometheus ready", since())
 	q3 := fmt.Sprintf(`{job="gameservers-quake3", instance=%q}`, oaAddr)
 	prom.WaitValue(t, 60*time.Second, "probe_success"+q3, 1)
 
-	// Bots join within a few seconds: poll until quakestat, asked before and after
-	// Prometheus, agrees with the latest sample and lists every bot. quakestat
-	// counts bots as players: its count is players (humans) plus bots.
-	// quakestat queries from other loopback addresses than the exporter, each with
-	// its own rate limit budget at the server, and polls every 2.5s to stay in it.
+	// Bots join within a few seconds: poll until quakestat (humans plus bots),
+	// asked before and after Prometheus, agrees with the latest sample and lists
+	// every bot; from other loopback addresses than the exporter's, each with its
+	// own rate limit at the server, every 2.5s to stay within it.
 	var players float64
-	state := testenv.WaitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players + gameserver_bots to equal quakestat's count", func() (bool, string) {
+	testenv.WaitEvery(t, 2500*time.Millisecond, 120*time.Second, "gameserver_players + gameserver_bots to equal quakestat's count", func() (bool, string) {
 		before, err := quakestat(qstat, "-q3s", "127.0.0.2", oaAddr)
 		if err != nil {
 			return false, err.Error()
@@ -99,7 +88,6 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		return ok && before.NumPlayers == after.NumPlayers && float64(after.NumPlayers) == v &&
 			slices.Equal(after.playerNames(), openArenaBots), seen
 	})
-	t.Logf("%v: players agree: %s", since(), state)
 
 	for q, want := range map[string]float64{
 		"gameserver_players_max" + q3: openArenaMax,
@@ -112,9 +100,14 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		fmt.Sprintf(`probe_success{job="gameservers-file-sd", module="openarena", instance=%q}`, oaAddr):                  1,
 		`probe_success{job="gameservers-file-sd", module="hytale"}`:                                                       1,
 		// module openarena (examples/modules.yml) sets players: true: one series per player.
-		fmt.Sprintf(`count(gameserver_player_score{job="gameservers-file-sd", instance=%q})`, oaAddr): players,
-		fmt.Sprintf(`count(gameserver_player_info{job="gameservers-file-sd", instance=%q})`, oaAddr):  players,
-		`gameserver_exporter_config_last_reload_successful{job="gameserver_exporter"}`:                1,
+		fmt.Sprintf(`count(gameserver_player_score{job="gameservers-file-sd", instance=%q})`, oaAddr):          players,
+		fmt.Sprintf(`count(gameserver_player_info{job="gameservers-file-sd", instance=%q})`, oaAddr):           players,
+		`gameserver_exporter_config_last_reload_successful{job="gameserver_exporter"}`:                         1,
+		`gameserver_discovery_targets{job="gameserver_exporter", source="community_oa"}`:                       2,
+		fmt.Sprintf(`up{job="gameservers-discovered", instance=%q, source="community_oa"}`, oaAddr):            1,
+		fmt.Sprintf(`probe_success{job="gameservers-discovered", instance=%q, source="community_oa"}`, oaAddr): 1,
+		fmt.Sprintf(`up{job="gameservers-discovered", instance=%q, source="community_oa"}`, fake):              1,
+		fmt.Sprintf(`probe_success{job="gameservers-discovered", instance=%q, source="community_oa"}`, fake):   1,
 	} {
 		prom.WaitValue(t, 30*time.Second, q, want)
 	}
@@ -156,15 +149,10 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	// The full fake Hytale server raises GameServerFull (for: shortened to 5s).
 	waitForAlert(t, prom, "GameServerFull", hytaleFull.String(), "firing")
 
-	t.Logf("%v: GameServerFull firing for the full fake server", since())
-
 	// Stop the game server: the probe fails and GameServerDown goes pending (then firing).
 	game.Stop()
 	prom.WaitValue(t, 60*time.Second, "probe_success"+q3, 0)
-	reasons, _ := prom.Query("probe_failure_info" + q3)
-	t.Logf("%v: probe_success 0, %v", since(), reasons)
-	state = waitForAlert(t, prom, "GameServerDown", oaAddr, "pending", "firing")
-	t.Logf("%v: alerts %s", since(), state)
+	waitForAlert(t, prom, "GameServerDown", oaAddr, "pending", "firing")
 
 	// Neither the healthy fake server nor the exporter's config raise an alert.
 	alerts, err := prom.Alerts()
@@ -203,28 +191,8 @@ func waitForAlert(t *testing.T, prom *testenv.Prometheus, name, instance string,
 	})
 }
 
-// hytaleFake answers every serverlistping QUERY with reply.
-func hytaleFake(t *testing.T, reply string) net.Addr {
-	t.Helper()
-	ap := prototest.TCP(t, func(c net.Conn) {
-		c.SetDeadline(time.Now().Add(5 * time.Second))
-		if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
-			return
-		}
-		io.WriteString(c, reply)
-	})
-	return net.TCPAddrFromAddrPort(ap)
-}
-
 // qstatServer is quakestat's -json record with -P.
-type qstatServer struct {
-	prototest.QstatServer
-	Players []struct {
-		Name  string `json:"name"`
-		Score int64  `json:"score"`
-		Ping  int64  `json:"ping"` // milliseconds
-	} `json:"players"`
-}
+type qstatServer struct{ prototest.QstatRecord }
 
 func (s qstatServer) playerNames() []string {
 	var out []string
@@ -253,38 +221,11 @@ func quakestat(bin, flag, srcIP, addr string) (qstatServer, error) {
 	return recs[0], nil
 }
 
-// TestPrometheusDiscovery runs a real OpenArena server, a fake Quake 3 server, a
-// fake dpmaster listing both, the exporter with compose.yml's modules file (its
-// discovery source pointed at that master), and a real Prometheus whose
-// gameservers-discovered job (examples/prometheus.yml) finds the servers through
-// http_sd_configs on the exporter's /sd: both are discovered and scraped, with up
-// and probe_success 1, all on 127.0.0.1.
-func TestPrometheusDiscovery(t *testing.T) {
-	endToEnd(t, "real servers and Prometheus")
-	promBin := testenv.LookTool(t, "prometheus", "prometheus")
-	oaPort := serverPort(t, 1)
-	game := startOpenArena(t, oaPort)
-	fake := prototest.Quake3Server(t, "")
-	master := prototest.DPMaster(t, netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(oaPort)), fake)
-	composeModules, _ := composeFiles(t)
-	// ioquake3 answers about one query a second per address: the cache keeps
-	// the scrapes in between off the server (see TestPrometheusEndToEnd).
-	exporter := startExporter(t, "--config.file="+withMaster(t, composeModules, master), "--timeout-offset=0.1", "--probe.min-interval=5s")
-	prom := testenv.StartPrometheus(t, promBin, writePromConfig(t, t.TempDir(), testPromSetup{exporter: exporter.Addr, httpSD: true, forTime: "5s"}))
-	for _, target := range []string{loopback(oaPort).String(), fake.String()} {
-		sel := fmt.Sprintf(`{job="gameservers-discovered", instance=%q, source="community_oa"}`, target)
-		prom.WaitValue(t, 90*time.Second, "up"+sel, 1, game)
-		prom.WaitValue(t, 90*time.Second, "probe_success"+sel, 1, game)
-	}
-	prom.WaitValue(t, 30*time.Second, `gameserver_discovery_targets{job="gameserver_exporter", source="community_oa"}`, 2)
-}
-
-// TestShardingScaleOut is the README's scale-out on loopback: two exporter
-// processes and two real Prometheus shards that split 40 fake game servers with a
-// hashmod relabeling (what the prometheus-operator's `shards:` writes), each shard
-// probing through its own exporter. Every target is scraped by exactly one shard;
-// killing one exporter turns only its shard's targets' up to 0: the exporters hold
-// no state another depends on.
+// TestShardingScaleOut is the README's scale-out on loopback: two Prometheus
+// shards split 40 fake game servers with a hashmod relabeling (what the
+// prometheus-operator's `shards:` writes), each probing through its own exporter.
+// Every target is scraped by one shard; killing one exporter downs only its
+// shard's targets: the exporters hold no state another depends on.
 func TestShardingScaleOut(t *testing.T) {
 	endToEnd(t, "two Prometheus and two exporters")
 	promBin := testenv.LookTool(t, "prometheus", "prometheus")
@@ -292,7 +233,7 @@ func TestShardingScaleOut(t *testing.T) {
 	const shards, nTargets = 2, 40
 	var targets []string
 	for range nTargets {
-		targets = append(targets, hytaleFake(t, "OK 1 20\n").String())
+		targets = append(targets, prototest.HytaleServer(t, 1, 20).String())
 	}
 	var exporters []*testenv.Exporter
 	var proms []*testenv.Prometheus
@@ -326,11 +267,6 @@ func TestShardingScaleOut(t *testing.T) {
 		}
 		return len(owner) == nTargets, strings.Join(seen, ", ")
 	})
-	for _, tg := range targets {
-		if _, ok := owner[tg]; !ok {
-			t.Errorf("%s scraped by no shard", tg)
-		}
-	}
 	count := make([]int, shards)
 	for _, o := range owner {
 		count[o]++
@@ -365,9 +301,6 @@ func TestShardingScaleOut(t *testing.T) {
 	})
 	if v, ok, desc := proms[1].Value(`count(up{job="gameservers-shard"} == 1)`); !ok || int(v) != count[1] {
 		t.Errorf("shard 1 after exporter 0 died: %s, want all %d up", desc, count[1])
-	}
-	if s, err := proms[1].Query(`up{job="gameservers-shard"} == 0`); err != nil || len(s) != 0 {
-		t.Errorf("shard 1 has targets down: %v %v", s, err)
 	}
 }
 

@@ -2,11 +2,10 @@ package e2e
 
 import (
 	"context"
-	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -29,41 +28,27 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// a2sFake answers A2S_INFO after a challenge, as Source servers do, with a server
-// name chosen by the test.
-func a2sFake(t *testing.T, name string, players, maxPlayers, bots byte) string {
-	info := []byte("\xff\xff\xff\xffI\x11" + name + "\x00de_dust2\x00csgo\x00Counter-Strike\x00")
-	info = append(info, 0xda, 0x02, players, maxPlayers, bots, 'd', 'l', 0, 1)
-	info = append(info, "1.0.0.0\x00"...)
-	return prototest.UDP(t, func(req []byte) [][]byte {
-		switch {
-		case len(req) == 25:
-			return [][]byte{[]byte("\xff\xff\xff\xffA\x01\x02\x03\x04")}
-		case len(req) == 29 && string(req[25:]) == "\x01\x02\x03\x04":
-			return [][]byte{info}
-		}
-		return nil
-	}).String()
-}
-
 // TestStatusPageInBrowser renders the landing page in headless Chromium after
 // probes of live fakes: one row per target, the failure first, names, players and
-// bots, a hostile server name shown as text and never run, sorting by a click, and
-// a probe made from the page's own form.
+// bots, a hostile server name shown as text and never run, sorting by a click, a
+// probe made from the page's own form; then 420 px wide, as the on-call person's
+// phone would: nothing scrolls sideways, and the row of module auto says which
+// protocol and port answered. STATUSPAGE_SCREENSHOT=file.png keeps a screenshot
+// (PNG, the wide page) to look at.
 func TestStatusPageInBrowser(t *testing.T) {
 	chrome := chromiumPath(t)
-	const hostile = `<script>window.pwned=1</script><b>Evil</b> Arena`
-	evil := a2sFake(t, hostile, 5, 16, 1)
+	// A long name, as they often are, that a phone's card must wrap.
+	const hostile = `<script>window.pwned=1</script><b>Evil</b> Arena, with a rather long name [EU] #1 | discord.gg/x`
+	evil := prototest.A2SServerNamed(t, hostile).String()
 	quake := prototest.Quake3Server(t, "5 20 \"Alice\"\n12 48 \"Bob\"\n").String()
 	silent := prototest.Silent(t).String()
-	base := startExporter(t).Base
+	ex := startExporter(t)
+	base := ex.Base
+	probe(t, ex, "a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
+	probe(t, ex, "a2s", silent)
+	probe(t, ex, "a2s", evil) // a target probed twice is one row
 
-	c := &http.Client{Timeout: 10 * time.Second}
-	probe(t, base, "a2s", evil) // 5 players of whom 1 bot: A2S counts 4 humans
-	probe(t, base, "a2s", silent)
-	probe(t, base, "a2s", evil) // a target probed twice is one row
-
-	ctx := browser(t, chrome, 1500, 900)
+	ctx := browser(t, chrome)
 	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, steps...); err != nil {
@@ -118,7 +103,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 		if strings.Contains(l, "pprof") {
 			t.Errorf("profiler linked without --web.enable-pprof: %s", l)
 		}
-		ok, status := testenv.HTTPOK(c, l)
+		ok, status := testenv.HTTPOK(&http.Client{Timeout: 10 * time.Second}, l)
 		if !ok {
 			t.Errorf("link %s: %s", l, status)
 		}
@@ -135,7 +120,7 @@ func TestStatusPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	if form["target"] != "" || form["placeholder"] == "" || form["module"] != "" || !form["valheim"].(bool) ||
-		!strings.Contains(strings.Join(toStrings(form["groups"]), ","), "Games,Protocols") {
+		!strings.Contains(strings.Join(strsOf(form["groups"]), ","), "Games,Protocols") {
 		t.Errorf("form: %v", form)
 	}
 
@@ -175,49 +160,43 @@ func TestStatusPageInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp, err := c.Get(href); err != nil {
-		t.Error(err)
-	} else {
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if !strings.Contains(string(b), "reason=timeout") {
-			t.Errorf("log of the failing row (%s): %.300s", href, b)
+	if _, b := ex.Get(t, strings.TrimPrefix(href, base)); !strings.Contains(b, "reason=timeout") {
+		t.Errorf("log of the failing row (%s): %.300s", href, b)
+	}
+	if p := os.Getenv("STATUSPAGE_SCREENSHOT"); p != "" {
+		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil || os.WriteFile(p, shot, 0o644) != nil {
+			t.Errorf("screenshot: %v", err)
 		}
 	}
 
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	probe(t, ex, "auto", evil)
+	run("loading the page 420 px wide", chromedp.EmulateViewport(420, 900), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets")))
+	widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[window.innerWidth, document.documentElement.scrollWidth]`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "statuspage.png")
-	if p := os.Getenv("STATUSPAGE_SCREENSHOT"); p != "" {
-		path = p // to look at it by hand
+	if widths[0] != 420 || widths[1] > widths[0] {
+		t.Errorf("at 420 px wide: window %d px, page %d px, want no sideways scroll", widths[0], widths[1])
 	}
-	if err := os.WriteFile(path, shot, 0o644); err != nil {
-		t.Fatal(err)
+	auto, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#targets tbody tr")).map(r => r.innerText).find(s => s.includes("auto")) || ""`))
+	if port := evil[strings.LastIndex(evil, ":")+1:]; err != nil || !strings.Contains(auto, "a2s on port "+port) {
+		t.Errorf("the auto row does not say which protocol and port answered: %q (err %v)", auto, err)
 	}
-	t.Logf("screenshot: %s (%d bytes)", path, len(shot))
 }
 
-// probe asks base's /probe for module and target, with a 2 s scrape timeout.
-func probe(t *testing.T, base, module, target string) {
+// probe asks ex's /probe for module and target.
+func probe(t *testing.T, ex *testenv.Exporter, module, target string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", base+"/probe?module="+module+"&target="+target, nil)
-	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "2")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("probe %s %s: %s", module, target, resp.Status)
+	if _, err := ex.ProbeBody(url.Values{"module": {module}, "target": {target}}); err != nil {
+		t.Fatalf("probe %s %s: %v", module, target, err)
 	}
 }
 
-// browser starts headless Chromium with a width x height window and returns a
+// browser starts headless Chromium with a 1500 x 900 window and returns a
 // context for chromedp, done after 90 s or with the test.
-func browser(t *testing.T, chrome string, width, height int) context.Context {
+func browser(t *testing.T, chrome string) context.Context {
+	const width, height = 1500, 900
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome),
 		chromedp.NoSandbox, // tests may run as root
@@ -248,53 +227,4 @@ func rowTargets(rs []pageRow) []string {
 		out = append(out, r.Cells[2])
 	}
 	return out
-}
-
-func toStrings(v any) []string {
-	var out []string
-	if l, ok := v.([]any); ok {
-		for _, x := range l {
-			s, _ := x.(string)
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// TestStatusPageOnAPhone renders the status page 420 px wide, as the on-call
-// person's phone would: nothing scrolls sideways, each target is a card whose lines
-// say what they are, and the row of module auto says which protocol and port
-// answered. GSE_SCREENSHOT=file.png keeps a screenshot (PNG) to look at.
-func TestStatusPageOnAPhone(t *testing.T) {
-	chrome := chromiumPath(t)
-	named := a2sFake(t, "A server with a rather long name, as they often are [EU] #1 | discord.gg/x", 5, 16, 1)
-	silent := prototest.Silent(t).String()
-	base := startExporter(t).Base
-	probe(t, base, "auto", named)
-	probe(t, base, "a2s", silent)
-	ctx := browser(t, chrome, 420, 900)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#targets"))); err != nil {
-		t.Fatalf("loading the page: %v", err)
-	}
-	widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[window.innerWidth, document.documentElement.scrollWidth]`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if widths[1] > widths[0] {
-		t.Errorf("at %d px wide the page is %d px wide: it scrolls sideways", widths[0], widths[1])
-	}
-	auto, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#targets tbody tr")).map(r => r.innerText).find(s => s.includes("auto")) || ""`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := named[strings.LastIndex(named, ":")+1:]
-	if !strings.Contains(auto, "a2s on port "+port) {
-		t.Errorf("the auto row does not say which protocol and port answered: %q", auto)
-	}
-	if f := os.Getenv("GSE_SCREENSHOT"); f != "" {
-		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil || os.WriteFile(filepath.Clean(f), shot, 0o644) != nil {
-			t.Errorf("screenshot: %v", err)
-		}
-	}
 }

@@ -11,21 +11,7 @@ import (
 // "A2S Test" on de_dust2 with 5 of 16 players (1 a bot), and nothing else.
 func A2SServer(t testing.TB) netip.AddrPort {
 	t.Helper()
-	info := append([]byte("\xff\xff\xff\xffI\x11A2S Test\x00de_dust2\x00csgo\x00Counter-Strike\x00"),
-		0xda, 0x02, 5, 16, 1, 'd', 'l', 0, 1)
-	info = append(info, "1.0.0.0\x00"...)
-	return UDP(t, func(req []byte) [][]byte {
-		if len(req) < 25 || string(req[4:24]) != "TSource Engine Query" {
-			return nil
-		}
-		if len(req) == 25 {
-			return [][]byte{[]byte("\xff\xff\xff\xffA\x01\x02\x03\x04")}
-		}
-		if string(req[25:]) == "\x01\x02\x03\x04" {
-			return [][]byte{info}
-		}
-		return nil
-	})
+	return A2SServerNamed(t, "A2S Test")
 }
 
 // Quake3Server is a Quake 3 server for tests outside protocols/quake3: it answers
