@@ -20,16 +20,9 @@ import (
 
 // cases are the misbehaviours, in the order they run.
 var cases = []hostileCase{
-	{
-		// The fake servers answering properly: every other case differs from this one
-		// only by its misbehaviour.
-		name: "baseline",
-		fast: true,
-		want: every([]string{success}, hasDialect),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answer(t, p, one(dialects[p.Name].reply))
-		},
-	},
+	// The fake servers answering properly: every other case differs from this one
+	// only by its misbehaviour.
+	{name: "baseline", fast: true, want: every([]string{success}, hasDialect), replies: ones(dialectReply)},
 	{
 		name: "silence",
 		want: every([]string{timeout}),
@@ -79,13 +72,9 @@ var cases = []hostileCase{
 			}).at()
 		},
 	},
-	{
-		name: "backlog_full",
-		want: every([]string{timeout}, tcp),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return fullBacklog(t)
-		},
-	},
+	{name: "backlog_full", want: every([]string{timeout}, tcp), start: func(t *testing.T, _ protocols.Protocol) (netip.AddrPort, server) {
+		return fullBacklog(t)
+	}},
 	{
 		name: "closed_port",
 		fast: true,
@@ -112,22 +101,17 @@ var cases = []hostileCase{
 		// Every reply echoes another challenge, id or cookie than the request's:
 		// stray or spoofed replies, never taken for the answer.
 		name: "wrong_echo",
-		want: per(map[string][]string{
-			"quake3": {mismatch}, "doom3": {mismatch}, "gamespy2": {mismatch}, "savage": {mismatch}, "satisfactory": {mismatch},
-			"bedrock": {mismatch}, "darkplaces": {mismatch}, "fivem": {mismatch}, "gamespy3": {mismatch},
-			"gamespy4": {mismatch}, "cube2": {mismatch}, "mumble": {mismatch}, "teeworlds": {mismatch},
-			"samp": {mismatch},
-		}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			reply, span := dialects[p.Name].reply, echoSpan[p.Name]
-			return answerUDP(t, func(req []byte) [][]byte {
+		want: every([]string{mismatch}, echoes),
+		replies: func(_ *testing.T, p protocols.Protocol) func([]byte) [][]byte {
+			reply, span := dialects[p.Name].reply, dialects[p.Name].echo
+			return func(req []byte) [][]byte {
 				req = slices.Clone(req)
 				lo, hi := span(req)
 				for i := lo; i < hi; i++ {
 					req[i] ^= 0x01
 				}
 				return [][]byte{reply(req)}
-			})
+			}
 		},
 	},
 	{
@@ -165,10 +149,10 @@ var cases = []hostileCase{
 		// Random bytes behind a header the querier accepts, so they reach the decoder.
 		name: "random_tail",
 		want: every([]string{anyOutcome}, hasDialect),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+		replies: func(_ *testing.T, p protocols.Protocol) func([]byte) [][]byte {
 			r := seeded("random_tail/" + p.Name)
 			prefix := dialects[p.Name].prefix
-			return answer(t, p, func(req []byte) [][]byte {
+			return func(req []byte) [][]byte {
 				head := prefix(req)
 				if head == nil {
 					return nil // a request the dialect ignores
@@ -178,23 +162,11 @@ var cases = []hostileCase{
 					out = append(out, append(bytes.Clone(head), randomBytes(r, r.IntN(1400))...))
 				}
 				return out
-			})
+			}
 		},
 	},
-	{
-		name: "flood",
-		// A junk datagram shorter than the protocol's header may end the probe as truncated.
-		want: every([]string{malformed, mismatch, timeout, truncated}, udp),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answerUDP(t, func([]byte) [][]byte {
-				out := make([][]byte, 100)
-				for i := range out {
-					out[i] = []byte(fmt.Sprintf("JUNK%03d", i))
-				}
-				return out
-			})
-		},
-	},
+	// A junk datagram shorter than the protocol's header may end the probe as truncated.
+	{name: "flood", want: every([]string{malformed, mismatch, timeout, truncated}, udp), replies: always(flood()...)},
 	{
 		name: "huge_length",
 		fast: true,
@@ -204,25 +176,10 @@ var cases = []hostileCase{
 			"bedrock": {tooLarge}, "frostbite": {tooLarge}, "cube2": {tooLarge}, "openttd": {tooLarge},
 			"palworld": {truncated, tooLarge}, "terraria": {truncated, tooLarge}, "samp": {tooLarge}, "starmade": {tooLarge},
 		}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answer(t, p, one(hugeLength[p.Name]))
-		},
+		replies: ones(func(p protocols.Protocol) func([]byte) []byte { return hugeLength[p.Name] }),
 	},
-	{
-		name: "split_255_of_3",
-		fast: true,
-		want: per(map[string][]string{"a2s": {tooLarge}, "goldsrc": {tooLarge}}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answerUDP(t, func([]byte) [][]byte { return announce(255, 3) })
-		},
-	},
-	{
-		name: "split_60_of_3",
-		want: per(map[string][]string{"a2s": {timeout}, "goldsrc": {timeout}}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answerUDP(t, func([]byte) [][]byte { return announce(60, 3) })
-		},
-	},
+	{name: "split_255_of_3", fast: true, want: steam(tooLarge), replies: always(announce(255, 3)...)},
+	{name: "split_60_of_3", want: steam(timeout), replies: always(announce(60, 3)...)},
 	{
 		name: "shuffled",
 		fast: true,
@@ -252,25 +209,8 @@ var cases = []hostileCase{
 			return answerUDP(t, func([]byte) [][]byte { return pick(frags, 2, 0, 2, 1, 0) })
 		},
 	},
-	{
-		name: "bzip2_bomb",
-		fast: true,
-		want: per(map[string][]string{"a2s": {tooLarge}, "goldsrc": {tooLarge}}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			// The biggest size the decoder accepts: the stream, not the header, lies.
-			f := compressedFragment0(21, a2s.MaxDecompressed, bzip2Bomb(t))
-			return answerUDP(t, func([]byte) [][]byte { return [][]byte{f} })
-		},
-	},
-	{
-		name: "challenge_forever",
-		fast: true,
-		want: per(map[string][]string{"a2s": {challenge}, "goldsrc": {challenge}}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			r := seeded("challenge/" + p.Name)
-			return answerUDP(t, func([]byte) [][]byte { return [][]byte{a2sChallenge(r.Uint32())} })
-		},
-	},
+	{name: "bzip2_bomb", fast: true, want: steam(tooLarge), replies: bzip2Bombs(21)},
+	{name: "challenge_forever", fast: true, want: steam(challenge), replies: challenges("challenge/")},
 	{
 		name: "endless",
 		want: per(map[string][]string{
@@ -336,37 +276,6 @@ var cases = []hostileCase{
 	},
 }
 
-// echoSpan locates, in a request, the bytes its reply must echo (the challenge,
-// request id or cookie); the dialects copy them from the request into the reply.
-var echoSpan = map[string]func(req []byte) (lo, hi int){
-	"quake3":       func(req []byte) (int, int) { return len("\xFF\xFF\xFF\xFFgetstatus "), len(req) - 1 },
-	"doom3":        func(req []byte) (int, int) { return len(req) - 4, len(req) },
-	"gamespy2":     func([]byte) (int, int) { return 3, 7 },
-	"savage":       func([]byte) (int, int) { return 6, 10 },
-	"satisfactory": func([]byte) (int, int) { return 4, 12 },
-	"bedrock":      func([]byte) (int, int) { return 1, 9 },
-	"darkplaces":   func(req []byte) (int, int) { return len(oob + "getstatus "), len(req) },
-	"fivem":        func(req []byte) (int, int) { return len(oob + "getinfo "), len(req) },
-	"gamespy3":     func([]byte) (int, int) { return 3, 7 },
-	"gamespy4":     func([]byte) (int, int) { return 3, 7 },
-	"mumble":       func([]byte) (int, int) { return 4, 12 },
-	"samp":         func([]byte) (int, int) { return 4, 10 }, // the address and port
-	// The ping of the info request (the extinfo requests carry no token).
-	"cube2": func(req []byte) (int, int) {
-		if cube2Info(req) {
-			return 1, 5
-		}
-		return 0, 0
-	},
-	// Our token in the 0.7 token request.
-	"teeworlds": func(req []byte) (int, int) {
-		if tw07TokenRequest(req) {
-			return 8, 12
-		}
-		return 0, 0
-	},
-}
-
 // hugeLength answers with a length or count field of 2^31 (or the field's maximum).
 var hugeLength = map[string]func(req []byte) []byte{
 	// Compressed message declaring 2^31 uncompressed bytes.
@@ -385,7 +294,7 @@ var hugeLength = map[string]func(req []byte) []byte{
 	// A frame of 2^31-1 bytes.
 	"minecraft": func([]byte) []byte { return append(varint(1<<31-1), 0x00) },
 	// A server id string of 65535 bytes; 3 follow.
-	"bedrock": func(req []byte) []byte { return append(bedrockPrefix(req), 0xFF, 0xFF, 'a', 'b', 'c') },
+	"bedrock": func(req []byte) []byte { return append(first(33, bedrockReply)(req), 0xFF, 0xFF, 'a', 'b', 'c') },
 	// A packet of 2^31 bytes.
 	"frostbite": func([]byte) []byte { return []byte{0x01, 0, 0, 0x40, 0, 0, 0, 0x80, 6, 0, 0, 0} },
 	// An attribute count of 2^31-1 (a packed int: 0x81 + int32), no client.
@@ -401,6 +310,52 @@ var hugeLength = map[string]func(req []byte) []byte{
 	// A Content-Length of 2^31, one byte of body.
 	"palworld": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },
 	"terraria": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },
+}
+
+// replier makes, for a protocol, what a fake server answers to each request.
+type replier = func(t *testing.T, p protocols.Protocol) func(req []byte) [][]byte
+
+// always answers every request with ds.
+func always(ds ...[]byte) replier {
+	return func(*testing.T, protocols.Protocol) func([]byte) [][]byte { return func([]byte) [][]byte { return ds } }
+}
+
+// ones answers every request with the one reply reply(p) makes of it.
+func ones(reply func(p protocols.Protocol) func([]byte) []byte) replier {
+	return func(_ *testing.T, p protocols.Protocol) func([]byte) [][]byte { return one(reply(p)) }
+}
+
+func dialectReply(p protocols.Protocol) func([]byte) []byte { return dialects[p.Name].reply }
+
+// steam applies to the A2S protocols, reason for both.
+func steam(reason string) func(p protocols.Protocol) ([]string, bool) {
+	return per(map[string][]string{"a2s": {reason}, "goldsrc": {reason}})
+}
+
+// flood is a hundred junk datagrams.
+func flood() [][]byte {
+	out := make([][]byte, 100)
+	for i := range out {
+		out[i] = []byte(fmt.Sprintf("JUNK%03d", i))
+	}
+	return out
+}
+
+// challenges answers every request with a fresh S2C_CHALLENGE.
+func challenges(seed string) replier {
+	return func(_ *testing.T, p protocols.Protocol) func([]byte) [][]byte {
+		r := seeded(seed + p.Name)
+		return func([]byte) [][]byte { return [][]byte{a2sChallenge(r.Uint32())} }
+	}
+}
+
+// bzip2Bombs answers every request with a compressed message of the biggest size
+// the decoder accepts: the stream, not the header, lies.
+func bzip2Bombs(id uint32) replier {
+	return func(t *testing.T, _ protocols.Protocol) func([]byte) [][]byte {
+		f := compressedFragment0(id, a2s.MaxDecompressed, bzip2Bomb(t))
+		return func([]byte) [][]byte { return [][]byte{f} }
+	}
 }
 
 // announce is a Source split reply announcing total fragments and sending n.

@@ -39,6 +39,9 @@ type hostileCase struct {
 	name  string
 	want  func(p protocols.Protocol) ([]string, bool)
 	start func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server)
+	// replies, for a case without start, is what a server of p's transport
+	// answers to each request (TCP: the first).
+	replies replier
 	// fast: the probe must end before its deadline (a refusal, a reply that
 	// decodes or fails to, a bound hit), not wait for it.
 	fast bool
@@ -56,6 +59,9 @@ func udp(p protocols.Protocol) bool { return p.Transport != "tcp" }
 func tcp(p protocols.Protocol) bool { return p.Transport == "tcp" }
 
 func hasDialect(p protocols.Protocol) bool { _, ok := dialects[p.Name]; return ok }
+
+// echoes: p's replies echo a challenge, id or cookie of the request.
+func echoes(p protocols.Protocol) bool { return dialects[p.Name].echo != nil }
 
 // every applies to every protocol that passes the filters.
 func every(want []string, filters ...func(protocols.Protocol) bool) func(protocols.Protocol) ([]string, bool) {
@@ -197,7 +203,13 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 		t.Skip("BUG: " + msg + " (HOSTILE_BUGS=1 runs it)")
 	}
 	base := liveGoroutines()
-	addr, srv := c.start(t, p)
+	start := c.start
+	if start == nil {
+		start = func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			return answer(t, p, c.replies(t, p))
+		}
+	}
+	addr, srv := start(t, p)
 	yaml, targetOf := moduleFor(p, addr)
 	if c.module != "" {
 		yaml = c.module
@@ -245,9 +257,9 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 		t.Errorf("probe_success 1, want a failure with reason %v\n%s", want, out.body)
 	case out.success() == 0 && !slices.Contains(want, reason):
 		t.Errorf("reason %q, want one of %v\n%s", reason, want, lastProbeDebug(t, h))
-	case out.success() == 1 && dialects[p.Name].named:
-		if name := out.label("gameserver_info", "name"); name != serverName {
-			t.Errorf("gameserver_info name %q, want %q\n%s", name, serverName, out.body)
+	case out.success() == 1 && dialects[p.Name].name != "":
+		if name, want := out.label("gameserver_info", "name"), dialects[p.Name].name; name != want {
+			t.Errorf("gameserver_info name %q, want %q\n%s", name, want, out.body)
 		}
 	}
 	for _, phase := range c.failedPhases {
