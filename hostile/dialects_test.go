@@ -49,7 +49,7 @@ var dialects = map[string]dialect{
 	"gamespy1":     {reply: func([]byte) []byte { return []byte(gs1Single) }, prefix: fixed(`\`), name: serverName},
 	"gamespy2":     {reply: gamespy2Reply, prefix: first(5, gamespy2Reply), name: "All", echo: span(3, 7)},
 	"ase":          {reply: func([]byte) []byte { return aseReply(0) }, prefix: fixed("EYE1"), name: serverName},
-	"savage":       {reply: savageReply, prefix: savagePrefix, name: serverName, echo: span(6, 10)},
+	"savage":       {reply: savageReply, prefix: savagePrefix, name: "Newerth Arena", echo: span(6, 10)},
 	"satisfactory": {reply: satisfactoryReply, prefix: satisfactoryPrefix, name: serverName, echo: span(4, 12)},
 	"skycoop":      {reply: vector("skycoop/testdata/spec_worked_srv.hex"), prefix: fixed("\x93\x00\x00\x00"), name: "Srv"},
 	"hytale":       {reply: fixed("OK 3 10\n"), prefix: fixed("OK ")},
@@ -58,7 +58,7 @@ var dialects = map[string]dialect{
 	"unreal2":      {reply: unreal2Reply, prefix: unreal2Prefix, name: "Café DM"},
 	"frostbite":    {reply: vector("frostbite/testdata/ok_bf4.hex"), prefix: fixed("\x01\x00\x00\x40\x00\x01\x00\x00\x06\x00\x00\x00"), name: "BF4 Test Server - Conquest 24/7"},
 	"teamspeak3": {reply: ts3Reply, prefix: fixed(ts3OK), name: serverName, greeting: []byte(ts3Greeting),
-		module: "{protocol: teamspeak3, query_port: %d}"},
+		module: "{protocol: teamspeak3, teamspeak3: {query_port: %d}}"},
 	"darkplaces": {reply: darkplacesReply, prefix: fixed(oob + "statusResponse\n"), name: serverName, echo: after(oob+"getstatus ", 0)},
 	"quake2":     {reply: vector("quake2/testdata/status_q2ded.bin"), prefix: fixed(oob + "print\n"), name: "Fake Q2 Arena"},
 	"quakeworld": {reply: vector("quakeworld/testdata/status_mvdsv.bin"), prefix: fixed(oob + "n"), name: "Fake Duel Arena"},
@@ -83,9 +83,9 @@ var dialects = map[string]dialect{
 	// The record has no server name; the admin connection needs a password, and
 	// a module with a credential lists the targets it may probe.
 	"soldat": {reply: soldatReply, prefix: soldatPrefix, greeting: []byte(soldatGreeting),
-		module: "{protocol: soldat, password: hostile, targets: [127.0.0.1]}"},
+		module: "{protocol: soldat, soldat: {password: hostile}, targets: [127.0.0.1]}"},
 	"teamspeak2": {reply: ts2Reply, prefix: fixed("OK\r\nserver_name="), name: serverName, greeting: []byte(ts2Greeting),
-		module: "{protocol: teamspeak2, query_port: %d}"},
+		module: "{protocol: teamspeak2, teamspeak2: {query_port: %d}}"},
 	"openttd":          {reply: vector("openttd/testdata/v7_ticks_gamescript.hex"), prefix: openttdPrefix, name: "Große Straßen"},
 	"palworld":         {reply: palworldReply, prefix: httpPrefix, name: "Palworld Server 日本"},
 	"terraria":         {reply: served("terraria", "/v2/server/status", "status_players_rules.json"), prefix: httpPrefix, name: "Terraria Server"},
@@ -308,12 +308,9 @@ func savagePrefix(req []byte) []byte {
 	return append(b, echo...)
 }
 
-func savageReply(req []byte) []byte {
-	b := savagePrefix(req)
-	b = append(b, "\xFFname\xFE"+serverName+"\xFFworld\xFEeden2\xFFcnum\xFE1\xFFcmax\xFE16\x00"...)
-	b = append(b, "\xFFgametype\xFERTSS\xFFpass\xFE0\xFFplayers\xFETeam 1 (human):\x0ABob\x0A\x00"...)
-	return b
-}
+// savageReply answers the extended info request (CE), which the querier sends
+// first, with the package's CF reply.
+var savageReply = echoed("savage/testdata/ext_basic.vec", 7, span(6, 10))
 
 // --- Satisfactory (spec satisfactory.md): the reply echoes the 8-byte cookie ---
 

@@ -153,10 +153,6 @@ func answer(t *testing.T, p protocols.Protocol, replies func(req []byte) [][]byt
 	return answerUDP(t, replies)
 }
 
-func one(f func([]byte) []byte) func([]byte) [][]byte {
-	return func(req []byte) [][]byte { return [][]byte{f(req)} }
-}
-
 // pick returns the datagrams at the given indexes, in that order.
 func pick(ds [][]byte, order ...int) [][]byte {
 	out := make([][]byte, len(order))
