@@ -236,39 +236,33 @@ var cases = []hostileCase{
 
 // hugeLength answers with a length or count field of 2^31 (or the field's maximum).
 var hugeLength = map[string]func(req []byte) []byte{
-	// Compressed message declaring 2^31 uncompressed bytes.
-	"a2s":     func([]byte) []byte { return compressedFragment0(5, 1<<31, []byte("BZh91AY&SY")) },
-	"goldsrc": func([]byte) []byte { return compressedFragment0(5, 1<<31, []byte("BZh91AY&SY")) },
-	// Server name of 2^31-1 UTF-16 bytes.
-	"skycoop": func([]byte) []byte { return []byte("\x93\x00\x00\x00\xFF\xFF\xFF\x7Fabcd") },
-	// Name length 65535 (a u16), one byte of name.
-	"satisfactory": func(req []byte) []byte { return satisfactoryBody(satisfactoryPrefix(req), 0xFFFF, "x") },
-	// Game name whose length byte says 254 bytes follow; 3 do.
-	"ase": func([]byte) []byte { return []byte("EYE1\xFFabc") },
-	// Packet number 2^31.
-	"gamespy1": func([]byte) []byte { return []byte(`\hostname\x\queryid\1.2147483648\final\`) },
-	// Counts of 2^31 and 10^20.
-	"hytale": func([]byte) []byte { return []byte("OK 2147483648 100000000000000000000\n") },
+	"a2s":       a2sHuge, // a compressed message declaring 2^31 uncompressed bytes
+	"goldsrc":   a2sHuge,
+	"skycoop":   fixed("\x93\x00\x00\x00\xFF\xFF\xFF\x7Fabcd"),             // a server name of 2^31-1 UTF-16 bytes
+	"ase":       fixed("EYE1\xFFabc"),                                      // a game name whose length byte says 254 bytes follow; 3 do
+	"gamespy1":  fixed(`\hostname\x\queryid\1.2147483648\final\`),          // packet number 2^31
+	"hytale":    fixed("OK 2147483648 100000000000000000000\n"),            // counts of 2^31 and 10^20
+	"frostbite": fixed("\x01\x00\x00\x40\x00\x00\x00\x80\x06\x00\x00\x00"), // a packet of 2^31 bytes
+	"openttd":   fixed("\xFF\xFF\x06\x07\x00\x00"),                         // a packet size of 65535 (the u16's maximum), game info type, 3 bytes
+	"palworld":  fixed(httpHead + "Content-Length: 2147483648\r\n\r\n{"),   // a Content-Length of 2^31, one byte of body
+	"terraria":  fixed(httpHead + "Content-Length: 2147483648\r\n\r\n{"),
 	// A frame of 2^31-1 bytes.
 	"minecraft": func([]byte) []byte { return append(varint(1<<31-1), 0x00) },
+	// Name length 65535 (a u16), one byte of name.
+	"satisfactory": func(req []byte) []byte { return satisfactoryBody(satisfactoryPrefix(req), 0xFFFF, "x") },
 	// A server id string of 65535 bytes; 3 follow.
 	"bedrock": func(req []byte) []byte { return append(first(33, bedrockReply)(req), 0xFF, 0xFF, 'a', 'b', 'c') },
-	// A packet of 2^31 bytes.
-	"frostbite": func([]byte) []byte { return []byte{0x01, 0, 0, 0x40, 0, 0, 0, 0x80, 6, 0, 0, 0} },
 	// An attribute count of 2^31-1 (a packed int: 0x81 + int32), no client.
 	"cube2": func(req []byte) []byte { return append(bytes.Clone(req), 0x00, 0x81, 0xFF, 0xFF, 0xFF, 0x7F) },
-	// A packet size of 65535 (the u16's maximum), game info type, 3 bytes.
-	"openttd": func([]byte) []byte { return []byte{0xFF, 0xFF, 6, 7, 0, 0} },
 	// An answer length of 2^31-1, the rest of a header.
 	"starmade": func([]byte) []byte { return append([]byte{0x7f, 0xff, 0xff, 0xff}, starmadeHeader(0, 0)[4:]...) },
 	// A host name of 2^32-1 bytes, 3 follow.
 	"samp": func(req []byte) []byte {
 		return append(sampPrefix(req), 0, 2, 0, 32, 0, 0xFF, 0xFF, 0xFF, 0xFF, 'a', 'b', 'c')
 	},
-	// A Content-Length of 2^31, one byte of body.
-	"palworld": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },
-	"terraria": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },
 }
+
+var a2sHuge = fixed(string(compressedFragment0(5, 1<<31, []byte("BZh91AY&SY"))))
 
 // replier makes, for a protocol, what a fake server answers to each request.
 type replier = func(t *testing.T, p protocols.Protocol) func(req []byte) [][]byte

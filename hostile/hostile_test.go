@@ -103,27 +103,6 @@ func answerUDP(t *testing.T, replies func(req []byte) [][]byte) (netip.AddrPort,
 	return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) { s.send(from, replies(req)...) }).at()
 }
 
-// answerTCP starts a TCP server of p's dialect that sends its greeting (if its
-// server speaks first), reads the request, writes reply(req), then half-closes and
-// reads what the client still sends (TeamSpeak 3 sends commands the reply already
-// answered): a full close with unread bytes would reset the connection and might
-// discard the reply before the client reads it. reply runs under a lock:
-// connections have their own goroutines, and replies may share a random source.
-func answerTCP(t *testing.T, p protocols.Protocol, reply func(req []byte) []byte) (netip.AddrPort, server) {
-	var mu sync.Mutex
-	return startTCP(t, func(s *tcpServer, c net.Conn) {
-		req := readRequest(c, p)
-		mu.Lock()
-		b := reply(req)
-		mu.Unlock()
-		c.Write(b)
-		if tc, ok := c.(*net.TCPConn); ok {
-			tc.CloseWrite()
-		}
-		drain(c)
-	}).at()
-}
-
 // readRequest sends p's greeting, if its server speaks first, and reads the
 // client's request (one read: requests are small).
 func readRequest(c net.Conn, p protocols.Protocol) []byte {
@@ -140,17 +119,31 @@ func readRequest(c net.Conn, p protocols.Protocol) []byte {
 // speaksFirst: p's server talks before the client (a greeting).
 func speaksFirst(p protocols.Protocol) bool { return dialects[p.Name].greeting != nil }
 
-// answer starts a server of p's transport answering with replies (TCP: the first).
+// answer starts a server of p's transport answering each request with replies.
+// Over TCP it sends p's greeting (if its server speaks first), reads the request,
+// writes the first reply, then half-closes and reads what the client still sends
+// (TeamSpeak 3 sends commands the reply already answered): a full close with
+// unread bytes would reset the connection and might discard the reply before the
+// client reads it. replies runs under a lock: connections have their own
+// goroutines, and replies may share a random source.
 func answer(t *testing.T, p protocols.Protocol, replies func(req []byte) [][]byte) (netip.AddrPort, server) {
-	if tcp(p) {
-		return answerTCP(t, p, func(req []byte) []byte {
-			if r := replies(req); len(r) > 0 {
-				return r[0]
-			}
-			return nil
-		})
+	if udp(p) {
+		return answerUDP(t, replies)
 	}
-	return answerUDP(t, replies)
+	var mu sync.Mutex
+	return startTCP(t, func(s *tcpServer, c net.Conn) {
+		req := readRequest(c, p)
+		mu.Lock()
+		r := replies(req)
+		mu.Unlock()
+		if len(r) > 0 {
+			c.Write(r[0])
+		}
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.CloseWrite()
+		}
+		drain(c)
+	}).at()
 }
 
 // pick returns the datagrams at the given indexes, in that order.
