@@ -97,7 +97,7 @@ var dialects = map[string]dialect{
 	"farmingsimulator": {reply: served("farmingsimulator", "/feed/dedicated-server-stats.xml", "fs22.xml"), prefix: httpPrefix, name: "Harvest Co-op"},
 }
 
-// The replies read from vectors whose header is also a dialect's prefix.
+// Replies read from vectors that rows share or that are too long for a row.
 var (
 	doom3Reply    = echoed("doom3/testdata/doom3_players.hex", 15, tail4)
 	gamespy2Reply = echoed("gamespy2/testdata/all_in_one.bin", 1, span(3, 7))
@@ -138,7 +138,8 @@ func vector(path string) func([]byte) []byte {
 }
 
 // echoed answers with the vector at path, the bytes echo locates in the request
-// copied over its own from offset at (zeros when the request is too short).
+// copied over its own from offset at (the vector's own when the request is too
+// short to hold them).
 func echoed(path string, at int, echo func(req []byte) (lo, hi int)) func([]byte) []byte {
 	return func(req []byte) []byte {
 		b := readVector(path)
