@@ -20,181 +20,115 @@ import (
 
 // cases are the misbehaviours, in the order they run.
 var cases = []hostileCase{
-	{
-		// The fake servers answering properly: every other case differs from this one
-		// only by its misbehaviour.
-		name: "baseline",
-		fast: true,
-		want: every([]string{success}, hasDialect),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answer(t, p, one(dialects[p.Name].reply))
-		},
-	},
-	{
-		name: "silence",
-		want: every([]string{timeout}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			if tcp(p) {
-				return startTCP(t, func(_ *tcpServer, c net.Conn) { drain(c) }).at()
-			}
-			return startUDP(t, nil).at()
-		},
-	},
-	{
-		name: "late_reply",
-		want: every([]string{timeout}, hasDialect),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			late := probeTimeout + 200*time.Millisecond
-			reply := dialects[p.Name].reply
-			if tcp(p) {
-				return startTCP(t, func(s *tcpServer, c net.Conn) {
-					req := readRequest(c, p)
-					if s.wait(late) {
-						c.Write(reply(req))
-					}
-				}).at()
-			}
-			return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
-				s.later(late, func() { s.send(from, reply(req)) })
-			}).at()
-		},
-	},
-	{
-		name: "drip",
-		want: every([]string{timeout}, tcp, hasDialect),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			reply := dialects[p.Name].reply
+	// The fake servers answering properly: every other case differs from this one
+	// only by its misbehaviour.
+	{name: "baseline", fast: true, want: every([]string{success}, hasDialect), replies: ones(dialectReply)},
+	{name: "silence", want: every([]string{timeout}), start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+		if tcp(p) {
+			return startTCP(t, func(_ *tcpServer, c net.Conn) { drain(c) }).at()
+		}
+		return startUDP(t, nil).at()
+	}},
+	{name: "late_reply", want: every([]string{timeout}, hasDialect), start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+		late := probeTimeout + 200*time.Millisecond
+		reply := dialects[p.Name].reply
+		if tcp(p) {
 			return startTCP(t, func(s *tcpServer, c net.Conn) {
-				// A server that speaks first drips its greeting: the client waits for
-				// it before it sends anything.
-				out := dialects[p.Name].greeting
-				if out == nil {
-					out = reply(readRequest(c, p))
-				}
-				for _, b := range out {
-					if _, err := c.Write([]byte{b}); err != nil || !s.wait(time.Second) {
-						return
-					}
+				req := readRequest(c, p)
+				if s.wait(late) {
+					c.Write(reply(req))
 				}
 			}).at()
-		},
-	},
-	{
-		name: "backlog_full",
-		want: every([]string{timeout}, tcp),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return fullBacklog(t)
-		},
-	},
-	{
-		name: "closed_port",
-		fast: true,
-		want: every([]string{refused}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			if tcp(p) {
-				return prototest.ClosedTCPPort(t), nopServer{}
+		}
+		return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) {
+			s.later(late, func() { s.send(from, reply(req)) })
+		}).at()
+	}},
+	{name: "drip", want: every([]string{timeout}, tcp, hasDialect), start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+		reply := dialects[p.Name].reply
+		return startTCP(t, func(s *tcpServer, c net.Conn) {
+			// A server that speaks first drips its greeting: the client waits for
+			// it before it sends anything.
+			out := dialects[p.Name].greeting
+			if out == nil {
+				out = reply(readRequest(c, p))
 			}
-			return prototest.ClosedUDPPort(t), nopServer{}
-		},
-	},
-	{
-		// A second socket answers: the querier's connected socket must drop it.
-		name: "other_port",
-		want: every([]string{timeout}, udp, hasDialect),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			other := startUDP(t, nil)
-			reply := dialects[p.Name].reply
-			s := startUDP(t, func(_ *udpServer, req []byte, from netip.AddrPort) { other.send(from, reply(req)) })
-			return s.addr, closeAll{s, other}
-		},
-	},
-	{
-		// Every reply echoes another challenge, id or cookie than the request's:
-		// stray or spoofed replies, never taken for the answer.
-		name: "wrong_echo",
-		want: per(map[string][]string{
-			"quake3": {mismatch}, "doom3": {mismatch}, "gamespy2": {mismatch}, "savage": {mismatch}, "satisfactory": {mismatch},
-			"bedrock": {mismatch}, "darkplaces": {mismatch}, "fivem": {mismatch}, "gamespy3": {mismatch},
-			"gamespy4": {mismatch}, "cube2": {mismatch}, "mumble": {mismatch}, "teeworlds": {mismatch},
-			"samp": {mismatch},
-		}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			reply, span := dialects[p.Name].reply, echoSpan[p.Name]
-			return answerUDP(t, func(req []byte) [][]byte {
-				req = slices.Clone(req)
-				lo, hi := span(req)
-				for i := lo; i < hi; i++ {
-					req[i] ^= 0x01
+			for _, b := range out {
+				if _, err := c.Write([]byte{b}); err != nil || !s.wait(time.Second) {
+					return
 				}
-				return [][]byte{reply(req)}
-			})
-		},
-	},
-	{
-		// A TCP server that reads the request and closes without a word (after its
-		// greeting, when it speaks first).
-		name: "hangup",
-		fast: true,
-		want: every([]string{truncated}, tcp),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return startTCP(t, func(_ *tcpServer, c net.Conn) { readRequest(c, p) }).at()
-		},
-	},
-	{
-		name: "random",
-		want: every(garbage),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			r := seeded("random/" + p.Name)
-			if tcp(p) && speaksFirst(p) {
-				// Junk where the greeting should be.
-				return startTCP(t, func(_ *tcpServer, c net.Conn) {
-					c.Write(randomBytes(r, 1+r.IntN(1400)))
-					drain(c)
-				}).at()
 			}
-			return answer(t, p, func([]byte) [][]byte {
-				var out [][]byte
-				for range 3 {
-					out = append(out, randomBytes(r, 1+r.IntN(1400)))
-				}
-				return out
-			})
-		},
-	},
-	{
-		// Random bytes behind a header the querier accepts, so they reach the decoder.
-		name: "random_tail",
-		want: every([]string{anyOutcome}, hasDialect),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			r := seeded("random_tail/" + p.Name)
-			prefix := dialects[p.Name].prefix
-			return answer(t, p, func(req []byte) [][]byte {
-				head := prefix(req)
-				if head == nil {
-					return nil // a request the dialect ignores
-				}
-				var out [][]byte
-				for range 4 {
-					out = append(out, append(bytes.Clone(head), randomBytes(r, r.IntN(1400))...))
-				}
-				return out
-			})
-		},
-	},
-	{
-		name: "flood",
-		// A junk datagram shorter than the protocol's header may end the probe as truncated.
-		want: every([]string{malformed, mismatch, timeout, truncated}, udp),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answerUDP(t, func([]byte) [][]byte {
-				out := make([][]byte, 100)
-				for i := range out {
-					out[i] = []byte(fmt.Sprintf("JUNK%03d", i))
-				}
-				return out
-			})
-		},
-	},
+		}).at()
+	}},
+	{name: "backlog_full", want: every([]string{timeout}, tcp), start: func(t *testing.T, _ protocols.Protocol) (netip.AddrPort, server) {
+		return fullBacklog(t)
+	}},
+	{name: "closed_port", fast: true, want: every([]string{refused}), start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+		if tcp(p) {
+			return prototest.ClosedTCPPort(t), nopServer{}
+		}
+		return prototest.ClosedUDPPort(t), nopServer{}
+	}},
+	// A second socket answers: the querier's connected socket must drop it.
+	{name: "other_port", want: every([]string{timeout}, udp, hasDialect), start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+		other := startUDP(t, nil)
+		reply := dialects[p.Name].reply
+		s := startUDP(t, func(_ *udpServer, req []byte, from netip.AddrPort) { other.send(from, reply(req)) })
+		return s.addr, closeAll{s, other}
+	}},
+	// Every reply echoes another challenge, id or cookie than the request's:
+	// stray or spoofed replies, never taken for the answer.
+	{name: "wrong_echo", want: every([]string{mismatch}, echoes), replies: func(_ *testing.T, p protocols.Protocol) func([]byte) [][]byte {
+		reply, span := dialects[p.Name].reply, dialects[p.Name].echo
+		return func(req []byte) [][]byte {
+			req = slices.Clone(req)
+			lo, hi := span(req)
+			for i := lo; i < hi; i++ {
+				req[i] ^= 0x01
+			}
+			return [][]byte{reply(req)}
+		}
+	}},
+	// A TCP server that reads the request and closes without a word (after its
+	// greeting, when it speaks first).
+	{name: "hangup", fast: true, want: every([]string{truncated}, tcp), start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+		return startTCP(t, func(_ *tcpServer, c net.Conn) { readRequest(c, p) }).at()
+	}},
+	{name: "random", want: every(garbage), start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+		r := seeded("random/" + p.Name)
+		if tcp(p) && speaksFirst(p) {
+			// Junk where the greeting should be.
+			return startTCP(t, func(_ *tcpServer, c net.Conn) {
+				c.Write(randomBytes(r, 1+r.IntN(1400)))
+				drain(c)
+			}).at()
+		}
+		return answer(t, p, func([]byte) [][]byte {
+			var out [][]byte
+			for range 3 {
+				out = append(out, randomBytes(r, 1+r.IntN(1400)))
+			}
+			return out
+		})
+	}},
+	// Random bytes behind a header the querier accepts, so they reach the decoder.
+	{name: "random_tail", want: every([]string{anyOutcome}, hasDialect), replies: func(_ *testing.T, p protocols.Protocol) func([]byte) [][]byte {
+		r := seeded("random_tail/" + p.Name)
+		prefix := dialects[p.Name].prefix
+		return func(req []byte) [][]byte {
+			head := prefix(req)
+			if head == nil {
+				return nil // a request the dialect ignores
+			}
+			var out [][]byte
+			for range 4 {
+				out = append(out, append(bytes.Clone(head), randomBytes(r, r.IntN(1400))...))
+			}
+			return out
+		}
+	}},
+	// A junk datagram shorter than the protocol's header may end the probe as truncated.
+	{name: "flood", want: every([]string{malformed, mismatch, timeout, truncated}, udp), replies: always(flood()...)},
 	{
 		name: "huge_length",
 		fast: true,
@@ -204,73 +138,37 @@ var cases = []hostileCase{
 			"bedrock": {tooLarge}, "frostbite": {tooLarge}, "cube2": {tooLarge}, "openttd": {tooLarge},
 			"palworld": {truncated, tooLarge}, "terraria": {truncated, tooLarge}, "samp": {tooLarge}, "starmade": {tooLarge},
 		}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answer(t, p, one(hugeLength[p.Name]))
-		},
+		replies: ones(func(p protocols.Protocol) func([]byte) []byte { return hugeLength[p.Name] }),
 	},
-	{
-		name: "split_255_of_3",
-		fast: true,
-		want: per(map[string][]string{"a2s": {tooLarge}, "goldsrc": {tooLarge}}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answerUDP(t, func([]byte) [][]byte { return announce(255, 3) })
-		},
-	},
-	{
-		name: "split_60_of_3",
-		want: per(map[string][]string{"a2s": {timeout}, "goldsrc": {timeout}}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			return answerUDP(t, func([]byte) [][]byte { return announce(60, 3) })
-		},
-	},
-	{
-		name: "shuffled",
-		fast: true,
-		want: per(map[string][]string{"a2s": {success}, "goldsrc": {success}, "gamespy1": {success}, "ase": {success}, "gamespy3": {success}}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			var frags [][]byte
-			switch p.Name {
-			case "gamespy3":
-				// The packets echo the session of the stat request; the handshake
-				// gets its challenge.
-				return answerUDP(t, func(req []byte) [][]byte {
-					if isQR2Handshake(req) {
-						return [][]byte{qr2Challenge(req)}
-					}
-					return pick(gamespy3Parts(req), 2, 0, 2, 1, 0)
-				})
-			case "gamespy1":
-				frags = gs1Parts
-			case "ase":
-				frags = aseFragments(aseReply(100), "\x01\x02\x03\x04")
-			default:
-				frags = splitSource(9, a2sInfo(), 3)
-			}
-			if len(frags) != 3 {
-				t.Fatalf("%d fragments, the case wants 3", len(frags))
-			}
-			return answerUDP(t, func([]byte) [][]byte { return pick(frags, 2, 0, 2, 1, 0) })
-		},
-	},
-	{
-		name: "bzip2_bomb",
-		fast: true,
-		want: per(map[string][]string{"a2s": {tooLarge}, "goldsrc": {tooLarge}}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			// The biggest size the decoder accepts: the stream, not the header, lies.
-			f := compressedFragment0(21, a2s.MaxDecompressed, bzip2Bomb(t))
-			return answerUDP(t, func([]byte) [][]byte { return [][]byte{f} })
-		},
-	},
-	{
-		name: "challenge_forever",
-		fast: true,
-		want: per(map[string][]string{"a2s": {challenge}, "goldsrc": {challenge}}),
-		start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
-			r := seeded("challenge/" + p.Name)
-			return answerUDP(t, func([]byte) [][]byte { return [][]byte{a2sChallenge(r.Uint32())} })
-		},
-	},
+	{name: "split_255_of_3", fast: true, want: steam(tooLarge), replies: always(announce(255, 3)...)},
+	{name: "split_60_of_3", want: steam(timeout), replies: always(announce(60, 3)...)},
+	// Duplicated and out-of-order fragments of a reply still decode.
+	{name: "shuffled", fast: true, want: every([]string{success}, splits), start: func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+		var frags [][]byte
+		switch p.Name {
+		case "gamespy3":
+			// The packets echo the session of the stat request; the handshake
+			// gets its challenge.
+			return answerUDP(t, func(req []byte) [][]byte {
+				if isQR2Handshake(req) {
+					return [][]byte{qr2Challenge(req)}
+				}
+				return pick(gamespy3Parts(req), 2, 0, 2, 1, 0)
+			})
+		case "gamespy1":
+			frags = gs1Parts
+		case "ase":
+			frags = aseFragments(aseReply(100), "\x01\x02\x03\x04")
+		default:
+			frags = splitSource(9, a2sInfo(), 3)
+		}
+		if len(frags) != 3 {
+			t.Fatalf("%d fragments, the case wants 3", len(frags))
+		}
+		return answerUDP(t, func([]byte) [][]byte { return pick(frags, 2, 0, 2, 1, 0) })
+	}},
+	{name: "bzip2_bomb", fast: true, want: steam(tooLarge), replies: bzip2Bombs(21)},
+	{name: "challenge_forever", fast: true, want: steam(challenge), replies: challenges("challenge/")},
 	{
 		name: "endless",
 		want: per(map[string][]string{
@@ -336,71 +234,88 @@ var cases = []hostileCase{
 	},
 }
 
-// echoSpan locates, in a request, the bytes its reply must echo (the challenge,
-// request id or cookie); the dialects copy them from the request into the reply.
-var echoSpan = map[string]func(req []byte) (lo, hi int){
-	"quake3":       func(req []byte) (int, int) { return len("\xFF\xFF\xFF\xFFgetstatus "), len(req) - 1 },
-	"doom3":        func(req []byte) (int, int) { return len(req) - 4, len(req) },
-	"gamespy2":     func([]byte) (int, int) { return 3, 7 },
-	"savage":       func([]byte) (int, int) { return 6, 10 },
-	"satisfactory": func([]byte) (int, int) { return 4, 12 },
-	"bedrock":      func([]byte) (int, int) { return 1, 9 },
-	"darkplaces":   func(req []byte) (int, int) { return len(oob + "getstatus "), len(req) },
-	"fivem":        func(req []byte) (int, int) { return len(oob + "getinfo "), len(req) },
-	"gamespy3":     func([]byte) (int, int) { return 3, 7 },
-	"gamespy4":     func([]byte) (int, int) { return 3, 7 },
-	"mumble":       func([]byte) (int, int) { return 4, 12 },
-	"samp":         func([]byte) (int, int) { return 4, 10 }, // the address and port
-	// The ping of the info request (the extinfo requests carry no token).
-	"cube2": func(req []byte) (int, int) {
-		if cube2Info(req) {
-			return 1, 5
-		}
-		return 0, 0
-	},
-	// Our token in the 0.7 token request.
-	"teeworlds": func(req []byte) (int, int) {
-		if tw07TokenRequest(req) {
-			return 8, 12
-		}
-		return 0, 0
-	},
-}
-
 // hugeLength answers with a length or count field of 2^31 (or the field's maximum).
 var hugeLength = map[string]func(req []byte) []byte{
-	// Compressed message declaring 2^31 uncompressed bytes.
-	"a2s":     func([]byte) []byte { return compressedFragment0(5, 1<<31, []byte("BZh91AY&SY")) },
-	"goldsrc": func([]byte) []byte { return compressedFragment0(5, 1<<31, []byte("BZh91AY&SY")) },
-	// Server name of 2^31-1 UTF-16 bytes.
-	"skycoop": func([]byte) []byte { return []byte("\x93\x00\x00\x00\xFF\xFF\xFF\x7Fabcd") },
-	// Name length 65535 (a u16), one byte of name.
-	"satisfactory": func(req []byte) []byte { return satisfactoryBody(satisfactoryPrefix(req), 0xFFFF, "x") },
-	// Game name whose length byte says 254 bytes follow; 3 do.
-	"ase": func([]byte) []byte { return []byte("EYE1\xFFabc") },
-	// Packet number 2^31.
-	"gamespy1": func([]byte) []byte { return []byte(`\hostname\x\queryid\1.2147483648\final\`) },
-	// Counts of 2^31 and 10^20.
-	"hytale": func([]byte) []byte { return []byte("OK 2147483648 100000000000000000000\n") },
+	"a2s":       a2sHuge, // a compressed message declaring 2^31 uncompressed bytes
+	"goldsrc":   a2sHuge,
+	"skycoop":   fixed("\x93\x00\x00\x00\xFF\xFF\xFF\x7Fabcd"),             // a server name of 2^31-1 UTF-16 bytes
+	"ase":       fixed("EYE1\xFFabc"),                                      // a game name whose length byte says 254 bytes follow; 3 do
+	"gamespy1":  fixed(`\hostname\x\queryid\1.2147483648\final\`),          // packet number 2^31
+	"hytale":    fixed("OK 2147483648 100000000000000000000\n"),            // counts of 2^31 and 10^20
+	"frostbite": fixed("\x01\x00\x00\x40\x00\x00\x00\x80\x06\x00\x00\x00"), // a packet of 2^31 bytes
+	"openttd":   fixed("\xFF\xFF\x06\x07\x00\x00"),                         // a packet size of 65535 (the u16's maximum), game info type, 3 bytes
+	"palworld":  fixed(httpHead + "Content-Length: 2147483648\r\n\r\n{"),   // a Content-Length of 2^31, one byte of body
+	"terraria":  fixed(httpHead + "Content-Length: 2147483648\r\n\r\n{"),
 	// A frame of 2^31-1 bytes.
 	"minecraft": func([]byte) []byte { return append(varint(1<<31-1), 0x00) },
+	// Name length 65535 (a u16), one byte of name.
+	"satisfactory": func(req []byte) []byte { return satisfactoryBody(satisfactoryPrefix(req), 0xFFFF, "x") },
 	// A server id string of 65535 bytes; 3 follow.
-	"bedrock": func(req []byte) []byte { return append(bedrockPrefix(req), 0xFF, 0xFF, 'a', 'b', 'c') },
-	// A packet of 2^31 bytes.
-	"frostbite": func([]byte) []byte { return []byte{0x01, 0, 0, 0x40, 0, 0, 0, 0x80, 6, 0, 0, 0} },
+	"bedrock": func(req []byte) []byte { return append(first(33, bedrockReply)(req), 0xFF, 0xFF, 'a', 'b', 'c') },
 	// An attribute count of 2^31-1 (a packed int: 0x81 + int32), no client.
 	"cube2": func(req []byte) []byte { return append(bytes.Clone(req), 0x00, 0x81, 0xFF, 0xFF, 0xFF, 0x7F) },
-	// A packet size of 65535 (the u16's maximum), game info type, 3 bytes.
-	"openttd": func([]byte) []byte { return []byte{0xFF, 0xFF, 6, 7, 0, 0} },
 	// An answer length of 2^31-1, the rest of a header.
 	"starmade": func([]byte) []byte { return append([]byte{0x7f, 0xff, 0xff, 0xff}, starmadeHeader(0, 0)[4:]...) },
 	// A host name of 2^32-1 bytes, 3 follow.
 	"samp": func(req []byte) []byte {
 		return append(sampPrefix(req), 0, 2, 0, 32, 0, 0xFF, 0xFF, 0xFF, 0xFF, 'a', 'b', 'c')
 	},
-	// A Content-Length of 2^31, one byte of body.
-	"palworld": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },
-	"terraria": func([]byte) []byte { return []byte(httpHead + "Content-Length: 2147483648\r\n\r\n{") },
+}
+
+var a2sHuge = fixed(string(compressedFragment0(5, 1<<31, []byte("BZh91AY&SY"))))
+
+// replier makes, for a protocol, what a fake server answers to each request.
+type replier = func(t *testing.T, p protocols.Protocol) func(req []byte) [][]byte
+
+// always answers every request with ds.
+func always(ds ...[]byte) replier {
+	return func(*testing.T, protocols.Protocol) func([]byte) [][]byte { return func([]byte) [][]byte { return ds } }
+}
+
+// ones answers every request with the one reply reply(p) makes of it.
+func ones(reply func(p protocols.Protocol) func([]byte) []byte) replier {
+	return func(_ *testing.T, p protocols.Protocol) func([]byte) [][]byte {
+		f := reply(p)
+		return func(req []byte) [][]byte { return [][]byte{f(req)} }
+	}
+}
+
+func dialectReply(p protocols.Protocol) func([]byte) []byte { return dialects[p.Name].reply }
+
+// splits: p's replies may come in fragments.
+func splits(p protocols.Protocol) bool {
+	return slices.Contains([]string{"a2s", "goldsrc", "gamespy1", "ase", "gamespy3"}, p.Name)
+}
+
+// steam applies to the A2S protocols, reason for both.
+func steam(reason string) func(p protocols.Protocol) ([]string, bool) {
+	return per(map[string][]string{"a2s": {reason}, "goldsrc": {reason}})
+}
+
+// flood is a hundred junk datagrams.
+func flood() [][]byte {
+	out := make([][]byte, 100)
+	for i := range out {
+		out[i] = []byte(fmt.Sprintf("JUNK%03d", i))
+	}
+	return out
+}
+
+// challenges answers every request with a fresh S2C_CHALLENGE.
+func challenges(seed string) replier {
+	return func(_ *testing.T, p protocols.Protocol) func([]byte) [][]byte {
+		r := seeded(seed + p.Name)
+		return func([]byte) [][]byte { return [][]byte{a2sChallenge(r.Uint32())} }
+	}
+}
+
+// bzip2Bombs answers every request with a compressed message of the biggest size
+// the decoder accepts: the stream, not the header, lies.
+func bzip2Bombs(id uint32) replier {
+	return func(t *testing.T, _ protocols.Protocol) func([]byte) [][]byte {
+		f := compressedFragment0(id, a2s.MaxDecompressed, bzip2Bomb(t))
+		return func([]byte) [][]byte { return [][]byte{f} }
+	}
 }
 
 // announce is a Source split reply announcing total fragments and sending n.

@@ -4,82 +4,187 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
-	"unicode/utf16"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// serverName is the name every well-formed fake reply carries.
+// serverName is the name the replies built here carry; those read from a
+// protocol's own vectors carry theirs (dialect.name).
 const serverName = "Hostile"
 
 // dialect is what the fake servers know of one protocol: a valid reply to a
-// request (built from the protocol's spec, echoing what must be echoed), and a
-// header that passes the querier's accept check, behind which random bytes reach
-// the decoder.
+// request (a protocol's own test vector, or built from its spec, echoing what
+// must be echoed), and a header that passes the querier's accept check, behind
+// which random bytes reach the decoder.
 type dialect struct {
 	reply  func(req []byte) []byte
 	prefix func(req []byte) []byte
-	// named: the reply carries serverName (checked on success); Hytale has no name.
-	named bool
+	// name is the server name a reply carries (checked on success); "" for a
+	// protocol whose reply has none (Hytale, Mumble's ping, Soldat's record).
+	name string
 	// greeting is what a TCP server sends on accept, before it reads the request
 	// (TeamSpeak 3's ServerQuery speaks first); nil when the client speaks first.
 	greeting []byte
+	// module, when set, is the YAML of the module probing the fake (named after
+	// the protocol, overriding the built-in one). With a %d (the fake's port) it
+	// names the port the querier connects to, and the target names otherPort.
+	module string
+	// echo locates, in a request, the challenge, id or cookie its reply echoes
+	// (wrong_echo flips them); nil for a protocol that echoes nothing.
+	echo func(req []byte) (lo, hi int)
 }
 
 // dialects is keyed by protocol (module) name. A registered protocol missing here
 // still gets the cases that need no reply (silence, closed port, random...). A
 // nil reply or prefix is no answer: the server ignores that request (Teeworlds'
-// 0.6 gie3 beside the 0.7 token request).
+// 0.6 gie3 beside the 0.7 token request). Paths are under protocols/.
 var dialects = map[string]dialect{
-	"a2s":          {reply: func([]byte) []byte { return a2sInfo() }, prefix: fixed("\xFF\xFF\xFF\xFF\x49"), named: true},
-	"goldsrc":      {reply: func([]byte) []byte { return a2sInfo() }, prefix: fixed("\xFF\xFF\xFF\xFF\x6D"), named: true},
-	"quake3":       {reply: quake3Reply, prefix: fixed("\xFF\xFF\xFF\xFFstatusResponse\n"), named: true},
-	"doom3":        {reply: doom3Reply, prefix: doom3Prefix, named: true},
-	"gamespy1":     {reply: func([]byte) []byte { return []byte(gs1Single) }, prefix: fixed(`\`), named: true},
-	"gamespy2":     {reply: gamespy2Reply, prefix: gamespy2Prefix, named: true},
-	"ase":          {reply: func([]byte) []byte { return aseReply(0) }, prefix: fixed("EYE1"), named: true},
-	"savage":       {reply: savageReply, prefix: savagePrefix, named: true},
-	"satisfactory": {reply: satisfactoryReply, prefix: satisfactoryPrefix, named: true},
-	"skycoop":      {reply: skycoopReply, prefix: fixed("\x93\x00\x00\x00"), named: true},
-	"hytale":       {reply: func([]byte) []byte { return []byte("OK 3 10\n") }, prefix: fixed("OK ")},
-	"minecraft":    {reply: minecraftReply, prefix: fixed("\xE8\x07\x00"), named: true}, // a 1000-byte status frame
-	"bedrock":      {reply: bedrockReply, prefix: bedrockPrefix, named: true},
-	"unreal2":      {reply: unreal2Reply, prefix: unreal2Prefix, named: true},
-	"frostbite":    {reply: frostbiteReply, prefix: frostbitePrefix, named: true},
-	"teamspeak3":   {reply: ts3Reply, prefix: fixed(ts3OK), named: true, greeting: []byte(ts3Greeting)},
-	// dialects_udp_test.go
-	"darkplaces": {reply: darkplacesReply, prefix: fixed(oob + "statusResponse\n"), named: true},
-	"quake2":     {reply: quake2Reply, prefix: fixed(oob + "print\n"), named: true},
-	"quakeworld": {reply: quakeworldReply, prefix: fixed(oob + "n"), named: true},
-	"gamespy3":   {reply: gamespy3Reply, prefix: gamespy3Prefix, named: true},
-	"gamespy4":   {reply: gamespy4Reply, prefix: gamespy3Prefix, named: true},
-	"cube2":      {reply: cube2Reply, prefix: bytes.Clone, named: true},
-	"armagetron": {reply: armagetronReply, prefix: armagetronPrefix, named: true},
-	"mumble":     {reply: mumbleReply, prefix: mumblePrefix}, // the ping reply has no name
-	"teeworlds":  {reply: teeworldsReply, prefix: teeworldsPrefix, named: true},
-	"fivem":      {reply: fivemReply, prefix: fixed(oob + "infoResponse\n"), named: true},
-	"ffow":       {reply: ffowReply, prefix: fixed("\xFF\xFF\xFF\xFF\x49"), named: true},
-	"samp":       {reply: sampReply, prefix: sampPrefix, named: true},
-	"ventrilo":   {reply: ventriloReply, prefix: ventriloPrefix, named: true},
-	// dialects_tcp_test.go
-	"nadeo":      {reply: nadeoReply, prefix: nadeoPrefix, named: true, greeting: nadeoGreeting},
-	"starmade":   {reply: starmadeReply, prefix: starmadePrefix, named: true},
-	"soldat":     {reply: soldatReply, prefix: soldatPrefix, greeting: []byte(soldatGreeting)}, // the record has no server name
-	"teamspeak2": {reply: ts2Reply, prefix: fixed("OK\r\nserver_name="), named: true, greeting: []byte(ts2Greeting)},
-	"openttd":    {reply: openttdReply, prefix: openttdPrefix, named: true},
-	"palworld":   {reply: palworldReply, prefix: httpPrefix, named: true},
-	"terraria":   {reply: terrariaReply, prefix: httpPrefix, named: true},
+	"a2s":          {reply: func([]byte) []byte { return a2sInfo() }, prefix: fixed("\xFF\xFF\xFF\xFF\x49"), name: a2sName},
+	"goldsrc":      {reply: func([]byte) []byte { return a2sInfo() }, prefix: fixed("\xFF\xFF\xFF\xFF\x6D"), name: a2sName},
+	"quake3":       {reply: quake3Reply, prefix: fixed("\xFF\xFF\xFF\xFFstatusResponse\n"), name: serverName, echo: after("\xFF\xFF\xFF\xFFgetstatus ", 1)},
+	"doom3":        {reply: doom3Reply, prefix: first(19, doom3Reply), name: "Red Server", echo: tail4},
+	"gamespy1":     {reply: func([]byte) []byte { return []byte(gs1Single) }, prefix: fixed(`\`), name: serverName},
+	"gamespy2":     {reply: gamespy2Reply, prefix: first(5, gamespy2Reply), name: "All", echo: span(3, 7)},
+	"ase":          {reply: func([]byte) []byte { return aseReply(0) }, prefix: fixed("EYE1"), name: serverName},
+	"savage":       {reply: savageReply, prefix: savagePrefix, name: "Newerth Arena", echo: span(6, 10)},
+	"satisfactory": {reply: satisfactoryReply, prefix: satisfactoryPrefix, name: serverName, echo: span(4, 12)},
+	"skycoop":      {reply: vector("skycoop/testdata/spec_worked_srv.hex"), prefix: fixed("\x93\x00\x00\x00"), name: "Srv"},
+	"hytale":       {reply: fixed("OK 3 10\n"), prefix: fixed("OK ")},
+	"minecraft":    {reply: minecraftReply, prefix: fixed("\xE8\x07\x00"), name: serverName}, // a 1000-byte status frame
+	"bedrock":      {reply: bedrockReply, prefix: first(33, bedrockReply), name: "Dedicated Server", echo: span(1, 9)},
+	"unreal2":      {reply: unreal2Reply, prefix: unreal2Prefix, name: "Café DM"},
+	"frostbite":    {reply: vector("frostbite/testdata/ok_bf4.hex"), prefix: fixed("\x01\x00\x00\x40\x00\x01\x00\x00\x06\x00\x00\x00"), name: "BF4 Test Server - Conquest 24/7"},
+	"teamspeak3": {reply: ts3Reply, prefix: fixed(ts3OK), name: serverName, greeting: []byte(ts3Greeting),
+		module: "{protocol: teamspeak3, teamspeak3: {query_port: %d}}"},
+	"darkplaces": {reply: darkplacesReply, prefix: fixed(oob + "statusResponse\n"), name: serverName, echo: after(oob+"getstatus ", 0)},
+	"quake2":     {reply: vector("quake2/testdata/status_q2ded.bin"), prefix: fixed(oob + "print\n"), name: "Fake Q2 Arena"},
+	"quakeworld": {reply: vector("quakeworld/testdata/status_mvdsv.bin"), prefix: fixed(oob + "n"), name: "Fake Duel Arena"},
+	"gamespy3":   {reply: gamespy3Reply, prefix: gamespy3Prefix, name: serverName, echo: span(3, 7)},
+	"gamespy4":   {reply: qr2("gamespy4/testdata/full_vanilla.bin"), prefix: gamespy3Prefix, name: "Café Craft", echo: span(3, 7)},
+	"cube2":      {reply: cube2Reply, prefix: bytes.Clone, name: serverName, echo: cube2Ping},
+	"armagetron": {reply: armagetronReply, prefix: armagetronPrefix, name: "Red Green Arena"},
+	"mumble":     {reply: mumbleReply, prefix: first(12, mumbleReply), echo: span(4, 12)}, // the ping reply has no name
+	"teeworlds":  {reply: teeworldsReply, prefix: teeworldsPrefix, name: serverName, echo: tw07Token},
+	"fivem":      {reply: fivemReply, prefix: fixed(oob + "infoResponse\n"), name: serverName, echo: after(oob+"getinfo ", 0)},
+	"ffow":       {reply: vector("ffow/testdata/info.hex"), prefix: fixed("\xFF\xFF\xFF\xFF\x49"), name: "FFOW Test Server"},
+	"samp":       {reply: sampReply, prefix: sampPrefix, name: "Fake Roleplay", echo: span(4, 10)}, // the address and port
+	"ventrilo":   {reply: ventriloReply, prefix: ventriloPrefix, name: serverName},
+	"cs2d":       {reply: vector("cs2d/testdata/full.vec"), prefix: fixed("\x01\x00\xFB\x01"), name: "Dust Town"},
+	"tribes1":    {reply: tribesReply, prefix: tribesPrefix, name: "Tribes Arena é"},
+	"savage2":    {reply: savage2Reply, prefix: first(12, savage2Reply), name: "Newerth Front"},
+	"mafia2mp":   {reply: vector("mafia2mp/testdata/m2mp.vec"), prefix: fixed("M2MP"), name: "Empire Bay Roleplay"},
+	"rfactor":    {reply: rfactorReply, prefix: first(8, rfactorReply), name: "Sunday Cup"},
+	"hexen2":     {reply: hexen2Reply, prefix: hexen2Prefix, name: "Castle of the Dragon"},
+	"nadeo":      {reply: nadeoReply, prefix: nadeoPrefix, name: "Red Racing $ Club", greeting: nadeoGreeting},
+	"starmade":   {reply: vector("starmade/testdata/status_default.hex"), prefix: starmadePrefix, name: "StarMade Testers"},
+	// The record has no server name; the admin connection needs a password, and
+	// a module with a credential lists the targets it may probe.
+	"soldat": {reply: soldatReply, prefix: soldatPrefix, greeting: []byte(soldatGreeting),
+		module: "{protocol: soldat, soldat: {password: hostile}, targets: [127.0.0.1]}"},
+	"teamspeak2": {reply: ts2Reply, prefix: fixed("OK\r\nserver_name="), name: serverName, greeting: []byte(ts2Greeting),
+		module: "{protocol: teamspeak2, teamspeak2: {query_port: %d}}"},
+	"openttd":          {reply: vector("openttd/testdata/v7_ticks_gamescript.hex"), prefix: openttdPrefix, name: "Große Straßen"},
+	"palworld":         {reply: palworldReply, prefix: httpPrefix, name: "Palworld Server 日本"},
+	"terraria":         {reply: served("terraria", "/v2/server/status", "status_players_rules.json"), prefix: httpPrefix, name: "Terraria Server"},
+	"eco":              {reply: served("eco", "/info", "info.json"), prefix: httpPrefix, name: "Green Valley EU"},
+	"eldewrito":        {reply: served("eldewrito", "/", "open.json"), prefix: httpPrefix, name: "Blood Gulch 24/7"},
+	"buildandshoot":    {reply: served("buildandshoot", "/json", "pyspades.json"), prefix: httpPrefix, name: "Classic TDM"},
+	"assettocorsa":     {reply: served("assettocorsa", "/INFO", "info.json", "/JSON|", "entry_list.json"), prefix: httpPrefix, name: "ACRL Nordschleife Trackday"},
+	"kspdmp":           {reply: served("kspdmp", "/", "status.json"), prefix: httpPrefix, name: "Kerbin Orbital Club"},
+	"farmingsimulator": {reply: served("farmingsimulator", "/feed/dedicated-server-stats.xml", "fs22.xml"), prefix: httpPrefix, name: "Harvest Co-op"},
 }
 
+// Replies read from vectors that rows share or that are too long for a row.
+var (
+	doom3Reply    = echoed("doom3/testdata/doom3_players.hex", 15, tail4)
+	gamespy2Reply = echoed("gamespy2/testdata/all_in_one.bin", 1, span(3, 7))
+	bedrockReply  = echoed("bedrock/testdata/bds_full.hex", 1, span(1, 9))
+	mumbleReply   = echoed("mumble/testdata/reply_1_3_4.hex", 4, span(4, 12))
+	savage2Reply  = vector("savage2/testdata/full.vec")
+	rfactorReply  = vector("rfactor/testdata/full.vec")
+	// Replies by the request's type byte, or path.
+	unreal2Reply  = byType(4, "unreal2/testdata/info_ut2004.vec", "unreal2/testdata/rules_ut2004.vec", "unreal2/testdata/players_teams.vec")
+	hexen2Reply   = byType(4, "", "", "hexen2/testdata/info.vec", "hexen2/testdata/player0.vec", "hexen2/testdata/rule_end.vec")
+	palworldReply = served("palworld", "/v1/api/info", "info.json", "/v1/api/metrics", "metrics.json", "/v1/api/players", "players.json")
+)
+
 func fixed(s string) func([]byte) []byte { return func([]byte) []byte { return []byte(s) } }
+
+// readVector reads a protocol's test vector, protocols/<path>: .hex and .vec in
+// their annotated formats (prototest.ParseHex, ParseVec), other files as they are.
+// The paths are fixed, so a missing or broken file is a bug of this package.
+func readVector(path string) []byte {
+	b, err := os.ReadFile(filepath.Join("..", "protocols", path))
+	if err == nil {
+		switch filepath.Ext(path) {
+		case ".hex":
+			b, err = prototest.ParseHex(string(b))
+		case ".vec":
+			b, err = prototest.ParseVec(string(b))
+		}
+	}
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// vector answers every request with the vector at path.
+func vector(path string) func([]byte) []byte {
+	return func([]byte) []byte { return readVector(path) }
+}
+
+// echoed answers with the vector at path, the bytes echo locates in the request
+// copied over its own from offset at (the vector's own when the request is too
+// short to hold them).
+func echoed(path string, at int, echo func(req []byte) (lo, hi int)) func([]byte) []byte {
+	return func(req []byte) []byte {
+		b := readVector(path)
+		lo, hi := echo(req)
+		if lo < 0 || hi > len(req) || lo > hi {
+			lo, hi = 0, 0
+		}
+		copy(b[at:], req[lo:hi])
+		return b
+	}
+}
+
+// first is the first n bytes of what reply answers: the header of a reply.
+func first(n int, reply func([]byte) []byte) func([]byte) []byte {
+	return func(req []byte) []byte { return reply(req)[:n] }
+}
+
+// byType answers a request whose byte at i is n with the n-th path (no answer
+// to a type without one).
+func byType(i int, paths ...string) func([]byte) []byte {
+	return func(req []byte) []byte {
+		if len(req) <= i || int(req[i]) >= len(paths) || paths[req[i]] == "" {
+			return nil
+		}
+		return readVector(paths[req[i]])
+	}
+}
+
+// span is an echo at fixed offsets of the request.
+func span(lo, hi int) func([]byte) (int, int) { return func([]byte) (int, int) { return lo, hi } }
+
+// tail4 is an echo of the request's last four bytes (Doom 3's challenge).
+func tail4(req []byte) (int, int) { return len(req) - 4, len(req) }
+
+// after is an echo of what follows cmd in the request, but its last trim bytes.
+func after(cmd string, trim int) func([]byte) (int, int) {
+	return func(req []byte) (int, int) { return len(cmd), len(req) - trim }
+}
 
 // --- A2S (spec a2s.md §4, §8) ---
 
 // a2sInfo is an S2A_INFO_SRC reply without extra data.
-func a2sInfo() []byte {
-	return []byte("\xFF\xFF\xFF\xFF\x49\x11" + serverName + "\x00de_dust2\x00cstrike\x00Counter-Strike\x00" +
-		"\x0A\x00\x02\x10\x00dl\x00\x01" + // appid 10, players, max, bots, type, env, visibility, vac
-		"1.0.0.0\x00\x00") // version, EDF: nothing follows
-}
+func a2sInfo() []byte { return readVector("a2s/testdata/info_no_edf.hex") }
+
+const a2sName = "Test Server"
 
 const a2sCompressed = 0x80000000
 
@@ -130,28 +235,6 @@ func quake3Reply(req []byte) []byte {
 		"\\mapname\\q3dm17\\sv_maxclients\\16\\challenge\\" + ch + "\n3 50 \"Bob\"\n")
 }
 
-// --- Doom 3 (spec doom3.md): the reply echoes the request's last 4 bytes ---
-
-func doom3Echo(req []byte) []byte {
-	if len(req) < 4 {
-		return make([]byte, 4)
-	}
-	return req[len(req)-4:]
-}
-
-func doom3Prefix(req []byte) []byte {
-	return append([]byte("\xFF\xFFinfoResponse\x00"), doom3Echo(req)...)
-}
-
-func doom3Reply(req []byte) []byte {
-	b := doom3Prefix(req)
-	return append(b, "\x29\x00\x01\x00"+ // protocol 1.41
-		"si_name\x00"+serverName+"\x00si_map\x00game/mp/d3dm1\x00si_maxPlayers\x008\x00gamename\x00baseDOOM-1\x00"+
-		"\x00\x00"+ // end of pairs, no deleted keys
-		"\x00\x32\x00\x00\x50\x00\x00B\x00"+ // player 0, ping 50, rate 20480, "B"
-		"\x20\xFF\xFF\xFF\xFF"...) // end of players, OS mask
-}
-
 // --- GameSpy v1 (spec gamespy1.md) ---
 
 const gs1Single = `\hostname\` + serverName + `\mapname\DM-Deck16\numplayers\1\maxplayers\16\gamename\ut\queryid\9.1\final\`
@@ -161,22 +244,6 @@ var gs1Parts = [][]byte{
 	[]byte(`\hostname\` + serverName + `\gamename\ut\queryid\77.1`),
 	[]byte(`\mapname\DM-Deck16\numplayers\1\queryid\77.2`),
 	[]byte(`\maxplayers\16\player_0\Bob\frags_0\3\queryid\77.3\final\`),
-}
-
-// --- GameSpy v2 (spec gamespy2.md): the reply echoes bytes 3-6 of the request ---
-
-func gamespy2Prefix(req []byte) []byte {
-	id := make([]byte, 4)
-	if len(req) >= 7 {
-		copy(id, req[3:7])
-	}
-	return append([]byte{0}, id...)
-}
-
-func gamespy2Reply(req []byte) []byte {
-	b := gamespy2Prefix(req)
-	b = append(b, "hostname\x00"+serverName+"\x00mapname\x00bloodgulch\x00numplayers\x001\x00maxplayers\x0016\x00\x00"...)
-	return b
 }
 
 // --- ASE (spec ase.md): length-prefixed strings whose length byte counts itself ---
@@ -242,12 +309,9 @@ func savagePrefix(req []byte) []byte {
 	return append(b, echo...)
 }
 
-func savageReply(req []byte) []byte {
-	b := savagePrefix(req)
-	b = append(b, "\xFFname\xFE"+serverName+"\xFFworld\xFEeden2\xFFcnum\xFE1\xFFcmax\xFE16\x00"...)
-	b = append(b, "\xFFgametype\xFERTSS\xFFpass\xFE0\xFFplayers\xFETeam 1 (human):\x0ABob\x0A\x00"...)
-	return b
-}
+// savageReply answers the extended info request (CE), which the querier sends
+// first, with the package's CF reply.
+var savageReply = echoed("savage/testdata/ext_basic.vec", 7, span(6, 10))
 
 // --- Satisfactory (spec satisfactory.md): the reply echoes the 8-byte cookie ---
 
@@ -275,30 +339,6 @@ func satisfactoryReply(req []byte) []byte {
 	return satisfactoryBody(satisfactoryPrefix(req), uint16(len(serverName)), serverName)
 }
 
-// --- Sky Co-op (spec skycoop.md) ---
-
-func utf16LE(s string) []byte {
-	var b []byte
-	for _, u := range utf16.Encode([]rune(s)) {
-		b = binary.LittleEndian.AppendUint16(b, u)
-	}
-	return b
-}
-
-func skycoopReply([]byte) []byte {
-	b := []byte{0x93, 0, 0, 0}
-	name := utf16LE(serverName)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(name)))
-	b = append(b, name...)
-	b = binary.LittleEndian.AppendUint32(b, 6)
-	b = append(b, "0.13.2"...)
-	b = binary.LittleEndian.AppendUint32(b, 1)
-	b = binary.LittleEndian.AppendUint32(b, 4)
-	cfg := utf16LE("{'players':['Bob'],'experience':'Voyageur','pvp':'False'}")
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(cfg)))
-	return append(b, cfg...)
-}
-
 // --- Minecraft SLP (spec minecraft.md): VarInt-framed packets ---
 
 func varint(v uint32) []byte {
@@ -320,37 +360,6 @@ func minecraftReply([]byte) []byte {
 	return append(varint(uint32(len(body))), body...)
 }
 
-// --- Minecraft Bedrock (RakNet Unconnected Pong): the pong echoes the ping's time ---
-
-// raknetMagic is RakNet's OFFLINE_MESSAGE_DATA_ID.
-const raknetMagic = "\x00\xFF\xFF\x00\xFE\xFE\xFE\xFE\xFD\xFD\xFD\xFD\x12\x34\x56\x78"
-
-// bedrockPrefix is a pong header: id 1C, the ping's time (bytes 1-8 of the
-// request), a server GUID and the magic; the string length and string follow.
-func bedrockPrefix(req []byte) []byte {
-	b := []byte{0x1C}
-	if len(req) >= 9 {
-		b = append(b, req[1:9]...)
-	} else {
-		b = append(b, make([]byte, 8)...)
-	}
-	b = append(b, "\xA5\xB1\x0C\x2F\x44\xE6\x13\x8D"...)
-	return append(b, raknetMagic...)
-}
-
-func bedrockReply(req []byte) []byte {
-	id := "MCPE;" + serverName + ";766;1.21.50;1;10;11939138312187839373;Bedrock level;Survival;1;19132;19133;"
-	b := binary.BigEndian.AppendUint16(bedrockPrefix(req), uint16(len(id)))
-	return append(b, id...)
-}
-
-// --- Unreal Engine 2: version int32 LE, the request's type byte, the fields ---
-
-// ue2String is an Unreal string of Latin-1 text: a length byte counting the NUL.
-func ue2String(s string) []byte { return append(append([]byte{byte(len(s) + 1)}, s...), 0) }
-
-func int32LE(b []byte, v int32) []byte { return binary.LittleEndian.AppendUint32(b, uint32(v)) }
-
 // unreal2Prefix is a UT2004 (version 0x80) reply header of the request's type.
 func unreal2Prefix(req []byte) []byte {
 	kind := byte(0)
@@ -358,60 +367,6 @@ func unreal2Prefix(req []byte) []byte {
 		kind = req[4]
 	}
 	return []byte{0x80, 0, 0, 0, kind}
-}
-
-// unreal2Reply answers server info (type 0), rules (1) and players (2) the way
-// UT2004 does.
-func unreal2Reply(req []byte) []byte {
-	b := unreal2Prefix(req)
-	switch b[4] {
-	case 0:
-		b = int32LE(b, 42) // server id
-		b = append(b, 0)   // IP: empty
-		b = int32LE(b, 7777)
-		b = int32LE(b, 7778)
-		for _, s := range []string{serverName, "DM-Rankin", "xDeathMatch"} {
-			b = append(b, ue2String(s)...)
-		}
-		b = int32LE(b, 1)  // players
-		b = int32LE(b, 16) // max players
-		b = int32LE(b, 0)  // ping
-		b = int32LE(b, 0)  // flags
-		return append(b, ue2String("1")...)
-	case 1:
-		return append(append(b, ue2String("ServerMode")...), ue2String("dedicated")...)
-	default:
-		b = int32LE(b, 1) // player number
-		b = append(b, ue2String("Bob")...)
-		b = int32LE(b, 48) // ping
-		b = int32LE(b, 3)  // score
-		return int32LE(b, 0)
-	}
-}
-
-// --- Frostbite RCON: the serverInfo response packet (sequence 1, response bit) ---
-
-// frostbitePacket is a response packet of sequence 1 holding words.
-func frostbitePacket(words ...string) []byte {
-	body := []byte{}
-	for _, w := range words {
-		body = binary.LittleEndian.AppendUint32(body, uint32(len(w)))
-		body = append(append(body, w...), 0)
-	}
-	b := binary.LittleEndian.AppendUint32(nil, 0x40000001)
-	b = binary.LittleEndian.AppendUint32(b, uint32(12+len(body)))
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(words)))
-	return append(b, body...)
-}
-
-func frostbiteReply([]byte) []byte {
-	return frostbitePacket("OK", serverName, "1", "16", "ConquestLarge0", "MP_Subway")
-}
-
-// frostbitePrefix is the header of a 256-byte response packet of 6 words: the
-// random bytes behind it are its words (or end it early: truncated).
-func frostbitePrefix([]byte) []byte {
-	return []byte{0x01, 0, 0, 0x40, 0, 1, 0, 0, 6, 0, 0, 0}
 }
 
 // --- TeamSpeak 3 ServerQuery: greeting, then "use port=N" and "serverinfo" ---

@@ -7,10 +7,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/ventrilo"
 )
 
-// Dialects of the UDP protocols added after the first round: the id Tech
-// family (DarkPlaces, Quake II, QuakeWorld, FiveM's getinfo), GameSpy v3 and v4,
-// Cube 2, Armagetron, Mumble, Teeworlds, SA-MP, Ventrilo and Frontlines: Fuel of
-// War. Each layout follows the protocol package's testdata vectors (or qstat's).
+// Dialects built here rather than read from a protocol's vectors: replies that
+// echo a request's text, start with the request, or hold tokens a handshake set.
 
 // --- id Tech text replies: "\xFF\xFF\xFF\xFF<keyword>\n\info\nplayer lines" ---
 
@@ -32,17 +30,6 @@ func darkplacesReply(req []byte) []byte {
 	return []byte(oob + "statusResponse\n\\gamename\\Xonotic\\modname\\data\\sv_maxclients\\16\\clients\\1\\bots\\0" +
 		"\\mapname\\stormkeep\\hostname\\" + serverName + "\\protocol\\3\\challenge\\" +
 		challengeAfter(req, "getstatus ") + "\n12 48 \"Bob\"\n")
-}
-
-// quake2Reply is a Quake II `print` status reply: serverinfo, then `score ping "name"`.
-func quake2Reply([]byte) []byte {
-	return []byte(oob + "print\n\\hostname\\" + serverName + "\\mapname\\q2dm1\\maxclients\\8\\gamename\\baseq2\n3 50 \"Bob\"\n")
-}
-
-// quakeworldReply is a QuakeWorld `n` status reply: serverinfo, then
-// `userid frags time ping "name" "skin" top bottom`, then the NUL qwsv ends it with.
-func quakeworldReply([]byte) []byte {
-	return []byte(oob + "n\\hostname\\" + serverName + "\\map\\dm6\\maxclients\\8\\*gamedir\\qw\n3 12 5 48 \"Bob\" \"base\" 4 4\n\x00")
 }
 
 // fivemReply is FXServer's infoResponse to `getinfo <challenge>`, key order of
@@ -69,6 +56,18 @@ func qr2Challenge(req []byte) []byte {
 }
 
 func isQR2Handshake(req []byte) bool { return len(req) >= 3 && req[2] == 0x09 }
+
+// qr2 answers the handshake, then the stat request with the vector at path,
+// the request's session echoed.
+func qr2(path string) func([]byte) []byte {
+	stat := echoed(path, 1, span(3, 7))
+	return func(req []byte) []byte {
+		if isQR2Handshake(req) {
+			return qr2Challenge(req)
+		}
+		return stat(req)
+	}
+}
 
 // qr2StatHeader is a stat reply's 16-byte header: 00, the session, "splitnum\0",
 // the packet number (0x80: the last) and the section of its first item.
@@ -108,23 +107,20 @@ func gamespy3Parts(req []byte) [][]byte {
 	}
 }
 
-// gamespy4Reply answers the handshake, then the full stat request (Minecraft's
-// query: K/V pairs, then the player names).
-func gamespy4Reply(req []byte) []byte {
-	if isQR2Handshake(req) {
-		return qr2Challenge(req)
-	}
-	b := qr2StatHeader(req, 0x80, 0)
-	b = append(b, "hostname\x00"+serverName+"\x00gametype\x00SMP\x00game_id\x00MINECRAFT\x00version\x001.20.4\x00"+
-		"plugins\x00\x00map\x00world\x00numplayers\x001\x00maxplayers\x0020\x00hostport\x0025565\x00hostip\x00127.0.0.1\x00\x00"...)
-	return append(b, "\x01player_\x00\x00Bob\x00\x00"...)
-}
-
 // --- Cube 2 (Sauerbraten): replies start with the request they answer ---
 
 // cube2Info is the info request: 0x81 and an int32 ping (the querier's are all
 // above 2^24, so never one byte).
 func cube2Info(req []byte) bool { return len(req) == 5 && req[0] == 0x81 }
+
+// cube2Ping is the echo of the info request's ping (the extinfo requests carry
+// no token).
+func cube2Ping(req []byte) (int, int) {
+	if cube2Info(req) {
+		return 1, 5
+	}
+	return 0, 0
+}
 
 // cube2Reply answers the info request (clients, five attributes: protocol 260,
 // mode, seconds left, max clients, master mode; map; description), the
@@ -143,92 +139,24 @@ func cube2Reply(req []byte) []byte {
 	return nil
 }
 
-// --- Armagetron: messages of BE u16 descriptor, id, length in words; a sender-id trailer ---
+// --- Armagetron: the small request (descriptor 52) gets the small info, the
+// big one the big info ---
 
-// armaString is an Armagetron string: a length counting the NUL (0 for ""),
-// then words carrying two characters, the earlier one in the low byte.
-func armaString(s string) []byte {
-	if s == "" {
-		return []byte{0, 0}
-	}
-	p := s + "\x00"
-	if len(p)%2 == 1 {
-		p += "\x00"
-	}
-	b := binary.BigEndian.AppendUint16(nil, uint16(len(s)+1))
-	for i := 0; i < len(p); i += 2 {
-		b = append(b, p[i+1], p[i])
-	}
-	return b
-}
-
-// armaUint is an integer as two words, low word first.
-func armaUint(v uint32) []byte {
-	return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint16(nil, uint16(v)), uint16(v>>16))
-}
-
-// armaMessage is a datagram of one message of descriptor desc, then the trailer.
-func armaMessage(desc uint16, data []byte) []byte {
-	b := binary.BigEndian.AppendUint16(nil, desc)
-	b = append(b, 0, 0)
-	b = binary.BigEndian.AppendUint16(b, uint16(len(data)/2))
-	return append(append(b, data...), 0, 0)
-}
-
-func armaDesc(req []byte) uint16 {
-	if len(req) < 2 {
-		return 0
-	}
-	return binary.BigEndian.Uint16(req)
-}
-
-// armagetronReply answers the small request (52) with the small info (50) and
-// the big request (53) with the big info (51), as 0.2.9 does.
 func armagetronReply(req []byte) []byte {
-	if armaDesc(req) == 52 {
-		return armaMessage(50, append(append(armaUint(4534), armaString("")...), armaUint(0)...))
+	if len(req) >= 2 && binary.BigEndian.Uint16(req) == 52 {
+		return readVector("armagetron/testdata/small_info_real_layout.hex")
 	}
-	var d []byte
-	d = append(d, armaUint(4534)...)
-	d = append(d, armaString("")...) // hostname
-	d = append(d, armaString(serverName)...)
-	d = append(d, armaUint(1)...)  // players
-	d = append(d, armaUint(0)...)  // version min
-	d = append(d, armaUint(17)...) // version max
-	d = append(d, armaString("0.2.9.1_alpha20230222 unix dedicated")...)
-	d = append(d, armaUint(16)...) // max players
-	d = append(d, armaString("Bob\n")...)
-	d = append(d, armaString("")...) // options
-	d = append(d, armaString("")...) // url
-	d = append(d, armaString("")...) // global ids
-	return armaMessage(51, d)
+	return readVector("armagetron/testdata/players_colours.hex")
 }
 
 // armagetronPrefix is a valid small info for the small request, and a big-info
 // message header (descriptor 51, id 0) for the big one: the random bytes behind
 // it are its length and data.
 func armagetronPrefix(req []byte) []byte {
-	if armaDesc(req) == 52 {
+	if len(req) >= 2 && binary.BigEndian.Uint16(req) == 52 {
 		return armagetronReply(req)
 	}
 	return []byte{0x00, 0x33, 0x00, 0x00}
-}
-
-// --- Mumble: the legacy UDP ping, 00000000 + an 8-byte identifier the reply echoes ---
-
-func mumblePrefix(req []byte) []byte {
-	b := []byte{0x00, 0x01, 0x04, 0x07} // version 1.4.7
-	if len(req) >= 12 {
-		return append(b, req[4:12]...)
-	}
-	return append(b, make([]byte, 8)...)
-}
-
-func mumbleReply(req []byte) []byte {
-	b := mumblePrefix(req)
-	b = binary.BigEndian.AppendUint32(b, 1)        // users
-	b = binary.BigEndian.AppendUint32(b, 50)       // max users
-	return binary.BigEndian.AppendUint32(b, 72000) // bandwidth
 }
 
 // --- Teeworlds 0.7: token handshake, then a connectionless gie3 answered by inf3 ---
@@ -241,6 +169,14 @@ const (
 )
 
 func tw07TokenRequest(req []byte) bool { return len(req) == tw07TokenRequestLen && req[7] == 5 }
+
+// tw07Token is the echo of our token in the 0.7 token request.
+func tw07Token(req []byte) (int, int) {
+	if tw07TokenRequest(req) {
+		return 8, 12
+	}
+	return 0, 0
+}
 
 // tw07InfoRequest: connectionless (flags 8<<2 | version 1), the server's token,
 // the client's, "\xFF\xFF\xFF\xFFgie3" and the browser token.
@@ -289,26 +225,15 @@ func sampPrefix(req []byte) []byte {
 	return bytes.Clone(req[:11])
 }
 
-// sampReply answers 'i' with an info carrying serverName and 'r' with a rules
-// list holding the version; other opcodes get an empty list.
+// sampVectors are the package's replies to each opcode; others get an empty list.
+var sampVectors = map[byte]string{'i': "info_samp.hex", 'r': "rules_samp.hex", 'c': "players_c.hex", 'd': "players_d.hex"}
+
 func sampReply(req []byte) []byte {
 	b := sampPrefix(req)
-	str := func(s string) { b = binary.LittleEndian.AppendUint32(b, uint32(len(s))); b = append(b, s...) }
-	switch b[10] {
-	case 'i':
-		b = append(b, 0, 2, 0, 32, 0) // no password, 2 of 32 players
-		str(serverName)
-		str("Freeroam")
-		str("English")
-	case 'r':
-		b = append(b, 1, 0, 7)
-		b = append(b, "version"...)
-		b = append(b, 8)
-		b = append(b, "0.3.7-R2"...)
-	default:
-		b = append(b, 0, 0)
+	if v, ok := sampVectors[b[10]]; ok {
+		return append(b, readVector("samp/testdata/" + v)[11:]...)
 	}
-	return b
+	return append(b, 0, 0)
 }
 
 // --- Ventrilo detailed status (qstat's ventrilo.c): encrypted header echoing
@@ -324,16 +249,29 @@ func ventriloReply(req []byte) []byte {
 // behind it are the status text (or end it early: truncated).
 func ventriloPrefix(req []byte) []byte { return ventrilo.Answer(req, nil, 256) }
 
-// --- Frontlines: Fuel of War LSQ (qstat's fl.c): A2S framing, its own info
-// record, big-endian numbers ---
+// --- Tribes: reply byte, the request's echo, request byte ---
 
-// ffowReply is the LSQ info record naming serverName.
-func ffowReply([]byte) []byte {
-	b := []byte("\xFF\xFF\xFF\xFF\x49\x02")
-	for _, s := range []string{serverName, "CQ_Harbor", "ffow", "Conquest", "Frontlines: Fuel of War", "1.0.3"} {
-		b = append(append(b, s...), 0)
+func tribesPrefix(req []byte) []byte {
+	if len(req) != 3 || req[0] != 'b' {
+		return nil
 	}
-	b = binary.BigEndian.AppendUint16(b, 5476)     // game port
-	b = append(b, 2, 32, 'd', 'w', 0, 1, 60, 1, 5) // players, max, dedicated, os, password, anticheat, fps, round, rounds
-	return binary.BigEndian.AppendUint16(b, 600)   // time left
+	return []byte{'c', req[1], req[2], 'b'}
+}
+
+func tribesReply(req []byte) []byte {
+	if tribesPrefix(req) == nil {
+		return nil
+	}
+	return echoed("tribes1/testdata/tribes.vec", 1, span(1, 3))(req)
+}
+
+// --- Hexen II: NetQuake control packets (flag 0x8000, length, op code) ---
+
+// hexen2Prefix is the control header with the op code of the request's answer;
+// the random tail makes the length field lie, as a hostile server may.
+func hexen2Prefix(req []byte) []byte {
+	if len(req) < 5 {
+		return nil
+	}
+	return append(binary.BigEndian.AppendUint32(nil, 0x8000<<16|5), req[4]|0x80)
 }

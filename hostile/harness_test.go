@@ -24,6 +24,7 @@ import (
 
 	probepkg "github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
@@ -95,42 +96,24 @@ func targetFor(t testing.TB, h *web.ProbeHandler, module string, addr netip.Addr
 	return netip.AddrPortFrom(addr.Addr(), uint16(p)).String()
 }
 
-// queryPortOption holds, for protocols whose module rather than the target names
-// the port the querier connects to, the module's YAML block setting that port.
-var queryPortOption = map[string]string{
-	// TeamSpeak 3: the target names the voice port, the querier connects to the
-	// same address on the module's query_port.
-	"teamspeak3": "teamspeak3: {query_port: %d}",
-	"teamspeak2": "teamspeak2: {query_port: %d}",
-}
-
-// moduleBlock holds, for protocols whose built-in module cannot query the fake
-// (Soldat's admin connection needs a password), the module's YAML block; the
-// target stays the fake's address, which a module with a credential lists.
-var moduleBlock = map[string]string{
-	"soldat": "soldat: {password: hostile}, targets: [127.0.0.1]",
-}
-
-// otherPort is the target port given to those protocols: not the fake server's,
-// so a querier that ignored its query-port option would miss it.
+// otherPort is the target port of a module naming the port its querier connects
+// to (dialect.module): not the fake server's, so a querier that ignored the
+// option would miss it.
 const otherPort = 9987
 
 // moduleFor returns the extra YAML of the module probing p against a fake server
-// on addr (a module named after p, overriding the built-in one when p needs its
-// port option set) and the target to probe.
+// on addr (none, or p's dialect.module) and the target to probe.
 func moduleFor(p protocols.Protocol, addr netip.AddrPort) (yaml string, target func(t testing.TB, h *web.ProbeHandler) string) {
-	if blk, ok := moduleBlock[p.Name]; ok {
-		yaml = fmt.Sprintf("modules:\n  %s: {protocol: %s, %s}\n", p.Name, p.Name, blk)
-		return yaml, func(t testing.TB, h *web.ProbeHandler) string { return targetFor(t, h, p.Name, addr) }
+	target = func(t testing.TB, h *web.ProbeHandler) string { return targetFor(t, h, p.Name, addr) }
+	m := dialects[p.Name].module
+	if m == "" {
+		return "", target
 	}
-	opt, ok := queryPortOption[p.Name]
-	if !ok {
-		return "", func(t testing.TB, h *web.ProbeHandler) string { return targetFor(t, h, p.Name, addr) }
+	if strings.Contains(m, "%d") {
+		m = fmt.Sprintf(m, addr.Port())
+		target = func(testing.TB, *web.ProbeHandler) string { return netip.AddrPortFrom(addr.Addr(), otherPort).String() }
 	}
-	yaml = fmt.Sprintf("modules:\n  %s: {protocol: %s, %s}\n", p.Name, p.Name, fmt.Sprintf(opt, addr.Port()))
-	return yaml, func(testing.TB, *web.ProbeHandler) string {
-		return netip.AddrPortFrom(addr.Addr(), otherPort).String()
-	}
+	return fmt.Sprintf("modules:\n  %s: %s\n", p.Name, m), target
 }
 
 // queriesPerProbe is, for protocols whose probe may run several queries that each
@@ -156,48 +139,48 @@ type probeOut struct {
 	parse   error
 }
 
-func (o probeOut) success() float64 { return o.gauge("probe_success") }
+func (o probeOut) success() float64 { return o.gauge("probe_success", "", "") }
 
-func (o probeOut) gauge(name string) float64 {
-	mf := o.fams[name]
-	if mf == nil || len(mf.Metric) == 0 {
-		return -1
-	}
-	return mf.Metric[0].GetGauge().GetValue()
+// phase is gameserver_query_phase_success for phase.
+func (o probeOut) phase(name string) float64 {
+	return o.gauge("gameserver_query_phase_success", "phase", name)
 }
 
-// phase is gameserver_query_phase_success for phase, -1 when absent.
-func (o probeOut) phase(name string) float64 {
-	mf := o.fams["gameserver_query_phase_success"]
-	if mf == nil {
-		return -1
-	}
-	for _, m := range mf.Metric {
-		for _, lp := range m.Label {
-			if lp.GetName() == "phase" && lp.GetValue() == name {
-				return m.GetGauge().GetValue()
-			}
-		}
+// gauge is the value of o.metric(family, name, value), -1 when absent.
+func (o probeOut) gauge(family, name, value string) float64 {
+	if m := o.metric(family, name, value); m != nil {
+		return m.GetGauge().GetValue()
 	}
 	return -1
 }
 
 // reason is the failure reason, "" on success or when absent.
-func (o probeOut) reason() string {
-	return o.label("probe_failure_info", "reason")
-}
+func (o probeOut) reason() string { return o.label("probe_failure_info", "reason") }
 
+// label is the value of label name of family's first metric, "" when absent.
 func (o probeOut) label(family, name string) string {
-	mf := o.fams[family]
-	if mf == nil || len(mf.Metric) == 0 {
-		return ""
-	}
-	for _, lp := range mf.Metric[0].Label {
+	for _, lp := range o.metric(family, "", "").GetLabel() {
 		if lp.GetName() == name {
 			return lp.GetValue()
 		}
 	}
 	return ""
+}
+
+// metric is family's first metric with label name = value (any, for name ""),
+// nil when there is none.
+func (o probeOut) metric(family, name, value string) *dto.Metric {
+	for _, m := range o.fams[family].GetMetric() {
+		if name == "" {
+			return m
+		}
+		for _, lp := range m.Label {
+			if lp.GetName() == name && lp.GetValue() == value {
+				return m
+			}
+		}
+	}
+	return nil
 }
 
 // probe runs one /probe request through the handler, times the call and parses
@@ -224,11 +207,8 @@ func probeRaw(h http.Handler, module, target, scrape string) probeOut {
 	return probeOut{status: rec.Code, body: rec.Body.String(), elapsed: time.Since(start)}
 }
 
-// canary measures how late the Go scheduler runs a goroutine woken by a timer. It
-// arms one for d; the returned func reports how long after d the timer's goroutine
-// ran (0 when called before d: nothing was late). A probe that answers late on a
-// starved host (other jobs saturating the CPUs) is late by about as much; one that
-// overshoots by more than that plus the slack is late by its own fault.
+// canary arms a timer for d; the returned func reports how late after d its
+// goroutine ran (0 when called before d): how late the host ran a woken goroutine.
 func canary(d time.Duration) func() time.Duration {
 	start := time.Now()
 	fired := make(chan time.Duration, 1)
@@ -326,33 +306,25 @@ func liveGoroutines() int {
 	return n + max(readers-maxSharedReaders, 0)
 }
 
-// within polls cond until it holds or settle has passed, and says whether it held.
-func within(cond func() bool) bool {
-	for deadline := time.Now().Add(settle); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			return false
-		}
-	}
-	return true
-}
-
 // waitNoProjectGoroutines fails t if goroutines of the exporter outlive the probe.
 func waitNoProjectGoroutines(t testing.TB) {
 	t.Helper()
-	var left []string
-	if !within(func() bool { left = projectGoroutines(); return len(left) == 0 }) {
-		t.Errorf("%d goroutine(s) of the exporter outlived the probe:\n%s", len(left), strings.Join(left, "\n\n"))
-	}
+	testenv.WaitEvery(t, 10*time.Millisecond, settle, "the exporter's goroutines to end", func() (bool, string) {
+		left := projectGoroutines()
+		return len(left) == 0, fmt.Sprintf("%d goroutine(s) outlived the probe:\n%s", len(left), strings.Join(left, "\n\n"))
+	})
 }
 
 // waitGoroutines fails t if more than base goroutines are still running once
 // everything the test started was closed.
 func waitGoroutines(t testing.TB, base int) {
 	t.Helper()
-	n := 0
-	if !within(func() bool { n = liveGoroutines(); return n <= base }) {
-		t.Errorf("%d goroutines after the fake server closed, %d before it started:\n%s", n, base, strings.Join(stacks(), "\n\n"))
-	}
+	testenv.WaitEvery(t, 10*time.Millisecond, settle, "the goroutines to end", func() (bool, string) {
+		if n := liveGoroutines(); n > base {
+			return false, fmt.Sprintf("%d goroutines after the fake server closed, %d before it started:\n%s", n, base, strings.Join(stacks(), "\n\n"))
+		}
+		return true, ""
+	})
 }
 
 // totalAlloc returns the bytes allocated since the process started: its growth over
@@ -405,14 +377,9 @@ func runDelays() map[string]int64 {
 	return out
 }
 
-// starvation measures how long the kernel kept this process's threads off the
-// CPUs while they were ready to run, from now until the returned func is called:
-// the sum over threads of their run-queue wait. Other jobs saturating the host
-// (not this process) cause it; a CPU-bound probe (a decompression bomb) is late by
-// about as much, which a timer armed beside it does not show (a waking timer is
-// favoured by the scheduler over a thread that has used its share). The sum is an
-// upper bound of what one probe lost (several threads may wait at once), about 0
-// on an idle host, so a probe late by its own fault still fails there.
+// starvation measures the run-queue wait of this process's threads, summed, from
+// now until the returned func is called (see the package doc): what a CPU-bound
+// probe loses to other jobs, which a timer armed beside it does not show.
 func starvation() func() time.Duration {
 	before := runDelays()
 	return func() time.Duration {

@@ -39,6 +39,9 @@ type hostileCase struct {
 	name  string
 	want  func(p protocols.Protocol) ([]string, bool)
 	start func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server)
+	// replies, for a case without start, is what a server of p's transport
+	// answers to each request (TCP: the first).
+	replies replier
 	// fast: the probe must end before its deadline (a refusal, a reply that
 	// decodes or fails to, a bound hit), not wait for it.
 	fast bool
@@ -56,6 +59,9 @@ func udp(p protocols.Protocol) bool { return p.Transport != "tcp" }
 func tcp(p protocols.Protocol) bool { return p.Transport == "tcp" }
 
 func hasDialect(p protocols.Protocol) bool { _, ok := dialects[p.Name]; return ok }
+
+// echoes: p's replies echo a challenge, id or cookie of the request.
+func echoes(p protocols.Protocol) bool { return dialects[p.Name].echo != nil }
 
 // every applies to every protocol that passes the filters.
 func every(want []string, filters ...func(protocols.Protocol) bool) func(protocols.Protocol) ([]string, bool) {
@@ -97,27 +103,6 @@ func answerUDP(t *testing.T, replies func(req []byte) [][]byte) (netip.AddrPort,
 	return startUDP(t, func(s *udpServer, req []byte, from netip.AddrPort) { s.send(from, replies(req)...) }).at()
 }
 
-// answerTCP starts a TCP server of p's dialect that sends its greeting (if its
-// server speaks first), reads the request, writes reply(req), then half-closes and
-// reads what the client still sends (TeamSpeak 3 sends commands the reply already
-// answered): a full close with unread bytes would reset the connection and might
-// discard the reply before the client reads it. reply runs under a lock:
-// connections have their own goroutines, and replies may share a random source.
-func answerTCP(t *testing.T, p protocols.Protocol, reply func(req []byte) []byte) (netip.AddrPort, server) {
-	var mu sync.Mutex
-	return startTCP(t, func(s *tcpServer, c net.Conn) {
-		req := readRequest(c, p)
-		mu.Lock()
-		b := reply(req)
-		mu.Unlock()
-		c.Write(b)
-		if tc, ok := c.(*net.TCPConn); ok {
-			tc.CloseWrite()
-		}
-		drain(c)
-	}).at()
-}
-
 // readRequest sends p's greeting, if its server speaks first, and reads the
 // client's request (one read: requests are small).
 func readRequest(c net.Conn, p protocols.Protocol) []byte {
@@ -134,21 +119,31 @@ func readRequest(c net.Conn, p protocols.Protocol) []byte {
 // speaksFirst: p's server talks before the client (a greeting).
 func speaksFirst(p protocols.Protocol) bool { return dialects[p.Name].greeting != nil }
 
-// answer starts a server of p's transport answering with replies (TCP: the first).
+// answer starts a server of p's transport answering each request with replies.
+// Over TCP it sends p's greeting (if its server speaks first), reads the request,
+// writes the first reply, then half-closes and reads what the client still sends
+// (TeamSpeak 3 sends commands the reply already answered): a full close with
+// unread bytes would reset the connection and might discard the reply before the
+// client reads it. replies runs under a lock: connections have their own
+// goroutines, and replies may share a random source.
 func answer(t *testing.T, p protocols.Protocol, replies func(req []byte) [][]byte) (netip.AddrPort, server) {
-	if tcp(p) {
-		return answerTCP(t, p, func(req []byte) []byte {
-			if r := replies(req); len(r) > 0 {
-				return r[0]
-			}
-			return nil
-		})
+	if udp(p) {
+		return answerUDP(t, replies)
 	}
-	return answerUDP(t, replies)
-}
-
-func one(f func([]byte) []byte) func([]byte) [][]byte {
-	return func(req []byte) [][]byte { return [][]byte{f(req)} }
+	var mu sync.Mutex
+	return startTCP(t, func(s *tcpServer, c net.Conn) {
+		req := readRequest(c, p)
+		mu.Lock()
+		r := replies(req)
+		mu.Unlock()
+		if len(r) > 0 {
+			c.Write(r[0])
+		}
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.CloseWrite()
+		}
+		drain(c)
+	}).at()
 }
 
 // pick returns the datagrams at the given indexes, in that order.
@@ -197,7 +192,13 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 		t.Skip("BUG: " + msg + " (HOSTILE_BUGS=1 runs it)")
 	}
 	base := liveGoroutines()
-	addr, srv := c.start(t, p)
+	start := c.start
+	if start == nil {
+		start = func(t *testing.T, p protocols.Protocol) (netip.AddrPort, server) {
+			return answer(t, p, c.replies(t, p))
+		}
+	}
+	addr, srv := start(t, p)
 	yaml, targetOf := moduleFor(p, addr)
 	if c.module != "" {
 		yaml = c.module
@@ -245,9 +246,9 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 		t.Errorf("probe_success 1, want a failure with reason %v\n%s", want, out.body)
 	case out.success() == 0 && !slices.Contains(want, reason):
 		t.Errorf("reason %q, want one of %v\n%s", reason, want, lastProbeDebug(t, h))
-	case out.success() == 1 && dialects[p.Name].named:
-		if name := out.label("gameserver_info", "name"); name != serverName {
-			t.Errorf("gameserver_info name %q, want %q\n%s", name, serverName, out.body)
+	case out.success() == 1 && dialects[p.Name].name != "":
+		if name, want := out.label("gameserver_info", "name"), dialects[p.Name].name; name != want {
+			t.Errorf("gameserver_info name %q, want %q\n%s", name, want, out.body)
 		}
 	}
 	for _, phase := range c.failedPhases {

@@ -98,25 +98,9 @@ func (l *lateness) observe(prev, now time.Time, period time.Duration) {
 
 func (l *lateness) get() time.Duration { return time.Duration(l.worst.Load()) }
 
-// TestLoad fires 2000 probes at a /probe handler capped at 500 in flight and 500
-// waiting for a slot (MaxWaiting), each request its own (module, target) so that
-// single-flight merges none, in four waves:
-//
-//   - hold: 500 A2S probes of gate servers take every slot and keep them until the
-//     test opens the gates;
-//   - wait: 500 probes with a 1 s timeout (of silent servers, never reached) find
-//     no slot, wait (the waiting cap leaves room for all of them) and must fail as
-//     overloaded, each after its whole timeout and by its deadline + slack;
-//   - queue + refuse: 1000 A2S probes of gate servers with a long timeout at once:
-//     500 wait for a slot, the other 500 find the waiting cap full and must fail
-//     at once as overloaded, while every slot is still held;
-//   - then the gates open: the held probes end (reason challenge), their slots go
-//     to the 500 waiting ones, which probe the open gates and end the same way.
-//
-// So the expected outcome is exact: 1000 challenge, 1000 overloaded (500 after
-// waiting, 500 at once). The in-flight gauge must reach the cap and never pass it,
-// and the goroutines must return to their baseline. It logs the peak RSS (VmHWM,
-// process-wide: run it alone for BENCHMARKS.md). -short divides it all by five.
+// TestLoad pins the waiting semantics of a /probe handler capped at 500 in flight
+// and 500 waiting, in the four waves the package doc describes (hold, wait,
+// queue + refuse, the gates open): 1000 challenge, 1000 overloaded, exactly.
 func TestLoad(t *testing.T) {
 	testenv.LoadTest(t)
 	limit, servers := 500, 50
@@ -227,12 +211,9 @@ func TestLoad(t *testing.T) {
 	for i := range limit {
 		holdWG.Go(func() { held[i] = run(gatedJobs[i], holdScrape, began) })
 	}
-	for deadline := time.Now().Add(loadBarrier); inFlight() < int64(limit); {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d of the first %d probes are in flight after %s", inFlight(), limit, loadBarrier)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testenv.WaitEvery(t, time.Millisecond, loadBarrier, "every slot taken", func() (bool, string) {
+		return inFlight() >= int64(limit), fmt.Sprintf("%d of the first %d probes in flight", inFlight(), limit)
+	})
 
 	// wait: each waits its whole timeout for a slot, then fails as overloaded.
 	var wg sync.WaitGroup
