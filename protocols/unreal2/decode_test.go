@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -224,50 +223,6 @@ func TestStrings(t *testing.T) {
 	}
 }
 
-// TestInfoTail covers the layouts after the player counts.
-func TestInfoTail(t *testing.T) {
-	str := func(s string) []byte { return append(append([]byte{byte(len(s) + 1)}, s...), 0) }
-	i32 := func(v byte) []byte { return []byte{v, 0, 0, 0} }
-	cat := func(parts ...[]byte) []byte {
-		var b []byte
-		for _, p := range parts {
-			b = append(b, p...)
-		}
-		return b
-	}
-	tests := []struct {
-		name     string
-		tail     []byte
-		layout   string
-		trailing int
-	}{
-		{"none", nil, "", 0},
-		{"ut2003", i32(9), "ut2003", 0},
-		{"ut2004", cat(i32(9), i32(1), str("2")), "ut2004", 0},
-		{"ut2004 and more", cat(i32(9), i32(1), str("2"), []byte{1, 2}), "ut2004", 2},
-		{"ut2004 skill cut", cat(i32(9), i32(1), []byte{0x09, 'x'}), "ut2003", 6},
-		{"killingfloor", cat(i32(2), i32(7), i32(9), i32(1), str("0")), "killingfloor", 0},
-		// A long skill string on a standard server is not taken for Killing Floor:
-		// the KF reading would not end at the end of the datagram.
-		{"ut2004 long skill", cat(i32(9), i32(1), str("Masterful Pro")), "ut2004", 0},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var in info
-			in.tail(tc.tail)
-			if in.layout != tc.layout || in.trailing != tc.trailing {
-				t.Errorf("layout %q trailing %d, want %q %d", in.layout, in.trailing, tc.layout, tc.trailing)
-			}
-			if tc.layout != "" && tc.layout != "killingfloor" && in.ping != 9 {
-				t.Errorf("ping %d", in.ping)
-			}
-			if tc.layout == "killingfloor" && (in.waveCurrent != 2 || in.waveTotal != 7 || in.ping != 9 || in.flags != 1) {
-				t.Errorf("killing floor fields %+v", in)
-			}
-		})
-	}
-}
-
 // TestRulesCap stops at maxRulePairs.
 func TestRulesCap(t *testing.T) {
 	var kv []protocols.KV
@@ -283,41 +238,6 @@ func TestRulesCap(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: the info's current players count bots too (UT2004's
-// DeathMatch.GetNumPlayers: humans plus bots, capped at max-1, once a human is
-// on), while the player list holds humans only (GetServerPlayers skips bots). With
-// the list asked for, Players is its length and Bots the count less it; without,
-// Players is the count as sent (bots included) and Bots stays unknown. No listed
-// player is marked, as the list has no bot in it.
-func TestBotsMeaning(t *testing.T) {
-	for _, c := range []struct {
-		name               string
-		counted, listed    int
-		players            bool
-		wantHuman, wantBot int64
-	}{
-		{"humans only", 3, 3, true, 3, 0},
-		{"two humans, five bots", 7, 2, true, 2, 5},
-		{"bots counted, list not asked", 7, 0, false, 7, prototest.Unknown},
-		// No human on: the server counts nobody, bots or not.
-		{"empty", 0, 0, true, 0, prototest.Unknown},
-		// A list longer than the count cannot be split.
-		{"list longer than the count", 2, 4, true, 4, prototest.Unknown},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			f := &fake{info: [][]byte{infoReply("Bots", "DM-Rankin", int32(c.counted), 16)}, players: playerReplies(c.listed, 4)}
-			res, _, err := query(t, f.start(t), protocols.Settings{Players: c.players}, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prototest.CheckBots(t, res, c.wantHuman, c.wantBot, false)
-			if c.players && len(res.PlayerList) != c.listed {
-				t.Errorf("%d players listed, want %d", len(res.PlayerList), c.listed)
-			}
-		})
-	}
-}
-
 // FuzzDecode runs every decoder on one datagram, as the querier would for each
 // reply type, seeded with the vectors in testdata/ and the fakes' replies.
 func FuzzDecode(f *testing.F) {
@@ -325,7 +245,6 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add(infoReply("Seed", "DM-Seed", 3, 8))
-	f.Add(kfInfo("Seed KF", 2, 6))
 	for _, b := range playerReplies(5, 5) {
 		f.Add(b)
 	}
