@@ -3,7 +3,6 @@ package ase
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -17,6 +16,8 @@ import (
 
 func known(v int64) protocols.Count { return protocols.Known(v) }
 
+// TestDecodeVectors: ASE counts players and flags no bots (Players is the count
+// as sent, Bots unknown, no listed player marked).
 func TestDecodeVectors(t *testing.T) {
 	tests := []struct {
 		vec   string
@@ -83,21 +84,12 @@ func TestDecodeVectors(t *testing.T) {
 	}
 }
 
-func TestResultPhaseErrors(t *testing.T) {
+// TestResultInfo: the header's values are info (the rows pin their count).
+func TestResultInfo(t *testing.T) {
 	s, err := decode(prototest.VecFile(t, "rules_cut"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := s.Result(false, false)
-	if r.PlayerList != nil || r.Rules != nil || r.PhaseErrors != nil {
-		t.Errorf("players/rules not asked for, got %+v", r)
-	}
-	r = s.Result(true, true)
-	if len(r.PhaseErrors) != 2 || r.PhaseErrors[0].Phase != "rules" || r.PhaseErrors[1].Phase != "players" {
-		t.Errorf("phase errors = %v", r.PhaseErrors)
-	}
-	if r.Name != "RulesCut" || r.Game != "mta" || len(r.Info) != len(headerKeys) || r.Info[2] != (protocols.KV{Key: "servername", Value: "RulesCut"}) {
-		t.Errorf("result = %+v", r)
+	prototest.NoError(t, err)
+	if r := s.Result(true, true); r.Info[2] != (protocols.KV{Key: "servername", Value: "RulesCut"}) {
+		t.Errorf("info = %+v", r.Info)
 	}
 }
 
@@ -204,15 +196,6 @@ func TestTooManyPlayers(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: ASE counts players and flags no bots.
-func TestBotsMeaning(t *testing.T) {
-	s, err := decode(prototest.VecFile(t, "basic"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.CheckBots(t, s.Result(true, false), 3, prototest.Unknown, true)
-}
-
 // seeds are the own vectors, the real captures when ../shared is present and a
 // split reply.
 func seeds(f *testing.F) [][]byte {
@@ -220,14 +203,7 @@ func seeds(f *testing.F) [][]byte {
 	for _, b := range prototest.AllVecs(f) {
 		out = append(out, b)
 	}
-	if d := prototest.SharedDir(); d != "" {
-		files, _ := filepath.Glob(filepath.Join(d, "fixtures", "ase", "*.bin"))
-		for _, p := range files {
-			if b, err := os.ReadFile(p); err == nil {
-				out = append(out, b)
-			}
-		}
-	}
+	out = append(out, prototest.SharedFiles("fixtures/ase/*.bin")...)
 	return append(out, split(bigReply(60), "idid")...)
 }
 

@@ -81,8 +81,9 @@ func TestQueryReplies(t *testing.T) {
 	}{
 		{"single", all, 2 * time.Second, [][]byte{prototest.VecFile(t, "basic")},
 			`"Café Server" "mp_Training" "farcry" "1.4" 3/16 bots ? pw 2 [OnlyName Scorer Full] rules 2 info 9 partial [] | info:ok skipped 0 log 0`},
-		{"nothing asked", protocols.Settings{}, 2 * time.Second, [][]byte{prototest.VecFile(t, "basic")},
-			`"Café Server" "mp_Training" "farcry" "1.4" 3/16 bots ? pw 2 - rules - info 9 partial [] | info:ok skipped 0 log 0`},
+		// Lists not asked for, and their phase errors, are left out.
+		{"nothing asked", protocols.Settings{}, 2 * time.Second, [][]byte{prototest.VecFile(t, "rules_cut")},
+			`"RulesCut" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules - info 9 partial [] | info:ok skipped 0 log 0`},
 		{"partial", all, 2 * time.Second, [][]byte{prototest.VecFile(t, "player_cut")},
 			`"Cut" "LS" "mta" "1.6" 3/100 bots ? pw 1 [One Two] rules - info 9 partial [players:truncated] | info:ok skipped 0 log 0`},
 		// The fragments before the gap are decoded; the header is kept.
