@@ -2,7 +2,6 @@ package savage
 
 import (
 	"bytes"
-	"errors"
 	"maps"
 	"path/filepath"
 	"reflect"
@@ -110,14 +109,6 @@ func TestParsePlayers(t *testing.T) {
 	many := bytes.Repeat([]byte("x\n"), 5000)
 	if n := len(parsePlayers(string(many))); n != maxPlayers {
 		t.Errorf("%d players, want the cap %d", n, maxPlayers)
-	}
-}
-
-func TestDecodeTooManyPairs(t *testing.T) {
-	b := append(newRequest(cmdExtInfoReply, [4]byte{1, 2, 3, 4})[:len(header)+1], 0x0C, 1, 2, 3, 4)
-	b = append(b, bytes.Repeat([]byte{0xFF, 'k'}, maxPairs+1)...)
-	if _, err := decode(b); !errors.Is(err, wire.ErrTooLarge) {
-		t.Errorf("err = %v, want too large", err)
 	}
 }
 
