@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -87,23 +88,23 @@ func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*proto
 // reaches the server: 0.7 after the token handshake; 0.6 in one request, which
 // auto mode sends beside the token request.
 func TestQueryVectors(t *testing.T) {
-	for i, tc := range goodVectors {
-		modes := map[string]string{versionAuto: "challenge,info", version07: "challenge,info"}
-		if i >= 2 {
-			modes = map[string]string{versionAuto: "challenge", version06: "info"}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		if w.Error != "" {
+			return // TestQueryErrors
+		}
+		name := path.Base(t.Name()) + ".hex"
+		f, modes := &fake{body07: body07(t, name)}, map[string]string{versionAuto: "challenge,info", version07: "challenge,info"}
+		if w.Proto == "0.6" {
+			f, modes = &fake{body06: body06(t, name)}, map[string]string{versionAuto: "challenge", version06: "info"}
 		}
 		for version, phases := range modes {
-			t.Run(tc.file+"/"+version, func(t *testing.T) {
-				f := &fake{body07: body07(t, tc.file)}
-				if i >= 2 {
-					f = &fake{body06: body06(t, tc.file)}
-				}
+			t.Run(version, func(t *testing.T) {
 				res, tr, err := query(t, settings(version, 0), 2*time.Second, f)
-				in, _ := decodeVector(prototest.HexFile(t, tc.file))
+				in, _ := decodeVector(b)
 				prototest.CheckProbe(t, res, tr, err, prototest.ProbeLine(in.Result(true), nil, nil)+" | "+strings.ReplaceAll(phases, ",", ":ok,")+":ok")
 			})
 		}
-	}
+	})
 }
 
 // A DDNet-like server answering both: auto mode takes the first answer.
@@ -216,10 +217,7 @@ func TestQstat06(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
+	info := prototest.InfoOf(res)
 	if qs.Status != "online" || qs.Name != res.Name || qs.Map != res.Map || qs.Game != res.Game {
 		t.Errorf("qstat %+v, querier %q %q %q", qs, res.Name, res.Map, res.Game)
 	}
