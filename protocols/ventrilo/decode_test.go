@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -51,6 +50,9 @@ func TestDecodeReplyVector(t *testing.T) {
 	}
 }
 
+// TestResult: a voice server has no bots; CLIENTCOUNT counts the connected
+// clients (phantoms, a user's presence in a second channel, are clients too):
+// Players is the count as sent, Bots stays unknown.
 func TestResult(t *testing.T) {
 	res, err := result(text(t, "status"), true, wire.UTF8)
 	prototest.NoError(t, err)
@@ -166,15 +168,6 @@ func TestResultWindows1252(t *testing.T) {
 			t.Errorf("comment %q", res.Info[0].Value)
 		}
 	}
-}
-
-// TestBotsMeaning: a voice server has no bots; CLIENTCOUNT counts the connected
-// clients (phantoms, a user's presence in a second channel, are clients too):
-// Players is the count as sent, Bots stays unknown.
-func TestBotsMeaning(t *testing.T) {
-	f := &fake{body: text(t, "status")}
-	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(true, ""), 2*time.Second)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }
 
 // FuzzDecode: no datagram or status text panics the decoders, every error names
