@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -125,14 +124,6 @@ func TestMethodCall(t *testing.T) {
 	if err != nil || root.child("params").childrenNamed("param")[0].child("value").child("i4").text != "255" {
 		t.Errorf("%v", err)
 	}
-}
-
-// TestBotsMeaning: Nadeo servers have no bots; the player list counts everyone
-// connected (spectators too, as qstat and gamedig count them). Players is the
-// list's length, Bots stays unknown.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, newFake(t, "forever").start(t), prototest.Settings(true, ""), 2*time.Second)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }
 
 // FuzzDecode: no answer panics the decoders, every error names one reason, and
