@@ -3,7 +3,6 @@ package soldat
 import (
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -24,6 +23,9 @@ func TestRecordLen(t *testing.T) {
 	}
 }
 
+// TestDecode: REFRESHX gives a bot's slot no address (Rcon.pas fills the IP only
+// for a HUMAN control method): Players counts the slots with one (spectators
+// included), Bots the slots without, and the listed bots are marked.
 func TestDecode(t *testing.T) {
 	rf, err := decodeRefresh(vec(t, "refreshx_ctf"), wire.UTF8)
 	prototest.NoError(t, err)
@@ -102,17 +104,6 @@ func TestDecodeWindows1252(t *testing.T) {
 			t.Errorf("encoding %q: %q, want %q", enc, got, want)
 		}
 	}
-}
-
-// TestBotsMeaning: REFRESHX gives a bot's slot no address (Rcon.pas fills the IP
-// only for a HUMAN control method): Players counts the slots with one
-// (spectators included), Bots the slots without, and the listed bots are marked.
-func TestBotsMeaning(t *testing.T) {
-	f := &fake{record: vec(t, "refreshx_ctf")}
-	s := withPassword(adminPassword)
-	s.Players = true
-	res, _ := prototest.QueryOK(t, Protocol, f.start(t), s, 2*time.Second)
-	prototest.CheckBots(t, res, 2, 1, true)
 }
 
 // FuzzDecode: no record panics the decoder, every error names one reason, and a
