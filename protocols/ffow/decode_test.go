@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -28,6 +27,9 @@ func TestRequests(t *testing.T) {
 	}
 }
 
+// TestDecodeInfo: the LSQ info has no bot count and the player record no bot
+// mark (qstat, gamedig and GameQ read none): Players is the count as sent, Bots
+// stays unknown (and TestDecodePlayers marks no one).
 func TestDecodeInfo(t *testing.T) {
 	in, err := decodeInfo(vec(t, "info"))
 	prototest.NoError(t, err)
@@ -117,14 +119,6 @@ func TestDecodeWindows1252(t *testing.T) {
 	if res := in.result(); res.Name != prototest.MafiaNameText {
 		t.Errorf("name %q, want %q", res.Name, prototest.MafiaNameText)
 	}
-}
-
-// TestBotsMeaning: the LSQ info has no bot count and the player record no bot
-// mark (qstat, gamedig and GameQ read none): Players is the count as sent, Bots
-// stays unknown.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, newFake(t).handle), protocols.Settings{Players: true}, 2*time.Second)
-	prototest.CheckBots(t, res, 5, prototest.Unknown, true)
 }
 
 // FuzzDecode: no reply panics a decoder, every error names one reason, and what
