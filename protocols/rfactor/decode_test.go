@@ -10,9 +10,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// The own test vectors in testdata/*.vec are escaped hex built from
-// gamedig's reader (format: prototest.ParseVec).
-
+// TestDecode reads the own vectors, testdata/*.vec (escaped hex built from
+// gamedig's reader, prototest.ParseVec). The reply counts human players and AI
+// drivers in two bytes: Players is the humans, Bots the AI; no player list.
 func TestDecode(t *testing.T) {
 	if n := len(prototest.VecFile(t, "no_vehicles")); n != fixedLen {
 		t.Fatalf("the fixed part is %d bytes in the vector, %d in the decoder", n, fixedLen)
@@ -73,14 +73,6 @@ func TestDecodeWindows1252(t *testing.T) {
 	if res := r.Result(); res.Name != prototest.Marks1252Text {
 		t.Errorf("name %q, want %q", res.Name, prototest.Marks1252Text)
 	}
-}
-
-// TestBotsMeaning: the reply counts human players and AI drivers in two bytes:
-// Players is the humans, Bots the AI. There is no player list.
-func TestBotsMeaning(t *testing.T) {
-	r, err := decode(prototest.VecFile(t, "full"))
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, r.Result(), 5, 4, false)
 }
 
 // No real rFactor capture is committed: the seeds are the own vectors.
