@@ -38,6 +38,8 @@ func TestRequest(t *testing.T) {
 	}
 }
 
+// TestDecode: the status reports connected players only (StarMade's AI ships
+// are no players) and no bot count: Players is the count as sent, Bots unknown.
 func TestDecode(t *testing.T) {
 	for _, c := range []struct {
 		file, name, version string
@@ -51,7 +53,7 @@ func TestDecode(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
-		if res.Name != c.name || res.Version != c.version || res.Players != protocols.Known(c.players) || res.MaxPlayers != protocols.Known(c.max) || len(res.Info) != c.info {
+		if res.Name != c.name || res.Version != c.version || res.Players != protocols.Known(c.players) || res.MaxPlayers != protocols.Known(c.max) || len(res.Info) != c.info || res.Bots.Known {
 			t.Errorf("%s: %+v", c.file, res)
 		}
 		if res.Info[4] != (protocols.KV{Key: "start_time_ms", Value: "1700000000000"}) || res.Info[3].Value != "A test universe" {
@@ -102,14 +104,6 @@ func TestStartTime(t *testing.T) {
 			t.Errorf("startTime(%v) = %v, want %v", ms, got, want)
 		}
 	}
-}
-
-// TestBotsMeaning: the status reports connected players only (StarMade's AI
-// ships are no players) and no bot count: Players is the count as sent, Bots
-// stays unknown.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, server(t, vec(t, "status_default")), protocols.Settings{}, 2*time.Second)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, false)
 }
 
 // FuzzDecode: no answer panics the decoder, every error names one reason, and a
