@@ -14,71 +14,27 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func known(v int64) protocols.Count { return protocols.Known(v) }
-
-// TestDecodeVectors: ASE counts players and flags no bots (Players is the count
+// TestDecodeVectors decodes each testdata/NAME.vec as its NAME.expected.json
+// says: the error's reason, or the game type and the Result's ProbeLine, its
+// rules and players. ASE counts players and flags no bots (Players is the count
 // as sent, Bots unknown, no listed player marked).
 func TestDecodeVectors(t *testing.T) {
-	tests := []struct {
-		vec   string
-		err   error  // from decode
-		line  string // the game type, then the Result's ProbeLine
-		rules []protocols.KV
-		list  []protocols.Player
-	}{
-		{
-			vec: "basic", line: `Assault "Café Server" "mp_Training" "farcry" "1.4" 3/16 bots ? pw 2 [OnlyName Scorer Full] rules 2 info 9 partial []`,
-			rules: []protocols.KV{{Key: "sv_punkbuster", Value: "1"}, {Key: "timelimit", Value: ""}},
-			list: []protocols.Player{
-				{Name: "OnlyName"},
-				{Name: "Scorer", Score: known(-3), Ping: known(45)},
-				{Name: "Full", Team: "2", Score: known(17), Ping: known(80), Duration: 480, DurationKnown: true},
-			},
-		},
-		{vec: "minimal", line: ` "" "" "mta" "" ?/? bots ? pw 1 - rules - info 9 partial []`},
-		{vec: "cp1252", line: `Assault "Empire Bay – „Cash & Cars“ €5 VIP" "mp_Training" "farcry" "1.4" ?/? bots ? pw 1 - rules - info 9 partial []`},
-		{
-			vec: "flags_zero", line: `DM "Zero" "map" "mta" "1.5" 1/32 bots ? pw 1 [Alpha] rules - info 9 partial []`,
-			list: []protocols.Player{{Name: "Alpha", Score: known(10), Ping: known(50)}},
-		},
-		{
-			vec: "time_units", line: `FFA "T" "m" "farcry" "1" 5/8 bots ? pw 1 [a b c d e] rules - info 9 partial []`,
-			list: []protocols.Player{
-				{Name: "a", Duration: 90, DurationKnown: true},
-				{Name: "b", Duration: 30, DurationKnown: true},
-				{Name: "c", Duration: 7200, DurationKnown: true},
-				{Name: "d", Duration: 180, DurationKnown: true},
-				{Name: "e"},
-			},
-		},
-		{
-			vec: "player_cut", line: `RP "Cut" "LS" "mta" "1.6" 3/100 bots ? pw 1 [One Two] rules - info 9 partial [players:truncated]`,
-			list: []protocols.Player{{Name: "One", Ping: known(20)}, {Name: "Two", Ping: known(30)}},
-		},
-		{
-			vec: "rules_cut", line: `RP "RulesCut" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules 1 info 9 partial [rules:truncated players:truncated]`,
-			rules: []protocols.KV{{Key: "Author", Value: "me"}},
-		},
-		{vec: "rules_zero_len", line: `RP "Zero" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules - info 9 partial [rules:malformed players:truncated]`},
-		{vec: "header_zero_len", err: wire.ErrMalformed},
-		{vec: "header_overrun", err: wire.ErrTruncated},
-		{vec: "bad_magic", err: wire.ErrMalformed},
-		{vec: "magic_only", err: wire.ErrTruncated},
-	}
-	for _, tc := range tests {
-		t.Run(tc.vec, func(t *testing.T) {
-			s, err := decode(prototest.VecFile(t, tc.vec))
-			if prototest.WantedError(t, err, tc.err) {
+	for _, name := range prototest.Names(t, ".expected.json") {
+		t.Run(name, func(t *testing.T) {
+			w := prototest.ReadJSON[struct {
+				Error, Line string
+				Rules       []protocols.KV
+				Players     []protocols.Player
+			}](t, filepath.Join("testdata", name+".expected.json"))
+			s, err := decode(prototest.VecFile(t, name))
+			if prototest.RefusedAs(t, err, w.Error, "") {
 				return
 			}
-			if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != tc.line {
-				t.Errorf("got  %s\nwant %s", got, tc.line)
+			if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != w.Line {
+				t.Errorf("got  %s\nwant %s", got, w.Line)
 			}
-			if !reflect.DeepEqual(s.Rules, tc.rules) {
-				t.Errorf("rules = %v, want %v", s.Rules, tc.rules)
-			}
-			if !reflect.DeepEqual(s.PlayerList, tc.list) {
-				t.Errorf("players = %+v, want %+v", s.PlayerList, tc.list)
+			if !reflect.DeepEqual(s.Rules, w.Rules) || !reflect.DeepEqual(s.PlayerList, w.Players) {
+				t.Errorf("rules = %v, players = %+v", s.Rules, s.PlayerList)
 			}
 		})
 	}

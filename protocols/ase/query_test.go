@@ -125,7 +125,7 @@ func TestQuerySplit(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res.PhaseErrors != nil || !reflect.DeepEqual(res.PlayerList, want.PlayerList) ||
-				res.Name != "Big Server" || res.Players != known(120) {
+				res.Name != "Big Server" || res.Players != protocols.Known(120) {
 				t.Errorf("got %d players, phase errors %v", len(res.PlayerList), res.PhaseErrors)
 			}
 		})
