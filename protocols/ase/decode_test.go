@@ -19,25 +19,23 @@ import (
 // rules and players. ASE counts players and flags no bots (Players is the count
 // as sent, Bots unknown, no listed player marked).
 func TestDecodeVectors(t *testing.T) {
-	for _, name := range prototest.Names(t, ".expected.json") {
-		t.Run(name, func(t *testing.T) {
-			w := prototest.ReadJSON[struct {
-				Error, Line string
-				Rules       []protocols.KV
-				Players     []protocols.Player
-			}](t, filepath.Join("testdata", name+".expected.json"))
-			s, err := decode(prototest.VecFile(t, name))
-			if prototest.RefusedAs(t, err, w.Error, "") {
-				return
-			}
-			if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != w.Line {
-				t.Errorf("got  %s\nwant %s", got, w.Line)
-			}
-			if !reflect.DeepEqual(s.Rules, w.Rules) || !reflect.DeepEqual(s.PlayerList, w.Players) {
-				t.Errorf("rules = %v, players = %+v", s.Rules, s.PlayerList)
-			}
-		})
-	}
+	prototest.VecVectors(t, func(t *testing.T, b []byte, w struct {
+		prototest.HexVector
+		Line    string
+		Rules   []protocols.KV
+		Players []protocols.Player
+	}) {
+		s, err := decode(b)
+		if w.Refused(t, b, err) {
+			return
+		}
+		if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != w.Line {
+			t.Errorf("got  %s\nwant %s", got, w.Line)
+		}
+		if !reflect.DeepEqual(s.Rules, w.Rules) || !reflect.DeepEqual(s.PlayerList, w.Players) {
+			t.Errorf("rules = %v, players = %+v", s.Rules, s.PlayerList)
+		}
+	})
 }
 
 // TestResultInfo: the header's values are info (the rows pin their count).

@@ -1,7 +1,6 @@
 package cs2d
 
 import (
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -16,39 +15,37 @@ import (
 // slots) and the bots byte says how many (the list carries no bot mark); a bots
 // byte above the players byte leaves the total as sent and bots unknown.
 func TestDecodeVectors(t *testing.T) {
-	for _, name := range prototest.Names(t, ".expected.json") {
-		t.Run(name, func(t *testing.T) {
-			w := prototest.ReadJSON[struct {
-				Error, Line string
-				Players     []protocols.Player
-				Rules       map[string]string
-			}](t, filepath.Join("testdata", name+".expected.json"))
-			r, err := decode(prototest.VecFile(t, name))
-			if prototest.RefusedAs(t, err, w.Error, "") {
-				return
+	prototest.VecVectors(t, func(t *testing.T, b []byte, w struct {
+		prototest.HexVector
+		Line    string
+		Players []protocols.Player
+		Rules   map[string]string
+	}) {
+		r, err := decode(b)
+		if w.Refused(t, b, err) {
+			return
+		}
+		res := r.Result(true, true)
+		prototest.CheckProbe(t, res, nil, nil, w.Line)
+		if !reflect.DeepEqual(res.PlayerList, w.Players) {
+			t.Errorf("players %+v, want %+v", res.PlayerList, w.Players)
+		}
+		rules := map[string]string{}
+		for _, kv := range res.Rules {
+			rules[kv.Key] = kv.Value
+		}
+		for k, v := range w.Rules {
+			if rules[k] != v {
+				t.Errorf("rule %s = %q, want %q (rules %v)", k, rules[k], v, res.Rules)
 			}
-			res := r.Result(true, true)
-			prototest.CheckProbe(t, res, nil, nil, w.Line)
-			if !reflect.DeepEqual(res.PlayerList, w.Players) {
-				t.Errorf("players %+v, want %+v", res.PlayerList, w.Players)
-			}
-			rules := map[string]string{}
-			for _, kv := range res.Rules {
-				rules[kv.Key] = kv.Value
-			}
-			for k, v := range w.Rules {
-				if rules[k] != v {
-					t.Errorf("rule %s = %q, want %q (rules %v)", k, rules[k], v, res.Rules)
-				}
-			}
-			if _, ok := rules["game_mode"]; ok != (r.Mode >= 0) {
-				t.Errorf("game_mode rule present %v, mode %d", ok, r.Mode)
-			}
-			if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || res.PhaseErrors != nil || len(res.Info) == 0 {
-				t.Errorf("players and rules not asked for: %+v", res)
-			}
-		})
-	}
+		}
+		if _, ok := rules["game_mode"]; ok != (r.Mode >= 0) {
+			t.Errorf("game_mode rule present %v, mode %d", ok, r.Mode)
+		}
+		if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || res.PhaseErrors != nil || len(res.Info) == 0 {
+			t.Errorf("players and rules not asked for: %+v", res)
+		}
+	})
 }
 
 func TestStrip(t *testing.T) {

@@ -3,7 +3,6 @@ package savage
 import (
 	"bytes"
 	"maps"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -35,44 +34,41 @@ func TestRequest(t *testing.T) {
 // Result's ProbeLine, its players (name, team) and rules. cnum counts the
 // clients: Savage has no bots to tell apart (Bots unknown, none marked).
 func TestDecodeVectors(t *testing.T) {
-	for _, name := range prototest.Names(t, ".expected.json") {
-		t.Run(name, func(t *testing.T) {
-			w := prototest.ReadJSON[struct {
-				Error          string
-				Cmd            byte
-				Echo           [4]byte
-				Truncated      bool
-				Line           string
-				Players, Rules [][2]string
-			}](t, filepath.Join("testdata", name+".expected.json"))
-			r, err := decode(prototest.VecFile(t, name))
-			if prototest.RefusedAs(t, err, w.Error, "") {
-				return
-			}
-			if r.Cmd != w.Cmd || r.Echo != w.Echo || r.Truncated != w.Truncated {
-				t.Errorf("cmd %02X echo % X truncated %v", r.Cmd, r.Echo, r.Truncated)
-			}
-			res := r.Result(true, true)
-			prototest.CheckProbe(t, res, nil, nil, w.Line)
-			var list []protocols.Player
-			for _, p := range w.Players {
-				list = append(list, protocols.Player{Name: p[0], Team: p[1]})
-			}
-			var rules []protocols.KV
-			for _, kv := range w.Rules {
-				rules = append(rules, protocols.KV{Key: kv[0], Value: kv[1]})
-			}
-			if !reflect.DeepEqual(res.PlayerList, list) || !reflect.DeepEqual(res.Rules, rules) {
-				t.Errorf("players %+v, rules %v", res.PlayerList, res.Rules)
-			}
-			if len(res.Info) != 1+len(r.Engine)+len(r.Game) || res.Info[0].Key != "net_protocol" {
-				t.Errorf("info %v", res.Info)
-			}
-			if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || res.PhaseErrors != nil {
-				t.Errorf("players and rules not asked for: %+v", res)
-			}
-		})
-	}
+	prototest.VecVectors(t, func(t *testing.T, b []byte, w struct {
+		prototest.HexVector
+		Cmd            byte
+		Echo           [4]byte
+		Truncated      bool
+		Line           string
+		Players, Rules [][2]string
+	}) {
+		r, err := decode(b)
+		if w.Refused(t, b, err) {
+			return
+		}
+		if r.Cmd != w.Cmd || r.Echo != w.Echo || r.Truncated != w.Truncated {
+			t.Errorf("cmd %02X echo % X truncated %v", r.Cmd, r.Echo, r.Truncated)
+		}
+		res := r.Result(true, true)
+		prototest.CheckProbe(t, res, nil, nil, w.Line)
+		var list []protocols.Player
+		for _, p := range w.Players {
+			list = append(list, protocols.Player{Name: p[0], Team: p[1]})
+		}
+		var rules []protocols.KV
+		for _, kv := range w.Rules {
+			rules = append(rules, protocols.KV{Key: kv[0], Value: kv[1]})
+		}
+		if !reflect.DeepEqual(res.PlayerList, list) || !reflect.DeepEqual(res.Rules, rules) {
+			t.Errorf("players %+v, rules %v", res.PlayerList, res.Rules)
+		}
+		if len(res.Info) != 1+len(r.Engine)+len(r.Game) || res.Info[0].Key != "net_protocol" {
+			t.Errorf("info %v", res.Info)
+		}
+		if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || res.PhaseErrors != nil {
+			t.Errorf("players and rules not asked for: %+v", res)
+		}
+	})
 }
 
 func TestStrip(t *testing.T) {

@@ -3,7 +3,6 @@ package tribes1
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -17,27 +16,25 @@ import (
 // player list (fmt) and info values it holds. The players byte counts the
 // clients; neither layout marks bots.
 func TestDecodeVectors(t *testing.T) {
-	for _, name := range prototest.Names(t, ".expected.json") {
-		t.Run(name, func(t *testing.T) {
-			w := prototest.ReadJSON[struct {
-				Error, Line, List string
-				Info              map[string]string
-			}](t, filepath.Join("testdata", name+".expected.json"))
-			r, err := decode(prototest.VecFile(t, name))
-			if prototest.RefusedAs(t, err, w.Error, "") {
-				return
-			}
-			res := r.Result(true, true)
-			prototest.CheckProbe(t, res, nil, nil, w.Line)
-			if l := fmt.Sprint(res.PlayerList); l != w.List && !(w.List == "[]" && res.PlayerList == nil) {
-				t.Errorf("players %s, want %s", l, w.List)
-			}
-			prototest.CheckInfoHas(t, res, w.Info)
-			if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || res.PhaseErrors != nil {
-				t.Errorf("players and rules not asked for: %+v", res)
-			}
-		})
-	}
+	prototest.VecVectors(t, func(t *testing.T, b []byte, w struct {
+		prototest.HexVector
+		Line, List string
+		Info       map[string]string
+	}) {
+		r, err := decode(b)
+		if w.Refused(t, b, err) {
+			return
+		}
+		res := r.Result(true, true)
+		prototest.CheckProbe(t, res, nil, nil, w.Line)
+		if l := fmt.Sprint(res.PlayerList); l != w.List && !(w.List == "[]" && res.PlayerList == nil) {
+			t.Errorf("players %s, want %s", l, w.List)
+		}
+		prototest.CheckInfoHas(t, res, w.Info)
+		if res := r.Result(false, false); res.PlayerList != nil || res.Rules != nil || res.PhaseErrors != nil {
+			t.Errorf("players and rules not asked for: %+v", res)
+		}
+	})
 }
 
 func TestAnswers(t *testing.T) {
