@@ -139,8 +139,8 @@ func TestQueryReplies(t *testing.T) {
 			if tc.name != "round trip" {
 				return
 			}
-			if want, _, _ := strings.Cut(infoVectors[0].want, " | "); infoLine(res) != want {
-				t.Errorf("got  %s\nwant %s", infoLine(res), want)
+			if line, _, _ := strings.Cut(prototest.ReadJSON[want](t, "testdata/info_sauer_ctf.expected.json").Line, " | "); infoLine(res) != line {
+				t.Errorf("got  %s\nwant %s", infoLine(res), line)
 			}
 			if !res.PlayerList[2].Bot || res.PlayerList[0].Team != "good" || !slices.Contains(res.Rules, protocols.KV{Key: "uptime", Value: "3600"}) ||
 				!slices.Contains(res.Rules, protocols.KV{Key: "mode_name", Value: "ctf"}) {
