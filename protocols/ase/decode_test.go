@@ -135,9 +135,7 @@ func TestTooManyPlayers(t *testing.T) {
 		b = append(b, 0x01, 0x02, 'a') // flags: name; "a"
 	}
 	s, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if !errors.Is(s.PlayersErr, wire.ErrTooLarge) {
 		t.Fatalf("players error %v, want too_large", s.PlayersErr)
 	}

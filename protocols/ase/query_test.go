@@ -121,9 +121,7 @@ func TestQuerySplit(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, func([]byte) [][]byte { return reply }), all, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if res.PhaseErrors != nil || !reflect.DeepEqual(res.PlayerList, want.PlayerList) ||
 				res.Name != "Big Server" || res.Players != protocols.Known(120) {
 				t.Errorf("got %d players, phase errors %v", len(res.PlayerList), res.PhaseErrors)
@@ -179,9 +177,7 @@ func TestQstat(t *testing.T) {
 			qs := prototest.QstatOne(t, "-P", "-R", "-eye", gamePort.String())
 
 			res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if prototest.QstatASCII(res.Name) != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) ||
 				res.MaxPlayers.Value != int64(qs.MaxPlayers) {
 				t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,

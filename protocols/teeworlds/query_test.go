@@ -214,9 +214,7 @@ func TestQstat06(t *testing.T) {
 	qs := prototest.QstatJSON(t, "-tees", addr)
 	q, _ := newQuerier(settings(version06, 0))
 	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	info := prototest.InfoOf(res)
 	if qs.Status != "online" || qs.Name != res.Name || qs.Map != res.Map || qs.Game != res.Game {
 		t.Errorf("qstat %+v, querier %q %q %q", qs, res.Name, res.Map, res.Game)

@@ -231,9 +231,7 @@ func TestQstat(t *testing.T) {
 			gamePort := netip.AddrPortFrom(addr.Addr(), addr.Port()-1)
 			qs := prototest.QstatOne(t, "-P", "-ut2s", gamePort.String())
 			res, _, err := query(t, addr, protocols.Settings{Players: true}, 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 
 			if res.Name != qs.Name || res.Map != qs.Map || res.Game != qs.Game ||
 				res.Players != protocols.Known(int64(qs.NumPlayers)) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {
