@@ -107,26 +107,24 @@ func TestDecodeWindows1252(t *testing.T) {
 }
 
 // FuzzDecode: no record panics the decoder, every error names one reason, and a
-// result is UTF-8 with counts in range. Inputs are padded or cut to the record's
-// size, so the fuzzer explores the fields rather than the length check.
+// result has its counts in the slots (FuzzResults: UTF-8, no negative count).
+// Inputs are padded or cut to the record's size, so the fuzzer explores the
+// fields rather than the length check.
 func FuzzDecode(f *testing.F) {
-	for _, name := range []string{"refreshx_ctf", "refreshx_empty"} {
-		f.Add(vec(f, name))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, [][]byte{vec(f, "refreshx_ctf"), vec(f, "refreshx_empty")}, func(t *testing.T, b []byte) *protocols.Result {
 		rec := make([]byte, recordLen)
 		copy(rec, header)
 		copy(rec[len(header):], b)
 		rf, err := decodeRefresh(rec, wire.UTF8)
 		if err != nil {
 			prototest.CheckReason(t, err)
-			return
+			return nil
 		}
 		res := rf.result(true)
 		if res.Players.Value+res.Bots.Value > slots {
 			t.Fatalf("%+v", res)
 		}
-		prototest.CheckUTF8(t, res)
+		return res
 	})
 }
 
