@@ -129,47 +129,39 @@ func TestBotsOverClients(t *testing.T) {
 	prototest.CheckBots(t, in.Result(false), prototest.Unknown, 2, false)
 }
 
-func seed(f *testing.F) {
-	for _, b := range prototest.HexFiles(f) {
-		f.Add(b)
-	}
-}
-
-func check(t *testing.T, in info, err error) {
+// checked is what FuzzResults checks of a decoder's answer: an error names a
+// reason; at most maxClients are kept.
+func checked(t *testing.T, in info, err error) *protocols.Result {
 	if err != nil {
-		if r := wire.Reason(err); r == "other" || r == "" {
-			t.Fatalf("error without a reason: %v", err)
-		}
-		return
+		prototest.CheckReason(t, err)
+		return nil
 	}
 	if len(in.Clients) > maxClients {
 		t.Fatalf("%d clients kept", len(in.Clients))
 	}
-	prototest.CheckUTF8(t, in.Result(true))
+	return in.Result(true)
 }
 
 // FuzzDecodeInfo07 feeds whole datagrams through the 0.7 header check and
 // decoder (vectors use token 12345678), and the token-response parser.
 func FuzzDecodeInfo07(f *testing.F) {
-	seed(f)
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, prototest.HexFiles(f), func(t *testing.T, b []byte) *protocols.Result {
 		tokenResponse07(b, vectorToken)
 		answers07(b, vectorToken, 42)
 		payload, err := connless07(b, vectorToken)
 		if err != nil {
-			return
+			return nil
 		}
 		in, err := decodeInfo07(payload)
-		check(t, in, err)
+		return checked(t, in, err)
 	})
 }
 
 func FuzzDecodeInfo06(f *testing.F) {
-	seed(f)
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, prototest.HexFiles(f), func(t *testing.T, b []byte) *protocols.Result {
 		answers06(b, 7)
 		in, err := decode06(b)
-		check(t, in, err)
+		return checked(t, in, err)
 	})
 }
 
