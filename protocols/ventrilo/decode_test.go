@@ -2,7 +2,6 @@ package ventrilo
 
 import (
 	"bytes"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -174,15 +173,8 @@ func TestResultWindows1252(t *testing.T) {
 // one reason, and what decodes has UTF-8 strings. Each input is tried as a
 // datagram (decrypted as a reply to id 0x0102) and as a status text.
 func FuzzDecode(f *testing.F) {
-	entries, _ := os.ReadDir("testdata")
-	for _, e := range entries {
-		switch {
-		case strings.HasSuffix(e.Name(), ".txt"):
-			f.Add(prototest.File(f, e.Name()))
-		case strings.HasSuffix(e.Name(), ".hex"):
-			f.Add(prototest.HexFile(f, e.Name()))
-		}
-	}
+	prototest.SeedFiles(f, "*.txt")
+	prototest.SeedHex(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a := &assembly{id: 0x0102}
 		if _, err := a.add(b); err != nil && !strings.Contains(err.Error(), errSkip.Error()) {
