@@ -3,8 +3,10 @@ package ase
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -151,10 +153,7 @@ func TestTooManyPlayers(t *testing.T) {
 // seeds are the own vectors, the real captures when ../shared is present and a
 // split reply.
 func seeds(f *testing.F) [][]byte {
-	var out [][]byte
-	for _, b := range prototest.AllVecs(f) {
-		out = append(out, b)
-	}
+	out := slices.Collect(maps.Values(prototest.AllVecs(f)))
 	out = append(out, prototest.SharedFiles("fixtures/ase/*.bin")...)
 	return append(out, split(bigReply(60), "idid")...)
 }

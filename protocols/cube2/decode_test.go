@@ -305,9 +305,7 @@ func FuzzDecodeInfo(f *testing.F) {
 }
 
 func FuzzDecodeExtinfo(f *testing.F) {
-	for _, b := range prototest.HexFiles(f, "ext_") {
-		f.Add(b)
-	}
+	prototest.SeedHex(f, "ext_")
 	for _, b := range prototest.Captures("cube2_sauerbraten_cube2-extinfo" + "*.resp.bin") {
 		f.Add(b)
 	}

@@ -124,9 +124,7 @@ func TestDecodeWindows1252(t *testing.T) {
 // FuzzDecode: no reply panics a decoder, every error names one reason, and what
 // decodes has UTF-8 strings.
 func FuzzDecode(f *testing.F) {
-	for _, b := range prototest.HexFiles(f) {
-		f.Add(b)
-	}
+	prototest.SeedHex(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if in, err := decodeInfo(b); err != nil {
 			prototest.CheckReason(t, err)
