@@ -120,8 +120,7 @@ func TestQuerySplit(t *testing.T) {
 		"strays":     {frags[0], []byte("garbage"), other[1], []byte("EYEZ...."), frags[2], frags[1]},
 	} {
 		t.Run(name, func(t *testing.T) {
-			res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, func([]byte) [][]byte { return reply }), all, 2*time.Second)
-			prototest.NoError(t, err)
+			res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, func([]byte) [][]byte { return reply }), all, 2*time.Second)
 			if res.PhaseErrors != nil || !reflect.DeepEqual(res.PlayerList, want.PlayerList) ||
 				res.Name != "Big Server" || res.Players != protocols.Known(120) {
 				t.Errorf("got %d players, phase errors %v", len(res.PlayerList), res.PhaseErrors)
@@ -176,8 +175,7 @@ func TestQstat(t *testing.T) {
 			gamePort := netip.AddrPortFrom(addr.Addr(), addr.Port()-123)
 			qs := prototest.QstatOne(t, "-P", "-R", "-eye", gamePort.String())
 
-			res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
-			prototest.NoError(t, err)
+			res, _ := prototest.QueryOK(t, Protocol, addr, all, 5*time.Second)
 			if prototest.QstatASCII(res.Name) != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) ||
 				res.MaxPlayers.Value != int64(qs.MaxPlayers) {
 				t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,
