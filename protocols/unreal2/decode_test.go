@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -108,7 +109,13 @@ func TestVectors(t *testing.T) {
 				}
 			}
 			if e.Kind == "rules" {
-				checkRules(t, kv, e.Rules)
+				var want []protocols.KV
+				for _, w := range e.Rules {
+					want = append(want, protocols.KV{Key: w[0], Value: w[1]})
+				}
+				if !slices.Equal(kv, want) {
+					t.Errorf("rules %q, want %q", kv, want)
+				}
 			}
 			if e.Kind == "players" {
 				checkPlayers(t, ps, e.Players)
@@ -117,18 +124,6 @@ func TestVectors(t *testing.T) {
 				checkResult(t, in, kv, ps, err, e)
 			}
 		})
-	}
-}
-
-func checkRules(t *testing.T, kv []protocols.KV, want [][2]string) {
-	t.Helper()
-	if len(kv) != len(want) {
-		t.Fatalf("%d rules %q, want %d", len(kv), kv, len(want))
-	}
-	for i, w := range want {
-		if kv[i].Key != w[0] || kv[i].Value != w[1] {
-			t.Errorf("rule %d = %q=%q, want %q=%q", i, kv[i].Key, kv[i].Value, w[0], w[1])
-		}
 	}
 }
 
