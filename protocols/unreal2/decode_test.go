@@ -174,38 +174,22 @@ func checkResult(t *testing.T, in *info, kv []protocols.KV, ps []player, err err
 	prototest.CheckUTF8(t, res)
 }
 
-// TestStrings covers the string rules one by one.
+// TestStrings covers the string rules one by one: testdata/strings.json holds
+// each case's bytes (ParseHex's format), the text read and the bytes left. The
+// engine's 8-bit strings are the Windows code page: 0x80-0x9F are marks.
 func TestStrings(t *testing.T) {
-	tests := []struct {
-		name string
-		in   []byte
-		want string
-		left int // bytes left unread
-	}{
-		{"empty, no NUL", []byte{0x00, 'x'}, "", 1},
-		{"NUL only", []byte{0x01, 0x00}, "", 0},
-		{"latin1", []byte{0x04, 'c', 0xE9, '!', 0x00}, "cé!", 0},
-		// the engine's 8-bit strings are the Windows code page: 0x80-0x9F are marks
-		{"windows-1252", append(append([]byte{byte(len(prototest.MafiaName) + 1)}, prototest.MafiaName...), 0), prototest.MafiaNameText, 0},
-		{"cut at inner NUL", []byte{0x05, 'a', 0x00, 'b', 'c', 0x00}, "a", 0},
-		{"no NUL counted", []byte{0x02, 'o', 'k', 'z'}, "ok", 1},
-		{"colour code", []byte{0x09, 0x1B, 0x1B, 0x20, 0x30, 'r', 'e', 'd', '!', 0x00}, "red!", 0},
-		{"colour code cut at end", []byte{0x04, 'a', 0x1B, 0x01, 0x00}, "a", 0},
-		{"ucs2", []byte{0x83, 'h', 0, 'i', 0, 0, 0}, "hi", 0},
-		{"ucs2 with 01", []byte{0x82, 0x01, 0x3A, 0x04, 0, 0}, "к", 0},
-		{"ucs2 surrogate pair", []byte{0x83, 0x3D, 0xD8, 0x00, 0xDE, 0, 0}, "😀", 0},
-		{"ucs2 lone surrogate", []byte{0x82, 0x3D, 0xD8, 0, 0}, "\uFFFD", 0},
-		{"ucs2 empty", []byte{0x80, 'x'}, "", 1},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := wire.NewReader(tc.in)
+	for _, tc := range prototest.ReadJSON[[]struct {
+		Name, In, Want string
+		Left           int
+	}](t, "testdata/strings.json") {
+		t.Run(tc.Name, func(t *testing.T) {
+			b, err := prototest.ParseHex(tc.In)
+			prototest.NoError(t, err)
+			r := wire.NewReader(b)
 			got := readString(&r, "s")
-			if err := r.Err(); err != nil {
-				t.Fatal(err)
-			}
-			if got != tc.want || r.Len() != tc.left {
-				t.Errorf("got %q with %d left, want %q with %d", got, r.Len(), tc.want, tc.left)
+			prototest.NoError(t, r.Err())
+			if got != tc.Want || r.Len() != tc.Left {
+				t.Errorf("got %q with %d left, want %q with %d", got, r.Len(), tc.Want, tc.Left)
 			}
 		})
 	}
