@@ -30,10 +30,7 @@ func TestDecodeVectors(t *testing.T) {
 		if !reflect.DeepEqual(res.PlayerList, w.Players) {
 			t.Errorf("players %+v, want %+v", res.PlayerList, w.Players)
 		}
-		rules := map[string]string{}
-		for _, kv := range res.Rules {
-			rules[kv.Key] = kv.Value
-		}
+		rules := prototest.InfoOf(&protocols.Result{Info: res.Rules})
 		for k, v := range w.Rules {
 			if rules[k] != v {
 				t.Errorf("rule %s = %q, want %q (rules %v)", k, rules[k], v, res.Rules)
