@@ -1,7 +1,6 @@
 package armagetron
 
 import (
-	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -9,91 +8,61 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// want is what a vector's .expected.json (or a real capture) decodes to; a vector
+// whose Error is set must fail with it and no partial info.
 type want struct {
-	name, rawName, version string
-	players, max           int64
-	list                   []string
-	info                   map[string]string
-	extraWords             int
+	prototest.HexVector
+	Name, RawName, Version string
+	Players, Max           int64
+	List                   []string
+	Info                   map[string]string
+	ExtraWords             int
 }
 
-var goodVectors = []struct {
-	file string
-	want want
-}{
-	{"players_colours.hex", want{name: "Red Green Arena", rawName: "0xff0000Red 0x00ff00Green0xRESETT Arena",
-		version: "0.2.9.1_alpha20230222 unix dedicated", players: 3, max: 8, list: []string{"Alice", "Bob", "carol"}, extraWords: 2,
-		info: map[string]string{"options": "Sumo rules apply.", "url": "http://example.org/", "global_ids": "alice@forums\n\ncarol@lan\n", "version_max": "17", "port": "4534"}}},
-	{"old_0_2_8_no_gids.hex", want{name: "Old Grid", rawName: "Old Grid", version: "0.2.7.1", players: 1, max: 10, list: []string{"Flynn"},
-		info: map[string]string{"port": "4535", "version_max": "15"}}},
-	{"empty_strings.hex", want{players: 0, max: 4, list: []string{}}},
-	{"latin1_name.hex", want{name: "Café Grid", rawName: "Café Grid", version: "0.2.9.1", max: 4, list: []string{}, info: map[string]string{"global_ids": ""}}},
-	// Packed as the game packs it: "\xdcber" is 61 dc..., read "Über", not "Üaer".
-	{"signed_latin1.hex", want{name: "Über Fortress «été»", rawName: "0xFF8000Über 0xRESETTFortress «0x00ff00été»", version: "0.2.9.1",
-		players: 2, max: 16, list: []string{"Jörg", "Ääöüß"}, info: map[string]string{"global_ids": ""}}},
-	{"two_messages.hex", want{name: "Second", rawName: "Second", version: "0.2.9.1", max: 6, list: []string{}}},
-	{"no_trailer.hex", want{name: "NoTrailer", rawName: "NoTrailer", version: "0.2.9.1", max: 2, list: []string{}}},
-}
-
+// checkResult checks the Result; the big info counts network users (AI players
+// hold no connection) and flags no bots.
 func checkResult(t *testing.T, res *protocols.Result, w want) {
 	t.Helper()
-	if res.Name != w.name || res.Version != w.version || res.Map != "" || res.Game != "" {
-		t.Errorf("name %q version %q, want %q %q", res.Name, res.Version, w.name, w.version)
+	if res.Name != w.Name || res.Version != w.Version || res.Map != "" || res.Game != "" {
+		t.Errorf("name %q version %q, want %q %q", res.Name, res.Version, w.Name, w.Version)
 	}
-	if res.Players != protocols.Known(w.players) || res.MaxPlayers != protocols.Known(w.max) || res.Bots.Known {
-		t.Errorf("players %+v max %+v, want %d/%d", res.Players, res.MaxPlayers, w.players, w.max)
+	if res.Players != protocols.Known(w.Players) || res.MaxPlayers != protocols.Known(w.Max) || res.Bots.Known {
+		t.Errorf("players %+v max %+v, want %d/%d", res.Players, res.MaxPlayers, w.Players, w.Max)
 	}
-	if w.list != nil {
+	if w.List != nil {
 		var names []string
 		for _, p := range res.PlayerList {
 			names = append(names, p.Name)
-			if p.Score.Known || p.Ping.Known {
+			if p.Score.Known || p.Ping.Known || p.Bot {
 				t.Errorf("player %+v has values the protocol does not send", p)
 			}
 		}
-		if !slices.Equal(names, w.list) || res.PlayerList == nil {
-			t.Errorf("players %q, want %q", names, w.list)
+		if !slices.Equal(names, w.List) || res.PlayerList == nil {
+			t.Errorf("players %q, want %q", names, w.List)
 		}
 	}
-	if info := prototest.InfoOf(res); info["name"] != w.rawName {
-		t.Errorf("raw name %q, want %q", info["name"], w.rawName)
+	if info := prototest.InfoOf(res); info["name"] != w.RawName {
+		t.Errorf("raw name %q, want %q", info["name"], w.RawName)
 	}
-	prototest.CheckInfoHas(t, res, w.info)
+	prototest.CheckInfoHas(t, res, w.Info)
 }
 
 func TestVectors(t *testing.T) {
-	for _, tc := range goodVectors {
-		t.Run(tc.file, func(t *testing.T) {
-			s, err := decodeReply(prototest.HexFile(t, tc.file))
-			prototest.NoError(t, err)
-			if s.ExtraWords != tc.want.extraWords {
-				t.Errorf("extra words %d, want %d", s.ExtraWords, tc.want.extraWords)
-			}
-			checkResult(t, s.Result(true, true), tc.want)
-		})
-	}
-}
-
-func TestVectorErrors(t *testing.T) {
-	for file, want := range map[string]error{
-		"bad_length_lies.hex":        wire.ErrTruncated,
-		"bad_string_lies.hex":        wire.ErrTruncated,
-		"bad_truncated_fields.hex":   wire.ErrTruncated,
-		"small_info_real_layout.hex": wire.ErrMalformed, // no big info in it
-	} {
-		t.Run(file, func(t *testing.T) {
-			s, err := decodeReply(prototest.HexFile(t, file))
-			if !errors.Is(err, want) {
-				t.Fatalf("err = %v, want %v", err, want)
-			}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		s, err := decodeReply(b)
+		if w.Refused(t, b, err) {
 			if s.Name != "" || s.Users != nil {
 				t.Errorf("partial info %+v with an error", s)
 			}
-		})
-	}
+			return
+		}
+		if s.ExtraWords != w.ExtraWords {
+			t.Errorf("extra words %d, want %d", s.ExtraWords, w.ExtraWords)
+		}
+		checkResult(t, s.Result(true, true), w)
+	})
 }
 
 // TestRealCaptures decodes what armagetronad-dedicated 0.2.9.1 (start.sh's
@@ -109,9 +78,9 @@ func TestRealCaptures(t *testing.T) {
 			if s.Port != 4534 || s.Hostname != "" || s.VersionMin != 0 || s.VersionMax != 17 || !s.HasExtras || s.ExtraWords != 17 {
 				t.Errorf("decoded %+v", s)
 			}
-			checkResult(t, s.Result(true, false), want{name: "RealWorld Armagetron", rawName: "RealWorld Armagetron",
-				version: "0.2.9.1_alpha20230222 unix dedicated", players: 0, max: 12, list: []string{},
-				info: map[string]string{"options": "All settings at default values.", "url": "http://www.armagetronad.net", "global_ids": ""}})
+			checkResult(t, s.Result(true, false), want{Name: "RealWorld Armagetron", RawName: "RealWorld Armagetron",
+				Version: "0.2.9.1_alpha20230222 unix dedicated", Players: 0, Max: 12, List: []string{},
+				Info: map[string]string{"options": "All settings at default values.", "url": "http://www.armagetronad.net", "global_ids": ""}})
 		})
 	}
 	small := prototest.Capture(t, "armagetron_armagetron_armagetron-small.resp.bin")
@@ -160,14 +129,6 @@ func TestResultFlags(t *testing.T) {
 	if len(res.Rules) == 0 || res.Rules[0] != (protocols.KV{Key: "options", Value: "Sumo rules apply."}) {
 		t.Errorf("rules %v", res.Rules)
 	}
-}
-
-// TestBotsMeaning: the big server info counts network users (AI players hold
-// no connection) and flags no bots.
-func TestBotsMeaning(t *testing.T) {
-	s, err := decodeReply(prototest.HexFile(t, "players_colours.hex"))
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, s.Result(true, false), int64(s.Players), prototest.Unknown, true)
 }
 
 // FuzzDecodeReply checks that no datagram panics the decoder, that errors

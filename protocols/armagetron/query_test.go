@@ -73,30 +73,31 @@ func query(t *testing.T, s protocols.Settings, d time.Duration, srv *server) (*p
 }
 
 func TestQueryRoundTrip(t *testing.T) {
-	for _, tc := range goodVectors {
-		t.Run(tc.file, func(t *testing.T) {
-			srv := newServer(t, prototest.HexFile(t, tc.file))
-			res, tr, err := query(t, protocols.Settings{Players: true, Rules: true}, 2*time.Second, srv)
-			prototest.NoError(t, err)
-			checkResult(t, res, tc.want)
-			if len(res.Rules) == 0 {
-				t.Error("no rules")
-			}
-			if len(tr.Phases) != 2 || tr.Phases[0].Name != "challenge" || tr.Phases[1].Name != "info" || tr.Phases[1].Err != nil {
-				t.Errorf("phases = %+v", tr.Phases)
-			}
-			if got := srv.requests(); !slices.Equal(got, []uint16{descSmallRequest, descBigRequest}) {
-				t.Errorf("requests %v, want small then big", got)
-			}
-		})
-	}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		if w.Error != "" {
+			return // TestQueryErrors
+		}
+		srv := newServer(t, b)
+		res, tr, err := query(t, protocols.Settings{Players: true, Rules: true}, 2*time.Second, srv)
+		prototest.NoError(t, err)
+		checkResult(t, res, w)
+		if len(res.Rules) == 0 {
+			t.Error("no rules")
+		}
+		if len(tr.Phases) != 2 || tr.Phases[0].Name != "challenge" || tr.Phases[1].Name != "info" || tr.Phases[1].Err != nil {
+			t.Errorf("phases = %+v", tr.Phases)
+		}
+		if got := srv.requests(); !slices.Equal(got, []uint16{descSmallRequest, descBigRequest}) {
+			t.Errorf("requests %v, want small then big", got)
+		}
+	})
 }
 
 func TestQueryRealCapture(t *testing.T) {
 	srv := &server{small: prototest.Capture(t, "armagetron_armagetron_armagetron-small.resp.bin"),
 		big: prototest.Capture(t, "armagetron_armagetron_armagetron-big.resp.bin")}
 	res, _, err := query(t, protocols.Settings{}, 2*time.Second, srv)
-	if err != nil || res.Name != "RealWorld Armagetron" || res.MaxPlayers != protocols.Known(12) || res.PlayerList != nil {
+	if err != nil || res.Name != "RealWorld Armagetron" || res.MaxPlayers != protocols.Known(12) || res.PlayerList != nil || res.Rules != nil {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
@@ -155,13 +156,6 @@ func TestQueryErrors(t *testing.T) {
 				t.Errorf("phases = %+v", tr.Phases)
 			}
 		})
-	}
-}
-
-func TestNewSettings(t *testing.T) {
-	q, _ := Protocol.New(protocols.Settings{Retries: 3, Players: true})
-	if got := q.(*querier); got.retries != 3 || !got.players || got.rules {
-		t.Errorf("querier %+v", got)
 	}
 }
 

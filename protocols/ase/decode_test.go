@@ -3,9 +3,10 @@ package ase
 import (
 	"errors"
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,89 +16,36 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func known(v int64) protocols.Count { return protocols.Known(v) }
-
+// TestDecodeVectors decodes each testdata/NAME.vec as its NAME.expected.json
+// says: the error's reason, or the game type and the Result's ProbeLine, its
+// rules and players. ASE counts players and flags no bots (Players is the count
+// as sent, Bots unknown, no listed player marked).
 func TestDecodeVectors(t *testing.T) {
-	tests := []struct {
-		vec   string
-		err   error  // from decode
-		line  string // the game type, then the Result's ProbeLine
-		rules []protocols.KV
-		list  []protocols.Player
-	}{
-		{
-			vec: "basic", line: `Assault "Café Server" "mp_Training" "farcry" "1.4" 3/16 bots ? pw 2 [OnlyName Scorer Full] rules 2 info 9 partial []`,
-			rules: []protocols.KV{{Key: "sv_punkbuster", Value: "1"}, {Key: "timelimit", Value: ""}},
-			list: []protocols.Player{
-				{Name: "OnlyName"},
-				{Name: "Scorer", Score: known(-3), Ping: known(45)},
-				{Name: "Full", Team: "2", Score: known(17), Ping: known(80), Duration: 480, DurationKnown: true},
-			},
-		},
-		{vec: "minimal", line: ` "" "" "mta" "" ?/? bots ? pw 1 - rules - info 9 partial []`},
-		{vec: "cp1252", line: `Assault "Empire Bay – „Cash & Cars“ €5 VIP" "mp_Training" "farcry" "1.4" ?/? bots ? pw 1 - rules - info 9 partial []`},
-		{
-			vec: "flags_zero", line: `DM "Zero" "map" "mta" "1.5" 1/32 bots ? pw 1 [Alpha] rules - info 9 partial []`,
-			list: []protocols.Player{{Name: "Alpha", Score: known(10), Ping: known(50)}},
-		},
-		{
-			vec: "time_units", line: `FFA "T" "m" "farcry" "1" 5/8 bots ? pw 1 [a b c d e] rules - info 9 partial []`,
-			list: []protocols.Player{
-				{Name: "a", Duration: 90, DurationKnown: true},
-				{Name: "b", Duration: 30, DurationKnown: true},
-				{Name: "c", Duration: 7200, DurationKnown: true},
-				{Name: "d", Duration: 180, DurationKnown: true},
-				{Name: "e"},
-			},
-		},
-		{
-			vec: "player_cut", line: `RP "Cut" "LS" "mta" "1.6" 3/100 bots ? pw 1 [One Two] rules - info 9 partial [players:truncated]`,
-			list: []protocols.Player{{Name: "One", Ping: known(20)}, {Name: "Two", Ping: known(30)}},
-		},
-		{
-			vec: "rules_cut", line: `RP "RulesCut" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules 1 info 9 partial [rules:truncated players:truncated]`,
-			rules: []protocols.KV{{Key: "Author", Value: "me"}},
-		},
-		{vec: "rules_zero_len", line: `RP "Zero" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules - info 9 partial [rules:malformed players:truncated]`},
-		{vec: "header_zero_len", err: wire.ErrMalformed},
-		{vec: "header_overrun", err: wire.ErrTruncated},
-		{vec: "bad_magic", err: wire.ErrMalformed},
-		{vec: "magic_only", err: wire.ErrTruncated},
-	}
-	for _, tc := range tests {
-		t.Run(tc.vec, func(t *testing.T) {
-			s, err := decode(prototest.VecFile(t, tc.vec))
-			if prototest.WantedError(t, err, tc.err) {
-				return
-			}
-			if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != tc.line {
-				t.Errorf("got  %s\nwant %s", got, tc.line)
-			}
-			if !reflect.DeepEqual(s.Rules, tc.rules) {
-				t.Errorf("rules = %v, want %v", s.Rules, tc.rules)
-			}
-			if !reflect.DeepEqual(s.PlayerList, tc.list) {
-				t.Errorf("players = %+v, want %+v", s.PlayerList, tc.list)
-			}
-		})
-	}
+	prototest.VecVectors(t, func(t *testing.T, b []byte, w struct {
+		prototest.HexVector
+		Line    string
+		Rules   []protocols.KV
+		Players []protocols.Player
+	}) {
+		s, err := decode(b)
+		if w.Refused(t, b, err) {
+			return
+		}
+		if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != w.Line {
+			t.Errorf("got  %s\nwant %s", got, w.Line)
+		}
+		if !reflect.DeepEqual(s.Rules, w.Rules) || !reflect.DeepEqual(s.PlayerList, w.Players) {
+			t.Errorf("rules = %v, players = %+v", s.Rules, s.PlayerList)
+		}
+	})
 }
 
-func TestResultPhaseErrors(t *testing.T) {
+// TestResultInfo: the header's values are info (the rows pin their count).
+func TestResultInfo(t *testing.T) {
 	s, err := decode(prototest.VecFile(t, "rules_cut"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := s.Result(false, false)
-	if r.PlayerList != nil || r.Rules != nil || r.PhaseErrors != nil {
-		t.Errorf("players/rules not asked for, got %+v", r)
-	}
-	r = s.Result(true, true)
-	if len(r.PhaseErrors) != 2 || r.PhaseErrors[0].Phase != "rules" || r.PhaseErrors[1].Phase != "players" {
-		t.Errorf("phase errors = %v", r.PhaseErrors)
-	}
-	if r.Name != "RulesCut" || r.Game != "mta" || len(r.Info) != len(headerKeys) || r.Info[2] != (protocols.KV{Key: "servername", Value: "RulesCut"}) {
-		t.Errorf("result = %+v", r)
+	prototest.NoError(t, err)
+	if r := s.Result(true, true); r.Info[2] != (protocols.KV{Key: "servername", Value: "RulesCut"}) {
+		t.Errorf("info = %+v", r.Info)
 	}
 }
 
@@ -189,9 +137,7 @@ func TestTooManyPlayers(t *testing.T) {
 		b = append(b, 0x01, 0x02, 'a') // flags: name; "a"
 	}
 	s, err := decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if !errors.Is(s.PlayersErr, wire.ErrTooLarge) {
 		t.Fatalf("players error %v, want too_large", s.PlayersErr)
 	}
@@ -204,30 +150,11 @@ func TestTooManyPlayers(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: ASE counts players and flags no bots.
-func TestBotsMeaning(t *testing.T) {
-	s, err := decode(prototest.VecFile(t, "basic"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prototest.CheckBots(t, s.Result(true, false), 3, prototest.Unknown, true)
-}
-
 // seeds are the own vectors, the real captures when ../shared is present and a
 // split reply.
 func seeds(f *testing.F) [][]byte {
-	var out [][]byte
-	for _, b := range prototest.AllVecs(f) {
-		out = append(out, b)
-	}
-	if d := prototest.SharedDir(); d != "" {
-		files, _ := filepath.Glob(filepath.Join(d, "fixtures", "ase", "*.bin"))
-		for _, p := range files {
-			if b, err := os.ReadFile(p); err == nil {
-				out = append(out, b)
-			}
-		}
-	}
+	out := slices.Collect(maps.Values(prototest.AllVecs(f)))
+	out = append(out, prototest.SharedFiles("fixtures/ase/*.bin")...)
 	return append(out, split(bigReply(60), "idid")...)
 }
 

@@ -81,8 +81,9 @@ func TestQueryReplies(t *testing.T) {
 	}{
 		{"single", all, 2 * time.Second, [][]byte{prototest.VecFile(t, "basic")},
 			`"Café Server" "mp_Training" "farcry" "1.4" 3/16 bots ? pw 2 [OnlyName Scorer Full] rules 2 info 9 partial [] | info:ok skipped 0 log 0`},
-		{"nothing asked", protocols.Settings{}, 2 * time.Second, [][]byte{prototest.VecFile(t, "basic")},
-			`"Café Server" "mp_Training" "farcry" "1.4" 3/16 bots ? pw 2 - rules - info 9 partial [] | info:ok skipped 0 log 0`},
+		// Lists not asked for, and their phase errors, are left out.
+		{"nothing asked", protocols.Settings{}, 2 * time.Second, [][]byte{prototest.VecFile(t, "rules_cut")},
+			`"RulesCut" "LS" "mta" "1.6" 3/100 bots ? pw 1 - rules - info 9 partial [] | info:ok skipped 0 log 0`},
 		{"partial", all, 2 * time.Second, [][]byte{prototest.VecFile(t, "player_cut")},
 			`"Cut" "LS" "mta" "1.6" 3/100 bots ? pw 1 [One Two] rules - info 9 partial [players:truncated] | info:ok skipped 0 log 0`},
 		// The fragments before the gap are decoded; the header is kept.
@@ -119,12 +120,9 @@ func TestQuerySplit(t *testing.T) {
 		"strays":     {frags[0], []byte("garbage"), other[1], []byte("EYEZ...."), frags[2], frags[1]},
 	} {
 		t.Run(name, func(t *testing.T) {
-			res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, func([]byte) [][]byte { return reply }), all, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, func([]byte) [][]byte { return reply }), all, 2*time.Second)
 			if res.PhaseErrors != nil || !reflect.DeepEqual(res.PlayerList, want.PlayerList) ||
-				res.Name != "Big Server" || res.Players != known(120) {
+				res.Name != "Big Server" || res.Players != protocols.Known(120) {
 				t.Errorf("got %d players, phase errors %v", len(res.PlayerList), res.PhaseErrors)
 			}
 		})
@@ -177,10 +175,7 @@ func TestQstat(t *testing.T) {
 			gamePort := netip.AddrPortFrom(addr.Addr(), addr.Port()-123)
 			qs := prototest.QstatOne(t, "-P", "-R", "-eye", gamePort.String())
 
-			res, _, err := prototest.QueryNew(t, Protocol, addr, all, 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, _ := prototest.QueryOK(t, Protocol, addr, all, 5*time.Second)
 			if prototest.QstatASCII(res.Name) != qs.Name || res.Map != qs.Map || res.Players.Value != int64(qs.NumPlayers) ||
 				res.MaxPlayers.Value != int64(qs.MaxPlayers) {
 				t.Errorf("querier %q %q %v/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.MaxPlayers,

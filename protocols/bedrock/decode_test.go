@@ -46,7 +46,7 @@ func TestVectors(t *testing.T) {
 			t.Errorf("time %#x guid %#x fields %d, want %#x %#x %d", p.time, p.guid, len(p.fields), vecTime, vecGUID, w.Fields)
 		}
 		res := p.result()
-		prototest.CheckExpected(t, w.Expected, res, err) // Players is the pong's count as sent; it knows no bots
+		prototest.CheckExpected(t, w.Expected, res, err) // Players is the pong's count as sent; it knows no bots ("bots": null)
 		kv := res.InfoKV()
 		if res.PlayerList != nil || kv[0].Key != "raknet_guid" || kv[1].Key != "edition" || kv[2].Key != "motd" {
 			t.Errorf("player list %v; info not in wire order: %q", res.PlayerList, kv[:3])

@@ -20,9 +20,7 @@ import (
 func realPeer(t *testing.T, pongData string) *raknet.Listener {
 	t.Helper()
 	l, err := raknet.ListenConfig{BlockDuration: -1}.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	t.Cleanup(func() { l.Close() })
 	l.PongData([]byte(pongData))
 	return l
@@ -62,9 +60,7 @@ func TestRealRakNetNoPongData(t *testing.T) {
 func TestRealRakNetClient(t *testing.T) {
 	addr := prototest.UDP(t, echo(bdsID))
 	data, err := raknet.PingContext(prototest.Context(t, 5*time.Second), addr.String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if string(data) != bdsID {
 		t.Errorf("pong data = %q, want %q", data, bdsID)
 	}

@@ -1,7 +1,6 @@
 package cs2d
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -12,28 +11,28 @@ import (
 
 var all = protocols.Settings{Players: true, Rules: true}
 
-// Strays before the answer are skipped and noted; the answer is decoded in
-// the one info phase.
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	addr := prototest.Answering(t, request, prototest.VecFile(t, "stray"), []byte("noise"), prototest.VecFile(t, "full"))
-	res, tr := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
-	if res.Name != "Dust Town" || res.Players != known(3) || res.Bots != known(2) || len(res.PlayerList) != 5 || len(res.Rules) == 0 || res.PhaseErrors != nil {
-		t.Errorf("result %+v", res)
-	}
-	if len(tr.Packets) != 4 || prototest.Ignored(tr) != 2 || prototest.PhaseReasons(tr) != "info:ok" {
-		t.Errorf("trace: packets %+v, phases %+v", tr.Packets, tr.Phases)
-	}
-}
-
-// A server that answers the serverinfo but not the player list is up: the
-// players phase says why the list is missing.
-func TestQueryPartial(t *testing.T) {
-	t.Parallel()
-	addr := prototest.Answering(t, request, prototest.VecFile(t, "cut_players"))
-	res, _ := prototest.QueryOK(t, Protocol, addr, all, 2*time.Second)
-	if res.Name != "Cutter" || len(res.PlayerList) != 1 || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) {
-		t.Errorf("result %+v", res)
+	for _, tc := range []struct {
+		name    string
+		replies [][]byte
+		want    string
+	}{
+		// Strays before the answer are skipped and noted; the answer is decoded
+		// in the one info phase.
+		{"strays then the answer", [][]byte{prototest.VecFile(t, "stray"), []byte("noise"), prototest.VecFile(t, "full")}, `"Dust Town" "de_dust" "team deathmatch" "" 3/16 bots 2 pw 2 [Alice Bob Carol Bot1 Bot2] rules 9 info 12 partial [] | info:ok skipped 2 log 2`},
+		// A server that answers the serverinfo but not the player list is up:
+		// the players phase says why the list is missing.
+		{"partial", [][]byte{prototest.VecFile(t, "cut_players")}, `"Cutter" "aim_x" "" "" 2/12 bots 0 pw 1 [Alice] rules 8 info 12 partial [players:truncated] | info:ok skipped 0 log 0`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, tc.replies...), all, 2*time.Second)
+			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if len(tr.Packets) != 1+len(tc.replies) {
+				t.Errorf("packets %+v", tr.Packets)
+			}
+		})
 	}
 }
 

@@ -2,10 +2,8 @@ package ffow
 
 import (
 	"bytes"
-	"maps"
-	"slices"
+	"reflect"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -28,75 +26,56 @@ func TestRequests(t *testing.T) {
 	}
 }
 
-func TestDecodeInfo(t *testing.T) {
-	in, err := decodeInfo(vec(t, "info"))
-	prototest.NoError(t, err)
-	res := in.result()
-	if res.Name != "FFOW Test Server" || res.Map != "CQ_Harbor" || res.Game != "ffow" || res.Version != "1.0.3" ||
-		res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(32) || res.Password != protocols.FlagTrue || res.Bots.Known {
-		t.Errorf("%+v", res)
-	}
-	want := map[string]string{"protocol": "2", "gamemode": "Conquest", "description": "Frontlines: Fuel of War", "game_port": "5476",
-		"dedicated": "d", "os": "w", "anticheat": "true", "frame_rate": "60", "round": "2", "max_rounds": "5", "time_left": "600"}
-	if len(res.Info) != len(want) || !maps.Equal(prototest.InfoOf(res), want) {
-		t.Errorf("info %v, want %v", res.Info, want)
-	}
-
-	in, err = decodeInfo(vec(t, "info_v1"))
-	prototest.NoError(t, err)
-	res = in.result()
-	if in.Version != 1 || res.Name != "Café" || res.Players != protocols.Known(0) || res.MaxPlayers != protocols.Known(16) || res.Password != protocols.FlagFalse {
-		t.Errorf("v1: %+v", res)
-	}
-	prototest.CheckUTF8(t, res)
+// want is what a testdata vector's .expected.json says the decoder of its type
+// reads: an info's ProbeLine and info values, a player list with the first
+// player's profile id, or rules; or the error it fails with. The LSQ info has
+// no bot count and the player record no bot mark (qstat, gamedig and GameQ
+// read none): Players is the count as sent, Bots unknown, no player marked.
+type want struct {
+	prototest.HexVector
+	Line    string
+	Info    map[string]string
+	Players []protocols.Player
+	Profile uint32
+	Rules   []protocols.KV
 }
 
-func TestDecodePlayers(t *testing.T) {
-	ps, err := decodePlayers(vec(t, "players"))
-	prototest.NoError(t, err)
-	list := playerList(ps)
-	want := []protocols.Player{
-		{Name: "Sgt. Kaos", Score: protocols.Known(12), Ping: protocols.Known(50), Duration: 900, DurationKnown: true, Team: "1"},
-		{Name: "Pró", Score: protocols.Known(-2), Ping: protocols.Known(150), Duration: 120, DurationKnown: true, Team: "2"},
-	}
-	if !slices.Equal(list, want) {
-		t.Errorf("players %+v, want %+v", list, want)
-	}
-	if ps[0].Profile != 0x12345 {
-		t.Errorf("profile id %x", ps[0].Profile)
-	}
-}
-
-func TestDecodeRules(t *testing.T) {
-	rules, err := decodeRules(vec(t, "rules"))
-	prototest.NoError(t, err)
-	want := []protocols.KV{{Key: "Map:0", Value: "CQ_Harbor"}, {Key: "Map:1", Value: "SK_Village"}, {Key: "FriendlyFire", Value: "1"}}
-	if !slices.Equal(rules, want) {
-		t.Errorf("rules %v, want %v", rules, want)
-	}
-}
-
-func TestDecodeErrors(t *testing.T) {
-	for _, c := range []struct {
-		file   string
-		decode func([]byte) error
-		want   string
-	}{
-		{"err_info_cut", infoErr, "truncated"},
-		{"err_info_type", infoErr, "malformed"},
-		{"err_header", infoErr, "malformed"},
-		{"challenge", infoErr, "malformed"},
-		{"err_players_cut", playersErr, "truncated"},
-		{"err_players_count_lies", playersErr, "truncated"},
-		{"info", playersErr, "malformed"},
-		{"err_rules_cut", rulesErr, "truncated"},
-		{"err_rules_too_many", rulesErr, "too_large"},
-		{"players", rulesErr, "malformed"},
-	} {
-		if err := c.decode(vec(t, c.file)); wire.Reason(err) != c.want {
-			t.Errorf("%s: %v, want %s", c.file, err, c.want)
+// TestVectors decodes each vector with its type's decoder; the decoders of the
+// other types refuse a good one as malformed.
+func TestVectors(t *testing.T) {
+	decoders := map[byte]func([]byte) error{0x49: infoErr, 0x44: playersErr, 0x45: rulesErr}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		var got want
+		var err error
+		switch b[4] {
+		case 0x44:
+			var ps []player
+			if ps, err = decodePlayers(b); err == nil {
+				got.Players, got.Profile = playerList(ps), ps[0].Profile
+			}
+		case 0x45:
+			got.Rules, err = decodeRules(b)
+		default:
+			var in *info
+			if in, err = decodeInfo(b); err == nil {
+				res := in.result()
+				got.Line, got.Info = prototest.ProbeLine(res, nil, nil), prototest.InfoOf(res)
+				prototest.CheckUTF8(t, res)
+			}
 		}
-	}
+		if w.Refused(t, b, err) {
+			return
+		}
+		for typ, decode := range decoders {
+			if typ != b[4] && wire.Reason(decode(b)) != "malformed" {
+				t.Errorf("the %c decoder: %v, want malformed", typ, decode(b))
+			}
+		}
+		got.HexVector = w.HexVector
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("got  %+v\nwant %+v", got, w)
+		}
+	})
 	for _, short := range [][]byte{nil, {0xff, 0xff, 0xff}} {
 		if err := infoErr(short); wire.Reason(err) != "truncated" {
 			t.Errorf("% x: %v", short, err)
@@ -119,20 +98,10 @@ func TestDecodeWindows1252(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: the LSQ info has no bot count and the player record no bot
-// mark (qstat, gamedig and GameQ read none): Players is the count as sent, Bots
-// stays unknown.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, newFake(t).handle), protocols.Settings{Players: true}, 2*time.Second)
-	prototest.CheckBots(t, res, 5, prototest.Unknown, true)
-}
-
 // FuzzDecode: no reply panics a decoder, every error names one reason, and what
 // decodes has UTF-8 strings.
 func FuzzDecode(f *testing.F) {
-	for _, b := range prototest.HexFiles(f) {
-		f.Add(b)
-	}
+	prototest.SeedHex(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if in, err := decodeInfo(b); err != nil {
 			prototest.CheckReason(t, err)

@@ -2,7 +2,6 @@ package ffow
 
 import (
 	"bytes"
-	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -64,54 +63,34 @@ func newFake(t testing.TB) *fake {
 	return &fake{info: vec(t, "info"), players: vec(t, "players"), rules: vec(t, "rules")}
 }
 
-func TestQueryInfoOnly(t *testing.T) {
-	f := newFake(t)
-	res, tr := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{}, 2*time.Second)
-	if res.Name != "FFOW Test Server" || res.Players != protocols.Known(5) || res.PlayerList != nil || res.Rules != nil {
-		t.Errorf("%+v", res)
-	}
-	if got := prototest.PhaseReasons(tr); got != "info:ok" || f.asked.Load() != 1 {
-		t.Errorf("phases %v, %d requests", got, f.asked.Load())
-	}
-}
-
-func TestQueryPlayersAndRules(t *testing.T) {
-	for _, split := range []bool{false, true} {
-		f := newFake(t)
-		f.split = split
-		res, tr := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-		if len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Pró" || len(res.Rules) != 3 || len(res.PhaseErrors) != 0 {
-			t.Errorf("split %v: %+v", split, res)
-		}
-		if got := prototest.PhaseReasons(tr); got != "info:ok,challenge:ok,players:ok,rules:ok" {
-			t.Errorf("split %v: phases %s", split, got)
-		}
-	}
-}
-
-func TestQueryOldVersionAsksNoLists(t *testing.T) {
-	f := newFake(t)
-	f.info = vec(t, "info_v1")
-	res, tr := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if res.Name != "Café" || res.PlayerList != nil || len(res.PhaseErrors) != 0 || f.asked.Load() != 1 || len(tr.Phases) != 1 {
-		t.Errorf("%+v, %d requests, phases %s", res, f.asked.Load(), prototest.PhaseReasons(tr))
-	}
-}
-
-func TestQueryPhaseFailures(t *testing.T) {
-	// No challenge: info stands, players and rules fail with the timeout.
-	f := newFake(t)
-	f.noChallenge = true
-	res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 400*time.Millisecond)
-	if err != nil || res.Name == "" || len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTimeout) || res.PhaseErrors[1].Phase != "rules" {
-		t.Errorf("no challenge: %v %+v", err, res)
-	}
-	// Broken lists: a phase error each, with the decoder's reason.
-	f = newFake(t)
-	f.players, f.rules = vec(t, "err_players_cut"), vec(t, "err_rules_too_many")
-	res, _, err = prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if err != nil || len(res.PhaseErrors) != 2 || wire.Reason(res.PhaseErrors[0].Err) != "truncated" || wire.Reason(res.PhaseErrors[1].Err) != "too_large" {
-		t.Errorf("broken lists: %v %+v", err, res)
+func TestQueryReplies(t *testing.T) {
+	all := protocols.Settings{Players: true, Rules: true}
+	for _, tc := range []struct {
+		name  string
+		edit  func(f *fake)
+		s     protocols.Settings
+		d     time.Duration
+		want  string
+		asked int32 // requests, when pinned
+	}{
+		{"info only", func(*fake) {}, protocols.Settings{}, 2 * time.Second, `"FFOW Test Server" "CQ_Harbor" "ffow" "1.0.3" 5/32 bots ? pw 2 - rules - info 11 partial [] | info:ok`, 1},
+		{"players and rules", func(*fake) {}, all, 2 * time.Second, `"FFOW Test Server" "CQ_Harbor" "ffow" "1.0.3" 5/32 bots ? pw 2 [Sgt. Kaos Pró] rules 3 info 11 partial [] | info:ok,challenge:ok,players:ok,rules:ok`, 0},
+		{"players split", func(f *fake) { f.split = true }, all, 2 * time.Second, `"FFOW Test Server" "CQ_Harbor" "ffow" "1.0.3" 5/32 bots ? pw 2 [Sgt. Kaos Pró] rules 3 info 11 partial [] | info:ok,challenge:ok,players:ok,rules:ok`, 0},
+		{"old version asks no lists", func(f *fake) { f.info = vec(t, "info_v1") }, all, 2 * time.Second, `"Café" "SK_Village" "ffow" "1.0.0" 0/16 bots ? pw 1 - rules - info 11 partial [] | info:ok`, 1},
+		// No challenge: info stands, players and rules fail with the timeout.
+		{"no challenge", func(f *fake) { f.noChallenge = true }, all, 400 * time.Millisecond, `"FFOW Test Server" "CQ_Harbor" "ffow" "1.0.3" 5/32 bots ? pw 2 - rules - info 11 partial [players:timeout rules:timeout] | info:ok,challenge:timeout`, 0},
+		// Broken lists: a phase error each, with the decoder's reason.
+		{"broken lists", func(f *fake) { f.players, f.rules = vec(t, "err_players_cut"), vec(t, "err_rules_too_many") }, all, 2 * time.Second, `"FFOW Test Server" "CQ_Harbor" "ffow" "1.0.3" 5/32 bots ? pw 2 - rules - info 11 partial [players:truncated rules:too_large] | info:ok,challenge:ok,players:truncated,rules:too_large`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			tc.edit(f)
+			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), tc.s, tc.d)
+			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if tc.asked != 0 && f.asked.Load() != tc.asked {
+				t.Errorf("%d requests, want %d", f.asked.Load(), tc.asked)
+			}
+		})
 	}
 }
 

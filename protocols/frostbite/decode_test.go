@@ -27,7 +27,9 @@ func decodeReply(b []byte) (*protocols.Result, error) {
 
 func vector(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
 
-// TestVectors decodes the hand-built packets in testdata/.
+// TestVectors decodes the hand-built packets in testdata/. serverInfo counts
+// players and knows no bots: the expectations hold Players as sent and Bots
+// unknown (null).
 func TestVectors(t *testing.T) {
 	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {

@@ -176,19 +176,18 @@ func TestQueryDrip(t *testing.T) {
 // short answer, silence or a close after serverInfo is a phase error beside
 // serverInfo's result.
 func TestQueryVersion(t *testing.T) {
-	ok := vector(t, "ok_bf4")
+	ok, bf4 := vector(t, "ok_bf4"), `"BF4 Test Server - Conquest 24/7" "MP_Siege" ""`
 	for _, tc := range []struct {
-		name    string
-		answer  []byte // nil: close; empty: silence
-		version string
-		reason  string
+		name   string
+		answer []byte // nil: close; empty: silence
+		want   string
 	}{
-		{"bf4", vector(t, "version_bf4"), "179665", ""},
-		{"bc2", vector(t, "version_bc2"), "571287", ""},
-		{"unknown_command", vector(t, "version_unknown_command"), "", "server_error"},
-		{"short", vector(t, "version_short"), "", "malformed"},
-		{"silence", []byte{}, "", "timeout"},
-		{"close", nil, "", "truncated"},
+		{"bf4", vector(t, "version_bf4"), bf4 + ` "179665" 48/64 bots ? pw 1 - rules - info 23 partial [] | info:ok,version:ok`},
+		{"bc2", vector(t, "version_bc2"), bf4 + ` "571287" 48/64 bots ? pw 1 - rules - info 23 partial [] | info:ok,version:ok`},
+		{"unknown_command", vector(t, "version_unknown_command"), bf4 + ` "" 48/64 bots ? pw 1 - rules - info 21 partial [version:server_error] | info:ok,version:server_error`},
+		{"short", vector(t, "version_short"), bf4 + ` "" 48/64 bots ? pw 1 - rules - info 21 partial [version:malformed] | info:ok,version:malformed`},
+		{"silence", []byte{}, bf4 + ` "" 48/64 bots ? pw 1 - rules - info 21 partial [version:timeout] | info:ok,version:timeout`},
+		{"close", nil, bf4 + ` "" 48/64 bots ? pw 1 - rules - info 21 partial [version:truncated] | info:ok,version:truncated`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := prototest.TCP(t, func(c net.Conn) {
@@ -205,16 +204,7 @@ func TestQueryVersion(t *testing.T) {
 				}
 			})
 			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 500*time.Millisecond)
-			if err != nil || res.Name != "BF4 Test Server - Conquest 24/7" || res.Version != tc.version {
-				t.Fatalf("%+v, %v", res, err)
-			}
-			want := "version:" + tc.reason
-			if tc.reason == "" {
-				want = ""
-			}
-			if got := prototest.PhaseErrorReasons(res); got != want || prototest.PhaseNames(tr) != "info,version" {
-				t.Errorf("phase errors %s, phases %s; want %s", got, prototest.PhaseNames(tr), want)
-			}
+			prototest.CheckProbe(t, res, tr, err, tc.want)
 		})
 	}
 }

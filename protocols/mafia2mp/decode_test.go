@@ -2,7 +2,7 @@ package mafia2mp
 
 import (
 	"errors"
-	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -10,55 +10,34 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// The own test vectors in testdata/*.vec are escaped hex built from
-// gamedig's reader (format: prototest.ParseVec).
-
+// TestDecodeVectors decodes each own vector, testdata/NAME.vec (escaped hex
+// built from gamedig's reader, prototest.ParseVec), with its mod's tag (M2O's
+// when Online) as its NAME.expected.json says: the error's reason, or the
+// Result's ProbeLine and player list. The players count is the connected
+// players; neither mod has bots to tell apart (Bots unknown, none marked).
 func TestDecodeVectors(t *testing.T) {
-	tests := []struct {
-		vec, tag   string
-		err        error
-		want       string // name|game|players max password
-		list       string
-		playersErr error
-	}{
-		{vec: "m2mp", tag: tagM2MP, want: "Empire Bay Roleplay|M2MP 0.1 RC3|{3 true} {100 true} 1",
-			list: "[{Vito {0 false}} {Joe {0 false}} {Henry {0 false}}]"},
-		{vec: "m2o", tag: tagOnline, want: "M2O Freeroam é|freeroam|{2 true} {32 true} 2",
-			list: "[{Vito {45 true}} {Joe {120 true}}]"},
-		{vec: "m2mp_cp1252", tag: tagM2MP, want: "Empire Bay – „Cash & Cars“ €5 VIP|Freeroam …|{1 true} {50 true} 1",
-			list: "[{José “Ace” {0 false}}]"},
-		{vec: "cut_players", tag: tagM2MP, want: "Cut|mode|{2 true} {10 true} 1", list: "[{Vito {0 false}}]", playersErr: wire.ErrTruncated},
-		{vec: "bad_count", tag: tagM2MP, want: "Odd|mode|{0 false} {0 false} 1", list: "[]"},
-		{vec: "short", tag: tagM2MP, err: wire.ErrTruncated},
-		{vec: "m2o", tag: tagM2MP, err: wire.ErrMalformed}, // another mod's tag
-	}
-	for _, tc := range tests {
-		t.Run(tc.vec+"/"+tc.tag, func(t *testing.T) {
-			r, err := decode(prototest.VecFile(t, tc.vec), tc.tag, wire.UTF8)
-			if prototest.WantedError(t, err, tc.err) {
-				return
-			}
-			res := r.Result(true)
-			if got := fmt.Sprintf("%s|%s|%v %v %d", res.Name, res.Game, res.Players, res.MaxPlayers, res.Password); got != tc.want {
-				t.Errorf("result %s, want %s", got, tc.want)
-			}
-			var list []any
-			for _, p := range res.PlayerList {
-				list = append(list, struct {
-					n string
-					p any
-				}{p.Name, p.Ping})
-			}
-			if got := fmt.Sprint(list); got != tc.list {
-				t.Errorf("players %s, want %s", got, tc.list)
-			}
-			if (tc.playersErr == nil) != (res.PhaseErrors == nil) || (tc.playersErr != nil && !errors.Is(res.PhaseErrors[0].Err, tc.playersErr)) {
-				t.Errorf("phase errors %v, want %v", res.PhaseErrors, tc.playersErr)
-			}
-			if r.Result(false).PlayerList != nil {
-				t.Error("players not asked for")
-			}
-		})
+	prototest.VecVectors(t, func(t *testing.T, b []byte, w struct {
+		prototest.HexVector
+		Online  bool
+		Line    string
+		Players []protocols.Player
+	}) {
+		tag := tagM2MP
+		if w.Online {
+			tag = tagOnline
+		}
+		r, err := decode(b, tag, wire.UTF8)
+		if w.Refused(t, b, err) {
+			return
+		}
+		res := r.Result(true)
+		prototest.CheckProbe(t, res, nil, nil, w.Line)
+		if !slices.Equal(res.PlayerList, w.Players) || r.Result(false).PlayerList != nil {
+			t.Errorf("players %+v, want %+v", res.PlayerList, w.Players)
+		}
+	})
+	if _, err := decode(prototest.VecFile(t, "m2o"), tagM2MP, wire.UTF8); !errors.Is(err, wire.ErrMalformed) {
+		t.Errorf("another mod's tag: %v", err)
 	}
 }
 
@@ -73,14 +52,6 @@ func TestEncodingOption(t *testing.T) {
 			t.Errorf("encoding %q: %q, %v; want %q", enc, r.Name, err, want)
 		}
 	}
-}
-
-// TestBotsMeaning: the players count is the connected players; neither mod has
-// bots to tell apart.
-func TestBotsMeaning(t *testing.T) {
-	r, err := decode(prototest.VecFile(t, "m2mp"), tagM2MP, wire.UTF8)
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, r.Result(true), 3, prototest.Unknown, true)
 }
 
 // No real capture is committed: the seeds are the own vectors, read with both tags.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -22,34 +21,33 @@ func value(t *testing.T, name string) *node {
 	return v
 }
 
-func TestDecodeForever(t *testing.T) {
-	res := &protocols.Result{}
-	prototest.NoError(t, serverName(value(t, "name"), res))
-	prototest.NoError(t, playerLimit(value(t, "maxplayers"), res))
-	name, err := version(value(t, "version_forever"), res)
-	if err != nil || name != "TmForever" {
-		t.Fatal(name, err)
+// TestDecodeInfo decodes the answers to the info calls of each game into one
+// Result: Forever's challenge info, ManiaPlanet's map info (its name a link).
+func TestDecodeInfo(t *testing.T) {
+	for _, c := range []struct {
+		answers    [4]string // name, max players (none: ""), version, map
+		game, want string
+		info       map[string]string
+	}{
+		{[4]string{"name", "maxplayers", "version_forever", "challenge_forever"}, "TmForever", `"Red Racing $ Club" "Green Hill" "TmForever" "2.11.26" ?/32 bots ? pw 0 - rules - info 5 partial []`,
+			map[string]string{"version.Build": "2011-02-21_18_00", "map.Environnement": "Stadium"}},
+		{[4]string{"name_link", "", "version_maniaplanet", "map_maniaplanet"}, "ManiaPlanet", `"Locked Stadium" "Storm Ärena" "SMStormElite@nadeolabs" "3.3.0" ?/? bots ? pw 0 - rules - info 7 partial []`, nil},
+	} {
+		res := &protocols.Result{}
+		prototest.NoError(t, serverName(value(t, c.answers[0]), res))
+		if c.answers[1] != "" {
+			prototest.NoError(t, playerLimit(value(t, c.answers[1]), res))
+		}
+		game, err := version(value(t, c.answers[2]), res)
+		prototest.NoError(t, err)
+		prototest.NoError(t, mapInfo(value(t, c.answers[3]), res))
+		if game != c.game {
+			t.Errorf("game %q, want %q", game, c.game)
+		}
+		prototest.CheckProbe(t, res, nil, nil, c.want)
+		prototest.CheckInfoHas(t, res, c.info)
+		prototest.CheckUTF8(t, res)
 	}
-	prototest.NoError(t, mapInfo(value(t, "challenge_forever"), res))
-	if res.Name != "Red Racing $ Club" || res.MaxPlayers != protocols.Known(32) || res.Password != protocols.FlagUnknown ||
-		res.Game != "TmForever" || res.Version != "2.11.26" || res.Map != "Green Hill" || res.Players.Known {
-		t.Errorf("%+v", res)
-	}
-	prototest.CheckInfoHas(t, res, map[string]string{"version.Build": "2011-02-21_18_00", "map.Environnement": "Stadium"})
-}
-
-func TestDecodeManiaPlanet(t *testing.T) {
-	res := &protocols.Result{}
-	prototest.NoError(t, serverName(value(t, "name_link"), res))
-	if _, err := version(value(t, "version_maniaplanet"), res); err != nil {
-		t.Fatal(err)
-	}
-	prototest.NoError(t, mapInfo(value(t, "map_maniaplanet"), res))
-	if res.Name != "Locked Stadium" ||
-		res.Game != "SMStormElite@nadeolabs" || res.Version != "3.3.0" || res.Map != "Storm Ärena" {
-		t.Errorf("%+v", res)
-	}
-	prototest.CheckUTF8(t, res)
 }
 
 func TestDecodePlayers(t *testing.T) {
@@ -125,14 +123,6 @@ func TestMethodCall(t *testing.T) {
 	if err != nil || root.child("params").childrenNamed("param")[0].child("value").child("i4").text != "255" {
 		t.Errorf("%v", err)
 	}
-}
-
-// TestBotsMeaning: Nadeo servers have no bots; the player list counts everyone
-// connected (spectators too, as qstat and gamedig count them). Players is the
-// list's length, Bots stays unknown.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, newFake(t, "forever").start(t), prototest.Settings(true, ""), 2*time.Second)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }
 
 // FuzzDecode: no answer panics the decoders, every error names one reason, and

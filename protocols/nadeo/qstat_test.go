@@ -2,7 +2,6 @@ package nadeo
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
@@ -13,11 +12,5 @@ import (
 // the name, map, players and max. Both strip the $ codes ($$ stays a $).
 func TestQstatCrossCheck(t *testing.T) {
 	prototest.NeedQstat(t)
-	f := newFake(t, "forever")
-	addr := f.start(t)
-	qs := prototest.QstatJSON(t, "-tm", addr)
-	res, _ := prototest.QueryOK(t, Protocol, addr, prototest.Settings(false, ""), 2*time.Second)
-	if qs.Status != "online" || qs.Name != res.Name || qs.Map != res.Map || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
-		t.Errorf("qstat %+v, querier %q %q %d/%d", qs, res.Name, res.Map, res.Players.Value, res.MaxPlayers.Value)
-	}
+	prototest.QstatQuery(t, "-tm", newFake(t, "forever").start(t), Protocol, prototest.Settings(false, ""))
 }

@@ -12,10 +12,13 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// TestQueryForever: Nadeo servers have no bots; the player list counts everyone
+// connected (spectators too, as qstat and gamedig count them). Players is the
+// list's length, Bots stays unknown.
 func TestQueryForever(t *testing.T) {
 	f := newFake(t, "forever")
 	res, tr := prototest.QueryOK(t, Protocol, f.start(t), prototest.Settings(true, ""), 2*time.Second)
-	if res.Name != "Red Racing $ Club" || res.Map != "Green Hill" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || len(res.PlayerList) != 3 || res.Version != "2.11.26" {
+	if res.Name != "Red Racing $ Club" || res.Map != "Green Hill" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || len(res.PlayerList) != 3 || res.Version != "2.11.26" || res.Bots.Known {
 		t.Errorf("%+v", res)
 	}
 	want := "Authenticate GetServerName GetMaxPlayers GetVersion GetCurrentChallengeInfo GetPlayerList"

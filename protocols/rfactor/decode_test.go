@@ -3,43 +3,33 @@ package rfactor
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-// The own test vectors in testdata/*.vec are escaped hex built from
-// gamedig's reader (format: prototest.ParseVec).
-
+// TestDecode decodes each own vector, testdata/NAME.vec (escaped hex built
+// from gamedig's reader, prototest.ParseVec), as its NAME.expected.json says:
+// the error's reason, or the Result's ProbeLine and info values. The reply
+// counts human players and AI drivers in two bytes: Players is the humans, Bots
+// the AI; there is no player list.
 func TestDecode(t *testing.T) {
 	if n := len(prototest.VecFile(t, "no_vehicles")); n != fixedLen {
 		t.Fatalf("the fixed part is %d bytes in the vector, %d in the decoder", n, fixedLen)
 	}
-	for _, tc := range []struct {
-		vec      string
-		err      error
-		want     string // name|map|game|version|players max bots password
-		vehicles string
-	}{
-		{vec: "full", want: "Sunday Cup|Mills Short|rFactor|1255|{5 true} {20 true} {4 true} 2", vehicles: "F3,GT"},
-		{vec: "no_vehicles", want: "Sunday Cup|Mills Short|rFactor|1255|{5 true} {20 true} {4 true} 2"},
-		{vec: "short", err: wire.ErrTruncated},
-	} {
-		t.Run(tc.vec, func(t *testing.T) {
-			r, err := decode(prototest.VecFile(t, tc.vec))
-			if prototest.WantedError(t, err, tc.err) {
-				return
-			}
-			res := r.Result()
-			if got := fmt.Sprintf("%s|%s|%s|%s|%v %v %v %d", res.Name, res.Map, res.Game, res.Version, res.Players, res.MaxPlayers, res.Bots, res.Password); got != tc.want {
-				t.Errorf("result %s, want %s", got, tc.want)
-			}
-			prototest.CheckInfoHas(t, res, map[string]string{"aids": "traction_control,stability_control", "laps": "10", "fixed_setups": "true",
-				"racecast": "false", "address": "192.0.2.10", "query_port": "34297", "vehicles": tc.vehicles, "motd": "Welcome, drive clean"})
-		})
-	}
+	prototest.VecVectors(t, func(t *testing.T, b []byte, w struct {
+		prototest.HexVector
+		Line string
+		Info map[string]string
+	}) {
+		r, err := decode(b)
+		if w.Refused(t, b, err) {
+			return
+		}
+		prototest.CheckProbe(t, r.Result(), nil, nil, w.Line)
+		prototest.CheckInfoHas(t, r.Result(), w.Info)
+	})
 }
 
 func TestAnswers(t *testing.T) {
@@ -73,14 +63,6 @@ func TestDecodeWindows1252(t *testing.T) {
 	if res := r.Result(); res.Name != prototest.Marks1252Text {
 		t.Errorf("name %q, want %q", res.Name, prototest.Marks1252Text)
 	}
-}
-
-// TestBotsMeaning: the reply counts human players and AI drivers in two bytes:
-// Players is the humans, Bots the AI. There is no player list.
-func TestBotsMeaning(t *testing.T) {
-	r, err := decode(prototest.VecFile(t, "full"))
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, r.Result(), 5, 4, false)
 }
 
 // No real rFactor capture is committed: the seeds are the own vectors.

@@ -3,9 +3,9 @@ package samp
 import (
 	"net/netip"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -57,181 +57,75 @@ func TestAnswers(t *testing.T) {
 	}
 }
 
-func TestDecodeInfo(t *testing.T) {
-	for _, c := range []struct {
-		file, encoding             string
-		vcmp                       bool
-		name, game, third, version string
-		players, max               int64
-		password                   bool
-		trailing                   int
-	}{
-		{"info_samp", "", false, "Fake Roleplay", "Freeroam v2", "English", "", 3, 50, false, 0},
-		{"info_cp1252", "", false, "Café € Server", "DM", "Français", "", 0, 100, true, 0},
-		{"info_cp1251", "windows-1251", false, "Русский сервер", "RP", "Русский", "", 1, 64, false, 0},
-		// Without the module's encoding, Windows-1251 bytes read as Windows-1252.
-		{"info_cp1251", "", false, "Ðóññêèé ñåðâåð", "RP", "Ðóññêèé", "", 1, 64, false, 0},
-		{"info_vcmp", "", true, "VC Test Server", "Default", "Vice City", "04rel006", 2, 100, false, 0},
-		{"info_trailing", "", false, "Padded", "GM", "EN", "", 0, 10, false, 5},
-	} {
-		t.Run(c.file+"/"+c.encoding, func(t *testing.T) {
-			in, err := decodeInfo(vec(t, c.file), c.vcmp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			text, err := wire.Encoding(c.encoding, wire.UTF8)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if text(in.name) != c.name || text(in.mode) != c.game || text(in.third) != c.third || string(in.version) != c.version ||
-				int64(in.players) != c.players || int64(in.max) != c.max || in.password != c.password || in.trailing != c.trailing {
-				t.Errorf("%+v: %q %q %q", in, text(in.name), text(in.mode), text(in.third))
-			}
-			variant := variantSAMP
-			if c.vcmp {
-				variant = variantVCMP
-			}
-			res := (&status{variant: variant, in: in}).result(text, false)
-			prototest.CheckUTF8(t, res)
-			if res.Name != c.name || res.Game != c.game || res.Players != protocols.Known(c.players) || res.MaxPlayers != protocols.Known(c.max) ||
-				res.Password != protocols.FlagOf(c.password) || res.Version != c.version || res.Bots.Known {
-				t.Errorf("result %+v", res)
-			}
-			if c.vcmp && res.Map != c.third || !c.vcmp && res.Map != "" {
-				t.Errorf("map %q: the third string is the map on VC:MP only", res.Map)
-			}
-		})
-	}
+// want is what a testdata vector's .expected.json says the decoder of its
+// opcode reads (VC:MP's when the magic is MP04): an info's fields, as text in
+// Encoding; the Result of a rules reply beside info_samp; a player list;
+// open.mp's extra info; or the error it fails with. The query rows pin the
+// Result of an info (the map is the third string on VC:MP only).
+type want struct {
+	prototest.HexVector
+	Encoding                   string
+	Name, Game, Third, Version string
+	Players, Max               int64
+	Password                   bool
+	Trailing, Rules            int
+	Map                        string
+	OpenMP                     bool
+	List                       []protocols.Player
+	Discord, BannerDark, Logo  string
 }
 
-func TestDecodeErrors(t *testing.T) {
-	for file, want := range map[string]string{
-		"err_info_truncated":     "truncated",
-		"err_info_lying_length":  "truncated",
-		"err_info_too_large":     "too_large",
-		"err_password_flag":      "malformed",
-		"err_rules_too_many":     "too_large",
-		"err_rules_truncated":    "truncated",
-		"err_players_count_lies": "truncated",
-		"err_players_truncated":  "truncated",
-	} {
-		b := vec(t, file)
-		var err error
+func TestVectors(t *testing.T) {
+	info, err := decodeInfo(vec(t, "info_samp"), false)
+	prototest.NoError(t, err)
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		vcmp := string(b[:4]) == "MP04"
+		text, err := wire.Encoding(w.Encoding, wire.UTF8)
+		prototest.NoError(t, err)
+		var got want
 		switch b[10] {
 		case opInfo:
-			_, err = decodeInfo(b, false)
+			in, err := decodeInfo(b, vcmp)
+			if w.Refused(t, b, err) {
+				return
+			}
+			got = want{Name: text(in.name), Game: text(in.mode), Third: text(in.third), Version: string(in.version),
+				Players: int64(in.players), Max: int64(in.max), Password: in.password, Trailing: in.trailing}
 		case opRules:
-			_, err = decodeRules(b)
+			rules, err := decodeRules(b)
+			if w.Refused(t, b, err) {
+				return
+			}
+			st := &status{variant: variantSAMP, in: info, rules: rules}
+			res := st.result(wire.UTF8, true)
+			if res := st.result(wire.UTF8, false); res.Rules != nil || res.Version != w.Version {
+				t.Errorf("without rules asked: rules %q version %q", res.Rules, res.Version)
+			}
+			got = want{Rules: len(res.Rules), Version: res.Version, Map: res.Map, OpenMP: st.openMP(wire.UTF8)}
+		case opExtra:
+			e, err := decodeExtra(b)
+			if w.Refused(t, b, err) {
+				return
+			}
+			got = want{Discord: string(e.discord), BannerDark: string(e.bannerDark), Logo: string(e.logo)}
 		default:
-			_, err = decodePlayers(b, b[10], false)
+			ps, err := decodePlayers(b, b[10], vcmp)
+			if w.Refused(t, b, err) {
+				return
+			}
+			got = want{List: playerList(ps, text)}
 		}
-		if got := wire.Reason(err); got != want {
-			t.Errorf("%s: %v, want %s", file, err, want)
+		got.HexVector, got.Encoding = w.HexVector, w.Encoding
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("got  %+v\nwant %+v", got, w)
 		}
-	}
-	// A VC:MP info cut inside its version name.
+	})
+	// A VC:MP info cut inside its version name; open.mp's extra info cut.
 	if _, err := decodeInfo(vec(t, "info_vcmp")[:headerLen+5], true); wire.Reason(err) != "truncated" {
 		t.Errorf("cut version name: %v", err)
 	}
-}
-
-func TestDecodeRules(t *testing.T) {
-	in, _ := decodeInfo(vec(t, "info_samp"), false)
-	for _, c := range []struct {
-		file, version, mapName string
-		n                      int
-		openMP                 bool
-	}{
-		{"rules_samp", "0.3.7-R2", "San Andreas", 6, false},
-		{"rules_openmp", "omp 1.4.0.2779", "San Andreas", 7, true},
-		{"rules_empty", "", "", 2, false},
-	} {
-		rules, err := decodeRules(vec(t, c.file))
-		if err != nil {
-			t.Fatalf("%s: %v", c.file, err)
-		}
-		st := &status{variant: variantSAMP, in: in, rules: rules}
-		res := st.result(wire.UTF8, true)
-		if len(res.Rules) != c.n || res.Version != c.version || res.Map != c.mapName || st.openMP(wire.UTF8) != c.openMP {
-			t.Errorf("%s: rules %q version %q map %q", c.file, res.Rules, res.Version, res.Map)
-		}
-		if res := st.result(wire.UTF8, false); res.Rules != nil || res.Version != c.version {
-			t.Errorf("%s: without rules asked: rules %q version %q", c.file, res.Rules, res.Version)
-		}
-	}
-}
-
-func TestDecodePlayers(t *testing.T) {
-	for _, c := range []struct {
-		file  string
-		op    byte
-		vcmp  bool
-		names []string
-		score []int64 // nil: none
-		ping  []int64
-	}{
-		{"players_d", opDetailed, false, []string{"Carl_Johnson", "Sweet", "René"}, []int64{12, -3, 0}, []int64{45, 80, 0}},
-		{"players_c", opClients, false, []string{"Carl_Johnson", "Sweet", "Big_Smoke"}, []int64{12, -3, 7}, nil},
-		{"players_c_vcmp", opClients, true, []string{"Tommy", "Lance"}, nil, nil},
-	} {
-		ps, err := decodePlayers(vec(t, c.file), c.op, c.vcmp)
-		if err != nil {
-			t.Fatalf("%s: %v", c.file, err)
-		}
-		list := playerList(ps, wire.UTF8)
-		if len(list) != len(c.names) {
-			t.Fatalf("%s: %d players", c.file, len(list))
-		}
-		for i, p := range list {
-			want := protocols.Player{Name: c.names[i]}
-			if c.score != nil {
-				want.Score = protocols.Known(c.score[i])
-			}
-			if c.ping != nil {
-				want.Ping = protocols.Known(c.ping[i])
-			}
-			if p != want {
-				t.Errorf("%s: player %d = %+v, want %+v", c.file, i, p, want)
-			}
-		}
-	}
-}
-
-func TestDecodeExtra(t *testing.T) {
-	e, err := decodeExtra(vec(t, "extra_openmp"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(e.discord) != "discord.gg/openmp" || string(e.bannerDark) != "https://example.org/banner-dark.png" || len(e.logo) != 0 {
-		t.Errorf("%+v", e)
-	}
 	if _, err := decodeExtra(vec(t, "extra_openmp")[:30]); wire.Reason(err) != "truncated" {
-		t.Errorf("cut: %v", err)
-	}
-}
-
-// TestBotsMeaning: the query tells no NPC from a player (open.mp counts its bots
-// among the players and lists them alike, taking them off the max): Players is
-// the info's count as sent, Bots stays unknown and no listed player is marked.
-func TestBotsMeaning(t *testing.T) {
-	for _, variant := range []string{"samp", "openmp", "vcmp"} {
-		t.Run(variant, func(t *testing.T) {
-			f := sampServer(t)
-			switch variant {
-			case "openmp":
-				f = openMPServer(t)
-			case "vcmp":
-				f = vcmpServer(t)
-			}
-			res, _, err := prototest.QueryNew(t, Protocol, f.start(t), with(protocols.Settings{Players: true}, variant, ""), 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prototest.CheckBots(t, res, res.Players.Value, prototest.Unknown, true)
-			if !res.Players.Known || res.Players.Value == 0 {
-				t.Errorf("players %+v", res.Players)
-			}
-		})
+		t.Errorf("cut extra: %v", err)
 	}
 }
 

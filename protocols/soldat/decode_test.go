@@ -3,7 +3,6 @@ package soldat
 import (
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -12,51 +11,44 @@ import (
 
 func vec(t testing.TB, name string) []byte { return prototest.HexFile(t, name+".hex") }
 
-// TestRecordLen pins the size of TMsg_RefreshX (packed) the layout adds up to.
+// TestRecordLen pins the size of TMsg_RefreshX (packed) the layout adds up to
+// (the vectors' expectations hold it too).
 func TestRecordLen(t *testing.T) {
 	if recordLen != 2002 {
 		t.Errorf("recordLen = %d, want 2002", recordLen)
 	}
-	for _, name := range []string{"refreshx_ctf", "refreshx_empty"} {
-		if n := len(vec(t, name)); n != recordLen {
-			t.Errorf("%s: %d bytes", name, n)
-		}
-	}
 }
 
+// TestDecode decodes each record in testdata/ as its .expected.json says: the
+// Result's ProbeLine, player list and info values; neither addresses nor
+// hardware ids reach the result. REFRESHX gives a bot's slot no address
+// (Rcon.pas fills the IP only for a HUMAN control method): Players counts the
+// slots with one (spectators included), Bots the slots without, and the listed
+// bots are marked.
 func TestDecode(t *testing.T) {
-	rf, err := decodeRefresh(vec(t, "refreshx_ctf"), wire.UTF8)
-	prototest.NoError(t, err)
-	res := rf.result(true)
-	if res.Map != "ctf_Ash" || res.Game != "Capture the Flag" || res.MaxPlayers != protocols.Known(16) || res.Password != protocols.FlagTrue ||
-		res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || res.Name != "" {
-		t.Errorf("%+v", res)
-	}
-	want := []protocols.Player{
-		{Name: "Major", Score: protocols.Known(10), Ping: protocols.Known(50), Team: "alpha"},
-		{Name: "Bot Sniper", Score: protocols.Known(4), Team: "bravo", Bot: true},
-		{Name: "José", Score: protocols.Known(0), Ping: protocols.Known(120), Team: "spectator"},
-	}
-	if !slices.Equal(res.PlayerList, want) {
-		t.Errorf("%+v, want %+v", res.PlayerList, want)
-	}
-	info := prototest.InfoOf(res)
-	if info["next_map"] != "ctf_Cobra" || info["spectators"] != "1" || info["team_score_alpha"] != "3" || info["time_left"] != "20000" {
-		t.Errorf("info %v", info)
-	}
-	// Neither addresses nor hardware ids reach the result.
-	for _, kv := range res.Info {
-		if kv.Value == "203.0.113.5" || kv.Value == "ABCDEF12345" {
-			t.Errorf("info exposes %v", kv)
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w struct {
+		prototest.HexVector
+		Line    string
+		Players []protocols.Player
+		Info    map[string]string
+	}) {
+		rf, err := decodeRefresh(b, wire.UTF8)
+		if w.Refused(t, b, err) {
+			return
 		}
-	}
-	prototest.CheckUTF8(t, res)
-
-	rf, err = decodeRefresh(vec(t, "refreshx_empty"), wire.UTF8)
-	prototest.NoError(t, err)
-	if res := rf.result(false); res.Players != protocols.Known(0) || res.Bots != protocols.Known(0) || res.Game != "Deathmatch" || res.Password != protocols.FlagFalse || res.PlayerList != nil {
-		t.Errorf("empty: %+v", res)
-	}
+		res := rf.result(true)
+		prototest.CheckProbe(t, res, nil, nil, w.Line)
+		if !slices.Equal(res.PlayerList, w.Players) || rf.result(false).PlayerList != nil {
+			t.Errorf("%+v, want %+v", res.PlayerList, w.Players)
+		}
+		prototest.CheckInfoHas(t, res, w.Info)
+		for _, kv := range res.Info {
+			if kv.Value == "203.0.113.5" || kv.Value == "ABCDEF12345" {
+				t.Errorf("info exposes %v", kv)
+			}
+		}
+		prototest.CheckUTF8(t, res)
+	})
 }
 
 func TestDecodeErrors(t *testing.T) {
@@ -104,38 +96,25 @@ func TestDecodeWindows1252(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: REFRESHX gives a bot's slot no address (Rcon.pas fills the IP
-// only for a HUMAN control method): Players counts the slots with one
-// (spectators included), Bots the slots without, and the listed bots are marked.
-func TestBotsMeaning(t *testing.T) {
-	f := &fake{record: vec(t, "refreshx_ctf")}
-	s := withPassword(adminPassword)
-	s.Players = true
-	res, _ := prototest.QueryOK(t, Protocol, f.start(t), s, 2*time.Second)
-	prototest.CheckBots(t, res, 2, 1, true)
-}
-
 // FuzzDecode: no record panics the decoder, every error names one reason, and a
-// result is UTF-8 with counts in range. Inputs are padded or cut to the record's
-// size, so the fuzzer explores the fields rather than the length check.
+// result has its counts in the slots (FuzzResults: UTF-8, no negative count).
+// Inputs are padded or cut to the record's size, so the fuzzer explores the
+// fields rather than the length check.
 func FuzzDecode(f *testing.F) {
-	for _, name := range []string{"refreshx_ctf", "refreshx_empty"} {
-		f.Add(vec(f, name))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, [][]byte{vec(f, "refreshx_ctf"), vec(f, "refreshx_empty")}, func(t *testing.T, b []byte) *protocols.Result {
 		rec := make([]byte, recordLen)
 		copy(rec, header)
 		copy(rec[len(header):], b)
 		rf, err := decodeRefresh(rec, wire.UTF8)
 		if err != nil {
 			prototest.CheckReason(t, err)
-			return
+			return nil
 		}
 		res := rf.result(true)
 		if res.Players.Value+res.Bots.Value > slots {
 			t.Fatalf("%+v", res)
 		}
-		prototest.CheckUTF8(t, res)
+		return res
 	})
 }
 

@@ -1,6 +1,7 @@
 package starmade
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -38,48 +39,27 @@ func TestRequest(t *testing.T) {
 	}
 }
 
-func TestDecode(t *testing.T) {
-	for _, c := range []struct {
-		file, name, version string
-		players, max        int64
-		info                int
-	}{
-		{"status_default", "StarMade Testers", "0.199", 3, 32, 7},
-		{"status_utf8", "Звёздная база", "0.199", 3, 32, 8},
-	} {
-		res, err := decodeAnswer(vec(t, c.file))
-		if err != nil {
-			t.Fatalf("%s: %v", c.file, err)
+// TestVectors decodes each answer in testdata/ as its .expected.json says: the
+// Result's ProbeLine and info, or the error. The status reports connected
+// players only (StarMade's AI ships are no players) and no bot count: Players
+// is the count as sent, Bots unknown. The start time, Unix ms, is exported
+// (gameserver_start_time_seconds).
+func TestVectors(t *testing.T) {
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w struct {
+		prototest.HexVector
+		Line string
+		Info []protocols.KV
+	}) {
+		res, err := decodeAnswer(b)
+		if w.Refused(t, b, err) {
+			return
 		}
-		if res.Name != c.name || res.Version != c.version || res.Players != protocols.Known(c.players) || res.MaxPlayers != protocols.Known(c.max) || len(res.Info) != c.info {
-			t.Errorf("%s: %+v", c.file, res)
-		}
-		if res.Info[4] != (protocols.KV{Key: "start_time_ms", Value: "1700000000000"}) || res.Info[3].Value != "A test universe" {
-			t.Errorf("%s: info %v", c.file, res.Info)
-		}
-		// the start time, Unix ms, is exported (gameserver_start_time_seconds)
-		if !res.Started.Equal(time.UnixMilli(1_700_000_000_000)) || res.Uptime.Known {
-			t.Errorf("%s: started %v, uptime %+v", c.file, res.Started, res.Uptime)
+		prototest.CheckProbe(t, res, nil, nil, w.Line)
+		if !slices.Equal(res.Info, w.Info) || !res.Started.Equal(time.UnixMilli(1_700_000_000_000)) || res.Uptime.Known {
+			t.Errorf("info %v, started %v, uptime %+v", res.Info, res.Started, res.Uptime)
 		}
 		prototest.CheckUTF8(t, res)
-	}
-}
-
-func TestDecodeErrors(t *testing.T) {
-	for file, want := range map[string]string{
-		"err_count_lies":    "truncated",
-		"err_type_unknown":  "malformed",
-		"err_wrong_types":   "malformed",
-		"err_too_many":      "too_large",
-		"err_other_command": "mismatch",
-		"err_packet_type":   "malformed",
-		"err_string_cut":    "truncated",
-		"err_too_few":       "malformed",
-	} {
-		if _, err := decodeAnswer(vec(t, file)); wire.Reason(err) != want {
-			t.Errorf("%s: %v, want %s", file, err, want)
-		}
-	}
+	})
 	for n, want := range map[int32]string{0: "malformed", 8: "malformed", -1: "malformed", maxBody + 1: "too_large"} {
 		hdr := []byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n), 0, 0, 0, 0, 0, 0, 0, 0}
 		if _, err := bodyLen(hdr); wire.Reason(err) != want {
@@ -104,30 +84,15 @@ func TestStartTime(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: the status reports connected players only (StarMade's AI
-// ships are no players) and no bot count: Players is the count as sent, Bots
-// stays unknown.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, server(t, vec(t, "status_default")), protocols.Settings{}, 2*time.Second)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, false)
-}
-
-// FuzzDecode: no answer panics the decoder, every error names one reason, and a
-// result has counts that are not negative and UTF-8 strings.
+// FuzzDecode: no answer panics the decoder and every error names one reason
+// (FuzzResults checks the counts and strings of a result).
 func FuzzDecode(f *testing.F) {
-	for _, b := range prototest.HexFiles(f) {
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, prototest.HexFiles(f), func(t *testing.T, b []byte) *protocols.Result {
 		res, err := decodeAnswer(b)
 		if err != nil {
 			prototest.CheckReason(t, err)
-			return
 		}
-		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
-			t.Fatalf("%+v", res)
-		}
-		prototest.CheckUTF8(t, res)
+		return res
 	})
 }
 

@@ -26,94 +26,53 @@ func decodeVector(b []byte) (info, error) {
 	return decodeInfo07(payload)
 }
 
-// want is a vector's protocol version, the ProbeLine of its Result, its
-// clients and info values it must hold.
+// want is what a vector's .expected.json says: the error a bad vector fails
+// with, or the echoed token, the protocol version, the ProbeLine of the Result,
+// the clients and info values it must hold.
 type want struct {
-	proto, line string
-	clients     []client
-	info        map[string]string
-}
-
-var goodVectors = []struct {
-	file  string
-	token int64
-	want  want
-}{
-	{"v07_empty.hex", 42, want{proto: "0.7", line: `"RealWorld-like Teeworlds" "dm1" "DM" "0.7.5" 0/12 bots 0 pw 1 [] rules - info 12 partial []`,
-		info: map[string]string{"max_players": "8", "skill_level": "1", "hostname": ""}}},
-	{"v07_players.hex", 0x123456, want{proto: "0.7", line: `"Tee Arena" "ctf5" "CTF" "0.7.5" 3/64 bots 1 pw 2 [nameless tee Watcher Bot Ünïcödé ☃] rules - info 12 partial []`,
-		clients: []client{
-			{Name: "nameless tee", Clan: "clan", Country: 276, Score: 150, Player: true},
-			{Name: "Watcher", Country: -1},
-			{Name: "Bot", Country: -1, Score: 7, Player: true, Bot: true},
-			{Name: "Ünïcödé ☃", Clan: "ÄÖ", Country: 840, Score: -1000, Player: true},
-		}, info: map[string]string{"num_players": "3", "max_players": "16", "hostname": "tee.example.org", "skill_level": "2"}}},
-	{"v06_players.hex", 7, want{proto: "0.6", line: `"Fake 0.6 Server" "ctf2" "CTF" "0.6.4" 3/16 bots ? pw 2 [Alice Bob Spec] rules - info 10 partial []`,
-		clients: []client{
-			{Name: "Alice", Clan: "clanA", Country: 276, Score: 12, Player: true},
-			{Name: "Bob", Country: -1, Score: -5, Player: true},
-			{Name: "Spec"},
-		}, info: map[string]string{"num_players": "2", "max_players": "16", "flags": "1"}}},
-	{"v06_empty.hex", 200, want{proto: "0.6", line: `"DDNet-like" "Tutorial" "DDraceNetwork" "0.6.4, 16.4" 0/64 bots ? pw 1 [] rules - info 10 partial []`}},
+	prototest.HexVector
+	Token       int64
+	Proto, Line string
+	Clients     []client
+	Info        map[string]string
 }
 
 func checkResult(t *testing.T, in info, w want) {
 	t.Helper()
 	res := in.Result(true)
-	prototest.CheckProbe(t, res, nil, nil, w.line)
-	if !slices.Equal(in.Clients, w.clients) {
-		t.Errorf("clients %+v\nwant %+v", in.Clients, w.clients)
+	prototest.CheckProbe(t, res, nil, nil, w.Line)
+	if !slices.Equal(in.Clients, w.Clients) {
+		t.Errorf("clients %+v\nwant %+v", in.Clients, w.Clients)
 	}
-	if len(res.PlayerList) != len(w.clients) {
+	if len(res.PlayerList) != len(w.Clients) {
 		t.Errorf("player list %+v", res.PlayerList)
 	}
 	for i, p := range res.PlayerList {
-		c := w.clients[i]
+		c := w.Clients[i]
 		if p.Name != c.Name || p.Score != protocols.Known(c.Score) || p.Bot != c.Bot || (p.Team == "player") != c.Player {
 			t.Errorf("player %d: %+v, want %+v", i, p, c)
 		}
 	}
-	if info := prototest.InfoOf(res); info["protocol"] != w.proto {
-		t.Errorf("protocol %q, want %q", info["protocol"], w.proto)
+	if info := prototest.InfoOf(res); info["protocol"] != w.Proto {
+		t.Errorf("protocol %q, want %q", info["protocol"], w.Proto)
 	}
-	prototest.CheckInfoHas(t, res, w.info)
+	prototest.CheckInfoHas(t, res, w.Info)
 }
 
 func TestVectors(t *testing.T) {
-	for _, tc := range goodVectors {
-		t.Run(tc.file, func(t *testing.T) {
-			in, err := decodeVector(prototest.HexFile(t, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if in.Token != tc.token || in.Trailing != 0 {
-				t.Errorf("token %d trailing %d", in.Token, in.Trailing)
-			}
-			checkResult(t, in, tc.want)
-		})
-	}
-}
-
-func TestVectorErrors(t *testing.T) {
-	for file, want := range map[string]error{
-		"v07_bad_truncated.hex":  wire.ErrTruncated,
-		"v07_bad_client_cut.hex": wire.ErrTruncated,
-		"v07_bad_long_int.hex":   wire.ErrMalformed,
-		"v07_bad_no_nul.hex":     wire.ErrTruncated,
-		"v06_bad_number.hex":     wire.ErrMalformed,
-		"v06_bad_truncated.hex":  wire.ErrTruncated,
-		"tok07_response.hex":     wire.ErrMalformed, // a control packet, not info
-	} {
-		t.Run(file, func(t *testing.T) {
-			in, err := decodeVector(prototest.HexFile(t, file))
-			if !errors.Is(err, want) {
-				t.Fatalf("err = %v, want %v", err, want)
-			}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		in, err := decodeVector(b)
+		if w.Refused(t, b, err) {
 			if in.Name != "" || in.Clients != nil {
 				t.Errorf("partial info %+v with an error", in)
 			}
-		})
-	}
+			return
+		}
+		if in.Token != w.Token || in.Trailing != 0 {
+			t.Errorf("token %d trailing %d", in.Token, in.Trailing)
+		}
+		checkResult(t, in, w)
+	})
 }
 
 func TestTokenExchange(t *testing.T) {
@@ -170,47 +129,39 @@ func TestBotsOverClients(t *testing.T) {
 	prototest.CheckBots(t, in.Result(false), prototest.Unknown, 2, false)
 }
 
-func seed(f *testing.F) {
-	for _, b := range prototest.HexFiles(f) {
-		f.Add(b)
-	}
-}
-
-func check(t *testing.T, in info, err error) {
+// checked is what FuzzResults checks of a decoder's answer: an error names a
+// reason; at most maxClients are kept.
+func checked(t *testing.T, in info, err error) *protocols.Result {
 	if err != nil {
-		if r := wire.Reason(err); r == "other" || r == "" {
-			t.Fatalf("error without a reason: %v", err)
-		}
-		return
+		prototest.CheckReason(t, err)
+		return nil
 	}
 	if len(in.Clients) > maxClients {
 		t.Fatalf("%d clients kept", len(in.Clients))
 	}
-	prototest.CheckUTF8(t, in.Result(true))
+	return in.Result(true)
 }
 
 // FuzzDecodeInfo07 feeds whole datagrams through the 0.7 header check and
 // decoder (vectors use token 12345678), and the token-response parser.
 func FuzzDecodeInfo07(f *testing.F) {
-	seed(f)
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, prototest.HexFiles(f), func(t *testing.T, b []byte) *protocols.Result {
 		tokenResponse07(b, vectorToken)
 		answers07(b, vectorToken, 42)
 		payload, err := connless07(b, vectorToken)
 		if err != nil {
-			return
+			return nil
 		}
 		in, err := decodeInfo07(payload)
-		check(t, in, err)
+		return checked(t, in, err)
 	})
 }
 
 func FuzzDecodeInfo06(f *testing.F) {
-	seed(f)
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, prototest.HexFiles(f), func(t *testing.T, b []byte) *protocols.Result {
 		answers06(b, 7)
 		in, err := decode06(b)
-		check(t, in, err)
+		return checked(t, in, err)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -87,23 +88,23 @@ func query(t *testing.T, s protocols.Settings, d time.Duration, f *fake) (*proto
 // reaches the server: 0.7 after the token handshake; 0.6 in one request, which
 // auto mode sends beside the token request.
 func TestQueryVectors(t *testing.T) {
-	for i, tc := range goodVectors {
-		modes := map[string]string{versionAuto: "challenge,info", version07: "challenge,info"}
-		if i >= 2 {
-			modes = map[string]string{versionAuto: "challenge", version06: "info"}
+	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
+		if w.Error != "" {
+			return // TestQueryErrors
+		}
+		name := path.Base(t.Name()) + ".hex"
+		f, modes := &fake{body07: body07(t, name)}, map[string]string{versionAuto: "challenge,info", version07: "challenge,info"}
+		if w.Proto == "0.6" {
+			f, modes = &fake{body06: body06(t, name)}, map[string]string{versionAuto: "challenge", version06: "info"}
 		}
 		for version, phases := range modes {
-			t.Run(tc.file+"/"+version, func(t *testing.T) {
-				f := &fake{body07: body07(t, tc.file)}
-				if i >= 2 {
-					f = &fake{body06: body06(t, tc.file)}
-				}
+			t.Run(version, func(t *testing.T) {
 				res, tr, err := query(t, settings(version, 0), 2*time.Second, f)
-				in, _ := decodeVector(prototest.HexFile(t, tc.file))
+				in, _ := decodeVector(b)
 				prototest.CheckProbe(t, res, tr, err, prototest.ProbeLine(in.Result(true), nil, nil)+" | "+strings.ReplaceAll(phases, ",", ":ok,")+":ok")
 			})
 		}
-	}
+	})
 }
 
 // A DDNet-like server answering both: auto mode takes the first answer.
@@ -142,44 +143,31 @@ func TestQueryRetriesLostToken07(t *testing.T) {
 	}
 }
 
-func TestQuerySkipsStrays(t *testing.T) {
-	f := &fake{body07: body07(t, "v07_players.hex"), strays: [][]byte{
-		{1, 2, 3},
-		prototest.HexFile(t, "v07_empty.hex"), // addressed to another token
-		append(append([]byte(nil), connlessHeader06...), "\xff\xff\xff\xffinf3999\x00"...),
-	}}
-	res, tr, err := query(t, settings(versionAuto, 0), 2*time.Second, f)
-	if err != nil || res.Name != "Tee Arena" {
-		t.Fatalf("%+v %v", res, err)
-	}
-	if n := prototest.Ignored(tr); n != 6 { // three strays before each of the two answers
-		t.Errorf("%d datagrams noted as ignored, want 6", n)
-	}
-}
-
-func TestQueryErrors(t *testing.T) {
+// Strays before each answer (junk, a reply to another token, a 0.6 reply to
+// another token string) are skipped; errors end the probe in their phase.
+func TestQueryReplies(t *testing.T) {
+	strays := [][]byte{{1, 2, 3}, prototest.HexFile(t, "v07_empty.hex"), append(append([]byte(nil), connlessHeader06...), "\xff\xff\xff\xffinf3999\x00"...)}
 	for _, tc := range []struct {
 		name, version string
 		f             *fake
-		phases        string
-		want          error
+		want          string
 	}{
-		{"silence_06", version06, &fake{}, "info", wire.ErrTimeout},
-		{"0.7_server_in_0.6_mode", version06, &fake{body07: body07(t, "v07_empty.hex")}, "info", wire.ErrTimeout},
-		{"0.6_server_in_0.7_mode", version07, &fake{body06: body06(t, "v06_empty.hex")}, "challenge", wire.ErrTimeout},
-		{"wrong_echo", version07, &fake{body07: body07(t, "v07_empty.hex"), wrongEcho: true}, "challenge,info", wire.ErrMismatch},
-		{"info_truncated", versionAuto, &fake{body07: body07(t, "v07_bad_client_cut.hex")}, "challenge,info", wire.ErrTruncated},
-		{"info_long_int", versionAuto, &fake{body07: body07(t, "v07_bad_long_int.hex")}, "challenge,info", wire.ErrMalformed},
-		{"info06_bad_number", versionAuto, &fake{body06: body06(t, "v06_bad_number.hex")}, "challenge", wire.ErrMalformed},
+		{"strays", versionAuto, &fake{body07: body07(t, "v07_players.hex"), strays: strays}, `"Tee Arena" "ctf5" "CTF" "0.7.5" 3/64 bots 1 pw 2 [nameless tee Watcher Bot Ünïcödé ☃] rules - info 12 partial [] | challenge:ok,info:ok skipped 6 log 6`},
+		{"silence_06", version06, &fake{}, `error timeout | info:timeout`},
+		{"0.7_server_in_0.6_mode", version06, &fake{body07: body07(t, "v07_empty.hex")}, `error timeout | info:timeout`},
+		{"0.6_server_in_0.7_mode", version07, &fake{body06: body06(t, "v06_empty.hex")}, `error timeout | challenge:timeout`},
+		{"wrong_echo", version07, &fake{body07: body07(t, "v07_empty.hex"), wrongEcho: true}, `error mismatch | challenge:ok,info:mismatch`},
+		{"info_truncated", versionAuto, &fake{body07: body07(t, "v07_bad_client_cut.hex")}, `error truncated | challenge:ok,info:truncated`},
+		{"info_long_int", versionAuto, &fake{body07: body07(t, "v07_bad_long_int.hex")}, `error malformed | challenge:ok,info:malformed`},
+		{"info06_bad_number", versionAuto, &fake{body06: body06(t, "v06_bad_number.hex")}, `error malformed | challenge:ok`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, tr, err := query(t, settings(tc.version, 0), 300*time.Millisecond, tc.f)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
+			d := 300 * time.Millisecond
+			if tc.f.strays != nil {
+				d = 2 * time.Second
 			}
-			if prototest.PhaseNames(tr) != tc.phases {
-				t.Errorf("phases %+v, want %s", tr.Phases, tc.phases)
-			}
+			res, tr, err := query(t, settings(tc.version, 0), d, tc.f)
+			prototest.CheckProbe(t, res, tr, err, tc.want)
 		})
 	}
 	t.Run("closed_port_is_refused", func(t *testing.T) {
@@ -213,13 +201,8 @@ func TestQstat06(t *testing.T) {
 	qs := prototest.QstatJSON(t, "-tees", addr)
 	q, _ := newQuerier(settings(version06, 0))
 	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := map[string]string{}
-	for _, kv := range res.Info {
-		info[kv.Key] = kv.Value
-	}
+	prototest.NoError(t, err)
+	info := prototest.InfoOf(res)
 	if qs.Status != "online" || qs.Name != res.Name || qs.Map != res.Map || qs.Game != res.Game {
 		t.Errorf("qstat %+v, querier %q %q %q", qs, res.Name, res.Map, res.Game)
 	}

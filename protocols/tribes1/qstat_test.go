@@ -1,7 +1,6 @@
 package tribes1
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -26,14 +25,9 @@ type qstatTbs struct {
 func TestQstat(t *testing.T) {
 	prototest.NeedQstat(t)
 	addr := server(t, prototest.VecFile(t, "tribes"))
-	out := prototest.Qstat(t, "-json", "-P", "-timeout", "5", "-tbs", addr.String())
-	var recs []qstatTbs
-	if err := json.Unmarshal(out, &recs); err != nil || len(recs) != 1 {
-		t.Fatalf("quakestat output does not parse: %v\n%s", err, out)
-	}
-	qs := recs[0]
+	qs := prototest.QstatRecordOf[qstatTbs](t, "-tbs", addr, "-P")
 	res, _ := prototest.QueryOK(t, Protocol, addr, all, 5*time.Second)
-	if ascii(res.Name) != ascii(qs.Name) || qs.Map != res.Map || qs.Game != res.Game ||
+	if prototest.QstatASCII(res.Name) != prototest.QstatASCII(qs.Name) || qs.Map != res.Map || qs.Game != res.Game ||
 		int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 		t.Errorf("querier %q %q %q %d/%d, qstat %+v", res.Name, res.Map, res.Game, res.Players.Value, res.MaxPlayers.Value, qs.QstatServer)
 	}
@@ -52,14 +46,4 @@ func TestQstat(t *testing.T) {
 			t.Errorf("player %s not in qstat's list %q", ours.Name, names)
 		}
 	}
-}
-
-// ascii drops non-ASCII runes and bytes, as quakestat's JSON output does.
-func ascii(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 0x80 {
-			return -1
-		}
-		return r
-	}, s)
 }

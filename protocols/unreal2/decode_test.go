@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -109,7 +109,13 @@ func TestVectors(t *testing.T) {
 				}
 			}
 			if e.Kind == "rules" {
-				checkRules(t, kv, e.Rules)
+				var want []protocols.KV
+				for _, w := range e.Rules {
+					want = append(want, protocols.KV{Key: w[0], Value: w[1]})
+				}
+				if !slices.Equal(kv, want) {
+					t.Errorf("rules %q, want %q", kv, want)
+				}
 			}
 			if e.Kind == "players" {
 				checkPlayers(t, ps, e.Players)
@@ -118,18 +124,6 @@ func TestVectors(t *testing.T) {
 				checkResult(t, in, kv, ps, err, e)
 			}
 		})
-	}
-}
-
-func checkRules(t *testing.T, kv []protocols.KV, want [][2]string) {
-	t.Helper()
-	if len(kv) != len(want) {
-		t.Fatalf("%d rules %q, want %d", len(kv), kv, len(want))
-	}
-	for i, w := range want {
-		if kv[i].Key != w[0] || kv[i].Value != w[1] {
-			t.Errorf("rule %d = %q=%q, want %q=%q", i, kv[i].Key, kv[i].Value, w[0], w[1])
-		}
 	}
 }
 
@@ -180,38 +174,22 @@ func checkResult(t *testing.T, in *info, kv []protocols.KV, ps []player, err err
 	prototest.CheckUTF8(t, res)
 }
 
-// TestStrings covers the string rules one by one.
+// TestStrings covers the string rules one by one: testdata/strings.json holds
+// each case's bytes (ParseHex's format), the text read and the bytes left. The
+// engine's 8-bit strings are the Windows code page: 0x80-0x9F are marks.
 func TestStrings(t *testing.T) {
-	tests := []struct {
-		name string
-		in   []byte
-		want string
-		left int // bytes left unread
-	}{
-		{"empty, no NUL", []byte{0x00, 'x'}, "", 1},
-		{"NUL only", []byte{0x01, 0x00}, "", 0},
-		{"latin1", []byte{0x04, 'c', 0xE9, '!', 0x00}, "cé!", 0},
-		// the engine's 8-bit strings are the Windows code page: 0x80-0x9F are marks
-		{"windows-1252", append(append([]byte{byte(len(prototest.MafiaName) + 1)}, prototest.MafiaName...), 0), prototest.MafiaNameText, 0},
-		{"cut at inner NUL", []byte{0x05, 'a', 0x00, 'b', 'c', 0x00}, "a", 0},
-		{"no NUL counted", []byte{0x02, 'o', 'k', 'z'}, "ok", 1},
-		{"colour code", []byte{0x09, 0x1B, 0x1B, 0x20, 0x30, 'r', 'e', 'd', '!', 0x00}, "red!", 0},
-		{"colour code cut at end", []byte{0x04, 'a', 0x1B, 0x01, 0x00}, "a", 0},
-		{"ucs2", []byte{0x83, 'h', 0, 'i', 0, 0, 0}, "hi", 0},
-		{"ucs2 with 01", []byte{0x82, 0x01, 0x3A, 0x04, 0, 0}, "к", 0},
-		{"ucs2 surrogate pair", []byte{0x83, 0x3D, 0xD8, 0x00, 0xDE, 0, 0}, "😀", 0},
-		{"ucs2 lone surrogate", []byte{0x82, 0x3D, 0xD8, 0, 0}, "\uFFFD", 0},
-		{"ucs2 empty", []byte{0x80, 'x'}, "", 1},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := wire.NewReader(tc.in)
+	for _, tc := range prototest.ReadJSON[[]struct {
+		Name, In, Want string
+		Left           int
+	}](t, "testdata/strings.json") {
+		t.Run(tc.Name, func(t *testing.T) {
+			b, err := prototest.ParseHex(tc.In)
+			prototest.NoError(t, err)
+			r := wire.NewReader(b)
 			got := readString(&r, "s")
-			if err := r.Err(); err != nil {
-				t.Fatal(err)
-			}
-			if got != tc.want || r.Len() != tc.left {
-				t.Errorf("got %q with %d left, want %q with %d", got, r.Len(), tc.want, tc.left)
+			prototest.NoError(t, r.Err())
+			if got != tc.Want || r.Len() != tc.Left {
+				t.Errorf("got %q with %d left, want %q with %d", got, r.Len(), tc.Want, tc.Left)
 			}
 		})
 	}
@@ -221,50 +199,6 @@ func TestStrings(t *testing.T) {
 		if wire.Reason(r.Err()) != "truncated" {
 			t.Errorf("% x: err %v, want truncated", b, r.Err())
 		}
-	}
-}
-
-// TestInfoTail covers the layouts after the player counts.
-func TestInfoTail(t *testing.T) {
-	str := func(s string) []byte { return append(append([]byte{byte(len(s) + 1)}, s...), 0) }
-	i32 := func(v byte) []byte { return []byte{v, 0, 0, 0} }
-	cat := func(parts ...[]byte) []byte {
-		var b []byte
-		for _, p := range parts {
-			b = append(b, p...)
-		}
-		return b
-	}
-	tests := []struct {
-		name     string
-		tail     []byte
-		layout   string
-		trailing int
-	}{
-		{"none", nil, "", 0},
-		{"ut2003", i32(9), "ut2003", 0},
-		{"ut2004", cat(i32(9), i32(1), str("2")), "ut2004", 0},
-		{"ut2004 and more", cat(i32(9), i32(1), str("2"), []byte{1, 2}), "ut2004", 2},
-		{"ut2004 skill cut", cat(i32(9), i32(1), []byte{0x09, 'x'}), "ut2003", 6},
-		{"killingfloor", cat(i32(2), i32(7), i32(9), i32(1), str("0")), "killingfloor", 0},
-		// A long skill string on a standard server is not taken for Killing Floor:
-		// the KF reading would not end at the end of the datagram.
-		{"ut2004 long skill", cat(i32(9), i32(1), str("Masterful Pro")), "ut2004", 0},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var in info
-			in.tail(tc.tail)
-			if in.layout != tc.layout || in.trailing != tc.trailing {
-				t.Errorf("layout %q trailing %d, want %q %d", in.layout, in.trailing, tc.layout, tc.trailing)
-			}
-			if tc.layout != "" && tc.layout != "killingfloor" && in.ping != 9 {
-				t.Errorf("ping %d", in.ping)
-			}
-			if tc.layout == "killingfloor" && (in.waveCurrent != 2 || in.waveTotal != 7 || in.ping != 9 || in.flags != 1) {
-				t.Errorf("killing floor fields %+v", in)
-			}
-		})
 	}
 }
 
@@ -283,41 +217,6 @@ func TestRulesCap(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: the info's current players count bots too (UT2004's
-// DeathMatch.GetNumPlayers: humans plus bots, capped at max-1, once a human is
-// on), while the player list holds humans only (GetServerPlayers skips bots). With
-// the list asked for, Players is its length and Bots the count less it; without,
-// Players is the count as sent (bots included) and Bots stays unknown. No listed
-// player is marked, as the list has no bot in it.
-func TestBotsMeaning(t *testing.T) {
-	for _, c := range []struct {
-		name               string
-		counted, listed    int
-		players            bool
-		wantHuman, wantBot int64
-	}{
-		{"humans only", 3, 3, true, 3, 0},
-		{"two humans, five bots", 7, 2, true, 2, 5},
-		{"bots counted, list not asked", 7, 0, false, 7, prototest.Unknown},
-		// No human on: the server counts nobody, bots or not.
-		{"empty", 0, 0, true, 0, prototest.Unknown},
-		// A list longer than the count cannot be split.
-		{"list longer than the count", 2, 4, true, 4, prototest.Unknown},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			f := &fake{info: [][]byte{infoReply("Bots", "DM-Rankin", int32(c.counted), 16)}, players: playerReplies(c.listed, 4)}
-			res, _, err := query(t, f.start(t), protocols.Settings{Players: c.players}, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prototest.CheckBots(t, res, c.wantHuman, c.wantBot, false)
-			if c.players && len(res.PlayerList) != c.listed {
-				t.Errorf("%d players listed, want %d", len(res.PlayerList), c.listed)
-			}
-		})
-	}
-}
-
 // FuzzDecode runs every decoder on one datagram, as the querier would for each
 // reply type, seeded with the vectors in testdata/ and the fakes' replies.
 func FuzzDecode(f *testing.F) {
@@ -325,7 +224,6 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add(infoReply("Seed", "DM-Seed", 3, 8))
-	f.Add(kfInfo("Seed KF", 2, 6))
 	for _, b := range playerReplies(5, 5) {
 		f.Add(b)
 	}

@@ -129,9 +129,12 @@ func TestQueryReplies(t *testing.T) {
 			players: playerReplies(10, 4), // three datagrams
 			rules:   rulesReplies(4, append([]string{"GamePassword", "True"}, stockRules...)...),
 		}, all, 5 * time.Second, `"Big Server" "DM-Deck17" "xDeathMatch" "3369" 10/16 bots 0 pw 2 [10 players] rules 7 info 0 partial [] | info:ok,players:ok,rules:ok skipped 0 log 0`, [4]int32{1, 1, 1, 0}},
-		// The players phase ends at the info's count or, short of it, when the
-		// server is quiet: both without error, and the records short of the
-		// count are bots.
+		// The info's count holds bots too (UT2004's GetNumPlayers: humans plus
+		// bots, once a human is on), the list humans only (GetServerPlayers skips
+		// bots): with the list, Players is its length and Bots the count less it;
+		// without, Players is the count as sent and Bots unknown (as when empty:
+		// the server counts nobody then). The players phase ends at the count or,
+		// short of it, when the server is quiet: both without error.
 		{"fewer than counted", &fake{info: [][]byte{infoReply("Some", "DM-Gael", 7, 16)}, players: playerReplies(3, 2)},
 			protocols.Settings{Players: true}, 2 * time.Second, `"Some" "DM-Gael" "xDeathMatch" "" 3/16 bots 4 pw 0 [Player00 Player01 Player02] rules - info 0 partial [] | info:ok,players:ok skipped 0 log 1`, [4]int32{1, 0, 1, 0}},
 		// 3 s: the quiet period that ends a list is a tenth of the time left.
@@ -149,6 +152,9 @@ func TestQueryReplies(t *testing.T) {
 		{"empty", &fake{info: [][]byte{infoReply("Empty", "DM-Curse4", 0, 10)}, rules: stock}, all, 2 * time.Second, `"Empty" "DM-Curse4" "xDeathMatch" "3369" 0/10 bots ? pw 1 [] rules 6 info 0 partial [] | info:ok,rules:ok skipped 0 log 1`, [4]int32{1, 1, 0, 0}},
 		{"nothing asked", &fake{info: [][]byte{infoReply("Full", "DM-Rankin", 3, 10)}, players: playerReplies(3, 3), rules: stock},
 			protocols.Settings{}, 2 * time.Second, `"Full" "DM-Rankin" "xDeathMatch" "" 3/10 bots ? pw 0 - rules - info 0 partial [] | info:ok skipped 0 log 0`, [4]int32{1, 0, 0, 0}},
+		// A list longer than the count cannot be split.
+		{"list longer than the count", &fake{info: [][]byte{infoReply("Bots", "DM-Rankin", 2, 16)}, players: playerReplies(4, 4)},
+			protocols.Settings{Players: true}, 2 * time.Second, `"Bots" "DM-Rankin" "xDeathMatch" "" 4/16 bots ? pw 0 [Player00 Player01 Player02 Player03] rules - info 0 partial [] | info:ok,players:ok skipped 0 log 0`, [4]int32{1, 0, 1, 0}},
 		{"info truncated", &fake{info: [][]byte{prototest.VecFile(t, "info_name_overrun")}}, all, 2 * time.Second, `error truncated | info:truncated skipped 0 log 0`, [4]int32{1, 0, 0, 0}},
 		{"info cut counts", &fake{info: [][]byte{prototest.VecFile(t, "info_cut_counts")}}, all, 2 * time.Second, `error truncated | info:truncated skipped 0 log 0`, [4]int32{1, 0, 0, 0}},
 		// Only datagrams that answer nothing: wire.Exchange names why the last was skipped.
@@ -200,31 +206,6 @@ func TestQuerierContract(t *testing.T) {
 	})
 }
 
-// ucs2Str encodes an ASCII string as a UCS-2 Unreal string, NUL counted.
-func ucs2Str(s string) []byte {
-	b := []byte{byte(0x80 | (len(s) + 1))}
-	for _, c := range []byte(s) {
-		b = append(b, c, 0)
-	}
-	return append(b, 0, 0)
-}
-
-// kfInfo builds a Killing Floor info reply (waves before the ping).
-func kfInfo(name string, players, max int32) []byte {
-	b := header(typeInfo)
-	b = append(b, le32(0)...)
-	b = append(b, 0)
-	b = binary.LittleEndian.AppendUint32(b, 7707)
-	b = append(b, le32(0)...)
-	b = append(b, ustr(name)...)
-	b = append(b, ustr("KF-WestLondon")...)
-	b = append(b, ustr("KFGameType")...)
-	for _, v := range []int32{players, max, 4, 10, 0, 0x20} {
-		b = append(b, le32(v)...)
-	}
-	return append(b, ustr("0")...)
-}
-
 // TestQstat queries the same fake servers with quakestat -ut2s -P and with the
 // Querier and compares name, map, counts and the player list. quakestat adds the
 // query port offset 1 to the port it is given (checked by hand: asked for port P it
@@ -235,15 +216,11 @@ func kfInfo(name string, players, max int32) []byte {
 // three colour bytes.
 func TestQstat(t *testing.T) {
 	prototest.NeedQstat(t)
-	ucs2Info := infoReply("x", "DM-Asbestos", 3, 12)
-	// Swap the one-character Latin-1 name for a UCS-2 one.
-	i := 5 + 4 + 1 + 8
-	ucs2Info = slices.Concat(ucs2Info[:i], ucs2Str("Wide Name"), ucs2Info[i+3:])
 	servers := map[string]*fake{
 		"single":       {info: [][]byte{infoReply("Fake Server", "DM-Rankin", 2, 16)}, players: playerReplies(2, 2)},
 		"multi":        {info: [][]byte{infoReply("Packed Server", "CTF-Face3", 14, 32)}, players: playerReplies(14, 5)},
-		"killingfloor": {info: [][]byte{kfInfo("Zed Farm", 3, 6)}, players: playerReplies(3, 3)},
-		"ucs2":         {info: [][]byte{ucs2Info}, players: playerReplies(3, 2)},
+		"killingfloor": {info: [][]byte{prototest.VecFile(t, "qstat_killingfloor")}, players: playerReplies(3, 3)},
+		"ucs2":         {info: [][]byte{prototest.VecFile(t, "qstat_ucs2")}, players: playerReplies(3, 2)},
 		"empty":        {info: [][]byte{infoReply("Nobody", "DM-Gael", 0, 8)}},
 	}
 	for name, f := range servers {
@@ -254,9 +231,7 @@ func TestQstat(t *testing.T) {
 			gamePort := netip.AddrPortFrom(addr.Addr(), addr.Port()-1)
 			qs := prototest.QstatOne(t, "-P", "-ut2s", gamePort.String())
 			res, _, err := query(t, addr, protocols.Settings{Players: true}, 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 
 			if res.Name != qs.Name || res.Map != qs.Map || res.Game != qs.Game ||
 				res.Players != protocols.Known(int64(qs.NumPlayers)) || res.MaxPlayers != protocols.Known(int64(qs.MaxPlayers)) {

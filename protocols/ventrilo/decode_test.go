@@ -2,11 +2,10 @@ package ventrilo
 
 import (
 	"bytes"
-	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -51,37 +50,33 @@ func TestDecodeReplyVector(t *testing.T) {
 	}
 }
 
+// TestResult decodes each status text of testdata/ that has a NAME.expected.json
+// as it says: the error, or the Result (players asked or not) as a ProbeLine,
+// its player list, info values and uptime. A voice server has no bots;
+// CLIENTCOUNT counts the connected clients (phantoms, a user's presence in a
+// second channel, are clients too): Players is the count as sent, Bots unknown.
 func TestResult(t *testing.T) {
-	res, err := result(text(t, "status"), true, wire.UTF8)
-	prototest.NoError(t, err)
-	if res.Name != "Guild Hall, EU" || res.MaxPlayers != protocols.Known(25) || res.Players != protocols.Known(3) || res.Version != "3.0.3" ||
-		res.Password != protocols.FlagTrue || res.Uptime != protocols.SpanSeconds(86400) || res.Bots.Known {
-		t.Errorf("%+v", res)
-	}
-	want := []protocols.Player{
-		{Name: "Tank, Main", Ping: protocols.Known(42), Duration: 3600, DurationKnown: true, Team: "Raid"},
-		{Name: "Zoé", Ping: protocols.Known(88), Duration: 120, DurationKnown: true, Team: "Officers"},
-		{Name: "Lobbyist", Ping: protocols.Known(15), Duration: 5, DurationKnown: true},
-	}
-	if !slices.Equal(res.PlayerList, want) {
-		t.Errorf("%+v, want %+v", res.PlayerList, want)
-	}
-	info := prototest.InfoOf(res)
-	if info["comment"] != "Raid nights: Tue/Thu" || info["voice_format"] != "3,44 KHz, 16 bit" || info["channels"] != "2" || info["platform"] != "Linux-i386" {
-		t.Errorf("info %v", res.Info)
-	}
-	prototest.CheckUTF8(t, res)
-}
-
-func TestResultGenericAndErrors(t *testing.T) {
-	res, err := result(text(t, "status_generic"), false, wire.UTF8)
-	if err != nil || res.Name != "Plain" || res.Password != protocols.FlagFalse || res.Players != protocols.Known(0) || res.PlayerList != nil {
-		t.Errorf("generic: %v %+v", err, res)
-	}
-	for file, want := range map[string]string{"err_no_name": "malformed", "err_error": "server_error"} {
-		if _, err := result(text(t, file), false, wire.UTF8); wire.Reason(err) != want {
-			t.Errorf("%s: %v, want %s", file, err, want)
-		}
+	for _, name := range prototest.Names(t, ".expected.json") {
+		t.Run(name, func(t *testing.T) {
+			w := prototest.ReadJSON[struct {
+				prototest.HexVector
+				Players bool
+				Line    string
+				List    []protocols.Player
+				Info    map[string]string
+				Uptime  float64
+			}](t, filepath.Join("testdata", name+".expected.json"))
+			res, err := result(text(t, name), w.Players, wire.UTF8)
+			if w.Refused(t, nil, err) {
+				return
+			}
+			prototest.CheckProbe(t, res, nil, nil, w.Line)
+			if !slices.Equal(res.PlayerList, w.List) || res.Uptime != protocols.SpanSeconds(w.Uptime) {
+				t.Errorf("players %+v, uptime %+v", res.PlayerList, res.Uptime)
+			}
+			prototest.CheckInfoHas(t, res, w.Info)
+			prototest.CheckUTF8(t, res)
+		})
 	}
 }
 
@@ -168,28 +163,12 @@ func TestResultWindows1252(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: a voice server has no bots; CLIENTCOUNT counts the connected
-// clients (phantoms, a user's presence in a second channel, are clients too):
-// Players is the count as sent, Bots stays unknown.
-func TestBotsMeaning(t *testing.T) {
-	f := &fake{body: text(t, "status")}
-	res, _ := prototest.QueryOK(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(true, ""), 2*time.Second)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
-}
-
 // FuzzDecode: no datagram or status text panics the decoders, every error names
 // one reason, and what decodes has UTF-8 strings. Each input is tried as a
 // datagram (decrypted as a reply to id 0x0102) and as a status text.
 func FuzzDecode(f *testing.F) {
-	entries, _ := os.ReadDir("testdata")
-	for _, e := range entries {
-		switch {
-		case strings.HasSuffix(e.Name(), ".txt"):
-			f.Add(prototest.File(f, e.Name()))
-		case strings.HasSuffix(e.Name(), ".hex"):
-			f.Add(prototest.HexFile(f, e.Name()))
-		}
-	}
+	prototest.SeedFiles(f, "*.txt")
+	prototest.SeedHex(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a := &assembly{id: 0x0102}
 		if _, err := a.add(b); err != nil && !strings.Contains(err.Error(), errSkip.Error()) {

@@ -97,30 +97,19 @@ func TestQueryPassword(t *testing.T) {
 }
 
 func TestQueryFailures(t *testing.T) {
-	// One packet of two lost: the deadline ends the wait, saying so.
-	f := &fake{body: text(t, "status"), size: 400, order: []int{0}}
-	_, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(false, ""), 300*time.Millisecond)
-	if !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("lost packet: %v", err)
-	}
-	// The server's error line.
-	f = &fake{body: text(t, "err_error")}
-	if _, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), prototest.Settings(false, ""), 2*time.Second); !errors.Is(err, wire.ErrServer) {
-		t.Errorf("error line: %v", err)
-	}
-	// Lying headers.
-	addr := prototest.UDP(t, func(req []byte) [][]byte {
-		h, _ := decode(req)
-		return [][]byte{frag(h.ID, 0, 40, []byte("NAME: x\n"), 8)}
-	})
-	if _, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 2*time.Second); wire.Reason(err) != "too_large" {
-		t.Errorf("40 packets: %v", err)
-	}
-	// Strays only: skipped until the deadline.
-	addr = prototest.UDP(t, func([]byte) [][]byte { return [][]byte{[]byte("short"), frag(1, 0, 1, []byte("NAME: x\n"), 8)} })
-	if _, _, err := prototest.QueryNew(t, Protocol, addr, prototest.Settings(false, ""), 300*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("strays: %v", err)
-	}
+	prototest.ReplyFailures(t, Protocol, nil, prototest.Settings(false, ""),
+		// One packet of two lost: the deadline ends the wait, saying so.
+		prototest.ReplyFailure{Name: "lost packet", Handler: (&fake{body: text(t, "status"), size: 400, order: []int{0}}).handle, D: 300 * time.Millisecond, Want: wire.ErrTimeout},
+		prototest.ReplyFailure{Name: "error line", Handler: (&fake{body: text(t, "err_error")}).handle, Want: wire.ErrServer},
+		prototest.ReplyFailure{Name: "lying headers", Want: wire.ErrTooLarge, Handler: func(req []byte) [][]byte {
+			h, _ := decode(req)
+			return [][]byte{frag(h.ID, 0, 40, []byte("NAME: x\n"), 8)}
+		}},
+		// Strays only: skipped until the deadline.
+		prototest.ReplyFailure{Name: "strays", D: 300 * time.Millisecond, Want: wire.ErrTimeout, Handler: func([]byte) [][]byte {
+			return [][]byte{[]byte("short"), frag(1, 0, 1, []byte("NAME: x\n"), 8)}
+		}},
+	)
 }
 
 func TestQuerierContract(t *testing.T) {
