@@ -212,7 +212,7 @@ func TestMakeDockerStamps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dockerfile, _ := os.ReadFile("Dockerfile")
+	dockerfile := readFile(t, "Dockerfile")
 	want := map[string]string{"VERSION": buildVersion(t, "rev1"), "REVISION": "rev1", "BRANCH": "br1", "BUILD_DATE": "20261126-16:00:00"}
 	f := strings.Fields(string(args))
 	if len(f) != 2*len(want) {
@@ -223,7 +223,7 @@ func TestMakeDockerStamps(t *testing.T) {
 		if f[i] != "--build-arg" || want[k] != v {
 			t.Errorf("build arg %s %s, want %s=%s", f[i], f[i+1], k, want[k])
 		}
-		if !strings.Contains(string(dockerfile), "\nARG "+k) {
+		if !strings.Contains(dockerfile, "\nARG "+k) {
 			t.Errorf("Dockerfile has no ARG %s", k)
 		}
 	}
@@ -236,10 +236,7 @@ func TestMakeDockerStamps(t *testing.T) {
 // runs Prometheus in the exporter's network (the examples' 127.0.0.1:10115), every
 // mounted file present (e2e's TestComposePairing runs what it mounts).
 func TestCompose(t *testing.T) {
-	b, err := os.ReadFile("compose.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, "compose.yml")
 	var c struct {
 		Services map[string]struct {
 			Image, Build string
@@ -247,7 +244,7 @@ func TestCompose(t *testing.T) {
 			NetworkMode  string `yaml:"network_mode"`
 		}
 	}
-	if err := yaml.Unmarshal(b, &c); err != nil {
+	if err := yaml.Unmarshal([]byte(b), &c); err != nil {
 		t.Fatal(err)
 	}
 	exp, prom := c.Services["gameserver_exporter"], c.Services["prometheus"]

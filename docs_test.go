@@ -20,18 +20,10 @@ import (
 // docFiles are README.md and every text file under examples/, by name.
 func docFiles(t *testing.T) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	add := func(path string) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[path] = string(b)
-	}
-	add("README.md")
+	out := map[string]string{"README.md": readFile(t, "README.md")}
 	filepath.WalkDir("examples", func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && regexp.MustCompile(`\.(ya?ml|md|service|json|txt)$`).MatchString(path) {
-			add(path)
+			out[path] = readFile(t, path)
 		}
 		return nil
 	})
@@ -69,9 +61,9 @@ func TestDocsFlags(t *testing.T) {
 		}
 	}
 	// The README's flag table lists every flag of the server.
-	readme, _ := os.ReadFile("README.md")
+	readme := readFile(t, "README.md")
 	table := map[string]bool{}
-	for _, row := range regexp.MustCompile("(?m)^\\| `--.*$").FindAllString(string(readme), -1) {
+	for _, row := range regexp.MustCompile("(?m)^\\| `--.*$").FindAllString(readme, -1) {
 		for _, m := range regexp.MustCompile("`--([a-z0-9.-]+)").FindAllStringSubmatch(strings.SplitN(row, "|", 3)[1], -1) {
 			table[m[1]] = true
 		}
@@ -97,13 +89,9 @@ func TestDocsFlags(t *testing.T) {
 // they take POST.
 func endpoints(t *testing.T) map[string]bool {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]bool{}
 	row := regexp.MustCompile("(?m)^\\| (`/[^|]*) \\| (.*) \\|$")
-	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
+	for _, m := range row.FindAllStringSubmatch(readFile(t, "README.md"), -1) {
 		for _, p := range regexp.MustCompile("`(/[^`?\\[]*)").FindAllStringSubmatch(m[1], -1) {
 			out[p[1]] = strings.Contains(m[2], "`POST`")
 		}
@@ -203,13 +191,13 @@ func TestDocsModules(t *testing.T) {
 		}
 	})
 
-	readme, _ := os.ReadFile("README.md")
-	sidecar, _ := os.ReadFile("examples/kubernetes/sidecar.yml")
-	said := regexp.MustCompile(`params: \{module: \[(\w+)\], target: \["([^"]+)"\]\}`).FindSubmatch(readme)
+	readme := readFile(t, "README.md")
+	sidecar := readFile(t, "examples/kubernetes/sidecar.yml")
+	said := regexp.MustCompile(`params: \{module: \[(\w+)\], target: \["([^"]+)"\]\}`).FindStringSubmatch(readme)
 	if said == nil {
 		t.Fatal("README: no sidecar params")
 	}
-	if !regexp.MustCompile(`module: \[` + string(said[1]) + `\]\s+target: \[` + regexp.QuoteMeta(string(said[2])) + `\]`).Match(sidecar) {
+	if !regexp.MustCompile(`module: \[` + said[1] + `\]\s+target: \[` + regexp.QuoteMeta(said[2]) + `\]`).MatchString(sidecar) {
 		t.Errorf("README says the sidecar scrapes module %s target %s; sidecar.yml does not", said[1], said[2])
 	}
 }
@@ -223,16 +211,13 @@ var modulesFileKeys = map[string]bool{"modules": true, "discovery": true, "targe
 // temporary ones; other blocks (Prometheus configurations, fragments) are
 // skipped, each logged with what it is.
 func TestDocsModulesFiles(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readFile(t, "README.md")
 	block := regexp.MustCompile("(?ms)^ *```yaml\n(.*?)^ *```")
 	fileOpt := regexp.MustCompile(`(?m)^(\s*\w*_file:\s*)(\S+)|([\s{,:] *)(/(?:run|etc|var)/[\w./-]+)`)
 	checked := 0
-	for _, m := range block.FindAllSubmatchIndex(readme, -1) {
-		line := strings.Count(string(readme[:m[0]]), "\n") + 1
-		body := dedent(string(readme[m[2]:m[3]]))
+	for _, m := range block.FindAllStringSubmatchIndex(readme, -1) {
+		line := strings.Count(readme[:m[0]], "\n") + 1
+		body := dedent(readme[m[2]:m[3]])
 		var doc map[string]any
 		if err := yaml.Unmarshal([]byte(body), &doc); err != nil {
 			t.Logf("README.md:%d: skipped: not a YAML mapping (a fragment): %v", line, err)
@@ -294,11 +279,7 @@ func dedent(s string) string {
 // Debian 12's podman (4.3) lacks: podman-compose or docker compose.
 func TestDocsComposeCommand(t *testing.T) {
 	files := docFiles(t)
-	b, err := os.ReadFile("compose.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files["compose.yml"] = string(b)
+	files["compose.yml"] = readFile(t, "compose.yml")
 	said := false
 	for file, text := range files {
 		for i, line := range strings.Split(text, "\n") {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -47,20 +48,21 @@ func exe(args ...string) (string, error) {
 	return testenv.RunTool(20*time.Second, "", append([]string{binary}, args...)...)
 }
 
+// readFile is the checkout's file at path; the test fails when it is missing.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // writeFile writes a test's file, failing the test on an error.
 func writeFile(t *testing.T, path, content string) string {
 	t.Helper()
 	prototest.WriteFile(t, path, content)
 	return path
-}
-
-func wantAll(t *testing.T, body string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(body, w) {
-			t.Errorf("missing %q in:\n%s", w, body)
-		}
-	}
 }
 
 func TestEndpoints(t *testing.T) {
@@ -84,7 +86,7 @@ func TestEndpoints(t *testing.T) {
 		if code != c.code {
 			t.Errorf("GET %s: %d, want %d", c.path, code, c.code)
 		}
-		wantAll(t, body, c.wants...)
+		prototest.WantAll(t, body, c.wants...)
 		if c.code == 400 && strings.Contains(body, "hytale") {
 			t.Errorf("unknown module: every name listed: %s", body)
 		}
@@ -105,6 +107,22 @@ func TestReload(t *testing.T) {
 	if _, body := e.Get(t, "/config"); !strings.Contains(body, "theirs:") || strings.Contains(body, "mine:") {
 		t.Fatalf("reload did not take:\n%s", body)
 	}
+	// A reload never waits on a request body: a client that sends one (or drips
+	// it) is answered and disconnected at once, without a reload.
+	conn, err := net.Dial("tcp", e.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /-/reload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	b, err := io.ReadAll(conn) // ends when the server closes the connection
+	if err != nil {
+		t.Fatalf("the server kept the connection open waiting for the body: %v (read %q)", err, b)
+	}
+	prototest.WantAll(t, string(b), "413", "takes no request body")
+	_, m := e.Get(t, "/metrics")
+	prototest.WantAll(t, m, "gameserver_exporter_config_last_reload_successful 1")
 	// A bad file keeps the old config and says so on /metrics.
 	writeFile(t, path, "modules:\n  bad:\n    protocol: quake3\n    bogus: 1\n")
 	e.Cmd.Process.Signal(syscall.SIGHUP)
@@ -143,10 +161,7 @@ func TestConfigCheck(t *testing.T) {
 		if (err == nil) != c.ok || strings.Count(out, "Error loading config") != c.errorsOut {
 			t.Errorf("%q: %v, want ok %v and %d errors:\n%s", c.file, err, c.ok, c.errorsOut, out)
 		}
-		wantAll(t, out, c.wants...)
-	}
-	if out, err := exe("--version"); err != nil || !strings.Contains(out, "gameserver_exporter") {
-		t.Errorf("--version: %v %s", err, out)
+		prototest.WantAll(t, out, c.wants...)
 	}
 }
 
@@ -159,7 +174,7 @@ func TestQueryCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("query: %v %s", err, out)
 	}
-	wantAll(t, out, "up, answered in", "players:  4/32")
+	prototest.WantAll(t, out, "up, answered in", "players:  4/32")
 	stdout, err := exec.Command(binary, "query", "-m", "hytale", "--json", hytale).Output()
 	var rep struct {
 		Success    bool
@@ -173,50 +188,39 @@ func TestQueryCommand(t *testing.T) {
 		t.Errorf("query --json: %v %s", err, stdout)
 	}
 	out, _ = exe("query", "-m", "hytale", "--debug", hytale)
-	wantAll(t, out, "Packets:", "51 55 45 52 59 0a")
+	prototest.WantAll(t, out, "Packets:", "51 55 45 52 59 0a")
 	// A server that is down: exit code 1 and the reason.
 	out, err = exe("query", "-m", "a2s", "--timeout", "0.5", prototest.Silent(t).String())
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Errorf("a down server must exit 1: %v %s", err, out)
 	}
-	wantAll(t, out, "DOWN", "timeout")
-}
-
-// TestReloadRefusesBody: a reload never waits on a request body, and a client that
-// sends one (or drips it) is answered and disconnected at once, without a reload.
-func TestReloadRefusesBody(t *testing.T) {
-	e := startExporter(t)
-	conn, err := net.Dial("tcp", e.Addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /-/reload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx")
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	b, err := io.ReadAll(conn) // ends when the server closes the connection
-	if err != nil {
-		t.Fatalf("the server kept the connection open waiting for the body: %v (read %q)", err, b)
-	}
-	wantAll(t, string(b), "413", "takes no request body")
-	_, m := e.Get(t, "/metrics")
-	wantAll(t, m, "gameserver_exporter_config_last_reload_successful 1")
+	prototest.WantAll(t, out, "DOWN", "timeout")
 }
 
 // TestCommandFlags: the server's flags belong to serve, the default command: they
-// work without naming it, and `query --help` lists only the query's own.
+// work without naming it, the top-level --help lists them (exporter-toolkit's
+// among them) besides the commands, and `query --help` lists only the query's own.
 func TestCommandFlags(t *testing.T) {
+	for _, arg := range []string{"--help", "-h"} {
+		out, err := exe(arg)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", arg, err, out)
+		}
+		prototest.WantAll(t, out, "Flags of serve, the default command:", "--web.listen-address", "--web.config.file",
+			"web.systemd-socket", "--probe.max-concurrent", "config.check", "Commands:", "query")
+	}
 	out, err := exe("query", "--help")
 	if err != nil {
 		t.Fatalf("query --help: %v %s", err, out)
 	}
-	wantAll(t, out, "--timeout", "-f, --file=FILE", "-m, --module", "[<target>...]", "--config.file")
+	prototest.WantAll(t, out, "--timeout", "-f, --file=FILE", "-m, --module", "[<target>...]", "--config.file")
 	for _, serveOnly := range []string{"--web.listen-address", "--probe.max-concurrent", "--config.check", "--history.limit"} {
 		if strings.Contains(out, serveOnly) {
 			t.Errorf("query --help lists the server's %s:\n%s", serveOnly, out)
 		}
 	}
 	out, _ = exe("serve", "--help")
-	wantAll(t, out, "--web.listen-address", "--probe.max-concurrent")
+	prototest.WantAll(t, out, "--web.listen-address", "--probe.max-concurrent")
 	if out, err := exe("--probe.max-concurrent=5", "--config.check"); err != nil {
 		t.Errorf("serve flags without serve: %v %s", err, out)
 	}
@@ -230,22 +234,6 @@ func TestCommandFlags(t *testing.T) {
 	}
 	if out, err := exe("query", "--timeout", "2s", prototest.A2SServer(t).String()); err != nil || !strings.Contains(out, "(auto: a2s on port") {
 		t.Errorf("query --timeout 2s: %v %s", err, out)
-	}
-}
-
-// What a first run meets: the server's flags in --help, a busy port that says
-// how to pick another, and make run's PORT and ARGS.
-
-// TestHelpListsServerFlags: the top-level --help lists serve's flags (the default
-// command's), exporter-toolkit's among them, besides the commands.
-func TestHelpListsServerFlags(t *testing.T) {
-	for _, arg := range []string{"--help", "-h"} {
-		out, err := exe(arg)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", arg, err, out)
-		}
-		wantAll(t, out, "Flags of serve, the default command:", "--web.listen-address", "--web.config.file",
-			"web.systemd-socket", "--probe.max-concurrent", "config.check", "Commands:", "query")
 	}
 }
 
@@ -322,9 +310,9 @@ discovery:
 		t.Errorf("unknown source: %d %s", code, body)
 	}
 	_, metrics := e.Get(t, "/metrics")
-	wantAll(t, metrics, `gameserver_discovery_targets{source="community"} 1`, `gameserver_discovery_last_refresh_success{source="community"} 1`)
+	prototest.WantAll(t, metrics, `gameserver_discovery_targets{source="community"} 1`, `gameserver_discovery_last_refresh_success{source="community"} 1`)
 	_, mods := e.Get(t, "/modules")
-	wantAll(t, mods, "SOURCE", "LAST SUCCESS", "community  quake3  q3")
+	prototest.WantAll(t, mods, "SOURCE", "LAST SUCCESS", "community  quake3  q3")
 	for _, l := range strings.Split(mods, "\n") {
 		if strings.HasPrefix(l, "community ") && strings.Contains(l, "never") {
 			t.Errorf("/modules: the source's fetch is not shown: %s", l)
@@ -335,13 +323,13 @@ discovery:
 		want   string
 	}{{listed, "1"}, {unlisted, "0"}} {
 		_, probe := e.Get(t, "/probe?module=q3&target="+c.target.String())
-		wantAll(t, probe, "probe_success 1", `gameserver_listed{source="community"} `+c.want)
+		prototest.WantAll(t, probe, "probe_success 1", `gameserver_listed{source="community"} `+c.want)
 		// Protocol list reads the same list: listed is up, unlisted is not_listed.
 		_, probe = e.Get(t, "/probe?module=fromlist&target="+c.target.String())
 		if c.want == "1" {
-			wantAll(t, probe, "probe_success 1")
+			prototest.WantAll(t, probe, "probe_success 1")
 		} else {
-			wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
+			prototest.WantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
 		}
 	}
 }
@@ -363,25 +351,25 @@ func TestDiscoveryPresetOverride(t *testing.T) {
 		t.Fatalf("/sd: %d %s", code, body)
 	}
 	_, probe := e.Get(t, "/probe?module=beammp&target=192.0.2.10:30814")
-	wantAll(t, probe, "probe_success 1", "gameserver_players 3", "gameserver_players_max 8")
+	prototest.WantAll(t, probe, "probe_success 1", "gameserver_players 3", "gameserver_players_max 8")
 	_, probe = e.Get(t, "/probe?module=beammp&target=192.0.2.10:30815")
-	wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
+	prototest.WantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
 	_, mods := e.Get(t, "/modules")
-	wantAll(t, mods, "beammp  http_json  beammp")
+	prototest.WantAll(t, mods, "beammp  http_json  beammp")
 	if strings.Contains(mods, "(built-in)") {
 		t.Errorf("/modules shows a built-in list next to the defined one:\n%s", mods)
 	}
 }
 
 // firstSD is /sd?source=src once the source's first refresh (in the background)
-// has ended, or after 10 s.
+// has ended.
 func firstSD(t *testing.T, e *testenv.Exporter, src string) (code int, body string) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if code, body = e.Get(t, "/sd?source="+src); code != 503 || time.Now().After(deadline) {
-			return code, body
-		}
-	}
+	testenv.WaitEvery(t, 20*time.Millisecond, 10*time.Second, "the first refresh of "+src, func() (bool, string) {
+		code, body = e.Get(t, "/sd?source="+src)
+		return code != 503, body
+	})
+	return code, body
 }
 
 // TestWindowsBinaryUnderWine cross-builds the Windows binary and starts it under
@@ -453,9 +441,7 @@ func TestCrowdOfCallers(t *testing.T) {
 		var firstErr error // why a caller got no answer, for the log
 		start := make(chan struct{})
 		for range callers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				<-start
 				resp, err := client.Get(e.Base + path)
 				code := -1
@@ -470,7 +456,7 @@ func TestCrowdOfCallers(t *testing.T) {
 					firstErr = err
 				}
 				mu.Unlock()
-			}()
+			})
 		}
 		close(start)
 		// The fastest of a few health checks during the crowd: if even that one
@@ -502,18 +488,11 @@ func TestCrowdOfCallers(t *testing.T) {
 // peakRSS is VmHWM of process pid, in bytes.
 func peakRSS(t *testing.T, pid int) int64 {
 	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	m := regexp.MustCompile(`(?m)^VmHWM:\s*(\d+) kB$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no VmHWM: %v", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmHWM")
-	return 0
+	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	return kb << 10
 }

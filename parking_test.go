@@ -42,26 +42,13 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 	// A2S servers that hold every reply until open closes: the probes wait as long as
 	// the test needs, however slow the machine.
 	open := make(chan struct{})
-	ports := make([]int, n)
-	for i := range ports {
-		c, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		ports[i] = c.LocalAddr().(*net.UDPAddr).Port
-		go func() {
-			buf := make([]byte, 1500)
-			for {
-				_, from, err := c.ReadFrom(buf)
-				if err != nil {
-					return
-				}
-				<-open
-				c.WriteTo(a2sInfoReply, from)
-			}
-		}()
+	targets := make([]string, n)
+	for i := range targets {
+		targets[i] = prototest.UDP(t, func([]byte) [][]byte { <-open; return [][]byte{a2sInfoReply} }).String()
 	}
+	var opened sync.Once
+	release := func() { opened.Do(func() { close(open) }) }
+	t.Cleanup(release) // before the servers' own, which wait for their handlers
 
 	// A timeout no slow machine reaches: the probes end when the servers answer.
 	modules := writeFile(t, filepath.Join(dir, "modules.yml"), "modules:\n  a2s:\n    protocol: a2s\n    timeout: 60s\n")
@@ -133,16 +120,16 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 		var reused atomic.Int32
 		var wg sync.WaitGroup
 		errs := make(chan error, n)
-		for _, port := range ports {
+		for _, target := range targets {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				code, body, err := get("/probe?module=a2s&target=127.0.0.1:"+strconv.Itoa(port), "60", &reused)
+				code, body, err := get("/probe?module=a2s&target="+target, "60", &reused)
 				if err == nil && (code != 200 || !strings.Contains(body, "probe_success 1\n") || !strings.Contains(body, `name="Parked"`)) {
 					err = fmt.Errorf("status %d, body\n%s", code, body)
 				}
 				if err != nil {
-					errs <- fmt.Errorf("port %d: %w", port, err)
+					errs <- fmt.Errorf("%s: %w", target, err)
 				}
 			}()
 		}
@@ -162,7 +149,7 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 			if g > 1.75*n {
 				t.Errorf("%v goroutines with %d probes waiting: not parked (net/http holds 2 a probe)", g, n)
 			}
-			close(open)
+			release()
 		}
 		wg.Wait()
 		close(errs)

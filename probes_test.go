@@ -53,9 +53,9 @@ func TestProbeEachProtocol(t *testing.T) {
 			if code != 200 {
 				t.Fatalf("status %d: %s", code, body)
 			}
-			wantAll(t, body, tc.want...)
+			prototest.WantAll(t, body, tc.want...)
 			_, dbg := e.Get(t, "/probe?debug=true&module="+tc.module+"&target="+tc.target.String())
-			wantAll(t, dbg, "Logs for the probe:", "Packets:", "#1 sent", "received")
+			prototest.WantAll(t, dbg, "Logs for the probe:", "Packets:", "#1 sent", "received")
 		})
 	}
 	// A silent server fails as a timeout within the scrape budget, HTTP 200.
@@ -75,9 +75,9 @@ func TestProbeEachProtocol(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Errorf("silent probe status %d", resp.StatusCode)
 	}
-	wantAll(t, string(b), "probe_success 0", `probe_failure_info{reason="timeout"} 1`)
+	prototest.WantAll(t, string(b), "probe_success 0", `probe_failure_info{reason="timeout"} 1`)
 	_, landing := e.Get(t, "/")
-	wantAll(t, landing, `<span class="reason">timeout</span>`, "/logs?id=", `<tr class="down">`)
+	prototest.WantAll(t, landing, `<span class="reason">timeout</span>`, "/logs?id=", `<tr class="down">`)
 }
 
 // TestNamesOnlyPlayers: a protocol that reports player names and nothing else
@@ -102,7 +102,7 @@ func TestNamesOnlyPlayers(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("status %d: %s", code, body)
 	}
-	wantAll(t, body, "probe_success 1", "gameserver_players 3",
+	prototest.WantAll(t, body, "probe_success 1", "gameserver_players 3",
 		`gameserver_player_info{player="Henry",team=""} 1`,
 		`gameserver_player_info{player="Joe",team=""} 1`,
 		`gameserver_player_info{player="Vito",team=""} 1`)
@@ -145,7 +145,7 @@ func TestTeamSpeak2DefaultModule(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("status %d: %s", code, body)
 	}
-	wantAll(t, body, "probe_success 1", "gameserver_players 5", "gameserver_players_max 32", `name="Default TS2"`)
+	prototest.WantAll(t, body, "probe_success 1", "gameserver_players 5", "gameserver_players_max 32", `name="Default TS2"`)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(selected) == 0 || selected[0] != "sel 8767" {

@@ -13,15 +13,13 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func versionFile(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("VERSION")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := strings.TrimSpace(string(b))
+	b := readFile(t, "VERSION")
+	v := strings.TrimSpace(b)
 	if !regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(v) {
 		t.Fatalf("VERSION %q is not a semantic version", v)
 	}
@@ -34,11 +32,8 @@ func versionFile(t *testing.T) string {
 func buildVersion(t *testing.T, rev string) string {
 	t.Helper()
 	v := versionFile(t)
-	b, err := os.ReadFile("CHANGELOG.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := regexp.MustCompile(`(?m)^## (\S+)`).FindStringSubmatch(string(b)); m != nil && m[1] == v {
+	b := readFile(t, "CHANGELOG.md")
+	if m := regexp.MustCompile(`(?m)^## (\S+)`).FindStringSubmatch(b); m != nil && m[1] == v {
 		return v
 	}
 	if rev == "" {
@@ -57,47 +52,33 @@ func changelogScript(t *testing.T, script, changelog string, env ...string) (str
 	return strings.TrimSpace(string(out)), err
 }
 
-// TestVersionScript: scripts/version.sh names a tree the VERSION file's release
+// TestVersionScripts: scripts/version.sh names a tree the VERSION file's release
 // only when CHANGELOG.md's newest section is it, else unreleased work, as
-// VERSION+unreleased.REV (SNAPSHOT=1: always).
-func TestVersionScript(t *testing.T) {
+// VERSION+unreleased.REV (SNAPSHOT=1: always); scripts/release-check.sh cuts a
+// release only as the VERSION file's version, and only when CHANGELOG.md's
+// newest section names it ("Unreleased" is refused).
+func TestVersionScripts(t *testing.T) {
 	if runtime.GOOS == "windows" {
-		t.Skip("scripts/version.sh is a shell script")
+		t.Skip("scripts/version.sh and release-check.sh are shell scripts")
 	}
 	v := versionFile(t)
 	released, unreleased := "# Changelog\n\n## "+v+" - 2026-11-26\n\n- a change\n", "# Changelog\n\n## Unreleased\n\n- a change\n\n## "+v+"\n"
-	for _, c := range []struct{ changelog, env, want string }{
-		{released, "REVISION=0123456789abcdef", v},
-		{released, "SNAPSHOT=1", v + "+unreleased.0123456789ab"},
-		{unreleased, "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab"},
-		{unreleased, "REVISION=unknown", v + "+unreleased"},
-		{"# Changelog\n\n## 0.0.1\n", "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab"},
-	} {
-		if got, err := changelogScript(t, "version.sh", c.changelog, c.env); err != nil || got != c.want {
-			t.Errorf("changelog %q, %s: %q %v, want %q", c.changelog, c.env, got, err, c.want)
-		}
-	}
-}
-
-// TestReleaseCheck: a release is cut only as the VERSION file's version, and only
-// when CHANGELOG.md's newest section names it ("Unreleased" is refused).
-func TestReleaseCheck(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("scripts/release-check.sh is a shell script")
-	}
-	v := versionFile(t)
 	for _, c := range []struct {
-		changelog, env string
-		ok             bool
+		script, changelog, env, want string
+		ok                           bool // the script prints want and succeeds
 	}{
-		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n\n## 0.0.1\n", "", true},
-		{"# Changelog\n\n## Unreleased\n\n- a change\n\n## " + v + "\n", "", false},
-		{"# Changelog\n\n## 0.0.1\n", "", false},
-		{"# Changelog\n\n## " + v + "\n", "9.9.9", false}, // a version from elsewhere than the file
+		{"version.sh", released, "REVISION=0123456789abcdef", v, true},
+		{"version.sh", released, "SNAPSHOT=1", v + "+unreleased.0123456789ab", true},
+		{"version.sh", unreleased, "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab", true},
+		{"version.sh", unreleased, "REVISION=unknown", v + "+unreleased", true},
+		{"version.sh", "# Changelog\n\n## 0.0.1\n", "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab", true},
+		{"release-check.sh", released + "\n## 0.0.1\n", "VERSION=", v, true},
+		{"release-check.sh", unreleased, "VERSION=", v, false},
+		{"release-check.sh", "# Changelog\n\n## 0.0.1\n", "VERSION=", v, false},
+		{"release-check.sh", "# Changelog\n\n## " + v + "\n", "VERSION=9.9.9", v, false}, // a version from elsewhere than the file
 	} {
-		out, err := changelogScript(t, "release-check.sh", c.changelog, "VERSION="+c.env)
-		if ok := err == nil && out == v; ok != c.ok {
-			t.Errorf("changelog %q, VERSION=%q: %q %v, want ok %v", c.changelog, c.env, out, err, c.ok)
+		if got, err := changelogScript(t, c.script, c.changelog, c.env); (err == nil && got == c.want) != c.ok {
+			t.Errorf("%s, changelog %q, %s: %q %v, want %q (ok %v)", c.script, c.changelog, c.env, got, err, c.want, c.ok)
 		}
 	}
 }
@@ -160,11 +141,8 @@ func TestPlainBuildVersion(t *testing.T) {
 // VERSION default to keep in step): make docker passes scripts/version.sh's, and
 // a build without it names itself by the same script. TestDockerBuildStage runs it.
 func TestDockerfileVersion(t *testing.T) {
-	b, err := os.ReadFile("Dockerfile")
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := regexp.MustCompile(`(?m)^ARG VERSION(=.*)?$`).FindAllStringSubmatch(string(b), -1)
+	b := readFile(t, "Dockerfile")
+	args := regexp.MustCompile(`(?m)^ARG VERSION(=.*)?$`).FindAllStringSubmatch(b, -1)
 	if len(args) != 2 {
 		t.Fatalf("Dockerfile: %d ARG VERSION lines, want one per stage", len(args))
 	}
@@ -173,7 +151,7 @@ func TestDockerfileVersion(t *testing.T) {
 			t.Errorf("Dockerfile: ARG VERSION%s: a default would stamp unreleased work with it", a[1])
 		}
 	}
-	if !strings.Contains(string(b), `org.opencontainers.image.version="${VERSION:-unreleased}"`) {
+	if !strings.Contains(b, `org.opencontainers.image.version="${VERSION:-unreleased}"`) {
 		t.Errorf("Dockerfile: the version label does not say unreleased when no VERSION is given")
 	}
 }
@@ -189,15 +167,11 @@ func TestDockerBuildStage(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the build stage runs sh")
 	}
-	b, err := os.ReadFile("Dockerfile")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?s)\nRUN (CGO_ENABLED=0 go build .*?)\n\n`).FindSubmatch(b)
+	m := regexp.MustCompile(`(?s)\nRUN (CGO_ENABLED=0 go build .*?)\n\n`).FindStringSubmatch(readFile(t, "Dockerfile"))
 	if m == nil {
 		t.Fatal("Dockerfile: no RUN CGO_ENABLED=0 go build ... in the build stage")
 	}
-	run := strings.ReplaceAll(string(m[1]), "\\\n", " ")
+	run := strings.ReplaceAll(m[1], "\\\n", " ")
 	run, _, _ = strings.Cut(run, "&&") // the build, not the --config.check after it
 	ctx := dockerContext(t)
 	out := t.TempDir()
@@ -237,16 +211,13 @@ func TestDockerBuildStage(t *testing.T) {
 // and "**/" lines) to a temporary directory.
 func dockerContext(t *testing.T) string {
 	t.Helper()
-	ign, err := os.ReadFile(".dockerignore")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ign := readFile(t, ".dockerignore")
 	files, err := exec.Command("git", "ls-files").Output()
 	if err != nil {
 		t.Skipf("git ls-files: %v", err)
 	}
 	var keep, drop []string
-	for _, l := range strings.Split(string(ign), "\n") {
+	for _, l := range strings.Split(ign, "\n") {
 		switch {
 		case strings.HasPrefix(l, "!"):
 			keep = append(keep, strings.TrimSuffix(l[1:], "/"))
@@ -365,7 +336,7 @@ func TestReleasePlatforms(t *testing.T) {
 	}
 	needTools(t, "bash", "tar", "gzip", "zip", "sha256sum", "git", "make")
 	platforms := makeVar(t, "PLATFORMS")
-	wantAll(t, platforms+" ", "linux/amd64 ", "linux/arm64 ", "linux/arm/v7 ", "windows/amd64 ", "darwin/arm64 ", "darwin/amd64 ")
+	prototest.WantAll(t, platforms+" ", "linux/amd64 ", "linux/arm64 ", "linux/arm/v7 ", "windows/amd64 ", "darwin/arm64 ", "darwin/amd64 ")
 
 	dir := t.TempDir()
 	log := filepath.Join(dir, "builds")
@@ -381,9 +352,9 @@ echo binary >"$out"
 		t.Fatalf("release.sh: %v\n%s", err, out)
 	}
 	builds, _ := os.ReadFile(log)
-	wantAll(t, string(builds), "linux arm 7 -s -w", "darwin amd64 - -s -w", "linux amd64 - -s -w", "windows amd64 - -s -w")
+	prototest.WantAll(t, string(builds), "linux arm 7 -s -w", "darwin amd64 - -s -w", "linux amd64 - -s -w", "windows amd64 - -s -w")
 	sums, _ := os.ReadFile(filepath.Join(dir, "dist", "sha256sums.txt"))
-	wantAll(t, string(sums), ".linux-armv7.tar.gz", ".darwin-amd64.tar.gz", ".windows-amd64.zip")
+	prototest.WantAll(t, string(sums), ".linux-armv7.tar.gz", ".darwin-amd64.tar.gz", ".windows-amd64.zip")
 }
 
 // TestReadmeAgreesWithChangelog: the README's Install section names CHANGELOG.md's
@@ -391,11 +362,8 @@ echo binary >"$out"
 // CHANGELOG.md has an "Unreleased" section the README says what is unreleased, and
 // once the release is cut no "(unreleased)" mark is left.
 func TestReadmeAgreesWithChangelog(t *testing.T) {
-	cl, err := os.ReadFile("CHANGELOG.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections := regexp.MustCompile(`(?m)^## (\S+)`).FindAllStringSubmatch(string(cl), -1)
+	cl := readFile(t, "CHANGELOG.md")
+	sections := regexp.MustCompile(`(?m)^## (\S+)`).FindAllStringSubmatch(cl, -1)
 	if len(sections) == 0 {
 		t.Fatal("CHANGELOG.md has no sections")
 	}
@@ -409,11 +377,7 @@ func TestReadmeAgreesWithChangelog(t *testing.T) {
 	if v := versionFile(t); latest != v {
 		t.Errorf("CHANGELOG.md's newest release is %q, VERSION says %s", latest, v)
 	}
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
+	readme := readFile(t, "README.md")
 	i := strings.Index(readme, "\n## Install\n")
 	if i < 0 {
 		t.Fatal("README.md has no ## Install section")
@@ -422,7 +386,7 @@ func TestReadmeAgreesWithChangelog(t *testing.T) {
 	if j := strings.Index(install[3:], "\n## "); j >= 0 {
 		install = install[:j+3]
 	}
-	wantAll(t, install, "The latest release is **"+latest+"**", "gameserver_exporter@v"+latest,
+	prototest.WantAll(t, install, "The latest release is **"+latest+"**", "gameserver_exporter@v"+latest,
 		"releases/download/v"+latest, "gameserver_exporter-"+latest+".linux-amd64.tar.gz", "sha256sums.txt")
 	marked := regexp.MustCompile(`(?i)\(unreleased`).MatchString(readme)
 	switch {

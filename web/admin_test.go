@@ -14,40 +14,47 @@ import (
 	"time"
 )
 
-// TestReloadErrorStaysLocal: the reload error quotes the modules file (with the
-// config symlinked to /etc/shadow, every line of it): only loopback callers get it,
+// TestReloadHandler: POST only, when enabled; local callers only (a loopback peer
+// naming another host is not local) unless remote is set, the refusal naming the
+// flag; a failed reload's error quotes the modules file (with the config
+// symlinked to /etc/shadow, every line of it): only loopback callers get it,
 // others a fixed message (hostile round, row 7).
-func TestReloadErrorStaysLocal(t *testing.T) {
-	h := ReloadHandler(func(context.Context) error {
-		return errors.New("modules file:1:1: root:$6$secret-hash:19000:0:99999:7::: is not YAML")
-	}, slog.New(slog.DiscardHandler), true, true) // remote callers allowed: they get the fixed message
+func TestReloadHandler(t *testing.T) {
 	for _, tc := range []struct {
-		remote string
-		detail bool
-	}{{"192.0.2.7:40000", false}, {"[2001:db8::7]:40000", false}, {"127.0.0.1:40000", true}, {"[::1]:40000", true}} {
-		rec := serveFrom(h, http.MethodPost, "/-/reload", tc.remote, "localhost", nil)
+		method, peer, host    string
+		enabled, remote, fail bool
+		code                  int
+	}{
+		{"POST", "127.0.0.1:40000", "localhost:10115", true, false, false, 200},
+		{"GET", "127.0.0.1:40000", "localhost:10115", true, false, false, 405},
+		{"POST", "127.0.0.1:40000", "localhost:10115", false, false, false, 405},
+		{"POST", "[::1]:40000", "[::1]:10115", true, false, false, 200},
+		{"POST", "192.0.2.7:40000", "exporter:10115", true, false, false, 403},
+		{"POST", "127.0.0.1:40000", "rebind.attacker.example:10115", true, false, false, 403},
+		{"POST", "192.0.2.7:40000", "exporter:10115", true, true, false, 200},
+		{"POST", "192.0.2.7:40000", "localhost", true, true, true, 500},
+		{"POST", "[2001:db8::7]:40000", "localhost", true, true, true, 500},
+		{"POST", "127.0.0.1:40000", "localhost", true, true, true, 500},
+		{"POST", "[::1]:40000", "localhost", true, true, true, 500},
+	} {
+		calls := 0
+		h := ReloadHandler(func(context.Context) error {
+			if calls++; tc.fail {
+				return errors.New("modules file:1:1: root:$6$secret-hash:19000:0:99999:7::: is not YAML")
+			}
+			return nil
+		}, slog.New(slog.DiscardHandler), tc.enabled, tc.remote)
+		rec := serveFrom(h, tc.method, "/-/reload", tc.peer, tc.host, nil)
 		body := rec.Body.String()
-		if rec.Code != http.StatusInternalServerError || strings.Contains(body, "secret-hash") != tc.detail {
-			t.Errorf("%s: %d %q (detail wanted: %v)", tc.remote, rec.Code, body, tc.detail)
+		if ran := tc.code == 200 || tc.code == 500; rec.Code != tc.code || (calls == 1) != ran {
+			t.Errorf("%+v: %d after %d reloads", tc, rec.Code, calls)
 		}
-	}
-}
-
-func TestReloadSwitchAndMethod(t *testing.T) {
-	calls := 0
-	reload := func(context.Context) error { calls++; return nil }
-	for _, tc := range []struct {
-		enabled bool
-		method  string
-		code    int
-	}{{true, http.MethodPost, 200}, {true, http.MethodGet, 405}, {false, http.MethodPost, 405}} {
-		rec := serveFrom(ReloadHandler(reload, slog.New(slog.DiscardHandler), tc.enabled, false), tc.method, "/-/reload", "127.0.0.1:40000", "localhost", nil)
-		if rec.Code != tc.code {
-			t.Errorf("enabled %v, %s: %d, want %d", tc.enabled, tc.method, rec.Code, tc.code)
+		if rec.Code == 403 && !strings.Contains(body, "--web.enable-remote-reload") {
+			t.Errorf("the refusal does not name the flag: %s", body)
 		}
-	}
-	if calls != 1 {
-		t.Errorf("%d reloads, want 1", calls)
+		if local := !strings.HasPrefix(tc.peer, "192.") && !strings.HasPrefix(tc.peer, "[2001:"); strings.Contains(body, "secret-hash") != (local && tc.fail) {
+			t.Errorf("%s: %d %q (detail wanted: %v)", tc.peer, rec.Code, body, local && tc.fail)
+		}
 	}
 }
 

@@ -82,18 +82,12 @@ func TestHistoryCapsStrings(t *testing.T) {
 // once the probes are gone.
 func TestHistoryRetainsLittle(t *testing.T) {
 	h := NewHistory(250)
-	heap := func() uint64 {
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	before := heap()
+	before := prototest.HeapAfterGC()
 	for i := range 250 {
 		name := strings.Repeat(fmt.Sprint(i%10), 250_000)
 		h.Add(named("m", fmt.Sprint("t", i), &collector.Outcome{Result: &protocols.Result{Name: name, Map: name}}))
 	}
-	if grown := int64(heap()) - int64(before); grown > 4<<20 {
+	if grown := int64(prototest.HeapAfterGC()) - int64(before); grown > 4<<20 {
 		t.Errorf("250 kept probes hold %d KiB, want under 4 MiB (the names are 250 KB each)", grown>>10)
 	}
 	runtime.KeepAlive(h)
