@@ -33,34 +33,15 @@ func runQuery(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestParseQueryTimeout(t *testing.T) {
-	tests := []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"", 0, true},
-		{"2s", 2 * time.Second, true},
-		{"500ms", 500 * time.Millisecond, true},
-		{"1m30s", 90 * time.Second, true},
-		{"1m", time.Minute, true},
-		{"2", 2 * time.Second, true},
-		{"0.5", 500 * time.Millisecond, true},
-		{"0", 0, false},
-		{"-1s", 0, false},
-		{"5ms", 0, false},
-		{"10m", 0, false},
-		{"1d", 0, false},
-		{"1e9", 0, false},
-		{"NaN", 0, false},
-		{"soon", 0, false},
-	}
-	for _, tc := range tests {
-		got, err := parseQueryTimeout(tc.in)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("parseQueryTimeout(%q) = %s, %v; want %s, ok %v", tc.in, got, err, tc.want, tc.ok)
+	for in, want := range map[string]time.Duration{"": 0, "2s": 2 * time.Second, "500ms": 500 * time.Millisecond,
+		"1m30s": 90 * time.Second, "1m": time.Minute, "2": 2 * time.Second, "0.5": 500 * time.Millisecond} {
+		if got, err := parseQueryTimeout(in); err != nil || got != want {
+			t.Errorf("parseQueryTimeout(%q) = %s, %v; want %s", in, got, err, want)
 		}
-		if err != nil && !strings.Contains(err.Error(), "--timeout") {
-			t.Errorf("error %q does not name the flag", err)
+	}
+	for _, in := range []string{"0", "-1s", "5ms", "10m", "1d", "1e9", "NaN", "soon"} {
+		if got, err := parseQueryTimeout(in); err == nil || got != 0 || !strings.Contains(err.Error(), "--timeout") {
+			t.Errorf("parseQueryTimeout(%q) = %s, %v; want an error naming the flag", in, got, err)
 		}
 	}
 }
@@ -100,15 +81,38 @@ func TestQueryReasonOnce(t *testing.T) {
 }
 
 // TestQuerySeveral: several targets, by argument and from a file, are probed at
-// once and printed in the order given; the module defaults to auto.
+// once and printed in the order given (--json: one object per target); the module
+// defaults to auto, which exports the protocol and port that answered.
 func TestQuerySeveral(t *testing.T) {
-	a2s, q3, closed := prototest.A2SServer(t).String(), prototest.Quake3Server(t, "").String(), prototest.ClosedUDPPort(t).String()
+	a2sAddr := prototest.A2SServer(t)
+	a2s, q3, closed := a2sAddr.String(), prototest.Quake3Server(t, "").String(), prototest.ClosedUDPPort(t).String()
 	code, out, errs := runQuery(t, "--timeout", "5s", a2s, q3, closed)
 	if code != 1 {
 		t.Errorf("one target down: exit %d, want 1\n%s%s", code, out, errs)
 	}
 	wantOrder(t, out, a2s+" (auto: a2s on port", q3+" (auto: quake3 on port", closed+" (auto): DOWN")
-	wantAll(t, out, "A2S Test", "Q3 Test")
+	prototest.WantAll(t, out, "A2S Test", "Q3 Test")
+	_, out, _ = runQuery(t, "--json", a2s, q3)
+	dec := json.NewDecoder(strings.NewReader(out))
+	var got []string
+	for {
+		var r struct{ Target, Protocol string }
+		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("%v in %s", err, out)
+		}
+		got = append(got, r.Target+" "+r.Protocol)
+	}
+	if strings.Join(got, ",") != a2s+" a2s,"+q3+" quake3" {
+		t.Errorf("--json reports %v", got)
+	}
+	if code, out, errs = runQuery(t, "--metrics", a2s); code != 0 {
+		t.Fatalf("exit %d %s %s", code, out, errs)
+	}
+	prototest.WantAll(t, out, `protocol="a2s"`, `name="A2S Test"`, "probe_success 1", "gameserver_query_port "+strconv.Itoa(int(a2sAddr.Port())))
+	_, out, _ = runQuery(t, "--debug", a2s)
+	prototest.WantAll(t, out, "auto: port", "auto: a2s answered on port")
 
 	file := filepath.Join(t.TempDir(), "servers.txt")
 	os.WriteFile(file, []byte("# my servers\n\nquake3 "+q3+"  # the arena\n"+a2s+"\n   \na2s "+closed+"\n"), 0o644)
@@ -142,42 +146,6 @@ func TestQuerySeveral(t *testing.T) {
 	if !strings.Contains(errs, `did you mean "openarena"?`) || strings.Contains(errs, "valheim") {
 		t.Errorf("-m OpenArena: %s", errs)
 	}
-}
-
-// TestQueryJSONStream: --json prints one object per target, in order.
-func TestQueryJSONStream(t *testing.T) {
-	a2s, q3 := prototest.A2SServer(t).String(), prototest.Quake3Server(t, "").String()
-	_, out, _ := runQuery(t, "--json", a2s, q3)
-	dec := json.NewDecoder(strings.NewReader(out))
-	var got []string
-	for {
-		var r struct {
-			Target, Protocol string
-			Success          bool
-		}
-		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatalf("%v in %s", err, out)
-		}
-		got = append(got, r.Target+" "+r.Protocol)
-	}
-	if strings.Join(got, ",") != a2s+" a2s,"+q3+" quake3" {
-		t.Errorf("reports %v", got)
-	}
-}
-
-// TestQueryAutoMetrics: module auto exports the protocol that answered in
-// gameserver_info and the port it answered on.
-func TestQueryAutoMetrics(t *testing.T) {
-	a2s := prototest.A2SServer(t)
-	code, out, errs := runQuery(t, "--metrics", a2s.String())
-	if code != 0 {
-		t.Fatalf("exit %d %s %s", code, out, errs)
-	}
-	wantAll(t, out, `protocol="a2s"`, `name="A2S Test"`, "probe_success 1", "gameserver_query_port "+strconv.Itoa(int(a2s.Port())))
-	_, out, _ = runQuery(t, "--debug", a2s.String())
-	wantAll(t, out, "auto: port", "auto: a2s answered on port")
 }
 
 // TestQueryAutoPolicy: auto runs after the target policy like any module: a
@@ -237,15 +205,6 @@ func wantOrder(t *testing.T, s string, parts ...string) {
 			return
 		}
 		at += i + len(p)
-	}
-}
-
-func wantAll(t *testing.T, body string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(body, w) {
-			t.Errorf("missing %q in:\n%s", w, body)
-		}
 	}
 }
 
