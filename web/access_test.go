@@ -133,19 +133,3 @@ func TestDebugAccess(t *testing.T) {
 		t.Errorf("plain probe from a remote caller: %d", rec.Code)
 	}
 }
-
-func TestProbeParams(t *testing.T) {
-	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{}}, nil)
-	many := "/probe?target=127.0.0.1" + strings.Repeat("&module=fake", 50000)
-	for _, c := range []struct{ url, want string }{
-		{many, "invalid query string"},
-		{"/probe?module=fake&module=other&target=127.0.0.1", `parameter "module" given 2 times`},
-		{"/probe?module=fake&target=127.0.0.1&target=127.0.0.2", `parameter "target" given 2 times`},
-		{"/probe?module=fake&target=%zz", "invalid query string"},
-	} {
-		resp, body := get(t, h, c.url, nil)
-		if resp.StatusCode != 400 || !strings.Contains(body, c.want) {
-			t.Errorf("%.80s: %d %q, want 400 with %q", c.url, resp.StatusCode, body, c.want)
-		}
-	}
-}

@@ -242,18 +242,12 @@ func TestParseProbe(t *testing.T) {
 	}
 }
 
-// FuzzParseProbe: the fast path and net/http read the same bytes alike. The input
-// is what a client sent: where net/http reads a request from it, the fast path
-// takes that request (and reads it as net/http does) or hands it over, and never
-// waits for more; what it takes, net/http accepts.
+// FuzzParseProbe: the fast path and net/http read what a client sent alike: where
+// net/http reads a request, the fast path takes it (read as net/http does) or
+// hands it over, never waiting for more; what it takes, net/http accepts. Seeds
+// beside scrape: testdata/fuzz/FuzzParseProbe.
 func FuzzParseProbe(f *testing.F) {
 	f.Add([]byte(scrape))
-	f.Add([]byte("GET /probe?module=a2s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
-	f.Add([]byte("GET /probe?module=a2s HTTP/1.1\r\nHost: a b\r\n\r\n"))
-	f.Add([]byte("GET /probe?module=a2s HTTP/1.1\r\nHost: <script>\r\n\r\n"))
-	f.Add([]byte("GET /probe?module=a2s HTTP/1.1\r\nHost: \xc3\xa9\r\n\r\n"))
-	f.Add([]byte("GET /probe?module=a2s HTTP/1.1\nHost: x\n\n"))
-	f.Add([]byte("GET /probe?module=a2s HTTP/1.1\r\nHost: x\r\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, other := headEnd(data)
 		req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(data)))

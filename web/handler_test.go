@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -20,9 +21,10 @@ import (
 
 // TestProbeBadRequests: the handler passes the query and the scrape timeout header
 // to the runner and answers its refusals as 400 (collector's TestRunBadRequests
-// holds every refusal).
+// holds every refusal), a query string past its bounds or with a parameter twice too.
 func TestProbeBadRequests(t *testing.T) {
 	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{}}, nil)
+	many := "/probe?target=127.0.0.1" + strings.Repeat("&module=fake", 50000)
 	for _, tc := range []struct {
 		url  string
 		hdr  map[string]string
@@ -33,9 +35,13 @@ func TestProbeBadRequests(t *testing.T) {
 		{"/probe?module=fake", nil, "target parameter is missing"},
 		{"/probe?module=fake&target=a/b:27015", nil, "invalid host"},
 		{"/probe?module=fake&target=127.0.0.1", map[string]string{"X-Prometheus-Scrape-Timeout-Seconds": "NaN"}, "invalid X-Prometheus-Scrape-Timeout-Seconds"},
+		{many, nil, "invalid query string"},
+		{"/probe?module=fake&module=other&target=127.0.0.1", nil, `parameter "module" given 2 times`},
+		{"/probe?module=fake&target=127.0.0.1&target=127.0.0.2", nil, `parameter "target" given 2 times`},
+		{"/probe?module=fake&target=%zz", nil, "invalid query string"},
 	} {
 		if resp, body := get(t, h, tc.url, tc.hdr); resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, tc.want) {
-			t.Errorf("%s: status %d, body %q; want 400 with %q", tc.url, resp.StatusCode, body, tc.want)
+			t.Errorf("%.80s: status %d, body %q; want 400 with %q", tc.url, resp.StatusCode, body, tc.want)
 		}
 	}
 }
@@ -134,5 +140,25 @@ func TestProbeRefusedAndCached(t *testing.T) {
 	_, dbg := get(t, h, "/probe?module=fake&target=127.0.0.1&debug=true", nil)
 	if n := q.Calls(); n != 1 || !strings.Contains(dbg, "Served from cache") {
 		t.Errorf("%d queries; debug output must say the result was cached:\n%s", n, dbg)
+	}
+}
+
+// BenchmarkServeHTTP measures the exporter's own cost of a probe: everything but
+// the network (the querier answers at once).
+func BenchmarkServeHTTP(b *testing.B) {
+	q := &prototest.FakeQuerier{Result: &protocols.Result{
+		Name: "bench server", Map: "de_dust2", Game: "Counter-Strike", Version: "1.0",
+		Players: protocols.Known(12), MaxPlayers: protocols.Known(32), Bots: protocols.Known(0),
+		Password: protocols.FlagFalse,
+	}}
+	h := newTestHandler(&testing.T{}, q, nil)
+	h.Runner.MinInterval = 0
+	req := httptest.NewRequest("GET", "/probe?module=fake&target=127.0.0.1:27015", nil)
+	req.Header.Set("Accept", "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
 	}
 }

@@ -49,13 +49,10 @@ func parkServer(t *testing.T, h *ProbeHandler, above int, tls bool) *httptest.Se
 // A parked probe answers as net/http would, and its connection goes back to the
 // server: the client sends the next probes on it, over TLS too.
 func TestParkKeepsConnection(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		tls  bool
-	}{{"http", false}, {"https", true}} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tls := range []bool{false, true} {
+		t.Run(fmt.Sprint("tls=", tls), func(t *testing.T) {
 			h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Name: "parked", Players: protocols.Known(3)}}, nil)
-			ts := parkServer(t, h, 0, tc.tls)
+			ts := parkServer(t, h, 0, tls)
 			var reused []bool
 			trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { reused = append(reused, i.Reused) }}
 			do := func(method, path string) (*http.Response, string) {
@@ -74,14 +71,10 @@ func TestParkKeepsConnection(t *testing.T) {
 				if resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1\n") || !strings.Contains(body, "gameserver_players 3\n") {
 					t.Fatalf("probe %d: status %d, body\n%s", i, resp.StatusCode, body)
 				}
-				if got := resp.Header.Get("X-Configured"); got != "kept" {
-					t.Errorf("probe %d: X-Configured = %q, want the header set before the handler", i, got)
-				}
-				if got := resp.Header.Get("Content-Type"); !strings.HasPrefix(got, "text/plain; version=0.0.4") {
-					t.Errorf("probe %d: Content-Type = %q", i, got)
-				}
-				if resp.Close || resp.ContentLength != int64(len(body)) {
-					t.Errorf("probe %d: Close %v, Content-Length %d for %d bytes", i, resp.Close, resp.ContentLength, len(body))
+				// X-Configured: the header set before the handler.
+				if resp.Header.Get("X-Configured") != "kept" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain; version=0.0.4") ||
+					resp.Close || resp.ContentLength != int64(len(body)) {
+					t.Errorf("probe %d: headers %v, Close %v, Content-Length %d for %d bytes", i, resp.Header, resp.Close, resp.ContentLength, len(body))
 				}
 			}
 			// Debug output and refusals are written by the parked probe as well.
@@ -155,9 +148,8 @@ func (g *gate) Query(ctx context.Context, _ protocols.Target, _ *wire.Trace) (*p
 	}
 }
 
-// Parked, a waiting probe holds one goroutine (its own) instead of net/http's
-// connection goroutine and background reader beside nothing: what the memory of
-// 10,000 probes of silent servers comes down to.
+// Parked, a waiting probe holds one goroutine instead of net/http's connection
+// goroutine and background reader: the memory of 10,000 probes of silent servers.
 func TestParkFreesConnectionGoroutines(t *testing.T) {
 	const n = 40
 	perProbe := map[bool]float64{}
@@ -252,9 +244,9 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
-// After a parked probe's answer the parked goroutine holds the connection until the
-// next request: a client that closes instead never costs net/http a connection, one
-// that asks again is served by net/http on the same connection.
+// After its answer the parked goroutine holds the connection until the next
+// request: a client that closes never costs net/http a connection, one that asks
+// again is served by net/http on the same connection.
 func TestParkHandsBackOnNextRequest(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows hands connections back at once (no MSG_PEEK)")
