@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -50,8 +49,7 @@ func TestWriteDeadlinesSized(t *testing.T) {
 	} {
 		rec := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
 		req := httptest.NewRequest("GET", tc.url, nil)
-		req.RemoteAddr = "127.0.0.1:40000"
-		req.Host = "localhost:10115"
+		req.RemoteAddr, req.Host = "127.0.0.1:40000", "localhost:10115"
 		start := time.Now()
 		tc.handler.ServeHTTP(rec, req)
 		end := time.Now()
@@ -61,10 +59,7 @@ func TestWriteDeadlinesSized(t *testing.T) {
 		}
 		if len(rec.deadlines) == 0 {
 			t.Errorf("%s: no write deadline", tc.name)
-			continue
-		}
-		last := rec.deadlines[len(rec.deadlines)-1]
-		if last.Before(start.Add(writeBudget(n))) || last.After(end.Add(writeBudget(n))) {
+		} else if last := rec.deadlines[len(rec.deadlines)-1]; last.Before(start.Add(writeBudget(n))) || last.After(end.Add(writeBudget(n))) {
 			t.Errorf("%s: deadline %v after the start, want %v for %d bytes", tc.name, last.Sub(start), writeBudget(n), n)
 		}
 		if rec.Code != http.StatusOK && tc.name != "small" {
@@ -85,12 +80,6 @@ func TestWriteDeadlinesSized(t *testing.T) {
 	}
 }
 
-// stalledGet sends a GET of path and never reads its answer.
-func stalledGet(t *testing.T, addr, path string) net.Conn {
-	t.Helper()
-	return prototest.StalledClient(t, addr, "GET "+path+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-}
-
 // A page whose client does not read gives its turn back once rendered (hostile
 // round H1: eight such clients held every turn, and /metrics answered 503).
 func TestPageTurnFreeWhileWriting(t *testing.T) {
@@ -104,7 +93,7 @@ func TestPageTurnFreeWhileWriting(t *testing.T) {
 	})))
 	mux.Handle("/small", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "small\n") })))
 	ts := serveAsMain(t, mux)
-	c := stalledGet(t, ts.Listener.Addr().String(), "/big")
+	c := prototest.StalledClient(t, ts.Listener.Addr().String(), "GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 	defer c.Close() // first: the server's write fails, and Close need not wait for it
 	<-rendered
 	time.Sleep(100 * time.Millisecond) // the write is under way, and stuck
@@ -127,7 +116,7 @@ func TestHoldKeepsTurnWhileWriting(t *testing.T) {
 		w.Write(big)
 	}))
 	ts := serveAsMain(t, h)
-	c := stalledGet(t, ts.Listener.Addr().String(), "/sd?stall=1")
+	c := prototest.StalledClient(t, ts.Listener.Addr().String(), "GET /sd?stall=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 	defer c.Close()
 	<-writing
 	get := func() int { code, _ := fetch(t, ts.URL+"/sd"); return code }

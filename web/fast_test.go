@@ -17,8 +17,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// fastServer serves h behind a FastListener on loopback, net/http behind it with
-// a mux (/probe: h, /other: a page); slow counts the requests net/http served.
+// fastServer serves h behind a FastListener, net/http behind it (/probe: h, /other:
+// a page); slow counts the requests net/http served.
 func fastServer(t *testing.T, h *ProbeHandler, setup ...func(*FastListener)) (f *FastListener, addr string, slow *atomic.Int64) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -178,9 +178,8 @@ func TestFastThenHandOff(t *testing.T) {
 	}
 }
 
-// Connection: close is honoured; a client that sends half a header block, or
-// nothing, is cut off at the header timeout; Close ends idle connections and the
-// listener.
+// Connection: close is honoured; half a header block, or nothing, is cut off at
+// the header timeout; Close ends idle connections and the listener.
 func TestFastConnectionEnds(t *testing.T) {
 	f, addr, _ := fastServer(t, fastHandler(t), func(f *FastListener) { f.headerTimeout = 200 * time.Millisecond })
 
@@ -275,9 +274,8 @@ func FuzzParseProbe(f *testing.F) {
 	})
 }
 
-// The fast path's deadlines do not outlive it: once net/http has the connection,
-// a write deadline the fast path set long ago does not cut its answers. An idle
-// connection still ends within its idle timeout.
+// The fast path's write deadline does not cut net/http's answers once it has the
+// connection; an idle connection still ends within its idle timeout.
 func TestFastDeadlinesHandedOff(t *testing.T) {
 	_, addr, _ := fastServer(t, fastHandler(t), func(f *FastListener) {
 		f.writeTimeout, f.idleTimeout = 100*time.Millisecond, 300*time.Millisecond
@@ -302,9 +300,8 @@ func TestFastDeadlinesHandedOff(t *testing.T) {
 	}
 }
 
-// fastWriter writes the status line, headers in key order (as net/http does) with
-// unsafe values dropped, its own length, date and close, then the body; HEAD gets
-// the head alone.
+// fastWriter writes the status line, headers in key order (as net/http does) less
+// unsafe values, its own length, date and close, then the body (not for HEAD).
 func TestFastWriterAnswer(t *testing.T) {
 	for _, headOnly := range []bool{false, true} {
 		var w fastWriter
@@ -329,11 +326,9 @@ func TestFastWriterAnswer(t *testing.T) {
 	}
 }
 
-// A connection handed to net/http keeps CloseWrite, which net/http calls before it
-// closes a connection it answered with an error (431, 400) while the client may
-// still be sending: the client reads the answer and the end of the stream, where a
-// connection closed at once with the client's bytes unread is reset, and a client
-// still sending may lose the answer. readConn embeds net.Conn, which hid it.
+// A connection handed to net/http keeps CloseWrite (readConn's embedded net.Conn
+// hid it): net/http calls it before closing on an error (431, 400) while the
+// client may still send, which a close with bytes unread would reset.
 func TestFastHandOffKeepsCloseWrite(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

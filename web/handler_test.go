@@ -89,19 +89,6 @@ func TestProbeSuccessExposition(t *testing.T) {
 	}
 }
 
-func TestProbeFailure(t *testing.T) {
-	q := &prototest.FakeQuerier{Err: fmt.Errorf("%w: challenge loop", wire.ErrChallenge)}
-	h := newTestHandler(t, q, nil)
-	resp, body := get(t, h, "/probe?module=fake&target=127.0.0.1", nil)
-	if resp.StatusCode != 200 {
-		t.Fatalf("a failed probe must be HTTP 200, got %d", resp.StatusCode)
-	}
-	prototest.WantAll(t, body, "probe_success 0\n", `probe_failure_info{reason="challenge"} 1`)
-	if strings.Contains(body, "gameserver_players") {
-		t.Errorf("a failed probe exports no server metrics:\n%s", body)
-	}
-}
-
 func TestDebugOutput(t *testing.T) {
 	q := &prototest.FakeQuerier{Result: &protocols.Result{Name: "srv", Info: []protocols.KV{{Key: "hostname", Value: "srv"}}}}
 	h := newTestHandler(t, q, nil)
