@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,10 +13,8 @@ import (
 )
 
 // TestMakeTestRunsEveryStep runs `make test` with a go that fails every command:
-// each step (vet, the race, plain and waiting test sets, the gse_portable tests,
-// the load tests) still runs, each test step through scripts/gotest (the skip
-// summary), the three sets together name every package once, and make fails at
-// the end.
+// each step still runs, each test step through scripts/gotest (the skip summary),
+// the three sets together name every package once, and make fails at the end.
 func TestMakeTestRunsEveryStep(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the Makefile needs a POSIX shell")
@@ -161,19 +158,12 @@ func makeVar(t *testing.T, name string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// TestDockerIgnoreKeepsSources: every directory of the repository holding a package
-// the binary is built from is in the container build context (.dockerignore lets it
-// through): the layout move to collector/ and internal/ had left them out.
+// TestDockerIgnoreKeepsSources: .dockerignore lets in every directory holding a
+// package of the binary (the move to collector/ and internal/ had left them out).
 func TestDockerIgnoreKeepsSources(t *testing.T) {
-	f, err := os.Open(".dockerignore")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	kept := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if d, ok := strings.CutPrefix(sc.Text(), "!"); ok {
+	for _, l := range strings.Split(readFile(t, ".dockerignore"), "\n") {
+		if d, ok := strings.CutPrefix(l, "!"); ok {
 			kept[strings.TrimSuffix(d, "/")] = true
 		}
 	}
@@ -194,9 +184,8 @@ func TestDockerIgnoreKeepsSources(t *testing.T) {
 	}
 }
 
-// TestMakeDockerStamps: `make docker` passes the values scripts/ldflags.sh stamps
-// `make build` with as build arguments, each one an ARG of the Dockerfile, and tags
-// the image with the name releases publish.
+// TestMakeDockerStamps: `make docker` passes scripts/ldflags.sh's stamps as build
+// arguments, each an ARG of the Dockerfile, and tags the image as releases publish it.
 func TestMakeDockerStamps(t *testing.T) {
 	needTools(t, "make")
 	out, err := exec.Command("make", "-n", "docker").Output()
@@ -262,7 +251,7 @@ func TestCompose(t *testing.T) {
 }
 
 // TestImageTags: the docs and manifests name the published image at the VERSION
-// file's version (or the placeholder VERSION), so a release that bumps one bumps all.
+// file's version (or the placeholder VERSION).
 func TestImageTags(t *testing.T) {
 	img := makeVar(t, "IMAGE")
 	want := versionFile(t)

@@ -85,8 +85,7 @@ func TestDocsFlags(t *testing.T) {
 	})
 }
 
-// endpoints are the paths of the README's endpoint table, and whether the table says
-// they take POST.
+// endpoints are the paths of the README's endpoint table: whether they take POST.
 func endpoints(t *testing.T) map[string]bool {
 	t.Helper()
 	out := map[string]bool{}
@@ -102,9 +101,8 @@ func endpoints(t *testing.T) map[string]bool {
 	return out
 }
 
-// TestDocsEndpoints: every endpoint of the README's table is served (with the
-// method the table names), none is missing from the table that the docs' curl
-// lines use, and every curl line's URL is one curl takes.
+// TestDocsEndpoints: every endpoint of the README's table is served with its
+// method, and every docs' curl line uses one, with a URL curl takes.
 func TestDocsEndpoints(t *testing.T) {
 	eps := endpoints(t)
 	e := startExporter(t)
@@ -174,9 +172,8 @@ func checkCurl(t *testing.T, file string, line int, eps map[string]bool, args st
 	}
 }
 
-// TestDocsModules: every module the docs use (module=x, module: [x], -m x) is a
-// built-in one or one of examples/modules.yml, and the README says what the
-// sidecar example scrapes.
+// TestDocsModules: every module the docs use (module=x, module: [x], -m x) is built
+// in or in examples/modules.yml; the README says what the sidecar example scrapes.
 func TestDocsModules(t *testing.T) {
 	cfg, err := config.Load("examples/modules.yml")
 	if err != nil {
@@ -205,11 +202,9 @@ func TestDocsModules(t *testing.T) {
 // modulesFileKeys are the top-level keys of a modules file.
 var modulesFileKeys = map[string]bool{"modules": true, "discovery": true, "target_policy": true}
 
-// TestDocsModulesFiles: every yaml block of the README whose top-level keys are a
-// modules file's passes --config.check, the files it names (`*_file:`, and the
-// secrets of maps such as `header_files:`, under /run, /etc or /var) stood in by
-// temporary ones; other blocks (Prometheus configurations, fragments) are
-// skipped, each logged with what it is.
+// TestDocsModulesFiles: every yaml block of the README that is a modules file passes
+// --config.check, the files it names (`*_file:`, secrets under /run, /etc, /var)
+// stood in by temporary ones; other blocks are skipped, each logged.
 func TestDocsModulesFiles(t *testing.T) {
 	readme := readFile(t, "README.md")
 	block := regexp.MustCompile("(?ms)^ *```yaml\n(.*?)^ *```")

@@ -277,20 +277,8 @@ func TestDiscoveryEndpoints(t *testing.T) {
 		return [][]byte{prototest.GetServersResponse([]netip.AddrPort{listed})}
 	})
 	path := writeFile(t, filepath.Join(t.TempDir(), "modules.yml"), fmt.Sprintf(`
-modules:
-  q3:
-    protocol: quake3
-    listed_in: [community]
-  fromlist:
-    protocol: list
-    list: {source: community}
-discovery:
-  community:
-    type: quake3
-    address: %s
-    module: q3
-    refresh: 1m
-    timeout: 2s
+modules: {q3: {protocol: quake3, listed_in: [community]}, fromlist: {protocol: list, list: {source: community}}}
+discovery: {community: {type: quake3, address: %s, module: q3, refresh: 1m, timeout: 2s}}
 `, master))
 	e := startExporter(t, "--config.file="+path)
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -11,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,9 +25,10 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
-// TestParkingBehindTLSAndAuth holds more probes than the exporter leaves to net/http, through exporter-toolkit's TLS and basic auth: the probes past
-// web.DefaultParkAbove are parked (the exporter holds about one goroutine for each
-// instead of two), all answer, and every connection carries the next probe.
+// TestParkingBehindTLSAndAuth holds more probes than the exporter leaves to
+// net/http, through exporter-toolkit's TLS and basic auth: those past
+// web.DefaultParkAbove are parked (about one goroutine each instead of two), all
+// answer, and every connection carries the next probe.
 func TestParkingBehindTLSAndAuth(t *testing.T) {
 	const n = 2 * web.DefaultParkAbove
 	dir := t.TempDir()
@@ -55,11 +56,9 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 	addr := testenv.FreeAddr(t)
 	p := testenv.StartProc(t, "exporter", dir, nil, binary, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--config.file="+modules, "--log.level=warn")
 
-	// The server gives a connection readHeaderTimeout (10 s) from accept to finish
-	// its TLS handshake. n handshakes at once on a busy machine take longer than
-	// that to schedule, and the server rightly cuts the last ones (EOF): the
-	// client dials a few at a time, so each handshake waits only for what the
-	// machine can do beside a few others.
+	// The server gives a TLS handshake readHeaderTimeout (10 s) from accept: n at
+	// once on a busy machine take longer, and the last are cut (EOF). The client
+	// dials a few at a time.
 	dials := make(chan struct{}, 4)
 	tlsDialer := &tls.Dialer{Config: &tls.Config{RootCAs: pool}}
 	client := &http.Client{Transport: &http.Transport{
@@ -102,18 +101,12 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 	})
 	metric := func(name string) float64 {
 		_, body, err := get("/metrics", "", nil)
-		if err != nil {
-			t.Fatal(err)
+		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("no %s in /metrics: %v", name, err)
 		}
-		sc := bufio.NewScanner(strings.NewReader(body))
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-				f, _ := strconv.ParseFloat(v, 64)
-				return f
-			}
-		}
-		t.Fatalf("no %s in /metrics", name)
-		return 0
+		f, _ := strconv.ParseFloat(m[1], 64)
+		return f
 	}
 
 	for round := range 2 {

@@ -42,8 +42,7 @@ func buildVersion(t *testing.T, rev string) string {
 	return v + "+unreleased." + rev[:min(12, len(rev))]
 }
 
-// changelogScript runs a script of scripts/ on a CHANGELOG.md holding changelog,
-// with env, and returns its output.
+// changelogScript runs scripts/script on a CHANGELOG.md holding changelog, with env.
 func changelogScript(t *testing.T, script, changelog string, env ...string) (string, error) {
 	f := writeFile(t, filepath.Join(t.TempDir(), "CHANGELOG.md"), changelog)
 	cmd := exec.Command("sh", "scripts/"+script, f)
@@ -104,9 +103,8 @@ func checkVersion(t *testing.T, bin, versionRE, version string, labels ...string
 	}
 }
 
-// TestVersionStamped builds the binary with the ldflags `make build` uses and
-// checks that --version, the landing page and gameserver_exporter_build_info
-// carry the version scripts/version.sh gives the checkout: unreleased work says so.
+// TestVersionStamped: built with `make build`'s ldflags, --version, build_info and
+// the landing page carry the version scripts/version.sh gives the checkout.
 func TestVersionStamped(t *testing.T) {
 	want := buildVersion(t, "test-revision")
 	cmd := exec.Command("sh", "scripts/ldflags.sh")
@@ -138,8 +136,7 @@ func TestPlainBuildVersion(t *testing.T) {
 }
 
 // TestDockerfileVersion: the Dockerfile writes no version of its own (no ARG
-// VERSION default to keep in step): make docker passes scripts/version.sh's, and
-// a build without it names itself by the same script. TestDockerBuildStage runs it.
+// VERSION default): make docker passes scripts/version.sh's.
 func TestDockerfileVersion(t *testing.T) {
 	b := readFile(t, "Dockerfile")
 	args := regexp.MustCompile(`(?m)^ARG VERSION(=.*)?$`).FindAllStringSubmatch(b, -1)
@@ -156,10 +153,9 @@ func TestDockerfileVersion(t *testing.T) {
 	}
 }
 
-// TestDockerBuildStage runs the Dockerfile's build command on what .dockerignore
-// lets into the build context (no .git, as in a container): with the checkout's
-// CHANGELOG.md the binary names itself as unreleased work does, and with a
-// CHANGELOG.md whose newest section is VERSION's, as the release.
+// TestDockerBuildStage runs the Dockerfile's build command on the build context
+// .dockerignore lets in (no .git): the binary names itself unreleased work or the
+// release as CHANGELOG.md says.
 func TestDockerBuildStage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the exporter: skipped with -short")
@@ -176,24 +172,8 @@ func TestDockerBuildStage(t *testing.T) {
 	ctx := dockerContext(t)
 	out := t.TempDir()
 	run = strings.ReplaceAll(run, "/out/", out+"/")
-	v := versionFile(t)
-	for _, c := range []struct{ changelog, want string }{
-		{"", v + "+unreleased"}, // the checkout's (this test skips it when released)
-		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n", v},
-	} {
-		if c.changelog == "" {
-			if buildVersion(t, "") == v {
-				continue
-			}
-		} else {
-			// The context's own CHANGELOG.md, rewritten: .dockerignore must let it in.
-			if _, err := os.Stat(filepath.Join(ctx, "CHANGELOG.md")); err != nil {
-				t.Fatalf(".dockerignore leaves out CHANGELOG.md: an image cannot tell a release from unreleased work")
-			}
-			if err := os.WriteFile(filepath.Join(ctx, "CHANGELOG.md"), []byte(c.changelog), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+	build := func(want string) {
+		t.Helper()
 		cmd := exec.Command("sh", "-c", run)
 		cmd.Dir = ctx
 		cmd.Env = append(os.Environ(), "REVISION=unknown", "BRANCH=unknown", "VERSION=", "BUILD_DATE=", "GOFLAGS=-buildvcs=false")
@@ -201,10 +181,22 @@ func TestDockerBuildStage(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", run, err, o)
 		}
 		o, err := exec.Command(filepath.Join(out, "gameserver_exporter"), "--version").CombinedOutput()
-		if err != nil || !strings.Contains(string(o), "version "+c.want+" ") {
-			t.Errorf("image binary --version: %v\n%s\nwant version %s", err, o, c.want)
+		if err != nil || !strings.Contains(string(o), "version "+want+" ") {
+			t.Errorf("image binary --version: %v\n%s\nwant version %s", err, o, want)
 		}
 	}
+	v := versionFile(t)
+	if buildVersion(t, "") != v {
+		build(v + "+unreleased") // the checkout's CHANGELOG.md
+	}
+	// The context's own CHANGELOG.md, rewritten: .dockerignore must let it in.
+	if _, err := os.Stat(filepath.Join(ctx, "CHANGELOG.md")); err != nil {
+		t.Fatalf(".dockerignore leaves out CHANGELOG.md: an image cannot tell a release from unreleased work")
+	}
+	if err := os.WriteFile(filepath.Join(ctx, "CHANGELOG.md"), []byte("# Changelog\n\n## "+v+" - 2026-11-26\n\n- a change\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build(v)
 }
 
 // dockerContext copies the committed files .dockerignore lets in (its "*", "!"
@@ -255,10 +247,9 @@ func dockerContext(t *testing.T) string {
 	return dir
 }
 
-// TestReleaseScript runs scripts/release.sh for the host platform into a temporary
-// directory (the quick form of `make release`, which builds every platform): one
-// archive holding the stamped binary, LICENSE, README.md, CHANGELOG.md and
-// examples/, and a sha256sums.txt that verifies it.
+// TestReleaseScript runs scripts/release.sh for the host platform: one archive of
+// the stamped binary, LICENSE, README.md, CHANGELOG.md and examples/, and a
+// sha256sums.txt that verifies it.
 func TestReleaseScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a release: skipped with -short")

@@ -125,11 +125,9 @@ func TestFootprint(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for deadline := time.Now().Add(time.Minute); inFlight(h) < footprintN; time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("%.0f of %d probes in flight after a minute", inFlight(h), footprintN)
-				}
-			}
+			testenv.WaitEvery(t, 10*time.Millisecond, time.Minute, "every probe in flight", func() (bool, string) {
+				return inFlight(h) >= footprintN, fmt.Sprint(inFlight(h))
+			})
 			return func() {}
 		})
 		sharing = perConn(t, func() func() {
@@ -220,14 +218,10 @@ func heldBytes() held {
 func waitJoined(t *testing.T, n int) {
 	t.Helper()
 	buf := make([]byte, 16<<20)
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(") >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("fewer than %d probes joined another's query after a minute", n)
-		}
-	}
+	testenv.WaitEvery(t, 10*time.Millisecond, time.Minute, fmt.Sprint(n, " probes to join another's query"), func() (bool, string) {
+		joined := strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(")
+		return joined >= n, fmt.Sprint(joined)
+	})
 }
 
 func inFlight(h *ProbeHandler) float64 { return testutil.ToFloat64(h.Runner.Metrics.InFlight) }
