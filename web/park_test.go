@@ -66,38 +66,28 @@ func TestParkKeepsConnection(t *testing.T) {
 				resp.Body.Close()
 				return resp, string(body)
 			}
-			for i := range 3 {
-				resp, body := do("GET", probePath)
-				if resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1\n") || !strings.Contains(body, "gameserver_players 3\n") {
-					t.Fatalf("probe %d: status %d, body\n%s", i, resp.StatusCode, body)
-				}
-				// X-Configured: the header set before the handler.
-				if resp.Header.Get("X-Configured") != "kept" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain; version=0.0.4") ||
-					resp.Close || resp.ContentLength != int64(len(body)) {
-					t.Errorf("probe %d: headers %v, Close %v, Content-Length %d for %d bytes", i, resp.Header, resp.Close, resp.ContentLength, len(body))
-				}
-			}
-			// Debug output and refusals are written by the parked probe as well.
-			for _, tc := range []struct {
-				path, want string
-				code       int
+			for i, tc := range []struct {
+				method, path, want string
+				code               int
 			}{
-				{probePath + "&debug=true", "probe_success 1", 200},
-				{"/probe?module=nope&target=127.0.0.1", `unknown module "nope"`, 400},
+				{"GET", probePath, "gameserver_players 3\n", 200},
+				{"GET", probePath, "gameserver_players 3\n", 200},
+				{"GET", probePath, "gameserver_players 3\n", 200},
+				{"GET", probePath + "&debug=true", "probe_success 1", 200}, // written by the parked probe too
+				{"GET", "/probe?module=nope&target=127.0.0.1", `unknown module "nope"`, 400},
+				{"HEAD", probePath, "", 200},                      // the length of the body it would have, no body
+				{"GET", probePath, "gameserver_players 3\n", 200}, // its own answer, not a body sent after the HEAD's
 			} {
-				resp, body := do("GET", tc.path)
-				if resp.StatusCode != tc.code || !strings.Contains(body, tc.want) || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
-					t.Errorf("%s: status %d, X-Content-Type-Options %q, body\n%s", tc.path, resp.StatusCode, resp.Header.Get("X-Content-Type-Options"), body)
+				resp, body := do(tc.method, tc.path)
+				// X-Configured: the header set before the handler.
+				if resp.StatusCode != tc.code || !strings.Contains(body, tc.want) || resp.Header.Get("X-Configured") != "kept" || resp.Close ||
+					tc.path != probePath && resp.Header.Get("X-Content-Type-Options") != "nosniff" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+					t.Errorf("%d %s %s: status %d, headers %v, close %v, body\n%s", i, tc.method, tc.path, resp.StatusCode, resp.Header, resp.Close, body)
 				}
-			}
-			// HEAD: the length of the body it would have, no body.
-			if resp, body := do("HEAD", probePath); resp.StatusCode != 200 || len(body) != 0 || resp.ContentLength < 100 {
-				t.Errorf("HEAD: status %d, Content-Length %d, %d bytes of body", resp.StatusCode, resp.ContentLength, len(body))
-			}
-			// The next request on the connection reads its own answer, not a body
-			// sent after the HEAD's.
-			if resp, body := do("GET", probePath); resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1\n") {
-				t.Errorf("GET after HEAD: status %d, body\n%s", resp.StatusCode, body)
+				if tc.method == "HEAD" && (len(body) != 0 || resp.ContentLength < 100) || tc.path == probePath && tc.method == "GET" &&
+					(resp.ContentLength != int64(len(body)) || !strings.Contains(body, "probe_success 1\n") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain; version=0.0.4")) {
+					t.Errorf("%d %s: Content-Length %d for %d bytes, Content-Type %q", i, tc.method, resp.ContentLength, len(body), resp.Header.Get("Content-Type"))
+				}
 			}
 			if want := []bool{false, true, true, true, true, true, true}; !slices.Equal(reused, want) {
 				t.Errorf("connection reused %v, want %v", reused, want)
