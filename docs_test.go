@@ -30,9 +30,13 @@ func docFiles(t *testing.T) map[string]string {
 	return out
 }
 
-// docLines calls f with each line of docFiles, numbered from 1.
-func docLines(t *testing.T, f func(file string, n int, line string)) {
-	for file, text := range docFiles(t) {
+// docLines calls f with each line of docFiles and of the other files, numbered from 1.
+func docLines(t *testing.T, f func(file string, n int, line string), other ...string) {
+	files := docFiles(t)
+	for _, o := range other {
+		files[o] = readFile(t, o)
+	}
+	for file, text := range files {
 		for i, line := range strings.Split(text, "\n") {
 			f(file, i+1, line)
 		}
@@ -273,17 +277,13 @@ func dedent(s string) string {
 // TestDocsComposeCommand: the docs never tell to run `podman compose up`, which
 // Debian 12's podman (4.3) lacks: podman-compose or docker compose.
 func TestDocsComposeCommand(t *testing.T) {
-	files := docFiles(t)
-	files["compose.yml"] = readFile(t, "compose.yml")
 	said := false
-	for file, text := range files {
-		for i, line := range strings.Split(text, "\n") {
-			if strings.Contains(line, "podman compose up") {
-				t.Errorf("%s:%d: `podman compose up` needs podman 4.7 or later: say podman-compose", file, i+1)
-			}
-			said = said || strings.Contains(line, "podman-compose up")
+	docLines(t, func(file string, n int, line string) {
+		if strings.Contains(line, "podman compose up") {
+			t.Errorf("%s:%d: `podman compose up` needs podman 4.7 or later: say podman-compose", file, n)
 		}
-	}
+		said = said || strings.Contains(line, "podman-compose up")
+	}, "compose.yml")
 	if !said {
 		t.Error("no doc says how to run compose.yml with podman (podman-compose up)")
 	}

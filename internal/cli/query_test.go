@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -96,15 +97,19 @@ func TestQuerySeveral(t *testing.T) {
 	dec := json.NewDecoder(strings.NewReader(out))
 	var got []string
 	for {
-		var r struct{ Target, Protocol string }
+		var r struct {
+			Target, Protocol string
+			Players          *int64
+			MaxPlayers       *int64 `json:"max_players"`
+		}
 		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
 			break
-		} else if err != nil {
-			t.Fatalf("%v in %s", err, out)
+		} else if err != nil || r.Players == nil || r.MaxPlayers == nil {
+			t.Fatalf("%v %+v in %s", err, r, out)
 		}
-		got = append(got, r.Target+" "+r.Protocol)
+		got = append(got, fmt.Sprint(r.Target, " ", r.Protocol, " ", *r.Players, "/", *r.MaxPlayers))
 	}
-	if strings.Join(got, ",") != a2s+" a2s,"+q3+" quake3" {
+	if strings.Join(got, ",") != a2s+" a2s 4/16,"+q3+" quake3 0/12" {
 		t.Errorf("--json reports %v", got)
 	}
 	if code, out, errs = runQuery(t, "--metrics", a2s); code != 0 {
@@ -112,7 +117,7 @@ func TestQuerySeveral(t *testing.T) {
 	}
 	prototest.WantAll(t, out, `protocol="a2s"`, `name="A2S Test"`, "probe_success 1", "gameserver_query_port "+strconv.Itoa(int(a2sAddr.Port())))
 	_, out, _ = runQuery(t, "--debug", a2s)
-	prototest.WantAll(t, out, "auto: port", "auto: a2s answered on port")
+	prototest.WantAll(t, out, "auto: port", "auto: a2s answered on port", "Packets:", "#1 sent")
 
 	file := filepath.Join(t.TempDir(), "servers.txt")
 	os.WriteFile(file, []byte("# my servers\n\nquake3 "+q3+"  # the arena\n"+a2s+"\n   \na2s "+closed+"\n"), 0o644)
