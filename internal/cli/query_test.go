@@ -169,7 +169,7 @@ func TestSilentHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
+	for _, tc := range []struct {
 		module, target, reason string
 		want                   []string
 	}{
@@ -182,14 +182,8 @@ func TestSilentHints(t *testing.T) {
 		{"a2s", "203.0.113.7:12345", "timeout", []string{"nothing answered on port 12345", "-m auto"}},
 		{"a2s", "203.0.113.7", "timeout", []string{"port 27015"}},
 		{"auto", "203.0.113.7:12345", "timeout", []string{"none of the protocols port 12345 suggests answered", "query port"}},
-	}
-	for _, tc := range tests {
-		got := strings.Join(silentHints(cfg, tc.module, tc.target, tc.reason), "\n")
-		for _, w := range tc.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s %s: missing %q in\n%s", tc.module, tc.target, w, got)
-			}
-		}
+	} {
+		prototest.WantAll(t, strings.Join(silentHints(cfg, tc.module, tc.target, tc.reason), "\n"), tc.want...)
 	}
 	if h := strings.Join(silentHints(cfg, "valheim", "127.0.0.1:2456", "timeout"), "\n"); strings.Contains(h, "give the game port") {
 		t.Errorf("given the game port, a hint says to give the game port:\n%s", h)
