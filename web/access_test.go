@@ -14,10 +14,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// A loopback caller is local only when its Host header names the exporter: a
-// loopback name or address, the address it connected to, or a listen address's
-// host name (DNS rebinding: a browser page whose name now resolves to 127.0.0.1
-// sends its own name).
+// A loopback caller is local only when its Host names the exporter: a loopback
+// name or address, the address reached, a listen address's host (DNS rebinding).
 func TestLocalCaller(t *testing.T) {
 	srv := &http.Server{}
 	ListenHosts(srv, []string{":10115", "Exporter.Example.org:10115", "192.0.2.5:10116"})

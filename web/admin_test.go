@@ -14,11 +14,9 @@ import (
 	"time"
 )
 
-// TestReloadHandler: POST only, when enabled; local callers only (a loopback peer
-// naming another host is not local) unless remote is set, the refusal naming the
-// flag; a failed reload's error quotes the modules file (with the config
-// symlinked to /etc/shadow, every line of it): only loopback callers get it,
-// others a fixed message (hostile round, row 7).
+// TestReloadHandler: POST only, when enabled; local callers only unless remote is
+// set; a failed reload's error may quote /etc/shadow through a symlinked modules
+// file: only loopback callers get it (hostile round, row 7).
 func TestReloadHandler(t *testing.T) {
 	for _, tc := range []struct {
 		method, peer, host    string
@@ -85,9 +83,8 @@ func TestReloadReturnsWhenClientLeaves(t *testing.T) {
 	}
 }
 
-// TestPagesTakeTurns: no more than the limit of page renders run at once; the
-// rest wait their turn (hostile round, row 3: 2,000 concurrent /config requests
-// rendered 4.8 MB each at once, 945 MB).
+// TestPagesTakeTurns: at most the limit of page renders run at once (hostile round,
+// row 3: 2,000 concurrent /config renders of 4.8 MB took 945 MB).
 func TestPagesTakeTurns(t *testing.T) {
 	const limit = 3
 	var now, peak atomic.Int32

@@ -30,11 +30,9 @@ func renderStatus(t *testing.T, sc *config.SafeConfig, h *History, remoteAddr st
 	return rec.Body.String()
 }
 
-// TestStatusPage: what a remote caller and the operator on the host see. Debug
-// output and the messages a server or a list sent (a banner, a greeting) are the
-// operator's; the profiler is linked only when served. An auto row says which
-// protocol and port answered; a row says when the server and its map started
-// where the protocol reports it (issue 27); discovery sources show their refresh.
+// TestStatusPage: what a remote caller and the operator on the host see: debug
+// output and what a server or a list sent (a banner) are the operator's; auto rows
+// say what answered; start times where reported (issue 27); discovery sources.
 func TestStatusPage(t *testing.T) {
 	sc := builtins(t)
 	mods := sc.Get().Modules
