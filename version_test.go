@@ -261,7 +261,7 @@ func TestReleaseScript(t *testing.T) {
 	if err := exec.Command("git", "ls-files", "--error-unmatch", "CHANGELOG.md").Run(); err != nil {
 		t.Skip("not in a git checkout with CHANGELOG.md committed: skipping")
 	}
-	// A snapshot: the checkout's CHANGELOG may well say "Unreleased" (TestReleaseCheck).
+	// A snapshot: the checkout's CHANGELOG may well say "Unreleased" (TestVersionScripts).
 	rev, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
 	if err != nil {
 		t.Skipf("git rev-parse: %v", err)
