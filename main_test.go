@@ -134,31 +134,42 @@ func TestReload(t *testing.T) {
 	}
 }
 
-func TestConfigCheck(t *testing.T) {
+// TestCommandLine: what a command line says and whether it succeeds: --config.check
+// names each error of a modules file by file, line, column and key; serve's flags
+// work without naming serve, and the query refuses them; a busy port names the flag
+// (and make variable) that picks another.
+func TestCommandLine(t *testing.T) {
 	dir := t.TempDir()
+	file := func(name, content string) string {
+		return "--config.file=" + writeFile(t, filepath.Join(dir, name), content)
+	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
 	for _, c := range []struct {
-		file      string // "" none
+		args      []string
 		ok        bool
 		wants     []string
 		errorsOut int // how many "Error loading config" lines
 	}{
-		{"modules:\n  m:\n    protocol: a2s\n", true, nil, 0},
-		// The file, line, column and key.
-		{"modules:\n  m:\n    protocol: a2s\n    nope: 1\n", false, []string{"bad.yml:4:5", `unknown field \"nope\"`}, 1},
-		// Every error, one a line.
-		{"modules:\n  m:\n    protocol: a2s\n    nope: 1\n  bad name!:\n    protocol: a2s\n  n:\n    protocol: quake9\n", false,
-			[]string{"bad.yml:4:5", "bad.yml:5:3", "bad.yml:8:5"}, 3},
+		{[]string{"--config.check", file("ok.yml", "modules:\n  m:\n    protocol: a2s\n")}, true, nil, 0},
+		{[]string{"--config.check", file("key.yml", "modules:\n  m:\n    protocol: a2s\n    nope: 1\n")}, false,
+			[]string{"key.yml:4:5", `unknown field \"nope\"`}, 1},
+		{[]string{"--config.check", file("all.yml", // every error, one a line
+			"modules:\n  m:\n    protocol: a2s\n    nope: 1\n  bad name!:\n    protocol: a2s\n  n:\n    protocol: quake9\n")}, false,
+			[]string{"all.yml:4:5", "all.yml:5:3", "all.yml:8:5"}, 3},
 		// A module that drops a built-in's ports is warned of.
-		{"modules:\n  valheim:\n    protocol: a2s\n", true, []string{"replaces the built-in module"}, 0},
-		{"", true, []string{"built-in modules"}, 0},
+		{[]string{"--config.check", file("valheim.yml", "modules:\n  valheim:\n    protocol: a2s\n")}, true, []string{"replaces the built-in module"}, 0},
+		{[]string{"--config.check"}, true, []string{"built-in modules"}, 0},
+		{[]string{"--probe.max-concurrent=5", "--config.check"}, true, nil, 0},
+		{[]string{"query", "--web.listen-address=:1", "127.0.0.1:1"}, false, []string{"unknown long flag"}, 0},
+		{[]string{"--web.listen-address=" + busy.Addr().String()}, false, []string{"address already in use", "--web.listen-address=:PORT (make run PORT=...)"}, 0},
 	} {
-		args := []string{"--config.check"}
-		if c.file != "" {
-			args = append(args, "--config.file="+writeFile(t, filepath.Join(dir, "bad.yml"), c.file))
-		}
-		out, err := exe(args...)
+		out, err := exe(c.args...)
 		if (err == nil) != c.ok || strings.Count(out, "Error loading config") != c.errorsOut {
-			t.Errorf("%q: %v, want ok %v and %d errors:\n%s", c.file, err, c.ok, c.errorsOut, out)
+			t.Errorf("%q: %v, want ok %v and %d errors:\n%s", c.args, err, c.ok, c.errorsOut, out)
 		}
 		prototest.WantAll(t, out, c.wants...)
 	}
@@ -207,30 +218,10 @@ func TestCommandFlags(t *testing.T) {
 	}
 	out, _ = exe("serve", "--help")
 	prototest.WantAll(t, out, "--web.listen-address", "--probe.max-concurrent")
-	if out, err := exe("--probe.max-concurrent=5", "--config.check"); err != nil {
-		t.Errorf("serve flags without serve: %v %s", err, out)
-	}
-	if out, err := exe("query", "--web.listen-address=:1", "127.0.0.1:1"); err == nil || !strings.Contains(out, "unknown long flag") {
-		t.Errorf("query must refuse the server's flags: %v %s", err, out)
-	}
 	// The exporter started the usual way, flags and no command.
 	e := startExporter(t, "--probe.min-interval=0s", "--timeout-offset=0.2")
 	if code, body := e.Get(t, "/-/healthy"); code != 200 {
 		t.Errorf("/-/healthy: %d %s", code, body)
-	}
-}
-
-// TestBusyPort: an address another process listens on fails at once, saying
-// which flag (and make variable) picks another.
-func TestBusyPort(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	out, err := exe("--web.listen-address=" + l.Addr().String())
-	if err == nil || !strings.Contains(out, "address already in use") || !strings.Contains(out, "--web.listen-address=:PORT (make run PORT=...)") {
-		t.Errorf("busy port: %v\n%s", err, out)
 	}
 }
 

@@ -55,7 +55,8 @@ func TestStatusPage(t *testing.T) {
 	for _, ts := range h.Targets() {
 		got[ts.Target] = ts.Answered
 	}
-	if want := map[string]string{"192.0.2.1:2456": "a2s on port 2457", "192.0.2.2:27015": "", "192.0.2.3:27960": "", "127.0.0.1:22": "", "127.0.0.1:8212": ""}; !maps.Equal(got, want) {
+	want := map[string]string{"192.0.2.1:2456": "a2s on port 2457", "192.0.2.2:27015": "", "192.0.2.3:27960": "", "127.0.0.1:22": "", "127.0.0.1:8212": ""}
+	if !maps.Equal(got, want) {
 		t.Errorf("answered %q, want %q", got, want)
 	}
 	sources := func() []discovery.Status {

@@ -84,9 +84,10 @@ func TestParkKeepsConnection(t *testing.T) {
 					tc.path != probePath && resp.Header.Get("X-Content-Type-Options") != "nosniff" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
 					t.Errorf("%d %s %s: status %d, headers %v, close %v, body\n%s", i, tc.method, tc.path, resp.StatusCode, resp.Header, resp.Close, body)
 				}
+				ct := resp.Header.Get("Content-Type")
 				if tc.method == "HEAD" && (len(body) != 0 || resp.ContentLength < 100) || tc.path == probePath && tc.method == "GET" &&
-					(resp.ContentLength != int64(len(body)) || !strings.Contains(body, "probe_success 1\n") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain; version=0.0.4")) {
-					t.Errorf("%d %s: Content-Length %d for %d bytes, Content-Type %q", i, tc.method, resp.ContentLength, len(body), resp.Header.Get("Content-Type"))
+					(resp.ContentLength != int64(len(body)) || !strings.Contains(body, "probe_success 1\n") || !strings.HasPrefix(ct, "text/plain; version=0.0.4")) {
+					t.Errorf("%d %s: Content-Length %d for %d bytes, Content-Type %q", i, tc.method, resp.ContentLength, len(body), ct)
 				}
 			}
 			if want := []bool{false, true, true, true, true, true, true}; !slices.Equal(reused, want) {
