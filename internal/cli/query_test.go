@@ -62,23 +62,6 @@ func TestQueryTimeoutDuration(t *testing.T) {
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("--timeout 300ms took %s", el)
 	}
-	if code, _, errs := runQuery(t, "--timeout", "2x", "127.0.0.1:1"); code != 2 || !strings.Contains(errs, `invalid --timeout "2x"`) {
-		t.Errorf("bad --timeout: exit %d %s", code, errs)
-	}
-}
-
-// TestQueryReasonOnce: the failure reason is printed once, not "refused: refused:".
-func TestQueryReasonOnce(t *testing.T) {
-	for _, module := range []string{"a2s", "hytale", "auto"} {
-		target := prototest.ClosedUDPPort(t).String()
-		if module == "hytale" {
-			target = prototest.ClosedTCPPort(t).String()
-		}
-		code, out, _ := runQuery(t, "-m", module, target)
-		if code != 1 || strings.Count(out, "refused:") != 1 || strings.Contains(out, "refused: refused") {
-			t.Errorf("%s: exit %d, want the reason once:\n%s", module, code, out)
-		}
-	}
 }
 
 // TestQuerySeveral: several targets, by argument and from a file, are probed at
@@ -133,34 +116,37 @@ func TestQuerySeveral(t *testing.T) {
 		t.Errorf("all up: exit %d\n%s", code, out)
 	}
 	wantOrder(t, out, a2s+" (a2s): up", q3+" (quake3): up")
-
-	os.WriteFile(file, []byte("a2s "+a2s+" extra\n"), 0o644)
-	if code, _, errs := runQuery(t, "-f", file); code != 2 || !strings.Contains(errs, file+":1:") {
-		t.Errorf("a bad line: exit %d %s", code, errs)
-	}
-	if code, _, errs := runQuery(t); code != 2 || !strings.Contains(errs, "no target") {
-		t.Errorf("no target: exit %d %s", code, errs)
-	}
-	// An unknown module fails that target only.
-	code, out, errs = runQuery(t, "-m", "nope", a2s)
-	if code != 2 || !strings.Contains(errs, `unknown module "nope"`) {
-		t.Errorf("unknown module: exit %d %s %s", code, out, errs)
-	}
-	// A module in the wrong case: its name is suggested, not all 200 listed.
-	_, _, errs = runQuery(t, "-m", "OpenArena", a2s)
-	if !strings.Contains(errs, `did you mean "openarena"?`) || strings.Contains(errs, "valheim") {
-		t.Errorf("-m OpenArena: %s", errs)
-	}
 }
 
-// TestQueryAutoPolicy: auto runs after the target policy like any module: a
-// denied target gets no packet.
-func TestQueryAutoPolicy(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "modules.yml")
-	os.WriteFile(file, []byte("target_policy:\n  deny: [127.0.0.0/8]\n"), 0o644)
-	code, _, errs := runQuery(t, "--config.file", file, prototest.A2SServer(t).String())
-	if code != 2 || !strings.Contains(errs, "target_policy") {
-		t.Errorf("denied target: exit %d %s", code, errs)
+// TestQueryFails: a target down exits 1 with its reason once (not "refused:
+// refused:"); a command line it cannot run exits 2 saying why: a module in the
+// wrong case gets its name suggested, not all 200 listed; auto runs after the
+// target policy like any module: a denied target gets no packet.
+func TestQueryFails(t *testing.T) {
+	dir := t.TempDir()
+	badLine, deny := filepath.Join(dir, "servers.txt"), filepath.Join(dir, "modules.yml")
+	os.WriteFile(badLine, []byte("a2s 127.0.0.1:27015 extra\n"), 0o644)
+	os.WriteFile(deny, []byte("target_policy:\n  deny: [127.0.0.0/8]\n"), 0o644)
+	a2s := prototest.A2SServer(t).String()
+	for _, tc := range []struct {
+		args      []string
+		code      int
+		want, not string // want once in the output or on stderr, not never
+	}{
+		{[]string{"-m", "a2s", prototest.ClosedUDPPort(t).String()}, 1, "refused:", ""},
+		{[]string{"-m", "hytale", prototest.ClosedTCPPort(t).String()}, 1, "refused:", ""},
+		{[]string{"-m", "auto", prototest.ClosedUDPPort(t).String()}, 1, "refused:", ""},
+		{[]string{"--timeout", "2x", "127.0.0.1:1"}, 2, `invalid --timeout "2x"`, ""},
+		{[]string{"-f", badLine}, 2, badLine + ":1:", ""},
+		{nil, 2, "no target", ""},
+		{[]string{"-m", "nope", a2s}, 2, `unknown module "nope"`, ""},
+		{[]string{"-m", "OpenArena", a2s}, 2, `did you mean "openarena"?`, "valheim"},
+		{[]string{"--config.file", deny, a2s}, 2, "target refused by target_policy", ""},
+	} {
+		code, out, errs := runQuery(t, tc.args...)
+		if all := out + errs; code != tc.code || strings.Count(all, tc.want) != 1 || tc.not != "" && strings.Contains(all, tc.not) {
+			t.Errorf("%q: exit %d, want %d and %q once:\n%s", tc.args, code, tc.code, tc.want, all)
+		}
 	}
 }
 
