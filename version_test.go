@@ -103,9 +103,10 @@ func checkVersion(t *testing.T, bin, versionRE, version string, labels ...string
 	}
 }
 
-// TestVersionStamped: built with `make build`'s ldflags, --version, build_info and
-// the landing page carry the version scripts/version.sh gives the checkout.
-func TestVersionStamped(t *testing.T) {
+// TestVersionReported: --version, build_info and the landing page carry the version
+// scripts/version.sh gives the checkout when built with `make build`'s ldflags; the
+// test binary, a plain `go build`, says it is unreleased work.
+func TestVersionReported(t *testing.T) {
 	want := buildVersion(t, "test-revision")
 	cmd := exec.Command("sh", "scripts/ldflags.sh")
 	cmd.Env = append(os.Environ(), "VERSION=", "REVISION=test-revision")
@@ -119,19 +120,14 @@ func TestVersionStamped(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-
 	checkVersion(t, bin, `(?s)gameserver_exporter, version `+regexp.QuoteMeta(want)+` .*revision: test-revision.*build user:.*build date:`,
 		want, `version="`+want+`"`, `revision="test-revision"`)
-}
 
-// TestPlainBuildVersion: the test binary is a plain `go build` (no ldflags) of
-// unreleased work; it says so in --version, build_info and on the landing page.
-func TestPlainBuildVersion(t *testing.T) {
 	if tags, _ := exec.Command("git", "tag", "--points-at", "HEAD").Output(); len(tags) > 0 {
 		t.Skipf("HEAD is tagged %s: a build of it may be the release", strings.TrimSpace(string(tags)))
 	}
 	// The revision follows when Go recorded it (not with -buildvcs=false).
-	want := versionFile(t) + "+unreleased"
+	want = versionFile(t) + "+unreleased"
 	checkVersion(t, binary, `gameserver_exporter, version `+regexp.QuoteMeta(want)+`(\.[0-9a-f]{12})? `, want)
 }
 
