@@ -81,57 +81,39 @@ func TestWriteDeadlinesSized(t *testing.T) {
 }
 
 // A page whose client does not read gives its turn back once rendered (hostile
-// round H1: eight such clients held every turn, and /metrics answered 503).
-func TestPageTurnFreeWhileWriting(t *testing.T) {
+// round H1: eight such clients held every turn, and /metrics answered 503); Hold
+// (/sd: the turns bound the answers stalled clients keep alive) keeps it while
+// writing: past the turns a request waits, then gets 503, until the client goes.
+func TestTurnWhileWriting(t *testing.T) {
 	big := bytes.Repeat([]byte("x"), 16<<20) // past any socket buffers
-	rendered := make(chan struct{}, 1)
-	pages := NewPages(1, time.Second)
-	mux := http.NewServeMux()
-	mux.Handle("/big", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		rendered <- struct{}{}
-		w.Write(big)
-	})))
-	mux.Handle("/small", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "small\n") })))
-	ts := serveAsMain(t, mux)
-	c := prototest.StalledClient(t, ts.Listener.Addr().String(), "GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-	defer c.Close() // first: the server's write fails, and Close need not wait for it
-	<-rendered
-	time.Sleep(100 * time.Millisecond) // the write is under way, and stuck
-	if code, body := fetch(t, ts.URL+"/small"); code != 200 || body != "small\n" {
-		t.Fatalf("a page while another's client does not read: %d %q", code, body)
-	}
-}
-
-// Hold keeps its turn while the answer is written (/sd: the turns bound the
-// answers stalled clients keep alive): past the turns a request waits, then gets
-// 503; once the stalled client goes, its turn is free again.
-func TestHoldKeepsTurnWhileWriting(t *testing.T) {
-	big := bytes.Repeat([]byte("x"), 16<<20)
-	writing := make(chan struct{}, 1)
-	h := NewPages(1, 200*time.Millisecond).Hold(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Length", strconv.Itoa(len(big)))
-		if r.URL.Query().Get("stall") != "" {
+	for _, hold := range []bool{false, true} {
+		pages, writing := NewPages(1, 200*time.Millisecond), make(chan struct{}, 1)
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("stall") == "" {
+				io.WriteString(w, "small\n")
+				return
+			}
+			w.Header().Set("Content-Length", strconv.Itoa(len(big)))
 			writing <- struct{}{}
+			w.Write(big)
+		})
+		ts := serveAsMain(t, map[bool]http.Handler{false: pages.Limit(h), true: pages.Hold(h)}[hold])
+		c := prototest.StalledClient(t, ts.Listener.Addr().String(), "GET /?stall=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		<-writing
+		time.Sleep(100 * time.Millisecond) // the write is under way, and stuck
+		if code, body := fetch(t, ts.URL); code != map[bool]int{false: 200, true: 503}[hold] {
+			t.Fatalf("hold %v: a page while another's client does not read: %d %q", hold, code, body)
 		}
-		w.Write(big)
-	}))
-	ts := serveAsMain(t, h)
-	c := prototest.StalledClient(t, ts.Listener.Addr().String(), "GET /sd?stall=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-	defer c.Close()
-	<-writing
-	get := func() int { code, _ := fetch(t, ts.URL+"/sd"); return code }
-	if code := get(); code != http.StatusServiceUnavailable {
-		t.Fatalf("with the turn held by a stalled client: %d, want 503", code)
-	}
-	c.Close() // the server's write fails, and the turn comes back
-	var code int
-	for range 50 {
-		if code = get(); code == 200 {
-			break
+		c.Close() // the server's write fails, and the turn comes back
+		code, body := 0, ""
+		for range 50 {
+			if code, body = fetch(t, ts.URL); code == 200 {
+				break
+			}
 		}
-	}
-	if code != 200 {
-		t.Fatalf("after the stalled client left: %d", code)
+		if code != 200 || body != "small\n" {
+			t.Fatalf("hold %v: after the stalled client left: %d %q", hold, code, body)
+		}
 	}
 }
 
