@@ -259,7 +259,12 @@ discovery: {community: {type: quake3, address: %s, module: q3, refresh: 1m, time
 `, master))
 	e := startExporter(t, "--config.file="+path)
 
-	code, body := firstSD(t, e, "community")
+	var code int
+	var body string
+	testenv.WaitEvery(t, 20*time.Millisecond, 10*time.Second, "the source's first refresh", func() (bool, string) {
+		code, body = e.Get(t, "/sd?source=community")
+		return code != 503, body
+	})
 	want := fmt.Sprintf(`[{"targets":["%s"],"labels":{"source":"community","__param_module":"q3"}}]`, listed)
 	if code != 200 || strings.TrimSpace(body) != want {
 		t.Fatalf("/sd: %d %s\nwant %s", code, body, want)
@@ -271,10 +276,8 @@ discovery: {community: {type: quake3, address: %s, module: q3, refresh: 1m, time
 	prototest.WantAll(t, metrics, `gameserver_discovery_targets{source="community"} 1`, `gameserver_discovery_last_refresh_success{source="community"} 1`)
 	_, mods := e.Get(t, "/modules")
 	prototest.WantAll(t, mods, "SOURCE", "LAST SUCCESS", "community  quake3  q3")
-	for _, l := range strings.Split(mods, "\n") {
-		if strings.HasPrefix(l, "community ") && strings.Contains(l, "never") {
-			t.Errorf("/modules: the source's fetch is not shown: %s", l)
-		}
+	if regexp.MustCompile(`(?m)^community .*never`).MatchString(mods) {
+		t.Errorf("/modules: the source's fetch is not shown:\n%s", mods)
 	}
 	for _, c := range []struct {
 		target netip.AddrPort
@@ -290,17 +293,6 @@ discovery: {community: {type: quake3, address: %s, module: q3, refresh: 1m, time
 			prototest.WantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
 		}
 	}
-}
-
-// firstSD is /sd?source=src once the source's first refresh (in the background)
-// has ended.
-func firstSD(t *testing.T, e *testenv.Exporter, src string) (code int, body string) {
-	t.Helper()
-	testenv.WaitEvery(t, 20*time.Millisecond, 10*time.Second, "the first refresh of "+src, func() (bool, string) {
-		code, body = e.Get(t, "/sd?source="+src)
-		return code != 503, body
-	})
-	return code, body
 }
 
 // TestWindowsBinaryUnderWine runs the Windows binary's --version and --config.check

@@ -32,7 +32,11 @@ import (
 func TestParkingBehindTLSAndAuth(t *testing.T) {
 	const n = 2 * web.DefaultParkAbove
 	dir := t.TempDir()
-	pool := writeCert(t, dir)
+	cert, key := prototest.SelfSigned(t)
+	writeFile(t, filepath.Join(dir, "cert.pem"), string(cert))
+	writeFile(t, filepath.Join(dir, "key.pem"), string(key))
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(cert)
 	hash, err := bcrypt.GenerateFromPassword([]byte("secret"), bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
@@ -157,15 +161,3 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 
 // a2sInfoReply is an A2S_INFO reply of a server that wants no challenge.
 var a2sInfoReply = []byte("\xFF\xFF\xFF\xFFI\x11Parked\x00de_dust2\x00cstrike\x00Counter-Strike\x00\x0A\x00\x01\x10\x00dl\x00\x001.0\x00")
-
-// writeCert writes a self-signed certificate for 127.0.0.1 and its key into dir,
-// and returns a pool that trusts it.
-func writeCert(t *testing.T, dir string) *x509.CertPool {
-	t.Helper()
-	cert, key := prototest.SelfSigned(t)
-	writeFile(t, filepath.Join(dir, "cert.pem"), string(cert))
-	writeFile(t, filepath.Join(dir, "key.pem"), string(key))
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(cert)
-	return pool
-}
