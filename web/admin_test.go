@@ -100,9 +100,7 @@ func TestPagesTakeTurns(t *testing.T) {
 	for range 20 {
 		wg.Go(func() { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil)) })
 	}
-	for now.Load() < limit {
-		time.Sleep(time.Millisecond)
-	}
+	waitUntil(t, "the renders to start", func() bool { return now.Load() >= limit })
 	close(release)
 	wg.Wait()
 	if p := peak.Load(); p != limit {
@@ -113,9 +111,7 @@ func TestPagesTakeTurns(t *testing.T) {
 	hold := make(chan struct{})
 	slow := busy.Limit(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-hold }))
 	go slow.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
-	for len(busy.turn) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	waitUntil(t, "the render to start", func() bool { return len(busy.turn) > 0 })
 	rec := httptest.NewRecorder()
 	slow.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
 	close(hold)

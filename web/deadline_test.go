@@ -105,15 +105,7 @@ func TestTurnWhileWriting(t *testing.T) {
 			t.Fatalf("hold %v: a page while another's client does not read: %d %q", hold, code, body)
 		}
 		c.Close() // the server's write fails, and the turn comes back
-		code, body := 0, ""
-		for range 50 {
-			if code, body = fetch(t, ts.URL); code == 200 {
-				break
-			}
-		}
-		if code != 200 || body != "small\n" {
-			t.Fatalf("hold %v: after the stalled client left: %d %q", hold, code, body)
-		}
+		waitUntil(t, "the turn after the stalled client left", func() bool { _, body := fetch(t, ts.URL); return body == "small\n" })
 	}
 }
 
