@@ -176,15 +176,12 @@ func TestTargetsBounded(t *testing.T) {
 	for i := range 1000 {
 		h.Add(named("a2s", fmt.Sprint("spray", i), downOutcome()))
 	}
-	if n := len(h.targets.rows); n != 3 {
-		t.Errorf("%d rows after 1000 new targets, limit 3", n)
-	}
-	n := 0
+	linked := 0
 	for r := h.targets.head; r != nil; r = r.next {
-		n++
+		linked++
 	}
-	if n != 3 {
-		t.Errorf("%d rows linked, limit 3", n)
+	if len(h.targets.rows) != 3 || linked != 3 {
+		t.Errorf("%d rows, %d linked after 1000 new targets, limit 3", len(h.targets.rows), linked)
 	}
 	if NewHistory(0).targets.limit != 0 || NewHistory(1).targets.limit != MinStatusTargets || NewHistory(1000).targets.limit != 2000 {
 		t.Error("statusLimit")
