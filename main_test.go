@@ -134,10 +134,9 @@ func TestReload(t *testing.T) {
 	}
 }
 
-// TestCommandLine: what a command line says and whether it succeeds: --config.check
-// names each error of a modules file by file, line, column and key; serve's flags
-// work without naming serve, and the query refuses them; a busy port names the flag
-// (and make variable) that picks another.
+// TestCommandLine: --config.check names each error by file, line, column and key;
+// serve's flags work without naming serve, the query refuses them; a busy port
+// names the flag (and make variable) that picks another.
 func TestCommandLine(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name, content string) string {
@@ -302,14 +301,11 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 	if testing.Short() || runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("needs linux/amd64 and no -short")
 	}
-	var wine string
-	for _, name := range []string{"wine64", "wine"} {
-		if p, err := exec.LookPath(name); err == nil {
-			wine = p
-			break
-		}
+	wine, err := exec.LookPath("wine64")
+	if err != nil {
+		wine, err = exec.LookPath("wine")
 	}
-	if wine == "" {
+	if err != nil {
 		t.Skip("wine not installed (Debian package wine): skipping the Windows binary run")
 	}
 	exe := filepath.Join(t.TempDir(), "gameserver_exporter.exe")

@@ -51,11 +51,9 @@ func changelogScript(t *testing.T, script, changelog string, env ...string) (str
 	return strings.TrimSpace(string(out)), err
 }
 
-// TestVersionScripts: scripts/version.sh names a tree the VERSION file's release
-// only when CHANGELOG.md's newest section is it, else unreleased work, as
-// VERSION+unreleased.REV (SNAPSHOT=1: always); scripts/release-check.sh cuts a
-// release only as the VERSION file's version, and only when CHANGELOG.md's
-// newest section names it ("Unreleased" is refused).
+// TestVersionScripts: a tree is the VERSION file's release only when CHANGELOG.md's
+// newest section is it, else VERSION+unreleased.REV (SNAPSHOT=1: always); a release
+// is cut only as the VERSION file's version, and only when the changelog names it.
 func TestVersionScripts(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("scripts/version.sh and release-check.sh are shell scripts")
@@ -313,10 +311,8 @@ func TestReleaseScript(t *testing.T) {
 	}
 }
 
-// TestReleasePlatforms runs scripts/release.sh for every platform of the
-// Makefile's PLATFORMS with a go that records how it was asked to build: the
-// binaries are stripped (-s -w), 32-bit ARM is built for ARMv7 and named so, and
-// darwin/amd64 ships beside darwin/arm64.
+// TestReleasePlatforms: scripts/release.sh strips every PLATFORMS binary (-s -w),
+// builds 32-bit ARM for ARMv7 and names it so, and ships darwin/amd64 too.
 func TestReleasePlatforms(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("scripts/release.sh is a bash script")
@@ -345,9 +341,8 @@ echo binary >"$out"
 }
 
 // TestReadmeAgreesWithChangelog: the README's Install section names CHANGELOG.md's
-// newest release (the VERSION file's) as the latest, for go install too; while
-// CHANGELOG.md has an "Unreleased" section the README says what is unreleased, and
-// once the release is cut no "(unreleased)" mark is left.
+// newest release (VERSION's) as the latest, and marks "(unreleased)" features only
+// while the changelog has an "Unreleased" section.
 func TestReadmeAgreesWithChangelog(t *testing.T) {
 	cl := readFile(t, "CHANGELOG.md")
 	sections := regexp.MustCompile(`(?m)^## (\S+)`).FindAllStringSubmatch(cl, -1)

@@ -228,10 +228,8 @@ func TestParseProbe(t *testing.T) {
 	}
 }
 
-// FuzzParseProbe: the fast path and net/http read what a client sent alike: where
-// net/http reads a request, the fast path takes it (read as net/http does) or
-// hands it over, never waiting for more; what it takes, net/http accepts. Seeds
-// beside scrape: testdata/fuzz/FuzzParseProbe.
+// FuzzParseProbe: where net/http reads a request, the fast path takes it (read
+// alike) or hands it over, never waiting for more; what it takes, net/http accepts.
 func FuzzParseProbe(f *testing.F) {
 	f.Add([]byte(scrape))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -119,9 +119,8 @@ func TestQuerySeveral(t *testing.T) {
 }
 
 // TestQueryFails: a target down exits 1 with its reason once (not "refused:
-// refused:"); a command line it cannot run exits 2 saying why: a module in the
-// wrong case gets its name suggested, not all 200 listed; auto runs after the
-// target policy like any module: a denied target gets no packet.
+// refused:"); what cannot run exits 2 saying why: a module in the wrong case gets
+// its name suggested, not all 200; auto runs after the target policy.
 func TestQueryFails(t *testing.T) {
 	dir := t.TempDir()
 	badLine, deny := filepath.Join(dir, "servers.txt"), filepath.Join(dir, "modules.yml")
