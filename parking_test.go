@@ -118,9 +118,7 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make(chan error, n)
 		for _, target := range targets {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				code, body, err := get("/probe?module=a2s&target="+target, "60", &reused)
 				if err == nil && (code != 200 || !strings.Contains(body, "probe_success 1\n") || !strings.Contains(body, `name="Parked"`)) {
 					err = fmt.Errorf("status %d, body\n%s", code, body)
@@ -128,7 +126,7 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 				if err != nil {
 					errs <- fmt.Errorf("%s: %w", target, err)
 				}
-			}()
+			})
 		}
 		if round == 0 {
 			// While they wait: net/http would hold two goroutines a probe. No

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -41,21 +42,13 @@ func TestLocalCaller(t *testing.T) {
 		{"192.0.2.7:5000", "localhost", "192.0.2.5:10115", false},
 		{"192.0.2.7:5000", "192.0.2.5:10115", "192.0.2.5:10115", false},
 	} {
-		ctx := context.WithValue(srv.BaseContext(nil), http.LocalAddrContextKey, net.Addr(tcpAddr(t, tc.local)))
+		ctx := context.WithValue(srv.BaseContext(nil), http.LocalAddrContextKey, net.Addr(net.TCPAddrFromAddrPort(netip.MustParseAddrPort(tc.local))))
 		req := httptest.NewRequestWithContext(ctx, "GET", "/logs", nil)
 		req.RemoteAddr, req.Host = tc.peer, tc.host
 		if got := LocalCaller(req); got != tc.want {
 			t.Errorf("peer %s, Host %q, reached %s: local %v, want %v", tc.peer, tc.host, tc.local, got, tc.want)
 		}
 	}
-}
-
-func tcpAddr(t *testing.T, s string) *net.TCPAddr {
-	a, err := net.ResolveTCPAddr("tcp", s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
 }
 
 // Regression tests for issue 13: what a client may send must not grow memory, reach
