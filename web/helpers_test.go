@@ -88,15 +88,3 @@ func serveAsMain(t *testing.T, h http.Handler) *httptest.Server {
 	t.Cleanup(ts.Close)
 	return ts
 }
-
-// fetch GETs url and returns the status and body.
-func fetch(t *testing.T, url string) (int, string) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
-}
