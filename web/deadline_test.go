@@ -98,7 +98,10 @@ func TestTurnWhileWriting(t *testing.T) {
 			writing <- struct{}{}
 			w.Write(big)
 		})
-		ts := serveAsMain(t, map[bool]http.Handler{false: pages.Limit(h), true: pages.Hold(h)}[hold])
+		ts := httptest.NewUnstartedServer(nil)
+		ts.Config = NewServer(map[bool]http.Handler{false: pages.Limit(h), true: pages.Hold(h)}[hold]) // as main serves
+		ts.Start()
+		t.Cleanup(ts.Close) // after the stalled client's own: Close waits for its answer
 		c := prototest.StalledClient(t, ts.Listener.Addr().String(), "GET /?stall=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 		<-writing
 		time.Sleep(100 * time.Millisecond) // the write is under way, and stuck
