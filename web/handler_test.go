@@ -2,14 +2,15 @@ package web
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
-	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -79,11 +80,7 @@ func TestProbeSuccessExposition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var list []*dto.MetricFamily
-	for _, f := range fams {
-		list = append(list, f)
-	}
-	problems, err := promlint.NewWithMetricFamilies(list).Lint()
+	problems, err := promlint.NewWithMetricFamilies(slices.Collect(maps.Values(fams))).Lint()
 	if err != nil || len(problems) > 0 {
 		t.Errorf("lint: %v %v", problems, err)
 	}

@@ -221,11 +221,8 @@ func TestTargetsKept(t *testing.T) {
 	h.Add(named("a2s", "b", upOutcome("x", 1)))
 	h.Add(named("a2s", "c", upOutcome("x", 1))) // the success ring (2) drops "old"
 	for _, s := range h.Targets() {
-		if want := s.Target != "old"; s.Kept != want {
-			t.Errorf("%s: kept %v, want %v", s.Target, s.Kept, want)
-		}
-		if s.Kept && h.Get(s.ID) == nil {
-			t.Errorf("%s: kept but Get(%d) is nil", s.Target, s.ID)
+		if want := s.Target != "old"; s.Kept != want || s.Kept && h.Get(s.ID) == nil {
+			t.Errorf("%s: kept %v (Get(%d) %v), want %v", s.Target, s.Kept, s.ID, h.Get(s.ID) != nil, want)
 		}
 	}
 }
