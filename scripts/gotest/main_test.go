@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // TestReport reads a `go test -json` stream of two packages: one passing with two
@@ -20,11 +22,7 @@ func TestReport(t *testing.T) {
 	skips := report(bytes.NewReader(stream), &out)
 	got := out.String()
 	// go test's closing lines, which CI parses, stay as go test prints them.
-	for _, want := range []string{"ok  \tex/a\t0.01s\n", "FAIL\tex/b\t0.02s\n", "broken_test.go:7: got 1, want 2\n", "--- FAIL: TestBroken"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("output lacks %q:\n%s", want, got)
-		}
-	}
+	prototest.WantAll(t, got, "ok  \tex/a\t0.01s\n", "FAIL\tex/b\t0.02s\n", "broken_test.go:7: got 1, want 2\n", "--- FAIL: TestBroken")
 	for _, not := range []string{"chatter of a passing test", "PASS\n", "=== RUN"} {
 		if strings.Contains(got, not) {
 			t.Errorf("output has %q (go test without -v drops it):\n%s", not, got)
