@@ -339,36 +339,23 @@ echo binary >"$out"
 // while the changelog has an "Unreleased" section.
 func TestReadmeAgreesWithChangelog(t *testing.T) {
 	cl := readFile(t, "CHANGELOG.md")
-	sections := regexp.MustCompile(`(?m)^## (\S+)`).FindAllStringSubmatch(cl, -1)
-	if len(sections) == 0 {
-		t.Fatal("CHANGELOG.md has no sections")
-	}
-	top, latest := sections[0][1], ""
-	for _, s := range sections {
-		if s[1] != "Unreleased" {
-			latest = s[1]
-			break
-		}
-	}
-	if v := versionFile(t); latest != v {
-		t.Errorf("CHANGELOG.md's newest release is %q, VERSION says %s", latest, v)
+	// The newest section, and the newest release (Unreleased aside).
+	top, latest := regexp.MustCompile(`(?m)^## (\S+)`).FindStringSubmatch(cl), regexp.MustCompile(`(?m)^## (\d\S*)`).FindStringSubmatch(cl)
+	if v := versionFile(t); top == nil || latest == nil || latest[1] != v {
+		t.Fatalf("CHANGELOG.md's newest release is %q, VERSION says %s", latest, v)
 	}
 	readme := readFile(t, "README.md")
-	i := strings.Index(readme, "\n## Install\n")
-	if i < 0 {
+	install := regexp.MustCompile(`(?s)\n## Install\n.*?(?:\n## |\z)`).FindString(readme)
+	if install == "" {
 		t.Fatal("README.md has no ## Install section")
 	}
-	install := readme[i+1:]
-	if j := strings.Index(install[3:], "\n## "); j >= 0 {
-		install = install[:j+3]
-	}
-	prototest.WantAll(t, install, "The latest release is **"+latest+"**", "gameserver_exporter@v"+latest,
-		"releases/download/v"+latest, "gameserver_exporter-"+latest+".linux-amd64.tar.gz", "sha256sums.txt")
+	prototest.WantAll(t, install, "The latest release is **"+latest[1]+"**", "gameserver_exporter@v"+latest[1],
+		"releases/download/v"+latest[1], "gameserver_exporter-"+latest[1]+".linux-amd64.tar.gz", "sha256sums.txt")
 	marked := regexp.MustCompile(`(?i)\(unreleased`).MatchString(readme)
 	switch {
-	case top == "Unreleased" && (!strings.Contains(install, `"Unreleased"`) || !marked):
+	case top[1] == "Unreleased" && (!strings.Contains(install, `"Unreleased"`) || !marked):
 		t.Errorf("CHANGELOG.md has unreleased changes: README's Install section must say so and mark the sections (\"(unreleased)\")")
-	case top != "Unreleased" && marked:
-		t.Errorf("CHANGELOG.md's newest section is the release %s, but README.md still marks features \"(unreleased)\"", top)
+	case top[1] != "Unreleased" && marked:
+		t.Errorf("CHANGELOG.md's newest section is the release %s, but README.md still marks features \"(unreleased)\"", top[1])
 	}
 }
