@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -74,20 +73,17 @@ func TestTeamSpeak2DefaultModule(t *testing.T) {
 	if err != nil {
 		t.Skipf("the built-in module's query port 51234 is taken on 127.0.0.1 (%v): cannot stand in for a default TeamSpeak 2 server", err)
 	}
-	var mu sync.Mutex
-	var selected []string
 	prototest.ServeTCP(t, l, func(c net.Conn) {
 		c.Write([]byte("[TS]\r\n"))
+		selected := false // the target's voice port, before si
 		for sc := bufio.NewScanner(c); sc.Scan(); {
 			switch line := strings.TrimSpace(sc.Text()); {
-			case strings.HasPrefix(line, "sel "):
-				mu.Lock()
-				selected = append(selected, line)
-				mu.Unlock()
+			case line == "sel 8767":
+				selected = true
 				c.Write([]byte("OK\r\n"))
-			case line == "si":
+			case line == "si" && selected:
 				c.Write([]byte("server_name=Default TS2\r\nserver_maxusers=32\r\nserver_currentusers=5\r\nserver_password=0\r\nOK\r\n"))
-			case line == "quit":
+			case line == "quit", line == "si", strings.HasPrefix(line, "sel "):
 				return
 			default:
 				c.Write([]byte("OK\r\n"))
@@ -100,9 +96,4 @@ func TestTeamSpeak2DefaultModule(t *testing.T) {
 		t.Fatalf("status %d: %s", code, body)
 	}
 	prototest.WantAll(t, body, "probe_success 1", "gameserver_players 5", "gameserver_players_max 32", `name="Default TS2"`)
-	mu.Lock()
-	defer mu.Unlock()
-	if len(selected) == 0 || selected[0] != "sel 8767" {
-		t.Errorf("selected %q, want the target's voice port 8767", selected)
-	}
 }
