@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,10 +13,8 @@ import (
 )
 
 // TestMakeTestRunsEveryStep runs `make test` with a go that fails every command:
-// each step (vet, the race, plain and waiting test sets, the gse_portable tests,
-// the load tests) still runs, each test step through scripts/gotest (the skip
-// summary), the three sets together name every package once, and make fails at
-// the end.
+// each step still runs, each test step through scripts/gotest (the skip summary),
+// the three sets together name every package once, and make fails at the end.
 func TestMakeTestRunsEveryStep(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the Makefile needs a POSIX shell")
@@ -161,19 +158,12 @@ func makeVar(t *testing.T, name string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// TestDockerIgnoreKeepsSources: every directory of the repository holding a package
-// the binary is built from is in the container build context (.dockerignore lets it
-// through): the layout move to collector/ and internal/ had left them out.
+// TestDockerIgnoreKeepsSources: .dockerignore lets in every directory holding a
+// package of the binary (the move to collector/ and internal/ had left them out).
 func TestDockerIgnoreKeepsSources(t *testing.T) {
-	f, err := os.Open(".dockerignore")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	kept := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if d, ok := strings.CutPrefix(sc.Text(), "!"); ok {
+	for _, l := range strings.Split(readFile(t, ".dockerignore"), "\n") {
+		if d, ok := strings.CutPrefix(l, "!"); ok {
 			kept[strings.TrimSuffix(d, "/")] = true
 		}
 	}
@@ -194,9 +184,8 @@ func TestDockerIgnoreKeepsSources(t *testing.T) {
 	}
 }
 
-// TestMakeDockerStamps: `make docker` passes the values scripts/ldflags.sh stamps
-// `make build` with as build arguments, each one an ARG of the Dockerfile, and tags
-// the image with the name releases publish.
+// TestMakeDockerStamps: `make docker` passes scripts/ldflags.sh's stamps as build
+// arguments, each an ARG of the Dockerfile, and tags the image as releases publish it.
 func TestMakeDockerStamps(t *testing.T) {
 	needTools(t, "make")
 	out, err := exec.Command("make", "-n", "docker").Output()
@@ -212,7 +201,7 @@ func TestMakeDockerStamps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dockerfile, _ := os.ReadFile("Dockerfile")
+	dockerfile := readFile(t, "Dockerfile")
 	want := map[string]string{"VERSION": buildVersion(t, "rev1"), "REVISION": "rev1", "BRANCH": "br1", "BUILD_DATE": "20261126-16:00:00"}
 	f := strings.Fields(string(args))
 	if len(f) != 2*len(want) {
@@ -223,7 +212,7 @@ func TestMakeDockerStamps(t *testing.T) {
 		if f[i] != "--build-arg" || want[k] != v {
 			t.Errorf("build arg %s %s, want %s=%s", f[i], f[i+1], k, want[k])
 		}
-		if !strings.Contains(string(dockerfile), "\nARG "+k) {
+		if !strings.Contains(dockerfile, "\nARG "+k) {
 			t.Errorf("Dockerfile has no ARG %s", k)
 		}
 	}
@@ -236,10 +225,7 @@ func TestMakeDockerStamps(t *testing.T) {
 // runs Prometheus in the exporter's network (the examples' 127.0.0.1:10115), every
 // mounted file present (e2e's TestComposePairing runs what it mounts).
 func TestCompose(t *testing.T) {
-	b, err := os.ReadFile("compose.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, "compose.yml")
 	var c struct {
 		Services map[string]struct {
 			Image, Build string
@@ -247,7 +233,7 @@ func TestCompose(t *testing.T) {
 			NetworkMode  string `yaml:"network_mode"`
 		}
 	}
-	if err := yaml.Unmarshal(b, &c); err != nil {
+	if err := yaml.Unmarshal([]byte(b), &c); err != nil {
 		t.Fatal(err)
 	}
 	exp, prom := c.Services["gameserver_exporter"], c.Services["prometheus"]
@@ -265,7 +251,7 @@ func TestCompose(t *testing.T) {
 }
 
 // TestImageTags: the docs and manifests name the published image at the VERSION
-// file's version (or the placeholder VERSION), so a release that bumps one bumps all.
+// file's version (or the placeholder VERSION).
 func TestImageTags(t *testing.T) {
 	img := makeVar(t, "IMAGE")
 	want := versionFile(t)

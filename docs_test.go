@@ -20,27 +20,23 @@ import (
 // docFiles are README.md and every text file under examples/, by name.
 func docFiles(t *testing.T) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	add := func(path string) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[path] = string(b)
-	}
-	add("README.md")
+	out := map[string]string{"README.md": readFile(t, "README.md")}
 	filepath.WalkDir("examples", func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && regexp.MustCompile(`\.(ya?ml|md|service|json|txt)$`).MatchString(path) {
-			add(path)
+			out[path] = readFile(t, path)
 		}
 		return nil
 	})
 	return out
 }
 
-// docLines calls f with each line of docFiles, numbered from 1.
-func docLines(t *testing.T, f func(file string, n int, line string)) {
-	for file, text := range docFiles(t) {
+// docLines calls f with each line of docFiles and of the other files, numbered from 1.
+func docLines(t *testing.T, f func(file string, n int, line string), other ...string) {
+	files := docFiles(t)
+	for _, o := range other {
+		files[o] = readFile(t, o)
+	}
+	for file, text := range files {
 		for i, line := range strings.Split(text, "\n") {
 			f(file, i+1, line)
 		}
@@ -69,9 +65,9 @@ func TestDocsFlags(t *testing.T) {
 		}
 	}
 	// The README's flag table lists every flag of the server.
-	readme, _ := os.ReadFile("README.md")
+	readme := readFile(t, "README.md")
 	table := map[string]bool{}
-	for _, row := range regexp.MustCompile("(?m)^\\| `--.*$").FindAllString(string(readme), -1) {
+	for _, row := range regexp.MustCompile("(?m)^\\| `--.*$").FindAllString(readme, -1) {
 		for _, m := range regexp.MustCompile("`--([a-z0-9.-]+)").FindAllStringSubmatch(strings.SplitN(row, "|", 3)[1], -1) {
 			table[m[1]] = true
 		}
@@ -93,17 +89,12 @@ func TestDocsFlags(t *testing.T) {
 	})
 }
 
-// endpoints are the paths of the README's endpoint table, and whether the table says
-// they take POST.
+// endpoints are the paths of the README's endpoint table: whether they take POST.
 func endpoints(t *testing.T) map[string]bool {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]bool{}
 	row := regexp.MustCompile("(?m)^\\| (`/[^|]*) \\| (.*) \\|$")
-	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
+	for _, m := range row.FindAllStringSubmatch(readFile(t, "README.md"), -1) {
 		for _, p := range regexp.MustCompile("`(/[^`?\\[]*)").FindAllStringSubmatch(m[1], -1) {
 			out[p[1]] = strings.Contains(m[2], "`POST`")
 		}
@@ -114,9 +105,8 @@ func endpoints(t *testing.T) map[string]bool {
 	return out
 }
 
-// TestDocsEndpoints: every endpoint of the README's table is served (with the
-// method the table names), none is missing from the table that the docs' curl
-// lines use, and every curl line's URL is one curl takes.
+// TestDocsEndpoints: every endpoint of the README's table is served with its
+// method, and every docs' curl line uses one, with a URL curl takes.
 func TestDocsEndpoints(t *testing.T) {
 	eps := endpoints(t)
 	e := startExporter(t)
@@ -186,9 +176,8 @@ func checkCurl(t *testing.T, file string, line int, eps map[string]bool, args st
 	}
 }
 
-// TestDocsModules: every module the docs use (module=x, module: [x], -m x) is a
-// built-in one or one of examples/modules.yml, and the README says what the
-// sidecar example scrapes.
+// TestDocsModules: every module the docs use (module=x, module: [x], -m x) is built
+// in or in examples/modules.yml; the README says what the sidecar example scrapes.
 func TestDocsModules(t *testing.T) {
 	cfg, err := config.Load("examples/modules.yml")
 	if err != nil {
@@ -203,13 +192,13 @@ func TestDocsModules(t *testing.T) {
 		}
 	})
 
-	readme, _ := os.ReadFile("README.md")
-	sidecar, _ := os.ReadFile("examples/kubernetes/sidecar.yml")
-	said := regexp.MustCompile(`params: \{module: \[(\w+)\], target: \["([^"]+)"\]\}`).FindSubmatch(readme)
+	readme := readFile(t, "README.md")
+	sidecar := readFile(t, "examples/kubernetes/sidecar.yml")
+	said := regexp.MustCompile(`params: \{module: \[(\w+)\], target: \["([^"]+)"\]\}`).FindStringSubmatch(readme)
 	if said == nil {
 		t.Fatal("README: no sidecar params")
 	}
-	if !regexp.MustCompile(`module: \[` + string(said[1]) + `\]\s+target: \[` + regexp.QuoteMeta(string(said[2])) + `\]`).Match(sidecar) {
+	if !regexp.MustCompile(`module: \[` + said[1] + `\]\s+target: \[` + regexp.QuoteMeta(said[2]) + `\]`).MatchString(sidecar) {
 		t.Errorf("README says the sidecar scrapes module %s target %s; sidecar.yml does not", said[1], said[2])
 	}
 }
@@ -217,22 +206,17 @@ func TestDocsModules(t *testing.T) {
 // modulesFileKeys are the top-level keys of a modules file.
 var modulesFileKeys = map[string]bool{"modules": true, "discovery": true, "target_policy": true}
 
-// TestDocsModulesFiles: every yaml block of the README whose top-level keys are a
-// modules file's passes --config.check, the files it names (`*_file:`, and the
-// secrets of maps such as `header_files:`, under /run, /etc or /var) stood in by
-// temporary ones; other blocks (Prometheus configurations, fragments) are
-// skipped, each logged with what it is.
+// TestDocsModulesFiles: every yaml block of the README that is a modules file passes
+// --config.check, the files it names (`*_file:`, secrets under /run, /etc, /var)
+// stood in by temporary ones; other blocks are skipped, each logged.
 func TestDocsModulesFiles(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readFile(t, "README.md")
 	block := regexp.MustCompile("(?ms)^ *```yaml\n(.*?)^ *```")
 	fileOpt := regexp.MustCompile(`(?m)^(\s*\w*_file:\s*)(\S+)|([\s{,:] *)(/(?:run|etc|var)/[\w./-]+)`)
 	checked := 0
-	for _, m := range block.FindAllSubmatchIndex(readme, -1) {
-		line := strings.Count(string(readme[:m[0]]), "\n") + 1
-		body := dedent(string(readme[m[2]:m[3]]))
+	for _, m := range block.FindAllStringSubmatchIndex(readme, -1) {
+		line := strings.Count(readme[:m[0]], "\n") + 1
+		body := dedent(readme[m[2]:m[3]])
 		var doc map[string]any
 		if err := yaml.Unmarshal([]byte(body), &doc); err != nil {
 			t.Logf("README.md:%d: skipped: not a YAML mapping (a fragment): %v", line, err)
@@ -293,21 +277,13 @@ func dedent(s string) string {
 // TestDocsComposeCommand: the docs never tell to run `podman compose up`, which
 // Debian 12's podman (4.3) lacks: podman-compose or docker compose.
 func TestDocsComposeCommand(t *testing.T) {
-	files := docFiles(t)
-	b, err := os.ReadFile("compose.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files["compose.yml"] = string(b)
 	said := false
-	for file, text := range files {
-		for i, line := range strings.Split(text, "\n") {
-			if strings.Contains(line, "podman compose up") {
-				t.Errorf("%s:%d: `podman compose up` needs podman 4.7 or later: say podman-compose", file, i+1)
-			}
-			said = said || strings.Contains(line, "podman-compose up")
+	docLines(t, func(file string, n int, line string) {
+		if strings.Contains(line, "podman compose up") {
+			t.Errorf("%s:%d: `podman compose up` needs podman 4.7 or later: say podman-compose", file, n)
 		}
-	}
+		said = said || strings.Contains(line, "podman-compose up")
+	}, "compose.yml")
 	if !said {
 		t.Error("no doc says how to run compose.yml with podman (podman-compose up)")
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -47,20 +47,21 @@ func exe(args ...string) (string, error) {
 	return testenv.RunTool(20*time.Second, "", append([]string{binary}, args...)...)
 }
 
+// readFile is the checkout's file at path; the test fails when it is missing.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // writeFile writes a test's file, failing the test on an error.
 func writeFile(t *testing.T, path, content string) string {
 	t.Helper()
 	prototest.WriteFile(t, path, content)
 	return path
-}
-
-func wantAll(t *testing.T, body string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(body, w) {
-			t.Errorf("missing %q in:\n%s", w, body)
-		}
-	}
 }
 
 func TestEndpoints(t *testing.T) {
@@ -84,7 +85,7 @@ func TestEndpoints(t *testing.T) {
 		if code != c.code {
 			t.Errorf("GET %s: %d, want %d", c.path, code, c.code)
 		}
-		wantAll(t, body, c.wants...)
+		prototest.WantAll(t, body, c.wants...)
 		if c.code == 400 && strings.Contains(body, "hytale") {
 			t.Errorf("unknown module: every name listed: %s", body)
 		}
@@ -105,6 +106,22 @@ func TestReload(t *testing.T) {
 	if _, body := e.Get(t, "/config"); !strings.Contains(body, "theirs:") || strings.Contains(body, "mine:") {
 		t.Fatalf("reload did not take:\n%s", body)
 	}
+	// A reload never waits on a request body: a client that sends one (or drips
+	// it) is answered and disconnected at once, without a reload.
+	conn, err := net.Dial("tcp", e.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /-/reload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	b, err := io.ReadAll(conn) // ends when the server closes the connection
+	if err != nil {
+		t.Fatalf("the server kept the connection open waiting for the body: %v (read %q)", err, b)
+	}
+	prototest.WantAll(t, string(b), "413", "takes no request body")
+	_, m := e.Get(t, "/metrics")
+	prototest.WantAll(t, m, "gameserver_exporter_config_last_reload_successful 1")
 	// A bad file keeps the old config and says so on /metrics.
 	writeFile(t, path, "modules:\n  bad:\n    protocol: quake3\n    bogus: 1\n")
 	e.Cmd.Process.Signal(syscall.SIGHUP)
@@ -117,39 +134,47 @@ func TestReload(t *testing.T) {
 	}
 }
 
-func TestConfigCheck(t *testing.T) {
+// TestCommandLine: --config.check names each error by file, line, column and key;
+// serve's flags work without naming serve, the query refuses them; a busy port
+// names the flag (and make variable) that picks another.
+func TestCommandLine(t *testing.T) {
 	dir := t.TempDir()
+	file := func(name, content string) string {
+		return "--config.file=" + writeFile(t, filepath.Join(dir, name), content)
+	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
 	for _, c := range []struct {
-		file      string // "" none
+		args      []string
 		ok        bool
 		wants     []string
 		errorsOut int // how many "Error loading config" lines
 	}{
-		{"modules:\n  m:\n    protocol: a2s\n", true, nil, 0},
-		// The file, line, column and key.
-		{"modules:\n  m:\n    protocol: a2s\n    nope: 1\n", false, []string{"bad.yml:4:5", `unknown field \"nope\"`}, 1},
-		// Every error, one a line.
-		{"modules:\n  m:\n    protocol: a2s\n    nope: 1\n  bad name!:\n    protocol: a2s\n  n:\n    protocol: quake9\n", false,
-			[]string{"bad.yml:4:5", "bad.yml:5:3", "bad.yml:8:5"}, 3},
+		{[]string{"--config.check", file("ok.yml", "modules:\n  m:\n    protocol: a2s\n")}, true, nil, 0},
+		{[]string{"--config.check", file("key.yml", "modules:\n  m:\n    protocol: a2s\n    nope: 1\n")}, false,
+			[]string{"key.yml:4:5", `unknown field \"nope\"`}, 1},
+		{[]string{"--config.check", file("all.yml", // every error, one a line
+			"modules:\n  m:\n    protocol: a2s\n    nope: 1\n  bad name!:\n    protocol: a2s\n  n:\n    protocol: quake9\n")}, false,
+			[]string{"all.yml:4:5", "all.yml:5:3", "all.yml:8:5"}, 3},
 		// A module that drops a built-in's ports is warned of.
-		{"modules:\n  valheim:\n    protocol: a2s\n", true, []string{"replaces the built-in module"}, 0},
-		{"", true, []string{"built-in modules"}, 0},
+		{[]string{"--config.check", file("valheim.yml", "modules:\n  valheim:\n    protocol: a2s\n")}, true, []string{"replaces the built-in module"}, 0},
+		{[]string{"--config.check"}, true, []string{"built-in modules"}, 0},
+		{[]string{"--probe.max-concurrent=5", "--config.check"}, true, nil, 0},
+		{[]string{"query", "--web.listen-address=:1", "127.0.0.1:1"}, false, []string{"unknown long flag"}, 0},
+		{[]string{"--web.listen-address=" + busy.Addr().String()}, false, []string{"address already in use", "--web.listen-address=:PORT (make run PORT=...)"}, 0},
 	} {
-		args := []string{"--config.check"}
-		if c.file != "" {
-			args = append(args, "--config.file="+writeFile(t, filepath.Join(dir, "bad.yml"), c.file))
-		}
-		out, err := exe(args...)
+		out, err := exe(c.args...)
 		if (err == nil) != c.ok || strings.Count(out, "Error loading config") != c.errorsOut {
-			t.Errorf("%q: %v, want ok %v and %d errors:\n%s", c.file, err, c.ok, c.errorsOut, out)
+			t.Errorf("%q: %v, want ok %v and %d errors:\n%s", c.args, err, c.ok, c.errorsOut, out)
 		}
-		wantAll(t, out, c.wants...)
-	}
-	if out, err := exe("--version"); err != nil || !strings.Contains(out, "gameserver_exporter") {
-		t.Errorf("--version: %v %s", err, out)
+		prototest.WantAll(t, out, c.wants...)
 	}
 }
 
+// TestQueryCommand: the binary's query command, up and down.
 func TestQueryCommand(t *testing.T) {
 	hytale := prototest.TCP(t, func(c net.Conn) {
 		bufio.NewReader(c).ReadString('\n')
@@ -159,133 +184,65 @@ func TestQueryCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("query: %v %s", err, out)
 	}
-	wantAll(t, out, "up, answered in", "players:  4/32")
-	stdout, err := exec.Command(binary, "query", "-m", "hytale", "--json", hytale).Output()
-	var rep struct {
-		Success    bool
-		Players    *int64
-		MaxPlayers *int64 `json:"max_players"`
-	}
-	if err == nil {
-		err = json.Unmarshal(stdout, &rep)
-	}
-	if err != nil || !rep.Success || rep.Players == nil || *rep.Players != 4 || *rep.MaxPlayers != 32 {
-		t.Errorf("query --json: %v %s", err, stdout)
-	}
-	out, _ = exe("query", "-m", "hytale", "--debug", hytale)
-	wantAll(t, out, "Packets:", "51 55 45 52 59 0a")
+	prototest.WantAll(t, out, "up, answered in", "players:  4/32") // --json, --debug: internal/cli's tests
 	// A server that is down: exit code 1 and the reason.
 	out, err = exe("query", "-m", "a2s", "--timeout", "0.5", prototest.Silent(t).String())
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Errorf("a down server must exit 1: %v %s", err, out)
 	}
-	wantAll(t, out, "DOWN", "timeout")
-}
-
-// TestReloadRefusesBody: a reload never waits on a request body, and a client that
-// sends one (or drips it) is answered and disconnected at once, without a reload.
-func TestReloadRefusesBody(t *testing.T) {
-	e := startExporter(t)
-	conn, err := net.Dial("tcp", e.Addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /-/reload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx")
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	b, err := io.ReadAll(conn) // ends when the server closes the connection
-	if err != nil {
-		t.Fatalf("the server kept the connection open waiting for the body: %v (read %q)", err, b)
-	}
-	wantAll(t, string(b), "413", "takes no request body")
-	_, m := e.Get(t, "/metrics")
-	wantAll(t, m, "gameserver_exporter_config_last_reload_successful 1")
+	prototest.WantAll(t, out, "DOWN", "timeout")
 }
 
 // TestCommandFlags: the server's flags belong to serve, the default command: they
-// work without naming it, and `query --help` lists only the query's own.
+// work without naming it, the top-level --help lists them (exporter-toolkit's
+// among them) besides the commands, and `query --help` lists only the query's own.
 func TestCommandFlags(t *testing.T) {
+	for _, arg := range []string{"--help", "-h"} {
+		out, err := exe(arg)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", arg, err, out)
+		}
+		prototest.WantAll(t, out, "Flags of serve, the default command:", "--web.listen-address", "--web.config.file",
+			"web.systemd-socket", "--probe.max-concurrent", "config.check", "Commands:", "query")
+	}
 	out, err := exe("query", "--help")
 	if err != nil {
 		t.Fatalf("query --help: %v %s", err, out)
 	}
-	wantAll(t, out, "--timeout", "-f, --file=FILE", "-m, --module", "[<target>...]", "--config.file")
+	prototest.WantAll(t, out, "--timeout", "-f, --file=FILE", "-m, --module", "[<target>...]", "--config.file")
 	for _, serveOnly := range []string{"--web.listen-address", "--probe.max-concurrent", "--config.check", "--history.limit"} {
 		if strings.Contains(out, serveOnly) {
 			t.Errorf("query --help lists the server's %s:\n%s", serveOnly, out)
 		}
 	}
 	out, _ = exe("serve", "--help")
-	wantAll(t, out, "--web.listen-address", "--probe.max-concurrent")
-	if out, err := exe("--probe.max-concurrent=5", "--config.check"); err != nil {
-		t.Errorf("serve flags without serve: %v %s", err, out)
-	}
-	if out, err := exe("query", "--web.listen-address=:1", "127.0.0.1:1"); err == nil || !strings.Contains(out, "unknown long flag") {
-		t.Errorf("query must refuse the server's flags: %v %s", err, out)
-	}
+	prototest.WantAll(t, out, "--web.listen-address", "--probe.max-concurrent")
 	// The exporter started the usual way, flags and no command.
 	e := startExporter(t, "--probe.min-interval=0s", "--timeout-offset=0.2")
 	if code, body := e.Get(t, "/-/healthy"); code != 200 {
 		t.Errorf("/-/healthy: %d %s", code, body)
 	}
-	if out, err := exe("query", "--timeout", "2s", prototest.A2SServer(t).String()); err != nil || !strings.Contains(out, "(auto: a2s on port") {
-		t.Errorf("query --timeout 2s: %v %s", err, out)
-	}
-}
-
-// What a first run meets: the server's flags in --help, a busy port that says
-// how to pick another, and make run's PORT and ARGS.
-
-// TestHelpListsServerFlags: the top-level --help lists serve's flags (the default
-// command's), exporter-toolkit's among them, besides the commands.
-func TestHelpListsServerFlags(t *testing.T) {
-	for _, arg := range []string{"--help", "-h"} {
-		out, err := exe(arg)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", arg, err, out)
-		}
-		wantAll(t, out, "Flags of serve, the default command:", "--web.listen-address", "--web.config.file",
-			"web.systemd-socket", "--probe.max-concurrent", "config.check", "Commands:", "query")
-	}
-}
-
-// TestBusyPort: an address another process listens on fails at once, saying
-// which flag (and make variable) picks another.
-func TestBusyPort(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	out, err := exe("--web.listen-address=" + l.Addr().String())
-	if err == nil || !strings.Contains(out, "address already in use") || !strings.Contains(out, "--web.listen-address=:PORT (make run PORT=...)") {
-		t.Errorf("busy port: %v\n%s", err, out)
-	}
 }
 
 // TestMakeRunPort: make run passes PORT as the listen address and ARGS as flags.
 func TestMakeRunPort(t *testing.T) {
-	mk, err := exec.LookPath("make")
-	if err != nil {
-		t.Skip("make is not installed: skipping")
-	}
-	out, err := exec.Command(mk, "--no-print-directory", "-n", "run", "PORT=10116", "ARGS=--log.level=debug --config.file=examples/modules.yml").CombinedOutput()
+	needTools(t, "make")
+	out, err := exec.Command("make", "--no-print-directory", "-n", "run", "PORT=10116", "ARGS=--log.level=debug --config.file=examples/modules.yml").CombinedOutput()
 	if err != nil {
 		t.Fatalf("make -n run: %v\n%s", err, out)
 	}
 	if !strings.Contains(string(out), "./gameserver_exporter --web.listen-address=:10116 --log.level=debug --config.file=examples/modules.yml") {
 		t.Errorf("make -n run PORT=10116 ARGS=...:\n%s", out)
 	}
-	out, _ = exec.Command(mk, "--no-print-directory", "-n", "run").CombinedOutput() // no "Entering directory" under make test
+	out, _ = exec.Command("make", "--no-print-directory", "-n", "run").CombinedOutput() // no "Entering directory" under make test
 	if !strings.Contains(string(out), "./gameserver_exporter \n") && !strings.HasSuffix(strings.TrimRight(string(out), " \n"), "./gameserver_exporter") {
 		t.Errorf("make -n run without PORT must run the binary without flags:\n%s", out)
 	}
 }
 
-// TestDiscoveryEndpoints runs the binary with a discovery source on a fake
-// dpmaster that lists one of two fake Quake 3 servers: /sd serves the listed
-// one, /metrics the source's state, and a module with listed_in says which
-// server is listed.
+// TestDiscoveryEndpoints: with a source on a fake dpmaster listing one of two
+// Quake 3 servers, /sd serves the listed one, /metrics the source's state, and
+// listed_in and protocol list say which server is listed.
 func TestDiscoveryEndpoints(t *testing.T) {
 	listed := prototest.Quake3Server(t, "")
 	unlisted := prototest.Quake3Server(t, "")
@@ -296,24 +253,17 @@ func TestDiscoveryEndpoints(t *testing.T) {
 		return [][]byte{prototest.GetServersResponse([]netip.AddrPort{listed})}
 	})
 	path := writeFile(t, filepath.Join(t.TempDir(), "modules.yml"), fmt.Sprintf(`
-modules:
-  q3:
-    protocol: quake3
-    listed_in: [community]
-  fromlist:
-    protocol: list
-    list: {source: community}
-discovery:
-  community:
-    type: quake3
-    address: %s
-    module: q3
-    refresh: 1m
-    timeout: 2s
+modules: {q3: {protocol: quake3, listed_in: [community]}, fromlist: {protocol: list, list: {source: community}}}
+discovery: {community: {type: quake3, address: %s, module: q3, refresh: 1m, timeout: 2s}}
 `, master))
 	e := startExporter(t, "--config.file="+path)
 
-	code, body := firstSD(t, e, "community")
+	var code int
+	var body string
+	testenv.WaitEvery(t, 20*time.Millisecond, 10*time.Second, "the source's first refresh", func() (bool, string) {
+		code, body = e.Get(t, "/sd?source=community")
+		return code != 503, body
+	})
 	want := fmt.Sprintf(`[{"targets":["%s"],"labels":{"source":"community","__param_module":"q3"}}]`, listed)
 	if code != 200 || strings.TrimSpace(body) != want {
 		t.Fatalf("/sd: %d %s\nwant %s", code, body, want)
@@ -322,85 +272,40 @@ discovery:
 		t.Errorf("unknown source: %d %s", code, body)
 	}
 	_, metrics := e.Get(t, "/metrics")
-	wantAll(t, metrics, `gameserver_discovery_targets{source="community"} 1`, `gameserver_discovery_last_refresh_success{source="community"} 1`)
+	prototest.WantAll(t, metrics, `gameserver_discovery_targets{source="community"} 1`, `gameserver_discovery_last_refresh_success{source="community"} 1`)
 	_, mods := e.Get(t, "/modules")
-	wantAll(t, mods, "SOURCE", "LAST SUCCESS", "community  quake3  q3")
-	for _, l := range strings.Split(mods, "\n") {
-		if strings.HasPrefix(l, "community ") && strings.Contains(l, "never") {
-			t.Errorf("/modules: the source's fetch is not shown: %s", l)
-		}
+	prototest.WantAll(t, mods, "SOURCE", "LAST SUCCESS", "community  quake3  q3")
+	if regexp.MustCompile(`(?m)^community .*never`).MatchString(mods) {
+		t.Errorf("/modules: the source's fetch is not shown:\n%s", mods)
 	}
 	for _, c := range []struct {
 		target netip.AddrPort
 		want   string
 	}{{listed, "1"}, {unlisted, "0"}} {
 		_, probe := e.Get(t, "/probe?module=q3&target="+c.target.String())
-		wantAll(t, probe, "probe_success 1", `gameserver_listed{source="community"} `+c.want)
+		prototest.WantAll(t, probe, "probe_success 1", `gameserver_listed{source="community"} `+c.want)
 		// Protocol list reads the same list: listed is up, unlisted is not_listed.
 		_, probe = e.Get(t, "/probe?module=fromlist&target="+c.target.String())
 		if c.want == "1" {
-			wantAll(t, probe, "probe_success 1")
+			prototest.WantAll(t, probe, "probe_success 1")
 		} else {
-			wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
+			prototest.WantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
 		}
 	}
 }
 
-// TestDiscoveryPresetOverride: a list-lookup module (beammp) whose source the
-// modules file defines, as a preset at another URL (a loopback fake), reads
-// that source: the definition wins over the built-in list and is fetched at
-// start, /sd serves it, /modules shows it.
-func TestDiscoveryPresetOverride(t *testing.T) {
-	srv, _ := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `[{"ip": "192.0.2.10", "port": "30814", "sname": "^4Drift", "map": "gridmap", "players": "3", "maxplayers": "8", "password": false}]`)
-	}), false)
-	path := writeFile(t, filepath.Join(t.TempDir(), "modules.yml"), fmt.Sprintf("discovery:\n  beammp: {preset: beammp, url: %q, module: beammp, refresh: 1m}\n", srv.URL+"/servers-info"))
-	e := startExporter(t, "--config.file="+path)
-
-	code, body := firstSD(t, e, "beammp")
-	if code != 200 || !strings.Contains(body, `"192.0.2.10:30814"`) || !strings.Contains(body, `"__meta_gameserver_name":"Drift"`) {
-		t.Fatalf("/sd: %d %s", code, body)
-	}
-	_, probe := e.Get(t, "/probe?module=beammp&target=192.0.2.10:30814")
-	wantAll(t, probe, "probe_success 1", "gameserver_players 3", "gameserver_players_max 8")
-	_, probe = e.Get(t, "/probe?module=beammp&target=192.0.2.10:30815")
-	wantAll(t, probe, "probe_success 0", `probe_failure_info{reason="not_listed"} 1`)
-	_, mods := e.Get(t, "/modules")
-	wantAll(t, mods, "beammp  http_json  beammp")
-	if strings.Contains(mods, "(built-in)") {
-		t.Errorf("/modules shows a built-in list next to the defined one:\n%s", mods)
-	}
-}
-
-// firstSD is /sd?source=src once the source's first refresh (in the background)
-// has ended, or after 10 s.
-func firstSD(t *testing.T, e *testenv.Exporter, src string) (code int, body string) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if code, body = e.Get(t, "/sd?source="+src); code != 503 || time.Now().After(deadline) {
-			return code, body
-		}
-	}
-}
-
-// TestWindowsBinaryUnderWine cross-builds the Windows binary and starts it under
-// wine, where one is installed that can run it: --version and --config.check of
-// the example modules. Debian 12's wine (8.0) cannot: Go's runtime (1.22 on) needs
-// ProcessPrng from bcryptprimitives.dll, which Wine has from 9.0 on; the test then
-// skips saying so (README, Windows).
+// TestWindowsBinaryUnderWine runs the Windows binary's --version and --config.check
+// under wine 9.0 or later: Go's runtime (1.22 on) needs ProcessPrng from
+// bcryptprimitives.dll, which Debian 12's wine 8.0 lacks (README, Windows).
 func TestWindowsBinaryUnderWine(t *testing.T) {
 	if testing.Short() || runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("needs linux/amd64 and no -short")
 	}
-	var wine string
-	for _, name := range []string{"wine64", "wine"} {
-		if p, err := exec.LookPath(name); err == nil {
-			wine = p
-			break
-		}
+	wine, err := exec.LookPath("wine64")
+	if err != nil {
+		wine, err = exec.LookPath("wine")
 	}
-	if wine == "" {
+	if err != nil {
 		t.Skip("wine not installed (Debian package wine): skipping the Windows binary run")
 	}
 	exe := filepath.Join(t.TempDir(), "gameserver_exporter.exe")
@@ -431,10 +336,8 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 }
 
 // TestCrowdOfCallers: 2,000 concurrent callers of each page hold the exporter
-// under 128 MB and leave /-/healthy answering (hostile round, row 3: 2,000 /config
-// callers took 945 MB, and /-/healthy past 3 s). A load test: its peak RSS is the
-// exporter's own only when no parallel test binaries starve its collector (223 MiB
-// once in CI beside the -race builds; 94-98 MiB alone and beside CPU hogs).
+// under 128 MB and leave /-/healthy answering (hostile round, row 3: 945 MB and 3 s).
+// A load test: beside parallel -race builds its collector starves (223 MiB once).
 func TestCrowdOfCallers(t *testing.T) {
 	testenv.LoadTest(t)
 	if runtime.GOOS != "linux" {
@@ -453,9 +356,7 @@ func TestCrowdOfCallers(t *testing.T) {
 		var firstErr error // why a caller got no answer, for the log
 		start := make(chan struct{})
 		for range callers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				<-start
 				resp, err := client.Get(e.Base + path)
 				code := -1
@@ -470,11 +371,10 @@ func TestCrowdOfCallers(t *testing.T) {
 					firstErr = err
 				}
 				mu.Unlock()
-			}()
+			})
 		}
 		close(start)
-		// The fastest of a few health checks during the crowd: if even that one
-		// takes a second, the exporter is starved, not merely the machine busy.
+		// The fastest of a few health checks: a second for it is starvation, not load.
 		fastest := time.Hour
 		for range 5 {
 			t0 := time.Now()
@@ -502,18 +402,11 @@ func TestCrowdOfCallers(t *testing.T) {
 // peakRSS is VmHWM of process pid, in bytes.
 func peakRSS(t *testing.T, pid int) int64 {
 	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	m := regexp.MustCompile(`(?m)^VmHWM:\s*(\d+) kB$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no VmHWM: %v", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmHWM")
-	return 0
+	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	return kb << 10
 }

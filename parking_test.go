@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -11,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,13 +25,18 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/web"
 )
 
-// TestParkingBehindTLSAndAuth holds more probes than the exporter leaves to net/http, through exporter-toolkit's TLS and basic auth: the probes past
-// web.DefaultParkAbove are parked (the exporter holds about one goroutine for each
-// instead of two), all answer, and every connection carries the next probe.
+// TestParkingBehindTLSAndAuth holds more probes than the exporter leaves to
+// net/http, through exporter-toolkit's TLS and basic auth: those past
+// web.DefaultParkAbove are parked (about one goroutine each instead of two), all
+// answer, and every connection carries the next probe.
 func TestParkingBehindTLSAndAuth(t *testing.T) {
 	const n = 2 * web.DefaultParkAbove
 	dir := t.TempDir()
-	pool := writeCert(t, dir)
+	cert, key := prototest.SelfSigned(t)
+	writeFile(t, filepath.Join(dir, "cert.pem"), string(cert))
+	writeFile(t, filepath.Join(dir, "key.pem"), string(key))
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(cert)
 	hash, err := bcrypt.GenerateFromPassword([]byte("secret"), bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
@@ -42,37 +47,22 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 	// A2S servers that hold every reply until open closes: the probes wait as long as
 	// the test needs, however slow the machine.
 	open := make(chan struct{})
-	ports := make([]int, n)
-	for i := range ports {
-		c, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		ports[i] = c.LocalAddr().(*net.UDPAddr).Port
-		go func() {
-			buf := make([]byte, 1500)
-			for {
-				_, from, err := c.ReadFrom(buf)
-				if err != nil {
-					return
-				}
-				<-open
-				c.WriteTo(a2sInfoReply, from)
-			}
-		}()
+	targets := make([]string, n)
+	for i := range targets {
+		targets[i] = prototest.UDP(t, func([]byte) [][]byte { <-open; return [][]byte{a2sInfoReply} }).String()
 	}
+	var opened sync.Once
+	release := func() { opened.Do(func() { close(open) }) }
+	t.Cleanup(release) // before the servers' own, which wait for their handlers
 
 	// A timeout no slow machine reaches: the probes end when the servers answer.
 	modules := writeFile(t, filepath.Join(dir, "modules.yml"), "modules:\n  a2s:\n    protocol: a2s\n    timeout: 60s\n")
 	addr := testenv.FreeAddr(t)
 	p := testenv.StartProc(t, "exporter", dir, nil, binary, "--web.listen-address="+addr, "--web.config.file="+webConfig, "--config.file="+modules, "--log.level=warn")
 
-	// The server gives a connection readHeaderTimeout (10 s) from accept to finish
-	// its TLS handshake. n handshakes at once on a busy machine take longer than
-	// that to schedule, and the server rightly cuts the last ones (EOF): the
-	// client dials a few at a time, so each handshake waits only for what the
-	// machine can do beside a few others.
+	// The server gives a TLS handshake readHeaderTimeout (10 s) from accept: n at
+	// once on a busy machine take longer, and the last are cut (EOF). The client
+	// dials a few at a time.
 	dials := make(chan struct{}, 4)
 	tlsDialer := &tls.Dialer{Config: &tls.Config{RootCAs: pool}}
 	client := &http.Client{Transport: &http.Transport{
@@ -115,36 +105,28 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 	})
 	metric := func(name string) float64 {
 		_, body, err := get("/metrics", "", nil)
-		if err != nil {
-			t.Fatal(err)
+		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("no %s in /metrics: %v", name, err)
 		}
-		sc := bufio.NewScanner(strings.NewReader(body))
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-				f, _ := strconv.ParseFloat(v, 64)
-				return f
-			}
-		}
-		t.Fatalf("no %s in /metrics", name)
-		return 0
+		f, _ := strconv.ParseFloat(m[1], 64)
+		return f
 	}
 
 	for round := range 2 {
 		var reused atomic.Int32
 		var wg sync.WaitGroup
 		errs := make(chan error, n)
-		for _, port := range ports {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				code, body, err := get("/probe?module=a2s&target=127.0.0.1:"+strconv.Itoa(port), "60", &reused)
+		for _, target := range targets {
+			wg.Go(func() {
+				code, body, err := get("/probe?module=a2s&target="+target, "60", &reused)
 				if err == nil && (code != 200 || !strings.Contains(body, "probe_success 1\n") || !strings.Contains(body, `name="Parked"`)) {
 					err = fmt.Errorf("status %d, body\n%s", code, body)
 				}
 				if err != nil {
-					errs <- fmt.Errorf("port %d: %w", port, err)
+					errs <- fmt.Errorf("%s: %w", target, err)
 				}
-			}()
+			})
 		}
 		if round == 0 {
 			// While they wait: net/http would hold two goroutines a probe. No
@@ -162,7 +144,7 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 			if g > 1.75*n {
 				t.Errorf("%v goroutines with %d probes waiting: not parked (net/http holds 2 a probe)", g, n)
 			}
-			close(open)
+			release()
 		}
 		wg.Wait()
 		close(errs)
@@ -177,15 +159,3 @@ func TestParkingBehindTLSAndAuth(t *testing.T) {
 
 // a2sInfoReply is an A2S_INFO reply of a server that wants no challenge.
 var a2sInfoReply = []byte("\xFF\xFF\xFF\xFFI\x11Parked\x00de_dust2\x00cstrike\x00Counter-Strike\x00\x0A\x00\x01\x10\x00dl\x00\x001.0\x00")
-
-// writeCert writes a self-signed certificate for 127.0.0.1 and its key into dir,
-// and returns a pool that trusts it.
-func writeCert(t *testing.T, dir string) *x509.CertPool {
-	t.Helper()
-	cert, key := prototest.SelfSigned(t)
-	writeFile(t, filepath.Join(dir, "cert.pem"), string(cert))
-	writeFile(t, filepath.Join(dir, "key.pem"), string(key))
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(cert)
-	return pool
-}

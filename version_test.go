@@ -13,15 +13,13 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 func versionFile(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("VERSION")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := strings.TrimSpace(string(b))
+	b := readFile(t, "VERSION")
+	v := strings.TrimSpace(b)
 	if !regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(v) {
 		t.Fatalf("VERSION %q is not a semantic version", v)
 	}
@@ -34,11 +32,8 @@ func versionFile(t *testing.T) string {
 func buildVersion(t *testing.T, rev string) string {
 	t.Helper()
 	v := versionFile(t)
-	b, err := os.ReadFile("CHANGELOG.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := regexp.MustCompile(`(?m)^## (\S+)`).FindStringSubmatch(string(b)); m != nil && m[1] == v {
+	b := readFile(t, "CHANGELOG.md")
+	if m := regexp.MustCompile(`(?m)^## (\S+)`).FindStringSubmatch(b); m != nil && m[1] == v {
 		return v
 	}
 	if rev == "" {
@@ -47,8 +42,7 @@ func buildVersion(t *testing.T, rev string) string {
 	return v + "+unreleased." + rev[:min(12, len(rev))]
 }
 
-// changelogScript runs a script of scripts/ on a CHANGELOG.md holding changelog,
-// with env, and returns its output.
+// changelogScript runs scripts/script on a CHANGELOG.md holding changelog, with env.
 func changelogScript(t *testing.T, script, changelog string, env ...string) (string, error) {
 	f := writeFile(t, filepath.Join(t.TempDir(), "CHANGELOG.md"), changelog)
 	cmd := exec.Command("sh", "scripts/"+script, f)
@@ -57,47 +51,31 @@ func changelogScript(t *testing.T, script, changelog string, env ...string) (str
 	return strings.TrimSpace(string(out)), err
 }
 
-// TestVersionScript: scripts/version.sh names a tree the VERSION file's release
-// only when CHANGELOG.md's newest section is it, else unreleased work, as
-// VERSION+unreleased.REV (SNAPSHOT=1: always).
-func TestVersionScript(t *testing.T) {
+// TestVersionScripts: a tree is the VERSION file's release only when CHANGELOG.md's
+// newest section is it, else VERSION+unreleased.REV (SNAPSHOT=1: always); a release
+// is cut only as the VERSION file's version, and only when the changelog names it.
+func TestVersionScripts(t *testing.T) {
 	if runtime.GOOS == "windows" {
-		t.Skip("scripts/version.sh is a shell script")
+		t.Skip("scripts/version.sh and release-check.sh are shell scripts")
 	}
 	v := versionFile(t)
 	released, unreleased := "# Changelog\n\n## "+v+" - 2026-11-26\n\n- a change\n", "# Changelog\n\n## Unreleased\n\n- a change\n\n## "+v+"\n"
-	for _, c := range []struct{ changelog, env, want string }{
-		{released, "REVISION=0123456789abcdef", v},
-		{released, "SNAPSHOT=1", v + "+unreleased.0123456789ab"},
-		{unreleased, "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab"},
-		{unreleased, "REVISION=unknown", v + "+unreleased"},
-		{"# Changelog\n\n## 0.0.1\n", "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab"},
-	} {
-		if got, err := changelogScript(t, "version.sh", c.changelog, c.env); err != nil || got != c.want {
-			t.Errorf("changelog %q, %s: %q %v, want %q", c.changelog, c.env, got, err, c.want)
-		}
-	}
-}
-
-// TestReleaseCheck: a release is cut only as the VERSION file's version, and only
-// when CHANGELOG.md's newest section names it ("Unreleased" is refused).
-func TestReleaseCheck(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("scripts/release-check.sh is a shell script")
-	}
-	v := versionFile(t)
 	for _, c := range []struct {
-		changelog, env string
-		ok             bool
+		script, changelog, env, want string
+		ok                           bool // the script prints want and succeeds
 	}{
-		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n\n## 0.0.1\n", "", true},
-		{"# Changelog\n\n## Unreleased\n\n- a change\n\n## " + v + "\n", "", false},
-		{"# Changelog\n\n## 0.0.1\n", "", false},
-		{"# Changelog\n\n## " + v + "\n", "9.9.9", false}, // a version from elsewhere than the file
+		{"version.sh", released, "REVISION=0123456789abcdef", v, true},
+		{"version.sh", released, "SNAPSHOT=1", v + "+unreleased.0123456789ab", true},
+		{"version.sh", unreleased, "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab", true},
+		{"version.sh", unreleased, "REVISION=unknown", v + "+unreleased", true},
+		{"version.sh", "# Changelog\n\n## 0.0.1\n", "REVISION=0123456789abcdef", v + "+unreleased.0123456789ab", true},
+		{"release-check.sh", released + "\n## 0.0.1\n", "VERSION=", v, true},
+		{"release-check.sh", unreleased, "VERSION=", v, false},
+		{"release-check.sh", "# Changelog\n\n## 0.0.1\n", "VERSION=", v, false},
+		{"release-check.sh", "# Changelog\n\n## " + v + "\n", "VERSION=9.9.9", v, false}, // a version from elsewhere than the file
 	} {
-		out, err := changelogScript(t, "release-check.sh", c.changelog, "VERSION="+c.env)
-		if ok := err == nil && out == v; ok != c.ok {
-			t.Errorf("changelog %q, VERSION=%q: %q %v, want ok %v", c.changelog, c.env, out, err, c.ok)
+		if got, err := changelogScript(t, c.script, c.changelog, c.env); (err == nil && got == c.want) != c.ok {
+			t.Errorf("%s, changelog %q, %s: %q %v, want %q (ok %v)", c.script, c.changelog, c.env, got, err, c.want, c.ok)
 		}
 	}
 }
@@ -123,10 +101,10 @@ func checkVersion(t *testing.T, bin, versionRE, version string, labels ...string
 	}
 }
 
-// TestVersionStamped builds the binary with the ldflags `make build` uses and
-// checks that --version, the landing page and gameserver_exporter_build_info
-// carry the version scripts/version.sh gives the checkout: unreleased work says so.
-func TestVersionStamped(t *testing.T) {
+// TestVersionReported: --version, build_info and the landing page carry the version
+// scripts/version.sh gives the checkout when built with `make build`'s ldflags; the
+// test binary, a plain `go build`, says it is unreleased work.
+func TestVersionReported(t *testing.T) {
 	want := buildVersion(t, "test-revision")
 	cmd := exec.Command("sh", "scripts/ldflags.sh")
 	cmd.Env = append(os.Environ(), "VERSION=", "REVISION=test-revision")
@@ -140,48 +118,32 @@ func TestVersionStamped(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-
 	checkVersion(t, bin, `(?s)gameserver_exporter, version `+regexp.QuoteMeta(want)+` .*revision: test-revision.*build user:.*build date:`,
 		want, `version="`+want+`"`, `revision="test-revision"`)
-}
 
-// TestPlainBuildVersion: the test binary is a plain `go build` (no ldflags) of
-// unreleased work; it says so in --version, build_info and on the landing page.
-func TestPlainBuildVersion(t *testing.T) {
 	if tags, _ := exec.Command("git", "tag", "--points-at", "HEAD").Output(); len(tags) > 0 {
 		t.Skipf("HEAD is tagged %s: a build of it may be the release", strings.TrimSpace(string(tags)))
 	}
 	// The revision follows when Go recorded it (not with -buildvcs=false).
-	want := versionFile(t) + "+unreleased"
+	want = versionFile(t) + "+unreleased"
 	checkVersion(t, binary, `gameserver_exporter, version `+regexp.QuoteMeta(want)+`(\.[0-9a-f]{12})? `, want)
 }
 
 // TestDockerfileVersion: the Dockerfile writes no version of its own (no ARG
-// VERSION default to keep in step): make docker passes scripts/version.sh's, and
-// a build without it names itself by the same script. TestDockerBuildStage runs it.
+// VERSION default): make docker passes scripts/version.sh's.
 func TestDockerfileVersion(t *testing.T) {
-	b, err := os.ReadFile("Dockerfile")
-	if err != nil {
-		t.Fatal(err)
+	b := readFile(t, "Dockerfile")
+	if n := len(regexp.MustCompile(`(?m)^ARG VERSION$`).FindAllString(b, -1)); n != 2 || strings.Contains(b, "ARG VERSION=") {
+		t.Errorf("Dockerfile: %d ARG VERSION lines without a default, want one per stage (a default would stamp unreleased work)", n)
 	}
-	args := regexp.MustCompile(`(?m)^ARG VERSION(=.*)?$`).FindAllStringSubmatch(string(b), -1)
-	if len(args) != 2 {
-		t.Fatalf("Dockerfile: %d ARG VERSION lines, want one per stage", len(args))
-	}
-	for _, a := range args {
-		if a[1] != "" {
-			t.Errorf("Dockerfile: ARG VERSION%s: a default would stamp unreleased work with it", a[1])
-		}
-	}
-	if !strings.Contains(string(b), `org.opencontainers.image.version="${VERSION:-unreleased}"`) {
+	if !strings.Contains(b, `org.opencontainers.image.version="${VERSION:-unreleased}"`) {
 		t.Errorf("Dockerfile: the version label does not say unreleased when no VERSION is given")
 	}
 }
 
-// TestDockerBuildStage runs the Dockerfile's build command on what .dockerignore
-// lets into the build context (no .git, as in a container): with the checkout's
-// CHANGELOG.md the binary names itself as unreleased work does, and with a
-// CHANGELOG.md whose newest section is VERSION's, as the release.
+// TestDockerBuildStage runs the Dockerfile's build command on the build context
+// .dockerignore lets in (no .git): the binary names itself unreleased work or the
+// release as CHANGELOG.md says.
 func TestDockerBuildStage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the exporter: skipped with -short")
@@ -189,37 +151,17 @@ func TestDockerBuildStage(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the build stage runs sh")
 	}
-	b, err := os.ReadFile("Dockerfile")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?s)\nRUN (CGO_ENABLED=0 go build .*?)\n\n`).FindSubmatch(b)
+	m := regexp.MustCompile(`(?s)\nRUN (CGO_ENABLED=0 go build .*?)\n\n`).FindStringSubmatch(readFile(t, "Dockerfile"))
 	if m == nil {
 		t.Fatal("Dockerfile: no RUN CGO_ENABLED=0 go build ... in the build stage")
 	}
-	run := strings.ReplaceAll(string(m[1]), "\\\n", " ")
+	run := strings.ReplaceAll(m[1], "\\\n", " ")
 	run, _, _ = strings.Cut(run, "&&") // the build, not the --config.check after it
 	ctx := dockerContext(t)
 	out := t.TempDir()
 	run = strings.ReplaceAll(run, "/out/", out+"/")
-	v := versionFile(t)
-	for _, c := range []struct{ changelog, want string }{
-		{"", v + "+unreleased"}, // the checkout's (this test skips it when released)
-		{"# Changelog\n\n## " + v + " - 2026-11-26\n\n- a change\n", v},
-	} {
-		if c.changelog == "" {
-			if buildVersion(t, "") == v {
-				continue
-			}
-		} else {
-			// The context's own CHANGELOG.md, rewritten: .dockerignore must let it in.
-			if _, err := os.Stat(filepath.Join(ctx, "CHANGELOG.md")); err != nil {
-				t.Fatalf(".dockerignore leaves out CHANGELOG.md: an image cannot tell a release from unreleased work")
-			}
-			if err := os.WriteFile(filepath.Join(ctx, "CHANGELOG.md"), []byte(c.changelog), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+	build := func(want string) {
+		t.Helper()
 		cmd := exec.Command("sh", "-c", run)
 		cmd.Dir = ctx
 		cmd.Env = append(os.Environ(), "REVISION=unknown", "BRANCH=unknown", "VERSION=", "BUILD_DATE=", "GOFLAGS=-buildvcs=false")
@@ -227,26 +169,35 @@ func TestDockerBuildStage(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", run, err, o)
 		}
 		o, err := exec.Command(filepath.Join(out, "gameserver_exporter"), "--version").CombinedOutput()
-		if err != nil || !strings.Contains(string(o), "version "+c.want+" ") {
-			t.Errorf("image binary --version: %v\n%s\nwant version %s", err, o, c.want)
+		if err != nil || !strings.Contains(string(o), "version "+want+" ") {
+			t.Errorf("image binary --version: %v\n%s\nwant version %s", err, o, want)
 		}
 	}
+	v := versionFile(t)
+	if buildVersion(t, "") != v {
+		build(v + "+unreleased") // the checkout's CHANGELOG.md
+	}
+	// The context's own CHANGELOG.md, rewritten: .dockerignore must let it in.
+	if _, err := os.Stat(filepath.Join(ctx, "CHANGELOG.md")); err != nil {
+		t.Fatalf(".dockerignore leaves out CHANGELOG.md: an image cannot tell a release from unreleased work")
+	}
+	if err := os.WriteFile(filepath.Join(ctx, "CHANGELOG.md"), []byte("# Changelog\n\n## "+v+" - 2026-11-26\n\n- a change\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build(v)
 }
 
 // dockerContext copies the committed files .dockerignore lets in (its "*", "!"
 // and "**/" lines) to a temporary directory.
 func dockerContext(t *testing.T) string {
 	t.Helper()
-	ign, err := os.ReadFile(".dockerignore")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ign := readFile(t, ".dockerignore")
 	files, err := exec.Command("git", "ls-files").Output()
 	if err != nil {
 		t.Skipf("git ls-files: %v", err)
 	}
 	var keep, drop []string
-	for _, l := range strings.Split(string(ign), "\n") {
+	for _, l := range strings.Split(ign, "\n") {
 		switch {
 		case strings.HasPrefix(l, "!"):
 			keep = append(keep, strings.TrimSuffix(l[1:], "/"))
@@ -284,10 +235,9 @@ func dockerContext(t *testing.T) string {
 	return dir
 }
 
-// TestReleaseScript runs scripts/release.sh for the host platform into a temporary
-// directory (the quick form of `make release`, which builds every platform): one
-// archive holding the stamped binary, LICENSE, README.md, CHANGELOG.md and
-// examples/, and a sha256sums.txt that verifies it.
+// TestReleaseScript runs scripts/release.sh for the host platform: one archive of
+// the stamped binary, LICENSE, README.md, CHANGELOG.md and examples/, and a
+// sha256sums.txt that verifies it.
 func TestReleaseScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a release: skipped with -short")
@@ -299,7 +249,7 @@ func TestReleaseScript(t *testing.T) {
 	if err := exec.Command("git", "ls-files", "--error-unmatch", "CHANGELOG.md").Run(); err != nil {
 		t.Skip("not in a git checkout with CHANGELOG.md committed: skipping")
 	}
-	// A snapshot: the checkout's CHANGELOG may well say "Unreleased" (TestReleaseCheck).
+	// A snapshot: the checkout's CHANGELOG may well say "Unreleased" (TestVersionScripts).
 	rev, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
 	if err != nil {
 		t.Skipf("git rev-parse: %v", err)
@@ -355,17 +305,15 @@ func TestReleaseScript(t *testing.T) {
 	}
 }
 
-// TestReleasePlatforms runs scripts/release.sh for every platform of the
-// Makefile's PLATFORMS with a go that records how it was asked to build: the
-// binaries are stripped (-s -w), 32-bit ARM is built for ARMv7 and named so, and
-// darwin/amd64 ships beside darwin/arm64.
+// TestReleasePlatforms: scripts/release.sh strips every PLATFORMS binary (-s -w),
+// builds 32-bit ARM for ARMv7 and names it so, and ships darwin/amd64 too.
 func TestReleasePlatforms(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("scripts/release.sh is a bash script")
 	}
 	needTools(t, "bash", "tar", "gzip", "zip", "sha256sum", "git", "make")
 	platforms := makeVar(t, "PLATFORMS")
-	wantAll(t, platforms+" ", "linux/amd64 ", "linux/arm64 ", "linux/arm/v7 ", "windows/amd64 ", "darwin/arm64 ", "darwin/amd64 ")
+	prototest.WantAll(t, platforms+" ", "linux/amd64 ", "linux/arm64 ", "linux/arm/v7 ", "windows/amd64 ", "darwin/arm64 ", "darwin/amd64 ")
 
 	dir := t.TempDir()
 	log := filepath.Join(dir, "builds")
@@ -381,54 +329,33 @@ echo binary >"$out"
 		t.Fatalf("release.sh: %v\n%s", err, out)
 	}
 	builds, _ := os.ReadFile(log)
-	wantAll(t, string(builds), "linux arm 7 -s -w", "darwin amd64 - -s -w", "linux amd64 - -s -w", "windows amd64 - -s -w")
+	prototest.WantAll(t, string(builds), "linux arm 7 -s -w", "darwin amd64 - -s -w", "linux amd64 - -s -w", "windows amd64 - -s -w")
 	sums, _ := os.ReadFile(filepath.Join(dir, "dist", "sha256sums.txt"))
-	wantAll(t, string(sums), ".linux-armv7.tar.gz", ".darwin-amd64.tar.gz", ".windows-amd64.zip")
+	prototest.WantAll(t, string(sums), ".linux-armv7.tar.gz", ".darwin-amd64.tar.gz", ".windows-amd64.zip")
 }
 
 // TestReadmeAgreesWithChangelog: the README's Install section names CHANGELOG.md's
-// newest release (the VERSION file's) as the latest, for go install too; while
-// CHANGELOG.md has an "Unreleased" section the README says what is unreleased, and
-// once the release is cut no "(unreleased)" mark is left.
+// newest release (VERSION's) as the latest, and marks "(unreleased)" features only
+// while the changelog has an "Unreleased" section.
 func TestReadmeAgreesWithChangelog(t *testing.T) {
-	cl, err := os.ReadFile("CHANGELOG.md")
-	if err != nil {
-		t.Fatal(err)
+	cl := readFile(t, "CHANGELOG.md")
+	// The newest section, and the newest release (Unreleased aside).
+	top, latest := regexp.MustCompile(`(?m)^## (\S+)`).FindStringSubmatch(cl), regexp.MustCompile(`(?m)^## (\d\S*)`).FindStringSubmatch(cl)
+	if v := versionFile(t); top == nil || latest == nil || latest[1] != v {
+		t.Fatalf("CHANGELOG.md's newest release is %q, VERSION says %s", latest, v)
 	}
-	sections := regexp.MustCompile(`(?m)^## (\S+)`).FindAllStringSubmatch(string(cl), -1)
-	if len(sections) == 0 {
-		t.Fatal("CHANGELOG.md has no sections")
-	}
-	top, latest := sections[0][1], ""
-	for _, s := range sections {
-		if s[1] != "Unreleased" {
-			latest = s[1]
-			break
-		}
-	}
-	if v := versionFile(t); latest != v {
-		t.Errorf("CHANGELOG.md's newest release is %q, VERSION says %s", latest, v)
-	}
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	i := strings.Index(readme, "\n## Install\n")
-	if i < 0 {
+	readme := readFile(t, "README.md")
+	install := regexp.MustCompile(`(?s)\n## Install\n.*?(?:\n## |\z)`).FindString(readme)
+	if install == "" {
 		t.Fatal("README.md has no ## Install section")
 	}
-	install := readme[i+1:]
-	if j := strings.Index(install[3:], "\n## "); j >= 0 {
-		install = install[:j+3]
-	}
-	wantAll(t, install, "The latest release is **"+latest+"**", "gameserver_exporter@v"+latest,
-		"releases/download/v"+latest, "gameserver_exporter-"+latest+".linux-amd64.tar.gz", "sha256sums.txt")
+	prototest.WantAll(t, install, "The latest release is **"+latest[1]+"**", "gameserver_exporter@v"+latest[1],
+		"releases/download/v"+latest[1], "gameserver_exporter-"+latest[1]+".linux-amd64.tar.gz", "sha256sums.txt")
 	marked := regexp.MustCompile(`(?i)\(unreleased`).MatchString(readme)
 	switch {
-	case top == "Unreleased" && (!strings.Contains(install, `"Unreleased"`) || !marked):
+	case top[1] == "Unreleased" && (!strings.Contains(install, `"Unreleased"`) || !marked):
 		t.Errorf("CHANGELOG.md has unreleased changes: README's Install section must say so and mark the sections (\"(unreleased)\")")
-	case top != "Unreleased" && marked:
-		t.Errorf("CHANGELOG.md's newest section is the release %s, but README.md still marks features \"(unreleased)\"", top)
+	case top[1] != "Unreleased" && marked:
+		t.Errorf("CHANGELOG.md's newest section is the release %s, but README.md still marks features \"(unreleased)\"", top[1])
 	}
 }

@@ -3,13 +3,13 @@ package web
 import (
 	"bytes"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/gameserver-exporter/gameserver_exporter/internal/testenv"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -50,8 +50,7 @@ func TestWriteDeadlinesSized(t *testing.T) {
 	} {
 		rec := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
 		req := httptest.NewRequest("GET", tc.url, nil)
-		req.RemoteAddr = "127.0.0.1:40000"
-		req.Host = "localhost:10115"
+		req.RemoteAddr, req.Host = "127.0.0.1:40000", "localhost:10115"
 		start := time.Now()
 		tc.handler.ServeHTTP(rec, req)
 		end := time.Now()
@@ -61,10 +60,7 @@ func TestWriteDeadlinesSized(t *testing.T) {
 		}
 		if len(rec.deadlines) == 0 {
 			t.Errorf("%s: no write deadline", tc.name)
-			continue
-		}
-		last := rec.deadlines[len(rec.deadlines)-1]
-		if last.Before(start.Add(writeBudget(n))) || last.After(end.Add(writeBudget(n))) {
+		} else if last := rec.deadlines[len(rec.deadlines)-1]; last.Before(start.Add(writeBudget(n))) || last.After(end.Add(writeBudget(n))) {
 			t.Errorf("%s: deadline %v after the start, want %v for %d bytes", tc.name, last.Sub(start), writeBudget(n), n)
 		}
 		if rec.Code != http.StatusOK && tc.name != "small" {
@@ -85,64 +81,35 @@ func TestWriteDeadlinesSized(t *testing.T) {
 	}
 }
 
-// stalledGet sends a GET of path and never reads its answer.
-func stalledGet(t *testing.T, addr, path string) net.Conn {
-	t.Helper()
-	return prototest.StalledClient(t, addr, "GET "+path+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-}
-
 // A page whose client does not read gives its turn back once rendered (hostile
-// round H1: eight such clients held every turn, and /metrics answered 503).
-func TestPageTurnFreeWhileWriting(t *testing.T) {
+// round H1: eight such clients held every turn, and /metrics answered 503); Hold
+// (/sd: the turns bound the answers stalled clients keep alive) keeps it while
+// writing: past the turns a request waits, then gets 503, until the client goes.
+func TestTurnWhileWriting(t *testing.T) {
 	big := bytes.Repeat([]byte("x"), 16<<20) // past any socket buffers
-	rendered := make(chan struct{}, 1)
-	pages := NewPages(1, time.Second)
-	mux := http.NewServeMux()
-	mux.Handle("/big", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		rendered <- struct{}{}
-		w.Write(big)
-	})))
-	mux.Handle("/small", pages.Limit(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "small\n") })))
-	ts := serveAsMain(t, mux)
-	c := stalledGet(t, ts.Listener.Addr().String(), "/big")
-	defer c.Close() // first: the server's write fails, and Close need not wait for it
-	<-rendered
-	time.Sleep(100 * time.Millisecond) // the write is under way, and stuck
-	if code, body := fetch(t, ts.URL+"/small"); code != 200 || body != "small\n" {
-		t.Fatalf("a page while another's client does not read: %d %q", code, body)
-	}
-}
-
-// Hold keeps its turn while the answer is written (/sd: the turns bound the
-// answers stalled clients keep alive): past the turns a request waits, then gets
-// 503; once the stalled client goes, its turn is free again.
-func TestHoldKeepsTurnWhileWriting(t *testing.T) {
-	big := bytes.Repeat([]byte("x"), 16<<20)
-	writing := make(chan struct{}, 1)
-	h := NewPages(1, 200*time.Millisecond).Hold(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Length", strconv.Itoa(len(big)))
-		if r.URL.Query().Get("stall") != "" {
+	for _, hold := range []bool{false, true} {
+		pages, writing := NewPages(1, 200*time.Millisecond), make(chan struct{}, 1)
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("stall") == "" {
+				io.WriteString(w, "small\n")
+				return
+			}
+			w.Header().Set("Content-Length", strconv.Itoa(len(big)))
 			writing <- struct{}{}
+			w.Write(big)
+		})
+		ts := httptest.NewUnstartedServer(nil)
+		ts.Config = NewServer(map[bool]http.Handler{false: pages.Limit(h), true: pages.Hold(h)}[hold]) // as main serves
+		ts.Start()
+		t.Cleanup(ts.Close) // after the stalled client's own: Close waits for its answer
+		c := prototest.StalledClient(t, ts.Listener.Addr().String(), "GET /?stall=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		<-writing
+		time.Sleep(100 * time.Millisecond) // the write is under way, and stuck
+		if _, status := testenv.HTTPOK(http.DefaultClient, ts.URL); status != map[bool]string{false: "200 OK", true: "503 Service Unavailable"}[hold] {
+			t.Fatalf("hold %v: a page while another's client does not read: %s", hold, status)
 		}
-		w.Write(big)
-	}))
-	ts := serveAsMain(t, h)
-	c := stalledGet(t, ts.Listener.Addr().String(), "/sd?stall=1")
-	defer c.Close()
-	<-writing
-	get := func() int { code, _ := fetch(t, ts.URL+"/sd"); return code }
-	if code := get(); code != http.StatusServiceUnavailable {
-		t.Fatalf("with the turn held by a stalled client: %d, want 503", code)
-	}
-	c.Close() // the server's write fails, and the turn comes back
-	var code int
-	for range 50 {
-		if code = get(); code == 200 {
-			break
-		}
-	}
-	if code != 200 {
-		t.Fatalf("after the stalled client left: %d", code)
+		c.Close() // the server's write fails, and the turn comes back
+		waitUntil(t, "the turn after the stalled client left", func() bool { ok, _ := testenv.HTTPOK(http.DefaultClient, ts.URL); return ok })
 	}
 }
 

@@ -6,10 +6,7 @@
 package web
 
 import (
-	"bufio"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"runtime"
@@ -22,11 +19,9 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// TestFastWaitFitsSmallStack: a scrape the fast path answers, of a silent server
-// (module a2s), waits in a 4 KiB goroutine stack, as collector's
-// TestProbeWaitFitsSmallStack holds for the probe alone: a child process sets the
-// runtime's stack limit to 4 KiB once the exporter's side is warm, and a goroutine
-// that needs more ends it with the stack that needed it.
+// TestFastWaitFitsSmallStack: a scrape of a silent server the fast path answers
+// waits in a 4 KiB goroutine stack (collector's TestProbeWaitFitsSmallStack: the
+// probe alone): a child process sets the stack limit once the exporter is warm.
 func TestFastWaitFitsSmallStack(t *testing.T) {
 	if os.Getenv("GSE_STACK_CHILD") != "1" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestFastWaitFitsSmallStack$", "-test.v")
@@ -49,22 +44,8 @@ func TestFastWaitFitsSmallStack(t *testing.T) {
 	srv := NewServer(h)
 	go srv.Serve(f)
 	req := "GET /probe?module=a2s&target=" + silent.LocalAddr().String() + " HTTP/1.1\r\nHost: x\r\nX-Prometheus-Scrape-Timeout-Seconds: 1.1\r\n\r\n"
-	one := func() {
-		c, err := net.Dial("tcp", l.Addr().String())
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer c.Close()
-		io.WriteString(c, req)
-		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		io.ReadAll(resp.Body)
-	}
-	one() // the shared socket's reader starts (and grows its stack) here
+	c, br := dial(t, l.Addr().String())
+	roundTrip(t, c, br, req) // the shared socket's reader starts (and grows its stack) here
 	time.Sleep(100 * time.Millisecond)
 	// Dialled before the limit: the client's side is not under test.
 	var conns []net.Conn

@@ -24,36 +24,25 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// What one idle keep-alive connection of the fast path and one probe of a silent
-// server waiting for its deadline hold, in bytes of live heap and goroutine stack
-// after a forced collection: the exporter's own accounting, not RSS, so a busy
-// machine does not move it (issue 38; BENCHMARKS.md itemises the figures). Today's
-// figures plus a margin: a change that grows one by more fails here. The heap
-// margins include ~0.5 KiB a connection that is not theirs: the shared UDP
-// sockets keep up to four 512 KiB recvmmsg batches for their readers, and a
-// reading may find one more or fewer kept than the one before.
+// What an idle keep-alive connection of the fast path and a probe of a silent
+// server waiting for its deadline hold, in live heap and goroutine stack after a
+// forced collection: the exporter's own accounting, not RSS, so a busy machine
+// does not move it (issue 38; BENCHMARKS.md itemises the figures). Today's figures
+// plus a margin; the heap margins include ~0.5 KiB a connection of the shared UDP
+// sockets' recvmmsg batches, of which a reading may find one more or fewer kept.
 const (
-	// An idle connection: its goroutine's stack (4 KiB), fastConn and rawIO, its
-	// entry in the listener's map (~370 B of heap today: it holds no request
-	// buffer while it waits; with the pooled 4 KiB reader it held until issue
-	// 38, 4.1 KiB).
+	// The goroutine's stack (4 KiB), fastConn, rawIO, its entry in the listener's
+	// map (~370 B of heap: no request buffer while it waits; 4.1 KiB before issue 38).
 	maxIdleConnHeap, maxIdleConnStack = 1 << 10, 5 << 10
-	// A connection with a probe of a silent server waiting on it: the same
-	// goroutine (its stack stays 4 KiB) and, on the heap (~2.9 KiB today), the
-	// request, trace, outcome, probe context, flight call and key, the a2s
-	// exchange and UDP connection, the shared socket's entry and its timer.
+	// The same stack and ~2.9 KiB of heap: request, trace, outcome, probe context,
+	// flight call and key, a2s exchange, UDP connection, shared socket entry, timer.
 	maxWaitingProbeHeap, maxWaitingProbeStack = 4 << 10, 5 << 10
-	// A connection whose probe waits for another's query of the same target: the
-	// goroutine and, on the heap, the connection's share, the request, the probe
-	// context and its wait in the flight (~1.3 KiB; ~1.8 KiB when each waiter
-	// armed a context, channel and timer of its own for its deadline, before
-	// issue 38: TestWaiterArmsNoTimer holds that one exactly).
+	// A probe waiting for another's query of the same target: ~1.3 KiB (1.8 KiB when
+	// each waiter armed a timer of its own: TestWaiterArmsNoTimer holds that one).
 	maxSharingProbeHeap = 2 << 10
 )
 
-// footprintN connections (and probes) are measured at once: enough that a few
-// hundred bytes of whatever else the process does between two readings is noise.
-const footprintN = 1000
+const footprintN = 1000 // measured at once: what else the process does is noise
 
 func TestFootprint(t *testing.T) {
 	if testing.Short() {
@@ -81,8 +70,7 @@ func TestFootprint(t *testing.T) {
 	defer srv.Close()
 	addr := l.Addr().String()
 
-	// The client's share, and the bare socket's: n connections to a listener that
-	// holds what it accepts and nothing more.
+	// The client's share and the bare socket's: a listener that only holds what it accepts.
 	control := perConn(t, func() func() {
 		cl, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -111,9 +99,13 @@ func TestFootprint(t *testing.T) {
 		}
 	})
 
-	// Every target probed once first, so that its status row and the history
-	// exist before the measurements: those are per target, not per connection.
-	short := func(c net.Conn, i int) error { return probeOn(c, targets[i], "0.6") }
+	// Each target probed once first: its status row and history are per target.
+	short := func(c net.Conn, i int) error { // answered as failed: the server is silent
+		if _, err := io.WriteString(c, probeRequestFor(targets[i], "0.6")); err != nil {
+			return err
+		}
+		return readAnswer(c)
+	}
 	{
 		conns := dialN(t, addr)
 		forEach(t, conns, short)
@@ -126,8 +118,7 @@ func TestFootprint(t *testing.T) {
 		return func() {}
 	})
 	defer closeAll(conns)
-	// Then a second connection per target, whose probe joins the running one
-	// (single-flight: issue 38's ten scrapes of each server).
+	// A second connection per target, whose probe joins the running one (issue 38).
 	var waiting, sharing held
 	var joined []net.Conn
 	defer func() { closeAll(joined) }()
@@ -139,11 +130,9 @@ func TestFootprint(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for deadline := time.Now().Add(time.Minute); inFlight(h) < footprintN; time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("%.0f of %d probes in flight after a minute", inFlight(h), footprintN)
-				}
-			}
+			testenv.WaitEvery(t, 10*time.Millisecond, time.Minute, "every probe in flight", func() (bool, string) {
+				return inFlight(h) >= footprintN, fmt.Sprint(inFlight(h))
+			})
 			return func() {}
 		})
 		sharing = perConn(t, func() func() {
@@ -159,8 +148,7 @@ func TestFootprint(t *testing.T) {
 		if measured = inFlight(h) == footprintN; measured {
 			break // every probe was still waiting when measured
 		}
-		// A machine too busy to measure before the first deadlines: the probes end,
-		// the connections go idle again, and a longer timeout is tried.
+		// Too busy to measure before the deadlines: again with a longer timeout.
 		t.Logf("probes ended before they were measured at %s s: again with a longer timeout", timeout)
 		for i, c := range conns {
 			if err := readAnswer(c); err != nil {
@@ -172,8 +160,7 @@ func TestFootprint(t *testing.T) {
 	if !measured {
 		t.Fatal("the probes never all waited at once")
 	}
-	// The probes answer at their deadline: none outlives the test (later tests
-	// count goroutines).
+	// None outlives the test (later tests count goroutines).
 	for i, c := range append(conns, joined...) {
 		if err := readAnswer(c); err != nil {
 			t.Errorf("connection %d: the waiting probe's answer: %v", i, err)
@@ -207,8 +194,7 @@ func (a held) minus(b held) held { return held{a.heap - b.heap, a.stack - b.stac
 func (a held) plus(b held) held  { return held{a.heap + b.heap, a.stack + b.stack} }
 func (a held) String() string    { return fmt.Sprintf("%d B heap + %d B stack", a.heap, a.stack) }
 
-// perConn returns what setup's footprintN connections hold, each, in live heap and
-// goroutine stacks after a collection; the function setup returns releases them.
+// perConn is what each of setup's footprintN connections holds; setup returns their release.
 func perConn(t *testing.T, setup func() (release func())) held {
 	t.Helper()
 	before := heldBytes()
@@ -224,9 +210,8 @@ var heldSamples = []metrics.Sample{
 	{Name: "/memory/classes/heap/stacks:bytes"},
 }
 
-// heldBytes is the live heap and the goroutine stacks, after collections: two,
-// so that sync.Pool's victims go and stacks that a collection found oversized
-// shrink, the second's sweep done (runtime.GC returns swept).
+// heldBytes is the live heap and stacks after two collections: sync.Pool's victims
+// go and oversized stacks shrink.
 func heldBytes() held {
 	runtime.GC()
 	runtime.GC()
@@ -238,14 +223,10 @@ func heldBytes() held {
 func waitJoined(t *testing.T, n int) {
 	t.Helper()
 	buf := make([]byte, 16<<20)
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(") >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("fewer than %d probes joined another's query after a minute", n)
-		}
-	}
+	testenv.WaitEvery(t, 10*time.Millisecond, time.Minute, fmt.Sprint(n, " probes to join another's query"), func() (bool, string) {
+		joined := strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(")
+		return joined >= n, fmt.Sprint(joined)
+	})
 }
 
 func inFlight(h *ProbeHandler) float64 { return testutil.ToFloat64(h.Runner.Metrics.InFlight) }
@@ -279,14 +260,13 @@ func forEach(t *testing.T, conns []net.Conn, fn func(c net.Conn, i int) error) {
 	var first error
 	sem := make(chan struct{}, 50)
 	for i, c := range conns {
-		wg.Add(1)
 		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+		wg.Go(func() {
+			defer func() { <-sem }()
 			if err := fn(c, i); err != nil {
 				once.Do(func() { first = fmt.Errorf("connection %d: %w", i, err) })
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if first != nil {
@@ -298,19 +278,7 @@ func probeRequestFor(target, scrapeTimeout string) string {
 	return "GET /probe?module=a2s&target=" + target + " HTTP/1.1\r\nHost: x\r\nX-Prometheus-Scrape-Timeout-Seconds: " + scrapeTimeout + "\r\n\r\n"
 }
 
-// probeOn probes target on c and reads the answer (a failed probe, the server
-// being silent), leaving c open.
-func probeOn(c net.Conn, target, scrapeTimeout string) error {
-	c.SetDeadline(time.Now().Add(time.Minute))
-	defer c.SetDeadline(time.Time{})
-	if _, err := io.WriteString(c, probeRequestFor(target, scrapeTimeout)); err != nil {
-		return err
-	}
-	return readAnswer(c)
-}
-
-// readAnswer reads a probe's answer on c: a failed probe (the server is silent),
-// the connection kept.
+// readAnswer reads a probe's answer on c (a failed probe), the connection kept.
 func readAnswer(c net.Conn) error {
 	c.SetReadDeadline(time.Now().Add(time.Minute))
 	defer c.SetReadDeadline(time.Time{})

@@ -79,24 +79,3 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	testenv.WaitEvery(t, 2*time.Millisecond, 20*time.Second, what, func() (bool, string) { return cond(), "" })
 }
-
-// serveAsMain serves h on loopback with the server main makes (NewServer).
-func serveAsMain(t *testing.T, h http.Handler) *httptest.Server {
-	ts := httptest.NewUnstartedServer(nil)
-	ts.Config = NewServer(h)
-	ts.Start()
-	t.Cleanup(ts.Close)
-	return ts
-}
-
-// fetch GETs url and returns the status and body.
-func fetch(t *testing.T, url string) (int, string) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
-}

@@ -11,14 +11,16 @@ import (
 	"unsafe"
 
 	"github.com/gameserver-exporter/gameserver_exporter/collector"
+	"github.com/gameserver-exporter/gameserver_exporter/config"
 	"github.com/gameserver-exporter/gameserver_exporter/discovery"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-func renderStatus(t *testing.T, remoteAddr string, opts PageOptions) string {
+func renderStatus(t *testing.T, sc *config.SafeConfig, h *History, remoteAddr string, opts PageOptions) string {
 	t.Helper()
-	rec := serveFrom(StatusPage(builtins(t), NewHistory(10), opts), "GET", "/?refresh=15", remoteAddr, "localhost:10115", nil)
+	rec := serveFrom(StatusPage(sc, h, opts), "GET", "/?refresh=15", remoteAddr, "localhost:10115", nil)
 	if rec.Code != 200 {
 		t.Fatalf("status %d", rec.Code)
 	}
@@ -28,22 +30,71 @@ func renderStatus(t *testing.T, remoteAddr string, opts PageOptions) string {
 	return rec.Body.String()
 }
 
-// TestStatusPageCaller: a remote caller is told why there are no debug logs; the
-// profiler is linked only when served.
-func TestStatusPageCaller(t *testing.T) {
-	remote := renderStatus(t, "192.0.2.7:40000", PageOptions{HistoryLimit: 10})
-	wantAll(t, remote, `id="debug-note"`, "--web.enable-remote-debug", `name="debug" value="true" disabled`)
-	if strings.Contains(remote, "/debug/pprof/") {
-		t.Error("profiler linked without --web.enable-pprof")
+// TestStatusPage: what a remote caller and the operator on the host see: debug
+// output and what a server or a list sent (a banner) are the operator's; auto rows
+// say what answered; start times where reported (issue 27); discovery sources.
+func TestStatusPage(t *testing.T) {
+	sc := builtins(t)
+	mods := sc.Get().Modules
+	h := NewHistory(10)
+	auto := upOutcome("Valheim server", 3)
+	auto.Module, auto.Port = mods["auto"], 2456
+	auto.Result.Protocol, auto.Result.QueryPort = "a2s", 2457
+	h.Add(named("auto", "192.0.2.1:2456", auto))
+	plain := upOutcome("CS server", 3) // no uptime: no start time
+	plain.Module, plain.Port = mods["a2s"], 27015
+	h.Add(named("a2s", "192.0.2.2:27015", plain))
+	down := downOutcome()
+	down.Module, down.Port = mods["auto"], 27960
+	h.Add(named("auto", "192.0.2.3:27960", down))
+	h.Add(&collector.Outcome{Module: mods["hytale"], ModuleName: "hytale", Target: "127.0.0.1:22",
+		Err: fmt.Errorf("%w: reply %q", wire.ErrMalformed, "SSH-2.0-secret-banner"), When: time.Now()})
+	h.Add(&collector.Outcome{Module: mods["palworld"], ModuleName: "palworld", Target: "127.0.0.1:8212", When: time.Now(),
+		Result: &protocols.Result{Name: "Pals", Uptime: protocols.SpanSeconds(3 * 3600), MapTime: protocols.SpanSeconds(20 * 60)}})
+	got := map[string]string{}
+	for _, ts := range h.Targets() {
+		got[ts.Target] = ts.Answered
 	}
-	local := renderStatus(t, "127.0.0.1:40000", PageOptions{Pprof: true, HistoryLimit: 10})
-	wantAll(t, local, `href="/debug/pprof/"`, `<meta http-equiv="refresh" content="15">`,
-		`<optgroup label="Games">`, `<optgroup label="Protocols">`, `<option value="valheim">Valheim (valheim, a2s)</option>`)
+	want := map[string]string{"192.0.2.1:2456": "a2s on port 2457", "192.0.2.2:27015": "", "192.0.2.3:27960": "", "127.0.0.1:22": "", "127.0.0.1:8212": ""}
+	if !maps.Equal(got, want) {
+		t.Errorf("answered %q, want %q", got, want)
+	}
+	sources := func() []discovery.Status {
+		return []discovery.Status{
+			{Name: "community_oa", Type: "quake3", Module: "openarena", Entries: 1200, Targets: 40,
+				LastSuccess: time.Now().Add(-90 * time.Second), LastAttempt: time.Now()},
+			{Name: "ddnet", Type: "ddnet", Module: "ddnet", LastAttempt: time.Now(), Failures: 3,
+				LastError: "malformed: JSON at offset 7: <secret list page>"},
+			{Name: "beammp", Type: "http_json", Builtin: true, Entries: 900, LastSuccess: time.Now(), LastAttempt: time.Now()},
+		}
+	}
+
+	remote := renderStatus(t, sc, h, "192.0.2.7:40000", PageOptions{HistoryLimit: 10, Sources: sources})
+	prototest.WantAll(t, remote, `id="debug-note"`, "--web.enable-remote-debug", `name="debug" value="true" disabled`,
+		`<span class="reason">malformed</span>`, `auto<span class="sub answered">a2s on port 2457</span>`, `data-label="Players"`,
+		"@media (max-width: 640px)", "started 3h 0m ago", "on this map for 20m",
+		"Discovery sources", `<a href="/sd?source=community_oa">community_oa</a>`, "<td>1m 3", ">1200<", ">40<", "never", "failing",
+		`<td class="target">beammp (built-in)</td>`)
+	for _, hidden := range []string{"/debug/pprof/", "secret-banner", "secret list page", "/sd?source=beammp"} {
+		if strings.Contains(remote, hidden) { // /sd does not serve a built-in list
+			t.Errorf("a remote caller sees %q", hidden)
+		}
+	}
+	if strings.Count(remote, "started ") != 1 {
+		t.Errorf("a server without uptime got a start time:\n%s", remote)
+	}
+	local := renderStatus(t, sc, h, "127.0.0.1:40000", PageOptions{Pprof: true, HistoryLimit: 10, Sources: sources})
+	prototest.WantAll(t, local, `href="/debug/pprof/"`, `<meta http-equiv="refresh" content="15">`,
+		`<optgroup label="Games">`, `<optgroup label="Protocols">`, `<option value="valheim">Valheim (valheim, a2s)</option>`,
+		"secret-banner", "malformed: JSON at offset 7: &lt;secret list page&gt;")
 	if strings.Contains(local, `id="debug-note"`) {
 		t.Error("debug note shown to a loopback caller")
 	}
-	if open := renderStatus(t, "192.0.2.7:40000", PageOptions{RemoteDebug: true}); strings.Contains(open, `id="debug-note"`) {
+	if open := renderStatus(t, sc, NewHistory(10), "192.0.2.7:40000", PageOptions{RemoteDebug: true}); strings.Contains(open, `id="debug-note"`) {
 		t.Error("debug note shown with --web.enable-remote-debug")
+	}
+	if none := renderStatus(t, sc, h, "127.0.0.1:40000", PageOptions{HistoryLimit: 10}); strings.Contains(none, "Discovery sources") {
+		t.Error("a sources section without sources")
 	}
 }
 
@@ -60,105 +111,6 @@ func TestFormatAge(t *testing.T) {
 		if got := refreshSeconds(s); got != want {
 			t.Errorf("refreshSeconds(%q) = %d, want %d", s, got, want)
 		}
-	}
-}
-
-// TestStatusPageHidesMessages: an error message may quote what a probed service said
-// (a banner, a greeting); callers who may not see debug output get the reason only.
-func TestStatusPageHidesMessages(t *testing.T) {
-	sc := builtins(t)
-	h := NewHistory(10)
-	h.Add(&collector.Outcome{Module: sc.Get().Modules["hytale"], ModuleName: "hytale", Target: "127.0.0.1:22",
-		Err: fmt.Errorf("%w: reply %q", wire.ErrMalformed, "SSH-2.0-secret-banner"), When: time.Now()})
-	render := func(remote string) string {
-		return serveFrom(StatusPage(sc, h, PageOptions{HistoryLimit: 10}), "GET", "/", remote, "localhost:10115", nil).Body.String()
-	}
-	if body := render("192.0.2.7:40000"); strings.Contains(body, "secret-banner") || !strings.Contains(body, "malformed") {
-		t.Errorf("a remote caller sees the message or misses the reason:\n%s", body)
-	}
-	if body := render("127.0.0.1:40000"); !strings.Contains(body, "secret-banner") {
-		t.Error("the operator on the host must see the message")
-	}
-}
-
-func wantAll(t *testing.T, body string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(body, w) {
-			t.Errorf("missing %q in:\n%s", w, body)
-		}
-	}
-}
-
-// TestStatusPageAutoAnswered: an auto row says which protocol and port answered;
-// a row of a module that names its protocol, and a failed auto probe, do not.
-func TestStatusPageAutoAnswered(t *testing.T) {
-	sc := builtins(t)
-	mods := sc.Get().Modules
-	h := NewHistory(10)
-	auto := upOutcome("Valheim server", 3)
-	auto.Module, auto.Port = mods["auto"], 2456
-	auto.Result.Protocol, auto.Result.QueryPort = "a2s", 2457
-	h.Add(named("auto", "192.0.2.1:2456", auto))
-	plain := upOutcome("CS server", 3)
-	plain.Module, plain.Port = mods["a2s"], 27015
-	h.Add(named("a2s", "192.0.2.2:27015", plain))
-	down := downOutcome()
-	down.Module, down.Port = mods["auto"], 27960
-	h.Add(named("auto", "192.0.2.3:27960", down))
-
-	got := map[string]string{}
-	for _, ts := range h.Targets() {
-		got[ts.Target] = ts.Answered
-	}
-	if want := map[string]string{"192.0.2.1:2456": "a2s on port 2457", "192.0.2.2:27015": "", "192.0.2.3:27960": ""}; !maps.Equal(got, want) {
-		t.Errorf("answered %q, want %q", got, want)
-	}
-	wantAll(t, serveFrom(StatusPage(sc, h, PageOptions{HistoryLimit: 10}), "GET", "/", "192.0.2.1:1234", "example.com", nil).Body.String(), `auto<span class="sub answered">a2s on port 2457</span>`, `data-label="Players"`, "@media (max-width: 640px)")
-}
-
-// TestStatusPageLifecycle: a row says when the server and its map started, where
-// the protocol reports it (issue 27), and nothing where it does not.
-func TestStatusPageLifecycle(t *testing.T) {
-	sc := builtins(t)
-	h := NewHistory(10)
-	now := time.Now()
-	h.Add(&collector.Outcome{Module: sc.Get().Modules["palworld"], ModuleName: "palworld", Target: "127.0.0.1:8212", When: now,
-		Result: &protocols.Result{Name: "Pals", Uptime: protocols.SpanSeconds(3 * 3600), MapTime: protocols.SpanSeconds(20 * 60)}})
-	h.Add(&collector.Outcome{Module: sc.Get().Modules["a2s"], ModuleName: "a2s", Target: "127.0.0.1:27015", When: now,
-		Result: &protocols.Result{Name: "NoUptime"}})
-	body := serveFrom(StatusPage(sc, h, PageOptions{HistoryLimit: 10}), "GET", "/", "192.0.2.1:1234", "example.com", nil).Body.String()
-	wantAll(t, body, "started 3h 0m ago", "on this map for 20m")
-	if strings.Count(body, "started ") != 1 {
-		t.Errorf("a server without uptime got a start time:\n%s", body)
-	}
-}
-
-// TestStatusPageSources: the discovery sources are shown with their last
-// refresh; a refresh's error, which may quote what a list sent, only to
-// callers who may see debug output.
-func TestStatusPageSources(t *testing.T) {
-	sources := func() []discovery.Status {
-		return []discovery.Status{
-			{Name: "community_oa", Type: "quake3", Module: "openarena", Entries: 1200, Targets: 40,
-				LastSuccess: time.Now().Add(-90 * time.Second), LastAttempt: time.Now()},
-			{Name: "ddnet", Type: "ddnet", Module: "ddnet", LastAttempt: time.Now(), Failures: 3,
-				LastError: "malformed: JSON at offset 7: <secret list page>"},
-			{Name: "beammp", Type: "http_json", Builtin: true, Entries: 900, LastSuccess: time.Now(), LastAttempt: time.Now()},
-		}
-	}
-	remote := renderStatus(t, "192.0.2.7:40000", PageOptions{HistoryLimit: 10, Sources: sources})
-	wantAll(t, remote, "Discovery sources", `<a href="/sd?source=community_oa">community_oa</a>`, "<td>1m 3", ">1200<", ">40<", "never", "failing")
-	if !strings.Contains(remote, "<td class=\"target\">beammp (built-in)</td>") || strings.Contains(remote, "/sd?source=beammp") {
-		t.Error("a built-in list is not shown as one, or links /sd, which does not serve it")
-	}
-	if strings.Contains(remote, "secret list page") {
-		t.Error("a remote caller sees a list's error message")
-	}
-	local := renderStatus(t, "127.0.0.1:40000", PageOptions{HistoryLimit: 10, Sources: sources})
-	wantAll(t, local, "malformed: JSON at offset 7: &lt;secret list page&gt;")
-	if none := renderStatus(t, "127.0.0.1:40000", PageOptions{HistoryLimit: 10}); strings.Contains(none, "Discovery sources") {
-		t.Error("a sources section without sources")
 	}
 }
 
@@ -200,19 +152,11 @@ func TestTargetsOrder(t *testing.T) {
 	if want := "a2s/a:1 quake3/b:1 a2s/z:1"; targetKeys(got) != want {
 		t.Fatalf("order %q, want %q", targetKeys(got), want)
 	}
-	z := got[2]
-	if !z.Up || z.Name != "Z2" || z.Players.Value != 2 || z.MaxPlayers.Value != 16 || z.Bots.Value != 1 || z.Map != "de_dust2" || z.Game != "csgo" {
+	if z := got[2]; !z.Up || z.Name != "Z2" || z.Players.Value != 2 || z.MaxPlayers.Value != 16 || z.Bots.Value != 1 || z.Map != "de_dust2" || z.Game != "csgo" {
 		t.Errorf("a2s/z:1 row: %+v", z)
 	}
-	q := got[1]
-	if q.Up || q.Reason != "timeout" || !strings.Contains(q.Error, "no reply") || q.Players.Known {
-		t.Errorf("quake3/b:1 row: %+v", q)
-	}
-	if q.Name != "Q" {
-		t.Errorf("a failing row keeps the last known server name, got %q", q.Name)
-	}
-	if q.ID != 5 || !q.Kept {
-		t.Errorf("quake3/b:1: id %d kept %v, want the last probe (5), kept", q.ID, q.Kept)
+	if q := got[1]; q.Up || q.Reason != "timeout" || !strings.Contains(q.Error, "no reply") || q.Players.Known || q.Name != "Q" || q.ID != 5 || !q.Kept {
+		t.Errorf("quake3/b:1 row: %+v; want down, the last known name Q, the last probe (5) kept", q)
 	}
 }
 
@@ -232,15 +176,12 @@ func TestTargetsBounded(t *testing.T) {
 	for i := range 1000 {
 		h.Add(named("a2s", fmt.Sprint("spray", i), downOutcome()))
 	}
-	if n := len(h.targets.rows); n != 3 {
-		t.Errorf("%d rows after 1000 new targets, limit 3", n)
-	}
-	n := 0
+	linked := 0
 	for r := h.targets.head; r != nil; r = r.next {
-		n++
+		linked++
 	}
-	if n != 3 {
-		t.Errorf("%d rows linked, limit 3", n)
+	if len(h.targets.rows) != 3 || linked != 3 {
+		t.Errorf("%d rows, %d linked after 1000 new targets, limit 3", len(h.targets.rows), linked)
 	}
 	if NewHistory(0).targets.limit != 0 || NewHistory(1).targets.limit != MinStatusTargets || NewHistory(1000).targets.limit != 2000 {
 		t.Error("statusLimit")
@@ -280,11 +221,8 @@ func TestTargetsKept(t *testing.T) {
 	h.Add(named("a2s", "b", upOutcome("x", 1)))
 	h.Add(named("a2s", "c", upOutcome("x", 1))) // the success ring (2) drops "old"
 	for _, s := range h.Targets() {
-		if want := s.Target != "old"; s.Kept != want {
-			t.Errorf("%s: kept %v, want %v", s.Target, s.Kept, want)
-		}
-		if s.Kept && h.Get(s.ID) == nil {
-			t.Errorf("%s: kept but Get(%d) is nil", s.Target, s.ID)
+		if want := s.Target != "old"; s.Kept != want || s.Kept && h.Get(s.ID) == nil {
+			t.Errorf("%s: kept %v (Get(%d) %v), want %v", s.Target, s.Kept, s.ID, h.Get(s.ID) != nil, want)
 		}
 	}
 }

@@ -49,13 +49,10 @@ func parkServer(t *testing.T, h *ProbeHandler, above int, tls bool) *httptest.Se
 // A parked probe answers as net/http would, and its connection goes back to the
 // server: the client sends the next probes on it, over TLS too.
 func TestParkKeepsConnection(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		tls  bool
-	}{{"http", false}, {"https", true}} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tls := range []bool{false, true} {
+		t.Run(fmt.Sprint("tls=", tls), func(t *testing.T) {
 			h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Name: "parked", Players: protocols.Known(3)}}, nil)
-			ts := parkServer(t, h, 0, tc.tls)
+			ts := parkServer(t, h, 0, tls)
 			var reused []bool
 			trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { reused = append(reused, i.Reused) }}
 			do := func(method, path string) (*http.Response, string) {
@@ -69,42 +66,29 @@ func TestParkKeepsConnection(t *testing.T) {
 				resp.Body.Close()
 				return resp, string(body)
 			}
-			for i := range 3 {
-				resp, body := do("GET", probePath)
-				if resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1\n") || !strings.Contains(body, "gameserver_players 3\n") {
-					t.Fatalf("probe %d: status %d, body\n%s", i, resp.StatusCode, body)
-				}
-				if got := resp.Header.Get("X-Configured"); got != "kept" {
-					t.Errorf("probe %d: X-Configured = %q, want the header set before the handler", i, got)
-				}
-				if got := resp.Header.Get("Content-Type"); !strings.HasPrefix(got, "text/plain; version=0.0.4") {
-					t.Errorf("probe %d: Content-Type = %q", i, got)
-				}
-				if resp.Close || resp.ContentLength != int64(len(body)) {
-					t.Errorf("probe %d: Close %v, Content-Length %d for %d bytes", i, resp.Close, resp.ContentLength, len(body))
-				}
-			}
-			// Debug output and refusals are written by the parked probe as well.
-			for _, tc := range []struct {
-				path, want string
-				code       int
+			for i, tc := range []struct {
+				method, path, want string
+				code               int
 			}{
-				{probePath + "&debug=true", "probe_success 1", 200},
-				{"/probe?module=nope&target=127.0.0.1", `unknown module "nope"`, 400},
+				{"GET", probePath, "gameserver_players 3\n", 200},
+				{"GET", probePath, "gameserver_players 3\n", 200},
+				{"GET", probePath, "gameserver_players 3\n", 200},
+				{"GET", probePath + "&debug=true", "probe_success 1", 200}, // written by the parked probe too
+				{"GET", "/probe?module=nope&target=127.0.0.1", `unknown module "nope"`, 400},
+				{"HEAD", probePath, "", 200},                      // the length of the body it would have, no body
+				{"GET", probePath, "gameserver_players 3\n", 200}, // its own answer, not a body sent after the HEAD's
 			} {
-				resp, body := do("GET", tc.path)
-				if resp.StatusCode != tc.code || !strings.Contains(body, tc.want) || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
-					t.Errorf("%s: status %d, X-Content-Type-Options %q, body\n%s", tc.path, resp.StatusCode, resp.Header.Get("X-Content-Type-Options"), body)
+				resp, body := do(tc.method, tc.path)
+				// X-Configured: the header set before the handler.
+				if resp.StatusCode != tc.code || !strings.Contains(body, tc.want) || resp.Header.Get("X-Configured") != "kept" || resp.Close ||
+					tc.path != probePath && resp.Header.Get("X-Content-Type-Options") != "nosniff" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+					t.Errorf("%d %s %s: status %d, headers %v, close %v, body\n%s", i, tc.method, tc.path, resp.StatusCode, resp.Header, resp.Close, body)
 				}
-			}
-			// HEAD: the length of the body it would have, no body.
-			if resp, body := do("HEAD", probePath); resp.StatusCode != 200 || len(body) != 0 || resp.ContentLength < 100 {
-				t.Errorf("HEAD: status %d, Content-Length %d, %d bytes of body", resp.StatusCode, resp.ContentLength, len(body))
-			}
-			// The next request on the connection reads its own answer, not a body
-			// sent after the HEAD's.
-			if resp, body := do("GET", probePath); resp.StatusCode != 200 || !strings.Contains(body, "probe_success 1\n") {
-				t.Errorf("GET after HEAD: status %d, body\n%s", resp.StatusCode, body)
+				ct := resp.Header.Get("Content-Type")
+				if tc.method == "HEAD" && (len(body) != 0 || resp.ContentLength < 100) || tc.path == probePath && tc.method == "GET" &&
+					(resp.ContentLength != int64(len(body)) || !strings.Contains(body, "probe_success 1\n") || !strings.HasPrefix(ct, "text/plain; version=0.0.4")) {
+					t.Errorf("%d %s: Content-Length %d for %d bytes, Content-Type %q", i, tc.method, resp.ContentLength, len(body), ct)
+				}
 			}
 			if want := []bool{false, true, true, true, true, true, true}; !slices.Equal(reused, want) {
 				t.Errorf("connection reused %v, want %v", reused, want)
@@ -155,9 +139,8 @@ func (g *gate) Query(ctx context.Context, _ protocols.Target, _ *wire.Trace) (*p
 	}
 }
 
-// Parked, a waiting probe holds one goroutine (its own) instead of net/http's
-// connection goroutine and background reader beside nothing: what the memory of
-// 10,000 probes of silent servers comes down to.
+// Parked, a waiting probe holds one goroutine instead of net/http's connection
+// goroutine and background reader: the memory of 10,000 probes of silent servers.
 func TestParkFreesConnectionGoroutines(t *testing.T) {
 	const n = 40
 	perProbe := map[bool]float64{}
@@ -252,9 +235,9 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
-// After a parked probe's answer the parked goroutine holds the connection until the
-// next request: a client that closes instead never costs net/http a connection, one
-// that asks again is served by net/http on the same connection.
+// After its answer the parked goroutine holds the connection until the next
+// request: a client that closes never costs net/http a connection, one that asks
+// again is served by net/http on the same connection.
 func TestParkHandsBackOnNextRequest(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows hands connections back at once (no MSG_PEEK)")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -33,82 +34,56 @@ func runQuery(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestParseQueryTimeout(t *testing.T) {
-	tests := []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"", 0, true},
-		{"2s", 2 * time.Second, true},
-		{"500ms", 500 * time.Millisecond, true},
-		{"1m30s", 90 * time.Second, true},
-		{"1m", time.Minute, true},
-		{"2", 2 * time.Second, true},
-		{"0.5", 500 * time.Millisecond, true},
-		{"0", 0, false},
-		{"-1s", 0, false},
-		{"5ms", 0, false},
-		{"10m", 0, false},
-		{"1d", 0, false},
-		{"1e9", 0, false},
-		{"NaN", 0, false},
-		{"soon", 0, false},
-	}
-	for _, tc := range tests {
-		got, err := parseQueryTimeout(tc.in)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("parseQueryTimeout(%q) = %s, %v; want %s, ok %v", tc.in, got, err, tc.want, tc.ok)
-		}
-		if err != nil && !strings.Contains(err.Error(), "--timeout") {
-			t.Errorf("error %q does not name the flag", err)
+	for in, want := range map[string]time.Duration{"": 0, "2s": 2 * time.Second, "500ms": 500 * time.Millisecond,
+		"1m30s": 90 * time.Second, "1m": time.Minute, "2": 2 * time.Second, "0.5": 500 * time.Millisecond} {
+		if got, err := parseQueryTimeout(in); err != nil || got != want {
+			t.Errorf("parseQueryTimeout(%q) = %s, %v; want %s", in, got, err, want)
 		}
 	}
-}
-
-// TestQueryTimeoutDuration: --timeout takes a Go duration (it used to go to the
-// scrape-timeout header parser, which wants seconds) and bounds the probe.
-func TestQueryTimeoutDuration(t *testing.T) {
-	code, out, errs := runQuery(t, "-m", "a2s", "--timeout", "2s", prototest.A2SServer(t).String())
-	if code != 0 || !strings.Contains(out, "up, answered in") {
-		t.Errorf("--timeout 2s: exit %d\n%s%s", code, out, errs)
-	}
-	start := time.Now()
-	code, out, _ = runQuery(t, "-m", "a2s", "--timeout", "300ms", prototest.Silent(t).String())
-	if code != 1 || !strings.Contains(out, "DOWN") || !strings.Contains(out, ": timeout") {
-		t.Errorf("silent: exit %d\n%s", code, out)
-	}
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("--timeout 300ms took %s", el)
-	}
-	if code, _, errs := runQuery(t, "--timeout", "2x", "127.0.0.1:1"); code != 2 || !strings.Contains(errs, `invalid --timeout "2x"`) {
-		t.Errorf("bad --timeout: exit %d %s", code, errs)
-	}
-}
-
-// TestQueryReasonOnce: the failure reason is printed once, not "refused: refused:".
-func TestQueryReasonOnce(t *testing.T) {
-	for _, module := range []string{"a2s", "hytale", "auto"} {
-		target := prototest.ClosedUDPPort(t).String()
-		if module == "hytale" {
-			target = prototest.ClosedTCPPort(t).String()
-		}
-		code, out, _ := runQuery(t, "-m", module, target)
-		if code != 1 || strings.Count(out, "refused:") != 1 || strings.Contains(out, "refused: refused") {
-			t.Errorf("%s: exit %d, want the reason once:\n%s", module, code, out)
+	for _, in := range []string{"0", "-1s", "5ms", "10m", "1d", "1e9", "NaN", "soon"} {
+		if got, err := parseQueryTimeout(in); err == nil || got != 0 || !strings.Contains(err.Error(), "--timeout") {
+			t.Errorf("parseQueryTimeout(%q) = %s, %v; want an error naming the flag", in, got, err)
 		}
 	}
 }
 
 // TestQuerySeveral: several targets, by argument and from a file, are probed at
-// once and printed in the order given; the module defaults to auto.
+// once and printed in the order given (--json: one object per target); the module
+// defaults to auto, which exports the protocol and port that answered.
 func TestQuerySeveral(t *testing.T) {
-	a2s, q3, closed := prototest.A2SServer(t).String(), prototest.Quake3Server(t, "").String(), prototest.ClosedUDPPort(t).String()
+	a2sAddr := prototest.A2SServer(t)
+	a2s, q3, closed := a2sAddr.String(), prototest.Quake3Server(t, "").String(), prototest.ClosedUDPPort(t).String()
 	code, out, errs := runQuery(t, "--timeout", "5s", a2s, q3, closed)
 	if code != 1 {
 		t.Errorf("one target down: exit %d, want 1\n%s%s", code, out, errs)
 	}
 	wantOrder(t, out, a2s+" (auto: a2s on port", q3+" (auto: quake3 on port", closed+" (auto): DOWN")
-	wantAll(t, out, "A2S Test", "Q3 Test")
+	prototest.WantAll(t, out, "A2S Test", "Q3 Test")
+	_, out, _ = runQuery(t, "--json", a2s, q3)
+	dec := json.NewDecoder(strings.NewReader(out))
+	var got []string
+	for {
+		var r struct {
+			Target, Protocol string
+			Players          *int64
+			MaxPlayers       *int64 `json:"max_players"`
+		}
+		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil || r.Players == nil || r.MaxPlayers == nil {
+			t.Fatalf("%v %+v in %s", err, r, out)
+		}
+		got = append(got, fmt.Sprint(r.Target, " ", r.Protocol, " ", *r.Players, "/", *r.MaxPlayers))
+	}
+	if strings.Join(got, ",") != a2s+" a2s 4/16,"+q3+" quake3 0/12" {
+		t.Errorf("--json reports %v", got)
+	}
+	if code, out, errs = runQuery(t, "--metrics", a2s); code != 0 {
+		t.Fatalf("exit %d %s %s", code, out, errs)
+	}
+	prototest.WantAll(t, out, `protocol="a2s"`, `name="A2S Test"`, "probe_success 1", "gameserver_query_port "+strconv.Itoa(int(a2sAddr.Port())))
+	_, out, _ = runQuery(t, "--debug", a2s)
+	prototest.WantAll(t, out, "auto: port", "auto: a2s answered on port", "Packets:", "#1 sent")
 
 	file := filepath.Join(t.TempDir(), "servers.txt")
 	os.WriteFile(file, []byte("# my servers\n\nquake3 "+q3+"  # the arena\n"+a2s+"\n   \na2s "+closed+"\n"), 0o644)
@@ -119,75 +94,47 @@ func TestQuerySeveral(t *testing.T) {
 	wantOrder(t, out, q3+" (quake3): up", a2s+" (auto: a2s on port", closed+" (a2s): DOWN")
 	// Arguments come first, then the file; all succeed: exit 0.
 	os.WriteFile(file, []byte("quake3 "+q3+"\n"), 0o644)
-	code, out, _ = runQuery(t, "-m", "a2s", "-f", file, a2s)
+	// --timeout takes a Go duration (not the scrape-timeout header's seconds).
+	code, out, _ = runQuery(t, "-m", "a2s", "-f", file, "--timeout", "2s", a2s)
 	if code != 0 {
 		t.Errorf("all up: exit %d\n%s", code, out)
 	}
-	wantOrder(t, out, a2s+" (a2s): up", q3+" (quake3): up")
-
-	os.WriteFile(file, []byte("a2s "+a2s+" extra\n"), 0o644)
-	if code, _, errs := runQuery(t, "-f", file); code != 2 || !strings.Contains(errs, file+":1:") {
-		t.Errorf("a bad line: exit %d %s", code, errs)
-	}
-	if code, _, errs := runQuery(t); code != 2 || !strings.Contains(errs, "no target") {
-		t.Errorf("no target: exit %d %s", code, errs)
-	}
-	// An unknown module fails that target only.
-	code, out, errs = runQuery(t, "-m", "nope", a2s)
-	if code != 2 || !strings.Contains(errs, `unknown module "nope"`) {
-		t.Errorf("unknown module: exit %d %s %s", code, out, errs)
-	}
-	// A module in the wrong case: its name is suggested, not all 200 listed.
-	_, _, errs = runQuery(t, "-m", "OpenArena", a2s)
-	if !strings.Contains(errs, `did you mean "openarena"?`) || strings.Contains(errs, "valheim") {
-		t.Errorf("-m OpenArena: %s", errs)
-	}
+	wantOrder(t, out, a2s+" (a2s): up, answered in", q3+" (quake3): up, answered in")
 }
 
-// TestQueryJSONStream: --json prints one object per target, in order.
-func TestQueryJSONStream(t *testing.T) {
-	a2s, q3 := prototest.A2SServer(t).String(), prototest.Quake3Server(t, "").String()
-	_, out, _ := runQuery(t, "--json", a2s, q3)
-	dec := json.NewDecoder(strings.NewReader(out))
-	var got []string
-	for {
-		var r struct {
-			Target, Protocol string
-			Success          bool
+// TestQueryFails: a target down exits 1 with its reason once (not "refused:
+// refused:"); what cannot run exits 2 saying why: a module in the wrong case gets
+// its name suggested, not all 200; auto runs after the target policy.
+func TestQueryFails(t *testing.T) {
+	dir := t.TempDir()
+	badLine, deny := filepath.Join(dir, "servers.txt"), filepath.Join(dir, "modules.yml")
+	os.WriteFile(badLine, []byte("a2s 127.0.0.1:27015 extra\n"), 0o644)
+	os.WriteFile(deny, []byte("target_policy:\n  deny: [127.0.0.0/8]\n"), 0o644)
+	a2s := prototest.A2SServer(t).String()
+	for _, tc := range []struct {
+		args      []string
+		code      int
+		want, not string // want once in the output or on stderr, not never
+	}{
+		{[]string{"-m", "a2s", prototest.ClosedUDPPort(t).String()}, 1, "refused:", ""},
+		{[]string{"-m", "hytale", prototest.ClosedTCPPort(t).String()}, 1, "refused:", ""},
+		{[]string{"-m", "auto", prototest.ClosedUDPPort(t).String()}, 1, "refused:", ""},
+		{[]string{"-m", "a2s", "--timeout", "300ms", prototest.Silent(t).String()}, 1, ": timeout", ""}, // DOWN: TestQuerySeveral
+		{[]string{"--timeout", "2x", "127.0.0.1:1"}, 2, `invalid --timeout "2x"`, ""},
+		{[]string{"-f", badLine}, 2, badLine + ":1:", ""},
+		{nil, 2, "no target", ""},
+		{[]string{"-m", "nope", a2s}, 2, `unknown module "nope"`, ""},
+		{[]string{"-m", "OpenArena", a2s}, 2, `did you mean "openarena"?`, "valheim"},
+		{[]string{"--config.file", deny, a2s}, 2, "target refused by target_policy", ""},
+	} {
+		start := time.Now()
+		code, out, errs := runQuery(t, tc.args...)
+		if all := out + errs; code != tc.code || strings.Count(all, tc.want) != 1 || tc.not != "" && strings.Contains(all, tc.not) {
+			t.Errorf("%q: exit %d, want %d and %q once:\n%s", tc.args, code, tc.code, tc.want, all)
 		}
-		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatalf("%v in %s", err, out)
+		if el := time.Since(start); el > 5*time.Second { // --timeout 300ms bounds the probe
+			t.Errorf("%q took %s", tc.args, el)
 		}
-		got = append(got, r.Target+" "+r.Protocol)
-	}
-	if strings.Join(got, ",") != a2s+" a2s,"+q3+" quake3" {
-		t.Errorf("reports %v", got)
-	}
-}
-
-// TestQueryAutoMetrics: module auto exports the protocol that answered in
-// gameserver_info and the port it answered on.
-func TestQueryAutoMetrics(t *testing.T) {
-	a2s := prototest.A2SServer(t)
-	code, out, errs := runQuery(t, "--metrics", a2s.String())
-	if code != 0 {
-		t.Fatalf("exit %d %s %s", code, out, errs)
-	}
-	wantAll(t, out, `protocol="a2s"`, `name="A2S Test"`, "probe_success 1", "gameserver_query_port "+strconv.Itoa(int(a2s.Port())))
-	_, out, _ = runQuery(t, "--debug", a2s.String())
-	wantAll(t, out, "auto: port", "auto: a2s answered on port")
-}
-
-// TestQueryAutoPolicy: auto runs after the target policy like any module: a
-// denied target gets no packet.
-func TestQueryAutoPolicy(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "modules.yml")
-	os.WriteFile(file, []byte("target_policy:\n  deny: [127.0.0.0/8]\n"), 0o644)
-	code, _, errs := runQuery(t, "--config.file", file, prototest.A2SServer(t).String())
-	if code != 2 || !strings.Contains(errs, "target_policy") {
-		t.Errorf("denied target: exit %d %s", code, errs)
 	}
 }
 
@@ -196,7 +143,7 @@ func TestSilentHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
+	for _, tc := range []struct {
 		module, target, reason string
 		want                   []string
 	}{
@@ -209,14 +156,8 @@ func TestSilentHints(t *testing.T) {
 		{"a2s", "203.0.113.7:12345", "timeout", []string{"nothing answered on port 12345", "-m auto"}},
 		{"a2s", "203.0.113.7", "timeout", []string{"port 27015"}},
 		{"auto", "203.0.113.7:12345", "timeout", []string{"none of the protocols port 12345 suggests answered", "query port"}},
-	}
-	for _, tc := range tests {
-		got := strings.Join(silentHints(cfg, tc.module, tc.target, tc.reason), "\n")
-		for _, w := range tc.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s %s: missing %q in\n%s", tc.module, tc.target, w, got)
-			}
-		}
+	} {
+		prototest.WantAll(t, strings.Join(silentHints(cfg, tc.module, tc.target, tc.reason), "\n"), tc.want...)
 	}
 	if h := strings.Join(silentHints(cfg, "valheim", "127.0.0.1:2456", "timeout"), "\n"); strings.Contains(h, "give the game port") {
 		t.Errorf("given the game port, a hint says to give the game port:\n%s", h)
@@ -237,15 +178,6 @@ func wantOrder(t *testing.T, s string, parts ...string) {
 			return
 		}
 		at += i + len(p)
-	}
-}
-
-func wantAll(t *testing.T, body string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(body, w) {
-			t.Errorf("missing %q in:\n%s", w, body)
-		}
 	}
 }
 

@@ -71,8 +71,8 @@ func (f *fakeTB) Skipf(format string, a ...any)   { f.stop("skip: " + fmt.Sprint
 func (f *fakeTB) stop(said string)                { f.said = said; runtime.Goexit() }
 func (f *fakeTB) Logf(format string, args ...any) { f.TB.Logf(format, args...) }
 
-// fails runs f with a fakeTB and returns what ended it ("" when nothing did).
-func fails(t *testing.T, f func(tb testing.TB)) string {
+// wantFail runs f with a fakeTB and checks that it ends on a Fatal or Skip saying want.
+func wantFail(t *testing.T, want string, f func(tb testing.TB)) {
 	t.Helper()
 	tb := &fakeTB{TB: t}
 	done := make(chan struct{})
@@ -81,13 +81,7 @@ func fails(t *testing.T, f func(tb testing.TB)) string {
 		f(tb)
 	}()
 	<-done
-	return tb.said
-}
-
-// wantFail checks that f ends on a Fatal or Skip saying want.
-func wantFail(t *testing.T, want string, f func(tb testing.TB)) {
-	t.Helper()
-	if said := fails(t, f); !strings.Contains(said, want) {
-		t.Errorf("said %q, want %q", said, want)
+	if !strings.Contains(tb.said, want) {
+		t.Errorf("said %q, want %q", tb.said, want)
 	}
 }

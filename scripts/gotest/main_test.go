@@ -3,44 +3,26 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// A `go test -json` stream of two packages: one passing with two skips (one
-// reason twice), one failing.
-const stream = `{"Action":"start","Package":"ex/a"}
-{"Action":"run","Package":"ex/a","Test":"TestPodmanImage"}
-{"Action":"output","Package":"ex/a","Test":"TestPodmanImage","Output":"=== RUN   TestPodmanImage\n"}
-{"Action":"output","Package":"ex/a","Test":"TestPodmanImage","Output":"    image_test.go:31: podman not installed: skipping\n"}
-{"Action":"output","Package":"ex/a","Test":"TestPodmanImage","Output":"--- SKIP: TestPodmanImage (0.00s)\n"}
-{"Action":"skip","Package":"ex/a","Test":"TestPodmanImage"}
-{"Action":"output","Package":"ex/a","Test":"TestQstat","Output":"    qstat_test.go:9: podman not installed: skipping\n"}
-{"Action":"skip","Package":"ex/a","Test":"TestQstat"}
-{"Action":"output","Package":"ex/a","Test":"TestFine","Output":"    fine_test.go:3: chatter of a passing test\n"}
-{"Action":"pass","Package":"ex/a","Test":"TestFine"}
-{"Action":"output","Package":"ex/a","Output":"PASS\n"}
-{"Action":"output","Package":"ex/a","Output":"ok  \tex/a\t0.01s\n"}
-{"Action":"pass","Package":"ex/a"}
-{"Action":"output","Package":"ex/b","Test":"TestBroken","Output":"=== RUN   TestBroken\n"}
-{"Action":"output","Package":"ex/b","Test":"TestBroken","Output":"    broken_test.go:7: got 1, want 2\n"}
-{"Action":"output","Package":"ex/b","Test":"TestBroken","Output":"--- FAIL: TestBroken (0.00s)\n"}
-{"Action":"fail","Package":"ex/b","Test":"TestBroken"}
-{"Action":"output","Package":"ex/b","Output":"FAIL\n"}
-{"Action":"output","Package":"ex/b","Output":"FAIL\tex/b\t0.02s\n"}
-{"Action":"fail","Package":"ex/b"}
-`
-
+// TestReport reads a `go test -json` stream of two packages: one passing with two
+// skips (one reason twice), one failing.
 func TestReport(t *testing.T) {
+	stream, err := os.ReadFile("testdata/two-packages.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out strings.Builder
-	skips := report(strings.NewReader(stream), &out)
+	skips := report(bytes.NewReader(stream), &out)
 	got := out.String()
 	// go test's closing lines, which CI parses, stay as go test prints them.
-	for _, want := range []string{"ok  \tex/a\t0.01s\n", "FAIL\tex/b\t0.02s\n", "broken_test.go:7: got 1, want 2\n", "--- FAIL: TestBroken"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("output lacks %q:\n%s", want, got)
-		}
-	}
+	prototest.WantAll(t, got, "ok  \tex/a\t0.01s\n", "FAIL\tex/b\t0.02s\n", "broken_test.go:7: got 1, want 2\n", "--- FAIL: TestBroken")
 	for _, not := range []string{"chatter of a passing test", "PASS\n", "=== RUN"} {
 		if strings.Contains(got, not) {
 			t.Errorf("output has %q (go test without -v drops it):\n%s", not, got)
