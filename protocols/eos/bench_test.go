@@ -3,11 +3,9 @@ package eos
 import (
 	"net/netip"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func BenchmarkDecodeSessions(b *testing.B) {
@@ -24,15 +22,6 @@ func BenchmarkDecodeSessions(b *testing.B) {
 // BenchmarkQuery is a session search over loopback with a kept token (the
 // steady state: one sign-in an hour).
 func BenchmarkQuery(b *testing.B) {
-	f := newFake(b)
-	srv, _ := prototest.HTTP(b, f, false)
-	q := newFor(b, srv, Options{}, protocols.Settings{})
-	ctx, tr := prototest.Context(b, time.Minute), wire.NewTrace()
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Reset()
-		if _, err := q.Query(ctx, protocols.At(target), tr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	srv, _ := prototest.HTTP(b, newFake(b), false)
+	prototest.QueryBench(b, Protocol, protocols.Settings{Options: prototest.OptionsOf(Options{APIBase: srv.URL})}, target)
 }

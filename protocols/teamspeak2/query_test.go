@@ -173,19 +173,15 @@ func TestQueryPlayersPhaseError(t *testing.T) {
 }
 
 func TestQueryDrip(t *testing.T) {
-	addr := prototest.Drip(t, []byte("[TS]\r\n"))
-	if _, _, err := probe(t, addr, voice, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
+	prototest.DripTimesOut(t, onTargetPort, protocols.Settings{}, []byte("[TS]\r\n"))
 }
 
-// The contract's TCP cases need the fake on the target's own port: this copy of
-// Protocol builds queriers that connect to the target's port.
+// onTargetPort is Protocol with queriers that connect to the target's own port,
+// where the contract's and the drip's fakes listen.
+var onTargetPort = prototest.Hooked(Protocol, func(q protocols.Querier) { q.(*querier).queryPort = 0 })
+
 func TestQuerierContract(t *testing.T) {
-	p := prototest.Hooked(Protocol, func(q protocols.Querier) { q.(*querier).queryPort = 0 })
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol: p, Name: "teamspeak2", DefaultPort: 8767, Transport: "tcp",
-	})
+	prototest.QuerierContract(t, prototest.Contract{Protocol: onTargetPort, Name: "teamspeak2", DefaultPort: 8767, Transport: "tcp"})
 }
 
 func BenchmarkQuery(b *testing.B) {

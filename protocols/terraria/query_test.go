@@ -35,22 +35,18 @@ func fakeTShock(t testing.TB, body []byte, gotQuery *atomic.Value) netip.AddrPor
 func TestQueryRoundTrip(t *testing.T) {
 	var query atomic.Value
 	addr := fakeTShock(t, prototest.File(t, "status_players_rules.json"), &query)
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	prototest.NoError(t, err)
+	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
 	if q := query.Load(); q != "players=true&rules=false" {
 		t.Errorf("query string %q", q)
 	}
 	if res.Name != "Terraria Server" || res.Map != "Dirtmouth" || res.Players.Value != 3 || res.MaxPlayers.Value != 8 || len(res.PlayerList) != 3 {
 		t.Errorf("result %+v", res)
 	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil || tr.Attempts != 1 {
+	if prototest.PhaseReasons(tr) != "info:ok" || tr.Attempts != 1 {
 		t.Errorf("trace phases %+v, attempts %d", tr.Phases, tr.Attempts)
 	}
 	// Without players or rules in the module, neither is asked for.
-	if _, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
-		t.Fatal(err)
-	}
+	prototest.QueryOK(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 	if q := query.Load(); q != "players=false&rules=false" {
 		t.Errorf("query string %q", q)
 	}
@@ -69,10 +65,6 @@ func TestQueryErrors(t *testing.T) {
 	for _, h := range prototest.HTTPHazards(t, maxBody) {
 		t.Run(h.Name, func(t *testing.T) { errorCase(t, h.Handler, h.Deadline, h.Want, h.Msg) })
 	}
-	t.Run("token_required", func(t *testing.T) {
-		body := prototest.File(t, "token_required.json")
-		errorCase(t, func(w http.ResponseWriter, r *http.Request) { w.Write(body) }, 2*time.Second, wire.ErrServer, "authentication failed")
-	})
 	t.Run("proxy_502", func(t *testing.T) {
 		errorCase(t, func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, prototest.Unquoted, http.StatusBadGateway)
@@ -80,8 +72,7 @@ func TestQueryErrors(t *testing.T) {
 	})
 	t.Run("plain_tcp_junk", func(t *testing.T) {
 		addr := prototest.TCP(t, func(c net.Conn) { c.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n")) })
-		_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-		if !errors.Is(err, wire.ErrMalformed) {
+		if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrMalformed) {
 			t.Fatalf("err = %v, want malformed", err)
 		}
 	})
