@@ -13,13 +13,9 @@ func TestModulesFile(t *testing.T) {
 	c, err := config.Parse([]byte("modules:\n" +
 		"  sf_api: {protocol: satisfactory, targets: [127.0.0.1], satisfactory: {api: true, token: tok-secret-99}}\n" +
 		"  sf_udp: {protocol: satisfactory, satisfactory: {legacy: true}}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	out, err := c.YAML()
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if strings.Contains(string(out), "tok-secret-99") {
 		t.Errorf("/config shows the token:\n%s", out)
 	}

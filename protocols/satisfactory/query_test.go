@@ -71,45 +71,30 @@ func TestQueryRoundTrip(t *testing.T) {
 	}
 }
 
-// errorCase runs one query against a fake server and checks the error's sentinel and
-// that it came back before the deadline.
-func errorCase(t *testing.T, h prototest.Handler, deadline time.Duration, want error) error {
-	t.Helper()
-	addr := prototest.UDP(t, h)
-	start := time.Now()
-	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, deadline), protocols.At(addr), wire.NewTrace())
-	if !errors.Is(err, want) {
-		t.Fatalf("err = %v, want %v", err, want)
-	}
-	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, deadline)
-	}
-	return err
-}
-
 func TestQueryErrors(t *testing.T) {
 	vec := prototest.HexFile(t, "playing_djwoodz.hex")
-	t.Run("only_foreign_cookies_is_mismatch", func(t *testing.T) {
-		errorCase(t, func(req []byte) [][]byte {
+	for _, c := range []struct {
+		name string
+		h    prototest.Handler
+		d    time.Duration
+		want error
+	}{
+		{"only_foreign_cookies_is_mismatch", func(req []byte) [][]byte {
 			b := withCookie(vec, req)
 			b[11] ^= 0x80
 			return [][]byte{b}
-		}, 300*time.Millisecond, wire.ErrMismatch)
-	})
-	t.Run("only_junk_is_malformed", func(t *testing.T) {
-		errorCase(t, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse")} },
-			300*time.Millisecond, wire.ErrMalformed)
-	})
-	t.Run("truncated_reply", func(t *testing.T) {
-		errorCase(t, func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)[:40]} },
-			2*time.Second, wire.ErrTruncated)
-	})
-	t.Run("bad_terminator", func(t *testing.T) {
-		errorCase(t, lq(prototest.HexFile(t, "bad_terminator.hex")), 2*time.Second, wire.ErrMalformed)
-	})
-	t.Run("echoed_poll_is_skipped", func(t *testing.T) {
-		errorCase(t, func(req []byte) [][]byte { return [][]byte{req} }, 300*time.Millisecond, wire.ErrMalformed)
-	})
+		}, 300 * time.Millisecond, wire.ErrMismatch},
+		{"only_junk_is_malformed", func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse")} }, 300 * time.Millisecond, wire.ErrMalformed},
+		{"truncated_reply", func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)[:40]} }, 2 * time.Second, wire.ErrTruncated},
+		{"bad_terminator", lq(prototest.HexFile(t, "bad_terminator.hex")), 2 * time.Second, wire.ErrMalformed},
+		{"echoed_poll_is_skipped", func(req []byte) [][]byte { return [][]byte{req} }, 300 * time.Millisecond, wire.ErrMalformed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, c.h), protocols.Settings{}, c.d); !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+		})
+	}
 }
 
 // Silence and a closed port are failures too: the contract checks them.
@@ -132,13 +117,6 @@ func TestQueryLegacy(t *testing.T) {
 		copy(out[2:10], req[2:10])
 		return [][]byte{out}
 	})
-	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: func(v any) error {
-		v.(*Options).Legacy = true
-		return nil
-	}})
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Options: prototest.OptionsOf(Options{Legacy: true})}, 2*time.Second)
 	checkResult(t, res, wantOf(t, "legacy_v0"))
 }
