@@ -166,10 +166,7 @@ func TestNewOptions(t *testing.T) {
 // The contract's fake servers (a closed port, a silent one) stand for Discord.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    api.Probed(),
-		Name:        "discord",
-		DefaultPort: 443,
-		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{GuildID: guild})},
+		Protocol: api.Probed(), Name: "discord", DefaultPort: 443, Transport: "tcp",
+		Settings: protocols.Settings{Options: prototest.OptionsOf(Options{GuildID: guild})},
 	})
 }

@@ -260,14 +260,12 @@ func TestNewOptions(t *testing.T) {
 	})
 }
 
-// The contract's fake servers (a closed port, a silent one) stand for the backend.
+// The contract's fake servers (a closed port, a silent one) stand for the
+// backend, with a grant of their own (not the real backend's).
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    api.Probed(func(q *querier) { q.grant = protocols.NewSignIn("Hawakening") }), // not the real backend's grant
-		Name:        "hawakening",
-		DefaultPort: 7777,
-		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: prototest.OptionsOf(goodOptions())},
+		Protocol: api.Probed(func(q *querier) { q.grant = protocols.NewSignIn("Hawakening") }), Name: "hawakening", DefaultPort: 7777, Transport: "tcp",
+		Settings: protocols.Settings{Options: prototest.OptionsOf(goodOptions())},
 	})
 }
 

@@ -189,10 +189,7 @@ func TestNewOptions(t *testing.T) {
 // The contract's fake servers (a closed port, a silent one) stand for Northwood.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    api.Probed(),
-		Name:        "scpsl",
-		DefaultPort: 7777,
-		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{AccountID: account, APIKey: apiKey})},
+		Protocol: api.Probed(), Name: "scpsl", DefaultPort: 7777, Transport: "tcp",
+		Settings: protocols.Settings{Options: prototest.OptionsOf(Options{AccountID: account, APIKey: apiKey})},
 	})
 }
