@@ -82,11 +82,10 @@ func jsonHandler(body string) http.HandlerFunc {
 func TestQueryFull(t *testing.T) {
 	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
 	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	if res.Name != "Fake RP" || res.Map != "fivem-map-hipster" || res.Game != "Freeroam" || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" {
-		t.Errorf("name/map/game/version = %q %q %q %q", res.Name, res.Map, res.Game, res.Version)
-	}
-	if res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(48) || len(res.PhaseErrors) != 0 {
-		t.Errorf("players %+v max %+v phase errors %+v", res.Players, res.MaxPlayers, res.PhaseErrors)
+	// Players is `clients` as sent; neither side knows bots (NPCs are no clients).
+	if res.Name != "Fake RP" || res.Map != "fivem-map-hipster" || res.Game != "Freeroam" || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" ||
+		res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(48) || res.Bots.Known || len(res.PhaseErrors) != 0 {
+		t.Errorf("result %+v", res)
 	}
 	if len(res.PlayerList) != 2 || res.PlayerList[0] != (protocols.Player{Name: "Niko", Ping: protocols.Known(31)}) ||
 		res.PlayerList[1] != (protocols.Player{Name: "Roman"}) {
@@ -148,11 +147,7 @@ func TestQueryHTTPFailures(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			addr := fxServer(t, answer, fxMux(c.players, jsonHandler("<")))
-			start := time.Now()
 			res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 700*time.Millisecond)
-			if time.Since(start) > 3*time.Second+prototest.LagSince(start) {
-				t.Errorf("took %v", time.Since(start))
-			}
 			if res.Name != "Fake RP" || res.PlayerList != nil || len(res.PhaseErrors) != 2 {
 				t.Fatalf("result %+v", res)
 			}
@@ -213,15 +208,10 @@ func TestQueryInfoReplies(t *testing.T) {
 	}
 }
 
+// The contract's fake speaks UDP only: no info.json to fetch.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    Protocol,
-		Name:        "fivem",
-		DefaultPort: 30120,
-		Transport:   "udp",
-		Answer:      answer,
-		WantName:    "Fake RP",
-		// The contract's fake speaks UDP only: no info.json to fetch.
+		Protocol: Protocol, Name: "fivem", DefaultPort: 30120, Transport: "udp", Answer: answer, WantName: "Fake RP",
 		Settings: protocols.Settings{Options: noVersion},
 	})
 }
@@ -243,10 +233,8 @@ func TestQueryVersionOff(t *testing.T) {
 	if err != nil || res.Version != "" || res.PhaseErrors != nil {
 		t.Fatalf("%+v, %v", res, err)
 	}
-	select {
-	case p := <-hit:
-		t.Errorf("HTTP request to %s", p)
-	default:
+	if len(hit) != 0 {
+		t.Errorf("HTTP request to %s", <-hit)
 	}
 	res, _, err = prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: noVersion, Rules: true}, 2*time.Second)
 	if err != nil || res.Version == "" || len(res.Rules) == 0 {
