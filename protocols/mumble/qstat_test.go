@@ -17,8 +17,7 @@ func TestQstatCrossCheck(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			addr := prototest.UDP(t, echoing(t, false, file))
 			qs := prototest.QstatJSON(t, "-mumble", addr)
-			res, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-			prototest.NoError(t, err)
+			res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
 			if qs.Status != "online" || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
 				t.Errorf("qstat %+v, querier %d/%d", qs, res.Players.Value, res.MaxPlayers.Value)
 			}
