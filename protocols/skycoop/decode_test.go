@@ -54,14 +54,7 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 		t.Errorf("result %+v, want %+v", res, w)
 	}
 	prototest.CheckBots(t, res, w.Players, prototest.Unknown, true) // clients counted, RCON sessions too; no bots
-	var names []string
-	if res.PlayerList != nil {
-		names = []string{}
-		for _, p := range res.PlayerList {
-			names = append(names, p.Name)
-		}
-	}
-	if !slices.Equal(names, w.PlayerList) || (names == nil) != (w.PlayerList == nil) {
+	if names := prototest.ListNames(res); !slices.Equal(names, w.PlayerList) || (res.PlayerList == nil) != (w.PlayerList == nil) {
 		t.Errorf("player names = %q, want %q", names, w.PlayerList)
 	}
 	if got := len(res.PhaseErrors) == 1 && res.PhaseErrors[0].Phase == "players"; got != (w.ConfigError != "") || len(res.PhaseErrors) > 1 {

@@ -31,14 +31,7 @@ func server(t testing.TB, replies ...[]byte) prototest.Handler {
 
 func query(t *testing.T, s protocols.Settings, deadline time.Duration, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := prototest.MustNew(t, Protocol, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
-	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, deadline)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, deadline)
 }
 
 // Every vector answered over loopback gives the decoder's result, or its error,
