@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // seeds returns the server side of every vector and, when ../shared is present,
@@ -23,12 +22,6 @@ func seeds(f *testing.F) [][]byte {
 	return out
 }
 
-func checkReason(t *testing.T, err error) {
-	if r := wire.Reason(err); r == "other" || r == "" {
-		t.Fatalf("error without a reason: %v", err)
-	}
-}
-
 // fuzzStatus fuzzes decode from seeds: an error names its reason, a status is
 // valid UTF-8 with sane counts and a capped sample.
 func fuzzStatus(f *testing.F, seeds [][]byte, decode func([]byte) (status, error)) {
@@ -38,7 +31,7 @@ func fuzzStatus(f *testing.F, seeds [][]byte, decode func([]byte) (status, error
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := decode(b)
 		if err != nil {
-			checkReason(t, err)
+			prototest.CheckReason(t, err)
 			return
 		}
 		res := st.Result(true)
@@ -64,7 +57,7 @@ func FuzzDecodePacket(f *testing.F) {
 		for range 64 {
 			_, data, err := readPacket(r, 1024)
 			if err != nil {
-				checkReason(t, err)
+				prototest.CheckReason(t, err)
 				return
 			}
 			if len(data) >= 1024 {
