@@ -84,10 +84,7 @@ func TestQueryFailures(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	both := prototest.OptionsOf(Options{Password: "x", PasswordFile: "/nonexistent"})
-	if _, err := newQuerier(protocols.Settings{Options: both}); err == nil {
-		t.Error("password and password_file both accepted")
-	}
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"{password: x, password_file: /nonexistent}": "eldewrito password: "})
 }
 
 func TestQuerierContract(t *testing.T) {
