@@ -40,6 +40,7 @@ func TestQuery(t *testing.T) {
 	if err != nil || res.Name != "ACRL Nordschleife Trackday" || len(res.PlayerList) != 2 || res.PhaseErrors != nil {
 		t.Fatalf("%v, %+v", err, res)
 	}
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true) // clients: the drivers; a dedicated server runs no AI cars
 	if len(tr.Phases) != 2 || tr.Phases[1].Name != "players" {
 		t.Errorf("phases %+v", tr.Phases)
 	}

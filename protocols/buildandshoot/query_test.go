@@ -7,7 +7,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// The status server answers /json only.
+// The status server answers /json only; its count is the listed players,
+// spectators included.
 func TestStatusPage(t *testing.T) {
 	prototest.StatusPageSuite(t, prototest.StatusPage{
 		Contract: prototest.Contract{
@@ -16,5 +17,6 @@ func TestStatusPage(t *testing.T) {
 		},
 		Path: "/json", Good: "piqueserver.json", WantName: "Pique CTF", WantPlayers: 3,
 		Malformed: []string{"not_bns.json", "truncated.json"},
+		NoBots:    true,
 	})
 }

@@ -3,7 +3,6 @@ package eco
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -39,12 +38,6 @@ func TestStripTags(t *testing.T) {
 			t.Errorf("stripTags(%q) = %q, want %q", in, got, want)
 		}
 	}
-}
-
-// TestBotsMeaning: OnlinePlayers counts connected players; Eco has no bots.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, prototest.StatusPages(t, map[string]string{"/info": "info.json"}), protocols.Settings{Players: true}, 2*time.Second)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }
 
 // decoded is a reply's Result with players, for the fuzz and benchmark.

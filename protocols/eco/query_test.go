@@ -7,7 +7,7 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// /info is asked first.
+// /info is asked first; OnlinePlayers counts the connected players.
 func TestStatusPage(t *testing.T) {
 	prototest.StatusPageSuite(t, prototest.StatusPage{
 		Contract: prototest.Contract{
@@ -16,6 +16,7 @@ func TestStatusPage(t *testing.T) {
 		},
 		Path: "/info", Good: "info.json", WantName: "Green Valley EU", WantPlayers: 3,
 		Malformed: []string{"not_eco.json", "truncated.json"},
+		NoBots:    true,
 	})
 }
 

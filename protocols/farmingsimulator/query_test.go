@@ -43,6 +43,7 @@ func TestQuery(t *testing.T) {
 	if err != nil || res.Name != "Harvest Co-op" || len(res.PlayerList) != 2 || len(res.Mods) != 2 {
 		t.Fatalf("%v, %+v", err, res)
 	}
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true) // numUsed: the used slots; helpers take none, and no bots
 	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: withCode(testCode)}), tr, nil, testCode)
 }
 
@@ -77,10 +78,7 @@ func TestQueryFailures(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	both := prototest.OptionsOf(Options{Code: "x", CodeFile: "/nonexistent"})
-	if _, err := newQuerier(protocols.Settings{Options: both}); err == nil {
-		t.Error("code and code_file both accepted")
-	}
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"{code: x, code_file: /nonexistent}": "farmingsimulator code: "})
 }
 
 func TestQuerierContract(t *testing.T) {

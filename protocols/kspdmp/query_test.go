@@ -7,7 +7,8 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
-// The status page is the server's root.
+// The status page is the server's root; player_count counts the connected
+// players.
 func TestStatusPage(t *testing.T) {
 	prototest.StatusPageSuite(t, prototest.StatusPage{
 		Contract: prototest.Contract{
@@ -16,5 +17,6 @@ func TestStatusPage(t *testing.T) {
 		},
 		Path: "/", Good: "status.json", WantName: "Kerbin Orbital Club", WantPlayers: 2,
 		Malformed: []string{"not_dmp.json", "truncated.json"},
+		NoBots:    true,
 	})
 }
