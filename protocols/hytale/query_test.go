@@ -129,3 +129,9 @@ func TestQuerierContract(t *testing.T) {
 		SilentAttempts: [2]int{1, 2},
 	})
 }
+
+// BenchmarkQuery is a full exchange over loopback TCP, one connection per query.
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, pluginServer(b, func(string) string { return "OK 12 100\n" }))
+}

@@ -120,3 +120,7 @@ func TestQueryLegacy(t *testing.T) {
 	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Options: prototest.OptionsOf(Options{Legacy: true})}, 2*time.Second)
 	checkResult(t, res, wantOf(t, "legacy_v0"))
 }
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, lq(prototest.HexFile(b, "playing_djwoodz.hex"))))
+}

@@ -128,3 +128,8 @@ func TestNewOptions(t *testing.T) {
 		t.Errorf("request % X", request())
 	}
 }
+
+func BenchmarkQuery(b *testing.B) {
+	vec := prototest.HexFile(b, "rcon_counted.hex")
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, prototest.UDP(b, func([]byte) [][]byte { return [][]byte{vec} }))
+}
