@@ -99,17 +99,12 @@ func TestGTmurmurFailures(t *testing.T) {
 }
 
 func TestGTmurmurOptions(t *testing.T) {
-	for name, o := range map[string]Options{
-		"query_port without gtmurmur": {QueryPort: 27800},
-		"query_port out of range":     {GTmurmur: true, QueryPort: 70000},
-	} {
-		if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(o)}); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
-	q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{GTmurmur: true})})
-	if err != nil || q.(*gtQuerier).queryPort != 27800 {
-		t.Errorf("%+v, %v", q, err)
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"query_port: 27800":                   "query_port is the GTmurmur plugin's",
+		"{gtmurmur: true, query_port: 70000}": "query_port",
+	})
+	if q := prototest.MustNew(t, Protocol, protocols.Settings{Options: prototest.OptionsOf(Options{GTmurmur: true})}); q.(*gtQuerier).queryPort != 27800 {
+		t.Errorf("%+v", q)
 	}
 }
 

@@ -114,14 +114,10 @@ func TestQueryInfoOnly(t *testing.T) {
 }
 
 // The default query port is 51234 on the target's address.
-func TestDefaultQueryPort(t *testing.T) {
-	q, err := Protocol.New(protocols.Settings{})
-	if err != nil || q.(*querier).queryPort != 51234 {
-		t.Errorf("%+v, %v", q, err)
+func TestOptions(t *testing.T) {
+	if q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier); q.queryPort != 51234 {
+		t.Errorf("query port %d", q.queryPort)
 	}
-}
-
-func TestOptionsErrors(t *testing.T) {
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
 		"query_port: -1":    "teamspeak2 options: query_port must be between 1 and 65535, got -1",
 		"query_port: 65536": "teamspeak2 options: query_port must be between 1 and 65535, got 65536",

@@ -132,22 +132,10 @@ func TestQueryVectors(t *testing.T) {
 
 // Without options the query goes to port 10011 of the target's address.
 func TestDefaultQueryPort(t *testing.T) {
-	q, err := Protocol.New(protocols.Settings{})
-	if err != nil || q.(*querier).queryPort != 10011 {
-		t.Fatalf("%+v, %v", q, err)
+	if q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier); q.queryPort != 10011 {
+		t.Errorf("query port %d", q.queryPort)
 	}
-	for _, bad := range []int{-1, 65536} {
-		if _, err := Protocol.New(withQueryPort(0)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{QueryPort: bad})}); err == nil {
-			t.Errorf("query_port %d accepted", bad)
-		}
-	}
-	s := protocols.Settings{Options: func(any) error { return errors.New("field nope not found") }}
-	if _, err := Protocol.New(s); err == nil || !strings.Contains(err.Error(), "nope") {
-		t.Errorf("options error lost: %v", err)
-	}
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"query_port: -1": "query_port", "query_port: 65536": "query_port"})
 }
 
 // Servers that end the probe: a banned address is answered and closed before
