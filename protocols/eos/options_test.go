@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // The options block as a modules file gives it: decoded strictly, the secret
@@ -28,16 +29,12 @@ func TestOptionsYAML(t *testing.T) {
       version_attributes: [V_s]
 `
 	c, err := config.Parse([]byte(good))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	for _, m := range []string{"isle", "mine", "eos", "squad"} {
 		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
 			t.Errorf("module %s not built", m)
 		}
 	}
-	bad := strings.Replace(good, "address_attribute", "addr_attribute", 1)
-	if _, err := config.Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "addr_attribute") {
-		t.Errorf("unknown key accepted: %v", err)
-	}
+	prototest.Refused(t, func(b []byte) error { _, err := config.Parse(b); return err },
+		map[string]string{strings.Replace(good, "address_attribute", "addr_attribute", 1): "addr_attribute"})
 }

@@ -145,50 +145,41 @@ func TestUptime(t *testing.T) {
 	}
 }
 
-func checkErr(t *testing.T, err error) {
-	if !errors.Is(err, wire.ErrMalformed) {
-		t.Fatalf("error is not malformed: %v", err)
-	}
-}
-
 func FuzzDecodeInfo(f *testing.F) {
 	prototest.FuzzReplies(f, "info*.json", 0, prototest.Decoded(decodeInfo, (*info).result))
 }
 
+// The shared checks, and counts within maxCount and pings within reason (past
+// them is an error that is not ErrMalformed, which fails the fuzz).
 func FuzzDecodeMetrics(f *testing.F) {
-	prototest.SeedFiles(f, "metrics*.json")
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzReplies(f, "metrics*.json", 0, func(b []byte) (*protocols.Result, error) {
 		m, err := decodeMetrics(b)
 		if err != nil {
-			checkErr(t, err)
-			return
+			return nil, err
 		}
 		res := &protocols.Result{}
 		m.fill(res)
-		if res.Players.Value < 0 || res.Players.Value > maxCount || res.MaxPlayers.Value < 0 || res.MaxPlayers.Value > maxCount {
-			t.Fatalf("counts out of range: %v/%v", res.Players, res.MaxPlayers)
+		if res.Players.Value > maxCount || res.MaxPlayers.Value > maxCount {
+			return nil, fmt.Errorf("counts out of range: %v/%v", res.Players, res.MaxPlayers)
 		}
+		return res, nil
 	})
 }
 
 func FuzzDecodePlayers(f *testing.F) {
-	prototest.SeedFiles(f, "players*.json")
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzReplies(f, "players*.json", maxPlayers, func(b []byte) (*protocols.Result, error) {
 		pl, err := decodePlayers(b)
 		if err != nil {
-			checkErr(t, err)
-			return
+			return nil, err
 		}
 		res := &protocols.Result{}
 		pl.fill(res)
-		if len(res.PlayerList) > maxPlayers {
-			t.Fatalf("%d players kept", len(res.PlayerList))
-		}
 		for _, p := range res.PlayerList {
 			if p.Ping.Known && (p.Ping.Value < 0 || p.Ping.Value > 1e6) {
-				t.Fatalf("ping %d", p.Ping.Value)
+				return nil, fmt.Errorf("ping %d", p.Ping.Value)
 			}
 		}
+		return res, nil
 	})
 }
 
