@@ -69,17 +69,6 @@ func TestAPICode(t *testing.T) {
 	}
 }
 
-func TestValidGuildID(t *testing.T) {
-	for id, ok := range map[string]bool{
-		"290926798626357999": true, "1": true, "18446744073709551615": true,
-		"": false, "184467440737095516150": false, "12a": false, "../1": false, "1/widget.json?x=": false, " 1": false,
-	} {
-		if protocols.Digits(id, maxGuildIDLen) != ok {
-			t.Errorf("guild id %q valid = %v", id, !ok)
-		}
-	}
-}
-
 // FuzzDecode checks that no answer panics the decoder and that a decoded
 // widget's result is valid UTF-8, keeps its list cap and has no negative count.
 func FuzzDecode(f *testing.F) {

@@ -58,14 +58,6 @@ func TestQueryRoundTrip(t *testing.T) {
 	}
 }
 
-func TestQueryWithoutRules(t *testing.T) {
-	res, _, err := query(t, protocols.Settings{}, 2*time.Second, echoing(t, false, "reply_trailing.hex"))
-	prototest.NoError(t, err)
-	if res.Rules != nil || res.Players != protocols.Known(1) {
-		t.Errorf("result %+v", res)
-	}
-}
-
 func TestQuerySkipsOtherIdentifiers(t *testing.T) {
 	// A late answer to another ping, then a runt, then the answer.
 	h := echoing(t, true, "reply_wrong_ident.hex", "reply_runt.hex")
@@ -137,10 +129,14 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 	}
 }
 
+// The settings reach the exchange: its retries, and the rules only when asked
+// for; bytes past the reply are logged.
 func TestNewSettings(t *testing.T) {
-	q := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 3, Rules: true}).(*protocols.EchoExchange[*status])
-	if res := q.Result(&status{}, nil); q.Retries != 3 || res.Rules == nil {
-		t.Errorf("retries %d, rules %v", q.Retries, res.Rules)
+	for _, rules := range []bool{true, false} {
+		q, tr := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 3, Rules: rules}).(*protocols.EchoExchange[*status]), wire.NewTrace()
+		if res := q.Result(&status{Trailing: 2}, tr); q.Retries != 3 || (res.Rules != nil) != rules || !prototest.Logged(tr, "ignored 2 bytes") {
+			t.Errorf("retries %d, rules %v, log %+v; want rules: %v", q.Retries, res.Rules, tr.Entries, rules)
+		}
 	}
 }
 
