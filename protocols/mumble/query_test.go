@@ -1,7 +1,6 @@
 package mumble
 
 import (
-	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -75,27 +74,11 @@ func TestQuerySkipsOtherIdentifiers(t *testing.T) {
 }
 
 func TestQueryErrors(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		h        prototest.Handler
-		deadline time.Duration
-		want     error
-	}{
-		{"only_other_identifiers_is_mismatch", echoing(t, true, "reply_wrong_ident.hex"), 300 * time.Millisecond, wire.ErrMismatch},
-		{"only_runts_is_truncated", echoing(t, true, "reply_runt.hex"), 300 * time.Millisecond, wire.ErrTruncated},
-		{"short_reply_is_truncated", echoing(t, false, "reply_short.hex"), 2 * time.Second, wire.ErrTruncated},
-		{"reflected_ping_is_truncated", func(req []byte) [][]byte { return [][]byte{req} }, 2 * time.Second, wire.ErrTruncated},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, tr, err := query(t, protocols.Settings{Retries: 1}, tc.deadline, tc.h)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
-	}
+	prototest.ReplyFailures(t, Protocol, request(vecIdent), protocols.Settings{Retries: 1},
+		prototest.ReplyFailure{Name: "only_other_identifiers_is_mismatch", Handler: echoing(t, true, "reply_wrong_ident.hex"), D: 300 * time.Millisecond, Want: wire.ErrMismatch},
+		prototest.ReplyFailure{Name: "only_runts_is_truncated", Handler: echoing(t, true, "reply_runt.hex"), D: 300 * time.Millisecond, Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "short_reply_is_truncated", Handler: echoing(t, false, "reply_short.hex"), Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "reflected_ping_is_truncated", Handler: func(req []byte) [][]byte { return [][]byte{req} }, Want: wire.ErrTruncated})
 }
 
 // Silence and a closed port are failures too: the contract checks them. Mumble

@@ -1,7 +1,6 @@
 package satisfactory
 
 import (
-	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -73,28 +72,17 @@ func TestQueryRoundTrip(t *testing.T) {
 
 func TestQueryErrors(t *testing.T) {
 	vec := prototest.HexFile(t, "playing_djwoodz.hex")
-	for _, c := range []struct {
-		name string
-		h    prototest.Handler
-		d    time.Duration
-		want error
-	}{
-		{"only_foreign_cookies_is_mismatch", func(req []byte) [][]byte {
-			b := withCookie(vec, req)
-			b[11] ^= 0x80
-			return [][]byte{b}
-		}, 300 * time.Millisecond, wire.ErrMismatch},
-		{"only_junk_is_malformed", func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse")} }, 300 * time.Millisecond, wire.ErrMalformed},
-		{"truncated_reply", func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)[:40]} }, 2 * time.Second, wire.ErrTruncated},
-		{"bad_terminator", lq(prototest.HexFile(t, "bad_terminator.hex")), 2 * time.Second, wire.ErrMalformed},
-		{"echoed_poll_is_skipped", func(req []byte) [][]byte { return [][]byte{req} }, 300 * time.Millisecond, wire.ErrMalformed},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if _, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, c.h), protocols.Settings{}, c.d); !errors.Is(err, c.want) {
-				t.Fatalf("err = %v, want %v", err, c.want)
-			}
-		})
+	foreign := func(req []byte) [][]byte {
+		b := withCookie(vec, req)
+		b[11] ^= 0x80
+		return [][]byte{b}
 	}
+	prototest.ReplyFailures(t, Protocol, request(0), protocols.Settings{},
+		prototest.ReplyFailure{Name: "only_foreign_cookies_is_mismatch", Handler: foreign, D: 300 * time.Millisecond, Want: wire.ErrMismatch},
+		prototest.ReplyFailure{Name: "only_junk_is_malformed", Handler: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse")} }, D: 300 * time.Millisecond, Want: wire.ErrMalformed},
+		prototest.ReplyFailure{Name: "truncated_reply", Handler: func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)[:40]} }, Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "bad_terminator", Handler: lq(prototest.HexFile(t, "bad_terminator.hex")), Want: wire.ErrMalformed},
+		prototest.ReplyFailure{Name: "echoed_poll_is_skipped", Handler: func(req []byte) [][]byte { return [][]byte{req} }, D: 300 * time.Millisecond, Want: wire.ErrMalformed})
 }
 
 // Silence and a closed port are failures too: the contract checks them.

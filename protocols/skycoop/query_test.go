@@ -84,28 +84,12 @@ func TestQuerySkipsOtherPackets(t *testing.T) {
 }
 
 // Replies besides the vectors' that fail: runts, the ping echoed, a header
-// followed by garbage.
+// followed by garbage ("garb" read as a length).
 func TestQueryErrors(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		replies  [][]byte
-		deadline time.Duration
-		want     error
-	}{
-		{"only_runts_is_truncated", [][]byte{{0x93, 0}}, 300 * time.Millisecond, wire.ErrTruncated},
-		{"echoed_ping_is_mismatch", [][]byte{request()}, 300 * time.Millisecond, wire.ErrMismatch},
-		{"garbage_after_header", [][]byte{append([]byte{0x93, 0, 0, 0}, "garbage!"...)}, 2 * time.Second, wire.ErrTooLarge}, // "garb" read as a length
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, tr, err := query(t, protocols.Settings{Retries: 1}, tc.deadline, server(t, tc.replies...))
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
-				t.Errorf("phases = %+v", tr.Phases)
-			}
-		})
-	}
+	prototest.ReplyFailures(t, Protocol, request(), protocols.Settings{Retries: 1},
+		prototest.ReplyFailure{Name: "only_runts_is_truncated", Replies: [][]byte{{0x93, 0}}, D: 300 * time.Millisecond, Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "echoed_ping_is_mismatch", Replies: [][]byte{request()}, D: 300 * time.Millisecond, Want: wire.ErrMismatch},
+		prototest.ReplyFailure{Name: "garbage_after_header", Replies: [][]byte{append([]byte{0x93, 0, 0, 0}, "garbage!"...)}, Want: wire.ErrTooLarge})
 }
 
 // Silence and a closed port are failures too: the contract checks them.
