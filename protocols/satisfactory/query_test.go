@@ -77,9 +77,10 @@ func TestQueryErrors(t *testing.T) {
 		b[11] ^= 0x80
 		return [][]byte{b}
 	}
+	junk := func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse")} }
 	prototest.ReplyFailures(t, Protocol, request(0), protocols.Settings{},
 		prototest.ReplyFailure{Name: "only_foreign_cookies_is_mismatch", Handler: foreign, D: 300 * time.Millisecond, Want: wire.ErrMismatch},
-		prototest.ReplyFailure{Name: "only_junk_is_malformed", Handler: func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse")} }, D: 300 * time.Millisecond, Want: wire.ErrMalformed},
+		prototest.ReplyFailure{Name: "only_junk_is_malformed", Handler: junk, D: 300 * time.Millisecond, Want: wire.ErrMalformed},
 		prototest.ReplyFailure{Name: "truncated_reply", Handler: func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)[:40]} }, Want: wire.ErrTruncated},
 		prototest.ReplyFailure{Name: "bad_terminator", Handler: lq(prototest.HexFile(t, "bad_terminator.hex")), Want: wire.ErrMalformed},
 		prototest.ReplyFailure{Name: "echoed_poll_is_skipped", Handler: func(req []byte) [][]byte { return [][]byte{req} }, D: 300 * time.Millisecond, Want: wire.ErrMalformed})
