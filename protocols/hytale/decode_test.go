@@ -2,11 +2,9 @@ package hytale
 
 import (
 	"errors"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -14,7 +12,9 @@ import (
 )
 
 // TestVectors runs the hand-built vectors in testdata/: the counts of the OK
+
 // line, or the error and the server's message it quotes.
+
 func TestVectors(t *testing.T) {
 	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
@@ -26,6 +26,7 @@ func TestVectors(t *testing.T) {
 }
 
 // A hostile message is quoted, never printed raw into logs.
+
 func TestDecodeErrorQuoted(t *testing.T) {
 	_, err := decode([]byte("ERROR \x1b[31mred\xff\n"))
 	// Byte-wise: ContainsAny would read "\xff" as U+FFFD, not as the raw byte.
@@ -65,32 +66,3 @@ func FuzzDecode(f *testing.F) {
 // FuzzDecodeFlavours: no HyQuery datagram or Nitrado body panics its decoder,
 
 // every error names one reason, and counts are never negative.
-
-func FuzzDecodeFlavours(f *testing.F) {
-	for _, b := range prototest.HexFiles(f, "hyquery_") {
-		f.Add(b)
-	}
-	prototest.SeedFiles(f, "nitrado*.json")
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if in, err := decodeHyQuery(b); err != nil {
-			prototest.CheckReason(t, err)
-		} else if res := in.result(); res.Players.Value < 0 || res.MaxPlayers.Value < 0 || !utf8.ValidString(res.Name+res.Version) {
-			t.Fatalf("%+v", res)
-		}
-		var r nitradoReply
-		resp := &wire.HTTPResponse{Status: 200, Header: http.Header{}, Body: b}
-		if err := wire.DecodeJSON(resp, &r); err != nil {
-			return
-		}
-		res, err := r.result(true)
-		if err != nil {
-			if wire.Reason(err) != "malformed" {
-				t.Fatalf("%v", err)
-			}
-			return
-		}
-		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 || len(res.PlayerList) > maxNitradoList {
-			t.Fatalf("%+v", res)
-		}
-	})
-}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -158,4 +159,33 @@ func nitradoDecode(t *testing.T, body []byte, players bool) (*protocols.Result, 
 		return nil, err
 	}
 	return r.result(players)
+}
+
+func FuzzDecodeFlavours(f *testing.F) {
+	for _, b := range prototest.HexFiles(f, "hyquery_") {
+		f.Add(b)
+	}
+	prototest.SeedFiles(f, "nitrado*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if in, err := decodeHyQuery(b); err != nil {
+			prototest.CheckReason(t, err)
+		} else if res := in.result(); res.Players.Value < 0 || res.MaxPlayers.Value < 0 || !utf8.ValidString(res.Name+res.Version) {
+			t.Fatalf("%+v", res)
+		}
+		var r nitradoReply
+		resp := &wire.HTTPResponse{Status: 200, Header: http.Header{}, Body: b}
+		if err := wire.DecodeJSON(resp, &r); err != nil {
+			return
+		}
+		res, err := r.result(true)
+		if err != nil {
+			if wire.Reason(err) != "malformed" {
+				t.Fatalf("%v", err)
+			}
+			return
+		}
+		if res.Players.Value < 0 || res.MaxPlayers.Value < 0 || len(res.PlayerList) > maxNitradoList {
+			t.Fatalf("%+v", res)
+		}
+	})
 }
