@@ -4,8 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/config/configtest"
 )
 
 // The options block as a modules file gives it: decoded strictly, the secret
@@ -28,13 +27,6 @@ func TestOptionsYAML(t *testing.T) {
       name_attribute: NAME_s
       version_attributes: [V_s]
 `
-	c, err := config.Parse([]byte(good))
-	prototest.NoError(t, err)
-	for _, m := range []string{"isle", "mine", "eos", "squad"} {
-		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
-			t.Errorf("module %s not built", m)
-		}
-	}
-	prototest.Refused(t, func(b []byte) error { _, err := config.Parse(b); return err },
-		map[string]string{strings.Replace(good, "address_attribute", "addr_attribute", 1): "addr_attribute"})
+	configtest.Modules(t, good, "isle", "mine", "eos", "squad")
+	configtest.Refused(t, map[string]string{strings.Replace(good, "address_attribute", "addr_attribute", 1): "addr_attribute"})
 }
