@@ -217,13 +217,7 @@ func TestQueryFailures(t *testing.T) {
 			t.Parallel()
 			f := &fakeMeteor{t: t, hook: c.hook, listHook: c.listHook}
 			q := newFor(t, f, false, c.o)
-			// A short deadline for the silent server; room for a megabyte
-			// through the race detector for the others.
-			d := 3 * time.Second
-			if c.want == wire.ErrTimeout {
-				d = 500 * time.Millisecond
-			}
-			res, tr, err := prototest.QueryWithin(t, q, target, d)
+			res, tr, err := prototest.QueryWithin(t, q, target, prototest.FailureDeadline(c.want))
 			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "grant-1", prototest.Unquoted)
 			prototest.NoSecrets(t, q, tr, err, password)
 			if c.noRequest && (f.signIns.Load() != 0 || f.lists.Load() != 0) {

@@ -132,13 +132,7 @@ func TestQueryFailures(t *testing.T) {
 			f := &fakeNorthwood{t: t, hook: c.hook}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := api.Against(t, srv, c.o, protocols.Settings{Players: true})
-			// A short deadline for the silent server; room for the big body
-			// through the race detector for the others.
-			d := 3 * time.Second
-			if c.want == wire.ErrTimeout {
-				d = 500 * time.Millisecond
-			}
-			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.at), d)
+			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.at), prototest.FailureDeadline(c.want))
 			if c.want == nil {
 				// a count over the maximum is the server's to say: kept as sent
 				if err != nil || res.Players.Value != 7 || res.MaxPlayers.Value != 3 {
