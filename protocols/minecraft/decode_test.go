@@ -17,7 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/internal/mctext"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -195,16 +194,7 @@ func TestHandshakeHosts(t *testing.T) {
 	}
 }
 
-func TestStripCodes(t *testing.T) {
-	// What mctext's own test does not: a multi-byte code character.
-	for in, want := range map[string]string{
-		"§x§f§f§0§0§0§0Hex red":    "Hex red", // BungeeCord hex colour
-		"multi\u00a7\u00e9byte §é": "multibyte ",
-	} {
-		if got := mctext.StripCodes(in); got != want {
-			t.Errorf("mctext.StripCodes(%q) = %q, want %q", in, got, want)
-		}
-	}
+func TestOneLine(t *testing.T) {
 	if got := oneLine("  §  centred\r\n   line two\t "); got != "§ centred line two" {
 		t.Errorf("oneLine = %q", got)
 	}
