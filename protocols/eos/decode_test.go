@@ -93,9 +93,7 @@ func TestDecodeSessions(t *testing.T) {
 			}
 			for _, c := range e.Cases {
 				pk, err := decodeSessions(body, netip.MustParseAddrPort(c.Target))
-				if err != nil {
-					t.Fatal(err)
-				}
+				prototest.NoError(t, err)
 				if pk.sessions != c.Sessions || pk.matches != c.Matches || (pk.session != nil) != (c.Matches > 0) {
 					t.Fatalf("%s: %d sessions, %d matches, picked %v", c.Target, pk.sessions, pk.matches, pk.session != nil)
 				}

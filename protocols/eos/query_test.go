@@ -222,9 +222,7 @@ func TestQueryPresets(t *testing.T) {
 			srv, _ := prototest.HTTP(t, f, true)
 			q := newFor(t, srv, Options{Preset: c.preset}, protocols.Settings{Rules: w.Rules > 0})
 			res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			prototest.CheckResult(t, res, *w.Result)
 			if attempts := 2 + len(f.devices); len(res.Rules) != w.Rules || prototest.PhaseNames(tr) != "challenge,info" || tr.Attempts != attempts {
 				t.Errorf("%d rules, phases %s, %d requests", len(res.Rules), prototest.PhaseNames(tr), tr.Attempts)

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -70,9 +69,7 @@ func TestVectors(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			checkStatus(t, st, w)
 			if w.Pong == "" {
 				return
@@ -375,10 +372,7 @@ type segment struct {
 
 func loadExchange(t testing.TB, name string) []segment {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := prototest.File(t, name)
 	var segs []segment
 	for i, line := range strings.Split(string(raw), "\n") {
 		line, _, _ = strings.Cut(line, "#")

@@ -104,9 +104,7 @@ func fixtureStatus(t *testing.T, b []byte, frameLen, jsonLen int, want *fixtureS
 	}
 	r := bufio.NewReader(bytes.NewReader(b))
 	st, err := readResponse(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	res := st.Result(true)
 	wantName := ""
 	if want.Description != nil {

@@ -28,9 +28,7 @@ func testQuerier(t testing.TB, s protocols.Settings, opts *Options) *querier {
 		s.Options = func(v any) error { *v.(*Options) = *opts; return nil }
 	}
 	q, err := newQuerier(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	mq := q.(*querier)
 	mq.payload = func() int64 { return vectorPayload }
 	return mq
@@ -122,9 +120,7 @@ func TestQueryVectors(t *testing.T) {
 			})
 			q := testQuerier(t, protocols.Settings{Players: true}, &Options{Host: "localhost"})
 			res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			// The result is the server side's, as TestVectors checks it.
 			st, _ := readResponse(bufio.NewReader(bytes.NewReader(side(segs, false))))
 			want := st.Result(true)
@@ -226,9 +222,7 @@ func TestQueryLegacy(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			got := fmt.Sprintf("%s/%s/%s/%d/%d", res.Info[0].Value, res.Name, res.Version, res.Players.Value, res.MaxPlayers.Value)
 			if res.Info[0].Key != "format" || got != c.want || !res.Players.Known || !res.MaxPlayers.Known || res.PlayerList != nil || prototest.PhaseNames(tr) != "info" {
 				t.Errorf("result %s %+v, phases %s", got, res, prototest.PhaseNames(tr))
