@@ -2,6 +2,7 @@ package teamspeak2
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -88,29 +89,32 @@ func probe(t testing.TB, query netip.AddrPort, target netip.AddrPort, s protocol
 	return prototest.QueryNew(t, Protocol, target, s, d)
 }
 
+// A full probe; one without players or rules; one whose pl the server refuses
+// (a phase error beside si's result).
 func TestQuery(t *testing.T) {
-	f := newFake(t)
-	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	prototest.NoError(t, err)
-	if res.Name != "Gameserver Exporter TS2" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) ||
-		res.Password != protocols.FlagTrue || len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Jürgen" || len(res.Rules) != 20 || res.PhaseErrors != nil {
-		t.Errorf("%+v", res)
-	}
-	if got := prototest.PhaseReasons(tr); got != "info:ok,players:ok" {
-		t.Errorf("phases %s", got)
-	}
-	// quit is sent after the last reply; the fake may not have read it yet.
-	if got := strings.Join(f.commands(), ","); !strings.HasPrefix(got, "sel 8767,si,pl") {
-		t.Errorf("commands %s", got)
-	}
-	prototest.CheckUTF8(t, res)
-}
-
-func TestQueryInfoOnly(t *testing.T) {
-	f := newFake(t)
-	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{}, 2*time.Second)
-	if err != nil || res.PlayerList != nil || res.Rules != nil || prototest.PhaseReasons(tr) != "info:ok" {
-		t.Errorf("%+v, %v, phases %s", res, err, prototest.PhaseReasons(tr))
+	for _, c := range []struct {
+		name string
+		s    protocols.Settings
+		pl   string // pl's reply, "" for the vector's
+		want string // prototest.ProbeLine
+	}{
+		{"full", protocols.Settings{Players: true, Rules: true}, "",
+			`"Gameserver Exporter TS2" "" "" "" 3/32 bots ? pw 2 [Alice Bob the Builder Jürgen] rules 20 info 20 partial [] | info:ok,players:ok`},
+		{"info only", protocols.Settings{}, "", `"Gameserver Exporter TS2" "" "" "" 3/32 bots ? pw 2 - rules - info 20 partial [] | info:ok`},
+		{"pl refused", protocols.Settings{Players: true}, "ERROR, not allowed\r\n",
+			`"Gameserver Exporter TS2" "" "" "" 3/32 bots ? pw 2 - rules - info 20 partial [players:server_error] | info:ok,players:server_error`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t)
+			f.pl = cmp.Or(c.pl, f.pl)
+			res, tr, err := probe(t, f.start(t), voice, c.s, 2*time.Second)
+			prototest.CheckProbe(t, res, tr, err, c.want)
+			prototest.CheckUTF8(t, res)
+			// quit is sent after the last reply; the fake may not have read it yet.
+			if got := strings.Join(f.commands(), ","); c.s.Players && !strings.HasPrefix(got, "sel 8767,si,pl") {
+				t.Errorf("commands %s", got)
+			}
+		})
 	}
 }
 
@@ -156,16 +160,6 @@ func TestQueryFailures(t *testing.T) {
 	addr := prototest.TCP(t, func(c net.Conn) { io.WriteString(c, "[TS]\r\n"); prototest.DrainLine(c) })
 	if _, _, err := probe(t, addr, voice, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrTruncated) {
 		t.Errorf("close after greeting: %v", err)
-	}
-}
-
-// A broken pl is a phase error beside si's result.
-func TestQueryPlayersPhaseError(t *testing.T) {
-	f := newFake(t)
-	f.pl = "ERROR, not allowed\r\n"
-	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{Players: true}, time.Second)
-	if err != nil || res.Name == "" || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || prototest.PhaseReasons(tr) != "info:ok,players:server_error" {
-		t.Errorf("%+v, %v, phases %s", res, err, prototest.PhaseReasons(tr))
 	}
 }
 
