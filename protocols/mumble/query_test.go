@@ -47,13 +47,13 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 // answer, skipped and noted.
 func TestQueryRoundTrip(t *testing.T) {
 	res, tr, err := query(t, protocols.Settings{Rules: true, Players: true}, 2*time.Second, echoing(t, false, "reply_1_3_4.hex"))
-	prototest.CheckProbe(t, res, tr, err, `"" "" "Mumble" "1.3.4" 5/50 bots ? pw 0 - rules 1 info 4 partial [] | info:ok skipped 0`)
+	prototest.CheckProbe(t, res, tr, err, `"" "" "Mumble" "1.3.4" 5/50 bots ? pw 0 - rules 1 info 4 partial [] | info:ok skipped 0 log 0`)
 	if !slices.Equal(res.Rules, []protocols.KV{{Key: "bandwidth", Value: "72000"}}) {
 		t.Errorf("rules %+v", res.Rules)
 	}
 	h, good := echoing(t, true, "reply_wrong_ident.hex", "reply_runt.hex"), echoing(t, false, "reply_1_5_patch_capped.hex")
 	res, tr, err = query(t, protocols.Settings{}, 2*time.Second, func(req []byte) [][]byte { return append(h(req), good(req)...) })
-	prototest.CheckProbe(t, res, tr, err, `"" "" "Mumble" "1.5.255" 12/100 bots ? pw 0 - rules - info 4 partial [] | info:ok skipped 2`)
+	prototest.CheckProbe(t, res, tr, err, `"" "" "Mumble" "1.5.255" 12/100 bots ? pw 0 - rules - info 4 partial [] | info:ok skipped 2 log 2`)
 }
 
 func TestQueryErrors(t *testing.T) {
