@@ -79,23 +79,16 @@ func jsonHandler(body string) http.HandlerFunc {
 	}
 }
 
+// fakeRP is the start of the ProbeLine of the fake's getinfo reply.
+const fakeRP = `"Fake RP" "fivem-map-hipster" "Freeroam" `
+
+// Players is `clients` as sent; neither side knows bots (NPCs are no clients).
 func TestQueryFull(t *testing.T) {
 	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
-	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	// Players is `clients` as sent; neither side knows bots (NPCs are no clients).
-	if res.Name != "Fake RP" || res.Map != "fivem-map-hipster" || res.Game != "Freeroam" || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" ||
-		res.Players != protocols.Known(2) || res.MaxPlayers != protocols.Known(48) || res.Bots.Known || len(res.PhaseErrors) != 0 {
-		t.Errorf("result %+v", res)
-	}
-	if len(res.PlayerList) != 2 || res.PlayerList[0] != (protocols.Player{Name: "Niko", Ping: protocols.Known(31)}) ||
-		res.PlayerList[1] != (protocols.Player{Name: "Roman"}) {
-		t.Errorf("player list %+v", res.PlayerList)
-	}
-	if len(res.Rules) != 2 || res.Rules[0].Key != "gamename" || len(res.Info) != 9 {
-		t.Errorf("rules %q info %q", res.Rules, res.Info)
-	}
-	if p := prototest.PhaseNames(tr); p != "info,players,rules" {
-		t.Errorf("phases %q", p)
+	res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
+	prototest.CheckProbe(t, res, tr, err, fakeRP+`"FXServer-master SERVER v1.0.0.7290 linux" 2/48 bots ? pw 0 [Niko Roman] rules 2 info 9 partial [] | info:ok,players:ok,rules:ok skipped 0 log 0`)
+	if res.PlayerList[0] != (protocols.Player{Name: "Niko", Ping: protocols.Known(31)}) || res.PlayerList[1] != (protocols.Player{Name: "Roman"}) || res.Rules[0].Key != "gamename" {
+		t.Errorf("player list %+v, rules %q", res.PlayerList, res.Rules)
 	}
 	// players.json holds identifiers and addresses: none of it reaches the trace.
 	prototest.NoSecrets(t, nil, tr, nil, "license:", "198.51.100.9")
@@ -107,14 +100,8 @@ func TestQueryInfoOnly(t *testing.T) {
 	hit := make(chan string, 4)
 	players := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path }
 	info := func(w http.ResponseWriter, r *http.Request) { hit <- r.URL.Path; jsonHandler(infoBody)(w, r) }
-	addr := fxServer(t, answer, fxMux(players, info))
-	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
-	if res.PlayerList != nil || res.Rules != nil || res.Version != "FXServer-master SERVER v1.0.0.7290 linux" || res.Name != "Fake RP" || res.PhaseErrors != nil {
-		t.Errorf("result %+v", res)
-	}
-	if len(tr.Phases) != 2 || tr.Phases[1].Name != "version" {
-		t.Errorf("phases %+v", tr.Phases)
-	}
+	res, tr, err := prototest.QueryNew(t, Protocol, fxServer(t, answer, fxMux(players, info)), protocols.Settings{}, 2*time.Second)
+	prototest.CheckProbe(t, res, tr, err, fakeRP+`"FXServer-master SERVER v1.0.0.7290 linux" 2/48 bots ? pw 0 - rules - info 9 partial [] | info:ok,version:ok skipped 0 log 0`)
 	if n := len(hit); n != 1 || <-hit != "/info.json" {
 		t.Errorf("%d HTTP requests, want /info.json alone", n)
 	}
@@ -163,12 +150,8 @@ func TestQueryHTTPFailures(t *testing.T) {
 // No HTTP server at all on the port (UDP only): the players and version phases
 // are refused.
 func TestQueryNoHTTP(t *testing.T) {
-	addr := prototest.UDP(t, answer)
-	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
-	if len(res.PhaseErrors) != 2 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrRefused) ||
-		res.PhaseErrors[1].Phase != "version" || !errors.Is(res.PhaseErrors[1].Err, wire.ErrRefused) {
-		t.Errorf("phase errors %+v", res.PhaseErrors)
-	}
+	res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, answer), protocols.Settings{Players: true}, 2*time.Second)
+	prototest.CheckProbe(t, res, tr, err, fakeRP+`"" 2/48 bots ? pw 0 - rules - info 9 partial [players:refused version:refused] | info:ok,players:refused,version:refused`)
 }
 
 // The getinfo side alone: stray OOB datagrams and replies with another
