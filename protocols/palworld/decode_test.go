@@ -73,7 +73,7 @@ func TestDecodeVectors(t *testing.T) {
 }
 
 // An empty list is zero players, not unknown (the count when metrics failed:
-// TestQueryPartial).
+// TestQuery, "metrics fail").
 func TestDecodeEmptyPlayers(t *testing.T) {
 	pl, _ := decodePlayers(prototest.File(t, "players_empty.json"))
 	res := &protocols.Result{}
