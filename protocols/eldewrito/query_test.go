@@ -6,7 +6,6 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -36,39 +35,32 @@ func withPassword(pw string) func(any) error {
 	return prototest.OptionsOf(Options{Password: protocols.Secret(pw)})
 }
 
+// An open server; a passworded one without the password, with it, with a
+// wrong one: the players phase says what to fix.
 func TestQueryPassword(t *testing.T) {
 	t.Parallel()
-	addr := fake(t, testPassword)
+	const open, private = `"Blood Gulch 24/7" "Valhalla" "slayer" "0.6.1.0" 2/16 bots ? pw `, `"Private" "Guardian" "slayer" "0.6.1.0" 5/16 bots ? pw 2 - rules - info 6 partial [players:server_error] | info:ok`
 	for _, tc := range []struct {
-		name     string
-		opts     func(any) error
-		players  int
-		phaseMsg string
+		name, server string // the server's password
+		opts         func(any) error
+		rules        bool
+		want, says   string // prototest.ProbeLine; what the players phase error says
 	}{
-		{"no password", nil, 0, "password_file"},
-		{"right password", withPassword(testPassword), 2, ""},
-		{"wrong password", withPassword("nope"), 0, "wrong password"},
+		{"open", "", nil, true, open + `1 [Chief Arbiter] rules 2 info 6 partial [] | info:ok`, ""},
+		{"no password", testPassword, nil, false, private, "password_file"},
+		{"right password", testPassword, withPassword(testPassword), false, open + `0 [Chief Arbiter] rules - info 6 partial [] | info:ok`, ""},
+		{"wrong password", testPassword, withPassword("nope"), false, private, "wrong password"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Options: tc.opts}, 2*time.Second)
-			if len(res.PlayerList) != tc.players {
-				t.Errorf("players %+v", res.PlayerList)
-			}
-			if tc.phaseMsg == "" && res.PhaseErrors != nil || tc.phaseMsg != "" && (len(res.PhaseErrors) != 1 || !strings.Contains(res.PhaseErrors[0].Err.Error(), tc.phaseMsg)) {
-				t.Errorf("phase errors %v, want one saying %q", res.PhaseErrors, tc.phaseMsg)
+			res, tr, err := prototest.QueryOnce(t, newQuerier, fake(t, tc.server), protocols.Settings{Players: true, Rules: tc.rules, Options: tc.opts})
+			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if tc.says != "" && (res == nil || len(res.PhaseErrors) != 1 || !strings.Contains(res.PhaseErrors[0].Err.Error(), tc.says)) {
+				t.Errorf("phase errors %v, want one saying %q", res, tc.says)
 			}
 			prototest.NoSecrets(t, nil, tr, nil, testPassword, base64.StdEncoding.EncodeToString([]byte("dorito:"+testPassword)))
 		})
 	}
 	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: withPassword(testPassword)}), nil, nil, testPassword)
-}
-
-func TestQueryOpen(t *testing.T) {
-	t.Parallel()
-	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, ""), protocols.Settings{Players: true, Rules: true})
-	if err != nil || res.Name != "Blood Gulch 24/7" || len(res.PlayerList) != 2 || len(res.Rules) != 2 || res.Password != protocols.FlagFalse {
-		t.Fatalf("%v, %+v", err, res)
-	}
 }
 
 // The info server answers any path.
