@@ -39,7 +39,8 @@ func withPassword(pw string) func(any) error {
 // wrong one: the players phase says what to fix.
 func TestQueryPassword(t *testing.T) {
 	t.Parallel()
-	const open, private = `"Blood Gulch 24/7" "Valhalla" "slayer" "0.6.1.0" 2/16 bots ? pw `, `"Private" "Guardian" "slayer" "0.6.1.0" 5/16 bots ? pw 2 - rules - info 6 partial [players:server_error] | info:ok`
+	const open = `"Blood Gulch 24/7" "Valhalla" "slayer" "0.6.1.0" 2/16 bots ? pw `
+	const private = `"Private" "Guardian" "slayer" "0.6.1.0" 5/16 bots ? pw 2 - rules - info 6 partial [players:server_error] | info:ok`
 	for _, tc := range []struct {
 		name, server string // the server's password
 		opts         func(any) error
