@@ -32,23 +32,22 @@ func fakeTShock(t testing.TB, body []byte, gotQuery *atomic.Value) netip.AddrPor
 	return addr
 }
 
+// The players and the rules are asked for only when the module wants them.
 func TestQueryRoundTrip(t *testing.T) {
 	var query atomic.Value
 	addr := fakeTShock(t, prototest.File(t, "status_players_rules.json"), &query)
-	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
-	if q := query.Load(); q != "players=true&rules=false" {
-		t.Errorf("query string %q", q)
-	}
-	if res.Name != "Terraria Server" || res.Map != "Dirtmouth" || res.Players.Value != 3 || res.MaxPlayers.Value != 8 || len(res.PlayerList) != 3 {
-		t.Errorf("result %+v", res)
-	}
-	if prototest.PhaseReasons(tr) != "info:ok" || tr.Attempts != 1 {
-		t.Errorf("trace phases %+v, attempts %d", tr.Phases, tr.Attempts)
-	}
-	// Without players or rules in the module, neither is asked for.
-	prototest.QueryOK(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
-	if q := query.Load(); q != "players=false&rules=false" {
-		t.Errorf("query string %q", q)
+	for _, c := range []struct {
+		players     bool
+		query, want string
+	}{
+		{true, "players=true&rules=false", "[Guide Zoë Pinky] rules - info 10"},
+		{false, "players=false&rules=false", "- rules - info 9"},
+	} {
+		res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: c.players}, 2*time.Second)
+		prototest.CheckProbe(t, res, tr, err, `"Terraria Server" "Dirtmouth" "" "v1.4.4.9" 3/8 bots ? pw 1 `+c.want+` partial [] | info:ok skipped 0 log 0`)
+		if q := query.Load(); q != c.query || tr.Attempts != 1 {
+			t.Errorf("query string %q, %d attempts", q, tr.Attempts)
+		}
 	}
 }
 
