@@ -2,7 +2,6 @@ package satisfactory
 
 import (
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -40,17 +39,12 @@ func isPoll(req []byte) bool {
 // junk before the answer are skipped, each noted.
 func TestQueryRoundTrip(t *testing.T) {
 	vec := prototest.HexFile(t, "playing_djwoodz.hex")
-	var (
-		mu      sync.Mutex
-		cookies [][]byte
-	)
+	cookies := make(chan []byte, 4)
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		if !isPoll(req) {
 			return nil
 		}
-		mu.Lock()
-		cookies = append(cookies, slices.Clone(req[4:12]))
-		mu.Unlock()
+		cookies <- slices.Clone(req[4:12])
 		stale := withCookie(vec, req)
 		stale[4] ^= 0xFF
 		return [][]byte{stale, []byte("junk"), withCookie(vec, req)}
@@ -63,10 +57,8 @@ func TestQueryRoundTrip(t *testing.T) {
 		}
 		checkResult(t, res, wantOf(t, "playing_djwoodz"))
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(cookies) != 2 || slices.Equal(cookies[0], cookies[1]) {
-		t.Errorf("cookies %x: want a fresh random cookie per query", cookies)
+	if n := len(cookies); n != 2 || slices.Equal(<-cookies, <-cookies) {
+		t.Errorf("%d polls, or the same cookie twice: want a fresh random cookie per query", n)
 	}
 }
 

@@ -3,7 +3,6 @@ package skycoop
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -55,31 +54,24 @@ func TestQueryVectors(t *testing.T) {
 }
 
 // The settings reach the exchange: without players, no list and no players
-// phase error (the config is cut); a configured packet id is the one answered.
+// phase error (the config is cut); a configured packet id is the one answered;
+// a game packet and a runt before the reply are skipped, each noted.
 func TestQuerySettings(t *testing.T) {
 	reply := prototest.HexFile(t, "spec_worked_srv.hex")
 	binary.LittleEndian.PutUint32(reply, 150)
+	const srv = `"Srv" "" "The Long Dark" "0.13.2" 1/4 bots ? pw 0 [Alice] rules - info 8 partial [] | info:ok `
 	for _, c := range []struct {
-		s     protocols.Settings
-		reply []byte
-		want  string // name/players/list/phase errors
+		s       protocols.Settings
+		replies [][]byte
+		want    string // prototest.ProbeLine
 	}{
-		{protocols.Settings{}, prototest.HexFile(t, "config_truncated.hex"), "Cut/{Value:2 Known:true}/[]/"},
-		{protocols.Settings{Players: true, Options: prototest.OptionsYAML("packet_id: 150")}, reply, "Srv/{Value:1 Known:true}/[Alice]/"},
+		{protocols.Settings{}, [][]byte{prototest.HexFile(t, "config_truncated.hex")},
+			`"Cut" "" "The Long Dark" "0.13.2" 2/6 bots ? pw 0 - rules - info 6 partial [] | info:ok skipped 0 log 1`},
+		{protocols.Settings{Players: true, Options: prototest.OptionsYAML("packet_id: 150")}, [][]byte{reply}, srv + "skipped 0 log 0"},
+		{protocols.Settings{Players: true}, [][]byte{{5, 0, 0, 0, 1, 2, 3}, {0x93}, prototest.HexFile(t, "spec_worked_srv.hex")}, srv + "skipped 2 log 2"},
 	} {
-		res, _, err := query(t, c.s, 2*time.Second, server(t, c.reply))
-		if got := fmt.Sprintf("%s/%+v/%s/%s", res.Name, res.Players, prototest.PlayerNames(res), prototest.PhaseErrorReasons(res)); err != nil || got != c.want || c.s.Players != (res.PlayerList != nil) {
-			t.Errorf("%s, %v; want %s", got, err, c.want)
-		}
-	}
-}
-
-func TestQuerySkipsOtherPackets(t *testing.T) {
-	game := []byte{5, 0, 0, 0, 1, 2, 3} // some game packet
-	res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second,
-		server(t, game, []byte{0x93}, prototest.HexFile(t, "spec_worked_srv.hex")))
-	if err != nil || res.Name != "Srv" || prototest.Ignored(tr) != 2 {
-		t.Errorf("%v, name %q, %d packets noted as ignored, want 2", err, res.Name, prototest.Ignored(tr))
+		res, tr, err := query(t, c.s, 2*time.Second, server(t, c.replies...))
+		prototest.CheckProbe(t, res, tr, err, c.want)
 	}
 }
 
