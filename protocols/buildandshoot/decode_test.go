@@ -34,9 +34,12 @@ func TestDecode(t *testing.T) {
 		{File: "not_bns.json", Err: wire.ErrMalformed},
 		{File: "truncated.json", Err: wire.ErrMalformed},
 	})
-	if s, err := decode(prototest.File(t, "piqueserver.json")); err != nil || s.result(false).PlayerList != nil {
+	s, err := decode(prototest.File(t, "piqueserver.json"))
+	prototest.NoError(t, err)
+	if s.result(false).PlayerList != nil {
 		t.Error("players not asked for, but listed")
 	}
+	prototest.CheckBots(t, s.result(true), 3, prototest.Unknown, true) // the listed players, spectators included; no bots
 	if _, err := decode([]byte(`{"serverName":"x","players":{"blue":5}}`)); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("players of the wrong shape: %v", err)
 	}

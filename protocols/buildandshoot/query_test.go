@@ -17,7 +17,6 @@ func TestStatusPage(t *testing.T) {
 		},
 		Path: "/json", Good: "piqueserver.json", WantName: "Pique CTF", WantPlayers: 3,
 		Malformed: []string{"not_bns.json", "truncated.json"},
-		NoBots:    true,
 	})
 }
 

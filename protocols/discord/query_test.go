@@ -72,6 +72,7 @@ func TestQuery(t *testing.T) {
 			q := api.Against(t, srv, Options{GuildID: guild}, protocols.Settings{Players: players})
 			res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 			prototest.CheckProbe(t, res, tr, err, `"Example Gaming Community" "" "" "" 3/? bots ? pw 0 `+list+` rules - info 4 partial [] | info:ok skipped 0 log 0`)
+			prototest.CheckBots(t, res, 3, prototest.Unknown, false) // presence_count counts bot accounts too, nothing marks them
 			if p := f.lastPath.Load(); p != "/api/guilds/"+guild+"/widget.json" || f.requests.Load() != 1 || tr.Attempts != 1 {
 				t.Errorf("%d requests (%d attempts), last %v", f.requests.Load(), tr.Attempts, p)
 			}

@@ -27,9 +27,12 @@ func TestDecode(t *testing.T) {
 		{File: "not_eco.json", Err: wire.ErrMalformed},
 		{File: "truncated.json", Err: wire.ErrMalformed},
 	})
-	if in, err := decode(prototest.File(t, "info.json")); err != nil || in.result(false).PlayerList != nil {
+	in, err := decode(prototest.File(t, "info.json"))
+	prototest.NoError(t, err)
+	if in.result(false).PlayerList != nil {
 		t.Error("players not asked for, but listed")
 	}
+	prototest.CheckBots(t, in.result(true), 3, prototest.Unknown, true) // OnlinePlayers: the connected players; Eco has no bots
 }
 
 func TestStripTags(t *testing.T) {

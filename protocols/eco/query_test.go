@@ -16,7 +16,6 @@ func TestStatusPage(t *testing.T) {
 		},
 		Path: "/info", Good: "info.json", WantName: "Green Valley EU", WantPlayers: 3,
 		Malformed: []string{"not_eco.json", "truncated.json"},
-		NoBots:    true,
 	})
 }
 

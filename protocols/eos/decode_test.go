@@ -102,6 +102,9 @@ func TestDecodeSessions(t *testing.T) {
 				}
 				res := pk.session.result(names, c.Rules > 0)
 				prototest.CheckResult(t, res, *c.Result)
+				if humans := c.Result.Players; !humans.Null { // an EOS session counts its players and knows no bots
+					prototest.CheckBots(t, res, humans.V, prototest.Unknown, true)
+				}
 				prototest.CheckUTF8(t, res)
 				if c.InfoFirst[0] != "" && (res.Info[0] != protocols.KV{Key: c.InfoFirst[0], Value: c.InfoFirst[1]}) {
 					t.Errorf("info[0] = %q", res.Info[0])

@@ -90,6 +90,7 @@ func TestQueryFull(t *testing.T) {
 	if res.PlayerList[0] != (protocols.Player{Name: "Niko", Ping: protocols.Known(31)}) || res.PlayerList[1] != (protocols.Player{Name: "Roman"}) || res.Rules[0].Key != "gamename" {
 		t.Errorf("player list %+v, rules %q", res.PlayerList, res.Rules)
 	}
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 	// players.json holds identifiers and addresses: none of it reaches the trace.
 	prototest.NoSecrets(t, nil, tr, nil, "license:", "198.51.100.9")
 }

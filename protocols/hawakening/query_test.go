@@ -122,6 +122,7 @@ func TestQuery(t *testing.T) {
 	for i, phases := range []string{"challenge:ok,info:ok", "info:ok"} {
 		res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 		prototest.CheckProbe(t, res, tr, err, `"Example EU TDM ü" "VS-Facility" "" "2.1.5" 3/12 bots ? pw 1 - rules - info 6 partial [] | `+phases+` skipped 0 log 0`)
+		prototest.CheckBots(t, res, 3, prototest.Unknown, false) // Users: pilots' account Guids, no bots (nor names)
 		prototest.NoSecrets(t, q, tr, nil, password, "grant-1")
 		if text := prototest.Transcript(tr); i == 0 && !strings.Contains(text, `{"Password":"<secret>"}`) {
 			t.Errorf("the trace does not show the masked sign-in:\n%s", text)

@@ -54,6 +54,7 @@ func TestQueryOK(t *testing.T) {
 		})
 		res, tr, err := probeWith(t, addr, "flavours: [query]", 2*time.Second)
 		prototest.CheckProbe(t, res, tr, err, `"" "" "" "" `+want)
+		prototest.CheckBots(t, res, res.Players.Value, prototest.Unknown, true)
 	}
 }
 

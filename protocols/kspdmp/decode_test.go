@@ -19,6 +19,9 @@ func TestDecode(t *testing.T) {
 		{File: "not_dmp.json", Err: wire.ErrMalformed},
 		{File: "truncated.json", Err: wire.ErrMalformed},
 	})
+	s, err := decode(prototest.File(t, "status.json"))
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, s.result(true), 2, prototest.Unknown, true) // player_count: the connected players; KSP has no bots
 }
 
 // The players string splits at commas, blanks dropped.

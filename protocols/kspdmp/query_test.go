@@ -18,7 +18,6 @@ func TestStatusPage(t *testing.T) {
 		},
 		Path: "/", Good: "status.json", WantName: "Kerbin Orbital Club", WantPlayers: 2,
 		Malformed: []string{"not_dmp.json", "truncated.json"},
-		NoBots:    true,
 	})
 }
 

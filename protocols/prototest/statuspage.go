@@ -76,9 +76,6 @@ type StatusPage struct {
 	WantPlayers int    // the players Good lists
 	// Malformed are testdata replies the decoder must refuse (ErrMalformed).
 	Malformed []string
-	// NoBots: the game has no bots, so Good's Players is WantPlayers, Bots
-	// stays unknown and no listed player is marked (CheckBots).
-	NoBots bool
 }
 
 // StatusPageSuite runs what each such protocol's tests repeated: Good at Path
@@ -95,9 +92,6 @@ func StatusPageSuite(t *testing.T, p StatusPage) {
 		}
 		if PhaseNames(tr) != "info" || tr.Phases[0].Err != nil {
 			t.Errorf("phases %+v", tr.Phases)
-		}
-		if p.NoBots {
-			CheckBots(t, res, int64(p.WantPlayers), Unknown, true)
 		}
 	})
 	t.Run("failures", func(t *testing.T) {

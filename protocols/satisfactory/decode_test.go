@@ -65,6 +65,7 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 		t.Errorf("SubStates = %v, want %v", subs, w.SubStates)
 	}
 	// The Lightweight Query reports no count at all: neither players nor bots.
+	prototest.CheckBots(t, res, prototest.Unknown, prototest.Unknown, true)
 	if res.Players.Known || res.MaxPlayers.Known || res.Bots.Known || res.Password != protocols.FlagUnknown {
 		t.Errorf("reported counts/password the protocol does not carry: %+v", res)
 	}

@@ -74,6 +74,7 @@ func TestQuery(t *testing.T) {
 			q := api.Against(t, srv, Options{AccountID: account, APIKey: apiKey, ServerID: c.serverID}, protocols.Settings{Players: c.players})
 			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.port), 2*time.Second)
 			prototest.CheckProbe(t, res, tr, err, c.want)
+			prototest.CheckBots(t, res, res.Players.Value, prototest.Unknown, false) // no bots; the list holds those with a nickname
 			u := f.lastURL.Load().(*url.URL).Query()
 			if f.requests.Load() != 1 || tr.Attempts != 1 || u["players"][0] != "true" || u["info"][0] != "true" || (u["list"] != nil) != c.players {
 				t.Errorf("%d requests (%d attempts), query %v", f.requests.Load(), tr.Attempts, u)

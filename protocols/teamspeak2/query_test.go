@@ -109,6 +109,7 @@ func TestQuery(t *testing.T) {
 			f.pl = cmp.Or(c.pl, f.pl)
 			res, tr, err := probe(t, f.start(t), voice, c.s, 2*time.Second)
 			prototest.CheckProbe(t, res, tr, err, c.want)
+			prototest.CheckBots(t, res, 3, prototest.Unknown, true) // a voice server has no bots
 			prototest.CheckUTF8(t, res)
 			// quit is sent after the last reply; the fake may not have read it yet.
 			if got := strings.Join(f.commands(), ","); c.s.Players && !strings.HasPrefix(got, "sel 8767,si,pl") {

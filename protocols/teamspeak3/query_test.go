@@ -117,6 +117,9 @@ func TestQueryVectors(t *testing.T) {
 			f := serve(t, transcript(t, name))
 			res, tr, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(f.addr.Port()), 2*time.Second)
 			prototest.CheckExpected(t, e, res, err)
+			if err == nil { // its ServerQuery connections are left out of Players, not counted as bots
+				prototest.CheckBots(t, res, e.Players.V, prototest.Unknown, true)
+			}
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
 				t.Errorf("phases = %+v", tr.Phases)
 			}

@@ -29,6 +29,7 @@ func TestDecodeVectors(t *testing.T) {
 			prototest.NoError(t, err)
 			res := st.result(true, true)
 			prototest.CheckExpected(t, e.Expected, res, nil)
+			prototest.CheckBots(t, res, e.Players.V, prototest.Unknown, true) // Terraria has no bots
 			if !slices.Equal(res.PlayerList, e.PlayerList) || res.State != "" {
 				t.Errorf("player list %+v, state %q; want %+v and no state", res.PlayerList, res.State, e.PlayerList)
 			}
