@@ -267,18 +267,7 @@ func TestQueryCustomCredentials(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "secret")
 	prototest.WriteFile(t, file, "s3cret\n")
 	q := newFor(t, srv, Options{ClientID: "myclient", ClientSecretFile: file, DeploymentID: "mydeployment"}, protocols.Settings{})
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			if res, err := q.Query(prototest.Context(t, 5*time.Second), protocols.At(target), nil); err != nil || res.Name == "" {
-				t.Error(res, err)
-			}
-		})
-	}
-	wg.Wait()
-	if f.signIns.Load() != 1 {
-		t.Errorf("%d sign-ins, want 1", f.signIns.Load())
-	}
+	prototest.SignsInOnce(t, q, target, f.signIns.Load)
 }
 
 // Each failure says which step refused what, and quotes neither a body nor the

@@ -151,19 +151,7 @@ func TestGrantRefused(t *testing.T) {
 // Probes of one module at once sign in once.
 func TestConcurrentProbesSignInOnce(t *testing.T) {
 	f := &fakeMeteor{t: t}
-	q := newFor(t, f, false, goodOptions())
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			if _, _, err := prototest.QueryWithin(t, q, target, 3*time.Second); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	wg.Wait()
-	if f.signIns.Load() != 1 {
-		t.Errorf("%d sign-ins", f.signIns.Load())
-	}
+	prototest.SignsInOnce(t, newFor(t, f, false, goodOptions()), target, f.signIns.Load)
 }
 
 func TestQueryFailures(t *testing.T) {
