@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -40,13 +39,6 @@ func TestDecodeCars(t *testing.T) {
 	if p := players(nil); p == nil || len(p) != 0 {
 		t.Errorf("an empty entry list gives %v, want an empty list", p)
 	}
-}
-
-// TestBotsMeaning: clients counts connected drivers; a dedicated server runs no
-// AI cars and the entry list marks none.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, fake(t, "info.json", "entry_list.json"), protocols.Settings{Players: true}, 2*time.Second)
-	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
 
 // Each input goes through both decoders.

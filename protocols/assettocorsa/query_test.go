@@ -1,7 +1,6 @@
 package assettocorsa
 
 import (
-	"errors"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -33,28 +32,24 @@ func fake(t testing.TB, info, entries string) netip.AddrPort {
 	return addr
 }
 
+// With the players and without; a failed entry list is a players phase error
+// of a server that is up. clients counts the drivers; a dedicated server runs
+// no AI cars.
 func TestQuery(t *testing.T) {
 	t.Parallel()
-	addr := fake(t, "info.json", "entry_list.json")
-	res, tr, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Players: true})
-	if err != nil || res.Name != "ACRL Nordschleife Trackday" || len(res.PlayerList) != 2 || res.PhaseErrors != nil {
-		t.Fatalf("%v, %+v", err, res)
-	}
-	if len(tr.Phases) != 2 || tr.Phases[1].Name != "players" {
-		t.Errorf("phases %+v", tr.Phases)
-	}
-	res, tr, err = prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{})
-	if err != nil || res.PlayerList != nil || len(tr.Phases) != 1 {
-		t.Errorf("without players: %v, %+v, %+v", err, res, tr.Phases)
-	}
-}
-
-// A failed entry list is a players phase error of a server that is up.
-func TestQueryPlayersFail(t *testing.T) {
-	t.Parallel()
-	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, "info.json", ""), protocols.Settings{Players: true})
-	if err != nil || len(res.PhaseErrors) != 1 || !errors.Is(res.PhaseErrors[0].Err, wire.ErrServer) {
-		t.Fatalf("%v, %+v", err, res)
+	const info = `"ACRL Nordschleife Trackday" "ks_nordschleife-endurance" "" "1.16.4" 2/24 bots ? pw 1 `
+	for _, c := range []struct {
+		entries string
+		players bool
+		want    string // prototest.ProbeLine
+	}{
+		{"entry_list.json", true, info + `[Lena Tom] rules - info 6 partial [] | info:ok,players:ok`},
+		{"entry_list.json", false, info + `- rules - info 6 partial [] | info:ok`},
+		{"", true, info + `- rules - info 6 partial [players:server_error] | info:ok,players:server_error`},
+	} {
+		res, tr, err := prototest.QueryOnce(t, newQuerier, fake(t, "info.json", c.entries), protocols.Settings{Players: c.players})
+		prototest.CheckProbe(t, res, tr, err, c.want)
+		prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 	}
 }
 
@@ -71,4 +66,19 @@ func TestQuerierContract(t *testing.T) {
 		Protocol: Protocol, Name: "assettocorsa", DefaultPort: 8081, Transport: "tcp",
 		Settings: protocols.Settings{Players: true},
 	})
+}
+
+// TestGamedig queries the same fake server with gamedig (npm, game assettocorsa)
+
+// and the Querier: name, track, counts, password, version and the connected
+
+// drivers agree (the fake matches "/JSON|" literally, as gamedig sends it).
+
+func TestGamedig(t *testing.T) {
+	addr := fake(t, "info.json", "entry_list.json")
+	gd, res := prototest.GamedigQuery(t, "assettocorsa", nil, Protocol, protocols.Settings{Players: true}, addr)
+	prototest.GamedigAgrees(t, gd, res)
+	if gd.Password != (res.Password == protocols.FlagTrue) {
+		t.Errorf("password: querier %v, gamedig %v", res.Password, gd.Password)
+	}
 }

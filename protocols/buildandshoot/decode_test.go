@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -35,19 +34,15 @@ func TestDecode(t *testing.T) {
 		{File: "not_bns.json", Err: wire.ErrMalformed},
 		{File: "truncated.json", Err: wire.ErrMalformed},
 	})
-	if s, err := decode(prototest.File(t, "piqueserver.json")); err != nil || s.result(false).PlayerList != nil {
+	s, err := decode(prototest.File(t, "piqueserver.json"))
+	prototest.NoError(t, err)
+	if s.result(false).PlayerList != nil {
 		t.Error("players not asked for, but listed")
 	}
+	prototest.CheckBots(t, s.result(true), 3, prototest.Unknown, true) // the listed players, spectators included; no bots
 	if _, err := decode([]byte(`{"serverName":"x","players":{"blue":5}}`)); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("players of the wrong shape: %v", err)
 	}
-}
-
-// TestBotsMeaning: the count is the listed players, spectators included; the
-// status server marks no bots.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, prototest.StatusPages(t, map[string]string{"/json": "piqueserver.json"}), protocols.Settings{Players: true}, 2*time.Second)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }
 
 // decoded is a reply's Result with players, for the fuzz and benchmark.

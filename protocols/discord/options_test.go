@@ -4,8 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
+	"github.com/gameserver-exporter/gameserver_exporter/config/configtest"
 )
 
 // The options block as a modules file gives it: decoded strictly, the guild id
@@ -18,18 +17,10 @@ func TestOptionsYAML(t *testing.T) {
     discord:
       guild_id: "290926798626357999"
 `
-	c, err := config.Parse([]byte(good))
-	prototest.NoError(t, err)
+	configtest.Modules(t, good, "community", "discord")
 	// Unquoted, YAML reads a number: the id must still arrive digit for digit.
-	if _, err := config.Parse([]byte(strings.Replace(good, `"290926798626357999"`, `290926798626357999`, 1))); err != nil {
-		t.Errorf("unquoted guild_id: %v", err)
-	}
-	for _, m := range []string{"community", "discord"} {
-		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
-			t.Errorf("module %s not built", m)
-		}
-	}
-	prototest.Refused(t, parse, map[string]string{
+	configtest.Modules(t, strings.Replace(good, `"290926798626357999"`, `290926798626357999`, 1), "community")
+	configtest.Refused(t, map[string]string{
 		strings.Replace(good, "guild_id", "guild", 1):                            "guild",
 		strings.Replace(good, `"290926798626357999"`, `"29092679862635799x"`, 1): "numeric id",
 	})
@@ -39,7 +30,7 @@ func TestOptionsYAML(t *testing.T) {
 // exporter coalesces and caches by the module's query key, which holds the
 // guild id.
 func TestGuildsAreDistinctQueries(t *testing.T) {
-	c, err := config.Parse([]byte(`modules:
+	c := configtest.Modules(t, `modules:
   a:
     protocol: discord
     discord: {guild_id: "290926798626357999"}
@@ -49,13 +40,9 @@ func TestGuildsAreDistinctQueries(t *testing.T) {
   a2:
     protocol: discord
     discord: {guild_id: "290926798626357999"}
-`))
-	prototest.NoError(t, err)
+`, "a", "b", "a2")
 	a, b, a2 := c.Modules["a"].QueryKey(), c.Modules["b"].QueryKey(), c.Modules["a2"].QueryKey()
 	if a == b || a != a2 {
 		t.Errorf("query keys a %s, b %s, a2 %s", a, b, a2)
 	}
 }
-
-// parse is config.Parse for prototest.Refused.
-func parse(b []byte) error { _, err := config.Parse(b); return err }

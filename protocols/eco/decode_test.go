@@ -3,7 +3,6 @@ package eco
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -28,9 +27,12 @@ func TestDecode(t *testing.T) {
 		{File: "not_eco.json", Err: wire.ErrMalformed},
 		{File: "truncated.json", Err: wire.ErrMalformed},
 	})
-	if in, err := decode(prototest.File(t, "info.json")); err != nil || in.result(false).PlayerList != nil {
+	in, err := decode(prototest.File(t, "info.json"))
+	prototest.NoError(t, err)
+	if in.result(false).PlayerList != nil {
 		t.Error("players not asked for, but listed")
 	}
+	prototest.CheckBots(t, in.result(true), 3, prototest.Unknown, true) // OnlinePlayers: the connected players; Eco has no bots
 }
 
 func TestStripTags(t *testing.T) {
@@ -39,12 +41,6 @@ func TestStripTags(t *testing.T) {
 			t.Errorf("stripTags(%q) = %q, want %q", in, got, want)
 		}
 	}
-}
-
-// TestBotsMeaning: OnlinePlayers counts connected players; Eco has no bots.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, prototest.StatusPages(t, map[string]string{"/info": "info.json"}), protocols.Settings{Players: true}, 2*time.Second)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }
 
 // decoded is a reply's Result with players, for the fuzz and benchmark.

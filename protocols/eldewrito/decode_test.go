@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -49,18 +48,12 @@ func TestDecode(t *testing.T) {
 			if (tc.phase == nil) != (res.PhaseErrors == nil) || (tc.phase != nil && !errors.Is(res.PhaseErrors[0].Err, tc.phase)) {
 				t.Errorf("phase errors %v, want %v", res.PhaseErrors, tc.phase)
 			}
+			prototest.CheckBots(t, res, res.Players.Value, prototest.Unknown, true) // Halo Online has no bots
 			if tc.file == "open.json" && len(res.Rules) != 2 {
 				t.Errorf("rules %v", res.Rules)
 			}
 		})
 	}
-}
-
-// TestBotsMeaning: numPlayers counts the players in the session; Halo Online has
-// no bots and the list marks none.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, fake(t, ""), protocols.Settings{Players: true}, 2*time.Second)
-	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
 
 // decoded is an info reply's Result with players and rules, unauthenticated,

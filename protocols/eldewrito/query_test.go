@@ -6,7 +6,6 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -36,39 +35,33 @@ func withPassword(pw string) func(any) error {
 	return prototest.OptionsOf(Options{Password: protocols.Secret(pw)})
 }
 
+// An open server; a passworded one without the password, with it, with a
+// wrong one: the players phase says what to fix.
 func TestQueryPassword(t *testing.T) {
 	t.Parallel()
-	addr := fake(t, testPassword)
+	const open = `"Blood Gulch 24/7" "Valhalla" "slayer" "0.6.1.0" 2/16 bots ? pw `
+	const private = `"Private" "Guardian" "slayer" "0.6.1.0" 5/16 bots ? pw 2 - rules - info 6 partial [players:server_error] | info:ok`
 	for _, tc := range []struct {
-		name     string
-		opts     func(any) error
-		players  int
-		phaseMsg string
+		name, server string // the server's password
+		opts         func(any) error
+		rules        bool
+		want, says   string // prototest.ProbeLine; what the players phase error says
 	}{
-		{"no password", nil, 0, "password_file"},
-		{"right password", withPassword(testPassword), 2, ""},
-		{"wrong password", withPassword("nope"), 0, "wrong password"},
+		{"open", "", nil, true, open + `1 [Chief Arbiter] rules 2 info 6 partial [] | info:ok`, ""},
+		{"no password", testPassword, nil, false, private, "password_file"},
+		{"right password", testPassword, withPassword(testPassword), false, open + `0 [Chief Arbiter] rules - info 6 partial [] | info:ok`, ""},
+		{"wrong password", testPassword, withPassword("nope"), false, private, "wrong password"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Options: tc.opts}, 2*time.Second)
-			if len(res.PlayerList) != tc.players {
-				t.Errorf("players %+v", res.PlayerList)
-			}
-			if tc.phaseMsg == "" && res.PhaseErrors != nil || tc.phaseMsg != "" && (len(res.PhaseErrors) != 1 || !strings.Contains(res.PhaseErrors[0].Err.Error(), tc.phaseMsg)) {
-				t.Errorf("phase errors %v, want one saying %q", res.PhaseErrors, tc.phaseMsg)
+			res, tr, err := prototest.QueryOnce(t, newQuerier, fake(t, tc.server), protocols.Settings{Players: true, Rules: tc.rules, Options: tc.opts})
+			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if tc.says != "" && (res == nil || len(res.PhaseErrors) != 1 || !strings.Contains(res.PhaseErrors[0].Err.Error(), tc.says)) {
+				t.Errorf("phase errors %v, want one saying %q", res, tc.says)
 			}
 			prototest.NoSecrets(t, nil, tr, nil, testPassword, base64.StdEncoding.EncodeToString([]byte("dorito:"+testPassword)))
 		})
 	}
 	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: withPassword(testPassword)}), nil, nil, testPassword)
-}
-
-func TestQueryOpen(t *testing.T) {
-	t.Parallel()
-	res, _, err := prototest.QueryOnce(t, newQuerier, fake(t, ""), protocols.Settings{Players: true, Rules: true})
-	if err != nil || res.Name != "Blood Gulch 24/7" || len(res.PlayerList) != 2 || len(res.Rules) != 2 || res.Password != protocols.FlagFalse {
-		t.Fatalf("%v, %+v", err, res)
-	}
 }
 
 // The info server answers any path.
@@ -84,10 +77,7 @@ func TestQueryFailures(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	both := prototest.OptionsOf(Options{Password: "x", PasswordFile: "/nonexistent"})
-	if _, err := newQuerier(protocols.Settings{Options: both}); err == nil {
-		t.Error("password and password_file both accepted")
-	}
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"{password: x, password_file: /nonexistent}": "eldewrito password: "})
 }
 
 func TestQuerierContract(t *testing.T) {
@@ -95,4 +85,33 @@ func TestQuerierContract(t *testing.T) {
 		Protocol: Protocol, Name: "eldewrito", DefaultPort: 11775, Transport: "tcp",
 		Settings: protocols.Settings{Players: true},
 	})
+}
+
+// TestGamedig queries the same fake info servers with gamedig (npm, game
+
+// eldewrito) and the Querier. An open server: name, map, max, version and player
+
+// names agree (gamedig reports no player count of its own: its numplayers is
+
+// the list's length). A passworded one: gamedig fails (it reads the players the
+
+// server withholds), we report the server with a players phase error.
+
+func TestGamedig(t *testing.T) {
+	addr := fake(t, "")
+	gd, res := prototest.GamedigQuery(t, "eldewrito", nil, Protocol, protocols.Settings{Players: true}, addr)
+	if gd.Name != res.Name || gd.Map != res.Map || int64(gd.MaxPlayers) != res.MaxPlayers.Value || gd.Version != res.Version || len(gd.Players) != len(res.PlayerList) {
+		t.Errorf("querier %+v, gamedig %+v", res, gd)
+	}
+
+	locked := fake(t, testPassword)
+	if _, msg, ok := prototest.Gamedig(t, "eldewrito", locked.Port(), nil); ok {
+		t.Errorf("gamedig read a passworded server")
+	} else {
+		t.Logf("gamedig on a passworded server: %s", msg)
+	}
+	res, _, err := prototest.QueryOnce(t, newQuerier, locked, protocols.Settings{Players: true})
+	if err != nil || res.Password != protocols.FlagTrue || len(res.PhaseErrors) != 1 {
+		t.Errorf("querier on a passworded server: %v, %+v", err, res)
+	}
 }

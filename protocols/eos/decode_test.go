@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -92,9 +93,7 @@ func TestDecodeSessions(t *testing.T) {
 			}
 			for _, c := range e.Cases {
 				pk, err := decodeSessions(body, netip.MustParseAddrPort(c.Target))
-				if err != nil {
-					t.Fatal(err)
-				}
+				prototest.NoError(t, err)
 				if pk.sessions != c.Sessions || pk.matches != c.Matches || (pk.session != nil) != (c.Matches > 0) {
 					t.Fatalf("%s: %d sessions, %d matches, picked %v", c.Target, pk.sessions, pk.matches, pk.session != nil)
 				}
@@ -103,6 +102,9 @@ func TestDecodeSessions(t *testing.T) {
 				}
 				res := pk.session.result(names, c.Rules > 0)
 				prototest.CheckResult(t, res, *c.Result)
+				if humans := c.Result.Players; !humans.Null { // an EOS session counts its players and knows no bots
+					prototest.CheckBots(t, res, humans.V, prototest.Unknown, true)
+				}
 				prototest.CheckUTF8(t, res)
 				if c.InfoFirst[0] != "" && (res.Info[0] != protocols.KV{Key: c.InfoFirst[0], Value: c.InfoFirst[1]}) {
 					t.Errorf("info[0] = %q", res.Info[0])
@@ -158,4 +160,81 @@ func TestManyAttributesCapped(t *testing.T) {
 	if res := pk.session.result(presetAttrs("arksa"), true); len(res.Info) != maxAttributes || len(res.Rules) != maxAttributes {
 		t.Errorf("%d info, %d rules", len(res.Info), len(res.Rules))
 	}
+}
+
+func BenchmarkDecodeSessions(b *testing.B) {
+	target, names := netip.MustParseAddrPort("203.0.113.10:7779"), presetAttrs("arksa")
+	prototest.DecodeBench(b, prototest.File(b, "sessions_arksa.json"), func(data []byte) error {
+		pk, err := decodeSessions(data, target)
+		if err == nil {
+			pk.session.result(names, false)
+		}
+		return err
+	})
+}
+
+// FuzzDecodeSessions checks that no filter answer panics the decoder, that a
+
+// picked session's result keeps its caps, is valid UTF-8 and has no negative count.
+
+func FuzzDecodeSessions(f *testing.F) {
+	prototest.SeedFiles(f, "sessions*.json")
+	targets := []netip.AddrPort{netip.MustParseAddrPort("203.0.113.10:7777"), netip.MustParseAddrPort("203.0.113.20:7777"), netip.MustParseAddrPort("203.0.113.30:7787")}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, target := range targets {
+			pk, err := decodeSessions(b, target)
+			if err != nil || pk.session == nil {
+				continue
+			}
+			for _, preset := range []string{"arksa", "squad"} { // squad: players from an attribute
+				res := pk.session.result(presetAttrs(preset), true)
+				prototest.CheckUTF8(t, res)
+				if len(res.Rules) > maxAttributes || len(res.Info) > maxAttributes+1 {
+					t.Fatalf("%d rules, %d info", len(res.Rules), len(res.Info))
+				}
+				if res.Players.Value < 0 || res.MaxPlayers.Value < 0 {
+					t.Fatalf("negative count %+v %+v", res.Players, res.MaxPlayers)
+				}
+			}
+		}
+	})
+}
+
+// FuzzDecodeToken checks the token answer: no panic, and a token that is safe
+
+// in a header.
+
+func FuzzDecodeToken(f *testing.F) {
+	prototest.SeedFiles(f, "token*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		token, life, err := decodeToken(b)
+		if err != nil {
+			return
+		}
+		if token == "" || len(token) > maxTokenLen || life < 0 || life > maxTokenLife {
+			t.Fatalf("token %q life %v", token, life)
+		}
+		for i := 0; i < len(token); i++ {
+			if token[i] <= ' ' || token[i] >= 0x7f {
+				t.Fatalf("token byte %d = %#x", i, token[i])
+			}
+		}
+	})
+}
+
+// FuzzErrorCode checks that an error code is only ever code characters.
+
+func FuzzErrorCode(f *testing.F) {
+	prototest.SeedFiles(f, "error*.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		code := errorCode(b)
+		if len(code) > 120 || !utf8.ValidString(code) {
+			t.Fatalf("code %q", code)
+		}
+		for _, r := range code {
+			if !(r == '.' || r == '_' || r == '-' || r == ':' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+				t.Fatalf("code %q", code)
+			}
+		}
+	})
 }

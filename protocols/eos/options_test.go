@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/config/configtest"
 )
 
 // The options block as a modules file gives it: decoded strictly, the secret
@@ -27,17 +27,6 @@ func TestOptionsYAML(t *testing.T) {
       name_attribute: NAME_s
       version_attributes: [V_s]
 `
-	c, err := config.Parse([]byte(good))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []string{"isle", "mine", "eos", "squad"} {
-		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
-			t.Errorf("module %s not built", m)
-		}
-	}
-	bad := strings.Replace(good, "address_attribute", "addr_attribute", 1)
-	if _, err := config.Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "addr_attribute") {
-		t.Errorf("unknown key accepted: %v", err)
-	}
+	configtest.Modules(t, good, "isle", "mine", "eos", "squad")
+	configtest.Refused(t, map[string]string{strings.Replace(good, "address_attribute", "addr_attribute", 1): "addr_attribute"})
 }

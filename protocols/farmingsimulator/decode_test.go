@@ -3,7 +3,6 @@ package farmingsimulator
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -30,13 +29,6 @@ func TestDecode(t *testing.T) {
 	if s, err := decode(prototest.File(t, "fs22.xml")); err != nil || s.result(false).PlayerList != nil {
 		t.Error("players not asked for, but listed")
 	}
-}
-
-// TestBotsMeaning: numUsed counts the used slots; the game has no bot players
-// (its helpers take no slot) and the feed marks none.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, fake(t, "fs22.xml"), protocols.Settings{Players: true, Options: withCode(testCode)}, 2*time.Second)
-	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
 
 // decoded is a stats feed's Result with players, for the fuzz and benchmark.

@@ -1,11 +1,15 @@
 package farmingsimulator
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -43,6 +47,7 @@ func TestQuery(t *testing.T) {
 	if err != nil || res.Name != "Harvest Co-op" || len(res.PlayerList) != 2 || len(res.Mods) != 2 {
 		t.Fatalf("%v, %+v", err, res)
 	}
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true) // numUsed: the used slots; helpers take none, and no bots
 	prototest.NoSecrets(t, prototest.MustNew(t, Protocol, protocols.Settings{Options: withCode(testCode)}), tr, nil, testCode)
 }
 
@@ -77,10 +82,7 @@ func TestQueryFailures(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	both := prototest.OptionsOf(Options{Code: "x", CodeFile: "/nonexistent"})
-	if _, err := newQuerier(protocols.Settings{Options: both}); err == nil {
-		t.Error("code and code_file both accepted")
-	}
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"{code: x, code_file: /nonexistent}": "farmingsimulator code: "})
 }
 
 func TestQuerierContract(t *testing.T) {
@@ -88,4 +90,45 @@ func TestQuerierContract(t *testing.T) {
 		Protocol: Protocol, Name: "farmingsimulator", DefaultPort: 8080, Transport: "tcp",
 		Settings: protocols.Settings{Players: true, Options: withCode(testCode)},
 	})
+}
+
+// TestGamedig queries the same fake web interface with gamedig (npm, game
+
+// farmingsimulator22, the code as its token) and the Querier: name, map,
+
+// counts, version and the used slots' names agree.
+
+func TestGamedig(t *testing.T) {
+	addr := fake(t, "fs22.xml")
+	gd, res := prototest.GamedigQuery(t, "farmingsimulator22", map[string]any{"token": testCode}, Protocol, protocols.Settings{Players: true, Options: withCode(testCode)}, addr)
+	prototest.GamedigAgrees(t, gd, res)
+}
+
+// TestQstat queries one fake web interface with quakestat -farmsim (code as its
+
+// option parameter, -farmsim,code=...) and with the Querier: name, map and counts agree. quakestat
+
+// sends HTTP/1.1 without a Host header, which net/http's server refuses, so this
+
+// fake reads the request line itself.
+
+func TestQstat(t *testing.T) {
+	prototest.NeedQstat(t)
+	feed := prototest.File(t, "fs22.xml")
+	addr := prototest.TCP(t, func(c net.Conn) {
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil {
+			return
+		}
+		status, body := "403 Forbidden", []byte{}
+		if f := strings.Fields(line); len(f) >= 2 && f[1] == "/feed/dedicated-server-stats.xml?code="+testCode {
+			status, body = "200 OK", feed
+		}
+		fmt.Fprintf(c, "HTTP/1.1 %s\r\nContent-Type: text/xml\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", status, len(body), body)
+	})
+	qs := prototest.QstatJSON(t, "-farmsim,code="+testCode, addr)
+	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Options: withCode(testCode)}, 2*time.Second)
+	if qs.Name != res.Name || qs.Map != res.Map || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
+		t.Errorf("querier %q %q %d/%d, qstat %+v", res.Name, res.Map, res.Players.Value, res.MaxPlayers.Value, qs)
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -145,18 +144,6 @@ func TestStripColours(t *testing.T) {
 			t.Errorf("stripColours(%q) = %q, want %q", in, got, want)
 		}
 	}
-}
-
-// TestBotsMeaning: FXServer's getinfo counts connected clients and
-// players.json lists them; neither knows bots (NPCs are no clients): Players
-// is `clients` as sent, Bots stays unknown and no listed player is marked.
-func TestBotsMeaning(t *testing.T) {
-	addr := fxServer(t, answer, fxMux(jsonHandler(playersBody), jsonHandler(infoBody)))
-	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true}, 2*time.Second)
-	if err != nil || len(res.PlayerList) != 2 {
-		t.Fatalf("%v, player list %+v, want 2 entries", err, res)
-	}
-	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
 
 // FuzzDecodeInfo checks that no datagram panics the info decoder or breaks its

@@ -85,15 +85,6 @@ func TestMessageMasksPassword(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: Users lists the pilots' account Guids; the listing marks
-// no bots (HAWKEN's bots are not accounts): Players is the users listed, Bots
-// stays unknown, and no names are listed (Guids are no names).
-func TestBotsMeaning(t *testing.T) {
-	res, err := decodeListing(prototest.File(t, "listings_basic.json"), "aaaaaaaa-0000-4000-8000-000000000001")
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, false)
-}
-
 // FuzzDecode checks that no answer panics the decoders, that a grant taken
 // is a header value, and that every server mapped gives a valid UTF-8 result
 // with counts in range.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/config/configtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -22,19 +22,10 @@ func TestOptionsYAML(t *testing.T) {
       password_file: ` + pwFile + `
       server_guid: aaaaaaaa-0000-4000-8000-000000000001
 `
-	c, err := config.Parse([]byte(good))
-	prototest.NoError(t, err)
-	for _, m := range []string{"hawken_eu", "hawakening"} {
-		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
-			t.Errorf("module %s not built", m)
-		}
-	}
-	prototest.Refused(t, parse, map[string]string{
+	configtest.Modules(t, good, "hawken_eu", "hawakening")
+	configtest.Refused(t, map[string]string{
 		strings.Replace(good, "server_guid", "server_id", 1):                           "server_id",
 		strings.Replace(good, "aaaaaaaa-0000-4000-8000-000000000001", "not/a/guid", 1): "server_guid",
 		strings.Replace(good, pwFile, pwFile+".missing", 1):                            "password",
 	})
 }
-
-// parse is config.Parse for prototest.Refused.
-func parse(b []byte) error { _, err := config.Parse(b); return err }

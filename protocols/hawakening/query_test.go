@@ -119,17 +119,10 @@ func newFor(t testing.TB, f *fakeMeteor, tls bool, o Options) *querier {
 func TestQuery(t *testing.T) {
 	f := &fakeMeteor{t: t}
 	q := newFor(t, f, true, goodOptions())
-	for i, wantPhases := range []string{"challenge,info", "info"} {
-		res, tr := prototest.WithinOK(t, q, target, 2*time.Second)
-		prototest.CheckResult(t, res, prototest.ExpectedResult{
-			Name:       prototest.Opt[string]{Set: true, V: "Example EU TDM ü"},
-			Map:        prototest.Opt[string]{Set: true, V: "VS-Facility"},
-			Players:    prototest.Opt[int64]{Set: true, V: 3},
-			MaxPlayers: prototest.Opt[int64]{Set: true, V: 12},
-		})
-		if names := prototest.PhaseNames(tr); names != wantPhases {
-			t.Errorf("probe %d: phases %s, want %s", i, names, wantPhases)
-		}
+	for i, phases := range []string{"challenge:ok,info:ok", "info:ok"} {
+		res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
+		prototest.CheckProbe(t, res, tr, err, `"Example EU TDM ü" "VS-Facility" "" "2.1.5" 3/12 bots ? pw 1 - rules - info 6 partial [] | `+phases+` skipped 0 log 0`)
+		prototest.CheckBots(t, res, 3, prototest.Unknown, false) // Users: pilots' account Guids, no bots (nor names)
 		prototest.NoSecrets(t, q, tr, nil, password, "grant-1")
 		if text := prototest.Transcript(tr); i == 0 && !strings.Contains(text, `{"Password":"<secret>"}`) {
 			t.Errorf("the trace does not show the masked sign-in:\n%s", text)
@@ -158,19 +151,7 @@ func TestGrantRefused(t *testing.T) {
 // Probes of one module at once sign in once.
 func TestConcurrentProbesSignInOnce(t *testing.T) {
 	f := &fakeMeteor{t: t}
-	q := newFor(t, f, false, goodOptions())
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			if _, _, err := prototest.QueryWithin(t, q, target, 3*time.Second); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	wg.Wait()
-	if f.signIns.Load() != 1 {
-		t.Errorf("%d sign-ins", f.signIns.Load())
-	}
+	prototest.SignsInOnce(t, newFor(t, f, false, goodOptions()), target, f.signIns.Load)
 }
 
 func TestQueryFailures(t *testing.T) {
@@ -217,13 +198,7 @@ func TestQueryFailures(t *testing.T) {
 			t.Parallel()
 			f := &fakeMeteor{t: t, hook: c.hook, listHook: c.listHook}
 			q := newFor(t, f, false, c.o)
-			// A short deadline for the silent server; room for a megabyte
-			// through the race detector for the others.
-			d := 3 * time.Second
-			if c.want == wire.ErrTimeout {
-				d = 500 * time.Millisecond
-			}
-			res, tr, err := prototest.QueryWithin(t, q, target, d)
+			res, tr, err := prototest.QueryWithin(t, q, target, prototest.FailureDeadline(c.want))
 			prototest.CheckFailed(t, res, err, c.want, c.msg, "proxy page", "grant-1", prototest.Unquoted)
 			prototest.NoSecrets(t, q, tr, err, password)
 			if c.noRequest && (f.signIns.Load() != 0 || f.lists.Load() != 0) {
@@ -260,14 +235,12 @@ func TestNewOptions(t *testing.T) {
 	})
 }
 
-// The contract's fake servers (a closed port, a silent one) stand for the backend.
+// The contract's fake servers (a closed port, a silent one) stand for the
+// backend, with a grant of their own (not the real backend's).
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    api.Probed(func(q *querier) { q.grant = protocols.NewSignIn("Hawakening") }), // not the real backend's grant
-		Name:        "hawakening",
-		DefaultPort: 7777,
-		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: prototest.OptionsOf(goodOptions())},
+		Protocol: api.Probed(func(q *querier) { q.grant = protocols.NewSignIn("Hawakening") }), Name: "hawakening", DefaultPort: 7777, Transport: "tcp",
+		Settings: protocols.Settings{Options: prototest.OptionsOf(goodOptions())},
 	})
 }
 

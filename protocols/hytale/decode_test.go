@@ -12,7 +12,9 @@ import (
 )
 
 // TestVectors runs the hand-built vectors in testdata/: the counts of the OK
+
 // line, or the error and the server's message it quotes.
+
 func TestVectors(t *testing.T) {
 	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
@@ -24,6 +26,7 @@ func TestVectors(t *testing.T) {
 }
 
 // A hostile message is quoted, never printed raw into logs.
+
 func TestDecodeErrorQuoted(t *testing.T) {
 	_, err := decode([]byte("ERROR \x1b[31mred\xff\n"))
 	// Byte-wise: ContainsAny would read "\xff" as U+FFFD, not as the raw byte.
@@ -31,3 +34,35 @@ func TestDecodeErrorQuoted(t *testing.T) {
 		t.Errorf("err = %q", err)
 	}
 }
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, []byte("OK 12 100\r\n"), func(line []byte) error {
+		_, err := decode(line)
+		return err
+	})
+}
+
+// FuzzDecode checks that no reply panics the decoder, that every error names
+
+// one reason, and that counts are never negative.
+
+func FuzzDecode(f *testing.F) {
+	prototest.SeedFiles(f, "*.bin")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := decode(b)
+		if err != nil {
+			prototest.CheckReason(t, err)
+			if st != (status{}) {
+				t.Fatalf("status %+v with error %v", st, err)
+			}
+			return
+		}
+		if st.Players < 0 || st.MaxPlayers < 0 {
+			t.Fatalf("negative counts %+v", st)
+		}
+	})
+}
+
+// FuzzDecodeFlavours: no HyQuery datagram or Nitrado body panics its decoder,
+
+// every error names one reason, and counts are never negative.

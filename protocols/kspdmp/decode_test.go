@@ -3,7 +3,6 @@ package kspdmp
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -20,6 +19,9 @@ func TestDecode(t *testing.T) {
 		{File: "not_dmp.json", Err: wire.ErrMalformed},
 		{File: "truncated.json", Err: wire.ErrMalformed},
 	})
+	s, err := decode(prototest.File(t, "status.json"))
+	prototest.NoError(t, err)
+	prototest.CheckBots(t, s.result(true), 2, prototest.Unknown, true) // player_count: the connected players; KSP has no bots
 }
 
 // The players string splits at commas, blanks dropped.
@@ -27,12 +29,6 @@ func TestNames(t *testing.T) {
 	if got := fmt.Sprint(names(" a ,, b,")); got != "[a b]" {
 		t.Errorf("names %s", got)
 	}
-}
-
-// TestBotsMeaning: player_count counts the connected players; KSP has no bots.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, prototest.StatusPages(t, map[string]string{"/": "status.json"}), protocols.Settings{Players: true}, 2*time.Second)
-	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 }
 
 // decoded is a reply's Result with players, for the fuzz and benchmark.

@@ -51,9 +51,7 @@ func TestModpackShapes(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st, err := decodeStatusResponse(statusData(c.js, c.tail))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			pack := "-"
 			if p := st.Pack; p != nil {
 				pack = strings.Join([]string{p.Name, p.Version, p.ReleaseType, p.Source}, "/")

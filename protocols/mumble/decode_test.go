@@ -27,6 +27,7 @@ func check(t *testing.T, st *status, w want) {
 		int64(st.Bandwidth) != w.bandwidth || st.Trailing != w.trailing || res.Game != game {
 		t.Errorf("got %s %+v/%+v bw %d trailing %d, want %+v", res.Version, res.Players, res.MaxPlayers, st.Bandwidth, st.Trailing, w)
 	}
+	// The ping counts connected users and knows no bots.
 	if res.Name != "" || res.Map != "" || res.Bots.Known || res.Password != protocols.FlagUnknown {
 		t.Errorf("fields the ping does not report are set: %+v", res)
 	}
@@ -108,13 +109,6 @@ func TestRealworld(t *testing.T) {
 			check(t, st, want{"1.3.4", 0, 50, 72000, 0})
 		})
 	}
-}
-
-// TestBotsMeaning: the ping reply counts connected users and knows no bots.
-func TestBotsMeaning(t *testing.T) {
-	st, err := decode(prototest.HexFile(t, "reply_1_3_4.hex"), vecIdent)
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, st.Result(false), int64(st.Users), prototest.Unknown, true)
 }
 
 func FuzzDecode(f *testing.F) {

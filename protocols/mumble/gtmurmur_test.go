@@ -39,28 +39,19 @@ func gtProbe(t testing.TB, addr netip.AddrPort, players bool, d time.Duration) (
 	return prototest.QueryNew(t, Protocol, netip.AddrPortFrom(addr.Addr(), 64738), s, d)
 }
 
+// A voice server has no bots: the users of every channel are the players.
 func TestGTmurmur(t *testing.T) {
-	for _, closeAfter := range []bool{false, true} {
-		res, tr, err := gtProbe(t, gtServer(t, cvp(t), closeAfter), true, 2*time.Second)
-		prototest.NoError(t, err)
-		if res.Name != "GT Test Mumble" || res.Players != protocols.Known(4) || res.MaxPlayers != protocols.Known(50) || res.Bots.Known ||
-			res.Uptime != protocols.SpanSeconds(3600) {
-			t.Errorf("%+v", res)
-		}
-		if prototest.PlayerNames(res) != "[Alice Bob Carol ☂ Dave]" || !res.PlayerList[0].DurationKnown || res.PlayerList[0].Duration != 3600 || res.PlayerList[2].DurationKnown {
-			t.Errorf("players %+v", res.PlayerList)
-		}
-		if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-			t.Errorf("phases %+v", tr.Phases)
-		}
-		prototest.CheckUTF8(t, res)
-		// A voice server has no bots: the users of every channel are the players.
+	for _, c := range []struct {
+		closeAfter, players bool
+		list                string
+	}{{false, true, "[Alice Bob Carol ☂ Dave]"}, {true, true, "[Alice Bob Carol ☂ Dave]"}, {false, false, "-"}} {
+		res, tr, err := gtProbe(t, gtServer(t, cvp(t), c.closeAfter), c.players, 2*time.Second)
+		prototest.CheckProbe(t, res, tr, err, `"GT Test Mumble" "" "" "" 4/50 bots ? pw 0 `+c.list+` rules - info 6 partial [] | info:ok skipped 0 log 0`)
 		prototest.CheckBots(t, res, 4, prototest.Unknown, true)
-	}
-	// Without players: counts only.
-	res, _, err := gtProbe(t, gtServer(t, cvp(t), false), false, 2*time.Second)
-	if err != nil || res.PlayerList != nil || res.Players != protocols.Known(4) {
-		t.Errorf("%+v, %v", res, err)
+		prototest.CheckUTF8(t, res)
+		if c.players && (res.Uptime != protocols.SpanSeconds(3600) || !res.PlayerList[0].DurationKnown || res.PlayerList[0].Duration != 3600 || res.PlayerList[2].DurationKnown) {
+			t.Errorf("uptime %+v, players %+v", res.Uptime, res.PlayerList)
+		}
 	}
 }
 
@@ -99,17 +90,12 @@ func TestGTmurmurFailures(t *testing.T) {
 }
 
 func TestGTmurmurOptions(t *testing.T) {
-	for name, o := range map[string]Options{
-		"query_port without gtmurmur": {QueryPort: 27800},
-		"query_port out of range":     {GTmurmur: true, QueryPort: 70000},
-	} {
-		if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(o)}); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
-	q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{GTmurmur: true})})
-	if err != nil || q.(*gtQuerier).queryPort != 27800 {
-		t.Errorf("%+v, %v", q, err)
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"query_port: 27800":                   "query_port is the GTmurmur plugin's",
+		"{gtmurmur: true, query_port: 70000}": "query_port",
+	})
+	if q := prototest.MustNew(t, Protocol, protocols.Settings{Options: prototest.OptionsOf(Options{GTmurmur: true})}); q.(*gtQuerier).queryPort != 27800 {
+		t.Errorf("%+v", q)
 	}
 }
 

@@ -1,7 +1,6 @@
 package mumble
 
 import (
-	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -44,66 +43,25 @@ func query(t *testing.T, s protocols.Settings, deadline time.Duration, h protote
 	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, deadline)
 }
 
+// The round trip; then a late answer to another ping and a runt before the
+// answer, skipped and noted.
 func TestQueryRoundTrip(t *testing.T) {
 	res, tr, err := query(t, protocols.Settings{Rules: true, Players: true}, 2*time.Second, echoing(t, false, "reply_1_3_4.hex"))
-	prototest.NoError(t, err)
-	if res.Version != "1.3.4" || res.Players != protocols.Known(5) || res.MaxPlayers != protocols.Known(50) || res.Game != game {
-		t.Errorf("result %+v", res)
+	prototest.CheckProbe(t, res, tr, err, `"" "" "Mumble" "1.3.4" 5/50 bots ? pw 0 - rules 1 info 4 partial [] | info:ok skipped 0 log 0`)
+	if !slices.Equal(res.Rules, []protocols.KV{{Key: "bandwidth", Value: "72000"}}) {
+		t.Errorf("rules %+v", res.Rules)
 	}
-	if !slices.Equal(res.Rules, []protocols.KV{{Key: "bandwidth", Value: "72000"}}) || res.PlayerList != nil || res.PhaseErrors != nil {
-		t.Errorf("rules %+v, players %+v, phase errors %+v", res.Rules, res.PlayerList, res.PhaseErrors)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
-		t.Errorf("phases %+v", tr.Phases)
-	}
-}
-
-func TestQueryWithoutRules(t *testing.T) {
-	res, _, err := query(t, protocols.Settings{}, 2*time.Second, echoing(t, false, "reply_trailing.hex"))
-	prototest.NoError(t, err)
-	if res.Rules != nil || res.Players != protocols.Known(1) {
-		t.Errorf("result %+v", res)
-	}
-}
-
-func TestQuerySkipsOtherIdentifiers(t *testing.T) {
-	// A late answer to another ping, then a runt, then the answer.
-	h := echoing(t, true, "reply_wrong_ident.hex", "reply_runt.hex")
-	good := echoing(t, false, "reply_1_5_patch_capped.hex")
-	res, tr, err := query(t, protocols.Settings{}, 2*time.Second, func(req []byte) [][]byte {
-		return append(h(req), good(req)...)
-	})
-	prototest.NoError(t, err)
-	if res.Version != "1.5.255" || res.Players != protocols.Known(12) {
-		t.Errorf("result %+v", res)
-	}
-	if ignored := prototest.Ignored(tr); ignored != 2 {
-		t.Errorf("%d datagrams noted as ignored, want 2", ignored)
-	}
+	h, good := echoing(t, true, "reply_wrong_ident.hex", "reply_runt.hex"), echoing(t, false, "reply_1_5_patch_capped.hex")
+	res, tr, err = query(t, protocols.Settings{}, 2*time.Second, func(req []byte) [][]byte { return append(h(req), good(req)...) })
+	prototest.CheckProbe(t, res, tr, err, `"" "" "Mumble" "1.5.255" 12/100 bots ? pw 0 - rules - info 4 partial [] | info:ok skipped 2 log 2`)
 }
 
 func TestQueryErrors(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		h        prototest.Handler
-		deadline time.Duration
-		want     error
-	}{
-		{"only_other_identifiers_is_mismatch", echoing(t, true, "reply_wrong_ident.hex"), 300 * time.Millisecond, wire.ErrMismatch},
-		{"only_runts_is_truncated", echoing(t, true, "reply_runt.hex"), 300 * time.Millisecond, wire.ErrTruncated},
-		{"short_reply_is_truncated", echoing(t, false, "reply_short.hex"), 2 * time.Second, wire.ErrTruncated},
-		{"reflected_ping_is_truncated", func(req []byte) [][]byte { return [][]byte{req} }, 2 * time.Second, wire.ErrTruncated},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, tr, err := query(t, protocols.Settings{Retries: 1}, tc.deadline, tc.h)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
-				t.Errorf("phases %+v", tr.Phases)
-			}
-		})
-	}
+	prototest.ReplyFailures(t, Protocol, request(vecIdent), protocols.Settings{Retries: 1},
+		prototest.ReplyFailure{Name: "only_other_identifiers_is_mismatch", Handler: echoing(t, true, "reply_wrong_ident.hex"), D: 300 * time.Millisecond, Want: wire.ErrMismatch},
+		prototest.ReplyFailure{Name: "only_runts_is_truncated", Handler: echoing(t, true, "reply_runt.hex"), D: 300 * time.Millisecond, Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "short_reply_is_truncated", Handler: echoing(t, false, "reply_short.hex"), Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "reflected_ping_is_truncated", Handler: func(req []byte) [][]byte { return [][]byte{req} }, Want: wire.ErrTruncated})
 }
 
 // Silence and a closed port are failures too: the contract checks them. Mumble
@@ -130,22 +88,44 @@ func TestQueryIdentifierIsRandom(t *testing.T) {
 	})
 	q := prototest.MustNew(t, Protocol, protocols.Settings{})
 	for range 2 {
-		if _, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
-			t.Fatal(err)
-		}
+		prototest.WithinOK(t, q, addr, 2*time.Second)
 	}
 	if a, b := <-reqs, <-reqs; slices.Equal(a, b) {
 		t.Errorf("two probes sent the same identifier % X", a)
 	}
 }
 
+// The settings reach the exchange: its retries, and the rules only when asked
+// for; bytes past the reply are logged.
 func TestNewSettings(t *testing.T) {
-	q := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 3, Rules: true}).(*protocols.EchoExchange[*status])
-	if res := q.Result(&status{}, nil); q.Retries != 3 || res.Rules == nil {
-		t.Errorf("retries %d, rules %v", q.Retries, res.Rules)
+	for _, rules := range []bool{true, false} {
+		q, tr := prototest.MustNew(t, Protocol, protocols.Settings{Retries: 3, Rules: rules}).(*protocols.EchoExchange[*status]), wire.NewTrace()
+		if res := q.Result(&status{Trailing: 2}, tr); q.Retries != 3 || (res.Rules != nil) != rules || !prototest.Logged(tr, "ignored 2 bytes") {
+			t.Errorf("retries %d, rules %v, log %+v; want rules: %v", q.Retries, res.Rules, tr.Entries, rules)
+		}
 	}
 }
 
 func BenchmarkQuery(b *testing.B) {
 	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, echoing(b, false, "reply_1_3_4.hex")))
+}
+
+// TestQstatCrossCheck queries the same fake server with `quakestat -mumble` and
+
+// with the Querier. qstat reports no name or map for Mumble ("Unknown", "N/A")
+
+// and a wrong version, so only the user counts are compared.
+
+func TestQstatCrossCheck(t *testing.T) {
+	prototest.NeedQstat(t)
+	for _, file := range []string{"reply_1_3_4.hex", "reply_1_5_patch_capped.hex"} {
+		t.Run(file, func(t *testing.T) {
+			addr := prototest.UDP(t, echoing(t, false, file))
+			qs := prototest.QstatJSON(t, "-mumble", addr)
+			res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{}, 2*time.Second)
+			if qs.Status != "online" || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
+				t.Errorf("qstat %+v, querier %d/%d", qs, res.Players.Value, res.MaxPlayers.Value)
+			}
+		})
+	}
 }

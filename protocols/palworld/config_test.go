@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/config/configtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -19,24 +19,15 @@ func TestModulesFile(t *testing.T) {
 	good := "modules:\n" +
 		"  pal_file: {protocol: palworld, players: true, targets: [127.0.0.1], palworld: {password_file: " + file + "}}\n" +
 		"  pal_inline: {protocol: palworld, targets: [game.example.org], palworld: {username: admin, password: inline-pw-42}}\n"
-	c, err := config.Parse([]byte(good))
-	prototest.NoError(t, err)
-	for _, m := range []string{"palworld", "pal_file", "pal_inline"} {
-		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
-			t.Errorf("module %s not built", m)
-		}
-	}
+	c := configtest.Modules(t, good, "palworld", "pal_file", "pal_inline")
 	out, err := c.YAML()
 	prototest.NoError(t, err)
 	if strings.Contains(string(out), "inline-pw-42") || !strings.Contains(string(out), file) {
 		t.Errorf("/config shows the password or hides the file name:\n%s", out)
 	}
-	prototest.Refused(t, parse, map[string]string{
+	configtest.Refused(t, map[string]string{
 		"modules:\n  p: {protocol: palworld, palworld: {username: admin}}\n":          "password",
 		"modules:\n  p: {protocol: palworld, palworld: {password: x, passwrd: y}}\n":  "passwrd",
 		"modules:\n  p: {protocol: palworld, palworld: {password_file: /absent/x}}\n": "/absent/x",
 	})
 }
-
-// parse is config.Parse for prototest.Refused.
-func parse(b []byte) error { _, err := config.Parse(b); return err }

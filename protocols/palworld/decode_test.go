@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -62,6 +61,8 @@ func TestDecodeVectors(t *testing.T) {
 	if !slices.Equal(res.PlayerList, want) {
 		t.Errorf("players = %+v, want %+v", res.PlayerList, want)
 	}
+	// Palworld has no bots, and nothing in the replies marks one.
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 	prototest.CheckInfoHas(t, res, map[string]string{
 		"worldguid": "A9E4B8F20D3C4B1E9F6A7C5D2E1B0F3A", "description": "Pals & friends",
 		"serverfps": "59", "serverframetime": "16.9491", "uptime": "86523", "days": "41", "basecampnum": "7",
@@ -71,16 +72,11 @@ func TestDecodeVectors(t *testing.T) {
 	prototest.NoSecrets(t, nil, nil, fmt.Errorf("%+v %+v", *res, res.InfoKV()), vectorIPs...)
 }
 
-func TestDecodeEmptyPlayersCountsWhenMetricsFailed(t *testing.T) {
+// An empty list is zero players, not unknown (the count when metrics failed:
+// TestQuery, "metrics fail").
+func TestDecodeEmptyPlayers(t *testing.T) {
+	pl, _ := decodePlayers(prototest.File(t, "players_empty.json"))
 	res := &protocols.Result{}
-	pl, err := decodePlayers(prototest.File(t, "players.json"))
-	prototest.NoError(t, err)
-	pl.fill(res)
-	if res.Players != protocols.Known(2) || res.MaxPlayers.Known {
-		t.Errorf("players/max = %v/%v, want 2 from the list and no max", res.Players, res.MaxPlayers)
-	}
-	pl, _ = decodePlayers(prototest.File(t, "players_empty.json"))
-	res = &protocols.Result{}
 	pl.fill(res)
 	if res.PlayerList == nil || len(res.PlayerList) != 0 || res.Players != protocols.Known(0) {
 		t.Errorf("empty list: %+v", res)
@@ -149,62 +145,41 @@ func TestUptime(t *testing.T) {
 	}
 }
 
-// TestBotsMeaning: the REST API counts connected players (metrics'
-// currentplayernum) and lists them; Palworld has no bot players, and nothing
-// in the replies marks one: Players is the count as sent, Bots stays unknown
-// and no listed player is marked.
-func TestBotsMeaning(t *testing.T) {
-	res, _ := prototest.QueryOK(t, Protocol, fakePalworld(t, nil), protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
-	if len(res.PlayerList) != 2 {
-		t.Fatalf("%+v, want 2 players listed", res)
-	}
-	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
-}
-
-func checkErr(t *testing.T, err error) {
-	if !errors.Is(err, wire.ErrMalformed) {
-		t.Fatalf("error is not malformed: %v", err)
-	}
-}
-
 func FuzzDecodeInfo(f *testing.F) {
 	prototest.FuzzReplies(f, "info*.json", 0, prototest.Decoded(decodeInfo, (*info).result))
 }
 
+// The shared checks, and counts within maxCount and pings within reason (past
+// them is an error that is not ErrMalformed, which fails the fuzz).
 func FuzzDecodeMetrics(f *testing.F) {
-	prototest.SeedFiles(f, "metrics*.json")
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzReplies(f, "metrics*.json", 0, func(b []byte) (*protocols.Result, error) {
 		m, err := decodeMetrics(b)
 		if err != nil {
-			checkErr(t, err)
-			return
+			return nil, err
 		}
 		res := &protocols.Result{}
 		m.fill(res)
-		if res.Players.Value < 0 || res.Players.Value > maxCount || res.MaxPlayers.Value < 0 || res.MaxPlayers.Value > maxCount {
-			t.Fatalf("counts out of range: %v/%v", res.Players, res.MaxPlayers)
+		if res.Players.Value > maxCount || res.MaxPlayers.Value > maxCount {
+			return nil, fmt.Errorf("counts out of range: %v/%v", res.Players, res.MaxPlayers)
 		}
+		return res, nil
 	})
 }
 
 func FuzzDecodePlayers(f *testing.F) {
-	prototest.SeedFiles(f, "players*.json")
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzReplies(f, "players*.json", maxPlayers, func(b []byte) (*protocols.Result, error) {
 		pl, err := decodePlayers(b)
 		if err != nil {
-			checkErr(t, err)
-			return
+			return nil, err
 		}
 		res := &protocols.Result{}
 		pl.fill(res)
-		if len(res.PlayerList) > maxPlayers {
-			t.Fatalf("%d players kept", len(res.PlayerList))
-		}
 		for _, p := range res.PlayerList {
 			if p.Ping.Known && (p.Ping.Value < 0 || p.Ping.Value > 1e6) {
-				t.Fatalf("ping %d", p.Ping.Value)
+				return nil, fmt.Errorf("ping %d", p.Ping.Value)
 			}
 		}
+		return res, nil
 	})
 }
 

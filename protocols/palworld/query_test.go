@@ -66,57 +66,36 @@ func fakePalworld(t testing.TB, override map[string]http.HandlerFunc) netip.Addr
 	return addr
 }
 
-func TestQueryRoundTrip(t *testing.T) {
-	addr := fakePalworld(t, nil)
-	res, tr := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
-	if res.Name != "Palworld Server 日本" || res.Version != "v0.6.1.67543" || res.Players.Value != 2 || res.MaxPlayers.Value != 32 {
-		t.Errorf("result %+v", res)
-	}
-	if len(res.PlayerList) != 2 || res.PlayerList[1].Name != "Cattiva" || res.PlayerList[1].Ping.Value != 111 {
-		t.Errorf("players %+v", res.PlayerList)
-	}
-	if got := prototest.PhaseResults(tr); got != "info:true,metrics:true,players:true" || len(res.PhaseErrors) != 0 {
-		t.Errorf("phases %s, phase errors %v", got, res.PhaseErrors)
-	}
-	// Player IPs appear nowhere: not in the result, not in the trace (its
-	// transcript, and the packets' bytes it renders as hex); nor does the password.
-	prototest.NoSecrets(t, nil, tr, fmt.Errorf("%+v", res), append(vectorIPs, testPassword)...)
-	if !strings.Contains(prototest.Transcript(tr), "Lamball") {
-		t.Errorf("transcript lost the redacted players reply")
-	}
-	// Without players in the module, the players endpoint is not asked.
-	_, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: withPassword(testPassword)}, 2*time.Second)
-	if err != nil || prototest.PhaseResults(tr) != "info:true,metrics:true" {
-		t.Errorf("no players: %v, phases %s", err, prototest.PhaseResults(tr))
-	}
-}
-
-func TestQueryWrongPassword(t *testing.T) {
-	addr := fakePalworld(t, nil)
-	_, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Options: withPassword("wrong")}, 2*time.Second)
-	if !errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), "authentication failed") || wire.Reason(err) == "timeout" {
-		t.Fatalf("err = %v, want server_error saying authentication failed", err)
-	}
-	if prototest.PhaseResults(tr) != "info:false" {
-		t.Errorf("phases %s", prototest.PhaseResults(tr))
-	}
-}
-
-func TestQueryPartial(t *testing.T) {
+// The three replies in one result (each decoded as TestDecodeVectors checks);
+// without players in the module the players endpoint is not asked; a wrong
+// password fails the info; a failed metrics or players phase leaves the rest,
+// the count then from the list.
+func TestQuery(t *testing.T) {
+	const name = `"Palworld Server 日本" "" "" "v0.6.1.67543" `
 	fail := func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", http.StatusInternalServerError) }
-	addr := fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/metrics": fail})
-	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
-	if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "metrics" || !errors.Is(res.PhaseErrors[0].Err, wire.ErrServer) {
-		t.Errorf("phase errors %+v", res.PhaseErrors)
-	}
-	if res.Players != protocols.Known(2) || res.MaxPlayers.Known {
-		t.Errorf("players/max %v/%v: want the count from the list, no max", res.Players, res.MaxPlayers)
-	}
-
-	addr = fakePalworld(t, map[string]http.HandlerFunc{"/v1/api/players": fail})
-	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Options: withPassword(testPassword)}, 2*time.Second)
-	if err != nil || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || res.Players.Value != 2 {
-		t.Errorf("players failed: %v, %+v", err, res)
+	for _, c := range []struct {
+		name, failing string // the endpoint that fails
+		players       bool
+		password      string
+		want          string // prototest.ProbeLine
+	}{
+		{"full", "", true, testPassword, name + `2/32 bots ? pw 0 [Lamball Cattiva] rules - info 11 partial [] | info:ok,metrics:ok,players:ok`},
+		{"no players", "", false, testPassword, name + `2/32 bots ? pw 0 - rules - info 11 partial [] | info:ok,metrics:ok`},
+		{"wrong password", "", false, "wrong", `error server_error | info:server_error`},
+		{"metrics fail", "/v1/api/metrics", true, testPassword, name + `2/? bots ? pw 0 [Lamball Cattiva] rules - info 4 partial [metrics:server_error] | info:ok,metrics:server_error,players:ok`},
+		{"players fail", "/v1/api/players", true, testPassword, name + `2/32 bots ? pw 0 - rules - info 11 partial [players:server_error] | info:ok,metrics:ok,players:server_error`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			addr := fakePalworld(t, map[string]http.HandlerFunc{c.failing: fail})
+			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: c.players, Options: withPassword(c.password)}, 2*time.Second)
+			prototest.CheckProbe(t, res, tr, err, c.want)
+			// Player IPs appear nowhere: not in the result, not in the trace (its
+			// transcript, and the packets' bytes it renders as hex); nor does the password.
+			prototest.NoSecrets(t, nil, tr, fmt.Errorf("%+v", res), append(vectorIPs, testPassword)...)
+			if c.players && c.failing == "" && !strings.Contains(prototest.Transcript(tr), "Lamball") {
+				t.Errorf("transcript lost the redacted players reply")
+			}
+		})
 	}
 }
 
@@ -148,17 +127,13 @@ func TestNewOptions(t *testing.T) {
 		t.Errorf("after rotation: %v, want authentication failed", err)
 	}
 
-	for name, opts := range map[string]func(any) error{
-		"empty block":    block(func(*Options) {}),
-		"empty password": withPassword(""),
-		"both":           block(func(o *Options) { o.Password = "x"; o.PasswordFile = file }),
-		"missing file":   block(func(o *Options) { o.PasswordFile = filepath.Join(dir, "absent") }),
-		"unknown key":    func(any) error { return errors.New(`field passwrd not found in type palworld.Options`) },
-	} {
-		if _, err := Protocol.New(protocols.Settings{Options: opts}); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
+		"{}":           "password (or password_file) is required",
+		"password: ''": "password (or password_file) is required",
+		"{password: x, password_file: " + file + "}":     "palworld password: ",
+		"password_file: " + filepath.Join(dir, "absent"): "palworld password: ",
+		"[not, a, block]": "palworld options: ",
+	})
 	// Without a block (the built-in module) the querier sends no credentials and
 	// says what is missing when the server refuses it.
 	_, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second)

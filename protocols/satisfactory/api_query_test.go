@@ -262,3 +262,16 @@ func TestAPIOptions(t *testing.T) {
 		t.Errorf("querier prints its token: %s", s)
 	}
 }
+
+func BenchmarkQueryAPI(b *testing.B) {
+	_, addr := prototest.HTTP(b, &fakeAPI{}, true)
+	q := prototest.MustNew(b, Protocol, protocols.Settings{Options: apiOpts(nil)})
+	tr := wire.NewTrace()
+	b.ReportAllocs()
+	for b.Loop() { // no Lightweight Query server: its phase fails, the API answers
+		tr.Reset()
+		if _, err := q.Query(prototest.Context(b, 2*time.Second), protocols.At(addr), tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -4,31 +4,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/config/configtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // The api options as a modules file gives them, and /config hiding the token.
 func TestModulesFile(t *testing.T) {
-	c, err := config.Parse([]byte("modules:\n" +
-		"  sf_api: {protocol: satisfactory, targets: [127.0.0.1], satisfactory: {api: true, token: tok-secret-99}}\n" +
-		"  sf_udp: {protocol: satisfactory, satisfactory: {legacy: true}}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := configtest.Modules(t, "modules:\n"+
+		"  sf_api: {protocol: satisfactory, targets: [127.0.0.1], satisfactory: {api: true, token: tok-secret-99}}\n"+
+		"  sf_udp: {protocol: satisfactory, satisfactory: {legacy: true}}\n", "sf_api", "sf_udp")
 	out, err := c.YAML()
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if strings.Contains(string(out), "tok-secret-99") {
 		t.Errorf("/config shows the token:\n%s", out)
 	}
-	prototest.Refused(t, parse, map[string]string{
+	configtest.Refused(t, map[string]string{
 		"modules:\n  s: {protocol: satisfactory, satisfactory: {token: x}}\n":                    "api: true",
 		"modules:\n  s: {protocol: satisfactory, satisfactory: {api: true, tokenfile: x}}\n":     "tokenfile",
 		"modules:\n  s: {protocol: satisfactory, satisfactory: {api: true, ca_file: /absent}}\n": "/absent",
 	})
 }
-
-// parse is config.Parse for prototest.Refused.
-func parse(b []byte) error { _, err := config.Parse(b); return err }

@@ -1,12 +1,14 @@
 package satisfactory
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -63,6 +65,7 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 		t.Errorf("SubStates = %v, want %v", subs, w.SubStates)
 	}
 	// The Lightweight Query reports no count at all: neither players nor bots.
+	prototest.CheckBots(t, res, prototest.Unknown, prototest.Unknown, true)
 	if res.Players.Known || res.MaxPlayers.Known || res.Bots.Known || res.Password != protocols.FlagUnknown {
 		t.Errorf("reported counts/password the protocol does not carry: %+v", res)
 	}
@@ -163,6 +166,46 @@ func TestErrata(t *testing.T) {
 			resp, err := decode(b)
 			if err != nil || resp.Cookie != c || answers(b, c) != nil {
 				t.Errorf("cookie %#x: decoded %#x, %v", c, resp.Cookie, err)
+			}
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "playing_djwoodz.hex"), func(vec []byte) error {
+		resp, err := decode(vec)
+		if err == nil {
+			resp.Result()
+		}
+		return err
+	})
+}
+
+func FuzzDecode(f *testing.F) {
+	prototest.SeedHex(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		resp, err := decode(b)
+		_ = answers(b, 0)
+		if err != nil {
+			return
+		}
+		if n := len(resp.SubStates); !resp.Legacy {
+			nameLen := int(binary.LittleEndian.Uint16(b[26+3*n:]))
+			if len(b) != 29+3*n+nameLen+resp.Trailing {
+				t.Fatalf("length %d does not add up: %+v", len(b), resp)
+			}
+		}
+		res := resp.Result()
+		seen := map[string]bool{}
+		for _, s := range res.SubStates {
+			if seen[s.Name] {
+				t.Fatalf("duplicate sub-state %s", s.Name)
+			}
+			seen[s.Name] = true
+		}
+		for _, s := range []string{res.Name, res.Version, res.State} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 %q", s)
 			}
 		}
 	})

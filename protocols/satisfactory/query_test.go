@@ -1,9 +1,7 @@
 package satisfactory
 
 import (
-	"errors"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -41,17 +39,12 @@ func isPoll(req []byte) bool {
 // junk before the answer are skipped, each noted.
 func TestQueryRoundTrip(t *testing.T) {
 	vec := prototest.HexFile(t, "playing_djwoodz.hex")
-	var (
-		mu      sync.Mutex
-		cookies [][]byte
-	)
+	cookies := make(chan []byte, 4)
 	addr := prototest.UDP(t, func(req []byte) [][]byte {
 		if !isPoll(req) {
 			return nil
 		}
-		mu.Lock()
-		cookies = append(cookies, slices.Clone(req[4:12]))
-		mu.Unlock()
+		cookies <- slices.Clone(req[4:12])
 		stale := withCookie(vec, req)
 		stale[4] ^= 0xFF
 		return [][]byte{stale, []byte("junk"), withCookie(vec, req)}
@@ -64,52 +57,25 @@ func TestQueryRoundTrip(t *testing.T) {
 		}
 		checkResult(t, res, wantOf(t, "playing_djwoodz"))
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(cookies) != 2 || slices.Equal(cookies[0], cookies[1]) {
-		t.Errorf("cookies %x: want a fresh random cookie per query", cookies)
+	if n := len(cookies); n != 2 || slices.Equal(<-cookies, <-cookies) {
+		t.Errorf("%d polls, or the same cookie twice: want a fresh random cookie per query", n)
 	}
-}
-
-// errorCase runs one query against a fake server and checks the error's sentinel and
-// that it came back before the deadline.
-func errorCase(t *testing.T, h prototest.Handler, deadline time.Duration, want error) error {
-	t.Helper()
-	addr := prototest.UDP(t, h)
-	start := time.Now()
-	_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, deadline), protocols.At(addr), wire.NewTrace())
-	if !errors.Is(err, want) {
-		t.Fatalf("err = %v, want %v", err, want)
-	}
-	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, deadline)
-	}
-	return err
 }
 
 func TestQueryErrors(t *testing.T) {
 	vec := prototest.HexFile(t, "playing_djwoodz.hex")
-	t.Run("only_foreign_cookies_is_mismatch", func(t *testing.T) {
-		errorCase(t, func(req []byte) [][]byte {
-			b := withCookie(vec, req)
-			b[11] ^= 0x80
-			return [][]byte{b}
-		}, 300*time.Millisecond, wire.ErrMismatch)
-	})
-	t.Run("only_junk_is_malformed", func(t *testing.T) {
-		errorCase(t, func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse")} },
-			300*time.Millisecond, wire.ErrMalformed)
-	})
-	t.Run("truncated_reply", func(t *testing.T) {
-		errorCase(t, func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)[:40]} },
-			2*time.Second, wire.ErrTruncated)
-	})
-	t.Run("bad_terminator", func(t *testing.T) {
-		errorCase(t, lq(prototest.HexFile(t, "bad_terminator.hex")), 2*time.Second, wire.ErrMalformed)
-	})
-	t.Run("echoed_poll_is_skipped", func(t *testing.T) {
-		errorCase(t, func(req []byte) [][]byte { return [][]byte{req} }, 300*time.Millisecond, wire.ErrMalformed)
-	})
+	foreign := func(req []byte) [][]byte {
+		b := withCookie(vec, req)
+		b[11] ^= 0x80
+		return [][]byte{b}
+	}
+	junk := func([]byte) [][]byte { return [][]byte{[]byte("\xff\xff\xff\xffinfoResponse")} }
+	prototest.ReplyFailures(t, Protocol, request(0), protocols.Settings{},
+		prototest.ReplyFailure{Name: "only_foreign_cookies_is_mismatch", Handler: foreign, D: 300 * time.Millisecond, Want: wire.ErrMismatch},
+		prototest.ReplyFailure{Name: "only_junk_is_malformed", Handler: junk, D: 300 * time.Millisecond, Want: wire.ErrMalformed},
+		prototest.ReplyFailure{Name: "truncated_reply", Handler: func(req []byte) [][]byte { return [][]byte{withCookie(vec, req)[:40]} }, Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "bad_terminator", Handler: lq(prototest.HexFile(t, "bad_terminator.hex")), Want: wire.ErrMalformed},
+		prototest.ReplyFailure{Name: "echoed_poll_is_skipped", Handler: func(req []byte) [][]byte { return [][]byte{req} }, D: 300 * time.Millisecond, Want: wire.ErrMalformed})
 }
 
 // Silence and a closed port are failures too: the contract checks them.
@@ -132,13 +98,10 @@ func TestQueryLegacy(t *testing.T) {
 		copy(out[2:10], req[2:10])
 		return [][]byte{out}
 	})
-	q := prototest.MustNew(t, Protocol, protocols.Settings{Options: func(v any) error {
-		v.(*Options).Legacy = true
-		return nil
-	}})
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := prototest.QueryOK(t, Protocol, addr, protocols.Settings{Options: prototest.OptionsOf(Options{Legacy: true})}, 2*time.Second)
 	checkResult(t, res, wantOf(t, "legacy_v0"))
+}
+
+func BenchmarkQuery(b *testing.B) {
+	prototest.QueryBench(b, Protocol, protocols.Settings{}, prototest.UDP(b, lq(prototest.HexFile(b, "playing_djwoodz.hex"))))
 }

@@ -2,6 +2,7 @@ package scpsl
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,13 +53,8 @@ func TestVectors(t *testing.T) {
 				}
 				return
 			}
-			if len(res.PlayerList) != len(e.PlayerNames) {
-				t.Fatalf("players %+v, want %q", res.PlayerList, e.PlayerNames)
-			}
-			for i, n := range e.PlayerNames {
-				if res.PlayerList[i].Name != n {
-					t.Errorf("player %d %q, want %q", i, res.PlayerList[i].Name, n)
-				}
+			if got := prototest.ListNames(res); !slices.Equal(got, e.PlayerNames) {
+				t.Errorf("players %q, want %q", got, e.PlayerNames)
 			}
 			if res, _ := decodeVector(prototest.File(t, vector+".json"), e.ServerID, e.Port, false); res.PlayerList != nil {
 				t.Errorf("players listed without the module asking: %+v", res.PlayerList)
@@ -90,15 +86,6 @@ func TestErrorTextMasksKey(t *testing.T) {
 	if got := err.Error(); got != `server_error: Northwood serverinfo (HTTP 401) refused: "Invalid key <secret> for account 1" (check account_id and the API key)` {
 		t.Errorf("%s", got)
 	}
-}
-
-// TestBotsMeaning: the game has no bots and Players' "n" counts the people
-// connected: Players is that, Bots stays unknown; the list holds only those
-// listed with a nickname.
-func TestBotsMeaning(t *testing.T) {
-	res, err := decodeVector(prototest.File(t, "serverinfo_basic.json"), 0, 7777, true)
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, res, 12, prototest.Unknown, false)
 }
 
 // FuzzDecode checks that no answer panics the decoder and that every server

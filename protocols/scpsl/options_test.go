@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/config/configtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -24,19 +24,10 @@ func TestOptionsYAML(t *testing.T) {
       api_key_file: ` + keyFile + `
       server_id: 20101
 `
-	c, err := config.Parse([]byte(good))
-	prototest.NoError(t, err)
-	for _, m := range []string{"mylab", "scpsl"} {
-		if c.Modules[m] == nil || c.Modules[m].Querier() == nil {
-			t.Errorf("module %s not built", m)
-		}
-	}
-	prototest.Refused(t, parse, map[string]string{
+	configtest.Modules(t, good, "mylab", "scpsl")
+	configtest.Refused(t, map[string]string{
 		strings.Replace(good, "account_id", "account", 1):     "account",
 		strings.Replace(good, `"20100"`, `"20100x"`, 1):       "numeric id",
 		strings.Replace(good, keyFile, keyFile+".missing", 1): "api_key",
 	})
 }
-
-// parse is config.Parse for prototest.Refused.
-func parse(b []byte) error { _, err := config.Parse(b); return err }

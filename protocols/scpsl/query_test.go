@@ -57,31 +57,27 @@ var api = prototest.OffTarget[*querier, Options]{Protocol: Protocol, API: func(q
 // The whole exchange over TLS: the account's servers, the target's picked by
 // port or by server_id; the key sent, never traced.
 func TestQuery(t *testing.T) {
+	const basic = `"Site-19 Breach | EU | Vanilla" "" "" "14.1.3" 12/30 bots ? pw 0 `
 	for _, c := range []struct {
 		players  bool
 		serverID int64
 		port     uint16
-		name     string
-		listed   int
+		want     string // prototest.ProbeLine
 	}{
-		{true, 0, 7777, "Site-19 Breach | EU | Vanilla", 2},
-		{false, 0, 7777, "Site-19 Breach | EU | Vanilla", 0},
-		{true, 20102, 443, "Zweiter Server ü <Testing>", 0},
+		{true, 0, 7777, basic + `[Dr. Bright Zweiter Spieler ü] rules - info 3 partial [] | info:ok skipped 0 log 0`},
+		{false, 0, 7777, basic + `- rules - info 3 partial [] | info:ok skipped 0 log 0`},
+		{true, 20102, 443, `"Zweiter Server ü <Testing>" "" "" "14.1.3" 0/25 bots ? pw 0 [] rules - info 2 partial [] | info:ok skipped 0 log 0`},
 	} {
 		t.Run(fmt.Sprint(c.players, c.serverID), func(t *testing.T) {
 			f := &fakeNorthwood{t: t}
 			srv, _ := prototest.HTTP(t, f, true)
 			q := api.Against(t, srv, Options{AccountID: account, APIKey: apiKey, ServerID: c.serverID}, protocols.Settings{Players: c.players})
-			res, tr := prototest.WithinOK(t, q, netip.AddrPortFrom(target.Addr(), c.port), 2*time.Second)
-			if res.Name != c.name || len(res.PlayerList) != c.listed || !res.Players.Known || !res.MaxPlayers.Known || res.Version != "14.1.3" {
-				t.Errorf("result %+v", res)
-			}
+			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.port), 2*time.Second)
+			prototest.CheckProbe(t, res, tr, err, c.want)
+			prototest.CheckBots(t, res, res.Players.Value, prototest.Unknown, false) // no bots; the list holds those with a nickname
 			u := f.lastURL.Load().(*url.URL).Query()
-			if f.requests.Load() != 1 || u["players"][0] != "true" || u["info"][0] != "true" || (u["list"] != nil) != c.players {
-				t.Errorf("%d requests, query %v", f.requests.Load(), u)
-			}
-			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Attempts != 1 {
-				t.Errorf("phases %+v, %d attempts", tr.Phases, tr.Attempts)
+			if f.requests.Load() != 1 || tr.Attempts != 1 || u["players"][0] != "true" || u["info"][0] != "true" || (u["list"] != nil) != c.players {
+				t.Errorf("%d requests (%d attempts), query %v", f.requests.Load(), tr.Attempts, u)
 			}
 			prototest.NoSecrets(t, q, tr, nil, apiKey)
 		})
@@ -132,13 +128,7 @@ func TestQueryFailures(t *testing.T) {
 			f := &fakeNorthwood{t: t, hook: c.hook}
 			srv, _ := prototest.HTTP(t, f, false)
 			q := api.Against(t, srv, c.o, protocols.Settings{Players: true})
-			// A short deadline for the silent server; room for the big body
-			// through the race detector for the others.
-			d := 3 * time.Second
-			if c.want == wire.ErrTimeout {
-				d = 500 * time.Millisecond
-			}
-			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.at), d)
+			res, tr, err := prototest.QueryWithin(t, q, netip.AddrPortFrom(target.Addr(), c.at), prototest.FailureDeadline(c.want))
 			if c.want == nil {
 				// a count over the maximum is the server's to say: kept as sent
 				if err != nil || res.Players.Value != 7 || res.MaxPlayers.Value != 3 {
@@ -189,10 +179,7 @@ func TestNewOptions(t *testing.T) {
 // The contract's fake servers (a closed port, a silent one) stand for Northwood.
 func TestQuerierContract(t *testing.T) {
 	prototest.QuerierContract(t, prototest.Contract{
-		Protocol:    api.Probed(),
-		Name:        "scpsl",
-		DefaultPort: 7777,
-		Transport:   "tcp",
-		Settings:    protocols.Settings{Options: prototest.OptionsOf(Options{AccountID: account, APIKey: apiKey})},
+		Protocol: api.Probed(), Name: "scpsl", DefaultPort: 7777, Transport: "tcp",
+		Settings: protocols.Settings{Options: prototest.OptionsOf(Options{AccountID: account, APIKey: apiKey})},
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -54,14 +55,7 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 		t.Errorf("result %+v, want %+v", res, w)
 	}
 	prototest.CheckBots(t, res, w.Players, prototest.Unknown, true) // clients counted, RCON sessions too; no bots
-	var names []string
-	if res.PlayerList != nil {
-		names = []string{}
-		for _, p := range res.PlayerList {
-			names = append(names, p.Name)
-		}
-	}
-	if !slices.Equal(names, w.PlayerList) || (names == nil) != (w.PlayerList == nil) {
+	if names := prototest.ListNames(res); !slices.Equal(names, w.PlayerList) || (res.PlayerList == nil) != (w.PlayerList == nil) {
 		t.Errorf("player names = %q, want %q", names, w.PlayerList)
 	}
 	if got := len(res.PhaseErrors) == 1 && res.PhaseErrors[0].Phase == "players"; got != (w.ConfigError != "") || len(res.PhaseErrors) > 1 {
@@ -156,6 +150,52 @@ func TestQuirks(t *testing.T) {
 	t.Run("packet_id_other_than_147_configurable", func(t *testing.T) {
 		if st, err := decodeReply(prototest.HexFile(t, "wrong_packet_id.hex"), 146); err != nil || st.Name != "Srv" || st.Players != 1 {
 			t.Errorf("id 146 configured: %+v, %v", st, err)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	prototest.DecodeBench(b, prototest.HexFile(b, "rcon_counted.hex"), func(vec []byte) error {
+		st, err := decodeReply(vec, defaultPacketID)
+		if err == nil {
+			st.Result(true)
+		}
+		return err
+	})
+}
+
+func FuzzDecode(f *testing.F) {
+	prototest.SeedHex(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := decodeReply(b, defaultPacketID)
+		if err != nil {
+			return
+		}
+		if st.Players < 0 || st.MaxPlayers < 0 || len(st.Config.Players) > maxConfigPlayers {
+			t.Fatalf("bad counts %+v", st)
+		}
+		res := st.Result(true)
+		for _, s := range []string{res.Name, res.Version} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 %q", s)
+			}
+		}
+	})
+}
+
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		"{'players':['Alice','Bob'],'experience':'Voyageur','pvp':'True'}",
+		`{"players":["A"],"experience":"Stalker","pvp":"False"}`,
+		"{'players':[],'mode':3,'tags':['x','y'],}",
+		"Players:\nAlice", "{'a':", "{'players':['a",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := parseConfig(s)
+		if err == nil && len(c.Players) > maxConfigPlayers {
+			t.Fatalf("%d players kept", len(c.Players))
 		}
 	})
 }

@@ -3,7 +3,6 @@ package skycoop
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -31,14 +30,7 @@ func server(t testing.TB, replies ...[]byte) prototest.Handler {
 
 func query(t *testing.T, s protocols.Settings, deadline time.Duration, h prototest.Handler) (*protocols.Result, *wire.Trace, error) {
 	t.Helper()
-	addr := prototest.UDP(t, h)
-	tr := wire.NewTrace()
-	start := time.Now()
-	res, err := prototest.MustNew(t, Protocol, s).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
-	if el := time.Since(start); el > deadline+time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v, deadline %v", el, deadline)
-	}
-	return res, tr, err
+	return prototest.QueryNew(t, Protocol, prototest.UDP(t, h), s, deadline)
 }
 
 // Every vector answered over loopback gives the decoder's result, or its error,
@@ -62,57 +54,34 @@ func TestQueryVectors(t *testing.T) {
 }
 
 // The settings reach the exchange: without players, no list and no players
-// phase error (the config is cut); a configured packet id is the one answered.
+// phase error (the config is cut); a configured packet id is the one answered;
+// a game packet and a runt before the reply are skipped, each noted.
 func TestQuerySettings(t *testing.T) {
 	reply := prototest.HexFile(t, "spec_worked_srv.hex")
 	binary.LittleEndian.PutUint32(reply, 150)
+	const srv = `"Srv" "" "The Long Dark" "0.13.2" 1/4 bots ? pw 0 [Alice] rules - info 8 partial [] | info:ok `
 	for _, c := range []struct {
-		s     protocols.Settings
-		reply []byte
-		want  string // name/players/list/phase errors
+		s       protocols.Settings
+		replies [][]byte
+		want    string // prototest.ProbeLine
 	}{
-		{protocols.Settings{}, prototest.HexFile(t, "config_truncated.hex"), "Cut/{Value:2 Known:true}/[]/"},
-		{protocols.Settings{Players: true, Options: prototest.OptionsYAML("packet_id: 150")}, reply, "Srv/{Value:1 Known:true}/[Alice]/"},
+		{protocols.Settings{}, [][]byte{prototest.HexFile(t, "config_truncated.hex")},
+			`"Cut" "" "The Long Dark" "0.13.2" 2/6 bots ? pw 0 - rules - info 6 partial [] | info:ok skipped 0 log 1`},
+		{protocols.Settings{Players: true, Options: prototest.OptionsYAML("packet_id: 150")}, [][]byte{reply}, srv + "skipped 0 log 0"},
+		{protocols.Settings{Players: true}, [][]byte{{5, 0, 0, 0, 1, 2, 3}, {0x93}, prototest.HexFile(t, "spec_worked_srv.hex")}, srv + "skipped 2 log 2"},
 	} {
-		res, _, err := query(t, c.s, 2*time.Second, server(t, c.reply))
-		if got := fmt.Sprintf("%s/%+v/%s/%s", res.Name, res.Players, prototest.PlayerNames(res), prototest.PhaseErrorReasons(res)); err != nil || got != c.want || c.s.Players != (res.PlayerList != nil) {
-			t.Errorf("%s, %v; want %s", got, err, c.want)
-		}
-	}
-}
-
-func TestQuerySkipsOtherPackets(t *testing.T) {
-	game := []byte{5, 0, 0, 0, 1, 2, 3} // some game packet
-	res, tr, err := query(t, protocols.Settings{Players: true}, 2*time.Second,
-		server(t, game, []byte{0x93}, prototest.HexFile(t, "spec_worked_srv.hex")))
-	if err != nil || res.Name != "Srv" || prototest.Ignored(tr) != 2 {
-		t.Errorf("%v, name %q, %d packets noted as ignored, want 2", err, res.Name, prototest.Ignored(tr))
+		res, tr, err := query(t, c.s, 2*time.Second, server(t, c.replies...))
+		prototest.CheckProbe(t, res, tr, err, c.want)
 	}
 }
 
 // Replies besides the vectors' that fail: runts, the ping echoed, a header
-// followed by garbage.
+// followed by garbage ("garb" read as a length).
 func TestQueryErrors(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		replies  [][]byte
-		deadline time.Duration
-		want     error
-	}{
-		{"only_runts_is_truncated", [][]byte{{0x93, 0}}, 300 * time.Millisecond, wire.ErrTruncated},
-		{"echoed_ping_is_mismatch", [][]byte{request()}, 300 * time.Millisecond, wire.ErrMismatch},
-		{"garbage_after_header", [][]byte{append([]byte{0x93, 0, 0, 0}, "garbage!"...)}, 2 * time.Second, wire.ErrTooLarge}, // "garb" read as a length
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, tr, err := query(t, protocols.Settings{Retries: 1}, tc.deadline, server(t, tc.replies...))
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
-			if len(tr.Phases) != 1 || !errors.Is(tr.Phases[0].Err, tc.want) {
-				t.Errorf("phases = %+v", tr.Phases)
-			}
-		})
-	}
+	prototest.ReplyFailures(t, Protocol, request(), protocols.Settings{Retries: 1},
+		prototest.ReplyFailure{Name: "only_runts_is_truncated", Replies: [][]byte{{0x93, 0}}, D: 300 * time.Millisecond, Want: wire.ErrTruncated},
+		prototest.ReplyFailure{Name: "echoed_ping_is_mismatch", Replies: [][]byte{request()}, D: 300 * time.Millisecond, Want: wire.ErrMismatch},
+		prototest.ReplyFailure{Name: "garbage_after_header", Replies: [][]byte{append([]byte{0x93, 0, 0, 0}, "garbage!"...)}, Want: wire.ErrTooLarge})
 }
 
 // Silence and a closed port are failures too: the contract checks them.
@@ -134,4 +103,9 @@ func TestNewOptions(t *testing.T) {
 	if !slices.Equal(request(), []byte{0xFE, 0xFF, 0xFF, 0xFF}) {
 		t.Errorf("request % X", request())
 	}
+}
+
+func BenchmarkQuery(b *testing.B) {
+	vec := prototest.HexFile(b, "rcon_counted.hex")
+	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, prototest.UDP(b, func([]byte) [][]byte { return [][]byte{vec} }))
 }

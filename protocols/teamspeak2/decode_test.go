@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"slices"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -28,28 +27,17 @@ func TestDecodeServerInfo(t *testing.T) {
 	res, err := decodeServerInfo(reply(t, "si_default.txt"), wire.UTF8)
 	prototest.NoError(t, err)
 	if res.Name != "Gameserver Exporter TS2" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) ||
-		res.Password != protocols.FlagTrue || len(res.Info) != 20 || res.Bots.Known {
-		t.Errorf("%+v", res)
+		res.Password != protocols.FlagTrue || len(res.Info) != 20 || res.Bots.Known || res.Uptime != protocols.SpanSeconds(86400) {
+		t.Errorf("%+v, want server_uptime's 86400 s and no bot count", res)
 	}
-	if res.Uptime != protocols.SpanSeconds(86400) {
-		t.Errorf("uptime %+v, want server_uptime's 86400 s", res.Uptime)
-	}
-	for _, c := range []struct {
-		name   string
-		lines  []string
-		reason string
-	}{
-		{"no name nor count", []string{"server_id=1"}, "malformed"},
-		{"count not a number", []string{"server_name=x", "server_currentusers=lots"}, "malformed"},
-		{"negative max", []string{"server_name=x", "server_maxusers=-1"}, "malformed"},
-		{"password 2", []string{"server_name=x", "server_password=2"}, "malformed"},
-		{"name only", []string{"server_name=x"}, ""},
+	for _, c := range []struct{ name, lines, reason string }{
+		{"no name nor count", "server_id=1", "malformed"},
+		{"count not a number", "server_name=x\nserver_currentusers=lots", "malformed"},
+		{"negative max", "server_name=x\nserver_maxusers=-1", "malformed"},
+		{"password 2", "server_name=x\nserver_password=2", "malformed"},
+		{"name only", "server_name=x", ""},
 	} {
-		var lines [][]byte
-		for _, l := range c.lines {
-			lines = append(lines, []byte(l))
-		}
-		_, err := decodeServerInfo(lines, wire.UTF8)
+		_, err := decodeServerInfo(bytes.Split([]byte(c.lines), []byte("\n")), wire.UTF8)
 		if got := wire.Reason(err); c.reason == "" && err != nil || c.reason != "" && got != c.reason {
 			t.Errorf("%s: %v, want %q", c.name, err, c.reason)
 		}
@@ -117,16 +105,6 @@ func TestDecodeWindows1252(t *testing.T) {
 			t.Errorf("encoding %q: players %+v, %v; want %q", enc, ps, err, want[1])
 		}
 	}
-}
-
-// TestBotsMeaning: a voice server has no bots; si's server_currentusers is the
-// clients on the virtual server, Bots stays unknown and no listed player is
-// marked.
-func TestBotsMeaning(t *testing.T) {
-	f := newFake(t)
-	res, _, err := probe(t, f.start(t), voice, protocols.Settings{Players: true}, 2*time.Second)
-	prototest.NoError(t, err)
-	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 }
 
 // FuzzDecode splits the input into lines and decodes them as si's and pl's data:

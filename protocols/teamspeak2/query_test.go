@@ -2,7 +2,9 @@ package teamspeak2
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -87,41 +89,41 @@ func probe(t testing.TB, query netip.AddrPort, target netip.AddrPort, s protocol
 	return prototest.QueryNew(t, Protocol, target, s, d)
 }
 
+// A full probe; one without players or rules; one whose pl the server refuses
+// (a phase error beside si's result).
 func TestQuery(t *testing.T) {
-	f := newFake(t)
-	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{Players: true, Rules: true}, 2*time.Second)
-	prototest.NoError(t, err)
-	if res.Name != "Gameserver Exporter TS2" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) ||
-		res.Password != protocols.FlagTrue || len(res.PlayerList) != 3 || res.PlayerList[2].Name != "Jürgen" || len(res.Rules) != 20 || res.PhaseErrors != nil {
-		t.Errorf("%+v", res)
-	}
-	if got := prototest.PhaseReasons(tr); got != "info:ok,players:ok" {
-		t.Errorf("phases %s", got)
-	}
-	// quit is sent after the last reply; the fake may not have read it yet.
-	if got := strings.Join(f.commands(), ","); !strings.HasPrefix(got, "sel 8767,si,pl") {
-		t.Errorf("commands %s", got)
-	}
-	prototest.CheckUTF8(t, res)
-}
-
-func TestQueryInfoOnly(t *testing.T) {
-	f := newFake(t)
-	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{}, 2*time.Second)
-	if err != nil || res.PlayerList != nil || res.Rules != nil || prototest.PhaseReasons(tr) != "info:ok" {
-		t.Errorf("%+v, %v, phases %s", res, err, prototest.PhaseReasons(tr))
+	for _, c := range []struct {
+		name string
+		s    protocols.Settings
+		pl   string // pl's reply, "" for the vector's
+		want string // prototest.ProbeLine
+	}{
+		{"full", protocols.Settings{Players: true, Rules: true}, "",
+			`"Gameserver Exporter TS2" "" "" "" 3/32 bots ? pw 2 [Alice Bob the Builder Jürgen] rules 20 info 20 partial [] | info:ok,players:ok`},
+		{"info only", protocols.Settings{}, "", `"Gameserver Exporter TS2" "" "" "" 3/32 bots ? pw 2 - rules - info 20 partial [] | info:ok`},
+		{"pl refused", protocols.Settings{Players: true}, "ERROR, not allowed\r\n",
+			`"Gameserver Exporter TS2" "" "" "" 3/32 bots ? pw 2 - rules - info 20 partial [players:server_error] | info:ok,players:server_error`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t)
+			f.pl = cmp.Or(c.pl, f.pl)
+			res, tr, err := probe(t, f.start(t), voice, c.s, 2*time.Second)
+			prototest.CheckProbe(t, res, tr, err, c.want)
+			prototest.CheckBots(t, res, 3, prototest.Unknown, true) // a voice server has no bots
+			prototest.CheckUTF8(t, res)
+			// quit is sent after the last reply; the fake may not have read it yet.
+			if got := strings.Join(f.commands(), ","); c.s.Players && !strings.HasPrefix(got, "sel 8767,si,pl") {
+				t.Errorf("commands %s", got)
+			}
+		})
 	}
 }
 
 // The default query port is 51234 on the target's address.
-func TestDefaultQueryPort(t *testing.T) {
-	q, err := Protocol.New(protocols.Settings{})
-	if err != nil || q.(*querier).queryPort != 51234 {
-		t.Errorf("%+v, %v", q, err)
+func TestOptions(t *testing.T) {
+	if q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier); q.queryPort != 51234 {
+		t.Errorf("query port %d", q.queryPort)
 	}
-}
-
-func TestOptionsErrors(t *testing.T) {
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{
 		"query_port: -1":    "teamspeak2 options: query_port must be between 1 and 65535, got -1",
 		"query_port: 65536": "teamspeak2 options: query_port must be between 1 and 65535, got 65536",
@@ -162,33 +164,50 @@ func TestQueryFailures(t *testing.T) {
 	}
 }
 
-// A broken pl is a phase error beside si's result.
-func TestQueryPlayersPhaseError(t *testing.T) {
-	f := newFake(t)
-	f.pl = "ERROR, not allowed\r\n"
-	res, tr, err := probe(t, f.start(t), voice, protocols.Settings{Players: true}, time.Second)
-	if err != nil || res.Name == "" || len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != "players" || prototest.PhaseReasons(tr) != "info:ok,players:server_error" {
-		t.Errorf("%+v, %v, phases %s", res, err, prototest.PhaseReasons(tr))
-	}
-}
-
 func TestQueryDrip(t *testing.T) {
-	addr := prototest.Drip(t, []byte("[TS]\r\n"))
-	if _, _, err := probe(t, addr, voice, protocols.Settings{}, 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
+	prototest.DripTimesOut(t, onTargetPort, protocols.Settings{}, []byte("[TS]\r\n"))
 }
 
-// The contract's TCP cases need the fake on the target's own port: this copy of
-// Protocol builds queriers that connect to the target's port.
+// onTargetPort is Protocol with queriers that connect to the target's own port,
+// where the contract's and the drip's fakes listen.
+var onTargetPort = prototest.Hooked(Protocol, func(q protocols.Querier) { q.(*querier).queryPort = 0 })
+
 func TestQuerierContract(t *testing.T) {
-	p := prototest.Hooked(Protocol, func(q protocols.Querier) { q.(*querier).queryPort = 0 })
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol: p, Name: "teamspeak2", DefaultPort: 8767, Transport: "tcp",
-	})
+	prototest.QuerierContract(t, prototest.Contract{Protocol: onTargetPort, Name: "teamspeak2", DefaultPort: 8767, Transport: "tcp"})
 }
 
 func BenchmarkQuery(b *testing.B) {
 	port := newFake(b).start(b).Port()
 	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true, Options: func(v any) error { v.(*Options).QueryPort = int(port); return nil }}, voice)
+}
+
+// TestQstatCrossCheck queries the same fake server with `quakestat -ts2` (the
+
+// voice port as its port= argument; qstat sends `si <port>` without `sel`) and
+
+// with the Querier, and compares the name, players and max.
+
+func TestQstatCrossCheck(t *testing.T) {
+	prototest.NeedQstat(t)
+	for name, set := range map[string]func(f *fake){
+		"default": nil,
+		"empty":   func(f *fake) { f.si = strings.Replace(f.si, "server_currentusers=3", "server_currentusers=0", 1) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFake(t)
+			if set != nil {
+				set(f)
+			}
+			addr := f.start(t)
+			qs := prototest.QstatJSON(t, fmt.Sprintf("-ts2,port=%d", voice.Port()), addr)
+			if cmds := f.commands(); len(cmds) == 0 || cmds[0] != "si 8767" {
+				t.Errorf("qstat sent %q", cmds)
+			}
+			res, _, err := probe(t, addr, voice, protocols.Settings{}, 2*time.Second)
+			prototest.NoError(t, err)
+			if qs.Status != "online" || qs.Name != res.Name || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
+				t.Errorf("qstat %+v, querier %q %d/%d", qs, res.Name, res.Players.Value, res.MaxPlayers.Value)
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -116,6 +117,9 @@ func TestQueryVectors(t *testing.T) {
 			f := serve(t, transcript(t, name))
 			res, tr, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(f.addr.Port()), 2*time.Second)
 			prototest.CheckExpected(t, e, res, err)
+			if err == nil { // its ServerQuery connections are left out of Players, not counted as bots
+				prototest.CheckBots(t, res, e.Players.V, prototest.Unknown, true)
+			}
 			if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || !errors.Is(tr.Phases[0].Err, err) {
 				t.Errorf("phases = %+v", tr.Phases)
 			}
@@ -132,22 +136,10 @@ func TestQueryVectors(t *testing.T) {
 
 // Without options the query goes to port 10011 of the target's address.
 func TestDefaultQueryPort(t *testing.T) {
-	q, err := Protocol.New(protocols.Settings{})
-	if err != nil || q.(*querier).queryPort != 10011 {
-		t.Fatalf("%+v, %v", q, err)
+	if q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier); q.queryPort != 10011 {
+		t.Errorf("query port %d", q.queryPort)
 	}
-	for _, bad := range []int{-1, 65536} {
-		if _, err := Protocol.New(withQueryPort(0)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{QueryPort: bad})}); err == nil {
-			t.Errorf("query_port %d accepted", bad)
-		}
-	}
-	s := protocols.Settings{Options: func(any) error { return errors.New("field nope not found") }}
-	if _, err := Protocol.New(s); err == nil || !strings.Contains(err.Error(), "nope") {
-		t.Errorf("options error lost: %v", err)
-	}
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"query_port: -1": "query_port", "query_port: 65536": "query_port"})
 }
 
 // Servers that end the probe: a banned address is answered and closed before
@@ -194,16 +186,8 @@ func TestQueryFailures(t *testing.T) {
 	}
 }
 
-// One byte a second: the deadline ends the probe, not the peer.
 func TestQueryDrip(t *testing.T) {
-	addr := prototest.Drip(t, transcript(t, "ok_default"))
-	start := time.Now()
-	if _, _, err := prototest.QueryNew(t, Protocol, voice, withQueryPort(addr.Port()), 500*time.Millisecond); !errors.Is(err, wire.ErrTimeout) {
-		t.Errorf("err = %v, want timeout", err)
-	}
-	if d := time.Since(start); d > 2*time.Second+prototest.LagSince(start) {
-		t.Errorf("returned after %v", d)
-	}
+	prototest.DripTimesOut(t, onTargetPort, protocols.Settings{}, transcript(t, "ok_default"))
 }
 
 // A serverinfo line longer than the socket buffer is put together whole.
@@ -216,17 +200,53 @@ func TestQueryLongLine(t *testing.T) {
 	}
 }
 
-// The contract's TCP cases need the fake on the target's own port: this copy of
-// Protocol builds queriers that connect to the target's port.
+// onTargetPort is Protocol with queriers that connect to the target's own port,
+// where the contract's and the drip's fakes listen.
+var onTargetPort = prototest.Hooked(Protocol, func(q protocols.Querier) { q.(*querier).queryPort = 0 })
+
 func TestQuerierContract(t *testing.T) {
-	p := prototest.Hooked(Protocol, func(q protocols.Querier) { q.(*querier).queryPort = 0 })
-	prototest.QuerierContract(t, prototest.Contract{
-		Protocol: p, Name: "teamspeak3", DefaultPort: 9987, Transport: "tcp",
-	})
+	prototest.QuerierContract(t, prototest.Contract{Protocol: onTargetPort, Name: "teamspeak3", DefaultPort: 9987, Transport: "tcp"})
 }
 
 // BenchmarkQuery is a full exchange over loopback TCP, one connection per query.
 func BenchmarkQuery(b *testing.B) {
 	f := serve(b, transcript(b, "ok_default"))
 	prototest.QueryBench(b, Protocol, withQueryPort(f.addr.Port()), voice)
+}
+
+// TestQstatCrossCheck queries the same fake server with `quakestat -ts3` (the
+
+// voice port as its port= argument) and with the Querier, one after the other,
+
+// and compares players and max (qstat subtracts query clients too). qstat 2.17
+
+// garbles names with escapes in them (its in-place replacement overlaps: "Test\s[EU]"
+
+// comes out "Test [U]]"), so names are compared on a server whose name has none.
+
+func TestQstatCrossCheck(t *testing.T) {
+	prototest.NeedQstat(t)
+	plain := bytes.Replace(transcript(t, "ok_default"),
+		[]byte(`virtualserver_name=Gameserver\sExporter\sTest\s[EU]`), []byte("virtualserver_name=Plain_[EU]"), 1)
+	for name, out := range map[string][]byte{
+		"ok_default":          transcript(t, "ok_default"),
+		"ok_password_escapes": transcript(t, "ok_password_escapes"),
+		"ok_no_query_count":   transcript(t, "ok_no_query_count"),
+		"plain_name":          plain,
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := serve(t, out)
+			qs := prototest.QstatJSON(t, fmt.Sprintf("-ts3,port=%d", voice.Port()), f.addr)
+			if cmds := f.commands(t); len(cmds) < 2 || cmds[0] != "use port=9987" || cmds[1] != "serverinfo" {
+				t.Errorf("qstat sent %q", cmds)
+			}
+			res, _ := prototest.QueryOK(t, Protocol, voice, withQueryPort(f.addr.Port()), 2*time.Second)
+			if qs.Status != "online" || int64(qs.NumPlayers) != res.Players.Value || int64(qs.MaxPlayers) != res.MaxPlayers.Value {
+				t.Errorf("qstat %+v, querier %d/%d", qs, res.Players.Value, res.MaxPlayers.Value)
+			}
+			if name == "plain_name" && (qs.Name != res.Name || res.Name != "Plain_[EU]") {
+				t.Errorf("qstat name %q, querier %q", qs.Name, res.Name)
+			}
+		})
+	}
 }

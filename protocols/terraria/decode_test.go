@@ -3,6 +3,7 @@ package terraria
 import (
 	"errors"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,75 +14,28 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
+// expected is a testdata/NAME.expected.json: the Result of NAME.json's status
+// with players and rules.
+type expected struct {
+	prototest.Expected
+	PlayerList []protocols.Player `json:"player_list"`
+}
+
 func TestDecodeVectors(t *testing.T) {
-	for _, tc := range []struct {
-		file             string
-		players, rules   bool
-		name, world, ver string
-		count, max       protocols.Count
-		password         protocols.Flag
-		playerList       []protocols.Player
-		wantRules        []string // "key=value", in order, checked as a prefix
-		info             map[string]string
-		uptime           protocols.Span
-	}{
-		{
-			file: "status_players_rules.json", players: true, rules: true,
-			name: "Terraria Server", world: "Dirtmouth", ver: "v1.4.4.9",
-			count: protocols.Known(3), max: protocols.Known(8), password: protocols.FlagFalse,
-			playerList: []protocols.Player{{Name: "Guide"}, {Name: "Zoë", Team: "blue"}, {Name: "Pinky", Team: "pink"}},
-			wantRules:  []string{"AutoSave=true", "DisableBuild=false"},
-			info: map[string]string{"tshockversion": "5.2.0.0", "port": "7777", "uptime": "1.02:03:04",
-				"players_inactive": "1", "serverpassword": "false"},
-			uptime: protocols.SpanSeconds(93784),
-		},
-		{
-			// Same reply, module without players or rules: neither is kept.
-			file: "status_players_rules.json", name: "Terraria Server", world: "Dirtmouth", ver: "v1.4.4.9",
-			count: protocols.Known(3), max: protocols.Known(8), password: protocols.FlagFalse,
-			uptime: protocols.SpanSeconds(93784),
-		},
-		{
-			file: "status_minimal_password.json", players: true, rules: true,
-			name: "Fête des Slimes ✿", world: "Jardin", ver: "v1.4.4.9",
-			count: protocols.Known(0), max: protocols.Known(16), password: protocols.FlagTrue,
-			info:   map[string]string{"tshockversion": "5.2.1.0"},
-			uptime: protocols.SpanSeconds(359),
-		},
-		{
-			file: "status_string_counts.json", name: "old", world: "w", ver: "v1.3.5.3",
-			count: protocols.Known(2), max: protocols.Known(255),
-			info:   map[string]string{"tshockversion": "4.3.26.0", "port": "7777"},
-			uptime: protocols.SpanSeconds(12 * 86400),
-		},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			st, err := decode(prototest.JSONResponse(200, prototest.File(t, tc.file)))
+	for _, name := range prototest.Names(t, ".expected.json") {
+		t.Run(name, func(t *testing.T) {
+			e := prototest.ReadJSON[expected](t, filepath.Join("testdata", name+".expected.json"))
+			st, err := decode(prototest.JSONResponse(200, prototest.File(t, name+".json")))
 			prototest.NoError(t, err)
-			res := st.result(tc.players, tc.rules)
-			if res.Name != tc.name || res.Map != tc.world || res.Version != tc.ver {
-				t.Errorf("name/map/version = %q/%q/%q", res.Name, res.Map, res.Version)
+			res := st.result(true, true)
+			prototest.CheckExpected(t, e.Expected, res, nil)
+			prototest.CheckBots(t, res, e.Players.V, prototest.Unknown, true) // Terraria has no bots
+			if !slices.Equal(res.PlayerList, e.PlayerList) || res.State != "" {
+				t.Errorf("player list %+v, state %q; want %+v and no state", res.PlayerList, res.State, e.PlayerList)
 			}
-			if res.Players != tc.count || res.MaxPlayers != tc.max || res.Password != tc.password {
-				t.Errorf("players/max/password = %v/%v/%v", res.Players, res.MaxPlayers, res.Password)
-			}
-			if !slices.Equal(res.PlayerList, tc.playerList) {
-				t.Errorf("player list = %+v, want %+v", res.PlayerList, tc.playerList)
-			}
-			if !tc.rules && res.Rules != nil || tc.rules && len(res.Rules) < len(tc.wantRules) {
-				t.Errorf("rules = %v", res.Rules)
-			}
-			for i, want := range tc.wantRules {
-				if got := res.Rules[i].Key + "=" + res.Rules[i].Value; got != want {
-					t.Errorf("rule %d = %s, want %s", i, got, want)
-				}
-			}
-			prototest.CheckInfoHas(t, res, tc.info)
-			if res.Uptime != tc.uptime || res.MapTime.Known {
-				t.Errorf("uptime %+v, map time %+v; want %+v and none", res.Uptime, res.MapTime, tc.uptime)
-			}
-			if res.Bots.Known || res.State != "" {
-				t.Errorf("reported what TShock does not: %+v", res)
+			// A module without players or rules keeps neither.
+			if res := st.result(false, false); res.PlayerList != nil || res.Rules != nil {
+				t.Errorf("without players and rules: %+v", res)
 			}
 		})
 	}
@@ -94,10 +48,15 @@ func TestDecodeRulesSortedAndComplete(t *testing.T) {
 	if len(res.Rules) != 13 || !slices.IsSortedFunc(res.Rules, func(a, b protocols.KV) int { return strings.Compare(a.Key, b.Key) }) {
 		t.Errorf("rules = %v, want the 13 sorted by key", res.Rules)
 	}
+	want := map[string]string{"AutoSave": "true", "DisableBuild": "false", "PvPMode": "normal", "SpawnProtectionRadius": "10"}
 	for _, kv := range res.Rules {
-		if kv.Key == "PvPMode" && kv.Value != "normal" || kv.Key == "SpawnProtectionRadius" && kv.Value != "10" {
-			t.Errorf("rule %s = %q", kv.Key, kv.Value)
+		if v, ok := want[kv.Key]; ok && kv.Value != v {
+			t.Errorf("rule %s = %q, want %q", kv.Key, kv.Value, v)
 		}
+		delete(want, kv.Key)
+	}
+	if len(want) != 0 {
+		t.Errorf("rules %v missing", want)
 	}
 }
 
@@ -180,25 +139,6 @@ func TestParseUptime(t *testing.T) {
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("parseUptime(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
-	}
-}
-
-// TestBotsMeaning: TShock's status counts connected players (playercount)
-// and Terraria has no bot players: Players is the count as sent, Bots stays
-// unknown and no listed player is marked.
-func TestBotsMeaning(t *testing.T) {
-	for _, c := range []struct {
-		file   string
-		humans int64
-	}{
-		{"status_players_rules.json", 3},
-		{"status_minimal_password.json", 0},
-	} {
-		t.Run(c.file, func(t *testing.T) {
-			st, err := decode(prototest.JSONResponse(200, prototest.File(t, c.file)))
-			prototest.NoError(t, err)
-			prototest.CheckBots(t, st.result(true, false), c.humans, prototest.Unknown, true)
-		})
 	}
 }
 

@@ -32,27 +32,22 @@ func fakeTShock(t testing.TB, body []byte, gotQuery *atomic.Value) netip.AddrPor
 	return addr
 }
 
+// The players and the rules are asked for only when the module wants them.
 func TestQueryRoundTrip(t *testing.T) {
 	var query atomic.Value
 	addr := fakeTShock(t, prototest.File(t, "status_players_rules.json"), &query)
-	tr := wire.NewTrace()
-	res, err := prototest.MustNew(t, Protocol, protocols.Settings{Players: true}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), tr)
-	prototest.NoError(t, err)
-	if q := query.Load(); q != "players=true&rules=false" {
-		t.Errorf("query string %q", q)
-	}
-	if res.Name != "Terraria Server" || res.Map != "Dirtmouth" || res.Players.Value != 3 || res.MaxPlayers.Value != 8 || len(res.PlayerList) != 3 {
-		t.Errorf("result %+v", res)
-	}
-	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil || tr.Attempts != 1 {
-		t.Errorf("trace phases %+v, attempts %d", tr.Phases, tr.Attempts)
-	}
-	// Without players or rules in the module, neither is asked for.
-	if _, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil); err != nil {
-		t.Fatal(err)
-	}
-	if q := query.Load(); q != "players=false&rules=false" {
-		t.Errorf("query string %q", q)
+	for _, c := range []struct {
+		players     bool
+		query, want string
+	}{
+		{true, "players=true&rules=false", "[Guide Zoë Pinky] rules - info 10"},
+		{false, "players=false&rules=false", "- rules - info 9"},
+	} {
+		res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: c.players}, 2*time.Second)
+		prototest.CheckProbe(t, res, tr, err, `"Terraria Server" "Dirtmouth" "" "v1.4.4.9" 3/8 bots ? pw 1 `+c.want+` partial [] | info:ok skipped 0 log 0`)
+		if q := query.Load(); q != c.query || tr.Attempts != 1 {
+			t.Errorf("query string %q, %d attempts", q, tr.Attempts)
+		}
 	}
 }
 
@@ -69,10 +64,6 @@ func TestQueryErrors(t *testing.T) {
 	for _, h := range prototest.HTTPHazards(t, maxBody) {
 		t.Run(h.Name, func(t *testing.T) { errorCase(t, h.Handler, h.Deadline, h.Want, h.Msg) })
 	}
-	t.Run("token_required", func(t *testing.T) {
-		body := prototest.File(t, "token_required.json")
-		errorCase(t, func(w http.ResponseWriter, r *http.Request) { w.Write(body) }, 2*time.Second, wire.ErrServer, "authentication failed")
-	})
 	t.Run("proxy_502", func(t *testing.T) {
 		errorCase(t, func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, prototest.Unquoted, http.StatusBadGateway)
@@ -80,8 +71,7 @@ func TestQueryErrors(t *testing.T) {
 	})
 	t.Run("plain_tcp_junk", func(t *testing.T) {
 		addr := prototest.TCP(t, func(c net.Conn) { c.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n")) })
-		_, err := prototest.MustNew(t, Protocol, protocols.Settings{}).Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-		if !errors.Is(err, wire.ErrMalformed) {
+		if _, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 2*time.Second); !errors.Is(err, wire.ErrMalformed) {
 			t.Fatalf("err = %v, want malformed", err)
 		}
 	})
