@@ -14,11 +14,7 @@ import (
 func TestPromptCancel(t *testing.T) {
 	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
 	ctx, cancel := context.WithTimeout(WithPromptCancel(context.Background()), time.Minute)
-	u, err := DialUDP(ctx, silent, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer u.Close()
+	u := dialT(t, ctx, silent, nil)
 
 	waiting := tcpServer(t, func(c net.Conn) { bufio.NewReader(c).ReadString('\n') }) // never comes
 	tc, err := DialTCP(ctx, waiting, nil)

@@ -3,6 +3,7 @@
 package wire
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -28,6 +29,46 @@ func sourceServer(t *testing.T, network, addr string) (netip.AddrPort, <-chan ne
 	return srv, from
 }
 
+// sharedT dials addr as dialT does and fails the test unless the query got a
+// shared socket.
+func sharedT(t *testing.T, ctx context.Context, addr netip.AddrPort, tr *Trace) *UDPConn {
+	t.Helper()
+	c := dialT(t, ctx, addr, tr)
+	if c.sh == nil {
+		t.Fatal("the query did not get a shared socket")
+	}
+	return c
+}
+
+// closedUDP is an address on which nothing listens (a port just closed).
+func closedUDP(t *testing.T, network, addr string) netip.AddrPort {
+	t.Helper()
+	pc, err := net.ListenPacket(network, addr)
+	if err != nil {
+		t.Skipf("no %s loopback: %v", network, err)
+	}
+	defer pc.Close()
+	return pc.LocalAddr().(*net.UDPAddr).AddrPort()
+}
+
+// drops is how many datagrams the query's shared socket has dropped.
+func drops(c *UDPConn) int {
+	c.sh.s.mu.Lock()
+	defer c.sh.s.mu.Unlock()
+	return c.sh.s.drops
+}
+
+// checkQueue fails the test if the query's queue holds more than its bounds.
+func checkQueue(t *testing.T, c *UDPConn) {
+	t.Helper()
+	c.sh.s.mu.Lock()
+	n, bytes := len(c.sh.queue), c.sh.queued
+	c.sh.s.mu.Unlock()
+	if n > queueDatagrams || bytes > queueBytes {
+		t.Errorf("%d datagrams, %d bytes queued; bounds %d, %d", n, bytes, queueDatagrams, queueBytes)
+	}
+}
+
 // TestSharedRejectsForeignReplies: on a shared (unconnected) socket, a datagram is
 // given only to the query sent to exactly its source address and port. A spoofer on
 // another port of the same host, and a second server whose query is registered on the
@@ -50,20 +91,9 @@ func TestSharedRejectsForeignReplies(t *testing.T) {
 
 	ctx := ctxT(t, 3*time.Second)
 	tr := NewTrace()
-	c, err := DialUDP(ctx, real, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if c.sh == nil {
-		t.Fatal("the query did not get a shared socket")
-	}
+	c := sharedT(t, ctx, real, tr)
 	// A second query on the same socket tells the test its port.
-	c2, err := DialUDP(ctx, other, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
+	c2 := dialT(t, ctx, other, nil)
 	if c2.sh == nil || c2.sh.s != c.sh.s {
 		t.Fatal("the second query did not share the first one's socket")
 	}
@@ -101,16 +131,8 @@ func TestSharedRejectsForeignReplies(t *testing.T) {
 func TestSharedSameTargetTwice(t *testing.T) {
 	srv, from := sourceServer(t, "udp", "127.0.0.1:0")
 	ctx := ctxT(t, 3*time.Second)
-	a, err := DialUDP(ctx, srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := DialUDP(ctx, srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := dialT(t, ctx, srv, nil)
+	b := dialT(t, ctx, srv, nil)
 	if a.sh != nil && b.sh != nil && a.sh.s == b.sh.s {
 		t.Fatal("two queries to one destination registered on one socket")
 	}
@@ -131,10 +153,7 @@ func TestSharedRotates(t *testing.T) {
 	ports := map[netip.AddrPort]int{}
 	for range socketUses + 10 {
 		ctx := ctxT(t, 2*time.Second)
-		c, err := DialUDP(ctx, srv, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := dialT(t, ctx, srv, nil)
 		if _, err := c.Request(ctx, []byte("x"), nil); err != nil {
 			t.Fatal(err)
 		}
@@ -157,27 +176,11 @@ func TestSharedRefused(t *testing.T) {
 	for _, tc := range []struct{ network, addr string }{{"udp4", "127.0.0.1:0"}, {"udp6", "[::1]:0"}} {
 		t.Run(tc.network, func(t *testing.T) {
 			live, _ := sourceServer(t, tc.network, tc.addr)
-			pc, err := net.ListenPacket(tc.network, tc.addr)
-			if err != nil {
-				t.Skipf("no %s loopback: %v", tc.network, err)
-			}
-			closed := pc.LocalAddr().(*net.UDPAddr).AddrPort()
-			pc.Close()
+			closed := closedUDP(t, tc.network, tc.addr)
 
 			ctx := ctxT(t, 3*time.Second)
-			ok, err := DialUDP(ctx, live, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ok.Close()
-			c, err := DialUDP(ctx, closed, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			if c.sh == nil {
-				t.Fatal("no shared socket")
-			}
+			ok := dialT(t, ctx, live, nil)
+			c := sharedT(t, ctx, closed, nil)
 			start := time.Now()
 			if _, err := c.Request(ctx, []byte("x"), nil); !errors.Is(err, ErrRefused) {
 				t.Errorf("closed port: %v, want refused", err)
@@ -204,34 +207,17 @@ func TestSharedQueueBounded(t *testing.T) {
 	})
 	ctx := ctxT(t, 20*time.Second)
 	tr := NewTrace()
-	c, err := DialUDP(ctx, srv, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if c.sh == nil {
-		t.Fatal("no shared socket")
-	}
+	c := sharedT(t, ctx, srv, tr)
 	if err := c.Send([]byte("flood")); err != nil {
 		t.Fatal(err)
 	}
 	// The flood arrives while no one reads: wait until the reader has dropped as
 	// many as retire the socket (on a busy machine the reader may still be reading
 	// the flood when the first drop is counted).
-	var n, bytes int
-	for end := time.Now().Add(15 * time.Second); ; {
-		c.sh.s.mu.Lock()
-		n, bytes = len(c.sh.queue), c.sh.queued
-		drops := c.sh.s.drops
-		c.sh.s.mu.Unlock()
-		if drops >= sharedDrops || time.Now().After(end) {
-			break
-		}
+	for end := time.Now().Add(15 * time.Second); drops(c) < sharedDrops && time.Now().Before(end); {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if n > queueDatagrams || bytes > queueBytes {
-		t.Errorf("%d datagrams, %d bytes queued; bounds %d, %d", n, bytes, queueDatagrams, queueBytes)
-	}
+	checkQueue(t, c)
 	if _, err := c.Recv(); err != nil {
 		t.Fatal(err)
 	}
@@ -245,11 +231,7 @@ func TestSharedQueueBounded(t *testing.T) {
 	// The flooded socket takes no new queries: the next goes to a fresh socket, whose
 	// kernel buffer the flood does not fill.
 	other, _ := sourceServer(t, "udp", "127.0.0.1:0")
-	c2, err := DialUDP(ctx, other, NewTrace())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
+	c2 := dialT(t, ctx, other, NewTrace())
 	if c2.sh == nil || c2.sh.s == c.sh.s {
 		t.Error("a query after the flood joined the flooded socket")
 	}
@@ -299,21 +281,10 @@ func TestSharedConcurrent(t *testing.T) {
 func TestSharedRefusedBeforeAnotherSend(t *testing.T) {
 	live, _ := sourceServer(t, "udp", "127.0.0.1:0")
 	for i := range 50 {
-		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		closed := pc.LocalAddr().(*net.UDPAddr).AddrPort()
-		pc.Close()
+		closed := closedUDP(t, "udp", "127.0.0.1:0")
 		ctx := ctxT(t, 3*time.Second)
-		x, err := DialUDP(ctx, closed, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		y, err := DialUDP(ctx, live, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		x := dialT(t, ctx, closed, nil)
+		y := dialT(t, ctx, live, nil)
 		if x.sh == nil || y.sh == nil || x.sh.s != y.sh.s {
 			t.Fatal("the two queries do not share a socket")
 		}
@@ -359,11 +330,7 @@ func TestSharedFloodNeighbours(t *testing.T) {
 		}
 	}()
 	ctx := ctxT(t, 10*time.Second)
-	fc, err := DialUDP(ctx, flood.LocalAddr().(*net.UDPAddr).AddrPort(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fc.Close()
+	fc := dialT(t, ctx, flood.LocalAddr().(*net.UDPAddr).AddrPort(), nil)
 
 	// The neighbours register before the flood starts, most on the flood's socket.
 	const neighbours = 30
@@ -371,11 +338,7 @@ func TestSharedFloodNeighbours(t *testing.T) {
 	shared := 0
 	for i := range conns {
 		srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
-		c, err := DialUDP(ctx, srv, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		c := dialT(t, ctx, srv, nil)
 		if c.sh != nil && c.sh.s == fc.sh.s {
 			shared++
 		}
@@ -407,32 +370,17 @@ func TestSharedFloodNeighbours(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	for end := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		fc.sh.s.mu.Lock()
-		drops := fc.sh.s.drops
-		fc.sh.s.mu.Unlock()
-		if drops >= sharedDrops {
-			break
-		}
+	for end := time.Now().Add(5 * time.Second); drops(fc) < sharedDrops; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(end) {
-			t.Fatalf("the flood's socket dropped %d datagrams", drops)
+			t.Fatalf("the flood's socket dropped %d datagrams", drops(fc))
 		}
 	}
 	srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
-	late, err := DialUDP(ctx, srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer late.Close()
+	late := dialT(t, ctx, srv, nil)
 	if late.sh != nil && late.sh.s == fc.sh.s {
 		t.Error("a query that started during the flood joined the flooded socket")
 	}
-	fc.sh.s.mu.Lock()
-	n, bytes := len(fc.sh.queue), fc.sh.queued
-	fc.sh.s.mu.Unlock()
-	if n > queueDatagrams || bytes > queueBytes {
-		t.Errorf("the flood's queue holds %d datagrams, %d bytes", n, bytes)
-	}
+	checkQueue(t, fc)
 }
 
 // TestSharedUseAfterClose: registrations are recycled, so a closed UDPConn must not
@@ -441,17 +389,10 @@ func TestSharedFloodNeighbours(t *testing.T) {
 func TestSharedUseAfterClose(t *testing.T) {
 	srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
 	ctx := ctxT(t, 3*time.Second)
-	a, err := DialUDP(ctx, srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := dialT(t, ctx, srv, nil)
 	old := a.sh
 	a.Close()
-	b, err := DialUDP(ctx, srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := dialT(t, ctx, srv, nil)
 	if b.sh != old {
 		t.Log("the registration was not reused (the pool dropped it): the checks still apply")
 	}
@@ -473,25 +414,14 @@ func TestSharedUseAfterClose(t *testing.T) {
 func TestSharedBrokenSocket(t *testing.T) {
 	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
 	ctx := ctxT(t, 5*time.Second)
-	c, err := DialUDP(ctx, silent, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if c.sh == nil {
-		t.Fatal("no shared socket")
-	}
+	c := sharedT(t, ctx, silent, nil)
 	broken := c.sh.s
 	broken.fail(errors.New("not pollable"))
 	start := time.Now()
 	if _, err := c.Recv(); !errors.Is(err, ErrNetwork) || time.Since(start) > time.Second {
 		t.Errorf("query on the broken socket: %v after %s, want a network error at once", err, time.Since(start))
 	}
-	d, err := DialUDP(ctx, silent, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := dialT(t, ctx, silent, nil)
 	if d.sh == nil || d.sh.s == broken {
 		t.Error("the next query was registered on the broken socket")
 	}
@@ -509,14 +439,7 @@ func TestControlSize(t *testing.T) {
 func TestSharedArrivalTime(t *testing.T) {
 	srv, _ := sourceServer(t, "udp", "127.0.0.1:0")
 	tr := NewTrace()
-	c, err := DialUDP(ctxT(t, 5*time.Second), srv, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if c.sh == nil {
-		t.Fatal("the query did not get a shared socket")
-	}
+	c := sharedT(t, ctxT(t, 5*time.Second), srv, tr)
 	p := tr.Begin("info")
 	start := time.Now()
 	if err := c.Send([]byte("ping")); err != nil {

@@ -45,6 +45,18 @@ func listenUDP(t *testing.T, network, addr string, h func(req []byte, n int, fro
 	return pc.LocalAddr().(*net.UDPAddr).AddrPort()
 }
 
+// dialT dials addr and closes the query when the test ends (a test on the shared
+// path may close it before: Close is idempotent there).
+func dialT(t *testing.T, ctx context.Context, addr netip.AddrPort, tr *Trace) *UDPConn {
+	t.Helper()
+	c, err := DialUDP(ctx, addr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 func ctxT(t *testing.T, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
@@ -57,11 +69,7 @@ func TestRequestSkipsRejectedReplies(t *testing.T) {
 	})
 	ctx := ctxT(t, 2*time.Second)
 	tr := NewTrace()
-	c, err := DialUDP(ctx, addr, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialT(t, ctx, addr, tr)
 	got, err := c.Request(ctx, []byte("ping"), func(b []byte) bool { return bytes.HasPrefix(b, []byte("re:")) })
 	if err != nil || string(got) != "re:ping" {
 		t.Fatalf("Request = %q, %v", got, err)
@@ -186,12 +194,8 @@ func TestReadOutlivesCancelWithDeadline(t *testing.T) {
 		return [][]byte{[]byte("reply")}
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	c, err := DialUDP(ctx, srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	err = c.Send([]byte("x"))
+	c := dialT(t, ctx, srv, nil)
+	err := c.Send([]byte("x"))
 	cancel()
 	close(release)
 	if err != nil {
@@ -263,12 +267,7 @@ func TestExchange(t *testing.T) {
 			return out
 		})
 		ctx := ctxT(t, 300*time.Millisecond)
-		c, err := DialUDP(ctx, srv, NewTrace())
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Exchange(ctx, c, []byte("q"), decode)
-		c.Close()
+		got, err := Exchange(ctx, dialT(t, ctx, srv, NewTrace()), []byte("q"), decode)
 		if got != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.replies, got, tt.want)
 		}
