@@ -2,6 +2,8 @@ package registry
 
 import (
 	"bufio"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -136,7 +138,7 @@ func TestCodePages(t *testing.T) {
 			}
 			// A game writing a Windows code page keeps a vector with its 0x80-0x9F marks.
 			if strings.HasPrefix(row.decoder, "`wire.UTF8`") || strings.HasPrefix(row.decoder, "`wire.Windows1252`") {
-				if !marksVector.MatchString(goSource(t, filepath.Join("..", name), true)) {
+				if dir := filepath.Join("..", name); !marksVector.MatchString(goSource(t, dir, true) + vectorFiles(t, dir)) {
 					t.Errorf("%s: its game writes a Windows code page, and its tests have no vector with bytes 0x80-0x9F (prototest.Marks1252, prototest.MafiaName)", name)
 				}
 			}
@@ -149,8 +151,23 @@ func TestCodePages(t *testing.T) {
 	}
 }
 
-// marksVector finds a test vector with Windows-1252's 0x80-0x9F marks.
-var marksVector = regexp.MustCompile(`prototest\.(Marks1252|MafiaName)|cp1252`)
+// marksVector finds a test vector with Windows-1252's 0x80-0x9F marks: in the
+// tests, or a testdata file named or described for the code page.
+var marksVector = regexp.MustCompile(`prototest\.(Marks1252|MafiaName)|cp1252|[Ww]indows-?1252`)
+
+// vectorFiles is the names and text of the files under dir/testdata.
+func vectorFiles(t *testing.T, dir string) string {
+	t.Helper()
+	var all strings.Builder
+	filepath.WalkDir(filepath.Join(dir, "testdata"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(path)
+			fmt.Fprintf(&all, "%s\n%s\n", path, b)
+		}
+		return nil
+	})
+	return all.String()
+}
 
 // checkEncodingOption: the protocol's block takes `encoding:` with a code page
 // wire.Encoding knows and refuses one it does not.
