@@ -2,17 +2,19 @@ package registry
 
 import (
 	"bufio"
-	"fmt"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // codePageRow is a row of CONTRIBUTING's "Text and code pages" table.
@@ -138,7 +140,7 @@ func TestCodePages(t *testing.T) {
 			}
 			// A game writing a Windows code page keeps a vector with its 0x80-0x9F marks.
 			if strings.HasPrefix(row.decoder, "`wire.UTF8`") || strings.HasPrefix(row.decoder, "`wire.Windows1252`") {
-				if dir := filepath.Join("..", name); !marksVector.MatchString(goSource(t, dir, true) + vectorFiles(t, dir)) {
+				if dir := filepath.Join("..", name); !marksLiteral.MatchString(goSource(t, dir, true)) && !marksVector(dir) {
 					t.Errorf("%s: its game writes a Windows code page, and its tests have no vector with bytes 0x80-0x9F (prototest.Marks1252, prototest.MafiaName)", name)
 				}
 			}
@@ -151,22 +153,53 @@ func TestCodePages(t *testing.T) {
 	}
 }
 
-// marksVector finds a test vector with Windows-1252's 0x80-0x9F marks: in the
-// tests, or a testdata file named or described for the code page.
-var marksVector = regexp.MustCompile(`prototest\.(Marks1252|MafiaName)|cp1252|[Ww]indows-?1252`)
+// marksLiteral finds the tests' own Windows-1252 strings with the 0x80-0x9F marks.
+var marksLiteral = regexp.MustCompile(`prototest\.(Marks1252|MafiaName)`)
 
-// vectorFiles is the names and text of the files under dir/testdata.
-func vectorFiles(t *testing.T, dir string) string {
-	t.Helper()
-	var all strings.Builder
+// marksVector says whether a vector under dir/testdata holds a byte of 0x80-0x9F:
+// a .vec, .hex or .bin file, or a string of a JSON file in ParseHex's format.
+func marksVector(dir string) bool {
+	marks := func(b []byte, err error) bool {
+		return err == nil && slices.ContainsFunc(b, func(c byte) bool { return c >= 0x80 && c <= 0x9F })
+	}
+	found := false
 	filepath.WalkDir(filepath.Join(dir, "testdata"), func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(path)
-			fmt.Fprintf(&all, "%s\n%s\n", path, b)
+		if err != nil || d.IsDir() || found {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		switch filepath.Ext(path) {
+		case ".vec":
+			found = marks(prototest.ParseVec(string(src)))
+		case ".hex":
+			found = marks(prototest.ParseHex(string(src)))
+		case ".bin":
+			found = marks(src, err)
+		case ".json":
+			var doc any
+			json.Unmarshal(src, &doc)
+			found = jsonStrings(doc, func(s string) bool { return marks(prototest.ParseHex(s)) })
 		}
 		return nil
 	})
-	return all.String()
+	return found
+}
+
+// jsonStrings says whether f holds for a string in doc.
+func jsonStrings(doc any, f func(string) bool) bool {
+	switch v := doc.(type) {
+	case string:
+		return f(v)
+	case []any:
+		return slices.ContainsFunc(v, func(e any) bool { return jsonStrings(e, f) })
+	case map[string]any:
+		for _, e := range v {
+			if jsonStrings(e, f) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkEncodingOption: the protocol's block takes `encoding:` with a code page
