@@ -121,6 +121,7 @@ func TestStripColors(t *testing.T) {
 func TestResultFlags(t *testing.T) {
 	s, err := decodeReply(prototest.HexFile(t, "players_colours.hex"))
 	prototest.NoError(t, err)
+	prototest.CheckBots(t, s.Result(true, false), int64(s.Players), prototest.Unknown, true)
 	res := s.Result(false, false)
 	if res.PlayerList != nil || res.Rules != nil {
 		t.Errorf("players or rules without asking: %+v", res)

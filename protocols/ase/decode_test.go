@@ -34,6 +34,9 @@ func TestDecodeVectors(t *testing.T) {
 		if got := s.GameType + " " + prototest.ProbeLine(s.Result(true, true), nil, nil); got != w.Line {
 			t.Errorf("got  %s\nwant %s", got, w.Line)
 		}
+		if strings.HasSuffix(t.Name(), "/basic") {
+			prototest.CheckBots(t, s.Result(true, true), 3, prototest.Unknown, true)
+		}
 		if !reflect.DeepEqual(s.Rules, w.Rules) || !reflect.DeepEqual(s.PlayerList, w.Players) {
 			t.Errorf("rules = %v, players = %+v", s.Rules, s.PlayerList)
 		}

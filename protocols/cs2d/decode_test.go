@@ -2,6 +2,7 @@ package cs2d
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -27,6 +28,9 @@ func TestDecodeVectors(t *testing.T) {
 		}
 		res := r.Result(true, true)
 		prototest.CheckProbe(t, res, nil, nil, w.Line)
+		if strings.HasSuffix(t.Name(), "/full") {
+			prototest.CheckBots(t, res, 3, 2, false)
+		}
 		if !reflect.DeepEqual(res.PlayerList, w.Players) {
 			t.Errorf("players %+v, want %+v", res.PlayerList, w.Players)
 		}

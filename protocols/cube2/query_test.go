@@ -139,6 +139,7 @@ func TestQueryReplies(t *testing.T) {
 			if tc.name != "round trip" {
 				return
 			}
+			prototest.CheckBots(t, res, 3, 1, true)
 			if line, _, _ := strings.Cut(prototest.ReadJSON[want](t, "testdata/info_sauer_ctf.expected.json").Line, " | "); infoLine(res) != line {
 				t.Errorf("got  %s\nwant %s", infoLine(res), line)
 			}

@@ -87,6 +87,9 @@ func TestQueryReplies(t *testing.T) {
 			tc.edit(f)
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), tc.s, tc.d)
 			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if tc.name == "players and rules" {
+				prototest.CheckBots(t, res, 5, prototest.Unknown, true)
+			}
 			if tc.asked != 0 && f.asked.Load() != tc.asked {
 				t.Errorf("%d requests, want %d", f.asked.Load(), tc.asked)
 			}

@@ -36,6 +36,9 @@ func TestVectors(t *testing.T) {
 			e := prototest.ReadJSON[prototest.Expected](t, filepath.Join("testdata", name+".expected.json"))
 			res, err := decodeReply(vector(t, name))
 			prototest.CheckExpected(t, e, res, err)
+			if name == "ok_bf4" {
+				prototest.CheckBots(t, res, 48, prototest.Unknown, true)
+			}
 		})
 	}
 }

@@ -84,9 +84,7 @@ func TestQuery(t *testing.T) {
 				res.Players != tc.want.Players || res.MaxPlayers != tc.want.Max || res.Password != tc.want.Password {
 				t.Fatalf("result %+v, want from %+v", res, tc.want)
 			}
-			if res.Bots.Known {
-				t.Fatal("bots reported: lists do not tell them apart")
-			}
+			prototest.CheckBots(t, res, tc.want.Players.Value, prototest.Unknown, false) // lists do not tell bots apart
 		})
 	}
 

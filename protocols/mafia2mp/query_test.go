@@ -32,6 +32,7 @@ func TestQuery(t *testing.T) {
 	if err != nil || res.Name != "Empire Bay Roleplay" || len(res.PlayerList) != 3 {
 		t.Fatalf("%v, %+v", err, res)
 	}
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 	res, _, err = prototest.QueryNew(t, Protocol, server(t, tagOnline, prototest.VecFile(t, "m2o")), online(protocols.Settings{Players: true}), 2*time.Second)
 	if err != nil || res.Name != "M2O Freeroam é" || len(res.PlayerList) != 2 || !res.PlayerList[1].Ping.Known {
 		t.Fatalf("%v, %+v", err, res)

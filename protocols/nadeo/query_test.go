@@ -18,9 +18,10 @@ import (
 func TestQueryForever(t *testing.T) {
 	f := newFake(t, "forever")
 	res, tr := prototest.QueryOK(t, Protocol, f.start(t), prototest.Settings(true, ""), 2*time.Second)
-	if res.Name != "Red Racing $ Club" || res.Map != "Green Hill" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || len(res.PlayerList) != 3 || res.Version != "2.11.26" || res.Bots.Known {
+	if res.Name != "Red Racing $ Club" || res.Map != "Green Hill" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || len(res.PlayerList) != 3 || res.Version != "2.11.26" {
 		t.Errorf("%+v", res)
 	}
+	prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 	want := "Authenticate GetServerName GetMaxPlayers GetVersion GetCurrentChallengeInfo GetPlayerList"
 	if got := f.called(); got != want {
 		t.Errorf("calls %s, want %s", got, want)

@@ -42,9 +42,10 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 	if res.Password != protocols.FlagOf(w.Password) {
 		t.Errorf("password %v, want %v", res.Password, w.Password)
 	}
-	if res.Bots.Known || res.PlayerList != nil || res.Game != "" {
+	if res.PlayerList != nil || res.Game != "" {
 		t.Errorf("fields OpenTTD does not report are set: %+v", res)
 	}
+	prototest.CheckBots(t, res, w.ClientsOn, prototest.Unknown, true)
 	prototest.CheckInfoHas(t, res, w.Info)
 }
 

@@ -12,9 +12,10 @@ import (
 func TestQuery(t *testing.T) {
 	t.Parallel()
 	res, tr, err := prototest.QueryNew(t, Protocol, prototest.Answering(t, request, []byte("stray"), prototest.VecFile(t, "full")), protocols.Settings{}, 2*time.Second)
-	if err != nil || res.Name != "Sunday Cup" || res.Bots != protocols.Known(4) {
+	if err != nil || res.Name != "Sunday Cup" {
 		t.Fatalf("%v, %+v", err, res)
 	}
+	prototest.CheckBots(t, res, 5, 4, false)
 	if len(tr.Packets) != 3 || tr.Packets[1].Note == "" {
 		t.Errorf("trace %+v", tr.Packets)
 	}

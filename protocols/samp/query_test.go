@@ -169,6 +169,7 @@ func TestQueryReplies(t *testing.T) {
 				res.Info = res.InfoKV()
 				prototest.CheckInfoHas(t, res, tc.info)
 				prototest.CheckUTF8(t, res)
+				prototest.CheckBots(t, res, res.Players.Value, prototest.Unknown, true) // no bots: the count and the list are players
 			}
 		})
 	}

@@ -93,6 +93,9 @@ func TestQueryReplies(t *testing.T) {
 			t.Parallel()
 			res, tr, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, tc.h), all, tc.d)
 			prototest.CheckProbe(t, res, tr, err, tc.want)
+			if tc.name == "extended" {
+				prototest.CheckBots(t, res, 3, prototest.Unknown, true)
+			}
 			if got := sent(tr); tc.sent != "" && got != tc.sent {
 				t.Errorf("sent %s, want %s", got, tc.sent)
 			}

@@ -16,6 +16,7 @@ func TestQuery(t *testing.T) {
 	if res.Name != "Newerth Front" || res.Password != protocols.FlagTrue || len(res.Rules) == 0 || res.PlayerList != nil {
 		t.Errorf("result %+v", res)
 	}
+	prototest.CheckBots(t, res, 7, prototest.Unknown, true)
 	if len(tr.Packets) != 3 || tr.Packets[1].Note == "" {
 		t.Errorf("trace %+v", tr.Packets)
 	}

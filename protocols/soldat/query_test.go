@@ -61,9 +61,10 @@ func TestQuery(t *testing.T) {
 	s := withPassword(adminPassword)
 	s.Players = true
 	res, tr := prototest.QueryOK(t, Protocol, f.start(t), s, 2*time.Second)
-	if res.Version != "1.8.0.1234" || res.Map != "ctf_Ash" || res.Players != protocols.Known(2) || res.Bots != protocols.Known(1) || len(res.PlayerList) != 3 {
+	if res.Version != "1.8.0.1234" || res.Map != "ctf_Ash" || len(res.PlayerList) != 3 {
 		t.Errorf("%+v", res)
 	}
+	prototest.CheckBots(t, res, 2, 1, true)
 	if got := prototest.PhaseReasons(tr); got != "login:ok,info:ok" {
 		t.Errorf("phases %s", got)
 	}

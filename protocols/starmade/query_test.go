@@ -31,6 +31,7 @@ func TestQuery(t *testing.T) {
 	if res.Name != "StarMade Testers" || res.Players != protocols.Known(3) || res.MaxPlayers != protocols.Known(32) || res.Version != "0.199" {
 		t.Errorf("%+v", res)
 	}
+	prototest.CheckBots(t, res, 3, prototest.Unknown, false)
 	if len(tr.Phases) != 1 || tr.Phases[0].Name != "info" || tr.Phases[0].Err != nil {
 		t.Errorf("phases %+v", tr.Phases)
 	}

@@ -48,6 +48,7 @@ func TestQuery(t *testing.T) {
 	if res.Name != "Tribes Arena é" || len(res.PlayerList) != 2 || len(res.Rules) == 0 || res.PhaseErrors != nil {
 		t.Errorf("result %+v", res)
 	}
+	prototest.CheckBots(t, res, 2, prototest.Unknown, true)
 	if len(tr.Packets) != 4 || prototest.Ignored(tr) != 2 || tr.Packets[0].Data[0] != 'b' {
 		t.Errorf("trace %+v", tr.Packets)
 	}

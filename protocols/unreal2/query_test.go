@@ -172,6 +172,9 @@ func TestQueryReplies(t *testing.T) {
 			if res != nil {
 				prototest.CheckUTF8(t, res)
 			}
+			if tc.name == "fewer than counted" {
+				prototest.CheckBots(t, res, 3, 4, false)
+			}
 			if tc.name != "full" {
 				return
 			}

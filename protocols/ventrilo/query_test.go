@@ -64,6 +64,7 @@ func TestQuery(t *testing.T) {
 		if res.Name != "Guild Hall, EU" || res.Players != protocols.Known(3) || len(res.PlayerList) != 3 || res.PlayerList[1].Name != "Zoé" {
 			t.Errorf("size %d: %+v", f.size, res)
 		}
+		prototest.CheckBots(t, res, 3, prototest.Unknown, true)
 	}
 }
 
