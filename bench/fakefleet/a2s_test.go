@@ -91,6 +91,31 @@ func TestQueryWithExporterQuerier(t *testing.T) {
 // TestDelayCountsFromArrival: a request that waited in the socket before the fleet
 // read it has its reply's wait counted from its arrival (on Linux, the kernel's
 // stamp), as a prober sees it, and never less than the delay.
+// stampsActive waits until the kernel stamps datagrams as they arrive on pc:
+// Linux turns its timestamping on in deferred work the first time a socket asks
+// for it, and a datagram that comes before that work runs (a busy machine) is
+// stamped only when it is read.
+func stampsActive(t *testing.T, pc, c *net.UDPConn) {
+	t.Helper()
+	buf, oob := make([]byte, 64), make([]byte, oobSize)
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); {
+		if _, err := c.Write([]byte("warm-up")); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+		pc.SetReadDeadline(time.Now().Add(time.Second))
+		_, oobn, _, _, err := pc.ReadMsgUDPAddrPort(buf, oob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at, ok := arrivalTime(oob[:oobn]); ok && time.Since(at) >= 4*time.Millisecond {
+			pc.SetReadDeadline(time.Time{})
+			return
+		}
+	}
+	t.Skip("the kernel does not stamp arrivals on this machine")
+}
+
 func TestDelayCountsFromArrival(t *testing.T) {
 	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -108,6 +133,7 @@ func TestDelayCountsFromArrival(t *testing.T) {
 	s := newServer(false, false, 1)
 	s.delay = delay
 	if stampArrivals(pc) { // set before the request arrives; serveUDP sets it again
+		stampsActive(t, pc, c)
 		if _, err := c.Write(infoQuery); err != nil {
 			t.Fatal(err)
 		}
