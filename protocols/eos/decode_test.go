@@ -174,9 +174,7 @@ func BenchmarkDecodeSessions(b *testing.B) {
 }
 
 // FuzzDecodeSessions checks that no filter answer panics the decoder, that a
-
 // picked session's result keeps its caps, is valid UTF-8 and has no negative count.
-
 func FuzzDecodeSessions(f *testing.F) {
 	prototest.SeedFiles(f, "sessions*.json")
 	targets := []netip.AddrPort{netip.MustParseAddrPort("203.0.113.10:7777"), netip.MustParseAddrPort("203.0.113.20:7777"), netip.MustParseAddrPort("203.0.113.30:7787")}
@@ -201,9 +199,7 @@ func FuzzDecodeSessions(f *testing.F) {
 }
 
 // FuzzDecodeToken checks the token answer: no panic, and a token that is safe
-
 // in a header.
-
 func FuzzDecodeToken(f *testing.F) {
 	prototest.SeedFiles(f, "token*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -223,7 +219,6 @@ func FuzzDecodeToken(f *testing.F) {
 }
 
 // FuzzErrorCode checks that an error code is only ever code characters.
-
 func FuzzErrorCode(f *testing.F) {
 	prototest.SeedFiles(f, "error*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -417,9 +417,7 @@ func TestReloadKeepsToken(t *testing.T) {
 }
 
 // BenchmarkQuery is a session search over loopback with a kept token (the
-
 // steady state: one sign-in an hour).
-
 func BenchmarkQuery(b *testing.B) {
 	srv, _ := prototest.HTTP(b, newFake(b), false)
 	prototest.QueryBench(b, Protocol, protocols.Settings{Options: prototest.OptionsOf(Options{APIBase: srv.URL})}, target)

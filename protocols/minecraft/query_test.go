@@ -308,12 +308,7 @@ func TestQuerierContract(t *testing.T) {
 	})
 }
 
-// benchJSON is a typical modern status: a chat component MOTD, a sample, and a
-
-// favicon of 8 KiB that the decoder must skip without copying.
-
 // BenchmarkQuery is a full exchange over loopback TCP: status and ping.
-
 func BenchmarkQuery(b *testing.B) {
 	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, slpServer(b, statusFrame(benchJSON), 0, true, nil))
 }
