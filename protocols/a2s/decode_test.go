@@ -208,9 +208,7 @@ func TestDecodeRulesCap(t *testing.T) {
 		b = append(b, 'k', 0, 'v', 0)
 	}
 	r, err := steam.DecodeRules(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if len(r.List) != steam.MaxRules || !r.Truncated {
 		t.Fatalf("%d rules, truncated %v; want the cap %d", len(r.List), r.Truncated, steam.MaxRules)
 	}
@@ -249,9 +247,7 @@ func eq[T any](t *testing.T, what string, got, want T) {
 // page (older Source and GoldSrc servers): its 0x80-0x9F are marks.
 func TestDecodeWindows1252(t *testing.T) {
 	in, err := steam.DecodeInfo(srcInfo(string(prototest.MafiaName), "de_dust2", "cstrike", string(prototest.Marks1252), 0x0A, 0x00, 1, 10, 0, 'd', 'w', 0, 1, '1', '.', '0', 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if res := in.Result(); res.Name != prototest.MafiaNameText || res.Game != prototest.Marks1252Text {
 		t.Errorf("name %q game %q, want %q %q", res.Name, res.Game, prototest.MafiaNameText, prototest.Marks1252Text)
 	}
@@ -267,9 +263,7 @@ func TestQueryEncoding(t *testing.T) {
 		f := &fake{Info: one(info), Players: one(players), NoChallenge: true}
 		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
 		res, _, err := query(t, f.Start(t), s, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if res.Name != want || len(res.PlayerList) != 1 || res.PlayerList[0].Name != want {
 			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
 		}
@@ -313,9 +307,7 @@ func TestBotsMeaning(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in, err := steam.DecodeInfo(c.msg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			prototest.CheckBots(t, in.Result(), c.humans, c.bots, true)
 		})
 	}

@@ -125,9 +125,7 @@ func TestFixtures(t *testing.T) {
 			e := prototest.ReadJSON[expected](t, f)
 			b := prototest.Fixture(t, "quake3", name+".bin")
 			r, err := decodeStatus(b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			checkDecoded(t, r, e)
 
 			checkFixtureResult(t, name, r.result(true, true), e)
@@ -205,9 +203,7 @@ func TestRealworld(t *testing.T) {
 	} {
 		t.Run(file, func(t *testing.T) {
 			r, err := decode(prototest.Capture(t, file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := r.result(true, false)
 			bots, password := "?", "?"
 			if res.Bots.Known {
@@ -266,9 +262,7 @@ func TestBots(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := decode([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := r.result(true, false)
 			if res.Players != tc.players || res.Bots != tc.bots {
 				t.Errorf("players %+v bots %+v, want %+v %+v", res.Players, res.Bots, tc.players, tc.bots)
