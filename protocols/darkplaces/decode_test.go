@@ -90,7 +90,14 @@ func TestRealworld(t *testing.T) {
 			if !tc.full {
 				return
 			}
-			checkNexuizBots(t, r, res)
+			if len(res.PlayerList) != 4 || r.Unparsed != 0 {
+				t.Fatalf("player list %+v, %d unparsed", res.PlayerList, r.Unparsed)
+			}
+			for _, p := range res.PlayerList {
+				if !p.Bot || p.Ping != protocols.Known(0) || !p.Score.Known || !strings.HasPrefix(p.Name, "[BOT]") || p.Team != "" {
+					t.Errorf("player %+v: want a [BOT] with ping 0 and a score", p)
+				}
+			}
 		})
 	}
 	// The echo: the getinfo capture was asked with `getinfo xxx\n` and the
@@ -101,19 +108,6 @@ func TestRealworld(t *testing.T) {
 	prototest.NoError(t, err)
 	if c, _ := r.Lookup("challenge"); c != "xxx" || !strings.HasSuffix(string(b), `\challenge\xxx`+"\n") {
 		t.Errorf("challenge = %q in %q", c, b)
-	}
-}
-
-// checkNexuizBots checks the player list of the real Nexuiz server: its 4 bots.
-func checkNexuizBots(t *testing.T, r *reply, res *protocols.Result) {
-	t.Helper()
-	if len(res.PlayerList) != 4 || r.Unparsed != 0 {
-		t.Fatalf("player list %+v, %d unparsed", res.PlayerList, r.Unparsed)
-	}
-	for _, p := range res.PlayerList {
-		if !p.Bot || p.Ping != protocols.Known(0) || !p.Score.Known || !strings.HasPrefix(p.Name, "[BOT]") || p.Team != "" {
-			t.Errorf("player %+v: want a [BOT] with ping 0 and a score", p)
-		}
 	}
 }
 

@@ -195,9 +195,7 @@ func TestQueryTokenLife(t *testing.T) {
 			f.expiresIn = c.expiresIn
 			srv, _ := prototest.HTTP(t, f, false)
 			q := newFor(t, srv, Options{}, protocols.Settings{})
-			if _, _, err := prototest.QueryWithin(t, q, target, 2*time.Second); err != nil {
-				t.Fatal(err)
-			}
+			prototest.WithinOK(t, q, target, 2*time.Second)
 			if c.revoke {
 				f.revokeAll()
 			}
@@ -221,8 +219,7 @@ func TestQueryPresets(t *testing.T) {
 			f, w, addr := fakeFor(t, c.preset), sessionCase(t, c.preset, c.target), netip.MustParseAddrPort(c.target)
 			srv, _ := prototest.HTTP(t, f, true)
 			q := newFor(t, srv, Options{Preset: c.preset}, protocols.Settings{Rules: w.Rules > 0})
-			res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
-			prototest.NoError(t, err)
+			res, tr := prototest.WithinOK(t, q, addr, 2*time.Second)
 			prototest.CheckResult(t, res, *w.Result)
 			if attempts := 2 + len(f.devices); len(res.Rules) != w.Rules || prototest.PhaseNames(tr) != "challenge,info" || tr.Attempts != attempts {
 				t.Errorf("%d rules, phases %s, %d requests", len(res.Rules), prototest.PhaseNames(tr), tr.Attempts)
@@ -250,7 +247,7 @@ func TestQueryPresets(t *testing.T) {
 			if strings.Join(sent, " ") != want {
 				t.Errorf("requests %q, want %s", sent, want)
 			}
-			_, tr, err = prototest.QueryWithin(t, q, addr, 2*time.Second)
+			_, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
 			if err != nil || prototest.PhaseNames(tr) != "info" || f.signIns.Load() != 1 || len(f.devices) > 1 {
 				t.Errorf("second probe: %v, phases %s, %d sign-ins, %d device accounts: the token was not kept", err, prototest.PhaseNames(tr), f.signIns.Load(), len(f.devices))
 			}
