@@ -123,9 +123,7 @@ func TestUDPExchangeAskAndOn(t *testing.T) {
 		t.Errorf("Ask: %q %v", got, err)
 	}
 	conn, err := protocols.DialUDP(ctx, target, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	defer conn.Close()
 	for i := range 2 { // the socket stays open for the next request
 		if got, err := testExchange("req").On(ctx, conn, nil); err != nil || got != "mine" {

@@ -189,16 +189,12 @@ func TestOnUDP(t *testing.T) {
 
 func TestDialTCP(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	addr := ln.Addr().(*net.TCPAddr).AddrPort()
 	ctx := prototest.Context(t, 10*time.Second)
 	tr := wire.NewTrace()
 	conn, p, err := protocols.DialTCP(ctx, addr, tr, "login")
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	conn.Close()
 	tr.End(p, nil)
 	ln.Close() // the port refuses now
@@ -237,9 +233,7 @@ func TestJSONPage(t *testing.T) {
 		return res
 	}
 	q, err := protocols.JSONPage("/status", 1<<10, decode, result)(protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	ctx := prototest.Context(t, 10*time.Second)
 	res, err := q.Query(ctx, protocols.At(netip.MustParseAddrPort(srv.Listener.Addr().String())), nil)
 	if err != nil || res.Name != "srv" || res.PlayerList == nil {
