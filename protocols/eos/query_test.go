@@ -162,12 +162,6 @@ func (f *fakeEOS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (f *fakeEOS) revokeAll() {
-	f.mu.Lock()
-	clear(f.valid)
-	f.mu.Unlock()
-}
-
 // newFor builds a querier for the fake at base, trusting the TLS fake's certificate.
 func newFor(t testing.TB, srv *httptest.Server, o Options, s protocols.Settings) *querier {
 	t.Helper()
@@ -197,7 +191,9 @@ func TestQueryTokenLife(t *testing.T) {
 			q := newFor(t, srv, Options{}, protocols.Settings{})
 			prototest.WithinOK(t, q, target, 2*time.Second)
 			if c.revoke {
-				f.revokeAll()
+				f.mu.Lock()
+				clear(f.valid)
+				f.mu.Unlock()
 			}
 			res, tr, err := prototest.QueryWithin(t, q, target, 2*time.Second)
 			if err != nil || res.Name == "" || f.signIns.Load() != 2 || f.searches.Load() != c.searches || prototest.PhaseNames(tr) != "challenge,info" {

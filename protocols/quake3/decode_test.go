@@ -127,7 +127,6 @@ func TestFixtures(t *testing.T) {
 			r, err := decodeStatus(b)
 			prototest.NoError(t, err)
 			checkDecoded(t, r, e)
-
 			checkFixtureResult(t, name, r.result(true, true), e)
 		})
 	}
@@ -164,14 +163,6 @@ func checkFixtureResult(t *testing.T, name string, res *protocols.Result, e expe
 		t.Errorf("name/game/version/password = %q %q %q %v, want %q %q %q %v",
 			res.Name, res.Game, res.Version, res.Password, want.name, want.game, want.version, want.password)
 	}
-	checkFixturePlayers(t, res, e)
-	if len(res.Rules) != len(e.Decoded.Info) {
-		t.Errorf("rules = %d, want %d", len(res.Rules), len(e.Decoded.Info))
-	}
-}
-
-func checkFixturePlayers(t *testing.T, res *protocols.Result, e expected) {
-	t.Helper()
 	if len(res.PlayerList) != len(e.Decoded.Players) {
 		t.Fatalf("player list = %d entries, want %d", len(res.PlayerList), len(e.Decoded.Players))
 	}
@@ -183,6 +174,9 @@ func checkFixturePlayers(t *testing.T, res *protocols.Result, e expected) {
 		if p.AfterName != nil && got.Team != string(*p.AfterName) {
 			t.Errorf("player %d team = %q, want %q", i, got.Team, *p.AfterName)
 		}
+	}
+	if len(res.Rules) != len(e.Decoded.Info) {
+		t.Errorf("rules = %d, want %d", len(res.Rules), len(e.Decoded.Info))
 	}
 }
 
