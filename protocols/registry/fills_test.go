@@ -50,9 +50,7 @@ func protocolFills(t *testing.T) map[string]fills {
 	pkgs := map[string]listedPkg{}
 	for dec := json.NewDecoder(strings.NewReader(string(out))); dec.More(); {
 		var p listedPkg
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, dec.Decode(&p))
 		pkgs[p.ImportPath] = p
 	}
 	fset := token.NewFileSet()
