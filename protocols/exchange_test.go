@@ -75,16 +75,6 @@ func infoPhase(t *testing.T, tr *wire.Trace, err error) {
 	}
 }
 
-func skippedNotes(tr *wire.Trace) int {
-	n := 0
-	for _, p := range tr.Packets {
-		if p.Note != "" {
-			n++
-		}
-	}
-	return n
-}
-
 func TestUDPExchange(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -109,7 +99,7 @@ func TestUDPExchange(t *testing.T) {
 				t.Errorf("result %+v, want the name %q", res, tc.want)
 			}
 			infoPhase(t, tr, tc.err)
-			if n := skippedNotes(tr); n < tc.skipped {
+			if n := prototest.Ignored(tr); n < tc.skipped {
 				t.Errorf("%d datagrams noted as skipped, want %d", n, tc.skipped)
 			}
 		})
@@ -123,9 +113,7 @@ func TestUDPExchangeAskAndOn(t *testing.T) {
 		t.Errorf("Ask: %q %v", got, err)
 	}
 	conn, err := protocols.DialUDP(ctx, target, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	defer conn.Close()
 	for i := range 2 { // the socket stays open for the next request
 		if got, err := testExchange("req").On(ctx, conn, nil); err != nil || got != "mine" {
@@ -225,8 +213,8 @@ func TestEchoExchange(t *testing.T) {
 		if err != nil || res.Name != "srv" {
 			t.Fatalf("%+v %v", res, err)
 		}
-		if skippedNotes(tr) != 1 {
-			t.Errorf("%d notes, want one stray skipped", skippedNotes(tr))
+		if prototest.Ignored(tr) != 1 {
+			t.Errorf("%d notes, want one stray skipped", prototest.Ignored(tr))
 		}
 		infoPhase(t, tr, nil)
 	}

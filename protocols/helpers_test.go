@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
@@ -189,16 +188,12 @@ func TestOnUDP(t *testing.T) {
 
 func TestDialTCP(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	addr := ln.Addr().(*net.TCPAddr).AddrPort()
 	ctx := prototest.Context(t, 10*time.Second)
 	tr := wire.NewTrace()
 	conn, p, err := protocols.DialTCP(ctx, addr, tr, "login")
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	conn.Close()
 	tr.End(p, nil)
 	ln.Close() // the port refuses now
@@ -216,15 +211,14 @@ type page struct {
 }
 
 func TestJSONPage(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/status" || r.Header.Get("Accept") != "application/json" {
 			http.NotFound(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"name":"srv"}`)
-	}))
-	defer srv.Close()
+	}), false)
 	decode := func(b []byte) (page, error) {
 		var p page
 		return p, json.Unmarshal(b, &p)
@@ -237,18 +231,16 @@ func TestJSONPage(t *testing.T) {
 		return res
 	}
 	q, err := protocols.JSONPage("/status", 1<<10, decode, result)(protocols.Settings{Players: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	ctx := prototest.Context(t, 10*time.Second)
-	res, err := q.Query(ctx, protocols.At(netip.MustParseAddrPort(srv.Listener.Addr().String())), nil)
+	res, err := q.Query(ctx, protocols.At(addr), nil)
 	if err != nil || res.Name != "srv" || res.PlayerList == nil {
 		t.Errorf("%+v, %v", res, err)
 	}
 }
 
 func TestAPIJSON(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/doc":
 			if r.Method != http.MethodPost || r.Header.Get("Accept") != "application/json" || r.Header.Get("X-Kept") != "1" {
@@ -262,9 +254,7 @@ func TestAPIJSON(t *testing.T) {
 		default:
 			http.Error(w, "gone", http.StatusGone)
 		}
-	}))
-	defer srv.Close()
-	addr := netip.MustParseAddrPort(srv.Listener.Addr().String())
+	}), false)
 	api := &protocols.API{Base: srv.URL}
 	ctx := prototest.Context(t, 10*time.Second)
 	refusedErr := errors.New("refused")

@@ -52,9 +52,7 @@ func TestBohemiaRulesVectors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file+"/"+strconv.Itoa(int(tt.app)), func(t *testing.T) {
 			r, err := steam.DecodeRules(readHex(t, tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			rules, mods, err := rulesFor(r, tt.app)
 			if tt.err == nil && err != nil || tt.err != nil && !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
@@ -68,9 +66,7 @@ func TestBohemiaRulesVectors(t *testing.T) {
 func TestBohemiaOtherGamesUntouched(t *testing.T) {
 	// Chunk-shaped keys mean nothing outside Arma 3 and DayZ: the rules stay as sent.
 	r, err := steam.DecodeRules(readHex(t, "rules_arma3_mods.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	for _, app := range []uint32{0, 440, steam.AppIDRust, 107410 & 0xFFFF} {
 		rules, mods, err := rulesFor(r, app)
 		eq(t, "err, mods, rules, rule count", [4]any{err, mods, rules, len(rules)}, [4]any{nil, []protocols.Mod(nil), r.Result(), 2})
@@ -133,13 +129,9 @@ func ruleKeys(kv []protocols.KV) []string {
 func mustUnescape(t *testing.T, file string) []byte {
 	t.Helper()
 	r, err := steam.DecodeRules(readHex(t, file))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	msg, err := reassembleBohemia(r.List[:chunkRun(r.List)])
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	return msg
 }
 
@@ -194,9 +186,7 @@ func TestInfoQueue(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			in, err := steam.DecodeInfo(readHex(t, tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			r := in.Result()
 			eq(t, "queue, info queued_players", [2]any{r.Queue, prototest.InfoOf(&protocols.Result{Info: r.InfoKV()})["queued_players"]}, [2]any{tt.queue, tt.infoQueue})
 			checkKV(t, r.InfoKV())

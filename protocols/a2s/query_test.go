@@ -105,6 +105,7 @@ func TestQueryReplies(t *testing.T) {
 			protocols.Settings{Players: true, Rules: true}, 5, func(t *testing.T, res *protocols.Result, f *fake, phases string) {
 				eq(t, "phases", phases, "info,players,rules")
 				eq(t, "players", [2]any{len(res.PlayerList), res.PlayerList[1].Name}, [2]any{3, "Bób ✓"})
+				steamtest.BotsQuery(t, res, 17, 3, 3)
 				eq(t, "rules", [2]any{len(res.Rules), res.Rules[39]}, [2]any{40, protocols.KV{Key: "rule_39", Value: "value number 39"}})
 				reqs := f.Sent()
 				eq(t, "players -1, with challenge, rules with challenge", [][]byte{reqs[1], reqs[2], reqs[4]},
@@ -246,12 +247,6 @@ func TestQueryFixtures(t *testing.T) {
 
 func TestOptionsErrors(t *testing.T) {
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `a2s options: unknown encoding "koi8-r"`})
-}
-
-func TestBotsQuery(t *testing.T) {
-	f := &fake{Info: one(readHex(t, "info_edf_all.hex")), Players: one(readHex(t, "player_basic.hex")), NoChallenge: true}
-	res, _ := probe(t, f, protocols.Settings{Players: true})
-	steamtest.BotsQuery(t, res, 17, 3, 3)
 }
 
 func TestChallengeCache(t *testing.T) {

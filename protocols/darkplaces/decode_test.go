@@ -26,22 +26,6 @@ type expected struct {
 	}
 }
 
-func checkResult(t *testing.T, res *protocols.Result, e expected) {
-	t.Helper()
-	w := e.Result
-	w.Check(t, res)
-	if res.Password != protocols.FlagUnknown {
-		t.Errorf("password = %v: DarkPlaces reports none", res.Password)
-	}
-	if w.PhaseError != "" {
-		if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != w.PhaseError || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) || res.PlayerList != nil {
-			t.Errorf("phase errors %+v, player list %v; want a %s error", res.PhaseErrors, res.PlayerList, w.PhaseError)
-		}
-	} else if len(res.PhaseErrors) != 0 {
-		t.Errorf("phase errors %+v", res.PhaseErrors)
-	}
-}
-
 func TestVectors(t *testing.T) {
 	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
 		d := e.Decoded
@@ -54,7 +38,18 @@ func TestVectors(t *testing.T) {
 				t.Errorf("player %d status %q (score known %v), want %q", i, r.Players[i].Status, r.Players[i].ScoreKnown, s)
 			}
 		}
-		checkResult(t, r.result(true, true), e)
+		res, w := r.result(true, true), e.Result
+		w.Check(t, res)
+		if res.Password != protocols.FlagUnknown {
+			t.Errorf("password = %v: DarkPlaces reports none", res.Password)
+		}
+		if w.PhaseError != "" {
+			if len(res.PhaseErrors) != 1 || res.PhaseErrors[0].Phase != w.PhaseError || !errors.Is(res.PhaseErrors[0].Err, wire.ErrTruncated) || res.PlayerList != nil {
+				t.Errorf("phase errors %+v, player list %v; want a %s error", res.PhaseErrors, res.PlayerList, w.PhaseError)
+			}
+		} else if len(res.PhaseErrors) != 0 {
+			t.Errorf("phase errors %+v", res.PhaseErrors)
+		}
 	})
 }
 
@@ -90,7 +85,14 @@ func TestRealworld(t *testing.T) {
 			if !tc.full {
 				return
 			}
-			checkNexuizBots(t, r, res)
+			if len(res.PlayerList) != 4 || r.Unparsed != 0 {
+				t.Fatalf("player list %+v, %d unparsed", res.PlayerList, r.Unparsed)
+			}
+			for _, p := range res.PlayerList {
+				if !p.Bot || p.Ping != protocols.Known(0) || !p.Score.Known || !strings.HasPrefix(p.Name, "[BOT]") || p.Team != "" {
+					t.Errorf("player %+v: want a [BOT] with ping 0 and a score", p)
+				}
+			}
 		})
 	}
 	// The echo: the getinfo capture was asked with `getinfo xxx\n` and the
@@ -101,19 +103,6 @@ func TestRealworld(t *testing.T) {
 	prototest.NoError(t, err)
 	if c, _ := r.Lookup("challenge"); c != "xxx" || !strings.HasSuffix(string(b), `\challenge\xxx`+"\n") {
 		t.Errorf("challenge = %q in %q", c, b)
-	}
-}
-
-// checkNexuizBots checks the player list of the real Nexuiz server: its 4 bots.
-func checkNexuizBots(t *testing.T, r *reply, res *protocols.Result) {
-	t.Helper()
-	if len(res.PlayerList) != 4 || r.Unparsed != 0 {
-		t.Fatalf("player list %+v, %d unparsed", res.PlayerList, r.Unparsed)
-	}
-	for _, p := range res.PlayerList {
-		if !p.Bot || p.Ping != protocols.Known(0) || !p.Score.Known || !strings.HasPrefix(p.Name, "[BOT]") || p.Team != "" {
-			t.Errorf("player %+v: want a [BOT] with ping 0 and a score", p)
-		}
 	}
 }
 

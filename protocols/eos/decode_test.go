@@ -85,8 +85,7 @@ func TestDecodeSessions(t *testing.T) {
 			names := presetAttrs(e.Preset)
 			body := prototest.File(t, name)
 			if e.Error != "" {
-				_, err := decodeSessions(body, netip.MustParseAddrPort("203.0.113.1:7777"))
-				if wire.Reason(err) != e.Error {
+				if _, err := decodeSessions(body, netip.MustParseAddrPort("203.0.113.1:7777")); wire.Reason(err) != e.Error {
 					t.Fatalf("err %v, want reason %q", err, e.Error)
 				}
 				return
@@ -147,13 +146,11 @@ func TestNotFoundMessage(t *testing.T) {
 }
 
 func TestManyAttributesCapped(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(`{"sessions":[{"attributes":{"ADDRESSBOUND_s":"203.0.113.1:7777"`)
+	attrs := `"ADDRESSBOUND_s":"203.0.113.1:7777"`
 	for i := range maxAttributes + 20 {
-		b.WriteString(`,"A` + strings.Repeat("x", i) + `_l":1`)
+		attrs += `,"A` + strings.Repeat("x", i) + `_l":1`
 	}
-	b.WriteString(`}}]}`)
-	pk, err := decodeSessions([]byte(b.String()), netip.MustParseAddrPort("203.0.113.1:7777"))
+	pk, err := decodeSessions([]byte(`{"sessions":[{"attributes":{`+attrs+`}}]}`), netip.MustParseAddrPort("203.0.113.1:7777"))
 	if err != nil || pk.session == nil {
 		t.Fatal(err)
 	}
@@ -174,9 +171,7 @@ func BenchmarkDecodeSessions(b *testing.B) {
 }
 
 // FuzzDecodeSessions checks that no filter answer panics the decoder, that a
-
 // picked session's result keeps its caps, is valid UTF-8 and has no negative count.
-
 func FuzzDecodeSessions(f *testing.F) {
 	prototest.SeedFiles(f, "sessions*.json")
 	targets := []netip.AddrPort{netip.MustParseAddrPort("203.0.113.10:7777"), netip.MustParseAddrPort("203.0.113.20:7777"), netip.MustParseAddrPort("203.0.113.30:7787")}
@@ -201,9 +196,7 @@ func FuzzDecodeSessions(f *testing.F) {
 }
 
 // FuzzDecodeToken checks the token answer: no panic, and a token that is safe
-
 // in a header.
-
 func FuzzDecodeToken(f *testing.F) {
 	prototest.SeedFiles(f, "token*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -223,7 +216,6 @@ func FuzzDecodeToken(f *testing.F) {
 }
 
 // FuzzErrorCode checks that an error code is only ever code characters.
-
 func FuzzErrorCode(f *testing.F) {
 	prototest.SeedFiles(f, "error*.json")
 	f.Fuzz(func(t *testing.T, b []byte) {

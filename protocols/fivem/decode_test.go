@@ -83,16 +83,8 @@ func TestDecodePlayers(t *testing.T) {
 }
 
 func TestDecodePlayersCap(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("[")
-	for i := range maxPlayers + 10 {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString(`{"name":"p","ping":1,"identifiers":["license:x"]}`)
-	}
-	b.WriteString("]")
-	list, dropped, err := decodePlayers([]byte(b.String()))
+	entry := `{"name":"p","ping":1,"identifiers":["license:x"]}`
+	list, dropped, err := decodePlayers([]byte("[" + strings.Repeat(entry+",", maxPlayers+9) + entry + "]"))
 	if err != nil || len(list) != maxPlayers || dropped != 10 {
 		t.Fatalf("%d players, %d dropped, %v", len(list), dropped, err)
 	}
@@ -115,16 +107,11 @@ func TestDecodeServerInfo(t *testing.T) {
 }
 
 func TestDecodeServerInfoVarsCap(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(`{"server":"x","vars":{`)
-	for i := range maxVars + 5 {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString(`"v` + strings.Repeat("a", i%7) + string(rune('a'+i%26)) + `_` + strconv.Itoa(i) + `":1`)
+	vars := make([]string, maxVars+5)
+	for i := range vars {
+		vars[i] = `"v` + strings.Repeat("a", i%7) + string(rune('a'+i%26)) + `_` + strconv.Itoa(i) + `":1`
 	}
-	b.WriteString("}}")
-	_, rules, err := decodeServerInfo([]byte(b.String()))
+	_, rules, err := decodeServerInfo([]byte(`{"server":"x","vars":{` + strings.Join(vars, ",") + `}}`))
 	if err != nil || len(rules) != maxVars || rules[0].Value != "1" {
 		t.Fatalf("%d rules, %v", len(rules), err)
 	}

@@ -230,6 +230,8 @@ func TestStatusCaps(t *testing.T) {
 	}
 }
 
+// benchJSON is a typical modern status: a chat component MOTD, a sample, and a
+// favicon of 8 KiB that the decoder must skip without copying.
 var benchJSON = strings.Replace(statusJSON, "iVBORw0KGgo", strings.Repeat("iVBORw0KGgo", 750), 1)
 
 func BenchmarkDecodeStatus(b *testing.B) {
@@ -255,9 +257,7 @@ func BenchmarkDecodeLegacy(b *testing.B) {
 }
 
 // seeds returns the server side of every vector and, when ../shared is present,
-
 // the fixtures (legacy payloads framed as a kick).
-
 func seeds(f *testing.F) [][]byte {
 	var out [][]byte
 	for _, name := range prototest.Names(f, ".hex") {
@@ -270,9 +270,7 @@ func seeds(f *testing.F) [][]byte {
 }
 
 // fuzzStatus fuzzes decode from seeds: an error names its reason, a status is
-
 // valid UTF-8 with sane counts and a capped sample.
-
 func fuzzStatus(f *testing.F, seeds [][]byte, decode func([]byte) (status, error)) {
 	for _, b := range seeds {
 		f.Add(b)
@@ -296,9 +294,7 @@ func fuzzStatus(f *testing.F, seeds [][]byte, decode func([]byte) (status, error
 }
 
 // FuzzDecodePacket reads frames until the input ends: never a panic, never a
-
 // frame over the cap, every error with a reason.
-
 func FuzzDecodePacket(f *testing.F) {
 	for _, b := range seeds(f) {
 		f.Add(b)
@@ -319,13 +315,11 @@ func FuzzDecodePacket(f *testing.F) {
 }
 
 // FuzzDecodeResponse runs the whole reply decoder (modern frame or legacy kick).
-
 func FuzzDecodeResponse(f *testing.F) {
 	fuzzStatus(f, seeds(f), func(b []byte) (status, error) { return readResponse(bufio.NewReader(bytes.NewReader(b))) })
 }
 
 // FuzzDecodeStatusJSON feeds the JSON decoder directly.
-
 func FuzzDecodeStatusJSON(f *testing.F) {
 	var in [][]byte
 	for _, s := range []string{
@@ -346,7 +340,6 @@ func FuzzDecodeStatusJSON(f *testing.F) {
 }
 
 // FuzzDecodeLegacy feeds the legacy kick text decoder directly.
-
 func FuzzDecodeLegacy(f *testing.F) {
 	var in [][]byte
 	for _, b := range seeds(f) {
@@ -358,18 +351,14 @@ func FuzzDecodeLegacy(f *testing.F) {
 }
 
 // segment is one direction's bytes in a recorded exchange.
-
 type segment struct {
 	client bool // '>' client to server, '<' server to client
 	data   []byte
 }
 
 // loadExchange reads a hand-built vector (see testdata/README.md): lines of hex
-
 // bytes after '>' (client) or '<' (server), '#' comments. Consecutive lines of
-
 // one direction are merged into one segment.
-
 func loadExchange(t testing.TB, name string) []segment {
 	t.Helper()
 	raw := prototest.File(t, name)
@@ -398,7 +387,6 @@ func loadExchange(t testing.TB, name string) []segment {
 }
 
 // side concatenates one direction of an exchange.
-
 func side(segs []segment, client bool) []byte {
 	var b []byte
 	for _, s := range segs {
@@ -410,11 +398,9 @@ func side(segs []segment, client bool) []byte {
 }
 
 // vectorPayload is the ping payload the vectors were written with.
-
 const vectorPayload = 1700000000000
 
 // sentHandshake is a decoded Handshake packet, for checking what the client sent.
-
 type sentHandshake struct {
 	Version int32
 	Host    string
@@ -423,7 +409,6 @@ type sentHandshake struct {
 }
 
 // readHandshake reads a Handshake packet the way a server does.
-
 func readHandshake(r byteReader) (sentHandshake, error) {
 	id, data, err := readPacket(r, 1024)
 	if err != nil {
@@ -457,7 +442,6 @@ func readHandshake(r byteReader) (sentHandshake, error) {
 }
 
 // readStatusRequest reads a handshake and the status request after it.
-
 func readStatusRequest(r *bufio.Reader) (sentHandshake, error) {
 	h, err := readHandshake(r)
 	if err != nil {
@@ -474,7 +458,6 @@ func readStatusRequest(r *bufio.Reader) (sentHandshake, error) {
 }
 
 // statusFrame builds a Status Response packet around js.
-
 func statusFrame(js string) []byte {
 	s := appendVarInt([]byte{idStatus}, int32(len(js)))
 	s = append(s, js...)
@@ -482,9 +465,7 @@ func statusFrame(js string) []byte {
 }
 
 // legacyKick builds a 0xFF kick packet around text: its UTF-16BE code units,
-
 // counted.
-
 func legacyKick(text string) []byte {
 	u := utf16.Encode([]rune(text))
 	b := []byte{0xFF, byte(len(u) >> 8), byte(len(u))}
@@ -495,7 +476,6 @@ func legacyKick(text string) []byte {
 }
 
 // fixtureExpected is the part of an .expected.json this package asserts.
-
 type fixtureExpected struct {
 	Fixtures []string `json:"fixtures"`
 	Expected struct {
@@ -517,7 +497,6 @@ type fixtureExpected struct {
 }
 
 // fixtureStatusJSON is the decoded JSON as the fixture's expectation spells it.
-
 type fixtureStatusJSON struct {
 	Description *string `json:"description"`
 	Players     struct {
@@ -531,7 +510,6 @@ type fixtureStatusJSON struct {
 }
 
 // TestFixtures checks every capture in ../shared/fixtures/minecraft, read in place.
-
 func TestFixtures(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "minecraft"), "*.expected.json"))
 	if len(files) == 0 {
@@ -609,13 +587,9 @@ func fixtureStatus(t *testing.T, b []byte, frameLen, jsonLen int, want *fixtureS
 }
 
 // fixtureLegacy decodes a kick payload (the fixture has no 0xFF header), then
-
 // the same payload framed as the server sends it. The b1.8 expectation's
-
 // version "<1.4" and protocol -1 are mcstatus placeholders: the beta format
-
 // reports neither, so the decoder leaves them unset.
-
 func fixtureLegacy(t *testing.T, name string, b []byte, motd string, online, max int64, version string, protocol int64) {
 	t.Helper()
 	payload, err := decodeLegacyKick(b)

@@ -48,7 +48,16 @@ func slpServer(t testing.TB, reply []byte, chunk int, pong bool, hs chan<- sentH
 		if hs != nil {
 			hs <- h
 		}
-		writeChunks(c, reply, chunk)
+		if chunk <= 0 {
+			c.Write(reply)
+		}
+		for b, i := reply, 0; chunk > 0 && len(b) > 0; i++ {
+			n := min(len(b), 1+i%chunk)
+			if _, err := c.Write(b[:n]); err != nil {
+				break
+			}
+			b = b[n:]
+		}
 		if !pong {
 			io.Copy(io.Discard, r) // keep the connection open until the client closes
 			return
@@ -59,20 +68,6 @@ func slpServer(t testing.TB, reply []byte, chunk int, pong bool, hs chan<- sentH
 		}
 		c.Write(append([]byte{9, idPing}, data...))
 	})
-}
-
-func writeChunks(c net.Conn, b []byte, chunk int) {
-	if chunk <= 0 {
-		c.Write(b)
-		return
-	}
-	for i := 0; len(b) > 0; i++ {
-		n := min(len(b), 1+i%chunk)
-		if _, err := c.Write(b[:n]); err != nil {
-			return
-		}
-		b = b[n:]
-	}
 }
 
 // legacyServer answers like a pre-1.7 server: a legacy ping (first byte 0xFE)
@@ -308,12 +303,7 @@ func TestQuerierContract(t *testing.T) {
 	})
 }
 
-// benchJSON is a typical modern status: a chat component MOTD, a sample, and a
-
-// favicon of 8 KiB that the decoder must skip without copying.
-
 // BenchmarkQuery is a full exchange over loopback TCP: status and ping.
-
 func BenchmarkQuery(b *testing.B) {
 	prototest.QueryBench(b, Protocol, protocols.Settings{Players: true}, slpServer(b, statusFrame(benchJSON), 0, true, nil))
 }

@@ -111,11 +111,8 @@ func BenchmarkQuery(b *testing.B) {
 }
 
 // TestQstatCrossCheck queries the same fake server with `quakestat -mumble` and
-
 // with the Querier. qstat reports no name or map for Mumble ("Unknown", "N/A")
-
 // and a wrong version, so only the user counts are compared.
-
 func TestQstatCrossCheck(t *testing.T) {
 	prototest.NeedQstat(t)
 	for _, file := range []string{"reply_1_3_4.hex", "reply_1_5_patch_capped.hex"} {

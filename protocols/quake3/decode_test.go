@@ -125,11 +125,8 @@ func TestFixtures(t *testing.T) {
 			e := prototest.ReadJSON[expected](t, f)
 			b := prototest.Fixture(t, "quake3", name+".bin")
 			r, err := decodeStatus(b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			checkDecoded(t, r, e)
-
 			checkFixtureResult(t, name, r.result(true, true), e)
 		})
 	}
@@ -166,14 +163,6 @@ func checkFixtureResult(t *testing.T, name string, res *protocols.Result, e expe
 		t.Errorf("name/game/version/password = %q %q %q %v, want %q %q %q %v",
 			res.Name, res.Game, res.Version, res.Password, want.name, want.game, want.version, want.password)
 	}
-	checkFixturePlayers(t, res, e)
-	if len(res.Rules) != len(e.Decoded.Info) {
-		t.Errorf("rules = %d, want %d", len(res.Rules), len(e.Decoded.Info))
-	}
-}
-
-func checkFixturePlayers(t *testing.T, res *protocols.Result, e expected) {
-	t.Helper()
 	if len(res.PlayerList) != len(e.Decoded.Players) {
 		t.Fatalf("player list = %d entries, want %d", len(res.PlayerList), len(e.Decoded.Players))
 	}
@@ -185,6 +174,9 @@ func checkFixturePlayers(t *testing.T, res *protocols.Result, e expected) {
 		if p.AfterName != nil && got.Team != string(*p.AfterName) {
 			t.Errorf("player %d team = %q, want %q", i, got.Team, *p.AfterName)
 		}
+	}
+	if len(res.Rules) != len(e.Decoded.Info) {
+		t.Errorf("rules = %d, want %d", len(res.Rules), len(e.Decoded.Info))
 	}
 }
 
@@ -205,9 +197,7 @@ func TestRealworld(t *testing.T) {
 	} {
 		t.Run(file, func(t *testing.T) {
 			r, err := decode(prototest.Capture(t, file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := r.result(true, false)
 			bots, password := "?", "?"
 			if res.Bots.Known {
@@ -266,9 +256,7 @@ func TestBots(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := decode([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			res := r.result(true, false)
 			if res.Players != tc.players || res.Bots != tc.bots {
 				t.Errorf("players %+v bots %+v, want %+v %+v", res.Players, res.Bots, tc.players, tc.bots)

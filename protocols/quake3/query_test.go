@@ -173,9 +173,7 @@ func TestBotsMeaning(t *testing.T) {
 			if el := time.Since(start); el > deadline+500*time.Millisecond+prototest.LagSince(start) {
 				t.Errorf("returned after %v, deadline %v", el, deadline)
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			// CheckBots wants the marks only where the lines are the bots.
 			prototest.CheckBots(t, res, c.humans, c.bots, c.marked)
 			if n := getinfos.Load(); n != c.getinfo || len(res.PlayerList) != len(c.lines) || prototest.PhaseReasons(tr) != c.phases {

@@ -29,9 +29,7 @@ var backticked = regexp.MustCompile("`([^`]+)`")
 func codePageTable(t *testing.T) []codePageRow {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "..", "CONTRIBUTING.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	defer f.Close()
 	var rows []codePageRow
 	in := false
@@ -70,9 +68,7 @@ func goSource(t *testing.T, dir string, tests bool) string {
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") == tests {
 			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			src.Write(b)
 		}
 	}

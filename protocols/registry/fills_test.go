@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
 // What each protocol fills is read from its code, type-checked: the fields of
@@ -48,9 +50,7 @@ func protocolFills(t *testing.T) map[string]fills {
 	pkgs := map[string]listedPkg{}
 	for dec := json.NewDecoder(strings.NewReader(string(out))); dec.More(); {
 		var p listedPkg
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, dec.Decode(&p))
 		pkgs[p.ImportPath] = p
 	}
 	fset := token.NewFileSet()
@@ -77,9 +77,7 @@ func protocolFills(t *testing.T) map[string]fills {
 		var files []*ast.File
 		for _, f := range p.GoFiles {
 			af, err := parser.ParseFile(fset, filepath.Join(p.Dir, f), nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			files = append(files, af)
 		}
 		info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
@@ -216,9 +214,7 @@ func fillsRow(name string, f fills) string {
 func readmeSection(t *testing.T, heading string) []string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	var out []string
 	in := false
 	for line := range strings.Lines(string(b)) {
