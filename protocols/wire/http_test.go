@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"crypto/x509"
 	"errors"
@@ -64,7 +65,7 @@ func TestDoHTTP(t *testing.T) {
 		{"json", plain, HTTPRequest{Path: "/json"}, nil, ""},
 		{"virtual host sent, address kept", plain, HTTPRequest{Path: "/json", Host: "game.example.org"}, nil, ""},
 		{"self-signed TLS accepted", tlsSrv, HTTPRequest{Path: "/json", TLS: true}, nil, ""},
-		{"TLS verified against another CA", tlsSrv, HTTPRequest{Path: "/json", TLS: true, RootCAs: newEmptyPool()}, ErrMismatch, "certificate"},
+		{"TLS verified against another CA", tlsSrv, HTTPRequest{Path: "/json", TLS: true, RootCAs: x509.NewCertPool()}, ErrMismatch, "certificate"},
 		{"plain HTTP spoken to TLS", plain, HTTPRequest{Path: "/json", TLS: true}, ErrMalformed, "TLS"},
 		{"HTML where JSON expected", plain, HTTPRequest{Path: "/html"}, ErrMalformed, "text/html"},
 		{"401", plain, HTTPRequest{Path: "/auth"}, ErrServer, "authentication failed"},
@@ -107,14 +108,6 @@ func TestDoHTTP(t *testing.T) {
 	}
 }
 
-func TestDoHTTPRefused(t *testing.T) {
-	if _, err := DoHTTP(context.Background(), closedTCP(t), HTTPRequest{Path: "/"}, nil); !errors.Is(err, ErrRefused) {
-		t.Fatalf("err = %v, want refused", err)
-	}
-}
-
-func newEmptyPool() *x509.CertPool { return x509.NewCertPool() }
-
 func TestDoHTTPHangupIsTruncated(t *testing.T) {
 	// the request, then close without a word
 	addr := tcpServer(t, func(c net.Conn) { c.Read(make([]byte, 512)) })
@@ -124,14 +117,18 @@ func TestDoHTTPHangupIsTruncated(t *testing.T) {
 	}
 }
 
-func TestDoHTTPTraceBody(t *testing.T) {
+// TraceSent and TraceBody redact what the trace keeps, not what is sent or read.
+func TestDoHTTPTraceRedacted(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"ip":"198.51.100.9"}`))
 	}))
 	defer srv.Close()
 	tr := NewTrace()
 	resp, err := DoHTTP(context.Background(), serverAddr(t, srv), HTTPRequest{
-		Path:      "/",
+		Method:    http.MethodPost,
+		Path:      "/signin",
+		Body:      []byte("password=hunter2"),
+		TraceSent: func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("hunter2"), []byte("<secret>")) },
 		TraceBody: func(b []byte) []byte { return []byte("[redacted]") },
 	}, tr)
 	if err != nil {
@@ -140,9 +137,12 @@ func TestDoHTTPTraceBody(t *testing.T) {
 	if !strings.Contains(string(resp.Body), "198.51.100.9") {
 		t.Errorf("the response lost its body: %q", resp.Body)
 	}
+	if len(tr.Packets) == 0 || tr.Packets[0].Dir != Sent || !bytes.HasSuffix(tr.Packets[0].Data, []byte("password=<secret>")) {
+		t.Fatalf("trace %+v", tr.Packets)
+	}
 	for _, p := range tr.Packets {
-		if strings.Contains(string(p.Data), "198.51.100.9") {
-			t.Errorf("trace kept the body: %q", p.Data)
+		if strings.Contains(string(p.Data), "198.51.100.9") || strings.Contains(string(p.Data), "hunter2") {
+			t.Errorf("trace kept the body or the secret: %q", p.Data)
 		}
 	}
 }
