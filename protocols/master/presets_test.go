@@ -221,16 +221,10 @@ func TestTokenStaysHidden(t *testing.T) {
 		http.Redirect(w, r, elsewhere.URL+"/?"+r.URL.RawQuery, http.StatusFound)
 	}), false)
 	for _, u := range []string{srv.URL + "/get-games", "http://127.0.0.1:1/get-games"} {
-		l, err := New(Source{Preset: "factorio", URL: u, Username: "exporter", TokenFile: keyFile(t, token)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := wire.NewTrace()
-		_, err = l.List(prototest.Context(t, 5*time.Second), tr)
+		_, err := listHidden(t, Source{Preset: "factorio", URL: u, Username: "exporter", TokenFile: keyFile(t, token)}, token, 5*time.Second)
 		if err == nil {
 			t.Fatalf("%s: no error", u)
 		}
-		hidden(t, token, err, l, tr)
 		if !errors.Is(err, wire.ErrServer) && !errors.Is(err, wire.ErrRefused) && !errors.Is(err, wire.ErrNetwork) {
 			t.Fatalf("%s: the error lost its reason: %v", u, err)
 		}
