@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -124,13 +125,8 @@ func TestPresetDecode(t *testing.T) {
 				t.Fatal(err)
 			}
 			l := c.done(nil)
-			if len(l.Entries) != len(tc.want) || l.Skipped != tc.skipped {
-				t.Fatalf("%d entries, %d skipped: %+v\nwant %d, %d skipped", len(l.Entries), l.Skipped, l.Entries, len(tc.want), tc.skipped)
-			}
-			for i, w := range tc.want {
-				if l.Entries[i] != w {
-					t.Errorf("entry %d:\n got %+v\nwant %+v", i, l.Entries[i], w)
-				}
+			if !slices.Equal(l.Entries, tc.want) || l.Skipped != tc.skipped {
+				t.Fatalf("%d skipped, entries\n%+v\nwant %d skipped, entries\n%+v", l.Skipped, l.Entries, tc.skipped, tc.want)
 			}
 		})
 	}
