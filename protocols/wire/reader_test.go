@@ -47,26 +47,6 @@ func TestReaderShort(t *testing.T) {
 	}
 }
 
-func TestText(t *testing.T) {
-	for _, tc := range []struct {
-		in   []byte
-		want string
-	}{
-		{[]byte("plain"), "plain"},
-		{[]byte("caf\xc3\xa9"), "café"}, // valid UTF-8 stays
-		{[]byte("caf\xe9"), "café"},     // else Windows-1252
-		{[]byte("\xff\xfe"), "\u00ff\u00fe"},
-		{[]byte("Empire Bay \x96 \x84Cash & Cars\x93 \x805 VIP"), "Empire Bay – „Cash & Cars“ €5 VIP"},
-	} {
-		if got := UTF8(tc.in); got != tc.want {
-			t.Errorf("UTF8(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	if got := Latin1([]byte("caf\xc3\xa9")); got != "cafÃ©" {
-		t.Errorf("Latin1 = %q", got)
-	}
-}
-
 func TestReason(t *testing.T) {
 	for _, r := range reasons {
 		wrapped := errors.Join(errors.New("context"), r)
