@@ -127,27 +127,6 @@ func TestRequestRetries(t *testing.T) {
 	}
 }
 
-func TestRequestTimeoutAndRefused(t *testing.T) {
-	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
-	ctx := ctxT(t, 200*time.Millisecond)
-	c, _ := DialUDP(ctx, silent, nil)
-	start := time.Now()
-	_, err := c.Request(ctx, []byte("x"), nil)
-	c.Close()
-	if !errors.Is(err, ErrTimeout) || time.Since(start) > time.Second {
-		t.Errorf("silent: %v after %s", err, time.Since(start))
-	}
-
-	ctx = ctxT(t, 2*time.Second)
-	c, _ = DialUDP(ctx, closedUDP(t, "udp", "127.0.0.1:0"), nil)
-	defer c.Close()
-	start = time.Now()
-	_, err = c.Request(ctx, []byte("x"), nil)
-	if !errors.Is(err, ErrRefused) || time.Since(start) > time.Second {
-		t.Errorf("closed port: %v after %s (ICMP unreachable must fail at once)", err, time.Since(start))
-	}
-}
-
 // TestDialUDPFamilies: on Linux the socket is opened by hand (udp_linux.go), so each address form
 // is checked: IPv4, IPv4-mapped IPv6 and IPv6 (skipped without an IPv6 loopback).
 func TestDialUDPFamilies(t *testing.T) {
@@ -238,7 +217,8 @@ func TestTraceByteBudget(t *testing.T) {
 }
 
 // TestExchange: skipped datagrams are passed over (and named when the deadline
-// passes), a broken answer ends the exchange, a good one is returned decoded.
+// passes), a broken answer ends the exchange, a good one is returned decoded;
+// silence is a timeout by the deadline, a closed port refused at once.
 func TestExchange(t *testing.T) {
 	errStray := fmt.Errorf("%w: a stray", ErrMismatch)
 	errBroken := fmt.Errorf("%w: broken", ErrTruncated)
@@ -253,6 +233,7 @@ func TestExchange(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		replies []string
+		closed  bool // the server's port is closed
 		want    string
 		err     []error // the error must wrap each
 	}{
@@ -260,6 +241,7 @@ func TestExchange(t *testing.T) {
 		{replies: []string{"stray", "broken", "ok"}, err: []error{ErrTruncated}},
 		{replies: []string{"stray"}, err: []error{ErrMismatch}},
 		{replies: nil, err: []error{ErrTimeout}},
+		{closed: true, err: []error{ErrRefused}},
 	} {
 		srv := udpServer(t, func([]byte, int) [][]byte {
 			var out [][]byte
@@ -268,8 +250,15 @@ func TestExchange(t *testing.T) {
 			}
 			return out
 		})
+		if tt.closed {
+			srv = closedUDP(t, "udp", "127.0.0.1:0")
+		}
 		ctx := ctxT(t, 300*time.Millisecond)
+		start := time.Now()
 		got, err := Exchange(ctx, dialT(t, ctx, srv, NewTrace()), []byte("q"), decode)
+		if el := time.Since(start); el > 2*time.Second {
+			t.Errorf("%q: %s with a 300ms deadline", tt.replies, el)
+		}
 		if got != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.replies, got, tt.want)
 		}
