@@ -347,21 +347,9 @@ func ddnetBody(n int, wrote *atomic.Int64) http.HandlerFunc {
 	}
 }
 
-func TestDDNet(t *testing.T) {
-	var wrote atomic.Int64
-	srv, _ := prototest.HTTP(t, ddnetBody(3000, &wrote), false)
-	got, err := list(t, Source{Type: TypeDDNet, URL: srv.URL + "/ddnet/15/servers.json"}, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkList(t, got, 3000, false)
-	if e := got.Entries[7]; e.Name != "server 7" || e.Map != "dm1" || e.Country != "DE" || e.Players.Value != 1 || e.Max.Value != 16 {
-		t.Fatalf("%+v", e)
-	}
-}
-
 // TestDDNetMillion: a million-server body is read only up to the cap, and the
-// fetch allocates in proportion to the cap, not to the body.
+// fetch allocates in proportion to the cap, not to the body (what an entry
+// holds: TestDecodeDDNet).
 func TestDDNetMillion(t *testing.T) {
 	var wrote atomic.Int64
 	srv, _ := prototest.HTTP(t, ddnetBody(1000000, &wrote), false)
