@@ -2,7 +2,6 @@ package collector
 
 import (
 	"bytes"
-	"fmt"
 	"net/netip"
 	"sort"
 	"strings"
@@ -116,37 +115,6 @@ func TestPrintable(t *testing.T) {
 func TestCleanLabelDropsBidi(t *testing.T) {
 	if got := cleanLabel("evil\u202emoc.elgoog\u2066x\u2069"); got != "evilmoc.elgoogx" {
 		t.Errorf("cleanLabel kept a bidi control: %q", got)
-	}
-}
-
-// TestNegotiatorBounded: distinct Accept headers, the client's to choose, do not
-// grow the cache (issue 13).
-func TestNegotiatorBounded(t *testing.T) {
-	var n Negotiator
-	pad := strings.Repeat("x", 400)
-	n.Negotiate("text/plain") // warm up
-	before := prototest.HeapAfterGC()
-	const headers = 20000
-	for i := range headers {
-		n.Negotiate(fmt.Sprintf("text/plain;version=0.0.4;q=0.%d;x=%s%d", i%9+1, pad, i))
-	}
-	growth := int64(prototest.HeapAfterGC()) - int64(before)
-	// Unbounded, each header kept ~0.9 KiB (18 MiB here); bounded, a few KiB in all.
-	if growth > 2<<20 {
-		t.Errorf("heap grew %d KiB after %d distinct Accept headers", growth>>10, headers)
-	}
-	kept := 0
-	for _, s := range n.slots {
-		if s.e != nil {
-			kept++
-		}
-	}
-	if kept > formatCacheSize {
-		t.Errorf("format cache holds %d entries", kept)
-	}
-	// Still negotiates right after the churn.
-	if f := n.Negotiate("application/openmetrics-text;version=1.0.0"); !f.OpenMetrics || !strings.HasPrefix(f.ContentType[0], "application/openmetrics-text") {
-		t.Errorf("negotiated %+v", f)
 	}
 }
 

@@ -174,8 +174,7 @@ func TestPolicyBeforeLookup(t *testing.T) {
 		{"an address outside the allow list", "allow: [198.51.100.0/24]", "", "192.0.2.1", 0, 0, "403 refused by target_policy.allow: 192.0.2.1 is outside the allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			yml := "target_policy:\n  " + tc.policy + "\n"
-			cfg := mustParse(t, yml)
+			cfg := mustParse(t, "target_policy:\n  "+tc.policy+"\n")
 			res := &countingResolver{}
 			q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 			p := fakeProtocol(q)

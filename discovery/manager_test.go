@@ -85,9 +85,9 @@ func start(t *testing.T, log io.Writer, cfg config.Discovery) (*Manager, chan er
 }
 
 // started is start, once every source has refreshed once.
-func started(t *testing.T, cfg config.Discovery) (*Manager, chan error) {
+func started(t *testing.T, log io.Writer, cfg config.Discovery) (*Manager, chan error) {
 	t.Helper()
-	m, done := start(t, nil, cfg)
+	m, done := start(t, log, cfg)
 	for range cfg {
 		<-done
 	}
@@ -244,7 +244,7 @@ tw:
   timeout: 2s
   filters: {name: "^\\[EU\\]|é", not_empty: true}
 `, srv.URL))
-	m, _ := started(t, cfg)
+	m, _ := started(t, nil, cfg)
 	code, groups, body := getSD(t, m, "source=tw")
 	if code != 200 || len(groups) != 2 {
 		t.Fatalf("%d: %s", code, body)
@@ -279,10 +279,7 @@ other: {type: quakeworld, address: %s, timeout: 200ms}
 keyed: {type: http_json, url: "http://127.0.0.1:1/servers?key=S3CRET", fields: {address: ip}, refresh: 10m}
 `, prototest.Silent(t), prototest.Silent(t)))
 	var log syncBuffer
-	m, done := start(t, &log, cfg)
-	for range cfg {
-		<-done
-	}
+	m, _ := started(t, &log, cfg)
 	cases := []struct {
 		query string
 		code  int
@@ -323,7 +320,7 @@ func TestApply(t *testing.T) {
 	src := func(extra string) config.Discovery {
 		return parse(t, fmt.Sprintf("a: {type: quake3, address: %s, timeout: 300ms%s}\nb: {type: quake3, address: %s, timeout: 300ms}\n", master, extra, master))
 	}
-	m, done := started(t, src(""))
+	m, done := started(t, nil, src(""))
 	ra, rb := m.source("a"), m.source("b")
 	m.Apply(src("")) // unchanged: nothing restarts, nothing fetches
 	if m.source("a") != ra || m.source("b") != rb {
@@ -401,7 +398,7 @@ list:
   fields: {address: ip, port: port}
   refresh: 10m
 `, srv.URL))
-	m, _ := started(t, cfg)
+	m, _ := started(t, nil, cfg)
 	if code, groups, body := getSD(t, m, "source=list"); code != 200 || len(groups) != 2 {
 		t.Fatalf("%d %s", code, body)
 	}
@@ -421,7 +418,7 @@ func TestSDFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "targets.txt")
 	os.WriteFile(p, []byte("# mine\n192.0.2.1:27015\ngame.example.org:27016\n"), 0o600)
 	cfg := parse(t, fmt.Sprintf("mine: {type: file, path: %s, module: a2s, refresh: 10m}", p))
-	m, _ := started(t, cfg)
+	m, _ := started(t, nil, cfg)
 	code, groups, body := getSD(t, m, "source=mine")
 	if code != 200 || len(groups) != 2 || groups[1].Targets[0] != "game.example.org:27016" || groups[0].Labels["__param_module"] != "a2s" {
 		t.Fatalf("%d %s", code, body)

@@ -54,6 +54,7 @@ func TestLocalCaller(t *testing.T) {
 // Regression tests for issue 13: what a client may send must not grow memory, reach
 // debug output from afar, or poison the cache.
 
+// The handler's Accept cache (collector.Negotiator) stays bounded under churn.
 func TestAcceptHeadersBounded(t *testing.T) {
 	h := newTestHandler(t, &prototest.FakeQuerier{Result: &protocols.Result{Players: protocols.Known(1)}}, nil)
 	h.History = NewHistory(0)

@@ -39,18 +39,15 @@ func TestFastWaitFitsSmallStack(t *testing.T) {
 	defer silent.Close()
 	h := newTestHandler(t, nil, nil)
 	h.Runner.Config = builtins(t)
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
-	f := NewFastListener(l, h)
-	srv := NewServer(h)
-	go srv.Serve(f)
+	_, addr, _ := fastServer(t, h)
 	req := "GET /probe?module=a2s&target=" + silent.LocalAddr().String() + " HTTP/1.1\r\nHost: x\r\nX-Prometheus-Scrape-Timeout-Seconds: 1.1\r\n\r\n"
-	c, br := dial(t, l.Addr().String())
+	c, br := dial(t, addr)
 	roundTrip(t, c, br, req) // the shared socket's reader starts (and grows its stack) here
 	time.Sleep(100 * time.Millisecond)
 	// Dialled before the limit: the client's side is not under test.
 	var conns []net.Conn
 	for range 10 {
-		c, _ := net.Dial("tcp", l.Addr().String())
+		c, _ := net.Dial("tcp", addr)
 		conns = append(conns, c)
 	}
 	buf := make([][]byte, 10)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -210,22 +211,16 @@ func FuzzDecodeDatagrams(f *testing.F) {
 // addressable and valid UTF-8.
 func FuzzDecodeJSON(f *testing.F) {
 	seeds(f)
-	flat, _ := Fields{Address: "ip", Port: "port", Name: "hostname", Players: "players", Max: "maxplayers", Password: "password", Country: "country",
-		PlayerNames: "playerslist"}.paths()
-	nested, _ := Fields{List: "data.servers", Address: "addr.host", Port: "addr.port", Name: "info.name", Players: "info.players.now"}.paths()
+	decoders := listDecoders(f)
+	maps.Copy(decoders, map[string]func(io.Reader, *collector) error{
+		"geneshift": decodeGeneshift,
+		"gta5r":     presetDecoder(f, "gta5r"),  // array indexes
+		"beammp":    presetDecoder(f, "beammp"), // colour codes
+		"ragemp":    decodeRageMP,               // groups
+		"scum":      decodeSCUMStream,           // binary records
+	})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, decode := range []func(io.Reader, *collector) error{
-			decodeDDNet,
-			decodeSteamWeb,
-			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, flat, c) },
-			func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, nested, c) },
-			decodeGeneshift,
-			presetDecoder(t, "gta5r"),  // array indexes
-			presetDecoder(t, "beammp"), // colour codes
-			decodeRageMP,               // groups
-			decodeSCUMStream,           // binary records
-			func(r io.Reader, c *collector) error { _, err := decodePterodactyl(r, c); return err },
-		} {
+		for _, decode := range decoders {
 			c := newCollector(3)
 			decode(bytes.NewReader(b), c)
 			if len(c.done(nil).Entries) > 3 {

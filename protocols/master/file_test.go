@@ -52,21 +52,15 @@ func targets(l *List) string {
 }
 
 func writeFile(t *testing.T, content string) string {
-	t.Helper()
 	p := filepath.Join(t.TempDir(), "targets.txt")
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	prototest.WriteFile(t, p, content)
 	return p
 }
 
 // TestFileList: the file is re-read at every refresh, and capped.
 func TestFileList(t *testing.T) {
 	p := writeFile(t, "192.0.2.1:1\n192.0.2.2:2\n")
-	l, err := New(Source{Type: TypeFile, Path: p})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := lister(t, Source{Type: TypeFile, Path: p})
 	got, err := l.List(prototest.Context(t, time.Second), wire.NewTrace())
 	if err != nil || len(got.Entries) != 2 {
 		t.Fatalf("%+v %v", got, err)

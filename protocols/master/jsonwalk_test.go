@@ -38,10 +38,12 @@ func (b *body) Read(p []byte) (int, error) {
 	return w, nil
 }
 
-// listDecoders are every JSON list's decoder, by name.
+// listDecoders are every JSON list's decoder, by name (http_json's mapping
+// many fields).
 func listDecoders(t testing.TB) map[string]func(io.Reader, *collector) error {
-	flat, _ := Fields{Address: "ip", Port: "port", Name: "hostname", Players: "players"}.paths()
-	nested, _ := Fields{List: "data.servers", Address: "addr.host", Port: "addr.port", Name: "info.name"}.paths()
+	flat, _ := Fields{Address: "ip", Port: "port", Name: "hostname", Players: "players", Max: "maxplayers", Password: "password", Country: "country",
+		PlayerNames: "playerslist"}.paths()
+	nested, _ := Fields{List: "data.servers", Address: "addr.host", Port: "addr.port", Name: "info.name", Players: "info.players.now"}.paths()
 	return map[string]func(io.Reader, *collector) error{
 		"ddnet":           decodeDDNet,
 		"steamweb":        decodeSteamWeb,

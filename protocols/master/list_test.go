@@ -70,13 +70,19 @@ func steamMaster(t *testing.T, n, perPage int, seen *atomic.Int32, page func(see
 	})
 }
 
-func list(t *testing.T, s Source, d time.Duration) (*List, error) {
+// lister is New(s), failing t on an error.
+func lister(t *testing.T, s Source) Lister {
 	t.Helper()
 	l, err := New(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l.List(prototest.Context(t, d), wire.NewTrace())
+	return l
+}
+
+func list(t *testing.T, s Source, d time.Duration) (*List, error) {
+	t.Helper()
+	return lister(t, s).List(prototest.Context(t, d), wire.NewTrace())
 }
 
 func checkList(t *testing.T, got *List, n int, capped bool) {
@@ -341,21 +347,9 @@ func ddnetBody(n int, wrote *atomic.Int64) http.HandlerFunc {
 	}
 }
 
-func TestDDNet(t *testing.T) {
-	var wrote atomic.Int64
-	srv, _ := prototest.HTTP(t, ddnetBody(3000, &wrote), false)
-	got, err := list(t, Source{Type: TypeDDNet, URL: srv.URL + "/ddnet/15/servers.json"}, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkList(t, got, 3000, false)
-	if e := got.Entries[7]; e.Name != "server 7" || e.Map != "dm1" || e.Country != "DE" || e.Players.Value != 1 || e.Max.Value != 16 {
-		t.Fatalf("%+v", e)
-	}
-}
-
 // TestDDNetMillion: a million-server body is read only up to the cap, and the
-// fetch allocates in proportion to the cap, not to the body.
+// fetch allocates in proportion to the cap, not to the body (what an entry
+// holds: TestDecodeDDNet).
 func TestDDNetMillion(t *testing.T) {
 	var wrote atomic.Int64
 	srv, _ := prototest.HTTP(t, ddnetBody(1000000, &wrote), false)
@@ -550,26 +544,24 @@ func TestSteamWebAPI(t *testing.T) {
 	})
 }
 
-// hidden fails the test when secret shows in err, in how l prints or in the trace.
-func hidden(t *testing.T, secret string, err error, l Lister, tr *wire.Trace) {
+// listHidden lists src within d, failing the test when secret shows in the
+// error, in how the lister prints or in the trace.
+func listHidden(t *testing.T, src Source, secret string, d time.Duration) (*List, error) {
 	t.Helper()
+	l, tr := lister(t, src), wire.NewTrace()
+	got, err := l.List(prototest.Context(t, d), tr)
 	if s := fmt.Sprintf("%v %v %+v %#v", err, l, l, l) + prototest.Transcript(tr); strings.Contains(s, secret) {
 		t.Fatalf("the secret shows: %s", s)
 	}
+	return got, err
 }
 
-// listed lists src within 2s, wanting no error and secret shown nowhere.
+// listed is listHidden within 2s, wanting no error.
 func listed(t *testing.T, src Source, secret string) *List {
 	t.Helper()
-	l, err := New(src)
+	got, err := listHidden(t, src, secret, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := wire.NewTrace()
-	got, err := l.List(prototest.Context(t, 2*time.Second), tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hidden(t, secret, err, l, tr)
 	return got
 }

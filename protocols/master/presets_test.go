@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -124,13 +125,8 @@ func TestPresetDecode(t *testing.T) {
 				t.Fatal(err)
 			}
 			l := c.done(nil)
-			if len(l.Entries) != len(tc.want) || l.Skipped != tc.skipped {
-				t.Fatalf("%d entries, %d skipped: %+v\nwant %d, %d skipped", len(l.Entries), l.Skipped, l.Entries, len(tc.want), tc.skipped)
-			}
-			for i, w := range tc.want {
-				if l.Entries[i] != w {
-					t.Errorf("entry %d:\n got %+v\nwant %+v", i, l.Entries[i], w)
-				}
+			if !slices.Equal(l.Entries, tc.want) || l.Skipped != tc.skipped {
+				t.Fatalf("%d skipped, entries\n%+v\nwant %d skipped, entries\n%+v", l.Skipped, l.Entries, tc.skipped, tc.want)
 			}
 		})
 	}
@@ -221,16 +217,10 @@ func TestTokenStaysHidden(t *testing.T) {
 		http.Redirect(w, r, elsewhere.URL+"/?"+r.URL.RawQuery, http.StatusFound)
 	}), false)
 	for _, u := range []string{srv.URL + "/get-games", "http://127.0.0.1:1/get-games"} {
-		l, err := New(Source{Preset: "factorio", URL: u, Username: "exporter", TokenFile: keyFile(t, token)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := wire.NewTrace()
-		_, err = l.List(prototest.Context(t, 5*time.Second), tr)
+		_, err := listHidden(t, Source{Preset: "factorio", URL: u, Username: "exporter", TokenFile: keyFile(t, token)}, token, 5*time.Second)
 		if err == nil {
 			t.Fatalf("%s: no error", u)
 		}
-		hidden(t, token, err, l, tr)
 		if !errors.Is(err, wire.ErrServer) && !errors.Is(err, wire.ErrRefused) && !errors.Is(err, wire.ErrNetwork) {
 			t.Fatalf("%s: the error lost its reason: %v", u, err)
 		}

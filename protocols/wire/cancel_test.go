@@ -16,12 +16,7 @@ func TestPromptCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(WithPromptCancel(context.Background()), time.Minute)
 	u := dialT(t, ctx, silent, nil)
 
-	waiting := tcpServer(t, func(c net.Conn) { bufio.NewReader(c).ReadString('\n') }) // never comes
-	tc, err := DialTCP(ctx, waiting, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tc.Close()
+	tc := servedTCP(t, ctx, nil, func(c net.Conn) { bufio.NewReader(c).ReadString('\n') }) // the line never comes
 
 	start := time.Now()
 	time.AfterFunc(20*time.Millisecond, cancel)

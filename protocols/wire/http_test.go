@@ -1,10 +1,10 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"crypto/x509"
 	"errors"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -31,6 +31,10 @@ func TestDoHTTP(t *testing.T) {
 	mux.HandleFunc("/auth", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusUnauthorized) })
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
+	})
+	mux.HandleFunc("/hangup", func(w http.ResponseWriter, r *http.Request) {
+		c, _, _ := w.(http.Hijacker).Hijack() // the request read, then close without a word
+		c.Close()
 	})
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(strings.Repeat("x", 5000)))
@@ -64,11 +68,12 @@ func TestDoHTTP(t *testing.T) {
 		{"json", plain, HTTPRequest{Path: "/json"}, nil, ""},
 		{"virtual host sent, address kept", plain, HTTPRequest{Path: "/json", Host: "game.example.org"}, nil, ""},
 		{"self-signed TLS accepted", tlsSrv, HTTPRequest{Path: "/json", TLS: true}, nil, ""},
-		{"TLS verified against another CA", tlsSrv, HTTPRequest{Path: "/json", TLS: true, RootCAs: newEmptyPool()}, ErrMismatch, "certificate"},
+		{"TLS verified against another CA", tlsSrv, HTTPRequest{Path: "/json", TLS: true, RootCAs: x509.NewCertPool()}, ErrMismatch, "certificate"},
 		{"plain HTTP spoken to TLS", plain, HTTPRequest{Path: "/json", TLS: true}, ErrMalformed, "TLS"},
 		{"HTML where JSON expected", plain, HTTPRequest{Path: "/html"}, ErrMalformed, "text/html"},
 		{"401", plain, HTTPRequest{Path: "/auth"}, ErrServer, "authentication failed"},
 		{"redirect off target", plain, HTTPRequest{Path: "/redirect"}, ErrServer, "not followed"},
+		{"hangup", plain, HTTPRequest{Path: "/hangup"}, ErrTruncated, ""},
 		{"body over cap", plain, HTTPRequest{Path: "/big", MaxBody: 4096}, ErrTooLarge, "4096"},
 		{"drip past deadline", plain, HTTPRequest{Path: "/drip"}, ErrTimeout, ""},
 	}
@@ -107,31 +112,18 @@ func TestDoHTTP(t *testing.T) {
 	}
 }
 
-func TestDoHTTPRefused(t *testing.T) {
-	if _, err := DoHTTP(context.Background(), closedTCP(t), HTTPRequest{Path: "/"}, nil); !errors.Is(err, ErrRefused) {
-		t.Fatalf("err = %v, want refused", err)
-	}
-}
-
-func newEmptyPool() *x509.CertPool { return x509.NewCertPool() }
-
-func TestDoHTTPHangupIsTruncated(t *testing.T) {
-	// the request, then close without a word
-	addr := tcpServer(t, func(c net.Conn) { c.Read(make([]byte, 512)) })
-	ctx := ctxT(t, 2*time.Second)
-	if _, err := DoHTTP(ctx, addr, HTTPRequest{Path: "/"}, nil); !errors.Is(err, ErrTruncated) {
-		t.Fatalf("err = %v, want truncated", err)
-	}
-}
-
-func TestDoHTTPTraceBody(t *testing.T) {
+// TraceSent and TraceBody redact what the trace keeps, not what is sent or read.
+func TestDoHTTPTraceRedacted(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"ip":"198.51.100.9"}`))
 	}))
 	defer srv.Close()
 	tr := NewTrace()
 	resp, err := DoHTTP(context.Background(), serverAddr(t, srv), HTTPRequest{
-		Path:      "/",
+		Method:    http.MethodPost,
+		Path:      "/signin",
+		Body:      []byte("password=hunter2"),
+		TraceSent: func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("hunter2"), []byte("<secret>")) },
 		TraceBody: func(b []byte) []byte { return []byte("[redacted]") },
 	}, tr)
 	if err != nil {
@@ -140,9 +132,12 @@ func TestDoHTTPTraceBody(t *testing.T) {
 	if !strings.Contains(string(resp.Body), "198.51.100.9") {
 		t.Errorf("the response lost its body: %q", resp.Body)
 	}
+	if len(tr.Packets) == 0 || tr.Packets[0].Dir != Sent || !bytes.HasSuffix(tr.Packets[0].Data, []byte("password=<secret>")) {
+		t.Fatalf("trace %+v", tr.Packets)
+	}
 	for _, p := range tr.Packets {
-		if strings.Contains(string(p.Data), "198.51.100.9") {
-			t.Errorf("trace kept the body: %q", p.Data)
+		if strings.Contains(string(p.Data), "198.51.100.9") || strings.Contains(string(p.Data), "hunter2") {
+			t.Errorf("trace kept the body or the secret: %q", p.Data)
 		}
 	}
 }

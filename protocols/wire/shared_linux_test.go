@@ -17,18 +17,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sourceServer answers each datagram with "re:" + the request, and reports the
-// address each request came from (the shared socket's port).
-func sourceServer(t *testing.T, network, addr string) (netip.AddrPort, <-chan netip.AddrPort) {
-	t.Helper()
-	from := make(chan netip.AddrPort, 1024)
-	srv := listenUDP(t, network, addr, func(req []byte, _ int, src netip.AddrPort) [][]byte {
-		from <- src
-		return [][]byte{append([]byte("re:"), req...)}
-	})
-	return srv, from
-}
-
 // sharedT dials addr as dialT does and fails the test unless the query got a
 // shared socket.
 func sharedT(t *testing.T, ctx context.Context, addr netip.AddrPort, tr *Trace) *UDPConn {
@@ -38,17 +26,6 @@ func sharedT(t *testing.T, ctx context.Context, addr netip.AddrPort, tr *Trace) 
 		t.Fatal("the query did not get a shared socket")
 	}
 	return c
-}
-
-// closedUDP is an address on which nothing listens (a port just closed).
-func closedUDP(t *testing.T, network, addr string) netip.AddrPort {
-	t.Helper()
-	pc, err := net.ListenPacket(network, addr)
-	if err != nil {
-		t.Skipf("no %s loopback: %v", network, err)
-	}
-	defer pc.Close()
-	return pc.LocalAddr().(*net.UDPAddr).AddrPort()
 }
 
 // drops is how many datagrams the query's shared socket has dropped.

@@ -29,6 +29,17 @@ func tcpServer(t *testing.T, h func(net.Conn)) netip.AddrPort {
 	return l.Addr().(*net.TCPAddr).AddrPort()
 }
 
+// servedTCP serves h on loopback and dials it; the connection closes when the test ends.
+func servedTCP(t *testing.T, ctx context.Context, tr *Trace, h func(net.Conn)) *TCPConn {
+	t.Helper()
+	c, err := DialTCP(ctx, tcpServer(t, h), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 // closedTCP is a loopback port nothing listens on.
 func closedTCP(t *testing.T) netip.AddrPort {
 	t.Helper()
@@ -53,13 +64,7 @@ func TestReadLine(t *testing.T) {
 		{"endless", strings.Repeat("x", 5000), "", ErrTooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			addr := tcpServer(t, func(c net.Conn) { c.Write([]byte(tc.reply)) })
-			ctx := ctxT(t, 2*time.Second)
-			c, err := DialTCP(ctx, addr, NewTrace())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := servedTCP(t, ctxT(t, 2*time.Second), NewTrace(), func(c net.Conn) { c.Write([]byte(tc.reply)) })
 			line, err := c.ReadLine(1024)
 			if !errors.Is(err, tc.err) || (err == nil && string(line) != tc.want) {
 				t.Errorf("ReadLine = %q, %v; want %q, %v", line, err, tc.want, tc.err)
@@ -69,7 +74,7 @@ func TestReadLine(t *testing.T) {
 }
 
 func TestTCPDripTimesOut(t *testing.T) {
-	addr := tcpServer(t, func(c net.Conn) {
+	c := servedTCP(t, ctxT(t, 300*time.Millisecond), nil, func(c net.Conn) {
 		for range 20 {
 			if _, err := c.Write([]byte("x")); err != nil {
 				return
@@ -77,12 +82,6 @@ func TestTCPDripTimesOut(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	})
-	ctx := ctxT(t, 300*time.Millisecond)
-	c, err := DialTCP(ctx, addr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	start := time.Now()
 	if _, err := c.ReadLine(1024); !errors.Is(err, ErrTimeout) {
 		t.Errorf("drip: %v", err)
@@ -111,18 +110,12 @@ func TestDialTCPCancelled(t *testing.T) {
 // WriteSecret sends the bytes and traces only their stand-in.
 func TestWriteSecret(t *testing.T) {
 	got := make(chan string, 1)
-	addr := tcpServer(t, func(c net.Conn) {
+	tr := NewTrace()
+	c := servedTCP(t, ctxT(t, 2*time.Second), tr, func(c net.Conn) {
 		b := make([]byte, 8)
 		n, _ := c.Read(b)
 		got <- string(b[:n])
 	})
-	tr := NewTrace()
-	ctx := ctxT(t, 2*time.Second)
-	c, err := DialTCP(ctx, addr, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	if _, err := c.WriteSecret([]byte("hunter2\n"), "<password>"); err != nil {
 		t.Fatal(err)
 	}

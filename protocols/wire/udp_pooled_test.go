@@ -5,7 +5,6 @@ package wire
 import (
 	"bytes"
 	"errors"
-	"net"
 	"net/netip"
 	"testing"
 	"time"
@@ -63,10 +62,8 @@ func TestPooledSocketReused(t *testing.T) {
 func TestPooledSocketDropsWhatCameBefore(t *testing.T) {
 	emptyIdle(t)
 	chatty := udpServer(t, func([]byte, int) [][]byte { return [][]byte{[]byte("first"), []byte("late")} })
-	pc, _ := net.ListenPacket("udp", "127.0.0.1:0")
-	closed := pc.LocalAddr().(*net.UDPAddr).AddrPort()
-	pc.Close()
-	next := udpServer(t, func(req []byte, _ int) [][]byte { return [][]byte{append([]byte("re:"), req...)} })
+	closed := closedUDP(t, "udp", "127.0.0.1:0")
+	next, _ := sourceServer(t, "udp", "127.0.0.1:0")
 
 	ctx := ctxT(t, time.Second)
 	c, _ := DialUDP(ctx, chatty, nil)
@@ -98,9 +95,7 @@ func TestPooledSocketDropsWhatCameBefore(t *testing.T) {
 func TestPooledSocketRefused(t *testing.T) {
 	emptyIdle(t)
 	live := udpServer(t, func([]byte, int) [][]byte { return [][]byte{[]byte("up")} })
-	pc, _ := net.ListenPacket("udp", "127.0.0.1:0")
-	closed := pc.LocalAddr().(*net.UDPAddr).AddrPort()
-	pc.Close()
+	closed := closedUDP(t, "udp", "127.0.0.1:0")
 	_, p1, _ := exchange(t, live, "x")
 	start := time.Now()
 	_, p2, err := exchange(t, closed, "x")

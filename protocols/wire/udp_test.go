@@ -45,6 +45,29 @@ func listenUDP(t *testing.T, network, addr string, h func(req []byte, n int, fro
 	return pc.LocalAddr().(*net.UDPAddr).AddrPort()
 }
 
+// sourceServer answers each datagram with "re:" + the request, and reports the
+// address each request came from (the shared socket's port).
+func sourceServer(t *testing.T, network, addr string) (netip.AddrPort, <-chan netip.AddrPort) {
+	t.Helper()
+	from := make(chan netip.AddrPort, 1024)
+	srv := listenUDP(t, network, addr, func(req []byte, _ int, src netip.AddrPort) [][]byte {
+		from <- src
+		return [][]byte{append([]byte("re:"), req...)}
+	})
+	return srv, from
+}
+
+// closedUDP is an address on which nothing listens (a port just closed).
+func closedUDP(t *testing.T, network, addr string) netip.AddrPort {
+	t.Helper()
+	pc, err := net.ListenPacket(network, addr)
+	if err != nil {
+		t.Skipf("no %s loopback: %v", network, err)
+	}
+	defer pc.Close()
+	return pc.LocalAddr().(*net.UDPAddr).AddrPort()
+}
+
 // dialT dials addr and closes the query when the test ends (a test on the shared
 // path may close it before: Close is idempotent there).
 func dialT(t *testing.T, ctx context.Context, addr netip.AddrPort, tr *Trace) *UDPConn {
@@ -94,8 +117,7 @@ func TestRequestRetries(t *testing.T) {
 	})
 	ctx := ctxT(t, 1500*time.Millisecond)
 	tr := NewTrace()
-	c, _ := DialUDP(ctx, addr, tr)
-	defer c.Close()
+	c := dialT(t, ctx, addr, tr)
 	c.Retries = 2
 	if _, err := c.Request(ctx, []byte("x"), nil); err != nil {
 		t.Fatalf("with 2 retries the third send is answered: %v", err)
@@ -105,53 +127,19 @@ func TestRequestRetries(t *testing.T) {
 	}
 }
 
-func TestRequestTimeoutAndRefused(t *testing.T) {
-	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
-	ctx := ctxT(t, 200*time.Millisecond)
-	c, _ := DialUDP(ctx, silent, nil)
-	start := time.Now()
-	_, err := c.Request(ctx, []byte("x"), nil)
-	c.Close()
-	if !errors.Is(err, ErrTimeout) || time.Since(start) > time.Second {
-		t.Errorf("silent: %v after %s", err, time.Since(start))
-	}
-
-	pc, _ := net.ListenPacket("udp", "127.0.0.1:0")
-	closed := pc.LocalAddr().(*net.UDPAddr).AddrPort()
-	pc.Close()
-	ctx = ctxT(t, 2*time.Second)
-	c, _ = DialUDP(ctx, closed, nil)
-	defer c.Close()
-	start = time.Now()
-	_, err = c.Request(ctx, []byte("x"), nil)
-	if !errors.Is(err, ErrRefused) || time.Since(start) > time.Second {
-		t.Errorf("closed port: %v after %s (ICMP unreachable must fail at once)", err, time.Since(start))
-	}
-}
-
 // TestDialUDPFamilies: on Linux the socket is opened by hand (udp_linux.go), so each address form
 // is checked: IPv4, IPv4-mapped IPv6 and IPv6 (skipped without an IPv6 loopback).
 func TestDialUDPFamilies(t *testing.T) {
-	for _, network := range []string{"udp4", "udp6"} {
-		pc, err := net.ListenPacket(network, map[string]string{"udp4": "127.0.0.1:0", "udp6": "[::1]:0"}[network])
-		if err != nil {
-			t.Logf("%s: no loopback (%v): skipped", network, err)
-			continue
-		}
-		defer pc.Close()
-		go func() {
-			buf := make([]byte, 64)
-			for {
-				n, from, err := pc.ReadFrom(buf)
-				if err != nil {
-					return
-				}
-				pc.WriteTo(append([]byte("re:"), buf[:n]...), from)
-			}
-		}()
-		ap := pc.LocalAddr().(*net.UDPAddr).AddrPort()
+	if _, err := DialUDP(ctxT(t, time.Second), netip.MustParseAddrPort("[fe80::1%no-such-interface]:1"), nil); !errors.Is(err, ErrNetwork) {
+		t.Errorf("unknown zone: %v, want a network error", err)
+	}
+	if z, err := zoneIndex("lo"); err != nil || z == 0 {
+		t.Errorf("zone lo: %d, %v", z, err)
+	}
+	for _, f := range []struct{ network, addr string }{{"udp4", "127.0.0.1:0"}, {"udp6", "[::1]:0"}} {
+		ap, _ := sourceServer(t, f.network, f.addr) // skips, last, without an IPv6 loopback
 		targets := []netip.AddrPort{ap}
-		if network == "udp4" {
+		if f.network == "udp4" {
 			targets = append(targets, netip.AddrPortFrom(netip.AddrFrom16(ap.Addr().As16()), ap.Port())) // ::ffff:127.0.0.1
 		}
 		for _, target := range targets {
@@ -166,19 +154,12 @@ func TestDialUDPFamilies(t *testing.T) {
 			}
 		}
 	}
-	if _, err := DialUDP(ctxT(t, time.Second), netip.MustParseAddrPort("[fe80::1%no-such-interface]:1"), nil); !errors.Is(err, ErrNetwork) {
-		t.Errorf("unknown zone: %v, want a network error", err)
-	}
-	if z, err := zoneIndex("lo"); err != nil || z == 0 {
-		t.Errorf("zone lo: %d, %v", z, err)
-	}
 }
 
 func TestRecvUnblocksOnCancel(t *testing.T) {
 	silent := udpServer(t, func([]byte, int) [][]byte { return nil })
 	ctx, cancel := context.WithCancel(context.Background())
-	c, _ := DialUDP(ctx, silent, nil)
-	defer c.Close()
+	c := dialT(t, ctx, silent, nil)
 	time.AfterFunc(50*time.Millisecond, cancel)
 	if _, err := c.Recv(); !errors.Is(err, ErrTimeout) {
 		t.Errorf("cancelled read: %v", err)
@@ -236,7 +217,8 @@ func TestTraceByteBudget(t *testing.T) {
 }
 
 // TestExchange: skipped datagrams are passed over (and named when the deadline
-// passes), a broken answer ends the exchange, a good one is returned decoded.
+// passes), a broken answer ends the exchange, a good one is returned decoded;
+// silence is a timeout by the deadline, a closed port refused at once.
 func TestExchange(t *testing.T) {
 	errStray := fmt.Errorf("%w: a stray", ErrMismatch)
 	errBroken := fmt.Errorf("%w: broken", ErrTruncated)
@@ -251,6 +233,7 @@ func TestExchange(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		replies []string
+		closed  bool // the server's port is closed
 		want    string
 		err     []error // the error must wrap each
 	}{
@@ -258,6 +241,7 @@ func TestExchange(t *testing.T) {
 		{replies: []string{"stray", "broken", "ok"}, err: []error{ErrTruncated}},
 		{replies: []string{"stray"}, err: []error{ErrMismatch}},
 		{replies: nil, err: []error{ErrTimeout}},
+		{closed: true, err: []error{ErrRefused}},
 	} {
 		srv := udpServer(t, func([]byte, int) [][]byte {
 			var out [][]byte
@@ -266,8 +250,15 @@ func TestExchange(t *testing.T) {
 			}
 			return out
 		})
+		if tt.closed {
+			srv = closedUDP(t, "udp", "127.0.0.1:0")
+		}
 		ctx := ctxT(t, 300*time.Millisecond)
+		start := time.Now()
 		got, err := Exchange(ctx, dialT(t, ctx, srv, NewTrace()), []byte("q"), decode)
+		if el := time.Since(start); el > 2*time.Second {
+			t.Errorf("%q: %s with a 300ms deadline", tt.replies, el)
+		}
 		if got != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.replies, got, tt.want)
 		}
