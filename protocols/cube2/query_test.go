@@ -11,7 +11,6 @@ import (
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // fakeServer answers like a Sauerbraten server: info requests with the echo and
@@ -53,12 +52,6 @@ func (f *fakeServer) handle(req []byte) [][]byte {
 	}
 	f.t.Errorf("unexpected request % X", req)
 	return nil
-}
-
-func query(t *testing.T, s protocols.Settings, deadline time.Duration, f *fakeServer) (*protocols.Result, *wire.Trace, error) {
-	t.Helper()
-	f.t = t
-	return prototest.QueryNew(t, Protocol, prototest.UDP(t, f.handle), s, deadline)
 }
 
 // full is a server with three clients (Alice, Bob, a bot) answering every request.

@@ -90,31 +90,9 @@ func checkInfo(t *testing.T, c checker, in *steam.Info) {
 		t.Errorf("Truncated %v, UnknownEDF %v on a real capture", in.Truncated, in.UnknownEDF)
 	}
 	if in.Type == steam.TypeInfoDetailed {
-		if c.present("bots") != in.HasBots {
-			t.Errorf("HasBots = %v, fixture bots %v", in.HasBots, c.want["bots"])
-		}
-		c.all(map[string]any{"address": in.Address, "vac": in.VAC, "bots": in.Bots, "mod": map[bool]int{false: 0, true: 1}[in.Mod != nil]})
-		if m, ok := c.want["mod_info"].(map[string]any); ok {
-			checker{t, m}.all(map[string]any{"link": in.Mod.Link, "download_link": in.Mod.DownloadLink, "third_string": in.Mod.Reserved,
-				"version": in.Mod.Version, "size": in.Mod.Size, "type": in.Mod.Type, "dll": in.Mod.DLL})
-		}
+		checkDetailed(t, c, in)
 	} else {
-		c.all(map[string]any{"app_id": in.AppID, "bots": in.Bots, "vac": in.VAC, "version": in.Version, "edf": in.EDF})
-		for _, f := range []struct {
-			key string
-			bit byte
-		}{{"game_port", steam.EDFPort}, {"steam_id", steam.EDFSteamID}, {"spectator_port", steam.EDFSpectator}, {"keywords", steam.EDFKeywords}, {"game_id", steam.EDFGameID}} {
-			if c.present(f.key) != (in.Extra&f.bit != 0) {
-				t.Errorf("%s: fixture has it %v, decoded bits %#x", f.key, c.present(f.key), in.Extra)
-			}
-		}
-		c.all(map[string]any{"game_port": in.GamePort, "steam_id": int64(in.SteamID), "spectator_port": in.SpectatorPort, "spectator_name": in.SpectatorName,
-			"keywords": in.Keywords, "game_id": int64(in.GameID), "game_id_app_id": in.FullAppID()})
-		if s, ok := c.want["the_ship"].(map[string]any); ok != in.HasShip {
-			t.Errorf("HasShip = %v, fixture the_ship %v", in.HasShip, ok)
-		} else if ok {
-			checker{t, s}.all(map[string]any{"mode": in.ShipMode, "witnesses": in.ShipWitnesses, "duration": in.ShipTime})
-		}
+		checkSource(t, c, in)
 	}
 
 	// The Result mapping: humans = players - bots, Rust's keyword counts win.
@@ -141,6 +119,40 @@ func checkInfo(t *testing.T, c checker, in *steam.Info) {
 		t.Errorf("Result version %q, want %q", r.Version, in.Version)
 	}
 	checkInfoKV(t, c, r.InfoKV(), in.Trailing)
+}
+
+// checkDetailed checks GoldSrc's detailed reply (0x6D) against its fixture.
+func checkDetailed(t *testing.T, c checker, in *steam.Info) {
+	t.Helper()
+	if c.present("bots") != in.HasBots {
+		t.Errorf("HasBots = %v, fixture bots %v", in.HasBots, c.want["bots"])
+	}
+	c.all(map[string]any{"address": in.Address, "vac": in.VAC, "bots": in.Bots, "mod": map[bool]int{false: 0, true: 1}[in.Mod != nil]})
+	if m, ok := c.want["mod_info"].(map[string]any); ok {
+		checker{t, m}.all(map[string]any{"link": in.Mod.Link, "download_link": in.Mod.DownloadLink, "third_string": in.Mod.Reserved,
+			"version": in.Mod.Version, "size": in.Mod.Size, "type": in.Mod.Type, "dll": in.Mod.DLL})
+	}
+}
+
+// checkSource checks Source's reply (0x49) and its extra data against its fixture.
+func checkSource(t *testing.T, c checker, in *steam.Info) {
+	t.Helper()
+	c.all(map[string]any{"app_id": in.AppID, "bots": in.Bots, "vac": in.VAC, "version": in.Version, "edf": in.EDF})
+	for _, f := range []struct {
+		key string
+		bit byte
+	}{{"game_port", steam.EDFPort}, {"steam_id", steam.EDFSteamID}, {"spectator_port", steam.EDFSpectator}, {"keywords", steam.EDFKeywords}, {"game_id", steam.EDFGameID}} {
+		if c.present(f.key) != (in.Extra&f.bit != 0) {
+			t.Errorf("%s: fixture has it %v, decoded bits %#x", f.key, c.present(f.key), in.Extra)
+		}
+	}
+	c.all(map[string]any{"game_port": in.GamePort, "steam_id": int64(in.SteamID), "spectator_port": in.SpectatorPort, "spectator_name": in.SpectatorName,
+		"keywords": in.Keywords, "game_id": int64(in.GameID), "game_id_app_id": in.FullAppID()})
+	if s, ok := c.want["the_ship"].(map[string]any); ok != in.HasShip {
+		t.Errorf("HasShip = %v, fixture the_ship %v", in.HasShip, ok)
+	} else if ok {
+		checker{t, s}.all(map[string]any{"mode": in.ShipMode, "witnesses": in.ShipWitnesses, "duration": in.ShipTime})
+	}
 }
 
 // checkInfoKV wants every raw field in the debug key/values under the

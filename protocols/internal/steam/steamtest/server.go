@@ -46,17 +46,7 @@ func (s *Server) Start(t testing.TB) netip.AddrPort { return prototest.UDP(t, s.
 // Handle answers one request datagram.
 func (s *Server) Handle(req []byte) [][]byte {
 	kind := Kind(req)
-	s.mu.Lock()
-	if s.seen == nil {
-		s.seen = map[string]int{}
-	}
-	s.seen[kind]++
-	n := s.seen[kind]
-	if !s.Quiet {
-		s.reqs = append(s.reqs, req)
-	}
-	ch := s.current()
-	s.mu.Unlock()
+	n, ch := s.record(kind, req)
 	if s.DropFirst && n == 1 {
 		return nil
 	}
@@ -77,31 +67,44 @@ func (s *Server) Handle(req []byte) [][]byte {
 			return chal
 		}
 	case "A2S_INFO":
-		carries := len(req) == len(steam.InfoRequest)+4
-		right := carries && bytes.Equal(req[len(req)-4:], ch)
-		switch {
-		case !bytes.HasPrefix(req, steam.InfoRequest), s.Legacy && !right, s.DropWrong && carries && !right:
-			return nil
-		case s.InfoChallenge && !right:
-			return chal
-		}
-		return s.Info
+		return s.info(req, ch, chal)
 	case "A2S_PLAYER":
 		return answer(s.Players)
 	case "A2S_RULES":
 		return answer(s.Rules)
-	case "details":
-		return s.Details
-	case "info":
-		return s.TextInfo
-	case "infostring":
-		return s.InfoString
-	case "players":
-		return s.TextPlayers
-	case "rules":
-		return s.TextRules
 	}
-	return nil
+	// GoldSrc's text queries, by their word.
+	return map[string][][]byte{"details": s.Details, "info": s.TextInfo, "infostring": s.InfoString,
+		"players": s.TextPlayers, "rules": s.TextRules}[kind]
+}
+
+// record counts a request of kind (and keeps it unless Quiet): it returns how
+// many of that kind came so far and the challenge now current.
+func (s *Server) record(kind string, req []byte) (int, []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen == nil {
+		s.seen = map[string]int{}
+	}
+	s.seen[kind]++
+	if !s.Quiet {
+		s.reqs = append(s.reqs, req)
+	}
+	return s.seen[kind], s.current()
+}
+
+// info answers A2S_INFO: the reply, a challenge first when InfoChallenge asks
+// for one, nothing to a request the server drops.
+func (s *Server) info(req, ch []byte, chal [][]byte) [][]byte {
+	carries := len(req) == len(steam.InfoRequest)+4
+	right := carries && bytes.Equal(req[len(req)-4:], ch)
+	switch {
+	case !bytes.HasPrefix(req, steam.InfoRequest), s.Legacy && !right, s.DropWrong && carries && !right:
+		return nil
+	case s.InfoChallenge && !right:
+		return chal
+	}
+	return s.Info
 }
 
 // Kind names a request datagram: A2S_INFO, A2S_PLAYER, A2S_RULES,
