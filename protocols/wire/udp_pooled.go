@@ -166,14 +166,13 @@ func (s *udpSocket) release() error {
 	p := s.p
 	s.p = nil
 	p.uses++
-	if s.own || p.uses >= socketUses { // takeIdle judges its age
-		return p.c.Close()
-	}
-	if p.control(p.disconnectFn) != nil {
+	l := idleList(p.v6)
+	// takeIdle judges its age; a full list would close it after the disconnect.
+	if s.own || p.uses >= socketUses || len(l) == cap(l) || p.control(p.disconnectFn) != nil {
 		return p.c.Close()
 	}
 	select {
-	case idleList(p.v6) <- p:
+	case l <- p:
 		return nil
 	default:
 		return p.c.Close()
