@@ -26,3 +26,19 @@ func FuzzResults(f *testing.F, seeds [][]byte, decode func(t *testing.T, b []byt
 		}
 	})
 }
+
+// FuzzDecoder is FuzzResults for a decoder of a whole Result: a refusal names
+// its reason (CheckReason) and comes without a Result.
+func FuzzDecoder(f *testing.F, seeds [][]byte, decode func([]byte) (*protocols.Result, error)) {
+	FuzzResults(f, seeds, func(t *testing.T, b []byte) *protocols.Result {
+		res, err := decode(b)
+		if err != nil {
+			CheckReason(t, err)
+			if res != nil {
+				t.Fatalf("result %+v with error %v", res, err)
+			}
+			return nil
+		}
+		return res
+	})
+}
