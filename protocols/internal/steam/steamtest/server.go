@@ -73,9 +73,24 @@ func (s *Server) Handle(req []byte) [][]byte {
 	case "A2S_RULES":
 		return answer(s.Rules)
 	}
-	// GoldSrc's text queries, by their word.
-	return map[string][][]byte{"details": s.Details, "info": s.TextInfo, "infostring": s.InfoString,
-		"players": s.TextPlayers, "rules": s.TextRules}[kind]
+	return s.text(kind)
+}
+
+// text answers one of GoldSrc's text queries, by its word.
+func (s *Server) text(kind string) [][]byte {
+	switch kind {
+	case "details":
+		return s.Details
+	case "info":
+		return s.TextInfo
+	case "infostring":
+		return s.InfoString
+	case "players":
+		return s.TextPlayers
+	case "rules":
+		return s.TextRules
+	}
+	return nil
 }
 
 // record counts a request of kind (and keeps it unless Quiet): it returns how
