@@ -221,13 +221,7 @@ func CheckReplies(t *testing.T, decode func([]byte) (*protocols.Result, error), 
 }
 
 // PlayerNames is the names of res's player list, as fmt prints a []string.
-func PlayerNames(res *protocols.Result) string {
-	names := make([]string, len(res.PlayerList))
-	for i, p := range res.PlayerList {
-		names[i] = p.Name
-	}
-	return fmt.Sprint(names)
-}
+func PlayerNames(res *protocols.Result) string { return fmt.Sprint(ListNames(res)) }
 
 // Unquoted is in the bodies HTTPHazards serve: an error must not quote it.
 const Unquoted = "secret-page-body"
