@@ -53,11 +53,7 @@ func ProbeLine(res *protocols.Result, tr *wire.Trace, err error) string {
 		} else {
 			b.WriteString(strconv.Itoa(len(res.Rules)))
 		}
-		var pe []string
-		for _, p := range res.PhaseErrors {
-			pe = append(pe, p.Phase+":"+wire.Reason(p.Err))
-		}
-		fmt.Fprintf(&b, " info %d partial %v", len(res.Info), pe)
+		fmt.Fprintf(&b, " info %d partial %v", len(res.Info), phaseErrors(res))
 	}
 	if tr != nil {
 		fmt.Fprintf(&b, " | %s skipped %d log %d", PhaseReasons(tr), Ignored(tr), len(tr.Entries))
