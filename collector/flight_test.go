@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -140,11 +141,21 @@ func TestWaiterArmsNoTimer(t *testing.T) {
 	}
 }
 
-// waitForWaiters waits until n goroutines wait in a flight's join.
+// waitForWaiters waits until n goroutines the test started wait in a flight's
+// join (a goroutine an earlier test left may still wait in another flight's).
 func waitForWaiters(t *testing.T, n int) {
 	t.Helper()
 	buf := make([]byte, 1<<20)
-	waitFor(t, func() bool { return strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*flight).join(") >= n })
+	mine := regexp.MustCompile(`created by \S+/collector\.` + t.Name() + `[. ]`)
+	waitFor(t, func() bool {
+		k := 0
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, "(*flight).join(") && mine.MatchString(g) {
+				k++
+			}
+		}
+		return k >= n
+	})
 }
 
 type ctxKey struct{}
