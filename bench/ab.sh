@@ -7,6 +7,10 @@
 #
 #   bench/ab.sh 7af943b HEAD
 #   PAIRS=6 DURATION=10s bench/ab.sh HEAD~1 HEAD
+#   ENV_B=GOMAXPROCS=1 bench/ab.sh HEAD HEAD     # one build, two environments
+#
+# ENV_A and ENV_B (space-separated NAME=VALUE words) are the environment each
+# side's exporter runs with, beside the shell's.
 set -euo pipefail
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$BENCH")
@@ -24,7 +28,10 @@ PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$TMP"; }
 trap cleanup EXIT
 
+ENV_A=${ENV_A:-}
+ENV_B=${ENV_B:-}
 for rev in "$1" "$2"; do
+  [ -x "$TMP/exporter-$rev" ] && continue
   mkdir -p "$TMP/src-$rev"
   git -C "$ROOT" archive "$rev" | tar -x -C "$TMP/src-$rev"
   (cd "$TMP/src-$rev" && go build -o "$TMP/exporter-$rev" .)
@@ -35,12 +42,15 @@ PIDS+=($!)
 for _ in $(seq 100); do grep -q ready "$TMP/fleet.log" && break; sleep 0.1; done
 grep -q ready "$TMP/fleet.log" || { echo "ab.sh: the fleet did not start: $(tail -1 "$TMP/fleet.log")" >&2; exit 1; }
 
-echo "| pair | $1: probes/s | $1: CPU µs a probe | $2: probes/s | $2: CPU µs a probe |"
+A="$1${ENV_A:+ ($ENV_A)}" B="$2${ENV_B:+ ($ENV_B)}"
+echo "| pair | $A: probes/s | $A: CPU µs a probe | $B: probes/s | $B: CPU µs a probe |"
 echo "|---:|---:|---:|---:|---:|"
 for pair in $(seq "$PAIRS"); do
   row="| $pair |"
-  for rev in "$1" "$2"; do
-    "$TMP/exporter-$rev" --web.listen-address="127.0.0.1:$HTTP_PORT" --probe.min-interval=0 --probe.max-concurrent=20000 --log.level=warn >"$TMP/exporter.log" 2>&1 &
+  for side in A B; do
+    if [ $side = A ]; then rev=$1 envs=$ENV_A; else rev=$2 envs=$ENV_B; fi
+    # shellcheck disable=SC2086 # envs is a list of words
+    env $envs "$TMP/exporter-$rev" --web.listen-address="127.0.0.1:$HTTP_PORT" --probe.min-interval=0 --probe.max-concurrent=20000 --log.level=warn >"$TMP/exporter.log" 2>&1 &
     pid=$!
     for _ in $(seq 100); do curl -sf "http://127.0.0.1:$HTTP_PORT/-/healthy" >/dev/null && break; sleep 0.1; done
     before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
