@@ -49,14 +49,17 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 	var best *assembler // the last partial reply, reported if nothing better comes
 	for attempt := 0; ; attempt++ {
 		actx, cancel := gamespy.Slot(ctx, q.retries-attempt)
-		a, err := q.attempt(actx, conn, tr)
+		res, a, err := q.attempt(actx, conn, tr)
 		cancel()
+		if err == nil {
+			return res, nil
+		}
 		if a != nil {
 			best = a
 		}
 		retry := errors.Is(err, wire.ErrTimeout) || errors.Is(err, errIncomplete)
-		if err == nil || !retry || attempt >= q.retries || ctx.Err() != nil {
-			if best == nil || (err != nil && !retry) {
+		if !retry || attempt >= q.retries || ctx.Err() != nil {
+			if best == nil || !retry {
 				return nil, err
 			}
 			return q.result(best, tr)
@@ -112,22 +115,28 @@ func (q *querier) result(a *assembler, tr *wire.Trace) (*protocols.Result, error
 	return res, nil
 }
 
-// attempt runs one handshake (unless disabled) and one stat request. It returns the
-// packets collected; with some missing, the error wraps errIncomplete.
-func (q *querier) attempt(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*assembler, error) {
+// attempt runs one handshake (unless disabled) and one stat request, and decodes
+// a whole reply within the info phase, so a reply that decodes to nothing fails
+// the phase as it fails the probe. With packets missing it returns those it
+// collected and an error that wraps errIncomplete.
+func (q *querier) attempt(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, *assembler, error) {
 	var session [4]byte
 	binary.BigEndian.PutUint32(session[:], rand.Uint32())
 	var token []byte
 	if !q.noChallenge {
 		var err error
 		if token, err = handshake(ctx, conn, tr, session); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	p := tr.Begin("info")
 	a, err := q.stat(ctx, conn, tr, session, token, !q.noChallenge)
+	var res *protocols.Result
+	if err == nil {
+		res, err = q.result(a, tr)
+	}
 	tr.End(p, err)
-	return a, err
+	return res, a, err
 }
 
 // handshake asks for a challenge (spec §3) and returns the 4 bytes the stat request

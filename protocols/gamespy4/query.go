@@ -36,10 +36,10 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	for attempt := 0; ; attempt++ {
 		actx, cancel := gamespy.Slot(ctx, q.retries-attempt)
-		b, err := q.attempt(actx, conn, tr)
+		res, err := q.attempt(actx, conn, tr)
 		cancel()
 		if err == nil {
-			return q.result(b, tr)
+			return res, nil
 		}
 		if !errors.Is(err, wire.ErrTimeout) || attempt >= q.retries || ctx.Err() != nil {
 			return nil, err
@@ -71,8 +71,10 @@ func (q *querier) result(b []byte, tr *wire.Trace) (*protocols.Result, error) {
 	return res, nil
 }
 
-// attempt runs one handshake and one stat request, returning the stat reply.
-func (q *querier) attempt(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) ([]byte, error) {
+// attempt runs one handshake and one stat request and decodes the reply within the
+// info phase, so a reply that decodes to nothing fails the phase as it fails the
+// probe.
+func (q *querier) attempt(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	var session [4]byte
 	binary.BigEndian.PutUint32(session[:], rand.Uint32()&sessionMask)
 
@@ -102,8 +104,12 @@ func (q *querier) attempt(ctx context.Context, conn *wire.UDPConn, tr *wire.Trac
 	c = counter{}
 	b, err = conn.Request(ctx, req, func(b []byte) bool { return c.check(b, session, 0x00, minLen) })
 	err = c.Explain(err, "GameSpy 4 replies")
+	var res *protocols.Result
+	if err == nil {
+		res, err = q.result(b, tr)
+	}
 	tr.End(p, err)
-	return b, err
+	return res, err
 }
 
 // counter classifies replies for the accept funcs; its Explain says what came
