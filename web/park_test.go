@@ -2,6 +2,7 @@ package web
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
@@ -284,5 +286,40 @@ func TestParkHandsBackOnNextRequest(t *testing.T) {
 		if !again && accepted.Load()-before != 1 {
 			t.Errorf("net/http took the connection back after its client closed it")
 		}
+	}
+}
+
+// deadlineConn records the write deadlines set on it and counts what is written.
+type deadlineConn struct {
+	net.Conn
+	deadlines []time.Time
+	wrote     int
+}
+
+func (c *deadlineConn) SetWriteDeadline(t time.Time) error {
+	c.deadlines = append(c.deadlines, t)
+	return nil
+}
+
+func (c *deadlineConn) Write(b []byte) (int, error) {
+	c.wrote += len(b)
+	return len(b), nil
+}
+
+// A parked probe's answer gets the write deadline every answer gets, sized from
+// its length when it is written and cleared after: a client that does not read
+// holds the parked probe's goroutine no longer than that.
+func TestParkWriteDeadline(t *testing.T) {
+	c := &deadlineConn{}
+	b := &parked{conn: c, keep: true}
+	b.Write(bytes.Repeat([]byte("x"), 1<<20))
+	start := time.Now()
+	ok := (&Parking{}).write(b)
+	end := time.Now()
+	if !ok || c.wrote <= 1<<20 || len(c.deadlines) != 2 || !c.deadlines[1].IsZero() {
+		t.Fatalf("write: ok %v, %d bytes, deadlines %v; want the answer written within a deadline, then none", ok, c.wrote, c.deadlines)
+	}
+	if dl := c.deadlines[0]; dl.Before(start.Add(writeBudget(c.wrote))) || dl.After(end.Add(writeBudget(c.wrote))) {
+		t.Errorf("deadline %v after the write began, want %v for %d bytes", dl.Sub(start), writeBudget(c.wrote), c.wrote)
 	}
 }
