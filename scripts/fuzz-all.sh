@@ -6,7 +6,7 @@
 # With FUZZ_SINCE=REV only the packages with a Go file changed since REV (commits
 # and the work tree) are fuzzed: every target's seed corpus already runs in
 # `make test`, so CI spends its fuzzing time on the code that changed. CI passes
-# the commit its run starts from minus FUZZ_DEPTH commits (.ci/run).
+# the last commit a run on that machine fuzzed whole, or HEAD~FUZZ_DEPTH (.ci/run).
 #
 # With FUZZ_BUDGET=SECONDS no target starts once that much time has passed, and
 # the packages go newest change first: a change to many packages fuzzes what
