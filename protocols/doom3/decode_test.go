@@ -202,7 +202,9 @@ func flag(b bool) int { return map[bool]int{true: 1}[b] }
 // decodedAs is a fixture's raw strings (pairs, names, clans) read with text,
 // as decode reads the wire's.
 func decodedAs(w fixture, text func([]byte) string) fixture {
-	dec := func(s prototest.FixtureString) prototest.FixtureString { return prototest.FixtureString(text([]byte(s))) }
+	dec := func(s prototest.FixtureString) prototest.FixtureString {
+		return prototest.FixtureString(text([]byte(s)))
+	}
 	w.Info = slices.Clone(w.Info)
 	for i, kv := range w.Info {
 		w.Info[i] = [2]prototest.FixtureString{dec(kv[0]), dec(kv[1])}
