@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -131,25 +130,16 @@ func TestQuerySplit(t *testing.T) {
 }
 
 // TestEncoding: `encoding: windows-1251` reads a Cyrillic server's name, its
-// rules, player names and teams (testdata/cp1251.vec) in its code page; by
-// default the same bytes read as they always have, Windows-1252 for what is
-// not UTF-8.
+// info and rules, player names and teams (testdata/cp1251.vec) in its code
+// page; by default the same bytes read as they always have, Windows-1252 for
+// what is not UTF-8.
 func TestEncoding(t *testing.T) {
 	t.Parallel()
 	addr := prototest.Answering(t, []byte("s"), prototest.VecFile(t, "cp1251"))
-	const cp1252 = "Ñåðâåð ¹1|Èãðîê|Ñèíèå|Ìîñêâà|Ñåðâåð ¹1"
-	for enc, want := range map[string]string{"": cp1252, "auto": cp1252, "utf-8": cp1252, "windows-1251": "Сервер №1|Игрок|Синие|Москва|Сервер №1"} {
-		s := protocols.Settings{Players: true, Rules: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
-		res, _ := prototest.QueryOK(t, Protocol, addr, s, 2*time.Second)
-		if len(res.PlayerList) != 1 {
-			t.Fatalf("encoding %q: players %+v", enc, res.PlayerList)
-		}
-		location, _ := protocols.Lookup(res.Rules, "location")
-		info, _ := protocols.Lookup(res.Info, "servername")
-		if got := strings.Join([]string{res.Name, res.PlayerList[0].Name, res.PlayerList[0].Team, location, info}, "|"); got != want {
-			t.Errorf("encoding %q: name|player|team|rule|info = %s, want %s", enc, got, want)
-		}
-	}
+	const cp1252 = "Ñåðâåð ¹1|Ñåðâåð ¹1|Ìîñêâà|Èãðîê/Ñèíèå"
+	prototest.QueryEncodings(t, Protocol, addr, "servername", "location", map[string]string{
+		"": cp1252, "auto": cp1252, "utf-8": cp1252, "windows-1251": "Сервер №1|Сервер №1|Москва|Игрок/Синие",
+	})
 }
 
 func TestOptionsErrors(t *testing.T) {

@@ -187,18 +187,10 @@ func TestQuerierContract(t *testing.T) {
 // have, Windows-1252 for what is not UTF-8.
 func TestEncoding(t *testing.T) {
 	_, addr := newServer(t, vector(t, "doom3_windows1251"), nil)
-	const cp1252 = "Ñåðâåð ¹1|Èãðîê|^1Ñåðâåð ^7¹1"
-	for enc, want := range map[string]string{"": cp1252, "auto": cp1252, "utf-8": cp1252, "windows-1251": "Сервер №1|Игрок|^1Сервер ^7№1"} {
-		s := protocols.Settings{Players: true, Rules: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
-		res, _ := prototest.QueryOK(t, Protocol, addr, s, 2*time.Second)
-		if len(res.PlayerList) != 1 {
-			t.Fatalf("encoding %q: players %+v", enc, res.PlayerList)
-		}
-		rule, _ := protocols.Lookup(res.Rules, "si_name")
-		if got := strings.Join([]string{res.Name, res.PlayerList[0].Name, rule}, "|"); got != want {
-			t.Errorf("encoding %q: name|player|rule = %s, want %s", enc, got, want)
-		}
-	}
+	const cp1252 = "Ñåðâåð ¹1|^1Ñåðâåð ^7¹1|^1Ñåðâåð ^7¹1|Èãðîê/"
+	prototest.QueryEncodings(t, Protocol, addr, "si_name", "si_name", map[string]string{
+		"": cp1252, "auto": cp1252, "utf-8": cp1252, "windows-1251": "Сервер №1|^1Сервер ^7№1|^1Сервер ^7№1|Игрок/",
+	})
 }
 
 // New refuses negative retries, an unknown encoding and an options block it
