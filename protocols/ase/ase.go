@@ -3,11 +3,16 @@
 // an "EYE1" datagram of length-prefixed strings holding the server info, the rules
 // and the player list. MTA ignores an IP that sends more than 5 queries in 6 s and
 // caches its reply for up to 10 s: scrape it no more often than every ~10 s.
+// Strings are read as UTF-8 when valid (MTA), else as Windows-1252 (what a Windows
+// server's users typed), unless the module names another code page (`encoding:`).
 // Spec: shared/protocols/ase.md.
 package ase
 
 import (
+	"fmt"
+
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Protocol is the registry entry. A target's port is the game port (MTA's 22003 by
@@ -22,7 +27,18 @@ var Protocol = protocols.Protocol{
 	New:         newQuerier,
 }
 
-// newQuerier returns a Querier for the module's settings. ASE has no options.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return protocols.OverUDP(s.Retries, (&querier{s: s}).query), nil
+// Options is the module's `ase:` block.
+type Options struct {
+	// Encoding is the code page of the server's strings: "auto" (the default:
+	// UTF-8 when valid, else Windows-1252) or one wire.Encoding names
+	// (windows-1251 for a Cyrillic server).
+	Encoding string `yaml:"encoding"`
 }
+
+var newQuerier = protocols.WithOptions("ase", func(s protocols.Settings, o Options) (protocols.Querier, error) {
+	text, err := wire.Encoding(o.Encoding, wire.UTF8)
+	if err != nil {
+		return nil, fmt.Errorf("ase options: %w", err)
+	}
+	return protocols.OverUDP(s.Retries, (&querier{s: s, text: text}).query), nil
+})

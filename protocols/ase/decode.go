@@ -48,10 +48,11 @@ type status struct {
 // names, so debug output matches what users see elsewhere).
 var headerKeys = [...]string{"gamename", "port", "servername", "gametype", "map", "version", "password", "numplayers", "maxplayers"}
 
-// decode parses one complete (reassembled) EYE1 reply. An error means the header
-// could not be read; faults in the rules or player sections are reported in the
-// Status instead, with everything decoded before them.
-func decode(b []byte) (*status, error) {
+// decode parses one complete (reassembled) EYE1 reply, its strings read with
+// text: wire.UTF8, or the code page the module's `encoding:` names. An error
+// means the header could not be read; faults in the rules or player sections
+// are reported in the Status instead, with everything decoded before them.
+func decode(b []byte, text func([]byte) string) (*status, error) {
 	if len(b) < len(magic) || !bytes.Equal(b[:len(magic)], magic) {
 		return nil, fmt.Errorf("%w: reply does not start with %q", wire.ErrMalformed, magic)
 	}
@@ -64,7 +65,7 @@ func decode(b []byte) (*status, error) {
 		if err != nil {
 			return nil, err
 		}
-		h[i] = wire.UTF8(v)
+		h[i] = text(v)
 	}
 	s := &status{
 		Game: h[0], Port: h[1], Name: h[2], GameType: h[3], Map: h[4], Version: h[5],
@@ -77,17 +78,17 @@ func decode(b []byte) (*status, error) {
 		s.Info[i] = protocols.KV{Key: k, Value: h[i]}
 	}
 
-	if s.RulesErr = decodeRules(&r, s); s.RulesErr != nil {
+	if s.RulesErr = decodeRules(&r, s, text); s.RulesErr != nil {
 		// Without the end of the rules we cannot know where the players start.
 		s.PlayersErr = fmt.Errorf("%w: player list unreadable after the rules failed", wire.ErrTruncated)
 		return s, nil
 	}
-	s.PlayersErr = decodePlayers(&r, s)
+	s.PlayersErr = decodePlayers(&r, s, text)
 	return s, nil
 }
 
 // decodeRules reads key/value pairs up to the empty key that ends them.
-func decodeRules(r *wire.Reader, s *status) error {
+func decodeRules(r *wire.Reader, s *status, text func([]byte) string) error {
 	for i := 0; ; i++ {
 		k, err := lpString(r, "rule %d key", i)
 		if err != nil {
@@ -101,13 +102,13 @@ func decodeRules(r *wire.Reader, s *status) error {
 			return err
 		}
 		// Each pair takes at least 2 bytes of a bounded datagram: no cap needed.
-		s.Rules = append(s.Rules, protocols.KV{Key: wire.UTF8(k), Value: wire.UTF8(v)})
+		s.Rules = append(s.Rules, protocols.KV{Key: text(k), Value: text(v)})
 	}
 }
 
 // decodePlayers reads player records to the end of the datagram. A record cut
 // mid-way is dropped, as the spec says; a flags byte of 0 ends the list (qstat).
-func decodePlayers(r *wire.Reader, s *status) error {
+func decodePlayers(r *wire.Reader, s *status, text func([]byte) string) error {
 	for i := 0; r.Len() > 0; i++ {
 		if i >= maxPlayers {
 			return fmt.Errorf("%w: more than %d player records", wire.ErrTooLarge, maxPlayers)
@@ -128,8 +129,8 @@ func decodePlayers(r *wire.Reader, s *status) error {
 			f[bit] = v
 		}
 		p := protocols.Player{
-			Name:  wire.UTF8(f[0]),
-			Team:  wire.UTF8(f[1]),
+			Name:  text(f[0]),
+			Team:  text(f[1]),
 			Score: count(string(f[3])),
 			Ping:  count(string(f[4])),
 		}

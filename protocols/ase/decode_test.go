@@ -27,7 +27,7 @@ func TestDecodeVectors(t *testing.T) {
 		Rules   []protocols.KV
 		Players []protocols.Player
 	}) {
-		s, err := decode(b)
+		s, err := decode(b, wire.UTF8)
 		if w.Refused(t, b, err) {
 			return
 		}
@@ -45,7 +45,7 @@ func TestDecodeVectors(t *testing.T) {
 
 // TestResultInfo: the header's values are info (the rows pin their count).
 func TestResultInfo(t *testing.T) {
-	s, err := decode(prototest.VecFile(t, "rules_cut"))
+	s, err := decode(prototest.VecFile(t, "rules_cut"), wire.UTF8)
 	prototest.NoError(t, err)
 	if r := s.Result(true, true); r.Info[2] != (protocols.KV{Key: "servername", Value: "RulesCut"}) {
 		t.Errorf("info = %+v", r.Info)
@@ -75,7 +75,7 @@ func TestDecodeFixtures(t *testing.T) {
 			if len(fx.Fixtures) != 1 || len(fx.Expected) != 1 {
 				t.Fatalf("unexpected fixture layout: %+v", fx)
 			}
-			s, err := decode(prototest.Fixture(t, "ase", fx.Fixtures[0]))
+			s, err := decode(prototest.Fixture(t, "ase", fx.Fixtures[0]), wire.UTF8)
 			if err != nil || s.RulesErr != nil || s.PlayersErr != nil || s.Password != protocols.FlagFalse {
 				t.Fatalf("%v; rules %v, players %v, password %v", err, s.RulesErr, s.PlayersErr, s.Password)
 			}
@@ -139,7 +139,7 @@ func TestTooManyPlayers(t *testing.T) {
 	for range maxPlayers + 1 {
 		b = append(b, 0x01, 0x02, 'a') // flags: name; "a"
 	}
-	s, err := decode(b)
+	s, err := decode(b, wire.UTF8)
 	prototest.NoError(t, err)
 	if !errors.Is(s.PlayersErr, wire.ErrTooLarge) {
 		t.Fatalf("players error %v, want too_large", s.PlayersErr)
@@ -163,7 +163,7 @@ func seeds(f *testing.F) [][]byte {
 
 func FuzzDecode(f *testing.F) {
 	prototest.FuzzResults(f, seeds(f), func(t *testing.T, b []byte) *protocols.Result {
-		s, err := decode(b)
+		s, err := decode(b, wire.UTF8)
 		if err != nil {
 			return nil
 		}
@@ -197,11 +197,11 @@ func FuzzFragments(f *testing.F) {
 		if m := a.missing(); a.complete() && len(m) != 0 {
 			t.Fatalf("complete yet missing %v", m)
 		}
-		decode(a.body())
+		decode(a.body(), wire.UTF8)
 	})
 }
 
 func BenchmarkDecode(b *testing.B) {
 	// about the size of MTA's 203-player capture
-	prototest.DecodeBench(b, bigReply(200), func(v []byte) error { _, err := decode(v); return err })
+	prototest.DecodeBench(b, bigReply(200), func(v []byte) error { _, err := decode(v, wire.UTF8); return err })
 }

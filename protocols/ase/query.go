@@ -18,7 +18,8 @@ var request = []byte{'s'}
 const maxStray = 32
 
 type querier struct {
-	s protocols.Settings
+	s    protocols.Settings
+	text func([]byte) string // the module's code page (wire.UTF8 by default)
 }
 
 // query sends "s" to the query port (game port + 123) and decodes the
@@ -30,7 +31,7 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 		tr.End(p, err)
 		return nil, err
 	}
-	st, err := decode(body)
+	st, err := decode(body, q.text)
 	if err != nil && lost != nil {
 		// The header itself was cut by the missing fragment: say so, not "truncated".
 		err = fmt.Errorf("%w (%v)", lost, err)

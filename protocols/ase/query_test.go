@@ -104,7 +104,7 @@ func TestQueryReplies(t *testing.T) {
 
 func TestQuerySplit(t *testing.T) {
 	body := bigReply(120)
-	want, err := decode(body)
+	want, err := decode(body, wire.UTF8)
 	if err != nil || want.PlayersErr != nil {
 		t.Fatal(err, want.PlayersErr)
 	}
@@ -127,6 +127,23 @@ func TestQuerySplit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEncoding: `encoding: windows-1251` reads a Cyrillic server's name, its
+// info and rules, player names and teams (testdata/cp1251.vec) in its code
+// page; by default the same bytes read as they always have, Windows-1252 for
+// what is not UTF-8.
+func TestEncoding(t *testing.T) {
+	t.Parallel()
+	addr := prototest.Answering(t, []byte("s"), prototest.VecFile(t, "cp1251"))
+	const cp1252 = "Ñåðâåð ¹1|Ñåðâåð ¹1|Ìîñêâà|Èãðîê/Ñèíèå"
+	prototest.QueryEncodings(t, Protocol, addr, "servername", "location", map[string]string{
+		"": cp1252, "auto": cp1252, "utf-8": cp1252, "windows-1251": "Сервер №1|Сервер №1|Москва|Игрок/Синие",
+	})
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `ase options: unknown encoding "koi8-r"`})
 }
 
 func TestQueryFailures(t *testing.T) {

@@ -44,7 +44,7 @@ func decode(b []byte) (*reply, error) {
 	if !isReply(b) {
 		return nil, fmt.Errorf("%w: starts with %q", errNotReply, idtech.HeadText(b, 20))
 	}
-	q, rest, err := idtech.DecodeQ3(b, errNotReply)
+	q, rest, err := idtech.DecodeQ3(b, errNotReply, wire.Latin1)
 	if err != nil {
 		return nil, err
 	}

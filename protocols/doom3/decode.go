@@ -72,11 +72,11 @@ func (l layout) String() string {
 	return "none"
 }
 
-// pair is one dictionary entry. Key and Value hold the raw bytes (Doom 3 is 7-bit,
-// Quake 4 sends Latin-1); Result converts them.
+// pair is one dictionary entry, its text decoded with decode's text (Doom 3 is
+// 7-bit, Quake 4 sends Latin-1, a Windows server what its users typed).
 type pair struct{ Key, Value string }
 
-// player is one player record; strings are raw bytes.
+// player is one player record; strings are decoded as the pairs are.
 type player struct {
 	ID      uint8
 	Ping    uint16
@@ -144,10 +144,11 @@ func (r *reply) Lookup(name string) (string, bool) {
 	return "", false
 }
 
-// decode parses one reply datagram. A reply cut inside the dictionary returns the
-// pairs read so far together with an ErrTruncated error; a bad player list is not an
-// error but reply.PlayersErr.
-func decode(b []byte) (*reply, error) {
+// decode parses one reply datagram, its strings read with text: wire.UTF8, or
+// the code page the module's `encoding:` names. A reply cut inside the
+// dictionary returns the pairs read so far together with an ErrTruncated error;
+// a bad player list is not an error but reply.PlayersErr.
+func decode(b []byte, text func([]byte) string) (*reply, error) {
 	if len(b) > maxDatagram {
 		return nil, fmt.Errorf("%w: datagram of %d bytes, limit %d", wire.ErrTooLarge, len(b), maxDatagram)
 	}
@@ -192,23 +193,23 @@ func decode(b []byte) (*reply, error) {
 			return nil, err
 		}
 	}
-	info, err := readDict(&r)
+	info, err := readDict(&r, text)
 	rep.Info = info
 	if err != nil {
 		return rep, err
 	}
 	rep.Variant = detect(rep)
-	decodePlayers(rep, &r)
+	decodePlayers(rep, &r, text)
 	if rep.PlayersErr != nil {
 		return rep, nil
 	}
-	decodeTail(rep, &r)
+	decodeTail(rep, &r, text)
 	return rep, nil
 }
 
 // readDict reads a "delta dictionary against nothing": pairs up to an empty key,
 // then deleted keys up to an empty string (always none, so `... value 00 00 00`).
-func readDict(r *wire.Reader) ([]pair, error) {
+func readDict(r *wire.Reader, text func([]byte) string) ([]pair, error) {
 	var pairs []pair
 	for {
 		off := r.Offset()
@@ -226,7 +227,7 @@ func readDict(r *wire.Reader) ([]pair, error) {
 		if err := r.Err(); err != nil {
 			return pairs, fmt.Errorf("%w (key %q)", err, wire.Latin1(truncate(key, 32)))
 		}
-		pairs = append(pairs, pair{Key: string(key), Value: string(val)})
+		pairs = append(pairs, pair{Key: text(key), Value: text(val)})
 	}
 	for i := 0; ; i++ {
 		if i == maxDeleted {

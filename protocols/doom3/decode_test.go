@@ -44,7 +44,7 @@ func TestDecodeVectors(t *testing.T) {
 	for _, name := range vectorNames(t) {
 		t.Run(name, func(t *testing.T) {
 			w := wantOf(t, name)
-			rep, err := decode(vector(t, name))
+			rep, err := decode(vector(t, name), wire.UTF8)
 			if w.Error != "" {
 				if wire.Reason(err) != w.Error || rep != nil && len(rep.Info) != w.Pairs {
 					t.Fatalf("err = %v, %d partial pairs; want %s, %d", err, len(rep.Info), w.Error, w.Pairs)
@@ -86,11 +86,11 @@ func countOf(o prototest.Opt[int64]) int64 {
 func TestDecodeTooLarge(t *testing.T) {
 	b := append(request("infoResponse", 0), 0x29, 0, 1, 0)
 	b = append(append(b, bytes.Repeat([]byte("k\x00v\x00"), maxPairs+1)...), 0, 0, 32)
-	rep, err := decode(b)
+	rep, err := decode(b, wire.UTF8)
 	if !errors.Is(err, wire.ErrTooLarge) || rep == nil || len(rep.Info) != maxPairs {
 		t.Fatalf("err = %v, reply %+v; want too large, %d pairs kept", err, rep, maxPairs)
 	}
-	if _, err := decode(make([]byte, maxDatagram+1)); !errors.Is(err, wire.ErrTooLarge) {
+	if _, err := decode(make([]byte, maxDatagram+1), wire.UTF8); !errors.Is(err, wire.ErrTooLarge) {
 		t.Errorf("err = %v, want too large", err)
 	}
 }
@@ -199,6 +199,29 @@ func decoded(rep *reply, w fixture) fixture {
 
 func flag(b bool) int { return map[bool]int{true: 1}[b] }
 
+// decodedAs is a fixture's raw strings (pairs, names, clans) read with text,
+// as decode reads the wire's.
+func decodedAs(w fixture, text func([]byte) string) fixture {
+	dec := func(s prototest.FixtureString) prototest.FixtureString {
+		return prototest.FixtureString(text([]byte(s)))
+	}
+	w.Info = slices.Clone(w.Info)
+	for i, kv := range w.Info {
+		w.Info[i] = [2]prototest.FixtureString{dec(kv[0]), dec(kv[1])}
+	}
+	w.Players = slices.Clone(w.Players)
+	for i := range w.Players {
+		p := &w.Players[i]
+		p.Name = dec(p.Name)
+		for _, c := range []**prototest.FixtureString{&p.Clan, &p.ClanTag} {
+			if *c != nil {
+				*c = &[]prototest.FixtureString{dec(**c)}[0]
+			}
+		}
+	}
+	return w
+}
+
 // like is got, or want when both are empty: JSON tells an empty list from
 // none, the decoder need not.
 func like[T any](got, want []T) []T {
@@ -221,12 +244,12 @@ func TestDecodeFixtures(t *testing.T) {
 				Fixture string
 				Decoded fixture
 			}](t, f)
-			rep, err := decode(prototest.Fixture(t, "doom3", fx.Fixture))
+			rep, err := decode(prototest.Fixture(t, "doom3", fx.Fixture), wire.UTF8)
 			prototest.NoError(t, err)
 			if rep.PlayersErr != nil || rep.ETQW != (rep.Tail != nil) {
 				t.Fatalf("players: %v; ET:QW %v with tail %+v", rep.PlayersErr, rep.ETQW, rep.Tail)
 			}
-			w := fx.Decoded
+			w := decodedAs(fx.Decoded, wire.UTF8)
 			w.Variant, _, _ = strings.Cut(w.Variant, "_") // etqw_info, etqw_infoex: etqw
 			if got := decoded(rep, w); !reflect.DeepEqual(got, w) {
 				g, _ := json.Marshal(got)
@@ -283,7 +306,7 @@ func checkFixtureResult(t *testing.T, rep *reply) {
 
 // The Wolfenstein record keeps Doom 3's rate and adds ET:QW's clan-tag fields.
 func TestWolfRecords(t *testing.T) {
-	rep, err := decode(vector(t, "wolf_players"))
+	rep, err := decode(vector(t, "wolf_players"), wire.UTF8)
 	if err != nil || rep.PlayersErr != nil {
 		t.Fatal(err, rep.PlayersErr)
 	}
@@ -294,7 +317,7 @@ func TestWolfRecords(t *testing.T) {
 	if !slices.Equal(rep.Players, want) {
 		t.Errorf("players %+v, want %+v", rep.Players, want)
 	}
-	rep, err = decode(vector(t, "wolf_hint_term32"))
+	rep, err = decode(vector(t, "wolf_hint_term32"), wire.UTF8)
 	if err != nil || len(rep.Players) != 1 || rep.Players[0].ClanPos != 1 || rep.Players[0].Clan != "OSA" || rep.Players[0].Rate != 16384 {
 		t.Errorf("hinted reply: %v %+v", err, rep.Players)
 	}
@@ -325,7 +348,7 @@ func vector(t testing.TB, name string) []byte {
 func vectorNames(t testing.TB) []string { return prototest.Names(t, ".hex") }
 
 func decodeResult(b []byte) error {
-	rep, err := decode(b)
+	rep, err := decode(b, wire.UTF8)
 	if err == nil {
 		rep.Result(true, false)
 	}
@@ -357,7 +380,7 @@ func fuzzSeeds(f *testing.F) {
 func FuzzDecode(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		rep, err := decode(b)
+		rep, err := decode(b, wire.UTF8)
 		if rep == nil {
 			if err == nil {
 				t.Fatal("nil reply without error")

@@ -8,6 +8,9 @@
 // layout and the tail differ per game. For ET:QW servers asked for players, a second
 // request (`getInfoEx`) adds each player's XP, team, kills and deaths.
 //
+// Strings are read as UTF-8 when valid, else as Windows-1252 (what a Windows server's
+// users typed), unless the module names another code page (`encoding:`).
+//
 // Spec: shared/protocols/doom3.md (layouts from the dhewm3 engine source, checked against
 // real captures).
 package doom3
@@ -16,6 +19,7 @@ import (
 	"fmt"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Protocol is the registry entry for id Tech 4 getInfo.
@@ -33,6 +37,10 @@ type Options struct {
 	// wanted, for XP, team, kills and deaths. Default true; turn it off for servers
 	// that do not answer getInfoEx (the probe would otherwise wait for it).
 	ETQWInfoEx *bool `yaml:"etqw_infoex"`
+	// Encoding is the code page of the server's strings: "auto" (the default:
+	// UTF-8 when valid, else Windows-1252) or one wire.Encoding names
+	// (windows-1251 for a Cyrillic server).
+	Encoding string `yaml:"encoding"`
 }
 
 // newQuerier builds a Querier from the module settings.
@@ -40,6 +48,10 @@ var newQuerier = protocols.WithOptions("doom3", func(s protocols.Settings, opts 
 	if s.Retries < 0 {
 		return nil, fmt.Errorf("doom3: retries must not be negative, got %d", s.Retries)
 	}
+	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
+	if err != nil {
+		return nil, fmt.Errorf("doom3 options: %w", err)
+	}
 	infoEx := opts.ETQWInfoEx == nil || *opts.ETQWInfoEx
-	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries, infoEx: infoEx}, nil
+	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries, infoEx: infoEx, text: text}, nil
 })

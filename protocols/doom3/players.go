@@ -47,13 +47,13 @@ func plausible(rep *reply, l layout, term byte, left int) bool {
 	return left >= 4 && left <= 16
 }
 
-func decodePlayers(rep *reply, r *wire.Reader) {
+func decodePlayers(rep *reply, r *wire.Reader, text func([]byte) string) {
 	ls, known := layouts(rep)
 	var firstErr error
 	var first wire.Reader
 	for i, l := range ls {
 		try := *r // the reader is a cursor value: each shape starts from the same offset
-		players, term, err := readPlayers(&try, l)
+		players, term, err := readPlayers(&try, l, text)
 		if err == nil && (known || plausible(rep, l, term, try.Len())) {
 			*r = try
 			rep.Layout, rep.Players = l, players
@@ -80,7 +80,7 @@ func decodePlayers(rep *reply, r *wire.Reader) {
 // readPlayers reads records up to a terminator byte >= 32 (>= 16 for Wolfenstein).
 // Ids must be below it and strictly increasing; anything else means the shape is
 // wrong or the data is bad.
-func readPlayers(r *wire.Reader, l layout) ([]player, byte, error) {
+func readPlayers(r *wire.Reader, l layout, text func([]byte) string) ([]player, byte, error) {
 	var out []player
 	end := byte(asyncClients)
 	if l == layoutWolf {
@@ -105,13 +105,13 @@ func readPlayers(r *wire.Reader, l layout) ([]player, byte, error) {
 		if l != layoutETQW {
 			p.Rate, p.HasRate = r.Uint32LE("player rate"), true
 		}
-		p.Name = string(r.CString("player name"))
+		p.Name = text(r.CString("player name"))
 		switch l {
 		case layoutQuake4:
-			p.Clan = string(r.CString("player clan"))
+			p.Clan = text(r.CString("player clan"))
 		case layoutETQW, layoutWolf:
 			p.ClanPos = r.Uint8("player clan-tag position")
-			p.Clan = string(r.CString("player clan tag"))
+			p.Clan = text(r.CString("player clan tag"))
 			bot := r.Uint8("player bot flag")
 			if bot > 1 && r.Err() == nil {
 				return out, 0, fmt.Errorf("%w: player %d bot flag %d at offset %d", wire.ErrMalformed, id, bot, r.Offset()-1)
@@ -126,7 +126,7 @@ func readPlayers(r *wire.Reader, l layout) ([]player, byte, error) {
 }
 
 // decodeTail reads what follows the player list; every part is optional.
-func decodeTail(rep *reply, r *wire.Reader) {
+func decodeTail(rep *reply, r *wire.Reader, text func([]byte) string) {
 	defer func() {
 		rep.Trailing = r.Rest()
 		if rep.Response == respInfoEx && rep.Tail == nil && rep.PlayersErr == nil {
@@ -163,7 +163,7 @@ func decodeTail(rep *reply, r *wire.Reader) {
 	}
 	rep.Tail = t
 	if rep.Response == respInfoEx {
-		if err := readExtended(rep, r); err != nil {
+		if err := readExtended(rep, r, text); err != nil {
 			rep.PlayersErr = err
 		}
 	}
@@ -171,7 +171,7 @@ func decodeTail(rep *reply, r *wire.Reader) {
 
 // readExtended reads infoExResponse's per-player statistics and attaches them to the
 // records with the same id.
-func readExtended(rep *reply, r *wire.Reader) error {
+func readExtended(rep *reply, r *wire.Reader, text func([]byte) string) error {
 	byID := make(map[uint8]int, len(rep.Players))
 	for i, p := range rep.Players {
 		byID[p.ID] = i
@@ -199,7 +199,7 @@ func readExtended(rep *reply, r *wire.Reader) error {
 		}
 		if i, ok := byID[id]; ok {
 			p := &rep.Players[i]
-			p.Ext, p.XP, p.Team, p.Kills, p.Deaths = true, xp, string(team), kills, deaths
+			p.Ext, p.XP, p.Team, p.Kills, p.Deaths = true, xp, text(team), kills, deaths
 		}
 	}
 }

@@ -15,6 +15,7 @@ type querier struct {
 	players, rules bool
 	retries        int
 	infoEx         bool
+	text           func([]byte) string // the module's code page (wire.UTF8 by default)
 }
 
 // request builds FF FF <command> 00 <challenge>. The server always reads four bytes
@@ -34,7 +35,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 
 func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace) (*protocols.Result, error) {
 	p := tr.Begin("info")
-	rep, err := exchange(ctx, conn, "getInfo", respInfo)
+	rep, err := q.exchange(ctx, conn, "getInfo", respInfo)
 	tr.End(p, err)
 	if err != nil {
 		return nil, err
@@ -49,7 +50,7 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 		sub, cancel := protocols.Share(ctx, 2)
 		defer cancel()
 		p := tr.Begin("players")
-		ex, err := exchange(sub, conn, "getInfoEx", respInfoEx)
+		ex, err := q.exchange(sub, conn, "getInfoEx", respInfoEx)
 		if err == nil && ex.PlayersErr != nil {
 			err = ex.PlayersErr
 		}
@@ -66,7 +67,7 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 // exchange sends command with a fresh challenge and decodes the resp reply that
 // echoes it. Other replies are skipped as late, spoofed or stray; if only such
 // replies came, the failure is a mismatch (or malformed) rather than a timeout.
-func exchange(ctx context.Context, conn *wire.UDPConn, command, resp string) (*reply, error) {
+func (q *querier) exchange(ctx context.Context, conn *wire.UDPConn, command, resp string) (*reply, error) {
 	challenge := rand.Uint32()
 	var wrong, other int
 	var last uint32
@@ -92,7 +93,7 @@ func exchange(ctx context.Context, conn *wire.UDPConn, command, resp string) (*r
 	if err != nil {
 		return nil, err
 	}
-	rep, err := decode(b)
+	rep, err := decode(b, q.text)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", resp, err)
 	}

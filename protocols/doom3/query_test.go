@@ -181,13 +181,26 @@ func TestQuerierContract(t *testing.T) {
 	})
 }
 
-// New refuses negative retries and an options block it cannot decode; the
-// request is FF FF, the command, NUL and the challenge, little-endian.
+// TestEncoding: `encoding: windows-1251` reads a Cyrillic server's name, its
+// rules and player names (testdata/doom3_windows1251.hex) in its code page,
+// colour codes still stripped; by default the same bytes read as they always
+// have, Windows-1252 for what is not UTF-8.
+func TestEncoding(t *testing.T) {
+	_, addr := newServer(t, vector(t, "doom3_windows1251"), nil)
+	const cp1252 = "Ñåðâåð ¹1|^1Ñåðâåð ^7¹1|^1Ñåðâåð ^7¹1|Èãðîê/"
+	prototest.QueryEncodings(t, Protocol, addr, "si_name", "si_name", map[string]string{
+		"": cp1252, "auto": cp1252, "utf-8": cp1252, "windows-1251": "Сервер №1|^1Сервер ^7№1|^1Сервер ^7№1|Игрок/",
+	})
+}
+
+// New refuses negative retries, an unknown encoding and an options block it
+// cannot decode; the request is FF FF, the command, NUL and the challenge,
+// little-endian.
 func TestNew(t *testing.T) {
 	if _, err := newQuerier(protocols.Settings{Retries: -1}); err == nil {
 		t.Error("negative retries accepted")
 	}
-	prototest.OptionsErrors(t, Protocol, nil)
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `doom3 options: unknown encoding "koi8-r"`})
 	if got := request("getInfo", 0xC3C2C1C0); string(got) != "\xff\xffgetInfo\x00\xc0\xc1\xc2\xc3" {
 		t.Errorf("request % x", got)
 	}

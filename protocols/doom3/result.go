@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Result maps a decoded reply to the exporter's Result. PlayerList is filled when
@@ -18,7 +17,7 @@ func (rep *reply) Result(players, rules bool) *protocols.Result {
 	get := func(keys ...string) string {
 		for _, k := range keys {
 			if v, ok := rep.Lookup(k); ok && v != "" {
-				return clean(wire.UTF8([]byte(v)), q4)
+				return clean(v, q4)
 			}
 		}
 		return ""
@@ -65,7 +64,7 @@ func (rep *reply) Result(players, rules bool) *protocols.Result {
 	}
 	res.Info = make([]protocols.KV, 0, len(rep.Info)+10)
 	for _, p := range rep.Info {
-		res.Info = append(res.Info, protocols.KV{Key: wire.UTF8([]byte(p.Key)), Value: wire.UTF8([]byte(p.Value))})
+		res.Info = append(res.Info, protocols.KV(p))
 	}
 	if rules {
 		res.Rules = append([]protocols.KV(nil), res.Info...)
@@ -113,8 +112,8 @@ func atoi(s string, ok bool) (int64, bool) {
 
 // clean strips colour codes for display. id Tech 4 treats '^' followed by any
 // character but NUL and space as a two-character colour code; Quake 4 adds ^cRGB
-// (three digits) and icons ^i / ^I followed by a three-character name. Bytes that are
-// not UTF-8 are kept as they are.
+// (three digits) and icons ^i / ^I followed by a three-character name. s is decoded
+// text: the codes are ASCII in every code page, and a character is skipped whole.
 func clean(s string, quake4 bool) string {
 	if !strings.Contains(s, "^") {
 		return s
@@ -155,7 +154,7 @@ func (rep *reply) playerList(q4 bool) []protocols.Player {
 	out := make([]protocols.Player, 0, len(rep.Players))
 	for _, p := range rep.Players {
 		pl := protocols.Player{
-			Name: clean(wire.UTF8([]byte(p.Name)), q4),
+			Name: clean(p.Name, q4),
 			Ping: protocols.Known(int64(p.Ping)),
 			Bot:  p.Bot,
 		}
@@ -164,7 +163,7 @@ func (rep *reply) playerList(q4 bool) []protocols.Player {
 			if xp := float64(p.XP); !math.IsNaN(xp) && math.Abs(xp) < 1e15 {
 				pl.Score = protocols.Known(int64(math.Round(xp)))
 			}
-			pl.Team = wire.UTF8([]byte(p.Team))
+			pl.Team = p.Team
 		}
 		out = append(out, pl)
 	}

@@ -50,7 +50,7 @@ func decode(b []byte) (*reply, error) {
 		return nil, fmt.Errorf("%w: no text after print at offset %d", wire.ErrTruncated, len(b)-len(body))
 	}
 	line, rest, _ := bytes.Cut(body, []byte{'\n'})
-	info, ok := idtech.ParseInfo(line, idtech.CaseSensitive)
+	info, ok := idtech.ParseInfo(line, idtech.CaseSensitive, wire.Latin1)
 	if !ok {
 		// Every console print (rcon output, "Server is full.", a
 		// challenge refusal) arrives as the same OOB print.

@@ -25,7 +25,7 @@ type reply struct {
 type player struct {
 	Numbers  [3]int64 // score ping [team] / score ping / ping: see Score and Ping
 	NumCount int
-	Name     string // between the first and the last quote, Latin-1, colour codes kept
+	Name     string // between the first and the last quote, decoded, colour codes kept
 	Clean    string // Name without colour codes
 	After    string // tokens after the closing quote (Warsow: team number)
 }
@@ -57,14 +57,18 @@ func (p *player) Team() string {
 	return p.After
 }
 
-// decodeStatus decodes a reply to getstatus.
-func decodeStatus(b []byte) (*reply, error) { return decodeAs(b, idtech.StatusResponse) }
+// decodeStatus decodes a reply to getstatus, its strings read with text.
+func decodeStatus(b []byte, text func([]byte) string) (*reply, error) {
+	return decodeAs(b, idtech.StatusResponse, text)
+}
 
-// decodeInfo decodes a reply to getinfo.
-func decodeInfo(b []byte) (*reply, error) { return decodeAs(b, idtech.InfoResponse) }
+// decodeInfo decodes a reply to getinfo, its strings read with text.
+func decodeInfo(b []byte, text func([]byte) string) (*reply, error) {
+	return decodeAs(b, idtech.InfoResponse, text)
+}
 
-func decodeAs(b []byte, want string) (*reply, error) {
-	r, err := decode(b)
+func decodeAs(b []byte, want string, text func([]byte) string) (*reply, error) {
+	r, err := decode(b, text)
 	if err != nil {
 		return nil, err
 	}
@@ -74,22 +78,24 @@ func decodeAs(b []byte, want string) (*reply, error) {
 	return r, nil
 }
 
-// decode decodes a statusResponse or an infoResponse datagram.
-func decode(b []byte) (*reply, error) {
-	q, rest, err := idtech.DecodeQ3(b, errNotReply)
+// decode decodes a statusResponse or an infoResponse datagram, its strings
+// read with text: wire.Latin1, or the code page the module's `encoding:` names.
+func decode(b []byte, text func([]byte) string) (*reply, error) {
+	q, rest, err := idtech.DecodeQ3(b, errNotReply, text)
 	if err != nil {
 		return nil, err
 	}
 	r := &reply{Q3Reply: q}
 	if q.Response == idtech.StatusResponse { // an infoResponse has nothing after its info string
-		r.Lines = idtech.ParseLines(rest, parsePlayer)
+		r.Lines = idtech.ParseLines(rest, func(line []byte) (player, bool) { return parsePlayer(line, text) })
 	}
 	return r, nil
 }
 
 // parsePlayer takes the name from the first to the last quote, up to three
-// leading integers before it, and whatever follows it.
-func parsePlayer(line []byte) (player, bool) {
+// leading integers before it, and whatever follows it. Colour codes are
+// stripped after decoding with text: they are ASCII in every code page.
+func parsePlayer(line []byte, text func([]byte) string) (player, bool) {
 	before, name, after, ok := idtech.SplitQuoted(line)
 	if !ok {
 		return player{}, false
@@ -103,8 +109,8 @@ func parsePlayer(line []byte) (player, bool) {
 		p.Numbers[p.NumCount] = v
 		p.NumCount++
 	}
-	p.Name = wire.Latin1(name)
+	p.Name = text(name)
 	p.Clean = idtech.StripColours(p.Name)
-	p.After = wire.Latin1(bytes.TrimSpace(after))
+	p.After = text(bytes.TrimSpace(after))
 	return p, true
 }

@@ -38,6 +38,9 @@ type expected struct {
 	Result *idtechtest.Result
 }
 
+// decodeLatin1 is decode with the module's default code page.
+func decodeLatin1(b []byte) (*reply, error) { return decode(b, wire.Latin1) }
+
 func checkDecoded(t *testing.T, r *reply, e expected) {
 	t.Helper()
 	d := e.Decoded
@@ -86,7 +89,7 @@ func checkDecoded(t *testing.T, r *reply, e expected) {
 }
 
 func TestVectors(t *testing.T) {
-	idtechtest.Vectors(t, decode, func(t *testing.T, r *reply, e expected) {
+	idtechtest.Vectors(t, decodeLatin1, func(t *testing.T, r *reply, e expected) {
 		checkDecoded(t, r, e)
 		if e.Result != nil {
 			e.Result.Check(t, r.result(true, true))
@@ -124,7 +127,7 @@ func TestFixtures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := prototest.ReadJSON[expected](t, f)
 			b := prototest.Fixture(t, "quake3", name+".bin")
-			r, err := decodeStatus(b)
+			r, err := decodeStatus(b, wire.Latin1)
 			prototest.NoError(t, err)
 			checkDecoded(t, r, e)
 			checkFixtureResult(t, name, r.result(true, true), e)
@@ -196,7 +199,7 @@ func TestRealworld(t *testing.T) {
 		"nexuiz_nexuiz_q3-getinfo.resp.bin":   "RealWorld Nexuiz/aggressor/Nexuiz/0/10/4/?",
 	} {
 		t.Run(file, func(t *testing.T) {
-			r, err := decode(prototest.Capture(t, file))
+			r, err := decodeLatin1(prototest.Capture(t, file))
 			prototest.NoError(t, err)
 			res := r.result(true, false)
 			bots, password := "?", "?"
@@ -225,10 +228,10 @@ func TestRealworld(t *testing.T) {
 func TestDecodeKinds(t *testing.T) {
 	status, _ := os.ReadFile("testdata/status_ioq3.bin")
 	info, _ := os.ReadFile("testdata/info_ioq3.bin")
-	if _, err := decodeInfo(status); !errors.Is(err, errNotReply) || !errors.Is(err, wire.ErrMalformed) {
+	if _, err := decodeInfo(status, wire.Latin1); !errors.Is(err, errNotReply) || !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("decodeInfo(statusResponse) = %v, want a not-a-reply malformed error", err)
 	}
-	if _, err := decodeStatus(info); !errors.Is(err, errNotReply) {
+	if _, err := decodeStatus(info, wire.Latin1); !errors.Is(err, errNotReply) {
 		t.Errorf("decodeStatus(infoResponse) = %v, want a not-a-reply error", err)
 	}
 }
@@ -255,7 +258,7 @@ func TestBots(t *testing.T) {
 		{"info, more humans than clients", info + `\clients\2\g_humanplayers\3`, protocols.Known(2), unknown},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := decode([]byte(tc.in))
+			r, err := decodeLatin1([]byte(tc.in))
 			prototest.NoError(t, err)
 			res := r.result(true, false)
 			if res.Players != tc.players || res.Bots != tc.bots {
@@ -284,19 +287,19 @@ func TestParseUptime(t *testing.T) {
 }
 
 func BenchmarkDecodeStatus(b *testing.B) {
-	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(true, true) },
+	idtechtest.BenchDecode(b, decodeLatin1, func(r *reply) { r.result(true, true) },
 		"testdata/status_latin1_colours.bin", "testdata/status_too_many_lines.bin")
 }
 
 func BenchmarkDecodeInfo(b *testing.B) {
-	idtechtest.BenchDecode(b, decode, func(r *reply) { r.result(false, false) }, "testdata/info_ioq3.bin")
+	idtechtest.BenchDecode(b, decodeLatin1, func(r *reply) { r.result(false, false) }, "testdata/info_ioq3.bin")
 }
 
 // FuzzDecode checks that no datagram panics the decoder or breaks its caps and
 // that everything it returns is valid UTF-8. Seeds: testdata/, and the real
 // captures in ../shared when present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.Fuzz(f, decode, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
+	idtechtest.Fuzz(f, decodeLatin1, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
 		checkFuzzReply(t, r)
 		return r.result(true, true)
 	}, "fixtures/quake3/*.bin", "realworld/captures/*_q3-*.resp.bin")

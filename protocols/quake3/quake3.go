@@ -13,10 +13,18 @@
 // status has such lines, the querier follows it with one `getinfo`, whose
 // `clients` less `g_humanplayers` (ioq3 1.36+) are the bots. Where nothing
 // tells, every line counts as a player and bots are unknown.
+//
+// Strings (info keys and values, player names) are read as Latin-1, the
+// engine's 8-bit bytes, unless the module names another code page
+// (`encoding:`): Russian and Ukrainian Call of Duty, Quake III and Urban
+// Terror servers write Windows-1251.
 package quake3
 
 import (
+	"fmt"
+
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Protocol is the registry entry for Quake 3 style servers.
@@ -27,3 +35,21 @@ var Protocol = protocols.Protocol{
 	Transport:   "udp",
 	New:         newQuerier,
 }
+
+// Options is the module's `quake3:` block.
+type Options struct {
+	// Encoding is the code page of the server's strings: "auto" (the default:
+	// Latin-1) or one wire.Encoding names (windows-1251 for a Cyrillic server).
+	Encoding string `yaml:"encoding"`
+}
+
+var newQuerier = protocols.WithOptions("quake3", func(s protocols.Settings, o Options) (protocols.Querier, error) {
+	text, err := wire.Encoding(o.Encoding, wire.Latin1)
+	if err != nil {
+		return nil, fmt.Errorf("quake3 options: %w", err)
+	}
+	return &querier{
+		players: s.Players, rules: s.Rules, retries: s.Retries, text: text,
+		status: func(b []byte) (*reply, error) { return decodeStatus(b, text) },
+	}, nil
+})

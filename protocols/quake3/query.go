@@ -14,10 +14,10 @@ import (
 type querier struct {
 	players, rules bool
 	retries        int
-}
-
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
-	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries}, nil
+	text           func([]byte) string // the module's code page (wire.Latin1 by default)
+	// status is decodeStatus with text, made once in newQuerier: a probe
+	// makes no closure for it.
+	status func([]byte) (*reply, error)
 }
 
 // Query sends one getstatus and decodes the single datagram it gets back: the
@@ -29,7 +29,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	// server's 128-character limit.
 	challenge := rand.Text()
 	x := protocols.UDPExchange[*reply]{
-		Request: idtech.Q3Request("getstatus", challenge, "\n"), Retries: q.retries, Decode: decodeStatus, NotReply: errNotReply,
+		Request: idtech.Q3Request("getstatus", challenge, "\n"), Retries: q.retries, Decode: q.status, NotReply: errNotReply,
 		Check: func(r *reply) error {
 			// Servers that drop the echo send no challenge key (or, like Warsow, an
 			// empty one): accept those. A different token is a stray or spoofed reply.
@@ -74,7 +74,7 @@ func (q *querier) countBots(ctx context.Context, addr netip.AddrPort, tr *wire.T
 	conn.Retries = q.retries
 	p := tr.Begin("players")
 	info, err := wire.Exchange(ctx, conn, idtech.Q3Request("getinfo", challenge, "\n"), func(b []byte) (*reply, error, error) {
-		r, err := decodeInfo(b)
+		r, err := decodeInfo(b, q.text)
 		switch {
 		case errors.Is(err, errNotReply):
 			return nil, err, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/netip"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -211,4 +212,27 @@ func TestQstatCrossCheck(t *testing.T) {
 
 	res, _ := prototest.QstatQuery(t, "-q3s", addr, Protocol, protocols.Settings{Players: true}, "-P", "-R")
 	idtechtest.CheckQstatPlayers(t, idtechtest.QstatList(t, "-q3s", addr).Players, res.PlayerList, false)
+}
+
+// TestEncoding: `encoding: windows-1251` reads a Cyrillic server's name, its
+// info and rules, player names and teams (testdata/status_windows1251.bin) in
+// its code page, colour codes still stripped; by default the same bytes read
+// as Latin-1, as they always have (the vector's expected result).
+func TestEncoding(t *testing.T) {
+	b, err := os.ReadFile("testdata/status_windows1251.bin")
+	prototest.NoError(t, err)
+	addr := prototest.UDP(t, func(req []byte) [][]byte {
+		if _, ok := parseRequest(req); ok {
+			return [][]byte{b}
+		}
+		return nil
+	})
+	const latin1 = "Ñåðâåð ¹1|^1Ñåðâåð ^7¹1|Ìîñêâà|Èãðîê/|Bob/Ñèíèå"
+	prototest.QueryEncodings(t, Protocol, addr, "sv_hostname", "sv_location", map[string]string{
+		"": latin1, "auto": latin1, "latin-1": latin1, "windows-1251": "Сервер №1|^1Сервер ^7№1|Москва|Игрок/|Bob/Синие",
+	})
+}
+
+func TestOptionsErrors(t *testing.T) {
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"encoding: koi8-r": `quake3 options: unknown encoding "koi8-r"`})
 }

@@ -73,7 +73,7 @@ func (r *reply) clean(keys ...string) string {
 }
 
 // count parses a non-negative count; anything else is "not reported". It trims
-// the Latin-1 decoded value (so U+0085 and U+00A0 count as blanks), unlike
+// the decoded value (so Latin-1's U+0085 and U+00A0 count as blanks), unlike
 // idtech.Info.Count, which trims the raw bytes.
 func (r *reply) count(keys ...string) protocols.Count {
 	v, ok := r.Lookup(keys...)

@@ -70,7 +70,7 @@ func decode(b []byte) (*reply, error) {
 		return nil, fmt.Errorf("%w: no text after the print byte at offset 5", wire.ErrTruncated)
 	}
 	line, rest, _ := bytes.Cut(body, []byte{'\n'})
-	info, ok := idtech.ParseInfo(line, idtech.CaseSensitive)
+	info, ok := idtech.ParseInfo(line, idtech.CaseSensitive, wire.Latin1)
 	if !ok {
 		// Any other console print ("\nBad challenge.\n", rcon output) comes
 		// in the same packet type: it is not the answer to status.

@@ -41,7 +41,7 @@ func TestNeedPass(t *testing.T) {
 		{`\needpass\ 3 `, protocols.FlagUnknown, protocols.FlagTrue},
 		{`\needpass\yes`, protocols.FlagFalse, protocols.FlagUnknown},
 	} {
-		in, _ := ParseInfo([]byte(tc.line), CaseSensitive)
+		in, _ := ParseInfo([]byte(tc.line), CaseSensitive, wire.Latin1)
 		if got := in.NeedPass(tc.absent); got != tc.want {
 			t.Errorf("%s (absent %v): %v, want %v", tc.line, tc.absent, got, tc.want)
 		}

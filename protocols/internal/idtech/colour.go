@@ -10,8 +10,11 @@ import (
 // `^[0-9A-Za-z]`), and the `^X` + 6 hex digits RGB codes of OSP/CPMA-style mods.
 // A `^^` keeps its first caret, so Call of Duty's `^^00East` becomes `^0East`.
 //
-// s is a Latin-1 decoded string: one rune per wire byte, so skipping one rune
-// after the caret is skipping one byte on the wire.
+// s is the decoded text: the codes are ASCII, the same bytes in every code
+// page, so they are stripped after decoding. In a single-byte code page
+// (Latin-1, the default, or the Windows-1251/1252 an `encoding:` names) one
+// rune is one wire byte, so skipping one rune after the caret is skipping the
+// byte the engine skips; in UTF-8 a caret takes the whole character after it.
 func StripColours(s string) string {
 	i := strings.IndexByte(s, '^')
 	if i < 0 {

@@ -6,7 +6,8 @@
 // a player line, which keys mean what) and build on this package for the
 // rest:
 //
-//   - info.go: the info string, with the key comparison each engine uses;
+//   - info.go: the info string, with the key comparison each engine uses,
+//     decoded with the caller's code page;
 //   - lines.go: the player lines, their caps, the tokenizer and integers;
 //   - q3reply.go: the statusResponse / infoResponse frame of id Tech 3 that
 //     DarkPlaces answers with too;

@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // MaxInfoPairs bounds the info pairs kept: a serverinfo string holds at most
@@ -15,13 +14,14 @@ const MaxInfoPairs = 512
 
 // Info is a decoded `\key\value\key\value` string.
 type Info struct {
-	// Pairs in wire order, Latin-1 decoded (raw, for debug output). Of
-	// duplicate keys only the first is kept, as the engine's Info_ValueForKey
-	// finds it.
+	// Pairs in wire order, decoded with ParseInfo's text and colour codes kept
+	// (raw, for debug output). Of duplicate keys only the first is kept, as the
+	// engine's Info_ValueForKey finds it.
 	Pairs        []protocols.KV
 	PairsDropped int // pairs past MaxInfoPairs, duplicates not counted
 	raw          [][2][]byte
 	fold         bool
+	text         func([]byte) string
 }
 
 // Fold says how an engine compares info keys: id Tech 3 (and DarkPlaces)
@@ -34,17 +34,19 @@ const (
 	CaseInsensitive Fold = true
 )
 
-// ParseInfo splits an info string. Bytes before the first backslash are junk
-// qstat tolerates; a cut string (odd token count) leaves the last key with an
-// empty value. ok is false when the line holds no backslash at all.
-func ParseInfo(line []byte, fold Fold) (info Info, ok bool) {
+// ParseInfo splits an info string and decodes its keys and values with text:
+// wire.Latin1 for the engines' own bytes, or the code page a module's
+// `encoding:` names (quake3). Bytes before the first backslash are junk qstat
+// tolerates; a cut string (odd token count) leaves the last key with an empty
+// value. ok is false when the line holds no backslash at all.
+func ParseInfo(line []byte, fold Fold, text func([]byte) string) (info Info, ok bool) {
 	i := bytes.IndexByte(line, '\\')
 	if i < 0 {
 		return Info{}, false
 	}
 	s := line[i+1:]
 	n := min(bytes.Count(s, []byte{'\\'})/2+1, MaxInfoPairs)
-	info.fold = bool(fold)
+	info.fold, info.text = bool(fold), text
 	info.Pairs = make([]protocols.KV, 0, n)
 	info.raw = make([][2][]byte, 0, n)
 	for {
@@ -74,7 +76,7 @@ func (in *Info) add(k, v []byte) {
 		return
 	}
 	in.raw = append(in.raw, [2][]byte{k, v})
-	in.Pairs = append(in.Pairs, protocols.KV{Key: wire.Latin1(k), Value: wire.Latin1(v)})
+	in.Pairs = append(in.Pairs, protocols.KV{Key: in.text(k), Value: in.text(v)})
 }
 
 func (in *Info) sameKey(a, b []byte) bool {
@@ -97,10 +99,13 @@ func (in *Info) Raw(keys ...string) ([]byte, bool) {
 	return nil, false
 }
 
-// Lookup is Raw decoded as Latin-1 (one rune per wire byte).
+// Lookup is Raw decoded with ParseInfo's text.
 func (in *Info) Lookup(keys ...string) (string, bool) {
 	v, ok := in.Raw(keys...)
-	return wire.Latin1(v), ok
+	if !ok {
+		return "", false // also for the zero Info, which has no text
+	}
+	return in.text(v), true
 }
 
 // Text returns the value of the first key found in readable ASCII (the Quake

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 func TestParseInfo(t *testing.T) {
@@ -28,7 +29,7 @@ func TestParseInfo(t *testing.T) {
 		{name: "no backslash", in: "hostname x", noSlash: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			info, ok := ParseInfo([]byte(tc.in), tc.fold)
+			info, ok := ParseInfo([]byte(tc.in), tc.fold, wire.Latin1)
 			if ok == tc.noSlash {
 				t.Fatalf("ok = %v", ok)
 			}
@@ -45,7 +46,7 @@ func TestInfoCap(t *testing.T) {
 		b = fmt.Appendf(b, `\k%d\v`, i)
 	}
 	b = append(b, `\k0\dup`...) // a duplicate is not counted as dropped
-	info, _ := ParseInfo(b, CaseSensitive)
+	info, _ := ParseInfo(b, CaseSensitive, wire.Latin1)
 	if len(info.Pairs) != MaxInfoPairs || info.PairsDropped != 10 {
 		t.Errorf("%d pairs kept, %d dropped", len(info.Pairs), info.PairsDropped)
 	}
@@ -54,7 +55,7 @@ func TestInfoCap(t *testing.T) {
 func TestInfoLookups(t *testing.T) {
 	in := "\\Max\\ 12 \\neg\\-1\\bad\\x\\name\\\xd2\xe5\xe1\xec\\empty\\"
 	for _, fold := range []Fold{CaseSensitive, CaseInsensitive} {
-		info, _ := ParseInfo([]byte(in), fold)
+		info, _ := ParseInfo([]byte(in), fold, wire.Latin1)
 		// "max" finds "Max" only when keys fold; the first key found wins.
 		wantMax := protocols.Count{}
 		if fold {
@@ -91,5 +92,34 @@ func TestInfoLookups(t *testing.T) {
 		if v, ok := info.Raw("empty"); !ok || len(v) != 0 {
 			t.Errorf("Raw(empty) = %q %v", v, ok)
 		}
+	}
+}
+
+// TestInfoText: the pairs and Lookup read the bytes with ParseInfo's text (a
+// module's `encoding:`); Raw and the keys' matching stay on the bytes.
+func TestInfoText(t *testing.T) {
+	in := []byte("\\sv_hostname\\\xd1\xe5\xf0\xe2\xe5\xf0 \xb91\\\xc8\\\xe3")
+	for _, tc := range []struct {
+		name string
+		text func([]byte) string
+		want string
+	}{
+		{"Latin-1", wire.Latin1, "[{sv_hostname \u00d1\u00e5\u00f0\u00e2\u00e5\u00f0 \u00b91} {\u00c8 \u00e3}]"},
+		{"Windows-1251", wire.Windows1251, "[{sv_hostname Сервер №1} {И г}]"},
+	} {
+		info, _ := ParseInfo(in, CaseInsensitive, tc.text)
+		if got := fmt.Sprint(info.Pairs); got != tc.want {
+			t.Errorf("%s: pairs %s, want %s", tc.name, got, tc.want)
+		}
+		if v, ok := info.Lookup("SV_HOSTNAME"); !ok || v != info.Pairs[0].Value {
+			t.Errorf("%s: Lookup = %q %v, want %q", tc.name, v, ok, info.Pairs[0].Value)
+		}
+		if raw, _ := info.Raw("\xc8"); string(raw) != "\xe3" {
+			t.Errorf("%s: Raw = %q", tc.name, raw)
+		}
+	}
+	var zero Info
+	if v, ok := zero.Lookup("x"); ok || v != "" {
+		t.Errorf("zero Info: Lookup = %q %v", v, ok)
 	}
 }

@@ -20,7 +20,7 @@ const (
 type Q3Reply struct {
 	Response string // StatusResponse or InfoResponse
 	// Info holds the info string's pairs, keys compared case-insensitively as
-	// the engine does, Latin-1 decoded with colour codes kept.
+	// the engine does, decoded with DecodeQ3's text, colour codes kept.
 	Info
 	// EndsWithNewline is false when the datagram does not end in 0A (a cut
 	// statusResponse, or any infoResponse).
@@ -29,9 +29,10 @@ type Q3Reply struct {
 
 // DecodeQ3 decodes the frame of a statusResponse or infoResponse datagram and
 // returns the bytes after the info line (the player lines of a
-// statusResponse). Errors for datagrams that are no such reply at all wrap
-// notReply, the caller's sentinel, so that its querier can skip them.
-func DecodeQ3(b []byte, notReply error) (Q3Reply, []byte, error) {
+// statusResponse), its info string decoded with text (see ParseInfo). Errors
+// for datagrams that are no such reply at all wrap notReply, the caller's
+// sentinel, so that its querier can skip them.
+func DecodeQ3(b []byte, notReply error, text func([]byte) string) (Q3Reply, []byte, error) {
 	if len(b) > MaxDatagram {
 		return Q3Reply{}, nil, fmt.Errorf("%w: datagram of %d bytes", wire.ErrTooLarge, len(b))
 	}
@@ -67,7 +68,7 @@ func DecodeQ3(b []byte, notReply error) (Q3Reply, []byte, error) {
 	if kind == InfoResponse {
 		line = bytes.TrimSuffix(line, []byte{'"'}) // stray trailing quote of some forks (qstat strips it)
 	}
-	r.Info, _ = ParseInfo(line, CaseInsensitive)
+	r.Info, _ = ParseInfo(line, CaseInsensitive, text)
 	return r, rest, nil
 }
 

@@ -37,7 +37,7 @@ func TestDecodeQ3(t *testing.T) {
 		{name: "too large", in: oob + "statusResponse\n\\a\\b\n" + strings.Repeat("x", MaxDatagram), err: wire.ErrTooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, rest, err := DecodeQ3([]byte(tc.in), errTestNotReply)
+			r, rest, err := DecodeQ3([]byte(tc.in), errTestNotReply, wire.Latin1)
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) {
 					t.Fatalf("err = %v, want %v", err, tc.err)
