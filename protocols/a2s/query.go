@@ -47,16 +47,13 @@ func (q *querier) more(ctx context.Context, x *exchanger, in *steam.Info) *proto
 	}
 	res := in.Result()
 	if q.Players {
-		p := tr.Begin("players")
-		msg, err := x.Fetch(ctx, x.withLegacy(steam.PlayersRequest), steam.TypePlayers, false)
-		var pl *steam.Players
-		if err == nil {
-			pl, err = steam.DecodePlayers(msg, in.FullAppID() == steam.AppIDTheShip)
-		}
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		} else {
+		if pl, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() (*steam.Players, error) {
+			msg, err := x.Fetch(ctx, x.withLegacy(steam.PlayersRequest), steam.TypePlayers, false)
+			if err != nil {
+				return nil, err
+			}
+			return steam.DecodePlayers(msg, in.FullAppID() == steam.AppIDTheShip)
+		}); ok {
 			if q.Text != nil {
 				pl.Recode(q.Text)
 			}
@@ -64,16 +61,13 @@ func (q *querier) more(ctx context.Context, x *exchanger, in *steam.Info) *proto
 		}
 	}
 	if q.Rules {
-		p := tr.Begin("rules")
-		msg, err := x.Fetch(ctx, x.withLegacy(steam.RulesRequest), steam.TypeRules, false)
-		var rl *steam.Rules
-		if err == nil {
-			rl, err = steam.DecodeRules(msg)
-		}
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
-		} else {
+		if rl, ok := protocols.Phase(&res.PhaseErrors, tr, "rules", func() (*steam.Rules, error) {
+			msg, err := x.Fetch(ctx, x.withLegacy(steam.RulesRequest), steam.TypeRules, false)
+			if err != nil {
+				return nil, err
+			}
+			return steam.DecodeRules(msg)
+		}); ok {
 			// The app id of the info reply picks the game's reading of the rules
 			// (Arma 3 and DayZ hide their mod list in them).
 			var merr error

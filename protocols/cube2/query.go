@@ -119,6 +119,8 @@ func (x *extinfo) endUptime(err error) {
 	x.tr.End(x.pr, err)
 }
 
+// run collects the extinfo replies. Not protocols.Phase calls: its players and
+// rules phases run at once, on one socket.
 func (x *extinfo) run(ctx context.Context) {
 	x.stats = make(map[int32]playerStats)
 	x.playersDone, x.uptimeDone = !x.wantPlayers, !x.wantUptime

@@ -49,17 +49,15 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 		// leaves the info result standing.
 		sub, cancel := protocols.Share(ctx, 2)
 		defer cancel()
-		p := tr.Begin("players")
-		ex, err := q.exchange(sub, conn, "getInfoEx", respInfoEx)
-		if err == nil && ex.PlayersErr != nil {
-			err = ex.PlayersErr
+		if ex, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() (*reply, error) {
+			ex, err := q.exchange(sub, conn, "getInfoEx", respInfoEx)
+			if err == nil && ex.PlayersErr != nil {
+				err = ex.PlayersErr
+			}
+			return ex, err
+		}); ok {
+			res = ex.Result(q.players, q.rules)
 		}
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-			return res, nil
-		}
-		res = ex.Result(q.players, q.rules)
 	}
 	return res, nil
 }

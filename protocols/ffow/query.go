@@ -54,6 +54,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: phase, Err: err})
 	}
 
+	// Not a protocols.Phase: the challenge's failure is the players' and the rules'.
 	p = tr.Begin("challenge")
 	var ch []byte
 	msg, err = x.Request(ctx, getChallengeRequest, typeIs(typeChallenge), false)
@@ -77,32 +78,24 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 // lists asks for the players and rules (as configured) with the challenge ch;
 // a failure is a phase error.
 func (q *querier) lists(ctx context.Context, x *steam.Exchanger, ch []byte, res *protocols.Result, tr *wire.Trace) {
-	fail := func(phase string, err error) {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: phase, Err: err})
-	}
 	if q.players {
-		p := tr.Begin("players")
-		msg, err := x.Fetch(ctx, steam.WithChallenge(playersBase, ch), typePlayers, false)
-		var ps []player
-		if err == nil {
-			ps, err = decodePlayers(msg)
-		}
-		tr.End(p, err)
-		if err != nil {
-			fail("players", err)
-		} else {
+		if ps, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]player, error) {
+			msg, err := x.Fetch(ctx, steam.WithChallenge(playersBase, ch), typePlayers, false)
+			if err != nil {
+				return nil, err
+			}
+			return decodePlayers(msg)
+		}); ok {
 			res.PlayerList = playerList(ps)
 		}
 	}
 	if q.rules {
-		p := tr.Begin("rules")
-		msg, err := x.Fetch(ctx, steam.WithChallenge(rulesBase, ch), typeRules, false)
-		if err == nil {
-			res.Rules, err = decodeRules(msg)
-		}
-		tr.End(p, err)
-		if err != nil {
-			fail("rules", err)
-		}
+		res.Rules, _ = protocols.Phase(&res.PhaseErrors, tr, "rules", func() ([]protocols.KV, error) {
+			msg, err := x.Fetch(ctx, steam.WithChallenge(rulesBase, ch), typeRules, false)
+			if err != nil {
+				return nil, err
+			}
+			return decodeRules(msg)
+		})
 	}
 }

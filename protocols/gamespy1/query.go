@@ -75,27 +75,23 @@ func (q *querier) querySeparate(ctx context.Context, conn *wire.UDPConn, tr *wir
 	}
 	seen := []string{id}
 	if q.players {
-		p := tr.Begin("players")
-		pairs, id, err := exchange(ctx, conn, tr, []byte(`\players\`), seen, q.text)
-		if pairs != nil {
-			res.PlayerList = decodePlayers(pairs, res)
-		}
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		}
-		seen = append(seen, id)
+		res.PlayerList, _ = protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) {
+			pairs, id, err := exchange(ctx, conn, tr, []byte(`\players\`), seen, q.text)
+			seen = append(seen, id)
+			if pairs == nil {
+				return nil, err
+			}
+			return decodePlayers(pairs, res), err // what arrived, even cut short
+		})
 	}
 	if q.rules {
-		p := tr.Begin("rules")
-		pairs, _, err := exchange(ctx, conn, tr, []byte(`\rules\`), seen, q.text)
-		if pairs != nil {
-			res.Rules = decodeInfo(pairs, true).Rules
-		}
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
-		}
+		res.Rules, _ = protocols.Phase(&res.PhaseErrors, tr, "rules", func() ([]protocols.KV, error) {
+			pairs, _, err := exchange(ctx, conn, tr, []byte(`\rules\`), seen, q.text)
+			if pairs == nil {
+				return nil, err
+			}
+			return decodeInfo(pairs, true).Rules, err
+		})
 	}
 	return res, nil
 }

@@ -44,41 +44,40 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 	}
 	if rep.cut != nil {
 		tr.Logf("gamespy2: info reply cut short: %v", rep.cut)
-		if q.rules {
+		if q.rules { // not a protocols.Phase: the rules come in the info reply, cut with it
 			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: rep.cut})
 		}
 	}
 	if q.players {
-		if err := q.queryPlayers(ctx, conn, tr, id+1, rep, res); err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		}
+		q.queryPlayers(ctx, conn, tr, id+1, rep, res)
 	}
 	return res, nil
 }
 
 // queryPlayers fills res's player list, from the info reply when the server sent
 // its tables unasked (spec §3 quirk 6), else from a second request.
-func (q *querier) queryPlayers(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, id uint32, info *reply, res *protocols.Result) error {
-	players, teams := info.players, info.teams
-	if players != nil {
-		setPlayers(res, players, teams)
-		return nil
+func (q *querier) queryPlayers(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, id uint32, info *reply, res *protocols.Result) {
+	if info.players != nil {
+		setPlayers(res, info.players, info.teams)
+		return
 	}
-	p := tr.Begin("players")
-	rep, err := exchange(ctx, conn, id, flagsPlayers)
-	if err == nil {
+	rep, _ := protocols.Phase(&res.PhaseErrors, tr, "players", func() (*reply, error) {
+		rep, err := exchange(ctx, conn, id, flagsPlayers)
+		if err != nil {
+			return nil, err
+		}
 		rep.recode(q.text)
-		players, teams = rep.players, rep.teams
-		setPlayers(res, players, teams)
 		switch {
 		case rep.cut != nil:
-			err = rep.cut // complete rows kept
-		case players == nil && res.Players.Value > 0:
-			err = fmt.Errorf("%w: reply has no player table", wire.ErrTruncated)
+			return rep, rep.cut // complete rows kept
+		case rep.players == nil && res.Players.Value > 0:
+			return rep, fmt.Errorf("%w: reply has no player table", wire.ErrTruncated)
 		}
+		return rep, nil
+	})
+	if rep != nil {
+		setPlayers(res, rep.players, rep.teams)
 	}
-	tr.End(p, err)
-	return err
 }
 
 // exchange sends one request and decodes the reply that echoes its id. Replies with

@@ -72,35 +72,28 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		withDetailed(res, rep.detailed)
 	}
 	if q.Players {
-		p := tr.Begin("players")
-		var pl []protocols.Player
-		if rep.hltvEmpty() {
-			tr.Log("HLTV proxy with no spectators: it sends no players reply, none awaited")
-			pl = []protocols.Player{}
-		} else {
-			var msg []byte
-			if msg, err = x.fetch(ctx, d, playersRequest, steam.PlayersRequest, steam.TypePlayers); err == nil {
-				pl, err = decodePlayers(msg, q.Text)
+		if pl, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) {
+			if rep.hltvEmpty() {
+				tr.Log("HLTV proxy with no spectators: it sends no players reply, none awaited")
+				return []protocols.Player{}, nil
 			}
-		}
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		} else {
+			msg, err := x.fetch(ctx, d, playersRequest, steam.PlayersRequest, steam.TypePlayers)
+			if err != nil {
+				return nil, err
+			}
+			return decodePlayers(msg, q.Text)
+		}); ok {
 			res.PlayerList = pl
 		}
 	}
 	if q.Rules {
-		p := tr.Begin("rules")
-		msg, err := x.fetch(ctx, d, rulesRequest, steam.RulesRequest, steam.TypeRules)
-		var rl []protocols.KV
-		if err == nil {
-			rl, err = decodeRules(msg)
-		}
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
-		} else {
+		if rl, ok := protocols.Phase(&res.PhaseErrors, tr, "rules", func() ([]protocols.KV, error) {
+			msg, err := x.fetch(ctx, d, rulesRequest, steam.RulesRequest, steam.TypeRules)
+			if err != nil {
+				return nil, err
+			}
+			return decodeRules(msg)
+		}); ok {
 			res.Rules = rl
 		}
 	}

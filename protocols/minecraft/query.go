@@ -56,12 +56,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	}
 	defer sess.conn.Close()
 	if q.ping {
-		p := tr.Begin("ping")
-		err := sess.pingPong(q.payload())
-		tr.End(p, err)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "ping", Err: err})
-		}
+		protocols.Phase(&res.PhaseErrors, tr, "ping", func() (struct{}, error) { return struct{}{}, sess.pingPong(q.payload()) })
 	}
 	return res, nil
 }

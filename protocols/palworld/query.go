@@ -60,30 +60,23 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	}
 	res := in.result()
 
-	var m metrics
-	p = tr.Begin("metrics")
-	err = q.get(ctx, addr, tr, "/v1/api/metrics", nil, &m)
-	if err == nil {
-		err = m.check()
-	}
-	tr.End(p, err)
-	if err != nil {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "metrics", Err: err})
-	} else {
+	if m, ok := protocols.Phase(&res.PhaseErrors, tr, "metrics", func() (m metrics, err error) {
+		if err = q.get(ctx, addr, tr, "/v1/api/metrics", nil, &m); err == nil {
+			err = m.check()
+		}
+		return m, err
+	}); ok {
 		m.fill(res)
 	}
 
 	if !q.players {
 		return res, nil
 	}
-	var pl playerList
-	p = tr.Begin("players")
-	err = q.get(ctx, addr, tr, "/v1/api/players", redactPlayers, &pl)
-	tr.End(p, err)
-	if err != nil {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
-		return res, nil
+	if pl, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() (pl playerList, err error) {
+		err = q.get(ctx, addr, tr, "/v1/api/players", redactPlayers, &pl)
+		return pl, err
+	}); ok {
+		pl.fill(res)
 	}
-	pl.fill(res)
 	return res, nil
 }

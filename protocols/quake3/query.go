@@ -72,7 +72,7 @@ func (q *querier) countBots(ctx context.Context, addr netip.AddrPort, tr *wire.T
 	}
 	defer conn.Close()
 	conn.Retries = q.retries
-	p := tr.Begin("players")
+	p := tr.Begin("players") // not a protocols.Phase: its failure leaves counts unknown, no phase error
 	info, err := wire.Exchange(ctx, conn, idtech.Q3Request("getinfo", challenge, "\n"), func(b []byte) (*reply, error, error) {
 		r, err := decodeInfo(b, q.text)
 		switch {

@@ -75,50 +75,47 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	}
 	res := st.result(q.text, q.rules)
 	if q.players {
-		if err := q.playerPhase(ctx, tr, ask, st, res); err != nil {
-			phaseErrs = append(phaseErrs, protocols.PhaseError{Phase: "players", Err: err})
-		}
+		q.playerPhase(ctx, tr, &phaseErrs, ask, st, res)
 	}
 	res.PhaseErrors = phaseErrs
 	return res, nil
 }
 
-// playerPhase fills the player list. A server counting no players, or more than
-// servers list (maxListed), is not asked.
-func (q *querier) playerPhase(ctx context.Context, tr *wire.Trace, ask func(context.Context, byte) ([]byte, error), st *status, res *protocols.Result) error {
+// playerPhase fills the player list; a failure is added to errs. A server
+// counting no players, or more than servers list (maxListed), is not asked.
+func (q *querier) playerPhase(ctx context.Context, tr *wire.Trace, errs *[]protocols.PhaseError, ask func(context.Context, byte) ([]byte, error), st *status, res *protocols.Result) {
 	switch n := st.in.players; {
 	case n == 0:
 		res.PlayerList = []protocols.Player{}
-		return nil
+		return
 	case n > maxListed:
 		tr.Logf("%d players: servers list no more than %d, no player request", n, maxListed)
-		return nil
+		return
 	}
 	vcmp := st.variant == variantVCMP
-	p := tr.Begin("players")
-	op := byte(opDetailed)
-	if vcmp || st.variant == variantOpenMP {
-		op = opClients
-	}
-	b, err := askShare(ctx, ask, op)
-	if op == opDetailed && errors.Is(err, wire.ErrTimeout) && ctx.Err() == nil {
-		tr.Logf("no answer to 'd' (open.mp and some hosts omit it): asking 'c'")
-		op = opClients
-		b, err = ask(ctx, op)
-	}
-	var ps []player
-	if err == nil {
-		ps, err = decodePlayers(b, op, vcmp)
-	}
-	tr.End(p, err)
-	if err != nil {
-		return err
+	ps, ok := protocols.Phase(errs, tr, "players", func() ([]player, error) {
+		op := byte(opDetailed)
+		if vcmp || st.variant == variantOpenMP {
+			op = opClients
+		}
+		b, err := askShare(ctx, ask, op)
+		if op == opDetailed && errors.Is(err, wire.ErrTimeout) && ctx.Err() == nil {
+			tr.Logf("no answer to 'd' (open.mp and some hosts omit it): asking 'c'")
+			op = opClients
+			b, err = ask(ctx, op)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return decodePlayers(b, op, vcmp)
+	})
+	if !ok {
+		return
 	}
 	if len(ps) != int(st.in.players) {
 		tr.Logf("%d players listed, the info counts %d", len(ps), st.in.players)
 	}
 	res.PlayerList = playerList(ps, q.text)
-	return nil
 }
 
 // askPhase asks op as the phase name (askShare) and decodes the answer; a

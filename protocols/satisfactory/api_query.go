@@ -92,6 +92,7 @@ func (q *apiQuerier) Query(ctx context.Context, t protocols.Target, tr *wire.Tra
 }
 
 // state runs the API's half of the query; phase names the phase that failed.
+// Not a protocols.Phase: the Lightweight Query decides later if a failure is the probe's.
 func (q *apiQuerier) state(ctx context.Context, addr netip.AddrPort, tr *wire.Trace) (*stateData, string, error) {
 	token := q.token
 	if token == "" {

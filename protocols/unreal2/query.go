@@ -63,26 +63,24 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 		q.players(pctx, conn, tr, st, res)
 	}
 	if q.s.Rules {
-		p := tr.Begin("rules")
-		var kv []protocols.KV
-		var decErr error
-		err := collect(ctx, conn, tr, typeRules, func(_ uint32, body []byte) bool {
-			var err error
-			kv, err = decodeRules(kv, body)
-			if err != nil && decErr == nil {
-				decErr = err
+		kv, ok := protocols.Phase(&res.PhaseErrors, tr, "rules", func() ([]protocols.KV, error) {
+			var kv []protocols.KV
+			var decErr error
+			err := collect(ctx, conn, tr, typeRules, func(_ uint32, body []byte) bool {
+				var err error
+				kv, err = decodeRules(kv, body)
+				if err != nil && decErr == nil {
+					decErr = err
+				}
+				return len(kv) >= maxRulePairs
+			})
+			if err == nil {
+				err = decErr
 			}
-			return len(kv) >= maxRulePairs
+			return kv, err
 		})
-		if err == nil {
-			err = decErr
-		}
-		tr.End(p, err)
-		res.Rules = kv
-		addRules(res, kv, err == nil)
-		if err != nil {
-			res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "rules", Err: err})
-		}
+		res.Rules = kv // what arrived, even on failure
+		addRules(res, kv, ok)
 	}
 	return res, nil
 }
@@ -99,34 +97,34 @@ func (q *querier) players(ctx context.Context, conn *wire.UDPConn, tr *wire.Trac
 		res.PlayerList = []protocols.Player{}
 		return
 	}
-	p := tr.Begin("players")
-	var ps []player
-	var decErr error
 	listed := 0 // records that are players, not score lines
-	err := collect(ctx, conn, tr, typePlayers, func(v uint32, body []byte) bool {
-		n := len(ps)
-		var err error
-		ps, err = decodePlayers(ps, v, body)
-		if err != nil && decErr == nil {
-			decErr = err
-		}
-		for _, p := range ps[n:] {
-			if !isScoreLine(p, v) {
-				listed++
+	ps, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]player, error) {
+		var ps []player
+		var decErr error
+		err := collect(ctx, conn, tr, typePlayers, func(v uint32, body []byte) bool {
+			n := len(ps)
+			var err error
+			ps, err = decodePlayers(ps, v, body)
+			if err != nil && decErr == nil {
+				decErr = err
 			}
+			for _, p := range ps[n:] {
+				if !isScoreLine(p, v) {
+					listed++
+				}
+			}
+			return listed >= want || len(ps) >= maxPlayerEntries
+		})
+		if err == nil {
+			err = decErr
 		}
-		return listed >= want || len(ps) >= maxPlayerEntries
+		return ps, err
 	})
-	if err == nil {
-		err = decErr
-	}
-	tr.End(p, err)
 	if listed < want {
 		tr.Logf("%d of the %d players listed", listed, want)
 	}
-	st.addPlayers(res, ps)
-	if err != nil {
-		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
+	st.addPlayers(res, ps) // what arrived, even on failure
+	if !ok {
 		return
 	}
 	splitBots(res, want, len(res.PlayerList))

@@ -106,6 +106,7 @@ func Nothing(res *protocols.Result) bool {
 
 // Partial records err, which cut the reply short, against the players and rules
 // phases the module asked for: the info came through, what follows may not have.
+// Not a protocols.Phase: a cut in the one reply, no request of their own.
 func Partial(res *protocols.Result, err error, players, rules bool) {
 	if players {
 		res.PhaseErrors = append(res.PhaseErrors, protocols.PhaseError{Phase: "players", Err: err})
