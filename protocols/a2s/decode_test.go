@@ -257,7 +257,7 @@ func TestQueryEncoding(t *testing.T) {
 	players := append(append([]byte{0xFF, 0xFF, 0xFF, 0xFF, steam.TypePlayers, 1, 0}, cp1251...), 0, 5, 0, 0, 0, 0, 0, 0x20, 0x41)
 	for enc, want := range map[string]string{"": "Ïðèâåò", "windows-1251": "Привет"} {
 		f := &fake{Info: one(info), Players: one(players), NoChallenge: true}
-		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
+		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: prototest.CodePage(t, enc)})}
 		res, _, err := query(t, f.Start(t), s, 2*time.Second)
 		prototest.NoError(t, err)
 		if res.Name != want || len(res.PlayerList) != 1 || res.PlayerList[0].Name != want {

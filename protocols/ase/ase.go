@@ -9,8 +9,6 @@
 package ase
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -32,13 +30,10 @@ type Options struct {
 	// Encoding is the code page of the server's strings: "auto" (the default:
 	// UTF-8 when valid, else Windows-1252) or one wire.Encoding names
 	// (windows-1251 for a Cyrillic server).
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 var newQuerier = protocols.WithOptions("ase", func(s protocols.Settings, o Options) (protocols.Querier, error) {
-	text, err := wire.Encoding(o.Encoding, wire.UTF8)
-	if err != nil {
-		return nil, fmt.Errorf("ase options: %w", err)
-	}
+	text := o.Encoding.Or(wire.UTF8)
 	return protocols.OverUDP(s.Retries, (&querier{s: s, text: text}).query), nil
 })

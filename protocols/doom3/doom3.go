@@ -40,7 +40,7 @@ type Options struct {
 	// Encoding is the code page of the server's strings: "auto" (the default:
 	// UTF-8 when valid, else Windows-1252) or one wire.Encoding names
 	// (windows-1251 for a Cyrillic server).
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 // newQuerier builds a Querier from the module settings.
@@ -48,10 +48,7 @@ var newQuerier = protocols.WithOptions("doom3", func(s protocols.Settings, opts 
 	if s.Retries < 0 {
 		return nil, fmt.Errorf("doom3: retries must not be negative, got %d", s.Retries)
 	}
-	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
-	if err != nil {
-		return nil, fmt.Errorf("doom3 options: %w", err)
-	}
+	text := opts.Encoding.Or(wire.UTF8)
 	infoEx := opts.ETQWInfoEx == nil || *opts.ETQWInfoEx
 	return &querier{players: s.Players, rules: s.Rules, retries: s.Retries, infoEx: infoEx, text: text}, nil
 })

@@ -42,7 +42,7 @@ type Options struct {
 	// Encoding is the code page of the strings: "auto" (the default: UTF-8 when
 	// valid, else Windows-1252) or one wire.Encoding names (windows-1251 for a
 	// Cyrillic server).
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 // build builds the Querier for a module.
@@ -59,10 +59,7 @@ var build = protocols.WithOptions("gamespy1", func(s protocols.Settings, opts Op
 		return nil, fmt.Errorf("gamespy1 options: request: %q is not one of %q, %q, %q",
 			opts.Request, requestStatus, requestXServerQuery, requestSeparate)
 	}
-	text, err := wire.Encoding(opts.Encoding, nil)
-	if err != nil {
-		return nil, fmt.Errorf("gamespy1 options: %w", err)
-	}
+	text := opts.Encoding.Or(nil)
 	q.text = text
 	return protocols.OverUDP(s.Retries, q.query), nil
 })

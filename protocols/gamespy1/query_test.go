@@ -136,7 +136,7 @@ func TestQueryEncoding(t *testing.T) {
 		"":             {prototest.MafiaNameText, prototest.Marks1252Text},
 		"windows-1251": {prototest.MafiaNameAs["windows-1251"], "„Cash & Cars“ – Ђ5…"},
 	} {
-		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: enc})}
+		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: prototest.CodePage(t, enc)})}
 		res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, serve(t, d)), s, gt.Long)
 		if err != nil {
 			t.Fatal(err)

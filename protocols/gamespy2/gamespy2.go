@@ -12,8 +12,6 @@
 package gamespy2
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -32,14 +30,11 @@ type Options struct {
 	// Encoding is the code page of the strings: "auto" (the default: UTF-8 when
 	// valid, else Windows-1252) or one wire.Encoding names (windows-1251 for a
 	// Cyrillic server).
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 var newQuerier = protocols.WithOptions("gamespy2", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
-	text, err := wire.Encoding(opts.Encoding, nil)
-	if err != nil {
-		return nil, fmt.Errorf("gamespy2 options: %w", err)
-	}
+	text := opts.Encoding.Or(nil)
 	q := &querier{players: s.Players, rules: s.Rules, text: text}
 	return protocols.OverUDP(s.Retries, q.query), nil
 })

@@ -80,7 +80,7 @@ func TestQueryReplies(t *testing.T) {
 		// not UTF-8 read as Windows-1252 (0x80-0x9F marks included), or as
 		// Windows-1251 with `encoding: windows-1251`.
 		{"windows-1252", players, gt.Long, info1251, players1251, `"Empire Bay – „Cash & Cars“ €5 VIP" "bloodgulch" "CTF" "01.00.10.0621" 3/16 bots ? pw 2 [Ïðèâåò Béta Gamma] rules - info 8 partial [] | info:ok,players:ok skipped 2 log 0`, 2},
-		{"windows-1251", protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: "windows-1251"})}, gt.Long, info1251, players1251,
+		{"windows-1251", protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: prototest.CodePage(t, "windows-1251")})}, gt.Long, info1251, players1251,
 			`"Empire Bay – „Cash & Cars“ Ђ5 VIP" "bloodgulch" "CTF" "01.00.10.0621" 3/16 bots ? pw 2 [Привет Bйta Gamma] rules - info 8 partial [] | info:ok,players:ok skipped 2 log 0`, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

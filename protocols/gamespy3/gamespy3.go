@@ -31,7 +31,7 @@ type Options struct {
 	// Encoding is the code page of the strings: "auto" (the default: UTF-8 when
 	// valid, else Windows-1252) or one wire.Encoding names (windows-1251 for a
 	// Cyrillic server). Just Cause 2 MP's replies are read as sent.
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 // Protocol is the registry entry.
@@ -49,10 +49,7 @@ var newQuerier = protocols.WithOptions("gamespy3", func(s protocols.Settings, op
 	default:
 		return nil, fmt.Errorf("gamespy3: variant %q: want \"\" or \"jc2mp\"", opts.Variant)
 	}
-	text, err := wire.Encoding(opts.Encoding, nil)
-	if err != nil {
-		return nil, fmt.Errorf("gamespy3 options: %w", err)
-	}
+	text := opts.Encoding.Or(nil)
 	return &querier{
 		players: s.Players, rules: s.Rules, retries: max(s.Retries, 0),
 		noChallenge: opts.NoChallenge, jc2mp: opts.Variant == "jc2mp", text: text,

@@ -147,8 +147,8 @@ func TestQueryReplies(t *testing.T) {
 		// Windows-1252 (its 0x80-0x9F marks included), or Windows-1251 with
 		// `encoding: windows-1251`; split3's "[TAG] B\xe9ta" is a Cyrillic й there.
 		{"windows-1252", &fakeServer{token: "0", packets: [][]byte{mafia}}, protocols.Settings{}, gt.Long, `"Empire Bay – „Cash & Cars“ €5 VIP" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
-		{"windows-1251", &fakeServer{token: "0", packets: [][]byte{mafia}}, opts(protocols.Settings{}, Options{Encoding: "windows-1251"}), gt.Long, `"Empire Bay – „Cash & Cars“ Ђ5 VIP" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
-		{"windows-1251 players", &fakeServer{token: "-1287574694", packets: split3}, opts(players, Options{Encoding: "windows-1251"}), gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Bйta Charlie] rules - info 10 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
+		{"windows-1251", &fakeServer{token: "0", packets: [][]byte{mafia}}, opts(protocols.Settings{}, Options{Encoding: prototest.CodePage(t, "windows-1251")}), gt.Long, `"Empire Bay – „Cash & Cars“ Ђ5 VIP" "Mesa" "PowerStruggle" "1.1.1.6156" 0/18 bots ? pw 1 - rules - info 7 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/11A"},
+		{"windows-1251 players", &fakeServer{token: "-1287574694", packets: split3}, opts(players, Options{Encoding: prototest.CodePage(t, "windows-1251")}), gt.Long, `"Split «Test»" "Strike At Karkand" "battlefield2" "1.5.3153-802.0" 2/64 bots 1 pw 2 [Alpha [TAG] Bйta Charlie] rules - info 10 partial [] | challenge:ok,info:ok skipped 1 log 0`, "09/7A 00/15A"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -45,7 +45,7 @@ func TestDecodeVectors(t *testing.T) {
 // valid, else Windows-1252).
 func TestEncodingOption(t *testing.T) {
 	for enc, want := range prototest.MafiaNameAs {
-		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
+		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: prototest.CodePage(t, enc)})})
 		prototest.NoError(t, err)
 		r, err := decode(prototest.VecFile(t, "m2mp_cp1252"), tagM2MP, q.(*querier).text)
 		if err != nil || r.Name != want {

@@ -21,7 +21,7 @@ type Options struct {
 	// Encoding is the code page of the strings: "auto" (the default: UTF-8 when
 	// valid, else Windows-1252, the system code page of the mods' Windows
 	// servers and clients), or one wire.Encoding names.
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 // Protocol is the registry entry. Targets name the game port; the query port is
@@ -42,10 +42,7 @@ const (
 )
 
 var newQuerier = protocols.WithOptions("mafia2mp", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
-	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
-	if err != nil {
-		return nil, fmt.Errorf("mafia2mp options: %w", err)
-	}
+	text := opts.Encoding.Or(wire.UTF8)
 	tag := tagM2MP
 	switch opts.Variant {
 	case "":

@@ -21,8 +21,6 @@
 package quake3
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -40,14 +38,11 @@ var Protocol = protocols.Protocol{
 type Options struct {
 	// Encoding is the code page of the server's strings: "auto" (the default:
 	// Latin-1) or one wire.Encoding names (windows-1251 for a Cyrillic server).
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 var newQuerier = protocols.WithOptions("quake3", func(s protocols.Settings, o Options) (protocols.Querier, error) {
-	text, err := wire.Encoding(o.Encoding, wire.Latin1)
-	if err != nil {
-		return nil, fmt.Errorf("quake3 options: %w", err)
-	}
+	text := o.Encoding.Or(wire.Latin1)
 	return &querier{
 		players: s.Players, rules: s.Rules, retries: s.Retries, text: text,
 		status: func(b []byte) (*reply, error) { return decodeStatus(b, text) },

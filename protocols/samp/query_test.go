@@ -72,7 +72,7 @@ var all = protocols.Settings{Players: true, Rules: true}
 
 // with is s with the module's variant and encoding.
 func with(s protocols.Settings, variant, encoding string) protocols.Settings {
-	s.Options = prototest.OptionsOf(Options{Variant: variant, Encoding: encoding})
+	s.Options = prototest.OptionsYAML(fmt.Sprintf("{variant: %q, encoding: %q}", variant, encoding))
 	return s
 }
 

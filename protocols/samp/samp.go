@@ -56,7 +56,7 @@ type Options struct {
 	// Encoding is the code page of the server's strings: "auto" (the default:
 	// UTF-8 when valid, else Windows-1252), "windows-1252", "windows-1251"
 	// (Cyrillic servers), "utf-8" or "latin-1" (wire.Encoding).
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 // Variants.
@@ -75,10 +75,7 @@ var newQuerier = protocols.WithOptions("samp", func(s protocols.Settings, o Opti
 	default:
 		return nil, fmt.Errorf("samp options: unknown variant %q (samp, openmp, vcmp)", o.Variant)
 	}
-	dec, err := wire.Encoding(o.Encoding, wire.UTF8)
-	if err != nil {
-		return nil, fmt.Errorf("samp options: %w", err)
-	}
+	dec := o.Encoding.Or(wire.UTF8)
 	q.text = dec
 	return q, nil
 })

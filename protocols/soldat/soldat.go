@@ -48,7 +48,7 @@ type Options struct {
 	PasswordFile string           `yaml:"password_file"`
 	// Encoding is the code page of names and maps: "auto" (the default: UTF-8
 	// when valid, else Windows-1252), or one wire.Encoding names.
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 var newQuerier = protocols.WithOptions("soldat", func(s protocols.Settings, o Options) (protocols.Querier, error) {
@@ -61,9 +61,6 @@ var newQuerier = protocols.WithOptions("soldat", func(s protocols.Settings, o Op
 			return nil, fmt.Errorf("soldat password: a line break would end it early")
 		}
 	}
-	text, err := wire.Encoding(o.Encoding, wire.UTF8)
-	if err != nil {
-		return nil, fmt.Errorf("soldat options: %w", err)
-	}
+	text := o.Encoding.Or(wire.UTF8)
 	return &querier{password: pw, players: s.Players, text: text}, nil
 })

@@ -93,7 +93,7 @@ func TestDecodeWindows1252(t *testing.T) {
 		"":             {prototest.MafiaNameText, prototest.Marks1252Text},
 		"windows-1251": {"Empire Bay – „Cash & Cars“ Ђ5 VIP", "„Cash & Cars“ – Ђ5…"},
 	} {
-		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
+		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: prototest.CodePage(t, enc)})})
 		prototest.NoError(t, err)
 		text := q.(*querier).text
 		res, err := decodeServerInfo(si, text)

@@ -23,8 +23,6 @@
 package teamspeak2
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
@@ -48,7 +46,7 @@ type Options struct {
 	// Encoding is the code page of names: "auto" (the default: UTF-8 when
 	// valid, else Windows-1252, what the Windows clients type), or one
 	// wire.Encoding names.
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 var newQuerier = protocols.WithOptions("teamspeak2", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
@@ -56,9 +54,6 @@ var newQuerier = protocols.WithOptions("teamspeak2", func(s protocols.Settings, 
 	if err != nil {
 		return nil, err
 	}
-	text, err := wire.Encoding(opts.Encoding, wire.UTF8)
-	if err != nil {
-		return nil, fmt.Errorf("teamspeak2 options: %w", err)
-	}
+	text := opts.Encoding.Or(wire.UTF8)
 	return &querier{queryPort: port, players: s.Players, rules: s.Rules, text: text}, nil
 })

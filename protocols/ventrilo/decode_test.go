@@ -145,7 +145,7 @@ func TestAnswer(t *testing.T) {
 // "%96" is an en dash and "%80" the euro sign, not control characters.
 func TestResultWindows1252(t *testing.T) {
 	for enc, want := range prototest.MafiaNameAs {
-		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: enc})})
+		q, err := Protocol.New(protocols.Settings{Options: prototest.OptionsOf(Options{Encoding: prototest.CodePage(t, enc)})})
 		prototest.NoError(t, err)
 		res, err := result(text(t, "status_cp1252"), true, q.(*querier).text)
 		if err != nil || res.Name != want {

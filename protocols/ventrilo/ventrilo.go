@@ -46,7 +46,7 @@ type Options struct {
 	// Encoding is the code page of names and comments (the bytes the clients
 	// typed, %XX-escaped): "auto" (the default: UTF-8 when valid, else
 	// Windows-1252), or one wire.Encoding names.
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 // maxPassword is what the 16 data bytes hold with a terminating NUL.
@@ -60,9 +60,6 @@ var newQuerier = protocols.WithOptions("ventrilo", func(s protocols.Settings, o 
 	if len(pw) > maxPassword {
 		return nil, fmt.Errorf("ventrilo password: longer than %d bytes, the request holds no more", maxPassword)
 	}
-	text, err := wire.Encoding(o.Encoding, wire.UTF8)
-	if err != nil {
-		return nil, fmt.Errorf("ventrilo options: %w", err)
-	}
+	text := o.Encoding.Or(wire.UTF8)
 	return &querier{password: pw, players: s.Players, retries: max(s.Retries, 0), text: text}, nil
 })

@@ -48,6 +48,27 @@ var encodings = map[string]func([]byte) string{
 	"latin-1":      Latin1,
 }
 
+// CodePage is a protocol's `encoding:` option, an Options field: the name is
+// checked (Encoding) when the modules file is read, so a misspelt code page
+// fails the load naming its block.
+type CodePage struct{ dec func([]byte) string }
+
+// UnmarshalText reads the option's name (YAML decodes a scalar through it).
+func (c *CodePage) UnmarshalText(b []byte) error {
+	d, err := Encoding(string(b), nil)
+	c.dec = d
+	return err
+}
+
+// Or is the decoder the option names, or def (the game's own code page; nil:
+// the protocol's reading as sent) when it names none or "auto".
+func (c CodePage) Or(def func([]byte) string) func([]byte) string {
+	if c.dec == nil {
+		return def
+	}
+	return c.dec
+}
+
 // Encoding returns the decoder a module's `encoding:` option names, or def when
 // the option is empty (or "auto"): each protocol defaults to its game's own code
 // page, and the option is for the server that writes another.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 const (
@@ -32,7 +33,7 @@ type CacheOptions struct {
 	// Encoding is the code page of the server's strings: "auto" (the default:
 	// UTF-8 when valid, else Windows-1252) or one wire.Encoding names
 	// ("windows-1251" for a Cyrillic GoldSrc server): see TextFor.
-	Encoding string `yaml:"encoding"`
+	Encoding wire.CodePage `yaml:"encoding"`
 }
 
 // CacheFor returns the cache a querier of protocol name built from s keeps (one

@@ -12,14 +12,14 @@ import (
 func TestModuleFor(t *testing.T) {
 	off := false
 	m, err := ModuleFor("a2s", protocols.Settings{Players: true, Retries: -1,
-		Options: prototest.OptionsOf(CacheOptions{ChallengeCache: &off, Encoding: "windows-1251"})})
+		Options: prototest.OptionsOf(CacheOptions{ChallengeCache: &off, Encoding: prototest.CodePage(t, "windows-1251")})})
 	if err != nil || !m.Players || m.Rules || m.Retries != 0 || m.Challenges != nil || m.Text == nil {
 		t.Errorf("%+v, %v", m, err)
 	}
 	if m, err := ModuleFor("a2s", protocols.Settings{}); err != nil || m.Challenges == nil || m.Text != nil {
 		t.Errorf("defaults: %+v, %v (want a cache and the default text)", m, err)
 	}
-	if _, err := ModuleFor("a2s", protocols.Settings{Options: prototest.OptionsOf(CacheOptions{Encoding: "koi8-r"})}); err == nil || !strings.HasPrefix(err.Error(), "a2s options: ") {
+	if _, err := ModuleFor("a2s", protocols.Settings{Options: prototest.OptionsYAML("encoding: koi8-r")}); err == nil || !strings.HasPrefix(err.Error(), "a2s options: ") {
 		t.Errorf("unknown encoding: %v", err)
 	}
 }

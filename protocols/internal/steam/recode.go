@@ -1,10 +1,7 @@
 package steam
 
 import (
-	"fmt"
-
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
-	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // A module's `encoding:` (a2s, goldsrc) names the code page of a server whose
@@ -19,11 +16,7 @@ func TextFor(name string, s protocols.Settings) (func([]byte) string, error) {
 	if err := s.DecodeOptions(name, &opts); err != nil {
 		return nil, err
 	}
-	text, err := wire.Encoding(opts.Encoding, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s options: %w", name, err)
-	}
-	return text, nil
+	return opts.Encoding.Or(nil), nil
 }
 
 // Recode decodes the info's strings with text.

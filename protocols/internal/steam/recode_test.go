@@ -1,6 +1,7 @@
 package steam
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,12 +41,12 @@ func TestRecode(t *testing.T) {
 // default; an unknown code page is refused.
 func TestTextFor(t *testing.T) {
 	for enc, want := range map[string]bool{"": false, "auto": false, "windows-1251": true} {
-		text, err := TextFor("a2s", protocols.Settings{Options: prototest.OptionsOf(CacheOptions{Encoding: enc})})
+		text, err := TextFor("a2s", protocols.Settings{Options: prototest.OptionsYAML("encoding: " + strconv.Quote(enc))})
 		if err != nil || (text != nil) != want {
 			t.Errorf("%q: decoder %v, %v", enc, text != nil, err)
 		}
 	}
-	if _, err := TextFor("a2s", protocols.Settings{Options: prototest.OptionsOf(CacheOptions{Encoding: "koi8-r"})}); err == nil || !strings.HasPrefix(err.Error(), "a2s options: ") {
+	if _, err := TextFor("a2s", protocols.Settings{Options: prototest.OptionsYAML("encoding: koi8-r")}); err == nil || !strings.HasPrefix(err.Error(), "a2s options: ") {
 		t.Errorf("koi8-r: %v", err)
 	}
 }
