@@ -51,18 +51,18 @@ func TestEncoding(t *testing.T) {
 		"latin-1":      "Empire Bay \u0096 \u0084Cash & Cars\u0093 \u00805 VIP",
 		"windows-1251": "Empire Bay – „Cash & Cars“ Ђ5 VIP",
 	} {
-		d, err := Encoding(name, def)
-		if err != nil {
+		var c CodePage // the option, as the modules file gives it
+		if err := c.UnmarshalText([]byte(name)); err != nil {
 			t.Fatalf("%q: %v", name, err)
 		}
-		if got := d(mafia); got != want {
+		if got := c.Or(def)(mafia); got != want {
 			t.Errorf("%q: %q, want %q", name, got, want)
 		}
 	}
 	if d, err := Encoding("utf-8", def); err != nil || d([]byte("Über")) != "Über" {
 		t.Errorf("utf-8 must keep valid UTF-8: %v", err)
 	}
-	if _, err := Encoding("koi8-r", def); err == nil || !strings.Contains(err.Error(), "windows-1252") {
+	if err := new(CodePage).UnmarshalText([]byte("koi8-r")); err == nil || !strings.Contains(err.Error(), "windows-1252") {
 		t.Errorf("unknown encoding: %v", err)
 	}
 }
