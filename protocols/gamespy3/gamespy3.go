@@ -30,7 +30,7 @@ type Options struct {
 	Variant string `yaml:"variant"`
 	// Encoding is the code page of the strings: "auto" (the default: UTF-8 when
 	// valid, else Windows-1252) or one wire.Encoding names (windows-1251 for a
-	// Cyrillic server). Just Cause 2 MP's replies are read as sent.
+	// Cyrillic server). Not with the jc2mp variant: Just Cause 2 MP writes UTF-8.
 	Encoding wire.CodePage `yaml:"encoding"`
 }
 
@@ -50,6 +50,10 @@ var newQuerier = protocols.WithOptions("gamespy3", func(s protocols.Settings, op
 		return nil, fmt.Errorf("gamespy3: variant %q: want \"\" or \"jc2mp\"", opts.Variant)
 	}
 	text := opts.Encoding.Or(nil)
+	if text != nil && opts.Variant == "jc2mp" {
+		// Refused rather than ignored: a module that names a code page means it.
+		return nil, fmt.Errorf("gamespy3 options: encoding does not apply to variant jc2mp (Just Cause 2 MP writes UTF-8)")
+	}
 	return &querier{
 		players: s.Players, rules: s.Rules, retries: max(s.Retries, 0),
 		noChallenge: opts.NoChallenge, jc2mp: opts.Variant == "jc2mp", text: text,

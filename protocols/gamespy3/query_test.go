@@ -198,7 +198,8 @@ func TestQuerierContract(t *testing.T) {
 }
 
 func TestOptionsErrors(t *testing.T) {
-	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"variant: bf2": `variant "bf2"`, "encoding: koi8-r": "koi8-r"})
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"variant: bf2": `variant "bf2"`, "encoding: koi8-r": "koi8-r",
+		"{variant: jc2mp, encoding: windows-1251}": "does not apply to variant jc2mp"})
 }
 
 // TestQstat queries one fake server with quakestat -gs3 -P and with the Querier.
