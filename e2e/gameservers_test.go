@@ -304,10 +304,19 @@ const (
 // add one bot every 10 seconds). Sorted, as the checks compare sorted names.
 var openArenaBots = []string{"Merman", "Neko", "Sergei"}
 
+// openArenaCyrillic is a Russian server's name as a Windows console types it:
+// "Сервер" in Windows-1251 bytes, which ioquake3 keeps as they are.
+const openArenaCyrillic = "GSE e2e \xd1\xe5\xf0\xe2\xe5\xf0"
+
 // startOpenArena starts a LAN-only dedicated OpenArena server (dedicated 1: no
-// master heartbeats, all masters blank) on loopback UDP port, IPv4 only, with
-// openArenaBots.
+// master heartbeats, all masters blank) on loopback UDP port, IPv4 only, named
+// openArenaName, with openArenaBots.
 func startOpenArena(t *testing.T, port int) *testenv.Proc {
+	return startOpenArenaAs(t, port, openArenaName, openArenaBots)
+}
+
+// startOpenArenaAs is startOpenArena with another name and other bots.
+func startOpenArenaAs(t *testing.T, port int, name string, bots []string) *testenv.Proc {
 	// ioq3 joins its arguments into one command line, quoting only those with
 	// spaces: an empty value must be passed as the two characters "".
 	const empty = `""`
@@ -316,10 +325,10 @@ func startOpenArena(t *testing.T, port int) *testenv.Proc {
 		"+set", "net_ip", "127.0.0.1", "+set", "net_port", fmt.Sprint(port),
 		"+set", "sv_master1", empty, "+set", "sv_master2", empty, "+set", "sv_master3", empty,
 		"+set", "sv_master4", empty, "+set", "sv_master5", empty, "+set", "sv_dlURL", empty,
-		"+set", "sv_hostname", openArenaName, "+set", "sv_maxclients", fmt.Sprint(openArenaMax),
+		"+set", "sv_hostname", name, "+set", "sv_maxclients", fmt.Sprint(openArenaMax),
 		"+set", "bot_enable", "1", "+set", "g_gametype", "0", "+set", "fraglimit", "0", "+set", "timelimit", "0",
 		"+map", openArenaMap}
-	for _, b := range openArenaBots {
+	for _, b := range bots {
 		args = append(args, "+addbot", b, "1")
 	}
 	return launch{pkgs: "openarena-server"}.start(t, args...)

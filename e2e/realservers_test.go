@@ -51,6 +51,10 @@ func TestRealServers(t *testing.T) {
 			port := testenv.ServerPort(t, 1)
 			return startOpenArena(t, port), port
 		}, testRealOpenArena},
+		{"quake3_cp1251", func(t *testing.T) (*testenv.Proc, int) {
+			port := testenv.ServerPort(t, 1)
+			return startOpenArenaAs(t, port, openArenaCyrillic, nil), port
+		}, testRealOpenArenaCyrillic},
 	} {
 		t.Run(s.name, func(t *testing.T) {
 			// Starting is quick (an install aside) and runs before t.Parallel, so
@@ -301,5 +305,19 @@ func testRealOpenArena(t *testing.T, ex exporterClient, p *testenv.Proc, port in
 			t.Errorf("quakestat lists %v, want the bots %v", got, openArenaBots)
 		}
 		r.checkQstat(t, &qs.QstatServer, "name", "map") // quakestat -q3s reports no game
+	}
+}
+
+// testRealOpenArenaCyrillic: a server whose name is Windows-1251 bytes reads as
+// Latin-1 by default (what ioquake3 itself assumes) and as Cyrillic with
+// `quake3: {encoding: windows-1251}`.
+func testRealOpenArenaCyrillic(t *testing.T, ex exporterClient, p *testenv.Proc, port int) {
+	for _, c := range []struct{ module, name string }{
+		{"quake3", "GSE e2e Ñåðâåð"},
+		{"quake3_cp1251", "GSE e2e Сервер"},
+	} {
+		ex.check(t, p, port, expect{module: c.module,
+			info:    map[string]string{"protocol": "quake3", "name": c.name, "map": openArenaMap},
+			metrics: map[string]float64{"gameserver_players": 0, "gameserver_players_max": openArenaMax}})
 	}
 }
