@@ -37,13 +37,17 @@ func (f *fake) handle(req []byte) [][]byte {
 		if !bytes.Equal(req[5:], testChallenge) {
 			return [][]byte{append([]byte{0xff, 0xff, 0xff, 0xff, 0x41}, testChallenge...)}
 		}
+		reply := f.players
 		if req[4] == 0x56 {
-			return [][]byte{f.rules}
+			reply = f.rules
 		}
-		if f.split {
-			return splitReply(f.players)
+		switch {
+		case reply == nil: // the list goes unanswered
+			return nil
+		case f.split && req[4] == 0x55:
+			return splitReply(reply)
 		}
-		return [][]byte{f.players}
+		return [][]byte{reply}
 	}
 	return nil
 }
@@ -79,6 +83,8 @@ func TestQueryReplies(t *testing.T) {
 		{"old version asks no lists", func(f *fake) { f.info = vec(t, "info_v1") }, all, 2 * time.Second, `"Café" "SK_Village" "ffow" "1.0.0" 0/16 bots ? pw 1 - rules - info 11 partial [] | info:ok`, 1},
 		// No challenge: info stands, players and rules fail with the timeout.
 		{"no challenge", func(f *fake) { f.noChallenge = true }, all, 400 * time.Millisecond, `"FFOW Test Server" "CQ_Harbor" "ffow" "1.0.3" 5/32 bots ? pw 2 - rules - info 11 partial [players:timeout rules:timeout] | info:ok,challenge:timeout`, 0},
+		// Silent lists: info stands, players and rules each fail their phase.
+		{"silent lists", func(f *fake) { f.players, f.rules = nil, nil }, all, 400 * time.Millisecond, `"FFOW Test Server" "CQ_Harbor" "ffow" "1.0.3" 5/32 bots ? pw 2 - rules - info 11 partial [players:timeout rules:timeout] | info:ok,challenge:ok,players:timeout,rules:timeout`, 0},
 		// Broken lists: a phase error each, with the decoder's reason.
 		{"broken lists", func(f *fake) { f.players, f.rules = vec(t, "err_players_cut"), vec(t, "err_rules_too_many") }, all, 2 * time.Second, `"FFOW Test Server" "CQ_Harbor" "ffow" "1.0.3" 5/32 bots ? pw 2 - rules - info 11 partial [players:truncated rules:too_large] | info:ok,challenge:ok,players:truncated,rules:too_large`, 0},
 	} {
