@@ -70,8 +70,8 @@ func decode(b []byte, text func([]byte) string) (*status, error) {
 	s := &status{
 		Game: h[0], Port: h[1], Name: h[2], GameType: h[3], Map: h[4], Version: h[5],
 		Password:   flag(h[6]),
-		Players:    count(h[7]),
-		MaxPlayers: count(h[8]),
+		Players:    protocols.ParseCount(h[7]),
+		MaxPlayers: protocols.ParseCount(h[8]),
 		Info:       make([]protocols.KV, len(headerKeys)),
 	}
 	for i, k := range headerKeys {
@@ -131,8 +131,8 @@ func decodePlayers(r *wire.Reader, s *status, text func([]byte) string) error {
 		p := protocols.Player{
 			Name:  text(f[0]),
 			Team:  text(f[1]),
-			Score: count(string(f[3])),
-			Ping:  count(string(f[4])),
+			Score: score(string(f[3])),
+			Ping:  protocols.ParseCount(string(f[4])),
 		}
 		p.Duration, p.DurationKnown = duration(string(f[5]))
 		s.PlayerList = append(s.PlayerList, p)
@@ -165,8 +165,10 @@ func field(what string, idx int) string {
 	return fmt.Sprintf(what, idx)
 }
 
-// count parses decimal text; anything else is "not reported".
-func count(s string) protocols.Count {
+// score parses a player's score, which may be negative; anything but decimal
+// text is "not reported". Counts and pings are protocols.ParseCount's: never
+// negative.
+func score(s string) protocols.Count {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		return protocols.Count{}

@@ -91,18 +91,9 @@ func geneshiftEntry(rec string) (Entry, bool) {
 	if err != nil || port <= 0 || port > 65535 {
 		return Entry{}, false
 	}
-	e := Entry{Country: country(strings.TrimSpace(f[0])), Name: f[4], Map: f[5], Players: number(f[6]), Max: number(f[7])}
+	e := Entry{Country: country(strings.TrimSpace(f[0])), Name: f[4], Map: f[5], Players: protocols.ParseCount(f[6]), Max: protocols.ParseCount(f[7])}
 	if len(f) > 19 {
 		e.Version = strings.TrimSpace(f[19])
 	}
 	return e, place(&e, f[2], port, 0)
-}
-
-// number is a decimal count, unknown when it is none.
-func number(s string) protocols.Count {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
-	if err != nil || n < 0 {
-		return protocols.Count{}
-	}
-	return protocols.Known(n)
 }

@@ -135,9 +135,9 @@ func (st *status) line(line string) error {
 	case "NAME":
 		res.Name, st.named = st.unescape(val), true
 	case "MAXCLIENTS":
-		res.MaxPlayers = count(val)
+		res.MaxPlayers = protocols.ParseCount(val)
 	case "CLIENTCOUNT":
-		res.Players = count(val)
+		res.Players = protocols.ParseCount(val)
 	case "VERSION":
 		res.Version = st.unescape(val)
 	case "UPTIME":
@@ -156,15 +156,6 @@ func (st *status) line(line string) error {
 		res.Info = append(res.Info, protocols.KV{Key: name, Value: st.unescape(val)})
 	}
 	return nil
-}
-
-// count reads a decimal count; unknown when it is none.
-func count(s string) protocols.Count {
-	n, err := strconv.ParseUint(s, 10, 31)
-	if err != nil {
-		return protocols.Count{}
-	}
-	return protocols.Known(int64(n))
 }
 
 // result reads the status body, its strings made UTF-8 by text. players asks
@@ -193,8 +184,8 @@ func result(body []byte, players bool, text func([]byte) string) (*protocols.Res
 func (st *status) playerList() []protocols.Player {
 	out := make([]protocols.Player, 0, len(st.clients))
 	for _, c := range st.clients {
-		p := protocols.Player{Name: st.unescape(c["NAME"]), Ping: count(c["PING"])}
-		if n := count(c["SEC"]); n.Known {
+		p := protocols.Player{Name: st.unescape(c["NAME"]), Ping: protocols.ParseCount(c["PING"])}
+		if n := protocols.ParseCount(c["SEC"]); n.Known {
 			p.Duration, p.DurationKnown = float64(n.Value), true
 		}
 		if ch := st.channels[c["CID"]]; ch != "" {
