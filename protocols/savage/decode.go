@@ -147,7 +147,7 @@ func isTeamHeader(s string) bool {
 }
 
 // count parses a number leniently (leading sign and digits, spaces around); anything
-// else, or an absent key, is "not reported".
+// else, an absent key or a negative number (no count or flag is) is "not reported".
 func count(kvs []protocols.KV, key string) protocols.Count {
 	v, ok := protocols.Lookup(kvs, key)
 	if !ok {
@@ -162,7 +162,7 @@ func count(kvs []protocols.KV, key string) protocols.Count {
 		i++
 	}
 	n, err := strconv.ParseInt(v[:i], 10, 64)
-	if err != nil {
+	if err != nil || n < 0 {
 		return protocols.Count{}
 	}
 	return protocols.Known(n)
