@@ -182,8 +182,8 @@ func (in info) Result(players bool) *protocols.Result {
 		Name:       in.Name,
 		Map:        in.Map,
 		Version:    in.Version,
-		Players:    protocols.Known(in.NumClients),
-		MaxPlayers: protocols.Known(in.MaxClients),
+		Players:    protocols.CountOf(&in.NumClients), // a negative count is none
+		MaxPlayers: protocols.CountOf(&in.MaxClients),
 		Password:   protocols.FlagOf(in.Flags&1 != 0),
 	}
 	i := func(v int64) string { return strconv.FormatInt(v, 10) }
