@@ -155,8 +155,10 @@ func addMods(f *families, mods []protocols.Mod, max int) {
 	}
 }
 
+// count adds a count the server reported. A negative one is a decoder's miss
+// (protocols.ParseCount and CountOf leave them unknown): no gauge says -3 players.
 func count(f *families, d *metricDesc, c protocols.Count) {
-	if c.Known {
+	if c.Known && c.Value >= 0 {
 		f.add(d, float64(c.Value))
 	}
 }

@@ -68,6 +68,8 @@ func TestExposition(t *testing.T) {
 		{name: "spans not reported", dur: time.Second, absent: []string{"gameserver_start_time_seconds", "gameserver_map_start_time_seconds"}},
 		{name: "nonsense spans", res: protocols.Result{Uptime: protocols.SpanSeconds(-5), MapTime: protocols.SpanSeconds(1e300)}, dur: time.Second,
 			absent: []string{"gameserver_start_time_seconds", "gameserver_map_start_time_seconds"}},
+		{name: "negative counts", res: protocols.Result{Players: protocols.Known(-3), MaxPlayers: protocols.Known(-1), Bots: protocols.Known(-2), Queue: protocols.Known(-4)},
+			want: []string{"probe_success 1"}, absent: []string{"gameserver_players", "gameserver_bots"}},
 		{name: "spans of a failed probe", res: protocols.Result{Uptime: protocols.SpanSeconds(60)}, dur: time.Second, err: wire.ErrTimeout,
 			absent: []string{"gameserver_start_time_seconds"}},
 	} {
