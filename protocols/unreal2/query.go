@@ -65,18 +65,11 @@ func (q *querier) query(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace)
 	if q.s.Rules {
 		kv, ok := protocols.Phase(&res.PhaseErrors, tr, "rules", func() ([]protocols.KV, error) {
 			var kv []protocols.KV
-			var decErr error
-			err := collect(ctx, conn, tr, typeRules, func(_ uint32, body []byte) bool {
+			err := collect(ctx, conn, tr, typeRules, func(_ uint32, body []byte) (bool, error) {
 				var err error
 				kv, err = decodeRules(kv, body)
-				if err != nil && decErr == nil {
-					decErr = err
-				}
-				return len(kv) >= maxRulePairs
+				return len(kv) >= maxRulePairs, err
 			})
-			if err == nil {
-				err = decErr
-			}
 			return kv, err
 		})
 		res.Rules = kv // what arrived, even on failure
@@ -100,24 +93,17 @@ func (q *querier) players(ctx context.Context, conn *wire.UDPConn, tr *wire.Trac
 	listed := 0 // records that are players, not score lines
 	ps, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]player, error) {
 		var ps []player
-		var decErr error
-		err := collect(ctx, conn, tr, typePlayers, func(v uint32, body []byte) bool {
+		err := collect(ctx, conn, tr, typePlayers, func(v uint32, body []byte) (bool, error) {
 			n := len(ps)
 			var err error
 			ps, err = decodePlayers(ps, v, body)
-			if err != nil && decErr == nil {
-				decErr = err
-			}
 			for _, p := range ps[n:] {
 				if !isScoreLine(p, v) {
 					listed++
 				}
 			}
-			return listed >= want || len(ps) >= maxPlayerEntries
+			return listed >= want || len(ps) >= maxPlayerEntries, err
 		})
-		if err == nil {
-			err = decErr
-		}
 		return ps, err
 	})
 	if listed < want {
@@ -133,10 +119,11 @@ func (q *querier) players(ctx context.Context, conn *wire.UDPConn, tr *wire.Trac
 // collect sends the request of one list type and hands each reply datagram's
 // version and body to take until take says it has all, the server has been quiet
 // for the quiet period, or the probe's deadline passes. Only the first reply is
-// awaited with re-sends (conn.Retries); a missing first reply is the phase's error.
-// Datagrams of another type and exact duplicates (the answer to a re-sent request)
-// are skipped.
-func collect(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, kind byte, take func(version uint32, body []byte) (done bool)) error {
+// awaited with re-sends (conn.Retries); a missing first reply is the phase's error,
+// else the first error take reported (a datagram it could not decode whole; the
+// list keeps what it could). Datagrams of another type and exact duplicates (the
+// answer to a re-sent request) are skipped.
+func collect(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, kind byte, take func(version uint32, body []byte) (done bool, err error)) error {
 	var skipped error
 	b, err := conn.Request(ctx, request(kind), func(b []byte) bool {
 		_, _, skipped = splitReply(b, kind)
@@ -155,10 +142,15 @@ func collect(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, kind byte,
 	}
 	seed := maphash.MakeSeed()
 	seen := map[uint64]bool{maphash.Bytes(seed, b): true}
+	var decErr error // take's first
 	for taken, stray := 0, 0; ; {
 		v, body, _ := splitReply(b, kind)
-		if take(v, body) {
-			return nil
+		done, terr := take(v, body)
+		if decErr == nil {
+			decErr = terr
+		}
+		if done {
+			return decErr
 		}
 		if taken++; taken >= maxDatagrams {
 			return fmt.Errorf("%w: more than %d reply datagrams", wire.ErrTooLarge, maxDatagrams)
@@ -171,7 +163,7 @@ func collect(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, kind byte,
 			conn.SetReadDeadline(until)
 			if b, err = conn.Recv(); err != nil {
 				if errors.Is(err, wire.ErrTimeout) {
-					return nil // quiet, or out of time: the list is what came
+					return decErr // quiet, or out of time: the list is what came
 				}
 				return err
 			}
@@ -186,7 +178,7 @@ func collect(ctx context.Context, conn *wire.UDPConn, tr *wire.Trace, kind byte,
 			}
 			tr.Ignore(why)
 			if stray++; stray > maxStray {
-				return nil // a flood of strays ends the list as silence would
+				return decErr // a flood of strays ends the list as silence would
 			}
 		}
 	}
