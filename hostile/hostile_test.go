@@ -222,7 +222,7 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 		t.Fatalf("HTTP %d, want 200: %s", out.status, out.body)
 	}
 	if out.parse != nil {
-		t.Errorf("the exposition does not parse: %v\n%s", out.parse, out.body)
+		t.Errorf("the exposition does not parse: %v", out.parse)
 	}
 	if out.elapsed > probeTimeout+slack {
 		if out.elapsed > probeTimeout+slack+withheld {
@@ -247,7 +247,7 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 	case out.success() == 0 && !slices.Contains(want, reason):
 		t.Errorf("reason %q, want one of %v\n%s", reason, want, lastProbeDebug(t, h))
 	case out.success() == 1 && dialects[p.Name].name != "":
-		if name, want := out.label("gameserver_info", "name"), dialects[p.Name].name; name != want {
+		if name, want := out.Labels("gameserver_info")["name"], dialects[p.Name].name; name != want {
 			t.Errorf("gameserver_info name %q, want %q\n%s", name, want, out.body)
 		}
 	}
