@@ -129,11 +129,11 @@ func receivedBound(p protocols.Protocol) int {
 
 // probeOut is what one /probe request returned.
 type probeOut struct {
+	testenv.Probed // the answer; Families set by probe only
+
 	status  int
-	body    string
 	elapsed time.Duration // the ServeHTTP call only
-	testenv.Probed
-	parse error
+	parse   error
 }
 
 // success is probe_success, -1 when absent.
@@ -161,7 +161,7 @@ func probe(h http.Handler, module, target, scrape string) probeOut {
 	o := probeRaw(h, module, target, scrape)
 	if o.status == http.StatusOK {
 		// The exposition must parse: peer strings must not break it.
-		o.Probed, o.parse = testenv.ParseProbed(o.body)
+		o.Probed, o.parse = testenv.ParseProbed(o.Body)
 	}
 	return o
 }
@@ -175,7 +175,7 @@ func probeRaw(h http.Handler, module, target, scrape string) probeOut {
 	rec := httptest.NewRecorder()
 	start := time.Now()
 	h.ServeHTTP(rec, req)
-	return probeOut{status: rec.Code, body: rec.Body.String(), elapsed: time.Since(start)}
+	return probeOut{status: rec.Code, elapsed: time.Since(start), Probed: testenv.Probed{Body: rec.Body.String()}}
 }
 
 // canary arms a timer for d; the returned func reports how late after d its
