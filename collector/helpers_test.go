@@ -115,12 +115,3 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
-
-func mustParse(t *testing.T, yml string) *config.Config {
-	t.Helper()
-	c, err := config.Parse([]byte(yml))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}

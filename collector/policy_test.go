@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gameserver-exporter/gameserver_exporter/config"
+	"github.com/gameserver-exporter/gameserver_exporter/config/configtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
@@ -84,7 +85,7 @@ func TestPolicyRefusesBeforeSending(t *testing.T) {
 	target := func(host string) string { return host + ":" + strconv.Itoa(int(p)-1) }
 
 	// The harness sees a packet when one is sent: 127.0.0.1 is allowed by default.
-	run(t, runnerOf(mustParse(t, modules)), "two_ports", target("127.0.0.1"), "1.5")
+	run(t, runnerOf(configtest.Modules(t, modules)), "two_ports", target("127.0.0.1"), "1.5")
 	if got := l.first(); bytes.Equal(got, []byte("marker")) {
 		t.Fatal("control probe of 127.0.0.1 sent nothing: the harness cannot see packets")
 	}
@@ -97,7 +98,7 @@ func TestPolicyRefusesBeforeSending(t *testing.T) {
 		{"deny list", "target_policy:\n  deny: [127.0.0.0/8]\n", target("127.0.0.1"), "denied by target_policy.deny 127.0.0.0/8: 127.0.0.1"},
 		{"deny list, mapped", "target_policy:\n  deny: [127.0.0.0/8]\n", "[::ffff:127.0.0.1]:" + strconv.Itoa(int(p)-1), "denied by target_policy.deny 127.0.0.0/8"},
 	} {
-		h := runnerOf(mustParse(t, modules+tc.policy))
+		h := runnerOf(configtest.Modules(t, modules+tc.policy))
 		if code, msg := requestError(t, h, "two_ports", tc.target, "1.5"); code != http.StatusForbidden || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: %d %q, want 403 with %q", tc.name, code, msg, tc.want)
 		}
@@ -117,7 +118,7 @@ func TestPolicyZoneBypass(t *testing.T) {
 	if _, err := net.InterfaceByName(lo); err != nil {
 		lo = "1" // the loopback interface's index on most systems
 	}
-	h := runnerOf(mustParse(t, "target_policy:\n  deny: [\"::1/128\"]\n"))
+	h := runnerOf(configtest.Modules(t, "target_policy:\n  deny: [\"::1/128\"]\n"))
 	target := "[::1%" + lo + "]:" + strconv.Itoa(int(l.port()))
 	code, msg := requestError(t, h, "a2s", target, "1.5")
 	if code != http.StatusForbidden || !strings.Contains(msg, "denied by target_policy.deny ::1/128: ::1%"+lo+" (::1)") {
@@ -130,7 +131,7 @@ func TestPolicyZoneBypass(t *testing.T) {
 
 // TestPolicySRVName: the name an SRV record points to is held to the deny patterns.
 func TestPolicySRVName(t *testing.T) {
-	cfg := mustParse(t, "target_policy:\n  deny: [\"*.svc.cluster.local\"]\n")
+	cfg := configtest.Modules(t, "target_policy:\n  deny: [\"*.svc.cluster.local\"]\n")
 	p := &cfg.TargetPolicy
 	a := []netip.Addr{netip.MustParseAddr("10.96.0.10")}
 	if err := checkPolicy(p, "evil.example", "redis.default.svc.cluster.local", true, a); err == nil || !strings.Contains(err.Error(), `"*.svc.cluster.local"`) {
@@ -174,7 +175,7 @@ func TestPolicyBeforeLookup(t *testing.T) {
 		{"an address outside the allow list", "allow: [198.51.100.0/24]", "", "192.0.2.1", 0, 0, "403 refused by target_policy.allow: 192.0.2.1 is outside the allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := mustParse(t, "target_policy:\n  "+tc.policy+"\n")
+			cfg := configtest.Modules(t, "target_policy:\n  "+tc.policy+"\n")
 			res := &countingResolver{}
 			q := &prototest.FakeQuerier{Result: &protocols.Result{}}
 			p := fakeProtocol(q)
@@ -251,7 +252,7 @@ func TestSecretGoesOnlyToListedTargets(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			requests.Store(0)
 			withAuth.Store(0)
-			r := runnerOf(mustParse(t, module(tc.targets)))
+			r := runnerOf(configtest.Modules(t, module(tc.targets)))
 			r.Resolver = staticResolver{"game.example.org": {addr.Addr()}, "evil.example.net": {addr.Addr()}}
 			target := addr.String()
 			if tc.host != "" {

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gameserver-exporter/gameserver_exporter/config/configtest"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -61,7 +62,7 @@ func stackChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer silent.Close()
-	cfg := mustParse(t, "")
+	cfg := configtest.Modules(t, "")
 	r := newTestRunner(t, nil, nil)
 	r.Config.Set(cfg)
 	target := silent.LocalAddr().String()

@@ -18,9 +18,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 
 	probepkg "github.com/gameserver-exporter/gameserver_exporter/collector"
 	"github.com/gameserver-exporter/gameserver_exporter/config"
@@ -132,56 +129,31 @@ func receivedBound(p protocols.Protocol) int {
 
 // probeOut is what one /probe request returned.
 type probeOut struct {
+	testenv.Probed // the answer; Families set by probe only
+
 	status  int
-	body    string
 	elapsed time.Duration // the ServeHTTP call only
-	fams    map[string]*dto.MetricFamily
 	parse   error
 }
 
-func (o probeOut) success() float64 { return o.gauge("probe_success", "", "") }
-
-// phase is gameserver_query_phase_success for phase.
-func (o probeOut) phase(name string) float64 {
-	return o.gauge("gameserver_query_phase_success", "phase", name)
+// success is probe_success, -1 when absent.
+func (o probeOut) success() float64 {
+	if v, ok := o.Value("probe_success"); ok {
+		return v
+	}
+	return -1
 }
 
-// gauge is the value of o.metric(family, name, value), -1 when absent.
-func (o probeOut) gauge(family, name, value string) float64 {
-	if m := o.metric(family, name, value); m != nil {
-		return m.GetGauge().GetValue()
+// phase is gameserver_query_phase_success for phase, -1 when absent.
+func (o probeOut) phase(name string) float64 {
+	if v, ok := o.Series("gameserver_query_phase_success", "phase")[name]; ok {
+		return v
 	}
 	return -1
 }
 
 // reason is the failure reason, "" on success or when absent.
-func (o probeOut) reason() string { return o.label("probe_failure_info", "reason") }
-
-// label is the value of label name of family's first metric, "" when absent.
-func (o probeOut) label(family, name string) string {
-	for _, lp := range o.metric(family, "", "").GetLabel() {
-		if lp.GetName() == name {
-			return lp.GetValue()
-		}
-	}
-	return ""
-}
-
-// metric is family's first metric with label name = value (any, for name ""),
-// nil when there is none.
-func (o probeOut) metric(family, name, value string) *dto.Metric {
-	for _, m := range o.fams[family].GetMetric() {
-		if name == "" {
-			return m
-		}
-		for _, lp := range m.Label {
-			if lp.GetName() == name && lp.GetValue() == value {
-				return m
-			}
-		}
-	}
-	return nil
-}
+func (o probeOut) reason() string { return o.Labels("probe_failure_info")["reason"] }
 
 // probe runs one /probe request through the handler, times the call and parses
 // the exposition.
@@ -189,8 +161,7 @@ func probe(h http.Handler, module, target, scrape string) probeOut {
 	o := probeRaw(h, module, target, scrape)
 	if o.status == http.StatusOK {
 		// The exposition must parse: peer strings must not break it.
-		p := expfmt.NewTextParser(model.UTF8Validation)
-		o.fams, o.parse = p.TextToMetricFamilies(strings.NewReader(o.body))
+		o.Probed, o.parse = testenv.ParseProbed(o.Body)
 	}
 	return o
 }
@@ -204,7 +175,7 @@ func probeRaw(h http.Handler, module, target, scrape string) probeOut {
 	rec := httptest.NewRecorder()
 	start := time.Now()
 	h.ServeHTTP(rec, req)
-	return probeOut{status: rec.Code, body: rec.Body.String(), elapsed: time.Since(start)}
+	return probeOut{status: rec.Code, elapsed: time.Since(start), Probed: testenv.Probed{Body: rec.Body.String()}}
 }
 
 // canary arms a timer for d; the returned func reports how late after d its

@@ -219,10 +219,10 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 	host := fmt.Sprintf("a timer armed with it fired %s late, the process's threads waited %s for a CPU", timerLate.Round(time.Millisecond), runQueue.Round(time.Millisecond))
 
 	if out.status != 200 {
-		t.Fatalf("HTTP %d, want 200: %s", out.status, out.body)
+		t.Fatalf("HTTP %d, want 200: %s", out.status, out.Body)
 	}
 	if out.parse != nil {
-		t.Errorf("the exposition does not parse: %v\n%s", out.parse, out.body)
+		t.Errorf("the exposition does not parse: %v", out.parse)
 	}
 	if out.elapsed > probeTimeout+slack {
 		if out.elapsed > probeTimeout+slack+withheld {
@@ -243,12 +243,12 @@ func runCase(t *testing.T, c hostileCase, p protocols.Protocol, want []string) {
 	case starvedOut:
 		t.Logf("reason %q, want one of %v, excused: the probe reached its deadline only because the host withheld %s (%s)", reason, want, withheld, host)
 	case out.success() == 1 && !slices.Contains(want, success):
-		t.Errorf("probe_success 1, want a failure with reason %v\n%s", want, out.body)
+		t.Errorf("probe_success 1, want a failure with reason %v\n%s", want, out.Body)
 	case out.success() == 0 && !slices.Contains(want, reason):
 		t.Errorf("reason %q, want one of %v\n%s", reason, want, lastProbeDebug(t, h))
 	case out.success() == 1 && dialects[p.Name].name != "":
-		if name, want := out.label("gameserver_info", "name"), dialects[p.Name].name; name != want {
-			t.Errorf("gameserver_info name %q, want %q\n%s", name, want, out.body)
+		if name, want := out.Labels("gameserver_info")["name"], dialects[p.Name].name; name != want {
+			t.Errorf("gameserver_info name %q, want %q\n%s", name, want, out.Body)
 		}
 	}
 	for _, phase := range c.failedPhases {

@@ -188,7 +188,7 @@ func TestLoad(t *testing.T) {
 		time.Sleep(time.Until(at))
 		out := probeRaw(h, j.module, j.target, scrape)
 		reason := "(none)"
-		if _, rest, ok := strings.Cut(out.body, `probe_failure_info{reason="`); ok {
+		if _, rest, ok := strings.Cut(out.Body, `probe_failure_info{reason="`); ok {
 			reason, _, _ = strings.Cut(rest, `"`)
 		}
 		if out.status != 200 {

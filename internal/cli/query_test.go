@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -86,14 +85,14 @@ func TestQuerySeveral(t *testing.T) {
 	prototest.WantAll(t, out, "auto: port", "auto: a2s answered on port", "Packets:", "#1 sent")
 
 	file := filepath.Join(t.TempDir(), "servers.txt")
-	os.WriteFile(file, []byte("# my servers\n\nquake3 "+q3+"  # the arena\n"+a2s+"\n   \na2s "+closed+"\n"), 0o644)
+	prototest.WriteFile(t, file, "# my servers\n\nquake3 "+q3+"  # the arena\n"+a2s+"\n   \na2s "+closed+"\n")
 	code, out, errs = runQuery(t, "-f", file, "--timeout", "5s")
 	if code != 1 {
 		t.Errorf("-f: exit %d\n%s%s", code, out, errs)
 	}
 	wantOrder(t, out, q3+" (quake3): up", a2s+" (auto: a2s on port", closed+" (a2s): DOWN")
 	// Arguments come first, then the file; all succeed: exit 0.
-	os.WriteFile(file, []byte("quake3 "+q3+"\n"), 0o644)
+	prototest.WriteFile(t, file, "quake3 "+q3+"\n")
 	// --timeout takes a Go duration (not the scrape-timeout header's seconds).
 	code, out, _ = runQuery(t, "-m", "a2s", "-f", file, "--timeout", "2s", a2s)
 	if code != 0 {
@@ -108,8 +107,8 @@ func TestQuerySeveral(t *testing.T) {
 func TestQueryFails(t *testing.T) {
 	dir := t.TempDir()
 	badLine, deny := filepath.Join(dir, "servers.txt"), filepath.Join(dir, "modules.yml")
-	os.WriteFile(badLine, []byte("a2s 127.0.0.1:27015 extra\n"), 0o644)
-	os.WriteFile(deny, []byte("target_policy:\n  deny: [127.0.0.0/8]\n"), 0o644)
+	prototest.WriteFile(t, badLine, "a2s 127.0.0.1:27015 extra\n")
+	prototest.WriteFile(t, deny, "target_policy:\n  deny: [127.0.0.0/8]\n")
 	a2s := prototest.A2SServer(t).String()
 	for _, tc := range []struct {
 		args      []string

@@ -54,12 +54,22 @@ func (e *Exporter) Probe(query url.Values) (Probed, error) {
 	if err != nil {
 		return Probed{}, err
 	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := parser.TextToMetricFamilies(bytes.NewReader(body))
+	p, err := ParseProbed(string(body))
 	if err != nil {
-		return Probed{}, fmt.Errorf("parsing the exposition: %v\n%s", err, body)
+		return Probed{}, err
 	}
-	return Probed{fams, string(body)}, nil
+	return p, nil
+}
+
+// ParseProbed parses a /probe answer in the text format; on an error, what
+// parsed before it.
+func ParseProbed(body string) (Probed, error) {
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(strings.NewReader(body))
+	if err != nil {
+		err = fmt.Errorf("parsing the exposition: %v\n%s", err, body)
+	}
+	return Probed{fams, body}, err
 }
 
 // Value is the value of a metric with a single series.
