@@ -269,20 +269,16 @@ func seeds(f *testing.F) [][]byte {
 	return out
 }
 
-// fuzzStatus fuzzes decode from seeds: an error names its reason, a status is
-// valid UTF-8 with sane counts and a capped sample.
+// fuzzStatus fuzzes decode from seeds (prototest.FuzzResults): an error names
+// its reason, a status is valid UTF-8 with sane counts and a capped sample.
 func fuzzStatus(f *testing.F, seeds [][]byte, decode func([]byte) (status, error)) {
-	for _, b := range seeds {
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, seeds, func(t *testing.T, b []byte) *protocols.Result {
 		st, err := decode(b)
 		if err != nil {
 			prototest.CheckReason(t, err)
-			return
+			return nil
 		}
-		res := st.Result(true)
-		for _, s := range append([]string{res.Name, res.Version, res.Game}, st.Sample...) {
+		for _, s := range st.Sample {
 			if !utf8.ValidString(s) {
 				t.Fatalf("invalid UTF-8 %q", s)
 			}
@@ -290,6 +286,7 @@ func fuzzStatus(f *testing.F, seeds [][]byte, decode func([]byte) (status, error
 		if st.Online.Known && st.Online.Value < 0 || st.Max.Known && st.Max.Value < 0 || len(st.Sample) > maxSample {
 			t.Fatalf("bad counts %+v", st)
 		}
+		return st.Result(true)
 	})
 }
 
