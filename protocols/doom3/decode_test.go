@@ -234,31 +234,24 @@ func like[T any](got, want []T) []T {
 // TestDecodeFixtures decodes each capture of shared/fixtures/doom3 and holds
 // the reply, and its Result, to the .expected.json.
 func TestDecodeFixtures(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "doom3"), "*.expected.json"))
-	if len(files) == 0 {
-		t.Skip("no expected.json files")
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".expected.json"), func(t *testing.T) {
-			fx := prototest.ReadJSON[struct {
-				Fixture string
-				Decoded fixture
-			}](t, f)
-			rep, err := decode(prototest.Fixture(t, "doom3", fx.Fixture), wire.UTF8)
-			prototest.NoError(t, err)
-			if rep.PlayersErr != nil || rep.ETQW != (rep.Tail != nil) {
-				t.Fatalf("players: %v; ET:QW %v with tail %+v", rep.PlayersErr, rep.ETQW, rep.Tail)
-			}
-			w := decodedAs(fx.Decoded, wire.UTF8)
-			w.Variant, _, _ = strings.Cut(w.Variant, "_") // etqw_info, etqw_infoex: etqw
-			if got := decoded(rep, w); !reflect.DeepEqual(got, w) {
-				g, _ := json.Marshal(got)
-				e, _ := json.Marshal(w)
-				t.Errorf("decoded\n%s\nwant\n%s", g, e)
-			}
-			checkFixtureResult(t, rep)
-		})
-	}
+	prototest.FixtureVectors(t, "doom3", func(t *testing.T, _ string, fx struct {
+		Fixture string
+		Decoded fixture
+	}) {
+		rep, err := decode(prototest.Fixture(t, "doom3", fx.Fixture), wire.UTF8)
+		prototest.NoError(t, err)
+		if rep.PlayersErr != nil || rep.ETQW != (rep.Tail != nil) {
+			t.Fatalf("players: %v; ET:QW %v with tail %+v", rep.PlayersErr, rep.ETQW, rep.Tail)
+		}
+		w := decodedAs(fx.Decoded, wire.UTF8)
+		w.Variant, _, _ = strings.Cut(w.Variant, "_") // etqw_info, etqw_infoex: etqw
+		if got := decoded(rep, w); !reflect.DeepEqual(got, w) {
+			g, _ := json.Marshal(got)
+			e, _ := json.Marshal(w)
+			t.Errorf("decoded\n%s\nwant\n%s", g, e)
+		}
+		checkFixtureResult(t, rep)
+	})
 }
 
 // checkFixtureResult holds the Result to the reply (which the fixture pins):
