@@ -41,7 +41,7 @@ func wantOf(t testing.TB, name string) vectorWant {
 }
 
 func TestDecodeVectors(t *testing.T) {
-	for _, name := range vectorNames(t) {
+	for _, name := range prototest.Names(t, ".hex") {
 		t.Run(name, func(t *testing.T) {
 			w := wantOf(t, name)
 			rep, err := decode(vector(t, name), wire.UTF8)
@@ -337,9 +337,6 @@ func vector(t testing.TB, name string) []byte {
 	return append(b, rest...)
 }
 
-// vectorNames lists every testdata/*.hex vector.
-func vectorNames(t testing.TB) []string { return prototest.Names(t, ".hex") }
-
 func decodeResult(b []byte) error {
 	rep, err := decode(b, wire.UTF8)
 	if err == nil {
@@ -362,7 +359,7 @@ func BenchmarkDecodeFixture(b *testing.B) {
 
 // fuzzSeeds are the own vectors and, when ../shared is present, the real captures.
 func fuzzSeeds(f *testing.F) {
-	for _, name := range vectorNames(f) {
+	for _, name := range prototest.Names(f, ".hex") {
 		f.Add(vector(f, name))
 	}
 	for _, b := range prototest.SharedFiles("fixtures/doom3/*.bin") {
