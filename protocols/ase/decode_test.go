@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -61,62 +60,54 @@ var headerJSON = map[string]bool{
 // TestDecodeFixtures decodes every real capture and compares it with GameQ's
 // reading, as text: counts in decimal ("" when unknown), rules as a map.
 func TestDecodeFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "ase")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
-	if len(files) == 0 {
-		t.Skip("no ase fixtures")
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			fx := prototest.ReadJSON[struct {
-				Fixtures []string
-				Expected map[string]map[string]any
-			}](t, f)
-			if len(fx.Fixtures) != 1 || len(fx.Expected) != 1 {
-				t.Fatalf("unexpected fixture layout: %+v", fx)
-			}
-			s, err := decode(prototest.Fixture(t, "ase", fx.Fixtures[0]), wire.UTF8)
-			if err != nil || s.RulesErr != nil || s.PlayersErr != nil || s.Password != protocols.FlagFalse {
-				t.Fatalf("%v; rules %v, players %v, password %v", err, s.RulesErr, s.PlayersErr, s.Password)
-			}
-			want, got := map[string]any{}, map[string]any{
-				"servername": s.Name, "gamename": s.Game, "gametype": s.GameType, "map": s.Map,
-				"version": s.Version, "port": s.Port, "num_players": fmtCount(s.Players),
-				"max_players": fmtCount(s.MaxPlayers), "password": prototest.InfoOf(s.Result(false, false))["password"],
-			}
-			var players []any
-			for _, e := range fx.Expected {
-				for k, v := range e {
-					switch {
-					case k == "players":
-						players = v.([]any)
-					case !headerJSON[k] && !strings.HasPrefix(k, "gq_"):
-						want["rule "+k] = v
-					case headerJSON[k] && k != "dedicated":
-						want[k] = v
-					}
+	prototest.FixtureVectors(t, "ase", func(t *testing.T, _ string, fx struct {
+		Fixtures []string
+		Expected map[string]map[string]any
+	}) {
+		if len(fx.Fixtures) != 1 || len(fx.Expected) != 1 {
+			t.Fatalf("unexpected fixture layout: %+v", fx)
+		}
+		s, err := decode(prototest.Fixture(t, "ase", fx.Fixtures[0]), wire.UTF8)
+		if err != nil || s.RulesErr != nil || s.PlayersErr != nil || s.Password != protocols.FlagFalse {
+			t.Fatalf("%v; rules %v, players %v, password %v", err, s.RulesErr, s.PlayersErr, s.Password)
+		}
+		want, got := map[string]any{}, map[string]any{
+			"servername": s.Name, "gamename": s.Game, "gametype": s.GameType, "map": s.Map,
+			"version": s.Version, "port": s.Port, "num_players": fmtCount(s.Players),
+			"max_players": fmtCount(s.MaxPlayers), "password": prototest.InfoOf(s.Result(false, false))["password"],
+		}
+		var players []any
+		for _, e := range fx.Expected {
+			for k, v := range e {
+				switch {
+				case k == "players":
+					players = v.([]any)
+				case !headerJSON[k] && !strings.HasPrefix(k, "gq_"):
+					want["rule "+k] = v
+				case headerJSON[k] && k != "dedicated":
+					want[k] = v
 				}
 			}
-			for _, kv := range s.Rules {
-				got["rule "+kv.Key] = kv.Value
-			}
-			if len(players) != len(s.PlayerList) {
-				t.Fatalf("%d players, want %d", len(s.PlayerList), len(players))
-			}
-			for i, wp := range players {
-				w := wp.(map[string]any)
-				p := s.PlayerList[i]
-				// GameQ reports the very last time field as false although the
-				// datagram ends with its 0x01 (empty) string: read it as empty.
-				known := w["time"] != "" && w["time"] != false
-				want[fmt.Sprint("player ", i)] = fmt.Sprintf("%q %q %q %q %v", w["name"], w["team"], w["score"], w["ping"], known)
-				got[fmt.Sprint("player ", i)] = fmt.Sprintf("%q %q %q %q %v", p.Name, p.Team, fmtCount(p.Score), fmtCount(p.Ping), p.DurationKnown)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("decoded\n%v\nwant\n%v", got, want)
-			}
-		})
-	}
+		}
+		for _, kv := range s.Rules {
+			got["rule "+kv.Key] = kv.Value
+		}
+		if len(players) != len(s.PlayerList) {
+			t.Fatalf("%d players, want %d", len(s.PlayerList), len(players))
+		}
+		for i, wp := range players {
+			w := wp.(map[string]any)
+			p := s.PlayerList[i]
+			// GameQ reports the very last time field as false although the
+			// datagram ends with its 0x01 (empty) string: read it as empty.
+			known := w["time"] != "" && w["time"] != false
+			want[fmt.Sprint("player ", i)] = fmt.Sprintf("%q %q %q %q %v", w["name"], w["team"], w["score"], w["ping"], known)
+			got[fmt.Sprint("player ", i)] = fmt.Sprintf("%q %q %q %q %v", p.Name, p.Team, fmtCount(p.Score), fmtCount(p.Ping), p.DurationKnown)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("decoded\n%v\nwant\n%v", got, want)
+		}
+	})
 }
 
 // fmtCount renders a count the way the fixtures store it: decimal text, "" if unknown.

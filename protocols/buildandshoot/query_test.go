@@ -21,11 +21,8 @@ func TestStatusPage(t *testing.T) {
 }
 
 // TestGamedig queries the same fake status servers with gamedig (npm, game bas)
-
 // and the Querier, in both player layouts: name, map, version, counts and names
-
 // agree.
-
 func TestGamedig(t *testing.T) {
 	for _, file := range []string{"piqueserver.json", "pyspades.json"} {
 		t.Run(file, func(t *testing.T) {

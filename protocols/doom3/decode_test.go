@@ -41,7 +41,7 @@ func wantOf(t testing.TB, name string) vectorWant {
 }
 
 func TestDecodeVectors(t *testing.T) {
-	for _, name := range vectorNames(t) {
+	for _, name := range prototest.Names(t, ".hex") {
 		t.Run(name, func(t *testing.T) {
 			w := wantOf(t, name)
 			rep, err := decode(vector(t, name), wire.UTF8)
@@ -234,31 +234,24 @@ func like[T any](got, want []T) []T {
 // TestDecodeFixtures decodes each capture of shared/fixtures/doom3 and holds
 // the reply, and its Result, to the .expected.json.
 func TestDecodeFixtures(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "doom3"), "*.expected.json"))
-	if len(files) == 0 {
-		t.Skip("no expected.json files")
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".expected.json"), func(t *testing.T) {
-			fx := prototest.ReadJSON[struct {
-				Fixture string
-				Decoded fixture
-			}](t, f)
-			rep, err := decode(prototest.Fixture(t, "doom3", fx.Fixture), wire.UTF8)
-			prototest.NoError(t, err)
-			if rep.PlayersErr != nil || rep.ETQW != (rep.Tail != nil) {
-				t.Fatalf("players: %v; ET:QW %v with tail %+v", rep.PlayersErr, rep.ETQW, rep.Tail)
-			}
-			w := decodedAs(fx.Decoded, wire.UTF8)
-			w.Variant, _, _ = strings.Cut(w.Variant, "_") // etqw_info, etqw_infoex: etqw
-			if got := decoded(rep, w); !reflect.DeepEqual(got, w) {
-				g, _ := json.Marshal(got)
-				e, _ := json.Marshal(w)
-				t.Errorf("decoded\n%s\nwant\n%s", g, e)
-			}
-			checkFixtureResult(t, rep)
-		})
-	}
+	prototest.FixtureVectors(t, "doom3", func(t *testing.T, _ string, fx struct {
+		Fixture string
+		Decoded fixture
+	}) {
+		rep, err := decode(prototest.Fixture(t, "doom3", fx.Fixture), wire.UTF8)
+		prototest.NoError(t, err)
+		if rep.PlayersErr != nil || rep.ETQW != (rep.Tail != nil) {
+			t.Fatalf("players: %v; ET:QW %v with tail %+v", rep.PlayersErr, rep.ETQW, rep.Tail)
+		}
+		w := decodedAs(fx.Decoded, wire.UTF8)
+		w.Variant, _, _ = strings.Cut(w.Variant, "_") // etqw_info, etqw_infoex: etqw
+		if got := decoded(rep, w); !reflect.DeepEqual(got, w) {
+			g, _ := json.Marshal(got)
+			e, _ := json.Marshal(w)
+			t.Errorf("decoded\n%s\nwant\n%s", g, e)
+		}
+		checkFixtureResult(t, rep)
+	})
 }
 
 // checkFixtureResult holds the Result to the reply (which the fixture pins):
@@ -344,9 +337,6 @@ func vector(t testing.TB, name string) []byte {
 	return append(b, rest...)
 }
 
-// vectorNames lists every testdata/*.hex vector.
-func vectorNames(t testing.TB) []string { return prototest.Names(t, ".hex") }
-
 func decodeResult(b []byte) error {
 	rep, err := decode(b, wire.UTF8)
 	if err == nil {
@@ -369,7 +359,7 @@ func BenchmarkDecodeFixture(b *testing.B) {
 
 // fuzzSeeds are the own vectors and, when ../shared is present, the real captures.
 func fuzzSeeds(f *testing.F) {
-	for _, name := range vectorNames(f) {
+	for _, name := range prototest.Names(f, ".hex") {
 		f.Add(vector(f, name))
 	}
 	for _, b := range prototest.SharedFiles("fixtures/doom3/*.bin") {

@@ -29,13 +29,9 @@ func TestQueryFrontpage(t *testing.T) {
 }
 
 // TestGamedig queries the same fake web server with gamedig (npm, game eco, which
-
 // reads /frontpage) and the Querier (/info): name, counts, password, version and
-
 // names agree, except the maximum: gamedig reports TotalPlayers (everyone who
-
 // ever joined), we the MaxActivePlayers cap.
-
 func TestGamedig(t *testing.T) {
 	addr := prototest.StatusPages(t, map[string]string{"/info": "frontpage_info.json", "/frontpage": "frontpage.json"})
 	gd, res := prototest.GamedigQuery(t, "eco", nil, Protocol, protocols.Settings{Players: true}, addr)

@@ -88,15 +88,10 @@ func TestQuerierContract(t *testing.T) {
 }
 
 // TestGamedig queries the same fake info servers with gamedig (npm, game
-
 // eldewrito) and the Querier. An open server: name, map, max, version and player
-
 // names agree (gamedig reports no player count of its own: its numplayers is
-
 // the list's length). A passworded one: gamedig fails (it reads the players the
-
 // server withholds), we report the server with a players phase error.
-
 func TestGamedig(t *testing.T) {
 	addr := fake(t, "")
 	gd, res := prototest.GamedigQuery(t, "eldewrito", nil, Protocol, protocols.Settings{Players: true}, addr)

@@ -93,11 +93,8 @@ func TestQuerierContract(t *testing.T) {
 }
 
 // TestGamedig queries the same fake web interface with gamedig (npm, game
-
 // farmingsimulator22, the code as its token) and the Querier: name, map,
-
 // counts, version and the used slots' names agree.
-
 func TestGamedig(t *testing.T) {
 	addr := fake(t, "fs22.xml")
 	gd, res := prototest.GamedigQuery(t, "farmingsimulator22", map[string]any{"token": testCode}, Protocol, protocols.Settings{Players: true, Options: withCode(testCode)}, addr)
@@ -105,13 +102,9 @@ func TestGamedig(t *testing.T) {
 }
 
 // TestQstat queries one fake web interface with quakestat -farmsim (code as its
-
 // option parameter, -farmsim,code=...) and with the Querier: name, map and counts agree. quakestat
-
 // sends HTTP/1.1 without a Host header, which net/http's server refuses, so this
-
 // fake reads the request line itself.
-
 func TestQstat(t *testing.T) {
 	prototest.NeedQstat(t)
 	feed := prototest.File(t, "fs22.xml")

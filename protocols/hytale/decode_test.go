@@ -12,9 +12,7 @@ import (
 )
 
 // TestVectors runs the hand-built vectors in testdata/: the counts of the OK
-
 // line, or the error and the server's message it quotes.
-
 func TestVectors(t *testing.T) {
 	for _, name := range prototest.Names(t, ".expected.json") {
 		t.Run(name, func(t *testing.T) {
@@ -26,7 +24,6 @@ func TestVectors(t *testing.T) {
 }
 
 // A hostile message is quoted, never printed raw into logs.
-
 func TestDecodeErrorQuoted(t *testing.T) {
 	_, err := decode([]byte("ERROR \x1b[31mred\xff\n"))
 	// Byte-wise: ContainsAny would read "\xff" as U+FFFD, not as the raw byte.
@@ -43,9 +40,7 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 // FuzzDecode checks that no reply panics the decoder, that every error names
-
 // one reason, and that counts are never negative.
-
 func FuzzDecode(f *testing.F) {
 	prototest.SeedFiles(f, "*.bin")
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -62,7 +57,3 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
-
-// FuzzDecodeFlavours: no HyQuery datagram or Nitrado body panics its decoder,
-
-// every error names one reason, and counts are never negative.

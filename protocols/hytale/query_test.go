@@ -129,7 +129,6 @@ func TestQuerierContract(t *testing.T) {
 }
 
 // BenchmarkQuery is a full exchange over loopback TCP, one connection per query.
-
 func BenchmarkQuery(b *testing.B) {
 	prototest.QueryBench(b, Protocol, protocols.Settings{}, pluginServer(b, func(string) string { return "OK 12 100\n" }))
 }
@@ -137,7 +136,6 @@ func BenchmarkQuery(b *testing.B) {
 func info(res *protocols.Result, key string) string { return prototest.InfoOf(res)[key] }
 
 // HyQuery's broken replies (its good ones: TestFlavourHyQuery).
-
 func TestDecodeHyQuery(t *testing.T) {
 	for file, want := range map[string]string{"hyquery_cut": "truncated", "hyquery_badmagic": "malformed", "hyquery_full_lies": "truncated"} {
 		if _, err := decodeHyQuery(prototest.HexFile(t, file+".hex")); wire.Reason(err) != want {
@@ -150,7 +148,6 @@ func TestDecodeHyQuery(t *testing.T) {
 }
 
 // hyServer answers HyQuery's basic request with reply, its full one with full.
-
 func hyServer(t testing.TB, reply []byte) netip.AddrPort {
 	full := prototest.HexFile(t, "hyquery_full.hex")
 	return prototest.UDP(t, func(req []byte) [][]byte {
@@ -165,7 +162,6 @@ func hyServer(t testing.TB, reply []byte) netip.AddrPort {
 }
 
 // nitradoServer answers GET /Nitrado/Query with status and body.
-
 func nitradoServer(t testing.TB, status int, body []byte) netip.AddrPort {
 	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != nitradoPath || r.Method != http.MethodGet {
@@ -200,13 +196,9 @@ func TestFlavourHyQuery(t *testing.T) {
 }
 
 // Nitrado's failures: permissions that keep anonymous readers out (the reason
-
 // says so), JSON without what the plugin sends. With every flavour on, the
-
 // probe says why the plugin's reply failed, not what the line flavour made of
-
 // the web server's HTTP answer to QUERY.
-
 func TestFlavourNitrado(t *testing.T) {
 	addr := nitradoServer(t, 403, []byte(`{"error":"forbidden"}`))
 	_, _, err := probeWith(t, addr, "{}", 2*time.Second)
@@ -220,9 +212,7 @@ func TestFlavourNitrado(t *testing.T) {
 }
 
 // A silent flavour does not take the whole deadline: HyQuery's silence leaves
-
 // Nitrado the rest of it.
-
 func TestFlavourSharesDeadline(t *testing.T) {
 	addr := nitradoServer(t, 200, prototest.File(t, "nitrado.json"))
 	silent := prototest.Silent(t)
@@ -249,7 +239,6 @@ func TestOptionsErrors(t *testing.T) {
 func itoa(p uint16) string { return strconv.Itoa(int(p)) }
 
 // Every public shape of the Nitrado plugin's reply (see testdata/README.md).
-
 func TestNitradoShapes(t *testing.T) {
 	for file, want := range map[string]string{ // name/version/world/players/max [list]
 		"nitrado_basic.json":      "Kweebec Village/2026.01.24-4f1e2d3c7//3/40 []",
@@ -279,7 +268,6 @@ func TestNitradoShapes(t *testing.T) {
 }
 
 // nitradoDecode decodes a body as the Nitrado flavour does.
-
 func nitradoDecode(t *testing.T, body []byte, players bool) (*protocols.Result, error) {
 	t.Helper()
 	var r nitradoReply
@@ -289,6 +277,8 @@ func nitradoDecode(t *testing.T, body []byte, players bool) (*protocols.Result, 
 	return r.result(players)
 }
 
+// FuzzDecodeFlavours: no HyQuery datagram or Nitrado body panics its decoder,
+// every error names one reason, and counts are never negative.
 func FuzzDecodeFlavours(f *testing.F) {
 	for _, b := range prototest.HexFiles(f, "hyquery_") {
 		f.Add(b)

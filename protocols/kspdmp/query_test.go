@@ -22,15 +22,10 @@ func TestStatusPage(t *testing.T) {
 }
 
 // TestGamedig queries the same fake status page with gamedig (npm, game kspd)
-
 // and the Querier: name and max agree. gamedig walks the players string as if it
-
 // were a list of objects, one nameless player per character, then adds the
-
 // split names: for "Jebediah, Valentina" it counts 19 + 2 = 21 players, where
-
 // player_count (and ours) says 2.
-
 func TestGamedig(t *testing.T) {
 	addr := prototest.StatusPages(t, map[string]string{"/": "status.json"})
 	res, _, err := prototest.QueryOnce(t, newQuerier, addr, protocols.Settings{Players: true})
@@ -50,9 +45,7 @@ func TestGamedig(t *testing.T) {
 }
 
 // TestQstat queries the same fake status page with quakestat -ksp (which reads
-
 // the object's fields from its one line) and with the Querier.
-
 func TestQstat(t *testing.T) {
 	prototest.NeedQstat(t)
 	addr := prototest.StatusPages(t, map[string]string{"/": "status.json"})

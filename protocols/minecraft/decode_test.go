@@ -269,20 +269,16 @@ func seeds(f *testing.F) [][]byte {
 	return out
 }
 
-// fuzzStatus fuzzes decode from seeds: an error names its reason, a status is
-// valid UTF-8 with sane counts and a capped sample.
+// fuzzStatus fuzzes decode from seeds (prototest.FuzzResults): an error names
+// its reason, a status is valid UTF-8 with sane counts and a capped sample.
 func fuzzStatus(f *testing.F, seeds [][]byte, decode func([]byte) (status, error)) {
-	for _, b := range seeds {
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
+	prototest.FuzzResults(f, seeds, func(t *testing.T, b []byte) *protocols.Result {
 		st, err := decode(b)
 		if err != nil {
 			prototest.CheckReason(t, err)
-			return
+			return nil
 		}
-		res := st.Result(true)
-		for _, s := range append([]string{res.Name, res.Version, res.Game}, st.Sample...) {
+		for _, s := range st.Sample {
 			if !utf8.ValidString(s) {
 				t.Fatalf("invalid UTF-8 %q", s)
 			}
@@ -290,6 +286,7 @@ func fuzzStatus(f *testing.F, seeds [][]byte, decode func([]byte) (status, error
 		if st.Online.Known && st.Online.Value < 0 || st.Max.Known && st.Max.Value < 0 || len(st.Sample) > maxSample {
 			t.Fatalf("bad counts %+v", st)
 		}
+		return st.Result(true)
 	})
 }
 
@@ -511,50 +508,42 @@ type fixtureStatusJSON struct {
 
 // TestFixtures checks every capture in ../shared/fixtures/minecraft, read in place.
 func TestFixtures(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(prototest.FixtureDir(t, "minecraft"), "*.expected.json"))
-	if len(files) == 0 {
-		t.Fatal("no fixtures")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[fixtureExpected](t, f)
-			if len(e.Fixtures) != 1 {
-				t.Fatalf("%s: %d fixtures", f, len(e.Fixtures))
+	prototest.FixtureVectors(t, "minecraft", func(t *testing.T, name string, e fixtureExpected) {
+		if len(e.Fixtures) != 1 {
+			t.Fatalf("%s: %d fixtures", name, len(e.Fixtures))
+		}
+		b := prototest.Fixture(t, "minecraft", e.Fixtures[0])
+		x := e.Expected
+		switch {
+		case strings.HasPrefix(name, "mcstatus_slp_status_response_"):
+			fixtureStatus(t, b, x.FrameLength, x.JSONLength, x.JSON)
+		case name == "mcstatus_slp_pong_response":
+			id, data, err := readPacket(bytes.NewReader(b), maxPong)
+			if err != nil || id != x.PacketID || len(data)+1 != x.FrameLength || b[0] != byte(x.FrameLength) {
+				t.Fatalf("pong frame: id %d, %d bytes, %v", id, len(data), err)
 			}
-			b := prototest.Fixture(t, "minecraft", e.Fixtures[0])
-			x := e.Expected
-			switch {
-			case strings.HasPrefix(name, "mcstatus_slp_status_response_"):
-				fixtureStatus(t, b, x.FrameLength, x.JSONLength, x.JSON)
-			case name == "mcstatus_slp_pong_response":
-				id, data, err := readPacket(bytes.NewReader(b), maxPong)
-				if err != nil || id != x.PacketID || len(data)+1 != x.FrameLength || b[0] != byte(x.FrameLength) {
-					t.Fatalf("pong frame: id %d, %d bytes, %v", id, len(data), err)
-				}
-				if err := decodePong(id, data, x.Payload); err != nil {
-					t.Error(err)
-				}
-			case strings.HasPrefix(name, "mcstatus_slp_handshake_request_"):
-				// An encoder vector: build it, and read it back as a server would.
-				if got := handshake(x.Address, x.Port, x.Version); !bytes.Equal(got, b) {
-					t.Errorf("Handshake = % x, want % x", got, b)
-				}
-				h, err := readHandshake(bytes.NewReader(b))
-				if err != nil || h != (sentHandshake{x.Version, x.Address, x.Port, x.Next}) || int(b[0]) != x.FrameLength {
-					t.Errorf("handshake %+v, %v", h, err)
-				}
-			case name == "mcstatus_slp_status_request":
-				if string(b) != statusRequest || x.FrameLength != 1 || x.PacketID != 0 {
-					t.Errorf("statusRequest = % x, fixture % x", statusRequest, b)
-				}
-			case strings.HasPrefix(name, "mcstatus_legacy_kick_payload_"):
-				fixtureLegacy(t, name, b, x.MOTD, x.Online, x.Max, x.VersionName, x.Protocol)
-			default:
-				t.Fatalf("fixture %s is not covered", name)
+			if err := decodePong(id, data, x.Payload); err != nil {
+				t.Error(err)
 			}
-		})
-	}
+		case strings.HasPrefix(name, "mcstatus_slp_handshake_request_"):
+			// An encoder vector: build it, and read it back as a server would.
+			if got := handshake(x.Address, x.Port, x.Version); !bytes.Equal(got, b) {
+				t.Errorf("Handshake = % x, want % x", got, b)
+			}
+			h, err := readHandshake(bytes.NewReader(b))
+			if err != nil || h != (sentHandshake{x.Version, x.Address, x.Port, x.Next}) || int(b[0]) != x.FrameLength {
+				t.Errorf("handshake %+v, %v", h, err)
+			}
+		case name == "mcstatus_slp_status_request":
+			if string(b) != statusRequest || x.FrameLength != 1 || x.PacketID != 0 {
+				t.Errorf("statusRequest = % x, fixture % x", statusRequest, b)
+			}
+		case strings.HasPrefix(name, "mcstatus_legacy_kick_payload_"):
+			fixtureLegacy(t, name, b, x.MOTD, x.Online, x.Max, x.VersionName, x.Protocol)
+		default:
+			t.Fatalf("fixture %s is not covered", name)
+		}
+	})
 }
 
 func fixtureStatus(t *testing.T, b []byte, frameLen, jsonLen int, want *fixtureStatusJSON) {

@@ -9,16 +9,16 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
-// SignsInOnce probes addr with q eight times at once: each probe succeeds, and
-// signIns (the fake's count of sign-ins) says one was made: the probes of one
-// module share a sign-in.
+// SignsInOnce probes addr with q eight times at once: each probe succeeds with
+// a name, and signIns (the fake's count of sign-ins) says one was made: the
+// probes of one module share a sign-in.
 func SignsInOnce(t testing.TB, q protocols.Querier, addr netip.AddrPort, signIns func() int32) {
 	t.Helper()
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if _, _, err := QueryWithin(t, q, addr, 5*time.Second); err != nil {
-				t.Error(err)
+			if res, _, err := QueryWithin(t, q, addr, 5*time.Second); err != nil || res.Name == "" {
+				t.Error(res, err)
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,22 +116,13 @@ var fixtureResults = map[string]struct {
 
 // TestFixtures decodes every real capture in shared/fixtures/quake3 in place.
 func TestFixtures(t *testing.T) {
-	dir := prototest.FixtureDir(t, "quake3")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
-	if len(files) == 0 {
-		t.Skip("no quake3 fixtures")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
-		t.Run(name, func(t *testing.T) {
-			e := prototest.ReadJSON[expected](t, f)
-			b := prototest.Fixture(t, "quake3", name+".bin")
-			r, err := decodeStatus(b, wire.Latin1)
-			prototest.NoError(t, err)
-			checkDecoded(t, r, e)
-			checkFixtureResult(t, name, r.result(true, true), e)
-		})
-	}
+	prototest.FixtureVectors(t, "quake3", func(t *testing.T, name string, e expected) {
+		b := prototest.Fixture(t, "quake3", name+".bin")
+		r, err := decodeStatus(b, wire.Latin1)
+		prototest.NoError(t, err)
+		checkDecoded(t, r, e)
+		checkFixtureResult(t, name, r.result(true, true), e)
+	})
 }
 
 // checkFixtureResult checks the Result of a real capture against its
