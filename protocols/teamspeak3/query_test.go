@@ -215,15 +215,10 @@ func BenchmarkQuery(b *testing.B) {
 }
 
 // TestQstatCrossCheck queries the same fake server with `quakestat -ts3` (the
-
 // voice port as its port= argument) and with the Querier, one after the other,
-
 // and compares players and max (qstat subtracts query clients too). qstat 2.17
-
 // garbles names with escapes in them (its in-place replacement overlaps: "Test\s[EU]"
-
 // comes out "Test [U]]"), so names are compared on a server whose name has none.
-
 func TestQstatCrossCheck(t *testing.T) {
 	prototest.NeedQstat(t)
 	plain := bytes.Replace(transcript(t, "ok_default"),
