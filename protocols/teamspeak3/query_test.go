@@ -134,10 +134,13 @@ func TestQueryVectors(t *testing.T) {
 	}
 }
 
-// Without options the query goes to port 10011 of the target's address.
+// Without options, or with query_port 0, the query goes to port 10011 of the
+// target's address.
 func TestDefaultQueryPort(t *testing.T) {
-	if q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier); q.queryPort != 10011 {
-		t.Errorf("query port %d", q.queryPort)
+	for _, s := range []protocols.Settings{{}, withQueryPort(0)} {
+		if q := prototest.MustNew(t, Protocol, s).(*querier); q.queryPort != 10011 {
+			t.Errorf("query port %d", q.queryPort)
+		}
 	}
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"query_port: -1": "query_port", "query_port: 65536": "query_port"})
 }
