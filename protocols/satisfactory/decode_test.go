@@ -65,7 +65,7 @@ func checkResult(t *testing.T, res *protocols.Result, w want) {
 	}
 	// The Lightweight Query reports no count at all: neither players nor bots.
 	prototest.CheckBots(t, res, prototest.Unknown, prototest.Unknown, true)
-	if res.Players.Known || res.MaxPlayers.Known || res.Bots.Known || res.Password != protocols.FlagUnknown {
+	if res.MaxPlayers.Known || res.Password != protocols.FlagUnknown {
 		t.Errorf("reported counts/password the protocol does not carry: %+v", res)
 	}
 	prototest.CheckInfoHas(t, res, w.Info)
