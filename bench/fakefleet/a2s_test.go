@@ -88,9 +88,6 @@ func TestQueryWithExporterQuerier(t *testing.T) {
 	}
 }
 
-// TestDelayCountsFromArrival: a request that waited in the socket before the fleet
-// read it has its reply's wait counted from its arrival (on Linux, the kernel's
-// stamp), as a prober sees it, and never less than the delay.
 // stampsActive waits until the kernel stamps datagrams as they arrive on pc:
 // Linux turns its timestamping on in deferred work the first time a socket asks
 // for it, and a datagram that comes before that work runs (a busy machine) is
@@ -116,6 +113,9 @@ func stampsActive(t *testing.T, pc, c *net.UDPConn) {
 	t.Skip("the kernel does not stamp arrivals on this machine")
 }
 
+// TestDelayCountsFromArrival: a request that waited in the socket before the fleet
+// read it has its reply's wait counted from its arrival (on Linux, the kernel's
+// stamp), as a prober sees it, and never less than the delay.
 func TestDelayCountsFromArrival(t *testing.T) {
 	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {

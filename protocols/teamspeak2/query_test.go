@@ -182,11 +182,8 @@ func BenchmarkQuery(b *testing.B) {
 }
 
 // TestQstatCrossCheck queries the same fake server with `quakestat -ts2` (the
-
 // voice port as its port= argument; qstat sends `si <port>` without `sel`) and
-
 // with the Querier, and compares the name, players and max.
-
 func TestQstatCrossCheck(t *testing.T) {
 	prototest.NeedQstat(t)
 	for name, set := range map[string]func(f *fake){

@@ -134,10 +134,13 @@ func TestQueryVectors(t *testing.T) {
 	}
 }
 
-// Without options the query goes to port 10011 of the target's address.
+// Without options, or with query_port 0, the query goes to port 10011 of the
+// target's address.
 func TestDefaultQueryPort(t *testing.T) {
-	if q := prototest.MustNew(t, Protocol, protocols.Settings{}).(*querier); q.queryPort != 10011 {
-		t.Errorf("query port %d", q.queryPort)
+	for _, s := range []protocols.Settings{{}, withQueryPort(0)} {
+		if q := prototest.MustNew(t, Protocol, s).(*querier); q.queryPort != 10011 {
+			t.Errorf("query port %d", q.queryPort)
+		}
 	}
 	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"query_port: -1": "query_port", "query_port: 65536": "query_port"})
 }
@@ -215,15 +218,10 @@ func BenchmarkQuery(b *testing.B) {
 }
 
 // TestQstatCrossCheck queries the same fake server with `quakestat -ts3` (the
-
 // voice port as its port= argument) and with the Querier, one after the other,
-
 // and compares players and max (qstat subtracts query clients too). qstat 2.17
-
 // garbles names with escapes in them (its in-place replacement overlaps: "Test\s[EU]"
-
 // comes out "Test [U]]"), so names are compared on a server whose name has none.
-
 func TestQstatCrossCheck(t *testing.T) {
 	prototest.NeedQstat(t)
 	plain := bytes.Replace(transcript(t, "ok_default"),

@@ -199,9 +199,7 @@ func TestQstat06(t *testing.T) {
 	f := &fake{body06: body06(t, "v06_players.hex")}
 	addr := prototest.UDP(t, f.handle)
 	qs := prototest.QstatJSON(t, "-tees", addr)
-	q, _ := newQuerier(settings(version06, 0))
-	res, err := q.Query(prototest.Context(t, 2*time.Second), protocols.At(addr), nil)
-	prototest.NoError(t, err)
+	res, _ := prototest.QueryOK(t, Protocol, addr, settings(version06, 0), 2*time.Second)
 	info := prototest.InfoOf(res)
 	if qs.Status != "online" || qs.Name != res.Name || qs.Map != res.Map || qs.Game != res.Game {
 		t.Errorf("qstat %+v, querier %q %q %q", qs, res.Name, res.Map, res.Game)
