@@ -170,7 +170,7 @@ func TestBotsMeaning(t *testing.T) {
 // that everything it returns is valid UTF-8. Seeds: testdata/, and the real
 // Nexuiz captures and the quake3 fixtures in ../shared when present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.Fuzz(f, decode, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
+	idtechtest.Fuzz(f, decode, func(t *testing.T, r *reply) *protocols.Result {
 		res := r.result(true, true)
 		if r.full() != (res.PlayerList != nil) || r.full() == (len(res.PhaseErrors) == 1) {
 			t.Fatalf("full %v, list %v, phase errors %v", r.full(), res.PlayerList, res.PhaseErrors)

@@ -50,7 +50,7 @@ func TestBotsNotReported(t *testing.T) {
 // real Quake II capture in ../shared), and the QuakeWorld captures, the closest
 // relatives, when ../shared is present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.Fuzz(f, decode, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
+	idtechtest.Fuzz(f, decode, func(t *testing.T, r *reply) *protocols.Result {
 		res := r.result(true, true)
 		for _, p := range res.PlayerList {
 			if p.Team != "" || p.DurationKnown {

@@ -289,7 +289,7 @@ func BenchmarkDecodeInfo(b *testing.B) {
 // that everything it returns is valid UTF-8. Seeds: testdata/, and the real
 // captures in ../shared when present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.Fuzz(f, decodeLatin1, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
+	idtechtest.Fuzz(f, decodeLatin1, func(t *testing.T, r *reply) *protocols.Result {
 		checkFuzzReply(t, r)
 		return r.result(true, true)
 	}, "fixtures/quake3/*.bin", "realworld/captures/*_q3-*.resp.bin")

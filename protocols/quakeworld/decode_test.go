@@ -111,7 +111,7 @@ func TestBotsNotReported(t *testing.T) {
 // that everything it returns is valid UTF-8. Seeds: testdata/, and the real
 // mvdsv captures in ../shared when present.
 func FuzzDecode(f *testing.F) {
-	idtechtest.Fuzz(f, decode, idtechtest.Kept, func(t *testing.T, r *reply) *protocols.Result {
+	idtechtest.Fuzz(f, decode, func(t *testing.T, r *reply) *protocols.Result {
 		res := r.result(true, true)
 		if !res.Players.Known || res.Players.Value != int64(len(res.PlayerList)) {
 			t.Fatalf("players %+v, %d listed", res.Players, len(res.PlayerList))
