@@ -189,7 +189,7 @@ func CheckUTF8(t testing.TB, res *protocols.Result) {
 			t.Errorf("invalid UTF-8 player %q", p.Name)
 		}
 	}
-	for _, kv := range res.Info {
+	for _, kv := range res.InfoKV() { // deferred info too
 		if !utf8.ValidString(kv.Key) || !utf8.ValidString(kv.Value) {
 			t.Errorf("invalid UTF-8 info %q", kv)
 		}

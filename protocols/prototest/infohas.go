@@ -8,8 +8,9 @@ import (
 
 // InfoOf is the result's info as a map (the last value of a key repeated).
 func InfoOf(res *protocols.Result) map[string]string {
-	info := make(map[string]string, len(res.Info))
-	for _, kv := range res.Info {
+	kvs := res.InfoKV() // deferred info too
+	info := make(map[string]string, len(kvs))
+	for _, kv := range kvs {
 		info[kv.Key] = kv.Value
 	}
 	return info

@@ -166,7 +166,6 @@ func TestQueryReplies(t *testing.T) {
 				}
 			}
 			if res != nil {
-				res.Info = res.InfoKV()
 				prototest.CheckInfoHas(t, res, tc.info)
 				prototest.CheckUTF8(t, res)
 				prototest.CheckBots(t, res, res.Players.Value, prototest.Unknown, true) // no bots: the count and the list are players

@@ -170,7 +170,6 @@ func checkResult(t *testing.T, in *info, kv []protocols.KV, ps []player, err err
 	if e.Result != nil {
 		prototest.CheckResult(t, res, *e.Result)
 	}
-	res.Info = res.InfoKV()
 	prototest.CheckUTF8(t, res)
 }
 
