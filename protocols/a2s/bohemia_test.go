@@ -188,7 +188,7 @@ func TestInfoQueue(t *testing.T) {
 			in, err := steam.DecodeInfo(readHex(t, tt.file))
 			prototest.NoError(t, err)
 			r := in.Result()
-			eq(t, "queue, info queued_players", [2]any{r.Queue, prototest.InfoOf(&protocols.Result{Info: r.InfoKV()})["queued_players"]}, [2]any{tt.queue, tt.infoQueue})
+			eq(t, "queue, info queued_players", [2]any{r.Queue, prototest.InfoOf(r)["queued_players"]}, [2]any{tt.queue, tt.infoQueue})
 			checkKV(t, r.InfoKV())
 			if tt.file == "info_dayz.hex" {
 				eq(t, "dayz app, players", [2]any{in.FullAppID(), r.Players}, [2]any{uint32(steam.AppIDDayZ), protocols.Known(60)})

@@ -56,7 +56,7 @@ func TestVectors(t *testing.T) {
 		}
 		prototest.CheckUTF8(t, &protocols.Result{Info: kv})
 		for _, k := range w.Absent {
-			if v, ok := prototest.InfoOf(&protocols.Result{Info: kv})[k]; ok {
+			if v, ok := prototest.KVMap(kv)[k]; ok {
 				t.Errorf("info %s = %q, want none", k, v)
 			}
 		}

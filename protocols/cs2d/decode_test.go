@@ -34,7 +34,7 @@ func TestDecodeVectors(t *testing.T) {
 		if !reflect.DeepEqual(res.PlayerList, w.Players) {
 			t.Errorf("players %+v, want %+v", res.PlayerList, w.Players)
 		}
-		rules := prototest.InfoOf(&protocols.Result{Info: res.Rules})
+		rules := prototest.KVMap(res.Rules)
 		for k, v := range w.Rules {
 			if rules[k] != v {
 				t.Errorf("rule %s = %q, want %q (rules %v)", k, rules[k], v, res.Rules)

@@ -254,7 +254,7 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rawName := prototest.InfoOf(&protocols.Result{Info: res.Rules})["si_name"]
+	rawName := prototest.KVMap(res.Rules)["si_name"]
 	if qs.Name != clean(rawName, false) {
 		t.Errorf("qstat name %q, raw si_name %q", qs.Name, rawName)
 	}

@@ -102,7 +102,7 @@ func TestRules(t *testing.T) {
 	g, err := decodePacket(prototest.HexFile(t, "v7_ticks_gamescript.hex"))
 	prototest.NoError(t, err)
 	res := g.Result(true)
-	rules := prototest.InfoOf(&protocols.Result{Info: res.Rules})
+	rules := prototest.KVMap(res.Rules)
 	if rules["newgrf_4A4C4D01"] != "00112233445566778899aabbccddeeff Trains" || rules["gamescript_name"] != "CityGrowth" {
 		t.Errorf("rules %v", rules)
 	}

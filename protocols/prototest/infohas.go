@@ -6,14 +6,17 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 )
 
-// InfoOf is the result's info as a map (the last value of a key repeated).
-func InfoOf(res *protocols.Result) map[string]string {
-	kvs := res.InfoKV() // deferred info too
-	info := make(map[string]string, len(kvs))
+// InfoOf is the result's info, deferred too, as a map (KVMap).
+func InfoOf(res *protocols.Result) map[string]string { return KVMap(res.InfoKV()) }
+
+// KVMap is a key/value list (info, rules) as a map: the last value of a key
+// repeated.
+func KVMap(kvs []protocols.KV) map[string]string {
+	m := make(map[string]string, len(kvs))
 	for _, kv := range kvs {
-		info[kv.Key] = kv.Value
+		m[kv.Key] = kv.Value
 	}
-	return info
+	return m
 }
 
 // CheckInfoHas asserts that the result's info holds each key of want with its

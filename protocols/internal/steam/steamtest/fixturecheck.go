@@ -161,7 +161,7 @@ func checkSource(t *testing.T, c checker, in *steam.Info) {
 func checkInfoKV(t *testing.T, c checker, kvs []protocols.KV, trailing int) {
 	t.Helper()
 	CheckKV(t, kvs)
-	kv := prototest.InfoOf(&protocols.Result{Info: kvs})
+	kv := prototest.KVMap(kvs)
 	// Info's app_id is the full one (from game_id); a server type 0 reads "0".
 	alias := map[string]string{"app_id": "game_id_app_id"}
 	if c.want["server_type_byte"] == 0.0 {
