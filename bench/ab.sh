@@ -8,6 +8,7 @@
 #   bench/ab.sh 7af943b HEAD
 #   PAIRS=6 DURATION=10s bench/ab.sh HEAD~1 HEAD
 #   ENV_B=GOMAXPROCS=1 bench/ab.sh HEAD HEAD     # one build, two environments
+#   GO_TAGS=gse_portable bench/ab.sh HEAD~1 HEAD # the portable path (udp_pooled.go)
 #
 # ENV_A and ENV_B (space-separated NAME=VALUE words) are the environment each
 # side's exporter runs with, beside the shell's.
@@ -21,6 +22,7 @@ CONNS=${CONNS:-50}
 FLEET=${FLEET:-1000}
 FLEET_PORT=${FLEET_PORT:-21000}
 HTTP_PORT=${HTTP_PORT:-19660}
+GO_TAGS=${GO_TAGS:-}
 command -v wrk >/dev/null || { echo "ab.sh: wrk is needed (bench/run.sh installs it)" >&2; exit 1; }
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gse-ab.XXXXXX")
@@ -34,7 +36,7 @@ for rev in "$1" "$2"; do
   [ -x "$TMP/exporter-$rev" ] && continue
   mkdir -p "$TMP/src-$rev"
   git -C "$ROOT" archive "$rev" | tar -x -C "$TMP/src-$rev"
-  (cd "$TMP/src-$rev" && go build -o "$TMP/exporter-$rev" .)
+  (cd "$TMP/src-$rev" && go build -tags "$GO_TAGS" -o "$TMP/exporter-$rev" .)
 done
 (cd "$ROOT" && go build -tags tools -o "$TMP/fakefleet" ./bench/fakefleet)
 "$TMP/fakefleet" -listen 127.0.0.1 -base-port "$FLEET_PORT" -count "$FLEET" -proto a2s -challenge >"$TMP/fleet.log" 2>&1 &

@@ -9,9 +9,10 @@ package wire
 // (net.DialUDP: seven system calls and a dozen allocations, a quarter of a probe's
 // CPU), a socket is taken from a small free list and connected again to the
 // query's address. A connect names the new peer (the BSDs disconnect the old one
-// first; on Linux release undoes the connect, which also gives back the port and
-// the source address the old route chose). What arrived since the last query is
-// read and dropped right after the new connect, before anything is sent. A socket
+// first; Linux keeps the source address the old route chose, so a query of another
+// IP address undoes the old connect first, see disconnect). What arrived since the
+// last query is read and dropped right after the new connect, before anything is
+// sent. A socket
 // serves at most socketUses queries and socketAge of time, as Linux's shared ones
 // do, so its port changes as often.
 //
@@ -42,12 +43,15 @@ type pooledSocket struct {
 	born time.Time
 	uses int
 	rawReader
-	// connectFn and disconnectFn are bound once per socket, as readFn is: a
-	// closure per query would cost two allocations each. connectFn connects to
-	// peer; both leave their error in ctlErr.
-	connectFn, disconnectFn func(fd uintptr)
-	peer                    syscall.Sockaddr
-	ctlErr                  error
+	// connectFn is bound once per socket, as readFn is: a closure per query would
+	// cost two allocations. It connects to peer and leaves its error in ctlErr.
+	connectFn func(fd uintptr)
+	peer      syscall.Sockaddr
+	ctlErr    error
+	// ip is the address the socket is connected to; moved, that the query it is
+	// taken for names another (connect undoes the old connect first).
+	ip    netip.Addr
+	moved bool
 }
 
 // idleList is the free list of the family.
@@ -73,7 +77,7 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 		if p == nil {
 			break
 		}
-		if p.connect(sa) == nil {
+		if p.connect(sa, addr.Addr()) == nil {
 			s.p = p
 			return nil
 		}
@@ -92,9 +96,9 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 		c.Close()
 		return err
 	}
-	p := &pooledSocket{c: c, v6: v6, born: time.Now()}
+	p := &pooledSocket{c: c, v6: v6, born: time.Now(), ip: addr.Addr()}
 	p.init(raw)
-	p.connectFn, p.disconnectFn = p.doConnect, p.doDisconnect
+	p.connectFn = p.doConnect
 	s.p = p
 	return nil
 }
@@ -125,21 +129,22 @@ var errBusySocket = errors.New("wire: datagrams still arriving on an idle socket
 // connect names the socket's new peer and drops what arrived since its last query:
 // late replies to it, and an ICMP error it caused (read as ECONNREFUSED, which the
 // read clears).
-func (p *pooledSocket) connect(sa syscall.Sockaddr) error {
+func (p *pooledSocket) connect(sa syscall.Sockaddr, ip netip.Addr) error {
 	p.peer = sa
-	return p.control(p.connectFn)
-}
-
-// control runs f (connectFn, disconnectFn) on the descriptor and returns its error.
-func (p *pooledSocket) control(f func(fd uintptr)) error {
+	p.moved, p.ip = ip != p.ip, ip
 	p.ctlErr = nil
-	if err := p.raw.Control(f); err != nil {
+	if err := p.raw.Control(p.connectFn); err != nil {
 		return err
 	}
 	return p.ctlErr
 }
 
 func (p *pooledSocket) doConnect(fd uintptr) {
+	if p.moved {
+		if p.ctlErr = disconnect(fd); p.ctlErr != nil {
+			return
+		}
+	}
 	if p.ctlErr = syscall.Connect(int(fd), p.peer); p.ctlErr != nil {
 		return
 	}
@@ -158,8 +163,6 @@ func (p *pooledSocket) doConnect(fd uintptr) {
 	p.ctlErr = errBusySocket
 }
 
-func (p *pooledSocket) doDisconnect(fd uintptr) { p.ctlErr = disconnect(fd) }
-
 // release returns the socket to the free list when it may serve another query,
 // or closes it.
 func (s *udpSocket) release() error {
@@ -167,8 +170,8 @@ func (s *udpSocket) release() error {
 	s.p = nil
 	p.uses++
 	l := idleList(p.v6)
-	// takeIdle judges its age; a full list would close it after the disconnect.
-	if s.own || p.uses >= socketUses || len(l) == cap(l) || p.control(p.disconnectFn) != nil {
+	// takeIdle judges its age.
+	if s.own || p.uses >= socketUses || len(l) == cap(l) {
 		return p.c.Close()
 	}
 	select {
