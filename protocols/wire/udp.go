@@ -198,7 +198,11 @@ func (u *UDPConn) SetReadDeadline(t time.Time) error {
 }
 
 // Send writes one datagram. b must not be modified afterwards: the trace keeps it.
-func (u *UDPConn) Send(b []byte) error {
+func (u *UDPConn) Send(b []byte) error { return u.send(b, false) }
+
+// send is Send; ask, that a Recv follows at once (Request), so a pooled socket
+// may send b from within that read (udp_pooled.go).
+func (u *UDPConn) send(b []byte, ask bool) error {
 	u.tr.Sent(b)
 	if u.tr != nil {
 		u.tr.Attempts++
@@ -208,6 +212,8 @@ func (u *UDPConn) Send(b []byte) error {
 		err = net.ErrClosed
 	} else if u.sh != nil {
 		err = u.sh.write(b)
+	} else if ask {
+		err = u.s.ask(b)
 	} else {
 		_, err = u.s.Write(b)
 	}
@@ -259,7 +265,7 @@ func (u *UDPConn) Request(ctx context.Context, req []byte, accept func([]byte) b
 	deadline, hasDeadline := ctx.Deadline()
 	ignored := 0
 	for attempt := 0; ; attempt++ {
-		if err := u.Send(req); err != nil {
+		if err := u.send(req, true); err != nil {
 			return nil, err
 		}
 		left := u.Retries - attempt

@@ -41,6 +41,9 @@ func (s *udpSocket) SetDeadline(t time.Time) error     { return s.c.SetDeadline(
 func (s *udpSocket) SetReadDeadline(t time.Time) error { return s.c.SetReadDeadline(t) }
 func (s *udpSocket) Write(b []byte) (int, error)       { return s.c.Write(b) }
 
+// ask sends b for a reply read at once (a plain write here).
+func (s *udpSocket) ask(b []byte) error { _, err := s.Write(b); return err }
+
 // recv waits for the next datagram and returns a copy of it sized to fit. The read
 // buffer is MaxDatagram bytes, so no datagram is cut short; unlike the Linux path
 // it is held for as long as the read blocks.

@@ -55,6 +55,9 @@ func (s *udpSocket) SetDeadline(t time.Time) error     { return s.f.SetDeadline(
 func (s *udpSocket) SetReadDeadline(t time.Time) error { return s.f.SetReadDeadline(t) }
 func (s *udpSocket) Write(b []byte) (int, error)       { return s.f.Write(b) }
 
+// ask sends b for a reply read at once (a plain write here).
+func (s *udpSocket) ask(b []byte) error { _, err := s.Write(b); return err }
+
 // setReadBuffer asks for a receive buffer of n bytes (best effort).
 func (s *udpSocket) setReadBuffer(n int) {
 	s.raw.Control(func(fd uintptr) {

@@ -52,6 +52,8 @@ type pooledSocket struct {
 	// taken for names another (connect undoes the old connect first).
 	ip    netip.Addr
 	moved bool
+	// pending is the request ask left for the next recv to send.
+	pending []byte
 }
 
 // idleList is the free list of the family.
@@ -98,7 +100,7 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 	}
 	p := &pooledSocket{c: c, v6: v6, born: time.Now(), ip: addr.Addr()}
 	p.init(raw)
-	p.connectFn = p.doConnect
+	p.connectFn, p.readFn = p.doConnect, p.sendOrRead
 	s.p = p
 	return nil
 }
@@ -166,6 +168,7 @@ func (p *pooledSocket) doConnect(fd uintptr) {
 // release returns the socket to the free list when it may serve another query,
 // or closes it.
 func (s *udpSocket) release() error {
+	s.flush() // a request asked, though no reply was read
 	p := s.p
 	s.p = nil
 	p.uses++
@@ -185,9 +188,75 @@ func (s *udpSocket) release() error {
 func (s *udpSocket) Close() error                      { return s.p.c.Close() }
 func (s *udpSocket) SetDeadline(t time.Time) error     { return s.p.c.SetDeadline(t) }
 func (s *udpSocket) SetReadDeadline(t time.Time) error { return s.p.c.SetReadDeadline(t) }
-func (s *udpSocket) Write(b []byte) (int, error)       { return s.p.c.Write(b) }
 
-func (s *udpSocket) recv() ([]byte, error) { return s.p.recv() }
+// Write sends b now, after a request ask left for the read.
+func (s *udpSocket) Write(b []byte) (int, error) {
+	if err := s.flush(); err != nil {
+		return 0, err
+	}
+	return s.p.c.Write(b)
+}
+
+// ask sends b for a reply read at once: it leaves b for recv to send from the
+// poller's read callback. Sent once the poller's readiness is reset, its reply
+// cannot be missed, and the read that would find nothing yet, a system call a
+// query, is not made.
+func (s *udpSocket) ask(b []byte) error {
+	if err := s.flush(); err != nil {
+		return err
+	}
+	s.p.pending = b
+	return nil
+}
+
+// flush sends a request ask left unsent.
+func (s *udpSocket) flush() error {
+	p := s.p
+	if p.pending == nil {
+		return nil
+	}
+	b := p.pending
+	p.pending = nil
+	_, err := p.c.Write(b)
+	return err
+}
+
+func (s *udpSocket) recv() ([]byte, error) {
+	p := s.p
+	for {
+		b, err := p.recv()
+		if err != nil || b != nil || p.pending == nil {
+			return b, err
+		}
+		// The send buffer was full: a plain write waits for room.
+		if err := s.flush(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// sendOrRead is the socket's read callback: it sends the pending request, or
+// else reads a datagram (rawReader.read).
+func (p *pooledSocket) sendOrRead(fd uintptr) bool {
+	b := p.pending
+	if b == nil {
+		return p.read(fd)
+	}
+	for {
+		_, err := syscall.Write(int(fd), b)
+		switch err {
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return true // recv writes it the plain way
+		case nil:
+			p.pending = nil
+			return false // and wait for the reply
+		}
+		p.pending, p.gotErr = nil, err
+		return true
+	}
+}
 
 // setReadBuffer asks for a receive buffer of n bytes (best effort); the socket is
 // then not reused.

@@ -130,3 +130,34 @@ func TestPooledSocketRetires(t *testing.T) {
 		t.Error("a list query's socket, its buffer raised, went back to the free list")
 	}
 }
+
+// TestPooledSocketAsk: a request Request asks is sent from within the read that
+// follows, yet a Send after it, or a Close without a read, still sends it first.
+func TestPooledSocketAsk(t *testing.T) {
+	emptyIdle(t)
+	got := make(chan string, 8)
+	srv := udpServer(t, func(req []byte, _ int) [][]byte { got <- string(req); return nil })
+	c, err := DialUDP(ctxT(t, time.Second), srv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.send([]byte("a"), true); err != nil {
+		t.Fatal(err)
+	}
+	if c.s.p.pending == nil {
+		t.Error("the asked request went out before its read")
+	}
+	c.Send([]byte("b"))
+	c.send([]byte("c"), true)
+	c.Close()
+	for _, want := range []string{"a", "b", "c"} {
+		select {
+		case g := <-got:
+			if g != want {
+				t.Fatalf("server got %q, want %q", g, want)
+			}
+		case <-time.After(time.Second):
+			t.Fatalf("server never got %q", want)
+		}
+	}
+}
