@@ -152,7 +152,7 @@ func (p *pooledSocket) doConnect(fd uintptr) {
 	}
 	var one [1]byte // a datagram read into a short buffer is dropped whole
 	for range maxDrain {
-		_, err := syscall.Read(int(fd), one[:])
+		_, err := sysRead(fd, one[:])
 		switch err {
 		case syscall.EAGAIN:
 			return
@@ -243,7 +243,7 @@ func (p *pooledSocket) sendOrRead(fd uintptr) bool {
 		return p.read(fd)
 	}
 	for {
-		_, err := syscall.Write(int(fd), b)
+		_, err := sysWrite(fd, b)
 		switch err {
 		case syscall.EINTR:
 			continue

@@ -62,7 +62,7 @@ func (r *rawReader) read(fd uintptr) (done bool) {
 func readDatagram(fd uintptr) (b []byte, err error, done bool) {
 	buf := getBuf()
 	defer putBuf(buf)
-	n, err := syscall.Read(int(fd), buf)
+	n, err := sysRead(fd, buf)
 	switch {
 	case err == syscall.EAGAIN || err == syscall.EINTR:
 		return nil, nil, false
