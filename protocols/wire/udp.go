@@ -66,7 +66,7 @@ func putBuf(b []byte) { buffers.put(b) }
 // connects one of a pool again, udp_dial.go dials through package net).
 type UDPConn struct {
 	sh   *shared // nil: s is the socket
-	left bool    // Close ended the registration sh
+	left bool    // Close ran: the registration sh, or the socket s, is given back
 	s    udpSocket
 	tr   *Trace
 	stop func() bool
@@ -167,12 +167,14 @@ func watchCancel(ctx context.Context, c interface{ SetDeadline(time.Time) error 
 
 // Close releases the socket.
 func (u *UDPConn) Close() error {
+	// The registration or the socket goes back to a pool: once only, and never
+	// used again (a pooled socket may serve another query by then).
+	if u.left {
+		return nil
+	}
+	u.left = true
 	if u.sh != nil {
-		// The registration goes back to a pool: once only, and never used again.
-		if !u.left {
-			u.left = true
-			u.sh.leave()
-		}
+		u.sh.leave()
 		return nil
 	}
 	if u.stop != nil && !u.stop() {
@@ -188,10 +190,11 @@ func (u *UDPConn) SetReadDeadline(t time.Time) error {
 		return nil
 	}
 	u.readDeadline = t
-	if u.sh != nil {
-		if !u.left {
-			u.sh.deadline = t
-		}
+	switch {
+	case u.left:
+		return nil
+	case u.sh != nil:
+		u.sh.deadline = t
 		return nil
 	}
 	return u.s.SetReadDeadline(t)

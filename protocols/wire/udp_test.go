@@ -107,6 +107,30 @@ func TestRequestSkipsRejectedReplies(t *testing.T) {
 	}
 }
 
+// TestClosedConn: a query's socket used after Close fails (netErr names it a
+// cancelled probe), on every path: a pooled socket (udp_pooled.go) may serve
+// another query by then.
+func TestClosedConn(t *testing.T) {
+	addr := udpServer(t, func(req []byte, _ int) [][]byte { return [][]byte{req} })
+	c, err := DialUDP(ctxT(t, time.Second), addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
+	if err := c.Send([]byte("x")); err == nil {
+		t.Errorf("Send after Close: %v", err)
+	}
+	if _, err := c.Recv(); err == nil {
+		t.Errorf("Recv after Close: %v", err)
+	}
+	c.SetReadDeadline(time.Now())
+}
+
 func TestRequestRetries(t *testing.T) {
 	// The server drops the first two requests.
 	addr := udpServer(t, func(req []byte, n int) [][]byte {
