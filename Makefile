@@ -109,7 +109,7 @@ test: test-deps
 	$(GOTEST) -race -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh race) || failed="$$failed race"; \
 	$(GOTEST) -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh plain) || failed="$$failed test"; \
 	norace=$$(scripts/testsets.sh norace); [ -z "$$norace" ] || $(GOTEST) -count=1 $$norace || failed="$$failed norace"; \
-	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ || failed="$$failed gse_portable"; \
+	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ ./protocols/ ./protocols/auto/ || failed="$$failed gse_portable"; \
 	$(GOTEST) -count=1 -tags gse_portable -run '^TestFootprint$$' ./web/ || failed="$$failed gse_portable"; \
 	wait; cat $$waiting/*.out; [ -z "$$(grep -vx 0 $$waiting/[0-9]*.rc)" ] || failed="$$failed waiting"; \
 	[ "$$(cat $$waiting/chart.rc)" = 0 ] || failed="$$failed chart"; rm -rf $$waiting; \
