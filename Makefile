@@ -110,7 +110,7 @@ test: test-deps
 	$(GOTEST) -count=1 $(TOOLS_TAGS) $$(scripts/testsets.sh plain) || failed="$$failed test"; \
 	norace=$$(scripts/testsets.sh norace); [ -z "$$norace" ] || $(GOTEST) -count=1 $$norace || failed="$$failed norace"; \
 	$(GOTEST) -race -count=1 -tags gse_portable ./protocols/wire/ ./protocols/ ./protocols/auto/ || failed="$$failed gse_portable"; \
-	$(GOTEST) -count=1 -tags gse_portable -run '^TestFootprint$$' ./web/ || failed="$$failed gse_portable"; \
+	$(GOTEST) -count=1 -tags gse_portable -run '^TestFootprint$$' ./web/ || failed="$$failed gse_portable_footprint"; \
 	wait; cat $$waiting/*.out; [ -z "$$(grep -vx 0 $$waiting/[0-9]*.rc)" ] || failed="$$failed waiting"; \
 	[ "$$(cat $$waiting/chart.rc)" = 0 ] || failed="$$failed chart"; rm -rf $$waiting; \
 	GSE_LOAD_TESTS=1 $(GOTEST) -race -count=1 -p 1 -run '$(LOAD_TESTS)' $(LOAD_PKGS) || failed="$$failed load"; \

@@ -54,7 +54,8 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 		"run -tags tools ./scripts/gotest -race -count=1 -tags tools ", // the race set
 		"run -tags tools ./scripts/gotest -count=1 -tags tools ",       // the plain set
 		"run -tags tools ./scripts/gotest -count=1 ./collector ",       // the race set's !race tests (scripts/testsets.sh norace)
-		"run -tags tools ./scripts/gotest -race -count=1 -tags gse_portable ./protocols/wire/",
+		"run -tags tools ./scripts/gotest -race -count=1 -tags gse_portable ./protocols/wire/ ./protocols/ ./protocols/auto/",
+		"run -tags tools ./scripts/gotest -count=1 -tags gse_portable -run ^TestFootprint$ ./web/",
 		"run -tags tools ./scripts/gotest -race -count=1 -p 1 -run ^(TestLoad.*|TestCrowdOfCallers)$ ./hostile/ .",
 	}
 	ok := len(calls) == len(want)
@@ -87,7 +88,7 @@ func TestMakeTestRunsEveryStep(t *testing.T) {
 	if !strings.Contains(calls[1], " ./collector ") || !strings.Contains(calls[1], " ./web") || strings.Contains(calls[1], " ./protocols/quake3") {
 		t.Errorf("the race set is %q: want collector and web in it, the quake3 decoder not", calls[1])
 	}
-	if !strings.Contains(string(out), "make test: failed: vet race test norace gse_portable waiting chart load") {
+	if !strings.Contains(string(out), "make test: failed: vet race test norace gse_portable gse_portable_footprint waiting chart load") {
 		t.Errorf("make test does not say which steps failed:\n%s", out)
 	}
 }
