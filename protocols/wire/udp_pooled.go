@@ -12,9 +12,8 @@ package wire
 // first; Linux keeps the source address the old route chose, so a query of another
 // IP address undoes the old connect first, see disconnect). What arrived since the
 // last query is read and dropped right after the new connect, before anything is
-// sent. A socket
-// serves at most socketUses queries and socketAge of time, as Linux's shared ones
-// do, so its port changes as often.
+// sent. A socket serves at most socketUses queries and socketAge of time, as
+// Linux's shared ones do, so its port changes as often.
 //
 // Why not an unconnected socket shared by many queries, as on Linux: off Linux
 // nothing names the destination of an ICMP error on an unconnected socket (Linux
