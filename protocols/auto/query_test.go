@@ -102,9 +102,11 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
-// TestSocketsClosed: when Query returns, every candidate's socket is closed (or,
+// TestSocketsClosed: once Query returns, every candidate's socket is closed (or,
 // on the portable path, back in its pool for the next query), although only one
-// of them answered: queries after the first open no more descriptors.
+// of them answered: queries after the first leave no more descriptors open. A
+// shared socket's rotation (shared_pool_linux.go) may hold one more for a moment:
+// a leak is what stays.
 func TestSocketsClosed(t *testing.T) {
 	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
 		t.Skip("no /proc/self/fd")
@@ -122,7 +124,11 @@ func TestSocketsClosed(t *testing.T) {
 	for range 5 {
 		query()
 	}
-	if after := fds(); after > before {
+	after := fds()
+	for end := time.Now().Add(2 * time.Second); after > before && time.Now().Before(end); after = fds() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after > before {
 		t.Errorf("%d descriptors open before, %d after: sockets outlive Query", before, after)
 	}
 }
