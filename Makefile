@@ -134,6 +134,7 @@ GOLANGCI ?= $(shell command -v golangci-lint || echo $$(go env GOPATH)/bin/golan
 lint:
 	@test -x "$(GOLANGCI)" || $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 	$(GOLANGCI) run --build-tags tools ./...
+	$(GOLANGCI) run --build-tags tools,gse_portable ./protocols/wire/
 
 GOFMT_CHECK = { test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; false; }; }
 vet:

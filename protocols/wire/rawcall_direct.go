@@ -3,30 +3,19 @@
 package wire
 
 import (
+	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// sysRead and sysWrite are read(2) and write(2) of a non-blocking socket, called
-// without marking the goroutine's P as in a system call: the first such mark after
-// a moment with every P idle wakes the runtime's sysmon, which then polls for a
-// millisecond and more (web/fast_io_linux.go measured a tenth of a busy exporter's
-// CPU). A non-blocking call returns at once, so nothing is lost by keeping the P.
-// These kernels take system calls directly; the others go through libc
-// (rawcall_libc.go).
-func sysRead(fd uintptr, b []byte) (int, error) {
+// sysRead is read(2) of a non-blocking socket, called without marking the
+// goroutine's P as in a system call: the first such mark after a moment with every
+// P idle wakes the runtime's sysmon, which then polls for a millisecond and more
+// (web/fast_io_linux.go measured a tenth of a busy exporter's CPU). A non-blocking
+// call returns at once, so nothing is lost by keeping the P. These kernels take
+// system calls directly; the others go through libc (rawcall_libc.go).
+func sysRead(fd uintptr, b []byte) (int, syscall.Errno) {
 	n, _, errno := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(n), nil
-}
-
-func sysWrite(fd uintptr, b []byte) (int, error) {
-	n, _, errno := unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(n), nil
+	return int(n), errno
 }

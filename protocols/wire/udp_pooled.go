@@ -176,13 +176,13 @@ func (p *pooledSocket) doConnect(fd uintptr) {
 	}
 	var one [1]byte // a datagram read into a short buffer is dropped whole
 	for range maxDrain {
-		_, err := sysRead(fd, one[:])
-		switch err {
+		_, errno := sysRead(fd, one[:])
+		switch errno {
 		case syscall.EAGAIN:
 			return
-		case nil, syscall.EINTR, syscall.ECONNREFUSED:
+		case 0, syscall.EINTR, syscall.ECONNREFUSED:
 		default:
-			p.ctlErr = err
+			p.ctlErr = errno
 			return
 		}
 	}
@@ -267,17 +267,17 @@ func (p *pooledSocket) sendOrRead(fd uintptr) bool {
 		return p.read(fd)
 	}
 	for {
-		_, err := sysWrite(fd, b)
-		switch err {
+		_, errno := sysWrite(fd, b)
+		switch errno {
 		case syscall.EINTR:
 			continue
 		case syscall.EAGAIN:
 			return true // recv writes it the plain way
-		case nil:
+		case 0:
 			p.pending = nil
 			return false // and wait for the reply
 		}
-		p.pending, p.gotErr = nil, err
+		p.pending, p.gotErr = nil, errno
 		return true
 	}
 }

@@ -62,12 +62,13 @@ func (r *rawReader) read(fd uintptr) (done bool) {
 func readDatagram(fd uintptr) (b []byte, err error, done bool) {
 	buf := getBuf()
 	defer putBuf(buf)
-	n, err := sysRead(fd, buf)
-	switch {
-	case err == syscall.EAGAIN || err == syscall.EINTR:
+	n, errno := sysRead(fd, buf)
+	switch errno {
+	case 0:
+	case syscall.EAGAIN, syscall.EINTR:
 		return nil, nil, false
-	case err != nil:
-		return nil, err, true
+	default:
+		return nil, errno, true
 	}
 	b = make([]byte, n)
 	copy(b, buf[:n])
