@@ -12,7 +12,7 @@ import (
 // sysRead is read(2) of a non-blocking socket, called without marking the
 // goroutine's P as in a system call: the first such mark after a moment with every
 // P idle wakes the runtime's sysmon, which then polls for a millisecond and more
-// (web/fast_io_linux.go measured a tenth of a busy exporter's CPU). A non-blocking
+// (web/fast_io_direct.go measured a tenth of a busy exporter's CPU). A non-blocking
 // call returns at once, so nothing is lost by keeping the P. These kernels take
 // system calls directly; the others go through libc (rawcall_libc.go).
 func sysRead(fd uintptr, b []byte) (int, syscall.Errno) {

@@ -1,3 +1,5 @@
+//go:build linux || freebsd || netbsd || dragonfly
+
 package web
 
 import (
@@ -15,7 +17,8 @@ import (
 // wakes the runtime's sysmon, which then polls every 20 µs for a millisecond and
 // more: on a busy exporter, thousands of wake-ups a second and a tenth of its
 // CPU. A non-blocking read or write of a socket returns at once, so nothing is
-// lost by keeping the P.
+// lost by keeping the P. These kernels take system calls directly; macOS and
+// OpenBSD only through libc (fast_io_other.go).
 type rawIO struct {
 	rc                     syscall.RawConn
 	readFn, idleFn, sendFn func(fd uintptr) bool
