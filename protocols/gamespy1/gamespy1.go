@@ -59,7 +59,6 @@ var build = protocols.WithOptions("gamespy1", func(s protocols.Settings, opts Op
 		return nil, fmt.Errorf("gamespy1 options: request: %q is not one of %q, %q, %q",
 			opts.Request, requestStatus, requestXServerQuery, requestSeparate)
 	}
-	text := opts.Encoding.Or(nil)
-	q.text = text
+	q.text = opts.Encoding.Or(nil)
 	return protocols.OverUDP(s.Retries, q.query), nil
 })

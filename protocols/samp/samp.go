@@ -75,7 +75,6 @@ var newQuerier = protocols.WithOptions("samp", func(s protocols.Settings, o Opti
 	default:
 		return nil, fmt.Errorf("samp options: unknown variant %q (samp, openmp, vcmp)", o.Variant)
 	}
-	dec := o.Encoding.Or(wire.UTF8)
-	q.text = dec
+	q.text = o.Encoding.Or(wire.UTF8)
 	return q, nil
 })
