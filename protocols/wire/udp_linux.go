@@ -18,30 +18,14 @@ type udpSocket struct {
 }
 
 // open connects a non-blocking UDP socket to addr and hands it to the runtime's
-// poller. net.DialUDP would add three more system calls per probe (SO_BROADCAST,
-// getsockname, getpeername) and several allocations for addresses nobody reads here.
+// poller (dialSocket).
 func (s *udpSocket) open(addr netip.AddrPort) error {
 	sa, v6, err := sockaddr(addr)
 	if err != nil {
 		return err
 	}
-	family := syscall.AF_INET
-	if v6 {
-		family = syscall.AF_INET6
-	}
-	fd, err := syscall.Socket(family, syscall.SOCK_DGRAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, syscall.IPPROTO_UDP)
+	f, raw, err := dialSocket(sa, v6)
 	if err != nil {
-		return os.NewSyscallError("socket", err)
-	}
-	if err := syscall.Connect(fd, sa); err != nil {
-		syscall.Close(fd)
-		return os.NewSyscallError("connect", err)
-	}
-	// A non-blocking descriptor: os.NewFile registers it with the poller.
-	f := os.NewFile(uintptr(fd), "udp")
-	raw, err := f.SyscallConn()
-	if err != nil {
-		f.Close()
 		return err
 	}
 	s.f = f

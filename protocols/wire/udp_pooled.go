@@ -84,13 +84,8 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 		}
 		p.c.Close() // a socket that cannot be connected again is dropped
 	}
-	f, err := dialSocket(sa, v6)
+	f, raw, err := dialSocket(sa, v6)
 	if err != nil {
-		return err
-	}
-	raw, err := f.SyscallConn()
-	if err != nil {
-		f.Close()
 		return err
 	}
 	p := &pooledSocket{c: f, v6: v6, born: time.Now(), ip: addr.Addr()}
@@ -98,35 +93,6 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 	p.connectFn, p.readFn = p.doConnect, p.sendOrRead
 	s.p = p
 	return nil
-}
-
-// dialSocket opens a non-blocking UDP socket connected to sa and hands it to the
-// runtime's poller (os.NewFile). net.DialUDP would do more, and would grow the
-// goroutine's stack past 4 KiB here, deep in a probe: each of 10,000 probes
-// waiting on silent servers then held 8 KiB of stack, not 4.
-func dialSocket(sa syscall.Sockaddr, v6 bool) (*os.File, error) {
-	family := syscall.AF_INET
-	if v6 {
-		family = syscall.AF_INET6
-	}
-	syscall.ForkLock.RLock() // no exec may inherit it before close-on-exec is set
-	fd, err := syscall.Socket(family, syscall.SOCK_DGRAM, syscall.IPPROTO_UDP)
-	if err == nil {
-		syscall.CloseOnExec(fd)
-	}
-	syscall.ForkLock.RUnlock()
-	if err != nil {
-		return nil, os.NewSyscallError("socket", err)
-	}
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
-		return nil, os.NewSyscallError("setnonblock", err)
-	}
-	if err := syscall.Connect(fd, sa); err != nil {
-		syscall.Close(fd)
-		return nil, os.NewSyscallError("connect", err)
-	}
-	return os.NewFile(uintptr(fd), "udp"), nil
 }
 
 // takeIdle returns a socket of the family from the free list, closing the ones
