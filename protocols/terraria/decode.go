@@ -91,8 +91,10 @@ func (st *status) check() error {
 	case "200":
 	case "":
 		return fmt.Errorf("%w: no status field: not a TShock /v2/server/status reply", wire.ErrMalformed)
-	case "401", "403":
-		return fmt.Errorf("%w: TShock status %s: authentication failed: this server requires a REST token for /v2/server/status (EnableTokenEndpointAuthentication), which the exporter does not send", wire.ErrServer, code)
+	case "401": // no token sent
+		return fmt.Errorf("%w: TShock status 401: authentication failed: this server requires a REST token for /v2/server/status (EnableTokenEndpointAuthentication): give the module one (terraria: {token_file: ...}, a token of TShock's ApplicationRestTokens)", wire.ErrServer)
+	case "403":
+		return fmt.Errorf("%w: TShock status 403: authentication failed: the module's REST token was refused (not one TShock knows, or its group lost the right)", wire.ErrServer)
 	case "404":
 		return fmt.Errorf("%w: TShock status 404: no /v2/server/status endpoint on this REST API", wire.ErrServer)
 	default:

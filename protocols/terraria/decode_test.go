@@ -66,8 +66,8 @@ func TestDecodeErrors(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{"token_required.json", wire.ErrServer, "authentication failed"},
-		{"token_invalid.json", wire.ErrServer, "authentication failed"},
+		{"token_required.json", wire.ErrServer, "authentication failed: this server requires a REST token"},
+		{"token_invalid.json", wire.ErrServer, "authentication failed: the module's REST token was refused"},
 		{"endpoint_missing.json", wire.ErrServer, "no /v2/server/status endpoint"},
 		{"internal_error.json", wire.ErrServer, `TShock status "500": "Internal server error."`},
 		{"not_tshock.json", wire.ErrMalformed, "no status field"},

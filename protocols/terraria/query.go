@@ -2,6 +2,7 @@ package terraria
 
 import (
 	"fmt"
+	"net/url"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -11,9 +12,18 @@ import (
 const maxBody = 256 << 10
 
 // newQuerier returns a Querier that sends the one status request, asking for the
-// players and rules the module wants, and decodes its reply.
-func newQuerier(s protocols.Settings) (protocols.Querier, error) {
+// players and rules the module wants (with its token, masked in the trace, when it
+// has one), and decodes its reply.
+var newQuerier = protocols.WithOptions("terraria", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
+	token, err := protocols.LoadSecret(opts.Token, opts.TokenFile)
+	if err != nil {
+		return nil, fmt.Errorf("terraria token: %w", err)
+	}
 	req := protocols.GetJSON(fmt.Sprintf("/v2/server/status?players=%t&rules=%t", s.Players, s.Rules), maxBody)
+	if token != "" {
+		req.Path += "&token=" + url.QueryEscape(token.Reveal())
+		req.SecretQuery = true
+	}
 	return &protocols.HTTPExchange[*status]{Request: req, Decode: decode,
 		Result: func(st *status, _ *wire.Trace) *protocols.Result { return st.result(s.Players, s.Rules) }}, nil
-}
+})

@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,19 +17,26 @@ import (
 )
 
 // fakeTShock serves body on /v2/server/status the way TShock does (HTTP 200,
-// JSON, its own status inside) and records the query it got.
-func fakeTShock(t testing.TB, body []byte, gotQuery *atomic.Value) netip.AddrPort {
+// JSON, its own status inside) and records the query it got. With a token it
+// guards the endpoint as EnableTokenEndpointAuthentication does (SecureRest.cs):
+// no token is status 401, another one 403.
+func fakeTShock(t testing.TB, body []byte, gotQuery *atomic.Value, token ...string) netip.AddrPort {
 	t.Helper()
 	_, addr := prototest.HTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if gotQuery != nil {
 			gotQuery.Store(r.URL.RawQuery)
 		}
-		if r.Method != http.MethodGet || r.URL.Path != "/v2/server/status" {
-			w.Write(prototest.File(t, "endpoint_missing.json"))
-			return
-		}
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Write(body)
+		switch got, sent := r.URL.Query()["token"]; {
+		case r.Method != http.MethodGet || r.URL.Path != "/v2/server/status":
+			w.Write(prototest.File(t, "endpoint_missing.json"))
+		case len(token) > 0 && !sent:
+			w.Write(prototest.File(t, "token_required.json"))
+		case len(token) > 0 && got[0] != token[0]:
+			w.Write(prototest.File(t, "token_invalid.json"))
+		default:
+			w.Write(body)
+		}
 	}), false)
 	return addr
 }
@@ -49,6 +58,35 @@ func TestQueryRoundTrip(t *testing.T) {
 			t.Errorf("query string %q, %d attempts", q, tr.Attempts)
 		}
 	}
+}
+
+// A module's token goes with the request, masked in the trace and kept out of
+// errors; a server that wants one says which option is missing, and a token it
+// does not know is refused.
+func TestQueryToken(t *testing.T) {
+	const token = "3f9a77c0e1d24b5e"
+	addr := fakeTShock(t, prototest.File(t, "status_players_rules.json"), nil, token)
+	for _, c := range []struct {
+		token, says string
+	}{
+		{token, ""},
+		{"", "give the module one (terraria: {token_file"},
+		{"0000not+it", "token was refused"},
+	} {
+		s := protocols.Settings{Options: prototest.OptionsOf(Options{Token: protocols.Secret(c.token)})}
+		q := prototest.MustNew(t, Protocol, s)
+		res, tr, err := prototest.QueryWithin(t, q, addr, 2*time.Second)
+		switch {
+		case c.says == "" && (err != nil || res.Name != "Terraria Server"):
+			t.Errorf("token %q: %v, %+v", c.token, err, res)
+		case c.says != "" && (!errors.Is(err, wire.ErrServer) || !strings.Contains(err.Error(), c.says)):
+			t.Errorf("token %q: err = %v, want server_error saying %q", c.token, err, c.says)
+		}
+		if c.token != "" {
+			prototest.NoSecrets(t, q, tr, err, c.token, url.QueryEscape(c.token))
+		}
+	}
+	prototest.OptionsErrors(t, Protocol, prototest.BadOptions{"{token: x, token_file: /nonexistent}": "terraria token: "})
 }
 
 // errorCase queries a fake server and checks the error's sentinel and text,
