@@ -80,8 +80,9 @@ func TestVectors(t *testing.T) {
 	prototest.NoError(t, err)
 	prototest.HexVectors(t, func(t *testing.T, b []byte, w want) {
 		vcmp := string(b[:4]) == "MP04"
-		text, err := wire.Encoding(w.Encoding, wire.UTF8)
-		prototest.NoError(t, err)
+		var cp wire.CodePage
+		prototest.NoError(t, cp.UnmarshalText([]byte(w.Encoding)))
+		text := cp.Or(wire.UTF8)
 		var got want
 		switch b[10] {
 		case opInfo:

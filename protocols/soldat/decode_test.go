@@ -86,8 +86,9 @@ func TestDecodeWindows1252(t *testing.T) {
 		"":        prototest.Marks1252Text,
 		"latin-1": "\u0084Cash & Cars\u0093 \u0096 \u00805\u0085",
 	} {
-		text, err := wire.Encoding(enc, wire.UTF8)
-		prototest.NoError(t, err)
+		var cp wire.CodePage
+		prototest.NoError(t, cp.UnmarshalText([]byte(enc)))
+		text := cp.Or(wire.UTF8)
 		rf, err := decodeRefresh(rec, text)
 		prototest.NoError(t, err)
 		if got := rf.result(true).PlayerList[0].Name; got != want {

@@ -59,7 +59,8 @@ func TestEncoding(t *testing.T) {
 			t.Errorf("%q: %q, want %q", name, got, want)
 		}
 	}
-	if d, err := Encoding("utf-8", def); err != nil || d([]byte("Über")) != "Über" {
+	var utf8 CodePage
+	if err := utf8.UnmarshalText([]byte("utf-8")); err != nil || utf8.Or(def)([]byte("Über")) != "Über" {
 		t.Errorf("utf-8 must keep valid UTF-8: %v", err)
 	}
 	if err := new(CodePage).UnmarshalText([]byte("koi8-r")); err == nil || !strings.Contains(err.Error(), "windows-1252") {

@@ -55,7 +55,7 @@ type CodePage struct{ dec func([]byte) string }
 
 // UnmarshalText reads the option's name (YAML decodes a scalar through it).
 func (c *CodePage) UnmarshalText(b []byte) error {
-	d, err := Encoding(string(b), nil)
+	d, err := encoding(string(b))
 	c.dec = d
 	return err
 }
@@ -69,12 +69,12 @@ func (c CodePage) Or(def func([]byte) string) func([]byte) string {
 	return c.dec
 }
 
-// Encoding returns the decoder a module's `encoding:` option names, or def when
+// encoding returns the decoder a module's `encoding:` option names, or nil when
 // the option is empty (or "auto"): each protocol defaults to its game's own code
 // page, and the option is for the server that writes another.
-func Encoding(name string, def func([]byte) string) (func([]byte) string, error) {
+func encoding(name string) (func([]byte) string, error) {
 	if name == "" || name == "auto" {
-		return def, nil
+		return nil, nil
 	}
 	if d, ok := encodings[strings.ToLower(name)]; ok {
 		return d, nil
