@@ -219,6 +219,10 @@ type QstatServer struct {
 	MaxPlayers int    `json:"maxplayers"`
 	Ping       int    `json:"ping"`
 	Game       string `json:"gametype"`
+	// Players is filled with -P.
+	Players []struct {
+		Name string `json:"name"`
+	} `json:"players"`
 }
 
 // QstatJSON queries addr with quakestat's protocol flag (for example "-a2s", "-q3s")

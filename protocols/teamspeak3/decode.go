@@ -16,6 +16,10 @@ const (
 	maxLine  = 32 << 10 // one line
 	maxLines = 16       // lines read for one command, its error line and blank lines included
 	maxPairs = 512      // key=value pairs in one line
+	// maxListLine bounds clientlist's one line: an entry is about 100 bytes, and
+	// maxClients of them fit.
+	maxListLine = 192 << 10
+	maxClients  = 1024 // entries of a clientlist: more than a virtual server's slots
 	// maxDigits keeps a count within int64 without overflow checks.
 	maxDigits = 18
 )
@@ -23,16 +27,16 @@ const (
 // session is the client's side of the exchange over any source of lines: the
 // querier feeds it the socket, the tests and the fuzzer a recorded transcript.
 type session struct {
-	// next returns the next line without its "\n"; it is only valid until the
-	// following call.
-	next func() ([]byte, error)
+	// next returns the next line without its "\n", of at most limit bytes; it is
+	// only valid until the following call.
+	next func(limit int) ([]byte, error)
 	// send writes one command line.
 	send func(cmd string) error
 }
 
 // run greets, selects the virtual server on voicePort and decodes its serverinfo.
 func (s session) run(voicePort uint16) (*protocols.Result, error) {
-	line, err := s.line()
+	line, err := s.line(maxLine)
 	if err != nil {
 		return nil, err
 	}
@@ -49,13 +53,13 @@ func (s session) run(voicePort uint16) (*protocols.Result, error) {
 	if err := s.send("use port=" + strconv.Itoa(int(voicePort)) + "\n"); err != nil {
 		return nil, err
 	}
-	if _, err := s.reply("use"); err != nil {
+	if _, err := s.reply("use", maxLine); err != nil {
 		return nil, err
 	}
 	if err := s.send("serverinfo\n"); err != nil {
 		return nil, err
 	}
-	data, err := s.reply("serverinfo")
+	data, err := s.reply("serverinfo", maxLine)
 	if err != nil {
 		return nil, err
 	}
@@ -65,11 +69,28 @@ func (s session) run(voicePort uint16) (*protocols.Result, error) {
 	return decodeServerInfo(data)
 }
 
-// line returns the next non-blank line with the "\r" the server puts after each
-// "\n" (and any "\r\n") trimmed, counting blank lines against maxLines.
-func (s session) line() ([]byte, error) {
+// clients asks clientlist (which the guest query group may, as it may serverinfo)
+// and decodes its one line; an answer without one lists nobody.
+func (s session) clients() ([]protocols.Player, error) {
+	if err := s.send("clientlist\n"); err != nil {
+		return nil, err
+	}
+	data, err := s.reply("clientlist", maxListLine)
+	switch {
+	case err != nil:
+		return nil, err
+	case data == nil:
+		return []protocols.Player{}, nil
+	}
+	return decodeClients(data)
+}
+
+// line returns the next non-blank line (of at most limit bytes) with the "\r" the
+// server puts after each "\n" (and any "\r\n") trimmed, counting blank lines
+// against maxLines.
+func (s session) line(limit int) ([]byte, error) {
 	for range maxLines {
-		l, err := s.next()
+		l, err := s.next(limit)
 		if err != nil {
 			return nil, err
 		}
@@ -80,12 +101,13 @@ func (s session) line() ([]byte, error) {
 	return nil, fmt.Errorf("%w: more than %d blank lines", wire.ErrMalformed, maxLines)
 }
 
-// reply reads a command's answer up to its error line and returns a copy of its
-// last data line (nil when there was none), or the server's error.
-func (s session) reply(cmd string) ([]byte, error) {
+// reply reads a command's answer (its data lines of at most limit bytes) up to its
+// error line and returns a copy of its last data line (nil when there was none),
+// or the server's error.
+func (s session) reply(cmd string, limit int) ([]byte, error) {
 	var last []byte
 	for range maxLines {
-		l, err := s.line()
+		l, err := s.line(limit)
 		if err != nil {
 			return nil, err
 		}
@@ -191,6 +213,33 @@ func decodeServerInfo(line []byte) (*protocols.Result, error) {
 		res.Players = protocols.Known(max(clients.Value-queryClients.Value, 0))
 	}
 	return res, nil
+}
+
+// decodeClients maps clientlist's entries ('|' between them) onto players: the
+// voice clients (client_type 0) by client_nickname. Query clients (type 1), this
+// probe's own connection among them, are not players, as in serverinfo's count.
+func decodeClients(line []byte) ([]protocols.Player, error) {
+	players := []protocols.Player{}
+	n := 0
+	for entry := range bytes.SplitSeq(line, []byte{'|'}) {
+		if n++; n > maxClients {
+			return nil, fmt.Errorf("%w: more than %d clientlist entries", wire.ErrTooLarge, maxClients)
+		}
+		pairs, err := parsePairs(entry)
+		if err != nil {
+			return nil, err
+		}
+		kind, _ := protocols.Lookup(pairs, "client_type")
+		name, named := protocols.Lookup(pairs, "client_nickname")
+		switch {
+		case kind == "1":
+		case kind != "0" || !named:
+			return nil, fmt.Errorf("%w: clientlist entry without client_type 0 or 1 and a nickname: %q", wire.ErrMalformed, clip(entry))
+		default:
+			players = append(players, protocols.Player{Name: name})
+		}
+	}
+	return players, nil
 }
 
 func known(kv protocols.KV) (protocols.Count, error) {

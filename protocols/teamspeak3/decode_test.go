@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,6 +99,60 @@ func TestPlayersNeverNegative(t *testing.T) {
 	}
 }
 
+// clientlist's voice clients are the players, by nickname unescaped; its query
+// clients (this probe among them) are not; a refusal quotes the server, and an
+// entry that is neither kind of client is malformed.
+func TestDecodeClients(t *testing.T) {
+	for name, want := range map[string]string{
+		"clientlist_mixed":       `["Zoë [EU]" "pipe|/slash"]`,
+		"clientlist_query_only":  `[]`,
+		"clientlist_permissions": `server_error: clientlist: error id=2568: "insufficient client permissions"`,
+		"clientlist_bad_entry":   `malformed: clientlist entry without client_type 0 or 1 and a nickname: "clid=1 cid=1 client_database_id=1 client_nickname=NoType"`,
+	} {
+		if got := clientNames(decodeClientsTranscript(transcript(t, name))); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	if got := clientNames(decodeClientsTranscript([]byte("error id=0 msg=ok\n\r"))); got != "[]" {
+		t.Errorf("no data line: %s, want []", got)
+	}
+	many := strings.Repeat("client_nickname=x client_type=0|", maxClients) + "client_nickname=y client_type=0\n\rerror id=0 msg=ok\n\r"
+	long := "client_nickname=" + strings.Repeat("x", maxListLine) + " client_type=0\n\r"
+	for _, out := range []string{many, long} {
+		if _, err := decodeClientsTranscript([]byte(out)); !errors.Is(err, wire.ErrTooLarge) {
+			t.Errorf("%d bytes: err = %v, want too large", len(out), err)
+		}
+	}
+}
+
+// clientNames renders decodeClients' outcome: the names, or the error (its reason first).
+func clientNames(list []protocols.Player, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	names := make([]string, len(list))
+	for i, p := range list {
+		names[i] = strconv.Quote(p.Name)
+	}
+	return "[" + strings.Join(names, " ") + "]"
+}
+
+// FuzzDecodeClients: no clientlist answer panics the decoder, every error names
+// one reason, and the names are UTF-8.
+func FuzzDecodeClients(f *testing.F) {
+	var seeds [][]byte
+	for _, name := range []string{"clientlist_mixed", "clientlist_query_only", "clientlist_permissions", "clientlist_bad_entry"} {
+		seeds = append(seeds, transcript(f, name))
+	}
+	prototest.FuzzDecoder(f, seeds, func(b []byte) (*protocols.Result, error) {
+		list, err := decodeClientsTranscript(b)
+		if err != nil {
+			return nil, err
+		}
+		return &protocols.Result{PlayerList: list}, nil
+	})
+}
+
 // FuzzDecodeTranscript checks that no server output panics the exchange, that
 // every error names one reason, and that a result has sane counts and UTF-8.
 func FuzzDecodeTranscript(f *testing.F) {
@@ -120,16 +175,21 @@ func decodeTranscript(b []byte, voicePort uint16) (*protocols.Result, error) {
 	return s.run(voicePort)
 }
 
+// decodeClientsTranscript runs clientlist against a recorded answer to it.
+func decodeClientsTranscript(b []byte) ([]protocols.Player, error) {
+	return session{next: transcriptLines(b), send: func(string) error { return nil }}.clients()
+}
+
 // transcriptLines serves the lines of a recorded server output, the way the
-// socket would: past its end is ErrTruncated, a line over maxLine ErrTooLarge.
-func transcriptLines(b []byte) func() ([]byte, error) {
-	return func() ([]byte, error) {
+// socket would: past its end is ErrTruncated, a line over the limit ErrTooLarge.
+func transcriptLines(b []byte) func(int) ([]byte, error) {
+	return func(limit int) ([]byte, error) {
 		if len(b) == 0 {
 			return nil, fmt.Errorf("%w: the server's output ends early", wire.ErrTruncated)
 		}
 		l, rest, found := bytes.Cut(b, []byte{'\n'})
-		if len(l) > maxLine {
-			return nil, fmt.Errorf("%w: line longer than %d bytes", wire.ErrTooLarge, maxLine)
+		if len(l) > limit {
+			return nil, fmt.Errorf("%w: line longer than %d bytes", wire.ErrTooLarge, limit)
 		}
 		if !found {
 			rest = nil

@@ -14,19 +14,17 @@ import (
 type querier struct {
 	// queryPort is the ServerQuery port; 0 (tests only) means the target's own port.
 	queryPort uint16
+	players   bool
 }
 
-// Query connects to the query port on the target's address and runs the exchange
-// for the virtual server whose voice port the target names, in one phase.
+// Query connects to the query port on the target's address, selects the virtual
+// server whose voice port the target names and asks serverinfo (phase "info"),
+// then clientlist when the module wants players (phase "players"; a failure there
+// is a phase error), and quits.
 //
 // Not a protocols.UDPExchange: TCP ServerQuery, a conversation of commands.
 func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	return protocols.InfoPhase(ctx, t, tr, q.query)
-}
-
-func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
-	addr := t.Addr
-	conn, err := wire.DialTCP(ctx, t.OnPort(q.queryPort), tr)
+	conn, p, err := protocols.DialTCP(ctx, t.OnPort(q.queryPort), tr, "info")
 	if err != nil {
 		return nil, err
 	}
@@ -43,9 +41,15 @@ func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 			return nil
 		},
 	}
-	res, err := s.run(addr.Port())
+	res, err := s.run(t.Addr.Port())
+	tr.End(p, err)
 	if err != nil {
 		return nil, err
+	}
+	if q.players {
+		if list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", s.clients); ok {
+			res.PlayerList = list
+		}
 	}
 	// Polite, not needed: closing the connection ends the session too.
 	if _, err := conn.Write([]byte("quit\n")); err != nil {
@@ -54,19 +58,19 @@ func (q *querier) query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 	return res, nil
 }
 
-// lineReader reads "\n"-terminated lines of at most maxLine bytes. A line that the
-// close ends without "\n" is returned as is.
+// lineReader reads "\n"-terminated lines of at most the limit the caller gives.
+// A line that the close ends without "\n" is returned as is.
 type lineReader struct {
 	r    *bufio.Reader
 	long []byte // a line longer than the buffer, put together
 }
 
-func (l *lineReader) next() ([]byte, error) {
+func (l *lineReader) next(limit int) ([]byte, error) {
 	l.long = l.long[:0]
 	for {
 		b, err := l.r.ReadSlice('\n')
-		if len(l.long)+len(b) > maxLine+1 { // +1: the '\n'
-			return nil, fmt.Errorf("%w: line longer than %d bytes", wire.ErrTooLarge, maxLine)
+		if len(l.long)+len(b) > limit+1 { // +1: the '\n'
+			return nil, fmt.Errorf("%w: line longer than %d bytes", wire.ErrTooLarge, limit)
 		}
 		switch {
 		case err == nil:

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -134,6 +135,37 @@ func TestQueryVectors(t *testing.T) {
 	}
 }
 
+// With players, clientlist follows serverinfo on the same connection as the
+// players phase; a refused clientlist is that phase's error, the probe still up
+// with serverinfo's counts.
+func TestQueryPlayers(t *testing.T) {
+	for list, want := range map[string]string{
+		"clientlist_mixed":       `["Zoë [EU]" "pipe|/slash"]`,
+		"clientlist_permissions": `server_error: clientlist: error id=2568: "insufficient client permissions"`,
+	} {
+		f := serve(t, append(transcript(t, "ok_default"), transcript(t, list)...))
+		s := withQueryPort(f.addr.Port())
+		s.Players = true
+		res, tr, err := prototest.QueryNew(t, Protocol, voice, s, 2*time.Second)
+		if err != nil || res.Players != protocols.Known(4) {
+			t.Fatalf("%s: %v, %+v", list, err, res)
+		}
+		var phaseErr error
+		if len(res.PhaseErrors) > 0 {
+			phaseErr = res.PhaseErrors[0].Err
+		}
+		if got := clientNames(res.PlayerList, phaseErr); got != want || len(res.PhaseErrors) > 1 {
+			t.Errorf("%s: %s (%+v), want %s", list, got, res.PhaseErrors, want)
+		}
+		if len(tr.Phases) != 2 || tr.Phases[1].Name != "players" || tr.Phases[1].Err != phaseErr {
+			t.Errorf("%s: phases %+v", list, tr.Phases)
+		}
+		if cmds := f.commands(t); strings.Join(cmds, ",") != "use port=9987,serverinfo,clientlist,quit" {
+			t.Errorf("%s: commands %q", list, cmds)
+		}
+	}
+}
+
 // Without options, or with query_port 0, the query goes to port 10011 of the
 // target's address.
 func TestDefaultQueryPort(t *testing.T) {
@@ -247,4 +279,25 @@ func TestQstatCrossCheck(t *testing.T) {
 			}
 		})
 	}
+	// With players both send clientlist and leave its query clients out (names
+	// without escapes: qstat garbles those).
+	t.Run("players", func(t *testing.T) {
+		list := "clid=1 cid=1 client_nickname=serveradmin client_type=1|clid=5 cid=2 client_nickname=Alice client_type=0|clid=6 cid=2 client_nickname=Bob client_type=0\n\rerror id=0 msg=ok\n\r"
+		out := append(transcript(t, "ok_default"), list...)
+		qs := prototest.QstatJSON(t, fmt.Sprintf("-ts3,port=%d", voice.Port()), serve(t, out).addr, "-P")
+		s := withQueryPort(serve(t, out).addr.Port())
+		s.Players = true
+		res, _ := prototest.QueryOK(t, Protocol, voice, s, 2*time.Second)
+		var ours, theirs []string
+		for _, p := range res.PlayerList {
+			ours = append(ours, p.Name)
+		}
+		for _, p := range qs.Players {
+			theirs = append(theirs, p.Name)
+		}
+		slices.Sort(theirs) // qstat lists them backwards
+		if strings.Join(ours, ",") != "Alice,Bob" || strings.Join(theirs, ",") != "Alice,Bob" {
+			t.Errorf("players: qstat %q, querier %q", theirs, ours)
+		}
+	})
 }

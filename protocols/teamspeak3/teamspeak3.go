@@ -3,7 +3,9 @@
 //
 // The exchange, anonymous (guest query group): the server greets with "TS3" and a
 // welcome line; the client selects the virtual server by its voice port with
-// `use port=<voice port>`, asks `serverinfo` and leaves with `quit`. Every command is
+// `use port=<voice port>`, asks `serverinfo`, with players `clientlist` (one line,
+// its entries separated by '|': client_nickname and client_type, 1 for query
+// clients), and leaves with `quit`. Every command is
 // answered by zero or more data lines and then `error id=<n> msg=<text>`, id 0 meaning
 // success. Data lines are space-separated key=value pairs whose values escape space,
 // pipe, slash, backslash and control characters (\s \p \/ \\ \n ...). The server ends
@@ -45,5 +47,5 @@ var newQuerier = protocols.WithOptions("teamspeak3", func(s protocols.Settings, 
 	if err != nil {
 		return nil, err
 	}
-	return &querier{queryPort: port}, nil
+	return &querier{queryPort: port, players: s.Players}, nil
 })
