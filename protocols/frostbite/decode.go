@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
@@ -14,8 +15,11 @@ const (
 	headerLen = 12
 	// maxPacket is the protocol's own limit on a packet's total size.
 	maxPacket = 16384
-	// maxWords bounds a packet's words; serverInfo has about 30.
-	maxWords = 512
+	// maxWords bounds a packet's words: serverInfo has about 30, listPlayers on a
+	// full server about 650 (64 players of 10 fields).
+	maxWords = 2048
+	// maxFields bounds a player info block's fields (BF4 sends 10).
+	maxFields = 32
 	// maxTeams bounds the team score count (the games have at most 4 teams).
 	maxTeams = 16
 	// maxDigits keeps a count within int64 without overflow checks.
@@ -158,6 +162,56 @@ func decodeVersion(words [][]byte) (game, build string, err error) {
 		return "", "", fmt.Errorf("%w: version answer of %d words, want the game and its build", wire.ErrMalformed, len(words))
 	}
 	return wire.UTF8(clip(words[1])), wire.UTF8(clip(words[2])), nil
+}
+
+// decodePlayers reads the answer to `listPlayers all`, a player info block: "OK",
+// the number of fields, their names, the number of players, then each player's
+// values in field order (BF3: name, guid, teamId, squadId, kills, deaths, score,
+// rank; BF4 adds ping and type; BC2 leads with clanTag and has ping, no rank).
+// Without a login the GUIDs are empty. A spectator sends -1 for what it lacks,
+// which leaves that value unknown; team 0 is no team.
+func decodePlayers(words [][]byte) ([]protocols.Player, error) {
+	if len(words) == 0 {
+		return nil, fmt.Errorf("%w: a listPlayers answer without words", wire.ErrMalformed)
+	}
+	if status := words[0]; !bytes.Equal(status, []byte("OK")) {
+		return nil, fmt.Errorf("%w: listPlayers: %q", wire.ErrServer, clip(status))
+	}
+	if len(words) < 3 {
+		return nil, fmt.Errorf("%w: listPlayers answer of %d words, want the fields and the player count", wire.ErrMalformed, len(words))
+	}
+	w := words[1:]
+	nf, ok := count(w[0])
+	if !ok || nf == 0 || nf > maxFields || int(nf) >= len(w) {
+		return nil, fmt.Errorf("%w: listPlayers field count unreadable or past the words", wire.ErrMalformed)
+	}
+	fields, w := w[1:1+nf], w[1+nf:]
+	np, ok := count(w[0])
+	if !ok || np > int64(len(w)) || np*nf != int64(len(w)-1) { // np first: no overflow
+		return nil, fmt.Errorf("%w: listPlayers says %q players of %d fields, and sends %d values", wire.ErrMalformed, clip(w[0]), nf, len(w)-1)
+	}
+	name := slices.IndexFunc(fields, func(f []byte) bool { return string(f) == "name" })
+	if name < 0 {
+		return nil, fmt.Errorf("%w: listPlayers fields without name", wire.ErrMalformed)
+	}
+	players := make([]protocols.Player, 0, np)
+	for v := range slices.Chunk(w[1:], int(nf)) {
+		p := protocols.Player{Name: wire.UTF8(v[name])}
+		for i, f := range fields {
+			switch string(f) {
+			case "score":
+				p.Score = protocols.ParseCount(string(v[i]))
+			case "ping":
+				p.Ping = protocols.ParseCount(string(v[i]))
+			case "teamId":
+				if t := string(v[i]); t != "0" {
+					p.Team = wire.UTF8(clip(v[i]))
+				}
+			}
+		}
+		players = append(players, p)
+	}
+	return players, nil
 }
 
 // tail decodes the words after the map as far as they follow a known layout and

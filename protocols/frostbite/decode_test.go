@@ -89,3 +89,64 @@ func TestDecodeServerInfoWords(t *testing.T) {
 		t.Errorf("name %v %v, want %q", res, err, prototest.MafiaNameText)
 	}
 }
+
+// TestDecodePlayers decodes the listPlayers answers in testdata/players_*.hex:
+// name, score, ping and team wherever the layout has them (the -1 a spectator
+// sends leaves that value unknown, team 0 is none); a refusal quotes the server's
+// word, a block whose counts the values do not fill is malformed.
+func TestDecodePlayers(t *testing.T) {
+	for name, want := range map[string]string{
+		"players_bf4":            `[Sgt_Example 2350 34ms team 1] [TabletCommander 800 61ms team 2]`,
+		"players_bc2":            `[Hawk 950 48ms team 1] [Owl 0 112ms team 2]`,
+		"players_bf3_spectator":  `[Spectator_One 0 ?ms team ]`,
+		"players_login_required": `server_error: listPlayers: "LogInRequired"`,
+		"players_count_lie":      `malformed: listPlayers says "3" players of 2 fields, and sends 4 values`,
+		"players_no_name":        `malformed: listPlayers fields without name`,
+	} {
+		if got := playerList(decodePlayerPacket(vector(t, name))); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	// A count past the words is refused before it sizes anything: 2^59+1
+	// players of 32 fields overflow to the 32 values sent.
+	words := [][]byte{[]byte("OK"), []byte("32")}
+	for range 32 {
+		words = append(words, []byte("name"))
+	}
+	words = append(words, []byte("576460752303423489"))
+	for range 32 {
+		words = append(words, []byte("x"))
+	}
+	if _, err := decodePlayers(words); !errors.Is(err, wire.ErrMalformed) {
+		t.Errorf("huge count: err = %v", err)
+	}
+}
+
+// decodePlayerPacket decodes one whole packet as the answer to listPlayers.
+func decodePlayerPacket(b []byte) ([]protocols.Player, error) {
+	p, err := decodePacket(b)
+	if err != nil {
+		return nil, err
+	}
+	return decodePlayers(p.words)
+}
+
+// playerList renders decodePlayers' outcome: name, score, ping and team of each
+// player, or the error.
+func playerList(list []protocols.Player, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	for i, p := range list {
+		ping := "?"
+		if p.Ping.Known {
+			ping = fmt.Sprint(p.Ping.Value)
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "[%s %d %sms team %s]", p.Name, p.Score.Value, ping, p.Team)
+	}
+	return b.String()
+}

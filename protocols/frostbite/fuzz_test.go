@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -31,5 +32,18 @@ func FuzzDecodeVersion(f *testing.F) {
 		if !utf8.ValidString(game) || !utf8.ValidString(build) {
 			t.Fatalf("invalid UTF-8 %q %q", game, build)
 		}
+	})
+}
+
+// FuzzDecodePlayers: no packet panics the player list decoder, every error
+// names one reason, and the players' names are UTF-8.
+func FuzzDecodePlayers(f *testing.F) {
+	prototest.SeedHex(f, "players_")
+	prototest.FuzzDecoder(f, nil, func(b []byte) (*protocols.Result, error) {
+		list, err := decodePlayerPacket(b)
+		if err != nil {
+			return nil, err
+		}
+		return &protocols.Result{PlayerList: list}, nil
 	})
 }

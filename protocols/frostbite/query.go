@@ -8,19 +8,21 @@ import (
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
-type querier struct{}
+type querier struct{ players bool }
 
-// Sequence numbers of our two requests; bits 31 and 30 clear: a request, sent by
-// the client. (The BC2 document's wording of bit 31 reads the other way round;
+// Sequence numbers of our requests; bits 31 and 30 clear: a request, sent by the
+// client. (The BC2 document's wording of bit 31 reads the other way round;
 // servers answer clients that leave it clear, as every tool does.)
 const (
 	requestSeq = 1
 	versionSeq = 2
+	playersSeq = 3
 )
 
 var (
 	request        = encodePacket(requestSeq, "serverInfo")
 	versionRequest = encodePacket(versionSeq, "version")
+	playersRequest = encodePacket(playersSeq, "listPlayers", "all")
 )
 
 // maxPackets bounds the packets read while waiting for an answer (a server has no
@@ -29,10 +31,11 @@ const maxPackets = 8
 
 // Query opens one connection, sends serverInfo and reads its answer (phase "info"),
 // then asks `version` on the same connection (phase "version"): the game and its
-// build, which serverInfo leaves out. A failed version is a phase error.
+// build, which serverInfo leaves out; with players, `listPlayers all` (phase
+// "players"). A failed version or player list is a phase error.
 //
-// Not a protocols.UDPExchange: TCP, two requests on one connection.
-func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
+// Not a protocols.UDPExchange: TCP, up to three requests on one connection.
+func (q querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*protocols.Result, error) {
 	conn, p, err := protocols.DialTCP(ctx, t.Addr, tr, "info")
 	if err != nil {
 		return nil, err
@@ -48,19 +51,28 @@ func (querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) (*
 		return nil, err
 	}
 	var game string
-	build, ok := protocols.Phase(&res.PhaseErrors, tr, "version", func() (build string, err error) {
+	if build, ok := protocols.Phase(&res.PhaseErrors, tr, "version", func() (build string, err error) {
 		words, err := ask(conn, tr, versionRequest, versionSeq)
 		if err != nil {
 			return "", err
 		}
 		game, build, err = decodeVersion(words)
 		return build, err
-	})
-	if !ok {
-		return res, nil
+	}); ok {
+		res.Version = build
+		res.Info = append(res.Info, protocols.KV{Key: "versionGame", Value: game}, protocols.KV{Key: "version", Value: build})
 	}
-	res.Version = build
-	res.Info = append(res.Info, protocols.KV{Key: "versionGame", Value: game}, protocols.KV{Key: "version", Value: build})
+	if q.players {
+		if list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) {
+			words, err := ask(conn, tr, playersRequest, playersSeq)
+			if err != nil {
+				return nil, err
+			}
+			return decodePlayers(words)
+		}); ok {
+			res.PlayerList = list
+		}
+	}
 	return res, nil
 }
 

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,17 +53,19 @@ func rconServer(t testing.TB, answer func(req packet) []byte) netip.AddrPort {
 	})
 }
 
-// answering answers serverInfo with the packet b and version with version_bf4,
-// each re-stamped with the request's sequence number, and any other command
-// (qstat's quit) with OK.
+// answering answers serverInfo with the packet b, version with version_bf4 and
+// listPlayers all with players_bf4, each re-stamped with the request's sequence
+// number, and any other command (qstat's quit) with OK.
 func answering(t testing.TB, b []byte) func(packet) []byte {
-	version := vector(t, "version_bf4")
+	version, players := vector(t, "version_bf4"), vector(t, "players_bf4")
 	return func(req packet) []byte {
 		switch {
 		case len(req.words) == 1 && string(req.words[0]) == "serverInfo":
 			return stamped(b, req.seq)
 		case len(req.words) == 1 && string(req.words[0]) == "version":
 			return stamped(version, req.seq)
+		case len(req.words) == 2 && string(req.words[0]) == "listPlayers" && string(req.words[1]) == "all":
+			return stamped(players, req.seq)
 		}
 		return encodePacket(bitResponse|req.seq, "OK")
 	}
@@ -206,6 +211,56 @@ func TestQueryVersion(t *testing.T) {
 			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{}, 500*time.Millisecond)
 			prototest.CheckProbe(t, res, tr, err, tc.want)
 		})
+	}
+}
+
+// With players, listPlayers all follows version on the same connection as the
+// players phase; without, it is not sent. A refusal is that phase's error.
+func TestQueryPlayers(t *testing.T) {
+	for _, tc := range []struct {
+		players bool
+		answer  string // the listPlayers answer's vector
+		want    string
+		phases  string
+	}{
+		{true, "players_bf4", `[Sgt_Example 2350 34ms team 1] [TabletCommander 800 61ms team 2]`, "info:<nil> version:<nil> players:<nil>"},
+		{true, "players_login_required", `server_error: listPlayers: "LogInRequired"`, `info:<nil> version:<nil> players:server_error: listPlayers: "LogInRequired"`},
+		{false, "players_bf4", ``, "info:<nil> version:<nil>"},
+	} {
+		var (
+			mu    sync.Mutex
+			asked []string
+		)
+		serve := answering(t, vector(t, "ok_bf4"))
+		addr := rconServer(t, func(req packet) []byte {
+			mu.Lock()
+			asked = append(asked, string(bytes.Join(req.words, []byte(" "))))
+			mu.Unlock()
+			if string(req.words[0]) == "listPlayers" {
+				return stamped(vector(t, tc.answer), req.seq)
+			}
+			return serve(req)
+		})
+		res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: tc.players}, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var phaseErr error
+		if len(res.PhaseErrors) > 0 {
+			phaseErr = res.PhaseErrors[0].Err
+		}
+		var phases []string
+		for _, p := range tr.Phases {
+			phases = append(phases, fmt.Sprintf("%s:%v", p.Name, p.Err))
+		}
+		if got := playerList(res.PlayerList, phaseErr); got != tc.want || strings.Join(phases, " ") != tc.phases {
+			t.Errorf("%s: %s, phases %q; want %s, %q", tc.answer, got, phases, tc.want, tc.phases)
+		}
+		mu.Lock()
+		if want := map[bool]int{true: 3, false: 2}[tc.players]; len(asked) != want {
+			t.Errorf("%s: asked %q", tc.answer, asked)
+		}
+		mu.Unlock()
 	}
 }
 
