@@ -23,6 +23,9 @@ TOOLS_TAGS = -tags tools
 TEST_DEBS ?= qstat prometheus openarena-server nexuiz-server mvdsv cube2-server mumble-server \
 	openttd openttd-opengfx armagetronad-dedicated teeworlds-server ddnet-server redeclipse-server \
 	minetest-server podman chromium
+# gamedig (npm), the other reference client, pinned in scripts/gamedig: test-deps
+# installs it here when node and npm are there; the gamedig comparisons read it.
+export GAMEDIG_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/gameserver_exporter-gamedig
 
 .PHONY: all build run cross release release-snapshot docker test test-deps lint vet fuzz bench bench-short e2e examples-check chart-test
 
@@ -130,6 +133,7 @@ chart-test:
 
 test-deps:
 	@scripts/install-test-deps.sh $(TEST_DEBS)
+	@scripts/install-gamedig.sh "$(GAMEDIG_DIR)"
 
 # lint runs golangci-lint with .golangci.yml (installed with go install when missing).
 GOLANGCI ?= $(shell command -v golangci-lint || echo $$(go env GOPATH)/bin/golangci-lint)

@@ -39,7 +39,7 @@ func TestGamedig(t *testing.T) {
 	if gd.Name != res.Name || int64(gd.MaxPlayers) != res.MaxPlayers.Value {
 		t.Errorf("querier %+v, gamedig %+v", res, gd)
 	}
-	if n := len("Jebediah, Valentina") + 2; gd.NumPlayers != n || len(gd.Players) != n {
+	if n := len("Jebediah, Valentina") + 2; int(gd.NumPlayers) != n || len(gd.Players) != n {
 		t.Errorf("gamedig counts %d players (%d listed), want its %d", gd.NumPlayers, len(gd.Players), n)
 	}
 }

@@ -13,18 +13,32 @@ import (
 
 // GamedigState is what gamedig's query returns, as far as the comparisons read it.
 type GamedigState struct {
-	Name       string `json:"name"`
-	Map        string `json:"map"`
-	Password   bool   `json:"password"`
-	NumPlayers int    `json:"numplayers"`
-	MaxPlayers int    `json:"maxplayers"`
-	Version    string `json:"version"`
+	Name       string       `json:"name"`
+	Map        string       `json:"map"`
+	Password   bool         `json:"password"`
+	NumPlayers GamedigCount `json:"numplayers"`
+	MaxPlayers GamedigCount `json:"maxplayers"`
+	Version    string       `json:"version"`
 	Players    []struct {
 		Name string `json:"name"`
 	} `json:"players"`
 	Bots []struct {
 		Name string `json:"name"`
 	} `json:"bots"`
+}
+
+// GamedigCount is a count in gamedig's state: a number, or a number in a string
+// (its teamspeak3 copies serverinfo's text as it came).
+type GamedigCount int
+
+func (c *GamedigCount) UnmarshalJSON(b []byte) error {
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	v, err := n.Int64()
+	*c = GamedigCount(v)
+	return err
 }
 
 // gamedigEntry is the package's entry point under GAMEDIG_DIR (a directory
