@@ -182,7 +182,7 @@ func decodePlayers(words [][]byte) ([]protocols.Player, error) {
 	}
 	w := words[1:]
 	nf, ok := count(w[0])
-	if !ok || nf == 0 || nf > maxFields || int(nf) >= len(w) {
+	if !ok || nf == 0 || nf > maxFields || int(nf)+2 > len(w) { // the count, the fields, the player count
 		return nil, fmt.Errorf("%w: listPlayers field count unreadable or past the words", wire.ErrMalformed)
 	}
 	fields, w := w[1:1+nf], w[1+nf:]
