@@ -96,14 +96,14 @@ func TestDecodeServerInfoWords(t *testing.T) {
 // word, a block whose counts the values do not fill is malformed.
 func TestDecodePlayers(t *testing.T) {
 	for name, want := range map[string]string{
-		"players_bf4":            `[Sgt_Example 2350 34ms team 1] [TabletCommander 800 61ms team 2]`,
-		"players_bc2":            `[Hawk 950 48ms team 1] [Owl 0 112ms team 2]`,
-		"players_bf3_spectator":  `[Spectator_One 0 ?ms team ]`,
+		"players_bf4":            `["Sgt_Example" 2350 34 "1"] ["TabletCommander" 800 61 "2"]`,
+		"players_bc2":            `["Hawk" 950 48 "1"] ["Owl" 0 112 "2"]`,
+		"players_bf3_spectator":  `["Spectator_One" 0 ? ""]`,
 		"players_login_required": `server_error: listPlayers: "LogInRequired"`,
 		"players_count_lie":      `malformed: listPlayers says "3" players of 2 fields, and sends 4 values`,
 		"players_no_name":        `malformed: listPlayers fields without name`,
 	} {
-		if got := playerList(decodePlayerPacket(vector(t, name))); got != want {
+		if got := prototest.PlayersText(decodePlayerPacket(vector(t, name))); got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}
 	}
@@ -129,24 +129,4 @@ func decodePlayerPacket(b []byte) ([]protocols.Player, error) {
 		return nil, err
 	}
 	return decodePlayers(p.words)
-}
-
-// playerList renders decodePlayers' outcome: name, score, ping and team of each
-// player, or the error.
-func playerList(list []protocols.Player, err error) string {
-	if err != nil {
-		return err.Error()
-	}
-	var b strings.Builder
-	for i, p := range list {
-		ping := "?"
-		if p.Ping.Known {
-			ping = fmt.Sprint(p.Ping.Value)
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "[%s %d %sms team %s]", p.Name, p.Score.Value, ping, p.Team)
-	}
-	return b.String()
 }

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/prototest"
 )
 
@@ -39,11 +38,5 @@ func FuzzDecodeVersion(f *testing.F) {
 // names one reason, and the players' names are UTF-8.
 func FuzzDecodePlayers(f *testing.F) {
 	prototest.SeedHex(f, "players_")
-	prototest.FuzzDecoder(f, nil, func(b []byte) (*protocols.Result, error) {
-		list, err := decodePlayerPacket(b)
-		if err != nil {
-			return nil, err
-		}
-		return &protocols.Result{PlayerList: list}, nil
-	})
+	prototest.FuzzPlayers(f, nil, decodePlayerPacket)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -104,16 +103,16 @@ func TestPlayersNeverNegative(t *testing.T) {
 // entry that is neither kind of client is malformed.
 func TestDecodeClients(t *testing.T) {
 	for name, want := range map[string]string{
-		"clientlist_mixed":       `["Zoë [EU]" "pipe|/slash"]`,
+		"clientlist_mixed":       `["Zoë [EU]" ? ? ""] ["pipe|/slash" ? ? ""]`,
 		"clientlist_query_only":  `[]`,
 		"clientlist_permissions": `server_error: clientlist: error id=2568: "insufficient client permissions"`,
 		"clientlist_bad_entry":   `malformed: clientlist entry without client_type 0 or 1 and a nickname: "clid=1 cid=1 client_database_id=1 client_nickname=NoType"`,
 	} {
-		if got := clientNames(decodeClientsTranscript(transcript(t, name))); got != want {
+		if got := prototest.PlayersText(decodeClientsTranscript(transcript(t, name))); got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}
 	}
-	if got := clientNames(decodeClientsTranscript([]byte("error id=0 msg=ok\n\r"))); got != "[]" {
+	if got := prototest.PlayersText(decodeClientsTranscript([]byte("error id=0 msg=ok\n\r"))); got != "[]" {
 		t.Errorf("no data line: %s, want []", got)
 	}
 	many := strings.Repeat("client_nickname=x client_type=0|", maxClients) + "client_nickname=y client_type=0\n\rerror id=0 msg=ok\n\r"
@@ -125,18 +124,6 @@ func TestDecodeClients(t *testing.T) {
 	}
 }
 
-// clientNames renders decodeClients' outcome: the names, or the error (its reason first).
-func clientNames(list []protocols.Player, err error) string {
-	if err != nil {
-		return err.Error()
-	}
-	names := make([]string, len(list))
-	for i, p := range list {
-		names[i] = strconv.Quote(p.Name)
-	}
-	return "[" + strings.Join(names, " ") + "]"
-}
-
 // FuzzDecodeClients: no clientlist answer panics the decoder, every error names
 // one reason, and the names are UTF-8.
 func FuzzDecodeClients(f *testing.F) {
@@ -144,13 +131,7 @@ func FuzzDecodeClients(f *testing.F) {
 	for _, name := range []string{"clientlist_mixed", "clientlist_query_only", "clientlist_permissions", "clientlist_bad_entry"} {
 		seeds = append(seeds, transcript(f, name))
 	}
-	prototest.FuzzDecoder(f, seeds, func(b []byte) (*protocols.Result, error) {
-		list, err := decodeClientsTranscript(b)
-		if err != nil {
-			return nil, err
-		}
-		return &protocols.Result{PlayerList: list}, nil
-	})
+	prototest.FuzzPlayers(f, seeds, decodeClientsTranscript)
 }
 
 // FuzzDecodeTranscript checks that no server output panics the exchange, that
