@@ -5,7 +5,10 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
 )
 
 // Settings is what a protocol's constructor gets from its validated module.
@@ -73,4 +76,18 @@ func LoadSecret(inline Secret, file string) (Secret, error) {
 		return "", fmt.Errorf("%s: secret longer than 4096 bytes", file)
 	}
 	return Secret(s), nil
+}
+
+// QuerySecret loads a module's secret (LoadSecret; what names it in errors, as
+// "terraria token") and, when there is one, adds it to req's query as key, masked
+// in the trace and kept out of errors (wire.HTTPRequest.AddSecretQuery).
+func QuerySecret(req *wire.HTTPRequest, what, key string, inline Secret, file string) (Secret, error) {
+	s, err := LoadSecret(inline, file)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	if s != "" {
+		req.AddSecretQuery(url.Values{key: {s.Reveal()}})
+	}
+	return s, nil
 }

@@ -3,7 +3,6 @@ package farmingsimulator
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -17,15 +16,12 @@ const maxBody = 1 << 20
 // closed or silent port says so as for any module); any answer then fails saying
 // the code is missing.
 var newQuerier = protocols.WithOptions("farmingsimulator", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
-	code, err := protocols.LoadSecret(opts.Code, opts.CodeFile)
+	req := wire.HTTPRequest{Path: "/feed/dedicated-server-stats.xml", MaxBody: maxBody}
+	code, err := protocols.QuerySecret(&req, "farmingsimulator code", "code", opts.Code, opts.CodeFile)
 	if err != nil {
-		return nil, fmt.Errorf("farmingsimulator code: %w", err)
+		return nil, err
 	}
-	path := "/feed/dedicated-server-stats.xml"
-	if code != "" {
-		path += "?code=" + url.QueryEscape(code.Reveal())
-	}
-	return &protocols.HTTPExchange[*server]{Request: wire.HTTPRequest{Path: path, SecretQuery: true, MaxBody: maxBody},
+	return &protocols.HTTPExchange[*server]{Request: req,
 		Decode: func(resp *wire.HTTPResponse) (*server, error) { return feed(resp, code != "") },
 		Result: func(sv *server, _ *wire.Trace) *protocols.Result { return sv.result(s.Players) }}, nil
 })

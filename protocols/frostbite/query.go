@@ -63,15 +63,13 @@ func (q querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace) 
 		res.Info = append(res.Info, protocols.KV{Key: "versionGame", Value: game}, protocols.KV{Key: "version", Value: build})
 	}
 	if q.players {
-		if list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) {
+		res.PlayerList, _ = protocols.Phase(&res.PhaseErrors, tr, "players", func() ([]protocols.Player, error) {
 			words, err := ask(conn, tr, playersRequest, playersSeq)
 			if err != nil {
 				return nil, err
 			}
-			return decodePlayers(words)
-		}); ok {
-			res.PlayerList = list
-		}
+			return decodePlayers(words) // nil when it fails
+		})
 	}
 	return res, nil
 }

@@ -114,13 +114,7 @@ func (h httpList) fetchWith(ctx context.Context, tr *wire.Trace, header map[stri
 // that carries it is masked in the trace and kept out of errors.
 func (h httpList) open(ctx context.Context, req wire.HTTPRequest, tr *wire.Trace) (*wire.HTTPStream, error) {
 	if h.token != "" {
-		q := url.Values{"username": {h.user}, "token": {h.token.Reveal()}}.Encode()
-		sep := "?"
-		if strings.Contains(req.URL, "?") {
-			sep = "&"
-		}
-		req.URL += sep + q
-		req.SecretQuery = true
+		req.AddSecretQuery(url.Values{"username": {h.user}, "token": {h.token.Reveal()}})
 	}
 	return wire.OpenHTTP(ctx, req, tr)
 }

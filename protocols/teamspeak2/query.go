@@ -37,9 +37,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	if q.players {
-		if list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", s.players); ok {
-			res.PlayerList = list
-		}
+		res.PlayerList, _ = protocols.Phase(&res.PhaseErrors, tr, "players", s.players) // nil when it fails
 	}
 	if q.rules {
 		res.Rules = res.Info

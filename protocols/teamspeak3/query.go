@@ -47,9 +47,7 @@ func (q *querier) Query(ctx context.Context, t protocols.Target, tr *wire.Trace)
 		return nil, err
 	}
 	if q.players {
-		if list, ok := protocols.Phase(&res.PhaseErrors, tr, "players", s.clients); ok {
-			res.PlayerList = list
-		}
+		res.PlayerList, _ = protocols.Phase(&res.PhaseErrors, tr, "players", s.clients) // nil when it fails
 	}
 	// Polite, not needed: closing the connection ends the session too.
 	if _, err := conn.Write([]byte("quit\n")); err != nil {

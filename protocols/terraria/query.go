@@ -2,7 +2,6 @@ package terraria
 
 import (
 	"fmt"
-	"net/url"
 
 	"github.com/gameserver-exporter/gameserver_exporter/protocols"
 	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire"
@@ -15,14 +14,9 @@ const maxBody = 256 << 10
 // players and rules the module wants (with its token, masked in the trace, when it
 // has one), and decodes its reply.
 var newQuerier = protocols.WithOptions("terraria", func(s protocols.Settings, opts Options) (protocols.Querier, error) {
-	token, err := protocols.LoadSecret(opts.Token, opts.TokenFile)
-	if err != nil {
-		return nil, fmt.Errorf("terraria token: %w", err)
-	}
 	req := protocols.GetJSON(fmt.Sprintf("/v2/server/status?players=%t&rules=%t", s.Players, s.Rules), maxBody)
-	if token != "" {
-		req.Path += "&token=" + url.QueryEscape(token.Reveal())
-		req.SecretQuery = true
+	if _, err := protocols.QuerySecret(&req, "terraria token", "token", opts.Token, opts.TokenFile); err != nil {
+		return nil, err
 	}
 	return &protocols.HTTPExchange[*status]{Request: req, Decode: decode,
 		Result: func(st *status, _ *wire.Trace) *protocols.Result { return st.result(s.Players, s.Rules) }}, nil

@@ -55,6 +55,21 @@ type HTTPRequest struct {
 	TraceSent func(body []byte) []byte
 }
 
+// AddSecretQuery appends v (a code, a token) to the query of URL, when set, or of
+// Path, and marks the query secret (SecretQuery).
+func (r *HTTPRequest) AddSecretQuery(v url.Values) {
+	target := &r.Path
+	if r.URL != "" {
+		target = &r.URL
+	}
+	sep := "?"
+	if strings.Contains(*target, "?") {
+		sep = "&"
+	}
+	*target += sep + v.Encode()
+	r.SecretQuery = true
+}
+
 // HTTPResponse is a complete response whose body was read within MaxBody.
 type HTTPResponse struct {
 	Status int
