@@ -57,17 +57,17 @@ type HTTPRequest struct {
 
 // AddSecretQuery appends v (a code, a token) to the query of URL, when set, or of
 // Path, and marks the query secret (SecretQuery).
-func (r *HTTPRequest) AddSecretQuery(v url.Values) {
-	target := &r.Path
-	if r.URL != "" {
-		target = &r.URL
+func (req *HTTPRequest) AddSecretQuery(v url.Values) {
+	target := &req.Path
+	if req.URL != "" {
+		target = &req.URL
 	}
 	sep := "?"
 	if strings.Contains(*target, "?") {
 		sep = "&"
 	}
 	*target += sep + v.Encode()
-	r.SecretQuery = true
+	req.SecretQuery = true
 }
 
 // HTTPResponse is a complete response whose body was read within MaxBody.
