@@ -26,9 +26,7 @@ func TestEchoExchangeAllocs(t *testing.T) {
 	control := func() {
 		n := uint64(time.Now().UnixNano())
 		conn, err := wire.DialUDP(ctx, target.Addr, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		defer conn.Close()
 		r, err := wire.Exchange(ctx, conn, echoExchange.Request(n), func(b []byte) (string, error, error) {
 			if skip := echoExchange.Answers(b, n); skip != nil {
@@ -37,9 +35,7 @@ func TestEchoExchangeAllocs(t *testing.T) {
 			s, err := echoExchange.Decode(b, n)
 			return s, nil, err
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		_ = echoExchange.Result(r, nil)
 	}
 	helper := func() {

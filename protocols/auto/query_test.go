@@ -37,9 +37,7 @@ func TestFindsProtocol(t *testing.T) {
 			const deadline = 30 * time.Second
 			start := time.Now()
 			res, err := newAuto(t, protocols.Settings{}).Query(prototest.Context(t, deadline), protocols.At(addr), tr)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if el := time.Since(start); el > deadline/2+prototest.LagSince(start) {
 				t.Errorf("took %s: the losers were waited for until the deadline", el)
 			}

@@ -51,9 +51,7 @@ func TestDecodeVectors(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if wire.Reason(rep.PlayersErr) != w.PlayersError && !(w.PlayersError == "" && rep.PlayersErr == nil) {
 				t.Errorf("PlayersErr = %v, want %s", rep.PlayersErr, w.PlayersError)
 			}
@@ -322,9 +320,7 @@ func TestWolfRecords(t *testing.T) {
 func vector(t testing.TB, name string) []byte {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", name+".hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	head, tail, sized := strings.Cut(string(src), "@size")
 	b, err := prototest.ParseVec(head)
 	rest, err2 := prototest.ParseVec(tail)

@@ -70,9 +70,7 @@ func TestQueryVariants(t *testing.T) {
 			w := wantOf(t, name)
 			srv, addr := newServer(t, vector(t, name), nil)
 			res, tr, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Rules: true}, 2*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			w.Result.PlayerList = nil
 			w.Result.Check(t, res)
 			if n := srv.n["getInfoEx"].Load(); res.PlayerList != nil || len(res.Rules) != w.Pairs || len(res.PhaseErrors) != 0 || prototest.PhaseResults(tr) != "info:true" || n != 0 {
@@ -120,9 +118,7 @@ func TestQueryPlayersPhase(t *testing.T) {
 				d = 400 * time.Millisecond
 			}
 			res, tr, err := prototest.QueryNew(t, Protocol, addr, s, d)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if n := srv.n["getInfoEx"].Load(); res.Name != c.wantName || len(res.PlayerList) != c.players || n < c.infoExes || n > 0 && c.infoExes == 0 {
 				t.Errorf("result %+v after %d getInfoEx", res, n)
 			}
@@ -251,9 +247,7 @@ func crossCheck(t *testing.T, flag string, reply []byte, records bool) {
 	qs := prototest.QstatRecordOf[prototest.QstatRecord](t, flag, addr, "-P", "-R")
 	off := false // qstat asks getInfo only
 	res, _, err := prototest.QueryNew(t, Protocol, addr, protocols.Settings{Players: true, Rules: true, Options: prototest.OptionsOf(Options{ETQWInfoEx: &off})}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	rawName := prototest.KVMap(res.Rules)["si_name"]
 	if qs.Name != clean(rawName, false) {
 		t.Errorf("qstat name %q, raw si_name %q", qs.Name, rawName)

@@ -50,9 +50,7 @@ func TestDecodeVectors(t *testing.T) {
 func TestDecodeAnyOrder(t *testing.T) {
 	parts := readParts(t, "ut_shuffled")
 	want, err := decode(parts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	for _, o := range [][]int{{0, 1, 2, 0}, {0, 2, 1, 0}, {1, 0, 2, 1}, {1, 2, 0, 1}, {2, 1, 0, 2}, {2, 0, 1, 2}} {
 		got, err := decode(gt.Reorder(parts, o...))
 		gt.SameResult(t, fmt.Sprint(o), want, got, err)
@@ -115,9 +113,7 @@ func TestDecodeFixtures(t *testing.T) {
 	for _, g := range gt.GameQs(t, "gamespy1") {
 		t.Run(g.Name, func(t *testing.T) {
 			res, err := decode(g.Parts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			gt.CheckGameQ(t, res, g.Want, reading)
 			rev := slices.Clone(g.Parts)
 			slices.Reverse(rev)

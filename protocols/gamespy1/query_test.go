@@ -138,9 +138,7 @@ func TestQueryEncoding(t *testing.T) {
 	} {
 		s := protocols.Settings{Players: true, Options: prototest.OptionsOf(Options{Encoding: prototest.CodePage(t, enc)})}
 		res, _, err := prototest.QueryNew(t, Protocol, prototest.UDP(t, serve(t, d)), s, gt.Long)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if res.Name != want[0] || len(res.PlayerList) != 1 || res.PlayerList[0].Name != want[1] {
 			t.Errorf("encoding %q: name %q players %+v, want %q", enc, res.Name, res.PlayerList, want)
 		}

@@ -21,9 +21,7 @@ func vector(t testing.TB, name string) [][]byte {
 	var out [][]byte
 	for _, part := range []string{"info", "players"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name+"."+part+".bin"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		out = append(out, b)
 	}
 	return out
@@ -56,9 +54,7 @@ func TestDecodeFixtures(t *testing.T) {
 	for _, g := range gt.GameQs(t, "gamespy2") {
 		t.Run(g.Name, func(t *testing.T) {
 			res, err := decode(g.Parts...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			gt.CheckGameQ(t, res, g.Want, reading)
 		})
 	}

@@ -30,9 +30,7 @@ func vector(t testing.TB, name string) [][]byte {
 				continue
 			}
 			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			out = append(out, b)
 		}
 		if out != nil {
@@ -95,9 +93,7 @@ func TestDecodeFixtures(t *testing.T) {
 				slices.Reverse(rev)
 				res, err = decode(rev...)
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			if _, sent := gt.Info(res, "password"); ut3 && !sent {
 				reading.Password = nil
 			}

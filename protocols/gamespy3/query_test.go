@@ -217,9 +217,7 @@ func TestQstat(t *testing.T) {
 	}
 	q, _ := Protocol.New(protocols.Settings{Players: true})
 	res, err := q.Query(prototest.Context(t, gt.Long), protocols.At(addr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	// qstat counts bots as players: humans + bots is its count.
 	if res.Name != qs.Name || res.Map != qs.Map || res.Players.Value+res.Bots.Value != int64(qs.NumPlayers) || res.MaxPlayers.Value != int64(qs.MaxPlayers) {
 		t.Errorf("querier %q %q %v+%v bots/%v, qstat %q %q %d/%d", res.Name, res.Map, res.Players, res.Bots, res.MaxPlayers,

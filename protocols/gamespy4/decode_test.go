@@ -92,9 +92,7 @@ const fixtureProto = "gamespy3"
 func decodeFixture(t *testing.T, e gt.GameQ) *protocols.Result {
 	t.Helper()
 	st, err := decodeFull(e.Parts[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	return st.result(true, true)
 }
 
@@ -177,9 +175,7 @@ func TestMinecraftFixtureFolder(t *testing.T) {
 			t.Errorf("%s may be a Query capture: decode it here", base)
 		}
 		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if _, _, _, err := gamespy.ParseChallenge(b); err == nil {
 			t.Errorf("%s reads as a handshake reply", base)
 		}

@@ -93,16 +93,12 @@ func TestDecodeCInfoWrongType(t *testing.T) {
 
 func TestDecodeInfoStringFields(t *testing.T) {
 	s, err := decodeInfoString(readHex(t, "infostring_quirks.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.KV{{Key: "hostname", Value: "Serveur \xe9t\xe9"}, {Key: "map", Value: "c1a0"}, {Key: "players", Value: "lots"}, {Key: "max", Value: "16"}}
 	eq(t, "pairs, truncated", [2]any{s.KV, s.Truncated}, [2]any{want, true})
 	// A newline instead of the tag's NUL, and trailing bytes after the string.
 	s, err = decodeInfoString([]byte("\xFF\xFF\xFF\xFFinfostringresponse\n\\map\\x\x00zz"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	eq(t, "pairs, trailing", [2]int{len(s.KV), s.Trailing}, [2]int{1, 2})
 	for _, b := range [][]byte{nil, []byte("\xFF\xFF\xFF\xFF"), []byte("\xFF\xFF\xFF\xFFinfostring")} {
 		if _, err := decodeInfoString(b); !errors.Is(err, wire.ErrTruncated) {
@@ -121,9 +117,7 @@ func TestDecodeInfoStringFields(t *testing.T) {
 
 func TestDecodePlayers(t *testing.T) {
 	pl, err := decodePlayers(readHex(t, "players_D.hex"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	want := []protocols.Player{
 		{Name: "Gordon", Score: protocols.Known(12), Duration: 100, DurationKnown: true},
 		{Name: "Jörg", Score: protocols.Known(-2), Duration: 10, DurationKnown: true},
@@ -179,9 +173,7 @@ func TestSplitVectors(t *testing.T) {
 // code page (reply.recode, called before result).
 func TestRecode(t *testing.T) {
 	r, err := decodeReply(readHex(t, "info_C_cp1252.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	r.recode(wire.Windows1251)
 	if res := r.result(); res.Name != prototest.MafiaNameAs["windows-1251"] || res.Map != "de_aztec" {
 		t.Errorf("name %q map %q", res.Name, res.Map)
@@ -226,9 +218,7 @@ func TestBotsMeaning(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := decodeInfoReply(c.msg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			prototest.CheckBots(t, res, c.humans, c.bots, true)
 		})
 	}

@@ -43,9 +43,7 @@ func TestFixtures(t *testing.T) {
 				got, err = decodeRules(msg)
 				want = d.Result()
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			eq(t, "decoded", got, want)
 		})
 	}

@@ -119,9 +119,7 @@ func TestQueryFallbacks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel() // the fallback steps wait: the cases wait at once
 			res, tr, err := query(t, tt.srv.Start(t), tt.s, tt.d)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			eq(t, "name", res.Name, tt.want)
 			if got := tt.srv.Kinds(); tt.sent != nil && !slices.Equal(got, tt.sent) {
 				t.Errorf("requests %v, want %v", got, tt.sent)

@@ -164,9 +164,7 @@ func TestQueryPlayerNames(t *testing.T) {
 	useCache(t, &fakeCache{hasList: true, entries: []master.Entry{drift}})
 	for players, want := range map[bool]string{false: "[]", true: "[Ann Bo Cy]"} {
 		res, err := querierOf(t, "community", players).Query(prototest.Context(t, time.Second), protocols.At(drift.Addr), wire.NewTrace())
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if got := prototest.PlayerNames(res); got != want {
 			t.Errorf("players %v: names %s, want %s", players, got, want)
 		}

@@ -118,9 +118,7 @@ func TestDecodeHTTPJSON(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			f, err := c.fields.paths()
-			if err != nil {
-				t.Fatal(err)
-			}
+			prototest.NoError(t, err)
 			col := newCollector(100)
 			if err := decodeHTTPJSON(bytes.NewReader(prototest.File(t, c.file)), f, col); err != nil {
 				t.Fatal(err)

@@ -82,9 +82,7 @@ func TestFileRefused(t *testing.T) {
 	dir := t.TempDir()
 	huge := filepath.Join(dir, "huge")
 	f, err := os.Create(huge)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	f.Truncate(MaxFile + 1) // sparse: no disk used
 	f.Close()
 	secret := writeFile(t, "root:$6$hunter2$abc:19000:0:99999:7:::\n")

@@ -74,9 +74,7 @@ func steamMaster(t *testing.T, n, perPage int, seen *atomic.Int32, page func(see
 func lister(t *testing.T, s Source) Lister {
 	t.Helper()
 	l, err := New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	return l
 }
 
@@ -107,9 +105,7 @@ func TestSteamPaging(t *testing.T) {
 		var requests atomic.Int32
 		addr := steamMaster(t, c.servers, 231, &requests, nil)
 		got, err := list(t, Source{Type: TypeSteam, Address: addr.String(), Query: `\appid\440`, MaxEntries: c.max}, 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		checkList(t, got, c.want, c.max != 0)
 		if r := requests.Load(); r != int32(c.requests) {
 			t.Fatalf("%d requests, want %d", r, c.requests)
@@ -195,9 +191,7 @@ func TestQuake3(t *testing.T) {
 	} {
 		addr := quake3Master(t, c.n, c.per, c.ext, false)
 		got, err := list(t, Source{Type: TypeQuake3, Address: addr.String(), Query: c.query}, 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		if !c.ext {
 			checkList(t, got, c.n, false)
 		} else if len(got.Entries) != 10 || got.Entries[1].Addr.String() != "[2001:db8::a00:1]:27015" || got.Entries[2].Addr != nth(2) {
@@ -249,9 +243,7 @@ func bounded(t *testing.T, n int, held int64, alloc uint64, fetch func() (*List,
 	var got *List
 	var err error
 	total := allocated(func() { got, err = fetch() })
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	checkList(t, got, n, true)
 	if h := int64(prototest.HeapAfterGC()) - int64(before); h > held {
 		t.Fatalf("the list holds %d MiB", h>>20)
@@ -270,9 +262,7 @@ func TestQuakeWorld(t *testing.T) {
 		return [][]byte{[]byte("\xff\xff\xff\xffn\\stray"), prototest.VecFile(t, "quakeworld")}
 	})
 	got, err := list(t, Source{Type: TypeQuakeWorld, Address: addr.String()}, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if len(got.Entries) != 2 || got.Entries[1].Addr.String() != "198.51.100.7:28001" {
 		t.Fatalf("%+v", got.Entries)
 	}
@@ -560,8 +550,6 @@ func listHidden(t *testing.T, src Source, secret string, d time.Duration) (*List
 func listed(t *testing.T, src Source, secret string) *List {
 	t.Helper()
 	got, err := listHidden(t, src, secret, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	return got
 }

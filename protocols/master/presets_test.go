@@ -34,9 +34,7 @@ func presetDecoder(t testing.TB, name string) func(io.Reader, *collector) error 
 		return decodeSCUMStream
 	}
 	f, err := p.Fields.paths()
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	f.codes = p.Codes
 	return func(r io.Reader, c *collector) error { return decodeHTTPJSON(r, f, c) }
 }

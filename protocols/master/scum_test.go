@@ -78,9 +78,7 @@ func TestSCUMList(t *testing.T) {
 	got := make(chan []byte, 1)
 	addr := scumMaster(t, prototest.VecFile(t, "preset_scum"), got)
 	l, err := list(t, Source{Type: TypeSCUM, Address: addr.String()}, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prototest.NoError(t, err)
 	if len(l.Entries) != 2 || l.Skipped != 1 || l.Entries[0].Addr != netip.MustParseAddrPort("192.0.2.110:7044") {
 		t.Fatalf("%+v", l)
 	}
@@ -97,9 +95,7 @@ func TestSCUMMasters(t *testing.T) {
 	l := &scum{max: 10}
 	for _, a := range []string{closed.String(), good.String()} {
 		m, err := newUDPMaster(Source{Type: TypeSCUM, Address: a}, "", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prototest.NoError(t, err)
 		l.masters = append(l.masters, m)
 	}
 	tr := wire.NewTrace()
