@@ -15,7 +15,7 @@ import (
 type GamedigState struct {
 	Name       string       `json:"name"`
 	Map        string       `json:"map"`
-	Password   bool         `json:"password"`
+	Password   GamedigBool  `json:"password"`
 	NumPlayers GamedigCount `json:"numplayers"`
 	MaxPlayers GamedigCount `json:"maxplayers"`
 	Version    string       `json:"version"`
@@ -39,6 +39,19 @@ func (c *GamedigCount) UnmarshalJSON(b []byte) error {
 	v, err := n.Int64()
 	*c = GamedigCount(v)
 	return err
+}
+
+// GamedigBool is a flag in gamedig's state: a bool, or a string its quake3
+// copies from the server ("1", "0").
+type GamedigBool bool
+
+func (f *GamedigBool) UnmarshalJSON(b []byte) error {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = v == true || v == "1" || v == "true"
+	return nil
 }
 
 // gamedigEntry is the package's entry point under GAMEDIG_DIR (a directory
