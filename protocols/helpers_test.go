@@ -141,6 +141,18 @@ func TestBasicAuth(t *testing.T) {
 	}
 }
 
+// QuerySecret adds a set secret to the query, masked, and names the option in errors.
+func TestQuerySecret(t *testing.T) {
+	req, none := wire.HTTPRequest{Path: "/s?a=1"}, wire.HTTPRequest{Path: "/s"}
+	if s, err := protocols.QuerySecret(&req, "x token", "token", "k&y", ""); err != nil || s != "k&y" || req.Path != "/s?a=1&token=k%26y" || !req.SecretQuery {
+		t.Errorf("%q %v %+v", s, err, req)
+	}
+	_, err := protocols.QuerySecret(&none, "x token", "token", "k", "/nonexistent")
+	if _, err2 := protocols.QuerySecret(&none, "x token", "token", "", ""); err == nil || !strings.HasPrefix(err.Error(), "x token: ") || err2 != nil || none.Path != "/s" {
+		t.Errorf("both set: %v; none: %v %+v", err, err2, none)
+	}
+}
+
 func TestPhase(t *testing.T) {
 	tr := wire.NewTrace()
 	var errs []protocols.PhaseError

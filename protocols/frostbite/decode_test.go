@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,14 +110,8 @@ func TestDecodePlayers(t *testing.T) {
 	}
 	// A count past the words is refused before it sizes anything: 2^59+1
 	// players of 32 fields overflow to the 32 values sent.
-	words := [][]byte{[]byte("OK"), []byte("32")}
-	for range 32 {
-		words = append(words, []byte("name"))
-	}
-	words = append(words, []byte("576460752303423489"))
-	for range 32 {
-		words = append(words, []byte("x"))
-	}
+	words := append([][]byte{[]byte("OK"), []byte("32")}, slices.Repeat([][]byte{[]byte("name")}, 32)...)
+	words = append(append(words, []byte("576460752303423489")), slices.Repeat([][]byte{[]byte("x")}, 32)...)
 	if _, err := decodePlayers(words); !errors.Is(err, wire.ErrMalformed) {
 		t.Errorf("huge count: err = %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -180,7 +181,9 @@ func TestDoHTTPSecretQuery(t *testing.T) {
 	}))
 	ctx := ctxT(t, 5*time.Second)
 	tr := NewTrace()
-	resp, err := DoHTTP(ctx, serverAddr(t, s), HTTPRequest{Path: "/feed?code=s3cret", SecretQuery: true}, tr)
+	req := HTTPRequest{Path: "/feed"}
+	req.AddSecretQuery(url.Values{"code": {"s3cret"}})
+	resp, err := DoHTTP(ctx, serverAddr(t, s), req, tr)
 	if err != nil || resp.Status != http.StatusOK {
 		t.Fatalf("%v %+v", err, resp)
 	}
@@ -189,8 +192,12 @@ func TestDoHTTPSecretQuery(t *testing.T) {
 	}
 	addr := serverAddr(t, s)
 	s.Close()
-	_, err = DoHTTP(ctx, addr, HTTPRequest{Path: "/feed?code=s3cret", SecretQuery: true}, NewTrace())
+	_, err = DoHTTP(ctx, addr, req, NewTrace())
 	if !errors.Is(err, ErrRefused) || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("closed port: %v", err)
+	}
+	abs := HTTPRequest{URL: "http://x/l?p=1"}
+	if abs.AddSecretQuery(url.Values{"t": {"k"}}); abs.URL != "http://x/l?p=1&t=k" || !abs.SecretQuery {
+		t.Errorf("a URL's query: %+v", abs)
 	}
 }
