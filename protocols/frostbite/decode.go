@@ -118,16 +118,25 @@ var (
 		"matchMakingEnabled", "blazePlayerCount", "blazeGameState"}
 )
 
+// answer checks the words of cmd's answer: the status word "OK" (else the error
+// word the server sent, LogInRequired or UnknownCommand, quoted) and at least n
+// words in all, want saying which.
+func answer(words [][]byte, cmd string, n int, want string) error {
+	switch {
+	case len(words) == 0:
+		return fmt.Errorf("%w: a %s answer without words", wire.ErrMalformed, cmd)
+	case !bytes.Equal(words[0], []byte("OK")):
+		return fmt.Errorf("%w: %s: %q", wire.ErrServer, cmd, clip(words[0]))
+	case len(words) < n:
+		return fmt.Errorf("%w: %s answer of %d words, want %s", wire.ErrMalformed, cmd, len(words), want)
+	}
+	return nil
+}
+
 // decodeServerInfo maps the words of serverInfo's answer onto a Result.
 func decodeServerInfo(words [][]byte) (*protocols.Result, error) {
-	if len(words) == 0 {
-		return nil, fmt.Errorf("%w: an answer without words", wire.ErrMalformed)
-	}
-	if status := words[0]; !bytes.Equal(status, []byte("OK")) {
-		return nil, fmt.Errorf("%w: serverInfo: %q", wire.ErrServer, clip(status))
-	}
-	if len(words) < 6 {
-		return nil, fmt.Errorf("%w: serverInfo answer of %d words, want name, players, max players, game mode and map", wire.ErrMalformed, len(words))
+	if err := answer(words, "serverInfo", 6, "name, players, max players, game mode and map"); err != nil {
+		return nil, err
 	}
 	players, ok := count(words[2])
 	if !ok {
@@ -152,14 +161,8 @@ func decodeServerInfo(words [][]byte) (*protocols.Result, error) {
 // decodeVersion reads the answer to `version`: "OK", the game ("BC2", "BF3",
 // "BF4", ...) and its build number.
 func decodeVersion(words [][]byte) (game, build string, err error) {
-	if len(words) == 0 {
-		return "", "", fmt.Errorf("%w: a version answer without words", wire.ErrMalformed)
-	}
-	if status := words[0]; !bytes.Equal(status, []byte("OK")) {
-		return "", "", fmt.Errorf("%w: version: %q", wire.ErrServer, clip(status))
-	}
-	if len(words) < 3 {
-		return "", "", fmt.Errorf("%w: version answer of %d words, want the game and its build", wire.ErrMalformed, len(words))
+	if err := answer(words, "version", 3, "the game and its build"); err != nil {
+		return "", "", err
 	}
 	return wire.UTF8(clip(words[1])), wire.UTF8(clip(words[2])), nil
 }
@@ -171,14 +174,8 @@ func decodeVersion(words [][]byte) (game, build string, err error) {
 // Without a login the GUIDs are empty. A spectator sends -1 for what it lacks,
 // which leaves that value unknown; team 0 is no team.
 func decodePlayers(words [][]byte) ([]protocols.Player, error) {
-	if len(words) == 0 {
-		return nil, fmt.Errorf("%w: a listPlayers answer without words", wire.ErrMalformed)
-	}
-	if status := words[0]; !bytes.Equal(status, []byte("OK")) {
-		return nil, fmt.Errorf("%w: listPlayers: %q", wire.ErrServer, clip(status))
-	}
-	if len(words) < 3 {
-		return nil, fmt.Errorf("%w: listPlayers answer of %d words, want the fields and the player count", wire.ErrMalformed, len(words))
+	if err := answer(words, "listPlayers", 3, "the fields and the player count"); err != nil {
+		return nil, err
 	}
 	w := words[1:]
 	nf, ok := count(w[0])
