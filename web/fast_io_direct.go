@@ -5,20 +5,14 @@ package web
 import (
 	"io"
 	"syscall"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire/rawsys"
 )
 
-// rawIO reads and writes a connection's socket with raw system calls, through its
-// syscall.RawConn (which still waits for readiness in the runtime's poller, with
-// the connection's deadlines). A plain Read or Write marks the goroutine's P as
-// in a system call, and the first such mark after a moment with every P idle
-// wakes the runtime's sysmon, which then polls every 20 µs for a millisecond and
-// more: on a busy exporter, thousands of wake-ups a second and a tenth of its
-// CPU. A non-blocking read or write of a socket returns at once, so nothing is
-// lost by keeping the P. These kernels take system calls directly; macOS and
-// OpenBSD only through libc (fast_io_other.go).
+// rawIO reads and writes a connection's socket with raw system calls (package
+// rawsys says why), through its syscall.RawConn, which still waits for readiness
+// in the runtime's poller, with the connection's deadlines. Where the kernel takes
+// system calls only through libc (macOS, OpenBSD), fast_io_other.go.
 type rawIO struct {
 	rc                     syscall.RawConn
 	readFn, idleFn, sendFn func(fd uintptr) bool
@@ -91,22 +85,24 @@ func (r *rawIO) read(p []byte) (int, error) {
 }
 
 func (r *rawIO) doRead(fd uintptr) bool {
-	for {
-		n, _, errno := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&r.rb[0])), uintptr(len(r.rb)))
-		switch errno {
-		case 0:
-			if r.rn = int(n); n == 0 {
-				r.err = io.EOF
-			}
-			return true
-		case unix.EINTR:
-		case unix.EAGAIN:
-			return false
-		default:
-			r.err = errno
-			return true
-		}
+	n, errno := rawsys.Read(fd, r.rb)
+	if errno != 0 {
+		return r.failed(errno)
 	}
+	if r.rn = n; n == 0 {
+		r.err = io.EOF
+	}
+	return true
+}
+
+// failed keeps a call's error for read or write and tells the poller whether
+// the call is done: not on EAGAIN, which waits for readiness.
+func (r *rawIO) failed(errno syscall.Errno) bool {
+	if errno == syscall.EAGAIN {
+		return false
+	}
+	r.err = errno
+	return true
 }
 
 func (r *rawIO) write(b []byte) error {
@@ -119,21 +115,14 @@ func (r *rawIO) write(b []byte) error {
 	return r.err
 }
 
-// doSend writes what is left of r.wb; MSG_NOSIGNAL: a peer that left is an
-// EPIPE, not a signal.
+// doSend writes what is left of r.wb.
 func (r *rawIO) doSend(fd uintptr) bool {
 	for len(r.wb) > 0 {
-		n, _, errno := unix.RawSyscall6(unix.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&r.wb[0])), uintptr(len(r.wb)), unix.MSG_NOSIGNAL, 0, 0)
-		switch errno {
-		case 0:
-			r.wb = r.wb[n:]
-		case unix.EINTR:
-		case unix.EAGAIN:
-			return false
-		default:
-			r.err = errno
-			return true
+		n, errno := rawsys.Send(fd, r.wb)
+		if errno != 0 {
+			return r.failed(errno)
 		}
+		r.wb = r.wb[n:]
 	}
 	return true
 }

@@ -26,6 +26,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire/rawsys"
 )
 
 // idleSockets holds at most this many sockets of each family between queries:
@@ -142,11 +144,11 @@ func (p *pooledSocket) doConnect(fd uintptr) {
 	}
 	var one [1]byte // a datagram read into a short buffer is dropped whole
 	for range maxDrain {
-		_, errno := sysRead(fd, one[:])
+		_, errno := rawsys.Read(fd, one[:])
 		switch errno {
 		case syscall.EAGAIN:
 			return
-		case 0, syscall.EINTR, syscall.ECONNREFUSED:
+		case 0, syscall.ECONNREFUSED:
 		default:
 			p.ctlErr = errno
 			return
@@ -232,17 +234,13 @@ func (p *pooledSocket) sendOrRead(fd uintptr) bool {
 	if b == nil {
 		return p.read(fd)
 	}
-	for {
-		_, errno := sysWrite(fd, b)
-		switch errno {
-		case syscall.EINTR:
-			continue
-		case syscall.EAGAIN:
-			return true // recv writes it the plain way
-		case 0:
-			p.pending = nil
-			return false // and wait for the reply
-		}
+	switch _, errno := rawsys.Write(fd, b); errno {
+	case syscall.EAGAIN:
+		return true // recv writes it the plain way
+	case 0:
+		p.pending = nil
+		return false // and wait for the reply
+	default:
 		p.pending, p.gotErr = nil, errno
 		return true
 	}

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"os"
 	"syscall"
+
+	"github.com/gameserver-exporter/gameserver_exporter/protocols/wire/rawsys"
 )
 
 // sockaddr is addr for connect(2); v6 names the socket family it needs.
@@ -90,10 +92,10 @@ func (r *rawReader) read(fd uintptr) (done bool) {
 func readDatagram(fd uintptr) (b []byte, err error, done bool) {
 	buf := getBuf()
 	defer putBuf(buf)
-	n, errno := sysRead(fd, buf)
+	n, errno := rawsys.Read(fd, buf)
 	switch errno {
 	case 0:
-	case syscall.EAGAIN, syscall.EINTR:
+	case syscall.EAGAIN:
 		return nil, nil, false
 	default:
 		return nil, errno, true

@@ -2,26 +2,7 @@
 
 package wire
 
-import (
-	"errors"
-	"syscall"
-)
-
-// sysRead, sysWrite and newSocket: macOS, OpenBSD and the Solarises take system
-// calls through libc only (rawcall_direct.go says what the direct ones save).
-func sysRead(fd uintptr, b []byte) (int, syscall.Errno)  { return errnoOf(syscall.Read(int(fd), b)) }
-func sysWrite(fd uintptr, b []byte) (int, syscall.Errno) { return errnoOf(syscall.Write(int(fd), b)) }
-
-func errnoOf(n int, err error) (int, syscall.Errno) {
-	if err == nil {
-		return n, 0
-	}
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		errno = syscall.EIO
-	}
-	return 0, errno
-}
+import "syscall"
 
 // newSocket opens a non-blocking, close-on-exec UDP socket. macOS has no flags
 // for both at socket(2): no exec may inherit it before close-on-exec is set.
