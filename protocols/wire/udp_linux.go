@@ -29,7 +29,7 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 		return err
 	}
 	s.f = f
-	s.init(raw)
+	s.init(raw, s.read)
 	return nil
 }
 

@@ -91,8 +91,8 @@ func (s *udpSocket) open(addr netip.AddrPort) error {
 		return err
 	}
 	p := &pooledSocket{c: f, v6: v6, born: time.Now(), ip: addr.Addr()}
-	p.init(raw)
-	p.connectFn, p.readFn = p.doConnect, p.sendOrRead
+	p.init(raw, p.sendOrRead)
+	p.connectFn = p.doConnect
 	s.p = p
 	return nil
 }

@@ -25,10 +25,11 @@ func sockaddr(addr netip.AddrPort) (sa syscall.Sockaddr, v6 bool, err error) {
 }
 
 // dialSocket opens a non-blocking UDP socket connected to sa and hands it to the
-// runtime's poller (os.NewFile), with its RawConn for rawReader. net.DialUDP would add three more system calls
-// (SO_BROADCAST, getsockname, getpeername) and several allocations for addresses
-// nobody reads here, and its depth, deep in a probe, would grow the goroutine's
-// stack past 4 KiB: each of 10,000 probes waiting on silent servers would hold 8.
+// runtime's poller (os.NewFile), with its RawConn for rawReader. net.DialUDP
+// would add three more system calls (SO_BROADCAST, getsockname, getpeername) and
+// several allocations for addresses nobody reads here, and its depth, deep in a
+// probe, would grow the goroutine's stack past 4 KiB: each of 10,000 probes
+// waiting on silent servers would hold 8.
 func dialSocket(sa syscall.Sockaddr, v6 bool) (*os.File, syscall.RawConn, error) {
 	family := syscall.AF_INET
 	if v6 {
@@ -61,9 +62,10 @@ type rawReader struct {
 	gotErr error
 }
 
-func (r *rawReader) init(raw syscall.RawConn) {
-	r.raw = raw
-	r.readFn = r.read
+// init binds the socket and its read callback (r.read, or a callback that calls
+// it) once: a method value made per read would cost an allocation.
+func (r *rawReader) init(raw syscall.RawConn, readFn func(fd uintptr) bool) {
+	r.raw, r.readFn = raw, readFn
 }
 
 // recv waits for the next datagram and returns a copy of it sized to fit.
