@@ -149,17 +149,17 @@ func BenchmarkDecodeTranscript(b *testing.B) {
 	prototest.DecodeBench(b, nil, func([]byte) error { _, err := decodeTranscript(out, 9987); return err })
 }
 
-// decodeTranscript runs the exchange against a recorded server output (what the
-// server sends, in order); the commands the client would send are dropped.
-func decodeTranscript(b []byte, voicePort uint16) (*protocols.Result, error) {
-	s := session{next: transcriptLines(b), send: func(string) error { return nil }}
-	return s.run(voicePort)
+// replay is a session against a recorded server output (what the server sends,
+// in order); the commands the client would send are dropped.
+func replay(b []byte) session {
+	return session{next: transcriptLines(b), send: func(string) error { return nil }}
 }
 
+// decodeTranscript runs the exchange against a recording.
+func decodeTranscript(b []byte, port uint16) (*protocols.Result, error) { return replay(b).run(port) }
+
 // decodeClientsTranscript runs clientlist against a recorded answer to it.
-func decodeClientsTranscript(b []byte) ([]protocols.Player, error) {
-	return session{next: transcriptLines(b), send: func(string) error { return nil }}.clients()
-}
+func decodeClientsTranscript(b []byte) ([]protocols.Player, error) { return replay(b).clients() }
 
 // transcriptLines serves the lines of a recorded server output, the way the
 // socket would: past its end is ErrTruncated, a line over the limit ErrTooLarge.
